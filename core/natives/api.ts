@@ -1,0 +1,131 @@
+/**
+ * The addon's JavaScript surface: what `omp_natives.*.node` exports. The Rust glue in
+ * native/crates/addon must accept and return exactly these shapes.
+ */
+
+/** Every Error thrown or rejected by the addon carries one of these in `code`. */
+export type NativeErrorCode =
+  | "OMP_BAD_PATTERN"
+  | "OMP_BAD_GLOB"
+  | "OMP_UNKNOWN_TYPE"
+  | "OMP_NOT_FOUND"
+  | "OMP_PERMISSION_DENIED"
+  | "OMP_IO"
+  | "OMP_CANCELLED"
+  | "OMP_INVALID_OPTIONS"
+  | "OMP_PANIC";
+
+export interface Cancellable {
+  /** Aborting rejects the promise with code OMP_CANCELLED and stops the native work promptly. */
+  signal?: AbortSignal;
+  /** Same as an abort after this many milliseconds. */
+  timeoutMs?: number;
+}
+
+export type GrepMode = "content" | "files_with_matches" | "count";
+
+export interface GrepOptions extends Cancellable {
+  pattern: string;
+  /** Files or directories; none means the current directory (printed paths then have no `./`). */
+  paths?: string[];
+  /** ripgrep-style globs; `!` negates. */
+  globs?: string[];
+  /** ripgrep type names such as `rust`, `ts`. */
+  types?: string[];
+  ignoreCase?: boolean;
+  smartCase?: boolean;
+  fixedStrings?: boolean;
+  multiline?: boolean;
+  hidden?: boolean;
+  /** Honour .gitignore/.ignore/git excludes. Default true. */
+  respectIgnore?: boolean;
+  contextBefore?: number;
+  contextAfter?: number;
+  /** Per-file limit of matching lines. */
+  maxCount?: number;
+  offset?: number;
+  limit?: number;
+  maxColumns?: number;
+  mode?: GrepMode;
+  /** Walker threads; 0 or absent = one per core. */
+  threads?: number;
+}
+
+export interface GrepLine {
+  lineNumber: number;
+  text: string;
+  kind: "match" | "context";
+  truncated: boolean;
+}
+
+export interface GrepFile {
+  path: string;
+  lines: GrepLine[];
+  matchCount: number;
+}
+
+export interface GrepResult {
+  files: GrepFile[];
+  totalMatches: number;
+  filesWithMatches: number;
+  filesSearched: number;
+  binarySkipped: number;
+  limitReached: boolean;
+}
+
+export type EntryKind = "file" | "dir" | "symlink";
+
+export interface GlobOptions extends Cancellable {
+  patterns: string[];
+  /** Default: the current directory. */
+  root?: string;
+  kinds?: EntryKind[];
+  hidden?: boolean;
+  respectIgnore?: boolean;
+  maxResults?: number;
+  newestFirst?: boolean;
+  threads?: number;
+}
+
+export interface GlobEntry {
+  path: string;
+  kind: EntryKind;
+  size: number;
+  mtimeMs: number;
+}
+
+export interface GlobResult {
+  entries: GlobEntry[];
+  totalMatches: number;
+  limitReached: boolean;
+}
+
+export interface FuzzyOptions extends Cancellable {
+  root?: string;
+  hidden?: boolean;
+  respectIgnore?: boolean;
+  /** Default 100. */
+  maxResults?: number;
+  threads?: number;
+}
+
+export interface FuzzyMatch {
+  path: string;
+  isDir: boolean;
+  score: number;
+}
+
+export interface FuzzyResult {
+  matches: FuzzyMatch[];
+  totalMatches: number;
+}
+
+export interface NativeAddon {
+  grep(options: GrepOptions): Promise<GrepResult>;
+  glob(options: GlobOptions): Promise<GlobResult>;
+  fuzzyFind(query: string, options?: FuzzyOptions): Promise<FuzzyResult>;
+  /** The omp version this addon was built for. */
+  buildStamp(): string;
+  /** Panics inside Rust on purpose, synchronously or on a worker thread, to prove panics become JS Errors. */
+  debugPanic(where: "sync" | "async"): Promise<never> | never;
+}
