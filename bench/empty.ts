@@ -1,0 +1,1 @@
+// The floor for `omp --version`: a program that does nothing, compiled with omp's flags.

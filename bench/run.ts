@@ -1,0 +1,107 @@
+/**
+ * Benchmarks for the single binary (`bun run bench`), timed with hyperfine on this machine, each
+ * against its reference in the same run. Writes bench/results/binary.json and binary.md.
+ */
+import { mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { join, resolve } from "node:path";
+import { COMPILE_FLAGS } from "../embed/build.ts";
+import { makeTree } from "./tree.ts";
+
+const ROOT = resolve(import.meta.dir, "..");
+const WORK = join(ROOT, "bench", "work");
+const RESULTS = join(ROOT, "bench", "results");
+const OMP = join(ROOT, "dist", "omp");
+
+interface HyperfineResult {
+  command: string;
+  mean: number;
+  stddev: number;
+  median: number;
+  min: number;
+}
+
+async function run(args: string[], env: Record<string, string> = {}): Promise<string> {
+  const child = Bun.spawn(args, { env: { ...process.env, ...env }, stdio: ["ignore", "pipe", "inherit"] });
+  const out = await new Response(child.stdout).text();
+  if ((await child.exited) !== 0) throw new Error(`${args[0]} failed`);
+  return out;
+}
+
+async function hyperfine(name: string, commands: string[], options: string[] = [], env: Record<string, string> = {}): Promise<HyperfineResult[]> {
+  const json = join(WORK, `${name}.json`);
+  await run(["hyperfine", "--style", "basic", "-N", "--export-json", json, ...options, ...commands], env);
+  return JSON.parse(readFileSync(json, "utf8")).results;
+}
+
+const ms = (seconds: number) => Math.round(seconds * 100000) / 100;
+
+async function main(): Promise<void> {
+  mkdirSync(WORK, { recursive: true });
+  mkdirSync(RESULTS, { recursive: true });
+  const home = join(WORK, "home");
+  rmSync(home, { recursive: true, force: true });
+  mkdirSync(home, { recursive: true });
+  const env = { HOME: home };
+
+  // 1. --version against an empty program compiled with the same flags.
+  const empty = join(WORK, "empty");
+  await run([process.execPath, "build", ...COMPILE_FLAGS, join(ROOT, "bench", "empty.ts"), "--outfile", empty]);
+  const [version, floor] = await hyperfine("version", [`${OMP} --version`, empty], ["--warmup", "10", "--runs", "100"], env);
+
+  // 2. First run (extract + load) against a cache hit, both loading the addon for a tiny search.
+  const small = join(WORK, "small");
+  mkdirSync(small, { recursive: true });
+  writeFileSync(join(small, "a.txt"), "needle\n");
+  const natives = join(WORK, "natives");
+  const grepSmall = `${OMP} grep needle ${small}`;
+  const [hit] = await hyperfine("cache-hit", [grepSmall], ["--warmup", "5", "--runs", "60"], { ...env, OMP_NATIVES_DIR: natives });
+  const [first] = await hyperfine("first-run", [grepSmall], ["--runs", "40", "--prepare", `rm -rf ${natives}`], { ...env, OMP_NATIVES_DIR: natives });
+
+  // 3. grep over 20,000 files against rg (parallel, unsorted: its fastest mode).
+  const tree = makeTree(join(WORK, "tree"));
+  const pattern = "token_(cache|stream)";
+  const oursOut = await run([OMP, "grep", pattern, tree], env);
+  const rgOut = await run(["rg", "--no-config", "-n", "--no-heading", pattern, tree]);
+  const sorted = (text: string) => text.trim().split("\n").sort();
+  const same = JSON.stringify(sorted(oursOut)) === JSON.stringify(sorted(rgOut));
+  if (!same) throw new Error("omp grep and rg disagree on the benchmark tree");
+  const matches = sorted(oursOut).length;
+  const [grep, rg] = await hyperfine(
+    "grep-tree",
+    [`${OMP} grep ${pattern} ${tree}`, `rg --no-config -n --no-heading ${pattern} ${tree}`],
+    ["--warmup", "3", "--runs", "20"],
+    env,
+  );
+
+  const size = statSync(OMP).size;
+  const gz = Bun.gzipSync(readFileSync(OMP), { level: 9 }).length;
+
+  const results = {
+    date: new Date().toISOString(),
+    machine: `${process.platform}-${process.arch}, ${navigator.hardwareConcurrency} cores`,
+    bun: Bun.version,
+    version: { ompMs: ms(version!.mean), floorMs: ms(floor!.mean), ratio: version!.mean / floor!.mean, target: 1.5 },
+    firstRun: { firstMs: ms(first!.mean), hitMs: ms(hit!.mean), addedMs: ms(first!.mean - hit!.mean), targetAddedMs: 40 },
+    grep: { files: 20000, matches, ompMs: ms(grep!.mean), rgMs: ms(rg!.mean), ratio: grep!.mean / rg!.mean, target: 1.25 },
+    binary: { bytes: size, mb: Math.round(size / 1e4) / 100, gzipMb: Math.round(gz / 1e4) / 100, targetMb: 125 },
+  };
+  writeFileSync(join(RESULTS, "binary.json"), `${JSON.stringify(results, null, 2)}\n`);
+  const verdict = (ok: boolean) => (ok ? "met" : "MISSED");
+  const md = [
+    `# Single-binary benchmarks`,
+    ``,
+    `${results.date.slice(0, 10)} · ${results.machine} · bun ${results.bun} · hyperfine means`,
+    ``,
+    `| what | omp | reference | ratio / delta | target | |`,
+    `|---|---|---|---|---|---|`,
+    `| \`omp --version\` vs empty compiled program | ${results.version.ompMs} ms | ${results.version.floorMs} ms | ${results.version.ratio.toFixed(2)}× | ≤ 1.5× | ${verdict(results.version.ratio <= 1.5)} |`,
+    `| first run (extract + load) vs cache hit | ${results.firstRun.firstMs} ms | ${results.firstRun.hitMs} ms | +${results.firstRun.addedMs} ms | < 40 ms | ${verdict(results.firstRun.addedMs < 40)} |`,
+    `| \`omp grep\` vs \`rg\`, 20,000 files, ${matches} matches | ${results.grep.ompMs} ms | ${results.grep.rgMs} ms | ${results.grep.ratio.toFixed(2)}× | ≤ 1.25× | ${verdict(results.grep.ratio <= 1.25)} |`,
+    `| binary size, linux-x64 | ${results.binary.mb} MB (gzip ${results.binary.gzipMb} MB) | | | ≤ 125 MB | ${verdict(results.binary.mb <= 125)} |`,
+    ``,
+  ].join("\n");
+  writeFileSync(join(RESULTS, "binary.md"), md);
+  console.log(md);
+}
+
+await main();

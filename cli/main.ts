@@ -1,0 +1,16 @@
+import { VERSION } from "../core/version.ts";
+
+const VERSION_FLAGS = new Set(["--version", "-v", "-V"]);
+
+/**
+ * The whole CLI. `omp --version` answers before anything else is loaded, so it costs no more
+ * than starting the runtime; everything else goes through the commander program.
+ */
+export async function main(argv: string[]): Promise<void> {
+  if (argv.length === 1 && VERSION_FLAGS.has(argv[0]!)) {
+    process.stdout.write(`omp/${VERSION}\n`);
+    return;
+  }
+  const { runProgram } = await import("./program.ts");
+  process.exitCode = await runProgram(argv);
+}

@@ -1,0 +1,104 @@
+import { Command, CommanderError } from "commander";
+import { OmpError } from "../core/errors/omp-error.ts";
+import { VERSION } from "../core/version.ts";
+import type { FindFlags } from "./find.ts";
+import type { GrepFlags } from "./grep.ts";
+import { collect, nonNegativeInt } from "./options.ts";
+
+/** Exit status for bad usage, as ripgrep uses it: 1 is kept for "nothing found". */
+export const EXIT_USAGE = 2;
+
+type Status = { code: number };
+
+function describeProgram(status: Status): Command {
+  // Each command module is imported only when its command runs and returns the exit status.
+  const run =
+    <A extends unknown[]>(action: (...args: A) => Promise<number>) =>
+    async (...args: A) => {
+      status.code = await action(...args);
+    };
+
+  const program = new Command("omp")
+    .description("A coding agent for your terminal.")
+    .version(`omp/${VERSION}`, "-v, --version", "print the version")
+    .helpOption("-h, --help", "show help")
+    .showSuggestionAfterError(true)
+    .exitOverride()
+    .configureOutput({ outputError: (text, write) => write(text.replace(/^error: /, "omp: ")) });
+
+  program
+    .argument("[messages...]", "what to ask the agent")
+    .action(run(async (messages: string[]) => (await import("./agent.ts")).runAgent(messages)));
+
+  program
+    .command("grep")
+    .description("search file contents with ripgrep's engine (output as `rg -n`)")
+    .argument("<pattern>", "regular expression (or a literal with -F)")
+    .argument("[paths...]", "files or directories to search (default: the current directory)")
+    .option("-i, --ignore-case", "match case-insensitively")
+    .option("-S, --smart-case", "ignore case unless the pattern has an uppercase letter")
+    .option("-F, --fixed-strings", "treat the pattern as a literal string")
+    .option("-U, --multiline", "let matches span lines")
+    .option("-g, --glob <glob>", "include (or with ! exclude) paths matching a glob; repeatable", collect)
+    .option("-t, --type <type>", "only files of this type (rust, ts, py, ...); repeatable", collect)
+    .option("--hidden", "search hidden files and directories")
+    .option("--no-ignore", "do not respect .gitignore, .ignore and git excludes")
+    .option("-A, --after-context <n>", "lines to show after each match", nonNegativeInt)
+    .option("-B, --before-context <n>", "lines to show before each match", nonNegativeInt)
+    .option("-C, --context <n>", "lines to show before and after each match", nonNegativeInt)
+    .option("-m, --max-count <n>", "stop after n matching lines per file", nonNegativeInt)
+    .option("-l, --files-with-matches", "print only the paths of files with a match")
+    .option("-c, --count", "print the number of matching lines per file")
+    .option("-M, --max-columns <n>", "omit lines longer than n bytes", nonNegativeInt)
+    .option("-H, --with-filename", "print the path with each line")
+    .option("-I, --no-filename", "never print the path")
+    .option("-j, --threads <n>", "search threads (default: one per core)", nonNegativeInt)
+    .option("--json", "one JSON object per line")
+    .action(
+      run(async (pattern: string, paths: string[], options: GrepFlags) => (await import("./grep.ts")).runGrep(pattern, paths, options)),
+    );
+
+  program
+    .command("find")
+    .description("list paths matching a glob, respecting .gitignore")
+    .argument("<glob>", "glob such as '*.ts' or 'src/**/*.rs'")
+    .argument("[path]", "directory to search (default: the current directory)")
+    .option("-t, --type <kind>", "only f(ile), d(ir) or l(ink); repeatable", collect)
+    .option("--hidden", "include hidden files and directories")
+    .option("--no-ignore", "do not respect .gitignore, .ignore and git excludes")
+    .option("-m, --max-results <n>", "stop after n results", nonNegativeInt)
+    .option("--newest", "newest first (by modification time)")
+    .option("-L, --long", "show size and modification time")
+    .option("--json", "one JSON object per line")
+    .action(
+      run(async (glob: string, path: string | undefined, options: FindFlags) => (await import("./find.ts")).runFind(glob, path, options)),
+    );
+
+  program
+    .command("doctor")
+    .description("check this installation: version, platform, native addon, cache, SQLite")
+    .option("--json", "print the report as JSON")
+    .action(run(async (options: { json?: boolean }) => (await import("./doctor.ts")).runDoctor(options)));
+
+  return program;
+}
+
+/** Runs the CLI and returns the process exit status; nothing below here calls process.exit. */
+export async function runProgram(argv: string[]): Promise<number> {
+  const status: Status = { code: 0 };
+  const program = describeProgram(status);
+  for (const command of program.commands) command.exitOverride();
+  try {
+    await program.parseAsync(argv, { from: "user" });
+    return status.code;
+  } catch (error) {
+    if (error instanceof CommanderError) {
+      return error.exitCode === 0 ? 0 : EXIT_USAGE;
+    }
+    if (error instanceof OmpError) {
+      process.stderr.write(`omp: ${error.message}\n`);
+      return error.exitCode;
+    }
+    throw error;
+  }
+}

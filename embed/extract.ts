@@ -1,0 +1,99 @@
+import { closeSync, fsyncSync, mkdtempSync, openSync, readFileSync, rmSync, utimesSync, writeSync } from "node:fs";
+import { join } from "node:path";
+import type { NativeFile, NativesManifest } from "./manifest.ts";
+import { type TarEntry, readTar } from "./tar.ts";
+
+/** The embedded archive failed a safety check: nothing from it may be written or loaded. */
+export class UnsafeArchiveError extends Error {
+  override readonly name = "UnsafeArchiveError";
+}
+
+function sha256Hex(data: Uint8Array): string {
+  return new Bun.CryptoHasher("sha256").update(data).digest("hex");
+}
+
+/** Refuses the whole archive on any entry that is not a plain, flat file the manifest names. */
+export function checkEntries(entries: TarEntry[], manifest: NativesManifest): void {
+  const allowed = new Set(manifest.files.map((file) => file.name));
+  const seen = new Set<string>();
+  for (const entry of entries) {
+    const name = JSON.stringify(entry.name);
+    if (entry.name.startsWith("/")) throw new UnsafeArchiveError(`entry ${name} has an absolute path`);
+    if (entry.name.split(/[/\\]/).includes("..")) throw new UnsafeArchiveError(`entry ${name} climbs out with ".."`);
+    if (entry.type === "symlink" || entry.type === "hardlink") {
+      throw new UnsafeArchiveError(`entry ${name} is a ${entry.type} to ${JSON.stringify(entry.linkName)}`);
+    }
+    if (entry.type !== "file") throw new UnsafeArchiveError(`entry ${name} has type flag ${JSON.stringify(entry.flag)}, only plain files are allowed`);
+    if (!allowed.has(entry.name)) throw new UnsafeArchiveError(`entry ${name} is not listed in the manifest`);
+    if (seen.has(entry.name)) throw new UnsafeArchiveError(`entry ${name} appears twice`);
+    seen.add(entry.name);
+  }
+}
+
+const verifiedArchives = new Map<string, Map<string, Uint8Array>>();
+
+/** Reads, checks and indexes the embedded archive once per process. */
+function archiveContents(archivePath: string, manifest: NativesManifest): Map<string, Uint8Array> {
+  const cached = verifiedArchives.get(archivePath);
+  if (cached) return cached;
+  let entries: TarEntry[];
+  try {
+    entries = readTar(Bun.gunzipSync(readFileSync(archivePath)));
+  } catch (error) {
+    throw new UnsafeArchiveError(`the embedded natives archive is unreadable: ${(error as Error).message}`);
+  }
+  checkEntries(entries, manifest);
+  const contents = new Map(entries.map((entry) => [entry.name, entry.data]));
+  verifiedArchives.set(archivePath, contents);
+  return contents;
+}
+
+export interface Extracted {
+  /** The verified file, inside `tempDir`, ready to be loaded and renamed into place. */
+  path: string;
+  tempDir: string;
+}
+
+/**
+ * Writes `file` from the archive into a fresh temp dir inside `versionDir` (same filesystem, so the
+ * later rename is atomic), checks its size and sha256 against the manifest, fsyncs it and gives it
+ * the manifest's mtime. A crash leaves at most a `.tmp-*` dir that nothing ever loads.
+ */
+export function extractToTemp(archivePath: string, manifest: NativesManifest, file: NativeFile, versionDir: string): Extracted {
+  const contents = archiveContents(archivePath, manifest);
+  const data = contents.get(file.name);
+  if (!data) throw new UnsafeArchiveError(`the embedded natives archive lacks ${file.name}`);
+  if (data.length !== file.size) {
+    throw new UnsafeArchiveError(`${file.name} in the archive is ${data.length} bytes, the manifest says ${file.size}`);
+  }
+  const digest = sha256Hex(data);
+  if (digest !== file.sha256) throw new UnsafeArchiveError(`${file.name} in the archive has sha256 ${digest}, the manifest says ${file.sha256}`);
+
+  const tempDir = mkdtempSync(join(versionDir, ".tmp-"));
+  const path = join(tempDir, file.name);
+  try {
+    const fd = openSync(path, "wx", 0o755);
+    try {
+      let written = 0;
+      while (written < data.length) written += writeSync(fd, data, written);
+      fsyncSync(fd);
+    } finally {
+      closeSync(fd);
+    }
+    utimesSync(path, manifest.mtime, manifest.mtime);
+  } catch (error) {
+    rmSync(tempDir, { recursive: true, force: true });
+    throw error;
+  }
+  return { path, tempDir };
+}
+
+/** Makes a rename inside `dir` durable. */
+export function fsyncDir(dir: string): void {
+  const fd = openSync(dir, "r");
+  try {
+    fsyncSync(fd);
+  } finally {
+    closeSync(fd);
+  }
+}

@@ -1,0 +1,55 @@
+import { readdirSync, rmSync, statSync } from "node:fs";
+import { join } from "node:path";
+
+/** A version dir this young may belong to an omp that is extracting into it right now. */
+export const PRUNE_GRACE_MS = 10 * 60 * 1000;
+
+const VERSION_DIR = /^\d+\.\d+\.\d+(?:[-+][0-9A-Za-z.+-]+)?$/;
+
+function mtimeOf(path: string): number | null {
+  try {
+    return statSync(path).mtimeMs;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Removes natives of versions no longer in use below `root`: every version dir except `current`
+ * and the most recently used other one (kept so a rollback starts without extracting), once it has
+ * been idle for the grace period. Also clears temp dirs that crashed extractions left in `current`.
+ * Best effort: returns the paths removed and never throws.
+ */
+export function pruneNatives(root: string, current: string, now: number = Date.now()): string[] {
+  const removed: string[] = [];
+  let names: string[];
+  try {
+    names = readdirSync(root);
+  } catch {
+    return removed;
+  }
+  const others = names
+    .filter((name) => name !== current && VERSION_DIR.test(name))
+    .map((name) => ({ path: join(root, name), mtime: mtimeOf(join(root, name)) }))
+    .filter((dir): dir is { path: string; mtime: number } => dir.mtime !== null)
+    .sort((a, b) => b.mtime - a.mtime);
+  const stale = others.slice(1).filter((dir) => now - dir.mtime > PRUNE_GRACE_MS);
+
+  const currentDir = join(root, current);
+  let temps: string[] = [];
+  try {
+    temps = readdirSync(currentDir).filter((name) => name.startsWith(".tmp-")).map((name) => join(currentDir, name));
+  } catch {}
+  const staleTemps = temps.filter((path) => {
+    const mtime = mtimeOf(path);
+    return mtime !== null && now - mtime > PRUNE_GRACE_MS;
+  });
+
+  for (const path of [...stale.map((dir) => dir.path), ...staleTemps]) {
+    try {
+      rmSync(path, { recursive: true, force: true });
+      removed.push(path);
+    } catch {}
+  }
+  return removed;
+}

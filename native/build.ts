@@ -1,0 +1,151 @@
+/**
+ * Builds the Rust addon for this machine into native/out, once per CPU variant, and only when its
+ * inputs changed since the last build (`bun run build:native`; `--force` rebuilds anyway).
+ *
+ * Crate sources come from crates.io when it answers, else from Debian's crate directory
+ * (/usr/share/cargo/registry, from the librust-*-dev packages). OMP_CRATES=debian|crates-io skips
+ * the probe.
+ */
+import { copyFileSync, existsSync, mkdirSync, readFileSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { join, relative } from "node:path";
+import type { Variant } from "../embed/manifest.ts";
+import { addonFileName, stampMarker } from "../embed/names.ts";
+import { platformTag } from "../embed/variant.ts";
+import { VERSION } from "../core/version.ts";
+
+const NATIVE_DIR = import.meta.dir;
+export const NATIVE_OUT = join(NATIVE_DIR, "out");
+const DEBIAN_CRATES = "/usr/share/cargo/registry";
+const DEBIAN_PACKAGES =
+  "librust-grep-dev librust-ignore-dev librust-globset-dev librust-regex-dev librust-memchr-dev librust-libc-dev";
+
+export const CPU_FLAGS: Record<Variant, string | null> = {
+  modern: "x86-64-v3",
+  baseline: "x86-64-v2",
+  default: null,
+};
+
+export function variantsFor(arch: string = process.arch): Variant[] {
+  return arch === "x64" ? ["modern", "baseline"] : ["default"];
+}
+
+function sourceFiles(dir: string): string[] {
+  const files: string[] = [];
+  for (const name of readdirSync(dir).sort()) {
+    if (name === "target" || name === "out" || name === "Cargo.lock") continue;
+    const path = join(dir, name);
+    if (statSync(path).isDirectory()) files.push(...sourceFiles(path));
+    else if (/\.(rs|toml)$/.test(name)) files.push(path);
+  }
+  return files;
+}
+
+/** A digest of everything that decides the addon's bytes. */
+function inputsDigest(variant: Variant, crates: string): string {
+  const hasher = new Bun.CryptoHasher("sha256");
+  hasher.update(`${VERSION}\0${variant}\0${CPU_FLAGS[variant]}\0${crates}\0${process.env.RUSTFLAGS ?? ""}\0`);
+  for (const file of sourceFiles(NATIVE_DIR)) {
+    hasher.update(relative(NATIVE_DIR, file));
+    hasher.update("\0");
+    hasher.update(readFileSync(file));
+  }
+  return hasher.digest("hex");
+}
+
+async function cratesIoReachable(): Promise<boolean> {
+  try {
+    const response = await fetch("https://index.crates.io/config.json", { signal: AbortSignal.timeout(3000) });
+    return response.ok;
+  } catch {
+    return false;
+  }
+}
+
+async function chooseCrateSource(): Promise<"crates-io" | "debian"> {
+  const forced = process.env.OMP_CRATES;
+  if (forced === "debian" || forced === "crates-io") return forced;
+  if (await cratesIoReachable()) return "crates-io";
+  if (existsSync(DEBIAN_CRATES)) return "debian";
+  throw new Error(
+    `crates.io is unreachable and Debian's crate directory ${DEBIAN_CRATES} is missing.\n` +
+      `Install the crate sources: apt-get install ${DEBIAN_PACKAGES}`,
+  );
+}
+
+function cargoSourceArgs(source: "crates-io" | "debian"): string[] {
+  if (source === "crates-io") return [];
+  return [
+    "--config",
+    'source.crates-io.replace-with="debian"',
+    "--config",
+    `source.debian.directory="${DEBIAN_CRATES}"`,
+    "--offline",
+  ];
+}
+
+function libraryName(): string {
+  if (process.platform === "darwin") return "libomp_natives.dylib";
+  if (process.platform === "win32") return "omp_natives.dll";
+  return "libomp_natives.so";
+}
+
+function hasStamp(path: string): boolean {
+  return readFileSync(path).includes(Buffer.from(stampMarker(VERSION)));
+}
+
+async function buildVariant(variant: Variant, source: "crates-io" | "debian", force: boolean): Promise<string> {
+  const output = join(NATIVE_OUT, addonFileName(platformTag(), variant));
+  const digestFile = `${output}.inputs`;
+  const digest = inputsDigest(variant, source);
+  if (!force && existsSync(output) && existsSync(digestFile) && readFileSync(digestFile, "utf8") === digest) {
+    console.error(`native: ${variant} is up to date`);
+    return output;
+  }
+  const targetDir = join(NATIVE_DIR, "target", variant);
+  const cpu = CPU_FLAGS[variant];
+  const rustflags = [process.env.RUSTFLAGS ?? "", cpu ? `-C target-cpu=${cpu}` : ""].join(" ").trim();
+  const args = ["cargo", ...cargoSourceArgs(source), "build", "--release", "-p", "omp-natives", "--manifest-path", join(NATIVE_DIR, "Cargo.toml")];
+  console.error(`native: building ${variant}${cpu ? ` (${cpu})` : ""} from ${source}`);
+  const started = performance.now();
+  const child = Bun.spawn(args, {
+    env: { ...process.env, CARGO_TARGET_DIR: targetDir, RUSTFLAGS: rustflags, OMP_VERSION: VERSION },
+    stdio: ["ignore", "inherit", "inherit"],
+  });
+  if ((await child.exited) !== 0) throw new Error(`cargo build failed for the ${variant} addon (see the output above)`);
+
+  const built = join(targetDir, "release", libraryName());
+  if (!hasStamp(built)) throw new Error(`${built} lacks the stamp for omp ${VERSION}; is OMP_VERSION reaching build.rs?`);
+  mkdirSync(NATIVE_OUT, { recursive: true });
+  const temp = `${output}.tmp-${process.pid}`;
+  copyFileSync(built, temp);
+  renameSync(temp, output);
+  writeFileSync(digestFile, digest);
+  console.error(`native: ${variant} built in ${((performance.now() - started) / 1000).toFixed(1)} s`);
+  return output;
+}
+
+/** The crate source changed: a Cargo.lock resolved against the other one does not resolve. */
+function resetLockOnSourceChange(source: string): void {
+  const marker = join(NATIVE_DIR, "target", "crate-source");
+  const previous = existsSync(marker) ? readFileSync(marker, "utf8") : null;
+  if (previous !== source) rmSync(join(NATIVE_DIR, "Cargo.lock"), { force: true });
+  mkdirSync(join(NATIVE_DIR, "target"), { recursive: true });
+  writeFileSync(marker, source);
+}
+
+export async function buildNative(options: { force?: boolean } = {}): Promise<string[]> {
+  const source = await chooseCrateSource();
+  resetLockOnSourceChange(source);
+  const outputs: string[] = [];
+  for (const variant of variantsFor()) outputs.push(await buildVariant(variant, source, options.force ?? false));
+  return outputs;
+}
+
+if (import.meta.main) {
+  try {
+    await buildNative({ force: process.argv.includes("--force") });
+  } catch (error) {
+    console.error(`native build failed: ${(error as Error).message}`);
+    process.exit(1);
+  }
+}
