@@ -1,0 +1,35 @@
+import { z } from "zod";
+
+/** The wire APIs omp speaks. OpenAI-compatible services use `openai-completions`. */
+export const Api = z.enum(["anthropic-messages", "openai-completions", "openai-responses", "google-generative-ai"]);
+export type Api = z.infer<typeof Api>;
+
+export const ModelCost = z.object({
+  /** US dollars per million tokens. */
+  input: z.number().nonnegative(),
+  output: z.number().nonnegative(),
+  cacheRead: z.number().nonnegative().default(0),
+  cacheWrite: z.number().nonnegative().default(0),
+});
+export type ModelCost = z.infer<typeof ModelCost>;
+
+export const Model = z.object({
+  /** The id sent to the provider. */
+  id: z.string(),
+  name: z.string(),
+  /** Provider id: `anthropic`, `openai`, `google`, `openrouter`, `ollama`, or a models.yml key. */
+  provider: z.string(),
+  api: Api,
+  /** Without a trailing slash; adapters append their paths (`/v1/messages`, `/chat/completions`, ...). */
+  baseUrl: z.string(),
+  reasoning: z.boolean().default(false),
+  input: z.array(z.enum(["text", "image"])).default(["text"]),
+  cost: ModelCost.default({ input: 0, output: 0, cacheRead: 0, cacheWrite: 0 }),
+  contextWindow: z.number().int().positive(),
+  maxTokens: z.number().int().positive(),
+  headers: z.record(z.string(), z.string()).optional(),
+});
+export type Model = z.infer<typeof Model>;
+
+export const ThinkingLevel = z.enum(["off", "minimal", "low", "medium", "high", "xhigh"]);
+export type ThinkingLevel = z.infer<typeof ThinkingLevel>;

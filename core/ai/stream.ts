@@ -1,0 +1,56 @@
+import type { AssistantMessage, ImageContent, Message, TextContent, ToolCall } from "./messages.ts";
+import type { Model, ThinkingLevel } from "./model.ts";
+
+/** A tool as the model sees it. */
+export interface ToolSpec {
+  name: string;
+  description: string;
+  /** JSON Schema of the arguments (from the tool's zod schema). */
+  parameters: Record<string, unknown>;
+}
+
+export interface Context {
+  systemPrompt: string;
+  messages: Message[];
+  tools: ToolSpec[];
+}
+
+export interface StreamOptions {
+  apiKey?: string;
+  signal?: AbortSignal;
+  maxTokens?: number;
+  temperature?: number;
+  thinking?: ThinkingLevel;
+  /** Extra headers for this request (merged over the model's). */
+  headers?: Record<string, string>;
+  /** Retries on 429/5xx/overloaded/dropped connections; default 4. */
+  maxRetries?: number;
+  /** Called before each retry, so the UI can say why it waits. */
+  onRetry?: (info: { attempt: number; delayMs: number; reason: string }) => void;
+  /** Session id for providers' prompt-cache affinity. */
+  sessionId?: string;
+}
+
+/**
+ * One event model for every provider. `partial` is the message so far; `contentIndex` points into
+ * `partial.content`. A stream always ends with exactly one `done` or `error`.
+ */
+export type AssistantEvent =
+  | { type: "start"; partial: AssistantMessage }
+  | { type: "text_start"; contentIndex: number; partial: AssistantMessage }
+  | { type: "text_delta"; contentIndex: number; delta: string; partial: AssistantMessage }
+  | { type: "text_end"; contentIndex: number; content: TextContent; partial: AssistantMessage }
+  | { type: "thinking_start"; contentIndex: number; partial: AssistantMessage }
+  | { type: "thinking_delta"; contentIndex: number; delta: string; partial: AssistantMessage }
+  | { type: "thinking_end"; contentIndex: number; partial: AssistantMessage }
+  | { type: "toolcall_start"; contentIndex: number; partial: AssistantMessage }
+  | { type: "toolcall_delta"; contentIndex: number; delta: string; partial: AssistantMessage }
+  | { type: "toolcall_end"; contentIndex: number; toolCall: ToolCall; partial: AssistantMessage }
+  | { type: "retry"; attempt: number; delayMs: number; reason: string }
+  | { type: "done"; message: AssistantMessage }
+  /** `message.stopReason` is "error" or "aborted" and `message.errorMessage` says why. */
+  | { type: "error"; message: AssistantMessage };
+
+export type StreamFunction = (model: Model, context: Context, options?: StreamOptions) => AsyncIterable<AssistantEvent>;
+
+export type { ImageContent };
