@@ -1,0 +1,136 @@
+//! `glob`: entries under a root whose paths match a set of globs.
+
+use std::time::UNIX_EPOCH;
+
+use globset::{GlobBuilder, GlobSet, GlobSetBuilder};
+use ignore::{DirEntry, WalkState};
+
+use crate::error::check_root;
+use crate::sort::by_path;
+use crate::types::{CancelToken, EntryKind, GlobEntry, GlobOptions, GlobResult, SearchError};
+use crate::walk::{self, relative_slash, WalkOptions};
+
+pub(crate) fn run(opts: &GlobOptions, cancel: &CancelToken) -> Result<GlobResult, SearchError> {
+    if cancel.is_cancelled() {
+        return Err(SearchError::Cancelled);
+    }
+    let patterns = Patterns::compile(&opts.patterns)?;
+    check_root(&opts.root)?;
+    let walk_opts = WalkOptions {
+        hidden: opts.hidden,
+        respect_ignore: opts.respect_ignore,
+        threads: opts.threads,
+        skip_git_dir: true,
+    };
+    let walker = walk::builder(std::slice::from_ref(&opts.root), &walk_opts).build_parallel();
+    let mut entries = walk::collect(walker, cancel, || {
+        let patterns = &patterns;
+        move |dent: DirEntry, out: &mut Vec<GlobEntry>| visit(dent, out, patterns, opts)
+    })?;
+
+    if opts.newest_first {
+        entries.sort_by(|a, b| b.mtime_ms.total_cmp(&a.mtime_ms).then_with(|| by_path(&a.path, &b.path)));
+    } else {
+        entries.sort_by(|a, b| by_path(&a.path, &b.path));
+    }
+    let total = entries.len();
+    let limit_reached = opts.max_results.map_or(false, |max| total > max);
+    if let Some(max) = opts.max_results {
+        entries.truncate(max);
+    }
+    Ok(GlobResult { entries, total_matches: total as u64, limit_reached })
+}
+
+fn visit(dent: DirEntry, out: &mut Vec<GlobEntry>, patterns: &Patterns, opts: &GlobOptions) -> WalkState {
+    if dent.depth() == 0 {
+        return WalkState::Continue;
+    }
+    let kind = match dent.file_type() {
+        Some(t) if t.is_symlink() => EntryKind::Symlink,
+        Some(t) if t.is_dir() => EntryKind::Dir,
+        Some(_) => EntryKind::File,
+        None => return WalkState::Continue,
+    };
+    let path = relative_slash(&opts.root, dent.path()).into_owned();
+    let name = dent.file_name().to_string_lossy();
+    if patterns.excludes(&path, &name) {
+        // An excluded directory takes its contents with it, as in a .gitignore.
+        return if kind == EntryKind::Dir { WalkState::Skip } else { WalkState::Continue };
+    }
+    if !patterns.includes(&path, &name) || !(opts.kinds.is_empty() || opts.kinds.contains(&kind)) {
+        return WalkState::Continue;
+    }
+    let meta = match dent.metadata() {
+        Ok(meta) => meta,
+        Err(_) => return WalkState::Continue,
+    };
+    let mtime_ms = meta.modified().map_or(0.0, |t| match t.duration_since(UNIX_EPOCH) {
+        Ok(after) => after.as_secs_f64() * 1000.0,
+        Err(before) => -before.duration().as_secs_f64() * 1000.0,
+    });
+    out.push(GlobEntry { path, kind, size: meta.len(), mtime_ms });
+    WalkState::Continue
+}
+
+/// A pattern without `/` is matched against the file name at any depth; one with `/` against the
+/// whole relative path, where `*` stays within a component and `**` crosses them.
+struct Patterns {
+    include_names: GlobSet,
+    include_paths: GlobSet,
+    exclude_names: GlobSet,
+    exclude_paths: GlobSet,
+    include_all: bool,
+}
+
+impl Patterns {
+    fn compile(patterns: &[String]) -> Result<Self, SearchError> {
+        let mut sets: [GlobSetBuilder; 4] =
+            [GlobSetBuilder::new(), GlobSetBuilder::new(), GlobSetBuilder::new(), GlobSetBuilder::new()];
+        let mut include_all = true;
+        for original in patterns {
+            let (negated, body) = match original.strip_prefix('!') {
+                Some(rest) => (true, rest),
+                None => (false, original.as_str()),
+            };
+            let body = body.trim_start_matches("./").trim_start_matches('/').trim_end_matches('/');
+            if body.is_empty() {
+                continue;
+            }
+            let glob = GlobBuilder::new(body)
+                .literal_separator(true)
+                .build()
+                .map_err(|err| SearchError::BadGlob { glob: original.clone(), message: err.kind().to_string() })?;
+            let by_path = body.contains('/');
+            include_all &= negated;
+            let slot = match (negated, by_path) {
+                (false, false) => 0,
+                (false, true) => 1,
+                (true, false) => 2,
+                (true, true) => 3,
+            };
+            sets[slot].add(glob);
+        }
+        let [include_names, include_paths, exclude_names, exclude_paths] = sets;
+        let build = |set: GlobSetBuilder| {
+            set.build().map_err(|err| SearchError::BadGlob {
+                glob: err.glob().unwrap_or_default().to_string(),
+                message: err.kind().to_string(),
+            })
+        };
+        Ok(Patterns {
+            include_names: build(include_names)?,
+            include_paths: build(include_paths)?,
+            exclude_names: build(exclude_names)?,
+            exclude_paths: build(exclude_paths)?,
+            include_all,
+        })
+    }
+
+    fn includes(&self, path: &str, name: &str) -> bool {
+        self.include_all || self.include_names.is_match(name) || self.include_paths.is_match(path)
+    }
+
+    fn excludes(&self, path: &str, name: &str) -> bool {
+        self.exclude_names.is_match(name) || self.exclude_paths.is_match(path)
+    }
+}
