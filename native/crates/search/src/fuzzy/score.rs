@@ -12,10 +12,11 @@ const BONUS_CAMEL: f64 = 0.7;
 const BONUS_DOT: f64 = 0.6;
 /// Added to every query character matched inside the file name.
 const BONUS_IN_NAME: f64 = 0.15;
-/// Whole-term rewards: the term is the file name, its name without extension, or a prefix of it.
+/// Whole-term rewards: the term is the file name or its name without extension (`grep` for
+/// `grep.ts` is as exact as typing gets), a prefix of it, or a whole directory name on the way.
 const BONUS_EXACT_NAME: f64 = 2.0;
-const BONUS_EXACT_STEM: f64 = 1.5;
 const BONUS_NAME_PREFIX: f64 = 1.0;
+const BONUS_EXACT_DIR: f64 = 0.5;
 /// Per directory level, so that among similar matches the shallower file wins.
 const PENALTY_DEPTH: f64 = 0.05;
 /// The alignment table is `term × path`; beyond this a path is scored as a bare subsequence match.
@@ -80,7 +81,7 @@ impl Scorer {
         let name_start = self.chars.iter().rposition(|&c| c == '/').map_or(0, |i| i + 1);
         let mut total = -depth * PENALTY_DEPTH;
         for term in &query.terms {
-            total += self.align(term, name_start) + name_bonus(term, &self.chars[name_start..]);
+            total += self.align(term, name_start) + whole_term_bonus(term, &self.chars, name_start);
         }
         Some(total)
     }
@@ -144,18 +145,18 @@ fn position_bonus(prev: char, c: char) -> f64 {
     }
 }
 
-fn name_bonus(term: &[char], name: &[char]) -> f64 {
-    if term == name {
-        return BONUS_EXACT_NAME;
-    }
+fn whole_term_bonus(term: &[char], path: &[char], name_start: usize) -> f64 {
+    let name = &path[name_start..];
     let stem = match name.iter().rposition(|&c| c == '.') {
         Some(dot) if dot > 0 => &name[..dot],
         _ => name,
     };
-    if term == stem {
-        BONUS_EXACT_STEM
+    if term == name || term == stem {
+        BONUS_EXACT_NAME
     } else if name.starts_with(term) {
         BONUS_NAME_PREFIX
+    } else if name_start > 0 && path[..name_start - 1].split(|&c| c == '/').any(|dir| dir == term) {
+        BONUS_EXACT_DIR
     } else {
         0.0
     }

@@ -41,10 +41,22 @@ pub(super) fn searcher(opts: &GrepOptions) -> Searcher {
         .multi_line(opts.multiline)
         .before_context(before)
         .after_context(after)
-        // ripgrep only maps files when searching ten or fewer explicit files; output is the same.
-        .memory_map(MmapChoice::never())
+        .memory_map(mmap_choice(&opts.paths))
         .binary_detection(BinaryDetection::quit(b'\x00'))
         .build()
+}
+
+/// rg's heuristic: memory maps only pay off for a few explicitly named files. It is not just
+/// speed: a mapped file is searched as one slice, where binary `convert` cannot rewrite NUL bytes
+/// into line breaks, so `rg -c` on a named binary file counts differently with and without it.
+fn mmap_choice(paths: &[PathBuf]) -> MmapChoice {
+    if !paths.is_empty() && paths.len() <= 10 && paths.iter().all(|p| p.is_file()) {
+        // SAFETY: as in ripgrep, a file truncated while mapped may fault the process; that is
+        // the accepted cost of the memory map for explicitly named files.
+        unsafe { MmapChoice::auto() }
+    } else {
+        MmapChoice::never()
+    }
 }
 
 /// ripgrep searches files it finds with `quit` (skip the rest of a file at its first NUL) and

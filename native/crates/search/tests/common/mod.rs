@@ -66,9 +66,12 @@ pub fn search(opts: &GrepOptions) -> GrepResult {
 pub fn render(result: &GrepResult, opts: &GrepOptions) -> String {
     let mut out = String::new();
     let context = opts.context_before > 0 || opts.context_after > 0;
+    // rg leaves the file name out when it was given a single file.
+    let single_file = opts.paths.len() == 1 && opts.paths[0].is_file();
     for (i, file) in result.files.iter().enumerate() {
         match opts.mode {
             GrepMode::FilesWithMatches => out.push_str(&format!("{}\n", file.path)),
+            GrepMode::Count if single_file => out.push_str(&format!("{}\n", file.match_count)),
             GrepMode::Count => out.push_str(&format!("{}:{}\n", file.path, file.match_count)),
             GrepMode::Content => {
                 let mut last: Option<u64> = None;
@@ -81,7 +84,10 @@ pub fn render(result: &GrepResult, opts: &GrepOptions) -> String {
                         out.push_str("--\n");
                     }
                     let sep = if line.kind == LineKind::Match { ':' } else { '-' };
-                    out.push_str(&format!("{}{}{}{}{}\n", file.path, sep, line.line_number, sep, line.text));
+                    if !single_file {
+                        out.push_str(&format!("{}{}", file.path, sep));
+                    }
+                    out.push_str(&format!("{}{}{}\n", line.line_number, sep, line.text));
                     last = Some(line.line_number);
                 }
             }
