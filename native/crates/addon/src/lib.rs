@@ -1,0 +1,18 @@
+//! The `omp_natives` addon: the JS surface declared in core/natives/api.ts, over omp-search.
+
+mod cancel;
+mod debug_panic;
+mod errors;
+mod fuzzy;
+mod glob;
+mod grep;
+mod options;
+mod stamp;
+
+omp_napi::module_exports! {
+    "grep" => grep::grep,
+    "glob" => glob::glob,
+    "fuzzyFind" => fuzzy::fuzzy_find,
+    "buildStamp" => stamp::build_stamp,
+    "debugPanic" => debug_panic::debug_panic,
+}

@@ -1,0 +1,310 @@
+// The Rust addon's JS surface (core/natives/api.ts), loaded straight from a cargo build:
+// OMP_TEST_ADDON=<path>, else the dev build from
+//   cd native && CARGO_TARGET_DIR=target/napi-dev cargo build -p omp-natives
+import { describe, expect, test } from "bun:test";
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import type { NativeAddon } from "../../core/natives/api.ts";
+
+const ADDON = process.env.OMP_TEST_ADDON ?? join(import.meta.dir, "../../native/target/napi-dev/debug/libomp_natives.so");
+const present = existsSync(ADDON);
+if (!present) console.warn(`natives-addon tests skipped: no addon at ${ADDON} (build it or set OMP_TEST_ADDON)`);
+
+function load(path: string): NativeAddon {
+  const module = { exports: {} as NativeAddon };
+  process.dlopen(module, path);
+  return module.exports;
+}
+
+const addon = present ? load(ADDON) : (undefined as unknown as NativeAddon);
+const scratch = () => mkdtempSync(join(tmpdir(), "omp-addon-"));
+
+/** The thrown value of `f`, which must throw. */
+function thrown(f: () => unknown): Error & { code?: string } {
+  try {
+    f();
+  } catch (error) {
+    return error as Error & { code?: string };
+  }
+  throw new Error("expected a throw");
+}
+
+async function rejection(promise: Promise<unknown>): Promise<Error & { code?: string }> {
+  try {
+    await promise;
+  } catch (error) {
+    return error as Error & { code?: string };
+  }
+  throw new Error("expected a rejection");
+}
+
+describe.skipIf(!present)("natives addon", () => {
+  test("exports exactly the api.ts surface", () => {
+    expect(Object.keys(addon).sort()).toEqual(["buildStamp", "debugPanic", "fuzzyFind", "glob", "grep"]);
+  });
+
+  describe("buildStamp", () => {
+    test("is a version, stored once in the file as omp-natives-stamp:<version>\\0", () => {
+      const stamp = addon.buildStamp();
+      expect(stamp).toMatch(/^\d+\.\d+\.\d+([-+][0-9A-Za-z.+-]+)?$/);
+      const file = readFileSync(ADDON);
+      expect(file.indexOf("omp-natives-stamp:")).toBe(file.lastIndexOf("omp-natives-stamp:"));
+      expect(file.includes(Buffer.from(`omp-natives-stamp:${stamp}\0`))).toBe(true);
+    });
+
+    test("reads the bytes of the loaded file: a patched copy reports the patched version", () => {
+      const stamp = addon.buildStamp();
+      // Same length, every digit changed, so the copy claims another version.
+      const other = stamp.replace(/\d/g, (d) => String((Number(d) + 1) % 10));
+      const file = readFileSync(ADDON);
+      const at = file.indexOf(`omp-natives-stamp:${stamp}\0`);
+      file.write(`omp-natives-stamp:${other}\0`, at);
+      const copy = join(scratch(), "patched.node");
+      writeFileSync(copy, file);
+      expect(load(copy).buildStamp()).toBe(other);
+      expect(addon.buildStamp()).toBe(stamp);
+    });
+  });
+
+  describe("panics", () => {
+    test('debugPanic("sync") throws OMP_PANIC and the process lives on', () => {
+      const error = thrown(() => addon.debugPanic("sync"));
+      expect(error).toBeInstanceOf(Error);
+      expect(error.code).toBe("OMP_PANIC");
+      expect(error.message).toContain('debugPanic("sync") panicked');
+      expect(addon.buildStamp()).toBeString();
+    });
+
+    test('debugPanic("async") rejects with OMP_PANIC', async () => {
+      const error = await rejection(addon.debugPanic("async"));
+      expect(error).toBeInstanceOf(Error);
+      expect(error.code).toBe("OMP_PANIC");
+      expect(error.message).toContain('debugPanic("async") panicked');
+      expect(thrown(() => addon.debugPanic("sync")).code).toBe("OMP_PANIC");
+    });
+
+    test("an unknown place is an invalid option", () => {
+      const error = thrown(() => addon.debugPanic("later" as "sync"));
+      expect(error.code).toBe("OMP_INVALID_OPTIONS");
+      expect(error.message).toBe('where must be one of "sync", "async", got "later"');
+    });
+  });
+
+  describe("bad options throw OMP_INVALID_OPTIONS naming the field", () => {
+    const cases: [string, () => unknown, string][] = [
+      ["unknown key", () => addon.grep({ pattern: "x", maxcount: 1 } as never), "unknown option options.maxcount (did you mean maxCount?); allowed options: pattern, paths,"],
+      ["wrong type", () => addon.grep({ pattern: "x", maxCount: "abc" } as never), 'options.maxCount must be a non-negative integer, got "abc"'],
+      ["missing required", () => addon.grep({} as never), "options.pattern must be a string, got undefined"],
+      ["not an object", () => addon.grep([] as never), "options must be an object, got an array"],
+      ["bad mode", () => addon.grep({ pattern: "x", mode: "lines" } as never), 'options.mode must be one of "content", "files_with_matches", "count", got "lines"'],
+      ["bad array item", () => addon.grep({ pattern: "x", paths: ["a", 3] } as never), "options.paths[1] must be a string, got 3"],
+      ["negative", () => addon.grep({ pattern: "x", limit: -1 }), "options.limit must be a non-negative integer, got -1"],
+      ["fraction", () => addon.grep({ pattern: "x", timeoutMs: 1.5 }), "options.timeoutMs must be a non-negative integer, got 1.5"],
+      ["not a signal", () => addon.grep({ pattern: "x", signal: {} as AbortSignal }), "options.signal must be an AbortSignal, got an object"],
+      ["bad kind", () => addon.glob({ patterns: ["*"], kinds: ["file", "folder" as "file"] }), 'options.kinds[1] must be one of "file", "dir", "symlink", got "folder"'],
+      ["glob unknown key", () => addon.glob({ patterns: ["*"], cwd: "." } as never), "unknown option options.cwd; allowed options: patterns, root,"],
+      ["fuzzy query", () => addon.fuzzyFind(42 as never), "query must be a string, got 42"],
+      ["fuzzy unknown key", () => addon.fuzzyFind("q", { limit: 3 } as never), "unknown option options.limit; allowed options: root,"],
+    ];
+    for (const [name, call, message] of cases) {
+      test(name, () => {
+        const error = thrown(call);
+        expect(error).toBeInstanceOf(Error);
+        expect(error.code).toBe("OMP_INVALID_OPTIONS");
+        expect(error.message).toStartWith(message);
+      });
+    }
+
+    test("undefined and null options fields count as absent", async () => {
+      const dir = scratch();
+      const result = await addon.fuzzyFind("x", { root: dir, maxResults: undefined, hidden: null as never });
+      expect(result.matches).toEqual([]);
+      expect((await addon.fuzzyFind("x", null as never)).matches).toBeArray();
+    });
+  });
+
+  test("exceptions from JS getters and listeners propagate unchanged", () => {
+    const getter = thrown(() =>
+      addon.grep({
+        get pattern(): string {
+          throw new TypeError("getter boom");
+        },
+      }),
+    );
+    expect(getter).toBeInstanceOf(TypeError);
+    expect(getter.message).toBe("getter boom");
+    const signal = {
+      aborted: false,
+      addEventListener: () => {
+        throw new RangeError("add boom");
+      },
+      removeEventListener: () => {
+        throw new Error("remove boom");
+      },
+    } as unknown as AbortSignal;
+    const listener = thrown(() => addon.grep({ pattern: "x", signal }));
+    expect(listener).toBeInstanceOf(RangeError);
+    expect(listener.message).toBe("add boom");
+  });
+
+  describe("cancellation", () => {
+    test("an already-aborted signal rejects (not throws) with OMP_CANCELLED", async () => {
+      const controller = new AbortController();
+      controller.abort();
+      for (const start of [
+        () => addon.grep({ pattern: "x", signal: controller.signal }),
+        () => addon.glob({ patterns: ["*"], signal: controller.signal }),
+        () => addon.fuzzyFind("x", { signal: controller.signal }),
+      ]) {
+        const error = await rejection(start());
+        expect(error.code).toBe("OMP_CANCELLED");
+        expect(error.message).toBe("search cancelled");
+      }
+    });
+
+    test("timeoutMs: 0 rejects as timed out, whatever the engine", async () => {
+      const error = await rejection(addon.grep({ pattern: "x", paths: [scratch()], timeoutMs: 0 }));
+      expect(error.code).toBe("OMP_CANCELLED");
+      expect(error.message).toBe("search timed out after 0 ms");
+    });
+
+    test("the abort listener is added once and removed when the search settles", async () => {
+      const calls: [string, string, unknown, unknown][] = [];
+      const signal = {
+        aborted: false,
+        addEventListener: (type: string, listener: unknown, options: unknown) => calls.push(["add", type, listener, options]),
+        removeEventListener: (type: string, listener: unknown) => calls.push(["remove", type, listener, undefined]),
+      } as unknown as AbortSignal;
+      await addon.glob({ patterns: ["*"], root: scratch(), signal });
+      expect(calls.map(([what, type]) => `${what} ${type}`)).toEqual(["add abort", "remove abort"]);
+      expect(calls[0]![2]).toBeFunction();
+      expect(calls[1]![2]).toBe(calls[0]![2]);
+      expect(calls[0]![3]).toEqual({ once: true });
+
+      calls.length = 0;
+      await rejection(addon.grep({ pattern: "(", paths: [scratch()], signal }));
+      expect(calls.map(([what]) => what)).toEqual(["add", "remove"]);
+    });
+  });
+
+  describe("off the JS thread", () => {
+    test("results arrive asynchronously, never within the call's microtask", async () => {
+      let settled = false;
+      const promise = addon.glob({ patterns: ["*"], root: scratch() }).finally(() => (settled = true));
+      await Promise.resolve();
+      expect(settled).toBe(false);
+      await promise;
+      expect(settled).toBe(true);
+    });
+
+    test("the event loop keeps ticking during a long grep, and an abort stops it promptly", async () => {
+      let ticks = 0;
+      const interval = setInterval(() => ticks++, 2);
+      const controller = new AbortController();
+      const started = performance.now();
+      const search = addon.grep({ pattern: "zqxj_never_present", paths: ["/usr/share"], mode: "count", signal: controller.signal });
+      // The abort itself arrives through a timer, so the loop ran; the ticks show it kept running.
+      setTimeout(() => controller.abort(), 40);
+      const error = await rejection(search);
+      const elapsed = performance.now() - started;
+      clearInterval(interval);
+      expect(error.code).toBe("OMP_CANCELLED");
+      expect(error.message).toBe("search cancelled");
+      expect(ticks).toBeGreaterThanOrEqual(5);
+      expect(elapsed).toBeLessThan(2000);
+    });
+
+    test("a deadline stops a long grep with a timed-out message", async () => {
+      const error = await rejection(addon.grep({ pattern: "zqxj_never_present", paths: ["/usr/share"], timeoutMs: 50 }));
+      expect(error.code).toBe("OMP_CANCELLED");
+      expect(error.message).toBe("search timed out after 50 ms");
+    });
+  });
+
+  describe("round trips over a temp tree", () => {
+    const tree = () => {
+      const root = scratch();
+      mkdirSync(join(root, "src", "deep"), { recursive: true });
+      writeFileSync(join(root, "src", "main.rs"), "fn main() {\n    let needle = 1;\n}\n");
+      writeFileSync(join(root, "src", "deep", "notes.txt"), "one\nneedle two\nthree\nneedle four\n");
+      writeFileSync(join(root, "readme.md"), "no match here\n");
+      return root;
+    };
+
+    test("grep: content with context, files_with_matches and count", async () => {
+      const root = tree();
+      const content = await addon.grep({ pattern: "needle", paths: [root], contextAfter: 1 });
+      expect(content).toEqual({
+        files: [
+          {
+            path: join(root, "src/deep/notes.txt"),
+            lines: [
+              { lineNumber: 2, text: "needle two", kind: "match", truncated: false },
+              { lineNumber: 3, text: "three", kind: "context", truncated: false },
+              { lineNumber: 4, text: "needle four", kind: "match", truncated: false },
+            ],
+            matchCount: 2,
+          },
+          {
+            path: join(root, "src/main.rs"),
+            lines: [
+              { lineNumber: 2, text: "    let needle = 1;", kind: "match", truncated: false },
+              { lineNumber: 3, text: "}", kind: "context", truncated: false },
+            ],
+            matchCount: 1,
+          },
+        ],
+        totalMatches: 3,
+        filesWithMatches: 2,
+        filesSearched: 3,
+        binarySkipped: 0,
+        limitReached: false,
+      });
+      const files = await addon.grep({ pattern: "NEEDLE", ignoreCase: true, paths: [root], mode: "files_with_matches", types: ["rust"] });
+      expect(files.files).toEqual([{ path: join(root, "src/main.rs"), lines: [], matchCount: 1 }]);
+      const count = await addon.grep({ pattern: "needle", paths: [root], mode: "count", globs: ["*.txt"] });
+      expect(count.files.map((f) => [f.path, f.matchCount])).toEqual([[join(root, "src/deep/notes.txt"), 2]]);
+    });
+
+    test("grep: engine errors carry their codes", async () => {
+      const root = tree();
+      // Started one at a time: a rejection nobody awaits yet would count as unhandled.
+      const cases: [() => Promise<unknown>, string, string][] = [
+        [() => addon.grep({ pattern: "(", paths: [root] }), "OMP_BAD_PATTERN", 'invalid pattern "("'],
+        [() => addon.grep({ pattern: "x", paths: [join(root, "missing")] }), "OMP_NOT_FOUND", join(root, "missing")],
+        [() => addon.grep({ pattern: "x", paths: [root], types: ["no-such-type"] }), "OMP_UNKNOWN_TYPE", "no-such-type"],
+        [() => addon.grep({ pattern: "x", paths: [root], globs: ["a[b"] }), "OMP_BAD_GLOB", 'invalid glob "a[b"'],
+      ];
+      for (const [start, code, message] of cases) {
+        const error = await rejection(start());
+        expect(error).toBeInstanceOf(Error);
+        expect(error.code).toBe(code);
+        expect(error.message).toContain(message);
+      }
+    });
+
+    test("glob: entries with kind, size and mtime", async () => {
+      const root = tree();
+      const result = await addon.glob({ patterns: ["**/*.rs", "*.md"], root, kinds: ["file"] });
+      expect(result.entries.map((e) => [e.path, e.kind, e.size])).toEqual([
+        ["readme.md", "file", 14],
+        ["src/main.rs", "file", 34],
+      ]);
+      expect(result.entries[0]!.mtimeMs).toBeGreaterThan(Date.now() - 60_000);
+      expect(result.totalMatches).toBe(2);
+      expect(result.limitReached).toBe(false);
+      const dirs = await addon.glob({ patterns: ["*"], root, kinds: ["dir"], maxResults: 1 });
+      expect(dirs.entries.map((e) => [e.path, e.kind])).toEqual([["src", "dir"]]);
+      expect(dirs.limitReached).toBe(true);
+    });
+
+    test("fuzzyFind: best match first", async () => {
+      const root = tree();
+      const result = await addon.fuzzyFind("notes", { root, maxResults: 5 });
+      expect(result.matches[0]).toMatchObject({ path: "src/deep/notes.txt", isDir: false });
+      expect(result.matches[0]!.score).toBeNumber();
+      expect(result.totalMatches).toBeGreaterThanOrEqual(1);
+    });
+  });
+});
