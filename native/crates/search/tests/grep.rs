@@ -157,6 +157,20 @@ fn max_count_stops_after_the_limit_but_keeps_its_context() {
 }
 
 #[test]
+fn multiline_max_count_reports_its_after_context_once() {
+    // rg 13 prints line 3 twice here; the contract is one entry per line, in line order.
+    let t = Tree::new("multiline-max");
+    t.file("a.txt", "one\nfoo two\nthree\nfoo\n");
+    let mut opts = t.grep("foo\\nbar|foo");
+    opts.multiline = true;
+    opts.max_count = Some(1);
+    opts.context_after = 1;
+    let r = search(&opts);
+    let got: Vec<(u64, LineKind)> = r.files[0].lines.iter().map(|l| (l.line_number, l.kind)).collect();
+    assert_eq!(got, [(2, LineKind::Match), (3, LineKind::Context)]);
+}
+
+#[test]
 fn paging_applies_to_sorted_matches_with_totals_before_paging() {
     let t = Tree::new("paging");
     t.file("a.txt", "hit 1\nhit 2\nhit 3\n").file("b.txt", "hit 4\nhit 5\n");
@@ -179,6 +193,20 @@ fn paging_applies_to_sorted_matches_with_totals_before_paging() {
     assert_eq!(r.files.len(), 1);
     assert_eq!(t.rel(&r.files[0].path), "b.txt");
     assert!(!r.limit_reached);
+}
+
+#[test]
+fn paging_never_splits_a_multiline_match() {
+    let t = Tree::new("paging-multiline");
+    t.file("a.txt", "a\nb\nx\na\nb\n");
+    let mut opts = t.grep("a\\nb");
+    opts.multiline = true;
+    opts.offset = 1;
+    opts.limit = Some(1);
+    let r = search(&opts);
+    let got: Vec<u64> = r.files[0].lines.iter().map(|l| l.line_number).collect();
+    assert_eq!(got, [4, 5]);
+    assert_eq!((r.total_matches, r.limit_reached), (2, false));
 }
 
 #[test]
@@ -273,6 +301,10 @@ fn errors_say_what_went_wrong() {
             assert_eq!(pattern, "foo(");
             assert!(message.contains("unclosed group"), "{}", message);
         }
+        other => panic!("{:?}", other),
+    }
+    match run(&t.grep("a\\nb")) {
+        SearchError::BadPattern { message, .. } => assert!(message.contains("not allowed"), "{}", message),
         other => panic!("{:?}", other),
     }
     let mut opts = t.grep("x");

@@ -93,6 +93,12 @@ fn output_matches_ripgrep() {
     });
     compare(&t, &["-t", "rust"], "foo", |o| o.types = vec!["rust".into()]);
     compare(&t, &[], "^$|nothing", |_| {});
+    compare(&t, &[], "", |_| {});
+    compare(&t, &["-U"], "(?s)start.*end", |o| o.multiline = true);
+    compare(&t, &["-U", "-c"], "o\\s+b", |o| {
+        o.multiline = true;
+        o.mode = GrepMode::Count;
+    });
 }
 
 #[test]

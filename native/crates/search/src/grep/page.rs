@@ -1,6 +1,6 @@
 //! Applies `offset`/`limit` to the sorted per-file results and builds the public `GrepResult`.
 
-use super::sink::{FileHits, Hit};
+use super::sink::FileHits;
 use crate::types::{GrepFile, GrepLine, GrepMode, GrepResult, LineKind};
 
 pub(super) struct Paging {
@@ -23,40 +23,39 @@ pub(super) fn assemble(files: Vec<(String, FileHits)>, paging: &Paging) -> GrepR
         result.total_matches += file.match_count;
         result.files_with_matches += 1;
         let units = if paging.mode == GrepMode::Content { file.groups } else { 1 };
-        let lo = start.max(units_before).min(units_before + units) - units_before;
-        let hi = end.max(units_before).min(units_before + units) - units_before;
+        let lo = start.clamp(units_before, units_before + units) - units_before;
+        let hi = end.clamp(units_before, units_before + units) - units_before;
         units_before += units;
         if lo == hi {
             continue;
         }
-        let lines = if paging.mode != GrepMode::Content {
-            Vec::new()
-        } else if lo == 0 && hi == units {
-            file.hits.into_iter().map(|hit| hit.line).collect()
-        } else {
-            select(file.hits, lo, hi, paging)
-        };
+        let lines = if paging.mode == GrepMode::Content { select(&file, lo as usize, hi as usize, paging) } else { Vec::new() };
         result.files.push(GrepFile { path, lines, match_count: file.match_count });
     }
     result.limit_reached = units_before > end;
     result
 }
 
-/// Keeps the match lines of groups `lo..hi` and the context lines rg would print around them:
-/// every context line the searcher emitted lies within the window of some match, so the window
-/// from the first selected match back `B` lines to the last selected match forward `A` lines is
-/// exactly the selected matches' context.
-fn select(hits: Vec<Hit>, lo: u64, hi: u64, paging: &Paging) -> Vec<GrepLine> {
-    let in_page = |group: Option<u64>| group.map_or(false, |g| g >= lo && g < hi);
-    let first = hits.iter().find(|hit| in_page(hit.group)).map_or(0, |hit| hit.line.line_number);
-    let last = hits.iter().rev().find(|hit| in_page(hit.group)).map_or(0, |hit| hit.line.line_number);
-    let from = first.saturating_sub(paging.context_before);
-    let to = last.saturating_add(paging.context_after);
-    hits.into_iter()
-        .filter(|hit| match hit.line.kind {
-            LineKind::Match => in_page(hit.group),
-            LineKind::Context => hit.line.line_number >= from && hit.line.line_number <= to,
+/// The match lines of groups `lo..hi` and the context lines rg would print around them. Every
+/// context line the searcher emitted lies within `B` lines before or `A` lines after some match,
+/// so the window from the first selected match back `B` lines to the last selected match forward
+/// `A` lines holds exactly the selected matches' context.
+fn select(file: &FileHits, lo: usize, hi: usize, paging: &Paging) -> Vec<GrepLine> {
+    let first_idx = file.group_starts[lo];
+    let end_idx = file.group_starts.get(hi).copied().unwrap_or(file.lines.len());
+    let is_selected_match = |i: usize| i >= first_idx && i < end_idx && file.lines[i].kind == LineKind::Match;
+    let whole_file = lo == 0 && hi == file.group_starts.len();
+    if whole_file {
+        return (0..file.lines.len()).map(|i| file.line(i)).collect();
+    }
+    let last_idx = (first_idx..end_idx).rev().find(|&i| is_selected_match(i)).unwrap_or(first_idx);
+    let from = file.lines[first_idx].number.saturating_sub(paging.context_before);
+    let to = file.lines[last_idx].number.saturating_add(paging.context_after);
+    (0..file.lines.len())
+        .filter(|&i| match file.lines[i].kind {
+            LineKind::Match => is_selected_match(i),
+            LineKind::Context => (from..=to).contains(&file.lines[i].number),
         })
-        .map(|hit| hit.line)
+        .map(|i| file.line(i))
         .collect()
 }

@@ -15,22 +15,59 @@ use crate::types::{CancelToken, GrepLine, LineKind};
 /// individual matches in it (grep-printer's `MAX_LOOK_AHEAD`).
 const MAX_LOOK_AHEAD: usize = 128;
 
-/// One emitted line and, for match lines, the counted match it belongs to. Paging selects counted
-/// matches; context lines are kept or dropped by distance.
-pub(super) struct Hit {
-    pub line: GrepLine,
-    pub group: Option<u64>,
+/// One emitted line. Its text lives in `FileHits::bytes`, ending at `end`: workers copy bytes
+/// into one buffer per file and only the lines that survive paging become `String`s, which keeps
+/// allocation out of the parallel part for dense results.
+pub(super) struct RawLine {
+    pub number: u64,
+    pub end: usize,
+    pub kind: LineKind,
+    /// Longer than `max_columns`: no bytes stored, the placeholder is printed instead.
+    pub truncated: bool,
 }
 
 #[derive(Default)]
 pub(super) struct FileHits {
-    pub hits: Vec<Hit>,
+    pub bytes: Vec<u8>,
+    pub lines: Vec<RawLine>,
+    /// Index in `lines` of the first line of each counted match; match lines up to the next
+    /// entry (including matches rg prints past `max_count`) belong to it. Content mode only.
+    pub group_starts: Vec<usize>,
+    /// Counted matches (`matched` calls within `max_count`): the unit of paging in content mode.
+    pub groups: u64,
     /// What `rg -c` reports for the file.
     pub match_count: u64,
-    /// Counted sink matches: the unit of paging in content mode.
-    pub groups: u64,
     pub binary: bool,
     pub cancelled: bool,
+}
+
+impl FileHits {
+    /// Line `i` as the public type.
+    pub fn line(&self, i: usize) -> GrepLine {
+        let raw = &self.lines[i];
+        let text = if raw.truncated {
+            match raw.kind {
+                LineKind::Match => "[Omitted long matching line]".to_string(),
+                LineKind::Context => "[Omitted long context line]".to_string(),
+            }
+        } else {
+            let start = if i == 0 { 0 } else { self.lines[i - 1].end };
+            String::from_utf8_lossy(&self.bytes[start..raw.end]).into_owned()
+        };
+        GrepLine { line_number: raw.number, text, kind: raw.kind, truncated: raw.truncated }
+    }
+
+    /// `bytes` is one line with its terminator. rg's `-M` compares the length including the `\n`
+    /// (so `-M 3` omits `foo\n`), and without colour or `--column` it does not count the matches
+    /// in an omitted line, hence a fixed placeholder (see `line`). Only the `\n` is dropped: rg
+    /// prints the `\r` of CRLF lines.
+    fn push(&mut self, bytes: &[u8], number: u64, kind: LineKind, max_columns: Option<usize>) {
+        let truncated = max_columns.map_or(false, |max| bytes.len() > max);
+        if !truncated {
+            self.bytes.extend_from_slice(bytes.strip_suffix(b"\n").unwrap_or(bytes));
+        }
+        self.lines.push(RawLine { number, end: self.bytes.len(), kind, truncated });
+    }
 }
 
 /// Counts matches the way `rg -c` does: one per reported match, except that in a true multi-line
@@ -83,10 +120,6 @@ impl<'a, 'm> LineSink<'a, 'm> {
         }
     }
 
-    fn push(&mut self, bytes: &[u8], line_number: u64, kind: LineKind, group: Option<u64>) {
-        let line = make_line(bytes, line_number, kind, self.max_columns);
-        self.out.hits.push(Hit { line, group });
-    }
 }
 
 impl<'a, 'm> Sink for LineSink<'a, 'm> {
@@ -110,12 +143,12 @@ impl<'a, 'm> Sink for LineSink<'a, 'm> {
         } else {
             self.after_remaining = searcher.after_context() as u64;
             self.out.groups += 1;
+            self.out.group_starts.push(self.out.lines.len());
             self.out.match_count += self.counter.count(mat)?;
         }
-        let group = self.out.groups - 1;
         let first = mat.line_number().unwrap_or(1);
         for (i, line) in mat.lines().enumerate() {
-            self.push(line, first + i as u64, LineKind::Match, Some(group));
+            self.out.push(line, first + i as u64, LineKind::Match, self.max_columns);
         }
         Ok(!self.should_quit())
     }
@@ -128,7 +161,13 @@ impl<'a, 'm> Sink for LineSink<'a, 'm> {
         if *ctx.kind() == SinkContextKind::After {
             self.after_remaining = self.after_remaining.saturating_sub(1);
         }
-        self.push(ctx.bytes(), ctx.line_number().unwrap_or(1), LineKind::Context, None);
+        let number = ctx.line_number().unwrap_or(1);
+        // In multi-line mode with a max count the searcher can hand the same after-context line
+        // over twice (rg 13 prints it twice); each line is reported once.
+        if self.out.lines.last().map_or(false, |last| last.number >= number) {
+            return Ok(!self.should_quit());
+        }
+        self.out.push(ctx.bytes(), number, LineKind::Context, self.max_columns);
         Ok(!self.should_quit())
     }
 
@@ -172,19 +211,4 @@ impl<'a, 'm> Sink for CountSink<'a, 'm> {
         self.out.binary = true;
         Ok(true)
     }
-}
-
-/// `bytes` is one line with its terminator. rg's `-M` compares the length including the `\n`
-/// (so `-M 3` omits `foo\n`), and without colour or `--column` it does not count the matches in
-/// an omitted line, hence these placeholders.
-fn make_line(bytes: &[u8], line_number: u64, kind: LineKind, max_columns: Option<usize>) -> GrepLine {
-    if max_columns.map_or(false, |max| bytes.len() > max) {
-        let text = match kind {
-            LineKind::Match => "[Omitted long matching line]",
-            LineKind::Context => "[Omitted long context line]",
-        };
-        return GrepLine { line_number, text: text.to_string(), kind, truncated: true };
-    }
-    let bytes = bytes.strip_suffix(b"\n").unwrap_or(bytes);
-    GrepLine { line_number, text: String::from_utf8_lossy(bytes).into_owned(), kind, truncated: false }
 }
