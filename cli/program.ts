@@ -80,6 +80,51 @@ function describeProgram(status: Status): Command {
     .option("--json", "print the report as JSON")
     .action(run(async (options: { json?: boolean }) => (await import("./doctor.ts")).runDoctor(options)));
 
+  const config = program.command("config").description("show and change settings (~/.omp/agent/config.yml)");
+  config
+    .command("list")
+    .description("every setting with its effective value and where it comes from")
+    .option("--json", "print JSON")
+    .action(run(async (options: { json?: boolean }) => (await import("./config.ts")).runConfigList(options)));
+  config
+    .command("get")
+    .description("print the effective value of a setting (exit 1 when unset)")
+    .argument("<key>", "dotted key such as compaction.enabled")
+    .option("--json", "print JSON")
+    .action(run(async (key: string, options: { json?: boolean }) => (await import("./config.ts")).runConfigGet(key, options)));
+  config
+    .command("set")
+    .description("write a setting to the global config.yml")
+    .argument("<key>", "dotted key such as compaction.enabled")
+    .argument("<value...>", "the value; lists as JSON or comma-separated")
+    .option("--json", "print JSON")
+    .action(
+      run(async (key: string, value: string[], options: { json?: boolean }) => (await import("./config.ts")).runConfigSet(key, value, options)),
+    );
+  config
+    .command("path")
+    .description("print where omp keeps its files")
+    .option("--json", "print JSON")
+    .action(run(async (options: { json?: boolean }) => (await import("./config.ts")).runConfigPath(options)));
+
+  const auth = program.command("auth").description("store API keys in ~/.omp/agent/agent.db");
+  auth
+    .command("add")
+    .description("store an API key for a provider (read from stdin unless --key is given)")
+    .argument("<provider>", "provider id such as anthropic, openai or a models.yml provider")
+    .option("--key <key>", "the key (prefer stdin: arguments end up in shell history)")
+    .action(run(async (provider: string, options: { key?: string }) => (await import("./auth.ts")).runAuthAdd(provider, options)));
+  auth
+    .command("list")
+    .description("list stored keys, masked")
+    .option("--json", "print JSON")
+    .action(run(async (options: { json?: boolean }) => (await import("./auth.ts")).runAuthList(options)));
+  auth
+    .command("remove")
+    .description("stop using the stored keys of a provider")
+    .argument("<provider>", "provider id")
+    .action(run(async (provider: string) => (await import("./auth.ts")).runAuthRemove(provider)));
+
   return program;
 }
 

@@ -1,0 +1,97 @@
+import { getPath } from "../core/config/merge.ts";
+import { type SettingsLayer, loadSettings } from "../core/config/settings.ts";
+import { checkSettingKey, settingKeys } from "../core/config/settings-keys.ts";
+import { setGlobalSetting } from "../core/config/settings-write.ts";
+import {
+  agentDbPath,
+  agentDir,
+  displayPath,
+  globalConfigPath,
+  globalModelsPath,
+  projectConfigPath,
+  projectModelsPath,
+  sessionsRoot,
+} from "../core/paths.ts";
+import { writeStdout } from "./write.ts";
+
+interface JsonFlag {
+  json?: boolean;
+}
+
+function sourceLabel(layer: SettingsLayer | undefined): string {
+  if (!layer) return "default";
+  return layer.path ? `${layer.kind} (${displayPath(layer.path)})` : layer.kind;
+}
+
+function formatValue(value: unknown): string {
+  if (value === undefined) return "(unset)";
+  return typeof value === "string" ? value : JSON.stringify(value);
+}
+
+function table(rows: string[][]): string {
+  const widths = rows[0]!.map((_, column) => Math.max(...rows.map((row) => row[column]!.length)));
+  return rows.map((row) => row.map((cell, column) => (column === row.length - 1 ? cell : cell.padEnd(widths[column]!))).join("  ")).join("\n") + "\n";
+}
+
+/** `omp config list`: every setting's effective value and the layer it comes from. */
+export async function runConfigList(options: JsonFlag): Promise<number> {
+  const loaded = loadSettings();
+  const keys = settingKeys();
+  if (options.json) {
+    const entries = keys.map((key) => {
+      const layer = loaded.sourceOf(key);
+      return [key, { value: getPath(loaded.settings, key.split(".")) ?? null, source: layer?.kind ?? "default", file: layer?.path ?? null }];
+    });
+    await writeStdout(`${JSON.stringify(Object.fromEntries(entries), null, 2)}\n`);
+    return 0;
+  }
+  const rows = keys.map((key) => [key, formatValue(getPath(loaded.settings, key.split("."))), sourceLabel(loaded.sourceOf(key))]);
+  await writeStdout(table([["KEY", "VALUE", "SOURCE"], ...rows]));
+  return 0;
+}
+
+/** `omp config get <key>`: the effective value; exit 1 without output when the key is unset, as `git config` does. */
+export async function runConfigGet(key: string, options: JsonFlag): Promise<number> {
+  const path = checkSettingKey(key);
+  const value = getPath(loadSettings().settings, path);
+  if (value === undefined) return 1;
+  if (options.json) await writeStdout(`${JSON.stringify(value)}\n`);
+  else await writeStdout(`${typeof value === "object" ? JSON.stringify(value, null, 2) : String(value)}\n`);
+  return 0;
+}
+
+/** `omp config set <key> <value...>`: writes the global config.yml; words after the key are joined with spaces. */
+export async function runConfigSet(key: string, words: string[], options: JsonFlag): Promise<number> {
+  const value = setGlobalSetting(key, words.join(" "));
+  const file = globalConfigPath();
+  if (options.json) {
+    await writeStdout(`${JSON.stringify({ key, value, file })}\n`);
+  } else {
+    await writeStdout(`${key} = ${formatValue(value)} (${displayPath(file)})\n`);
+  }
+  const winner = loadSettings().sourceOf(key);
+  if (winner && winner.kind !== "global") {
+    process.stderr.write(`omp: note: ${sourceLabel(winner)} also sets ${key}, and wins in this directory\n`);
+  }
+  return 0;
+}
+
+/** `omp config path`: where omp reads and writes its files (absolute, for scripts). */
+export async function runConfigPath(options: JsonFlag): Promise<number> {
+  const cwd = process.cwd();
+  const paths = {
+    agentDir: agentDir(),
+    config: globalConfigPath(),
+    projectConfig: projectConfigPath(cwd),
+    models: globalModelsPath(),
+    projectModels: projectModelsPath(cwd),
+    credentials: agentDbPath(),
+    sessions: sessionsRoot(),
+  };
+  if (options.json) {
+    await writeStdout(`${JSON.stringify(paths, null, 2)}\n`);
+    return 0;
+  }
+  await writeStdout(table(Object.entries(paths).map(([name, path]) => [name, path])));
+  return 0;
+}

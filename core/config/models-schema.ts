@@ -1,0 +1,78 @@
+import { z } from "zod";
+import { Api } from "../ai/model.ts";
+
+/**
+ * models.yml: custom providers and models, and overrides of built-in providers' endpoint, key or
+ * headers. Validated in two steps: the shape of each file on its own, then the rules that need the
+ * merged view (a project file may add models to a provider whose baseUrl the global file sets).
+ */
+
+const Headers = z.record(z.string(), z.string());
+
+export const ModelEntry = z.strictObject({
+  /** The id sent to the provider. */
+  id: z.string().min(1),
+  name: z.string().min(1).optional(),
+  /** Defaults to the provider's `api`. */
+  api: Api.optional(),
+  reasoning: z.boolean().optional(),
+  input: z.array(z.enum(["text", "image"])).min(1).optional(),
+  /** US dollars per million tokens. */
+  cost: z
+    .strictObject({
+      input: z.number().nonnegative(),
+      output: z.number().nonnegative(),
+      cacheRead: z.number().nonnegative().optional(),
+      cacheWrite: z.number().nonnegative().optional(),
+    })
+    .optional(),
+  contextWindow: z.number().int().positive().optional(),
+  maxTokens: z.number().int().positive().optional(),
+  headers: Headers.optional(),
+});
+export type ModelEntry = z.infer<typeof ModelEntry>;
+
+const ProviderShape = z.strictObject({
+  baseUrl: z.url({ protocol: /^https?$/ }).optional(),
+  /** The name of an environment variable holding the key, the key itself, or `!command` printing it. */
+  apiKey: z.string().min(1).optional(),
+  api: Api.optional(),
+  headers: Headers.optional(),
+  /** `none` for keyless local servers. */
+  auth: z.enum(["apiKey", "none"]).optional(),
+  models: z.array(ModelEntry).optional(),
+});
+export type ProviderEntry = z.infer<typeof ProviderShape>;
+
+const OVERRIDE_KEYS = ["baseUrl", "apiKey", "auth", "headers"] as const;
+
+const Provider = ProviderShape.superRefine((provider, ctx) => {
+  const models = provider.models ?? [];
+  if (models.length === 0) {
+    if (!OVERRIDE_KEYS.some((key) => provider[key] !== undefined)) {
+      ctx.addIssue({
+        code: "custom",
+        message: "sets nothing: give baseUrl, apiKey, auth or headers to override a built-in provider, or models (with baseUrl and api) to add one",
+      });
+    }
+    return;
+  }
+  if (!provider.baseUrl) ctx.addIssue({ code: "custom", path: ["baseUrl"], message: "missing; required for a provider that lists models" });
+  if (provider.auth !== "none" && !provider.apiKey) {
+    ctx.addIssue({ code: "custom", path: ["apiKey"], message: "missing; required for a provider that lists models, unless auth: none" });
+  }
+  const seen = new Set<string>();
+  models.forEach((model, index) => {
+    if (!model.api && !provider.api) {
+      ctx.addIssue({ code: "custom", path: ["models", index, "api"], message: "missing; give api here or on the provider" });
+    }
+    if (seen.has(model.id)) ctx.addIssue({ code: "custom", path: ["models", index, "id"], message: `"${model.id}" is listed twice` });
+    seen.add(model.id);
+  });
+});
+
+/** One models.yml as written. */
+export const ModelsFileShape = z.strictObject({ providers: z.record(z.string(), ProviderShape).default({}) });
+/** The merged models.yml files, with the rules that make a provider usable. */
+export const ModelsFile = z.strictObject({ providers: z.record(z.string(), Provider).default({}) });
+export type ModelsConfig = z.infer<typeof ModelsFile>;

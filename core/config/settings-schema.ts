@@ -1,0 +1,71 @@
+import { z } from "zod";
+import { ThinkingLevel } from "../ai/model.ts";
+
+/**
+ * Every setting omp reads from config.yml, with its default. The one source of truth: files are
+ * validated against it, `omp config` lists, parses and checks keys with it, and the types below
+ * come from it. Objects are strict so that a misspelt key is an error instead of a silent no-op.
+ */
+
+/** `always-ask`: every tool call waits for approval; `write`: only calls that change files or run commands; `yolo`: none. */
+export const ApprovalMode = z.enum(["always-ask", "write", "yolo"]);
+export type ApprovalMode = z.infer<typeof ApprovalMode>;
+
+export const UpdateChannel = z.enum(["stable", "canary"]);
+export type UpdateChannel = z.infer<typeof UpdateChannel>;
+
+const count = () => z.number().int().min(0);
+
+export const Settings = z.strictObject({
+  /** The model when `--model` is not given: `provider/id`, a bare id or a fuzzy name, with an optional `:thinking` suffix. */
+  model: z.string().min(1).optional(),
+  /**
+   * Reasoning effort for models that support it. `medium` rather than `off`: coding tasks gain much
+   * from some reasoning, and the highest levels cost more than a default should.
+   */
+  thinking: ThinkingLevel.default("medium"),
+  approvalMode: ApprovalMode.default("yolo"),
+  tools: z
+    .strictObject({
+      /** Tool names the model never sees. */
+      disabled: z.array(z.string().min(1)).default([]),
+    })
+    .prefault({}),
+  retry: z
+    .strictObject({
+      /** Retries of a failed provider request (rate limit, overload, network); 0 disables. */
+      maxRetries: count().default(10),
+      /** First backoff; doubles on each retry. */
+      baseDelayMs: count().default(500),
+    })
+    .prefault({}),
+  compaction: z
+    .strictObject({
+      enabled: z.boolean().default(true),
+      /** Tokens kept free for the next turn; compaction starts when the context would eat into them. */
+      reserveTokens: count().default(16384),
+      /** The most recent tokens kept verbatim; older ones are summarised. */
+      keepRecentTokens: count().default(20000),
+    })
+    .prefault({}),
+  bash: z
+    .strictObject({
+      /** Default timeout of a bash tool call when the model does not give one. */
+      timeoutSeconds: z.number().int().min(1).max(3600).default(300),
+    })
+    .prefault({}),
+  update: z
+    .strictObject({
+      channel: UpdateChannel.default("stable"),
+      checkForUpdates: z.boolean().default(true),
+    })
+    .prefault({}),
+  /**
+   * A directory that holds session files directly (relative to the working directory). Unset:
+   * `<agent dir>/sessions/<encoded cwd>/`. `--session-dir` overrides it for one run.
+   */
+  sessionDir: z.string().min(1).optional(),
+});
+export type Settings = z.output<typeof Settings>;
+/** What a settings file or a runtime override may contain: every key optional. */
+export type SettingsInput = z.input<typeof Settings>;

@@ -1,0 +1,37 @@
+import { dirname } from "node:path";
+import { isScalar } from "yaml";
+import { ensurePrivateDir, globalConfigPath } from "../paths.ts";
+import { validateConfig } from "./config-error.ts";
+import { writeFileAtomic } from "./atomic-write.ts";
+import { parseSettingValue } from "./settings-keys.ts";
+import { Settings } from "./settings-schema.ts";
+import { parseYamlDocument, parseYamlMapping, readConfigText } from "./yaml-file.ts";
+
+/**
+ * `omp config set`: parses `raw` for `key`, writes it into the global config.yml and returns the
+ * stored value. The file is edited as a YAML document, so comments, key order and the other keys
+ * survive; the result is validated before it replaces the file, atomically.
+ */
+export function setGlobalSetting(key: string, raw: string, env: NodeJS.ProcessEnv = process.env): unknown {
+  const value = parseSettingValue(key, raw);
+  const path = globalConfigPath(env);
+  const text = readConfigText(path) ?? "";
+  // Refuse to edit a file that is already invalid (this also rules out a top-level list or scalar).
+  validateConfig(Settings, parseYamlMapping(text, path), path);
+
+  const doc = parseYamlDocument(text, path);
+  const keyPath = key.split(".");
+  // `group:` with every child commented out parses as a null scalar; it has to become a mapping to take a child.
+  for (let depth = 1; depth < keyPath.length; depth++) {
+    const prefix = keyPath.slice(0, depth);
+    const node = doc.getIn(prefix, true);
+    if (isScalar(node) && node.value === null) doc.setIn(prefix, doc.createNode({}));
+  }
+  doc.setIn(keyPath, value);
+
+  const updated = doc.toString();
+  validateConfig(Settings, parseYamlMapping(updated, path), path);
+  ensurePrivateDir(dirname(path));
+  writeFileAtomic(path, updated);
+  return value;
+}

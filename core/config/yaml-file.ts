@@ -1,0 +1,64 @@
+import { readFileSync } from "node:fs";
+import { type Document, parseDocument } from "yaml";
+import { OmpError } from "../errors/omp-error.ts";
+import { displayPath } from "../paths.ts";
+import { EXIT_BAD_CONFIG, configError, describeFound } from "./config-error.ts";
+
+export type Mapping = Record<string, unknown>;
+
+export function isMapping(value: unknown): value is Mapping {
+  return value !== null && typeof value === "object" && !Array.isArray(value);
+}
+
+/** The file's text, or undefined when it does not exist. Other read failures are config errors. */
+export function readConfigText(path: string): string | undefined {
+  try {
+    return readFileSync(path, "utf8");
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === "ENOENT") return undefined;
+    if (code === "EISDIR") throw configError(path, ["is a directory, expected a YAML file"]);
+    throw configError(path, [`cannot read: ${(error as Error).message}`]);
+  }
+}
+
+/** Parses YAML keeping comments and layout, for edits; a syntax error names the line and column. */
+export function parseYamlDocument(text: string, path: string): Document {
+  const doc = parseDocument(text, { prettyErrors: true });
+  const error = doc.errors[0];
+  if (error) {
+    // prettyErrors appends " at line L, column C:" and a snippet with a caret; keep the snippet, move the position up front.
+    const [summary = error.message, snippet = ""] = error.message.split(/ at line \d+, column \d+:\n/);
+    const position = error.linePos?.[0];
+    const where = position ? `${displayPath(path)}:${position.line}:${position.col}` : displayPath(path);
+    const context = snippet.replace(/^\n+/, "").trimEnd();
+    throw new OmpError(`${where}: invalid YAML: ${summary}${context ? `\n${context}` : ""}`, { exitCode: EXIT_BAD_CONFIG });
+  }
+  return doc;
+}
+
+/**
+ * The YAML mapping in `text`. An empty file is an empty mapping. Keys with an empty value (`key:`
+ * with its children commented out) count as unset rather than as null, which no setting accepts.
+ */
+export function parseYamlMapping(text: string, path: string): Mapping {
+  const data: unknown = parseYamlDocument(text, path).toJS();
+  if (data === null || data === undefined) return {};
+  if (!isMapping(data)) throw configError(path, [`got ${describeFound(data)} at the top level, expected a mapping of keys`]);
+  return dropEmpty(data);
+}
+
+/** Reads and parses a YAML mapping; undefined when the file does not exist. */
+export function readYamlMapping(path: string): Mapping | undefined {
+  const text = readConfigText(path);
+  return text === undefined ? undefined : parseYamlMapping(text, path);
+}
+
+function dropEmpty(mapping: Mapping): Mapping {
+  const result: Mapping = {};
+  for (const [key, value] of Object.entries(mapping)) {
+    if (value === null) continue;
+    result[key] = isMapping(value) ? dropEmpty(value) : value;
+  }
+  return result;
+}

@@ -1,0 +1,57 @@
+import { mkdirSync } from "node:fs";
+import { homedir } from "node:os";
+import { isAbsolute, join, resolve, sep } from "node:path";
+
+/**
+ * Where omp keeps its per-user state. Everything lives under one agent dir so that `OMP_AGENT_DIR`
+ * can move all of it at once (tests, sandboxes, several identities on one account).
+ */
+
+/** `~` and `~/x` against the home directory; anything else unchanged. */
+export function expandHome(path: string, home: string = homedir()): string {
+  if (path === "~") return home;
+  if (path.startsWith("~/")) return join(home, path.slice(2));
+  return path;
+}
+
+/** `~/.omp`: the root of omp's files, and the place of the second `.env` omp reads. */
+export function configRoot(home: string = homedir()): string {
+  return join(home, ".omp");
+}
+
+/**
+ * `~/.omp/agent`, or `OMP_AGENT_DIR`. A relative `OMP_AGENT_DIR` is resolved once against the
+ * working directory at startup; later `cd`s in the agent do not move it.
+ */
+export function agentDir(env: NodeJS.ProcessEnv = process.env): string {
+  const override = env.OMP_AGENT_DIR;
+  if (override) return resolve(expandHome(override));
+  return join(configRoot(), "agent");
+}
+
+export const globalConfigPath = (env: NodeJS.ProcessEnv = process.env) => join(agentDir(env), "config.yml");
+export const globalModelsPath = (env: NodeJS.ProcessEnv = process.env) => join(agentDir(env), "models.yml");
+export const agentDbPath = (env: NodeJS.ProcessEnv = process.env) => join(agentDir(env), "agent.db");
+export const agentEnvPath = (env: NodeJS.ProcessEnv = process.env) => join(agentDir(env), ".env");
+/** The root of the per-project session dirs (`<root>/<encoded cwd>/*.jsonl`). */
+export const sessionsRoot = (env: NodeJS.ProcessEnv = process.env) => join(agentDir(env), "sessions");
+
+/** Project files live in `<cwd>/.omp/`; only the working directory itself is looked at, not its parents. */
+export const projectConfigPath = (cwd: string) => join(cwd, ".omp", "config.yml");
+export const projectModelsPath = (cwd: string) => join(cwd, ".omp", "models.yml");
+
+/**
+ * Creates `dir` and any missing parents with mode 0700: the agent dir holds keys and transcripts,
+ * which other users on the machine must not read. Existing dirs keep their mode.
+ */
+export function ensurePrivateDir(dir: string): void {
+  mkdirSync(dir, { recursive: true, mode: 0o700 });
+}
+
+/** `path` with the home directory shown as `~`, for messages. */
+export function displayPath(path: string, home: string = homedir()): string {
+  if (!isAbsolute(path)) return path;
+  if (path === home) return "~";
+  if (path.startsWith(home + sep)) return `~${path.slice(home.length)}`;
+  return path;
+}

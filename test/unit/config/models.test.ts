@@ -1,0 +1,116 @@
+import { describe, expect, test } from "bun:test";
+import { mkdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { customModels, loadModelsConfig } from "../../../core/config/models.ts";
+import { OmpError } from "../../../core/errors/omp-error.ts";
+import { scratchDir } from "./scratch.ts";
+
+function setup(global?: string, project?: string) {
+  const root = scratchDir("omp-models-");
+  const agent = join(root, "agent");
+  const cwd = join(root, "project");
+  mkdirSync(agent, { recursive: true });
+  mkdirSync(join(cwd, ".omp"), { recursive: true });
+  if (global !== undefined) writeFileSync(join(agent, "models.yml"), global);
+  if (project !== undefined) writeFileSync(join(cwd, ".omp", "models.yml"), project);
+  return { agent, cwd, env: { OMP_AGENT_DIR: agent }, globalFile: join(agent, "models.yml"), projectFile: join(cwd, ".omp", "models.yml") };
+}
+
+function errorOf(fn: () => unknown): OmpError {
+  try {
+    fn();
+  } catch (error) {
+    expect(error).toBeInstanceOf(OmpError);
+    expect((error as OmpError).exitCode).toBe(2);
+    return error as OmpError;
+  }
+  throw new Error("expected an OmpError, nothing was thrown");
+}
+
+const LOCAL = `
+providers:
+  local:
+    baseUrl: http://127.0.0.1:8000/v1/
+    auth: none
+    api: openai-completions
+    headers: { X-Team: platform }
+    models:
+      - id: qwen
+        name: Qwen local
+        input: [text, image]
+        headers: { X-Model: q }
+      - id: tiny
+        api: openai-responses
+        contextWindow: 8192
+        maxTokens: 1024
+`;
+
+describe("models.yml", () => {
+  test("no files: no providers", () => {
+    const { cwd, env } = setup();
+    expect(loadModelsConfig({ cwd, env })).toEqual({ config: { providers: {} }, files: [] });
+  });
+
+  test("a keyless custom provider becomes models with defaults filled in", () => {
+    const { cwd, env, globalFile } = setup(LOCAL);
+    const loaded = loadModelsConfig({ cwd, env });
+    expect(loaded.files).toEqual([globalFile]);
+    const models = customModels(loaded.config);
+    expect(models.map((m) => [m.provider, m.id, m.name, m.api, m.baseUrl, m.contextWindow, m.maxTokens])).toEqual([
+      ["local", "qwen", "Qwen local", "openai-completions", "http://127.0.0.1:8000/v1", 128000, 16384],
+      ["local", "tiny", "tiny", "openai-responses", "http://127.0.0.1:8000/v1", 8192, 1024],
+    ]);
+    expect(models[0]!.input).toEqual(["text", "image"]);
+    expect(models[0]!.headers).toEqual({ "X-Team": "platform", "X-Model": "q" });
+    expect(models[1]!.headers).toEqual({ "X-Team": "platform" });
+  });
+
+  test("overriding a built-in provider's endpoint or key needs no models", () => {
+    const { cwd, env } = setup("providers:\n  openai:\n    baseUrl: https://proxy.example.com/v1\n  anthropic:\n    apiKey: CORP_ANTHROPIC_KEY\n");
+    const { config } = loadModelsConfig({ cwd, env });
+    expect(config.providers.openai?.baseUrl).toBe("https://proxy.example.com/v1");
+    expect(config.providers.anthropic?.apiKey).toBe("CORP_ANTHROPIC_KEY");
+    expect(customModels(config)).toEqual([]);
+  });
+
+  test("a full custom provider needs baseUrl, apiKey (unless auth: none) and api", () => {
+    const { cwd, env, globalFile } = setup("providers:\n  corp:\n    models:\n      - id: m1\n");
+    const lines = errorOf(() => loadModelsConfig({ cwd, env })).message.split("\n");
+    expect(lines).toEqual([
+      `${globalFile}: providers.corp.baseUrl: missing; required for a provider that lists models`,
+      `${globalFile}: providers.corp.apiKey: missing; required for a provider that lists models, unless auth: none`,
+      `${globalFile}: providers.corp.models[0].api: missing; give api here or on the provider`,
+    ]);
+  });
+
+  test("shape errors name the key, what was found and what is allowed", () => {
+    const { cwd, env, globalFile } = setup(
+      "providers:\n  corp:\n    baseUrl: not a url\n    api: openai-chat\n    auth: oauth\n    models:\n      - id: m\n        contextWindow: -5\n        vision: true\n",
+    );
+    const lines = errorOf(() => loadModelsConfig({ cwd, env })).message.split("\n");
+    expect(lines).toContain(`${globalFile}: providers.corp.baseUrl: got "not a url", expected a URL`);
+    expect(lines).toContain(
+      `${globalFile}: providers.corp.api: got "openai-chat", expected one of anthropic-messages, openai-completions, openai-responses, google-generative-ai`,
+    );
+    expect(lines).toContain(`${globalFile}: providers.corp.auth: got "oauth", expected one of apiKey, none`);
+    expect(lines).toContain(`${globalFile}: providers.corp.models[0].contextWindow: got -5, expected a number > 0`);
+    expect(lines.some((line) => line.startsWith(`${globalFile}: providers.corp.models[0].vision: unknown key; allowed here: id, name,`))).toBe(true);
+  });
+
+  test("a provider entry that sets nothing is an error", () => {
+    const { cwd, env, globalFile } = setup("providers:\n  openai:\n    models: []\n");
+    expect(errorOf(() => loadModelsConfig({ cwd, env })).message).toStartWith(`${globalFile}: providers.openai: sets nothing`);
+  });
+
+  test("the project file merges over the global one and is blamed for its own mistakes", () => {
+    const global = "providers:\n  corp:\n    baseUrl: https://corp.example.com\n    apiKey: CORP_KEY\n    api: anthropic-messages\n";
+    const { cwd, env } = setup(global, "providers:\n  corp:\n    models:\n      - id: claude-corp\n");
+    const models = customModels(loadModelsConfig({ cwd, env }).config);
+    expect(models.map((m) => `${m.provider}/${m.id} ${m.api} ${m.baseUrl}`)).toEqual(["corp/claude-corp anthropic-messages https://corp.example.com"]);
+
+    const broken = setup("providers:\n  corp:\n    apiKey: K\n", "providers:\n  corp:\n    api: openai-completions\n    models:\n      - id: x\n");
+    expect(errorOf(() => loadModelsConfig({ cwd: broken.cwd, env: broken.env })).message).toBe(
+      `${broken.projectFile}: providers.corp.baseUrl: missing; required for a provider that lists models`,
+    );
+  });
+});
