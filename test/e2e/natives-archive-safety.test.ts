@@ -71,7 +71,7 @@ describe("crafted natives archives are refused", () => {
       await c.make(dir, archive);
       binaries.set(c.name, await buildWithArchive(archive));
     }
-  });
+  }, 300_000);
 
   for (const c of cases) {
     test(c.name, async () => {

@@ -61,7 +61,7 @@ describe("first run and cache hits", () => {
     expect(again.report.natives.state).toBe("repaired");
     expect(again.report.natives.notes.join("\n")).toContain(file);
     expect(sha256File(file)).toBe(good);
-    const grep = await runOmp(["grep", "-c", "needle", "."], { home, cwd: writeNeedle(tempDir()) });
+    const grep = await runOmp(["grep", "-c", "needle"], { home, cwd: writeNeedle(tempDir()) });
     expect(grep.stdout).toBe("needle.txt:2\n");
   });
 
