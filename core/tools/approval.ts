@@ -1,0 +1,97 @@
+import { OmpError } from "../errors/omp-error.ts";
+import type { Tool, ToolEffect } from "./types.ts";
+
+export const APPROVAL_MODES = ["always-ask", "write", "yolo"] as const;
+export type ApprovalMode = (typeof APPROVAL_MODES)[number];
+
+/** Parses `--approval-mode`; throws an OmpError (exit code 2) listing the valid modes. */
+export function parseApprovalMode(value: string): ApprovalMode {
+  if ((APPROVAL_MODES as readonly string[]).includes(value)) return value as ApprovalMode;
+  throw new OmpError(`Unknown approval mode ${JSON.stringify(value)}. Valid modes: ${APPROVAL_MODES.join(", ")}.`, { exitCode: 2 });
+}
+
+/** always-ask: every call; write: calls that change files or run commands; yolo: none. */
+export function needsApproval(tool: Pick<Tool, "effect">, mode: ApprovalMode): boolean {
+  switch (mode) {
+    case "always-ask":
+      return true;
+    case "write":
+      return tool.effect === "write" || tool.effect === "exec";
+    case "yolo":
+      return false;
+  }
+}
+
+export interface ApprovalRequest {
+  toolName: string;
+  effect: ToolEffect;
+  /** The validated input the tool will run with. */
+  input: unknown;
+  /** One line for the prompt: the command for bash, the path for file tools. */
+  summary: string;
+}
+
+export interface ApprovalDecision {
+  allow: boolean;
+  /** Passed on to the model when the call is denied, so it can adapt. */
+  reason?: string;
+  /** Apply this decision to every later call of the same tool in this session. */
+  remember?: boolean;
+}
+
+/** Asks the user; the interactive UI provides one, print mode has none. */
+export type Approver = (request: ApprovalRequest) => Promise<ApprovalDecision>;
+
+export type ApprovalOutcome = { allow: true } | { allow: false; message: string };
+
+const SUMMARY_CHARS = 200;
+
+export function summarizeInput(input: unknown): string {
+  if (input !== null && typeof input === "object") {
+    const record = input as Record<string, unknown>;
+    for (const key of ["command", "path", "pattern"]) {
+      if (typeof record[key] === "string") return cut(record[key] as string);
+    }
+  }
+  return cut(JSON.stringify(input) ?? "");
+}
+
+function cut(text: string): string {
+  const oneLine = text.replace(/\s*\n\s*/g, " ⏎ ");
+  return oneLine.length > SUMMARY_CHARS ? `${oneLine.slice(0, SUMMARY_CHARS)}…` : oneLine;
+}
+
+/** What a denied call tells the model when nobody could have approved it. */
+function noApproverMessage(tool: Pick<Tool, "name" | "effect">, mode: ApprovalMode): string {
+  const fix =
+    tool.effect === "exec" || mode === "write"
+      ? "--approval-mode yolo"
+      : "--approval-mode write (file changes allowed, commands still need approval) or --approval-mode yolo";
+  return `${tool.name} was not run: it needs approval under --approval-mode ${mode}, and there is nobody to ask in this non-interactive run. Tell the user to rerun with ${fix} to allow it.`;
+}
+
+/**
+ * The per-session approval policy: decides whether a call may run, asks the approver when the
+ * mode requires it, and remembers "always"/"never" answers per tool name.
+ */
+export class ApprovalGate {
+  private readonly remembered = new Map<string, boolean>();
+
+  constructor(
+    readonly mode: ApprovalMode,
+    private readonly approver?: Approver,
+  ) {}
+
+  async check(tool: Pick<Tool, "name" | "effect">, input: unknown): Promise<ApprovalOutcome> {
+    if (!needsApproval(tool, this.mode)) return { allow: true };
+    const known = this.remembered.get(tool.name);
+    if (known === true) return { allow: true };
+    if (known === false) return { allow: false, message: `The user has denied all ${tool.name} calls for this session.` };
+    if (!this.approver) return { allow: false, message: noApproverMessage(tool, this.mode) };
+    const decision = await this.approver({ toolName: tool.name, effect: tool.effect, input, summary: summarizeInput(input) });
+    if (decision.remember) this.remembered.set(tool.name, decision.allow);
+    if (decision.allow) return { allow: true };
+    const reason = decision.reason ? ` Reason: ${decision.reason}` : "";
+    return { allow: false, message: `The user denied this ${tool.name} call.${reason}` };
+  }
+}

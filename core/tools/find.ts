@@ -1,0 +1,71 @@
+import { existsSync } from "node:fs";
+import { join } from "node:path";
+import { z } from "zod";
+import type { EntryKind, GlobResult } from "../natives/api.ts";
+import { natives } from "../natives/index.ts";
+import { errorResult, textResult } from "./format.ts";
+import { searchErrorResult } from "./native-errors.ts";
+import { displayPath, isDirectory, notFoundMessage, resolveToolPath } from "./paths.ts";
+import type { Tool } from "./types.ts";
+
+export const FIND_DEFAULT_LIMIT = 200;
+export const FIND_MAX_LIMIT = 1000;
+const TIMEOUT_S = 30;
+
+const schema = z.object({
+  pattern: z
+    .string()
+    .min(1)
+    .describe("Glob to match, e.g. *.ts (file name at any depth), src/**/*.test.ts (path below the search directory), **/config*"),
+  path: z.string().optional().describe("Directory to search below (default: the working directory)"),
+  type: z.enum(["file", "dir"]).optional().describe("Only files or only directories (default: both)"),
+  limit: z.int().min(1).max(FIND_MAX_LIMIT).optional().describe(`Maximum paths to return (default ${FIND_DEFAULT_LIMIT})`),
+});
+
+export const findTool: Tool<typeof schema> = {
+  name: "find",
+  description: [
+    "Find files and directories by glob. A pattern without / matches names at any depth (*.py); one with / matches the path below the search directory (src/**/*.py).",
+    "Skips .gitignore'd paths and .git; hidden files are included. Newest first (by modification time), so recently changed files come first.",
+    `Returns up to ${FIND_DEFAULT_LIMIT} paths (directories end with /) and says when there are more. Use grep to search contents. Prefer this over find or ls -R in bash.`,
+  ].join(" "),
+  schema,
+  effect: "read",
+  async execute(input, context) {
+    const root = resolveToolPath(context.cwd, input.path);
+    if (!existsSync(root)) return errorResult(notFoundMessage(context.cwd, root, "Directory"));
+    if (!isDirectory(root)) return errorResult(`${displayPath(context.cwd, root)} is a file, not a directory; give its directory as path.`);
+    const limit = input.limit ?? FIND_DEFAULT_LIMIT;
+    const kinds: EntryKind[] = input.type ? [input.type] : [];
+    let result: GlobResult;
+    try {
+      result = await natives().glob({
+        patterns: [input.pattern],
+        root,
+        kinds,
+        hidden: true,
+        respectIgnore: true,
+        maxResults: limit,
+        newestFirst: true,
+        signal: context.signal,
+        timeoutMs: TIMEOUT_S * 1000,
+      });
+    } catch (error) {
+      return searchErrorResult(error, context, root, TIMEOUT_S);
+    }
+    const paths = result.entries.map((entry) => {
+      const shown = displayPath(context.cwd, join(root, entry.path));
+      return entry.kind === "dir" ? `${shown}/` : shown;
+    });
+    const details = { root, totalMatches: result.totalMatches, limitReached: result.limitReached, paths };
+    const where = displayPath(context.cwd, root);
+    if (paths.length === 0) {
+      return textResult(`No ${input.type === "dir" ? "directories" : input.type === "file" ? "files" : "paths"} matching ${input.pattern} under ${where}.`, details);
+    }
+    let text = paths.join("\n");
+    if (result.limitReached) {
+      text += `\n\n[Showing the ${paths.length} newest of ${result.totalMatches} matches. Use a narrower pattern or path${limit < FIND_MAX_LIMIT ? `, or a larger limit (max ${FIND_MAX_LIMIT})` : ""}.]`;
+    }
+    return textResult(text, details);
+  },
+};

@@ -1,0 +1,141 @@
+import { existsSync } from "node:fs";
+import { z } from "zod";
+import type { GrepMode, GrepResult } from "../natives/api.ts";
+import { natives } from "../natives/index.ts";
+import { cutLine, errorResult, plural, textResult } from "./format.ts";
+import { searchErrorResult } from "./native-errors.ts";
+import { displayPath, notFoundMessage, resolveToolPath } from "./paths.ts";
+import type { Tool, ToolContext } from "./types.ts";
+
+export const GREP_DEFAULT_LIMIT = 100;
+export const GREP_MAX_LINE_CHARS = 500;
+/** Lines longer than this never leave the addon; a minified bundle would otherwise cost megabytes per match. */
+const MAX_LINE_BYTES = 4096;
+const TIMEOUT_S = 60;
+
+const OUTPUT_MODES = { content: "content", files: "files_with_matches", count: "count" } as const satisfies Record<string, GrepMode>;
+
+const schema = z.object({
+  pattern: z.string().min(1).describe("Regular expression (Rust regex syntax, like ripgrep), or plain text with literal: true"),
+  path: z.string().optional().describe("File or directory to search (default: the working directory)"),
+  glob: z.string().optional().describe("Only search files matching this glob, e.g. *.ts or src/**/*.{ts,tsx}; prefix with ! to exclude"),
+  type: z.string().optional().describe("Only search files of this ripgrep type, e.g. ts, py, rust, go, md"),
+  ignoreCase: z.boolean().optional().describe("Match case-insensitively (default false)"),
+  literal: z.boolean().optional().describe("Treat pattern as plain text, not a regex (default false)"),
+  multiline: z.boolean().optional().describe("Let matches span lines, e.g. foo\\n\\s*bar (default false)"),
+  context: z.int().min(0).max(20).optional().describe("Lines of context to show before and after each match (default 0)"),
+  limit: z.int().min(1).max(1000).optional().describe(`Maximum results per call: matching lines, or files in files/count mode (default ${GREP_DEFAULT_LIMIT})`),
+  offset: z.int().min(0).optional().describe("Results to skip, for the next page (default 0)"),
+  outputMode: z
+    .enum(["content", "files", "count"])
+    .optional()
+    .describe("content: matching lines grouped by file (default); files: only paths of matching files; count: matches per file"),
+});
+type GrepInput = z.infer<typeof schema>;
+
+export const grepTool: Tool<typeof schema> = {
+  name: "grep",
+  description: [
+    "Search file contents with a regular expression (ripgrep's engine; Rust regex syntax, so escape literal ( ) [ ] { } . * + ? or set literal: true).",
+    "Searches the working directory by default, skipping files ignored by .gitignore, binary files and .git; hidden files are searched.",
+    "Narrow with path, glob (*.ts, src/**/*.py, !*.test.ts) or type (ts, py, rust).",
+    `Results are matching lines grouped by file with line numbers, ${GREP_DEFAULT_LIMIT} per call by default; the output says which offset gives the next page. Lines are cut at ${GREP_MAX_LINE_CHARS} characters.`,
+    "Use outputMode files to list matching files, or count for match counts per file. Prefer this over grep or rg in bash.",
+  ].join(" "),
+  schema,
+  effect: "read",
+  async execute(input, context) {
+    const root = resolveToolPath(context.cwd, input.path);
+    if (!existsSync(root)) return errorResult(notFoundMessage(context.cwd, root, "Path"));
+    const mode = OUTPUT_MODES[input.outputMode ?? "content"];
+    const offset = input.offset ?? 0;
+    const limit = input.limit ?? GREP_DEFAULT_LIMIT;
+    const contextLines = mode === "content" ? (input.context ?? 0) : 0;
+    let result: GrepResult;
+    try {
+      result = await natives().grep({
+        pattern: input.pattern,
+        paths: [root],
+        // Hidden files matter (.github, .env.example) but .git's internals never do.
+        globs: ["!.git", ...(input.glob ? [input.glob] : [])],
+        types: input.type ? [input.type] : [],
+        ignoreCase: input.ignoreCase ?? false,
+        fixedStrings: input.literal ?? false,
+        multiline: input.multiline ?? false,
+        hidden: true,
+        respectIgnore: true,
+        contextBefore: contextLines,
+        contextAfter: contextLines,
+        offset,
+        limit,
+        maxColumns: MAX_LINE_BYTES,
+        mode,
+        signal: context.signal,
+        timeoutMs: TIMEOUT_S * 1000,
+      });
+    } catch (error) {
+      return searchErrorResult(error, context, root, TIMEOUT_S);
+    }
+    return formatResult(result, input, { root, mode, offset }, context);
+  },
+};
+
+function formatResult(
+  result: GrepResult,
+  input: GrepInput,
+  page: { root: string; mode: GrepMode; offset: number },
+  context: ToolContext,
+) {
+  const shown = (path: string) => displayPath(context.cwd, path);
+  const details = {
+    totalMatches: result.totalMatches,
+    filesWithMatches: result.filesWithMatches,
+    filesSearched: result.filesSearched,
+    limitReached: result.limitReached,
+    files: result.files.map((file) => ({ path: shown(file.path), matchCount: file.matchCount })),
+  };
+  const [unit, units] = page.mode === "content" ? ["match", "matches"] : ["file", "files"];
+  const total = page.mode === "content" ? result.totalMatches : result.filesWithMatches;
+  if (total === 0) {
+    const filters = [input.glob && `glob ${input.glob}`, input.type && `type ${input.type}`].filter(Boolean).join(", ");
+    const skipped = result.binarySkipped > 0 ? ` ${plural(result.binarySkipped, "binary file")} skipped.` : "";
+    return textResult(
+      `No matches for ${JSON.stringify(input.pattern)} in ${shown(page.root)}${filters ? ` (${filters})` : ""}; ${plural(result.filesSearched, "file")} searched.${skipped}`,
+      details,
+    );
+  }
+  if (result.files.length === 0) {
+    return errorResult(`offset ${page.offset} is past the end: there are ${plural(total, unit, units)}.`, details);
+  }
+
+  const blocks: string[] = [];
+  let count = 0;
+  for (const file of result.files) {
+    if (page.mode === "files_with_matches") {
+      blocks.push(shown(file.path));
+      count++;
+    } else if (page.mode === "count") {
+      blocks.push(`${shown(file.path)}: ${file.matchCount}`);
+      count++;
+    } else {
+      const lines = [shown(file.path)];
+      let previous = -1;
+      for (const line of file.lines) {
+        if (previous !== -1 && line.lineNumber > previous + 1) lines.push("  --");
+        previous = line.lineNumber;
+        const sep = line.kind === "match" ? ":" : "-";
+        if (line.kind === "match") count++;
+        const text = line.truncated ? `${line.text} (over ${MAX_LINE_BYTES} bytes; read the file at this line)` : cutLine(line.text, GREP_MAX_LINE_CHARS);
+        lines.push(`  ${line.lineNumber}${sep} ${text}`);
+      }
+      blocks.push(lines.join("\n"));
+    }
+  }
+  let text = blocks.join(page.mode === "content" ? "\n\n" : "\n");
+  if (result.limitReached || page.offset > 0) {
+    const next = result.limitReached ? ` Use offset=${page.offset + count} for the next page.` : "";
+    const where = page.mode === "content" ? ` in ${plural(result.filesWithMatches, "file")}` : "";
+    text += `\n\n[Showing ${units} ${page.offset + 1}-${page.offset + count} of ${total}${where}.${next}]`;
+  }
+  return textResult(text, details);
+}

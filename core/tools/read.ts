@@ -1,0 +1,272 @@
+import { type Dirent, type Stats, readdirSync, statSync } from "node:fs";
+import { open, readFile } from "node:fs/promises";
+import { join } from "node:path";
+import { z } from "zod";
+import { describeBinary, detectImage, hasBinaryExtension, IMAGE_MIME, imageSize, looksBinary } from "./file-kind.ts";
+import { errorResult, formatBytes, plural, textResult } from "./format.ts";
+import { displayPath, notFoundMessage, resolveToolPath } from "./paths.ts";
+import type { Tool, ToolContext, ToolResult } from "./types.ts";
+
+export const READ_DEFAULT_LIMIT = 2000;
+export const READ_MAX_LINE_CHARS = 2000;
+/** Directories list fewer entries by default: a huge listing is rarely what the model wants. */
+export const READ_DIR_DEFAULT_LIMIT = 500;
+/** Keeps a page of very long lines from flooding the context even under the line limit. */
+const MAX_OUTPUT_CHARS = 200_000;
+/** Providers reject larger images; 3.75 MB is 5 MB once base64-encoded. */
+export const READ_MAX_IMAGE_BYTES = 3.75 * 1024 * 1024;
+const SNIFF_BYTES = 8192;
+const CHUNK_BYTES = 64 * 1024;
+/** Enough bytes for READ_MAX_LINE_CHARS characters in any UTF-8 text. */
+const MAX_LINE_BYTES = READ_MAX_LINE_CHARS * 4;
+
+const schema = z.object({
+  path: z.string().describe("File or directory to read; relative to the working directory, absolute, or starting with ~"),
+  offset: z.int().min(1).optional().describe("1-based line number to start from (for directories: entry number)"),
+  limit: z
+    .int()
+    .min(1)
+    .optional()
+    .describe(`Maximum number of lines to return (default ${READ_DEFAULT_LIMIT}; directories: ${READ_DIR_DEFAULT_LIMIT} entries)`),
+});
+type ReadInput = z.infer<typeof schema>;
+
+export const readTool: Tool<typeof schema> = {
+  name: "read",
+  description: [
+    "Read a file or list a directory.",
+    `Text files come back with line numbers (cat -n style, 1-based); these numbers are not part of the file, so never copy them into edit oldText. At most ${READ_DEFAULT_LIMIT} lines are returned per call and lines longer than ${READ_MAX_LINE_CHARS} characters are cut; use offset and limit to page through big files (the output says which offset to use next).`,
+    "PNG, JPEG, GIF and WebP images are returned as images you can look at. Other binary files are described, not dumped.",
+    "A directory path returns its entries sorted, with a trailing / on subdirectories.",
+    "Prefer this over cat/head/tail in bash. Read a file before editing it.",
+  ].join(" "),
+  schema,
+  effect: "read",
+  async execute(input, context) {
+    const path = resolveToolPath(context.cwd, input.path);
+    let stat: Stats;
+    try {
+      stat = statSync(path);
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code;
+      if (code === "ENOENT" || code === "ENOTDIR") return errorResult(notFoundMessage(context.cwd, path));
+      if (code === "EACCES") return errorResult(`Permission denied: ${displayPath(context.cwd, path)}`);
+      throw error;
+    }
+    if (stat.isDirectory()) return readDirectory(path, input, context);
+    if (!stat.isFile()) {
+      return errorResult(`${displayPath(context.cwd, path)} is not a regular file (a device, socket or pipe), so it cannot be read.`);
+    }
+    return readFileAt(path, stat.size, input, context);
+  },
+};
+
+async function readHead(path: string): Promise<Uint8Array> {
+  const handle = await open(path, "r");
+  try {
+    const buffer = new Uint8Array(SNIFF_BYTES);
+    const { bytesRead } = await handle.read(buffer, 0, SNIFF_BYTES, 0);
+    return buffer.subarray(0, bytesRead);
+  } finally {
+    await handle.close();
+  }
+}
+
+async function readFileAt(path: string, size: number, input: ReadInput, context: ToolContext): Promise<ToolResult> {
+  const shown = displayPath(context.cwd, path);
+  const head = await readHead(path);
+  const image = detectImage(head);
+  if (image) {
+    const dims = imageSize(head, image);
+    const description = `${image.toUpperCase()} image, ${dims ? `${dims.width}×${dims.height}, ` : ""}${formatBytes(size)}`;
+    const details = { kind: "image", path, format: image, bytes: size, ...dims };
+    if (size > READ_MAX_IMAGE_BYTES) {
+      return errorResult(
+        `${shown}: ${description}, too large to attach (limit ${formatBytes(READ_MAX_IMAGE_BYTES)}). Make a smaller copy (for example with ImageMagick: convert in.png -resize 50% small.png) and read that.`,
+        details,
+      );
+    }
+    const data = Buffer.from(await readFile(path)).toString("base64");
+    return {
+      content: [
+        { type: "text", text: `${shown}: ${description}` },
+        { type: "image", data, mimeType: IMAGE_MIME[image] },
+      ],
+      details,
+    };
+  }
+  if (looksBinary(head) || hasBinaryExtension(path)) {
+    const kind = describeBinary(head);
+    return textResult(
+      `${shown} is a binary file (${kind}, ${formatBytes(size)}); its bytes are not shown. Use bash with a suitable tool (file, xxd, unzip -l, sqlite3, ...) if you need to look inside.`,
+      { kind: "binary", path, description: kind, bytes: size },
+    );
+  }
+  return readText(path, input, context);
+}
+
+interface TextPage {
+  lines: string[];
+  firstLine: number;
+  totalLines: number;
+  /** Stopped before `limit` because the output grew past MAX_OUTPUT_CHARS. */
+  outputCapped: boolean;
+  cutLines: number;
+}
+
+function formatLine(bytes: Uint8Array, byteLength: number): { text: string; cut: boolean } {
+  let text = new TextDecoder().decode(bytes);
+  if (text.endsWith("\r")) text = text.slice(0, -1);
+  if (text.length <= READ_MAX_LINE_CHARS && byteLength === bytes.length) return { text, cut: false };
+  return {
+    text: `${text.slice(0, READ_MAX_LINE_CHARS)}… [line cut at ${READ_MAX_LINE_CHARS} chars; it is ${formatBytes(byteLength)} long]`,
+    cut: true,
+  };
+}
+
+/**
+ * Streams the file: only the requested lines are decoded, the rest are merely counted, so a
+ * page from a huge log costs memory for the page alone.
+ */
+async function readPage(path: string, firstLine: number, limit: number): Promise<TextPage> {
+  const page: TextPage = { lines: [], firstLine, totalLines: 0, outputCapped: false, cutLines: 0 };
+  const handle = await open(path, "r");
+  const chunk = new Uint8Array(CHUNK_BYTES);
+  let lineNumber = 1;
+  let pieces: Uint8Array[] = [];
+  let kept = 0;
+  let lineBytes = 0;
+  let outputChars = 0;
+  let collecting = true;
+  let endsWithNewline = true;
+
+  const wanted = () => collecting && lineNumber >= firstLine;
+  const finishLine = () => {
+    if (wanted()) {
+      const bytes = pieces.length === 1 ? pieces[0]! : Buffer.concat(pieces);
+      const { text, cut } = formatLine(bytes, lineBytes);
+      if (outputChars + text.length > MAX_OUTPUT_CHARS && page.lines.length > 0) {
+        page.outputCapped = true;
+        collecting = false;
+      } else {
+        page.lines.push(text);
+        outputChars += text.length + 8;
+        if (cut) page.cutLines++;
+        if (page.lines.length >= limit) collecting = false;
+      }
+    }
+    pieces = [];
+    kept = 0;
+    lineBytes = 0;
+    lineNumber++;
+  };
+  const take = (bytes: Uint8Array) => {
+    lineBytes += bytes.length;
+    if (!wanted() || kept >= MAX_LINE_BYTES) return;
+    const slice = bytes.subarray(0, MAX_LINE_BYTES - kept);
+    // The chunk buffer is reused, so kept bytes must be copied out of it.
+    pieces.push(slice.slice());
+    kept += slice.length;
+  };
+
+  try {
+    for (;;) {
+      const { bytesRead } = await handle.read(chunk, 0, CHUNK_BYTES, null);
+      if (bytesRead === 0) break;
+      const data = chunk.subarray(0, bytesRead);
+      let start = 0;
+      for (;;) {
+        const newline = data.indexOf(10, start);
+        if (newline === -1) break;
+        take(data.subarray(start, newline));
+        finishLine();
+        start = newline + 1;
+      }
+      if (start < data.length) take(data.subarray(start));
+      endsWithNewline = data[data.length - 1] === 10;
+    }
+  } finally {
+    await handle.close();
+  }
+  // A last line without a newline is still a line.
+  if (!endsWithNewline) finishLine();
+  page.totalLines = lineNumber - 1;
+  return page;
+}
+
+async function readText(path: string, input: ReadInput, context: ToolContext): Promise<ToolResult> {
+  const shown = displayPath(context.cwd, path);
+  const firstLine = input.offset ?? 1;
+  const limit = input.limit ?? READ_DEFAULT_LIMIT;
+  const page = await readPage(path, firstLine, limit);
+  const details = {
+    kind: "text",
+    path,
+    startLine: firstLine,
+    endLine: firstLine + page.lines.length - 1,
+    totalLines: page.totalLines,
+    truncated: false,
+  };
+  if (page.totalLines === 0) return textResult(`${shown} is empty (0 lines).`, details);
+  if (firstLine > page.totalLines) {
+    return errorResult(
+      `offset ${firstLine} is past the end of ${shown}, which has ${plural(page.totalLines, "line")}. Use an offset from 1 to ${page.totalLines}.`,
+      details,
+    );
+  }
+  const width = Math.max(6, String(details.endLine).length);
+  let text = page.lines.map((line, i) => `${String(firstLine + i).padStart(width)}\t${line}`).join("\n");
+  const notes: string[] = [];
+  if (details.endLine < page.totalLines) {
+    details.truncated = true;
+    const why = page.outputCapped ? " (output size limit reached)" : "";
+    notes.push(
+      `[Showing lines ${firstLine}-${details.endLine} of ${page.totalLines}${why}. Use offset=${details.endLine + 1} to read more.]`,
+    );
+  }
+  if (page.cutLines > 0) {
+    notes.push(
+      `[${plural(page.cutLines, "line was", "lines were")} longer than ${READ_MAX_LINE_CHARS} chars and cut; use bash (e.g. cut -c, jq, fold) to see the rest of such lines.]`,
+    );
+  }
+  if (notes.length > 0) text += `\n\n${notes.join("\n")}`;
+  return textResult(text, details);
+}
+
+function isDirEntry(dir: string, entry: Dirent): boolean {
+  if (entry.isDirectory()) return true;
+  if (!entry.isSymbolicLink()) return false;
+  try {
+    return statSync(join(dir, entry.name)).isDirectory();
+  } catch {
+    return false;
+  }
+}
+
+function readDirectory(path: string, input: ReadInput, context: ToolContext): ToolResult {
+  const shown = displayPath(context.cwd, path);
+  let entries: Dirent[];
+  try {
+    entries = readdirSync(path, { withFileTypes: true });
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === "EACCES") return errorResult(`Permission denied: cannot list ${shown}`);
+    throw error;
+  }
+  const names = entries
+    .map((entry) => (isDirEntry(path, entry) ? `${entry.name}/` : entry.name))
+    .sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+  const first = input.offset ?? 1;
+  const limit = input.limit ?? READ_DIR_DEFAULT_LIMIT;
+  const page = names.slice(first - 1, first - 1 + limit);
+  const last = first + page.length - 1;
+  const details = { kind: "directory", path, entries: names.length, startEntry: first, endEntry: last };
+  if (names.length === 0) return textResult(`${shown}/ is an empty directory.`, details);
+  if (page.length === 0) {
+    return errorResult(`offset ${first} is past the end of ${shown}/, which has ${plural(names.length, "entry", "entries")}.`, details);
+  }
+  let text = `${shown}/ (${plural(names.length, "entry", "entries")})\n${page.join("\n")}`;
+  if (last < names.length || first > 1) {
+    text += `\n\n[Showing entries ${first}-${last} of ${names.length}.${last < names.length ? ` Use offset=${last + 1} to see more, or find to narrow down.` : ""}]`;
+  }
+  return textResult(text, details);
+}

@@ -1,0 +1,72 @@
+import { z } from "zod";
+import { errorResult, textResult } from "./format.ts";
+import type { Tool } from "./types.ts";
+
+export const TodoStatus = z.enum(["pending", "in_progress", "completed"]);
+export type TodoStatus = z.infer<typeof TodoStatus>;
+
+export const TodoItem = z.object({
+  content: z.string().min(1).describe("What to do, as a short imperative sentence"),
+  status: TodoStatus.describe("pending, in_progress (at most one item) or completed"),
+});
+export type TodoItem = z.infer<typeof TodoItem>;
+
+/** The session's todo list. The agent owns one per session; UIs subscribe to show it. */
+export interface TodoStore {
+  get(): readonly TodoItem[];
+  set(todos: readonly TodoItem[]): void;
+  /** Returns an unsubscribe function. */
+  subscribe(listener: (todos: readonly TodoItem[]) => void): () => void;
+}
+
+export function createTodoStore(initial: readonly TodoItem[] = []): TodoStore {
+  let todos: readonly TodoItem[] = initial.map((item) => ({ ...item }));
+  const listeners = new Set<(todos: readonly TodoItem[]) => void>();
+  return {
+    get: () => todos,
+    set(next) {
+      todos = next.map((item) => ({ ...item }));
+      for (const listener of listeners) listener(todos);
+    },
+    subscribe(listener) {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
+  };
+}
+
+const MARKS: Record<TodoStatus, string> = { completed: "[x]", in_progress: "[>]", pending: "[ ]" };
+
+export function renderTodos(todos: readonly TodoItem[]): string {
+  if (todos.length === 0) return "Todo list is empty.";
+  const done = todos.filter((t) => t.status === "completed").length;
+  const lines = todos.map((t) => `${MARKS[t.status]} ${t.content}`);
+  return `${lines.join("\n")}\n(${done}/${todos.length} completed)`;
+}
+
+const schema = z.object({
+  todos: z.array(TodoItem).describe("The complete new list, replacing the previous one; an empty list clears it"),
+});
+
+export function createTodoTool(store: TodoStore): Tool<typeof schema> {
+  return {
+    name: "todo",
+    description: [
+      "Keep a todo list for multi-step work so you and the user can see progress. Each call replaces the whole list: send every item, with its status.",
+      "Use it for tasks with three or more steps; skip it for trivial ones. Mark an item in_progress before starting it (only one at a time) and completed as soon as it is done, not in batches at the end.",
+    ].join(" "),
+    schema,
+    // It only changes what the UI shows, so approval modes treat it like a read.
+    effect: "read",
+    async execute(input) {
+      const active = input.todos.filter((t) => t.status === "in_progress");
+      if (active.length > 1) {
+        return errorResult(
+          `${active.length} items are in_progress (${active.map((t) => JSON.stringify(t.content)).join(", ")}); at most one may be. Mark the others pending or completed and send the list again. The list was not changed.`,
+        );
+      }
+      store.set(input.todos);
+      return textResult(renderTodos(store.get()), { todos: store.get() });
+    },
+  };
+}

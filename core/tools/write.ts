@@ -1,0 +1,50 @@
+import { z } from "zod";
+import { writeFileAtomic } from "./atomic-write.ts";
+import { errorResult, plural, textResult } from "./format.ts";
+import { displayPath, isDirectory, resolveToolPath } from "./paths.ts";
+import type { Tool } from "./types.ts";
+
+const schema = z.object({
+  path: z.string().describe("File to create or replace; relative to the working directory, absolute, or starting with ~"),
+  content: z.string().describe("The complete new content of the file"),
+});
+
+/** Lines as an editor counts them: a final line without a newline still counts. */
+export function countLines(text: string): number {
+  if (text === "") return 0;
+  let count = 0;
+  for (let i = text.indexOf("\n"); i !== -1; i = text.indexOf("\n", i + 1)) count++;
+  return text.endsWith("\n") ? count : count + 1;
+}
+
+export const writeTool: Tool<typeof schema> = {
+  name: "write",
+  description: [
+    "Create a file or replace a file's entire content. Missing parent directories are created; an existing file keeps its permissions.",
+    "The write is atomic: the file is never left half-written.",
+    "To change part of an existing file use edit instead, which is cheaper and shows a diff. Read a file before overwriting it.",
+  ].join(" "),
+  schema,
+  effect: "write",
+  async execute(input, context) {
+    const path = resolveToolPath(context.cwd, input.path);
+    const shown = displayPath(context.cwd, path);
+    if (isDirectory(path)) return errorResult(`${shown} is a directory; give the path of a file inside it.`);
+    let result;
+    try {
+      result = writeFileAtomic(path, input.content);
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code;
+      if (code === "EACCES" || code === "EPERM") return errorResult(`Permission denied: cannot write ${shown}`);
+      if (code === "ENOTDIR") return errorResult(`Cannot write ${shown}: a parent of it is a file, not a directory.`);
+      if (code === "EROFS") return errorResult(`Cannot write ${shown}: the file system is read-only.`);
+      throw error;
+    }
+    const lines = countLines(input.content);
+    const size = `${plural(result.bytes, "byte")}, ${plural(lines, "line")}`;
+    const text = result.created
+      ? `Created ${shown} (${size}).`
+      : `Overwrote ${shown} (${size}; was ${plural(result.previousBytes ?? 0, "byte")}).`;
+    return textResult(text, { path: result.path, created: result.created, bytes: result.bytes, lines });
+  },
+};
