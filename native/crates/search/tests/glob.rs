@@ -109,7 +109,9 @@ fn errors_and_cancellation() {
     assert_eq!(omp_search::glob(&opts, &CancelToken::new()), Err(SearchError::NotFound { path: t.path("nope") }));
     opts.root = t.root.clone();
     opts.patterns = vec!["src/[".into()];
-    assert!(matches!(omp_search::glob(&opts, &CancelToken::new()), Err(SearchError::BadGlob { glob, .. }) if glob == "src/["));
+    assert!(
+        matches!(omp_search::glob(&opts, &CancelToken::new()), Err(SearchError::BadGlob { glob, .. }) if glob == "src/[")
+    );
     opts.patterns = vec![];
     let cancel = CancelToken::new();
     cancel.cancel();

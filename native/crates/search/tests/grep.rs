@@ -27,7 +27,11 @@ fn gitignore_applies_only_inside_a_repository_and_only_when_asked() {
 #[test]
 fn dot_ignore_files_apply_without_a_repository() {
     let t = Tree::new("dotignore");
-    t.file(".ignore", "a.txt\n").file(".rgignore", "b.txt\n").file("a.txt", "hit\n").file("b.txt", "hit\n").file("c.txt", "hit\n");
+    t.file(".ignore", "a.txt\n")
+        .file(".rgignore", "b.txt\n")
+        .file("a.txt", "hit\n")
+        .file("b.txt", "hit\n")
+        .file("c.txt", "hit\n");
     assert_eq!(paths(&t.grep("hit"), &t), ["c.txt"]);
 }
 
@@ -253,7 +257,7 @@ fn count_and_files_modes() {
 #[test]
 fn binary_files_are_skipped_and_counted() {
     let t = Tree::new("binary");
-    t.file("bin.dat", b"hit\x00\x01\x02hit\n".to_vec()).file("text.txt", "hit\n");
+    t.file("bin.dat", b"hit\x00\x01\x02hit\n").file("text.txt", "hit\n");
     let r = search(&t.grep("hit"));
     assert_eq!(r.files.len(), 1);
     assert_eq!(t.rel(&r.files[0].path), "text.txt");
@@ -271,7 +275,7 @@ fn binary_files_are_skipped_and_counted() {
 #[test]
 fn unicode_and_invalid_utf8_and_crlf() {
     let t = Tree::new("unicode");
-    t.file("u.txt", "Σίσυφος ÉCOLE\nnaïve\r\n").file("bad.txt", b"caf\xe9 na\xefve\n".to_vec());
+    t.file("u.txt", "Σίσυφος ÉCOLE\nnaïve\r\n").file("bad.txt", b"caf\xe9 na\xefve\n");
     let mut opts = t.grep("σίσυφος école");
     opts.ignore_case = true;
     assert_eq!(search(&opts).files[0].lines[0].text, "Σίσυφος ÉCOLE");

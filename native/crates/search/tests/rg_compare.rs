@@ -24,7 +24,7 @@ fn fixture() -> Tree {
         .file("unicode.txt", "naïve foo café\nΣίσυφος FOO\n日本語 foo\n")
         .file("crlf.txt", "first\r\nfoo crlf\r\nlast\r\n")
         .file("long.txt", format!("short foo\n{} foo\nctx {}\nfoo\n", "x".repeat(80), "y".repeat(80)))
-        .file("bin.dat", b"foo\x00binary\n".to_vec())
+        .file("bin.dat", b"foo\x00binary\n")
         .file("many.txt", "foo 1\nfoo 2\nfoo 3\nbar\nfoo 4\nbaz\nqux\nfoo 5\n");
     t
 }

@@ -33,10 +33,8 @@ impl Query {
     /// makes the whole query case-sensitive.
     pub fn parse(query: &str) -> Self {
         let case_sensitive = query.chars().any(char::is_uppercase);
-        let terms = query
-            .split_whitespace()
-            .map(|term| term.chars().map(|c| fold(c, case_sensitive)).collect())
-            .collect();
+        let terms =
+            query.split_whitespace().map(|term| term.chars().map(|c| fold(c, case_sensitive)).collect()).collect();
         Self { terms, case_sensitive }
     }
 }

@@ -3,8 +3,8 @@
 
 use std::path::PathBuf;
 
-use grep::regex::{RegexMatcher, RegexMatcherBuilder};
 use grep::matcher::LineTerminator;
+use grep::regex::{RegexMatcher, RegexMatcherBuilder};
 use grep::searcher::{BinaryDetection, MmapChoice, Searcher, SearcherBuilder};
 use ignore::overrides::{Override, OverrideBuilder};
 use ignore::types::{Types, TypesBuilder};

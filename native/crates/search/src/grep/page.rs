@@ -29,7 +29,8 @@ pub(super) fn assemble(files: Vec<(String, FileHits)>, paging: &Paging) -> GrepR
         if lo == hi {
             continue;
         }
-        let lines = if paging.mode == GrepMode::Content { select(&file, lo as usize, hi as usize, paging) } else { Vec::new() };
+        let lines =
+            if paging.mode == GrepMode::Content { select(&file, lo as usize, hi as usize, paging) } else { Vec::new() };
         result.files.push(GrepFile { path, lines, match_count: file.match_count });
     }
     result.limit_reached = units_before > end;

@@ -119,7 +119,6 @@ impl<'a, 'm> LineSink<'a, 'm> {
             None => false,
         }
     }
-
 }
 
 impl<'a, 'm> Sink for LineSink<'a, 'm> {
