@@ -31,7 +31,14 @@ impl std::error::Error for SearchError {}
 pub(crate) fn check_root(path: &Path) -> Result<(), SearchError> {
     let meta = fs::metadata(path).map_err(|err| root_error(path, err))?;
     // Opening proves readability, which metadata alone does not (a mode-000 directory stats fine).
-    let opened = if meta.is_dir() { fs::read_dir(path).map(drop) } else { fs::File::open(path).map(drop) };
+    // Only for directories and regular files: opening a FIFO would block until a writer comes.
+    let opened = if meta.is_dir() {
+        fs::read_dir(path).map(drop)
+    } else if meta.is_file() {
+        fs::File::open(path).map(drop)
+    } else {
+        Ok(())
+    };
     opened.map_err(|err| root_error(path, err))
 }
 

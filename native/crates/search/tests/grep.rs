@@ -322,6 +322,29 @@ fn errors_say_what_went_wrong() {
     assert!(matches!(run(&opts), SearchError::BadGlob { glob, .. } if glob == "a["));
 }
 
+#[cfg(unix)]
+#[test]
+fn an_unreadable_root_is_permission_denied() {
+    use std::os::unix::fs::PermissionsExt;
+    let t = Tree::new("perm");
+    t.file("locked/a.txt", "hit\n");
+    let locked = t.path("locked");
+    std::fs::set_permissions(&locked, std::fs::Permissions::from_mode(0o000)).unwrap();
+    let readable_anyway = std::fs::read_dir(&locked).is_ok();
+    let outcome = omp_search::grep(&t.grep("hit"), &CancelToken::new());
+    let mut opts = t.grep("hit");
+    opts.paths = vec![locked.clone()];
+    let direct = omp_search::grep(&opts, &CancelToken::new());
+    std::fs::set_permissions(&locked, std::fs::Permissions::from_mode(0o755)).unwrap();
+    if readable_anyway {
+        eprintln!("note: running as root, permissions are not enforced; skipping");
+        return;
+    }
+    // Below the root an unreadable directory is skipped, as rg skips it (with a warning).
+    assert_eq!(outcome.unwrap().files.len(), 0);
+    assert_eq!(direct, Err(SearchError::PermissionDenied { path: locked }));
+}
+
 #[test]
 fn cancellation_stops_the_search() {
     let t = Tree::new("cancel");
