@@ -1,0 +1,170 @@
+import { existsSync, readFileSync, readdirSync, statSync } from "node:fs";
+import { join, resolve } from "node:path";
+import { OmpError } from "../errors/omp-error.ts";
+import { displayPath, expandHome, sessionsRoot } from "../paths.ts";
+import { type SessionDirOptions, idFromFileName, sessionDirFor } from "./paths.ts";
+
+export interface SessionInfo {
+  path: string;
+  id: string;
+  cwd: string;
+  /** The header's title, else the first line of the first user message (cut), else `(no messages)`. */
+  title: string;
+  created: Date;
+  modified: Date;
+  messageCount: number;
+}
+
+const TITLE_LENGTH = 80;
+
+interface SessionFile {
+  path: string;
+  name: string;
+  id: string | undefined;
+  modified: Date;
+}
+
+/** The `.jsonl` files in `dir`, newest first (by modification time, then name); none when `dir` does not exist. */
+function sessionFiles(dir: string): SessionFile[] {
+  let names: string[];
+  try {
+    names = readdirSync(dir);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === "ENOENT") return [];
+    throw new OmpError(`cannot list sessions in ${displayPath(dir)}: ${(error as Error).message}`, { cause: error });
+  }
+  const files: SessionFile[] = [];
+  for (const name of names) {
+    if (!name.endsWith(".jsonl")) continue;
+    const path = join(dir, name);
+    try {
+      const stat = statSync(path);
+      if (stat.isFile()) files.push({ path, name, id: idFromFileName(name), modified: stat.mtime });
+    } catch {
+      // Deleted between readdir and stat, by another omp cleaning up: not a session any more.
+    }
+  }
+  return files.sort((a, b) => b.modified.getTime() - a.modified.getTime() || b.name.localeCompare(a.name));
+}
+
+/** The first non-blank line, without terminal escape sequences or control characters that would garble a listing. */
+function cleanTitle(text: string): string {
+  const visible = text.replace(/\u001b\[[0-9;?]*[ -/]*[@-~]/g, "");
+  const line = (visible.split("\n").find((candidate) => candidate.trim() !== "") ?? "").replace(/\p{Cc}/gu, "").trim();
+  return line.length > TITLE_LENGTH ? `${line.slice(0, TITLE_LENGTH - 1)}…` : line;
+}
+
+function userText(message: { content?: unknown }): string {
+  if (typeof message.content === "string") return message.content;
+  if (!Array.isArray(message.content)) return "";
+  return message.content.map((part: { type?: unknown; text?: unknown }) => (part.type === "text" && typeof part.text === "string" ? part.text : "")).join(" ");
+}
+
+/**
+ * Summary of one session file without validating every entry: message lines are recognised by the
+ * prefix the writer gives them, and only the first user message is parsed. Undefined for a file
+ * whose first line is not a session header.
+ */
+function describe(file: SessionFile): SessionInfo | undefined {
+  let lines: string[];
+  let header: { type?: unknown; id?: unknown; cwd?: unknown; title?: unknown; timestamp?: unknown };
+  try {
+    lines = readFileSync(file.path, "utf8").split("\n");
+    header = JSON.parse(lines[0] ?? "");
+  } catch {
+    // Unreadable, removed since it was listed, or not JSON: not a session to offer.
+    return undefined;
+  }
+  if (header?.type !== "session" || typeof header.id !== "string") return undefined;
+  let messageCount = 0;
+  let firstUser: string | undefined;
+  for (const line of lines) {
+    if (!line.startsWith('{"type":"message"')) continue;
+    messageCount++;
+    if (firstUser === undefined && line.includes('"role":"user"')) {
+      try {
+        const message = JSON.parse(line).message;
+        if (message?.role === "user") firstUser = cleanTitle(userText(message));
+      } catch {
+        // A torn line: the count already has it, the title comes from a later message.
+      }
+    }
+  }
+  const headerTitle = typeof header.title === "string" ? cleanTitle(header.title) : "";
+  const created = typeof header.timestamp === "string" ? new Date(header.timestamp) : file.modified;
+  return {
+    path: file.path,
+    id: header.id,
+    cwd: typeof header.cwd === "string" ? header.cwd : "",
+    title: headerTitle || firstUser || "(no messages)",
+    created: Number.isNaN(created.getTime()) ? file.modified : created,
+    modified: file.modified,
+    messageCount,
+  };
+}
+
+/**
+ * The sessions in `dir`, most recently used first. With `limit`, only that many files are read:
+ * listing is bounded by what is shown, not by how many sessions have piled up.
+ */
+export function listSessions(dir: string, options: { limit?: number } = {}): SessionInfo[] {
+  const infos: SessionInfo[] = [];
+  for (const file of sessionFiles(dir)) {
+    if (options.limit !== undefined && infos.length >= options.limit) break;
+    const info = describe(file);
+    if (info) infos.push(info);
+  }
+  return infos;
+}
+
+/** `just now`, `5m ago`, `3h ago`, `2d ago`, then the date. */
+export function formatAge(date: Date, now: Date = new Date()): string {
+  const seconds = Math.max(0, (now.getTime() - date.getTime()) / 1000);
+  if (seconds < 60) return "just now";
+  if (seconds < 3600) return `${Math.floor(seconds / 60)}m ago`;
+  if (seconds < 86400) return `${Math.floor(seconds / 3600)}h ago`;
+  if (seconds < 30 * 86400) return `${Math.floor(seconds / 86400)}d ago`;
+  return date.toISOString().slice(0, 10);
+}
+
+/** `--continue`: the most recently used session of the project, or undefined when it has none. */
+export function mostRecentSession(cwd: string, options: SessionDirOptions = {}): string | undefined {
+  return sessionFiles(sessionDirFor(cwd, options))[0]?.path;
+}
+
+/**
+ * `--resume <arg>`: a path (anything with a slash or ending in `.jsonl`), or the start of a session
+ * id or file name, case-insensitively. This project's sessions are searched first, then (unless a
+ * session dir was given) every project's. More than one match is an error that lists them.
+ */
+export function resolveSession(arg: string, cwd: string, options: SessionDirOptions = {}): string {
+  if (arg.trim() === "") throw new OmpError("--resume needs a session id, a prefix of one, or a path", { exitCode: 2 });
+  if (/[/\\]/.test(arg) || arg.endsWith(".jsonl")) {
+    const path = resolve(cwd, expandHome(arg, options.home));
+    if (!existsSync(path)) throw new OmpError(`no session file at ${displayPath(path)}`, { exitCode: 2 });
+    return path;
+  }
+  const prefix = arg.toLowerCase();
+  const matches = (files: SessionFile[]) =>
+    files.filter((file) => file.id?.toLowerCase().startsWith(prefix) || file.name.toLowerCase().startsWith(prefix));
+
+  const localDir = sessionDirFor(cwd, options);
+  let found = matches(sessionFiles(localDir));
+  if (found.length === 0 && !options.sessionDir) {
+    const root = sessionsRoot(options.env);
+    const projectDirs = existsSync(root) ? readdirSync(root, { withFileTypes: true }).filter((entry) => entry.isDirectory()) : [];
+    found = matches(projectDirs.flatMap((entry) => sessionFiles(join(root, entry.name))));
+  }
+  if (found.length === 1) return found[0]!.path;
+  if (found.length === 0) {
+    const where = options.sessionDir ? displayPath(localDir) : `${displayPath(localDir)} or any other project's sessions`;
+    throw new OmpError(`no session matches "${arg}" in ${where}`, { exitCode: 2 });
+  }
+
+  const shown = found.slice(0, 10).map((file) => {
+    const info = describe(file);
+    return `  ${file.id ?? file.name}  ${formatAge(file.modified)}  ${info?.title ?? "(unreadable)"}${info && info.cwd !== resolve(cwd) ? `  (${displayPath(info.cwd)})` : ""}`;
+  });
+  const more = found.length > shown.length ? `\n  … and ${found.length - shown.length} more` : "";
+  throw new OmpError(`"${arg}" matches ${found.length} sessions; give more of the id:\n${shown.join("\n")}${more}`, { exitCode: 2 });
+}
