@@ -1,0 +1,83 @@
+/**
+ * A failed provider call, worded for the person at the terminal. `retryable` says whether the
+ * same request may succeed later (rate limits, overload, server errors, dropped connections).
+ */
+export class ProviderError extends Error {
+  override readonly name = "ProviderError";
+  readonly retryable: boolean;
+  /** The wait the provider asked for, when it said. */
+  readonly retryAfterMs: number | undefined;
+
+  constructor(message: string, options: { retryable?: boolean; retryAfterMs?: number; cause?: unknown } = {}) {
+    super(message, options.cause === undefined ? undefined : { cause: options.cause });
+    this.retryable = options.retryable ?? false;
+    this.retryAfterMs = options.retryAfterMs;
+  }
+}
+
+/** What a provider said about an error, from whichever JSON shape it uses. */
+export interface ProviderErrorInfo {
+  message: string;
+  /** `authentication_error`, `invalid_api_key`, `INVALID_ARGUMENT`, ... */
+  kind?: string;
+}
+
+const MAX_TEXT = 300;
+
+/**
+ * Reads the error shapes seen in the wild: Anthropic `{type:"error", error:{type, message}}`,
+ * OpenAI `{error:{message, type, code}}`, Gemini `{error:{code, message, status}}` (sometimes
+ * wrapped in an array), Ollama `{error:"..."}`, vLLM `{message, type}`, FastAPI `{detail}`.
+ */
+export function readErrorInfo(payload: unknown): ProviderErrorInfo | undefined {
+  if (Array.isArray(payload)) return payload.length > 0 ? readErrorInfo(payload[0]) : undefined;
+  if (payload === null || typeof payload !== "object") return undefined;
+  const obj = payload as Record<string, unknown>;
+  const inner = obj.error;
+  if (typeof inner === "string" && inner.trim() !== "") return { message: inner };
+  if (inner !== null && typeof inner === "object") {
+    const info = readErrorFields(inner as Record<string, unknown>);
+    if (info) return info;
+  }
+  const own = readErrorFields(obj);
+  if (own) return own;
+  if (typeof obj.detail === "string") return { message: obj.detail };
+  if (Array.isArray(obj.detail)) return { message: JSON.stringify(obj.detail).slice(0, MAX_TEXT) };
+  return undefined;
+}
+
+function readErrorFields(obj: Record<string, unknown>): ProviderErrorInfo | undefined {
+  if (typeof obj.message !== "string" || obj.message.trim() === "") return undefined;
+  const kind = [obj.code, obj.type, obj.status].find((v): v is string => typeof v === "string" && v !== "error");
+  return kind === undefined ? { message: obj.message.trim() } : { message: obj.message.trim(), kind };
+}
+
+/** `anthropic 401: invalid x-api-key (authentication_error)`. */
+export function formatProviderError(provider: string, status: number | undefined, info: ProviderErrorInfo): string {
+  const head = status === undefined ? provider : `${provider} ${status}`;
+  const kind = info.kind !== undefined && !info.message.includes(info.kind) ? ` (${info.kind})` : "";
+  return `${head}: ${info.message}${kind}`;
+}
+
+/** Turns an HTTP error response body into a ProviderError, classifying it for retries. */
+export function httpError(provider: string, status: number, statusText: string, bodyText: string, retryAfter?: number): ProviderError {
+  let info: ProviderErrorInfo | undefined;
+  try {
+    info = readErrorInfo(JSON.parse(bodyText));
+  } catch {
+    info = undefined;
+  }
+  if (!info) {
+    const text = bodyText.trim().replace(/\s+/g, " ");
+    info = { message: text === "" ? statusText || "request failed" : text.length > MAX_TEXT ? `${text.slice(0, MAX_TEXT)}…` : text };
+  }
+  const retryable = isRetryableStatus(status, info.kind);
+  return new ProviderError(formatProviderError(provider, status, info), retryAfter === undefined ? { retryable } : { retryable, retryAfterMs: retryAfter });
+}
+
+/** Rate limits, timeouts, lock conflicts, overload and server errors; a spent quota never clears by waiting. */
+export function isRetryableStatus(status: number, kind?: string): boolean {
+  if (kind === "insufficient_quota") return false;
+  if (kind === "overloaded_error") return true;
+  return status === 408 || status === 409 || status === 429 || status >= 500;
+}

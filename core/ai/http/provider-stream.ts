@@ -1,0 +1,194 @@
+import { AssistantBuilder } from "../assistant-builder.ts";
+import type { Model } from "../model.ts";
+import type { AssistantEvent, StreamOptions } from "../stream.ts";
+import { VERSION } from "../../version.ts";
+import { httpError, ProviderError } from "./errors.ts";
+import { DEFAULT_MAX_RETRIES, MAX_RETRY_DELAY_MS, backoffDelayMs, retryAfterMs, sleep } from "./retry.ts";
+import { type SseEvent, parseSse } from "./sse.ts";
+
+export interface ProviderRequest {
+  url: string;
+  headers: Record<string, string>;
+  body: unknown;
+}
+
+/** Maps one provider's SSE events onto the builder; a fresh one is made for every attempt. */
+export interface StreamDecoder {
+  /** Returns "end" when nothing more is expected (e.g. `[DONE]`), so reading can stop. */
+  handle(event: SseEvent): "continue" | "end";
+  /**
+   * True once the provider signalled the reply is whole (`message_stop`, `finish_reason`,
+   * `response.completed`, a Gemini `finishReason`). A body that ends before that was cut off.
+   */
+  readonly complete: boolean;
+}
+
+export interface ProviderCall {
+  request: ProviderRequest;
+  decoder(builder: AssistantBuilder): StreamDecoder;
+}
+
+/** Headers every adapter sends; the model's and the caller's extra headers win, in that order. */
+export function requestHeaders(auth: Record<string, string>, model: Model, options: StreamOptions): Record<string, string> {
+  return {
+    "content-type": "application/json",
+    accept: "text/event-stream",
+    "user-agent": `omp/${VERSION}`,
+    ...auth,
+    ...model.headers,
+    ...options.headers,
+  };
+}
+
+/**
+ * Runs one streamed provider call with retries. Retries happen only while nothing has been shown
+ * to the consumer (429, 5xx, overload, dropped or cut connections); once output was emitted a
+ * failure ends the stream with an `error` event that keeps the partial message, because replaying
+ * would duplicate text the user saw or tool calls the agent may act on.
+ */
+export async function* runProviderStream(model: Model, options: StreamOptions, call: ProviderCall): AsyncGenerator<AssistantEvent> {
+  const provider = model.provider;
+  const maxRetries = Math.max(0, options.maxRetries ?? DEFAULT_MAX_RETRIES);
+  const controller = new AbortController();
+  const outer = options.signal;
+  const onAbort = () => controller.abort();
+  if (outer?.aborted) controller.abort();
+  else outer?.addEventListener("abort", onAbort, { once: true });
+
+  const builder = new AssistantBuilder(model);
+  yield { type: "start", partial: builder.message };
+
+  try {
+    let url: URL;
+    try {
+      url = new URL(call.request.url);
+    } catch {
+      builder.fail("error", `${provider}: invalid base URL "${model.baseUrl}"; check the provider's baseUrl setting`);
+      yield { type: "error", message: builder.message };
+      return;
+    }
+    const body = JSON.stringify(call.request.body);
+
+    for (let attempt = 0; ; attempt++) {
+      let failure: ProviderError;
+      try {
+        const decoder = call.decoder(builder);
+        for await (const events of attemptOnce(provider, url, call.request.headers, body, decoder, builder, controller.signal)) {
+          for (const event of events) yield event;
+        }
+        const message = builder.message;
+        yield message.stopReason === "error" || message.stopReason === "aborted" ? { type: "error", message } : { type: "done", message };
+        return;
+      } catch (error) {
+        if (controller.signal.aborted) {
+          builder.fail("aborted", "Request was aborted");
+          yield { type: "error", message: builder.message };
+          return;
+        }
+        failure = error instanceof ProviderError ? error : new ProviderError(`${provider}: ${error instanceof Error ? error.message : String(error)}`);
+      }
+
+      if (builder.hasOutput || !failure.retryable || attempt >= maxRetries) {
+        const exhausted = failure.retryable && !builder.hasOutput && maxRetries > 0 ? ` (gave up after ${attempt + 1} attempts)` : "";
+        builder.fail("error", failure.message + exhausted);
+        yield { type: "error", message: builder.message };
+        return;
+      }
+      if (failure.retryAfterMs !== undefined && failure.retryAfterMs > MAX_RETRY_DELAY_MS) {
+        builder.fail("error", `${failure.message} (the provider asks to wait ${Math.ceil(failure.retryAfterMs / 1000)} s before retrying)`);
+        yield { type: "error", message: builder.message };
+        return;
+      }
+      const info = { attempt: attempt + 1, delayMs: failure.retryAfterMs ?? backoffDelayMs(attempt + 1), reason: failure.message };
+      options.onRetry?.(info);
+      yield { type: "retry", ...info };
+      if (!(await sleep(info.delayMs, controller.signal))) {
+        builder.fail("aborted", "Request was aborted");
+        yield { type: "error", message: builder.message };
+        return;
+      }
+      builder.reset();
+    }
+  } finally {
+    outer?.removeEventListener("abort", onAbort);
+    // Releases the connection when the consumer stopped iterating before the end.
+    controller.abort();
+  }
+}
+
+/** One HTTP attempt; yields each SSE event's batch of assistant events and throws ProviderError on failure. */
+async function* attemptOnce(
+  provider: string,
+  url: URL,
+  headers: Record<string, string>,
+  body: string,
+  decoder: StreamDecoder,
+  builder: AssistantBuilder,
+  signal: AbortSignal,
+): AsyncGenerator<ReturnType<AssistantBuilder["take"]>> {
+  let response: Response;
+  try {
+    response = await fetch(url, { method: "POST", headers, body, signal });
+  } catch (error) {
+    throw new ProviderError(`${provider}: the connection to ${url.origin} failed (${errorText(error)})`, { retryable: true, cause: error });
+  }
+  if (!response.ok) {
+    let text = "";
+    try {
+      text = await response.text();
+    } catch (error) {
+      if (signal.aborted) throw error;
+    }
+    throw httpError(provider, response.status, response.statusText, text, retryAfterMs(response.headers));
+  }
+  if (!response.body) throw new ProviderError(`${provider}: the response had no body`, { retryable: true });
+
+  const events = parseSse(response.body);
+  try {
+    while (true) {
+      let next: IteratorResult<SseEvent>;
+      try {
+        next = await events.next();
+      } catch (error) {
+        if (signal.aborted) throw error;
+        throw new ProviderError(`${provider}: the response stream was cut off (${errorText(error)})`, { retryable: true, cause: error });
+      }
+      if (next.done) break;
+      let action: "continue" | "end";
+      try {
+        action = decoder.handle(next.value);
+      } catch (error) {
+        if (error instanceof ProviderError) throw error;
+        throw new ProviderError(`${provider}: could not read the response (${errorText(error)})`, { cause: error });
+      }
+      const batch = builder.take();
+      if (batch.length > 0) yield batch;
+      if (action === "end") break;
+    }
+  } finally {
+    await events.return(undefined);
+  }
+  if (!decoder.complete) {
+    throw new ProviderError(`${provider}: the response stream was cut off before the reply was complete (the connection closed early)`, { retryable: true });
+  }
+}
+
+function errorText(error: unknown): string {
+  if (!(error instanceof Error)) return String(error);
+  const code = (error as { code?: unknown }).code;
+  // Bun's messages append a hint about `verbose: true` that means nothing to a user.
+  const message = error.message.replace(/\s*For more information, pass `verbose: true`.*$/s, "");
+  return typeof code === "string" && !message.includes(code) ? `${code}: ${message}` : message;
+}
+
+/** The JSON payload of an SSE event; a malformed one is the provider's bug, not worth retrying. */
+export function eventJson(provider: string, event: SseEvent): Record<string, unknown> {
+  let value: unknown;
+  try {
+    value = JSON.parse(event.data);
+  } catch {
+    throw new ProviderError(`${provider}: the response stream carried malformed JSON: ${event.data.slice(0, 200)}`);
+  }
+  if (value === null || typeof value !== "object") throw new ProviderError(`${provider}: unexpected stream data: ${event.data.slice(0, 200)}`);
+  return value as Record<string, unknown>;
+}

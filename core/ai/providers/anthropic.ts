@@ -1,0 +1,207 @@
+import type { AssistantBuilder } from "../assistant-builder.ts";
+import { ProviderError, formatProviderError, readErrorInfo } from "../http/errors.ts";
+import { type StreamDecoder, eventJson, requestHeaders, runProviderStream } from "../http/provider-stream.ts";
+import type { SseEvent } from "../http/sse.ts";
+import type { ImageContent, Message, StopReason, TextContent } from "../messages.ts";
+import type { Model } from "../model.ts";
+import type { Context, StreamFunction, StreamOptions } from "../stream.ts";
+import { thinkingBudget } from "../thinking.ts";
+import { isSameModel, prepareTranscript } from "../transcript.ts";
+
+type Block = Record<string, unknown>;
+interface AnthropicMessage {
+  role: "user" | "assistant";
+  content: Block[];
+}
+
+const CACHE = { type: "ephemeral" } as const;
+
+/** Anthropic only accepts `^[a-zA-Z0-9_-]{1,64}$`; ids from other providers are mapped the same way on both sides. */
+export function anthropicToolId(id: string): string {
+  const clean = id.replace(/[^a-zA-Z0-9_-]/g, "_").slice(0, 64);
+  return clean === "" ? "tool" : clean;
+}
+
+export function anthropicRequestBody(model: Model, context: Context, options: StreamOptions = {}): Record<string, unknown> {
+  const body: Record<string, unknown> = { model: model.id, max_tokens: options.maxTokens ?? model.maxTokens, stream: true };
+  if (context.systemPrompt !== "") body.system = [{ type: "text", text: context.systemPrompt, cache_control: CACHE }];
+  body.messages = convertMessages(model, context.messages);
+
+  if (context.tools.length > 0) {
+    const tools: Block[] = context.tools.map((t) => ({ name: t.name, description: t.description, input_schema: t.parameters }));
+    tools[tools.length - 1]!.cache_control = CACHE;
+    body.tools = tools;
+  }
+
+  const budget = model.reasoning ? thinkingBudget(options.thinking ?? "off") : undefined;
+  if (budget !== undefined) {
+    // budget_tokens must stay below max_tokens and at least 1024; grow the cap first, then the budget gives.
+    let maxTokens = body.max_tokens as number;
+    if (maxTokens <= budget) maxTokens = Math.min(model.maxTokens, budget + 4096);
+    const fitted = Math.min(budget, maxTokens - 1024);
+    if (fitted >= 1024) {
+      body.max_tokens = maxTokens;
+      body.thinking = { type: "enabled", budget_tokens: fitted };
+    }
+  }
+  // Anthropic rejects a temperature other than 1 while thinking.
+  if (options.temperature !== undefined && body.thinking === undefined) body.temperature = options.temperature;
+  return body;
+}
+
+function convertMessages(model: Model, messages: Message[]): AnthropicMessage[] {
+  const out: AnthropicMessage[] = [];
+  for (const m of prepareTranscript(messages)) {
+    if (m.role === "user") {
+      const content = typeof m.content === "string" ? [{ type: "text", text: m.content }] : m.content.map(userBlock);
+      const nonEmpty = content.filter((b) => b.type !== "text" || (b.text as string) !== "");
+      if (nonEmpty.length > 0) out.push({ role: "user", content: nonEmpty });
+    } else if (m.role === "assistant") {
+      const native = isSameModel(m, model);
+      const content: Block[] = [];
+      for (const c of m.content) {
+        if (c.type === "text") {
+          if (c.text !== "") content.push({ type: "text", text: c.text });
+        } else if (c.type === "thinking") {
+          // Thinking is only accepted back with the signature Anthropic issued for this model.
+          if (!native || !c.signature) continue;
+          if (c.redacted) content.push({ type: "redacted_thinking", data: c.signature });
+          else content.push({ type: "thinking", thinking: c.thinking, signature: c.signature });
+        } else {
+          content.push({ type: "tool_use", id: anthropicToolId(c.id), name: c.name, input: c.arguments });
+        }
+      }
+      if (content.length > 0) out.push({ role: "assistant", content });
+    } else {
+      const result: Block = {
+        type: "tool_result",
+        tool_use_id: anthropicToolId(m.toolCallId),
+        content: m.content.length > 0 ? m.content.map(userBlock) : [{ type: "text", text: "(no output)" }],
+      };
+      if (m.isError) result.is_error = true;
+      // Consecutive results answer one assistant turn and must travel in one user message.
+      const last = out[out.length - 1];
+      if (last && last.role === "user" && last.content.every((b) => b.type === "tool_result")) last.content.push(result);
+      else out.push({ role: "user", content: [result] });
+    }
+  }
+  const lastUser = out.findLast((m) => m.role === "user");
+  const lastBlock = lastUser?.content[lastUser.content.length - 1];
+  if (lastBlock) lastBlock.cache_control = CACHE;
+  return out;
+}
+
+function userBlock(c: TextContent | ImageContent): Block {
+  if (c.type === "text") return { type: "text", text: c.text };
+  return { type: "image", source: { type: "base64", media_type: c.mimeType, data: c.data } };
+}
+
+const STOP_REASONS: Record<string, StopReason> = {
+  end_turn: "stop",
+  stop_sequence: "stop",
+  pause_turn: "stop",
+  max_tokens: "length",
+  model_context_window_exceeded: "length",
+  tool_use: "toolUse",
+};
+
+class AnthropicDecoder implements StreamDecoder {
+  complete = false;
+  private readonly blocks = new Map<number, number>();
+  private stopReason: string | undefined;
+
+  constructor(
+    private readonly provider: string,
+    private readonly out: AssistantBuilder,
+  ) {}
+
+  handle(event: SseEvent): "continue" | "end" {
+    const data = eventJson(this.provider, event);
+    switch (data.type) {
+      case "message_start":
+        this.usage(((data.message as Block | undefined)?.usage ?? {}) as Block);
+        break;
+      case "content_block_start":
+        this.startBlock(data.index as number, data.content_block as Block);
+        break;
+      case "content_block_delta":
+        this.delta(data.index as number, data.delta as Block);
+        break;
+      case "content_block_stop": {
+        const index = this.blocks.get(data.index as number);
+        if (index !== undefined) this.out.end(index);
+        break;
+      }
+      case "message_delta":
+        this.stopReason = ((data.delta as Block | undefined)?.stop_reason as string | null | undefined) ?? this.stopReason;
+        if (data.usage) this.usage(data.usage as Block);
+        break;
+      case "message_stop":
+        this.complete = true;
+        this.finish();
+        return "end";
+      case "error": {
+        const info = readErrorInfo(data) ?? { message: event.data };
+        const retryable = info.kind === "overloaded_error" || info.kind === "api_error";
+        throw new ProviderError(formatProviderError(this.provider, undefined, info), { retryable });
+      }
+    }
+    return "continue";
+  }
+
+  private startBlock(anthropicIndex: number, block: Block): void {
+    let index: number;
+    if (block.type === "text") {
+      index = this.out.startText();
+      this.out.appendText(index, (block.text as string | undefined) ?? "");
+    } else if (block.type === "thinking") {
+      index = this.out.startThinking(typeof block.signature === "string" && block.signature !== "" ? { signature: block.signature } : {});
+      this.out.appendThinking(index, (block.thinking as string | undefined) ?? "");
+    } else if (block.type === "redacted_thinking") {
+      index = this.out.startThinking({ signature: block.data as string, redacted: true });
+    } else if (block.type === "tool_use") {
+      index = this.out.startToolCall(block.id as string, block.name as string);
+      const input = block.input as Block | undefined;
+      if (input && Object.keys(input).length > 0) this.out.appendToolArguments(index, JSON.stringify(input));
+    } else return;
+    this.blocks.set(anthropicIndex, index);
+  }
+
+  private delta(anthropicIndex: number, delta: Block): void {
+    const index = this.blocks.get(anthropicIndex);
+    if (index === undefined) return;
+    if (delta.type === "text_delta") this.out.appendText(index, delta.text as string);
+    else if (delta.type === "thinking_delta") this.out.appendThinking(index, delta.thinking as string);
+    else if (delta.type === "signature_delta") this.out.setThinkingSignature(index, delta.signature as string, true);
+    else if (delta.type === "input_json_delta") this.out.appendToolArguments(index, delta.partial_json as string);
+  }
+
+  /** Counts are cumulative; message_delta may repeat input counts, or carry only output_tokens. */
+  private usage(u: Block): void {
+    const prev = this.out.tokens;
+    const n = (v: unknown, fallback: number) => (typeof v === "number" ? v : fallback);
+    this.out.setUsage({
+      input: n(u.input_tokens, prev.input),
+      output: n(u.output_tokens, prev.output),
+      cacheRead: n(u.cache_read_input_tokens, prev.cacheRead),
+      cacheWrite: n(u.cache_creation_input_tokens, prev.cacheWrite),
+    });
+  }
+
+  private finish(): void {
+    if (this.stopReason === "refusal") {
+      this.out.finish("error", `${this.provider}: the model declined to continue (refusal)`);
+      return;
+    }
+    this.out.finish(STOP_REASONS[this.stopReason ?? "end_turn"] ?? "stop");
+  }
+}
+
+export const streamAnthropic: StreamFunction = (model, context, options = {}) => {
+  const auth: Record<string, string> = { "anthropic-version": "2023-06-01" };
+  if (options.apiKey) auth["x-api-key"] = options.apiKey;
+  return runProviderStream(model, options, {
+    request: { url: `${model.baseUrl}/v1/messages`, headers: requestHeaders(auth, model, options), body: anthropicRequestBody(model, context, options) },
+    decoder: (out) => new AnthropicDecoder(model.provider, out),
+  });
+};

@@ -1,0 +1,191 @@
+import type { AssistantBuilder } from "../assistant-builder.ts";
+import { ProviderError, formatProviderError, isRetryableStatus, readErrorInfo } from "../http/errors.ts";
+import { type StreamDecoder, eventJson, requestHeaders, runProviderStream } from "../http/provider-stream.ts";
+import type { SseEvent } from "../http/sse.ts";
+import type { ImageContent, Message, TextContent } from "../messages.ts";
+import type { Model } from "../model.ts";
+import type { Context, StreamFunction, StreamOptions } from "../stream.ts";
+import { thinkingBudget } from "../thinking.ts";
+import { isSameModel, prepareTranscript, textOf } from "../transcript.ts";
+import { toGeminiSchema } from "./google-schema.ts";
+import { newToolCallId } from "./tool-ids.ts";
+
+type Json = Record<string, unknown>;
+interface Content {
+  role: "user" | "model";
+  parts: Json[];
+}
+
+/**
+ * Gemini 3 rejects a history whose function calls lack a thought signature; for calls it did not
+ * make (another model's, or from before a model switch) Google documents this placeholder.
+ */
+const SKIP_SIGNATURE = "skip_thought_signature_validator";
+
+export function googleRequestBody(model: Model, context: Context, options: StreamOptions = {}): Json {
+  const body: Json = { contents: convertContents(model, context.messages) };
+  if (context.systemPrompt !== "") body.systemInstruction = { parts: [{ text: context.systemPrompt }] };
+  if (context.tools.length > 0) {
+    body.tools = [
+      { functionDeclarations: context.tools.map((t) => ({ name: t.name, description: t.description, parameters: toGeminiSchema(t.parameters) })) },
+    ];
+  }
+  const config: Json = { maxOutputTokens: options.maxTokens ?? model.maxTokens };
+  if (options.temperature !== undefined) config.temperature = options.temperature;
+  if (model.reasoning) {
+    const budget = thinkingBudget(options.thinking ?? "off");
+    if (budget !== undefined) config.thinkingConfig = { thinkingBudget: budget, includeThoughts: true };
+    // Pro models cannot turn thinking off; Flash models can, with a zero budget.
+    else if (!model.id.includes("pro")) config.thinkingConfig = { thinkingBudget: 0 };
+  }
+  body.generationConfig = config;
+  return body;
+}
+
+function convertContents(model: Model, history: Message[]): Content[] {
+  const images = model.input.includes("image");
+  const needsSignature = /gemini-3/.test(model.id);
+  const out: Content[] = [];
+  for (const m of prepareTranscript(history)) {
+    if (m.role === "user") {
+      const parts = typeof m.content === "string" ? [{ text: m.content }] : m.content.map((c) => userPart(c, images));
+      out.push({ role: "user", parts });
+    } else if (m.role === "assistant") {
+      const native = isSameModel(m, model);
+      const parts: Json[] = [];
+      let firstCall = true;
+      for (const c of m.content) {
+        if (c.type === "text") {
+          if (c.text !== "") parts.push({ text: c.text });
+        } else if (c.type === "thinking") {
+          if (native && c.thinking !== "") parts.push(c.signature ? { text: c.thinking, thought: true, thoughtSignature: c.signature } : { text: c.thinking, thought: true });
+        } else {
+          const part: Json = { functionCall: { name: c.name, args: c.arguments } };
+          const signature = native ? c.providerData : undefined;
+          if (signature) part.thoughtSignature = signature;
+          else if (needsSignature && firstCall) part.thoughtSignature = SKIP_SIGNATURE;
+          firstCall = false;
+          parts.push(part);
+        }
+      }
+      if (parts.length > 0) out.push({ role: "model", parts });
+    } else {
+      const text = textOf(m.content) || "(no output)";
+      const attached = m.content.filter((c): c is ImageContent => c.type === "image");
+      const parts: Json[] = [{ functionResponse: { name: m.toolName, response: m.isError ? { error: text } : { output: text } } }];
+      for (const image of attached) parts.push(userPart(image, images));
+      // The responses to one turn's parallel calls go back together in a single user content.
+      const last = out[out.length - 1];
+      if (last && last.role === "user" && last.parts.some((p) => p.functionResponse)) last.parts.push(...parts);
+      else out.push({ role: "user", parts });
+    }
+  }
+  return out;
+}
+
+function userPart(c: TextContent | ImageContent, images: boolean): Json {
+  if (c.type === "text") return { text: c.text };
+  return images ? { inlineData: { mimeType: c.mimeType, data: c.data } } : { text: "(image omitted: this model does not accept images)" };
+}
+
+class GoogleDecoder implements StreamDecoder {
+  complete = false;
+  private text: number | undefined;
+  private thinking: number | undefined;
+
+  constructor(
+    private readonly provider: string,
+    private readonly out: AssistantBuilder,
+  ) {}
+
+  handle(event: SseEvent): "continue" | "end" {
+    const data = eventJson(this.provider, event);
+    if (data.error) {
+      const info = readErrorInfo(data) ?? { message: event.data };
+      const code = (data.error as Json).code;
+      throw new ProviderError(formatProviderError(this.provider, typeof code === "number" ? code : undefined, info), {
+        retryable: typeof code === "number" && isRetryableStatus(code, info.kind),
+      });
+    }
+    if (data.usageMetadata) this.usage(data.usageMetadata as Json);
+
+    const blocked = ((data.promptFeedback ?? {}) as Json).blockReason;
+    if (typeof blocked === "string") {
+      this.complete = true;
+      this.out.finish("error", `${this.provider}: the prompt was blocked (${blocked})`);
+      return "end";
+    }
+
+    const candidate = (data.candidates as Json[] | undefined)?.[0];
+    if (!candidate || this.complete) return "continue";
+    const parts = (((candidate.content ?? {}) as Json).parts ?? []) as Json[];
+    for (const part of parts) this.part(part);
+
+    const reason = candidate.finishReason;
+    if (typeof reason === "string" && reason !== "" && reason !== "FINISH_REASON_UNSPECIFIED") {
+      this.complete = true;
+      if (reason === "STOP") this.out.finish("stop");
+      else if (reason === "MAX_TOKENS") this.out.finish("length");
+      else this.out.finish("error", `${this.provider}: the reply was stopped (${reason})`);
+    }
+    return "continue";
+  }
+
+  private part(part: Json): void {
+    if (typeof part.text === "string") {
+      if (part.thought === true) {
+        if (this.thinking === undefined) {
+          this.close("text");
+          this.thinking = this.out.startThinking();
+        }
+        this.out.appendThinking(this.thinking, part.text);
+        if (typeof part.thoughtSignature === "string") this.out.setThinkingSignature(this.thinking, part.thoughtSignature);
+      } else if (part.text !== "") {
+        if (this.text === undefined) {
+          this.close("thinking");
+          this.text = this.out.startText();
+        }
+        this.out.appendText(this.text, part.text);
+      }
+    } else if (part.functionCall && typeof part.functionCall === "object") {
+      this.close("text");
+      this.close("thinking");
+      const call = part.functionCall as Json;
+      const id = typeof call.id === "string" && call.id !== "" ? call.id : newToolCallId();
+      const signature = typeof part.thoughtSignature === "string" ? part.thoughtSignature : undefined;
+      const index = this.out.startToolCall(id, call.name as string, signature);
+      this.out.setToolArgumentsObject(index, (call.args ?? {}) as Json);
+      this.out.end(index);
+    }
+  }
+
+  private close(kind: "text" | "thinking"): void {
+    const index = this[kind];
+    if (index !== undefined) this.out.end(index);
+    this[kind] = undefined;
+  }
+
+  /** promptTokenCount includes cached tokens; thoughts are billed as output. */
+  private usage(u: Json): void {
+    const num = (v: unknown) => (typeof v === "number" ? v : 0);
+    const cached = num(u.cachedContentTokenCount);
+    this.out.setUsage({
+      input: Math.max(0, num(u.promptTokenCount) - cached),
+      output: num(u.candidatesTokenCount) + num(u.thoughtsTokenCount),
+      cacheRead: cached,
+      cacheWrite: 0,
+    });
+  }
+}
+
+export const streamGoogle: StreamFunction = (model, context, options = {}) => {
+  const auth: Record<string, string> = options.apiKey ? { "x-goog-api-key": options.apiKey } : {};
+  return runProviderStream(model, options, {
+    request: {
+      url: `${model.baseUrl}/v1beta/models/${encodeURIComponent(model.id)}:streamGenerateContent?alt=sse`,
+      headers: requestHeaders(auth, model, options),
+      body: googleRequestBody(model, context, options),
+    },
+    decoder: (out) => new GoogleDecoder(model.provider, out),
+  });
+};

@@ -1,0 +1,57 @@
+import type { Model } from "../model.ts";
+
+/**
+ * What an OpenAI-compatible host accepts beyond the common core, derived from the provider id or
+ * the base URL host so a models.yml entry pointing at a known host gets the same treatment.
+ */
+export interface CompletionsCompat {
+  maxTokensField: "max_tokens" | "max_completion_tokens";
+  /** OpenRouter treats max_tokens as a routing hint; send it only when the caller asked for a cap. */
+  maxTokensOnlyWhenAsked: boolean;
+  /** How the thinking level is sent: `reasoning_effort`, OpenRouter's `reasoning` object, or not at all. */
+  thinkingFormat: "reasoning_effort" | "openrouter" | "none";
+  /** `minimal` exists only on OpenAI's own GPT-5 family; elsewhere it becomes `low`. */
+  supportsMinimalEffort: boolean;
+  /** DeepSeek answers 400 unless the reasoning of earlier tool-call turns is sent back verbatim. */
+  replayReasoningContent: boolean;
+  /** Mistral wants `name` on tool results and tool-call ids of exactly 9 alphanumerics. */
+  mistral: boolean;
+}
+
+function hostOf(baseUrl: string): string {
+  try {
+    return new URL(baseUrl).hostname;
+  } catch {
+    return "";
+  }
+}
+
+export function completionsCompat(model: Model): CompletionsCompat {
+  const host = hostOf(model.baseUrl);
+  const is = (provider: string, domain: string) => model.provider === provider || host === domain || host.endsWith(`.${domain}`);
+  const openai = is("openai", "openai.com");
+  const openrouter = is("openrouter", "openrouter.ai");
+  const deepseek = is("deepseek", "deepseek.com");
+  const mistral = is("mistral", "mistral.ai");
+  const xai = is("xai", "x.ai");
+
+  let thinkingFormat: CompletionsCompat["thinkingFormat"] = model.reasoning ? "reasoning_effort" : "none";
+  if (openrouter) thinkingFormat = "openrouter";
+  // DeepSeek and Mistral pick reasoning by model id; Grok 4 rejects reasoning_effort (only grok-3-mini takes it).
+  else if (deepseek || mistral || (xai && !model.id.includes("grok-3-mini"))) thinkingFormat = "none";
+
+  return {
+    maxTokensField: openai ? "max_completion_tokens" : "max_tokens",
+    maxTokensOnlyWhenAsked: openrouter,
+    thinkingFormat,
+    supportsMinimalEffort: openai,
+    replayReasoningContent: deepseek,
+    mistral,
+  };
+}
+
+/** Deterministic, so a call and its result map to the same id. */
+export function mistralToolId(id: string): string {
+  if (/^[a-zA-Z0-9]{9}$/.test(id)) return id;
+  return Bun.hash(id).toString(36).padStart(9, "0").slice(-9);
+}

@@ -1,0 +1,225 @@
+import type { AssistantBuilder } from "../assistant-builder.ts";
+import { ProviderError, formatProviderError, isRetryableStatus, readErrorInfo } from "../http/errors.ts";
+import { type StreamDecoder, eventJson, requestHeaders, runProviderStream } from "../http/provider-stream.ts";
+import type { SseEvent } from "../http/sse.ts";
+import type { ImageContent, Message, StopReason, TextContent } from "../messages.ts";
+import type { Model } from "../model.ts";
+import type { Context, StreamFunction, StreamOptions } from "../stream.ts";
+import { reasoningEffort } from "../thinking.ts";
+import { prepareTranscript, textOf } from "../transcript.ts";
+import { type CompletionsCompat, completionsCompat, mistralToolId } from "./openai-compat.ts";
+import { newToolCallId } from "./tool-ids.ts";
+
+type Json = Record<string, unknown>;
+
+const IMAGE_OMITTED = "(image omitted: this model does not accept images)";
+
+export function completionsRequestBody(model: Model, context: Context, options: StreamOptions = {}): Json {
+  const compat = completionsCompat(model);
+  const messages: Json[] = [];
+  if (context.systemPrompt !== "") messages.push({ role: "system", content: context.systemPrompt });
+  messages.push(...convertMessages(model, compat, context.messages));
+
+  // Local servers without stream_options support ignore the unknown field; usage is then just missing.
+  const body: Json = { model: model.id, messages, stream: true, stream_options: { include_usage: true } };
+  if (!compat.maxTokensOnlyWhenAsked || options.maxTokens !== undefined) body[compat.maxTokensField] = options.maxTokens ?? model.maxTokens;
+  if (options.temperature !== undefined) body.temperature = options.temperature;
+  if (context.tools.length > 0) {
+    body.tools = context.tools.map((t) => ({ type: "function", function: { name: t.name, description: t.description, parameters: t.parameters } }));
+  }
+
+  const level = options.thinking ?? "off";
+  let effort = reasoningEffort(level);
+  if (effort === "minimal" && !compat.supportsMinimalEffort) effort = "low";
+  if (compat.thinkingFormat === "reasoning_effort" && effort) body.reasoning_effort = effort;
+  // OpenRouter may think by default on reasoning models, so "off" has to be said explicitly.
+  if (compat.thinkingFormat === "openrouter" && model.reasoning) body.reasoning = effort ? { effort } : { enabled: false };
+  return body;
+}
+
+function convertMessages(model: Model, compat: CompletionsCompat, history: Message[]): Json[] {
+  const images = model.input.includes("image");
+  const toolId = (id: string) => (compat.mistral ? mistralToolId(id) : id);
+  const out: Json[] = [];
+  // Tool messages carry text only; their images follow in one user message after the last result.
+  let pendingImages: ImageContent[] = [];
+  const flushImages = () => {
+    if (pendingImages.length === 0) return;
+    out.push({ role: "user", content: [{ type: "text", text: "Images returned by the tool calls above:" }, ...pendingImages.map(imagePart)] });
+    pendingImages = [];
+  };
+
+  for (const m of prepareTranscript(history)) {
+    if (m.role !== "toolResult") flushImages();
+    if (m.role === "user") {
+      if (typeof m.content === "string") out.push({ role: "user", content: m.content });
+      else out.push({ role: "user", content: m.content.map((c) => userPart(c, images)) });
+    } else if (m.role === "assistant") {
+      const text = m.content
+        .filter((c): c is TextContent => c.type === "text")
+        .map((c) => c.text)
+        .join("");
+      const calls = m.content.flatMap((c) =>
+        c.type === "toolCall" ? [{ id: toolId(c.id), type: "function", function: { name: c.name, arguments: JSON.stringify(c.arguments) } }] : [],
+      );
+      if (text === "" && calls.length === 0) continue;
+      const message: Json = { role: "assistant", content: text === "" ? null : text };
+      if (calls.length > 0) {
+        message.tool_calls = calls;
+        if (compat.replayReasoningContent) {
+          const reasoning = m.content.flatMap((c) => (c.type === "thinking" ? [c.thinking] : [])).join("");
+          if (reasoning !== "") message.reasoning_content = reasoning;
+        }
+      }
+      out.push(message);
+    } else {
+      const message: Json = { role: "tool", tool_call_id: toolId(m.toolCallId), content: textOf(m.content) || "(no output)" };
+      if (compat.mistral) message.name = m.toolName;
+      out.push(message);
+      const attached = m.content.filter((c): c is ImageContent => c.type === "image");
+      if (images) pendingImages.push(...attached);
+      else if (attached.length > 0) message.content = `${message.content as string}\n${IMAGE_OMITTED}`;
+    }
+  }
+  flushImages();
+  return out;
+}
+
+function imagePart(c: ImageContent): Json {
+  return { type: "image_url", image_url: { url: `data:${c.mimeType};base64,${c.data}` } };
+}
+
+function userPart(c: TextContent | ImageContent, images: boolean): Json {
+  if (c.type === "text") return { type: "text", text: c.text };
+  return images ? imagePart(c) : { type: "text", text: IMAGE_OMITTED };
+}
+
+const FINISH_REASONS: Record<string, StopReason> = {
+  stop: "stop",
+  end_turn: "stop",
+  length: "length",
+  tool_calls: "toolUse",
+  function_call: "toolUse",
+};
+
+class CompletionsDecoder implements StreamDecoder {
+  complete = false;
+  private text: number | undefined;
+  private thinking: number | undefined;
+  private readonly calls = new Map<number, number>();
+
+  constructor(
+    private readonly provider: string,
+    private readonly out: AssistantBuilder,
+  ) {}
+
+  handle(event: SseEvent): "continue" | "end" {
+    if (event.data.trim() === "[DONE]") {
+      if (!this.complete) this.finish("stop");
+      return "end";
+    }
+    const data = eventJson(this.provider, event);
+    if (data.error !== undefined && data.error !== null) {
+      const info = readErrorInfo(data) ?? { message: event.data };
+      const code = (data.error as Json).code;
+      throw new ProviderError(formatProviderError(this.provider, undefined, info), {
+        retryable: typeof code === "number" ? isRetryableStatus(code, info.kind) : info.kind === "server_error",
+      });
+    }
+    if (data.usage) this.usage(data.usage as Json);
+
+    const choice = (data.choices as Json[] | undefined)?.[0];
+    if (!choice || this.complete) return "continue";
+    const delta = (choice.delta ?? {}) as Json;
+
+    const reasoning = delta.reasoning_content ?? delta.reasoning;
+    if (typeof reasoning === "string" && reasoning !== "") {
+      if (this.thinking === undefined) {
+        this.closeText();
+        this.thinking = this.out.startThinking();
+      }
+      this.out.appendThinking(this.thinking, reasoning);
+    }
+
+    const content = contentText(delta.content);
+    if (content !== "") {
+      if (this.text === undefined) {
+        this.closeThinking();
+        this.text = this.out.startText();
+      }
+      this.out.appendText(this.text, content);
+    }
+
+    const toolCalls = delta.tool_calls as Json[] | undefined;
+    if (Array.isArray(toolCalls)) {
+      toolCalls.forEach((call, position) => this.toolCall(call, position));
+    }
+
+    if (typeof choice.finish_reason === "string" && choice.finish_reason !== "") {
+      const reason = choice.finish_reason;
+      if (reason === "content_filter") this.finish("error", `${this.provider}: the reply was stopped by the provider's content filter`);
+      else this.finish(FINISH_REASONS[reason] ?? "stop");
+    }
+    return "continue";
+  }
+
+  private toolCall(call: Json, position: number): void {
+    const key = typeof call.index === "number" ? call.index : position;
+    const fn = (call.function ?? {}) as Json;
+    let index = this.calls.get(key);
+    if (index === undefined) {
+      this.closeText();
+      this.closeThinking();
+      index = this.out.startToolCall(typeof call.id === "string" && call.id !== "" ? call.id : newToolCallId(), (fn.name as string | undefined) ?? "");
+      this.calls.set(key, index);
+    }
+    const args = fn.arguments;
+    // A few servers send the arguments as an object instead of JSON text.
+    if (typeof args === "string") this.out.appendToolArguments(index, args);
+    else if (args !== null && typeof args === "object") this.out.appendToolArguments(index, JSON.stringify(args));
+  }
+
+  private closeText(): void {
+    if (this.text !== undefined) this.out.end(this.text);
+    this.text = undefined;
+  }
+
+  private closeThinking(): void {
+    if (this.thinking !== undefined) this.out.end(this.thinking);
+    this.thinking = undefined;
+  }
+
+  private finish(reason: StopReason, message?: string): void {
+    this.complete = true;
+    this.out.finish(reason, message);
+  }
+
+  /** prompt_tokens includes cached (and OpenRouter's cache-write) tokens; input is what remains. */
+  private usage(u: Json): void {
+    const num = (v: unknown) => (typeof v === "number" ? v : 0);
+    const details = (u.prompt_tokens_details ?? {}) as Json;
+    const cacheRead = num(details.cached_tokens) || num(u.prompt_cache_hit_tokens);
+    const cacheWrite = num(details.cache_write_tokens);
+    this.out.setUsage({
+      input: Math.max(0, num(u.prompt_tokens) - cacheRead - cacheWrite),
+      output: num(u.completion_tokens),
+      cacheRead,
+      cacheWrite,
+    });
+  }
+}
+
+/** Mistral may send content as an array of text parts. */
+function contentText(content: unknown): string {
+  if (typeof content === "string") return content;
+  if (!Array.isArray(content)) return "";
+  return content.map((p) => (p && typeof p === "object" && typeof (p as Json).text === "string" ? ((p as Json).text as string) : "")).join("");
+}
+
+export const streamOpenAICompletions: StreamFunction = (model, context, options = {}) => {
+  const auth: Record<string, string> = options.apiKey ? { authorization: `Bearer ${options.apiKey}` } : {};
+  return runProviderStream(model, options, {
+    request: { url: `${model.baseUrl}/chat/completions`, headers: requestHeaders(auth, model, options), body: completionsRequestBody(model, context, options) },
+    decoder: (out) => new CompletionsDecoder(model.provider, out),
+  });
+};

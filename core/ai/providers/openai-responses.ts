@@ -1,0 +1,222 @@
+import type { AssistantBuilder } from "../assistant-builder.ts";
+import { ProviderError, formatProviderError, readErrorInfo } from "../http/errors.ts";
+import { type StreamDecoder, eventJson, requestHeaders, runProviderStream } from "../http/provider-stream.ts";
+import type { SseEvent } from "../http/sse.ts";
+import type { ImageContent, Message, TextContent } from "../messages.ts";
+import type { Model } from "../model.ts";
+import type { Context, StreamFunction, StreamOptions } from "../stream.ts";
+import { reasoningEffort } from "../thinking.ts";
+import { isSameModel, prepareTranscript, textOf } from "../transcript.ts";
+
+type Json = Record<string, unknown>;
+
+const IMAGE_OMITTED = "(image omitted: this model does not accept images)";
+
+export function responsesRequestBody(model: Model, context: Context, options: StreamOptions = {}): Json {
+  // store:false keeps nothing server-side; encrypted reasoning makes the next turn whole anyway.
+  const body: Json = { model: model.id, input: convertInput(model, context.messages), stream: true, store: false };
+  if (context.systemPrompt !== "") body.instructions = context.systemPrompt;
+  body.max_output_tokens = options.maxTokens ?? model.maxTokens;
+  if (context.tools.length > 0) {
+    body.tools = context.tools.map((t) => ({ type: "function", name: t.name, description: t.description, parameters: t.parameters, strict: false }));
+  }
+  if (model.reasoning) {
+    body.include = ["reasoning.encrypted_content"];
+    const effort = reasoningEffort(options.thinking ?? "off");
+    if (effort) body.reasoning = { effort, summary: "auto" };
+  } else if (options.temperature !== undefined) {
+    // Reasoning models reject sampling parameters.
+    body.temperature = options.temperature;
+  }
+  if (options.sessionId) body.prompt_cache_key = options.sessionId;
+  return body;
+}
+
+function convertInput(model: Model, history: Message[]): Json[] {
+  const images = model.input.includes("image");
+  const out: Json[] = [];
+  let pendingImages: ImageContent[] = [];
+  const flushImages = () => {
+    if (pendingImages.length === 0) return;
+    out.push({ role: "user", content: [{ type: "input_text", text: "Images returned by the tool calls above:" }, ...pendingImages.map(inputImage)] });
+    pendingImages = [];
+  };
+
+  for (const m of prepareTranscript(history)) {
+    if (m.role !== "toolResult") flushImages();
+    if (m.role === "user") {
+      const parts = typeof m.content === "string" ? [{ type: "text" as const, text: m.content }] : m.content;
+      out.push({ role: "user", content: parts.map((c) => inputPart(c, images)) });
+    } else if (m.role === "assistant") {
+      const native = isSameModel(m, model);
+      for (const c of m.content) {
+        if (c.type === "thinking") {
+          const item = native ? reasoningItem(c.signature) : undefined;
+          if (item) out.push(item);
+        } else if (c.type === "text") {
+          if (c.text !== "") out.push({ type: "message", role: "assistant", status: "completed", content: [{ type: "output_text", text: c.text, annotations: [] }] });
+        } else {
+          const call: Json = { type: "function_call", call_id: c.id, name: c.name, arguments: JSON.stringify(c.arguments) };
+          if (native && c.providerData?.startsWith("fc")) call.id = c.providerData;
+          out.push(call);
+        }
+      }
+    } else {
+      const attached = m.content.filter((c): c is ImageContent => c.type === "image");
+      let output = textOf(m.content) || "(no output)";
+      if (attached.length > 0 && !images) output += `\n${IMAGE_OMITTED}`;
+      out.push({ type: "function_call_output", call_id: m.toolCallId, output });
+      if (images) pendingImages.push(...attached);
+    }
+  }
+  flushImages();
+  return out;
+}
+
+/** The reasoning item as Responses returned it, kept in ThinkingContent.signature. */
+function reasoningItem(signature: string | undefined): Json | undefined {
+  if (!signature) return undefined;
+  try {
+    const item = JSON.parse(signature) as Json;
+    return item.type === "reasoning" ? item : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+function inputImage(c: ImageContent): Json {
+  return { type: "input_image", detail: "auto", image_url: `data:${c.mimeType};base64,${c.data}` };
+}
+
+function inputPart(c: TextContent | ImageContent, images: boolean): Json {
+  if (c.type === "text") return { type: "input_text", text: c.text };
+  return images ? inputImage(c) : { type: "input_text", text: IMAGE_OMITTED };
+}
+
+interface Item {
+  kind: "reasoning" | "message" | "function_call";
+  index: number;
+  summaryIndex?: number;
+}
+
+class ResponsesDecoder implements StreamDecoder {
+  complete = false;
+  /** By output_index: parallel items interleave and are routed by it. */
+  private readonly items = new Map<number, Item>();
+
+  constructor(
+    private readonly provider: string,
+    private readonly out: AssistantBuilder,
+  ) {}
+
+  handle(event: SseEvent): "continue" | "end" {
+    const data = eventJson(this.provider, event);
+    const type = (data.type as string | undefined) ?? event.event;
+    const at = data.output_index as number;
+    switch (type) {
+      case "response.output_item.added":
+        this.added(at, data.item as Json);
+        break;
+      case "response.reasoning_summary_text.delta":
+      case "response.reasoning_text.delta": {
+        const item = this.item(at, "reasoning");
+        const summaryIndex = data.summary_index as number | undefined;
+        // Summary parts are separate paragraphs.
+        if (summaryIndex !== undefined && item.summaryIndex !== undefined && summaryIndex !== item.summaryIndex) this.out.appendThinking(item.index, "\n\n");
+        if (summaryIndex !== undefined) item.summaryIndex = summaryIndex;
+        this.out.appendThinking(item.index, data.delta as string);
+        break;
+      }
+      case "response.output_text.delta":
+      case "response.refusal.delta":
+        this.out.appendText(this.item(at, "message").index, data.delta as string);
+        break;
+      case "response.function_call_arguments.delta":
+        this.out.appendToolArguments(this.item(at, "function_call").index, data.delta as string);
+        break;
+      case "response.function_call_arguments.done":
+        if (typeof data.arguments === "string") this.out.replaceToolArguments(this.item(at, "function_call").index, data.arguments);
+        break;
+      case "response.output_item.done":
+        this.done(at, data.item as Json);
+        break;
+      case "response.completed":
+      case "response.incomplete":
+        this.finish(data.response as Json | undefined);
+        return "end";
+      case "response.failed": {
+        const response = (data.response ?? {}) as Json;
+        throw this.failure(readErrorInfo({ error: response.error }) ?? { message: "the response failed" });
+      }
+      case "error":
+        throw this.failure(readErrorInfo(data) ?? { message: event.data });
+    }
+    return "continue";
+  }
+
+  private added(at: number, item: Json): void {
+    if (item.type === "reasoning") this.items.set(at, { kind: "reasoning", index: this.out.startThinking() });
+    else if (item.type === "message") this.items.set(at, { kind: "message", index: this.out.startText() });
+    else if (item.type === "function_call") {
+      const index = this.out.startToolCall(item.call_id as string, item.name as string, item.id as string | undefined);
+      if (typeof item.arguments === "string") this.out.appendToolArguments(index, item.arguments);
+      this.items.set(at, { kind: "function_call", index });
+    }
+  }
+
+  /** Some compatible servers skip `output_item.added`; the first delta then opens the block. */
+  private item(at: number, kind: Item["kind"]): Item {
+    const known = this.items.get(at);
+    if (known && known.kind === kind) return known;
+    const index = kind === "reasoning" ? this.out.startThinking() : kind === "message" ? this.out.startText() : this.out.startToolCall(`call_${at}`, "");
+    const item: Item = { kind, index };
+    this.items.set(at, item);
+    return item;
+  }
+
+  private done(at: number, item: Json): void {
+    if (item.type !== "reasoning" && item.type !== "message" && item.type !== "function_call") return;
+    const known = this.items.get(at) ?? (this.added(at, item), this.items.get(at));
+    if (!known) return;
+    if (item.type === "reasoning") {
+      const summary = Array.isArray(item.summary) ? (item.summary as Json[]) : [];
+      const block = this.out.message.content[known.index];
+      if (block?.type === "thinking" && block.thinking === "") {
+        this.out.appendThinking(known.index, summary.map((s) => s.text as string).join("\n\n"));
+      }
+      const kept: Json = { type: "reasoning", id: item.id, summary };
+      if (typeof item.encrypted_content === "string") kept.encrypted_content = item.encrypted_content;
+      this.out.setThinkingSignature(known.index, JSON.stringify(kept));
+    } else if (item.type === "function_call") {
+      if (typeof item.arguments === "string") this.out.replaceToolArguments(known.index, item.arguments);
+      if (typeof item.id === "string") this.out.setToolProviderData(known.index, item.id);
+    }
+    this.out.end(known.index);
+  }
+
+  private finish(response: Json | undefined): void {
+    this.complete = true;
+    const usage = (response?.usage ?? {}) as Json;
+    const num = (v: unknown) => (typeof v === "number" ? v : 0);
+    const cached = num(((usage.input_tokens_details ?? {}) as Json).cached_tokens);
+    this.out.setUsage({ input: Math.max(0, num(usage.input_tokens) - cached), output: num(usage.output_tokens), cacheRead: cached, cacheWrite: 0 });
+    if (response?.status === "incomplete") {
+      const reason = ((response.incomplete_details ?? {}) as Json).reason;
+      if (reason === "content_filter") this.out.finish("error", `${this.provider}: the reply was stopped by the provider's content filter`);
+      else this.out.finish("length");
+    } else this.out.finish("stop");
+  }
+
+  private failure(info: { message: string; kind?: string }): ProviderError {
+    const retryable = info.kind === "server_error" || info.kind === "rate_limit_exceeded" || info.kind === "server_is_overloaded";
+    return new ProviderError(formatProviderError(this.provider, undefined, info), { retryable });
+  }
+}
+
+export const streamOpenAIResponses: StreamFunction = (model, context, options = {}) => {
+  const auth: Record<string, string> = options.apiKey ? { authorization: `Bearer ${options.apiKey}` } : {};
+  return runProviderStream(model, options, {
+    request: { url: `${model.baseUrl}/responses`, headers: requestHeaders(auth, model, options), body: responsesRequestBody(model, context, options) },
+    decoder: (out) => new ResponsesDecoder(model.provider, out),
+  });
+};

@@ -1,0 +1,115 @@
+import { getProvider } from "../ai/providers-table.ts";
+
+/** Where saved keys live (the SQLite store implements this). */
+export interface CredentialStore {
+  get(provider: string): string | undefined;
+}
+
+export interface KeyRequest {
+  provider: string;
+  /** `--api-key`, for this process only. */
+  cliKey?: string;
+  /** models.yml `apiKey`: a literal, an env var name, or `!command`. */
+  configKey?: string;
+  store?: CredentialStore;
+  env?: Record<string, string | undefined>;
+}
+
+/**
+ * `source` says where the key came from, for messages like "anthropic rejected the key from
+ * ANTHROPIC_API_KEY"; the key itself must never be printed. Keyless local servers resolve to
+ * `key: undefined`.
+ */
+export type KeyResolution = { ok: true; key: string | undefined; source: string } | { ok: false; error: string };
+
+const COMMAND_TIMEOUT_MS = 10_000;
+const ENV_NAME = /^[A-Z_][A-Z0-9_]*$/;
+
+/** First match wins: --api-key, models.yml apiKey, the credential store, the provider's env vars. */
+export async function resolveApiKey(request: KeyRequest): Promise<KeyResolution> {
+  const env = request.env ?? process.env;
+  const provider = getProvider(request.provider);
+  const present = (v: string | undefined): v is string => v !== undefined && v.trim() !== "";
+
+  if (present(request.cliKey)) return { ok: true, key: request.cliKey.trim(), source: "--api-key" };
+
+  let commandFailure: string | undefined;
+  const configKey = request.configKey?.trim();
+  if (present(configKey)) {
+    if (configKey.startsWith("!")) {
+      const result = await runKeyCommand(configKey.slice(1).trim());
+      if ("key" in result) return { ok: true, key: result.key, source: "models.yml apiKey command" };
+      commandFailure = result.error;
+    } else if (ENV_NAME.test(configKey) && present(env[configKey])) {
+      return { ok: true, key: env[configKey].trim(), source: `models.yml apiKey ($${configKey})` };
+    } else {
+      return { ok: true, key: configKey, source: "models.yml apiKey" };
+    }
+  }
+
+  const stored = request.store?.get(request.provider);
+  if (present(stored)) return { ok: true, key: stored.trim(), source: "credential store" };
+
+  for (const name of provider?.keyEnv ?? []) {
+    const value = env[name];
+    if (present(value)) return { ok: true, key: value.trim(), source: name };
+  }
+
+  if (provider?.keyless && commandFailure === undefined) return { ok: true, key: undefined, source: "none (local server)" };
+
+  const vars = provider?.keyEnv ?? [];
+  const hint =
+    vars.length > 0
+      ? `set ${vars[0]}${vars.length > 1 ? ` (or ${vars.slice(1).join(", ")})` : ""}, or run \`omp auth add ${request.provider}\``
+      : `set apiKey for it in models.yml, or run \`omp auth add ${request.provider}\``;
+  const because = commandFailure === undefined ? "" : ` (${commandFailure})`;
+  return { ok: false, error: `No API key for ${request.provider}${because}: ${hint}` };
+}
+
+type CommandResult = { key: string } | { error: string };
+const commandCache = new Map<string, Promise<CommandResult>>();
+
+/**
+ * Runs a models.yml `!command` through the shell, as the user wrote it in their own config.
+ * Each command runs once per process: a password manager prompt should not repeat per model.
+ */
+function runKeyCommand(command: string): Promise<CommandResult> {
+  let pending = commandCache.get(command);
+  if (!pending) {
+    pending = execute(command);
+    commandCache.set(command, pending);
+    // A failure is not cached, so fixing the command (or unlocking the vault) works without a restart.
+    pending.then((r) => {
+      if ("error" in r) commandCache.delete(command);
+    });
+  }
+  return pending;
+}
+
+async function execute(command: string): Promise<CommandResult> {
+  let proc: Bun.Subprocess<"ignore", "pipe", "pipe">;
+  try {
+    proc = Bun.spawn(["sh", "-c", command], { stdin: "ignore", stdout: "pipe", stderr: "pipe" });
+  } catch (error) {
+    return { error: `the apiKey command could not start: ${error instanceof Error ? error.message : String(error)}` };
+  }
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const timeout = new Promise<"timeout">((resolve) => {
+    timer = setTimeout(() => resolve("timeout"), COMMAND_TIMEOUT_MS);
+  });
+  // Raced rather than awaited: a background child of the shell can hold the pipes open long after.
+  const finished = Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited]);
+  const outcome = await Promise.race([finished, timeout]);
+  clearTimeout(timer);
+  if (outcome === "timeout") {
+    proc.kill("SIGKILL");
+    return { error: `the apiKey command did not finish within ${COMMAND_TIMEOUT_MS / 1000} s` };
+  }
+  const [stdout, stderr, code] = outcome;
+  if (code !== 0) {
+    const detail = stderr.trim().split("\n").pop();
+    return { error: `the apiKey command exited with status ${code}${detail ? `: ${detail}` : ""}` };
+  }
+  const key = stdout.trim();
+  return key === "" ? { error: "the apiKey command printed nothing" } : { key };
+}

@@ -1,0 +1,165 @@
+import { anthropicFormat } from "./anthropic.ts";
+import type { WireFormat } from "./format.ts";
+import { googleFormat } from "./google.ts";
+import { type ListedModel, type ListingStyle, modelsListing, ollamaTags } from "./listings.ts";
+import { openaiCompletionsFormat } from "./openai-completions.ts";
+import { openaiResponsesFormat } from "./openai-responses.ts";
+import { type Fault, type Reply, type Turn, isFault } from "./script.ts";
+
+export interface RecordedRequest {
+  method: string;
+  path: string;
+  query: Record<string, string>;
+  /** Lower-cased names. */
+  headers: Record<string, string>;
+  /** Parsed JSON, or undefined for a body that is empty or not JSON. */
+  body: any;
+  /** The wire format that answered, for POSTs. */
+  format?: WireFormat["name"];
+}
+
+export interface StandinOptions {
+  script?: Turn[];
+  /** Replay the script from the start when it runs out (benchmarks). */
+  loop?: boolean;
+  /** Zero-latency mode: each response is written in one piece, ignoring delays. */
+  fast?: boolean;
+  /** Served by GET /v1/models and Ollama's /api/tags. */
+  models?: ListedModel[];
+  listingStyle?: ListingStyle;
+}
+
+export interface Standin {
+  /** `http://127.0.0.1:<port>`, no trailing slash. */
+  url: string;
+  requests: RecordedRequest[];
+  setScript(script: Turn[]): void;
+  close(): Promise<void>;
+}
+
+const encoder = new TextEncoder();
+
+/**
+ * A fake of the four provider APIs on loopback: each POST takes the next scripted turn and
+ * answers it in the wire format of the endpoint that was called.
+ */
+export async function startStandin(options: StandinOptions = {}): Promise<Standin> {
+  let script = [...(options.script ?? [])];
+  let next = 0;
+  let serial = 0;
+  const requests: RecordedRequest[] = [];
+
+  const takeTurn = (): Turn | undefined => {
+    if (next >= script.length) {
+      if (!options.loop || script.length === 0) return undefined;
+      next = 0;
+    }
+    return script[next++];
+  };
+
+  const server = Bun.serve({
+    hostname: "127.0.0.1",
+    port: 0,
+    idleTimeout: 0,
+    async fetch(req) {
+      const url = new URL(req.url);
+      const path = url.pathname;
+      const text = await req.text();
+      let body: any;
+      try {
+        body = text === "" ? undefined : JSON.parse(text);
+      } catch {
+        body = undefined;
+      }
+      const recorded: RecordedRequest = {
+        method: req.method,
+        path,
+        query: Object.fromEntries(url.searchParams),
+        headers: Object.fromEntries([...req.headers].map(([k, v]) => [k.toLowerCase(), v])),
+        body,
+      };
+      requests.push(recorded);
+
+      if (req.method === "GET") {
+        if (path === "/v1/models" || path === "/models") return Response.json(modelsListing(options.models ?? [], options.listingStyle ?? "openai"));
+        if (path === "/api/tags") return Response.json(ollamaTags(options.models ?? []));
+        return new Response("not found", { status: 404 });
+      }
+
+      const route = routeOf(path);
+      if (!route) return new Response(`stand-in: no endpoint ${req.method} ${path}`, { status: 404 });
+      recorded.format = route.format.name;
+      const turn = takeTurn();
+      if (!turn) {
+        return Response.json(route.format.error(400, `stand-in: the script has no turn left for ${req.method} ${path}`, "standin_script_exhausted"), { status: 400 });
+      }
+      if (turn.delayMs && !options.fast) await Bun.sleep(turn.delayMs);
+      if (isFault(turn)) return faultResponse(route.format, turn);
+      const model = route.model ?? (typeof body?.model === "string" ? body.model : "standin-model");
+      return streamReply(route.format, turn, route.format.events(turn, { model, serial: ++serial }), options.fast ?? false);
+    },
+  });
+
+  return {
+    url: `http://127.0.0.1:${server.port}`,
+    requests,
+    setScript(turns) {
+      script = [...turns];
+      next = 0;
+    },
+    close: () => server.stop(true),
+  };
+}
+
+function routeOf(path: string): { format: WireFormat; model?: string } | undefined {
+  if (path === "/v1/messages") return { format: anthropicFormat };
+  if (path === "/v1/chat/completions" || path === "/chat/completions") return { format: openaiCompletionsFormat };
+  if (path === "/v1/responses" || path === "/responses") return { format: openaiResponsesFormat };
+  const gemini = /^\/v1beta\/models\/([^/:]+):streamGenerateContent$/.exec(path);
+  if (gemini) return { format: googleFormat, model: decodeURIComponent(gemini[1]!) };
+  return undefined;
+}
+
+function faultResponse(format: WireFormat, fault: Fault): Response {
+  const headers: Record<string, string> = {};
+  if (fault.retryAfter !== undefined) headers["retry-after"] = String(fault.retryAfter);
+  if (fault.retryAfterMs !== undefined) headers["retry-after-ms"] = String(fault.retryAfterMs);
+  if (fault.overloaded) {
+    const { status, message, kind } = format.overloaded;
+    return Response.json(format.error(status, fault.message ?? message, fault.kind ?? kind), { status, headers });
+  }
+  const status = fault.status ?? 400;
+  const body = fault.errorBody !== undefined ? fault.errorBody : format.error(status, fault.message, fault.kind);
+  return Response.json(body, { status, headers });
+}
+
+function streamReply(format: WireFormat, reply: Reply, events: string[], fast: boolean): Response {
+  const cut = reply.cutAfterEvents;
+  let sent = cut === undefined ? events : events.slice(0, cut);
+  if (reply.streamErrorAfterEvents !== undefined) {
+    const error = reply.streamError ?? {};
+    sent = [...sent.slice(0, reply.streamErrorAfterEvents), format.streamError(error.message ?? format.overloaded.message, error.kind ?? format.overloaded.kind)];
+  }
+  const headers = { "content-type": "text/event-stream; charset=utf-8", "cache-control": "no-cache" };
+  if (fast && cut === undefined) return new Response(sent.join(""), { headers });
+
+  const stream = new ReadableStream<Uint8Array>({
+    async start(controller) {
+      for (const [i, event] of sent.entries()) {
+        if (i > 0 && reply.eventDelayMs && !fast) await Bun.sleep(reply.eventDelayMs);
+        try {
+          controller.enqueue(encoder.encode(event));
+        } catch {
+          return;
+        }
+      }
+      if (cut !== undefined && reply.cutMode === "reset") {
+        // Let the last event reach the client before the connection breaks.
+        await Bun.sleep(10);
+        // Without a reason: Bun logs an Error passed here as if the server had crashed.
+        controller.error(undefined);
+      } else controller.close();
+    },
+  });
+  return new Response(stream, { headers });
+}
