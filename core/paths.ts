@@ -19,10 +19,7 @@ export function configRoot(home: string = homedir()): string {
   return join(home, ".omp");
 }
 
-/**
- * `~/.omp/agent`, or `OMP_AGENT_DIR`. A relative `OMP_AGENT_DIR` is resolved once against the
- * working directory at startup; later `cd`s in the agent do not move it.
- */
+/** `~/.omp/agent`, or `OMP_AGENT_DIR` (`~` expanded, a relative path taken from the working directory). */
 export function agentDir(env: NodeJS.ProcessEnv = process.env): string {
   const override = env.OMP_AGENT_DIR;
   if (override) return resolve(expandHome(override));

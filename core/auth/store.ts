@@ -44,6 +44,9 @@ CREATE TABLE IF NOT EXISTS auth_credentials (
 CREATE INDEX IF NOT EXISTS auth_credentials_provider ON auth_credentials (provider, disabled_cause);
 `;
 
+const ACTIVE_KEYS =
+  "SELECT id, provider, data, created_at, updated_at FROM auth_credentials WHERE disabled_cause IS NULL AND credential_type = 'api_key'";
+
 const now = () => Math.floor(Date.now() / 1000);
 
 /**
@@ -104,7 +107,8 @@ export class CredentialStore {
     const data = JSON.stringify({ key });
     return this.db.transaction(() => {
       for (const row of this.activeRows(provider)) {
-        if (parseKey(row.data) === key) this.db.run("UPDATE auth_credentials SET disabled_cause = 'added again', updated_at = ? WHERE id = ?", [time, row.id]);
+        if (parseKey(row.data) !== key) continue;
+        this.db.run("UPDATE auth_credentials SET disabled_cause = 'added again', updated_at = ? WHERE id = ?", [time, row.id]);
       }
       const result = this.db.run(
         "INSERT INTO auth_credentials (provider, credential_type, data, created_at, updated_at) VALUES (?, 'api_key', ?, ?, ?)",
@@ -116,12 +120,7 @@ export class CredentialStore {
 
   /** The active keys, masked, newest first within each provider. */
   list(): CredentialSummary[] {
-    return this.db
-      .query<CredentialRow, []>(
-        "SELECT id, provider, data, created_at, updated_at FROM auth_credentials WHERE disabled_cause IS NULL AND credential_type = 'api_key' ORDER BY provider, id DESC",
-      )
-      .all()
-      .map(summary);
+    return this.db.query<CredentialRow, []>(`${ACTIVE_KEYS} ORDER BY provider, id DESC`).all().map(summary);
   }
 
   /** The provider's most recently added active key. */
@@ -144,11 +143,7 @@ export class CredentialStore {
   }
 
   private activeRows(provider: string): CredentialRow[] {
-    return this.db
-      .query<CredentialRow, [string]>(
-        "SELECT id, provider, data, created_at, updated_at FROM auth_credentials WHERE provider = ? AND disabled_cause IS NULL AND credential_type = 'api_key' ORDER BY id DESC",
-      )
-      .all(provider);
+    return this.db.query<CredentialRow, [string]>(`${ACTIVE_KEYS} AND provider = ? ORDER BY id DESC`).all(provider);
   }
 }
 

@@ -161,9 +161,11 @@ export function resolveSession(arg: string, cwd: string, options: SessionDirOpti
     throw new OmpError(`no session matches "${arg}" in ${where}`, { exitCode: 2 });
   }
 
+  found.sort((a, b) => b.modified.getTime() - a.modified.getTime());
   const shown = found.slice(0, 10).map((file) => {
     const info = describe(file);
-    return `  ${file.id ?? file.name}  ${formatAge(file.modified)}  ${info?.title ?? "(unreadable)"}${info && info.cwd !== resolve(cwd) ? `  (${displayPath(info.cwd)})` : ""}`;
+    const elsewhere = info && info.cwd !== resolve(cwd) ? `  (${displayPath(info.cwd)})` : "";
+    return `  ${file.id ?? file.name}  ${formatAge(file.modified)}  ${info?.title ?? "(unreadable)"}${elsewhere}`;
   });
   const more = found.length > shown.length ? `\n  … and ${found.length - shown.length} more` : "";
   throw new OmpError(`"${arg}" matches ${found.length} sessions; give more of the id:\n${shown.join("\n")}${more}`, { exitCode: 2 });

@@ -63,7 +63,6 @@ export type CustomEntry = z.infer<typeof CustomEntry>;
 
 export const SessionEntry = z.discriminatedUnion("type", [MessageEntry, ModelChangeEntry, ThinkingLevelChangeEntry, CompactionEntry, CustomEntry]);
 export type SessionEntry = z.infer<typeof SessionEntry>;
-export type SessionEntryType = SessionEntry["type"];
 
 type WithoutTreeFields<T> = T extends unknown ? Omit<T, "id" | "parentId" | "timestamp"> : never;
 /** An entry as a caller hands it to the writer, which adds id, parentId and timestamp. */

@@ -1,4 +1,4 @@
-import { chmodSync, closeSync, fsyncSync, ftruncateSync, openSync, readFileSync, writeSync } from "node:fs";
+import { chmodSync, closeSync, constants, fsyncSync, ftruncateSync, openSync, readFileSync, writeSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { OmpError, describeError } from "../errors/omp-error.ts";
 import { displayPath, ensurePrivateDir } from "../paths.ts";
@@ -70,7 +70,7 @@ export class SessionWriter {
 
   /** Continues a loaded session: new entries hang below its current leaf. */
   static resume(session: LoadedSession, options: { secrets?: Iterable<string> } = {}): SessionWriter {
-    return new SessionWriter(session.path, session.header, session.leafId, session.entries.map((entry) => entry.id), false, options.secrets);
+    return new SessionWriter(session.path, session.header, session.leafId, session.parents.keys(), false, options.secrets);
   }
 
   /** The entry new entries attach to; null before the first one (or after {@link branch} to the root). */
@@ -152,7 +152,8 @@ export class SessionWriter {
       this.dirUnsynced = true;
       return fd;
     }
-    const fd = openSync(this.path, "a", 0o600);
+    // No O_CREAT: if the file vanished since it was loaded, appending would make a file without a header.
+    const fd = openSync(this.path, constants.O_WRONLY | constants.O_APPEND);
     this.fd = fd;
     chmodSync(this.path, 0o600);
     repairTail(this.path, fd);

@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { appendFileSync, existsSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { appendFileSync, existsSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { COMPACTION_SUMMARY_PREFIX, branchEntries, buildSessionContext, loadSession } from "../../../core/session/loader.ts";
 import { MAX_PERSIST_CHARS } from "../../../core/session/persist.ts";
@@ -228,5 +228,25 @@ describe("compaction on load", () => {
     writer.append({ type: "message", message: user("after") });
     writer.close();
     expect(texts(buildSessionContext(loadSession(writer.path)).messages)).toEqual([`${COMPACTION_SUMMARY_PREFIX}\n\n<summary>\ns\n</summary>`, "after"]);
+  });
+});
+
+describe("resume", () => {
+  test("appends below the loaded leaf and never recreates a file that vanished", () => {
+    const writer = newWriter();
+    const [, , , , , a3] = threeTurns(writer);
+    writer.close();
+    const resumed = SessionWriter.resume(loadSession(writer.path));
+    expect(resumed.leafId).toBe(a3!.id);
+    const next = resumed.append({ type: "message", message: user("u-four") });
+    expect(next.parentId).toBe(a3!.id);
+    resumed.close();
+
+    const again = SessionWriter.resume(loadSession(writer.path));
+    rmSync(writer.path);
+    expect(() => again.append({ type: "message", message: user("lost") })).toThrow("cannot write the session file");
+    expect(existsSync(writer.path)).toBe(false);
+    // The failure is latched: later appends fail the same way instead of writing a gap.
+    expect(() => again.append({ type: "message", message: user("later") })).toThrow("cannot write the session file");
   });
 });
