@@ -78,7 +78,7 @@ function tailOf(text: string, lines: number, chars: number): string {
     if (text.length - start >= chars) break;
   }
   if (text.length - start <= chars) return text.slice(start);
-  const cut = text.length - chars;
+  const cut = text.length - chars - (text.endsWith("\n") ? 1 : 0);
   const lineStart = text.indexOf("\n", cut);
   return lineStart !== -1 && lineStart < text.length - 1 ? text.slice(lineStart + 1) : text.slice(cut);
 }

@@ -140,10 +140,15 @@ async function runBash(input: z.infer<typeof schema>, context: ToolContext): Pro
   });
 
   let stopReason: "timeout" | "abort" | undefined;
+  let killDeadline = 0;
+  let killTimer: ReturnType<typeof setTimeout> | undefined;
   const stop = (reason: "timeout" | "abort") => {
     if (stopReason) return;
     stopReason = reason;
     killGroup(proc.pid, "SIGTERM");
+    killDeadline = Date.now() + BASH_KILL_GRACE_MS;
+    // Bash itself may ignore SIGTERM (trap '' TERM), in which case it never exits on its own.
+    killTimer = setTimeout(() => killGroup(proc.pid, "SIGKILL"), BASH_KILL_GRACE_MS);
   };
   const timer = setTimeout(() => stop("timeout"), timeoutS * 1000);
   const onAbort = () => stop("abort");
@@ -167,10 +172,9 @@ async function runBash(input: z.infer<typeof schema>, context: ToolContext): Pro
     context.signal.removeEventListener("abort", onAbort);
   }
   if (stopReason) {
-    // Children may outlive bash after SIGTERM: give them the grace period, then SIGKILL the group.
-    const deadline = Date.now() + BASH_KILL_GRACE_MS;
-    await Promise.race([pump, sleep(BASH_KILL_GRACE_MS)]);
-    while (groupAlive(proc.pid) && Date.now() < deadline) await sleep(50);
+    // Children may outlive bash after SIGTERM: they get what is left of the grace period, then SIGKILL.
+    while (groupAlive(proc.pid) && Date.now() < killDeadline) await sleep(50);
+    clearTimeout(killTimer);
     killGroup(proc.pid, "SIGKILL");
   } else if ((await Promise.race([pump, sleep(AFTER_EXIT_READ_MS)])) === "slept") {
     detachedOutput = true;

@@ -36,7 +36,8 @@ export const writeTool: Tool<typeof schema> = {
     } catch (error) {
       const code = (error as NodeJS.ErrnoException).code;
       if (code === "EACCES" || code === "EPERM") return errorResult(`Permission denied: cannot write ${shown}`);
-      if (code === "ENOTDIR") return errorResult(`Cannot write ${shown}: a parent of it is a file, not a directory.`);
+      // mkdir reports a file in the way as EEXIST, open as ENOTDIR.
+      if (code === "ENOTDIR" || code === "EEXIST") return errorResult(`Cannot write ${shown}: a parent of it is a file, not a directory.`);
       if (code === "EROFS") return errorResult(`Cannot write ${shown}: the file system is read-only.`);
       throw error;
     }
