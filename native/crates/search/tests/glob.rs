@@ -46,6 +46,8 @@ fn name_patterns_match_at_any_depth_and_path_patterns_match_the_path() {
     assert_eq!(names(&list(&t, &["src/**/*.rs"], |_| {})), ["src/main.rs", "src/util/mod.rs"]);
     assert_eq!(names(&list(&t, &["*.rs", "!mod.rs"], |_| {})), ["a/b.rs", "a-c.rs", "src/main.rs"]);
     assert_eq!(names(&list(&t, &["*.rs", "!src/util"], |_| {})), ["a/b.rs", "a-c.rs", "src/main.rs"]);
+    let only_negated = list(&t, &["!*.rs"], |o| o.kinds = vec![EntryKind::File]);
+    assert_eq!(names(&only_negated), ["README.md", "src/util/notes.md"]);
 }
 
 #[test]

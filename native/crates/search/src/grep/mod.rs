@@ -14,7 +14,7 @@ use ignore::{DirEntry, WalkState};
 use self::page::Paging;
 use self::sink::{CountSink, Counter, FileHits, LineSink};
 use crate::error::check_root;
-use crate::sort::RootOrder;
+use crate::sort::{by_path, RootOrder};
 use crate::types::{CancelToken, GrepMode, GrepOptions, GrepResult, SearchError};
 use crate::walk::{self, WalkOptions};
 
@@ -44,7 +44,7 @@ pub(crate) fn run(opts: &GrepOptions, cancel: &CancelToken) -> Result<GrepResult
     let searcher = config::searcher(opts);
     let multi_line = searcher.multi_line_with_matcher(&matcher);
     let stats = Stats::default();
-    let mut found = walk::collect(builder.build_parallel(), cancel, || {
+    let found = walk::collect(builder.build_parallel(), cancel, || {
         let mut worker = Worker {
             opts,
             cancel,
@@ -57,8 +57,7 @@ pub(crate) fn run(opts: &GrepOptions, cancel: &CancelToken) -> Result<GrepResult
         move |dent: DirEntry, out: &mut Vec<Found>| worker.visit(dent, out)
     })?;
 
-    found.sort_by(|a, b| (a.root, &a.path).cmp(&(b.root, &b.path)));
-    let files = found.into_iter().map(|f| (display_path(&f.path, default_root), f.hits)).collect();
+    let files = sorted(found, default_root);
     let paging = Paging {
         mode: opts.mode,
         offset: opts.offset,
@@ -157,6 +156,15 @@ impl<'a> Worker<'a> {
         }
         Ok(hits)
     }
+}
+
+/// Orders by (root, path) as rg does; sorts small keys and then moves each result once.
+fn sorted(found: Vec<Found>, default_root: bool) -> Vec<(String, FileHits)> {
+    let mut keyed: Vec<(usize, String, usize)> =
+        found.iter().enumerate().map(|(i, f)| (f.root, display_path(&f.path, default_root), i)).collect();
+    keyed.sort_unstable_by(|a, b| a.0.cmp(&b.0).then_with(|| by_path(&a.1, &b.1)));
+    let mut hits: Vec<Option<FileHits>> = found.into_iter().map(|f| Some(f.hits)).collect();
+    keyed.into_iter().filter_map(|(_, path, i)| hits[i].take().map(|h| (path, h))).collect()
 }
 
 fn display_path(path: &Path, default_root: bool) -> String {
