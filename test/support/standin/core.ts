@@ -16,6 +16,8 @@ export interface RecordedRequest {
   body: any;
   /** The wire format that answered, for POSTs. */
   format?: WireFormat["name"];
+  /** Set when the client went away before the stand-in finished streaming. */
+  disconnected?: boolean;
 }
 
 export interface StandinOptions {
@@ -96,7 +98,7 @@ export async function startStandin(options: StandinOptions = {}): Promise<Standi
       if (turn.delayMs && !options.fast) await Bun.sleep(turn.delayMs);
       if (isFault(turn)) return faultResponse(route.format, turn);
       const model = route.model ?? (typeof body?.model === "string" ? body.model : "standin-model");
-      return streamReply(route.format, turn, route.format.events(turn, { model, serial: ++serial }), options.fast ?? false);
+      return streamReply(route.format, turn, route.format.events(turn, { model, serial: ++serial }), options.fast ?? false, recorded);
     },
   });
 
@@ -133,7 +135,7 @@ function faultResponse(format: WireFormat, fault: Fault): Response {
   return Response.json(body, { status, headers });
 }
 
-function streamReply(format: WireFormat, reply: Reply, events: string[], fast: boolean): Response {
+function streamReply(format: WireFormat, reply: Reply, events: string[], fast: boolean, recorded: RecordedRequest): Response {
   const cut = reply.cutAfterEvents;
   let sent = cut === undefined ? events : events.slice(0, cut);
   if (reply.streamErrorAfterEvents !== undefined) {
@@ -147,11 +149,8 @@ function streamReply(format: WireFormat, reply: Reply, events: string[], fast: b
     async start(controller) {
       for (const [i, event] of sent.entries()) {
         if (i > 0 && reply.eventDelayMs && !fast) await Bun.sleep(reply.eventDelayMs);
-        try {
-          controller.enqueue(encoder.encode(event));
-        } catch {
-          return;
-        }
+        if (recorded.disconnected) return;
+        controller.enqueue(encoder.encode(event));
       }
       if (cut !== undefined && reply.cutMode === "reset") {
         // Let the last event reach the client before the connection breaks.
@@ -159,6 +158,9 @@ function streamReply(format: WireFormat, reply: Reply, events: string[], fast: b
         // Without a reason: Bun logs an Error passed here as if the server had crashed.
         controller.error(undefined);
       } else controller.close();
+    },
+    cancel() {
+      recorded.disconnected = true;
     },
   });
   return new Response(stream, { headers });
