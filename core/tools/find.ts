@@ -5,7 +5,7 @@ import type { EntryKind, GlobResult } from "../natives/api.ts";
 import { natives } from "../natives/index.ts";
 import { errorResult, textResult } from "./format.ts";
 import { searchErrorResult } from "./native-errors.ts";
-import { displayPath, isDirectory, notFoundMessage, resolveToolPath } from "./paths.ts";
+import { describeLocation, displayPath, isDirectory, notFoundMessage, resolveToolPath } from "./paths.ts";
 import type { Tool } from "./types.ts";
 
 export const FIND_DEFAULT_LIMIT = 200;
@@ -58,9 +58,9 @@ export const findTool: Tool<typeof schema> = {
       return entry.kind === "dir" ? `${shown}/` : shown;
     });
     const details = { root, totalMatches: result.totalMatches, limitReached: result.limitReached, paths };
-    const where = displayPath(context.cwd, root);
+    const where = describeLocation(context.cwd, root);
     if (paths.length === 0) {
-      return textResult(`No ${input.type === "dir" ? "directories" : input.type === "file" ? "files" : "paths"} matching ${input.pattern} under ${where}.`, details);
+      return textResult(`No ${input.type === "dir" ? "directories" : input.type === "file" ? "files" : "paths"} matching ${input.pattern} in ${where}.`, details);
     }
     let text = paths.join("\n");
     if (result.limitReached) {

@@ -4,7 +4,7 @@ import type { GrepMode, GrepResult } from "../natives/api.ts";
 import { natives } from "../natives/index.ts";
 import { cutLine, errorResult, plural, textResult } from "./format.ts";
 import { searchErrorResult } from "./native-errors.ts";
-import { displayPath, notFoundMessage, resolveToolPath } from "./paths.ts";
+import { describeLocation, displayPath, notFoundMessage, resolveToolPath } from "./paths.ts";
 import type { Tool, ToolContext } from "./types.ts";
 
 export const GREP_DEFAULT_LIMIT = 100;
@@ -76,16 +76,17 @@ export const grepTool: Tool<typeof schema> = {
     } catch (error) {
       return searchErrorResult(error, context, root, TIMEOUT_S);
     }
-    return formatResult(result, input, { root, mode, offset }, context);
+    return formatResult(result, input, { root, mode, offset, contextLines }, context);
   },
 };
 
 function formatResult(
   result: GrepResult,
   input: GrepInput,
-  page: { root: string; mode: GrepMode; offset: number },
+  page: { root: string; mode: GrepMode; offset: number; contextLines: number },
   context: ToolContext,
 ) {
+  const { contextLines } = page;
   const shown = (path: string) => displayPath(context.cwd, path);
   const details = {
     totalMatches: result.totalMatches,
@@ -100,7 +101,7 @@ function formatResult(
     const filters = [input.glob && `glob ${input.glob}`, input.type && `type ${input.type}`].filter(Boolean).join(", ");
     const skipped = result.binarySkipped > 0 ? ` ${plural(result.binarySkipped, "binary file")} skipped.` : "";
     return textResult(
-      `No matches for ${JSON.stringify(input.pattern)} in ${shown(page.root)}${filters ? ` (${filters})` : ""}; ${plural(result.filesSearched, "file")} searched.${skipped}`,
+      `No matches for ${JSON.stringify(input.pattern)} in ${describeLocation(context.cwd, page.root)}${filters ? ` (${filters})` : ""}; ${plural(result.filesSearched, "file")} searched.${skipped}`,
       details,
     );
   }
@@ -121,7 +122,7 @@ function formatResult(
       const lines = [shown(file.path)];
       let previous = -1;
       for (const line of file.lines) {
-        if (previous !== -1 && line.lineNumber > previous + 1) lines.push("  --");
+        if (contextLines > 0 && previous !== -1 && line.lineNumber > previous + 1) lines.push("  --");
         previous = line.lineNumber;
         const sep = line.kind === "match" ? ":" : "-";
         if (line.kind === "match") count++;

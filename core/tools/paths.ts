@@ -17,8 +17,14 @@ export function resolveToolPath(cwd: string, input: string | undefined): string 
 export function displayPath(cwd: string, absolute: string): string {
   const rel = relative(resolve(cwd), absolute);
   if (rel === "") return ".";
-  if (rel.startsWith("..") || isAbsolute(rel)) return absolute;
+  if (rel === ".." || rel.startsWith(`..${sep}`) || isAbsolute(rel)) return absolute;
   return rel;
+}
+
+/** A path for a sentence: "the working directory" reads better than "." at the end of one. */
+export function describeLocation(cwd: string, absolute: string): string {
+  const shown = displayPath(cwd, absolute);
+  return shown === "." ? "the working directory" : shown;
 }
 
 /** Edit distance, bounded: names further apart than `max` are not worth suggesting. */

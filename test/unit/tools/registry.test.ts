@@ -1,0 +1,229 @@
+import { describe, expect, test } from "bun:test";
+import { homedir } from "node:os";
+import { join } from "node:path";
+import { z } from "zod";
+import { OmpError } from "../../../core/errors/omp-error.ts";
+import { ApprovalGate, type ApprovalRequest, needsApproval, parseApprovalMode } from "../../../core/tools/approval.ts";
+import { displayPath, resolveToolPath } from "../../../core/tools/paths.ts";
+import { builtinTools, selectTools, toToolSpec } from "../../../core/tools/registry.ts";
+import { runToolCall } from "../../../core/tools/run.ts";
+import { createTodoStore } from "../../../core/tools/todo.ts";
+import type { Tool } from "../../../core/tools/types.ts";
+import { context, scratch, textOf } from "./helpers.ts";
+
+const NAMES = ["read", "write", "edit", "bash", "grep", "find", "ls", "todo"];
+
+describe("builtinTools", () => {
+  test("offers every built-in tool once, with the agreed effects", () => {
+    const tools = builtinTools();
+    expect(tools.map((t) => t.name)).toEqual(NAMES);
+    const effects = Object.fromEntries(tools.map((t) => [t.name, t.effect]));
+    expect(effects).toEqual({ read: "read", write: "write", edit: "write", bash: "exec", grep: "read", find: "read", ls: "read", todo: "read" });
+  });
+
+  test("the todo tool writes to the store it is given", async () => {
+    const store = createTodoStore();
+    const todo = builtinTools({ todoStore: store }).find((t) => t.name === "todo")!;
+    await todo.execute({ todos: [{ content: "x", status: "pending" }] }, context("/"));
+    expect(store.get()).toEqual([{ content: "x", status: "pending" }]);
+  });
+});
+
+describe("selectTools", () => {
+  const all = builtinTools();
+
+  test("--tools keeps only the named tools, in registry order; commas and spaces are fine", () => {
+    expect(selectTools(all, { only: ["grep, read"] }).map((t) => t.name)).toEqual(["read", "grep"]);
+    expect(selectTools(all, { only: ["bash", "read", "bash"] }).map((t) => t.name)).toEqual(["read", "bash"]);
+  });
+
+  test("--no-tools gives none; nothing given gives all", () => {
+    expect(selectTools(all, { none: true })).toEqual([]);
+    expect(selectTools(all, {}).map((t) => t.name)).toEqual(NAMES);
+  });
+
+  test("unknown names are a usage error naming them and listing the valid ones", () => {
+    let error: unknown;
+    try {
+      selectTools(all, { only: ["read,shell,serch"] });
+    } catch (e) {
+      error = e;
+    }
+    expect(error).toBeInstanceOf(OmpError);
+    expect((error as OmpError).exitCode).toBe(2);
+    expect((error as OmpError).message).toBe(`Unknown tools "shell", "serch" in --tools. Valid tools: ${NAMES.join(", ")}.`);
+  });
+
+  test("an empty list and contradictory flags are errors", () => {
+    expect(() => selectTools(all, { only: [" , "] })).toThrow("--tools needs at least one tool name");
+    expect(() => selectTools(all, { only: ["read"], none: true })).toThrow("cannot be used together");
+  });
+});
+
+describe("toToolSpec", () => {
+  const specs = builtinTools().map(toToolSpec);
+
+  test.each(NAMES)("%s converts to an object JSON Schema with described properties", (name) => {
+    const spec = specs.find((s) => s.name === name)!;
+    expect(spec.description.length).toBeGreaterThan(50);
+    const schema = spec.parameters as {
+      type: string;
+      properties: Record<string, { description?: string; maximum?: number }>;
+      required?: string[];
+      $schema?: string;
+    };
+    expect(schema.type).toBe("object");
+    expect(schema.$schema).toBeUndefined();
+    for (const [key, property] of Object.entries(schema.properties)) {
+      expect({ key, described: typeof property.description === "string" && property.description.length > 0 }).toEqual({ key, described: true });
+      expect(property.maximum).not.toBe(Number.MAX_SAFE_INTEGER);
+    }
+    for (const key of schema.required ?? []) expect(Object.keys(schema.properties)).toContain(key);
+    // Round trip: what is sent is plain JSON.
+    expect(JSON.parse(JSON.stringify(schema))).toEqual(schema);
+  });
+
+  test("required lists exactly the non-optional fields", () => {
+    const required = Object.fromEntries(specs.map((s) => [s.name, (s.parameters as { required?: string[] }).required ?? []]));
+    expect(required).toEqual({
+      read: ["path"],
+      write: ["path", "content"],
+      edit: ["path", "edits"],
+      bash: ["command"],
+      grep: ["pattern"],
+      find: ["pattern"],
+      ls: [],
+      todo: ["todos"],
+    });
+    const edit = specs.find((s) => s.name === "edit")!.parameters as any;
+    expect(edit.properties.edits.items.required).toEqual(["oldText", "newText"]);
+    expect(edit.properties.edits.minItems).toBe(1);
+  });
+
+  test("a tool whose schema is not an object is rejected", () => {
+    const bad: Tool = { name: "bad", description: "d", schema: z.string(), effect: "read", execute: async () => ({ content: [] }) };
+    expect(() => toToolSpec(bad)).toThrow("must be an object");
+  });
+});
+
+describe("approval", () => {
+  const read = { name: "read", effect: "read" as const };
+  const write = { name: "write", effect: "write" as const };
+  const bash = { name: "bash", effect: "exec" as const };
+
+  test("needsApproval follows the mode", () => {
+    expect([read, write, bash].map((t) => needsApproval(t, "always-ask"))).toEqual([true, true, true]);
+    expect([read, write, bash].map((t) => needsApproval(t, "write"))).toEqual([false, true, true]);
+    expect([read, write, bash].map((t) => needsApproval(t, "yolo"))).toEqual([false, false, false]);
+  });
+
+  test("parseApprovalMode rejects unknown modes with the valid list", () => {
+    expect(parseApprovalMode("write")).toBe("write");
+    expect(() => parseApprovalMode("auto")).toThrow('Unknown approval mode "auto". Valid modes: always-ask, write, yolo.');
+  });
+
+  test("without an approver, calls needing approval are denied with the flag to pass", async () => {
+    const writeMode = new ApprovalGate("write");
+    expect(await writeMode.check(read, {})).toEqual({ allow: true });
+    const denied = await writeMode.check(bash, { command: "ls" });
+    expect(denied.allow).toBe(false);
+    expect(denied.allow === false && denied.message).toContain("--approval-mode yolo");
+    const askMode = new ApprovalGate("always-ask");
+    const writeDenied = await askMode.check(write, { path: "a" });
+    expect(writeDenied.allow === false && writeDenied.message).toContain("--approval-mode write");
+    expect(await new ApprovalGate("yolo").check(bash, {})).toEqual({ allow: true });
+  });
+
+  test("the approver sees a summary; remembered answers are not asked again", async () => {
+    const requests: ApprovalRequest[] = [];
+    const answers = [
+      { allow: false, reason: "not now" },
+      { allow: true, remember: true },
+    ];
+    const gate = new ApprovalGate("write", async (request) => {
+      requests.push(request);
+      return answers.shift()!;
+    });
+    const first = await gate.check(bash, { command: "rm -rf build\nls" });
+    expect(first).toEqual({ allow: false, message: "The user denied this bash call. Reason: not now" });
+    expect(await gate.check(bash, { command: "ls" })).toEqual({ allow: true });
+    expect(await gate.check(bash, { command: "make" })).toEqual({ allow: true });
+    expect(requests.map((r) => [r.toolName, r.effect, r.summary])).toEqual([
+      ["bash", "exec", "rm -rf build ⏎ ls"],
+      ["bash", "exec", "ls"],
+    ]);
+  });
+
+  test("a remembered denial denies later calls without asking", async () => {
+    let asked = 0;
+    const gate = new ApprovalGate("always-ask", async () => {
+      asked++;
+      return { allow: false, remember: true };
+    });
+    await gate.check(write, { path: "a" });
+    const again = await gate.check(write, { path: "b" });
+    expect(again.allow).toBe(false);
+    expect(asked).toBe(1);
+  });
+});
+
+describe("runToolCall", () => {
+  const [readTool] = builtinTools();
+
+  test("invalid arguments come back as an error naming the field", async () => {
+    const result = await runToolCall(readTool!, { path: 42 }, context("/"));
+    expect(result.isError).toBe(true);
+    expect(textOf(result)).toContain("Invalid arguments for read");
+    expect(textOf(result)).toContain("path");
+  });
+
+  test("a denied call does not run", async () => {
+    const dir = scratch();
+    const bash = builtinTools().find((t) => t.name === "bash")!;
+    const result = await runToolCall(bash, { command: "touch ran" }, context(dir), new ApprovalGate("write"));
+    expect(result.isError).toBe(true);
+    expect(result.details).toEqual({ denied: true });
+    expect(await Bun.file(join(dir, "ran")).exists()).toBe(false);
+  });
+
+  test("a throwing tool becomes an error result", async () => {
+    const throwing: Tool = {
+      name: "boom",
+      description: "d",
+      schema: z.object({}),
+      effect: "read",
+      execute: async () => {
+        throw new Error("disk on fire");
+      },
+    };
+    const result = await runToolCall(throwing, {}, context("/"));
+    expect(result).toEqual({ content: [{ type: "text", text: "boom failed: disk on fire" }], isError: true });
+  });
+
+  test("valid calls run with parsed input", async () => {
+    const dir = scratch();
+    await Bun.write(join(dir, "a.txt"), "hi\n");
+    const result = await runToolCall(readTool!, { path: "a.txt", extra: "ignored" }, context(dir));
+    expect(textOf(result)).toBe("     1\thi");
+  });
+});
+
+describe("paths", () => {
+  test("resolves relative, absolute and ~ paths", () => {
+    expect(resolveToolPath("/work", "src/a.ts")).toBe("/work/src/a.ts");
+    expect(resolveToolPath("/work", "../x")).toBe("/x");
+    expect(resolveToolPath("/work", "/etc/hosts")).toBe("/etc/hosts");
+    expect(resolveToolPath("/work", "~")).toBe(homedir());
+    expect(resolveToolPath("/work", "~/notes.md")).toBe(join(homedir(), "notes.md"));
+    expect(resolveToolPath("/work", undefined)).toBe("/work");
+    expect(resolveToolPath("/work", "~user")).toBe("/work/~user");
+  });
+
+  test("displays paths relative inside the cwd and absolute outside", () => {
+    expect(displayPath("/work", "/work/src/a.ts")).toBe("src/a.ts");
+    expect(displayPath("/work", "/work")).toBe(".");
+    expect(displayPath("/work", "/other/a.ts")).toBe("/other/a.ts");
+    expect(displayPath("/work", "/workshop/a.ts")).toBe("/workshop/a.ts");
+    expect(displayPath("/work", "/work/..hidden")).toBe("..hidden");
+  });
+});
