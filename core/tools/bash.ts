@@ -176,11 +176,9 @@ async function runBash(input: z.infer<typeof schema>, context: ToolContext): Pro
     while (groupAlive(proc.pid) && Date.now() < killDeadline) await sleep(50);
     clearTimeout(killTimer);
     killGroup(proc.pid, "SIGKILL");
-  } else if ((await Promise.race([pump, sleep(AFTER_EXIT_READ_MS)])) === "slept") {
-    detachedOutput = true;
   }
   if ((await Promise.race([pump, sleep(AFTER_EXIT_READ_MS)])) === "slept") {
-    // Something outside the group (it called setsid) or left running still holds the pipe.
+    // Background jobs left running, or something that escaped the group with setsid, still hold the pipe.
     detachedOutput = true;
     await reader.cancel();
     await pump;

@@ -98,13 +98,17 @@ export const editTool: Tool<typeof schema> = {
       raw = readFileSync(path);
     } catch (error) {
       const code = (error as NodeJS.ErrnoException).code;
-      if (code === "ENOENT" || code === "ENOTDIR") return errorResult(`${notFoundMessage(context.cwd, path)}. To create a new file use write.`);
+      if (code === "ENOENT" || code === "ENOTDIR") return errorResult(`${notFoundMessage(context.cwd, path)}\nTo create a new file, use write.`);
       if (code === "EACCES") return errorResult(`Permission denied: cannot read ${shown}`);
       throw error;
     }
     if (raw.includes(0)) return errorResult(`${shown} is a binary file; edit only changes text files.`);
 
     let original = raw.toString("utf8");
+    // Decoding would replace invalid bytes, and writing back would then corrupt the rest of the file.
+    if (!Buffer.from(original, "utf8").equals(raw)) {
+      return errorResult(`${shown} is not valid UTF-8 (another encoding, such as Latin-1?); edit would corrupt it. Use bash (iconv, sed) instead.`);
+    }
     const bom = original.startsWith("\uFEFF") ? "\uFEFF" : "";
     if (bom) original = original.slice(1);
     const crlf = isCrlf(original);

@@ -158,7 +158,18 @@ describe("edit: failures change nothing", () => {
     const missing = await edit(dir, "b.txt", [{ oldText: "x", newText: "y" }]);
     expect(missing.isError).toBe(true);
     expect(textOf(missing)).toContain("File not found: b.txt");
-    expect(textOf(missing)).toContain("use write");
+    expect(textOf(missing)).toBe("File not found: b.txt. Did you mean a.txt?\nTo create a new file, use write.");
+  });
+
+  test("files that are not UTF-8 are refused rather than corrupted", async () => {
+    const dir = scratch();
+    const path = join(dir, "latin1.txt");
+    const bytes = Buffer.from("caf\xe9 au lait\n", "latin1");
+    writeFileSync(path, bytes);
+    const result = await edit(dir, "latin1.txt", [{ oldText: "lait", newText: "sucre" }]);
+    expect(result.isError).toBe(true);
+    expect(textOf(result)).toContain("not valid UTF-8");
+    expect(readFileSync(path).equals(bytes)).toBe(true);
   });
 
   test("binary files are refused", async () => {
