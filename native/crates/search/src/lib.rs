@@ -1,5 +1,12 @@
 //! omp's file search: ripgrep's engine (grep + ignore crates) over a file or tree, glob listing and
 //! fuzzy path matching. See `types.rs` for the contract.
+//!
+//! Every entry point blocks the calling thread until done and walks with its own scoped threads
+//! (`threads`, 0 = one per core), all joined before it returns: call it from a worker thread,
+//! never the JS thread. No global state, so concurrent calls are fine. A `CancelToken` clone can
+//! be tripped from any thread; the walk stops at the next entry and the call returns `Cancelled`.
+//! Relative paths and `-g` globs are resolved against the process's working directory, as rg
+//! resolves them against its own.
 
 mod error;
 mod fuzzy;
