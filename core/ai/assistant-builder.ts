@@ -120,9 +120,6 @@ export class AssistantBuilder {
     this.block<ToolCall>(index, "toolCall").providerData = providerData;
   }
 
-  isOpen(index: number): boolean {
-    return this.open.has(index);
-  }
 
   end(index: number): void {
     if (!this.open.delete(index)) return;

@@ -13,6 +13,8 @@ export interface KeyRequest {
   configKey?: string;
   store?: CredentialStore;
   env?: Record<string, string | undefined>;
+  /** models.yml `auth: none`; built-in local servers are keyless without it. */
+  keyless?: boolean;
 }
 
 /**
@@ -55,7 +57,7 @@ export async function resolveApiKey(request: KeyRequest): Promise<KeyResolution>
     if (present(value)) return { ok: true, key: value.trim(), source: name };
   }
 
-  if (provider?.keyless && commandFailure === undefined) return { ok: true, key: undefined, source: "none (local server)" };
+  if ((request.keyless ?? provider?.keyless) && commandFailure === undefined) return { ok: true, key: undefined, source: "none (no key needed)" };
 
   const vars = provider?.keyEnv ?? [];
   const hint =

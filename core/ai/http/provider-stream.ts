@@ -128,6 +128,8 @@ async function* attemptOnce(
 ): AsyncGenerator<ReturnType<AssistantBuilder["take"]>> {
   let response: Response;
   try {
+    // Bun's fetch applies HTTPS_PROXY / HTTP_PROXY / NO_PROXY itself (test/unit/ai/proxy.test.ts
+    // pins that down); note it proxies loopback too unless NO_PROXY lists it.
     response = await fetch(url, { method: "POST", headers, body, signal });
   } catch (error) {
     throw new ProviderError(`${provider}: the connection to ${url.origin} failed (${errorText(error)})`, { retryable: true, cause: error });

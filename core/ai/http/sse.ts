@@ -34,12 +34,18 @@ export async function* parseSse(body: ReadableStream<Uint8Array>): AsyncGenerato
       let text = decoder.decode(value, { stream: true });
       if (pendingCr && text.startsWith("\n")) text = text.slice(1);
       pendingCr = false;
+      // What was carried over holds no line end, so the search starts at the new text.
+      const carried = buffer.length;
       buffer += text;
 
       let start = 0;
+      // Next CR/LF positions, searched again only once passed: a chunk of many LF-only lines must
+      // not rescan the rest of the buffer for a CR on every line.
+      let lf = buffer.indexOf("\n", carried);
+      let cr = buffer.indexOf("\r", carried);
       while (start < buffer.length) {
-        const lf = buffer.indexOf("\n", start);
-        const cr = buffer.indexOf("\r", start);
+        if (lf !== -1 && lf < start) lf = buffer.indexOf("\n", start);
+        if (cr !== -1 && cr < start) cr = buffer.indexOf("\r", start);
         let end: number;
         let next: number;
         if (cr !== -1 && (lf === -1 || cr < lf)) {

@@ -17,7 +17,7 @@ interface AnthropicMessage {
 const CACHE = { type: "ephemeral" } as const;
 
 /** Anthropic only accepts `^[a-zA-Z0-9_-]{1,64}$`; ids from other providers are mapped the same way on both sides. */
-export function anthropicToolId(id: string): string {
+function anthropicToolId(id: string): string {
   const clean = id.replace(/[^a-zA-Z0-9_-]/g, "_").slice(0, 64);
   return clean === "" ? "tool" : clean;
 }

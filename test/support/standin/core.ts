@@ -149,6 +149,7 @@ function streamReply(format: WireFormat, reply: Reply, events: string[], fast: b
     async start(controller) {
       for (const [i, event] of sent.entries()) {
         if (i > 0 && reply.eventDelayMs && !fast) await Bun.sleep(reply.eventDelayMs);
+        if (i > 0 && i === reply.pauseAfterEvents && reply.pauseMs && !fast) await Bun.sleep(reply.pauseMs);
         if (recorded.disconnected) return;
         controller.enqueue(encoder.encode(event));
       }

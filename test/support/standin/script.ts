@@ -25,8 +25,11 @@ export interface Reply {
   stop?: "stop" | "length" | "toolUse";
   /** Wait before sending the response headers. */
   delayMs?: number;
-  /** Wait between SSE events (lets tests abort mid-stream). */
+  /** Wait between SSE events. */
   eventDelayMs?: number;
+  /** Stall for `pauseMs` after this many events (lets tests abort mid-stream). */
+  pauseAfterEvents?: number;
+  pauseMs?: number;
   /** Send only the first n SSE events, then close the connection. */
   cutAfterEvents?: number;
   /** `close` ends the body cleanly (a proxy closing early); `reset` breaks the connection. */

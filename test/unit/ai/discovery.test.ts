@@ -61,7 +61,7 @@ describe("local discovery", () => {
     const env = { OLLAMA_BASE_URL: dead(), LLAMA_CPP_BASE_URL: dead(), LM_STUDIO_BASE_URL: dead(), VLLM_BASE_URL: dead() };
     const started = performance.now();
     expect(await discoverLocalModels({ env })).toEqual([]);
-    expect(performance.now() - started).toBeLessThan(100);
+    expect(performance.now() - started).toBeLessThan(250);
   });
 
   test("a server that never answers is given up on after the timeout", async () => {

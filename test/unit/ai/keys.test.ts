@@ -57,7 +57,8 @@ describe("resolveApiKey", () => {
   });
 
   test("local servers need no key but use one when configured", async () => {
-    expect(await resolveApiKey({ provider: "ollama", env: {} })).toEqual({ ok: true, key: undefined, source: "none (local server)" });
+    expect(await resolveApiKey({ provider: "ollama", env: {} })).toEqual({ ok: true, key: undefined, source: "none (no key needed)" });
     expect(await resolveApiKey({ provider: "vllm", env: { VLLM_API_KEY: "v" } })).toEqual({ ok: true, key: "v", source: "VLLM_API_KEY" });
+    expect(await resolveApiKey({ provider: "my-box", keyless: true, env: {} })).toEqual({ ok: true, key: undefined, source: "none (no key needed)" });
   });
 });
