@@ -1,8 +1,160 @@
-/** The default command. The agent itself is the subject of its own issue; until it lands, say so. */
-export async function runAgent(_messages: string[]): Promise<number> {
-  process.stderr.write(
-    "omp: the agent is not built yet in this version.\n" +
-      "Available now: omp grep, omp find, omp doctor (see omp --help).\n",
+import { resolve } from "node:path";
+import type { Agent } from "../core/agent/agent.ts";
+import { expandMentions, attachFile } from "../core/agent/mentions.ts";
+import { Runtime } from "../core/agent/runtime.ts";
+import type { ImageContent, TextContent } from "../core/ai/messages.ts";
+import { ThinkingLevel } from "../core/ai/model.ts";
+import { loadDotenv } from "../core/config/dotenv.ts";
+import { loadModelsConfig } from "../core/config/models.ts";
+import type { SettingsInput } from "../core/config/settings-schema.ts";
+import { loadSettings } from "../core/config/settings.ts";
+import { OmpError } from "../core/errors/omp-error.ts";
+import { formatAge, listSessions, mostRecentSession, resolveSession } from "../core/session/listing.ts";
+import { sessionDirFor } from "../core/session/paths.ts";
+import { parseApprovalMode } from "../core/tools/approval.ts";
+import { builtinTools, selectTools } from "../core/tools/registry.ts";
+import { writeStdout } from "./write.ts";
+
+export interface AgentFlags {
+  print?: boolean;
+  mode?: string;
+  model?: string;
+  apiKey?: string;
+  thinking?: string;
+  approvalMode?: string;
+  tools?: string | boolean;
+  maxTime?: number;
+  maxTurns?: number;
+  continue?: boolean;
+  resume?: string | boolean;
+  session?: boolean;
+  sessionDir?: string;
+  config?: string[];
+  systemPrompt?: string;
+  appendSystemPrompt?: string;
+  listModels?: boolean;
+}
+
+const MODES = ["text", "json", "rpc"] as const;
+
+async function readPipedStdin(): Promise<string> {
+  if (process.stdin.isTTY) return "";
+  return (await new Response(Bun.stdin.stream()).text()).trim();
+}
+
+function runtimeSettings(flags: AgentFlags): SettingsInput {
+  const runtime: SettingsInput = {};
+  if (flags.model) runtime.model = flags.model;
+  if (flags.thinking) {
+    const level = ThinkingLevel.safeParse(flags.thinking);
+    if (!level.success) throw new OmpError(`--thinking: got ${JSON.stringify(flags.thinking)}, expected one of ${ThinkingLevel.options.join(", ")}`, { exitCode: 2 });
+    runtime.thinking = level.data;
+  }
+  if (flags.approvalMode) {
+    try {
+      runtime.approvalMode = parseApprovalMode(flags.approvalMode);
+    } catch (error) {
+      throw new OmpError(`--approval-mode: ${(error as Error).message}`, { exitCode: 2 });
+    }
+  }
+  return runtime;
+}
+
+/** The prompt from the arguments: words, `@file` attachments, and piped stdin. */
+function buildPrompt(messages: string[], stdin: string, cwd: string): (TextContent | ImageContent)[] {
+  const words: string[] = [];
+  const attachments: (TextContent | ImageContent)[] = [];
+  for (const arg of messages) {
+    if (arg.startsWith("@") && arg.length > 1) attachments.push(attachFile(arg.slice(1), cwd));
+    else words.push(arg);
+  }
+  const text = [words.join(" "), stdin].filter(Boolean).join("\n\n");
+  if (!text && attachments.length === 0) return [];
+  return [...expandMentions(text, cwd), ...attachments];
+}
+
+/** The default command: the agent, headless (print, json, rpc). */
+export async function runAgent(messages: string[], flags: AgentFlags): Promise<number> {
+  const mode = flags.mode ?? "text";
+  if (!(MODES as readonly string[]).includes(mode)) throw new OmpError(`--mode: got ${JSON.stringify(mode)}, expected one of ${MODES.join(", ")}`, { exitCode: 2 });
+  const cwd = resolve(process.cwd());
+  loadDotenv({ cwd, env: process.env });
+  const env = process.env;
+  const { settings } = loadSettings({ cwd, overlays: flags.config, runtime: runtimeSettings(flags), env });
+  const { config: modelsConfig } = loadModelsConfig({ cwd, env });
+  const toolSelection = flags.tools === false ? { none: true } : typeof flags.tools === "string" ? { only: [flags.tools] } : {};
+  const tools = selectTools(
+    builtinTools().filter((tool) => !settings.tools.disabled.includes(tool.name)),
+    toolSelection,
   );
-  return 1;
+  const noSession = flags.session === false;
+  const runtime = new Runtime({
+    cwd,
+    env,
+    settings,
+    modelsConfig,
+    tools,
+    cliKey: flags.apiKey,
+    noSession,
+    sessionDir: flags.sessionDir,
+    maxTurns: flags.maxTurns,
+    systemPrompt: { replace: flags.systemPrompt, append: flags.appendSystemPrompt },
+  });
+
+  if (flags.listModels) {
+    const models = await runtime.availableModels();
+    await writeStdout(models.map((m) => `${`${m.provider}/${m.id}`.padEnd(48)} ${String(m.contextWindow).padStart(8)}  ${m.name}`).join("\n") + "\n");
+    return 0;
+  }
+
+  const sessionOptions = { sessionDir: flags.sessionDir ?? settings.sessionDir, env };
+  let resumePath: string | undefined;
+  if (flags.continue) {
+    resumePath = mostRecentSession(cwd, sessionOptions);
+    if (!resumePath) throw new OmpError(`no session to continue in ${cwd}; start one without -c`, { exitCode: 2 });
+  } else if (typeof flags.resume === "string") {
+    resumePath = resolveSession(flags.resume, cwd, sessionOptions);
+  } else if (flags.resume === true) {
+    const recent = listSessions(sessionDirFor(cwd, sessionOptions), { limit: 20 });
+    if (recent.length === 0) throw new OmpError(`no sessions in ${cwd} yet`, { exitCode: 2 });
+    const lines = recent.map((s) => `${s.id.slice(0, 8)}  ${formatAge(s.modified).padEnd(8)}  ${String(s.messageCount).padStart(4)} msgs  ${s.title}`);
+    await writeStdout(`Recent sessions (resume one with omp -r <id>):\n${lines.join("\n")}\n`);
+    return 0;
+  }
+
+  const selection = await runtime.selectModel(flags.model ?? settings.model);
+  if (mode === "rpc") {
+    const { runRpcMode } = await import("./modes/rpc.ts");
+    return runRpcMode(runtime, runtime.createAgent(selection, resumePath));
+  }
+
+  const stdin = await readPipedStdin();
+  const prompt = buildPrompt(messages, stdin, cwd);
+  if (prompt.length === 0) {
+    if (!flags.print && process.stdin.isTTY) {
+      throw new OmpError("the interactive mode is not built yet; give a prompt: omp -p \"your task\" (or pipe one in)", { exitCode: 2 });
+    }
+    throw new OmpError('no prompt: give one as arguments (omp -p "fix the failing test"), with @file, or on stdin', { exitCode: 2 });
+  }
+
+  const agent = runtime.createAgent(selection, resumePath);
+  const stopTimer = limitTime(agent, flags.maxTime);
+  try {
+    if (mode === "json") {
+      const { runJsonMode } = await import("./modes/json.ts");
+      const header = agent.writer?.header ?? { type: "session", version: 3, id: "none", timestamp: new Date().toISOString(), cwd };
+      return await runJsonMode(agent, prompt, { ...header, model: `${selection.model.provider}/${selection.model.id}`, sessionFile: agent.writer?.path ?? null });
+    }
+    const { runPrintMode } = await import("./modes/print.ts");
+    return await runPrintMode(agent, prompt);
+  } finally {
+    stopTimer();
+    agent.writer?.close();
+  }
+}
+
+function limitTime(agent: Agent, seconds: number | undefined): () => void {
+  if (seconds === undefined) return () => {};
+  const timer = setTimeout(() => agent.abort("max_time"), seconds * 1000);
+  return () => clearTimeout(timer);
 }

@@ -10,3 +10,10 @@ export function nonNegativeInt(value: string): number {
 export function collect(value: string, previous: string[] = []): string[] {
   return [...previous, value];
 }
+
+/** Commander parser for durations such as `--max-time 90`. */
+export function positiveNumber(value: string): number {
+  const number = Number(value);
+  if (!Number.isFinite(number) || number <= 0) throw new InvalidArgumentError(`expected a number > 0, got ${JSON.stringify(value)}`);
+  return number;
+}

@@ -1,0 +1,22 @@
+import type { Agent } from "../../core/agent/agent.ts";
+import type { ImageContent, TextContent } from "../../core/ai/messages.ts";
+import { exitStatusFor } from "./print.ts";
+
+/**
+ * `--mode json`: one JSON object per line on stdout — the session header first, then every agent
+ * event; `agent_end` carries the run's usage. Scripts read it with any NDJSON reader.
+ */
+export async function runJsonMode(agent: Agent, prompt: (TextContent | ImageContent)[], header: Record<string, unknown>): Promise<number> {
+  const line = (value: unknown) => process.stdout.write(`${JSON.stringify(value)}\n`);
+  line(header);
+  agent.subscribe(line);
+  const onSignal = () => agent.abort("aborted");
+  process.on("SIGINT", onSignal);
+  process.on("SIGTERM", onSignal);
+  try {
+    return exitStatusFor(await agent.prompt(prompt));
+  } finally {
+    process.off("SIGINT", onSignal);
+    process.off("SIGTERM", onSignal);
+  }
+}

@@ -1,0 +1,80 @@
+import type { Agent } from "../../core/agent/agent.ts";
+import type { AgentStopReason } from "../../core/agent/events.ts";
+import type { ImageContent, TextContent } from "../../core/ai/messages.ts";
+
+/** Exit statuses of a headless run. */
+export function exitStatusFor(reason: AgentStopReason): number {
+  switch (reason) {
+    case "stop":
+    case "length":
+      return 0;
+    case "aborted":
+      return 130;
+    case "max_time":
+      return 124;
+    default:
+      return 1;
+  }
+}
+
+/**
+ * `omp -p`: the answer streams to stdout, everything else (tool calls, retries, errors) goes to
+ * stderr, so `omp -p "..." > answer.md` captures just the answer.
+ */
+export async function runPrintMode(agent: Agent, prompt: (TextContent | ImageContent)[]): Promise<number> {
+  let endsWithNewline = true;
+  let wroteText = false;
+  const err = (line: string) => process.stderr.write(`${line}\n`);
+  agent.subscribe((event) => {
+    switch (event.type) {
+      case "message_update": {
+        const delta = event.assistantMessageEvent;
+        if (delta.type === "text_delta") {
+          process.stdout.write(delta.delta);
+          endsWithNewline = delta.delta.endsWith("\n");
+          wroteText = true;
+        } else if (delta.type === "text_start" && wroteText && !endsWithNewline) {
+          process.stdout.write("\n");
+          endsWithNewline = true;
+        }
+        break;
+      }
+      case "tool_execution_start":
+        err(`→ ${event.toolName} ${summarise(event.args)}`);
+        break;
+      case "tool_execution_end":
+        if (event.isError) err(`✗ ${event.toolName} failed`);
+        break;
+      case "auto_retry_start":
+        err(`retrying in ${(event.delayMs / 1000).toFixed(1)} s (attempt ${event.attempt}): ${event.reason}`);
+        break;
+      case "auto_compaction_start":
+        err("compacting the conversation…");
+        break;
+      case "auto_compaction_end":
+        if (event.error) err(`compaction failed: ${event.error}`);
+        break;
+      case "agent_end":
+        if (wroteText && !endsWithNewline) process.stdout.write("\n");
+        if (event.error) err(`omp: ${event.error}`);
+        break;
+    }
+  });
+  const onSignal = () => agent.abort("aborted");
+  process.on("SIGINT", onSignal);
+  process.on("SIGTERM", onSignal);
+  try {
+    return exitStatusFor(await agent.prompt(prompt));
+  } finally {
+    process.off("SIGINT", onSignal);
+    process.off("SIGTERM", onSignal);
+  }
+}
+
+function summarise(args: Record<string, unknown>): string {
+  for (const key of ["command", "path", "pattern"]) {
+    const value = args[key];
+    if (typeof value === "string") return value.length > 120 ? `${value.slice(0, 120)}…` : value.replace(/\n/g, " ⏎ ");
+  }
+  return "";
+}

@@ -1,0 +1,226 @@
+import { z } from "zod";
+import type { Agent } from "../../core/agent/agent.ts";
+import type { Runtime } from "../../core/agent/runtime.ts";
+import type { ImageContent, TextContent } from "../../core/ai/messages.ts";
+import { describeError } from "../../core/errors/omp-error.ts";
+import { RpcCommand, type RpcResponse } from "../../core/rpc/protocol.ts";
+import { resolveSession } from "../../core/session/listing.ts";
+import { bashTool } from "../../core/tools/bash.ts";
+
+type Out = (frame: unknown) => void;
+
+/**
+ * `--mode rpc`: commands on stdin, responses and agent events on stdout, one JSON object per line.
+ * A malformed line gets an error response and the process carries on; stdin closing ends it.
+ */
+export async function runRpcMode(runtime: Runtime, initial: Agent): Promise<number> {
+  const write: Out = (frame) => process.stdout.write(`${JSON.stringify(frame)}\n`);
+  const session = new RpcSession(runtime, initial, write);
+  write({ type: "ready" });
+  const decoder = new TextDecoder();
+  let buffer = "";
+  for await (const chunk of Bun.stdin.stream()) {
+    buffer += decoder.decode(chunk, { stream: true });
+    let newline = buffer.indexOf("\n");
+    while (newline !== -1) {
+      const line = buffer.slice(0, newline).trim();
+      buffer = buffer.slice(newline + 1);
+      if (line) await session.handle(line);
+      newline = buffer.indexOf("\n");
+    }
+  }
+  if (buffer.trim()) await session.handle(buffer.trim());
+  await session.close();
+  return 0;
+}
+
+class RpcSession {
+  private unsubscribe: () => void;
+  private bashAbort: AbortController | undefined;
+
+  constructor(
+    private readonly runtime: Runtime,
+    private agent: Agent,
+    private readonly write: Out,
+  ) {
+    this.unsubscribe = agent.subscribe(write);
+  }
+
+  async close(): Promise<void> {
+    this.agent.abort();
+    await this.agent.idle();
+    this.agent.writer?.close();
+  }
+
+  private respond(command: string, id: string | undefined, data?: unknown): void {
+    const frame: RpcResponse = { ...(id === undefined ? {} : { id }), type: "response", command, success: true, ...(data === undefined ? {} : { data }) };
+    this.write(frame);
+  }
+
+  private fail(command: string, id: string | undefined, error: string): void {
+    const frame: RpcResponse = { ...(id === undefined ? {} : { id }), type: "response", command, success: false, error };
+    this.write(frame);
+  }
+
+  async handle(line: string): Promise<void> {
+    let raw: unknown;
+    try {
+      raw = JSON.parse(line);
+    } catch (error) {
+      this.fail("parse", undefined, `not JSON: ${describeError(error)}`);
+      return;
+    }
+    const parsed = RpcCommand.safeParse(raw);
+    if (!parsed.success) {
+      const type = (raw as { type?: unknown } | null)?.type;
+      const id = (raw as { id?: unknown } | null)?.id;
+      this.fail(typeof type === "string" ? type : "parse", typeof id === "string" ? id : undefined, `invalid command: ${z.prettifyError(parsed.error)}`);
+      return;
+    }
+    const command = parsed.data;
+    try {
+      await this.dispatch(command);
+    } catch (error) {
+      this.fail(command.type, command.id, describeError(error));
+    }
+  }
+
+  private content(message: string, images?: ImageContent[]): string | (TextContent | ImageContent)[] {
+    return images && images.length > 0 ? [{ type: "text", text: message }, ...images] : message;
+  }
+
+  private startPrompt(content: string | (TextContent | ImageContent)[]): void {
+    this.agent.prompt(content).catch((error) => this.fail("prompt", undefined, describeError(error)));
+  }
+
+  private async dispatch(command: RpcCommand): Promise<void> {
+    const { id } = command;
+    const agent = this.agent;
+    switch (command.type) {
+      case "prompt": {
+        const content = this.content(command.message, command.images);
+        if (agent.isRunning) {
+          if (!command.streamingBehavior) throw new Error('the agent is working: send streamingBehavior "steer" or "followUp", or use steer / follow_up');
+          if (command.streamingBehavior === "steer") agent.steer(content);
+          else agent.followUp(content);
+          return this.respond("prompt", id, { agentInvoked: false, queued: command.streamingBehavior });
+        }
+        this.startPrompt(content);
+        return this.respond("prompt", id, { agentInvoked: true });
+      }
+      case "steer":
+      case "follow_up": {
+        const content = this.content(command.message, command.images);
+        if (!agent.isRunning) {
+          this.startPrompt(content);
+          return this.respond(command.type, id, { agentInvoked: true });
+        }
+        if (command.type === "steer") agent.steer(content);
+        else agent.followUp(content);
+        return this.respond(command.type, id);
+      }
+      case "abort":
+        agent.abort();
+        await agent.idle();
+        return this.respond("abort", id);
+      case "abort_and_prompt":
+        agent.abort();
+        await agent.idle();
+        this.startPrompt(this.content(command.message, command.images));
+        return this.respond("abort_and_prompt", id);
+      case "new_session":
+      case "switch_session": {
+        if (agent.isRunning) throw new Error("abort the running turn first");
+        const selection = { model: agent.model, apiKey: agent.apiKey, keySource: "current", thinking: agent.thinking };
+        const path = command.type === "switch_session" ? resolveSession(command.sessionPath, this.runtime.options.cwd, { sessionDir: this.runtime.options.sessionDir }) : undefined;
+        const next = this.runtime.createAgent(selection, path);
+        agent.writer?.close();
+        this.unsubscribe();
+        this.agent = next;
+        this.unsubscribe = next.subscribe(this.write);
+        return this.respond(command.type, id, { sessionFile: next.writer?.path, messageCount: next.messages.length });
+      }
+      case "get_state":
+        return this.respond("get_state", id, {
+          model: { provider: agent.model.provider, id: agent.model.id },
+          thinkingLevel: agent.thinking,
+          isStreaming: agent.isRunning,
+          steeringMode: agent.steeringMode,
+          followUpMode: agent.followUpMode,
+          sessionFile: agent.writer?.path,
+          sessionId: agent.writer?.header.id,
+          autoCompactionEnabled: agent.autoCompaction,
+          messageCount: agent.messages.length,
+          queuedMessageCount: agent.queuedCount,
+          contextUsage: { tokens: agent.contextTokens(), contextWindow: agent.model.contextWindow, percent: (100 * agent.contextTokens()) / agent.model.contextWindow },
+        });
+      case "get_messages":
+        return this.respond("get_messages", id, { messages: agent.messages });
+      case "get_last_assistant_text": {
+        const last = [...agent.messages].reverse().find((m) => m.role === "assistant");
+        const text = last && last.role === "assistant" ? last.content.flatMap((p) => (p.type === "text" ? [p.text] : [])).join("") : null;
+        return this.respond("get_last_assistant_text", id, { text });
+      }
+      case "set_model": {
+        const selection = await this.runtime.selectModel(`${command.provider}/${command.modelId}`, false);
+        if (selection.model.provider !== command.provider || selection.model.id !== command.modelId) {
+          throw new Error(`no model ${command.provider}/${command.modelId}; see get_available_models`);
+        }
+        agent.setModel(selection.model, selection.apiKey);
+        return this.respond("set_model", id, { provider: selection.model.provider, id: selection.model.id });
+      }
+      case "get_available_models": {
+        const models = await this.runtime.availableModels();
+        return this.respond("get_available_models", id, {
+          models: models.map((m) => ({ provider: m.provider, id: m.id, name: m.name, api: m.api, contextWindow: m.contextWindow, reasoning: m.reasoning, cost: m.cost })),
+        });
+      }
+      case "set_thinking_level":
+        agent.setThinking(command.level);
+        return this.respond("set_thinking_level", id);
+      case "set_steering_mode":
+        agent.steeringMode = command.mode;
+        return this.respond(command.type, id);
+      case "set_follow_up_mode":
+        agent.followUpMode = command.mode;
+        return this.respond(command.type, id);
+      case "compact": {
+        if (agent.isRunning) throw new Error("abort the running turn first");
+        const compacted = await agent.compact("manual", command.customInstructions);
+        return this.respond("compact", id, { compacted, tokens: agent.contextTokens() });
+      }
+      case "set_auto_compaction":
+        agent.autoCompaction = command.enabled;
+        return this.respond(command.type, id);
+      case "get_session_stats": {
+        const count = (role: string) => agent.messages.filter((m) => m.role === role).length;
+        return this.respond("get_session_stats", id, {
+          sessionFile: agent.writer?.path,
+          sessionId: agent.writer?.header.id,
+          userMessages: count("user"),
+          assistantMessages: count("assistant"),
+          toolResults: count("toolResult"),
+          totalMessages: agent.messages.length,
+          tokens: { input: agent.usage.input, output: agent.usage.output, cacheRead: agent.usage.cacheRead, cacheWrite: agent.usage.cacheWrite, total: agent.usage.totalTokens },
+          cost: agent.usage.cost.total,
+        });
+      }
+      case "bash": {
+        this.bashAbort = new AbortController();
+        try {
+          const result = await bashTool.execute(
+            { command: command.command },
+            { cwd: this.runtime.options.cwd, signal: this.bashAbort.signal, artifactsDir: agent.writer ? agent.writer.path.replace(/\.jsonl$/, "") : "/tmp" },
+          );
+          const output = result.content.flatMap((p) => (p.type === "text" ? [p.text] : [])).join("");
+          return this.respond("bash", id, { output, isError: result.isError ?? false, details: result.details });
+        } finally {
+          this.bashAbort = undefined;
+        }
+      }
+      case "abort_bash":
+        this.bashAbort?.abort();
+        return this.respond("abort_bash", id);
+    }
+  }
+}

@@ -1,0 +1,368 @@
+import { addUsage, invalidArgumentsError, stream } from "../ai/index.ts";
+import { type AssistantMessage, type ImageContent, type Message, type TextContent, type ToolCall, type ToolResultMessage, type Usage, emptyUsage } from "../ai/messages.ts";
+import type { Model, ThinkingLevel } from "../ai/model.ts";
+import type { ToolSpec } from "../ai/stream.ts";
+import { describeError } from "../errors/omp-error.ts";
+import type { SessionWriter } from "../session/writer.ts";
+import type { ApprovalGate } from "../tools/approval.ts";
+import { toToolSpec } from "../tools/registry.ts";
+import { runToolCall } from "../tools/run.ts";
+import type { Tool, ToolResult } from "../tools/types.ts";
+import { COMPACTION_SUMMARY_PREFIX } from "../session/loader.ts";
+import { contextTokens, findCut, summarize } from "./compaction.ts";
+import { type AgentEvent, type AgentStopReason, toDelta } from "./events.ts";
+
+export interface AgentOptions {
+  cwd: string;
+  model: Model;
+  apiKey?: string;
+  thinking: ThinkingLevel;
+  tools: Tool[];
+  gate: ApprovalGate;
+  /** Built once per session; see system-prompt.ts. */
+  systemPrompt: string;
+  /** Absent with --no-session. */
+  writer?: SessionWriter;
+  /** A resumed conversation. */
+  messages?: Message[];
+  /** The session entry id of each resumed message ("" where there is none, as for a compaction summary). */
+  messageEntryIds?: string[];
+  artifactsDir: string;
+  compaction: { enabled: boolean; reserveTokens: number; keepRecentTokens: number };
+  maxRetries: number;
+  /** Model requests per run; undefined = no limit. */
+  maxTurns?: number;
+  /** Record the model in the session before the next message (a new session, or a resume on another model). */
+  announceModel?: boolean;
+}
+
+export type QueueMode = "one-at-a-time" | "all";
+
+/**
+ * One conversation with the model: the turn loop (stream a reply, run its tool calls, feed the
+ * results back, until the model stops), queues for steering and follow-up messages sent while it
+ * works, compaction near the context limit, and persistence of every message to the session.
+ * Every mode (print, json, rpc, and the interactive UI) drives this same class.
+ */
+export class Agent {
+  readonly messages: Message[];
+  model: Model;
+  apiKey: string | undefined;
+  thinking: ThinkingLevel;
+  tools: Tool[];
+  readonly systemPrompt: string;
+  writer: SessionWriter | undefined;
+  steeringMode: QueueMode = "one-at-a-time";
+  followUpMode: QueueMode = "one-at-a-time";
+  autoCompaction: boolean;
+  /** Tokens and cost of every request this process made for the session. */
+  usage: Usage = emptyUsage();
+
+  private readonly listeners = new Set<(event: AgentEvent) => void>();
+  private readonly steering: Message[] = [];
+  private readonly followUps: Message[] = [];
+  private controller: AbortController | undefined;
+  private abortReason: AgentStopReason = "aborted";
+  private running: Promise<AgentStopReason> | undefined;
+  /** Parallel to `messages`: the session entry each one was stored as, for compaction's firstKeptEntryId. */
+  private readonly entryIds: string[];
+
+  constructor(private readonly options: AgentOptions) {
+    this.messages = [...(options.messages ?? [])];
+    this.entryIds = options.messageEntryIds ? [...options.messageEntryIds] : this.messages.map(() => "");
+    this.model = options.model;
+    this.apiKey = options.apiKey;
+    this.thinking = options.thinking;
+    this.tools = options.tools;
+    this.systemPrompt = options.systemPrompt;
+    this.writer = options.writer;
+    this.autoCompaction = options.compaction.enabled;
+  }
+
+  get isRunning(): boolean {
+    return this.running !== undefined;
+  }
+
+  get queuedCount(): number {
+    return this.steering.length + this.followUps.length;
+  }
+
+  subscribe(listener: (event: AgentEvent) => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  private emit(event: AgentEvent): void {
+    for (const listener of this.listeners) listener(event);
+  }
+
+  toolSpecs(): ToolSpec[] {
+    return this.tools.map(toToolSpec);
+  }
+
+  contextTokens(): number {
+    return contextTokens(this.messages);
+  }
+
+  /** Runs the agent on a new user message until the model stops; resolves with why it stopped. */
+  prompt(content: string | (TextContent | ImageContent)[]): Promise<AgentStopReason> {
+    if (this.running) throw new Error("the agent is already working; steer or queue a follow-up instead");
+    const run = this.run(userMessage(content)).finally(() => {
+      this.running = undefined;
+    });
+    this.running = run;
+    return run;
+  }
+
+  /** Delivered after the current tool calls, before the model's next step. */
+  steer(content: string | (TextContent | ImageContent)[]): void {
+    this.steering.push(userMessage(content));
+  }
+
+  /** Delivered once the model has finished its current work. */
+  followUp(content: string | (TextContent | ImageContent)[]): void {
+    this.followUps.push(userMessage(content));
+  }
+
+  abort(reason: AgentStopReason = "aborted"): void {
+    this.abortReason = reason;
+    this.controller?.abort();
+  }
+
+  /** Waits for the running prompt, if any. */
+  async idle(): Promise<void> {
+    await this.running?.catch(() => undefined);
+  }
+
+  setModel(model: Model, apiKey: string | undefined): void {
+    this.model = model;
+    this.apiKey = apiKey;
+    this.writer?.append({ type: "model_change", model: `${model.provider}/${model.id}` });
+  }
+
+  setThinking(level: ThinkingLevel): void {
+    this.thinking = level;
+    this.writer?.append({ type: "thinking_level_change", thinkingLevel: level });
+  }
+
+  private record(message: Message): void {
+    if (this.options.announceModel && this.writer) {
+      this.writer.append({ type: "model_change", model: `${this.model.provider}/${this.model.id}` });
+      this.options.announceModel = false;
+    }
+    this.messages.push(message);
+    this.entryIds.push(this.writer?.append({ type: "message", message }).id ?? "");
+  }
+
+  private async run(first: Message): Promise<AgentStopReason> {
+    this.controller = new AbortController();
+    this.abortReason = "aborted";
+    const signal = this.controller.signal;
+    this.emit({ type: "agent_start" });
+    let stopReason: AgentStopReason = "stop";
+    let error: string | undefined;
+    const runUsage: Usage[] = [];
+    try {
+      this.deliver([first]);
+      let turn = 0;
+      for (;;) {
+        if (this.options.maxTurns !== undefined && turn >= this.options.maxTurns) {
+          stopReason = "max_turns";
+          error = `stopped after ${turn} model requests (--max-turns)`;
+          break;
+        }
+        turn++;
+        this.emit({ type: "turn_start", turn });
+        if (this.autoCompaction && this.nearContextLimit()) await this.compact("threshold");
+        const reply = await this.streamReply(signal);
+        runUsage.push(reply.usage);
+        this.record(reply);
+        this.emit({ type: "message_end", message: reply });
+        if (reply.stopReason === "aborted" || signal.aborted) {
+          this.emit({ type: "turn_end", turn, message: reply, toolResults: [] });
+          stopReason = this.abortReason;
+          break;
+        }
+        if (reply.stopReason === "error") {
+          this.emit({ type: "turn_end", turn, message: reply, toolResults: [] });
+          stopReason = "error";
+          error = reply.errorMessage;
+          break;
+        }
+        const calls = reply.content.filter((part): part is ToolCall => part.type === "toolCall");
+        const results = calls.length > 0 ? await this.runTools(calls, signal) : [];
+        this.emit({ type: "turn_end", turn, message: reply, toolResults: results });
+        if (signal.aborted) {
+          stopReason = this.abortReason;
+          break;
+        }
+        const steering = take(this.steering, this.steeringMode);
+        if (calls.length > 0 || steering.length > 0) {
+          this.deliver(steering);
+          continue;
+        }
+        const followUps = take(this.followUps, this.followUpMode);
+        if (followUps.length > 0) {
+          this.deliver(followUps);
+          continue;
+        }
+        if (reply.stopReason === "length") stopReason = "length";
+        break;
+      }
+    } catch (thrown) {
+      stopReason = "error";
+      error = describeError(thrown);
+    } finally {
+      this.controller = undefined;
+      this.writer?.sync();
+    }
+    this.emit({ type: "agent_end", stopReason, ...(error === undefined ? {} : { error }), usage: addUsage(emptyUsage(), ...runUsage) });
+    return stopReason;
+  }
+
+  private deliver(messages: Message[]): void {
+    for (const message of messages) {
+      this.emit({ type: "message_start", message });
+      this.record(message);
+      this.emit({ type: "message_end", message });
+    }
+  }
+
+  private async streamReply(signal: AbortSignal): Promise<AssistantMessage> {
+    let final: AssistantMessage | undefined;
+    let started = false;
+    const events = stream(
+      this.model,
+      { systemPrompt: this.systemPrompt, messages: this.messages, tools: this.toolSpecs() },
+      { apiKey: this.apiKey, signal, thinking: this.thinking, maxRetries: this.options.maxRetries, sessionId: this.writer?.header.id },
+    );
+    for await (const event of events) {
+      if (event.type === "start") {
+        started = true;
+        this.emit({ type: "message_start", message: event.partial });
+      } else if (event.type === "retry") {
+        this.emit({ type: "auto_retry_start", attempt: event.attempt, delayMs: event.delayMs, reason: event.reason });
+      } else if (event.type === "done" || event.type === "error") {
+        final = event.message;
+      } else {
+        const delta = toDelta(event);
+        if (delta) this.emit({ type: "message_update", assistantMessageEvent: delta });
+      }
+    }
+    if (!final) throw new Error(`the ${this.model.api} stream ended without a final message`);
+    if (!started) this.emit({ type: "message_start", message: final });
+    this.usage = addUsage(this.usage, final.usage);
+    return final;
+  }
+
+  /**
+   * Runs a reply's tool calls. Calls that only read run together; a call that writes or executes
+   * waits for the ones before it and holds back the ones after, so effects happen in the order
+   * the model asked for them. Results are recorded in call order.
+   */
+  private async runTools(calls: ToolCall[], signal: AbortSignal): Promise<ToolResultMessage[]> {
+    const results: ToolResultMessage[] = new Array(calls.length);
+    let batch: Promise<void>[] = [];
+    for (const [index, call] of calls.entries()) {
+      const tool = this.tools.find((t) => t.name === call.name);
+      const job = () => this.runTool(call, tool, signal).then((message) => void (results[index] = message));
+      if (tool?.effect === "read") batch.push(job());
+      else {
+        await Promise.all(batch);
+        batch = [];
+        await job();
+      }
+    }
+    await Promise.all(batch);
+    for (const message of results) this.record(message);
+    return results;
+  }
+
+  private async runTool(call: ToolCall, tool: Tool | undefined, signal: AbortSignal): Promise<ToolResultMessage> {
+    this.emit({ type: "tool_execution_start", toolCallId: call.id, toolName: call.name, args: call.arguments });
+    let result: ToolResult;
+    const badArguments = invalidArgumentsError(call.arguments);
+    if (badArguments) {
+      result = { content: [{ type: "text", text: badArguments }], isError: true };
+    } else if (!tool) {
+      const names = this.tools.map((t) => t.name).join(", ") || "none";
+      result = { content: [{ type: "text", text: `There is no tool named ${call.name}. Available tools: ${names}.` }], isError: true };
+    } else {
+      result = await runToolCall(
+        tool,
+        call.arguments,
+        {
+          cwd: this.options.cwd,
+          signal,
+          artifactsDir: this.options.artifactsDir,
+          onUpdate: (output) => this.emit({ type: "tool_execution_update", toolCallId: call.id, toolName: call.name, output }),
+        },
+        this.options.gate,
+      );
+    }
+    const message: ToolResultMessage = {
+      role: "toolResult",
+      toolCallId: call.id,
+      toolName: call.name,
+      content: result.content,
+      isError: result.isError ?? false,
+      ...(result.details === undefined ? {} : { details: result.details }),
+      timestamp: Date.now(),
+    };
+    this.emit({ type: "tool_execution_end", toolCallId: call.id, toolName: call.name, isError: message.isError, details: result.details });
+    this.emit({ type: "message_start", message });
+    this.emit({ type: "message_end", message });
+    return message;
+  }
+
+  private nearContextLimit(): boolean {
+    const { reserveTokens } = this.options.compaction;
+    return this.contextTokens() > Math.max(this.model.contextWindow - reserveTokens, this.model.contextWindow / 2);
+  }
+
+  /**
+   * Replaces older messages with a model-written summary, keeping the recent tail verbatim; the
+   * session records a compaction entry, so a resume sees the same context. Returns false when
+   * there was nothing old enough to summarise.
+   */
+  async compact(reason: "threshold" | "manual" | "overflow", instructions?: string): Promise<boolean> {
+    const cut = findCut(this.messages, this.options.compaction.keepRecentTokens);
+    if (cut <= 0) return false;
+    this.emit({ type: "auto_compaction_start", reason });
+    const tokensBefore = this.contextTokens();
+    try {
+      const { summary, usage } = await summarize(this.model, this.messages.slice(0, cut), {
+        apiKey: this.apiKey,
+        signal: this.controller?.signal,
+        instructions,
+      });
+      this.usage = addUsage(this.usage, usage);
+      const kept = this.messages.slice(cut);
+      const keptIds = this.entryIds.slice(cut);
+      const firstKeptEntryId = keptIds.find((id) => id !== "");
+      this.messages.length = 0;
+      this.messages.push(compactionSummaryMessage(summary), ...kept);
+      this.entryIds.length = 0;
+      this.entryIds.push("", ...keptIds);
+      if (this.writer && firstKeptEntryId) this.writer.append({ type: "compaction", summary, firstKeptEntryId, tokensBefore });
+      this.emit({ type: "auto_compaction_end", tokensBefore, summary });
+      return true;
+    } catch (error) {
+      this.emit({ type: "auto_compaction_end", error: describeError(error) });
+      return false;
+    }
+  }
+}
+
+/** Same wording as the session loader uses, so a resumed session sees exactly what this one sent. */
+function compactionSummaryMessage(summary: string): Message {
+  return { role: "user", content: `${COMPACTION_SUMMARY_PREFIX}\n\n<summary>\n${summary}\n</summary>`, timestamp: Date.now() };
+}
+
+function userMessage(content: string | (TextContent | ImageContent)[]): Message {
+  return { role: "user", content, timestamp: Date.now() };
+}
+
+function take<T>(queue: T[], mode: QueueMode): T[] {
+  return mode === "all" ? queue.splice(0) : queue.splice(0, 1);
+}

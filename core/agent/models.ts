@@ -1,0 +1,99 @@
+import { builtinModels, discoverLocalModels, getProvider } from "../ai/index.ts";
+import { type Model, ThinkingLevel } from "../ai/model.ts";
+import type { ModelsConfig } from "../config/models-schema.ts";
+import { customModels } from "../config/models.ts";
+import { OmpError } from "../errors/omp-error.ts";
+
+type Env = Record<string, string | undefined>;
+
+/**
+ * The models omp can use: the built-in catalog (base URLs as the environment and models.yml
+ * override them) and models.yml's own. Local servers are added by {@link withLocalModels} only when
+ * needed, since probing them is I/O.
+ */
+export function knownModels(config: ModelsConfig, env: Env = process.env): Model[] {
+  const builtin = builtinModels(env).map((model) => {
+    const override = config.providers[model.provider];
+    if (!override) return model;
+    return {
+      ...model,
+      baseUrl: override.baseUrl ? override.baseUrl.replace(/\/+$/, "") : model.baseUrl,
+      headers: override.headers ? { ...model.headers, ...override.headers } : model.headers,
+    };
+  });
+  const custom = customModels(config);
+  const customKeys = new Set(custom.map((m) => `${m.provider}/${m.id}`));
+  return [...custom, ...builtin.filter((m) => !customKeys.has(`${m.provider}/${m.id}`))];
+}
+
+export async function withLocalModels(models: Model[], env: Env = process.env): Promise<Model[]> {
+  const local = await discoverLocalModels({ env });
+  const seen = new Set(models.map((m) => `${m.provider}/${m.id}`));
+  return [...models, ...local.filter((m) => !seen.has(`${m.provider}/${m.id}`))];
+}
+
+export interface ModelChoice {
+  model: Model;
+  /** From a `:level` suffix on the pattern. */
+  thinking?: ThinkingLevel;
+}
+
+const normalise = (text: string) => text.toLowerCase().replace(/[\s_.]+/g, "-");
+
+/**
+ * Finds the model a user means: `provider/id`, an exact id, or a fuzzy name ("sonnet",
+ * "gpt 5 mini"), with an optional `:thinking` suffix. Among several fuzzy matches the shortest id
+ * wins (the plain model over its dated or suffixed variants). No match is an error that lists
+ * the closest names.
+ */
+export function resolveModel(pattern: string, models: Model[]): ModelChoice {
+  let text = pattern.trim();
+  let thinking: ThinkingLevel | undefined;
+  const colon = text.lastIndexOf(":");
+  if (colon > 0) {
+    const level = ThinkingLevel.safeParse(text.slice(colon + 1));
+    if (level.success) {
+      thinking = level.data;
+      text = text.slice(0, colon);
+    }
+  }
+  const slash = text.indexOf("/");
+  const provider = slash > 0 && getProviderOrCustom(text.slice(0, slash), models) ? text.slice(0, slash) : undefined;
+  const idPart = provider ? text.slice(slash + 1) : text;
+  const pool = provider ? models.filter((m) => m.provider === provider) : models;
+
+  const exact = pool.filter((m) => m.id === idPart);
+  if (exact.length > 0) return { model: exact[0]!, thinking };
+  const wanted = normalise(idPart);
+  const fuzzy = pool
+    .filter((m) => normalise(m.id).includes(wanted) || normalise(m.name).includes(wanted))
+    .sort((a, b) => a.id.length - b.id.length || a.id.localeCompare(b.id));
+  if (fuzzy.length > 0) return { model: fuzzy[0]!, thinking };
+
+  const words = wanted.split("-").filter(Boolean);
+  const near = pool
+    .map((m) => ({ m, score: words.filter((w) => normalise(`${m.id} ${m.name}`).includes(w)).length }))
+    .filter((x) => x.score > 0)
+    .sort((a, b) => b.score - a.score)
+    .slice(0, 5)
+    .map((x) => `${x.m.provider}/${x.m.id}`);
+  const hint = near.length > 0 ? ` Did you mean ${near.join(", ")}?` : "";
+  throw new OmpError(`unknown model ${JSON.stringify(pattern)}.${hint} List the models with \`omp --list-models\`.`, { exitCode: 2 });
+}
+
+function getProviderOrCustom(id: string, models: Model[]): boolean {
+  return getProvider(id) !== undefined || models.some((m) => m.provider === id);
+}
+
+/** Default cloud models, in the order omp prefers them when their key is present. */
+const DEFAULTS = ["anthropic/claude-sonnet-4-5", "openai/gpt-5", "google/gemini-2.5-pro", "openrouter/anthropic/claude-sonnet-4.5"];
+
+/** The model to use when none was asked for: a default whose provider has a key, else a running local server's. */
+export function defaultModelPattern(models: Model[], hasKey: (provider: string) => boolean): string | undefined {
+  for (const pattern of DEFAULTS) {
+    const [provider] = pattern.split("/");
+    if (hasKey(provider!) && models.some((m) => `${m.provider}/${m.id}` === pattern)) return pattern;
+  }
+  const local = models.find((m) => getProvider(m.provider)?.local);
+  return local ? `${local.provider}/${local.id}` : undefined;
+}

@@ -1,0 +1,187 @@
+import { existsSync } from "node:fs";
+import { join } from "node:path";
+import { getProvider } from "../ai/providers-table.ts";
+import type { Model, ThinkingLevel } from "../ai/model.ts";
+import { CredentialStore } from "../auth/store.ts";
+import { resolveApiKey } from "../auth/keys.ts";
+import type { ModelsConfig } from "../config/models-schema.ts";
+import type { Settings } from "../config/settings-schema.ts";
+import { OmpError } from "../errors/omp-error.ts";
+import { agentDbPath, agentDir } from "../paths.ts";
+import { branchEntries, buildSessionContext, loadSession } from "../session/loader.ts";
+import { SessionWriter } from "../session/writer.ts";
+import { ApprovalGate, type Approver } from "../tools/approval.ts";
+import { toToolSpec } from "../tools/registry.ts";
+import type { Tool } from "../tools/types.ts";
+import { Agent } from "./agent.ts";
+import { findContextFiles } from "./context-files.ts";
+import { gitSummary } from "./git-summary.ts";
+import { defaultModelPattern, knownModels, resolveModel, withLocalModels } from "./models.ts";
+import { buildSystemPrompt } from "./system-prompt.ts";
+
+type Env = Record<string, string | undefined>;
+
+export interface RuntimeOptions {
+  cwd: string;
+  env: Env;
+  settings: Settings;
+  modelsConfig: ModelsConfig;
+  tools: Tool[];
+  approver?: Approver;
+  /** `--api-key`: applies to the model chosen on the command line. */
+  cliKey?: string;
+  noSession: boolean;
+  sessionDir?: string;
+  maxTurns?: number;
+  systemPrompt?: { replace?: string; append?: string };
+}
+
+export interface ModelSelection {
+  model: Model;
+  apiKey: string | undefined;
+  keySource: string;
+  thinking?: ThinkingLevel;
+}
+
+/**
+ * What every agent of this process shares (settings, models, tools, the system prompt) and how to
+ * make one: new, resumed, or on another model. RPC's new_session and switch_session go through
+ * here too, so they behave exactly like the command line.
+ */
+export class Runtime {
+  private models: Model[];
+  private localProbed = false;
+  private store: CredentialStore | null | undefined;
+  private prompt: string | undefined;
+
+  constructor(readonly options: RuntimeOptions) {
+    this.models = knownModels(options.modelsConfig, options.env);
+  }
+
+  /** Every model omp knows, running local servers included. */
+  async availableModels(): Promise<Model[]> {
+    if (!this.localProbed) {
+      this.models = await withLocalModels(this.models, this.options.env);
+      this.localProbed = true;
+    }
+    return this.models;
+  }
+
+  private credentialStore(): CredentialStore | undefined {
+    if (this.store === undefined) {
+      const path = agentDbPath(this.options.env as NodeJS.ProcessEnv);
+      this.store = existsSync(path) ? CredentialStore.open(path) : null;
+    }
+    return this.store ?? undefined;
+  }
+
+  private hasKey(provider: string): boolean {
+    const info = getProvider(provider);
+    if (this.options.modelsConfig.providers[provider]?.apiKey) return true;
+    if (info?.keyEnv.some((name) => this.options.env[name])) return true;
+    return this.credentialStore()?.get(provider) !== undefined;
+  }
+
+  /** Finds the model for `pattern` (or the default) and its key; errors say what to set. */
+  async selectModel(pattern: string | undefined, useCliKey = true): Promise<ModelSelection> {
+    let models = this.models;
+    let wanted = pattern ?? this.options.settings.model;
+    if (wanted === undefined) {
+      wanted = defaultModelPattern(models, (p) => this.hasKey(p));
+      if (wanted === undefined) {
+        models = await this.availableModels();
+        wanted = defaultModelPattern(models, (p) => this.hasKey(p));
+      }
+      if (wanted === undefined) {
+        throw new OmpError(
+          "no model available: set an API key (ANTHROPIC_API_KEY, OPENAI_API_KEY, GEMINI_API_KEY, ...), run `omp auth add <provider>`, start a local server (Ollama, llama.cpp, LM Studio, vLLM), or pass --model",
+          { exitCode: 2 },
+        );
+      }
+    }
+    let choice;
+    try {
+      choice = resolveModel(wanted, models);
+    } catch (error) {
+      if (this.localProbed) throw error;
+      choice = resolveModel(wanted, await this.availableModels());
+    }
+    const providerConfig = this.options.modelsConfig.providers[choice.model.provider];
+    const key = await resolveApiKey({
+      provider: choice.model.provider,
+      cliKey: useCliKey ? this.options.cliKey : undefined,
+      configKey: providerConfig?.apiKey,
+      store: this.credentialStore(),
+      env: this.options.env,
+      keyless: providerConfig?.auth === "none" ? true : undefined,
+    });
+    if (!key.ok) throw new OmpError(key.error, { exitCode: 2 });
+    return { model: choice.model, apiKey: key.key, keySource: key.source, thinking: choice.thinking };
+  }
+
+  systemPrompt(): string {
+    this.prompt ??= buildSystemPrompt({
+      cwd: this.options.cwd,
+      tools: this.options.tools.map(toToolSpec),
+      contextFiles: findContextFiles(this.options.cwd, agentDir(this.options.env as NodeJS.ProcessEnv)),
+      git: gitSummary(this.options.cwd),
+      replace: this.options.systemPrompt?.replace,
+      append: this.options.systemPrompt?.append,
+    });
+    return this.prompt;
+  }
+
+  /** A fresh agent; `resumePath` continues that session file instead. */
+  createAgent(selection: ModelSelection, resumePath?: string): Agent {
+    const { settings } = this.options;
+    const secrets = selection.apiKey ? [selection.apiKey] : [];
+    let writer: SessionWriter | undefined;
+    let messages = undefined;
+    let messageEntryIds: string[] | undefined;
+    let thinking = selection.thinking ?? settings.thinking;
+    let resumedModel: string | undefined;
+    if (resumePath) {
+      const loaded = loadSession(resumePath);
+      const context = buildSessionContext(loaded);
+      resumedModel = context.model;
+      messages = context.messages;
+      messageEntryIds = entryIdsFor(loaded, context.messages.length, context.compaction?.firstKeptEntryId);
+      if (!selection.thinking && context.thinkingLevel) thinking = context.thinkingLevel;
+      if (!this.options.noSession) writer = SessionWriter.resume(loaded, { secrets });
+    } else if (!this.options.noSession) {
+      writer = SessionWriter.create({ cwd: this.options.cwd, sessionDir: this.options.sessionDir ?? settings.sessionDir, env: this.options.env as NodeJS.ProcessEnv, secrets });
+    }
+    const artifactsDir = writer ? writer.path.replace(/\.jsonl$/, "") : join(agentDir(this.options.env as NodeJS.ProcessEnv), "artifacts", `${process.pid}`);
+    const modelId = `${selection.model.provider}/${selection.model.id}`;
+    return new Agent({
+      cwd: this.options.cwd,
+      model: selection.model,
+      apiKey: selection.apiKey,
+      thinking: selection.model.reasoning ? thinking : "off",
+      tools: this.options.tools,
+      gate: new ApprovalGate(settings.approvalMode, this.options.approver),
+      systemPrompt: this.systemPrompt(),
+      writer,
+      messages,
+      messageEntryIds,
+      artifactsDir,
+      compaction: settings.compaction,
+      maxRetries: settings.retry.maxRetries,
+      maxTurns: this.options.maxTurns,
+      announceModel: resumedModel !== modelId,
+    });
+  }
+}
+
+/**
+ * The entry id of each message of a resumed context: after a compaction the first message is its
+ * summary (no entry of its own), then the message entries of the branch from firstKeptEntryId on.
+ */
+function entryIdsFor(loaded: ReturnType<typeof loadSession>, count: number, firstKept: string | undefined): string[] {
+  const ids = branchEntries(loaded)
+    .filter((entry) => entry.type === "message")
+    .map((entry) => entry.id);
+  if (firstKept === undefined) return ids.slice(-count);
+  const kept = ids.slice(ids.indexOf(firstKept));
+  return ["", ...kept].slice(-count);
+}

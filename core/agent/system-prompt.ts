@@ -1,0 +1,48 @@
+import type { ToolSpec } from "../ai/stream.ts";
+import type { ContextFile } from "./context-files.ts";
+
+export interface SystemPromptInput {
+  cwd: string;
+  tools: ToolSpec[];
+  contextFiles: ContextFile[];
+  git: string;
+  now?: Date;
+  /** `--system-prompt`: replaces the built-in instructions (environment and context still follow). */
+  replace?: string;
+  /** `--append-system-prompt`. */
+  append?: string;
+}
+
+const INSTRUCTIONS = `You are omp, a coding agent working in the user's terminal, inside their repository. You do real work: read code, change it, run commands and tests, and report what you did.
+
+How to work:
+- Look before you change: read the files involved and search the code (grep, find) instead of guessing.
+- Change files with edit (exact replacements) or write (whole files); keep changes focused on the task.
+- Run the project's checks or tests with bash when they exist, and fix what your change broke.
+- When a tool fails, read the error and adjust; do not repeat the same failing call.
+- Be concise. When done, say briefly what changed and anything the user must know.`;
+
+/** The system prompt: instructions, tools, environment, repository state and the user's context files. */
+export function buildSystemPrompt(input: SystemPromptInput): string {
+  const parts = [input.replace ?? INSTRUCTIONS];
+  if (input.tools.length > 0) {
+    parts.push(`Tools available:\n${input.tools.map((tool) => `- ${tool.name}: ${tool.description.split("\n")[0]}`).join("\n")}`);
+  }
+  const now = input.now ?? new Date();
+  parts.push(
+    [
+      "Environment:",
+      `- Working directory: ${input.cwd}`,
+      `- Platform: ${process.platform} ${process.arch}`,
+      `- Shell: ${process.env.SHELL ?? "/bin/sh"}`,
+      `- Date: ${now.toISOString().slice(0, 10)}`,
+    ].join("\n"),
+  );
+  if (input.git) parts.push(`Git repository:\n${input.git}`);
+  if (input.contextFiles.length > 0) {
+    const files = input.contextFiles.map((file) => `<file path="${file.path}">\n${file.content.trim()}\n</file>`).join("\n");
+    parts.push(`<context>\nFollow the instructions in these context files from the user and the repository; later files are more specific.\n${files}\n</context>`);
+  }
+  if (input.append) parts.push(input.append);
+  return parts.join("\n\n");
+}

@@ -1,0 +1,38 @@
+import { z } from "zod";
+import { ImageContent } from "../ai/messages.ts";
+import { ThinkingLevel } from "../ai/model.ts";
+
+/**
+ * The commands `omp --mode rpc` reads on stdin, one JSON object per line, with the names and
+ * fields of omp's RPC protocol. Every command may carry an `id`, echoed in its response.
+ */
+const id = { id: z.string().optional() };
+const message = { message: z.string(), images: z.array(ImageContent).optional() };
+
+export const RpcCommand = z.discriminatedUnion("type", [
+  z.object({ ...id, type: z.literal("prompt"), ...message, streamingBehavior: z.enum(["steer", "followUp"]).optional() }),
+  z.object({ ...id, type: z.literal("steer"), ...message }),
+  z.object({ ...id, type: z.literal("follow_up"), ...message }),
+  z.object({ ...id, type: z.literal("abort") }),
+  z.object({ ...id, type: z.literal("abort_and_prompt"), ...message }),
+  z.object({ ...id, type: z.literal("new_session") }),
+  z.object({ ...id, type: z.literal("switch_session"), sessionPath: z.string() }),
+  z.object({ ...id, type: z.literal("get_state") }),
+  z.object({ ...id, type: z.literal("get_messages") }),
+  z.object({ ...id, type: z.literal("get_last_assistant_text") }),
+  z.object({ ...id, type: z.literal("set_model"), provider: z.string(), modelId: z.string() }),
+  z.object({ ...id, type: z.literal("get_available_models") }),
+  z.object({ ...id, type: z.literal("set_thinking_level"), level: ThinkingLevel }),
+  z.object({ ...id, type: z.literal("set_steering_mode"), mode: z.enum(["all", "one-at-a-time"]) }),
+  z.object({ ...id, type: z.literal("set_follow_up_mode"), mode: z.enum(["all", "one-at-a-time"]) }),
+  z.object({ ...id, type: z.literal("compact"), customInstructions: z.string().optional() }),
+  z.object({ ...id, type: z.literal("set_auto_compaction"), enabled: z.boolean() }),
+  z.object({ ...id, type: z.literal("get_session_stats") }),
+  z.object({ ...id, type: z.literal("bash"), command: z.string() }),
+  z.object({ ...id, type: z.literal("abort_bash") }),
+]);
+export type RpcCommand = z.infer<typeof RpcCommand>;
+
+export type RpcResponse =
+  | { id?: string; type: "response"; command: string; success: true; data?: unknown }
+  | { id?: string; type: "response"; command: string; success: false; error: string };
