@@ -14,15 +14,16 @@ describe("omp", () => {
   test("--help lists the commands", async () => {
     const result = await runOmp(["--help"], { home: tempDir() });
     expect(result.code).toBe(0);
-    for (const command of ["grep", "find", "doctor"]) expect(result.stdout).toContain(command);
+    for (const command of ["grep", "find", "doctor", "config", "auth", "--print", "--model"]) expect(result.stdout).toContain(command);
     const grepHelp = await runOmp(["grep", "--help"], { home: tempDir() });
     expect(grepHelp.stdout).toContain("--fixed-strings");
   });
 
-  test("the agent says plainly that it is not built yet and fails", async () => {
-    const result = await runOmp(["fix the bug"], { home: tempDir() });
-    expect(result.code).not.toBe(0);
-    expect(result.stderr).toContain("the agent is not built yet");
+  test("the agent with no model available says what to set and exits 2", async () => {
+    const result = await runOmp(["-p", "fix the bug"], { home: tempDir() });
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain("no model available");
+    expect(result.stderr).toContain("ANTHROPIC_API_KEY");
   });
 
   test("an unknown option is a usage error", async () => {
