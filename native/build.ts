@@ -7,6 +7,7 @@
  * the probe.
  */
 import { copyFileSync, existsSync, mkdirSync, readFileSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { homedir } from "node:os";
 import { join, relative } from "node:path";
 import type { Variant } from "../embed/manifest.ts";
 import { addonFileName, stampMarker } from "../embed/names.ts";
@@ -83,6 +84,13 @@ function cargoSourceArgs(source: "crates-io" | "debian"): string[] {
   ];
 }
 
+/** rustup puts cargo in ~/.cargo/bin, which a non-login shell's PATH often lacks. */
+function cargoPath(): string {
+  const found = Bun.which("cargo") ?? [join(homedir(), ".cargo", "bin", "cargo")].find((path) => existsSync(path));
+  if (!found) throw new Error("cargo not found: install Rust (apt-get install cargo, or rustup)");
+  return found;
+}
+
 function libraryName(): string {
   if (process.platform === "darwin") return "libomp_natives.dylib";
   if (process.platform === "win32") return "omp_natives.dll";
@@ -104,7 +112,7 @@ async function buildVariant(variant: Variant, source: "crates-io" | "debian", fo
   const targetDir = join(NATIVE_DIR, "target", variant);
   const cpu = CPU_FLAGS[variant];
   const rustflags = [process.env.RUSTFLAGS ?? "", cpu ? `-C target-cpu=${cpu}` : ""].join(" ").trim();
-  const args = ["cargo", ...cargoSourceArgs(source), "build", "--release", "-p", "omp-natives", "--manifest-path", join(NATIVE_DIR, "Cargo.toml")];
+  const args = [cargoPath(), ...cargoSourceArgs(source), "build", "--release", "-p", "omp-natives", "--manifest-path", join(NATIVE_DIR, "Cargo.toml")];
   console.error(`native: building ${variant}${cpu ? ` (${cpu})` : ""} from ${source}`);
   const started = performance.now();
   const child = Bun.spawn(args, {
