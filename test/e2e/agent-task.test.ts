@@ -1,0 +1,145 @@
+// The agent doing a real multi-step task in a git repository, for each provider wire API: read,
+// grep, edit, run the test with bash; and resuming that session with -c / -r.
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { readFileSync, realpathSync } from "node:fs";
+import { join } from "node:path";
+import {
+  type ProviderCase,
+  assistantTextsOf,
+  filesContaining,
+  modelRequests,
+  providerCases,
+  readJsonl,
+  runAgent,
+  sessionFiles,
+  toolCallsOf,
+  toolResultsOf,
+  userTextsOf,
+  workspace,
+} from "../support/agent-harness.ts";
+import { type Standin, type Turn, startStandin } from "../support/standin/index.ts";
+
+const TASK = "add() in src/math.sh subtracts; fix it and run ./test.sh";
+const ANSWER = "Fixed add() in src/math.sh: it now adds, and test.sh passes.";
+
+const fixScript = (): Turn[] => [
+  { text: "Let me look at the file.", toolCalls: [{ id: "call_read_1", name: "read", arguments: { path: "src/math.sh" } }] },
+  { toolCalls: [{ id: "call_grep_2", name: "grep", arguments: { pattern: "add", literal: true } }] },
+  { toolCalls: [{ id: "call_edit_3", name: "edit", arguments: { path: "src/math.sh", edits: [{ oldText: "$1 - $2", newText: "$1 + $2" }] } }] },
+  { toolCalls: [{ id: "call_bash_4", name: "bash", arguments: { command: "sh ./test.sh" } }] },
+  { text: ANSWER },
+];
+
+let standin: Standin;
+beforeAll(async () => {
+  standin = await startStandin();
+});
+afterAll(() => standin.close());
+
+describe.each(providerCases().map((c) => [c.api, c] as [string, ProviderCase]))("agent over %s", (_api, provider) => {
+  test("reads, greps, edits and runs the test; each request carries the earlier tool results", async () => {
+    const { home, repo } = workspace();
+    standin.setScript(fixScript());
+    standin.requests.length = 0;
+    const result = await runAgent(["-p", "--model", provider.model, TASK], { home, cwd: repo, env: provider.env(standin.url) });
+    expect(result.stderr).not.toContain("omp:");
+    expect(result.code).toBe(0);
+    expect(result.stdout).toBe(`Let me look at the file.\n${ANSWER}\n`);
+    // Progress, not the answer, on stderr.
+    expect(result.stderr).toContain("→ read src/math.sh");
+    expect(result.stderr).toContain("→ bash sh ./test.sh");
+    expect(result.stderr).not.toContain(ANSWER);
+
+    expect(readFileSync(join(repo, "src/math.sh"), "utf8")).toBe("add() {\n  echo $(( $1 + $2 ))\n}\n");
+
+    const requests = modelRequests(standin);
+    expect(requests.map((r) => r.format)).toEqual(Array(5).fill(formatName(provider.api)));
+    const bodies = requests.map((r) => r.body);
+    expect(userTextsOf(provider.api, bodies[0])).toEqual([TASK]);
+    expect(toolResultsOf(provider.api, bodies[0])).toEqual([]);
+
+    // Request n carries the results of the n tool calls before it, in order, each answering its call.
+    const expected = [
+      (text: string) => expect(text).toContain("echo $(( $1 - $2 ))"),
+      (text: string) => expect(text).toMatch(/src\/math\.sh\n +1: add\(\) \{/),
+      (text: string) => expect(text).toContain("+  echo $(( $1 + $2 ))"),
+      (text: string) => expect(text).toContain("PASS add 2 3 = 5"),
+    ];
+    const callIds = ["call_read_1", "call_grep_2", "call_edit_3", "call_bash_4"];
+    const names = ["read", "grep", "edit", "bash"];
+    for (let n = 1; n <= 4; n++) {
+      const results = toolResultsOf(provider.api, bodies[n]);
+      expect(results.length).toBe(n);
+      for (let i = 0; i < n; i++) {
+        expected[i]!(results[i]!.text);
+        expect(results[i]!.isError ?? false).toBe(false);
+        // Gemini pairs a functionResponse with its call by name; the others by id.
+        expect(results[i]!.id).toBe(provider.api === "google-generative-ai" ? names[i]! : callIds[i]!);
+      }
+      expect(toolCallsOf(provider.api, bodies[n]).map((c) => c.name)).toEqual(names.slice(0, n));
+      expect(userTextsOf(provider.api, bodies[n])).toEqual([TASK]);
+    }
+    expect(assistantTextsOf(provider.api, bodies[4])).toEqual(["Let me look at the file."]);
+
+    // The session holds the whole conversation, and no file omp wrote holds the key.
+    const [session] = sessionFiles(home);
+    expect(session).toBeDefined();
+    const entries = readJsonl(session!);
+    expect(entries[0].type).toBe("session");
+    expect(entries[0].cwd).toBe(realpathSync(repo));
+    const roles = entries.filter((e) => e.type === "message").map((e) => e.message.role);
+    expect(roles).toEqual(["user", "assistant", "toolResult", "assistant", "toolResult", "assistant", "toolResult", "assistant", "toolResult", "assistant"]);
+    expect(filesContaining([home, repo], provider.key)).toEqual([]);
+  });
+
+  test("-c resumes with the full context; -r <prefix> resumes that session; -r alone lists", async () => {
+    const { home, repo } = workspace();
+    const env = provider.env(standin.url);
+    standin.setScript([
+      { toolCalls: [{ id: "call_ls_1", name: "ls", arguments: {} }] },
+      { text: "The repo has src, README.md and test.sh." },
+      { text: "Second answer." },
+      { text: "Third answer." },
+    ]);
+    standin.requests.length = 0;
+    const first = await runAgent(["-p", "--model", provider.model, "what is in this repo?"], { home, cwd: repo, env });
+    expect(first.code).toBe(0);
+    const [path] = sessionFiles(home);
+    const id: string = readJsonl(path!)[0].id;
+
+    const second = await runAgent(["-p", "-c", "--model", provider.model, "and now?"], { home, cwd: repo, env });
+    expect(second.code).toBe(0);
+    expect(second.stdout).toBe("Second answer.\n");
+    expect(sessionFiles(home)).toEqual([path!]);
+    const requests = modelRequests(standin);
+    expect(requests.length).toBe(3);
+    const resumed = requests[2]!.body;
+    // The first run's messages, then the new prompt.
+    expect(userTextsOf(provider.api, resumed)).toEqual(["what is in this repo?", "and now?"]);
+    expect(toolCallsOf(provider.api, resumed).map((c) => c.name)).toEqual(["ls"]);
+    expect(toolResultsOf(provider.api, resumed)[0]!.text).toContain("test.sh");
+    expect(assistantTextsOf(provider.api, resumed)).toEqual(["The repo has src, README.md and test.sh."]);
+
+    // A second session, then -r with the first one's id prefix picks the first.
+    standin.setScript([{ text: "Other session." }, { text: "Back in the first." }]);
+    standin.requests.length = 0;
+    const other = await runAgent(["-p", "--model", provider.model, "unrelated"], { home, cwd: repo, env });
+    expect(other.code).toBe(0);
+    expect(sessionFiles(home).length).toBe(2);
+    const third = await runAgent(["-p", "-r", id.slice(0, 8), "--model", provider.model, "third"], { home, cwd: repo, env });
+    expect(third.code).toBe(0);
+    expect(third.stdout).toBe("Back in the first.\n");
+    expect(userTextsOf(provider.api, modelRequests(standin)[1]!.body)).toEqual(["what is in this repo?", "and now?", "third"]);
+
+    const listing = await runAgent(["-r"], { home, cwd: repo, env });
+    expect(listing.code).toBe(0);
+    expect(listing.stdout).toContain(id.slice(0, 8));
+    expect(listing.stdout).toContain("what is in this repo?");
+    expect(listing.stdout).toContain("unrelated");
+    expect(listing.stdout.split("\n").filter((line) => /^[0-9a-f]{8} /.test(line)).length).toBe(2);
+  });
+});
+
+function formatName(api: string): string {
+  return api === "anthropic-messages" ? "anthropic" : api === "google-generative-ai" ? "google" : api;
+}
