@@ -22,6 +22,9 @@ export const COMPILE_FLAGS = [
   "--minify",
   "--bytecode",
   "--format=esm",
+  // Each lazily imported command becomes its own chunk, loaded only when used: without it the
+  // whole program is evaluated up front and `omp --version` takes twice as long.
+  "--splitting",
   "--no-compile-autoload-dotenv",
   "--no-compile-autoload-bunfig",
   "--no-compile-autoload-tsconfig",
