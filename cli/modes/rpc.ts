@@ -74,7 +74,14 @@ class RpcSession {
     if (!parsed.success) {
       const type = (raw as { type?: unknown } | null)?.type;
       const id = (raw as { id?: unknown } | null)?.id;
-      this.fail(typeof type === "string" ? type : "parse", typeof id === "string" ? id : undefined, `invalid command: ${z.prettifyError(parsed.error)}`);
+      const known = RpcCommand.options.map((option) => option.shape.type.value);
+      const error =
+        typeof type !== "string"
+          ? `a command is a JSON object with a string "type", one of: ${known.join(", ")}`
+          : !known.includes(type as RpcCommand["type"])
+            ? `unknown command ${JSON.stringify(type)}; known commands: ${known.join(", ")}`
+            : `invalid ${type} command: ${z.prettifyError(parsed.error)}`;
+      this.fail(typeof type === "string" ? type : "parse", typeof id === "string" ? id : undefined, error);
       return;
     }
     const command = parsed.data;
@@ -89,8 +96,13 @@ class RpcSession {
     return images && images.length > 0 ? [{ type: "text", text: message }, ...images] : message;
   }
 
-  private startPrompt(content: string | (TextContent | ImageContent)[]): void {
-    this.agent.prompt(content).catch((error) => this.fail("prompt", undefined, describeError(error)));
+  /**
+   * Answers the command, then starts the run, so the response precedes the run's events; a run
+   * that fails to start is reported later under the same id.
+   */
+  private startPrompt(command: string, id: string | undefined, content: string | (TextContent | ImageContent)[], data?: unknown): void {
+    this.respond(command, id, data);
+    this.agent.prompt(content).catch((error) => this.fail(command, id, describeError(error)));
   }
 
   private async dispatch(command: RpcCommand): Promise<void> {
@@ -105,16 +117,12 @@ class RpcSession {
           else agent.followUp(content);
           return this.respond("prompt", id, { agentInvoked: false, queued: command.streamingBehavior });
         }
-        this.startPrompt(content);
-        return this.respond("prompt", id, { agentInvoked: true });
+        return this.startPrompt("prompt", id, content, { agentInvoked: true });
       }
       case "steer":
       case "follow_up": {
         const content = this.content(command.message, command.images);
-        if (!agent.isRunning) {
-          this.startPrompt(content);
-          return this.respond(command.type, id, { agentInvoked: true });
-        }
+        if (!agent.isRunning) return this.startPrompt(command.type, id, content, { agentInvoked: true });
         if (command.type === "steer") agent.steer(content);
         else agent.followUp(content);
         return this.respond(command.type, id);
@@ -126,8 +134,7 @@ class RpcSession {
       case "abort_and_prompt":
         agent.abort();
         await agent.idle();
-        this.startPrompt(this.content(command.message, command.images));
-        return this.respond("abort_and_prompt", id);
+        return this.startPrompt("abort_and_prompt", id, this.content(command.message, command.images));
       case "new_session":
       case "switch_session": {
         if (agent.isRunning) throw new Error("abort the running turn first");

@@ -162,8 +162,9 @@ export class Agent {
     let stopReason: AgentStopReason = "stop";
     let error: string | undefined;
     const runUsage: Usage[] = [];
+    // Messages that open the next turn: the prompt, then steering or follow-ups.
+    let pending: Message[] = [first];
     try {
-      this.deliver([first]);
       let turn = 0;
       for (;;) {
         if (this.options.maxTurns !== undefined && turn >= this.options.maxTurns) {
@@ -173,6 +174,8 @@ export class Agent {
         }
         turn++;
         this.emit({ type: "turn_start", turn });
+        this.deliver(pending);
+        pending = [];
         if (this.autoCompaction && this.nearContextLimit()) await this.compact("threshold");
         const reply = await this.streamReply(signal);
         runUsage.push(reply.usage);
@@ -198,12 +201,12 @@ export class Agent {
         }
         const steering = take(this.steering, this.steeringMode);
         if (calls.length > 0 || steering.length > 0) {
-          this.deliver(steering);
+          pending = steering;
           continue;
         }
         const followUps = take(this.followUps, this.followUpMode);
         if (followUps.length > 0) {
-          this.deliver(followUps);
+          pending = followUps;
           continue;
         }
         if (reply.stopReason === "length") stopReason = "length";
@@ -213,6 +216,8 @@ export class Agent {
       stopReason = "error";
       error = describeError(thrown);
     } finally {
+      // Taken from a queue but never sent (a limit stopped the run): keep them for the next run.
+      if (pending.length > 0 && pending[0] !== first) this.steering.unshift(...pending);
       this.controller = undefined;
       this.writer?.sync();
     }

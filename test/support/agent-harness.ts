@@ -16,10 +16,13 @@ export interface ProviderCase {
   model: string;
   /** The API key the run uses (a distinctive string, so it can be searched for on disk). */
   key: string;
+  /** SSE events the stand-in sends before the first content (a cut there loses no output). */
+  preamble: number;
   env(url: string): Record<string, string>;
 }
 
-const secret = (name: string) => `sk-${name}-SECRET-${crypto.randomUUID().replaceAll("-", "")}`;
+/** Not shaped like any known token, so only omp's knowledge of the key in use can keep it off the disk. */
+const secret = (name: string) => `omptest_${name}_${crypto.randomUUID().replaceAll("-", "")}`;
 
 export function providerCases(): ProviderCase[] {
   return [
@@ -27,6 +30,7 @@ export function providerCases(): ProviderCase[] {
       api: "anthropic-messages",
       model: "anthropic/claude-sonnet-4-5",
       key: secret("ant"),
+      preamble: 2,
       env(url) {
         return { ANTHROPIC_BASE_URL: url, ANTHROPIC_API_KEY: this.key };
       },
@@ -35,6 +39,7 @@ export function providerCases(): ProviderCase[] {
       api: "openai-responses",
       model: "openai/gpt-5",
       key: secret("oai"),
+      preamble: 2,
       env(url) {
         return { OPENAI_BASE_URL: `${url}/v1`, OPENAI_API_KEY: this.key };
       },
@@ -43,6 +48,7 @@ export function providerCases(): ProviderCase[] {
       api: "google-generative-ai",
       model: "google/gemini-2.5-pro",
       key: secret("gem"),
+      preamble: 0,
       env(url) {
         return { GEMINI_BASE_URL: url, GEMINI_API_KEY: this.key };
       },
@@ -51,6 +57,7 @@ export function providerCases(): ProviderCase[] {
       api: "openai-completions",
       model: "openrouter/qwen/qwen3-coder",
       key: secret("orr"),
+      preamble: 1,
       env(url) {
         return { OPENROUTER_BASE_URL: `${url}/v1`, OPENROUTER_API_KEY: this.key };
       },
