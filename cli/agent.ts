@@ -155,6 +155,6 @@ export async function runAgent(messages: string[], flags: AgentFlags): Promise<n
 
 function limitTime(agent: Agent, seconds: number | undefined): () => void {
   if (seconds === undefined) return () => {};
-  const timer = setTimeout(() => agent.abort("max_time"), seconds * 1000);
+  const timer = setTimeout(() => agent.abort("max_time", `stopped after ${seconds} s (--max-time)`), seconds * 1000);
   return () => clearTimeout(timer);
 }

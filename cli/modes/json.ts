@@ -1,6 +1,6 @@
 import type { Agent } from "../../core/agent/agent.ts";
 import type { ImageContent, TextContent } from "../../core/ai/messages.ts";
-import { exitStatusFor } from "./print.ts";
+import { exitStatusFor, stopOnSignal } from "./print.ts";
 
 /**
  * `--mode json`: one JSON object per line on stdout — the session header first, then every agent
@@ -10,7 +10,7 @@ export async function runJsonMode(agent: Agent, prompt: (TextContent | ImageCont
   const line = (value: unknown) => process.stdout.write(`${JSON.stringify(value)}\n`);
   line(header);
   agent.subscribe(line);
-  const onSignal = () => agent.abort("aborted");
+  const onSignal = stopOnSignal(agent);
   process.on("SIGINT", onSignal);
   process.on("SIGTERM", onSignal);
   try {

@@ -18,6 +18,18 @@ export function exitStatusFor(reason: AgentStopReason): number {
 }
 
 /**
+ * Ctrl-C (or SIGTERM) stops the run and lets it save the session; a second one exits at once.
+ */
+export function stopOnSignal(agent: Agent): (signal: NodeJS.Signals) => void {
+  let stopping = false;
+  return (signal) => {
+    if (stopping) process.exit(exitStatusFor("aborted"));
+    stopping = true;
+    agent.abort("aborted", signal === "SIGINT" ? "interrupted (Ctrl-C)" : `stopped by ${signal}`);
+  };
+}
+
+/**
  * `omp -p`: the answer streams to stdout, everything else (tool calls, retries, errors) goes to
  * stderr, so `omp -p "..." > answer.md` captures just the answer.
  */
@@ -60,7 +72,7 @@ export async function runPrintMode(agent: Agent, prompt: (TextContent | ImageCon
         break;
     }
   });
-  const onSignal = () => agent.abort("aborted");
+  const onSignal = stopOnSignal(agent);
   process.on("SIGINT", onSignal);
   process.on("SIGTERM", onSignal);
   try {

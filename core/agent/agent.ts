@@ -63,6 +63,7 @@ export class Agent {
   private readonly followUps: Message[] = [];
   private controller: AbortController | undefined;
   private abortReason: AgentStopReason = "aborted";
+  private abortMessage: string | undefined;
   private running: Promise<AgentStopReason> | undefined;
   /** Parallel to `messages`: the session entry each one was stored as, for compaction's firstKeptEntryId. */
   private readonly entryIds: string[];
@@ -124,9 +125,12 @@ export class Agent {
     this.followUps.push(userMessage(content));
   }
 
-  abort(reason: AgentStopReason = "aborted"): void {
+  /** Stops the running prompt; `message` becomes agent_end's error (e.g. which limit was hit). */
+  abort(reason: AgentStopReason = "aborted", message?: string): void {
+    if (!this.controller || this.controller.signal.aborted) return;
     this.abortReason = reason;
-    this.controller?.abort();
+    this.abortMessage = message;
+    this.controller.abort();
   }
 
   /** Waits for the running prompt, if any. */
@@ -157,6 +161,7 @@ export class Agent {
   private async run(first: Message): Promise<AgentStopReason> {
     this.controller = new AbortController();
     this.abortReason = "aborted";
+    this.abortMessage = undefined;
     const signal = this.controller.signal;
     this.emit({ type: "agent_start" });
     let stopReason: AgentStopReason = "stop";
@@ -184,6 +189,7 @@ export class Agent {
         if (reply.stopReason === "aborted" || signal.aborted) {
           this.emit({ type: "turn_end", turn, message: reply, toolResults: [] });
           stopReason = this.abortReason;
+          error = this.abortMessage;
           break;
         }
         if (reply.stopReason === "error") {
@@ -197,6 +203,7 @@ export class Agent {
         this.emit({ type: "turn_end", turn, message: reply, toolResults: results });
         if (signal.aborted) {
           stopReason = this.abortReason;
+          error = this.abortMessage;
           break;
         }
         const steering = take(this.steering, this.steeringMode);

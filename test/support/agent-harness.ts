@@ -149,10 +149,16 @@ export class LineReader {
     this.done = this.pump(stream);
   }
 
+  /** Everything received so far, including a last line without its newline yet. */
+  get text(): string {
+    return this.lines.map((line) => `${line}\n`).join("") + this.buffer;
+  }
+
   private async pump(stream: ReadableStream<Uint8Array>): Promise<void> {
     const decoder = new TextDecoder();
     for await (const chunk of stream) {
       this.buffer += decoder.decode(chunk, { stream: true });
+      this.checkText();
       let newline = this.buffer.indexOf("\n");
       while (newline !== -1) {
         this.push(this.buffer.slice(0, newline));
@@ -161,9 +167,44 @@ export class LineReader {
       }
     }
     if (this.buffer) this.push(this.buffer);
+    this.buffer = "";
     this.ended = true;
     for (const waiter of this.waiters) waiter.reject(new Error(`stream ended before the awaited line; got:\n${this.lines.join("\n")}`));
     this.waiters = [];
+    for (const waiter of this.textWaiters) waiter.reject(new Error(`stream ended before the awaited text; got:\n${this.text}`));
+    this.textWaiters = [];
+  }
+
+  private textWaiters: { needle: string; resolve: () => void; reject: (e: Error) => void }[] = [];
+
+  private checkText(): void {
+    if (this.textWaiters.length === 0) return;
+    const text = this.text;
+    this.textWaiters = this.textWaiters.filter((waiter) => {
+      if (!text.includes(waiter.needle)) return true;
+      waiter.resolve();
+      return false;
+    });
+  }
+
+  /** Resolves once the output so far contains `needle`, complete line or not. */
+  waitForText(needle: string, timeoutMs = 20_000): Promise<void> {
+    if (this.text.includes(needle)) return Promise.resolve();
+    if (this.ended) return Promise.reject(new Error(`stream ended before the awaited text; got:\n${this.text}`));
+    return new Promise((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error(`timed out waiting for ${JSON.stringify(needle)}; got:\n${this.text}`)), timeoutMs);
+      this.textWaiters.push({
+        needle,
+        resolve: () => {
+          clearTimeout(timer);
+          resolve();
+        },
+        reject: (error) => {
+          clearTimeout(timer);
+          reject(error);
+        },
+      });
+    });
   }
 
   private push(line: string): void {
