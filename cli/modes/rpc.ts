@@ -139,7 +139,8 @@ class RpcSession {
       case "switch_session": {
         if (agent.isRunning) throw new Error("abort the running turn first");
         const selection = { model: agent.model, apiKey: agent.apiKey, keySource: "current", thinking: agent.thinking };
-        const path = command.type === "switch_session" ? resolveSession(command.sessionPath, this.runtime.options.cwd, { sessionDir: this.runtime.options.sessionDir }) : undefined;
+        const { cwd, env, sessionDir, settings } = this.runtime.options;
+        const path = command.type === "switch_session" ? resolveSession(command.sessionPath, cwd, { sessionDir: sessionDir ?? settings.sessionDir, env }) : undefined;
         const next = this.runtime.createAgent(selection, path);
         agent.writer?.close();
         this.unsubscribe();
@@ -217,7 +218,7 @@ class RpcSession {
         try {
           const result = await bashTool.execute(
             { command: command.command },
-            { cwd: this.runtime.options.cwd, signal: this.bashAbort.signal, artifactsDir: agent.writer ? agent.writer.path.replace(/\.jsonl$/, "") : "/tmp" },
+            { cwd: this.runtime.options.cwd, signal: this.bashAbort.signal, artifactsDir: agent.artifactsDir, redact: (text) => agent.redact(text) },
           );
           const output = result.content.flatMap((p) => (p.type === "text" ? [p.text] : [])).join("");
           return this.respond("bash", id, { output, isError: result.isError ?? false, details: result.details });

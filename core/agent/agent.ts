@@ -9,6 +9,7 @@ import { toToolSpec } from "../tools/registry.ts";
 import { runToolCall } from "../tools/run.ts";
 import type { Tool, ToolResult } from "../tools/types.ts";
 import { COMPACTION_SUMMARY_PREFIX } from "../session/loader.ts";
+import { Redactor } from "../session/redact.ts";
 import { contextTokens, findCut, summarize } from "./compaction.ts";
 import { type AgentEvent, type AgentStopReason, toDelta } from "./events.ts";
 
@@ -34,6 +35,8 @@ export interface AgentOptions {
   maxTurns?: number;
   /** Record the model in the session before the next message (a new session, or a resume on another model). */
   announceModel?: boolean;
+  /** Secret values (API keys) that must not reach any file this agent writes, besides the model's key. */
+  secrets?: string[];
 }
 
 export type QueueMode = "one-at-a-time" | "all";
@@ -67,6 +70,8 @@ export class Agent {
   private running: Promise<AgentStopReason> | undefined;
   /** Parallel to `messages`: the session entry each one was stored as, for compaction's firstKeptEntryId. */
   private readonly entryIds: string[];
+  private readonly secrets: string[];
+  private redactor: Redactor;
 
   constructor(private readonly options: AgentOptions) {
     this.messages = [...(options.messages ?? [])];
@@ -78,6 +83,18 @@ export class Agent {
     this.systemPrompt = options.systemPrompt;
     this.writer = options.writer;
     this.autoCompaction = options.compaction.enabled;
+    this.secrets = [...(options.secrets ?? []), ...(options.apiKey ? [options.apiKey] : [])];
+    this.redactor = new Redactor(this.secrets);
+  }
+
+  /** Text bound for a file this agent writes (tool logs), with the secrets in use removed. */
+  redact(text: string): string {
+    return this.redactor.redact(text);
+  }
+
+  /** Where tools save what is too big for the conversation (bash's full output). */
+  get artifactsDir(): string {
+    return this.options.artifactsDir;
   }
 
   get isRunning(): boolean {
@@ -141,6 +158,11 @@ export class Agent {
   setModel(model: Model, apiKey: string | undefined): void {
     this.model = model;
     this.apiKey = apiKey;
+    if (apiKey && !this.secrets.includes(apiKey)) {
+      this.secrets.push(apiKey);
+      this.redactor = new Redactor(this.secrets);
+      this.writer?.addSecret(apiKey);
+    }
     this.writer?.append({ type: "model_change", model: `${model.provider}/${model.id}` });
   }
 
@@ -307,6 +329,7 @@ export class Agent {
           cwd: this.options.cwd,
           signal,
           artifactsDir: this.options.artifactsDir,
+          redact: (text) => this.redact(text),
           onUpdate: (output) => this.emit({ type: "tool_execution_update", toolCallId: call.id, toolName: call.name, output }),
         },
         this.options.gate,

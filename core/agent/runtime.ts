@@ -1,6 +1,6 @@
 import { existsSync } from "node:fs";
 import { join } from "node:path";
-import { getProvider } from "../ai/providers-table.ts";
+import { PROVIDERS, getProvider } from "../ai/providers-table.ts";
 import type { Model, ThinkingLevel } from "../ai/model.ts";
 import { CredentialStore } from "../auth/store.ts";
 import { resolveApiKey } from "../auth/keys.ts";
@@ -134,7 +134,7 @@ export class Runtime {
   /** A fresh agent; `resumePath` continues that session file instead. */
   createAgent(selection: ModelSelection, resumePath?: string): Agent {
     const { settings } = this.options;
-    const secrets = selection.apiKey ? [selection.apiKey] : [];
+    const secrets = this.secrets(selection.apiKey);
     let writer: SessionWriter | undefined;
     let messages = undefined;
     let messageEntryIds: string[] | undefined;
@@ -169,7 +169,17 @@ export class Runtime {
       maxRetries: settings.retry.maxRetries,
       maxTurns: this.options.maxTurns,
       announceModel: resumedModel !== modelId,
+      secrets,
     });
+  }
+
+  /**
+   * Values that must never reach a file: the key in use and every provider key in the
+   * environment (a command the model runs sees them all).
+   */
+  secrets(apiKey: string | undefined): string[] {
+    const fromEnv = PROVIDERS.flatMap((provider) => provider.keyEnv.map((name) => this.options.env[name]));
+    return [...new Set([apiKey, this.options.cliKey, ...fromEnv].filter((value): value is string => typeof value === "string" && value !== ""))];
   }
 }
 

@@ -35,7 +35,8 @@ export class SessionWriter {
   readonly header: SessionHeader;
   private leaf: string | null;
   private readonly ids: Set<string>;
-  private readonly redactor: Redactor;
+  private redactor: Redactor;
+  private readonly secrets: string[];
   private fd: number | undefined;
   /** The file does not exist yet; the first append creates it and writes the header. */
   private unborn: boolean;
@@ -49,7 +50,20 @@ export class SessionWriter {
     this.leaf = leaf;
     this.ids = new Set(ids);
     this.unborn = unborn;
-    this.redactor = new Redactor(secrets);
+    this.secrets = [...(secrets ?? [])];
+    this.redactor = new Redactor(this.secrets);
+  }
+
+  /** Another secret now in use (a key for a model switched to): kept out of every later entry. */
+  addSecret(secret: string): void {
+    if (this.secrets.includes(secret)) return;
+    this.secrets.push(secret);
+    this.redactor = new Redactor(this.secrets);
+  }
+
+  /** `text` as it would be stored: the secrets in use and token-shaped strings replaced. */
+  redact(text: string): string {
+    return this.redactor.redact(text);
   }
 
   /** A new session for `cwd`; its file appears with the first entry. */

@@ -99,9 +99,14 @@ export class OutputCollector {
   private newlines = 0;
   private endsWithNewline = true;
 
+  /** With a redactor, the log gets decoded text, redacted a whole line at a time; this is the unfinished last line. */
+  private logPending = "";
+
   constructor(
     private readonly openLog: () => { fd: number; path: string },
     private readonly limits: OutputLimits = BASH_OUTPUT_LIMITS,
+    /** Applied to what goes to the log file, so secrets in use never reach the disk. */
+    private readonly redact?: (text: string) => string,
   ) {}
 
   /** Takes raw bytes; returns them decoded, for streaming to a UI. */
@@ -113,7 +118,8 @@ export class OutputCollector {
       this.rawChunks.push(bytes.slice());
       if (this.overLimits()) this.spill();
     } else {
-      this.writeLog(bytes);
+      if (this.redact) this.writeLogText(decoded);
+      else this.writeLog(bytes);
       this.tail += decoded;
       if (this.tail.length > 4 * this.limits.tailChars) this.tail = tailOf(this.tail, this.limits.tailLines, this.limits.tailChars);
     }
@@ -125,6 +131,7 @@ export class OutputCollector {
     this.account(0, rest);
     if (this.head === undefined) this.text += rest;
     else this.tail += rest;
+    if (this.redact && this.head !== undefined) this.writeLogText(rest, true);
     if (this.log) closeSync(this.log.fd);
     const totalLines = this.newlines + (this.endsWithNewline ? 0 : 1);
     const base = { totalBytes: this.totalBytes, totalLines };
@@ -162,8 +169,19 @@ export class OutputCollector {
     } catch (error) {
       this.logError = describeError(error);
     }
-    for (const chunk of this.rawChunks) this.writeLog(chunk);
+    if (this.redact) this.writeLogText(this.head + this.tail);
+    else for (const chunk of this.rawChunks) this.writeLog(chunk);
     this.rawChunks = [];
+  }
+
+  /** Secrets do not span lines: complete lines are redacted and written, the rest waits (up to 64 KiB). */
+  private writeLogText(text: string, final = false): void {
+    this.logPending += text;
+    const cut = final || this.logPending.length > 65_536 ? this.logPending.length : this.logPending.lastIndexOf("\n") + 1;
+    if (cut === 0) return;
+    const ready = this.logPending.slice(0, cut);
+    this.logPending = this.logPending.slice(cut);
+    this.writeLog(Buffer.from(this.redact!(ready)));
   }
 
   private writeLog(bytes: Uint8Array): void {

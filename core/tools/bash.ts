@@ -127,7 +127,7 @@ async function runBash(input: z.infer<typeof schema>, context: ToolContext): Pro
 
   const timeoutS = input.timeout ?? BASH_DEFAULT_TIMEOUT_S;
   const started = performance.now();
-  const output = new OutputCollector(() => createNumberedLog(context.artifactsDir, "bash"));
+  const output = new OutputCollector(() => createNumberedLog(context.artifactsDir, "bash"), undefined, context.redact);
   // stderr joins stdout inside the shell so the two arrive interleaved exactly as written.
   const proc = Bun.spawn(["bash", "-c", `exec 2>&1\n${input.command}`], {
     cwd,

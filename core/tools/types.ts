@@ -12,6 +12,8 @@ export interface ToolContext {
   artifactsDir: string;
   /** Streams partial output (bash) to UIs while the tool runs. */
   onUpdate?: (text: string) => void;
+  /** Applied to whatever the tool saves to disk itself (bash's full-output logs): removes the secrets in use. */
+  redact?: (text: string) => string;
 }
 
 export interface ToolResult {

@@ -1,0 +1,306 @@
+// What the user sets up around the agent: config and model errors, models.yml providers, keys kept
+// off the disk, approval mode, tool selection, context files, and print mode's inputs and outputs.
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import {
+  type ProviderCase,
+  filesContaining,
+  modelRequests,
+  providerCases,
+  readJsonl,
+  runAgent,
+  sessionFiles,
+  systemPromptOf,
+  toolNamesOf,
+  toolResultsOf,
+  userTextsOf,
+  walk,
+  workspace,
+} from "../support/agent-harness.ts";
+import { type Standin, startStandin } from "../support/standin/index.ts";
+
+let standin: Standin;
+beforeAll(async () => {
+  standin = await startStandin();
+});
+afterAll(() => standin.close());
+
+const cases = providerCases().map((c) => [c.api, c] as [string, ProviderCase]);
+const anthropic = providerCases()[0]!;
+
+function writeAgentFile(home: string, name: string, text: string): void {
+  mkdirSync(join(home, ".omp", "agent"), { recursive: true });
+  writeFileSync(join(home, ".omp", "agent", name), text);
+}
+
+describe("setup errors: a clear message, exit 2, no session file, no request", () => {
+  const errors: [string, (home: string, repo: string) => string[], RegExp[]][] = [
+    ["invalid YAML in config.yml", (home) => (writeAgentFile(home, "config.yml", "model: [unclosed\n"), []), [/~\/\.omp\/agent\/config\.yml:\d+:\d+: invalid YAML/]],
+    ["an unknown key in config.yml", (home) => (writeAgentFile(home, "config.yml", "modle: sonnet\n"), []), [/config\.yml: modle: unknown key \(did you mean model\?\)/, /allowed here: .*model/]],
+    ["a bad value in config.yml", (home) => (writeAgentFile(home, "config.yml", "compaction:\n  enabled: maybe\n"), []), [/config\.yml: compaction\.enabled: got "maybe", expected true or false/]],
+    [
+      "a bad value in the project's .omp/config.yml",
+      (_home, repo) => (mkdirSync(join(repo, ".omp")), writeFileSync(join(repo, ".omp", "config.yml"), "approvalMode: sometimes\n"), []),
+      [/\.omp\/config\.yml: approvalMode: got "sometimes", expected one of always-ask, write, yolo/],
+    ],
+    [
+      "a bad value in a --config overlay",
+      (_home, repo) => (writeFileSync(join(repo, "extra.yml"), "retry:\n  maxRetries: -3\n"), ["--config", "extra.yml"]),
+      [/extra\.yml: retry\.maxRetries: got -3/],
+    ],
+    [
+      "a bad baseUrl in models.yml",
+      (home) => (writeAgentFile(home, "models.yml", "providers:\n  mylocal:\n    baseUrl: notaurl\n    api: openai-completions\n    models: [{id: m}]\n"), []),
+      [/models\.yml: providers\.mylocal\.baseUrl: got "notaurl", expected a URL/],
+    ],
+    ["an unknown model", () => ["--model", "nosuch-model-xyz"], [/unknown model "nosuch-model-xyz"/, /omp --list-models/]],
+    ["a model whose provider has no key", () => ["--model", "openai/gpt-5"], [/No API key for openai: set OPENAI_API_KEY, or run `omp auth add openai`/]],
+    ["an unknown --approval-mode", () => ["--approval-mode", "sometimes"], [/--approval-mode: .*"sometimes".*always-ask, write, yolo/]],
+    ["an unknown tool in --tools", () => ["--tools", "read,nope"], [/Unknown tool "nope" in --tools\. Valid tools: read, /]],
+  ];
+
+  test.each(errors)("%s", async (_name, setup, patterns) => {
+    const { home, repo } = workspace();
+    const args = setup(home, repo);
+    standin.requests.length = 0;
+    const result = await runAgent(["-p", ...args, "hello"], { home, cwd: repo, env: anthropic.env(standin.url) });
+    expect(result.code).toBe(2);
+    expect(result.stdout).toBe("");
+    for (const pattern of patterns) expect(result.stderr).toMatch(pattern);
+    expect(result.stderr.trim().startsWith("omp: ")).toBe(true);
+    expect(result.stderr).not.toContain("    at ");
+    expect(sessionFiles(home)).toEqual([]);
+    expect(modelRequests(standin)).toEqual([]);
+  });
+
+  test("no key at all for any provider names the variables to set", async () => {
+    const { home, repo } = workspace();
+    const result = await runAgent(["-p", "hello"], { home, cwd: repo, env: { ANTHROPIC_BASE_URL: standin.url } });
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain("ANTHROPIC_API_KEY");
+    expect(sessionFiles(home)).toEqual([]);
+  });
+});
+
+describe("providers and keys", () => {
+  test("a keyless OpenAI-compatible provider from models.yml is reached at its baseUrl with no key", async () => {
+    const { home, repo } = workspace();
+    writeAgentFile(home, "models.yml", `providers:\n  mylocal:\n    baseUrl: ${standin.url}/v1\n    api: openai-completions\n    auth: none\n    models:\n      - id: test-model\n`);
+    standin.setScript([{ toolCalls: [{ name: "read", arguments: { path: "README.md" } }] }, { text: "Local model answer." }]);
+    standin.requests.length = 0;
+    const result = await runAgent(["-p", "--model", "mylocal/test-model", "hi"], { home, cwd: repo });
+    expect(result.stderr).not.toContain("omp:");
+    expect(result.code).toBe(0);
+    expect(result.stdout).toBe("Local model answer.\n");
+    const [first, second] = modelRequests(standin);
+    expect(first!.path).toBe("/v1/chat/completions");
+    expect(first!.body.model).toBe("test-model");
+    expect(first!.headers.authorization).toBeUndefined();
+    expect(toolResultsOf("openai-completions", second!.body)[0]!.text).toContain("# demo");
+  });
+
+  test.each(cases)("%s: the key goes in the provider's own header and nowhere on disk, even when a tool prints it", async (_api, provider) => {
+    const { home, repo } = workspace();
+    const keyVar = Object.keys(provider.env("x")).find((name) => name.endsWith("_API_KEY"))!;
+    // The model runs a command that prints the key, once in a short output and once in one long
+    // enough to be cut and saved in full as an artifact.
+    standin.setScript([
+      { toolCalls: [{ name: "bash", arguments: { command: `echo "short: $${keyVar}"` } }] },
+      { toolCalls: [{ name: "bash", arguments: { command: `echo "long: $${keyVar}"; seq 1 3000; echo "end: $${keyVar}"` } }] },
+      { toolCalls: [{ name: "write", arguments: { path: "notes.txt", content: "the model wrote this file itself" } }] },
+      { text: "Done." },
+    ]);
+    standin.requests.length = 0;
+    const result = await runAgent(["-p", "--model", provider.model, "show me the env"], { home, cwd: repo, env: provider.env(standin.url) });
+    expect(result.code).toBe(0);
+    const [first] = modelRequests(standin);
+    const sent = { ...first!.headers, ...first!.query };
+    expect(Object.values(sent).some((value) => value.includes(provider.key))).toBe(true);
+    // The provider received the tool output as it was (it is the user's own machine talking to its provider) ...
+    expect(toolResultsOf(provider.api, modelRequests(standin)[1]!.body)[0]!.text).toContain(provider.key);
+    // ... but omp kept none of it: not in the session, not in the saved full output.
+    const artifacts = walk(home).filter((path) => path.endsWith(".log"));
+    expect(artifacts.length).toBe(1);
+    const artifact = readFileSync(artifacts[0]!, "utf8");
+    // (Booleans: a failure must not print the key-laden file.)
+    expect(artifact.startsWith("long: [REDACTED]\n1\n2\n")).toBe(true);
+    expect(artifact.endsWith("\n3000\nend: [REDACTED]\n")).toBe(true);
+    const [session] = sessionFiles(home);
+    expect(readFileSync(session!, "utf8").includes("short: [REDACTED]")).toBe(true);
+    expect(filesContaining([home, repo], provider.key)).toEqual([]);
+  });
+
+  test("another provider's key in the environment is kept off the disk too", async () => {
+    const { home, repo } = workspace();
+    const other = `other_provider_key_${crypto.randomUUID()}`;
+    standin.setScript([{ toolCalls: [{ name: "bash", arguments: { command: "env | grep API_KEY" } }] }, { text: "ok" }]);
+    standin.requests.length = 0;
+    const result = await runAgent(["-p", "--model", anthropic.model, "x"], { home, cwd: repo, env: { ...anthropic.env(standin.url), MISTRAL_API_KEY: other } });
+    expect(result.code).toBe(0);
+    expect(toolResultsOf(anthropic.api, modelRequests(standin)[1]!.body)[0]!.text).toContain(other);
+    expect(filesContaining([home, repo], other)).toEqual([]);
+    expect(filesContaining([home, repo], anthropic.key)).toEqual([]);
+  });
+
+  test("--api-key is used for the request and kept off the disk", async () => {
+    const { home, repo } = workspace();
+    const key = `cli_key_${crypto.randomUUID()}`;
+    standin.setScript([{ text: "ok" }]);
+    standin.requests.length = 0;
+    const result = await runAgent(["-p", "--api-key", key, "--model", "anthropic/claude-sonnet-4-5", `remember ${key}`], {
+      home,
+      cwd: repo,
+      env: { ANTHROPIC_BASE_URL: standin.url },
+    });
+    expect(result.code).toBe(0);
+    expect(modelRequests(standin)[0]!.headers["x-api-key"]).toBe(key);
+    expect(filesContaining([home, repo], key)).toEqual([]);
+    expect(readFileSync(sessionFiles(home)[0]!, "utf8")).toContain("remember [REDACTED]");
+  });
+});
+
+describe("tools and approval", () => {
+  test.each(cases)("%s: --approval-mode write without an approver denies bash and edit; the model reads why", async (_api, provider) => {
+    const { home, repo } = workspace();
+    standin.setScript([
+      { toolCalls: [{ name: "bash", arguments: { command: "touch created-by-bash.txt" } }] },
+      { toolCalls: [{ name: "edit", arguments: { path: "src/math.sh", edits: [{ oldText: "-", newText: "+" }] } }] },
+      { toolCalls: [{ name: "read", arguments: { path: "src/math.sh" } }] },
+      { text: "I could not change anything." },
+    ]);
+    standin.requests.length = 0;
+    const result = await runAgent(["-p", "--approval-mode", "write", "--model", provider.model, "fix it"], { home, cwd: repo, env: provider.env(standin.url) });
+    expect(result.code).toBe(0);
+    expect(result.stdout).toBe("I could not change anything.\n");
+    expect(result.stderr).toContain("✗ bash failed");
+    expect(walk(repo).some((path) => path.endsWith("created-by-bash.txt"))).toBe(false);
+    expect(readFileSync(join(repo, "src/math.sh"), "utf8")).toContain("$1 - $2");
+    const results = toolResultsOf(provider.api, modelRequests(standin)[3]!.body);
+    expect(results.length).toBe(3);
+    for (const [i, name] of ["bash", "edit"].entries()) {
+      expect(results[i]!.text).toContain(`${name} was not run: it needs approval under --approval-mode write`);
+      expect(results[i]!.text).toContain("--approval-mode yolo");
+      if (provider.api !== "openai-completions" && provider.api !== "openai-responses") expect(results[i]!.isError).toBe(true);
+    }
+    // Reading needs no approval in this mode.
+    expect(results[2]!.text).toContain("$1 - $2");
+  });
+
+  test.each(cases)("%s: --tools read,grep offers only those; --no-tools offers none", async (_api, provider) => {
+    const { home, repo } = workspace();
+    standin.setScript([{ text: "a" }, { text: "b" }, { text: "c" }]);
+    standin.requests.length = 0;
+    const env = provider.env(standin.url);
+    expect((await runAgent(["-p", "--model", provider.model, "x"], { home, cwd: repo, env })).code).toBe(0);
+    expect((await runAgent(["-p", "--tools", "read,grep", "--model", provider.model, "x"], { home, cwd: repo, env })).code).toBe(0);
+    expect((await runAgent(["-p", "--no-tools", "--model", provider.model, "x"], { home, cwd: repo, env })).code).toBe(0);
+    const [all, some, none] = modelRequests(standin).map((r) => r.body);
+    expect(toolNamesOf(provider.api, all).sort()).toEqual(["bash", "edit", "find", "grep", "ls", "read", "todo", "write"]);
+    expect(toolNamesOf(provider.api, some)).toEqual(["read", "grep"]);
+    expect(toolNamesOf(provider.api, none)).toEqual([]);
+    expect(systemPromptOf(provider.api, some)).toContain("- grep:");
+    expect(systemPromptOf(provider.api, some)).not.toContain("- bash:");
+  });
+
+  test("a call to a tool that was not offered is an error result, not a crash", async () => {
+    const { home, repo } = workspace();
+    standin.setScript([{ toolCalls: [{ name: "bash", arguments: { command: "touch nope.txt" } }] }, { text: "ok" }]);
+    standin.requests.length = 0;
+    const result = await runAgent(["-p", "--tools", "read", "--model", anthropic.model, "x"], { home, cwd: repo, env: anthropic.env(standin.url) });
+    expect(result.code).toBe(0);
+    const [res] = toolResultsOf(anthropic.api, modelRequests(standin)[1]!.body);
+    expect(res!.isError).toBe(true);
+    expect(res!.text).toContain("There is no tool named bash. Available tools: read.");
+    expect(walk(repo).some((path) => path.endsWith("nope.txt"))).toBe(false);
+  });
+});
+
+describe.each(cases)("context files over %s", (_api, provider) => {
+  test("~/.omp/agent/AGENTS.md, AGENTS.md at the repository root and CLAUDE.md in the subdir reach the system prompt, in that order", async () => {
+    const { home, repo } = workspace({
+      "AGENTS.md": "ROOT-AGENTS: run ./test.sh before finishing.\n",
+      "pkg/CLAUDE.md": "PKG-CLAUDE: this package is written in POSIX sh.\n",
+      "pkg/tool.sh": "echo hi\n",
+      "README.md": "# demo\n",
+    });
+    writeAgentFile(home, "AGENTS.md", "USER-AGENTS: answer briefly.\n");
+    standin.setScript([{ text: "ok" }]);
+    standin.requests.length = 0;
+    const result = await runAgent(["-p", "--model", provider.model, "hi"], { home, cwd: join(repo, "pkg"), env: provider.env(standin.url) });
+    expect(result.code).toBe(0);
+    const system = systemPromptOf(provider.api, modelRequests(standin)[0]!.body);
+    const at = ["USER-AGENTS", "ROOT-AGENTS", "PKG-CLAUDE"].map((marker) => system.indexOf(marker));
+    expect(at.every((i) => i >= 0)).toBe(true);
+    expect([...at].sort((a, b) => a - b)).toEqual(at);
+    expect(system).toContain(`<file path="${join(repo, "AGENTS.md")}">`);
+    expect(system).toContain("Working directory:");
+    expect(system).toContain("Git repository:");
+  });
+});
+
+describe("print mode input and output", () => {
+  test("the answer goes to stdout only; progress and retries to stderr", async () => {
+    const { home, repo } = workspace();
+    standin.setScript([{ status: 503 }, { text: "Checking.", toolCalls: [{ name: "grep", arguments: { pattern: "add" } }] }, { text: "The answer." }]);
+    standin.requests.length = 0;
+    const result = await runAgent(["-p", "--model", anthropic.model, "x"], { home, cwd: repo, env: anthropic.env(standin.url) });
+    expect(result.code).toBe(0);
+    expect(result.stdout).toBe("Checking.\nThe answer.\n");
+    expect(result.stderr).toContain("→ grep add");
+    expect(result.stderr).toContain("retrying in");
+    expect(result.stderr).not.toContain("Checking.");
+  });
+
+  test("the prompt can come from piped stdin, joined with the arguments", async () => {
+    const { home, repo } = workspace();
+    standin.setScript([{ text: "a" }, { text: "b" }]);
+    standin.requests.length = 0;
+    const env = anthropic.env(standin.url);
+    expect((await runAgent(["-p", "--model", anthropic.model], { home, cwd: repo, env, stdin: "task from stdin\n" })).code).toBe(0);
+    expect((await runAgent(["-p", "--model", anthropic.model, "explain this log:"], { home, cwd: repo, env, stdin: "ERROR: disk full\n" })).code).toBe(0);
+    const [first, second] = modelRequests(standin).map((r) => userTextsOf(anthropic.api, r.body));
+    expect(first).toEqual(["task from stdin"]);
+    expect(second).toEqual(["explain this log:\n\nERROR: disk full"]);
+  });
+
+  test("@file arguments attach the file; a missing one is an error before any request", async () => {
+    const { home, repo } = workspace();
+    standin.setScript([{ text: "reviewed" }]);
+    standin.requests.length = 0;
+    const env = anthropic.env(standin.url);
+    const result = await runAgent(["-p", "--model", anthropic.model, "review", "@src/math.sh"], { home, cwd: repo, env });
+    expect(result.code).toBe(0);
+    const [text] = userTextsOf(anthropic.api, modelRequests(standin)[0]!.body);
+    expect(text).toContain("review");
+    expect(text).toContain('<file path="src/math.sh">\nadd() {\n  echo $(( $1 - $2 ))\n}\n');
+    const missing = await runAgent(["-p", "--model", anthropic.model, "review", "@nope.txt"], { home, cwd: repo, env });
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toContain("@nope.txt: no such file");
+    expect(modelRequests(standin).length).toBe(1);
+  });
+
+  test("no prompt at all is a usage error", async () => {
+    const { home, repo } = workspace();
+    const result = await runAgent(["-p", "--model", anthropic.model], { home, cwd: repo, env: anthropic.env(standin.url), stdin: "" });
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain("no prompt");
+  });
+
+  test("--no-session leaves no session file", async () => {
+    const { home, repo } = workspace();
+    standin.setScript([{ toolCalls: [{ name: "ls", arguments: {} }] }, { text: "ok" }]);
+    const result = await runAgent(["-p", "--no-session", "--model", anthropic.model, "x"], { home, cwd: repo, env: anthropic.env(standin.url) });
+    expect(result.code).toBe(0);
+    expect(sessionFiles(home)).toEqual([]);
+  });
+
+  test("the session file records the model and every message with ids and parents", async () => {
+    const { home, repo } = workspace();
+    standin.setScript([{ toolCalls: [{ name: "ls", arguments: {} }] }, { text: "ok" }]);
+    await runAgent(["-p", "--model", anthropic.model, "x"], { home, cwd: repo, env: anthropic.env(standin.url) });
+    const entries = readJsonl(sessionFiles(home)[0]!);
+    expect(entries[1]).toMatchObject({ type: "model_change", model: anthropic.model, parentId: null });
+    for (let i = 2; i < entries.length; i++) expect(entries[i].parentId).toBe(entries[i - 1].id);
+  });
+});
