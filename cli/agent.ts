@@ -1,6 +1,8 @@
+import { fstatSync } from "node:fs";
 import { resolve } from "node:path";
 import type { Agent } from "../core/agent/agent.ts";
 import { expandMentions, attachFile } from "../core/agent/mentions.ts";
+import { gitSummary } from "../core/agent/git-summary.ts";
 import { Runtime } from "../core/agent/runtime.ts";
 import type { ImageContent, TextContent } from "../core/ai/messages.ts";
 import { ThinkingLevel } from "../core/ai/model.ts";
@@ -37,9 +39,18 @@ export interface AgentFlags {
 
 const MODES = ["text", "json", "rpc"] as const;
 
+/**
+ * Piped or redirected input; nothing from a terminal or a device such as /dev/null. (fstat rather
+ * than process.stdin, whose construction loads Node's stream machinery: milliseconds at start-up.)
+ */
 async function readPipedStdin(): Promise<string> {
-  if (process.stdin.isTTY) return "";
-  return (await new Response(Bun.stdin.stream()).text()).trim();
+  try {
+    const stat = fstatSync(0);
+    if (!stat.isFIFO() && !stat.isFile() && !stat.isSocket()) return "";
+  } catch {
+    return "";
+  }
+  return (await Bun.stdin.text()).trim();
 }
 
 function runtimeSettings(flags: AgentFlags): SettingsInput {
@@ -78,6 +89,8 @@ export async function runAgent(messages: string[], flags: AgentFlags): Promise<n
   const mode = flags.mode ?? "text";
   if (!(MODES as readonly string[]).includes(mode)) throw new OmpError(`--mode: got ${JSON.stringify(mode)}, expected one of ${MODES.join(", ")}`, { exitCode: 2 });
   const cwd = resolve(process.cwd());
+  // git runs while the rest of start-up happens; the system prompt needs its answer.
+  const git = gitSummary(cwd);
   loadDotenv({ cwd, env: process.env });
   const env = process.env;
   const { settings } = loadSettings({ cwd, overlays: flags.config, runtime: runtimeSettings(flags), env });
@@ -99,6 +112,7 @@ export async function runAgent(messages: string[], flags: AgentFlags): Promise<n
     sessionDir: flags.sessionDir,
     maxTurns: flags.maxTurns,
     systemPrompt: { replace: flags.systemPrompt, append: flags.appendSystemPrompt },
+    git,
   });
 
   if (flags.listModels) {
@@ -125,9 +139,10 @@ export async function runAgent(messages: string[], flags: AgentFlags): Promise<n
   const selection = await runtime.selectModel(flags.model ?? settings.model);
   if (mode === "rpc") {
     const { runRpcMode } = await import("./modes/rpc.ts");
-    return runRpcMode(runtime, runtime.createAgent(selection, resumePath));
+    return runRpcMode(runtime, await runtime.createAgent(selection, resumePath));
   }
 
+  preconnect(selection.model.baseUrl, env);
   const stdin = await readPipedStdin();
   const prompt = buildPrompt(messages, stdin, cwd);
   if (prompt.length === 0) {
@@ -137,7 +152,7 @@ export async function runAgent(messages: string[], flags: AgentFlags): Promise<n
     throw new OmpError('no prompt: give one as arguments (omp -p "fix the failing test"), with @file, or on stdin', { exitCode: 2 });
   }
 
-  const agent = runtime.createAgent(selection, resumePath);
+  const agent = await runtime.createAgent(selection, resumePath);
   const stopTimer = limitTime(agent, flags.maxTime);
   try {
     if (mode === "json") {
@@ -150,6 +165,20 @@ export async function runAgent(messages: string[], flags: AgentFlags): Promise<n
   } finally {
     stopTimer();
     agent.writer?.close();
+  }
+}
+
+/**
+ * Opens the connection to the provider (DNS, TCP, TLS) while the rest of start-up runs, so the
+ * first request does not wait for it. Skipped behind a proxy, which fetch applies on its own.
+ */
+function preconnect(baseUrl: string, env: NodeJS.ProcessEnv): void {
+  if (["HTTPS_PROXY", "https_proxy", "HTTP_PROXY", "http_proxy", "ALL_PROXY", "all_proxy"].some((name) => env[name])) return;
+  try {
+    const url = new URL(baseUrl);
+    if (url.protocol === "https:" || url.protocol === "http:") fetch.preconnect(url.origin);
+  } catch {
+    // An invalid base URL is reported by the request itself.
   }
 }
 

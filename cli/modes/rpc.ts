@@ -141,7 +141,7 @@ class RpcSession {
         const selection = { model: agent.model, apiKey: agent.apiKey, keySource: "current", thinking: agent.thinking };
         const { cwd, env, sessionDir, settings } = this.runtime.options;
         const path = command.type === "switch_session" ? resolveSession(command.sessionPath, cwd, { sessionDir: sessionDir ?? settings.sessionDir, env }) : undefined;
-        const next = this.runtime.createAgent(selection, path);
+        const next = await this.runtime.createAgent(selection, path);
         agent.writer?.close();
         this.unsubscribe();
         this.agent = next;

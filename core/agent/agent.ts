@@ -5,13 +5,13 @@ import type { ToolSpec } from "../ai/stream.ts";
 import { describeError } from "../errors/omp-error.ts";
 import type { SessionWriter } from "../session/writer.ts";
 import type { ApprovalGate } from "../tools/approval.ts";
-import { toToolSpec } from "../tools/registry.ts";
 import { runToolCall } from "../tools/run.ts";
 import type { Tool, ToolResult } from "../tools/types.ts";
 import { COMPACTION_SUMMARY_PREFIX } from "../session/loader.ts";
 import { Redactor } from "../session/redact.ts";
 import { contextTokens, findCut, summarize } from "./compaction.ts";
 import { type AgentEvent, type AgentStopReason, toDelta } from "./events.ts";
+import { toolSpec } from "./tool-specs.ts";
 
 export interface AgentOptions {
   cwd: string;
@@ -72,6 +72,7 @@ export class Agent {
   private readonly entryIds: string[];
   private readonly secrets: string[];
   private redactor: Redactor;
+  private specs: { tools: Tool[]; specs: ToolSpec[] } | undefined;
 
   constructor(private readonly options: AgentOptions) {
     this.messages = [...(options.messages ?? [])];
@@ -115,7 +116,8 @@ export class Agent {
   }
 
   toolSpecs(): ToolSpec[] {
-    return this.tools.map(toToolSpec);
+    if (this.specs?.tools !== this.tools) this.specs = { tools: this.tools, specs: this.tools.map(toolSpec) };
+    return this.specs.specs;
   }
 
   contextTokens(): number {

@@ -1,20 +1,41 @@
-/** A few lines about the repository for the system prompt; empty outside git or when git is missing. */
-export function gitSummary(cwd: string): string {
-  const git = (...args: string[]): string | null => {
+/** Longest wait for git: a huge repository must not hold up the first request. */
+const GIT_TIMEOUT_MS = 2_000;
+
+async function git(cwd: string, args: string[]): Promise<string | null> {
+  try {
+    const child = Bun.spawn(["git", ...args], { cwd, stdin: "ignore", stdout: "pipe", stderr: "ignore", env: { ...process.env, GIT_OPTIONAL_LOCKS: "0" } });
+    const timer = setTimeout(() => child.kill(), GIT_TIMEOUT_MS);
     try {
-      const result = Bun.spawnSync(["git", ...args], { cwd, stdout: "pipe", stderr: "ignore", env: { ...process.env, GIT_OPTIONAL_LOCKS: "0" } });
-      return result.exitCode === 0 ? result.stdout.toString().trimEnd() : null;
-    } catch {
-      return null;
+      const [out, code] = await Promise.all([new Response(child.stdout).text(), child.exited]);
+      return code === 0 ? out.trimEnd() : null;
+    } finally {
+      clearTimeout(timer);
     }
-  };
-  const branch = git("rev-parse", "--abbrev-ref", "HEAD");
-  if (branch === null) return "";
-  const status = git("status", "--short") ?? "";
-  const changed = status ? status.split("\n") : [];
-  const log = git("log", "--oneline", "-5") ?? "";
-  const lines = [`Branch: ${branch}`];
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * A few lines about the repository for the system prompt; empty outside git or when git is
+ * missing. The two git commands run in parallel, and callers start this early so that it overlaps
+ * with the rest of start-up.
+ */
+export async function gitSummary(cwd: string): Promise<string> {
+  const [status, log] = await Promise.all([git(cwd, ["status", "--porcelain=v1", "--branch", "--untracked-files=normal"]), git(cwd, ["log", "--oneline", "-5"])]);
+  if (status === null) return "";
+  const [head = "", ...changed] = status.split("\n").filter((line) => line !== "");
+  const lines = [`Branch: ${branchOf(head)}`];
   lines.push(changed.length === 0 ? "Working tree: clean" : `Working tree: ${changed.length} changed path(s)\n${changed.slice(0, 20).join("\n")}${changed.length > 20 ? "\n…" : ""}`);
   if (log) lines.push(`Recent commits:\n${log}`);
   return lines.join("\n");
+}
+
+/** The branch from `## main...origin/main [ahead 1]`, `## No commits yet on main` or `## HEAD (no branch)`. */
+function branchOf(head: string): string {
+  const text = head.replace(/^## /, "");
+  const unborn = /^(?:No commits yet|Initial commit) on (.+)$/.exec(text);
+  if (unborn) return unborn[1]!;
+  if (text.startsWith("HEAD (no branch)")) return "HEAD (detached)";
+  return text.split("...")[0]!.split(" ")[0]!;
 }

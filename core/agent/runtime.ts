@@ -11,13 +11,13 @@ import { agentDbPath, agentDir } from "../paths.ts";
 import { branchEntries, buildSessionContext, loadSession } from "../session/loader.ts";
 import { SessionWriter } from "../session/writer.ts";
 import { ApprovalGate, type Approver } from "../tools/approval.ts";
-import { toToolSpec } from "../tools/registry.ts";
 import type { Tool } from "../tools/types.ts";
 import { Agent } from "./agent.ts";
 import { findContextFiles } from "./context-files.ts";
 import { gitSummary } from "./git-summary.ts";
 import { defaultModelPattern, knownModels, resolveModel, withLocalModels } from "./models.ts";
 import { buildSystemPrompt } from "./system-prompt.ts";
+import { toolSpec } from "./tool-specs.ts";
 
 type Env = Record<string, string | undefined>;
 
@@ -34,6 +34,8 @@ export interface RuntimeOptions {
   sessionDir?: string;
   maxTurns?: number;
   systemPrompt?: { replace?: string; append?: string };
+  /** The repository summary, when the caller started it early (it runs git); otherwise started on first use. */
+  git?: Promise<string>;
 }
 
 export interface ModelSelection {
@@ -52,7 +54,7 @@ export class Runtime {
   private models: Model[];
   private localProbed = false;
   private store: CredentialStore | null | undefined;
-  private prompt: string | undefined;
+  private prompt: Promise<string> | undefined;
 
   constructor(readonly options: RuntimeOptions) {
     this.models = knownModels(options.modelsConfig, options.env);
@@ -119,20 +121,24 @@ export class Runtime {
     return { model: choice.model, apiKey: key.key, keySource: key.source, thinking: choice.thinking };
   }
 
-  systemPrompt(): string {
-    this.prompt ??= buildSystemPrompt({
-      cwd: this.options.cwd,
-      tools: this.options.tools.map(toToolSpec),
-      contextFiles: findContextFiles(this.options.cwd, agentDir(this.options.env as NodeJS.ProcessEnv)),
-      git: gitSummary(this.options.cwd),
-      replace: this.options.systemPrompt?.replace,
-      append: this.options.systemPrompt?.append,
-    });
+  /** Built once per process: every agent it makes (rpc's new_session, switch_session) shares it. */
+  systemPrompt(): Promise<string> {
+    this.prompt ??= (this.options.git ?? gitSummary(this.options.cwd)).then((git) =>
+      buildSystemPrompt({
+        cwd: this.options.cwd,
+        tools: this.options.tools.map(toolSpec),
+        contextFiles: findContextFiles(this.options.cwd, agentDir(this.options.env as NodeJS.ProcessEnv)),
+        git,
+        replace: this.options.systemPrompt?.replace,
+        append: this.options.systemPrompt?.append,
+      }),
+    );
     return this.prompt;
   }
 
   /** A fresh agent; `resumePath` continues that session file instead. */
-  createAgent(selection: ModelSelection, resumePath?: string): Agent {
+  async createAgent(selection: ModelSelection, resumePath?: string): Promise<Agent> {
+    const systemPrompt = await this.systemPrompt();
     const { settings } = this.options;
     const secrets = this.secrets(selection.apiKey);
     let writer: SessionWriter | undefined;
@@ -160,7 +166,7 @@ export class Runtime {
       thinking: selection.model.reasoning ? thinking : "off",
       tools: this.options.tools,
       gate: new ApprovalGate(settings.approvalMode, this.options.approver),
-      systemPrompt: this.systemPrompt(),
+      systemPrompt,
       writer,
       messages,
       messageEntryIds,

@@ -1,4 +1,3 @@
-import { randomBytes } from "node:crypto";
 import { closeSync, fsyncSync, openSync, realpathSync, renameSync, rmSync, statSync, writeSync } from "node:fs";
 import { OmpError, describeError } from "../errors/omp-error.ts";
 import { displayPath } from "../paths.ts";
@@ -17,7 +16,7 @@ export function writeFileAtomic(path: string, text: string, mode = 0o600): void 
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== "ENOENT") throw writeError(path, error);
   }
-  const temp = `${target}.${process.pid}.${randomBytes(4).toString("hex")}.tmp`;
+  const temp = `${target}.${process.pid}.${Buffer.from(crypto.getRandomValues(new Uint8Array(4))).toString("hex")}.tmp`;
   try {
     const fd = openSync(temp, "wx", targetMode);
     try {

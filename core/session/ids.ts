@@ -1,14 +1,17 @@
-import { randomBytes } from "node:crypto";
+/** Web Crypto rather than node:crypto, whose import costs milliseconds at start-up. */
+function randomHex(bytes: number): string {
+  return Buffer.from(crypto.getRandomValues(new Uint8Array(bytes))).toString("hex");
+}
 
 /** 16 hex characters: unique across sessions without coordination. */
 export function newSessionId(): string {
-  return randomBytes(8).toString("hex");
+  return randomHex(8);
 }
 
 /** 8 hex characters not yet used in the session. */
 export function newEntryId(taken: ReadonlySet<string>): string {
   for (;;) {
-    const id = randomBytes(4).toString("hex");
+    const id = randomHex(4);
     if (!taken.has(id)) return id;
   }
 }

@@ -18,6 +18,7 @@ import {
   walk,
   workspace,
 } from "../support/agent-harness.ts";
+import { builtinTools, toToolSpec } from "../../core/tools/registry.ts";
 import { type Standin, startStandin } from "../support/standin/index.ts";
 
 let standin: Standin;
@@ -201,6 +202,15 @@ describe("tools and approval", () => {
     expect(toolNamesOf(provider.api, none)).toEqual([]);
     expect(systemPromptOf(provider.api, some)).toContain("- grep:");
     expect(systemPromptOf(provider.api, some)).not.toContain("- bash:");
+  });
+
+  test("the tool schemas sent are exactly what the tools' zod schemas say (the binary carries them precomputed)", async () => {
+    const { home, repo } = workspace();
+    standin.setScript([{ text: "ok" }]);
+    standin.requests.length = 0;
+    expect((await runAgent(["-p", "--model", anthropic.model, "x"], { home, cwd: repo, env: anthropic.env(standin.url) })).code).toBe(0);
+    const sent = modelRequests(standin)[0]!.body.tools.map((t: any) => ({ name: t.name, description: t.description, parameters: t.input_schema }));
+    expect(sent).toEqual(builtinTools().map(toToolSpec));
   });
 
   test("a call to a tool that was not offered is an error result, not a crash", async () => {

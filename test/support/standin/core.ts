@@ -18,7 +18,12 @@ export interface RecordedRequest {
   format?: WireFormat["name"];
   /** Set when the client went away before the stand-in finished streaming. */
   disconnected?: boolean;
+  /** When the request arrived and when its response was handed over (epoch ms, sub-ms precision), for benchmarks. */
+  receivedAt: number;
+  respondedAt?: number;
 }
+
+const now = () => performance.timeOrigin + performance.now();
 
 export interface StandinOptions {
   script?: Turn[];
@@ -64,43 +69,52 @@ export async function startStandin(options: StandinOptions = {}): Promise<Standi
     port: 0,
     idleTimeout: 0,
     async fetch(req) {
-      const url = new URL(req.url);
-      const path = url.pathname;
-      const text = await req.text();
-      let body: any;
-      try {
-        body = text === "" ? undefined : JSON.parse(text);
-      } catch {
-        body = undefined;
-      }
-      const recorded: RecordedRequest = {
-        method: req.method,
-        path,
-        query: Object.fromEntries(url.searchParams),
-        headers: Object.fromEntries([...req.headers].map(([k, v]) => [k.toLowerCase(), v])),
-        body,
-      };
-      requests.push(recorded);
-
-      if (req.method === "GET") {
-        if (path === "/v1/models" || path === "/models") return Response.json(modelsListing(options.models ?? [], options.listingStyle ?? "openai"));
-        if (path === "/api/tags") return Response.json(ollamaTags(options.models ?? []));
-        return new Response("not found", { status: 404 });
-      }
-
-      const route = routeOf(path);
-      if (!route) return new Response(`stand-in: no endpoint ${req.method} ${path}`, { status: 404 });
-      recorded.format = route.format.name;
-      const turn = takeTurn();
-      if (!turn) {
-        return Response.json(route.format.error(400, `stand-in: the script has no turn left for ${req.method} ${path}`, "standin_script_exhausted"), { status: 400 });
-      }
-      if (turn.delayMs && !options.fast) await Bun.sleep(turn.delayMs);
-      if (isFault(turn)) return faultResponse(route.format, turn);
-      const model = route.model ?? (typeof body?.model === "string" ? body.model : "standin-model");
-      return streamReply(route.format, turn, route.format.events(turn, { model, serial: ++serial }), options.fast ?? false, recorded);
+      const seen: { recorded?: RecordedRequest } = {};
+      const response = await answer(req, now(), seen);
+      if (seen.recorded) seen.recorded.respondedAt = now();
+      return response;
     },
   });
+
+  async function answer(req: Request, receivedAt: number, seen: { recorded?: RecordedRequest }): Promise<Response> {
+    const url = new URL(req.url);
+    const path = url.pathname;
+    const text = await req.text();
+    let body: any;
+    try {
+      body = text === "" ? undefined : JSON.parse(text);
+    } catch {
+      body = undefined;
+    }
+    const recorded: RecordedRequest = {
+      method: req.method,
+      path,
+      query: Object.fromEntries(url.searchParams),
+      headers: Object.fromEntries([...req.headers].map(([k, v]) => [k.toLowerCase(), v])),
+      body,
+      receivedAt,
+    };
+    requests.push(recorded);
+    seen.recorded = recorded;
+
+    if (req.method === "GET") {
+      if (path === "/v1/models" || path === "/models") return Response.json(modelsListing(options.models ?? [], options.listingStyle ?? "openai"));
+      if (path === "/api/tags") return Response.json(ollamaTags(options.models ?? []));
+      return new Response("not found", { status: 404 });
+    }
+
+    const route = routeOf(path);
+    if (!route) return new Response(`stand-in: no endpoint ${req.method} ${path}`, { status: 404 });
+    recorded.format = route.format.name;
+    const turn = takeTurn();
+    if (!turn) {
+      return Response.json(route.format.error(400, `stand-in: the script has no turn left for ${req.method} ${path}`, "standin_script_exhausted"), { status: 400 });
+    }
+    if (turn.delayMs && !options.fast) await Bun.sleep(turn.delayMs);
+    if (isFault(turn)) return faultResponse(route.format, turn);
+    const model = route.model ?? (typeof body?.model === "string" ? body.model : "standin-model");
+    return streamReply(route.format, turn, route.format.events(turn, { model, serial: ++serial }), options.fast ?? false, recorded);
+  }
 
   return {
     url: `http://127.0.0.1:${server.port}`,
