@@ -4,14 +4,16 @@ import { VERSION } from "../core/version.ts";
 import type { FindFlags } from "./find.ts";
 import type { GrepFlags } from "./grep.ts";
 import type { AgentFlags } from "./agent.ts";
+import type { UpdateFlags } from "./update.ts";
 import { collect, nonNegativeInt, positiveNumber } from "./options.ts";
 
 /** Exit status for bad usage, as ripgrep uses it: 1 is kept for "nothing found". */
 export const EXIT_USAGE = 2;
 
-type Status = { code: number };
+export type Status = { code: number };
 
-function describeProgram(status: Status): Command {
+/** The whole command tree; release/completions.ts walks it to write the shell completions. */
+export function describeProgram(status: Status): Command {
   // Each command module is imported only when its command runs and returns the exit status.
   const run =
     <A extends unknown[]>(action: (...args: A) => Promise<number>) =>
@@ -99,6 +101,21 @@ function describeProgram(status: Status): Command {
     .description("check this installation: version, platform, native addon, cache, SQLite")
     .option("--json", "print the report as JSON")
     .action(run(async (options: { json?: boolean }) => (await import("./doctor.ts")).runDoctor(options)));
+
+  program
+    .command("update")
+    .description("update this omp to the latest release of its channel, verified and atomically")
+    .option("--check", "only check: exit 0 when up to date, 10 when an update is available")
+    .option("--version <version>", "install this version (a downgrade needs --force)")
+    .option("--channel <channel>", "stable or canary; remembered in the config")
+    .option("--from <file|url>", "install from an offline bundle, a release archive or a binary (with SHA256SUMS and .sig beside it)")
+    .option("--force", "reinstall the same version, or allow a downgrade")
+    .addHelpText(
+      "after",
+      "\nExit status: 0 done or up to date, 1 failed (nothing changed), 2 bad usage, 3 installed by a package manager\n" +
+        "(use its command), 10 update available (--check).\nOMP_UPDATE_URL sets the release server (a mirror); HTTPS_PROXY, HTTP_PROXY and NO_PROXY apply.",
+    )
+    .action(run(async (options: UpdateFlags) => (await import("./update.ts")).runUpdateCommand(options)));
 
   const config = program.command("config").description("show and change settings (~/.omp/agent/config.yml)");
   config

@@ -6,12 +6,19 @@
  *   --outfile <path>          where the executable goes (default dist/omp)
  *   --natives-archive <path>  embed this archive instead of the packed one, keeping the real manifest
  *   --skip-native             use native/out as it is
+ *   --version <v>             build an omp that reports version v (its addon is built and stamped
+ *                             for v into native/out/versions/<v>; release and update tests need it)
+ *   --release-key <key>       trust this Ed25519 public key for updates instead of the official one
+ *                             (test releases, forks): base64 SPKI, a PEM file's path, or PEM text
+ *                             given as --release-key="$(cat key.pub)" (a value starting with
+ *                             dashes needs the = form)
  */
-import { mkdirSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, join, relative, resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { VERSION } from "../core/version.ts";
-import { NATIVE_OUT, buildNative, variantsFor } from "../native/build.ts";
+import { normalizePublicKey } from "../core/update/signature.ts";
+import { buildNative, nativeOutDir, variantsFor } from "../native/build.ts";
 import { packNatives } from "./pack.ts";
 import { platformTag } from "./variant.ts";
 
@@ -36,18 +43,56 @@ function importPath(from: string, to: string): string {
   return path.startsWith(".") ? path : `./${path}`;
 }
 
-export async function build(options: { outfile: string; nativesArchive?: string; skipNative?: boolean }): Promise<void> {
+export interface BuildOptions {
+  outfile: string;
+  nativesArchive?: string;
+  skipNative?: boolean;
+  version?: string;
+  releaseKey?: string;
+}
+
+/**
+ * `bun build --compile` with the version in package.json replaced: core/version.ts reads it from
+ * there, and only a bundler plugin can change what that import sees, hence the in-process build.
+ */
+async function compileWithVersion(entry: string, outfile: string, version: string): Promise<void> {
+  const packageJson = join(ROOT, "package.json");
+  const result = await Bun.build({
+    entrypoints: [entry],
+    compile: { outfile, autoloadDotenv: false, autoloadBunfig: false, autoloadTsconfig: false, autoloadPackageJson: false },
+    minify: true,
+    bytecode: true,
+    format: "esm",
+    root: ROOT,
+    plugins: [
+      {
+        name: "omp-version",
+        setup(builder) {
+          builder.onLoad({ filter: /package\.json$/ }, async (args) => {
+            const json = await Bun.file(args.path).json();
+            return { contents: JSON.stringify(args.path === packageJson ? { ...json, version } : json), loader: "json" };
+          });
+        },
+      },
+    ],
+  });
+  if (!result.success) throw new Error(`bun build --compile failed:\n${result.logs.map(String).join("\n")}`);
+}
+
+export async function build(options: BuildOptions): Promise<void> {
   const started = performance.now();
-  if (!options.skipNative) await buildNative();
+  const version = options.version ?? VERSION;
+  const releaseKey = options.releaseKey === undefined ? undefined : normalizePublicKey(options.releaseKey);
+  if (!options.skipNative) await buildNative({ version });
   const work = join(ROOT, "dist", ".build", `${process.pid}`);
   rmSync(work, { recursive: true, force: true });
   mkdirSync(work, { recursive: true });
   try {
     const packed = await packNatives({
-      addonDir: NATIVE_OUT,
+      addonDir: nativeOutDir(version),
       outDir: work,
       platform: platformTag(),
-      version: VERSION,
+      version,
       variants: variantsFor(),
     });
     const archive = options.nativesArchive ? resolve(options.nativesArchive) : packed.archivePath;
@@ -57,7 +102,11 @@ export async function build(options: { outfile: string; nativesArchive?: string;
       join(work, "payload.ts"),
       `import archivePath from ${JSON.stringify(importPath(work, archive))} with { type: "file" };\n` +
         `import { setEmbeddedNatives } from ${JSON.stringify(importPath(work, join(ROOT, "embed", "payload.ts")))};\n` +
-        `setEmbeddedNatives({ archivePath, manifest: ${JSON.stringify(packed.manifest)} });\n`,
+        `setEmbeddedNatives({ archivePath, manifest: ${JSON.stringify(packed.manifest)} });\n` +
+        (releaseKey
+          ? `import { trustReleaseKey } from ${JSON.stringify(importPath(work, join(ROOT, "core", "update", "release-key.ts")))};\n` +
+            `trustReleaseKey(${JSON.stringify(releaseKey)});\n`
+          : ""),
     );
     writeFileSync(
       join(work, "entry.ts"),
@@ -66,15 +115,19 @@ export async function build(options: { outfile: string; nativesArchive?: string;
         `await main(process.argv.slice(2));\n`,
     );
     mkdirSync(dirname(options.outfile), { recursive: true });
-    const child = Bun.spawn([process.execPath, "build", ...COMPILE_FLAGS, join(work, "entry.ts"), "--outfile", options.outfile], {
-      cwd: ROOT,
-      stdio: ["ignore", "ignore", "inherit"],
-    });
-    if ((await child.exited) !== 0) throw new Error("bun build --compile failed (see the output above)");
+    if (version === VERSION) {
+      const child = Bun.spawn([process.execPath, "build", ...COMPILE_FLAGS, join(work, "entry.ts"), "--outfile", options.outfile], {
+        cwd: ROOT,
+        stdio: ["ignore", "ignore", "inherit"],
+      });
+      if ((await child.exited) !== 0) throw new Error("bun build --compile failed (see the output above)");
+    } else {
+      await compileWithVersion(join(work, "entry.ts"), options.outfile, version);
+    }
   } finally {
     rmSync(work, { recursive: true, force: true });
   }
-  console.error(`built ${relative(process.cwd(), options.outfile)} (omp ${VERSION}) in ${((performance.now() - started) / 1000).toFixed(1)} s`);
+  console.error(`built ${relative(process.cwd(), options.outfile)} (omp ${version}) in ${((performance.now() - started) / 1000).toFixed(1)} s`);
 }
 
 if (import.meta.main) {
@@ -83,6 +136,8 @@ if (import.meta.main) {
       outfile: { type: "string" },
       "natives-archive": { type: "string" },
       "skip-native": { type: "boolean" },
+      version: { type: "string" },
+      "release-key": { type: "string" },
     },
   });
   try {
@@ -90,6 +145,8 @@ if (import.meta.main) {
       outfile: resolve(values.outfile ?? join(ROOT, "dist", "omp")),
       nativesArchive: values["natives-archive"],
       skipNative: values["skip-native"],
+      version: values.version,
+      releaseKey: values["release-key"] && existsSync(values["release-key"]) ? readFileSync(values["release-key"], "utf8") : values["release-key"],
     });
   } catch (error) {
     console.error(`build failed: ${(error as Error).message}`);

@@ -1,6 +1,7 @@
 /**
  * Builds the Rust addon for this machine into native/out, once per CPU variant, and only when its
  * inputs changed since the last build (`bun run build:native`; `--force` rebuilds anyway).
+ * `--version <v>` stamps the addon for another omp version (into native/out/versions/<v>).
  *
  * Crate sources come from crates.io when it answers, else from Debian's crate directory
  * (/usr/share/cargo/registry, from the librust-*-dev packages). OMP_CRATES=debian|crates-io skips
@@ -9,6 +10,7 @@
 import { copyFileSync, existsSync, mkdirSync, readFileSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { homedir } from "node:os";
 import { join, relative } from "node:path";
+import { parseArgs } from "node:util";
 import type { Variant } from "../embed/manifest.ts";
 import { addonFileName, stampMarker } from "../embed/names.ts";
 import { platformTag } from "../embed/variant.ts";
@@ -41,10 +43,27 @@ function sourceFiles(dir: string): string[] {
   return files;
 }
 
+/**
+ * Where the addon stamped for `version` goes: native/out for this checkout's version; any other
+ * version (a release or test build of another version) gets a dir of its own, so it never replaces
+ * the addon the dev build embeds.
+ */
+export function nativeOutDir(version: string = VERSION): string {
+  return version === VERSION ? NATIVE_OUT : join(NATIVE_OUT, "versions", version);
+}
+
+/**
+ * Another version changes the stamp, which recompiles the addon crate; a target dir of its own keeps
+ * both the dev build and the other-version build incremental instead of relinking on every switch.
+ */
+function cargoTargetDir(variant: Variant, version: string): string {
+  return version === VERSION ? join(NATIVE_DIR, "target", variant) : join(NATIVE_DIR, "target", "other-version", variant);
+}
+
 /** A digest of everything that decides the addon's bytes. */
-function inputsDigest(variant: Variant, crates: string): string {
+function inputsDigest(variant: Variant, crates: string, version: string): string {
   const hasher = new Bun.CryptoHasher("sha256");
-  hasher.update(`${VERSION}\0${variant}\0${CPU_FLAGS[variant]}\0${crates}\0${process.env.RUSTFLAGS ?? ""}\0`);
+  hasher.update(`${version}\0${variant}\0${CPU_FLAGS[variant]}\0${crates}\0${process.env.RUSTFLAGS ?? ""}\0`);
   for (const file of sourceFiles(NATIVE_DIR)) {
     hasher.update(relative(NATIVE_DIR, file));
     hasher.update("\0");
@@ -97,33 +116,34 @@ function libraryName(): string {
   return "libomp_natives.so";
 }
 
-function hasStamp(path: string): boolean {
-  return readFileSync(path).includes(Buffer.from(stampMarker(VERSION)));
+function hasStamp(path: string, version: string): boolean {
+  return readFileSync(path).includes(Buffer.from(stampMarker(version)));
 }
 
-async function buildVariant(variant: Variant, source: "crates-io" | "debian", force: boolean): Promise<string> {
-  const output = join(NATIVE_OUT, addonFileName(platformTag(), variant));
+async function buildVariant(variant: Variant, source: "crates-io" | "debian", force: boolean, version: string): Promise<string> {
+  const outDir = nativeOutDir(version);
+  const output = join(outDir, addonFileName(platformTag(), variant));
   const digestFile = `${output}.inputs`;
-  const digest = inputsDigest(variant, source);
+  const digest = inputsDigest(variant, source, version);
   if (!force && existsSync(output) && existsSync(digestFile) && readFileSync(digestFile, "utf8") === digest) {
     console.error(`native: ${variant} is up to date`);
     return output;
   }
-  const targetDir = join(NATIVE_DIR, "target", variant);
+  const targetDir = cargoTargetDir(variant, version);
   const cpu = CPU_FLAGS[variant];
   const rustflags = [process.env.RUSTFLAGS ?? "", cpu ? `-C target-cpu=${cpu}` : ""].join(" ").trim();
   const args = [cargoPath(), ...cargoSourceArgs(source), "build", "--release", "-p", "omp-natives", "--manifest-path", join(NATIVE_DIR, "Cargo.toml")];
   console.error(`native: building ${variant}${cpu ? ` (${cpu})` : ""} from ${source}`);
   const started = performance.now();
   const child = Bun.spawn(args, {
-    env: { ...process.env, CARGO_TARGET_DIR: targetDir, RUSTFLAGS: rustflags, OMP_VERSION: VERSION },
+    env: { ...process.env, CARGO_TARGET_DIR: targetDir, RUSTFLAGS: rustflags, OMP_VERSION: version },
     stdio: ["ignore", "inherit", "inherit"],
   });
   if ((await child.exited) !== 0) throw new Error(`cargo build failed for the ${variant} addon (see the output above)`);
 
   const built = join(targetDir, "release", libraryName());
-  if (!hasStamp(built)) throw new Error(`${built} lacks the stamp for omp ${VERSION}; is OMP_VERSION reaching build.rs?`);
-  mkdirSync(NATIVE_OUT, { recursive: true });
+  if (!hasStamp(built, version)) throw new Error(`${built} lacks the stamp for omp ${version}; is OMP_VERSION reaching build.rs?`);
+  mkdirSync(outDir, { recursive: true });
   const temp = `${output}.tmp-${process.pid}`;
   copyFileSync(built, temp);
   renameSync(temp, output);
@@ -141,17 +161,20 @@ function resetLockOnSourceChange(source: string): void {
   writeFileSync(marker, source);
 }
 
-export async function buildNative(options: { force?: boolean } = {}): Promise<string[]> {
+/** `version` (default: this checkout's) is the stamp baked into the addon; see nativeOutDir. */
+export async function buildNative(options: { force?: boolean; version?: string } = {}): Promise<string[]> {
   const source = await chooseCrateSource();
   resetLockOnSourceChange(source);
+  const version = options.version ?? VERSION;
   const outputs: string[] = [];
-  for (const variant of variantsFor()) outputs.push(await buildVariant(variant, source, options.force ?? false));
+  for (const variant of variantsFor()) outputs.push(await buildVariant(variant, source, options.force ?? false, version));
   return outputs;
 }
 
 if (import.meta.main) {
   try {
-    await buildNative({ force: process.argv.includes("--force") });
+    const { values } = parseArgs({ options: { force: { type: "boolean" }, version: { type: "string" } } });
+    await buildNative({ force: values.force, version: values.version });
   } catch (error) {
     console.error(`native build failed: ${(error as Error).message}`);
     process.exit(1);
