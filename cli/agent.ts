@@ -1,5 +1,7 @@
 import { fstatSync } from "node:fs";
 import { resolve } from "node:path";
+import { isatty } from "node:tty";
+import { z } from "zod";
 import type { Agent } from "../core/agent/agent.ts";
 import { expandMentions, attachFile } from "../core/agent/mentions.ts";
 import { gitSummary } from "../core/agent/git-summary.ts";
@@ -13,7 +15,7 @@ import { loadSettings } from "../core/config/settings.ts";
 import { OmpError } from "../core/errors/omp-error.ts";
 import { formatAge, listSessions, mostRecentSession, resolveSession } from "../core/session/listing.ts";
 import { sessionDirFor } from "../core/session/paths.ts";
-import { parseApprovalMode } from "../core/tools/approval.ts";
+import { type Approver, parseApprovalMode } from "../core/tools/approval.ts";
 import { builtinTools, selectTools } from "../core/tools/registry.ts";
 import { writeStdout } from "./write.ts";
 
@@ -86,6 +88,8 @@ function buildPrompt(messages: string[], stdin: string, cwd: string): (TextConte
 
 /** The default command: the agent, headless (print, json, rpc). */
 export async function runAgent(messages: string[], flags: AgentFlags): Promise<number> {
+  // Each schema parses a handful of times per run: compiling zod's fast paths costs more at start-up than it saves.
+  z.config({ jitless: true });
   const mode = flags.mode ?? "text";
   if (!(MODES as readonly string[]).includes(mode)) throw new OmpError(`--mode: got ${JSON.stringify(mode)}, expected one of ${MODES.join(", ")}`, { exitCode: 2 });
   const cwd = resolve(process.cwd());
@@ -101,6 +105,9 @@ export async function runAgent(messages: string[], flags: AgentFlags): Promise<n
     toolSelection,
   );
   const noSession = flags.session === false;
+  // A terminal on both ends and no -p: the interactive mode, which answers approval prompts once it is up.
+  const interactive = !flags.print && mode === "text" && isatty(0) && isatty(1);
+  const approval: { ask?: Approver } = {};
   const runtime = new Runtime({
     cwd,
     env,
@@ -113,6 +120,7 @@ export async function runAgent(messages: string[], flags: AgentFlags): Promise<n
     maxTurns: flags.maxTurns,
     systemPrompt: { replace: flags.systemPrompt, append: flags.appendSystemPrompt },
     git,
+    ...(interactive ? { approver: (request) => approval.ask!(request) } : {}),
   });
 
   if (flags.listModels) {
@@ -143,12 +151,13 @@ export async function runAgent(messages: string[], flags: AgentFlags): Promise<n
   }
 
   preconnect(selection.model.baseUrl, env);
+  if (interactive) {
+    const { runInteractive } = await import("./interactive/index.ts");
+    return runInteractive({ runtime, selection, resumePath, initialPrompt: messages.join(" ") || undefined, approval });
+  }
   const stdin = await readPipedStdin();
   const prompt = buildPrompt(messages, stdin, cwd);
   if (prompt.length === 0) {
-    if (!flags.print && process.stdin.isTTY) {
-      throw new OmpError("the interactive mode is not built yet; give a prompt: omp -p \"your task\" (or pipe one in)", { exitCode: 2 });
-    }
     throw new OmpError('no prompt: give one as arguments (omp -p "fix the failing test"), with @file, or on stdin', { exitCode: 2 });
   }
 

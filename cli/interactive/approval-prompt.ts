@@ -1,0 +1,104 @@
+import type { ApprovalDecision, ApprovalRequest } from "../../core/tools/approval.ts";
+import { EditorBuffer } from "./editor-buffer.ts";
+import { type Key, keyId } from "./keys.ts";
+import { paint, sanitize, truncateText, visibleWidth, wrapWithPrefix } from "./text.ts";
+import type { Theme } from "./theme.ts";
+
+const CHOICES = ["Yes", "Yes, and don't ask again for {tool} in this session", "No, and tell the model why"] as const;
+
+/**
+ * "May the agent run this?" in place of the editor: allow once, allow the tool for the rest of
+ * the session, or deny with an optional reason the model gets to read.
+ */
+export class ApprovalPrompt {
+  private stage: "choose" | "reason" = "choose";
+  private selected = 0;
+  private readonly reason = new EditorBuffer();
+
+  constructor(
+    readonly request: ApprovalRequest,
+    private readonly answer: (decision: ApprovalDecision) => void,
+  ) {}
+
+  /** True once answered. */
+  handleKey(key: Key): boolean {
+    const id = keyId(key);
+    if (this.stage === "reason") {
+      if (id === "enter") return this.decide({ allow: false, ...(this.reason.text.trim() ? { reason: this.reason.text.trim() } : {}) });
+      if (id === "escape" || id === "ctrl+c") return this.decide({ allow: false });
+      if (id === "backspace") this.reason.backspace();
+      else if (id === "left") this.reason.left();
+      else if (id === "right") this.reason.right();
+      else if (id === "ctrl+u") this.reason.killToStart();
+      else if (id === "ctrl+w") this.reason.killWhitespaceWord();
+      else if (key.text !== undefined && !key.ctrl && !key.alt) this.reason.insert(key.text);
+      return false;
+    }
+    switch (id) {
+      case "up":
+        this.selected = (this.selected + CHOICES.length - 1) % CHOICES.length;
+        return false;
+      case "down":
+      case "tab":
+        this.selected = (this.selected + 1) % CHOICES.length;
+        return false;
+      case "1":
+      case "y":
+        return this.decide({ allow: true });
+      case "2":
+      case "a":
+        return this.decide({ allow: true, remember: true });
+      case "3":
+      case "n":
+        this.stage = "reason";
+        return false;
+      case "escape":
+      case "ctrl+c":
+        return this.decide({ allow: false });
+      case "enter":
+        if (this.selected === 0) return this.decide({ allow: true });
+        if (this.selected === 1) return this.decide({ allow: true, remember: true });
+        this.stage = "reason";
+        return false;
+    }
+    return false;
+  }
+
+  /** Pasted text goes into the reason. */
+  paste(text: string): void {
+    if (this.stage === "reason") this.reason.insert(text.replace(/\s*\n\s*/g, " "));
+  }
+
+  private decide(decision: ApprovalDecision): true {
+    this.answer(decision);
+    return true;
+  }
+
+  render(width: number, theme: Theme): { rows: string[]; cursor?: { row: number; col: number } } {
+    const { toolName, summary } = this.request;
+    const rows = wrapWithPrefix(
+      [
+        { text: `Allow ${toolName}? `, style: theme.fg("warning", "bold") },
+        { text: sanitize(summary), style: theme.fg(null, "bold") },
+      ],
+      width,
+      [{ text: "┃ ", style: theme.fg("warning") }],
+    ).slice(0, 4);
+    if (this.stage === "reason") {
+      rows.push(paint(truncateText("Why not? The model reads this. Enter sends, empty for no reason, Esc skips.", width), theme.fg("muted")));
+      const prefix = paint("❯ ", theme.fg("prompt", "bold"));
+      const text = sanitize(this.reason.text);
+      const before = visibleWidth(sanitize(this.reason.text.slice(0, this.reason.col)));
+      const shift = Math.max(0, before - (width - 4));
+      rows.push(prefix + truncateText(text.slice(shift), width - 2));
+      return { rows, cursor: { row: rows.length - 1, col: 2 + before - shift } };
+    }
+    CHOICES.forEach((label, index) => {
+      const text = `${index + 1}. ${label.replace("{tool}", toolName)}`;
+      const line = truncateText(text, width - 4);
+      rows.push(index === this.selected ? paint(`› ${line}`, theme.fg("accent", "bold")) : `  ${line}`);
+    });
+    rows.push(paint("y yes · a always · n no · esc deny", theme.fg("dim")));
+    return { rows };
+  }
+}

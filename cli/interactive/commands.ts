@@ -1,0 +1,287 @@
+import { writeFileSync } from "node:fs";
+import { resolve } from "node:path";
+import type { Agent } from "../../core/agent/agent.ts";
+import type { ModelSelection, Runtime } from "../../core/agent/runtime.ts";
+import { type Model, ThinkingLevel } from "../../core/ai/model.ts";
+import { describeError } from "../../core/errors/omp-error.ts";
+import { displayPath } from "../../core/paths.ts";
+import { formatAge, listSessions } from "../../core/session/listing.ts";
+import { sessionDirFor } from "../../core/session/paths.ts";
+import { type NoticeKind, textBlock } from "./blocks.ts";
+import type { CommandInfo } from "./completion.ts";
+import { toHtml, toMarkdown } from "./export.ts";
+import { HOTKEYS } from "./hotkeys.ts";
+import type { Choice } from "./select-list.ts";
+import { formatCost, formatTokens } from "./status-line.ts";
+import type { Span } from "./text.ts";
+import type { Theme } from "./theme.ts";
+import type { Block } from "./transcript.ts";
+import type { View } from "./blocks.ts";
+
+/** What slash commands may do to the interactive session. */
+export interface CommandHost {
+  readonly view: View;
+  readonly runtime: Runtime;
+  readonly agent: Agent;
+  readonly selection: ModelSelection;
+  readonly cwd: string;
+  add(block: Block): void;
+  notice(kind: NoticeKind, text: string): void;
+  pick<T>(title: string, choices: Choice<T>[], filterable?: boolean): Promise<T | undefined>;
+  setModel(selection: ModelSelection): void;
+  /** A fresh session, or the one in `resumePath`. */
+  switchSession(resumePath?: string): Promise<void>;
+  compact(instructions?: string): Promise<void>;
+  copyToClipboard(text: string): void;
+  exit(): void;
+}
+
+export interface SlashCommand extends CommandInfo {
+  /** Refused while the agent works (it would change the conversation under it). */
+  idleOnly?: boolean;
+  run(host: CommandHost, args: string): void | Promise<void>;
+}
+
+const modelId = (model: Model) => `${model.provider}/${model.id}`;
+
+export const COMMANDS: SlashCommand[] = [
+  {
+    name: "help",
+    description: "commands and tips",
+    run(host) {
+      host.add(
+        textBlock(host.view, (theme) => [
+          [{ text: "Commands", style: theme.fg("accent", "bold") }],
+          ...COMMANDS.map((c): Span[] => [
+            { text: `  /${c.name}${c.args ? ` ${c.args}` : ""}`.padEnd(24), style: theme.fg("accent") },
+            { text: c.description, style: theme.fg("muted") },
+          ]),
+          [],
+          [{ text: "Tips", style: theme.fg("accent", "bold") }],
+          tip(theme, "@path", "attach a file (Tab completes)"),
+          tip(theme, "!command", "run a shell command; its output goes with your next message (!! keeps it out)"),
+          tip(theme, "enter / alt+enter", "while the agent works: steer it now / queue a follow-up"),
+          tip(theme, "/hotkeys", "every key"),
+        ]),
+      );
+    },
+  },
+  {
+    name: "model",
+    description: "pick the model",
+    args: "[name]",
+    async run(host, args) {
+      if (args) return chooseModel(host, args);
+      host.notice("info", "Looking for models…");
+      const models = await host.runtime.availableModels();
+      const current = modelId(host.agent.model);
+      const choices = models.map((m) => ({
+        label: modelId(m),
+        detail: `${m.name} · ${formatTokens(m.contextWindow)} context${m.reasoning ? " · thinking" : ""}`,
+        value: modelId(m),
+        current: modelId(m) === current,
+      }));
+      const picked = await host.pick("Model", choices);
+      if (picked) await chooseModel(host, picked);
+    },
+  },
+  {
+    name: "thinking",
+    description: "set the thinking level",
+    args: "[level]",
+    async run(host, args) {
+      if (!host.agent.model.reasoning) {
+        host.notice("warning", `${modelId(host.agent.model)} has no thinking levels.`);
+        return;
+      }
+      let level: string | undefined = args;
+      if (!level) {
+        const choices = ThinkingLevel.options.map((l) => ({ label: l, value: l, current: l === host.agent.thinking }));
+        level = await host.pick("Thinking level", choices, false);
+        if (!level) return;
+      }
+      const parsed = ThinkingLevel.safeParse(level);
+      if (!parsed.success) {
+        host.notice("error", `Unknown thinking level "${level}"; one of ${ThinkingLevel.options.join(", ")}.`);
+        return;
+      }
+      host.agent.setThinking(parsed.data);
+      host.notice("success", `Thinking: ${parsed.data}`);
+    },
+  },
+  {
+    name: "new",
+    description: "start a new session",
+    idleOnly: true,
+    run(host) {
+      return host.switchSession();
+    },
+  },
+  {
+    name: "resume",
+    description: "resume a recent session",
+    idleOnly: true,
+    async run(host) {
+      const { settings, sessionDir, env } = host.runtime.options;
+      const dir = sessionDirFor(host.cwd, { sessionDir: sessionDir ?? settings.sessionDir, env: env as NodeJS.ProcessEnv });
+      const current = host.agent.writer?.path;
+      const sessions = listSessions(dir, { limit: 50 }).filter((s) => s.path !== current);
+      if (sessions.length === 0) {
+        host.notice("info", "No other sessions in this directory yet.");
+        return;
+      }
+      const now = new Date();
+      const choices = sessions.map((s) => ({
+        label: s.title,
+        detail: `${formatAge(s.modified, now)} · ${s.messageCount} messages · ${s.id.slice(0, 8)}`,
+        value: s.path,
+      }));
+      const path = await host.pick("Resume a session", choices);
+      if (path) await host.switchSession(path);
+    },
+  },
+  {
+    name: "session",
+    description: "id, file, usage and cost of this session",
+    run(host) {
+      const { agent } = host;
+      const usage = agent.usage;
+      const context = agent.contextTokens();
+      const percent = Math.round((context / agent.model.contextWindow) * 100);
+      const rows: [string, string][] = [
+        ["id", agent.writer?.header.id ?? "(not saved: --no-session)"],
+        ["file", agent.writer ? displayPath(agent.writer.path) : "-"],
+        ["model", `${modelId(agent.model)}${agent.model.reasoning ? ` (thinking ${agent.thinking})` : ""}`],
+        ["messages", String(agent.messages.length)],
+        ["tokens", `${formatTokens(usage.input)} in · ${formatTokens(usage.output)} out · ${formatTokens(usage.cacheRead)} cache read · ${formatTokens(usage.cacheWrite)} cache write`],
+        ["cost", formatCost(usage.cost.total)],
+        ["context", `${formatTokens(context)} of ${formatTokens(agent.model.contextWindow)} (${percent}%)`],
+      ];
+      host.add(
+        textBlock(host.view, (theme) => [
+          [{ text: "Session", style: theme.fg("accent", "bold") }],
+          ...rows.map(([k, v]): Span[] => [
+            { text: `  ${k.padEnd(10)}`, style: theme.fg("muted") },
+            { text: v, style: "" },
+          ]),
+        ]),
+      );
+    },
+  },
+  {
+    name: "compact",
+    description: "summarise older messages to free context",
+    args: "[instructions]",
+    idleOnly: true,
+    run(host, args) {
+      return host.compact(args || undefined);
+    },
+  },
+  {
+    name: "export",
+    description: "write the conversation to a Markdown or HTML file",
+    args: "[file.md|file.html]",
+    run(host, args) {
+      const id = host.agent.writer?.header.id ?? "unsaved";
+      const name = args || `omp-session-${id.slice(0, 8)}.md`;
+      const path = resolve(host.cwd, name);
+      const info = { sessionId: id, model: modelId(host.agent.model), cwd: host.cwd, date: new Date() };
+      const html = /\.html?$/i.test(path);
+      try {
+        writeFileSync(path, html ? toHtml(host.agent.messages, info) : toMarkdown(host.agent.messages, info));
+      } catch (error) {
+        host.notice("error", `Could not write ${displayPath(path)}: ${describeError(error)}`);
+        return;
+      }
+      host.notice("success", `Exported ${host.agent.messages.length} messages to ${displayPath(path)} (${html ? "HTML" : "Markdown"})`);
+    },
+  },
+  {
+    name: "copy",
+    description: "copy the last answer to the clipboard",
+    run(host) {
+      const last = [...host.agent.messages].reverse().find((m) => m.role === "assistant" && m.content.some((c) => c.type === "text" && c.text.trim()));
+      if (!last || last.role !== "assistant") {
+        host.notice("info", "There is no answer to copy yet.");
+        return;
+      }
+      const text = last.content.map((c) => (c.type === "text" ? c.text : "")).filter(Boolean).join("\n\n");
+      host.copyToClipboard(text);
+      host.notice("success", `Copied the last answer (${text.length} characters) to the clipboard.`);
+    },
+  },
+  {
+    name: "hotkeys",
+    description: "every key and what it does",
+    run(host) {
+      host.add(
+        textBlock(host.view, (theme) => [
+          [{ text: "Keys", style: theme.fg("accent", "bold") }],
+          ...HOTKEYS.map(([keys, what]): Span[] => [
+            { text: `  ${keys}`.padEnd(24), style: theme.fg("accent") },
+            { text: what, style: theme.fg("muted") },
+          ]),
+        ]),
+      );
+    },
+  },
+  {
+    name: "exit",
+    description: "leave omp (ctrl+d, or ctrl+c twice)",
+    run(host) {
+      host.exit();
+    },
+  },
+];
+
+/** Aliases users type from habit; not listed, not completed. */
+const ALIASES: Record<string, string> = { quit: "exit", q: "exit", clear: "new", h: "help", "?": "help", keys: "hotkeys" };
+
+function tip(theme: Theme, what: string, why: string): Span[] {
+  return [
+    { text: `  ${what}`.padEnd(24), style: theme.fg("accent") },
+    { text: why, style: theme.fg("muted") },
+  ];
+}
+
+async function chooseModel(host: CommandHost, pattern: string): Promise<void> {
+  try {
+    const selection = await host.runtime.selectModel(pattern, false);
+    host.setModel(selection);
+    host.notice("success", `Model: ${modelId(selection.model)}`);
+  } catch (error) {
+    host.notice("error", describeError(error));
+  }
+}
+
+/** The command for `/name args`, following aliases; undefined for text that is not a command. */
+export function findCommand(name: string): SlashCommand | undefined {
+  const wanted = ALIASES[name] ?? name;
+  return COMMANDS.find((c) => c.name === wanted);
+}
+
+/** The closest command name (edit distance at most 2, or a prefix), for "did you mean". */
+export function suggestCommand(name: string): string | undefined {
+  const prefixed = COMMANDS.find((c) => c.name.startsWith(name) && name.length > 0);
+  if (prefixed) return prefixed.name;
+  let best: { name: string; distance: number } | undefined;
+  for (const command of COMMANDS) {
+    const distance = editDistance(name, command.name);
+    if (distance <= 2 && (!best || distance < best.distance)) best = { name: command.name, distance };
+  }
+  return best?.name;
+}
+
+function editDistance(a: string, b: string): number {
+  const row = Array.from({ length: b.length + 1 }, (_, i) => i);
+  for (let i = 1; i <= a.length; i++) {
+    let previous = row[0]!;
+    row[0] = i;
+    for (let j = 1; j <= b.length; j++) {
+      const saved = row[j]!;
+      row[j] = Math.min(row[j]! + 1, row[j - 1]! + 1, previous + (a[i - 1] === b[j - 1] ? 0 : 1));
+      previous = saved;
+    }
+  }
+  return row[b.length]!;
+}

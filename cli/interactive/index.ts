@@ -1,0 +1,46 @@
+import type { ModelSelection, Runtime } from "../../core/agent/runtime.ts";
+import type { Approver } from "../../core/tools/approval.ts";
+import { InteractiveApp } from "./app.ts";
+import type { InputEvent } from "./keys.ts";
+import { Terminal } from "./terminal.ts";
+import { Theme, chooseAppearance, colorDepth } from "./theme.ts";
+
+export interface InteractiveOptions {
+  runtime: Runtime;
+  selection: ModelSelection;
+  resumePath?: string;
+  /** Sent as soon as the UI is up: `omp "fix the failing test"` in a terminal. */
+  initialPrompt?: string;
+  /** The runtime's approver asks through this once the UI is up. */
+  approval: { ask?: Approver };
+}
+
+/**
+ * `omp` in a terminal: the interactive mode. Sets the terminal up, picks the theme from what the
+ * terminal reports, and hands over to the app until the user leaves. The terminal is restored
+ * whatever happens, an exception included.
+ */
+export async function runInteractive(options: InteractiveOptions): Promise<number> {
+  const env = options.runtime.options.env;
+  const terminal = new Terminal();
+  let app: InteractiveApp | undefined;
+  // Keys typed while the terminal is being probed are kept for the app.
+  const early: InputEvent[] = [];
+  const restore = () => terminal.stop();
+  process.on("exit", restore);
+  // The agent (system prompt, git summary, session) gets ready while the terminal answers its probes.
+  const agent = options.runtime.createAgent(options.selection, options.resumePath);
+  // Awaited below; this only keeps an early failure from counting as unhandled meanwhile.
+  agent.catch(() => {});
+  try {
+    const info = await terminal.start((event) => (app ? app.handleInput(event) : early.push(event)));
+    const theme = new Theme(chooseAppearance(env, info.background), colorDepth(env));
+    app = new InteractiveApp(terminal, theme, { runtime: options.runtime, selection: options.selection, agent: await agent, resumePath: options.resumePath, env });
+    const ui = app;
+    options.approval.ask = (request) => ui.approve(request);
+    return await app.run(options.initialPrompt, early);
+  } finally {
+    terminal.stop();
+    process.off("exit", restore);
+  }
+}

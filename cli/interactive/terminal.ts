@@ -1,0 +1,150 @@
+import { writeSync } from "node:fs";
+import { StringDecoder } from "node:string_decoder";
+import { type InputEvent, InputReader } from "./keys.ts";
+import { parseOscColor } from "./theme.ts";
+
+/** What the terminal told us about itself at start-up. */
+export interface TerminalInfo {
+  /** The background colour (0..1 channels) from OSC 11, when the terminal answers it. */
+  background?: [number, number, number];
+  /** The Kitty keyboard protocol is on: Shift+Enter, Ctrl+I vs Tab and friends are distinguishable. */
+  kitty: boolean;
+}
+
+/** How long a lone ESC waits for the rest of a sequence before it counts as the Escape key. */
+const ESCAPE_WAIT_MS = 40;
+/** Terminals answer DA1 at once; one that does not get this long before we draw anyway. */
+const PROBE_TIMEOUT_MS = 250;
+
+/**
+ * The TTY: raw mode, bracketed paste, the keyboard protocol, capability probes, size and
+ * synchronous writes. Everything is undone by `stop`, also when omp leaves through an error.
+ */
+export class Terminal {
+  private readonly reader = new InputReader();
+  private readonly decoder = new StringDecoder("utf8");
+  private escapeTimer: ReturnType<typeof setTimeout> | undefined;
+  private onEvent: (event: InputEvent) => void = () => {};
+  private onReply: ((data: string) => void) | undefined;
+  private kitty = false;
+  private gone = false;
+  private started = false;
+  private readonly dataListener = (chunk: Buffer | string) => this.receive(typeof chunk === "string" ? chunk : this.decoder.write(chunk));
+
+  constructor(
+    private readonly input: NodeJS.ReadStream = process.stdin,
+    private readonly output: NodeJS.WriteStream = process.stdout,
+    private readonly outputFd = 1,
+  ) {}
+
+  get columns(): number {
+    return Math.max(20, this.output.columns || 80);
+  }
+
+  get rows(): number {
+    return Math.max(6, this.output.rows || 24);
+  }
+
+  /** Raw mode and probes; resolves once the terminal has answered (or failed to in time). */
+  async start(onEvent: (event: InputEvent) => void): Promise<TerminalInfo> {
+    this.onEvent = onEvent;
+    this.input.setRawMode(true);
+    this.input.on("data", this.dataListener);
+    this.input.resume();
+    this.started = true;
+
+    const info: TerminalInfo = { kitty: false };
+    let kittyReply = false;
+    const answered = new Promise<void>((resolve) => {
+      const timer = setTimeout(resolve, PROBE_TIMEOUT_MS);
+      this.onReply = (data) => {
+        if (data.startsWith("\x1b]11;")) {
+          info.background = parseOscColor(data.slice(5).replace(/(\x07|\x1b\\)$/, ""));
+        } else if (/^\x1b\[\?\d*u$/.test(data)) {
+          kittyReply = true;
+        } else if (/^\x1b\[\?[\d;]*c$/.test(data)) {
+          // DA1 comes last: every terminal answers it, so whatever was not answered before it will not be.
+          clearTimeout(timer);
+          resolve();
+        }
+      };
+    });
+    // Bracketed paste; then the background colour, the Kitty keyboard flags, and DA1 as the sentinel.
+    this.write("\x1b[?2004h\x1b]11;?\x1b\\\x1b[?u\x1b[c");
+    await answered;
+    this.onReply = undefined;
+    if (kittyReply) {
+      // Flag 1, disambiguate: modified keys arrive as CSI u, Escape no longer needs a timeout.
+      this.write("\x1b[>1u");
+      this.kitty = true;
+    } else {
+      // xterm's modifyOtherKeys level 1: Shift+Enter and Ctrl+Enter get their own sequences.
+      this.write("\x1b[>4;1m");
+    }
+    info.kitty = this.kitty;
+    return info;
+  }
+
+  onResize(listener: () => void): () => void {
+    this.output.on("resize", listener);
+    return () => this.output.off("resize", listener);
+  }
+
+  /**
+   * Writes everything before returning: a frame is never interleaved with the next one, and what
+   * was drawn is on the terminal when omp exits. A slow terminal holds omp back instead of
+   * letting frames pile up in memory.
+   */
+  write(data: string): void {
+    if (this.gone) return;
+    const bytes = Buffer.from(data);
+    let offset = 0;
+    while (offset < bytes.length) {
+      try {
+        offset += writeSync(this.outputFd, bytes, offset);
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code !== "EAGAIN") {
+          // The terminal hung up (EIO, EPIPE): nothing can be shown any more; omp is told through SIGHUP.
+          this.gone = true;
+          return;
+        }
+        Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 2);
+      }
+    }
+  }
+
+  /** Leaves the terminal as omp found it. Safe to call twice. */
+  stop(): void {
+    if (!this.started) return;
+    this.started = false;
+    clearTimeout(this.escapeTimer);
+    this.input.off("data", this.dataListener);
+    const keyboard = this.kitty ? "\x1b[<u" : "\x1b[>4;0m";
+    try {
+      this.write(`${keyboard}\x1b[?2004l\x1b[?25h`);
+    } catch {
+      // The terminal is gone (hung up): nothing left to restore.
+    }
+    try {
+      this.input.setRawMode(false);
+    } catch {
+      // Same: a closed TTY has no mode to restore.
+    }
+    this.input.pause();
+  }
+
+  private receive(data: string): void {
+    clearTimeout(this.escapeTimer);
+    this.dispatch(this.reader.feed(data));
+    if (this.reader.pending) {
+      this.escapeTimer = setTimeout(() => this.dispatch(this.reader.flush()), ESCAPE_WAIT_MS);
+    }
+  }
+
+  private dispatch(events: InputEvent[]): void {
+    for (const event of events) {
+      if (event.type === "reply") this.onReply?.(event.data);
+      else this.onEvent(event);
+    }
+  }
+}
