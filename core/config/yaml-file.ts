@@ -1,5 +1,5 @@
 import { readFileSync } from "node:fs";
-import { type Document, parseDocument } from "yaml";
+import type { Document } from "yaml";
 import { OmpError } from "../errors/omp-error.ts";
 import { displayPath } from "../paths.ts";
 import { EXIT_BAD_CONFIG, configError, describeFound } from "./config-error.ts";
@@ -24,6 +24,8 @@ export function readConfigText(path: string): string | undefined {
 
 /** Parses YAML keeping comments and layout, for edits; a syntax error names the line and column. */
 export function parseYamlDocument(text: string, path: string): Document {
+  // Loaded on first use: most runs have no config file, and the parser costs milliseconds to load.
+  const { parseDocument } = require("yaml") as typeof import("yaml");
   const doc = parseDocument(text, { prettyErrors: true });
   const error = doc.errors[0];
   if (error) {
