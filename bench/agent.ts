@@ -12,7 +12,7 @@ import { join, resolve } from "node:path";
 import { type RecordedRequest, type Standin, type Turn, startStandin } from "../test/support/standin/index.ts";
 
 const ROOT = resolve(import.meta.dir, "..");
-const OMP = join(ROOT, "dist", "omp");
+const OMP = process.env.OMP_BIN ?? join(ROOT, "dist", "omp");
 const WORK = join(ROOT, "bench", "work", "agent");
 const RESULTS = join(ROOT, "bench", "results");
 

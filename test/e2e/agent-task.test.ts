@@ -1,7 +1,7 @@
 // The agent doing a real multi-step task in a git repository, for each provider wire API: read,
 // grep, edit, run the test with bash; and resuming that session with -c / -r.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { readFileSync, realpathSync } from "node:fs";
+import { mkdirSync, readFileSync, realpathSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import {
   type ProviderCase,
@@ -137,6 +137,86 @@ describe.each(providerCases().map((c) => [c.api, c] as [string, ProviderCase]))(
     expect(listing.stdout).toContain("what is in this repo?");
     expect(listing.stdout).toContain("unrelated");
     expect(listing.stdout.split("\n").filter((line) => /^[0-9a-f]{8} /.test(line)).length).toBe(2);
+  });
+});
+
+describe("one session across providers", () => {
+  test("-c on another provider's model carries the whole conversation over, tool calls paired with their results", async () => {
+    const { home, repo } = workspace();
+    const providers = providerCases();
+    const env = Object.assign({}, ...providers.map((p) => p.env(standin.url)));
+    // Each provider does one tool step and answers; the next one continues the session.
+    const script: Turn[] = providers.flatMap((p, i) => [
+      { text: `Step ${i} on ${p.api}.`, toolCalls: [{ id: `call_step_${i}`, name: "bash", arguments: { command: `echo from-${i}` } }] },
+      { text: `Answer ${i}.` },
+    ]);
+    standin.setScript(script);
+    standin.requests.length = 0;
+    for (const [i, provider] of providers.entries()) {
+      const result = await runAgent(["-p", ...(i > 0 ? ["-c"] : []), "--model", provider.model, `task ${i}`], { home, cwd: repo, env });
+      expect(result.stderr).not.toContain("omp:");
+      expect(result.code).toBe(0);
+      expect(result.stdout).toBe(`Step ${i} on ${provider.api}.\nAnswer ${i}.\n`);
+    }
+    const requests = modelRequests(standin);
+    expect(requests.map((r) => r.format)).toEqual(providers.flatMap((p) => [formatName(p.api), formatName(p.api)]));
+    // The last provider's first request holds everything the three before it did.
+    const last = providers.at(-1)!;
+    const body = requests[6]!.body;
+    expect(userTextsOf(last.api, body)).toEqual(["task 0", "task 1", "task 2", "task 3"]);
+    expect(assistantTextsOf(last.api, body)).toEqual(["Step 0 on anthropic-messages.", "Answer 0.", "Step 1 on openai-responses.", "Answer 1.", "Step 2 on google-generative-ai.", "Answer 2."]);
+    const calls = toolCallsOf(last.api, body);
+    const results = toolResultsOf(last.api, body);
+    expect(calls.length).toBe(3);
+    expect(results.map((r) => r.text.trim())).toEqual(["from-0", "from-1", "from-2"].map((t) => expect.stringContaining(t)) as any);
+    // Every result answers the call before it, by the id this provider was given for it.
+    expect(results.map((r) => r.id)).toEqual(calls.map((c) => c.id));
+    const entries = readJsonl(sessionFiles(home)[0]!);
+    expect(entries.filter((e) => e.type === "model_change").map((e) => e.model)).toEqual(providers.map((p) => p.model));
+  });
+});
+
+describe("automatic compaction", () => {
+  test("near the context limit the model summarises older turns; the request and a later -c carry the summary instead", async () => {
+    const { home, repo } = workspace();
+    mkdirSync(join(home, ".omp", "agent"), { recursive: true });
+    writeFileSync(
+      join(home, ".omp", "agent", "models.yml"),
+      `providers:\n  mylocal:\n    baseUrl: ${standin.url}/v1\n    api: openai-completions\n    auth: none\n    models:\n      - id: small-model\n        contextWindow: 10000\n`,
+    );
+    writeFileSync(join(home, ".omp", "agent", "config.yml"), "compaction:\n  reserveTokens: 2000\n  keepRecentTokens: 100\n");
+    const run = (args: string[]) => runAgent(["-p", "--model", "mylocal/small-model", ...args], { home, cwd: repo });
+    // The provider reports 9,000 tokens in context after the first answer: over 10,000 − 2,000.
+    standin.setScript([
+      { text: "First answer, long ago.", usage: { input: 9000 } },
+      { text: "SUMMARY-OF-EARLIER-WORK" },
+      { text: "Second answer." },
+      { text: "Third answer." },
+    ]);
+    standin.requests.length = 0;
+    expect((await run(["first question"])).code).toBe(0);
+    const second = await run(["-c", "second question"]);
+    expect(second.code).toBe(0);
+    expect(second.stdout).toBe("Second answer.\n");
+    expect(second.stderr).toContain("compacting the conversation");
+    const [, summaryRequest, afterSummary] = modelRequests(standin);
+    // The summary request carries the old turns as a transcript and no tools.
+    expect(JSON.stringify(summaryRequest!.body.messages)).toContain("First answer, long ago.");
+    expect(summaryRequest!.body.tools ?? []).toEqual([]);
+    const texts = userTextsOf("openai-completions", afterSummary!.body);
+    expect(texts.length).toBe(2);
+    expect(texts[0]).toContain("SUMMARY-OF-EARLIER-WORK");
+    expect(texts[1]).toBe("second question");
+    expect(JSON.stringify(afterSummary!.body)).not.toContain("First answer, long ago.");
+    const entries = readJsonl(sessionFiles(home)[0]!);
+    expect(entries.filter((e) => e.type === "compaction").map((e) => e.summary)).toEqual(["SUMMARY-OF-EARLIER-WORK"]);
+
+    const third = await run(["-c", "third question"]);
+    expect(third.code).toBe(0);
+    const resumed = userTextsOf("openai-completions", modelRequests(standin)[3]!.body);
+    expect(resumed[0]).toContain("SUMMARY-OF-EARLIER-WORK");
+    expect(resumed.slice(1)).toEqual(["second question", "third question"]);
+    expect(JSON.stringify(modelRequests(standin)[3]!.body)).not.toContain("First answer, long ago.");
   });
 });
 
