@@ -36,7 +36,7 @@ export async function runRpcMode(runtime: Runtime, initial: Agent): Promise<numb
 
 class RpcSession {
   private unsubscribe: () => void;
-  private bashAbort: AbortController | undefined;
+  private bash: { controller: AbortController; run: Promise<void> } | undefined;
 
   constructor(
     private readonly runtime: Runtime,
@@ -48,7 +48,8 @@ class RpcSession {
 
   async close(): Promise<void> {
     this.agent.abort();
-    await this.agent.idle();
+    this.bash?.controller.abort();
+    await Promise.all([this.agent.idle(), this.bash?.run]);
     this.agent.writer?.close();
   }
 
@@ -214,21 +215,30 @@ class RpcSession {
         });
       }
       case "bash": {
-        this.bashAbort = new AbortController();
-        try {
-          const result = await bashTool.execute(
-            { command: command.command },
-            { cwd: this.runtime.options.cwd, signal: this.bashAbort.signal, artifactsDir: agent.artifactsDir, redact: (text) => agent.redact(text) },
-          );
-          const output = result.content.flatMap((p) => (p.type === "text" ? [p.text] : [])).join("");
-          return this.respond("bash", id, { output, isError: result.isError ?? false, details: result.details });
-        } finally {
-          this.bashAbort = undefined;
-        }
+        // Answered when the command ends; meanwhile other commands (abort_bash among them) are read and handled.
+        if (this.bash) throw new Error("a bash command is already running; send abort_bash first");
+        const controller = new AbortController();
+        const run = bashTool
+          .execute({ command: command.command }, { cwd: this.runtime.options.cwd, signal: controller.signal, artifactsDir: agent.artifactsDir, redact: (text) => agent.redact(text) })
+          .then(
+            (result) => {
+              const output = result.content.flatMap((p) => (p.type === "text" ? [p.text] : [])).join("");
+              this.respond("bash", id, { output, isError: result.isError ?? false, details: result.details });
+            },
+            (error) => this.fail("bash", id, describeError(error)),
+          )
+          .finally(() => {
+            this.bash = undefined;
+          });
+        this.bash = { controller, run };
+        return;
       }
-      case "abort_bash":
-        this.bashAbort?.abort();
-        return this.respond("abort_bash", id);
+      case "abort_bash": {
+        const running = this.bash;
+        running?.controller.abort();
+        await running?.run;
+        return this.respond("abort_bash", id, { aborted: running !== undefined });
+      }
     }
   }
 }

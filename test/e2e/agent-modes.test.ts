@@ -368,6 +368,71 @@ describe("--mode rpc while a turn runs", () => {
     }
   });
 
+  test("a long bash command does not block other commands; abort_bash stops it", async () => {
+    const { home, repo } = workspace();
+    const rpc = new RpcProcess(["--model", provider.model], { home, cwd: repo, env: provider.env(standin.url) });
+    try {
+      await rpc.waitFrame((f) => f.type === "ready");
+      const mark = rpc.mark;
+      rpc.writeLine(JSON.stringify({ id: "long", type: "bash", command: "echo started; sleep 30; echo finished" }));
+      // Handled while the command runs.
+      expect((await rpc.send({ type: "get_state" })).success).toBe(true);
+      const second = await rpc.send({ type: "bash", command: "echo two" });
+      expect(second.success).toBe(false);
+      expect(second.error).toContain("already running");
+      const started = Date.now();
+      const aborted = await rpc.send({ type: "abort_bash" });
+      expect(aborted).toMatchObject({ success: true, data: { aborted: true } });
+      expect(Date.now() - started).toBeLessThan(10_000);
+      const long = await rpc.waitFrame((f) => f.type === "response" && f.id === "long", mark);
+      expect(long.success).toBe(true);
+      expect(long.data.output).toContain("started");
+      expect(long.data.output).not.toContain("finished");
+      expect(long.data.isError).toBe(true);
+      // The order on the wire: the long command's answer comes before abort_bash's.
+      const order = rpc.frames.filter((f) => f.type === "response").map((f) => f.id);
+      expect(order.indexOf("long")).toBeLessThan(order.lastIndexOf("req_3"));
+      expect((await rpc.send({ type: "bash", command: "echo again" })).data.output).toContain("again");
+      expect(await rpc.close()).toBe(0);
+    } finally {
+      rpc.child.kill();
+    }
+  });
+
+  test("abort_and_prompt replaces a running turn; get_last_assistant_text, thinking level and queue modes", async () => {
+    const { home, repo } = workspace();
+    standin.setScript([{ text: "Never finished.", pauseAfterEvents: 5, pauseMs: 30_000 }, { text: "The replacement answer." }]);
+    standin.requests.length = 0;
+    const rpc = new RpcProcess(["--model", provider.model], { home, cwd: repo, env: provider.env(standin.url) });
+    try {
+      await rpc.waitFrame((f) => f.type === "ready");
+      const mark = rpc.mark;
+      await rpc.send({ type: "prompt", message: "first" });
+      await rpc.waitFrame((f) => f.type === "message_update", mark);
+      expect((await rpc.send({ type: "abort_and_prompt", message: "instead" })).success).toBe(true);
+      const first = await rpc.waitFrame((f) => f.type === "agent_end", mark);
+      const firstAt = rpc.out.lines.findIndex((line, i) => i >= mark && line.includes('"type":"agent_end"'));
+      const second = await rpc.waitFrame((f) => f.type === "agent_end", firstAt + 1);
+      expect([first.stopReason, second.stopReason]).toEqual(["aborted", "stop"]);
+      expect((await rpc.send({ type: "get_last_assistant_text" })).data.text).toBe("The replacement answer.");
+      expect(userTextsOf(provider.api, modelRequests(standin)[1]!.body)).toEqual(["first", "instead"]);
+
+      expect((await rpc.send({ type: "set_thinking_level", level: "high" })).success).toBe(true);
+      expect((await rpc.send({ type: "get_state" })).data.thinkingLevel).toBe("high");
+      const badLevel = await rpc.send({ type: "set_thinking_level", level: "extreme" });
+      expect(badLevel.success).toBe(false);
+      expect((await rpc.send({ type: "set_steering_mode", mode: "all" })).success).toBe(true);
+      expect((await rpc.send({ type: "set_follow_up_mode", mode: "all" })).success).toBe(true);
+      expect((await rpc.send({ type: "set_auto_compaction", enabled: false })).success).toBe(true);
+      expect((await rpc.send({ type: "get_state" })).data).toMatchObject({ steeringMode: "all", followUpMode: "all", autoCompactionEnabled: false });
+      const [file] = sessionFiles(home);
+      expect(readJsonl(file!).some((e) => e.type === "thinking_level_change" && e.thinkingLevel === "high")).toBe(true);
+      expect(await rpc.close()).toBe(0);
+    } finally {
+      rpc.child.kill();
+    }
+  });
+
   test("closing stdin mid-turn ends the run and exits 0 with the session saved", async () => {
     const { home, repo } = workspace();
     standin.setScript([{ text: "Half of a reply that is cut by the client.", pauseAfterEvents: 5, pauseMs: 30_000 }]);
