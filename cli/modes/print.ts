@@ -69,6 +69,7 @@ export async function runPrintMode(agent: Agent, prompt: (TextContent | ImageCon
       case "agent_end":
         if (wroteText && !endsWithNewline) process.stdout.write("\n");
         if (event.error) err(`omp: ${event.error}`);
+        else if (event.stopReason === "length") err("omp: the answer stopped at the model's output limit (max tokens), so it may be incomplete");
         break;
     }
   });

@@ -1,7 +1,8 @@
 // The agent when things go wrong, for each provider wire API: killed mid-turn, interrupted,
 // rate-limited, streams cut before and after output, run limits.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { appendFileSync, readFileSync } from "node:fs";
+import { appendFileSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
 import {
   type ProviderCase,
   LineReader,
@@ -132,6 +133,41 @@ describe.each(cases)("faults over %s", (_api, provider) => {
     expect(again.code).toBe(0);
     expect(assistantTextsOf(provider.api, modelRequests(standin)[0]!.body)).toEqual([]);
     expect(userTextsOf(provider.api, modelRequests(standin)[0]!.body)).toEqual(["hello", "again"]);
+  });
+});
+
+describe.each(cases)("provider errors over %s", (_api, provider) => {
+  test("a rejected key (401) is reported at once, with the provider's message, and not retried", async () => {
+    const { home, repo } = workspace();
+    standin.setScript([{ status: 401 }, { text: "must not be asked for" }]);
+    standin.requests.length = 0;
+    const result = await runAgent(["-p", "--model", provider.model, "hello"], { home, cwd: repo, env: provider.env(standin.url) });
+    expect(result.code).toBe(1);
+    expect(result.stderr).toMatch(/omp: .*401/);
+    expect(result.stderr).not.toContain("retrying");
+    expect(modelRequests(standin).length).toBe(1);
+    expect(filesContaining([home, repo], provider.key)).toEqual([]);
+  });
+
+  test("a server error that persists is retried, then reported with the number of attempts", async () => {
+    const { home, repo } = workspace();
+    writeFileSync(join(home, "retry.yml"), "retry:\n  maxRetries: 2\n");
+    standin.setScript([{ status: 500 }, { status: 500 }, { status: 500 }, { text: "must not be asked for" }]);
+    standin.requests.length = 0;
+    const result = await runAgent(["-p", "--config", join(home, "retry.yml"), "--model", provider.model, "hello"], { home, cwd: repo, env: provider.env(standin.url) });
+    expect(result.code).toBe(1);
+    expect(result.stderr.match(/retrying in/g)?.length).toBe(2);
+    expect(result.stderr).toMatch(/omp: .*500.*gave up after 3 attempts/);
+    expect(modelRequests(standin).length).toBe(3);
+  });
+
+  test("an answer cut by the model's output limit is printed with a warning", async () => {
+    const { home, repo } = workspace();
+    standin.setScript([{ text: "The beginning of a long", stop: "length" }]);
+    const result = await runAgent(["-p", "--model", provider.model, "hello"], { home, cwd: repo, env: provider.env(standin.url) });
+    expect(result.code).toBe(0);
+    expect(result.stdout).toBe("The beginning of a long\n");
+    expect(result.stderr).toContain("output limit");
   });
 });
 
