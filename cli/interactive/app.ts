@@ -21,7 +21,7 @@ import { type Choice, SelectList } from "./select-list.ts";
 import { ShellRunner } from "./shell.ts";
 import { formatElapsed, renderStatusLine } from "./status-line.ts";
 import type { Terminal } from "./terminal.ts";
-import { paint, sanitize, truncateText } from "./text.ts";
+import { fitSpans, paint, sanitize, spansToString, truncateText } from "./text.ts";
 import type { Theme } from "./theme.ts";
 import { ToolBlock } from "./tool-block.ts";
 import { type Block, Transcript } from "./transcript.ts";
@@ -82,6 +82,8 @@ export class InteractiveApp implements CommandHost {
   private interrupted = false;
   private runStarted = 0;
   private busy: string | undefined;
+  /** A command's transient activity ("Looking for models"). */
+  private activity: string | undefined;
   private retrying: string | undefined;
   private lastError: string | undefined;
   private hint: { text: string; until: number } | undefined;
@@ -292,7 +294,17 @@ export class InteractiveApp implements CommandHost {
     return new NoticeBlock(
       this.view,
       (width, theme) => [
-        truncateText(`${paint("omp", theme.fg("accent", "bold"))} ${paint(VERSION, theme.fg("dim"))}  ${paint(`${model.provider}/${model.id}`, theme.fg("accent"))}  ${paint(displayPath(this.cwd), theme.fg("muted"))}`, width + 64),
+        spansToString(
+          fitSpans(
+            [
+              { text: "omp ", style: theme.fg("accent", "bold") },
+              { text: `${VERSION}  `, style: theme.fg("dim") },
+              { text: `${model.provider}/${model.id}  `, style: theme.fg("accent") },
+              { text: displayPath(this.cwd), style: theme.fg("muted") },
+            ],
+            width,
+          ),
+        ),
         paint(truncateText("/help for commands · esc interrupts · ctrl+c twice quits", width), theme.fg("dim")),
       ],
       false,
@@ -308,6 +320,12 @@ export class InteractiveApp implements CommandHost {
 
   notice(kind: NoticeKind, text: string): void {
     this.add(notice(this.view, kind, text));
+  }
+
+  setActivity(text: string | undefined): void {
+    this.activity = text;
+    if (text) this.startTicker();
+    this.requestRender();
   }
 
   pick<T>(title: string, choices: Choice<T>[], filterable = true): Promise<T | undefined> {
@@ -480,9 +498,8 @@ export class InteractiveApp implements CommandHost {
         this.completer.accept(this.editor.buffer);
         return true;
       case "enter": {
-        const item = this.completer.accept(this.editor.buffer);
-        // A command without arguments runs straight away; one with arguments waits for them.
-        if (completion.kind === "command" && item && !item.insert.endsWith(" ")) this.submit("steer");
+        // A command runs straight away (its arguments are optional); a path is only completed.
+        if (this.completer.accept(this.editor.buffer) && completion.kind === "command") this.submit("steer");
         return true;
       }
       case "escape":
@@ -600,7 +617,7 @@ export class InteractiveApp implements CommandHost {
     if (this.ticker) return;
     this.ticker = setInterval(() => {
       this.view.tick++;
-      if (!this.agent.isRunning && !this.busy && !this.shell.running) {
+      if (!this.agent.isRunning && !this.busy && !this.activity && !this.shell.running) {
         clearInterval(this.ticker);
         this.ticker = undefined;
       }
@@ -694,8 +711,8 @@ export class InteractiveApp implements CommandHost {
     } else if (agent.isRunning) {
       activity = `${spinner} ${this.retrying ?? this.busy ?? "Working"} ${formatElapsed(Date.now() - this.runStarted)} · esc to interrupt`;
       activityStyle = "accent";
-    } else if (this.busy) {
-      activity = `${spinner} ${this.busy}…`;
+    } else if (this.busy ?? this.activity) {
+      activity = `${spinner} ${this.busy ?? this.activity}…`;
       activityStyle = "accent";
     } else if (this.shell.running) {
       activity = `${spinner} Running a shell command · esc to stop`;

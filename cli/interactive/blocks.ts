@@ -2,7 +2,7 @@ import type { AssistantDelta } from "../../core/agent/events.ts";
 import type { AssistantMessage } from "../../core/ai/messages.ts";
 import { MarkdownStream } from "./markdown.ts";
 import type { Block } from "./transcript.ts";
-import { type Span, paint, sanitize, spansToString, truncateText, wrapSpans, wrapWithPrefix } from "./text.ts";
+import { type Span, paint, sanitize, spansToString, truncateText, visibleWidth, wrapSpans, wrapWithPrefix } from "./text.ts";
 import type { Theme } from "./theme.ts";
 
 /** What every block reads when it renders: the theme and the user's display toggles. */
@@ -15,6 +15,9 @@ export interface View {
   /** Advances while something runs; spinners pick their frame from it. */
   tick: number;
 }
+
+/** Rows of a long user message shown while collapsed. */
+const USER_ROWS = 8;
 
 export const SPINNER = ["⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇", "⠏"];
 
@@ -77,9 +80,19 @@ export function notice(view: View, kind: NoticeKind, text: string): NoticeBlock 
   });
 }
 
-/** Preformatted lines (help, hotkeys, session info, shell output), each wrapped on its own. */
+/**
+ * Preformatted lines (help, hotkeys, session info), each wrapped on its own. A line whose first
+ * span is a padded column (`  /model [name]     `) wraps under its second column.
+ */
 export function textBlock(view: View, lines: (theme: Theme) => Span[][]): NoticeBlock {
-  return new NoticeBlock(view, (width, theme) => lines(theme).flatMap((spans) => wrapSpans(spans, width).map(spansToString)));
+  return new NoticeBlock(view, (width, theme) =>
+    lines(theme).flatMap((spans) => {
+      const [first, ...rest] = spans;
+      const column = first && rest.length > 0 && first.text.endsWith(" ") ? visibleWidth(first.text) : 0;
+      if (column > 0 && width - column >= 20) return wrapWithPrefix(rest, width, [first!], [{ text: " ".repeat(column), style: "" }]);
+      return wrapSpans(spans, width).map(spansToString);
+    }),
+  );
 }
 
 /** A message the user sent (typed, queued, or from a resumed session). */
@@ -99,7 +112,11 @@ export class UserBlock extends CachedBlock {
     const marker = [{ text: "❯ ", style: theme.fg("prompt", "bold") }];
     const body: Span[] = [{ text: sanitizeMultiline(this.text), style: theme.fg(null, "bold") }];
     if (this.label) body.push({ text: `  ${this.label}`, style: theme.fg("dim") });
-    return ["", ...wrapWithPrefix(body, width, marker, [{ text: "  ", style: "" }])];
+    const rows = wrapWithPrefix(body, width, marker, [{ text: "  ", style: "" }]);
+    // A long paste would fill the screen: its head stands for it unless expanded (Ctrl+O).
+    if (this.view.expandTools || rows.length <= USER_ROWS + 2) return ["", ...rows];
+    const more = paint(`  … ${rows.length - USER_ROWS} more lines (ctrl+o to expand)`, theme.fg("dim"));
+    return ["", ...rows.slice(0, USER_ROWS), more];
   }
 }
 

@@ -27,6 +27,8 @@ export interface CommandHost {
   readonly cwd: string;
   add(block: Block): void;
   notice(kind: NoticeKind, text: string): void;
+  /** A transient "… doing this" in the status line; undefined clears it. */
+  setActivity(text: string | undefined): void;
   pick<T>(title: string, choices: Choice<T>[], filterable?: boolean): Promise<T | undefined>;
   setModel(selection: ModelSelection): void;
   /** A fresh session, or the one in `resumePath`. */
@@ -53,14 +55,14 @@ export const COMMANDS: SlashCommand[] = [
         textBlock(host.view, (theme) => [
           [{ text: "Commands", style: theme.fg("accent", "bold") }],
           ...COMMANDS.map((c): Span[] => [
-            { text: `  /${c.name}${c.args ? ` ${c.args}` : ""}`.padEnd(24), style: theme.fg("accent") },
+            { text: `  /${c.name}${c.args ? ` ${c.args}` : ""}`.padEnd(32), style: theme.fg("accent") },
             { text: c.description, style: theme.fg("muted") },
           ]),
           [],
           [{ text: "Tips", style: theme.fg("accent", "bold") }],
           tip(theme, "@path", "attach a file (Tab completes)"),
-          tip(theme, "!command", "run a shell command; its output goes with your next message (!! keeps it out)"),
-          tip(theme, "enter / alt+enter", "while the agent works: steer it now / queue a follow-up"),
+          tip(theme, "!command", "run a shell command; its output goes with your next message (!!command keeps it out)"),
+          tip(theme, "enter / alt+enter", "while the agent works: steer it / queue a follow-up"),
           tip(theme, "/hotkeys", "every key"),
         ]),
       );
@@ -72,8 +74,8 @@ export const COMMANDS: SlashCommand[] = [
     args: "[name]",
     async run(host, args) {
       if (args) return chooseModel(host, args);
-      host.notice("info", "Looking for models…");
-      const models = await host.runtime.availableModels();
+      host.setActivity("Looking for models");
+      const models = await host.runtime.availableModels().finally(() => host.setActivity(undefined));
       const current = modelId(host.agent.model);
       const choices = models.map((m) => ({
         label: modelId(m),
@@ -218,7 +220,7 @@ export const COMMANDS: SlashCommand[] = [
         textBlock(host.view, (theme) => [
           [{ text: "Keys", style: theme.fg("accent", "bold") }],
           ...HOTKEYS.map(([keys, what]): Span[] => [
-            { text: `  ${keys}`.padEnd(24), style: theme.fg("accent") },
+            { text: `  ${keys}`.padEnd(32), style: theme.fg("accent") },
             { text: what, style: theme.fg("muted") },
           ]),
         ]),
@@ -239,7 +241,7 @@ const ALIASES: Record<string, string> = { quit: "exit", q: "exit", clear: "new",
 
 function tip(theme: Theme, what: string, why: string): Span[] {
   return [
-    { text: `  ${what}`.padEnd(24), style: theme.fg("accent") },
+    { text: `  ${what}`.padEnd(32), style: theme.fg("accent") },
     { text: why, style: theme.fg("muted") },
   ];
 }

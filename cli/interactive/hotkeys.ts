@@ -17,6 +17,6 @@ export const HOTKEYS: [string, string][] = [
   ["alt+d", "delete the word after the cursor"],
   ["ctrl+y", "paste what was deleted last"],
   ["ctrl+t", "show or hide thinking"],
-  ["ctrl+o", "expand or collapse tool output"],
+  ["ctrl+o", "expand or collapse tool output and long messages"],
   ["ctrl+l", "redraw the screen"],
 ];

@@ -96,6 +96,20 @@ export function truncateText(text: string, width: number): string {
   return `${out}…`;
 }
 
+/** Styled spans cut to `width` cells, the last one with an ellipsis when something was cut. */
+export function fitSpans(spans: readonly Span[], width: number): Span[] {
+  const out: Span[] = [];
+  let used = 0;
+  for (const span of spans) {
+    const room = width - used;
+    if (room <= 0) break;
+    const text = truncateText(span.text, room);
+    out.push({ text, style: span.style });
+    used += visibleWidth(text);
+  }
+  return out;
+}
+
 /** Pads with spaces to exactly `width` cells (after truncating). */
 export function padText(text: string, width: number): string {
   const cut = truncateText(text, width);

@@ -2,7 +2,7 @@ import type { TextContent, ToolResultMessage } from "../../core/ai/messages.ts";
 import { SPINNER, type View } from "./blocks.ts";
 import { diffLine } from "./highlight.ts";
 import type { Block } from "./transcript.ts";
-import { type Span, paint, sanitize, spansToString, truncateText, visibleWidth } from "./text.ts";
+import { fitSpans, paint, sanitize, spansToString, truncateText, visibleWidth } from "./text.ts";
 import type { Theme } from "./theme.ts";
 
 type State = "preparing" | "waiting" | "running" | "done" | "error";
@@ -130,7 +130,7 @@ export class ToolBlock implements Block {
     if (this.name === "edit" && typeof d?.diff === "string") {
       const lines = d.diff.split("\n").filter((line) => !line.startsWith("---") && !line.startsWith("+++") && line !== "");
       const limit = expanded ? DIFF_ROWS.expanded : DIFF_ROWS.collapsed;
-      const rows = lines.slice(0, limit).map((line) => spansToString(fit(diffLine(sanitize(line), theme), width)));
+      const rows = lines.slice(0, limit).map((line) => spansToString(fitSpans(diffLine(sanitize(line), theme), width)));
       if (lines.length > limit) rows.push(paint(`… ${lines.length - limit} more lines (ctrl+o to expand)`, theme.fg("dim")));
       return rows;
     }
@@ -158,18 +158,6 @@ function tailRows(text: string, count: number, width: number, style: string, the
     else rows.push(note);
   }
   return rows;
-}
-
-function fit(spans: Span[], width: number): Span[] {
-  const out: Span[] = [];
-  let used = 0;
-  for (const span of spans) {
-    const text = truncateText(span.text, width - used);
-    out.push({ text, style: span.style });
-    used += visibleWidth(text);
-    if (used >= width) break;
-  }
-  return out;
 }
 
 function plural(n: number, one: string, many = `${one}s`): string {

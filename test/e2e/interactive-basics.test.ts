@@ -1,0 +1,110 @@
+// The interactive mode in a real terminal (tmux): sending a prompt, streaming, interrupting,
+// queueing while the agent works, leaving. Asserts on the screen and on the session file.
+import { afterEach, describe, expect, test } from "bun:test";
+import { type InteractiveSession, READY, messagesWhen, startInteractive } from "../support/tty-session.ts";
+
+let session: InteractiveSession | undefined;
+afterEach(async () => {
+  await session?.close();
+  session = undefined;
+});
+
+describe("interactive mode", () => {
+  test("a typed prompt is sent and the answer streams in as markdown", async () => {
+    session = await startInteractive({
+      script: [{ text: "# Plan\n\nFirst **check** the `tests`.\n\n- one\n- two\n\n```ts\nconst answer = 42;\n```\n", eventDelayMs: 30 }],
+    });
+    const { tty } = session;
+    await tty.waitFor(READY);
+    tty.type("what is the plan?");
+    tty.press("Enter");
+    const screen = await tty.waitFor("const answer = 42;");
+    expect(screen).toContain("❯ what is the plan?");
+    expect(screen).toContain("Plan");
+    expect(screen).not.toContain("# Plan");
+    expect(screen).toContain("First check the tests.");
+    expect(screen).toContain("• one");
+    await tty.waitFor(/↑\d+ ↓\d+/);
+    const styled = tty.styledScreen();
+    // Bold for **check**, a colour for the keyword.
+    expect(styled).toMatch(/\x1b\[1mcheck/);
+    expect(styled).toMatch(/\x1b\[[0-9;]*38;5;\d+m(const|\x1b)/);
+    const messages = await messagesWhen(session, 2);
+    expect(messages.map((m) => m.role)).toEqual(["user", "assistant"]);
+    expect(messages[0]!.text).toBe("what is the plan?");
+  });
+
+  test("Esc interrupts a streaming answer; the session keeps what was said and goes on", async () => {
+    session = await startInteractive({
+      script: [
+        { text: "one two three four five six seven eight nine ten", eventDelayMs: 20, pauseAfterEvents: 4, pauseMs: 30_000 },
+        { text: "After the interrupt." },
+      ],
+    });
+    const { tty } = session;
+    await tty.waitFor(READY);
+    tty.type("count slowly");
+    tty.press("Enter");
+    await tty.waitFor("esc to interrupt");
+    await tty.waitFor("one two");
+    tty.press("Escape");
+    await tty.waitFor("Interrupted");
+    await tty.waitFor((s) => !s.includes("esc to interrupt"));
+    tty.type("and now?");
+    tty.press("Enter");
+    await tty.waitFor("After the interrupt.");
+    const messages = await messagesWhen(session, 4);
+    expect(messages.map((m) => m.role)).toEqual(["user", "assistant", "user", "assistant"]);
+    expect(messages[1]!.stopReason).toBe("aborted");
+    expect(messages[2]!.text).toBe("and now?");
+  });
+
+  test("Ctrl+C interrupts too, and twice on an empty prompt quits", async () => {
+    session = await startInteractive({ script: [{ text: "slow", pauseAfterEvents: 3, pauseMs: 30_000 }] });
+    const { tty } = session;
+    await tty.waitFor(READY);
+    tty.type("go");
+    tty.press("Enter");
+    await tty.waitFor("esc to interrupt");
+    tty.press("C-c");
+    await tty.waitFor("Interrupted");
+    tty.press("C-c");
+    await tty.waitFor("Press Ctrl+C again to exit");
+    tty.press("C-c");
+    expect(await tty.exitCode()).toBe(0);
+    expect(tty.screen()).toContain("Resume it with: omp -r");
+  });
+
+  test("messages typed while the agent works are queued: Enter steers, Alt+Enter follows up", async () => {
+    session = await startInteractive({
+      script: [
+        { toolCalls: [{ name: "bash", arguments: { command: "sleep 1; echo slept" } }], eventDelayMs: 5 },
+        { text: "Saw the steer." },
+        { text: "Saw the follow-up." },
+      ],
+    });
+    const { tty } = session;
+    await tty.waitFor(READY);
+    tty.type("start");
+    tty.press("Enter");
+    await tty.waitFor("sleep 1; echo slept");
+    tty.type("please steer");
+    tty.press("Enter");
+    tty.type("and follow up");
+    tty.press("M-Enter");
+    await tty.waitFor("queued follow-up: and follow up");
+    expect(tty.screen()).toContain("queued steer: please steer");
+    await tty.waitFor("Saw the follow-up.");
+    const messages = await messagesWhen(session, 7);
+    expect(messages.map((m) => `${m.role}:${m.text}`)).toEqual([
+      "user:start",
+      "assistant:[bash]",
+      "toolResult:slept",
+      "user:please steer",
+      "assistant:Saw the steer.",
+      "user:and follow up",
+      "assistant:Saw the follow-up.",
+    ]);
+    expect(tty.screen()).not.toContain("queued");
+  });
+});
