@@ -52,11 +52,9 @@ export class Screen {
     if (commit.length > 0) {
       // Committed rows take the live region's place and push it down; the live region is
       // rewritten below them. Rows that scroll off the top are committed ones, by construction.
-      // The old live region is erased first: erasing after writing would also take the last
-      // cell of a full-width row, where the cursor stops with autowrap off.
       const rows = [...commit, ...live];
-      out += "\x1b[J";
-      rows.forEach((text, i) => (out += (i > 0 ? "\r\n" : "") + text));
+      rows.forEach((text, i) => (out += (i > 0 ? "\r\n" : "") + "\x1b[2K" + text));
+      out += eraseRows(this.shown.length - rows.length);
       if (live.length === 0) out += "\r\n";
       row = Math.max(0, live.length - 1);
     } else {
@@ -72,10 +70,12 @@ export class Screen {
         row = i;
       }
       if (live.length < this.shown.length) {
-        // Rows the live region gave up are cleared; below them the screen stays blank.
-        const first = live.length;
-        out += (first > row ? down(first - row) : up(row - first)) + "\r\x1b[J";
-        row = first;
+        // Rows the live region gave up are blanked; the screen below them stays empty.
+        const last = Math.max(0, live.length - 1);
+        out += last > row ? down(last - row) : up(row - last);
+        row = last;
+        if (live.length === 0) out += "\r\x1b[2K" + eraseRows(this.shown.length - 1);
+        else out += eraseRows(this.shown.length - live.length);
       }
     }
     this.shown = live;
@@ -121,6 +121,15 @@ export class Screen {
     this.cursorVisible = cursor !== undefined;
     return out;
   }
+}
+
+/**
+ * Blanks the `n` rows below the cursor's and comes back. Row by row on purpose: an erase-below
+ * from the top-left corner makes tmux (scroll-on-clear) push the whole screen into its history.
+ */
+function eraseRows(n: number): string {
+  if (n <= 0) return "";
+  return "\x1b[1B\r\x1b[2K".repeat(n) + up(n);
 }
 
 function up(n: number): string {

@@ -1,7 +1,9 @@
 // The interactive mode in a real terminal (tmux): sending a prompt, streaming, interrupting,
 // queueing while the agent works, leaving. Asserts on the screen and on the session file.
-import { afterEach, describe, expect, test } from "bun:test";
+import { afterEach, describe, expect, setDefaultTimeout, test } from "bun:test";
 import { type InteractiveSession, READY, messagesWhen, startInteractive } from "../support/tty-session.ts";
+
+setDefaultTimeout(60_000);
 
 let session: InteractiveSession | undefined;
 afterEach(async () => {

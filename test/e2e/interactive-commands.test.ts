@@ -1,8 +1,10 @@
 // Every slash command of the interactive mode, driven through a real terminal (tmux).
-import { afterEach, describe, expect, test } from "bun:test";
+import { afterEach, describe, expect, setDefaultTimeout, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { type InteractiveSession, READY, eventually, messagesOf, sessionFiles, startInteractive } from "../support/tty-session.ts";
+
+setDefaultTimeout(60_000);
 
 let session: InteractiveSession | undefined;
 afterEach(async () => {

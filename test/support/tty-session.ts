@@ -20,6 +20,7 @@ export interface SessionOptions {
   /** Reuse a HOME (and so its sessions and history) from an earlier session. */
   home?: string;
   cwd?: string;
+  redirect?: string;
 }
 
 export interface InteractiveSession {
@@ -45,6 +46,7 @@ export async function startInteractive(options: SessionOptions = {}): Promise<In
     cwd,
     cols: options.cols,
     rows: options.rows,
+    redirect: options.redirect,
     args: ["--model", MODEL, ...(options.args ?? [])],
     env: {
       ANTHROPIC_BASE_URL: standin.url,

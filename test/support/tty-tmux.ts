@@ -11,6 +11,8 @@ export interface TtyOptions {
   cols?: number;
   rows?: number;
   binary?: string;
+  /** Shell text after the command, e.g. `| cat` to give omp a pipe for stdout. */
+  redirect?: string;
 }
 
 const POLL_MS = 25;
@@ -42,6 +44,7 @@ export class Tty {
       ...Object.entries(env).map(([key, value]) => quote(`${key}=${value}`)),
       quote(options.binary ?? OMP),
       ...(options.args ?? []).map(quote),
+      options.redirect ?? "",
     ].join(" ");
     // The pane stays open after omp exits, so its last screen and exit code can still be read.
     const script = `${command}; echo $? > ${quote(exitFile)}; sleep 600`;

@@ -1,0 +1,128 @@
+// How the interactive mode treats the terminal: append-only scrollback, resize, 80×24, themes,
+// NO_COLOR, and print-mode rules when stdout is not a terminal.
+import { afterEach, describe, expect, setDefaultTimeout, test } from "bun:test";
+import { type InteractiveSession, READY, startInteractive } from "../support/tty-session.ts";
+
+setDefaultTimeout(60_000);
+
+let session: InteractiveSession | undefined;
+afterEach(async () => {
+  await session?.close();
+  session = undefined;
+});
+
+async function ready(options: Parameters<typeof startInteractive>[0] = {}): Promise<InteractiveSession> {
+  session = await startInteractive(options);
+  await session.tty.waitFor(READY);
+  return session;
+}
+
+const count = (text: string, needle: string) => text.split(needle).length - 1;
+
+describe("terminal", () => {
+  test("a long answer scrolls into the scrollback once, in order, without clearing the screen", async () => {
+    const code = Array.from({ length: 60 }, (_, i) => `console.log("code line ${i + 1}");`).join("\n");
+    const prose = Array.from({ length: 30 }, (_, i) => `Paragraph ${i + 1} says something.`).join("\n\n");
+    const s = await ready({ script: [{ text: `Intro.\n\n\`\`\`js\n${code}\n\`\`\`\n\n${prose}\n\nThe end.`, eventDelayMs: 200 }] });
+    const { tty } = s;
+    tty.type("a long one");
+    tty.press("Enter");
+    await tty.waitFor("The end.");
+    await tty.waitFor((screen) => !screen.includes("esc to interrupt"));
+    const history = tty.history();
+    expect(count(history, "omp 0.1.0")).toBe(1);
+    expect(count(history, "❯ a long one")).toBe(1);
+    let at = -1;
+    for (let i = 1; i <= 60; i++) {
+      expect(count(history, `"code line ${i}"`)).toBe(1);
+      const next = history.indexOf(`"code line ${i}"`);
+      expect(next).toBeGreaterThan(at);
+      at = next;
+    }
+    for (let i = 1; i <= 30; i++) expect(count(history, `Paragraph ${i} says`)).toBe(1);
+    // The editor stays at the bottom of an 80×24 screen.
+    const rows = tty.screen().split("\n");
+    expect(rows.length).toBeGreaterThanOrEqual(24);
+    expect(rows.slice(0, 24).some((row) => row.startsWith("❯ Ask anything"))).toBe(true);
+  });
+
+  test("a resize redraws everything for the new width, once", async () => {
+    const sentence = "This sentence is long enough that it has to wrap differently once the terminal gets narrower than before.";
+    const s = await ready({ script: [{ text: sentence }] });
+    const { tty } = s;
+    tty.type("wrap please");
+    tty.press("Enter");
+    await tty.waitFor("narrower");
+    tty.resize(50, 20);
+    // tmux rewraps the old 80-column rows at once (a 50 and a 30 column piece of each border); omp's redraw follows.
+    await tty.waitFor((screen) => /^─+$/m.test(screen) && screen.split("\n").every((row) => !/^─+$/.test(row) || row.length === 50));
+    const history = tty.history();
+    expect(count(history, "omp 0.1.0")).toBe(1);
+    expect(count(history, "❯ wrap please")).toBe(1);
+    for (const row of history.split("\n")) expect(row.length).toBeLessThanOrEqual(50);
+    expect(history.replace(/\n {2}/g, " ")).toContain(sentence);
+    tty.resize(100, 30);
+    await tty.waitFor((screen) => screen.includes("─".repeat(100)));
+    expect(count(tty.history(), "❯ wrap please")).toBe(1);
+    tty.type("still typing");
+    await tty.waitFor("❯ still typing");
+  });
+
+  test("NO_COLOR leaves colours out but keeps bold; themes follow the background", async () => {
+    const plain = await ready({ env: { NO_COLOR: "1" }, script: [{ text: "**strong** words" }] });
+    plain.tty.type("hi");
+    plain.tty.press("Enter");
+    await plain.tty.waitFor("strong words");
+    const styled = plain.tty.styledScreen();
+    expect(styled).not.toMatch(/\x1b\[[0-9;]*3[89];5;/);
+    expect(styled).not.toMatch(/\x1b\[[0-9;]*3[89];2;/);
+    // Bold survives (tmux reports attributes only where they change, so look at where it ends).
+    expect(styled).toContain("\x1b[1m");
+    expect(styled).toMatch(/strong\x1b\[0m/);
+    await plain.close();
+
+    const colourOf = async (env: Record<string, string>) => {
+      const s = await ready({ env });
+      const styled = s.tty.styledScreen();
+      await s.close();
+      // The status line's model name (the welcome line's has "anthropic/" before it).
+      return /\x1b\[(38;[0-9;]+)mclaude-sonnet-4-5/.exec(styled)?.[1];
+    };
+    const dark = await colourOf({ COLORFGBG: "15;0" });
+    const light = await colourOf({ COLORFGBG: "0;15" });
+    const forced = await colourOf({ COLORFGBG: "0;15", OMP_THEME: "dark" });
+    expect(dark).toBeDefined();
+    expect(light).toBeDefined();
+    expect(light).not.toBe(dark);
+    expect(forced).toBe(dark);
+    const truecolor = await colourOf({ COLORTERM: "truecolor", OMP_THEME: "dark" });
+    expect(truecolor).toBe("38;2;122;162;247");
+  });
+
+  test("works in 80×24 with a two-row editor and a list open", async () => {
+    const { tty } = await ready({ cols: 80, rows: 24 });
+    tty.type("first line");
+    tty.press("M-Enter");
+    tty.type("second line");
+    const screen = await tty.waitFor("  second line");
+    expect(screen).toContain("❯ first line");
+    tty.press("C-c");
+    await tty.waitFor(READY);
+    tty.type("/");
+    const list = await tty.waitFor("/compact");
+    const rows = list.replace(/\n+$/, "").split("\n");
+    expect(rows.length).toBeLessThanOrEqual(24);
+    expect(rows.some((row) => row.startsWith("❯ /"))).toBe(true);
+    // Seven suggestions fit at this height; the rest scroll into view.
+    expect(rows.filter((row) => /^ {2}\/\w/.test(row))).toHaveLength(7);
+    for (let i = 0; i < 10; i++) tty.press("Down");
+    await tty.waitFor("/exit");
+  });
+
+  test("with stdout not a terminal, print-mode rules apply: the answer only, no escape codes", async () => {
+    session = await startInteractive({ args: ["say", "hi"], redirect: "| cat", script: [{ text: "plain **answer**" }] });
+    const screen = await session.tty.waitFor("plain **answer**");
+    expect(screen).not.toContain("Ask anything");
+    expect(session.tty.styledScreen()).not.toContain("\x1b[1m");
+  });
+});
