@@ -77,6 +77,7 @@ async function compileWithVersion(entry: string, outfile: string, version: strin
     ],
   });
   if (!result.success) throw new Error(`bun build --compile failed:\n${result.logs.map(String).join("\n")}`);
+  if (!existsSync(outfile)) throw new Error(`bun build --compile reported success but ${outfile} is missing (outputs: ${result.outputs.map((output) => output.path).join(", ")})`);
 }
 
 export async function build(options: BuildOptions): Promise<void> {

@@ -205,9 +205,10 @@ from_network() {
     verify_sums "$work_dir"
     awk -v name="$archive_name" '$2 == name { found = 1 } END { exit !found }' "$work_dir/SHA256SUMS" ||
         die "omp $version has no build for $target"
-    if [ -f "$install_dir/omp" ] && [ "$(sha256_of "$install_dir/omp")" = "$(awk -v name="omp-$target" '$2 == name { print $1 }' "$work_dir/SHA256SUMS")" ]; then
+    binary_sha=$(awk -v name="omp-$target" '$2 == name { print $1 }' "$work_dir/SHA256SUMS")
+    if [ -f "$install_dir/omp" ] && [ "$(sha256_of "$install_dir/omp")" = "$binary_sha" ]; then
         # Re-running the installer is cheap: the signed checksum says this exact build is in place.
-        binary="$install_dir/omp"
+        already=yes
         return 0
     fi
     download "$release_url/$archive_name" "$work_dir/$archive_name"
@@ -217,6 +218,7 @@ from_network() {
     tar -xzf "$work_dir/$archive_name" -C "$work_dir/x" "$top/omp" || die "$archive_name holds no omp binary"
     binary="$work_dir/x/$top/omp"
     expect_sha256 "$binary" "omp-$target" "$work_dir/SHA256SUMS"
+    binary_sha=$got
 }
 
 from_archive() {
@@ -246,6 +248,7 @@ from_archive() {
     if [ ! -f "$binary" ] || [ -L "$binary" ]; then die "the omp binary in $source_path is not a plain file"; fi
     verify_sums "$sums_dir"
     expect_sha256 "$binary" "omp-$target" "$sums_dir/SHA256SUMS"
+    binary_sha=$got
     version=$(sed -n "s/^[0-9a-f]\{64\}  omp-\([0-9][0-9A-Za-z.+-]*\)-$target\.tar\.gz\$/\1/p" "$sums_dir/SHA256SUMS" | head -n 1)
     [ -n "$version" ] || die "SHA256SUMS in $sums_dir names no release of omp for $target"
     say "installing omp $version ($target) from $source_path"
@@ -257,15 +260,18 @@ reported_version() {
     "$1" --version 2>/dev/null | sed -n 's|^omp/||p'
 }
 
-place_binary() {
+prepare_install_dir() {
     mkdir -p "$install_dir" 2>/dev/null || die "cannot create $install_dir; set OMP_INSTALL_DIR to a directory you can write"
     [ -w "$install_dir" ] || die "cannot write $install_dir; set OMP_INSTALL_DIR to a directory you can write (omp never needs root)"
     dest="$install_dir/omp"
+}
+
+place_binary() {
+    if [ "$already" = yes ] || { [ -f "$dest" ] && [ "$(sha256_of "$dest")" = "$binary_sha" ]; }; then
+        say "omp $version is already installed at $dest"
+        return 0
+    fi
     if [ -e "$dest" ] || [ -L "$dest" ]; then
-        if [ "$(reported_version "$dest")" = "$version" ] && [ "$(sha256_of "$dest")" = "$(sha256_of "$binary")" ]; then
-            say "omp $version is already installed at $dest"
-            return 0
-        fi
         if [ -z "$(reported_version "$dest")" ] && [ "$assume_yes" != yes ]; then
             die "$dest exists and is not a working omp; move it away, or re-run with --yes to replace it"
         fi
@@ -410,6 +416,8 @@ main() {
     trap cleanup EXIT
     trap 'exit 130' INT
     trap 'exit 143' TERM
+    prepare_install_dir
+    already=no
     work_dir=$(mktemp -d 2>/dev/null || mktemp -d -t omp-install) || die "cannot create a temporary directory"
     if [ -n "$archive" ]; then
         case "$archive" in /*) ;; *) archive="$(pwd)/$archive" ;; esac
