@@ -1,6 +1,6 @@
 // What the user sets up around the agent: config and model errors, models.yml providers, keys kept
 // off the disk, approval mode, tool selection, context files, and print mode's inputs and outputs.
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import {
@@ -21,6 +21,9 @@ import {
 import { builtinTools, toToolSpec } from "../../core/tools/registry.ts";
 import { type Standin, startStandin } from "../support/standin/index.ts";
 
+
+// bunfig.toml's [test] timeout is not read by this Bun; spawning the binary needs more than 5 s on a busy machine.
+setDefaultTimeout(60_000);
 let standin: Standin;
 beforeAll(async () => {
   standin = await startStandin();

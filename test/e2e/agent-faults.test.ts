@@ -1,6 +1,6 @@
 // The agent when things go wrong, for each provider wire API: killed mid-turn, interrupted,
 // rate-limited, streams cut before and after output, run limits.
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
 import { appendFileSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import {
@@ -21,6 +21,9 @@ import {
 } from "../support/agent-harness.ts";
 import { type Standin, startStandin } from "../support/standin/index.ts";
 
+
+// bunfig.toml's [test] timeout is not read by this Bun; spawning the binary needs more than 5 s on a busy machine.
+setDefaultTimeout(60_000);
 let standin: Standin;
 beforeAll(async () => {
   standin = await startStandin();
@@ -44,7 +47,7 @@ describe.each(cases)("faults over %s", (_api, provider) => {
     const { home, repo } = workspace();
     standin.setScript([
       { toolCalls: [{ id: "call_bash_1", name: "bash", arguments: { command: "echo marker-$((40+2))" } }] },
-      { text: "This reply is streaming when omp is killed.", pauseAfterEvents: provider.preamble + 3, pauseMs: 30_000 },
+      { text: "This reply is streaming when omp is killed.", pauseAfterEvents: provider.firstText, pauseMs: 30_000 },
       { text: "Resumed fine." },
     ]);
     standin.requests.length = 0;
@@ -112,7 +115,7 @@ describe.each(cases)("faults over %s", (_api, provider) => {
   test("a stream cut after output is reported, not retried or passed off as the answer", async () => {
     const { home, repo } = workspace();
     const text = "The first half of the answer, and then the connection drops.";
-    standin.setScript([{ text, cutAfterEvents: provider.preamble + 2, cutMode: "close" }, { text: "must not be asked for" }]);
+    standin.setScript([{ text, cutAfterEvents: provider.firstText + 1, cutMode: "close" }, { text: "must not be asked for" }]);
     standin.requests.length = 0;
     const result = await runAgent(["-p", "--model", provider.model, "hello"], { home, cwd: repo, env: provider.env(standin.url) });
     expect(result.code).toBe(1);
@@ -176,7 +179,7 @@ describe("print mode limits and signals", () => {
 
   test("Ctrl-C (SIGINT) stops the run: exit 130, the session is kept and -c continues it", async () => {
     const { home, repo } = workspace();
-    standin.setScript([{ text: "A long answer, interrupted by the user.", pauseAfterEvents: provider.preamble + 3, pauseMs: 30_000 }, { text: "Picked up." }]);
+    standin.setScript([{ text: "A long answer, interrupted by the user.", pauseAfterEvents: provider.firstText, pauseMs: 30_000 }, { text: "Picked up." }]);
     standin.requests.length = 0;
     const env = provider.env(standin.url);
     const { child, out, stderr } = await spawnUntil(["-p", "--model", provider.model, "write a lot"], "A", { home, cwd: repo, env });

@@ -1,7 +1,7 @@
 // The headless modes of the compiled binary against the stand-in: `--mode json` checked event by
 // event, and `--mode rpc` command by command (prompt, state, models, sessions, compaction, bash,
 // steering, follow-ups, abort, malformed input, stdin close).
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
 import { existsSync, realpathSync } from "node:fs";
 import {
   type ProviderCase,
@@ -19,6 +19,9 @@ import {
 import { RpcProcess } from "../support/agent-rpc.ts";
 import { type Standin, startStandin } from "../support/standin/index.ts";
 
+
+// bunfig.toml's [test] timeout is not read by this Bun; spawning the binary needs more than 5 s on a busy machine.
+setDefaultTimeout(60_000);
 let standin: Standin;
 beforeAll(async () => {
   standin = await startStandin();

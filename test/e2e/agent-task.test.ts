@@ -1,6 +1,6 @@
 // The agent doing a real multi-step task in a git repository, for each provider wire API: read,
 // grep, edit, run the test with bash; and resuming that session with -c / -r.
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
 import { mkdirSync, readFileSync, realpathSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import {
@@ -30,6 +30,9 @@ const fixScript = (): Turn[] => [
   { text: ANSWER },
 ];
 
+
+// bunfig.toml's [test] timeout is not read by this Bun; spawning the binary needs more than 5 s on a busy machine.
+setDefaultTimeout(60_000);
 let standin: Standin;
 beforeAll(async () => {
   standin = await startStandin();

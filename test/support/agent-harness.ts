@@ -18,6 +18,8 @@ export interface ProviderCase {
   key: string;
   /** SSE events the stand-in sends before the first content (a cut there loses no output). */
   preamble: number;
+  /** SSE events up to and including the first text delta of a reply whose text is all it has. */
+  firstText: number;
   env(url: string): Record<string, string>;
 }
 
@@ -31,6 +33,7 @@ export function providerCases(): ProviderCase[] {
       model: "anthropic/claude-sonnet-4-5",
       key: secret("ant"),
       preamble: 2,
+      firstText: 4,
       env(url) {
         return { ANTHROPIC_BASE_URL: url, ANTHROPIC_API_KEY: this.key };
       },
@@ -40,6 +43,7 @@ export function providerCases(): ProviderCase[] {
       model: "openai/gpt-5",
       key: secret("oai"),
       preamble: 2,
+      firstText: 5,
       env(url) {
         return { OPENAI_BASE_URL: `${url}/v1`, OPENAI_API_KEY: this.key };
       },
@@ -49,6 +53,7 @@ export function providerCases(): ProviderCase[] {
       model: "google/gemini-2.5-pro",
       key: secret("gem"),
       preamble: 0,
+      firstText: 1,
       env(url) {
         return { GEMINI_BASE_URL: url, GEMINI_API_KEY: this.key };
       },
@@ -58,6 +63,7 @@ export function providerCases(): ProviderCase[] {
       model: "openrouter/qwen/qwen3-coder",
       key: secret("orr"),
       preamble: 1,
+      firstText: 2,
       env(url) {
         return { OPENROUTER_BASE_URL: `${url}/v1`, OPENROUTER_API_KEY: this.key };
       },
@@ -251,15 +257,6 @@ export function frames(lines: string[]): any[] {
       return { raw: line };
     }
   });
-}
-
-/** Waits until `predicate` holds, polling `check` (for state outside the process, e.g. a file). */
-export async function until(predicate: () => boolean, what: string, timeoutMs = 20_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!predicate()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await Bun.sleep(10);
-  }
 }
 
 /** Every file under `dir`, recursively. */
