@@ -1,0 +1,159 @@
+// Tool calls in the interactive mode: compact blocks with diffs, output tails and counts;
+// approval prompts (once, always, deny with a reason); thinking; resuming with -c.
+import { afterEach, describe, expect, setDefaultTimeout, test } from "bun:test";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { type InteractiveSession, READY, messagesWhen, startInteractive } from "../support/tty-session.ts";
+
+setDefaultTimeout(60_000);
+
+let session: InteractiveSession | undefined;
+afterEach(async () => {
+  await session?.close();
+  session = undefined;
+});
+
+async function ready(options: Parameters<typeof startInteractive>[0] = {}): Promise<InteractiveSession> {
+  session = await startInteractive(options);
+  await session.tty.waitFor(READY);
+  return session;
+}
+
+async function ask(s: InteractiveSession, prompt: string): Promise<void> {
+  s.tty.type(prompt);
+  s.tty.press("Enter");
+}
+
+const idle = (screen: string) => !screen.includes("esc to interrupt");
+
+describe("tool blocks", () => {
+  test("an edit shows its diff in colour, bash the tail of its output, grep its counts", async () => {
+    const s = await ready({
+      files: { "src/math.ts": "export function add(a, b) {\n  return a - b;\n}\n", "src/more.ts": "add(1, 2);\nadd(3, 4);\n" },
+      script: [
+        {
+          toolCalls: [
+            { name: "edit", arguments: { path: "src/math.ts", edits: [{ oldText: "return a - b;", newText: "return a + b;" }] } },
+            { name: "bash", arguments: { command: "for i in $(seq 1 12); do echo out-$i; done" } },
+            { name: "grep", arguments: { pattern: "add\\(" } },
+          ],
+        },
+        { text: "All done." },
+      ],
+    });
+    const { tty } = s;
+    await ask(s, "fix add");
+    const screen = await tty.waitFor("All done.");
+    expect(screen).toContain("✓ edit src/math.ts +1 −1");
+    expect(screen).toContain("-  return a - b;");
+    expect(screen).toContain("+  return a + b;");
+    expect(screen).toContain("✓ bash for i in");
+    expect(screen).toContain("out-12");
+    expect(screen).not.toContain("out-6\n");
+    expect(screen).toContain("7 more lines (ctrl+o to expand)");
+    expect(screen).toMatch(/✓ grep add\\\(.*3 matches in 2 files/);
+    expect(readFileSync(join(s.cwd, "src/math.ts"), "utf8")).toContain("return a + b;");
+    const styled = tty.styledScreen();
+    // Added and removed lines in different colours.
+    const added = /\x1b\[([0-9;]+)m\+ {2}return a \+ b;/.exec(styled)?.[1];
+    const removed = /\x1b\[([0-9;]+)m- {2}return a - b;/.exec(styled)?.[1];
+    expect(added).toBeDefined();
+    expect(removed).toBeDefined();
+    expect(added).not.toBe(removed);
+    // Ctrl+O expands the bash output in place.
+    tty.press("C-o");
+    await tty.waitFor("out-6");
+  });
+
+  test("a failing command is marked and shows its end", async () => {
+    const s = await ready({ script: [{ toolCalls: [{ name: "bash", arguments: { command: "echo about to fail; exit 3" } }] }, { text: "It failed." }] });
+    await ask(s, "try");
+    const screen = await s.tty.waitFor("It failed.");
+    expect(screen).toContain("✗ bash echo about to fail; exit 3");
+    expect(screen).toContain("Command exited with code 3.");
+  });
+
+  test("thinking shows as one line while collapsed and in full with Ctrl+T", async () => {
+    const s = await ready({ script: [{ thinking: "First I consider the parser.\nThen the lexer.", text: "The answer." }] });
+    await ask(s, "think");
+    const screen = await s.tty.waitFor("The answer.");
+    expect(screen).toMatch(/∴ Thought for \d+s \(ctrl\+t to show\)/);
+    expect(screen).not.toContain("Then the lexer.");
+    s.tty.press("C-t");
+    const open = await s.tty.waitFor("Then the lexer.");
+    expect(open).toContain("∴ First I consider the parser.");
+    s.tty.press("C-t");
+    await s.tty.waitFor((screen) => !screen.includes("Then the lexer."));
+  });
+});
+
+describe("approvals", () => {
+  test("allow once asks again; always stops asking; deny sends the reason to the model", async () => {
+    const call = (command: string) => ({ toolCalls: [{ name: "bash", arguments: { command } }] });
+    const s = await ready({
+      args: ["--approval-mode", "always-ask"],
+      script: [
+        call("echo first-run"),
+        call("echo second-run"),
+        call("echo third-run"),
+        { toolCalls: [{ name: "write", arguments: { path: "build.txt", content: "x" } }] },
+        { text: "Finished." },
+      ],
+    });
+    const { tty } = s;
+    await ask(s, "go");
+    await tty.waitFor("Allow bash? echo first-run");
+    expect(tty.screen()).toContain("don't ask again for bash");
+    tty.press("y");
+    await tty.waitFor("Allow bash? echo second-run");
+    tty.press("Down", "Enter");
+    // "Always" covers the third call: no prompt for it.
+    await tty.waitFor("third-run");
+    await tty.waitFor("Allow write? build.txt");
+    tty.press("n");
+    await tty.waitFor("Why not?");
+    tty.type("no new files");
+    tty.press("Enter");
+    await tty.waitFor("Finished.");
+    const results = (await messagesWhen(s, 10)).filter((m) => m.role === "toolResult").map((m) => m.text);
+    expect(results).toEqual(["first-run", "second-run", "third-run", "The user denied this write call. Reason: no new files"]);
+    expect(tty.screen()).toContain("✗ write build.txt");
+  });
+
+  test("Esc denies without a reason; under write mode reads are not asked", async () => {
+    const s = await ready({
+      args: ["--approval-mode", "write"],
+      files: { "notes.txt": "hello\n" },
+      script: [{ toolCalls: [{ name: "read", arguments: { path: "notes.txt" } }] }, { toolCalls: [{ name: "write", arguments: { path: "out.txt", content: "x" } }] }, { text: "ok" }],
+    });
+    const { tty } = s;
+    await ask(s, "read then write");
+    await tty.waitFor("Allow write? out.txt");
+    expect(tty.screen()).toContain("✓ read notes.txt");
+    tty.press("Escape");
+    await tty.waitFor("ok");
+    const results = (await messagesWhen(s, 6)).filter((m) => m.role === "toolResult").map((m) => m.text);
+    expect(results[1]).toBe("The user denied this write call.");
+  });
+});
+
+describe("resuming", () => {
+  test("-c shows the earlier conversation and continues the same file", async () => {
+    const first = await ready({ script: [{ toolCalls: [{ name: "bash", arguments: { command: "echo from-before" } }] }, { text: "Earlier answer." }] });
+    await ask(first, "earlier question");
+    await first.tty.waitFor("Earlier answer.");
+    await first.tty.waitFor(idle);
+    const { home, cwd } = first;
+    await first.close();
+
+    const s = await ready({ home, cwd, args: ["-c"], script: [{ text: "Continued." }] });
+    const screen = await s.tty.waitFor("Earlier answer.");
+    expect(screen).toContain("Resumed");
+    expect(screen).toContain("❯ earlier question");
+    expect(screen).toContain("✓ bash echo from-before");
+    await ask(s, "and now");
+    await s.tty.waitFor("Continued.");
+    const messages = await messagesWhen(s, 6);
+    expect(messages.map((m) => m.text)).toEqual(["earlier question", "[bash]", "from-before", "Earlier answer.", "and now", "Continued."]);
+  });
+});
