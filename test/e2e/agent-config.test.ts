@@ -308,6 +308,22 @@ describe("print mode input and output", () => {
     expect(sessionFiles(home)).toEqual([]);
   });
 
+  test("--session-dir keeps sessions there, and -c finds them there", async () => {
+    const { home, repo } = workspace();
+    standin.setScript([{ text: "one" }, { text: "two" }]);
+    standin.requests.length = 0;
+    const env = anthropic.env(standin.url);
+    expect((await runAgent(["-p", "--session-dir", "kept", "--model", anthropic.model, "first"], { home, cwd: repo, env })).code).toBe(0);
+    const again = await runAgent(["-p", "-c", "--session-dir", "kept", "--model", anthropic.model, "second"], { home, cwd: repo, env });
+    expect(again.code).toBe(0);
+    expect(userTextsOf(anthropic.api, modelRequests(standin)[1]!.body)).toEqual(["first", "second"]);
+    expect(sessionFiles(home)).toEqual([]);
+    expect(walk(join(repo, "kept")).filter((path) => path.endsWith(".jsonl")).length).toBe(1);
+    const none = await runAgent(["-p", "-c", "--model", anthropic.model, "third"], { home, cwd: repo, env });
+    expect(none.code).toBe(2);
+    expect(none.stderr).toContain("no session to continue");
+  });
+
   test("the session file records the model and every message with ids and parents", async () => {
     const { home, repo } = workspace();
     standin.setScript([{ toolCalls: [{ name: "ls", arguments: {} }] }, { text: "ok" }]);
