@@ -75,6 +75,7 @@ export async function runUpdateCommand(flags: UpdateFlags): Promise<number> {
     await writeStdout(`omp ${result.latest} is available (${channel}); this is omp ${result.current}. Run: omp update${flags.version ? ` --version ${result.latest}` : ""}\n`);
     return EXIT_UPDATE_AVAILABLE;
   }
+  if (flags.from && flags.version) throw new OmpError("--from installs the version in the file; leave out --version", { exitCode: 2 });
   const outcome = await runUpdate(ctx, { channel, version: flags.version, from: flags.from, force: flags.force ?? false });
   if (outcome.kind === "up-to-date") {
     await writeStdout(`omp ${outcome.version} is already installed${outcome.note ? ` (${outcome.note})` : ""}\n`);

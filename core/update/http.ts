@@ -46,6 +46,11 @@ export function proxyFor(url: string): string | null {
   return proxy && !bypassesProxy(parsed.hostname) ? proxy : null;
 }
 
+/** The error's message without Bun's advice to pass `verbose: true`, which a user cannot act on. */
+function networkCause(error: unknown): string {
+  return describeError(error).replace(/\s*For more information, pass `verbose: true`.*$/s, "");
+}
+
 function redact(proxy: string): string {
   try {
     const parsed = new URL(proxy);
@@ -74,7 +79,7 @@ async function getOnce(url: string, what: string, sink: Sink, maxBytes: number, 
     try {
       response = await fetch(url, { signal: controller.signal, redirect: "follow" });
     } catch (error) {
-      throw new Transient(timedOut || describeError(error));
+      throw new Transient(timedOut || networkCause(error));
     }
     if (response.status === 404) throw new HttpNotFound(`${what} not found at ${url} (HTTP 404)`);
     if (response.status >= 500 || response.status === 408 || response.status === 429) throw new Transient(`HTTP ${response.status}`);
@@ -104,7 +109,7 @@ async function getOnce(url: string, what: string, sink: Sink, maxBytes: number, 
       }
     } catch (error) {
       if (error instanceof OmpError) throw error;
-      throw new Transient(timedOut || `the transfer broke off after ${received} bytes: ${describeError(error)}`);
+      throw new Transient(timedOut || `the transfer broke off after ${received} bytes: ${networkCause(error)}`);
     }
     if (expectedSize !== undefined && received !== expectedSize) {
       throw new Transient(`the transfer ended after ${received} of ${expectedSize} bytes`);

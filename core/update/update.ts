@@ -118,9 +118,17 @@ async function stageRemote(ctx: UpdateContext, version: string, workDir: string,
 export async function runUpdate(ctx: UpdateContext, request: UpdateRequest): Promise<UpdateOutcome> {
   const target = resolveUpdatableTarget(ctx.executable);
   let wanted: string | null = null;
-  if (!request.from) {
-    wanted = request.version ? requireVersion(request.version) : await fetchChannelVersion(ctx.baseUrl, request.channel, ctx.policy);
+  if (request.version) {
+    wanted = requireVersion(request.version);
     if (compareToInstalled(wanted, ctx.currentVersion, request.force) === "same" && !request.force) return { kind: "up-to-date", version: wanted };
+  } else if (!request.from) {
+    wanted = await fetchChannelVersion(ctx.baseUrl, request.channel, ctx.policy);
+    const order = compareVersions(wanted, ctx.currentVersion);
+    // A channel behind this omp (say, back from canary to stable) is not a reason to downgrade.
+    if (order < 0 && !request.force) {
+      return { kind: "up-to-date", version: ctx.currentVersion, note: `${request.channel} is at ${wanted}; --version ${wanted} --force goes back to it` };
+    }
+    if (order === 0 && !request.force) return { kind: "up-to-date", version: wanted };
   }
 
   const onWait = (pid: number) => ctx.log(`waiting for another omp update (pid ${pid}) to finish`);
