@@ -162,7 +162,7 @@ describe("one session across providers", () => {
       expect(result.stdout).toBe(`Step ${i} on ${provider.api}.\nAnswer ${i}.\n`);
     }
     const requests = modelRequests(standin);
-    expect(requests.map((r) => r.format)).toEqual(providers.flatMap((p) => [formatName(p.api), formatName(p.api)]));
+    expect(requests.map((r) => r.format as string)).toEqual(providers.flatMap((p) => [formatName(p.api), formatName(p.api)]));
     // The last provider's first request holds everything the three before it did.
     const last = providers.at(-1)!;
     const body = requests[6]!.body;
