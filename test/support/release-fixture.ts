@@ -3,7 +3,10 @@ import { chmodSync, copyFileSync, cpSync, existsSync, mkdirSync, mkdtempSync, re
 import { tmpdir } from "node:os";
 import { join, relative } from "node:path";
 import { normalizePublicKey } from "../../core/update/signature.ts";
-import { ROOT, VERSION } from "./omp.ts";
+
+// Not from ./omp.ts: bench/release.ts uses this fixture outside the test runner.
+const ROOT = join(import.meta.dir, "..", "..");
+const VERSION: string = JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")).version;
 
 /**
  * Two releases, A (this checkout's version, on stable) and B (the next minor, on canary), built by
