@@ -92,6 +92,7 @@ export class InteractiveApp implements CommandHost {
   private renderTimer: ReturnType<typeof setTimeout> | undefined;
   private resizeTimer: ReturnType<typeof setTimeout> | undefined;
   private lastRender = 0;
+  private inputFrame = false;
   private history: HistoryStore | null | undefined;
   private stopped = false;
   private finish: () => void = () => {};
@@ -428,7 +429,14 @@ export class InteractiveApp implements CommandHost {
     } else if (event.type === "key") {
       this.handleKey(event.key);
     }
-    this.requestRender();
+    // What the user typed is drawn now, not at the next streaming frame; once per burst of input.
+    if (!this.inputFrame) {
+      this.inputFrame = true;
+      queueMicrotask(() => {
+        this.inputFrame = false;
+        this.renderNow();
+      });
+    }
   }
 
   private handleKey(key: Key): void {
@@ -632,6 +640,12 @@ export class InteractiveApp implements CommandHost {
       this.renderTimer = undefined;
       this.render();
     }, wait);
+  }
+
+  private renderNow(): void {
+    clearTimeout(this.renderTimer);
+    this.renderTimer = undefined;
+    this.render();
   }
 
   private onResize(): void {
