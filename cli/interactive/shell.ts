@@ -14,6 +14,8 @@ export class ShellRunner {
   private process: Subprocess<"ignore", "pipe", "ignore"> | undefined;
   private readonly context: TextContent[] = [];
   private serial = 0;
+  /** The user stopped the running command: what it printed so far is not offered to the model. */
+  private stopped = false;
 
   constructor(
     private readonly view: View,
@@ -40,6 +42,7 @@ export class ShellRunner {
 
   stop(): void {
     if (!this.process) return;
+    this.stopped = true;
     try {
       process.kill(-this.process.pid, "SIGTERM");
     } catch {
@@ -68,6 +71,7 @@ export class ShellRunner {
       detached: true,
     });
     this.process = proc;
+    this.stopped = false;
     void (async () => {
       let output = "";
       const decoder = new TextDecoder();
@@ -83,7 +87,7 @@ export class ShellRunner {
       const kept = output.length > CONTEXT_CHARS ? `[… earlier output cut]\n${output.slice(-CONTEXT_CHARS)}` : output;
       const status = proc.signalCode ? `killed by ${proc.signalCode}` : `exit code ${code}`;
       block.finished(result(block.id, kept.trimEnd() || "(no output)", code !== 0, { durationMs: Math.round(performance.now() - started), exitCode: code }));
-      if (share) {
+      if (share && !this.stopped) {
         this.context.push({ type: "text", text: `The user ran a shell command (${status}):\n<shell command=${JSON.stringify(command)}>\n${kept.trimEnd()}\n</shell>` });
       }
       this.onChange();

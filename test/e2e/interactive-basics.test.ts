@@ -109,4 +109,69 @@ describe("interactive mode", () => {
     ]);
     expect(tty.screen()).not.toContain("queued");
   });
+
+  test("an interrupt gives queued messages back to the editor instead of sending them", async () => {
+    session = await startInteractive({ script: [{ text: "working on it", pauseAfterEvents: 4, pauseMs: 30_000 }, { text: "fresh start" }] });
+    const { tty } = session;
+    await tty.waitFor(READY);
+    tty.type("long task");
+    tty.press("Enter");
+    await tty.waitFor("esc to interrupt");
+    tty.type("actually, stop");
+    tty.press("Enter");
+    await tty.waitFor("queued steer: actually, stop");
+    tty.press("Escape");
+    await tty.waitFor("❯ actually, stop");
+    expect(tty.screen()).not.toContain("queued");
+    tty.press("Enter");
+    await tty.waitFor("fresh start");
+    const messages = await messagesWhen(session, 4);
+    expect(messages.map((m) => m.role)).toEqual(["user", "assistant", "user", "assistant"]);
+    expect(messages[1]!.stopReason).toBe("aborted");
+    expect(messages.slice(2).map((m) => m.text)).toEqual(["actually, stop", "fresh start"]);
+  });
+
+  test("a prompt given on the command line is sent as the session starts", async () => {
+    session = await startInteractive({ args: ["explain", "the", "build"], script: [{ text: "The build is simple." }] });
+    const screen = await session.tty.waitFor("The build is simple.");
+    expect(screen).toContain("❯ explain the build");
+    await session.tty.waitFor(READY);
+  });
+
+  test("!command runs in the shell and its output goes with the next message; !!command and stopped commands do not", async () => {
+    session = await startInteractive({ script: [{ text: "noted" }] });
+    const { tty } = session;
+    await tty.waitFor(READY);
+    tty.type("!echo shared-output");
+    await tty.waitFor("! !echo shared-output");
+    tty.press("Enter");
+    await tty.waitFor("+1 shell output for your next message");
+    expect(tty.screen()).toContain("✓ shell echo shared-output");
+    tty.type("!!echo private-output");
+    tty.press("Enter");
+    await tty.waitFor("private-output");
+    tty.type("!sleep 30");
+    tty.press("Enter");
+    await tty.waitFor("Running a shell command");
+    tty.press("Escape");
+    await tty.waitFor("✗ shell sleep 30");
+    tty.type("what did you see?");
+    tty.press("Enter");
+    await tty.waitFor("noted");
+    const body = JSON.stringify(session.standin.requests.find((r) => r.method === "POST")!.body);
+    expect(body).toContain("shared-output");
+    expect(body).not.toContain("private-output");
+    expect(body).not.toContain("sleep 30");
+  });
+
+  test("Ctrl+D deletes forward, and quits on an empty prompt", async () => {
+    session = await startInteractive();
+    await session.tty.waitFor(READY);
+    session.tty.type("x");
+    session.tty.press("C-d");
+    await Bun.sleep(100);
+    expect(session.tty.screen()).toContain("❯ x");
+    session.tty.press("BSpace", "C-d");
+    expect(await session.tty.exitCode()).toBe(0);
+  });
 });
