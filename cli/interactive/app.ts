@@ -118,7 +118,7 @@ export class InteractiveApp implements CommandHost {
   async run(initialPrompt: string | undefined, pending: InputEvent[]): Promise<number> {
     this.attach(this.agent);
     this.add(this.welcome());
-    if (this.options.resumePath) this.replay(this.agent.messages, displayPath(this.options.resumePath));
+    if (this.options.resumePath) this.showConversation(this.agent.messages, displayPath(this.options.resumePath));
     const stopResize = this.terminal.onResize(() => this.onResize());
     const onSignal = () => this.exit();
     process.on("SIGTERM", onSignal);
@@ -213,7 +213,6 @@ export class InteractiveApp implements CommandHost {
         if (this.interrupted) this.restoreQueued();
         else if (this.queued.length > 0) void this.agent.idle().then(() => this.sendQueued());
         if (event.error && event.error !== this.lastError) this.notice("error", event.error);
-        if (event.stopReason === "max_time") this.notice("warning", "Stopped: the time limit was reached.");
         break;
     }
     this.requestRender();
@@ -275,7 +274,7 @@ export class InteractiveApp implements CommandHost {
   }
 
   /** A resumed conversation, drawn as if it had just happened (its last messages). */
-  private replay(messages: readonly Message[], from: string): void {
+  private showConversation(messages: readonly Message[], from: string): void {
     const shown = messages.slice(-REPLAY_MESSAGES);
     this.add(notice(this.view, "info", `Resumed ${from} (${messages.length} messages)${shown.length < messages.length ? `; showing the last ${shown.length}` : ""}.`));
     for (const message of shown) {
@@ -358,7 +357,7 @@ export class InteractiveApp implements CommandHost {
     this.attach(agent);
     this.queued = [];
     this.shell.clearContext();
-    if (resumePath) this.replay(agent.messages, displayPath(resumePath));
+    if (resumePath) this.showConversation(agent.messages, displayPath(resumePath));
     else this.notice("info", "New session.");
   }
 

@@ -125,7 +125,7 @@ const QUOTE = /^\s{0,3}>\s?(.*)$/;
 const TABLE_SEPARATOR = /^\s*\|?\s*:?-+:?\s*(\|\s*:?-+:?\s*)*\|?\s*$/;
 
 /** Renders one chunk: a fenced code block, or a run of headings, lists, quotes, tables and paragraphs. */
-export function renderChunk(lines: string[], width: number, theme: Theme, base = ""): string[] {
+function renderChunk(lines: string[], width: number, theme: Theme, base = ""): string[] {
   const fence = fenceOf(lines[0] ?? "");
   if (fence) return renderCode(lines, fence, width, theme, base);
   const rows: string[] = [];

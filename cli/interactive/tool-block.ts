@@ -165,7 +165,7 @@ function plural(n: number, one: string, many = `${one}s`): string {
 }
 
 /** The argument that says what a call does: the command, the path, the pattern. */
-export function argumentSummary(name: string, args: Record<string, unknown>): string {
+function argumentSummary(name: string, args: Record<string, unknown>): string {
   const str = (key: string) => (typeof args[key] === "string" ? sanitize((args[key] as string).split("\n")[0]!) : undefined);
   switch (name) {
     case "bash":
