@@ -3,6 +3,7 @@ import { type AssistantMessage, type ImageContent, type Message, type TextConten
 import type { Model, ThinkingLevel } from "../ai/model.ts";
 import type { ToolSpec } from "../ai/stream.ts";
 import { describeError } from "../errors/omp-error.ts";
+import type { NewSessionEntry } from "../session/schema.ts";
 import type { SessionWriter } from "../session/writer.ts";
 import type { ApprovalGate } from "../tools/approval.ts";
 import { runToolCall } from "../tools/run.ts";
@@ -73,6 +74,9 @@ export class Agent {
   private readonly secrets: string[];
   private redactor: Redactor;
   private specs: { tools: Tool[]; specs: ToolSpec[] } | undefined;
+  private readonly pendingWrites: { entry: NewSessionEntry; messageIndex?: number }[] = [];
+  private writeFailure: unknown;
+  private inRun = false;
 
   constructor(private readonly options: AgentOptions) {
     this.messages = [...(options.messages ?? [])];
@@ -163,26 +167,70 @@ export class Agent {
     if (apiKey && !this.secrets.includes(apiKey)) {
       this.secrets.push(apiKey);
       this.redactor = new Redactor(this.secrets);
+      this.flushSession();
       this.writer?.addSecret(apiKey);
     }
-    this.writer?.append({ type: "model_change", model: `${model.provider}/${model.id}` });
+    this.persist({ type: "model_change", model: `${model.provider}/${model.id}` });
   }
 
   setThinking(level: ThinkingLevel): void {
     this.thinking = level;
-    this.writer?.append({ type: "thinking_level_change", thinkingLevel: level });
+    this.persist({ type: "thinking_level_change", thinkingLevel: level });
   }
 
-  private record(message: Message): void {
-    if (this.options.announceModel && this.writer) {
-      this.writer.append({ type: "model_change", model: `${this.model.provider}/${this.model.id}` });
+  /**
+   * Adds a message to the conversation and the session. `beforeRequest` marks messages recorded
+   * right before a model request (the prompt, steering, tool results): during a run their session
+   * write waits until that request is on its way (StreamOptions.onRequest), so validation,
+   * redaction and, for a new session, creating the file overlap the provider's answer instead of
+   * delaying the request. Everything else is written at once, and so is anything still queued.
+   */
+  private record(message: Message, beforeRequest = false): void {
+    if (this.options.announceModel) {
+      this.persist({ type: "model_change", model: `${this.model.provider}/${this.model.id}` }, undefined, beforeRequest);
       this.options.announceModel = false;
     }
     this.messages.push(message);
-    this.entryIds.push(this.writer?.append({ type: "message", message }).id ?? "");
+    this.entryIds.push("");
+    this.persist({ type: "message", message }, this.entryIds.length - 1, beforeRequest);
+  }
+
+  private persist(entry: NewSessionEntry, messageIndex?: number, defer = false): void {
+    if (!this.writer) return;
+    this.pendingWrites.push({ entry, messageIndex });
+    if (!defer || !this.inRun) this.flushSession();
+  }
+
+  /** The request is on its way: write what waited for it. A failure ends the run at its next step. */
+  private readonly onRequest = (): void => {
+    try {
+      this.flushSession();
+    } catch (error) {
+      this.writeFailure ??= error;
+    }
+  };
+
+  /** A deferred session write that failed ends the run at its next step rather than going unnoticed. */
+  private throwWriteFailure(): void {
+    if (this.writeFailure === undefined) return;
+    const failure = this.writeFailure;
+    this.writeFailure = undefined;
+    this.pendingWrites.length = 0;
+    throw failure;
+  }
+
+  /** Writes what {@link persist} queued. */
+  private flushSession(): void {
+    this.throwWriteFailure();
+    while (this.pendingWrites.length > 0) {
+      const { entry, messageIndex } = this.pendingWrites.shift()!;
+      const written = this.writer!.append(entry);
+      if (messageIndex !== undefined) this.entryIds[messageIndex] = written.id;
+    }
   }
 
   private async run(first: Message): Promise<AgentStopReason> {
+    this.inRun = true;
     this.controller = new AbortController();
     this.abortReason = "aborted";
     this.abortMessage = undefined;
@@ -203,6 +251,7 @@ export class Agent {
         }
         turn++;
         this.emit({ type: "turn_start", turn });
+        this.throwWriteFailure();
         this.deliver(pending);
         pending = [];
         if (this.autoCompaction && this.nearContextLimit()) await this.compact("threshold");
@@ -250,7 +299,14 @@ export class Agent {
       // Taken from a queue but never sent (a limit stopped the run): keep them for the next run.
       if (pending.length > 0 && pending[0] !== first) this.steering.unshift(...pending);
       this.controller = undefined;
+      this.inRun = false;
+    }
+    try {
+      this.flushSession();
       this.writer?.sync();
+    } catch (thrown) {
+      stopReason = "error";
+      error ??= describeError(thrown);
     }
     this.emit({ type: "agent_end", stopReason, ...(error === undefined ? {} : { error }), usage: addUsage(emptyUsage(), ...runUsage) });
     return stopReason;
@@ -259,7 +315,7 @@ export class Agent {
   private deliver(messages: Message[]): void {
     for (const message of messages) {
       this.emit({ type: "message_start", message });
-      this.record(message);
+      this.record(message, true);
       this.emit({ type: "message_end", message });
     }
   }
@@ -270,7 +326,7 @@ export class Agent {
     const events = stream(
       this.model,
       { systemPrompt: this.systemPrompt, messages: this.messages, tools: this.toolSpecs() },
-      { apiKey: this.apiKey, signal, thinking: this.thinking, maxRetries: this.options.maxRetries, sessionId: this.writer?.header.id },
+      { apiKey: this.apiKey, signal, thinking: this.thinking, maxRetries: this.options.maxRetries, sessionId: this.writer?.header.id, onRequest: this.onRequest },
     );
     for await (const event of events) {
       if (event.type === "start") {
@@ -310,7 +366,7 @@ export class Agent {
       }
     }
     await Promise.all(batch);
-    for (const message of results) this.record(message);
+    for (const message of results) this.record(message, true);
     return results;
   }
 
@@ -363,6 +419,7 @@ export class Agent {
    * there was nothing old enough to summarise.
    */
   async compact(reason: "threshold" | "manual" | "overflow", instructions?: string): Promise<boolean> {
+    this.flushSession();
     const cut = findCut(this.messages, this.options.compaction.keepRecentTokens);
     if (cut <= 0) return false;
     this.emit({ type: "auto_compaction_start", reason });
@@ -381,7 +438,7 @@ export class Agent {
       this.messages.push(compactionSummaryMessage(summary), ...kept);
       this.entryIds.length = 0;
       this.entryIds.push("", ...keptIds);
-      if (this.writer && firstKeptEntryId) this.writer.append({ type: "compaction", summary, firstKeptEntryId, tokensBefore });
+      if (firstKeptEntryId) this.persist({ type: "compaction", summary, firstKeptEntryId, tokensBefore });
       this.emit({ type: "auto_compaction_end", tokensBefore, summary });
       return true;
     } catch (error) {

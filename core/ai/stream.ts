@@ -27,6 +27,11 @@ export interface StreamOptions {
   maxRetries?: number;
   /** Called before each retry, so the UI can say why it waits. */
   onRetry?: (info: { attempt: number; delayMs: number; reason: string }) => void;
+  /**
+   * Called on each attempt as soon as the request is on its way, before its response is awaited:
+   * work done here (the agent writes its session) overlaps the provider's answer.
+   */
+  onRequest?: () => void;
   /** Session id for providers' prompt-cache affinity. */
   sessionId?: string;
 }

@@ -73,7 +73,7 @@ export async function* runProviderStream(model: Model, options: StreamOptions, c
       let failure: ProviderError;
       try {
         const decoder = call.decoder(builder);
-        for await (const events of attemptOnce(provider, url, call.request.headers, body, decoder, builder, controller.signal)) {
+        for await (const events of attemptOnce(provider, url, call.request.headers, body, decoder, builder, controller.signal, options.onRequest)) {
           for (const event of events) yield event;
         }
         const message = builder.message;
@@ -125,12 +125,15 @@ async function* attemptOnce(
   decoder: StreamDecoder,
   builder: AssistantBuilder,
   signal: AbortSignal,
+  onRequest?: () => void,
 ): AsyncGenerator<ReturnType<AssistantBuilder["take"]>> {
   let response: Response;
   try {
     // Bun's fetch applies HTTPS_PROXY / HTTP_PROXY / NO_PROXY itself (test/unit/ai/proxy.test.ts
     // pins that down); note it proxies loopback too unless NO_PROXY lists it.
-    response = await fetch(url, { method: "POST", headers, body, signal });
+    const sent = fetch(url, { method: "POST", headers, body, signal });
+    onRequest?.();
+    response = await sent;
   } catch (error) {
     throw new ProviderError(`${provider}: the connection to ${url.origin} failed (${errorText(error)})`, { retryable: true, cause: error });
   }
