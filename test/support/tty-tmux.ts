@@ -38,7 +38,12 @@ export class Tty {
     const socket = join(dir, "tmux.sock");
     const exitFile = join(dir, "exit-code");
     const env = cleanEnv(options.home, { TERM: "xterm-256color", ...options.env });
+    // Bounded, so a test run that dies before its cleanup leaves no omp or tmux behind for long.
     const command = [
+      "timeout",
+      // In the terminal's foreground process group, or omp could not read the TTY.
+      "--foreground",
+      "300",
       "env",
       "-i",
       ...Object.entries(env).map(([key, value]) => quote(`${key}=${value}`)),
@@ -46,8 +51,8 @@ export class Tty {
       ...(options.args ?? []).map(quote),
       options.redirect ?? "",
     ].join(" ");
-    // The pane stays open after omp exits, so its last screen and exit code can still be read.
-    const script = `${command}; echo $? > ${quote(exitFile)}; sleep 600`;
+    // The pane stays open a while after omp exits, so its last screen and exit code can still be read.
+    const script = `${command}; echo $? > ${quote(exitFile)}; sleep 120`;
     tmux(socket, ["-f", "/dev/null", "new-session", "-d", "-x", String(options.cols ?? 80), "-y", String(options.rows ?? 24), "-c", options.cwd, script]);
     tmux(socket, ["set-option", "-g", "history-limit", "20000"]);
     return new Tty(socket, exitFile);
