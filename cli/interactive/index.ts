@@ -28,12 +28,15 @@ export async function runInteractive(options: InteractiveOptions): Promise<numbe
   const early: InputEvent[] = [];
   const restore = () => terminal.stop();
   process.on("exit", restore);
-  // The agent (system prompt, git summary, session) gets ready while the terminal answers its probes.
+  // The probes go out first; the agent (system prompt, git summary, session) gets ready while
+  // the terminal answers them.
+  const probed = terminal.start((event) => (app ? app.handleInput(event) : early.push(event)));
   const agent = options.runtime.createAgent(options.selection, options.resumePath);
-  // Awaited below; this only keeps an early failure from counting as unhandled meanwhile.
+  // Both are awaited below; this only keeps an early failure from counting as unhandled meanwhile.
+  probed.catch(() => {});
   agent.catch(() => {});
   try {
-    const info = await terminal.start((event) => (app ? app.handleInput(event) : early.push(event)));
+    const info = await probed;
     const theme = new Theme(chooseAppearance(env, info.background), colorDepth(env));
     app = new InteractiveApp(terminal, theme, { runtime: options.runtime, selection: options.selection, agent: await agent, resumePath: options.resumePath, env });
     const ui = app;

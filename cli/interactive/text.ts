@@ -11,7 +11,8 @@ export interface Span {
 
 const ESCAPE = /\x1b(?:\[[0-?]*[ -/]*[@-~]|\][^\x07\x1b]*(?:\x07|\x1b\\)|[@-Z\\-_])/g;
 const PRINTABLE_ASCII = /^[\x20-\x7e]*$/;
-const segmenter = new Intl.Segmenter(undefined, { granularity: "grapheme" });
+/** Made on first use: loading the ICU break rules costs milliseconds at start-up. */
+let segmenter: Intl.Segmenter | undefined;
 
 /** Cells `text` takes on screen; escape sequences take none. */
 export function visibleWidth(text: string): number {
@@ -19,9 +20,13 @@ export function visibleWidth(text: string): number {
   return Bun.stringWidth(text, { countAnsiEscapeCodes: false, ambiguousIsNarrow: true });
 }
 
+/** Characters that may join their neighbours into one cluster: marks, joiners, selectors, jamo, anything astral (emoji). */
+const CLUSTERING = /[\p{M}\u200c\u200d\ufe00-\ufe0f\u1100-\u11ff\u{10000}-\u{10ffff}]/u;
+
 /** User-perceived characters: what one cursor step or one backspace moves over. */
 export function graphemes(text: string): string[] {
-  if (PRINTABLE_ASCII.test(text)) return text.split("");
+  if (!CLUSTERING.test(text)) return text.split("");
+  segmenter ??= new Intl.Segmenter(undefined, { granularity: "grapheme" });
   return Array.from(segmenter.segment(text), (s) => s.segment);
 }
 
