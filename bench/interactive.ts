@@ -131,6 +131,7 @@ function environment(home: string, url: string): Record<string, string> {
     TERM: "xterm-256color",
     ANTHROPIC_BASE_URL: url,
     ANTHROPIC_API_KEY: "sk-ant-bench-0123456789",
+    OMP_NO_UPDATE_CHECK: "1",
   };
 }
 

@@ -124,6 +124,7 @@ export class InteractiveApp implements CommandHost {
     process.on("SIGTERM", onSignal);
     process.on("SIGHUP", onSignal);
     this.render();
+    this.checkForUpdate();
     for (const event of pending) this.handleInput(event);
     if (initialPrompt) {
       this.editor.setText(initialPrompt);
@@ -135,6 +136,20 @@ export class InteractiveApp implements CommandHost {
     process.off("SIGHUP", onSignal);
     await this.shutdown();
     return 0;
+  }
+
+  /** The daily update check runs in the background once the prompt is up; its notice joins the transcript. */
+  private checkForUpdate(): void {
+    const { update } = this.runtime.options.settings;
+    const env = this.options.env as NodeJS.ProcessEnv;
+    void import("../../core/update/background-check.ts")
+      .then(({ startUpdateCheck, updateCheckEnabled }) => {
+        if (!updateCheckEnabled(update.checkForUpdates, env)) return;
+        return startUpdateCheck({ channel: update.channel, env, onNotice: (text) => this.notice("info", text) });
+      })
+      .catch(() => {
+        // An update check that cannot run is not worth interrupting anyone for.
+      });
   }
 
   // ---- agent events

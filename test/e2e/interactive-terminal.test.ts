@@ -1,6 +1,9 @@
 // How the interactive mode treats the terminal: append-only scrollback, resize, 80×24, themes,
 // NO_COLOR, and print-mode rules when stdout is not a terminal.
 import { afterEach, describe, expect, setDefaultTimeout, test } from "bun:test";
+import { mkdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { tempDir } from "../support/omp.ts";
 import { type InteractiveSession, READY, startInteractive } from "../support/tty-session.ts";
 
 setDefaultTimeout(60_000);
@@ -124,5 +127,13 @@ describe("terminal", () => {
     const screen = await session.tty.waitFor("plain **answer**");
     expect(screen).not.toContain("Ask anything");
     expect(session.tty.styledScreen()).not.toContain("\x1b[1m");
+  });
+
+  test("a known newer release is mentioned once the prompt is up", async () => {
+    const home = tempDir("omp-tty-home-");
+    mkdirSync(join(home, ".omp", "agent"), { recursive: true });
+    writeFileSync(join(home, ".omp", "agent", "update-check.json"), JSON.stringify({ checkedAt: Date.now(), channel: "stable", latest: "99.0.0" }));
+    const s = await ready({ home, env: { OMP_NO_UPDATE_CHECK: undefined } });
+    await s.tty.waitFor("omp 99.0.0 is available");
   });
 });

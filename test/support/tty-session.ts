@@ -52,6 +52,7 @@ export async function startInteractive(options: SessionOptions = {}): Promise<In
       ANTHROPIC_BASE_URL: standin.url,
       ANTHROPIC_API_KEY: "sk-ant-test-key-0123456789",
       OMP_RETRY_BASE_MS: "20",
+      OMP_NO_UPDATE_CHECK: "1",
       ...options.env,
     },
   });
