@@ -149,7 +149,7 @@ describe("interactive mode", () => {
     expect(tty.screen()).toContain("✓ shell echo shared-output");
     tty.type("!!echo private-output");
     tty.press("Enter");
-    await tty.waitFor("private-output");
+    await tty.waitFor("✓ shell echo private-output");
     tty.type("!sleep 30");
     tty.press("Enter");
     await tty.waitFor("Running a shell command");
