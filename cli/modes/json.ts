@@ -1,5 +1,6 @@
 import type { Agent } from "../../core/agent/agent.ts";
 import type { ImageContent, TextContent } from "../../core/ai/messages.ts";
+import { stdout, writeLine } from "./output.ts";
 import { exitStatusFor, stopOnSignal } from "./print.ts";
 
 /**
@@ -7,9 +8,8 @@ import { exitStatusFor, stopOnSignal } from "./print.ts";
  * event; `agent_end` carries the run's usage. Scripts read it with any NDJSON reader.
  */
 export async function runJsonMode(agent: Agent, prompt: (TextContent | ImageContent)[], header: Record<string, unknown>): Promise<number> {
-  const line = (value: unknown) => process.stdout.write(`${JSON.stringify(value)}\n`);
-  line(header);
-  agent.subscribe(line);
+  writeLine(header);
+  agent.subscribe(writeLine);
   const onSignal = stopOnSignal(agent);
   process.on("SIGINT", onSignal);
   process.on("SIGTERM", onSignal);
@@ -18,5 +18,6 @@ export async function runJsonMode(agent: Agent, prompt: (TextContent | ImageCont
   } finally {
     process.off("SIGINT", onSignal);
     process.off("SIGTERM", onSignal);
+    await stdout.flush();
   }
 }

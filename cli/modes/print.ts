@@ -1,6 +1,7 @@
 import type { Agent } from "../../core/agent/agent.ts";
 import type { AgentStopReason } from "../../core/agent/events.ts";
 import type { ImageContent, TextContent } from "../../core/ai/messages.ts";
+import { stderr, stdout } from "./output.ts";
 
 /** Exit statuses of a headless run. */
 export function exitStatusFor(reason: AgentStopReason): number {
@@ -36,17 +37,17 @@ export function stopOnSignal(agent: Agent): (signal: NodeJS.Signals) => void {
 export async function runPrintMode(agent: Agent, prompt: (TextContent | ImageContent)[]): Promise<number> {
   let endsWithNewline = true;
   let wroteText = false;
-  const err = (line: string) => process.stderr.write(`${line}\n`);
+  const err = (line: string) => stderr.write(`${line}\n`);
   agent.subscribe((event) => {
     switch (event.type) {
       case "message_update": {
         const delta = event.assistantMessageEvent;
         if (delta.type === "text_delta") {
-          process.stdout.write(delta.delta);
+          stdout.write(delta.delta);
           endsWithNewline = delta.delta.endsWith("\n");
           wroteText = true;
         } else if (delta.type === "text_start" && wroteText && !endsWithNewline) {
-          process.stdout.write("\n");
+          stdout.write("\n");
           endsWithNewline = true;
         }
         break;
@@ -67,7 +68,7 @@ export async function runPrintMode(agent: Agent, prompt: (TextContent | ImageCon
         if (event.error) err(`compaction failed: ${event.error}`);
         break;
       case "agent_end":
-        if (wroteText && !endsWithNewline) process.stdout.write("\n");
+        if (wroteText && !endsWithNewline) stdout.write("\n");
         if (event.error) err(`omp: ${event.error}`);
         else if (event.stopReason === "length") err("omp: the answer stopped at the model's output limit (max tokens), so it may be incomplete");
         break;
@@ -81,6 +82,7 @@ export async function runPrintMode(agent: Agent, prompt: (TextContent | ImageCon
   } finally {
     process.off("SIGINT", onSignal);
     process.off("SIGTERM", onSignal);
+    await Promise.all([stdout.flush(), stderr.flush()]);
   }
 }
 

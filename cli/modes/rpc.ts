@@ -6,6 +6,7 @@ import { describeError } from "../../core/errors/omp-error.ts";
 import { RpcCommand, type RpcResponse } from "../../core/rpc/protocol.ts";
 import { resolveSession } from "../../core/session/listing.ts";
 import { bashTool } from "../../core/tools/bash.ts";
+import { stdout, writeLine } from "./output.ts";
 
 type Out = (frame: unknown) => void;
 
@@ -14,7 +15,7 @@ type Out = (frame: unknown) => void;
  * A malformed line gets an error response and the process carries on; stdin closing ends it.
  */
 export async function runRpcMode(runtime: Runtime, initial: Agent): Promise<number> {
-  const write: Out = (frame) => process.stdout.write(`${JSON.stringify(frame)}\n`);
+  const write: Out = writeLine;
   const session = new RpcSession(runtime, initial, write);
   write({ type: "ready" });
   const decoder = new TextDecoder();
@@ -31,6 +32,7 @@ export async function runRpcMode(runtime: Runtime, initial: Agent): Promise<numb
   }
   if (buffer.trim()) await session.handle(buffer.trim());
   await session.close();
+  await stdout.flush();
   return 0;
 }
 
