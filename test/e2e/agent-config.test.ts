@@ -11,6 +11,7 @@ import {
   readJsonl,
   runAgent,
   sessionFiles,
+  spawnOmp,
   systemPromptOf,
   toolNamesOf,
   toolResultsOf,
@@ -291,6 +292,21 @@ describe("print mode input and output", () => {
     expect(missing.code).toBe(2);
     expect(missing.stderr).toContain("@nope.txt: no such file");
     expect(modelRequests(standin).length).toBe(1);
+  });
+
+  test("a reader that goes away (| head) does not break the run: exit 0, the whole answer in the session", async () => {
+    const { home, repo } = workspace();
+    const answer = "A first part of the answer, a second part, and a third part that nobody reads.";
+    standin.setScript([{ text: answer, eventDelayMs: 40 }]);
+    const child = spawnOmp(["-p", "--model", anthropic.model, "x"], { home, cwd: repo, env: anthropic.env(standin.url) });
+    child.stdin.end();
+    const reader = child.stdout.getReader();
+    const first = await reader.read();
+    expect(new TextDecoder().decode(first.value)).toStartWith("A first");
+    await reader.cancel();
+    expect(await child.exited).toBe(0);
+    const reply = readJsonl(sessionFiles(home)[0]!).find((e) => e.type === "message" && e.message.role === "assistant");
+    expect(reply.message.content).toEqual([{ type: "text", text: answer }]);
   });
 
   test("no prompt at all is a usage error", async () => {
