@@ -1,7 +1,7 @@
 import { writeSync } from "node:fs";
-import { StringDecoder } from "node:string_decoder";
 import { type InputEvent, InputReader } from "./keys.ts";
 import { parseOscColor } from "./theme.ts";
+import { type TtyDriver, openTty } from "./tty-driver.ts";
 
 /** What the terminal told us about itself at start-up. */
 export interface TerminalInfo {
@@ -22,35 +22,30 @@ const PROBE_TIMEOUT_MS = 250;
  */
 export class Terminal {
   private readonly reader = new InputReader();
-  private readonly decoder = new StringDecoder("utf8");
   private escapeTimer: ReturnType<typeof setTimeout> | undefined;
   private onEvent: (event: InputEvent) => void = () => {};
   private onReply: ((data: string) => void) | undefined;
   private kitty = false;
   private gone = false;
   private started = false;
-  private readonly dataListener = (chunk: Buffer | string) => this.receive(typeof chunk === "string" ? chunk : this.decoder.write(chunk));
 
   constructor(
-    private readonly input: NodeJS.ReadStream = process.stdin,
-    private readonly output: NodeJS.WriteStream = process.stdout,
+    private readonly tty: TtyDriver = openTty(),
     private readonly outputFd = 1,
   ) {}
 
   get columns(): number {
-    return Math.max(20, this.output.columns || 80);
+    return Math.max(20, this.tty.columns);
   }
 
   get rows(): number {
-    return Math.max(6, this.output.rows || 24);
+    return Math.max(6, this.tty.rows);
   }
 
   /** Raw mode and probes; resolves once the terminal has answered (or failed to in time). */
   async start(onEvent: (event: InputEvent) => void): Promise<TerminalInfo> {
     this.onEvent = onEvent;
-    this.input.setRawMode(true);
-    this.input.on("data", this.dataListener);
-    this.input.resume();
+    this.tty.open((data) => this.receive(data));
     this.started = true;
 
     const info: TerminalInfo = { kitty: false };
@@ -86,8 +81,7 @@ export class Terminal {
   }
 
   onResize(listener: () => void): () => void {
-    this.output.on("resize", listener);
-    return () => this.output.off("resize", listener);
+    return this.tty.onResize(listener);
   }
 
   /**
@@ -118,19 +112,9 @@ export class Terminal {
     if (!this.started) return;
     this.started = false;
     clearTimeout(this.escapeTimer);
-    this.input.off("data", this.dataListener);
     const keyboard = this.kitty ? "\x1b[<u" : "\x1b[>4;0m";
-    try {
-      this.write(`${keyboard}\x1b[?2004l\x1b[?25h`);
-    } catch {
-      // The terminal is gone (hung up): nothing left to restore.
-    }
-    try {
-      this.input.setRawMode(false);
-    } catch {
-      // Same: a closed TTY has no mode to restore.
-    }
-    this.input.pause();
+    this.write(`${keyboard}\x1b[?2004l\x1b[?25h`);
+    this.tty.close();
   }
 
   private receive(data: string): void {

@@ -3,7 +3,8 @@
 import { afterEach, describe, expect, setDefaultTimeout, test } from "bun:test";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { tempDir } from "../support/omp.ts";
+import { OMP, tempDir } from "../support/omp.ts";
+import { Tty } from "../support/tty-tmux.ts";
 import { type InteractiveSession, READY, startInteractive } from "../support/tty-session.ts";
 
 setDefaultTimeout(60_000);
@@ -135,5 +136,24 @@ describe("terminal", () => {
     writeFileSync(join(home, ".omp", "agent", "update-check.json"), JSON.stringify({ checkedAt: Date.now(), channel: "stable", latest: "99.0.0" }));
     const s = await ready({ home, env: { OMP_NO_UPDATE_CHECK: undefined } });
     await s.tty.waitFor("omp 99.0.0 is available");
+  });
+
+  test("omp leaves the terminal in the mode it found it, the transcript above the shell prompt", async () => {
+    const home = tempDir("omp-tty-home-");
+    const tty = Tty.start({ home, cwd: home, binary: "bash", args: ["--norc", "--noprofile"], env: { PS1: "$ ", OMP_NO_UPDATE_CHECK: "1", ANTHROPIC_API_KEY: "sk-ant-test-key-0123456789" } });
+    try {
+      await tty.waitFor("$");
+      tty.type(`stty -g > before; ${OMP} --model anthropic/claude-sonnet-4-5`);
+      tty.press("Enter");
+      await tty.waitFor(READY);
+      tty.press("C-d");
+      await tty.waitFor(/ctrl\+c twice quits\n\$$/m);
+      tty.type("stty -g > after; cmp before after && echo same-mode");
+      tty.press("Enter");
+      await tty.waitFor(/^same-mode$/m);
+      expect(tty.screen()).not.toContain(READY);
+    } finally {
+      tty.kill();
+    }
   });
 });

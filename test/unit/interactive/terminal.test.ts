@@ -1,36 +1,42 @@
 import { describe, expect, test } from "bun:test";
-import { EventEmitter } from "node:events";
 import { openSync } from "node:fs";
 import { Terminal } from "../../../cli/interactive/terminal.ts";
+import type { TtyDriver } from "../../../cli/interactive/tty-driver.ts";
 import { chooseAppearance, colorDepth, parseOscColor, Theme } from "../../../cli/interactive/theme.ts";
 
-/** A TTY stand-in: what omp writes is recorded, and `answer` decides what the "terminal" replies. */
-class FakeInput extends EventEmitter {
+/** A TTY stand-in: `feed` is what the "terminal" replies; raw mode switches are recorded. */
+class FakeTty implements TtyDriver {
+  columns = 80;
+  rows = 24;
   raw: boolean[] = [];
-  setRawMode(on: boolean) {
-    this.raw.push(on);
-    return this;
+  private onData: ((text: string) => void) | undefined;
+  open(onData: (text: string) => void) {
+    this.raw.push(true);
+    this.onData = onData;
   }
-  resume() {
-    return this;
+  onResize() {
+    return () => {};
   }
-  pause() {
-    return this;
+  close() {
+    this.raw.push(false);
+    this.onData = undefined;
+  }
+  feed(text: string) {
+    this.onData?.(text);
   }
 }
 
 async function probe(answer: string | undefined) {
-  const input = new FakeInput();
-  const output = Object.assign(new EventEmitter(), { columns: 80, rows: 24 });
-  const terminal = new Terminal(input as never, output as never, openSync("/dev/null", "w"));
+  const tty = new FakeTty();
+  const terminal = new Terminal(tty, openSync("/dev/null", "w"));
   const keys: string[] = [];
   const started = terminal.start((event) => keys.push(event.type === "key" ? event.key.name : event.type));
   // The reply arrives in pieces, as over a slow link.
-  if (answer !== undefined) for (const piece of answer.match(/[\s\S]{1,3}/g)!) input.emit("data", Buffer.from(piece));
+  if (answer !== undefined) for (const piece of answer.match(/[\s\S]{1,3}/g)!) tty.feed(piece);
   const info = await started;
-  input.emit("data", Buffer.from("x"));
+  tty.feed("x");
   terminal.stop();
-  return { info, keys, raw: input.raw };
+  return { info, keys, raw: tty.raw };
 }
 
 describe("Terminal start-up probes", () => {
