@@ -6,7 +6,7 @@
  * Writes bench/results/interactive.json and interactive.md.
  */
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { cpus } from "node:os";
+import { cpus, loadavg } from "node:os";
 import { join, resolve } from "node:path";
 import { COMPILE_FLAGS } from "../embed/build.ts";
 
@@ -277,6 +277,8 @@ async function main(): Promise<void> {
   const result = {
     date: new Date().toISOString(),
     machine: `${cpus()[0]?.model ?? "unknown"} (${cpus().length} cores, ${process.platform}-${process.arch}, Bun ${Bun.version})`,
+    /** The machine may be shared: its 1-minute load average when the run ended. */
+    loadAverage: Math.round(loadavg()[0]! * 100) / 100,
     terminal: `${COLS}x${ROWS} pseudo-terminal`,
     launch: { readyMs: startup.ready, versionMs: startup.version, untilInteractiveMs: startup.beforeInteractive, ratio, target: "≤ 3× omp --version", met: ratio <= 3 },
     keystrokeMs: { idle, streaming, streamingOutputKBps: Math.round(streamingBytes / 1024 / streamingSeconds), answerStillStreaming: stillStreaming },
@@ -287,7 +289,7 @@ async function main(): Promise<void> {
   const row = (name: string, s: Stats) => `| ${name} | ${s.median} ms | ${s.p90} ms | ${s.min} ms | ${s.max} ms | ${s.runs} |`;
   const md = `# Interactive mode benchmarks
 
-\`bun bench/interactive.ts\` on ${result.machine}, ${result.date}.
+\`bun bench/interactive.ts\` on ${result.machine}, ${result.date} (load average ${result.loadAverage}).
 omp runs in a ${result.terminal} (Bun.Terminal) that answers its DA1 probe at once, as terminals do;
 times are taken on the bytes omp writes. The provider is a local Anthropic-format endpoint.
 
