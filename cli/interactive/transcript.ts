@@ -28,10 +28,6 @@ export class Transcript {
     this.blocks.push(block);
   }
 
-  get all(): readonly Block[] {
-    return this.blocks;
-  }
-
   /**
    * What to print now and what to keep live. When the live rows outgrow `maxLive`, the oldest
    * rows of the first live block are committed early (a long reply scrolls as it streams);
