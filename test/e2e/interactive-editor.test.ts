@@ -40,7 +40,7 @@ describe("prompt editor", () => {
     tty.press("Enter");
     await tty.waitFor((screen) => editorOf(screen).split("\n").length === 5);
     tty.press("BSpace");
-    expect(editorOf(tty.screen())).toBe("❯ one\n  two\n  three\n  four");
+    await tty.waitFor((screen) => editorOf(screen) === "❯ one\n  two\n  three\n  four");
     tty.press("Enter");
     await tty.waitFor("got four lines");
     const messages = await messagesWhen(s, 1);
