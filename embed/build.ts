@@ -43,23 +43,34 @@ function importPath(from: string, to: string): string {
   return path.startsWith(".") ? path : `./${path}`;
 }
 
+/**
+ * Another bun runtime than the one building (`bun-linux-arm64`, `bun-linux-x64-baseline`), for
+ * release builds: `platform` is the addon's platform tag and `addonDir` holds the addon built for it.
+ */
+export interface CrossTarget {
+  bunTarget: string;
+  platform: string;
+  addonDir: string;
+}
+
 export interface BuildOptions {
   outfile: string;
   nativesArchive?: string;
   skipNative?: boolean;
   version?: string;
   releaseKey?: string;
+  cross?: CrossTarget;
 }
 
 /**
  * `bun build --compile` with the version in package.json replaced: core/version.ts reads it from
  * there, and only a bundler plugin can change what that import sees, hence the in-process build.
  */
-async function compileWithVersion(entry: string, outfile: string, version: string): Promise<void> {
+async function compileWithVersion(entry: string, outfile: string, version: string, bunTarget?: string): Promise<void> {
   const packageJson = join(ROOT, "package.json");
   const result = await Bun.build({
     entrypoints: [entry],
-    compile: { outfile, autoloadDotenv: false, autoloadBunfig: false, autoloadTsconfig: false, autoloadPackageJson: false },
+    compile: { outfile, ...(bunTarget ? { target: bunTarget as Bun.Build.CompileTarget } : {}), autoloadDotenv: false, autoloadBunfig: false, autoloadTsconfig: false, autoloadPackageJson: false },
     minify: true,
     bytecode: true,
     format: "esm",
@@ -84,17 +95,19 @@ export async function build(options: BuildOptions): Promise<void> {
   const started = performance.now();
   const version = options.version ?? VERSION;
   const releaseKey = options.releaseKey === undefined ? undefined : normalizePublicKey(options.releaseKey);
-  if (!options.skipNative) await buildNative({ version });
+  const platform = options.cross?.platform ?? platformTag();
+  // A cross build brings its own addon; only this machine's is built here.
+  if (!options.skipNative && platform === platformTag()) await buildNative({ version });
   const work = join(ROOT, "dist", ".build", `${process.pid}`);
   rmSync(work, { recursive: true, force: true });
   mkdirSync(work, { recursive: true });
   try {
     const packed = await packNatives({
-      addonDir: nativeOutDir(version),
+      addonDir: options.cross?.addonDir ?? nativeOutDir(version),
       outDir: work,
-      platform: platformTag(),
+      platform,
       version,
-      variants: variantsFor(),
+      variants: variantsFor(platform.split("-")[1]),
     });
     const archive = options.nativesArchive ? resolve(options.nativesArchive) : packed.archivePath;
     // The payload registers in its own module, imported before the CLI, so it is in place before
@@ -117,13 +130,14 @@ export async function build(options: BuildOptions): Promise<void> {
     );
     mkdirSync(dirname(options.outfile), { recursive: true });
     if (version === VERSION) {
-      const child = Bun.spawn([process.execPath, "build", ...COMPILE_FLAGS, join(work, "entry.ts"), "--outfile", options.outfile], {
+      const target = options.cross ? [`--target=${options.cross.bunTarget}`] : [];
+      const child = Bun.spawn([process.execPath, "build", ...COMPILE_FLAGS, ...target, join(work, "entry.ts"), "--outfile", options.outfile], {
         cwd: ROOT,
         stdio: ["ignore", "ignore", "inherit"],
       });
       if ((await child.exited) !== 0) throw new Error("bun build --compile failed (see the output above)");
     } else {
-      await compileWithVersion(join(work, "entry.ts"), options.outfile, version);
+      await compileWithVersion(join(work, "entry.ts"), options.outfile, version, options.cross?.bunTarget);
     }
   } finally {
     rmSync(work, { recursive: true, force: true });

@@ -9,18 +9,20 @@
  *   --out <dir>               the release tree's root (default release/out)
  *   --base-url <url>          where the tree will be served (default https://omp.sh/releases):
  *                             install.sh's default and the Homebrew formula's urls
+ *   --targets <list>          comma-separated targets to compile here (default: all this machine
+ *                             can: its own; on linux-x64 also linux-x64-baseline, and linux-arm64
+ *                             when Debian's arm64 cross toolchain is installed, see cross-addon.ts)
  *   --prebuilt <target>=<path>  add a binary built elsewhere (a CI runner of that target); repeatable
  *   --no-build                only the --prebuilt binaries, nothing compiled here
  *
- * This machine compiles its own target; the full matrix runs in release/ci/release.yml. The
- * binaries trust the public half of OMP_RELEASE_KEY, as does the install.sh written here.
+ * The full matrix runs in release/ci/release.yml. The binaries trust the public half of
+ * OMP_RELEASE_KEY, as does the install.sh written here.
  */
 import { chmodSync, copyFileSync, existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { join, relative, resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { describeProgram } from "../cli/program.ts";
 import { UpdateChannel } from "../core/config/settings-schema.ts";
-import { reportedVersion } from "../core/update/swap.ts";
 import { DEFAULT_RELEASE_URL } from "../core/update/remote-release.ts";
 import {
   ARCHIVED_BINARY,
@@ -34,9 +36,11 @@ import {
 } from "../core/update/release-manifest.ts";
 import { formatSha256Sums, sha256Hex } from "../core/update/sha256sums.ts";
 import { currentTarget } from "../core/update/target.ts";
-import { build } from "../embed/build.ts";
+import { type CrossTarget, build } from "../embed/build.ts";
+import { nativeOutDir } from "../native/build.ts";
 import { advanceChannels } from "./channels.ts";
 import { generateCompletions } from "./completions.ts";
+import { CROSS_PLATFORMS, buildCrossAddon, crossToolchainMissing } from "./cross-addon.ts";
 import { homebrewFormula } from "./homebrew.ts";
 import { installScript } from "./install-script.ts";
 import { offlineGuide } from "./offline-guide.ts";
@@ -51,7 +55,8 @@ export interface ReleaseOptions {
   outRoot: string;
   baseUrl: string;
   prebuilt: Map<ReleaseTarget, string>;
-  buildHere: boolean;
+  /** Targets to compile on this machine. */
+  build: ReleaseTarget[];
   key: SigningKey;
 }
 
@@ -62,18 +67,53 @@ function artifactOf(dir: string, file: string): { file: string; size: number; sh
   return { file, size: data.length, sha256: sha256Hex(data) };
 }
 
-/** The binary for `target`, compiled here or copied from --prebuilt; it must run `--version` right when it can run here. */
-async function placeBinary(options: ReleaseOptions, dir: string, target: ReleaseTarget, hostTarget: ReleaseTarget | null): Promise<void> {
+const hostTarget = currentTarget(process.execPath);
+
+/** What this machine can compile besides its own target, and how. */
+async function crossBuild(target: ReleaseTarget, version: string): Promise<CrossTarget> {
+  if (hostTarget === "linux-x64" && target === "linux-x64-baseline") {
+    return { bunTarget: "bun-linux-x64-baseline", platform: "linux-x64", addonDir: nativeOutDir(version) };
+  }
+  const cross = CROSS_PLATFORMS[target];
+  if (hostTarget === "linux-x64" && cross) return { bunTarget: `bun-${target}`, platform: cross.platform, addonDir: await buildCrossAddon(cross, version) };
+  throw new Error(`${target} cannot be built on this ${hostTarget ?? process.platform} machine; build it on its own runner and pass --prebuilt`);
+}
+
+/** The targets this machine compiles when --targets is not given. */
+export function localTargets(): ReleaseTarget[] {
+  if (!hostTarget) return [];
+  if (hostTarget !== "linux-x64") return [hostTarget];
+  const arm64 = CROSS_PLATFORMS["linux-arm64"]!;
+  return crossToolchainMissing(arm64) ? ["linux-x64", "linux-x64-baseline"] : ["linux-x64", "linux-x64-baseline", "linux-arm64"];
+}
+
+/** How to run a binary of `target` here for its smoke test: directly, under qemu, or not at all. */
+function runnerFor(target: ReleaseTarget): string[] | null {
+  if (target === hostTarget || (hostTarget === "linux-x64" && target === "linux-x64-baseline")) return [];
+  // JavaScriptCore's JIT hangs under qemu-user; its interpreter runs --version in a second or two.
+  if (hostTarget === "linux-x64" && target === "linux-arm64" && Bun.which("qemu-aarch64")) return ["env", "BUN_JSC_useJIT=0", "qemu-aarch64", "-L", "/usr/aarch64-linux-gnu"];
+  return null;
+}
+
+async function smokeRun(path: string, target: ReleaseTarget, version: string): Promise<void> {
+  const runner = runnerFor(target);
+  if (!runner) return log(`${target}: cannot run here, no smoke test`);
+  const child = Bun.spawn([...runner, path, "--version"], { stdio: ["ignore", "pipe", "pipe"], env: { PATH: process.env.PATH ?? "" }, timeout: 120_000 });
+  const [stdout, stderr, code] = await Promise.all([new Response(child.stdout).text(), new Response(child.stderr).text(), child.exited]);
+  if (code !== 0 || stdout !== `omp/${version}\n`) throw new Error(`${path} --version${runner.length ? ` (under ${runner.join(" ")})` : ""} printed ${JSON.stringify(stdout + stderr)}, exit ${child.signalCode ?? code}`);
+}
+
+/** The binary for `target`, compiled here or copied from --prebuilt, smoke-run wherever it can run. */
+async function placeBinary(options: ReleaseOptions, dir: string, target: ReleaseTarget): Promise<void> {
   const path = join(dir, binaryFileName(target));
   const prebuilt = options.prebuilt.get(target);
   if (prebuilt) copyFileSync(prebuilt, path);
-  else await build({ outfile: path, version: options.version, releaseKey: options.key.publicKey });
-  chmodSync(path, 0o755);
-  if (target !== hostTarget) return;
-  const reported = await reportedVersion(path);
-  if (!("version" in reported) || reported.version !== options.version) {
-    throw new Error(`${path} reports ${"version" in reported ? reported.version : reported.error}, not omp/${options.version}`);
+  else {
+    const cross = target === hostTarget ? undefined : await crossBuild(target, options.version);
+    await build({ outfile: path, version: options.version, releaseKey: options.key.publicKey, cross });
   }
+  chmodSync(path, 0o755);
+  await smokeRun(path, target, options.version);
 }
 
 function archiveFiles(top: string, binary: Uint8Array, completions: ReturnType<typeof generateCompletions>): TarFile[] {
@@ -98,19 +138,14 @@ export async function buildRelease(options: ReleaseOptions): Promise<string> {
   const date = new Date();
   const mtime = Math.floor(date.getTime() / 1000);
 
-  const hostTarget = currentTarget(process.execPath);
-  const targets = new Set<ReleaseTarget>(options.prebuilt.keys());
-  if (options.buildHere) {
-    if (!hostTarget) throw new Error(`this machine (${process.platform}-${process.arch}) has no release target; pass --prebuilt`);
-    targets.add(hostTarget);
-  }
-  if (targets.size === 0) throw new Error("nothing to release: --no-build without --prebuilt");
+  const targets = new Set<ReleaseTarget>([...options.prebuilt.keys(), ...options.build]);
+  if (targets.size === 0) throw new Error("nothing to release: no target to build here and no --prebuilt");
 
   const completions = generateCompletions(describeProgram({ code: 0 }));
   const manifestTargets: Partial<Record<ReleaseTarget, TargetArtifacts>> = {};
   for (const target of [...targets].sort()) {
     log(`${target}: binary`);
-    await placeBinary(options, dir, target, hostTarget);
+    await placeBinary(options, dir, target);
     const binary = new Uint8Array(readFileSync(join(dir, binaryFileName(target))));
     const archive = archiveFileName(version, target);
     log(`${target}: ${archive}`);
@@ -156,6 +191,15 @@ export async function buildRelease(options: ReleaseOptions): Promise<string> {
   return dir;
 }
 
+function parseTargets(value: string | undefined): ReleaseTarget[] {
+  if (value === undefined) return localTargets();
+  return value.split(",").map((name) => {
+    const target = ReleaseTarget.safeParse(name.trim());
+    if (!target.success) throw new Error(`--targets: ${JSON.stringify(name)} is not a target (${ReleaseTarget.options.join(", ")})`);
+    return target.data;
+  });
+}
+
 function parsePrebuilt(values: string[]): Map<ReleaseTarget, string> {
   const prebuilt = new Map<ReleaseTarget, string>();
   for (const value of values) {
@@ -176,6 +220,7 @@ if (import.meta.main) {
         channel: { type: "string", default: "stable" },
         out: { type: "string", default: join(import.meta.dir, "out") },
         "base-url": { type: "string", default: DEFAULT_RELEASE_URL },
+        targets: { type: "string" },
         prebuilt: { type: "string", multiple: true, default: [] },
         "no-build": { type: "boolean", default: false },
       },
@@ -190,7 +235,7 @@ if (import.meta.main) {
       outRoot: resolve(values.out),
       baseUrl: values["base-url"].replace(/\/+$/, ""),
       prebuilt: parsePrebuilt(values.prebuilt),
-      buildHere: !values["no-build"],
+      build: values["no-build"] ? [] : parseTargets(values.targets),
       key: signingKeyFromEnv(),
     });
   } catch (error) {

@@ -72,7 +72,7 @@ function throwawayKey(): string {
 }
 
 async function buildInto(out: string, version: string, channel: string, keyPem: string): Promise<void> {
-  const child = Bun.spawn([BUN, join(ROOT, "release", "build.ts"), "--version", version, "--channel", channel, "--out", out], {
+  const child = Bun.spawn([BUN, join(ROOT, "release", "build.ts"), "--version", version, "--channel", channel, "--out", out, "--targets", TARGET], {
     cwd: ROOT,
     env: { ...process.env, OMP_RELEASE_KEY: keyPem },
     stdio: ["ignore", "inherit", "inherit"],
