@@ -1,5 +1,5 @@
 import { execFileSync } from "node:child_process";
-import { chmodSync, copyFileSync, cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, renameSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs";
+import { chmodSync, copyFileSync, cpSync, existsSync, linkSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, renameSync, rmSync, statSync, symlinkSync, utimesSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, relative } from "node:path";
 import { normalizePublicKey } from "../../core/update/signature.ts";
@@ -25,6 +25,7 @@ export const TARGET = `${process.platform}-${process.arch}`;
 
 const CACHE = join(ROOT, "release", "out", ".test-cache");
 const BUN = join(ROOT, "node_modules", ".bin", "bun");
+const STALE_MS = 2 * 60 * 60 * 1000;
 
 export interface ReleaseFixture {
   /** The release tree: <A>/, <B>/, channels/, install.sh. */
@@ -65,8 +66,13 @@ function throwawayKey(): string {
   if (!existsSync(path)) {
     mkdirSync(CACHE, { recursive: true });
     const pem = execFileSync("openssl", ["genpkey", "-algorithm", "ed25519"], { encoding: "utf8" });
-    writeFileSync(`${path}.tmp`, pem, { mode: 0o600 });
-    renameSync(`${path}.tmp`, path);
+    const temp = `${path}.${process.pid}.tmp`;
+    writeFileSync(temp, pem, { mode: 0o600 });
+    // A link never replaces a key another test run made meanwhile.
+    try {
+      linkSync(temp, path);
+    } catch {}
+    rmSync(temp, { force: true });
   }
   return readFileSync(path, "utf8");
 }
@@ -94,11 +100,19 @@ export function releaseFixture(): Promise<ReleaseFixture> {
       await buildInto(work, VERSION_A, "stable", keyPem);
       await buildInto(work, VERSION_B, "canary", keyPem);
       writeFileSync(join(work, "complete"), "");
-      rmSync(root, { recursive: true, force: true });
-      renameSync(work, root);
+      try {
+        renameSync(work, root);
+      } catch {
+        // Another test run finished the same build first: use that one.
+        rmSync(work, { recursive: true, force: true });
+      }
     }
+    // Marks this build as in use; older builds go, but not one another test run may still be using.
+    utimesSync(root, new Date(), new Date());
     for (const name of readdirSync(CACHE)) {
-      if (name !== key && name !== "test-release-key.pem" && !name.startsWith(`${key}.`)) rmSync(join(CACHE, name), { recursive: true, force: true });
+      const path = join(CACHE, name);
+      if (name === key || name === "test-release-key.pem" || Date.now() - statSync(path).mtimeMs < STALE_MS) continue;
+      rmSync(path, { recursive: true, force: true });
     }
     return {
       root,
