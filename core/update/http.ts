@@ -40,7 +40,7 @@ function bypassesProxy(host: string): boolean {
 }
 
 /** The proxy a request to `url` goes through, for error messages. */
-export function proxyFor(url: string): string | null {
+function proxyFor(url: string): string | null {
   const parsed = new URL(url);
   const proxy = parsed.protocol === "https:" ? envValue("HTTPS_PROXY", "https_proxy", "HTTP_PROXY", "http_proxy") : envValue("HTTP_PROXY", "http_proxy");
   return proxy && !bypassesProxy(parsed.hostname) ? proxy : null;

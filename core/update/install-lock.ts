@@ -8,7 +8,7 @@ import { OmpError } from "../errors/omp-error.ts";
  * next update, so it can never go stale the way a plain lock file does.
  */
 
-export function lockPathFor(target: string): string {
+function lockPathFor(target: string): string {
   return join(dirname(target), `.${basename(target)}.update-lock`);
 }
 

@@ -31,12 +31,11 @@ export const ReleaseVersion = z.string().regex(VERSION_PATTERN, "a semver versio
 
 const FileName = z.string().regex(/^[A-Za-z0-9][A-Za-z0-9._+-]*$/, "a plain file name");
 
-export const Artifact = z.strictObject({
+const Artifact = z.strictObject({
   file: FileName,
   size: z.number().int().positive(),
   sha256: z.string().regex(/^[0-9a-f]{64}$/),
 });
-export type Artifact = z.infer<typeof Artifact>;
 
 /** Per target: the archive to download (file, size, sha256) and the binary inside it. */
 export const TargetArtifacts = Artifact.extend({ binary: Artifact });

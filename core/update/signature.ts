@@ -29,12 +29,6 @@ export function normalizePublicKey(input: string): string {
   return key.export({ format: "der", type: "spki" }).toString("base64");
 }
 
-/** The key as PEM, the form openssl reads. */
-export function publicKeyPem(base64Der: string): string {
-  const lines = base64Der.match(/.{1,64}/g) ?? [];
-  return `-----BEGIN PUBLIC KEY-----\n${lines.join("\n")}\n-----END PUBLIC KEY-----\n`;
-}
-
 export function verifySignature(data: Uint8Array, signature: Uint8Array, base64Der: string): boolean {
   try {
     return verify(null, data, publicKeyObject(base64Der), signature);

@@ -11,7 +11,7 @@ import type { ReleaseTarget } from "./release-manifest.ts";
 const PT_INTERP = 3;
 
 /** The PT_INTERP path of a 64-bit little-endian ELF file, or null when there is none. */
-export function elfInterpreter(path: string): string | null {
+function elfInterpreter(path: string): string | null {
   const fd = openSync(path, "r");
   try {
     const header = Buffer.alloc(64);
