@@ -5,6 +5,7 @@ import type { FindFlags } from "./find.ts";
 import type { GrepFlags } from "./grep.ts";
 import type { AgentFlags } from "./agent.ts";
 import type { UpdateFlags } from "./update.ts";
+import { writeFdQuietly } from "./write.ts";
 import { collect, nonNegativeInt, positiveNumber } from "./options.ts";
 
 /** Exit status for bad usage, as ripgrep uses it: 1 is kept for "nothing found". */
@@ -27,7 +28,11 @@ export function describeProgram(status: Status): Command {
     .helpOption("-h, --help", "show help")
     .showSuggestionAfterError(true)
     .exitOverride()
-    .configureOutput({ outputError: (text, write) => write(text.replace(/^error: /, "omp: ")) });
+    .configureOutput({
+      writeOut: (text) => writeFdQuietly(1, text),
+      writeErr: (text) => writeFdQuietly(2, text),
+      outputError: (text, write) => write(text.replace(/^error: /, "omp: ")),
+    });
 
   program
     .enablePositionalOptions()

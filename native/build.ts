@@ -171,10 +171,22 @@ export async function buildNative(options: { force?: boolean; version?: string }
   return outputs;
 }
 
+/** The Rust unit and integration tests of every crate, against the same crate source as the build. */
+export async function testNative(): Promise<void> {
+  const source = await chooseCrateSource();
+  resetLockOnSourceChange(source);
+  const child = Bun.spawn([cargoPath(), ...cargoSourceArgs(source), "test", "--workspace", "--manifest-path", join(NATIVE_DIR, "Cargo.toml")], {
+    env: { ...process.env, CARGO_TARGET_DIR: join(NATIVE_DIR, "target", "test"), OMP_VERSION: VERSION },
+    stdio: ["ignore", "inherit", "inherit"],
+  });
+  if ((await child.exited) !== 0) throw new Error("cargo test failed (see the output above)");
+}
+
 if (import.meta.main) {
   try {
-    const { values } = parseArgs({ options: { force: { type: "boolean" }, version: { type: "string" } } });
-    await buildNative({ force: values.force, version: values.version });
+    const { values } = parseArgs({ options: { force: { type: "boolean" }, version: { type: "string" }, test: { type: "boolean" } } });
+    if (values.test) await testNative();
+    else await buildNative({ force: values.force, version: values.version });
   } catch (error) {
     console.error(`native build failed: ${(error as Error).message}`);
     process.exit(1);

@@ -1,15 +1,16 @@
-// The Rust addon's JS surface (core/natives/api.ts), loaded straight from a cargo build:
-// OMP_TEST_ADDON=<path>, else the dev build from
-//   cd native && CARGO_TARGET_DIR=target/napi-dev cargo build -p omp-natives
+// The Rust addon's JS surface (core/natives/api.ts), loaded straight from a build:
+// OMP_TEST_ADDON=<path>, else the addon `bun run build` left in native/out for this CPU.
 import { describe, expect, test } from "bun:test";
 import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { NativeAddon } from "../../core/natives/api.ts";
+import { addonFileName } from "../../embed/names.ts";
+import { chooseVariant, platformTag } from "../../embed/variant.ts";
 
-const ADDON = process.env.OMP_TEST_ADDON ?? join(import.meta.dir, "../../native/target/napi-dev/debug/libomp_natives.so");
-const present = existsSync(ADDON);
-if (!present) console.warn(`natives-addon tests skipped: no addon at ${ADDON} (build it or set OMP_TEST_ADDON)`);
+const ADDON =
+  process.env.OMP_TEST_ADDON ?? join(import.meta.dir, "../../native/out", addonFileName(platformTag(), chooseVariant().order[0]!));
+if (!existsSync(ADDON)) throw new Error(`no addon at ${ADDON}: run bun run build:native (or set OMP_TEST_ADDON)`);
 
 function load(path: string): NativeAddon {
   const module = { exports: {} as NativeAddon };
@@ -17,7 +18,7 @@ function load(path: string): NativeAddon {
   return module.exports;
 }
 
-const addon = present ? load(ADDON) : (undefined as unknown as NativeAddon);
+const addon = load(ADDON);
 const scratch = () => mkdtempSync(join(tmpdir(), "omp-addon-"));
 
 /** The thrown value of `f`, which must throw. */
@@ -39,7 +40,7 @@ async function rejection(promise: Promise<unknown>): Promise<Error & { code?: st
   throw new Error("expected a rejection");
 }
 
-describe.skipIf(!present)("natives addon", () => {
+describe("natives addon", () => {
   test("exports exactly the api.ts surface", () => {
     expect(Object.keys(addon).sort()).toEqual(["buildStamp", "debugPanic", "fuzzyFind", "glob", "grep"]);
   });

@@ -7,8 +7,8 @@ mod sink;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
 
-use grep::regex::RegexMatcher;
-use grep::searcher::Searcher;
+use grep_regex::RegexMatcher;
+use grep_searcher::Searcher;
 use ignore::{DirEntry, WalkState};
 
 use self::page::Paging;

@@ -5,9 +5,9 @@
 use std::cmp;
 use std::io;
 
-use grep::matcher::Matcher;
-use grep::regex::RegexMatcher;
-use grep::searcher::{Searcher, Sink, SinkContext, SinkContextKind, SinkMatch};
+use grep_matcher::Matcher;
+use grep_regex::RegexMatcher;
+use grep_searcher::{Searcher, Sink, SinkContext, SinkContextKind, SinkMatch};
 
 use crate::types::{CancelToken, GrepLine, LineKind};
 
