@@ -69,7 +69,7 @@ async function main(): Promise<void> {
   const [grep, rg] = await hyperfine(
     "grep-tree",
     [`${OMP} grep ${pattern} ${tree}`, `rg --no-config -n --no-heading ${pattern} ${tree}`],
-    ["--warmup", "3", "--runs", "20"],
+    ["--warmup", "3", "--runs", "30"],
     env,
   );
 
