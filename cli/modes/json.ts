@@ -1,7 +1,7 @@
 import type { Agent } from "../../core/agent/agent.ts";
 import type { ImageContent, TextContent } from "../../core/ai/messages.ts";
 import { stdout, writeLine } from "./output.ts";
-import { exitStatusFor, stopOnSignal } from "./print.ts";
+import { promptUntilDone } from "./print.ts";
 
 /**
  * `--mode json`: one JSON object per line on stdout — the session header first, then every agent
@@ -10,14 +10,9 @@ import { exitStatusFor, stopOnSignal } from "./print.ts";
 export async function runJsonMode(agent: Agent, prompt: (TextContent | ImageContent)[], header: Record<string, unknown>): Promise<number> {
   writeLine(header);
   agent.subscribe(writeLine);
-  const onSignal = stopOnSignal(agent);
-  process.on("SIGINT", onSignal);
-  process.on("SIGTERM", onSignal);
   try {
-    return exitStatusFor(await agent.prompt(prompt));
+    return await promptUntilDone(agent, prompt);
   } finally {
-    process.off("SIGINT", onSignal);
-    process.off("SIGTERM", onSignal);
     await stdout.flush();
   }
 }

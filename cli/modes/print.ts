@@ -21,13 +21,25 @@ export function exitStatusFor(reason: AgentStopReason): number {
 /**
  * Ctrl-C (or SIGTERM) stops the run and lets it save the session; a second one exits at once.
  */
-export function stopOnSignal(agent: Agent): (signal: NodeJS.Signals) => void {
+/**
+ * Runs the prompt to its end; the first SIGINT or SIGTERM aborts the run (its session kept), a
+ * second one exits at once. Returns the exit status.
+ */
+export async function promptUntilDone(agent: Agent, prompt: (TextContent | ImageContent)[]): Promise<number> {
   let stopping = false;
-  return (signal) => {
+  const onSignal = (signal: NodeJS.Signals) => {
     if (stopping) process.exit(exitStatusFor("aborted"));
     stopping = true;
     agent.abort("aborted", signal === "SIGINT" ? "interrupted (Ctrl-C)" : `stopped by ${signal}`);
   };
+  process.on("SIGINT", onSignal);
+  process.on("SIGTERM", onSignal);
+  try {
+    return exitStatusFor(await agent.prompt(prompt));
+  } finally {
+    process.off("SIGINT", onSignal);
+    process.off("SIGTERM", onSignal);
+  }
 }
 
 /**
@@ -74,14 +86,9 @@ export async function runPrintMode(agent: Agent, prompt: (TextContent | ImageCon
         break;
     }
   });
-  const onSignal = stopOnSignal(agent);
-  process.on("SIGINT", onSignal);
-  process.on("SIGTERM", onSignal);
   try {
-    return exitStatusFor(await agent.prompt(prompt));
+    return await promptUntilDone(agent, prompt);
   } finally {
-    process.off("SIGINT", onSignal);
-    process.off("SIGTERM", onSignal);
     await Promise.all([stdout.flush(), stderr.flush()]);
   }
 }
