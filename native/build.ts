@@ -131,7 +131,9 @@ async function buildVariant(variant: Variant, source: "crates-io" | "debian", fo
   }
   const targetDir = cargoTargetDir(variant, version);
   const cpu = CPU_FLAGS[variant];
-  const rustflags = [process.env.RUSTFLAGS ?? "", cpu ? `-C target-cpu=${cpu}` : ""].join(" ").trim();
+  // The napi_* symbols come from the host process; macOS's linker must be told to leave them unresolved.
+  const darwinLink = process.platform === "darwin" ? "-C link-arg=-undefined -C link-arg=dynamic_lookup" : "";
+  const rustflags = [process.env.RUSTFLAGS ?? "", cpu ? `-C target-cpu=${cpu}` : "", darwinLink].join(" ").trim();
   const args = [cargoPath(), ...cargoSourceArgs(source), "build", "--release", "-p", "omp-natives", "--manifest-path", join(NATIVE_DIR, "Cargo.toml")];
   console.error(`native: building ${variant}${cpu ? ` (${cpu})` : ""} from ${source}`);
   const started = performance.now();
