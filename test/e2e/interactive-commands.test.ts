@@ -1,22 +1,12 @@
 // Every slash command of the interactive mode, driven through a real terminal (tmux).
-import { afterEach, describe, expect, setDefaultTimeout, test } from "bun:test";
+import { describe, expect, setDefaultTimeout, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { type InteractiveSession, READY, eventually, messagesOf, sessionFiles, startInteractive } from "../support/tty-session.ts";
+import { type InteractiveSession, eventually, messagesOf, sessionFiles, readySessions } from "../support/tty-session.ts";
 
 setDefaultTimeout(60_000);
 
-let session: InteractiveSession | undefined;
-afterEach(async () => {
-  await session?.close();
-  session = undefined;
-});
-
-async function ready(options: Parameters<typeof startInteractive>[0] = {}): Promise<InteractiveSession> {
-  session = await startInteractive(options);
-  await session.tty.waitFor(READY);
-  return session;
-}
+const ready = readySessions();
 
 /** Types a prompt and waits for the answer's text. */
 async function exchange(s: InteractiveSession, prompt: string, answer: string): Promise<void> {

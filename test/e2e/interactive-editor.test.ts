@@ -1,23 +1,13 @@
 // The prompt editor in a real terminal: multi-line input, readline keys, history (persisted and
 // searched), large pastes, and @ path completion.
-import { afterEach, describe, expect, setDefaultTimeout, test } from "bun:test";
+import { describe, expect, setDefaultTimeout, test } from "bun:test";
 import { statSync } from "node:fs";
 import { join } from "node:path";
-import { type InteractiveSession, READY, messagesWhen, startInteractive } from "../support/tty-session.ts";
+import { type InteractiveSession, READY, messagesWhen, readySessions } from "../support/tty-session.ts";
 
 setDefaultTimeout(60_000);
 
-let session: InteractiveSession | undefined;
-afterEach(async () => {
-  await session?.close();
-  session = undefined;
-});
-
-async function ready(options: Parameters<typeof startInteractive>[0] = {}): Promise<InteractiveSession> {
-  session = await startInteractive(options);
-  await session.tty.waitFor(READY);
-  return session;
-}
+const ready = readySessions();
 
 /** The editor's rows (between the two borders below the status line); tmux drops trailing spaces. */
 function editorOf(screen: string): string {

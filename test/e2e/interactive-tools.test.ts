@@ -1,23 +1,13 @@
 // Tool calls in the interactive mode: compact blocks with diffs, output tails and counts;
 // approval prompts (once, always, deny with a reason); thinking; resuming with -c.
-import { afterEach, describe, expect, setDefaultTimeout, test } from "bun:test";
+import { describe, expect, setDefaultTimeout, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { type InteractiveSession, READY, messagesWhen, startInteractive } from "../support/tty-session.ts";
+import { type InteractiveSession, messagesWhen, readySessions } from "../support/tty-session.ts";
 
 setDefaultTimeout(60_000);
 
-let session: InteractiveSession | undefined;
-afterEach(async () => {
-  await session?.close();
-  session = undefined;
-});
-
-async function ready(options: Parameters<typeof startInteractive>[0] = {}): Promise<InteractiveSession> {
-  session = await startInteractive(options);
-  await session.tty.waitFor(READY);
-  return session;
-}
+const ready = readySessions();
 
 async function ask(s: InteractiveSession, prompt: string): Promise<void> {
   s.tty.type(prompt);

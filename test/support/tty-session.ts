@@ -1,5 +1,6 @@
 // The interactive tests' fixture: the provider stand-in in this process, a temp HOME and project,
 // and omp in a tmux pane pointed at the stand-in the way a user points it at a real endpoint.
+import { afterEach } from "bun:test";
 import { mkdirSync, readFileSync, readdirSync, statSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { tempDir } from "./omp.ts";
@@ -127,4 +128,21 @@ export function messagesWhen(session: InteractiveSession, count: number): Promis
     const messages = messagesOf(session.sessionEntries());
     return messages.length >= count ? messages : undefined;
   }, `${count} messages in the session file`);
+}
+
+/**
+ * For a test file: a function that starts omp and resolves once its prompt is up; each session it
+ * starts is closed after its test.
+ */
+export function readySessions(): (options?: SessionOptions) => Promise<InteractiveSession> {
+  let current: InteractiveSession | undefined;
+  afterEach(async () => {
+    await current?.close();
+    current = undefined;
+  });
+  return async (options = {}) => {
+    current = await startInteractive(options);
+    await current.tty.waitFor(READY);
+    return current;
+  };
 }
