@@ -239,6 +239,12 @@ async function main(): Promise<void> {
 
   console.error("launch to ready prompt…");
   const startup = await launch(env, cwd, 30);
+  // `bun bench/interactive.ts launch`: only the launch, printed, no results written.
+  if (process.argv[2] === "launch") {
+    server.stop();
+    console.log(JSON.stringify({ ...startup, ratio: Math.round((startup.ready.median / startup.version.median) * 100) / 100 }, null, 2));
+    return;
+  }
 
   console.error("keystrokes, idle and while streaming…");
   const pty = new Pty(["--model", "anthropic/claude-sonnet-4-5", "--no-session"], env, cwd);

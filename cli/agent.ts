@@ -7,7 +7,7 @@ import { expandMentions, attachFile } from "../core/agent/mentions.ts";
 import { gitSummary } from "../core/agent/git-summary.ts";
 import { Runtime } from "../core/agent/runtime.ts";
 import type { ImageContent, TextContent } from "../core/ai/messages.ts";
-import { ThinkingLevel } from "../core/ai/model.ts";
+import { THINKING_LEVELS, isThinkingLevel } from "../core/ai/model.ts";
 import { loadDotenv } from "../core/config/dotenv.ts";
 import { loadModelsConfig } from "../core/config/models.ts";
 import type { SettingsInput } from "../core/config/settings-schema.ts";
@@ -59,9 +59,8 @@ function runtimeSettings(flags: AgentFlags): SettingsInput {
   const runtime: SettingsInput = {};
   if (flags.model) runtime.model = flags.model;
   if (flags.thinking) {
-    const level = ThinkingLevel.safeParse(flags.thinking);
-    if (!level.success) throw new OmpError(`--thinking: got ${JSON.stringify(flags.thinking)}, expected one of ${ThinkingLevel.options.join(", ")}`, { exitCode: 2 });
-    runtime.thinking = level.data;
+    if (!isThinkingLevel(flags.thinking)) throw new OmpError(`--thinking: got ${JSON.stringify(flags.thinking)}, expected one of ${THINKING_LEVELS.join(", ")}`, { exitCode: 2 });
+    runtime.thinking = flags.thinking;
   }
   if (flags.approvalMode) {
     try {

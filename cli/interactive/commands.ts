@@ -2,7 +2,7 @@ import { writeFileSync } from "node:fs";
 import { resolve } from "node:path";
 import type { Agent } from "../../core/agent/agent.ts";
 import type { ModelSelection, Runtime } from "../../core/agent/runtime.ts";
-import { type Model, ThinkingLevel } from "../../core/ai/model.ts";
+import { type Model, THINKING_LEVELS, isThinkingLevel } from "../../core/ai/model.ts";
 import { describeError } from "../../core/errors/omp-error.ts";
 import { displayPath } from "../../core/paths.ts";
 import { formatAge, listSessions } from "../../core/session/listing.ts";
@@ -98,17 +98,16 @@ export const COMMANDS: SlashCommand[] = [
       }
       let level: string | undefined = args;
       if (!level) {
-        const choices = ThinkingLevel.options.map((l) => ({ label: l, value: l, current: l === host.agent.thinking }));
+        const choices = THINKING_LEVELS.map((l) => ({ label: l, value: l, current: l === host.agent.thinking }));
         level = await host.pick("Thinking level", choices, false);
         if (!level) return;
       }
-      const parsed = ThinkingLevel.safeParse(level);
-      if (!parsed.success) {
-        host.notice("error", `Unknown thinking level "${level}"; one of ${ThinkingLevel.options.join(", ")}.`);
+      if (!isThinkingLevel(level)) {
+        host.notice("error", `Unknown thinking level "${level}"; one of ${THINKING_LEVELS.join(", ")}.`);
         return;
       }
-      host.agent.setThinking(parsed.data);
-      host.notice("success", `Thinking: ${parsed.data}`);
+      host.agent.setThinking(level);
+      host.notice("success", `Thinking: ${level}`);
     },
   },
   {

@@ -1,5 +1,5 @@
 import { builtinModels, discoverLocalModels, getProvider } from "../ai/index.ts";
-import { type Model, ThinkingLevel } from "../ai/model.ts";
+import { type Model, type ThinkingLevel, isThinkingLevel } from "../ai/model.ts";
 import type { ModelsConfig } from "../config/models-schema.ts";
 import { customModels } from "../config/models.ts";
 import { OmpError } from "../errors/omp-error.ts";
@@ -51,9 +51,9 @@ export function resolveModel(pattern: string, models: Model[]): ModelChoice {
   let thinking: ThinkingLevel | undefined;
   const colon = text.lastIndexOf(":");
   if (colon > 0) {
-    const level = ThinkingLevel.safeParse(text.slice(colon + 1));
-    if (level.success) {
-      thinking = level.data;
+    const level = text.slice(colon + 1);
+    if (isThinkingLevel(level)) {
+      thinking = level;
       text = text.slice(0, colon);
     }
   }

@@ -1,35 +1,22 @@
-import { z } from "zod";
+import type { z } from "zod";
+import type { Model as ModelSchema, ModelCost as ModelCostSchema } from "./model-schema.ts";
+
+/**
+ * Models and their settings as plain values and types. zod stays out of this module (its schemas
+ * are in model-schema.ts): everything on the start-up path imports it, and loading zod there would
+ * cost milliseconds before the first request.
+ */
 
 /** The wire APIs omp speaks. OpenAI-compatible services use `openai-completions`. */
-export const Api = z.enum(["anthropic-messages", "openai-completions", "openai-responses", "google-generative-ai"]);
-export type Api = z.infer<typeof Api>;
+export const APIS = ["anthropic-messages", "openai-completions", "openai-responses", "google-generative-ai"] as const;
+export type Api = (typeof APIS)[number];
 
-export const ModelCost = z.object({
-  /** US dollars per million tokens. */
-  input: z.number().nonnegative(),
-  output: z.number().nonnegative(),
-  cacheRead: z.number().nonnegative().default(0),
-  cacheWrite: z.number().nonnegative().default(0),
-});
-export type ModelCost = z.infer<typeof ModelCost>;
+export type ModelCost = z.output<typeof ModelCostSchema>;
+export type Model = z.output<typeof ModelSchema>;
 
-export const Model = z.object({
-  /** The id sent to the provider. */
-  id: z.string(),
-  name: z.string(),
-  /** Provider id: `anthropic`, `openai`, `google`, `openrouter`, `ollama`, or a models.yml key. */
-  provider: z.string(),
-  api: Api,
-  /** Without a trailing slash; adapters append their paths (`/v1/messages`, `/chat/completions`, ...). */
-  baseUrl: z.string(),
-  reasoning: z.boolean().default(false),
-  input: z.array(z.enum(["text", "image"])).default(["text"]),
-  cost: ModelCost.default({ input: 0, output: 0, cacheRead: 0, cacheWrite: 0 }),
-  contextWindow: z.number().int().positive(),
-  maxTokens: z.number().int().positive(),
-  headers: z.record(z.string(), z.string()).optional(),
-});
-export type Model = z.infer<typeof Model>;
+export const THINKING_LEVELS = ["off", "minimal", "low", "medium", "high", "xhigh"] as const;
+export type ThinkingLevel = (typeof THINKING_LEVELS)[number];
 
-export const ThinkingLevel = z.enum(["off", "minimal", "low", "medium", "high", "xhigh"]);
-export type ThinkingLevel = z.infer<typeof ThinkingLevel>;
+export function isThinkingLevel(value: string): value is ThinkingLevel {
+  return (THINKING_LEVELS as readonly string[]).includes(value);
+}

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { Api } from "../ai/model.ts";
+import { Api } from "../ai/model-schema.ts";
 
 /**
  * models.yml: custom providers and models, and overrides of built-in providers' endpoint, key or

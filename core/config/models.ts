@@ -1,5 +1,6 @@
 import { resolve } from "node:path";
-import { Model } from "../ai/model.ts";
+import type { Model } from "../ai/model.ts";
+import { Model as ModelSchema } from "../ai/model-schema.ts";
 import { globalModelsPath, projectModelsPath } from "../paths.ts";
 import { validateConfig } from "./config-error.ts";
 import { deepMerge } from "./merge.ts";
@@ -46,7 +47,7 @@ export function loadModelsConfig(options: { cwd?: string; env?: NodeJS.ProcessEn
 export function customModels(config: ModelsConfig): Model[] {
   return Object.entries(config.providers).flatMap(([provider, entry]) =>
     (entry.models ?? []).map((model) =>
-      Model.parse({
+      ModelSchema.parse({
         id: model.id,
         name: model.name ?? model.id,
         provider,

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { ThinkingLevel } from "../ai/model.ts";
+import { ThinkingLevel } from "../ai/model-schema.ts";
 
 /**
  * Every setting omp reads from config.yml, with its default. The one source of truth: files are

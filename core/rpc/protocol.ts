@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { ImageContent } from "../ai/messages.ts";
-import { ThinkingLevel } from "../ai/model.ts";
+import { ThinkingLevel } from "../ai/model-schema.ts";
 
 /**
  * The commands `omp --mode rpc` reads on stdin, one JSON object per line, with the names and

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { Message } from "../ai/messages.ts";
-import { ThinkingLevel } from "../ai/model.ts";
+import { ThinkingLevel } from "../ai/model-schema.ts";
 
 /**
  * The lines of a session file. Line 1 is the header; every other line is an entry in a tree

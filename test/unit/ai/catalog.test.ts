@@ -2,7 +2,7 @@
 import { describe, expect, test } from "bun:test";
 import { CATALOG } from "../../../core/ai/catalog.ts";
 import { builtinModels } from "../../../core/ai/index.ts";
-import { Model } from "../../../core/ai/model.ts";
+import { Model } from "../../../core/ai/model-schema.ts";
 import { PROVIDERS, getProvider, providerBaseUrl } from "../../../core/ai/providers-table.ts";
 import { addUsage, usageFor } from "../../../core/ai/usage.ts";
 
