@@ -1,7 +1,6 @@
 import { fstatSync } from "node:fs";
 import { resolve } from "node:path";
 import { isatty } from "node:tty";
-import { z } from "zod";
 import type { Agent } from "../core/agent/agent.ts";
 import { expandMentions, attachFile } from "../core/agent/mentions.ts";
 import { gitSummary } from "../core/agent/git-summary.ts";
@@ -87,8 +86,6 @@ function buildPrompt(messages: string[], stdin: string, cwd: string): (TextConte
 
 /** The default command: the agent, headless (print, json, rpc). */
 export async function runAgent(messages: string[], flags: AgentFlags): Promise<number> {
-  // Each schema parses a handful of times per run: compiling zod's fast paths costs more at start-up than it saves.
-  z.config({ jitless: true });
   const mode = flags.mode ?? "text";
   if (!(MODES as readonly string[]).includes(mode)) throw new OmpError(`--mode: got ${JSON.stringify(mode)}, expected one of ${MODES.join(", ")}`, { exitCode: 2 });
   const cwd = resolve(process.cwd());

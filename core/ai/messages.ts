@@ -1,102 +1,22 @@
-import { z } from "zod";
+import type { z } from "zod";
+import type * as schema from "./messages-schema.ts";
 
 /**
- * The conversation model every provider adapter speaks, and the shape messages have in session
- * files. One schema, so what is streamed, stored and resumed cannot drift apart.
+ * The conversation's types, derived from the zod schemas in messages-schema.ts. This module stays
+ * free of zod so that everything streaming or recording messages can import it at start-up.
  */
 
-export const TextContent = z.object({ type: z.literal("text"), text: z.string() });
-export type TextContent = z.infer<typeof TextContent>;
-
-export const ThinkingContent = z.object({
-  type: z.literal("thinking"),
-  thinking: z.string(),
-  /**
-   * Opaque provider data needed to send the thinking back on the next request: Anthropic's
-   * `signature` (or `redacted_thinking` data), OpenAI Responses' reasoning item (id plus
-   * `encrypted_content`) serialised as JSON.
-   */
-  signature: z.string().optional(),
-  redacted: z.boolean().optional(),
-});
-export type ThinkingContent = z.infer<typeof ThinkingContent>;
-
-export const ImageContent = z.object({
-  type: z.literal("image"),
-  /** Base64, no data: prefix. */
-  data: z.string(),
-  mimeType: z.string(),
-});
-export type ImageContent = z.infer<typeof ImageContent>;
-
-export const ToolCall = z.object({
-  type: z.literal("toolCall"),
-  id: z.string(),
-  name: z.string(),
-  arguments: z.record(z.string(), z.unknown()),
-  /** Provider data to round-trip (e.g. Gemini's thoughtSignature, Responses' item id). */
-  providerData: z.string().optional(),
-});
-export type ToolCall = z.infer<typeof ToolCall>;
-
-export const Cost = z.object({
-  input: z.number(),
-  output: z.number(),
-  cacheRead: z.number(),
-  cacheWrite: z.number(),
-  total: z.number(),
-});
-export type Cost = z.infer<typeof Cost>;
-
-export const Usage = z.object({
-  /** Input tokens not served from or written to the prompt cache. */
-  input: z.number(),
-  output: z.number(),
-  cacheRead: z.number(),
-  cacheWrite: z.number(),
-  totalTokens: z.number(),
-  /** US dollars, from the model's prices. */
-  cost: Cost,
-});
-export type Usage = z.infer<typeof Usage>;
-
-export const StopReason = z.enum(["stop", "length", "toolUse", "error", "aborted"]);
-export type StopReason = z.infer<typeof StopReason>;
-
-export const UserMessage = z.object({
-  role: z.literal("user"),
-  content: z.union([z.string(), z.array(z.union([TextContent, ImageContent]))]),
-  timestamp: z.number(),
-});
-export type UserMessage = z.infer<typeof UserMessage>;
-
-export const AssistantMessage = z.object({
-  role: z.literal("assistant"),
-  content: z.array(z.union([TextContent, ThinkingContent, ToolCall])),
-  api: z.string(),
-  provider: z.string(),
-  model: z.string(),
-  usage: Usage,
-  stopReason: StopReason,
-  errorMessage: z.string().optional(),
-  timestamp: z.number(),
-});
-export type AssistantMessage = z.infer<typeof AssistantMessage>;
-
-export const ToolResultMessage = z.object({
-  role: z.literal("toolResult"),
-  toolCallId: z.string(),
-  toolName: z.string(),
-  content: z.array(z.union([TextContent, ImageContent])),
-  isError: z.boolean(),
-  /** Tool-specific data for UIs (a diff, exit code); never sent to the model. */
-  details: z.unknown().optional(),
-  timestamp: z.number(),
-});
-export type ToolResultMessage = z.infer<typeof ToolResultMessage>;
-
-export const Message = z.discriminatedUnion("role", [UserMessage, AssistantMessage, ToolResultMessage]);
-export type Message = z.infer<typeof Message>;
+export type TextContent = z.output<typeof schema.TextContent>;
+export type ThinkingContent = z.output<typeof schema.ThinkingContent>;
+export type ImageContent = z.output<typeof schema.ImageContent>;
+export type ToolCall = z.output<typeof schema.ToolCall>;
+export type Cost = z.output<typeof schema.Cost>;
+export type Usage = z.output<typeof schema.Usage>;
+export type StopReason = z.output<typeof schema.StopReason>;
+export type UserMessage = z.output<typeof schema.UserMessage>;
+export type AssistantMessage = z.output<typeof schema.AssistantMessage>;
+export type ToolResultMessage = z.output<typeof schema.ToolResultMessage>;
+export type Message = z.output<typeof schema.Message>;
 
 export function emptyUsage(): Usage {
   return { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, totalTokens: 0, cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 } };

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { ImageContent } from "../ai/messages.ts";
+import { ImageContent } from "../ai/messages-schema.ts";
 import { ThinkingLevel } from "../ai/model-schema.ts";
 
 /**

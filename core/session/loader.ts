@@ -3,6 +3,7 @@ import type { Message } from "../ai/messages.ts";
 import type { ThinkingLevel } from "../ai/model.ts";
 import { OmpError, describeError } from "../errors/omp-error.ts";
 import { displayPath } from "../paths.ts";
+import { summaryMessage } from "./summary-message.ts";
 import { type CompactionEntry, ENTRY_TYPES, SESSION_VERSION, SessionEntry, SessionHeader } from "./schema.ts";
 
 /** A line that was skipped, or a repair made, while loading. */
@@ -139,15 +140,9 @@ export interface SessionContext {
   compaction?: CompactionEntry;
 }
 
-export const COMPACTION_SUMMARY_PREFIX = "The conversation before this point was compacted into this summary:";
-
 /** The summary of a compaction as the message that stands in for what it replaced. */
 export function compactionSummaryMessage(compaction: CompactionEntry): Message {
-  return {
-    role: "user",
-    content: `${COMPACTION_SUMMARY_PREFIX}\n\n<summary>\n${compaction.summary}\n</summary>`,
-    timestamp: Date.parse(compaction.timestamp),
-  };
+  return summaryMessage(compaction.summary, Date.parse(compaction.timestamp));
 }
 
 /**

@@ -1,6 +1,7 @@
 import { z } from "zod";
-import { Message } from "../ai/messages.ts";
+import { Message } from "../ai/messages-schema.ts";
 import { ThinkingLevel } from "../ai/model-schema.ts";
+import { SESSION_VERSION } from "./version.ts";
 
 /**
  * The lines of a session file. Line 1 is the header; every other line is an entry in a tree
@@ -8,7 +9,7 @@ import { ThinkingLevel } from "../ai/model-schema.ts";
  * are not strict: a file written by a newer omp with extra fields still loads.
  */
 
-export const SESSION_VERSION = 3;
+export { SESSION_VERSION };
 
 export const SessionHeader = z.object({
   type: z.literal("session"),

@@ -7,7 +7,8 @@ import type { LoadedSession } from "./loader.ts";
 import { type SessionDirOptions, sessionDirFor, sessionFileName } from "./paths.ts";
 import { prepareForDisk } from "./persist.ts";
 import { Redactor } from "./redact.ts";
-import { type NewSessionEntry, SESSION_VERSION, SessionEntry, SessionHeader } from "./schema.ts";
+import type { NewSessionEntry, SessionEntry, SessionHeader } from "./schema.ts";
+import { SESSION_VERSION } from "./version.ts";
 
 export interface NewSessionOptions extends SessionDirOptions {
   cwd: string;
@@ -97,9 +98,9 @@ export class SessionWriter {
     if (this.failure) throw this.failure;
     const id = newEntryId(this.ids);
     // `type` first: listing recognises message lines by their opening characters without parsing them.
+    // Not validated against the zod schema here: the types fix the shape, and loading zod for
+    // every write would put it on the start-up path; the loader validates and skips a bad line.
     const full = Object.assign({ type: entry.type, id, parentId: this.leaf, timestamp: new Date().toISOString() }, entry) as SessionEntry;
-    const checked = SessionEntry.safeParse(full);
-    if (!checked.success) throw new Error(`invalid ${entry.type} session entry: ${checked.error.message}`);
 
     this.write(`${JSON.stringify(prepareForDisk(full, this.redactor))}\n`);
     this.ids.add(id);

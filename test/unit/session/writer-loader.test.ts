@@ -1,7 +1,8 @@
 import { describe, expect, test } from "bun:test";
 import { appendFileSync, existsSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
-import { COMPACTION_SUMMARY_PREFIX, branchEntries, buildSessionContext, loadSession } from "../../../core/session/loader.ts";
+import { COMPACTION_SUMMARY_PREFIX } from "../../../core/session/summary-message.ts";
+import { branchEntries, buildSessionContext, loadSession } from "../../../core/session/loader.ts";
 import { MAX_PERSIST_CHARS } from "../../../core/session/persist.ts";
 import { SessionWriter } from "../../../core/session/writer.ts";
 import { OmpError } from "../../../core/errors/omp-error.ts";
@@ -77,10 +78,14 @@ describe("writer", () => {
     expect(stored.message.content.slice(MAX_PERSIST_CHARS)).toBe("\n[omp: 1234 more characters were not saved in the session file]");
   });
 
-  test("an invalid entry is refused before anything is written", () => {
+  test("an entry that slipped past the types is skipped on load and reported; the entries around it survive", () => {
     const writer = newWriter();
-    expect(() => writer.append({ type: "thinking_level_change", thinkingLevel: "extreme" as never })).toThrow("invalid thinking_level_change session entry");
-    expect(existsSync(writer.path)).toBe(false);
+    writer.append({ type: "message", message: user("before") });
+    writer.append({ type: "thinking_level_change", thinkingLevel: "extreme" as never });
+    writer.append({ type: "message", message: user("after") });
+    const loaded = loadSession(writer.path);
+    expect(loaded.entries.map((entry) => (entry.type === "message" ? entry.message.content : entry.type))).toEqual(["before", "after"]);
+    expect(loaded.problems.map((problem) => problem.message).join("\n")).toContain("invalid thinking_level_change entry");
   });
 
   test("branching appends a child of an earlier entry; the loaded leaf is the last entry written", () => {
