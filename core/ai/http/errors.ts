@@ -7,11 +7,14 @@ export class ProviderError extends Error {
   readonly retryable: boolean;
   /** The wait the provider asked for, when it said. */
   readonly retryAfterMs: number | undefined;
+  /** Fewer retries than the caller allows, for failures that waiting rarely fixes. */
+  readonly retryLimit: number | undefined;
 
-  constructor(message: string, options: { retryable?: boolean; retryAfterMs?: number; cause?: unknown } = {}) {
+  constructor(message: string, options: { retryable?: boolean; retryAfterMs?: number; retryLimit?: number; cause?: unknown } = {}) {
     super(message, options.cause === undefined ? undefined : { cause: options.cause });
     this.retryable = options.retryable ?? false;
     this.retryAfterMs = options.retryAfterMs;
+    this.retryLimit = options.retryLimit;
   }
 }
 

@@ -88,8 +88,9 @@ export async function* runProviderStream(model: Model, options: StreamOptions, c
         failure = error instanceof ProviderError ? error : new ProviderError(`${provider}: ${error instanceof Error ? error.message : String(error)}`);
       }
 
-      if (builder.hasOutput || !failure.retryable || attempt >= maxRetries) {
-        const exhausted = failure.retryable && !builder.hasOutput && maxRetries > 0 ? ` (gave up after ${attempt + 1} attempts)` : "";
+      const limit = Math.min(maxRetries, failure.retryLimit ?? maxRetries);
+      if (builder.hasOutput || !failure.retryable || attempt >= limit) {
+        const exhausted = failure.retryable && !builder.hasOutput && limit > 0 ? ` (gave up after ${attempt + 1} attempts)` : "";
         builder.fail("error", failure.message + exhausted);
         yield { type: "error", message: builder.message };
         return;
@@ -135,6 +136,14 @@ async function* attemptOnce(
     onRequest?.();
     response = await sent;
   } catch (error) {
+    if (connectionRefused(error)) {
+      // Nothing listens there: usually a local server that is not running or a wrong base URL.
+      // A few quick retries cover a server that is just starting; minutes of backoff would not help.
+      throw new ProviderError(
+        `${provider}: nothing is listening at ${url.origin} (${errorText(error)}); is the server running and the base URL right?`,
+        { retryable: true, retryLimit: REFUSED_RETRIES, cause: error },
+      );
+    }
     throw new ProviderError(`${provider}: the connection to ${url.origin} failed (${errorText(error)})`, { retryable: true, cause: error });
   }
   if (!response.ok) {
@@ -176,6 +185,14 @@ async function* attemptOnce(
   if (!decoder.complete) {
     throw new ProviderError(`${provider}: the response stream was cut off before the reply was complete (the connection closed early)`, { retryable: true });
   }
+}
+
+/** Retries of a refused connection, whatever the retry setting says. */
+const REFUSED_RETRIES = 2;
+
+function connectionRefused(error: unknown): boolean {
+  const code = (error as { code?: unknown } | null)?.code;
+  return code === "ECONNREFUSED" || code === "ConnectionRefused";
 }
 
 function errorText(error: unknown): string {

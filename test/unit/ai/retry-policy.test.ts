@@ -88,14 +88,17 @@ describe("retry policy", () => {
     expect(standin.requests).toHaveLength(0);
   });
 
-  test("a refused connection is retried, then reported with the address", async () => {
+  test("a refused connection is retried twice at most, then reported with the address and what to check", async () => {
     const closed = await startStandin();
     const url = closed.url;
     await closed.close();
-    const { events, final } = await run(modelFor(anthropic, url), context(), { maxRetries: 1 });
-    expect(events.filter((e) => e.type === "retry")).toHaveLength(1);
-    expect(final.errorMessage).toStartWith(`anthropic: the connection to ${url} failed`);
+    const { events, final } = await run(modelFor(anthropic, url), context(), { maxRetries: 10 });
+    expect(events.filter((e) => e.type === "retry")).toHaveLength(2);
+    expect(final.errorMessage).toStartWith(`anthropic: nothing is listening at ${url}`);
     expect(final.errorMessage).toContain("ECONNREFUSED");
+    expect(final.errorMessage).toContain("is the server running and the base URL right? (gave up after 3 attempts)");
+    const once = await run(modelFor(anthropic, url), context(), { maxRetries: 1 });
+    expect(once.events.filter((e) => e.type === "retry")).toHaveLength(1);
   });
 
   test("an in-stream error after output is not retried", async () => {
