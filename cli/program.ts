@@ -1,11 +1,11 @@
 import { Command, CommanderError } from "commander";
-import { OmpError } from "../core/errors/omp-error.ts";
 import { VERSION } from "../core/version.ts";
 import type { FindFlags } from "./find.ts";
 import type { GrepFlags } from "./grep.ts";
 import type { AgentFlags } from "./agent.ts";
 import type { UpdateFlags } from "./update.ts";
 import { writeFdQuietly } from "./write.ts";
+import { reportCommandError } from "./command-error.ts";
 import { AGENT_OPTIONS } from "./agent-options.ts";
 import { collect } from "./option-values.ts";
 import { forCommander, nonNegativeInt } from "./options.ts";
@@ -171,10 +171,6 @@ export async function runProgram(argv: string[]): Promise<number> {
     if (error instanceof CommanderError) {
       return error.exitCode === 0 ? 0 : EXIT_USAGE;
     }
-    if (error instanceof OmpError) {
-      process.stderr.write(`omp: ${error.message}\n`);
-      return error.exitCode;
-    }
-    throw error;
+    return reportCommandError(error);
   }
 }
