@@ -1,6 +1,5 @@
 import { fstatSync } from "node:fs";
 import { resolve } from "node:path";
-import { isatty } from "node:tty";
 import type { Agent } from "../core/agent/agent.ts";
 import { expandMentions, attachFile } from "../core/agent/mentions.ts";
 import { gitSummary } from "../core/agent/git-summary.ts";
@@ -16,6 +15,7 @@ import { formatAge, listSessions, mostRecentSession, resolveSession } from "../c
 import { sessionDirFor } from "../core/session/paths.ts";
 import { type Approver, parseApprovalMode } from "../core/tools/approval.ts";
 import { builtinTools, selectTools } from "../core/tools/registry.ts";
+import { isTerminal } from "./tty.ts";
 import { writeStdout } from "./write.ts";
 
 export interface AgentFlags {
@@ -102,7 +102,7 @@ export async function runAgent(messages: string[], flags: AgentFlags): Promise<n
   );
   const noSession = flags.session === false;
   // A terminal on both ends and no -p: the interactive mode, which answers approval prompts once it is up.
-  const interactive = !flags.print && mode === "text" && isatty(0) && isatty(1);
+  const interactive = !flags.print && mode === "text" && isTerminal(0) && isTerminal(1);
   const approval: { ask?: Approver } = {};
   const runtime = new Runtime({
     cwd,

@@ -1,19 +1,17 @@
 import { InvalidArgumentError } from "commander";
+import { InvalidOptionValue, nonNegativeInt as parseNonNegativeInt } from "./option-values.ts";
 
-/** Commander parser for counts such as `-A 3`: a clear message instead of NaN. */
-export function nonNegativeInt(value: string): number {
-  if (!/^\d+$/.test(value)) throw new InvalidArgumentError(`expected a whole number ≥ 0, got ${JSON.stringify(value)}`);
-  return Number(value);
+/** A value parser for commander: its complaint becomes the usage error commander reports. */
+export function forCommander<A extends unknown[], T>(parse: (value: string, ...rest: A) => T): (value: string, ...rest: A) => T {
+  return (value, ...rest) => {
+    try {
+      return parse(value, ...rest);
+    } catch (error) {
+      if (error instanceof InvalidOptionValue) throw new InvalidArgumentError(error.message);
+      throw error;
+    }
+  };
 }
 
-/** Commander parser for repeatable options (`-g a -g b`). */
-export function collect(value: string, previous: string[] = []): string[] {
-  return [...previous, value];
-}
-
-/** Commander parser for durations such as `--max-time 90`. */
-export function positiveNumber(value: string): number {
-  const number = Number(value);
-  if (!Number.isFinite(number) || number <= 0) throw new InvalidArgumentError(`expected a number > 0, got ${JSON.stringify(value)}`);
-  return number;
-}
+/** Commander parser for counts such as `-A 3`. */
+export const nonNegativeInt = forCommander(parseNonNegativeInt);

@@ -1,12 +1,14 @@
 import { Command, CommanderError } from "commander";
-import { OmpError } from "../core/errors/omp-error.ts";
 import { VERSION } from "../core/version.ts";
 import type { FindFlags } from "./find.ts";
 import type { GrepFlags } from "./grep.ts";
 import type { AgentFlags } from "./agent.ts";
 import type { UpdateFlags } from "./update.ts";
 import { writeFdQuietly } from "./write.ts";
-import { collect, nonNegativeInt, positiveNumber } from "./options.ts";
+import { reportCommandError } from "./command-error.ts";
+import { AGENT_OPTIONS } from "./agent-options.ts";
+import { collect } from "./option-values.ts";
+import { forCommander, nonNegativeInt } from "./options.ts";
 
 /** Exit status for bad usage, as ripgrep uses it: 1 is kept for "nothing found". */
 export const EXIT_USAGE = 2;
@@ -37,25 +39,12 @@ export function describeProgram(status: Status): Command {
   program
     .enablePositionalOptions()
     .argument("[messages...]", "the task; @path attaches a file; stdin is read when piped")
-    .option("-p, --print", "answer once and exit: the answer on stdout, progress on stderr")
-    .option("--mode <mode>", "output: text (default), json (NDJSON events) or rpc (NDJSON commands on stdin)")
-    .option("-m, --model <model>", "model: provider/id, an id, or a fuzzy name; :level sets thinking")
-    .option("--api-key <key>", "API key for the chosen model's provider (this run only)")
-    .option("--thinking <level>", "off, minimal, low, medium, high or xhigh")
-    .option("--approval-mode <mode>", "always-ask, write or yolo: which tool calls need approval")
-    .option("--tools <names>", "only these tools (comma-separated)")
-    .option("--no-tools", "no tools at all")
-    .option("--max-time <seconds>", "abort the run after this long", positiveNumber)
-    .option("--max-turns <n>", "stop after n model requests", nonNegativeInt)
-    .option("-c, --continue", "continue the most recent session in this directory")
-    .option("-r, --resume [session]", "resume a session by id prefix or path; alone, list recent sessions")
-    .option("--no-session", "keep nothing on disk")
-    .option("--session-dir <dir>", "keep session files in this directory")
-    .option("--config <file>", "extra config file over the others; repeatable", collect)
-    .option("--system-prompt <text>", "replace the built-in instructions")
-    .option("--append-system-prompt <text>", "add to the system prompt")
-    .option("--list-models", "list the models omp can use and exit")
     .action(run(async (messages: string[], options: AgentFlags) => (await import("./agent.ts")).runAgent(messages, options)));
+  for (const option of AGENT_OPTIONS) {
+    if (option.repeatable) program.option(option.flags, option.description, collect);
+    else if (option.parse) program.option(option.flags, option.description, forCommander(option.parse));
+    else program.option(option.flags, option.description);
+  }
 
   program
     .command("grep")
@@ -182,10 +171,6 @@ export async function runProgram(argv: string[]): Promise<number> {
     if (error instanceof CommanderError) {
       return error.exitCode === 0 ? 0 : EXIT_USAGE;
     }
-    if (error instanceof OmpError) {
-      process.stderr.write(`omp: ${error.message}\n`);
-      return error.exitCode;
-    }
-    throw error;
+    return reportCommandError(error);
   }
 }

@@ -1,0 +1,41 @@
+import { nonNegativeInt, positiveNumber } from "./option-values.ts";
+
+/**
+ * One option of the default (agent) command. `flags` is written as commander takes it, and says how
+ * the option is given: alone ("-p, --print"), with a value ("--mode <mode>"), with a value or alone
+ * ("-r, --resume [session]"), or negated ("--no-session": the key is true unless given, or unset when
+ * the positive option comes first, as "--tools <names>" does before "--no-tools").
+ */
+export interface AgentOption {
+  flags: string;
+  description: string;
+  /** Reads the value, throwing InvalidOptionValue when it cannot; without it, the value is the text as given. */
+  parse?: (value: string) => number;
+  /** Each use adds its value to a list (`--config a --config b`). */
+  repeatable?: true;
+}
+
+/**
+ * The agent command's options: program.ts registers them on commander for help, completions and
+ * anything unusual, and agent-argv.ts parses the common invocations without loading commander.
+ */
+export const AGENT_OPTIONS: readonly AgentOption[] = [
+  { flags: "-p, --print", description: "answer once and exit: the answer on stdout, progress on stderr" },
+  { flags: "--mode <mode>", description: "output: text (default), json (NDJSON events) or rpc (NDJSON commands on stdin)" },
+  { flags: "-m, --model <model>", description: "model: provider/id, an id, or a fuzzy name; :level sets thinking" },
+  { flags: "--api-key <key>", description: "API key for the chosen model's provider (this run only)" },
+  { flags: "--thinking <level>", description: "off, minimal, low, medium, high or xhigh" },
+  { flags: "--approval-mode <mode>", description: "always-ask, write or yolo: which tool calls need approval" },
+  { flags: "--tools <names>", description: "only these tools (comma-separated)" },
+  { flags: "--no-tools", description: "no tools at all" },
+  { flags: "--max-time <seconds>", description: "abort the run after this long", parse: positiveNumber },
+  { flags: "--max-turns <n>", description: "stop after n model requests", parse: nonNegativeInt },
+  { flags: "-c, --continue", description: "continue the most recent session in this directory" },
+  { flags: "-r, --resume [session]", description: "resume a session by id prefix or path; alone, list recent sessions" },
+  { flags: "--no-session", description: "keep nothing on disk" },
+  { flags: "--session-dir <dir>", description: "keep session files in this directory" },
+  { flags: "--config <file>", description: "extra config file over the others; repeatable", repeatable: true },
+  { flags: "--system-prompt <text>", description: "replace the built-in instructions" },
+  { flags: "--append-system-prompt <text>", description: "add to the system prompt" },
+  { flags: "--list-models", description: "list the models omp can use and exit" },
+];
