@@ -21,5 +21,6 @@ export async function main(argv: string[]): Promise<void> {
     return;
   }
   const { runProgram } = await import("./program.ts");
-  process.exitCode = await runProgram(argv);
+  // `omp help [command]` reads as git and cargo read it; the one-word prompt "help" still works after -p.
+  process.exitCode = await runProgram(argv[0] === "help" ? [...argv.slice(1), "--help"] : argv);
 }

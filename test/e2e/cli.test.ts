@@ -17,6 +17,11 @@ describe("omp", () => {
     for (const command of ["grep", "find", "doctor", "config", "auth", "--print", "--model"]) expect(result.stdout).toContain(command);
     const grepHelp = await runOmp(["grep", "--help"], { home: tempDir() });
     expect(grepHelp.stdout).toContain("--fixed-strings");
+    const help = await runOmp(["help"], { home: tempDir() });
+    expect(help.code).toBe(0);
+    expect(help.stdout).toBe(result.stdout);
+    const helpGrep = await runOmp(["help", "grep"], { home: tempDir() });
+    expect(helpGrep.stdout).toBe(grepHelp.stdout);
   });
 
   test("the agent with no model available says what to set and exits 2", async () => {
