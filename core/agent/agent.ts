@@ -8,7 +8,7 @@ import type { SessionWriter } from "../session/writer.ts";
 import type { ApprovalGate } from "../tools/approval.ts";
 import { runToolCall } from "../tools/run.ts";
 import type { Tool, ToolResult } from "../tools/types.ts";
-import { COMPACTION_SUMMARY_PREFIX } from "../session/loader.ts";
+import { compactionSummaryMessage } from "../session/compaction-summary.ts";
 import { Redactor } from "../session/redact.ts";
 import { contextTokens, findCut, summarize } from "./compaction.ts";
 import { type AgentEvent, type AgentStopReason, toDelta } from "./events.ts";
@@ -435,7 +435,7 @@ export class Agent {
       const keptIds = this.entryIds.slice(cut);
       const firstKeptEntryId = keptIds.find((id) => id !== "");
       this.messages.length = 0;
-      this.messages.push(compactionSummaryMessage(summary), ...kept);
+      this.messages.push(compactionSummaryMessage(summary, Date.now()), ...kept);
       this.entryIds.length = 0;
       this.entryIds.push("", ...keptIds);
       if (firstKeptEntryId) this.persist({ type: "compaction", summary, firstKeptEntryId, tokensBefore });
@@ -446,11 +446,6 @@ export class Agent {
       return false;
     }
   }
-}
-
-/** Same wording as the session loader uses, so a resumed session sees exactly what this one sent. */
-function compactionSummaryMessage(summary: string): Message {
-  return { role: "user", content: `${COMPACTION_SUMMARY_PREFIX}\n\n<summary>\n${summary}\n</summary>`, timestamp: Date.now() };
 }
 
 function userMessage(content: string | (TextContent | ImageContent)[]): Message {
