@@ -6,7 +6,7 @@ import type { ImageContent, Message, TextContent, UserMessage } from "../../core
 import { describeError } from "../../core/errors/omp-error.ts";
 import { HistoryStore, historyDbPath } from "../../core/history/store.ts";
 import { displayPath } from "../../core/paths.ts";
-import { COMPACTION_SUMMARY_PREFIX } from "../../core/session/summary-message.ts";
+import { COMPACTION_SUMMARY_PREFIX } from "../../core/session/compaction-summary.ts";
 import type { ApprovalDecision, ApprovalRequest } from "../../core/tools/approval.ts";
 import { VERSION } from "../../core/version.ts";
 import { ApprovalPrompt } from "./approval-prompt.ts";

@@ -1,5 +1,5 @@
 import type { Message, TextContent } from "../../core/ai/messages.ts";
-import { COMPACTION_SUMMARY_PREFIX } from "../../core/session/summary-message.ts";
+import { COMPACTION_SUMMARY_PREFIX } from "../../core/session/compaction-summary.ts";
 
 export interface ExportInfo {
   sessionId: string;

@@ -8,7 +8,7 @@ import type { SessionWriter } from "../session/writer.ts";
 import type { ApprovalGate } from "../tools/approval.ts";
 import { runToolCall } from "../tools/run.ts";
 import type { Tool, ToolResult } from "../tools/types.ts";
-import { summaryMessage } from "../session/summary-message.ts";
+import { compactionSummaryMessage } from "../session/compaction-summary.ts";
 import { Redactor } from "../session/redact.ts";
 import { contextTokens, findCut, summarize } from "./compaction.ts";
 import { type AgentEvent, type AgentStopReason, toDelta } from "./events.ts";
@@ -435,7 +435,7 @@ export class Agent {
       const keptIds = this.entryIds.slice(cut);
       const firstKeptEntryId = keptIds.find((id) => id !== "");
       this.messages.length = 0;
-      this.messages.push(summaryMessage(summary, Date.now()), ...kept);
+      this.messages.push(compactionSummaryMessage(summary, Date.now()), ...kept);
       this.entryIds.length = 0;
       this.entryIds.push("", ...keptIds);
       if (firstKeptEntryId) this.persist({ type: "compaction", summary, firstKeptEntryId, tokensBefore });
@@ -447,7 +447,6 @@ export class Agent {
     }
   }
 }
-
 
 function userMessage(content: string | (TextContent | ImageContent)[]): Message {
   return { role: "user", content, timestamp: Date.now() };

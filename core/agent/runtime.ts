@@ -8,7 +8,7 @@ import type { ModelsConfig } from "../config/models-schema.ts";
 import type { Settings } from "../config/settings-schema.ts";
 import { OmpError } from "../errors/omp-error.ts";
 import { agentDbPath, agentDir } from "../paths.ts";
-import { branchEntries, buildSessionContext, loadSession } from "../session/loader.ts";
+import type { SessionEntry } from "../session/schema.ts";
 import { SessionWriter } from "../session/writer.ts";
 import { ApprovalGate, type Approver } from "../tools/approval.ts";
 import type { Tool } from "../tools/types.ts";
@@ -147,11 +147,13 @@ export class Runtime {
     let thinking = selection.thinking ?? settings.thinking;
     let resumedModel: string | undefined;
     if (resumePath) {
+      // Only a resume reads a session file; a new session does not pay for loading the loader.
+      const { branchEntries, buildSessionContext, loadSession } = await import("../session/loader.ts");
       const loaded = loadSession(resumePath);
       const context = buildSessionContext(loaded);
       resumedModel = context.model;
       messages = context.messages;
-      messageEntryIds = entryIdsFor(loaded, context.messages.length, context.compaction?.firstKeptEntryId);
+      messageEntryIds = entryIdsFor(branchEntries(loaded), context.messages.length, context.compaction?.firstKeptEntryId);
       if (!selection.thinking && context.thinkingLevel) thinking = context.thinkingLevel;
       if (!this.options.noSession) writer = SessionWriter.resume(loaded, { secrets });
     } else if (!this.options.noSession) {
@@ -190,11 +192,12 @@ export class Runtime {
 }
 
 /**
- * The entry id of each message of a resumed context: after a compaction the first message is its
- * summary (no entry of its own), then the message entries of the branch from firstKeptEntryId on.
+ * The entry id of each message of a resumed context, from its branch's entries: after a
+ * compaction the first message is its summary (no entry of its own), then the message entries of
+ * the branch from firstKeptEntryId on.
  */
-function entryIdsFor(loaded: ReturnType<typeof loadSession>, count: number, firstKept: string | undefined): string[] {
-  const ids = branchEntries(loaded)
+function entryIdsFor(branch: readonly SessionEntry[], count: number, firstKept: string | undefined): string[] {
+  const ids = branch
     .filter((entry) => entry.type === "message")
     .map((entry) => entry.id);
   if (firstKept === undefined) return ids.slice(-count);

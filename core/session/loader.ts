@@ -3,7 +3,7 @@ import type { Message } from "../ai/messages.ts";
 import type { ThinkingLevel } from "../ai/model.ts";
 import { OmpError, describeError } from "../errors/omp-error.ts";
 import { displayPath } from "../paths.ts";
-import { summaryMessage } from "./summary-message.ts";
+import { compactionSummaryMessage } from "./compaction-summary.ts";
 import { type CompactionEntry, ENTRY_TYPES, SESSION_VERSION, SessionEntry, SessionHeader } from "./schema.ts";
 
 /** A line that was skipped, or a repair made, while loading. */
@@ -140,11 +140,6 @@ export interface SessionContext {
   compaction?: CompactionEntry;
 }
 
-/** The summary of a compaction as the message that stands in for what it replaced. */
-export function compactionSummaryMessage(compaction: CompactionEntry): Message {
-  return summaryMessage(compaction.summary, Date.parse(compaction.timestamp));
-}
-
 /**
  * The context of the branch ending at `leafId`: walk leaf→root, then replay root→leaf. With a
  * compaction on the branch, the latest one's summary comes first, then the messages from its
@@ -167,7 +162,7 @@ export function buildSessionContext(session: LoadedSession, leafId: string | nul
   if (compactionIndex !== -1) {
     const compaction = path[compactionIndex] as CompactionEntry;
     context.compaction = compaction;
-    context.messages.push(compactionSummaryMessage(compaction));
+    context.messages.push(compactionSummaryMessage(compaction.summary, Date.parse(compaction.timestamp)));
     const kept = path.findIndex((entry) => entry.id === compaction.firstKeptEntryId);
     // A first kept entry that is not on this branch (or after the compaction) keeps nothing from before it.
     replayFrom = kept !== -1 && kept < compactionIndex ? kept : compactionIndex;

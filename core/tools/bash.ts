@@ -3,7 +3,7 @@ import { z } from "zod";
 import { createNumberedLog, OutputCollector } from "./bash-output.ts";
 import { errorResult, textResult } from "./format.ts";
 import { displayPath, resolveToolPath } from "./paths.ts";
-import type { Tool, ToolContext, ToolResult } from "./types.ts";
+import type { ToolContext, ToolDefinition, ToolResult } from "./types.ts";
 
 export const BASH_DEFAULT_TIMEOUT_S = 120;
 export const BASH_MAX_TIMEOUT_S = 3600;
@@ -59,7 +59,7 @@ export interface BashDetails {
   logPath?: string;
 }
 
-export const bashTool: Tool<typeof schema> = {
+export const bashTool: ToolDefinition<typeof schema> = {
   name: "bash",
   description: [
     "Run a command with bash -c in the working directory (or cwd) and return its output, stdout and stderr merged in order.",

@@ -5,7 +5,7 @@ import { unifiedDiff } from "./diff.ts";
 import { closestRegion, findIgnoringWhitespace, lineAt, numberedLines } from "./edit-hints.ts";
 import { errorResult, plural, textResult } from "./format.ts";
 import { displayPath, notFoundMessage, resolveToolPath } from "./paths.ts";
-import type { Tool } from "./types.ts";
+import type { ToolDefinition } from "./types.ts";
 
 const MAX_LISTED_MATCHES = 10;
 
@@ -79,7 +79,7 @@ function isCrlf(text: string): boolean {
   return newlines > 0 && occurrences(text, "\r\n").length === newlines;
 }
 
-export const editTool: Tool<typeof schema> = {
+export const editTool: ToolDefinition<typeof schema> = {
   name: "edit",
   description: [
     "Edit a file by exact string replacement. Each edit replaces oldText with newText; oldText must match the file exactly (whitespace and indentation included) and, unless replaceAll is set, exactly once, so include enough surrounding lines to make it unique.",

@@ -6,7 +6,7 @@ import { natives } from "../natives/index.ts";
 import { errorResult, textResult } from "./format.ts";
 import { searchErrorResult } from "./native-errors.ts";
 import { describeLocation, displayPath, isDirectory, notFoundMessage, resolveToolPath } from "./paths.ts";
-import type { Tool } from "./types.ts";
+import type { ToolDefinition } from "./types.ts";
 
 export const FIND_DEFAULT_LIMIT = 200;
 export const FIND_MAX_LIMIT = 1000;
@@ -22,7 +22,7 @@ const schema = z.object({
   limit: z.int().min(1).max(FIND_MAX_LIMIT).optional().describe(`Maximum paths to return (default ${FIND_DEFAULT_LIMIT})`),
 });
 
-export const findTool: Tool<typeof schema> = {
+export const findTool: ToolDefinition<typeof schema> = {
   name: "find",
   description: [
     "Find files and directories by glob. A pattern without / matches names at any depth (*.py); one with / matches the path below the search directory (src/**/*.py).",

@@ -5,7 +5,7 @@ import { natives } from "../natives/index.ts";
 import { cutLine, errorResult, plural, textResult } from "./format.ts";
 import { searchErrorResult } from "./native-errors.ts";
 import { describeLocation, displayPath, notFoundMessage, resolveToolPath } from "./paths.ts";
-import type { Tool, ToolContext } from "./types.ts";
+import type { ToolContext, ToolDefinition } from "./types.ts";
 
 export const GREP_DEFAULT_LIMIT = 100;
 export const GREP_MAX_LINE_CHARS = 500;
@@ -33,7 +33,7 @@ const schema = z.object({
 });
 type GrepInput = z.infer<typeof schema>;
 
-export const grepTool: Tool<typeof schema> = {
+export const grepTool: ToolDefinition<typeof schema> = {
   name: "grep",
   description: [
     "Search file contents with a regular expression (ripgrep's engine; Rust regex syntax, so escape literal ( ) [ ] { } . * + ? or set literal: true).",

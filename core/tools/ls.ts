@@ -3,7 +3,7 @@ import { join } from "node:path";
 import { z } from "zod";
 import { errorResult, formatBytes, plural, textResult } from "./format.ts";
 import { displayPath, notFoundMessage, resolveToolPath } from "./paths.ts";
-import type { Tool } from "./types.ts";
+import type { ToolDefinition } from "./types.ts";
 
 export const LS_MAX_ENTRIES = 1000;
 
@@ -63,7 +63,7 @@ function formatEntry(entry: Entry, width: number): string {
 
 const byName = (a: Entry, b: Entry) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0);
 
-export const lsTool: Tool<typeof schema> = {
+export const lsTool: ToolDefinition<typeof schema> = {
   name: "ls",
   description: [
     "List one directory: subdirectories first (ending with /), then files with their sizes, and symlinks with their targets.",

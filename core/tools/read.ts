@@ -5,7 +5,7 @@ import { z } from "zod";
 import { describeBinary, detectImage, hasBinaryExtension, IMAGE_MIME, imageSize, looksBinary } from "./file-kind.ts";
 import { errorResult, formatBytes, plural, textResult } from "./format.ts";
 import { displayPath, notFoundMessage, resolveToolPath } from "./paths.ts";
-import type { Tool, ToolContext, ToolResult } from "./types.ts";
+import type { ToolContext, ToolDefinition, ToolResult } from "./types.ts";
 
 export const READ_DEFAULT_LIMIT = 2000;
 export const READ_MAX_LINE_CHARS = 2000;
@@ -31,7 +31,7 @@ const schema = z.object({
 });
 type ReadInput = z.infer<typeof schema>;
 
-export const readTool: Tool<typeof schema> = {
+export const readTool: ToolDefinition<typeof schema> = {
   name: "read",
   description: [
     "Read a file or list a directory.",

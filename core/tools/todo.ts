@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { errorResult, textResult } from "./format.ts";
-import type { Tool } from "./types.ts";
+import type { ToolDefinition } from "./types.ts";
 
 export const TodoStatus = z.enum(["pending", "in_progress", "completed"]);
 export type TodoStatus = z.infer<typeof TodoStatus>;
@@ -48,7 +48,7 @@ const schema = z.object({
   todos: z.array(TodoItem).describe("The complete new list, replacing the previous one; an empty list clears it"),
 });
 
-export function createTodoTool(store: TodoStore): Tool<typeof schema> {
+export function createTodoTool(store: TodoStore): ToolDefinition<typeof schema> {
   return {
     name: "todo",
     description: [

@@ -23,13 +23,33 @@ export interface ToolResult {
   details?: unknown;
 }
 
-export interface Tool<S extends z.ZodType = z.ZodType> {
+/** The code of a tool: what validates its input and what runs it. */
+export interface ToolImplementation<S extends z.ZodType = z.ZodType> {
+  /** The single source of truth for the input; `parameters` is made from it. */
+  schema: S;
+  /** Throwing is fine: the agent turns the error into an error result for the model. */
+  execute(input: z.infer<S>, context: ToolContext): Promise<ToolResult>;
+}
+
+/** A tool as its module writes it; {@link Tool} is what the agent holds. */
+export interface ToolDefinition<S extends z.ZodType = z.ZodType> extends ToolImplementation<S> {
   name: string;
   /** Shown to the model; says when to use the tool and its limits. */
   description: string;
-  /** The single source of truth for the input; sent to the model as JSON Schema. */
-  schema: S;
   effect: ToolEffect;
-  /** Throwing is fine: the agent turns the error into an error result for the model. */
-  execute(input: z.infer<S>, context: ToolContext): Promise<ToolResult>;
+}
+
+/**
+ * A tool as the agent holds it: everything the model and the approval gate need, without its code.
+ * Building zod schemas and evaluating the tools' modules would cost start-up milliseconds before
+ * the first request, so the code is loaded on the first call.
+ */
+export interface Tool {
+  name: string;
+  description: string;
+  effect: ToolEffect;
+  /** The input as JSON Schema, as sent to providers. */
+  parameters: Record<string, unknown>;
+  /** The implementation; the first call loads it, later calls get the same one. */
+  load(): Promise<ToolImplementation>;
 }

@@ -2,7 +2,7 @@ import { z } from "zod";
 import { writeFileAtomic } from "./atomic-write.ts";
 import { errorResult, plural, textResult } from "./format.ts";
 import { displayPath, isDirectory, resolveToolPath } from "./paths.ts";
-import type { Tool } from "./types.ts";
+import type { ToolDefinition } from "./types.ts";
 
 const schema = z.object({
   path: z.string().describe("File to create or replace; relative to the working directory, absolute, or starting with ~"),
@@ -17,7 +17,7 @@ export function countLines(text: string): number {
   return text.endsWith("\n") ? count : count + 1;
 }
 
-export const writeTool: Tool<typeof schema> = {
+export const writeTool: ToolDefinition<typeof schema> = {
   name: "write",
   description: [
     "Create a file or replace a file's entire content. Missing parent directories are created; an existing file keeps its permissions.",

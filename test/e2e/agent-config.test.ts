@@ -19,7 +19,9 @@ import {
   walk,
   workspace,
 } from "../support/agent-harness.ts";
-import { builtinTools, toToolSpec } from "../../core/tools/registry.ts";
+import { toolSpec } from "../../core/agent/tool-specs.ts";
+import { builtinToolDefinitions } from "../../core/tools/builtin-specs.ts";
+import { defineTool } from "../../core/tools/define.ts";
 import { type Standin, startStandin } from "../support/standin/index.ts";
 
 
@@ -214,7 +216,7 @@ describe("tools and approval", () => {
     standin.requests.length = 0;
     expect((await runAgent(["-p", "--model", anthropic.model, "x"], { home, cwd: repo, env: anthropic.env(standin.url) })).code).toBe(0);
     const sent = modelRequests(standin)[0]!.body.tools.map((t: any) => ({ name: t.name, description: t.description, parameters: t.input_schema }));
-    expect(sent).toEqual(builtinTools().map(toToolSpec));
+    expect(sent).toEqual(builtinToolDefinitions().map(defineTool).map(toolSpec));
   });
 
   test("a call to a tool that was not offered is an error result, not a crash", async () => {

@@ -1,7 +1,7 @@
 import { describe, expect, test } from "bun:test";
 import { appendFileSync, existsSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
-import { COMPACTION_SUMMARY_PREFIX } from "../../../core/session/summary-message.ts";
+import { COMPACTION_SUMMARY_PREFIX } from "../../../core/session/compaction-summary.ts";
 import { branchEntries, buildSessionContext, loadSession } from "../../../core/session/loader.ts";
 import { MAX_PERSIST_CHARS } from "../../../core/session/persist.ts";
 import { SessionWriter } from "../../../core/session/writer.ts";

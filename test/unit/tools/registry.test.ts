@@ -4,14 +4,21 @@ import { join } from "node:path";
 import { z } from "zod";
 import { OmpError } from "../../../core/errors/omp-error.ts";
 import { ApprovalGate, type ApprovalRequest, needsApproval, parseApprovalMode } from "../../../core/tools/approval.ts";
+import { builtinToolDefinitions } from "../../../core/tools/builtin-specs.ts";
+import { defineTool } from "../../../core/tools/define.ts";
 import { displayPath, resolveToolPath } from "../../../core/tools/paths.ts";
-import { builtinTools, selectTools, toToolSpec } from "../../../core/tools/registry.ts";
+import { builtinTools, selectTools } from "../../../core/tools/registry.ts";
 import { runToolCall } from "../../../core/tools/run.ts";
 import { createTodoStore } from "../../../core/tools/todo.ts";
 import type { Tool } from "../../../core/tools/types.ts";
 import { context, scratch, textOf } from "./helpers.ts";
 
 const NAMES = ["read", "write", "edit", "bash", "grep", "find", "ls", "todo"];
+
+/** What providers are told about a tool. */
+function described({ name, description, effect, parameters }: Tool) {
+  return { name, description, effect, parameters };
+}
 
 describe("builtinTools", () => {
   test("offers every built-in tool once, with the agreed effects", () => {
@@ -21,11 +28,38 @@ describe("builtinTools", () => {
     expect(effects).toEqual({ read: "read", write: "write", edit: "write", bash: "exec", grep: "read", find: "read", ls: "read", todo: "read" });
   });
 
+  test("each tool loads the code its bundle-time spec was made from", async () => {
+    const definitions = builtinToolDefinitions();
+    for (const tool of builtinTools()) {
+      const definition = definitions.find((d) => d.name === tool.name)!;
+      expect({ name: tool.name, sameSchema: (await tool.load()).schema === definition.schema }).toEqual({ name: tool.name, sameSchema: true });
+    }
+  });
+
   test("the todo tool writes to the store it is given", async () => {
     const store = createTodoStore();
     const todo = builtinTools({ todoStore: store }).find((t) => t.name === "todo")!;
-    await todo.execute({ todos: [{ content: "x", status: "pending" }] }, context("/"));
+    await (await todo.load()).execute({ todos: [{ content: "x", status: "pending" }] }, context("/"));
     expect(store.get()).toEqual([{ content: "x", status: "pending" }]);
+  });
+
+  test("neither zod nor a tool's module is loaded before the tool's first call; that call loads it once", async () => {
+    // A process of its own: this one has loaded every tool module already.
+    const script = `
+      const loaded = () => Object.keys(require.cache).flatMap((path) => {
+        const tool = /core\\/tools\\/(\\w+)\\.ts$/.exec(path);
+        if (tool && ${JSON.stringify(NAMES)}.includes(tool[1])) return [tool[1]];
+        return path.includes("/node_modules/zod/") ? ["zod"] : [];
+      }).filter((name, i, all) => all.indexOf(name) === i).sort();
+      const { builtinTools, selectTools } = await import(${JSON.stringify(join(import.meta.dir, "../../../core/tools/registry.ts"))});
+      const [read] = selectTools(builtinTools(), { only: ["read,ls"] });
+      const before = loaded();
+      const first = await read.load();
+      console.log(JSON.stringify({ before, after: loaded(), memoised: first === (await read.load()) }));
+    `;
+    const child = Bun.spawnSync([process.execPath, "-e", script], { stderr: "pipe" });
+    expect(child.stderr.toString()).toBe("");
+    expect(JSON.parse(child.stdout.toString())).toEqual({ before: [], after: ["read", "zod"], memoised: true });
   });
 });
 
@@ -60,13 +94,17 @@ describe("selectTools", () => {
   });
 });
 
-describe("toToolSpec", () => {
-  const specs = builtinTools().map(toToolSpec);
+describe("built-in tool parameters", () => {
+  const tools = builtinTools();
 
-  test.each(NAMES)("%s converts to an object JSON Schema with described properties", (name) => {
-    const spec = specs.find((s) => s.name === name)!;
-    expect(spec.description.length).toBeGreaterThan(50);
-    const schema = spec.parameters as {
+  test("the bundle-time specs are what converting the tools' zod schemas gives", () => {
+    expect(tools.map(described)).toEqual(builtinToolDefinitions().map(defineTool).map(described));
+  });
+
+  test.each(NAMES)("%s is an object JSON Schema with described properties", (name) => {
+    const tool = tools.find((t) => t.name === name)!;
+    expect(tool.description.length).toBeGreaterThan(50);
+    const schema = tool.parameters as {
       type: string;
       properties: Record<string, { description?: string; maximum?: number }>;
       required?: string[];
@@ -84,7 +122,7 @@ describe("toToolSpec", () => {
   });
 
   test("required lists exactly the non-optional fields", () => {
-    const required = Object.fromEntries(specs.map((s) => [s.name, (s.parameters as { required?: string[] }).required ?? []]));
+    const required = Object.fromEntries(tools.map((t) => [t.name, (t.parameters as { required?: string[] }).required ?? []]));
     expect(required).toEqual({
       read: ["path"],
       write: ["path", "content"],
@@ -95,14 +133,33 @@ describe("toToolSpec", () => {
       ls: [],
       todo: ["todos"],
     });
-    const edit = specs.find((s) => s.name === "edit")!.parameters as any;
+    const edit = tools.find((t) => t.name === "edit")!.parameters as any;
     expect(edit.properties.edits.items.required).toEqual(["oldText", "newText"]);
     expect(edit.properties.edits.minItems).toBe(1);
   });
+});
+
+describe("defineTool", () => {
+  test("converts the zod schema at once and loads the very definition", async () => {
+    const definition = {
+      name: "count",
+      description: "d",
+      schema: z.object({ n: z.int().optional().describe("how many") }),
+      effect: "read" as const,
+      execute: async () => ({ content: [] }),
+    };
+    const tool = defineTool(definition);
+    expect(described(tool)).toEqual({
+      name: "count",
+      description: "d",
+      effect: "read",
+      parameters: { type: "object", properties: { n: { type: "integer", description: "how many" } } },
+    });
+    expect(await tool.load()).toBe(definition);
+  });
 
   test("a tool whose schema is not an object is rejected", () => {
-    const bad: Tool = { name: "bad", description: "d", schema: z.string(), effect: "read", execute: async () => ({ content: [] }) };
-    expect(() => toToolSpec(bad)).toThrow("must be an object");
+    expect(() => defineTool({ name: "bad", description: "d", schema: z.string(), effect: "read", execute: async () => ({ content: [] }) })).toThrow("must be an object");
   });
 });
 
@@ -170,11 +227,12 @@ describe("approval", () => {
 describe("runToolCall", () => {
   const [readTool] = builtinTools();
 
-  test("invalid arguments come back as an error naming the field", async () => {
+  test("invalid arguments come back as zod's account of them", async () => {
     const result = await runToolCall(readTool!, { path: 42 }, context("/"));
-    expect(result.isError).toBe(true);
-    expect(textOf(result)).toContain("Invalid arguments for read");
-    expect(textOf(result)).toContain("path");
+    expect(result).toEqual({
+      content: [{ type: "text", text: "Invalid arguments for read:\n✖ Invalid input: expected string, received number\n  → at path\nFix them and call read again." }],
+      isError: true,
+    });
   });
 
   test("a denied call does not run", async () => {
@@ -187,7 +245,7 @@ describe("runToolCall", () => {
   });
 
   test("a throwing tool becomes an error result", async () => {
-    const throwing: Tool = {
+    const throwing = defineTool({
       name: "boom",
       description: "d",
       schema: z.object({}),
@@ -195,9 +253,15 @@ describe("runToolCall", () => {
       execute: async () => {
         throw new Error("disk on fire");
       },
-    };
+    });
     const result = await runToolCall(throwing, {}, context("/"));
     expect(result).toEqual({ content: [{ type: "text", text: "boom failed: disk on fire" }], isError: true });
+  });
+
+  test("a tool whose code cannot be loaded becomes an error result", async () => {
+    const unloadable: Tool = { ...readTool!, load: () => Promise.reject(new Error("chunk missing")) };
+    const result = await runToolCall(unloadable, { path: "a.txt" }, context("/"));
+    expect(result).toEqual({ content: [{ type: "text", text: "read failed: chunk missing" }], isError: true });
   });
 
   test("valid calls run with parsed input", async () => {

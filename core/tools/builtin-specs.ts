@@ -1,0 +1,27 @@
+// Imported with { type: "macro" } by registry.ts: runs when omp is bundled, so the compiled binary
+// carries the built-in tools' names, effects and JSON Schemas, and neither zod nor the tools' code
+// is needed before their first call.
+import { bashTool } from "./bash.ts";
+import { defineTool } from "./define.ts";
+import { editTool } from "./edit.ts";
+import { findTool } from "./find.ts";
+import { grepTool } from "./grep.ts";
+import { lsTool } from "./ls.ts";
+import { readTool } from "./read.ts";
+import { createTodoStore, createTodoTool } from "./todo.ts";
+import type { Tool, ToolDefinition } from "./types.ts";
+import { writeTool } from "./write.ts";
+
+/** Every built-in tool, in the order they are offered to the model (the todo tool with a store of its own). */
+export function builtinToolDefinitions(): ToolDefinition[] {
+  return [readTool, writeTool, editTool, bashTool, grepTool, findTool, lsTool, createTodoTool(createTodoStore())];
+}
+
+export type BuiltinToolSpec = Omit<Tool, "load">;
+
+export function builtinToolSpecs(): BuiltinToolSpec[] {
+  return builtinToolDefinitions().map((definition) => {
+    const { name, description, effect, parameters } = defineTool(definition);
+    return { name, description, effect, parameters };
+  });
+}
