@@ -8,6 +8,7 @@ import type { SessionWriter } from "../session/writer.ts";
 import type { ApprovalGate } from "../tools/approval.ts";
 import { runToolCall } from "../tools/run.ts";
 import type { Tool, ToolResult } from "../tools/types.ts";
+import { isContextOverflow } from "../ai/context-overflow.ts";
 import { compactionSummaryMessage } from "../session/compaction-summary.ts";
 import { Redactor } from "../session/redact.ts";
 import { contextTokens, findCut, summarize } from "./compaction.ts";
@@ -241,6 +242,7 @@ export class Agent {
     const runUsage: Usage[] = [];
     // Messages that open the next turn: the prompt, then steering or follow-ups.
     let pending: Message[] = [first];
+    let overflowCompacted = false;
     try {
       let turn = 0;
       for (;;) {
@@ -257,6 +259,18 @@ export class Agent {
         if (this.autoCompaction && this.nearContextLimit()) await this.compact("threshold");
         const reply = await this.streamReply(signal);
         runUsage.push(reply.usage);
+        if (this.overflowed(reply) && !overflowCompacted && !signal.aborted) {
+          // The estimate missed (tokenisers differ, images): the provider refused the request as
+          // too long. Compact once and ask again rather than end the run on a 400. The refusal
+          // is shown but kept out of the context and the session.
+          overflowCompacted = true;
+          this.emit({ type: "message_end", message: reply });
+          this.emit({ type: "turn_end", turn, message: reply, toolResults: [] });
+          if (await this.compact("overflow")) continue;
+          stopReason = "error";
+          error = `${reply.errorMessage} (compacting the conversation did not make it fit: start a new session or use a model with a larger context window)`;
+          break;
+        }
         this.record(reply);
         this.emit({ type: "message_end", message: reply });
         if (reply.stopReason === "aborted" || signal.aborted) {
@@ -406,6 +420,11 @@ export class Agent {
     this.emit({ type: "message_start", message });
     this.emit({ type: "message_end", message });
     return message;
+  }
+
+  /** A reply that failed because the request no longer fits the context window, before any output. */
+  private overflowed(reply: AssistantMessage): boolean {
+    return this.autoCompaction && reply.stopReason === "error" && reply.content.length === 0 && isContextOverflow(reply.errorMessage);
   }
 
   private nearContextLimit(): boolean {

@@ -223,6 +223,61 @@ describe("automatic compaction", () => {
   });
 });
 
+/** How each wire API's provider refuses a request that no longer fits its context window. */
+const OVERFLOW: Record<string, { status: number; message: string; kind: string }> = {
+  "anthropic-messages": { status: 400, message: "prompt is too long: 210345 tokens > 200000 maximum", kind: "invalid_request_error" },
+  "openai-responses": { status: 400, message: "Your input exceeds the context window of this model. Please adjust your input and try again.", kind: "context_length_exceeded" },
+  "google-generative-ai": { status: 400, message: "The input token count (1200000) exceeds the maximum number of tokens allowed (1048576).", kind: "INVALID_ARGUMENT" },
+  "openai-completions": { status: 400, message: "This model's maximum context length is 262144 tokens. However, your messages resulted in 270112 tokens.", kind: "context_length_exceeded" },
+};
+
+describe.each(providerCases().map((c) => [c.api, c] as [string, ProviderCase]))("context overflow over %s", (_api, provider) => {
+  test("a request refused as too long is compacted and sent again; the refusal stays out of the context and the session", async () => {
+    const { home, repo } = workspace();
+    mkdirSync(join(home, ".omp", "agent"), { recursive: true });
+    writeFileSync(join(home, ".omp", "agent", "config.yml"), "compaction:\n  keepRecentTokens: 5\n");
+    const run = (args: string[]) => runAgent(["-p", "--model", provider.model, ...args], { home, cwd: repo, env: provider.env(standin.url) });
+    standin.setScript([{ text: "First answer, long ago." }, OVERFLOW[provider.api]!, { text: "SUMMARY-OF-EARLIER-WORK" }, { text: "Second answer." }]);
+    standin.requests.length = 0;
+    expect((await run(["first question"])).code).toBe(0);
+    const second = await run(["-c", "second question"]);
+    expect(second.stderr).not.toContain("omp:");
+    expect(second.code).toBe(0);
+    expect(second.stdout).toBe("Second answer.\n");
+    expect(second.stderr).toContain("compacting the conversation");
+
+    const requests = modelRequests(standin);
+    expect(requests).toHaveLength(4);
+    // The refused request and its retry carry the same question; the retry has the summary instead of the old turns.
+    expect(userTextsOf(provider.api, requests[1]!.body).at(-1)).toBe("second question");
+    expect(JSON.stringify(requests[1]!.body)).toContain("First answer, long ago.");
+    const retried = userTextsOf(provider.api, requests[3]!.body);
+    expect(retried[0]).toContain("SUMMARY-OF-EARLIER-WORK");
+    expect(retried.at(-1)).toBe("second question");
+    expect(JSON.stringify(requests[3]!.body)).not.toContain("First answer, long ago.");
+
+    const entries = readJsonl(sessionFiles(home)[0]!);
+    expect(entries.filter((e) => e.type === "compaction").map((e) => e.summary)).toEqual(["SUMMARY-OF-EARLIER-WORK"]);
+    const assistants = entries.filter((e) => e.type === "message" && e.message.role === "assistant");
+    expect(assistants.map((e) => e.message.stopReason)).toEqual(["stop", "stop"]);
+  });
+
+  test("when compacting does not make it fit, the run fails with the provider's words and what to do", async () => {
+    const { home, repo } = workspace();
+    mkdirSync(join(home, ".omp", "agent"), { recursive: true });
+    writeFileSync(join(home, ".omp", "agent", "config.yml"), "compaction:\n  keepRecentTokens: 5\n");
+    const run = (args: string[]) => runAgent(["-p", "--model", provider.model, ...args], { home, cwd: repo, env: provider.env(standin.url) });
+    const overflow = OVERFLOW[provider.api]!;
+    standin.setScript([{ text: "First answer." }, overflow, { text: "SUMMARY" }, overflow]);
+    standin.requests.length = 0;
+    expect((await run(["first question"])).code).toBe(0);
+    const second = await run(["-c", "second question"]);
+    expect(second.code).toBe(1);
+    expect(second.stderr).toContain(overflow.message);
+    expect(modelRequests(standin)).toHaveLength(4);
+  });
+});
+
 function formatName(api: string): string {
   return api === "anthropic-messages" ? "anthropic" : api === "google-generative-ai" ? "google" : api;
 }
