@@ -39,6 +39,9 @@ export async function runRpcMode(runtime: Runtime, initial: Agent): Promise<numb
 class RpcSession {
   private unsubscribe: () => void;
   private bash: { controller: AbortController; run: Promise<void> } | undefined;
+  /** Commands answered when their work ends (model listing, compaction); the loop reads on meanwhile. */
+  private readonly background = new Set<Promise<void>>();
+  private compacting = false;
 
   constructor(
     private readonly runtime: Runtime,
@@ -51,7 +54,7 @@ class RpcSession {
   async close(): Promise<void> {
     this.agent.abort();
     this.bash?.controller.abort();
-    await Promise.all([this.agent.idle(), this.bash?.run]);
+    await Promise.all([this.agent.idle(), this.bash?.run, ...this.background]);
     this.agent.writer?.close();
   }
 
@@ -95,6 +98,16 @@ class RpcSession {
     }
   }
 
+  /** Answers `command` when `work` ends, without holding up the commands that follow it. */
+  private later(command: string, id: string | undefined, work: () => Promise<unknown>): void {
+    const done = work().then(
+      (data) => this.respond(command, id, data),
+      (error) => this.fail(command, id, describeError(error)),
+    );
+    const tracked = done.finally(() => this.background.delete(tracked));
+    this.background.add(tracked);
+  }
+
   private content(message: string, images?: ImageContent[]): string | (TextContent | ImageContent)[] {
     return images && images.length > 0 ? [{ type: "text", text: message }, ...images] : message;
   }
@@ -111,6 +124,8 @@ class RpcSession {
   private async dispatch(command: RpcCommand): Promise<void> {
     const { id } = command;
     const agent = this.agent;
+    const startsRun = ["prompt", "steer", "follow_up", "abort_and_prompt", "new_session", "switch_session"].includes(command.type);
+    if (this.compacting && startsRun) throw new Error("the conversation is being compacted: wait for the compact response, or send abort");
     switch (command.type) {
       case "prompt": {
         const content = this.content(command.message, command.images);
@@ -180,12 +195,11 @@ class RpcSession {
         agent.setModel(selection.model, selection.apiKey);
         return this.respond("set_model", id, { provider: selection.model.provider, id: selection.model.id });
       }
-      case "get_available_models": {
-        const models = await this.runtime.availableModels();
-        return this.respond("get_available_models", id, {
-          models: models.map((m) => ({ provider: m.provider, id: m.id, name: m.name, api: m.api, contextWindow: m.contextWindow, reasoning: m.reasoning, cost: m.cost })),
-        });
-      }
+      case "get_available_models":
+        // Probing local servers can take a moment; prompts and aborts are not held up by it.
+        return this.later("get_available_models", id, async () => ({
+          models: (await this.runtime.availableModels()).map((m) => ({ provider: m.provider, id: m.id, name: m.name, api: m.api, contextWindow: m.contextWindow, reasoning: m.reasoning, cost: m.cost })),
+        }));
       case "set_thinking_level":
         agent.setThinking(command.level);
         return this.respond("set_thinking_level", id);
@@ -197,8 +211,17 @@ class RpcSession {
         return this.respond(command.type, id);
       case "compact": {
         if (agent.isRunning) throw new Error("abort the running turn first");
-        const compacted = await agent.compact("manual", command.customInstructions);
-        return this.respond("compact", id, { compacted, tokens: agent.contextTokens() });
+        if (this.compacting) throw new Error("a compaction is already running");
+        this.compacting = true;
+        // A model call: answered when it ends, while get_state, abort and the rest keep working.
+        return this.later("compact", id, async () => {
+          try {
+            const compacted = await agent.compact("manual", command.customInstructions);
+            return { compacted, tokens: agent.contextTokens() };
+          } finally {
+            this.compacting = false;
+          }
+        });
       }
       case "set_auto_compaction":
         agent.autoCompaction = command.enabled;

@@ -443,6 +443,8 @@ export class Agent {
     if (cut <= 0) return false;
     this.emit({ type: "auto_compaction_start", reason });
     const tokensBefore = this.contextTokens();
+    // Between runs there is no run to abort: a compaction of its own, so abort() stops it too.
+    const own = this.controller === undefined ? (this.controller = new AbortController()) : undefined;
     try {
       const { summary, usage } = await summarize(this.model, this.messages.slice(0, cut), {
         apiKey: this.apiKey,
@@ -463,6 +465,8 @@ export class Agent {
     } catch (error) {
       this.emit({ type: "auto_compaction_end", error: describeError(error) });
       return false;
+    } finally {
+      if (own && this.controller === own) this.controller = undefined;
     }
   }
 }

@@ -2,7 +2,8 @@
 // event, and `--mode rpc` command by command (prompt, state, models, sessions, compaction, bash,
 // steering, follow-ups, abort, malformed input, stdin close).
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
-import { existsSync, realpathSync } from "node:fs";
+import { existsSync, mkdirSync, realpathSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
 import {
   type ProviderCase,
   filesContaining,
@@ -299,6 +300,42 @@ describe.each(cases)("--mode rpc over %s", (_api, provider) => {
 
 describe("--mode rpc while a turn runs", () => {
   const provider = providerCases()[0]!;
+
+  test("compact is answered when it ends; meanwhile get_state answers, a prompt is refused, and abort stops it", async () => {
+    const { home, repo } = workspace();
+    mkdirSync(join(home, ".omp", "agent"), { recursive: true });
+    writeFileSync(join(home, ".omp", "agent", "config.yml"), "compaction:\n  keepRecentTokens: 5\n");
+    standin.setScript([{ text: "First answer." }, { text: "Second answer." }, { text: "SUMMARY that never arrives", delayMs: 10_000 }]);
+    standin.requests.length = 0;
+    const rpc = new RpcProcess(["--model", provider.model], { home, cwd: repo, env: provider.env(standin.url) });
+    try {
+      await rpc.waitFrame((f) => f.type === "ready");
+      let mark = rpc.mark;
+      await rpc.send({ type: "prompt", message: "hello" });
+      await rpc.waitFrame((f) => f.type === "agent_end", mark);
+      mark = rpc.mark;
+      await rpc.send({ type: "prompt", message: "and again" });
+      await rpc.waitFrame((f) => f.type === "agent_end", mark);
+      mark = rpc.mark;
+      const compacting = rpc.send({ type: "compact" });
+      await rpc.waitFrame((f) => f.type === "auto_compaction_start", mark);
+      const started = performance.now();
+      expect((await rpc.send({ type: "get_state" })).data).toMatchObject({ isStreaming: false, messageCount: 4 });
+      const refused = await rpc.send({ type: "prompt", message: "too early" });
+      expect(refused.success).toBe(false);
+      expect(refused.error).toContain("being compacted");
+      expect(await rpc.send({ type: "abort" })).toMatchObject({ success: true, command: "abort" });
+      expect(await compacting).toMatchObject({ success: true, command: "compact", data: { compacted: false } });
+      // Well before the summary would have arrived.
+      expect(performance.now() - started).toBeLessThan(5000);
+      const messages = (await rpc.send({ type: "get_messages" })).data.messages;
+      expect(messages.map((m: any) => m.role)).toEqual(["user", "assistant", "user", "assistant"]);
+      expect(readJsonl(sessionFiles(home)[0]!).some((e) => e.type === "compaction")).toBe(false);
+      expect(await rpc.close()).toBe(0);
+    } finally {
+      rpc.child.kill();
+    }
+  });
 
   test("steer and follow_up are queued and delivered in order; get_state sees the run", async () => {
     const { home, repo } = workspace();
