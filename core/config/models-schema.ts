@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { Api } from "../ai/model-schema.ts";
+import { providerProblems } from "./models-rules.ts";
 
 /**
  * models.yml: custom providers and models, and overrides of built-in providers' endpoint, key or
@@ -44,31 +45,8 @@ const ProviderShape = z.strictObject({
 });
 export type ProviderEntry = z.infer<typeof ProviderShape>;
 
-const OVERRIDE_KEYS = ["baseUrl", "apiKey", "auth", "headers"] as const;
-
 const Provider = ProviderShape.superRefine((provider, ctx) => {
-  const models = provider.models ?? [];
-  if (models.length === 0) {
-    if (!OVERRIDE_KEYS.some((key) => provider[key] !== undefined)) {
-      ctx.addIssue({
-        code: "custom",
-        message: "sets nothing: give baseUrl, apiKey, auth or headers to override a built-in provider, or models (with baseUrl and api) to add one",
-      });
-    }
-    return;
-  }
-  if (!provider.baseUrl) ctx.addIssue({ code: "custom", path: ["baseUrl"], message: "missing; required for a provider that lists models" });
-  if (provider.auth !== "none" && !provider.apiKey) {
-    ctx.addIssue({ code: "custom", path: ["apiKey"], message: "missing; required for a provider that lists models, unless auth: none" });
-  }
-  const seen = new Set<string>();
-  models.forEach((model, index) => {
-    if (!model.api && !provider.api) {
-      ctx.addIssue({ code: "custom", path: ["models", index, "api"], message: "missing; give api here or on the provider" });
-    }
-    if (seen.has(model.id)) ctx.addIssue({ code: "custom", path: ["models", index, "id"], message: `"${model.id}" is listed twice` });
-    seen.add(model.id);
-  });
+  for (const problem of providerProblems(provider)) ctx.addIssue({ code: "custom", ...problem });
 });
 
 /** One models.yml as written. */

@@ -1,11 +1,14 @@
 import { resolve } from "node:path";
 import type { Model } from "../ai/model.ts";
-import { Model as ModelSchema } from "../ai/model-schema.ts";
 import { globalModelsPath, projectModelsPath } from "../paths.ts";
-import { validateConfig } from "./config-error.ts";
+import { ConfigCache } from "./config-cache.ts";
 import { deepMerge } from "./merge.ts";
-import { ModelsFile, ModelsFileShape, type ModelsConfig } from "./models-schema.ts";
-import { type Mapping, readYamlMapping } from "./yaml-file.ts";
+import { providerProblems } from "./models-rules.ts";
+import type { ModelsConfig, ProviderEntry } from "./models-schema.ts";
+import { type Mapping, readConfigBytes } from "./yaml-file.ts";
+
+/** YAML and zod, loaded on a cache miss or a broken rule only (see config-cache.ts). */
+const slowPath = () => require("./validate-files.ts") as typeof import("./validate-files.ts");
 
 /** Context window and output limit assumed for a custom model that does not state them. */
 export const CUSTOM_MODEL_DEFAULTS = { contextWindow: 128_000, maxTokens: 16_384 };
@@ -18,44 +21,63 @@ export interface LoadedModelsConfig {
 
 /**
  * `~/.omp/agent/models.yml` with `<cwd>/.omp/models.yml` merged over it (mappings merge, lists such
- * as `models` replace). Both optional. Throws OmpError (exit 2) naming the file on any problem.
+ * as `models` replace). Both optional; a file unchanged since it last validated comes from the
+ * config cache. Throws OmpError (exit 2) naming the file on any problem.
  */
 export function loadModelsConfig(options: { cwd?: string; env?: NodeJS.ProcessEnv } = {}): LoadedModelsConfig {
   const cwd = resolve(options.cwd ?? process.cwd());
+  const cache = ConfigCache.open("models", options.env);
   const files: string[] = [];
   const definedIn = new Map<string, string>();
   let merged: Mapping = {};
-  for (const path of [globalModelsPath(options.env), projectModelsPath(cwd)]) {
-    const values = readYamlMapping(path);
-    if (values === undefined) continue;
-    const file = validateConfig(ModelsFileShape, values, path);
-    for (const id of Object.keys(file.providers)) definedIn.set(id, path);
-    merged = deepMerge(merged, values);
-    files.push(path);
+  try {
+    for (const path of [globalModelsPath(options.env), projectModelsPath(cwd)]) {
+      const bytes = readConfigBytes(path);
+      if (bytes === undefined) {
+        cache.forget(path);
+        continue;
+      }
+      const values = cache.values(path, bytes, (text) => slowPath().modelsFileValues(text, path));
+      for (const id of Object.keys((values.providers ?? {}) as Mapping)) definedIn.set(id, path);
+      merged = deepMerge(merged, values);
+      files.push(path);
+    }
+  } finally {
+    cache.save();
   }
   // The usability rules run per provider on the merged view, blamed on the last file that touched it.
-  const providers = (merged.providers ?? {}) as Mapping;
+  const providers = (merged.providers ?? {}) as Record<string, ProviderEntry>;
   const config: ModelsConfig = { providers: {} };
   for (const [id, provider] of Object.entries(providers)) {
-    const checked = validateConfig(ModelsFile, { providers: { [id]: provider } }, definedIn.get(id)!);
-    Object.assign(config.providers, checked.providers);
+    if (providerProblems(provider).length > 0) slowPath().checkMergedProvider(id, provider, definedIn.get(id)!);
+    config.providers[id] = provider;
   }
   return { config, files };
 }
 
-/** The models that models.yml adds, ready for the registry; provider headers are the base for model headers. */
+/**
+ * The models that models.yml adds, ready for the registry; provider headers are the base for model
+ * headers. Built directly rather than through the Model schema, which would load zod at start-up;
+ * the fields left out get the schema's defaults (test/unit/config/models.test.ts holds them equal).
+ */
 export function customModels(config: ModelsConfig): Model[] {
   return Object.entries(config.providers).flatMap(([provider, entry]) =>
-    (entry.models ?? []).map((model) =>
-      ModelSchema.parse({
+    (entry.models ?? []).map(
+      (model): Model => ({
         id: model.id,
         name: model.name ?? model.id,
         provider,
-        api: model.api ?? entry.api,
+        // models.yml's rules guarantee an api on the model or its provider.
+        api: (model.api ?? entry.api)!,
         baseUrl: entry.baseUrl!.replace(/\/+$/, ""),
-        reasoning: model.reasoning,
-        input: model.input,
-        cost: model.cost,
+        reasoning: model.reasoning ?? false,
+        input: model.input ?? ["text"],
+        cost: {
+          input: model.cost?.input ?? 0,
+          output: model.cost?.output ?? 0,
+          cacheRead: model.cost?.cacheRead ?? 0,
+          cacheWrite: model.cost?.cacheWrite ?? 0,
+        },
         contextWindow: model.contextWindow ?? CUSTOM_MODEL_DEFAULTS.contextWindow,
         maxTokens: model.maxTokens ?? CUSTOM_MODEL_DEFAULTS.maxTokens,
         headers: entry.headers || model.headers ? { ...entry.headers, ...model.headers } : undefined,

@@ -1,7 +1,7 @@
 import { dirname } from "node:path";
 import { isScalar } from "yaml";
 import { ensurePrivateDir, globalConfigPath } from "../paths.ts";
-import { validateConfig } from "./config-error.ts";
+import { validateConfig } from "./validate-config.ts";
 import { writeFileAtomic } from "./atomic-write.ts";
 import { parseSettingValue } from "./settings-keys.ts";
 import { Settings } from "./settings-schema.ts";

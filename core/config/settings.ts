@@ -1,9 +1,17 @@
 import { resolve } from "node:path";
 import { expandHome, globalConfigPath, projectConfigPath } from "../paths.ts";
-import { configError, validateConfig } from "./config-error.ts";
+import { ConfigCache } from "./config-cache.ts";
+import { configError } from "./config-error.ts";
 import { deepMerge, hasPath } from "./merge.ts";
-import { Settings, type SettingsInput } from "./settings-schema.ts";
-import { type Mapping, readYamlMapping } from "./yaml-file.ts";
+import { plainSettingRules, settingsDefaults } from "./settings-plain.ts" with { type: "macro" };
+import type { Settings, SettingsInput } from "./settings-schema.ts";
+import { type Mapping, readConfigBytes } from "./yaml-file.ts";
+
+const DEFAULTS: Settings = settingsDefaults();
+const PLAIN_RULES = plainSettingRules();
+
+/** YAML and zod, loaded on a cache miss only (see config-cache.ts). */
+const slowPath = () => require("./validate-files.ts") as typeof import("./validate-files.ts");
 
 export type LayerKind = "global" | "project" | "overlay" | "runtime";
 
@@ -35,32 +43,40 @@ export interface LoadedSettings {
 
 /**
  * The effective settings: defaults ← global config.yml ← project .omp/config.yml ← `--config`
- * overlays ← runtime overrides. Each layer is validated on its own first, so an error names the
- * file that has it. Throws OmpError (exit 2) on a missing overlay, bad YAML or an invalid value.
+ * overlays ← runtime overrides. Each layer is validated on its own, so an error names the file
+ * that has it; a file unchanged since it last validated comes from the config cache. Throws
+ * OmpError (exit 2) on a missing overlay, bad YAML or an invalid value.
  */
 export function loadSettings(options: LoadSettingsOptions = {}): LoadedSettings {
   const cwd = resolve(options.cwd ?? process.cwd());
+  const cache = ConfigCache.open("settings", options.env);
   const layers: SettingsLayer[] = [];
   const addFile = (kind: LayerKind, path: string, required: boolean) => {
-    const values = readYamlMapping(path);
-    if (values === undefined) {
+    const bytes = readConfigBytes(path);
+    if (bytes === undefined) {
+      cache.forget(path);
       if (required) throw configError(path, ["file not found (given with --config)"]);
       return;
     }
-    validateConfig(Settings, values, path);
-    layers.push({ kind, path, values });
+    layers.push({ kind, path, values: cache.values(path, bytes, (text) => slowPath().settingsFileValues(text, path)) });
   };
 
-  addFile("global", globalConfigPath(options.env), false);
-  addFile("project", projectConfigPath(cwd), false);
-  for (const overlay of options.overlays ?? []) addFile("overlay", resolve(cwd, expandHome(overlay)), true);
+  try {
+    addFile("global", globalConfigPath(options.env), false);
+    addFile("project", projectConfigPath(cwd), false);
+    for (const overlay of options.overlays ?? []) addFile("overlay", resolve(cwd, expandHome(overlay)), true);
+  } finally {
+    cache.save();
+  }
   if (options.runtime) {
-    validateConfig(Settings, options.runtime, "command-line options");
+    if (!plainlyValid(options.runtime)) slowPath().checkRuntimeSettings(options.runtime);
     layers.push({ kind: "runtime", values: options.runtime as Mapping });
   }
 
-  const merged = layers.reduce<Mapping>((acc, layer) => deepMerge(acc, layer.values), {});
-  const settings = validateConfig(Settings, merged, "merged settings");
+  // Every layer is valid and no rule of the schema spans keys, so the layers laid over the defaults
+  // are what the schema would make of their merge (test/unit/config/config-cache.test.ts compares
+  // the two). Cloned because the result must share nothing with DEFAULTS or the layers.
+  const settings = structuredClone(layers.reduce<Mapping>((acc, layer) => deepMerge(acc, layer.values), DEFAULTS)) as Settings;
   return {
     settings,
     layers,
@@ -69,4 +85,16 @@ export function loadSettings(options: LoadSettingsOptions = {}): LoadedSettings 
       return layers.findLast((layer) => hasPath(layer.values, path));
     },
   };
+}
+
+/**
+ * Whether the schema surely accepts these values from flags (a model name, a thinking level, an
+ * approval mode); when unsure, the schema decides and words the error.
+ */
+function plainlyValid(values: Mapping): boolean {
+  return Object.entries(values).every(([key, value]) => {
+    const rule = Object.hasOwn(PLAIN_RULES, key) ? PLAIN_RULES[key]! : undefined;
+    if (rule === undefined || typeof value !== "string") return false;
+    return "choices" in rule ? rule.choices.includes(value) : value.length >= rule.minLength;
+  });
 }

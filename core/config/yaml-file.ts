@@ -12,8 +12,13 @@ export function isMapping(value: unknown): value is Mapping {
 
 /** The file's text, or undefined when it does not exist. Other read failures are config errors. */
 export function readConfigText(path: string): string | undefined {
+  return readConfigBytes(path)?.toString("utf8");
+}
+
+/** The file's exact bytes (what the config cache hashes), or undefined when it does not exist. */
+export function readConfigBytes(path: string): Buffer | undefined {
   try {
-    return readFileSync(path, "utf8");
+    return readFileSync(path);
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     if (code === "ENOENT") return undefined;

@@ -1,7 +1,7 @@
 // What the user sets up around the agent: config and model errors, models.yml providers, keys kept
 // off the disk, approval mode, tool selection, context files, and print mode's inputs and outputs.
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
-import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import {
   type ProviderCase,
@@ -164,6 +164,84 @@ describe("providers and keys", () => {
     expect(modelRequests(standin)[0]!.headers["x-api-key"]).toBe(key);
     expect(filesContaining([home, repo], key)).toEqual([]);
     expect(readFileSync(sessionFiles(home)[0]!, "utf8")).toContain("remember [REDACTED]");
+  });
+});
+
+describe("config files through the validated-config cache", () => {
+  const cacheFile = (home: string) => join(home, ".omp", "agent", "cache", "config.json");
+
+  /** One run with the config below; what the stand-in received. */
+  async function runWithConfig(home: string, repo: string) {
+    standin.setScript([{ text: "ok" }]);
+    standin.requests.length = 0;
+    const result = await runAgent(["-p", "hi"], { home, cwd: repo });
+    expect(result.stderr).not.toContain("omp:");
+    expect(result.code).toBe(0);
+    const [request] = modelRequests(standin);
+    return {
+      path: request!.path,
+      model: request!.body.model,
+      header: request!.headers["x-config"],
+      tools: toolNamesOf("openai-completions", request!.body).sort(),
+      maxTokens: request!.body.max_tokens ?? request!.body.max_completion_tokens,
+    };
+  }
+
+  function writeConfig(home: string, repo: string, version: "one" | "two") {
+    const id = version === "one" ? "test-model" : "other-model";
+    writeAgentFile(
+      home,
+      "models.yml",
+      `providers:\n  mylocal:\n    baseUrl: ${standin.url}/v1\n    api: openai-completions\n    auth: none\n    headers: { X-Config: ${version} }\n    models:\n      - id: ${id}\n        maxTokens: ${version === "one" ? 1111 : 2222}\n`,
+    );
+    writeAgentFile(home, "config.yml", `model: mylocal/${id}\ntools:\n  disabled: ${version === "one" ? "[bash, todo]" : "[read]"}\n`);
+    mkdirSync(join(repo, ".omp"), { recursive: true });
+    writeFileSync(join(repo, ".omp", "config.yml"), `tools:\n  disabled: ${version === "one" ? "[bash, todo, find]" : "[read, ls]"}\n`);
+  }
+
+  test("the second run (a cache hit) honours config.yml and models.yml exactly as the first; an edit takes effect at once", async () => {
+    const { home, repo } = workspace();
+    writeConfig(home, repo, "one");
+    const first = await runWithConfig(home, repo);
+    expect(first).toEqual({
+      path: "/v1/chat/completions",
+      model: "test-model",
+      header: "one",
+      tools: ["edit", "grep", "ls", "read", "write"],
+      maxTokens: 1111,
+    });
+    const cache = readFileSync(cacheFile(home), "utf8");
+    expect(Object.keys(JSON.parse(cache).files).sort()).toEqual(
+      [`settings:${join(home, ".omp", "agent", "config.yml")}`, `models:${join(home, ".omp", "agent", "models.yml")}`, `settings:${join(repo, ".omp", "config.yml")}`].sort(),
+    );
+    expect(statSync(cacheFile(home)).mode & 0o777).toBe(0o600);
+    const written = statSync(cacheFile(home)).mtimeMs;
+
+    // Nothing changed: every file is a hit, so the cache is not rewritten.
+    expect(await runWithConfig(home, repo)).toEqual(first);
+    expect(readFileSync(cacheFile(home), "utf8")).toBe(cache);
+    expect(statSync(cacheFile(home)).mtimeMs).toBe(written);
+
+    writeConfig(home, repo, "two");
+    const third = await runWithConfig(home, repo);
+    expect(third).toEqual({
+      path: "/v1/chat/completions",
+      model: "other-model",
+      header: "two",
+      tools: ["bash", "edit", "find", "grep", "todo", "write"],
+      maxTokens: 2222,
+    });
+    expect(await runWithConfig(home, repo)).toEqual(third);
+  });
+
+  test("a cache that cannot be written changes nothing but speed", async () => {
+    const { home, repo } = workspace();
+    writeConfig(home, repo, "one");
+    writeFileSync(join(home, ".omp", "agent", "cache"), "a file where the cache dir belongs");
+    const first = await runWithConfig(home, repo);
+    expect(first.model).toBe("test-model");
+    expect(await runWithConfig(home, repo)).toEqual(first);
+    expect(readFileSync(join(home, ".omp", "agent", "cache"), "utf8")).toBe("a file where the cache dir belongs");
   });
 });
 

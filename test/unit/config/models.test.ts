@@ -1,7 +1,9 @@
 import { describe, expect, test } from "bun:test";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { customModels, loadModelsConfig } from "../../../core/config/models.ts";
+import { Model } from "../../../core/ai/model-schema.ts";
+import { CUSTOM_MODEL_DEFAULTS, customModels, loadModelsConfig } from "../../../core/config/models.ts";
+import type { ModelEntry, ModelsConfig, ProviderEntry } from "../../../core/config/models-schema.ts";
 import { OmpError } from "../../../core/errors/omp-error.ts";
 import { scratchDir } from "./scratch.ts";
 
@@ -112,5 +114,39 @@ describe("models.yml", () => {
     expect(errorOf(() => loadModelsConfig({ cwd: broken.cwd, env: broken.env })).message).toBe(
       `${broken.projectFile}: providers.corp.baseUrl: missing; required for a provider that lists models`,
     );
+  });
+
+  test("custom models are built without zod and get exactly the Model schema's defaults", () => {
+    const providers: ProviderEntry[] = [
+      { baseUrl: "http://127.0.0.1:8000/v1//", api: "openai-completions", auth: "none" },
+      { baseUrl: "https://corp.example.com", apiKey: "K", api: "anthropic-messages", headers: { "X-Team": "t" } },
+    ];
+    const models: ModelEntry[] = [
+      { id: "bare" },
+      { id: "named", name: "Named", api: "openai-responses" },
+      { id: "full", reasoning: true, input: ["text", "image"], cost: { input: 3, output: 15, cacheRead: 0.3, cacheWrite: 3.75 }, contextWindow: 1, maxTokens: 2, headers: { "X-Model": "m", "X-Team": "mine" } },
+      { id: "partial-cost", reasoning: false, input: ["image"], cost: { input: 1, output: 2 } },
+      { id: "headers-only", headers: { A: "b" } },
+    ];
+    for (const entry of providers) {
+      const config: ModelsConfig = { providers: { p: { ...entry, models } } };
+      // What customModels did through the schema before it built models directly.
+      const throughSchema = models.map((model) =>
+        Model.parse({
+          id: model.id,
+          name: model.name ?? model.id,
+          provider: "p",
+          api: model.api ?? entry.api,
+          baseUrl: entry.baseUrl!.replace(/\/+$/, ""),
+          reasoning: model.reasoning,
+          input: model.input,
+          cost: model.cost,
+          contextWindow: model.contextWindow ?? CUSTOM_MODEL_DEFAULTS.contextWindow,
+          maxTokens: model.maxTokens ?? CUSTOM_MODEL_DEFAULTS.maxTokens,
+          headers: entry.headers || model.headers ? { ...entry.headers, ...model.headers } : undefined,
+        }),
+      );
+      expect(customModels(config)).toStrictEqual(throughSchema);
+    }
   });
 });

@@ -1,0 +1,72 @@
+import type { z } from "zod";
+import { closest, configError, describeFound, formatKeyPath } from "./config-error.ts";
+import { allowedKeys, schemaAt } from "./schema-walk.ts";
+
+/**
+ * Schema validation with errors a person can act on. Kept apart from config-error.ts because it
+ * needs zod's schemas at run time, which start-up avoids (see config-cache.ts).
+ */
+
+type Issue = z.core.$ZodIssue;
+
+/** Parses `data` with `schema`, or throws an OmpError that names the file, the key, what was found and what is allowed. */
+export function validateConfig<S extends z.ZodType>(schema: S, data: unknown, file: string): z.output<S> {
+  const result = schema.safeParse(data);
+  if (result.success) return result.data;
+  throw configError(
+    file,
+    result.error.issues.map((issue) => describeIssue(issue, data, schema)),
+  );
+}
+
+const EXPECTED_TYPE: Record<string, string> = {
+  string: "a string",
+  number: "a number",
+  int: "a whole number",
+  boolean: "true or false",
+  array: "a list",
+  object: "a mapping",
+  record: "a mapping",
+};
+
+function valueAt(data: unknown, path: readonly PropertyKey[]): unknown {
+  let current = data;
+  for (const key of path) {
+    if (current === null || typeof current !== "object") return undefined;
+    current = (current as Record<PropertyKey, unknown>)[key];
+  }
+  return current;
+}
+
+function describeIssue(issue: Issue, data: unknown, schema: z.ZodType): string {
+  const found = valueAt(data, issue.path);
+  const at = (path: readonly PropertyKey[]) => (path.length === 0 ? "" : `${formatKeyPath(path)}: `);
+  switch (issue.code) {
+    case "unrecognized_keys": {
+      const allowed = allowedKeys(schemaAt(schema, issue.path));
+      return issue.keys
+        .map((key) => {
+          const hint = closest(key, allowed);
+          const list = allowed.length > 0 ? `; allowed here: ${allowed.join(", ")}` : "";
+          return `${at([...issue.path, key])}unknown key${hint ? ` (did you mean ${hint}?)` : ""}${list}`;
+        })
+        .join("\n");
+    }
+    case "invalid_value":
+      return `${at(issue.path)}got ${describeFound(found)}, expected one of ${issue.values.map(String).join(", ")}`;
+    case "invalid_type":
+      return `${at(issue.path)}got ${describeFound(found)}, expected ${EXPECTED_TYPE[issue.expected] ?? issue.expected}`;
+    case "too_small":
+    case "too_big": {
+      const bound = issue.code === "too_small" ? issue.minimum : issue.maximum;
+      const op = issue.code === "too_small" ? (issue.inclusive ? "≥" : ">") : issue.inclusive ? "≤" : "<";
+      const what =
+        issue.origin === "string" ? `a string of length ${op} ${bound}` : issue.origin === "array" ? `a list of length ${op} ${bound}` : `a number ${op} ${bound}`;
+      return `${at(issue.path)}got ${describeFound(found)}, expected ${what}`;
+    }
+    case "invalid_format":
+      return `${at(issue.path)}got ${describeFound(found)}, expected ${issue.format === "url" ? "a URL" : `a ${issue.format}`}`;
+    default:
+      return `${at(issue.path)}${issue.message}`;
+  }
+}
