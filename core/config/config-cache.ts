@@ -2,7 +2,7 @@ import { readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { agentDir, ensurePrivateDir } from "../paths.ts";
 import { VERSION } from "../version.ts";
-import { type Mapping, isMapping } from "./yaml-file.ts";
+import { type Mapping, isMapping } from "./config-file.ts";
 
 /**
  * Config files as last validated, so that a run whose files have not changed parses no YAML and

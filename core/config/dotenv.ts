@@ -1,7 +1,7 @@
 import { homedir } from "node:os";
 import { join, resolve } from "node:path";
 import { agentEnvPath, configRoot } from "../paths.ts";
-import { readConfigText } from "./yaml-file.ts";
+import { readConfigText } from "./config-file.ts";
 
 const KEY = /^[A-Za-z_][A-Za-z0-9_]*$/;
 const ESCAPES: Record<string, string> = { n: "\n", r: "\r", t: "\t", "\\": "\\", '"': '"' };

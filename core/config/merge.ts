@@ -1,4 +1,4 @@
-import { type Mapping, isMapping } from "./yaml-file.ts";
+import { type Mapping, isMapping } from "./config-file.ts";
 
 /**
  * `over` laid on `base`: mappings merge key by key, everything else (scalars and lists) in `over`

@@ -5,7 +5,7 @@ import { ConfigCache } from "./config-cache.ts";
 import { deepMerge } from "./merge.ts";
 import { providerProblems } from "./models-rules.ts";
 import type { ModelsConfig, ProviderEntry } from "./models-schema.ts";
-import { type Mapping, readConfigBytes } from "./yaml-file.ts";
+import { type Mapping, readConfigBytes } from "./config-file.ts";
 
 /** YAML and zod, loaded on a cache miss or a broken rule only (see config-cache.ts). */
 const slowPath = () => require("./validate-files.ts") as typeof import("./validate-files.ts");

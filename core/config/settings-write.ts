@@ -5,7 +5,8 @@ import { validateConfig } from "./validate-config.ts";
 import { writeFileAtomic } from "./atomic-write.ts";
 import { parseSettingValue } from "./settings-keys.ts";
 import { Settings } from "./settings-schema.ts";
-import { parseYamlDocument, parseYamlMapping, readConfigText } from "./yaml-file.ts";
+import { readConfigText } from "./config-file.ts";
+import { parseYamlDocument, parseYamlMapping } from "./yaml-file.ts";
 
 /**
  * `omp config set`: parses `raw` for `key`, writes it into the global config.yml and returns the

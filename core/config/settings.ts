@@ -5,7 +5,7 @@ import { configError } from "./config-error.ts";
 import { deepMerge, hasPath } from "./merge.ts";
 import { plainSettingRules, settingsDefaults } from "./settings-plain.ts" with { type: "macro" };
 import type { Settings, SettingsInput } from "./settings-schema.ts";
-import { type Mapping, readConfigBytes } from "./yaml-file.ts";
+import { type Mapping, readConfigBytes } from "./config-file.ts";
 
 const DEFAULTS: Settings = settingsDefaults();
 const PLAIN_RULES = plainSettingRules();

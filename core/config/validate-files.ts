@@ -1,7 +1,8 @@
 import { validateConfig } from "./validate-config.ts";
 import { ModelsFile, ModelsFileShape } from "./models-schema.ts";
 import { Settings, type SettingsInput } from "./settings-schema.ts";
-import { type Mapping, parseYamlMapping } from "./yaml-file.ts";
+import type { Mapping } from "./config-file.ts";
+import { parseYamlMapping } from "./yaml-file.ts";
 
 /**
  * The slow path of loading configuration: YAML and the zod schemas, with errors that name the

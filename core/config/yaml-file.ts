@@ -1,31 +1,8 @@
-import { readFileSync } from "node:fs";
 import type { Document } from "yaml";
 import { OmpError } from "../errors/omp-error.ts";
 import { displayPath } from "../paths.ts";
+import { type Mapping, isMapping, readConfigText } from "./config-file.ts";
 import { EXIT_BAD_CONFIG, configError, describeFound } from "./config-error.ts";
-
-export type Mapping = Record<string, unknown>;
-
-export function isMapping(value: unknown): value is Mapping {
-  return value !== null && typeof value === "object" && !Array.isArray(value);
-}
-
-/** The file's text, or undefined when it does not exist. Other read failures are config errors. */
-export function readConfigText(path: string): string | undefined {
-  return readConfigBytes(path)?.toString("utf8");
-}
-
-/** The file's exact bytes (what the config cache hashes), or undefined when it does not exist. */
-export function readConfigBytes(path: string): Buffer | undefined {
-  try {
-    return readFileSync(path);
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    if (code === "ENOENT") return undefined;
-    if (code === "EISDIR") throw configError(path, ["is a directory, expected a YAML file"]);
-    throw configError(path, [`cannot read: ${(error as Error).message}`]);
-  }
-}
 
 /** Parses YAML keeping comments and layout, for edits; a syntax error names the line and column. */
 export function parseYamlDocument(text: string, path: string): Document {

@@ -14,7 +14,8 @@ import { Settings, type SettingsInput } from "../../../core/config/settings-sche
 import { schemaAt } from "../../../core/config/schema-walk.ts";
 import { type LoadSettingsOptions, loadSettings } from "../../../core/config/settings.ts";
 import { validateConfig } from "../../../core/config/validate-config.ts";
-import { type Mapping, parseYamlMapping } from "../../../core/config/yaml-file.ts";
+import type { Mapping } from "../../../core/config/config-file.ts";
+import { parseYamlMapping } from "../../../core/config/yaml-file.ts";
 import { OmpError } from "../../../core/errors/omp-error.ts";
 import { VERSION } from "../../../core/version.ts";
 import { scratchDir } from "./scratch.ts";
