@@ -22,8 +22,11 @@ export interface AgentOptions {
   thinking: ThinkingLevel;
   tools: Tool[];
   gate: ApprovalGate;
-  /** Built once per session; see system-prompt.ts. */
-  systemPrompt: string;
+  /**
+   * Built once per session; see system-prompt.ts. May still be on its way (it waits for git):
+   * the first request waits for it, the interactive mode's first frame does not.
+   */
+  systemPrompt: string | Promise<string>;
   /** Absent with --no-session. */
   writer?: SessionWriter;
   /** A resumed conversation. */
@@ -55,7 +58,7 @@ export class Agent {
   apiKey: string | undefined;
   thinking: ThinkingLevel;
   tools: Tool[];
-  readonly systemPrompt: string;
+  private readonly systemPrompt: Promise<string>;
   writer: SessionWriter | undefined;
   steeringMode: QueueMode = "one-at-a-time";
   followUpMode: QueueMode = "one-at-a-time";
@@ -86,7 +89,9 @@ export class Agent {
     this.apiKey = options.apiKey;
     this.thinking = options.thinking;
     this.tools = options.tools;
-    this.systemPrompt = options.systemPrompt;
+    this.systemPrompt = Promise.resolve(options.systemPrompt);
+    // A failure surfaces with the first request; until then it must not count as unhandled.
+    this.systemPrompt.catch(() => {});
     this.writer = options.writer;
     this.autoCompaction = options.compaction.enabled;
     this.secrets = [...(options.secrets ?? []), ...(options.apiKey ? [options.apiKey] : [])];
@@ -337,9 +342,10 @@ export class Agent {
   private async streamReply(signal: AbortSignal): Promise<AssistantMessage> {
     let final: AssistantMessage | undefined;
     let started = false;
+    const systemPrompt = await this.systemPrompt;
     const events = stream(
       this.model,
-      { systemPrompt: this.systemPrompt, messages: this.messages, tools: this.toolSpecs() },
+      { systemPrompt, messages: this.messages, tools: this.toolSpecs() },
       { apiKey: this.apiKey, signal, thinking: this.thinking, maxRetries: this.options.maxRetries, sessionId: this.writer?.header.id, onRequest: this.onRequest },
     );
     for await (const event of events) {

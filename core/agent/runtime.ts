@@ -138,7 +138,6 @@ export class Runtime {
 
   /** A fresh agent; `resumePath` continues that session file instead. */
   async createAgent(selection: ModelSelection, resumePath?: string): Promise<Agent> {
-    const systemPrompt = await this.systemPrompt();
     const { settings } = this.options;
     const secrets = this.secrets(selection.apiKey);
     let writer: SessionWriter | undefined;
@@ -168,7 +167,7 @@ export class Runtime {
       thinking: selection.model.reasoning ? thinking : "off",
       tools: this.options.tools,
       gate: new ApprovalGate(settings.approvalMode, this.options.approver),
-      systemPrompt,
+      systemPrompt: this.systemPrompt(),
       writer,
       messages,
       messageEntryIds,
