@@ -89,8 +89,13 @@ export async function runAgent(messages: string[], flags: AgentFlags): Promise<n
   const mode = flags.mode ?? "text";
   if (!(MODES as readonly string[]).includes(mode)) throw new OmpError(`--mode: got ${JSON.stringify(mode)}, expected one of ${MODES.join(", ")}`, { exitCode: 2 });
   const cwd = resolve(process.cwd());
-  // git runs while the rest of start-up happens; the system prompt needs its answer.
-  const git = gitSummary(cwd);
+  // A terminal on both ends and no -p: the interactive mode, which answers approval prompts once it is up.
+  const interactive = !flags.print && mode === "text" && isTerminal(0) && isTerminal(1);
+  // git runs while the rest of start-up happens; the system prompt needs its answer. The
+  // interactive mode starts it once its first frame is up: spawning git costs milliseconds of
+  // the launch, and the answer is only needed when the first prompt is sent.
+  let startGit = () => {};
+  const git = interactive ? new Promise<string>((resolve) => (startGit = () => resolve(gitSummary(cwd)))) : gitSummary(cwd);
   loadDotenv({ cwd, env: process.env });
   const env = process.env;
   const { settings } = loadSettings({ cwd, overlays: flags.config, runtime: runtimeSettings(flags), env });
@@ -101,8 +106,6 @@ export async function runAgent(messages: string[], flags: AgentFlags): Promise<n
     toolSelection,
   );
   const noSession = flags.session === false;
-  // A terminal on both ends and no -p: the interactive mode, which answers approval prompts once it is up.
-  const interactive = !flags.print && mode === "text" && isTerminal(0) && isTerminal(1);
   const approval: { ask?: Approver } = {};
   const runtime = new Runtime({
     cwd,
@@ -149,7 +152,7 @@ export async function runAgent(messages: string[], flags: AgentFlags): Promise<n
   preconnect(selection.model.baseUrl, env);
   if (interactive) {
     const { runInteractive } = await import("./interactive/index.ts");
-    return runInteractive({ runtime, selection, resumePath, initialPrompt: messages.join(" ") || undefined, approval });
+    return runInteractive({ runtime, selection, resumePath, initialPrompt: messages.join(" ") || undefined, approval, onFirstFrame: startGit });
   }
   const stdin = await readPipedStdin();
   const prompt = buildPrompt(messages, stdin, cwd);

@@ -1,5 +1,4 @@
 import { mkdirSync } from "node:fs";
-import { homedir } from "node:os";
 import { isAbsolute, join, resolve, sep } from "node:path";
 
 /**
@@ -7,15 +6,32 @@ import { isAbsolute, join, resolve, sep } from "node:path";
  * can move all of it at once (tests, sandboxes, several identities on one account).
  */
 
+/**
+ * The home directory, as os.homedir() finds it: the environment first. node:os is loaded only
+ * when HOME (USERPROFILE on Windows) is unset, because loading it costs half a millisecond of
+ * every start-up.
+ */
+export function homeDir(): string {
+  const fromEnv = process.platform === "win32" ? process.env.USERPROFILE : process.env.HOME;
+  return fromEnv || (require("node:os") as typeof import("node:os")).homedir();
+}
+
+/** The temp directory, as os.tmpdir() finds it, without loading node:os on POSIX. */
+export function tempDir(): string {
+  if (process.platform === "win32") return (require("node:os") as typeof import("node:os")).tmpdir();
+  const dir = process.env.TMPDIR || process.env.TMP || process.env.TEMP || "/tmp";
+  return dir.length > 1 && dir.endsWith("/") ? dir.slice(0, -1) : dir;
+}
+
 /** `~` and `~/x` against the home directory; anything else unchanged. */
-export function expandHome(path: string, home: string = homedir()): string {
+export function expandHome(path: string, home: string = homeDir()): string {
   if (path === "~") return home;
   if (path.startsWith("~/")) return join(home, path.slice(2));
   return path;
 }
 
 /** `~/.omp`: the root of omp's files, and the place of the second `.env` omp reads. */
-export function configRoot(home: string = homedir()): string {
+export function configRoot(home: string = homeDir()): string {
   return join(home, ".omp");
 }
 
@@ -46,7 +62,7 @@ export function ensurePrivateDir(dir: string): void {
 }
 
 /** `path` with the home directory shown as `~`, for messages. */
-export function displayPath(path: string, home: string = homedir()): string {
+export function displayPath(path: string, home: string = homeDir()): string {
   if (!isAbsolute(path)) return path;
   if (path === home) return "~";
   if (path.startsWith(home + sep)) return `~${path.slice(home.length)}`;

@@ -4,7 +4,7 @@ import { expandMentions } from "../../core/agent/mentions.ts";
 import type { ModelSelection, Runtime } from "../../core/agent/runtime.ts";
 import type { ImageContent, Message, TextContent, UserMessage } from "../../core/ai/messages.ts";
 import { describeError } from "../../core/errors/omp-error.ts";
-import { HistoryStore, historyDbPath } from "../../core/history/store.ts";
+import type { HistoryStore } from "../../core/history/store.ts";
 import { displayPath } from "../../core/paths.ts";
 import { COMPACTION_SUMMARY_PREFIX } from "../../core/session/compaction-summary.ts";
 import type { ApprovalDecision, ApprovalRequest } from "../../core/tools/approval.ts";
@@ -41,6 +41,7 @@ export interface AppOptions {
   agent: Agent;
   resumePath?: string;
   env: Record<string, string | undefined>;
+  onFirstFrame?: () => void;
 }
 
 type Overlay =
@@ -124,6 +125,7 @@ export class InteractiveApp implements CommandHost {
     process.on("SIGTERM", onSignal);
     process.on("SIGHUP", onSignal);
     this.render();
+    this.options.onFirstFrame?.();
     this.checkForUpdate();
     for (const event of pending) this.handleInput(event);
     if (initialPrompt) {
@@ -610,6 +612,8 @@ export class InteractiveApp implements CommandHost {
   private historyStore(): HistoryStore | undefined {
     if (this.history === undefined) {
       try {
+        // Opened on first use (Up, Ctrl+R, the first prompt): bun:sqlite is not worth loading before the first frame.
+        const { HistoryStore, historyDbPath } = require("../../core/history/store.ts") as typeof import("../../core/history/store.ts");
         this.history = HistoryStore.open(historyDbPath(this.options.env as NodeJS.ProcessEnv));
       } catch (error) {
         // History is a convenience: a read-only or broken home dir must not stop the session.

@@ -13,6 +13,8 @@ export interface InteractiveOptions {
   initialPrompt?: string;
   /** The runtime's approver asks through this once the UI is up. */
   approval: { ask?: Approver };
+  /** Work that waited for the first frame (starting git for the system prompt). */
+  onFirstFrame?: () => void;
 }
 
 /**
@@ -38,7 +40,7 @@ export async function runInteractive(options: InteractiveOptions): Promise<numbe
   try {
     const info = await probed;
     const theme = new Theme(chooseAppearance(env, info.background), colorDepth(env));
-    app = new InteractiveApp(terminal, theme, { runtime: options.runtime, selection: options.selection, agent: await agent, resumePath: options.resumePath, env });
+    app = new InteractiveApp(terminal, theme, { runtime: options.runtime, selection: options.selection, agent: await agent, resumePath: options.resumePath, env, onFirstFrame: options.onFirstFrame });
     const ui = app;
     options.approval.ask = (request) => ui.approve(request);
     return await app.run(options.initialPrompt, early);

@@ -2,7 +2,7 @@ import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { PROVIDERS, getProvider } from "../ai/providers-table.ts";
 import type { Model, ThinkingLevel } from "../ai/model.ts";
-import { CredentialStore } from "../auth/store.ts";
+import type { CredentialStore } from "../auth/store.ts";
 import { resolveApiKey } from "../auth/keys.ts";
 import type { ModelsConfig } from "../config/models-schema.ts";
 import type { Settings } from "../config/settings-schema.ts";
@@ -72,7 +72,9 @@ export class Runtime {
   private credentialStore(): CredentialStore | undefined {
     if (this.store === undefined) {
       const path = agentDbPath(this.options.env as NodeJS.ProcessEnv);
-      this.store = existsSync(path) ? CredentialStore.open(path) : null;
+      // Loaded only when a store exists: bun:sqlite costs half a millisecond to load, and a key
+      // from the environment never needs it.
+      this.store = existsSync(path) ? (require("../auth/store.ts") as typeof import("../auth/store.ts")).CredentialStore.open(path) : null;
     }
     return this.store ?? undefined;
   }

@@ -1,6 +1,5 @@
-import { homedir } from "node:os";
 import { join, resolve } from "node:path";
-import { agentEnvPath, configRoot } from "../paths.ts";
+import { agentEnvPath, configRoot, homeDir } from "../paths.ts";
 import { readConfigText } from "./config-file.ts";
 
 const KEY = /^[A-Za-z_][A-Za-z0-9_]*$/;
@@ -72,7 +71,7 @@ export interface DotenvOptions {
 
 /** The `.env` files omp reads, highest precedence first: project, agent dir, `~/.omp`, home. */
 export function dotenvFiles(options: DotenvOptions = {}): string[] {
-  const home = options.home ?? homedir();
+  const home = options.home ?? homeDir();
   const files = [
     join(resolve(options.cwd ?? process.cwd()), ".env"),
     agentEnvPath(options.env),

@@ -1,7 +1,6 @@
 import { realpathSync } from "node:fs";
-import { homedir, tmpdir } from "node:os";
 import { isAbsolute, join, relative, resolve } from "node:path";
-import { expandHome, sessionsRoot } from "../paths.ts";
+import { expandHome, homeDir, sessionsRoot, tempDir } from "../paths.ts";
 
 const SEPARATORS = /[/\\:]/g;
 
@@ -26,9 +25,9 @@ function inside(parent: string, child: string): string | undefined {
  */
 export function encodeCwd(cwd: string, places: { home?: string; tmp?: string } = {}): string {
   const path = canonical(cwd);
-  const underHome = inside(canonical(places.home ?? homedir()), path);
+  const underHome = inside(canonical(places.home ?? homeDir()), path);
   if (underHome !== undefined) return `-${underHome.replace(SEPARATORS, "-")}`;
-  const underTmp = inside(canonical(places.tmp ?? tmpdir()), path);
+  const underTmp = inside(canonical(places.tmp ?? tempDir()), path);
   if (underTmp !== undefined) return `-tmp-${underTmp.replace(SEPARATORS, "-")}`;
   return `--${path.replace(/^[/\\]+/, "").replace(SEPARATORS, "-")}--`;
 }

@@ -1,0 +1,40 @@
+// The home and temp directories are read from the environment the way node:os reads them.
+import { afterEach, expect, test } from "bun:test";
+import { homedir, tmpdir } from "node:os";
+import { homeDir, tempDir } from "../../core/paths.ts";
+
+const saved = { HOME: process.env.HOME, TMPDIR: process.env.TMPDIR, TMP: process.env.TMP, TEMP: process.env.TEMP };
+afterEach(() => {
+  for (const [name, value] of Object.entries(saved)) {
+    if (value === undefined) delete process.env[name];
+    else process.env[name] = value;
+  }
+});
+
+test("homeDir follows HOME as os.homedir() does at start-up, and falls back to it when HOME is unset", () => {
+  expect(homeDir()).toBe(homedir());
+  process.env.HOME = "/home/someone-else";
+  expect(homeDir()).toBe("/home/someone-else");
+  delete process.env.HOME;
+  expect(homeDir()).toBe(homedir());
+  expect(homeDir().length).toBeGreaterThan(0);
+});
+
+test("tempDir matches os.tmpdir() for TMPDIR, TMP, TEMP, a trailing slash and nothing set", () => {
+  const cases: Record<string, string | undefined>[] = [
+    { TMPDIR: "/var/tmp/x" },
+    { TMPDIR: "/var/tmp/y/" },
+    { TMPDIR: "/" },
+    { TMP: "/scratch" },
+    { TEMP: "/scratch2" },
+    { TMPDIR: "", TMP: "/scratch3" },
+    {},
+  ];
+  for (const env of cases) {
+    for (const name of ["TMPDIR", "TMP", "TEMP"]) {
+      if (env[name] === undefined) delete process.env[name];
+      else process.env[name] = env[name];
+    }
+    expect(tempDir()).toBe(tmpdir());
+  }
+});
