@@ -276,30 +276,25 @@ async function main(): Promise<void> {
 }
 
 /**
- * Why start-up misses its target, from instrumenting a build of this tree (fs.writeSync time stamps,
- * which do not create process.stderr) and from importing the modules one by one in a compiled
- * binary, on this machine. Kept here so the results file says it next to the number.
+ * What keeps start-up short, found by instrumenting builds of this tree and importing modules one
+ * by one in a compiled binary on this machine. Kept here so the results file says it next to the
+ * number; test/unit/start-up-imports.test.ts fails when one of these comes back onto the path.
  */
-const STARTUP_NOTE = `### Why start-up misses the target
+const STARTUP_NOTE = `### What start-up keeps off its path
 
-\`omp --version\` now answers before any of the program loads (≈ 1.1× an empty compiled program), so 4× leaves
-≈ 36 ms for everything an agent run needs before its first request. Where a quiet run's ≈ 50–60 ms go:
+Measured in a compiled binary on this machine, each of these used to be loaded before the first request:
 
-| phase | ms |
-|---|---|
-| runtime start (what \`--version\` also pays) | 5–9 |
-| commander: load, build the command tree, parse argv | 5–8 |
-| evaluating the agent's modules, almost all of it zod: its initialisation and the schemas that config, ai, session and the tools build at module top level (zod + the first schemas ≈ 8.5, settings ≈ 2.5–7, session + messages ≈ 4.5, models.yml ≈ 1.5, tools ≈ 3) | 25–31 |
-| settings: the config files read and validated (zod, jitless) | 2–3 |
-| model, key, tools, system prompt, session set-up; two git processes started | 3–5 |
-| building and sending the request | 1–2 |
+| left out until needed | cost when loaded | how |
+|---|---|---|
+| commander | 5–7 ms | the agent's usual arguments are parsed from one option table (cli/agent-options.ts) without it; help, subcommands and errors go to commander |
+| zod and the schemas | 6 ms + each schema built | config: defaults computed at bundle time and a cache of validated files (a changed file takes the slow path); tools: JSON Schemas at bundle time, each tool's code on its first call; sessions: the loader only to resume |
+| yaml | 6.5 ms | only to parse a config file that changed |
+| node:tty | 6 ms | \`process.binding("tty_wrap").isTTY\` |
+| node:os, bun:sqlite | 0.5 ms each | home and temp dirs from the environment; the key store and prompt history open on first use |
+| git | 1–4 ms to spawn two processes | in print mode it runs in parallel with start-up; the interactive mode starts it after its first frame |
 
-Already off the path: the git summary runs in parallel, tool JSON Schemas are computed at bundle time, zod
-compiles no fast paths (\`jitless\`), yaml loads only when a config file exists, no \`process.stdin\`,
-\`process.stdout\` or \`node:crypto\`, the session file is written once the request is on its way, and the
-provider connection is opened early. What is left is zod schemas built eagerly across core modules and the
-commander CLI: meeting 4× takes schemas built on first use (or plain validators on the start path) and a
-lighter argv parser for the agent command.
+What remains is the runtime (what \`--version\` pays), loading the agent's code (≈ 3.5 ms, of which node:fs ≈ 1.8 ms
+and node:path ≈ 0.5 ms), reading settings, choosing the model and key, and building the request.
 `;
 
 function markdown(r: any): string {
@@ -330,7 +325,7 @@ stand-in, ${r.startup.runs} runs, against spawn to exit of \`omp --version\` mea
 
 hyperfine, for reference: \`omp --version\` ${r.startup.hyperfine.versionMedianMs} ms, the whole print-mode run ${r.startup.hyperfine.printRunMedianMs} ± ${r.startup.hyperfine.printRunStddevMs} ms (median).
 
-${r.startup.ratio > 4 ? STARTUP_NOTE : ""}
+${STARTUP_NOTE}
 ## Loop overhead
 
 A ${r.loopOverhead.steps}-step print-mode session, each step one \`${r.loopOverhead.tool}\` tool call, then a final answer; ${r.loopOverhead.runs} runs per API, median.
