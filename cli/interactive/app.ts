@@ -458,6 +458,7 @@ export class InteractiveApp implements CommandHost {
   private handleKey(key: Key): void {
     const id = keyId(key);
     if (id === "ctrl+l") return this.repaint();
+    if (id === "ctrl+z") return this.suspend();
     if (id === "ctrl+t" || id === "ctrl+o") {
       if (id === "ctrl+t") this.view.showThinking = !this.view.showThinking;
       else this.view.expandTools = !this.view.expandTools;
@@ -496,6 +497,16 @@ export class InteractiveApp implements CommandHost {
     const result = this.editor.handleKey(key);
     if (result === "submit") this.submit("steer");
     else if (result !== "ignored") this.completer.update(this.editor.buffer);
+  }
+
+  /**
+   * Ctrl+Z: the live rows (status, editor) give way to the shell; after `fg` they are drawn again
+   * below what the shell printed. The scrollback keeps the transcript as it was.
+   */
+  private suspend(): void {
+    this.screen.leave([]);
+    this.terminal.suspend();
+    this.render();
   }
 
   private interrupt(): void {

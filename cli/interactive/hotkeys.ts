@@ -6,6 +6,7 @@ export const HOTKEYS: [string, string][] = [
   ["esc", "interrupt the agent; close a list"],
   ["ctrl+c", "interrupt; clear the prompt; twice on an empty prompt to quit"],
   ["ctrl+d", "quit (on an empty prompt)"],
+  ["ctrl+z", "suspend to the shell; fg comes back"],
   ["up / down", "move between lines; at the edges, browse prompt history"],
   ["ctrl+r", "search prompt history"],
   ["tab", "complete a /command or @path"],

@@ -112,9 +112,34 @@ export class Terminal {
     if (!this.started) return;
     this.started = false;
     clearTimeout(this.escapeTimer);
-    const keyboard = this.kitty ? "\x1b[<u" : "\x1b[>4;0m";
-    this.write(`${keyboard}\x1b[?2004l\x1b[?25h`);
+    this.write(this.modesOff());
     this.tty.close();
+  }
+
+  /**
+   * Ctrl+Z: hands the terminal back as omp found it and stops omp's whole job, as a shell's job
+   * control expects (a wrapper such as `timeout` or a launcher script stops with it). Returns once
+   * `fg` has continued omp, with the terminal set up again. Not on Windows, which has no job control.
+   */
+  suspend(): boolean {
+    if (!this.started || process.platform === "win32") return false;
+    clearTimeout(this.escapeTimer);
+    this.write(this.modesOff());
+    this.tty.pause();
+    // Raw mode turned Ctrl+Z into a byte, so the stop the terminal would have sent is sent here.
+    process.kill(0, "SIGTSTP");
+    this.tty.resume();
+    this.write(this.modesOn());
+    return true;
+  }
+
+  /** Bracketed paste, and the keyboard protocol the probe found. */
+  private modesOn(): string {
+    return `\x1b[?2004h${this.kitty ? "\x1b[>1u" : "\x1b[>4;1m"}`;
+  }
+
+  private modesOff(): string {
+    return `${this.kitty ? "\x1b[<u" : "\x1b[>4;0m"}\x1b[?2004l\x1b[?25h`;
   }
 
   private receive(data: string): void {

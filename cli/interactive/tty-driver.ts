@@ -12,6 +12,10 @@ export interface TtyDriver {
   /** Raw mode on; from now on every read goes to `onData`. */
   open(onData: (text: string) => void): void;
   onResize(listener: () => void): () => void;
+  /** The mode omp found, for a shell while omp is suspended; reading stays set up. */
+  pause(): void;
+  /** Raw mode again after {@link pause}. */
+  resume(): void;
   /** The mode omp found, and no more reading. Safe to call twice. */
   close(): void;
 }
@@ -62,6 +66,7 @@ function libcTty(): TtyDriver | undefined {
   let current = size();
   let reader: { cancel(): Promise<void> } | undefined;
   let raw = false;
+  let rawMode: Uint8Array | undefined;
   const refresh = () => (current = size());
   process.on("SIGWINCH", refresh);
   return {
@@ -78,6 +83,7 @@ function libcTty(): TtyDriver | undefined {
       const view = new DataView(mode.buffer);
       view.setUint32(abi.oflagOffset, view.getUint32(abi.oflagOffset, true) | abi.outputPostProcessing, true);
       tcsetattr(0, TCSANOW, mode);
+      rawMode = mode;
       raw = true;
       const decoder = new TextDecoder();
       const stream = Bun.stdin.stream().getReader();
@@ -96,6 +102,14 @@ function libcTty(): TtyDriver | undefined {
       // Registered after `refresh`, so the new size is known when the listener runs.
       process.on("SIGWINCH", listener);
       return () => process.off("SIGWINCH", listener);
+    },
+    pause() {
+      if (raw) tcsetattr(0, TCSANOW, saved);
+    },
+    resume() {
+      if (raw && rawMode) tcsetattr(0, TCSANOW, rawMode);
+      // The window may have changed size while omp was stopped, without a SIGWINCH reaching it.
+      refresh();
     },
     close() {
       process.off("SIGWINCH", refresh);
@@ -130,6 +144,12 @@ function nodeTty(): TtyDriver {
     onResize(resize) {
       output.on("resize", resize);
       return () => output.off("resize", resize);
+    },
+    pause() {
+      if (raw) input.setRawMode(false);
+    },
+    resume() {
+      if (raw) input.setRawMode(true);
     },
     close() {
       if (listener) input.off("data", listener);

@@ -24,6 +24,31 @@ async function ready(options: Parameters<typeof startInteractive>[0] = {}): Prom
 const count = (text: string, needle: string) => text.split(needle).length - 1;
 
 describe("terminal", () => {
+  test("Ctrl+Z gives the shell its terminal back and stops omp; fg brings the prompt back as it was, still working", async () => {
+    const s = await ready({ shell: true, script: [{ text: "Answered after the resume." }] });
+    const { tty } = s;
+    tty.type("draft before suspending");
+    await tty.waitFor("draft before suspending");
+    tty.press("C-z");
+    await tty.waitFor(/Stopped/);
+    // The terminal is in the mode omp found it in: canonical input, as the shell left it.
+    tty.type("stty -a | grep -o -- '-*icanon' | head -1; echo shell-is-$((6*7))");
+    tty.press("Enter");
+    const shell = await tty.waitFor("shell-is-42");
+    expect(shell).toMatch(/^icanon$/m);
+    tty.type("fg");
+    tty.press("Enter");
+    // The editor comes back with the draft, below what the shell printed.
+    await tty.waitFor((screen) => screen.lastIndexOf("draft before suspending") > screen.indexOf("shell-is-42"));
+    // Raw mode again: keys reach the editor and Enter sends.
+    tty.press("C-u");
+    tty.type("after the resume");
+    tty.press("Enter");
+    await tty.waitFor("Answered after the resume.");
+    const texts = s.standin.requests.filter((r) => r.method === "POST").map((r) => JSON.stringify(r.body));
+    expect(texts.at(-1)).toContain("after the resume");
+  });
+
   test("a long answer scrolls into the scrollback once, in order, without clearing the screen", async () => {
     const code = Array.from({ length: 60 }, (_, i) => `console.log("code line ${i + 1}");`).join("\n");
     const prose = Array.from({ length: 30 }, (_, i) => `Paragraph ${i + 1} says something.`).join("\n\n");

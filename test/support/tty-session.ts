@@ -22,6 +22,8 @@ export interface SessionOptions {
   home?: string;
   cwd?: string;
   redirect?: string;
+  /** omp is typed at an interactive bash, for job control. */
+  shell?: boolean;
 }
 
 export interface InteractiveSession {
@@ -48,6 +50,7 @@ export async function startInteractive(options: SessionOptions = {}): Promise<In
     cols: options.cols,
     rows: options.rows,
     redirect: options.redirect,
+    shell: options.shell,
     args: ["--model", MODEL, ...(options.args ?? [])],
     env: {
       ANTHROPIC_BASE_URL: standin.url,

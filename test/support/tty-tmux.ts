@@ -13,6 +13,8 @@ export interface TtyOptions {
   binary?: string;
   /** Shell text after the command, e.g. `| cat` to give omp a pipe for stdout. */
   redirect?: string;
+  /** Typed at an interactive bash (job control: Ctrl+Z, fg) instead of being the pane's command. */
+  shell?: boolean;
 }
 
 const POLL_MS = 25;
@@ -53,7 +55,16 @@ export class Tty {
     ].join(" ");
     // The pane stays open a while after omp exits, so its last screen and exit code can still be read.
     const script = `${command}; echo $? > ${quote(exitFile)}; sleep 120`;
-    tmux(socket, ["-f", "/dev/null", "new-session", "-d", "-x", String(options.cols ?? 80), "-y", String(options.rows ?? 24), "-c", options.cwd, script]);
+    const size = ["-x", String(options.cols ?? 80), "-y", String(options.rows ?? 24)];
+    if (options.shell) {
+      const shellEnv = Object.entries({ PATH: env.PATH, HOME: options.home, TERM: "xterm-256color", PS1: "$ " }).map(([key, value]) => quote(`${key}=${value}`));
+      tmux(socket, ["-f", "/dev/null", "new-session", "-d", ...size, "-c", options.cwd, `env -i ${shellEnv.join(" ")} bash --norc --noprofile -i`]);
+      tmux(socket, ["set-option", "-g", "history-limit", "20000"]);
+      tmux(socket, ["send-keys", "-l", `${command}; echo $? > ${quote(exitFile)}`]);
+      tmux(socket, ["send-keys", "Enter"]);
+      return new Tty(socket, exitFile);
+    }
+    tmux(socket, ["-f", "/dev/null", "new-session", "-d", ...size, "-c", options.cwd, script]);
     tmux(socket, ["set-option", "-g", "history-limit", "20000"]);
     return new Tty(socket, exitFile);
   }

@@ -17,6 +17,12 @@ class FakeTty implements TtyDriver {
   onResize() {
     return () => {};
   }
+  pause() {
+    this.raw.push(false);
+  }
+  resume() {
+    this.raw.push(true);
+  }
   close() {
     this.raw.push(false);
     this.onData = undefined;
