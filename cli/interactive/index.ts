@@ -39,7 +39,7 @@ export async function runInteractive(options: InteractiveOptions): Promise<numbe
   agent.catch(() => {});
   try {
     const info = await probed;
-    const theme = new Theme(chooseAppearance(env, info.background), colorDepth(env));
+    const theme = new Theme(chooseAppearance(env, info.background, options.runtime.options.settings.theme), colorDepth(env));
     app = new InteractiveApp(terminal, theme, { runtime: options.runtime, selection: options.selection, agent: await agent, resumePath: options.resumePath, env, onFirstFrame: options.onFirstFrame });
     const ui = app;
     options.approval.ask = (request) => ui.approve(request);

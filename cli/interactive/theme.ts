@@ -123,12 +123,14 @@ export function colorDepth(env: Env): ColorDepth {
 }
 
 /**
- * Dark or light: `OMP_THEME` when set, then the background the terminal reported (OSC 11), then
- * `COLORFGBG` (its last field is the background palette index: below 7 or 8 is dark), then dark.
+ * Dark or light: `OMP_THEME` when set, then the `theme` setting unless it is `auto`, then the
+ * background the terminal reported (OSC 11), then `COLORFGBG` (its last field is the background
+ * palette index: below 7 or 8 is dark), then dark.
  */
-export function chooseAppearance(env: Env, reportedBackground: [number, number, number] | undefined): Appearance {
+export function chooseAppearance(env: Env, reportedBackground: [number, number, number] | undefined, setting: "auto" | Appearance = "auto"): Appearance {
   const forced = env.OMP_THEME?.toLowerCase();
   if (forced === "dark" || forced === "light") return forced;
+  if (setting !== "auto") return setting;
   if (reportedBackground) return luminance(reportedBackground) > 0.5 ? "light" : "dark";
   const colorfgbg = env.COLORFGBG?.split(";").pop();
   if (colorfgbg !== undefined && /^\d+$/.test(colorfgbg)) {

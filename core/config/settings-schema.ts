@@ -61,6 +61,11 @@ export const Settings = z.strictObject({
     })
     .prefault({}),
   /**
+   * The interactive mode's colours: `auto` follows the terminal's background (asked with OSC 11,
+   * then COLORFGBG); `dark` or `light` fixes them. The OMP_THEME environment variable wins over it.
+   */
+  theme: z.enum(["auto", "dark", "light"]).default("auto"),
+  /**
    * A directory that holds session files directly (relative to the working directory). Unset:
    * `<agent dir>/sessions/<encoded cwd>/`. `--session-dir` overrides it for one run.
    */

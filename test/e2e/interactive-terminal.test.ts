@@ -110,8 +110,8 @@ describe("terminal", () => {
     expect(styled).toMatch(/strong\x1b\[0m/);
     await plain.close();
 
-    const colourOf = async (env: Record<string, string>) => {
-      const s = await ready({ env });
+    const colourOf = async (env: Record<string, string>, home?: string) => {
+      const s = await ready({ env, home });
       const styled = s.tty.styledScreen();
       await s.close();
       // The status line's model name (the welcome line's has "anthropic/" before it).
@@ -126,6 +126,12 @@ describe("terminal", () => {
     expect(forced).toBe(dark);
     const truecolor = await colourOf({ COLORTERM: "truecolor", OMP_THEME: "dark" });
     expect(truecolor).toBe("38;2;122;162;247");
+    // The theme setting in config.yml fixes the colours whatever the terminal says; OMP_THEME still wins.
+    const home = tempDir("omp-theme-home-");
+    mkdirSync(join(home, ".omp", "agent"), { recursive: true });
+    writeFileSync(join(home, ".omp", "agent", "config.yml"), "theme: light\n");
+    expect(await colourOf({ COLORFGBG: "15;0" }, home)).toBe(light);
+    expect(await colourOf({ COLORFGBG: "15;0", OMP_THEME: "dark" }, home)).toBe(dark);
   });
 
   test("works in 80×24 with a two-row editor and a list open", async () => {

@@ -134,12 +134,15 @@ compaction:
       "bash.timeoutSeconds",
       "update.channel",
       "update.checkForUpdates",
+      "theme",
       "sessionDir",
     ]);
     expect(checkSettingKey("compaction")).toEqual(["compaction"]);
     expect(parseSettingValue("tools.disabled", "")).toEqual([]);
     expect(parseSettingValue("update.checkForUpdates", "YES")).toBe(true);
     expect(parseSettingValue("model", "  openai/gpt-5 ")).toBe("openai/gpt-5");
+    expect(parseSettingValue("theme", "light")).toBe("light");
+    expect(errorOf(() => parseSettingValue("theme", "solarized")).message).toContain("auto, dark, light");
     expect(errorOf(() => parseSettingValue("retry.maxRetries", "many")).message).toBe('retry.maxRetries: got "many", expected a number');
     expect(errorOf(() => parseSettingValue("tools.disabled", "[bash")).message).toStartWith("tools.disabled: got");
   });

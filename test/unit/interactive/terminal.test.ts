@@ -68,8 +68,12 @@ describe("Terminal start-up probes", () => {
 });
 
 describe("theme choice", () => {
-  test("OMP_THEME, then the reported background, then COLORFGBG, then dark", () => {
+  test("OMP_THEME, then the theme setting, then the reported background, then COLORFGBG, then dark", () => {
     expect(chooseAppearance({ OMP_THEME: "light" }, [0, 0, 0])).toBe("light");
+    expect(chooseAppearance({ OMP_THEME: "dark" }, [1, 1, 1], "light")).toBe("dark");
+    expect(chooseAppearance({}, [0, 0, 0], "light")).toBe("light");
+    expect(chooseAppearance({ COLORFGBG: "0;15" }, [1, 1, 1], "dark")).toBe("dark");
+    expect(chooseAppearance({}, [0.98, 0.98, 0.95], "auto")).toBe("light");
     expect(chooseAppearance({}, [0.98, 0.98, 0.95])).toBe("light");
     expect(chooseAppearance({ COLORFGBG: "0;15" }, [0.1, 0.1, 0.1])).toBe("dark");
     expect(chooseAppearance({ COLORFGBG: "0;15" }, undefined)).toBe("light");
