@@ -3,6 +3,7 @@ import type { AgentEvent } from "../../core/agent/events.ts";
 import { expandMentions } from "../../core/agent/mentions.ts";
 import type { ModelSelection, Runtime } from "../../core/agent/runtime.ts";
 import type { ImageContent, Message, TextContent, UserMessage } from "../../core/ai/messages.ts";
+import { THINKING_LEVELS } from "../../core/ai/model.ts";
 import { describeError } from "../../core/errors/omp-error.ts";
 import type { HistoryStore } from "../../core/history/store.ts";
 import { displayPath } from "../../core/paths.ts";
@@ -25,6 +26,7 @@ import { fitSpans, paint, sanitize, spansToString, truncateText } from "./text.t
 import type { Theme } from "./theme.ts";
 import { ToolBlock } from "./tool-block.ts";
 import { type Block, Transcript } from "./transcript.ts";
+import { Keymap } from "./keybindings.ts";
 
 /** Frames are at most this often; keystrokes after a quiet spell draw at once. */
 const FRAME_MS = 16;
@@ -42,6 +44,10 @@ export interface AppOptions {
   resumePath?: string;
   env: Record<string, string | undefined>;
   onFirstFrame?: () => void;
+  /** The keys of the remappable actions (keybindings.yml); the defaults when absent. */
+  keymap?: Keymap;
+  /** What was wrong with keybindings.yml, shown once the session is up. */
+  keymapWarning?: string;
 }
 
 type Overlay =
@@ -60,6 +66,7 @@ interface PendingApproval {
  */
 export class InteractiveApp implements CommandHost {
   readonly view: View;
+  readonly keymap: Keymap;
   readonly runtime: Runtime;
   readonly cwd: string;
   agent: Agent;
@@ -105,6 +112,7 @@ export class InteractiveApp implements CommandHost {
     private readonly options: AppOptions,
   ) {
     this.view = { theme, showThinking: false, expandTools: false, tick: 0 };
+    this.keymap = options.keymap ?? Keymap.defaults();
     this.runtime = options.runtime;
     this.cwd = options.runtime.options.cwd;
     this.selection = options.selection;
@@ -119,6 +127,7 @@ export class InteractiveApp implements CommandHost {
   async run(initialPrompt: string | undefined, pending: InputEvent[]): Promise<number> {
     this.attach(this.agent);
     this.add(this.welcome());
+    if (this.options.keymapWarning) this.notice("warning", this.options.keymapWarning);
     if (this.options.resumePath) this.showConversation(this.agent.messages, displayPath(this.options.resumePath));
     const stopResize = this.terminal.onResize(() => this.onResize());
     const onSignal = () => this.exit();
@@ -457,46 +466,64 @@ export class InteractiveApp implements CommandHost {
 
   private handleKey(key: Key): void {
     const id = keyId(key);
-    if (id === "ctrl+l") return this.repaint();
-    if (id === "ctrl+z") return this.suspend();
-    if (id === "ctrl+t" || id === "ctrl+o") {
-      if (id === "ctrl+t") this.view.showThinking = !this.view.showThinking;
-      else this.view.expandTools = !this.view.expandTools;
-      return this.repaint();
+    const action = this.keymap.action(id);
+    // These work everywhere, over lists and prompts too.
+    switch (action) {
+      case "app.display.reset":
+        return this.repaint();
+      case "app.suspend":
+        return this.suspend();
+      case "app.thinking.toggle":
+        this.view.showThinking = !this.view.showThinking;
+        return this.repaint();
+      case "app.tools.expand":
+        this.view.expandTools = !this.view.expandTools;
+        return this.repaint();
     }
     if (this.overlay) return this.overlayKey(key, id);
     if (this.completer.current && this.completionKey(id)) return;
 
-    switch (id) {
-      case "escape":
+    if (id === "ctrl+c") {
+      if (this.agent.isRunning || this.shell.running) return this.interrupt();
+      if (!this.editor.isEmpty) {
+        this.editor.setText("");
+        this.completer.clear();
+        return;
+      }
+      if (Date.now() - this.lastCtrlC < DOUBLE_PRESS_MS) return this.exit();
+      this.lastCtrlC = Date.now();
+      this.flash("Press Ctrl+C again to exit");
+      return;
+    }
+    switch (action) {
+      case "app.interrupt":
         if (this.agent.isRunning) this.interrupt();
         else if (this.shell.running) this.shell.stop();
         return;
-      case "ctrl+c":
-        if (this.agent.isRunning || this.shell.running) return this.interrupt();
-        if (!this.editor.isEmpty) {
-          this.editor.setText("");
-          this.completer.clear();
-          return;
-        }
-        if (Date.now() - this.lastCtrlC < DOUBLE_PRESS_MS) return this.exit();
-        this.lastCtrlC = Date.now();
-        this.flash("Press Ctrl+C again to exit");
-        return;
-      case "ctrl+d":
+      case "app.exit":
         if (this.editor.isEmpty) return this.exit();
         break;
-      case "ctrl+r":
+      case "app.history.search":
         this.overlay = { kind: "search", search: new HistorySearch((query) => this.historyStore()?.search(query, 200) ?? []), draft: this.editor.text };
         return;
-      case "alt+enter":
+      case "app.message.followUp":
         if (this.agent.isRunning) return this.submit("followUp");
         this.editor.buffer.insert("\n");
         return;
+      case "app.thinking.cycle":
+        return this.cycleThinking();
     }
     const result = this.editor.handleKey(key);
     if (result === "submit") this.submit("steer");
     else if (result !== "ignored") this.completer.update(this.editor.buffer);
+  }
+
+  private cycleThinking(): void {
+    const model = this.agent.model;
+    if (!model.reasoning) return this.flash(`${model.provider}/${model.id} has no thinking levels`);
+    const next = THINKING_LEVELS[(THINKING_LEVELS.indexOf(this.agent.thinking) + 1) % THINKING_LEVELS.length]!;
+    this.agent.setThinking(next);
+    this.flash(`Thinking: ${next}`);
   }
 
   /**

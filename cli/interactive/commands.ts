@@ -10,7 +10,8 @@ import { sessionDirFor } from "../../core/session/paths.ts";
 import { type NoticeKind, textBlock } from "./blocks.ts";
 import type { CommandInfo } from "./completion.ts";
 import { toHtml, toMarkdown } from "./export.ts";
-import { HOTKEYS } from "./hotkeys.ts";
+import { FIXED_KEYS } from "./hotkeys.ts";
+import type { Keymap } from "./keybindings.ts";
 import type { Choice } from "./select-list.ts";
 import { formatCost, formatTokens } from "./status-line.ts";
 import type { Span } from "./text.ts";
@@ -21,6 +22,7 @@ import type { View } from "./blocks.ts";
 /** What slash commands may do to the interactive session. */
 export interface CommandHost {
   readonly view: View;
+  readonly keymap: Keymap;
   readonly runtime: Runtime;
   readonly agent: Agent;
   readonly selection: ModelSelection;
@@ -217,8 +219,8 @@ export const COMMANDS: SlashCommand[] = [
     run(host) {
       host.add(
         textBlock(host.view, (theme) => [
-          [{ text: "Keys", style: theme.fg("accent", "bold") }],
-          ...HOTKEYS.map(([keys, what]): Span[] => [
+          [{ text: "Keys", style: theme.fg("accent", "bold") }, { text: "  (remap the first group in ~/.omp/agent/keybindings.yml)", style: theme.fg("dim") }],
+          ...[...host.keymap.describe(), ...FIXED_KEYS].map(([keys, what]): Span[] => [
             { text: `  ${keys}`.padEnd(32), style: theme.fg("accent") },
             { text: what, style: theme.fg("muted") },
           ]),

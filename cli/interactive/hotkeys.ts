@@ -1,14 +1,12 @@
-/** The keys of the interactive mode, as /hotkeys lists them. The handlers live in app.ts and prompt-editor.ts. */
-export const HOTKEYS: [string, string][] = [
+/**
+ * The keys of the interactive mode that keybindings.yml does not remap, as /hotkeys lists them
+ * after the remappable actions (keybindings.ts). The handlers live in app.ts and prompt-editor.ts.
+ */
+export const FIXED_KEYS: [string, string][] = [
   ["enter", "send; while the agent works, steer it (delivered after its current step)"],
-  ["alt+enter", "while the agent works, queue a follow-up; otherwise a new line"],
   ["shift+enter, ctrl+j, \\ enter", "new line"],
-  ["esc", "interrupt the agent; close a list"],
   ["ctrl+c", "interrupt; clear the prompt; twice on an empty prompt to quit"],
-  ["ctrl+d", "quit (on an empty prompt)"],
-  ["ctrl+z", "suspend to the shell; fg comes back"],
   ["up / down", "move between lines; at the edges, browse prompt history"],
-  ["ctrl+r", "search prompt history"],
   ["tab", "complete a /command or @path"],
   ["ctrl+a / ctrl+e", "start / end of line"],
   ["ctrl+b / ctrl+f", "back / forward a character"],
@@ -17,7 +15,4 @@ export const HOTKEYS: [string, string][] = [
   ["ctrl+w, alt+backspace", "delete the word before the cursor"],
   ["alt+d", "delete the word after the cursor"],
   ["ctrl+y", "paste what was deleted last"],
-  ["ctrl+t", "show or hide thinking"],
-  ["ctrl+o", "expand or collapse tool output and long messages"],
-  ["ctrl+l", "redraw the screen"],
 ];

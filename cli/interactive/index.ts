@@ -1,6 +1,7 @@
 import type { ModelSelection, Runtime } from "../../core/agent/runtime.ts";
 import type { Approver } from "../../core/tools/approval.ts";
 import { InteractiveApp } from "./app.ts";
+import { loadKeymap } from "./keybindings.ts";
 import type { InputEvent } from "./keys.ts";
 import { Terminal } from "./terminal.ts";
 import { Theme, chooseAppearance, colorDepth } from "./theme.ts";
@@ -40,7 +41,17 @@ export async function runInteractive(options: InteractiveOptions): Promise<numbe
   try {
     const info = await probed;
     const theme = new Theme(chooseAppearance(env, info.background, options.runtime.options.settings.theme), colorDepth(env));
-    app = new InteractiveApp(terminal, theme, { runtime: options.runtime, selection: options.selection, agent: await agent, resumePath: options.resumePath, env, onFirstFrame: options.onFirstFrame });
+    const { keymap, warning } = loadKeymap(env as NodeJS.ProcessEnv);
+    app = new InteractiveApp(terminal, theme, {
+      runtime: options.runtime,
+      selection: options.selection,
+      agent: await agent,
+      resumePath: options.resumePath,
+      env,
+      onFirstFrame: options.onFirstFrame,
+      keymap,
+      keymapWarning: warning,
+    });
     const ui = app;
     options.approval.ask = (request) => ui.approve(request);
     return await app.run(options.initialPrompt, early);

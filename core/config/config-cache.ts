@@ -21,7 +21,7 @@ export const configCachePath = (env: NodeJS.ProcessEnv = process.env) => join(ag
 const MAX_FILES = 32;
 
 /** Which schema validated a file. */
-export type ConfigKind = "settings" | "models";
+export type ConfigKind = "settings" | "models" | "keybindings";
 
 interface Entry {
   hash: string;

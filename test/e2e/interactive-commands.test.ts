@@ -26,8 +26,10 @@ describe("slash commands", () => {
     tty.press("Down", "Tab");
     await tty.waitFor("❯ /hotkeys");
     tty.press("Enter");
-    await tty.waitFor("ctrl+r");
-    expect(tty.screen()).toContain("search prompt history");
+    // Longer than the screen: the actions scroll up into the history.
+    const keys = await tty.waitFor("paste what was deleted last", undefined, () => tty.history());
+    expect(keys).toMatch(/ctrl\+r +search prompt history \(app\.history\.search\)/);
+    expect(keys).toContain("remap the first group in ~/.omp/agent/keybindings.yml");
     tty.type("/help");
     tty.press("Enter");
     const help = await tty.waitFor("Tips");

@@ -1,8 +1,9 @@
 // The prompt editor in a real terminal: multi-line input, readline keys, history (persisted and
 // searched), large pastes, and @ path completion.
 import { describe, expect, setDefaultTimeout, test } from "bun:test";
-import { statSync } from "node:fs";
+import { mkdirSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { tempDir } from "../support/omp.ts";
 import { type InteractiveSession, READY, messagesWhen, readySessions } from "../support/tty-session.ts";
 
 setDefaultTimeout(60_000);
@@ -133,3 +134,40 @@ describe("prompt editor", () => {
     await tty.waitFor((screen) => !screen.includes("  src/parser/lexer.ts"));
   });
 });
+
+describe("keybindings.yml", () => {
+  const homeWith = (text: string) => {
+    const home = tempDir("omp-keys-home-");
+    mkdirSync(join(home, ".omp", "agent"), { recursive: true });
+    writeFileSync(join(home, ".omp", "agent", "keybindings.yml"), text);
+    return home;
+  };
+
+  test("a remap moves an action: Ctrl+F searches history, Ctrl+R is free, Shift+Tab was given Ctrl+G; /hotkeys says so", async () => {
+    const { tty } = await ready({ home: homeWith("app.history.search: Ctrl+F\napp.thinking.cycle: Ctrl+G\n") });
+    tty.press("C-r");
+    tty.type("x");
+    await tty.waitFor("❯ x");
+    expect(tty.screen()).not.toContain("reverse-i-search");
+    tty.press("C-u", "C-f");
+    await tty.waitFor("(reverse-i-search)");
+    tty.press("Escape");
+    await tty.waitFor(READY);
+    tty.press("C-g");
+    await tty.waitFor("Thinking: high");
+    tty.type("/hotkeys");
+    tty.press("Enter");
+    const keys = await tty.waitFor("(app.display.reset)", undefined, () => tty.history());
+    expect(keys).toMatch(/ctrl\+f +search prompt history \(app\.history\.search\)/);
+    expect(keys).toMatch(/ctrl\+g +next thinking level \(app\.thinking\.cycle\)/);
+  });
+
+  test("a bad file is reported when the session starts and the default keys keep working", async () => {
+    const { tty } = await ready({ home: homeWith("app.history.serch: Ctrl+F\n") });
+    const screen = await tty.waitFor(/the\s+default\s+keys\s+apply\s+until\s+the\s+file\s+is\s+fixed/);
+    expect(screen).toMatch(/keybindings\.yml: app\.history\.serch: unknown key \(did you mean\s+app\.history\.search\?\)/);
+    tty.press("C-r");
+    await tty.waitFor("(reverse-i-search)");
+  });
+});
+
