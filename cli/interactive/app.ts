@@ -331,7 +331,7 @@ export class InteractiveApp implements CommandHost {
             width,
           ),
         ),
-        paint(truncateText("/help for commands · esc interrupts · ctrl+c twice quits", width), theme.fg("dim")),
+        paint(truncateText(`/help for commands · ${this.interruptKey()} interrupts · ctrl+c twice quits`, width), theme.fg("dim")),
       ],
       false,
     );
@@ -518,6 +518,12 @@ export class InteractiveApp implements CommandHost {
     else if (result !== "ignored") this.completer.update(this.editor.buffer);
   }
 
+  /** The interrupt key as the tips name it; Ctrl+C interrupts whatever keybindings.yml says. */
+  private interruptKey(): string {
+    const key = this.keymap.keysOf("app.interrupt")[0];
+    return key === undefined ? "ctrl+c" : key === "escape" ? "esc" : key;
+  }
+
   private cycleThinking(): void {
     const model = this.agent.model;
     if (!model.reasoning) return this.flash(`${model.provider}/${model.id} has no thinking levels`);
@@ -637,7 +643,7 @@ export class InteractiveApp implements CommandHost {
       return;
     }
     if (command.idleOnly && (this.agent.isRunning || this.busy)) {
-      this.notice("warning", `/${command.name} has to wait until the agent is done (esc interrupts it).`);
+      this.notice("warning", `/${command.name} has to wait until the agent is done (${this.interruptKey()} interrupts it).`);
       this.editor.setText(raw);
       return;
     }
