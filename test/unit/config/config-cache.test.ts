@@ -16,9 +16,9 @@ import { type LoadSettingsOptions, loadSettings } from "../../../core/config/set
 import { validateConfig } from "../../../core/config/validate-config.ts";
 import type { Mapping } from "../../../core/config/config-file.ts";
 import { parseYamlMapping } from "../../../core/config/yaml-file.ts";
-import { OmpError } from "../../../core/errors/omp-error.ts";
 import { VERSION } from "../../../core/version.ts";
 import { scratchDir } from "./scratch.ts";
+import { errorOf } from "../../support/omp-error.ts";
 
 function setup() {
   const root = scratchDir("omp-config-cache-");
@@ -44,16 +44,6 @@ const readCache = (file: string): Cache => JSON.parse(readFileSync(file, "utf8")
 /** The cache's key for a file read as config.yml, or as models.yml. */
 const asSettings = (path: string) => `settings:${path}`;
 const asModels = (path: string) => `models:${path}`;
-
-function errorOf(fn: () => unknown): OmpError {
-  try {
-    fn();
-  } catch (error) {
-    expect(error).toBeInstanceOf(OmpError);
-    return error as OmpError;
-  }
-  throw new Error("expected an OmpError, nothing was thrown");
-}
 
 /** The slow path as it was before the cache: each file parsed and validated, the merge validated with defaults. */
 function reference(files: string[], runtime?: SettingsInput): z.output<typeof Settings> {

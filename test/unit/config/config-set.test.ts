@@ -4,8 +4,8 @@ import { join } from "node:path";
 import { loadSettings } from "../../../core/config/settings.ts";
 import { checkSettingKey, parseSettingValue, settingKeys } from "../../../core/config/settings-keys.ts";
 import { setGlobalSetting } from "../../../core/config/settings-write.ts";
-import { OmpError } from "../../../core/errors/omp-error.ts";
 import { scratchDir } from "./scratch.ts";
+import { errorOf } from "../../support/omp-error.ts";
 
 function setup(initial?: string) {
   const root = scratchDir("omp-config-set-");
@@ -18,16 +18,6 @@ function setup(initial?: string) {
     writeFileSync(file, initial);
   }
   return { agent, cwd, file, env: { OMP_AGENT_DIR: agent } };
-}
-
-function errorOf(fn: () => unknown): OmpError {
-  try {
-    fn();
-  } catch (error) {
-    expect(error).toBeInstanceOf(OmpError);
-    return error as OmpError;
-  }
-  throw new Error("expected an OmpError, nothing was thrown");
 }
 
 const COMMENTED = `# my omp settings

@@ -2,8 +2,8 @@ import { describe, expect, test } from "bun:test";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { loadSettings } from "../../../core/config/settings.ts";
-import { OmpError } from "../../../core/errors/omp-error.ts";
 import { scratchDir } from "./scratch.ts";
+import { errorOf } from "../../support/omp-error.ts";
 
 function setup(files: { global?: string; project?: string; extra?: Record<string, string> } = {}) {
   const root = scratchDir("omp-settings-");
@@ -15,17 +15,6 @@ function setup(files: { global?: string; project?: string; extra?: Record<string
   if (files.project !== undefined) writeFileSync(join(cwd, ".omp", "config.yml"), files.project);
   for (const [name, text] of Object.entries(files.extra ?? {})) writeFileSync(join(cwd, name), text);
   return { root, agent, cwd, env: { OMP_AGENT_DIR: agent } };
-}
-
-/** The OmpError `fn` throws; fails the test when it throws nothing or something else. */
-function errorOf(fn: () => unknown): OmpError {
-  try {
-    fn();
-  } catch (error) {
-    expect(error).toBeInstanceOf(OmpError);
-    return error as OmpError;
-  }
-  throw new Error("expected an OmpError, nothing was thrown");
 }
 
 describe("precedence", () => {

@@ -1,12 +1,12 @@
 import { describe, expect, test } from "bun:test";
 import { mkdirSync, realpathSync, renameSync, utimesSync, writeFileSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
-import { OmpError } from "../../../core/errors/omp-error.ts";
 import { formatAge, listSessions, mostRecentSession, resolveSession } from "../../../core/session/listing.ts";
 import { encodeCwd, sessionDirFor } from "../../../core/session/paths.ts";
 import { SessionWriter } from "../../../core/session/writer.ts";
 import { scratchDir } from "../config/scratch.ts";
 import { assistant, user } from "./fixtures.ts";
+import { errorOf } from "../../support/omp-error.ts";
 
 function setup() {
   const root = realpathSync(scratchDir("omp-listing-"));
@@ -30,16 +30,6 @@ function session(cwd: string, env: NodeJS.ProcessEnv, minutesAgo: number, firstP
   const time = new Date(Date.now() - minutesAgo * 60_000);
   utimesSync(writer.path, time, time);
   return writer;
-}
-
-function errorOf(fn: () => unknown): OmpError {
-  try {
-    fn();
-  } catch (error) {
-    expect(error).toBeInstanceOf(OmpError);
-    return error as OmpError;
-  }
-  throw new Error("expected an OmpError, nothing was thrown");
 }
 
 describe("session dirs", () => {
