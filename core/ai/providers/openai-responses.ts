@@ -198,8 +198,11 @@ class ResponsesDecoder implements StreamDecoder {
     this.complete = true;
     const usage = (response?.usage ?? {}) as Json;
     const num = (v: unknown) => (typeof v === "number" ? v : 0);
-    const cached = num(((usage.input_tokens_details ?? {}) as Json).cached_tokens);
-    this.out.setUsage({ input: Math.max(0, num(usage.input_tokens) - cached), output: num(usage.output_tokens), cacheRead: cached, cacheWrite: 0 });
+    const details = (usage.input_tokens_details ?? {}) as Json;
+    // input_tokens counts cached reads and, on models that bill them, cache writes.
+    const cached = num(details.cached_tokens);
+    const written = num(details.cache_write_tokens);
+    this.out.setUsage({ input: Math.max(0, num(usage.input_tokens) - cached - written), output: num(usage.output_tokens), cacheRead: cached, cacheWrite: written });
     if (response?.status === "incomplete") {
       const reason = ((response.incomplete_details ?? {}) as Json).reason;
       if (reason === "content_filter") this.out.finish("error", `${this.provider}: the reply was stopped by the provider's content filter`);
