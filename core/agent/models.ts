@@ -21,7 +21,13 @@ export function knownModels(config: ModelsConfig, env: Env = process.env): Model
       headers: override.headers ? { ...model.headers, ...override.headers } : model.headers,
     };
   });
-  const custom = customModels(config);
+  // A models.yml model that does not say how it thinks takes the built-in one's of the same id and
+  // api: a proxy serving claude-opus-5-5 needs the same request shape as Anthropic does.
+  const custom = customModels(config).map((model) => {
+    if (model.thinking) return model;
+    const known = builtin.find((m) => m.id === model.id && m.api === model.api && m.thinking);
+    return known ? { ...model, thinking: known.thinking } : model;
+  });
   const customKeys = new Set(custom.map((m) => `${m.provider}/${m.id}`));
   return [...custom, ...builtin.filter((m) => !customKeys.has(`${m.provider}/${m.id}`))];
 }
