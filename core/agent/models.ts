@@ -21,7 +21,13 @@ export function knownModels(config: ModelsConfig, env: Env = process.env): Model
       headers: override.headers ? { ...model.headers, ...override.headers } : model.headers,
     };
   });
-  const custom = customModels(config);
+  // A models.yml model that does not say how it thinks takes the built-in one's of the same id and
+  // api: a proxy serving claude-opus-5-5 needs the same request shape as Anthropic does.
+  const custom = customModels(config).map((model) => {
+    if (model.thinking) return model;
+    const known = builtin.find((m) => m.id === model.id && m.api === model.api && m.thinking);
+    return known ? { ...model, thinking: known.thinking } : model;
+  });
   const customKeys = new Set(custom.map((m) => `${m.provider}/${m.id}`));
   return [...custom, ...builtin.filter((m) => !customKeys.has(`${m.provider}/${m.id}`))];
 }
@@ -85,8 +91,12 @@ function getProviderOrCustom(id: string, models: Model[]): boolean {
   return getProvider(id) !== undefined || models.some((m) => m.provider === id);
 }
 
-/** Default cloud models, in the order omp prefers them when their key is present. */
-const DEFAULTS = ["anthropic/claude-sonnet-4-5", "openai/gpt-5", "google/gemini-2.5-pro", "openrouter/anthropic/claude-sonnet-4.5"];
+/**
+ * Default cloud models, in the order omp prefers them when their key is present: each provider's
+ * own pick for agentic coding (Anthropic starts most work on Opus 5.5, OpenAI calls GPT-6.2 Sol its
+ * go-to for coding and agents, Google's Gemini 4 Carbon is its model for hard coding work).
+ */
+const DEFAULTS = ["anthropic/claude-opus-5-5", "openai/gpt-6.2-sol", "google/gemini-4-carbon", "openrouter/anthropic/claude-opus-5.5"];
 
 /** The model to use when none was asked for: a default whose provider has a key, else a running local server's. */
 export function defaultModelPattern(models: Model[], hasKey: (provider: string) => boolean): string | undefined {

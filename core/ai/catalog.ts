@@ -1,4 +1,4 @@
-import type { ModelCost } from "./model.ts";
+import type { ModelCost, ThinkingSpec } from "./model.ts";
 
 /** A built-in model; provider, api and base URL come from the provider table. */
 export interface CatalogModel {
@@ -10,6 +10,8 @@ export interface CatalogModel {
   maxTokens: number;
   /** USD per million tokens. */
   cost: ModelCost;
+  /** Absent: the api's usual way (see the adapters). */
+  thinking?: ThinkingSpec;
 }
 
 const TEXT: ("text" | "image")[] = ["text"];
@@ -23,34 +25,73 @@ const m = (
   contextWindow: number,
   maxTokens: number,
   [inputCost, output, cacheRead = 0, cacheWrite = 0]: [number, number, number?, number?],
-): CatalogModel => ({ id, name, reasoning, input, contextWindow, maxTokens, cost: { input: inputCost, output, cacheRead, cacheWrite } });
+  thinking?: ThinkingSpec,
+): CatalogModel => ({ id, name, reasoning, input, contextWindow, maxTokens, cost: { input: inputCost, output, cacheRead, cacheWrite }, ...(thinking && { thinking }) });
+
+const effort = (efforts: string[], off: ThinkingSpec["off"], fixedSampling = false): ThinkingSpec => ({ control: "effort", efforts, off, fixedSampling });
+
+/**
+ * Claude 5 and later: adaptive thinking with output_config.effort (budget_tokens is a 400), and no
+ * temperature, top_p or top_k. How "off" is said differs per model.
+ * https://platform.claude.com/docs/en/build-with-claude/effort
+ * https://platform.claude.com/docs/en/build-with-claude/thinking-troubleshooting
+ */
+const CLAUDE_5_EFFORTS = ["low", "medium", "high", "xhigh", "max"];
+const claude5 = (off: ThinkingSpec["off"]) => effort(CLAUDE_5_EFFORTS, off, true);
+/** Claude 4.5 and earlier know only manual extended thinking, off unless asked for. */
+const EXTENDED: ThinkingSpec = { control: "budget", off: "omit", fixedSampling: false };
+
+/** GPT-6.x: https://developers.openai.com/api/docs/models; `none` (off) only where a model lists it. */
+const GPT_6_EFFORTS = ["low", "medium", "high", "xhigh", "max"];
+/** GPT-5 (before 5.1): no `none`, so its least is `minimal`. */
+const GPT_5 = effort(["minimal", "low", "medium", "high"], "never");
+
+/** Gemini 3 and later take thinkingLevel and cannot turn thinking off; each model lists its own levels. */
+const geminiLevels = (levels: string[]) => effort(levels, "never");
 
 /** Public list prices at the standard tier; long-context surcharges are not modelled. */
 export const CATALOG: Record<string, CatalogModel[]> = {
+  // https://platform.claude.com/docs/en/about-claude/models/overview, .../about-claude/pricing and
+  // .../about-claude/model-deprecations. Haiku 5.5's price is its tier for prompts up to 100K tokens.
   anthropic: [
-    m("claude-sonnet-4-5", "Claude Sonnet 4.5", true, VISION, 200_000, 64_000, [3, 15, 0.3, 3.75]),
-    m("claude-opus-4-5", "Claude Opus 4.5", true, VISION, 200_000, 64_000, [5, 25, 0.5, 6.25]),
-    m("claude-opus-4-1", "Claude Opus 4.1", true, VISION, 200_000, 32_000, [15, 75, 1.5, 18.75]),
-    m("claude-haiku-4-5", "Claude Haiku 4.5", true, VISION, 200_000, 64_000, [1, 5, 0.1, 1.25]),
-    m("claude-sonnet-4-0", "Claude Sonnet 4", true, VISION, 200_000, 64_000, [3, 15, 0.3, 3.75]),
-    m("claude-3-5-haiku-latest", "Claude Haiku 3.5", false, VISION, 200_000, 8_192, [0.8, 4, 0.08, 1]),
+    m("claude-opus-5-5", "Claude Opus 5.5", true, VISION, 1_000_000, 128_000, [4, 20, 0.2, 5], claude5("never")),
+    m("claude-fable-5-2", "Claude Fable 5.2", true, VISION, 1_000_000, 128_000, [8, 40, 0.2, 10], claude5("never")),
+    m("claude-sonnet-5-5", "Claude Sonnet 5.5", true, VISION, 1_000_000, 128_000, [2, 10, 0.2, 2.5], claude5("between-tools")),
+    m("claude-haiku-5-5", "Claude Haiku 5.5", true, VISION, 1_000_000, 128_000, [0.1, 0.5, 0.01, 0.125], claude5("disable")),
+    m("claude-opus-5", "Claude Opus 5", true, VISION, 1_000_000, 128_000, [5, 25, 0.5, 6.25], claude5("disable")),
+    m("claude-sonnet-5", "Claude Sonnet 5", true, VISION, 1_000_000, 128_000, [2, 10, 0.2, 2.5], claude5("disable")),
+    m("claude-opus-4-5", "Claude Opus 4.5", true, VISION, 200_000, 64_000, [5, 25, 0.5, 6.25], EXTENDED),
+    m("claude-haiku-4-5", "Claude Haiku 4.5", true, VISION, 200_000, 64_000, [1, 5, 0.1, 1.25], EXTENDED),
+    // Deprecated: retires 2026-11-30.
+    m("claude-sonnet-4-5", "Claude Sonnet 4.5", true, VISION, 200_000, 64_000, [3, 15, 0.3, 3.75], EXTENDED),
   ],
+  // https://developers.openai.com/api/docs/models/<id>, .../docs/deprecations. Cache writes are
+  // billed (1.25x input) from GPT-6 on.
   openai: [
-    m("gpt-5", "GPT-5", true, VISION, 400_000, 128_000, [1.25, 10, 0.125]),
-    m("gpt-5-mini", "GPT-5 mini", true, VISION, 400_000, 128_000, [0.25, 2, 0.025]),
-    m("gpt-5-nano", "GPT-5 nano", true, VISION, 400_000, 128_000, [0.05, 0.4, 0.005]),
-    m("gpt-5-codex", "GPT-5 Codex", true, VISION, 400_000, 128_000, [1.25, 10, 0.125]),
+    m("gpt-6.2-sol", "GPT-6.2 Sol", true, VISION, 1_050_000, 128_000, [2, 10, 0.1, 2.5], effort(GPT_6_EFFORTS, "never")),
+    m("gpt-6.2-astra", "GPT-6.2 Astra", true, VISION, 1_050_000, 128_000, [8, 40, 0.4, 10], effort(GPT_6_EFFORTS, "never")),
+    m("gpt-6.1-sol", "GPT-6.1 Sol", true, VISION, 1_050_000, 128_000, [2, 10, 0.1, 2.5], effort(GPT_6_EFFORTS, "never")),
+    m("gpt-6.1-terra", "GPT-6.1 Terra", true, VISION, 1_050_000, 128_000, [1, 5, 0.05, 1.25], effort(GPT_6_EFFORTS, "disable")),
+    m("gpt-6-luna", "GPT-6 Luna", true, VISION, 1_050_000, 128_000, [0.1, 0.5, 0.01, 0.125], effort(GPT_6_EFFORTS, "disable")),
+    // Deprecated: gpt-5 and gpt-5-mini shut down 2026-12-11, gpt-4.1 on 2027-01-14.
+    m("gpt-5", "GPT-5", true, VISION, 400_000, 128_000, [1.25, 10, 0.125], GPT_5),
+    m("gpt-5-mini", "GPT-5 mini", true, VISION, 400_000, 128_000, [0.25, 2, 0.025], GPT_5),
     m("gpt-4.1", "GPT-4.1", false, VISION, 1_047_576, 32_768, [2, 8, 0.5]),
-    m("gpt-4.1-mini", "GPT-4.1 mini", false, VISION, 1_047_576, 32_768, [0.4, 1.6, 0.1]),
-    m("o4-mini", "o4-mini", true, VISION, 200_000, 100_000, [1.1, 4.4, 0.275]),
-    m("o3", "o3", true, VISION, 200_000, 100_000, [2, 8, 0.5]),
   ],
+  // https://ai.google.dev/gemini-api/docs/thinking and .../deprecations; Gemini 4's limits and
+  // levels from Google Cloud's model pages. Gemini 4 Carbon at its list price from 2026-12-01.
   google: [
+    m("gemini-4-carbon", "Gemini 4 Carbon", true, VISION, 1_048_576, 65_536, [4, 20, 0.2], geminiLevels(["low", "medium", "high"])),
+    m("gemini-4-hydrogen", "Gemini 4 Hydrogen", true, VISION, 1_048_576, 65_536, [1.5, 7.5, 0.075], geminiLevels(["low", "medium", "high", "xhigh"])),
+    m("gemini-3.8-flash", "Gemini 3.8 Flash", true, VISION, 1_048_576, 65_536, [0.75, 3.75, 0.075], geminiLevels(["low", "medium", "high"])),
+    // Deprecated: gemini-2.5-pro and gemini-2.5-flash shut down 2026-12-01. 2.5 takes thinkingBudget.
     m("gemini-2.5-pro", "Gemini 2.5 Pro", true, VISION, 1_048_576, 65_536, [1.25, 10, 0.31]),
     m("gemini-2.5-flash", "Gemini 2.5 Flash", true, VISION, 1_048_576, 65_536, [0.3, 2.5, 0.075]),
     m("gemini-2.5-flash-lite", "Gemini 2.5 Flash-Lite", true, VISION, 1_048_576, 65_536, [0.1, 0.4, 0.025]),
   ],
   openrouter: [
+    // https://openrouter.ai/docs/cookbook/evaluate-and-optimize/model-migrations/opus-5-5: always thinks, effort only.
+    m("anthropic/claude-opus-5.5", "Claude Opus 5.5 (OpenRouter)", true, VISION, 1_000_000, 128_000, [4, 20, 0.2, 5], effort(["low", "medium", "high", "xhigh"], "never", true)),
     m("anthropic/claude-sonnet-4.5", "Claude Sonnet 4.5 (OpenRouter)", true, VISION, 1_000_000, 64_000, [3, 15, 0.3, 3.75]),
     m("openai/gpt-5", "GPT-5 (OpenRouter)", true, VISION, 400_000, 128_000, [1.25, 10, 0.125]),
     m("google/gemini-2.5-pro", "Gemini 2.5 Pro (OpenRouter)", true, VISION, 1_048_576, 65_536, [1.25, 10, 0.31]),

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { APIS, THINKING_LEVELS } from "./model.ts";
+import { APIS, THINKING_CONTROLS, THINKING_LEVELS, THINKING_OFF } from "./model.ts";
 
 /**
  * The zod schemas behind the model types in model.ts. Only what validates input (models.yml,
@@ -14,6 +14,16 @@ export const ModelCost = z.object({
   output: z.number().nonnegative(),
   cacheRead: z.number().nonnegative().default(0),
   cacheWrite: z.number().nonnegative().default(0),
+});
+
+/** See THINKING_CONTROLS and THINKING_OFF in model.ts. */
+export const ThinkingSpec = z.object({
+  control: z.enum(THINKING_CONTROLS),
+  /** For `effort`: the names the model accepts, least thinking first; omp's levels map to the nearest. */
+  efforts: z.array(z.string().min(1)).min(1).optional(),
+  off: z.enum(THINKING_OFF).default("omit"),
+  /** The model rejects temperature and the other sampling parameters. */
+  fixedSampling: z.boolean().default(false),
 });
 
 export const Model = z.object({
@@ -31,6 +41,8 @@ export const Model = z.object({
   contextWindow: z.number().int().positive(),
   maxTokens: z.number().int().positive(),
   headers: z.record(z.string(), z.string()).optional(),
+  /** Absent: what the model's api has long taken (each adapter says what that is). */
+  thinking: ThinkingSpec.optional(),
 });
 
 export const ThinkingLevel = z.enum(THINKING_LEVELS);

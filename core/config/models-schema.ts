@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { THINKING_CONTROLS, THINKING_OFF } from "../ai/model.ts";
 import { Api } from "../ai/model-schema.ts";
 import { providerProblems } from "./models-rules.ts";
 
@@ -30,6 +31,18 @@ export const ModelEntry = z.strictObject({
   contextWindow: z.number().int().positive().optional(),
   maxTokens: z.number().int().positive().optional(),
   headers: Headers.optional(),
+  /**
+   * How the model takes its thinking level (see THINKING_CONTROLS and THINKING_OFF in
+   * core/ai/model.ts). Absent: the built-in model of the same id and api's, else the api's usual.
+   */
+  thinking: z
+    .strictObject({
+      control: z.enum(THINKING_CONTROLS),
+      efforts: z.array(z.string().min(1)).min(1).optional(),
+      off: z.enum(THINKING_OFF).optional(),
+      fixedSampling: z.boolean().optional(),
+    })
+    .optional(),
 });
 export type ModelEntry = z.infer<typeof ModelEntry>;
 

@@ -81,6 +81,7 @@ export function customModels(config: ModelsConfig): Model[] {
         contextWindow: model.contextWindow ?? CUSTOM_MODEL_DEFAULTS.contextWindow,
         maxTokens: model.maxTokens ?? CUSTOM_MODEL_DEFAULTS.maxTokens,
         headers: entry.headers || model.headers ? { ...entry.headers, ...model.headers } : undefined,
+        thinking: model.thinking && { off: "omit", fixedSampling: false, ...model.thinking },
       }),
     ),
   );

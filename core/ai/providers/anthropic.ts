@@ -3,9 +3,9 @@ import { ProviderError, formatProviderError, readErrorInfo } from "../http/error
 import { type StreamDecoder, eventJson, requestHeaders, runProviderStream } from "../http/provider-stream.ts";
 import type { SseEvent } from "../http/sse.ts";
 import type { ImageContent, Message, StopReason, TextContent } from "../messages.ts";
-import type { Model } from "../model.ts";
+import type { Model, ThinkingSpec } from "../model.ts";
 import type { Context, StreamFunction, StreamOptions } from "../stream.ts";
-import { thinkingBudget } from "../thinking.ts";
+import { takesTemperature, thinkingRequest } from "../thinking.ts";
 import { isSameModel, prepareTranscript } from "../transcript.ts";
 
 type Block = Record<string, unknown>;
@@ -22,6 +22,9 @@ function anthropicToolId(id: string): string {
   return clean === "" ? "tool" : clean;
 }
 
+/** Models without a spec take manual extended thinking, which every thinking Claude up to 4.6 accepts. */
+const EXTENDED_THINKING: ThinkingSpec = { control: "budget", off: "omit", fixedSampling: false };
+
 export function anthropicRequestBody(model: Model, context: Context, options: StreamOptions = {}): Record<string, unknown> {
   const body: Record<string, unknown> = { model: model.id, max_tokens: options.maxTokens ?? model.maxTokens, stream: true };
   if (context.systemPrompt !== "") body.system = [{ type: "text", text: context.systemPrompt, cache_control: CACHE }];
@@ -33,20 +36,31 @@ export function anthropicRequestBody(model: Model, context: Context, options: St
     body.tools = tools;
   }
 
-  const budget = model.reasoning ? thinkingBudget(options.thinking ?? "off") : undefined;
-  if (budget !== undefined) {
-    // budget_tokens must stay below max_tokens and at least 1024; grow the cap first, then the budget gives.
-    let maxTokens = body.max_tokens as number;
-    if (maxTokens <= budget) maxTokens = Math.min(model.maxTokens, budget + 4096);
-    const fitted = Math.min(budget, maxTokens - 1024);
-    if (fitted >= 1024) {
-      body.max_tokens = maxTokens;
-      body.thinking = { type: "enabled", budget_tokens: fitted };
-    }
-  }
-  // Anthropic rejects a temperature other than 1 while thinking.
-  if (options.temperature !== undefined && body.thinking === undefined) body.temperature = options.temperature;
+  const thinking = thinkingRequest(model, options.thinking ?? "off", EXTENDED_THINKING);
+  if (thinking.mode === "budget") fitBudget(body, model, thinking.tokens);
+  else if (thinking.mode === "effort") {
+    body.thinking = { type: "adaptive" };
+    body.output_config = { effort: thinking.effort };
+  } else if (thinking.mode === "disable") body.thinking = { type: "disabled" };
+  else if (thinking.mode === "between-tools") body.thinking = { type: "between_tools" };
+  // Anthropic rejects a temperature other than 1 while thinking, and some models reject it always.
+  if (options.temperature !== undefined && !isThinking(body) && takesTemperature(model)) body.temperature = options.temperature;
   return body;
+}
+
+/** budget_tokens must stay below max_tokens and at least 1024; grow the cap first, then the budget gives. */
+function fitBudget(body: Record<string, unknown>, model: Model, budget: number): void {
+  let maxTokens = body.max_tokens as number;
+  if (maxTokens <= budget) maxTokens = Math.min(model.maxTokens, budget + 4096);
+  const fitted = Math.min(budget, maxTokens - 1024);
+  if (fitted < 1024) return;
+  body.max_tokens = maxTokens;
+  body.thinking = { type: "enabled", budget_tokens: fitted };
+}
+
+function isThinking(body: Record<string, unknown>): boolean {
+  const type = (body.thinking as { type?: string } | undefined)?.type;
+  return type !== undefined && type !== "disabled";
 }
 
 function convertMessages(model: Model, messages: Message[]): AnthropicMessage[] {

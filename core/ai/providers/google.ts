@@ -3,9 +3,9 @@ import { ProviderError, formatProviderError, isRetryableStatus, readErrorInfo } 
 import { type StreamDecoder, eventJson, requestHeaders, runProviderStream } from "../http/provider-stream.ts";
 import type { SseEvent } from "../http/sse.ts";
 import type { ImageContent, Message, TextContent } from "../messages.ts";
-import type { Model } from "../model.ts";
+import type { Model, ThinkingSpec } from "../model.ts";
 import type { Context, StreamFunction, StreamOptions } from "../stream.ts";
-import { thinkingBudget } from "../thinking.ts";
+import { takesTemperature, thinkingRequest } from "../thinking.ts";
 import { isSameModel, prepareTranscript, textOf } from "../transcript.ts";
 import { toGeminiSchema } from "./google-schema.ts";
 import { newToolCallId } from "./tool-ids.ts";
@@ -17,10 +17,23 @@ interface Content {
 }
 
 /**
- * Gemini 3 rejects a history whose function calls lack a thought signature; for calls it did not
- * make (another model's, or from before a model switch) Google documents this placeholder.
+ * Gemini 3 and later reject a history whose function calls lack a thought signature; for calls
+ * they did not make (another model's, or from before a model switch) Google documents this placeholder.
  */
 const SKIP_SIGNATURE = "skip_thought_signature_validator";
+
+/** Gemini 3 and every generation since (`gemini-3.8-flash`, `gemini-4-carbon`, ...). */
+const GEMINI_3_ON = /gemini-(?:[3-9]|[1-9]\d)/;
+
+/**
+ * For models without a spec. Gemini 3 and later take thinkingLevel (a budget is an error from 3.5
+ * on) and cannot stop thinking; low, medium and high are the levels they all share. Gemini 2.5
+ * takes thinkingBudget: Pro models cannot turn thinking off, Flash models can, with a zero budget.
+ */
+function defaultThinking(model: Model): ThinkingSpec {
+  if (GEMINI_3_ON.test(model.id)) return { control: "effort", efforts: ["low", "medium", "high"], off: "never", fixedSampling: false };
+  return { control: "budget", off: model.id.includes("pro") ? "never" : "disable", fixedSampling: false };
+}
 
 export function googleRequestBody(model: Model, context: Context, options: StreamOptions = {}): Json {
   const body: Json = { contents: convertContents(model, context.messages) };
@@ -31,20 +44,18 @@ export function googleRequestBody(model: Model, context: Context, options: Strea
     ];
   }
   const config: Json = { maxOutputTokens: options.maxTokens ?? model.maxTokens };
-  if (options.temperature !== undefined) config.temperature = options.temperature;
-  if (model.reasoning) {
-    const budget = thinkingBudget(options.thinking ?? "off");
-    if (budget !== undefined) config.thinkingConfig = { thinkingBudget: budget, includeThoughts: true };
-    // Pro models cannot turn thinking off; Flash models can, with a zero budget.
-    else if (!model.id.includes("pro")) config.thinkingConfig = { thinkingBudget: 0 };
-  }
+  if (options.temperature !== undefined && takesTemperature(model)) config.temperature = options.temperature;
+  const thinking = thinkingRequest(model, options.thinking ?? "off", defaultThinking(model));
+  if (thinking.mode === "budget") config.thinkingConfig = { thinkingBudget: thinking.tokens, includeThoughts: true };
+  else if (thinking.mode === "effort") config.thinkingConfig = { thinkingLevel: thinking.effort, includeThoughts: true };
+  else if (thinking.mode === "disable") config.thinkingConfig = { thinkingBudget: 0 };
   body.generationConfig = config;
   return body;
 }
 
 function convertContents(model: Model, history: Message[]): Content[] {
   const images = model.input.includes("image");
-  const needsSignature = /gemini-3/.test(model.id);
+  const needsSignature = GEMINI_3_ON.test(model.id);
   const out: Content[] = [];
   for (const m of prepareTranscript(history)) {
     if (m.role === "user") {

@@ -1,4 +1,4 @@
-import type { Model } from "../model.ts";
+import type { Model, ThinkingSpec } from "../model.ts";
 
 /**
  * What an OpenAI-compatible host accepts beyond the common core, derived from the provider id or
@@ -10,8 +10,8 @@ export interface CompletionsCompat {
   maxTokensOnlyWhenAsked: boolean;
   /** How the thinking level is sent: `reasoning_effort`, OpenRouter's `reasoning` object, or not at all. */
   thinkingFormat: "reasoning_effort" | "openrouter" | "none";
-  /** `minimal` exists only on OpenAI's own GPT-5 family; elsewhere it becomes `low`. */
-  supportsMinimalEffort: boolean;
+  /** How a model without its own spec takes the level on this host. */
+  thinking: ThinkingSpec;
   /** DeepSeek answers 400 unless the reasoning of earlier tool-call turns is sent back verbatim. */
   replayReasoningContent: boolean;
   /** Mistral wants `name` on tool results and tool-call ids of exactly 9 alphanumerics. */
@@ -37,14 +37,22 @@ export function completionsCompat(model: Model): CompletionsCompat {
 
   let thinkingFormat: CompletionsCompat["thinkingFormat"] = model.reasoning ? "reasoning_effort" : "none";
   if (openrouter) thinkingFormat = "openrouter";
-  // DeepSeek and Mistral pick reasoning by model id; Grok 4 rejects reasoning_effort (only grok-3-mini takes it).
-  else if (deepseek || mistral || (xai && !model.id.includes("grok-3-mini"))) thinkingFormat = "none";
+  // DeepSeek and Mistral pick reasoning by model id; Grok 4 rejects reasoning_effort (only grok-3-mini
+  // takes it). A model that states how it thinks is taken at its word.
+  else if (!model.thinking && (deepseek || mistral || (xai && !model.id.includes("grok-3-mini")))) thinkingFormat = "none";
 
   return {
     maxTokensField: openai ? "max_completion_tokens" : "max_tokens",
     maxTokensOnlyWhenAsked: openrouter,
     thinkingFormat,
-    supportsMinimalEffort: openai,
+    thinking: {
+      control: "effort",
+      // `minimal` exists only on OpenAI's own GPT-5 family; elsewhere it becomes `low`.
+      efforts: openai ? ["minimal", "low", "medium", "high"] : ["low", "medium", "high"],
+      // OpenRouter may think by default on reasoning models, so "off" has to be said explicitly.
+      off: openrouter ? "disable" : "omit",
+      fixedSampling: false,
+    },
     replayReasoningContent: deepseek,
     mistral,
   };

@@ -5,7 +5,7 @@ import type { SseEvent } from "../http/sse.ts";
 import type { ImageContent, Message, StopReason, TextContent } from "../messages.ts";
 import type { Model } from "../model.ts";
 import type { Context, StreamFunction, StreamOptions } from "../stream.ts";
-import { reasoningEffort } from "../thinking.ts";
+import { takesTemperature, thinkingRequest } from "../thinking.ts";
 import { prepareTranscript, textOf } from "../transcript.ts";
 import { type CompletionsCompat, completionsCompat, mistralToolId } from "./openai-compat.ts";
 import { newToolCallId } from "./tool-ids.ts";
@@ -23,17 +23,19 @@ export function completionsRequestBody(model: Model, context: Context, options: 
   // Local servers without stream_options support ignore the unknown field; usage is then just missing.
   const body: Json = { model: model.id, messages, stream: true, stream_options: { include_usage: true } };
   if (!compat.maxTokensOnlyWhenAsked || options.maxTokens !== undefined) body[compat.maxTokensField] = options.maxTokens ?? model.maxTokens;
-  if (options.temperature !== undefined) body.temperature = options.temperature;
+  if (options.temperature !== undefined && takesTemperature(model)) body.temperature = options.temperature;
   if (context.tools.length > 0) {
     body.tools = context.tools.map((t) => ({ type: "function", function: { name: t.name, description: t.description, parameters: t.parameters } }));
   }
 
-  const level = options.thinking ?? "off";
-  let effort = reasoningEffort(level);
-  if (effort === "minimal" && !compat.supportsMinimalEffort) effort = "low";
-  if (compat.thinkingFormat === "reasoning_effort" && effort) body.reasoning_effort = effort;
-  // OpenRouter may think by default on reasoning models, so "off" has to be said explicitly.
-  if (compat.thinkingFormat === "openrouter" && model.reasoning) body.reasoning = effort ? { effort } : { enabled: false };
+  const thinking = thinkingRequest(model, options.thinking ?? "off", compat.thinking);
+  if (compat.thinkingFormat === "reasoning_effort") {
+    if (thinking.mode === "effort") body.reasoning_effort = thinking.effort;
+    else if (thinking.mode === "disable") body.reasoning_effort = "none";
+  } else if (compat.thinkingFormat === "openrouter") {
+    if (thinking.mode === "effort") body.reasoning = { effort: thinking.effort };
+    else if (thinking.mode === "disable") body.reasoning = { enabled: false };
+  }
   return body;
 }
 

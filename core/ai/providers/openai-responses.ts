@@ -3,14 +3,20 @@ import { ProviderError, formatProviderError, readErrorInfo } from "../http/error
 import { type StreamDecoder, eventJson, requestHeaders, runProviderStream } from "../http/provider-stream.ts";
 import type { SseEvent } from "../http/sse.ts";
 import type { ImageContent, Message, TextContent } from "../messages.ts";
-import type { Model } from "../model.ts";
+import type { Model, ThinkingSpec } from "../model.ts";
 import type { Context, StreamFunction, StreamOptions } from "../stream.ts";
-import { reasoningEffort } from "../thinking.ts";
+import { thinkingRequest } from "../thinking.ts";
 import { isSameModel, prepareTranscript, textOf } from "../transcript.ts";
 
 type Json = Record<string, unknown>;
 
 const IMAGE_OMITTED = "(image omitted: this model does not accept images)";
+
+/**
+ * Models without a spec get the GPT-5 set, the widest the reasoning models before GPT-5.1 share;
+ * "off" leaves effort out, so such a model reasons at its own default.
+ */
+const GPT5_EFFORTS: ThinkingSpec = { control: "effort", efforts: ["minimal", "low", "medium", "high"], off: "omit", fixedSampling: false };
 
 export function responsesRequestBody(model: Model, context: Context, options: StreamOptions = {}): Json {
   // store:false keeps nothing server-side; encrypted reasoning makes the next turn whole anyway.
@@ -22,8 +28,9 @@ export function responsesRequestBody(model: Model, context: Context, options: St
   }
   if (model.reasoning) {
     body.include = ["reasoning.encrypted_content"];
-    const effort = reasoningEffort(options.thinking ?? "off");
-    if (effort) body.reasoning = { effort, summary: "auto" };
+    const thinking = thinkingRequest(model, options.thinking ?? "off", GPT5_EFFORTS);
+    if (thinking.mode === "effort") body.reasoning = { effort: thinking.effort, summary: "auto" };
+    else if (thinking.mode === "disable") body.reasoning = { effort: "none" };
   } else if (options.temperature !== undefined) {
     // Reasoning models reject sampling parameters.
     body.temperature = options.temperature;
@@ -198,8 +205,11 @@ class ResponsesDecoder implements StreamDecoder {
     this.complete = true;
     const usage = (response?.usage ?? {}) as Json;
     const num = (v: unknown) => (typeof v === "number" ? v : 0);
-    const cached = num(((usage.input_tokens_details ?? {}) as Json).cached_tokens);
-    this.out.setUsage({ input: Math.max(0, num(usage.input_tokens) - cached), output: num(usage.output_tokens), cacheRead: cached, cacheWrite: 0 });
+    const details = (usage.input_tokens_details ?? {}) as Json;
+    // input_tokens counts cached reads and, on models that bill them, cache writes.
+    const cached = num(details.cached_tokens);
+    const written = num(details.cache_write_tokens);
+    this.out.setUsage({ input: Math.max(0, num(usage.input_tokens) - cached - written), output: num(usage.output_tokens), cacheRead: cached, cacheWrite: written });
     if (response?.status === "incomplete") {
       const reason = ((response.incomplete_details ?? {}) as Json).reason;
       if (reason === "content_filter") this.out.finish("error", `${this.provider}: the reply was stopped by the provider's content filter`);

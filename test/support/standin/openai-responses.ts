@@ -64,12 +64,14 @@ function events(reply: Reply, context: RenderContext): string[] {
   }
 
   const usage = usageOf(reply);
+  // Models that bill cache writes (GPT-6 on) count them in input_tokens and name them in the details.
+  const prompt = usage.input + usage.cacheRead + usage.cacheWrite;
   const totals = {
-    input_tokens: usage.input + usage.cacheRead,
-    input_tokens_details: { cached_tokens: usage.cacheRead },
+    input_tokens: prompt,
+    input_tokens_details: usage.cacheWrite > 0 ? { cached_tokens: usage.cacheRead, cache_write_tokens: usage.cacheWrite } : { cached_tokens: usage.cacheRead },
     output_tokens: usage.output,
     output_tokens_details: { reasoning_tokens: 0 },
-    total_tokens: usage.input + usage.cacheRead + usage.output,
+    total_tokens: prompt + usage.output,
   };
   if (stopOf(reply) === "length") {
     emit("response.incomplete", { response: { ...response("incomplete", output, totals), incomplete_details: { reason: "max_output_tokens" } } });

@@ -44,10 +44,17 @@ describe("catalog", () => {
       expect(m.api).toBe(getProvider(m.provider)!.api);
       expect(m.maxTokens).toBeLessThanOrEqual(m.contextWindow);
       expect(m.cost.output).toBeGreaterThanOrEqual(m.cost.input);
+      // A thinking spec belongs to a reasoning model, and a named-effort one names its efforts.
+      if (m.thinking) expect(m.reasoning).toBe(true);
+      if (m.thinking?.control === "effort") expect(m.thinking.efforts?.length).toBeGreaterThan(0);
     }
     const ids = models.map((m) => `${m.provider}/${m.id}`);
     expect(new Set(ids).size).toBe(ids.length);
-    for (const id of ["anthropic/claude-sonnet-4-5", "anthropic/claude-opus-4-1", "anthropic/claude-haiku-4-5", "openai/gpt-5", "openai/gpt-5-mini", "openai/gpt-4.1", "openai/o4-mini", "google/gemini-2.5-pro", "google/gemini-2.5-flash"]) {
+    // The flagships omp defaults to, and the models the e2e tests run (kept while the providers serve them).
+    for (const id of ["anthropic/claude-opus-5-5", "openai/gpt-6.2-sol", "google/gemini-4-carbon", "openrouter/anthropic/claude-opus-5.5"]) {
+      expect(ids).toContain(id);
+    }
+    for (const id of ["anthropic/claude-sonnet-4-5", "anthropic/claude-opus-4-5", "openai/gpt-5", "google/gemini-2.5-pro", "openrouter/qwen/qwen3-coder"]) {
       expect(ids).toContain(id);
     }
   });

@@ -22,7 +22,7 @@ export interface ApiCase {
   eventsThroughFirstText: number;
   /** Whether the wire format streams tool arguments as text in several deltas. */
   streamsArguments: boolean;
-  /** Whether the format reports cache writes (only Anthropic does). */
+  /** Whether the format reports cache writes (Anthropic, and Responses for models that bill them). */
   reportsCacheWrite: boolean;
 }
 
@@ -58,7 +58,7 @@ export const API_CASES: ApiCase[] = [
     eventsBeforeOutput: 2,
     eventsThroughFirstText: 5,
     streamsArguments: true,
-    reportsCacheWrite: false,
+    reportsCacheWrite: true,
   },
   {
     api: "google-generative-ai",

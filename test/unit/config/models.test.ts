@@ -2,6 +2,7 @@ import { describe, expect, test } from "bun:test";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { Model } from "../../../core/ai/model-schema.ts";
+import { knownModels } from "../../../core/agent/models.ts";
 import { CUSTOM_MODEL_DEFAULTS, customModels, loadModelsConfig } from "../../../core/config/models.ts";
 import type { ModelEntry, ModelsConfig, ProviderEntry } from "../../../core/config/models-schema.ts";
 import { OmpError } from "../../../core/errors/omp-error.ts";
@@ -116,6 +117,34 @@ describe("models.yml", () => {
     );
   });
 
+  test("a model says how it takes its thinking level; without that, a built-in model of the same id and api lends its own", () => {
+    const { cwd, env } = setup(`
+providers:
+  corp:
+    baseUrl: https://llm.corp.example.com
+    apiKey: CORP_KEY
+    api: anthropic-messages
+    models:
+      - id: claude-opus-5-5
+        reasoning: true
+      - id: house-model
+        reasoning: true
+        thinking: { control: effort, efforts: [low, high], off: disable }
+      - id: older
+        reasoning: true
+`);
+    const models = knownModels(loadModelsConfig({ cwd, env }).config, {});
+    const corp = (id: string) => models.find((m) => m.provider === "corp" && m.id === id)!;
+    expect(corp("claude-opus-5-5").thinking).toEqual(models.find((m) => m.provider === "anthropic" && m.id === "claude-opus-5-5")!.thinking!);
+    expect(corp("house-model").thinking).toEqual({ control: "effort", efforts: ["low", "high"], off: "disable", fixedSampling: false });
+    expect(corp("older").thinking).toBeUndefined();
+
+    const bad = setup("providers:\n  corp:\n    baseUrl: https://x.example\n    apiKey: K\n    api: openai-responses\n    models:\n      - id: m\n        thinking: { control: effort, off: maybe }\n");
+    expect(errorOf(() => loadModelsConfig({ cwd: bad.cwd, env: bad.env })).message).toContain(
+      `${bad.globalFile}: providers.corp.models[0].thinking.off: got "maybe", expected one of omit, disable, between-tools, never`,
+    );
+  });
+
   test("custom models are built without zod and get exactly the Model schema's defaults", () => {
     const providers: ProviderEntry[] = [
       { baseUrl: "http://127.0.0.1:8000/v1//", api: "openai-completions", auth: "none" },
@@ -127,6 +156,8 @@ describe("models.yml", () => {
       { id: "full", reasoning: true, input: ["text", "image"], cost: { input: 3, output: 15, cacheRead: 0.3, cacheWrite: 3.75 }, contextWindow: 1, maxTokens: 2, headers: { "X-Model": "m", "X-Team": "mine" } },
       { id: "partial-cost", reasoning: false, input: ["image"], cost: { input: 1, output: 2 } },
       { id: "headers-only", headers: { A: "b" } },
+      { id: "adaptive", reasoning: true, thinking: { control: "effort", efforts: ["low", "high"], off: "never", fixedSampling: true } },
+      { id: "budget", reasoning: true, thinking: { control: "budget" } },
     ];
     for (const entry of providers) {
       const config: ModelsConfig = { providers: { p: { ...entry, models } } };
@@ -144,6 +175,7 @@ describe("models.yml", () => {
           contextWindow: model.contextWindow ?? CUSTOM_MODEL_DEFAULTS.contextWindow,
           maxTokens: model.maxTokens ?? CUSTOM_MODEL_DEFAULTS.maxTokens,
           headers: entry.headers || model.headers ? { ...entry.headers, ...model.headers } : undefined,
+          thinking: model.thinking,
         }),
       );
       expect(customModels(config)).toStrictEqual(throughSchema);
