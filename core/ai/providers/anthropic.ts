@@ -39,7 +39,9 @@ export function anthropicRequestBody(model: Model, context: Context, options: St
   const thinking = thinkingRequest(model, options.thinking ?? "off", EXTENDED_THINKING);
   if (thinking.mode === "budget") fitBudget(body, model, thinking.tokens);
   else if (thinking.mode === "effort") {
-    body.thinking = { type: "adaptive" };
+    // Adaptive thinking returns empty thinking blocks unless asked otherwise (Claude 4.7 and later
+    // default to "omitted"), and those models put their words between tool calls there too.
+    body.thinking = { type: "adaptive", display: "summarized" };
     body.output_config = { effort: thinking.effort };
   } else if (thinking.mode === "disable") body.thinking = { type: "disabled" };
   else if (thinking.mode === "between-tools") body.thinking = { type: "between_tools" };

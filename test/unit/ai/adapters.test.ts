@@ -164,7 +164,7 @@ describe("anthropic specifics", () => {
     for (const id of ["claude-opus-5-5", "claude-fable-5-2"]) {
       const bodies = await bodiesByLevel(catalogModel("anthropic", id), ["off", "minimal", "low", "medium", "high", "xhigh"], { temperature: 0.2 });
       for (const [level, effort] of [["off", "low"], ["minimal", "low"], ["low", "low"], ["medium", "medium"], ["high", "high"], ["xhigh", "xhigh"]]) {
-        expect(bodies[level!]).toMatchObject({ thinking: { type: "adaptive" }, output_config: { effort }, max_tokens: 128_000 });
+        expect(bodies[level!]).toMatchObject({ thinking: { type: "adaptive", display: "summarized" }, output_config: { effort }, max_tokens: 128_000 });
         expect(bodies[level!].temperature).toBeUndefined();
       }
     }
@@ -174,7 +174,7 @@ describe("anthropic specifics", () => {
     const sonnet = await bodiesByLevel(catalogModel("anthropic", "claude-sonnet-5-5"), ["off", "medium"], { temperature: 0.2 });
     expect(sonnet.off.thinking).toEqual({ type: "between_tools" });
     expect(sonnet.off.output_config).toBeUndefined();
-    expect(sonnet.medium).toMatchObject({ thinking: { type: "adaptive" }, output_config: { effort: "medium" } });
+    expect(sonnet.medium).toMatchObject({ thinking: { type: "adaptive", display: "summarized" }, output_config: { effort: "medium" } });
     expect(sonnet.off.temperature).toBeUndefined();
 
     for (const id of ["claude-haiku-5-5", "claude-opus-5", "claude-sonnet-5"]) {
@@ -198,7 +198,7 @@ describe("anthropic specifics", () => {
     expect(bodies.off.thinking).toBeUndefined();
     expect(bodies.off.temperature).toBe(0.2);
     // xhigh sits between high and max; the tie goes to the cheaper one.
-    expect(bodies.xhigh).toMatchObject({ thinking: { type: "adaptive" }, output_config: { effort: "high" } });
+    expect(bodies.xhigh).toMatchObject({ thinking: { type: "adaptive", display: "summarized" }, output_config: { effort: "high" } });
     expect(bodies.xhigh.temperature).toBeUndefined();
     expect(bodies.minimal.output_config).toEqual({ effort: "low" });
   });
