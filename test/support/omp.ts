@@ -1,7 +1,5 @@
-import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { existsSync, readFileSync } from "node:fs";
 import { join, resolve } from "node:path";
-import { afterAll } from "bun:test";
 
 export const ROOT = resolve(import.meta.dir, "..", "..");
 export const OMP = join(ROOT, "dist", "omp");
@@ -11,17 +9,7 @@ if (!existsSync(OMP)) {
   throw new Error(`${OMP} is missing: the end-to-end tests run the compiled binary; run \`bun run build\` first (npm test does).`);
 }
 
-const made: string[] = [];
-afterAll(() => {
-  for (const dir of made) rmSync(dir, { recursive: true, force: true });
-});
-
-/** A fresh directory removed after the test file finishes. */
-export function tempDir(prefix = "omp-test-"): string {
-  const dir = mkdtempSync(join(tmpdir(), prefix));
-  made.push(dir);
-  return dir;
-}
+export { tempDir } from "./temp.ts";
 
 export interface RunResult {
   code: number;

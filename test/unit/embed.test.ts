@@ -1,7 +1,6 @@
 // The loader's building blocks, run from source.
 import { describe, expect, test } from "bun:test";
-import { chmodSync, mkdirSync, mkdtempSync, readdirSync, symlinkSync, utimesSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { chmodSync, mkdirSync, readdirSync, symlinkSync, utimesSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { ensurePrivateDir, fallbackCacheRoots, primaryCacheRoot } from "../../embed/cache-dir.ts";
 import { UnsafeArchiveError, checkEntries } from "../../embed/extract.ts";
@@ -9,8 +8,9 @@ import type { NativesManifest } from "../../embed/manifest.ts";
 import { PRUNE_GRACE_MS, pruneNatives } from "../../embed/prune.ts";
 import { type TarEntry, readTar } from "../../embed/tar.ts";
 import { chooseVariant } from "../../embed/variant.ts";
+import { tempDir } from "../support/temp.ts";
 
-const scratch = () => mkdtempSync(join(tmpdir(), "omp-unit-"));
+const scratch = () => tempDir("omp-unit-");
 
 describe("tar reader", () => {
   test("reads what Bun.Archive writes", async () => {

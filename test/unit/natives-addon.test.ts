@@ -1,12 +1,12 @@
 // The Rust addon's JS surface (core/natives/api.ts), loaded straight from a build:
 // OMP_TEST_ADDON=<path>, else the addon `bun run build` left in native/out for this CPU.
 import { describe, expect, test } from "bun:test";
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { copyFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { NativeAddon } from "../../core/natives/api.ts";
 import { addonFileName } from "../../embed/names.ts";
 import { chooseVariant, platformTag } from "../../embed/variant.ts";
+import { tempDir } from "../support/temp.ts";
 
 const ADDON =
   process.env.OMP_TEST_ADDON ?? join(import.meta.dir, "../../native/out", addonFileName(platformTag(), chooseVariant().order[0]!));
@@ -19,7 +19,7 @@ function load(path: string): NativeAddon {
 }
 
 const addon = load(ADDON);
-const scratch = () => mkdtempSync(join(tmpdir(), "omp-addon-"));
+const scratch = () => tempDir("omp-addon-");
 
 /** The thrown value of `f`, which must throw. */
 function thrown(f: () => unknown): Error & { code?: string } {

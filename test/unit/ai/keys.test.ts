@@ -1,9 +1,9 @@
 // API key resolution order and the models.yml apiKey forms.
 import { describe, expect, test } from "bun:test";
-import { mkdtempSync, readFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { resolveApiKey } from "../../../core/auth/keys.ts";
+import { tempDir } from "../../support/temp.ts";
 
 const store = (keys: Record<string, string>) => ({ get: (provider: string) => keys[provider] });
 
@@ -24,7 +24,7 @@ describe("resolveApiKey", () => {
   });
 
   test("!command runs in a shell once per process, stdout trimmed", async () => {
-    const dir = mkdtempSync(join(tmpdir(), "omp-keys-"));
+    const dir = tempDir("omp-keys-");
     const counter = join(dir, "runs");
     const command = `!echo run >> '${counter}'; printf '  secret-from-command \\n'`;
     const first = await resolveApiKey({ provider: "openai", configKey: command, env: {} });

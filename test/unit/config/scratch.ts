@@ -1,16 +1,6 @@
-import { afterAll } from "bun:test";
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { tempDir } from "../../support/temp.ts";
 
-const made: string[] = [];
-afterAll(() => {
-  for (const dir of made) rmSync(dir, { recursive: true, force: true });
-});
-
-/** A fresh directory, removed when the test file is done. */
+/** A fresh directory, removed when the test run ends. */
 export function scratchDir(prefix = "omp-unit-"): string {
-  const dir = mkdtempSync(join(tmpdir(), prefix));
-  made.push(dir);
-  return dir;
+  return tempDir(prefix);
 }

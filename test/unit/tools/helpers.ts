@@ -1,12 +1,12 @@
-import { mkdtempSync, realpathSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { realpathSync } from "node:fs";
 import { join } from "node:path";
 import type { ImageContent } from "../../../core/ai/messages.ts";
 import type { ToolContext, ToolResult } from "../../../core/tools/types.ts";
+import { tempDir } from "../../support/temp.ts";
 
 /** A fresh directory; realpath so paths compare equal on systems where tmp is a symlink. */
 export function scratch(): string {
-  return realpathSync(mkdtempSync(join(tmpdir(), "omp-tools-")));
+  return realpathSync(tempDir("omp-tools-"));
 }
 
 export function context(cwd: string, overrides: Partial<ToolContext> = {}): ToolContext {
