@@ -60,16 +60,24 @@ function cargoTargetDir(variant: Variant, version: string): string {
   return version === VERSION ? join(NATIVE_DIR, "target", variant) : join(NATIVE_DIR, "target", "other-version", variant);
 }
 
-/** A digest of everything that decides the addon's bytes. */
-function inputsDigest(variant: Variant, crates: string, version: string): string {
+/**
+ * A digest of the Rust sources (every .rs and .toml under native/) after `settings`, the rest of
+ * what decides an addon's bytes; release/cross-addon.ts digests its cross builds the same way.
+ */
+export function sourcesDigest(settings: string): string {
   const hasher = new Bun.CryptoHasher("sha256");
-  hasher.update(`${version}\0${variant}\0${CPU_FLAGS[variant]}\0${crates}\0${process.env.RUSTFLAGS ?? ""}\0`);
+  hasher.update(settings);
   for (const file of sourceFiles(NATIVE_DIR)) {
     hasher.update(relative(NATIVE_DIR, file));
     hasher.update("\0");
     hasher.update(readFileSync(file));
   }
   return hasher.digest("hex");
+}
+
+/** A digest of everything that decides the addon's bytes. */
+function inputsDigest(variant: Variant, crates: string, version: string): string {
+  return sourcesDigest(`${version}\0${variant}\0${CPU_FLAGS[variant]}\0${crates}\0${process.env.RUSTFLAGS ?? ""}\0`);
 }
 
 async function cratesIoReachable(): Promise<boolean> {

@@ -1,6 +1,7 @@
-import { copyFileSync, cpSync, existsSync, mkdirSync, readFileSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
-import { join, relative } from "node:path";
+import { copyFileSync, cpSync, existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
 import { addonFileName, stampMarker } from "../embed/names.ts";
+import { sourcesDigest } from "../native/build.ts";
 
 /**
  * The native addon for another Linux architecture, built on this machine with Debian's cross
@@ -49,30 +50,12 @@ export function crossToolchainMissing(cross: CrossPlatform): string | null {
   return missing.length === 0 ? null : `missing ${missing.join(", ")}; install with: ${cross.packages}`;
 }
 
-function sourceFiles(dir: string): string[] {
-  const files: string[] = [];
-  for (const name of readdirSync(dir).sort()) {
-    if (name === "target" || name === "out" || name === "Cargo.lock") continue;
-    const path = join(dir, name);
-    if (statSync(path).isDirectory()) files.push(...sourceFiles(path));
-    else if (/\.(rs|toml)$/.test(name)) files.push(path);
-  }
-  return files;
-}
-
 function toolchainVersion(): string {
   return Bun.spawnSync([DEBIAN_RUSTC, "--version"]).stdout.toString().trim();
 }
 
 function inputsDigest(cross: CrossPlatform, version: string): string {
-  const hasher = new Bun.CryptoHasher("sha256");
-  hasher.update(`${cross.triple}\0${version}\0${toolchainVersion()}\0`);
-  for (const file of sourceFiles(NATIVE)) {
-    hasher.update(relative(NATIVE, file));
-    hasher.update("\0");
-    hasher.update(readFileSync(file));
-  }
-  return hasher.digest("hex");
+  return sourcesDigest(`${cross.triple}\0${version}\0${toolchainVersion()}\0`);
 }
 
 /** Builds (or finds up to date) the addon for `cross` stamped for `version`; returns its directory. */

@@ -1,4 +1,4 @@
-import type { Span } from "./text.ts";
+import { type Span, appendSpan } from "./text.ts";
 import type { Theme } from "./theme.ts";
 
 /**
@@ -181,12 +181,7 @@ const OPERATORS = "+-*/%=<>!&|^~?:";
 
 function lexLine(text: string, lang: Language, styles: Styles, state: HighlightState, yamlKeys: boolean): Span[] {
   const spans: Span[] = [];
-  const push = (piece: string, style: string) => {
-    if (piece === "") return;
-    const last = spans[spans.length - 1];
-    if (last && last.style === style) last.text += piece;
-    else spans.push({ text: piece, style });
-  };
+  const push = (piece: string, style: string) => appendSpan(spans, piece, style);
   let i = 0;
 
   const closeOpen = (): boolean => {

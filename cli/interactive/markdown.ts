@@ -1,5 +1,5 @@
 import { type HighlightState, highlighterFor } from "./highlight.ts";
-import { type Span, spansToString, spansWidth, visibleWidth, wrapSpans } from "./text.ts";
+import { type Span, appendSpan, spansToString, spansWidth, visibleWidth, wrapSpans } from "./text.ts";
 import type { Theme } from "./theme.ts";
 
 /**
@@ -289,12 +289,7 @@ function renderTable(lines: string[], width: number, theme: Theme, base: string)
 /** Inline markdown (code, bold, italic, strike, links) as styled spans. */
 export function inline(text: string, base: string, theme: Theme): Span[] {
   const spans: Span[] = [];
-  const push = (piece: string, style: string) => {
-    if (piece === "") return;
-    const last = spans[spans.length - 1];
-    if (last && last.style === style) last.text += piece;
-    else spans.push({ text: piece, style });
-  };
+  const push = (piece: string, style: string) => appendSpan(spans, piece, style);
   let i = 0;
   while (i < text.length) {
     const rest = text.slice(i);

@@ -9,6 +9,14 @@ export interface Span {
   style: string;
 }
 
+/** Adds `text` in `style` to `spans`, into the last span when it has that style already. */
+export function appendSpan(spans: Span[], text: string, style: string): void {
+  if (text === "") return;
+  const last = spans[spans.length - 1];
+  if (last && last.style === style) last.text += text;
+  else spans.push({ text, style });
+}
+
 const ESCAPE = /\x1b(?:\[[0-?]*[ -/]*[@-~]|\][^\x07\x1b]*(?:\x07|\x1b\\)|[@-Z\\-_])/g;
 const PRINTABLE_ASCII = /^[\x20-\x7e]*$/;
 /** Made on first use: loading the ICU break rules costs milliseconds at start-up. */

@@ -1,13 +1,14 @@
 // What the user sets up around the agent: config and model errors, models.yml providers, keys kept
 // off the disk, approval mode, tool selection, context files, and print mode's inputs and outputs.
-import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
+import { describe, expect, test } from "bun:test";
 import { mkdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import {
-  type ProviderCase,
   filesContaining,
   modelRequests,
+  agentTestFile,
   providerCases,
+  providerTable,
   readJsonl,
   runAgent,
   sessionFiles,
@@ -22,18 +23,10 @@ import {
 import { toolSpec } from "../../core/agent/tool-specs.ts";
 import { builtinToolDefinitions } from "../../core/tools/builtin-specs.ts";
 import { defineTool } from "../../core/tools/define.ts";
-import { type Standin, startStandin } from "../support/standin/index.ts";
 
+const standin = await agentTestFile();
 
-// bunfig.toml's [test] timeout is not read by this Bun; spawning the binary needs more than 5 s on a busy machine.
-setDefaultTimeout(60_000);
-let standin: Standin;
-beforeAll(async () => {
-  standin = await startStandin();
-});
-afterAll(() => standin.close());
-
-const cases = providerCases().map((c) => [c.api, c] as [string, ProviderCase]);
+const cases = providerTable();
 const anthropic = providerCases()[0]!;
 
 function writeAgentFile(home: string, name: string, text: string): void {

@@ -1,15 +1,16 @@
 // The agent when things go wrong, for each provider wire API: killed mid-turn, interrupted,
 // rate-limited, streams cut before and after output, run limits.
-import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
+import { describe, expect, test } from "bun:test";
 import { appendFileSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import {
-  type ProviderCase,
   LineReader,
   assistantTextsOf,
   filesContaining,
   modelRequests,
+  agentTestFile,
   providerCases,
+  providerTable,
   readJsonl,
   runAgent,
   sessionFiles,
@@ -19,18 +20,10 @@ import {
   userTextsOf,
   workspace,
 } from "../support/agent-harness.ts";
-import { type Standin, startStandin } from "../support/standin/index.ts";
 
+const standin = await agentTestFile();
 
-// bunfig.toml's [test] timeout is not read by this Bun; spawning the binary needs more than 5 s on a busy machine.
-setDefaultTimeout(60_000);
-let standin: Standin;
-beforeAll(async () => {
-  standin = await startStandin();
-});
-afterAll(() => standin.close());
-
-const cases = providerCases().map((c) => [c.api, c] as [string, ProviderCase]);
+const cases = providerTable();
 
 /** Spawns omp and resolves once stdout shows `text` (the model's reply is streaming). */
 async function spawnUntil(args: string[], text: string, options: { home: string; cwd: string; env: Record<string, string> }) {

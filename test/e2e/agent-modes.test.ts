@@ -1,15 +1,16 @@
 // The headless modes of the compiled binary against the stand-in: `--mode json` checked event by
 // event, and `--mode rpc` command by command (prompt, state, models, sessions, compaction, bash,
 // steering, follow-ups, abort, malformed input, stdin close).
-import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
+import { describe, expect, test } from "bun:test";
 import { existsSync, mkdirSync, realpathSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import {
-  type ProviderCase,
   filesContaining,
   frames,
   modelRequests,
+  agentTestFile,
   providerCases,
+  providerTable,
   readJsonl,
   runAgent,
   sessionFiles,
@@ -18,18 +19,10 @@ import {
   workspace,
 } from "../support/agent-harness.ts";
 import { RpcProcess } from "../support/agent-rpc.ts";
-import { type Standin, startStandin } from "../support/standin/index.ts";
 
+const standin = await agentTestFile();
 
-// bunfig.toml's [test] timeout is not read by this Bun; spawning the binary needs more than 5 s on a busy machine.
-setDefaultTimeout(60_000);
-let standin: Standin;
-beforeAll(async () => {
-  standin = await startStandin();
-});
-afterAll(() => standin.close());
-
-const cases = providerCases().map((c) => [c.api, c] as [string, ProviderCase]);
+const cases = providerTable();
 
 /** Walks a transcript event by event; each step names what it expected when it fails. */
 class Transcript {

@@ -1,14 +1,15 @@
 // The agent doing a real multi-step task in a git repository, for each provider wire API: read,
 // grep, edit, run the test with bash; and resuming that session with -c / -r.
-import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
+import { describe, expect, test } from "bun:test";
 import { mkdirSync, readFileSync, realpathSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import {
-  type ProviderCase,
   assistantTextsOf,
   filesContaining,
   modelRequests,
+  agentTestFile,
   providerCases,
+  providerTable,
   readJsonl,
   runAgent,
   sessionFiles,
@@ -17,7 +18,7 @@ import {
   userTextsOf,
   workspace,
 } from "../support/agent-harness.ts";
-import { type Standin, type Turn, startStandin } from "../support/standin/index.ts";
+import type { Turn } from "../support/standin/index.ts";
 
 const TASK = "add() in src/math.sh subtracts; fix it and run ./test.sh";
 const ANSWER = "Fixed add() in src/math.sh: it now adds, and test.sh passes.";
@@ -30,16 +31,9 @@ const fixScript = (): Turn[] => [
   { text: ANSWER },
 ];
 
+const standin = await agentTestFile();
 
-// bunfig.toml's [test] timeout is not read by this Bun; spawning the binary needs more than 5 s on a busy machine.
-setDefaultTimeout(60_000);
-let standin: Standin;
-beforeAll(async () => {
-  standin = await startStandin();
-});
-afterAll(() => standin.close());
-
-describe.each(providerCases().map((c) => [c.api, c] as [string, ProviderCase]))("agent over %s", (_api, provider) => {
+describe.each(providerTable())("agent over %s", (_api, provider) => {
   test("reads, greps, edits and runs the test; each request carries the earlier tool results", async () => {
     const { home, repo } = workspace();
     standin.setScript(fixScript());
@@ -231,7 +225,7 @@ const OVERFLOW: Record<string, { status: number; message: string; kind: string }
   "openai-completions": { status: 400, message: "This model's maximum context length is 262144 tokens. However, your messages resulted in 270112 tokens.", kind: "context_length_exceeded" },
 };
 
-describe.each(providerCases().map((c) => [c.api, c] as [string, ProviderCase]))("context overflow over %s", (_api, provider) => {
+describe.each(providerTable())("context overflow over %s", (_api, provider) => {
   test("a request refused as too long is compacted and sent again; the refusal stays out of the context and the session", async () => {
     const { home, repo } = workspace();
     mkdirSync(join(home, ".omp", "agent"), { recursive: true });

@@ -4,8 +4,9 @@
 import { mkdirSync, readFileSync, readdirSync, statSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import type { Subprocess } from "bun";
+import { afterAll, setDefaultTimeout } from "bun:test";
 import { OMP, cleanEnv, tempDir } from "./omp.ts";
-import type { RecordedRequest, Standin } from "./standin/index.ts";
+import { type RecordedRequest, type Standin, startStandin } from "./standin/index.ts";
 
 export type ProviderApi = "anthropic-messages" | "openai-completions" | "openai-responses" | "google-generative-ai";
 
@@ -69,6 +70,23 @@ export function providerCases(): ProviderCase[] {
       },
     },
   ];
+}
+
+/** describe.each rows: each provider case under its wire API's name. */
+export function providerTable(): [string, ProviderCase][] {
+  return providerCases().map((c) => [c.api, c]);
+}
+
+/**
+ * For an agent e2e test file, called at its top level: the provider stand-in its tests share,
+ * closed after them, and the timeout they need (bunfig.toml's [test] timeout is not read by this
+ * Bun; spawning the binary takes more than the default 5 s on a busy machine).
+ */
+export async function agentTestFile(): Promise<Standin> {
+  setDefaultTimeout(60_000);
+  const standin = await startStandin();
+  afterAll(() => standin.close());
+  return standin;
 }
 
 export interface Workspace {
