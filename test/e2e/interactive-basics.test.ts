@@ -1,23 +1,18 @@
 // The interactive mode in a real terminal (tmux): sending a prompt, streaming, interrupting,
 // queueing while the agent works, leaving. Asserts on the screen and on the session file.
-import { afterEach, describe, expect, setDefaultTimeout, test } from "bun:test";
-import { type InteractiveSession, READY, messagesWhen, startInteractive } from "../support/tty-session.ts";
+import { describe, expect, setDefaultTimeout, test } from "bun:test";
+import { READY, messagesWhen, testSessions } from "../support/tty-session.ts";
 
 setDefaultTimeout(60_000);
 
-let session: InteractiveSession | undefined;
-afterEach(async () => {
-  await session?.close();
-  session = undefined;
-});
+const { ready, start } = testSessions();
 
 describe("interactive mode", () => {
   test("a typed prompt is sent and the answer streams in as markdown", async () => {
-    session = await startInteractive({
+    const session = await ready({
       script: [{ text: "# Plan\n\nFirst **check** the `tests`.\n\n- one\n- two\n\n```ts\nconst answer = 42;\n```\n", eventDelayMs: 30 }],
     });
     const { tty } = session;
-    await tty.waitFor(READY);
     tty.type("what is the plan?");
     tty.press("Enter");
     const screen = await tty.waitFor("const answer = 42;");
@@ -37,14 +32,13 @@ describe("interactive mode", () => {
   });
 
   test("Esc interrupts a streaming answer; the session keeps what was said and goes on", async () => {
-    session = await startInteractive({
+    const session = await ready({
       script: [
         { text: "one two three four five six seven eight nine ten", eventDelayMs: 20, pauseAfterEvents: 4, pauseMs: 30_000 },
         { text: "After the interrupt." },
       ],
     });
     const { tty } = session;
-    await tty.waitFor(READY);
     tty.type("count slowly");
     tty.press("Enter");
     await tty.waitFor("esc to interrupt");
@@ -62,9 +56,8 @@ describe("interactive mode", () => {
   });
 
   test("Ctrl+C interrupts too, and twice on an empty prompt quits", async () => {
-    session = await startInteractive({ script: [{ text: "slow", pauseAfterEvents: 3, pauseMs: 30_000 }] });
+    const session = await ready({ script: [{ text: "slow", pauseAfterEvents: 3, pauseMs: 30_000 }] });
     const { tty } = session;
-    await tty.waitFor(READY);
     tty.type("go");
     tty.press("Enter");
     await tty.waitFor("esc to interrupt");
@@ -78,7 +71,7 @@ describe("interactive mode", () => {
   });
 
   test("messages typed while the agent works are queued: Enter steers, Alt+Enter follows up", async () => {
-    session = await startInteractive({
+    const session = await ready({
       script: [
         { toolCalls: [{ name: "bash", arguments: { command: "sleep 1; echo slept" } }], eventDelayMs: 5 },
         { text: "Saw the steer." },
@@ -86,7 +79,6 @@ describe("interactive mode", () => {
       ],
     });
     const { tty } = session;
-    await tty.waitFor(READY);
     tty.type("start");
     tty.press("Enter");
     await tty.waitFor("sleep 1; echo slept");
@@ -111,9 +103,8 @@ describe("interactive mode", () => {
   });
 
   test("an interrupt gives queued messages back to the editor instead of sending them", async () => {
-    session = await startInteractive({ script: [{ text: "working on it", pauseAfterEvents: 4, pauseMs: 30_000 }, { text: "fresh start" }] });
+    const session = await ready({ script: [{ text: "working on it", pauseAfterEvents: 4, pauseMs: 30_000 }, { text: "fresh start" }] });
     const { tty } = session;
-    await tty.waitFor(READY);
     tty.type("long task");
     tty.press("Enter");
     await tty.waitFor("esc to interrupt");
@@ -132,16 +123,15 @@ describe("interactive mode", () => {
   });
 
   test("a prompt given on the command line is sent as the session starts", async () => {
-    session = await startInteractive({ args: ["explain", "the", "build"], script: [{ text: "The build is simple." }] });
+    const session = await start({ args: ["explain", "the", "build"], script: [{ text: "The build is simple." }] });
     const screen = await session.tty.waitFor("The build is simple.");
     expect(screen).toContain("❯ explain the build");
     await session.tty.waitFor(READY);
   });
 
   test("!command runs in the shell and its output goes with the next message; !!command and stopped commands do not", async () => {
-    session = await startInteractive({ script: [{ text: "noted" }] });
+    const session = await ready({ script: [{ text: "noted" }] });
     const { tty } = session;
-    await tty.waitFor(READY);
     tty.type("!echo shared-output");
     await tty.waitFor("! !echo shared-output");
     tty.press("Enter");
@@ -165,8 +155,7 @@ describe("interactive mode", () => {
   });
 
   test("Ctrl+D deletes forward, and quits on an empty prompt", async () => {
-    session = await startInteractive();
-    await session.tty.waitFor(READY);
+    const session = await ready();
     session.tty.type("x");
     session.tty.press("C-d");
     await Bun.sleep(100);

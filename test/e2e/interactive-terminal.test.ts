@@ -1,25 +1,15 @@
 // How the interactive mode treats the terminal: append-only scrollback, resize, 80×24, themes,
 // NO_COLOR, and print-mode rules when stdout is not a terminal.
-import { afterEach, describe, expect, setDefaultTimeout, test } from "bun:test";
+import { describe, expect, setDefaultTimeout, test } from "bun:test";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { OMP, tempDir } from "../support/omp.ts";
 import { Tty } from "../support/tty-tmux.ts";
-import { type InteractiveSession, READY, startInteractive } from "../support/tty-session.ts";
+import { READY, testSessions } from "../support/tty-session.ts";
 
 setDefaultTimeout(60_000);
 
-let session: InteractiveSession | undefined;
-afterEach(async () => {
-  await session?.close();
-  session = undefined;
-});
-
-async function ready(options: Parameters<typeof startInteractive>[0] = {}): Promise<InteractiveSession> {
-  session = await startInteractive(options);
-  await session.tty.waitFor(READY);
-  return session;
-}
+const { ready, start } = testSessions();
 
 const count = (text: string, needle: string) => text.split(needle).length - 1;
 
@@ -155,7 +145,7 @@ describe("terminal", () => {
   });
 
   test("with stdout not a terminal, print-mode rules apply: the answer only, no escape codes", async () => {
-    session = await startInteractive({ args: ["say", "hi"], redirect: "| cat", script: [{ text: "plain **answer**" }] });
+    const session = await start({ args: ["say", "hi"], redirect: "| cat", script: [{ text: "plain **answer**" }] });
     const screen = await session.tty.waitFor("plain **answer**");
     expect(screen).not.toContain("Ask anything");
     expect(session.tty.styledScreen()).not.toContain("\x1b[1m");

@@ -134,18 +134,27 @@ export function messagesWhen(session: InteractiveSession, count: number): Promis
 }
 
 /**
- * For a test file: a function that starts omp and resolves once its prompt is up; each session it
- * starts is closed after its test.
+ * For a test file: `start` starts omp, `ready` also waits until its prompt is up; the session a
+ * test started is closed after it.
  */
-export function readySessions(): (options?: SessionOptions) => Promise<InteractiveSession> {
+export function testSessions(): { start(options?: SessionOptions): Promise<InteractiveSession>; ready(options?: SessionOptions): Promise<InteractiveSession> } {
   let current: InteractiveSession | undefined;
   afterEach(async () => {
     await current?.close();
     current = undefined;
   });
-  return async (options = {}) => {
-    current = await startInteractive(options);
-    await current.tty.waitFor(READY);
-    return current;
+  const start = async (options: SessionOptions = {}) => (current = await startInteractive(options));
+  return {
+    start,
+    async ready(options = {}) {
+      const session = await start(options);
+      await session.tty.waitFor(READY);
+      return session;
+    },
   };
+}
+
+/** testSessions' `ready`, for files that only need sessions with their prompt up. */
+export function readySessions(): (options?: SessionOptions) => Promise<InteractiveSession> {
+  return testSessions().ready;
 }
