@@ -26,7 +26,7 @@ import { fitSpans, paint, sanitize, spansToString, truncateText } from "./text.t
 import type { Theme } from "./theme.ts";
 import { ToolBlock } from "./tool-block.ts";
 import { type Block, Transcript } from "./transcript.ts";
-import { Keymap } from "./keybindings.ts";
+import { Keymap, keyLabel } from "./keybindings.ts";
 
 /** Frames are at most this often; keystrokes after a quiet spell draw at once. */
 const FRAME_MS = 16;
@@ -521,7 +521,7 @@ export class InteractiveApp implements CommandHost {
   /** The interrupt key as the tips name it; Ctrl+C interrupts whatever keybindings.yml says. */
   private interruptKey(): string {
     const key = this.keymap.keysOf("app.interrupt")[0];
-    return key === undefined ? "ctrl+c" : key === "escape" ? "esc" : key;
+    return key === undefined ? "ctrl+c" : keyLabel(key);
   }
 
   private cycleThinking(): void {

@@ -58,8 +58,8 @@ export function parseChord(chord: string): { id: string } | { error: string } {
   return { id };
 }
 
-/** How a key id reads in /hotkeys: `ctrl+shift+p` → `ctrl+shift+p`, `escape` → `esc`. */
-function display(id: string): string {
+/** How a key id reads in /hotkeys and tips: `ctrl+shift+p` as it is, `escape` as `esc`. */
+export function keyLabel(id: string): string {
   return id === "escape" ? "esc" : id;
 }
 
@@ -113,7 +113,7 @@ export class Keymap {
   describe(): [string, string][] {
     return ACTION_IDS.map((action) => {
       const keys = this.keysOf(action);
-      return [keys.length > 0 ? keys.map(display).join(", ") : "(unbound)", `${ACTIONS[action].description} (${action})`];
+      return [keys.length > 0 ? keys.map(keyLabel).join(", ") : "(unbound)", `${ACTIONS[action].description} (${action})`];
     });
   }
 }

@@ -68,14 +68,8 @@ export class Terminal {
     this.write("\x1b[?2004h\x1b]11;?\x1b\\\x1b[?u\x1b[c");
     await answered;
     this.onReply = undefined;
-    if (kittyReply) {
-      // Flag 1, disambiguate: modified keys arrive as CSI u, Escape no longer needs a timeout.
-      this.write("\x1b[>1u");
-      this.kitty = true;
-    } else {
-      // xterm's modifyOtherKeys level 1: Shift+Enter and Ctrl+Enter get their own sequences.
-      this.write("\x1b[>4;1m");
-    }
+    this.kitty = kittyReply;
+    this.write(this.keyboardOn());
     info.kitty = this.kitty;
     return info;
   }
@@ -133,9 +127,18 @@ export class Terminal {
     return true;
   }
 
-  /** Bracketed paste, and the keyboard protocol the probe found. */
+  /**
+   * The keyboard protocol the probe found: Kitty's flag 1 (disambiguate: modified keys arrive as
+   * CSI u, Escape needs no timeout), else xterm's modifyOtherKeys level 1 (Shift+Enter and
+   * Ctrl+Enter get their own sequences).
+   */
+  private keyboardOn(): string {
+    return this.kitty ? "\x1b[>1u" : "\x1b[>4;1m";
+  }
+
+  /** Bracketed paste and the keyboard protocol, as after start-up. */
   private modesOn(): string {
-    return `\x1b[?2004h${this.kitty ? "\x1b[>1u" : "\x1b[>4;1m"}`;
+    return `\x1b[?2004h${this.keyboardOn()}`;
   }
 
   private modesOff(): string {

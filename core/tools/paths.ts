@@ -1,6 +1,6 @@
 import { existsSync, readdirSync, statSync } from "node:fs";
-import { homedir } from "node:os";
 import { dirname, isAbsolute, join, parse, relative, resolve, sep } from "node:path";
+import { expandHome } from "../paths.ts";
 
 /**
  * Resolves a path the model gave against the session cwd. Absolute paths are taken as they are:
@@ -8,9 +8,7 @@ import { dirname, isAbsolute, join, parse, relative, resolve, sep } from "node:p
  */
 export function resolveToolPath(cwd: string, input: string | undefined): string {
   if (input === undefined || input === "") return resolve(cwd);
-  if (input === "~") return homedir();
-  if (input.startsWith("~/")) return join(homedir(), input.slice(2));
-  return isAbsolute(input) ? resolve(input) : resolve(cwd, input);
+  return resolve(cwd, expandHome(input));
 }
 
 /** How a path is shown back to the model: relative when inside the cwd, so it can be reused as is. */
