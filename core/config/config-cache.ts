@@ -1,7 +1,8 @@
-import { readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { agentDir, ensurePrivateDir } from "../paths.ts";
 import { VERSION } from "../version.ts";
+import { writeFileAtomic } from "../fs/atomic-write.ts";
 import { type Mapping, isMapping } from "./config-file.ts";
 
 /**
@@ -88,17 +89,11 @@ export class ConfigCache {
   save(): void {
     if (!this.changed) return;
     this.changed = false;
-    const temp = `${this.path}.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`;
     try {
       ensurePrivateDir(dirname(this.path));
-      writeFileSync(temp, JSON.stringify({ version: VERSION, files: this.files }), { mode: 0o600, flag: "wx" });
-      renameSync(temp, this.path);
+      writeFileAtomic(this.path, JSON.stringify({ version: VERSION, files: this.files }), { mode: 0o600, forceMode: true, durable: false });
     } catch {
-      try {
-        rmSync(temp, { force: true });
-      } catch {
-        // Nothing was written, or it cannot be removed either; a leftover temp file harms no run.
-      }
+      // A cache that cannot be written is a miss next time; the run itself is unaffected.
     }
   }
 }

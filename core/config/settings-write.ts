@@ -1,8 +1,9 @@
 import { dirname } from "node:path";
 import { isScalar } from "yaml";
-import { ensurePrivateDir, globalConfigPath } from "../paths.ts";
+import { displayPath, ensurePrivateDir, globalConfigPath } from "../paths.ts";
 import { validateConfig } from "./validate-config.ts";
-import { writeFileAtomic } from "./atomic-write.ts";
+import { writeFileAtomic } from "../fs/atomic-write.ts";
+import { OmpError, describeError } from "../errors/omp-error.ts";
 import { parseSettingValue } from "./settings-keys.ts";
 import { Settings } from "./settings-schema.ts";
 import { readConfigText } from "./config-file.ts";
@@ -33,6 +34,10 @@ export function setGlobalSetting(key: string, raw: string, env: NodeJS.ProcessEn
   const updated = doc.toString();
   validateConfig(Settings, parseYamlMapping(updated, path), path);
   ensurePrivateDir(dirname(path));
-  writeFileAtomic(path, updated);
+  try {
+    writeFileAtomic(path, updated);
+  } catch (error) {
+    throw new OmpError(`cannot write ${displayPath(path)}: ${describeError(error)}`, { cause: error });
+  }
   return value;
 }

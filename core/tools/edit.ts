@@ -1,6 +1,6 @@
 import { readFileSync, statSync } from "node:fs";
 import { z } from "zod";
-import { writeFileAtomic } from "./atomic-write.ts";
+import { writeFileAtomic } from "../fs/atomic-write.ts";
 import { unifiedDiff } from "./diff.ts";
 import { closestRegion, findIgnoringWhitespace, lineAt, numberedLines } from "./edit-hints.ts";
 import { errorResult, plural, textResult } from "./format.ts";
@@ -129,7 +129,7 @@ export const editTool: ToolDefinition<typeof schema> = {
     if (after === before) return errorResult(`The edits leave ${shown} unchanged; nothing was written.`);
 
     try {
-      writeFileAtomic(path, bom + (crlf ? after.replaceAll("\n", "\r\n") : after));
+      writeFileAtomic(path, bom + (crlf ? after.replaceAll("\n", "\r\n") : after), { mode: "user" });
     } catch (error) {
       const code = (error as NodeJS.ErrnoException).code;
       if (code === "EACCES" || code === "EPERM") return errorResult(`Permission denied: cannot write ${shown}`);

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { writeFileAtomic } from "./atomic-write.ts";
+import { writeFileAtomic } from "../fs/atomic-write.ts";
 import { errorResult, plural, textResult } from "./format.ts";
 import { displayPath, isDirectory, resolveToolPath } from "./paths.ts";
 import type { ToolDefinition } from "./types.ts";
@@ -32,7 +32,7 @@ export const writeTool: ToolDefinition<typeof schema> = {
     if (isDirectory(path)) return errorResult(`${shown} is a directory; give the path of a file inside it.`);
     let result;
     try {
-      result = writeFileAtomic(path, input.content);
+      result = writeFileAtomic(path, input.content, { mode: "user" });
     } catch (error) {
       const code = (error as NodeJS.ErrnoException).code;
       if (code === "EACCES" || code === "EPERM") return errorResult(`Permission denied: cannot write ${shown}`);

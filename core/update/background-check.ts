@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { z } from "zod";
-import { writeFileAtomic } from "../config/atomic-write.ts";
+import { writeFileAtomic } from "../fs/atomic-write.ts";
 import { type UpdateChannel, UpdateChannel as ChannelSchema } from "../config/settings-schema.ts";
 import { agentDir, ensurePrivateDir } from "../paths.ts";
 import { VERSION } from "../version.ts";

@@ -1,7 +1,7 @@
 import { describe, expect, test } from "bun:test";
 import { chmodSync, existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, readlinkSync, statSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { writeFileAtomic } from "../../../core/tools/atomic-write.ts";
+import { writeFileAtomic } from "../../../core/fs/atomic-write.ts";
 import { countLines, writeTool } from "../../../core/tools/write.ts";
 import { context, scratch, textOf } from "./helpers.ts";
 
@@ -79,10 +79,25 @@ describe("write", () => {
 
   test("new files get the umask-filtered default mode", () => {
     const dir = scratch();
-    writeFileAtomic(join(dir, "fresh"), "x");
+    writeFileAtomic(join(dir, "fresh"), "x", { mode: "user" });
     const umask = process.umask();
     expect(statSync(join(dir, "fresh")).mode & 0o777).toBe(0o666 & ~umask);
     expect(existsSync(join(dir, "fresh"))).toBe(true);
+  });
+
+  test("state files are 0600 whatever the umask, and an existing file keeps its bits", () => {
+    const dir = scratch();
+    const old = process.umask(0);
+    try {
+      writeFileAtomic(join(dir, "state.json"), "{}");
+      expect(statSync(join(dir, "state.json")).mode & 0o777).toBe(0o600);
+      writeFileAtomic(join(dir, "fresh"), "x", { mode: "user" });
+      chmodSync(join(dir, "fresh"), 0o640);
+      writeFileAtomic(join(dir, "fresh"), "y");
+      expect(statSync(join(dir, "fresh")).mode & 0o777).toBe(0o640);
+    } finally {
+      process.umask(old);
+    }
   });
 
   test("countLines counts a final unterminated line", () => {
