@@ -15,6 +15,8 @@ import { formatAge, listSessions, mostRecentSession, resolveSession } from "../c
 import { sessionDirFor } from "../core/session/paths.ts";
 import { type Approver, parseApprovalMode } from "../core/tools/approval.ts";
 import { builtinTools, selectTools } from "../core/tools/registry.ts";
+import { sessionExtensions } from "../core/extensions/session.ts";
+import { untrustedNotice } from "../core/trust/folder-trust.ts";
 import { isTerminal } from "./tty.ts";
 import { writeStdout } from "./write.ts";
 
@@ -98,7 +100,7 @@ export async function runAgent(messages: string[], flags: AgentFlags): Promise<n
   const git = interactive ? new Promise<string>((resolve) => (startGit = () => resolve(gitSummary(cwd)))) : gitSummary(cwd);
   loadDotenv({ cwd, env: process.env });
   const env = process.env;
-  const { settings } = loadSettings({ cwd, overlays: flags.config, runtime: runtimeSettings(flags), env });
+  const { settings, layers } = loadSettings({ cwd, overlays: flags.config, runtime: runtimeSettings(flags), env });
   const { config: modelsConfig } = loadModelsConfig({ cwd, env });
   const toolSelection = flags.tools === false ? { none: true } : typeof flags.tools === "string" ? { only: [flags.tools] } : {};
   const tools = selectTools(
@@ -107,6 +109,9 @@ export async function runAgent(messages: string[], flags: AgentFlags): Promise<n
   );
   const noSession = flags.session === false;
   const approval: { ask?: Approver } = {};
+  const extensions = await sessionExtensions({ cwd, env, layers, approvalMode: settings.approvalMode, warn: (line) => process.stderr.write(`omp: ${line}\n`) });
+  const untrusted = untrustedNotice(cwd);
+  if (untrusted) process.stderr.write(`${untrusted}\n`);
   const runtime = new Runtime({
     cwd,
     env,
@@ -119,6 +124,7 @@ export async function runAgent(messages: string[], flags: AgentFlags): Promise<n
     maxTurns: flags.maxTurns,
     systemPrompt: { replace: flags.systemPrompt, append: flags.appendSystemPrompt },
     git,
+    extensions,
     ...(interactive ? { approver: (request) => approval.ask!(request) } : {}),
   });
 
@@ -172,6 +178,7 @@ export async function runAgent(messages: string[], flags: AgentFlags): Promise<n
     return await runPrintMode(agent, prompt);
   } finally {
     stopTimer();
+    await agent.end("other");
     agent.writer?.close();
   }
 }

@@ -13,6 +13,7 @@ import { SessionWriter } from "../session/writer.ts";
 import { ApprovalGate, type Approver } from "../tools/approval.ts";
 import type { Tool } from "../tools/types.ts";
 import { Agent } from "./agent.ts";
+import type { ExtensionsFactory } from "./agent-extensions.ts";
 import { findContextFiles } from "./context-files.ts";
 import { gitSummary } from "./git-summary.ts";
 import { defaultModelPattern, knownModels, resolveModel, withLocalModels } from "./models.ts";
@@ -36,6 +37,8 @@ export interface RuntimeOptions {
   systemPrompt?: { replace?: string; append?: string };
   /** The repository summary, when the caller started it early (it runs git); otherwise started on first use. */
   git?: Promise<string>;
+  /** Hooks and extensions for every agent made here. */
+  extensions?: ExtensionsFactory;
 }
 
 export interface ModelSelection {
@@ -179,6 +182,7 @@ export class Runtime {
       maxTurns: this.options.maxTurns,
       announceModel: resumedModel !== modelId,
       secrets,
+      extensions: this.options.extensions,
     });
   }
 

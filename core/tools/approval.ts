@@ -82,8 +82,9 @@ export class ApprovalGate {
     private readonly approver?: Approver,
   ) {}
 
-  async check(tool: Pick<Tool, "name" | "effect">, input: unknown): Promise<ApprovalOutcome> {
-    if (!needsApproval(tool, this.mode)) return { allow: true };
+  /** `ask`: a hook wants the user's word on this call whatever the mode says. */
+  async check(tool: Pick<Tool, "name" | "effect">, input: unknown, ask = false): Promise<ApprovalOutcome> {
+    if (!ask && !needsApproval(tool, this.mode)) return { allow: true };
     const known = this.remembered.get(tool.name);
     if (known === true) return { allow: true };
     if (known === false) return { allow: false, message: `The user has denied all ${tool.name} calls for this session.` };

@@ -100,6 +100,7 @@ function validValue(key: string, rng: ReturnType<typeof random>): unknown {
   }
   if (schema instanceof z.ZodString) return rng.pick(STRINGS);
   if (schema instanceof z.ZodArray) return Array.from({ length: rng.int(0, 3) }, () => rng.pick(STRINGS));
+  if (schema instanceof z.ZodRecord) return { [rng.pick(["PreToolUse", "Stop"])]: [{ matcher: rng.pick(STRINGS), hooks: [{ type: "command", command: rng.pick(STRINGS), timeout: rng.int(1, 600) }] }] };
   throw new Error(`no generator for ${key} (${schema?.constructor.name}): add one so the cache is tested with it`);
 }
 
