@@ -15,7 +15,8 @@ import { formatAge, listSessions, mostRecentSession, resolveSession } from "../c
 import { sessionDirFor } from "../core/session/paths.ts";
 import { type Approver, parseApprovalMode } from "../core/tools/approval.ts";
 import { builtinTools, selectTools } from "../core/tools/registry.ts";
-import { sessionExtensions } from "../core/extensions/session.ts";
+import { sessionExtensions, subagentDefinitions } from "../core/extensions/session.ts";
+import { createTaskTool } from "../core/extensions/agents/task-tool.ts";
 import { untrustedNotice } from "../core/trust/folder-trust.ts";
 import { isTerminal } from "./tty.ts";
 import { writeStdout } from "./write.ts";
@@ -101,15 +102,16 @@ export async function runAgent(messages: string[], flags: AgentFlags): Promise<n
   loadDotenv({ cwd, env: process.env });
   const env = process.env;
   const { settings, layers } = loadSettings({ cwd, overlays: flags.config, runtime: runtimeSettings(flags), env });
+  const warn = (line: string) => process.stderr.write(`omp: ${line}\n`);
   const { config: modelsConfig } = loadModelsConfig({ cwd, env });
   const toolSelection = flags.tools === false ? { none: true } : typeof flags.tools === "string" ? { only: [flags.tools] } : {};
   const tools = selectTools(
-    builtinTools().filter((tool) => !settings.tools.disabled.includes(tool.name)),
+    [...builtinTools(), createTaskTool(await subagentDefinitions(cwd, env, warn))].filter((tool) => !settings.tools.disabled.includes(tool.name)),
     toolSelection,
   );
   const noSession = flags.session === false;
   const approval: { ask?: Approver } = {};
-  const extensions = await sessionExtensions({ cwd, env, layers, approvalMode: settings.approvalMode, warn: (line) => process.stderr.write(`omp: ${line}\n`) });
+  const extensions = await sessionExtensions({ cwd, env, layers, approvalMode: settings.approvalMode, warn });
   const untrusted = untrustedNotice(cwd);
   if (untrusted) process.stderr.write(`${untrusted}\n`);
   const runtime = new Runtime({

@@ -45,8 +45,10 @@ export interface AgentOptions {
   secrets?: string[];
   /** Hooks and extensions (see agent-extensions.ts). */
   extensions?: ExtensionsFactory;
-  /** A subagent's: its Stop hooks are SubagentStop hooks. */
-  subagent?: boolean;
+  /** 0 for the session's agent, 1 for its subagents, and so on; a subagent's Stop hooks are SubagentStop hooks. */
+  depth?: number;
+  /** Finds a model by pattern, for subagents whose definition names one. */
+  selectModel?: (pattern: string) => Promise<{ model: Model; apiKey: string | undefined }>;
 }
 
 /** Stop hooks that block in a row before the run ends anyway: a hook that always blocks must not loop forever. */
@@ -115,7 +117,7 @@ export class Agent {
         return agent.writer?.path ?? "";
       },
       cwd: options.cwd,
-      subagent: options.subagent ?? false,
+      subagent: (options.depth ?? 0) > 0,
     });
   }
 

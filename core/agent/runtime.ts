@@ -183,6 +183,7 @@ export class Runtime {
       announceModel: resumedModel !== modelId,
       secrets,
       extensions: this.options.extensions,
+      selectModel: (pattern) => this.selectModel(pattern, false),
     });
   }
 

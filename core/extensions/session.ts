@@ -1,7 +1,10 @@
+import { existsSync } from "node:fs";
 import type { ExtensionsFactory } from "../agent/agent-extensions.ts";
 import { combineExtensions } from "../agent/agent-extensions.ts";
 import type { SettingsLayer } from "../config/settings.ts";
 import { folderTrust, noteSkippedForTrust } from "../trust/folder-trust.ts";
+import { type AgentDefinition, GENERAL_PURPOSE } from "./agents/builtin.ts";
+import { agentDirs } from "./agents/task-tool.ts";
 
 export interface SessionExtensionsOptions {
   cwd: string;
@@ -34,4 +37,18 @@ export async function sessionExtensions(options: SessionExtensionsOptions): Prom
     if (hooks.length > 0) factories.push(claudeHooks({ hooks, env: options.env, warn: options.warn, permissionMode: options.approvalMode }));
   }
   return combineExtensions(factories);
+}
+
+/**
+ * The subagents the task tool offers: the built-in general-purpose agent, then agent files (text
+ * only, so a project's need no trust). Their parser is loaded only when an agent folder exists.
+ */
+export async function subagentDefinitions(cwd: string, env: NodeJS.ProcessEnv, warn: (line: string) => void): Promise<AgentDefinition[]> {
+  const dirs = agentDirs(cwd, env).filter((dir) => existsSync(dir));
+  if (dirs.length === 0) return [GENERAL_PURPOSE];
+  const { loadAgentDefinitions } = await import("./agents/definitions.ts");
+  const { agents, problems } = loadAgentDefinitions(dirs);
+  for (const problem of problems) warn(problem);
+  // An agent file named general-purpose replaces the built-in one, as in Claude Code.
+  return agents.some((agent) => agent.name === GENERAL_PURPOSE.name) ? agents : [GENERAL_PURPOSE, ...agents];
 }
