@@ -39,6 +39,7 @@ export interface AgentFlags {
   systemPrompt?: string;
   appendSystemPrompt?: string;
   listModels?: boolean;
+  extension?: string[];
 }
 
 const MODES = ["text", "json", "rpc"] as const;
@@ -105,15 +106,24 @@ export async function runAgent(messages: string[], flags: AgentFlags): Promise<n
   const warn = (line: string) => process.stderr.write(`omp: ${line}\n`);
   const { config: modelsConfig } = loadModelsConfig({ cwd, env });
   const toolSelection = flags.tools === false ? { none: true } : typeof flags.tools === "string" ? { only: [flags.tools] } : {};
+  const builtins = builtinTools();
+  const extensions = await sessionExtensions({
+    cwd,
+    env,
+    layers,
+    approvalMode: settings.approvalMode,
+    extensionPaths: flags.extension ?? [],
+    reservedToolNames: [...builtins.map((tool) => tool.name), "task"],
+    warn,
+  });
+  const untrusted = untrustedNotice(cwd);
+  if (untrusted) process.stderr.write(`${untrusted}\n`);
   const tools = selectTools(
-    [...builtinTools(), createTaskTool(await subagentDefinitions(cwd, env, warn))].filter((tool) => !settings.tools.disabled.includes(tool.name)),
+    [...builtins, ...extensions.tools, createTaskTool(await subagentDefinitions(cwd, env, warn))].filter((tool) => !settings.tools.disabled.includes(tool.name)),
     toolSelection,
   );
   const noSession = flags.session === false;
   const approval: { ask?: Approver } = {};
-  const extensions = await sessionExtensions({ cwd, env, layers, approvalMode: settings.approvalMode, warn });
-  const untrusted = untrustedNotice(cwd);
-  if (untrusted) process.stderr.write(`${untrusted}\n`);
   const runtime = new Runtime({
     cwd,
     env,
@@ -126,7 +136,7 @@ export async function runAgent(messages: string[], flags: AgentFlags): Promise<n
     maxTurns: flags.maxTurns,
     systemPrompt: { replace: flags.systemPrompt, append: flags.appendSystemPrompt },
     git,
-    extensions,
+    extensions: extensions.factory,
     ...(interactive ? { approver: (request) => approval.ask!(request) } : {}),
   });
 
@@ -163,6 +173,12 @@ export async function runAgent(messages: string[], flags: AgentFlags): Promise<n
     return runInteractive({ runtime, selection, resumePath, initialPrompt: messages.join(" ") || undefined, approval, onFirstFrame: startGit });
   }
   const stdin = await readPipedStdin();
+  if (extensions.commands.length > 0) {
+    const { runExtensionCommand } = await import("../core/extensions/ts/commands.ts");
+    const replaced = await runExtensionCommand(extensions.commands, messages.join(" "), { cwd, sessionId: "none", sessionFile: "" });
+    if (replaced === null) return 0;
+    if (replaced !== undefined) messages = [replaced];
+  }
   const prompt = buildPrompt(messages, stdin, cwd);
   if (prompt.length === 0) {
     throw new OmpError('no prompt: give one as arguments (omp -p "fix the failing test"), with @file, or on stdin', { exitCode: 2 });

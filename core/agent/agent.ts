@@ -447,6 +447,7 @@ export class Agent {
           redact: (text) => this.redact(text),
           onUpdate: (output) => this.emit({ type: "tool_execution_update", toolCallId: call.id, toolName: call.name, output }),
           agent: this,
+          toolCallId: call.id,
         },
         this.options.gate,
         this.extensions?.toolHooks,

@@ -2,7 +2,12 @@ import { existsSync } from "node:fs";
 import type { ExtensionsFactory } from "../agent/agent-extensions.ts";
 import { combineExtensions } from "../agent/agent-extensions.ts";
 import type { SettingsLayer } from "../config/settings.ts";
+import { join, resolve } from "node:path";
+import { agentDir, expandHome } from "../paths.ts";
+import type { Tool } from "../tools/types.ts";
 import { folderTrust, noteSkippedForTrust } from "../trust/folder-trust.ts";
+import { extensionEntries, extensionsIn } from "./ts/discover.ts";
+import type { LoadedCommand } from "./ts/load.ts";
 import { type AgentDefinition, GENERAL_PURPOSE } from "./agents/builtin.ts";
 import { agentDirs } from "./agents/task-tool.ts";
 
@@ -12,31 +17,65 @@ export interface SessionExtensionsOptions {
   /** The settings layers as loaded: each may carry a `hooks:` block. */
   layers: readonly SettingsLayer[];
   approvalMode: string;
+  /** `-e/--extension` paths, as given (relative to cwd, `~` allowed). */
+  extensionPaths: readonly string[];
+  /** Tool names taken already (built-in tools): an extension's tool of the same name is refused. */
+  reservedToolNames: readonly string[];
   /** Problems and hook failures, one line each. */
   warn: (line: string) => void;
 }
 
+export interface SessionExtensions {
+  factory?: ExtensionsFactory;
+  /** Tools registered by TypeScript extensions. */
+  tools: Tool[];
+  /** Slash commands registered by TypeScript extensions. */
+  commands: LoadedCommand[];
+}
+
 /**
- * Everything that hooks into this process's agents: Claude-style hooks from the config files. A
- * project's `.omp/config.yml` hooks run only in a trusted folder; the user's own files and
- * `--config` files (given by the user) always do. Nothing is loaded when nothing is configured,
- * so a session without hooks pays for none of this.
+ * Everything that hooks into this process's agents: Claude-style hooks from the config files and
+ * TypeScript extensions. Project code (`.omp/config.yml` hooks, `.omp/extensions/`) runs only in a
+ * trusted folder; the user's own files, `--config` files and `-e` paths (given by the user) always
+ * do. Nothing is imported when nothing is configured, so a session without any pays for none of it.
  */
-export async function sessionExtensions(options: SessionExtensionsOptions): Promise<ExtensionsFactory | undefined> {
+export async function sessionExtensions(options: SessionExtensionsOptions): Promise<SessionExtensions> {
   const factories: ExtensionsFactory[] = [];
-  const hookLayers = options.layers.filter((layer) => layer.path !== undefined && layer.values.hooks !== undefined);
-  const trusted = hookLayers.filter((layer) => {
-    if (layer.kind !== "project" || folderTrust(options.cwd, { env: options.env }).trusted) return true;
-    noteSkippedForTrust("hooks in .omp/config.yml");
-    return false;
-  });
-  if (trusted.length > 0) {
+  const result: SessionExtensions = { tools: [], commands: [] };
+  let trust: boolean | undefined;
+  const trusted = (what: string) => {
+    trust ??= folderTrust(options.cwd, { env: options.env }).trusted;
+    if (!trust) noteSkippedForTrust(what);
+    return trust;
+  };
+
+  const hookLayers = options.layers.filter(
+    (layer) => layer.path !== undefined && layer.values.hooks !== undefined && (layer.kind !== "project" || trusted("hooks in .omp/config.yml")),
+  );
+  if (hookLayers.length > 0) {
     const [{ loadHooks }, { claudeHooks }] = await Promise.all([import("./hooks/load.ts"), import("./hooks/runner.ts")]);
-    const { hooks, problems } = loadHooks(trusted.map((layer) => ({ file: layer.path!, block: layer.values.hooks })));
+    const { hooks, problems } = loadHooks(hookLayers.map((layer) => ({ file: layer.path!, block: layer.values.hooks })));
     for (const problem of problems) options.warn(problem);
     if (hooks.length > 0) factories.push(claudeHooks({ hooks, env: options.env, warn: options.warn, permissionMode: options.approvalMode }));
   }
-  return combineExtensions(factories);
+
+  const user = extensionsIn(join(agentDir(options.env), "extensions"));
+  const project = extensionsIn(join(options.cwd, ".omp", "extensions"));
+  const explicit = options.extensionPaths.map((path) => extensionEntries(resolve(options.cwd, expandHome(path))));
+  const projectAllowed = project.entries.length + project.problems.length > 0 && trusted("extensions in .omp/extensions");
+  const entries = [...user.entries, ...(projectAllowed ? project.entries : []), ...explicit.flatMap((found) => found.entries)];
+  for (const problem of [...user.problems, ...(projectAllowed ? project.problems : []), ...explicit.flatMap((found) => (found.problem ? [found.problem] : []))]) options.warn(problem);
+  if (entries.length > 0) {
+    const { loadExtensions } = await import("./ts/load.ts");
+    const loaded = await loadExtensions([...new Set(entries)], new Set(options.reservedToolNames), options.warn);
+    for (const problem of loaded.problems) options.warn(problem);
+    result.tools = loaded.tools;
+    result.commands = loaded.commands;
+    if (loaded.factory) factories.push(loaded.factory);
+  }
+  const factory = combineExtensions(factories);
+  if (factory) result.factory = factory;
+  return result;
 }
 
 /**
