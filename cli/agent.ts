@@ -119,7 +119,7 @@ export async function runAgent(messages: string[], flags: AgentFlags): Promise<n
   const untrusted = untrustedNotice(cwd);
   if (untrusted) process.stderr.write(`${untrusted}\n`);
   const tools = selectTools(
-    [...builtins, ...extensions.tools, createTaskTool(await subagentDefinitions(cwd, env, warn))].filter((tool) => !settings.tools.disabled.includes(tool.name)),
+    [...builtins, ...extensions.tools, createTaskTool(subagentDefinitions(cwd, env, warn))].filter((tool) => !settings.tools.disabled.includes(tool.name)),
     toolSelection,
   );
   const noSession = flags.session === false;

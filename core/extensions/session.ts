@@ -6,9 +6,11 @@ import { join, resolve } from "node:path";
 import { agentDir, expandHome } from "../paths.ts";
 import type { Tool } from "../tools/types.ts";
 import { folderTrust, noteSkippedForTrust } from "../trust/folder-trust.ts";
+import { lazyClaudeHooks } from "./hooks/lazy.ts";
 import { extensionEntries, extensionsIn } from "./ts/discover.ts";
 import type { LoadedCommand } from "./ts/load.ts";
 import { type AgentDefinition, GENERAL_PURPOSE } from "./agents/builtin.ts";
+import { loadAgentDefinitions } from "./agents/discover.ts";
 import { agentDirs } from "./agents/task-tool.ts";
 
 export interface SessionExtensionsOptions {
@@ -53,10 +55,8 @@ export async function sessionExtensions(options: SessionExtensionsOptions): Prom
     (layer) => layer.path !== undefined && layer.values.hooks !== undefined && (layer.kind !== "project" || trusted("hooks in .omp/config.yml")),
   );
   if (hookLayers.length > 0) {
-    const [{ loadHooks }, { claudeHooks }] = await Promise.all([import("./hooks/load.ts"), import("./hooks/runner.ts")]);
-    const { hooks, problems } = loadHooks(hookLayers.map((layer) => ({ file: layer.path!, block: layer.values.hooks })));
-    for (const problem of problems) options.warn(problem);
-    if (hooks.length > 0) factories.push(claudeHooks({ hooks, env: options.env, warn: options.warn, permissionMode: options.approvalMode }));
+    const sources = hookLayers.map((layer) => ({ file: layer.path!, block: layer.values.hooks }));
+    factories.push(lazyClaudeHooks(sources, { env: options.env, warn: options.warn, permissionMode: options.approvalMode }));
   }
 
   const user = extensionsIn(join(agentDir(options.env), "extensions"));
@@ -80,13 +80,12 @@ export async function sessionExtensions(options: SessionExtensionsOptions): Prom
 
 /**
  * The subagents the task tool offers: the built-in general-purpose agent, then agent files (text
- * only, so a project's need no trust). Their parser is loaded only when an agent folder exists.
+ * only, so a project's need no trust).
  */
-export async function subagentDefinitions(cwd: string, env: NodeJS.ProcessEnv, warn: (line: string) => void): Promise<AgentDefinition[]> {
+export function subagentDefinitions(cwd: string, env: NodeJS.ProcessEnv, warn: (line: string) => void): AgentDefinition[] {
   const dirs = agentDirs(cwd, env).filter((dir) => existsSync(dir));
   if (dirs.length === 0) return [GENERAL_PURPOSE];
-  const { loadAgentDefinitions } = await import("./agents/definitions.ts");
-  const { agents, problems } = loadAgentDefinitions(dirs);
+  const { agents, problems } = loadAgentDefinitions(dirs, env);
   for (const problem of problems) warn(problem);
   // An agent file named general-purpose replaces the built-in one, as in Claude Code.
   return agents.some((agent) => agent.name === GENERAL_PURPOSE.name) ? agents : [GENERAL_PURPOSE, ...agents];

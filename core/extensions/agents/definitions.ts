@@ -1,5 +1,4 @@
-import { existsSync, readdirSync, readFileSync } from "node:fs";
-import { basename, join } from "node:path";
+import { basename } from "node:path";
 import { parse as parseYaml } from "yaml";
 import { z } from "zod";
 import { displayPath } from "../../paths.ts";
@@ -49,34 +48,4 @@ export function parseAgentFile(path: string, text: string): AgentDefinition | { 
     systemPrompt: split.body.trim(),
     file: path,
   };
-}
-
-/** Every `*.md` of the dirs, in order; a later definition of a name replaces an earlier one. */
-export function loadAgentDefinitions(dirs: readonly string[]): { agents: AgentDefinition[]; problems: string[] } {
-  const byName = new Map<string, AgentDefinition>();
-  const problems: string[] = [];
-  for (const dir of dirs) {
-    if (!existsSync(dir)) continue;
-    let names: string[];
-    try {
-      names = readdirSync(dir).filter((name) => name.endsWith(".md")).sort();
-    } catch (error) {
-      problems.push(`${displayPath(dir)}: not readable (${(error as Error).message}); its agents are skipped`);
-      continue;
-    }
-    for (const name of names) {
-      const path = join(dir, name);
-      let text: string;
-      try {
-        text = readFileSync(path, "utf8");
-      } catch (error) {
-        problems.push(`${displayPath(path)}: not readable (${(error as Error).message}); skipped`);
-        continue;
-      }
-      const parsed = parseAgentFile(path, text);
-      if ("problem" in parsed) problems.push(parsed.problem);
-      else byName.set(parsed.name, parsed);
-    }
-  }
-  return { agents: [...byName.values()], problems };
 }

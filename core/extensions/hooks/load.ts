@@ -1,16 +1,10 @@
 import { readFileSync } from "node:fs";
 import { displayPath } from "../../paths.ts";
-import { CommandHookSpec, HOOK_EVENTS, type HookEvent, HooksBlock, HooksFile, MatcherGroup } from "./schema.ts";
+import { HOOK_EVENTS } from "./events.ts";
+import { CommandHookSpec, type HookEvent, HooksBlock, HooksFile, MatcherGroup } from "./schema.ts";
 
-/** A hooks block and where it came from: config.yml's `hooks:` or a plugin's hooks.json. */
-export interface HookSource {
-  /** The file, for messages and listings. */
-  file: string;
-  /** The block as read: event → matcher groups. */
-  block: unknown;
-  /** A plugin's folder: `CLAUDE_PLUGIN_ROOT` for its hooks. */
-  pluginRoot?: string;
-}
+import type { HookSource } from "./lazy.ts";
+export type { HookSource };
 
 /** One runnable hook. */
 export interface CommandHook {

@@ -1,17 +1,6 @@
 import { z } from "zod";
+import { HOOK_EVENTS } from "./events.ts";
 
-/** Claude Code's hook events, as written in config.yml `hooks:` and plugins' hooks.json. */
-export const HOOK_EVENTS = [
-  "SessionStart",
-  "UserPromptSubmit",
-  "PreToolUse",
-  "PostToolUse",
-  "Stop",
-  "SubagentStop",
-  "PreCompact",
-  "SessionEnd",
-  "Notification",
-] as const;
 export const HookEvent = z.enum(HOOK_EVENTS);
 export type HookEvent = z.infer<typeof HookEvent>;
 

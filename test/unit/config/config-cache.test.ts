@@ -277,13 +277,13 @@ describe("hits, misses and what is kept", () => {
     expect(Object.keys(readCache(cacheFile).files)).toEqual([asSettings(globalConfig)]);
   });
 
-  test("the cache keeps at most 32 files, dropping the ones written longest ago", () => {
+  test("the cache keeps at most 256 files, dropping the ones written longest ago", () => {
     const { cwd, env, cacheFile } = setup();
-    const overlays = Array.from({ length: 40 }, (_, i) => {
+    const overlays = Array.from({ length: 264 }, (_, i) => {
       writeFileSync(join(cwd, `o${i}.yml`), `retry:\n  maxRetries: ${i}\n`);
       return `o${i}.yml`;
     });
-    expect(loadSettings({ cwd, env, overlays }).settings.retry.maxRetries).toBe(39);
+    expect(loadSettings({ cwd, env, overlays }).settings.retry.maxRetries).toBe(263);
     expect(Object.keys(readCache(cacheFile).files)).toEqual(overlays.slice(8).map((name) => asSettings(join(cwd, name))));
   });
 });
