@@ -273,7 +273,8 @@ export class Agent {
     let overflowCompacted = false;
     let stopBlocks = 0;
     try {
-      if (this.extensions) {
+      // A subagent's prompt comes from its parent, not the user: no session or prompt hooks (as in Claude Code).
+      if (this.extensions && !this.options.depth) {
         const blocked = await this.promptHooks(first);
         if (blocked !== undefined) {
           pending = [];

@@ -87,7 +87,6 @@ async function runTask(agents: readonly AgentDefinition[], input: TaskInput, con
       if (event.type === "agent_end") error = event.error;
     });
     stopReason = await child.prompt(input.prompt);
-    await child.end("other");
   } catch (thrown) {
     stopReason = "error";
     error = describeError(thrown);
