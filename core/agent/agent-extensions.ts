@@ -25,6 +25,8 @@ export interface AgentExtensions {
   /** The model is done: a reason returned makes it go on, with the reason as its next message. */
   stop?(stopHookActive: boolean): Promise<string | undefined>;
   preCompact?(trigger: "manual" | "auto"): Promise<void>;
+  /** omp needs the user (an approval prompt): Notification hooks. */
+  notification?(message: string): Promise<void>;
   sessionEnd?(reason: string): Promise<void>;
 }
 
@@ -52,6 +54,9 @@ export function combineExtensions(factories: readonly ExtensionsFactory[]): Exte
         const reasons = await Promise.all(all.map((e) => e.stop?.(active)));
         const given = reasons.filter((reason): reason is string => reason !== undefined);
         return given.length > 0 ? given.join("\n") : undefined;
+      },
+      async notification(message) {
+        await Promise.all(all.map((e) => e.notification?.(message)));
       },
       async preCompact(trigger) {
         await Promise.all(all.map((e) => e.preCompact?.(trigger)));

@@ -119,6 +119,10 @@ export class Agent {
       cwd: options.cwd,
       subagent: (options.depth ?? 0) > 0,
     });
+    if (this.extensions?.notification) {
+      const notify = this.extensions.notification.bind(this.extensions);
+      options.gate.onAsk = (request) => void notify(`omp needs your permission to use ${request.toolName}: ${request.summary}`).catch(() => undefined);
+    }
   }
 
   /** Text bound for a file this agent writes (tool logs), with the secrets in use removed. */

@@ -76,6 +76,8 @@ function noApproverMessage(tool: Pick<Tool, "name" | "effect">, mode: ApprovalMo
  */
 export class ApprovalGate {
   private readonly remembered = new Map<string, boolean>();
+  /** Told each time the user is about to be asked (Notification hooks). */
+  onAsk: ((request: ApprovalRequest) => void) | undefined;
 
   constructor(
     readonly mode: ApprovalMode,
@@ -89,7 +91,9 @@ export class ApprovalGate {
     if (known === true) return { allow: true };
     if (known === false) return { allow: false, message: `The user has denied all ${tool.name} calls for this session.` };
     if (!this.approver) return { allow: false, message: noApproverMessage(tool, this.mode) };
-    const decision = await this.approver({ toolName: tool.name, effect: tool.effect, input, summary: summarizeInput(input) });
+    const request = { toolName: tool.name, effect: tool.effect, input, summary: summarizeInput(input) };
+    this.onAsk?.(request);
+    const decision = await this.approver(request);
     if (decision.remember) this.remembered.set(tool.name, decision.allow);
     if (decision.allow) return { allow: true };
     const reason = decision.reason ? ` Reason: ${decision.reason}` : "";

@@ -49,6 +49,7 @@ export function lazyClaudeHooks(sources: readonly HookSource[], options: Omit<Cl
     if (has("UserPromptSubmit")) extensions.userPrompt = async (prompt) => (await (await hooks())?.userPrompt?.(prompt)) ?? { context: [] };
     if (has("Stop") || has("SubagentStop")) extensions.stop = async (active) => (await hooks())?.stop?.(active);
     if (has("PreCompact")) extensions.preCompact = async (trigger) => (await hooks())?.preCompact?.(trigger);
+    if (has("Notification")) extensions.notification = async (message) => (await hooks())?.notification?.(message);
     if (has("SessionEnd")) extensions.sessionEnd = async (reason) => (await hooks())?.sessionEnd?.(reason);
     return extensions;
   };

@@ -158,6 +158,10 @@ class SessionHooks implements AgentExtensions {
     await this.run("PreCompact", { trigger, custom_instructions: "" }, [trigger]);
   }
 
+  async notification(message: string): Promise<void> {
+    await this.run("Notification", { message });
+  }
+
   async sessionEnd(reason: string): Promise<void> {
     await this.run("SessionEnd", { reason });
   }
