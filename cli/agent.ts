@@ -6,17 +6,15 @@ import { gitSummary } from "../core/agent/git-summary.ts";
 import { Runtime } from "../core/agent/runtime.ts";
 import type { ImageContent, TextContent } from "../core/ai/messages.ts";
 import { THINKING_LEVELS, isThinkingLevel } from "../core/ai/model.ts";
-import { loadDotenv } from "../core/config/dotenv.ts";
-import { loadModelsConfig } from "../core/config/models.ts";
+import { loadAgentConfig } from "../core/config/agent-config.ts";
 import type { SettingsInput } from "../core/config/settings-schema.ts";
-import { loadSettings } from "../core/config/settings.ts";
 import { OmpError } from "../core/errors/omp-error.ts";
 import { formatAge, listSessions, mostRecentSession, resolveSession } from "../core/session/listing.ts";
 import { sessionDirFor } from "../core/session/paths.ts";
 import { type Approver, parseApprovalMode } from "../core/tools/approval.ts";
 import { builtinTools, selectTools } from "../core/tools/registry.ts";
 import { isTerminal } from "./tty.ts";
-import { writeStdout } from "./write.ts";
+import { writeFdQuietly, writeStdout } from "./write.ts";
 
 export interface AgentFlags {
   print?: boolean;
@@ -36,6 +34,8 @@ export interface AgentFlags {
   systemPrompt?: string;
   appendSystemPrompt?: string;
   listModels?: boolean;
+  trust?: boolean;
+  addDir?: string[];
 }
 
 const MODES = ["text", "json", "rpc"] as const;
@@ -96,10 +96,17 @@ export async function runAgent(messages: string[], flags: AgentFlags): Promise<n
   // the launch, and the answer is only needed when the first prompt is sent.
   let startGit = () => {};
   const git = interactive ? new Promise<string>((resolve) => (startGit = () => resolve(gitSummary(cwd)))) : gitSummary(cwd);
-  loadDotenv({ cwd, env: process.env });
   const env = process.env;
-  const { settings } = loadSettings({ cwd, overlays: flags.config, runtime: runtimeSettings(flags), env });
-  const { config: modelsConfig } = loadModelsConfig({ cwd, env });
+  const { settings, modelsConfig, notice } = await loadAgentConfig({
+    cwd,
+    env,
+    overlays: flags.config,
+    runtime: runtimeSettings(flags),
+    trustFlag: flags.trust,
+    // Only the interactive mode has someone to ask; the others skip and say so on stderr.
+    ask: interactive ? async (question) => (await import("./trust-prompt.ts")).askFolderTrust(question) : undefined,
+  });
+  if (notice && !interactive) writeFdQuietly(2, `${notice}\n`);
   const toolSelection = flags.tools === false ? { none: true } : typeof flags.tools === "string" ? { only: [flags.tools] } : {};
   const tools = selectTools(
     builtinTools().filter((tool) => !settings.tools.disabled.includes(tool.name)),
@@ -152,7 +159,7 @@ export async function runAgent(messages: string[], flags: AgentFlags): Promise<n
   preconnect(selection.model.baseUrl, env);
   if (interactive) {
     const { runInteractive } = await import("./interactive/index.ts");
-    return runInteractive({ runtime, selection, resumePath, initialPrompt: messages.join(" ") || undefined, approval, onFirstFrame: startGit });
+    return runInteractive({ runtime, selection, resumePath, initialPrompt: messages.join(" ") || undefined, approval, onFirstFrame: startGit, trustNotice: notice });
   }
   const stdin = await readPipedStdin();
   const prompt = buildPrompt(messages, stdin, cwd);

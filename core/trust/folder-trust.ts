@@ -135,6 +135,11 @@ export function skippedForTrust(): string[] {
   return [...skipped];
 }
 
+/** Forgets what was noted: after a dry run of the loaders that only asked what trust would change. */
+export function clearSkippedForTrust(): void {
+  skipped.clear();
+}
+
 /** The one line that tells the user what an untrusted folder was not allowed to do, or undefined. */
 export function untrustedNotice(cwd: string): string | undefined {
   if (skipped.size === 0) return undefined;
