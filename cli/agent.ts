@@ -12,6 +12,8 @@ import { OmpError } from "../core/errors/omp-error.ts";
 import { formatAge, listSessions, mostRecentSession, resolveSession } from "../core/session/listing.ts";
 import { sessionDirFor } from "../core/session/paths.ts";
 import { type Approver, parseApprovalMode } from "../core/tools/approval.ts";
+import { isDirectory } from "../core/tools/paths.ts";
+import { expandHome } from "../core/paths.ts";
 import { builtinTools, selectTools } from "../core/tools/registry.ts";
 import { isTerminal } from "./tty.ts";
 import { writeFdQuietly, writeStdout } from "./write.ts";
@@ -71,6 +73,15 @@ function runtimeSettings(flags: AgentFlags): SettingsInput {
   return runtime;
 }
 
+/** `--add-dir` values as absolute paths (`~` expanded, relative to the working directory); each must be a directory. */
+function addDirs(dirs: string[] | undefined, cwd: string): string[] {
+  return (dirs ?? []).map((dir) => {
+    const path = resolve(cwd, expandHome(dir));
+    if (!isDirectory(path)) throw new OmpError(`--add-dir: ${dir} is not a directory`, { exitCode: 2 });
+    return path;
+  });
+}
+
 /** The prompt from the arguments: words, `@file` attachments, and piped stdin. */
 function buildPrompt(messages: string[], stdin: string, cwd: string): (TextContent | ImageContent)[] {
   const words: string[] = [];
@@ -123,6 +134,7 @@ export async function runAgent(messages: string[], flags: AgentFlags): Promise<n
     cliKey: flags.apiKey,
     noSession,
     sessionDir: flags.sessionDir,
+    addDirs: addDirs(flags.addDir, cwd),
     maxTurns: flags.maxTurns,
     systemPrompt: { replace: flags.systemPrompt, append: flags.appendSystemPrompt },
     git,
