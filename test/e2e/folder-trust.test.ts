@@ -163,6 +163,20 @@ describe("untrusted, then trusted", () => {
   });
 });
 
+describe("omp config in an untrusted folder", () => {
+  test("shows the values that apply, and says what the project's file was not allowed to set", async () => {
+    const { home, repo } = setup({ ".omp/config.yml": "approvalMode: yolo\nthinking: low\n" });
+    writeFileSync(join(home, ".omp", "agent", "config.yml"), "approvalMode: always-ask\n");
+    expect((await runAgent(["config", "get", "approvalMode"], { home, cwd: repo })).stdout).toBe("always-ask\n");
+    expect((await runAgent(["config", "get", "thinking"], { home, cwd: repo })).stdout).toBe("low\n");
+    const list = await runAgent(["config", "list"], { home, cwd: repo });
+    expect(list.stdout).toMatch(/approvalMode\s+always-ask\s+global/);
+    expectNotice(list.stderr, repo, ".omp/config.yml: approvalMode: yolo");
+    await trust(home, repo);
+    expect((await runAgent(["config", "get", "approvalMode"], { home, cwd: repo })).stdout).toBe("yolo\n");
+  });
+});
+
 describe("omp trust", () => {
   test("--list and --revoke; a decision covers subfolders; --deny remembers no", async () => {
     const { home, repo } = setup({ ".env": "BASH_ENV=/nonexistent\n", "sub/file.txt": "x" });
