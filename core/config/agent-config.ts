@@ -1,4 +1,12 @@
-import { type FolderTrust, clearSkippedForTrust, folderTrust, setFolderTrust, skippedForTrust, untrustedNotice } from "../trust/folder-trust.ts";
+import {
+  type FolderTrust,
+  clearSkippedForTrust,
+  folderTrust,
+  setFolderTrust,
+  skippedForTrust,
+  trustForThisRun,
+  untrustedNotice,
+} from "../trust/folder-trust.ts";
 import { loadDotenv } from "./dotenv.ts";
 import { loadModelsConfig } from "./models.ts";
 import type { ModelsConfig } from "./models-schema.ts";
@@ -41,7 +49,8 @@ export interface AgentConfig {
  */
 export async function loadAgentConfig(options: AgentConfigOptions): Promise<AgentConfig> {
   const { cwd, env } = options;
-  let trust = folderTrust(cwd, { env, runFlag: options.trustFlag });
+  if (options.trustFlag) trustForThisRun();
+  let trust = folderTrust(cwd, { env });
   if (!trust.trusted && trust.source === "default" && options.ask) {
     const changes = untrustedChanges(options);
     if (changes.length > 0) {
