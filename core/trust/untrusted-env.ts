@@ -45,6 +45,8 @@ const EXACT = new Set([
   "_JAVA_OPTIONS",
   "JDK_JAVA_OPTIONS",
   "CLASSPATH",
+  "MAVEN_OPTS",
+  "GRADLE_OPTS",
   "KUBECONFIG",
   "CC",
   "CXX",
@@ -67,13 +69,20 @@ const EXACT = new Set([
 
 const PREFIXES = [
   "OMP_",
+  "BASH_",
   "GIT_",
   "LD_",
   "DYLD_",
   "NODE_",
   "NPM_CONFIG_",
   "YARN_",
+  "PNPM_",
+  "COREPACK_",
   "BUN_",
+  "DENO_",
+  "PIP_",
+  "UV_",
+  "CONDA_",
   "PYTHON",
   "PERL5",
   "PERL_",
@@ -93,11 +102,15 @@ const PREFIXES = [
 
 const SUFFIXES = ["_PROXY", "_BASE_URL", "_API_BASE", "_ENDPOINT"];
 
+/** Common members of a refused family that only say which mode a project's own code runs in. */
+const HARMLESS = new Set(["NODE_ENV", "PYTHONUNBUFFERED", "PYTHONDONTWRITEBYTECODE", "PYTHONIOENCODING"]);
+
 const PROVIDER_NAMES = new Set(PROVIDERS.flatMap((provider) => [...provider.keyEnv, ...provider.baseUrlEnv]));
 
 /** Whether a project `.env` in an untrusted folder must not set `name`. */
 export function unsafeForUntrustedProject(name: string): boolean {
   const upper = name.toUpperCase();
+  if (HARMLESS.has(upper)) return false;
   if (EXACT.has(upper) || PROVIDER_NAMES.has(name)) return true;
   return PREFIXES.some((prefix) => upper.startsWith(prefix)) || SUFFIXES.some((suffix) => upper.endsWith(suffix));
 }

@@ -38,11 +38,14 @@ describe("project .env variables in an untrusted folder", () => {
     "XDG_CONFIG_HOME",
     "EDITOR",
     "JAVA_TOOL_OPTIONS",
+    "PIP_INDEX_URL",
+    "UV_INDEX_URL",
+    "BASH_FUNC_x",
   ])("%s is refused", (name) => {
     expect(unsafeForUntrustedProject(name)).toBe(true);
   });
 
-  test.each(["DATABASE_URL", "REDIS_HOST", "APP_SECRET", "NODE_ENV_FILE_X".replace("NODE_", "MY_"), "DEBUG", "PORT", "STRIPE_API_KEY"])("%s is the project's own and kept", (name) => {
+  test.each(["NODE_ENV", "PYTHONUNBUFFERED", "DATABASE_URL", "REDIS_HOST", "APP_SECRET", "DEBUG", "PORT", "STRIPE_API_KEY"])("%s is the project's own and kept", (name) => {
     expect(unsafeForUntrustedProject(name)).toBe(false);
   });
 });
