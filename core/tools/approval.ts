@@ -75,7 +75,7 @@ function noApproverMessage(tool: Pick<Tool, "name" | "effect">, mode: ApprovalMo
 
 /** What a call outside the project tells the model when nobody could have approved it. */
 function outsideMessage(tool: Pick<Tool, "name">, mode: ApprovalMode, outside: string[], scope: PathScope): string {
-  return `${tool.name} was not run: ${outside.join(", ")} is outside the project (${scope.roots.join(", ")}), which needs approval under --approval-mode ${mode}, and there is nobody to ask in this non-interactive run. Tell the user to rerun with --add-dir <dir> to allow that directory, or --approval-mode yolo.`;
+  return `${tool.name} was not run: ${outside.join(", ")} is outside the project (${scope.roots[0]}), which needs approval under --approval-mode ${mode}, and there is nobody to ask in this non-interactive run. Tell the user to rerun with --add-dir <dir> to allow that directory, or --approval-mode yolo.`;
 }
 
 /**

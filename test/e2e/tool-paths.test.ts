@@ -89,7 +89,8 @@ describe("interactive (the user is asked)", () => {
     await tty.waitFor(READY);
     tty.type("go");
     tty.press("Enter");
-    await tty.waitFor(`Allow read? ${join(outside, "secret.txt")} (outside the project)`);
+    const question = await tty.waitFor(`Allow read? ${join(outside, "secret.txt")} (outside the project)`);
+    expect(question).toContain("don't ask again for read outside the project");
     tty.press("y");
     await tty.waitFor("Allow write? one.txt");
     tty.press("a");
