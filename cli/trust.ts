@@ -1,6 +1,7 @@
 import { resolve } from "node:path";
 import { OmpError } from "../core/errors/omp-error.ts";
 import { displayPath, expandHome } from "../core/paths.ts";
+import { isDirectory } from "../core/tools/paths.ts";
 import { folderTrust, forgetFolderTrust, readTrustStore, setFolderTrust, trustStorePath } from "../core/trust/folder-trust.ts";
 import { EXIT_USAGE } from "./program.ts";
 import { writeStdout } from "./write.ts";
@@ -40,6 +41,7 @@ export async function runTrust(dir: string | undefined, flags: TrustFlags): Prom
     await writeStdout(had ? `Forgot the decision for ${displayPath(folder)}${after}.\n` : `No decision was stored for ${displayPath(folder)}${after}.\n`);
     return 0;
   }
+  if (!isDirectory(folder)) throw new OmpError(`omp trust: ${dir ?? folder} is not a directory`, { exitCode: EXIT_USAGE });
   const stored = setFolderTrust(folder, !flags.deny);
   await writeStdout(
     flags.deny

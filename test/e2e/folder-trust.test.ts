@@ -203,5 +203,8 @@ describe("omp trust", () => {
     expect((await trust(home, repo, "--deny")).code).toBe(0);
     expect((await trust(home, repo, "--list")).stdout).toBe(`untrusted  ${repo}\n`);
     expect((await trust(home, repo, "--list", "--revoke")).code).toBe(2);
+    const missing = await trust(home, repo, "no-such-dir");
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toContain("no-such-dir is not a directory");
   });
 });
