@@ -9,6 +9,7 @@ import { THINKING_LEVELS, isThinkingLevel } from "../core/ai/model.ts";
 import { loadAgentConfig } from "../core/config/agent-config.ts";
 import type { SettingsInput } from "../core/config/settings-schema.ts";
 import { OmpError } from "../core/errors/omp-error.ts";
+import { untrustedNotice } from "../core/trust/folder-trust.ts";
 import { formatAge, listSessions, mostRecentSession, resolveSession } from "../core/session/listing.ts";
 import { sessionDirFor } from "../core/session/paths.ts";
 import { type Approver, parseApprovalMode } from "../core/tools/approval.ts";
@@ -108,7 +109,7 @@ export async function runAgent(messages: string[], flags: AgentFlags): Promise<n
   let startGit = () => {};
   const git = interactive ? new Promise<string>((resolve) => (startGit = () => resolve(gitSummary(cwd)))) : gitSummary(cwd);
   const env = process.env;
-  const { settings, modelsConfig, notice } = await loadAgentConfig({
+  const { settings, modelsConfig } = await loadAgentConfig({
     cwd,
     env,
     overlays: flags.config,
@@ -117,7 +118,6 @@ export async function runAgent(messages: string[], flags: AgentFlags): Promise<n
     // Only the interactive mode has someone to ask; the others skip and say so on stderr.
     ask: interactive ? async (question) => (await import("./trust-prompt.ts")).askFolderTrust(question) : undefined,
   });
-  if (notice && !interactive) writeFdQuietly(2, `${notice}\n`);
   const toolSelection = flags.tools === false ? { none: true } : typeof flags.tools === "string" ? { only: [flags.tools] } : {};
   const tools = selectTools(
     builtinTools().filter((tool) => !settings.tools.disabled.includes(tool.name)),
@@ -142,6 +142,7 @@ export async function runAgent(messages: string[], flags: AgentFlags): Promise<n
   });
 
   if (flags.listModels) {
+    sayUntrusted(cwd);
     const models = await runtime.availableModels();
     await writeStdout(models.map((m) => `${`${m.provider}/${m.id}`.padEnd(48)} ${String(m.contextWindow).padStart(8)}  ${m.name}`).join("\n") + "\n");
     return 0;
@@ -165,13 +166,15 @@ export async function runAgent(messages: string[], flags: AgentFlags): Promise<n
   const selection = await runtime.selectModel(flags.model ?? settings.model);
   if (mode === "rpc") {
     const { runRpcMode } = await import("./modes/rpc.ts");
-    return runRpcMode(runtime, await runtime.createAgent(selection, resumePath));
+    const agent = await runtime.createAgent(selection, resumePath);
+    sayUntrusted(cwd);
+    return runRpcMode(runtime, agent);
   }
 
   preconnect(selection.model.baseUrl, env);
   if (interactive) {
     const { runInteractive } = await import("./interactive/index.ts");
-    return runInteractive({ runtime, selection, resumePath, initialPrompt: messages.join(" ") || undefined, approval, onFirstFrame: startGit, trustNotice: notice });
+    return runInteractive({ runtime, selection, resumePath, initialPrompt: messages.join(" ") || undefined, approval, onFirstFrame: startGit, trustNotice: untrustedNotice(cwd) });
   }
   const stdin = await readPipedStdin();
   const prompt = buildPrompt(messages, stdin, cwd);
@@ -180,6 +183,7 @@ export async function runAgent(messages: string[], flags: AgentFlags): Promise<n
   }
 
   const agent = await runtime.createAgent(selection, resumePath);
+  sayUntrusted(cwd);
   const stopTimer = limitTime(agent, flags.maxTime);
   try {
     if (mode === "json") {
@@ -193,6 +197,16 @@ export async function runAgent(messages: string[], flags: AgentFlags): Promise<n
     stopTimer();
     agent.writer?.close();
   }
+}
+
+/**
+ * The one line on stderr saying what an untrusted folder was not allowed to do (the interactive
+ * mode shows it in its UI instead). Said once the agent exists, so that what other loaders
+ * (hooks, extensions, MCP servers) skipped is on the same line.
+ */
+function sayUntrusted(cwd: string): void {
+  const notice = untrustedNotice(cwd);
+  if (notice) writeFdQuietly(2, `${notice}\n`);
 }
 
 /**

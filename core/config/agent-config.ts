@@ -5,7 +5,6 @@ import {
   setFolderTrust,
   skippedForTrust,
   trustForThisRun,
-  untrustedNotice,
 } from "../trust/folder-trust.ts";
 import { loadDotenv } from "./dotenv.ts";
 import { loadModelsConfig } from "./models.ts";
@@ -38,14 +37,13 @@ export interface AgentConfig {
   settings: Settings;
   modelsConfig: ModelsConfig;
   trust: FolderTrust;
-  /** The one line saying what an untrusted folder was not allowed to change, and how to trust it. */
-  notice?: string;
 }
 
 /**
  * Everything the agent reads from files before it starts (the `.env` files, config.yml, models.yml),
  * under the folder's trust. A folder nobody decided on, with something that trust would change, is
- * asked about once when there is someone to ask, and the answer is stored.
+ * asked about once when there is someone to ask, and the answer is stored. What was skipped is
+ * noted for untrustedNotice.
  */
 export async function loadAgentConfig(options: AgentConfigOptions): Promise<AgentConfig> {
   const { cwd, env } = options;
@@ -61,7 +59,7 @@ export async function loadAgentConfig(options: AgentConfigOptions): Promise<Agen
   loadDotenv({ cwd, env, trusted: trust.trusted });
   const { settings } = loadSettings({ cwd, overlays: options.overlays, runtime: options.runtime, env, trusted: trust.trusted });
   const { config: modelsConfig } = loadModelsConfig({ cwd, env, trusted: trust.trusted });
-  return { settings, modelsConfig, trust, notice: trust.trusted ? undefined : untrustedNotice(cwd) };
+  return { settings, modelsConfig, trust };
 }
 
 /** What the project's files would change if the folder were trusted: the loaders' dry run, untrusted. */

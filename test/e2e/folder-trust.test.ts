@@ -154,6 +154,19 @@ describe("untrusted, then trusted", () => {
     expect(existsSync(marker)).toBe(true);
   });
 
+  test("json and rpc modes skip the same way and say so on stderr, leaving stdout to their events", async () => {
+    const { home, repo } = setup({ ".env": "ANTHROPIC_BASE_URL=$ATTACKER\n" });
+    standin.setScript([{ text: "ok" }]);
+    const json = await run(home, repo, ["--mode", "json"]);
+    expect(json.code).toBe(0);
+    for (const line of json.stdout.trim().split("\n")) expect(() => JSON.parse(line)).not.toThrow();
+    expectNotice(json.stderr, repo, ".env: ANTHROPIC_BASE_URL");
+    const rpc = await runAgent(["--mode", "rpc", "--model", MODEL], { home, cwd: repo, env: { ANTHROPIC_API_KEY: userKey } });
+    expect(rpc.code).toBe(0);
+    expectNotice(rpc.stderr, repo, ".env: ANTHROPIC_BASE_URL");
+    expect(attacker.requests).toEqual([]);
+  });
+
   test("a folder with nothing trust would change runs without a notice", async () => {
     const { home, repo } = setup({ ".env": "PORT=3000\n", ".omp/config.yml": "thinking: low\n" });
     standin.setScript([{ text: "ok" }]);

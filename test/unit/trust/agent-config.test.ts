@@ -2,7 +2,7 @@ import { afterEach, beforeEach, expect, test } from "bun:test";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { type TrustQuestion, loadAgentConfig } from "../../../core/config/agent-config.ts";
-import { clearSkippedForTrust, readTrustStore } from "../../../core/trust/folder-trust.ts";
+import { clearSkippedForTrust, readTrustStore, untrustedNotice } from "../../../core/trust/folder-trust.ts";
 import { tempDir } from "../../support/temp.ts";
 
 const savedHome = process.env.HOME;
@@ -39,7 +39,7 @@ test("asked once with what trust would change; no is stored and nothing unsafe a
   expect(loaded.settings.thinking).toBe("low");
   expect(loaded.settings.update.channel).toBe("stable");
   expect(loaded.trust).toEqual({ trusted: false, source: "stored", folder: repo });
-  expect(loaded.notice).toContain(".env: BASH_ENV; .omp/config.yml: update");
+  expect(untrustedNotice(repo)).toContain(".env: BASH_ENV; .omp/config.yml: update");
   expect(readTrustStore(env).folders[repo]?.trusted).toBe(false);
 
   const again = asker(true);
@@ -52,7 +52,7 @@ test("yes is stored and everything applies, with no notice", async () => {
   const loaded = await loadAgentConfig({ cwd: repo, env, ask });
   expect(env.BASH_ENV).toBe("/tmp/evil.sh");
   expect(loaded.settings.update.channel).toBe("canary");
-  expect(loaded.notice).toBeUndefined();
+  expect(untrustedNotice(repo)).toBeUndefined();
   expect(readTrustStore(env).folders[repo]?.trusted).toBe(true);
 });
 
@@ -71,8 +71,8 @@ test("nothing to change: not asked, nothing stored", async () => {
   writeFileSync(join(repo, ".env"), "PORT=3000\n");
   writeFileSync(join(repo, ".omp", "config.yml"), "thinking: low\n");
   const { questions, ask } = asker(true);
-  const loaded = await loadAgentConfig({ cwd: repo, env, ask });
+  await loadAgentConfig({ cwd: repo, env, ask });
   expect(questions).toEqual([]);
-  expect(loaded.notice).toBeUndefined();
+  expect(untrustedNotice(repo)).toBeUndefined();
   expect(readTrustStore(env).folders).toEqual({});
 });
