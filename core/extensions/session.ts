@@ -38,22 +38,15 @@ export interface SessionExtensions {
 /**
  * Everything that hooks into this process's agents: Claude-style hooks from the config files and
  * TypeScript extensions. Project code (`.omp/config.yml` hooks, `.omp/extensions/`) runs only in a
- * trusted folder; the user's own files, `--config` files and `-e` paths (given by the user) always
- * do. Nothing is imported when nothing is configured, so a session without any pays for none of it.
+ * trusted folder (the settings loader drops an untrusted project's hooks); the user's own files,
+ * `--config` files and `-e` paths (given by the user) always do. Nothing is imported when nothing
+ * is configured, so a session without any pays for none of it.
  */
 export async function sessionExtensions(options: SessionExtensionsOptions): Promise<SessionExtensions> {
   const factories: ExtensionsFactory[] = [];
   const result: SessionExtensions = { tools: [], commands: [] };
-  let trust: boolean | undefined;
-  const trusted = (what: string) => {
-    trust ??= folderTrust(options.cwd, { env: options.env }).trusted;
-    if (!trust) noteSkippedForTrust(what);
-    return trust;
-  };
-
-  const hookLayers = options.layers.filter(
-    (layer) => layer.path !== undefined && layer.values.hooks !== undefined && (layer.kind !== "project" || trusted("hooks in .omp/config.yml")),
-  );
+  // An untrusted folder's .omp/config.yml comes without its hooks already (core/trust/untrusted-settings.ts).
+  const hookLayers = options.layers.filter((layer) => layer.path !== undefined && layer.values.hooks !== undefined);
   if (hookLayers.length > 0) {
     const sources = hookLayers.map((layer) => ({ file: layer.path!, block: layer.values.hooks }));
     factories.push(lazyClaudeHooks(sources, { env: options.env, warn: options.warn, permissionMode: options.approvalMode }));
@@ -62,7 +55,11 @@ export async function sessionExtensions(options: SessionExtensionsOptions): Prom
   const user = extensionsIn(join(agentDir(options.env), "extensions"));
   const project = extensionsIn(join(options.cwd, ".omp", "extensions"));
   const explicit = options.extensionPaths.map((path) => extensionEntries(resolve(options.cwd, expandHome(path))));
-  const projectAllowed = project.entries.length + project.problems.length > 0 && trusted("extensions in .omp/extensions");
+  let projectAllowed = project.entries.length + project.problems.length > 0;
+  if (projectAllowed && !folderTrust(options.cwd, { env: options.env }).trusted) {
+    noteSkippedForTrust("extensions in .omp/extensions");
+    projectAllowed = false;
+  }
   const entries = [...user.entries, ...(projectAllowed ? project.entries : []), ...explicit.flatMap((found) => found.entries)];
   for (const problem of [...user.problems, ...(projectAllowed ? project.problems : []), ...explicit.flatMap((found) => (found.problem ? [found.problem] : []))]) options.warn(problem);
   if (entries.length > 0) {

@@ -186,7 +186,7 @@ describe("trust and bad input", () => {
     const untrusted = await run(home, repo);
     expect(untrusted.code).toBe(0);
     expect(existsSync(ran)).toBe(false);
-    expect(untrusted.stderr).toContain("is not trusted, so these were skipped: hooks in .omp/config.yml");
+    expect(untrusted.stderr).toContain("is not trusted, so these were skipped: .omp/config.yml: hooks");
     expect(untrusted.stderr).toContain("omp trust");
 
     setFolderTrust(repo, true, { OMP_AGENT_DIR: join(home, ".omp", "agent") });
