@@ -83,3 +83,17 @@ test("tasks of one reply run in parallel, and an unknown agent type is an error 
   expect(results.map((r) => r.text)).toEqual(["report", "report", expect.stringContaining('There is no agent type "nobody". Available: general-purpose')]);
   expect(toolNamesOf(api, requests[1]!.body)).not.toContain("task");
 });
+
+test("aborting the run stops a subagent mid-request", async () => {
+  const { home, repo } = workspace();
+  standin.setScript([
+    { toolCalls: [{ id: "t1", name: "task", arguments: { subagent_type: "general-purpose", description: "slow", prompt: "take your time" } }] },
+    { text: "never sent", delayMs: 30_000 },
+  ]);
+  standin.requests.length = 0;
+  const started = Date.now();
+  const result = await runAgent(["-p", "--max-time", "2", "--model", provider.model, "go"], { home, cwd: repo, env: provider.env(standin.url) });
+  expect(result.code).toBe(124);
+  expect(Date.now() - started).toBeLessThan(15_000);
+  expect(modelRequests(standin)).toHaveLength(2);
+});
