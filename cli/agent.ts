@@ -121,7 +121,13 @@ export async function runAgent(messages: string[], flags: AgentFlags): Promise<n
     // Only the interactive mode has someone to ask; the others skip and say so on stderr.
     ask: interactive ? async (question) => (await import("./trust-prompt.ts")).askFolderTrust(question) : undefined,
   });
-  const warn = (line: string) => process.stderr.write(`omp: ${line}\n`);
+  // Problems with hooks and extensions: on stderr, or in the interactive mode as notices once it is up.
+  const warnings: { say?: (line: string) => void; early: string[] } = { early: [] };
+  const warn = (line: string) => {
+    if (!interactive) process.stderr.write(`omp: ${line}\n`);
+    else if (warnings.say) warnings.say(line);
+    else warnings.early.push(line);
+  };
   const toolSelection = flags.tools === false ? { none: true } : typeof flags.tools === "string" ? { only: [flags.tools] } : {};
   const builtins = builtinTools();
   const extensions = await sessionExtensions({
@@ -189,7 +195,7 @@ export async function runAgent(messages: string[], flags: AgentFlags): Promise<n
   preconnect(selection.model.baseUrl, env);
   if (interactive) {
     const { runInteractive } = await import("./interactive/index.ts");
-    return runInteractive({ runtime, selection, resumePath, initialPrompt: messages.join(" ") || undefined, approval, onFirstFrame: startGit, trustNotice: untrustedNotice(cwd) });
+    return runInteractive({ runtime, selection, resumePath, initialPrompt: messages.join(" ") || undefined, approval, onFirstFrame: startGit, trustNotice: untrustedNotice(cwd), warnings });
   }
   const stdin = await readPipedStdin();
   if (extensions.commands.length > 0) {
