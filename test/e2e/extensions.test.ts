@@ -41,6 +41,7 @@ export default function greeter(api: Api) {
   });
   api.on("tool_call", (event: { toolName: string; input: { command?: string } }) => {
     if (event.toolName === "bash" && event.input.command?.includes("rm ")) return { block: true, reason: "the greeter forbids rm" };
+    if (event.toolName === "write") return { input: { ...event.input, path: "redirected.txt" } };
   });
   api.on("tool_result", (event: { toolName: string; content: { type: string; text: string }[] }) => {
     if (event.toolName === "read") return { content: [...event.content, { type: "text", text: "[checked by greeter]" }] };
@@ -65,7 +66,7 @@ describe("extensions", () => {
     standin.setScript([
       { toolCalls: [{ id: "g1", name: "greet", arguments: { name: "Ada" } }, { id: "a1", name: "add", arguments: { a: 2, b: 40 } }] },
       { toolCalls: [{ id: "b1", name: "bash", arguments: { command: "rm README.md" } }, { id: "r1", name: "read", arguments: { path: "README.md" } }] },
-      { toolCalls: [{ id: "a2", name: "add", arguments: { a: "two" } }] },
+      { toolCalls: [{ id: "w1", name: "write", arguments: { path: "asked.txt", content: "x\n" } }, { id: "a2", name: "add", arguments: { a: "two" } }] },
       { text: "done" },
     ]);
     const result = await run(home, repo, []);
@@ -86,6 +87,9 @@ describe("extensions", () => {
     // A JSON Schema tool's input is validated like any other.
     expect(toolResultsOf(api, fourth).at(-1)!.isError).toBe(true);
     expect(readFileSync(log, "utf8")).toBe("start:startup\nend\n");
+    // tool_call rewrote the write's input.
+    expect(existsSync(join(repo, "asked.txt"))).toBe(false);
+    expect(readFileSync(join(repo, "redirected.txt"), "utf8")).toBe("x\n");
   });
 
   test("a command registered by an extension turns the prompt into its handler's text", async () => {

@@ -93,3 +93,17 @@ describe("answers", () => {
     expect((await run(`echo '{"hookSpecificOutput":{"updatedInput":{"command":"ls -la"}}}'`)).outcome).toEqual({ input: { command: "ls -la" } });
   });
 });
+
+test("the hooks of one event run in parallel; a hung one is killed at its own timeout", async () => {
+  const slow = (seconds: number, timeout?: number) => ({ type: "command", command: `sleep ${seconds}; echo done-${seconds}`, ...(timeout ? { timeout } : {}) });
+  const { hooks } = loadHooks([{ file: "/x/config.yml", block: { UserPromptSubmit: [{ hooks: [slow(1), slow(1), slow(1)] }, { hooks: [slow(30, 1.5)] }] } }]);
+  const warnings: string[] = [];
+  const agent = claudeHooks({ hooks, env: { PATH: process.env.PATH }, warn: (line) => warnings.push(line) })(session);
+  const started = performance.now();
+  const outcome = await agent.userPrompt!("hi");
+  const elapsed = performance.now() - started;
+  expect(outcome.context).toEqual(["done-1", "done-1", "done-1"]);
+  expect(elapsed).toBeGreaterThan(1400);
+  expect(elapsed).toBeLessThan(2900);
+  expect(warnings).toEqual(["UserPromptSubmit hook `sleep 30; echo done-30` was killed after its 1.5 s timeout"]);
+});
