@@ -42,7 +42,7 @@ test("a PreToolUse ask opens the approval prompt and a Notification hook hears o
   await s.tty.waitFor("Finished.");
   expect(s.tty.screen()).toContain("asked-run");
   const notification = JSON.parse(readFileSync(notified, "utf8"));
-  expect(notification).toMatchObject({ hook_event_name: "Notification", message: "omp needs your permission to use bash: echo asked-run" });
+  expect(notification).toMatchObject({ hook_event_name: "Notification", message: "omp needs your permission to use bash: echo asked-run (a hook asks: network access)" });
   const first = s.standin.requests.find((r) => r.method === "POST")!.body;
   expect(JSON.stringify(first.messages[0])).toContain("house rule: be brief");
 });
