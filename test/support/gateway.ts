@@ -1,0 +1,89 @@
+import { mkdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { OMP, cleanEnv, tempDir } from "./omp.ts";
+
+/** The three upstream APIs behind the gateway, each a models.yml provider pointing at the stand-in. */
+export const UPSTREAMS = [
+  { api: "anthropic-messages", provider: "up-anthropic", model: "claude-up" },
+  { api: "openai-completions", provider: "up-chat", model: "chat-up" },
+  { api: "openai-responses", provider: "up-responses", model: "resp-up" },
+] as const;
+export type UpstreamCase = (typeof UPSTREAMS)[number];
+
+/** models.yml as a user would write it: keys from env var names, the stand-in as each base URL. */
+export function writeUpstreamModels(home: string, standinUrl: string): void {
+  const dir = join(home, ".omp", "agent");
+  mkdirSync(dir, { recursive: true });
+  const providers = UPSTREAMS.map(
+    (u) => `  ${u.provider}:
+    baseUrl: ${u.api === "anthropic-messages" ? standinUrl : `${standinUrl}/v1`}
+    api: ${u.api}
+    apiKey: UPSTREAM_KEY
+    models:
+      - id: ${u.model}
+        reasoning: true
+        input: [text, image]
+        cost: { input: 3, output: 15, cacheRead: 0.3, cacheWrite: 3.75 }`,
+  ).join("\n");
+  writeFileSync(join(dir, "models.yml"), `providers:\n${providers}\n`);
+}
+
+export interface GatewayProcess {
+  url: string;
+  token: string;
+  proc: Bun.Subprocess<"ignore", "pipe", "pipe">;
+  /** Everything the gateway wrote to stderr so far (its request log). */
+  stderr(): string;
+  stop(): Promise<number>;
+}
+
+/** Runs `omp auth-gateway serve` on a free loopback port and waits until it listens. */
+export async function startGatewayProcess(home: string, env: Record<string, string> = {}, args: string[] = []): Promise<GatewayProcess> {
+  const token = await tokenOf(home, env);
+  const proc = Bun.spawn([OMP, "auth-gateway", "serve", "--bind", "127.0.0.1:0", ...args], {
+    cwd: home,
+    env: cleanEnv(home, { UPSTREAM_KEY: "sk-upstream-test", NO_PROXY: "127.0.0.1,localhost", ...env }),
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  let text = "";
+  const reader = proc.stderr.getReader();
+  const decoder = new TextDecoder();
+  const pump = (async () => {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) return;
+      text += decoder.decode(value, { stream: true });
+    }
+  })();
+  const deadline = Date.now() + 20_000;
+  let url: string | undefined;
+  while (!url) {
+    url = /listening on (http:\/\/\S+)/.exec(text)?.[1];
+    if (url) break;
+    if (proc.exitCode !== null || Date.now() > deadline) throw new Error(`the gateway did not start (exit ${proc.exitCode}):\n${text}`);
+    await Bun.sleep(20);
+  }
+  return {
+    url,
+    token,
+    proc,
+    stderr: () => text,
+    async stop() {
+      proc.kill("SIGTERM");
+      const code = await proc.exited;
+      await pump;
+      return code;
+    },
+  };
+}
+
+export async function tokenOf(home: string, env: Record<string, string> = {}): Promise<string> {
+  const child = Bun.spawn([OMP, "auth-gateway", "token"], { cwd: home, env: cleanEnv(home, env), stdio: ["ignore", "pipe", "pipe"] });
+  const out = await new Response(child.stdout).text();
+  if ((await child.exited) !== 0) throw new Error(`omp auth-gateway token failed: ${await new Response(child.stderr).text()}`);
+  return out.trim();
+}
+
+export function gatewayHome(): string {
+  return tempDir("omp-gateway-");
+}
