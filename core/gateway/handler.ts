@@ -89,7 +89,7 @@ export async function serveCompletion(codec: Codec, req: Request, deps: CallDeps
   let lastFailure: GatewayFailure | undefined;
   for (;;) {
     const credential = deps.sticky.pick(conversation, found.credentials, tried);
-    if (!credential) return fail(lastFailure ?? failure("rate_limit", `every credential for ${model.provider} is at its usage limit; try again later`));
+    if (!credential) return fail(lastFailure ?? failure("api_error", `no credential for ${model.provider} is left to try`));
     tried.add(credential.label);
     const attempt = await startAttempt(model, decoded, credential, conversation, abort.signal);
     if (attempt.kind === "failed") {

@@ -15,8 +15,11 @@ export class StickyCredentials {
 
   pick(conversation: string, credentials: Credential[], exclude: ReadonlySet<string> = new Set()): Credential | undefined {
     const now = Date.now();
-    const usable = credentials.filter((c) => !exclude.has(c.label) && (this.blockedUntil.get(c.label) ?? 0) <= now);
-    if (usable.length === 0) return undefined;
+    const untried = credentials.filter((c) => !exclude.has(c.label));
+    if (untried.length === 0) return undefined;
+    let usable = untried.filter((c) => (this.blockedUntil.get(c.label) ?? 0) <= now);
+    // All at their limit: the provider, not a guess here, says whether the soonest to reset works again.
+    if (usable.length === 0) usable = [untried.reduce((a, b) => ((this.blockedUntil.get(a.label) ?? 0) <= (this.blockedUntil.get(b.label) ?? 0) ? a : b))];
     const previous = this.chosen.get(conversation);
     const kept = usable.find((c) => c.label === previous);
     if (kept) {
