@@ -35,6 +35,8 @@ export interface GatewayProcess {
   /** Everything the gateway wrote to stderr so far (its request log). */
   stderr(): string;
   stop(): Promise<number>;
+  /** Waits for the process to end by itself. */
+  exited(): Promise<number>;
 }
 
 /** Runs `omp auth-gateway serve` on a free loopback port and waits until it listens. */
@@ -70,6 +72,11 @@ export async function startGatewayProcess(home: string, env: Record<string, stri
     stderr: () => text,
     async stop() {
       proc.kill("SIGTERM");
+      const code = await proc.exited;
+      await pump;
+      return code;
+    },
+    async exited() {
       const code = await proc.exited;
       await pump;
       return code;
