@@ -23,6 +23,7 @@ afterAll(async () => {
 });
 
 const env = { UPSTREAM_KEY: "sk-upstream-test", NO_PROXY: "127.0.0.1" };
+const json = (response: Response): Promise<any> => response.json();
 const auth = () => ({ authorization: `Bearer ${gateway.token}` });
 
 /** SSE events of a body as `{event, data}`, in order. */
@@ -70,13 +71,13 @@ describe("endpoints and auth", () => {
     expect((await fetch(`${gateway.url}/healthz`)).status).toBe(200);
     const missing = await fetch(`${gateway.url}/v1/models`);
     expect(missing.status).toBe(401);
-    expect((await missing.json()).error.message).toContain("omp auth-gateway token");
+    expect((await json(missing)).error.message).toContain("omp auth-gateway token");
     const wrong = await fetch(`${gateway.url}/v1/messages`, { method: "POST", headers: { "x-api-key": `${gateway.token}x` }, body: "{}" });
     expect(wrong.status).toBe(401);
-    expect((await wrong.json()).error.type).toBe("authentication_error");
+    expect((await json(wrong)).error.type).toBe("authentication_error");
     const viaKey = await fetch(`${gateway.url}/v1/models`, { headers: { "x-api-key": gateway.token } });
     expect(viaKey.status).toBe(200);
-    const list = await (await fetch(`${gateway.url}/v1/models?limit=1000`, { headers: auth() })).json();
+    const list = await json(await fetch(`${gateway.url}/v1/models?limit=1000`, { headers: auth() }));
     expect(list.object).toBe("list");
     const ids = list.data.map((m: any) => m.id);
     expect(ids).toEqual(expect.arrayContaining(["claude-up", "chat-up", "resp-up"]));
@@ -86,13 +87,13 @@ describe("endpoints and auth", () => {
   test("a model is found bare or as provider/id; an unknown one is a 404 in the client's format", async () => {
     standin.setScript([{ text: "one" }]);
     const ok = await fetch(`${gateway.url}/v1/chat/completions`, { method: "POST", headers: auth(), body: JSON.stringify({ model: "up-responses/resp-up", messages: [{ role: "user", content: "hi" }] }) });
-    expect((await ok.json()).choices[0].message.content).toBe("one");
+    expect((await json(ok)).choices[0].message.content).toBe("one");
     const missing = await fetch(`${gateway.url}/v1/messages`, { method: "POST", headers: auth(), body: JSON.stringify({ model: "no-such-model-zz", max_tokens: 5, messages: [] }) });
     expect(missing.status).toBe(404);
-    expect((await missing.json()).error.type).toBe("not_found_error");
+    expect((await json(missing)).error.type).toBe("not_found_error");
     const invalid = await fetch(`${gateway.url}/v1/responses`, { method: "POST", headers: auth(), body: JSON.stringify({ model: "resp-up" }) });
     expect(invalid.status).toBe(400);
-    expect((await invalid.json()).error.message).toContain("input");
+    expect((await json(invalid)).error.message).toContain("input");
   });
 
   test("a Claude Code request (?beta=true, unknown fields, system-role messages, adaptive thinking) streams in Anthropic's strict order", async () => {
@@ -157,22 +158,22 @@ describe("endpoints and auth", () => {
       body: JSON.stringify({ model: "claude-up", messages: [{ role: "user", content: "hello there, how many tokens is this?" }] }),
     });
     expect(response.status).toBe(200);
-    expect((await response.json()).input_tokens).toBeGreaterThan(5);
+    expect((await json(response)).input_tokens).toBeGreaterThan(5);
   });
 });
 
 describe("operations", () => {
   test("usage per client token and model in SQLite at /v1/usage, Prometheus text at /metrics, one log line per request without prompt or token", async () => {
     standin.setScript([{ text: "counted", usage: { input: 11, output: 4, cacheRead: 2 } }]);
-    const before = (await (await fetch(`${gateway.url}/v1/usage`, { headers: auth() })).json()).data.find((r: any) => r.model === "claude-up");
+    const before = (await json(await fetch(`${gateway.url}/v1/usage`, { headers: auth() }))).data.find((r: any) => r.model === "claude-up");
     const response = await fetch(`${gateway.url}/v1/chat/completions`, {
       method: "POST",
       headers: auth(),
       body: JSON.stringify({ model: "claude-up", messages: [{ role: "user", content: "SECRET-PROMPT-TEXT" }] }),
     });
     const id = response.headers.get("x-request-id")!;
-    expect((await response.json()).choices[0].message.content).toBe("counted");
-    const usage = await (await fetch(`${gateway.url}/v1/usage`, { headers: auth() })).json();
+    expect((await json(response)).choices[0].message.content).toBe("counted");
+    const usage = await json(await fetch(`${gateway.url}/v1/usage`, { headers: auth() }));
     const row = usage.data.find((r: any) => r.model === "claude-up" && r.client === usage.client);
     expect(row.client).toMatch(/^tok_[0-9a-f]{12}$/);
     expect(row.requests).toBe((before?.requests ?? 0) + 1);
@@ -280,7 +281,7 @@ describe("accounts", () => {
       const mark = standin.requests.length;
       const moved = await ask("conversation-A");
       expect(moved.status).toBe(200);
-      expect((await moved.json()).content[0].text).toBe("from the other account");
+      expect((await json(moved)).content[0].text).toBe("from the other account");
       const [limited, other] = standin.requests.slice(mark).map((r) => r.headers["x-api-key"]);
       expect(limited).toBe(keys[0]);
       expect(other).not.toBe(limited);
