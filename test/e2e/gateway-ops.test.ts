@@ -214,7 +214,7 @@ describe("operations", () => {
   test("status and check report what is served; check --strict probes each credential", async () => {
     const status = await runOmp(["auth-gateway", "status", "--bind", gateway.url.replace("http://", ""), "--json"], { home, env });
     expect(status.code).toBe(0);
-    expect(JSON.parse(status.stdout)).toMatchObject({ running: true, token: { exists: true }, models: 3, providers: ["up-anthropic", "up-chat", "up-responses"] });
+    expect(JSON.parse(status.stdout)).toMatchObject({ running: true, token: { exists: true }, models: 4, providers: ["up-anthropic", "up-chat", "up-gemini", "up-responses"] });
     const stopped = await runOmp(["auth-gateway", "status", "--bind", "127.0.0.1:1"], { home, env });
     expect(stopped.code).toBe(1);
     expect(stopped.stdout).toContain("not running");
@@ -222,9 +222,10 @@ describe("operations", () => {
     expect(check.map((r: any) => [r.provider, r.ok, r.source])).toEqual([
       ["up-anthropic", true, "models.yml apiKey ($UPSTREAM_KEY)"],
       ["up-chat", true, "models.yml apiKey ($UPSTREAM_KEY)"],
+      ["up-gemini", true, "models.yml apiKey ($UPSTREAM_KEY)"],
       ["up-responses", true, "models.yml apiKey ($UPSTREAM_KEY)"],
     ]);
-    standin.setScript([{ text: "OK" }, { status: 401 }, { text: "OK" }]);
+    standin.setScript([{ text: "OK" }, { status: 401 }, { text: "OK" }, { text: "OK" }]);
     const strict = await runOmp(["auth-gateway", "check", "--strict"], { home, env });
     expect(strict.code).toBe(1);
     expect(strict.stdout).toMatch(/FAIL up-chat .*probe chat-up failed: .*401/);

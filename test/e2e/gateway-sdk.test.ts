@@ -16,6 +16,7 @@ const FIRST: Turn = { thinking: "Let me look at the file.", text: "Reading it.",
 const SECOND: Turn = { text: "The file says hi.", usage: { input: 40, output: 6, cacheRead: 25 } };
 
 type Client = "anthropic" | "chat" | "responses";
+const FORMAT_OF = { "anthropic-messages": "anthropic", "openai-completions": "openai-completions", "openai-responses": "openai-responses", "google-generative-ai": "google" } as const;
 const CLIENTS: Client[] = ["anthropic", "chat", "responses"];
 
 interface Result {
@@ -200,12 +201,12 @@ describe.each(CLIENTS)("%s client", (client) => {
     if (client === "anthropic") expect(first.calls[0]!.id).toMatch(/^[a-zA-Z0-9_-]+$/);
 
     const sent = standin.requests[before]!;
-    expect(sent.format).toBe(upstream.api === "anthropic-messages" ? "anthropic" : upstream.api === "openai-completions" ? "openai-completions" : "openai-responses");
+    expect(sent.format).toBe(FORMAT_OF[upstream.api]);
     const body = JSON.stringify(sent.body);
     expect(body).toContain("SYSTEM-MARKER");
     expect(body).toContain(IMAGE);
     expect(body).toContain("read_file");
-    expect(sent.headers["authorization"] ?? sent.headers["x-api-key"]).toContain("sk-upstream-test");
+    expect(sent.headers["authorization"] ?? sent.headers["x-api-key"] ?? sent.headers["x-goog-api-key"]).toContain("sk-upstream-test");
 
     const second = await secondTurn(client, upstream.model, first);
     expect(second.text).toBe("The file says hi.");
@@ -229,13 +230,18 @@ function serialOf(request: { body: any }, s: Standin): number {
   return s.requests.filter((r) => r.method === "POST" && r.format !== undefined).indexOf(request as any) + 1;
 }
 
+/** Gemini matches calls and results by name, not id. */
+const geminiParts = (body: any) => body.contents.flatMap((c: any) => c.parts);
+
 function callIdIn(body: any, upstream: UpstreamCase): string | undefined {
+  if (upstream.api === "google-generative-ai") return geminiParts(body).find((p: any) => p.functionCall)?.functionCall.name;
   if (upstream.api === "anthropic-messages") return body.messages.flatMap((m: any) => (Array.isArray(m.content) ? m.content : [])).find((b: any) => b.type === "tool_use")?.id;
   if (upstream.api === "openai-completions") return body.messages.find((m: any) => m.tool_calls)?.tool_calls[0].id;
   return body.input.find((i: any) => i.type === "function_call")?.call_id;
 }
 
 function resultIdIn(body: any, upstream: UpstreamCase): string | undefined {
+  if (upstream.api === "google-generative-ai") return geminiParts(body).find((p: any) => p.functionResponse)?.functionResponse.name;
   if (upstream.api === "anthropic-messages") return body.messages.flatMap((m: any) => (Array.isArray(m.content) ? m.content : [])).find((b: any) => b.type === "tool_result")?.tool_use_id;
   if (upstream.api === "openai-completions") return body.messages.find((m: any) => m.role === "tool")?.tool_call_id;
   return body.input.find((i: any) => i.type === "function_call_output")?.call_id;
@@ -321,4 +327,16 @@ test("thinking signed for one model is dropped, not forged, when the conversatio
   expect(replay.input.some((i: any) => i.type === "reasoning")).toBe(false);
   // The call and its result still go across, with matching ids.
   expect(callIdIn(replay, UPSTREAMS[2])).toBe(resultIdIn(replay, UPSTREAMS[2])!);
+});
+
+test.each(UPSTREAMS.map((u) => [u.api, u] as const))("over %s a reply cut by the token limit says so in each format, streamed or not", async (_api, upstream) => {
+  standin.setScript(Array.from({ length: 6 }, () => ({ text: "cut here", stop: "length" as const })));
+  for (const client of CLIENTS) expect({ client, stop: (await simpleTurn(client, upstream.model)).stop }).toEqual({ client, stop: "length" });
+  const message = await anthropic.messages.create({ model: upstream.model, max_tokens: 10, messages: [{ role: "user", content: "hi" }] });
+  expect(message.stop_reason).toBe("max_tokens");
+  expect(message.content).toMatchObject([{ type: "text", text: "cut here" }]);
+  const response = await openai.responses.create({ model: upstream.model, input: "hi" });
+  expect(response.status).toBe("incomplete");
+  expect(response.incomplete_details?.reason).toBe("max_output_tokens");
+  expect(response.output_text).toBe("cut here");
 });

@@ -1,11 +1,12 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 
-/** The three upstream APIs behind the gateway, each a models.yml provider pointing at the stand-in. */
+/** The upstream APIs behind the gateway, each a models.yml provider pointing at the stand-in. */
 export const UPSTREAMS = [
   { api: "anthropic-messages", provider: "up-anthropic", model: "claude-up" },
   { api: "openai-completions", provider: "up-chat", model: "chat-up" },
   { api: "openai-responses", provider: "up-responses", model: "resp-up" },
+  { api: "google-generative-ai", provider: "up-gemini", model: "gemini-up" },
 ] as const;
 export type UpstreamCase = (typeof UPSTREAMS)[number];
 
@@ -15,7 +16,7 @@ export function writeUpstreamModels(home: string, standinUrl: string): void {
   mkdirSync(dir, { recursive: true });
   const providers = UPSTREAMS.map(
     (u) => `  ${u.provider}:
-    baseUrl: ${u.api === "anthropic-messages" ? standinUrl : `${standinUrl}/v1`}
+    baseUrl: ${u.api === "openai-completions" || u.api === "openai-responses" ? `${standinUrl}/v1` : standinUrl}
     api: ${u.api}
     apiKey: UPSTREAM_KEY
     models:
