@@ -11,6 +11,9 @@ import { cpus } from "node:os";
 import { join, resolve } from "node:path";
 import { writeUpstreamModels } from "../test/support/gateway-models.ts";
 import { startStandin } from "../test/support/standin/index.ts";
+import type { ModelsConfig } from "../core/config/models-schema.ts";
+import { startGateway } from "../core/gateway/server.ts";
+import { Upstream } from "../core/gateway/upstream.ts";
 
 const ROOT = resolve(import.meta.dir, "..");
 const OMP = process.env.OMP_BIN ?? join(ROOT, "dist", "omp");
@@ -121,6 +124,37 @@ async function startCcr(standinUrl: string): Promise<{ url: string; proc: Bun.Su
   return { url: `http://127.0.0.1:${port}`, proc, version };
 }
 
+/**
+ * The gateway's own work, apart from the operating system scheduling a second process: the same
+ * code (from source) in this process, against the stand-in directly and a bare Bun proxy (the cost
+ * of one more loopback hop alone).
+ */
+async function inProcessTtfb(standinUrl: string): Promise<Record<string, number>> {
+  const config: ModelsConfig = { providers: { "up-anthropic": { baseUrl: standinUrl, api: "anthropic-messages", apiKey: "k", models: [{ id: "claude-up" }] } } };
+  const gateway = startGateway({ bind: { hostname: "127.0.0.1", port: 0 }, token: "t", upstream: new Upstream(config, {}), log: () => {} });
+  const proxy = Bun.serve({
+    hostname: "127.0.0.1",
+    port: 0,
+    async fetch(req) {
+      const upstream = await fetch(`${standinUrl}/v1/messages`, { method: "POST", body: await req.text(), headers: req.headers });
+      return new Response(upstream.body, { headers: upstream.headers });
+    },
+  });
+  const headers = { "content-type": "application/json", "x-api-key": "t" };
+  const body = anthropicBody("claude-up");
+  const targets: Target[] = [
+    { name: "direct", url: `${standinUrl}/v1/messages`, headers, body },
+    { name: "bare Bun proxy", url: `http://127.0.0.1:${proxy.port}/v1/messages`, headers, body },
+    { name: "omp gateway", url: `${gateway.url}/v1/messages`, headers, body },
+  ];
+  for (let i = 0; i < 30; i++) for (const t of targets) await ttfb(t);
+  const samples: number[][] = targets.map(() => []);
+  for (let i = 0; i < TTFB_RUNS; i++) for (const [n, t] of targets.entries()) samples[n]!.push(await ttfb(t));
+  await gateway.stop(0);
+  await proxy.stop(true);
+  return Object.fromEntries(targets.map((t, n) => [t.name, round(median(samples[n]!), 3)]));
+}
+
 const anthropicBody = (model: string) =>
   JSON.stringify({ model, max_tokens: 256, stream: true, messages: [{ role: "user", content: "Say hello to the benchmark." }] });
 
@@ -167,6 +201,7 @@ async function main(): Promise<void> {
     const seconds = (performance.now() - started) / 1000;
     return { requests: CONCURRENCY * ROUNDS, completed, seconds: round(seconds, 2), perSecond: round((CONCURRENCY * ROUNDS) / seconds, 0), peakRssMb: peakRss(t.pid) };
   };
+  const inProcess = await inProcessTtfb(standin.url);
   const throughput = { ompSame: await concurrent(ompSame), ompChat: await concurrent(ompChat), ccrChat: ccrChat ? await concurrent(ccrChat) : undefined };
 
   const added = {
@@ -183,6 +218,7 @@ async function main(): Promise<void> {
     ttfbRuns: TTFB_RUNS,
     ttfb: Object.fromEntries(targets.map((t) => [t.name, stat(t)])),
     addedMs: added,
+    inProcess,
     throughput,
     ccr: "url" in ccr ? { version: ccr.version } : ccr,
   };
@@ -229,6 +265,12 @@ function report(r: any): string {
     "| Path | median | p90 |",
     "|---|---|---|",
     ...Object.entries(r.ttfb).map(([name, s]) => row(name, s as any)),
+    "",
+    "In one process (the gateway's code from source, no second process to schedule), median time to first byte:",
+    "",
+    "| direct | bare Bun proxy (one more hop) | omp gateway |",
+    "|---|---|---|",
+    `| ${r.inProcess.direct} ms | ${r.inProcess["bare Bun proxy"]} ms | ${r.inProcess["omp gateway"]} ms |`,
     "",
     "The gateway opens its stream only once the provider has accepted the request (so a refusal is an HTTP error in the",
     "client's format and a usage limit can move to another account first); the added time is that of one more loopback",
