@@ -340,3 +340,17 @@ test.each(UPSTREAMS.map((u) => [u.api, u] as const))("over %s a reply cut by the
   expect(response.incomplete_details?.reason).toBe("max_output_tokens");
   expect(response.output_text).toBe("cut here");
 });
+
+test.each(UPSTREAMS.map((u) => [u.api, u] as const))("over %s parallel tool calls keep their own ids, names and arguments in every format", async (_api, upstream) => {
+  const calls = [
+    { name: "read_file", arguments: { path: "a.txt" } },
+    { name: "list_dir", arguments: { path: "src", depth: 2 } },
+  ];
+  standin.setScript(CLIENTS.map(() => ({ text: "Two at once.", toolCalls: calls })));
+  for (const client of CLIENTS) {
+    const result = await simpleTurn(client, upstream.model);
+    expect({ client, calls: result.calls.map((c) => ({ name: c.name, arguments: c.args })) }).toEqual({ client, calls });
+    expect(new Set(result.calls.map((c) => c.id)).size).toBe(2);
+    expect(result.stop).toBe("toolUse");
+  }
+});
