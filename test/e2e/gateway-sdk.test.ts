@@ -354,3 +354,25 @@ test.each(UPSTREAMS.map((u) => [u.api, u] as const))("over %s parallel tool call
     expect(result.stop).toBe("toolUse");
   }
 });
+
+test("Codex's freeform (custom) tools: served as a function elsewhere, returned as custom_tool_call with its raw input, and sent back", async () => {
+  const patch = "*** Begin Patch\n*** Add File: hello.txt\n+hi\n*** End Patch";
+  standin.setScript([{ toolCalls: [{ name: "apply_patch", arguments: { input: patch } }] }, { text: "Patched." }]);
+  const tools: any = [{ type: "custom", name: "apply_patch", description: "Apply a patch.", format: { type: "grammar", syntax: "lark", definition: "start: begin_patch" } }];
+  const before = standin.requests.length;
+  const first = await openai.responses.stream({ model: "claude-up", input: "add hello.txt", tools }).finalResponse();
+  const call: any = first.output.find((o: any) => o.type === "custom_tool_call");
+  expect(call).toMatchObject({ name: "apply_patch", input: patch });
+  const upstreamTool = standin.requests[before]!.body.tools[0];
+  expect(upstreamTool.name).toBe("apply_patch");
+  expect(upstreamTool.description).toContain("start: begin_patch");
+  expect(upstreamTool.input_schema.required).toEqual(["input"]);
+
+  await openai.responses
+    .stream({ model: "claude-up", tools, input: [{ role: "user", content: "add hello.txt" }, call, { type: "custom_tool_call_output", call_id: call.call_id, output: "Done!" }] })
+    .finalResponse();
+  const replay = standin.requests[before + 1]!.body;
+  const use = replay.messages[1].content.find((b: any) => b.type === "tool_use");
+  expect(use.input).toEqual({ input: patch });
+  expect(replay.messages[2].content[0]).toMatchObject({ type: "tool_result", tool_use_id: use.id });
+});
