@@ -4,7 +4,8 @@ import { type BindAddress, bindUrl } from "./bind.ts";
 import { chatCodec } from "./chat.ts";
 import { type Codec, RequestError } from "./codec.ts";
 import { failure } from "./errors.ts";
-import { type Outcome, errorResponse, estimateTokens, prepare, serveCompletion } from "./handler.ts";
+import { countInputTokens } from "./count-tokens.ts";
+import { type Outcome, errorResponse, prepare, serveCompletion } from "./handler.ts";
 import { Metrics } from "./metrics.ts";
 import { responsesCodec } from "./responses.ts";
 import { StickyCredentials } from "./sticky.ts";
@@ -139,8 +140,8 @@ export function startGateway(options: GatewayOptions): Gateway {
 
   async function countTokens(req: Request, requestId: string): Promise<Response> {
     try {
-      const { decoded } = await prepare(anthropicCodec, req, options.upstream);
-      return Response.json({ input_tokens: estimateTokens(decoded.context) });
+      const { model, decoded } = await prepare(anthropicCodec, req, options.upstream);
+      return Response.json({ input_tokens: await countInputTokens(model, decoded, options.upstream) });
     } catch (error) {
       if (error instanceof RequestError) return errorResponse(anthropicCodec, error.failure, requestId);
       throw error;

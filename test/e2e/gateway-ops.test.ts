@@ -1,7 +1,7 @@
 import { statSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { runOmp } from "../support/omp.ts";
-import { type Standin, startStandin } from "../support/standin/index.ts";
+import { COUNTED_TOKENS, type Standin, startStandin } from "../support/standin/index.ts";
 import { type GatewayProcess, gatewayHome, startGatewayProcess, tokenOf, writeUpstreamModels } from "../support/gateway.ts";
 
 /** `omp auth-gateway`: token, auth, endpoints, Claude Code's wire details, operations, accounts. */
@@ -151,14 +151,25 @@ describe("endpoints and auth", () => {
     expect(sent.max_tokens ?? sent.max_completion_tokens).toBeLessThanOrEqual(16_384);
   });
 
-  test("count_tokens answers for Claude Code's /context", async () => {
-    const response = await fetch(`${gateway.url}/v1/messages/count_tokens?beta=true`, {
-      method: "POST",
-      headers: { "x-api-key": gateway.token },
-      body: JSON.stringify({ model: "claude-up", messages: [{ role: "user", content: "hello there, how many tokens is this?" }] }),
-    });
-    expect(response.status).toBe(200);
-    expect((await json(response)).input_tokens).toBeGreaterThan(5);
+  test("count_tokens answers for Claude Code's /context: Anthropic's own count for an Anthropic upstream, an estimate otherwise", async () => {
+    const count = async (model: string) => {
+      const response = await fetch(`${gateway.url}/v1/messages/count_tokens?beta=true`, {
+        method: "POST",
+        headers: { "x-api-key": gateway.token },
+        body: JSON.stringify({ model, system: "Be brief.", messages: [{ role: "user", content: "hello there, how many tokens is this?" }] }),
+      });
+      expect(response.status).toBe(200);
+      return (await json(response)).input_tokens;
+    };
+    expect(await count("claude-up")).toBe(COUNTED_TOKENS);
+    const asked = standin.requests.at(-1)!;
+    expect(asked.path).toBe("/v1/messages/count_tokens");
+    expect(asked.headers["x-api-key"]).toBe("sk-upstream-test");
+    expect(asked.body).toMatchObject({ model: "claude-up", system: [{ text: "Be brief." }] });
+    expect(asked.body.stream).toBeUndefined();
+    const estimate = await count("chat-up");
+    expect(estimate).toBeGreaterThan(5);
+    expect(estimate).not.toBe(COUNTED_TOKENS);
   });
 });
 
