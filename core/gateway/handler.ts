@@ -108,9 +108,24 @@ export async function serveCompletion(codec: Codec, req: Request, deps: CallDeps
   }
 }
 
-type Attempt =
-  | { kind: "failed"; failure: GatewayFailure }
-  | { kind: "accepted"; buffered: AssistantEvent[]; rest: AsyncIterator<AssistantEvent>; partial: AssistantMessage };
+type Accepted = {
+  kind: "accepted";
+  buffered: AssistantEvent[];
+  /** The provider's next event, already asked for when the stream opened before any content. */
+  pending?: Promise<IteratorResult<AssistantEvent>>;
+  rest: AsyncIterator<AssistantEvent>;
+  partial: AssistantMessage;
+};
+type Attempt = { kind: "failed"; failure: GatewayFailure } | Accepted;
+
+/**
+ * How long a streaming request waits for the provider's first content before its stream opens
+ * anyway: a model that thinks silently for minutes must not leave the client (and Bun's idle
+ * timer) without a byte. Refusals come well within it, so they still become HTTP errors and
+ * usage limits still fail over.
+ */
+const OPEN_AFTER_MS = 3000;
+const SILENT = Symbol("silent");
 
 /** Runs the provider call until it shows content (or ends), keeping what it saw for the encoder. */
 async function startAttempt(model: Model, decoded: DecodedRequest, credential: Credential, conversation: string, signal: AbortSignal): Promise<Attempt> {
@@ -125,8 +140,13 @@ async function startAttempt(model: Model, decoded: DecodedRequest, credential: C
     sessionId: conversation,
   })[Symbol.asyncIterator]();
   const buffered: AssistantEvent[] = [];
+  const openBy = decoded.stream ? Date.now() + OPEN_AFTER_MS : Number.POSITIVE_INFINITY;
   for (;;) {
-    const next = await events.next();
+    const pending = events.next();
+    const start = buffered.find((e) => e.type === "start");
+    // core/ai yields `start`, with the message it fills, before the request goes out.
+    const next = start ? await raceUntil(pending, openBy) : await pending;
+    if (next === SILENT) return { kind: "accepted", buffered, pending, rest: events, partial: start!.partial };
     if (next.done) return { kind: "failed", failure: failure("api_error", `${model.provider}: the reply ended without a result`) };
     const event = next.value;
     if (event.type === "error") {
@@ -142,8 +162,25 @@ async function startAttempt(model: Model, decoded: DecodedRequest, credential: C
   }
 }
 
-async function* remaining(attempt: Extract<Attempt, { kind: "accepted" }>): AsyncGenerator<AssistantEvent> {
+async function raceUntil<T>(promise: Promise<T>, deadline: number): Promise<T | typeof SILENT> {
+  const wait = deadline - Date.now();
+  if (!Number.isFinite(wait)) return promise;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const silent = new Promise<typeof SILENT>((resolve) => (timer = setTimeout(() => resolve(SILENT), Math.max(0, wait))));
+  try {
+    return await Promise.race([promise, silent]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+async function* remaining(attempt: Accepted): AsyncGenerator<AssistantEvent> {
   yield* attempt.buffered;
+  if (attempt.pending) {
+    const next = await attempt.pending;
+    if (next.done) return;
+    yield next.value;
+  }
   for (;;) {
     const next = await attempt.rest.next();
     if (next.done) return;
@@ -154,7 +191,7 @@ async function* remaining(attempt: Extract<Attempt, { kind: "accepted" }>): Asyn
 async function whole(
   codec: Codec,
   context: EncodeContext,
-  attempt: Extract<Attempt, { kind: "accepted" }>,
+  attempt: Accepted,
   deps: CallDeps,
   credential: Credential,
   fail: (f: GatewayFailure, credential?: string) => Response,
@@ -172,7 +209,7 @@ async function whole(
 function streamed(
   codec: Codec,
   context: EncodeContext,
-  attempt: Extract<Attempt, { kind: "accepted" }>,
+  attempt: Accepted,
   abort: AbortController,
   deps: CallDeps,
   credential: Credential,

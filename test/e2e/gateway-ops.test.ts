@@ -305,3 +305,24 @@ describe("accounts", () => {
     }
   });
 });
+
+test("a provider silent for seconds before answering still gets the client a stream opened early, with the reply after", async () => {
+  standin.setScript([{ text: "worth the wait", delayMs: 4500 }]);
+  const sentAt = performance.timeOrigin + performance.now();
+  const response = await fetch(`${gateway.url}/v1/messages`, {
+    method: "POST",
+    headers: { "x-api-key": gateway.token },
+    body: JSON.stringify({ model: "claude-up", max_tokens: 50, stream: true, messages: [{ role: "user", content: "go" }] }),
+  });
+  const headersAt = performance.timeOrigin + performance.now();
+  expect(response.status).toBe(200);
+  const events = await sseEvents(response);
+  const recorded = standin.requests.at(-1)!;
+  // The stream opened while the provider had not answered yet.
+  expect(headersAt).toBeLessThan(recorded.respondedAt!);
+  expect(headersAt - sentAt).toBeLessThan(4500);
+  expect(events[0]!.event).toBe("message_start");
+  expect(events[1]!.event).toBe("ping");
+  expect(events.filter((e) => e.event === "content_block_delta").map((e) => e.data.delta.text).join("")).toBe("worth the wait");
+  expect(events.at(-1)!.event).toBe("message_stop");
+});
