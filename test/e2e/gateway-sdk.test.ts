@@ -303,6 +303,8 @@ describe.each(CLIENTS)("%s client errors", (client) => {
     }
     if (client === "responses" && !(outcome instanceof Error)) expect(outcome.raw.status).toBe("failed");
     else expect(outcome).toBeInstanceOf(Error);
+    // The provider said it was overloaded; the client hears that in its own terms.
+    if (client === "anthropic") expect(outcome.error?.error?.type).toBe("overloaded_error");
   });
 });
 
