@@ -22,24 +22,21 @@ export interface Credential {
  * and environment the agent uses, so any model omp can use is served.
  */
 export class Upstream {
-  private models: Model[];
-  private localProbed = false;
+  private readonly builtin: Model[];
+  private all: Promise<Model[]> | undefined;
   private store: CredentialStore | null | undefined;
 
   constructor(
     private readonly config: ModelsConfig,
     private readonly env: Env = process.env,
   ) {
-    this.models = knownModels(config, env);
+    this.builtin = knownModels(config, env);
   }
 
-  /** Every model omp knows, running local servers included (probed once). */
-  async allModels(): Promise<Model[]> {
-    if (!this.localProbed) {
-      this.models = await withLocalModels(this.models, this.env);
-      this.localProbed = true;
-    }
-    return this.models;
+  /** Every model omp knows, running local servers included (probed once, however many requests ask at once). */
+  allModels(): Promise<Model[]> {
+    this.all ??= withLocalModels(this.builtin, this.env);
+    return this.all;
   }
 
   /** The models the gateway can serve now: those whose provider has a credential or needs none. */
