@@ -66,7 +66,7 @@ function reasoningItem(context: EncodeContext, block: ThinkingContent, fallbackI
       // Not an item: sealed below like any other.
     }
   }
-  return { id: fallbackId, type: "reasoning", summary, encrypted_content: sealSignature(context.upstream, block.signature) };
+  return { id: fallbackId, type: "reasoning", summary, encrypted_content: sealSignature(context.upstream, block.signature, block.redacted) };
 }
 
 function callItem(context: EncodeContext, call: ToolCall, id: string, argumentsText: string): Json {

@@ -110,6 +110,7 @@ function reasoningPart(item: Item, target: Model): ReturnedPart {
   if (opened.origin) {
     const part: ReturnedPart = { type: "thinking", thinking, origin: opened.origin };
     if (opened.signature !== undefined) part.signature = opened.signature;
+    if (opened.redacted) part.redacted = true;
     return part;
   }
   let origin: Origin | null = null;

@@ -19,9 +19,11 @@ export function originOf(model: Model): Origin {
   return { provider: model.provider, api: model.api, model: model.id };
 }
 
-export function sealSignature(model: Model, signature: string | undefined): string {
-  const payload: Record<string, string> = { p: model.provider, a: model.api, m: model.id };
+/** `redacted`: the signature is encrypted thinking with no text (Anthropic's redacted_thinking). */
+export function sealSignature(model: Model, signature: string | undefined, redacted = false): string {
+  const payload: Record<string, string | boolean> = { p: model.provider, a: model.api, m: model.id };
   if (signature !== undefined) payload.s = signature;
+  if (redacted) payload.r = true;
   return PREFIX + Buffer.from(JSON.stringify(payload)).toString("base64url");
 }
 
@@ -29,6 +31,7 @@ export interface OpenedSignature {
   /** `undefined`: not sealed by the gateway, so signed by the provider the client speaks to natively. */
   origin?: Origin;
   signature?: string;
+  redacted?: boolean;
 }
 
 export function openSignature(text: string | undefined): OpenedSignature {
@@ -38,7 +41,10 @@ export function openSignature(text: string | undefined): OpenedSignature {
     const payload = JSON.parse(Buffer.from(text.slice(PREFIX.length), "base64url").toString("utf8")) as Record<string, unknown>;
     if (typeof payload.p !== "string" || typeof payload.a !== "string" || typeof payload.m !== "string") return {};
     const origin = { provider: payload.p, api: payload.a, model: payload.m };
-    return typeof payload.s === "string" ? { origin, signature: payload.s } : { origin };
+    const opened: OpenedSignature = { origin };
+    if (typeof payload.s === "string") opened.signature = payload.s;
+    if (payload.r === true) opened.redacted = true;
+    return opened;
   } catch {
     return {};
   }

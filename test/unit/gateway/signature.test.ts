@@ -26,6 +26,12 @@ describe("thinking signatures handed to clients", () => {
     expect(sealed).toMatch(/^[A-Za-z0-9._-]+$/);
     expect(openSignature(sealed)).toEqual({ origin: { provider: "openai", api: "openai-responses", model: "gpt-6" }, signature: '{"type":"reasoning","id":"rs_1"}' });
     expect(openSignature(sealSignature(qwen, undefined))).toEqual({ origin: { provider: "local", api: "openai-completions", model: "qwen" } });
+    // Redacted thinking (encrypted, no text) stays redacted through a client that cannot say so.
+    expect(openSignature(sealSignature(claude, "EncryptedData", true))).toEqual({
+      origin: { provider: "anthropic", api: "anthropic-messages", model: "claude-opus-5-5" },
+      signature: "EncryptedData",
+      redacted: true,
+    });
   });
 
   test("a raw signature belongs to the target only if it speaks the API that issued it", () => {
