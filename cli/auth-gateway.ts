@@ -16,8 +16,9 @@ import { writeStdout } from "./write.ts";
  */
 function loadUpstream(): Upstream {
   const home = homeDir();
-  loadDotenv({ cwd: home, env: process.env });
-  const { config } = loadModelsConfig({ cwd: home, env: process.env });
+  // The home folder's own files are the user's: trusted like every user-level file.
+  loadDotenv({ cwd: home, env: process.env, trusted: true });
+  const { config } = loadModelsConfig({ cwd: home, env: process.env, trusted: true });
   return new Upstream(config, process.env);
 }
 
