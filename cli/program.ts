@@ -94,7 +94,8 @@ export function describeProgram(status: Status): Command {
     .command("doctor")
     .description("check this installation: version, platform, native addon, cache, SQLite")
     .option("--json", "print the report as JSON")
-    .action(run(async (options: { json?: boolean }) => (await import("./doctor.ts")).runDoctor(options)));
+    .option("--repair", "verify every cached native addon by sha256 and re-extract damaged ones before loading")
+    .action(run(async (options: { json?: boolean; repair?: boolean }) => (await import("./doctor.ts")).runDoctor(options)));
 
   program
     .command("update")
