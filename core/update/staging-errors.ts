@@ -1,5 +1,4 @@
 import { writeFileSync } from "node:fs";
-import { dirname } from "node:path";
 import { OmpError, describeError } from "../errors/omp-error.ts";
 
 const FULL = new Set(["ENOSPC", "EDQUOT"]);
@@ -13,7 +12,7 @@ export function stagingWriteError(path: string, error: unknown, neededBytes?: nu
   if (code && FULL.has(code)) {
     const need = neededBytes === undefined ? "" : ` (it needs ${Math.ceil(neededBytes / 1024 ** 2)} MiB there)`;
     return new OmpError(
-      `no space left to write the update in ${dirname(path)}${need}: ${code === "EDQUOT" ? "the disk quota is used up" : "the disk is full"}. Free some space and run omp update again; nothing was changed.`,
+      `no space left to write ${path}${need}: ${code === "EDQUOT" ? "the disk quota is used up" : "the disk is full"}. Free some space and run omp update again; nothing was changed.`,
       { cause: error },
     );
   }

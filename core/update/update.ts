@@ -134,7 +134,7 @@ export async function runUpdate(ctx: UpdateContext, request: UpdateRequest): Pro
 
   const onWait = (pid: number) => ctx.log(`waiting for another omp update (pid ${pid}) to finish`);
   return withInstallLock(target, { waitMs: ctx.lockWaitMs ?? 10 * 60_000, onWait }, async () => {
-    for (const name of sweepLeftovers(target)) ctx.log(`removed ${name}, left by an interrupted update`);
+    for (const name of sweepLeftovers(target)) ctx.log(`removed ${name}, left by an interrupted update or install`);
     // Another update may have replaced the binary while this one waited for the lock.
     const before = await installedVersion(target);
     if (wanted && before === wanted && !request.force) {

@@ -33,7 +33,7 @@ describe("readTarGz", () => {
 
   test("an entry claiming gigabytes is refused from its header alone", async () => {
     const path = join(tempDir("omp-unit-"), "bomb.tar.gz");
-    await writeGzipBomb(path, [claimingHeader("top/omp", 7 * 1024 ** 3)], 1024 * 1024);
+    await writeGzipBomb(path, [claimingHeader("top/omp", 7 * 1024 ** 3), 1024 * 1024]);
     const started = performance.now();
     await expect(readTarGz(path, "bomb.tar.gz", ["omp"])).rejects.toThrow("bomb.tar.gz unpacks to more than 1024 MiB");
     expect(performance.now() - started).toBeLessThan(2000);
