@@ -10,15 +10,17 @@ export const EXIT_INTERNAL = 1;
  * screenful of minified bundle source, so it gets one line too, and its stack only on request.
  */
 export function reportCommandError(error: unknown): number {
-  if (error instanceof OmpError) {
-    writeFdQuietly(2, `omp: ${error.message}\n`);
-    return error.exitCode;
-  }
+  const { text, exitCode } = describeFailure(error);
+  writeFdQuietly(2, text);
+  return exitCode;
+}
+
+function describeFailure(error: unknown): { text: string; exitCode: number } {
+  if (error instanceof OmpError) return { text: `omp: ${error.message}\n`, exitCode: error.exitCode };
   const described = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
   const line = described.split("\n")[0]!.slice(0, 500);
   const stack = process.env.OMP_DEBUG && error instanceof Error && error.stack ? `${error.stack}\n` : "";
-  writeFdQuietly(2, `omp: internal error: ${line} (this is a bug in omp; OMP_DEBUG=1 shows the stack trace)\n${stack}`);
-  return EXIT_INTERNAL;
+  return { text: `omp: internal error: ${line} (this is a bug in omp; OMP_DEBUG=1 shows the stack trace)\n${stack}`, exitCode: EXIT_INTERNAL };
 }
 
 /**
@@ -28,8 +30,10 @@ export function reportCommandError(error: unknown): number {
  */
 export function installCrashHandlers(): void {
   const crash = (error: unknown) => {
-    process.exitCode = reportCommandError(error);
-    process.exit();
+    const { text, exitCode } = describeFailure(error);
+    // Written by the last exit handler, after the interactive mode has left the alternate screen.
+    process.once("exit", () => writeFdQuietly(2, text));
+    process.exit(exitCode);
   };
   process.on("uncaughtException", crash);
   process.on("unhandledRejection", crash);
