@@ -101,13 +101,3 @@ export function extractToTemp(archivePath: string, manifest: NativesManifest, fi
   }
   return { path, tempDir };
 }
-
-/** Makes a rename inside `dir` durable. */
-export function fsyncDir(dir: string): void {
-  const fd = openSync(dir, "r");
-  try {
-    fsyncSync(fd);
-  } finally {
-    closeSync(fd);
-  }
-}

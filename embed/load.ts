@@ -3,9 +3,10 @@ import { join } from "node:path";
 import type { NativeAddon } from "../core/natives/api.ts";
 import { OmpError, describeError } from "../core/errors/omp-error.ts";
 import { VERSION } from "../core/version.ts";
+import { syncDirectory } from "../core/fs/atomic-write.ts";
 import { ensurePrivateDir } from "../core/paths.ts";
 import { type CacheRoot, checkSharedRoot, ensureOwnedDir, fallbackCacheRoots, foreignControl, primaryCacheRoot } from "./cache-dir.ts";
-import { UnsafeArchiveError, extractToTemp, fsyncDir, matchesManifest } from "./extract.ts";
+import { UnsafeArchiveError, extractToTemp, matchesManifest } from "./extract.ts";
 import { clearStaleMarker, crashedWhileLoading, withLoadingMarker } from "./loading-marker.ts";
 import type { NativeFile, NativesManifest, Variant } from "./manifest.ts";
 import { addonFileName } from "./names.ts";
@@ -157,7 +158,7 @@ function loadFromCache(embedded: EmbeddedNatives, root: CacheRoot, file: NativeF
   try {
     const addon = loadChecked(extracted.path);
     renameSync(extracted.path, target);
-    fsyncDir(versionDir);
+    syncDirectory(versionDir);
     clearStaleMarker(target);
     return rejected
       ? { addon, path: target, state: "repaired", note: `rejected the cached addon and replaced it: ${rejected}` }

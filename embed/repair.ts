@@ -1,8 +1,9 @@
 import { existsSync, renameSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { describeError } from "../core/errors/omp-error.ts";
+import { syncDirectory } from "../core/fs/atomic-write.ts";
 import { type CacheRoot, fallbackCacheRoots, primaryCacheRoot } from "./cache-dir.ts";
-import { extractToTemp, fsyncDir, matchesManifest } from "./extract.ts";
+import { extractToTemp, matchesManifest } from "./extract.ts";
 import { cachedState, prepareVersionDir } from "./load.ts";
 import { clearStaleMarker } from "./loading-marker.ts";
 import type { NativeFile, NativesManifest } from "./manifest.ts";
@@ -65,7 +66,7 @@ export function repairNatives(embedded: EmbeddedNatives): RepairReport {
         const extracted = extractToTemp(embedded.archivePath, manifest, file, versionDir);
         try {
           renameSync(extracted.path, target);
-          fsyncDir(versionDir);
+          syncDirectory(versionDir);
         } finally {
           rmSync(extracted.tempDir, { recursive: true, force: true });
         }

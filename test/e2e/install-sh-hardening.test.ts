@@ -1,26 +1,20 @@
 // install.sh on the ways out it does not choose: a downgrade without --force, a die, SIGTERM, SIGINT,
 // SIGHUP, SIGKILL; nothing may stay behind in TMPDIR or the install dir (a SIGKILL's leftovers are
 // swept by the next run). Runs the release fixture's install.sh under dash.
-import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
+import { beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
 import { execFileSync } from "node:child_process";
 import { existsSync, mkdirSync, readdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { tempDir } from "../support/omp.ts";
 import { type ReleaseFixture, TARGET, VERSION_A, VERSION_B, releaseFixture, servedTree } from "../support/release-fixture.ts";
-import { type ReleaseServer, startReleaseServer } from "../support/release-server.ts";
+import { startReleaseServer } from "../support/release-server.ts";
 import { SYSTEM_PATH, curlPipeSh, fakeCommand, runCommand, userEnv } from "../support/release-shell.ts";
 
 setDefaultTimeout(60_000);
 
 let fixture: ReleaseFixture;
-let server: ReleaseServer;
-
-beforeAll(async () => {
-  fixture = await releaseFixture();
-  server = await startReleaseServer(servedTree(fixture, tempDir("omp-served-")));
-}, 20 * 60_000);
-
-afterAll(() => server.stop());
+// Built once and cached for every release test (a few minutes the first time).
+beforeAll(async () => void (fixture = await releaseFixture()), 20 * 60_000);
 
 const installed = (home: string) => join(home, ".local", "bin", "omp");
 const versionOf = (path: string) => execFileSync(path, ["--version"], { encoding: "utf8" }).trim();
@@ -62,14 +56,19 @@ describe("a downgrade", () => {
   test("curl | sh of a channel that is behind the installed omp changes nothing; OMP_VERSION of an older one needs --force", async () => {
     const { home, env } = sandbox();
     expect((await runCommand(["dash", join(fixture.dir(VERSION_B), "install.sh"), "--archive", bundleOf(VERSION_B)], { home, env })).code).toBe(0);
-    const stable = await curlPipeSh(server.url, "dash", [], { home, env: { OMP_DOWNLOAD_URL: server.url } });
-    expect(stable.code).toBe(0);
-    expect(stable.stderr).toContain(`omp ${VERSION_B} at ${installed(home)} is newer than ${VERSION_A} on the stable channel; nothing changed`);
-    expect(versionOf(installed(home))).toBe(`omp/${VERSION_B}`);
+    const server = await startReleaseServer(servedTree(fixture, tempDir("omp-served-")));
+    try {
+      const stable = await curlPipeSh(server.url, "dash", [], { home, env: { OMP_DOWNLOAD_URL: server.url } });
+      expect(stable.code).toBe(0);
+      expect(stable.stderr).toContain(`omp ${VERSION_B} at ${installed(home)} is newer than ${VERSION_A} on the stable channel; nothing changed`);
+      expect(versionOf(installed(home))).toBe(`omp/${VERSION_B}`);
 
-    const pinned = await curlPipeSh(server.url, "dash", [], { home, env: { OMP_DOWNLOAD_URL: server.url, OMP_VERSION: VERSION_A } });
-    expect(pinned.code).toBe(1);
-    expect(pinned.stderr).toContain("re-run with --force to downgrade");
+      const pinned = await curlPipeSh(server.url, "dash", [], { home, env: { OMP_DOWNLOAD_URL: server.url, OMP_VERSION: VERSION_A } });
+      expect(pinned.code).toBe(1);
+      expect(pinned.stderr).toContain("re-run with --force to downgrade");
+    } finally {
+      server.stop();
+    }
   });
 });
 
