@@ -35,7 +35,12 @@ export function crashedWhileLoading(addon: string): number | null {
 /** Runs `load` with the marker in place, and removes it once the load returned or threw. */
 export function withLoadingMarker<T>(addon: string, load: () => T): T {
   const marker = markerPath(addon);
-  writeFileSync(marker, `${process.pid}\n`, { mode: 0o600 });
+  try {
+    writeFileSync(marker, `${process.pid}\n`, { mode: 0o600 });
+  } catch {
+    // A cache the user made read-only still loads, only without the crash detection.
+    return load();
+  }
   try {
     return load();
   } finally {
