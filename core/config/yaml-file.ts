@@ -54,10 +54,19 @@ export function flowDepth(text: string, limit: number = MAX_FLOW_DEPTH): number 
   return deepest;
 }
 
+/**
+ * Why `text` must not reach the YAML parser, or null: flow nesting thousands deep takes it seconds.
+ * For every YAML an untrusted folder may carry (frontmatter too), besides the alias limit of toJS.
+ */
+export function parserHazard(text: string): string | null {
+  return flowDepth(text) > MAX_FLOW_DEPTH ? `its [ ] and { } nest more than ${MAX_FLOW_DEPTH} levels deep` : null;
+}
+
 /** Parses YAML keeping comments and layout, for edits; a syntax error names the line and column. */
 export function parseYamlDocument(text: string, path: string): Document {
   if (text.length > MAX_CONFIG_BYTES) throw tooBig(path, text.length);
-  if (flowDepth(text) > MAX_FLOW_DEPTH) throw refused(path, `its [ ] and { } nest more than ${MAX_FLOW_DEPTH} levels deep`);
+  const hazard = parserHazard(text);
+  if (hazard) throw refused(path, hazard);
   // Loaded on first use: most runs have no config file, and the parser costs milliseconds to load.
   const { parseDocument } = require("yaml") as typeof import("yaml");
   const doc = guarded(path, () => parseDocument(text, { prettyErrors: true }));

@@ -36,3 +36,19 @@ describe("parseYamlMapping refuses what would hang or blow up the parser", () =>
     });
   });
 });
+
+describe("agent-file frontmatter from an untrusted folder", () => {
+  test("deep nesting is skipped with a reason, fast; an alias bomb too", async () => {
+    const { parseAgentFile } = await import("../../../core/extensions/agents/definitions.ts");
+    const started = performance.now();
+    expect(parseAgentFile("/p/.claude/agents/x.md", `---\ndescription: ${"[".repeat(100_000)}\n---\nbody`)).toEqual({
+      problem: "/p/.claude/agents/x.md: the frontmatter's YAML is refused: its [ ] and { } nest more than 100 levels deep; skipped",
+    });
+    expect(performance.now() - started).toBeLessThan(1000);
+    const names = "abcdefghi";
+    const bomb = [`a: &a [${Array(9).fill("x").join(", ")}]`];
+    for (let i = 1; i < names.length; i++) bomb.push(`${names[i]}: &${names[i]} [${Array(9).fill(`*${names[i - 1]}`).join(", ")}]`);
+    const result = parseAgentFile("/p/a.md", `---\ndescription: d\n${bomb.join("\n")}\n---\nbody`);
+    expect("problem" in result && result.problem).toContain("/p/a.md: bad YAML in the frontmatter");
+  });
+});
