@@ -14,7 +14,7 @@ import { OmpError } from "../core/errors/omp-error.ts";
 import { formatAge, listSessions, mostRecentSession, resolveSession } from "../core/session/listing.ts";
 import { sessionDirFor } from "../core/session/paths.ts";
 import { type Approver, parseApprovalMode } from "../core/tools/approval.ts";
-import { builtinTools, selectTools } from "../core/tools/registry.ts";
+import { type ToolSelection, builtinTools, selectTools } from "../core/tools/registry.ts";
 import { isTerminal } from "./tty.ts";
 import { writeStdout } from "./write.ts";
 
@@ -101,9 +101,11 @@ export async function runAgent(messages: string[], flags: AgentFlags): Promise<n
   const { settings } = loadSettings({ cwd, overlays: flags.config, runtime: runtimeSettings(flags), env });
   const { config: modelsConfig } = loadModelsConfig({ cwd, env });
   const toolSelection = flags.tools === false ? { none: true } : typeof flags.tools === "string" ? { only: [flags.tools] } : {};
+  // The skill tool is not a built-in: `--tools read,skill` names it, and only then does a tool list include it.
+  const skillTool = skillToolWanted(toolSelection, settings.tools.disabled);
   const tools = selectTools(
     builtinTools().filter((tool) => !settings.tools.disabled.includes(tool.name)),
-    toolSelection,
+    withoutSkill(toolSelection),
   );
   const noSession = flags.session === false;
   const approval: { ask?: Approver } = {};
@@ -119,6 +121,7 @@ export async function runAgent(messages: string[], flags: AgentFlags): Promise<n
     maxTurns: flags.maxTurns,
     systemPrompt: { replace: flags.systemPrompt, append: flags.appendSystemPrompt },
     git,
+    skillTool,
     ...(interactive ? { approver: (request) => approval.ask!(request) } : {}),
   });
 
@@ -155,14 +158,23 @@ export async function runAgent(messages: string[], flags: AgentFlags): Promise<n
     return runInteractive({ runtime, selection, resumePath, initialPrompt: messages.join(" ") || undefined, approval, onFirstFrame: startGit });
   }
   const stdin = await readPipedStdin();
-  const prompt = buildPrompt(messages, stdin, cwd);
+  let prompt = buildPrompt(messages, stdin, cwd);
   if (prompt.length === 0) {
     throw new OmpError('no prompt: give one as arguments (omp -p "fix the failing test"), with @file, or on stdin', { exitCode: 2 });
   }
 
   const agent = await runtime.createAgent(selection, resumePath);
+  const { stderr } = await import("./modes/output.ts");
+  runtime.extensions.catalog.setReporter((message) => stderr.write(`omp: ${message}\n`));
   const stopTimer = limitTime(agent, flags.maxTime);
+  let restoreModel = () => {};
   try {
+    const command = await slashCommandPrompt(runtime, agent, messages, prompt);
+    if (command) {
+      for (const warning of command.warnings) stderr.write(`omp: ${warning}\n`);
+      prompt = command.prompt;
+      restoreModel = command.restore;
+    }
     if (mode === "json") {
       const { runJsonMode } = await import("./modes/json.ts");
       const header = agent.writer?.header ?? { type: "session", version: 3, id: "none", timestamp: new Date().toISOString(), cwd };
@@ -171,9 +183,42 @@ export async function runAgent(messages: string[], flags: AgentFlags): Promise<n
     const { runPrintMode } = await import("./modes/print.ts");
     return await runPrintMode(agent, prompt);
   } finally {
+    restoreModel();
     stopTimer();
     agent.writer?.close();
   }
+}
+
+/**
+ * `omp -p "/review src/x.ts"`: a markdown command or skill expanded into its prompt, followed by
+ * piped stdin and `@file` attachments; undefined when the words are not one (a path such as
+ * /etc/hosts, or an unknown name, is sent as typed).
+ */
+async function slashCommandPrompt(runtime: Runtime, agent: Agent, messages: string[], prompt: (TextContent | ImageContent)[]) {
+  const words = messages.filter((arg) => !(arg.startsWith("@") && arg.length > 1)).join(" ");
+  if (!words.startsWith("/")) return undefined;
+  const { prepareInvocation } = await import("../core/extensions/invoke.ts");
+  const invocation = await prepareInvocation(runtime, agent, words);
+  if (!invocation) return undefined;
+  // What buildPrompt added after the words: stdin (in the first part) and the attachments.
+  const first = prompt[0];
+  const stdin = first?.type === "text" && first.text.startsWith(words) ? first.text.slice(words.length).trim() : "";
+  const attachments = messages.filter((arg) => arg.startsWith("@") && arg.length > 1).map((arg) => attachFile(arg.slice(1), runtime.options.cwd));
+  const extra: (TextContent | ImageContent)[] = stdin ? [{ type: "text", text: stdin }] : [];
+  return { prompt: [...invocation.content, ...extra, ...attachments], warnings: invocation.warnings, restore: invocation.restore };
+}
+
+function skillToolWanted(selection: ToolSelection, disabled: readonly string[]): boolean {
+  if (selection.none || disabled.includes("skill")) return false;
+  if (!selection.only) return true;
+  return selection.only.flatMap((entry) => entry.split(",")).some((name) => name.trim() === "skill");
+}
+
+function withoutSkill(selection: ToolSelection): ToolSelection {
+  if (!selection.only) return selection;
+  const only = selection.only.flatMap((entry) => entry.split(",")).map((name) => name.trim()).filter((name) => name !== "skill");
+  // `--tools skill` alone: no built-in tool, the skill tool only.
+  return only.length > 0 ? { ...selection, only } : { none: true };
 }
 
 /**

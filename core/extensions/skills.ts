@@ -1,0 +1,99 @@
+import { existsSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { parseAllowedTools } from "./allowed-tools.ts";
+import { type Catalog, claimName } from "./catalog.ts";
+import { isDirEntry } from "../fs/dir-entry.ts";
+import { firstParagraph, listDir, readHead, slugify } from "./files.ts";
+import { parseFrontmatter, stringValue } from "./frontmatter.ts";
+import type { Source } from "./sources.ts";
+
+/** An Agent Skill: a folder with a SKILL.md; the model sees name and description, the body on use. */
+export interface Skill {
+  name: string;
+  description: string;
+  /** The SKILL.md. */
+  path: string;
+  /** The skill's folder: its other files (references, scripts) are relative to it. */
+  dir: string;
+  source: Source;
+  allowedTools: string[];
+  /** `disable-model-invocation: true`: only the user invokes it (/skill:name); not listed to the model. */
+  userOnly: boolean;
+}
+
+const SKILL_FILES = ["SKILL.md", "skill.md", "Skill.md"];
+
+/**
+ * The skills of every source, `<root>/skills/<folder>/SKILL.md`, first wins by name. Sloppy files
+ * load: names with spaces are slugified, a missing name comes from the folder, a missing
+ * description from the body's first paragraph. A file that cannot be used is recorded in the
+ * catalog with the reason, and the rest still load.
+ */
+export function loadSkills(sources: readonly Source[], catalog: Catalog): Skill[] {
+  const taken = new Map<string, Skill>();
+  const skills: Skill[] = [];
+  for (const source of sources) {
+    const root = join(source.root, "skills");
+    for (const entry of listDir(root)) {
+      if (entry.name.startsWith(".")) continue;
+      const dir = join(root, entry.name);
+      if (!isDirEntry(root, entry)) {
+        if (entry.name.toLowerCase().endsWith(".md")) {
+          catalog.add({ kind: "skill", name: slugify(entry.name.slice(0, -3)), status: "skipped", path: dir, source, reason: `a skill is a folder with a SKILL.md: move it to skills/${entry.name.slice(0, -3)}/SKILL.md` });
+        }
+        continue;
+      }
+      const file = SKILL_FILES.map((name) => join(dir, name)).find((path) => existsSync(path));
+      if (!file) {
+        catalog.add({ kind: "skill", name: slugify(entry.name), status: "skipped", path: dir, source, reason: "no SKILL.md in this folder" });
+        continue;
+      }
+      const skill = readSkill(file, dir, entry.name, source, catalog);
+      if (!skill) continue;
+      const owner = claimName(taken, skill);
+      if (owner) {
+        catalog.add({ kind: "skill", name: skill.name, status: "shadowed", path: file, source, description: skill.description, reason: `shadowed by ${owner.path}` });
+        continue;
+      }
+      skills.push(skill);
+    }
+  }
+  return skills;
+}
+
+function readSkill(file: string, dir: string, folder: string, source: Source, catalog: Catalog): Skill | undefined {
+  let text: string;
+  try {
+    text = readHead(file);
+  } catch (error) {
+    catalog.add({ kind: "skill", name: slugify(folder), status: "skipped", path: file, source, reason: `cannot be read (${(error as NodeJS.ErrnoException).code ?? String(error)})` });
+    return undefined;
+  }
+  const { data, body, problem } = parseFrontmatter(text);
+  const rawName = stringValue(data.name)?.trim() || folder;
+  let name = slugify(rawName);
+  if (!name) name = slugify(folder);
+  const note = rawName !== name ? `name ${JSON.stringify(rawName)} used as ${name}` : undefined;
+  const base = source.namespace ? `${source.namespace}:${name}` : name;
+  const description = (stringValue(data.description) ?? "").trim() || firstParagraph(body);
+  if (!name || !description) {
+    catalog.add({ kind: "skill", name: base || folder, status: "skipped", path: file, source, reason: [problem, "no description in the frontmatter and no text in the body"].filter(Boolean).join("; ") });
+    return undefined;
+  }
+  const skill: Skill = {
+    name: base,
+    description: description.replace(/\s+/g, " "),
+    path: file,
+    dir,
+    source,
+    allowedTools: parseAllowedTools(data["allowed-tools"] ?? data.allowedTools),
+    userOnly: data["disable-model-invocation"] === true || data.hide === true,
+  };
+  catalog.add({ kind: "skill", name: skill.name, status: "loaded", path: file, source, description: skill.description, warning: problem, note });
+  return skill;
+}
+
+/** The skill's instructions: SKILL.md without its frontmatter, read now (it may have changed). */
+export function readSkillBody(skill: Skill): string {
+  return parseFrontmatter(readFileSync(skill.path, "utf8")).body.trim();
+}
