@@ -1,3 +1,4 @@
+import { displayPath } from "../paths.ts";
 import type { Source } from "./sources.ts";
 
 /**
@@ -35,8 +36,9 @@ export class Catalog {
 
   add(entry: CatalogEntry): void {
     this.entries.push(entry);
-    if (entry.status === "skipped" && entry.reason) this.problem(`${entry.path}: ${entry.reason} (skipped)`);
-    if (entry.warning) this.problem(`${entry.path}: ${entry.warning}`);
+    const where = displayPath(entry.path);
+    if (entry.status === "skipped" && entry.reason) this.problem(`${where}: ${entry.reason} (skipped)`);
+    if (entry.warning) this.problem(`${where}: ${entry.warning}`);
   }
 
   problem(message: string): void {

@@ -3,6 +3,7 @@ import { join } from "node:path";
 import { parseAllowedTools } from "./allowed-tools.ts";
 import { type Catalog, claimName } from "./catalog.ts";
 import { isDirEntry } from "../fs/dir-entry.ts";
+import { displayPath } from "../paths.ts";
 import { firstParagraph, listDir, readHead, slugify } from "./files.ts";
 import { parseFrontmatter, stringValue } from "./frontmatter.ts";
 import type { Source } from "./sources.ts";
@@ -37,13 +38,16 @@ export function loadCommands(sources: readonly Source[], catalog: Catalog): Mark
           continue;
         }
         if (!entry.name.toLowerCase().endsWith(".md")) continue;
-        const command = readCommand(join(dir, entry.name), [...namespace, slugify(entry.name.slice(0, -3))], source, catalog);
-        if (!command) continue;
+        const read = readCommand(join(dir, entry.name), [...namespace, slugify(entry.name.slice(0, -3))], source, catalog);
+        if (!read) continue;
+        const { command, warning } = read;
         const owner = claimName(taken, command);
+        const entryOf = { kind: "command", name: command.name, path: command.path, source, description: command.description, warning };
         if (owner) {
-          catalog.add({ kind: "command", name: command.name, status: "shadowed", path: command.path, source, description: command.description, reason: `shadowed by ${owner.path}` });
+          catalog.add({ ...entryOf, status: "shadowed", reason: `shadowed by ${displayPath(owner.path)}` });
           continue;
         }
+        catalog.add({ ...entryOf, status: "loaded" });
         commands.push(command);
       }
     };
@@ -52,7 +56,7 @@ export function loadCommands(sources: readonly Source[], catalog: Catalog): Mark
   return commands;
 }
 
-function readCommand(path: string, parts: string[], source: Source, catalog: Catalog): MarkdownCommand | undefined {
+function readCommand(path: string, parts: string[], source: Source, catalog: Catalog): { command: MarkdownCommand; warning?: string } | undefined {
   const name = parts.filter(Boolean).join(":");
   let text: string;
   try {
@@ -82,8 +86,7 @@ function readCommand(path: string, parts: string[], source: Source, catalog: Cat
     path,
     source,
   };
-  catalog.add({ kind: "command", name, status: "loaded", path, source, description: command.description, ...(problem ? { warning: problem } : {}) });
-  return command;
+  return { command, warning: problem };
 }
 
 /** The command's template: its file without the frontmatter, read now (it may have changed). */

@@ -105,7 +105,7 @@ const INLINE_COMMAND = /(^|[^\w`])!`([^`\n]+)`/g;
 
 async function invokeCommand(command: MarkdownCommand, args: string, options: ExpandOptions): Promise<Invocation> {
   const warnings: string[] = [];
-  let text = substituteArguments(readCommandBody(command), args);
+  let text = substituteArguments(readCommandBody(command).trim(), args);
   const where = displayPath(command.path);
   const lines = [...text.matchAll(INLINE_COMMAND)];
   if (lines.length > 0) {

@@ -1,3 +1,4 @@
+import { relative, sep } from "node:path";
 import { displayPath } from "../paths.ts";
 import type { CatalogEntry } from "./catalog.ts";
 import type { Extensions } from "./extensions.ts";
@@ -69,7 +70,7 @@ export function extensionsListing(extensions: Extensions): ListingLine[] {
     for (const entry of group) {
       const why = entry.reason ?? entry.warning ?? entry.note;
       lines.push({
-        text: `${MARK[entry.status]} ${displayName(entry).padEnd(width)} ${entry.source.kind.padEnd(8)} ${displayPath(entry.path)}${why ? ` — ${why}` : ""}`,
+        text: `${MARK[entry.status]} ${displayName(entry).padEnd(width)} ${entry.source.kind.padEnd(8)} ${shownPath(entry.path, extensions.cwd)}${why ? ` — ${why}` : ""}`,
         style: entry.status === "skipped" || entry.warning ? "problem" : entry.status === "shadowed" ? "dim" : "loaded",
       });
     }
@@ -81,6 +82,11 @@ export function extensionsListing(extensions: Extensions): ListingLine[] {
     lines.push({ text: `Not trusted (their commands' !\`cmd\` lines do not run; \`omp trust\` the folder to allow them): ${untrusted.map((s) => s.label).join(", ")}`, style: "dim" });
   }
   return lines;
+}
+
+/** Under the working directory relative to it, else with ~ for the home directory. */
+function shownPath(path: string, cwd: string): string {
+  return path.startsWith(cwd + sep) ? relative(cwd, path) : displayPath(path);
 }
 
 function displayName(entry: CatalogEntry): string {

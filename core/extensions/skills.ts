@@ -3,6 +3,7 @@ import { join } from "node:path";
 import { parseAllowedTools } from "./allowed-tools.ts";
 import { type Catalog, claimName } from "./catalog.ts";
 import { isDirEntry } from "../fs/dir-entry.ts";
+import { displayPath } from "../paths.ts";
 import { firstParagraph, listDir, readHead, slugify } from "./files.ts";
 import { parseFrontmatter, stringValue } from "./frontmatter.ts";
 import type { Source } from "./sources.ts";
@@ -48,20 +49,23 @@ export function loadSkills(sources: readonly Source[], catalog: Catalog): Skill[
         catalog.add({ kind: "skill", name: slugify(entry.name), status: "skipped", path: dir, source, reason: "no SKILL.md in this folder" });
         continue;
       }
-      const skill = readSkill(file, dir, entry.name, source, catalog);
-      if (!skill) continue;
+      const read = readSkill(file, dir, entry.name, source, catalog);
+      if (!read) continue;
+      const { skill, warning, note } = read;
       const owner = claimName(taken, skill);
+      const entryOf = { kind: "skill", name: skill.name, path: file, source, description: skill.description, warning, note };
       if (owner) {
-        catalog.add({ kind: "skill", name: skill.name, status: "shadowed", path: file, source, description: skill.description, reason: `shadowed by ${owner.path}` });
+        catalog.add({ ...entryOf, status: "shadowed", reason: `shadowed by ${displayPath(owner.path)}` });
         continue;
       }
+      catalog.add({ ...entryOf, status: "loaded" });
       skills.push(skill);
     }
   }
   return skills;
 }
 
-function readSkill(file: string, dir: string, folder: string, source: Source, catalog: Catalog): Skill | undefined {
+function readSkill(file: string, dir: string, folder: string, source: Source, catalog: Catalog): { skill: Skill; warning?: string; note?: string } | undefined {
   let text: string;
   try {
     text = readHead(file);
@@ -89,8 +93,7 @@ function readSkill(file: string, dir: string, folder: string, source: Source, ca
     allowedTools: parseAllowedTools(data["allowed-tools"] ?? data.allowedTools),
     userOnly: data["disable-model-invocation"] === true || data.hide === true,
   };
-  catalog.add({ kind: "skill", name: skill.name, status: "loaded", path: file, source, description: skill.description, warning: problem, note });
-  return skill;
+  return { skill, warning: problem, note };
 }
 
 /** The skill's instructions: SKILL.md without its frontmatter, read now (it may have changed). */
