@@ -27,8 +27,11 @@ export function parseAllowedTools(value: FrontmatterValue | undefined): string[]
   return out;
 }
 
-/** Command substitution runs commands no pattern can see; only a plain `Bash` entry allows it. */
-const SUBSTITUTION = /\$\(|`|<\(|>\(/;
+/**
+ * Command substitution runs commands no pattern can see, and a redirection writes files no
+ * pattern names: only a plain `Bash` entry allows them (`2>&1` is fine).
+ */
+const UNSEEN = /\$\(|`|[<>]/;
 
 /**
  * Whether `allowed` permits running `command` with Bash, by Claude Code's rules: `Bash` or
@@ -45,7 +48,7 @@ export function bashAllowed(allowed: readonly string[], command: string): boolea
     if (pattern === "" || pattern === "*") return true;
     patterns.push(pattern);
   }
-  if (patterns.length === 0 || SUBSTITUTION.test(command)) return false;
+  if (patterns.length === 0 || UNSEEN.test(command.replace(/\d*>&\d/g, ""))) return false;
   const parts = splitChain(command);
   return parts.length > 0 && parts.every((part) => patterns.some((pattern) => matches(pattern, part)));
 }

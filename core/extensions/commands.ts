@@ -4,7 +4,7 @@ import { parseAllowedTools } from "./allowed-tools.ts";
 import { type Catalog, claimName } from "./catalog.ts";
 import { isDirEntry } from "../fs/dir-entry.ts";
 import { displayPath } from "../paths.ts";
-import { firstParagraph, listDir, readHead, slugify } from "./files.ts";
+import { firstParagraph, listDir, slugify } from "./files.ts";
 import { parseFrontmatter, stringValue } from "./frontmatter.ts";
 import type { Source } from "./sources.ts";
 
@@ -60,7 +60,7 @@ function readCommand(path: string, parts: string[], source: Source, catalog: Cat
   const name = parts.filter(Boolean).join(":");
   let text: string;
   try {
-    text = readHead(path);
+    text = readFileSync(path, "utf8");
   } catch (error) {
     catalog.add({ kind: "command", name, status: "skipped", path, source, reason: `cannot be read (${(error as NodeJS.ErrnoException).code ?? String(error)})` });
     return undefined;

@@ -1,19 +1,4 @@
-import { type Dirent, closeSync, openSync, readSync, readdirSync } from "node:fs";
-
-/** Frontmatter and a first paragraph are in the first few KB; bodies are read when used. */
-const HEAD_BYTES = 16 * 1024;
-
-/** The first `bytes` of a file as text (a multi-byte character cut at the end is dropped). */
-export function readHead(path: string, bytes = HEAD_BYTES): string {
-  const fd = openSync(path, "r");
-  try {
-    const buffer = Buffer.allocUnsafe(bytes);
-    const read = readSync(fd, buffer, 0, bytes, 0);
-    return buffer.subarray(0, read).toString("utf8").replace(/\uFFFD$/, "");
-  } finally {
-    closeSync(fd);
-  }
-}
+import { type Dirent, readdirSync } from "node:fs";
 
 /** A directory's entries sorted by name; [] when it cannot be read. */
 export function listDir(dir: string): Dirent[] {

@@ -1,10 +1,10 @@
-import { existsSync, readFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { parseAllowedTools } from "./allowed-tools.ts";
 import { type Catalog, claimName } from "./catalog.ts";
 import { isDirEntry } from "../fs/dir-entry.ts";
 import { displayPath } from "../paths.ts";
-import { firstParagraph, listDir, readHead, slugify } from "./files.ts";
+import { firstParagraph, listDir, slugify } from "./files.ts";
 import { parseFrontmatter, stringValue } from "./frontmatter.ts";
 import type { Source } from "./sources.ts";
 
@@ -44,12 +44,14 @@ export function loadSkills(sources: readonly Source[], catalog: Catalog): Skill[
         }
         continue;
       }
-      const file = SKILL_FILES.map((name) => join(dir, name)).find((path) => existsSync(path));
-      if (!file) {
-        catalog.add({ kind: "skill", name: slugify(entry.name), status: "skipped", path: dir, source, reason: "no SKILL.md in this folder" });
+      const found = readSkillFile(dir);
+      if (!found || "error" in found) {
+        const reason = found ? `cannot be read (${found.error})` : "no SKILL.md in this folder";
+        catalog.add({ kind: "skill", name: slugify(entry.name), status: "skipped", path: found?.path ?? dir, source, reason });
         continue;
       }
-      const read = readSkill(file, dir, entry.name, source, catalog);
+      const file = found.path;
+      const read = readSkill(found.text, dir, entry.name, source, catalog, file);
       if (!read) continue;
       const { skill, warning, note } = read;
       const owner = claimName(taken, skill);
@@ -65,14 +67,21 @@ export function loadSkills(sources: readonly Source[], catalog: Catalog): Skill[
   return skills;
 }
 
-function readSkill(file: string, dir: string, folder: string, source: Source, catalog: Catalog): { skill: Skill; warning?: string; note?: string } | undefined {
-  let text: string;
-  try {
-    text = readHead(file);
-  } catch (error) {
-    catalog.add({ kind: "skill", name: slugify(folder), status: "skipped", path: file, source, reason: `cannot be read (${(error as NodeJS.ErrnoException).code ?? String(error)})` });
-    return undefined;
+/** The folder's SKILL.md and its text, tried by reading (one system call when it is there). */
+function readSkillFile(dir: string): { path: string; text: string } | { path: string; error: string } | undefined {
+  for (const name of SKILL_FILES) {
+    const path = join(dir, name);
+    try {
+      return { path, text: readFileSync(path, "utf8") };
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code;
+      if (code !== "ENOENT" && code !== "ENOTDIR") return { path, error: code ?? String(error) };
+    }
   }
+  return undefined;
+}
+
+function readSkill(text: string, dir: string, folder: string, source: Source, catalog: Catalog, file: string): { skill: Skill; warning?: string; note?: string } | undefined {
   const { data, body, problem } = parseFrontmatter(text);
   const rawName = stringValue(data.name)?.trim() || folder;
   let name = slugify(rawName);
