@@ -32,7 +32,7 @@ export function extensionHelpLines(theme: Theme, extensions: Extensions): Span[]
 /** /extensions: what `omp extensions` prints, in the transcript. */
 export const extensionsCommand: SlashCommand = {
   name: "extensions",
-  description: "skills and commands loaded here, their files, and what was skipped",
+  description: "loaded skills and commands, and what was skipped",
   run(host) {
     const lines = extensionsListing(host.runtime.extensions);
     host.add(
