@@ -61,7 +61,7 @@ export const COMMANDS: SlashCommand[] = [
             { text: `  /${c.name}${c.args ? ` ${c.args}` : ""}`.padEnd(32), style: theme.fg("accent") },
             { text: c.description, style: theme.fg("muted") },
           ]),
-          ...extensionHelpLines(theme, host.runtime.extensions),
+          ...extensionHelpLines(theme, host.runtime.extensions, COMMANDS),
           [],
           [{ text: "Tips", style: theme.fg("accent", "bold") }],
           tip(theme, "@path", "attach a file (Tab completes)"),

@@ -6,21 +6,25 @@ import type { CommandInfo } from "./completion.ts";
 import type { Span } from "./text.ts";
 import type { Theme } from "./theme.ts";
 
-/** The markdown commands and skills (`skill:<name>`) as the completion list and /help show them. */
-export function extensionCommandInfos(extensions: Extensions): CommandInfo[] {
+/**
+ * The markdown commands and skills (`skill:<name>`) as the completion list and /help show them;
+ * a command named like a built-in one is left out, since the built-in one runs.
+ */
+export function extensionCommandInfos(extensions: Extensions, builtins: readonly CommandInfo[]): CommandInfo[] {
+  const taken = new Set(builtins.map((b) => b.name));
   return [
-    ...extensions.commands.map((c) => ({ name: c.name, description: c.description, ...(c.argumentHint ? { args: c.argumentHint } : {}) })),
+    ...extensions.commands.filter((c) => !taken.has(c.name)).map((c) => ({ name: c.name, description: c.description, ...(c.argumentHint ? { args: c.argumentHint } : {}) })),
     ...extensions.skills.map((s) => ({ name: `skill:${s.name}`, description: s.description, args: "[request]" })),
   ];
 }
 
 /** /help's sections for the user's own commands and skills; none when there are none. */
-export function extensionHelpLines(theme: Theme, extensions: Extensions): Span[][] {
+export function extensionHelpLines(theme: Theme, extensions: Extensions, builtins: readonly CommandInfo[]): Span[][] {
   const row = (info: CommandInfo): Span[] => [
     { text: `  /${info.name}${info.args ? ` ${info.args}` : ""}`.padEnd(32), style: theme.fg("accent") },
     { text: info.description, style: theme.fg("muted") },
   ];
-  const infos = extensionCommandInfos(extensions);
+  const infos = extensionCommandInfos(extensions, builtins);
   const commands = infos.filter((info) => !info.name.startsWith("skill:"));
   const skills = infos.filter((info) => info.name.startsWith("skill:"));
   const lines: Span[][] = [];
