@@ -25,6 +25,8 @@ export interface ExpandOptions {
   cwd: string;
   /** Where a long !`cmd` output's full log goes. */
   artifactsDir: string;
+  /** Removes the secrets in use from that log. */
+  redact?: (text: string) => string;
   signal?: AbortSignal;
   /** Names the mode handles itself (the interactive mode's /help, /model): never a command here. */
   reserved?: (name: string) => boolean;
@@ -164,7 +166,7 @@ async function runInline(line: string, options: ExpandOptions): Promise<string> 
   const { bashTool } = await import("../tools/bash.ts");
   const result = await bashTool.execute(
     { command: line, timeout: INLINE_COMMAND_TIMEOUT_S },
-    { cwd: options.cwd, signal: options.signal ?? new AbortController().signal, artifactsDir: options.artifactsDir },
+    { cwd: options.cwd, signal: options.signal ?? new AbortController().signal, artifactsDir: options.artifactsDir, ...(options.redact ? { redact: options.redact } : {}) },
   );
   const output = result.content.flatMap((part) => (part.type === "text" ? [part.text] : [])).join("");
   return output === "(no output)" ? "" : output;
