@@ -118,6 +118,19 @@ describe("skills", () => {
     expect(second).toContain("Step one: RULES-BODY.");
   });
 
+  test("--tools without skill: the list points at each SKILL.md for the read tool; --tools read,skill keeps the tool", async () => {
+    const { home, repo } = extensionWorkspace();
+    standin.setScript([{ text: "ok" }, { text: "ok" }]);
+    standin.requests.length = 0;
+    const env = anthropic.env(standin.url);
+    expect((await runAgent(["-p", "--model", anthropic.model, "--tools", "read,grep", "hi"], { home, cwd: repo, env })).code).toBe(0);
+    expect((await runAgent(["-p", "--model", anthropic.model, "--tools", "read,skill", "hi"], { home, cwd: repo, env })).code).toBe(0);
+    const [readOnly, withSkill] = modelRequests(standin);
+    expect(toolNamesOf(anthropic.api, readOnly!.body)).toEqual(["read", "grep"]);
+    expect(systemPromptOf(anthropic.api, readOnly!.body)).toContain(`- pdf: Extract text and tables from PDF files. Use when: the user mentions a PDF (${join(home, ".omp", "agent", "skills", "pdf", "SKILL.md")})`);
+    expect(toolNamesOf(anthropic.api, withSkill!.body)).toEqual(["read", "skill"]);
+  });
+
   test("many skills: the list stays within its budget and says how many were left out", async () => {
     const { home, repo } = workspace();
     const long = "d".repeat(280);
