@@ -16,7 +16,7 @@ export interface Frontmatter {
 }
 
 const OPEN = /^\uFEFF?---[ \t]*\r?\n/;
-const CLOSE = /^(?:---|\.\.\.)[ \t]*$/m;
+const CLOSE = /^(?:---|\.\.\.)[ \t]*\r?$/m;
 
 /** Splits `text` into frontmatter data and body. Never throws. */
 export function parseFrontmatter(text: string): Frontmatter {

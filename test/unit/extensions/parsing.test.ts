@@ -16,6 +16,10 @@ describe("parseFrontmatter", () => {
     expect(body).toBe("Body here\n");
   });
 
+  test("Windows line ends and a byte order mark", () => {
+    expect(parseFrontmatter("\uFEFF---\r\nname: win\r\ndescription: crlf\r\n---\r\nBody\r\n")).toEqual({ data: { name: "win", description: "crlf" }, body: "Body\r\n" });
+  });
+
   test("richer YAML (block scalars, nested maps) goes to the YAML parser", () => {
     const { data, problem } = parseFrontmatter("---\ndescription: |\n  line one\n  line two\nmetadata:\n  version: 2\n---\nx");
     expect(problem).toBeUndefined();
