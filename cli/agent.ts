@@ -147,6 +147,11 @@ export async function runAgent(messages: string[], flags: AgentFlags): Promise<n
   }
 
   const selection = await runtime.selectModel(flags.model ?? settings.model);
+  // A skipped skill or command file is reported once, on stderr; the interactive mode shows it as a notice.
+  if (!interactive) {
+    const { stderr } = await import("./modes/output.ts");
+    runtime.extensions.catalog.setReporter((message) => stderr.write(`omp: ${message}\n`));
+  }
   if (mode === "rpc") {
     const { runRpcMode } = await import("./modes/rpc.ts");
     return runRpcMode(runtime, await runtime.createAgent(selection, resumePath));
@@ -164,13 +169,12 @@ export async function runAgent(messages: string[], flags: AgentFlags): Promise<n
   }
 
   const agent = await runtime.createAgent(selection, resumePath);
-  const { stderr } = await import("./modes/output.ts");
-  runtime.extensions.catalog.setReporter((message) => stderr.write(`omp: ${message}\n`));
   const stopTimer = limitTime(agent, flags.maxTime);
   let restoreModel = () => {};
   try {
     const command = await slashCommandPrompt(runtime, agent, messages, prompt);
     if (command) {
+      const { stderr } = await import("./modes/output.ts");
       for (const warning of command.warnings) stderr.write(`omp: ${warning}\n`);
       prompt = command.prompt;
       restoreModel = command.restore;
