@@ -8,7 +8,7 @@ import type { ModelsConfig } from "../config/models-schema.ts";
 import type { Settings } from "../config/settings-schema.ts";
 import { OmpError } from "../errors/omp-error.ts";
 import { Extensions } from "../extensions/extensions.ts";
-import { skillsForSession } from "../extensions/session.ts";
+import { skillsForSession } from "../extensions/skills-session.ts";
 import { agentDbPath, agentDir } from "../paths.ts";
 import type { SessionEntry } from "../session/schema.ts";
 import { SessionWriter } from "../session/writer.ts";
