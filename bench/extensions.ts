@@ -39,32 +39,39 @@ function setup(name: string, full: boolean): { home: string; repo: string } {
   put(repo, "src/index.ts", "export const x = 1;\n");
   put(repo, "README.md", "# bench\n");
   git(repo, "init", "-q", "-b", "main");
+  // The baseline holds the same files where omp does not look for extensions, so git (whose status
+  // the system prompt carries) walks the same tree in both and the difference is omp's own.
+  addExtensions(home, repo, full ? (dir) => dir : (dir) => `not-extensions/${dir.replace(/^\./, "")}`);
+  // A project's skills and commands are checked in, as teams share them.
   git(repo, "add", "-A");
   git(repo, "commit", "-q", "-m", "initial");
-  if (!full) return { home, repo };
+  return { home, repo };
+}
+
+function addExtensions(home: string, repo: string, place: (dir: string) => string): void {
   const body = (title: string) => `# ${title}\n\n${"Follow these steps carefully and check each result before moving on.\n".repeat(30)}`;
   for (let i = 0; i < 200; i++) {
     const [root, dir] = i % 2 === 0 ? [home, ".omp/agent/skills"] : [repo, ".claude/skills"];
     const allowed = i % 3 === 0 ? "allowed-tools:\n  - Read\n  - Bash(git status:*)\n" : "";
-    put(root, `${dir}/skill-${i}/SKILL.md`, `---\nname: skill-${i}\ndescription: ${description("skill", i)}\n${allowed}---\n${body(`Skill ${i}`)}`);
-    put(root, `${dir}/skill-${i}/references/notes.md`, "notes\n");
+    put(root, `${place(dir)}/skill-${i}/SKILL.md`, `---\nname: skill-${i}\ndescription: ${description("skill", i)}\n${allowed}---\n${body(`Skill ${i}`)}`);
+    put(root, `${place(dir)}/skill-${i}/references/notes.md`, "notes\n");
   }
   for (let i = 0; i < 100; i++) {
     const id = String(i).padStart(3, "0");
-    const [root, path] = i % 2 === 0 ? [home, `.claude/commands/${i % 4 === 0 ? "team/" : ""}cmd-${id}.md`] : [repo, `.omp/commands/cmd-${id}.md`];
-    put(root, path, `---\ndescription: ${description("command", i)}\nargument-hint: <file>\nallowed-tools: Bash(git status:*), Bash(git diff:*)\n---\nReview $ARGUMENTS.\n\nStatus: !\`git status --short\`\n`);
+    const [root, dir] = i % 2 === 0 ? [home, `.claude/commands${i % 4 === 0 ? "/team" : ""}`] : [repo, ".omp/commands"];
+    put(root, `${place(dir)}/cmd-${id}.md`, `---\ndescription: ${description("command", i)}\nargument-hint: <file>\nallowed-tools: Bash(git status:*), Bash(git diff:*)\n---\nReview $ARGUMENTS.\n\nStatus: !\`git status --short\`\n`);
   }
   for (let i = 0; i < 50; i++) {
     const [root, dir] = i % 2 === 0 ? [home, ".omp/agent/agents"] : [repo, ".claude/agents"];
-    put(root, `${dir}/agent-${i}.md`, `---\nname: agent-${i}\ndescription: ${description("agent", i)}\ntools: Read, Grep, Glob\nmodel: sonnet\n---\nYou are agent ${i}. ${body("Agent")}`);
+    put(root, `${place(dir)}/agent-${i}.md`, `---\nname: agent-${i}\ndescription: ${description("agent", i)}\ntools: Read, Grep, Glob\nmodel: sonnet\n---\nYou are agent ${i}. ${body("Agent")}`);
   }
   const hooks = Array.from({ length: 10 }, (_, i) => ({ matcher: i % 2 ? "Bash" : "Edit|Write", hooks: [{ type: "command", command: `echo hook-${i}`, timeout: 10 }] }));
-  put(home, ".omp/agent/hooks/hooks.json", `${JSON.stringify({ hooks: { PreToolUse: hooks.slice(0, 5), PostToolUse: hooks.slice(5) } }, null, 2)}\n`);
-  return { home, repo };
+  put(home, `${place(".omp/agent/hooks")}/hooks.json`, `${JSON.stringify({ hooks: { PreToolUse: hooks.slice(0, 5), PostToolUse: hooks.slice(5) } }, null, 2)}\n`);
 }
 
 async function main(): Promise<void> {
   rmSync(WORK, { recursive: true, force: true });
+  const loadBefore = loadAverage();
   const standin = await startStandin({ script: [{ text: "ok" }], loop: true, fast: true });
   const none = setup("none", false);
   const full = setup("full", true);
@@ -83,7 +90,10 @@ async function main(): Promise<void> {
     if (code !== 0) throw new Error(`omp -p failed: ${stderr}`);
     const post = standin.requests.find((r) => r.method === "POST");
     if (!post) throw new Error("no request reached the stand-in");
-    return { ms: post.receivedAt - started, body: post.body };
+    const usage = child.resourceUsage();
+    // CPU time (µs) of the whole run: unlike wall time, barely moved by other load on the machine.
+    const cpuMs = usage ? (Number(usage.cpuTime.user) + Number(usage.cpuTime.system)) / 1000 : Number.NaN;
+    return { ms: post.receivedAt - started, cpuMs, body: post.body };
   };
   // The full setup's first request must really carry the skills: otherwise the comparison means nothing.
   const check = await firstRequest(full, "hello");
@@ -97,9 +107,14 @@ async function main(): Promise<void> {
     await firstRequest(full, "hello");
   }
   const times = { none: [] as number[], full: [] as number[], command: [] as number[] };
+  const cpu = { none: [] as number[], full: [] as number[] };
   for (let i = 0; i < RUNS; i++) {
-    times.none.push((await firstRequest(none, "hello")).ms);
-    times.full.push((await firstRequest(full, "hello")).ms);
+    const plain = await firstRequest(none, "hello");
+    const loaded = await firstRequest(full, "hello");
+    times.none.push(plain.ms);
+    times.full.push(loaded.ms);
+    cpu.none.push(plain.cpuMs);
+    cpu.full.push(loaded.cpuMs);
     times.command.push((await firstRequest(full, "/cmd-042 src/index.ts")).ms);
   }
   await standin.close();
@@ -112,6 +127,9 @@ async function main(): Promise<void> {
     full: stats(times.full),
     fullWithCommand: stats(times.command),
     ratio: round(median(times.full) / median(times.none), 3),
+    cpuMs: { none: round(median(cpu.none)), full: round(median(cpu.full)), ratio: round(median(cpu.full) / median(cpu.none), 3) },
+    loadBefore,
+    loadAfter: loadAverage(),
     target: TARGET,
     systemPromptSkillsChars: system.length,
   };
@@ -120,6 +138,14 @@ async function main(): Promise<void> {
   writeFileSync(join(RESULTS, "extensions.md"), markdown(result));
   rmSync(WORK, { recursive: true, force: true });
   console.log(markdown(result));
+}
+
+function loadAverage(): string {
+  try {
+    return (require("node:fs").readFileSync("/proc/loadavg", "utf8") as string).split(" ").slice(0, 3).join(" ");
+  } catch {
+    return "unknown";
+  }
 }
 
 function cpuName(): string {
@@ -136,6 +162,8 @@ function markdown(r: any): string {
 
 \`bun bench/extensions.ts\` on ${r.cpu} (${navigator.hardwareConcurrency} cores, ${process.platform}-${process.arch}, Bun ${Bun.version}), ${r.date}.
 Provider: the test stand-in in zero-latency mode, on loopback. ${r.runs} runs of each case, interleaved.
+Load average (1, 5, 15 min) before: ${r.loadBefore}; after: ${r.loadAfter}. Other work on this machine stretches the
+wall times; the CPU time each run used (user + system, from the kernel) is much less affected by it.
 
 | Benchmark | Measured | Target | Result |
 |---|---|---|---|
@@ -146,6 +174,8 @@ Provider: the test stand-in in zero-latency mode, on loopback. ${r.runs} runs of
 | no extensions | ${r.none.median} ms | ${r.none.p90} ms | ${r.none.min} ms |
 | 200 skills, 100 commands, 50 agents, 10 hooks | ${r.full.median} ms | ${r.full.p90} ms | ${r.full.min} ms |
 | the same, sending \`/cmd-042 src/index.ts\` (commands loaded, its !\`git status\` run) | ${r.fullWithCommand.median} ms | ${r.fullWithCommand.p90} ms | ${r.fullWithCommand.min} ms |
+
+CPU time of the whole \`omp -p hello\` run (median): ${r.cpuMs.none} ms without extensions, ${r.cpuMs.full} ms with them (${r.cpuMs.ratio}×).
 
 Half of the skills are in \`~/.omp/agent/skills\`, half in the repository's \`.claude/skills\` (each a folder
 with a ~2 KB SKILL.md and a reference file); the commands are split between \`~/.claude/commands\` (some in a

@@ -1,5 +1,6 @@
 import { Catalog, type CatalogEntry } from "./catalog.ts";
 import { type MarkdownCommand, loadCommands } from "./commands.ts";
+import { SkillCache } from "./skill-cache.ts";
 import { type Skill, loadSkills } from "./skills.ts";
 import { type Source, type SourceOptions, discoverSources } from "./sources.ts";
 
@@ -26,7 +27,7 @@ export class Extensions {
   }
 
   get skills(): Skill[] {
-    return (this.skillList ??= loadSkills(this.sources, this.catalog));
+    return (this.skillList ??= loadSkills(this.sources, this.catalog, this.sources.length > 0 ? SkillCache.open(this.options.env ?? process.env) : undefined));
   }
 
   get commands(): MarkdownCommand[] {

@@ -1,4 +1,4 @@
-import { readFileSync } from "node:fs";
+import { type Stats, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { parseAllowedTools } from "./allowed-tools.ts";
 import { type Catalog, claimName } from "./catalog.ts";
@@ -6,6 +6,7 @@ import { isDirEntry } from "../fs/dir-entry.ts";
 import { displayPath } from "../paths.ts";
 import { firstParagraph, listDir, slugify } from "./files.ts";
 import { parseFrontmatter, stringValue } from "./frontmatter.ts";
+import { type SkillCache, type SkillHead } from "./skill-cache.ts";
 import type { Source } from "./sources.ts";
 
 /** An Agent Skill: a folder with a SKILL.md; the model sees name and description, the body on use. */
@@ -30,7 +31,7 @@ const SKILL_FILES = ["SKILL.md", "skill.md", "Skill.md"];
  * description from the body's first paragraph. A file that cannot be used is recorded in the
  * catalog with the reason, and the rest still load.
  */
-export function loadSkills(sources: readonly Source[], catalog: Catalog): Skill[] {
+export function loadSkills(sources: readonly Source[], catalog: Catalog, cache?: SkillCache): Skill[] {
   const taken = new Map<string, Skill>();
   const skills: Skill[] = [];
   for (const source of sources) {
@@ -44,18 +45,21 @@ export function loadSkills(sources: readonly Source[], catalog: Catalog): Skill[
         }
         continue;
       }
-      const found = readSkillFile(dir);
-      if (!found || "error" in found) {
-        const reason = found ? `cannot be read (${found.error})` : "no SKILL.md in this folder";
-        catalog.add({ kind: "skill", name: slugify(entry.name), status: "skipped", path: found?.path ?? dir, source, reason });
+      const found = skillFile(dir);
+      if (!found) {
+        catalog.add({ kind: "skill", name: slugify(entry.name), status: "skipped", path: dir, source, reason: "no SKILL.md in this folder" });
         continue;
       }
       const file = found.path;
-      const read = readSkill(found.text, dir, entry.name, source, catalog, file);
-      if (!read) continue;
-      const { skill, warning, note } = read;
+      const head = skillHead(found, entry.name, cache);
+      const name = "skip" in head ? slugify(entry.name) : source.namespace ? `${source.namespace}:${head.name}` : head.name;
+      if ("skip" in head) {
+        catalog.add({ kind: "skill", name, status: "skipped", path: file, source, reason: head.skip });
+        continue;
+      }
+      const skill: Skill = { name, description: head.description, path: file, dir, source, allowedTools: head.allowedTools, userOnly: head.userOnly };
       const owner = claimName(taken, skill);
-      const entryOf = { kind: "skill", name: skill.name, path: file, source, description: skill.description, warning, note };
+      const entryOf = { kind: "skill", name, path: file, source, description: skill.description, warning: head.warning, note: head.note };
       if (owner) {
         catalog.add({ ...entryOf, status: "shadowed", reason: `shadowed by ${displayPath(owner.path)}` });
         continue;
@@ -64,45 +68,53 @@ export function loadSkills(sources: readonly Source[], catalog: Catalog): Skill[
       skills.push(skill);
     }
   }
+  cache?.save();
   return skills;
 }
 
-/** The folder's SKILL.md and its text, tried by reading (one system call when it is there). */
-function readSkillFile(dir: string): { path: string; text: string } | { path: string; error: string } | undefined {
+/** The folder's SKILL.md (any case omp knows) and its size and mtime. */
+function skillFile(dir: string): { path: string; stat: Stats } | undefined {
   for (const name of SKILL_FILES) {
     const path = join(dir, name);
     try {
-      return { path, text: readFileSync(path, "utf8") };
-    } catch (error) {
-      const code = (error as NodeJS.ErrnoException).code;
-      if (code !== "ENOENT" && code !== "ENOTDIR") return { path, error: code ?? String(error) };
+      const stat = statSync(path, { throwIfNoEntry: false });
+      if (stat?.isFile()) return { path, stat };
+    } catch {
+      // Not a folder we may look into: no skill here.
     }
   }
   return undefined;
 }
 
-function readSkill(text: string, dir: string, folder: string, source: Source, catalog: Catalog, file: string): { skill: Skill; warning?: string; note?: string } | undefined {
+/** What the file says about its skill: from the cache when the file is unchanged, else read now. */
+function skillHead({ path, stat }: { path: string; stat: Stats }, folder: string, cache: SkillCache | undefined): SkillHead {
+  const cached = cache?.get(path, stat);
+  if (cached) return cached;
+  let text: string;
+  try {
+    text = readFileSync(path, "utf8");
+  } catch (error) {
+    return { skip: `cannot be read (${(error as NodeJS.ErrnoException).code ?? String(error)})` };
+  }
+  const head = readSkillHead(text, folder);
+  cache?.set(path, stat, head);
+  return head;
+}
+
+function readSkillHead(text: string, folder: string): SkillHead {
   const { data, body, problem } = parseFrontmatter(text);
   const rawName = stringValue(data.name)?.trim() || folder;
-  let name = slugify(rawName);
-  if (!name) name = slugify(folder);
-  const note = rawName !== name ? `name ${JSON.stringify(rawName)} used as ${name}` : undefined;
-  const base = source.namespace ? `${source.namespace}:${name}` : name;
-  const description = (stringValue(data.description) ?? "").trim() || firstParagraph(body);
-  if (!name || !description) {
-    catalog.add({ kind: "skill", name: base || folder, status: "skipped", path: file, source, reason: [problem, "no description in the frontmatter and no text in the body"].filter(Boolean).join("; ") });
-    return undefined;
-  }
-  const skill: Skill = {
-    name: base,
-    description: description.replace(/\s+/g, " "),
-    path: file,
-    dir,
-    source,
+  const name = slugify(rawName) || slugify(folder);
+  const description = ((stringValue(data.description) ?? "").trim() || firstParagraph(body)).replace(/\s+/g, " ");
+  if (!name || !description) return { skip: [problem, "no description in the frontmatter and no text in the body"].filter(Boolean).join("; ") };
+  return {
+    name,
+    description,
     allowedTools: parseAllowedTools(data["allowed-tools"] ?? data.allowedTools),
     userOnly: data["disable-model-invocation"] === true || data.hide === true,
+    ...(problem ? { warning: problem } : {}),
+    ...(rawName !== name ? { note: `name ${JSON.stringify(rawName)} used as ${name}` } : {}),
   };
-  return { skill, warning: problem, note };
 }
 
 /** The skill's instructions: SKILL.md without its frontmatter, read now (it may have changed). */

@@ -2,7 +2,7 @@
 // project's, the project's from cwd up to the repository root (nearest first), plugin sources
 // with their namespace, and a session with none of them.
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
-import { mkdirSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { Extensions } from "../../../core/extensions/extensions.ts";
 import { tempDir } from "../../support/temp.ts";
@@ -82,6 +82,17 @@ describe("sources and precedence", () => {
     const { setFolderTrust } = await import("../../../core/trust/folder-trust.ts");
     setFolderTrust(repo, true, env);
     expect(projectTrust()).toEqual([true]);
+  });
+
+  test("skill heads are cached by size and mtime: an edited SKILL.md is read again", () => {
+    put(home, { ".omp/agent/skills/pdf/SKILL.md": skill("pdf", "first words") });
+    const load = () => new Extensions({ cwd: tempDir("omp-ext-cwd-"), env: { HOME: home } }).skills.map((s) => s.description);
+    expect(load()).toEqual(["first words"]);
+    const cache = JSON.parse(readFileSync(join(home, ".omp", "agent", "cache", "skills.json"), "utf8"));
+    expect(cache.entries[join(home, ".omp", "agent", "skills", "pdf", "SKILL.md")].head).toMatchObject({ name: "pdf", description: "first words" });
+    expect(load()).toEqual(["first words"]);
+    put(home, { ".omp/agent/skills/pdf/SKILL.md": skill("pdf", "edited, and longer") });
+    expect(load()).toEqual(["edited, and longer"]);
   });
 
   test("nothing installed: no sources, nothing loaded, an empty listing", () => {
