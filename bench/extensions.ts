@@ -163,7 +163,8 @@ function markdown(r: any): string {
 \`bun bench/extensions.ts\` on ${r.cpu} (${navigator.hardwareConcurrency} cores, ${process.platform}-${process.arch}, Bun ${Bun.version}), ${r.date}.
 Provider: the test stand-in in zero-latency mode, on loopback. ${r.runs} runs of each case, interleaved.
 Load average (1, 5, 15 min) before: ${r.loadBefore}; after: ${r.loadAfter}. Other work on this machine stretches the
-wall times; the CPU time each run used (user + system, from the kernel) is much less affected by it.
+wall times; the CPU time each run used (user + system, from the kernel) is much less affected by it. Under heavy
+load the absolute times mean little (bench/results/agent.md has the quiet-machine start-up); the ratios are the result.
 
 | Benchmark | Measured | Target | Result |
 |---|---|---|---|
