@@ -6,17 +6,20 @@ import { gitSummary } from "../core/agent/git-summary.ts";
 import { Runtime } from "../core/agent/runtime.ts";
 import type { ImageContent, TextContent } from "../core/ai/messages.ts";
 import { THINKING_LEVELS, isThinkingLevel } from "../core/ai/model.ts";
-import { loadDotenv } from "../core/config/dotenv.ts";
-import { loadModelsConfig } from "../core/config/models.ts";
+import { loadAgentConfig } from "../core/config/agent-config.ts";
 import type { SettingsInput } from "../core/config/settings-schema.ts";
-import { loadSettings } from "../core/config/settings.ts";
 import { OmpError } from "../core/errors/omp-error.ts";
+import { untrustedNotice } from "../core/trust/folder-trust.ts";
 import { formatAge, listSessions, mostRecentSession, resolveSession } from "../core/session/listing.ts";
 import { sessionDirFor } from "../core/session/paths.ts";
 import { type Approver, parseApprovalMode } from "../core/tools/approval.ts";
+import { isDirectory } from "../core/tools/paths.ts";
+import { expandHome } from "../core/paths.ts";
 import { type ToolSelection, builtinTools, selectTools } from "../core/tools/registry.ts";
+import { sessionExtensions, subagentDefinitions } from "../core/extensions/session.ts";
+import { createTaskTool } from "../core/extensions/agents/task-tool.ts";
 import { isTerminal } from "./tty.ts";
-import { writeStdout } from "./write.ts";
+import { writeFdQuietly, writeStdout } from "./write.ts";
 
 export interface AgentFlags {
   print?: boolean;
@@ -36,6 +39,9 @@ export interface AgentFlags {
   systemPrompt?: string;
   appendSystemPrompt?: string;
   listModels?: boolean;
+  trust?: boolean;
+  addDir?: string[];
+  extension?: string[];
 }
 
 const MODES = ["text", "json", "rpc"] as const;
@@ -71,6 +77,15 @@ function runtimeSettings(flags: AgentFlags): SettingsInput {
   return runtime;
 }
 
+/** `--add-dir` values as absolute paths (`~` expanded, relative to the working directory); each must be a directory. */
+function addDirs(dirs: string[] | undefined, cwd: string): string[] {
+  return (dirs ?? []).map((dir) => {
+    const path = resolve(cwd, expandHome(dir));
+    if (!isDirectory(path)) throw new OmpError(`--add-dir: ${dir} is not a directory`, { exitCode: 2 });
+    return path;
+  });
+}
+
 /** The prompt from the arguments: words, `@file` attachments, and piped stdin. */
 function buildPrompt(messages: string[], stdin: string, cwd: string): (TextContent | ImageContent)[] {
   const words: string[] = [];
@@ -96,15 +111,38 @@ export async function runAgent(messages: string[], flags: AgentFlags): Promise<n
   // the launch, and the answer is only needed when the first prompt is sent.
   let startGit = () => {};
   const git = interactive ? new Promise<string>((resolve) => (startGit = () => resolve(gitSummary(cwd)))) : gitSummary(cwd);
-  loadDotenv({ cwd, env: process.env });
   const env = process.env;
-  const { settings } = loadSettings({ cwd, overlays: flags.config, runtime: runtimeSettings(flags), env });
-  const { config: modelsConfig } = loadModelsConfig({ cwd, env });
+  const { settings, modelsConfig, layers } = await loadAgentConfig({
+    cwd,
+    env,
+    overlays: flags.config,
+    runtime: runtimeSettings(flags),
+    trustFlag: flags.trust,
+    // Only the interactive mode has someone to ask; the others skip and say so on stderr.
+    ask: interactive ? async (question) => (await import("./trust-prompt.ts")).askFolderTrust(question) : undefined,
+  });
+  // Problems with hooks and extensions: on stderr, or in the interactive mode as notices once it is up.
+  const warnings: { say?: (line: string) => void; early: string[] } = { early: [] };
+  const warn = (line: string) => {
+    if (!interactive) process.stderr.write(`omp: ${line}\n`);
+    else if (warnings.say) warnings.say(line);
+    else warnings.early.push(line);
+  };
   const toolSelection = flags.tools === false ? { none: true } : typeof flags.tools === "string" ? { only: [flags.tools] } : {};
   // The skill tool is not a built-in: `--tools read,skill` names it, and only then does a tool list include it.
   const skillTool = skillToolWanted(toolSelection, settings.tools.disabled);
+  const builtins = builtinTools();
+  const extensions = await sessionExtensions({
+    cwd,
+    env,
+    layers,
+    approvalMode: settings.approvalMode,
+    extensionPaths: flags.extension ?? [],
+    reservedToolNames: [...builtins.map((tool) => tool.name), "task"],
+    warn,
+  });
   const tools = selectTools(
-    builtinTools().filter((tool) => !settings.tools.disabled.includes(tool.name)),
+    [...builtins, ...extensions.tools, createTaskTool(subagentDefinitions(cwd, env, warn))].filter((tool) => !settings.tools.disabled.includes(tool.name)),
     withoutSkill(toolSelection),
   );
   const noSession = flags.session === false;
@@ -118,14 +156,17 @@ export async function runAgent(messages: string[], flags: AgentFlags): Promise<n
     cliKey: flags.apiKey,
     noSession,
     sessionDir: flags.sessionDir,
+    addDirs: addDirs(flags.addDir, cwd),
     maxTurns: flags.maxTurns,
     systemPrompt: { replace: flags.systemPrompt, append: flags.appendSystemPrompt },
     git,
     skillTool,
+    extensions: extensions.factory,
     ...(interactive ? { approver: (request) => approval.ask!(request) } : {}),
   });
 
   if (flags.listModels) {
+    sayUntrusted(cwd);
     const models = await runtime.availableModels();
     await writeStdout(models.map((m) => `${`${m.provider}/${m.id}`.padEnd(48)} ${String(m.contextWindow).padStart(8)}  ${m.name}`).join("\n") + "\n");
     return 0;
@@ -154,21 +195,30 @@ export async function runAgent(messages: string[], flags: AgentFlags): Promise<n
   }
   if (mode === "rpc") {
     const { runRpcMode } = await import("./modes/rpc.ts");
-    return runRpcMode(runtime, await runtime.createAgent(selection, resumePath));
+    const agent = await runtime.createAgent(selection, resumePath);
+    sayUntrusted(cwd);
+    return runRpcMode(runtime, agent);
   }
 
   preconnect(selection.model.baseUrl, env);
   if (interactive) {
     const { runInteractive } = await import("./interactive/index.ts");
-    return runInteractive({ runtime, selection, resumePath, initialPrompt: messages.join(" ") || undefined, approval, onFirstFrame: startGit });
+    return runInteractive({ runtime, selection, resumePath, initialPrompt: messages.join(" ") || undefined, approval, onFirstFrame: startGit, trustNotice: untrustedNotice(cwd), warnings });
   }
   const stdin = await readPipedStdin();
+  if (extensions.commands.length > 0) {
+    const { runExtensionCommand } = await import("../core/extensions/ts/commands.ts");
+    const replaced = await runExtensionCommand(extensions.commands, messages.join(" "), { cwd, sessionId: "none", sessionFile: "" });
+    if (replaced === null) return 0;
+    if (replaced !== undefined) messages = [replaced];
+  }
   let prompt = buildPrompt(messages, stdin, cwd);
   if (prompt.length === 0) {
     throw new OmpError('no prompt: give one as arguments (omp -p "fix the failing test"), with @file, or on stdin', { exitCode: 2 });
   }
 
   const agent = await runtime.createAgent(selection, resumePath);
+  sayUntrusted(cwd);
   const stopTimer = limitTime(agent, flags.maxTime);
   let restoreModel = () => {};
   try {
@@ -189,6 +239,7 @@ export async function runAgent(messages: string[], flags: AgentFlags): Promise<n
   } finally {
     restoreModel();
     stopTimer();
+    await agent.end("other");
     agent.writer?.close();
   }
 }
@@ -223,6 +274,16 @@ function withoutSkill(selection: ToolSelection): ToolSelection {
   const only = selection.only.flatMap((entry) => entry.split(",")).map((name) => name.trim()).filter((name) => name !== "skill");
   // `--tools skill` alone: no built-in tool, the skill tool only.
   return only.length > 0 ? { ...selection, only } : { none: true };
+}
+
+/**
+ * The one line on stderr saying what an untrusted folder was not allowed to do (the interactive
+ * mode shows it in its UI instead). Said once the agent exists, so that what other loaders
+ * (hooks, extensions, MCP servers) skipped is on the same line.
+ */
+function sayUntrusted(cwd: string): void {
+  const notice = untrustedNotice(cwd);
+  if (notice) writeFdQuietly(2, `${notice}\n`);
 }
 
 /**

@@ -51,6 +51,8 @@ export interface AppOptions {
   keymap?: Keymap;
   /** What was wrong with keybindings.yml, shown once the session is up. */
   keymapWarning?: string;
+  /** Shown once the session is up: what an untrusted folder was not allowed to change. */
+  trustNotice?: string;
 }
 
 type Overlay =
@@ -131,6 +133,7 @@ export class InteractiveApp implements CommandHost {
     this.attach(this.agent);
     this.add(this.welcome());
     if (this.options.keymapWarning) this.notice("warning", this.options.keymapWarning);
+    if (this.options.trustNotice) this.notice("warning", this.options.trustNotice);
     this.runtime.extensions.catalog.setReporter((problem) => this.notice("warning", problem));
     if (this.options.resumePath) this.showConversation(this.agent.messages, displayPath(this.options.resumePath));
     const stopResize = this.terminal.onResize(() => this.onResize());
@@ -382,6 +385,7 @@ export class InteractiveApp implements CommandHost {
       this.notice("error", describeError(error));
       return;
     }
+    await this.agent.end("clear");
     this.agent.writer?.close();
     this.agent = agent;
     this.attach(agent);
@@ -861,6 +865,7 @@ export class InteractiveApp implements CommandHost {
       this.agent.abort();
       await Promise.race([this.agent.idle(), Bun.sleep(3000)]);
     }
+    await this.agent.end("prompt_input_exit");
     this.stopped = true;
     clearInterval(this.ticker);
     clearTimeout(this.renderTimer);

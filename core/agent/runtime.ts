@@ -13,8 +13,10 @@ import { agentDbPath, agentDir } from "../paths.ts";
 import type { SessionEntry } from "../session/schema.ts";
 import { SessionWriter } from "../session/writer.ts";
 import { ApprovalGate, type Approver } from "../tools/approval.ts";
+import { PathScope } from "../tools/path-scope.ts";
 import type { Tool } from "../tools/types.ts";
 import { Agent } from "./agent.ts";
+import type { ExtensionsFactory } from "./agent-extensions.ts";
 import { findContextFiles } from "./context-files.ts";
 import { gitSummary } from "./git-summary.ts";
 import { defaultModelPattern, knownModels, resolveModel, withLocalModels } from "./models.ts";
@@ -36,10 +38,14 @@ export interface RuntimeOptions {
   sessionDir?: string;
   maxTurns?: number;
   systemPrompt?: { replace?: string; append?: string };
+  /** `--add-dir`: directories outside the project the tools may use without asking. */
+  addDirs?: string[];
   /** The repository summary, when the caller started it early (it runs git); otherwise started on first use. */
   git?: Promise<string>;
   /** Offer the skill tool when there are skills (false: `--tools` left it out, or settings disabled it). */
   skillTool?: boolean;
+  /** Hooks and extensions for every agent made here. */
+  extensions?: ExtensionsFactory;
 }
 
 export interface ModelSelection {
@@ -183,7 +189,7 @@ export class Runtime {
       apiKey: selection.apiKey,
       thinking: selection.model.reasoning ? thinking : "off",
       tools: this.tools(),
-      gate: new ApprovalGate(settings.approvalMode, this.options.approver),
+      gate: new ApprovalGate(settings.approvalMode, this.options.approver, new PathScope(this.options.cwd, [...(this.options.addDirs ?? []), artifactsDir])),
       systemPrompt: this.systemPrompt(),
       writer,
       messages,
@@ -194,6 +200,8 @@ export class Runtime {
       maxTurns: this.options.maxTurns,
       announceModel: resumedModel !== modelId,
       secrets,
+      extensions: this.options.extensions,
+      selectModel: (pattern) => this.selectModel(pattern, false),
     });
   }
 
