@@ -140,6 +140,12 @@ export function describeProgram(status: Status): Command {
     .option("--json", "print JSON")
     .action(run(async (options: { json?: boolean }) => (await import("./config.ts")).runConfigPath(options)));
 
+  program
+    .command("extensions")
+    .description("list the skills and slash commands omp loads here, with their files and why any were skipped")
+    .option("--json", "print JSON")
+    .action(run(async (options: { json?: boolean }) => (await import("./extensions.ts")).runExtensions(options)));
+
   const auth = program.command("auth").description("store API keys in ~/.omp/agent/agent.db");
   auth
     .command("add")
