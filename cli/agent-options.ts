@@ -38,4 +38,5 @@ export const AGENT_OPTIONS: readonly AgentOption[] = [
   { flags: "--system-prompt <text>", description: "replace the built-in instructions" },
   { flags: "--append-system-prompt <text>", description: "add to the system prompt" },
   { flags: "--list-models", description: "list the models omp can use and exit" },
+  { flags: "--mcp-config <file>", description: "MCP servers from this JSON file too (.mcp.json format); repeatable", repeatable: true },
 ];

@@ -1,4 +1,4 @@
-import { fstatSync } from "node:fs";
+import { existsSync, fstatSync } from "node:fs";
 import { resolve } from "node:path";
 import type { Agent } from "../core/agent/agent.ts";
 import { expandMentions, attachFile } from "../core/agent/mentions.ts";
@@ -11,12 +11,14 @@ import { loadModelsConfig } from "../core/config/models.ts";
 import type { SettingsInput } from "../core/config/settings-schema.ts";
 import { loadSettings } from "../core/config/settings.ts";
 import { OmpError } from "../core/errors/omp-error.ts";
+import { mcpFiles } from "../core/mcp/config-paths.ts";
+import { LazyMcpSource } from "../core/mcp/lazy-source.ts";
 import { formatAge, listSessions, mostRecentSession, resolveSession } from "../core/session/listing.ts";
 import { sessionDirFor } from "../core/session/paths.ts";
 import { type Approver, parseApprovalMode } from "../core/tools/approval.ts";
 import { builtinTools, selectTools } from "../core/tools/registry.ts";
 import { isTerminal } from "./tty.ts";
-import { writeStdout } from "./write.ts";
+import { writeFdQuietly, writeStdout } from "./write.ts";
 
 export interface AgentFlags {
   print?: boolean;
@@ -36,6 +38,7 @@ export interface AgentFlags {
   systemPrompt?: string;
   appendSystemPrompt?: string;
   listModels?: boolean;
+  mcpConfig?: string[];
 }
 
 const MODES = ["text", "json", "rpc"] as const;
@@ -86,6 +89,33 @@ function buildPrompt(messages: string[], stdin: string, cwd: string): (TextConte
 
 /** The default command: the agent, headless (print, json, rpc). */
 export async function runAgent(messages: string[], flags: AgentFlags): Promise<number> {
+  const cleanup: (() => Promise<void>)[] = [];
+  try {
+    return await runAgentWith(messages, flags, cleanup);
+  } finally {
+    await Promise.all(cleanup.map((close) => close()));
+  }
+}
+
+/**
+ * MCP servers, when any is configured: their module and the SDK load in the background. Headless
+ * runs report a failing server on stderr; the interactive mode shows it in its transcript.
+ */
+function startMcp(cwd: string, env: NodeJS.ProcessEnv, flags: AgentFlags, interactive: boolean): LazyMcpSource | undefined {
+  const files = mcpFiles(cwd, flags.mcpConfig, env);
+  const missing = files.find((file) => file.kind === "flag" && !existsSync(file.path));
+  if (missing) throw new OmpError(`--mcp-config ${missing.path}: file not found`, { exitCode: 2 });
+  if (files.length === 0) return undefined;
+  return new LazyMcpSource({
+    cwd,
+    env,
+    flagFiles: flags.mcpConfig,
+    waitForUncached: !interactive,
+    ...(interactive ? {} : { onProblem: (line: string) => writeFdQuietly(2, `omp: ${line}\n`) }),
+  });
+}
+
+async function runAgentWith(messages: string[], flags: AgentFlags, cleanup: (() => Promise<void>)[]): Promise<number> {
   const mode = flags.mode ?? "text";
   if (!(MODES as readonly string[]).includes(mode)) throw new OmpError(`--mode: got ${JSON.stringify(mode)}, expected one of ${MODES.join(", ")}`, { exitCode: 2 });
   const cwd = resolve(process.cwd());
@@ -105,6 +135,8 @@ export async function runAgent(messages: string[], flags: AgentFlags): Promise<n
     builtinTools().filter((tool) => !settings.tools.disabled.includes(tool.name)),
     toolSelection,
   );
+  const mcp = startMcp(cwd, env, flags, interactive);
+  if (mcp) cleanup.push(() => mcp.close());
   const noSession = flags.session === false;
   const approval: { ask?: Approver } = {};
   const runtime = new Runtime({
@@ -113,6 +145,7 @@ export async function runAgent(messages: string[], flags: AgentFlags): Promise<n
     settings,
     modelsConfig,
     tools,
+    ...(mcp ? { toolSource: mcp } : {}),
     cliKey: flags.apiKey,
     noSession,
     sessionDir: flags.sessionDir,
