@@ -135,7 +135,11 @@ export function loadMcpConfig(options: LoadMcpConfigOptions): McpConfig {
   const files = mcpFiles(options.cwd, options.flagFiles, env);
   const project = files.filter((file) => file.kind === "project");
   const trusted = project.length === 0 || folderTrust(options.cwd, { env }).trusted;
-  if (!trusted) noteSkippedForTrust(`MCP servers in ${project.map((file) => displayPath(file.path)).join(" and ")}`);
+  if (!trusted) {
+    const what = `MCP servers in ${project.map((file) => displayPath(file.path)).join(" and ")}`;
+    noteSkippedForTrust(what);
+    problems.push(`${what} were skipped: ${displayPath(options.cwd)} is not trusted (trust the folder to run them)`);
+  }
   const fromFile = (file: McpFile) => {
     try {
       const content = readMcpFile(file.path);

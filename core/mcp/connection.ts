@@ -63,6 +63,7 @@ export class McpConnection {
   private connecting: Promise<Client> | undefined;
   private log: WriteStream | undefined;
   private closed = false;
+  private refreshing: Promise<void> | undefined;
 
   constructor(
     readonly server: ResolvedServer,
@@ -138,8 +139,8 @@ export class McpConnection {
       this.client = undefined;
       this.writeLog(`--- ${new Date().toISOString()} connection closed`);
     };
-    client.setNotificationHandler(ToolListChangedNotificationSchema, () => void this.refresh(client, "tools"));
-    client.setNotificationHandler(PromptListChangedNotificationSchema, () => void this.refresh(client, "prompts"));
+    client.setNotificationHandler(ToolListChangedNotificationSchema, () => this.track(this.refresh(client, "tools")));
+    client.setNotificationHandler(PromptListChangedNotificationSchema, () => this.track(this.refresh(client, "prompts")));
     let timer: ReturnType<typeof setTimeout> | undefined;
     const deadline = new Promise<never>((_, reject) => {
       timer = setTimeout(() => reject(new StartTimeout()), this.options.startTimeoutMs);
@@ -184,6 +185,18 @@ export class McpConnection {
     return `${text} (log: ${displayPath(this.options.logPath)})`;
   }
 
+  /**
+   * A call that made the server change its lists (the notification comes before the call's
+   * answer) returns only once the new lists are in, so the model's next step already sees them.
+   */
+  private track(refresh: Promise<void>): void {
+    const all = Promise.all([this.refreshing, refresh]).then(() => {});
+    this.refreshing = all;
+    void all.then(() => {
+      if (this.refreshing === all) this.refreshing = undefined;
+    });
+  }
+
   private async refresh(client: Client, what: "tools" | "prompts"): Promise<void> {
     try {
       if (what === "tools") this.tools = await listTools(client, { timeout: this.options.callTimeoutMs });
@@ -210,6 +223,7 @@ export class McpConnection {
             options.onProgress?.(`${progress.message ?? "progress"} ${progress.progress}${total}`);
           },
         });
+        await this.refreshing;
         return result as McpCallResult;
       } catch (error) {
         if (attempt === 0 && !options.signal.aborted && this.lost(client, error)) {

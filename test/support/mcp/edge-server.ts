@@ -13,7 +13,7 @@ import {
 
 const mode = process.argv[2] ?? "basic";
 const text = (value: string) => ({ content: [{ type: "text" as const, text: value }] });
-const input = (properties: Record<string, unknown> = {}) => ({ type: "object" as const, properties });
+const input = (properties: Record<string, object> = {}) => ({ type: "object" as const, properties });
 
 /** A 1×1 PNG. */
 const PIXEL = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==";
