@@ -179,7 +179,7 @@ export class McpConnection {
     if (error instanceof StartTimeout) return `did not start within ${seconds} s (set "startTimeout" in ms in its entry to wait longer)`;
     const text = describeError(error);
     const server = this.server;
-    if (!isRemote(server) && /ENOENT/.test(text)) {
+    if (!isRemote(server) && /ENOENT|not found in \$PATH/.test(text)) {
       return `cannot run ${JSON.stringify((server as StdioServerEntry).command)}: not found (check "command" and PATH)`;
     }
     return `${text} (log: ${displayPath(this.options.logPath)})`;

@@ -57,6 +57,7 @@ export interface ServerState {
  */
 export class McpManager implements ToolSource {
   readonly connections = new Map<string, McpConnection>();
+  /** Config and naming problems, one line each (server failures are in each server's state). */
   readonly problems: string[] = [];
   private readonly listeners = new Set<() => void>();
   private readonly cache: ToolCache;
@@ -101,7 +102,7 @@ export class McpManager implements ToolSource {
       if (connection.status === "ready") this.cache.set(server, connection.snapshot());
       if (connection.status === "failed" && connection.error !== reported) {
         reported = connection.error;
-        this.report(`MCP server "${server.name}" failed: ${connection.error}`);
+        this.options.onProblem?.(`MCP server "${server.name}" failed: ${connection.error}`);
       }
       this.notify();
     };
