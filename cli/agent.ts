@@ -115,6 +115,18 @@ function startMcp(cwd: string, env: NodeJS.ProcessEnv, flags: AgentFlags, intera
   });
 }
 
+/** A prompt that is an MCP server prompt's slash command (`/mcp__server__prompt args`) becomes that prompt's text. */
+async function expandMcpPrompt(mcp: LazyMcpSource | undefined, prompt: (TextContent | ImageContent)[]): Promise<void> {
+  const first = prompt[0];
+  if (!mcp || first?.type !== "text" || !first.text.startsWith("/mcp__")) return;
+  try {
+    const expanded = await mcp.expandPrompt(first.text);
+    if (expanded !== undefined) prompt[0] = { type: "text", text: expanded };
+  } catch (error) {
+    throw new OmpError((error as Error).message, { exitCode: 2 });
+  }
+}
+
 async function runAgentWith(messages: string[], flags: AgentFlags, cleanup: (() => Promise<void>)[]): Promise<number> {
   const mode = flags.mode ?? "text";
   if (!(MODES as readonly string[]).includes(mode)) throw new OmpError(`--mode: got ${JSON.stringify(mode)}, expected one of ${MODES.join(", ")}`, { exitCode: 2 });
@@ -193,6 +205,7 @@ async function runAgentWith(messages: string[], flags: AgentFlags, cleanup: (() 
     throw new OmpError('no prompt: give one as arguments (omp -p "fix the failing test"), with @file, or on stdin', { exitCode: 2 });
   }
 
+  await expandMcpPrompt(mcp, prompt);
   const agent = await runtime.createAgent(selection, resumePath);
   const stopTimer = limitTime(agent, flags.maxTime);
   try {

@@ -13,6 +13,7 @@ import { VERSION } from "../../core/version.ts";
 import { ApprovalPrompt } from "./approval-prompt.ts";
 import { AssistantBlock, NoticeBlock, type NoticeKind, SPINNER, UserBlock, type View, notice } from "./blocks.ts";
 import { COMMANDS, type CommandHost, findCommand, suggestCommand } from "./commands.ts";
+import { mcpCommandInfos, mcpPromptCommand, watchMcp } from "./mcp-commands.ts";
 import { Completer } from "./completion.ts";
 import { HistorySearch } from "./history-search.ts";
 import { type InputEvent, type Key, keyId } from "./keys.ts";
@@ -118,7 +119,7 @@ export class InteractiveApp implements CommandHost {
     this.selection = options.selection;
     this.screen = new Screen(terminal);
     this.editor = new PromptEditor(theme, () => this.historyStore()?.recent(500) ?? []);
-    this.completer = new Completer(() => COMMANDS, this.cwd, () => this.requestRender());
+    this.completer = new Completer(() => [...COMMANDS, ...mcpCommandInfos(this.runtime)], this.cwd, () => this.requestRender());
     this.shell = new ShellRunner(this.view, this.cwd, () => this.requestRender());
     this.agent = options.agent;
   }
@@ -136,6 +137,7 @@ export class InteractiveApp implements CommandHost {
     this.render();
     this.options.onFirstFrame?.();
     this.checkForUpdate();
+    watchMcp(this.runtime, (text) => this.notice("warning", text));
     for (const event of pending) this.handleInput(event);
     if (initialPrompt) {
       this.editor.setText(initialPrompt);
@@ -636,7 +638,7 @@ export class InteractiveApp implements CommandHost {
   }
 
   private runCommand(name: string, args: string, raw: string): void {
-    const command = findCommand(name);
+    const command = findCommand(name) ?? mcpPromptCommand(this.runtime, name);
     if (!command) {
       const suggestion = suggestCommand(name);
       this.notice("warning", `Unknown command /${name}.${suggestion ? ` Did you mean /${suggestion}?` : ""} /help lists them all.`);

@@ -12,6 +12,7 @@ import type { CommandInfo } from "./completion.ts";
 import { toHtml, toMarkdown } from "./export.ts";
 import { FIXED_KEYS } from "./hotkeys.ts";
 import type { Keymap } from "./keybindings.ts";
+import { MCP_COMMAND } from "./mcp-commands.ts";
 import type { Choice } from "./select-list.ts";
 import { formatCost, formatTokens } from "./status-line.ts";
 import type { Span } from "./text.ts";
@@ -228,6 +229,7 @@ export const COMMANDS: SlashCommand[] = [
       );
     },
   },
+  MCP_COMMAND,
   {
     name: "exit",
     description: "leave omp (ctrl+d, or ctrl+c twice)",

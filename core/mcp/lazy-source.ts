@@ -10,20 +10,34 @@ export class LazyMcpSource implements ToolSource {
   private manager: McpManager | undefined;
   readonly loaded: Promise<McpManager | undefined>;
   private readonly listeners = new Set<() => void>();
+  private problemSink: ((line: string) => void) | undefined;
+  private readonly heldProblems: string[] = [];
 
   constructor(options: McpManagerOptions) {
+    // Without a sink of its own (the interactive mode), problems wait for the UI to take them.
+    const report = (line: string) => {
+      if (options.onProblem) options.onProblem(line);
+      else if (this.problemSink) this.problemSink(line);
+      else this.heldProblems.push(line);
+    };
     this.loaded = import("./manager.ts")
       .then(({ McpManager }) => {
-        const manager = McpManager.start(options);
+        const manager = McpManager.start({ ...options, onProblem: report });
         this.manager = manager;
         for (const listener of this.listeners) manager.subscribe(listener);
         for (const listener of this.listeners) listener();
         return manager;
       })
       .catch((error: unknown) => {
-        options.onProblem?.(`MCP servers not started: ${(error as Error).message}`);
+        report(`MCP servers not started: ${(error as Error).message}`);
         return undefined;
       });
+  }
+
+  /** Where problem lines go from now on; those reported before are handed over at once. */
+  onProblem(sink: (line: string) => void): void {
+    this.problemSink = sink;
+    for (const line of this.heldProblems.splice(0)) sink(line);
   }
 
   /** The manager once loaded (for /mcp, prompts and `omp mcp`). */
@@ -46,6 +60,28 @@ export class LazyMcpSource implements ToolSource {
       this.listeners.delete(listener);
       unsubscribe?.();
     };
+  }
+
+  /**
+   * `/mcp__<server>__<prompt> args` typed as a prompt: the server prompt's text, or undefined when
+   * the text is no such command. A known prefix with an unknown prompt is an error listing them.
+   */
+  async expandPrompt(text: string): Promise<string | undefined> {
+    const match = /^\/(mcp__\S+)(?:\s+([\s\S]*))?$/.exec(text.trim());
+    if (!match) return undefined;
+    const manager = await this.loaded;
+    if (!manager) return undefined;
+    let commands = manager.promptCommands();
+    if (!commands.some((c) => c.name === match[1])) {
+      await Promise.all([...manager.connections.values()].map((connection) => connection.start()));
+      commands = manager.promptCommands();
+    }
+    const command = commands.find((c) => c.name === match[1]);
+    if (!command) {
+      const known = commands.map((c) => `/${c.name}`).join(", ") || "none";
+      throw new Error(`no MCP prompt /${match[1]}; the servers offer: ${known}`);
+    }
+    return command.expand(match[2] ?? "");
   }
 
   async close(): Promise<void> {

@@ -65,6 +65,8 @@ export class McpManager implements ToolSource {
   private readonly search = new ToolSearch(() => this.notify());
   private built: Tool[] | undefined;
   private collisions = new Set<string>();
+  /** Servers switched off for this session (/mcp disable): their tools are not offered. */
+  private readonly switchedOff = new Set<string>();
 
   private constructor(
     private readonly options: McpManagerOptions,
@@ -136,6 +138,7 @@ export class McpManager implements ToolSource {
     const owner = new Map<string, string>();
     for (const connection of this.connections.values()) {
       const { server } = connection;
+      if (this.switchedOff.has(server.name)) continue;
       for (const info of connection.tools) {
         if (server.enabledTools && !server.enabledTools.includes(info.name)) continue;
         if (server.disabledTools?.includes(info.name)) continue;
@@ -184,6 +187,18 @@ export class McpManager implements ToolSource {
     }));
     const off = this.config.disabled.map((s) => ({ name: s.name, status: "disabled" as const, transport: s.type ?? "stdio", tools: 0, source: s.source }));
     return [...live, ...off];
+  }
+
+  /** Offers or withholds a server's tools for the rest of this session. */
+  setEnabled(name: string, enabled: boolean): void {
+    if (!this.connections.has(name)) throw new Error(`no MCP server named "${name}" is running`);
+    if (enabled) this.switchedOff.delete(name);
+    else this.switchedOff.add(name);
+    this.notify();
+  }
+
+  isEnabled(name: string): boolean {
+    return !this.switchedOff.has(name);
   }
 
   async reconnect(name: string): Promise<void> {

@@ -1,11 +1,10 @@
 // MCP tools reaching the model through the compiled omp: real server-everything over stdio, our
 // SDK-built edge server for what real servers rarely do on demand, the provider stand-in as the model.
 import { describe, expect, test } from "bun:test";
-import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { agentTestFile, modelRequests, runAgent, toolNamesOf, toolResultsOf, workspace } from "../support/agent-harness.ts";
-import { edgeServer, everythingServer, trustFolder, writeUserMcp } from "../support/mcp/fixtures.ts";
-import { tempDir } from "../support/omp.ts";
+import { agentTestFile, modelRequests, runAgent, toolNamesOf, toolResultsOf, userTextsOf, workspace } from "../support/agent-harness.ts";
+import { edgeServer, everythingServer, writeUserMcp } from "../support/mcp/fixtures.ts";
 
 const standin = await agentTestFile();
 const MODEL = "anthropic/claude-sonnet-4-5";
@@ -106,5 +105,37 @@ describe("MCP tools in print mode", () => {
     const result = await run(["go"], home, repo, { OMP_TEST_TOKEN: "tok", OMP_TEST_INHERITED: "yes" });
     expect(result.code).toBe(0);
     expect(results(1).map((r) => r.text)).toEqual(["FROM_ENTRY=tok-x", "DEFAULTED=fallback", "OMP_TEST_INHERITED=yes"]);
+  });
+
+  test("a server prompt typed as /mcp__server__prompt becomes the user message", async () => {
+    const { home, repo } = workspace();
+    writeUserMcp(home, { edge: edgeServer("prompts") });
+    standin.setScript([{ text: "ok" }]);
+    const result = await run(["/mcp__edge__review focus=speed file=lib.ts"], home, repo);
+    expect(result.code).toBe(0);
+    expect(userTextsOf("anthropic-messages", modelRequests(standin)[0]!.body)).toEqual(["Please review lib.ts focusing on speed."]);
+    const unknown = await run(["/mcp__edge__nope"], home, repo);
+    expect(unknown.code).toBe(2);
+    expect(unknown.stderr).toContain("no MCP prompt /mcp__edge__nope; the servers offer: /mcp__edge__review");
+  });
+
+  test("past the context share, MCP tools go by name behind mcp_tool_search, which loads the chosen ones", async () => {
+    const { home, repo } = workspace();
+    writeUserMcp(home, { edge: edgeServer("basic") });
+    standin.setScript([
+      { toolCalls: [{ id: "c1", name: "mcp_tool_search", arguments: { query: "harmless" } }] },
+      { toolCalls: [{ id: "c2", name: "mcp__edge__look", arguments: { what: "deferred" } }] },
+      { text: "ok" },
+    ]);
+    const result = await run(["go"], home, repo, { OMP_MCP_TOOL_SEARCH_SHARE: "0" });
+    expect(result.code).toBe(0);
+    expect(tools(0)).toContain("mcp_tool_search");
+    expect(tools(0).some((name) => name.startsWith("mcp__"))).toBe(false);
+    const search = modelRequests(standin)[0]!.body.tools.find((t: any) => t.name === "mcp_tool_search");
+    expect(search.description).toContain("mcp__edge__touch");
+    expect(results(1)[0]!.text).toContain("Loaded 1 tool");
+    expect(tools(1)).toContain("mcp__edge__look");
+    expect(tools(1)).not.toContain("mcp__edge__touch");
+    expect(results(2)[1]!.text).toBe("looked at deferred");
   });
 });
