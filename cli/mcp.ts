@@ -5,7 +5,7 @@ import { isRemote, type ResolvedServer } from "../core/mcp/config-schema.ts";
 import type { McpManager, ServerState } from "../core/mcp/manager.ts";
 import { displayPath } from "../core/paths.ts";
 import { EXIT_USAGE } from "./program.ts";
-import { writeStdout } from "./write.ts";
+import { writeFdQuietly, writeStdout } from "./write.ts";
 
 export interface McpAddFlags {
   scope?: string;
@@ -145,4 +145,33 @@ export async function runMcpGet(name: string, flags: { json?: boolean }): Promis
   } finally {
     await manager.close();
   }
+}
+
+/** Opens `url` in the user's browser where there is one; the printed URL is the fallback either way. */
+function openBrowser(url: URL): void {
+  if (process.env.OMP_NO_BROWSER || (process.platform === "linux" && !process.env.DISPLAY && !process.env.WAYLAND_DISPLAY)) return;
+  const opener = process.platform === "darwin" ? "open" : process.platform === "win32" ? "explorer" : "xdg-open";
+  try {
+    Bun.spawn([opener, url.toString()], { stdio: ["ignore", "ignore", "ignore"] }).unref();
+  } catch {
+    // No opener installed: the URL is on the screen.
+  }
+}
+
+/** `omp mcp login <name>`: OAuth for a remote server; the tokens go to agent.db. */
+export async function runMcpLogin(name: string): Promise<number> {
+  const { loadMcpConfig } = await import("../core/mcp/config.ts");
+  const config = loadMcpConfig({ cwd: resolve(process.cwd()), env: process.env });
+  const server = config.servers.find((s) => s.name === name);
+  if (!server) {
+    const problem = config.problems.find((line) => line.includes(`"${name}"`));
+    throw new OmpError(problem ?? `no MCP server named "${name}"; omp mcp list shows them`, { exitCode: 1 });
+  }
+  const { loginServer } = await import("../core/mcp/oauth-login.ts");
+  const tools = await loginServer(server, process.env, (url) => {
+    writeFdQuietly(2, `To log in to ${name}, open this URL in a browser:\n${url}\n`);
+    openBrowser(url);
+  });
+  await writeStdout(`Logged in to ${name}: ${tools} tool${tools === 1 ? "" : "s"}.\n`);
+  return 0;
 }

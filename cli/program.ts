@@ -196,6 +196,11 @@ export function describeProgram(status: Status): Command {
     .argument("<name>", "server name")
     .option("-s, --scope <scope>", "user or project (default: whichever has it)")
     .action(run(async (name: string, options: { scope?: string }) => (await import("./mcp.ts")).runMcpRemove(name, options)));
+  mcp
+    .command("login")
+    .description("log in to a remote (http) server with OAuth; prints the URL to open (OMP_NO_BROWSER=1: print only)")
+    .argument("<name>", "server name")
+    .action(run(async (name: string) => (await import("./mcp.ts")).runMcpLogin(name)));
 
   return program;
 }

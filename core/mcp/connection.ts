@@ -15,7 +15,8 @@ import {
 import { describeError } from "../errors/omp-error.ts";
 import { displayPath } from "../paths.ts";
 import { VERSION } from "../version.ts";
-import { type ResolvedServer, type StdioServerEntry, isRemote } from "./config-schema.ts";
+import { type RemoteServerEntry, type ResolvedServer, type StdioServerEntry, isRemote } from "./config-schema.ts";
+import { LoginRequired, McpOAuthProvider } from "./oauth.ts";
 import type { McpCallResult } from "./results.ts";
 import type { CachedServer, McpPromptInfo, McpToolInfo } from "./tool-cache.ts";
 
@@ -27,7 +28,7 @@ export interface ConnectionOptions {
   logPath: string;
   startTimeoutMs: number;
   callTimeoutMs: number;
-  /** Builds the OAuth provider for a remote server (only servers that ask for it use it). */
+  /** OAuth for a remote server (only servers that answer 401 use it); by default tokens from agent.db. */
   authProvider?: OAuthClientProvider;
 }
 
@@ -110,7 +111,7 @@ export class McpConnection {
     if (isRemote(server)) {
       const url = new URL(server.url);
       const requestInit = { headers: server.headers };
-      const authProvider = this.options.authProvider;
+      const authProvider = this.options.authProvider ?? new McpOAuthProvider(server as ResolvedServer & RemoteServerEntry, this.options.env as NodeJS.ProcessEnv);
       return server.type === "sse"
         ? new SSEClientTransport(url, { requestInit, ...(authProvider ? { authProvider } : {}) })
         : new StreamableHTTPClientTransport(url, { requestInit, ...(authProvider ? { authProvider } : {}) });
@@ -177,6 +178,7 @@ export class McpConnection {
   private explain(error: unknown): string {
     const seconds = (this.options.startTimeoutMs / 1000).toFixed(this.options.startTimeoutMs % 1000 === 0 ? 0 : 1);
     if (error instanceof StartTimeout) return `did not start within ${seconds} s (set "startTimeout" in ms in its entry to wait longer)`;
+    if (error instanceof LoginRequired) return error.message;
     const text = describeError(error);
     const server = this.server;
     if (!isRemote(server) && /ENOENT|not found in \$PATH/.test(text)) {
