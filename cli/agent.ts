@@ -111,6 +111,8 @@ function startMcp(cwd: string, env: NodeJS.ProcessEnv, flags: AgentFlags, intera
     env,
     flagFiles: flags.mcpConfig,
     waitForUncached: !interactive,
+    // The interactive mode starts them once its first frame is up.
+    deferStart: interactive,
     ...(interactive ? {} : { onProblem: (line: string) => writeFdQuietly(2, `omp: ${line}\n`) }),
   });
 }
@@ -197,7 +199,11 @@ async function runAgentWith(messages: string[], flags: AgentFlags, cleanup: (() 
   preconnect(selection.model.baseUrl, env);
   if (interactive) {
     const { runInteractive } = await import("./interactive/index.ts");
-    return runInteractive({ runtime, selection, resumePath, initialPrompt: messages.join(" ") || undefined, approval, onFirstFrame: startGit });
+    const onFirstFrame = () => {
+      startGit();
+      void mcp?.start();
+    };
+    return runInteractive({ runtime, selection, resumePath, initialPrompt: messages.join(" ") || undefined, approval, onFirstFrame });
   }
   const stdin = await readPipedStdin();
   const prompt = buildPrompt(messages, stdin, cwd);
@@ -207,6 +213,8 @@ async function runAgentWith(messages: string[], flags: AgentFlags, cleanup: (() 
 
   await expandMcpPrompt(mcp, prompt);
   const agent = await runtime.createAgent(selection, resumePath);
+  // With cached tool lists the servers wait until the first request is out (see LazyMcpSource).
+  if (mcp) agent.subscribe((event) => event.type === "message_start" && event.message.role === "assistant" && void mcp.start());
   const stopTimer = limitTime(agent, flags.maxTime);
   try {
     if (mode === "json") {

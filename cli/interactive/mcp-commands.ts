@@ -24,7 +24,7 @@ export const MCP_COMMAND: SlashCommand = {
   name: "mcp",
   description: "MCP servers: status; reconnect, enable or disable one",
   async run(host: CommandHost, args: string) {
-    const manager = await mcpOf(host.runtime)?.loaded;
+    const manager = await mcpOf(host.runtime)?.start();
     if (!manager) {
       host.notice("info", "No MCP servers configured. Add one with: omp mcp add <name> -- <command> [args…]");
       return;

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import type { ServerScope } from "./config-schema-types.ts";
 
 /**
  * The schema of one MCP server entry, as Claude Code's `.mcp.json` writes it and as users'
@@ -60,11 +61,10 @@ export type ServerEntryInput = z.input<typeof StdioServerSchema> | z.input<typeo
 /** A config file: `{"mcpServers": {...}}` or, as many plugins write it, the servers at the top level. */
 export const McpFileSchema = z.record(z.string(), z.unknown());
 
-/** Where a server's entry came from; project and plugin entries obey folder trust. */
-export type ServerScope = "user" | "project" | "flag" | "plugin";
+export type { ServerScope } from "./config-schema-types.ts";
 
-/** A server entry with `${VAR}` expanded, ready to connect. */
-export type ResolvedServer = ServerEntry & { name: string; scope: ServerScope; source: string };
+/** A server entry with `${VAR}` expanded, ready to connect; `key` identifies the entry as written (the tool-list cache's key). */
+export type ResolvedServer = ServerEntry & { name: string; scope: ServerScope; source: string; key: string };
 
 export function isRemote<T extends ServerEntry>(entry: T): entry is T & RemoteServerEntry {
   return entry.type === "http" || entry.type === "sse";

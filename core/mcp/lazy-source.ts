@@ -1,37 +1,103 @@
-import type { Tool, ToolSource } from "../tools/types.ts";
+import type { Tool, ToolImplementation, ToolSource } from "../tools/types.ts";
+import { rawServers, switchedOff } from "./config-files.ts";
 import type { McpManager, McpManagerOptions } from "./manager.ts";
+import { mcpToolName } from "./names.ts";
+import { ToolCache, entryKey } from "./tool-cache.ts";
+import { fitsShare, toolDescription, toolEffect, toolParameters } from "./tool-shape.ts";
+
+/** With every tool list cached, servers start this long after start-up at the latest. */
+const CACHED_START_DELAY_MS = 500;
 
 /**
- * The MCP servers as a tool source that exists from the first millisecond: the SDK and the
- * manager are imported in the background (tens of milliseconds the rest of start-up does not
- * wait for), and until then there are no tools and the first request's wait covers the import.
+ * The MCP servers as a tool source that exists from the first millisecond. Loading the SDK and
+ * spawning servers costs tens of milliseconds of CPU (more with several node servers on a busy
+ * machine), so neither happens before the first request or frame when it need not:
+ * - every tool list cached: the first request carries the cached tools, built here without zod or
+ *   the SDK; the servers start once the request is out (`start()`), a call waits for its server;
+ * - some list unknown (headless): the servers start at once and the first request waits for them;
+ * - the interactive mode: they start after its first frame and nobody waits.
  */
 export class LazyMcpSource implements ToolSource {
   private manager: McpManager | undefined;
-  readonly loaded: Promise<McpManager | undefined>;
+  private loading: Promise<McpManager | undefined> | undefined;
   private readonly listeners = new Set<() => void>();
   private problemSink: ((line: string) => void) | undefined;
   private readonly heldProblems: string[] = [];
+  private readonly cached: Tool[] | undefined;
+  private readonly report: (line: string) => void;
 
-  constructor(options: McpManagerOptions) {
+  constructor(
+    private readonly options: McpManagerOptions & { deferStart?: boolean },
+  ) {
     // Without a sink of its own (the interactive mode), problems wait for the UI to take them.
-    const report = (line: string) => {
+    this.report = (line: string) => {
       if (options.onProblem) options.onProblem(line);
       else if (this.problemSink) this.problemSink(line);
       else this.heldProblems.push(line);
     };
-    this.loaded = import("./manager.ts")
+    this.cached = this.cachedTools();
+    if (options.deferStart) return;
+    if (this.cached && options.waitForUncached) setTimeout(() => void this.start(), CACHED_START_DELAY_MS).unref();
+    else void this.start();
+  }
+
+  /** Tools from the cache when every enabled server has a list there; undefined otherwise. */
+  private cachedTools(): Tool[] | undefined {
+    let raws;
+    try {
+      raws = rawServers(this.options.cwd, this.options.flagFiles ?? [], this.options.plugins ?? [], this.options.env).servers;
+    } catch {
+      return undefined;
+    }
+    const cache = ToolCache.open(this.options.env);
+    const tools: Tool[] = [];
+    const names = new Set<string>();
+    for (const { name, raw } of raws) {
+      if (switchedOff(raw)) continue;
+      const lists = cache.get({ name, key: entryKey(raw) });
+      if (!lists) return undefined;
+      const entry = raw as { enabledTools?: string[]; disabledTools?: string[] };
+      for (const info of lists.tools) {
+        if (entry.enabledTools && !entry.enabledTools.includes(info.name)) continue;
+        if (entry.disabledTools?.includes(info.name)) continue;
+        const toolName = mcpToolName(name, info.name);
+        if (names.has(toolName)) continue;
+        names.add(toolName);
+        tools.push({
+          name: toolName,
+          description: toolDescription(name, info),
+          effect: toolEffect(info),
+          parameters: toolParameters(info.inputSchema),
+          load: () => this.liveTool(toolName),
+        });
+      }
+    }
+    return tools;
+  }
+
+  /** A cached tool's code: the live tool of the same name, once its server is known. */
+  private async liveTool(name: string): Promise<ToolImplementation> {
+    const manager = await this.start();
+    const live = manager?.findTool(name);
+    if (!live) throw new Error(`the MCP tool ${name} is no longer offered by its server (omp mcp list shows what is)`);
+    return live.load();
+  }
+
+  /** Loads the SDK and starts the servers (once); resolves with the manager, or undefined when that failed. */
+  start(): Promise<McpManager | undefined> {
+    this.loading ??= import("./manager.ts")
       .then(({ McpManager }) => {
-        const manager = McpManager.start({ ...options, onProblem: report });
+        const manager = McpManager.start({ ...this.options, onProblem: this.report });
         this.manager = manager;
         for (const listener of this.listeners) manager.subscribe(listener);
         for (const listener of this.listeners) listener();
         return manager;
       })
       .catch((error: unknown) => {
-        report(`MCP servers not started: ${(error as Error).message}`);
+        this.report(`MCP servers not started: ${(error as Error).message}`);
         return undefined;
       });
+    return this.loading;
   }
 
   /** Where problem lines go from now on; those reported before are handed over at once. */
@@ -40,17 +106,20 @@ export class LazyMcpSource implements ToolSource {
     for (const line of this.heldProblems.splice(0)) sink(line);
   }
 
-  /** The manager once loaded (for /mcp, prompts and `omp mcp`). */
+  /** The manager once started (for /mcp, prompts and `omp mcp`). */
   get current(): McpManager | undefined {
     return this.manager;
   }
 
   tools(contextWindow: number): Tool[] {
-    return this.manager?.tools(contextWindow) ?? [];
+    if (this.manager) return this.manager.tools(contextWindow);
+    // Past the share the manager's tool search takes over; until then, nothing rather than too much.
+    return this.cached && fitsShare(this.cached, contextWindow, this.options.env) ? this.cached : [];
   }
 
   ready(): Promise<void> {
-    return this.loaded.then((manager) => manager?.ready());
+    if (this.cached) return Promise.resolve();
+    return this.start().then((manager) => manager?.ready());
   }
 
   subscribe(listener: () => void): () => void {
@@ -69,7 +138,7 @@ export class LazyMcpSource implements ToolSource {
   async expandPrompt(text: string): Promise<string | undefined> {
     const match = /^\/(mcp__\S+)(?:\s+([\s\S]*))?$/.exec(text.trim());
     if (!match) return undefined;
-    const manager = await this.loaded;
+    const manager = await this.start();
     if (!manager) return undefined;
     let commands = manager.promptCommands();
     if (!commands.some((c) => c.name === match[1])) {
@@ -84,7 +153,8 @@ export class LazyMcpSource implements ToolSource {
     return command.expand(match[2] ?? "");
   }
 
+  /** Ends the servers, if they were started. */
   async close(): Promise<void> {
-    await (await this.loaded)?.close();
+    await (await this.loading)?.close();
   }
 }

@@ -171,6 +171,11 @@ export class McpManager implements ToolSource {
     return this.search.offer(this.allTools(), contextWindow, this.options.env);
   }
 
+  /** A tool by its model-facing name, whether or not tool search offers it now. */
+  findTool(name: string): Tool | undefined {
+    return this.allTools().find((tool) => tool.name === name);
+  }
+
   promptCommands(): McpPromptCommand[] {
     return promptCommands([...this.connections.values()]);
   }

@@ -1,24 +1,10 @@
 import { z } from "zod";
 import type { Tool, ToolContext, ToolImplementation, ToolResult } from "../tools/types.ts";
 import type { McpToolInfo } from "./tool-cache.ts";
-
-/** Longer descriptions are cut: some servers paste whole manuals into them. */
-const MAX_DESCRIPTION = 2048;
+import { toolDescription, toolEffect, toolParameters } from "./tool-shape.ts";
 
 /** The server validates its own input; omp only checks that the model sent an object. */
 const ANY_OBJECT = z.record(z.string(), z.unknown());
-
-/** A server's input schema as providers take it: always an object schema, without `$schema`. */
-export function toolParameters(inputSchema: Record<string, unknown> | undefined): Record<string, unknown> {
-  const { $schema: _schema, ...rest } = inputSchema ?? {};
-  if (rest.type !== "object") return { type: "object", properties: {}, ...rest, ...(rest.type === undefined ? {} : { type: "object" }) };
-  return rest;
-}
-
-export function toolDescription(server: string, info: McpToolInfo): string {
-  const text = info.description || info.title || info.annotations?.title || `${info.name} (from the ${server} MCP server)`;
-  return text.length > MAX_DESCRIPTION ? `${text.slice(0, MAX_DESCRIPTION)}…` : text;
-}
 
 export type McpCall = (args: Record<string, unknown>, context: ToolContext) => Promise<ToolResult>;
 
@@ -32,7 +18,7 @@ export function mcpTool(name: string, server: string, info: McpToolInfo, call: M
   return {
     name,
     description: toolDescription(server, info),
-    effect: info.annotations?.readOnlyHint === true ? "read" : "exec",
+    effect: toolEffect(info),
     parameters: toolParameters(info.inputSchema),
     load: () => loaded,
   };

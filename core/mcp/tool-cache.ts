@@ -37,10 +37,9 @@ interface CacheFile {
 
 export const toolCachePath = (env: NodeJS.ProcessEnv = process.env) => join(agentDir(env), "cache", "mcp-tools.json");
 
-/** Changes whenever anything that decides what the server is changes. */
-export function serverKey(server: ResolvedServer): string {
-  const { scope: _scope, source: _source, ...entry } = server;
-  return Bun.hash.wyhash(JSON.stringify(entry)).toString(36);
+/** The entry as written: a changed entry starts without a cached list. */
+export function entryKey(raw: unknown): string {
+  return Bun.hash.wyhash(JSON.stringify(raw) ?? "").toString(36);
 }
 
 export class ToolCache {
@@ -61,14 +60,14 @@ export class ToolCache {
     return new ToolCache(path, data);
   }
 
-  get(server: ResolvedServer): CachedServer | undefined {
+  get(server: Pick<ResolvedServer, "name" | "key">): CachedServer | undefined {
     const entry = this.data.servers[server.name];
-    return entry && entry.key === serverKey(server) && Array.isArray(entry.tools) ? entry : undefined;
+    return entry && entry.key === server.key && Array.isArray(entry.tools) ? entry : undefined;
   }
 
   /** Records a server's lists; the file is rewritten only when they changed. */
   set(server: ResolvedServer, lists: CachedServer): void {
-    const entry = { key: serverKey(server), ...lists };
+    const entry = { key: server.key, ...lists };
     if (JSON.stringify(this.data.servers[server.name]) === JSON.stringify(entry)) return;
     this.data.servers[server.name] = entry;
     try {

@@ -2,26 +2,16 @@ import { z } from "zod";
 import { textResult } from "../tools/format.ts";
 import type { Tool } from "../tools/types.ts";
 import { localTool } from "./mcp-tool.ts";
+import { fitsShare } from "./tool-shape.ts";
 
 export const TOOL_SEARCH_NAME = "mcp_tool_search";
 
-/** Share of the context window MCP tool schemas may take before they are offered by name only. */
-const DEFAULT_SHARE = 0.1;
-const CHARS_PER_TOKEN = 4;
 const DEFAULT_LIMIT = 5;
 
 const SearchInput = z.object({
   query: z.string().describe("exact tool names (comma or space separated) or keywords describing what you need"),
   limit: z.number().int().positive().max(20).optional().describe(`how many tools to load at most (default ${DEFAULT_LIMIT})`),
 });
-
-function share(env: NodeJS.ProcessEnv): number {
-  const value = Number(env.OMP_MCP_TOOL_SEARCH_SHARE);
-  return env.OMP_MCP_TOOL_SEARCH_SHARE !== undefined && Number.isFinite(value) && value >= 0 ? value : DEFAULT_SHARE;
-}
-
-const tokensOf = (tools: readonly Tool[]) =>
-  tools.reduce((sum, tool) => sum + tool.name.length + tool.description.length + JSON.stringify(tool.parameters).length, 0) / CHARS_PER_TOKEN;
 
 /**
  * Big tool sets, as Claude Code and opencode handle them: when the MCP tools' schemas would take
@@ -37,7 +27,7 @@ export class ToolSearch {
   offer(all: readonly Tool[], contextWindow: number, env: NodeJS.ProcessEnv): Tool[] {
     const last = this.offered;
     if (last && last.from === all && last.window === contextWindow) return last.tools;
-    const tools = tokensOf(all) <= contextWindow * share(env) ? [...all] : [...all.filter((t) => this.loaded.has(t.name)), this.searchTool(all)];
+    const tools = fitsShare(all, contextWindow, env) ? [...all] : [...all.filter((t) => this.loaded.has(t.name)), this.searchTool(all)];
     this.offered = { from: all, window: contextWindow, tools };
     return tools;
   }

@@ -138,4 +138,18 @@ describe("MCP tools in print mode", () => {
     expect(tools(1)).not.toContain("mcp__edge__touch");
     expect(results(2)[1]!.text).toBe("looked at deferred");
   });
+
+  test("with a cached tool list the first request goes out at once with the tools; a call waits for the slow server", async () => {
+    const { home, repo } = workspace();
+    writeUserMcp(home, { slow: edgeServer("basic", { env: { EDGE_START_DELAY_MS: "4000" } }) });
+    standin.setScript([{ text: "warm the cache" }]);
+    expect((await run(["go"], home, repo)).code).toBe(0);
+    standin.setScript([{ toolCalls: [{ id: "c1", name: "mcp__slow__look", arguments: { what: "late" } }] }, { text: "ok" }]);
+    const started = Date.now();
+    const result = await run(["go"], home, repo);
+    expect(result.code).toBe(0);
+    expect(tools(0)).toContain("mcp__slow__look");
+    expect(modelRequests(standin)[0]!.receivedAt - started).toBeLessThan(3000);
+    expect(results(1)[0]!.text).toBe("looked at late");
+  });
 });

@@ -112,4 +112,6 @@ server.setRequestHandler(GetPromptRequestSchema, async (request) => ({
   messages: [{ role: "user", content: { type: "text", text: `Please review ${request.params.arguments?.file} focusing on ${request.params.arguments?.focus ?? "everything"}.` } }],
 }));
 
+// EDGE_START_DELAY_MS: a server slow to start (node servers that load a lot, npx downloads).
+await Bun.sleep(Number(process.env.EDGE_START_DELAY_MS ?? 0));
 if (mode !== "hang") await server.connect(new StdioServerTransport());
