@@ -1,7 +1,7 @@
 import { UnauthorizedError } from "@modelcontextprotocol/sdk/client/auth.js";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
-import { OmpError } from "../errors/omp-error.ts";
+import { OmpError, describeError } from "../errors/omp-error.ts";
 import { VERSION } from "../version.ts";
 import { type ResolvedServer, type RemoteServerEntry, isRemote } from "./config-schema.ts";
 import { McpOAuthProvider } from "./oauth.ts";
@@ -52,17 +52,34 @@ export async function loginServer(server: ResolvedServer, env: NodeJS.ProcessEnv
         timer = setTimeout(() => reject(new OmpError("no answer from the browser within 5 minutes; run omp mcp login again")), LOGIN_TIMEOUT_MS);
       });
       const authorization = await Promise.race([code, timeout]);
-      const exchange = transport();
-      await exchange.finishAuth(authorization);
-      client = new Client({ name: "omp", version: VERSION }, { capabilities: {} });
-      await client.connect(exchange);
+      await transport().finishAuth(authorization);
+      client = await connectAgain(transport);
     }
     const { tools } = await client.listTools();
     await client.close();
     return tools.length;
+  } catch (error) {
+    if (error instanceof OmpError) throw error;
+    throw new OmpError(`logging in to "${server.name}" failed: ${describeError(error)}`, { cause: error });
   } finally {
     clearTimeout(timer);
     listener.stop(true);
     provider.close();
+  }
+}
+
+/**
+ * Connects with the new tokens. The server may have dropped the kept-alive socket of the refused
+ * attempt while the user was in the browser; a reset connection is tried once more.
+ */
+async function connectAgain(transport: () => StreamableHTTPClientTransport): Promise<Client> {
+  for (let attempt = 0; ; attempt++) {
+    const client = new Client({ name: "omp", version: VERSION }, { capabilities: {} });
+    try {
+      await client.connect(transport());
+      return client;
+    } catch (error) {
+      if (attempt > 0 || (error as { code?: string }).code !== "ECONNRESET") throw error;
+    }
   }
 }

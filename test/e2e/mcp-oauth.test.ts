@@ -25,14 +25,20 @@ afterAll(() => server?.kill());
 
 async function startExample(): Promise<number> {
   const port = freePort();
-  server = Bun.spawn(["node", EXAMPLE, "--oauth"], { env: { ...process.env, MCP_PORT: String(port), MCP_AUTH_PORT: String(freePort()) }, stdout: "pipe", stderr: "pipe" });
+  server = Bun.spawn(["node", EXAMPLE, "--oauth"], { env: { ...process.env, MCP_PORT: String(port), MCP_AUTH_PORT: String(freePort()) }, stdout: "pipe", stderr: "ignore" });
+  // Read to the end: the server logs every request, and a closed pipe would kill it.
+  const reader = (server.stdout as ReadableStream<Uint8Array>).getReader();
   const decoder = new TextDecoder();
   let seen = "";
-  for await (const chunk of server.stdout as ReadableStream<Uint8Array>) {
-    seen += decoder.decode(chunk);
-    if (seen.includes(`listening on port ${port}`)) return port;
+  while (!seen.includes(`listening on port ${port}`)) {
+    const { value, done } = await reader.read();
+    if (done) throw new Error(`the example server did not start: ${seen}`);
+    seen += decoder.decode(value);
   }
-  throw new Error(`the example server did not start: ${seen}`);
+  void (async () => {
+    while (!(await reader.read()).done);
+  })();
+  return port;
 }
 
 describe("MCP OAuth", () => {
@@ -52,24 +58,35 @@ describe("MCP OAuth", () => {
     const decoder = new TextDecoder();
     let printed = "";
     let authorizeUrl: string | undefined;
-    for await (const chunk of login.stderr) {
-      printed += decoder.decode(chunk);
+    const reader = login.stderr.getReader();
+    while (!authorizeUrl) {
+      const { value, done } = await reader.read();
+      if (done) break;
+      printed += decoder.decode(value);
       authorizeUrl = /open this URL in a browser:\n(\S+)/.exec(printed)?.[1];
-      if (authorizeUrl) break;
     }
+    const rest = (async () => {
+      for (;;) {
+        const { value, done } = await reader.read();
+        if (done) return printed;
+        printed += decoder.decode(value);
+      }
+    })();
     expect(authorizeUrl).toContain("code_challenge=");
     expect(authorizeUrl).toContain("code_challenge_method=S256");
     // The browser: the example server approves at once and redirects to omp's loopback callback.
     const page = await fetch(authorizeUrl!);
     expect(await page.text()).toContain("omp: logged in");
-    expect(await login.exited).toBe(0);
+    const code = await login.exited;
+    expect(await rest).not.toContain("omp:");
+    expect(code).toBe(0);
     expect(await new Response(login.stdout).text()).toMatch(/^Logged in to secure: \d+ tools\.\n$/);
     expect(statSync(join(home, ".omp", "agent", "agent.db")).mode & 0o777).toBe(0o600);
 
     standin.setScript([{ toolCalls: [{ id: "c1", name: "mcp__secure__greet", arguments: { name: "omp" } }] }, { text: "done" }]);
     standin.requests.length = 0;
     const after = await runAgent(["-p", "--model", "anthropic/claude-sonnet-4-5", "go"], { home, cwd: repo, env });
-    expect(after.stderr).not.toContain("secure");
+    expect(after.stderr).not.toContain("omp:");
     expect(after.code).toBe(0);
     expect(toolResultsOf("anthropic-messages", modelRequests(standin)[1]!.body)[0]!.text).toContain("Hello, omp!");
   });
