@@ -118,6 +118,8 @@ async function interactiveLaunch(standin: Standin, s: Setup): Promise<number> {
   await Promise.race([seen, Bun.sleep(15_000)]);
   proc.kill();
   await proc.exited;
+  // The servers omp started after its first frame exit with it; let them go before the next launch.
+  await Bun.sleep(1000);
   if (!at) throw new Error(`no ready prompt; got ${JSON.stringify(output.slice(-300))}`);
   return at - started;
 }

@@ -213,8 +213,6 @@ async function runAgentWith(messages: string[], flags: AgentFlags, cleanup: (() 
 
   await expandMcpPrompt(mcp, prompt);
   const agent = await runtime.createAgent(selection, resumePath);
-  // With cached tool lists the servers wait until the first request is out (see LazyMcpSource).
-  if (mcp) agent.subscribe((event) => event.type === "message_start" && event.message.role === "assistant" && void mcp.start());
   const stopTimer = limitTime(agent, flags.maxTime);
   try {
     if (mode === "json") {

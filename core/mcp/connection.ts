@@ -17,6 +17,7 @@ import { displayPath } from "../paths.ts";
 import { VERSION } from "../version.ts";
 import { type RemoteServerEntry, type ResolvedServer, type StdioServerEntry, isRemote } from "./config-schema.ts";
 import { LoginRequired, McpOAuthProvider } from "./oauth.ts";
+import { allPages } from "./pages.ts";
 import type { McpCallResult } from "./results.ts";
 import type { CachedServer, McpPromptInfo, McpToolInfo } from "./tool-cache.ts";
 
@@ -299,33 +300,27 @@ export class McpConnection {
 }
 
 async function listTools(client: Client, options: { timeout: number }): Promise<McpToolInfo[]> {
-  const tools: McpToolInfo[] = [];
-  let cursor: string | undefined;
-  do {
-    const page = await client.listTools(cursor === undefined ? {} : { cursor }, options);
-    for (const tool of page.tools) {
-      tools.push({
-        name: tool.name,
-        ...(tool.title ? { title: tool.title } : {}),
-        description: tool.description ?? "",
-        inputSchema: tool.inputSchema as Record<string, unknown>,
-        ...(tool.annotations ? { annotations: tool.annotations } : {}),
-      });
-    }
-    cursor = page.nextCursor;
-  } while (cursor);
-  return tools;
+  const tools = await allPages(async (params) => {
+    const page = await client.listTools(params, options);
+    return { items: page.tools, nextCursor: page.nextCursor };
+  });
+  return tools.map((tool) => ({
+    name: tool.name,
+    ...(tool.title ? { title: tool.title } : {}),
+    description: tool.description ?? "",
+    inputSchema: tool.inputSchema as Record<string, unknown>,
+    ...(tool.annotations ? { annotations: tool.annotations } : {}),
+  }));
 }
 
 async function listPrompts(client: Client, options: { timeout: number }): Promise<McpPromptInfo[]> {
-  const prompts: McpPromptInfo[] = [];
-  let cursor: string | undefined;
-  do {
-    const page = await client.listPrompts(cursor === undefined ? {} : { cursor }, options);
-    for (const prompt of page.prompts) {
-      prompts.push({ name: prompt.name, description: prompt.description ?? "", arguments: (prompt.arguments ?? []).map((a) => ({ name: a.name, description: a.description ?? "", required: a.required ?? false })) });
-    }
-    cursor = page.nextCursor;
-  } while (cursor);
-  return prompts;
+  const prompts = await allPages(async (params) => {
+    const page = await client.listPrompts(params, options);
+    return { items: page.prompts, nextCursor: page.nextCursor };
+  });
+  return prompts.map((prompt) => ({
+    name: prompt.name,
+    description: prompt.description ?? "",
+    arguments: (prompt.arguments ?? []).map((a) => ({ name: a.name, description: a.description ?? "", required: a.required ?? false })),
+  }));
 }

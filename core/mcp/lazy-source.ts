@@ -13,7 +13,8 @@ const CACHED_START_DELAY_MS = 500;
  * spawning servers costs tens of milliseconds of CPU (more with several node servers on a busy
  * machine), so neither happens before the first request or frame when it need not:
  * - every tool list cached: the first request carries the cached tools, built here without zod or
- *   the SDK; the servers start once the request is out (`start()`), a call waits for its server;
+ *   the SDK; the servers start shortly after start-up, or at the first call of one of their tools
+ *   (which waits for its server), and not at all in a run that ends before either;
  * - some list unknown (headless): the servers start at once and the first request waits for them;
  * - the interactive mode: they start after its first frame and nobody waits.
  */

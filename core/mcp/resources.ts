@@ -3,6 +3,7 @@ import { errorResult, textResult } from "../tools/format.ts";
 import type { Tool } from "../tools/types.ts";
 import type { McpConnection } from "./connection.ts";
 import { localTool } from "./mcp-tool.ts";
+import { allPages } from "./pages.ts";
 
 export const RESOURCES_TOOL_NAME = "mcp_resources";
 
@@ -36,12 +37,11 @@ export function resourcesTool(connections: McpConnection[]): Tool {
     const lines: string[] = [];
     for (const connection of chosen) {
       try {
-        let cursor: string | undefined;
-        do {
-          const page = await connection.request((client) => client.listResources(cursor === undefined ? {} : { cursor }, { signal: context.signal }), context.signal);
-          for (const item of page.resources) lines.push(`${connection.server.name}: ${item.uri} — ${item.name}${item.mimeType ? ` (${item.mimeType})` : ""}`);
-          cursor = page.nextCursor;
-        } while (cursor);
+        const resources = await allPages(async (params) => {
+          const page = await connection.request((client) => client.listResources(params, { signal: context.signal }), context.signal);
+          return { items: page.resources, nextCursor: page.nextCursor };
+        });
+        for (const item of resources) lines.push(`${connection.server.name}: ${item.uri} — ${item.name}${item.mimeType ? ` (${item.mimeType})` : ""}`);
       } catch (error) {
         lines.push(`${connection.server.name}: listing failed: ${(error as Error).message}`);
       }

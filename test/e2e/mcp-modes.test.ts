@@ -4,19 +4,12 @@ import { afterAll, describe, expect, test } from "bun:test";
 import type { Subprocess } from "bun";
 import { RpcProcess } from "../support/agent-rpc.ts";
 import { agentTestFile, frames, modelRequests, runAgent, toolNamesOf, toolResultsOf, workspace } from "../support/agent-harness.ts";
-import { EVERYTHING, edgeServer, writeUserMcp } from "../support/mcp/fixtures.ts";
+import { EVERYTHING, edgeServer, freePort, writeUserMcp } from "../support/mcp/fixtures.ts";
 
 const standin = await agentTestFile();
 const MODEL = "anthropic/claude-sonnet-4-5";
 const env = () => ({ ANTHROPIC_BASE_URL: standin.url, ANTHROPIC_API_KEY: "omptest-mcp-key" });
 const results = (index: number) => toolResultsOf("anthropic-messages", modelRequests(standin)[index]!.body);
-
-function freePort(): number {
-  const server = Bun.listen({ hostname: "127.0.0.1", port: 0, socket: { data() {} } });
-  const port = server.port;
-  server.stop(true);
-  return port;
-}
 
 /** server-everything's streamable HTTP mode on a loopback port; resolves once it listens. */
 async function startEverythingHttp(port: number): Promise<Subprocess> {

@@ -6,19 +6,12 @@ import type { Subprocess } from "bun";
 import { statSync } from "node:fs";
 import { join } from "node:path";
 import { agentTestFile, modelRequests, runAgent, spawnOmp, toolResultsOf, workspace } from "../support/agent-harness.ts";
-import { writeUserMcp } from "../support/mcp/fixtures.ts";
+import { freePort, writeUserMcp } from "../support/mcp/fixtures.ts";
 import { ROOT } from "../support/omp.ts";
 
 setDefaultTimeout(90_000);
 const standin = await agentTestFile();
 const EXAMPLE = join(ROOT, "node_modules", "@modelcontextprotocol", "sdk", "dist", "esm", "examples", "server", "simpleStreamableHttp.js");
-
-function freePort(): number {
-  const server = Bun.listen({ hostname: "127.0.0.1", port: 0, socket: { data() {} } });
-  const port = server.port;
-  server.stop(true);
-  return port;
-}
 
 let server: Subprocess | undefined;
 afterAll(() => server?.kill());

@@ -33,3 +33,11 @@ export function trustFolder(home: string, folder: string): void {
   const store = { version: 1, folders: { [realpathSync(folder)]: { trusted: true, at: new Date().toISOString() } } };
   writeFileSync(join(dir, "trusted-folders.json"), JSON.stringify(store));
 }
+
+/** A loopback port free right now, for a server the test starts. */
+export function freePort(): number {
+  const server = Bun.listen({ hostname: "127.0.0.1", port: 0, socket: { data() {} } });
+  const port = server.port;
+  server.stop(true);
+  return port;
+}
