@@ -79,8 +79,3 @@ export function mcpCommandInfos(runtime: Runtime): CommandInfo[] {
     ...(command.arguments.length > 0 ? { args: command.arguments.map((a) => (a.required ? `<${a.name}>` : `[${a.name}]`)).join(" ") } : {}),
   }));
 }
-
-/** Server failures and config problems join the transcript as warnings, never raw stderr. */
-export function watchMcp(runtime: Runtime, warn: (text: string) => void): void {
-  mcpOf(runtime)?.onProblem(warn);
-}

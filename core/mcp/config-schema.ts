@@ -56,10 +56,6 @@ export const ServerEntrySchema = z.preprocess((raw) => {
 export type StdioServerEntry = z.output<typeof StdioServerSchema>;
 export type RemoteServerEntry = z.output<typeof RemoteServerSchema>;
 export type ServerEntry = z.output<typeof ServerEntrySchema>;
-export type ServerEntryInput = z.input<typeof StdioServerSchema> | z.input<typeof RemoteServerSchema>;
-
-/** A config file: `{"mcpServers": {...}}` or, as many plugins write it, the servers at the top level. */
-export const McpFileSchema = z.record(z.string(), z.unknown());
 
 export type { ServerScope } from "./config-schema-types.ts";
 

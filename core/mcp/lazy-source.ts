@@ -22,20 +22,13 @@ export class LazyMcpSource implements ToolSource {
   private manager: McpManager | undefined;
   private loading: Promise<McpManager | undefined> | undefined;
   private readonly listeners = new Set<() => void>();
-  private problemSink: ((line: string) => void) | undefined;
-  private readonly heldProblems: string[] = [];
   private readonly cached: Tool[] | undefined;
   private readonly report: (line: string) => void;
 
   constructor(
     private readonly options: McpManagerOptions & { deferStart?: boolean },
   ) {
-    // Without a sink of its own (the interactive mode), problems wait for the UI to take them.
-    this.report = (line: string) => {
-      if (options.onProblem) options.onProblem(line);
-      else if (this.problemSink) this.problemSink(line);
-      else this.heldProblems.push(line);
-    };
+    this.report = (line: string) => options.onProblem?.(line);
     this.cached = this.cachedTools();
     if (options.deferStart) return;
     if (this.cached && options.waitForUncached) setTimeout(() => void this.start(), CACHED_START_DELAY_MS).unref();
@@ -99,12 +92,6 @@ export class LazyMcpSource implements ToolSource {
         return undefined;
       });
     return this.loading;
-  }
-
-  /** Where problem lines go from now on; those reported before are handed over at once. */
-  onProblem(sink: (line: string) => void): void {
-    this.problemSink = sink;
-    for (const line of this.heldProblems.splice(0)) sink(line);
   }
 
   /** The manager once started (for /mcp, prompts and `omp mcp`). */

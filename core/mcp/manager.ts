@@ -11,7 +11,7 @@ import { type McpPromptCommand, promptCommands } from "./prompts.ts";
 import { resourcesTool } from "./resources.ts";
 import { toToolResult } from "./results.ts";
 import { ToolCache } from "./tool-cache.ts";
-import { TOOL_SEARCH_NAME, ToolSearch } from "./tool-search.ts";
+import { ToolSearch } from "./tool-search.ts";
 
 export interface McpManagerOptions {
   cwd: string;
@@ -217,4 +217,3 @@ export class McpManager implements ToolSource {
   }
 }
 
-export { TOOL_SEARCH_NAME };

@@ -5,7 +5,7 @@ import type { McpConnection } from "./connection.ts";
 import { localTool } from "./mcp-tool.ts";
 import { allPages } from "./pages.ts";
 
-export const RESOURCES_TOOL_NAME = "mcp_resources";
+const RESOURCES_TOOL_NAME = "mcp_resources";
 
 const ResourcesInput = z.object({
   server: z.string().optional().describe("only this MCP server"),

@@ -4,7 +4,7 @@ import type { Tool } from "../tools/types.ts";
 import { localTool } from "./mcp-tool.ts";
 import { fitsShare } from "./tool-shape.ts";
 
-export const TOOL_SEARCH_NAME = "mcp_tool_search";
+const TOOL_SEARCH_NAME = "mcp_tool_search";
 
 const DEFAULT_LIMIT = 5;
 
