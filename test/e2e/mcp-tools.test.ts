@@ -1,7 +1,7 @@
 // MCP tools reaching the model through the compiled omp: real server-everything over stdio, our
 // SDK-built edge server for what real servers rarely do on demand, the provider stand-in as the model.
 import { describe, expect, test } from "bun:test";
-import { readFileSync } from "node:fs";
+import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { agentTestFile, modelRequests, runAgent, toolNamesOf, toolResultsOf, userTextsOf, workspace } from "../support/agent-harness.ts";
 import { edgeServer, everythingServer, writeUserMcp } from "../support/mcp/fixtures.ts";
@@ -167,5 +167,22 @@ describe("MCP tools in print mode", () => {
     const read = results(2)[1]!;
     expect(read.isError).toBe(false);
     expect(read.text.length).toBeGreaterThan(100);
+  });
+
+  test("a PreToolUse hook with an mcp__ matcher applies to MCP tools as to built-in ones", async () => {
+    const { home, repo } = workspace();
+    writeUserMcp(home, { edge: edgeServer("basic") });
+    const hook = { matcher: "mcp__edge__touch", hooks: [{ type: "command", command: "echo 'no touching' >&2; exit 2" }] };
+    writeFileSync(join(home, ".omp", "agent", "config.yml"), JSON.stringify({ hooks: { PreToolUse: [hook] } }));
+    standin.setScript([
+      { toolCalls: [{ id: "c1", name: "mcp__edge__touch", arguments: { what: "x" } }, { id: "c2", name: "mcp__edge__look", arguments: { what: "y" } }] },
+      { text: "ok" },
+    ]);
+    const result = await run(["go"], home, repo);
+    expect(result.code).toBe(0);
+    const [touch, look] = results(1);
+    expect(touch!.isError).toBe(true);
+    expect(touch!.text).toBe("no touching");
+    expect(look!.text).toBe("looked at y");
   });
 });
