@@ -3,7 +3,7 @@ import { resolve } from "node:path";
 import type { Agent } from "../core/agent/agent.ts";
 import { expandMentions, attachFile } from "../core/agent/mentions.ts";
 import { gitSummary } from "../core/agent/git-summary.ts";
-import { Runtime } from "../core/agent/runtime.ts";
+import { type ModelSelection, Runtime } from "../core/agent/runtime.ts";
 import type { ImageContent, TextContent } from "../core/ai/messages.ts";
 import { THINKING_LEVELS, isThinkingLevel } from "../core/ai/model.ts";
 import { loadDotenv } from "../core/config/dotenv.ts";
@@ -119,6 +119,7 @@ export async function runAgent(messages: string[], flags: AgentFlags): Promise<n
     maxTurns: flags.maxTurns,
     systemPrompt: { replace: flags.systemPrompt, append: flags.appendSystemPrompt },
     git,
+    ...(flags.thinking && isThinkingLevel(flags.thinking) ? { thinking: flags.thinking } : {}),
     ...(interactive ? { approver: (request) => approval.ask!(request) } : {}),
   });
 
@@ -143,10 +144,10 @@ export async function runAgent(messages: string[], flags: AgentFlags): Promise<n
     return 0;
   }
 
-  const selection = await runtime.selectModel(flags.model ?? settings.model);
+  const selection = await chooseModel(runtime, flags, settings.model, resumePath);
   if (mode === "rpc") {
     const { runRpcMode } = await import("./modes/rpc.ts");
-    return runRpcMode(runtime, await runtime.createAgent(selection, resumePath));
+    return runRpcMode(runtime, await runtime.createAgent(selection, resumePath), selection);
   }
 
   preconnect(selection.model.baseUrl, env);
@@ -174,6 +175,19 @@ export async function runAgent(messages: string[], flags: AgentFlags): Promise<n
     stopTimer();
     agent.writer?.close();
   }
+}
+
+/**
+ * The model of the run: `--model` when given (a resumed session records the switch), else a
+ * resumed session's own model and thinking level, else the setting or the default.
+ */
+async function chooseModel(runtime: Runtime, flags: AgentFlags, setting: string | undefined, resumePath: string | undefined): Promise<ModelSelection> {
+  if (resumePath && !flags.model) {
+    const restored = await runtime.sessionSelection(resumePath, true);
+    if (restored.warning) process.stderr.write(`omp: ${restored.warning}\n`);
+    if (restored.selection) return restored.selection;
+  }
+  return runtime.selectModel(flags.model ?? setting);
 }
 
 /**

@@ -2,8 +2,8 @@ import type { Agent } from "../../core/agent/agent.ts";
 import type { AgentEvent } from "../../core/agent/events.ts";
 import { expandMentions } from "../../core/agent/mentions.ts";
 import type { ModelSelection, Runtime } from "../../core/agent/runtime.ts";
+import { SessionControl } from "../../core/agent/session-control.ts";
 import type { ImageContent, Message, TextContent, UserMessage } from "../../core/ai/messages.ts";
-import { THINKING_LEVELS } from "../../core/ai/model.ts";
 import { describeError } from "../../core/errors/omp-error.ts";
 import type { HistoryStore } from "../../core/history/store.ts";
 import { displayPath } from "../../core/paths.ts";
@@ -69,8 +69,7 @@ export class InteractiveApp implements CommandHost {
   readonly keymap: Keymap;
   readonly runtime: Runtime;
   readonly cwd: string;
-  agent: Agent;
-  selection: ModelSelection;
+  private readonly control: SessionControl;
 
   private readonly screen: Screen;
   private readonly transcript = new Transcript();
@@ -115,12 +114,19 @@ export class InteractiveApp implements CommandHost {
     this.keymap = options.keymap ?? Keymap.defaults();
     this.runtime = options.runtime;
     this.cwd = options.runtime.options.cwd;
-    this.selection = options.selection;
     this.screen = new Screen(terminal);
     this.editor = new PromptEditor(theme, () => this.historyStore()?.recent(500) ?? []);
     this.completer = new Completer(() => COMMANDS, this.cwd, () => this.requestRender());
     this.shell = new ShellRunner(this.view, this.cwd, () => this.requestRender());
-    this.agent = options.agent;
+    this.control = new SessionControl(options.runtime, options.agent, options.selection);
+  }
+
+  get agent(): Agent {
+    return this.control.agent;
+  }
+
+  get selection(): ModelSelection {
+    return this.control.selection;
   }
 
   /** Runs until the user leaves; resolves with the exit status. */
@@ -363,24 +369,20 @@ export class InteractiveApp implements CommandHost {
   }
 
   setModel(selection: ModelSelection): void {
-    this.agent.setModel(selection.model, selection.apiKey);
-    if (selection.thinking) this.agent.setThinking(selection.thinking);
-    else if (!selection.model.reasoning && this.agent.thinking !== "off") this.agent.setThinking("off");
-    else if (selection.model.reasoning && this.agent.thinking === "off") this.agent.setThinking(this.runtime.options.settings.thinking);
-    this.selection = selection;
+    this.control.setModel(selection);
   }
 
   async switchSession(resumePath?: string): Promise<void> {
-    let agent: Agent;
+    let switched: { agent: Agent; warning?: string };
     try {
-      agent = await this.runtime.createAgent(this.selection, resumePath);
+      switched = await this.control.switchSession(resumePath);
     } catch (error) {
       this.notice("error", describeError(error));
       return;
     }
-    this.agent.writer?.close();
-    this.agent = agent;
+    const { agent } = switched;
     this.attach(agent);
+    if (switched.warning) this.notice("warning", switched.warning);
     this.queued = [];
     this.shell.clearContext();
     if (resumePath) this.showConversation(agent.messages, displayPath(resumePath));
@@ -526,9 +528,8 @@ export class InteractiveApp implements CommandHost {
 
   private cycleThinking(): void {
     const model = this.agent.model;
-    if (!model.reasoning) return this.flash(`${model.provider}/${model.id} has no thinking levels`);
-    const next = THINKING_LEVELS[(THINKING_LEVELS.indexOf(this.agent.thinking) + 1) % THINKING_LEVELS.length]!;
-    this.agent.setThinking(next);
+    const next = this.control.cycleThinking();
+    if (!next) return this.flash(`${model.provider}/${model.id} has no thinking levels`);
     this.flash(`Thinking: ${next}`);
   }
 

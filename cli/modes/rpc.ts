@@ -1,6 +1,7 @@
 import { z } from "zod";
 import type { Agent } from "../../core/agent/agent.ts";
-import type { Runtime } from "../../core/agent/runtime.ts";
+import type { ModelSelection, Runtime } from "../../core/agent/runtime.ts";
+import { SessionControl } from "../../core/agent/session-control.ts";
 import type { ImageContent, TextContent } from "../../core/ai/messages.ts";
 import { describeError } from "../../core/errors/omp-error.ts";
 import { RpcCommand, type RpcResponse } from "../../core/rpc/protocol.ts";
@@ -14,9 +15,9 @@ type Out = (frame: unknown) => void;
  * `--mode rpc`: commands on stdin, responses and agent events on stdout, one JSON object per line.
  * A malformed line gets an error response and the process carries on; stdin closing ends it.
  */
-export async function runRpcMode(runtime: Runtime, initial: Agent): Promise<number> {
+export async function runRpcMode(runtime: Runtime, initial: Agent, selection: ModelSelection): Promise<number> {
   const write: Out = writeLine;
-  const session = new RpcSession(runtime, initial, write);
+  const session = new RpcSession(runtime, new SessionControl(runtime, initial, selection), write);
   write({ type: "ready" });
   const decoder = new TextDecoder();
   let buffer = "";
@@ -45,10 +46,14 @@ class RpcSession {
 
   constructor(
     private readonly runtime: Runtime,
-    private agent: Agent,
+    private readonly control: SessionControl,
     private readonly write: Out,
   ) {
-    this.unsubscribe = agent.subscribe(write);
+    this.unsubscribe = control.agent.subscribe(write);
+  }
+
+  private get agent(): Agent {
+    return this.control.agent;
   }
 
   async close(): Promise<void> {
@@ -155,16 +160,18 @@ class RpcSession {
         return this.startPrompt("abort_and_prompt", id, this.content(command.message, command.images));
       case "new_session":
       case "switch_session": {
-        if (agent.isRunning) throw new Error("abort the running turn first");
-        const selection = { model: agent.model, apiKey: agent.apiKey, keySource: "current", thinking: agent.thinking };
         const { cwd, env, sessionDir, settings } = this.runtime.options;
         const path = command.type === "switch_session" ? resolveSession(command.sessionPath, cwd, { sessionDir: sessionDir ?? settings.sessionDir, env }) : undefined;
-        const next = await this.runtime.createAgent(selection, path);
-        agent.writer?.close();
+        const { agent: next, warning } = await this.control.switchSession(path);
         this.unsubscribe();
-        this.agent = next;
         this.unsubscribe = next.subscribe(this.write);
-        return this.respond(command.type, id, { sessionFile: next.writer?.path, messageCount: next.messages.length });
+        return this.respond(command.type, id, {
+          sessionFile: next.writer?.path,
+          messageCount: next.messages.length,
+          model: { provider: next.model.provider, id: next.model.id },
+          thinkingLevel: next.thinking,
+          ...(warning ? { warning } : {}),
+        });
       }
       case "get_state":
         return this.respond("get_state", id, {
@@ -192,8 +199,8 @@ class RpcSession {
         if (selection.model.provider !== command.provider || selection.model.id !== command.modelId) {
           throw new Error(`no model ${command.provider}/${command.modelId}; see get_available_models`);
         }
-        agent.setModel(selection.model, selection.apiKey);
-        return this.respond("set_model", id, { provider: selection.model.provider, id: selection.model.id });
+        this.control.setModel(selection);
+        return this.respond("set_model", id, { provider: selection.model.provider, id: selection.model.id, thinkingLevel: this.agent.thinking });
       }
       case "get_available_models":
         // Probing local servers can take a moment; prompts and aborts are not held up by it.
@@ -201,8 +208,17 @@ class RpcSession {
           models: (await this.runtime.availableModels()).map((m) => ({ provider: m.provider, id: m.id, name: m.name, api: m.api, contextWindow: m.contextWindow, reasoning: m.reasoning, cost: m.cost })),
         }));
       case "set_thinking_level":
-        agent.setThinking(command.level);
+        if (!this.control.setThinking(command.level)) throw new Error(`${agent.model.provider}/${agent.model.id} has no thinking levels`);
         return this.respond("set_thinking_level", id);
+      case "cycle_thinking_level": {
+        const level = this.control.cycleThinking();
+        return this.respond("cycle_thinking_level", id, level === undefined ? null : { level });
+      }
+      case "cycle_model": {
+        const selection = await this.control.cycleModel();
+        if (!selection) return this.respond("cycle_model", id, null);
+        return this.respond("cycle_model", id, { model: { provider: selection.model.provider, id: selection.model.id }, thinkingLevel: this.agent.thinking, isScoped: false });
+      }
       case "set_steering_mode":
         agent.steeringMode = command.mode;
         return this.respond(command.type, id);

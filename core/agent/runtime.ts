@@ -16,6 +16,7 @@ import { Agent } from "./agent.ts";
 import { findContextFiles } from "./context-files.ts";
 import { gitSummary } from "./git-summary.ts";
 import { defaultModelPattern, knownModels, resolveModel, withLocalModels } from "./models.ts";
+import { type Facts, type RequestFrame, currentFacts, frameOf } from "./request-frame.ts";
 import { buildSystemPrompt } from "./system-prompt.ts";
 import { toolSpec } from "./tool-specs.ts";
 
@@ -36,6 +37,8 @@ export interface RuntimeOptions {
   systemPrompt?: { replace?: string; append?: string };
   /** The repository summary, when the caller started it early (it runs git); otherwise started on first use. */
   git?: Promise<string>;
+  /** `--thinking`: wins over a resumed session's level (and is recorded in it). */
+  thinking?: ThinkingLevel;
 }
 
 export interface ModelSelection {
@@ -55,6 +58,7 @@ export class Runtime {
   private localProbed = false;
   private store: CredentialStore | null | undefined;
   private prompt: Promise<string> | undefined;
+  private facts: Promise<Facts> | undefined;
 
   constructor(readonly options: RuntimeOptions) {
     this.models = knownModels(options.modelsConfig, options.env);
@@ -123,19 +127,49 @@ export class Runtime {
     return { model: choice.model, apiKey: key.key, keySource: key.source, thinking: choice.thinking };
   }
 
-  /** Built once per process: every agent it makes (rpc's new_session, switch_session) shares it. */
+  /** Today's date and the repository's state, looked up once per process. */
+  currentFacts(): Promise<Facts> {
+    this.facts ??= (this.options.git ?? gitSummary(this.options.cwd)).then((git) => currentFacts(git));
+    return this.facts;
+  }
+
+  /** Built once per process: every new session it starts (rpc's new_session) shares it. */
   systemPrompt(): Promise<string> {
-    this.prompt ??= (this.options.git ?? gitSummary(this.options.cwd)).then((git) =>
+    this.prompt ??= this.currentFacts().then((facts) =>
       buildSystemPrompt({
         cwd: this.options.cwd,
         tools: this.options.tools.map(toolSpec),
         contextFiles: findContextFiles(this.options.cwd, agentDir(this.options.env as NodeJS.ProcessEnv)),
-        git,
+        git: facts.git,
+        now: new Date(`${facts.date}T12:00:00Z`),
         replace: this.options.systemPrompt?.replace,
         append: this.options.systemPrompt?.append,
       }),
     );
     return this.prompt;
+  }
+
+  /**
+   * The model and thinking level a session last used, for a resume: that model when it is still
+   * known and has a key, else undefined with a warning saying why the current one stays.
+   */
+  async sessionSelection(path: string, useCliKey = false): Promise<{ selection?: ModelSelection; warning?: string }> {
+    const { buildSessionContext, loadSession } = await import("../session/loader.ts");
+    const context = buildSessionContext(loadSession(path));
+    if (!context.model) return {};
+    try {
+      const selection = await this.selectModel(context.model, useCliKey);
+      if (`${selection.model.provider}/${selection.model.id}` !== context.model) throw new OmpError(`${context.model} is not in the catalog any more`);
+      return { selection: { ...selection, thinking: this.options.thinking ?? context.thinkingLevel } };
+    } catch (error) {
+      return { warning: `the session used ${context.model}, which is not available now (${(error as Error).message}); continuing on the current model` };
+    }
+  }
+
+  /** The models Ctrl+P / rpc cycle_model go through: every known model whose provider has a key. */
+  async cycleCandidates(): Promise<Model[]> {
+    const models = await this.availableModels();
+    return models.filter((m) => getProvider(m.provider)?.local || this.options.modelsConfig.providers[m.provider]?.auth === "none" || this.hasKey(m.provider));
   }
 
   /** A fresh agent; `resumePath` continues that session file instead. */
@@ -145,8 +179,11 @@ export class Runtime {
     let writer: SessionWriter | undefined;
     let messages = undefined;
     let messageEntryIds: string[] | undefined;
-    let thinking = selection.thinking ?? settings.thinking;
+    let thinking = selection.thinking ?? this.options.thinking ?? settings.thinking;
     let resumedModel: string | undefined;
+    let resumedThinking: ThinkingLevel | undefined;
+    let frame: { frame: RequestFrame; facts: Facts } | undefined;
+    let dropThinking = false;
     if (resumePath) {
       // Only a resume reads a session file; a new session does not pay for loading the loader.
       const { branchEntries, buildSessionContext, loadSession } = await import("../session/loader.ts");
@@ -154,8 +191,13 @@ export class Runtime {
       const context = buildSessionContext(loaded);
       resumedModel = context.model;
       messages = context.messages;
-      messageEntryIds = entryIdsFor(branchEntries(loaded), context.messages.length, context.compaction?.firstKeptEntryId);
-      if (!selection.thinking && context.thinkingLevel) thinking = context.thinkingLevel;
+      const branch = branchEntries(loaded);
+      messageEntryIds = entryIdsFor(branch, context.messages.length, context.compaction?.firstKeptEntryId);
+      if (!selection.thinking && !this.options.thinking && context.thinkingLevel) thinking = context.thinkingLevel;
+      resumedThinking = context.thinkingLevel;
+      const stored = frameOf(branch);
+      if (stored.frame) frame = { frame: stored.frame, facts: stored.facts ?? stored.frame.facts };
+      else dropThinking = context.messages.length > 0;
       if (!this.options.noSession) writer = SessionWriter.resume(loaded, { secrets });
     } else if (!this.options.noSession) {
       writer = SessionWriter.create({ cwd: this.options.cwd, sessionDir: this.options.sessionDir ?? settings.sessionDir, env: this.options.env as NodeJS.ProcessEnv, secrets });
@@ -169,7 +211,10 @@ export class Runtime {
       thinking: selection.model.reasoning ? thinking : "off",
       tools: this.options.tools,
       gate: new ApprovalGate(settings.approvalMode, this.options.approver),
-      systemPrompt: this.systemPrompt(),
+      systemPrompt: frame ? frame.frame.systemPrompt : this.systemPrompt(),
+      facts: this.currentFacts(),
+      frame,
+      dropThinking,
       writer,
       messages,
       messageEntryIds,
@@ -178,6 +223,7 @@ export class Runtime {
       maxRetries: settings.retry.maxRetries,
       maxTurns: this.options.maxTurns,
       announceModel: resumedModel !== modelId,
+      announceThinking: (selection.model.reasoning ? thinking : "off") !== resumedThinking,
       secrets,
     });
   }

@@ -23,6 +23,8 @@ export const RpcCommand = z.discriminatedUnion("type", [
   z.object({ ...id, type: z.literal("set_model"), provider: z.string(), modelId: z.string() }),
   z.object({ ...id, type: z.literal("get_available_models") }),
   z.object({ ...id, type: z.literal("set_thinking_level"), level: ThinkingLevel }),
+  z.object({ ...id, type: z.literal("cycle_thinking_level") }),
+  z.object({ ...id, type: z.literal("cycle_model") }),
   z.object({ ...id, type: z.literal("set_steering_mode"), mode: z.enum(["all", "one-at-a-time"]) }),
   z.object({ ...id, type: z.literal("set_follow_up_mode"), mode: z.enum(["all", "one-at-a-time"]) }),
   z.object({ ...id, type: z.literal("compact"), customInstructions: z.string().optional() }),

@@ -4,6 +4,7 @@ import { googleFormat } from "./google.ts";
 import { type ListedModel, type ListingStyle, modelsListing, ollamaTags } from "./listings.ts";
 import { openaiCompletionsFormat } from "./openai-completions.ts";
 import { openaiResponsesFormat } from "./openai-responses.ts";
+import { PrefixCheck } from "./prefix-check.ts";
 import { type Fault, type Reply, type Turn, isFault } from "./script.ts";
 
 export interface RecordedRequest {
@@ -55,6 +56,7 @@ export async function startStandin(options: StandinOptions = {}): Promise<Standi
   let next = 0;
   let serial = 0;
   const requests: RecordedRequest[] = [];
+  const prefixCheck = new PrefixCheck();
 
   const takeTurn = (): Turn | undefined => {
     if (next >= script.length) {
@@ -106,6 +108,10 @@ export async function startStandin(options: StandinOptions = {}): Promise<Standi
     const route = routeOf(path);
     if (!route) return new Response(`stand-in: no endpoint ${req.method} ${path}`, { status: 404 });
     recorded.format = route.format.name;
+    if (route.format === anthropicFormat) {
+      const refused = prefixCheck.check(body);
+      if (refused) return Response.json(anthropicFormat.error(400, refused, "invalid_request_error"), { status: 400 });
+    }
     const turn = takeTurn();
     if (!turn) {
       return Response.json(route.format.error(400, `stand-in: the script has no turn left for ${req.method} ${path}`, "standin_script_exhausted"), { status: 400 });
@@ -113,7 +119,9 @@ export async function startStandin(options: StandinOptions = {}): Promise<Standi
     if (turn.delayMs && !options.fast) await Bun.sleep(turn.delayMs);
     if (isFault(turn)) return faultResponse(route.format, turn);
     const model = route.model ?? (typeof body?.model === "string" ? body.model : "standin-model");
-    return streamReply(route.format, turn, route.format.events(turn, { model, serial: ++serial }), options.fast ?? false, recorded);
+    const context = { model, serial: ++serial };
+    if (route.format === anthropicFormat && turn.thinking !== undefined) prefixCheck.issue(anthropicFormat.signature?.(context) ?? "", body);
+    return streamReply(route.format, turn, route.format.events(turn, context), options.fast ?? false, recorded);
   }
 
   return {
