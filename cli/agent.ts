@@ -11,6 +11,7 @@ import { loadModelsConfig } from "../core/config/models.ts";
 import type { SettingsInput } from "../core/config/settings-schema.ts";
 import { loadSettings } from "../core/config/settings.ts";
 import { OmpError } from "../core/errors/omp-error.ts";
+import { displayPath } from "../core/paths.ts";
 import { formatAge, listSessions, mostRecentSession, resolveSession } from "../core/session/listing.ts";
 import { sessionDirFor } from "../core/session/paths.ts";
 import { type Approver, parseApprovalMode } from "../core/tools/approval.ts";
@@ -131,15 +132,18 @@ export async function runAgent(messages: string[], flags: AgentFlags): Promise<n
 
   const sessionOptions = { sessionDir: flags.sessionDir ?? settings.sessionDir, env };
   let resumePath: string | undefined;
+  const damaged: string[] = [];
   if (flags.continue) {
-    resumePath = mostRecentSession(cwd, sessionOptions);
+    resumePath = mostRecentSession(cwd, { ...sessionOptions, damaged });
+    for (const path of damaged) process.stderr.write(`omp: skipped ${displayPath(path)}: damaged (its first line is not a session header)\n`);
     if (!resumePath) throw new OmpError(`no session to continue in ${cwd}; start one without -c`, { exitCode: 2 });
   } else if (typeof flags.resume === "string") {
     resumePath = resolveSession(flags.resume, cwd, sessionOptions);
   } else if (flags.resume === true) {
-    const recent = listSessions(sessionDirFor(cwd, sessionOptions), { limit: 20 });
-    if (recent.length === 0) throw new OmpError(`no sessions in ${cwd} yet`, { exitCode: 2 });
+    const recent = listSessions(sessionDirFor(cwd, sessionOptions), { limit: 20, damaged });
+    if (recent.length === 0 && damaged.length === 0) throw new OmpError(`no sessions in ${cwd} yet`, { exitCode: 2 });
     const lines = recent.map((s) => `${s.id.slice(0, 8)}  ${formatAge(s.modified).padEnd(8)}  ${String(s.messageCount).padStart(4)} msgs  ${s.title}`);
+    lines.push(...damaged.map((path) => `damaged   ${displayPath(path)} (its first line is not a session header)`));
     await writeStdout(`Recent sessions (resume one with omp -r <id>):\n${lines.join("\n")}\n`);
     return 0;
   }
@@ -162,6 +166,7 @@ export async function runAgent(messages: string[], flags: AgentFlags): Promise<n
   }
 
   const agent = await runtime.createAgent(selection, resumePath);
+  for (const warning of agent.warnings) process.stderr.write(`omp: ${warning}\n`);
   const stopTimer = limitTime(agent, flags.maxTime);
   try {
     if (mode === "json") {

@@ -134,6 +134,7 @@ export class InteractiveApp implements CommandHost {
     this.attach(this.agent);
     this.add(this.welcome());
     if (this.options.keymapWarning) this.notice("warning", this.options.keymapWarning);
+    for (const warning of this.agent.warnings) this.notice("warning", warning);
     if (this.options.resumePath) this.showConversation(this.agent.messages, displayPath(this.options.resumePath));
     const stopResize = this.terminal.onResize(() => this.onResize());
     const onSignal = () => this.exit();
@@ -382,7 +383,7 @@ export class InteractiveApp implements CommandHost {
     }
     const { agent } = switched;
     this.attach(agent);
-    if (switched.warning) this.notice("warning", switched.warning);
+    for (const warning of [...(switched.warning ? [switched.warning] : []), ...agent.warnings]) this.notice("warning", warning);
     this.queued = [];
     this.shell.clearContext();
     if (resumePath) this.showConversation(agent.messages, displayPath(resumePath));

@@ -18,7 +18,7 @@ type Out = (frame: unknown) => void;
 export async function runRpcMode(runtime: Runtime, initial: Agent, selection: ModelSelection): Promise<number> {
   const write: Out = writeLine;
   const session = new RpcSession(runtime, new SessionControl(runtime, initial, selection), write);
-  write({ type: "ready" });
+  write({ type: "ready", ...(initial.warnings.length > 0 ? { warnings: initial.warnings } : {}) });
   const decoder = new TextDecoder();
   let buffer = "";
   for await (const chunk of Bun.stdin.stream()) {
@@ -170,7 +170,7 @@ class RpcSession {
           messageCount: next.messages.length,
           model: { provider: next.model.provider, id: next.model.id },
           thinkingLevel: next.thinking,
-          ...(warning ? { warning } : {}),
+          warnings: [...(warning ? [warning] : []), ...next.warnings],
         });
       }
       case "get_state":
@@ -185,6 +185,7 @@ class RpcSession {
           autoCompactionEnabled: agent.autoCompaction,
           messageCount: agent.messages.length,
           queuedMessageCount: agent.queuedCount,
+          warnings: agent.warnings,
           contextUsage: { tokens: agent.contextTokens(), contextWindow: agent.model.contextWindow, percent: (100 * agent.contextTokens()) / agent.model.contextWindow },
         });
       case "get_messages":

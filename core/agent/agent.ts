@@ -55,6 +55,8 @@ export interface AgentOptions {
   announceThinking?: boolean;
   /** Secret values (API keys) that must not reach any file this agent writes, besides the model's key. */
   secrets?: string[];
+  /** What the user must know about how the session was opened (a fork of a session open elsewhere). */
+  warnings?: string[];
 }
 
 export type QueueMode = "one-at-a-time" | "all";
@@ -127,6 +129,11 @@ export class Agent {
   /** Text bound for a file this agent writes (tool logs), with the secrets in use removed. */
   redact(text: string): string {
     return this.redactor.redact(text);
+  }
+
+  /** What the user must know about how the session was opened; each mode shows these. */
+  get warnings(): readonly string[] {
+    return this.options.warnings ?? [];
   }
 
   /** Where tools save what is too big for the conversation (bash's full output). */
@@ -204,11 +211,13 @@ export class Agent {
       this.writer?.addSecret(apiKey);
     }
     this.persist({ type: "model_change", model: `${model.provider}/${model.id}` });
+    this.options.announceModel = false;
   }
 
   setThinking(level: ThinkingLevel): void {
     this.thinking = level;
     this.persist({ type: "thinking_level_change", thinkingLevel: level });
+    this.options.announceThinking = false;
   }
 
   /**

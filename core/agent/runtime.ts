@@ -7,7 +7,7 @@ import { resolveApiKey } from "../auth/keys.ts";
 import type { ModelsConfig } from "../config/models-schema.ts";
 import type { Settings } from "../config/settings-schema.ts";
 import { OmpError } from "../errors/omp-error.ts";
-import { agentDbPath, agentDir } from "../paths.ts";
+import { agentDbPath, agentDir, displayPath } from "../paths.ts";
 import type { SessionEntry } from "../session/schema.ts";
 import { SessionWriter } from "../session/writer.ts";
 import { ApprovalGate, type Approver } from "../tools/approval.ts";
@@ -184,6 +184,7 @@ export class Runtime {
     let resumedThinking: ThinkingLevel | undefined;
     let frame: { frame: RequestFrame; facts: Facts } | undefined;
     let dropThinking = false;
+    const warnings: string[] = [];
     if (resumePath) {
       // Only a resume reads a session file; a new session does not pay for loading the loader.
       const { branchEntries, buildSessionContext, loadSession } = await import("../session/loader.ts");
@@ -198,7 +199,13 @@ export class Runtime {
       const stored = frameOf(branch);
       if (stored.frame) frame = { frame: stored.frame, facts: stored.facts ?? stored.frame.facts };
       else dropThinking = context.messages.length > 0;
-      if (!this.options.noSession) writer = SessionWriter.resume(loaded, { secrets });
+      if (!this.options.noSession) {
+        const opened = SessionWriter.continue(loaded, { secrets });
+        writer = opened.writer;
+        if (opened.openedBy !== undefined) {
+          warnings.push(`session ${loaded.header.id.slice(0, 8)} is open in another omp (pid ${opened.openedBy}); continuing in a fork of it, ${displayPath(writer.path)}, so the two do not write into one file`);
+        }
+      }
     } else if (!this.options.noSession) {
       writer = SessionWriter.create({ cwd: this.options.cwd, sessionDir: this.options.sessionDir ?? settings.sessionDir, env: this.options.env as NodeJS.ProcessEnv, secrets });
     }
@@ -224,6 +231,7 @@ export class Runtime {
       maxTurns: this.options.maxTurns,
       announceModel: resumedModel !== modelId,
       announceThinking: (selection.model.reasoning ? thinking : "off") !== resumedThinking,
+      warnings,
       secrets,
     });
   }

@@ -105,14 +105,16 @@ function describe(file: SessionFile): SessionInfo | undefined {
 
 /**
  * The sessions in `dir`, most recently used first. With `limit`, only that many files are read:
- * listing is bounded by what is shown, not by how many sessions have piled up.
+ * listing is bounded by what is shown, not by how many sessions have piled up. `damaged` collects
+ * the files passed over because their first line is not a session header.
  */
-export function listSessions(dir: string, options: { limit?: number } = {}): SessionInfo[] {
+export function listSessions(dir: string, options: { limit?: number; damaged?: string[] } = {}): SessionInfo[] {
   const infos: SessionInfo[] = [];
   for (const file of sessionFiles(dir)) {
     if (options.limit !== undefined && infos.length >= options.limit) break;
     const info = describe(file);
     if (info) infos.push(info);
+    else options.damaged?.push(file.path);
   }
   return infos;
 }
@@ -127,9 +129,12 @@ export function formatAge(date: Date, now: Date = new Date()): string {
   return date.toISOString().slice(0, 10);
 }
 
-/** `--continue`: the most recently used session of the project, or undefined when it has none. */
-export function mostRecentSession(cwd: string, options: SessionDirOptions = {}): string | undefined {
-  return sessionFiles(sessionDirFor(cwd, options))[0]?.path;
+/**
+ * `--continue`: the most recently used session of the project, or undefined when it has none. A
+ * file whose header is damaged is passed over (and added to `damaged`) instead of blocking -c.
+ */
+export function mostRecentSession(cwd: string, options: SessionDirOptions & { damaged?: string[] } = {}): string | undefined {
+  return listSessions(sessionDirFor(cwd, options), { limit: 1, damaged: options.damaged })[0]?.path;
 }
 
 /**

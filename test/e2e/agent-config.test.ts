@@ -405,7 +405,11 @@ describe("print mode input and output", () => {
     expect((await runAgent(["-p", "--session-dir", "kept", "--model", anthropic.model, "first"], { home, cwd: repo, env })).code).toBe(0);
     const again = await runAgent(["-p", "-c", "--session-dir", "kept", "--model", anthropic.model, "second"], { home, cwd: repo, env });
     expect(again.code).toBe(0);
-    expect(userTextsOf(anthropic.api, modelRequests(standin)[1]!.body)).toEqual(["first", "second"]);
+    // The session dir inside the repository changed its status: the resumed prompt says so first.
+    const texts = userTextsOf(anthropic.api, modelRequests(standin)[1]!.body);
+    expect(texts).toHaveLength(2);
+    expect(texts[0]).toBe("first");
+    expect(texts[1]).toEndWith("</context-update>\nsecond");
     expect(sessionFiles(home)).toEqual([]);
     expect(walk(join(repo, "kept")).filter((path) => path.endsWith(".jsonl")).length).toBe(1);
     const none = await runAgent(["-p", "-c", "--model", anthropic.model, "third"], { home, cwd: repo, env });

@@ -17,7 +17,7 @@ const anthropicEnv = () => ({ ANTHROPIC_BASE_URL: standin.url, ANTHROPIC_API_KEY
 const bothEnv = () => ({ ...anthropicEnv(), OPENAI_BASE_URL: `${standin.url}/v1`, OPENAI_API_KEY: oaiKey });
 
 /** The signatures of the thinking blocks a request sends back. */
-function signaturesOf(body: any): string[] {
+function signaturesOf(body: any): (string | undefined)[] {
   return body.messages.flatMap((m: any) => (m.role === "assistant" ? m.content.filter((b: any) => b.type === "thinking").map((b: any) => b.signature) : []));
 }
 
@@ -160,5 +160,81 @@ describe("resume", () => {
     } finally {
       rpc.child.kill();
     }
+  });
+});
+
+describe("session files", () => {
+  test("x/a-b and x/a/b are two projects: -c in one never continues the other's conversation", async () => {
+    const { home, repo } = workspace();
+    const env = anthropicEnv();
+    const dashed = join(repo, "x", "a-b");
+    const nested = join(repo, "x", "a", "b");
+    mkdirSync(dashed, { recursive: true });
+    mkdirSync(nested, { recursive: true });
+    standin.setScript([{ text: "in dashed" }, { text: "in nested" }, { text: "dashed again" }]);
+    expect((await runAgent(["-p", "--model", ANTHROPIC, "secret plan of a-b"], { home, cwd: dashed, env })).code).toBe(0);
+    expect((await runAgent(["-p", "--model", ANTHROPIC, "plan of a/b"], { home, cwd: nested, env })).code).toBe(0);
+    const again = await runAgent(["-p", "-c", "go on"], { home, cwd: dashed, env });
+    expect(again.code).toBe(0);
+    const sent = userTextsOf("anthropic-messages", modelRequests(standin).at(-1)!.body).join("\n");
+    expect(sent).toContain("secret plan of a-b");
+    expect(sent).not.toContain("plan of a/b");
+    expect(new Set(sessionFiles(home).map((path) => path.split("/").at(-2))).size).toBe(2);
+  });
+
+  test("a second omp continuing a session that is open forks it and says so; the first keeps its file", async () => {
+    const { home, repo } = workspace();
+    const env = anthropicEnv();
+    standin.setScript([{ text: "first" }, { text: "from the second" }, { text: "from the first" }]);
+    const rpc = new RpcProcess(["--model", ANTHROPIC], { home, cwd: repo, env });
+    try {
+      await rpc.waitFrame((f) => f.type === "ready");
+      let mark = rpc.mark;
+      await rpc.send({ type: "prompt", message: "one" });
+      await rpc.waitFrame((f) => f.type === "agent_end", mark);
+      const original = (await rpc.send({ type: "get_state" })).data.sessionFile;
+      const second = await runAgent(["-p", "-c", "two"], { home, cwd: repo, env });
+      expect(second.code).toBe(0);
+      expect(second.stderr).toContain("is open in another omp");
+      expect(second.stderr).toContain("fork");
+      const files = sessionFiles(home);
+      expect(files).toHaveLength(2);
+      const fork = files.find((path) => path !== original)!;
+      const forkEntries = readJsonl(fork);
+      expect(forkEntries[0].parentSession).toBe(original);
+      expect(JSON.stringify(forkEntries)).toContain('"one"');
+      expect(JSON.stringify(forkEntries)).toContain("from the second");
+      mark = rpc.mark;
+      await rpc.send({ type: "prompt", message: "three" });
+      await rpc.waitFrame((f) => f.type === "agent_end", mark);
+      expect(await rpc.close()).toBe(0);
+      const originalText = readFileSync(original, "utf8");
+      expect(originalText).toContain("from the first");
+      expect(originalText).not.toContain("from the second");
+      // Once the first has exited, -c continues the most recent one in place.
+      standin.setScript([{ text: "alone now" }]);
+      const third = await runAgent(["-p", "-c", "four"], { home, cwd: repo, env });
+      expect(third.stderr).toBe("");
+      expect(sessionFiles(home)).toHaveLength(2);
+    } finally {
+      rpc.child.kill();
+    }
+  });
+
+  test("a newer session with a damaged header is skipped and named; -c continues the last good one, -r lists it as damaged", async () => {
+    const { home, repo } = workspace();
+    const env = anthropicEnv();
+    standin.setScript([{ text: "good one" }, { text: "continued" }]);
+    expect((await runAgent(["-p", "--model", ANTHROPIC, "remember me"], { home, cwd: repo, env })).code).toBe(0);
+    const good = sessionFiles(home)[0]!;
+    const broken = join(good, "..", "2099-01-01T00-00-00-000Z_broken.jsonl");
+    writeFileSync(broken, '{"type":"sessi\n');
+    const resumed = await runAgent(["-p", "-c", "and now"], { home, cwd: repo, env });
+    expect(resumed.code).toBe(0);
+    expect(resumed.stderr).toContain("2099-01-01T00-00-00-000Z_broken.jsonl: damaged");
+    expect(userTextsOf("anthropic-messages", modelRequests(standin).at(-1)!.body)).toContain("remember me");
+    const listed = await runAgent(["-r"], { home, cwd: repo, env });
+    expect(listed.stdout).toContain("remember me");
+    expect(listed.stdout).toMatch(/damaged .*_broken\.jsonl/);
   });
 });
