@@ -228,6 +228,8 @@ export class InteractiveApp implements CommandHost {
         this.tools.get(event.toolCallId)?.progress(event.output);
         break;
       case "auto_retry_start":
+        // The reply shown so far was dropped; the retry's reply gets a block of its own.
+        if (event.discarded) this.current = undefined;
         this.retrying = `Retrying in ${(event.delayMs / 1000).toFixed(1)}s (attempt ${event.attempt}): ${event.reason}`;
         break;
       case "auto_compaction_start":

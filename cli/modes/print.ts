@@ -71,6 +71,12 @@ export async function runPrintMode(agent: Agent, prompt: (TextContent | ImageCon
         if (event.isError) err(`✗ ${event.toolName} failed`);
         break;
       case "auto_retry_start":
+        if (event.discarded && wroteText) {
+          // The answer so far was cut off; the retry's answer starts on a line of its own.
+          if (!endsWithNewline) stdout.write("\n");
+          endsWithNewline = true;
+          err("the provider broke off the answer above (overloaded); it is asked again from the start");
+        }
         err(`retrying in ${(event.delayMs / 1000).toFixed(1)} s (attempt ${event.attempt}): ${event.reason}`);
         break;
       case "auto_compaction_start":

@@ -261,7 +261,10 @@ class RpcSession {
         if (this.bash) throw new Error("a bash command is already running; send abort_bash first");
         const controller = new AbortController();
         const run = bashTool
-          .execute({ command: command.command }, { cwd: this.runtime.options.cwd, signal: controller.signal, artifactsDir: agent.artifactsDir, redact: (text) => agent.redact(text) })
+          .execute(
+            { command: command.command },
+            { cwd: this.runtime.options.cwd, signal: controller.signal, artifactsDir: agent.artifactsDir, redact: (text) => agent.redact(text), bashTimeoutSeconds: this.runtime.options.settings.bash.timeoutSeconds },
+          )
           .then(
             (result) => {
               const output = result.content.flatMap((p) => (p.type === "text" ? [p.text] : [])).join("");

@@ -47,6 +47,10 @@ export interface AgentOptions {
   artifactsDir: string;
   compaction: { enabled: boolean; reserveTokens: number; keepRecentTokens: number };
   maxRetries: number;
+  /** The `bash.timeoutSeconds` setting. */
+  bashTimeoutSeconds?: number;
+  /** `retry.baseDelayMs` and `retry.idleTimeoutSeconds`, for every request. */
+  retry?: { baseDelayMs: number; idleTimeoutMs: number };
   /** Model requests per run; undefined = no limit. */
   maxTurns?: number;
   /** Record the model in the session before the next message (a new session, or a resume on another model). */
@@ -406,14 +410,30 @@ export class Agent {
     const events = stream(
       this.model,
       { systemPrompt, messages: this.messages, tools: this.toolSpecs() },
-      { apiKey: this.apiKey, signal, thinking: this.thinking, maxRetries: this.options.maxRetries, sessionId: this.writer?.header.id, onRequest: this.onRequest },
+      {
+        apiKey: this.apiKey,
+        signal,
+        thinking: this.thinking,
+        maxRetries: this.options.maxRetries,
+        retryBaseDelayMs: this.options.retry?.baseDelayMs,
+        idleTimeoutMs: this.options.retry?.idleTimeoutMs,
+        sessionId: this.writer?.header.id,
+        onRequest: this.onRequest,
+      },
     );
     for await (const event of events) {
       if (event.type === "start") {
         started = true;
         this.emit({ type: "message_start", message: event.partial });
       } else if (event.type === "retry") {
-        this.emit({ type: "auto_retry_start", attempt: event.attempt, delayMs: event.delayMs, reason: event.reason });
+        this.emit({ type: "auto_retry_start", attempt: event.attempt, delayMs: event.delayMs, reason: event.reason, ...(event.discarded ? { discarded: true } : {}) });
+        // The next attempt's reply is a new message for the UIs; the discarded one stays as it was shown.
+        if (event.discarded) started = false;
+      } else if (!started && event.type !== "done" && event.type !== "error" && "partial" in event) {
+        started = true;
+        this.emit({ type: "message_start", message: event.partial });
+        const delta = toDelta(event);
+        if (delta) this.emit({ type: "message_update", assistantMessageEvent: delta });
       } else if (event.type === "done" || event.type === "error") {
         final = event.message;
       } else {
@@ -468,6 +488,7 @@ export class Agent {
           signal,
           artifactsDir: this.options.artifactsDir,
           redact: (text) => this.redact(text),
+          ...(this.options.bashTimeoutSeconds === undefined ? {} : { bashTimeoutSeconds: this.options.bashTimeoutSeconds }),
           onUpdate: (output) => this.emit({ type: "tool_execution_update", toolCallId: call.id, toolName: call.name, output }),
         },
         this.options.gate,

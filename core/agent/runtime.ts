@@ -228,6 +228,8 @@ export class Runtime {
       artifactsDir,
       compaction: settings.compaction,
       maxRetries: settings.retry.maxRetries,
+      bashTimeoutSeconds: settings.bash.timeoutSeconds,
+      retry: { baseDelayMs: settings.retry.baseDelayMs, idleTimeoutMs: settings.retry.idleTimeoutSeconds * 1000 },
       maxTurns: this.options.maxTurns,
       announceModel: resumedModel !== modelId,
       announceThinking: (selection.model.reasoning ? thinking : "off") !== resumedThinking,

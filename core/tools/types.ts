@@ -14,6 +14,8 @@ export interface ToolContext {
   onUpdate?: (text: string) => void;
   /** Applied to whatever the tool saves to disk itself (bash's full-output logs): removes the secrets in use. */
   redact?: (text: string) => string;
+  /** The `bash.timeoutSeconds` setting: bash's timeout when the call gives none. */
+  bashTimeoutSeconds?: number;
 }
 
 export interface ToolResult {

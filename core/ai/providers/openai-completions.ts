@@ -21,7 +21,8 @@ export function completionsRequestBody(model: Model, context: Context, options: 
   messages.push(...convertMessages(model, compat, context.messages));
 
   // Local servers without stream_options support ignore the unknown field; usage is then just missing.
-  const body: Json = { model: model.id, messages, stream: true, stream_options: { include_usage: true } };
+  const body: Json = { model: model.id, messages, stream: true };
+  if (compat.streamOptions) body.stream_options = { include_usage: true };
   if (!compat.maxTokensOnlyWhenAsked || options.maxTokens !== undefined) body[compat.maxTokensField] = options.maxTokens ?? model.maxTokens;
   if (options.temperature !== undefined && takesTemperature(model)) body.temperature = options.temperature;
   if (context.tools.length > 0) {
@@ -126,6 +127,7 @@ class CompletionsDecoder implements StreamDecoder {
       const code = (data.error as Json).code;
       throw new ProviderError(formatProviderError(this.provider, undefined, info), {
         retryable: typeof code === "number" ? isRetryableStatus(code, info.kind) : info.kind === "server_error",
+        overloaded: code === 503 || code === 529 || /overloaded/i.test(info.kind ?? ""),
       });
     }
     if (data.usage) this.usage(data.usage as Json);
