@@ -7,13 +7,13 @@ import { resolveApiKey } from "../auth/keys.ts";
 import type { ModelsConfig } from "../config/models-schema.ts";
 import type { Settings } from "../config/settings-schema.ts";
 import { OmpError } from "../errors/omp-error.ts";
-import { agentDbPath, agentDir, displayPath } from "../paths.ts";
+import { agentDbPath, agentDir, displayPath, homeDir } from "../paths.ts";
 import type { SessionEntry } from "../session/schema.ts";
 import { SessionWriter } from "../session/writer.ts";
 import { ApprovalGate, type Approver } from "../tools/approval.ts";
 import type { Tool } from "../tools/types.ts";
 import { Agent } from "./agent.ts";
-import { findContextFiles } from "./context-files.ts";
+import { findPromptFiles, promptArgument } from "./context-files.ts";
 import { gitSummary } from "./git-summary.ts";
 import { defaultModelPattern, knownModels, resolveModel, withLocalModels } from "./models.ts";
 import { type Facts, type RequestFrame, currentFacts, frameOf } from "./request-frame.ts";
@@ -135,17 +135,21 @@ export class Runtime {
 
   /** Built once per process: every new session it starts (rpc's new_session) shares it. */
   systemPrompt(): Promise<string> {
-    this.prompt ??= this.currentFacts().then((facts) =>
-      buildSystemPrompt({
-        cwd: this.options.cwd,
+    this.prompt ??= this.currentFacts().then((facts) => {
+      const { cwd, env } = this.options;
+      const files = findPromptFiles(cwd, agentDir(env as NodeJS.ProcessEnv), homeDir());
+      const flag = (text: string | undefined) => (text === undefined ? undefined : promptArgument(text, cwd));
+      return buildSystemPrompt({
+        cwd,
         tools: this.options.tools.map(toolSpec),
-        contextFiles: findContextFiles(this.options.cwd, agentDir(this.options.env as NodeJS.ProcessEnv)),
+        contextFiles: files.context,
+        rules: files.rules,
         git: facts.git,
         now: new Date(`${facts.date}T12:00:00Z`),
-        replace: this.options.systemPrompt?.replace,
-        append: this.options.systemPrompt?.append,
-      }),
-    );
+        replace: flag(this.options.systemPrompt?.replace) ?? files.system?.content,
+        append: flag(this.options.systemPrompt?.append) ?? files.appendSystem?.content,
+      });
+    });
     return this.prompt;
   }
 
