@@ -149,15 +149,23 @@ export async function runAgent(messages: string[], flags: AgentFlags): Promise<n
   }
 
   const selection = await chooseModel(runtime, flags, settings.model, resumePath);
+  if (selection.warning && !interactive) process.stderr.write(`omp: ${selection.warning}\n`);
+  // The providers' model lists, at most daily, for the long-lived modes; a print run is too short to wait for them.
+  const refreshLists = () => void runtime.refreshModelLists().catch(() => undefined);
   if (mode === "rpc") {
     const { runRpcMode } = await import("./modes/rpc.ts");
+    refreshLists();
     return runRpcMode(runtime, await runtime.createAgent(selection, resumePath), selection);
   }
 
   preconnect(selection.model.baseUrl, env);
   if (interactive) {
     const { runInteractive } = await import("./interactive/index.ts");
-    return runInteractive({ runtime, selection, resumePath, initialPrompt: messages.join(" ") || undefined, approval, onFirstFrame: startGit });
+    const onFirstFrame = () => {
+      startGit();
+      refreshLists();
+    };
+    return runInteractive({ runtime, selection, resumePath, initialPrompt: messages.join(" ") || undefined, approval, onFirstFrame });
   }
   const stdin = await readPipedStdin();
   const prompt = buildPrompt(messages, stdin, cwd);

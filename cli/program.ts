@@ -156,6 +156,13 @@ export function describeProgram(status: Status): Command {
     .argument("<provider>", "provider id")
     .action(run(async (provider: string) => (await import("./auth.ts")).runAuthRemove(provider)));
 
+  program
+    .command("models")
+    .description("what each provider with a key serves now, against omp's catalog (new and retired models)")
+    .option("--refresh", "ask the providers again instead of using the lists cached today")
+    .option("--json", "machine-readable output")
+    .action(run(async (options: { refresh?: boolean; json?: boolean }) => (await import("./models.ts")).runModels(options)));
+
   return program;
 }
 

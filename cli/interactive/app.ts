@@ -134,7 +134,7 @@ export class InteractiveApp implements CommandHost {
     this.attach(this.agent);
     this.add(this.welcome());
     if (this.options.keymapWarning) this.notice("warning", this.options.keymapWarning);
-    for (const warning of this.agent.warnings) this.notice("warning", warning);
+    for (const warning of [...(this.selection.warning ? [this.selection.warning] : []), ...this.agent.warnings]) this.notice("warning", warning);
     if (this.options.resumePath) this.showConversation(this.agent.messages, displayPath(this.options.resumePath));
     const stopResize = this.terminal.onResize(() => this.onResize());
     const onSignal = () => this.exit();

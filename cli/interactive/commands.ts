@@ -252,6 +252,7 @@ async function chooseModel(host: CommandHost, pattern: string): Promise<void> {
     const selection = await host.runtime.selectModel(pattern, false);
     host.setModel(selection);
     host.notice("success", `Model: ${modelId(selection.model)}`);
+    if (selection.warning) host.notice("warning", selection.warning);
   } catch (error) {
     host.notice("error", describeError(error));
   }

@@ -17,7 +17,9 @@ import { findPromptFiles, promptArgument } from "./context-files.ts";
 import { gitSummary } from "./git-summary.ts";
 import { defaultModelPattern, knownModels, resolveModel, withLocalModels } from "./models.ts";
 import { type Facts, type RequestFrame, currentFacts, frameOf } from "./request-frame.ts";
+import { type RefreshResult, listSources, mergeServedModels, readModelLists, refreshModelLists, retiredNote } from "./served-models.ts";
 import { buildSystemPrompt } from "./system-prompt.ts";
+import type { ProviderList } from "../ai/model-lists.ts";
 import { toolSpec } from "./tool-specs.ts";
 
 type Env = Record<string, string | undefined>;
@@ -42,6 +44,8 @@ export interface RuntimeOptions {
 }
 
 export interface ModelSelection {
+  /** The provider no longer lists this model (see served-models.ts): it will likely fail. */
+  warning?: string;
   model: Model;
   apiKey: string | undefined;
   keySource: string;
@@ -59,13 +63,27 @@ export class Runtime {
   private store: CredentialStore | null | undefined;
   private prompt: Promise<string> | undefined;
   private facts: Promise<Facts> | undefined;
+  private lists: ProviderList[] | undefined;
 
   constructor(readonly options: RuntimeOptions) {
     this.models = knownModels(options.modelsConfig, options.env);
   }
 
+  /**
+   * The providers' cached model lists (read once; the file exists only once omp has fetched
+   * some), merged into the catalog so that a model a provider added is usable.
+   */
+  private servedLists(): ProviderList[] {
+    if (this.lists === undefined) {
+      this.lists = readModelLists(this.options.env);
+      this.models = mergeServedModels(this.models, this.lists, listSources(this.options.modelsConfig, this.options.env)).models;
+    }
+    return this.lists;
+  }
+
   /** Every model omp knows, running local servers included. */
   async availableModels(): Promise<Model[]> {
+    this.servedLists();
     if (!this.localProbed) {
       this.models = await withLocalModels(this.models, this.options.env);
       this.localProbed = true;
@@ -92,6 +110,7 @@ export class Runtime {
 
   /** Finds the model for `pattern` (or the default) and its key; errors say what to set. */
   async selectModel(pattern: string | undefined, useCliKey = true): Promise<ModelSelection> {
+    const lists = this.servedLists();
     let models = this.models;
     let wanted = pattern ?? this.options.settings.model;
     if (wanted === undefined) {
@@ -124,7 +143,25 @@ export class Runtime {
       keyless: providerConfig?.auth === "none" ? true : undefined,
     });
     if (!key.ok) throw new OmpError(key.error, { exitCode: 2 });
-    return { model: choice.model, apiKey: key.key, keySource: key.source, thinking: choice.thinking };
+    const warning = retiredNote(choice.model, lists);
+    return { model: choice.model, apiKey: key.key, keySource: key.source, thinking: choice.thinking, ...(warning ? { warning } : {}) };
+  }
+
+  /**
+   * Asks every provider with a key which models it serves, when its cached list is over a day old
+   * (or always, with `force`); the interactive and rpc modes start this in the background.
+   */
+  refreshModelLists(force = false): Promise<RefreshResult[]> {
+    const sources = listSources(this.options.modelsConfig, this.options.env).filter((source) => this.hasKey(source.provider));
+    return refreshModelLists({
+      env: this.options.env,
+      sources,
+      force,
+      keyOf: async (provider) => {
+        const key = await resolveApiKey({ provider, configKey: this.options.modelsConfig.providers[provider]?.apiKey, store: this.credentialStore(), env: this.options.env });
+        return key.ok ? key.key : null;
+      },
+    });
   }
 
   /** Today's date and the repository's state, looked up once per process. */

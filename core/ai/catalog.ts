@@ -121,7 +121,7 @@ export const CATALOG: Record<string, CatalogModel[]> = {
   // Pro ships. Prices are V4 Flash's list prices (cache hit, miss, output); V4.1's are unconfirmed.
   deepseek: [
     m("deepseek-flash", "DeepSeek V4.1 Flash", true, TEXT, 1_000_000, 384_000, [0.14, 0.28, 0.0028]),
-    m("deepseek-v4-pro", "DeepSeek V4 Pro (served by V4.1 Flash)", true, TEXT, 1_000_000, 384_000, [0.14, 0.28, 0.0028]),
+    m("deepseek-v4-pro", "DeepSeek V4 Pro", true, TEXT, 1_000_000, 384_000, [0.14, 0.28, 0.0028]),
   ],
   together: [
     m("Qwen/Qwen3-Coder-480B-A35B-Instruct-FP8", "Qwen3 Coder 480B (Together)", false, TEXT, 262_144, 65_536, [2, 2]),

@@ -1,7 +1,7 @@
 import { anthropicFormat } from "./anthropic.ts";
 import type { WireFormat } from "./format.ts";
 import { googleFormat } from "./google.ts";
-import { type ListedModel, type ListingStyle, modelsListing, ollamaTags } from "./listings.ts";
+import { type ListedModel, type ListingStyle, anthropicListing, geminiListing, modelsListing, ollamaTags } from "./listings.ts";
 import { openaiCompletionsFormat } from "./openai-completions.ts";
 import { openaiResponsesFormat } from "./openai-responses.ts";
 import { PrefixCheck } from "./prefix-check.ts";
@@ -100,6 +100,8 @@ export async function startStandin(options: StandinOptions = {}): Promise<Standi
     seen.recorded = recorded;
 
     if (req.method === "GET") {
+      if (path === "/v1/models" && recorded.headers["anthropic-version"]) return Response.json(anthropicListing(options.models ?? []));
+      if (path === "/v1beta/models") return Response.json(geminiListing(options.models ?? []));
       if (path === "/v1/models" || path === "/models") return Response.json(modelsListing(options.models ?? [], options.listingStyle ?? "openai"));
       if (path === "/api/tags") return Response.json(ollamaTags(options.models ?? []));
       return new Response("not found", { status: 404 });
