@@ -121,7 +121,8 @@ export async function runAgent(messages: string[], flags: AgentFlags): Promise<n
     systemPrompt: { replace: flags.systemPrompt, append: flags.appendSystemPrompt },
     git,
     ...(flags.thinking && isThinkingLevel(flags.thinking) ? { thinking: flags.thinking } : {}),
-    ...(interactive ? { approver: (request) => approval.ask!(request) } : {}),
+    // The interactive mode asks the user; rpc asks its host (extension_ui_request).
+    ...(interactive || mode === "rpc" ? { approver: (request) => approval.ask!(request) } : {}),
   });
 
   if (flags.listModels) {
@@ -155,7 +156,7 @@ export async function runAgent(messages: string[], flags: AgentFlags): Promise<n
   if (mode === "rpc") {
     const { runRpcMode } = await import("./modes/rpc.ts");
     refreshLists();
-    return runRpcMode(runtime, await runtime.createAgent(selection, resumePath), selection);
+    return runRpcMode(runtime, await runtime.createAgent(selection, resumePath), selection, approval);
   }
 
   preconnect(selection.model.baseUrl, env);

@@ -375,6 +375,10 @@ export class InteractiveApp implements CommandHost {
     this.control.setModel(selection);
   }
 
+  conversation(): Promise<Message[]> {
+    return this.control.conversation();
+  }
+
   async switchSession(resumePath?: string): Promise<void> {
     let switched: { agent: Agent; warning?: string };
     try {

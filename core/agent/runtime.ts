@@ -213,8 +213,8 @@ export class Runtime {
     return models.filter((m) => getProvider(m.provider)?.local || this.options.modelsConfig.providers[m.provider]?.auth === "none" || this.hasKey(m.provider));
   }
 
-  /** A fresh agent; `resumePath` continues that session file instead. */
-  async createAgent(selection: ModelSelection, resumePath?: string): Promise<Agent> {
+  /** A fresh agent; `resumePath` continues that session file instead, from `leafId` when given (a branch). */
+  async createAgent(selection: ModelSelection, resumePath?: string, leafId?: string): Promise<Agent> {
     const { settings } = this.options;
     const secrets = this.secrets(selection.apiKey);
     let writer: SessionWriter | undefined;
@@ -230,10 +230,12 @@ export class Runtime {
       // Only a resume reads a session file; a new session does not pay for loading the loader.
       const { branchEntries, buildSessionContext, loadSession } = await import("../session/loader.ts");
       const loaded = loadSession(resumePath);
-      const context = buildSessionContext(loaded);
+      if (leafId !== undefined && !loaded.parents.has(leafId)) throw new OmpError(`no entry ${leafId} in ${displayPath(resumePath)}`);
+      const leaf = leafId ?? loaded.leafId;
+      const context = buildSessionContext(loaded, leaf);
       resumedModel = context.model;
       messages = context.messages;
-      const branch = branchEntries(loaded);
+      const branch = branchEntries(loaded, leaf);
       messageEntryIds = entryIdsFor(branch, context.messages.length, context.compaction?.firstKeptEntryId);
       if (!selection.thinking && !this.options.thinking && context.thinkingLevel) thinking = context.thinkingLevel;
       resumedThinking = context.thinkingLevel;
@@ -243,6 +245,7 @@ export class Runtime {
       if (!this.options.noSession) {
         const opened = SessionWriter.continue(loaded, { secrets });
         writer = opened.writer;
+        if (leafId !== undefined) writer.branch(leafId);
         if (opened.openedBy !== undefined) {
           warnings.push(`session ${loaded.header.id.slice(0, 8)} is open in another omp (pid ${opened.openedBy}); continuing in a fork of it, ${displayPath(writer.path)}, so the two do not write into one file`);
         }

@@ -1,4 +1,7 @@
+import { existsSync } from "node:fs";
+import type { Message } from "../ai/messages.ts";
 import { THINKING_LEVELS, type ThinkingLevel } from "../ai/model.ts";
+import { SESSION_NAME_ENTRY } from "../session/listing.ts";
 import type { Agent } from "./agent.ts";
 import type { ModelSelection, Runtime } from "./runtime.ts";
 
@@ -71,6 +74,38 @@ export class SessionControl {
       }
     }
     return undefined;
+  }
+
+  /**
+   * Continues this session from an earlier entry: the conversation is what it was at `entryId`,
+   * and the next message starts a new branch of the session tree there.
+   */
+  async branch(entryId: string): Promise<Agent> {
+    if (this.agent.isRunning) throw new Error("abort the running turn first");
+    const path = this.agent.writer?.path;
+    if (!path) throw new Error("this session is not saved (--no-session), so it has no entries to branch from");
+    this.agent.writer?.sync();
+    const next = await this.runtime.createAgent(this.selection, path, entryId);
+    this.agent.writer?.close();
+    this.agent = next;
+    for (const listener of this.listeners) listener(next);
+    return next;
+  }
+
+  /** The whole conversation of the current branch, compacted turns included (for exports). */
+  async conversation(): Promise<Message[]> {
+    const writer = this.agent.writer;
+    if (!writer || !existsSync(writer.path)) return this.agent.messages;
+    const { conversationMessages, loadSession } = await import("../session/loader.ts");
+    return conversationMessages(loadSession(writer.path), writer.leafId);
+  }
+
+  /** A name for the session, shown by listings and pickers instead of its first message. */
+  setSessionName(name: string): void {
+    const trimmed = name.trim();
+    if (trimmed === "") throw new Error("Session name cannot be empty");
+    if (!this.agent.writer) throw new Error("this session is not saved (--no-session), so it cannot be named");
+    this.agent.writer.append({ type: "custom", customType: SESSION_NAME_ENTRY, data: { name: trimmed } });
   }
 
   /**

@@ -17,6 +17,9 @@ export interface SessionInfo {
 
 const TITLE_LENGTH = 80;
 
+/** A custom entry naming the session (rpc set_session_name); the latest one is its title. */
+export const SESSION_NAME_ENTRY = "omp.session_name";
+
 interface SessionFile {
   path: string;
   name: string;
@@ -78,7 +81,17 @@ function describe(file: SessionFile): SessionInfo | undefined {
   if (header?.type !== "session" || typeof header.id !== "string") return undefined;
   let messageCount = 0;
   let firstUser: string | undefined;
+  let named: string | undefined;
   for (const line of lines) {
+    if (line.startsWith('{"type":"custom"') && line.includes(`"${SESSION_NAME_ENTRY}"`)) {
+      try {
+        const name = JSON.parse(line).data?.name;
+        if (typeof name === "string") named = cleanTitle(name);
+      } catch {
+        // A torn line: the name before it stands.
+      }
+      continue;
+    }
     if (!line.startsWith('{"type":"message"')) continue;
     messageCount++;
     if (firstUser === undefined && line.includes('"role":"user"')) {
@@ -96,7 +109,7 @@ function describe(file: SessionFile): SessionInfo | undefined {
     path: file.path,
     id: header.id,
     cwd: typeof header.cwd === "string" ? header.cwd : "",
-    title: headerTitle || firstUser || "(no messages)",
+    title: named || headerTitle || firstUser || "(no messages)",
     created: Number.isNaN(created.getTime()) ? file.modified : created,
     modified: file.modified,
     messageCount,

@@ -130,6 +130,11 @@ export function branchEntries(session: LoadedSession, leafId: string | null = se
   return path.reverse();
 }
 
+/** Every message of the branch ending at `leafId`, compacted ones included: the whole conversation, for exports. */
+export function conversationMessages(session: LoadedSession, leafId: string | null = session.leafId): Message[] {
+  return branchEntries(session, leafId).flatMap((entry) => (entry.type === "message" ? [entry.message] : []));
+}
+
 /** What a resumed agent needs: the messages to send and the model and thinking level last chosen. */
 export interface SessionContext {
   messages: Message[];
