@@ -16,8 +16,9 @@ export function withoutSignedThinking(messages: readonly Message[]): Message[] {
   return messages.map((message) => (message.role === "assistant" && hasSignedThinking(message) ? unsign(message) : message));
 }
 
+/** Anthropic's own API, and OpenAI-compatible routes to it (OpenRouter's signed reasoning_details). */
 function hasSignedThinking(message: AssistantMessage): boolean {
-  return message.api === "anthropic-messages" && message.content.some((c) => c.type === "thinking" && c.signature);
+  return (message.api === "anthropic-messages" || message.api === "openai-completions") && message.content.some((c) => c.type === "thinking" && c.signature);
 }
 
 function unsign(message: AssistantMessage): AssistantMessage {

@@ -98,3 +98,29 @@ describe("OpenAI-compatible services", () => {
     expect(modelRequests(standin).at(-1)!.body.reasoning_effort).toBe("high");
   });
 });
+
+describe("prompt caching and reasoning on OpenAI-compatible routes", () => {
+  test("OpenRouter to an Anthropic model: cache_control on the system prompt and the last message, reasoning_details sent back, cache hits counted", async () => {
+    const { home, repo } = workspace();
+    const env = { OPENROUTER_BASE_URL: `${standin.url}/v1`, OPENROUTER_API_KEY: key("orr") };
+    standin.setScript([
+      { thinking: "let me look", reasoningDetails: true, toolCalls: [{ name: "ls", arguments: {} }], usage: { input: 50, cacheWrite: 4000 } },
+      { text: "done", usage: { input: 60, cacheRead: 4000, output: 5 } },
+    ]);
+    const result = await runAgent(["-p", "--mode", "json", "--model", "openrouter/anthropic/claude-opus-5.5", "list"], { home, cwd: repo, env });
+    expect(result.code).toBe(0);
+    const [first, second] = modelRequests(standin).slice(-2).map((r) => r.body);
+    const system = first.messages[0];
+    expect(system.role).toBe("system");
+    expect(system.content.at(-1).cache_control).toEqual({ type: "ephemeral" });
+    expect(first.messages.at(-1).content.at(-1).cache_control).toEqual({ type: "ephemeral" });
+    const last = second.messages.at(-1);
+    expect(last.role).toBe("tool");
+    expect(last.content.at(-1).cache_control).toEqual({ type: "ephemeral" });
+    const assistant = second.messages.find((m: any) => m.role === "assistant");
+    expect(assistant.reasoning_details).toEqual([{ type: "reasoning.text", index: 0, format: "anthropic-claude-v1", text: "let me look", signature: expect.stringMatching(/^sig_or_/) }]);
+    const end = result.stdout.trim().split("\n").map((l) => JSON.parse(l)).find((f) => f.type === "agent_end");
+    expect(end.usage.cacheRead).toBe(4000);
+    expect(end.usage.cacheWrite).toBe(4000);
+  });
+});

@@ -18,6 +18,13 @@ export interface CompletionsCompat {
   mistral: boolean;
   /** `stream_options: {include_usage}`: Mistral answers 422 to it (and reports usage anyway). */
   streamOptions: boolean;
+  /**
+   * Anthropic models behind an OpenAI-compatible route (OpenRouter, a LiteLLM proxy) cache only
+   * what is marked with `cache_control`: without the marks every turn is billed uncached.
+   */
+  cacheControl: boolean;
+  /** OpenRouter returns `reasoning_details` (signed, for Anthropic) and wants them back on later turns. */
+  reasoningDetails: boolean;
 }
 
 function hostOf(baseUrl: string): string {
@@ -59,6 +66,8 @@ export function completionsCompat(model: Model): CompletionsCompat {
     replayReasoningContent: deepseek,
     mistral,
     streamOptions: !mistral,
+    cacheControl: /(^|\/)claude|anthropic\//i.test(model.id),
+    reasoningDetails: openrouter,
   };
 }
 
