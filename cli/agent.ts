@@ -16,6 +16,7 @@ import { formatAge, listSessions, mostRecentSession, resolveSession } from "../c
 import { sessionDirFor } from "../core/session/paths.ts";
 import { type Approver, parseApprovalMode } from "../core/tools/approval.ts";
 import { builtinTools, selectTools } from "../core/tools/registry.ts";
+import { misplacedCommand } from "./command-words.ts";
 import { isTerminal } from "./tty.ts";
 import { writeStdout } from "./write.ts";
 
@@ -90,6 +91,10 @@ export async function runAgent(messages: string[], flags: AgentFlags): Promise<n
   const mode = flags.mode ?? "text";
   if (!(MODES as readonly string[]).includes(mode)) throw new OmpError(`--mode: got ${JSON.stringify(mode)}, expected one of ${MODES.join(", ")}`, { exitCode: 2 });
   const cwd = resolve(process.cwd());
+  if (!flags.print && mode === "text") {
+    const hint = misplacedCommand(messages);
+    if (hint) throw new OmpError(hint, { exitCode: 2 });
+  }
   // A terminal on both ends and no -p: the interactive mode, which answers approval prompts once it is up.
   const interactive = !flags.print && mode === "text" && isTerminal(0) && isTerminal(1);
   // git runs while the rest of start-up happens; the system prompt needs its answer. The

@@ -133,6 +133,12 @@ export function describeProgram(status: Status): Command {
       run(async (key: string, value: string[], options: { json?: boolean }) => (await import("./config.ts")).runConfigSet(key, value, options)),
     );
   config
+    .command("unset")
+    .description("remove a setting from config.yml, so its default applies again")
+    .argument("<key>", "dotted key, e.g. retry.maxRetries, or a whole group")
+    .option("--json", "machine-readable output")
+    .action(run(async (key: string, options: { json?: boolean }) => (await import("./config.ts")).runConfigUnset(key, options)));
+  config
     .command("path")
     .description("print where omp keeps its files")
     .option("--json", "print JSON")

@@ -10,6 +10,7 @@ import { displayPath } from "../../core/paths.ts";
 import { COMPACTION_SUMMARY_PREFIX } from "../../core/session/compaction-summary.ts";
 import type { ApprovalDecision, ApprovalRequest } from "../../core/tools/approval.ts";
 import { VERSION } from "../../core/version.ts";
+import { signalStatus } from "../modes/print.ts";
 import { ApprovalPrompt } from "./approval-prompt.ts";
 import { AssistantBlock, NoticeBlock, type NoticeKind, SPINNER, UserBlock, type View, notice } from "./blocks.ts";
 import { COMMANDS, type CommandHost, findCommand, suggestCommand } from "./commands.ts";
@@ -137,7 +138,11 @@ export class InteractiveApp implements CommandHost {
     for (const warning of [...(this.selection.warning ? [this.selection.warning] : []), ...this.agent.warnings]) this.notice("warning", warning);
     if (this.options.resumePath) this.showConversation(this.agent.messages, displayPath(this.options.resumePath));
     const stopResize = this.terminal.onResize(() => this.onResize());
-    const onSignal = () => this.exit();
+    let signalled: NodeJS.Signals | undefined;
+    const onSignal = (signal: NodeJS.Signals) => {
+      signalled = signal;
+      this.exit();
+    };
     process.on("SIGTERM", onSignal);
     process.on("SIGHUP", onSignal);
     this.render();
@@ -153,7 +158,7 @@ export class InteractiveApp implements CommandHost {
     process.off("SIGTERM", onSignal);
     process.off("SIGHUP", onSignal);
     await this.shutdown();
-    return 0;
+    return signalled ? signalStatus(signalled) : 0;
   }
 
   /** The daily update check runs in the background once the prompt is up; its notice joins the transcript. */

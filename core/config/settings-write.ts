@@ -4,7 +4,7 @@ import { displayPath, ensurePrivateDir, globalConfigPath } from "../paths.ts";
 import { validateConfig } from "./validate-config.ts";
 import { writeFileAtomic } from "../fs/atomic-write.ts";
 import { OmpError, describeError } from "../errors/omp-error.ts";
-import { parseSettingValue } from "./settings-keys.ts";
+import { checkSettingKey, parseSettingValue } from "./settings-keys.ts";
 import { Settings } from "./settings-schema.ts";
 import { readConfigText } from "./config-file.ts";
 import { parseYamlDocument, parseYamlMapping } from "./yaml-file.ts";
@@ -30,8 +30,28 @@ export function setGlobalSetting(key: string, raw: string, env: NodeJS.ProcessEn
     if (isScalar(node) && node.value === null) doc.setIn(prefix, doc.createNode({}));
   }
   doc.setIn(keyPath, value);
+  writeValidated(doc.toString(), path);
+  return value;
+}
 
-  const updated = doc.toString();
+/**
+ * `omp config unset`: removes `key` (a setting or a whole group) from the global config.yml, so
+ * its default applies again; comments and the other keys stay. False when it was not set there.
+ */
+export function unsetGlobalSetting(key: string, env: NodeJS.ProcessEnv = process.env): boolean {
+  const keyPath = checkSettingKey(key);
+  const path = globalConfigPath(env);
+  const text = readConfigText(path);
+  if (text === undefined) return false;
+  validateConfig(Settings, parseYamlMapping(text, path), path);
+  const doc = parseYamlDocument(text, path);
+  if (!doc.hasIn(keyPath)) return false;
+  doc.deleteIn(keyPath);
+  writeValidated(doc.toString(), path);
+  return true;
+}
+
+function writeValidated(updated: string, path: string): void {
   validateConfig(Settings, parseYamlMapping(updated, path), path);
   ensurePrivateDir(dirname(path));
   try {
@@ -39,5 +59,4 @@ export function setGlobalSetting(key: string, raw: string, env: NodeJS.ProcessEn
   } catch (error) {
     throw new OmpError(`cannot write ${displayPath(path)}: ${describeError(error)}`, { cause: error });
   }
-  return value;
 }
