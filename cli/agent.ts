@@ -154,7 +154,8 @@ export async function runAgent(messages: string[], flags: AgentFlags): Promise<n
     return 0;
   }
 
-  const selection = await chooseModel(runtime, flags, settings.model, resumePath);
+  const pick = () => chooseModel(runtime, flags, settings.model, resumePath);
+  const selection = interactive ? await (await import("./first-run.ts")).selectWithSetup(runtime, pick) : await pick();
   if (selection.warning && !interactive) process.stderr.write(`omp: ${selection.warning}\n`);
   // The providers' model lists, at most daily, for the long-lived modes; a print run is too short to wait for them.
   const refreshLists = () => void runtime.refreshModelLists().catch(() => undefined);

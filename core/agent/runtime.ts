@@ -43,6 +43,9 @@ export interface RuntimeOptions {
   thinking?: ThinkingLevel;
 }
 
+/** Nothing to talk to: no key for any provider and no local server. The interactive mode offers set-up instead. */
+export class NoModelError extends OmpError {}
+
 export interface ModelSelection {
   /** The provider no longer lists this model (see served-models.ts): it will likely fail. */
   warning?: string;
@@ -101,6 +104,13 @@ export class Runtime {
     return this.store ?? undefined;
   }
 
+  /** Keys were stored since this process looked (first-run set-up): look again. */
+  reloadCredentials(): void {
+    this.store?.close();
+    this.store = undefined;
+    this.localProbed = false;
+  }
+
   private hasKey(provider: string): boolean {
     const info = getProvider(provider);
     if (this.options.modelsConfig.providers[provider]?.apiKey) return true;
@@ -120,7 +130,7 @@ export class Runtime {
         wanted = defaultModelPattern(models, (p) => this.hasKey(p));
       }
       if (wanted === undefined) {
-        throw new OmpError(
+        throw new NoModelError(
           "no model available: set an API key (ANTHROPIC_API_KEY, OPENAI_API_KEY, GEMINI_API_KEY, ...), run `omp auth add <provider>`, start a local server (Ollama, llama.cpp, LM Studio, vLLM), or pass --model",
           { exitCode: 2 },
         );
