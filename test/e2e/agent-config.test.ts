@@ -55,7 +55,7 @@ describe("setup errors: a clear message, exit 2, no session file, no request", (
       [/models\.yml: providers\.mylocal\.baseUrl: got "notaurl", expected a URL/],
     ],
     ["an unknown model", () => ["--model", "nosuch-model-xyz"], [/unknown model "nosuch-model-xyz"/, /omp --list-models/]],
-    ["a model whose provider has no key", () => ["--model", "openai/gpt-5"], [/No API key for openai: set OPENAI_API_KEY, or run `omp auth add openai`/]],
+    ["a model whose provider has no key", () => ["--model", "openai/gpt-6.2-sol"], [/No API key for openai: set OPENAI_API_KEY, or run `omp auth add openai`/]],
     ["an unknown --approval-mode", () => ["--approval-mode", "sometimes"], [/--approval-mode: .*"sometimes".*always-ask, write, yolo/]],
     ["an unknown tool in --tools", () => ["--tools", "read,nope"], [/Unknown tool "nope" in --tools\. Valid tools: read, /]],
   ];
@@ -148,7 +148,7 @@ describe("providers and keys", () => {
     const key = `cli_key_${crypto.randomUUID()}`;
     standin.setScript([{ text: "ok" }]);
     standin.requests.length = 0;
-    const result = await runAgent(["-p", "--api-key", key, "--model", "anthropic/claude-sonnet-4-5", `remember ${key}`], {
+    const result = await runAgent(["-p", "--api-key", key, "--model", "anthropic/claude-sonnet-5-5", `remember ${key}`], {
       home,
       cwd: repo,
       env: { ANTHROPIC_BASE_URL: standin.url },
