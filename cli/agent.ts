@@ -6,19 +6,21 @@ import { gitSummary } from "../core/agent/git-summary.ts";
 import { type ModelSelection, Runtime } from "../core/agent/runtime.ts";
 import type { ImageContent, TextContent } from "../core/ai/messages.ts";
 import { THINKING_LEVELS, isThinkingLevel } from "../core/ai/model.ts";
-import { loadDotenv } from "../core/config/dotenv.ts";
-import { loadModelsConfig } from "../core/config/models.ts";
+import { loadAgentConfig } from "../core/config/agent-config.ts";
 import type { SettingsInput } from "../core/config/settings-schema.ts";
-import { loadSettings } from "../core/config/settings.ts";
 import { OmpError } from "../core/errors/omp-error.ts";
-import { displayPath } from "../core/paths.ts";
+import { displayPath, expandHome } from "../core/paths.ts";
+import { untrustedNotice } from "../core/trust/folder-trust.ts";
 import { formatAge, listSessions, mostRecentSession, resolveSession } from "../core/session/listing.ts";
 import { sessionDirFor } from "../core/session/paths.ts";
 import { type Approver, parseApprovalMode } from "../core/tools/approval.ts";
-import { builtinTools, selectTools } from "../core/tools/registry.ts";
+import { isDirectory } from "../core/tools/paths.ts";
+import { type ToolSelection, builtinTools, selectTools } from "../core/tools/registry.ts";
+import { sessionExtensions, subagentDefinitions } from "../core/extensions/session.ts";
+import { createTaskTool } from "../core/extensions/agents/task-tool.ts";
 import { misplacedCommand } from "./command-words.ts";
 import { isTerminal } from "./tty.ts";
-import { writeStdout } from "./write.ts";
+import { writeFdQuietly, writeStdout } from "./write.ts";
 
 export interface AgentFlags {
   print?: boolean;
@@ -38,6 +40,9 @@ export interface AgentFlags {
   systemPrompt?: string;
   appendSystemPrompt?: string;
   listModels?: boolean;
+  trust?: boolean;
+  addDir?: string[];
+  extension?: string[];
 }
 
 const MODES = ["text", "json", "rpc"] as const;
@@ -73,6 +78,15 @@ function runtimeSettings(flags: AgentFlags): SettingsInput {
   return runtime;
 }
 
+/** `--add-dir` values as absolute paths (`~` expanded, relative to the working directory); each must be a directory. */
+function addDirs(dirs: string[] | undefined, cwd: string): string[] {
+  return (dirs ?? []).map((dir) => {
+    const path = resolve(cwd, expandHome(dir));
+    if (!isDirectory(path)) throw new OmpError(`--add-dir: ${dir} is not a directory`, { exitCode: 2 });
+    return path;
+  });
+}
+
 /** The prompt from the arguments: words, `@file` attachments, and piped stdin. */
 function buildPrompt(messages: string[], stdin: string, cwd: string): (TextContent | ImageContent)[] {
   const words: string[] = [];
@@ -102,14 +116,39 @@ export async function runAgent(messages: string[], flags: AgentFlags): Promise<n
   // the launch, and the answer is only needed when the first prompt is sent.
   let startGit = () => {};
   const git = interactive ? new Promise<string>((resolve) => (startGit = () => resolve(gitSummary(cwd)))) : gitSummary(cwd);
-  loadDotenv({ cwd, env: process.env });
   const env = process.env;
-  const { settings } = loadSettings({ cwd, overlays: flags.config, runtime: runtimeSettings(flags), env });
-  const { config: modelsConfig } = loadModelsConfig({ cwd, env });
+  const { settings, modelsConfig, layers } = await loadAgentConfig({
+    cwd,
+    env,
+    overlays: flags.config,
+    runtime: runtimeSettings(flags),
+    trustFlag: flags.trust,
+    // Only the interactive mode has someone to ask; the others skip and say so on stderr.
+    ask: interactive ? async (question) => (await import("./trust-prompt.ts")).askFolderTrust(question) : undefined,
+  });
+  // Problems with hooks and extensions: on stderr, or in the interactive mode as notices once it is up.
+  const warnings: { say?: (line: string) => void; early: string[] } = { early: [] };
+  const warn = (line: string) => {
+    if (!interactive) process.stderr.write(`omp: ${line}\n`);
+    else if (warnings.say) warnings.say(line);
+    else warnings.early.push(line);
+  };
   const toolSelection = flags.tools === false ? { none: true } : typeof flags.tools === "string" ? { only: [flags.tools] } : {};
+  // The skill tool is not a built-in: `--tools read,skill` names it, and only then does a tool list include it.
+  const skillTool = skillToolWanted(toolSelection, settings.tools.disabled);
+  const builtins = builtinTools();
+  const extensions = await sessionExtensions({
+    cwd,
+    env,
+    layers,
+    approvalMode: settings.approvalMode,
+    extensionPaths: flags.extension ?? [],
+    reservedToolNames: [...builtins.map((tool) => tool.name), "task"],
+    warn,
+  });
   const tools = selectTools(
-    builtinTools().filter((tool) => !settings.tools.disabled.includes(tool.name)),
-    toolSelection,
+    [...builtins, ...extensions.tools, createTaskTool(subagentDefinitions(cwd, env, warn))].filter((tool) => !settings.tools.disabled.includes(tool.name)),
+    withoutSkill(toolSelection),
   );
   const noSession = flags.session === false;
   const approval: { ask?: Approver } = {};
@@ -122,15 +161,19 @@ export async function runAgent(messages: string[], flags: AgentFlags): Promise<n
     cliKey: flags.apiKey,
     noSession,
     sessionDir: flags.sessionDir,
+    addDirs: addDirs(flags.addDir, cwd),
     maxTurns: flags.maxTurns,
     systemPrompt: { replace: flags.systemPrompt, append: flags.appendSystemPrompt },
     git,
     ...(flags.thinking && isThinkingLevel(flags.thinking) ? { thinking: flags.thinking } : {}),
+    skillTool,
+    extensions: extensions.factory,
     // The interactive mode asks the user; rpc asks its host (extension_ui_request).
     ...(interactive || mode === "rpc" ? { approver: (request) => approval.ask!(request) } : {}),
   });
 
   if (flags.listModels) {
+    sayUntrusted(cwd);
     const models = await runtime.availableModels();
     await writeStdout(models.map((m) => `${`${m.provider}/${m.id}`.padEnd(48)} ${String(m.contextWindow).padStart(8)}  ${m.name}`).join("\n") + "\n");
     return 0;
@@ -159,10 +202,17 @@ export async function runAgent(messages: string[], flags: AgentFlags): Promise<n
   if (selection.warning && !interactive) process.stderr.write(`omp: ${selection.warning}\n`);
   // The providers' model lists, at most daily, for the long-lived modes; a print run is too short to wait for them.
   const refreshLists = () => void runtime.refreshModelLists().catch(() => undefined);
+  // A skipped skill or command file is reported once, on stderr; the interactive mode shows it as a notice.
+  if (!interactive) {
+    const { stderr } = await import("./modes/output.ts");
+    runtime.extensions.catalog.setReporter((message) => stderr.write(`omp: ${message}\n`));
+  }
   if (mode === "rpc") {
     const { runRpcMode } = await import("./modes/rpc.ts");
+    const agent = await runtime.createAgent(selection, resumePath);
+    sayUntrusted(cwd);
     refreshLists();
-    return runRpcMode(runtime, await runtime.createAgent(selection, resumePath), selection, approval);
+    return runRpcMode(runtime, agent, selection, approval);
   }
 
   preconnect(selection.model.baseUrl, env);
@@ -172,18 +222,33 @@ export async function runAgent(messages: string[], flags: AgentFlags): Promise<n
       startGit();
       refreshLists();
     };
-    return runInteractive({ runtime, selection, resumePath, initialPrompt: messages.join(" ") || undefined, approval, onFirstFrame });
+    return runInteractive({ runtime, selection, resumePath, initialPrompt: messages.join(" ") || undefined, approval, onFirstFrame, trustNotice: untrustedNotice(cwd), warnings });
   }
   const stdin = await readPipedStdin();
-  const prompt = buildPrompt(messages, stdin, cwd);
+  if (extensions.commands.length > 0) {
+    const { runExtensionCommand } = await import("../core/extensions/ts/commands.ts");
+    const replaced = await runExtensionCommand(extensions.commands, messages.join(" "), { cwd, sessionId: "none", sessionFile: "" });
+    if (replaced === null) return 0;
+    if (replaced !== undefined) messages = [replaced];
+  }
+  let prompt = buildPrompt(messages, stdin, cwd);
   if (prompt.length === 0) {
     throw new OmpError('no prompt: give one as arguments (omp -p "fix the failing test"), with @file, or on stdin', { exitCode: 2 });
   }
 
   const agent = await runtime.createAgent(selection, resumePath);
   for (const warning of agent.warnings) process.stderr.write(`omp: ${warning}\n`);
+  sayUntrusted(cwd);
   const stopTimer = limitTime(agent, flags.maxTime);
+  let restoreModel = () => {};
   try {
+    const command = await slashCommandPrompt(runtime, agent, messages, prompt);
+    if (command) {
+      const { stderr } = await import("./modes/output.ts");
+      for (const warning of command.warnings) stderr.write(`omp: ${warning}\n`);
+      prompt = command.prompt;
+      restoreModel = command.restore;
+    }
     if (mode === "json") {
       const { runJsonMode } = await import("./modes/json.ts");
       const header = agent.writer?.header ?? { type: "session", version: 3, id: "none", timestamp: new Date().toISOString(), cwd };
@@ -192,7 +257,9 @@ export async function runAgent(messages: string[], flags: AgentFlags): Promise<n
     const { runPrintMode } = await import("./modes/print.ts");
     return await runPrintMode(agent, prompt);
   } finally {
+    restoreModel();
     stopTimer();
+    await agent.end("other");
     agent.writer?.close();
   }
 }
@@ -208,6 +275,48 @@ async function chooseModel(runtime: Runtime, flags: AgentFlags, setting: string 
     if (restored.selection) return restored.selection;
   }
   return runtime.selectModel(flags.model ?? setting);
+}
+
+/**
+ * `omp -p "/review src/x.ts"`: a markdown command or skill expanded into its prompt, followed by
+ * piped stdin and `@file` attachments; undefined when the words are not one (a path such as
+ * /etc/hosts, or an unknown name, is sent as typed).
+ */
+async function slashCommandPrompt(runtime: Runtime, agent: Agent, messages: string[], prompt: (TextContent | ImageContent)[]) {
+  const words = messages.filter((arg) => !(arg.startsWith("@") && arg.length > 1)).join(" ");
+  if (!words.startsWith("/")) return undefined;
+  const { prepareInvocation } = await import("../core/extensions/invoke.ts");
+  const invocation = await prepareInvocation(runtime, agent, words);
+  if (!invocation) return undefined;
+  // What buildPrompt added after the words: stdin (in the first part) and the attachments.
+  const first = prompt[0];
+  const stdin = first?.type === "text" && first.text.startsWith(words) ? first.text.slice(words.length).trim() : "";
+  const attachments = messages.filter((arg) => arg.startsWith("@") && arg.length > 1).map((arg) => attachFile(arg.slice(1), runtime.options.cwd));
+  const extra: (TextContent | ImageContent)[] = stdin ? [{ type: "text", text: stdin }] : [];
+  return { prompt: [...invocation.content, ...extra, ...attachments], warnings: invocation.warnings, restore: invocation.restore };
+}
+
+function skillToolWanted(selection: ToolSelection, disabled: readonly string[]): boolean {
+  if (selection.none || disabled.includes("skill")) return false;
+  if (!selection.only) return true;
+  return selection.only.flatMap((entry) => entry.split(",")).some((name) => name.trim() === "skill");
+}
+
+function withoutSkill(selection: ToolSelection): ToolSelection {
+  if (!selection.only) return selection;
+  const only = selection.only.flatMap((entry) => entry.split(",")).map((name) => name.trim()).filter((name) => name !== "skill");
+  // `--tools skill` alone: no built-in tool, the skill tool only.
+  return only.length > 0 ? { ...selection, only } : { none: true };
+}
+
+/**
+ * The one line on stderr saying what an untrusted folder was not allowed to do (the interactive
+ * mode shows it in its UI instead). Said once the agent exists, so that what other loaders
+ * (hooks, extensions, MCP servers) skipped is on the same line.
+ */
+function sayUntrusted(cwd: string): void {
+  const notice = untrustedNotice(cwd);
+  if (notice) writeFdQuietly(2, `${notice}\n`);
 }
 
 /**

@@ -4,6 +4,7 @@ import type { FindFlags } from "./find.ts";
 import type { GrepFlags } from "./grep.ts";
 import type { AgentFlags } from "./agent.ts";
 import type { UpdateFlags } from "./update.ts";
+import type { TrustFlags } from "./trust.ts";
 import { writeFdQuietly } from "./write.ts";
 import { reportCommandError } from "./command-error.ts";
 import { AGENT_OPTIONS } from "./agent-options.ts";
@@ -94,7 +95,8 @@ export function describeProgram(status: Status): Command {
     .command("doctor")
     .description("check this installation: version, platform, native addon, cache, SQLite")
     .option("--json", "print the report as JSON")
-    .action(run(async (options: { json?: boolean }) => (await import("./doctor.ts")).runDoctor(options)));
+    .option("--repair", "verify every cached native addon by sha256 and re-extract damaged ones before loading")
+    .action(run(async (options: { json?: boolean; repair?: boolean }) => (await import("./doctor.ts")).runDoctor(options)));
 
   program
     .command("update")
@@ -144,6 +146,12 @@ export function describeProgram(status: Status): Command {
     .option("--json", "print JSON")
     .action(run(async (options: { json?: boolean }) => (await import("./config.ts")).runConfigPath(options)));
 
+  program
+    .command("extensions")
+    .description("list the skills and slash commands omp loads here, with their files and why any were skipped")
+    .option("--json", "print JSON")
+    .action(run(async (options: { json?: boolean }) => (await import("./extensions.ts")).runExtensions(options)));
+
   const auth = program.command("auth").description("store API keys in ~/.omp/agent/agent.db");
   auth
     .command("add")
@@ -168,6 +176,43 @@ export function describeProgram(status: Status): Command {
     .option("--refresh", "ask the providers again instead of using the lists cached today")
     .option("--json", "machine-readable output")
     .action(run(async (options: { refresh?: boolean; json?: boolean }) => (await import("./models.ts")).runModels(options)));
+  const gateway = program
+    .command("auth-gateway")
+    .description("serve omp's models and accounts to OpenAI and Anthropic clients (Claude Code, Codex, the SDKs) over HTTP");
+  gateway
+    .command("serve")
+    .description("run the gateway: /v1/chat/completions, /v1/responses, /v1/messages, /v1/models, /v1/usage, /metrics, /healthz")
+    .option("--bind <host:port>", "address to listen on (default 127.0.0.1:4000)")
+    .option("--no-auth", "accept requests without the token (loopback addresses only)")
+    .action(run(async (options: { bind?: string; auth?: boolean }) => (await import("./auth-gateway.ts")).runGatewayServe(options)));
+  gateway
+    .command("token")
+    .description("print the token clients send (Bearer or x-api-key), creating ~/.omp/auth-gateway.token on first use")
+    .option("--regenerate", "replace the token; the old one stops working")
+    .option("--json", "print JSON")
+    .action(run(async (options: { regenerate?: boolean; json?: boolean }) => (await import("./auth-gateway.ts")).runGatewayToken(options)));
+  gateway
+    .command("status")
+    .description("whether a gateway answers at the address, and which providers and models it serves")
+    .option("--bind <host:port>", "address to look at (default 127.0.0.1:4000)")
+    .option("--json", "print JSON")
+    .action(run(async (options: { bind?: string; json?: boolean }) => (await import("./auth-gateway.ts")).runGatewayStatus(options)));
+  gateway
+    .command("check")
+    .description("check each provider's credentials; --strict also sends each a one-token request (spends quota)")
+    .option("--strict", "send a tiny request per credential")
+    .option("--json", "print JSON")
+    .action(run(async (options: { strict?: boolean; json?: boolean }) => (await import("./auth-gateway.ts")).runGatewayCheck(options)));
+
+  program
+    .command("trust")
+    .description("trust a project folder: its .env, config and models files may then run commands and redirect requests")
+    .argument("[dir]", "the folder (default: the current one); everything under it is covered")
+    .option("--list", "list the folders decided on")
+    .option("--revoke", "forget the decision for the folder")
+    .option("--deny", "remember the folder as untrusted (the interactive mode stops asking)")
+    .option("--json", "with --list: print JSON")
+    .action(run(async (dir: string | undefined, options: TrustFlags) => (await import("./trust.ts")).runTrust(dir, options)));
 
   return program;
 }

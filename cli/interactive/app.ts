@@ -14,6 +14,9 @@ import { signalStatus } from "../modes/print.ts";
 import { ApprovalPrompt } from "./approval-prompt.ts";
 import { AssistantBlock, NoticeBlock, type NoticeKind, SPINNER, UserBlock, type View, notice } from "./blocks.ts";
 import { COMMANDS, type CommandHost, findCommand, suggestCommand } from "./commands.ts";
+import { extensionCommandInfos } from "./extension-commands.ts";
+import { findInvocable } from "../../core/extensions/expand.ts";
+import { prepareInvocation } from "../../core/extensions/invoke.ts";
 import { Completer } from "./completion.ts";
 import { HistorySearch } from "./history-search.ts";
 import { type InputEvent, type Key, keyId } from "./keys.ts";
@@ -49,6 +52,8 @@ export interface AppOptions {
   keymap?: Keymap;
   /** What was wrong with keybindings.yml, shown once the session is up. */
   keymapWarning?: string;
+  /** Shown once the session is up: what an untrusted folder was not allowed to change. */
+  trustNotice?: string;
 }
 
 type Overlay =
@@ -117,7 +122,7 @@ export class InteractiveApp implements CommandHost {
     this.cwd = options.runtime.options.cwd;
     this.screen = new Screen(terminal);
     this.editor = new PromptEditor(theme, () => this.historyStore()?.recent(500) ?? []);
-    this.completer = new Completer(() => COMMANDS, this.cwd, () => this.requestRender());
+    this.completer = new Completer(() => [...COMMANDS, ...extensionCommandInfos(this.runtime.extensions, COMMANDS)], this.cwd, () => this.requestRender());
     this.shell = new ShellRunner(this.view, this.cwd, () => this.requestRender());
     this.control = new SessionControl(options.runtime, options.agent, options.selection);
   }
@@ -136,6 +141,8 @@ export class InteractiveApp implements CommandHost {
     this.add(this.welcome());
     if (this.options.keymapWarning) this.notice("warning", this.options.keymapWarning);
     for (const warning of [...(this.selection.warning ? [this.selection.warning] : []), ...this.agent.warnings]) this.notice("warning", warning);
+    if (this.options.trustNotice) this.notice("warning", this.options.trustNotice);
+    this.runtime.extensions.catalog.setReporter((problem) => this.notice("warning", problem));
     if (this.options.resumePath) this.showConversation(this.agent.messages, displayPath(this.options.resumePath));
     const stopResize = this.terminal.onResize(() => this.onResize());
     let signalled: NodeJS.Signals | undefined;
@@ -650,6 +657,7 @@ export class InteractiveApp implements CommandHost {
 
   private runCommand(name: string, args: string, raw: string): void {
     const command = findCommand(name);
+    if (!command && findInvocable(this.runtime.extensions, name)) return this.invoke(raw.trim(), name);
     if (!command) {
       const suggestion = suggestCommand(name);
       this.notice("warning", `Unknown command /${name}.${suggestion ? ` Did you mean /${suggestion}?` : ""} /help lists them all.`);
@@ -664,6 +672,34 @@ export class InteractiveApp implements CommandHost {
       .then(() => command.run(this, args))
       .catch((error) => this.notice("error", `/${command.name}: ${describeError(error)}`))
       .finally(() => this.requestRender());
+  }
+
+  /**
+   * A markdown command or skill: expanded (its !`cmd` lines run meanwhile), then sent like a typed
+   * message, on the command's model for that one run when it names one.
+   */
+  private invoke(text: string, name: string): void {
+    if (this.busy) {
+      this.notice("warning", `${this.busy}; send this when it is done.`);
+      this.editor.setText(text);
+      return;
+    }
+    this.setActivity(`Preparing /${name}`);
+    void prepareInvocation(this.runtime, this.agent, text, { switchModel: !this.agent.isRunning })
+      .then((invocation) => {
+        if (!invocation) return;
+        for (const warning of invocation.warnings) this.notice("warning", warning);
+        if (this.agent.isRunning) {
+          this.queued.push({ kind: "steer", text, content: invocation.content });
+          return;
+        }
+        this.agent
+          .prompt(invocation.content)
+          .catch((error) => this.notice("error", describeError(error)))
+          .finally(() => invocation.restore());
+      })
+      .catch((error) => this.notice("error", `/${name}: ${describeError(error)}`))
+      .finally(() => this.setActivity(undefined));
   }
 
   private historyStore(): HistoryStore | undefined {
@@ -841,6 +877,7 @@ export class InteractiveApp implements CommandHost {
       this.agent.abort();
       await Promise.race([this.agent.idle(), Bun.sleep(3000)]);
     }
+    await this.agent.end("prompt_input_exit");
     this.stopped = true;
     clearInterval(this.ticker);
     clearTimeout(this.renderTimer);

@@ -16,6 +16,10 @@ export interface InteractiveOptions {
   approval: { ask?: Approver };
   /** Work that waited for the first frame (starting git for the system prompt). */
   onFirstFrame?: () => void;
+  /** What an untrusted folder was not allowed to change (untrustedNotice). */
+  trustNotice?: string;
+  /** Hook and extension problems: those from start-up, and a way to say later ones once the UI is up. */
+  warnings?: { say?: (line: string) => void; early: string[] };
 }
 
 /**
@@ -51,9 +55,14 @@ export async function runInteractive(options: InteractiveOptions): Promise<numbe
       onFirstFrame: options.onFirstFrame,
       keymap,
       keymapWarning: warning,
+      trustNotice: options.trustNotice,
     });
     const ui = app;
     options.approval.ask = (request) => ui.approve(request);
+    if (options.warnings) {
+      options.warnings.say = (line) => ui.notice("warning", line);
+      for (const line of options.warnings.early.splice(0)) ui.notice("warning", line);
+    }
     return await app.run(options.initialPrompt, early);
   } finally {
     terminal.stop();

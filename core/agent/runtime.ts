@@ -7,12 +7,16 @@ import { resolveApiKey } from "../auth/keys.ts";
 import type { ModelsConfig } from "../config/models-schema.ts";
 import type { Settings } from "../config/settings-schema.ts";
 import { OmpError } from "../errors/omp-error.ts";
+import { Extensions } from "../extensions/extensions.ts";
+import { skillsForSession } from "../extensions/skills-session.ts";
 import { agentDbPath, agentDir, displayPath, homeDir } from "../paths.ts";
 import type { SessionEntry } from "../session/schema.ts";
 import { SessionWriter } from "../session/writer.ts";
 import { ApprovalGate, type Approver } from "../tools/approval.ts";
+import { PathScope } from "../tools/path-scope.ts";
 import type { Tool } from "../tools/types.ts";
 import { Agent } from "./agent.ts";
+import type { ExtensionsFactory } from "./agent-extensions.ts";
 import { findPromptFiles, promptArgument } from "./context-files.ts";
 import { gitSummary } from "./git-summary.ts";
 import { defaultModelPattern, knownModels, resolveModel, withLocalModels } from "./models.ts";
@@ -37,10 +41,16 @@ export interface RuntimeOptions {
   sessionDir?: string;
   maxTurns?: number;
   systemPrompt?: { replace?: string; append?: string };
+  /** `--add-dir`: directories outside the project the tools may use without asking. */
+  addDirs?: string[];
   /** The repository summary, when the caller started it early (it runs git); otherwise started on first use. */
   git?: Promise<string>;
   /** `--thinking`: wins over a resumed session's level (and is recorded in it). */
   thinking?: ThinkingLevel;
+  /** Offer the skill tool when there are skills (false: `--tools` left it out, or settings disabled it). */
+  skillTool?: boolean;
+  /** Hooks and extensions for every agent made here. */
+  extensions?: ExtensionsFactory;
 }
 
 /** Nothing to talk to: no key for any provider and no local server. The interactive mode offers set-up instead. */
@@ -67,9 +77,19 @@ export class Runtime {
   private prompt: Promise<string> | undefined;
   private facts: Promise<Facts> | undefined;
   private lists: ProviderList[] | undefined;
+  private skills: { tools: Tool[]; promptSection: string } | undefined;
+  /** Skills, markdown commands and the other extensions of the working directory, each loaded on first use. */
+  readonly extensions: Extensions;
 
   constructor(readonly options: RuntimeOptions) {
     this.models = knownModels(options.modelsConfig, options.env);
+    this.extensions = new Extensions({ cwd: options.cwd, env: options.env as NodeJS.ProcessEnv });
+  }
+
+  /** The selected tools, and the skill tool when skills are installed; the same for every agent of the process. */
+  tools(): Tool[] {
+    this.skills ??= skillsForSession(this.extensions, this.options.tools, this.options.skillTool !== false);
+    return this.skills.tools;
   }
 
   /**
@@ -188,7 +208,8 @@ export class Runtime {
       const flag = (text: string | undefined) => (text === undefined ? undefined : promptArgument(text, cwd));
       return buildSystemPrompt({
         cwd,
-        tools: this.options.tools.map(toolSpec),
+        tools: this.tools().map(toolSpec),
+        skills: this.skills?.promptSection,
         contextFiles: files.context,
         rules: files.rules,
         git: facts.git,
@@ -270,8 +291,8 @@ export class Runtime {
       model: selection.model,
       apiKey: selection.apiKey,
       thinking: selection.model.reasoning ? thinking : "off",
-      tools: this.options.tools,
-      gate: new ApprovalGate(settings.approvalMode, this.options.approver),
+      tools: this.tools(),
+      gate: new ApprovalGate(settings.approvalMode, this.options.approver, new PathScope(this.options.cwd, [...(this.options.addDirs ?? []), artifactsDir])),
       systemPrompt: frame ? frame.frame.systemPrompt : this.systemPrompt(),
       facts: this.currentFacts(),
       frame,
@@ -289,6 +310,8 @@ export class Runtime {
       announceThinking: (selection.model.reasoning ? thinking : "off") !== resumedThinking,
       warnings,
       secrets,
+      extensions: this.options.extensions,
+      selectModel: (pattern) => this.selectModel(pattern, false),
     });
   }
 

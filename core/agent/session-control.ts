@@ -123,6 +123,8 @@ export class SessionControl {
       warning = restored.warning;
     }
     const next = await this.runtime.createAgent(selection, resumePath);
+    // SessionEnd hooks of the session being left, before its file is closed.
+    await this.agent.end("clear");
     this.agent.writer?.close();
     this.agent = next;
     this.selection = selection;

@@ -61,8 +61,19 @@ export type AssistantEvent =
   /** `discarded`: the partial shown so far is dropped; the reply starts again from nothing. */
   | { type: "retry"; attempt: number; delayMs: number; reason: string; discarded?: boolean }
   | { type: "done"; message: AssistantMessage }
-  /** `message.stopReason` is "error" or "aborted" and `message.errorMessage` says why. */
-  | { type: "error"; message: AssistantMessage };
+  /**
+   * `message.stopReason` is "error" or "aborted" and `message.errorMessage` says why; `failure`
+   * describes a provider's refusal for callers that relay it in another wire format.
+   */
+  | { type: "error"; message: AssistantMessage; failure?: ProviderFailure };
+
+/** What the provider said when a request failed: its HTTP status (absent for in-stream errors), error kind and wait. */
+export interface ProviderFailure {
+  status: number | undefined;
+  kind: string | undefined;
+  retryAfterMs: number | undefined;
+  retryable: boolean;
+}
 
 export type StreamFunction = (model: Model, context: Context, options?: StreamOptions) => AsyncIterable<AssistantEvent>;
 

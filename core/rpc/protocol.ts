@@ -35,6 +35,7 @@ export const RpcCommand = z.discriminatedUnion("type", [
   z.object({ ...id, type: z.literal("set_session_name"), name: z.string() }),
   z.object({ ...id, type: z.literal("export_html"), outputPath: z.string().optional() }),
   z.object({ ...id, type: z.literal("branch"), entryId: z.string().min(1) }),
+  z.object({ ...id, type: z.literal("get_available_commands") }),
 ]);
 export type RpcCommand = z.infer<typeof RpcCommand>;
 

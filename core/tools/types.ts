@@ -1,4 +1,5 @@
 import type { z } from "zod";
+import type { Agent } from "../agent/agent.ts";
 import type { ImageContent, TextContent } from "../ai/messages.ts";
 
 /** What a tool may do, for approval modes: `write` needs approval under `write`, all under `always-ask`. */
@@ -16,6 +17,10 @@ export interface ToolContext {
   redact?: (text: string) => string;
   /** The `bash.timeoutSeconds` setting: bash's timeout when the call gives none. */
   bashTimeoutSeconds?: number;
+  /** The model's id for this call. */
+  toolCallId?: string;
+  /** The agent making the call, for tools that start agents of their own (task). */
+  agent?: Agent;
 }
 
 export interface ToolResult {

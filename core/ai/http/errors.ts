@@ -11,13 +11,21 @@ export class ProviderError extends Error {
   readonly retryLimit: number | undefined;
   /** The provider said it is overloaded mid-stream: worth a retry even after text was shown. */
   readonly overloaded: boolean;
+  /** The provider's HTTP status and error kind, for callers that relay the failure (the gateway). */
+  readonly status: number | undefined;
+  readonly kind: string | undefined;
 
-  constructor(message: string, options: { retryable?: boolean; retryAfterMs?: number; retryLimit?: number; overloaded?: boolean; cause?: unknown } = {}) {
+  constructor(
+    message: string,
+    options: { retryable?: boolean; retryAfterMs?: number; retryLimit?: number; overloaded?: boolean; status?: number; kind?: string; cause?: unknown } = {},
+  ) {
     super(message, options.cause === undefined ? undefined : { cause: options.cause });
     this.retryable = options.retryable ?? false;
     this.overloaded = options.overloaded ?? false;
     this.retryAfterMs = options.retryAfterMs;
     this.retryLimit = options.retryLimit;
+    this.status = options.status;
+    this.kind = options.kind;
   }
 }
 
@@ -83,11 +91,11 @@ export function httpError(provider: string, status: number, statusText: string, 
   if (status === 429 && zeroQuota(payload, info.message)) {
     // Waiting never helps: the key's tier has no quota at all for this model (Gemini's free tier
     // for its pro models says `limit: 0`).
-    return new ProviderError(`${message} (this model has no quota on the key's current tier: it needs a paid tier, e.g. billing enabled on the key's project, or pick another model with --model)`);
+    return new ProviderError(`${message} (this model has no quota on the key's current tier: it needs a paid tier, e.g. billing enabled on the key's project, or pick another model with --model)`, { status, kind: info.kind });
   }
   const retryable = isRetryableStatus(status, info.kind);
   const wait = retryAfter ?? retryInfoDelayMs(payload);
-  return new ProviderError(message, wait === undefined ? { retryable } : { retryable, retryAfterMs: wait });
+  return new ProviderError(message, { retryable, retryAfterMs: wait, status, kind: info.kind });
 }
 
 /** The google.rpc error details of a Gemini error body (`error.details[]`), possibly wrapped in an array. */

@@ -168,6 +168,7 @@ class CompletionsDecoder implements StreamDecoder {
       throw new ProviderError(formatProviderError(this.provider, undefined, info), {
         retryable: typeof code === "number" ? isRetryableStatus(code, info.kind) : info.kind === "server_error",
         overloaded: code === 503 || code === 529 || /overloaded/i.test(info.kind ?? ""),
+        kind: info.kind,
       });
     }
     if (data.usage) this.usage(data.usage as Json);
