@@ -94,6 +94,9 @@ describe("endpoints and auth", () => {
     const invalid = await fetch(`${gateway.url}/v1/responses`, { method: "POST", headers: auth(), body: JSON.stringify({ model: "resp-up" }) });
     expect(invalid.status).toBe(400);
     expect((await json(invalid)).error.message).toContain("input");
+    const chained = await fetch(`${gateway.url}/v1/responses`, { method: "POST", headers: auth(), body: JSON.stringify({ model: "resp-up", input: "and then?", previous_response_id: "resp_1" }) });
+    expect(chained.status).toBe(400);
+    expect((await json(chained)).error.message).toContain("send the whole conversation");
   });
 
   test("a Claude Code request (?beta=true, unknown fields, system-role messages, adaptive thinking) streams in Anthropic's strict order", async () => {
