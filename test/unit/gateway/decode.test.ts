@@ -1,6 +1,6 @@
 import { describe, expect, test } from "bun:test";
 import type { AssistantMessage, Message } from "../../../core/ai/messages.ts";
-import type { Model } from "../../../core/ai/model.ts";
+import { testModel } from "./test-model.ts";
 import { responsesRequestBody } from "../../../core/ai/providers/openai-responses.ts";
 import { decodeAnthropic } from "../../../core/gateway/anthropic.ts";
 import { decodeChat } from "../../../core/gateway/chat.ts";
@@ -8,20 +8,8 @@ import { decodeResponses } from "../../../core/gateway/responses.ts";
 import { AnthropicRequest, ChatRequest, ResponsesRequest } from "../../../core/gateway/schemas.ts";
 import { sealSignature } from "../../../core/gateway/signature.ts";
 
-const model = (provider: string, api: Model["api"], id: string): Model => ({
-  id,
-  name: id,
-  provider,
-  api,
-  baseUrl: "http://127.0.0.1:1",
-  reasoning: true,
-  input: ["text", "image"],
-  cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 },
-  contextWindow: 200_000,
-  maxTokens: 16_000,
-});
-const claude = model("anthropic", "anthropic-messages", "claude-x");
-const gpt = model("openai", "openai-responses", "gpt-x");
+const claude = testModel("anthropic", "anthropic-messages", "claude-x");
+const gpt = testModel("openai", "openai-responses", "gpt-x");
 
 const roles = (messages: Message[]) => messages.map((m) => m.role);
 const assistant = (messages: Message[]) => messages.find((m): m is AssistantMessage => m.role === "assistant")!;
