@@ -1,4 +1,4 @@
-import { fstatSync } from "node:fs";
+import { existsSync, fstatSync } from "node:fs";
 import { resolve } from "node:path";
 import type { Agent } from "../core/agent/agent.ts";
 import { expandMentions, attachFile } from "../core/agent/mentions.ts";
@@ -9,13 +9,15 @@ import { THINKING_LEVELS, isThinkingLevel } from "../core/ai/model.ts";
 import { loadAgentConfig } from "../core/config/agent-config.ts";
 import type { SettingsInput } from "../core/config/settings-schema.ts";
 import { OmpError } from "../core/errors/omp-error.ts";
+import { mcpFiles } from "../core/mcp/config-paths.ts";
+import { LazyMcpSource } from "../core/mcp/lazy-source.ts";
 import { untrustedNotice } from "../core/trust/folder-trust.ts";
 import { formatAge, listSessions, mostRecentSession, resolveSession } from "../core/session/listing.ts";
 import { sessionDirFor } from "../core/session/paths.ts";
 import { type Approver, parseApprovalMode } from "../core/tools/approval.ts";
 import { isDirectory } from "../core/tools/paths.ts";
 import { expandHome } from "../core/paths.ts";
-import { builtinTools, selectTools } from "../core/tools/registry.ts";
+import { type ToolSelection, builtinTools, selectTools } from "../core/tools/registry.ts";
 import { sessionExtensions, subagentDefinitions } from "../core/extensions/session.ts";
 import { createTaskTool } from "../core/extensions/agents/task-tool.ts";
 import { isTerminal } from "./tty.ts";
@@ -42,6 +44,7 @@ export interface AgentFlags {
   trust?: boolean;
   addDir?: string[];
   extension?: string[];
+  mcpConfig?: string[];
 }
 
 const MODES = ["text", "json", "rpc"] as const;
@@ -101,6 +104,47 @@ function buildPrompt(messages: string[], stdin: string, cwd: string): (TextConte
 
 /** The default command: the agent, headless (print, json, rpc). */
 export async function runAgent(messages: string[], flags: AgentFlags): Promise<number> {
+  const cleanup: (() => Promise<void>)[] = [];
+  try {
+    return await runAgentWith(messages, flags, cleanup);
+  } finally {
+    await Promise.all(cleanup.map((close) => close()));
+  }
+}
+
+/**
+ * MCP servers, when any is configured: their module and the SDK load in the background. A failing
+ * server is one warning: on stderr, or in the interactive mode's transcript.
+ */
+function startMcp(cwd: string, env: NodeJS.ProcessEnv, flags: AgentFlags, interactive: boolean, warn: (line: string) => void): LazyMcpSource | undefined {
+  const files = mcpFiles(cwd, flags.mcpConfig, env);
+  const missing = files.find((file) => file.kind === "flag" && !existsSync(file.path));
+  if (missing) throw new OmpError(`--mcp-config ${missing.path}: file not found`, { exitCode: 2 });
+  if (files.length === 0) return undefined;
+  return new LazyMcpSource({
+    cwd,
+    env,
+    flagFiles: flags.mcpConfig,
+    waitForUncached: !interactive,
+    // The interactive mode starts them once its first frame is up.
+    deferStart: interactive,
+    onProblem: warn,
+  });
+}
+
+/** A prompt that is an MCP server prompt's slash command (`/mcp__server__prompt args`) becomes that prompt's text. */
+async function expandMcpPrompt(mcp: LazyMcpSource | undefined, prompt: (TextContent | ImageContent)[]): Promise<void> {
+  const first = prompt[0];
+  if (!mcp || first?.type !== "text" || !first.text.startsWith("/mcp__")) return;
+  try {
+    const expanded = await mcp.expandPrompt(first.text);
+    if (expanded !== undefined) prompt[0] = { type: "text", text: expanded };
+  } catch (error) {
+    throw new OmpError((error as Error).message, { exitCode: 2 });
+  }
+}
+
+async function runAgentWith(messages: string[], flags: AgentFlags, cleanup: (() => Promise<void>)[]): Promise<number> {
   const mode = flags.mode ?? "text";
   if (!(MODES as readonly string[]).includes(mode)) throw new OmpError(`--mode: got ${JSON.stringify(mode)}, expected one of ${MODES.join(", ")}`, { exitCode: 2 });
   const cwd = resolve(process.cwd());
@@ -129,6 +173,8 @@ export async function runAgent(messages: string[], flags: AgentFlags): Promise<n
     else warnings.early.push(line);
   };
   const toolSelection = flags.tools === false ? { none: true } : typeof flags.tools === "string" ? { only: [flags.tools] } : {};
+  // The skill tool is not a built-in: `--tools read,skill` names it, and only then does a tool list include it.
+  const skillTool = skillToolWanted(toolSelection, settings.tools.disabled);
   const builtins = builtinTools();
   const extensions = await sessionExtensions({
     cwd,
@@ -141,8 +187,10 @@ export async function runAgent(messages: string[], flags: AgentFlags): Promise<n
   });
   const tools = selectTools(
     [...builtins, ...extensions.tools, createTaskTool(subagentDefinitions(cwd, env, warn))].filter((tool) => !settings.tools.disabled.includes(tool.name)),
-    toolSelection,
+    withoutSkill(toolSelection),
   );
+  const mcp = startMcp(cwd, env, flags, interactive, warn);
+  if (mcp) cleanup.push(() => mcp.close());
   const noSession = flags.session === false;
   const approval: { ask?: Approver } = {};
   const runtime = new Runtime({
@@ -151,6 +199,7 @@ export async function runAgent(messages: string[], flags: AgentFlags): Promise<n
     settings,
     modelsConfig,
     tools,
+    ...(mcp ? { toolSource: mcp } : {}),
     cliKey: flags.apiKey,
     noSession,
     sessionDir: flags.sessionDir,
@@ -158,6 +207,7 @@ export async function runAgent(messages: string[], flags: AgentFlags): Promise<n
     maxTurns: flags.maxTurns,
     systemPrompt: { replace: flags.systemPrompt, append: flags.appendSystemPrompt },
     git,
+    skillTool,
     extensions: extensions.factory,
     ...(interactive ? { approver: (request) => approval.ask!(request) } : {}),
   });
@@ -185,6 +235,11 @@ export async function runAgent(messages: string[], flags: AgentFlags): Promise<n
   }
 
   const selection = await runtime.selectModel(flags.model ?? settings.model);
+  // A skipped skill or command file is reported once, on stderr; the interactive mode shows it as a notice.
+  if (!interactive) {
+    const { stderr } = await import("./modes/output.ts");
+    runtime.extensions.catalog.setReporter((message) => stderr.write(`omp: ${message}\n`));
+  }
   if (mode === "rpc") {
     const { runRpcMode } = await import("./modes/rpc.ts");
     const agent = await runtime.createAgent(selection, resumePath);
@@ -195,7 +250,11 @@ export async function runAgent(messages: string[], flags: AgentFlags): Promise<n
   preconnect(selection.model.baseUrl, env);
   if (interactive) {
     const { runInteractive } = await import("./interactive/index.ts");
-    return runInteractive({ runtime, selection, resumePath, initialPrompt: messages.join(" ") || undefined, approval, onFirstFrame: startGit, trustNotice: untrustedNotice(cwd), warnings });
+    const onFirstFrame = () => {
+      startGit();
+      void mcp?.start();
+    };
+    return runInteractive({ runtime, selection, resumePath, initialPrompt: messages.join(" ") || undefined, approval, onFirstFrame, trustNotice: untrustedNotice(cwd), warnings });
   }
   const stdin = await readPipedStdin();
   if (extensions.commands.length > 0) {
@@ -204,15 +263,24 @@ export async function runAgent(messages: string[], flags: AgentFlags): Promise<n
     if (replaced === null) return 0;
     if (replaced !== undefined) messages = [replaced];
   }
-  const prompt = buildPrompt(messages, stdin, cwd);
+  let prompt = buildPrompt(messages, stdin, cwd);
   if (prompt.length === 0) {
     throw new OmpError('no prompt: give one as arguments (omp -p "fix the failing test"), with @file, or on stdin', { exitCode: 2 });
   }
 
+  await expandMcpPrompt(mcp, prompt);
   const agent = await runtime.createAgent(selection, resumePath);
   sayUntrusted(cwd);
   const stopTimer = limitTime(agent, flags.maxTime);
+  let restoreModel = () => {};
   try {
+    const command = await slashCommandPrompt(runtime, agent, messages, prompt);
+    if (command) {
+      const { stderr } = await import("./modes/output.ts");
+      for (const warning of command.warnings) stderr.write(`omp: ${warning}\n`);
+      prompt = command.prompt;
+      restoreModel = command.restore;
+    }
     if (mode === "json") {
       const { runJsonMode } = await import("./modes/json.ts");
       const header = agent.writer?.header ?? { type: "session", version: 3, id: "none", timestamp: new Date().toISOString(), cwd };
@@ -221,10 +289,43 @@ export async function runAgent(messages: string[], flags: AgentFlags): Promise<n
     const { runPrintMode } = await import("./modes/print.ts");
     return await runPrintMode(agent, prompt);
   } finally {
+    restoreModel();
     stopTimer();
     await agent.end("other");
     agent.writer?.close();
   }
+}
+
+/**
+ * `omp -p "/review src/x.ts"`: a markdown command or skill expanded into its prompt, followed by
+ * piped stdin and `@file` attachments; undefined when the words are not one (a path such as
+ * /etc/hosts, or an unknown name, is sent as typed).
+ */
+async function slashCommandPrompt(runtime: Runtime, agent: Agent, messages: string[], prompt: (TextContent | ImageContent)[]) {
+  const words = messages.filter((arg) => !(arg.startsWith("@") && arg.length > 1)).join(" ");
+  if (!words.startsWith("/")) return undefined;
+  const { prepareInvocation } = await import("../core/extensions/invoke.ts");
+  const invocation = await prepareInvocation(runtime, agent, words);
+  if (!invocation) return undefined;
+  // What buildPrompt added after the words: stdin (in the first part) and the attachments.
+  const first = prompt[0];
+  const stdin = first?.type === "text" && first.text.startsWith(words) ? first.text.slice(words.length).trim() : "";
+  const attachments = messages.filter((arg) => arg.startsWith("@") && arg.length > 1).map((arg) => attachFile(arg.slice(1), runtime.options.cwd));
+  const extra: (TextContent | ImageContent)[] = stdin ? [{ type: "text", text: stdin }] : [];
+  return { prompt: [...invocation.content, ...extra, ...attachments], warnings: invocation.warnings, restore: invocation.restore };
+}
+
+function skillToolWanted(selection: ToolSelection, disabled: readonly string[]): boolean {
+  if (selection.none || disabled.includes("skill")) return false;
+  if (!selection.only) return true;
+  return selection.only.flatMap((entry) => entry.split(",")).some((name) => name.trim() === "skill");
+}
+
+function withoutSkill(selection: ToolSelection): ToolSelection {
+  if (!selection.only) return selection;
+  const only = selection.only.flatMap((entry) => entry.split(",")).map((name) => name.trim()).filter((name) => name !== "skill");
+  // `--tools skill` alone: no built-in tool, the skill tool only.
+  return only.length > 0 ? { ...selection, only } : { none: true };
 }
 
 /**

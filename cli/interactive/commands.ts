@@ -11,7 +11,9 @@ import { type NoticeKind, textBlock } from "./blocks.ts";
 import type { CommandInfo } from "./completion.ts";
 import { toHtml, toMarkdown } from "./export.ts";
 import { FIXED_KEYS } from "./hotkeys.ts";
+import { extensionHelpLines, extensionsCommand } from "./extension-commands.ts";
 import type { Keymap } from "./keybindings.ts";
+import { MCP_COMMAND } from "./mcp-commands.ts";
 import type { Choice } from "./select-list.ts";
 import { formatCost, formatTokens } from "./status-line.ts";
 import type { Span } from "./text.ts";
@@ -60,6 +62,7 @@ export const COMMANDS: SlashCommand[] = [
             { text: `  /${c.name}${c.args ? ` ${c.args}` : ""}`.padEnd(32), style: theme.fg("accent") },
             { text: c.description, style: theme.fg("muted") },
           ]),
+          ...extensionHelpLines(theme, host.runtime.extensions, COMMANDS),
           [],
           [{ text: "Tips", style: theme.fg("accent", "bold") }],
           tip(theme, "@path", "attach a file (Tab completes)"),
@@ -228,6 +231,8 @@ export const COMMANDS: SlashCommand[] = [
       );
     },
   },
+  extensionsCommand,
+  MCP_COMMAND,
   {
     name: "exit",
     description: "leave omp (ctrl+d, or ctrl+c twice)",

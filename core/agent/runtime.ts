@@ -7,12 +7,14 @@ import { resolveApiKey } from "../auth/keys.ts";
 import type { ModelsConfig } from "../config/models-schema.ts";
 import type { Settings } from "../config/settings-schema.ts";
 import { OmpError } from "../errors/omp-error.ts";
+import { Extensions } from "../extensions/extensions.ts";
+import { skillsForSession } from "../extensions/skills-session.ts";
 import { agentDbPath, agentDir } from "../paths.ts";
 import type { SessionEntry } from "../session/schema.ts";
 import { SessionWriter } from "../session/writer.ts";
 import { ApprovalGate, type Approver } from "../tools/approval.ts";
 import { PathScope } from "../tools/path-scope.ts";
-import type { Tool } from "../tools/types.ts";
+import type { Tool, ToolSource } from "../tools/types.ts";
 import { Agent } from "./agent.ts";
 import type { ExtensionsFactory } from "./agent-extensions.ts";
 import { findContextFiles } from "./context-files.ts";
@@ -29,6 +31,8 @@ export interface RuntimeOptions {
   settings: Settings;
   modelsConfig: ModelsConfig;
   tools: Tool[];
+  /** Tools added at run time (MCP servers), after `tools`. */
+  toolSource?: ToolSource;
   approver?: Approver;
   /** `--api-key`: applies to the model chosen on the command line. */
   cliKey?: string;
@@ -40,6 +44,8 @@ export interface RuntimeOptions {
   addDirs?: string[];
   /** The repository summary, when the caller started it early (it runs git); otherwise started on first use. */
   git?: Promise<string>;
+  /** Offer the skill tool when there are skills (false: `--tools` left it out, or settings disabled it). */
+  skillTool?: boolean;
   /** Hooks and extensions for every agent made here. */
   extensions?: ExtensionsFactory;
 }
@@ -61,9 +67,19 @@ export class Runtime {
   private localProbed = false;
   private store: CredentialStore | null | undefined;
   private prompt: Promise<string> | undefined;
+  private skills: { tools: Tool[]; promptSection: string } | undefined;
+  /** Skills, markdown commands and the other extensions of the working directory, each loaded on first use. */
+  readonly extensions: Extensions;
 
   constructor(readonly options: RuntimeOptions) {
     this.models = knownModels(options.modelsConfig, options.env);
+    this.extensions = new Extensions({ cwd: options.cwd, env: options.env as NodeJS.ProcessEnv });
+  }
+
+  /** The selected tools, and the skill tool when skills are installed; the same for every agent of the process. */
+  tools(): Tool[] {
+    this.skills ??= skillsForSession(this.extensions, this.options.tools, this.options.skillTool !== false);
+    return this.skills.tools;
   }
 
   /** Every model omp knows, running local servers included. */
@@ -134,7 +150,8 @@ export class Runtime {
     this.prompt ??= (this.options.git ?? gitSummary(this.options.cwd)).then((git) =>
       buildSystemPrompt({
         cwd: this.options.cwd,
-        tools: this.options.tools.map(toolSpec),
+        tools: this.tools().map(toolSpec),
+        skills: this.skills?.promptSection,
         contextFiles: findContextFiles(this.options.cwd, agentDir(this.options.env as NodeJS.ProcessEnv)),
         git,
         replace: this.options.systemPrompt?.replace,
@@ -168,14 +185,17 @@ export class Runtime {
     }
     const artifactsDir = writer ? writer.path.replace(/\.jsonl$/, "") : join(agentDir(this.options.env as NodeJS.ProcessEnv), "artifacts", `${process.pid}`);
     const modelId = `${selection.model.provider}/${selection.model.id}`;
-    return new Agent({
+    const source = this.options.toolSource;
+    const base = this.tools();
+    const agent = new Agent({
       cwd: this.options.cwd,
       model: selection.model,
       apiKey: selection.apiKey,
       thinking: selection.model.reasoning ? thinking : "off",
-      tools: this.options.tools,
+      tools: source ? [...base, ...source.tools(selection.model.contextWindow)] : base,
       gate: new ApprovalGate(settings.approvalMode, this.options.approver, new PathScope(this.options.cwd, [...(this.options.addDirs ?? []), artifactsDir])),
-      systemPrompt: this.systemPrompt(),
+      // The first request also waits for the run-time tools it must carry (bounded by their source).
+      systemPrompt: source ? Promise.all([this.systemPrompt(), source.ready()]).then(([prompt]) => prompt) : this.systemPrompt(),
       writer,
       messages,
       messageEntryIds,
@@ -188,6 +208,10 @@ export class Runtime {
       extensions: this.options.extensions,
       selectModel: (pattern) => this.selectModel(pattern, false),
     });
+    source?.subscribe(() => {
+      agent.tools = [...base, ...source.tools(agent.model.contextWindow)];
+    });
+    return agent;
   }
 
   /**
