@@ -111,7 +111,8 @@ export function resolveRelativeSource(marketplaceRoot: string, pluginRoot: strin
   const root = realpathSync(marketplaceRoot);
   const rel = source.replace(/^\.\/?/, "");
   if (isAbsolute(source)) throw new OmpError(`plugin source "${source}" is absolute; catalog sources are relative to the marketplace ("./dir")`);
-  const base = pluginRoot ? resolve(root, pluginRoot) : root;
+  // "./" is the marketplace root itself, whatever pluginRoot says; other paths are under pluginRoot.
+  const base = pluginRoot && rel !== "" ? resolve(root, pluginRoot) : root;
   const target = resolve(base, rel);
   if (!inside(root, target)) throw new OmpError(`plugin source "${source}" leads outside the marketplace folder; refused`);
   if (!existsSync(target)) throw new OmpError(`plugin source "${source}" does not exist in the marketplace (${target})`);

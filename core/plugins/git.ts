@@ -26,7 +26,8 @@ export function checkGitUrl(url: string): string {
   return url;
 }
 
-export const githubUrl = (repo: string) => `https://github.com/${repo}.git`;
+/** `OMP_GITHUB_URL` points `owner/repo` sources at a GitHub Enterprise host or a mirror. */
+export const githubUrl = (repo: string) => `${(process.env.OMP_GITHUB_URL ?? "https://github.com").replace(/\/$/, "")}/${repo}.git`;
 
 /** A shallow clone of `url` at `ref` (a branch or tag), then `sha` checked out when pinned. */
 export async function cloneRepo(url: string, dest: string, pin: { ref?: string; sha?: string } = {}): Promise<string> {
