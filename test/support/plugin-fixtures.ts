@@ -1,15 +1,9 @@
-import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
-import { dirname, join } from "node:path";
-import { tempDir } from "./temp.ts";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { writeTree } from "./fixture-tree.ts";
 
-/** Writes `files` (path → text) under `root`. */
-export function writeTree(root: string, files: Record<string, string>): string {
-  for (const [path, text] of Object.entries(files)) {
-    mkdirSync(dirname(join(root, path)), { recursive: true });
-    writeFileSync(join(root, path), text);
-  }
-  return root;
-}
+export { writeTree };
 
 function git(args: string[], cwd: string): string {
   const result = Bun.spawnSync(["git", "-c", "user.name=t", "-c", "user.email=t@t", "-c", "init.defaultBranch=main", ...args], { cwd, stdout: "pipe", stderr: "pipe" });
@@ -62,7 +56,8 @@ export interface RegistryPackage {
 
 /** A tarball in npm's layout (`package/...`), as `npm pack` writes it. */
 export async function npmTarball(pkg: RegistryPackage): Promise<Uint8Array> {
-  const dir = tempDir("omp-pkg-");
+  // Not temp.ts's tempDir: the benchmarks use these fixtures outside the test runner.
+  const dir = mkdtempSync(join(tmpdir(), "omp-pkg-"));
   writeTree(join(dir, "package"), {
     "package.json": JSON.stringify({ name: pkg.name, version: pkg.version, dependencies: pkg.dependencies, ...JSON.parse(pkg.files["package.json"] ?? "{}") }),
     ...Object.fromEntries(Object.entries(pkg.files).filter(([path]) => path !== "package.json")),
@@ -70,7 +65,9 @@ export async function npmTarball(pkg: RegistryPackage): Promise<Uint8Array> {
   const { c } = await import("tar");
   const file = join(dir, "out.tgz");
   await c({ gzip: true, file, cwd: dir, portable: true }, ["package"]);
-  return new Uint8Array(readFileSync(file));
+  const bytes = new Uint8Array(readFileSync(file));
+  rmSync(dir, { recursive: true, force: true });
+  return bytes;
 }
 
 /**
