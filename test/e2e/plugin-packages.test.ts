@@ -193,6 +193,14 @@ describe("git, folder, link and archive plugins", () => {
     expect(existsSync(join(modules, "evil"))).toBe(false);
   });
 
+  test("concurrent plugin commands never lose each other's state (one cross-process lock)", async () => {
+    const { omp, lock, work } = setup();
+    const folders = Array.from({ length: 4 }, (_, i) => writeTree(join(work, `p${i}`), { "package.json": JSON.stringify({ name: `parallel-${i}`, version: "1.0.0", omp: {} }) }));
+    const results = await Promise.all([...folders.map((folder) => omp(["install", folder])), omp(["install", "left-pad@1.0.0"])]);
+    expect(results.map((result) => result.code)).toEqual([0, 0, 0, 0, 0]);
+    expect(Object.keys(lock().plugins).sort()).toEqual(["left-pad", "parallel-0", "parallel-1", "parallel-2", "parallel-3"]);
+  });
+
   test("doctor finds and fixes what points at nothing", async () => {
     const { home, omp, modules } = setup();
     expect((await omp(["install", "left-pad@1.0.0"])).code).toBe(0);
