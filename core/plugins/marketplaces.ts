@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, rmSync, statSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, rmSync, statSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { OmpError, describeError } from "../errors/omp-error.ts";
 import { expandHome } from "../paths.ts";
@@ -9,6 +9,7 @@ import { marketplaceCacheDir, marketplacesFile } from "./paths.ts";
 import { type MarketplaceRecord, readMarketplaces, writeState } from "./state.ts";
 import { stagingDir, swapInto } from "./staging.ts";
 import { writeFileAtomic } from "../fs/atomic-write.ts";
+import { extractArchive } from "./archive.ts";
 
 type SourceType = MarketplaceRecord["sourceType"];
 
@@ -17,6 +18,8 @@ export function classifyMarketplaceSource(source: string, cwd: string): { type: 
   if (/^https?:\/\/.+\.json([?#].*)?$/i.test(source)) return { type: "url", uri: source };
   if (/^(https?|ssh|git|file):\/\//i.test(source) || /^[\w.-]+@[\w.-]+:/.test(source)) return { type: "git", uri: source };
   const local = resolve(cwd, expandHome(source));
+  // A marketplace copied to an air-gapped machine as one archive.
+  if (/\.(tgz|tar\.gz)$/i.test(source) && existsSync(local)) return { type: "archive", uri: local };
   if (source.startsWith(".") || source.startsWith("/") || source.startsWith("~") || existsSync(local)) return { type: "local", uri: local };
   if (/^[\w.-]+\/[\w.-]+$/.test(source)) return { type: "github", uri: source };
   throw new OmpError(`"${source}" is not a marketplace source: give owner/repo, a git URL, a folder, or a URL to a marketplace.json`, { exitCode: 2 });
@@ -63,6 +66,15 @@ async function fetchInto(type: SourceType, uri: string): Promise<{ dir: string; 
       return { dir, catalog, file: join(".claude-plugin", "marketplace.json") };
     }
     const repo = join(dir, "repo");
+    if (type === "archive") {
+      mkdirSync(repo);
+      // Packed with or without a top folder: unpack whole, then find the catalog at the top or one down.
+      await extractArchive(uri, repo, uri, 0);
+      const top = findCatalogFile(repo) ? repo : readdirSync(repo).map((name) => join(repo, name)).find((path) => findCatalogFile(path));
+      if (!top) throw new OmpError(`${uri} holds no .claude-plugin/marketplace.json; it is not a marketplace archive`);
+      const found = findCatalogFile(top)!;
+      return { dir: top, catalog: readCatalogFile(found), file: found.slice(top.length + 1) };
+    }
     await cloneRepo(type === "github" ? githubUrl(uri) : uri, repo);
     const found = findCatalogFile(repo);
     if (!found) throw new OmpError(`${uri} has no .claude-plugin/marketplace.json (or .omp-plugin/marketplace.json); it is not a marketplace`);
@@ -114,8 +126,8 @@ export async function updateMarketplace(name: string): Promise<{ record: Marketp
       const fetched = await fetchInto(record.sourceType, record.sourceUri);
       swapInto(fetched.dir, root);
     }
-  } else if (record.sourceType === "url") {
-    const fetched = await fetchInto("url", record.sourceUri);
+  } else if (record.sourceType === "url" || record.sourceType === "archive") {
+    const fetched = await fetchInto(record.sourceType, record.sourceUri);
     swapInto(fetched.dir, marketplaceCacheDir(name));
   }
   const catalog = loadCatalog(record);

@@ -11,10 +11,10 @@ import { cleanStaging } from "./staging.ts";
 /** The state files, in the original omp's shapes (Claude Code's for installed_plugins.json). */
 export const MarketplaceRecordSchema = z.object({
   name: z.string(),
-  sourceType: z.enum(["github", "git", "url", "local"]),
+  sourceType: z.enum(["github", "git", "url", "local", "archive"]),
   sourceUri: z.string(),
+  /** For git, url and archive sources: in the cached copy; a local folder is read in place. */
   catalogPath: z.string(),
-  /** For git and url sources: the cached clone or catalog; a local source is read in place. */
   addedAt: z.string(),
   updatedAt: z.string(),
 });

@@ -197,6 +197,22 @@ describe("marketplace sources", () => {
   });
 });
 
+test("air-gapped: a marketplace copied as one .tgz is added and installed from with no git and no network", async () => {
+  const { home, work, omp } = setup();
+  writeTree(join(work, "copy", "team-market"), {
+    ".claude-plugin/marketplace.json": JSON.stringify({ name: "offline", owner: { name: "x" }, plugins: [{ name: "kit", source: "./kit" }] }),
+    ...Object.fromEntries(Object.entries(PLUGIN).map(([path, text]) => [`kit/${path}`, text])),
+  });
+  const { c } = await import("tar");
+  const archive = join(work, "offline.tgz");
+  await c({ gzip: true, file: archive, cwd: join(work, "copy") }, ["team-market"]);
+  const offline = { PATH: "/nonexistent", npm_config_registry: "http://127.0.0.1:9/", OMP_GITHUB_URL: "http://127.0.0.1:9" };
+  expect((await omp(["marketplace", "add", archive], work, offline)).stdout).toContain("Added marketplace offline (1 plugins)");
+  const install = await omp(["install", "kit@offline"], work, offline);
+  expect(install.stderr).toBe("");
+  expect(readFileSync(join(installed(home).plugins["kit@offline"][0].installPath, "commands", "review.md"), "utf8")).toBe(PLUGIN["commands/review.md"]);
+});
+
 describe("installed plugins", () => {
   test("enable, disable, project scope shadowing the user's, uninstall removing the cache", async () => {
     const { home, work, omp } = setup();
