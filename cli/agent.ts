@@ -16,6 +16,8 @@ import { type Approver, parseApprovalMode } from "../core/tools/approval.ts";
 import { isDirectory } from "../core/tools/paths.ts";
 import { expandHome } from "../core/paths.ts";
 import { builtinTools, selectTools } from "../core/tools/registry.ts";
+import { sessionExtensions, subagentDefinitions } from "../core/extensions/session.ts";
+import { createTaskTool } from "../core/extensions/agents/task-tool.ts";
 import { isTerminal } from "./tty.ts";
 import { writeFdQuietly, writeStdout } from "./write.ts";
 
@@ -39,6 +41,7 @@ export interface AgentFlags {
   listModels?: boolean;
   trust?: boolean;
   addDir?: string[];
+  extension?: string[];
 }
 
 const MODES = ["text", "json", "rpc"] as const;
@@ -109,7 +112,7 @@ export async function runAgent(messages: string[], flags: AgentFlags): Promise<n
   let startGit = () => {};
   const git = interactive ? new Promise<string>((resolve) => (startGit = () => resolve(gitSummary(cwd)))) : gitSummary(cwd);
   const env = process.env;
-  const { settings, modelsConfig } = await loadAgentConfig({
+  const { settings, modelsConfig, layers } = await loadAgentConfig({
     cwd,
     env,
     overlays: flags.config,
@@ -118,9 +121,26 @@ export async function runAgent(messages: string[], flags: AgentFlags): Promise<n
     // Only the interactive mode has someone to ask; the others skip and say so on stderr.
     ask: interactive ? async (question) => (await import("./trust-prompt.ts")).askFolderTrust(question) : undefined,
   });
+  // Problems with hooks and extensions: on stderr, or in the interactive mode as notices once it is up.
+  const warnings: { say?: (line: string) => void; early: string[] } = { early: [] };
+  const warn = (line: string) => {
+    if (!interactive) process.stderr.write(`omp: ${line}\n`);
+    else if (warnings.say) warnings.say(line);
+    else warnings.early.push(line);
+  };
   const toolSelection = flags.tools === false ? { none: true } : typeof flags.tools === "string" ? { only: [flags.tools] } : {};
+  const builtins = builtinTools();
+  const extensions = await sessionExtensions({
+    cwd,
+    env,
+    layers,
+    approvalMode: settings.approvalMode,
+    extensionPaths: flags.extension ?? [],
+    reservedToolNames: [...builtins.map((tool) => tool.name), "task"],
+    warn,
+  });
   const tools = selectTools(
-    builtinTools().filter((tool) => !settings.tools.disabled.includes(tool.name)),
+    [...builtins, ...extensions.tools, createTaskTool(subagentDefinitions(cwd, env, warn))].filter((tool) => !settings.tools.disabled.includes(tool.name)),
     toolSelection,
   );
   const noSession = flags.session === false;
@@ -138,6 +158,7 @@ export async function runAgent(messages: string[], flags: AgentFlags): Promise<n
     maxTurns: flags.maxTurns,
     systemPrompt: { replace: flags.systemPrompt, append: flags.appendSystemPrompt },
     git,
+    extensions: extensions.factory,
     ...(interactive ? { approver: (request) => approval.ask!(request) } : {}),
   });
 
@@ -174,9 +195,15 @@ export async function runAgent(messages: string[], flags: AgentFlags): Promise<n
   preconnect(selection.model.baseUrl, env);
   if (interactive) {
     const { runInteractive } = await import("./interactive/index.ts");
-    return runInteractive({ runtime, selection, resumePath, initialPrompt: messages.join(" ") || undefined, approval, onFirstFrame: startGit, trustNotice: untrustedNotice(cwd) });
+    return runInteractive({ runtime, selection, resumePath, initialPrompt: messages.join(" ") || undefined, approval, onFirstFrame: startGit, trustNotice: untrustedNotice(cwd), warnings });
   }
   const stdin = await readPipedStdin();
+  if (extensions.commands.length > 0) {
+    const { runExtensionCommand } = await import("../core/extensions/ts/commands.ts");
+    const replaced = await runExtensionCommand(extensions.commands, messages.join(" "), { cwd, sessionId: "none", sessionFile: "" });
+    if (replaced === null) return 0;
+    if (replaced !== undefined) messages = [replaced];
+  }
   const prompt = buildPrompt(messages, stdin, cwd);
   if (prompt.length === 0) {
     throw new OmpError('no prompt: give one as arguments (omp -p "fix the failing test"), with @file, or on stdin', { exitCode: 2 });
@@ -195,6 +222,7 @@ export async function runAgent(messages: string[], flags: AgentFlags): Promise<n
     return await runPrintMode(agent, prompt);
   } finally {
     stopTimer();
+    await agent.end("other");
     agent.writer?.close();
   }
 }

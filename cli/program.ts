@@ -158,6 +158,34 @@ export function describeProgram(status: Status): Command {
     .argument("<provider>", "provider id")
     .action(run(async (provider: string) => (await import("./auth.ts")).runAuthRemove(provider)));
 
+  const gateway = program
+    .command("auth-gateway")
+    .description("serve omp's models and accounts to OpenAI and Anthropic clients (Claude Code, Codex, the SDKs) over HTTP");
+  gateway
+    .command("serve")
+    .description("run the gateway: /v1/chat/completions, /v1/responses, /v1/messages, /v1/models, /v1/usage, /metrics, /healthz")
+    .option("--bind <host:port>", "address to listen on (default 127.0.0.1:4000)")
+    .option("--no-auth", "accept requests without the token (loopback addresses only)")
+    .action(run(async (options: { bind?: string; auth?: boolean }) => (await import("./auth-gateway.ts")).runGatewayServe(options)));
+  gateway
+    .command("token")
+    .description("print the token clients send (Bearer or x-api-key), creating ~/.omp/auth-gateway.token on first use")
+    .option("--regenerate", "replace the token; the old one stops working")
+    .option("--json", "print JSON")
+    .action(run(async (options: { regenerate?: boolean; json?: boolean }) => (await import("./auth-gateway.ts")).runGatewayToken(options)));
+  gateway
+    .command("status")
+    .description("whether a gateway answers at the address, and which providers and models it serves")
+    .option("--bind <host:port>", "address to look at (default 127.0.0.1:4000)")
+    .option("--json", "print JSON")
+    .action(run(async (options: { bind?: string; json?: boolean }) => (await import("./auth-gateway.ts")).runGatewayStatus(options)));
+  gateway
+    .command("check")
+    .description("check each provider's credentials; --strict also sends each a one-token request (spends quota)")
+    .option("--strict", "send a tiny request per credential")
+    .option("--json", "print JSON")
+    .action(run(async (options: { strict?: boolean; json?: boolean }) => (await import("./auth-gateway.ts")).runGatewayCheck(options)));
+
   program
     .command("trust")
     .description("trust a project folder: its .env, config and models files may then run commands and redirect requests")

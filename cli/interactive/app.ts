@@ -381,6 +381,7 @@ export class InteractiveApp implements CommandHost {
       this.notice("error", describeError(error));
       return;
     }
+    await this.agent.end("clear");
     this.agent.writer?.close();
     this.agent = agent;
     this.attach(agent);
@@ -831,6 +832,7 @@ export class InteractiveApp implements CommandHost {
       this.agent.abort();
       await Promise.race([this.agent.idle(), Bun.sleep(3000)]);
     }
+    await this.agent.end("prompt_input_exit");
     this.stopped = true;
     clearInterval(this.ticker);
     clearTimeout(this.renderTimer);

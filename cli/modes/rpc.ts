@@ -55,6 +55,7 @@ class RpcSession {
     this.agent.abort();
     this.bash?.controller.abort();
     await Promise.all([this.agent.idle(), this.bash?.run, ...this.background]);
+    await this.agent.end("other");
     this.agent.writer?.close();
   }
 
@@ -160,6 +161,7 @@ class RpcSession {
         const { cwd, env, sessionDir, settings } = this.runtime.options;
         const path = command.type === "switch_session" ? resolveSession(command.sessionPath, cwd, { sessionDir: sessionDir ?? settings.sessionDir, env }) : undefined;
         const next = await this.runtime.createAgent(selection, path);
+        await agent.end("clear");
         agent.writer?.close();
         this.unsubscribe();
         this.agent = next;

@@ -14,6 +14,7 @@ import { Redactor } from "../session/redact.ts";
 import { contextTokens, findCut, summarize } from "./compaction.ts";
 import { type AgentEvent, type AgentStopReason, toDelta } from "./events.ts";
 import { toolSpec } from "./tool-specs.ts";
+import type { AgentExtensions, ExtensionsFactory } from "./agent-extensions.ts";
 
 export interface AgentOptions {
   cwd: string;
@@ -42,7 +43,16 @@ export interface AgentOptions {
   announceModel?: boolean;
   /** Secret values (API keys) that must not reach any file this agent writes, besides the model's key. */
   secrets?: string[];
+  /** Hooks and extensions (see agent-extensions.ts). */
+  extensions?: ExtensionsFactory;
+  /** 0 for the session's agent, 1 for its subagents, and so on; a subagent's Stop hooks are SubagentStop hooks. */
+  depth?: number;
+  /** Finds a model by pattern, for subagents whose definition names one. */
+  selectModel?: (pattern: string) => Promise<{ model: Model; apiKey: string | undefined }>;
 }
+
+/** Stop hooks that block in a row before the run ends anyway: a hook that always blocks must not loop forever. */
+const MAX_STOP_BLOCKS = 5;
 
 export type QueueMode = "one-at-a-time" | "all";
 
@@ -81,8 +91,10 @@ export class Agent {
   private readonly pendingWrites: { entry: NewSessionEntry; messageIndex?: number }[] = [];
   private writeFailure: unknown;
   private inRun = false;
+  readonly extensions: AgentExtensions | undefined;
+  private sessionStarted = false;
 
-  constructor(private readonly options: AgentOptions) {
+  constructor(readonly options: AgentOptions) {
     this.messages = [...(options.messages ?? [])];
     this.entryIds = options.messageEntryIds ? [...options.messageEntryIds] : this.messages.map(() => "");
     this.model = options.model;
@@ -96,6 +108,21 @@ export class Agent {
     this.autoCompaction = options.compaction.enabled;
     this.secrets = [...(options.secrets ?? []), ...(options.apiKey ? [options.apiKey] : [])];
     this.redactor = new Redactor(this.secrets);
+    const agent = this;
+    this.extensions = options.extensions?.({
+      get id() {
+        return agent.writer?.header.id ?? "none";
+      },
+      get transcriptPath() {
+        return agent.writer?.path ?? "";
+      },
+      cwd: options.cwd,
+      subagent: (options.depth ?? 0) > 0,
+    });
+    if (this.extensions?.notification) {
+      const notify = this.extensions.notification.bind(this.extensions);
+      options.gate.onAsk = (request) => void notify(`omp needs your permission to use ${request.toolName}: ${request.summary}`).catch(() => undefined);
+    }
   }
 
   /** Text bound for a file this agent writes (tool logs), with the secrets in use removed. */
@@ -248,7 +275,16 @@ export class Agent {
     // Messages that open the next turn: the prompt, then steering or follow-ups.
     let pending: Message[] = [first];
     let overflowCompacted = false;
+    let stopBlocks = 0;
     try {
+      // A subagent's prompt comes from its parent, not the user: no session or prompt hooks (as in Claude Code).
+      if (this.extensions && !this.options.depth) {
+        const blocked = await this.promptHooks(first);
+        if (blocked !== undefined) {
+          pending = [];
+          throw new Error(blocked);
+        }
+      }
       let turn = 0;
       for (;;) {
         if (this.options.maxTurns !== undefined && turn >= this.options.maxTurns) {
@@ -309,6 +345,12 @@ export class Agent {
           continue;
         }
         if (reply.stopReason === "length") stopReason = "length";
+        const goOn = stopBlocks < MAX_STOP_BLOCKS ? await this.extensions?.stop?.(stopBlocks > 0) : undefined;
+        if (goOn !== undefined && !signal.aborted) {
+          stopBlocks++;
+          pending = [userMessage(`A stop hook asked you to continue:\n${goOn}`)];
+          continue;
+        }
         break;
       }
     } catch (thrown) {
@@ -409,8 +451,12 @@ export class Agent {
           artifactsDir: this.options.artifactsDir,
           redact: (text) => this.redact(text),
           onUpdate: (output) => this.emit({ type: "tool_execution_update", toolCallId: call.id, toolName: call.name, output }),
+          agent: this,
+          toolCallId: call.id,
         },
         this.options.gate,
+        this.extensions?.toolHooks,
+        call.id,
       );
     }
     const message: ToolResultMessage = {
@@ -426,6 +472,33 @@ export class Agent {
     this.emit({ type: "message_start", message });
     this.emit({ type: "message_end", message });
     return message;
+  }
+
+  /**
+   * SessionStart (once per agent) and UserPromptSubmit hooks for a prompt: their context goes in
+   * front of the prompt's text, so the model reads it with the prompt and the session keeps it.
+   * Returns why the prompt was blocked, if it was.
+   */
+  private async promptHooks(prompt: Message): Promise<string | undefined> {
+    const context: string[] = [];
+    if (!this.sessionStarted) {
+      this.sessionStarted = true;
+      context.push(...((await this.extensions!.sessionStart?.(this.options.messages?.length ? "resume" : "startup")) ?? []));
+    }
+    const text = typeof prompt.content === "string" ? prompt.content : prompt.content.flatMap((part) => (part.type === "text" ? [part.text] : [])).join("\n");
+    const submitted = await this.extensions!.userPrompt?.(text);
+    if (submitted?.block !== undefined) return `the prompt was blocked by a UserPromptSubmit hook: ${submitted.block}`;
+    context.push(...(submitted?.context ?? []));
+    if (context.length > 0 && prompt.role === "user") {
+      const parts = typeof prompt.content === "string" ? [{ type: "text" as const, text: prompt.content }] : prompt.content;
+      prompt.content = [...context.map((text) => ({ type: "text" as const, text: `<system-reminder>\n${text}\n</system-reminder>` })), ...parts];
+    }
+    return undefined;
+  }
+
+  /** The session is over (the process is ending, or another session replaces it): SessionEnd hooks. */
+  async end(reason: "prompt_input_exit" | "clear" | "logout" | "other"): Promise<void> {
+    await this.extensions?.sessionEnd?.(reason);
   }
 
   /** A reply that failed because the request no longer fits the context window, before any output. */
@@ -447,6 +520,7 @@ export class Agent {
     this.flushSession();
     const cut = findCut(this.messages, this.options.compaction.keepRecentTokens);
     if (cut <= 0) return false;
+    await this.extensions?.preCompact?.(reason === "manual" ? "manual" : "auto");
     this.emit({ type: "auto_compaction_start", reason });
     const tokensBefore = this.contextTokens();
     // Between runs there is no run to abort: a compaction of its own, so abort() stops it too.

@@ -14,6 +14,7 @@ import { ApprovalGate, type Approver } from "../tools/approval.ts";
 import { PathScope } from "../tools/path-scope.ts";
 import type { Tool } from "../tools/types.ts";
 import { Agent } from "./agent.ts";
+import type { ExtensionsFactory } from "./agent-extensions.ts";
 import { findContextFiles } from "./context-files.ts";
 import { gitSummary } from "./git-summary.ts";
 import { defaultModelPattern, knownModels, resolveModel, withLocalModels } from "./models.ts";
@@ -39,6 +40,8 @@ export interface RuntimeOptions {
   addDirs?: string[];
   /** The repository summary, when the caller started it early (it runs git); otherwise started on first use. */
   git?: Promise<string>;
+  /** Hooks and extensions for every agent made here. */
+  extensions?: ExtensionsFactory;
 }
 
 export interface ModelSelection {
@@ -182,6 +185,8 @@ export class Runtime {
       maxTurns: this.options.maxTurns,
       announceModel: resumedModel !== modelId,
       secrets,
+      extensions: this.options.extensions,
+      selectModel: (pattern) => this.selectModel(pattern, false),
     });
   }
 

@@ -53,8 +53,19 @@ export type AssistantEvent =
   | { type: "toolcall_end"; contentIndex: number; toolCall: ToolCall; partial: AssistantMessage }
   | { type: "retry"; attempt: number; delayMs: number; reason: string }
   | { type: "done"; message: AssistantMessage }
-  /** `message.stopReason` is "error" or "aborted" and `message.errorMessage` says why. */
-  | { type: "error"; message: AssistantMessage };
+  /**
+   * `message.stopReason` is "error" or "aborted" and `message.errorMessage` says why; `failure`
+   * describes a provider's refusal for callers that relay it in another wire format.
+   */
+  | { type: "error"; message: AssistantMessage; failure?: ProviderFailure };
+
+/** What the provider said when a request failed: its HTTP status (absent for in-stream errors), error kind and wait. */
+export interface ProviderFailure {
+  status: number | undefined;
+  kind: string | undefined;
+  retryAfterMs: number | undefined;
+  retryable: boolean;
+}
 
 export type StreamFunction = (model: Model, context: Context, options?: StreamOptions) => AsyncIterable<AssistantEvent>;
 

@@ -129,6 +129,11 @@ export class CredentialStore {
     return row ? parseKey(row.data) : undefined;
   }
 
+  /** Every active key of the provider, newest first: the accounts the gateway spreads conversations over. */
+  keys(provider: string): string[] {
+    return this.activeRows(provider).flatMap((row) => parseKey(row.data) ?? []);
+  }
+
   /** Disables every active key of the provider; returns how many. */
   remove(provider: string, cause = "removed by user"): number {
     return this.db.run("UPDATE auth_credentials SET disabled_cause = ?, updated_at = ? WHERE provider = ? AND disabled_cause IS NULL", [

@@ -70,6 +70,12 @@ export const Settings = z.strictObject({
    * `<agent dir>/sessions/<encoded cwd>/`. `--session-dir` overrides it for one run.
    */
   sessionDir: z.string().min(1).optional(),
+  /**
+   * Claude Code's hooks (event → matcher groups of `type: command` hooks). Checked, and its
+   * problems reported one by one, by core/extensions/hooks/schema.ts when the hooks load, so that
+   * one bad hook does not make the whole file invalid.
+   */
+  hooks: z.record(z.string(), z.unknown()).optional(),
 });
 export type Settings = z.output<typeof Settings>;
 /** What a settings file or a runtime override may contain: every key optional. */

@@ -86,6 +86,8 @@ function outsideMessage(tool: Pick<Tool, "name">, mode: ApprovalMode, outside: s
  */
 export class ApprovalGate {
   private readonly remembered = new Map<string, boolean>();
+  /** Told each time the user is about to be asked (Notification hooks). */
+  onAsk: ((request: ApprovalRequest) => void) | undefined;
 
   constructor(
     readonly mode: ApprovalMode,
@@ -93,16 +95,19 @@ export class ApprovalGate {
     private readonly scope?: PathScope,
   ) {}
 
-  async check(tool: Pick<Tool, "name" | "effect">, input: unknown): Promise<ApprovalOutcome> {
+  /** `ask`: a hook wants the user's word on this call whatever the mode says. */
+  async check(tool: Pick<Tool, "name" | "effect">, input: unknown, ask = false): Promise<ApprovalOutcome> {
     const outside = this.mode === "yolo" || !this.scope ? [] : this.scope.outside(tool.name, input);
-    if (outside.length === 0 && !needsApproval(tool, this.mode)) return { allow: true };
+    if (!ask && outside.length === 0 && !needsApproval(tool, this.mode)) return { allow: true };
     const key = outside.length > 0 ? `${tool.name} outside the project` : tool.name;
     const known = this.remembered.get(key);
     if (known === true) return { allow: true };
     if (known === false) return { allow: false, message: `The user has denied all ${key} calls for this session.` };
     if (!this.approver) return { allow: false, message: outside.length > 0 ? outsideMessage(tool, this.mode, outside, this.scope!) : noApproverMessage(tool, this.mode) };
     const summary = summarizeInput(input) + (outside.length > 0 ? " (outside the project)" : "");
-    const decision = await this.approver({ toolName: tool.name, effect: tool.effect, input, summary, ...(outside.length > 0 ? { outside } : {}) });
+    const request = { toolName: tool.name, effect: tool.effect, input, summary, ...(outside.length > 0 ? { outside } : {}) };
+    this.onAsk?.(request);
+    const decision = await this.approver(request);
     if (decision.remember) this.remembered.set(key, decision.allow);
     if (decision.allow) return { allow: true };
     const reason = decision.reason ? ` Reason: ${decision.reason}` : "";

@@ -4,6 +4,7 @@ import { createNumberedLog, OutputCollector } from "./bash-output.ts";
 import { errorResult, textResult } from "./format.ts";
 import { displayPath, resolveToolPath } from "./paths.ts";
 import type { ToolContext, ToolDefinition, ToolResult } from "./types.ts";
+import { killGroup } from "./process-group.ts";
 
 export const BASH_DEFAULT_TIMEOUT_S = 120;
 export const BASH_MAX_TIMEOUT_S = 3600;
@@ -75,14 +76,6 @@ export const bashTool: ToolDefinition<typeof schema> = {
     return runBash(input, context);
   },
 };
-
-function killGroup(pid: number, signal: NodeJS.Signals): void {
-  try {
-    process.kill(-pid, signal);
-  } catch {
-    // The whole group has already exited.
-  }
-}
 
 /**
  * True while a live process is in the group. Where /proc exists it is read directly, because

@@ -1,4 +1,5 @@
 import type { z } from "zod";
+import type { Agent } from "../agent/agent.ts";
 import type { ImageContent, TextContent } from "../ai/messages.ts";
 
 /** What a tool may do, for approval modes: `write` needs approval under `write`, all under `always-ask`. */
@@ -14,6 +15,10 @@ export interface ToolContext {
   onUpdate?: (text: string) => void;
   /** Applied to whatever the tool saves to disk itself (bash's full-output logs): removes the secrets in use. */
   redact?: (text: string) => string;
+  /** The model's id for this call. */
+  toolCallId?: string;
+  /** The agent making the call, for tools that start agents of their own (task). */
+  agent?: Agent;
 }
 
 export interface ToolResult {

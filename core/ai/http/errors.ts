@@ -9,12 +9,20 @@ export class ProviderError extends Error {
   readonly retryAfterMs: number | undefined;
   /** Fewer retries than the caller allows, for failures that waiting rarely fixes. */
   readonly retryLimit: number | undefined;
+  /** The provider's HTTP status and error kind, for callers that relay the failure (the gateway). */
+  readonly status: number | undefined;
+  readonly kind: string | undefined;
 
-  constructor(message: string, options: { retryable?: boolean; retryAfterMs?: number; retryLimit?: number; cause?: unknown } = {}) {
+  constructor(
+    message: string,
+    options: { retryable?: boolean; retryAfterMs?: number; retryLimit?: number; status?: number; kind?: string; cause?: unknown } = {},
+  ) {
     super(message, options.cause === undefined ? undefined : { cause: options.cause });
     this.retryable = options.retryable ?? false;
     this.retryAfterMs = options.retryAfterMs;
     this.retryLimit = options.retryLimit;
+    this.status = options.status;
+    this.kind = options.kind;
   }
 }
 
@@ -75,7 +83,7 @@ export function httpError(provider: string, status: number, statusText: string, 
     info = { message: text === "" ? statusText || "request failed" : text.length > MAX_TEXT ? `${text.slice(0, MAX_TEXT)}…` : text };
   }
   const retryable = isRetryableStatus(status, info.kind);
-  return new ProviderError(formatProviderError(provider, status, info), retryAfter === undefined ? { retryable } : { retryable, retryAfterMs: retryAfter });
+  return new ProviderError(formatProviderError(provider, status, info), { retryable, retryAfterMs: retryAfter, status, kind: info.kind });
 }
 
 /** Rate limits, timeouts, lock conflicts, overload and server errors; a spent quota never clears by waiting. */

@@ -1,6 +1,6 @@
 import { AssistantBuilder } from "../assistant-builder.ts";
 import type { Model } from "../model.ts";
-import type { AssistantEvent, StreamOptions } from "../stream.ts";
+import type { AssistantEvent, ProviderFailure, StreamOptions } from "../stream.ts";
 import { VERSION } from "../../version.ts";
 import { httpError, ProviderError } from "./errors.ts";
 import { DEFAULT_MAX_RETRIES, MAX_RETRY_DELAY_MS, backoffDelayMs, retryAfterMs, sleep } from "./retry.ts";
@@ -92,12 +92,12 @@ export async function* runProviderStream(model: Model, options: StreamOptions, c
       if (builder.hasOutput || !failure.retryable || attempt >= limit) {
         const exhausted = failure.retryable && !builder.hasOutput && limit > 0 ? ` (gave up after ${attempt + 1} attempts)` : "";
         builder.fail("error", failure.message + exhausted);
-        yield { type: "error", message: builder.message };
+        yield { type: "error", message: builder.message, failure: failureInfo(failure) };
         return;
       }
       if (failure.retryAfterMs !== undefined && failure.retryAfterMs > MAX_RETRY_DELAY_MS) {
         builder.fail("error", `${failure.message} (the provider asks to wait ${Math.ceil(failure.retryAfterMs / 1000)} s before retrying)`);
-        yield { type: "error", message: builder.message };
+        yield { type: "error", message: builder.message, failure: failureInfo(failure) };
         return;
       }
       const info = { attempt: attempt + 1, delayMs: failure.retryAfterMs ?? backoffDelayMs(attempt + 1), reason: failure.message };
@@ -185,6 +185,10 @@ async function* attemptOnce(
   if (!decoder.complete) {
     throw new ProviderError(`${provider}: the response stream was cut off before the reply was complete (the connection closed early)`, { retryable: true });
   }
+}
+
+function failureInfo(failure: ProviderError): ProviderFailure {
+  return { status: failure.status, kind: failure.kind, retryAfterMs: failure.retryAfterMs, retryable: failure.retryable };
 }
 
 /** Retries of a refused connection, whatever the retry setting says. */

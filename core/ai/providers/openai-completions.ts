@@ -126,6 +126,7 @@ class CompletionsDecoder implements StreamDecoder {
       const code = (data.error as Json).code;
       throw new ProviderError(formatProviderError(this.provider, undefined, info), {
         retryable: typeof code === "number" ? isRetryableStatus(code, info.kind) : info.kind === "server_error",
+        kind: info.kind,
       });
     }
     if (data.usage) this.usage(data.usage as Json);

@@ -46,6 +46,9 @@ export interface Standin {
 
 const encoder = new TextEncoder();
 
+/** What POST /v1/messages/count_tokens answers. */
+export const COUNTED_TOKENS = 4321;
+
 /**
  * A fake of the four provider APIs on loopback: each POST takes the next scripted turn and
  * answers it in the wire format of the endpoint that was called.
@@ -103,6 +106,8 @@ export async function startStandin(options: StandinOptions = {}): Promise<Standi
       return new Response("not found", { status: 404 });
     }
 
+    // Anthropic's token counter; a fixed count, so tests can tell it from an estimate.
+    if (path === "/v1/messages/count_tokens") return Response.json({ input_tokens: COUNTED_TOKENS });
     const route = routeOf(path);
     if (!route) return new Response(`stand-in: no endpoint ${req.method} ${path}`, { status: 404 });
     recorded.format = route.format.name;

@@ -126,6 +126,7 @@ compaction:
       "update.checkForUpdates",
       "theme",
       "sessionDir",
+      "hooks",
     ]);
     expect(checkSettingKey("compaction")).toEqual(["compaction"]);
     expect(parseSettingValue("tools.disabled", "")).toEqual([]);
