@@ -97,7 +97,14 @@ async function main(): Promise<void> {
     date: new Date().toISOString(),
     runs: RUNS,
     plugins: PLUGINS,
-    firstRequestMs: { none: round(median(none)), twentyPlugins: round(median(twenty)), ratio: round(median(twenty) / median(none), 3) },
+    firstRequestMs: {
+      none: round(median(none)),
+      twentyPlugins: round(median(twenty)),
+      ratio: round(median(twenty) / median(none), 3),
+      minNone: round(Math.min(...none)),
+      minTwentyPlugins: round(Math.min(...twenty)),
+      minRatio: round(Math.min(...twenty) / Math.min(...none), 3),
+    },
     installMs: { median: round(median(installs), 1), min: round(Math.min(...installs), 1), max: round(Math.max(...installs), 1), reinstallMedian: round(median(reinstalls), 1) },
   };
   writeFileSync(join(RESULTS, "plugins.json"), `${JSON.stringify(result, null, 2)}\n`);
@@ -112,9 +119,12 @@ async function main(): Promise<void> {
       "| --- | --- |",
       `| start to first request, no plugins (median) | ${result.firstRequestMs.none} ms |`,
       `| start to first request, ${PLUGINS} plugins (3 skills, 3 commands, 2 agents each) | ${result.firstRequestMs.twentyPlugins} ms |`,
-      `| ratio (target ≤ 1.15×) | ${result.firstRequestMs.ratio}× |`,
+      `| ratio of medians (target ≤ 1.15×) | ${result.firstRequestMs.ratio}× |`,
+      `| ratio of the fastest runs (${result.firstRequestMs.minTwentyPlugins} / ${result.firstRequestMs.minNone} ms) | ${result.firstRequestMs.minRatio}× |`,
       `| \`omp plugin install <p>@<local marketplace>\` wall time (median of ${PLUGINS}) | ${result.installMs.median} ms (min ${result.installMs.min}, max ${result.installMs.max}) |`,
       `| reinstall of the same version (median of 5) | ${result.installMs.reinstallMedian} ms |`,
+      "",
+      "With 20 plugins a session reads their state once, resolves each plugin's folders, and loads their 40 agents (through the config cache) and hooks; skills, commands and MCP servers from plugins load in the skills and MCP loaders once those are on this tree. The machine is shared (2 cores, several builds and test runs at once), so single runs vary by ±20%.",
       "",
     ].join("\n"),
   );

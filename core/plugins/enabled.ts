@@ -1,4 +1,4 @@
-import { existsSync, realpathSync } from "node:fs";
+import { existsSync, realpathSync, statSync } from "node:fs";
 import { join, relative, isAbsolute } from "node:path";
 import { folderTrust } from "../trust/folder-trust.ts";
 import { type PluginComponents, readPackageJson, resolveComponents } from "./components.ts";
@@ -95,5 +95,20 @@ function packagePlugins(): EnabledPlugin[] {
  */
 export function enabledPlugins(cwd: string): EnabledPlugin[] {
   if (!existsSync(pluginsRoot()) && !existsSync(projectInstalledFile(cwd))) return [];
-  return [...marketplacePlugins(cwd), ...packagePlugins()];
+  // Several loaders ask in one start-up; the answer stands while no state file has changed.
+  const project = projectInstalledFile(cwd);
+  const key = [cwd, ...[userInstalledFile(), project, npmLockFile()].map(stamp), existsSync(project) && folderTrust(cwd).trusted].join("\0");
+  if (remembered?.key !== key) remembered = { key, plugins: [...marketplacePlugins(cwd), ...packagePlugins()] };
+  return remembered.plugins;
+}
+
+let remembered: { key: string; plugins: EnabledPlugin[] } | undefined;
+
+function stamp(file: string): string {
+  try {
+    const stat = statSync(file);
+    return `${stat.mtimeMs}:${stat.size}:${stat.ino}`;
+  } catch {
+    return "-";
+  }
 }

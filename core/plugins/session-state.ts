@@ -1,4 +1,4 @@
-import { readFileSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import type { InstallRecord, NpmPluginState } from "./state.ts";
 
 /**
@@ -7,6 +7,7 @@ import type { InstallRecord, NpmPluginState } from "./state.ts";
  * writes them through the schemas in state.ts.
  */
 function readJson(file: string): unknown {
+  if (!existsSync(file)) return undefined;
   try {
     return JSON.parse(readFileSync(file, "utf8"));
   } catch {
