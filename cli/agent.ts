@@ -15,7 +15,7 @@ import { sessionDirFor } from "../core/session/paths.ts";
 import { type Approver, parseApprovalMode } from "../core/tools/approval.ts";
 import { isDirectory } from "../core/tools/paths.ts";
 import { expandHome } from "../core/paths.ts";
-import { builtinTools, selectTools } from "../core/tools/registry.ts";
+import { type ToolSelection, builtinTools, selectTools } from "../core/tools/registry.ts";
 import { sessionExtensions, subagentDefinitions } from "../core/extensions/session.ts";
 import { createTaskTool } from "../core/extensions/agents/task-tool.ts";
 import { isTerminal } from "./tty.ts";
@@ -129,6 +129,8 @@ export async function runAgent(messages: string[], flags: AgentFlags): Promise<n
     else warnings.early.push(line);
   };
   const toolSelection = flags.tools === false ? { none: true } : typeof flags.tools === "string" ? { only: [flags.tools] } : {};
+  // The skill tool is not a built-in: `--tools read,skill` names it, and only then does a tool list include it.
+  const skillTool = skillToolWanted(toolSelection, settings.tools.disabled);
   const builtins = builtinTools();
   const extensions = await sessionExtensions({
     cwd,
@@ -141,7 +143,7 @@ export async function runAgent(messages: string[], flags: AgentFlags): Promise<n
   });
   const tools = selectTools(
     [...builtins, ...extensions.tools, createTaskTool(subagentDefinitions(cwd, env, warn))].filter((tool) => !settings.tools.disabled.includes(tool.name)),
-    toolSelection,
+    withoutSkill(toolSelection),
   );
   const noSession = flags.session === false;
   const approval: { ask?: Approver } = {};
@@ -158,6 +160,7 @@ export async function runAgent(messages: string[], flags: AgentFlags): Promise<n
     maxTurns: flags.maxTurns,
     systemPrompt: { replace: flags.systemPrompt, append: flags.appendSystemPrompt },
     git,
+    skillTool,
     extensions: extensions.factory,
     ...(interactive ? { approver: (request) => approval.ask!(request) } : {}),
   });
@@ -185,6 +188,11 @@ export async function runAgent(messages: string[], flags: AgentFlags): Promise<n
   }
 
   const selection = await runtime.selectModel(flags.model ?? settings.model);
+  // A skipped skill or command file is reported once, on stderr; the interactive mode shows it as a notice.
+  if (!interactive) {
+    const { stderr } = await import("./modes/output.ts");
+    runtime.extensions.catalog.setReporter((message) => stderr.write(`omp: ${message}\n`));
+  }
   if (mode === "rpc") {
     const { runRpcMode } = await import("./modes/rpc.ts");
     const agent = await runtime.createAgent(selection, resumePath);
@@ -204,7 +212,7 @@ export async function runAgent(messages: string[], flags: AgentFlags): Promise<n
     if (replaced === null) return 0;
     if (replaced !== undefined) messages = [replaced];
   }
-  const prompt = buildPrompt(messages, stdin, cwd);
+  let prompt = buildPrompt(messages, stdin, cwd);
   if (prompt.length === 0) {
     throw new OmpError('no prompt: give one as arguments (omp -p "fix the failing test"), with @file, or on stdin', { exitCode: 2 });
   }
@@ -212,7 +220,15 @@ export async function runAgent(messages: string[], flags: AgentFlags): Promise<n
   const agent = await runtime.createAgent(selection, resumePath);
   sayUntrusted(cwd);
   const stopTimer = limitTime(agent, flags.maxTime);
+  let restoreModel = () => {};
   try {
+    const command = await slashCommandPrompt(runtime, agent, messages, prompt);
+    if (command) {
+      const { stderr } = await import("./modes/output.ts");
+      for (const warning of command.warnings) stderr.write(`omp: ${warning}\n`);
+      prompt = command.prompt;
+      restoreModel = command.restore;
+    }
     if (mode === "json") {
       const { runJsonMode } = await import("./modes/json.ts");
       const header = agent.writer?.header ?? { type: "session", version: 3, id: "none", timestamp: new Date().toISOString(), cwd };
@@ -221,10 +237,43 @@ export async function runAgent(messages: string[], flags: AgentFlags): Promise<n
     const { runPrintMode } = await import("./modes/print.ts");
     return await runPrintMode(agent, prompt);
   } finally {
+    restoreModel();
     stopTimer();
     await agent.end("other");
     agent.writer?.close();
   }
+}
+
+/**
+ * `omp -p "/review src/x.ts"`: a markdown command or skill expanded into its prompt, followed by
+ * piped stdin and `@file` attachments; undefined when the words are not one (a path such as
+ * /etc/hosts, or an unknown name, is sent as typed).
+ */
+async function slashCommandPrompt(runtime: Runtime, agent: Agent, messages: string[], prompt: (TextContent | ImageContent)[]) {
+  const words = messages.filter((arg) => !(arg.startsWith("@") && arg.length > 1)).join(" ");
+  if (!words.startsWith("/")) return undefined;
+  const { prepareInvocation } = await import("../core/extensions/invoke.ts");
+  const invocation = await prepareInvocation(runtime, agent, words);
+  if (!invocation) return undefined;
+  // What buildPrompt added after the words: stdin (in the first part) and the attachments.
+  const first = prompt[0];
+  const stdin = first?.type === "text" && first.text.startsWith(words) ? first.text.slice(words.length).trim() : "";
+  const attachments = messages.filter((arg) => arg.startsWith("@") && arg.length > 1).map((arg) => attachFile(arg.slice(1), runtime.options.cwd));
+  const extra: (TextContent | ImageContent)[] = stdin ? [{ type: "text", text: stdin }] : [];
+  return { prompt: [...invocation.content, ...extra, ...attachments], warnings: invocation.warnings, restore: invocation.restore };
+}
+
+function skillToolWanted(selection: ToolSelection, disabled: readonly string[]): boolean {
+  if (selection.none || disabled.includes("skill")) return false;
+  if (!selection.only) return true;
+  return selection.only.flatMap((entry) => entry.split(",")).some((name) => name.trim() === "skill");
+}
+
+function withoutSkill(selection: ToolSelection): ToolSelection {
+  if (!selection.only) return selection;
+  const only = selection.only.flatMap((entry) => entry.split(",")).map((name) => name.trim()).filter((name) => name !== "skill");
+  // `--tools skill` alone: no built-in tool, the skill tool only.
+  return only.length > 0 ? { ...selection, only } : { none: true };
 }
 
 /**

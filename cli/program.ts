@@ -96,7 +96,8 @@ export function describeProgram(status: Status): Command {
     .command("doctor")
     .description("check this installation: version, platform, native addon, cache, SQLite")
     .option("--json", "print the report as JSON")
-    .action(run(async (options: { json?: boolean }) => (await import("./doctor.ts")).runDoctor(options)));
+    .option("--repair", "verify every cached native addon by sha256 and re-extract damaged ones before loading")
+    .action(run(async (options: { json?: boolean; repair?: boolean }) => (await import("./doctor.ts")).runDoctor(options)));
 
   program
     .command("update")
@@ -139,6 +140,12 @@ export function describeProgram(status: Status): Command {
     .description("print where omp keeps its files")
     .option("--json", "print JSON")
     .action(run(async (options: { json?: boolean }) => (await import("./config.ts")).runConfigPath(options)));
+
+  program
+    .command("extensions")
+    .description("list the skills and slash commands omp loads here, with their files and why any were skipped")
+    .option("--json", "print JSON")
+    .action(run(async (options: { json?: boolean }) => (await import("./extensions.ts")).runExtensions(options)));
 
   const auth = program.command("auth").description("store API keys in ~/.omp/agent/agent.db");
   auth

@@ -13,6 +13,9 @@ import { VERSION } from "../../core/version.ts";
 import { ApprovalPrompt } from "./approval-prompt.ts";
 import { AssistantBlock, NoticeBlock, type NoticeKind, SPINNER, UserBlock, type View, notice } from "./blocks.ts";
 import { COMMANDS, type CommandHost, findCommand, suggestCommand } from "./commands.ts";
+import { extensionCommandInfos } from "./extension-commands.ts";
+import { findInvocable } from "../../core/extensions/expand.ts";
+import { prepareInvocation } from "../../core/extensions/invoke.ts";
 import { Completer } from "./completion.ts";
 import { HistorySearch } from "./history-search.ts";
 import { type InputEvent, type Key, keyId } from "./keys.ts";
@@ -120,7 +123,7 @@ export class InteractiveApp implements CommandHost {
     this.selection = options.selection;
     this.screen = new Screen(terminal);
     this.editor = new PromptEditor(theme, () => this.historyStore()?.recent(500) ?? []);
-    this.completer = new Completer(() => COMMANDS, this.cwd, () => this.requestRender());
+    this.completer = new Completer(() => [...COMMANDS, ...extensionCommandInfos(this.runtime.extensions, COMMANDS)], this.cwd, () => this.requestRender());
     this.shell = new ShellRunner(this.view, this.cwd, () => this.requestRender());
     this.agent = options.agent;
   }
@@ -131,6 +134,7 @@ export class InteractiveApp implements CommandHost {
     this.add(this.welcome());
     if (this.options.keymapWarning) this.notice("warning", this.options.keymapWarning);
     if (this.options.trustNotice) this.notice("warning", this.options.trustNotice);
+    this.runtime.extensions.catalog.setReporter((problem) => this.notice("warning", problem));
     if (this.options.resumePath) this.showConversation(this.agent.messages, displayPath(this.options.resumePath));
     const stopResize = this.terminal.onResize(() => this.onResize());
     const onSignal = () => this.exit();
@@ -641,6 +645,7 @@ export class InteractiveApp implements CommandHost {
 
   private runCommand(name: string, args: string, raw: string): void {
     const command = findCommand(name);
+    if (!command && findInvocable(this.runtime.extensions, name)) return this.invoke(raw.trim(), name);
     if (!command) {
       const suggestion = suggestCommand(name);
       this.notice("warning", `Unknown command /${name}.${suggestion ? ` Did you mean /${suggestion}?` : ""} /help lists them all.`);
@@ -655,6 +660,34 @@ export class InteractiveApp implements CommandHost {
       .then(() => command.run(this, args))
       .catch((error) => this.notice("error", `/${command.name}: ${describeError(error)}`))
       .finally(() => this.requestRender());
+  }
+
+  /**
+   * A markdown command or skill: expanded (its !`cmd` lines run meanwhile), then sent like a typed
+   * message, on the command's model for that one run when it names one.
+   */
+  private invoke(text: string, name: string): void {
+    if (this.busy) {
+      this.notice("warning", `${this.busy}; send this when it is done.`);
+      this.editor.setText(text);
+      return;
+    }
+    this.setActivity(`Preparing /${name}`);
+    void prepareInvocation(this.runtime, this.agent, text, { switchModel: !this.agent.isRunning })
+      .then((invocation) => {
+        if (!invocation) return;
+        for (const warning of invocation.warnings) this.notice("warning", warning);
+        if (this.agent.isRunning) {
+          this.queued.push({ kind: "steer", text, content: invocation.content });
+          return;
+        }
+        this.agent
+          .prompt(invocation.content)
+          .catch((error) => this.notice("error", describeError(error)))
+          .finally(() => invocation.restore());
+      })
+      .catch((error) => this.notice("error", `/${name}: ${describeError(error)}`))
+      .finally(() => this.setActivity(undefined));
   }
 
   private historyStore(): HistoryStore | undefined {

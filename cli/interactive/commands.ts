@@ -11,6 +11,7 @@ import { type NoticeKind, textBlock } from "./blocks.ts";
 import type { CommandInfo } from "./completion.ts";
 import { toHtml, toMarkdown } from "./export.ts";
 import { FIXED_KEYS } from "./hotkeys.ts";
+import { extensionHelpLines, extensionsCommand } from "./extension-commands.ts";
 import type { Keymap } from "./keybindings.ts";
 import type { Choice } from "./select-list.ts";
 import { formatCost, formatTokens } from "./status-line.ts";
@@ -61,6 +62,7 @@ export const COMMANDS: SlashCommand[] = [
             { text: `  /${c.name}${c.args ? ` ${c.args}` : ""}`.padEnd(32), style: theme.fg("accent") },
             { text: c.description, style: theme.fg("muted") },
           ]),
+          ...extensionHelpLines(theme, host.runtime.extensions, COMMANDS),
           [],
           [{ text: "Tips", style: theme.fg("accent", "bold") }],
           tip(theme, "@path", "attach a file (Tab completes)"),
@@ -229,6 +231,7 @@ export const COMMANDS: SlashCommand[] = [
       );
     },
   },
+  extensionsCommand,
   pluginCommand,
   {
     name: "exit",

@@ -6,6 +6,7 @@ import { describeError } from "../../core/errors/omp-error.ts";
 import { RpcCommand, type RpcResponse } from "../../core/rpc/protocol.ts";
 import { resolveSession } from "../../core/session/listing.ts";
 import { bashTool } from "../../core/tools/bash.ts";
+import { availableCommands } from "../../core/extensions/listing.ts";
 import { stdout, writeLine } from "./output.ts";
 
 type Out = (frame: unknown) => void;
@@ -117,9 +118,20 @@ class RpcSession {
    * Answers the command, then starts the run, so the response precedes the run's events; a run
    * that fails to start is reported later under the same id.
    */
-  private startPrompt(command: string, id: string | undefined, content: string | (TextContent | ImageContent)[], data?: unknown): void {
+  private startPrompt(command: string, id: string | undefined, content: string | (TextContent | ImageContent)[], data?: unknown, after?: () => void): void {
     this.respond(command, id, data);
-    this.agent.prompt(content).catch((error) => this.fail(command, id, describeError(error)));
+    this.agent
+      .prompt(content)
+      .catch((error) => this.fail(command, id, describeError(error)))
+      .finally(() => after?.());
+  }
+
+  /** A prompt that is `/command args` or `/skill:name args`, expanded; undefined for any other text. */
+  private async invocation(message: string) {
+    if (!message.startsWith("/")) return undefined;
+    const { prepareInvocation } = await import("../../core/extensions/invoke.ts");
+    // A command's model applies to a run it starts, not to one already going.
+    return prepareInvocation(this.runtime, this.agent, message, { switchModel: !this.agent.isRunning });
   }
 
   private async dispatch(command: RpcCommand): Promise<void> {
@@ -129,15 +141,20 @@ class RpcSession {
     if (this.compacting && startsRun) throw new Error("the conversation is being compacted: wait for the compact response, or send abort");
     switch (command.type) {
       case "prompt": {
-        const content = this.content(command.message, command.images);
+        const invocation = await this.invocation(command.message);
+        const content = invocation ? [...invocation.content, ...(command.images ?? [])] : this.content(command.message, command.images);
         if (agent.isRunning) {
           if (!command.streamingBehavior) throw new Error('the agent is working: send streamingBehavior "steer" or "followUp", or use steer / follow_up');
           if (command.streamingBehavior === "steer") agent.steer(content);
           else agent.followUp(content);
           return this.respond("prompt", id, { agentInvoked: false, queued: command.streamingBehavior });
         }
-        return this.startPrompt("prompt", id, content, { agentInvoked: true });
+        if (!invocation) return this.startPrompt("prompt", id, content, { agentInvoked: true });
+        const { kind, name, path, warnings } = invocation;
+        return this.startPrompt("prompt", id, content, { agentInvoked: true, invoked: { kind, name, path }, warnings }, invocation.restore);
       }
+      case "get_available_commands":
+        return this.respond("get_available_commands", id, { commands: availableCommands(this.runtime.extensions) });
       case "steer":
       case "follow_up": {
         const content = this.content(command.message, command.images);

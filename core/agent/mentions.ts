@@ -27,16 +27,16 @@ export function attachFile(path: string, cwd: string): TextContent | ImageConten
 
 /**
  * `@path` mentions inside a prompt that name existing files (relative to cwd) are attached after
- * the prompt; other `@words` (emails, decorators) are left alone.
+ * the prompt; other `@words` (emails, decorators) are left alone, and so are files `allow` refuses.
  */
-export function expandMentions(prompt: string, cwd: string): (TextContent | ImageContent)[] {
+export function expandMentions(prompt: string, cwd: string, allow?: (fullPath: string) => boolean): (TextContent | ImageContent)[] {
   const attachments: (TextContent | ImageContent)[] = [];
   const seen = new Set<string>();
   for (const match of prompt.matchAll(/(?:^|\s)@([^\s"'`]+)/g)) {
     const path = match[1]!.replace(/[.,;:!?)]+$/, "");
     if (seen.has(path)) continue;
     const full = resolve(cwd, path);
-    if (!existsSync(full) || !statSync(full).isFile()) continue;
+    if (!existsSync(full) || !statSync(full).isFile() || (allow && !allow(full))) continue;
     seen.add(path);
     attachments.push(attachFile(path, cwd));
   }

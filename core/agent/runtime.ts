@@ -7,6 +7,8 @@ import { resolveApiKey } from "../auth/keys.ts";
 import type { ModelsConfig } from "../config/models-schema.ts";
 import type { Settings } from "../config/settings-schema.ts";
 import { OmpError } from "../errors/omp-error.ts";
+import { Extensions } from "../extensions/extensions.ts";
+import { skillsForSession } from "../extensions/skills-session.ts";
 import { agentDbPath, agentDir } from "../paths.ts";
 import type { SessionEntry } from "../session/schema.ts";
 import { SessionWriter } from "../session/writer.ts";
@@ -40,6 +42,8 @@ export interface RuntimeOptions {
   addDirs?: string[];
   /** The repository summary, when the caller started it early (it runs git); otherwise started on first use. */
   git?: Promise<string>;
+  /** Offer the skill tool when there are skills (false: `--tools` left it out, or settings disabled it). */
+  skillTool?: boolean;
   /** Hooks and extensions for every agent made here. */
   extensions?: ExtensionsFactory;
 }
@@ -61,9 +65,19 @@ export class Runtime {
   private localProbed = false;
   private store: CredentialStore | null | undefined;
   private prompt: Promise<string> | undefined;
+  private skills: { tools: Tool[]; promptSection: string } | undefined;
+  /** Skills, markdown commands and the other extensions of the working directory, each loaded on first use. */
+  readonly extensions: Extensions;
 
   constructor(readonly options: RuntimeOptions) {
     this.models = knownModels(options.modelsConfig, options.env);
+    this.extensions = new Extensions({ cwd: options.cwd, env: options.env as NodeJS.ProcessEnv });
+  }
+
+  /** The selected tools, and the skill tool when skills are installed; the same for every agent of the process. */
+  tools(): Tool[] {
+    this.skills ??= skillsForSession(this.extensions, this.options.tools, this.options.skillTool !== false);
+    return this.skills.tools;
   }
 
   /** Every model omp knows, running local servers included. */
@@ -134,7 +148,8 @@ export class Runtime {
     this.prompt ??= (this.options.git ?? gitSummary(this.options.cwd)).then((git) =>
       buildSystemPrompt({
         cwd: this.options.cwd,
-        tools: this.options.tools.map(toolSpec),
+        tools: this.tools().map(toolSpec),
+        skills: this.skills?.promptSection,
         contextFiles: findContextFiles(this.options.cwd, agentDir(this.options.env as NodeJS.ProcessEnv)),
         git,
         replace: this.options.systemPrompt?.replace,
@@ -173,7 +188,7 @@ export class Runtime {
       model: selection.model,
       apiKey: selection.apiKey,
       thinking: selection.model.reasoning ? thinking : "off",
-      tools: this.options.tools,
+      tools: this.tools(),
       gate: new ApprovalGate(settings.approvalMode, this.options.approver, new PathScope(this.options.cwd, [...(this.options.addDirs ?? []), artifactsDir])),
       systemPrompt: this.systemPrompt(),
       writer,

@@ -6,6 +6,8 @@ export interface SystemPromptInput {
   tools: ToolSpec[];
   contextFiles: ContextFile[];
   git: string;
+  /** The Skills section (core/extensions/skills-prompt.ts): names and descriptions; bodies load on use. */
+  skills?: string;
   now?: Date;
   /** `--system-prompt`: replaces the built-in instructions (environment and context still follow). */
   replace?: string;
@@ -39,6 +41,7 @@ export function buildSystemPrompt(input: SystemPromptInput): string {
     ].join("\n"),
   );
   if (input.git) parts.push(`Git repository:\n${input.git}`);
+  if (input.skills) parts.push(input.skills);
   if (input.contextFiles.length > 0) {
     const files = input.contextFiles.map((file) => `<file path="${file.path}">\n${file.content.trim()}\n</file>`).join("\n");
     parts.push(`<context>\nFollow the instructions in these context files from the user and the repository; later files are more specific.\n${files}\n</context>`);

@@ -3,6 +3,7 @@ import { isScalar } from "yaml";
 import { displayPath, ensurePrivateDir, globalConfigPath } from "../paths.ts";
 import { validateConfig } from "./validate-config.ts";
 import { writeFileAtomic } from "../fs/atomic-write.ts";
+import { lockPathBeside, withFileLockSync } from "../fs/file-lock.ts";
 import { OmpError, describeError } from "../errors/omp-error.ts";
 import { parseSettingValue } from "./settings-keys.ts";
 import { Settings } from "./settings-schema.ts";
@@ -17,6 +18,13 @@ import { parseYamlDocument, parseYamlMapping } from "./yaml-file.ts";
 export function setGlobalSetting(key: string, raw: string, env: NodeJS.ProcessEnv = process.env): unknown {
   const value = parseSettingValue(key, raw);
   const path = globalConfigPath(env);
+  ensurePrivateDir(dirname(path));
+  // Read, edit and write under one lock: two `config set` of different keys at once must both land.
+  withFileLockSync(lockPathBeside(path), { waitMs: 10_000, what: "another omp config set" }, () => writeSetting(path, key, value));
+  return value;
+}
+
+function writeSetting(path: string, key: string, value: unknown): void {
   const text = readConfigText(path) ?? "";
   // Refuse to edit a file that is already invalid (this also rules out a top-level list or scalar).
   validateConfig(Settings, parseYamlMapping(text, path), path);
@@ -33,11 +41,9 @@ export function setGlobalSetting(key: string, raw: string, env: NodeJS.ProcessEn
 
   const updated = doc.toString();
   validateConfig(Settings, parseYamlMapping(updated, path), path);
-  ensurePrivateDir(dirname(path));
   try {
     writeFileAtomic(path, updated);
   } catch (error) {
     throw new OmpError(`cannot write ${displayPath(path)}: ${describeError(error)}`, { cause: error });
   }
-  return value;
 }

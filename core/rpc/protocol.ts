@@ -30,6 +30,7 @@ export const RpcCommand = z.discriminatedUnion("type", [
   z.object({ ...id, type: z.literal("get_session_stats") }),
   z.object({ ...id, type: z.literal("bash"), command: z.string() }),
   z.object({ ...id, type: z.literal("abort_bash") }),
+  z.object({ ...id, type: z.literal("get_available_commands") }),
 ]);
 export type RpcCommand = z.infer<typeof RpcCommand>;
 

@@ -1,6 +1,7 @@
 import { basename } from "node:path";
 import { parse as parseYaml } from "yaml";
 import { z } from "zod";
+import { parserHazard } from "../../config/yaml-file.ts";
 import { displayPath } from "../../paths.ts";
 import type { AgentDefinition } from "./builtin.ts";
 
@@ -26,6 +27,8 @@ export function parseAgentFile(path: string, text: string): AgentDefinition | { 
   const where = displayPath(path);
   const split = splitFrontmatter(text);
   if (!split) return { problem: `${where}: no frontmatter (--- name, description ---); skipped` };
+  const hazard = parserHazard(split.yaml);
+  if (hazard) return { problem: `${where}: the frontmatter's YAML is refused: ${hazard}; skipped` };
   let data: unknown;
   try {
     data = parseYaml(split.yaml) ?? {};
