@@ -1,6 +1,7 @@
 import { readFileSync } from "node:fs";
 import { displayPath } from "../paths.ts";
 import { noteSkippedForTrust } from "../trust/folder-trust.ts";
+import type { Source } from "../extensions/sources.ts";
 import type { EnabledPlugin } from "./enabled.ts";
 
 /**
@@ -44,4 +45,22 @@ export function pluginExtensionEntries(plugins: readonly EnabledPlugin[]): strin
 /** Agent folders with the name their agents are prefixed with (`<plugin>:<agent>`, as Claude Code names them). */
 export function pluginAgentDirs(plugins: readonly EnabledPlugin[]): { namespace: string; dirs: string[] }[] {
   return plugins.filter((plugin) => plugin.components.agents.length > 0).map((plugin) => ({ namespace: plugin.name, dirs: plugin.components.agents }));
+}
+
+/**
+ * Each plugin as a source of skills and commands (core/extensions/sources.ts). Text needs no trust;
+ * `trusted` decides whether its commands' !`cmd` lines may run.
+ */
+export function pluginSources(plugins: readonly EnabledPlugin[]): Source[] {
+  return plugins
+    .filter((plugin) => plugin.components.skills.length + plugin.components.commands.length > 0)
+    .map((plugin) => ({
+      kind: "plugin",
+      root: plugin.root,
+      trusted: plugin.trusted,
+      namespace: plugin.name,
+      label: `plugin ${plugin.id}`,
+      skillDirs: plugin.components.skills,
+      commandDirs: plugin.components.commands,
+    }));
 }
