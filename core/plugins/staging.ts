@@ -38,6 +38,8 @@ function recoverAside(parent: string): void {
     return;
   }
   for (const name of names) {
+    // Scoped npm packages sit one folder down.
+    if (name.startsWith("@")) recoverAside(join(parent, name));
     const match = /^(.*)\.old-(\d+)$/.exec(name);
     if (!match || processAlive(Number(match[2]))) continue;
     const dest = join(parent, match[1]!);
