@@ -11,7 +11,15 @@ import { isValidName } from "./names.ts";
 const pin = { ref: z.string().min(1).optional(), sha: z.string().regex(/^[0-9a-fA-F]{7,40}$/).optional() };
 export const SourceSchema = z.union([
   z.string().min(1),
-  z.looseObject({ source: z.literal("github"), repo: z.string().regex(/^[\w.-]+\/[\w.-]+$/), ...pin }),
+  z.looseObject({
+    source: z.literal("github"),
+    // Hand-written catalogs also give the repository's URL here: reduced to owner/repo.
+    repo: z.preprocess(
+      (value) => (typeof value === "string" ? value.replace(/^(https?:\/\/)?(www\.)?github\.com\//, "").replace(/\.git$|\/$/, "") : value),
+      z.string().regex(/^[\w.-]+\/[\w.-]+$/),
+    ),
+    ...pin,
+  }),
   // "git" is what some hand-written catalogs say for a plain git URL.
   z.looseObject({ source: z.enum(["url", "git"]), url: z.string().min(1), ...pin }),
   z.looseObject({ source: z.literal("git-subdir"), url: z.string().min(1), path: z.string().min(1), ...pin }),

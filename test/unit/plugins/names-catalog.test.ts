@@ -47,6 +47,7 @@ describe("catalogs in the wild", () => {
           { name: "url", source: { source: "url", url: "https://x/r.git" } },
           { name: "sub", source: { source: "git-subdir", url: "https://x/m.git", path: "p/q" } },
           { name: "npm", source: { source: "npm", package: "@s/p", version: "^1" } },
+          { name: "gh-url", source: { source: "github", repo: "https://github.com/o/r.git" } },
           { name: "bad-sha", source: { source: "github", repo: "o/r", sha: "not-hex" } },
           { name: "no-source" },
           "just a string",
@@ -54,7 +55,8 @@ describe("catalogs in the wild", () => {
       }),
       "test",
     );
-    expect(catalog.plugins.map((p) => p.name)).toEqual(["rel", "gh", "url", "sub", "npm"]);
+    expect(catalog.plugins.map((p) => p.name)).toEqual(["rel", "gh", "url", "sub", "npm", "gh-url"]);
+    expect(catalog.plugins[5]!.source).toMatchObject({ source: "github", repo: "o/r" });
     expect(catalog.skipped.map((s) => s.name)).toEqual(["bad-sha", "no-source", "(unnamed)"]);
     expect(catalog.pluginRoot).toBe("./plugins");
   });
