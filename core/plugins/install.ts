@@ -105,7 +105,3 @@ export function setMarketplacePluginEnabled(key: string, scope: Scope, cwd: stri
   record.enabled = enabled;
   writeState(file, state);
 }
-
-export function isMarketplaceInstalled(key: string, cwd: string): boolean {
-  return (["user", "project"] as const).some((scope) => findRecord(readInstalled(installedFile(scope, cwd)), key, scope) !== undefined);
-}
