@@ -119,7 +119,8 @@ export class Agent {
       cwd: options.cwd,
       subagent: (options.depth ?? 0) > 0,
     });
-    if (this.extensions?.notification) {
+    // A subagent shares its parent's gate: the parent's session is the one that notifies.
+    if (this.extensions?.notification && !options.depth) {
       const notify = this.extensions.notification.bind(this.extensions);
       options.gate.onAsk = (request) => void notify(`omp needs your permission to use ${request.toolName}: ${request.summary}`).catch(() => undefined);
     }
