@@ -10,6 +10,7 @@ import { reportCommandError } from "./command-error.ts";
 import { AGENT_OPTIONS } from "./agent-options.ts";
 import { collect } from "./option-values.ts";
 import { forCommander, nonNegativeInt } from "./options.ts";
+import { describePluginCommands } from "./plugin-commands.ts";
 
 /** Exit status for bad usage, as ripgrep uses it: 1 is kept for "nothing found". */
 export const EXIT_USAGE = 2;
@@ -213,6 +214,8 @@ export function describeProgram(status: Status): Command {
     .option("--deny", "remember the folder as untrusted (the interactive mode stops asking)")
     .option("--json", "with --list: print JSON")
     .action(run(async (dir: string | undefined, options: TrustFlags) => (await import("./trust.ts")).runTrust(dir, options)));
+
+  describePluginCommands(program, run);
 
   const mcp = program.command("mcp").description("manage MCP servers (~/.omp/agent/mcp.json, .mcp.json)");
   mcp

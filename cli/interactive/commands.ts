@@ -21,6 +21,7 @@ import type { Span } from "./text.ts";
 import type { Theme } from "./theme.ts";
 import type { Block } from "./transcript.ts";
 import type { View } from "./blocks.ts";
+import { pluginCommand } from "./plugin-command.ts";
 
 /** What slash commands may do to the interactive session. */
 export interface CommandHost {
@@ -237,6 +238,7 @@ export const COMMANDS: SlashCommand[] = [
     },
   },
   extensionsCommand,
+  pluginCommand,
   MCP_COMMAND,
   {
     name: "exit",
@@ -248,7 +250,7 @@ export const COMMANDS: SlashCommand[] = [
 ];
 
 /** Aliases users type from habit; not listed, not completed. */
-const ALIASES: Record<string, string> = { quit: "exit", q: "exit", clear: "new", h: "help", "?": "help", keys: "hotkeys" };
+const ALIASES: Record<string, string> = { quit: "exit", q: "exit", clear: "new", h: "help", "?": "help", keys: "hotkeys", plugins: "plugin", marketplace: "plugin" };
 
 function tip(theme: Theme, what: string, why: string): Span[] {
   return [
