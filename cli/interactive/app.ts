@@ -13,6 +13,7 @@ import { VERSION } from "../../core/version.ts";
 import { ApprovalPrompt } from "./approval-prompt.ts";
 import { AssistantBlock, NoticeBlock, type NoticeKind, SPINNER, UserBlock, type View, notice } from "./blocks.ts";
 import { COMMANDS, type CommandHost, findCommand, suggestCommand } from "./commands.ts";
+import { mcpCommandInfos, mcpPromptCommand } from "./mcp-commands.ts";
 import { extensionCommandInfos } from "./extension-commands.ts";
 import { findInvocable } from "../../core/extensions/expand.ts";
 import { prepareInvocation } from "../../core/extensions/invoke.ts";
@@ -123,7 +124,7 @@ export class InteractiveApp implements CommandHost {
     this.selection = options.selection;
     this.screen = new Screen(terminal);
     this.editor = new PromptEditor(theme, () => this.historyStore()?.recent(500) ?? []);
-    this.completer = new Completer(() => [...COMMANDS, ...extensionCommandInfos(this.runtime.extensions, COMMANDS)], this.cwd, () => this.requestRender());
+    this.completer = new Completer(() => [...COMMANDS, ...extensionCommandInfos(this.runtime.extensions, COMMANDS), ...mcpCommandInfos(this.runtime)], this.cwd, () => this.requestRender());
     this.shell = new ShellRunner(this.view, this.cwd, () => this.requestRender());
     this.agent = options.agent;
   }
@@ -644,7 +645,7 @@ export class InteractiveApp implements CommandHost {
   }
 
   private runCommand(name: string, args: string, raw: string): void {
-    const command = findCommand(name);
+    const command = findCommand(name) ?? mcpPromptCommand(this.runtime, name);
     if (!command && findInvocable(this.runtime.extensions, name)) return this.invoke(raw.trim(), name);
     if (!command) {
       const suggestion = suggestCommand(name);

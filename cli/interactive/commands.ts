@@ -13,6 +13,7 @@ import { toHtml, toMarkdown } from "./export.ts";
 import { FIXED_KEYS } from "./hotkeys.ts";
 import { extensionHelpLines, extensionsCommand } from "./extension-commands.ts";
 import type { Keymap } from "./keybindings.ts";
+import { MCP_COMMAND } from "./mcp-commands.ts";
 import type { Choice } from "./select-list.ts";
 import { formatCost, formatTokens } from "./status-line.ts";
 import type { Span } from "./text.ts";
@@ -231,6 +232,7 @@ export const COMMANDS: SlashCommand[] = [
     },
   },
   extensionsCommand,
+  MCP_COMMAND,
   {
     name: "exit",
     description: "leave omp (ctrl+d, or ctrl+c twice)",

@@ -14,7 +14,7 @@ import type { SessionEntry } from "../session/schema.ts";
 import { SessionWriter } from "../session/writer.ts";
 import { ApprovalGate, type Approver } from "../tools/approval.ts";
 import { PathScope } from "../tools/path-scope.ts";
-import type { Tool } from "../tools/types.ts";
+import type { Tool, ToolSource } from "../tools/types.ts";
 import { Agent } from "./agent.ts";
 import type { ExtensionsFactory } from "./agent-extensions.ts";
 import { findContextFiles } from "./context-files.ts";
@@ -31,6 +31,8 @@ export interface RuntimeOptions {
   settings: Settings;
   modelsConfig: ModelsConfig;
   tools: Tool[];
+  /** Tools added at run time (MCP servers), after `tools`. */
+  toolSource?: ToolSource;
   approver?: Approver;
   /** `--api-key`: applies to the model chosen on the command line. */
   cliKey?: string;
@@ -183,14 +185,17 @@ export class Runtime {
     }
     const artifactsDir = writer ? writer.path.replace(/\.jsonl$/, "") : join(agentDir(this.options.env as NodeJS.ProcessEnv), "artifacts", `${process.pid}`);
     const modelId = `${selection.model.provider}/${selection.model.id}`;
-    return new Agent({
+    const source = this.options.toolSource;
+    const base = this.tools();
+    const agent = new Agent({
       cwd: this.options.cwd,
       model: selection.model,
       apiKey: selection.apiKey,
       thinking: selection.model.reasoning ? thinking : "off",
-      tools: this.tools(),
+      tools: source ? [...base, ...source.tools(selection.model.contextWindow)] : base,
       gate: new ApprovalGate(settings.approvalMode, this.options.approver, new PathScope(this.options.cwd, [...(this.options.addDirs ?? []), artifactsDir])),
-      systemPrompt: this.systemPrompt(),
+      // The first request also waits for the run-time tools it must carry (bounded by their source).
+      systemPrompt: source ? Promise.all([this.systemPrompt(), source.ready()]).then(([prompt]) => prompt) : this.systemPrompt(),
       writer,
       messages,
       messageEntryIds,
@@ -203,6 +208,10 @@ export class Runtime {
       extensions: this.options.extensions,
       selectModel: (pattern) => this.selectModel(pattern, false),
     });
+    source?.subscribe(() => {
+      agent.tools = [...base, ...source.tools(agent.model.contextWindow)];
+    });
+    return agent;
   }
 
   /**
