@@ -18,6 +18,7 @@ import { sessionDirFor } from "../core/session/paths.ts";
 import { type Approver, parseApprovalMode } from "../core/tools/approval.ts";
 import { isDirectory } from "../core/tools/paths.ts";
 import { type ToolSelection, builtinTools, selectTools } from "../core/tools/registry.ts";
+import { Extensions } from "../core/extensions/extensions.ts";
 import { sessionExtensions, subagentDefinitions } from "../core/extensions/session.ts";
 import { createTaskTool } from "../core/extensions/agents/task-tool.ts";
 import { misplacedCommand } from "./command-words.ts";
@@ -181,6 +182,7 @@ async function runAgentWith(messages: string[], flags: AgentFlags, cleanup: (() 
   // The skill tool is not a built-in: `--tools read,skill` names it, and only then does a tool list include it.
   const skillTool = skillToolWanted(toolSelection, settings.tools.disabled);
   const builtins = builtinTools();
+  const registry = new Extensions({ cwd, env });
   const extensions = await sessionExtensions({
     cwd,
     env,
@@ -189,9 +191,10 @@ async function runAgentWith(messages: string[], flags: AgentFlags, cleanup: (() 
     extensionPaths: flags.extension ?? [],
     reservedToolNames: [...builtins.map((tool) => tool.name), "task"],
     warn,
+    registry,
   });
   const tools = selectTools(
-    [...builtins, ...extensions.tools, createTaskTool(subagentDefinitions(cwd, env, warn))].filter((tool) => !settings.tools.disabled.includes(tool.name)),
+    [...builtins, ...extensions.tools, createTaskTool(subagentDefinitions(cwd, env, warn, registry))].filter((tool) => !settings.tools.disabled.includes(tool.name)),
     withoutSkill(toolSelection),
   );
   const mcp = startMcp(cwd, env, flags, interactive, warn);
@@ -204,6 +207,7 @@ async function runAgentWith(messages: string[], flags: AgentFlags, cleanup: (() 
     settings,
     modelsConfig,
     tools,
+    registry,
     ...(mcp ? { toolSource: mcp } : {}),
     cliKey: flags.apiKey,
     noSession,

@@ -1,18 +1,29 @@
 import { resolve } from "node:path";
 import { Extensions } from "../core/extensions/extensions.ts";
 import { extensionsJson, extensionsListing } from "../core/extensions/listing.ts";
+import { sessionExtensions, subagentDefinitions } from "../core/extensions/session.ts";
 import { loadDotenv } from "../core/config/dotenv.ts";
+import { loadSettings } from "../core/config/settings.ts";
+import { builtinTools } from "../core/tools/registry.ts";
+import { folderTrust } from "../core/trust/folder-trust.ts";
 import { writeStdout } from "./write.ts";
 
 /**
- * `omp extensions [--json]`: every skill and command (and whatever other kinds the loaders
- * record) for the current folder, with its source file; shadowed and skipped items with why.
+ * `omp extensions [--json]`: every skill, command, hook, subagent and TypeScript extension for
+ * the current folder, with its source file; shadowed and skipped items with why. Loads them as a
+ * run would, so an untrusted folder's hooks and extensions are listed as skipped, never run.
  * Exit 0 even when some were skipped: the listing is how the user finds out.
  */
 export async function runExtensions(options: { json?: boolean }): Promise<number> {
   const cwd = resolve(process.cwd());
-  loadDotenv({ cwd, env: process.env });
-  const extensions = new Extensions({ cwd, env: process.env });
+  const env = process.env;
+  const trusted = folderTrust(cwd, { env }).trusted;
+  loadDotenv({ cwd, env, trusted });
+  const { settings, layers } = loadSettings({ cwd, env, trusted });
+  const extensions = new Extensions({ cwd, env });
+  const quiet = () => {};
+  await sessionExtensions({ cwd, env, layers, approvalMode: settings.approvalMode, extensionPaths: [], reservedToolNames: [...builtinTools().map((tool) => tool.name), "task"], warn: quiet, registry: extensions });
+  subagentDefinitions(cwd, env, quiet, extensions);
   if (options.json) {
     await writeStdout(`${JSON.stringify(extensionsJson(extensions), null, 2)}\n`);
     return 0;

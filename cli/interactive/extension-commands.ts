@@ -36,7 +36,7 @@ export function extensionHelpLines(theme: Theme, extensions: Extensions, builtin
 /** /extensions: what `omp extensions` prints, in the transcript. */
 export const extensionsCommand: SlashCommand = {
   name: "extensions",
-  description: "loaded skills and commands, and what was skipped",
+  description: "loaded skills, commands, hooks, agents and extensions, and what was skipped",
   run(host) {
     const lines = extensionsListing(host.runtime.extensions);
     host.add(

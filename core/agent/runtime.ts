@@ -53,6 +53,8 @@ export interface RuntimeOptions {
   skillTool?: boolean;
   /** Hooks and extensions for every agent made here. */
   extensions?: ExtensionsFactory;
+  /** The extensions registry, when the caller made it first to record hooks, agents and TS extensions in it. */
+  registry?: Extensions;
 }
 
 /** Nothing to talk to: no key for any provider and no local server. The interactive mode offers set-up instead. */
@@ -85,7 +87,7 @@ export class Runtime {
 
   constructor(readonly options: RuntimeOptions) {
     this.models = knownModels(options.modelsConfig, options.env);
-    this.extensions = new Extensions({ cwd: options.cwd, env: options.env as NodeJS.ProcessEnv });
+    this.extensions = options.registry ?? new Extensions({ cwd: options.cwd, env: options.env as NodeJS.ProcessEnv });
   }
 
   /** The selected tools, and the skill tool when skills are installed; the same for every agent of the process. */

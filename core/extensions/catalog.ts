@@ -23,6 +23,10 @@ export interface CatalogEntry {
   warning?: string;
   /** How a sloppy file was read ("name \"My Skill\" used as my-skill"): listed, not reported. */
   note?: string;
+  /** What it does, in one line of the listing: a hook's command, an extension's tools and commands. */
+  detail?: string;
+  /** The same for `omp extensions --json`: a hook's event, matcher and command, an extension's tools. */
+  data?: Record<string, unknown>;
 }
 
 /**
@@ -34,8 +38,13 @@ export class Catalog {
   private report: ((message: string) => void) | undefined;
   private readonly pending: string[] = [];
 
-  add(entry: CatalogEntry): void {
+  /**
+   * `reported`: the loader said so already (hooks and TypeScript extensions warn as they load, an
+   * untrusted folder gets one notice), so the entry is only listed.
+   */
+  add(entry: CatalogEntry, options: { reported?: boolean } = {}): void {
     this.entries.push(entry);
+    if (options.reported) return;
     const where = displayPath(entry.path);
     if (entry.status === "skipped" && entry.reason) this.problem(`${where}: ${entry.reason} (skipped)`);
     if (entry.warning) this.problem(`${where}: ${entry.warning}`);

@@ -17,6 +17,7 @@ export class Extensions {
   private sourceList: Source[] | undefined;
   private skillList: Skill[] | undefined;
   private commandList: MarkdownCommand[] | undefined;
+  private readonly listers: (() => void)[] = [];
 
   constructor(private readonly options: SourceOptions) {}
 
@@ -37,10 +38,19 @@ export class Extensions {
     return (this.commandList ??= loadCommands(this.sources, this.catalog));
   }
 
+  /**
+   * A kind that loads lazily in a run (hooks parse at their first event) records its entries
+   * when the listing is first asked for, through this.
+   */
+  whenListed(record: () => void): void {
+    this.listers.push(record);
+  }
+
   /** Every kind loaded, then everything found: loaded, shadowed and skipped, with files and reasons. */
   listExtensions(): CatalogEntry[] {
     void this.skills;
     void this.commands;
+    for (const record of this.listers.splice(0)) record();
     return this.catalog.entries;
   }
 }

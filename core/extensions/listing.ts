@@ -38,11 +38,13 @@ export function extensionsJson(extensions: Extensions) {
       ...(e.reason ? { reason: e.reason } : {}),
       ...(e.warning ? { warning: e.warning } : {}),
       ...(e.note ? { note: e.note } : {}),
+      ...(e.detail ? { detail: e.detail } : {}),
+      ...(e.data ?? {}),
     })),
   };
 }
 
-const KIND_TITLES: Record<string, string> = { skill: "Skills", command: "Commands", agent: "Agents", hook: "Hooks", extension: "Extensions" };
+const KIND_TITLES: Record<string, string> = { skill: "Skills", command: "Commands", hook: "Hooks", agent: "Agents", extension: "Extensions" };
 const MARK: Record<CatalogEntry["status"], string> = { loaded: " ", shadowed: "~", skipped: "✗" };
 
 export interface ListingLine {
@@ -57,10 +59,14 @@ export interface ListingLine {
 export function extensionsListing(extensions: Extensions): ListingLine[] {
   const entries = extensions.listExtensions();
   const lines: ListingLine[] = [];
+  // The built-in subagent is always listed, so this says where skills and commands would be.
   if (extensions.sources.length === 0) {
-    return [{ text: "No skills or commands: omp looks in ~/.omp/agent, ~/.claude, and .omp, .claude, .agents from here up to the repository root.", style: "dim" }];
+    lines.push({ text: "No skills or commands: omp looks in ~/.omp/agent, ~/.claude, and .omp, .claude, .agents from here up to the repository root.", style: "dim" });
   }
-  const kinds = [...new Set(entries.map((e) => e.kind))];
+  // Skills and commands first, as before the other kinds joined the catalog; then hooks, agents, extensions.
+  const order = Object.keys(KIND_TITLES);
+  const rank = (kind: string) => (order.includes(kind) ? order.indexOf(kind) : order.length);
+  const kinds = [...new Set(entries.map((e) => e.kind))].sort((a, b) => rank(a) - rank(b));
   for (const kind of kinds) {
     const group = entries.filter((e) => e.kind === kind);
     const counts = (["loaded", "shadowed", "skipped"] as const).map((status) => [status, group.filter((e) => e.status === status).length] as const).filter(([, n]) => n > 0);
@@ -70,12 +76,12 @@ export function extensionsListing(extensions: Extensions): ListingLine[] {
     for (const entry of group) {
       const why = entry.reason ?? entry.warning ?? entry.note;
       lines.push({
-        text: `${MARK[entry.status]} ${displayName(entry).padEnd(width)} ${entry.source.kind.padEnd(8)} ${shownPath(entry.path, extensions.cwd)}${why ? ` — ${why}` : ""}`,
+        text: `${MARK[entry.status]} ${displayName(entry).padEnd(width)} ${entry.source.kind.padEnd(8)} ${shownPath(entry.path, extensions.cwd)}${entry.detail ? ` → ${entry.detail}` : ""}${why ? ` — ${why}` : ""}`,
         style: entry.status === "skipped" || entry.warning ? "problem" : entry.status === "shadowed" ? "dim" : "loaded",
       });
     }
   }
-  if (kinds.length === 0) lines.push({ text: `Looked in ${extensions.sources.map((s) => s.label).join(", ")}: nothing found.`, style: "dim" });
+  if (kinds.length === 0 && extensions.sources.length > 0) lines.push({ text: `Looked in ${extensions.sources.map((s) => s.label).join(", ")}: nothing found.`, style: "dim" });
   const untrusted = extensions.sources.filter((s) => s.kind === "project" && !s.trusted);
   if (untrusted.length > 0) {
     lines.push({ text: "", style: "dim" });

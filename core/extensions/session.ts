@@ -2,7 +2,7 @@ import { existsSync } from "node:fs";
 import type { ExtensionsFactory } from "../agent/agent-extensions.ts";
 import { combineExtensions } from "../agent/agent-extensions.ts";
 import type { SettingsLayer } from "../config/settings.ts";
-import { join, resolve } from "node:path";
+import { dirname, join, resolve } from "node:path";
 import { agentDir, expandHome } from "../paths.ts";
 import type { Tool } from "../tools/types.ts";
 import { folderTrust, noteSkippedForTrust } from "../trust/folder-trust.ts";
@@ -12,6 +12,9 @@ import type { LoadedCommand } from "./ts/load.ts";
 import { type AgentDefinition, GENERAL_PURPOSE } from "./agents/builtin.ts";
 import { loadAgentDefinitions } from "./agents/discover.ts";
 import { agentDirs } from "./agents/task-tool.ts";
+import type { Extensions } from "./extensions.ts";
+import { hookSourceKind, recordAgents, recordExtensionReports, recordHooks, recordSkippedExtension, UNTRUSTED_REASON, untrustedProjectHooks } from "./session-catalog.ts";
+import type { SourceKind } from "./sources.ts";
 import { enabledPlugins } from "../plugins/enabled.ts";
 import { pluginAgentDirs, pluginExtensionEntries, pluginHookSources } from "../plugins/wiring.ts";
 
@@ -27,6 +30,8 @@ export interface SessionExtensionsOptions {
   reservedToolNames: readonly string[];
   /** Problems and hook failures, one line each. */
   warn: (line: string) => void;
+  /** Where `omp extensions` and `/extensions` find what was loaded or skipped. */
+  registry?: Extensions;
 }
 
 export interface SessionExtensions {
@@ -56,6 +61,14 @@ export async function sessionExtensions(options: SessionExtensionsOptions): Prom
     const sources = [...hookLayers.map((layer) => ({ file: layer.path!, block: layer.values.hooks })), ...pluginHooks];
     factories.push(lazyClaudeHooks(sources, { env: options.env, warn: options.warn, permissionMode: options.approvalMode }));
   }
+  const registry = options.registry;
+  // Hooks parse at their first event; the listing parses them when it is asked for.
+  if (registry) {
+    registry.whenListed(() => {
+      recordHooks(registry.catalog, [...hookLayers.map((layer) => ({ file: layer.path!, block: layer.values.hooks })), ...pluginHooks], (source) => hookSourceKind(source, options.layers));
+      if (!folderTrust(options.cwd, { env: options.env }).trusted) recordHooks(registry.catalog, untrustedProjectHooks(options.layers), () => "project", UNTRUSTED_REASON);
+    });
+  }
 
   const user = extensionsIn(join(agentDir(options.env), "extensions"));
   const project = extensionsIn(join(options.cwd, ".omp", "extensions"));
@@ -65,12 +78,17 @@ export async function sessionExtensions(options: SessionExtensionsOptions): Prom
     noteSkippedForTrust("extensions in .omp/extensions");
     projectAllowed = false;
   }
-  const entries = [...user.entries, ...(projectAllowed ? project.entries : []), ...explicit.flatMap((found) => found.entries), ...pluginExtensionEntries(plugins)];
+  const fromPlugins = pluginExtensionEntries(plugins);
+  const entries = [...user.entries, ...(projectAllowed ? project.entries : []), ...explicit.flatMap((found) => found.entries), ...fromPlugins];
+  const kinds = new Map<string, SourceKind>([...fromPlugins.map((file) => [file, "plugin"] as const), ...explicit.flatMap((found) => found.entries.map((file) => [file, "cli"] as const)), ...project.entries.map((file) => [file, "project"] as const)]);
+  const kindOf = (file: string): SourceKind => kinds.get(file) ?? "user";
+  if (registry && !projectAllowed) for (const file of project.entries) recordSkippedExtension(registry.catalog, file, "project", UNTRUSTED_REASON);
   for (const problem of [...user.problems, ...(projectAllowed ? project.problems : []), ...explicit.flatMap((found) => (found.problem ? [found.problem] : []))]) options.warn(problem);
   if (entries.length > 0) {
     const { loadExtensions } = await import("./ts/load.ts");
     const loaded = await loadExtensions([...new Set(entries)], new Set(options.reservedToolNames), options.warn);
     for (const problem of loaded.problems) options.warn(problem);
+    if (registry) recordExtensionReports(registry.catalog, loaded.reports, kindOf);
     result.tools = loaded.tools;
     result.commands = loaded.commands;
     if (loaded.factory) factories.push(loaded.factory);
@@ -84,17 +102,30 @@ export async function sessionExtensions(options: SessionExtensionsOptions): Prom
  * The subagents the task tool offers: the built-in general-purpose agent, then agent files (text
  * only, so a project's need no trust).
  */
-export function subagentDefinitions(cwd: string, env: NodeJS.ProcessEnv, warn: (line: string) => void): AgentDefinition[] {
-  const dirs = agentDirs(cwd, env).filter((dir) => existsSync(dir));
+export function subagentDefinitions(cwd: string, env: NodeJS.ProcessEnv, warn: (line: string) => void, registry?: Extensions): AgentDefinition[] {
+  const all = agentDirs(cwd, env);
+  const dirs = all.filter((dir) => existsSync(dir));
   const plugins = pluginAgentDirs(enabledPlugins(cwd));
-  if (dirs.length === 0 && plugins.length === 0) return [GENERAL_PURPOSE];
-  const { agents, problems } = loadAgentDefinitions(dirs, env);
+  if (dirs.length === 0 && plugins.length === 0) {
+    if (registry) recordAgents(registry.catalog, [GENERAL_PURPOSE], [], () => "user");
+    return [GENERAL_PURPOSE];
+  }
+  const { agents, problems, failed } = loadAgentDefinitions(dirs, env);
+  const pluginFiles = new Set<string>();
   for (const plugin of plugins) {
     const found = loadAgentDefinitions(plugin.dirs, env);
     agents.push(...found.agents.map((agent) => ({ ...agent, name: `${plugin.namespace}:${agent.name}` })));
     problems.push(...found.problems);
+    failed.push(...found.failed);
+    for (const agent of found.agents) if (agent.file) pluginFiles.add(agent.file);
+    for (const { file } of found.failed) pluginFiles.add(file);
   }
   for (const problem of problems) warn(problem);
   // An agent file named general-purpose replaces the built-in one, as in Claude Code.
-  return agents.some((agent) => agent.name === GENERAL_PURPOSE.name) ? agents : [GENERAL_PURPOSE, ...agents];
+  const definitions = agents.some((agent) => agent.name === GENERAL_PURPOSE.name) ? agents : [GENERAL_PURPOSE, ...agents];
+  // agentDirs: the user's two folders, then the project's two.
+  const userDirs = new Set(all.slice(0, 2));
+  const kindOf = (file: string): SourceKind => (pluginFiles.has(file) ? "plugin" : userDirs.has(dirname(file)) ? "user" : "project");
+  if (registry) recordAgents(registry.catalog, definitions, failed, kindOf);
+  return definitions;
 }

@@ -17,9 +17,21 @@ export interface LoadedCommand extends ExtensionCommand {
 
 type Handler = (event: any, ctx: ExtensionContext) => unknown;
 
+/** What one extension file did, for the listing: what it registered, or why it failed. */
+export interface ExtensionReport {
+  file: string;
+  tools: string[];
+  commands: string[];
+  /** Its import or factory failed: nothing of it is in use. */
+  error?: string;
+  /** What it registered that was refused. */
+  problems: string[];
+}
+
 export interface LoadedExtensions {
   /** The files that loaded. */
   files: string[];
+  reports: ExtensionReport[];
   tools: Tool[];
   commands: LoadedCommand[];
   /** The agent side (event handlers), or undefined when no extension registered any. */
@@ -61,36 +73,44 @@ function adaptTool(spec: ExtensionTool, contextOf: () => ExtensionContext): Tool
  * default-exported function, or throws is reported with its path; the others still load.
  */
 export async function loadExtensions(paths: readonly string[], reserved: ReadonlySet<string>, warn: (line: string) => void): Promise<LoadedExtensions> {
-  const loaded: LoadedExtensions = { files: [], tools: [], commands: [], problems: [] };
+  const loaded: LoadedExtensions = { files: [], reports: [], tools: [], commands: [], problems: [] };
   const handlers = new Map<ExtensionEventName, { file: string; handler: Handler }[]>();
   const names = new Set(reserved);
   // Filled per agent when it starts: tools and handlers read it at call time.
   const current: { context: ExtensionContext } = { context: { cwd: process.cwd(), sessionId: "none", sessionFile: "" } };
   for (const file of paths) {
     const where = displayPath(file);
+    const report: ExtensionReport = { file, tools: [], commands: [], problems: [] };
+    loaded.reports.push(report);
+    const refuse = (problem: string) => {
+      loaded.problems.push(problem);
+      report.problems.push(problem.slice(where.length + 2));
+    };
     const api: ExtensionAPI = {
       registerTool(spec) {
         if (typeof spec?.name !== "string" || !/^[a-zA-Z0-9_-]{1,64}$/.test(spec.name) || typeof spec.execute !== "function") {
-          loaded.problems.push(`${where}: registerTool needs a name (letters, digits, _ or -) and an execute function; tool skipped`);
+          refuse(`${where}: registerTool needs a name (letters, digits, _ or -) and an execute function; tool skipped`);
           return;
         }
         if (names.has(spec.name)) {
-          loaded.problems.push(`${where}: a tool named ${spec.name} already exists; this one is skipped`);
+          refuse(`${where}: a tool named ${spec.name} already exists; this one is skipped`);
           return;
         }
         try {
           loaded.tools.push(adaptTool(spec, () => current.context));
           names.add(spec.name);
+          report.tools.push(spec.name);
         } catch (error) {
-          loaded.problems.push(`${where}: tool ${spec.name}: ${describeError(error)}; skipped`);
+          refuse(`${where}: tool ${spec.name}: ${describeError(error)}; skipped`);
         }
       },
       registerCommand(name, command) {
         if (typeof command?.handler !== "function") {
-          loaded.problems.push(`${where}: command ${name} has no handler; skipped`);
+          refuse(`${where}: command ${name} has no handler; skipped`);
           return;
         }
         loaded.commands.push({ ...command, name: name.replace(/^\//, ""), file });
+        report.commands.push(name.replace(/^\//, ""));
       },
       on(event, handler) {
         const list = handlers.get(event) ?? [];
@@ -107,6 +127,7 @@ export async function loadExtensions(paths: readonly string[], reserved: Readonl
       loaded.files.push(file);
     } catch (error) {
       loaded.problems.push(`extension ${where} failed to load: ${describeError(error)}`);
+      report.error = describeError(error);
     }
   }
   if (handlers.size > 0) loaded.factory = (session) => extensionHooks(handlers, session, current, warn);

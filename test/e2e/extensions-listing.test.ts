@@ -1,0 +1,77 @@
+// `omp extensions` lists every kind from one catalog: skills and commands, hooks (event, matcher,
+// command, file), subagents, TypeScript extensions (what they registered, why one failed), with
+// an untrusted folder's hooks and extensions listed as skipped and never run.
+import { describe, expect, test } from "bun:test";
+import { existsSync, mkdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { setFolderTrust } from "../../core/trust/folder-trust.ts";
+import { runAgent, workspace } from "../support/agent-harness.ts";
+
+function write(path: string, text: string): string {
+  mkdirSync(join(path, ".."), { recursive: true });
+  writeFileSync(path, text);
+  return path;
+}
+
+const UNTRUSTED = "the folder is not trusted, so its code does not run (`omp trust` to allow it)";
+
+function everyKind() {
+  const { home, repo } = workspace();
+  const agent = join(home, ".omp", "agent");
+  const ran = join(home, "project-code-ran");
+  write(join(agent, "commands", "deploy.md"), "---\ndescription: Deploy it\n---\nDeploy $ARGUMENTS\n");
+  write(join(agent, "skills", "pdf", "SKILL.md"), "---\nname: pdf\ndescription: PDF files\n---\nbody\n");
+  write(join(agent, "config.yml"), "hooks:\n  PreToolUse:\n    - matcher: Bash|Write\n      hooks:\n        - type: command\n          command: ./guard.sh\n          timeout: 5\n  NotAnEvent:\n    - hooks: []\n");
+  write(join(agent, "extensions", "greeter.js"), 'export default (api) => { api.registerTool({ name: "greet", description: "g", parameters: { type: "object" }, execute: () => "hi" }); api.registerCommand("hello", { description: "Say hello", handler: () => "hi" }); };');
+  write(join(agent, "extensions", "broken.js"), 'throw new Error("boom at import");');
+  write(join(agent, "agents", "reviewer.md"), "---\nname: reviewer\ndescription: Reviews diffs\ntools: Read, Grep\n---\nYou review.\n");
+  write(join(agent, "agents", "sloppy.md"), "just text, no frontmatter\n");
+  write(join(repo, ".claude", "agents", "tester.md"), "---\nname: tester\ndescription: Runs tests\n---\nYou test.\n");
+  write(join(repo, ".omp", "config.yml"), `hooks:\n  Stop:\n    - hooks:\n        - type: command\n          command: touch ${ran}-hook\n`);
+  write(join(repo, ".omp", "extensions", "proj.js"), `import { writeFileSync } from "node:fs"; writeFileSync(${JSON.stringify(`${ran}-ext`)}, "x"); export default (api) => api.registerTool({ name: "proj_tool", description: "p", parameters: { type: "object" }, execute: () => "p" });`);
+  return { home, repo, agent, ran };
+}
+
+describe("omp extensions: every kind", () => {
+  test("--json lists hooks, agents and TS extensions beside skills and commands; untrusted project code is skipped, not run, then loads once trusted", async () => {
+    const { home, repo, agent, ran } = everyKind();
+    const result = await runAgent(["extensions", "--json"], { home, cwd: repo });
+    expect(result.code).toBe(0);
+    const items: any[] = JSON.parse(result.stdout).items;
+    const find = (kind: string, name: string) => items.find((item) => item.kind === kind && item.name === name);
+    expect(find("command", "deploy")).toMatchObject({ status: "loaded", source: "user" });
+    expect(find("skill", "pdf")).toMatchObject({ status: "loaded" });
+    expect(find("hook", "PreToolUse Bash|Write")).toMatchObject({ status: "loaded", source: "user", path: join(agent, "config.yml"), event: "PreToolUse", matcher: "Bash|Write", command: "./guard.sh", timeoutSeconds: 5 });
+    expect(items.find((item) => item.kind === "hook" && item.status === "skipped" && item.path === join(agent, "config.yml")).reason).toContain('unknown hook event "NotAnEvent"');
+    expect(find("hook", "Stop *")).toMatchObject({ status: "skipped", source: "project", path: join(repo, ".omp", "config.yml"), command: `touch ${ran}-hook`, reason: UNTRUSTED });
+    expect(find("agent", "general-purpose")).toMatchObject({ status: "loaded" });
+    expect(find("agent", "reviewer")).toMatchObject({ status: "loaded", source: "user", path: join(agent, "agents", "reviewer.md"), description: "Reviews diffs" });
+    expect(find("agent", "tester")).toMatchObject({ status: "loaded", source: "project", path: join(repo, ".claude", "agents", "tester.md") });
+    expect(find("agent", "sloppy")).toMatchObject({ status: "skipped", source: "user" });
+    expect(find("agent", "sloppy").reason).toContain("no frontmatter");
+    const greeter = items.find((item) => item.kind === "extension" && item.path === join(agent, "extensions", "greeter.js"));
+    expect(greeter).toMatchObject({ status: "loaded", source: "user", tools: ["greet"], commands: ["hello"] });
+    const broken = items.find((item) => item.kind === "extension" && item.path === join(agent, "extensions", "broken.js"));
+    expect(broken).toMatchObject({ status: "skipped", reason: "failed to load: boom at import" });
+    const project = items.find((item) => item.kind === "extension" && item.path === join(repo, ".omp", "extensions", "proj.js"));
+    expect(project).toMatchObject({ status: "skipped", source: "project", reason: UNTRUSTED });
+    // Listing never runs an untrusted folder's code.
+    expect(existsSync(`${ran}-ext`)).toBe(false);
+    expect(existsSync(`${ran}-hook`)).toBe(false);
+
+    const text = await runAgent(["extensions"], { home, cwd: repo });
+    expect(text.code).toBe(0);
+    expect(text.stdout).toMatch(/^Hooks \(1 loaded, 2 skipped\)$/m);
+    expect(text.stdout).toMatch(/^ {2}PreToolUse Bash\|Write +user +~\/\.omp\/agent\/config\.yml → \.\/guard\.sh$/m);
+    expect(text.stdout).toMatch(/^✗ Stop \* +project +\.omp\/config\.yml → touch .* — the folder is not trusted/m);
+    expect(text.stdout).toMatch(/^Agents \(3 loaded, 1 skipped\)$/m);
+    expect(text.stdout).toMatch(/^Extensions \(1 loaded, 2 skipped\)$/m);
+    expect(text.stdout).toMatch(/greeter\.js +user +~\/\.omp\/agent\/extensions\/greeter\.js → tool greet, \/hello$/m);
+    expect(text.stdout.indexOf("Skills")).toBeLessThan(text.stdout.indexOf("Hooks"));
+
+    setFolderTrust(repo, true, { OMP_AGENT_DIR: agent });
+    const trusted = JSON.parse((await runAgent(["extensions", "--json"], { home, cwd: repo })).stdout).items as any[];
+    expect(trusted.find((item) => item.kind === "hook" && item.name === "Stop *")).toMatchObject({ status: "loaded", source: "project" });
+    expect(trusted.find((item) => item.kind === "extension" && item.path === join(repo, ".omp", "extensions", "proj.js"))).toMatchObject({ status: "loaded", tools: ["proj_tool"] });
+  });
+});
