@@ -690,6 +690,8 @@ export class InteractiveApp implements CommandHost {
       .then((invocation) => {
         if (!invocation) return;
         for (const warning of invocation.warnings) this.notice("warning", warning);
+        // An extension's command that did its work itself: nothing to send.
+        if (invocation.content.length === 0) return invocation.restore();
         if (this.agent.isRunning) {
           this.queued.push({ kind: "steer", text, content: invocation.content });
           return;

@@ -7,13 +7,14 @@ import type { Span } from "./text.ts";
 import type { Theme } from "./theme.ts";
 
 /**
- * The markdown commands and skills (`skill:<name>`) as the completion list and /help show them;
+ * The markdown commands, the TypeScript extensions' commands and skills (`skill:<name>`) as the completion list and /help show them;
  * a command named like a built-in one is left out, since the built-in one runs.
  */
 export function extensionCommandInfos(extensions: Extensions, builtins: readonly CommandInfo[]): CommandInfo[] {
   const taken = new Set(builtins.map((b) => b.name));
   return [
     ...extensions.commands.filter((c) => !taken.has(c.name)).map((c) => ({ name: c.name, description: c.description, ...(c.argumentHint ? { args: c.argumentHint } : {}) })),
+    ...extensions.codeCommands.filter((c) => !taken.has(c.name) && !extensions.commands.some((m) => m.name === c.name)).map((c) => ({ name: c.name, description: c.description ?? "" })),
     ...extensions.skills.map((s) => ({ name: `skill:${s.name}`, description: s.description, args: "[request]" })),
   ];
 }

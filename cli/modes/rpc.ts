@@ -194,6 +194,11 @@ class RpcSession {
     switch (command.type) {
       case "prompt": {
         const invocation = await this.invocation(command.message);
+        // An extension's command that did its work itself: nothing goes to the model.
+        if (invocation && invocation.content.length === 0) {
+          invocation.restore();
+          return this.respond("prompt", id, { agentInvoked: false, invoked: { kind: invocation.kind, name: invocation.name, path: invocation.path }, warnings: invocation.warnings });
+        }
         const content = invocation ? [...invocation.content, ...(command.images ?? [])] : this.content(command.message, command.images);
         if (agent.isRunning) {
           if (!command.streamingBehavior) throw new Error('the agent is working: send streamingBehavior "steer" or "followUp", or use steer / follow_up');

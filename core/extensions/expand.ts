@@ -8,12 +8,14 @@ import { bashAllowed } from "./allowed-tools.ts";
 import { type MarkdownCommand, readCommandBody } from "./commands.ts";
 import type { Extensions } from "./extensions.ts";
 import { type Skill, readSkillBody } from "./skills.ts";
+import type { LoadedCommand } from "./ts/load.ts";
 
 /** What `/name args` became: the user turn to send, and what sent it. */
 export interface Invocation {
   kind: "command" | "skill";
   name: string;
   path: string;
+  /** Empty when an extension's command did its work itself: nothing to send. */
   content: (TextContent | ImageContent)[];
   /** The command's `model`: the model for this one prompt. */
   model?: string;
@@ -30,6 +32,8 @@ export interface ExpandOptions {
   signal?: AbortSignal;
   /** Names the mode handles itself (the interactive mode's /help, /model): never a command here. */
   reserved?: (name: string) => boolean;
+  /** The session an extension's command handler is told about. */
+  session?: { id: string; file: string };
 }
 
 /** Seconds a command's !`cmd` line may run. */
@@ -43,13 +47,15 @@ export function parseSlash(text: string): { name: string; args: string } | undef
 }
 
 /** The command or skill `/name` invokes: `/skill:x` is always a skill; `/x` a command, else a skill of that name. */
-export function findInvocable(extensions: Extensions, name: string): { command: MarkdownCommand } | { skill: Skill } | undefined {
+export function findInvocable(extensions: Extensions, name: string): { command: MarkdownCommand } | { code: LoadedCommand } | { skill: Skill } | undefined {
   if (name.startsWith("skill:")) {
     const skill = extensions.skills.find((s) => s.name === name.slice("skill:".length));
     return skill ? { skill } : undefined;
   }
   const command = extensions.commands.find((c) => c.name === name);
   if (command) return { command };
+  const code = extensions.codeCommands.find((c) => c.name.toLowerCase() === name);
+  if (code) return { code };
   const skill = extensions.skills.find((s) => s.name === name);
   return skill ? { skill } : undefined;
 }
@@ -64,7 +70,15 @@ export async function expandSlashPrompt(text: string, extensions: Extensions, op
   const found = findInvocable(extensions, slash.name);
   if (!found) return undefined;
   if ("skill" in found) return invokeSkill(found.skill, slash.args, options.cwd);
+  if ("code" in found) return invokeCodeCommand(found.code, slash.args, options);
   return invokeCommand(found.command, slash.args, options);
+}
+
+/** An extension's command: its handler's text is the prompt; no text means it did the work itself. */
+async function invokeCodeCommand(command: LoadedCommand, args: string, options: ExpandOptions): Promise<Invocation> {
+  const prompt = await command.handler(args, { cwd: options.cwd, sessionId: options.session?.id ?? "none", sessionFile: options.session?.file ?? "" });
+  const text = typeof prompt === "string" ? prompt.trim() : "";
+  return { kind: "command", name: command.name, path: command.file, content: text ? [{ type: "text", text: prompt as string }] : [], warnings: [] };
 }
 
 function invokeSkill(skill: Skill, args: string, cwd: string): Invocation {

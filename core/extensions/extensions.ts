@@ -3,6 +3,7 @@ import { type MarkdownCommand, loadCommands } from "./commands.ts";
 import { SkillCache } from "./skill-cache.ts";
 import { type Skill, loadSkills } from "./skills.ts";
 import { type Source, type SourceOptions, discoverSources } from "./sources.ts";
+import type { LoadedCommand } from "./ts/load.ts";
 import { enabledPlugins } from "../plugins/enabled.ts";
 import { pluginSources } from "../plugins/wiring.ts";
 
@@ -18,6 +19,11 @@ export class Extensions {
   private skillList: Skill[] | undefined;
   private commandList: MarkdownCommand[] | undefined;
   private readonly listers: (() => void)[] = [];
+  /**
+   * Slash commands TypeScript extensions registered: invoked, completed and offered like the
+   * markdown commands (a markdown command of the same name wins, as the user's text).
+   */
+  readonly codeCommands: LoadedCommand[] = [];
 
   constructor(private readonly options: SourceOptions) {}
 

@@ -8,16 +8,18 @@ export interface AvailableCommand {
   name: string;
   description: string;
   argumentHint?: string;
-  /** A markdown command, or a skill invoked by hand (`skill:<name>`). */
-  kind: "command" | "skill";
+  /** A markdown command, a TypeScript extension's command, or a skill invoked by hand (`skill:<name>`). */
+  kind: "command" | "extension" | "skill";
   location: string;
   path: string;
 }
 
-/** The markdown commands, then every skill as `skill:<name>`. */
+/** The markdown commands, the extensions' commands, then every skill as `skill:<name>`. */
 export function availableCommands(extensions: Extensions): AvailableCommand[] {
+  const markdown = new Set(extensions.commands.map((c) => c.name));
   return [
     ...extensions.commands.map((c) => ({ name: c.name, description: c.description, ...(c.argumentHint ? { argumentHint: c.argumentHint } : {}), kind: "command" as const, location: c.source.kind, path: c.path })),
+    ...extensions.codeCommands.filter((c) => !markdown.has(c.name)).map((c) => ({ name: c.name, description: c.description ?? "", kind: "extension" as const, location: "extension", path: c.file })),
     ...extensions.skills.map((s) => ({ name: `skill:${s.name}`, description: s.description, kind: "skill" as const, location: s.source.kind, path: s.path })),
   ];
 }

@@ -88,7 +88,10 @@ export async function sessionExtensions(options: SessionExtensionsOptions): Prom
     const { loadExtensions } = await import("./ts/load.ts");
     const loaded = await loadExtensions([...new Set(entries)], new Set(options.reservedToolNames), options.warn);
     for (const problem of loaded.problems) options.warn(problem);
-    if (registry) recordExtensionReports(registry.catalog, loaded.reports, kindOf);
+    if (registry) {
+      recordExtensionReports(registry.catalog, loaded.reports, kindOf);
+      registry.codeCommands.push(...loaded.commands);
+    }
     result.tools = loaded.tools;
     result.commands = loaded.commands;
     if (loaded.factory) factories.push(loaded.factory);

@@ -1,11 +1,16 @@
 // `omp extensions` lists every kind from one catalog: skills and commands, hooks (event, matcher,
 // command, file), subagents, TypeScript extensions (what they registered, why one failed), with
-// an untrusted folder's hooks and extensions listed as skipped and never run.
+// an untrusted folder's hooks and extensions listed as skipped and never run. An extension's
+// slash command is in the same command registry as the markdown ones (rpc).
 import { describe, expect, test } from "bun:test";
-import { existsSync, mkdirSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { setFolderTrust } from "../../core/trust/folder-trust.ts";
-import { runAgent, workspace } from "../support/agent-harness.ts";
+import { agentTestFile, modelRequests, providerCases, runAgent, userTextsOf, workspace } from "../support/agent-harness.ts";
+import { RpcProcess } from "../support/agent-rpc.ts";
+
+const standin = await agentTestFile();
+const provider = providerCases()[0]!;
 
 function write(path: string, text: string): string {
   mkdirSync(join(path, ".."), { recursive: true });
@@ -73,5 +78,47 @@ describe("omp extensions: every kind", () => {
     const trusted = JSON.parse((await runAgent(["extensions", "--json"], { home, cwd: repo })).stdout).items as any[];
     expect(trusted.find((item) => item.kind === "hook" && item.name === "Stop *")).toMatchObject({ status: "loaded", source: "project" });
     expect(trusted.find((item) => item.kind === "extension" && item.path === join(repo, ".omp", "extensions", "proj.js"))).toMatchObject({ status: "loaded", tools: ["proj_tool"] });
+  });
+});
+
+describe("an extension's slash commands beside the markdown ones", () => {
+  test("rpc: get_available_commands offers it; a prompt /name args sends its handler's text; a handler that sends nothing starts no run", async () => {
+    const { home, repo } = workspace();
+    const agent = join(home, ".omp", "agent");
+    const log = join(home, "handled.log");
+    write(join(agent, "commands", "review.md"), "---\ndescription: Review a file\n---\nReview $ARGUMENTS\n");
+    write(
+      join(agent, "extensions", "cmds.js"),
+      `import { appendFileSync } from "node:fs";
+export default (api) => {
+  api.registerCommand("greet-all", { description: "Greets everyone", handler: (args, ctx) => "Please greet " + args + " from " + ctx.cwd });
+  api.registerCommand("note", { description: "Notes it down", handler: (args, ctx) => { appendFileSync(${JSON.stringify(log)}, args + " " + ctx.sessionId + "\\n"); } });
+};`,
+    );
+    standin.setScript([{ text: "greeted" }]);
+    standin.requests.length = 0;
+    const rpc = new RpcProcess(["--model", provider.model], { home, cwd: repo, env: provider.env(standin.url) });
+    try {
+      await rpc.out.waitFor(() => true);
+      const listed = await rpc.send({ type: "get_available_commands" });
+      const byName = new Map<string, any>(listed.data.commands.map((c: any) => [c.name, c]));
+      expect(byName.get("review")).toMatchObject({ kind: "command" });
+      expect(byName.get("greet-all")).toMatchObject({ kind: "extension", description: "Greets everyone", path: join(agent, "extensions", "cmds.js") });
+      expect(byName.get("note")).toMatchObject({ kind: "extension" });
+
+      const noted = await rpc.send({ type: "prompt", message: "/note buy milk" });
+      expect(noted.data).toMatchObject({ agentInvoked: false, invoked: { kind: "command", name: "note" } });
+      const mark = rpc.mark;
+      const prompted = await rpc.send({ type: "prompt", message: "/greet-all the team" });
+      expect(prompted.data).toMatchObject({ agentInvoked: true, invoked: { kind: "command", name: "greet-all", path: join(agent, "extensions", "cmds.js") } });
+      await rpc.waitFrame((f) => f.type === "agent_end", mark);
+      const requests = modelRequests(standin);
+      expect(requests.length).toBe(1);
+      expect(userTextsOf(provider.api, requests[0]!.body)).toEqual([`Please greet the team from ${repo}`]);
+      const handled = readFileSync(log, "utf8");
+      expect(handled).toMatch(/^buy milk [0-9a-f-]{8,}\n$/);
+    } finally {
+      expect(await rpc.close()).toBe(0);
+    }
   });
 });
