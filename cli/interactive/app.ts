@@ -260,7 +260,7 @@ export class InteractiveApp implements CommandHost {
         this.retrying = undefined;
         if (this.interrupted) this.restoreQueued();
         else if (this.queued.length > 0) void this.agent.idle().then(() => this.sendQueued());
-        if (event.error && event.error !== this.lastError) this.notice("error", event.error);
+        if (event.error && event.error !== this.lastError) this.notice(event.stopReason === "hook" ? "warning" : "error", event.error);
         break;
     }
     this.requestRender();

@@ -13,6 +13,7 @@ export function exitStatusFor(reason: AgentStopReason): number {
   switch (reason) {
     case "stop":
     case "length":
+    case "hook":
       return 0;
     case "aborted":
       return 130;

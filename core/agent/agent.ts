@@ -408,8 +408,14 @@ export class Agent {
           break;
         }
         const calls = reply.content.filter((part): part is ToolCall => part.type === "toolCall");
-        const results = calls.length > 0 ? await this.runTools(calls, signal) : [];
+        const halts: string[] = [];
+        const results = calls.length > 0 ? await this.runTools(calls, signal, halts) : [];
         this.emit({ type: "turn_end", turn, message: reply, toolResults: results });
+        if (halts.length > 0) {
+          stopReason = "hook";
+          error = `a hook stopped the run: ${[...new Set(halts)].join("; ")}`;
+          break;
+        }
         if (signal.aborted) {
           stopReason = this.abortReason;
           error = this.abortMessage;
@@ -512,12 +518,13 @@ export class Agent {
    * waits for the ones before it and holds back the ones after, so effects happen in the order
    * the model asked for them. Results are recorded in call order.
    */
-  private async runTools(calls: ToolCall[], signal: AbortSignal): Promise<ToolResultMessage[]> {
+  /** `halts`: filled with the reasons of hooks that said `continue: false`. */
+  private async runTools(calls: ToolCall[], signal: AbortSignal, halts: string[]): Promise<ToolResultMessage[]> {
     const results: ToolResultMessage[] = new Array(calls.length);
     let batch: Promise<void>[] = [];
     for (const [index, call] of calls.entries()) {
       const tool = this.tools.find((t) => t.name === call.name);
-      const job = () => this.runTool(call, tool, signal).then((message) => void (results[index] = message));
+      const job = () => this.runTool(call, tool, signal, halts).then((message) => void (results[index] = message));
       if (tool?.effect === "read") batch.push(job());
       else {
         await Promise.all(batch);
@@ -530,7 +537,7 @@ export class Agent {
     return results;
   }
 
-  private async runTool(call: ToolCall, tool: Tool | undefined, signal: AbortSignal): Promise<ToolResultMessage> {
+  private async runTool(call: ToolCall, tool: Tool | undefined, signal: AbortSignal, halts: string[]): Promise<ToolResultMessage> {
     this.emit({ type: "tool_execution_start", toolCallId: call.id, toolName: call.name, args: call.arguments });
     let result: ToolResult;
     const badArguments = invalidArgumentsError(call.arguments);
@@ -558,6 +565,7 @@ export class Agent {
         call.id,
       );
     }
+    if (result.halt !== undefined) halts.push(result.halt);
     const message: ToolResultMessage = {
       role: "toolResult",
       toolCallId: call.id,

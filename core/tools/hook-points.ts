@@ -18,6 +18,8 @@ export interface BeforeToolOutcome {
   decision?: "allow" | "ask";
   /** Why `ask` was decided, shown with the approval prompt. */
   reason?: string;
+  /** Stop the run once this turn's tools are done (a hook's `continue: false`), for this reason. */
+  halt?: string;
 }
 
 /**

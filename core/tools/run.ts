@@ -35,7 +35,7 @@ export async function runToolCall(
   for (const point of hooks) {
     const outcome = await point.beforeToolCall?.(call, context.signal);
     if (!outcome) continue;
-    if (outcome.block !== undefined) return errorResult(outcome.block, { blocked: true });
+    if (outcome.block !== undefined) return { ...errorResult(outcome.block, { blocked: true }), ...(outcome.halt === undefined ? {} : { halt: outcome.halt }) };
     if (outcome.input) {
       parsed = implementation.schema.safeParse(outcome.input);
       if (!parsed.success) {

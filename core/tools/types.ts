@@ -28,6 +28,8 @@ export interface ToolResult {
   isError?: boolean;
   /** For UIs and sessions, never sent to the model: a diff, an exit code, match counts. */
   details?: unknown;
+  /** A hook's `continue: false`: the run stops once this turn's tools are done, for this reason. Never sent to the model. */
+  halt?: string;
 }
 
 /** The code of a tool: what validates its input and what runs it. */

@@ -3,28 +3,16 @@
 // PostToolUse feedback, a Stop hook that blocks once, a hung hook killed at its timeout, and
 // project hooks that wait for the folder to be trusted.
 import { describe, expect, test } from "bun:test";
-import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { setFolderTrust } from "../../core/trust/folder-trust.ts";
+import { script, writeHooks } from "../support/hook-scripts.ts";
 import { agentTestFile, modelRequests, providerCases, runAgent, toolResultsOf, userTextsOf, workspace } from "../support/agent-harness.ts";
 
 const standin = await agentTestFile();
 const provider = providerCases()[0]!;
 const api = provider.api;
 
-/** Writes an executable hook script into `dir` and returns its path. */
-function script(dir: string, name: string, body: string): string {
-  const path = join(dir, name);
-  writeFileSync(path, `#!/bin/sh\n${body}\n`);
-  chmodSync(path, 0o755);
-  return path;
-}
-
-/** `hooks:` in a config.yml (JSON is YAML). */
-function writeHooks(configPath: string, hooks: unknown): void {
-  mkdirSync(join(configPath, ".."), { recursive: true });
-  writeFileSync(configPath, JSON.stringify({ hooks }));
-}
 
 const userConfig = (home: string) => join(home, ".omp", "agent", "config.yml");
 const group = (matcher: string | undefined, command: string, timeout?: number) => ({

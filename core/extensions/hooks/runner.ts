@@ -112,7 +112,8 @@ class SessionHooks implements AgentExtensions {
     const answers = await this.run("PreToolUse", { tool_name: toolName, tool_input: toolInput, tool_use_id: call.toolCallId }, matchNames(call.toolName), signal);
     if (answers.length === 0) return undefined;
     const stopped = answers.find((answer) => answer.block !== undefined || answer.halt !== undefined);
-    if (stopped) return { block: stopped.block ?? stopped.halt! };
+    // continue: false stops the run as well as this call, as in Claude Code.
+    if (stopped) return { block: stopped.block ?? stopped.halt!, ...(stopped.halt === undefined ? {} : { halt: stopped.halt }) };
     const outcome: BeforeToolOutcome = {};
     for (const answer of answers) {
       const specific = answer.output?.hookSpecificOutput;
@@ -132,7 +133,8 @@ class SessionHooks implements AgentExtensions {
     const answers = await this.run("PostToolUse", { tool_name: toolName, tool_input: toolInput, tool_response: response, tool_use_id: call.toolCallId }, matchNames(call.toolName), signal);
     const notes = answers.flatMap((answer) => [answer.block ?? answer.halt, answer.context].filter((note): note is string => note !== undefined));
     if (notes.length === 0) return undefined;
-    return { ...result, content: [...result.content, { type: "text", text: `PostToolUse hook feedback:\n${notes.join("\n")}` }] };
+    const halt = answers.find((answer) => answer.halt !== undefined)?.halt;
+    return { ...result, content: [...result.content, { type: "text", text: `PostToolUse hook feedback:\n${notes.join("\n")}` }], ...(halt === undefined ? {} : { halt }) };
   }
 
   async sessionStart(source: SessionStartSource): Promise<string[]> {
