@@ -10,6 +10,8 @@ import { loadAgentConfig } from "../core/config/agent-config.ts";
 import type { SettingsInput } from "../core/config/settings-schema.ts";
 import { OmpError } from "../core/errors/omp-error.ts";
 import { mcpFiles } from "../core/mcp/config-paths.ts";
+import { enabledPlugins } from "../core/plugins/enabled.ts";
+import { pluginMcpServers } from "../core/plugins/wiring.ts";
 import { LazyMcpSource } from "../core/mcp/lazy-source.ts";
 import { displayPath, expandHome } from "../core/paths.ts";
 import { untrustedNotice } from "../core/trust/folder-trust.ts";
@@ -121,11 +123,14 @@ function startMcp(cwd: string, env: NodeJS.ProcessEnv, flags: AgentFlags, intera
   const files = mcpFiles(cwd, flags.mcpConfig, env);
   const missing = files.find((file) => file.kind === "flag" && !existsSync(file.path));
   if (missing) throw new OmpError(`--mcp-config ${missing.path}: file not found`, { exitCode: 2 });
-  if (files.length === 0) return undefined;
+  // Installed plugins' .mcp.json servers (omp plugin) join the configured ones.
+  const plugins = pluginMcpServers(enabledPlugins(cwd), warn);
+  if (files.length === 0 && plugins.length === 0) return undefined;
   return new LazyMcpSource({
     cwd,
     env,
     flagFiles: flags.mcpConfig,
+    plugins,
     waitForUncached: !interactive,
     // The interactive mode starts them once its first frame is up.
     deferStart: interactive,
