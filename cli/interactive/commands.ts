@@ -14,12 +14,14 @@ import { toHtml, toMarkdown } from "./export.ts";
 import { FIXED_KEYS } from "./hotkeys.ts";
 import { extensionHelpLines, extensionsCommand } from "./extension-commands.ts";
 import type { Keymap } from "./keybindings.ts";
+import { MCP_COMMAND } from "./mcp-commands.ts";
 import type { Choice } from "./select-list.ts";
 import { formatCost, formatTokens } from "./status-line.ts";
 import type { Span } from "./text.ts";
 import type { Theme } from "./theme.ts";
 import type { Block } from "./transcript.ts";
 import type { View } from "./blocks.ts";
+import { pluginCommand } from "./plugin-command.ts";
 
 /** What slash commands may do to the interactive session. */
 export interface CommandHost {
@@ -236,6 +238,8 @@ export const COMMANDS: SlashCommand[] = [
     },
   },
   extensionsCommand,
+  pluginCommand,
+  MCP_COMMAND,
   {
     name: "exit",
     description: "leave omp (ctrl+d, or ctrl+c twice)",
@@ -246,7 +250,7 @@ export const COMMANDS: SlashCommand[] = [
 ];
 
 /** Aliases users type from habit; not listed, not completed. */
-const ALIASES: Record<string, string> = { quit: "exit", q: "exit", clear: "new", h: "help", "?": "help", keys: "hotkeys" };
+const ALIASES: Record<string, string> = { quit: "exit", q: "exit", clear: "new", h: "help", "?": "help", keys: "hotkeys", plugins: "plugin", marketplace: "plugin" };
 
 function tip(theme: Theme, what: string, why: string): Span[] {
   return [

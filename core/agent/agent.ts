@@ -151,7 +151,8 @@ export class Agent {
       cwd: options.cwd,
       subagent: (options.depth ?? 0) > 0,
     });
-    if (this.extensions?.notification) {
+    // A subagent shares its parent's gate: the parent's session is the one that notifies.
+    if (this.extensions?.notification && !options.depth) {
       const notify = this.extensions.notification.bind(this.extensions);
       options.gate.onAsk = (request) => void notify(`omp needs your permission to use ${request.toolName}: ${request.summary}`).catch(() => undefined);
     }
@@ -187,6 +188,23 @@ export class Agent {
 
   private emit(event: AgentEvent): void {
     for (const listener of this.listeners) listener(event);
+  }
+
+  /**
+   * A tool source changed what it offers (an MCP server connected or sent list_changed). Once the
+   * session's frame is stored the new list replaces its tools, and signed thinking made behind the
+   * old list is dropped: the provider refuses it once the tools before it changed.
+   */
+  setTools(tools: Tool[]): void {
+    this.tools = tools;
+    if (!this.frame) return;
+    const specs = tools.map(toolSpec);
+    if (JSON.stringify(specs) === JSON.stringify(this.frame.tools)) return;
+    this.frame = { ...this.frame, tools: specs };
+    const facts = this.toldFacts ?? { date: new Date().toISOString().slice(0, 10), git: "" };
+    this.persist({ type: "custom", customType: FRAME_ENTRY, data: { systemPrompt: this.frame.systemPrompt, tools: specs, facts } satisfies RequestFrame });
+    this.messages.splice(0, this.messages.length, ...withoutSignedThinking(this.messages));
+    this.persist({ type: "custom", customType: DROP_THINKING_ENTRY, data: { reason: "the tool list changed" } });
   }
 
   toolSpecs(): ToolSpec[] {

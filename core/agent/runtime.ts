@@ -14,7 +14,7 @@ import type { SessionEntry } from "../session/schema.ts";
 import { SessionWriter } from "../session/writer.ts";
 import { ApprovalGate, type Approver } from "../tools/approval.ts";
 import { PathScope } from "../tools/path-scope.ts";
-import type { Tool } from "../tools/types.ts";
+import type { Tool, ToolSource } from "../tools/types.ts";
 import { Agent } from "./agent.ts";
 import type { ExtensionsFactory } from "./agent-extensions.ts";
 import { findPromptFiles, promptArgument } from "./context-files.ts";
@@ -34,6 +34,8 @@ export interface RuntimeOptions {
   settings: Settings;
   modelsConfig: ModelsConfig;
   tools: Tool[];
+  /** Tools added at run time (MCP servers), after `tools`. */
+  toolSource?: ToolSource;
   approver?: Approver;
   /** `--api-key`: applies to the model chosen on the command line. */
   cliKey?: string;
@@ -286,14 +288,18 @@ export class Runtime {
     }
     const artifactsDir = writer ? writer.path.replace(/\.jsonl$/, "") : join(agentDir(this.options.env as NodeJS.ProcessEnv), "artifacts", `${process.pid}`);
     const modelId = `${selection.model.provider}/${selection.model.id}`;
-    return new Agent({
+    const source = this.options.toolSource;
+    const base = this.tools();
+    const basePrompt = frame ? frame.frame.systemPrompt : this.systemPrompt();
+    const agent = new Agent({
       cwd: this.options.cwd,
       model: selection.model,
       apiKey: selection.apiKey,
       thinking: selection.model.reasoning ? thinking : "off",
-      tools: this.tools(),
+      tools: source ? [...base, ...source.tools(selection.model.contextWindow)] : base,
       gate: new ApprovalGate(settings.approvalMode, this.options.approver, new PathScope(this.options.cwd, [...(this.options.addDirs ?? []), artifactsDir])),
-      systemPrompt: frame ? frame.frame.systemPrompt : this.systemPrompt(),
+      // The first request also waits for the run-time tools it must carry (bounded by their source).
+      systemPrompt: source ? Promise.all([basePrompt, source.ready()]).then(([prompt]) => prompt) : basePrompt,
       facts: this.currentFacts(),
       frame,
       dropThinking,
@@ -313,6 +319,10 @@ export class Runtime {
       extensions: this.options.extensions,
       selectModel: (pattern) => this.selectModel(pattern, false),
     });
+    source?.subscribe(() => {
+      agent.setTools([...base, ...source.tools(agent.model.contextWindow)]);
+    });
+    return agent;
   }
 
   /**

@@ -60,3 +60,15 @@ export interface Tool {
   /** The implementation; the first call loads it, later calls get the same one. */
   load(): Promise<ToolImplementation>;
 }
+
+/**
+ * Tools that come and go while the agent runs (MCP servers): the agent offers the model what
+ * `tools` returns at each request, updated whenever the source says it changed.
+ */
+export interface ToolSource {
+  /** What to offer now; the same array until something changed. */
+  tools(contextWindow: number): Tool[];
+  /** Resolves once the first request may go out with what is known; never rejects. */
+  ready(): Promise<void>;
+  subscribe(listener: () => void): () => void;
+}
