@@ -10,6 +10,7 @@ import { reportCommandError } from "./command-error.ts";
 import { AGENT_OPTIONS } from "./agent-options.ts";
 import { collect } from "./option-values.ts";
 import { forCommander, nonNegativeInt } from "./options.ts";
+import { describePluginCommands } from "./plugin-commands.ts";
 
 /** Exit status for bad usage, as ripgrep uses it: 1 is kept for "nothing found". */
 export const EXIT_USAGE = 2;
@@ -95,7 +96,8 @@ export function describeProgram(status: Status): Command {
     .command("doctor")
     .description("check this installation: version, platform, native addon, cache, SQLite")
     .option("--json", "print the report as JSON")
-    .action(run(async (options: { json?: boolean }) => (await import("./doctor.ts")).runDoctor(options)));
+    .option("--repair", "verify every cached native addon by sha256 and re-extract damaged ones before loading")
+    .action(run(async (options: { json?: boolean; repair?: boolean }) => (await import("./doctor.ts")).runDoctor(options)));
 
   program
     .command("update")
@@ -134,6 +136,12 @@ export function describeProgram(status: Status): Command {
       run(async (key: string, value: string[], options: { json?: boolean }) => (await import("./config.ts")).runConfigSet(key, value, options)),
     );
   config
+    .command("unset")
+    .description("remove a setting from config.yml, so its default applies again")
+    .argument("<key>", "dotted key, e.g. retry.maxRetries, or a whole group")
+    .option("--json", "machine-readable output")
+    .action(run(async (key: string, options: { json?: boolean }) => (await import("./config.ts")).runConfigUnset(key, options)));
+  config
     .command("path")
     .description("print where omp keeps its files")
     .option("--json", "print JSON")
@@ -163,6 +171,12 @@ export function describeProgram(status: Status): Command {
     .argument("<provider>", "provider id")
     .action(run(async (provider: string) => (await import("./auth.ts")).runAuthRemove(provider)));
 
+  program
+    .command("models")
+    .description("what each provider with a key serves now, against omp's catalog (new and retired models)")
+    .option("--refresh", "ask the providers again instead of using the lists cached today")
+    .option("--json", "machine-readable output")
+    .action(run(async (options: { refresh?: boolean; json?: boolean }) => (await import("./models.ts")).runModels(options)));
   const gateway = program
     .command("auth-gateway")
     .description("serve omp's models and accounts to OpenAI and Anthropic clients (Claude Code, Codex, the SDKs) over HTTP");
@@ -200,6 +214,54 @@ export function describeProgram(status: Status): Command {
     .option("--deny", "remember the folder as untrusted (the interactive mode stops asking)")
     .option("--json", "with --list: print JSON")
     .action(run(async (dir: string | undefined, options: TrustFlags) => (await import("./trust.ts")).runTrust(dir, options)));
+
+  describePluginCommands(program, run);
+
+  const mcp = program.command("mcp").description("manage MCP servers (~/.omp/agent/mcp.json, .mcp.json)");
+  mcp
+    .command("add")
+    .description("add a server: <name> -- <command> [args…], or --transport http|sse <name> <url>")
+    .argument("<name>", "server name (letters, digits, _ . -)")
+    .argument("<commandOrUrl>", "the command to run, or the URL with --transport http|sse")
+    .argument("[args...]", "arguments of the command (after --)")
+    .option("-s, --scope <scope>", "user (~/.omp/agent/mcp.json, default) or project (.mcp.json)")
+    .option("-t, --transport <transport>", "stdio (default), http or sse")
+    .option("-e, --env <KEY=VALUE>", "environment variable for a stdio server; repeatable", collect)
+    .option("-H, --header <header>", '"Name: value" header for an http or sse server; repeatable', collect)
+    .action(
+      run(async (name: string, target: string, args: string[], options: import("./mcp.ts").McpAddFlags) =>
+        (await import("./mcp.ts")).runMcpAdd(name, target, args, options),
+      ),
+    );
+  mcp
+    .command("add-json")
+    .description("add a server from its JSON entry, as in .mcp.json")
+    .argument("<name>", "server name")
+    .argument("<json>", 'the entry, e.g. \'{"command":"npx","args":["-y","pkg"]}\'')
+    .option("-s, --scope <scope>", "user (default) or project")
+    .action(run(async (name: string, json: string, options: { scope?: string }) => (await import("./mcp.ts")).runMcpAddJson(name, json, options)));
+  mcp
+    .command("list")
+    .description("every configured server, connected: status and tool count")
+    .option("--json", "print JSON")
+    .action(run(async (options: { json?: boolean }) => (await import("./mcp.ts")).runMcpList(options)));
+  mcp
+    .command("get")
+    .description("one server: where it is configured, how it runs, its status and tools")
+    .argument("<name>", "server name")
+    .option("--json", "print JSON")
+    .action(run(async (name: string, options: { json?: boolean }) => (await import("./mcp.ts")).runMcpGet(name, options)));
+  mcp
+    .command("remove")
+    .description("remove a server from the user or project file")
+    .argument("<name>", "server name")
+    .option("-s, --scope <scope>", "user or project (default: whichever has it)")
+    .action(run(async (name: string, options: { scope?: string }) => (await import("./mcp.ts")).runMcpRemove(name, options)));
+  mcp
+    .command("login")
+    .description("log in to a remote (http) server with OAuth; prints the URL to open (OMP_NO_BROWSER=1: print only)")
+    .argument("<name>", "server name")
+    .action(run(async (name: string) => (await import("./mcp.ts")).runMcpLogin(name)));
 
   return program;
 }

@@ -143,6 +143,21 @@ export class CredentialStore {
     ]).changes;
   }
 
+  /** The JSON of the provider's active credential of another type than an API key (MCP OAuth state). */
+  getCredential(provider: string, type: string): string | undefined {
+    return this.db
+      .query<{ data: string }, [string, string]>("SELECT data FROM auth_credentials WHERE provider = ? AND credential_type = ? AND disabled_cause IS NULL ORDER BY id DESC LIMIT 1")
+      .get(provider, type)?.data;
+  }
+
+  /** Replaces the provider's credential of that type; the old one is deleted (a spent token is no audit trail worth keeping). */
+  setCredential(provider: string, type: string, data: string): void {
+    this.db.transaction(() => {
+      this.db.run("DELETE FROM auth_credentials WHERE provider = ? AND credential_type = ?", [provider, type]);
+      this.db.run("INSERT INTO auth_credentials (provider, credential_type, data, created_at, updated_at) VALUES (?, ?, ?, ?, ?)", [provider, type, data, now(), now()]);
+    })();
+  }
+
   close(): void {
     this.db.close();
   }
