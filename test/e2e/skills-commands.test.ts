@@ -235,7 +235,7 @@ describe("markdown commands", () => {
       expect(first!.body.model).toBe("claude-opus-4-5");
       expect(userTextsOf(anthropic.api, first!.body).join("\n")).toContain("Review src/math.sh with focus on speed");
       expect(userTextsOf(anthropic.api, first!.body).join("\n")).toContain("Project says: project-ran");
-      expect(second!.body.model).toBe("claude-sonnet-4-5");
+      expect(second!.body.model).toBe(anthropic.model.slice("anthropic/".length));
     } finally {
       expect(await rpc.close()).toBe(0);
     }
