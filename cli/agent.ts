@@ -252,8 +252,9 @@ async function runAgentWith(messages: string[], flags: AgentFlags, cleanup: (() 
   const pick = () => chooseModel(runtime, flags, settings.model, resumePath);
   const selection = interactive ? await (await import("./first-run.ts")).selectWithSetup(runtime, pick) : await pick();
   if (selection.warning && !interactive) process.stderr.write(`omp: ${selection.warning}\n`);
-  // The providers' model lists, at most daily, for the long-lived modes; a print run is too short to wait for them.
-  const refreshLists = () => void runtime.refreshModelLists().catch(() => undefined);
+  // The providers' model lists, at most daily, for the long-lived modes (a print run is too short
+  // to wait for them), a little after start-up so that loading SQLite never delays the first keys.
+  const refreshLists = () => void setTimeout(() => void runtime.refreshModelLists().catch(() => undefined), 3000).unref();
   // A skipped skill or command file is reported once, on stderr; the interactive mode shows it as a notice.
   if (!interactive) {
     const { stderr } = await import("./modes/output.ts");
