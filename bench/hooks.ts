@@ -69,6 +69,17 @@ async function main(): Promise<void> {
     }
   }
   const loop = { none: round(middle(perCall.none)), hooks: round(middle(perCall.hooks)) };
+  // The floor: what one such process costs on this machine right now, spawned from here.
+  const spawns: number[] = [];
+  for (let i = 0; i < 21; i++) {
+    const started = performance.now();
+    const child = Bun.spawn(["/bin/sh", "-c", command("PreToolUse").hooks[0]!.command], { stdin: "pipe", stdout: "pipe", stderr: "pipe", detached: true });
+    child.stdin.write("{}");
+    await child.stdin.end();
+    await Promise.all([new Response(child.stdout).text(), new Response(child.stderr).text(), child.exited]);
+    spawns.push(performance.now() - started);
+  }
+  const bareSpawn = round(middle(spawns));
   const overhead = round(loop.hooks - loop.none);
 
   // 2. Start-up to the first request, with 50 agent files and 10 (tool) hooks present, interleaved.
@@ -86,7 +97,7 @@ async function main(): Promise<void> {
   const ratio = round(startup.many / startup.none);
   await standin.close();
 
-  const results = { date: new Date().toISOString(), cpu: cpus()[0]?.model, cores: cpus().length, load: { before: loadBefore, after: loadavg().map((n) => n.toFixed(2)).join(" ") }, toolCalls: TOOL_CALLS, loopRuns: LOOP_RUNS, perCallMs: loop, hookOverheadMs: overhead, startRuns: START_RUNS, firstRequestMs: startup, startupRatio: ratio };
+  const results = { date: new Date().toISOString(), cpu: cpus()[0]?.model, cores: cpus().length, load: { before: loadBefore, after: loadavg().map((n) => n.toFixed(2)).join(" ") }, toolCalls: TOOL_CALLS, loopRuns: LOOP_RUNS, perCallMs: loop, hookOverheadMs: overhead, bareSpawnMs: bareSpawn, startRuns: START_RUNS, firstRequestMs: startup, startupRatio: ratio };
   writeFileSync(join(RESULTS, "hooks.json"), `${JSON.stringify(results, null, 2)}\n`);
   writeFileSync(
     join(RESULTS, "hooks.md"),
@@ -100,7 +111,11 @@ The provider is the test stand-in in zero-latency mode, on loopback; every run i
 | Tool round trip with no hooks | ${loop.none} ms per call | — |
 | Tool round trip with a PreToolUse and a PostToolUse command hook (each: /bin/sh, JSON on stdin, JSON on stdout) | ${loop.hooks} ms per call | — |
 | Hook overhead per tool call (two hooks) | ${overhead} ms | reported |
+| For reference: one bare spawn of the same hook command (/bin/sh, stdin, stdout) from Bun | ${bareSpawn} ms | — |
 | Start-up to the first request, 50 agent files and 10 tool hooks present | ${startup.many} ms vs ${startup.none} ms without = ${ratio}× | ≤ 1.15× |
+
+The overhead is almost all the two processes' spawns: two bare spawns cost ${round(2 * bareSpawn)} ms. Spawn time is
+what a loaded machine inflates most (${results.cores} cores, load ${results.load.before}); on an idle machine a spawn is a few ms.
 
 Per call: the median over ${LOOP_RUNS} runs of (last request − first request) / ${TOOL_CALLS} for a session of ${TOOL_CALLS} \`ls\` calls.
 Start-up: spawn to the arrival of the first request, median of ${START_RUNS} runs each, interleaved. Tool hooks do not run

@@ -3,23 +3,26 @@ import { resolve } from "node:path";
 import type { Agent } from "../core/agent/agent.ts";
 import { expandMentions, attachFile } from "../core/agent/mentions.ts";
 import { gitSummary } from "../core/agent/git-summary.ts";
-import { Runtime } from "../core/agent/runtime.ts";
+import { type ModelSelection, Runtime } from "../core/agent/runtime.ts";
 import type { ImageContent, TextContent } from "../core/ai/messages.ts";
 import { THINKING_LEVELS, isThinkingLevel } from "../core/ai/model.ts";
 import { loadAgentConfig } from "../core/config/agent-config.ts";
 import type { SettingsInput } from "../core/config/settings-schema.ts";
 import { OmpError } from "../core/errors/omp-error.ts";
 import { mcpFiles } from "../core/mcp/config-paths.ts";
+import { enabledPlugins } from "../core/plugins/enabled.ts";
+import { pluginMcpServers } from "../core/plugins/wiring.ts";
 import { LazyMcpSource } from "../core/mcp/lazy-source.ts";
+import { displayPath, expandHome } from "../core/paths.ts";
 import { untrustedNotice } from "../core/trust/folder-trust.ts";
 import { formatAge, listSessions, mostRecentSession, resolveSession } from "../core/session/listing.ts";
 import { sessionDirFor } from "../core/session/paths.ts";
 import { type Approver, parseApprovalMode } from "../core/tools/approval.ts";
 import { isDirectory } from "../core/tools/paths.ts";
-import { expandHome } from "../core/paths.ts";
 import { type ToolSelection, builtinTools, selectTools } from "../core/tools/registry.ts";
 import { sessionExtensions, subagentDefinitions } from "../core/extensions/session.ts";
 import { createTaskTool } from "../core/extensions/agents/task-tool.ts";
+import { misplacedCommand } from "./command-words.ts";
 import { isTerminal } from "./tty.ts";
 import { writeFdQuietly, writeStdout } from "./write.ts";
 
@@ -123,11 +126,14 @@ function startMcp(cwd: string, env: NodeJS.ProcessEnv, flags: AgentFlags, intera
   const files = mcpFiles(cwd, flags.mcpConfig, env);
   const missing = files.find((file) => file.kind === "flag" && !existsSync(file.path));
   if (missing) throw new OmpError(`--mcp-config ${missing.path}: file not found`, { exitCode: 2 });
-  if (files.length === 0) return undefined;
+  // Installed plugins' .mcp.json servers (omp plugin) join the configured ones.
+  const plugins = pluginMcpServers(enabledPlugins(cwd), warn);
+  if (files.length === 0 && plugins.length === 0) return undefined;
   return new LazyMcpSource({
     cwd,
     env,
     flagFiles: flags.mcpConfig,
+    plugins,
     waitForUncached: !interactive,
     // The interactive mode starts them once its first frame is up.
     deferStart: interactive,
@@ -151,6 +157,10 @@ async function runAgentWith(messages: string[], flags: AgentFlags, cleanup: (() 
   const mode = flags.mode ?? "text";
   if (!(MODES as readonly string[]).includes(mode)) throw new OmpError(`--mode: got ${JSON.stringify(mode)}, expected one of ${MODES.join(", ")}`, { exitCode: 2 });
   const cwd = resolve(process.cwd());
+  if (!flags.print && mode === "text") {
+    const hint = misplacedCommand(messages);
+    if (hint) throw new OmpError(hint, { exitCode: 2 });
+  }
   // A terminal on both ends and no -p: the interactive mode, which answers approval prompts once it is up.
   const interactive = !flags.print && mode === "text" && isTerminal(0) && isTerminal(1);
   // git runs while the rest of start-up happens; the system prompt needs its answer. The
@@ -210,9 +220,11 @@ async function runAgentWith(messages: string[], flags: AgentFlags, cleanup: (() 
     maxTurns: flags.maxTurns,
     systemPrompt: { replace: flags.systemPrompt, append: flags.appendSystemPrompt },
     git,
+    ...(flags.thinking && isThinkingLevel(flags.thinking) ? { thinking: flags.thinking } : {}),
     skillTool,
     extensions: extensions.factory,
-    ...(interactive ? { approver: (request) => approval.ask!(request) } : {}),
+    // The interactive mode asks the user; rpc asks its host (extension_ui_request).
+    ...(interactive || mode === "rpc" ? { approver: (request) => approval.ask!(request) } : {}),
   });
 
   if (flags.listModels) {
@@ -224,20 +236,27 @@ async function runAgentWith(messages: string[], flags: AgentFlags, cleanup: (() 
 
   const sessionOptions = { sessionDir: flags.sessionDir ?? settings.sessionDir, env };
   let resumePath: string | undefined;
+  const damaged: string[] = [];
   if (flags.continue) {
-    resumePath = mostRecentSession(cwd, sessionOptions);
+    resumePath = mostRecentSession(cwd, { ...sessionOptions, damaged });
+    for (const path of damaged) process.stderr.write(`omp: skipped ${displayPath(path)}: damaged (its first line is not a session header)\n`);
     if (!resumePath) throw new OmpError(`no session to continue in ${cwd}; start one without -c`, { exitCode: 2 });
   } else if (typeof flags.resume === "string") {
     resumePath = resolveSession(flags.resume, cwd, sessionOptions);
   } else if (flags.resume === true) {
-    const recent = listSessions(sessionDirFor(cwd, sessionOptions), { limit: 20 });
-    if (recent.length === 0) throw new OmpError(`no sessions in ${cwd} yet`, { exitCode: 2 });
+    const recent = listSessions(sessionDirFor(cwd, sessionOptions), { limit: 20, damaged });
+    if (recent.length === 0 && damaged.length === 0) throw new OmpError(`no sessions in ${cwd} yet`, { exitCode: 2 });
     const lines = recent.map((s) => `${s.id.slice(0, 8)}  ${formatAge(s.modified).padEnd(8)}  ${String(s.messageCount).padStart(4)} msgs  ${s.title}`);
+    lines.push(...damaged.map((path) => `damaged   ${displayPath(path)} (its first line is not a session header)`));
     await writeStdout(`Recent sessions (resume one with omp -r <id>):\n${lines.join("\n")}\n`);
     return 0;
   }
 
-  const selection = await runtime.selectModel(flags.model ?? settings.model);
+  const pick = () => chooseModel(runtime, flags, settings.model, resumePath);
+  const selection = interactive ? await (await import("./first-run.ts")).selectWithSetup(runtime, pick) : await pick();
+  if (selection.warning && !interactive) process.stderr.write(`omp: ${selection.warning}\n`);
+  // The providers' model lists, at most daily, for the long-lived modes; a print run is too short to wait for them.
+  const refreshLists = () => void runtime.refreshModelLists().catch(() => undefined);
   // A skipped skill or command file is reported once, on stderr; the interactive mode shows it as a notice.
   if (!interactive) {
     const { stderr } = await import("./modes/output.ts");
@@ -247,7 +266,8 @@ async function runAgentWith(messages: string[], flags: AgentFlags, cleanup: (() 
     const { runRpcMode } = await import("./modes/rpc.ts");
     const agent = await runtime.createAgent(selection, resumePath);
     sayUntrusted(cwd);
-    return runRpcMode(runtime, agent);
+    refreshLists();
+    return runRpcMode(runtime, agent, selection, approval);
   }
 
   preconnect(selection.model.baseUrl, env);
@@ -257,6 +277,7 @@ async function runAgentWith(messages: string[], flags: AgentFlags, cleanup: (() 
       startGit();
       // Loading the SDK blocks the thread for tens of milliseconds: only once the frame is written.
       if (mcp) setTimeout(() => void mcp.start(), MCP_AFTER_FRAME_MS);
+      refreshLists();
     };
     return runInteractive({ runtime, selection, resumePath, initialPrompt: messages.join(" ") || undefined, approval, onFirstFrame, trustNotice: untrustedNotice(cwd), warnings });
   }
@@ -274,6 +295,7 @@ async function runAgentWith(messages: string[], flags: AgentFlags, cleanup: (() 
 
   await expandMcpPrompt(mcp, prompt);
   const agent = await runtime.createAgent(selection, resumePath);
+  for (const warning of agent.warnings) process.stderr.write(`omp: ${warning}\n`);
   sayUntrusted(cwd);
   const stopTimer = limitTime(agent, flags.maxTime);
   let restoreModel = () => {};
@@ -298,6 +320,19 @@ async function runAgentWith(messages: string[], flags: AgentFlags, cleanup: (() 
     await agent.end("other");
     agent.writer?.close();
   }
+}
+
+/**
+ * The model of the run: `--model` when given (a resumed session records the switch), else a
+ * resumed session's own model and thinking level, else the setting or the default.
+ */
+async function chooseModel(runtime: Runtime, flags: AgentFlags, setting: string | undefined, resumePath: string | undefined): Promise<ModelSelection> {
+  if (resumePath && !flags.model) {
+    const restored = await runtime.sessionSelection(resumePath, true);
+    if (restored.warning) process.stderr.write(`omp: ${restored.warning}\n`);
+    if (restored.selection) return restored.selection;
+  }
+  return runtime.selectModel(flags.model ?? setting);
 }
 
 /**

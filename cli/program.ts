@@ -10,6 +10,7 @@ import { reportCommandError } from "./command-error.ts";
 import { AGENT_OPTIONS } from "./agent-options.ts";
 import { collect } from "./option-values.ts";
 import { forCommander, nonNegativeInt } from "./options.ts";
+import { describePluginCommands } from "./plugin-commands.ts";
 
 /** Exit status for bad usage, as ripgrep uses it: 1 is kept for "nothing found". */
 export const EXIT_USAGE = 2;
@@ -135,6 +136,12 @@ export function describeProgram(status: Status): Command {
       run(async (key: string, value: string[], options: { json?: boolean }) => (await import("./config.ts")).runConfigSet(key, value, options)),
     );
   config
+    .command("unset")
+    .description("remove a setting from config.yml, so its default applies again")
+    .argument("<key>", "dotted key, e.g. retry.maxRetries, or a whole group")
+    .option("--json", "machine-readable output")
+    .action(run(async (key: string, options: { json?: boolean }) => (await import("./config.ts")).runConfigUnset(key, options)));
+  config
     .command("path")
     .description("print where omp keeps its files")
     .option("--json", "print JSON")
@@ -164,6 +171,12 @@ export function describeProgram(status: Status): Command {
     .argument("<provider>", "provider id")
     .action(run(async (provider: string) => (await import("./auth.ts")).runAuthRemove(provider)));
 
+  program
+    .command("models")
+    .description("what each provider with a key serves now, against omp's catalog (new and retired models)")
+    .option("--refresh", "ask the providers again instead of using the lists cached today")
+    .option("--json", "machine-readable output")
+    .action(run(async (options: { refresh?: boolean; json?: boolean }) => (await import("./models.ts")).runModels(options)));
   const gateway = program
     .command("auth-gateway")
     .description("serve omp's models and accounts to OpenAI and Anthropic clients (Claude Code, Codex, the SDKs) over HTTP");
@@ -201,6 +214,8 @@ export function describeProgram(status: Status): Command {
     .option("--deny", "remember the folder as untrusted (the interactive mode stops asking)")
     .option("--json", "with --list: print JSON")
     .action(run(async (dir: string | undefined, options: TrustFlags) => (await import("./trust.ts")).runTrust(dir, options)));
+
+  describePluginCommands(program, run);
 
   const mcp = program.command("mcp").description("manage MCP servers (~/.omp/agent/mcp.json, .mcp.json)");
   mcp

@@ -3,6 +3,7 @@ import { resolve } from "node:path";
 import type { Agent } from "../../core/agent/agent.ts";
 import type { ModelSelection, Runtime } from "../../core/agent/runtime.ts";
 import { type Model, THINKING_LEVELS, isThinkingLevel } from "../../core/ai/model.ts";
+import type { Message } from "../../core/ai/messages.ts";
 import { describeError } from "../../core/errors/omp-error.ts";
 import { displayPath } from "../../core/paths.ts";
 import { formatAge, listSessions } from "../../core/session/listing.ts";
@@ -20,6 +21,7 @@ import type { Span } from "./text.ts";
 import type { Theme } from "./theme.ts";
 import type { Block } from "./transcript.ts";
 import type { View } from "./blocks.ts";
+import { pluginCommand } from "./plugin-command.ts";
 
 /** What slash commands may do to the interactive session. */
 export interface CommandHost {
@@ -35,6 +37,8 @@ export interface CommandHost {
   setActivity(text: string | undefined): void;
   pick<T>(title: string, choices: Choice<T>[], filterable?: boolean): Promise<T | undefined>;
   setModel(selection: ModelSelection): void;
+  /** The whole conversation of the session's branch, compacted turns included. */
+  conversation(): Promise<Message[]>;
   /** A fresh session, or the one in `resumePath`. */
   switchSession(resumePath?: string): Promise<void>;
   compact(instructions?: string): Promise<void>;
@@ -187,19 +191,21 @@ export const COMMANDS: SlashCommand[] = [
     name: "export",
     description: "write the conversation to a Markdown or HTML file",
     args: "[file.md|file.html]",
-    run(host, args) {
+    async run(host, args) {
       const id = host.agent.writer?.header.id ?? "unsaved";
       const name = args || `omp-session-${id.slice(0, 8)}.md`;
       const path = resolve(host.cwd, name);
       const info = { sessionId: id, model: modelId(host.agent.model), cwd: host.cwd, date: new Date() };
       const html = /\.html?$/i.test(path);
+      // The whole conversation, also the turns a compaction summarised for the model.
+      const messages = await host.conversation();
       try {
-        writeFileSync(path, html ? toHtml(host.agent.messages, info) : toMarkdown(host.agent.messages, info));
+        writeFileSync(path, html ? toHtml(messages, info) : toMarkdown(messages, info));
       } catch (error) {
         host.notice("error", `Could not write ${displayPath(path)}: ${describeError(error)}`);
         return;
       }
-      host.notice("success", `Exported ${host.agent.messages.length} messages to ${displayPath(path)} (${html ? "HTML" : "Markdown"})`);
+      host.notice("success", `Exported ${messages.length} messages to ${displayPath(path)} (${html ? "HTML" : "Markdown"})`);
     },
   },
   {
@@ -232,6 +238,7 @@ export const COMMANDS: SlashCommand[] = [
     },
   },
   extensionsCommand,
+  pluginCommand,
   MCP_COMMAND,
   {
     name: "exit",
@@ -243,7 +250,7 @@ export const COMMANDS: SlashCommand[] = [
 ];
 
 /** Aliases users type from habit; not listed, not completed. */
-const ALIASES: Record<string, string> = { quit: "exit", q: "exit", clear: "new", h: "help", "?": "help", keys: "hotkeys" };
+const ALIASES: Record<string, string> = { quit: "exit", q: "exit", clear: "new", h: "help", "?": "help", keys: "hotkeys", plugins: "plugin", marketplace: "plugin" };
 
 function tip(theme: Theme, what: string, why: string): Span[] {
   return [
@@ -257,6 +264,7 @@ async function chooseModel(host: CommandHost, pattern: string): Promise<void> {
     const selection = await host.runtime.selectModel(pattern, false);
     host.setModel(selection);
     host.notice("success", `Model: ${modelId(selection.model)}`);
+    if (selection.warning) host.notice("warning", selection.warning);
   } catch (error) {
     host.notice("error", describeError(error));
   }

@@ -14,6 +14,8 @@ import { Redactor } from "../session/redact.ts";
 import { contextTokens, findCut, summarize } from "./compaction.ts";
 import { type AgentEvent, type AgentStopReason, toDelta } from "./events.ts";
 import { toolSpec } from "./tool-specs.ts";
+import { isThinkingRejection, withoutSignedThinking } from "../ai/preserved-thinking.ts";
+import { DROP_THINKING_ENTRY, FACTS_ENTRY, FRAME_ENTRY, type Facts, type RequestFrame, factsNote } from "./request-frame.ts";
 import type { AgentExtensions, ExtensionsFactory } from "./agent-extensions.ts";
 
 export interface AgentOptions {
@@ -28,6 +30,15 @@ export interface AgentOptions {
    * the first request waits for it, the interactive mode's first frame does not.
    */
   systemPrompt: string | Promise<string>;
+  /** Today's date and the repository's state, as the system prompt of a new session states them. */
+  facts?: Promise<Facts>;
+  /**
+   * A resumed session's stored system prompt and tools, sent again unchanged (see request-frame.ts),
+   * and the facts the model was last told; the first prompt of the run notes what changed since.
+   */
+  frame?: { frame: RequestFrame; facts: Facts };
+  /** A resumed session from before frames were stored: its signed thinking no longer matches what will be sent. */
+  dropThinking?: boolean;
   /** Absent with --no-session. */
   writer?: SessionWriter;
   /** A resumed conversation. */
@@ -37,12 +48,20 @@ export interface AgentOptions {
   artifactsDir: string;
   compaction: { enabled: boolean; reserveTokens: number; keepRecentTokens: number };
   maxRetries: number;
+  /** The `bash.timeoutSeconds` setting. */
+  bashTimeoutSeconds?: number;
+  /** `retry.baseDelayMs` and `retry.idleTimeoutSeconds`, for every request. */
+  retry?: { baseDelayMs: number; idleTimeoutMs: number };
   /** Model requests per run; undefined = no limit. */
   maxTurns?: number;
   /** Record the model in the session before the next message (a new session, or a resume on another model). */
   announceModel?: boolean;
+  /** Likewise the thinking level, so that a resume comes back on it. */
+  announceThinking?: boolean;
   /** Secret values (API keys) that must not reach any file this agent writes, besides the model's key. */
   secrets?: string[];
+  /** What the user must know about how the session was opened (a fork of a session open elsewhere). */
+  warnings?: string[];
   /** Hooks and extensions (see agent-extensions.ts). */
   extensions?: ExtensionsFactory;
   /** 0 for the session's agent, 1 for its subagents, and so on; a subagent's Stop hooks are SubagentStop hooks. */
@@ -69,6 +88,11 @@ export class Agent {
   thinking: ThinkingLevel;
   tools: Tool[];
   private readonly systemPrompt: Promise<string>;
+  /** The system prompt and tools every request of this session sends, fixed by its first request. */
+  private frame: { systemPrompt: string; tools: ToolSpec[] } | undefined;
+  /** What the model was last told about the date and the repository; undefined until the frame is stored. */
+  private toldFacts: Facts | undefined;
+  private dropThinkingMarker = false;
   writer: SessionWriter | undefined;
   steeringMode: QueueMode = "one-at-a-time";
   followUpMode: QueueMode = "one-at-a-time";
@@ -101,7 +125,15 @@ export class Agent {
     this.apiKey = options.apiKey;
     this.thinking = options.thinking;
     this.tools = options.tools;
-    this.systemPrompt = Promise.resolve(options.systemPrompt);
+    this.systemPrompt = Promise.resolve(options.frame?.frame.systemPrompt ?? options.systemPrompt);
+    if (options.frame) {
+      this.frame = { systemPrompt: options.frame.frame.systemPrompt, tools: options.frame.frame.tools };
+      this.toldFacts = options.frame.facts;
+    }
+    if (options.dropThinking) {
+      this.messages.splice(0, this.messages.length, ...withoutSignedThinking(this.messages));
+      this.dropThinkingMarker = true;
+    }
     // A failure surfaces with the first request; until then it must not count as unhandled.
     this.systemPrompt.catch(() => {});
     this.writer = options.writer;
@@ -119,7 +151,8 @@ export class Agent {
       cwd: options.cwd,
       subagent: (options.depth ?? 0) > 0,
     });
-    if (this.extensions?.notification) {
+    // A subagent shares its parent's gate: the parent's session is the one that notifies.
+    if (this.extensions?.notification && !options.depth) {
       const notify = this.extensions.notification.bind(this.extensions);
       options.gate.onAsk = (request) => void notify(`omp needs your permission to use ${request.toolName}: ${request.summary}`).catch(() => undefined);
     }
@@ -128,6 +161,11 @@ export class Agent {
   /** Text bound for a file this agent writes (tool logs), with the secrets in use removed. */
   redact(text: string): string {
     return this.redactor.redact(text);
+  }
+
+  /** What the user must know about how the session was opened; each mode shows these. */
+  get warnings(): readonly string[] {
+    return this.options.warnings ?? [];
   }
 
   /** Where tools save what is too big for the conversation (bash's full output). */
@@ -152,7 +190,25 @@ export class Agent {
     for (const listener of this.listeners) listener(event);
   }
 
+  /**
+   * A tool source changed what it offers (an MCP server connected or sent list_changed). Once the
+   * session's frame is stored the new list replaces its tools, and signed thinking made behind the
+   * old list is dropped: the provider refuses it once the tools before it changed.
+   */
+  setTools(tools: Tool[]): void {
+    this.tools = tools;
+    if (!this.frame) return;
+    const specs = tools.map(toolSpec);
+    if (JSON.stringify(specs) === JSON.stringify(this.frame.tools)) return;
+    this.frame = { ...this.frame, tools: specs };
+    const facts = this.toldFacts ?? { date: new Date().toISOString().slice(0, 10), git: "" };
+    this.persist({ type: "custom", customType: FRAME_ENTRY, data: { systemPrompt: this.frame.systemPrompt, tools: specs, facts } satisfies RequestFrame });
+    this.messages.splice(0, this.messages.length, ...withoutSignedThinking(this.messages));
+    this.persist({ type: "custom", customType: DROP_THINKING_ENTRY, data: { reason: "the tool list changed" } });
+  }
+
   toolSpecs(): ToolSpec[] {
+    if (this.frame) return this.frame.tools;
     if (this.specs?.tools !== this.tools) this.specs = { tools: this.tools, specs: this.tools.map(toolSpec) };
     return this.specs.specs;
   }
@@ -204,11 +260,13 @@ export class Agent {
       this.writer?.addSecret(apiKey);
     }
     this.persist({ type: "model_change", model: `${model.provider}/${model.id}` });
+    this.options.announceModel = false;
   }
 
   setThinking(level: ThinkingLevel): void {
     this.thinking = level;
     this.persist({ type: "thinking_level_change", thinkingLevel: level });
+    this.options.announceThinking = false;
   }
 
   /**
@@ -222,6 +280,14 @@ export class Agent {
     if (this.options.announceModel) {
       this.persist({ type: "model_change", model: `${this.model.provider}/${this.model.id}` }, undefined, beforeRequest);
       this.options.announceModel = false;
+    }
+    if (this.options.announceThinking) {
+      this.persist({ type: "thinking_level_change", thinkingLevel: this.thinking }, undefined, beforeRequest);
+      this.options.announceThinking = false;
+    }
+    if (this.dropThinkingMarker) {
+      this.persist({ type: "custom", customType: DROP_THINKING_ENTRY, data: { reason: "resumed without a stored request frame" } }, undefined, beforeRequest);
+      this.dropThinkingMarker = false;
     }
     this.messages.push(message);
     this.entryIds.push("");
@@ -275,7 +341,9 @@ export class Agent {
     // Messages that open the next turn: the prompt, then steering or follow-ups.
     let pending: Message[] = [first];
     let overflowCompacted = false;
+    let thinkingDropped = false;
     let stopBlocks = 0;
+    let opening = first;
     try {
       // A subagent's prompt comes from its parent, not the user: no session or prompt hooks (as in Claude Code).
       if (this.extensions && !this.options.depth) {
@@ -285,6 +353,8 @@ export class Agent {
           throw new Error(blocked);
         }
       }
+      opening = await this.withFactsUpdate(first);
+      pending = [opening];
       let turn = 0;
       for (;;) {
         if (this.options.maxTurns !== undefined && turn >= this.options.maxTurns) {
@@ -300,6 +370,17 @@ export class Agent {
         if (this.autoCompaction && this.nearContextLimit()) await this.compact("threshold");
         const reply = await this.streamReply(signal);
         runUsage.push(reply.usage);
+        if (this.thinkingRejected(reply) && !thinkingDropped && !signal.aborted) {
+          // Signed thinking failed the provider's prefix check (something before it changed in a
+          // way omp did not foresee): ask once more without it rather than end the session on a 400.
+          thinkingDropped = true;
+          this.emit({ type: "message_end", message: reply });
+          this.emit({ type: "turn_end", turn, message: reply, toolResults: [] });
+          this.emit({ type: "auto_retry_start", attempt: 1, delayMs: 0, reason: "the provider refused the earlier thinking blocks; sending the conversation again without them" });
+          this.messages.splice(0, this.messages.length, ...withoutSignedThinking(this.messages));
+          this.persist({ type: "custom", customType: DROP_THINKING_ENTRY, data: { reason: reply.errorMessage ?? "" } });
+          continue;
+        }
         if (this.overflowed(reply) && !overflowCompacted && !signal.aborted) {
           // The estimate missed (tokenisers differ, images): the provider refused the request as
           // too long. Compact once and ask again rather than end the run on a 400. The refusal
@@ -358,7 +439,7 @@ export class Agent {
       error = describeError(thrown);
     } finally {
       // Taken from a queue but never sent (a limit stopped the run): keep them for the next run.
-      if (pending.length > 0 && pending[0] !== first) this.steering.unshift(...pending);
+      if (pending.length > 0 && pending[0] !== opening) this.steering.unshift(...pending);
       this.controller = undefined;
       this.inRun = false;
     }
@@ -385,17 +466,34 @@ export class Agent {
     let final: AssistantMessage | undefined;
     let started = false;
     const systemPrompt = await this.systemPrompt;
+    if (!this.frame) await this.storeFrame(systemPrompt);
     const events = stream(
       this.model,
       { systemPrompt, messages: this.messages, tools: this.toolSpecs() },
-      { apiKey: this.apiKey, signal, thinking: this.thinking, maxRetries: this.options.maxRetries, sessionId: this.writer?.header.id, onRequest: this.onRequest },
+      {
+        apiKey: this.apiKey,
+        signal,
+        thinking: this.thinking,
+        maxRetries: this.options.maxRetries,
+        retryBaseDelayMs: this.options.retry?.baseDelayMs,
+        idleTimeoutMs: this.options.retry?.idleTimeoutMs,
+        sessionId: this.writer?.header.id,
+        onRequest: this.onRequest,
+      },
     );
     for await (const event of events) {
       if (event.type === "start") {
         started = true;
         this.emit({ type: "message_start", message: event.partial });
       } else if (event.type === "retry") {
-        this.emit({ type: "auto_retry_start", attempt: event.attempt, delayMs: event.delayMs, reason: event.reason });
+        this.emit({ type: "auto_retry_start", attempt: event.attempt, delayMs: event.delayMs, reason: event.reason, ...(event.discarded ? { discarded: true } : {}) });
+        // The next attempt's reply is a new message for the UIs; the discarded one stays as it was shown.
+        if (event.discarded) started = false;
+      } else if (!started && event.type !== "done" && event.type !== "error" && "partial" in event) {
+        started = true;
+        this.emit({ type: "message_start", message: event.partial });
+        const delta = toDelta(event);
+        if (delta) this.emit({ type: "message_update", assistantMessageEvent: delta });
       } else if (event.type === "done" || event.type === "error") {
         final = event.message;
       } else {
@@ -450,6 +548,7 @@ export class Agent {
           signal,
           artifactsDir: this.options.artifactsDir,
           redact: (text) => this.redact(text),
+          ...(this.options.bashTimeoutSeconds === undefined ? {} : { bashTimeoutSeconds: this.options.bashTimeoutSeconds }),
           onUpdate: (output) => this.emit({ type: "tool_execution_update", toolCallId: call.id, toolName: call.name, output }),
           agent: this,
           toolCallId: call.id,
@@ -472,6 +571,38 @@ export class Agent {
     this.emit({ type: "message_start", message });
     this.emit({ type: "message_end", message });
     return message;
+  }
+
+  /**
+   * The first request of a session fixes its system prompt and tools and stores them with the
+   * facts they state, so that every later request, and a resume, sends the same prefix.
+   */
+  private async storeFrame(systemPrompt: string): Promise<void> {
+    const tools = this.toolSpecs();
+    const facts = (await this.options.facts) ?? { date: new Date().toISOString().slice(0, 10), git: "" };
+    this.frame = { systemPrompt, tools };
+    this.toldFacts = facts;
+    this.persist({ type: "custom", customType: FRAME_ENTRY, data: { systemPrompt, tools, facts } satisfies RequestFrame }, undefined, true);
+  }
+
+  /**
+   * A resumed session's first prompt, with a note of what changed since the model was last told
+   * (a new day, commits, edited files): the stored system prompt still states the old facts.
+   */
+  private async withFactsUpdate(message: Message): Promise<Message> {
+    if (!this.toldFacts || !this.options.facts || message.role !== "user") return message;
+    const now = await this.options.facts;
+    const note = factsNote(this.toldFacts, now);
+    this.toldFacts = now;
+    if (!note) return message;
+    this.persist({ type: "custom", customType: FACTS_ENTRY, data: now });
+    const content = typeof message.content === "string" ? [{ type: "text" as const, text: message.content }] : message.content;
+    return { ...message, content: [{ type: "text", text: note }, ...content] };
+  }
+
+  /** A 400 before any output because signed thinking failed the provider's checks, while some was sent. */
+  private thinkingRejected(reply: AssistantMessage): boolean {
+    return reply.stopReason === "error" && reply.content.length === 0 && isThinkingRejection(reply.errorMessage) && this.messages.some((m) => m.role === "assistant" && m.content.some((c) => c.type === "thinking" && c.signature));
   }
 
   /**
@@ -532,7 +663,9 @@ export class Agent {
         instructions,
       });
       this.usage = addUsage(this.usage, usage);
-      const kept = this.messages.slice(cut);
+      // The kept turns now follow a summary instead of what they were produced after: their
+      // signed thinking would fail the prefix check.
+      const kept = withoutSignedThinking(this.messages.slice(cut));
       const keptIds = this.entryIds.slice(cut);
       const firstKeptEntryId = keptIds.find((id) => id !== "");
       this.messages.length = 0;

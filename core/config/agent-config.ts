@@ -1,3 +1,5 @@
+import { existsSync } from "node:fs";
+import { join } from "node:path";
 import {
   type FolderTrust,
   clearSkippedForTrust,
@@ -73,5 +75,7 @@ function untrustedChanges(options: AgentConfigOptions): string[] {
   loadModelsConfig({ cwd: options.cwd, env, trusted: false });
   const changes = skippedForTrust();
   clearSkippedForTrust();
+  // Loaded later (core/extensions/session.ts), but trust decides whether they run too.
+  if (existsSync(join(options.cwd, ".omp", "extensions"))) changes.push("extensions in .omp/extensions");
   return changes;
 }

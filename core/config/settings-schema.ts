@@ -37,6 +37,8 @@ export const Settings = z.strictObject({
       maxRetries: count().default(10),
       /** First backoff; doubles on each retry. */
       baseDelayMs: count().default(500),
+      /** A provider response silent for this long (no headers, no data) is given up and sent again. */
+      idleTimeoutSeconds: z.number().int().min(1).max(3600).default(300),
     })
     .prefault({}),
   compaction: z

@@ -51,7 +51,7 @@ export function loadCommands(sources: readonly Source[], catalog: Catalog): Mark
         commands.push(command);
       }
     };
-    walk(join(source.root, "commands"), source.namespace ? [source.namespace] : []);
+    for (const dir of source.commandDirs ?? [join(source.root, "commands")]) walk(dir, source.namespace ? [source.namespace] : []);
   }
   return commands;
 }

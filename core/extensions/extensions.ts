@@ -3,6 +3,8 @@ import { type MarkdownCommand, loadCommands } from "./commands.ts";
 import { SkillCache } from "./skill-cache.ts";
 import { type Skill, loadSkills } from "./skills.ts";
 import { type Source, type SourceOptions, discoverSources } from "./sources.ts";
+import { enabledPlugins } from "../plugins/enabled.ts";
+import { pluginSources } from "../plugins/wiring.ts";
 
 /**
  * The extensions of a session in one folder: its sources, and each kind loaded from them on first
@@ -23,7 +25,8 @@ export class Extensions {
   }
 
   get sources(): Source[] {
-    return (this.sourceList ??= discoverSources(this.options));
+    // Installed plugins (omp plugin) come after the user's and the project's folders, as `<plugin>:<name>`.
+    return (this.sourceList ??= discoverSources({ ...this.options, extra: [...(this.options.extra ?? []), ...pluginSources(enabledPlugins(this.options.cwd))] }));
   }
 
   get skills(): Skill[] {

@@ -12,6 +12,8 @@ import type { LoadedCommand } from "./ts/load.ts";
 import { type AgentDefinition, GENERAL_PURPOSE } from "./agents/builtin.ts";
 import { loadAgentDefinitions } from "./agents/discover.ts";
 import { agentDirs } from "./agents/task-tool.ts";
+import { enabledPlugins } from "../plugins/enabled.ts";
+import { pluginAgentDirs, pluginExtensionEntries, pluginHookSources } from "../plugins/wiring.ts";
 
 export interface SessionExtensionsOptions {
   cwd: string;
@@ -47,8 +49,11 @@ export async function sessionExtensions(options: SessionExtensionsOptions): Prom
   const result: SessionExtensions = { tools: [], commands: [] };
   // An untrusted folder's .omp/config.yml comes without its hooks already (core/trust/untrusted-settings.ts).
   const hookLayers = options.layers.filter((layer) => layer.path !== undefined && layer.values.hooks !== undefined);
-  if (hookLayers.length > 0) {
-    const sources = hookLayers.map((layer) => ({ file: layer.path!, block: layer.values.hooks }));
+  // Installed plugins (omp plugin): their hooks.json files and extension modules join the user's.
+  const plugins = enabledPlugins(options.cwd);
+  const pluginHooks = pluginHookSources(plugins, options.warn);
+  if (hookLayers.length + pluginHooks.length > 0) {
+    const sources = [...hookLayers.map((layer) => ({ file: layer.path!, block: layer.values.hooks })), ...pluginHooks];
     factories.push(lazyClaudeHooks(sources, { env: options.env, warn: options.warn, permissionMode: options.approvalMode }));
   }
 
@@ -60,7 +65,7 @@ export async function sessionExtensions(options: SessionExtensionsOptions): Prom
     noteSkippedForTrust("extensions in .omp/extensions");
     projectAllowed = false;
   }
-  const entries = [...user.entries, ...(projectAllowed ? project.entries : []), ...explicit.flatMap((found) => found.entries)];
+  const entries = [...user.entries, ...(projectAllowed ? project.entries : []), ...explicit.flatMap((found) => found.entries), ...pluginExtensionEntries(plugins)];
   for (const problem of [...user.problems, ...(projectAllowed ? project.problems : []), ...explicit.flatMap((found) => (found.problem ? [found.problem] : []))]) options.warn(problem);
   if (entries.length > 0) {
     const { loadExtensions } = await import("./ts/load.ts");
@@ -81,8 +86,14 @@ export async function sessionExtensions(options: SessionExtensionsOptions): Prom
  */
 export function subagentDefinitions(cwd: string, env: NodeJS.ProcessEnv, warn: (line: string) => void): AgentDefinition[] {
   const dirs = agentDirs(cwd, env).filter((dir) => existsSync(dir));
-  if (dirs.length === 0) return [GENERAL_PURPOSE];
+  const plugins = pluginAgentDirs(enabledPlugins(cwd));
+  if (dirs.length === 0 && plugins.length === 0) return [GENERAL_PURPOSE];
   const { agents, problems } = loadAgentDefinitions(dirs, env);
+  for (const plugin of plugins) {
+    const found = loadAgentDefinitions(plugin.dirs, env);
+    agents.push(...found.agents.map((agent) => ({ ...agent, name: `${plugin.namespace}:${agent.name}` })));
+    problems.push(...found.problems);
+  }
   for (const problem of problems) warn(problem);
   // An agent file named general-purpose replaces the built-in one, as in Claude Code.
   return agents.some((agent) => agent.name === GENERAL_PURPOSE.name) ? agents : [GENERAL_PURPOSE, ...agents];

@@ -34,8 +34,7 @@ const SKILL_FILES = ["SKILL.md", "skill.md", "Skill.md"];
 export function loadSkills(sources: readonly Source[], catalog: Catalog, cache?: SkillCache): Skill[] {
   const taken = new Map<string, Skill>();
   const skills: Skill[] = [];
-  for (const source of sources) {
-    const root = join(source.root, "skills");
+  for (const source of sources) for (const root of source.skillDirs ?? [join(source.root, "skills")]) {
     for (const entry of listDir(root)) {
       if (entry.name.startsWith(".")) continue;
       const dir = join(root, entry.name);

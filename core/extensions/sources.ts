@@ -24,6 +24,12 @@ export interface Source {
   trusted: boolean;
   /** Prefix of the names it gives: a plugin's name, for `<plugin>:<cmd>`. */
   namespace?: string;
+  /**
+   * Where its skills and commands are when not `<root>/skills` and `<root>/commands`: a plugin's
+   * plugin.json may name other folders (core/plugins/components.ts).
+   */
+  skillDirs?: string[];
+  commandDirs?: string[];
   /** How listings name it: `~/.claude`, `.omp`, `plugin review-tools`. */
   label: string;
 }

@@ -1,7 +1,8 @@
 import type { ImageContent, Message, TextContent } from "../ai/messages.ts";
 import type { Model } from "../ai/model.ts";
 import type { ToolSpec } from "../ai/stream.ts";
-import type { Codec, DecodedRequest } from "./codec.ts";
+import { type Codec, type DecodedRequest, RequestError } from "./codec.ts";
+import { failure } from "./errors.ts";
 import { openaiError } from "./chat-encode.ts";
 import { responsesEncoder, responsesMessage } from "./responses-encode.ts";
 import { ResponsesRequest, parseRequest } from "./schemas.ts";
@@ -31,6 +32,10 @@ const FREEFORM_PARAMETERS = {
 };
 
 export function decodeResponses(request: ResponsesRequest, target: Model): DecodedRequest {
+  if (request.previous_response_id) {
+    // Nothing is stored between requests; going on without the earlier turns would answer out of context.
+    throw new RequestError(failure("invalid_request", "previous_response_id is not supported: the gateway stores no responses; send the whole conversation in `input` (store: false)"));
+  }
   const system: string[] = request.instructions ? [request.instructions] : [];
   const messages: Message[] = [];
   const toolNames = new Map<string, string>();

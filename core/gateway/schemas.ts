@@ -70,6 +70,7 @@ export const ResponsesRequest = z.looseObject({
     .nullish(),
   reasoning: z.looseObject({ effort: z.string().nullish() }).nullish(),
   prompt_cache_key: z.string().nullish(),
+  previous_response_id: z.string().nullish(),
 });
 export type ResponsesRequest = z.output<typeof ResponsesRequest>;
 

@@ -59,6 +59,8 @@ export function startGateway(options: GatewayOptions): Gateway {
     port: options.bind.port,
     // Bun's maximum; pings keep long streams well inside it.
     idleTimeout: 255,
+    // Whatever escapes a handler still answers in OpenAI's envelope rather than Bun's HTML page.
+    error: (error) => errorResponse(chatCodec, failure("api_error", `the gateway failed: ${error.message}`), "req_unknown"),
     async fetch(req) {
       const started = performance.now();
       const requestId = `req_${crypto.randomUUID().replaceAll("-", "").slice(0, 24)}`;

@@ -24,7 +24,7 @@ export interface Credential {
 export class Upstream {
   private readonly builtin: Model[];
   private all: Promise<Model[]> | undefined;
-  private store: CredentialStore | null | undefined;
+  private store: CredentialStore | undefined;
 
   constructor(
     private readonly config: ModelsConfig,
@@ -92,12 +92,13 @@ export class Upstream {
     this.store?.close();
   }
 
+  /** Opened once it exists: a key added with `omp auth add` while the gateway runs is served without a restart. */
   private credentialStore(): CredentialStore | undefined {
     if (this.store === undefined) {
       const path = agentDbPath(this.env as NodeJS.ProcessEnv);
-      this.store = existsSync(path) ? (require("../auth/store.ts") as typeof import("../auth/store.ts")).CredentialStore.open(path) : null;
+      if (existsSync(path)) this.store = (require("../auth/store.ts") as typeof import("../auth/store.ts")).CredentialStore.open(path);
     }
-    return this.store ?? undefined;
+    return this.store;
   }
 }
 

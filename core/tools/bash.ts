@@ -118,7 +118,7 @@ async function runBash(input: z.infer<typeof schema>, context: ToolContext): Pro
   if (!isDir) return errorResult(`Working directory is not a directory: ${displayPath(context.cwd, cwd)}`);
   if (context.signal.aborted) return errorResult("Command not run: the call was aborted before it started.");
 
-  const timeoutS = input.timeout ?? BASH_DEFAULT_TIMEOUT_S;
+  const timeoutS = input.timeout ?? context.bashTimeoutSeconds ?? BASH_DEFAULT_TIMEOUT_S;
   const started = performance.now();
   const output = new OutputCollector(() => createNumberedLog(context.artifactsDir, "bash"), undefined, context.redact);
   // stderr joins stdout inside the shell so the two arrive interleaved exactly as written.

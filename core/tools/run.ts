@@ -31,6 +31,7 @@ export async function runToolCall(
   }
   const call: ToolCallInfo = { toolName: tool.name, toolCallId, input: parsed.data as Record<string, unknown> };
   let decision: BeforeToolOutcome["decision"];
+  let askReason: string | undefined;
   for (const point of hooks) {
     const outcome = await point.beforeToolCall?.(call, context.signal);
     if (!outcome) continue;
@@ -44,10 +45,13 @@ export async function runToolCall(
       call.input = parsed.data as Record<string, unknown>;
     }
     // "ask" wins over "allow": any hook wanting the user's word gets it.
-    if (outcome.decision && decision !== "ask") decision = outcome.decision;
+    if (outcome.decision && decision !== "ask") {
+      decision = outcome.decision;
+      askReason = outcome.reason;
+    }
   }
   if (gate && decision !== "allow") {
-    const outcome = await gate.check(tool, parsed.data, decision === "ask");
+    const outcome = await gate.check(tool, parsed.data, decision === "ask" ? { reason: askReason } : undefined);
     if (!outcome.allow) return errorResult(outcome.message, { denied: true });
   }
   if (context.signal.aborted) return errorResult(`${tool.name} was not run: the turn was aborted.`);

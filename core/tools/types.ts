@@ -15,6 +15,8 @@ export interface ToolContext {
   onUpdate?: (text: string) => void;
   /** Applied to whatever the tool saves to disk itself (bash's full-output logs): removes the secrets in use. */
   redact?: (text: string) => string;
+  /** The `bash.timeoutSeconds` setting: bash's timeout when the call gives none. */
+  bashTimeoutSeconds?: number;
   /** The model's id for this call. */
   toolCallId?: string;
   /** The agent making the call, for tools that start agents of their own (task). */

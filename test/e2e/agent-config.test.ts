@@ -56,7 +56,7 @@ describe("setup errors: a clear message, exit 2, no session file, no request", (
       [/models\.yml: providers\.mylocal\.baseUrl: got "notaurl", expected a URL/],
     ],
     ["an unknown model", () => ["--model", "nosuch-model-xyz"], [/unknown model "nosuch-model-xyz"/, /omp --list-models/]],
-    ["a model whose provider has no key", () => ["--model", "openai/gpt-5"], [/No API key for openai: set OPENAI_API_KEY, or run `omp auth add openai`/]],
+    ["a model whose provider has no key", () => ["--model", "openai/gpt-6.2-sol"], [/No API key for openai: set OPENAI_API_KEY, or run `omp auth add openai`/]],
     ["an unknown --approval-mode", () => ["--approval-mode", "sometimes"], [/--approval-mode: .*"sometimes".*always-ask, write, yolo/]],
     ["an unknown tool in --tools", () => ["--tools", "read,nope"], [/Unknown tool "nope" in --tools\. Valid tools: read, /]],
   ];
@@ -149,7 +149,7 @@ describe("providers and keys", () => {
     const key = `cli_key_${crypto.randomUUID()}`;
     standin.setScript([{ text: "ok" }]);
     standin.requests.length = 0;
-    const result = await runAgent(["-p", "--api-key", key, "--model", "anthropic/claude-sonnet-4-5", `remember ${key}`], {
+    const result = await runAgent(["-p", "--api-key", key, "--model", "anthropic/claude-sonnet-5-5", `remember ${key}`], {
       home,
       cwd: repo,
       env: { ANTHROPIC_BASE_URL: standin.url },
@@ -408,7 +408,11 @@ describe("print mode input and output", () => {
     expect((await runAgent(["-p", "--session-dir", "kept", "--model", anthropic.model, "first"], { home, cwd: repo, env })).code).toBe(0);
     const again = await runAgent(["-p", "-c", "--session-dir", "kept", "--model", anthropic.model, "second"], { home, cwd: repo, env });
     expect(again.code).toBe(0);
-    expect(userTextsOf(anthropic.api, modelRequests(standin)[1]!.body)).toEqual(["first", "second"]);
+    // The session dir inside the repository changed its status: the resumed prompt says so first.
+    const texts = userTextsOf(anthropic.api, modelRequests(standin)[1]!.body);
+    expect(texts).toHaveLength(2);
+    expect(texts[0]).toBe("first");
+    expect(texts[1]).toEndWith("</context-update>\nsecond");
     expect(sessionFiles(home)).toEqual([]);
     expect(walk(join(repo, "kept")).filter((path) => path.endsWith(".jsonl")).length).toBe(1);
     const none = await runAgent(["-p", "-c", "--model", anthropic.model, "third"], { home, cwd: repo, env });

@@ -94,6 +94,9 @@ describe("endpoints and auth", () => {
     const invalid = await fetch(`${gateway.url}/v1/responses`, { method: "POST", headers: auth(), body: JSON.stringify({ model: "resp-up" }) });
     expect(invalid.status).toBe(400);
     expect((await json(invalid)).error.message).toContain("input");
+    const chained = await fetch(`${gateway.url}/v1/responses`, { method: "POST", headers: auth(), body: JSON.stringify({ model: "resp-up", input: "and then?", previous_response_id: "resp_1" }) });
+    expect(chained.status).toBe(400);
+    expect((await json(chained)).error.message).toContain("send the whole conversation");
   });
 
   test("a Claude Code request (?beta=true, unknown fields, system-role messages, adaptive thinking) streams in Anthropic's strict order", async () => {
@@ -325,4 +328,25 @@ test("a provider silent for seconds before answering still gets the client a str
   expect(events[1]!.event).toBe("ping");
   expect(events.filter((e) => e.event === "content_block_delta").map((e) => e.data.delta.text).join("")).toBe("worth the wait");
   expect(events.at(-1)!.event).toBe("message_stop");
+});
+
+test("a key added with `omp auth add` while the gateway runs is served without a restart", async () => {
+  const dir = gatewayHome();
+  const own = await startGatewayProcess(dir, { ANTHROPIC_BASE_URL: standin.url });
+  try {
+    const ids = async () => (await json(await fetch(`${own.url}/v1/models`, { headers: { authorization: `Bearer ${own.token}` } }))).data.map((m: any) => m.owned_by);
+    expect(await ids()).not.toContain("anthropic");
+    expect((await runOmp(["auth", "add", "anthropic", "--key", "sk-ant-added-later"], { home: dir })).code).toBe(0);
+    expect(await ids()).toContain("anthropic");
+    standin.setScript([{ text: "served" }]);
+    const response = await fetch(`${own.url}/v1/messages`, {
+      method: "POST",
+      headers: { "x-api-key": own.token },
+      body: JSON.stringify({ model: "anthropic/claude-opus-5-5", max_tokens: 20, messages: [{ role: "user", content: "hi" }] }),
+    });
+    expect((await json(response)).content[0].text).toBe("served");
+    expect(standin.requests.at(-1)!.headers["x-api-key"]).toBe("sk-ant-added-later");
+  } finally {
+    await own.stop();
+  }
 });

@@ -86,6 +86,17 @@ describe("PreToolUse", () => {
     expect(existsSync(ran)).toBe(false);
   });
 
+  test("permissionDecision ask with nobody to ask (print mode) does not run the call and says why", async () => {
+    const { home, repo } = workspace();
+    const ask = JSON.stringify({ hookSpecificOutput: { hookEventName: "PreToolUse", permissionDecision: "ask", permissionDecisionReason: "touches the network" } });
+    writeHooks(userConfig(home), { PreToolUse: [group("Bash", `printf '%s' '${ask}'`)] });
+    standin.setScript([{ toolCalls: [{ id: "c1", name: "bash", arguments: { command: "touch marker" } }] }, { text: "ok" }]);
+    const result = await run(home, repo);
+    expect(existsSync(join(repo, "marker"))).toBe(false);
+    const [toolResult] = toolResultsOf(api, result.bodies[1]);
+    expect(toolResult!.text).toBe("bash was not run: a hook wants the user to approve it (a hook asks: touches the network), and there is nobody to ask in this non-interactive run.");
+  });
+
   test("a hung hook is killed with its children at its timeout; the call goes on with a warning", async () => {
     const { home, repo } = workspace();
     const pidFile = join(home, "child.pid");

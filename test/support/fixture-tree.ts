@@ -1,6 +1,15 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 
+/** Writes `files` (path → content) under `root`, making the folders they need. */
+export function writeTree(root: string, files: Record<string, string | Uint8Array>): string {
+  for (const [path, content] of Object.entries(files)) {
+    mkdirSync(dirname(join(root, path)), { recursive: true });
+    writeFileSync(join(root, path), content);
+  }
+  return root;
+}
+
 /**
  * A small repository that exercises what differs between searchers: ignore files, hidden and
  * binary files, types, sort order, context overlap, multiline, CRLF, long lines and Unicode.
@@ -28,10 +37,7 @@ export function writeFixtureTree(root: string): void {
     "multi.txt": "start\nfoo\nbar\nend\nfoo\nbaz\n",
     "context.txt": Array.from({ length: 20 }, (_, i) => ([3, 5, 12, 19].includes(i + 1) ? `line ${i + 1} foo` : `line ${i + 1}`)).join("\n") + "\n",
   };
-  for (const [path, content] of Object.entries(files)) {
-    mkdirSync(dirname(join(root, path)), { recursive: true });
-    writeFileSync(join(root, path), content);
-  }
+  writeTree(root, files);
   // ripgrep honours .gitignore only inside a git repository.
   mkdirSync(join(root, ".git"));
   writeFileSync(join(root, ".git", "HEAD"), "ref: refs/heads/main\n");

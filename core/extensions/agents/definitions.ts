@@ -1,8 +1,8 @@
 import { basename } from "node:path";
-import { parse as parseYaml } from "yaml";
 import { z } from "zod";
 import { parserHazard } from "../../config/yaml-file.ts";
 import { displayPath } from "../../paths.ts";
+import { parseFrontmatter } from "../frontmatter.ts";
 import type { AgentDefinition } from "./builtin.ts";
 
 /**
@@ -16,25 +16,15 @@ const Frontmatter = z.looseObject({
   model: z.string().trim().min(1).optional(),
 });
 
-/** `---\nyaml\n---\nbody`: the YAML and the body; no frontmatter gives undefined. */
-function splitFrontmatter(text: string): { yaml: string; body: string } | undefined {
-  const match = /^\uFEFF?---\r?\n([\s\S]*?)\r?\n---[ \t]*(?:\r?\n|$)/.exec(text);
-  return match ? { yaml: match[1]!, body: text.slice(match[0].length) } : undefined;
-}
-
 /** One agent file, or the problem with it. */
 export function parseAgentFile(path: string, text: string): AgentDefinition | { problem: string } {
   const where = displayPath(path);
-  const split = splitFrontmatter(text);
-  if (!split) return { problem: `${where}: no frontmatter (--- name, description ---); skipped` };
-  const hazard = parserHazard(split.yaml);
+  if (!/^\uFEFF?---[ \t]*\r?\n/.test(text)) return { problem: `${where}: no frontmatter (--- name, description ---); skipped` };
+  // Project agent files are untrusted text: a pathological nesting is refused before any YAML parser sees it.
+  const hazard = parserHazard(text.slice(0, Math.max(0, text.indexOf("\n---", 3))));
   if (hazard) return { problem: `${where}: the frontmatter's YAML is refused: ${hazard}; skipped` };
-  let data: unknown;
-  try {
-    data = parseYaml(split.yaml) ?? {};
-  } catch (error) {
-    return { problem: `${where}: bad YAML in the frontmatter (${(error as Error).message.split("\n")[0]}); skipped` };
-  }
+  const { data, body, problem } = parseFrontmatter(text);
+  if (problem) return { problem: `${where}: bad YAML in the frontmatter: ${problem}; skipped` };
   const parsed = Frontmatter.safeParse(data);
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!;
@@ -48,7 +38,7 @@ export function parseAgentFile(path: string, text: string): AgentDefinition | { 
     description,
     ...(toolNames && toolNames.length > 0 ? { tools: toolNames } : {}),
     ...(model ? { model } : {}),
-    systemPrompt: split.body.trim(),
+    systemPrompt: body.trim(),
     file: path,
   };
 }

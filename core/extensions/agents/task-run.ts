@@ -74,18 +74,16 @@ async function runTask(agents: readonly AgentDefinition[], input: TaskInput, con
     depth,
   });
   let turns = 0;
+  let error: string | undefined;
   child.subscribe((event) => {
     if (event.type === "turn_start") turns = event.turn;
-    if (event.type === "tool_execution_start") context.onUpdate?.(`[${definition.name}] → ${event.toolName}\n`);
+    else if (event.type === "tool_execution_start") context.onUpdate?.(`[${definition.name}] → ${event.toolName}\n`);
+    else if (event.type === "agent_end") error = event.error;
   });
   const stopChild = () => child.abort("aborted", "the parent run was aborted");
   context.signal.addEventListener("abort", stopChild, { once: true });
   let stopReason: string;
-  let error: string | undefined;
   try {
-    child.subscribe((event) => {
-      if (event.type === "agent_end") error = event.error;
-    });
     stopReason = await child.prompt(input.prompt);
   } catch (thrown) {
     stopReason = "error";

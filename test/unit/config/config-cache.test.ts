@@ -195,7 +195,7 @@ describe("a cache hit gives exactly what the slow path gives", () => {
     );
     expect(errorOf(() => loadSettings({ cwd, env, runtime: { retry: { maxRetries: -1 } } })).message).toBe("command-line options: retry.maxRetries: got -1, expected a number ≥ 0");
     // Valid, but not a plain string: the schema decides.
-    expect(loadSettings({ cwd, env, runtime: { retry: { maxRetries: 2 } } }).settings.retry).toEqual({ maxRetries: 2, baseDelayMs: 500 });
+    expect(loadSettings({ cwd, env, runtime: { retry: { maxRetries: 2 } } }).settings.retry).toEqual({ maxRetries: 2, baseDelayMs: 500, idleTimeoutSeconds: 300 });
   });
 
   test("the result shares nothing with the defaults or the layers", () => {

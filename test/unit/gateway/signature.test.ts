@@ -1,23 +1,11 @@
 import { describe, expect, test } from "bun:test";
-import type { Model } from "../../../core/ai/model.ts";
+import { testModel } from "./test-model.ts";
 import { openSignature, sealSignature, signatureOrigin } from "../../../core/gateway/signature.ts";
 
-const model = (provider: string, api: Model["api"], id: string): Model => ({
-  id,
-  name: id,
-  provider,
-  api,
-  baseUrl: "http://127.0.0.1:1",
-  reasoning: true,
-  input: ["text"],
-  cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 },
-  contextWindow: 1000,
-  maxTokens: 100,
-});
 
-const claude = model("anthropic", "anthropic-messages", "claude-opus-5-5");
-const gpt = model("openai", "openai-responses", "gpt-6");
-const qwen = model("local", "openai-completions", "qwen");
+const claude = testModel("anthropic", "anthropic-messages", "claude-opus-5-5");
+const gpt = testModel("openai", "openai-responses", "gpt-6");
+const qwen = testModel("local", "openai-completions", "qwen");
 
 describe("thinking signatures handed to clients", () => {
   test("a sealed signature names the model that made it and keeps its own signature", () => {

@@ -1,0 +1,53 @@
+import { OmpError } from "../errors/omp-error.ts";
+
+/**
+ * git, always as an argument vector (never a shell string), never prompting: a marketplace or
+ * plugin URL comes from a catalog someone else wrote.
+ */
+async function git(args: string[], cwd?: string): Promise<string> {
+  let child;
+  try {
+    child = Bun.spawn(["git", ...args], {
+      cwd,
+      env: { ...process.env, GIT_TERMINAL_PROMPT: "0", GIT_ASKPASS: "", SSH_ASKPASS: "" },
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+  } catch (error) {
+    throw new OmpError("git is not installed or not on PATH; install git, or add the marketplace from a local folder", { cause: error });
+  }
+  const [stdout, stderr, code] = await Promise.all([new Response(child.stdout).text(), new Response(child.stderr).text(), child.exited]);
+  if (code !== 0) throw new OmpError(`git ${args[0]} failed: ${stderr.trim().split("\n").slice(-3).join(" ") || `exit ${code}`}`);
+  return stdout.trim();
+}
+
+/** A URL git would read as an option is refused outright. */
+export function checkGitUrl(url: string): string {
+  if (url.startsWith("-") || /[\0\n\r]/.test(url)) throw new OmpError(`"${url}" is not a git URL`, { exitCode: 2 });
+  return url;
+}
+
+/** `OMP_GITHUB_URL` points `owner/repo` sources at a GitHub Enterprise host or a mirror. */
+export const githubUrl = (repo: string) => `${(process.env.OMP_GITHUB_URL ?? "https://github.com").replace(/\/$/, "")}/${repo}.git`;
+
+/** A shallow clone of `url` at `ref` (a branch or tag), then `sha` checked out when pinned. */
+export async function cloneRepo(url: string, dest: string, pin: { ref?: string; sha?: string } = {}): Promise<string> {
+  checkGitUrl(url);
+  if (pin.sha) {
+    // A pinned commit may be anywhere in history: a full clone, then exactly that commit.
+    await git(["clone", "--quiet", ...(pin.ref ? ["--branch", pin.ref] : []), "--", url, dest]);
+    if (!/^[0-9a-f]{7,40}$/i.test(pin.sha)) throw new OmpError(`"${pin.sha}" is not a commit sha`);
+    await git(["-c", "advice.detachedHead=false", "checkout", "--quiet", pin.sha, "--"], dest);
+  } else {
+    await git(["clone", "--quiet", "--depth", "1", ...(pin.ref ? ["--branch", pin.ref] : []), "--", url, dest]);
+  }
+  return headSha(dest);
+}
+
+export const headSha = (dir: string) => git(["rev-parse", "HEAD"], dir);
+
+/** Brings a clone to its remote's newest commit on the branch it tracks. */
+export async function pullRepo(dir: string): Promise<string> {
+  await git(["fetch", "--quiet", "--depth", "1", "origin"], dir);
+  await git(["reset", "--quiet", "--hard", "FETCH_HEAD"], dir);
+  return headSha(dir);
+}

@@ -1,0 +1,108 @@
+import { readFileSync } from "node:fs";
+import { displayPath } from "../paths.ts";
+import { noteSkippedForTrust } from "../trust/folder-trust.ts";
+import type { Source } from "../extensions/sources.ts";
+import type { PluginServers } from "../mcp/config-files.ts";
+import type { EnabledPlugin } from "./enabled.ts";
+
+/**
+ * What enabled plugins give the session's loaders (core/extensions): hooks.json blocks with their
+ * plugin root (CLAUDE_PLUGIN_ROOT), extension modules, agent folders. Code (hooks, extensions)
+ * comes only from trusted plugins: a project-scope install in an untrusted folder gives text only,
+ * and that is noted on the untrusted-folder line.
+ */
+export interface PluginHookSource {
+  file: string;
+  block: unknown;
+  pluginRoot: string;
+}
+
+function runsCode(plugin: EnabledPlugin, what: string): boolean {
+  if (!plugin.trusted) noteSkippedForTrust(`${what} of project plugin ${plugin.id}`);
+  return plugin.trusted;
+}
+
+/** Each hooks file read as JSON (the hooks loader validates it when an event first needs it). */
+export function pluginHookSources(plugins: readonly EnabledPlugin[], warn: (line: string) => void): PluginHookSource[] {
+  const sources: PluginHookSource[] = [];
+  for (const plugin of plugins) {
+    if (plugin.components.hooks.length === 0 || !runsCode(plugin, "hooks")) continue;
+    for (const file of plugin.components.hooks) {
+      try {
+        const parsed = JSON.parse(readFileSync(file, "utf8")) as { hooks?: unknown };
+        sources.push({ file, block: parsed?.hooks ?? {}, pluginRoot: plugin.root });
+      } catch (error) {
+        warn(`${displayPath(file)} (plugin ${plugin.id}): not readable JSON (${(error as Error).message}); its hooks are ignored`);
+      }
+    }
+  }
+  return sources;
+}
+
+export function pluginExtensionEntries(plugins: readonly EnabledPlugin[]): string[] {
+  return plugins.flatMap((plugin) => (plugin.components.extensions.length > 0 && runsCode(plugin, "extensions") ? plugin.components.extensions : []));
+}
+
+/** Agent folders with the name their agents are prefixed with (`<plugin>:<agent>`, as Claude Code names them). */
+export function pluginAgentDirs(plugins: readonly EnabledPlugin[]): { namespace: string; dirs: string[] }[] {
+  return plugins.filter((plugin) => plugin.components.agents.length > 0).map((plugin) => ({ namespace: plugin.name, dirs: plugin.components.agents }));
+}
+
+/**
+ * Each plugin as a source of skills and commands (core/extensions/sources.ts). Text needs no trust;
+ * `trusted` decides whether its commands' !`cmd` lines may run.
+ */
+export function pluginSources(plugins: readonly EnabledPlugin[]): Source[] {
+  return plugins
+    .filter((plugin) => plugin.components.skills.length + plugin.components.commands.length > 0)
+    .map((plugin) => ({
+      kind: "plugin",
+      root: plugin.root,
+      trusted: plugin.trusted,
+      namespace: plugin.name,
+      label: `plugin ${plugin.id}`,
+      skillDirs: plugin.components.skills,
+      commandDirs: plugin.components.commands,
+    }));
+}
+
+/** `${CLAUDE_PLUGIN_ROOT}` in every string of a server entry, as Claude Code substitutes it. */
+function withPluginRoot(value: unknown, root: string): unknown {
+  if (typeof value === "string") return value.replaceAll("${CLAUDE_PLUGIN_ROOT}", root);
+  if (Array.isArray(value)) return value.map((item) => withPluginRoot(item, root));
+  if (value && typeof value === "object") return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, withPluginRoot(item, root)]));
+  return value;
+}
+
+/**
+ * The MCP servers of trusted plugins' `.mcp.json` files (wrapped or flat shape), each stdio server
+ * also given CLAUDE_PLUGIN_ROOT in its environment. Read as JSON only: the MCP loader validates.
+ */
+export function pluginMcpServers(plugins: readonly EnabledPlugin[], warn: (line: string) => void): PluginServers[] {
+  const found: PluginServers[] = [];
+  for (const plugin of plugins) {
+    if (plugin.components.mcp.length === 0 || !runsCode(plugin, "MCP servers")) continue;
+    for (const file of plugin.components.mcp) {
+      let document: Record<string, unknown>;
+      try {
+        document = JSON.parse(readFileSync(file, "utf8")) as Record<string, unknown>;
+      } catch (error) {
+        warn(`${displayPath(file)} (plugin ${plugin.id}): not readable JSON (${(error as Error).message}); its MCP servers are ignored`);
+        continue;
+      }
+      const servers = (document?.mcpServers ?? document ?? {}) as Record<string, unknown>;
+      const entries = Object.entries(servers).filter(([name, raw]) => name !== "$schema" && raw && typeof raw === "object");
+      found.push({
+        source: `plugin ${plugin.id}`,
+        servers: Object.fromEntries(
+          entries.map(([name, raw]) => {
+            const entry = withPluginRoot(raw, plugin.root) as Record<string, unknown>;
+            if (typeof entry.command === "string") entry.env = { ...(entry.env as Record<string, string> | undefined), CLAUDE_PLUGIN_ROOT: plugin.root };
+            return [name, entry];
+          }),
+        ),
+      });
+    }
+  }
+  return found;
+}
