@@ -115,6 +115,9 @@ export async function runAgent(messages: string[], flags: AgentFlags): Promise<n
   }
 }
 
+/** How long after the interactive mode's first frame the MCP servers start. */
+const MCP_AFTER_FRAME_MS = 50;
+
 /**
  * MCP servers, when any is configured: their module and the SDK load in the background. A failing
  * server is one warning: on stderr, or in the interactive mode's transcript.
@@ -273,7 +276,8 @@ async function runAgentWith(messages: string[], flags: AgentFlags, cleanup: (() 
     const { runInteractive } = await import("./interactive/index.ts");
     const onFirstFrame = () => {
       startGit();
-      void mcp?.start();
+      // Loading the SDK blocks the thread for tens of milliseconds: only once the frame is written.
+      if (mcp) setTimeout(() => void mcp.start(), MCP_AFTER_FRAME_MS);
       refreshLists();
     };
     return runInteractive({ runtime, selection, resumePath, initialPrompt: messages.join(" ") || undefined, approval, onFirstFrame, trustNotice: untrustedNotice(cwd), warnings });
