@@ -124,7 +124,7 @@ async function main(): Promise<void> {
       `| \`omp plugin install <p>@<local marketplace>\` wall time (median of ${PLUGINS}) | ${result.installMs.median} ms (min ${result.installMs.min}, max ${result.installMs.max}) |`,
       `| reinstall of the same version (median of 5) | ${result.installMs.reinstallMedian} ms |`,
       "",
-      "With 20 plugins a session reads their state once, resolves each plugin's folders, and loads their 40 agents (through the config cache) and hooks; skills, commands and MCP servers from plugins load in the skills and MCP loaders once those are on this tree. The machine is shared (2 cores, several builds and test runs at once), so single runs vary by ±20%.",
+      "With 20 plugins a session reads their state once, resolves each plugin's folders, lists their 60 skills in the system prompt, indexes their 60 commands and loads their 40 agents (skills and agents through their caches). The machine is shared (2 cores, several builds and test runs at once), so single runs vary by ±20%.",
       "",
     ].join("\n"),
   );

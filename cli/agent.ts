@@ -10,6 +10,8 @@ import { loadAgentConfig } from "../core/config/agent-config.ts";
 import type { SettingsInput } from "../core/config/settings-schema.ts";
 import { OmpError } from "../core/errors/omp-error.ts";
 import { mcpFiles } from "../core/mcp/config-paths.ts";
+import { enabledPlugins } from "../core/plugins/enabled.ts";
+import { pluginMcpServers } from "../core/plugins/wiring.ts";
 import { LazyMcpSource } from "../core/mcp/lazy-source.ts";
 import { displayPath, expandHome } from "../core/paths.ts";
 import { untrustedNotice } from "../core/trust/folder-trust.ts";
@@ -114,6 +116,9 @@ export async function runAgent(messages: string[], flags: AgentFlags): Promise<n
   }
 }
 
+/** How long after the interactive mode's first frame the MCP servers start. */
+const MCP_AFTER_FRAME_MS = 50;
+
 /**
  * MCP servers, when any is configured: their module and the SDK load in the background. A failing
  * server is one warning: on stderr, or in the interactive mode's transcript.
@@ -122,11 +127,14 @@ function startMcp(cwd: string, env: NodeJS.ProcessEnv, flags: AgentFlags, intera
   const files = mcpFiles(cwd, flags.mcpConfig, env);
   const missing = files.find((file) => file.kind === "flag" && !existsSync(file.path));
   if (missing) throw new OmpError(`--mcp-config ${missing.path}: file not found`, { exitCode: 2 });
-  if (files.length === 0) return undefined;
+  // Installed plugins' .mcp.json servers (omp plugin) join the configured ones.
+  const plugins = pluginMcpServers(enabledPlugins(cwd), warn);
+  if (files.length === 0 && plugins.length === 0) return undefined;
   return new LazyMcpSource({
     cwd,
     env,
     flagFiles: flags.mcpConfig,
+    plugins,
     waitForUncached: !interactive,
     // The interactive mode starts them once its first frame is up.
     deferStart: interactive,
@@ -194,7 +202,7 @@ async function runAgentWith(messages: string[], flags: AgentFlags, cleanup: (() 
     registry,
   });
   const tools = selectTools(
-    [...builtins, ...extensions.tools, createTaskTool(subagentDefinitions(cwd, env, warn, registry))].filter((tool) => !settings.tools.disabled.includes(tool.name)),
+    [...builtins, ...extensions.tools, createTaskTool(subagentDefinitions(cwd, env, warn))].filter((tool) => !settings.tools.disabled.includes(tool.name)),
     withoutSkill(toolSelection),
   );
   const mcp = startMcp(cwd, env, flags, interactive, warn);
@@ -251,8 +259,9 @@ async function runAgentWith(messages: string[], flags: AgentFlags, cleanup: (() 
   const pick = () => chooseModel(runtime, flags, settings.model, resumePath);
   const selection = interactive ? await (await import("./first-run.ts")).selectWithSetup(runtime, pick) : await pick();
   if (selection.warning && !interactive) process.stderr.write(`omp: ${selection.warning}\n`);
-  // The providers' model lists, at most daily, for the long-lived modes; a print run is too short to wait for them.
-  const refreshLists = () => void runtime.refreshModelLists().catch(() => undefined);
+  // The providers' model lists, at most daily, for the long-lived modes (a print run is too short
+  // to wait for them), a little after start-up so that loading SQLite never delays the first keys.
+  const refreshLists = () => void setTimeout(() => void runtime.refreshModelLists().catch(() => undefined), 3000).unref();
   // A skipped skill or command file is reported once, on stderr; the interactive mode shows it as a notice.
   if (!interactive) {
     const { stderr } = await import("./modes/output.ts");
@@ -271,7 +280,8 @@ async function runAgentWith(messages: string[], flags: AgentFlags, cleanup: (() 
     const { runInteractive } = await import("./interactive/index.ts");
     const onFirstFrame = () => {
       startGit();
-      void mcp?.start();
+      // Loading the SDK blocks the thread for tens of milliseconds: only once the frame is written.
+      if (mcp) setTimeout(() => void mcp.start(), MCP_AFTER_FRAME_MS);
       refreshLists();
     };
     return runInteractive({ runtime, selection, resumePath, initialPrompt: messages.join(" ") || undefined, approval, onFirstFrame, trustNotice: untrustedNotice(cwd), warnings });

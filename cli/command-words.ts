@@ -21,7 +21,7 @@ export function misplacedCommand(messages: string[]): string | undefined {
   const word = messages[0]!.trim();
   if (!/^[a-z][a-z-]{1,20}$/.test(word)) return undefined;
   const asPrompt = `to ask the agent, write the task as a sentence, or send the word as it is with omp -p ${word}`;
-  if (ORIGINAL_COMMANDS.includes(word)) return `\`omp ${word}\` is not a command of this omp (yet); see omp --help for the commands there are; ${asPrompt}`;
+  if (ORIGINAL_COMMANDS.includes(word) && !SUBCOMMANDS.has(word)) return `\`omp ${word}\` is not a command of this omp (yet); see omp --help for the commands there are; ${asPrompt}`;
   const commands = [...SUBCOMMANDS].filter((name) => name !== "help");
   const limit = word.length >= 6 ? 2 : 1;
   const near = commands.find((name) => editDistance(word, name) <= limit);

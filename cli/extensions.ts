@@ -1,7 +1,7 @@
 import { resolve } from "node:path";
 import { Extensions } from "../core/extensions/extensions.ts";
 import { extensionsJson, extensionsListing } from "../core/extensions/listing.ts";
-import { sessionExtensions, subagentDefinitions } from "../core/extensions/session.ts";
+import { sessionExtensions } from "../core/extensions/session.ts";
 import { loadDotenv } from "../core/config/dotenv.ts";
 import { loadSettings } from "../core/config/settings.ts";
 import { builtinTools } from "../core/tools/registry.ts";
@@ -23,7 +23,6 @@ export async function runExtensions(options: { json?: boolean }): Promise<number
   const extensions = new Extensions({ cwd, env });
   const quiet = () => {};
   await sessionExtensions({ cwd, env, layers, approvalMode: settings.approvalMode, extensionPaths: [], reservedToolNames: [...builtinTools().map((tool) => tool.name), "task"], warn: quiet, registry: extensions });
-  subagentDefinitions(cwd, env, quiet, extensions);
   if (options.json) {
     await writeStdout(`${JSON.stringify(extensionsJson(extensions), null, 2)}\n`);
     return 0;

@@ -31,8 +31,9 @@ export const MCP_COMMAND: SlashCommand = {
     }
     const [action, name] = args.split(/\s+/).filter(Boolean);
     if (!action) {
-      const lines = manager.states().map((state) => stateLine(state, manager.isEnabled(state.name)));
-      host.notice("info", [...lines, ...manager.problems].join("\n") || "No MCP servers.");
+      const lines = [...manager.states().map((state) => stateLine(state, manager.isEnabled(state.name))), ...manager.problems];
+      if (lines.length === 0) host.notice("info", "No MCP servers.");
+      for (const line of lines) host.notice("info", line);
       return;
     }
     if (!name || !["reconnect", "enable", "disable"].includes(action)) {

@@ -1,5 +1,8 @@
+import { basename, dirname, resolve, sep } from "node:path";
+import { displayPath, expandHome, homeDir } from "../paths.ts";
 import { Catalog, type CatalogEntry } from "./catalog.ts";
 import { type MarkdownCommand, loadCommands } from "./commands.ts";
+import { subagentDefinitions } from "./session.ts";
 import { SkillCache } from "./skill-cache.ts";
 import { type Skill, loadSkills } from "./skills.ts";
 import { type Source, type SourceOptions, discoverSources } from "./sources.ts";
@@ -56,7 +59,35 @@ export class Extensions {
   listExtensions(): CatalogEntry[] {
     void this.skills;
     void this.commands;
+    this.listAgents();
     for (const record of this.listers.splice(0)) record();
     return this.catalog.entries;
+  }
+
+  private agentsListed = false;
+
+  /**
+   * Subagent definitions (core/extensions/agents, which the task tool loads for itself), recorded
+   * for the listing: each with its file, and the files that could not be used with why.
+   */
+  private listAgents(): void {
+    if (this.agentsListed) return;
+    this.agentsListed = true;
+    const env = this.options.env ?? process.env;
+    const home = homeDir();
+    const sourceOf = (file: string): Source => {
+      const kind = file.startsWith(resolve(this.cwd) + sep) && !file.startsWith(home + sep + ".") ? "project" : "user";
+      return { kind, root: dirname(dirname(file)), trusted: kind === "user", label: displayPath(dirname(file)) };
+    };
+    const problems: string[] = [];
+    for (const agent of subagentDefinitions(this.cwd, env, (line) => problems.push(line))) {
+      const source: Source = agent.file ? sourceOf(agent.file) : { kind: "builtin", root: "", trusted: true, label: "built in" };
+      this.catalog.entries.push({ kind: "agent", name: agent.name, status: "loaded", path: agent.file ?? "(built in)", source, description: agent.description });
+    }
+    for (const problem of problems) {
+      const [, file = "", reason = problem] = /^(.+?\.md): (.*?)(?:; skipped)?$/.exec(problem) ?? [];
+      const path = expandHome(file);
+      this.catalog.entries.push({ kind: "agent", name: basename(path, ".md"), status: "skipped", path, source: sourceOf(path), reason });
+    }
   }
 }

@@ -6,6 +6,8 @@
  * that fails, the flat reading is kept and the problem reported.
  */
 
+import { parserHazard } from "../config/yaml-file.ts";
+
 export type FrontmatterValue = string | boolean | string[];
 
 export interface Frontmatter {
@@ -38,6 +40,9 @@ export function parseFrontmatter(text: string): Frontmatter {
 }
 
 function fromYaml(yaml: string): Record<string, FrontmatterValue> {
+  // The file may come from an untrusted folder: nesting that would take the parser seconds is refused first.
+  const hazard = parserHazard(yaml);
+  if (hazard) throw new Error(hazard);
   const { parse } = require("yaml") as typeof import("yaml");
   const value: unknown = parse(yaml);
   if (value === null || value === undefined) return {};

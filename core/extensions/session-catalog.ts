@@ -2,14 +2,13 @@ import { readFileSync } from "node:fs";
 import { dirname } from "node:path";
 import type { SettingsLayer } from "../config/settings.ts";
 import { displayPath } from "../paths.ts";
-import type { AgentDefinition } from "./agents/builtin.ts";
 import type { Catalog } from "./catalog.ts";
 import type { HookSource } from "./hooks/lazy.ts";
 import type { Source, SourceKind } from "./sources.ts";
 import type { ExtensionReport } from "./ts/load.ts";
 
 /**
- * How hooks, subagents and TypeScript extensions are recorded in the same catalog as skills and
+ * How hooks and TypeScript extensions are recorded in the same catalog as skills and
  * commands, so `omp extensions` and `/extensions` list every kind from one registry. Their loaders
  * warn as they go, so entries are recorded as already reported.
  */
@@ -96,17 +95,6 @@ export function recordExtensionReports(catalog: Catalog, reports: readonly Exten
 /** Extension files that were not loaded (an untrusted folder's, a path that is not a module), with why. */
 export function recordSkippedExtension(catalog: Catalog, file: string, kind: SourceKind, reason: string): void {
   catalog.add({ kind: "extension", name: displayPath(file).split("/").slice(-2).join("/"), status: "skipped", path: file, source: fileSource(kind, file, false), reason }, { reported: true });
-}
-
-/** The subagents in use and the agent files that were skipped. */
-export function recordAgents(catalog: Catalog, agents: readonly AgentDefinition[], failed: readonly { file: string; problem: string }[], kindOf: (file: string) => SourceKind): void {
-  for (const agent of agents) {
-    const file = agent.file ?? "(built in)";
-    catalog.add({ kind: "agent", name: agent.name, status: "loaded", path: file, source: fileSource(agent.file ? kindOf(agent.file) : "user", file), description: agent.description, ...(agent.tools ? { data: { tools: agent.tools } } : {}) }, { reported: true });
-  }
-  for (const { file, problem } of failed) {
-    catalog.add({ kind: "agent", name: displayPath(file).split("/").pop()!.replace(/\.md$/, ""), status: "skipped", path: file, source: fileSource(kindOf(file), file), reason: withoutFile(problem, file) }, { reported: true });
-  }
 }
 
 /** A loader's message without the file name it starts with, which the listing shows beside it. */

@@ -2,7 +2,7 @@ import { existsSync } from "node:fs";
 import type { ExtensionsFactory } from "../agent/agent-extensions.ts";
 import { combineExtensions } from "../agent/agent-extensions.ts";
 import type { SettingsLayer } from "../config/settings.ts";
-import { dirname, join, resolve } from "node:path";
+import { join, resolve } from "node:path";
 import { agentDir, expandHome } from "../paths.ts";
 import type { Tool } from "../tools/types.ts";
 import { folderTrust, noteSkippedForTrust } from "../trust/folder-trust.ts";
@@ -13,7 +13,7 @@ import { type AgentDefinition, GENERAL_PURPOSE } from "./agents/builtin.ts";
 import { loadAgentDefinitions } from "./agents/discover.ts";
 import { agentDirs } from "./agents/task-tool.ts";
 import type { Extensions } from "./extensions.ts";
-import { hookSourceKind, recordAgents, recordExtensionReports, recordHooks, recordSkippedExtension, UNTRUSTED_REASON, untrustedProjectHooks } from "./session-catalog.ts";
+import { hookSourceKind, recordExtensionReports, recordHooks, recordSkippedExtension, UNTRUSTED_REASON, untrustedProjectHooks } from "./session-catalog.ts";
 import type { SourceKind } from "./sources.ts";
 import { enabledPlugins } from "../plugins/enabled.ts";
 import { pluginAgentDirs, pluginExtensionEntries, pluginHookSources } from "../plugins/wiring.ts";
@@ -105,30 +105,17 @@ export async function sessionExtensions(options: SessionExtensionsOptions): Prom
  * The subagents the task tool offers: the built-in general-purpose agent, then agent files (text
  * only, so a project's need no trust).
  */
-export function subagentDefinitions(cwd: string, env: NodeJS.ProcessEnv, warn: (line: string) => void, registry?: Extensions): AgentDefinition[] {
-  const all = agentDirs(cwd, env);
-  const dirs = all.filter((dir) => existsSync(dir));
+export function subagentDefinitions(cwd: string, env: NodeJS.ProcessEnv, warn: (line: string) => void): AgentDefinition[] {
+  const dirs = agentDirs(cwd, env).filter((dir) => existsSync(dir));
   const plugins = pluginAgentDirs(enabledPlugins(cwd));
-  if (dirs.length === 0 && plugins.length === 0) {
-    if (registry) recordAgents(registry.catalog, [GENERAL_PURPOSE], [], () => "user");
-    return [GENERAL_PURPOSE];
-  }
-  const { agents, problems, failed } = loadAgentDefinitions(dirs, env);
-  const pluginFiles = new Set<string>();
+  if (dirs.length === 0 && plugins.length === 0) return [GENERAL_PURPOSE];
+  const { agents, problems } = loadAgentDefinitions(dirs, env);
   for (const plugin of plugins) {
     const found = loadAgentDefinitions(plugin.dirs, env);
     agents.push(...found.agents.map((agent) => ({ ...agent, name: `${plugin.namespace}:${agent.name}` })));
     problems.push(...found.problems);
-    failed.push(...found.failed);
-    for (const agent of found.agents) if (agent.file) pluginFiles.add(agent.file);
-    for (const { file } of found.failed) pluginFiles.add(file);
   }
   for (const problem of problems) warn(problem);
   // An agent file named general-purpose replaces the built-in one, as in Claude Code.
-  const definitions = agents.some((agent) => agent.name === GENERAL_PURPOSE.name) ? agents : [GENERAL_PURPOSE, ...agents];
-  // agentDirs: the user's two folders, then the project's two.
-  const userDirs = new Set(all.slice(0, 2));
-  const kindOf = (file: string): SourceKind => (pluginFiles.has(file) ? "plugin" : userDirs.has(dirname(file)) ? "user" : "project");
-  if (registry) recordAgents(registry.catalog, definitions, failed, kindOf);
-  return definitions;
+  return agents.some((agent) => agent.name === GENERAL_PURPOSE.name) ? agents : [GENERAL_PURPOSE, ...agents];
 }

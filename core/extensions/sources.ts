@@ -10,7 +10,7 @@ import { folderTrust, readTrustStore } from "../trust/folder-trust.ts";
  * (skills and commands here; agents, hooks and extensions elsewhere) takes the same list, so a
  * plugin adds itself once, as a source, and all of its kinds load.
  */
-export type SourceKind = "user" | "project" | "plugin" | "cli";
+export type SourceKind = "user" | "project" | "plugin" | "cli" | "builtin";
 
 export interface Source {
   kind: SourceKind;

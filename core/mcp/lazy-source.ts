@@ -105,8 +105,9 @@ export class LazyMcpSource implements ToolSource {
     return this.cached && fitsShare(this.cached, contextWindow, this.options.env) ? this.cached : [];
   }
 
+  /** Headless runs wait for servers without a cached list; the interactive mode waits for nothing. */
   ready(): Promise<void> {
-    if (this.cached) return Promise.resolve();
+    if (this.cached || !this.options.waitForUncached) return Promise.resolve();
     return this.start().then((manager) => manager?.ready());
   }
 

@@ -2,6 +2,7 @@ import { readFileSync } from "node:fs";
 import { displayPath } from "../paths.ts";
 import { noteSkippedForTrust } from "../trust/folder-trust.ts";
 import type { Source } from "../extensions/sources.ts";
+import type { PluginServers } from "../mcp/config-files.ts";
 import type { EnabledPlugin } from "./enabled.ts";
 
 /**
@@ -63,4 +64,45 @@ export function pluginSources(plugins: readonly EnabledPlugin[]): Source[] {
       skillDirs: plugin.components.skills,
       commandDirs: plugin.components.commands,
     }));
+}
+
+/** `${CLAUDE_PLUGIN_ROOT}` in every string of a server entry, as Claude Code substitutes it. */
+function withPluginRoot(value: unknown, root: string): unknown {
+  if (typeof value === "string") return value.replaceAll("${CLAUDE_PLUGIN_ROOT}", root);
+  if (Array.isArray(value)) return value.map((item) => withPluginRoot(item, root));
+  if (value && typeof value === "object") return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, withPluginRoot(item, root)]));
+  return value;
+}
+
+/**
+ * The MCP servers of trusted plugins' `.mcp.json` files (wrapped or flat shape), each stdio server
+ * also given CLAUDE_PLUGIN_ROOT in its environment. Read as JSON only: the MCP loader validates.
+ */
+export function pluginMcpServers(plugins: readonly EnabledPlugin[], warn: (line: string) => void): PluginServers[] {
+  const found: PluginServers[] = [];
+  for (const plugin of plugins) {
+    if (plugin.components.mcp.length === 0 || !runsCode(plugin, "MCP servers")) continue;
+    for (const file of plugin.components.mcp) {
+      let document: Record<string, unknown>;
+      try {
+        document = JSON.parse(readFileSync(file, "utf8")) as Record<string, unknown>;
+      } catch (error) {
+        warn(`${displayPath(file)} (plugin ${plugin.id}): not readable JSON (${(error as Error).message}); its MCP servers are ignored`);
+        continue;
+      }
+      const servers = (document?.mcpServers ?? document ?? {}) as Record<string, unknown>;
+      const entries = Object.entries(servers).filter(([name, raw]) => name !== "$schema" && raw && typeof raw === "object");
+      found.push({
+        source: `plugin ${plugin.id}`,
+        servers: Object.fromEntries(
+          entries.map(([name, raw]) => {
+            const entry = withPluginRoot(raw, plugin.root) as Record<string, unknown>;
+            if (typeof entry.command === "string") entry.env = { ...(entry.env as Record<string, string> | undefined), CLAUDE_PLUGIN_ROOT: plugin.root };
+            return [name, entry];
+          }),
+        ),
+      });
+    }
+  }
+  return found;
 }

@@ -1,12 +1,14 @@
 // An installed plugin's components working in a print-mode run of the compiled binary against the
 // provider stand-in: a marketplace plugin's hooks.json (run with CLAUDE_PLUGIN_ROOT) and agents
-// (offered by the task tool as <plugin>:<agent>), an npm-style plugin's extension (its tool sent to
-// the model); disabled or uninstalled, each contributes nothing. Project installs in an untrusted
-// folder give no code.
+// (offered by the task tool as <plugin>:<agent>), skills and commands (<plugin>:<name>), its
+// .mcp.json server (started through ${CLAUDE_PLUGIN_ROOT}, its tools sent to the model), an
+// npm-style plugin's extension (its tool sent to the model); disabled or uninstalled, each
+// contributes nothing. Project installs in an untrusted folder give no code.
 import { expect, test } from "bun:test";
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { agentTestFile, modelRequests, providerCases, runAgent, systemPromptOf, toolNamesOf, userTextsOf, workspace } from "../support/agent-harness.ts";
+import { EVERYTHING } from "../support/mcp/fixtures.ts";
 import { writeTree } from "../support/plugin-fixtures.ts";
 
 const standin = await agentTestFile();
@@ -40,6 +42,9 @@ test("hooks, agents and extensions of installed plugins are live; disabled or un
     "kit/hooks/hooks.json": JSON.stringify({ hooks: { PreToolUse: [{ matcher: "Bash", hooks: [{ type: "command", command: "sh ${CLAUDE_PLUGIN_ROOT}/guard.sh" }] }] } }),
     "kit/guard.sh": `echo "$CLAUDE_PLUGIN_ROOT" >> ${marker}\n`,
     "kit/agents/checker.md": "---\nname: checker\ndescription: Checks the plugin's things\n---\nYou check.\n",
+    // server-everything started through a file in the plugin, found by ${CLAUDE_PLUGIN_ROOT}.
+    "kit/server.mjs": `process.argv.splice(2, 0, "stdio");\nawait import(${JSON.stringify(EVERYTHING)});\n`,
+    "kit/.mcp.json": JSON.stringify({ mcpServers: { everything: { command: "node", args: ["${CLAUDE_PLUGIN_ROOT}/server.mjs"] } } }),
     "kit/commands/review.md": "---\ndescription: Review a file\n---\nPlease review $ARGUMENTS carefully.\n",
     "kit/.claude-plugin/plugin.json": JSON.stringify({ name: "kit", skills: ["./more-skills"] }),
     "kit/skills/lint/SKILL.md": "---\nname: lint\ndescription: Lints code the team's way\n---\nLINT-BODY\n",
@@ -55,6 +60,7 @@ test("hooks, agents and extensions of installed plugins are live; disabled or un
   expect(readFileSync(marker, "utf8")).toBe(`${root}\n`);
   expect(live.taskDescription).toContain("- kit:checker: Checks the plugin's things");
   expect(live.tools).toContain("plugin_tool");
+  expect(live.tools).toContain("mcp__everything__echo");
   expect(live.system).toContain("- kit:lint: Lints code the team's way");
   expect(live.system).toContain("- kit:style: The team's style rules");
   standin.requests.length = 0;
@@ -69,6 +75,7 @@ test("hooks, agents and extensions of installed plugins are live; disabled or un
   expect(readFileSync(marker, "utf8")).toBe(`${root}\n`);
   expect(off.taskDescription).not.toContain("kit:checker");
   expect(off.tools).not.toContain("plugin_tool");
+  expect(off.tools.filter((name) => name.startsWith("mcp__"))).toEqual([]);
   expect(off.system).not.toContain("kit:lint");
   standin.requests.length = 0;
   standin.setScript([{ text: "plain" }]);

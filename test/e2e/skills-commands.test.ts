@@ -68,6 +68,8 @@ function extensionWorkspace() {
     ".omp/commands/review.md":
       "---\ndescription: Review a file\nargument-hint: <file> <focus>\nallowed-tools: [\"Bash(echo:*)\"]\nmodel: claude-opus-4-5\n---\nReview $1 with focus on $2 (all: $ARGUMENTS).\nProject says: !`echo project-ran`\nSee @notes.md\n",
     ".omp/commands/empty.md": "---\ndescription: nothing\n---\n",
+    ".claude/agents/reviewer.md": "---\nname: reviewer\ndescription: Reviews diffs\ntools: Read, Grep\n---\nYou review.\n",
+    ".claude/agents/no-frontmatter.md": "just text\n",
   });
   return ws;
 }
@@ -233,7 +235,7 @@ describe("markdown commands", () => {
       expect(first!.body.model).toBe("claude-opus-4-5");
       expect(userTextsOf(anthropic.api, first!.body).join("\n")).toContain("Review src/math.sh with focus on speed");
       expect(userTextsOf(anthropic.api, first!.body).join("\n")).toContain("Project says: project-ran");
-      expect(second!.body.model).toBe("claude-sonnet-4-5");
+      expect(second!.body.model).toBe(anthropic.model.slice("anthropic/".length));
     } finally {
       expect(await rpc.close()).toBe(0);
     }
@@ -262,6 +264,10 @@ describe("omp extensions", () => {
     expect(find("command", "review")).toMatchObject({ status: "loaded", source: "project", description: "Review a file" });
     expect(find("command", "git:st")).toMatchObject({ status: "loaded", source: "user" });
     expect(find("command", "empty")).toMatchObject({ status: "skipped", reason: "the command has no body to send" });
+    expect(find("agent", "general-purpose")).toMatchObject({ status: "loaded", source: "builtin" });
+    expect(find("agent", "reviewer")).toMatchObject({ status: "loaded", source: "project", path: join(repo, ".claude", "agents", "reviewer.md"), description: "Reviews diffs" });
+    expect(find("agent", "no-frontmatter")).toMatchObject({ status: "skipped", path: join(repo, ".claude", "agents", "no-frontmatter.md") });
+    expect(find("agent", "no-frontmatter").reason).toContain("no frontmatter");
 
     const text = await runAgent(["extensions"], { home, cwd: repo });
     expect(text.code).toBe(0);
@@ -270,6 +276,7 @@ describe("omp extensions", () => {
     expect(text.stdout).toMatch(/^~ pdf +project .* — shadowed by ~\/\.omp\/agent\/skills\/pdf\/SKILL\.md$/m);
     expect(text.stdout).toMatch(/^Commands \(2 loaded, 1 skipped\)$/m);
     expect(text.stdout).toMatch(/^ {2}\/review +project/m);
+    expect(text.stdout).toMatch(/^Agents \(2 loaded, 1 skipped\)$/m);
 
     standin.setScript([{ text: "ok" }]);
     const run = await runAgent(["-p", "--model", anthropic.model, "hi"], { home, cwd: repo, env: anthropic.env(standin.url) });

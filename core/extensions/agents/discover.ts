@@ -13,10 +13,9 @@ const slowPath = () => require("./definitions.ts") as typeof import("./definitio
  * file unchanged since it last parsed comes from the config cache, so fifty agent files cost a
  * few reads at start-up, not YAML and zod.
  */
-export function loadAgentDefinitions(dirs: readonly string[], env: NodeJS.ProcessEnv): { agents: AgentDefinition[]; problems: string[]; failed: { file: string; problem: string }[] } {
+export function loadAgentDefinitions(dirs: readonly string[], env: NodeJS.ProcessEnv): { agents: AgentDefinition[]; problems: string[] } {
   const byName = new Map<string, AgentDefinition>();
   const problems: string[] = [];
-  const failed: { file: string; problem: string }[] = [];
   const cache = ConfigCache.open("agents", env);
   try {
     for (const dir of dirs) {
@@ -38,12 +37,11 @@ export function loadAgentDefinitions(dirs: readonly string[], env: NodeJS.Proces
           byName.set(definition.name, definition);
         } catch (error) {
           problems.push((error as Error).message);
-          failed.push({ file: path, problem: (error as Error).message });
         }
       }
     }
   } finally {
     cache.save();
   }
-  return { agents: [...byName.values()], problems, failed };
+  return { agents: [...byName.values()], problems };
 }

@@ -52,3 +52,14 @@ describe("agent-file frontmatter from an untrusted folder", () => {
     expect("problem" in result && result.problem).toContain("/p/a.md: bad YAML in the frontmatter");
   });
 });
+
+describe("skill and command frontmatter", () => {
+  test("deep nesting is refused before the parser and the flat reading kept", async () => {
+    const { parseFrontmatter } = await import("../../../core/extensions/frontmatter.ts");
+    const started = performance.now();
+    const result = parseFrontmatter(`---\nname: s\nnested:\n  x: ${"[".repeat(100_000)}\n---\nbody`);
+    expect(result.problem).toBe("invalid YAML frontmatter (its [ ] and { } nest more than 100 levels deep); read it line by line instead");
+    expect(result.body).toBe("body");
+    expect(performance.now() - started).toBeLessThan(1000);
+  });
+});

@@ -95,11 +95,12 @@ describe("sources and precedence", () => {
     expect(load()).toEqual(["edited, and longer"]);
   });
 
-  test("nothing installed: no sources, nothing loaded, an empty listing", () => {
+  test("nothing installed: no sources, nothing loaded, only the built-in agent listed", () => {
     const repo = tempDir("omp-ext-repo-");
     const extensions = new Extensions({ cwd: repo, env: { HOME: home } });
     expect(extensions.sources).toEqual([]);
     expect(extensions.skills).toEqual([]);
-    expect(extensions.listExtensions()).toEqual([]);
+    // Only the built-in subagent, which every session has.
+    expect(extensions.listExtensions().map((e) => [e.kind, e.name, e.source.kind])).toEqual([["agent", "general-purpose", "builtin"]]);
   });
 });
