@@ -88,7 +88,7 @@ describe("answers", () => {
 
   test("JSON: decision block, continue false, ask, and updatedInput in Claude's shape", async () => {
     expect((await run(`echo '{"decision":"block","reason":"old style"}'`)).outcome).toEqual({ block: "old style" });
-    expect((await run(`echo '{"continue":false,"stopReason":"halt"}'`)).outcome).toEqual({ block: "halt" });
+    expect((await run(`echo '{"continue":false,"stopReason":"halt"}'`)).outcome).toEqual({ block: "halt", halt: "halt" });
     expect((await run(`echo '{"hookSpecificOutput":{"permissionDecision":"ask","permissionDecisionReason":"why"}}'`)).outcome).toEqual({ decision: "ask", reason: "why" });
     expect((await run(`echo '{"hookSpecificOutput":{"updatedInput":{"command":"ls -la"}}}'`)).outcome).toEqual({ input: { command: "ls -la" } });
   });
