@@ -2,8 +2,7 @@
 // command completes after /, is in /help and sends its handler's text; /extensions lists the
 // hook and the extension beside skills and commands.
 import { describe, expect, setDefaultTimeout, test } from "bun:test";
-import { mkdirSync, writeFileSync } from "node:fs";
-import { dirname, join } from "node:path";
+import { writeTree } from "../support/fixture-tree.ts";
 import { tempDir } from "../support/omp.ts";
 import { readySessions } from "../support/tty-session.ts";
 
@@ -11,18 +10,11 @@ setDefaultTimeout(60_000);
 
 const ready = readySessions();
 
-function homeWithCode(): string {
-  const home = tempDir("omp-tty-home-");
-  const files: Record<string, string> = {
+const homeWithCode = () =>
+  writeTree(tempDir("omp-tty-home-"), {
     ".omp/agent/config.yml": "hooks:\n  PostToolUse:\n    - matcher: Edit|Write\n      hooks:\n        - type: command\n          command: ./format.sh\n",
     ".omp/agent/extensions/greeter.js": 'export default (api) => api.registerCommand("greet-all", { description: "Greets the whole team", handler: (args) => "GREET-BODY " + args });',
-  };
-  for (const [path, content] of Object.entries(files)) {
-    mkdirSync(dirname(join(home, path)), { recursive: true });
-    writeFileSync(join(home, path), content);
-  }
-  return home;
-}
+  });
 
 describe("hooks and TypeScript extensions in the interactive mode", () => {
   test("an extension's command completes, is in /help and sends its handler's text; /extensions lists the hook and the extension", async () => {
