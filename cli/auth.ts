@@ -1,3 +1,4 @@
+import { checkKnownProvider } from "../core/auth/known-providers.ts";
 import { CredentialStore } from "../core/auth/store.ts";
 import { OmpError } from "../core/errors/omp-error.ts";
 import { displayPath } from "../core/paths.ts";
@@ -10,6 +11,7 @@ function checkProvider(provider: string): void {
   if (!PROVIDER_ID.test(provider)) {
     throw new OmpError(`"${provider}" is not a provider id (letters, digits, ".", "_" and "-")`, { exitCode: EXIT_USAGE });
   }
+  checkKnownProvider(provider, EXIT_USAGE);
 }
 
 /** Reads a line from the terminal without echoing it, so the key is not left on the screen. */
@@ -93,11 +95,13 @@ export async function runAuthList(options: { json?: boolean }): Promise<number> 
 
 /** `omp auth remove <provider>`: exit 1 when there was nothing to remove. */
 export async function runAuthRemove(provider: string): Promise<number> {
-  checkProvider(provider);
+  if (!PROVIDER_ID.test(provider)) checkProvider(provider);
   const store = CredentialStore.open();
   try {
     const removed = store.remove(provider);
     if (removed === 0) {
+      // Checked only now: keys stored for a provider models.yml no longer defines can still be removed.
+      checkKnownProvider(provider, EXIT_USAGE);
       process.stderr.write(`omp: no stored key for ${provider}\n`);
       return 1;
     }

@@ -353,9 +353,10 @@ export class Agent {
         started = true;
         this.emit({ type: "message_start", message: event.partial });
       } else if (event.type === "retry") {
-        this.emit({ type: "auto_retry_start", attempt: event.attempt, delayMs: event.delayMs, reason: event.reason });
+        this.emit({ type: "auto_retry_start", attempt: event.attempt, delayMs: event.delayMs, reason: this.redact(event.reason) });
       } else if (event.type === "done" || event.type === "error") {
-        final = event.message;
+        // A provider's error body can echo what it was sent (a key in a bad header, a config value).
+        final = event.message.errorMessage === undefined ? event.message : { ...event.message, errorMessage: this.redact(event.message.errorMessage) };
       } else {
         const delta = toDelta(event);
         if (delta) this.emit({ type: "message_update", assistantMessageEvent: delta });

@@ -188,7 +188,16 @@ export class Runtime {
    */
   secrets(apiKey: string | undefined): string[] {
     const fromEnv = PROVIDERS.flatMap((provider) => provider.keyEnv.map((name) => this.options.env[name]));
-    return [...new Set([apiKey, this.options.cliKey, ...fromEnv].filter((value): value is string => typeof value === "string" && value !== ""))];
+    // Every configured and stored secret, not only the one in use: a tool's output or an echoed error may show any of them.
+    const configured = Object.values(this.options.modelsConfig.providers).map((provider) => {
+      const key = provider.apiKey?.trim();
+      if (key === undefined || key.startsWith("!")) return undefined;
+      return /^[A-Z_][A-Z0-9_]*$/.test(key) ? this.options.env[key] : key;
+    });
+    const stored = this.credentialStore()?.secrets() ?? [];
+    return [
+      ...new Set([apiKey, this.options.cliKey, ...fromEnv, ...configured, ...stored].filter((value): value is string => typeof value === "string" && value !== "")),
+    ];
   }
 }
 
