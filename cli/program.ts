@@ -138,7 +138,7 @@ export function describeProgram(status: Status): Command {
     .option("--json", "print JSON")
     .action(run(async (options: { json?: boolean }) => (await import("./config.ts")).runConfigPath(options)));
 
-  const auth = program.command("auth").description("store API keys in ~/.omp/agent/agent.db");
+  const auth = program.command("auth").description("API keys and subscription logins in ~/.omp/agent/agent.db");
   auth
     .command("add")
     .description("store an API key for a provider (read from stdin unless --key is given)")
@@ -155,6 +155,16 @@ export function describeProgram(status: Status): Command {
     .description("stop using the stored keys of a provider")
     .argument("<provider>", "provider id")
     .action(run(async (provider: string) => (await import("./auth.ts")).runAuthRemove(provider)));
+  auth
+    .command("login")
+    .description("log in with a subscription: anthropic (Claude Pro/Max), openai-codex (ChatGPT), github-copilot, google-gemini-cli")
+    .argument("[provider]", "which login (a numbered pick on a terminal when omitted)")
+    .action(run(async (provider: string | undefined) => (await import("./auth-login.ts")).runAuthLogin(provider)));
+  auth
+    .command("logout")
+    .description("log out of a provider's subscription logins (all of them when omitted); their tokens are erased")
+    .argument("[provider]", "provider id")
+    .action(run(async (provider: string | undefined) => (await import("./auth-login.ts")).runAuthLogout(provider)));
 
   return program;
 }

@@ -2,8 +2,9 @@ import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { PROVIDERS, getProvider } from "../ai/providers-table.ts";
 import type { Model, ThinkingLevel } from "../ai/model.ts";
-import type { CredentialStore } from "../auth/store.ts";
 import { resolveApiKey } from "../auth/keys.ts";
+import { subscriptionHeaders } from "../auth/oauth/request-headers.ts";
+import type { CredentialSource } from "../auth/source.ts";
 import type { ModelsConfig } from "../config/models-schema.ts";
 import type { Settings } from "../config/settings-schema.ts";
 import { OmpError } from "../errors/omp-error.ts";
@@ -53,7 +54,7 @@ export interface ModelSelection {
 export class Runtime {
   private models: Model[];
   private localProbed = false;
-  private store: CredentialStore | null | undefined;
+  private store: CredentialSource | null | undefined;
   private prompt: Promise<string> | undefined;
 
   constructor(readonly options: RuntimeOptions) {
@@ -69,12 +70,16 @@ export class Runtime {
     return this.models;
   }
 
-  private credentialStore(): CredentialStore | undefined {
+  private credentialStore(): CredentialSource | undefined {
     if (this.store === undefined) {
       const path = agentDbPath(this.options.env as NodeJS.ProcessEnv);
       // Loaded only when a store exists: bun:sqlite costs half a millisecond to load, and a key
       // from the environment never needs it.
-      this.store = existsSync(path) ? (require("../auth/store.ts") as typeof import("../auth/store.ts")).CredentialStore.open(path) : null;
+      if (existsSync(path)) {
+        const { CredentialStore } = require("../auth/store.ts") as typeof import("../auth/store.ts");
+        const { LocalCredentialSource } = require("../auth/local-source.ts") as typeof import("../auth/local-source.ts");
+        this.store = new LocalCredentialSource(CredentialStore.open(path), this.options.env);
+      } else this.store = null;
     }
     return this.store ?? undefined;
   }
@@ -83,7 +88,7 @@ export class Runtime {
     const info = getProvider(provider);
     if (this.options.modelsConfig.providers[provider]?.apiKey) return true;
     if (info?.keyEnv.some((name) => this.options.env[name])) return true;
-    return this.credentialStore()?.get(provider) !== undefined;
+    return this.credentialStore()?.has(provider) ?? false;
   }
 
   /** Finds the model for `pattern` (or the default) and its key; errors say what to set. */
@@ -119,8 +124,13 @@ export class Runtime {
       env: this.options.env,
       keyless: providerConfig?.auth === "none" ? true : undefined,
     });
-    if (!key.ok) throw new OmpError(key.error, { exitCode: 2 });
-    return { model: choice.model, apiKey: key.key, keySource: key.source, thinking: choice.thinking };
+    if (!key.ok) {
+      const problem = this.credentialStore()?.lastProblem;
+      throw new OmpError(problem ? `${problem}\n${key.error}` : key.error, { exitCode: 2 });
+    }
+    const extra = subscriptionHeaders(choice.model.provider, key.stored?.credential);
+    const model = extra ? { ...choice.model, headers: { ...extra, ...choice.model.headers } } : choice.model;
+    return { model, apiKey: key.key, keySource: key.source, thinking: choice.thinking };
   }
 
   /** Built once per process: every agent it makes (rpc's new_session, switch_session) shares it. */

@@ -128,4 +128,15 @@ export const CATALOG: Record<string, CatalogModel[]> = {
     m("qwen-3-coder-480b", "Qwen3 Coder 480B (Cerebras)", false, TEXT, 131_072, 32_768, [2, 2]),
     m("llama-3.3-70b", "Llama 3.3 70B (Cerebras)", false, TEXT, 131_072, 32_768, [0.85, 1.2]),
   ],
+  // Subscription models (no per-token price): what Codex CLI and Copilot Chat offer.
+  "openai-codex": [
+    m("gpt-5.1-codex-max", "GPT-5.1 Codex Max", true, VISION, 400_000, 128_000, [0, 0], GPT_5),
+    m("gpt-5.1-codex", "GPT-5.1 Codex", true, VISION, 400_000, 128_000, [0, 0], GPT_5),
+    m("gpt-5.1-codex-mini", "GPT-5.1 Codex mini", true, VISION, 400_000, 128_000, [0, 0], GPT_5),
+  ],
+  "github-copilot": [
+    m("gpt-4.1", "GPT-4.1 (Copilot)", false, VISION, 128_000, 16_384, [0, 0]),
+    m("gpt-5-mini", "GPT-5 mini (Copilot)", true, VISION, 128_000, 64_000, [0, 0]),
+    m("claude-sonnet-4.5", "Claude Sonnet 4.5 (Copilot)", true, VISION, 128_000, 16_000, [0, 0]),
+  ],
 };

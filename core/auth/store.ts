@@ -195,10 +195,14 @@ export class CredentialStore {
     });
   }
 
-  /** Disables every active credential of the provider and erases their secrets; returns how many. */
-  remove(provider: string, cause = "removed by user"): number {
+  /** Disables every active credential of the provider (of `type` only, when given) and erases their secrets; returns how many. */
+  remove(provider: string, cause = "removed by user", type?: Credential["type"]): number {
     const changes = this.write(
-      () => this.db.run("UPDATE auth_credentials SET disabled_cause = ?, data = '{}', updated_at = ? WHERE provider = ? AND disabled_cause IS NULL", [cause, now(), provider]).changes,
+      () =>
+        this.db.run(
+          "UPDATE auth_credentials SET disabled_cause = ?, data = '{}', updated_at = ? WHERE provider = ? AND disabled_cause IS NULL AND (? IS NULL OR credential_type = ?)",
+          [cause, now(), provider, type ?? null, type ?? null],
+        ).changes,
     );
     if (changes > 0) this.purgeFreedPages();
     return changes;
