@@ -38,4 +38,6 @@ export const AGENT_OPTIONS: readonly AgentOption[] = [
   { flags: "--system-prompt <text>", description: "replace the built-in instructions" },
   { flags: "--append-system-prompt <text>", description: "add to the system prompt" },
   { flags: "--list-models", description: "list the models omp can use and exit" },
+  { flags: "--trust", description: "trust this folder for this run: its .env, config and models files apply in full (see omp trust)" },
+  { flags: "--add-dir <dir>", description: "a directory outside the project the tools may use without asking; repeatable", repeatable: true },
 ];

@@ -6,17 +6,18 @@ import { gitSummary } from "../core/agent/git-summary.ts";
 import { Runtime } from "../core/agent/runtime.ts";
 import type { ImageContent, TextContent } from "../core/ai/messages.ts";
 import { THINKING_LEVELS, isThinkingLevel } from "../core/ai/model.ts";
-import { loadDotenv } from "../core/config/dotenv.ts";
-import { loadModelsConfig } from "../core/config/models.ts";
+import { loadAgentConfig } from "../core/config/agent-config.ts";
 import type { SettingsInput } from "../core/config/settings-schema.ts";
-import { loadSettings } from "../core/config/settings.ts";
 import { OmpError } from "../core/errors/omp-error.ts";
+import { untrustedNotice } from "../core/trust/folder-trust.ts";
 import { formatAge, listSessions, mostRecentSession, resolveSession } from "../core/session/listing.ts";
 import { sessionDirFor } from "../core/session/paths.ts";
 import { type Approver, parseApprovalMode } from "../core/tools/approval.ts";
+import { isDirectory } from "../core/tools/paths.ts";
+import { expandHome } from "../core/paths.ts";
 import { builtinTools, selectTools } from "../core/tools/registry.ts";
 import { isTerminal } from "./tty.ts";
-import { writeStdout } from "./write.ts";
+import { writeFdQuietly, writeStdout } from "./write.ts";
 
 export interface AgentFlags {
   print?: boolean;
@@ -36,6 +37,8 @@ export interface AgentFlags {
   systemPrompt?: string;
   appendSystemPrompt?: string;
   listModels?: boolean;
+  trust?: boolean;
+  addDir?: string[];
 }
 
 const MODES = ["text", "json", "rpc"] as const;
@@ -71,6 +74,15 @@ function runtimeSettings(flags: AgentFlags): SettingsInput {
   return runtime;
 }
 
+/** `--add-dir` values as absolute paths (`~` expanded, relative to the working directory); each must be a directory. */
+function addDirs(dirs: string[] | undefined, cwd: string): string[] {
+  return (dirs ?? []).map((dir) => {
+    const path = resolve(cwd, expandHome(dir));
+    if (!isDirectory(path)) throw new OmpError(`--add-dir: ${dir} is not a directory`, { exitCode: 2 });
+    return path;
+  });
+}
+
 /** The prompt from the arguments: words, `@file` attachments, and piped stdin. */
 function buildPrompt(messages: string[], stdin: string, cwd: string): (TextContent | ImageContent)[] {
   const words: string[] = [];
@@ -96,10 +108,16 @@ export async function runAgent(messages: string[], flags: AgentFlags): Promise<n
   // the launch, and the answer is only needed when the first prompt is sent.
   let startGit = () => {};
   const git = interactive ? new Promise<string>((resolve) => (startGit = () => resolve(gitSummary(cwd)))) : gitSummary(cwd);
-  loadDotenv({ cwd, env: process.env });
   const env = process.env;
-  const { settings } = loadSettings({ cwd, overlays: flags.config, runtime: runtimeSettings(flags), env });
-  const { config: modelsConfig } = loadModelsConfig({ cwd, env });
+  const { settings, modelsConfig } = await loadAgentConfig({
+    cwd,
+    env,
+    overlays: flags.config,
+    runtime: runtimeSettings(flags),
+    trustFlag: flags.trust,
+    // Only the interactive mode has someone to ask; the others skip and say so on stderr.
+    ask: interactive ? async (question) => (await import("./trust-prompt.ts")).askFolderTrust(question) : undefined,
+  });
   const toolSelection = flags.tools === false ? { none: true } : typeof flags.tools === "string" ? { only: [flags.tools] } : {};
   const tools = selectTools(
     builtinTools().filter((tool) => !settings.tools.disabled.includes(tool.name)),
@@ -116,6 +134,7 @@ export async function runAgent(messages: string[], flags: AgentFlags): Promise<n
     cliKey: flags.apiKey,
     noSession,
     sessionDir: flags.sessionDir,
+    addDirs: addDirs(flags.addDir, cwd),
     maxTurns: flags.maxTurns,
     systemPrompt: { replace: flags.systemPrompt, append: flags.appendSystemPrompt },
     git,
@@ -123,6 +142,7 @@ export async function runAgent(messages: string[], flags: AgentFlags): Promise<n
   });
 
   if (flags.listModels) {
+    sayUntrusted(cwd);
     const models = await runtime.availableModels();
     await writeStdout(models.map((m) => `${`${m.provider}/${m.id}`.padEnd(48)} ${String(m.contextWindow).padStart(8)}  ${m.name}`).join("\n") + "\n");
     return 0;
@@ -146,13 +166,15 @@ export async function runAgent(messages: string[], flags: AgentFlags): Promise<n
   const selection = await runtime.selectModel(flags.model ?? settings.model);
   if (mode === "rpc") {
     const { runRpcMode } = await import("./modes/rpc.ts");
-    return runRpcMode(runtime, await runtime.createAgent(selection, resumePath));
+    const agent = await runtime.createAgent(selection, resumePath);
+    sayUntrusted(cwd);
+    return runRpcMode(runtime, agent);
   }
 
   preconnect(selection.model.baseUrl, env);
   if (interactive) {
     const { runInteractive } = await import("./interactive/index.ts");
-    return runInteractive({ runtime, selection, resumePath, initialPrompt: messages.join(" ") || undefined, approval, onFirstFrame: startGit });
+    return runInteractive({ runtime, selection, resumePath, initialPrompt: messages.join(" ") || undefined, approval, onFirstFrame: startGit, trustNotice: untrustedNotice(cwd) });
   }
   const stdin = await readPipedStdin();
   const prompt = buildPrompt(messages, stdin, cwd);
@@ -161,6 +183,7 @@ export async function runAgent(messages: string[], flags: AgentFlags): Promise<n
   }
 
   const agent = await runtime.createAgent(selection, resumePath);
+  sayUntrusted(cwd);
   const stopTimer = limitTime(agent, flags.maxTime);
   try {
     if (mode === "json") {
@@ -174,6 +197,16 @@ export async function runAgent(messages: string[], flags: AgentFlags): Promise<n
     stopTimer();
     agent.writer?.close();
   }
+}
+
+/**
+ * The one line on stderr saying what an untrusted folder was not allowed to do (the interactive
+ * mode shows it in its UI instead). Said once the agent exists, so that what other loaders
+ * (hooks, extensions, MCP servers) skipped is on the same line.
+ */
+function sayUntrusted(cwd: string): void {
+  const notice = untrustedNotice(cwd);
+  if (notice) writeFdQuietly(2, `${notice}\n`);
 }
 
 /**

@@ -12,6 +12,7 @@ import {
   projectModelsPath,
   sessionsRoot,
 } from "../core/paths.ts";
+import { untrustedNotice } from "../core/trust/folder-trust.ts";
 import { writeStdout } from "./write.ts";
 
 interface JsonFlag {
@@ -47,6 +48,9 @@ export async function runConfigList(options: JsonFlag): Promise<number> {
   }
   const rows = keys.map((key) => [key, formatValue(getPath(loaded.settings, key.split("."))), sourceLabel(loaded.sourceOf(key))]);
   await writeStdout(table([["KEY", "VALUE", "SOURCE"], ...rows]));
+  // What an untrusted project's config.yml set but does not get: not shown above, so said here.
+  const notice = untrustedNotice(process.cwd());
+  if (notice) process.stderr.write(`${notice}\n`);
   return 0;
 }
 

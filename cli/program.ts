@@ -4,6 +4,7 @@ import type { FindFlags } from "./find.ts";
 import type { GrepFlags } from "./grep.ts";
 import type { AgentFlags } from "./agent.ts";
 import type { UpdateFlags } from "./update.ts";
+import type { TrustFlags } from "./trust.ts";
 import { writeFdQuietly } from "./write.ts";
 import { reportCommandError } from "./command-error.ts";
 import { AGENT_OPTIONS } from "./agent-options.ts";
@@ -165,6 +166,16 @@ export function describeProgram(status: Status): Command {
     .description("log out of a provider's subscription logins (all of them when omitted); their tokens are erased")
     .argument("[provider]", "provider id")
     .action(run(async (provider: string | undefined) => (await import("./auth-login.ts")).runAuthLogout(provider)));
+
+  program
+    .command("trust")
+    .description("trust a project folder: its .env, config and models files may then run commands and redirect requests")
+    .argument("[dir]", "the folder (default: the current one); everything under it is covered")
+    .option("--list", "list the folders decided on")
+    .option("--revoke", "forget the decision for the folder")
+    .option("--deny", "remember the folder as untrusted (the interactive mode stops asking)")
+    .option("--json", "with --list: print JSON")
+    .action(run(async (dir: string | undefined, options: TrustFlags) => (await import("./trust.ts")).runTrust(dir, options)));
 
   return program;
 }

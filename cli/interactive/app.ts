@@ -48,6 +48,8 @@ export interface AppOptions {
   keymap?: Keymap;
   /** What was wrong with keybindings.yml, shown once the session is up. */
   keymapWarning?: string;
+  /** Shown once the session is up: what an untrusted folder was not allowed to change. */
+  trustNotice?: string;
 }
 
 type Overlay =
@@ -128,6 +130,7 @@ export class InteractiveApp implements CommandHost {
     this.attach(this.agent);
     this.add(this.welcome());
     if (this.options.keymapWarning) this.notice("warning", this.options.keymapWarning);
+    if (this.options.trustNotice) this.notice("warning", this.options.trustNotice);
     if (this.options.resumePath) this.showConversation(this.agent.messages, displayPath(this.options.resumePath));
     const stopResize = this.terminal.onResize(() => this.onResize());
     const onSignal = () => this.exit();

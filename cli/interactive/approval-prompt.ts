@@ -94,7 +94,8 @@ export class ApprovalPrompt {
       return { rows, cursor: { row: rows.length - 1, col: 2 + before - shift } };
     }
     CHOICES.forEach((label, index) => {
-      const text = `${index + 1}. ${label.replace("{tool}", toolName)}`;
+      // Remembered apart from the same tool's calls inside the project (see ApprovalGate).
+      const text = `${index + 1}. ${label.replace("{tool}", this.request.outside ? `${toolName} outside the project` : toolName)}`;
       const line = truncateText(text, width - 4);
       rows.push(index === this.selected ? paint(`› ${line}`, theme.fg("accent", "bold")) : `  ${line}`);
     });

@@ -16,6 +16,8 @@ export interface InteractiveOptions {
   approval: { ask?: Approver };
   /** Work that waited for the first frame (starting git for the system prompt). */
   onFirstFrame?: () => void;
+  /** What an untrusted folder was not allowed to change (untrustedNotice). */
+  trustNotice?: string;
 }
 
 /**
@@ -51,6 +53,7 @@ export async function runInteractive(options: InteractiveOptions): Promise<numbe
       onFirstFrame: options.onFirstFrame,
       keymap,
       keymapWarning: warning,
+      trustNotice: options.trustNotice,
     });
     const ui = app;
     options.approval.ask = (request) => ui.approve(request);

@@ -12,6 +12,7 @@ import { agentDbPath, agentDir } from "../paths.ts";
 import type { SessionEntry } from "../session/schema.ts";
 import { SessionWriter } from "../session/writer.ts";
 import { ApprovalGate, type Approver } from "../tools/approval.ts";
+import { PathScope } from "../tools/path-scope.ts";
 import type { Tool } from "../tools/types.ts";
 import { Agent } from "./agent.ts";
 import { findContextFiles } from "./context-files.ts";
@@ -35,6 +36,8 @@ export interface RuntimeOptions {
   sessionDir?: string;
   maxTurns?: number;
   systemPrompt?: { replace?: string; append?: string };
+  /** `--add-dir`: directories outside the project the tools may use without asking. */
+  addDirs?: string[];
   /** The repository summary, when the caller started it early (it runs git); otherwise started on first use. */
   git?: Promise<string>;
 }
@@ -178,7 +181,7 @@ export class Runtime {
       apiKey: selection.apiKey,
       thinking: selection.model.reasoning ? thinking : "off",
       tools: this.options.tools,
-      gate: new ApprovalGate(settings.approvalMode, this.options.approver),
+      gate: new ApprovalGate(settings.approvalMode, this.options.approver, new PathScope(this.options.cwd, [...(this.options.addDirs ?? []), artifactsDir])),
       systemPrompt: this.systemPrompt(),
       writer,
       messages,

@@ -1,6 +1,8 @@
 import { join, resolve } from "node:path";
 import { agentEnvPath, configRoot, homeDir } from "../paths.ts";
 import { readConfigText } from "./config-file.ts";
+import { folderTrust, noteSkippedForTrust } from "../trust/folder-trust.ts";
+import { unsafeForUntrustedProject } from "../trust/untrusted-env.ts";
 
 const KEY = /^[A-Za-z_][A-Za-z0-9_]*$/;
 const ESCAPES: Record<string, string> = { n: "\n", r: "\r", t: "\t", "\\": "\\", '"': '"' };
@@ -67,6 +69,8 @@ export interface DotenvOptions {
   home?: string;
   /** The environment to fill; also where `OMP_AGENT_DIR` is read. */
   env?: NodeJS.ProcessEnv;
+  /** Whether the project's `.env` may set anything; default: the folder's stored trust. */
+  trusted?: boolean;
 }
 
 /** The `.env` files omp reads, highest precedence first: project, agent dir, `~/.omp`, home. */
@@ -84,19 +88,31 @@ export function dotenvFiles(options: DotenvOptions = {}): string[] {
 /**
  * Fills `env` (default `process.env`) from the `.env` files. A variable already in the environment
  * is never replaced, and among the files the first to define a variable wins, so a shell export
- * beats a project `.env`, which beats `~/.env`. Returns the file each variable came from.
+ * beats a project `.env`, which beats `~/.env`. In an untrusted folder the project `.env` sets no
+ * variable that changes how tools, git or requests behave (core/trust/untrusted-env.ts). Returns
+ * the file each variable came from.
  */
 export function loadDotenv(options: DotenvOptions = {}): Map<string, string> {
   const env = options.env ?? process.env;
   const applied = new Map<string, string>();
-  for (const file of dotenvFiles({ ...options, env })) {
-    const text = readConfigText(file);
-    if (text === undefined) continue;
-    for (const [key, value] of parseDotenv(text)) {
+  const [project, ...others] = dotenvFiles({ ...options, env });
+  const projectVars = parseFile(project!);
+  if (projectVars.size > 0 && !(options.trusted ?? folderTrust(options.cwd ?? process.cwd(), { env }).trusted)) {
+    const unsafe = [...projectVars.keys()].filter((key) => env[key] === undefined && unsafeForUntrustedProject(key));
+    for (const key of unsafe) projectVars.delete(key);
+    if (unsafe.length > 0) noteSkippedForTrust(`.env: ${unsafe.join(", ")}`);
+  }
+  for (const [file, vars] of [[project!, projectVars], ...others.map((file) => [file, parseFile(file)] as const)] as const) {
+    for (const [key, value] of vars) {
       if (env[key] !== undefined) continue;
       env[key] = value;
       applied.set(key, file);
     }
   }
   return applied;
+}
+
+function parseFile(file: string): Map<string, string> {
+  const text = readConfigText(file);
+  return text === undefined ? new Map() : parseDotenv(text);
 }

@@ -6,6 +6,8 @@ import { deepMerge } from "./merge.ts";
 import { providerProblems } from "./models-rules.ts";
 import type { ModelsConfig, ProviderEntry } from "./models-schema.ts";
 import { type Mapping, readConfigBytes } from "./config-file.ts";
+import { folderTrust, noteSkippedForTrust } from "../trust/folder-trust.ts";
+import { untrustedModels } from "../trust/untrusted-models.ts";
 
 /** YAML and zod, loaded on a cache miss or a broken rule only (see config-cache.ts). */
 const slowPath = () => require("./validate-files.ts") as typeof import("./validate-files.ts");
@@ -21,23 +23,33 @@ export interface LoadedModelsConfig {
 
 /**
  * `~/.omp/agent/models.yml` with `<cwd>/.omp/models.yml` merged over it (mappings merge, lists such
- * as `models` replace). Both optional; a file unchanged since it last validated comes from the
+ * as `models` replace); in an untrusted folder the project file may only add models to the user's
+ * own providers (core/trust/untrusted-models.ts). Both optional; a file unchanged since it last validated comes from the
  * config cache. Throws OmpError (exit 2) naming the file on any problem.
  */
-export function loadModelsConfig(options: { cwd?: string; env?: NodeJS.ProcessEnv } = {}): LoadedModelsConfig {
+export function loadModelsConfig(options: { cwd?: string; env?: NodeJS.ProcessEnv; trusted?: boolean } = {}): LoadedModelsConfig {
   const cwd = resolve(options.cwd ?? process.cwd());
+  const userPath = globalModelsPath(options.env);
+  const projectPath = projectModelsPath(cwd);
+  // Asked only when there is a project file: most folders have none.
+  const trusted = () => options.trusted ?? folderTrust(cwd, { env: options.env }).trusted;
   const cache = ConfigCache.open("models", options.env);
   const files: string[] = [];
   const definedIn = new Map<string, string>();
   let merged: Mapping = {};
   try {
-    for (const path of [globalModelsPath(options.env), projectModelsPath(cwd)]) {
+    for (const path of [userPath, projectPath]) {
       const bytes = readConfigBytes(path);
       if (bytes === undefined) {
         cache.forget(path);
         continue;
       }
-      const values = cache.values(path, bytes, (text) => slowPath().modelsFileValues(text, path));
+      let values = cache.values(path, bytes, (text) => slowPath().modelsFileValues(text, path));
+      if (path === projectPath && !trusted()) {
+        const filtered = untrustedModels(values, merged);
+        for (const item of filtered.skipped) noteSkippedForTrust(`.omp/models.yml: ${item}`);
+        values = filtered.values;
+      }
       for (const id of Object.keys((values.providers ?? {}) as Mapping)) definedIn.set(id, path);
       merged = deepMerge(merged, values);
       files.push(path);

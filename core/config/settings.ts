@@ -6,6 +6,8 @@ import { deepMerge, hasPath } from "./merge.ts";
 import { plainSettingRules, settingsDefaults } from "./settings-plain.ts" with { type: "macro" };
 import type { Settings, SettingsInput } from "./settings-schema.ts";
 import { type Mapping, readConfigBytes } from "./config-file.ts";
+import { folderTrust, noteSkippedForTrust } from "../trust/folder-trust.ts";
+import { untrustedSettings } from "../trust/untrusted-settings.ts";
 
 const DEFAULTS: Settings = settingsDefaults();
 const PLAIN_RULES = plainSettingRules();
@@ -31,6 +33,8 @@ export interface LoadSettingsOptions {
   /** Values from flags such as `--model` or `--approval-mode`: highest precedence, never written anywhere. */
   runtime?: SettingsInput;
   env?: NodeJS.ProcessEnv;
+  /** Whether the project's file may lower approvals and the like; default: the folder's stored trust. */
+  trusted?: boolean;
 }
 
 export interface LoadedSettings {
@@ -43,7 +47,8 @@ export interface LoadedSettings {
 
 /**
  * The effective settings: defaults ← global config.yml ← project .omp/config.yml ← `--config`
- * overlays ← runtime overrides. Each layer is validated on its own, so an error names the file
+ * overlays ← runtime overrides; in an untrusted folder the project file gives only harmless
+ * settings (core/trust/untrusted-settings.ts). Each layer is validated on its own, so an error names the file
  * that has it; a file unchanged since it last validated comes from the config cache. Throws
  * OmpError (exit 2) on a missing overlay, bad YAML or an invalid value.
  */
@@ -51,6 +56,8 @@ export function loadSettings(options: LoadSettingsOptions = {}): LoadedSettings 
   const cwd = resolve(options.cwd ?? process.cwd());
   const cache = ConfigCache.open("settings", options.env);
   const layers: SettingsLayer[] = [];
+  // Asked only when there is a project file: most folders have none.
+  const trusted = () => options.trusted ?? folderTrust(cwd, { env: options.env }).trusted;
   const addFile = (kind: LayerKind, path: string, required: boolean) => {
     const bytes = readConfigBytes(path);
     if (bytes === undefined) {
@@ -58,7 +65,14 @@ export function loadSettings(options: LoadSettingsOptions = {}): LoadedSettings 
       if (required) throw configError(path, ["file not found (given with --config)"]);
       return;
     }
-    layers.push({ kind, path, values: cache.values(path, bytes, (text) => slowPath().settingsFileValues(text, path)) });
+    let values = cache.values(path, bytes, (text) => slowPath().settingsFileValues(text, path));
+    if (kind === "project" && !trusted()) {
+      const userMode = layers.find((layer) => layer.kind === "global")?.values.approvalMode ?? DEFAULTS.approvalMode;
+      const filtered = untrustedSettings(values, String(userMode));
+      if (filtered.skipped.length > 0) noteSkippedForTrust(`.omp/config.yml: ${filtered.skipped.join(", ")}`);
+      values = filtered.values;
+    }
+    layers.push({ kind, path, values });
   };
 
   try {

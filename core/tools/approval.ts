@@ -1,4 +1,5 @@
 import { OmpError } from "../errors/omp-error.ts";
+import type { PathScope } from "./path-scope.ts";
 import type { Tool, ToolEffect } from "./types.ts";
 
 export const APPROVAL_MODES = ["always-ask", "write", "yolo"] as const;
@@ -29,6 +30,8 @@ export interface ApprovalRequest {
   input: unknown;
   /** One line for the prompt: the command for bash, the path for file tools. */
   summary: string;
+  /** The paths of the call outside the project and its allowed dirs, when that is why it asks. */
+  outside?: string[];
 }
 
 export interface ApprovalDecision {
@@ -70,9 +73,16 @@ function noApproverMessage(tool: Pick<Tool, "name" | "effect">, mode: ApprovalMo
   return `${tool.name} was not run: it needs approval under --approval-mode ${mode}, and there is nobody to ask in this non-interactive run. Tell the user to rerun with ${fix} to allow it.`;
 }
 
+/** What a call outside the project tells the model when nobody could have approved it. */
+function outsideMessage(tool: Pick<Tool, "name">, mode: ApprovalMode, outside: string[], scope: PathScope): string {
+  return `${tool.name} was not run: ${outside.join(", ")} is outside the project (${scope.roots[0]}), which needs approval under --approval-mode ${mode}, and there is nobody to ask in this non-interactive run. Tell the user to rerun with --add-dir <dir> to allow that directory, or --approval-mode yolo.`;
+}
+
 /**
  * The per-session approval policy: decides whether a call may run, asks the approver when the
- * mode requires it, and remembers "always"/"never" answers per tool name.
+ * mode requires it, and remembers "always"/"never" answers per tool name. Outside yolo, a call
+ * on a path outside the project's scope asks too, and its answer is remembered apart from the
+ * same tool's inside the project.
  */
 export class ApprovalGate {
   private readonly remembered = new Map<string, boolean>();
@@ -80,16 +90,20 @@ export class ApprovalGate {
   constructor(
     readonly mode: ApprovalMode,
     private readonly approver?: Approver,
+    private readonly scope?: PathScope,
   ) {}
 
   async check(tool: Pick<Tool, "name" | "effect">, input: unknown): Promise<ApprovalOutcome> {
-    if (!needsApproval(tool, this.mode)) return { allow: true };
-    const known = this.remembered.get(tool.name);
+    const outside = this.mode === "yolo" || !this.scope ? [] : this.scope.outside(tool.name, input);
+    if (outside.length === 0 && !needsApproval(tool, this.mode)) return { allow: true };
+    const key = outside.length > 0 ? `${tool.name} outside the project` : tool.name;
+    const known = this.remembered.get(key);
     if (known === true) return { allow: true };
-    if (known === false) return { allow: false, message: `The user has denied all ${tool.name} calls for this session.` };
-    if (!this.approver) return { allow: false, message: noApproverMessage(tool, this.mode) };
-    const decision = await this.approver({ toolName: tool.name, effect: tool.effect, input, summary: summarizeInput(input) });
-    if (decision.remember) this.remembered.set(tool.name, decision.allow);
+    if (known === false) return { allow: false, message: `The user has denied all ${key} calls for this session.` };
+    if (!this.approver) return { allow: false, message: outside.length > 0 ? outsideMessage(tool, this.mode, outside, this.scope!) : noApproverMessage(tool, this.mode) };
+    const summary = summarizeInput(input) + (outside.length > 0 ? " (outside the project)" : "");
+    const decision = await this.approver({ toolName: tool.name, effect: tool.effect, input, summary, ...(outside.length > 0 ? { outside } : {}) });
+    if (decision.remember) this.remembered.set(key, decision.allow);
     if (decision.allow) return { allow: true };
     const reason = decision.reason ? ` Reason: ${decision.reason}` : "";
     return { allow: false, message: `The user denied this ${tool.name} call.${reason}` };

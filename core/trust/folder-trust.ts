@@ -67,9 +67,20 @@ export function readTrustStore(env: NodeJS.ProcessEnv = process.env): TrustStore
 
 const isWithin = (path: string, root: string) => path === root || path.startsWith(root.endsWith(sep) ? root : root + sep);
 
+let trustedThisRun = false;
+
+/**
+ * `--trust`: every folder asked about in this process counts as trusted, nothing stored. Set once
+ * at start-up, so that loaders elsewhere (hooks, extensions, MCP servers) asking `folderTrust(cwd)`
+ * see the flag without it being passed to them.
+ */
+export function trustForThisRun(): void {
+  trustedThisRun = true;
+}
+
 export interface FolderTrustOptions {
   env?: NodeJS.ProcessEnv;
-  /** The one-run flag (`--trust`): trusted for this run, nothing stored. */
+  /** The one-run flag (`--trust`): trusted for this run, nothing stored. Default: whether trustForThisRun was called. */
   runFlag?: boolean;
   store?: TrustStore;
 }
@@ -83,7 +94,7 @@ export function folderTrust(cwd: string, options: FolderTrustOptions = {}): Fold
   if (isWithin(folder, realFolder(configRoot())) || isWithin(folder, realFolder(agentDir(env)))) {
     return { trusted: true, source: "omp-dir", folder };
   }
-  if (options.runFlag) return { trusted: true, source: "run-flag", folder };
+  if (options.runFlag ?? trustedThisRun) return { trusted: true, source: "run-flag", folder };
   const store = options.store ?? readTrustStore(env);
   for (let dir = folder; ; dir = dirname(dir)) {
     const entry = store.folders[dir];
@@ -133,6 +144,11 @@ export function noteSkippedForTrust(what: string): void {
 /** What was left out so far, in the order first noted. */
 export function skippedForTrust(): string[] {
   return [...skipped];
+}
+
+/** Forgets what was noted: after a dry run of the loaders that only asked what trust would change. */
+export function clearSkippedForTrust(): void {
+  skipped.clear();
 }
 
 /** The one line that tells the user what an untrusted folder was not allowed to do, or undefined. */

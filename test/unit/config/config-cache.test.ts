@@ -59,10 +59,11 @@ function reference(files: string[], runtime?: SettingsInput): z.output<typeof Se
 /** Loads twice (the first fills the cache, the second must hit it) and holds both to the reference. */
 function expectSameAsSlowPath(options: LoadSettingsOptions & { cwd: string; env: Record<string, string> }, files: string[]) {
   const cacheFile = configCachePath(options.env);
-  const first = loadSettings(options);
+  // Trusted: the reference applies every layer in full.
+  const first = loadSettings({ ...options, trusted: true });
   const cache = existsSync(cacheFile) ? readCache(cacheFile) : undefined;
   expect(Object.keys(cache?.files ?? {}).sort()).toEqual(files.map(asSettings).sort());
-  const second = loadSettings(options);
+  const second = loadSettings({ ...options, trusted: true });
   expect(existsSync(cacheFile) ? readCache(cacheFile) : undefined).toEqual(cache);
 
   const expected = reference(files, options.runtime);
@@ -381,9 +382,9 @@ describe("models.yml through the cache", () => {
     const { cwd, env, globalModels, projectModels, cacheFile } = setup();
     writeFileSync(globalModels, GLOBAL);
     writeFileSync(projectModels, PROJECT);
-    const first = loadModelsConfig({ cwd, env });
+    const first = loadModelsConfig({ cwd, env, trusted: true });
     expect(Object.keys(readCache(cacheFile).files).sort()).toEqual([globalModels, projectModels].map(asModels).sort());
-    const second = loadModelsConfig({ cwd, env });
+    const second = loadModelsConfig({ cwd, env, trusted: true });
     expect(second).toStrictEqual(first);
     expect(customModels(second.config)).toStrictEqual(customModels(first.config));
     expect(customModels(second.config).map((m) => `${m.provider}/${m.id}`)).toEqual(["corp/claude-corp", "corp/small", "local/qwen"]);
@@ -394,13 +395,13 @@ describe("models.yml through the cache", () => {
     const { cwd, env, globalModels, projectModels, cacheFile } = setup();
     writeFileSync(globalModels, "providers:\n  corp:\n    apiKey: K\n");
     writeFileSync(projectModels, "providers:\n  corp:\n    api: openai-completions\n    models:\n      - id: x\n      - id: x\n");
-    const message = errorOf(() => loadModelsConfig({ cwd, env })).message;
+    const message = errorOf(() => loadModelsConfig({ cwd, env, trusted: true })).message;
     expect(message.split("\n")).toEqual([
       `${projectModels}: providers.corp.baseUrl: missing; required for a provider that lists models`,
       `${projectModels}: providers.corp.models[1].id: "x" is listed twice`,
     ]);
     expect(Object.keys(readCache(cacheFile).files).sort()).toEqual([globalModels, projectModels].map(asModels).sort());
-    expect(errorOf(() => loadModelsConfig({ cwd, env })).message).toBe(message);
+    expect(errorOf(() => loadModelsConfig({ cwd, env, trusted: true })).message).toBe(message);
   });
 
   test("a bad models.yml is never cached; fixing it takes effect at once", () => {

@@ -2,6 +2,7 @@ import { describe, expect, test } from "bun:test";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { dotenvFiles, loadDotenv, parseDotenv } from "../../../core/config/dotenv.ts";
+import { clearSkippedForTrust, skippedForTrust } from "../../../core/trust/folder-trust.ts";
 import { scratchDir } from "./scratch.ts";
 
 describe("parseDotenv", () => {
@@ -73,6 +74,23 @@ describe("loadDotenv", () => {
     expect(applied.get("A")).toBe(join(cwd, ".env"));
     expect(applied.get("D")).toBe(join(home, ".env"));
     expect(applied.has("SHELL_SET")).toBe(false);
+  });
+
+  test("untrusted, the project .env sets only harmless variables; the user's own files still fill the rest", () => {
+    const { home, cwd, agent } = setup();
+    writeFileSync(join(cwd, ".env"), "A=project\nBASH_ENV=/tmp/evil\nGIT_CONFIG_COUNT=1\nANTHROPIC_BASE_URL=http://127.0.0.1:9\nD=project\n");
+    writeFileSync(join(home, ".env"), "ANTHROPIC_BASE_URL=https://proxy.mine\n");
+    clearSkippedForTrust();
+    const env: NodeJS.ProcessEnv = { OMP_AGENT_DIR: agent };
+    loadDotenv({ cwd, home, env, trusted: false });
+    expect(env).toEqual({ OMP_AGENT_DIR: agent, A: "project", B: "agent", C: "omp", D: "project", ANTHROPIC_BASE_URL: "https://proxy.mine" });
+    expect(skippedForTrust()).toEqual([".env: BASH_ENV, GIT_CONFIG_COUNT, ANTHROPIC_BASE_URL"]);
+    clearSkippedForTrust();
+    const trustedEnv: NodeJS.ProcessEnv = { OMP_AGENT_DIR: agent };
+    loadDotenv({ cwd, home, env: trustedEnv, trusted: true });
+    expect(trustedEnv.BASH_ENV).toBe("/tmp/evil");
+    expect(trustedEnv.ANTHROPIC_BASE_URL).toBe("http://127.0.0.1:9");
+    expect(skippedForTrust()).toEqual([]);
   });
 
   test("a variable set to the empty string is still set", () => {

@@ -1,0 +1,75 @@
+import {
+  type FolderTrust,
+  clearSkippedForTrust,
+  folderTrust,
+  setFolderTrust,
+  skippedForTrust,
+  trustForThisRun,
+} from "../trust/folder-trust.ts";
+import { loadDotenv } from "./dotenv.ts";
+import { loadModelsConfig } from "./models.ts";
+import type { ModelsConfig } from "./models-schema.ts";
+import type { Settings, SettingsInput } from "./settings-schema.ts";
+import { loadSettings } from "./settings.ts";
+
+/** What the user is asked in an untrusted folder: the folder, and what trusting it would change. */
+export interface TrustQuestion {
+  folder: string;
+  changes: string[];
+}
+
+/** true or false is remembered for the folder; undefined (no answer) leaves it untrusted, unrecorded. */
+export type TrustAsker = (question: TrustQuestion) => Promise<boolean | undefined>;
+
+export interface AgentConfigOptions {
+  cwd: string;
+  /** Filled from the `.env` files. */
+  env: NodeJS.ProcessEnv;
+  overlays?: string[];
+  runtime?: SettingsInput;
+  /** `--trust`: the folder is trusted for this run. */
+  trustFlag?: boolean;
+  /** The interactive mode's question; without it (print, json, rpc) nothing is asked. */
+  ask?: TrustAsker;
+}
+
+export interface AgentConfig {
+  settings: Settings;
+  modelsConfig: ModelsConfig;
+  trust: FolderTrust;
+}
+
+/**
+ * Everything the agent reads from files before it starts (the `.env` files, config.yml, models.yml),
+ * under the folder's trust. A folder nobody decided on, with something that trust would change, is
+ * asked about once when there is someone to ask, and the answer is stored. What was skipped is
+ * noted for untrustedNotice.
+ */
+export async function loadAgentConfig(options: AgentConfigOptions): Promise<AgentConfig> {
+  const { cwd, env } = options;
+  if (options.trustFlag) trustForThisRun();
+  let trust = folderTrust(cwd, { env });
+  if (!trust.trusted && trust.source === "default" && options.ask) {
+    const changes = untrustedChanges(options);
+    if (changes.length > 0) {
+      const answer = await options.ask({ folder: trust.folder, changes });
+      if (answer !== undefined) trust = { trusted: answer, source: "stored", folder: setFolderTrust(cwd, answer, env) };
+    }
+  }
+  loadDotenv({ cwd, env, trusted: trust.trusted });
+  const { settings } = loadSettings({ cwd, overlays: options.overlays, runtime: options.runtime, env, trusted: trust.trusted });
+  const { config: modelsConfig } = loadModelsConfig({ cwd, env, trusted: trust.trusted });
+  return { settings, modelsConfig, trust };
+}
+
+/** What the project's files would change if the folder were trusted: the loaders' dry run, untrusted. */
+function untrustedChanges(options: AgentConfigOptions): string[] {
+  const env = { ...options.env };
+  clearSkippedForTrust();
+  loadDotenv({ cwd: options.cwd, env, trusted: false });
+  loadSettings({ cwd: options.cwd, overlays: options.overlays, runtime: options.runtime, env, trusted: false });
+  loadModelsConfig({ cwd: options.cwd, env, trusted: false });
+  const changes = skippedForTrust();
+  clearSkippedForTrust();
+  return changes;
+}

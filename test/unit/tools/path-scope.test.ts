@@ -1,0 +1,80 @@
+import { describe, expect, test } from "bun:test";
+import { mkdirSync, symlinkSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { ApprovalGate, type ApprovalRequest } from "../../../core/tools/approval.ts";
+import { PathScope, projectRoot } from "../../../core/tools/path-scope.ts";
+import { tempDir } from "../../support/temp.ts";
+
+function layout() {
+  const root = tempDir("omp-scope-");
+  const repo = join(root, "repo");
+  const outside = join(root, "outside");
+  mkdirSync(join(repo, ".git"), { recursive: true });
+  mkdirSync(join(repo, "src", "deep"), { recursive: true });
+  mkdirSync(outside);
+  writeFileSync(join(outside, "secret.txt"), "s");
+  symlinkSync(outside, join(repo, "link-out"));
+  symlinkSync(join(outside, "not-yet.txt"), join(repo, "dangling"));
+  symlinkSync(join(repo, "src"), join(repo, "link-in"));
+  return { root, repo, outside };
+}
+
+const read = { name: "read", effect: "read" as const };
+const write = { name: "write", effect: "write" as const };
+
+describe("PathScope", () => {
+  test("the project is the repository around the working directory", () => {
+    const { repo, root } = layout();
+    expect(projectRoot(join(repo, "src", "deep"))).toBe(repo);
+    expect(projectRoot(root)).toBe(root);
+  });
+
+  test("inside, outside, through symlinks both ways, dangling, ~, and --add-dir", () => {
+    const { repo, outside } = layout();
+    const scope = new PathScope(join(repo, "src"));
+    expect(scope.outside("read", { path: "deep/x.ts" })).toEqual([]);
+    expect(scope.outside("read", { path: "../README.md" })).toEqual([]);
+    expect(scope.outside("write", { path: join(repo, "link-in", "new.ts") })).toEqual([]);
+    expect(scope.outside("read", { path: join(outside, "secret.txt") })).toEqual([join(outside, "secret.txt")]);
+    expect(scope.outside("write", { path: join(repo, "link-out", "new.txt") })).toEqual([join(repo, "link-out", "new.txt")]);
+    expect(scope.outside("write", { path: join(repo, "dangling") })).toEqual([join(repo, "dangling")]);
+    expect(scope.outside("ls", { path: "../.." })).toHaveLength(1);
+    expect(scope.outside("bash", { command: "ls", cwd: outside })).toEqual([outside]);
+    expect(scope.outside("bash", { command: "ls" })).toEqual([]);
+    expect(scope.outside("todo", { path: outside })).toEqual([]);
+    expect(new PathScope(repo, [outside]).outside("read", { path: join(outside, "secret.txt") })).toEqual([]);
+  });
+});
+
+describe("ApprovalGate with a scope", () => {
+  test("under write, a read outside asks; inside it does not; yolo never asks", async () => {
+    const { repo, outside } = layout();
+    const asked: ApprovalRequest[] = [];
+    const gate = new ApprovalGate("write", async (request) => (asked.push(request), { allow: true }), new PathScope(repo));
+    expect(await gate.check(read, { path: "src/a.ts" })).toEqual({ allow: true });
+    expect(asked).toEqual([]);
+    expect(await gate.check(read, { path: join(outside, "secret.txt") })).toEqual({ allow: true });
+    expect(asked.map((r) => [r.toolName, r.outside, r.summary])).toEqual([["read", [join(outside, "secret.txt")], `${join(outside, "secret.txt")} (outside the project)`]]);
+    const yolo = new ApprovalGate("yolo", async () => ({ allow: false }), new PathScope(repo));
+    expect(await yolo.check(write, { path: join(outside, "x") })).toEqual({ allow: true });
+  });
+
+  test("without an approver, an outside call is refused with the way to allow it", async () => {
+    const { repo, outside } = layout();
+    const outcome = await new ApprovalGate("write", undefined, new PathScope(repo)).check(read, { path: join(outside, "secret.txt") });
+    expect(outcome.allow).toBe(false);
+    expect(!outcome.allow && outcome.message).toContain("is outside the project");
+    expect(!outcome.allow && outcome.message).toContain("--add-dir");
+  });
+
+  test("'always' for a tool inside the project does not cover the same tool outside it", async () => {
+    const { repo, outside } = layout();
+    const asked: ApprovalRequest[] = [];
+    const gate = new ApprovalGate("write", async (request) => (asked.push(request), { allow: !request.outside, remember: true }), new PathScope(repo));
+    expect(await gate.check(write, { path: "a.txt" })).toEqual({ allow: true });
+    expect(await gate.check(write, { path: "b.txt" })).toEqual({ allow: true });
+    expect((await gate.check(write, { path: join(outside, "c.txt") })).allow).toBe(false);
+    expect((await gate.check(write, { path: join(outside, "d.txt") })).allow).toBe(false);
+    expect(asked.length).toBe(2);
+  });
+});
