@@ -6,6 +6,16 @@ import { displayPath } from "../core/paths.ts";
 import { EXIT_USAGE } from "./program.ts";
 import { writeStdout } from "./write.ts";
 
+/** In broker mode the broker's vault is the one in use: a local write would silently change nothing. */
+export function refuseInBrokerMode(what: string): void {
+  const url = process.env.OMP_AUTH_BROKER_URL?.trim();
+  if (!url) return;
+  throw new OmpError(
+    `this omp uses the auth broker at ${url}, so it cannot ${what} here: on the broker host run \`omp auth-broker login\` / \`omp auth-broker logout\`, or upload this machine's credentials with \`omp auth-broker migrate --from-local\``,
+    { exitCode: EXIT_USAGE },
+  );
+}
+
 const providerList = () => OAUTH_PROVIDERS.map((provider) => `${provider.id} (${provider.name})`).join(", ");
 
 /** The provider asked for, or on a terminal a numbered pick; a script must name it. */
@@ -55,7 +65,8 @@ function openBrowser(url: string): void {
 }
 
 /** `omp auth login [provider]`: a subscription login stored in the vault (another account of the same provider is added beside the first). */
-export async function runAuthLogin(id: string | undefined): Promise<number> {
+export async function runAuthLogin(id: string | undefined, options: { local?: boolean } = {}): Promise<number> {
+  if (!options.local) refuseInBrokerMode("log in");
   const provider = await chooseProvider(id);
   const credential = await login(provider, {
     showUrl(url, instructions, userCode) {
@@ -85,7 +96,8 @@ export async function runAuthLogin(id: string | undefined): Promise<number> {
 }
 
 /** `omp auth logout [provider]`: disables the provider's logins and erases their tokens. */
-export async function runAuthLogout(id: string | undefined): Promise<number> {
+export async function runAuthLogout(id: string | undefined, options: { local?: boolean } = {}): Promise<number> {
+  if (!options.local) refuseInBrokerMode("log out");
   const store = CredentialStore.open();
   try {
     const logins = store.active().filter((row) => row.credential.type === "oauth");

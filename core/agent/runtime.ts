@@ -1,14 +1,14 @@
-import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { PROVIDERS, getProvider } from "../ai/providers-table.ts";
 import type { Model, ThinkingLevel } from "../ai/model.ts";
 import { resolveApiKey } from "../auth/keys.ts";
 import { subscriptionHeaders } from "../auth/oauth/request-headers.ts";
+import { openCredentialSource } from "../auth/open-source.ts";
 import type { CredentialSource } from "../auth/source.ts";
 import type { ModelsConfig } from "../config/models-schema.ts";
 import type { Settings } from "../config/settings-schema.ts";
 import { OmpError } from "../errors/omp-error.ts";
-import { agentDbPath, agentDir } from "../paths.ts";
+import { agentDir } from "../paths.ts";
 import type { SessionEntry } from "../session/schema.ts";
 import { SessionWriter } from "../session/writer.ts";
 import { ApprovalGate, type Approver } from "../tools/approval.ts";
@@ -74,16 +74,7 @@ export class Runtime {
   }
 
   private credentialStore(): CredentialSource | undefined {
-    if (this.store === undefined) {
-      const path = agentDbPath(this.options.env as NodeJS.ProcessEnv);
-      // Loaded only when a store exists: bun:sqlite costs half a millisecond to load, and a key
-      // from the environment never needs it.
-      if (existsSync(path)) {
-        const { CredentialStore } = require("../auth/store.ts") as typeof import("../auth/store.ts");
-        const { LocalCredentialSource } = require("../auth/local-source.ts") as typeof import("../auth/local-source.ts");
-        this.store = new LocalCredentialSource(CredentialStore.open(path), this.options.env);
-      } else this.store = null;
-    }
+    if (this.store === undefined) this.store = openCredentialSource(this.options.env) ?? null;
     return this.store ?? undefined;
   }
 
@@ -96,6 +87,7 @@ export class Runtime {
 
   /** Finds the model for `pattern` (or the default) and its key; errors say what to set. */
   async selectModel(pattern: string | undefined, useCliKey = true): Promise<ModelSelection> {
+    await this.credentialStore()?.ready?.();
     let models = this.models;
     let wanted = pattern ?? this.options.settings.model;
     if (wanted === undefined) {

@@ -16,6 +16,8 @@ export interface ResolvedCredential {
  */
 export interface CredentialSource {
   readonly kind: "local" | "broker";
+  /** Loads what `has` needs (the broker's snapshot); resolve waits for it by itself. */
+  ready?(): Promise<void>;
   has(provider: string): boolean;
   /**
    * The newest usable credential of the provider with a fresh access token; `skip` holds ids this

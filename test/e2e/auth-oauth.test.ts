@@ -5,52 +5,17 @@
 import { Database } from "bun:sqlite";
 import { afterAll, describe, expect, test } from "bun:test";
 import { join } from "node:path";
-import type { Subprocess } from "bun";
 import { agentTestFile, filesContaining, runAgent, workspace } from "../support/agent-harness.ts";
 import { OMP, cleanEnv, runOmp, tempDir } from "../support/omp.ts";
-import { browse, startOAuthStandin } from "../support/oauth-standin.ts";
+import { startOAuthStandin } from "../support/oauth-standin.ts";
+import { loginExpiring, loginViaBrowser as loginWith, startLogin as startLoginWith } from "../support/oauth-login.ts";
 
 const standin = await agentTestFile();
 const oauth = await startOAuthStandin();
 afterAll(() => oauth.close());
 
-interface LoginRun {
-  child: Subprocess<"pipe", "pipe", "pipe">;
-  /** Resolves with the first URL omp prints. */
-  url: Promise<string>;
-  done: Promise<{ code: number; stdout: string; stderr: string }>;
-}
-
-function startLogin(home: string, provider: string, env: Record<string, string> = {}): LoginRun {
-  const child = Bun.spawn([OMP, "auth", "login", provider], { cwd: home, env: cleanEnv(home, { ...oauth.env(), ...env }), stdin: "pipe", stdout: "pipe", stderr: "pipe" });
-  let stderr = "";
-  let found!: (url: string) => void;
-  const url = new Promise<string>((resolve) => (found = resolve));
-  const reading = (async () => {
-    const decoder = new TextDecoder();
-    for await (const chunk of child.stderr) {
-      stderr += decoder.decode(chunk, { stream: true });
-      const match = /^ {2}(http\S+)$/m.exec(stderr);
-      if (match) found(match[1]!);
-    }
-  })();
-  const done = (async () => {
-    const stdout = await new Response(child.stdout).text();
-    const code = await child.exited;
-    await reading;
-    return { code, stdout, stderr };
-  })();
-  return { child, url, done };
-}
-
-async function loginViaBrowser(home: string, provider: string, env: Record<string, string> = {}) {
-  const run = startLogin(home, provider, env);
-  const page = await browse(await run.url);
-  expect(page.status).toBe(200);
-  expect(page.text).toContain("Logged in");
-  run.child.stdin.end();
-  return run.done;
-}
+const startLogin = (home: string, provider: string, env: Record<string, string> = {}) => startLoginWith(oauth, home, provider, env);
+const loginViaBrowser = (home: string, provider: string, env: Record<string, string> = {}) => loginWith(oauth, home, provider, env);
 
 function vaultRows(home: string) {
   const db = new Database(join(home, ".omp", "agent", "agent.db"), { readonly: true });
@@ -206,12 +171,7 @@ describe("refresh", () => {
 
   test("invalid_grant disables the login with the reason and says to log in again", async () => {
     const { home, repo } = workspace();
-    oauth.expiresIn = 60;
-    try {
-      expect((await loginViaBrowser(home, "anthropic")).code).toBe(0);
-    } finally {
-      oauth.expiresIn = 3600;
-    }
+    await loginExpiring(oauth, home, "anthropic");
     oauth.revoke(oauth.issued.at(-1)!.refresh);
     const run = await runAgent(["-p", "--model", "anthropic/claude-sonnet-4-5", "hello"], { home, cwd: repo, env: { ...oauth.env(), ANTHROPIC_BASE_URL: standin.url } });
     expect(run.code).toBe(2);
