@@ -10,7 +10,7 @@ import { OmpError } from "../core/errors/omp-error.ts";
 import { displayPath } from "../core/paths.ts";
 import { VERSION } from "../core/version.ts";
 import { EXIT_USAGE } from "./program.ts";
-import { writeStdout } from "./write.ts";
+import { writeFdQuietly, writeStdout } from "./write.ts";
 
 function parseBind(bind: string): { hostname: string; port: number } {
   const match = /^(\[[^\]]+\]|[^:]+):(\d{1,5})$/.exec(bind.trim());
@@ -24,7 +24,8 @@ export async function runBrokerServe(options: { bind: string }): Promise<number>
   const { hostname, port } = parseBind(options.bind);
   const token = ensureBrokerToken();
   const store = CredentialStore.open();
-  const log = (line: string) => process.stdout.write(`${new Date().toISOString()} ${line}\n`);
+  // Quietly: a closed stdout (a pipe whose reader went away) must not take the broker down.
+  const log = (line: string) => writeFdQuietly(1, `${new Date().toISOString()} ${line}\n`);
   const interval = Number.parseInt(process.env.OMP_AUTH_BROKER_REFRESH_INTERVAL_MS ?? "", 10);
   const keepalive = Number.parseInt(process.env.OMP_AUTH_BROKER_KEEPALIVE_MS ?? "", 10);
   const broker = startBroker({

@@ -21,19 +21,18 @@ export class BrokerCredentialSource implements CredentialSource {
   private snapshot: Snapshot | undefined;
   private readonly blocked = new Map<number, number>();
 
-  constructor(readonly config: BrokerClientConfig) {
-    this.snapshot = readSnapshotCache(config);
-  }
+  constructor(readonly config: BrokerClientConfig) {}
 
-  /** Loads the snapshot from the broker unless the cache supplied one. */
+  /** Loads the snapshot: from the cache when it is fresh, else from the broker. */
   async ready(): Promise<void> {
+    this.snapshot ??= await readSnapshotCache(this.config);
     if (!this.snapshot) await this.fetchSnapshot();
   }
 
   async fetchSnapshot(): Promise<Snapshot> {
     const snapshot = (await this.request("GET", "/v1/snapshot")) as Snapshot;
     this.snapshot = snapshot;
-    writeSnapshotCache(this.config, snapshot);
+    await writeSnapshotCache(this.config, snapshot);
     return snapshot;
   }
 
@@ -57,7 +56,7 @@ export class BrokerCredentialSource implements CredentialSource {
       if (current.credential.type === "oauth" && current.credential.expires - now < CLIENT_SKEW_MS) {
         try {
           current = ((await this.request("POST", `/v1/credential/${entry.id}/refresh`)) as { entry: SnapshotEntry }).entry;
-          this.replace(current);
+          await this.replace(current);
         } catch (error) {
           this.lastProblem = describeError(error);
           if (current.credential.type === "oauth" && current.credential.expires <= Date.now()) continue;
@@ -105,9 +104,9 @@ export class BrokerCredentialSource implements CredentialSource {
     return parsed;
   }
 
-  private replace(entry: SnapshotEntry): void {
+  private async replace(entry: SnapshotEntry): Promise<void> {
     if (!this.snapshot) return;
     this.snapshot = { ...this.snapshot, credentials: this.snapshot.credentials.map((old) => (old.id === entry.id ? entry : old)) };
-    writeSnapshotCache(this.config, this.snapshot);
+    await writeSnapshotCache(this.config, this.snapshot);
   }
 }

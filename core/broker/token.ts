@@ -1,4 +1,3 @@
-import { randomBytes } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { writeFileAtomic } from "../fs/atomic-write.ts";
@@ -25,7 +24,7 @@ export function ensureBrokerToken(regenerate = false, path = brokerTokenPath()):
   return withFileLockSync(lockPathBeside(path), { waitMs: 5000, what: "another omp auth-broker" }, () => {
     const existing = regenerate ? undefined : readBrokerToken(path);
     if (existing) return existing;
-    const token = randomBytes(32).toString("base64url");
+    const token = Buffer.from(crypto.getRandomValues(new Uint8Array(32))).toString("base64url");
     writeFileAtomic(path, `${token}\n`, { mode: 0o600, forceMode: true });
     return token;
   });
