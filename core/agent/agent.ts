@@ -42,6 +42,8 @@ export interface AgentOptions {
   announceModel?: boolean;
   /** Secret values (API keys) that must not reach any file this agent writes, besides the model's key. */
   secrets?: string[];
+  /** Called with a failed reply's error before anything was streamed: another credential to retry with, an error to show instead, or undefined. */
+  rotateCredential?: (errorMessage: string) => Promise<{ apiKey: string; model?: Model } | { error: string } | undefined>;
 }
 
 export type QueueMode = "one-at-a-time" | "all";
@@ -262,7 +264,12 @@ export class Agent {
         this.deliver(pending);
         pending = [];
         if (this.autoCompaction && this.nearContextLimit()) await this.compact("threshold");
-        const reply = await this.streamReply(signal);
+        let reply = await this.streamReply(signal);
+        // A usage limit before anything was streamed: another stored account takes the request.
+        for (let rotation = await this.rotate(reply); rotation && "apiKey" in rotation; rotation = await this.rotate(reply)) {
+          this.setModel(rotation.model ?? this.model, rotation.apiKey);
+          reply = await this.streamReply(signal);
+        }
         runUsage.push(reply.usage);
         if (this.overflowed(reply) && !overflowCompacted && !signal.aborted) {
           // The estimate missed (tokenisers differ, images): the provider refused the request as
@@ -337,6 +344,14 @@ export class Agent {
       this.record(message, true);
       this.emit({ type: "message_end", message });
     }
+  }
+
+  /** Asks the runtime for another credential after a usage-limit reply; an error replaces the reply's when none is left. */
+  private async rotate(reply: AssistantMessage): Promise<{ apiKey: string; model?: Model } | undefined> {
+    if (!this.options.rotateCredential || reply.stopReason !== "error" || reply.content.length > 0 || reply.errorMessage === undefined) return undefined;
+    const next = await this.options.rotateCredential(reply.errorMessage);
+    if (next && "error" in next) reply.errorMessage = this.redact(next.error);
+    return next && "apiKey" in next ? next : undefined;
   }
 
   private async streamReply(signal: AbortSignal): Promise<AssistantMessage> {

@@ -4,7 +4,8 @@ import type { Model, ThinkingLevel } from "../ai/model.ts";
 import { resolveApiKey } from "../auth/keys.ts";
 import { subscriptionHeaders } from "../auth/oauth/request-headers.ts";
 import { openCredentialSource } from "../auth/open-source.ts";
-import type { CredentialSource } from "../auth/source.ts";
+import type { CredentialSource, ResolvedCredential } from "../auth/source.ts";
+import { USAGE_LIMIT_MARK } from "../ai/http/errors.ts";
 import type { ModelsConfig } from "../config/models-schema.ts";
 import type { Settings } from "../config/settings-schema.ts";
 import { OmpError } from "../errors/omp-error.ts";
@@ -47,6 +48,8 @@ export interface ModelSelection {
   apiKey: string | undefined;
   keySource: string;
   thinking?: ThinkingLevel;
+  /** The stored credential in use, when the key came from the vault or the broker. */
+  credentialId?: number;
 }
 
 /**
@@ -58,6 +61,8 @@ export class Runtime {
   private models: Model[];
   private localProbed = false;
   private store: CredentialSource | null | undefined;
+  /** Credentials this process found at their usage limit, and until when. */
+  private readonly blocked = new Map<number, number>();
   private prompt: Promise<string> | undefined;
 
   constructor(readonly options: RuntimeOptions) {
@@ -123,9 +128,7 @@ export class Runtime {
       const problem = this.credentialStore()?.lastProblem;
       throw new OmpError(problem ? `${problem}\n${key.error}` : key.error, { exitCode: 2 });
     }
-    const extra = subscriptionHeaders(choice.model.provider, key.stored?.credential);
-    const model = extra ? { ...choice.model, headers: { ...extra, ...choice.model.headers } } : choice.model;
-    return { model, apiKey: key.key, keySource: key.source, thinking: choice.thinking };
+    return { model: withCredentialHeaders(choice.model, key.stored), apiKey: key.key, keySource: key.source, thinking: choice.thinking, credentialId: key.stored?.id };
   }
 
   /** Built once per process: every agent it makes (rpc's new_session, switch_session) shares it. */
@@ -184,7 +187,33 @@ export class Runtime {
       maxTurns: this.options.maxTurns,
       announceModel: resumedModel !== modelId,
       secrets,
+      rotateCredential: (message) => this.rotate(selection, message),
     });
+  }
+
+  /**
+   * After a usage limit that says when it resets: blocks the credential in use until then (for
+   * every process sharing the vault or broker) and hands over the provider's next one. A session
+   * sticks to its credential otherwise.
+   */
+  private async rotate(selection: ModelSelection, message: string): Promise<{ apiKey: string; model: Model } | { error: string } | undefined> {
+    const at = message.indexOf(USAGE_LIMIT_MARK);
+    const source = this.credentialStore();
+    if (at < 0 || !source || selection.credentialId === undefined) return undefined;
+    const until = Date.parse(message.slice(at + USAGE_LIMIT_MARK.length).replace(/\).*$/s, ""));
+    if (Number.isNaN(until)) return undefined;
+    const provider = selection.model.provider;
+    await source.block(selection.credentialId, provider, until);
+    this.blocked.set(selection.credentialId, until);
+    const next = await source.resolve(provider, new Set(this.blocked.keys()));
+    if (!next) {
+      const earliest = new Date(Math.min(...this.blocked.values())).toISOString();
+      return { error: `every stored ${provider} credential has reached its usage limit; the earliest resets at ${earliest}` };
+    }
+    selection.credentialId = next.id;
+    selection.apiKey = next.key;
+    selection.model = withCredentialHeaders(selection.model, next);
+    return { apiKey: next.key, model: selection.model };
   }
 
   /**
@@ -204,6 +233,12 @@ export class Runtime {
       ...new Set([apiKey, this.options.cliKey, ...fromEnv, ...configured, ...stored].filter((value): value is string => typeof value === "string" && value !== "")),
     ];
   }
+}
+
+/** The model with the headers a subscription backend wants for this credential (the ChatGPT account, Copilot's editor identity). */
+function withCredentialHeaders(model: Model, stored: ResolvedCredential | undefined): Model {
+  const extra = subscriptionHeaders(model.provider, stored?.credential);
+  return extra ? { ...model, headers: { ...model.headers, ...extra } } : model;
 }
 
 /**

@@ -20,7 +20,12 @@ export class LocalCredentialSource implements CredentialSource {
 
   async resolve(provider: string, skip?: ReadonlySet<number>): Promise<ResolvedCredential | undefined> {
     const blocked = this.store.blocks();
-    for (const row of this.store.active(provider)) {
+    const rows = this.store.active(provider);
+    const limited = rows.filter((row) => blocked.has(row.id)).map((row) => blocked.get(row.id)!);
+    if (rows.length > 0 && limited.length === rows.length) {
+      this.lastProblem = `every stored ${provider} credential has reached its usage limit; the earliest resets at ${new Date(Math.min(...limited)).toISOString()}`;
+    }
+    for (const row of rows) {
       if (skip?.has(row.id) || blocked.has(row.id)) continue;
       try {
         const fresh = await freshCredential(this.store, row, { env: this.env });

@@ -131,3 +131,35 @@ describe("redaction of stored and configured secrets", () => {
     expect(filesContaining([join(home, ".omp", "agent", "sessions")], configured)).toEqual([]);
   });
 });
+
+describe("rotation across stored accounts", () => {
+  test("a usage limit with a reset time blocks that credential and moves the request to the next; all blocked is a clear error", async () => {
+    const { home, repo } = workspace();
+    const older = `omptest_rot_a_${crypto.randomUUID().replaceAll("-", "")}`;
+    const newer = `omptest_rot_b_${crypto.randomUUID().replaceAll("-", "")}`;
+    expect((await addKey(home, "anthropic", older)).code).toBe(0);
+    expect((await addKey(home, "anthropic", newer)).code).toBe(0);
+    const resetsAt = Math.floor(Date.now() / 1000) + 3600;
+    const limit = { status: 429, errorBody: { type: "error", error: { type: "rate_limit_error", message: "usage limit reached", resets_at: resetsAt } } };
+    const env = { ANTHROPIC_BASE_URL: standin.url };
+    const args = ["-p", "--model", "anthropic/claude-sonnet-4-5", "hello"];
+
+    const before = standin.requests.length;
+    standin.setScript([limit, { text: "answered by the other account" }]);
+    const first = await runAgent(args, { home, cwd: repo, env });
+    expect(first.stdout).toBe("answered by the other account\n");
+    const sent = standin.requests.slice(before).map((request) => request.headers["x-api-key"]);
+    expect(sent).toEqual([newer, older]);
+
+    // The block is kept in the vault: the next run starts on the account that still works.
+    const again = standin.requests.length;
+    standin.setScript([{ text: "still fine" }]);
+    expect((await runAgent(args, { home, cwd: repo, env })).stdout).toBe("still fine\n");
+    expect(standin.requests[again]!.headers["x-api-key"]).toBe(older);
+
+    standin.setScript([limit]);
+    const exhausted = await runAgent(args, { home, cwd: repo, env });
+    expect(exhausted.code).not.toBe(0);
+    expect(exhausted.stderr).toContain(`every stored anthropic credential has reached its usage limit; the earliest resets at ${new Date(resetsAt * 1000).toISOString()}`);
+  });
+});
