@@ -32,7 +32,8 @@ describe("slash commands", () => {
     expect(keys).toContain("remap the first group in ~/.omp/agent/keybindings.yml");
     tty.type("/help");
     tty.press("Enter");
-    const help = await tty.waitFor("Tips");
+    // The whole list, scrollback included: it is taller than the 24-row screen.
+    const help = await tty.waitFor("Tips", undefined, () => tty.history());
     for (const name of ["/model", "/thinking", "/new", "/resume", "/session", "/compact", "/export", "/copy", "/exit"]) expect(help).toContain(name);
   });
 
