@@ -10,25 +10,12 @@
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { type RecordedRequest, type Standin, type Turn, startStandin } from "../test/support/standin/index.ts";
+import { median, now, percentile, round } from "./stats.ts";
 
 const ROOT = resolve(import.meta.dir, "..");
 const OMP = process.env.OMP_BIN ?? join(ROOT, "dist", "omp");
 const WORK = join(ROOT, "bench", "work", "agent");
 const RESULTS = join(ROOT, "bench", "results");
-
-const now = () => performance.timeOrigin + performance.now();
-const round = (value: number, digits = 2) => Math.round(value * 10 ** digits) / 10 ** digits;
-
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = sorted.length >> 1;
-  return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
-}
-
-function percentile(values: number[], p: number): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
-}
 
 interface Provider {
   api: string;

@@ -6,7 +6,7 @@ import { InvalidOptionValue, collect } from "./option-values.ts";
  * Words that commander takes as a command when they come first. (`help` is not one, since the
  * program has an action of its own, but it is left to commander all the same.)
  */
-export const SUBCOMMANDS: ReadonlySet<string> = new Set(["grep", "find", "doctor", "update", "config", "auth", "auth-broker", "trust", "help"]);
+export const SUBCOMMANDS: ReadonlySet<string> = new Set(["grep", "find", "doctor", "update", "config", "auth", "auth-broker", "auth-gateway", "trust", "models", "help", "extensions", "mcp"]);
 
 export interface AgentArgv {
   messages: string[];

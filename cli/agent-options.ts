@@ -40,4 +40,6 @@ export const AGENT_OPTIONS: readonly AgentOption[] = [
   { flags: "--list-models", description: "list the models omp can use and exit" },
   { flags: "--trust", description: "trust this folder for this run: its .env, config and models files apply in full (see omp trust)" },
   { flags: "--add-dir <dir>", description: "a directory outside the project the tools may use without asking; repeatable", repeatable: true },
+  { flags: "-e, --extension <path>", description: "load a TypeScript/JavaScript extension (a module or a folder); repeatable", repeatable: true },
+  { flags: "--mcp-config <file>", description: "MCP servers from this JSON file too (.mcp.json format); repeatable", repeatable: true },
 ];

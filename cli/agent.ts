@@ -1,21 +1,26 @@
-import { fstatSync } from "node:fs";
+import { existsSync, fstatSync } from "node:fs";
 import { resolve } from "node:path";
 import type { Agent } from "../core/agent/agent.ts";
 import { expandMentions, attachFile } from "../core/agent/mentions.ts";
 import { gitSummary } from "../core/agent/git-summary.ts";
-import { Runtime } from "../core/agent/runtime.ts";
+import { type ModelSelection, Runtime } from "../core/agent/runtime.ts";
 import type { ImageContent, TextContent } from "../core/ai/messages.ts";
 import { THINKING_LEVELS, isThinkingLevel } from "../core/ai/model.ts";
 import { loadAgentConfig } from "../core/config/agent-config.ts";
 import type { SettingsInput } from "../core/config/settings-schema.ts";
 import { OmpError } from "../core/errors/omp-error.ts";
+import { mcpFiles } from "../core/mcp/config-paths.ts";
+import { LazyMcpSource } from "../core/mcp/lazy-source.ts";
+import { displayPath, expandHome } from "../core/paths.ts";
 import { untrustedNotice } from "../core/trust/folder-trust.ts";
 import { formatAge, listSessions, mostRecentSession, resolveSession } from "../core/session/listing.ts";
 import { sessionDirFor } from "../core/session/paths.ts";
 import { type Approver, parseApprovalMode } from "../core/tools/approval.ts";
 import { isDirectory } from "../core/tools/paths.ts";
-import { expandHome } from "../core/paths.ts";
-import { builtinTools, selectTools } from "../core/tools/registry.ts";
+import { type ToolSelection, builtinTools, selectTools } from "../core/tools/registry.ts";
+import { sessionExtensions, subagentDefinitions } from "../core/extensions/session.ts";
+import { createTaskTool } from "../core/extensions/agents/task-tool.ts";
+import { misplacedCommand } from "./command-words.ts";
 import { isTerminal } from "./tty.ts";
 import { writeFdQuietly, writeStdout } from "./write.ts";
 
@@ -39,6 +44,8 @@ export interface AgentFlags {
   listModels?: boolean;
   trust?: boolean;
   addDir?: string[];
+  extension?: string[];
+  mcpConfig?: string[];
 }
 
 const MODES = ["text", "json", "rpc"] as const;
@@ -98,9 +105,54 @@ function buildPrompt(messages: string[], stdin: string, cwd: string): (TextConte
 
 /** The default command: the agent, headless (print, json, rpc). */
 export async function runAgent(messages: string[], flags: AgentFlags): Promise<number> {
+  const cleanup: (() => Promise<void>)[] = [];
+  try {
+    return await runAgentWith(messages, flags, cleanup);
+  } finally {
+    await Promise.all(cleanup.map((close) => close()));
+  }
+}
+
+/**
+ * MCP servers, when any is configured: their module and the SDK load in the background. A failing
+ * server is one warning: on stderr, or in the interactive mode's transcript.
+ */
+function startMcp(cwd: string, env: NodeJS.ProcessEnv, flags: AgentFlags, interactive: boolean, warn: (line: string) => void): LazyMcpSource | undefined {
+  const files = mcpFiles(cwd, flags.mcpConfig, env);
+  const missing = files.find((file) => file.kind === "flag" && !existsSync(file.path));
+  if (missing) throw new OmpError(`--mcp-config ${missing.path}: file not found`, { exitCode: 2 });
+  if (files.length === 0) return undefined;
+  return new LazyMcpSource({
+    cwd,
+    env,
+    flagFiles: flags.mcpConfig,
+    waitForUncached: !interactive,
+    // The interactive mode starts them once its first frame is up.
+    deferStart: interactive,
+    onProblem: warn,
+  });
+}
+
+/** A prompt that is an MCP server prompt's slash command (`/mcp__server__prompt args`) becomes that prompt's text. */
+async function expandMcpPrompt(mcp: LazyMcpSource | undefined, prompt: (TextContent | ImageContent)[]): Promise<void> {
+  const first = prompt[0];
+  if (!mcp || first?.type !== "text" || !first.text.startsWith("/mcp__")) return;
+  try {
+    const expanded = await mcp.expandPrompt(first.text);
+    if (expanded !== undefined) prompt[0] = { type: "text", text: expanded };
+  } catch (error) {
+    throw new OmpError((error as Error).message, { exitCode: 2 });
+  }
+}
+
+async function runAgentWith(messages: string[], flags: AgentFlags, cleanup: (() => Promise<void>)[]): Promise<number> {
   const mode = flags.mode ?? "text";
   if (!(MODES as readonly string[]).includes(mode)) throw new OmpError(`--mode: got ${JSON.stringify(mode)}, expected one of ${MODES.join(", ")}`, { exitCode: 2 });
   const cwd = resolve(process.cwd());
+  if (!flags.print && mode === "text") {
+    const hint = misplacedCommand(messages);
+    if (hint) throw new OmpError(hint, { exitCode: 2 });
+  }
   // A terminal on both ends and no -p: the interactive mode, which answers approval prompts once it is up.
   const interactive = !flags.print && mode === "text" && isTerminal(0) && isTerminal(1);
   // git runs while the rest of start-up happens; the system prompt needs its answer. The
@@ -109,7 +161,7 @@ export async function runAgent(messages: string[], flags: AgentFlags): Promise<n
   let startGit = () => {};
   const git = interactive ? new Promise<string>((resolve) => (startGit = () => resolve(gitSummary(cwd)))) : gitSummary(cwd);
   const env = process.env;
-  const { settings, modelsConfig } = await loadAgentConfig({
+  const { settings, modelsConfig, layers } = await loadAgentConfig({
     cwd,
     env,
     overlays: flags.config,
@@ -118,11 +170,32 @@ export async function runAgent(messages: string[], flags: AgentFlags): Promise<n
     // Only the interactive mode has someone to ask; the others skip and say so on stderr.
     ask: interactive ? async (question) => (await import("./trust-prompt.ts")).askFolderTrust(question) : undefined,
   });
+  // Problems with hooks and extensions: on stderr, or in the interactive mode as notices once it is up.
+  const warnings: { say?: (line: string) => void; early: string[] } = { early: [] };
+  const warn = (line: string) => {
+    if (!interactive) process.stderr.write(`omp: ${line}\n`);
+    else if (warnings.say) warnings.say(line);
+    else warnings.early.push(line);
+  };
   const toolSelection = flags.tools === false ? { none: true } : typeof flags.tools === "string" ? { only: [flags.tools] } : {};
+  // The skill tool is not a built-in: `--tools read,skill` names it, and only then does a tool list include it.
+  const skillTool = skillToolWanted(toolSelection, settings.tools.disabled);
+  const builtins = builtinTools();
+  const extensions = await sessionExtensions({
+    cwd,
+    env,
+    layers,
+    approvalMode: settings.approvalMode,
+    extensionPaths: flags.extension ?? [],
+    reservedToolNames: [...builtins.map((tool) => tool.name), "task"],
+    warn,
+  });
   const tools = selectTools(
-    builtinTools().filter((tool) => !settings.tools.disabled.includes(tool.name)),
-    toolSelection,
+    [...builtins, ...extensions.tools, createTaskTool(subagentDefinitions(cwd, env, warn))].filter((tool) => !settings.tools.disabled.includes(tool.name)),
+    withoutSkill(toolSelection),
   );
+  const mcp = startMcp(cwd, env, flags, interactive, warn);
+  if (mcp) cleanup.push(() => mcp.close());
   const noSession = flags.session === false;
   const approval: { ask?: Approver } = {};
   const runtime = new Runtime({
@@ -131,6 +204,7 @@ export async function runAgent(messages: string[], flags: AgentFlags): Promise<n
     settings,
     modelsConfig,
     tools,
+    ...(mcp ? { toolSource: mcp } : {}),
     cliKey: flags.apiKey,
     noSession,
     sessionDir: flags.sessionDir,
@@ -138,7 +212,11 @@ export async function runAgent(messages: string[], flags: AgentFlags): Promise<n
     maxTurns: flags.maxTurns,
     systemPrompt: { replace: flags.systemPrompt, append: flags.appendSystemPrompt },
     git,
-    ...(interactive ? { approver: (request) => approval.ask!(request) } : {}),
+    ...(flags.thinking && isThinkingLevel(flags.thinking) ? { thinking: flags.thinking } : {}),
+    skillTool,
+    extensions: extensions.factory,
+    // The interactive mode asks the user; rpc asks its host (extension_ui_request).
+    ...(interactive || mode === "rpc" ? { approver: (request) => approval.ask!(request) } : {}),
   });
 
   if (flags.listModels) {
@@ -150,42 +228,76 @@ export async function runAgent(messages: string[], flags: AgentFlags): Promise<n
 
   const sessionOptions = { sessionDir: flags.sessionDir ?? settings.sessionDir, env };
   let resumePath: string | undefined;
+  const damaged: string[] = [];
   if (flags.continue) {
-    resumePath = mostRecentSession(cwd, sessionOptions);
+    resumePath = mostRecentSession(cwd, { ...sessionOptions, damaged });
+    for (const path of damaged) process.stderr.write(`omp: skipped ${displayPath(path)}: damaged (its first line is not a session header)\n`);
     if (!resumePath) throw new OmpError(`no session to continue in ${cwd}; start one without -c`, { exitCode: 2 });
   } else if (typeof flags.resume === "string") {
     resumePath = resolveSession(flags.resume, cwd, sessionOptions);
   } else if (flags.resume === true) {
-    const recent = listSessions(sessionDirFor(cwd, sessionOptions), { limit: 20 });
-    if (recent.length === 0) throw new OmpError(`no sessions in ${cwd} yet`, { exitCode: 2 });
+    const recent = listSessions(sessionDirFor(cwd, sessionOptions), { limit: 20, damaged });
+    if (recent.length === 0 && damaged.length === 0) throw new OmpError(`no sessions in ${cwd} yet`, { exitCode: 2 });
     const lines = recent.map((s) => `${s.id.slice(0, 8)}  ${formatAge(s.modified).padEnd(8)}  ${String(s.messageCount).padStart(4)} msgs  ${s.title}`);
+    lines.push(...damaged.map((path) => `damaged   ${displayPath(path)} (its first line is not a session header)`));
     await writeStdout(`Recent sessions (resume one with omp -r <id>):\n${lines.join("\n")}\n`);
     return 0;
   }
 
-  const selection = await runtime.selectModel(flags.model ?? settings.model);
+  const pick = () => chooseModel(runtime, flags, settings.model, resumePath);
+  const selection = interactive ? await (await import("./first-run.ts")).selectWithSetup(runtime, pick) : await pick();
+  if (selection.warning && !interactive) process.stderr.write(`omp: ${selection.warning}\n`);
+  // The providers' model lists, at most daily, for the long-lived modes; a print run is too short to wait for them.
+  const refreshLists = () => void runtime.refreshModelLists().catch(() => undefined);
+  // A skipped skill or command file is reported once, on stderr; the interactive mode shows it as a notice.
+  if (!interactive) {
+    const { stderr } = await import("./modes/output.ts");
+    runtime.extensions.catalog.setReporter((message) => stderr.write(`omp: ${message}\n`));
+  }
   if (mode === "rpc") {
     const { runRpcMode } = await import("./modes/rpc.ts");
     const agent = await runtime.createAgent(selection, resumePath);
     sayUntrusted(cwd);
-    return runRpcMode(runtime, agent);
+    refreshLists();
+    return runRpcMode(runtime, agent, selection, approval);
   }
 
   preconnect(selection.model.baseUrl, env);
   if (interactive) {
     const { runInteractive } = await import("./interactive/index.ts");
-    return runInteractive({ runtime, selection, resumePath, initialPrompt: messages.join(" ") || undefined, approval, onFirstFrame: startGit, trustNotice: untrustedNotice(cwd) });
+    const onFirstFrame = () => {
+      startGit();
+      void mcp?.start();
+      refreshLists();
+    };
+    return runInteractive({ runtime, selection, resumePath, initialPrompt: messages.join(" ") || undefined, approval, onFirstFrame, trustNotice: untrustedNotice(cwd), warnings });
   }
   const stdin = await readPipedStdin();
-  const prompt = buildPrompt(messages, stdin, cwd);
+  if (extensions.commands.length > 0) {
+    const { runExtensionCommand } = await import("../core/extensions/ts/commands.ts");
+    const replaced = await runExtensionCommand(extensions.commands, messages.join(" "), { cwd, sessionId: "none", sessionFile: "" });
+    if (replaced === null) return 0;
+    if (replaced !== undefined) messages = [replaced];
+  }
+  let prompt = buildPrompt(messages, stdin, cwd);
   if (prompt.length === 0) {
     throw new OmpError('no prompt: give one as arguments (omp -p "fix the failing test"), with @file, or on stdin', { exitCode: 2 });
   }
 
+  await expandMcpPrompt(mcp, prompt);
   const agent = await runtime.createAgent(selection, resumePath);
+  for (const warning of agent.warnings) process.stderr.write(`omp: ${warning}\n`);
   sayUntrusted(cwd);
   const stopTimer = limitTime(agent, flags.maxTime);
+  let restoreModel = () => {};
   try {
+    const command = await slashCommandPrompt(runtime, agent, messages, prompt);
+    if (command) {
+      const { stderr } = await import("./modes/output.ts");
+      for (const warning of command.warnings) stderr.write(`omp: ${warning}\n`);
+      prompt = command.prompt;
+      restoreModel = command.restore;
+    }
     if (mode === "json") {
       const { runJsonMode } = await import("./modes/json.ts");
       const header = agent.writer?.header ?? { type: "session", version: 3, id: "none", timestamp: new Date().toISOString(), cwd };
@@ -194,9 +306,56 @@ export async function runAgent(messages: string[], flags: AgentFlags): Promise<n
     const { runPrintMode } = await import("./modes/print.ts");
     return await runPrintMode(agent, prompt);
   } finally {
+    restoreModel();
     stopTimer();
+    await agent.end("other");
     agent.writer?.close();
   }
+}
+
+/**
+ * The model of the run: `--model` when given (a resumed session records the switch), else a
+ * resumed session's own model and thinking level, else the setting or the default.
+ */
+async function chooseModel(runtime: Runtime, flags: AgentFlags, setting: string | undefined, resumePath: string | undefined): Promise<ModelSelection> {
+  if (resumePath && !flags.model) {
+    const restored = await runtime.sessionSelection(resumePath, true);
+    if (restored.warning) process.stderr.write(`omp: ${restored.warning}\n`);
+    if (restored.selection) return restored.selection;
+  }
+  return runtime.selectModel(flags.model ?? setting);
+}
+
+/**
+ * `omp -p "/review src/x.ts"`: a markdown command or skill expanded into its prompt, followed by
+ * piped stdin and `@file` attachments; undefined when the words are not one (a path such as
+ * /etc/hosts, or an unknown name, is sent as typed).
+ */
+async function slashCommandPrompt(runtime: Runtime, agent: Agent, messages: string[], prompt: (TextContent | ImageContent)[]) {
+  const words = messages.filter((arg) => !(arg.startsWith("@") && arg.length > 1)).join(" ");
+  if (!words.startsWith("/")) return undefined;
+  const { prepareInvocation } = await import("../core/extensions/invoke.ts");
+  const invocation = await prepareInvocation(runtime, agent, words);
+  if (!invocation) return undefined;
+  // What buildPrompt added after the words: stdin (in the first part) and the attachments.
+  const first = prompt[0];
+  const stdin = first?.type === "text" && first.text.startsWith(words) ? first.text.slice(words.length).trim() : "";
+  const attachments = messages.filter((arg) => arg.startsWith("@") && arg.length > 1).map((arg) => attachFile(arg.slice(1), runtime.options.cwd));
+  const extra: (TextContent | ImageContent)[] = stdin ? [{ type: "text", text: stdin }] : [];
+  return { prompt: [...invocation.content, ...extra, ...attachments], warnings: invocation.warnings, restore: invocation.restore };
+}
+
+function skillToolWanted(selection: ToolSelection, disabled: readonly string[]): boolean {
+  if (selection.none || disabled.includes("skill")) return false;
+  if (!selection.only) return true;
+  return selection.only.flatMap((entry) => entry.split(",")).some((name) => name.trim() === "skill");
+}
+
+function withoutSkill(selection: ToolSelection): ToolSelection {
+  if (!selection.only) return selection;
+  const only = selection.only.flatMap((entry) => entry.split(",")).map((name) => name.trim()).filter((name) => name !== "skill");
+  // `--tools skill` alone: no built-in tool, the skill tool only.
+  return only.length > 0 ? { ...selection, only } : { none: true };
 }
 
 /**

@@ -1,7 +1,7 @@
 import { getPath } from "../core/config/merge.ts";
 import { type SettingsLayer, loadSettings } from "../core/config/settings.ts";
 import { checkSettingKey, settingKeys } from "../core/config/settings-keys.ts";
-import { setGlobalSetting } from "../core/config/settings-write.ts";
+import { setGlobalSetting, unsetGlobalSetting } from "../core/config/settings-write.ts";
 import {
   agentDbPath,
   agentDir,
@@ -66,6 +66,8 @@ export async function runConfigGet(key: string, options: JsonFlag): Promise<numb
 
 /** `omp config set <key> <value...>`: writes the global config.yml; words after the key are joined with spaces. */
 export async function runConfigSet(key: string, words: string[], options: JsonFlag): Promise<number> {
+  // A model omp cannot find would only fail at the next start, far from this typo.
+  if (key === "model") await checkModel(words.join(" "));
   const value = setGlobalSetting(key, words.join(" "));
   const file = globalConfigPath();
   if (options.json) {
@@ -77,6 +79,27 @@ export async function runConfigSet(key: string, words: string[], options: JsonFl
   if (winner && winner.kind !== "global") {
     process.stderr.write(`omp: note: ${sourceLabel(winner)} also sets ${key}, and wins in this directory\n`);
   }
+  return 0;
+}
+
+async function checkModel(pattern: string): Promise<void> {
+  const { knownModels, resolveModel, withLocalModels } = await import("../core/agent/models.ts");
+  const { loadModelsConfig } = await import("../core/config/models.ts");
+  const env = process.env;
+  const known = knownModels(loadModelsConfig({ cwd: process.cwd(), env }).config, env);
+  try {
+    resolveModel(pattern, known);
+  } catch {
+    resolveModel(pattern, await withLocalModels(known, env));
+  }
+}
+
+/** `omp config unset <key>`: the default (or a project's value) applies again. */
+export async function runConfigUnset(key: string, options: JsonFlag): Promise<number> {
+  const removed = unsetGlobalSetting(key);
+  const file = globalConfigPath();
+  if (options.json) await writeStdout(`${JSON.stringify({ key, removed, file })}\n`);
+  else await writeStdout(removed ? `${key} removed from ${displayPath(file)}\n` : `${key} was not set in ${displayPath(file)}\n`);
   return 0;
 }
 

@@ -1,6 +1,7 @@
 import { Database } from "bun:sqlite";
 import { type NativesReport, NativesLoadError, loadNatives } from "../embed/load.ts";
 import { getEmbeddedNatives } from "../embed/payload.ts";
+import type { RepairReport } from "../embed/repair.ts";
 import { VERSION } from "../core/version.ts";
 import { writeStdout } from "./write.ts";
 
@@ -23,9 +24,11 @@ interface DoctorReport {
   natives: NativesReport;
   nativesError: string | null;
   sqlite: string;
+  /** Present with --repair: what was checked and mended before the load. */
+  repair?: RepairReport;
 }
 
-function collect(): DoctorReport {
+function collect(repair?: RepairReport): DoctorReport {
   let natives: NativesReport;
   let nativesError: string | null = null;
   try {
@@ -43,7 +46,17 @@ function collect(): DoctorReport {
     natives,
     nativesError,
     sqlite: sqliteVersion(),
+    ...(repair ? { repair } : {}),
   };
+}
+
+function repairRows(repair: RepairReport): [string, string][] {
+  return [
+    ...repair.verified.map((path): [string, string] => ["verified", path]),
+    ...repair.replaced.map(({ path, reason }): [string, string] => ["replaced", `${path}: ${reason}`]),
+    ...repair.removed.map((path): [string, string] => ["removed", path]),
+    ...repair.skipped.map(({ path, reason }): [string, string] => ["skipped", `${path}: ${reason}`]),
+  ];
 }
 
 function render(report: DoctorReport): string {
@@ -67,14 +80,21 @@ function render(report: DoctorReport): string {
   rows.push(["sqlite", report.sqlite]);
   for (const note of natives.notes) rows.push(["note", note]);
   for (const path of natives.pruned) rows.push(["pruned", path]);
+  if (report.repair) rows.push(...repairRows(report.repair));
   const width = Math.max(...rows.map(([key]) => key.length));
   const lines = rows.map(([key, value]) => `${key.padEnd(width)}  ${value}`);
   if (report.nativesError) lines.push("", report.nativesError);
   return `${lines.join("\n")}\n`;
 }
 
-export async function runDoctor(options: { json?: boolean }): Promise<number> {
-  const report = collect();
+/**
+ * `omp doctor`. With --repair the cached addons are checked by sha256 and mended before the load,
+ * since loading a damaged one may crash the process before it can report anything.
+ */
+export async function runDoctor(options: { json?: boolean; repair?: boolean }): Promise<number> {
+  const embedded = getEmbeddedNatives();
+  const repair = options.repair && embedded ? (await import("../embed/repair.ts")).repairNatives(embedded) : undefined;
+  const report = collect(repair);
   await writeStdout(options.json ? `${JSON.stringify(report, null, 2)}\n` : render(report));
   return report.nativesError ? 1 : 0;
 }

@@ -13,14 +13,19 @@ export async function main(argv: string[]): Promise<void> {
     await Bun.write(Bun.stdout, `omp/${VERSION}\n`);
     return;
   }
-  const { parseAgentArgv } = await import("./agent-argv.ts");
-  const agentArgv = parseAgentArgv(argv);
-  if (agentArgv) {
-    const [{ runAgent }, { reportCommandError }] = await Promise.all([import("./agent.ts"), import("./command-error.ts")]);
-    process.exitCode = await runAgent(agentArgv.messages, agentArgv.flags).catch(reportCommandError);
-    return;
+  const [{ parseAgentArgv }, { installCrashHandlers, reportCommandError }] = await Promise.all([import("./agent-argv.ts"), import("./command-error.ts")]);
+  installCrashHandlers();
+  try {
+    const agentArgv = parseAgentArgv(argv);
+    if (agentArgv) {
+      const { runAgent } = await import("./agent.ts");
+      process.exitCode = await runAgent(agentArgv.messages, agentArgv.flags);
+      return;
+    }
+    const { runProgram } = await import("./program.ts");
+    // `omp help [command]` reads as git and cargo read it; the one-word prompt "help" still works after -p.
+    process.exitCode = await runProgram(argv[0] === "help" ? [...argv.slice(1), "--help"] : argv);
+  } catch (error) {
+    process.exitCode = reportCommandError(error);
   }
-  const { runProgram } = await import("./program.ts");
-  // `omp help [command]` reads as git and cargo read it; the one-word prompt "help" still works after -p.
-  process.exitCode = await runProgram(argv[0] === "help" ? [...argv.slice(1), "--help"] : argv);
 }

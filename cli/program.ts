@@ -95,7 +95,8 @@ export function describeProgram(status: Status): Command {
     .command("doctor")
     .description("check this installation: version, platform, native addon, cache, SQLite")
     .option("--json", "print the report as JSON")
-    .action(run(async (options: { json?: boolean }) => (await import("./doctor.ts")).runDoctor(options)));
+    .option("--repair", "verify every cached native addon by sha256 and re-extract damaged ones before loading")
+    .action(run(async (options: { json?: boolean; repair?: boolean }) => (await import("./doctor.ts")).runDoctor(options)));
 
   program
     .command("update")
@@ -134,10 +135,22 @@ export function describeProgram(status: Status): Command {
       run(async (key: string, value: string[], options: { json?: boolean }) => (await import("./config.ts")).runConfigSet(key, value, options)),
     );
   config
+    .command("unset")
+    .description("remove a setting from config.yml, so its default applies again")
+    .argument("<key>", "dotted key, e.g. retry.maxRetries, or a whole group")
+    .option("--json", "machine-readable output")
+    .action(run(async (key: string, options: { json?: boolean }) => (await import("./config.ts")).runConfigUnset(key, options)));
+  config
     .command("path")
     .description("print where omp keeps its files")
     .option("--json", "print JSON")
     .action(run(async (options: { json?: boolean }) => (await import("./config.ts")).runConfigPath(options)));
+
+  program
+    .command("extensions")
+    .description("list the skills and slash commands omp loads here, with their files and why any were skipped")
+    .option("--json", "print JSON")
+    .action(run(async (options: { json?: boolean }) => (await import("./extensions.ts")).runExtensions(options)));
 
   const auth = program.command("auth").description("API keys and subscription logins in ~/.omp/agent/agent.db");
   auth
@@ -166,6 +179,40 @@ export function describeProgram(status: Status): Command {
     .description("log out of a provider's subscription logins (all of them when omitted); their tokens are erased")
     .argument("[provider]", "provider id")
     .action(run(async (provider: string | undefined) => (await import("./auth-login.ts")).runAuthLogout(provider)));
+
+  program
+    .command("models")
+    .description("what each provider with a key serves now, against omp's catalog (new and retired models)")
+    .option("--refresh", "ask the providers again instead of using the lists cached today")
+    .option("--json", "machine-readable output")
+    .action(run(async (options: { refresh?: boolean; json?: boolean }) => (await import("./models.ts")).runModels(options)));
+  const gateway = program
+    .command("auth-gateway")
+    .description("serve omp's models and accounts to OpenAI and Anthropic clients (Claude Code, Codex, the SDKs) over HTTP");
+  gateway
+    .command("serve")
+    .description("run the gateway: /v1/chat/completions, /v1/responses, /v1/messages, /v1/models, /v1/usage, /metrics, /healthz")
+    .option("--bind <host:port>", "address to listen on (default 127.0.0.1:4000)")
+    .option("--no-auth", "accept requests without the token (loopback addresses only)")
+    .action(run(async (options: { bind?: string; auth?: boolean }) => (await import("./auth-gateway.ts")).runGatewayServe(options)));
+  gateway
+    .command("token")
+    .description("print the token clients send (Bearer or x-api-key), creating ~/.omp/auth-gateway.token on first use")
+    .option("--regenerate", "replace the token; the old one stops working")
+    .option("--json", "print JSON")
+    .action(run(async (options: { regenerate?: boolean; json?: boolean }) => (await import("./auth-gateway.ts")).runGatewayToken(options)));
+  gateway
+    .command("status")
+    .description("whether a gateway answers at the address, and which providers and models it serves")
+    .option("--bind <host:port>", "address to look at (default 127.0.0.1:4000)")
+    .option("--json", "print JSON")
+    .action(run(async (options: { bind?: string; json?: boolean }) => (await import("./auth-gateway.ts")).runGatewayStatus(options)));
+  gateway
+    .command("check")
+    .description("check each provider's credentials; --strict also sends each a one-token request (spends quota)")
+    .option("--strict", "send a tiny request per credential")
+    .option("--json", "print JSON")
+    .action(run(async (options: { strict?: boolean; json?: boolean }) => (await import("./auth-gateway.ts")).runGatewayCheck(options)));
 
   program
     .command("trust")
@@ -231,6 +278,51 @@ export function describeProgram(status: Status): Command {
     .option("--dry-run", "only say what would be uploaded")
     .option("--json", "print JSON")
     .action(run(async (options: { fromLocal?: boolean; includeOauth?: boolean; dryRun?: boolean; json?: boolean }) => (await import("./auth-broker.ts")).runBrokerMigrate(options)));
+  const mcp = program.command("mcp").description("manage MCP servers (~/.omp/agent/mcp.json, .mcp.json)");
+  mcp
+    .command("add")
+    .description("add a server: <name> -- <command> [args…], or --transport http|sse <name> <url>")
+    .argument("<name>", "server name (letters, digits, _ . -)")
+    .argument("<commandOrUrl>", "the command to run, or the URL with --transport http|sse")
+    .argument("[args...]", "arguments of the command (after --)")
+    .option("-s, --scope <scope>", "user (~/.omp/agent/mcp.json, default) or project (.mcp.json)")
+    .option("-t, --transport <transport>", "stdio (default), http or sse")
+    .option("-e, --env <KEY=VALUE>", "environment variable for a stdio server; repeatable", collect)
+    .option("-H, --header <header>", '"Name: value" header for an http or sse server; repeatable', collect)
+    .action(
+      run(async (name: string, target: string, args: string[], options: import("./mcp.ts").McpAddFlags) =>
+        (await import("./mcp.ts")).runMcpAdd(name, target, args, options),
+      ),
+    );
+  mcp
+    .command("add-json")
+    .description("add a server from its JSON entry, as in .mcp.json")
+    .argument("<name>", "server name")
+    .argument("<json>", 'the entry, e.g. \'{"command":"npx","args":["-y","pkg"]}\'')
+    .option("-s, --scope <scope>", "user (default) or project")
+    .action(run(async (name: string, json: string, options: { scope?: string }) => (await import("./mcp.ts")).runMcpAddJson(name, json, options)));
+  mcp
+    .command("list")
+    .description("every configured server, connected: status and tool count")
+    .option("--json", "print JSON")
+    .action(run(async (options: { json?: boolean }) => (await import("./mcp.ts")).runMcpList(options)));
+  mcp
+    .command("get")
+    .description("one server: where it is configured, how it runs, its status and tools")
+    .argument("<name>", "server name")
+    .option("--json", "print JSON")
+    .action(run(async (name: string, options: { json?: boolean }) => (await import("./mcp.ts")).runMcpGet(name, options)));
+  mcp
+    .command("remove")
+    .description("remove a server from the user or project file")
+    .argument("<name>", "server name")
+    .option("-s, --scope <scope>", "user or project (default: whichever has it)")
+    .action(run(async (name: string, options: { scope?: string }) => (await import("./mcp.ts")).runMcpRemove(name, options)));
+  mcp
+    .command("login")
+    .description("log in to a remote (http) server with OAuth; prints the URL to open (OMP_NO_BROWSER=1: print only)")
+    .argument("<name>", "server name")
+    .action(run(async (name: string) => (await import("./mcp.ts")).runMcpLogin(name)));
 
   return program;
 }

@@ -1,5 +1,5 @@
-import { mkdirSync } from "node:fs";
-import { isAbsolute, join, resolve, sep } from "node:path";
+import { chmodSync, mkdirSync } from "node:fs";
+import { dirname, isAbsolute, join, resolve, sep } from "node:path";
 
 /**
  * Where omp keeps its per-user state. Everything lives under one agent dir so that `OMP_AGENT_DIR`
@@ -58,7 +58,13 @@ export const projectModelsPath = (cwd: string) => join(cwd, ".omp", "models.yml"
  * which other users on the machine must not read. Existing dirs keep their mode.
  */
 export function ensurePrivateDir(dir: string): void {
-  mkdirSync(dir, { recursive: true, mode: 0o700 });
+  const first = mkdirSync(dir, { recursive: true, mode: 0o700 });
+  if (first === undefined) return;
+  // mkdir's mode is filtered by the umask (0o777 leaves nothing); the dirs made here get 0700 exactly.
+  for (let path = resolve(dir); ; path = dirname(path)) {
+    chmodSync(path, 0o700);
+    if (path === resolve(first) || path === dirname(path)) break;
+  }
 }
 
 /** `path` with the home directory shown as `~`, for messages. */

@@ -1,6 +1,7 @@
-import { lstatSync, mkdirSync } from "node:fs";
-import { homedir, tmpdir } from "node:os";
+import { type Stats, chmodSync, lstatSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { isAbsolute, join } from "node:path";
+import { ensurePrivateDir, expandHome, homeDir } from "../core/paths.ts";
 
 export interface CacheRoot {
   /** The natives root; version dirs go beneath it. */
@@ -9,10 +10,6 @@ export interface CacheRoot {
   source: string;
   /** A dir in a shared place that must be ours alone before anything is put below it. */
   privateDir?: string;
-}
-
-function expandHome(path: string): string {
-  return path === "~" || path.startsWith("~/") ? join(homedir(), path.slice(1)) : path;
 }
 
 /**
@@ -32,7 +29,7 @@ export function primaryCacheRoot(env: NodeJS.ProcessEnv = process.env): CacheRoo
   if (env.XDG_DATA_HOME && isAbsolute(env.XDG_DATA_HOME)) {
     return { path: join(env.XDG_DATA_HOME, "omp", "natives"), source: "XDG_DATA_HOME" };
   }
-  return { path: join(homedir(), ".omp", "natives"), source: "home" };
+  return { path: join(homeDir(), ".omp", "natives"), source: "home" };
 }
 
 /**
@@ -56,15 +53,41 @@ export function fallbackCacheRoots(env: NodeJS.ProcessEnv = process.env): CacheR
   return roots;
 }
 
-/**
- * Creates `dir` for the current user only and checks that it is really ours: a real directory, not a
- * symlink, owned by us, writable by nobody else.
- */
-export function ensurePrivateDir(dir: string): void {
-  mkdirSync(dir, { recursive: true, mode: 0o700 });
-  const stat = lstatSync(dir);
+/** Why another user could change `stat`'s file, or null when only we (and root) can. */
+export function foreignControl(path: string, stat: Stats): string | null {
   const uid = process.getuid?.();
+  if (uid !== undefined && stat.uid !== uid) return `${path} belongs to uid ${stat.uid}, not to us (uid ${uid})`;
+  if ((stat.mode & 0o022) !== 0) return `${path} is writable by other users (mode ${(stat.mode & 0o777).toString(8)})`;
+  return null;
+}
+
+/**
+ * Creates `dir` (0700, whatever the umask) and checks that it is really ours: a real directory, not
+ * a symlink, owned by us. A dir of ours that others may write is made private again; one that
+ * belongs to someone else throws, since they could swap the addon between our check and the load.
+ */
+export function ensureOwnedDir(dir: string): void {
+  ensurePrivateDir(dir);
+  const stat = lstatSync(dir);
   if (!stat.isDirectory()) throw new Error(`${dir} is not a directory`);
-  if (uid !== undefined && stat.uid !== uid) throw new Error(`${dir} belongs to uid ${stat.uid}, not to us (uid ${uid})`);
-  if ((stat.mode & 0o022) !== 0) throw new Error(`${dir} is writable by other users (mode ${(stat.mode & 0o777).toString(8)})`);
+  const problem = foreignControl(dir, stat);
+  if (problem === null) return;
+  if (stat.uid !== process.getuid?.()) throw new Error(problem);
+  chmodSync(dir, stat.mode & 0o755);
+}
+
+/**
+ * A root others may write without the sticky bit lets them rename our version dir away and put
+ * theirs in its place; with the sticky bit (a shared /tmp-like dir) entries stay their owner's.
+ */
+export function checkSharedRoot(root: string): void {
+  let stat: Stats;
+  try {
+    stat = lstatSync(root);
+  } catch {
+    return;
+  }
+  if ((stat.mode & 0o002) !== 0 && (stat.mode & 0o1000) === 0) {
+    throw new Error(`${root} is writable by every user and not sticky (mode ${(stat.mode & 0o7777).toString(8)}): anyone could replace the addon; chmod +t it or use another dir`);
+  }
 }

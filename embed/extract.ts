@@ -30,6 +30,18 @@ export function checkEntries(entries: TarEntry[], manifest: NativesManifest): vo
   }
 }
 
+/** Extraction temp dirs inside a version dir: `.tmp-<pid>-XXXXXX`. */
+export const TEMP_PREFIX = ".tmp-";
+
+/** Whether the file at `path` has exactly the bytes the manifest lists for `file`. */
+export function matchesManifest(path: string, file: NativeFile): boolean {
+  try {
+    return sha256Hex(readFileSync(path)) === file.sha256;
+  } catch {
+    return false;
+  }
+}
+
 const verifiedArchives = new Map<string, Map<string, Uint8Array>>();
 
 /** Reads, checks and indexes the embedded archive once per process. */
@@ -57,7 +69,8 @@ export interface Extracted {
 /**
  * Writes `file` from the archive into a fresh temp dir inside `versionDir` (same filesystem, so the
  * later rename is atomic), checks its size and sha256 against the manifest, fsyncs it and gives it
- * the manifest's mtime. A crash leaves at most a `.tmp-*` dir that nothing ever loads.
+ * the manifest's mtime. A crash leaves at most a `.tmp-<pid>-*` dir that nothing ever loads and
+ * that pruneNatives removes once its process is gone.
  */
 export function extractToTemp(archivePath: string, manifest: NativesManifest, file: NativeFile, versionDir: string): Extracted {
   const contents = archiveContents(archivePath, manifest);
@@ -69,7 +82,8 @@ export function extractToTemp(archivePath: string, manifest: NativesManifest, fi
   const digest = sha256Hex(data);
   if (digest !== file.sha256) throw new UnsafeArchiveError(`${file.name} in the archive has sha256 ${digest}, the manifest says ${file.sha256}`);
 
-  const tempDir = mkdtempSync(join(versionDir, ".tmp-"));
+  // The pid in the name tells a later run that the dir of a killed extraction is garbage.
+  const tempDir = mkdtempSync(join(versionDir, `${TEMP_PREFIX}${process.pid}-`));
   const path = join(tempDir, file.name);
   try {
     const fd = openSync(path, "wx", 0o755);
@@ -86,14 +100,4 @@ export function extractToTemp(archivePath: string, manifest: NativesManifest, fi
     throw error;
   }
   return { path, tempDir };
-}
-
-/** Makes a rename inside `dir` durable. */
-export function fsyncDir(dir: string): void {
-  const fd = openSync(dir, "r");
-  try {
-    fsyncSync(fd);
-  } finally {
-    closeSync(fd);
-  }
 }

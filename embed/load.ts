@@ -1,10 +1,13 @@
-import { existsSync, lstatSync, mkdirSync, renameSync, rmSync } from "node:fs";
+import { lstatSync, renameSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import type { NativeAddon } from "../core/natives/api.ts";
 import { OmpError, describeError } from "../core/errors/omp-error.ts";
 import { VERSION } from "../core/version.ts";
-import { type CacheRoot, ensurePrivateDir, fallbackCacheRoots, primaryCacheRoot } from "./cache-dir.ts";
-import { UnsafeArchiveError, extractToTemp, fsyncDir } from "./extract.ts";
+import { syncDirectory } from "../core/fs/atomic-write.ts";
+import { ensurePrivateDir } from "../core/paths.ts";
+import { type CacheRoot, checkSharedRoot, ensureOwnedDir, fallbackCacheRoots, foreignControl, primaryCacheRoot } from "./cache-dir.ts";
+import { UnsafeArchiveError, extractToTemp, matchesManifest } from "./extract.ts";
+import { clearStaleMarker, crashedWhileLoading, withLoadingMarker } from "./loading-marker.ts";
 import type { NativeFile, NativesManifest, Variant } from "./manifest.ts";
 import { addonFileName } from "./names.ts";
 import { type EmbeddedNatives, getEmbeddedNatives } from "./payload.ts";
@@ -77,7 +80,7 @@ class StampMismatch extends Error {
 }
 
 /** The dir cannot hold the addon at all, so the other variants need not be tried there. */
-class DirUnusable extends Error {}
+export class DirUnusable extends Error {}
 
 interface Loaded {
   addon: NativeAddon;
@@ -86,20 +89,31 @@ interface Loaded {
   note?: string;
 }
 
-function isCacheHit(path: string, file: NativeFile, manifest: NativesManifest): boolean {
+/** "hit" when `path` is this omp's addon by a stat, "absent", or why the file there is not usable. */
+export function cachedState(path: string, file: NativeFile, manifest: NativesManifest): "hit" | "absent" | string {
+  let stat;
   try {
-    const stat = lstatSync(path);
-    return stat.isFile() && stat.size === file.size && Math.floor(stat.mtimeMs / 1000) === manifest.mtime;
+    stat = lstatSync(path);
   } catch {
-    return false;
+    return "absent";
   }
+  if (!stat.isFile()) return `${path} is not a regular file`;
+  const foreign = foreignControl(path, stat);
+  if (foreign) return foreign;
+  if (stat.size !== file.size || Math.floor(stat.mtimeMs / 1000) !== manifest.mtime) {
+    return `${path} does not match this omp's addon (wrong size or modified)`;
+  }
+  return "hit";
 }
 
-function prepareVersionDir(root: CacheRoot, version: string): string {
+/** The version dir below `root`, created private; throws DirUnusable when another user could change it. */
+export function prepareVersionDir(root: CacheRoot, version: string): string {
   try {
-    if (root.privateDir) ensurePrivateDir(root.privateDir);
+    if (root.privateDir) ensureOwnedDir(root.privateDir);
+    ensurePrivateDir(root.path);
+    checkSharedRoot(root.path);
     const dir = join(root.path, version);
-    mkdirSync(dir, { recursive: true });
+    ensureOwnedDir(dir);
     return dir;
   } catch (error) {
     throw new DirUnusable(describeError(error));
@@ -107,24 +121,31 @@ function prepareVersionDir(root: CacheRoot, version: string): string {
 }
 
 /**
- * One cache dir, one variant. A hit is a stat plus the stamp check. Anything else extracts a
- * verified copy to a temp path, loads it from there (a file already loaded from the final path
- * would be handed back by the dynamic linker however it changed on disk) and only then renames it
- * over the final path.
+ * One cache dir, one variant. A hit is a stat plus the stamp check, unless an earlier run died while
+ * loading the file (a damaged addon can crash the process inside dlopen): then its sha256 decides.
+ * Anything else extracts a verified copy to a temp path, loads it from there (a file already
+ * loaded from the final path would be handed back by the dynamic linker however it changed on
+ * disk) and only then renames it over the final path.
  */
 function loadFromCache(embedded: EmbeddedNatives, root: CacheRoot, file: NativeFile): Loaded {
   const { manifest } = embedded;
   const versionDir = prepareVersionDir(root, manifest.version);
   const target = join(versionDir, file.name);
+  const state = cachedState(target, file, manifest);
   let rejected: string | undefined;
-  if (isCacheHit(target, file, manifest)) {
-    try {
-      return { addon: loadChecked(target), path: target, state: "hit" };
-    } catch (error) {
-      rejected = describeError(error);
+  if (state === "hit") {
+    const crashed = crashedWhileLoading(target);
+    if (crashed !== null && !matchesManifest(target, file)) {
+      rejected = `an earlier omp (pid ${crashed}) died while loading ${target}, and its sha256 does not match this omp's addon`;
+    } else {
+      try {
+        return { addon: withLoadingMarker(target, () => loadChecked(target)), path: target, state: "hit" };
+      } catch (error) {
+        rejected = describeError(error);
+      }
     }
-  } else if (existsSync(target)) {
-    rejected = `${target} does not match this omp's addon (wrong size or modified)`;
+  } else if (state !== "absent") {
+    rejected = state;
   }
 
   let extracted;
@@ -137,7 +158,8 @@ function loadFromCache(embedded: EmbeddedNatives, root: CacheRoot, file: NativeF
   try {
     const addon = loadChecked(extracted.path);
     renameSync(extracted.path, target);
-    fsyncDir(versionDir);
+    syncDirectory(versionDir);
+    clearStaleMarker(target);
     return rejected
       ? { addon, path: target, state: "repaired", note: `rejected the cached addon and replaced it: ${rejected}` }
       : { addon, path: target, state: "extracted" };

@@ -1,5 +1,7 @@
 import { readdirSync, rmSync, statSync } from "node:fs";
 import { join } from "node:path";
+import { processAlive } from "../core/fs/file-lock.ts";
+import { TEMP_PREFIX } from "./extract.ts";
 
 /** A version dir this young may belong to an omp that is extracting into it right now. */
 export const PRUNE_GRACE_MS = 10 * 60 * 1000;
@@ -17,7 +19,7 @@ function mtimeOf(path: string): number | null {
 /**
  * Removes natives of versions no longer in use below `root`: every version dir except `current`
  * and the most recently used other one (kept so a rollback starts without extracting), once it has
- * been idle for the grace period. Also clears temp dirs that crashed extractions left in `current`.
+ * been idle for the grace period. Also clears temp dirs that killed extractions left in `current`.
  * Best effort: returns the paths removed and never throws.
  */
 export function pruneNatives(root: string, current: string, now: number = Date.now()): string[] {
@@ -35,15 +37,7 @@ export function pruneNatives(root: string, current: string, now: number = Date.n
     .sort((a, b) => b.mtime - a.mtime);
   const stale = others.slice(1).filter((dir) => now - dir.mtime > PRUNE_GRACE_MS);
 
-  const currentDir = join(root, current);
-  let temps: string[] = [];
-  try {
-    temps = readdirSync(currentDir).filter((name) => name.startsWith(".tmp-")).map((name) => join(currentDir, name));
-  } catch {}
-  const staleTemps = temps.filter((path) => {
-    const mtime = mtimeOf(path);
-    return mtime !== null && now - mtime > PRUNE_GRACE_MS;
-  });
+  const staleTemps = staleTempDirs(join(root, current), now);
 
   for (const path of [...stale.map((dir) => dir.path), ...staleTemps]) {
     try {
@@ -52,4 +46,25 @@ export function pruneNatives(root: string, current: string, now: number = Date.n
     } catch {}
   }
   return removed;
+}
+
+/**
+ * Temp dirs of extractions that can no longer finish in `versionDir`: their process is gone, or
+ * (names without a pid, from older omps) they have been idle past the grace period.
+ */
+export function staleTempDirs(versionDir: string, now: number = Date.now()): string[] {
+  let names: string[];
+  try {
+    names = readdirSync(versionDir).filter((name) => name.startsWith(TEMP_PREFIX));
+  } catch {
+    return [];
+  }
+  return names
+    .filter((name) => {
+      const pid = /^(\d+)-/.exec(name.slice(TEMP_PREFIX.length))?.[1];
+      if (pid !== undefined) return Number(pid) !== process.pid && !processAlive(Number(pid));
+      const mtime = mtimeOf(join(versionDir, name));
+      return mtime !== null && now - mtime > PRUNE_GRACE_MS;
+    })
+    .map((name) => join(versionDir, name));
 }

@@ -53,24 +53,41 @@ function typeOf(flag: string): TarEntryType {
   }
 }
 
+export interface TarHeader {
+  name: string;
+  type: TarEntryType;
+  flag: string;
+  linkName: string;
+  /** Bytes of data that follow the header, padded to the next block. */
+  size: number;
+}
+
+export const TAR_BLOCK = BLOCK;
+
+/** One 512-byte header; null for the zero block that ends the archive. Throws on a corrupt one. */
+export function parseTarHeader(header: Uint8Array, offset: number): TarHeader | null {
+  if (header.every((b) => b === 0)) return null;
+  if (!checksumOk(header)) throw new Error(`corrupt tar header at byte ${offset}: checksum mismatch`);
+  const flag = String.fromCharCode(header[156]!).replace("\0", "");
+  // Only POSIX ustar has a name prefix there; GNU tar keeps other fields at that offset.
+  const posix = field(header, 257, 6) === "ustar";
+  const prefix = posix ? field(header, 345, 155) : "";
+  const base = field(header, 0, 100);
+  const name = prefix ? `${prefix}/${base}` : base;
+  return { name, type: typeOf(flag), flag, linkName: field(header, 157, 100), size: octal(header, 124, 12, "size") };
+}
+
 /** Parses an uncompressed tar image. Throws on a corrupt or truncated archive. */
 export function readTar(tar: Uint8Array): TarEntry[] {
   const entries: TarEntry[] = [];
   let offset = 0;
   while (offset + BLOCK <= tar.length) {
-    const header = tar.subarray(offset, offset + BLOCK);
-    if (header.every((b) => b === 0)) return entries;
-    if (!checksumOk(header)) throw new Error(`corrupt tar header at byte ${offset}: checksum mismatch`);
-    const flag = String.fromCharCode(header[156]!).replace("\0", "");
-    // Only POSIX ustar has a name prefix there; GNU tar keeps other fields at that offset.
-    const posix = field(header, 257, 6) === "ustar";
-    const prefix = posix ? field(header, 345, 155) : "";
-    const base = field(header, 0, 100);
-    const name = prefix ? `${prefix}/${base}` : base;
-    const size = octal(header, 124, 12, "size");
+    const header = parseTarHeader(tar.subarray(offset, offset + BLOCK), offset);
+    if (header === null) return entries;
+    const { size, ...entry } = header;
     const start = offset + BLOCK;
-    if (start + size > tar.length) throw new Error(`truncated tar archive: entry ${JSON.stringify(name)} needs ${size} bytes`);
-    entries.push({ name, type: typeOf(flag), flag, linkName: field(header, 157, 100), data: tar.subarray(start, start + size) });
+    if (start + size > tar.length) throw new Error(`truncated tar archive: entry ${JSON.stringify(entry.name)} needs ${size} bytes`);
+    entries.push({ ...entry, data: tar.subarray(start, start + size) });
     offset = start + Math.ceil(size / BLOCK) * BLOCK;
   }
   throw new Error("truncated tar archive: no end-of-archive marker");

@@ -11,6 +11,7 @@
 #   --modify-path      add the install dir to PATH in your shell's startup files
 #   --uninstall        remove omp from the install dir (and the PATH lines --modify-path added)
 #   --yes, -y          do not ask: confirm --uninstall, replace a non-omp file at the install path
+#   --force            install a version older than the one installed (a downgrade)
 #   --allow-unsigned   without openssl >= 1.1.1, install after checking only the sha256
 #   --print-target     print the build this machine needs and exit
 #   --help, -h
@@ -45,8 +46,8 @@ die() {
 }
 
 usage() {
-    sed -n '2,24s/^# \{0,1\}//p' "$0" 2>/dev/null || true
-    printf '%s\n' "Usage: install.sh [--archive <path>] [--modify-path] [--uninstall] [--yes] [--allow-unsigned] [--print-target]"
+    sed -n '2,25s/^# \{0,1\}//p' "$0" 2>/dev/null || true
+    printf '%s\n' "Usage: install.sh [--archive <path>] [--modify-path] [--uninstall] [--yes] [--force] [--allow-unsigned] [--print-target]"
 }
 
 have() {
@@ -56,6 +57,20 @@ have() {
 cleanup() {
     if [ -n "${work_dir:-}" ] && [ -d "$work_dir" ]; then rm -rf "$work_dir"; fi
     if [ -n "${staged:-}" ] && [ -f "$staged" ]; then rm -f "$staged"; fi
+}
+
+# The staged binary and temp dir of an install.sh that was killed (SIGKILL, power loss): their
+# names carry its pid, and a pid that is gone cannot be working on them any more.
+sweep_leftovers() {
+    for leftover in "$install_dir"/.omp.install.* "${TMPDIR:-/tmp}"/omp-install.*; do
+        [ -e "$leftover" ] || continue
+        pid=${leftover##*/}
+        pid=${pid#.omp.install.}
+        pid=${pid#omp-install.}
+        pid=${pid%%.*}
+        case "$pid" in '' | *[!0-9]*) continue ;; esac
+        if [ "$pid" != $$ ] && ! kill -0 "$pid" 2>/dev/null && [ -O "$leftover" ]; then rm -rf "$leftover"; fi
+    done
 }
 
 # ---- what to install ----------------------------------------------------------------------------
@@ -93,6 +108,29 @@ detect_target() {
         say "this CPU lacks AVX2: installing the baseline build"
         target="$target-baseline"
     fi
+}
+
+# Prints -1, 0 or 1 as $1 ranks below, equal to or above $2 in semver order (a release above its
+# pre-releases, build metadata ignored), as omp update compares them.
+version_cmp() {
+    awk -v a="$1" -v b="$2" '
+        function ids(x, y,   xs, ys, nx, ny, i, xn, yn) {
+            nx = split(x, xs, "."); ny = split(y, ys, ".")
+            for (i = 1; i <= nx && i <= ny; i++) {
+                xn = xs[i] ~ /^[0-9]+$/; yn = ys[i] ~ /^[0-9]+$/
+                if (xn && yn) { if (xs[i] + 0 != ys[i] + 0) return xs[i] + 0 < ys[i] + 0 ? -1 : 1 }
+                else if (xn != yn) return xn ? -1 : 1
+                else if (xs[i] != ys[i]) return xs[i] < ys[i] ? -1 : 1
+            }
+            return nx == ny ? 0 : (nx < ny ? -1 : 1)
+        }
+        function core(v) { sub(/[-+].*/, "", v); return v }
+        function pre(v) { sub(/\+.*/, "", v); return index(v, "-") ? substr(v, index(v, "-") + 1) : "" }
+        BEGIN {
+            r = ids(core(a), core(b)); pa = pre(a); pb = pre(b)
+            if (r == 0 && pa != pb) r = pa == "" ? 1 : (pb == "" ? -1 : ids(pa, pb))
+            print r
+        }'
 }
 
 check_version_text() {
@@ -193,6 +231,7 @@ from_network() {
     if [ -n "${OMP_VERSION:-}" ]; then
         version=$OMP_VERSION
     else
+        from_channel=yes
         version=$(channel_version)
         [ -n "$version" ] || die "$base_url/channels/$channel.json names no version"
     fi
@@ -266,11 +305,24 @@ prepare_install_dir() {
     dest="$install_dir/omp"
 }
 
+# Like omp update: a version older than the installed one needs --force; a channel that is behind
+# (back from canary to stable) is no reason to go back.
+refuse_downgrade() {
+    installed=$(reported_version "$dest")
+    [ -n "$installed" ] && [ "$(version_cmp "$version" "$installed")" = -1 ] && [ "$force" != yes ] || return 0
+    if [ "$from_channel" = yes ]; then
+        say "omp $installed at $dest is newer than $version on the $channel channel; nothing changed (OMP_VERSION=$version with --force installs it)"
+        exit 0
+    fi
+    die "omp $version is older than the installed omp $installed at $dest; re-run with --force to downgrade. Nothing was changed."
+}
+
 place_binary() {
     if [ "$already" = yes ] || { [ -f "$dest" ] && [ "$(sha256_of "$dest")" = "$binary_sha" ]; }; then
         say "omp $version is already installed at $dest"
         return 0
     fi
+    if [ -f "$dest" ]; then refuse_downgrade; fi
     if [ -e "$dest" ] || [ -L "$dest" ]; then
         if [ -z "$(reported_version "$dest")" ] && [ "$assume_yes" != yes ]; then
             die "$dest exists and is not a working omp; move it away, or re-run with --yes to replace it"
@@ -380,6 +432,8 @@ main() {
     archive=
     assume_yes=no
     allow_unsigned=no
+    force=no
+    from_channel=no
     modify=no
     action=install
     while [ $# -gt 0 ]; do
@@ -387,6 +441,7 @@ main() {
             --archive) [ $# -ge 2 ] || die "--archive needs a path"; archive=$2; shift ;;
             --archive=*) archive=${1#--archive=} ;;
             --yes | -y) assume_yes=yes ;;
+            --force) force=yes ;;
             --allow-unsigned) allow_unsigned=yes ;;
             --modify-path) modify=yes ;;
             --uninstall) action=uninstall ;;
@@ -413,12 +468,17 @@ main() {
 
     detect_target
     have tar || die "tar is needed to unpack omp"
+    # Every way out removes the temp dir and the staged binary; only SIGKILL cannot, and then the
+    # pid in their names lets the next install.sh or omp update tell them from a live run's.
     trap cleanup EXIT
+    trap 'exit 129' HUP
     trap 'exit 130' INT
     trap 'exit 143' TERM
+    trap 'exit 141' PIPE
     prepare_install_dir
+    sweep_leftovers
     already=no
-    work_dir=$(mktemp -d 2>/dev/null || mktemp -d -t omp-install) || die "cannot create a temporary directory"
+    work_dir=$(mktemp -d "${TMPDIR:-/tmp}/omp-install.$$.XXXXXX" 2>/dev/null || mktemp -d -t "omp-install.$$") || die "cannot create a temporary directory"
     if [ -n "$archive" ]; then
         case "$archive" in /*) ;; *) archive="$(pwd)/$archive" ;; esac
         from_archive "$archive"

@@ -2,17 +2,22 @@ import type { Agent } from "../../core/agent/agent.ts";
 import type { AgentEvent } from "../../core/agent/events.ts";
 import { expandMentions } from "../../core/agent/mentions.ts";
 import type { ModelSelection, Runtime } from "../../core/agent/runtime.ts";
+import { SessionControl } from "../../core/agent/session-control.ts";
 import type { ImageContent, Message, TextContent, UserMessage } from "../../core/ai/messages.ts";
-import { THINKING_LEVELS } from "../../core/ai/model.ts";
 import { describeError } from "../../core/errors/omp-error.ts";
 import type { HistoryStore } from "../../core/history/store.ts";
 import { displayPath } from "../../core/paths.ts";
 import { COMPACTION_SUMMARY_PREFIX } from "../../core/session/compaction-summary.ts";
 import type { ApprovalDecision, ApprovalRequest } from "../../core/tools/approval.ts";
 import { VERSION } from "../../core/version.ts";
+import { signalStatus } from "../modes/print.ts";
 import { ApprovalPrompt } from "./approval-prompt.ts";
 import { AssistantBlock, NoticeBlock, type NoticeKind, SPINNER, UserBlock, type View, notice } from "./blocks.ts";
 import { COMMANDS, type CommandHost, findCommand, suggestCommand } from "./commands.ts";
+import { mcpCommandInfos, mcpPromptCommand } from "./mcp-commands.ts";
+import { extensionCommandInfos } from "./extension-commands.ts";
+import { findInvocable } from "../../core/extensions/expand.ts";
+import { prepareInvocation } from "../../core/extensions/invoke.ts";
 import { Completer } from "./completion.ts";
 import { HistorySearch } from "./history-search.ts";
 import { type InputEvent, type Key, keyId } from "./keys.ts";
@@ -71,8 +76,7 @@ export class InteractiveApp implements CommandHost {
   readonly keymap: Keymap;
   readonly runtime: Runtime;
   readonly cwd: string;
-  agent: Agent;
-  selection: ModelSelection;
+  private readonly control: SessionControl;
 
   private readonly screen: Screen;
   private readonly transcript = new Transcript();
@@ -117,12 +121,19 @@ export class InteractiveApp implements CommandHost {
     this.keymap = options.keymap ?? Keymap.defaults();
     this.runtime = options.runtime;
     this.cwd = options.runtime.options.cwd;
-    this.selection = options.selection;
     this.screen = new Screen(terminal);
     this.editor = new PromptEditor(theme, () => this.historyStore()?.recent(500) ?? []);
-    this.completer = new Completer(() => COMMANDS, this.cwd, () => this.requestRender());
+    this.completer = new Completer(() => [...COMMANDS, ...extensionCommandInfos(this.runtime.extensions, COMMANDS), ...mcpCommandInfos(this.runtime)], this.cwd, () => this.requestRender());
     this.shell = new ShellRunner(this.view, this.cwd, () => this.requestRender());
-    this.agent = options.agent;
+    this.control = new SessionControl(options.runtime, options.agent, options.selection);
+  }
+
+  get agent(): Agent {
+    return this.control.agent;
+  }
+
+  get selection(): ModelSelection {
+    return this.control.selection;
   }
 
   /** Runs until the user leaves; resolves with the exit status. */
@@ -130,10 +141,16 @@ export class InteractiveApp implements CommandHost {
     this.attach(this.agent);
     this.add(this.welcome());
     if (this.options.keymapWarning) this.notice("warning", this.options.keymapWarning);
+    for (const warning of [...(this.selection.warning ? [this.selection.warning] : []), ...this.agent.warnings]) this.notice("warning", warning);
     if (this.options.trustNotice) this.notice("warning", this.options.trustNotice);
+    this.runtime.extensions.catalog.setReporter((problem) => this.notice("warning", problem));
     if (this.options.resumePath) this.showConversation(this.agent.messages, displayPath(this.options.resumePath));
     const stopResize = this.terminal.onResize(() => this.onResize());
-    const onSignal = () => this.exit();
+    let signalled: NodeJS.Signals | undefined;
+    const onSignal = (signal: NodeJS.Signals) => {
+      signalled = signal;
+      this.exit();
+    };
     process.on("SIGTERM", onSignal);
     process.on("SIGHUP", onSignal);
     this.render();
@@ -149,7 +166,7 @@ export class InteractiveApp implements CommandHost {
     process.off("SIGTERM", onSignal);
     process.off("SIGHUP", onSignal);
     await this.shutdown();
-    return 0;
+    return signalled ? signalStatus(signalled) : 0;
   }
 
   /** The daily update check runs in the background once the prompt is up; its notice joins the transcript. */
@@ -224,6 +241,8 @@ export class InteractiveApp implements CommandHost {
         this.tools.get(event.toolCallId)?.progress(event.output);
         break;
       case "auto_retry_start":
+        // The reply shown so far was dropped; the retry's reply gets a block of its own.
+        if (event.discarded) this.current = undefined;
         this.retrying = `Retrying in ${(event.delayMs / 1000).toFixed(1)}s (attempt ${event.attempt}): ${event.reason}`;
         break;
       case "auto_compaction_start":
@@ -366,24 +385,24 @@ export class InteractiveApp implements CommandHost {
   }
 
   setModel(selection: ModelSelection): void {
-    this.agent.setModel(selection.model, selection.apiKey);
-    if (selection.thinking) this.agent.setThinking(selection.thinking);
-    else if (!selection.model.reasoning && this.agent.thinking !== "off") this.agent.setThinking("off");
-    else if (selection.model.reasoning && this.agent.thinking === "off") this.agent.setThinking(this.runtime.options.settings.thinking);
-    this.selection = selection;
+    this.control.setModel(selection);
+  }
+
+  conversation(): Promise<Message[]> {
+    return this.control.conversation();
   }
 
   async switchSession(resumePath?: string): Promise<void> {
-    let agent: Agent;
+    let switched: { agent: Agent; warning?: string };
     try {
-      agent = await this.runtime.createAgent(this.selection, resumePath);
+      switched = await this.control.switchSession(resumePath);
     } catch (error) {
       this.notice("error", describeError(error));
       return;
     }
-    this.agent.writer?.close();
-    this.agent = agent;
+    const { agent } = switched;
     this.attach(agent);
+    for (const warning of [...(switched.warning ? [switched.warning] : []), ...agent.warnings]) this.notice("warning", warning);
     this.queued = [];
     this.shell.clearContext();
     if (resumePath) this.showConversation(agent.messages, displayPath(resumePath));
@@ -529,9 +548,8 @@ export class InteractiveApp implements CommandHost {
 
   private cycleThinking(): void {
     const model = this.agent.model;
-    if (!model.reasoning) return this.flash(`${model.provider}/${model.id} has no thinking levels`);
-    const next = THINKING_LEVELS[(THINKING_LEVELS.indexOf(this.agent.thinking) + 1) % THINKING_LEVELS.length]!;
-    this.agent.setThinking(next);
+    const next = this.control.cycleThinking();
+    if (!next) return this.flash(`${model.provider}/${model.id} has no thinking levels`);
     this.flash(`Thinking: ${next}`);
   }
 
@@ -639,7 +657,8 @@ export class InteractiveApp implements CommandHost {
   }
 
   private runCommand(name: string, args: string, raw: string): void {
-    const command = findCommand(name);
+    const command = findCommand(name) ?? mcpPromptCommand(this.runtime, name);
+    if (!command && findInvocable(this.runtime.extensions, name)) return this.invoke(raw.trim(), name);
     if (!command) {
       const suggestion = suggestCommand(name);
       this.notice("warning", `Unknown command /${name}.${suggestion ? ` Did you mean /${suggestion}?` : ""} /help lists them all.`);
@@ -654,6 +673,34 @@ export class InteractiveApp implements CommandHost {
       .then(() => command.run(this, args))
       .catch((error) => this.notice("error", `/${command.name}: ${describeError(error)}`))
       .finally(() => this.requestRender());
+  }
+
+  /**
+   * A markdown command or skill: expanded (its !`cmd` lines run meanwhile), then sent like a typed
+   * message, on the command's model for that one run when it names one.
+   */
+  private invoke(text: string, name: string): void {
+    if (this.busy) {
+      this.notice("warning", `${this.busy}; send this when it is done.`);
+      this.editor.setText(text);
+      return;
+    }
+    this.setActivity(`Preparing /${name}`);
+    void prepareInvocation(this.runtime, this.agent, text, { switchModel: !this.agent.isRunning })
+      .then((invocation) => {
+        if (!invocation) return;
+        for (const warning of invocation.warnings) this.notice("warning", warning);
+        if (this.agent.isRunning) {
+          this.queued.push({ kind: "steer", text, content: invocation.content });
+          return;
+        }
+        this.agent
+          .prompt(invocation.content)
+          .catch((error) => this.notice("error", describeError(error)))
+          .finally(() => invocation.restore());
+      })
+      .catch((error) => this.notice("error", `/${name}: ${describeError(error)}`))
+      .finally(() => this.setActivity(undefined));
   }
 
   private historyStore(): HistoryStore | undefined {
@@ -831,6 +878,7 @@ export class InteractiveApp implements CommandHost {
       this.agent.abort();
       await Promise.race([this.agent.idle(), Bun.sleep(3000)]);
     }
+    await this.agent.end("prompt_input_exit");
     this.stopped = true;
     clearInterval(this.ticker);
     clearTimeout(this.renderTimer);

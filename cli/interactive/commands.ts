@@ -3,6 +3,7 @@ import { resolve } from "node:path";
 import type { Agent } from "../../core/agent/agent.ts";
 import type { ModelSelection, Runtime } from "../../core/agent/runtime.ts";
 import { type Model, THINKING_LEVELS, isThinkingLevel } from "../../core/ai/model.ts";
+import type { Message } from "../../core/ai/messages.ts";
 import { describeError } from "../../core/errors/omp-error.ts";
 import { displayPath } from "../../core/paths.ts";
 import { formatAge, listSessions } from "../../core/session/listing.ts";
@@ -11,7 +12,9 @@ import { type NoticeKind, textBlock } from "./blocks.ts";
 import type { CommandInfo } from "./completion.ts";
 import { toHtml, toMarkdown } from "./export.ts";
 import { FIXED_KEYS } from "./hotkeys.ts";
+import { extensionHelpLines, extensionsCommand } from "./extension-commands.ts";
 import type { Keymap } from "./keybindings.ts";
+import { MCP_COMMAND } from "./mcp-commands.ts";
 import type { Choice } from "./select-list.ts";
 import { formatCost, formatTokens } from "./status-line.ts";
 import type { Span } from "./text.ts";
@@ -33,6 +36,8 @@ export interface CommandHost {
   setActivity(text: string | undefined): void;
   pick<T>(title: string, choices: Choice<T>[], filterable?: boolean): Promise<T | undefined>;
   setModel(selection: ModelSelection): void;
+  /** The whole conversation of the session's branch, compacted turns included. */
+  conversation(): Promise<Message[]>;
   /** A fresh session, or the one in `resumePath`. */
   switchSession(resumePath?: string): Promise<void>;
   compact(instructions?: string): Promise<void>;
@@ -60,6 +65,7 @@ export const COMMANDS: SlashCommand[] = [
             { text: `  /${c.name}${c.args ? ` ${c.args}` : ""}`.padEnd(32), style: theme.fg("accent") },
             { text: c.description, style: theme.fg("muted") },
           ]),
+          ...extensionHelpLines(theme, host.runtime.extensions, COMMANDS),
           [],
           [{ text: "Tips", style: theme.fg("accent", "bold") }],
           tip(theme, "@path", "attach a file (Tab completes)"),
@@ -184,19 +190,21 @@ export const COMMANDS: SlashCommand[] = [
     name: "export",
     description: "write the conversation to a Markdown or HTML file",
     args: "[file.md|file.html]",
-    run(host, args) {
+    async run(host, args) {
       const id = host.agent.writer?.header.id ?? "unsaved";
       const name = args || `omp-session-${id.slice(0, 8)}.md`;
       const path = resolve(host.cwd, name);
       const info = { sessionId: id, model: modelId(host.agent.model), cwd: host.cwd, date: new Date() };
       const html = /\.html?$/i.test(path);
+      // The whole conversation, also the turns a compaction summarised for the model.
+      const messages = await host.conversation();
       try {
-        writeFileSync(path, html ? toHtml(host.agent.messages, info) : toMarkdown(host.agent.messages, info));
+        writeFileSync(path, html ? toHtml(messages, info) : toMarkdown(messages, info));
       } catch (error) {
         host.notice("error", `Could not write ${displayPath(path)}: ${describeError(error)}`);
         return;
       }
-      host.notice("success", `Exported ${host.agent.messages.length} messages to ${displayPath(path)} (${html ? "HTML" : "Markdown"})`);
+      host.notice("success", `Exported ${messages.length} messages to ${displayPath(path)} (${html ? "HTML" : "Markdown"})`);
     },
   },
   {
@@ -228,6 +236,8 @@ export const COMMANDS: SlashCommand[] = [
       );
     },
   },
+  extensionsCommand,
+  MCP_COMMAND,
   {
     name: "exit",
     description: "leave omp (ctrl+d, or ctrl+c twice)",
@@ -269,6 +279,7 @@ async function chooseModel(host: CommandHost, pattern: string): Promise<void> {
     const selection = await host.runtime.selectModel(pattern, false);
     host.setModel(selection);
     host.notice("success", `Model: ${modelId(selection.model)}`);
+    if (selection.warning) host.notice("warning", selection.warning);
   } catch (error) {
     host.notice("error", describeError(error));
   }

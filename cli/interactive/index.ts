@@ -18,6 +18,8 @@ export interface InteractiveOptions {
   onFirstFrame?: () => void;
   /** What an untrusted folder was not allowed to change (untrustedNotice). */
   trustNotice?: string;
+  /** Hook and extension problems: those from start-up, and a way to say later ones once the UI is up. */
+  warnings?: { say?: (line: string) => void; early: string[] };
 }
 
 /**
@@ -57,6 +59,10 @@ export async function runInteractive(options: InteractiveOptions): Promise<numbe
     });
     const ui = app;
     options.approval.ask = (request) => ui.approve(request);
+    if (options.warnings) {
+      options.warnings.say = (line) => ui.notice("warning", line);
+      for (const line of options.warnings.early.splice(0)) ui.notice("warning", line);
+    }
     return await app.run(options.initialPrompt, early);
   } finally {
     terminal.stop();

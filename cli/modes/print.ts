@@ -3,6 +3,11 @@ import type { AgentStopReason } from "../../core/agent/events.ts";
 import type { ImageContent, TextContent } from "../../core/ai/messages.ts";
 import { stderr, stdout } from "./output.ts";
 
+/** 128 + the signal's number, as a shell reports a process the signal ended. */
+export function signalStatus(signal: NodeJS.Signals): number {
+  return signal === "SIGTERM" ? 143 : signal === "SIGHUP" ? 129 : 130;
+}
+
 /** Exit statuses of a headless run. */
 export function exitStatusFor(reason: AgentStopReason): number {
   switch (reason) {
@@ -26,16 +31,18 @@ export function exitStatusFor(reason: AgentStopReason): number {
  * second one exits at once. Returns the exit status.
  */
 export async function promptUntilDone(agent: Agent, prompt: (TextContent | ImageContent)[]): Promise<number> {
-  let stopping = false;
+  let stopping: NodeJS.Signals | undefined;
   const onSignal = (signal: NodeJS.Signals) => {
-    if (stopping) process.exit(exitStatusFor("aborted"));
-    stopping = true;
+    if (stopping) process.exit(signalStatus(signal));
+    stopping = signal;
     agent.abort("aborted", signal === "SIGINT" ? "interrupted (Ctrl-C)" : `stopped by ${signal}`);
   };
   process.on("SIGINT", onSignal);
   process.on("SIGTERM", onSignal);
   try {
-    return exitStatusFor(await agent.prompt(prompt));
+    const reason = await agent.prompt(prompt);
+    // Stopped by a signal: the shell's convention, 128 + its number (SIGTERM 143, SIGINT 130).
+    return stopping && reason === "aborted" ? signalStatus(stopping) : exitStatusFor(reason);
   } finally {
     process.off("SIGINT", onSignal);
     process.off("SIGTERM", onSignal);
@@ -71,6 +78,12 @@ export async function runPrintMode(agent: Agent, prompt: (TextContent | ImageCon
         if (event.isError) err(`✗ ${event.toolName} failed`);
         break;
       case "auto_retry_start":
+        if (event.discarded && wroteText) {
+          // The answer so far was cut off; the retry's answer starts on a line of its own.
+          if (!endsWithNewline) stdout.write("\n");
+          endsWithNewline = true;
+          err("the provider broke off the answer above (overloaded); it is asked again from the start");
+        }
         err(`retrying in ${(event.delayMs / 1000).toFixed(1)} s (attempt ${event.attempt}): ${event.reason}`);
         break;
       case "auto_compaction_start":

@@ -1,23 +1,32 @@
 import { z } from "zod";
 import type { Agent } from "../../core/agent/agent.ts";
-import type { Runtime } from "../../core/agent/runtime.ts";
+import type { ModelSelection, Runtime } from "../../core/agent/runtime.ts";
+import { SessionControl } from "../../core/agent/session-control.ts";
 import type { ImageContent, TextContent } from "../../core/ai/messages.ts";
 import { describeError } from "../../core/errors/omp-error.ts";
-import { RpcCommand, type RpcResponse } from "../../core/rpc/protocol.ts";
+import { RpcCommand, type RpcResponse, RpcUiResponse } from "../../core/rpc/protocol.ts";
+import type { ApprovalDecision, ApprovalRequest, Approver } from "../../core/tools/approval.ts";
 import { resolveSession } from "../../core/session/listing.ts";
 import { bashTool } from "../../core/tools/bash.ts";
+import { availableCommands } from "../../core/extensions/listing.ts";
 import { stdout, writeLine } from "./output.ts";
+import { writeFileSync } from "node:fs";
+import { resolve } from "node:path";
+import { toHtml } from "../interactive/export.ts";
 
 type Out = (frame: unknown) => void;
 
 /**
  * `--mode rpc`: commands on stdin, responses and agent events on stdout, one JSON object per line.
- * A malformed line gets an error response and the process carries on; stdin closing ends it.
+ * A malformed line gets an error response and the process carries on. Approvals go to the host as
+ * `extension_ui_request` frames, answered by `extension_ui_response` lines. stdin closing ends the
+ * process once the running prompt has finished (questions asked after that are cancelled).
  */
-export async function runRpcMode(runtime: Runtime, initial: Agent): Promise<number> {
+export async function runRpcMode(runtime: Runtime, initial: Agent, selection: ModelSelection, approval: { ask?: Approver }): Promise<number> {
   const write: Out = writeLine;
-  const session = new RpcSession(runtime, initial, write);
-  write({ type: "ready" });
+  const session = new RpcSession(runtime, new SessionControl(runtime, initial, selection), write);
+  approval.ask = (request) => session.ask(request);
+  write({ type: "ready", ...(initial.warnings.length > 0 ? { warnings: initial.warnings } : {}) });
   const decoder = new TextDecoder();
   let buffer = "";
   for await (const chunk of Bun.stdin.stream()) {
@@ -42,20 +51,58 @@ class RpcSession {
   /** Commands answered when their work ends (model listing, compaction); the loop reads on meanwhile. */
   private readonly background = new Set<Promise<void>>();
   private compacting = false;
+  private uiSerial = 0;
+  /** Questions sent to the host, by request id, waiting for its extension_ui_response. */
+  private readonly questions = new Map<string, (answer: RpcUiResponse | undefined) => void>();
+  private closing = false;
 
   constructor(
     private readonly runtime: Runtime,
-    private agent: Agent,
+    private readonly control: SessionControl,
     private readonly write: Out,
   ) {
-    this.unsubscribe = agent.subscribe(write);
+    this.unsubscribe = control.agent.subscribe(write);
   }
 
+  private get agent(): Agent {
+    return this.control.agent;
+  }
+
+  /** stdin closed: the running prompt and bash command finish (nobody is left to answer questions), then the session is closed. */
   async close(): Promise<void> {
-    this.agent.abort();
-    this.bash?.controller.abort();
+    this.closing = true;
+    for (const answer of this.questions.values()) answer(undefined);
+    this.questions.clear();
     await Promise.all([this.agent.idle(), this.bash?.run, ...this.background]);
+    await this.agent.end("other");
     this.agent.writer?.close();
+  }
+
+  /** An approval, asked of the host in the original's extension UI protocol. */
+  ask(request: ApprovalRequest): Promise<ApprovalDecision> {
+    if (this.closing) return Promise.resolve({ allow: false, reason: "the host that could approve it has gone (stdin closed)" });
+    const id = `ui_${++this.uiSerial}`;
+    const always = `Always allow ${request.toolName}`;
+    this.write({
+      type: "extension_ui_request",
+      id,
+      method: "select",
+      title: `Allow ${request.toolName}?`,
+      message: request.summary,
+      options: ["Allow", always, "Deny"],
+      toolName: request.toolName,
+      effect: request.effect,
+      input: request.input,
+    });
+    return new Promise((resolve) => {
+      this.questions.set(id, (answer) => {
+        if (!answer || answer.cancelled) return resolve({ allow: false, reason: answer?.timedOut ? "the host did not answer in time" : "the host cancelled the approval" });
+        if (answer.confirmed !== undefined) return resolve({ allow: answer.confirmed, ...(answer.confirmed ? {} : { reason: "the user denied it" }) });
+        if (answer.value === "Allow") return resolve({ allow: true });
+        if (answer.value === always) return resolve({ allow: true, remember: true });
+        resolve({ allow: false, reason: answer.value && answer.value !== "Deny" ? answer.value : "the user denied it" });
+      });
+    });
   }
 
   private respond(command: string, id: string | undefined, data?: unknown): void {
@@ -74,6 +121,13 @@ class RpcSession {
       raw = JSON.parse(line);
     } catch (error) {
       this.fail("parse", undefined, `not JSON: ${describeError(error)}`);
+      return;
+    }
+    if ((raw as { type?: unknown } | null)?.type === "extension_ui_response") {
+      const answer = RpcUiResponse.safeParse(raw);
+      if (!answer.success) return this.fail("extension_ui_response", undefined, `invalid extension_ui_response: ${z.prettifyError(answer.error)}`);
+      this.questions.get(answer.data.id)?.(answer.data);
+      this.questions.delete(answer.data.id);
       return;
     }
     const parsed = RpcCommand.safeParse(raw);
@@ -116,9 +170,20 @@ class RpcSession {
    * Answers the command, then starts the run, so the response precedes the run's events; a run
    * that fails to start is reported later under the same id.
    */
-  private startPrompt(command: string, id: string | undefined, content: string | (TextContent | ImageContent)[], data?: unknown): void {
+  private startPrompt(command: string, id: string | undefined, content: string | (TextContent | ImageContent)[], data?: unknown, after?: () => void): void {
     this.respond(command, id, data);
-    this.agent.prompt(content).catch((error) => this.fail(command, id, describeError(error)));
+    this.agent
+      .prompt(content)
+      .catch((error) => this.fail(command, id, describeError(error)))
+      .finally(() => after?.());
+  }
+
+  /** A prompt that is `/command args` or `/skill:name args`, expanded; undefined for any other text. */
+  private async invocation(message: string) {
+    if (!message.startsWith("/")) return undefined;
+    const { prepareInvocation } = await import("../../core/extensions/invoke.ts");
+    // A command's model applies to a run it starts, not to one already going.
+    return prepareInvocation(this.runtime, this.agent, message, { switchModel: !this.agent.isRunning });
   }
 
   private async dispatch(command: RpcCommand): Promise<void> {
@@ -128,15 +193,20 @@ class RpcSession {
     if (this.compacting && startsRun) throw new Error("the conversation is being compacted: wait for the compact response, or send abort");
     switch (command.type) {
       case "prompt": {
-        const content = this.content(command.message, command.images);
+        const invocation = await this.invocation(command.message);
+        const content = invocation ? [...invocation.content, ...(command.images ?? [])] : this.content(command.message, command.images);
         if (agent.isRunning) {
           if (!command.streamingBehavior) throw new Error('the agent is working: send streamingBehavior "steer" or "followUp", or use steer / follow_up');
           if (command.streamingBehavior === "steer") agent.steer(content);
           else agent.followUp(content);
           return this.respond("prompt", id, { agentInvoked: false, queued: command.streamingBehavior });
         }
-        return this.startPrompt("prompt", id, content, { agentInvoked: true });
+        if (!invocation) return this.startPrompt("prompt", id, content, { agentInvoked: true });
+        const { kind, name, path, warnings } = invocation;
+        return this.startPrompt("prompt", id, content, { agentInvoked: true, invoked: { kind, name, path }, warnings }, invocation.restore);
       }
+      case "get_available_commands":
+        return this.respond("get_available_commands", id, { commands: availableCommands(this.runtime.extensions) });
       case "steer":
       case "follow_up": {
         const content = this.content(command.message, command.images);
@@ -155,16 +225,18 @@ class RpcSession {
         return this.startPrompt("abort_and_prompt", id, this.content(command.message, command.images));
       case "new_session":
       case "switch_session": {
-        if (agent.isRunning) throw new Error("abort the running turn first");
-        const selection = { model: agent.model, apiKey: agent.apiKey, keySource: "current", thinking: agent.thinking };
         const { cwd, env, sessionDir, settings } = this.runtime.options;
         const path = command.type === "switch_session" ? resolveSession(command.sessionPath, cwd, { sessionDir: sessionDir ?? settings.sessionDir, env }) : undefined;
-        const next = await this.runtime.createAgent(selection, path);
-        agent.writer?.close();
+        const { agent: next, warning } = await this.control.switchSession(path);
         this.unsubscribe();
-        this.agent = next;
         this.unsubscribe = next.subscribe(this.write);
-        return this.respond(command.type, id, { sessionFile: next.writer?.path, messageCount: next.messages.length });
+        return this.respond(command.type, id, {
+          sessionFile: next.writer?.path,
+          messageCount: next.messages.length,
+          model: { provider: next.model.provider, id: next.model.id },
+          thinkingLevel: next.thinking,
+          warnings: [...(warning ? [warning] : []), ...next.warnings],
+        });
       }
       case "get_state":
         return this.respond("get_state", id, {
@@ -178,6 +250,7 @@ class RpcSession {
           autoCompactionEnabled: agent.autoCompaction,
           messageCount: agent.messages.length,
           queuedMessageCount: agent.queuedCount,
+          warnings: agent.warnings,
           contextUsage: { tokens: agent.contextTokens(), contextWindow: agent.model.contextWindow, percent: (100 * agent.contextTokens()) / agent.model.contextWindow },
         });
       case "get_messages":
@@ -192,8 +265,8 @@ class RpcSession {
         if (selection.model.provider !== command.provider || selection.model.id !== command.modelId) {
           throw new Error(`no model ${command.provider}/${command.modelId}; see get_available_models`);
         }
-        agent.setModel(selection.model, selection.apiKey);
-        return this.respond("set_model", id, { provider: selection.model.provider, id: selection.model.id });
+        this.control.setModel(selection);
+        return this.respond("set_model", id, { provider: selection.model.provider, id: selection.model.id, thinkingLevel: this.agent.thinking });
       }
       case "get_available_models":
         // Probing local servers can take a moment; prompts and aborts are not held up by it.
@@ -201,8 +274,17 @@ class RpcSession {
           models: (await this.runtime.availableModels()).map((m) => ({ provider: m.provider, id: m.id, name: m.name, api: m.api, contextWindow: m.contextWindow, reasoning: m.reasoning, cost: m.cost })),
         }));
       case "set_thinking_level":
-        agent.setThinking(command.level);
+        if (!this.control.setThinking(command.level)) throw new Error(`${agent.model.provider}/${agent.model.id} has no thinking levels`);
         return this.respond("set_thinking_level", id);
+      case "cycle_thinking_level": {
+        const level = this.control.cycleThinking();
+        return this.respond("cycle_thinking_level", id, level === undefined ? null : { level });
+      }
+      case "cycle_model": {
+        const selection = await this.control.cycleModel();
+        if (!selection) return this.respond("cycle_model", id, null);
+        return this.respond("cycle_model", id, { model: { provider: selection.model.provider, id: selection.model.id }, thinkingLevel: this.agent.thinking, isScoped: false });
+      }
       case "set_steering_mode":
         agent.steeringMode = command.mode;
         return this.respond(command.type, id);
@@ -244,7 +326,10 @@ class RpcSession {
         if (this.bash) throw new Error("a bash command is already running; send abort_bash first");
         const controller = new AbortController();
         const run = bashTool
-          .execute({ command: command.command }, { cwd: this.runtime.options.cwd, signal: controller.signal, artifactsDir: agent.artifactsDir, redact: (text) => agent.redact(text) })
+          .execute(
+            { command: command.command },
+            { cwd: this.runtime.options.cwd, signal: controller.signal, artifactsDir: agent.artifactsDir, redact: (text) => agent.redact(text), bashTimeoutSeconds: this.runtime.options.settings.bash.timeoutSeconds },
+          )
           .then(
             (result) => {
               const output = result.content.flatMap((p) => (p.type === "text" ? [p.text] : [])).join("");
@@ -257,6 +342,22 @@ class RpcSession {
           });
         this.bash = { controller, run };
         return;
+      }
+      case "set_session_name":
+        this.control.setSessionName(command.name);
+        return this.respond("set_session_name", id);
+      case "export_html": {
+        const messages = await this.control.conversation();
+        const sessionId = agent.writer?.header.id ?? "unsaved";
+        const path = resolve(this.runtime.options.cwd, command.outputPath ?? `omp-session-${sessionId.slice(0, 8)}.html`);
+        writeFileSync(path, toHtml(messages, { sessionId, model: `${agent.model.provider}/${agent.model.id}`, cwd: this.runtime.options.cwd, date: new Date() }));
+        return this.respond("export_html", id, { path, messageCount: messages.length });
+      }
+      case "branch": {
+        const next = await this.control.branch(command.entryId);
+        this.unsubscribe();
+        this.unsubscribe = next.subscribe(this.write);
+        return this.respond("branch", id, { cancelled: false, messageCount: next.messages.length, sessionFile: next.writer?.path });
       }
       case "abort_bash": {
         const running = this.bash;

@@ -23,7 +23,8 @@ export type AgentEvent =
   | { type: "tool_execution_start"; toolCallId: string; toolName: string; args: Record<string, unknown> }
   | { type: "tool_execution_update"; toolCallId: string; toolName: string; output: string }
   | { type: "tool_execution_end"; toolCallId: string; toolName: string; isError: boolean; details?: unknown }
-  | { type: "auto_retry_start"; attempt: number; delayMs: number; reason: string }
+  /** `discarded`: the text shown so far is dropped and the reply starts again (a new message_start follows). */
+  | { type: "auto_retry_start"; attempt: number; delayMs: number; reason: string; discarded?: boolean }
   | { type: "auto_compaction_start"; reason: "threshold" | "overflow" | "manual" }
   | { type: "auto_compaction_end"; tokensBefore?: number; summary?: string; error?: string };
 

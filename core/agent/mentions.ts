@@ -27,16 +27,27 @@ export function attachFile(path: string, cwd: string): TextContent | ImageConten
 
 /**
  * `@path` mentions inside a prompt that name existing files (relative to cwd) are attached after
- * the prompt; other `@words` (emails, decorators) are left alone.
+ * the prompt. A mention shaped like a file (a `/` or an extension) that names nothing is an error
+ * rather than a prompt sent without the file the user meant; other `@words` (decorators,
+ * handles) are left alone, and so are files `allow` refuses.
  */
-export function expandMentions(prompt: string, cwd: string): (TextContent | ImageContent)[] {
+function looksLikePath(text: string): boolean {
+  if (text.includes("@") || /^[a-z][a-z0-9+.-]*:/i.test(text)) return false;
+  return text.includes("/") || /\.[A-Za-z0-9]{1,8}$/.test(text);
+}
+
+export function expandMentions(prompt: string, cwd: string, allow?: (fullPath: string) => boolean): (TextContent | ImageContent)[] {
   const attachments: (TextContent | ImageContent)[] = [];
   const seen = new Set<string>();
   for (const match of prompt.matchAll(/(?:^|\s)@([^\s"'`]+)/g)) {
     const path = match[1]!.replace(/[.,;:!?)]+$/, "");
     if (seen.has(path)) continue;
     const full = resolve(cwd, path);
-    if (!existsSync(full) || !statSync(full).isFile()) continue;
+    if (!existsSync(full)) {
+      if (looksLikePath(path)) throw new OmpError(`@${path}: no such file (looked in ${cwd}); fix the path, or write it without the @ to send it as text`, { exitCode: 2 });
+      continue;
+    }
+    if (!statSync(full).isFile() || (allow && !allow(full))) continue;
     seen.add(path);
     attachments.push(attachFile(path, cwd));
   }

@@ -47,10 +47,29 @@ export interface ModelChoice {
 const normalise = (text: string) => text.toLowerCase().replace(/[\s_.]+/g, "-");
 
 /**
+ * The version numbers in a model id, for "newest": `claude-opus-5-5` → [5, 5], `gpt-6.2-sol` →
+ * [6, 2], `deepseek-v4-pro` → [4]. Dates (`-20250929`) and sizes (`120b`) are not versions.
+ */
+function versionOf(id: string): number[] {
+  return id
+    .split(/[-./_:]/)
+    .filter((part) => /^v?\d{1,5}$/.test(part))
+    .map((part) => Number(part.replace(/^v/, "")));
+}
+
+function compareVersions(a: number[], b: number[]): number {
+  for (let i = 0; i < Math.max(a.length, b.length); i++) {
+    const diff = (a[i] ?? -1) - (b[i] ?? -1);
+    if (diff !== 0) return diff;
+  }
+  return 0;
+}
+
+/**
  * Finds the model a user means: `provider/id`, an exact id, or a fuzzy name ("sonnet",
- * "gpt 5 mini"), with an optional `:thinking` suffix. Among several fuzzy matches the shortest id
- * wins (the plain model over its dated or suffixed variants). No match is an error that lists
- * the closest names.
+ * "gpt 5 mini"), with an optional `:thinking` suffix. Among several fuzzy matches the newest wins
+ * (`opus` is the highest-numbered Opus), then the shortest id (the plain model over its dated or
+ * suffixed variants). No match is an error that lists the closest names.
  */
 export function resolveModel(pattern: string, models: Model[]): ModelChoice {
   let text = pattern.trim();
@@ -73,7 +92,7 @@ export function resolveModel(pattern: string, models: Model[]): ModelChoice {
   const wanted = normalise(idPart);
   const fuzzy = pool
     .filter((m) => normalise(m.id).includes(wanted) || normalise(m.name).includes(wanted))
-    .sort((a, b) => a.id.length - b.id.length || a.id.localeCompare(b.id));
+    .sort((a, b) => compareVersions(versionOf(b.id), versionOf(a.id)) || a.id.length - b.id.length || a.id.localeCompare(b.id));
   if (fuzzy.length > 0) return { model: fuzzy[0]!, thinking };
 
   const words = wanted.split("-").filter(Boolean);

@@ -9,17 +9,23 @@ import { USAGE_LIMIT_MARK } from "../ai/http/errors.ts";
 import type { ModelsConfig } from "../config/models-schema.ts";
 import type { Settings } from "../config/settings-schema.ts";
 import { OmpError } from "../errors/omp-error.ts";
-import { agentDir } from "../paths.ts";
+import { Extensions } from "../extensions/extensions.ts";
+import { skillsForSession } from "../extensions/skills-session.ts";
+import { agentDir, displayPath, homeDir } from "../paths.ts";
 import type { SessionEntry } from "../session/schema.ts";
 import { SessionWriter } from "../session/writer.ts";
 import { ApprovalGate, type Approver } from "../tools/approval.ts";
 import { PathScope } from "../tools/path-scope.ts";
-import type { Tool } from "../tools/types.ts";
+import type { Tool, ToolSource } from "../tools/types.ts";
 import { Agent } from "./agent.ts";
-import { findContextFiles } from "./context-files.ts";
+import type { ExtensionsFactory } from "./agent-extensions.ts";
+import { findPromptFiles, promptArgument } from "./context-files.ts";
 import { gitSummary } from "./git-summary.ts";
 import { defaultModelPattern, knownModels, resolveModel, withLocalModels } from "./models.ts";
+import { type Facts, type RequestFrame, currentFacts, frameOf } from "./request-frame.ts";
+import { type RefreshResult, listSources, mergeServedModels, readModelLists, refreshModelLists, retiredNote } from "./served-models.ts";
 import { buildSystemPrompt } from "./system-prompt.ts";
+import type { ProviderList } from "../ai/model-lists.ts";
 import { toolSpec } from "./tool-specs.ts";
 
 type Env = Record<string, string | undefined>;
@@ -30,6 +36,8 @@ export interface RuntimeOptions {
   settings: Settings;
   modelsConfig: ModelsConfig;
   tools: Tool[];
+  /** Tools added at run time (MCP servers), after `tools`. */
+  toolSource?: ToolSource;
   approver?: Approver;
   /** `--api-key`: applies to the model chosen on the command line. */
   cliKey?: string;
@@ -41,9 +49,20 @@ export interface RuntimeOptions {
   addDirs?: string[];
   /** The repository summary, when the caller started it early (it runs git); otherwise started on first use. */
   git?: Promise<string>;
+  /** `--thinking`: wins over a resumed session's level (and is recorded in it). */
+  thinking?: ThinkingLevel;
+  /** Offer the skill tool when there are skills (false: `--tools` left it out, or settings disabled it). */
+  skillTool?: boolean;
+  /** Hooks and extensions for every agent made here. */
+  extensions?: ExtensionsFactory;
 }
 
+/** Nothing to talk to: no key for any provider and no local server. The interactive mode offers set-up instead. */
+export class NoModelError extends OmpError {}
+
 export interface ModelSelection {
+  /** The provider no longer lists this model (see served-models.ts): it will likely fail. */
+  warning?: string;
   model: Model;
   apiKey: string | undefined;
   keySource: string;
@@ -64,13 +83,38 @@ export class Runtime {
   /** Credentials this process found at their usage limit, and until when. */
   private readonly blocked = new Map<number, number>();
   private prompt: Promise<string> | undefined;
+  private facts: Promise<Facts> | undefined;
+  private lists: ProviderList[] | undefined;
+  private skills: { tools: Tool[]; promptSection: string } | undefined;
+  /** Skills, markdown commands and the other extensions of the working directory, each loaded on first use. */
+  readonly extensions: Extensions;
 
   constructor(readonly options: RuntimeOptions) {
     this.models = knownModels(options.modelsConfig, options.env);
+    this.extensions = new Extensions({ cwd: options.cwd, env: options.env as NodeJS.ProcessEnv });
+  }
+
+  /** The selected tools, and the skill tool when skills are installed; the same for every agent of the process. */
+  tools(): Tool[] {
+    this.skills ??= skillsForSession(this.extensions, this.options.tools, this.options.skillTool !== false);
+    return this.skills.tools;
+  }
+
+  /**
+   * The providers' cached model lists (read once; the file exists only once omp has fetched
+   * some), merged into the catalog so that a model a provider added is usable.
+   */
+  private servedLists(): ProviderList[] {
+    if (this.lists === undefined) {
+      this.lists = readModelLists(this.options.env);
+      this.models = mergeServedModels(this.models, this.lists, listSources(this.options.modelsConfig, this.options.env)).models;
+    }
+    return this.lists;
   }
 
   /** Every model omp knows, running local servers included. */
   async availableModels(): Promise<Model[]> {
+    this.servedLists();
     if (!this.localProbed) {
       this.models = await withLocalModels(this.models, this.options.env);
       this.localProbed = true;
@@ -83,6 +127,13 @@ export class Runtime {
     return this.store ?? undefined;
   }
 
+  /** Keys were stored since this process looked (first-run set-up): look again. */
+  reloadCredentials(): void {
+    this.store?.close();
+    this.store = undefined;
+    this.localProbed = false;
+  }
+
   private hasKey(provider: string): boolean {
     const info = getProvider(provider);
     if (this.options.modelsConfig.providers[provider]?.apiKey) return true;
@@ -93,6 +144,7 @@ export class Runtime {
   /** Finds the model for `pattern` (or the default) and its key; errors say what to set. */
   async selectModel(pattern: string | undefined, useCliKey = true): Promise<ModelSelection> {
     await this.credentialStore()?.ready?.();
+    const lists = this.servedLists();
     let models = this.models;
     let wanted = pattern ?? this.options.settings.model;
     if (wanted === undefined) {
@@ -102,7 +154,7 @@ export class Runtime {
         wanted = defaultModelPattern(models, (p) => this.hasKey(p));
       }
       if (wanted === undefined) {
-        throw new OmpError(
+        throw new NoModelError(
           "no model available: set an API key (ANTHROPIC_API_KEY, OPENAI_API_KEY, GEMINI_API_KEY, ...), run `omp auth add <provider>`, start a local server (Ollama, llama.cpp, LM Studio, vLLM), or pass --model",
           { exitCode: 2 },
         );
@@ -128,67 +180,162 @@ export class Runtime {
       const problem = this.credentialStore()?.lastProblem;
       throw new OmpError(problem ? `${problem}\n${key.error}` : key.error, { exitCode: 2 });
     }
-    return { model: withCredentialHeaders(choice.model, key.stored), apiKey: key.key, keySource: key.source, thinking: choice.thinking, credentialId: key.stored?.id };
+    const warning = retiredNote(choice.model, lists);
+    return {
+      model: withCredentialHeaders(choice.model, key.stored),
+      apiKey: key.key,
+      keySource: key.source,
+      thinking: choice.thinking,
+      credentialId: key.stored?.id,
+      ...(warning ? { warning } : {}),
+    };
   }
 
-  /** Built once per process: every agent it makes (rpc's new_session, switch_session) shares it. */
+  /**
+   * Asks every provider with a key which models it serves, when its cached list is over a day old
+   * (or always, with `force`); the interactive and rpc modes start this in the background.
+   */
+  refreshModelLists(force = false): Promise<RefreshResult[]> {
+    const sources = listSources(this.options.modelsConfig, this.options.env).filter((source) => this.hasKey(source.provider));
+    return refreshModelLists({
+      env: this.options.env,
+      sources,
+      force,
+      keyOf: async (provider) => {
+        const key = await resolveApiKey({ provider, configKey: this.options.modelsConfig.providers[provider]?.apiKey, store: this.credentialStore(), env: this.options.env });
+        return key.ok ? key.key : null;
+      },
+    });
+  }
+
+  /** Today's date and the repository's state, looked up once per process. */
+  currentFacts(): Promise<Facts> {
+    this.facts ??= (this.options.git ?? gitSummary(this.options.cwd)).then((git) => currentFacts(git));
+    return this.facts;
+  }
+
+  /** Built once per process: every new session it starts (rpc's new_session) shares it. */
   systemPrompt(): Promise<string> {
-    this.prompt ??= (this.options.git ?? gitSummary(this.options.cwd)).then((git) =>
-      buildSystemPrompt({
-        cwd: this.options.cwd,
-        tools: this.options.tools.map(toolSpec),
-        contextFiles: findContextFiles(this.options.cwd, agentDir(this.options.env as NodeJS.ProcessEnv)),
-        git,
-        replace: this.options.systemPrompt?.replace,
-        append: this.options.systemPrompt?.append,
-      }),
-    );
+    this.prompt ??= this.currentFacts().then((facts) => {
+      const { cwd, env } = this.options;
+      const files = findPromptFiles(cwd, agentDir(env as NodeJS.ProcessEnv), homeDir());
+      const flag = (text: string | undefined) => (text === undefined ? undefined : promptArgument(text, cwd));
+      return buildSystemPrompt({
+        cwd,
+        tools: this.tools().map(toolSpec),
+        skills: this.skills?.promptSection,
+        contextFiles: files.context,
+        rules: files.rules,
+        git: facts.git,
+        now: new Date(`${facts.date}T12:00:00Z`),
+        replace: flag(this.options.systemPrompt?.replace) ?? files.system?.content,
+        append: flag(this.options.systemPrompt?.append) ?? files.appendSystem?.content,
+      });
+    });
     return this.prompt;
   }
 
-  /** A fresh agent; `resumePath` continues that session file instead. */
-  async createAgent(selection: ModelSelection, resumePath?: string): Promise<Agent> {
+  /**
+   * The model and thinking level a session last used, for a resume: that model when it is still
+   * known and has a key, else undefined with a warning saying why the current one stays.
+   */
+  async sessionSelection(path: string, useCliKey = false): Promise<{ selection?: ModelSelection; warning?: string }> {
+    const { buildSessionContext, loadSession } = await import("../session/loader.ts");
+    const context = buildSessionContext(loadSession(path));
+    if (!context.model) return {};
+    try {
+      const selection = await this.selectModel(context.model, useCliKey);
+      if (`${selection.model.provider}/${selection.model.id}` !== context.model) throw new OmpError(`${context.model} is not in the catalog any more`);
+      return { selection: { ...selection, thinking: this.options.thinking ?? context.thinkingLevel } };
+    } catch (error) {
+      return { warning: `the session used ${context.model}, which is not available now (${(error as Error).message}); continuing on the current model` };
+    }
+  }
+
+  /** The models Ctrl+P / rpc cycle_model go through: every known model whose provider has a key. */
+  async cycleCandidates(): Promise<Model[]> {
+    const models = await this.availableModels();
+    return models.filter((m) => getProvider(m.provider)?.local || this.options.modelsConfig.providers[m.provider]?.auth === "none" || this.hasKey(m.provider));
+  }
+
+  /** A fresh agent; `resumePath` continues that session file instead, from `leafId` when given (a branch). */
+  async createAgent(selection: ModelSelection, resumePath?: string, leafId?: string): Promise<Agent> {
     const { settings } = this.options;
     const secrets = this.secrets(selection.apiKey);
     let writer: SessionWriter | undefined;
     let messages = undefined;
     let messageEntryIds: string[] | undefined;
-    let thinking = selection.thinking ?? settings.thinking;
+    let thinking = selection.thinking ?? this.options.thinking ?? settings.thinking;
     let resumedModel: string | undefined;
+    let resumedThinking: ThinkingLevel | undefined;
+    let frame: { frame: RequestFrame; facts: Facts } | undefined;
+    let dropThinking = false;
+    const warnings: string[] = [];
     if (resumePath) {
       // Only a resume reads a session file; a new session does not pay for loading the loader.
       const { branchEntries, buildSessionContext, loadSession } = await import("../session/loader.ts");
       const loaded = loadSession(resumePath);
-      const context = buildSessionContext(loaded);
+      if (leafId !== undefined && !loaded.parents.has(leafId)) throw new OmpError(`no entry ${leafId} in ${displayPath(resumePath)}`);
+      const leaf = leafId ?? loaded.leafId;
+      const context = buildSessionContext(loaded, leaf);
       resumedModel = context.model;
       messages = context.messages;
-      messageEntryIds = entryIdsFor(branchEntries(loaded), context.messages.length, context.compaction?.firstKeptEntryId);
-      if (!selection.thinking && context.thinkingLevel) thinking = context.thinkingLevel;
-      if (!this.options.noSession) writer = SessionWriter.resume(loaded, { secrets });
+      const branch = branchEntries(loaded, leaf);
+      messageEntryIds = entryIdsFor(branch, context.messages.length, context.compaction?.firstKeptEntryId);
+      if (!selection.thinking && !this.options.thinking && context.thinkingLevel) thinking = context.thinkingLevel;
+      resumedThinking = context.thinkingLevel;
+      const stored = frameOf(branch);
+      if (stored.frame) frame = { frame: stored.frame, facts: stored.facts ?? stored.frame.facts };
+      else dropThinking = context.messages.length > 0;
+      if (!this.options.noSession) {
+        const opened = SessionWriter.continue(loaded, { secrets });
+        writer = opened.writer;
+        if (leafId !== undefined) writer.branch(leafId);
+        if (opened.openedBy !== undefined) {
+          warnings.push(`session ${loaded.header.id.slice(0, 8)} is open in another omp (pid ${opened.openedBy}); continuing in a fork of it, ${displayPath(writer.path)}, so the two do not write into one file`);
+        }
+      }
     } else if (!this.options.noSession) {
       writer = SessionWriter.create({ cwd: this.options.cwd, sessionDir: this.options.sessionDir ?? settings.sessionDir, env: this.options.env as NodeJS.ProcessEnv, secrets });
     }
     const artifactsDir = writer ? writer.path.replace(/\.jsonl$/, "") : join(agentDir(this.options.env as NodeJS.ProcessEnv), "artifacts", `${process.pid}`);
     const modelId = `${selection.model.provider}/${selection.model.id}`;
-    return new Agent({
+    const source = this.options.toolSource;
+    const base = this.tools();
+    const basePrompt = frame ? frame.frame.systemPrompt : this.systemPrompt();
+    const agent = new Agent({
       cwd: this.options.cwd,
       model: selection.model,
       apiKey: selection.apiKey,
       thinking: selection.model.reasoning ? thinking : "off",
-      tools: this.options.tools,
+      tools: source ? [...base, ...source.tools(selection.model.contextWindow)] : base,
       gate: new ApprovalGate(settings.approvalMode, this.options.approver, new PathScope(this.options.cwd, [...(this.options.addDirs ?? []), artifactsDir])),
-      systemPrompt: this.systemPrompt(),
+      // The first request also waits for the run-time tools it must carry (bounded by their source).
+      systemPrompt: source ? Promise.all([basePrompt, source.ready()]).then(([prompt]) => prompt) : basePrompt,
+      facts: this.currentFacts(),
+      frame,
+      dropThinking,
       writer,
       messages,
       messageEntryIds,
       artifactsDir,
       compaction: settings.compaction,
       maxRetries: settings.retry.maxRetries,
+      bashTimeoutSeconds: settings.bash.timeoutSeconds,
+      retry: { baseDelayMs: settings.retry.baseDelayMs, idleTimeoutMs: settings.retry.idleTimeoutSeconds * 1000 },
       maxTurns: this.options.maxTurns,
       announceModel: resumedModel !== modelId,
+      announceThinking: (selection.model.reasoning ? thinking : "off") !== resumedThinking,
+      warnings,
       secrets,
       rotateCredential: (message) => this.rotate(selection, message),
+      extensions: this.options.extensions,
+      selectModel: (pattern) => this.selectModel(pattern, false),
     });
+    source?.subscribe(() => {
+      agent.setTools([...base, ...source.tools(agent.model.contextWindow)]);
+    });
+    return agent;
   }
 
   /**

@@ -5,11 +5,15 @@ export interface SystemPromptInput {
   cwd: string;
   tools: ToolSpec[];
   contextFiles: ContextFile[];
+  /** RULES.md files: requirements that always apply. */
+  rules?: ContextFile[];
   git: string;
+  /** The Skills section (core/extensions/skills-prompt.ts): names and descriptions; bodies load on use. */
+  skills?: string;
   now?: Date;
-  /** `--system-prompt`: replaces the built-in instructions (environment and context still follow). */
+  /** `--system-prompt` or SYSTEM.md: replaces the built-in instructions (environment and context still follow). */
   replace?: string;
-  /** `--append-system-prompt`. */
+  /** `--append-system-prompt` or APPEND_SYSTEM.md. */
   append?: string;
 }
 
@@ -22,9 +26,14 @@ How to work:
 - When a tool fails, read the error and adjust; do not repeat the same failing call.
 - Be concise. When done, say briefly what changed and anything the user must know.`;
 
+/** Without tools (--no-tools) the model can only answer: nothing may suggest it could act. */
+const INSTRUCTIONS_NO_TOOLS = `You are omp, a coding assistant answering in the user's terminal, about their repository. You cannot read files, run commands or change anything in this session: work from what the user shows you, say what you would need to see when it is not enough, and give changes as code the user can apply.
+
+Be concise and precise.`;
+
 /** The system prompt: instructions, tools, environment, repository state and the user's context files. */
 export function buildSystemPrompt(input: SystemPromptInput): string {
-  const parts = [input.replace ?? INSTRUCTIONS];
+  const parts = [input.replace ?? (input.tools.length > 0 ? INSTRUCTIONS : INSTRUCTIONS_NO_TOOLS)];
   if (input.tools.length > 0) {
     parts.push(`Tools available:\n${input.tools.map((tool) => `- ${tool.name}: ${tool.description.split("\n")[0]}`).join("\n")}`);
   }
@@ -39,9 +48,13 @@ export function buildSystemPrompt(input: SystemPromptInput): string {
     ].join("\n"),
   );
   if (input.git) parts.push(`Git repository:\n${input.git}`);
+  if (input.skills) parts.push(input.skills);
   if (input.contextFiles.length > 0) {
     const files = input.contextFiles.map((file) => `<file path="${file.path}">\n${file.content.trim()}\n</file>`).join("\n");
     parts.push(`<context>\nFollow the instructions in these context files from the user and the repository; later files are more specific.\n${files}\n</context>`);
+  }
+  if (input.rules && input.rules.length > 0) {
+    parts.push(`<rules>\nThese rules from the user and the repository always apply:\n${input.rules.map((file) => `<file path="${file.path}">\n${file.content.trim()}\n</file>`).join("\n")}\n</rules>`);
   }
   if (input.append) parts.push(input.append);
   return parts.join("\n\n");

@@ -101,11 +101,13 @@ export const CATALOG: Record<string, CatalogModel[]> = {
     m("openai/gpt-oss-120b", "GPT-OSS 120B (Groq)", true, TEXT, 131_072, 65_536, [0.15, 0.75]),
     m("openai/gpt-oss-20b", "GPT-OSS 20B (Groq)", true, TEXT, 131_072, 65_536, [0.1, 0.5]),
     m("moonshotai/kimi-k2-instruct-0905", "Kimi K2 (Groq)", false, TEXT, 262_144, 16_384, [1, 3]),
-    m("llama-3.3-70b-versatile", "Llama 3.3 70B (Groq)", false, TEXT, 131_072, 32_768, [0.59, 0.79]),
   ],
+  // https://docs.x.ai/developers/grok-4-5 (released 2026-07-09): reasoning_effort low/medium/high.
+  // grok-4 and grok-code-fast-1 retired 2026-05-15. grok-4.3's price is unconfirmed (reported at
+  // about 60% of grok-4.5's) and so are both models' output caps.
   xai: [
-    m("grok-4", "Grok 4", true, VISION, 256_000, 64_000, [3, 15, 0.75]),
-    m("grok-code-fast-1", "Grok Code Fast 1", true, TEXT, 256_000, 10_000, [0.2, 1.5, 0.02]),
+    m("grok-4.5", "Grok 4.5", true, VISION, 500_000, 64_000, [2, 6, 0.5], effort(["low", "medium", "high"], "never")),
+    m("grok-4.3", "Grok 4.3", true, VISION, 1_000_000, 64_000, [1.25, 3.75, 0.3], effort(["low", "medium", "high"], "never")),
     m("grok-3-mini", "Grok 3 Mini", true, TEXT, 131_072, 8_192, [0.3, 0.5, 0.075]),
   ],
   mistral: [
@@ -114,9 +116,12 @@ export const CATALOG: Record<string, CatalogModel[]> = {
     m("devstral-medium-latest", "Devstral Medium", false, TEXT, 131_072, 16_384, [0.4, 2]),
     m("codestral-latest", "Codestral", false, TEXT, 256_000, 16_384, [0.3, 0.9]),
   ],
+  // https://api-docs.deepseek.com: deepseek-chat and deepseek-reasoner retired 2026-07-24;
+  // deepseek-flash is V4.1 Flash, and deepseek-v4-pro is served by it (at its price) until V4.1
+  // Pro ships. Prices are V4 Flash's list prices (cache hit, miss, output); V4.1's are unconfirmed.
   deepseek: [
-    m("deepseek-chat", "DeepSeek V3.2", false, TEXT, 131_072, 8_192, [0.28, 0.42, 0.028]),
-    m("deepseek-reasoner", "DeepSeek V3.2 (thinking)", true, TEXT, 131_072, 65_536, [0.28, 0.42, 0.028]),
+    m("deepseek-flash", "DeepSeek V4.1 Flash", true, TEXT, 1_000_000, 384_000, [0.14, 0.28, 0.0028]),
+    m("deepseek-v4-pro", "DeepSeek V4 Pro", true, TEXT, 1_000_000, 384_000, [0.14, 0.28, 0.0028]),
   ],
   together: [
     m("Qwen/Qwen3-Coder-480B-A35B-Instruct-FP8", "Qwen3 Coder 480B (Together)", false, TEXT, 262_144, 65_536, [2, 2]),
@@ -125,8 +130,8 @@ export const CATALOG: Record<string, CatalogModel[]> = {
   ],
   cerebras: [
     m("gpt-oss-120b", "GPT-OSS 120B (Cerebras)", true, TEXT, 131_072, 32_768, [0.35, 0.75]),
-    m("qwen-3-coder-480b", "Qwen3 Coder 480B (Cerebras)", false, TEXT, 131_072, 32_768, [2, 2]),
-    m("llama-3.3-70b", "Llama 3.3 70B (Cerebras)", false, TEXT, 131_072, 32_768, [0.85, 1.2]),
+    // https://inference-docs.cerebras.ai/support/deprecation: qwen-3-coder-480b and llama-3.3-70b are gone.
+    m("zai-glm-4.7", "Z.ai GLM 4.7 (Cerebras)", true, TEXT, 131_072, 40_960, [2.25, 2.75]),
   ],
   // Subscription models (no per-token price): what Codex CLI and Copilot Chat offer.
   "openai-codex": [

@@ -25,6 +25,13 @@ export interface StreamOptions {
   headers?: Record<string, string>;
   /** Retries on 429/5xx/overloaded/dropped connections; default 4. */
   maxRetries?: number;
+  /** First backoff (doubling on each retry); default 1 s. OMP_RETRY_BASE_MS wins over it. */
+  retryBaseDelayMs?: number;
+  /**
+   * A response that sends nothing (no headers, no bytes) for this long is given up and retried:
+   * a stalled connection must not hang the session forever. Default 5 minutes.
+   */
+  idleTimeoutMs?: number;
   /** Called before each retry, so the UI can say why it waits. */
   onRetry?: (info: { attempt: number; delayMs: number; reason: string }) => void;
   /**
@@ -51,10 +58,22 @@ export type AssistantEvent =
   | { type: "toolcall_start"; contentIndex: number; partial: AssistantMessage }
   | { type: "toolcall_delta"; contentIndex: number; delta: string; partial: AssistantMessage }
   | { type: "toolcall_end"; contentIndex: number; toolCall: ToolCall; partial: AssistantMessage }
-  | { type: "retry"; attempt: number; delayMs: number; reason: string }
+  /** `discarded`: the partial shown so far is dropped; the reply starts again from nothing. */
+  | { type: "retry"; attempt: number; delayMs: number; reason: string; discarded?: boolean }
   | { type: "done"; message: AssistantMessage }
-  /** `message.stopReason` is "error" or "aborted" and `message.errorMessage` says why. */
-  | { type: "error"; message: AssistantMessage };
+  /**
+   * `message.stopReason` is "error" or "aborted" and `message.errorMessage` says why; `failure`
+   * describes a provider's refusal for callers that relay it in another wire format.
+   */
+  | { type: "error"; message: AssistantMessage; failure?: ProviderFailure };
+
+/** What the provider said when a request failed: its HTTP status (absent for in-stream errors), error kind and wait. */
+export interface ProviderFailure {
+  status: number | undefined;
+  kind: string | undefined;
+  retryAfterMs: number | undefined;
+  retryable: boolean;
+}
 
 export type StreamFunction = (model: Model, context: Context, options?: StreamOptions) => AsyncIterable<AssistantEvent>;
 

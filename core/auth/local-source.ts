@@ -41,6 +41,10 @@ export class LocalCredentialSource implements CredentialSource {
     return undefined;
   }
 
+  keys(provider: string): string[] {
+    return this.store.active(provider).map((row) => keyOf(row.credential));
+  }
+
   async block(id: number, provider: string, untilMs: number): Promise<void> {
     this.store.block(id, provider, untilMs);
   }

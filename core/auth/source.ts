@@ -24,6 +24,8 @@ export interface CredentialSource {
    * session already found blocked. Undefined when there is none.
    */
   resolve(provider: string, skip?: ReadonlySet<number>): Promise<ResolvedCredential | undefined>;
+  /** Every stored key (or access token) of the provider, newest first: the accounts the gateway spreads conversations over. */
+  keys(provider: string): string[];
   /** Blocks a credential until a usage limit resets, for every process sharing the vault. */
   block(id: number, provider: string, untilMs: number): Promise<void>;
   /** Why the last resolve passed over a credential (a revoked login), for the error when none was usable. */

@@ -175,6 +175,11 @@ export class CredentialStore {
     return undefined;
   }
 
+  /** Every active key of the provider, newest first: the accounts the gateway spreads conversations over. */
+  keys(provider: string): string[] {
+    return this.active(provider).flatMap((row) => (row.credential.type === "api_key" ? [row.credential.key] : []));
+  }
+
   /** Every secret held by an active credential: what redaction must know. */
   secrets(): string[] {
     return this.active().flatMap((row) => secretsOf(row.credential));
@@ -265,6 +270,21 @@ export class CredentialStore {
 
   cacheSet(key: string, value: string, ttlMs: number): void {
     this.write(() => this.db.run("INSERT OR REPLACE INTO cache (key, value, expires_at) VALUES (?, ?, ?)", [key, value, Date.now() + ttlMs]));
+  }
+
+  /** The JSON of the provider's active credential of another type than an API key (MCP OAuth state). */
+  getCredential(provider: string, type: string): string | undefined {
+    return this.db
+      .query<{ data: string }, [string, string]>("SELECT data FROM auth_credentials WHERE provider = ? AND credential_type = ? AND disabled_cause IS NULL ORDER BY id DESC LIMIT 1")
+      .get(provider, type)?.data;
+  }
+
+  /** Replaces the provider's credential of that type; the old one is deleted (a spent token is no audit trail worth keeping). */
+  setCredential(provider: string, type: string, data: string): void {
+    this.write(() => {
+      this.db.run("DELETE FROM auth_credentials WHERE provider = ? AND credential_type = ?", [provider, type]);
+      this.db.run("INSERT INTO auth_credentials (provider, credential_type, data, created_at, updated_at) VALUES (?, ?, ?, ?, ?)", [provider, type, data, now(), now()]);
+    });
   }
 
   close(): void {

@@ -67,6 +67,13 @@ export class BrokerCredentialSource implements CredentialSource {
     return undefined;
   }
 
+  keys(provider: string): string[] {
+    return this.entries()
+      .filter((entry) => entry.provider === provider)
+      .sort((a, b) => b.id - a.id)
+      .map((entry) => keyOf(entry.credential));
+  }
+
   async block(id: number, _provider: string, untilMs: number): Promise<void> {
     this.blocked.set(id, untilMs);
   }

@@ -1,3 +1,5 @@
+import { existsSync } from "node:fs";
+import { join } from "node:path";
 import {
   type FolderTrust,
   clearSkippedForTrust,
@@ -10,7 +12,7 @@ import { loadDotenv } from "./dotenv.ts";
 import { loadModelsConfig } from "./models.ts";
 import type { ModelsConfig } from "./models-schema.ts";
 import type { Settings, SettingsInput } from "./settings-schema.ts";
-import { loadSettings } from "./settings.ts";
+import { type SettingsLayer, loadSettings } from "./settings.ts";
 
 /** What the user is asked in an untrusted folder: the folder, and what trusting it would change. */
 export interface TrustQuestion {
@@ -37,6 +39,8 @@ export interface AgentConfig {
   settings: Settings;
   modelsConfig: ModelsConfig;
   trust: FolderTrust;
+  /** The settings files as loaded (for what is read per file: hooks). */
+  layers: SettingsLayer[];
 }
 
 /**
@@ -57,9 +61,9 @@ export async function loadAgentConfig(options: AgentConfigOptions): Promise<Agen
     }
   }
   loadDotenv({ cwd, env, trusted: trust.trusted });
-  const { settings } = loadSettings({ cwd, overlays: options.overlays, runtime: options.runtime, env, trusted: trust.trusted });
+  const { settings, layers } = loadSettings({ cwd, overlays: options.overlays, runtime: options.runtime, env, trusted: trust.trusted });
   const { config: modelsConfig } = loadModelsConfig({ cwd, env, trusted: trust.trusted });
-  return { settings, modelsConfig, trust };
+  return { settings, modelsConfig, trust, layers };
 }
 
 /** What the project's files would change if the folder were trusted: the loaders' dry run, untrusted. */
@@ -71,5 +75,7 @@ function untrustedChanges(options: AgentConfigOptions): string[] {
   loadModelsConfig({ cwd: options.cwd, env, trusted: false });
   const changes = skippedForTrust();
   clearSkippedForTrust();
+  // Loaded later (core/extensions/session.ts), but trust decides whether they run too.
+  if (existsSync(join(options.cwd, ".omp", "extensions"))) changes.push("extensions in .omp/extensions");
   return changes;
 }

@@ -18,11 +18,14 @@ kind of file it was read as (a `--config` overlay could name a models.yml). A fi
  */
 export const configCachePath = (env: NodeJS.ProcessEnv = process.env) => join(agentDir(env), "cache", "config.json");
 
-/** Enough for the global files and those of the projects in use; written in order, the oldest goes first. */
-const MAX_FILES = 32;
+/**
+ * Enough for the global files and those of the projects in use, and their agent files; written
+ * in order, the oldest goes first.
+ */
+const MAX_FILES = 256;
 
 /** Which schema validated a file. */
-export type ConfigKind = "settings" | "models" | "keybindings";
+export type ConfigKind = "settings" | "models" | "keybindings" | "agents";
 
 interface Entry {
   hash: string;

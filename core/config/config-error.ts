@@ -43,7 +43,8 @@ export function closest(key: string, allowed: string[]): string | undefined {
   return best;
 }
 
-function editDistance(a: string, b: string): number {
+/** Levenshtein distance, for "did you mean" hints. */
+export function editDistance(a: string, b: string): number {
   let previous = Array.from({ length: b.length + 1 }, (_, i) => i);
   for (let i = 1; i <= a.length; i++) {
     const current = [i];

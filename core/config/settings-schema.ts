@@ -37,6 +37,8 @@ export const Settings = z.strictObject({
       maxRetries: count().default(10),
       /** First backoff; doubles on each retry. */
       baseDelayMs: count().default(500),
+      /** A provider response silent for this long (no headers, no data) is given up and sent again. */
+      idleTimeoutSeconds: z.number().int().min(1).max(3600).default(300),
     })
     .prefault({}),
   compaction: z
@@ -70,6 +72,12 @@ export const Settings = z.strictObject({
    * `<agent dir>/sessions/<encoded cwd>/`. `--session-dir` overrides it for one run.
    */
   sessionDir: z.string().min(1).optional(),
+  /**
+   * Claude Code's hooks (event → matcher groups of `type: command` hooks). Checked, and its
+   * problems reported one by one, by core/extensions/hooks/schema.ts when the hooks load, so that
+   * one bad hook does not make the whole file invalid.
+   */
+  hooks: z.record(z.string(), z.unknown()).optional(),
 });
 export type Settings = z.output<typeof Settings>;
 /** What a settings file or a runtime override may contain: every key optional. */

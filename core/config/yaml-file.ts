@@ -1,14 +1,75 @@
 import type { Document } from "yaml";
 import { OmpError } from "../errors/omp-error.ts";
 import { displayPath } from "../paths.ts";
-import { type Mapping, isMapping, readConfigText } from "./config-file.ts";
+import { MAX_CONFIG_BYTES, type Mapping, isMapping, readConfigText, tooBig } from "./config-file.ts";
 import { EXIT_BAD_CONFIG, configError, describeFound } from "./config-error.ts";
+
+/** Aliases resolved per document, weighted by the size of what they copy: yaml's own guard against "billion laughs". */
+const MAX_ALIAS_COUNT = 100;
+
+function refused(path: string, why: string): OmpError {
+  return configError(path, [`refused: ${why}; remove the anchors and aliases (&name / *name) or flatten the file`]);
+}
+
+/**
+ * Runs the parser on untrusted text (a cloned project's config): a document nested deep enough to
+ * overflow the stack, or aliases that expand exponentially, become a config error, not a crash.
+ */
+function guarded<T>(path: string, parse: () => T): T {
+  try {
+    return parse();
+  } catch (error) {
+    if (error instanceof RangeError) throw refused(path, "the YAML is nested too deeply");
+    if (error instanceof ReferenceError && /alias/i.test(error.message)) {
+      throw refused(path, "its YAML aliases expand to too much data (an alias bomb)");
+    }
+    throw error;
+  }
+}
+
+/** Deeper flow nesting (`[[[...`) than any config needs; the parser takes seconds on a few thousand levels. */
+const MAX_FLOW_DEPTH = 100;
+
+/** How deep `[` and `{` nest outside quoted strings and comments, stopping once past `limit`. */
+export function flowDepth(text: string, limit: number = MAX_FLOW_DEPTH): number {
+  let depth = 0;
+  let deepest = 0;
+  for (let i = 0; i < text.length && deepest <= limit; i++) {
+    const char = text[i];
+    if ((char === "'" || char === '"') && (i === 0 || /[\s[{,]/.test(text[i - 1]!))) {
+      // A quoted scalar (not the apostrophe in `it's`) ends at the same quote: '' escapes one in single quotes, \ in double quotes.
+      for (i++; i < text.length; i++) {
+        if (char === '"' && text[i] === "\\") i++;
+        else if (text[i] === char && !(char === "'" && text[i + 1] === "'")) break;
+        else if (char === "'" && text[i] === "'") i++;
+      }
+    } else if (char === "#" && (i === 0 || /\s/.test(text[i - 1]!))) {
+      while (i < text.length && text[i] !== "\n") i++;
+    } else if (char === "[" || char === "{") {
+      deepest = Math.max(deepest, ++depth);
+    } else if ((char === "]" || char === "}") && depth > 0) {
+      depth--;
+    }
+  }
+  return deepest;
+}
+
+/**
+ * Why `text` must not reach the YAML parser, or null: flow nesting thousands deep takes it seconds.
+ * For every YAML an untrusted folder may carry (frontmatter too), besides the alias limit of toJS.
+ */
+export function parserHazard(text: string): string | null {
+  return flowDepth(text) > MAX_FLOW_DEPTH ? `its [ ] and { } nest more than ${MAX_FLOW_DEPTH} levels deep` : null;
+}
 
 /** Parses YAML keeping comments and layout, for edits; a syntax error names the line and column. */
 export function parseYamlDocument(text: string, path: string): Document {
+  if (text.length > MAX_CONFIG_BYTES) throw tooBig(path, text.length);
+  const hazard = parserHazard(text);
+  if (hazard) throw refused(path, hazard);
   // Loaded on first use: most runs have no config file, and the parser costs milliseconds to load.
   const { parseDocument } = require("yaml") as typeof import("yaml");
-  const doc = parseDocument(text, { prettyErrors: true });
+  const doc = guarded(path, () => parseDocument(text, { prettyErrors: true }));
   const error = doc.errors[0];
   if (error) {
     // prettyErrors appends " at line L, column C:" and a snippet with a caret; keep the snippet, move the position up front.
@@ -26,7 +87,8 @@ export function parseYamlDocument(text: string, path: string): Document {
  * with its children commented out) count as unset rather than as null, which no setting accepts.
  */
 export function parseYamlMapping(text: string, path: string): Mapping {
-  const data: unknown = parseYamlDocument(text, path).toJS();
+  const doc = parseYamlDocument(text, path);
+  const data: unknown = guarded(path, () => doc.toJS({ maxAliasCount: MAX_ALIAS_COUNT }));
   if (data === null || data === undefined) return {};
   if (!isMapping(data)) throw configError(path, [`got ${describeFound(data)} at the top level, expected a mapping of keys`]);
   return dropEmpty(data);

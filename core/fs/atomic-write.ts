@@ -83,8 +83,8 @@ export function writeFileAtomic(path: string, data: string | Uint8Array, options
   return { path: target, created: previous === undefined, previousBytes: previous?.size, bytes: bytes.length };
 }
 
-/** Makes the rename itself durable; some platforms cannot open directories, which is fine to skip. */
-function syncDirectory(dir: string): void {
+/** Makes a rename inside `dir` durable; some platforms cannot open directories, which is fine to skip. */
+export function syncDirectory(dir: string): void {
   let fd: number | undefined;
   try {
     fd = openSync(dir, "r");

@@ -125,3 +125,29 @@ export function withFileLockSync<T>(path: string, options: FileLockOptions, body
 
 /** `<dir>/.<name>.lock`, beside the file it guards. */
 export const lockPathBeside = (file: string, suffix = "lock") => join(dirname(file), `.${basename(file)}.${suffix}`);
+
+/**
+ * Takes the lock `path` for as long as the caller needs it (until `release`, or this process
+ * exits), without waiting: a live holder is answered with its pid instead. For a file one process
+ * owns while it runs, such as an open session.
+ */
+export function holdFileLock(path: string): { release: () => void } | { holder: number } {
+  for (let attempt = 0; attempt < 3; attempt++) {
+    if (tryCreate(path)) {
+      const onExit = () => release(path);
+      process.once("exit", onExit);
+      return {
+        release: () => {
+          process.off("exit", onExit);
+          release(path);
+        },
+      };
+    }
+    const holder = holderOf(path);
+    // This process has it already (a session switched to itself): the first holder releases it.
+    if (holder === process.pid) return { release: () => {} };
+    if (holder !== null && processAlive(holder)) return { holder };
+    if (holder !== null) breakStaleLock(path, holder);
+  }
+  return { holder: holderOf(path) ?? 0 };
+}

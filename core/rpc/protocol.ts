@@ -23,6 +23,8 @@ export const RpcCommand = z.discriminatedUnion("type", [
   z.object({ ...id, type: z.literal("set_model"), provider: z.string(), modelId: z.string() }),
   z.object({ ...id, type: z.literal("get_available_models") }),
   z.object({ ...id, type: z.literal("set_thinking_level"), level: ThinkingLevel }),
+  z.object({ ...id, type: z.literal("cycle_thinking_level") }),
+  z.object({ ...id, type: z.literal("cycle_model") }),
   z.object({ ...id, type: z.literal("set_steering_mode"), mode: z.enum(["all", "one-at-a-time"]) }),
   z.object({ ...id, type: z.literal("set_follow_up_mode"), mode: z.enum(["all", "one-at-a-time"]) }),
   z.object({ ...id, type: z.literal("compact"), customInstructions: z.string().optional() }),
@@ -30,8 +32,26 @@ export const RpcCommand = z.discriminatedUnion("type", [
   z.object({ ...id, type: z.literal("get_session_stats") }),
   z.object({ ...id, type: z.literal("bash"), command: z.string() }),
   z.object({ ...id, type: z.literal("abort_bash") }),
+  z.object({ ...id, type: z.literal("set_session_name"), name: z.string() }),
+  z.object({ ...id, type: z.literal("export_html"), outputPath: z.string().optional() }),
+  z.object({ ...id, type: z.literal("branch"), entryId: z.string().min(1) }),
+  z.object({ ...id, type: z.literal("get_available_commands") }),
 ]);
 export type RpcCommand = z.infer<typeof RpcCommand>;
+
+/**
+ * The host's answer to an `extension_ui_request` (an approval, a question): the chosen value, a
+ * yes/no, or a cancellation. Not a command: it gets no response, and an unknown id is ignored.
+ */
+export const RpcUiResponse = z.object({
+  type: z.literal("extension_ui_response"),
+  id: z.string(),
+  value: z.string().optional(),
+  confirmed: z.boolean().optional(),
+  cancelled: z.boolean().optional(),
+  timedOut: z.boolean().optional(),
+});
+export type RpcUiResponse = z.infer<typeof RpcUiResponse>;
 
 export type RpcResponse =
   | { id?: string; type: "response"; command: string; success: true; data?: unknown }

@@ -17,6 +17,9 @@ export interface SessionInfo {
 
 const TITLE_LENGTH = 80;
 
+/** A custom entry naming the session (rpc set_session_name); the latest one is its title. */
+export const SESSION_NAME_ENTRY = "omp.session_name";
+
 interface SessionFile {
   path: string;
   name: string;
@@ -78,7 +81,17 @@ function describe(file: SessionFile): SessionInfo | undefined {
   if (header?.type !== "session" || typeof header.id !== "string") return undefined;
   let messageCount = 0;
   let firstUser: string | undefined;
+  let named: string | undefined;
   for (const line of lines) {
+    if (line.startsWith('{"type":"custom"') && line.includes(`"${SESSION_NAME_ENTRY}"`)) {
+      try {
+        const name = JSON.parse(line).data?.name;
+        if (typeof name === "string") named = cleanTitle(name);
+      } catch {
+        // A torn line: the name before it stands.
+      }
+      continue;
+    }
     if (!line.startsWith('{"type":"message"')) continue;
     messageCount++;
     if (firstUser === undefined && line.includes('"role":"user"')) {
@@ -96,7 +109,7 @@ function describe(file: SessionFile): SessionInfo | undefined {
     path: file.path,
     id: header.id,
     cwd: typeof header.cwd === "string" ? header.cwd : "",
-    title: headerTitle || firstUser || "(no messages)",
+    title: named || headerTitle || firstUser || "(no messages)",
     created: Number.isNaN(created.getTime()) ? file.modified : created,
     modified: file.modified,
     messageCount,
@@ -105,14 +118,16 @@ function describe(file: SessionFile): SessionInfo | undefined {
 
 /**
  * The sessions in `dir`, most recently used first. With `limit`, only that many files are read:
- * listing is bounded by what is shown, not by how many sessions have piled up.
+ * listing is bounded by what is shown, not by how many sessions have piled up. `damaged` collects
+ * the files passed over because their first line is not a session header.
  */
-export function listSessions(dir: string, options: { limit?: number } = {}): SessionInfo[] {
+export function listSessions(dir: string, options: { limit?: number; damaged?: string[] } = {}): SessionInfo[] {
   const infos: SessionInfo[] = [];
   for (const file of sessionFiles(dir)) {
     if (options.limit !== undefined && infos.length >= options.limit) break;
     const info = describe(file);
     if (info) infos.push(info);
+    else options.damaged?.push(file.path);
   }
   return infos;
 }
@@ -127,9 +142,12 @@ export function formatAge(date: Date, now: Date = new Date()): string {
   return date.toISOString().slice(0, 10);
 }
 
-/** `--continue`: the most recently used session of the project, or undefined when it has none. */
-export function mostRecentSession(cwd: string, options: SessionDirOptions = {}): string | undefined {
-  return sessionFiles(sessionDirFor(cwd, options))[0]?.path;
+/**
+ * `--continue`: the most recently used session of the project, or undefined when it has none. A
+ * file whose header is damaged is passed over (and added to `damaged`) instead of blocking -c.
+ */
+export function mostRecentSession(cwd: string, options: SessionDirOptions & { damaged?: string[] } = {}): string | undefined {
+  return listSessions(sessionDirFor(cwd, options), { limit: 1, damaged: options.damaged })[0]?.path;
 }
 
 /**

@@ -3,6 +3,7 @@ import type { Message } from "../ai/messages.ts";
 import type { ThinkingLevel } from "../ai/model.ts";
 import { OmpError, describeError } from "../errors/omp-error.ts";
 import { displayPath } from "../paths.ts";
+import { DROP_THINKING_ENTRY, withoutSignedThinking } from "../ai/preserved-thinking.ts";
 import { compactionSummaryMessage } from "./compaction-summary.ts";
 import { type CompactionEntry, ENTRY_TYPES, SESSION_VERSION, SessionEntry, SessionHeader } from "./schema.ts";
 
@@ -129,6 +130,11 @@ export function branchEntries(session: LoadedSession, leafId: string | null = se
   return path.reverse();
 }
 
+/** Every message of the branch ending at `leafId`, compacted ones included: the whole conversation, for exports. */
+export function conversationMessages(session: LoadedSession, leafId: string | null = session.leafId): Message[] {
+  return branchEntries(session, leafId).flatMap((entry) => (entry.type === "message" ? [entry.message] : []));
+}
+
 /** What a resumed agent needs: the messages to send and the model and thinking level last chosen. */
 export interface SessionContext {
   messages: Message[];
@@ -150,7 +156,10 @@ export function buildSessionContext(session: LoadedSession, leafId: string | nul
   const context: SessionContext = { messages: [] };
   let lastAssistantModel: string | undefined;
   let compactionIndex = -1;
+  // Entries before this index carry thinking that was dropped (see preserved-thinking.ts).
+  let dropBefore = -1;
   path.forEach((entry, index) => {
+    if (entry.type === "custom" && entry.customType === DROP_THINKING_ENTRY) dropBefore = index;
     if (entry.type === "thinking_level_change") context.thinkingLevel = entry.thinkingLevel;
     else if (entry.type === "model_change" && (entry.role ?? "default") === "default") context.model = entry.model;
     else if (entry.type === "message" && entry.message.role === "assistant") lastAssistantModel = `${entry.message.provider}/${entry.message.model}`;
@@ -167,9 +176,13 @@ export function buildSessionContext(session: LoadedSession, leafId: string | nul
     // A first kept entry that is not on this branch (or after the compaction) keeps nothing from before it.
     replayFrom = kept !== -1 && kept < compactionIndex ? kept : compactionIndex;
   }
+  // Kept turns follow the summary now, not what they were produced after: the live agent
+  // dropped their signed thinking when it compacted, and so does the replay.
+  const unsignedUntil = Math.max(dropBefore, compactionIndex);
   for (let index = replayFrom; index < path.length; index++) {
     const entry = path[index]!;
-    if (entry.type === "message") context.messages.push(entry.message);
+    if (entry.type !== "message") continue;
+    context.messages.push(index < unsignedUntil ? withoutSignedThinking([entry.message])[0]! : entry.message);
   }
   return context;
 }

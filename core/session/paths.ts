@@ -1,6 +1,7 @@
-import { realpathSync } from "node:fs";
+import { existsSync, realpathSync } from "node:fs";
 import { isAbsolute, join, relative, resolve } from "node:path";
 import { expandHome, homeDir, sessionsRoot, tempDir } from "../paths.ts";
+import { migrateLegacySessionDir } from "./migrate-dir.ts";
 
 const SEPARATORS = /[/\\:]/g;
 
@@ -19,17 +20,39 @@ function inside(parent: string, child: string): string | undefined {
 }
 
 /**
- * The name of a project's session dir: `-<path below home>` (`-` for home itself),
- * `-tmp-<path below the temp dir>`, or `--<absolute path>--` elsewhere, with `/ \ :` as `-`.
- * The cwd is resolved through symlinks first so one project has one dir however it was reached.
+ * A path's characters for a dir name: separators become `-`, and the characters that would make
+ * two paths share a name (`-` itself, `:`) and the escape `%` are percent-encoded, so `x/a-b`
+ * (`x-a%2Db`) and `x/a/b` (`x-a-b`) stay apart. Paths without those characters read as before.
  */
-export function encodeCwd(cwd: string, places: { home?: string; tmp?: string } = {}): string {
+function escapePath(path: string): string {
+  return path.replace(/[%:-]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase().padStart(2, "0")}`).replace(/[/\\]/g, "-");
+}
+
+/**
+ * The name of a project's session dir: `-<path below home>` (`-` for home itself),
+ * `-%tmp-<path below the temp dir>`, or `--<absolute path>--` elsewhere (see escapePath). The
+ * three forms cannot produce each other's names (an escaped path never holds a bare `%` or starts
+ * with `-`), so two folders never share a dir. The cwd is resolved through symlinks first so one
+ * project has one dir however it was reached.
+ */
+export function encodeCwd(cwd: string, places: Places = {}): string {
+  return encode(cwd, places, escapePath, "-%tmp-");
+}
+
+/** The ambiguous name omp used before (every `/ \\ :` and `-` alike): its dirs are migrated. */
+export function legacyEncodeCwd(cwd: string, places: Places = {}): string {
+  return encode(cwd, places, (path) => path.replace(SEPARATORS, "-"), "-tmp-");
+}
+
+type Places = { home?: string; tmp?: string };
+
+function encode(cwd: string, places: Places, escape: (path: string) => string, tmpPrefix: string): string {
   const path = canonical(cwd);
   const underHome = inside(canonical(places.home ?? homeDir()), path);
-  if (underHome !== undefined) return `-${underHome.replace(SEPARATORS, "-")}`;
+  if (underHome !== undefined) return `-${escape(underHome)}`;
   const underTmp = inside(canonical(places.tmp ?? tempDir()), path);
-  if (underTmp !== undefined) return `-tmp-${underTmp.replace(SEPARATORS, "-")}`;
-  return `--${path.replace(/^[/\\]+/, "").replace(SEPARATORS, "-")}--`;
+  if (underTmp !== undefined) return `${tmpPrefix}${escape(underTmp)}`;
+  return `--${escape(path.replace(/^[/\\]+/, ""))}--`;
 }
 
 export interface SessionDirOptions {
@@ -39,10 +62,20 @@ export interface SessionDirOptions {
   home?: string;
 }
 
-/** The directory holding a project's session files. */
+/**
+ * The directory holding a project's session files. This project's sessions still in a dir of the
+ * old, ambiguous name are moved here first (see migrate-dir.ts).
+ */
 export function sessionDirFor(cwd: string, options: SessionDirOptions = {}): string {
   if (options.sessionDir) return resolve(cwd, expandHome(options.sessionDir, options.home));
-  return join(sessionsRoot(options.env), encodeCwd(cwd, { home: options.home }));
+  const root = sessionsRoot(options.env);
+  const dir = join(root, encodeCwd(cwd, { home: options.home }));
+  const legacy = join(root, legacyEncodeCwd(cwd, { home: options.home }));
+  if (legacy !== dir && existsSync(legacy)) {
+    const project = canonical(cwd);
+    migrateLegacySessionDir(legacy, dir, (headerCwd) => canonical(headerCwd) === project);
+  }
+  return dir;
 }
 
 /** `2026-02-16T10-20-30-000Z_<id>.jsonl`: sorts by creation time, and the id can be matched without reading the file. */

@@ -1,6 +1,7 @@
 import { chmodSync, closeSync, constants, fsyncSync, ftruncateSync, openSync, readFileSync, writeSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { OmpError, describeError } from "../errors/omp-error.ts";
+import { holdFileLock, lockPathBeside } from "../fs/file-lock.ts";
 import { displayPath, ensurePrivateDir } from "../paths.ts";
 import { newEntryId, newSessionId } from "./ids.ts";
 import type { LoadedSession } from "./loader.ts";
@@ -44,6 +45,7 @@ export class SessionWriter {
   private unsynced = false;
   private dirUnsynced = false;
   private failure: OmpError | undefined;
+  private lock: { release: () => void } | undefined;
 
   private constructor(path: string, header: SessionHeader, leaf: string | null, ids: Iterable<string>, unborn: boolean, secrets?: Iterable<string>) {
     this.path = path;
@@ -86,6 +88,44 @@ export class SessionWriter {
   /** Continues a loaded session: new entries hang below its current leaf. */
   static resume(session: LoadedSession, options: { secrets?: Iterable<string> } = {}): SessionWriter {
     return new SessionWriter(session.path, session.header, session.leafId, session.parents.keys(), false, options.secrets);
+  }
+
+  /**
+   * Continues a loaded session as the one process writing it. When another live omp has it open,
+   * two writers would interleave their turns in one file: the conversation so far is copied into a
+   * new session (its header's parentSession names the original) and that one continues instead;
+   * `openedBy` says who had the original.
+   */
+  static continue(session: LoadedSession, options: { secrets?: Iterable<string> } = {}): { writer: SessionWriter; openedBy?: number } {
+    const lock = holdFileLock(lockPathBeside(session.path));
+    if ("release" in lock) {
+      const writer = SessionWriter.resume(session, options);
+      writer.lock = lock;
+      return { writer };
+    }
+    const writer = SessionWriter.fork(session, options);
+    const forkLock = holdFileLock(lockPathBeside(writer.path));
+    if ("release" in forkLock) writer.lock = forkLock;
+    return { writer, openedBy: lock.holder };
+  }
+
+  /** A copy of `session` under a new id, in the same dir, whose new entries hang below the loaded leaf. */
+  private static fork(session: LoadedSession, options: { secrets?: Iterable<string> }): SessionWriter {
+    const created = new Date();
+    const header: SessionHeader = { ...session.header, id: newSessionId(), timestamp: created.toISOString(), parentSession: session.path };
+    const path = join(dirname(session.path), sessionFileName(created, header.id));
+    const text = readFileSync(session.path, "utf8");
+    // The entries as loaded (complete lines only): a line torn by the other writer mid-append stays behind.
+    const body = text.slice(text.indexOf("\n") + 1, text.lastIndexOf("\n") + 1);
+    const writer = new SessionWriter(path, header, session.leafId, session.parents.keys(), false, options.secrets);
+    const fd = openSync(path, "ax", 0o600);
+    try {
+      writeAll(fd, Buffer.from(`${JSON.stringify(prepareForDisk(header, writer.redactor))}\n${body}`));
+      fsyncSync(fd);
+    } finally {
+      closeSync(fd);
+    }
+    return writer;
   }
 
   /** The entry new entries attach to; null before the first one (or after {@link branch} to the root). */
@@ -138,6 +178,8 @@ export class SessionWriter {
   }
 
   close(): void {
+    this.lock?.release();
+    this.lock = undefined;
     if (this.fd === undefined) return;
     try {
       this.sync();
@@ -162,6 +204,9 @@ export class SessionWriter {
       ensurePrivateDir(dirname(this.path));
       const fd = openSync(this.path, "ax", 0o600);
       this.fd = fd;
+      // A new session is this process's from its first line: a concurrent -c forks it.
+      const lock = holdFileLock(lockPathBeside(this.path));
+      if ("release" in lock) this.lock = lock;
       writeAll(fd, Buffer.from(`${JSON.stringify(prepareForDisk(this.header, this.redactor))}\n`));
       this.unborn = false;
       this.dirUnsynced = true;

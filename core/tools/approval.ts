@@ -86,6 +86,8 @@ function outsideMessage(tool: Pick<Tool, "name">, mode: ApprovalMode, outside: s
  */
 export class ApprovalGate {
   private readonly remembered = new Map<string, boolean>();
+  /** Told each time the user is about to be asked (Notification hooks). */
+  onAsk: ((request: ApprovalRequest) => void) | undefined;
 
   constructor(
     readonly mode: ApprovalMode,
@@ -93,16 +95,25 @@ export class ApprovalGate {
     private readonly scope?: PathScope,
   ) {}
 
-  async check(tool: Pick<Tool, "name" | "effect">, input: unknown): Promise<ApprovalOutcome> {
+  /** `hookAsk`: a hook wants the user's word on this call whatever the mode says, for this reason. */
+  async check(tool: Pick<Tool, "name" | "effect">, input: unknown, hookAsk?: { reason?: string }): Promise<ApprovalOutcome> {
     const outside = this.mode === "yolo" || !this.scope ? [] : this.scope.outside(tool.name, input);
-    if (outside.length === 0 && !needsApproval(tool, this.mode)) return { allow: true };
+    if (!hookAsk && outside.length === 0 && !needsApproval(tool, this.mode)) return { allow: true };
     const key = outside.length > 0 ? `${tool.name} outside the project` : tool.name;
     const known = this.remembered.get(key);
     if (known === true) return { allow: true };
     if (known === false) return { allow: false, message: `The user has denied all ${key} calls for this session.` };
-    if (!this.approver) return { allow: false, message: outside.length > 0 ? outsideMessage(tool, this.mode, outside, this.scope!) : noApproverMessage(tool, this.mode) };
-    const summary = summarizeInput(input) + (outside.length > 0 ? " (outside the project)" : "");
-    const decision = await this.approver({ toolName: tool.name, effect: tool.effect, input, summary, ...(outside.length > 0 ? { outside } : {}) });
+    const because = hookAsk?.reason ? ` (a hook asks: ${hookAsk.reason})` : "";
+    if (!this.approver) {
+      if (hookAsk && outside.length === 0 && !needsApproval(tool, this.mode)) {
+        return { allow: false, message: `${tool.name} was not run: a hook wants the user to approve it${because}, and there is nobody to ask in this non-interactive run.` };
+      }
+      return { allow: false, message: outside.length > 0 ? outsideMessage(tool, this.mode, outside, this.scope!) : noApproverMessage(tool, this.mode) };
+    }
+    const summary = summarizeInput(input) + (outside.length > 0 ? " (outside the project)" : "") + because;
+    const request = { toolName: tool.name, effect: tool.effect, input, summary, ...(outside.length > 0 ? { outside } : {}) };
+    this.onAsk?.(request);
+    const decision = await this.approver(request);
     if (decision.remember) this.remembered.set(key, decision.allow);
     if (decision.allow) return { allow: true };
     const reason = decision.reason ? ` Reason: ${decision.reason}` : "";

@@ -4,6 +4,7 @@ import { createNumberedLog, OutputCollector } from "./bash-output.ts";
 import { errorResult, textResult } from "./format.ts";
 import { displayPath, resolveToolPath } from "./paths.ts";
 import type { ToolContext, ToolDefinition, ToolResult } from "./types.ts";
+import { killGroup } from "./process-group.ts";
 
 export const BASH_DEFAULT_TIMEOUT_S = 120;
 export const BASH_MAX_TIMEOUT_S = 3600;
@@ -76,14 +77,6 @@ export const bashTool: ToolDefinition<typeof schema> = {
   },
 };
 
-function killGroup(pid: number, signal: NodeJS.Signals): void {
-  try {
-    process.kill(-pid, signal);
-  } catch {
-    // The whole group has already exited.
-  }
-}
-
 /**
  * True while a live process is in the group. Where /proc exists it is read directly, because
  * kill(-pgid, 0) also counts zombies, which containers whose init never reaps keep forever.
@@ -125,7 +118,7 @@ async function runBash(input: z.infer<typeof schema>, context: ToolContext): Pro
   if (!isDir) return errorResult(`Working directory is not a directory: ${displayPath(context.cwd, cwd)}`);
   if (context.signal.aborted) return errorResult("Command not run: the call was aborted before it started.");
 
-  const timeoutS = input.timeout ?? BASH_DEFAULT_TIMEOUT_S;
+  const timeoutS = input.timeout ?? context.bashTimeoutSeconds ?? BASH_DEFAULT_TIMEOUT_S;
   const started = performance.now();
   const output = new OutputCollector(() => createNumberedLog(context.artifactsDir, "bash"), undefined, context.redact);
   // stderr joins stdout inside the shell so the two arrive interleaved exactly as written.

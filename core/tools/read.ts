@@ -6,6 +6,7 @@ import { describeBinary, detectImage, hasBinaryExtension, IMAGE_MIME, imageSize,
 import { errorResult, formatBytes, plural, textResult } from "./format.ts";
 import { displayPath, notFoundMessage, resolveToolPath } from "./paths.ts";
 import type { ToolContext, ToolDefinition, ToolResult } from "./types.ts";
+import { isDirEntry } from "../fs/dir-entry.ts";
 
 export const READ_DEFAULT_LIMIT = 2000;
 export const READ_MAX_LINE_CHARS = 2000;
@@ -231,16 +232,6 @@ async function readText(path: string, input: ReadInput, context: ToolContext): P
   }
   if (notes.length > 0) text += `\n\n${notes.join("\n")}`;
   return textResult(text, details);
-}
-
-function isDirEntry(dir: string, entry: Dirent): boolean {
-  if (entry.isDirectory()) return true;
-  if (!entry.isSymbolicLink()) return false;
-  try {
-    return statSync(join(dir, entry.name)).isDirectory();
-  } catch {
-    return false;
-  }
 }
 
 function readDirectory(path: string, input: ReadInput, context: ToolContext): ToolResult {

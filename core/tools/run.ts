@@ -1,33 +1,66 @@
 import { describeError } from "../errors/omp-error.ts";
 import type { ApprovalGate } from "./approval.ts";
 import { errorResult } from "./format.ts";
+import type { BeforeToolOutcome, ToolCallInfo, ToolHookPoint } from "./hook-points.ts";
 import type { Tool, ToolContext, ToolImplementation, ToolResult } from "./types.ts";
 
 /**
  * One tool call from the model, start to finish: load the tool, validate the arguments against its
- * schema, ask the approval gate, run. Every failure comes back as an error result the model can
- * read, never as an exception, so one bad call cannot end the turn.
+ * schema, let the before-hooks block or rewrite it, ask the approval gate, run, let the
+ * after-hooks change the result. Every failure comes back as an error result the model can read,
+ * never as an exception, so one bad call cannot end the turn.
  */
-export async function runToolCall(tool: Tool, args: unknown, context: ToolContext, gate?: ApprovalGate): Promise<ToolResult> {
+export async function runToolCall(
+  tool: Tool,
+  args: unknown,
+  context: ToolContext,
+  gate?: ApprovalGate,
+  hooks: readonly ToolHookPoint[] = [],
+  toolCallId = "",
+): Promise<ToolResult> {
   let implementation: ToolImplementation;
   try {
     implementation = await tool.load();
   } catch (error) {
     return errorResult(`${tool.name} failed: ${describeError(error)}`);
   }
-  const parsed = implementation.schema.safeParse(args);
+  let parsed = implementation.schema.safeParse(args);
   if (!parsed.success) {
     const { invalidArgumentsMessage } = await import("./invalid-arguments.ts");
     return errorResult(invalidArgumentsMessage(tool.name, parsed.error));
   }
-  if (gate) {
-    const outcome = await gate.check(tool, parsed.data);
+  const call: ToolCallInfo = { toolName: tool.name, toolCallId, input: parsed.data as Record<string, unknown> };
+  let decision: BeforeToolOutcome["decision"];
+  let askReason: string | undefined;
+  for (const point of hooks) {
+    const outcome = await point.beforeToolCall?.(call, context.signal);
+    if (!outcome) continue;
+    if (outcome.block !== undefined) return errorResult(outcome.block, { blocked: true });
+    if (outcome.input) {
+      parsed = implementation.schema.safeParse(outcome.input);
+      if (!parsed.success) {
+        const { invalidArgumentsMessage } = await import("./invalid-arguments.ts");
+        return errorResult(`A hook rewrote the input, and the result is invalid. ${invalidArgumentsMessage(tool.name, parsed.error)}`);
+      }
+      call.input = parsed.data as Record<string, unknown>;
+    }
+    // "ask" wins over "allow": any hook wanting the user's word gets it.
+    if (outcome.decision && decision !== "ask") {
+      decision = outcome.decision;
+      askReason = outcome.reason;
+    }
+  }
+  if (gate && decision !== "allow") {
+    const outcome = await gate.check(tool, parsed.data, decision === "ask" ? { reason: askReason } : undefined);
     if (!outcome.allow) return errorResult(outcome.message, { denied: true });
   }
   if (context.signal.aborted) return errorResult(`${tool.name} was not run: the turn was aborted.`);
+  let result: ToolResult;
   try {
-    return await implementation.execute(parsed.data, context);
+    result = await implementation.execute(parsed.data, context);
   } catch (error) {
-    return errorResult(`${tool.name} failed: ${describeError(error)}`);
+    result = errorResult(`${tool.name} failed: ${describeError(error)}`);
   }
+  for (const point of hooks) result = (await point.afterToolCall?.(call, result, context.signal)) ?? result;
+  return result;
 }

@@ -1,4 +1,5 @@
 import type { z } from "zod";
+import type { Agent } from "../agent/agent.ts";
 import type { ImageContent, TextContent } from "../ai/messages.ts";
 
 /** What a tool may do, for approval modes: `write` needs approval under `write`, all under `always-ask`. */
@@ -14,6 +15,12 @@ export interface ToolContext {
   onUpdate?: (text: string) => void;
   /** Applied to whatever the tool saves to disk itself (bash's full-output logs): removes the secrets in use. */
   redact?: (text: string) => string;
+  /** The `bash.timeoutSeconds` setting: bash's timeout when the call gives none. */
+  bashTimeoutSeconds?: number;
+  /** The model's id for this call. */
+  toolCallId?: string;
+  /** The agent making the call, for tools that start agents of their own (task). */
+  agent?: Agent;
 }
 
 export interface ToolResult {
@@ -52,4 +59,16 @@ export interface Tool {
   parameters: Record<string, unknown>;
   /** The implementation; the first call loads it, later calls get the same one. */
   load(): Promise<ToolImplementation>;
+}
+
+/**
+ * Tools that come and go while the agent runs (MCP servers): the agent offers the model what
+ * `tools` returns at each request, updated whenever the source says it changed.
+ */
+export interface ToolSource {
+  /** What to offer now; the same array until something changed. */
+  tools(contextWindow: number): Tool[];
+  /** Resolves once the first request may go out with what is known; never rejects. */
+  ready(): Promise<void>;
+  subscribe(listener: () => void): () => void;
 }

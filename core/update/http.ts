@@ -1,5 +1,6 @@
 import { closeSync, fsyncSync, openSync, writeSync } from "node:fs";
 import { OmpError, describeError } from "../errors/omp-error.ts";
+import { stagingWriteError } from "./staging-errors.ts";
 
 /**
  * Fetching release files: retries with backoff on network errors, 5xx, 408 and 429, a timeout for the
@@ -166,7 +167,12 @@ export async function downloadFile(
     write: (chunk) => {
       hasher.update(chunk);
       let offset = 0;
-      while (offset < chunk.length) offset += writeSync(fd, chunk, offset);
+      try {
+        while (offset < chunk.length) offset += writeSync(fd, chunk, offset);
+      } catch (error) {
+        // A full disk is not worth another attempt, and not the network's fault.
+        throw stagingWriteError(path, error, limits.expectedSize);
+      }
     },
     reset: () => {
       if (fd !== -1) closeSync(fd);

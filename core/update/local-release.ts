@@ -1,10 +1,11 @@
-import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync, statSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
 import { OmpError } from "../errors/omp-error.ts";
 import { DEFAULT_FETCH_POLICY, type FetchPolicy, downloadFile, fetchBytes } from "./http.ts";
 import { ARCHIVED_BINARY, type ReleaseTarget, binaryFileName } from "./release-manifest.ts";
 import { sha256Hex } from "./sha256sums.ts";
-import { findEntry, isGzip, readTarGz } from "./tarball.ts";
+import { writeStaged } from "./staging-errors.ts";
+import { RELEASE_ARCHIVE_LIMITS, findEntry, isGzip, readTarGz } from "./tarball.ts";
 import { VerifiedSums } from "./verified-sums.ts";
 
 /**
@@ -14,16 +15,37 @@ import { VerifiedSums } from "./verified-sums.ts";
  * accepted only when the signed SHA256SUMS lists it as this target's build.
  */
 
-const MAX_DOWNLOAD = 1024 * 1024 * 1024;
+const MAX_DOWNLOAD = RELEASE_ARCHIVE_LIMITS.compressedBytes;
 
 function isUrl(from: string): boolean {
   return /^https?:\/\//i.test(from);
 }
 
+/** Refuses what is not a release file before a byte of it is read: a dir, a device, a pipe, a huge file. */
+function checkLocalFile(from: string): void {
+  let stat;
+  try {
+    stat = statSync(from);
+  } catch {
+    throw new OmpError(`${from} does not exist`, { exitCode: 2 });
+  }
+  if (stat.isDirectory()) {
+    throw new OmpError(
+      `${from} is a directory; give the file: the offline bundle (omp-<version>-<target>-offline.tar.gz), a release archive or a binary${
+        existsSync(join(from, "SHA256SUMS")) ? ` in it (an unpacked bundle's binary is ${join(from, "omp-<target>")})` : ""
+      }`,
+      { exitCode: 2 },
+    );
+  }
+  if (!stat.isFile()) throw new OmpError(`${from} is not a regular file (a device or a pipe); give a release file`, { exitCode: 2 });
+  if (stat.size > MAX_DOWNLOAD) throw new OmpError(`${from} is ${Math.round(stat.size / 1024 ** 2)} MiB, more than any omp release file; refusing it`, { exitCode: 2 });
+  if (stat.size === 0) throw new OmpError(`${from} is empty; give a release file`, { exitCode: 2 });
+}
+
 /** The file at `from`, downloaded into `workDir` when it is a URL. */
 async function localCopy(from: string, workDir: string, policy: FetchPolicy): Promise<string> {
   if (!isUrl(from)) {
-    if (!existsSync(from)) throw new OmpError(`${from} does not exist`, { exitCode: 2 });
+    checkLocalFile(from);
     return from;
   }
   const path = join(workDir, "from");
@@ -67,14 +89,14 @@ export async function stageFromLocal(
   let binary: Uint8Array | undefined;
   let sums: VerifiedSums;
   if (isGzip(path)) {
-    const files = readTarGz(path, from);
+    const { files, names } = await readTarGz(path, from, [wanted, ARCHIVED_BINARY, "SHA256SUMS", "SHA256SUMS.sig"]);
     const bundledSums = findEntry(files, "SHA256SUMS");
     const bundledSig = findEntry(files, "SHA256SUMS.sig");
     if (bundledSums && bundledSig) {
       sums = VerifiedSums.verify(bundledSums, bundledSig, key, from);
       binary = findEntry(files, wanted);
       if (!binary) {
-        const carried = [...files.keys()].map((name) => basename(name)).filter((name) => name.startsWith("omp-") && !name.endsWith(".md"));
+        const carried = names.map((name) => basename(name)).filter((name) => name.startsWith("omp-") && !name.endsWith(".md"));
         throw new OmpError(`${from} carries no ${wanted} (it has ${carried.join(", ") || "no omp binary"}); get the bundle for ${target}`);
       }
     } else {
@@ -97,5 +119,5 @@ export async function stageFromLocal(
         : `the binary in ${from} is not listed in its release's SHA256SUMS: it was tampered with or damaged, or SHA256SUMS belongs to another release. Nothing was changed.`,
     );
   }
-  writeFileSync(staged, binary, { mode: 0o700 });
+  writeStaged(staged, binary);
 }

@@ -1,6 +1,7 @@
-import { chmodSync, closeSync, fsyncSync, linkSync, openSync, readdirSync, renameSync, rmSync, statSync } from "node:fs";
+import { chmodSync, closeSync, fsyncSync, linkSync, lstatSync, openSync, readdirSync, renameSync, rmSync, statSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
 import { OmpError, describeError } from "../errors/omp-error.ts";
+import { tempDir } from "../paths.ts";
 import { processAlive } from "./install-lock.ts";
 
 /**
@@ -13,21 +14,38 @@ export function stagingName(target: string, what: "new" | "bak" | "dir"): string
   return join(dirname(target), `.${basename(target)}.${process.pid}.${Math.random().toString(36).slice(2, 8)}.${what}`);
 }
 
-/** Removes the staging files of updates whose process is gone. */
-export function sweepLeftovers(target: string): string[] {
-  const prefix = `.${basename(target)}.`;
-  const pattern = /^(\d+)\.[a-z0-9]+\.(new|bak|dir)$/;
-  const removed: string[] = [];
+/** Entries of `dir` whose name `pattern` matches with a pid (its first group that matched) of a process that is gone, and that we own. */
+function deadOnes(dir: string, pattern: RegExp): string[] {
   let names: string[] = [];
   try {
-    names = readdirSync(dirname(target));
+    names = readdirSync(dir);
   } catch {}
-  for (const name of names) {
-    if (!name.startsWith(prefix)) continue;
-    const match = pattern.exec(name.slice(prefix.length));
-    if (!match || processAlive(Number(match[1]))) continue;
-    rmSync(join(dirname(target), name), { recursive: true, force: true });
-    removed.push(name);
+  const uid = process.getuid?.();
+  return names.filter((name) => {
+    const pid = pattern.exec(name)?.slice(1).find((group) => group !== undefined);
+    if (pid === undefined || processAlive(Number(pid))) return false;
+    try {
+      return uid === undefined || lstatSync(join(dir, name)).uid === uid;
+    } catch {
+      return false;
+    }
+  });
+}
+
+/**
+ * Removes the staging files of updates whose process is gone, and what a killed install.sh left:
+ * its staged binary beside the target (`.omp.install.<pid>`) and its temp dir (`omp-install.<pid>.*`).
+ */
+export function sweepLeftovers(target: string, temp: string = tempDir()): string[] {
+  const prefix = `\\.${basename(target).replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}\\.`;
+  const beside = deadOnes(dirname(target), new RegExp(`^${prefix}(?:(\\d+)\\.[a-z0-9]+\\.(?:new|bak|dir)|install\\.(\\d+))$`));
+  const temps = deadOnes(temp, /^omp-install\.(\d+)\.[A-Za-z0-9]+$/);
+  const removed: string[] = [];
+  for (const [dir, names] of [[dirname(target), beside], [temp, temps]] as const) {
+    for (const name of names) {
+      rmSync(join(dir, name), { recursive: true, force: true });
+      removed.push(dir === temp ? join(temp, name) : name);
+    }
   }
   return removed;
 }

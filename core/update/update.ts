@@ -1,4 +1,4 @@
-import { accessSync, constants, mkdirSync, realpathSync, rmSync, writeFileSync } from "node:fs";
+import { accessSync, constants, mkdirSync, realpathSync, rmSync } from "node:fs";
 import { dirname, join } from "node:path";
 import type { UpdateChannel } from "../config/settings-schema.ts";
 import { OmpError } from "../errors/omp-error.ts";
@@ -12,6 +12,7 @@ import { fetchChannelVersion, fetchRelease, targetArtifacts } from "./remote-rel
 import { compareVersions, isVersion } from "./semver.ts";
 import { sha256Hex } from "./sha256sums.ts";
 import { reportedVersion, stagingName, sweepLeftovers, swapInBinary } from "./swap.ts";
+import { writeStaged } from "./staging-errors.ts";
 import { findEntry, readTarGz } from "./tarball.ts";
 
 /** Exit statuses of `omp update`, documented in its help. */
@@ -103,10 +104,10 @@ async function stageRemote(ctx: UpdateContext, version: string, workDir: string,
   const archive = join(workDir, artifacts.file);
   const got = await downloadFile(url, archive, artifacts.file, { maxBytes: artifacts.size, expectedSize: artifacts.size }, ctx.policy ?? DEFAULT_FETCH_POLICY);
   release.sums.expect(artifacts.file, got.sha256, `the downloaded ${artifacts.file}`);
-  const binary = findEntry(readTarGz(archive, artifacts.file), ARCHIVED_BINARY);
+  const binary = findEntry((await readTarGz(archive, artifacts.file, [ARCHIVED_BINARY])).files, ARCHIVED_BINARY);
   if (!binary) throw new OmpError(`${artifacts.file} holds no ${ARCHIVED_BINARY} binary`);
   release.sums.expect(artifacts.binary.file, sha256Hex(binary), `the omp binary in ${artifacts.file}`);
-  writeFileSync(staged, binary, { mode: 0o700 });
+  writeStaged(staged, binary);
   rmSync(archive, { force: true });
 }
 
@@ -133,7 +134,7 @@ export async function runUpdate(ctx: UpdateContext, request: UpdateRequest): Pro
 
   const onWait = (pid: number) => ctx.log(`waiting for another omp update (pid ${pid}) to finish`);
   return withInstallLock(target, { waitMs: ctx.lockWaitMs ?? 10 * 60_000, onWait }, async () => {
-    for (const name of sweepLeftovers(target)) ctx.log(`removed ${name}, left by an interrupted update`);
+    for (const name of sweepLeftovers(target)) ctx.log(`removed ${name}, left by an interrupted update or install`);
     // Another update may have replaced the binary while this one waited for the lock.
     const before = await installedVersion(target);
     if (wanted && before === wanted && !request.force) {

@@ -23,6 +23,7 @@ import {
 import { toolSpec } from "../../core/agent/tool-specs.ts";
 import { builtinToolDefinitions } from "../../core/tools/builtin-specs.ts";
 import { defineTool } from "../../core/tools/define.ts";
+import { taskParameters } from "../../core/extensions/agents/task-spec.ts";
 
 const standin = await agentTestFile();
 
@@ -55,7 +56,7 @@ describe("setup errors: a clear message, exit 2, no session file, no request", (
       [/models\.yml: providers\.mylocal\.baseUrl: got "notaurl", expected a URL/],
     ],
     ["an unknown model", () => ["--model", "nosuch-model-xyz"], [/unknown model "nosuch-model-xyz"/, /omp --list-models/]],
-    ["a model whose provider has no key", () => ["--model", "openai/gpt-5"], [/No API key for openai: set OPENAI_API_KEY, or run `omp auth add openai`/]],
+    ["a model whose provider has no key", () => ["--model", "openai/gpt-6.2-sol"], [/No API key for openai: set OPENAI_API_KEY, or run `omp auth add openai`/]],
     ["an unknown --approval-mode", () => ["--approval-mode", "sometimes"], [/--approval-mode: .*"sometimes".*always-ask, write, yolo/]],
     ["an unknown tool in --tools", () => ["--tools", "read,nope"], [/Unknown tool "nope" in --tools\. Valid tools: read, /]],
   ];
@@ -148,7 +149,7 @@ describe("providers and keys", () => {
     const key = `cli_key_${crypto.randomUUID()}`;
     standin.setScript([{ text: "ok" }]);
     standin.requests.length = 0;
-    const result = await runAgent(["-p", "--api-key", key, "--model", "anthropic/claude-sonnet-4-5", `remember ${key}`], {
+    const result = await runAgent(["-p", "--api-key", key, "--model", "anthropic/claude-sonnet-5-5", `remember ${key}`], {
       home,
       cwd: repo,
       env: { ANTHROPIC_BASE_URL: standin.url },
@@ -200,7 +201,7 @@ describe("config files through the validated-config cache", () => {
       path: "/v1/chat/completions",
       model: "test-model",
       header: "one",
-      tools: ["edit", "grep", "ls", "read", "write"],
+      tools: ["edit", "grep", "ls", "read", "task", "write"],
       maxTokens: 1111,
     });
     const cache = readFileSync(cacheFile(home), "utf8");
@@ -221,7 +222,7 @@ describe("config files through the validated-config cache", () => {
       path: "/v1/chat/completions",
       model: "other-model",
       header: "two",
-      tools: ["bash", "edit", "find", "grep", "todo", "write"],
+      tools: ["bash", "edit", "find", "grep", "task", "todo", "write"],
       maxTokens: 2222,
     });
     expect(await runWithConfig(home, repo)).toEqual(third);
@@ -274,7 +275,7 @@ describe("tools and approval", () => {
     expect((await runAgent(["-p", "--tools", "read,grep", "--model", provider.model, "x"], { home, cwd: repo, env })).code).toBe(0);
     expect((await runAgent(["-p", "--no-tools", "--model", provider.model, "x"], { home, cwd: repo, env })).code).toBe(0);
     const [all, some, none] = modelRequests(standin).map((r) => r.body);
-    expect(toolNamesOf(provider.api, all).sort()).toEqual(["bash", "edit", "find", "grep", "ls", "read", "todo", "write"]);
+    expect(toolNamesOf(provider.api, all).sort()).toEqual(["bash", "edit", "find", "grep", "ls", "read", "task", "todo", "write"]);
     expect(toolNamesOf(provider.api, some)).toEqual(["read", "grep"]);
     expect(toolNamesOf(provider.api, none)).toEqual([]);
     expect(systemPromptOf(provider.api, some)).toContain("- grep:");
@@ -287,7 +288,9 @@ describe("tools and approval", () => {
     standin.requests.length = 0;
     expect((await runAgent(["-p", "--model", anthropic.model, "x"], { home, cwd: repo, env: anthropic.env(standin.url) })).code).toBe(0);
     const sent = modelRequests(standin)[0]!.body.tools.map((t: any) => ({ name: t.name, description: t.description, parameters: t.input_schema }));
-    expect(sent).toEqual(builtinToolDefinitions().map(defineTool).map(toolSpec));
+    expect(sent.slice(0, -1)).toEqual(builtinToolDefinitions().map(defineTool).map(toolSpec));
+    expect(sent.at(-1).name).toBe("task");
+    expect(sent.at(-1).parameters).toEqual(taskParameters());
   });
 
   test("a call to a tool that was not offered is an error result, not a crash", async () => {
@@ -405,7 +408,11 @@ describe("print mode input and output", () => {
     expect((await runAgent(["-p", "--session-dir", "kept", "--model", anthropic.model, "first"], { home, cwd: repo, env })).code).toBe(0);
     const again = await runAgent(["-p", "-c", "--session-dir", "kept", "--model", anthropic.model, "second"], { home, cwd: repo, env });
     expect(again.code).toBe(0);
-    expect(userTextsOf(anthropic.api, modelRequests(standin)[1]!.body)).toEqual(["first", "second"]);
+    // The session dir inside the repository changed its status: the resumed prompt says so first.
+    const texts = userTextsOf(anthropic.api, modelRequests(standin)[1]!.body);
+    expect(texts).toHaveLength(2);
+    expect(texts[0]).toBe("first");
+    expect(texts[1]).toEndWith("</context-update>\nsecond");
     expect(sessionFiles(home)).toEqual([]);
     expect(walk(join(repo, "kept")).filter((path) => path.endsWith(".jsonl")).length).toBe(1);
     const none = await runAgent(["-p", "-c", "--model", anthropic.model, "third"], { home, cwd: repo, env });

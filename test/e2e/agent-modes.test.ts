@@ -466,9 +466,9 @@ describe("--mode rpc while a turn runs", () => {
     }
   });
 
-  test("closing stdin mid-turn ends the run and exits 0 with the session saved", async () => {
+  test("closing stdin mid-turn lets the running prompt finish, then exits 0 with the session saved", async () => {
     const { home, repo } = workspace();
-    standin.setScript([{ text: "Half of a reply that is cut by the client.", pauseAfterEvents: 5, pauseMs: 30_000 }]);
+    standin.setScript([{ text: "A reply that finishes after the host closed stdin.", pauseAfterEvents: 5, pauseMs: 1500 }]);
     standin.requests.length = 0;
     const rpc = new RpcProcess(["--model", provider.model], { home, cwd: repo, env: provider.env(standin.url) });
     try {
@@ -476,9 +476,11 @@ describe("--mode rpc while a turn runs", () => {
       await rpc.send({ type: "prompt", message: "goodbye" });
       await rpc.waitFrame((f) => f.type === "message_update");
       expect(await rpc.close()).toBe(0);
+      expect(rpc.frames.some((f) => f.type === "agent_end" && f.stopReason === "stop")).toBe(true);
       const [file] = sessionFiles(home);
-      const roles = readJsonl(file!).filter((e) => e.type === "message").map((e) => e.message.role);
-      expect(roles[0]).toBe("user");
+      const messages = readJsonl(file!).filter((e) => e.type === "message").map((e) => e.message);
+      expect(messages.map((m) => m.role)).toEqual(["user", "assistant"]);
+      expect(messages[1].content[0].text).toBe("A reply that finishes after the host closed stdin.");
     } finally {
       rpc.child.kill();
     }

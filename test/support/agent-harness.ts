@@ -31,7 +31,7 @@ export function providerCases(): ProviderCase[] {
   return [
     {
       api: "anthropic-messages",
-      model: "anthropic/claude-sonnet-4-5",
+      model: "anthropic/claude-sonnet-5-5",
       key: secret("ant"),
       preamble: 2,
       firstText: 4,
@@ -41,7 +41,7 @@ export function providerCases(): ProviderCase[] {
     },
     {
       api: "openai-responses",
-      model: "openai/gpt-5",
+      model: "openai/gpt-6.2-sol",
       key: secret("oai"),
       preamble: 2,
       firstText: 5,
@@ -51,7 +51,7 @@ export function providerCases(): ProviderCase[] {
     },
     {
       api: "google-generative-ai",
-      model: "google/gemini-2.5-pro",
+      model: "google/gemini-4-carbon",
       key: secret("gem"),
       preamble: 0,
       firstText: 1,

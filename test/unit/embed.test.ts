@@ -1,8 +1,8 @@
 // The loader's building blocks, run from source.
 import { describe, expect, test } from "bun:test";
-import { chmodSync, mkdirSync, readdirSync, symlinkSync, utimesSync, writeFileSync } from "node:fs";
+import { chmodSync, mkdirSync, readdirSync, statSync, symlinkSync, utimesSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { ensurePrivateDir, fallbackCacheRoots, primaryCacheRoot } from "../../embed/cache-dir.ts";
+import { checkSharedRoot, ensureOwnedDir, fallbackCacheRoots, primaryCacheRoot } from "../../embed/cache-dir.ts";
 import { UnsafeArchiveError, checkEntries } from "../../embed/extract.ts";
 import type { NativesManifest } from "../../embed/manifest.ts";
 import { PRUNE_GRACE_MS, pruneNatives } from "../../embed/prune.ts";
@@ -98,15 +98,36 @@ describe("cache dirs", () => {
     expect(roots.map((r) => r.path)).toContain(`/tmp/omp-${uid}/natives`);
     for (const root of roots) expect(root.privateDir ?? "").toContain(`omp-${uid}`);
   });
-  test("a private dir must be ours and closed to others", () => {
+  test("a private dir must be ours; one of ours open to others is closed again", () => {
     const dir = scratch();
     const open = join(dir, "open");
     mkdirSync(open);
     chmodSync(open, 0o777);
-    expect(() => ensurePrivateDir(open)).toThrow("writable by other users");
+    ensureOwnedDir(open);
+    expect(statSync(open).mode & 0o777).toBe(0o755);
     symlinkSync(open, join(dir, "link"));
-    expect(() => ensurePrivateDir(join(dir, "link"))).toThrow("not a directory");
-    ensurePrivateDir(join(dir, "fresh"));
+    expect(() => ensureOwnedDir(join(dir, "link"))).toThrow("not a directory");
+  });
+
+  test("a fresh private dir is 0700 whatever the umask", () => {
+    const dir = scratch();
+    const previous = process.umask(0o000);
+    try {
+      ensureOwnedDir(join(dir, "a", "b"));
+    } finally {
+      process.umask(previous);
+    }
+    expect(statSync(join(dir, "a")).mode & 0o777).toBe(0o700);
+    expect(statSync(join(dir, "a", "b")).mode & 0o777).toBe(0o700);
+    expect(statSync(dir).mode & 0o777).toBe(0o700);
+  });
+
+  test("a shared root must be sticky", () => {
+    const dir = scratch();
+    chmodSync(dir, 0o777);
+    expect(() => checkSharedRoot(dir)).toThrow("not sticky");
+    chmodSync(dir, 0o1777);
+    checkSharedRoot(dir);
   });
 });
 
@@ -127,13 +148,20 @@ describe("pruning", () => {
     mkdirSync(join(root, "2.0.0", ".tmp-old"));
     utimesSync(join(root, "2.0.0", ".tmp-old"), (now - PRUNE_GRACE_MS * 2) / 1000, (now - PRUNE_GRACE_MS * 2) / 1000);
     mkdirSync(join(root, "2.0.0", ".tmp-live"));
+    // A killed extraction's dir goes at once: its pid is gone. Ours stays, however old.
+    const dead = Bun.spawnSync(["true"]).pid;
+    mkdirSync(join(root, "2.0.0", `.tmp-${dead}-abc`));
+    mkdirSync(join(root, "2.0.0", `.tmp-${process.pid}-abc`));
+    utimesSync(join(root, "2.0.0", `.tmp-${process.pid}-abc`), 1, 1);
     writeFileSync(join(root, "2.0.0", "omp_natives.node"), "x");
 
     const removed = pruneNatives(root, "2.0.0", now);
     // 3.0.0-canary.1 was used last, so it stays for a rollback; the idle rest go.
     expect(readdirSync(root).sort()).toEqual(["2.0.0", "3.0.0-canary.1", "notes"]);
-    expect(readdirSync(join(root, "2.0.0")).sort()).toEqual([".tmp-live", "omp_natives.node"]);
-    expect(removed.sort()).toEqual([join(root, "0.9.0"), join(root, "1.0.0"), join(root, "1.1.0"), join(root, "2.0.0", ".tmp-old")].sort());
+    expect(readdirSync(join(root, "2.0.0")).sort()).toEqual([`.tmp-${process.pid}-abc`, ".tmp-live", "omp_natives.node"]);
+    expect(removed.sort()).toEqual(
+      [join(root, "0.9.0"), join(root, "1.0.0"), join(root, "1.1.0"), join(root, "2.0.0", ".tmp-old"), join(root, "2.0.0", `.tmp-${dead}-abc`)].sort(),
+    );
   });
 
   test("a version dir inside the grace period survives even when not kept", () => {

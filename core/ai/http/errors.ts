@@ -9,12 +9,23 @@ export class ProviderError extends Error {
   readonly retryAfterMs: number | undefined;
   /** Fewer retries than the caller allows, for failures that waiting rarely fixes. */
   readonly retryLimit: number | undefined;
+  /** The provider said it is overloaded mid-stream: worth a retry even after text was shown. */
+  readonly overloaded: boolean;
+  /** The provider's HTTP status and error kind, for callers that relay the failure (the gateway). */
+  readonly status: number | undefined;
+  readonly kind: string | undefined;
 
-  constructor(message: string, options: { retryable?: boolean; retryAfterMs?: number; retryLimit?: number; cause?: unknown } = {}) {
+  constructor(
+    message: string,
+    options: { retryable?: boolean; retryAfterMs?: number; retryLimit?: number; overloaded?: boolean; status?: number; kind?: string; cause?: unknown } = {},
+  ) {
     super(message, options.cause === undefined ? undefined : { cause: options.cause });
     this.retryable = options.retryable ?? false;
+    this.overloaded = options.overloaded ?? false;
     this.retryAfterMs = options.retryAfterMs;
     this.retryLimit = options.retryLimit;
+    this.status = options.status;
+    this.kind = options.kind;
   }
 }
 
@@ -74,8 +85,10 @@ export function formatProviderError(provider: string, status: number | undefined
 /** Turns an HTTP error response body into a ProviderError, classifying it for retries. */
 export function httpError(provider: string, status: number, statusText: string, bodyText: string, retryAfter?: number): ProviderError {
   let info: ProviderErrorInfo | undefined;
+  let payload: unknown;
   try {
-    info = readErrorInfo(JSON.parse(bodyText));
+    payload = JSON.parse(bodyText);
+    info = readErrorInfo(payload);
   } catch {
     info = undefined;
   }
@@ -83,12 +96,47 @@ export function httpError(provider: string, status: number, statusText: string, 
     const text = bodyText.trim().replace(/\s+/g, " ");
     info = { message: text === "" ? statusText || "request failed" : text.length > MAX_TEXT ? `${text.slice(0, MAX_TEXT)}…` : text };
   }
+  const message = formatProviderError(provider, status, info);
   if (info.resetsAt !== undefined && status === 429) {
     // Waiting minutes or hours for a subscription window is no retry: another credential may take over.
-    return new ProviderError(`${formatProviderError(provider, status, info)} (${USAGE_LIMIT_MARK}${new Date(info.resetsAt).toISOString()})`, { retryable: false });
+    return new ProviderError(`${message} (${USAGE_LIMIT_MARK}${new Date(info.resetsAt).toISOString()})`, { status, kind: info.kind });
+  }
+  if (status === 429 && zeroQuota(payload, info.message)) {
+    // Waiting never helps: the key's tier has no quota at all for this model (Gemini's free tier
+    // for its pro models says `limit: 0`).
+    return new ProviderError(`${message} (this model has no quota on the key's current tier: it needs a paid tier, e.g. billing enabled on the key's project, or pick another model with --model)`, { status, kind: info.kind });
   }
   const retryable = isRetryableStatus(status, info.kind);
-  return new ProviderError(formatProviderError(provider, status, info), retryAfter === undefined ? { retryable } : { retryable, retryAfterMs: retryAfter });
+  const wait = retryAfter ?? retryInfoDelayMs(payload);
+  return new ProviderError(message, { retryable, retryAfterMs: wait, status, kind: info.kind });
+}
+
+/** The google.rpc error details of a Gemini error body (`error.details[]`), possibly wrapped in an array. */
+function errorDetails(payload: unknown): Record<string, unknown>[] {
+  const body = Array.isArray(payload) ? payload[0] : payload;
+  const details = (body as { error?: { details?: unknown } } | null)?.error?.details;
+  return Array.isArray(details) ? details.filter((d): d is Record<string, unknown> => d !== null && typeof d === "object") : [];
+}
+
+/** Gemini's `google.rpc.RetryInfo.retryDelay` ("13s", "0.5s"), the wait its 429s ask for in the body instead of a header. */
+export function retryInfoDelayMs(payload: unknown): number | undefined {
+  for (const detail of errorDetails(payload)) {
+    if (!String(detail["@type"] ?? "").endsWith("google.rpc.RetryInfo")) continue;
+    const match = /^(\d+(?:\.\d+)?)s$/.exec(String(detail.retryDelay ?? "").trim());
+    if (match) return Math.ceil(Number(match[1]) * 1000);
+  }
+  return undefined;
+}
+
+/** A quota failure whose limit is zero: Gemini's QuotaFailure violations, or `limit: 0` in its message. */
+function zeroQuota(payload: unknown, message: string): boolean {
+  if (/\blimit:\s*0\b/.test(message)) return true;
+  return errorDetails(payload).some(
+    (detail) =>
+      String(detail["@type"] ?? "").endsWith("google.rpc.QuotaFailure") &&
+      Array.isArray(detail.violations) &&
+      detail.violations.some((v: { quotaValue?: unknown }) => v?.quotaValue === "0" || v?.quotaValue === 0),
+  );
 }
 
 /** Rate limits, timeouts, lock conflicts, overload and server errors; a spent quota never clears by waiting. */

@@ -1,9 +1,9 @@
 import { AssistantBuilder } from "../assistant-builder.ts";
 import type { Model } from "../model.ts";
-import type { AssistantEvent, StreamOptions } from "../stream.ts";
+import type { AssistantEvent, ProviderFailure, StreamOptions } from "../stream.ts";
 import { VERSION } from "../../version.ts";
 import { httpError, ProviderError } from "./errors.ts";
-import { DEFAULT_MAX_RETRIES, MAX_RETRY_DELAY_MS, backoffDelayMs, retryAfterMs, sleep } from "./retry.ts";
+import { DEFAULT_IDLE_TIMEOUT_MS, DEFAULT_MAX_RETRIES, MAX_RETRY_DELAY_MS, backoffDelayMs, retryAfterMs, retryBaseDelayMs, sleep } from "./retry.ts";
 import { type SseEvent, parseSse } from "./sse.ts";
 
 export interface ProviderRequest {
@@ -41,10 +41,12 @@ export function requestHeaders(auth: Record<string, string>, model: Model, optio
 }
 
 /**
- * Runs one streamed provider call with retries. Retries happen only while nothing has been shown
- * to the consumer (429, 5xx, overload, dropped or cut connections); once output was emitted a
- * failure ends the stream with an `error` event that keeps the partial message, because replaying
- * would duplicate text the user saw or tool calls the agent may act on.
+ * Runs one streamed provider call with retries. Retries happen while nothing has been shown to
+ * the consumer (429, 5xx, overload, dropped, cut or stalled connections), and after text or
+ * thinking when the provider said it was overloaded mid-stream: the consumer gets a `retry` event
+ * with `discarded` and the partial is rebuilt from scratch. Once a tool call was emitted a failure
+ * ends the stream with an `error` event that keeps the partial message, because the agent may act
+ * on the call.
  */
 export async function* runProviderStream(model: Model, options: StreamOptions, call: ProviderCall): AsyncGenerator<AssistantEvent> {
   const provider = model.provider;
@@ -73,7 +75,8 @@ export async function* runProviderStream(model: Model, options: StreamOptions, c
       let failure: ProviderError;
       try {
         const decoder = call.decoder(builder);
-        for await (const events of attemptOnce(provider, url, call.request.headers, body, decoder, builder, controller.signal, options.onRequest)) {
+        const idleMs = options.idleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS;
+        for await (const events of attemptOnce(provider, url, call.request.headers, body, decoder, builder, controller.signal, idleMs, options.onRequest)) {
           for (const event of events) yield event;
         }
         const message = builder.message;
@@ -89,20 +92,21 @@ export async function* runProviderStream(model: Model, options: StreamOptions, c
       }
 
       const limit = Math.min(maxRetries, failure.retryLimit ?? maxRetries);
-      if (builder.hasOutput || !failure.retryable || attempt >= limit) {
-        const exhausted = failure.retryable && !builder.hasOutput && limit > 0 ? ` (gave up after ${attempt + 1} attempts)` : "";
+      const discards = builder.hasOutput && failure.overloaded && !builder.message.content.some((c) => c.type === "toolCall");
+      if ((builder.hasOutput && !discards) || !failure.retryable || attempt >= limit) {
+        const exhausted = failure.retryable && (!builder.hasOutput || discards) && limit > 0 ? ` (gave up after ${attempt + 1} attempts)` : "";
         builder.fail("error", failure.message + exhausted);
-        yield { type: "error", message: builder.message };
+        yield { type: "error", message: builder.message, failure: failureInfo(failure) };
         return;
       }
       if (failure.retryAfterMs !== undefined && failure.retryAfterMs > MAX_RETRY_DELAY_MS) {
         builder.fail("error", `${failure.message} (the provider asks to wait ${Math.ceil(failure.retryAfterMs / 1000)} s before retrying)`);
-        yield { type: "error", message: builder.message };
+        yield { type: "error", message: builder.message, failure: failureInfo(failure) };
         return;
       }
-      const info = { attempt: attempt + 1, delayMs: failure.retryAfterMs ?? backoffDelayMs(attempt + 1), reason: failure.message };
+      const info = { attempt: attempt + 1, delayMs: failure.retryAfterMs ?? backoffDelayMs(attempt + 1, retryBaseDelayMs(process.env, options.retryBaseDelayMs)), reason: failure.message };
       options.onRetry?.(info);
-      yield { type: "retry", ...info };
+      yield { type: "retry", ...info, ...(discards ? { discarded: true } : {}) };
       if (!(await sleep(info.delayMs, controller.signal))) {
         builder.fail("aborted", "Request was aborted");
         yield { type: "error", message: builder.message };
@@ -125,9 +129,39 @@ async function* attemptOnce(
   body: string,
   decoder: StreamDecoder,
   builder: AssistantBuilder,
-  signal: AbortSignal,
+  outerSignal: AbortSignal,
+  idleMs: number,
   onRequest?: () => void,
 ): AsyncGenerator<ReturnType<AssistantBuilder["take"]>> {
+  // Aborted by the caller, or by the idle watch when the provider goes silent.
+  const attempt = new AbortController();
+  const signal = attempt.signal;
+  const onOuterAbort = () => attempt.abort();
+  if (outerSignal.aborted) attempt.abort();
+  else outerSignal.addEventListener("abort", onOuterAbort, { once: true });
+  let stalled = false;
+  let idle: ReturnType<typeof setTimeout> | undefined;
+  const watch = () => {
+    clearTimeout(idle);
+    idle = setTimeout(() => {
+      stalled = true;
+      attempt.abort();
+    }, idleMs);
+  };
+  const stalledError = () =>
+    new ProviderError(`${provider}: no data from ${url.origin} for ${formatSeconds(idleMs)}; the connection stalled, so the request is sent again`, { retryable: true });
+  watch();
+  try {
+    yield* streamAttempt();
+  } catch (error) {
+    if (stalled && !outerSignal.aborted) throw stalledError();
+    throw error;
+  } finally {
+    clearTimeout(idle);
+    outerSignal.removeEventListener("abort", onOuterAbort);
+  }
+
+  async function* streamAttempt(): AsyncGenerator<ReturnType<AssistantBuilder["take"]>> {
   let response: Response;
   try {
     // Bun's fetch applies HTTPS_PROXY / HTTP_PROXY / NO_PROXY itself (test/unit/ai/proxy.test.ts
@@ -168,6 +202,7 @@ async function* attemptOnce(
         throw new ProviderError(`${provider}: the response stream was cut off (${errorText(error)})`, { retryable: true, cause: error });
       }
       if (next.done) break;
+      watch();
       let action: "continue" | "end";
       try {
         action = decoder.handle(next.value);
@@ -183,8 +218,18 @@ async function* attemptOnce(
     await events.return(undefined);
   }
   if (!decoder.complete) {
+    if (stalled) throw stalledError();
     throw new ProviderError(`${provider}: the response stream was cut off before the reply was complete (the connection closed early)`, { retryable: true });
   }
+  }
+}
+
+function formatSeconds(ms: number): string {
+  return ms % 1000 === 0 ? `${ms / 1000} s` : `${(ms / 1000).toFixed(1)} s`;
+}
+
+function failureInfo(failure: ProviderError): ProviderFailure {
+  return { status: failure.status, kind: failure.kind, retryAfterMs: failure.retryAfterMs, retryable: failure.retryable };
 }
 
 /** Retries of a refused connection, whatever the retry setting says. */

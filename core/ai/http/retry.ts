@@ -6,13 +6,20 @@ export const MAX_RETRY_DELAY_MS = 60_000;
 
 const DEFAULT_BASE_DELAY_MS = 1000;
 
-/** `OMP_RETRY_BASE_MS` lets tests (and impatient users) shrink the backoff; read on every call. */
-export function retryBaseDelayMs(env: Record<string, string | undefined> = process.env): number {
+/**
+ * The first backoff: `OMP_RETRY_BASE_MS` (tests, impatient users; read on every call), else the
+ * `retry.baseDelayMs` setting the caller passes, else 1 s.
+ */
+export function retryBaseDelayMs(env: Record<string, string | undefined> = process.env, setting?: number): number {
+  const fallback = setting ?? DEFAULT_BASE_DELAY_MS;
   const raw = env.OMP_RETRY_BASE_MS;
-  if (raw === undefined || raw.trim() === "") return DEFAULT_BASE_DELAY_MS;
+  if (raw === undefined || raw.trim() === "") return fallback;
   const value = Number(raw);
-  return Number.isFinite(value) && value >= 0 ? value : DEFAULT_BASE_DELAY_MS;
+  return Number.isFinite(value) && value >= 0 ? value : fallback;
 }
+
+/** How long a response may stay silent before it is given up and retried. */
+export const DEFAULT_IDLE_TIMEOUT_MS = 5 * 60_000;
 
 /**
  * Exponential backoff with "equal jitter": half the step is fixed, half random, so concurrent

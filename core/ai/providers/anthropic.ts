@@ -171,7 +171,7 @@ class AnthropicDecoder implements StreamDecoder {
       case "error": {
         const info = readErrorInfo(data) ?? { message: event.data };
         const retryable = info.kind === "overloaded_error" || info.kind === "api_error";
-        throw new ProviderError(formatProviderError(this.provider, undefined, info), { retryable });
+        throw new ProviderError(formatProviderError(this.provider, undefined, info), { retryable, overloaded: info.kind === "overloaded_error", kind: info.kind });
       }
     }
     return "continue";

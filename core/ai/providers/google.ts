@@ -116,6 +116,9 @@ class GoogleDecoder implements StreamDecoder {
       const code = (data.error as Json).code;
       throw new ProviderError(formatProviderError(this.provider, typeof code === "number" ? code : undefined, info), {
         retryable: typeof code === "number" && isRetryableStatus(code, info.kind),
+        overloaded: code === 503 || info.kind === "UNAVAILABLE",
+        status: typeof code === "number" ? code : undefined,
+        kind: info.kind,
       });
     }
     if (data.usageMetadata) this.usage(data.usageMetadata as Json);

@@ -16,6 +16,15 @@ export interface CompletionsCompat {
   replayReasoningContent: boolean;
   /** Mistral wants `name` on tool results and tool-call ids of exactly 9 alphanumerics. */
   mistral: boolean;
+  /** `stream_options: {include_usage}`: Mistral answers 422 to it (and reports usage anyway). */
+  streamOptions: boolean;
+  /**
+   * Anthropic models behind an OpenAI-compatible route (OpenRouter, a LiteLLM proxy) cache only
+   * what is marked with `cache_control`: without the marks every turn is billed uncached.
+   */
+  cacheControl: boolean;
+  /** OpenRouter returns `reasoning_details` (signed, for Anthropic) and wants them back on later turns. */
+  reasoningDetails: boolean;
 }
 
 function hostOf(baseUrl: string): string {
@@ -37,9 +46,10 @@ export function completionsCompat(model: Model): CompletionsCompat {
 
   let thinkingFormat: CompletionsCompat["thinkingFormat"] = model.reasoning ? "reasoning_effort" : "none";
   if (openrouter) thinkingFormat = "openrouter";
-  // DeepSeek and Mistral pick reasoning by model id; Grok 4 rejects reasoning_effort (only grok-3-mini
-  // takes it). A model that states how it thinks is taken at its word.
-  else if (!model.thinking && (deepseek || mistral || (xai && !model.id.includes("grok-3-mini")))) thinkingFormat = "none";
+  // DeepSeek and Mistral pick reasoning by model id; the first Grok 4 rejects reasoning_effort,
+  // which grok-3-mini and the Grok 4.x models (grok-4.1, grok-4.3, ...) take. A model that states
+  // how it thinks is taken at its word.
+  else if (!model.thinking && (deepseek || mistral || (xai && !xaiTakesEffort(model.id)))) thinkingFormat = "none";
 
   return {
     maxTokensField: openai ? "max_completion_tokens" : "max_tokens",
@@ -55,7 +65,14 @@ export function completionsCompat(model: Model): CompletionsCompat {
     },
     replayReasoningContent: deepseek,
     mistral,
+    streamOptions: !mistral,
+    cacheControl: /(^|\/)claude|anthropic\//i.test(model.id),
+    reasoningDetails: openrouter,
   };
+}
+
+function xaiTakesEffort(id: string): boolean {
+  return id.includes("grok-3-mini") || /^grok-4[.-]\d/.test(id);
 }
 
 /** Deterministic, so a call and its result map to the same id. */

@@ -6,7 +6,7 @@ import type { ImageContent, Message, StopReason, TextContent } from "../messages
 import type { Model } from "../model.ts";
 import type { Context, StreamFunction, StreamOptions } from "../stream.ts";
 import { takesTemperature, thinkingRequest } from "../thinking.ts";
-import { prepareTranscript, textOf } from "../transcript.ts";
+import { isSameModel, prepareTranscript, textOf } from "../transcript.ts";
 import { type CompletionsCompat, completionsCompat, mistralToolId } from "./openai-compat.ts";
 import { newToolCallId } from "./tool-ids.ts";
 
@@ -19,9 +19,11 @@ export function completionsRequestBody(model: Model, context: Context, options: 
   const messages: Json[] = [];
   if (context.systemPrompt !== "") messages.push({ role: "system", content: context.systemPrompt });
   messages.push(...convertMessages(model, compat, context.messages));
+  if (compat.cacheControl) markCacheBreakpoints(messages);
 
   // Local servers without stream_options support ignore the unknown field; usage is then just missing.
-  const body: Json = { model: model.id, messages, stream: true, stream_options: { include_usage: true } };
+  const body: Json = { model: model.id, messages, stream: true };
+  if (compat.streamOptions) body.stream_options = { include_usage: true };
   if (!compat.maxTokensOnlyWhenAsked || options.maxTokens !== undefined) body[compat.maxTokensField] = options.maxTokens ?? model.maxTokens;
   if (options.temperature !== undefined && takesTemperature(model)) body.temperature = options.temperature;
   if (context.tools.length > 0) {
@@ -66,6 +68,10 @@ function convertMessages(model: Model, compat: CompletionsCompat, history: Messa
       );
       if (text === "" && calls.length === 0) continue;
       const message: Json = { role: "assistant", content: text === "" ? null : text };
+      if (compat.reasoningDetails && isSameModel(m, model)) {
+        const details = m.content.flatMap((c) => (c.type === "thinking" ? reasoningDetailsOf(c.signature) : []));
+        if (details.length > 0) message.reasoning_details = details;
+      }
       if (calls.length > 0) {
         message.tool_calls = calls;
         if (compat.replayReasoningContent) {
@@ -85,6 +91,40 @@ function convertMessages(model: Model, compat: CompletionsCompat, history: Messa
   }
   flushImages();
   return out;
+}
+
+const CACHE = { type: "ephemeral" } as const;
+
+/**
+ * Anthropic's cache breakpoints in OpenAI's message shape: the system prompt and the last user or
+ * tool message, as content parts carrying `cache_control` (a string content becomes one text part).
+ * The prefix up to the last mark is read from the cache on the next turn.
+ */
+function markCacheBreakpoints(messages: Json[]): void {
+  const mark = (message: Json | undefined) => {
+    if (!message) return;
+    if (typeof message.content === "string") {
+      if (message.content === "") return;
+      message.content = [{ type: "text", text: message.content, cache_control: CACHE }];
+    } else if (Array.isArray(message.content) && message.content.length > 0) {
+      const parts = message.content as Json[];
+      const last = [...parts].reverse().find((p) => p.type === "text");
+      if (last) last.cache_control = CACHE;
+    }
+  };
+  mark(messages.find((m) => m.role === "system"));
+  mark(messages.findLast((m) => m.role === "user" || m.role === "tool"));
+}
+
+/** The reasoning_details a thinking block keeps (as JSON in its signature) for OpenRouter. */
+function reasoningDetailsOf(signature: string | undefined): Json[] {
+  if (!signature?.startsWith("[")) return [];
+  try {
+    const parsed: unknown = JSON.parse(signature);
+    return Array.isArray(parsed) ? (parsed as Json[]) : [];
+  } catch {
+    return [];
+  }
 }
 
 function imagePart(c: ImageContent): Json {
@@ -109,6 +149,7 @@ class CompletionsDecoder implements StreamDecoder {
   private text: number | undefined;
   private thinking: number | undefined;
   private readonly calls = new Map<number, number>();
+  private details: Json[] = [];
 
   constructor(
     private readonly provider: string,
@@ -126,6 +167,8 @@ class CompletionsDecoder implements StreamDecoder {
       const code = (data.error as Json).code;
       throw new ProviderError(formatProviderError(this.provider, undefined, info), {
         retryable: typeof code === "number" ? isRetryableStatus(code, info.kind) : info.kind === "server_error",
+        overloaded: code === 503 || code === 529 || /overloaded/i.test(info.kind ?? ""),
+        kind: info.kind,
       });
     }
     if (data.usage) this.usage(data.usage as Json);
@@ -136,11 +179,12 @@ class CompletionsDecoder implements StreamDecoder {
 
     const reasoning = delta.reasoning_content ?? delta.reasoning;
     if (typeof reasoning === "string" && reasoning !== "") {
-      if (this.thinking === undefined) {
-        this.closeText();
-        this.thinking = this.out.startThinking();
-      }
-      this.out.appendThinking(this.thinking, reasoning);
+      this.openThinking();
+      this.out.appendThinking(this.thinking!, reasoning);
+    }
+    if (Array.isArray(delta.reasoning_details) && delta.reasoning_details.length > 0) {
+      this.openThinking();
+      this.addReasoningDetails(delta.reasoning_details as Json[]);
     }
 
     const content = contentText(delta.content);
@@ -179,6 +223,33 @@ class CompletionsDecoder implements StreamDecoder {
     // A few servers send the arguments as an object instead of JSON text.
     if (typeof args === "string") this.out.appendToolArguments(index, args);
     else if (args !== null && typeof args === "object") this.out.appendToolArguments(index, JSON.stringify(args));
+  }
+
+  private openThinking(): void {
+    if (this.thinking !== undefined) return;
+    this.closeText();
+    this.thinking = this.out.startThinking();
+    this.details = [];
+  }
+
+  /**
+   * OpenRouter streams reasoning_details in pieces, by index: their text is concatenated and the
+   * signature kept, and the whole array is stored (as JSON) with the thinking block, to be sent
+   * back exactly on the next turn.
+   */
+  private addReasoningDetails(pieces: Json[]): void {
+    for (const piece of pieces) {
+      const index = typeof piece.index === "number" ? piece.index : this.details.length;
+      const current = this.details[index];
+      if (!current) this.details[index] = { ...piece };
+      else {
+        for (const field of ["text", "summary", "data"] as const) {
+          if (typeof piece[field] === "string") current[field] = `${typeof current[field] === "string" ? current[field] : ""}${piece[field]}`;
+        }
+        for (const [key, value] of Object.entries(piece)) if (!["text", "summary", "data"].includes(key) && value !== null && value !== undefined) current[key] = value;
+      }
+    }
+    this.out.setThinkingSignature(this.thinking!, JSON.stringify(this.details.filter(Boolean)));
   }
 
   private closeText(): void {

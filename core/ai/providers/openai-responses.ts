@@ -219,7 +219,7 @@ class ResponsesDecoder implements StreamDecoder {
 
   private failure(info: { message: string; kind?: string }): ProviderError {
     const retryable = info.kind === "server_error" || info.kind === "rate_limit_exceeded" || info.kind === "server_is_overloaded";
-    return new ProviderError(formatProviderError(this.provider, undefined, info), { retryable });
+    return new ProviderError(formatProviderError(this.provider, undefined, info), { retryable, overloaded: info.kind === "server_is_overloaded", kind: info.kind });
   }
 }
 

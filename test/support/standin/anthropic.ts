@@ -20,6 +20,9 @@ function frame(data: { type: string } & Record<string, unknown>): string {
   return `event: ${data.type}\ndata: ${JSON.stringify(data)}\n\n`;
 }
 
+/** The signature of the thinking block answering request number `serial`. */
+const signature = (context: RenderContext) => `sig_standin_${context.serial}`;
+
 function events(reply: Reply, context: RenderContext): string[] {
   const usage = usageOf(reply);
   const out = [
@@ -42,7 +45,7 @@ function events(reply: Reply, context: RenderContext): string[] {
   if (reply.thinking !== undefined) {
     out.push(frame({ type: "content_block_start", index, content_block: { type: "thinking", thinking: "", signature: "" } }));
     for (const piece of split(reply.thinking)) out.push(frame({ type: "content_block_delta", index, delta: { type: "thinking_delta", thinking: piece } }));
-    out.push(frame({ type: "content_block_delta", index, delta: { type: "signature_delta", signature: `sig_standin_${context.serial}` } }));
+    out.push(frame({ type: "content_block_delta", index, delta: { type: "signature_delta", signature: signature(context) } }));
     out.push(frame({ type: "content_block_stop", index }));
     index++;
   }
@@ -70,6 +73,7 @@ function events(reply: Reply, context: RenderContext): string[] {
 export const anthropicFormat: WireFormat = {
   name: "anthropic",
   events,
+  signature,
   error: (status, message, kind) => ({
     type: "error",
     error: { type: kind ?? KINDS[status] ?? (status >= 500 ? "api_error" : "invalid_request_error"), message: message ?? MESSAGES[status] ?? `error ${status}` },

@@ -1,9 +1,10 @@
 import { anthropicFormat } from "./anthropic.ts";
 import type { WireFormat } from "./format.ts";
 import { googleFormat } from "./google.ts";
-import { type ListedModel, type ListingStyle, modelsListing, ollamaTags } from "./listings.ts";
+import { type ListedModel, type ListingStyle, anthropicListing, geminiListing, modelsListing, ollamaTags } from "./listings.ts";
 import { openaiCompletionsFormat } from "./openai-completions.ts";
 import { openaiResponsesFormat } from "./openai-responses.ts";
+import { PrefixCheck } from "./prefix-check.ts";
 import { type Fault, type Reply, type Turn, isFault } from "./script.ts";
 
 export interface RecordedRequest {
@@ -46,6 +47,9 @@ export interface Standin {
 
 const encoder = new TextEncoder();
 
+/** What POST /v1/messages/count_tokens answers. */
+export const COUNTED_TOKENS = 4321;
+
 /**
  * A fake of the four provider APIs on loopback: each POST takes the next scripted turn and
  * answers it in the wire format of the endpoint that was called.
@@ -55,6 +59,7 @@ export async function startStandin(options: StandinOptions = {}): Promise<Standi
   let next = 0;
   let serial = 0;
   const requests: RecordedRequest[] = [];
+  const prefixCheck = new PrefixCheck();
 
   const takeTurn = (): Turn | undefined => {
     if (next >= script.length) {
@@ -98,14 +103,22 @@ export async function startStandin(options: StandinOptions = {}): Promise<Standi
     seen.recorded = recorded;
 
     if (req.method === "GET") {
+      if (path === "/v1/models" && recorded.headers["anthropic-version"]) return Response.json(anthropicListing(options.models ?? []));
+      if (path === "/v1beta/models") return Response.json(geminiListing(options.models ?? []));
       if (path === "/v1/models" || path === "/models") return Response.json(modelsListing(options.models ?? [], options.listingStyle ?? "openai"));
       if (path === "/api/tags") return Response.json(ollamaTags(options.models ?? []));
       return new Response("not found", { status: 404 });
     }
 
+    // Anthropic's token counter; a fixed count, so tests can tell it from an estimate.
+    if (path === "/v1/messages/count_tokens") return Response.json({ input_tokens: COUNTED_TOKENS });
     const route = routeOf(path);
     if (!route) return new Response(`stand-in: no endpoint ${req.method} ${path}`, { status: 404 });
     recorded.format = route.format.name;
+    if (route.format === anthropicFormat) {
+      const refused = prefixCheck.check(body);
+      if (refused) return Response.json(anthropicFormat.error(400, refused, "invalid_request_error"), { status: 400 });
+    }
     const turn = takeTurn();
     if (!turn) {
       return Response.json(route.format.error(400, `stand-in: the script has no turn left for ${req.method} ${path}`, "standin_script_exhausted"), { status: 400 });
@@ -113,7 +126,9 @@ export async function startStandin(options: StandinOptions = {}): Promise<Standi
     if (turn.delayMs && !options.fast) await Bun.sleep(turn.delayMs);
     if (isFault(turn)) return faultResponse(route.format, turn);
     const model = route.model ?? (typeof body?.model === "string" ? body.model : "standin-model");
-    return streamReply(route.format, turn, route.format.events(turn, { model, serial: ++serial }), options.fast ?? false, recorded);
+    const context = { model, serial: ++serial };
+    if (route.format === anthropicFormat && turn.thinking !== undefined) prefixCheck.issue(anthropicFormat.signature?.(context) ?? "", body);
+    return streamReply(route.format, turn, route.format.events(turn, context), options.fast ?? false, recorded);
   }
 
   return {

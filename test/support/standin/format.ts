@@ -18,4 +18,6 @@ export interface WireFormat {
   streamError(message: string, kind: string): string;
   /** What the provider answers when overloaded: Anthropic 529, the others 503. */
   overloaded: { status: number; message: string; kind: string };
+  /** The signature of a signed thinking block in the reply (formats with signed thinking). */
+  signature?(context: RenderContext): string;
 }

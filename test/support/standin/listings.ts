@@ -33,3 +33,23 @@ export function ollamaTags(models: ListedModel[]): unknown {
     })),
   };
 }
+
+/** Anthropic's `GET /v1/models` page (one page: has_more false). */
+export function anthropicListing(models: ListedModel[]): unknown {
+  const data = models.map((m) => ({ type: "model", id: m.id, display_name: m.id, created_at: "2026-01-01T00:00:00Z", ...(m.contextWindow ? { max_input_tokens: m.contextWindow } : {}) }));
+  return { data, has_more: false, first_id: data[0]?.id ?? null, last_id: data.at(-1)?.id ?? null };
+}
+
+/** Gemini's `GET /v1beta/models`. */
+export function geminiListing(models: ListedModel[]): unknown {
+  return {
+    models: models.map((m) => ({
+      name: `models/${m.id}`,
+      version: "001",
+      displayName: m.id,
+      inputTokenLimit: m.contextWindow ?? 1_048_576,
+      outputTokenLimit: 65_536,
+      supportedGenerationMethods: ["generateContent", "countTokens"],
+    })),
+  };
+}

@@ -10,7 +10,12 @@ function events(reply: Reply, context: RenderContext): string[] {
 
   const out = [chunk({ role: "assistant", content: "" })];
   // DeepSeek's field name; OpenRouter and llama.cpp send the same deltas as `reasoning`.
-  for (const piece of reply.thinking === undefined ? [] : split(reply.thinking)) out.push(chunk({ reasoning_content: piece }));
+  if (reply.reasoningDetails && reply.thinking !== undefined) {
+    // OpenRouter routing to Anthropic: the text as `reasoning`, and signed reasoning_details by index.
+    const detail = { type: "reasoning.text", index: 0, format: "anthropic-claude-v1" };
+    for (const piece of split(reply.thinking)) out.push(chunk({ reasoning: piece, reasoning_details: [{ ...detail, text: piece }] }));
+    out.push(chunk({ reasoning_details: [{ ...detail, text: "", signature: `sig_or_${context.serial}` }] }));
+  } else for (const piece of reply.thinking === undefined ? [] : split(reply.thinking)) out.push(chunk({ reasoning_content: piece }));
   for (const piece of reply.text === undefined ? [] : split(reply.text)) out.push(chunk({ content: piece }));
   for (const [index, call] of (reply.toolCalls ?? []).entries()) {
     const id = call.id ?? `call_standin_${context.serial}_${index}`;
@@ -20,7 +25,7 @@ function events(reply: Reply, context: RenderContext): string[] {
   out.push(chunk({}, FINISH[stopOf(reply)]));
 
   const usage = usageOf(reply);
-  const prompt = usage.input + usage.cacheRead;
+  const prompt = usage.input + usage.cacheRead + usage.cacheWrite;
   out.push(
     `data: ${JSON.stringify({
       ...base,
@@ -29,7 +34,7 @@ function events(reply: Reply, context: RenderContext): string[] {
         prompt_tokens: prompt,
         completion_tokens: usage.output,
         total_tokens: prompt + usage.output,
-        prompt_tokens_details: { cached_tokens: usage.cacheRead },
+        prompt_tokens_details: { cached_tokens: usage.cacheRead, ...(usage.cacheWrite ? { cache_write_tokens: usage.cacheWrite } : {}) },
         completion_tokens_details: { reasoning_tokens: 0 },
       },
     })}\n\n`,

@@ -19,6 +19,8 @@ export interface ScriptedUsage {
 export interface Reply {
   text?: string;
   thinking?: string;
+  /** OpenAI-compatible format: stream the thinking as OpenRouter's signed reasoning_details too. */
+  reasoningDetails?: boolean;
   toolCalls?: ScriptedToolCall[];
   usage?: ScriptedUsage;
   /** Default: `toolUse` when there are tool calls, else `stop`. */

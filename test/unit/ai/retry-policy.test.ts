@@ -101,12 +101,26 @@ describe("retry policy", () => {
     expect(once.events.filter((e) => e.type === "retry")).toHaveLength(1);
   });
 
-  test("an in-stream error after output is not retried", async () => {
-    standin.setScript([{ text: "partial answer here", streamErrorAfterEvents: 4 }, { text: "unused" }]);
+  test("an overload after text but before any tool call is retried from scratch, the partial marked discarded", async () => {
+    standin.setScript([{ text: "partial answer here", streamErrorAfterEvents: 4 }, { text: "the whole answer" }]);
     const { events, final } = await run(modelFor(anthropic, standin.url), context());
-    expect(events.some((e) => e.type === "retry")).toBe(false);
-    expect(final.errorMessage).toBe("anthropic: Overloaded (overloaded_error)");
-    expect(textOf(final).length).toBeGreaterThan(0);
+    const retries = events.filter((e) => e.type === "retry");
+    expect(retries).toHaveLength(1);
+    expect(retries[0]).toMatchObject({ discarded: true });
+    expect(final.stopReason).toBe("stop");
+    expect(textOf(final)).toBe("the whole answer");
+  });
+
+  test("an in-stream error after a tool call, or one that is not an overload, is not retried", async () => {
+    standin.setScript([{ text: "t", toolCalls: [{ name: "ls", arguments: {} }], streamErrorAfterEvents: 9 }, { text: "unused" }]);
+    const afterCall = await run(modelFor(anthropic, standin.url), context());
+    expect(afterCall.events.some((e) => e.type === "retry")).toBe(false);
+    expect(afterCall.final.errorMessage).toBe("anthropic: Overloaded (overloaded_error)");
+    standin.setScript([{ text: "partial answer here", streamErrorAfterEvents: 4, streamError: { message: "Internal server error", kind: "api_error" } }, { text: "unused" }]);
+    const other = await run(modelFor(anthropic, standin.url), context());
+    expect(other.events.some((e) => e.type === "retry")).toBe(false);
+    expect(other.final.errorMessage).toBe("anthropic: Internal server error (api_error)");
+    expect(textOf(other.final).length).toBeGreaterThan(0);
   });
 
   test("an invalid base URL is reported without a request", async () => {

@@ -101,6 +101,7 @@ function validValue(key: string, rng: ReturnType<typeof random>): unknown {
   }
   if (schema instanceof z.ZodString) return rng.pick(STRINGS);
   if (schema instanceof z.ZodArray) return Array.from({ length: rng.int(0, 3) }, () => rng.pick(STRINGS));
+  if (schema instanceof z.ZodRecord) return { [rng.pick(["PreToolUse", "Stop"])]: [{ matcher: rng.pick(STRINGS), hooks: [{ type: "command", command: rng.pick(STRINGS), timeout: rng.int(1, 600) }] }] };
   throw new Error(`no generator for ${key} (${schema?.constructor.name}): add one so the cache is tested with it`);
 }
 
@@ -194,7 +195,7 @@ describe("a cache hit gives exactly what the slow path gives", () => {
     );
     expect(errorOf(() => loadSettings({ cwd, env, runtime: { retry: { maxRetries: -1 } } })).message).toBe("command-line options: retry.maxRetries: got -1, expected a number ≥ 0");
     // Valid, but not a plain string: the schema decides.
-    expect(loadSettings({ cwd, env, runtime: { retry: { maxRetries: 2 } } }).settings.retry).toEqual({ maxRetries: 2, baseDelayMs: 500 });
+    expect(loadSettings({ cwd, env, runtime: { retry: { maxRetries: 2 } } }).settings.retry).toEqual({ maxRetries: 2, baseDelayMs: 500, idleTimeoutSeconds: 300 });
   });
 
   test("the result shares nothing with the defaults or the layers", () => {
@@ -277,13 +278,13 @@ describe("hits, misses and what is kept", () => {
     expect(Object.keys(readCache(cacheFile).files)).toEqual([asSettings(globalConfig)]);
   });
 
-  test("the cache keeps at most 32 files, dropping the ones written longest ago", () => {
+  test("the cache keeps at most 256 files, dropping the ones written longest ago", () => {
     const { cwd, env, cacheFile } = setup();
-    const overlays = Array.from({ length: 40 }, (_, i) => {
+    const overlays = Array.from({ length: 264 }, (_, i) => {
       writeFileSync(join(cwd, `o${i}.yml`), `retry:\n  maxRetries: ${i}\n`);
       return `o${i}.yml`;
     });
-    expect(loadSettings({ cwd, env, overlays }).settings.retry.maxRetries).toBe(39);
+    expect(loadSettings({ cwd, env, overlays }).settings.retry.maxRetries).toBe(263);
     expect(Object.keys(readCache(cacheFile).files)).toEqual(overlays.slice(8).map((name) => asSettings(join(cwd, name))));
   });
 });

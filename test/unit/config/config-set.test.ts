@@ -81,7 +81,7 @@ compaction:
     expect(errorOf(() => setGlobalSetting("compaction.enabld", "true", env)).message).toStartWith(
       'unknown setting "compaction.enabld" (did you mean compaction.enabled?)',
     );
-    expect(errorOf(() => setGlobalSetting("retry", "3", env)).message).toBe('"retry" is a group of settings; set one of retry.maxRetries, retry.baseDelayMs');
+    expect(errorOf(() => setGlobalSetting("retry", "3", env)).message).toBe('"retry" is a group of settings; set one of retry.maxRetries, retry.baseDelayMs, retry.idleTimeoutSeconds');
   });
 
   test("an already invalid file is not edited", () => {
@@ -118,6 +118,7 @@ compaction:
       "tools.disabled",
       "retry.maxRetries",
       "retry.baseDelayMs",
+    "retry.idleTimeoutSeconds",
       "compaction.enabled",
       "compaction.reserveTokens",
       "compaction.keepRecentTokens",
@@ -126,6 +127,7 @@ compaction:
       "update.checkForUpdates",
       "theme",
       "sessionDir",
+      "hooks",
     ]);
     expect(checkSettingKey("compaction")).toEqual(["compaction"]);
     expect(parseSettingValue("tools.disabled", "")).toEqual([]);

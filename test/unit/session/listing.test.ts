@@ -1,8 +1,8 @@
 import { describe, expect, test } from "bun:test";
-import { mkdirSync, realpathSync, renameSync, utimesSync, writeFileSync } from "node:fs";
+import { mkdirSync, readdirSync, realpathSync, renameSync, utimesSync, writeFileSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
 import { formatAge, listSessions, mostRecentSession, resolveSession } from "../../../core/session/listing.ts";
-import { encodeCwd, sessionDirFor } from "../../../core/session/paths.ts";
+import { encodeCwd, legacyEncodeCwd, sessionDirFor } from "../../../core/session/paths.ts";
 import { SessionWriter } from "../../../core/session/writer.ts";
 import { scratchDir } from "../config/scratch.ts";
 import { assistant, user } from "./fixtures.ts";
@@ -38,9 +38,38 @@ describe("session dirs", () => {
     const tmp = "/var/tmp-omp";
     expect(encodeCwd("/home/ada", { home, tmp })).toBe("-");
     expect(encodeCwd("/home/ada/src/omp", { home, tmp })).toBe("-src-omp");
-    expect(encodeCwd("/var/tmp-omp/x/y", { home, tmp })).toBe("-tmp-x-y");
-    expect(encodeCwd("/srv/data:1/app", { home, tmp })).toBe("--srv-data-1-app--");
+    expect(encodeCwd("/var/tmp-omp/x/y", { home, tmp })).toBe("-%tmp-x-y");
+    expect(encodeCwd("/srv/data:1/app", { home, tmp })).toBe("--srv-data%3A1-app--");
     expect(encodeCwd("/home/adam/x", { home, tmp })).toBe("--home-adam-x--");
+  });
+
+  test("the encoding is injective: folders that used to share a dir get their own", () => {
+    const home = "/home/ada";
+    const tmp = "/var/tmp-omp";
+    const paths = ["/home/ada/x/a-b", "/home/ada/x/a/b", "/home/ada/x-a/b", "/home/ada/tmp/x", "/var/tmp-omp/x", "/home/ada/a%2Db", "/srv/a:b", "/srv/a-b", "/srv/a/b"];
+    const names = paths.map((path) => encodeCwd(path, { home, tmp }));
+    expect(new Set(names).size).toBe(paths.length);
+    expect(legacyEncodeCwd("/home/ada/x/a-b", { home, tmp })).toBe(legacyEncodeCwd("/home/ada/x/a/b", { home, tmp }));
+  });
+
+  test("sessions in a dir of the old name move to their own project's dir; another project's stay", () => {
+    const { root, env } = setup();
+    const dashed = join(root, "x", "a-b");
+    const nested = join(root, "x", "a", "b");
+    mkdirSync(dashed, { recursive: true });
+    mkdirSync(nested, { recursive: true });
+    const legacy = join(root, "agent", "sessions", legacyEncodeCwd(dashed, { home: root }));
+    mkdirSync(join(legacy, "2026-01-01T00-00-00-000Z_one"), { recursive: true });
+    const header = (cwd: string, id: string) => `${JSON.stringify({ type: "session", version: 3, id, timestamp: "2026-01-01T00:00:00.000Z", cwd })}\n`;
+    writeFileSync(join(legacy, "2026-01-01T00-00-00-000Z_one.jsonl"), header(dashed, "one"));
+    writeFileSync(join(legacy, "2026-01-02T00-00-00-000Z_two.jsonl"), header(nested, "two"));
+    const dashedDir = sessionDirFor(dashed, { env, home: root });
+    expect(dashedDir).not.toBe(legacy);
+    expect(readdirSync(dashedDir).sort()).toEqual(["2026-01-01T00-00-00-000Z_one", "2026-01-01T00-00-00-000Z_one.jsonl"]);
+    expect(readdirSync(legacy)).toEqual(["2026-01-02T00-00-00-000Z_two.jsonl"]);
+    // x/a/b has no character the old name lost: its dir keeps the name, and its session stays put.
+    expect(sessionDirFor(nested, { env, home: root })).toBe(legacy);
+    expect(mostRecentSession(nested, { env, home: root })).toBe(join(legacy, "2026-01-02T00-00-00-000Z_two.jsonl"));
   });
 
   test("the agent dir's sessions/<encoded cwd>, or --session-dir as given", () => {
@@ -92,6 +121,16 @@ describe("--continue and --resume", () => {
     const newest = session(cwd, env, 2, "b");
     session(join(root), env, 0, "another project");
     expect(mostRecentSession(cwd, { env })).toBe(newest.path);
+  });
+
+  test("--continue passes over a newer file whose header is damaged, and names it", () => {
+    const { cwd, env } = setup();
+    const good = session(cwd, env, 10, "a");
+    const broken = join(dirname(good.path), "2099-01-01T00-00-00-000Z_broken.jsonl");
+    writeFileSync(broken, '{"type":"sess\n{"type":"message"}\n');
+    const damaged: string[] = [];
+    expect(mostRecentSession(cwd, { env, damaged })).toBe(good.path);
+    expect(damaged).toEqual([broken]);
   });
 
   test("by id prefix or file name prefix, case-insensitively", () => {

@@ -1,0 +1,69 @@
+import type { ToolHookPoint } from "../tools/hook-points.ts";
+
+/** The session an agent's extensions serve; read when a hook runs (the file may come later). */
+export interface SessionInfo {
+  readonly id: string;
+  /** The session file; "" with --no-session. */
+  readonly transcriptPath: string;
+  readonly cwd: string;
+  /** A subagent's session: its Stop is a SubagentStop. */
+  readonly subagent: boolean;
+}
+
+export type SessionStartSource = "startup" | "resume" | "clear" | "compact";
+
+/**
+ * What hooks and extensions may do in an agent's run, at the points the agent calls them. Every
+ * method is optional; an agent with none of them pays nothing.
+ */
+export interface AgentExtensions {
+  toolHooks: readonly ToolHookPoint[];
+  /** Context for the model at the start of the session (added to the first prompt). */
+  sessionStart?(source: SessionStartSource): Promise<string[]>;
+  /** Before a prompt is sent: stop it (the reason is shown), or add context to it. */
+  userPrompt?(prompt: string): Promise<{ block?: string; context: string[] }>;
+  /** The model is done: a reason returned makes it go on, with the reason as its next message. */
+  stop?(stopHookActive: boolean): Promise<string | undefined>;
+  preCompact?(trigger: "manual" | "auto"): Promise<void>;
+  /** omp needs the user (an approval prompt): Notification hooks. */
+  notification?(message: string): Promise<void>;
+  sessionEnd?(reason: string): Promise<void>;
+}
+
+/** Made once per agent, for its session. */
+export type ExtensionsFactory = (session: SessionInfo) => AgentExtensions;
+
+/** Several sources (Claude hooks, TypeScript extensions, plugins) as one, each called in order. */
+export function combineExtensions(factories: readonly ExtensionsFactory[]): ExtensionsFactory | undefined {
+  if (factories.length === 0) return undefined;
+  if (factories.length === 1) return factories[0];
+  return (session) => {
+    const all = factories.map((factory) => factory(session));
+    return {
+      toolHooks: all.flatMap((extensions) => extensions.toolHooks),
+      async sessionStart(source) {
+        return (await Promise.all(all.map((e) => e.sessionStart?.(source) ?? []))).flat();
+      },
+      async userPrompt(prompt) {
+        const none: { block?: string; context: string[] } = { context: [] };
+        const outcomes = await Promise.all(all.map((e) => e.userPrompt?.(prompt) ?? none));
+        const block = outcomes.find((outcome) => outcome.block !== undefined)?.block;
+        return { ...(block === undefined ? {} : { block }), context: outcomes.flatMap((outcome) => outcome.context) };
+      },
+      async stop(active) {
+        const reasons = await Promise.all(all.map((e) => e.stop?.(active)));
+        const given = reasons.filter((reason): reason is string => reason !== undefined);
+        return given.length > 0 ? given.join("\n") : undefined;
+      },
+      async notification(message) {
+        await Promise.all(all.map((e) => e.notification?.(message)));
+      },
+      async preCompact(trigger) {
+        await Promise.all(all.map((e) => e.preCompact?.(trigger)));
+      },
+      async sessionEnd(reason) {
+        await Promise.all(all.map((e) => e.sessionEnd?.(reason)));
+      },
+    };
+  };
+}

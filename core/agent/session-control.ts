@@ -1,0 +1,134 @@
+import { existsSync } from "node:fs";
+import type { Message } from "../ai/messages.ts";
+import { THINKING_LEVELS, type ThinkingLevel } from "../ai/model.ts";
+import { SESSION_NAME_ENTRY } from "../session/listing.ts";
+import type { Agent } from "./agent.ts";
+import type { ModelSelection, Runtime } from "./runtime.ts";
+
+/**
+ * Switching model, thinking level and session, written once for every mode: the interactive
+ * mode's /model, /thinking, Shift+Tab, /new and /resume, and rpc's set_model, cycle_model,
+ * set_thinking_level, new_session and switch_session all go through here, so they cannot drift.
+ */
+export class SessionControl {
+  private readonly listeners = new Set<(agent: Agent) => void>();
+
+  constructor(
+    private readonly runtime: Runtime,
+    public agent: Agent,
+    public selection: ModelSelection,
+  ) {}
+
+  /** Called with the new agent after every session switch (the old one is closed by then). */
+  onSwitch(listener: (agent: Agent) => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  /**
+   * The model of `selection`, with the thinking level it implies: the level the pattern asked
+   * for (`opus:high`), else off for a model that cannot think, else the setting when coming
+   * back from a model that could not.
+   */
+  setModel(selection: ModelSelection): void {
+    const agent = this.agent;
+    agent.setModel(selection.model, selection.apiKey);
+    if (selection.thinking) agent.setThinking(selection.model.reasoning ? selection.thinking : "off");
+    else if (!selection.model.reasoning && agent.thinking !== "off") agent.setThinking("off");
+    else if (selection.model.reasoning && agent.thinking === "off") agent.setThinking(this.runtime.options.settings.thinking);
+    this.selection = selection;
+  }
+
+  /** A thinking level; false when the model has none. */
+  setThinking(level: ThinkingLevel): boolean {
+    if (!this.agent.model.reasoning) return false;
+    this.agent.setThinking(level);
+    return true;
+  }
+
+  /** The next thinking level; undefined when the model has none. */
+  cycleThinking(): ThinkingLevel | undefined {
+    if (!this.agent.model.reasoning) return undefined;
+    const next = THINKING_LEVELS[(THINKING_LEVELS.indexOf(this.agent.thinking) + 1) % THINKING_LEVELS.length]!;
+    this.agent.setThinking(next);
+    return next;
+  }
+
+  /**
+   * The next model of `models` (the `enabledModels` setting's list when set, else every model
+   * with a key), in order, wrapping; undefined when there is no other.
+   */
+  async cycleModel(direction: 1 | -1 = 1): Promise<ModelSelection | undefined> {
+    const candidates = await this.runtime.cycleCandidates();
+    if (candidates.length === 0) return undefined;
+    const current = candidates.findIndex((m) => m.provider === this.agent.model.provider && m.id === this.agent.model.id);
+    for (let step = 1; step <= candidates.length; step++) {
+      const next = candidates[(((current + direction * step) % candidates.length) + candidates.length) % candidates.length]!;
+      if (next.provider === this.agent.model.provider && next.id === this.agent.model.id) continue;
+      try {
+        const selection = await this.runtime.selectModel(`${next.provider}/${next.id}`, false);
+        this.setModel(selection);
+        return selection;
+      } catch {
+        // No key for this one after all: try the next.
+      }
+    }
+    return undefined;
+  }
+
+  /**
+   * Continues this session from an earlier entry: the conversation is what it was at `entryId`,
+   * and the next message starts a new branch of the session tree there.
+   */
+  async branch(entryId: string): Promise<Agent> {
+    if (this.agent.isRunning) throw new Error("abort the running turn first");
+    const path = this.agent.writer?.path;
+    if (!path) throw new Error("this session is not saved (--no-session), so it has no entries to branch from");
+    this.agent.writer?.sync();
+    const next = await this.runtime.createAgent(this.selection, path, entryId);
+    this.agent.writer?.close();
+    this.agent = next;
+    for (const listener of this.listeners) listener(next);
+    return next;
+  }
+
+  /** The whole conversation of the current branch, compacted turns included (for exports). */
+  async conversation(): Promise<Message[]> {
+    const writer = this.agent.writer;
+    if (!writer || !existsSync(writer.path)) return this.agent.messages;
+    const { conversationMessages, loadSession } = await import("../session/loader.ts");
+    return conversationMessages(loadSession(writer.path), writer.leafId);
+  }
+
+  /** A name for the session, shown by listings and pickers instead of its first message. */
+  setSessionName(name: string): void {
+    const trimmed = name.trim();
+    if (trimmed === "") throw new Error("Session name cannot be empty");
+    if (!this.agent.writer) throw new Error("this session is not saved (--no-session), so it cannot be named");
+    this.agent.writer.append({ type: "custom", customType: SESSION_NAME_ENTRY, data: { name: trimmed } });
+  }
+
+  /**
+   * A new session (no path) or the one at `resumePath`, which comes back on the model and
+   * thinking level it last used when that model is still available (else the current one, and
+   * `warning` says so). The old session is closed only once the new one is ready.
+   */
+  async switchSession(resumePath?: string): Promise<{ agent: Agent; warning?: string }> {
+    if (this.agent.isRunning) throw new Error("abort the running turn first");
+    let selection = this.selection;
+    let warning: string | undefined;
+    if (resumePath) {
+      const restored = await this.runtime.sessionSelection(resumePath);
+      if (restored.selection) selection = restored.selection;
+      warning = restored.warning;
+    }
+    const next = await this.runtime.createAgent(selection, resumePath);
+    // SessionEnd hooks of the session being left, before its file is closed.
+    await this.agent.end("clear");
+    this.agent.writer?.close();
+    this.agent = next;
+    this.selection = selection;
+    for (const listener of this.listeners) listener(next);
+    return warning === undefined ? { agent: next } : { agent: next, warning };
+  }
+}

@@ -1,0 +1,101 @@
+import type { Api, Model } from "./model.ts";
+
+/** One model as a provider's model-list endpoint names it. */
+export interface ListedModel {
+  id: string;
+  name?: string;
+  contextWindow?: number;
+  maxTokens?: number;
+}
+
+export interface ProviderList {
+  provider: string;
+  /** Epoch ms of the fetch. */
+  fetchedAt: number;
+  models: ListedModel[];
+}
+
+type Json = Record<string, unknown>;
+
+const num = (value: unknown) => (typeof value === "number" && value > 0 ? value : undefined);
+const str = (value: unknown) => (typeof value === "string" && value !== "" ? value : undefined);
+
+/**
+ * Asks a provider which models it serves now, with the user's key: Anthropic's `GET /v1/models`,
+ * Gemini's `GET /v1beta/models` (only models that generate content), and `GET /models` of OpenAI
+ * and every OpenAI-compatible service. Pages are followed where the API pages.
+ */
+export async function fetchModelList(api: Api, baseUrl: string, apiKey: string | undefined, signal?: AbortSignal): Promise<ListedModel[]> {
+  const get = async (url: string, headers: Record<string, string>): Promise<Json> => {
+    const response = await fetch(url, { headers: { accept: "application/json", ...headers }, signal });
+    if (!response.ok) throw new Error(`GET ${new URL(url).pathname} answered ${response.status}`);
+    const body: unknown = await response.json();
+    if (body === null || typeof body !== "object") throw new Error(`GET ${new URL(url).pathname} answered something that is not a JSON object`);
+    return body as Json;
+  };
+  const out: ListedModel[] = [];
+  if (api === "anthropic-messages") {
+    const headers: Record<string, string> = { "anthropic-version": "2023-06-01", ...(apiKey ? { "x-api-key": apiKey } : {}) };
+    let after: string | undefined;
+    for (let page = 0; page < 20; page++) {
+      const body = await get(`${baseUrl}/v1/models?limit=1000${after ? `&after_id=${encodeURIComponent(after)}` : ""}`, headers);
+      for (const m of (body.data as Json[] | undefined) ?? []) {
+        const id = str(m.id);
+        if (id) out.push({ id, name: str(m.display_name), contextWindow: num(m.max_input_tokens), maxTokens: num(m.max_tokens) });
+      }
+      after = body.has_more === true ? str(body.last_id) : undefined;
+      if (!after) break;
+    }
+  } else if (api === "google-generative-ai") {
+    const headers: Record<string, string> = apiKey ? { "x-goog-api-key": apiKey } : {};
+    let token: string | undefined;
+    for (let page = 0; page < 20; page++) {
+      const body = await get(`${baseUrl}/v1beta/models?pageSize=1000${token ? `&pageToken=${encodeURIComponent(token)}` : ""}`, headers);
+      for (const m of (body.models as Json[] | undefined) ?? []) {
+        const id = str(m.name)?.replace(/^models\//, "");
+        const methods = Array.isArray(m.supportedGenerationMethods) ? m.supportedGenerationMethods : ["generateContent"];
+        if (id && methods.includes("generateContent")) out.push({ id, name: str(m.displayName), contextWindow: num(m.inputTokenLimit), maxTokens: num(m.outputTokenLimit) });
+      }
+      token = str(body.nextPageToken);
+      if (!token) break;
+    }
+  } else {
+    const body = await get(`${baseUrl}/models`, apiKey ? { authorization: `Bearer ${apiKey}` } : {});
+    for (const m of (body.data as Json[] | undefined) ?? []) {
+      const id = str(m.id);
+      if (id) out.push({ id, name: str(m.name), contextWindow: num(m.context_length) ?? num(m.context_window) ?? num(m.max_model_len) });
+    }
+  }
+  return out;
+}
+
+/** A listed model the catalog does not know, made usable with the facts of its nearest catalog relative. */
+export function modelFromListing(listed: ListedModel, provider: { id: string; name: string; api: Api; baseUrl: string }, catalog: Model[]): Model {
+  const relative = nearestRelative(listed.id, catalog.filter((m) => m.provider === provider.id));
+  const base: Model = relative
+    ? { ...relative }
+    : { id: listed.id, name: listed.id, provider: provider.id, api: provider.api, baseUrl: provider.baseUrl, reasoning: false, input: ["text"], cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 }, contextWindow: 128_000, maxTokens: 16_384 };
+  return {
+    ...base,
+    id: listed.id,
+    name: listed.name ?? `${listed.id} (${provider.name})`,
+    contextWindow: listed.contextWindow ?? base.contextWindow,
+    maxTokens: listed.maxTokens ?? base.maxTokens,
+  };
+}
+
+/** The catalog model sharing the longest run of id words (`claude-opus-6` → `claude-opus-5-5`), when it shares the family word. */
+function nearestRelative(id: string, models: Model[]): Model | undefined {
+  const words = id.split(/[-./_]/).filter((w) => !/^\d+$/.test(w));
+  let best: Model | undefined;
+  let bestScore = 1;
+  for (const model of models) {
+    const theirs = new Set(model.id.split(/[-./_]/));
+    const score = words.filter((w) => theirs.has(w)).length;
+    if (score > bestScore) {
+      best = model;
+      bestScore = score;
+    }
+  }
+  return best;
+}

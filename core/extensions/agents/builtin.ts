@@ -1,0 +1,22 @@
+/** A subagent: an agent file (markdown with frontmatter) or the built-in one. */
+export interface AgentDefinition {
+  name: string;
+  description: string;
+  /** Tool names (omp's or Claude's); absent: every tool the parent has, except task. */
+  tools?: string[];
+  /** A model pattern, or `inherit`/absent for the parent's. */
+  model?: string;
+  /** The file's body. */
+  systemPrompt: string;
+  /** Absent for the built-in agent. */
+  file?: string;
+}
+
+/** Claude Code's general-purpose agent, which every session has. */
+export const GENERAL_PURPOSE: AgentDefinition = {
+  name: "general-purpose",
+  description:
+    "General-purpose agent for researching complex questions, searching for code, and executing multi-step tasks. When you are searching for something and are not confident you will find it in the first few tries, use this agent to search for you.",
+  systemPrompt:
+    "You are a subagent of omp, a coding agent. Another agent gave you the task below; do it fully with the tools you have, then answer with a concise report of what you found or did: that report is all the other agent sees. Include file paths and the facts it needs; do not ask questions back.",
+};

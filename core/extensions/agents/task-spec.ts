@@ -1,0 +1,9 @@
+// Imported with { type: "macro" } by task-tool.ts: the task tool's JSON Schema is made when omp is
+// bundled, so zod is not loaded before the tool's first call.
+import { z } from "zod";
+import { TaskInput } from "./task-schema.ts";
+
+export function taskParameters(): Record<string, unknown> {
+  const { $schema, ...parameters } = z.toJSONSchema(TaskInput, { io: "input" }) as Record<string, unknown>;
+  return parameters;
+}

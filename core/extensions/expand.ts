@@ -1,0 +1,173 @@
+import { realpathSync } from "node:fs";
+import { resolve, sep } from "node:path";
+import { expandMentions } from "../agent/mentions.ts";
+import type { ImageContent, TextContent } from "../ai/messages.ts";
+import { displayPath } from "../paths.ts";
+import { noteSkippedForTrust, untrustedNotice } from "../trust/folder-trust.ts";
+import { bashAllowed } from "./allowed-tools.ts";
+import { type MarkdownCommand, readCommandBody } from "./commands.ts";
+import type { Extensions } from "./extensions.ts";
+import { type Skill, readSkillBody } from "./skills.ts";
+
+/** What `/name args` became: the user turn to send, and what sent it. */
+export interface Invocation {
+  kind: "command" | "skill";
+  name: string;
+  path: string;
+  content: (TextContent | ImageContent)[];
+  /** The command's `model`: the model for this one prompt. */
+  model?: string;
+  /** What the user should know (a !`cmd` line that was not run, and why). */
+  warnings: string[];
+}
+
+export interface ExpandOptions {
+  cwd: string;
+  /** Where a long !`cmd` output's full log goes. */
+  artifactsDir: string;
+  /** Removes the secrets in use from that log. */
+  redact?: (text: string) => string;
+  signal?: AbortSignal;
+  /** Names the mode handles itself (the interactive mode's /help, /model): never a command here. */
+  reserved?: (name: string) => boolean;
+}
+
+/** Seconds a command's !`cmd` line may run. */
+export const INLINE_COMMAND_TIMEOUT_S = 30;
+
+/** `/name rest` split; undefined for text that is not a slash command (a path such as /usr/bin is not). */
+export function parseSlash(text: string): { name: string; args: string } | undefined {
+  const match = /^\/([\w.-]+(?::[\w.-]+)*)(?:\s+([\s\S]*))?$/.exec(text.trim());
+  if (!match) return undefined;
+  return { name: match[1]!.toLowerCase(), args: (match[2] ?? "").trim() };
+}
+
+/** The command or skill `/name` invokes: `/skill:x` is always a skill; `/x` a command, else a skill of that name. */
+export function findInvocable(extensions: Extensions, name: string): { command: MarkdownCommand } | { skill: Skill } | undefined {
+  if (name.startsWith("skill:")) {
+    const skill = extensions.skills.find((s) => s.name === name.slice("skill:".length));
+    return skill ? { skill } : undefined;
+  }
+  const command = extensions.commands.find((c) => c.name === name);
+  if (command) return { command };
+  const skill = extensions.skills.find((s) => s.name === name);
+  return skill ? { skill } : undefined;
+}
+
+/**
+ * Turns `/name args` into the prompt it stands for, or undefined when no command or skill has
+ * that name (the text is then sent as it is: it may be a path, or meant for the model).
+ */
+export async function expandSlashPrompt(text: string, extensions: Extensions, options: ExpandOptions): Promise<Invocation | undefined> {
+  const slash = parseSlash(text);
+  if (!slash || options.reserved?.(slash.name)) return undefined;
+  const found = findInvocable(extensions, slash.name);
+  if (!found) return undefined;
+  if ("skill" in found) return invokeSkill(found.skill, slash.args, options.cwd);
+  return invokeCommand(found.command, slash.args, options);
+}
+
+function invokeSkill(skill: Skill, args: string, cwd: string): Invocation {
+  const body = readSkillBody(skill);
+  const block = `<skill name="${skill.name}" path="${skill.path}">\n${body}\n</skill>\nThe skill's folder is ${skill.dir}; paths in it are relative to that folder.`;
+  const [, ...attachments] = args ? expandMentions(args, cwd) : [];
+  return {
+    kind: "skill",
+    name: skill.name,
+    path: skill.path,
+    content: [{ type: "text", text: args ? `${block}\n\n${args}` : block }, ...attachments],
+    warnings: [],
+  };
+}
+
+/** Quote-aware split of the arguments: "a b" stays one. */
+export function splitArgs(args: string): string[] {
+  const out: string[] = [];
+  for (const match of args.matchAll(/"([^"]*)"|'([^']*)'|(\S+)/g)) out.push(match[1] ?? match[2] ?? match[3]!);
+  return out;
+}
+
+/** `$ARGUMENTS` and `$1`…`$9`; the arguments are appended when the template has no placeholder. */
+export function substituteArguments(template: string, args: string): string {
+  const positional = splitArgs(args);
+  let used = false;
+  const text = template
+    .replace(/\$ARGUMENTS\b/g, () => {
+      used = true;
+      return args;
+    })
+    .replace(/\$([1-9])(?!\d)/g, (_, digit: string) => {
+      used = true;
+      return positional[Number(digit) - 1] ?? "";
+    });
+  return !used && args ? `${text.trimEnd()}\n\nARGUMENTS: ${args}` : text;
+}
+
+const INLINE_COMMAND = /(^|[^\w`])!`([^`\n]+)`/g;
+
+async function invokeCommand(command: MarkdownCommand, args: string, options: ExpandOptions): Promise<Invocation> {
+  const warnings: string[] = [];
+  let text = substituteArguments(readCommandBody(command).trim(), args);
+  const where = displayPath(command.path);
+  const lines = [...text.matchAll(INLINE_COMMAND)];
+  if (lines.length > 0) {
+    const outputs: string[] = [];
+    for (const match of lines) {
+      const line = match[2]!.trim();
+      if (!command.source.trusted) {
+        noteSkippedForTrust(`!\`cmd\` lines in ${where}`);
+        outputs.push(`[!\`${line}\` was not run: the project folder is not trusted]`);
+        continue;
+      }
+      if (!bashAllowed(command.allowedTools, line)) {
+        warnings.push(`${where}: !\`${line}\` was not run: the command's allowed-tools do not permit it (add Bash(${line.split(/\s+/).slice(0, 2).join(" ")}:*))`);
+        outputs.push(`[!\`${line}\` was not run: allowed-tools does not permit it]`);
+        continue;
+      }
+      outputs.push(await runInline(line, options));
+    }
+    let index = 0;
+    text = text.replace(INLINE_COMMAND, (_, before: string) => `${before}${outputs[index++]}`);
+    if (!command.source.trusted) {
+      const notice = untrustedNotice(options.cwd);
+      if (notice) warnings.push(notice);
+    }
+  }
+  // An untrusted project's command may inline files of its own project, not the user's others.
+  const allow = command.source.trusted ? undefined : insideFolder(options.cwd);
+  return {
+    kind: "command",
+    name: command.name,
+    path: command.path,
+    content: expandMentions(text, options.cwd, allow),
+    ...(command.model ? { model: command.model } : {}),
+    warnings,
+  };
+}
+
+/** Paths that really (symlinks followed) lie inside `folder`. */
+function insideFolder(folder: string): (full: string) => boolean {
+  const real = (path: string) => {
+    try {
+      return realpathSync(path);
+    } catch {
+      return resolve(path);
+    }
+  };
+  const top = real(folder);
+  return (full) => {
+    const path = real(full);
+    return path === top || path.startsWith(top + sep);
+  };
+}
+
+/** Runs a !`cmd` line with the bash tool (its timeout, process-group kill and output cap); its output, failures included. */
+async function runInline(line: string, options: ExpandOptions): Promise<string> {
+  const { bashTool } = await import("../tools/bash.ts");
+  const result = await bashTool.execute(
+    { command: line, timeout: INLINE_COMMAND_TIMEOUT_S },
+    { cwd: options.cwd, signal: options.signal ?? new AbortController().signal, artifactsDir: options.artifactsDir, ...(options.redact ? { redact: options.redact } : {}) },
+  );
+  const output = result.content.flatMap((part) => (part.type === "text" ? [part.text] : [])).join("");
+  return output === "(no output)" ? "" : output;
+}

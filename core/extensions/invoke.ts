@@ -1,0 +1,48 @@
+import type { Agent } from "../agent/agent.ts";
+import type { Runtime } from "../agent/runtime.ts";
+import { describeError } from "../errors/omp-error.ts";
+import { type Invocation, expandSlashPrompt } from "./expand.ts";
+
+/** A slash command or skill ready to send: its prompt, and what to do once its run is over. */
+export interface PreparedInvocation extends Invocation {
+  /** Switches back from the command's `model`, if it switched; call when the run ends. */
+  restore(): void;
+}
+
+/**
+ * `/name args` as every mode runs it (print, json, rpc, interactive): expanded into its prompt
+ * (!`cmd` lines run, files inlined) and, when the command names a `model`, the agent switched to
+ * it for this one prompt. Undefined when no command or skill has that name: the caller sends the
+ * text as it is. A model that cannot be used is a warning; the prompt goes to the current one.
+ */
+export async function prepareInvocation(
+  runtime: Runtime,
+  agent: Agent,
+  text: string,
+  options: { signal?: AbortSignal; reserved?: (name: string) => boolean; switchModel?: boolean } = {},
+): Promise<PreparedInvocation | undefined> {
+  const { switchModel: maySwitch = true, ...expandOptions } = options;
+  const invocation = await expandSlashPrompt(text, runtime.extensions, { cwd: runtime.options.cwd, artifactsDir: agent.artifactsDir, redact: (output) => agent.redact(output), ...expandOptions });
+  if (!invocation) return undefined;
+  let restore = () => {};
+  if (invocation.model && maySwitch) {
+    try {
+      restore = await switchModel(runtime, agent, invocation.model);
+    } catch (error) {
+      invocation.warnings.push(`/${invocation.name}: model ${JSON.stringify(invocation.model)} cannot be used (${describeError(error)}); using ${agent.model.provider}/${agent.model.id}`);
+    }
+  }
+  return { ...invocation, restore };
+}
+
+/**
+ * Switches to `pattern` (a command's `model`: "haiku", "claude-haiku-4-5", "openai/gpt-5-mini"),
+ * looked for first among the current provider's models; returns what switches back.
+ */
+async function switchModel(runtime: Runtime, agent: Agent, pattern: string): Promise<() => void> {
+  const selection = await runtime.selectModel(pattern.includes("/") ? pattern : `${agent.model.provider}/${pattern}`, false).catch(() => runtime.selectModel(pattern, false));
+  const previous = { model: agent.model, apiKey: agent.apiKey };
+  if (selection.model.provider === previous.model.provider && selection.model.id === previous.model.id) return () => {};
+  agent.setModel(selection.model, selection.apiKey);
+  return () => agent.setModel(previous.model, previous.apiKey);
+}

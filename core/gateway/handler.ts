@@ -1,0 +1,259 @@
+import { stream } from "../ai/index.ts";
+import type { AssistantMessage } from "../ai/messages.ts";
+import type { Model } from "../ai/model.ts";
+import type { AssistantEvent, Context } from "../ai/stream.ts";
+import { type Codec, type DecodedRequest, type EncodeContext, RequestError } from "./codec.ts";
+import { type GatewayFailure, failure, isAccountFailure, retryHeaders, upstreamFailure } from "./errors.ts";
+import { SSE_HEADERS } from "./sse.ts";
+import { type StickyCredentials, conversationHash } from "./sticky.ts";
+import type { Credential, Upstream } from "./upstream.ts";
+
+/** What a finished request reports for its log line, usage row and metrics. */
+export interface Outcome {
+  status: number;
+  model?: Model;
+  credential?: string;
+  message?: AssistantMessage;
+  error?: string;
+}
+
+export interface CallDeps {
+  upstream: Upstream;
+  sticky: StickyCredentials;
+  requestId: string;
+  /** Called once, when the response (the whole stream, for streams) is over. */
+  finish(outcome: Outcome): void;
+}
+
+/** How often an open stream sends a keep-alive while the provider is silent. */
+const PING_MS = 10_000;
+
+/** Rough token count (four characters a token), for clients that need a number before the provider gives one. */
+export function estimateTokens(context: Context): number {
+  return Math.max(1, Math.ceil(JSON.stringify(context).length / 4));
+}
+
+export function errorResponse(codec: Codec, f: GatewayFailure, requestId: string): Response {
+  const { status, body } = codec.error(f, requestId);
+  return Response.json(body, { status, headers: retryHeaders(f) });
+}
+
+export async function readJson(req: Request): Promise<unknown> {
+  try {
+    return await req.json();
+  } catch {
+    throw new RequestError(failure("invalid_request", "the request body is not valid JSON"));
+  }
+}
+
+/** Parses, resolves and decodes a request, or throws RequestError. */
+export async function prepare(codec: Codec, req: Request, upstream: Upstream): Promise<{ model: Model; name: string; decoded: DecodedRequest }> {
+  const head = codec.parse(await readJson(req));
+  const model = await upstream.resolve(head.model);
+  if (!model) {
+    throw new RequestError(failure("not_found", `model ${JSON.stringify(head.model)} is not one omp can serve here; GET /v1/models lists them (ids bare or as provider/id)`));
+  }
+  return { model, name: head.model, decoded: codec.decode(head.body, req.headers, model) };
+}
+
+const CONTENT = new Set(["text_start", "text_delta", "thinking_start", "thinking_delta", "toolcall_start", "toolcall_delta", "toolcall_end", "text_end", "thinking_end"]);
+
+/**
+ * Serves one completion request through core/ai. Nothing is sent until the provider has accepted
+ * the request, so a refusal becomes an HTTP error in the client's format, and a usage limit or a
+ * rejected credential moves the conversation to another credential first.
+ */
+export async function serveCompletion(codec: Codec, req: Request, deps: CallDeps): Promise<Response> {
+  let prepared;
+  try {
+    prepared = await prepare(codec, req, deps.upstream);
+  } catch (error) {
+    if (!(error instanceof RequestError)) throw error;
+    deps.finish({ status: codec.error(error.failure, deps.requestId).status, error: error.message });
+    return errorResponse(codec, error.failure, deps.requestId);
+  }
+  const { model, decoded } = prepared;
+  const fail = (f: GatewayFailure, credential?: string): Response => {
+    deps.finish({ status: codec.error(f, deps.requestId).status, model, credential, error: f.message });
+    return errorResponse(codec, f, deps.requestId);
+  };
+
+  const found = await deps.upstream.credentials(model.provider);
+  if (!found.ok) return fail(failure("authentication", `the gateway has no credential for ${model.provider}: ${found.error}`));
+  const first = decoded.context.messages.find((m) => m.role === "user");
+  const conversation = decoded.conversationKey ?? conversationHash([model.provider, decoded.context.systemPrompt, first?.content]);
+
+  const abort = new AbortController();
+  req.signal.addEventListener("abort", () => abort.abort(), { once: true });
+  const tried = new Set<string>();
+  let lastFailure: GatewayFailure | undefined;
+  for (;;) {
+    const credential = deps.sticky.pick(conversation, found.credentials, tried);
+    if (!credential) return fail(lastFailure ?? failure("api_error", `no credential for ${model.provider} is left to try`));
+    tried.add(credential.label);
+    const attempt = await startAttempt(model, decoded, credential, conversation, abort.signal);
+    if (attempt.kind === "failed") {
+      if (abort.signal.aborted) return fail(failure("invalid_request", "the client closed the connection"), credential.label);
+      lastFailure = attempt.failure;
+      if (isAccountFailure(attempt.failure)) {
+        deps.sticky.block(credential.label, attempt.failure.retryAfterMs);
+        if (found.credentials.some((c) => !tried.has(c.label))) continue;
+      }
+      return fail(attempt.failure, credential.label);
+    }
+
+    const context: EncodeContext = { requestId: deps.requestId, modelName: prepared.name, upstream: model, request: decoded, estimatedInput: estimateTokens(decoded.context) };
+    if (!decoded.stream) return await whole(codec, context, attempt, deps, credential, fail);
+    return streamed(codec, context, attempt, abort, deps, credential);
+  }
+}
+
+type Accepted = {
+  kind: "accepted";
+  buffered: AssistantEvent[];
+  /** The provider's next event, already asked for when the stream opened before any content. */
+  pending?: Promise<IteratorResult<AssistantEvent>>;
+  rest: AsyncIterator<AssistantEvent>;
+  partial: AssistantMessage;
+};
+type Attempt = { kind: "failed"; failure: GatewayFailure } | Accepted;
+
+/**
+ * How long a streaming request waits for the provider's first content before its stream opens
+ * anyway: a model that thinks silently for minutes must not leave the client (and Bun's idle
+ * timer) without a byte. Refusals come well within it, so they still become HTTP errors and
+ * usage limits still fail over.
+ */
+const OPEN_AFTER_MS = 3000;
+const SILENT = Symbol("silent");
+
+/** Runs the provider call until it shows content (or ends), keeping what it saw for the encoder. */
+async function startAttempt(model: Model, decoded: DecodedRequest, credential: Credential, conversation: string, signal: AbortSignal): Promise<Attempt> {
+  const events = stream(model, decoded.context, {
+    apiKey: credential.key,
+    signal,
+    // The client's SDK retries, honouring the retry-after the gateway relays.
+    maxRetries: 0,
+    thinking: decoded.thinking,
+    maxTokens: decoded.maxTokens,
+    temperature: decoded.temperature,
+    sessionId: conversation,
+  })[Symbol.asyncIterator]();
+  const buffered: AssistantEvent[] = [];
+  const openBy = decoded.stream ? Date.now() + OPEN_AFTER_MS : Number.POSITIVE_INFINITY;
+  for (;;) {
+    const pending = events.next();
+    const start = buffered.find((e) => e.type === "start");
+    // core/ai yields `start`, with the message it fills, before the request goes out.
+    const next = start ? await raceUntil(pending, openBy) : await pending;
+    if (next === SILENT) return { kind: "accepted", buffered, pending, rest: events, partial: start!.partial };
+    if (next.done) return { kind: "failed", failure: failure("api_error", `${model.provider}: the reply ended without a result`) };
+    const event = next.value;
+    if (event.type === "error") {
+      if (buffered.some((e) => CONTENT.has(e.type))) {
+        buffered.push(event);
+        return { kind: "accepted", buffered, rest: events, partial: event.message };
+      }
+      return { kind: "failed", failure: upstreamFailure(event.message.errorMessage ?? "the provider failed", event.failure) };
+    }
+    buffered.push(event);
+    if (event.type === "done") return { kind: "accepted", buffered, rest: events, partial: event.message };
+    if (CONTENT.has(event.type)) return { kind: "accepted", buffered, rest: events, partial: (event as { partial: AssistantMessage }).partial };
+  }
+}
+
+async function raceUntil<T>(promise: Promise<T>, deadline: number): Promise<T | typeof SILENT> {
+  const wait = deadline - Date.now();
+  if (!Number.isFinite(wait)) return promise;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const silent = new Promise<typeof SILENT>((resolve) => (timer = setTimeout(() => resolve(SILENT), Math.max(0, wait))));
+  try {
+    return await Promise.race([promise, silent]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+async function* remaining(attempt: Accepted): AsyncGenerator<AssistantEvent> {
+  yield* attempt.buffered;
+  if (attempt.pending) {
+    const next = await attempt.pending;
+    if (next.done) return;
+    yield next.value;
+  }
+  for (;;) {
+    const next = await attempt.rest.next();
+    if (next.done) return;
+    yield next.value;
+  }
+}
+
+async function whole(
+  codec: Codec,
+  context: EncodeContext,
+  attempt: Accepted,
+  deps: CallDeps,
+  credential: Credential,
+  fail: (f: GatewayFailure, credential?: string) => Response,
+): Promise<Response> {
+  for await (const event of remaining(attempt)) {
+    if (event.type === "error") return fail(upstreamFailure(event.message.errorMessage ?? "the provider failed", event.failure), credential.label);
+    if (event.type === "done") {
+      deps.finish({ status: 200, model: context.upstream, credential: credential.label, message: event.message });
+      return Response.json(codec.message(context, event.message));
+    }
+  }
+  return fail(failure("api_error", "the provider's reply ended without a result"), credential.label);
+}
+
+function streamed(
+  codec: Codec,
+  context: EncodeContext,
+  attempt: Accepted,
+  abort: AbortController,
+  deps: CallDeps,
+  credential: Credential,
+): Response {
+  const encoder = codec.encoder(context);
+  const bytes = new TextEncoder();
+  let ping: ReturnType<typeof setInterval> | undefined;
+  let finished = false;
+  const end = (outcome: Omit<Outcome, "model" | "credential">) => {
+    if (finished) return;
+    finished = true;
+    clearInterval(ping);
+    deps.finish({ ...outcome, model: context.upstream, credential: credential.label });
+  };
+  const body = new ReadableStream<Uint8Array>({
+    async start(controller) {
+      const write = (frames: string[]) => {
+        if (frames.length > 0 && !abort.signal.aborted) controller.enqueue(bytes.encode(frames.join("")));
+      };
+      ping = setInterval(() => write([encoder.ping()]), PING_MS);
+      try {
+        write(encoder.open(attempt.partial));
+        for await (const event of remaining(attempt)) {
+          if (event.type === "done") {
+            write(encoder.done(event.message));
+            end({ status: 200, message: event.message });
+          } else if (event.type === "error") {
+            const f = upstreamFailure(event.message.errorMessage ?? "the provider failed", event.failure);
+            write(encoder.fail(f, event.message));
+            end({ status: 200, message: event.message, error: f.message });
+          } else write(encoder.event(event));
+        }
+      } catch (error) {
+        write(encoder.fail(failure("api_error", `the gateway failed mid-stream: ${(error as Error).message}`), attempt.partial));
+        end({ status: 200, error: String(error) });
+      }
+      end({ status: 200, error: "the stream ended early" });
+      if (!abort.signal.aborted) controller.close();
+    },
+    cancel() {
+      // The client went away: stop the provider's generation too.
+      abort.abort();
+      end({ status: 499, message: attempt.partial, error: "the client closed the connection" });
+    },
+  });
+  return new Response(body, { headers: SSE_HEADERS });
+}

@@ -1,0 +1,181 @@
+import { VERSION } from "../version.ts";
+import { anthropicCodec } from "./anthropic.ts";
+import { type BindAddress, bindUrl } from "./bind.ts";
+import { chatCodec } from "./chat.ts";
+import { type Codec, RequestError } from "./codec.ts";
+import { failure } from "./errors.ts";
+import { countInputTokens } from "./count-tokens.ts";
+import { type Outcome, errorResponse, prepare, serveCompletion } from "./handler.ts";
+import { Metrics } from "./metrics.ts";
+import { responsesCodec } from "./responses.ts";
+import { StickyCredentials } from "./sticky.ts";
+import { presentedToken, tokenLabel, tokenMatches } from "./token.ts";
+import type { Upstream } from "./upstream.ts";
+import type { UsageLog } from "./usage-db.ts";
+
+export interface GatewayOptions {
+  bind: BindAddress;
+  /** The bearer clients must present; undefined serves without auth (loopback only, checked by the caller). */
+  token: string | undefined;
+  upstream: Upstream;
+  usage?: UsageLog;
+  /** One line per request; no secrets, no prompt text. */
+  log?: (line: string) => void;
+}
+
+export interface Gateway {
+  url: string;
+  port: number;
+  metrics: Metrics;
+  /** Stops taking requests and waits (up to `graceMs`) for running ones, streams included, to finish. */
+  stop(graceMs?: number): Promise<void>;
+}
+
+const COMPLETIONS: Record<string, Codec> = {
+  "/v1/chat/completions": chatCodec,
+  "/v1/responses": responsesCodec,
+  "/v1/messages": anthropicCodec,
+};
+
+/** Which format's envelope an error on this path goes out in. */
+function codecForPath(path: string): Codec {
+  return path.startsWith("/v1/messages") ? anthropicCodec : chatCodec;
+}
+
+/** `/chat/completions` and `/responses` also work without the `/v1` some clients leave off their base URL. */
+function normalisePath(pathname: string): string {
+  const path = pathname.length > 1 ? pathname.replace(/\/+$/, "") : pathname;
+  if (path === "/chat/completions" || path === "/responses" || path === "/models" || path === "/messages" || path === "/messages/count_tokens") return `/v1${path}`;
+  return path;
+}
+
+export function startGateway(options: GatewayOptions): Gateway {
+  const metrics = new Metrics();
+  const sticky = new StickyCredentials();
+  const log = options.log ?? ((line: string) => process.stderr.write(`${line}\n`));
+
+  const server = Bun.serve({
+    hostname: options.bind.hostname,
+    port: options.bind.port,
+    // Bun's maximum; pings keep long streams well inside it.
+    idleTimeout: 255,
+    // Whatever escapes a handler still answers in OpenAI's envelope rather than Bun's HTML page.
+    error: (error) => errorResponse(chatCodec, failure("api_error", `the gateway failed: ${error.message}`), "req_unknown"),
+    async fetch(req) {
+      const started = performance.now();
+      const requestId = `req_${crypto.randomUUID().replaceAll("-", "").slice(0, 24)}`;
+      const path = normalisePath(new URL(req.url).pathname);
+      const presented = presentedToken(req.headers);
+      const client = tokenLabel(options.token === undefined ? undefined : presented);
+      let logged = false;
+      const finish = (outcome: Outcome) => {
+        if (logged) return;
+        logged = true;
+        const seconds = (performance.now() - started) / 1000;
+        metrics.request(path, outcome.status, seconds);
+        const usage = outcome.message?.usage;
+        if (outcome.model && usage) {
+          options.usage?.record(client, outcome.model.provider, outcome.model.id, usage, outcome.error !== undefined);
+          metrics.tokensUsed(outcome.model.provider, outcome.model.id, "input", usage.input);
+          metrics.tokensUsed(outcome.model.provider, outcome.model.id, "output", usage.output);
+          metrics.tokensUsed(outcome.model.provider, outcome.model.id, "cache_read", usage.cacheRead);
+          metrics.tokensUsed(outcome.model.provider, outcome.model.id, "cache_write", usage.cacheWrite);
+        }
+        log(
+          JSON.stringify({
+            time: new Date().toISOString(),
+            id: requestId,
+            method: req.method,
+            path,
+            status: outcome.status,
+            ms: Math.round(seconds * 1000),
+            client,
+            model: outcome.model ? `${outcome.model.provider}/${outcome.model.id}` : undefined,
+            credential: outcome.credential,
+            input: usage ? usage.input + usage.cacheRead + usage.cacheWrite : undefined,
+            output: usage?.output,
+            error: outcome.error,
+          }),
+        );
+      };
+      const response = await route(req, path, requestId, client, presented, finish);
+      response.headers.set("x-request-id", requestId);
+      response.headers.set("request-id", requestId);
+      if (!logged && !(response.headers.get("content-type") ?? "").startsWith("text/event-stream")) finish({ status: response.status });
+      return response;
+    },
+  });
+
+  async function route(req: Request, path: string, requestId: string, client: string, presented: string | undefined, finish: (o: Outcome) => void): Promise<Response> {
+    if (path === "/healthz" && req.method === "GET") return Response.json({ status: "ok", version: VERSION });
+    if (options.token !== undefined && !tokenMatches(presented, options.token)) {
+      const f = failure("authentication", "the gateway token is missing or wrong: send it as `Authorization: Bearer <token>` or `x-api-key` (`omp auth-gateway token` prints it)");
+      return errorResponse(codecForPath(path), f, requestId);
+    }
+    if (req.method === "GET") {
+      if (path === "/v1/models") return Response.json(await modelList(options.upstream));
+      if (path === "/v1/usage") return Response.json({ object: "list", client, data: options.usage?.rows() ?? [] });
+      if (path === "/metrics") return new Response(metrics.render(), { headers: { "content-type": "text/plain; version=0.0.4" } });
+    }
+    if (req.method === "POST") {
+      const codec = COMPLETIONS[path];
+      if (codec) {
+        metrics.active++;
+        let done = false;
+        const finishOnce = (outcome: Outcome) => {
+          if (!done) metrics.active--;
+          done = true;
+          finish(outcome);
+        };
+        try {
+          return await serveCompletion(codec, req, { upstream: options.upstream, sticky, requestId, finish: finishOnce });
+        } catch (error) {
+          const f = failure("api_error", `the gateway failed: ${(error as Error).message}`);
+          finishOnce({ status: 500, error: f.message });
+          return errorResponse(codec, f, requestId);
+        }
+      }
+      if (path === "/v1/messages/count_tokens") return countTokens(req, requestId);
+    }
+    return errorResponse(codecForPath(path), failure("not_found", `no endpoint ${req.method} ${path}`), requestId);
+  }
+
+  async function countTokens(req: Request, requestId: string): Promise<Response> {
+    try {
+      const { model, decoded } = await prepare(anthropicCodec, req, options.upstream);
+      return Response.json({ input_tokens: await countInputTokens(model, decoded, options.upstream) });
+    } catch (error) {
+      if (error instanceof RequestError) return errorResponse(anthropicCodec, error.failure, requestId);
+      throw error;
+    }
+  }
+
+  const port = server.port!;
+  return {
+    url: bindUrl({ hostname: options.bind.hostname, port }),
+    port,
+    metrics,
+    async stop(graceMs = 30_000) {
+      server.stop(false);
+      const deadline = Date.now() + graceMs;
+      while (metrics.active > 0 && Date.now() < deadline) await Bun.sleep(50);
+      await server.stop(true);
+    },
+  };
+}
+
+/**
+ * OpenAI's list shape with Anthropic's fields too (`type`, `display_name`, `created_at`), so both
+ * SDKs and Claude Code's model discovery read it. Ids are bare; a second provider's model of the
+ * same id is listed as `provider/id`.
+ */
+async function modelList(upstream: Upstream): Promise<unknown> {
+  const seen = new Set<string>();
+  const created = Math.floor(Date.now() / 1000);
+  const data = (await upstream.servableModels()).map((m) => {
+    const id = seen.has(m.id) ? `${m.provider}/${m.id}` : m.id;
+    seen.add(m.id);
+    return { id, object: "model", type: "model", created, created_at: new Date(created * 1000).toISOString(), owned_by: m.provider, display_name: m.name };
+  });
+  return { object: "list", data, has_more: false, first_id: data[0]?.id ?? null, last_id: data[data.length - 1]?.id ?? null };
+}

@@ -1,0 +1,148 @@
+import type { Tool, ToolImplementation, ToolSource } from "../tools/types.ts";
+import { rawServers, switchedOff } from "./config-files.ts";
+import type { McpManager, McpManagerOptions } from "./manager.ts";
+import { mcpToolName } from "./names.ts";
+import { ToolCache, entryKey } from "./tool-cache.ts";
+import { fitsShare, toolDescription, toolEffect, toolParameters } from "./tool-shape.ts";
+
+/** With every tool list cached, servers start this long after start-up at the latest. */
+const CACHED_START_DELAY_MS = 500;
+
+/**
+ * The MCP servers as a tool source that exists from the first millisecond. Loading the SDK and
+ * spawning servers costs tens of milliseconds of CPU (more with several node servers on a busy
+ * machine), so neither happens before the first request or frame when it need not:
+ * - every tool list cached: the first request carries the cached tools, built here without zod or
+ *   the SDK; the servers start shortly after start-up, or at the first call of one of their tools
+ *   (which waits for its server), and not at all in a run that ends before either;
+ * - some list unknown (headless): the servers start at once and the first request waits for them;
+ * - the interactive mode: they start after its first frame and nobody waits.
+ */
+export class LazyMcpSource implements ToolSource {
+  private manager: McpManager | undefined;
+  private loading: Promise<McpManager | undefined> | undefined;
+  private readonly listeners = new Set<() => void>();
+  private readonly cached: Tool[] | undefined;
+  private readonly report: (line: string) => void;
+
+  constructor(
+    private readonly options: McpManagerOptions & { deferStart?: boolean },
+  ) {
+    this.report = (line: string) => options.onProblem?.(line);
+    this.cached = this.cachedTools();
+    if (options.deferStart) return;
+    if (this.cached && options.waitForUncached) setTimeout(() => void this.start(), CACHED_START_DELAY_MS).unref();
+    else void this.start();
+  }
+
+  /** Tools from the cache when every enabled server has a list there; undefined otherwise. */
+  private cachedTools(): Tool[] | undefined {
+    let raws;
+    try {
+      raws = rawServers(this.options.cwd, this.options.flagFiles ?? [], this.options.plugins ?? [], this.options.env).servers;
+    } catch {
+      return undefined;
+    }
+    const cache = ToolCache.open(this.options.env);
+    const tools: Tool[] = [];
+    const names = new Set<string>();
+    for (const { name, raw } of raws) {
+      if (switchedOff(raw)) continue;
+      const lists = cache.get({ name, key: entryKey(raw) });
+      if (!lists) return undefined;
+      const entry = raw as { enabledTools?: string[]; disabledTools?: string[] };
+      for (const info of lists.tools) {
+        if (entry.enabledTools && !entry.enabledTools.includes(info.name)) continue;
+        if (entry.disabledTools?.includes(info.name)) continue;
+        const toolName = mcpToolName(name, info.name);
+        if (names.has(toolName)) continue;
+        names.add(toolName);
+        tools.push({
+          name: toolName,
+          description: toolDescription(name, info),
+          effect: toolEffect(info),
+          parameters: toolParameters(info.inputSchema),
+          load: () => this.liveTool(toolName),
+        });
+      }
+    }
+    return tools;
+  }
+
+  /** A cached tool's code: the live tool of the same name, once its server is known. */
+  private async liveTool(name: string): Promise<ToolImplementation> {
+    const manager = await this.start();
+    const live = manager?.findTool(name);
+    if (!live) throw new Error(`the MCP tool ${name} is no longer offered by its server (omp mcp list shows what is)`);
+    return live.load();
+  }
+
+  /** Loads the SDK and starts the servers (once); resolves with the manager, or undefined when that failed. */
+  start(): Promise<McpManager | undefined> {
+    this.loading ??= import("./manager.ts")
+      .then(({ McpManager }) => {
+        const manager = McpManager.start({ ...this.options, onProblem: this.report });
+        this.manager = manager;
+        for (const listener of this.listeners) manager.subscribe(listener);
+        for (const listener of this.listeners) listener();
+        return manager;
+      })
+      .catch((error: unknown) => {
+        this.report(`MCP servers not started: ${(error as Error).message}`);
+        return undefined;
+      });
+    return this.loading;
+  }
+
+  /** The manager once started (for /mcp, prompts and `omp mcp`). */
+  get current(): McpManager | undefined {
+    return this.manager;
+  }
+
+  tools(contextWindow: number): Tool[] {
+    if (this.manager) return this.manager.tools(contextWindow);
+    // Past the share the manager's tool search takes over; until then, nothing rather than too much.
+    return this.cached && fitsShare(this.cached, contextWindow, this.options.env) ? this.cached : [];
+  }
+
+  ready(): Promise<void> {
+    if (this.cached) return Promise.resolve();
+    return this.start().then((manager) => manager?.ready());
+  }
+
+  subscribe(listener: () => void): () => void {
+    this.listeners.add(listener);
+    const unsubscribe = this.manager?.subscribe(listener);
+    return () => {
+      this.listeners.delete(listener);
+      unsubscribe?.();
+    };
+  }
+
+  /**
+   * `/mcp__<server>__<prompt> args` typed as a prompt: the server prompt's text, or undefined when
+   * the text is no such command. A known prefix with an unknown prompt is an error listing them.
+   */
+  async expandPrompt(text: string): Promise<string | undefined> {
+    const match = /^\/(mcp__\S+)(?:\s+([\s\S]*))?$/.exec(text.trim());
+    if (!match) return undefined;
+    const manager = await this.start();
+    if (!manager) return undefined;
+    let commands = manager.promptCommands();
+    if (!commands.some((c) => c.name === match[1])) {
+      await Promise.all([...manager.connections.values()].map((connection) => connection.start()));
+      commands = manager.promptCommands();
+    }
+    const command = commands.find((c) => c.name === match[1]);
+    if (!command) {
+      const known = commands.map((c) => `/${c.name}`).join(", ") || "none";
+      throw new Error(`no MCP prompt /${match[1]}; the servers offer: ${known}`);
+    }
+    return command.expand(match[2] ?? "");
+  }
+
+  /** Ends the servers, if they were started. */
+  async close(): Promise<void> {
+    await (await this.loading)?.close();
+  }
+}

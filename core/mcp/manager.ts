@@ -1,0 +1,219 @@
+import { join } from "node:path";
+import { describeError } from "../errors/omp-error.ts";
+import { configRoot, homeDir } from "../paths.ts";
+import type { Tool, ToolSource } from "../tools/types.ts";
+import { type McpConfig, type PluginServers, loadMcpConfig } from "./config.ts";
+import type { ResolvedServer } from "./config-schema.ts";
+import { McpConnection } from "./connection.ts";
+import { mcpTool } from "./mcp-tool.ts";
+import { mcpToolName } from "./names.ts";
+import { type McpPromptCommand, promptCommands } from "./prompts.ts";
+import { resourcesTool } from "./resources.ts";
+import { toToolResult } from "./results.ts";
+import { ToolCache } from "./tool-cache.ts";
+import { ToolSearch } from "./tool-search.ts";
+
+export interface McpManagerOptions {
+  cwd: string;
+  env: NodeJS.ProcessEnv;
+  /** `--mcp-config` files. */
+  flagFiles?: readonly string[];
+  plugins?: readonly PluginServers[];
+  /**
+   * Headless runs: the first request waits for servers with no cached tool list, each up to its
+   * start timeout. The interactive mode never waits.
+   */
+  waitForUncached: boolean;
+  /** One line each time a server fails (and for each config problem). */
+  onProblem?: (line: string) => void;
+}
+
+const DEFAULT_START_TIMEOUT_MS = 10_000;
+const DEFAULT_CALL_TIMEOUT_MS = 60_000;
+
+function envMs(env: NodeJS.ProcessEnv, name: string): number | undefined {
+  const text = env[name];
+  if (text === undefined || text.trim() === "") return undefined;
+  const value = Number(text);
+  return Number.isFinite(value) && value >= 0 ? value : undefined;
+}
+
+export const mcpLogPath = (server: string) => join(configRoot(homeDir()), "logs", `mcp-${server}.log`);
+
+export interface ServerState {
+  name: string;
+  status: "starting" | "ready" | "failed" | "disabled";
+  transport: string;
+  tools: number;
+  error?: string;
+  logPath?: string;
+  source: string;
+}
+
+/**
+ * Every configured MCP server of this process: started together in the background, each on its
+ * own; their tools offered to the agent as they become known (from the cache first); one broken
+ * server reported in one line and never in the way of the others.
+ */
+export class McpManager implements ToolSource {
+  readonly connections = new Map<string, McpConnection>();
+  /** Config and naming problems, one line each (server failures are in each server's state). */
+  readonly problems: string[] = [];
+  private readonly listeners = new Set<() => void>();
+  private readonly cache: ToolCache;
+  private readonly readyPromise: Promise<void>;
+  private readonly search = new ToolSearch(() => this.notify());
+  private built: Tool[] | undefined;
+  private collisions = new Set<string>();
+  /** Servers switched off for this session (/mcp disable): their tools are not offered. */
+  private readonly switchedOff = new Set<string>();
+
+  private constructor(
+    private readonly options: McpManagerOptions,
+    private readonly config: McpConfig,
+  ) {
+    this.cache = ToolCache.open(options.env);
+    for (const line of config.problems) this.report(line);
+    const waits: Promise<void>[] = [];
+    for (const server of config.servers) {
+      const connection = this.connect(server);
+      const cached = this.cache.get(server);
+      if (cached) Object.assign(connection, { tools: cached.tools, prompts: cached.prompts, hasResources: cached.resources });
+      const started = connection.start();
+      if (options.waitForUncached && !cached) waits.push(started);
+    }
+    this.readyPromise = Promise.all(waits).then(() => {});
+  }
+
+  /** Loads the config and starts every enabled server; returns at once. */
+  static start(options: McpManagerOptions): McpManager {
+    const config = loadMcpConfig({ cwd: options.cwd, flagFiles: options.flagFiles, plugins: options.plugins, env: options.env });
+    return new McpManager(options, config);
+  }
+
+  private connect(server: ResolvedServer): McpConnection {
+    const env = this.options.env;
+    const connection = new McpConnection(server, {
+      env,
+      logPath: mcpLogPath(server.name),
+      startTimeoutMs: envMs(env, "OMP_MCP_START_TIMEOUT_MS") ?? server.startTimeout ?? DEFAULT_START_TIMEOUT_MS,
+      callTimeoutMs: envMs(env, "OMP_MCP_TIMEOUT_MS") ?? server.timeout ?? DEFAULT_CALL_TIMEOUT_MS,
+    });
+    let reported: string | undefined;
+    connection.onChange = () => {
+      if (connection.status === "ready") this.cache.set(server, connection.snapshot());
+      if (connection.status === "failed" && connection.error !== reported) {
+        reported = connection.error;
+        this.options.onProblem?.(`MCP server "${server.name}" failed: ${connection.error}`);
+      }
+      this.notify();
+    };
+    this.connections.set(server.name, connection);
+    return connection;
+  }
+
+  private report(line: string): void {
+    this.problems.push(line);
+    this.options.onProblem?.(line);
+  }
+
+  private notify(): void {
+    this.built = undefined;
+    for (const listener of this.listeners) listener();
+  }
+
+  subscribe(listener: () => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  ready(): Promise<void> {
+    return this.readyPromise;
+  }
+
+  /** Every MCP tool, collisions reported and left out, per-server allow and deny lists applied. */
+  private allTools(): Tool[] {
+    if (this.built) return this.built;
+    const tools: Tool[] = [];
+    const owner = new Map<string, string>();
+    for (const connection of this.connections.values()) {
+      const { server } = connection;
+      if (this.switchedOff.has(server.name)) continue;
+      for (const info of connection.tools) {
+        if (server.enabledTools && !server.enabledTools.includes(info.name)) continue;
+        if (server.disabledTools?.includes(info.name)) continue;
+        const name = mcpToolName(server.name, info.name);
+        const first = owner.get(name);
+        if (first !== undefined) {
+          const line = `MCP tool "${info.name}" of server "${server.name}" is left out: its name ${name} is already taken by ${first}; rename the server or disable one with "disabledTools"`;
+          if (!this.collisions.has(line)) {
+            this.collisions.add(line);
+            this.report(line);
+          }
+          continue;
+        }
+        owner.set(name, `"${info.name}" of server "${server.name}"`);
+        tools.push(
+          mcpTool(name, server.name, info, async (args, context) =>
+            toToolResult(await connection.callTool(info.name, args, { signal: context.signal, onProgress: context.onUpdate })),
+          ),
+        );
+      }
+    }
+    const resources = [...this.connections.values()].filter((c) => c.hasResources);
+    if (resources.length > 0) tools.push(resourcesTool(resources));
+    this.built = tools;
+    return tools;
+  }
+
+  /** What the model is offered: every tool, or past the context share, the tool search and what it loaded. */
+  tools(contextWindow: number): Tool[] {
+    return this.search.offer(this.allTools(), contextWindow, this.options.env);
+  }
+
+  /** A tool by its model-facing name, whether or not tool search offers it now. */
+  findTool(name: string): Tool | undefined {
+    return this.allTools().find((tool) => tool.name === name);
+  }
+
+  promptCommands(): McpPromptCommand[] {
+    return promptCommands([...this.connections.values()]);
+  }
+
+  states(): ServerState[] {
+    const live = [...this.connections.values()].map((c) => ({
+      name: c.server.name,
+      status: c.status,
+      transport: c.server.type ?? "stdio",
+      tools: c.tools.length,
+      ...(c.error ? { error: c.error } : {}),
+      logPath: c.logPath,
+      source: c.server.source,
+    }));
+    const off = this.config.disabled.map((s) => ({ name: s.name, status: "disabled" as const, transport: s.type ?? "stdio", tools: 0, source: s.source }));
+    return [...live, ...off];
+  }
+
+  /** Offers or withholds a server's tools for the rest of this session. */
+  setEnabled(name: string, enabled: boolean): void {
+    if (!this.connections.has(name)) throw new Error(`no MCP server named "${name}" is running`);
+    if (enabled) this.switchedOff.delete(name);
+    else this.switchedOff.add(name);
+    this.notify();
+  }
+
+  isEnabled(name: string): boolean {
+    return !this.switchedOff.has(name);
+  }
+
+  async reconnect(name: string): Promise<void> {
+    const connection = this.connections.get(name);
+    if (!connection) throw new Error(`no MCP server named "${name}" is running`);
+    await connection.reconnect();
+  }
+
+  async close(): Promise<void> {
+    await Promise.all([...this.connections.values()].map((c) => c.close().catch((error) => describeError(error))));
+  }
+}
+

@@ -1,0 +1,34 @@
+import type { Tool, ToolEffect } from "../tools/types.ts";
+import type { McpToolInfo } from "./tool-cache.ts";
+
+/** How an MCP tool looks to the model, without zod: the tool-list cache builds tools from this before the SDK loads. */
+
+/** Longer descriptions are cut: some servers paste whole manuals into them. */
+const MAX_DESCRIPTION = 2048;
+
+/** A server's input schema as providers take it: always an object schema, without `$schema`. */
+export function toolParameters(inputSchema: Record<string, unknown> | undefined): Record<string, unknown> {
+  const { $schema: _schema, ...rest } = inputSchema ?? {};
+  if (rest.type !== "object") return { type: "object", properties: {}, ...rest, ...(rest.type === undefined ? {} : { type: "object" }) };
+  return rest;
+}
+
+export function toolDescription(server: string, info: McpToolInfo): string {
+  const text = info.description || info.title || info.annotations?.title || `${info.name} (from the ${server} MCP server)`;
+  return text.length > MAX_DESCRIPTION ? `${text.slice(0, MAX_DESCRIPTION)}…` : text;
+}
+
+/** readOnlyHint → read; anything else may change things. */
+export const toolEffect = (info: McpToolInfo): ToolEffect => (info.annotations?.readOnlyHint === true ? "read" : "exec");
+
+/** Share of the context window MCP tool schemas may take before they are offered by name only. */
+const DEFAULT_SHARE = 0.1;
+const CHARS_PER_TOKEN = 4;
+
+/** Whether these tools' schemas fit the share (OMP_MCP_TOOL_SEARCH_SHARE, default 0.1) of the context window. */
+export function fitsShare(tools: readonly Tool[], contextWindow: number, env: NodeJS.ProcessEnv): boolean {
+  const value = Number(env.OMP_MCP_TOOL_SEARCH_SHARE);
+  const share = env.OMP_MCP_TOOL_SEARCH_SHARE !== undefined && Number.isFinite(value) && value >= 0 ? value : DEFAULT_SHARE;
+  const tokens = tools.reduce((sum, tool) => sum + tool.name.length + tool.description.length + JSON.stringify(tool.parameters).length, 0) / CHARS_PER_TOKEN;
+  return tokens <= contextWindow * share;
+}

@@ -1,0 +1,117 @@
+// `--mode rpc` for hosts (editors, GUIs), on the compiled binary: approvals asked with
+// extension_ui_request and answered with extension_ui_response, so --approval-mode write works;
+// session names, HTML export of the whole conversation after a compaction, branching, model and
+// thinking cycling.
+import { describe, expect, test } from "bun:test";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { agentTestFile, modelRequests, readJsonl, runAgent, sessionFiles, toolResultsOf, workspace } from "../support/agent-harness.ts";
+import { RpcProcess } from "../support/agent-rpc.ts";
+
+const standin = await agentTestFile();
+const MODEL = "anthropic/claude-opus-5-5";
+const env = () => ({ ANTHROPIC_BASE_URL: standin.url, ANTHROPIC_API_KEY: `omptest_ant_${crypto.randomUUID().replaceAll("-", "")}` });
+
+async function turn(rpc: RpcProcess, message: string): Promise<any> {
+  const mark = rpc.mark;
+  await rpc.send({ type: "prompt", message });
+  return rpc.waitFrame((f) => f.type === "agent_end", mark);
+}
+
+describe("rpc hosts", () => {
+  test("--approval-mode write asks the host: Allow runs the command, Deny tells the model, Always allow stops asking", async () => {
+    const { home, repo } = workspace();
+    standin.setScript([
+      { toolCalls: [{ name: "bash", arguments: { command: "echo approved > approved.txt" } }] },
+      { toolCalls: [{ name: "bash", arguments: { command: "echo denied > denied.txt" } }] },
+      { toolCalls: [{ name: "write", arguments: { path: "a.txt", content: "a" } }] },
+      { toolCalls: [{ name: "write", arguments: { path: "b.txt", content: "b" } }] },
+      { text: "done" },
+    ]);
+    const rpc = new RpcProcess(["--model", MODEL, "--approval-mode", "write"], { home, cwd: repo, env: env() });
+    try {
+      await rpc.waitFrame((f) => f.type === "ready");
+      const mark = rpc.mark;
+      await rpc.send({ type: "prompt", message: "make files" });
+      const answer = async (from: number, value: string) => {
+        const request = await rpc.waitFrame((f) => f.type === "extension_ui_request", from);
+        expect(request).toMatchObject({ method: "select", options: ["Allow", `Always allow ${request.toolName}`, "Deny"] });
+        rpc.writeLine(JSON.stringify({ type: "extension_ui_response", id: request.id, value }));
+        return request;
+      };
+      const first = await answer(mark, "Allow");
+      expect(first).toMatchObject({ toolName: "bash", message: "echo approved > approved.txt" });
+      const second = await answer(rpc.mark, "Deny");
+      expect(second.id).not.toBe(first.id);
+      await answer(rpc.mark, "Always allow write");
+      const end = await rpc.waitFrame((f) => f.type === "agent_end", mark);
+      expect(end.stopReason).toBe("stop");
+      // An answer to an unknown question is ignored.
+      rpc.writeLine(JSON.stringify({ type: "extension_ui_response", id: "ui_999", confirmed: true }));
+      expect((await rpc.send({ type: "get_state" })).success).toBe(true);
+      expect(rpc.frames.filter((f) => f.type === "extension_ui_request")).toHaveLength(3);
+      expect(await rpc.close()).toBe(0);
+    } finally {
+      rpc.child.kill();
+    }
+    expect(readFileSync(join(repo, "approved.txt"), "utf8")).toBe("approved\n");
+    expect(existsSync(join(repo, "denied.txt"))).toBe(false);
+    expect(existsSync(join(repo, "a.txt")) && existsSync(join(repo, "b.txt"))).toBe(true);
+    const results = toolResultsOf("anthropic-messages", modelRequests(standin).at(-1)!.body);
+    expect(results[1]!.isError).toBe(true);
+  });
+
+  test("set_session_name names the session in listings; export_html after a compaction has the whole conversation; branch goes back", async () => {
+    const { home, repo } = workspace();
+    mkdirSync(join(home, ".omp", "agent"), { recursive: true });
+    writeFileSync(join(home, ".omp", "agent", "config.yml"), "compaction:\n  keepRecentTokens: 5\n");
+    standin.setScript([{ text: "FIRST-ANSWER" }, { text: "SECOND-ANSWER" }, { text: "SUMMARY" }, { text: "THIRD-ANSWER" }, { text: "BRANCHED-ANSWER" }]);
+    const rpc = new RpcProcess(["--model", MODEL], { home, cwd: repo, env: env() });
+    try {
+      await rpc.waitFrame((f) => f.type === "ready");
+      expect((await rpc.send({ type: "set_session_name", name: "  " })).error).toBe("Session name cannot be empty");
+      await turn(rpc, "first question");
+      expect((await rpc.send({ type: "set_session_name", name: "Refactor the parser" })).success).toBe(true);
+      await turn(rpc, "second question");
+      expect((await rpc.send({ type: "compact" })).data.compacted).toBe(true);
+      await turn(rpc, "third question");
+      const exported = await rpc.send({ type: "export_html", outputPath: "out.html" });
+      expect(exported.success).toBe(true);
+      const html = readFileSync(join(repo, "out.html"), "utf8");
+      for (const text of ["first question", "FIRST-ANSWER", "SECOND-ANSWER", "THIRD-ANSWER"]) expect(html).toContain(text);
+
+      const file = (await rpc.send({ type: "get_state" })).data.sessionFile;
+      const firstAnswer = readJsonl(file).find((e) => e.type === "message" && e.message.role === "assistant");
+      const branched = await rpc.send({ type: "branch", entryId: firstAnswer.id });
+      expect(branched).toMatchObject({ success: true, data: { messageCount: 2 } });
+      await turn(rpc, "another way");
+      const sent = JSON.stringify(modelRequests(standin).at(-1)!.body.messages);
+      expect(sent).toContain("FIRST-ANSWER");
+      expect(sent).not.toContain("SECOND-ANSWER");
+      expect((await rpc.send({ type: "branch", entryId: "nope" })).success).toBe(false);
+      expect(await rpc.close()).toBe(0);
+    } finally {
+      rpc.child.kill();
+    }
+    const listed = await runAgent(["-r"], { home, cwd: repo, env: env() });
+    expect(listed.stdout).toContain("Refactor the parser");
+    expect(sessionFiles(home)).toHaveLength(1);
+  });
+
+  test("cycle_model moves to the next model with a key and adjusts thinking; cycle_thinking_level steps through the levels", async () => {
+    const { home, repo } = workspace();
+    const rpc = new RpcProcess(["--model", "anthropic/claude-haiku-4-5", "--thinking", "low"], { home, cwd: repo, env: env() });
+    try {
+      await rpc.waitFrame((f) => f.type === "ready");
+      expect((await rpc.send({ type: "cycle_thinking_level" })).data).toEqual({ level: "medium" });
+      const cycled = await rpc.send({ type: "cycle_model" });
+      expect(cycled.success).toBe(true);
+      expect(cycled.data.model.provider).toBe("anthropic");
+      expect(cycled.data.model.id).not.toBe("claude-haiku-4-5");
+      expect((await rpc.send({ type: "get_state" })).data.model.id).toBe(cycled.data.model.id);
+      expect(await rpc.close()).toBe(0);
+    } finally {
+      rpc.child.kill();
+    }
+  });
+});
