@@ -23,7 +23,7 @@ export const AGENT_OPTIONS: readonly AgentOption[] = [
   { flags: "-p, --print", description: "answer once and exit: the answer on stdout, progress on stderr" },
   { flags: "--mode <mode>", description: "output: text (default), json (NDJSON events) or rpc (NDJSON commands on stdin)" },
   { flags: "-m, --model <model>", description: "model: provider/id, an id, or a fuzzy name; :level sets thinking" },
-  { flags: "--api-key <key>", description: "API key for the chosen model's provider (this run only)" },
+  { flags: "--api-key <key>", description: "API key for the chosen model's provider, this run only; visible to other users in `ps`: prefer the provider's env var or `omp auth add`" },
   { flags: "--thinking <level>", description: "off, minimal, low, medium, high or xhigh" },
   { flags: "--approval-mode <mode>", description: "always-ask, write or yolo: which tool calls need approval" },
   { flags: "--tools <names>", description: "only these tools (comma-separated)" },

@@ -1,4 +1,10 @@
-import { CredentialStore } from "../core/auth/store.ts";
+import { checkKnownProvider } from "../core/auth/known-providers.ts";
+import { LocalCredentialSource } from "../core/auth/local-source.ts";
+import { openCredentialSource } from "../core/auth/open-source.ts";
+import type { CredentialSource } from "../core/auth/source.ts";
+import { CredentialStore, type CredentialSummary, summary } from "../core/auth/store.ts";
+import type { BrokerCredentialSource } from "../core/broker/client.ts";
+import { refuseInBrokerMode } from "./auth-login.ts";
 import { OmpError } from "../core/errors/omp-error.ts";
 import { displayPath } from "../core/paths.ts";
 import { EXIT_USAGE } from "./program.ts";
@@ -10,6 +16,7 @@ function checkProvider(provider: string): void {
   if (!PROVIDER_ID.test(provider)) {
     throw new OmpError(`"${provider}" is not a provider id (letters, digits, ".", "_" and "-")`, { exitCode: EXIT_USAGE });
   }
+  checkKnownProvider(provider, EXIT_USAGE);
 }
 
 /** Reads a line from the terminal without echoing it, so the key is not left on the screen. */
@@ -48,6 +55,7 @@ async function readKey(provider: string): Promise<string> {
 
 /** `omp auth add <provider> [--key <key>]`: the key comes from stdin unless given, to keep it out of shell history. */
 export async function runAuthAdd(provider: string, options: { key?: string }): Promise<number> {
+  refuseInBrokerMode("store a key");
   checkProvider(provider);
   const key = (options.key ?? (await readKey(provider))).trim();
   if (key === "") {
@@ -71,9 +79,9 @@ export async function runAuthAdd(provider: string, options: { key?: string }): P
 
 /** `omp auth list`: stored keys, masked. */
 export async function runAuthList(options: { json?: boolean }): Promise<number> {
-  const store = CredentialStore.open();
+  const source = openCredentialSource();
   try {
-    const keys = store.list();
+    const keys = source ? await listOf(source) : [];
     if (options.json) {
       await writeStdout(`${JSON.stringify(keys, null, 2)}\n`);
     } else if (keys.length === 0) {
@@ -82,22 +90,32 @@ export async function runAuthList(options: { json?: boolean }): Promise<number> 
       const width = Math.max(...keys.map((key) => key.provider.length));
       const maskWidth = Math.max(...keys.map((key) => key.masked.length));
       const added = (key: { createdAt: number }) => new Date(key.createdAt * 1000).toISOString().slice(0, 10);
-      const lines = keys.map((key) => `${key.provider.padEnd(width)}  ${key.masked.padEnd(maskWidth)}  added ${added(key)}`);
+      const lines = keys.map((key) => `${key.provider.padEnd(width)}  ${key.masked.padEnd(maskWidth)}  ${key.createdAt ? `added ${added(key)}` : "(auth broker)"}`);
       await writeStdout(`${lines.join("\n")}\n`);
     }
   } finally {
-    store.close();
+    source?.close();
   }
   return 0;
 }
 
+async function listOf(source: CredentialSource): Promise<CredentialSummary[]> {
+  if (source instanceof LocalCredentialSource) return source.store.list();
+  await source.ready?.();
+  const entries = (source as BrokerCredentialSource).entries();
+  return entries.map((entry) => summary({ id: entry.id, provider: entry.provider, credential: entry.credential, identityKey: entry.identityKey, createdAt: 0, updatedAt: 0 }));
+}
+
 /** `omp auth remove <provider>`: exit 1 when there was nothing to remove. */
 export async function runAuthRemove(provider: string): Promise<number> {
-  checkProvider(provider);
+  refuseInBrokerMode("remove a key");
+  if (!PROVIDER_ID.test(provider)) checkProvider(provider);
   const store = CredentialStore.open();
   try {
     const removed = store.remove(provider);
     if (removed === 0) {
+      // Checked only now: keys stored for a provider models.yml no longer defines can still be removed.
+      checkKnownProvider(provider, EXIT_USAGE);
       process.stderr.write(`omp: no stored key for ${provider}\n`);
       return 1;
     }

@@ -153,7 +153,7 @@ export function describeProgram(status: Status): Command {
     .option("--json", "print JSON")
     .action(run(async (options: { json?: boolean }) => (await import("./extensions.ts")).runExtensions(options)));
 
-  const auth = program.command("auth").description("store API keys in ~/.omp/agent/agent.db");
+  const auth = program.command("auth").description("API keys and subscription logins in ~/.omp/agent/agent.db");
   auth
     .command("add")
     .description("store an API key for a provider (read from stdin unless --key is given)")
@@ -170,6 +170,16 @@ export function describeProgram(status: Status): Command {
     .description("stop using the stored keys of a provider")
     .argument("<provider>", "provider id")
     .action(run(async (provider: string) => (await import("./auth.ts")).runAuthRemove(provider)));
+  auth
+    .command("login")
+    .description("log in with a subscription: anthropic (Claude Pro/Max), openai-codex (ChatGPT), github-copilot, google-gemini-cli")
+    .argument("[provider]", "which login (a numbered pick on a terminal when omitted)")
+    .action(run(async (provider: string | undefined) => (await import("./auth-login.ts")).runAuthLogin(provider)));
+  auth
+    .command("logout")
+    .description("log out of a provider's subscription logins (all of them when omitted); their tokens are erased")
+    .argument("[provider]", "provider id")
+    .action(run(async (provider: string | undefined) => (await import("./auth-login.ts")).runAuthLogout(provider)));
 
   program
     .command("models")
@@ -217,6 +227,60 @@ export function describeProgram(status: Status): Command {
 
   describePluginCommands(program, run);
 
+  const broker = program.command("auth-broker").description("keep credentials in one place and serve them to omp on other machines");
+  broker
+    .command("serve")
+    .description("serve this host's vault to omp clients; refreshes logins in the background")
+    .option("-b, --bind <host:port>", "where to listen", "127.0.0.1:8765")
+    .action(run(async (options: { bind: string }) => (await import("./auth-broker.ts")).runBrokerServe(options)));
+  broker
+    .command("token")
+    .description("print the bearer token clients need (~/.omp/auth-broker.token)")
+    .option("--regenerate", "make a new token (clients must be given it)")
+    .option("--json", "print JSON")
+    .action(run(async (options: { regenerate?: boolean; json?: boolean }) => (await import("./auth-broker.ts")).runBrokerToken(options)));
+  broker
+    .command("status")
+    .description("ping the broker OMP_AUTH_BROKER_URL names")
+    .option("--json", "print JSON")
+    .action(run(async (options: { json?: boolean }) => (await import("./auth-broker.ts")).runBrokerStatus(options)));
+  broker
+    .command("list")
+    .description("the subscription logins omp knows")
+    .option("--json", "print JSON")
+    .action(run(async (options: { json?: boolean }) => (await import("./auth-broker.ts")).runBrokerList(options)));
+  broker
+    .command("login")
+    .description("log in on this host (the broker's vault keeps the tokens); --via logs in for a remote broker through ssh")
+    .argument("[provider]", "anthropic, openai-codex, github-copilot or google-gemini-cli")
+    .option("--via <user@host>", "run the login on that host, its callback port tunnelled to this machine's browser")
+    .action(
+      run(async (provider: string | undefined, options: { via?: string }) =>
+        options.via ? (await import("./auth-broker.ts")).runBrokerLoginVia(provider, options.via) : (await import("./auth-login.ts")).runAuthLogin(provider, { local: true }),
+      ),
+    );
+  broker
+    .command("logout")
+    .description("log out of a provider's logins in this host's vault")
+    .argument("[provider]", "provider id")
+    .action(run(async (provider: string | undefined) => (await import("./auth-login.ts")).runAuthLogout(provider, { local: true })));
+  broker
+    .command("import")
+    .description("import CLIProxyAPI credential files into this host's vault")
+    .argument("<path>", "a credential .json file or a directory of them")
+    .option("--provider <id>", "the provider, when the files' type is missing or unknown")
+    .option("--include-disabled", "also import credentials marked disabled")
+    .option("--dry-run", "only say what would be imported")
+    .option("--json", "print JSON")
+    .action(run(async (path: string, options: { provider?: string; includeDisabled?: boolean; dryRun?: boolean; json?: boolean }) => (await import("./auth-broker.ts")).runBrokerImport(path, options)));
+  broker
+    .command("migrate")
+    .description("upload this machine's stored credentials to the configured broker")
+    .option("--from-local", "from this machine's vault (required)")
+    .option("--include-oauth", "also upload subscription logins (API keys only by default)")
+    .option("--dry-run", "only say what would be uploaded")
+    .option("--json", "print JSON")
+    .action(run(async (options: { fromLocal?: boolean; includeOauth?: boolean; dryRun?: boolean; json?: boolean }) => (await import("./auth-broker.ts")).runBrokerMigrate(options)));
   const mcp = program.command("mcp").description("manage MCP servers (~/.omp/agent/mcp.json, .mcp.json)");
   mcp
     .command("add")

@@ -247,6 +247,23 @@ export const COMMANDS: SlashCommand[] = [
       host.exit();
     },
   },
+  // Loaded on use: the vault (bun:sqlite) and the OAuth flows stay off the interactive mode's start-up.
+  {
+    name: "login",
+    description: "log in with a subscription (Claude Pro/Max, ChatGPT, Copilot, Gemini)",
+    args: "[provider]",
+    async run(host, args) {
+      return (await import("./login-commands.ts")).runLogin(host, args);
+    },
+  },
+  {
+    name: "logout",
+    description: "log out of a subscription",
+    args: "[provider]",
+    async run(host, args) {
+      return (await import("./login-commands.ts")).runLogout(host, args);
+    },
+  },
 ];
 
 /** Aliases users type from habit; not listed, not completed. */

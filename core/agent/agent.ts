@@ -60,6 +60,8 @@ export interface AgentOptions {
   announceThinking?: boolean;
   /** Secret values (API keys) that must not reach any file this agent writes, besides the model's key. */
   secrets?: string[];
+  /** Called with a failed reply's error before anything was streamed: another credential to retry with, an error to show instead, or undefined. */
+  rotateCredential?: (errorMessage: string) => Promise<{ apiKey: string; model?: Model } | { error: string } | undefined>;
   /** What the user must know about how the session was opened (a fork of a session open elsewhere). */
   warnings?: string[];
   /** Hooks and extensions (see agent-extensions.ts). */
@@ -368,7 +370,12 @@ export class Agent {
         this.deliver(pending);
         pending = [];
         if (this.autoCompaction && this.nearContextLimit()) await this.compact("threshold");
-        const reply = await this.streamReply(signal);
+        let reply = await this.streamReply(signal);
+        // A usage limit before anything was streamed: another stored account takes the request.
+        for (let rotation = await this.rotate(reply); rotation && "apiKey" in rotation; rotation = await this.rotate(reply)) {
+          this.setModel(rotation.model ?? this.model, rotation.apiKey);
+          reply = await this.streamReply(signal);
+        }
         runUsage.push(reply.usage);
         if (this.thinkingRejected(reply) && !thinkingDropped && !signal.aborted) {
           // Signed thinking failed the provider's prefix check (something before it changed in a
@@ -468,6 +475,14 @@ export class Agent {
     }
   }
 
+  /** Asks the runtime for another credential after a usage-limit reply; an error replaces the reply's when none is left. */
+  private async rotate(reply: AssistantMessage): Promise<{ apiKey: string; model?: Model } | undefined> {
+    if (!this.options.rotateCredential || reply.stopReason !== "error" || reply.content.length > 0 || reply.errorMessage === undefined) return undefined;
+    const next = await this.options.rotateCredential(reply.errorMessage);
+    if (next && "error" in next) reply.errorMessage = this.redact(next.error);
+    return next && "apiKey" in next ? next : undefined;
+  }
+
   private async streamReply(signal: AbortSignal): Promise<AssistantMessage> {
     let final: AssistantMessage | undefined;
     let started = false;
@@ -492,7 +507,7 @@ export class Agent {
         started = true;
         this.emit({ type: "message_start", message: event.partial });
       } else if (event.type === "retry") {
-        this.emit({ type: "auto_retry_start", attempt: event.attempt, delayMs: event.delayMs, reason: event.reason, ...(event.discarded ? { discarded: true } : {}) });
+        this.emit({ type: "auto_retry_start", attempt: event.attempt, delayMs: event.delayMs, reason: this.redact(event.reason), ...(event.discarded ? { discarded: true } : {}) });
         // The next attempt's reply is a new message for the UIs; the discarded one stays as it was shown.
         if (event.discarded) started = false;
       } else if (!started && event.type !== "done" && event.type !== "error" && "partial" in event) {
@@ -501,7 +516,8 @@ export class Agent {
         const delta = toDelta(event);
         if (delta) this.emit({ type: "message_update", assistantMessageEvent: delta });
       } else if (event.type === "done" || event.type === "error") {
-        final = event.message;
+        // A provider's error body can echo what it was sent (a key in a bad header, a config value).
+        final = event.message.errorMessage === undefined ? event.message : { ...event.message, errorMessage: this.redact(event.message.errorMessage) };
       } else {
         const delta = toDelta(event);
         if (delta) this.emit({ type: "message_update", assistantMessageEvent: delta });

@@ -1,15 +1,17 @@
-import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { PROVIDERS, getProvider } from "../ai/providers-table.ts";
 import type { Model, ThinkingLevel } from "../ai/model.ts";
-import type { CredentialStore } from "../auth/store.ts";
 import { resolveApiKey } from "../auth/keys.ts";
+import { subscriptionHeaders } from "../auth/oauth/request-headers.ts";
+import { openCredentialSource } from "../auth/open-source.ts";
+import type { CredentialSource, ResolvedCredential } from "../auth/source.ts";
+import { USAGE_LIMIT_MARK } from "../ai/http/errors.ts";
 import type { ModelsConfig } from "../config/models-schema.ts";
 import type { Settings } from "../config/settings-schema.ts";
 import { OmpError } from "../errors/omp-error.ts";
 import { Extensions } from "../extensions/extensions.ts";
 import { skillsForSession } from "../extensions/skills-session.ts";
-import { agentDbPath, agentDir, displayPath, homeDir } from "../paths.ts";
+import { agentDir, displayPath, homeDir } from "../paths.ts";
 import type { SessionEntry } from "../session/schema.ts";
 import { SessionWriter } from "../session/writer.ts";
 import { ApprovalGate, type Approver } from "../tools/approval.ts";
@@ -67,6 +69,8 @@ export interface ModelSelection {
   apiKey: string | undefined;
   keySource: string;
   thinking?: ThinkingLevel;
+  /** The stored credential in use, when the key came from the vault or the broker. */
+  credentialId?: number;
 }
 
 /**
@@ -77,7 +81,9 @@ export interface ModelSelection {
 export class Runtime {
   private models: Model[];
   private localProbed = false;
-  private store: CredentialStore | null | undefined;
+  private store: CredentialSource | null | undefined;
+  /** Credentials this process found at their usage limit, and until when. */
+  private readonly blocked = new Map<number, number>();
   private prompt: Promise<string> | undefined;
   private facts: Promise<Facts> | undefined;
   private lists: ProviderList[] | undefined;
@@ -118,13 +124,8 @@ export class Runtime {
     return this.models;
   }
 
-  private credentialStore(): CredentialStore | undefined {
-    if (this.store === undefined) {
-      const path = agentDbPath(this.options.env as NodeJS.ProcessEnv);
-      // Loaded only when a store exists: bun:sqlite costs half a millisecond to load, and a key
-      // from the environment never needs it.
-      this.store = existsSync(path) ? (require("../auth/store.ts") as typeof import("../auth/store.ts")).CredentialStore.open(path) : null;
-    }
+  private credentialStore(): CredentialSource | undefined {
+    if (this.store === undefined) this.store = openCredentialSource(this.options.env) ?? null;
     return this.store ?? undefined;
   }
 
@@ -139,11 +140,12 @@ export class Runtime {
     const info = getProvider(provider);
     if (this.options.modelsConfig.providers[provider]?.apiKey) return true;
     if (info?.keyEnv.some((name) => this.options.env[name])) return true;
-    return this.credentialStore()?.get(provider) !== undefined;
+    return this.credentialStore()?.has(provider) ?? false;
   }
 
   /** Finds the model for `pattern` (or the default) and its key; errors say what to set. */
   async selectModel(pattern: string | undefined, useCliKey = true): Promise<ModelSelection> {
+    await this.credentialStore()?.ready?.();
     const lists = this.servedLists();
     let models = this.models;
     let wanted = pattern ?? this.options.settings.model;
@@ -176,9 +178,19 @@ export class Runtime {
       env: this.options.env,
       keyless: providerConfig?.auth === "none" ? true : undefined,
     });
-    if (!key.ok) throw new OmpError(key.error, { exitCode: 2 });
+    if (!key.ok) {
+      const problem = this.credentialStore()?.lastProblem;
+      throw new OmpError(problem ? `${problem}\n${key.error}` : key.error, { exitCode: 2 });
+    }
     const warning = retiredNote(choice.model, lists);
-    return { model: choice.model, apiKey: key.key, keySource: key.source, thinking: choice.thinking, ...(warning ? { warning } : {}) };
+    return {
+      model: withCredentialHeaders(choice.model, key.stored),
+      apiKey: key.key,
+      keySource: key.source,
+      thinking: choice.thinking,
+      credentialId: key.stored?.id,
+      ...(warning ? { warning } : {}),
+    };
   }
 
   /**
@@ -318,6 +330,7 @@ export class Runtime {
       announceThinking: (selection.model.reasoning ? thinking : "off") !== resumedThinking,
       warnings,
       secrets,
+      rotateCredential: (message) => this.rotate(selection, message),
       extensions: this.options.extensions,
       selectModel: (pattern) => this.selectModel(pattern, false),
     });
@@ -328,13 +341,53 @@ export class Runtime {
   }
 
   /**
+   * After a usage limit that says when it resets: blocks the credential in use until then (for
+   * every process sharing the vault or broker) and hands over the provider's next one. A session
+   * sticks to its credential otherwise.
+   */
+  private async rotate(selection: ModelSelection, message: string): Promise<{ apiKey: string; model: Model } | { error: string } | undefined> {
+    const at = message.indexOf(USAGE_LIMIT_MARK);
+    const source = this.credentialStore();
+    if (at < 0 || !source || selection.credentialId === undefined) return undefined;
+    const until = Date.parse(message.slice(at + USAGE_LIMIT_MARK.length).replace(/\).*$/s, ""));
+    if (Number.isNaN(until)) return undefined;
+    const provider = selection.model.provider;
+    await source.block(selection.credentialId, provider, until);
+    this.blocked.set(selection.credentialId, until);
+    const next = await source.resolve(provider, new Set(this.blocked.keys()));
+    if (!next) {
+      const earliest = new Date(Math.min(...this.blocked.values())).toISOString();
+      return { error: `every stored ${provider} credential has reached its usage limit; the earliest resets at ${earliest}` };
+    }
+    selection.credentialId = next.id;
+    selection.apiKey = next.key;
+    selection.model = withCredentialHeaders(selection.model, next);
+    return { apiKey: next.key, model: selection.model };
+  }
+
+  /**
    * Values that must never reach a file: the key in use and every provider key in the
    * environment (a command the model runs sees them all).
    */
   secrets(apiKey: string | undefined): string[] {
     const fromEnv = PROVIDERS.flatMap((provider) => provider.keyEnv.map((name) => this.options.env[name]));
-    return [...new Set([apiKey, this.options.cliKey, ...fromEnv].filter((value): value is string => typeof value === "string" && value !== ""))];
+    // Every configured and stored secret, not only the one in use: a tool's output or an echoed error may show any of them.
+    const configured = Object.values(this.options.modelsConfig.providers).map((provider) => {
+      const key = provider.apiKey?.trim();
+      if (key === undefined || key.startsWith("!")) return undefined;
+      return /^[A-Z_][A-Z0-9_]*$/.test(key) ? this.options.env[key] : key;
+    });
+    const stored = this.credentialStore()?.secrets() ?? [];
+    return [
+      ...new Set([apiKey, this.options.cliKey, ...fromEnv, ...configured, ...stored].filter((value): value is string => typeof value === "string" && value !== "")),
+    ];
   }
+}
+
+/** The model with the headers a subscription backend wants for this credential (the ChatGPT account, Copilot's editor identity). */
+function withCredentialHeaders(model: Model, stored: ResolvedCredential | undefined): Model {
+  const extra = subscriptionHeaders(model.provider, stored?.credential);
+  return extra ? { ...model, headers: { ...model.headers, ...extra } } : model;
 }
 
 /**

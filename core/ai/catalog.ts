@@ -133,4 +133,15 @@ export const CATALOG: Record<string, CatalogModel[]> = {
     // https://inference-docs.cerebras.ai/support/deprecation: qwen-3-coder-480b and llama-3.3-70b are gone.
     m("zai-glm-4.7", "Z.ai GLM 4.7 (Cerebras)", true, TEXT, 131_072, 40_960, [2.25, 2.75]),
   ],
+  // Subscription models (no per-token price): what Codex CLI and Copilot Chat offer.
+  "openai-codex": [
+    m("gpt-5.1-codex-max", "GPT-5.1 Codex Max", true, VISION, 400_000, 128_000, [0, 0], GPT_5),
+    m("gpt-5.1-codex", "GPT-5.1 Codex", true, VISION, 400_000, 128_000, [0, 0], GPT_5),
+    m("gpt-5.1-codex-mini", "GPT-5.1 Codex mini", true, VISION, 400_000, 128_000, [0, 0], GPT_5),
+  ],
+  "github-copilot": [
+    m("gpt-4.1", "GPT-4.1 (Copilot)", false, VISION, 128_000, 16_384, [0, 0]),
+    m("gpt-5-mini", "GPT-5 mini (Copilot)", true, VISION, 128_000, 64_000, [0, 0]),
+    m("claude-sonnet-4.5", "Claude Sonnet 4.5 (Copilot)", true, VISION, 128_000, 16_000, [0, 0]),
+  ],
 };

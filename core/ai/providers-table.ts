@@ -41,7 +41,7 @@ const local = (id: string, name: string, baseUrl: string, keyEnv: string[], base
 });
 
 export const PROVIDERS: readonly ProviderInfo[] = [
-  cloud("anthropic", "Anthropic", "anthropic-messages", "https://api.anthropic.com", ["ANTHROPIC_API_KEY"], ["ANTHROPIC_BASE_URL"]),
+  cloud("anthropic", "Anthropic", "anthropic-messages", "https://api.anthropic.com", ["ANTHROPIC_API_KEY", "ANTHROPIC_OAUTH_TOKEN"], ["ANTHROPIC_BASE_URL"]),
   cloud("openai", "OpenAI", "openai-responses", "https://api.openai.com/v1", ["OPENAI_API_KEY"], ["OPENAI_BASE_URL"]),
   cloud("google", "Google Gemini", "google-generative-ai", "https://generativelanguage.googleapis.com", ["GEMINI_API_KEY", "GOOGLE_API_KEY"], [
     "GEMINI_BASE_URL",
@@ -59,6 +59,9 @@ export const PROVIDERS: readonly ProviderInfo[] = [
   local("llama.cpp", "llama.cpp", "http://127.0.0.1:8080/v1", ["LLAMA_CPP_API_KEY"], ["LLAMA_CPP_BASE_URL"]),
   local("lm-studio", "LM Studio", "http://127.0.0.1:1234/v1", ["LM_STUDIO_API_KEY"], ["LM_STUDIO_BASE_URL"]),
   local("vllm", "vLLM", "http://127.0.0.1:8000/v1", ["VLLM_API_KEY"], ["VLLM_BASE_URL"]),
+  // Subscriptions, used through `omp auth login` (no API key): ChatGPT's Codex backend and GitHub Copilot's chat API.
+  cloud("openai-codex", "OpenAI Codex (ChatGPT)", "openai-responses", "https://chatgpt.com/backend-api/codex", [], ["OPENAI_CODEX_BASE_URL"]),
+  cloud("github-copilot", "GitHub Copilot", "openai-completions", "https://api.githubcopilot.com", [], ["GITHUB_COPILOT_BASE_URL"]),
 ];
 
 export function getProvider(id: string): ProviderInfo | undefined {

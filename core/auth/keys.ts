@@ -1,9 +1,6 @@
 import { getProvider } from "../ai/providers-table.ts";
-
-/** Where saved keys live (the SQLite store implements this). */
-export interface CredentialStore {
-  get(provider: string): string | undefined;
-}
+import { oauthProvider } from "./oauth/providers.ts";
+import type { CredentialSource, ResolvedCredential } from "./source.ts";
 
 export interface KeyRequest {
   provider: string;
@@ -11,7 +8,10 @@ export interface KeyRequest {
   cliKey?: string;
   /** models.yml `apiKey`: a literal, an env var name, or `!command`. */
   configKey?: string;
-  store?: CredentialStore;
+  /** The vault or the auth broker. */
+  store?: Pick<CredentialSource, "resolve">;
+  /** Stored credentials this session found blocked (a usage limit). */
+  skip?: ReadonlySet<number>;
   env?: Record<string, string | undefined>;
   /** models.yml `auth: none`; built-in local servers are keyless without it. */
   keyless?: boolean;
@@ -22,12 +22,12 @@ export interface KeyRequest {
  * ANTHROPIC_API_KEY"; the key itself must never be printed. Keyless local servers resolve to
  * `key: undefined`.
  */
-export type KeyResolution = { ok: true; key: string | undefined; source: string } | { ok: false; error: string };
+export type KeyResolution = { ok: true; key: string | undefined; source: string; stored?: ResolvedCredential } | { ok: false; error: string };
 
 const COMMAND_TIMEOUT_MS = 10_000;
 const ENV_NAME = /^[A-Z_][A-Z0-9_]*$/;
 
-/** First match wins: --api-key, models.yml apiKey, the credential store, the provider's env vars. */
+/** First match wins: --api-key, models.yml apiKey, the credential store (or broker), the provider's env vars. */
 export async function resolveApiKey(request: KeyRequest): Promise<KeyResolution> {
   const env = request.env ?? process.env;
   const provider = getProvider(request.provider);
@@ -49,8 +49,8 @@ export async function resolveApiKey(request: KeyRequest): Promise<KeyResolution>
     }
   }
 
-  const stored = request.store?.get(request.provider);
-  if (present(stored)) return { ok: true, key: stored.trim(), source: "credential store" };
+  const stored = await request.store?.resolve(request.provider, request.skip);
+  if (stored) return { ok: true, key: stored.key, source: stored.source, stored };
 
   for (const name of provider?.keyEnv ?? []) {
     const value = env[name];
@@ -60,12 +60,16 @@ export async function resolveApiKey(request: KeyRequest): Promise<KeyResolution>
   if ((request.keyless ?? provider?.keyless) && commandFailure === undefined) return { ok: true, key: undefined, source: "none (no key needed)" };
 
   const vars = provider?.keyEnv ?? [];
+  const login = oauthProvider(request.provider) ? `, or log in with \`omp auth login ${request.provider}\`` : "";
   const hint =
-    vars.length > 0
+    vars.length === 0 && login !== ""
+      ? `log in with \`omp auth login ${request.provider}\``
+      : vars.length > 0
       ? `set ${vars[0]}${vars.length > 1 ? ` (or ${vars.slice(1).join(", ")})` : ""}, or run \`omp auth add ${request.provider}\``
       : `set apiKey for it in models.yml, or run \`omp auth add ${request.provider}\``;
+  const loginHint = vars.length > 0 ? login : "";
   const because = commandFailure === undefined ? "" : ` (${commandFailure})`;
-  return { ok: false, error: `No API key for ${request.provider}${because}: ${hint}` };
+  return { ok: false, error: `No API key for ${request.provider}${because}: ${hint}${loginHint}` };
 }
 
 type CommandResult = { key: string } | { error: string };

@@ -3,20 +3,27 @@ import { chmodSync, closeSync, openSync, statSync } from "node:fs";
 import { dirname } from "node:path";
 import { OmpError, describeError } from "../errors/omp-error.ts";
 import { agentDbPath, displayPath, ensurePrivateDir } from "../paths.ts";
+import { type Credential, type OAuthCredential, type StoredCredential, credentialData, identityKeyOf, parseCredential, secretsOf } from "./credential.ts";
 import { maskKey } from "./mask.ts";
+import { MIGRATIONS } from "./store-schema.ts";
 
 /** Bumped when the tables change; a database from a newer omp is refused rather than misread. */
-export const AUTH_SCHEMA_VERSION = 1;
-/** How long a writer waits for another omp process holding the database lock. */
+export const AUTH_SCHEMA_VERSION = MIGRATIONS.length;
+/** How long one statement waits for another omp process holding the database lock. */
 const BUSY_TIMEOUT_MS = 5000;
+/** Opening (WAL switch, migration) and writes are retried this often on SQLITE_BUSY, 100 ms·2^n apart. */
+const BUSY_RETRIES = 5;
 
-/** A stored credential as it may be shown: never the key itself. */
+/** A stored credential as it may be shown: never the secret itself. */
 export interface CredentialSummary {
   id: number;
   provider: string;
-  type: "api_key";
-  /** `sk-ant-…a1b2` */
+  type: "api_key" | "oauth";
+  /** `sk-ant-…a1b2`, or the account for OAuth logins. */
   masked: string;
+  email?: string;
+  /** OAuth: when the access token expires, epoch ms. */
+  expires?: number;
   /** Unix seconds. */
   createdAt: number;
   updatedAt: number;
@@ -25,34 +32,43 @@ export interface CredentialSummary {
 interface CredentialRow {
   id: number;
   provider: string;
+  credential_type: string;
   data: string;
+  identity_key: string | null;
   created_at: number;
   updated_at: number;
 }
 
-const SCHEMA = `
-CREATE TABLE IF NOT EXISTS auth_schema_version (id INTEGER PRIMARY KEY CHECK (id = 1), version INTEGER NOT NULL);
-CREATE TABLE IF NOT EXISTS auth_credentials (
-  id INTEGER PRIMARY KEY,
-  provider TEXT NOT NULL,
-  credential_type TEXT NOT NULL,
-  data TEXT NOT NULL,
-  disabled_cause TEXT,
-  created_at INTEGER NOT NULL,
-  updated_at INTEGER NOT NULL
-);
-CREATE INDEX IF NOT EXISTS auth_credentials_provider ON auth_credentials (provider, disabled_cause);
-`;
-
-const ACTIVE_KEYS =
-  "SELECT id, provider, data, created_at, updated_at FROM auth_credentials WHERE disabled_cause IS NULL AND credential_type = 'api_key'";
+const ACTIVE = "SELECT id, provider, credential_type, data, identity_key, created_at, updated_at FROM auth_credentials WHERE disabled_cause IS NULL";
 
 const now = () => Math.floor(Date.now() / 1000);
 
+function isBusy(error: unknown): boolean {
+  const code = (error as { code?: unknown } | null)?.code;
+  return code === "SQLITE_BUSY" || code === "SQLITE_LOCKED" || /database is locked/.test(describeError(error));
+}
+
+/** Runs `body`, retrying while another process holds the lock past the busy timeout. */
+function retryBusy<T>(path: string, body: () => T): T {
+  for (let attempt = 0; ; attempt++) {
+    try {
+      return body();
+    } catch (error) {
+      if (!isBusy(error)) throw error;
+      if (attempt >= BUSY_RETRIES) {
+        throw new OmpError(`the credential store ${displayPath(path)} stayed locked by another omp process; try again`, { cause: error });
+      }
+      Bun.sleepSync(100 * 2 ** attempt);
+    }
+  }
+}
+
 /**
- * API keys in `~/.omp/agent/agent.db`. The file is the user's alone (0600 in a 0700 dir, enforced
- * on every open since a copy or an editor may have widened it); WAL and a busy timeout let several
- * omp processes share it. Removal is a soft delete (`disabled_cause`), which keeps an audit trail.
+ * The credential vault in `~/.omp/agent/agent.db`: API keys and OAuth logins. The file is the
+ * user's alone (0600 in a 0700 dir, enforced on every open since a copy or an editor may have
+ * widened it); WAL, a busy timeout and retries let many omp processes share it. Removing a
+ * credential keeps its row for the record (`disabled_cause`) but erases the secret, with
+ * secure_delete and a WAL checkpoint so that the freed bytes do not keep it.
  */
 export class CredentialStore {
   private constructor(
@@ -68,11 +84,13 @@ export class CredentialStore {
       closeSync(openSync(path, "a", 0o600));
       restrictMode(path);
       db = new Database(path, { strict: true });
-      db.run(`PRAGMA busy_timeout = ${BUSY_TIMEOUT_MS}`);
-      db.run("PRAGMA journal_mode = WAL");
-      db.run("PRAGMA synchronous = NORMAL");
-      const store = new CredentialStore(db, path);
-      store.migrate();
+      const opened = db;
+      opened.run(`PRAGMA busy_timeout = ${BUSY_TIMEOUT_MS}`);
+      opened.run("PRAGMA secure_delete = ON");
+      retryBusy(path, () => opened.run("PRAGMA journal_mode = WAL"));
+      opened.run("PRAGMA synchronous = NORMAL");
+      const store = new CredentialStore(opened, path);
+      retryBusy(path, () => store.migrate());
       // The -wal and -shm files exist now; SQLite gives them the database's mode, but an old pair may be wider.
       restrictMode(`${path}-wal`);
       restrictMode(`${path}-shm`);
@@ -86,16 +104,22 @@ export class CredentialStore {
 
   private migrate(): void {
     this.db.transaction(() => {
-      this.db.run(SCHEMA);
+      this.db.run("CREATE TABLE IF NOT EXISTS auth_schema_version (id INTEGER PRIMARY KEY CHECK (id = 1), version INTEGER NOT NULL)");
       const row = this.db.query<{ version: number }, []>("SELECT version FROM auth_schema_version WHERE id = 1").get();
-      if (!row) {
-        this.db.run("INSERT INTO auth_schema_version (id, version) VALUES (1, ?)", [AUTH_SCHEMA_VERSION]);
-      } else if (row.version > AUTH_SCHEMA_VERSION) {
+      const from = row?.version ?? 0;
+      if (from > AUTH_SCHEMA_VERSION) {
         throw new OmpError(
-          `${displayPath(this.path)} was written by a newer omp (credential schema ${row.version}, this one knows ${AUTH_SCHEMA_VERSION}); update omp`,
+          `${displayPath(this.path)} was written by a newer omp (credential schema ${from}, this one knows ${AUTH_SCHEMA_VERSION}); update omp`,
         );
       }
-    })();
+      for (const step of MIGRATIONS.slice(from)) step(this.db);
+      if (from !== AUTH_SCHEMA_VERSION) this.db.run("INSERT OR REPLACE INTO auth_schema_version (id, version) VALUES (1, ?)", [AUTH_SCHEMA_VERSION]);
+    }).immediate();
+  }
+
+  /** A write transaction taken up front (a deferred one that upgrades can fail at once under contention), retried while busy. */
+  private write<T>(body: () => T): T {
+    return retryBusy(this.path, () => this.db.transaction(body).immediate());
   }
 
   /**
@@ -103,44 +127,149 @@ export class CredentialStore {
    * old row is retired and a new one added, since recency is the row order (timestamps are seconds).
    */
   add(provider: string, key: string): CredentialSummary {
+    return summary(this.upsert(provider, { type: "api_key", key }));
+  }
+
+  /**
+   * Adds a credential, or updates the row of the same account (OAuth logins with an identity) or the
+   * same key. Returns the stored row.
+   */
+  upsert(provider: string, credential: Credential): StoredCredential {
     const time = now();
-    const data = JSON.stringify({ key });
-    return this.db.transaction(() => {
-      for (const row of this.activeRows(provider)) {
-        if (parseKey(row.data) !== key) continue;
-        this.db.run("UPDATE auth_credentials SET disabled_cause = 'added again', updated_at = ? WHERE id = ?", [time, row.id]);
+    const identity = identityKeyOf(credential);
+    return this.write(() => {
+      const rows = this.activeRows(provider);
+      const same = rows.find((row) => row.credential_type === credential.type && (identity !== null ? row.identity_key === identity : sameSecret(row, credential)));
+      if (same && credential.type === "oauth") {
+        this.db.run("UPDATE auth_credentials SET data = ?, updated_at = ? WHERE id = ?", [credentialData(credential), time, same.id]);
+        return this.rowToStored({ ...same, data: credentialData(credential), updated_at: time })!;
       }
+      if (same) this.db.run("UPDATE auth_credentials SET disabled_cause = 'added again', data = '{}', updated_at = ? WHERE id = ?", [time, same.id]);
       const result = this.db.run(
-        "INSERT INTO auth_credentials (provider, credential_type, data, created_at, updated_at) VALUES (?, 'api_key', ?, ?, ?)",
-        [provider, data, time, time],
+        "INSERT INTO auth_credentials (provider, credential_type, data, identity_key, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?)",
+        [provider, credential.type, credentialData(credential), identity, time, time],
       );
-      return summary({ id: Number(result.lastInsertRowid), provider, data, created_at: time, updated_at: time });
-    })();
+      return { id: Number(result.lastInsertRowid), provider, credential, identityKey: identity, createdAt: time, updatedAt: time };
+    });
   }
 
-  /** The active keys, masked, newest first within each provider. */
+  /** The active credentials, masked, newest first within each provider. */
   list(): CredentialSummary[] {
-    return this.db.query<CredentialRow, []>(`${ACTIVE_KEYS} ORDER BY provider, id DESC`).all().map(summary);
+    return this.active().map(summary);
   }
 
-  /** The provider's most recently added active key. */
+  /** Every active credential, newest first within each provider (or of `provider` only). */
+  active(provider?: string): StoredCredential[] {
+    const rows = provider === undefined ? this.db.query<CredentialRow, []>(`${ACTIVE} ORDER BY provider, id DESC`).all() : this.activeRows(provider);
+    return rows.map((row) => this.rowToStored(row)).filter((row): row is StoredCredential => row !== null);
+  }
+
+  byId(id: number): StoredCredential | undefined {
+    const row = this.db.query<CredentialRow, [number]>(`${ACTIVE} AND id = ?`).get(id);
+    return row ? (this.rowToStored(row) ?? undefined) : undefined;
+  }
+
+  /** The provider's most recently added active API key. */
   get(provider: string): string | undefined {
-    const row = this.activeRows(provider)[0];
-    return row ? parseKey(row.data) : undefined;
+    for (const row of this.active(provider)) if (row.credential.type === "api_key") return row.credential.key;
+    return undefined;
   }
 
   /** Every active key of the provider, newest first: the accounts the gateway spreads conversations over. */
   keys(provider: string): string[] {
-    return this.activeRows(provider).flatMap((row) => parseKey(row.data) ?? []);
+    return this.active(provider).flatMap((row) => (row.credential.type === "api_key" ? [row.credential.key] : []));
   }
 
-  /** Disables every active key of the provider; returns how many. */
-  remove(provider: string, cause = "removed by user"): number {
-    return this.db.run("UPDATE auth_credentials SET disabled_cause = ?, updated_at = ? WHERE provider = ? AND disabled_cause IS NULL", [
-      cause,
-      now(),
-      provider,
-    ]).changes;
+  /** Every secret held by an active credential: what redaction must know. */
+  secrets(): string[] {
+    return this.active().flatMap((row) => secretsOf(row.credential));
+  }
+
+  /**
+   * Stores a refreshed OAuth credential, but only while the row still holds the refresh token the
+   * refresh started from: a refresh that lost a race never overwrites a newer one. Returns whether
+   * it was stored.
+   */
+  replaceOAuth(id: number, previousRefresh: string, next: OAuthCredential): boolean {
+    return this.write(() => {
+      const row = this.db.query<CredentialRow, [number]>(`${ACTIVE} AND id = ?`).get(id);
+      const current = row ? parseCredential(row.credential_type, row.data) : null;
+      if (current?.type !== "oauth" || current.refresh !== previousRefresh) return false;
+      this.db.run("UPDATE auth_credentials SET data = ?, updated_at = ? WHERE id = ?", [credentialData(next), now(), id]);
+      return true;
+    });
+  }
+
+  /** Disables every active credential of the provider (of `type` only, when given) and erases their secrets; returns how many. */
+  remove(provider: string, cause = "removed by user", type?: Credential["type"]): number {
+    const changes = this.write(
+      () =>
+        this.db.run(
+          "UPDATE auth_credentials SET disabled_cause = ?, data = '{}', updated_at = ? WHERE provider = ? AND disabled_cause IS NULL AND (? IS NULL OR credential_type = ?)",
+          [cause, now(), provider, type ?? null, type ?? null],
+        ).changes,
+    );
+    if (changes > 0) this.purgeFreedPages();
+    return changes;
+  }
+
+  /** Disables one credential with the reason (a revoked login, a user's request) and erases its secret. */
+  disable(id: number, cause: string): boolean {
+    const changes = this.write(
+      () => this.db.run("UPDATE auth_credentials SET disabled_cause = ?, data = '{}', updated_at = ? WHERE id = ? AND disabled_cause IS NULL", [cause, now(), id]).changes,
+    );
+    if (changes > 0) this.purgeFreedPages();
+    return changes > 0;
+  }
+
+  /** Why a credential was disabled, or null while it is active (undefined: no such row). */
+  disabledCause(id: number): string | null | undefined {
+    return this.db.query<{ disabled_cause: string | null }, [number]>("SELECT disabled_cause FROM auth_credentials WHERE id = ?").get(id)?.disabled_cause;
+  }
+
+  /**
+   * Takes the refresh lease of a credential for `owner` until `ttlMs` from now: only its holder may
+   * refresh, in this process or any other sharing the file. An expired lease (its holder died) is
+   * taken over.
+   */
+  tryLease(id: number, owner: string, ttlMs: number): boolean {
+    const time = Date.now();
+    return this.write(() => {
+      const lease = this.db.query<{ owner: string; expires_at_ms: number }, [number]>("SELECT owner, expires_at_ms FROM auth_credential_refresh_leases WHERE credential_id = ?").get(id);
+      if (lease && lease.owner !== owner && lease.expires_at_ms > time) return false;
+      this.db.run("INSERT OR REPLACE INTO auth_credential_refresh_leases (credential_id, owner, expires_at_ms, updated_at) VALUES (?, ?, ?, ?)", [id, owner, time + ttlMs, now()]);
+      return true;
+    });
+  }
+
+  releaseLease(id: number, owner: string): void {
+    this.write(() => this.db.run("DELETE FROM auth_credential_refresh_leases WHERE credential_id = ? AND owner = ?", [id, owner]));
+  }
+
+  /** Blocks a credential for a provider until `untilMs` (a usage limit that says when it resets). */
+  block(id: number, providerKey: string, untilMs: number): void {
+    this.write(() =>
+      this.db.run(
+        "INSERT OR REPLACE INTO auth_credential_blocks (credential_id, provider_key, block_scope, blocked_until_ms, updated_at) VALUES (?, ?, 'usage', ?, ?)",
+        [id, providerKey, untilMs, now()],
+      ),
+    );
+  }
+
+  /** Active blocks, by credential id: the latest time each is blocked until. */
+  blocks(): Map<number, number> {
+    const rows = this.db
+      .query<{ credential_id: number; until: number }, [number]>("SELECT credential_id, MAX(blocked_until_ms) AS until FROM auth_credential_blocks WHERE blocked_until_ms > ? GROUP BY credential_id")
+      .all(Date.now());
+    return new Map(rows.map((row) => [row.credential_id, row.until]));
+  }
+
+  cacheGet(key: string): string | undefined {
+    return this.db.query<{ value: string }, [string, number]>("SELECT value FROM cache WHERE key = ? AND (expires_at IS NULL OR expires_at > ?)").get(key, Date.now())?.value;
+  }
+
+  cacheSet(key: string, value: string, ttlMs: number): void {
+    this.write(() => this.db.run("INSERT OR REPLACE INTO cache (key, value, expires_at) VALUES (?, ?, ?)", [key, value, Date.now() + ttlMs]));
   }
 
   /** The JSON of the provider's active credential of another type than an API key (MCP OAuth state). */
@@ -152,19 +281,45 @@ export class CredentialStore {
 
   /** Replaces the provider's credential of that type; the old one is deleted (a spent token is no audit trail worth keeping). */
   setCredential(provider: string, type: string, data: string): void {
-    this.db.transaction(() => {
+    this.write(() => {
       this.db.run("DELETE FROM auth_credentials WHERE provider = ? AND credential_type = ?", [provider, type]);
       this.db.run("INSERT INTO auth_credentials (provider, credential_type, data, created_at, updated_at) VALUES (?, ?, ?, ?, ?)", [provider, type, data, now(), now()]);
-    })();
+    });
   }
 
   close(): void {
     this.db.close();
   }
 
-  private activeRows(provider: string): CredentialRow[] {
-    return this.db.query<CredentialRow, [string]>(`${ACTIVE_KEYS} AND provider = ? ORDER BY id DESC`).all(provider);
+  /**
+   * Moves the WAL into the database (secure_delete zeroed the old cells there) and empties it, so no
+   * copy of an erased secret stays in either file. Best effort: a reader in another process can hold
+   * frames back, and the next removal or checkpoint finishes the job.
+   */
+  private purgeFreedPages(): void {
+    try {
+      this.db.run("PRAGMA wal_checkpoint(TRUNCATE)");
+    } catch (error) {
+      if (!isBusy(error)) throw error;
+    }
   }
+
+  private activeRows(provider: string): CredentialRow[] {
+    return this.db.query<CredentialRow, [string]>(`${ACTIVE} AND provider = ? ORDER BY id DESC`).all(provider);
+  }
+
+  private rowToStored(row: CredentialRow): StoredCredential | null {
+    const credential = parseCredential(row.credential_type, row.data);
+    if (!credential) return null;
+    return { id: row.id, provider: row.provider, credential, identityKey: row.identity_key, createdAt: row.created_at, updatedAt: row.updated_at };
+  }
+}
+
+function sameSecret(row: CredentialRow, credential: Credential): boolean {
+  const stored = parseCredential(row.credential_type, row.data);
+  if (stored?.type === "api_key" && credential.type === "api_key") return stored.key === credential.key;
+  if (stored?.type === "oauth" && credential.type === "oauth") return stored.refresh === credential.refresh;
+  return false;
 }
 
 function restrictMode(path: string): void {
@@ -175,19 +330,9 @@ function restrictMode(path: string): void {
   }
 }
 
-function parseKey(data: string): string | undefined {
-  const parsed: unknown = JSON.parse(data);
-  const key = (parsed as { key?: unknown } | null)?.key;
-  return typeof key === "string" ? key : undefined;
-}
-
-function summary(row: CredentialRow): CredentialSummary {
-  return {
-    id: row.id,
-    provider: row.provider,
-    type: "api_key",
-    masked: maskKey(parseKey(row.data) ?? ""),
-    createdAt: row.created_at,
-    updatedAt: row.updated_at,
-  };
+export function summary(row: StoredCredential): CredentialSummary {
+  const base = { id: row.id, provider: row.provider, createdAt: row.createdAt, updatedAt: row.updatedAt };
+  if (row.credential.type === "api_key") return { ...base, type: "api_key", masked: maskKey(row.credential.key) };
+  const { email, accountId, expires } = row.credential;
+  return { ...base, type: "oauth", masked: email ?? (accountId ? `account ${accountId}` : `login #${row.id}`), ...(email ? { email } : {}), expires };
 }

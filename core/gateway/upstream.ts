@@ -1,11 +1,10 @@
-import { existsSync } from "node:fs";
 import { getProvider } from "../ai/providers-table.ts";
 import type { Model } from "../ai/model.ts";
 import { knownModels, resolveModel, withLocalModels } from "../agent/models.ts";
 import { resolveApiKey } from "../auth/keys.ts";
-import type { CredentialStore } from "../auth/store.ts";
+import { openCredentialSource } from "../auth/open-source.ts";
+import type { CredentialSource } from "../auth/source.ts";
 import type { ModelsConfig } from "../config/models-schema.ts";
-import { agentDbPath } from "../paths.ts";
 
 type Env = Record<string, string | undefined>;
 
@@ -24,7 +23,7 @@ export interface Credential {
 export class Upstream {
   private readonly builtin: Model[];
   private all: Promise<Model[]> | undefined;
-  private store: CredentialStore | undefined;
+  private store: CredentialSource | undefined;
 
   constructor(
     private readonly config: ModelsConfig,
@@ -69,7 +68,7 @@ export class Upstream {
     if (entry?.apiKey || entry?.auth === "none") return true;
     const info = getProvider(provider);
     if (info?.keyless || info?.keyEnv.some((name) => this.env[name])) return true;
-    return this.credentialStore()?.get(provider) !== undefined;
+    return this.credentialStore()?.has(provider) ?? false;
   }
 
   /**
@@ -93,11 +92,9 @@ export class Upstream {
   }
 
   /** Opened once it exists: a key added with `omp auth add` while the gateway runs is served without a restart. */
-  private credentialStore(): CredentialStore | undefined {
-    if (this.store === undefined) {
-      const path = agentDbPath(this.env as NodeJS.ProcessEnv);
-      if (existsSync(path)) this.store = (require("../auth/store.ts") as typeof import("../auth/store.ts")).CredentialStore.open(path);
-    }
+  /** The vault (once it exists: a key added with `omp auth add` while the gateway runs is served without a restart) or, in broker mode, the auth broker. */
+  private credentialStore(): CredentialSource | undefined {
+    this.store ??= openCredentialSource(this.env);
     return this.store;
   }
 }

@@ -34,7 +34,12 @@ export interface ProviderErrorInfo {
   message: string;
   /** `authentication_error`, `invalid_api_key`, `INVALID_ARGUMENT`, ... */
   kind?: string;
+  /** A subscription's usage limit: when it resets (epoch ms), from `resets_at` / `resets_in_seconds`. */
+  resetsAt?: number;
 }
+
+/** Words that mark a usage-limit error; the reset time it carries is put in the message as " (usage limit; resets at <ISO>)". */
+export const USAGE_LIMIT_MARK = "usage limit; resets at ";
 
 const MAX_TEXT = 300;
 
@@ -63,7 +68,11 @@ export function readErrorInfo(payload: unknown): ProviderErrorInfo | undefined {
 function readErrorFields(obj: Record<string, unknown>): ProviderErrorInfo | undefined {
   if (typeof obj.message !== "string" || obj.message.trim() === "") return undefined;
   const kind = [obj.code, obj.type, obj.status].find((v): v is string => typeof v === "string" && v !== "error");
-  return kind === undefined ? { message: obj.message.trim() } : { message: obj.message.trim(), kind };
+  const info: ProviderErrorInfo = kind === undefined ? { message: obj.message.trim() } : { message: obj.message.trim(), kind };
+  // Codex's usage_limit_reached says when the window resets.
+  if (typeof obj.resets_at === "number") info.resetsAt = obj.resets_at < 1e12 ? obj.resets_at * 1000 : obj.resets_at;
+  else if (typeof obj.resets_in_seconds === "number") info.resetsAt = Date.now() + obj.resets_in_seconds * 1000;
+  return info;
 }
 
 /** `anthropic 401: invalid x-api-key (authentication_error)`. */
@@ -88,6 +97,10 @@ export function httpError(provider: string, status: number, statusText: string, 
     info = { message: text === "" ? statusText || "request failed" : text.length > MAX_TEXT ? `${text.slice(0, MAX_TEXT)}…` : text };
   }
   const message = formatProviderError(provider, status, info);
+  if (info.resetsAt !== undefined && status === 429) {
+    // Waiting minutes or hours for a subscription window is no retry: another credential may take over.
+    return new ProviderError(`${message} (${USAGE_LIMIT_MARK}${new Date(info.resetsAt).toISOString()})`, { status, kind: info.kind });
+  }
   if (status === 429 && zeroQuota(payload, info.message)) {
     // Waiting never helps: the key's tier has no quota at all for this model (Gemini's free tier
     // for its pro models says `limit: 0`).

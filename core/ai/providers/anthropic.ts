@@ -22,12 +22,24 @@ function anthropicToolId(id: string): string {
   return clean === "" ? "tool" : clean;
 }
 
+const CLAUDE_CODE_IDENTITY = "You are Claude Code, Anthropic's official CLI for Claude.";
+const OAUTH_BETAS = "oauth-2025-04-20,claude-code-20250219";
+
+/** An access token of a Claude Pro/Max login (`omp auth login anthropic`, or ANTHROPIC_OAUTH_TOKEN): sent as a bearer, not as x-api-key. */
+export function isOAuthToken(key: string | undefined): boolean {
+  return key?.startsWith("sk-ant-oat") ?? false;
+}
+
 /** Models without a spec take manual extended thinking, which every thinking Claude up to 4.6 accepts. */
 const EXTENDED_THINKING: ThinkingSpec = { control: "budget", off: "omit", fixedSampling: false };
 
 export function anthropicRequestBody(model: Model, context: Context, options: StreamOptions = {}): Record<string, unknown> {
   const body: Record<string, unknown> = { model: model.id, max_tokens: options.maxTokens ?? model.maxTokens, stream: true };
-  if (context.systemPrompt !== "") body.system = [{ type: "text", text: context.systemPrompt, cache_control: CACHE }];
+  const system: Block[] = [];
+  // Subscription (Claude Pro/Max) tokens are accepted only for requests that introduce themselves as Claude Code.
+  if (isOAuthToken(options.apiKey)) system.push({ type: "text", text: CLAUDE_CODE_IDENTITY });
+  if (context.systemPrompt !== "") system.push({ type: "text", text: context.systemPrompt, cache_control: CACHE });
+  if (system.length > 0) body.system = system;
   body.messages = convertMessages(model, context.messages);
 
   if (context.tools.length > 0) {
@@ -215,7 +227,10 @@ class AnthropicDecoder implements StreamDecoder {
 
 export const streamAnthropic: StreamFunction = (model, context, options = {}) => {
   const auth: Record<string, string> = { "anthropic-version": "2023-06-01" };
-  if (options.apiKey) auth["x-api-key"] = options.apiKey;
+  if (isOAuthToken(options.apiKey)) {
+    auth.authorization = `Bearer ${options.apiKey}`;
+    auth["anthropic-beta"] = OAUTH_BETAS;
+  } else if (options.apiKey) auth["x-api-key"] = options.apiKey;
   return runProviderStream(model, options, {
     request: { url: `${model.baseUrl}/v1/messages`, headers: requestHeaders(auth, model, options), body: anthropicRequestBody(model, context, options) },
     decoder: (out) => new AnthropicDecoder(model.provider, out),

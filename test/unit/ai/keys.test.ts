@@ -5,7 +5,12 @@ import { join } from "node:path";
 import { resolveApiKey } from "../../../core/auth/keys.ts";
 import { tempDir } from "../../support/temp.ts";
 
-const store = (keys: Record<string, string>) => ({ get: (provider: string) => keys[provider] });
+const store = (keys: Record<string, string>) => ({
+  resolve: async (provider: string) => {
+    const key = keys[provider];
+    return key === undefined ? undefined : { id: 1, provider, key, credential: { type: "api_key" as const, key }, source: "credential store" };
+  },
+});
 
 describe("resolveApiKey", () => {
   test("order: --api-key, models.yml, credential store, env", async () => {
@@ -13,7 +18,7 @@ describe("resolveApiKey", () => {
     const all = { provider: "anthropic", cliKey: "from-cli", configKey: "from-config", store: store({ anthropic: "from-store" }), env };
     expect(await resolveApiKey(all)).toEqual({ ok: true, key: "from-cli", source: "--api-key" });
     expect(await resolveApiKey({ ...all, cliKey: undefined })).toEqual({ ok: true, key: "from-config", source: "models.yml apiKey" });
-    expect(await resolveApiKey({ ...all, cliKey: "", configKey: undefined })).toEqual({ ok: true, key: "from-store", source: "credential store" });
+    expect(await resolveApiKey({ ...all, cliKey: "", configKey: undefined })).toMatchObject({ ok: true, key: "from-store", source: "credential store" });
     expect(await resolveApiKey({ provider: "anthropic", store: store({}), env })).toEqual({ ok: true, key: "from-env", source: "ANTHROPIC_API_KEY" });
   });
 

@@ -1,0 +1,117 @@
+import { OmpError } from "../core/errors/omp-error.ts";
+import { login } from "../core/auth/oauth/login.ts";
+import { OAUTH_PROVIDERS, type OAuthProvider, oauthProvider } from "../core/auth/oauth/providers.ts";
+import { CredentialStore } from "../core/auth/store.ts";
+import { displayPath } from "../core/paths.ts";
+import { EXIT_USAGE } from "./program.ts";
+import { writeStdout } from "./write.ts";
+
+/** In broker mode the broker's vault is the one in use: a local write would silently change nothing. */
+export function refuseInBrokerMode(what: string): void {
+  const url = process.env.OMP_AUTH_BROKER_URL?.trim();
+  if (!url) return;
+  throw new OmpError(
+    `this omp uses the auth broker at ${url}, so it cannot ${what} here: on the broker host run \`omp auth-broker login\` / \`omp auth-broker logout\`, or upload this machine's credentials with \`omp auth-broker migrate --from-local\``,
+    { exitCode: EXIT_USAGE },
+  );
+}
+
+const providerList = () => OAUTH_PROVIDERS.map((provider) => `${provider.id} (${provider.name})`).join(", ");
+
+/** The provider asked for, or on a terminal a numbered pick; a script must name it. */
+async function chooseProvider(id: string | undefined): Promise<OAuthProvider> {
+  if (id !== undefined) {
+    const provider = oauthProvider(id);
+    if (!provider) throw new OmpError(`no login for "${id}"; logins: ${providerList()}`, { exitCode: EXIT_USAGE });
+    return provider;
+  }
+  if (!process.stdin.isTTY) throw new OmpError(`name the provider to log in to: ${providerList()}`, { exitCode: EXIT_USAGE });
+  OAUTH_PROVIDERS.forEach((provider, index) => process.stderr.write(`  ${index + 1}. ${provider.name} (${provider.id})\n`));
+  const answer = (await firstLine("Log in to which? ")).trim();
+  const picked = OAUTH_PROVIDERS[Number.parseInt(answer, 10) - 1] ?? oauthProvider(answer);
+  if (!picked) throw new OmpError(`"${answer}" is none of the listed logins`, { exitCode: EXIT_USAGE });
+  return picked;
+}
+
+let stdinLines: AsyncIterator<string> | undefined;
+
+/** The next line of stdin; empty at its end. */
+async function firstLine(prompt?: string): Promise<string> {
+  if (prompt) process.stderr.write(prompt);
+  stdinLines ??= (async function* () {
+    let buffer = "";
+    const decoder = new TextDecoder();
+    for await (const chunk of Bun.stdin.stream()) {
+      buffer += decoder.decode(chunk, { stream: true });
+      for (let newline = buffer.indexOf("\n"); newline >= 0; newline = buffer.indexOf("\n")) {
+        yield buffer.slice(0, newline);
+        buffer = buffer.slice(newline + 1);
+      }
+    }
+    if (buffer !== "") yield buffer;
+  })();
+  const next = await stdinLines.next();
+  return next.done ? "" : next.value;
+}
+
+function openBrowser(url: string): void {
+  const opener = process.platform === "darwin" ? "open" : process.env.DISPLAY || process.env.WAYLAND_DISPLAY ? "xdg-open" : undefined;
+  if (!opener || process.env.OMP_NO_BROWSER) return;
+  try {
+    Bun.spawn([opener, url], { stdin: "ignore", stdout: "ignore", stderr: "ignore" }).unref();
+  } catch {
+    // No browser here: the URL is printed, and pasting the code works.
+  }
+}
+
+/** `omp auth login [provider]`: a subscription login stored in the vault (another account of the same provider is added beside the first). */
+export async function runAuthLogin(id: string | undefined, options: { local?: boolean } = {}): Promise<number> {
+  if (!options.local) refuseInBrokerMode("log in");
+  const provider = await chooseProvider(id);
+  const credential = await login(provider, {
+    showUrl(url, instructions, userCode) {
+      process.stderr.write(`${instructions}\n\n  ${url}\n\n`);
+      if (userCode) process.stderr.write(`code: ${userCode}\n`);
+      openBrowser(url);
+    },
+    progress: (message) => process.stderr.write(`${message}\n`),
+    async pasted() {
+      if (provider.flow === "device") return new Promise<string>(() => {});
+      const line = await firstLine(process.stdin.isTTY ? "Paste the redirect URL or code here (or finish in the browser): " : undefined);
+      // End of input (no terminal, nothing piped): only the browser's callback can finish the login.
+      return line === "" ? new Promise<string>(() => {}) : line;
+    },
+  });
+  const store = CredentialStore.open();
+  try {
+    const stored = store.upsert(provider.id, credential);
+    const who = credential.email ?? (credential.accountId ? `account ${credential.accountId}` : `login #${stored.id}`);
+    await writeStdout(`logged in to ${provider.name} as ${who}; stored in ${displayPath(store.path)}\n`);
+  } finally {
+    store.close();
+  }
+  // The pending stdin read would keep the process alive.
+  process.stdin.destroy();
+  return 0;
+}
+
+/** `omp auth logout [provider]`: disables the provider's logins and erases their tokens. */
+export async function runAuthLogout(id: string | undefined, options: { local?: boolean } = {}): Promise<number> {
+  if (!options.local) refuseInBrokerMode("log out");
+  const store = CredentialStore.open();
+  try {
+    const logins = store.active().filter((row) => row.credential.type === "oauth");
+    const providers = id === undefined ? [...new Set(logins.map((row) => row.provider))] : [id];
+    if (id !== undefined && !oauthProvider(id)) throw new OmpError(`no login for "${id}"; logins: ${providerList()}`, { exitCode: EXIT_USAGE });
+    let removed = 0;
+    for (const provider of providers) removed += store.remove(provider, "logged out by user", "oauth");
+    if (removed === 0) {
+      process.stderr.write(`omp: no login${id ? ` for ${id}` : ""} to log out of\n`);
+      return 1;
+    }
+    await writeStdout(`logged out of ${removed} account${removed === 1 ? "" : "s"} (${providers.join(", ")})\n`);
+  } finally {
+    store.close();
+  }
+  return 0;
+}

@@ -1,0 +1,38 @@
+import type { OAuthCredential } from "../credential.ts";
+import { type OAuthProvider, endpointsOf, oauthProvider } from "./providers.ts";
+import { OAuthError, credentialFrom, postToken } from "./token-endpoint.ts";
+import { describeError } from "../../errors/omp-error.ts";
+
+/**
+ * One refresh at the provider: a new access token (and, where the provider rotates them, a new
+ * refresh token) for `credential`. Throws OAuthError, `definitive` when the login is dead.
+ */
+export async function refreshAtProvider(providerId: string, credential: OAuthCredential, env?: Record<string, string | undefined>): Promise<OAuthCredential> {
+  const provider = oauthProvider(providerId);
+  if (!provider) throw new OAuthError(`${providerId} has no OAuth refresh`, true);
+  const keep = { email: credential.email, accountId: credential.accountId, projectId: credential.projectId, enterpriseUrl: credential.enterpriseUrl };
+  const next =
+    provider.id === "github-copilot"
+      ? await copilotExchange(provider, credential.refresh, env)
+      : credentialFrom(provider, await postToken(provider, { grant_type: "refresh_token", refresh_token: credential.refresh }, env), credential.refresh);
+  for (const [field, value] of Object.entries(keep)) if (value !== undefined && next[field as keyof typeof keep] === undefined) next[field as keyof typeof keep] = value;
+  return next;
+}
+
+/** GitHub token → short-lived Copilot API token (what chat requests carry). */
+export async function copilotExchange(provider: OAuthProvider, githubToken: string, env?: Record<string, string | undefined>): Promise<OAuthCredential> {
+  let response: Response;
+  try {
+    response = await fetch(endpointsOf(provider, env).exchangeUrl!, {
+      headers: { authorization: `token ${githubToken}`, accept: "application/json", "editor-version": "vscode/1.99.0", "editor-plugin-version": "copilot-chat/0.26.7" },
+      signal: AbortSignal.timeout(30_000),
+    });
+  } catch (error) {
+    throw new OAuthError(`${provider.name}: the Copilot token endpoint could not be reached (${describeError(error)})`, false);
+  }
+  if (!response.ok) throw new OAuthError(`${provider.name}: the Copilot token endpoint answered ${response.status}`, response.status === 401 || response.status === 403);
+  const body = (await response.json()) as { token?: unknown; expires_at?: unknown };
+  if (typeof body.token !== "string") throw new OAuthError(`${provider.name}: the Copilot token answer has no token`, false);
+  const expires = typeof body.expires_at === "number" ? body.expires_at * 1000 : Date.now() + 25 * 60_000;
+  return { type: "oauth", access: body.token, refresh: githubToken, expires };
+}

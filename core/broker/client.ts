@@ -1,0 +1,119 @@
+import { OmpError, describeError } from "../errors/omp-error.ts";
+import { secretsOf } from "../auth/credential.ts";
+import { type CredentialSource, type ResolvedCredential, keyOf } from "../auth/source.ts";
+import type { BrokerClientConfig } from "./config.ts";
+import { readSnapshotCache, writeSnapshotCache } from "./snapshot-cache.ts";
+import type { Snapshot, SnapshotEntry } from "./wire.ts";
+
+const TIMEOUT_MS = 10_000;
+/** A client asks the broker for a new access token this long before its copy expires. */
+const CLIENT_SKEW_MS = 60_000;
+
+/**
+ * Credentials served by an auth broker. Starts from the encrypted snapshot cache when it is fresh
+ * (no request before the first model call), else from `GET /v1/snapshot`; an access token about to
+ * expire is refreshed by the broker (`POST /v1/credential/:id/refresh`), which alone holds the
+ * refresh tokens.
+ */
+export class BrokerCredentialSource implements CredentialSource {
+  readonly kind = "broker";
+  lastProblem: string | undefined;
+  private snapshot: Snapshot | undefined;
+  private readonly blocked = new Map<number, number>();
+
+  constructor(readonly config: BrokerClientConfig) {}
+
+  /** Loads the snapshot: from the cache when it is fresh, else from the broker. */
+  async ready(): Promise<void> {
+    this.snapshot ??= await readSnapshotCache(this.config);
+    if (!this.snapshot) await this.fetchSnapshot();
+  }
+
+  async fetchSnapshot(): Promise<Snapshot> {
+    const snapshot = (await this.request("GET", "/v1/snapshot")) as Snapshot;
+    this.snapshot = snapshot;
+    await writeSnapshotCache(this.config, snapshot);
+    return snapshot;
+  }
+
+  entries(): SnapshotEntry[] {
+    return this.snapshot?.credentials ?? [];
+  }
+
+  has(provider: string): boolean {
+    return this.entries().some((entry) => entry.provider === provider);
+  }
+
+  async resolve(provider: string, skip?: ReadonlySet<number>): Promise<ResolvedCredential | undefined> {
+    await this.ready();
+    const now = Date.now();
+    const candidates = this.entries()
+      .filter((entry) => entry.provider === provider && !skip?.has(entry.id) && (this.blocked.get(entry.id) ?? 0) <= now)
+      .filter((entry) => !entry.blocks?.some((block) => block.blockedUntilMs > now))
+      .sort((a, b) => b.id - a.id);
+    for (const entry of candidates) {
+      let current = entry;
+      if (current.credential.type === "oauth" && current.credential.expires - now < CLIENT_SKEW_MS) {
+        try {
+          current = ((await this.request("POST", `/v1/credential/${entry.id}/refresh`)) as { entry: SnapshotEntry }).entry;
+          await this.replace(current);
+        } catch (error) {
+          this.lastProblem = describeError(error);
+          if (current.credential.type === "oauth" && current.credential.expires <= Date.now()) continue;
+        }
+      }
+      return { id: current.id, provider, key: keyOf(current.credential), credential: current.credential, source: "auth broker" };
+    }
+    return undefined;
+  }
+
+  keys(provider: string): string[] {
+    return this.entries()
+      .filter((entry) => entry.provider === provider)
+      .sort((a, b) => b.id - a.id)
+      .map((entry) => keyOf(entry.credential));
+  }
+
+  async block(id: number, _provider: string, untilMs: number): Promise<void> {
+    this.blocked.set(id, untilMs);
+  }
+
+  secrets(): string[] {
+    return [this.config.token, ...this.entries().flatMap((entry) => secretsOf(entry.credential))];
+  }
+
+  close(): void {}
+
+  async request(method: "GET" | "POST", path: string, body?: unknown): Promise<unknown> {
+    let response: Response;
+    try {
+      response = await fetch(`${this.config.url}${path}`, {
+        method,
+        headers: { authorization: `Bearer ${this.config.token}`, ...(body === undefined ? {} : { "content-type": "application/json" }) },
+        body: body === undefined ? undefined : JSON.stringify(body),
+        signal: AbortSignal.timeout(TIMEOUT_MS),
+      });
+    } catch (error) {
+      throw new OmpError(`the auth broker at ${this.config.url} cannot be reached (${describeError(error)}); is \`omp auth-broker serve\` running?`);
+    }
+    const text = await response.text();
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(text);
+    } catch {
+      parsed = undefined;
+    }
+    if (!response.ok) {
+      const message = (parsed as { error?: unknown } | undefined)?.error;
+      const hint = response.status === 401 ? ": the token is wrong (compare with `omp auth-broker token` on the broker host)" : "";
+      throw new OmpError(`the auth broker answered ${response.status}${typeof message === "string" ? ` (${message})` : ""}${hint}`);
+    }
+    return parsed;
+  }
+
+  private async replace(entry: SnapshotEntry): Promise<void> {
+    if (!this.snapshot) return;
+    this.snapshot = { ...this.snapshot, credentials: this.snapshot.credentials.map((old) => (old.id === entry.id ? entry : old)) };
+    await writeSnapshotCache(this.config, this.snapshot);
+  }
+}

@@ -1,0 +1,245 @@
+import { createHash, timingSafeEqual } from "node:crypto";
+import { REMOTE_REFRESH_SENTINEL, type StoredCredential } from "../auth/credential.ts";
+import { REFRESH_SKEW_MS, describeAccount, freshCredential, needsRefresh } from "../auth/fresh.ts";
+import type { CredentialStore } from "../auth/store.ts";
+import { OmpError, describeError } from "../errors/omp-error.ts";
+import { DisableBody, PostCredentialBody, type Snapshot, type SnapshotEntry, errorBody, firstIssue } from "./wire.ts";
+
+export interface BrokerOptions {
+  store: CredentialStore;
+  hostname: string;
+  port: number;
+  token: string;
+  version: string;
+  /** Background refresh sweep (default 60 s) and how close to expiry it refreshes (default 5 min). */
+  intervalMs?: number;
+  skewMs?: number;
+  /** SSE keepalive comments (default 20 s). */
+  keepaliveMs?: number;
+  /** How often the vault is checked for changes made by other processes (a second broker, a local login). */
+  watchMs?: number;
+  log?: (line: string) => void;
+  env?: Record<string, string | undefined>;
+}
+
+export interface Broker {
+  url: string;
+  /** Runs one refresh sweep now. */
+  sweep(): Promise<void>;
+  stop(): Promise<void>;
+}
+
+const encoder = new TextEncoder();
+const digest = (text: string) => createHash("sha256").update(text).digest();
+
+/**
+ * `omp auth-broker serve`: owns the vault, refreshes OAuth logins before they expire and serves the
+ * credentials to omp clients over HTTP. Refresh tokens never leave it (snapshots carry a sentinel).
+ * Several brokers may share one vault: refreshes go through the vault's lease rows, and each
+ * broker notices the others' changes when it next looks at the vault.
+ */
+export function startBroker(options: BrokerOptions): Broker {
+  const { store } = options;
+  const intervalMs = options.intervalMs ?? 60_000;
+  const skewMs = options.skewMs ?? REFRESH_SKEW_MS;
+  const log = options.log ?? (() => {});
+  const expected = digest(options.token);
+  let generation = 0;
+  let nextSweepAt = Date.now() + intervalMs;
+  const known = new Map<number, string>();
+  const streams = new Set<ReadableStreamDefaultController<Uint8Array>>();
+
+  const refresher = () => ({ enabled: true, intervalMs, skewMs, nextSweepInMs: Math.max(0, nextSweepAt - Date.now()) });
+
+  function entryOf(row: StoredCredential, blocks: Map<number, number>): SnapshotEntry {
+    const credential = row.credential.type === "oauth" ? { ...row.credential, refresh: REMOTE_REFRESH_SENTINEL } : row.credential;
+    const until = blocks.get(row.id);
+    return {
+      id: row.id,
+      provider: row.provider,
+      credential,
+      identityKey: row.identityKey,
+      rotatesInMs: row.credential.type === "oauth" ? Math.max(0, row.credential.expires - skewMs - Date.now()) : null,
+      ...(until ? { blocks: [{ providerKey: row.provider, blockScope: "usage", blockedUntilMs: until }] } : {}),
+    };
+  }
+
+  function snapshot(): Snapshot {
+    const blocks = store.blocks();
+    return { generation, generatedAt: Date.now(), serverNowMs: Date.now(), refresher: refresher(), credentials: store.active().map((row) => entryOf(row, blocks)) };
+  }
+
+  function broadcast(event: Record<string, unknown>): void {
+    const bytes = encoder.encode(`data: ${JSON.stringify(event)}\n\n`);
+    for (const stream of streams) {
+      try {
+        stream.enqueue(bytes);
+      } catch {
+        streams.delete(stream);
+      }
+    }
+  }
+
+  /** Compares the vault with what clients were last told and sends them the difference. */
+  function publishChanges(): void {
+    const blocks = store.blocks();
+    const seen = new Set<number>();
+    for (const row of store.active()) {
+      seen.add(row.id);
+      const entry = entryOf(row, blocks);
+      const { rotatesInMs: _moving, ...stable } = entry;
+      const signature = JSON.stringify(stable);
+      if (known.get(row.id) === signature) continue;
+      known.set(row.id, signature);
+      generation++;
+      broadcast({ kind: "entry", generation, serverNowMs: Date.now(), refresher: refresher(), entry });
+    }
+    for (const id of known.keys()) {
+      if (seen.has(id)) continue;
+      known.delete(id);
+      generation++;
+      broadcast({ kind: "removed", generation, serverNowMs: Date.now(), refresher: refresher(), id });
+    }
+  }
+
+  async function sweep(): Promise<void> {
+    nextSweepAt = Date.now() + intervalMs;
+    for (const row of store.active()) {
+      if (row.credential.type !== "oauth" || row.credential.expires - Date.now() >= skewMs) continue;
+      try {
+        await freshCredential(store, row, { env: options.env });
+        log(`refreshed ${row.provider} ${describeAccount(row)}`);
+      } catch (error) {
+        log(`refresh of ${row.provider} ${describeAccount(row)} failed: ${describeError(error)}`);
+      }
+    }
+    publishChanges();
+  }
+
+  const json = (body: unknown, status = 200) => Response.json(body, { status });
+
+  async function readJson(request: Request): Promise<{ ok: true; value: unknown } | { ok: false; response: Response }> {
+    try {
+      const text = await request.text();
+      return { ok: true, value: text.trim() === "" ? {} : JSON.parse(text) };
+    } catch {
+      return { ok: false, response: json(errorBody("the body is not JSON", "invalid_body"), 400) };
+    }
+  }
+
+  function stream(): Response {
+    let controller!: ReadableStreamDefaultController<Uint8Array>;
+    let keepalive: ReturnType<typeof setInterval> | undefined;
+    const body = new ReadableStream<Uint8Array>({
+      start(c) {
+        controller = c;
+        streams.add(c);
+        c.enqueue(encoder.encode(`data: ${JSON.stringify({ kind: "snapshot", ...snapshot() })}\n\n`));
+        keepalive = setInterval(() => {
+          try {
+            c.enqueue(encoder.encode(": keepalive\n\n"));
+          } catch {
+            clearInterval(keepalive);
+          }
+        }, options.keepaliveMs ?? 20_000);
+      },
+      cancel() {
+        streams.delete(controller);
+        clearInterval(keepalive);
+      },
+    });
+    return new Response(body, { headers: { "content-type": "text/event-stream", "cache-control": "no-store", connection: "keep-alive" } });
+  }
+
+  async function route(request: Request): Promise<Response> {
+    const url = new URL(request.url);
+    const path = url.pathname;
+    if (request.method === "GET" && path === "/v1/healthz") return json({ ok: true, version: options.version });
+    const header = request.headers.get("authorization") ?? "";
+    const given = /^Bearer (.+)$/i.exec(header)?.[1] ?? "";
+    if (!timingSafeEqual(digest(given), expected)) return json(errorBody("missing or wrong bearer token", "unauthorized"), 401);
+
+    if (request.method === "GET" && path === "/v1/snapshot") return json(snapshot());
+    if (request.method === "GET" && path === "/v1/snapshot/stream") return stream();
+    if (request.method === "GET" && path === "/v1/usage") return json({ generatedAt: Date.now(), reports: [] });
+    if (request.method === "POST" && path === "/v1/credential") {
+      const body = await readJson(request);
+      if (!body.ok) return body.response;
+      const parsed = PostCredentialBody.safeParse(body.value);
+      if (!parsed.success) return json(errorBody(`invalid body: ${firstIssue(parsed.error)}`, "invalid_body"), 400);
+      const stored = store.upsert(parsed.data.provider, parsed.data.credential);
+      log(`stored ${stored.provider} ${describeAccount(stored)}`);
+      publishChanges();
+      return json({ entries: [entryOf(stored, store.blocks())] });
+    }
+    const action = /^\/v1\/credential\/(\d+)\/(refresh|disable)$/.exec(path);
+    if (request.method === "POST" && action) {
+      const id = Number(action[1]);
+      const row = store.byId(id);
+      if (!row) return json(errorBody(`no active credential ${id}`, "credential_not_found", { id }), 404);
+      if (action[2] === "disable") {
+        const body = await readJson(request);
+        if (!body.ok) return body.response;
+        const parsed = DisableBody.safeParse(body.value);
+        if (!parsed.success) return json(errorBody(`invalid body: ${firstIssue(parsed.error)}`, "invalid_body"), 400);
+        store.disable(id, parsed.data.cause ?? "disabled through the auth broker");
+        log(`disabled ${row.provider} ${describeAccount(row)}`);
+        publishChanges();
+        return json({ ok: true });
+      }
+      // Refreshed only when it is due: fifty clients that all saw the same expired token cause one refresh.
+      if (row.credential.type !== "oauth" || !needsRefresh(row.credential)) return json({ entry: entryOf(row, store.blocks()) });
+      try {
+        const fresh = await freshCredential(store, row, { env: options.env });
+        publishChanges();
+        return json({ entry: entryOf(fresh, store.blocks()) });
+      } catch (error) {
+        publishChanges();
+        const gone = store.byId(id) === undefined;
+        return json(errorBody(describeError(error), gone ? "credential_disabled" : "refresh_failed", { id }), gone ? 410 : 502);
+      }
+    }
+    return json(errorBody(`no endpoint ${request.method} ${path}`, "not_found"), 404);
+  }
+
+  let server: ReturnType<typeof Bun.serve>;
+  try {
+    server = Bun.serve({
+      hostname: options.hostname,
+      port: options.port,
+      idleTimeout: 0,
+      fetch: (request) =>
+        route(request).catch((error) => {
+          log(`internal error: ${describeError(error)}`);
+          return json(errorBody("internal error", "internal"), 500);
+        }),
+    });
+  } catch (error) {
+    throw new OmpError(`cannot listen on ${options.hostname}:${options.port}: ${describeError(error)}`);
+  }
+  for (const row of store.active()) {
+    const { rotatesInMs: _moving, ...stable } = entryOf(row, store.blocks());
+    known.set(row.id, JSON.stringify(stable));
+  }
+  const sweepTimer = setInterval(() => void sweep(), intervalMs);
+  const watchTimer = setInterval(publishChanges, options.watchMs ?? 1000);
+  void sweep();
+
+  return {
+    url: `http://${options.hostname.includes(":") ? `[${options.hostname}]` : options.hostname}:${server.port}`,
+    sweep,
+    async stop() {
+      clearInterval(sweepTimer);
+      clearInterval(watchTimer);
+      for (const controller of streams) {
+        try {
+          controller.close();
+        } catch {
+          // Already closed by its client.
+        }
+      }
+      streams.clear();
+      await server.stop(true);
+    },
+  };
+}

@@ -1,0 +1,58 @@
+import { z } from "zod";
+
+/** The broker's HTTP API: what arrives is checked here (unknown keys refused), what leaves is typed. */
+
+export const ApiKeyCredentialWire = z.strictObject({ type: z.literal("api_key"), key: z.string().min(1), source: z.literal("login").optional() });
+
+export const OAuthCredentialWire = z.strictObject({
+  type: z.literal("oauth"),
+  access: z.string().min(1),
+  refresh: z.string().min(1),
+  expires: z.number().int().nonnegative(),
+  email: z.string().optional(),
+  accountId: z.string().optional(),
+  projectId: z.string().optional(),
+  enterpriseUrl: z.string().optional(),
+});
+
+export const CredentialWire = z.discriminatedUnion("type", [ApiKeyCredentialWire, OAuthCredentialWire]);
+
+export const PostCredentialBody = z.strictObject({ provider: z.string().regex(/^[A-Za-z0-9][A-Za-z0-9._-]*$/), credential: CredentialWire });
+
+export const DisableBody = z.strictObject({ cause: z.string().max(500).optional() });
+
+export const SnapshotEntry = z.strictObject({
+  id: z.number().int(),
+  provider: z.string(),
+  credential: CredentialWire,
+  identityKey: z.string().nullable(),
+  rotatesInMs: z.number().nullable(),
+  blocks: z.array(z.strictObject({ providerKey: z.string(), blockScope: z.string(), blockedUntilMs: z.number() })).optional(),
+});
+export type SnapshotEntry = z.output<typeof SnapshotEntry>;
+
+export const Refresher = z.strictObject({ enabled: z.boolean(), intervalMs: z.number(), skewMs: z.number(), nextSweepInMs: z.number() });
+
+export const Snapshot = z.strictObject({
+  generation: z.number().int(),
+  generatedAt: z.number(),
+  serverNowMs: z.number(),
+  refresher: Refresher,
+  credentials: z.array(SnapshotEntry),
+});
+export type Snapshot = z.output<typeof Snapshot>;
+
+export const EntryResponse = z.strictObject({ entry: SnapshotEntry });
+export const EntriesResponse = z.strictObject({ entries: z.array(SnapshotEntry) });
+
+/** `{error, code}` for every failure; a field name when the body was wrong. */
+export function errorBody(error: string, code: string, extra: Record<string, unknown> = {}) {
+  return { error, code, ...extra };
+}
+
+/** The first problem of a zod failure as "field: message". */
+export function firstIssue(error: z.ZodError): string {
+  const issue = error.issues[0];
+  if (!issue) return "invalid body";
+  return `${issue.path.length > 0 ? issue.path.join(".") : "body"}: ${issue.message}`;
+}
