@@ -287,12 +287,6 @@ async function runAgentWith(messages: string[], flags: AgentFlags, cleanup: (() 
     return runInteractive({ runtime, selection, resumePath, initialPrompt: messages.join(" ") || undefined, approval, onFirstFrame, trustNotice: untrustedNotice(cwd), warnings });
   }
   const stdin = await readPipedStdin();
-  if (extensions.commands.length > 0) {
-    const { runExtensionCommand } = await import("../core/extensions/ts/commands.ts");
-    const replaced = await runExtensionCommand(extensions.commands, messages.join(" "), { cwd, sessionId: "none", sessionFile: "" });
-    if (replaced === null) return 0;
-    if (replaced !== undefined) messages = [replaced];
-  }
   let prompt = buildPrompt(messages, stdin, cwd);
   if (prompt.length === 0) {
     throw new OmpError('no prompt: give one as arguments (omp -p "fix the failing test"), with @file, or on stdin', { exitCode: 2 });
@@ -306,6 +300,8 @@ async function runAgentWith(messages: string[], flags: AgentFlags, cleanup: (() 
   let restoreModel = () => {};
   try {
     const command = await slashCommandPrompt(runtime, agent, messages, prompt);
+    // An extension's command that did its work itself: nothing goes to the model.
+    if (command?.handled) return 0;
     if (command) {
       const { stderr } = await import("./modes/output.ts");
       for (const warning of command.warnings) stderr.write(`omp: ${warning}\n`);
@@ -356,7 +352,7 @@ async function slashCommandPrompt(runtime: Runtime, agent: Agent, messages: stri
   const stdin = first?.type === "text" && first.text.startsWith(words) ? first.text.slice(words.length).trim() : "";
   const attachments = messages.filter((arg) => arg.startsWith("@") && arg.length > 1).map((arg) => attachFile(arg.slice(1), runtime.options.cwd));
   const extra: (TextContent | ImageContent)[] = stdin ? [{ type: "text", text: stdin }] : [];
-  return { prompt: [...invocation.content, ...extra, ...attachments], warnings: invocation.warnings, restore: invocation.restore };
+  return { prompt: [...invocation.content, ...extra, ...attachments], warnings: invocation.warnings, restore: invocation.restore, handled: invocation.content.length === 0 };
 }
 
 function skillToolWanted(selection: ToolSelection, disabled: readonly string[]): boolean {

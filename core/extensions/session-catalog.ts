@@ -33,6 +33,7 @@ export function hookSourceKind(source: HookSource, layers: readonly SettingsLaye
  * untrusted folder's hooks. Parses with the hooks' own loader, so the listing and a run agree.
  */
 export function recordHooks(catalog: Catalog, sources: readonly HookSource[], kindOf: (source: HookSource) => SourceKind, skipReason?: string): void {
+  if (sources.length === 0) return;
   const { loadHooks } = require("./hooks/load.ts") as typeof import("./hooks/load.ts");
   for (const source of sources) {
     const origin = fileSource(kindOf(source), source.file, skipReason === undefined);

@@ -8,7 +8,6 @@ import type { Tool } from "../tools/types.ts";
 import { folderTrust, noteSkippedForTrust } from "../trust/folder-trust.ts";
 import { lazyClaudeHooks } from "./hooks/lazy.ts";
 import { extensionEntries, extensionsIn } from "./ts/discover.ts";
-import type { LoadedCommand } from "./ts/load.ts";
 import { type AgentDefinition, GENERAL_PURPOSE } from "./agents/builtin.ts";
 import { loadAgentDefinitions } from "./agents/discover.ts";
 import { agentDirs } from "./agents/task-tool.ts";
@@ -30,16 +29,17 @@ export interface SessionExtensionsOptions {
   reservedToolNames: readonly string[];
   /** Problems and hook failures, one line each. */
   warn: (line: string) => void;
-  /** Where `omp extensions` and `/extensions` find what was loaded or skipped. */
-  registry?: Extensions;
+  /**
+   * Where the extensions' slash commands join the markdown ones, and where `omp extensions` and
+   * `/extensions` find what was loaded or skipped.
+   */
+  registry: Extensions;
 }
 
 export interface SessionExtensions {
   factory?: ExtensionsFactory;
   /** Tools registered by TypeScript extensions. */
   tools: Tool[];
-  /** Slash commands registered by TypeScript extensions. */
-  commands: LoadedCommand[];
 }
 
 /**
@@ -51,7 +51,7 @@ export interface SessionExtensions {
  */
 export async function sessionExtensions(options: SessionExtensionsOptions): Promise<SessionExtensions> {
   const factories: ExtensionsFactory[] = [];
-  const result: SessionExtensions = { tools: [], commands: [] };
+  const result: SessionExtensions = { tools: [] };
   // An untrusted folder's .omp/config.yml comes without its hooks already (core/trust/untrusted-settings.ts).
   const hookLayers = options.layers.filter((layer) => layer.path !== undefined && layer.values.hooks !== undefined);
   // Installed plugins (omp plugin): their hooks.json files and extension modules join the user's.
@@ -63,12 +63,10 @@ export async function sessionExtensions(options: SessionExtensionsOptions): Prom
   }
   const registry = options.registry;
   // Hooks parse at their first event; the listing parses them when it is asked for.
-  if (registry) {
-    registry.whenListed(() => {
-      recordHooks(registry.catalog, [...hookLayers.map((layer) => ({ file: layer.path!, block: layer.values.hooks })), ...pluginHooks], (source) => hookSourceKind(source, options.layers));
-      if (!folderTrust(options.cwd, { env: options.env }).trusted) recordHooks(registry.catalog, untrustedProjectHooks(options.layers), () => "project", UNTRUSTED_REASON);
-    });
-  }
+  registry.whenListed(() => {
+    recordHooks(registry.catalog, [...hookLayers.map((layer) => ({ file: layer.path!, block: layer.values.hooks })), ...pluginHooks], (source) => hookSourceKind(source, options.layers));
+    if (!folderTrust(options.cwd, { env: options.env }).trusted) recordHooks(registry.catalog, untrustedProjectHooks(options.layers), () => "project", UNTRUSTED_REASON);
+  });
 
   const user = extensionsIn(join(agentDir(options.env), "extensions"));
   const project = extensionsIn(join(options.cwd, ".omp", "extensions"));
@@ -82,18 +80,15 @@ export async function sessionExtensions(options: SessionExtensionsOptions): Prom
   const entries = [...user.entries, ...(projectAllowed ? project.entries : []), ...explicit.flatMap((found) => found.entries), ...fromPlugins];
   const kinds = new Map<string, SourceKind>([...fromPlugins.map((file) => [file, "plugin"] as const), ...explicit.flatMap((found) => found.entries.map((file) => [file, "cli"] as const)), ...project.entries.map((file) => [file, "project"] as const)]);
   const kindOf = (file: string): SourceKind => kinds.get(file) ?? "user";
-  if (registry && !projectAllowed) for (const file of project.entries) recordSkippedExtension(registry.catalog, file, "project", UNTRUSTED_REASON);
+  if (!projectAllowed) for (const file of project.entries) recordSkippedExtension(registry.catalog, file, "project", UNTRUSTED_REASON);
   for (const problem of [...user.problems, ...(projectAllowed ? project.problems : []), ...explicit.flatMap((found) => (found.problem ? [found.problem] : []))]) options.warn(problem);
   if (entries.length > 0) {
     const { loadExtensions } = await import("./ts/load.ts");
     const loaded = await loadExtensions([...new Set(entries)], new Set(options.reservedToolNames), options.warn);
     for (const problem of loaded.problems) options.warn(problem);
-    if (registry) {
-      recordExtensionReports(registry.catalog, loaded.reports, kindOf);
-      registry.codeCommands.push(...loaded.commands);
-    }
+    recordExtensionReports(registry.catalog, loaded.reports, kindOf);
+    registry.codeCommands.push(...loaded.commands);
     result.tools = loaded.tools;
-    result.commands = loaded.commands;
     if (loaded.factory) factories.push(loaded.factory);
   }
   const factory = combineExtensions(factories);

@@ -81,19 +81,25 @@ describe("omp extensions: every kind", () => {
   });
 });
 
+/**
+ * A home with a markdown command and an extension registering `registrations` (JS run inside its
+ * factory, with `api` and `log`, the file a handler may append to).
+ */
+function commandHome(markdown: [string, string], registrations: string) {
+  const { home, repo } = workspace();
+  const agent = join(home, ".omp", "agent");
+  const log = join(home, "handled.log");
+  write(join(agent, "commands", `${markdown[0]}.md`), markdown[1]);
+  write(join(agent, "extensions", "cmds.js"), `import { appendFileSync } from "node:fs";\nconst log = ${JSON.stringify(log)};\nexport default (api) => {\n${registrations}\n};`);
+  return { home, repo, agent, log };
+}
+
 describe("an extension's slash commands beside the markdown ones", () => {
   test("rpc: get_available_commands offers it; a prompt /name args sends its handler's text; a handler that sends nothing starts no run", async () => {
-    const { home, repo } = workspace();
-    const agent = join(home, ".omp", "agent");
-    const log = join(home, "handled.log");
-    write(join(agent, "commands", "review.md"), "---\ndescription: Review a file\n---\nReview $ARGUMENTS\n");
-    write(
-      join(agent, "extensions", "cmds.js"),
-      `import { appendFileSync } from "node:fs";
-export default (api) => {
-  api.registerCommand("greet-all", { description: "Greets everyone", handler: (args, ctx) => "Please greet " + args + " from " + ctx.cwd });
-  api.registerCommand("note", { description: "Notes it down", handler: (args, ctx) => { appendFileSync(${JSON.stringify(log)}, args + " " + ctx.sessionId + "\\n"); } });
-};`,
+    const { home, repo, agent, log } = commandHome(
+      ["review", "---\ndescription: Review a file\n---\nReview $ARGUMENTS\n"],
+      `api.registerCommand("greet-all", { description: "Greets everyone", handler: (args, ctx) => "Please greet " + args + " from " + ctx.cwd });
+api.registerCommand("note", { description: "Notes it down", handler: (args, ctx) => { appendFileSync(log, args + " " + ctx.sessionId + "\\n"); } });`,
     );
     standin.setScript([{ text: "greeted" }]);
     standin.requests.length = 0;
@@ -120,5 +126,26 @@ export default (api) => {
     } finally {
       expect(await rpc.close()).toBe(0);
     }
+  });
+
+  test("print mode: the same registry runs the command; a handler that sends nothing exits 0 without a request, and a markdown command of the same name wins", async () => {
+    const { home, repo, log } = commandHome(
+      ["shadow", "---\ndescription: Markdown one\n---\nMARKDOWN $ARGUMENTS\n"],
+      `api.registerCommand("note", { handler: (args) => { appendFileSync(log, args + "\\n"); } });
+api.registerCommand("shadow", { handler: () => "EXTENSION" });`,
+    );
+    const run = async (prompt: string) => {
+      standin.requests.length = 0;
+      const result = await runAgent(["-p", "--model", provider.model, prompt], { home, cwd: repo, env: provider.env(standin.url) });
+      return { ...result, requests: modelRequests(standin) };
+    };
+    const noted = await run("/note buy milk");
+    expect(noted.code).toBe(0);
+    expect(noted.requests).toHaveLength(0);
+    expect(readFileSync(log, "utf8")).toBe("buy milk\n");
+    standin.setScript([{ text: "ok" }]);
+    const shadowed = await run("/shadow now");
+    expect(shadowed.code).toBe(0);
+    expect(userTextsOf(provider.api, shadowed.requests[0]!.body)).toEqual(["MARKDOWN now"]);
   });
 });
