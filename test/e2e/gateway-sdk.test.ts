@@ -48,10 +48,15 @@ afterAll(async () => {
   await standin?.close();
 });
 
+/** The question of turn one, a text and an image, in each client's format. */
+const ANTHROPIC_QUESTION: Anthropic.MessageParam = { role: "user", content: [{ type: "text", text: "What is in notes.txt?" }, { type: "image", source: { type: "base64", media_type: "image/png", data: IMAGE } }] };
+const CHAT_QUESTION: OpenAI.ChatCompletionMessageParam = { role: "user", content: [{ type: "text", text: "What is in notes.txt?" }, { type: "image_url", image_url: { url: `data:image/png;base64,${IMAGE}` } }] };
+const RESPONSES_QUESTION: OpenAI.Responses.ResponseInputItem = { role: "user", content: [{ type: "input_text", text: "What is in notes.txt?" }, { type: "input_image", image_url: `data:image/png;base64,${IMAGE}`, detail: "auto" }] };
+
 /** Turn one as each client sends it: system prompt, text and an image, one tool. */
 async function firstTurn(client: Client, model: string): Promise<Result> {
   if (client === "anthropic") {
-    return anthropicTurn(model, [{ role: "user", content: [{ type: "text", text: "What is in notes.txt?" }, { type: "image", source: { type: "base64", media_type: "image/png", data: IMAGE } }] }]);
+    return anthropicTurn(model, [ANTHROPIC_QUESTION]);
   }
   if (client === "chat") {
     const stream = openai.chat.completions.stream({
@@ -61,7 +66,7 @@ async function firstTurn(client: Client, model: string): Promise<Result> {
         tools: [{ type: "function", function: TOOL }],
         messages: [
           { role: "system", content: SYSTEM },
-          { role: "user", content: [{ type: "text", text: "What is in notes.txt?" }, { type: "image_url", image_url: { url: `data:image/png;base64,${IMAGE}` } }] },
+          CHAT_QUESTION,
         ],
       });
     // The SDK's accumulator keeps only the last piece of fields it does not know; readers of
@@ -79,18 +84,22 @@ async function firstTurn(client: Client, model: string): Promise<Result> {
       include: ["reasoning.encrypted_content"],
       store: false,
       tools: [{ type: "function", name: TOOL.name, description: TOOL.description, parameters: TOOL.parameters, strict: false }],
-      input: [{ role: "user", content: [{ type: "input_text", text: "What is in notes.txt?" }, { type: "input_image", image_url: `data:image/png;base64,${IMAGE}`, detail: "auto" }] }],
+      input: [RESPONSES_QUESTION],
     })
     .finalResponse();
   return fromResponses(r);
 }
 
-/** Turn two: the history as the client got it back (thinking, signatures, call ids), plus the tool's result. */
+/**
+ * Turn two: the whole history as a real client resends it (its own first message unchanged, then
+ * the reply as it got it back: thinking, signatures, call ids), plus the tool's result. Anthropic
+ * accepts signed thinking back only after the very prefix it was produced after.
+ */
 async function secondTurn(client: Client, model: string, first: Result): Promise<Result> {
   const call = first.calls[0]!;
   if (client === "anthropic") {
     return anthropicTurn(model, [
-      { role: "user", content: "What is in notes.txt?" },
+      ANTHROPIC_QUESTION,
       { role: "assistant", content: first.raw.content },
       { role: "user", content: [{ type: "tool_result", tool_use_id: call.id, content: "hi from notes" }] },
     ]);
@@ -103,7 +112,7 @@ async function secondTurn(client: Client, model: string, first: Result): Promise
         tools: [{ type: "function", function: TOOL }],
         messages: [
           { role: "system", content: SYSTEM },
-          { role: "user", content: "What is in notes.txt?" },
+          CHAT_QUESTION,
           first.raw.choices[0].message,
           { role: "tool", tool_call_id: call.id, content: "hi from notes" },
         ],
@@ -119,7 +128,7 @@ async function secondTurn(client: Client, model: string, first: Result): Promise
       store: false,
       tools: [{ type: "function", name: TOOL.name, description: TOOL.description, parameters: TOOL.parameters, strict: false }],
       input: [
-        { role: "user", content: "What is in notes.txt?" },
+        RESPONSES_QUESTION,
         ...first.raw.output.map(({ parsed_arguments, ...item }: any) => ({ ...item, content: item.content?.map(({ parsed, ...c }: any) => c) })),
         { type: "function_call_output", call_id: call.id, output: "hi from notes" },
       ],
