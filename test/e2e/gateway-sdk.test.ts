@@ -95,11 +95,12 @@ async function firstTurn(client: Client, model: string): Promise<Result> {
  * the reply as it got it back: thinking, signatures, call ids), plus the tool's result. Anthropic
  * accepts signed thinking back only after the very prefix it was produced after.
  */
-async function secondTurn(client: Client, model: string, first: Result): Promise<Result> {
+async function secondTurn(client: Client, model: string, first: Result, editedQuestion?: string): Promise<Result> {
   const call = first.calls[0]!;
+  const question = <T>(asSent: T): T => (editedQuestion === undefined ? asSent : ({ role: "user", content: editedQuestion } as T));
   if (client === "anthropic") {
     return anthropicTurn(model, [
-      ANTHROPIC_QUESTION,
+      question(ANTHROPIC_QUESTION),
       { role: "assistant", content: first.raw.content },
       { role: "user", content: [{ type: "tool_result", tool_use_id: call.id, content: "hi from notes" }] },
     ]);
@@ -112,7 +113,7 @@ async function secondTurn(client: Client, model: string, first: Result): Promise
         tools: [{ type: "function", function: TOOL }],
         messages: [
           { role: "system", content: SYSTEM },
-          CHAT_QUESTION,
+          question(CHAT_QUESTION),
           first.raw.choices[0].message,
           { role: "tool", tool_call_id: call.id, content: "hi from notes" },
         ],
@@ -128,7 +129,7 @@ async function secondTurn(client: Client, model: string, first: Result): Promise
       store: false,
       tools: [{ type: "function", name: TOOL.name, description: TOOL.description, parameters: TOOL.parameters, strict: false }],
       input: [
-        RESPONSES_QUESTION,
+        question(RESPONSES_QUESTION),
         ...first.raw.output.map(({ parsed_arguments, ...item }: any) => ({ ...item, content: item.content?.map(({ parsed, ...c }: any) => c) })),
         { type: "function_call_output", call_id: call.id, output: "hi from notes" },
       ],
@@ -236,7 +237,7 @@ describe.each(CLIENTS)("%s client", (client) => {
 });
 
 function serialOf(request: { body: any }, s: Standin): number {
-  return s.requests.filter((r) => r.method === "POST" && r.format !== undefined).indexOf(request as any) + 1;
+  return s.requests.filter((r) => r.method === "POST" && r.format !== undefined && !r.refused).indexOf(request as any) + 1;
 }
 
 /** Gemini matches calls and results by name, not id. */
@@ -338,6 +339,21 @@ test("thinking signed for one model is dropped, not forged, when the conversatio
   expect(replay.input.some((i: any) => i.type === "reasoning")).toBe(false);
   // The call and its result still go across, with matching ids.
   expect(callIdIn(replay, UPSTREAMS[2])).toBe(resultIdIn(replay, UPSTREAMS[2])!);
+});
+
+test.each(["anthropic", "responses"] as const)("%s client: signed thinking after an edited history is refused by Anthropic, and the turn goes again without it", async (client) => {
+  standin.setScript([FIRST, SECOND]);
+  const first = await firstTurn(client, "claude-up");
+  const before = standin.requests.length;
+  const second = await secondTurn(client, "claude-up", first, "What does notes.txt say?");
+  expect(second.text).toBe("The file says hi.");
+  const [refused, retried, ...more] = standin.requests.slice(before).map((r) => r.body);
+  expect(more).toHaveLength(0);
+  expect(JSON.stringify(refused)).toMatch(/"sig_standin_\d+"/);
+  expect(JSON.stringify(retried)).not.toContain("sig_standin_");
+  expect(retried.messages[0].content).toEqual([{ type: "text", text: "What does notes.txt say?" }]);
+  expect(JSON.stringify(retried.messages[1])).toContain("Reading it.");
+  expect(callIdIn(retried, UPSTREAMS[0])).toBe(resultIdIn(retried, UPSTREAMS[0])!);
 });
 
 test.each(UPSTREAMS.map((u) => [u.api, u] as const))("over %s a reply cut by the token limit says so in each format, streamed or not", async (_api, upstream) => {
