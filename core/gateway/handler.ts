@@ -1,6 +1,7 @@
 import { stream } from "../ai/index.ts";
 import type { AssistantMessage } from "../ai/messages.ts";
 import type { Model } from "../ai/model.ts";
+import { isThinkingRejection, withoutSignedThinking } from "../ai/preserved-thinking.ts";
 import type { AssistantEvent, Context } from "../ai/stream.ts";
 import { type Codec, type DecodedRequest, type EncodeContext, RequestError } from "./codec.ts";
 import { type GatewayFailure, failure, isAccountFailure, retryHeaders, upstreamFailure } from "./errors.ts";
@@ -72,7 +73,8 @@ export async function serveCompletion(codec: Codec, req: Request, deps: CallDeps
     deps.finish({ status: codec.error(error.failure, deps.requestId).status, error: error.message });
     return errorResponse(codec, error.failure, deps.requestId);
   }
-  const { model, decoded } = prepared;
+  const { model } = prepared;
+  let decoded = prepared.decoded;
   const fail = (f: GatewayFailure, credential?: string): Response => {
     deps.finish({ status: codec.error(f, deps.requestId).status, model, credential, error: f.message });
     return errorResponse(codec, f, deps.requestId);
@@ -95,6 +97,15 @@ export async function serveCompletion(codec: Codec, req: Request, deps: CallDeps
     if (attempt.kind === "failed") {
       if (abort.signal.aborted) return fail(failure("invalid_request", "the client closed the connection"), credential.label);
       lastFailure = attempt.failure;
+      // A client that edited or rebuilt the history before signed thinking (compaction, a changed
+      // system prompt) cannot know Anthropic's prefix rule, least of all in a foreign format: the
+      // turn goes once more, on the same credential, with that thinking's signatures dropped.
+      const unsigned = isThinkingRejection(attempt.failure.message) ? withoutSignedThinking(decoded.context.messages) : undefined;
+      if (unsigned && unsigned.some((m, i) => m !== decoded.context.messages[i])) {
+        decoded = { ...decoded, context: { ...decoded.context, messages: unsigned } };
+        tried.delete(credential.label);
+        continue;
+      }
       if (isAccountFailure(attempt.failure)) {
         deps.sticky.block(credential.label, attempt.failure.retryAfterMs);
         if (found.credentials.some((c) => !tried.has(c.label))) continue;

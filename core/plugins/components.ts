@@ -1,5 +1,6 @@
-import { existsSync, readFileSync, statSync } from "node:fs";
+import { existsSync, statSync } from "node:fs";
 import { isAbsolute, join, relative, resolve } from "node:path";
+import { readJsonIfPresent } from "../fs/read-json.ts";
 
 /**
  * What a plugin folder contributes, resolved to paths the loaders read: Claude Code's layout
@@ -74,26 +75,17 @@ export interface PackageJson {
   manifest: OmpManifest | null;
 }
 
-function readJson(file: string): unknown {
-  // Checked first: a throw per missing file is most of the cost when 20 plugins resolve at start-up.
-  if (!existsSync(file)) return undefined;
-  try {
-    return JSON.parse(readFileSync(file, "utf8"));
-  } catch {
-    return undefined;
-  }
-}
 
 export function readPluginJson(root: string): PluginJson | null {
   const file = join(root, ".claude-plugin", "plugin.json");
   if (!existsSync(file)) return null;
-  const raw = readJson(file);
+  const raw = readJsonIfPresent(file);
   if (!isRecord(raw)) return null;
   return { ...raw, name: optionalString(raw.name), version: optionalString(raw.version), description: optionalString(raw.description) };
 }
 
 export function readPackageJson(root: string): PackageJson | null {
-  const raw = readJson(join(root, "package.json")) as Record<string, unknown> | undefined;
+  const raw = readJsonIfPresent(join(root, "package.json")) as Record<string, unknown> | undefined;
   if (!raw || typeof raw !== "object") return null;
   const record = (value: unknown) => (value && typeof value === "object" ? (value as Record<string, string>) : undefined);
   return {

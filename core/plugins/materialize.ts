@@ -1,8 +1,9 @@
-import { existsSync, mkdirSync, readFileSync } from "node:fs";
+import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { writeFileAtomic } from "../fs/atomic-write.ts";
 import type { CatalogEntry } from "./catalog.ts";
 import { readPluginJson } from "./components.ts";
+import { readJsonIfPresent } from "../fs/read-json.ts";
 
 const COMPONENT_KEYS = ["commands", "agents", "skills", "hooks", "mcpServers"] as const;
 
@@ -44,26 +45,19 @@ interface McpFile {
   mcpServers?: Record<string, { command?: string; args?: string[]; url?: string; type?: string }>;
 }
 
-function readJson<T>(file: string): T | null {
-  try {
-    return existsSync(file) ? (JSON.parse(readFileSync(file, "utf8")) as T) : null;
-  } catch {
-    return null;
-  }
-}
 
 /** Lines naming every program a plugin will run: its hooks' commands and its MCP servers. */
 export function describeWhatRuns(hookFiles: string[], mcpFiles: string[], modules: string[]): string[] {
   const lines: string[] = [];
   for (const file of hookFiles) {
-    for (const [event, groups] of Object.entries(readJson<HooksFile>(file)?.hooks ?? {})) {
+    for (const [event, groups] of Object.entries((readJsonIfPresent(file) as HooksFile | undefined)?.hooks ?? {})) {
       for (const group of Array.isArray(groups) ? groups : []) {
         for (const hook of group.hooks ?? []) if (hook.command) lines.push(`hook ${event}${group.matcher ? ` (${group.matcher})` : ""}: ${hook.command}`);
       }
     }
   }
   for (const file of mcpFiles) {
-    const doc = readJson<McpFile & Record<string, unknown>>(file);
+    const doc = (readJsonIfPresent(file) as (McpFile & Record<string, unknown>) | undefined);
     const servers = (doc?.mcpServers ?? doc ?? {}) as NonNullable<McpFile["mcpServers"]>;
     for (const [name, server] of Object.entries(servers)) {
       if (server && typeof server === "object") lines.push(`MCP server ${name}: ${server.command ? [server.command, ...(server.args ?? [])].join(" ") : (server.url ?? "(no command)")}`);

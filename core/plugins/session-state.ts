@@ -1,24 +1,16 @@
-import { existsSync, readFileSync } from "node:fs";
 import type { InstallRecord, NpmPluginState } from "./state.ts";
+import { readJsonIfPresent } from "../fs/read-json.ts";
 
 /**
  * The state files as a session reads them at start-up, without zod (kept off the start-up path):
  * records of the wrong shape are skipped one by one, a broken file is no plugins. The CLI reads and
  * writes them through the schemas in state.ts.
  */
-function readJson(file: string): unknown {
-  if (!existsSync(file)) return undefined;
-  try {
-    return JSON.parse(readFileSync(file, "utf8"));
-  } catch {
-    return undefined;
-  }
-}
 
 const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === "object" && value !== null && !Array.isArray(value);
 
 export function sessionInstalled(file: string): Record<string, InstallRecord[]> {
-  const raw = readJson(file);
+  const raw = readJsonIfPresent(file);
   if (!isRecord(raw) || !isRecord(raw.plugins)) return {};
   const plugins: Record<string, InstallRecord[]> = {};
   for (const [key, records] of Object.entries(raw.plugins)) {
@@ -32,7 +24,7 @@ export function sessionInstalled(file: string): Record<string, InstallRecord[]> 
 }
 
 export function sessionNpmPlugins(file: string): Record<string, NpmPluginState> {
-  const raw = readJson(file);
+  const raw = readJsonIfPresent(file);
   if (!isRecord(raw) || !isRecord(raw.plugins)) return {};
   const plugins: Record<string, NpmPluginState> = {};
   for (const [name, state] of Object.entries(raw.plugins)) {

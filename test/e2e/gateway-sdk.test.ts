@@ -48,10 +48,15 @@ afterAll(async () => {
   await standin?.close();
 });
 
+/** The question of turn one, a text and an image, in each client's format. */
+const ANTHROPIC_QUESTION: Anthropic.MessageParam = { role: "user", content: [{ type: "text", text: "What is in notes.txt?" }, { type: "image", source: { type: "base64", media_type: "image/png", data: IMAGE } }] };
+const CHAT_QUESTION: OpenAI.ChatCompletionMessageParam = { role: "user", content: [{ type: "text", text: "What is in notes.txt?" }, { type: "image_url", image_url: { url: `data:image/png;base64,${IMAGE}` } }] };
+const RESPONSES_QUESTION: OpenAI.Responses.ResponseInputItem = { role: "user", content: [{ type: "input_text", text: "What is in notes.txt?" }, { type: "input_image", image_url: `data:image/png;base64,${IMAGE}`, detail: "auto" }] };
+
 /** Turn one as each client sends it: system prompt, text and an image, one tool. */
 async function firstTurn(client: Client, model: string): Promise<Result> {
   if (client === "anthropic") {
-    return anthropicTurn(model, [{ role: "user", content: [{ type: "text", text: "What is in notes.txt?" }, { type: "image", source: { type: "base64", media_type: "image/png", data: IMAGE } }] }]);
+    return anthropicTurn(model, [ANTHROPIC_QUESTION]);
   }
   if (client === "chat") {
     const stream = openai.chat.completions.stream({
@@ -61,7 +66,7 @@ async function firstTurn(client: Client, model: string): Promise<Result> {
         tools: [{ type: "function", function: TOOL }],
         messages: [
           { role: "system", content: SYSTEM },
-          { role: "user", content: [{ type: "text", text: "What is in notes.txt?" }, { type: "image_url", image_url: { url: `data:image/png;base64,${IMAGE}` } }] },
+          CHAT_QUESTION,
         ],
       });
     // The SDK's accumulator keeps only the last piece of fields it does not know; readers of
@@ -79,18 +84,23 @@ async function firstTurn(client: Client, model: string): Promise<Result> {
       include: ["reasoning.encrypted_content"],
       store: false,
       tools: [{ type: "function", name: TOOL.name, description: TOOL.description, parameters: TOOL.parameters, strict: false }],
-      input: [{ role: "user", content: [{ type: "input_text", text: "What is in notes.txt?" }, { type: "input_image", image_url: `data:image/png;base64,${IMAGE}`, detail: "auto" }] }],
+      input: [RESPONSES_QUESTION],
     })
     .finalResponse();
   return fromResponses(r);
 }
 
-/** Turn two: the history as the client got it back (thinking, signatures, call ids), plus the tool's result. */
-async function secondTurn(client: Client, model: string, first: Result): Promise<Result> {
+/**
+ * Turn two: the whole history as a real client resends it (its own first message unchanged, then
+ * the reply as it got it back: thinking, signatures, call ids), plus the tool's result. Anthropic
+ * accepts signed thinking back only after the very prefix it was produced after.
+ */
+async function secondTurn(client: Client, model: string, first: Result, editedQuestion?: string): Promise<Result> {
   const call = first.calls[0]!;
+  const question = <T>(asSent: T): T => (editedQuestion === undefined ? asSent : ({ role: "user", content: editedQuestion } as T));
   if (client === "anthropic") {
     return anthropicTurn(model, [
-      { role: "user", content: "What is in notes.txt?" },
+      question(ANTHROPIC_QUESTION),
       { role: "assistant", content: first.raw.content },
       { role: "user", content: [{ type: "tool_result", tool_use_id: call.id, content: "hi from notes" }] },
     ]);
@@ -103,7 +113,7 @@ async function secondTurn(client: Client, model: string, first: Result): Promise
         tools: [{ type: "function", function: TOOL }],
         messages: [
           { role: "system", content: SYSTEM },
-          { role: "user", content: "What is in notes.txt?" },
+          question(CHAT_QUESTION),
           first.raw.choices[0].message,
           { role: "tool", tool_call_id: call.id, content: "hi from notes" },
         ],
@@ -119,7 +129,7 @@ async function secondTurn(client: Client, model: string, first: Result): Promise
       store: false,
       tools: [{ type: "function", name: TOOL.name, description: TOOL.description, parameters: TOOL.parameters, strict: false }],
       input: [
-        { role: "user", content: "What is in notes.txt?" },
+        question(RESPONSES_QUESTION),
         ...first.raw.output.map(({ parsed_arguments, ...item }: any) => ({ ...item, content: item.content?.map(({ parsed, ...c }: any) => c) })),
         { type: "function_call_output", call_id: call.id, output: "hi from notes" },
       ],
@@ -227,7 +237,7 @@ describe.each(CLIENTS)("%s client", (client) => {
 });
 
 function serialOf(request: { body: any }, s: Standin): number {
-  return s.requests.filter((r) => r.method === "POST" && r.format !== undefined).indexOf(request as any) + 1;
+  return s.requests.filter((r) => r.method === "POST" && r.format !== undefined && !r.refused).indexOf(request as any) + 1;
 }
 
 /** Gemini matches calls and results by name, not id. */
@@ -329,6 +339,21 @@ test("thinking signed for one model is dropped, not forged, when the conversatio
   expect(replay.input.some((i: any) => i.type === "reasoning")).toBe(false);
   // The call and its result still go across, with matching ids.
   expect(callIdIn(replay, UPSTREAMS[2])).toBe(resultIdIn(replay, UPSTREAMS[2])!);
+});
+
+test.each(["anthropic", "responses"] as const)("%s client: signed thinking after an edited history is refused by Anthropic, and the turn goes again without it", async (client) => {
+  standin.setScript([FIRST, SECOND]);
+  const first = await firstTurn(client, "claude-up");
+  const before = standin.requests.length;
+  const second = await secondTurn(client, "claude-up", first, "What does notes.txt say?");
+  expect(second.text).toBe("The file says hi.");
+  const [refused, retried, ...more] = standin.requests.slice(before).map((r) => r.body);
+  expect(more).toHaveLength(0);
+  expect(JSON.stringify(refused)).toMatch(/"sig_standin_\d+"/);
+  expect(JSON.stringify(retried)).not.toContain("sig_standin_");
+  expect(retried.messages[0].content).toEqual([{ type: "text", text: "What does notes.txt say?" }]);
+  expect(JSON.stringify(retried.messages[1])).toContain("Reading it.");
+  expect(callIdIn(retried, UPSTREAMS[0])).toBe(resultIdIn(retried, UPSTREAMS[0])!);
 });
 
 test.each(UPSTREAMS.map((u) => [u.api, u] as const))("over %s a reply cut by the token limit says so in each format, streamed or not", async (_api, upstream) => {

@@ -17,6 +17,8 @@ export interface RecordedRequest {
   body: any;
   /** The wire format that answered, for POSTs. */
   format?: WireFormat["name"];
+  /** Set when the stand-in refused the request before taking a turn (Anthropic's thinking prefix check): no reply serial. */
+  refused?: boolean;
   /** Set when the client went away before the stand-in finished streaming. */
   disconnected?: boolean;
   /** When the request arrived and when its response was handed over (epoch ms, sub-ms precision), for benchmarks. */
@@ -117,6 +119,7 @@ export async function startStandin(options: StandinOptions = {}): Promise<Standi
     recorded.format = route.format.name;
     if (route.format === anthropicFormat) {
       const refused = prefixCheck.check(body);
+      recorded.refused = refused !== undefined || undefined;
       if (refused) return Response.json(anthropicFormat.error(400, refused, "invalid_request_error"), { status: 400 });
     }
     const turn = takeTurn();
