@@ -140,7 +140,11 @@ describe("terminal", () => {
     expect(rows.some((row) => row.startsWith("❯ /"))).toBe(true);
     // Seven suggestions fit at this height; the rest scroll into view.
     expect(rows.filter((row) => /^ {2}\/\w/.test(row))).toHaveLength(7);
-    for (let i = 0; i < 10; i++) tty.press("Down");
+    // Down scrolls the rest into view, one row at a time, until the built-in /exit shows.
+    for (let i = 0; i < 40 && !tty.screen().includes("/exit"); i++) {
+      tty.press("Down");
+      await Bun.sleep(50);
+    }
     await tty.waitFor("/exit");
   });
 
