@@ -5,9 +5,9 @@
 import { afterAll, describe, expect, test } from "bun:test";
 import { chmodSync, mkdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import type { Subprocess } from "bun";
 import { agentTestFile, runAgent, workspace } from "../support/agent-harness.ts";
-import { OMP, cleanEnv, runOmp, tempDir } from "../support/omp.ts";
+import { runOmp, tempDir } from "../support/omp.ts";
+import { type RunningBroker, startBroker as startBrokerIn } from "../support/broker.ts";
 import { loginExpiring, loginViaBrowser } from "../support/oauth-login.ts";
 import { startOAuthStandin } from "../support/oauth-standin.ts";
 
@@ -15,38 +15,8 @@ const standin = await agentTestFile();
 const oauth = await startOAuthStandin();
 afterAll(() => oauth.close());
 
-interface RunningBroker {
-  child: Subprocess<"ignore", "pipe", "pipe">;
-  url: string;
-  token: string;
-  output(): string;
-}
-
-const running: RunningBroker[] = [];
-afterAll(() => {
-  for (const broker of running) broker.child.kill(9);
-});
-
-async function startBroker(home: string, env: Record<string, string> = {}): Promise<RunningBroker> {
-  const child = Bun.spawn([OMP, "auth-broker", "serve", "--bind", "127.0.0.1:0"], { cwd: home, env: cleanEnv(home, { ...oauth.env(), ...env }), stdin: "ignore", stdout: "pipe", stderr: "pipe" });
-  let out = "";
-  const decoder = new TextDecoder();
-  const url = await new Promise<string>((resolve, reject) => {
-    (async () => {
-      for await (const chunk of child.stdout) {
-        out += decoder.decode(chunk, { stream: true });
-        const match = /auth-broker listening (http:\/\/\S+)/.exec(out);
-        if (match) resolve(match[1]!);
-      }
-      reject(new Error(`broker exited: ${out}${await new Response(child.stderr).text()}`));
-    })();
-  });
-  const token = readFileSync(join(home, ".omp", "auth-broker.token"), "utf8").trim();
-  const broker = { child, url, token, output: () => out };
-  running.push(broker);
-  return broker;
-}
-
+/** A broker whose OAuth endpoints are the stand-in authorization server. */
+const startBroker = (home: string, env: Record<string, string> = {}) => startBrokerIn(home, { ...oauth.env(), ...env });
 const anyOf = (value: unknown): any => value;
 const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
 const clientEnv = (broker: RunningBroker, extra: Record<string, string> = {}) => ({ OMP_AUTH_BROKER_URL: broker.url, OMP_AUTH_BROKER_TOKEN: broker.token, ANTHROPIC_BASE_URL: standin.url, ...extra });

@@ -6,15 +6,14 @@ import Anthropic from "@anthropic-ai/sdk";
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { existsSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
-import type { Subprocess } from "bun";
-import { OMP, cleanEnv, runOmp, tempDir } from "../support/omp.ts";
+import { runOmp, tempDir } from "../support/omp.ts";
 import { type Standin, startStandin } from "../support/standin/index.ts";
 import { type GatewayProcess, gatewayHome, startGatewayProcess } from "../support/gateway.ts";
+import { startBroker } from "../support/broker.ts";
 
 const BROKER_KEY = "sk-ant-api03-brokerheldbrokerheldbrokerheld0001";
 
 let standin: Standin;
-let broker: Subprocess<"ignore", "pipe", "pipe"> | undefined;
 const gateways: GatewayProcess[] = [];
 
 beforeAll(async () => {
@@ -22,24 +21,9 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  broker?.kill(9);
   for (const gateway of gateways) if (gateway.proc.exitCode === null) await gateway.stop();
   await standin?.close();
 });
-
-/** `omp auth-broker serve` on a free loopback port; resolves with its URL once it listens. */
-async function startBroker(home: string): Promise<string> {
-  const child = Bun.spawn([OMP, "auth-broker", "serve", "--bind", "127.0.0.1:0"], { cwd: home, env: cleanEnv(home), stdin: "ignore", stdout: "pipe", stderr: "pipe" });
-  broker = child;
-  let out = "";
-  const decoder = new TextDecoder();
-  for await (const chunk of child.stdout) {
-    out += decoder.decode(chunk, { stream: true });
-    const url = /auth-broker listening (http:\/\/\S+)/.exec(out)?.[1];
-    if (url) return url;
-  }
-  throw new Error(`the broker exited: ${out}${await new Response(child.stderr).text()}`);
-}
 
 async function startGateway(home: string, env: Record<string, string>): Promise<GatewayProcess> {
   const gateway = await startGatewayProcess(home, env);
@@ -55,8 +39,8 @@ describe("auth-gateway in broker mode", () => {
   test("serves with the broker's key from a HOME without credentials, and keeps serving with the broker down from memory and, after a restart, from the encrypted cache", async () => {
     const brokerHome = tempDir("omp-broker-");
     expect((await runOmp(["auth", "add", "anthropic", "--key", BROKER_KEY], { home: brokerHome })).code).toBe(0);
-    const brokerUrl = await startBroker(brokerHome);
-    const brokerToken = readFileSync(join(brokerHome, ".omp", "auth-broker.token"), "utf8").trim();
+    const broker = await startBroker(brokerHome);
+    const { url: brokerUrl, token: brokerToken } = broker;
 
     const home = gatewayHome();
     const upstream = { ANTHROPIC_BASE_URL: standin.url };
@@ -90,8 +74,8 @@ describe("auth-gateway in broker mode", () => {
     expect(readFileSync(cache).toString("latin1")).not.toContain(BROKER_KEY);
     expect(gateway.stderr()).not.toContain(BROKER_KEY);
 
-    broker!.kill("SIGTERM");
-    expect(await broker!.exited).toBe(0);
+    broker.child.kill("SIGTERM");
+    expect(await broker.child.exited).toBe(0);
     expect((await fetch(`${brokerUrl}/v1/healthz`).catch((error: unknown) => error)) instanceof Error).toBe(true);
 
     expect(textOf(await ask(gateway))).toBe("broker down, from memory");
