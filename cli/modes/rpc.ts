@@ -359,10 +359,10 @@ class RpcSession {
         return this.respond("export_html", id, { path, messageCount: messages.length });
       }
       case "branch": {
-        const next = await this.control.branch(command.entryId);
+        const { agent: next, text } = await this.control.branch(command.entryId);
         this.unsubscribe();
         this.unsubscribe = next.subscribe(this.write);
-        return this.respond("branch", id, { cancelled: false, messageCount: next.messages.length, sessionFile: next.writer?.path });
+        return this.respond("branch", id, { text, cancelled: false, messageCount: next.messages.length, sessionFile: next.writer?.path });
       }
       case "abort_bash": {
         const running = this.bash;

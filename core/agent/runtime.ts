@@ -260,8 +260,8 @@ export class Runtime {
     return models.filter((m) => getProvider(m.provider)?.local || this.options.modelsConfig.providers[m.provider]?.auth === "none" || this.hasKey(m.provider));
   }
 
-  /** A fresh agent; `resumePath` continues that session file instead, from `leafId` when given (a branch). */
-  async createAgent(selection: ModelSelection, resumePath?: string, leafId?: string): Promise<Agent> {
+  /** A fresh agent; `resumePath` continues that session file instead, from `leafId` when given (a branch; null: before its first entry). */
+  async createAgent(selection: ModelSelection, resumePath?: string, leafId?: string | null): Promise<Agent> {
     const { settings } = this.options;
     const secrets = this.secrets(selection.apiKey);
     let writer: SessionWriter | undefined;
@@ -277,8 +277,8 @@ export class Runtime {
       // Only a resume reads a session file; a new session does not pay for loading the loader.
       const { branchEntries, buildSessionContext, loadSession } = await import("../session/loader.ts");
       const loaded = loadSession(resumePath);
-      if (leafId !== undefined && !loaded.parents.has(leafId)) throw new OmpError(`no entry ${leafId} in ${displayPath(resumePath)}`);
-      const leaf = leafId ?? loaded.leafId;
+      if (typeof leafId === "string" && !loaded.parents.has(leafId)) throw new OmpError(`no entry ${leafId} in ${displayPath(resumePath)}`);
+      const leaf = leafId === undefined ? loaded.leafId : leafId;
       const context = buildSessionContext(loaded, leaf);
       resumedModel = context.model;
       messages = context.messages;

@@ -1,5 +1,6 @@
 import { existsSync } from "node:fs";
 import type { Message } from "../ai/messages.ts";
+import { textOf } from "../ai/transcript.ts";
 import { THINKING_LEVELS, type ThinkingLevel } from "../ai/model.ts";
 import { SESSION_NAME_ENTRY } from "../session/listing.ts";
 import type { Agent } from "./agent.ts";
@@ -77,19 +78,25 @@ export class SessionControl {
   }
 
   /**
-   * Continues this session from an earlier entry: the conversation is what it was at `entryId`,
-   * and the next message starts a new branch of the session tree there.
+   * Goes back to before one of the user's messages, as the original's branch does: the
+   * conversation is what it was just before `entryId` (a user message), the next message starts
+   * a new branch of the session tree there, and the message's text comes back so a host can put
+   * it in its editor to change and resend.
    */
-  async branch(entryId: string): Promise<Agent> {
+  async branch(entryId: string): Promise<{ agent: Agent; text: string }> {
     if (this.agent.isRunning) throw new Error("abort the running turn first");
     const path = this.agent.writer?.path;
     if (!path) throw new Error("this session is not saved (--no-session), so it has no entries to branch from");
     this.agent.writer?.sync();
-    const next = await this.runtime.createAgent(this.selection, path, entryId);
+    const { loadSession } = await import("../session/loader.ts");
+    const loaded = loadSession(path);
+    const entry = loaded.entries.find((e) => e.id === entryId);
+    if (entry?.type !== "message" || entry.message.role !== "user") throw new Error(`Invalid entry ID for branching: ${entryId} is not a user message of this session`);
+    const next = await this.runtime.createAgent(this.selection, path, loaded.parents.get(entryId) ?? null);
     this.agent.writer?.close();
     this.agent = next;
     for (const listener of this.listeners) listener(next);
-    return next;
+    return { agent: next, text: textOf(entry.message.content) };
   }
 
   /** The whole conversation of the current branch, compacted turns included (for exports). */

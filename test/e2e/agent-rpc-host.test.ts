@@ -81,13 +81,21 @@ describe("rpc hosts", () => {
       for (const text of ["first question", "FIRST-ANSWER", "SECOND-ANSWER", "THIRD-ANSWER"]) expect(html).toContain(text);
 
       const file = (await rpc.send({ type: "get_state" })).data.sessionFile;
-      const firstAnswer = readJsonl(file).find((e) => e.type === "message" && e.message.role === "assistant");
-      const branched = await rpc.send({ type: "branch", entryId: firstAnswer.id });
-      expect(branched).toMatchObject({ success: true, data: { messageCount: 2 } });
+      const entries = readJsonl(file);
+      const userEntry = (text: string) => entries.find((e) => e.type === "message" && e.message.role === "user" && JSON.stringify(e.message.content).includes(text));
+      const firstAnswer = entries.find((e) => e.type === "message" && e.message.role === "assistant");
+      // As the original: only a user message is a branch point; the branch starts just before it and its text comes back.
+      expect((await rpc.send({ type: "branch", entryId: firstAnswer.id })).error).toContain("Invalid entry ID for branching");
+      const branched = await rpc.send({ type: "branch", entryId: userEntry("second question").id });
+      expect(branched).toMatchObject({ success: true, data: { text: "second question", cancelled: false, messageCount: 2 } });
       await turn(rpc, "another way");
       const sent = JSON.stringify(modelRequests(standin).at(-1)!.body.messages);
       expect(sent).toContain("FIRST-ANSWER");
       expect(sent).not.toContain("SECOND-ANSWER");
+      expect(sent).not.toContain("second question");
+      const fromStart = await rpc.send({ type: "branch", entryId: userEntry("first question").id });
+      expect(fromStart).toMatchObject({ success: true, data: { text: "first question", messageCount: 0 } });
+      expect((await rpc.send({ type: "get_messages" })).data.messages).toEqual([]);
       expect((await rpc.send({ type: "branch", entryId: "nope" })).success).toBe(false);
       expect(await rpc.close()).toBe(0);
     } finally {
