@@ -2,7 +2,7 @@ import { OmpError } from "../core/errors/omp-error.ts";
 import { login } from "../core/auth/oauth/login.ts";
 import { OAUTH_PROVIDERS, type OAuthProvider, oauthProvider } from "../core/auth/oauth/providers.ts";
 import { CredentialStore } from "../core/auth/store.ts";
-import { displayPath } from "../core/paths.ts";
+import { agentDbPath, displayPath } from "../core/paths.ts";
 import { EXIT_USAGE } from "./program.ts";
 import { writeStdout } from "./write.ts";
 
@@ -18,8 +18,8 @@ export function refuseInBrokerMode(what: string): void {
 
 const providerList = () => OAUTH_PROVIDERS.map((provider) => `${provider.id} (${provider.name})`).join(", ");
 
-/** The provider asked for, or on a terminal a numbered pick; a script must name it. */
-async function chooseProvider(id: string | undefined): Promise<OAuthProvider> {
+/** The provider asked for, or on a terminal a numbered pick read by `nextLine`; a script must name it. */
+export async function chooseProvider(id: string | undefined, nextLine: (prompt: string) => Promise<string> = firstLine): Promise<OAuthProvider> {
   if (id !== undefined) {
     const provider = oauthProvider(id);
     if (!provider) throw new OmpError(`no login for "${id}"; logins: ${providerList()}`, { exitCode: EXIT_USAGE });
@@ -27,7 +27,7 @@ async function chooseProvider(id: string | undefined): Promise<OAuthProvider> {
   }
   if (!process.stdin.isTTY) throw new OmpError(`name the provider to log in to: ${providerList()}`, { exitCode: EXIT_USAGE });
   OAUTH_PROVIDERS.forEach((provider, index) => process.stderr.write(`  ${index + 1}. ${provider.name} (${provider.id})\n`));
-  const answer = (await firstLine("Log in to which? ")).trim();
+  const answer = (await nextLine("Log in to which? ")).trim();
   const picked = OAUTH_PROVIDERS[Number.parseInt(answer, 10) - 1] ?? oauthProvider(answer);
   if (!picked) throw new OmpError(`"${answer}" is none of the listed logins`, { exitCode: EXIT_USAGE });
   return picked;
@@ -64,11 +64,14 @@ function openBrowser(url: string): void {
   }
 }
 
-/** `omp auth login [provider]`: a subscription login stored in the vault (another account of the same provider is added beside the first). */
-export async function runAuthLogin(id: string | undefined, options: { local?: boolean } = {}): Promise<number> {
-  if (!options.local) refuseInBrokerMode("log in");
-  const provider = await chooseProvider(id);
+/**
+ * A subscription login on a terminal, stored in the vault (another account of the same provider is
+ * added beside the first): the URL on stderr and in a browser when there is one, and the paste
+ * fallback read by `nextLine` (which answers "" when nothing more can be read).
+ */
+export async function loginOnTerminal(provider: OAuthProvider, nextLine: (prompt?: string) => Promise<string>, env: Record<string, string | undefined> = process.env): Promise<string> {
   const credential = await login(provider, {
+    env,
     showUrl(url, instructions, userCode) {
       process.stderr.write(`${instructions}\n\n  ${url}\n\n`);
       if (userCode) process.stderr.write(`code: ${userCode}\n`);
@@ -77,19 +80,26 @@ export async function runAuthLogin(id: string | undefined, options: { local?: bo
     progress: (message) => process.stderr.write(`${message}\n`),
     async pasted() {
       if (provider.flow === "device") return new Promise<string>(() => {});
-      const line = await firstLine(process.stdin.isTTY ? "Paste the redirect URL or code here (or finish in the browser): " : undefined);
+      const line = await nextLine(process.stdin.isTTY ? "Paste the redirect URL or code here (or finish in the browser): " : undefined);
       // End of input (no terminal, nothing piped): only the browser's callback can finish the login.
       return line === "" ? new Promise<string>(() => {}) : line;
     },
   });
-  const store = CredentialStore.open();
+  const store = CredentialStore.open(agentDbPath(env as NodeJS.ProcessEnv));
   try {
     const stored = store.upsert(provider.id, credential);
     const who = credential.email ?? (credential.accountId ? `account ${credential.accountId}` : `login #${stored.id}`);
-    await writeStdout(`logged in to ${provider.name} as ${who}; stored in ${displayPath(store.path)}\n`);
+    return `logged in to ${provider.name} as ${who}; stored in ${displayPath(store.path)}`;
   } finally {
     store.close();
   }
+}
+
+/** `omp auth login [provider]`. */
+export async function runAuthLogin(id: string | undefined, options: { local?: boolean } = {}): Promise<number> {
+  if (!options.local) refuseInBrokerMode("log in");
+  const done = await loginOnTerminal(await chooseProvider(id), firstLine);
+  await writeStdout(`${done}\n`);
   // The pending stdin read would keep the process alive.
   process.stdin.destroy();
   return 0;

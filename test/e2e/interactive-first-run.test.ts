@@ -1,16 +1,29 @@
 // The interactive mode's first run with no credential at all, in a real terminal (tmux): instead
-// of exiting it offers set-up, stores the pasted key in the vault, and carries on to the prompt.
+// of exiting it offers set-up, stores the pasted key in the vault (or logs in with a subscription
+// against the OAuth stand-in), and carries on to the prompt.
 import { afterAll, describe, expect, setDefaultTimeout, test } from "bun:test";
 import { existsSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { tempDir } from "../support/omp.ts";
+import { browse, startOAuthStandin } from "../support/oauth-standin.ts";
 import { startStandin } from "../support/standin/index.ts";
 import { Tty } from "../support/tty-tmux.ts";
 import { READY } from "../support/tty-session.ts";
 
 setDefaultTimeout(60_000);
 const standin = await startStandin({ script: [{ text: "Hello from the stored key." }] });
-afterAll(() => standin.close());
+const oauth = await startOAuthStandin();
+afterAll(() => {
+  standin.close();
+  oauth.close();
+});
+
+function freePort(): number {
+  const probe = Bun.serve({ hostname: "127.0.0.1", port: 0, fetch: () => new Response() });
+  const port = probe.port!;
+  probe.stop(true);
+  return port;
+}
 
 describe("first run", () => {
   test("no key and no local server: set-up takes a pasted key into the vault, then the session starts on it", async () => {
@@ -35,6 +48,41 @@ describe("first run", () => {
       await tty.waitFor("Hello from the stored key.");
       const request = standin.requests.find((r) => r.method === "POST")!;
       expect(request.headers["x-api-key"]).toBe("sk-ant-firstrun-0123456789abcdef");
+    } finally {
+      tty.kill();
+    }
+  });
+
+  test("no key and no local server: set-up logs in with a subscription (the browser comes back), then the session starts on the OAuth login", async () => {
+    const home = tempDir("omp-first-run-home-");
+    const cwd = tempDir("omp-first-run-project-");
+    standin.setScript([{ text: "Hello from the subscription." }]);
+    const env = { ...oauth.env(), OMP_OAUTH_ANTHROPIC_CALLBACK_PORT: String(freePort()), OMP_NO_BROWSER: "1", ANTHROPIC_BASE_URL: standin.url, OMP_RETRY_BASE_MS: "20", OMP_NO_UPDATE_CHECK: "1" };
+    // Wide enough that the authorize URL is on one line of the screen.
+    const tty = Tty.start({ home, cwd, env, cols: 1000 });
+    try {
+      await tty.waitFor("omp has no model to use yet");
+      expect(tty.screen()).toContain("l) log in with a subscription");
+      tty.type("l");
+      tty.press("Enter");
+      await tty.waitFor("Log in to which?");
+      expect(tty.screen()).toContain("Anthropic (Claude Pro/Max)");
+      tty.type("1");
+      tty.press("Enter");
+      await tty.waitFor("Paste the redirect URL or code");
+      const url = /(http:\/\/127\.0\.0\.1:\d+\/authorize\S+)/.exec(tty.screen())![1]!;
+      // The browser finishes the login while omp waits at the paste prompt: that read must end and leave stdin to the session.
+      const page = await browse(url);
+      expect(page.status).toBe(200);
+      await tty.waitFor(READY);
+      expect(tty.history()).toContain("logged in to Anthropic (Claude Pro/Max) as user@example.com");
+      const before = standin.requests.filter((r) => r.method === "POST").length;
+      tty.type("hi");
+      tty.press("Enter");
+      await tty.waitFor("Hello from the subscription.");
+      const request = standin.requests.filter((r) => r.method === "POST")[before]!;
+      expect(request.headers.authorization).toBe(`Bearer ${oauth.issued.at(-1)!.access}`);
+      expect(request.headers["x-api-key"]).toBeUndefined();
     } finally {
       tty.kill();
     }
