@@ -12,6 +12,7 @@ import { installDependencies, installNpmPackage } from "./npm.ts";
 import { npmLockFile, npmModulesDir } from "./paths.ts";
 import { type NpmPluginState, readNpmLock, writeState } from "./state.ts";
 import { stagingDir } from "./staging.ts";
+import { codeModules } from "./wiring.ts";
 
 type Kind = NonNullable<NpmPluginState["kind"]>;
 
@@ -128,7 +129,7 @@ export async function installLocalPlugin(spec: FeatureSpec, cwd: string): Promis
     if (hadPrevious) renameSync(dest, aside);
     renameSync(dir, dest);
     const components = resolveComponents(dest, { features: enabledFeatures });
-    const failure = await checkExtensions(components.extensions);
+    const failure = await checkExtensions(codeModules(components));
     if (failure) {
       rmSync(dest, { recursive: true, force: true });
       if (hadPrevious) renameSync(aside, dest);
@@ -145,7 +146,7 @@ export async function installLocalPlugin(spec: FeatureSpec, cwd: string): Promis
       version,
       origin: kind,
       features: readPackageJson(dest)?.manifest ? activeFeatures(readPackageJson(dest)!.manifest!, enabledFeatures) : [],
-      runs: describeWhatRuns(components.hooks, components.mcp, [...components.extensions, ...components.tools, ...components.hookModules]),
+      runs: describeWhatRuns(components.hooks, components.mcp, codeModules(components)),
       dependencies,
       previousVersion: previous?.version,
     };

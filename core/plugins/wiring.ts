@@ -3,6 +3,7 @@ import { displayPath } from "../paths.ts";
 import { noteSkippedForTrust } from "../trust/folder-trust.ts";
 import type { Source } from "../extensions/sources.ts";
 import type { PluginServers } from "../mcp/config-files.ts";
+import type { PluginComponents } from "./components.ts";
 import type { EnabledPlugin } from "./enabled.ts";
 
 /**
@@ -39,8 +40,19 @@ export function pluginHookSources(plugins: readonly EnabledPlugin[], warn: (line
   return sources;
 }
 
+/**
+ * The manifest's extension, tool and hook modules (of the features in effect) all go to the one TS
+ * extension loader: a hook module registers handlers with `on`, a tool module returns its tools.
+ */
+export function codeModules(components: PluginComponents): string[] {
+  return [...new Set([...components.extensions, ...components.tools, ...components.hookModules])];
+}
+
 export function pluginExtensionEntries(plugins: readonly EnabledPlugin[]): string[] {
-  return plugins.flatMap((plugin) => (plugin.components.extensions.length > 0 && runsCode(plugin, "extensions") ? plugin.components.extensions : []));
+  return plugins.flatMap((plugin) => {
+    const modules = codeModules(plugin.components);
+    return modules.length > 0 && runsCode(plugin, "extensions, tools and hooks") ? modules : [];
+  });
 }
 
 /** Agent folders with the name their agents are prefixed with (`<plugin>:<agent>`, as Claude Code names them). */

@@ -30,7 +30,7 @@ const registry = await startRegistry([
       "package.json": JSON.stringify(MANIFEST),
       "ext/main.ts": EXTENSION,
       "lint-commands/lint.md": "Lint\n",
-      "tools/deploy.ts": "export default {}\n",
+      "tools/deploy.ts": "export default function (omp) { return []; }\n",
     },
     dependencies: { "@util/strings": "2.x" },
   },

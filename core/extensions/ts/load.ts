@@ -69,7 +69,22 @@ function adaptTool(spec: ExtensionTool, contextOf: () => ExtensionContext): Tool
 }
 
 /**
- * Imports each extension module and runs its factory. A module that fails to import, has no
+ * The custom-tool contract (a tool module's factory returns a tool, or an array of them, whose
+ * `execute` takes `(toolCallId, params, onUpdate, ctx, signal)`), as tools the extension API takes.
+ */
+function returnedTools(value: unknown): ExtensionTool[] {
+  const list = Array.isArray(value) ? value : value && typeof value === "object" ? [value] : [];
+  return list
+    .filter((tool): tool is ExtensionTool => typeof tool?.name === "string" && typeof tool.execute === "function")
+    .map((tool) => ({
+      ...tool,
+      execute: (toolCallId, params, signal, onUpdate, ctx) => (tool.execute as unknown as (...args: unknown[]) => ReturnType<ExtensionTool["execute"]>)(toolCallId, params, onUpdate, ctx, signal),
+    }));
+}
+
+/**
+ * Imports each extension module and runs its factory; tools the factory returns (a custom-tool
+ * module) are registered like those it registers. A module that fails to import, has no
  * default-exported function, or throws is reported with its path; the others still load.
  */
 export async function loadExtensions(paths: readonly string[], reserved: ReadonlySet<string>, warn: (line: string) => void): Promise<LoadedExtensions> {
@@ -123,7 +138,7 @@ export async function loadExtensions(paths: readonly string[], reserved: Readonl
       const module = await import(file);
       const factory = module.default;
       if (typeof factory !== "function") throw new Error("its default export is not a function (export default function (api) { … })");
-      await factory(api);
+      for (const tool of returnedTools(await factory(api))) api.registerTool(tool);
       loaded.files.push(file);
     } catch (error) {
       loaded.problems.push(`extension ${where} failed to load: ${describeError(error)}`);
