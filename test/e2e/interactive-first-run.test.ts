@@ -53,38 +53,51 @@ describe("first run", () => {
     }
   });
 
-  test("no key and no local server: set-up logs in with a subscription (the browser comes back), then the session starts on the OAuth login", async () => {
-    const home = tempDir("omp-first-run-home-");
-    const cwd = tempDir("omp-first-run-project-");
-    standin.setScript([{ text: "Hello from the subscription." }]);
-    const env = { ...oauth.env(), OMP_OAUTH_ANTHROPIC_CALLBACK_PORT: String(freePort()), OMP_NO_BROWSER: "1", ANTHROPIC_BASE_URL: standin.url, OMP_RETRY_BASE_MS: "20", OMP_NO_UPDATE_CHECK: "1" };
-    // Wide enough that the authorize URL is on one line of the screen.
-    const tty = Tty.start({ home, cwd, env, cols: 1000 });
-    try {
-      await tty.waitFor("omp has no model to use yet");
-      expect(tty.screen()).toContain("l) log in with a subscription");
-      tty.type("l");
-      tty.press("Enter");
-      await tty.waitFor("Log in to which?");
-      expect(tty.screen()).toContain("Anthropic (Claude Pro/Max)");
-      tty.type("1");
-      tty.press("Enter");
-      await tty.waitFor("Paste the redirect URL or code");
-      const url = /(http:\/\/127\.0\.0\.1:\d+\/authorize\S+)/.exec(tty.screen())![1]!;
-      // The browser finishes the login while omp waits at the paste prompt: that read must end and leave stdin to the session.
-      const page = await browse(url);
-      expect(page.status).toBe(200);
-      await tty.waitFor(READY);
-      expect(tty.history()).toContain("logged in to Anthropic (Claude Pro/Max) as user@example.com");
-      const before = standin.requests.filter((r) => r.method === "POST").length;
-      tty.type("hi");
-      tty.press("Enter");
-      await tty.waitFor("Hello from the subscription.");
-      const request = standin.requests.filter((r) => r.method === "POST")[before]!;
-      expect(request.headers.authorization).toBe(`Bearer ${oauth.issued.at(-1)!.access}`);
-      expect(request.headers["x-api-key"]).toBeUndefined();
-    } finally {
-      tty.kill();
-    }
-  });
+  // The browser finishes the login while omp waits at the paste prompt (that read must end and leave
+  // stdin to the session), or, with the callback port taken, the redirect URL is pasted there.
+  for (const way of ["browser", "paste"] as const) {
+    test(`no key and no local server: set-up logs in with a subscription (${way}), then the session starts on the OAuth login`, async () => {
+      const home = tempDir("omp-first-run-home-");
+      const cwd = tempDir("omp-first-run-project-");
+      standin.setScript([{ text: `Hello from the subscription (${way}).` }]);
+      const blocker = way === "paste" ? Bun.serve({ hostname: "127.0.0.1", port: 0, fetch: () => new Response("someone else") }) : undefined;
+      const port = blocker?.port ?? freePort();
+      const env = { ...oauth.env(), OMP_OAUTH_ANTHROPIC_CALLBACK_PORT: String(port), OMP_NO_BROWSER: "1", ANTHROPIC_BASE_URL: standin.url, OMP_RETRY_BASE_MS: "20", OMP_NO_UPDATE_CHECK: "1" };
+      // Wide enough that the authorize URL is on one line of the screen.
+      const tty = Tty.start({ home, cwd, env, cols: 1000 });
+      try {
+        await tty.waitFor("omp has no model to use yet");
+        expect(tty.screen()).toContain("l) log in with a subscription");
+        tty.type("l");
+        tty.press("Enter");
+        await tty.waitFor("Log in to which?");
+        expect(tty.screen()).toContain("Anthropic (Claude Pro/Max)");
+        tty.type("1");
+        tty.press("Enter");
+        await tty.waitFor("Paste the redirect URL or code");
+        const url = /(http:\/\/127\.0\.0\.1:\d+\/authorize\S+)/.exec(tty.screen())![1]!;
+        if (way === "browser") {
+          expect((await browse(url)).status).toBe(200);
+        } else {
+          expect(tty.screen()).toContain(`port ${port} is not free`);
+          const redirect = (await fetch(url, { redirect: "manual" })).headers.get("location")!;
+          expect(redirect).toStartWith(`http://localhost:${port}/callback?code=`);
+          tty.type(redirect);
+          tty.press("Enter");
+        }
+        await tty.waitFor(READY);
+        expect(tty.history()).toContain("logged in to Anthropic (Claude Pro/Max) as user@example.com");
+        const before = standin.requests.filter((r) => r.method === "POST").length;
+        tty.type("hi");
+        tty.press("Enter");
+        await tty.waitFor(`Hello from the subscription (${way}).`);
+        const request = standin.requests.filter((r) => r.method === "POST")[before]!;
+        expect(request.headers.authorization).toBe(`Bearer ${oauth.issued.at(-1)!.access}`);
+        expect(request.headers["x-api-key"]).toBeUndefined();
+      } finally {
+        tty.kill();
+        blocker?.stop(true);
+      }
+    });
+  }
 });
