@@ -25,9 +25,9 @@ interface Provider {
 
 const KEY = "bench-key-0123456789";
 const PROVIDERS: Provider[] = [
-  { api: "anthropic-messages", model: "anthropic/claude-sonnet-4-5", env: (url) => ({ ANTHROPIC_BASE_URL: url, ANTHROPIC_API_KEY: KEY }) },
-  { api: "openai-responses", model: "openai/gpt-5", env: (url) => ({ OPENAI_BASE_URL: `${url}/v1`, OPENAI_API_KEY: KEY }) },
-  { api: "google-generative-ai", model: "google/gemini-2.5-pro", env: (url) => ({ GEMINI_BASE_URL: url, GEMINI_API_KEY: KEY }) },
+  { api: "anthropic-messages", model: "anthropic/claude-sonnet-5-5", env: (url) => ({ ANTHROPIC_BASE_URL: url, ANTHROPIC_API_KEY: KEY }) },
+  { api: "openai-responses", model: "openai/gpt-6.2-sol", env: (url) => ({ OPENAI_BASE_URL: `${url}/v1`, OPENAI_API_KEY: KEY }) },
+  { api: "google-generative-ai", model: "google/gemini-4-carbon", env: (url) => ({ GEMINI_BASE_URL: url, GEMINI_API_KEY: KEY }) },
   { api: "openai-completions", model: "openrouter/qwen/qwen3-coder", env: (url) => ({ OPENROUTER_BASE_URL: `${url}/v1`, OPENROUTER_API_KEY: KEY }) },
 ];
 

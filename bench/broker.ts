@@ -67,7 +67,7 @@ async function startBroker(home: string): Promise<Broker> {
 async function startToFirstRequest(home: string, extra: Record<string, string>, standin: Awaited<ReturnType<typeof startStandin>>): Promise<number> {
   const before = standin.requests.length;
   const start = now();
-  await omp(["-p", "--no-session", "--no-tools", "--model", "anthropic/claude-sonnet-4-5", "hi"], home, { ANTHROPIC_BASE_URL: standin.url, ...extra });
+  await omp(["-p", "--no-session", "--no-tools", "--model", "anthropic/claude-sonnet-5-5", "hi"], home, { ANTHROPIC_BASE_URL: standin.url, ...extra });
   const request = standin.requests.slice(before).find((r) => r.method === "POST");
   if (!request) throw new Error("no model request");
   return request.receivedAt - start;

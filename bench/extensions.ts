@@ -79,7 +79,7 @@ async function main(): Promise<void> {
   const firstRequest = async (where: { home: string; repo: string }, prompt: string) => {
     standin.requests.length = 0;
     const started = now();
-    const child = Bun.spawn([OMP, "-p", "--model", "anthropic/claude-sonnet-4-5", prompt], {
+    const child = Bun.spawn([OMP, "-p", "--model", "anthropic/claude-sonnet-5-5", prompt], {
       cwd: where.repo,
       env: { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: where.home, LANG: "C.UTF-8", ANTHROPIC_BASE_URL: standin.url, ANTHROPIC_API_KEY: key },
       stdin: "ignore",

@@ -36,7 +36,7 @@ function home(name: string, hooks: unknown, agents = 0): string {
 async function run(standin: Standin, homeDir: string, prompt: string): Promise<{ started: number; requests: number[] }> {
   standin.requests.length = 0;
   const started = now();
-  const child = Bun.spawn([OMP, "-p", "--no-session", "--model", "anthropic/claude-sonnet-4-5", prompt], {
+  const child = Bun.spawn([OMP, "-p", "--no-session", "--model", "anthropic/claude-sonnet-5-5", prompt], {
     cwd: WORK,
     env: { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: homeDir, LANG: "C.UTF-8", ANTHROPIC_BASE_URL: standin.url, ANTHROPIC_API_KEY: "bench-key-0123456789" },
     stdin: "ignore",

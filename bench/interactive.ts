@@ -109,7 +109,7 @@ function startStreamingServer(deltas: number, intervalMs: number) {
     fetch() {
       const stream = new ReadableStream<Uint8Array>({
         async start(controller) {
-          controller.enqueue(frame({ type: "message_start", message: { id: "msg_bench", type: "message", role: "assistant", model: "claude-sonnet-4-5", content: [], stop_reason: null, usage: { input_tokens: 10, output_tokens: 1 } } }));
+          controller.enqueue(frame({ type: "message_start", message: { id: "msg_bench", type: "message", role: "assistant", model: "claude-sonnet-5-5", content: [], stop_reason: null, usage: { input_tokens: 10, output_tokens: 1 } } }));
           controller.enqueue(frame({ type: "content_block_start", index: 0, content_block: { type: "text", text: "" } }));
           for (let i = 0; i < deltas; i++) {
             const piece = i % 40 === 39 ? "\n\n" : i % 200 === 100 ? "\n\n```ts\nconst x = 1;\n```\n\n" : `${words[i % words.length]} `;
@@ -156,7 +156,7 @@ async function launch(env: Record<string, string>, cwd: string, runs: number) {
   for (let i = 0; i < runs + 3; i++) {
     const v = await versionTime(env);
     const started = performance.now();
-    const pty = new Pty(["--model", "anthropic/claude-sonnet-4-5"], env, cwd);
+    const pty = new Pty(["--model", "anthropic/claude-sonnet-5-5"], env, cwd);
     const at = await pty.waitFor(READY);
     await pty.close();
     // The first runs warm the page cache and the natives extraction.
@@ -247,7 +247,7 @@ async function main(): Promise<void> {
   }
 
   console.error("keystrokes, idle and while streaming…");
-  const pty = new Pty(["--model", "anthropic/claude-sonnet-4-5", "--no-session"], env, cwd);
+  const pty = new Pty(["--model", "anthropic/claude-sonnet-5-5", "--no-session"], env, cwd);
   await pty.waitFor(READY);
   const idleKeys = await keystrokes(pty, 30, 30, "");
   pty.write("\x15"); // Ctrl+U: clear the editor
@@ -307,7 +307,7 @@ times are taken on the bytes omp writes. The provider is a local Anthropic-forma
 
 ## Launch
 
-Spawn of \`omp --model anthropic/claude-sonnet-4-5\` until the first frame with the empty editor
+Spawn of \`omp --model anthropic/claude-sonnet-5-5\` until the first frame with the empty editor
 ("${READY}"), against spawn to exit of \`omp --version\` in the same loop; 3 warm-up runs dropped.
 
 | | median | p90 | min | max | runs |

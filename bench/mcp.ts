@@ -19,7 +19,7 @@ const OMP = process.env.OMP_BIN ?? join(ROOT, "dist", "omp");
 const WORK = join(ROOT, "bench", "work", "mcp");
 const RESULTS = join(ROOT, "bench", "results");
 const EVERYTHING = join(ROOT, "node_modules", "@modelcontextprotocol", "server-everything", "dist", "index.js");
-const MODEL = "anthropic/claude-sonnet-4-5";
+const MODEL = "anthropic/claude-sonnet-5-5";
 const READY = "Ask anything";
 
 const now = () => performance.timeOrigin + performance.now();

@@ -51,7 +51,7 @@ async function omp(args: string[], home: string, env: Record<string, string> = {
 async function firstRequest(home: string, standin: Standin): Promise<number> {
   standin.requests.length = 0;
   standin.setScript([{ text: "ok" }]);
-  const run = await omp(["-p", "--no-session", "--model", "anthropic/claude-sonnet-4-5", "hello"], home, { ANTHROPIC_BASE_URL: standin.url, ANTHROPIC_API_KEY: "bench-key-0123456789" });
+  const run = await omp(["-p", "--no-session", "--model", "anthropic/claude-sonnet-5-5", "hello"], home, { ANTHROPIC_BASE_URL: standin.url, ANTHROPIC_API_KEY: "bench-key-0123456789" });
   if (run.code !== 0) throw new Error(`omp -p failed: ${run.stderr}`);
   return standin.requests.find((request) => request.method === "POST")!.receivedAt - run.started;
 }
