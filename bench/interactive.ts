@@ -106,7 +106,9 @@ function startStreamingServer(deltas: number, intervalMs: number) {
     port: 0,
     hostname: "127.0.0.1",
     idleTimeout: 0,
-    fetch() {
+    fetch(request) {
+      // Only the Messages endpoint streams; the background model-list fetch (GET /v1/models) gets what a real API without it answers.
+      if (request.method !== "POST") return new Response("not found", { status: 404 });
       const stream = new ReadableStream<Uint8Array>({
         async start(controller) {
           controller.enqueue(frame({ type: "message_start", message: { id: "msg_bench", type: "message", role: "assistant", model: "claude-sonnet-5-5", content: [], stop_reason: null, usage: { input_tokens: 10, output_tokens: 1 } } }));

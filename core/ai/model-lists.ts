@@ -20,14 +20,20 @@ type Json = Record<string, unknown>;
 const num = (value: unknown) => (typeof value === "number" && value > 0 ? value : undefined);
 const str = (value: unknown) => (typeof value === "string" && value !== "" ? value : undefined);
 
+/** How long one provider's model list (all its pages) may take. */
+const MODEL_LIST_TIMEOUT_MS = 20_000;
+
 /**
  * Asks a provider which models it serves now, with the user's key: Anthropic's `GET /v1/models`,
  * Gemini's `GET /v1beta/models` (only models that generate content), and `GET /models` of OpenAI
  * and every OpenAI-compatible service. Pages are followed where the API pages.
  */
 export async function fetchModelList(api: Api, baseUrl: string, apiKey: string | undefined, signal?: AbortSignal): Promise<ListedModel[]> {
+  // A background fetch must end by itself: an endpoint that never finishes its body (a proxy or a
+  // local server answering every path with a stream) would otherwise be read for the whole session.
+  const limit = AbortSignal.timeout(MODEL_LIST_TIMEOUT_MS);
   const get = async (url: string, headers: Record<string, string>): Promise<Json> => {
-    const response = await fetch(url, { headers: { accept: "application/json", ...headers }, signal });
+    const response = await fetch(url, { headers: { accept: "application/json", ...headers }, signal: signal ? AbortSignal.any([signal, limit]) : limit });
     if (!response.ok) throw new Error(`GET ${new URL(url).pathname} answered ${response.status}`);
     const body: unknown = await response.json();
     if (body === null || typeof body !== "object") throw new Error(`GET ${new URL(url).pathname} answered something that is not a JSON object`);

@@ -159,6 +159,9 @@ async function* attemptOnce(
   } finally {
     clearTimeout(idle);
     outerSignal.removeEventListener("abort", onOuterAbort);
+    // However the attempt ended (done, failed, or its consumer stopped pulling), its response must
+    // not go on downloading: a stopped answer would keep the provider generating, and billing.
+    attempt.abort();
   }
 
   async function* streamAttempt(): AsyncGenerator<ReturnType<AssistantBuilder["take"]>> {
