@@ -7,6 +7,7 @@
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { startStandin } from "../test/support/standin/index.ts";
+import { median, now, round as roundTo } from "./stats.ts";
 
 const ROOT = resolve(import.meta.dir, "..");
 const OMP = process.env.OMP_BIN ?? join(ROOT, "dist", "omp");
@@ -15,13 +16,7 @@ const RESULTS = join(ROOT, "bench", "results");
 const RUNS = Number(process.env.BENCH_RUNS ?? 15);
 const CLIENTS = 200;
 
-const now = () => performance.timeOrigin + performance.now();
-const round = (value: number, digits = 1) => Math.round(value * 10 ** digits) / 10 ** digits;
-const median = (values: number[]) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = sorted.length >> 1;
-  return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
-};
+const round = (value: number, digits = 1) => roundTo(value, digits);
 
 const KEY = "sk-ant-api03-benchbenchbenchbenchbenchbench-0001";
 

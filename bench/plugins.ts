@@ -8,6 +8,7 @@ import { mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { type Standin, startStandin } from "../test/support/standin/index.ts";
 import { writeTree } from "../test/support/plugin-fixtures.ts";
+import { median, now, round } from "./stats.ts";
 
 const ROOT = resolve(import.meta.dir, "..");
 const OMP = process.env.OMP_BIN ?? join(ROOT, "dist", "omp");
@@ -16,13 +17,6 @@ const RESULTS = join(ROOT, "bench", "results");
 const RUNS = Number(process.env.BENCH_RUNS ?? 20);
 const PLUGINS = 20;
 
-const now = () => performance.timeOrigin + performance.now();
-const round = (value: number, digits = 2) => Math.round(value * 10 ** digits) / 10 ** digits;
-const median = (values: number[]) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = sorted.length >> 1;
-  return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
-};
 
 /** A marketplace of `count` plugins, each with 3 skills, 3 commands and 2 agents. */
 function makeMarketplace(dir: string, count: number): string[] {
