@@ -2,9 +2,9 @@ import { join } from "node:path";
 import { PROVIDERS, getProvider } from "../ai/providers-table.ts";
 import type { Model, ThinkingLevel } from "../ai/model.ts";
 import { resolveApiKey } from "../auth/keys.ts";
-import { subscriptionHeaders } from "../auth/oauth/request-headers.ts";
+import { modelForCredential } from "../auth/oauth/subscription-model.ts";
 import { openCredentialSource } from "../auth/open-source.ts";
-import type { CredentialSource, ResolvedCredential } from "../auth/source.ts";
+import type { CredentialSource } from "../auth/source.ts";
 import { USAGE_LIMIT_MARK } from "../ai/http/errors.ts";
 import type { ModelsConfig } from "../config/models-schema.ts";
 import type { Settings } from "../config/settings-schema.ts";
@@ -184,7 +184,7 @@ export class Runtime {
     }
     const warning = retiredNote(choice.model, lists);
     return {
-      model: withCredentialHeaders(choice.model, key.stored),
+      model: modelForCredential(choice.model, key.stored?.credential),
       apiKey: key.key,
       keySource: key.source,
       thinking: choice.thinking,
@@ -361,7 +361,7 @@ export class Runtime {
     }
     selection.credentialId = next.id;
     selection.apiKey = next.key;
-    selection.model = withCredentialHeaders(selection.model, next);
+    selection.model = modelForCredential(selection.model, next.credential);
     return { apiKey: next.key, model: selection.model };
   }
 
@@ -382,12 +382,6 @@ export class Runtime {
       ...new Set([apiKey, this.options.cliKey, ...fromEnv, ...configured, ...stored].filter((value): value is string => typeof value === "string" && value !== "")),
     ];
   }
-}
-
-/** The model with the headers a subscription backend wants for this credential (the ChatGPT account, Copilot's editor identity). */
-function withCredentialHeaders(model: Model, stored: ResolvedCredential | undefined): Model {
-  const extra = subscriptionHeaders(model.provider, stored?.credential);
-  return extra ? { ...model, headers: { ...model.headers, ...extra } } : model;
 }
 
 /**

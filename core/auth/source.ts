@@ -1,3 +1,4 @@
+import { codeAssistKey } from "../ai/providers/google-gemini-cli.ts";
 import type { Credential } from "./credential.ts";
 
 /** A credential picked for a request: the secret to send and where it came from. */
@@ -35,6 +36,9 @@ export interface CredentialSource {
   close(): void;
 }
 
-export function keyOf(credential: Credential): string {
-  return credential.type === "api_key" ? credential.key : credential.access;
+/** What a request carries: the key, the access token, or for Gemini CLI the token with its Code Assist project. */
+export function keyOf(credential: Credential, provider: string): string {
+  if (credential.type === "api_key") return credential.key;
+  if (provider === "google-gemini-cli" && credential.projectId) return codeAssistKey(credential.access, credential.projectId);
+  return credential.access;
 }

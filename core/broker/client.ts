@@ -62,7 +62,7 @@ export class BrokerCredentialSource implements CredentialSource {
           if (current.credential.type === "oauth" && current.credential.expires <= Date.now()) continue;
         }
       }
-      return { id: current.id, provider, key: keyOf(current.credential), credential: current.credential, source: "auth broker" };
+      return { id: current.id, provider, key: keyOf(current.credential, provider), credential: current.credential, source: "auth broker" };
     }
     return undefined;
   }
@@ -71,7 +71,7 @@ export class BrokerCredentialSource implements CredentialSource {
     return this.entries()
       .filter((entry) => entry.provider === provider)
       .sort((a, b) => b.id - a.id)
-      .map((entry) => keyOf(entry.credential));
+      .map((entry) => keyOf(entry.credential, provider));
   }
 
   async block(id: number, _provider: string, untilMs: number): Promise<void> {

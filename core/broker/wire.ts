@@ -13,6 +13,7 @@ export const OAuthCredentialWire = z.strictObject({
   accountId: z.string().optional(),
   projectId: z.string().optional(),
   enterpriseUrl: z.string().optional(),
+  apiBase: z.string().optional(),
 });
 
 export const CredentialWire = z.discriminatedUnion("type", [ApiKeyCredentialWire, OAuthCredentialWire]);
