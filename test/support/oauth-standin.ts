@@ -36,6 +36,10 @@ export interface OAuthStandin {
   email: string;
   /** Polls of a device code answered authorization_pending before it is approved. */
   pendingPolls: number;
+  /** Copilot token exchanges answered. */
+  exchanges: number;
+  /** The `endpoints.api` Copilot's token answer names (the plan's API host), when set. */
+  copilotApi?: string;
   revoke(refresh: string): void;
   /** Every environment variable that points omp's logins here. */
   env(): Record<string, string>;
@@ -62,6 +66,7 @@ export async function startOAuthStandin(): Promise<OAuthStandin> {
     hangRefreshes: false,
     email: "user@example.com",
     pendingPolls: 1,
+    exchanges: 0,
   };
 
   const issue = (style: OAuthStyle) => {
@@ -111,7 +116,9 @@ export async function startOAuthStandin(): Promise<OAuthStandin> {
       if (req.method === "GET" && url.pathname === "/copilot/token") {
         const token = req.headers.get("authorization")?.replace(/^token /, "") ?? "";
         if (!githubTokens.has(token)) return Response.json({ message: "Bad credentials" }, { status: 401 });
-        return Response.json({ token: `tid=${random()};exp=1;sku=copilot`, expires_at: Math.floor(Date.now() / 1000) + state.expiresIn, refresh_in: 1500 });
+        state.exchanges++;
+        const endpoints = state.copilotApi ? { endpoints: { api: state.copilotApi, "origin-tracker": "https://origin-tracker.example" } } : {};
+        return Response.json({ token: `tid=${random()};exp=1;sku=copilot`, expires_at: Math.floor(Date.now() / 1000) + state.expiresIn, refresh_in: 1500, ...endpoints });
       }
       if (req.method === "POST" && url.pathname === "/token") {
         const contentType = req.headers.get("content-type") ?? "";

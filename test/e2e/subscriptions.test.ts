@@ -1,0 +1,238 @@
+// Subscription logins used as models, through the compiled binary: each login is made against the
+// OAuth stand-in, then `omp -p` calls a stand-in of that subscription's backend which refuses what
+// the real one refuses (ChatGPT's Codex backend, Gemini CLI's Code Assist, the Copilot API,
+// Anthropic with a Claude Pro/Max token). Also through an auth broker and the auth gateway.
+import { Database } from "bun:sqlite";
+import { afterAll, describe, expect, test } from "bun:test";
+import { mkdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import OpenAI from "openai";
+import { agentTestFile, runAgent, workspace } from "../support/agent-harness.ts";
+import { startBroker } from "../support/broker.ts";
+import { type GatewayProcess, startGatewayProcess } from "../support/gateway.ts";
+import { startOAuthStandin } from "../support/oauth-standin.ts";
+import { loginViaBrowser, startLogin } from "../support/oauth-login.ts";
+import { tempDir } from "../support/omp.ts";
+
+const standin = await agentTestFile();
+const oauth = await startOAuthStandin();
+const gateways: GatewayProcess[] = [];
+afterAll(async () => {
+  for (const gateway of gateways) if (gateway.proc.exitCode === null) await gateway.stop();
+  await oauth.close();
+});
+
+const CODEX_BASE = `${standin.url}/backend-api/codex`;
+const backends = { ANTHROPIC_BASE_URL: standin.url, OPENAI_CODEX_BASE_URL: CODEX_BASE, GOOGLE_GEMINI_CLI_BASE_URL: standin.url };
+const env = (extra: Record<string, string> = {}) => ({ ...oauth.env(), ...backends, ...extra });
+/** Model requests: every POST but Code Assist's account calls. */
+const posts = () => standin.requests.filter((request) => request.method === "POST" && request.path !== "/v1internal:loadCodeAssist" && request.path !== "/v1internal:onboardUser");
+const since = (before: number) => posts().slice(before);
+
+function vaultData(home: string): any[] {
+  const db = new Database(join(home, ".omp", "agent", "agent.db"), { readonly: true });
+  const rows = db.query<{ data: string }, []>("SELECT data FROM auth_credentials WHERE disabled_cause IS NULL ORDER BY id").all();
+  db.close();
+  return rows.map((row) => JSON.parse(row.data));
+}
+
+describe("OpenAI Codex (ChatGPT backend)", () => {
+  test("a ChatGPT login drives a tool-using turn: headers from the token, no caps, and the reasoning carried back encrypted without ids", async () => {
+    const { home, repo } = workspace();
+    oauth.email = "codex-sub@example.com";
+    expect((await loginViaBrowser(oauth, home, "openai-codex")).code).toBe(0);
+    oauth.email = "user@example.com";
+    const access = oauth.issued.at(-1)!.access;
+    const before = posts().length;
+    standin.setScript([{ thinking: "Look at the readme first.", toolCalls: [{ name: "read", arguments: { path: "README.md" } }] }, { text: "It is a demo." }]);
+    const run = await runAgent(["-p", "--model", "openai-codex/gpt-5.1-codex", "--thinking", "off", "what is this repo?"], { home, cwd: repo, env: env() });
+    expect({ code: run.code, stderr: run.stderr }).toEqual({ code: 0, stderr: "→ read README.md\n" });
+    expect(run.stdout).toBe("It is a demo.\n");
+
+    const [first, second] = since(before);
+    for (const request of [first!, second!]) {
+      expect(request.refused).toBeUndefined();
+      expect(request.path).toBe("/backend-api/codex/responses");
+      expect(request.headers.authorization).toBe(`Bearer ${access}`);
+      expect(request.headers["chatgpt-account-id"]).toBe("acct_codex-sub@example.com");
+      expect(request.headers["openai-beta"]).toBe("responses=experimental");
+      expect(request.headers.originator).toBe("codex_cli_rs");
+      expect(request.headers.session_id).toBeString();
+      expect(request.body).toMatchObject({ model: "gpt-5.1-codex", store: false, stream: true, include: ["reasoning.encrypted_content"] });
+      expect(request.body.instructions).toContain("You are omp");
+      expect(request.body.max_output_tokens).toBeUndefined();
+      expect(request.body.temperature).toBeUndefined();
+    }
+    // Codex models cannot stop reasoning and refuse "minimal": "off" asks for the least they take.
+    expect(first!.body.reasoning).toEqual({ effort: "low", summary: "auto" });
+    expect(first!.headers.session_id).toBe(second!.headers.session_id!);
+    const reasoning = second!.body.input.find((item: any) => item.type === "reasoning");
+    expect(reasoning).toEqual({ type: "reasoning", summary: [{ type: "summary_text", text: "Look at the readme first." }], encrypted_content: expect.stringMatching(/^enc_standin_/) });
+    const call = second!.body.input.find((item: any) => item.type === "function_call");
+    expect(call).toMatchObject({ name: "read", call_id: expect.any(String) });
+    expect(call.id).toBeUndefined();
+  });
+
+  test("the stand-in refuses what the backend refuses: the public Responses shape (max_output_tokens) at the Codex endpoint fails", async () => {
+    const { home, repo } = workspace();
+    expect((await loginViaBrowser(oauth, home, "openai-codex")).code).toBe(0);
+    // A models.yml model speaking the public Responses API to the Codex backend, with every header right.
+    mkdirSync(join(home, ".omp", "agent"), { recursive: true });
+    writeFileSync(
+      join(home, ".omp", "agent", "models.yml"),
+      [
+        "providers:",
+        "  openai-codex:",
+        `    baseUrl: ${CODEX_BASE}`,
+        "    auth: none",
+        "    headers: { chatgpt-account-id: acct_user@example.com, OpenAI-Beta: responses=experimental, originator: codex_cli_rs }",
+        "    models:",
+        "      - { id: plain-responses, api: openai-responses, reasoning: true }",
+        "",
+      ].join("\n"),
+    );
+    const before = posts().length;
+    standin.setScript([{ text: "never" }]);
+    const run = await runAgent(["-p", "--model", "openai-codex/plain-responses", "hello"], { home, cwd: repo, env: env() });
+    expect(run.code).not.toBe(0);
+    expect(run.stderr).toContain("Unsupported parameter: max_output_tokens");
+    expect(since(before)[0]!.refused).toBe(true);
+  });
+});
+
+describe("Google Gemini CLI (Code Assist)", () => {
+  test("the login finds the project through loadCodeAssist and a polled onboardUser, stores it, and requests go in the v1internal envelope", async () => {
+    const { home, repo } = workspace();
+    standin.codeAssist.onboarded = false;
+    const login = await loginViaBrowser(oauth, home, "google-gemini-cli", backends);
+    expect(login.code).toBe(0);
+    expect(standin.codeAssist.onboards).toMatchObject([{ tierId: "free-tier", metadata: { pluginType: "GEMINI" } }]);
+    expect(standin.codeAssist.polls).toBe(1);
+    const [stored] = vaultData(home);
+    expect(stored.projectId).toBe("standin-managed-project");
+    const access = oauth.issued.at(-1)!.access;
+
+    const before = posts().length;
+    standin.setScript([{ text: "hi from code assist" }]);
+    const run = await runAgent(["-p", "--model", "google-gemini-cli/gemini-2.5-flash", "hello"], { home, cwd: repo, env: env() });
+    expect({ code: run.code, stderr: run.stderr }).toEqual({ code: 0, stderr: "" });
+    expect(run.stdout).toBe("hi from code assist\n");
+    const [request] = since(before);
+    expect(request!.refused).toBeUndefined();
+    expect(request!.path).toBe("/v1internal:streamGenerateContent");
+    expect(request!.query).toEqual({ alt: "sse" });
+    expect(request!.headers.authorization).toBe(`Bearer ${access}`);
+    expect(request!.body).toMatchObject({ model: "gemini-2.5-flash", project: "standin-managed-project" });
+    expect(request!.body.request.contents.at(-1)).toEqual({ role: "user", parts: [{ text: "hello" }] });
+    expect(request!.body.request.systemInstruction.parts[0].text).toContain("You are omp");
+    expect(request!.body.request.generationConfig.maxOutputTokens).toBeNumber();
+    expect(JSON.stringify(vaultData(home))).not.toContain('"token"');
+  });
+
+  test("an already onboarded user gets the project from loadCodeAssist alone; a wrong project is refused", async () => {
+    const { home, repo } = workspace();
+    standin.codeAssist.onboarded = true;
+    const onboards = standin.codeAssist.onboards.length;
+    expect((await loginViaBrowser(oauth, home, "google-gemini-cli", backends)).code).toBe(0);
+    expect(standin.codeAssist.onboards.length).toBe(onboards);
+    expect(vaultData(home)[0].projectId).toBe("standin-managed-project");
+
+    standin.codeAssist.project = "another-project";
+    try {
+      const before = posts().length;
+      standin.setScript([{ text: "never" }]);
+      const run = await runAgent(["-p", "--model", "google-gemini-cli/gemini-2.5-flash", "hello"], { home, cwd: repo, env: env() });
+      expect(run.code).not.toBe(0);
+      expect(run.stderr).toContain("403");
+      expect(since(before)[0]!.refused).toBe(true);
+    } finally {
+      standin.codeAssist.project = "standin-managed-project";
+    }
+  });
+});
+
+describe("GitHub Copilot", () => {
+  test("the Copilot token's endpoints.api is the API base; the token is exchanged again when it expires; VS Code's headers go along", async () => {
+    const { home, repo } = workspace();
+    oauth.copilotApi = `${standin.url}/copilot-api`;
+    oauth.expiresIn = 60;
+    try {
+      const login = startLogin(oauth, home, "github-copilot");
+      login.child.stdin.end();
+      expect((await login.done).code).toBe(0);
+      const [stored] = vaultData(home);
+      expect(stored.apiBase).toBe(`${standin.url}/copilot-api`);
+      const exchanges = oauth.exchanges;
+      const before = posts().length;
+      standin.setScript([{ text: "hi from copilot" }]);
+      const run = await runAgent(["-p", "--model", "github-copilot/gpt-4.1", "hello"], { home, cwd: repo, env: oauth.env() });
+      expect({ code: run.code, stderr: run.stderr }).toEqual({ code: 0, stderr: "" });
+      expect(run.stdout).toBe("hi from copilot\n");
+      // The login's token expires inside the refresh window, so the run exchanged the GitHub token again.
+      expect(oauth.exchanges).toBe(exchanges + 1);
+      const [request] = since(before);
+      expect(request!.refused).toBeUndefined();
+      expect(request!.path).toBe("/copilot-api/chat/completions");
+      expect(request!.headers.authorization).toBe(`Bearer ${vaultData(home)[0].access}`);
+      expect(request!.headers.authorization).not.toBe(`Bearer ${stored.access}`);
+      expect(request!.headers).toMatchObject({ "editor-version": "vscode/1.99.0", "copilot-integration-id": "vscode-chat", "editor-plugin-version": "copilot-chat/0.26.7" });
+    } finally {
+      oauth.copilotApi = undefined;
+      oauth.expiresIn = 3600;
+    }
+  });
+});
+
+describe("Anthropic (Claude Pro/Max)", () => {
+  test("the OAuth token goes as a bearer with the oauth beta, after the Claude Code identity, and the backend accepts it", async () => {
+    const { home, repo } = workspace();
+    expect((await loginViaBrowser(oauth, home, "anthropic")).code).toBe(0);
+    const before = posts().length;
+    standin.setScript([{ text: "hi from claude" }]);
+    const run = await runAgent(["-p", "--model", "anthropic/claude-sonnet-4-5", "hello"], { home, cwd: repo, env: env() });
+    expect({ code: run.code, stdout: run.stdout }).toEqual({ code: 0, stdout: "hi from claude\n" });
+    const [request] = since(before);
+    expect(request!.refused).toBeUndefined();
+    expect(request!.headers["anthropic-beta"]!.split(",")).toContain("oauth-2025-04-20");
+    expect(request!.headers["x-api-key"]).toBeUndefined();
+    expect(request!.body.system[1].text).toContain("You are omp");
+  });
+});
+
+describe("through an auth broker and the auth gateway", () => {
+  test("a Gemini CLI login held by a broker works from a client HOME with no credentials: the project travels in the snapshot", async () => {
+    const brokerHome = tempDir("omp-broker-");
+    standin.codeAssist.onboarded = true;
+    expect((await loginViaBrowser(oauth, brokerHome, "google-gemini-cli", backends)).code).toBe(0);
+    const broker = await startBroker(brokerHome, oauth.env());
+    const { home, repo } = workspace();
+    const before = posts().length;
+    standin.setScript([{ text: "via the broker" }]);
+    const run = await runAgent(["-p", "--model", "google-gemini-cli/gemini-2.5-pro", "hello"], {
+      home,
+      cwd: repo,
+      env: env({ OMP_AUTH_BROKER_URL: broker.url, OMP_AUTH_BROKER_TOKEN: broker.token }),
+    });
+    expect({ code: run.code, stderr: run.stderr, stdout: run.stdout }).toEqual({ code: 0, stderr: "", stdout: "via the broker\n" });
+    const [request] = since(before);
+    expect(request!.refused).toBeUndefined();
+    expect(request!.body.project).toBe("standin-managed-project");
+  });
+
+  test("the gateway serves a ChatGPT login to an OpenAI client, shaped for the Codex backend", async () => {
+    const home = tempDir("omp-gateway-");
+    expect((await loginViaBrowser(oauth, home, "openai-codex")).code).toBe(0);
+    const gateway = await startGatewayProcess(home, env());
+    gateways.push(gateway);
+    const before = posts().length;
+    standin.setScript([{ text: "codex through the gateway" }]);
+    const client = new OpenAI({ apiKey: gateway.token, baseURL: `${gateway.url}/v1`, maxRetries: 0 });
+    const reply = await client.chat.completions.create({ model: "openai-codex/gpt-5.1-codex", max_tokens: 100, temperature: 0.2, messages: [{ role: "user", content: "hello" }] });
+    expect(reply.choices[0]!.message.content).toBe("codex through the gateway");
+    const [request] = since(before);
+    expect(request!.refused).toBeUndefined();
+    expect(request!.path).toBe("/backend-api/codex/responses");
+    expect(request!.headers["chatgpt-account-id"]).toBe("acct_user@example.com");
+    expect(request!.body.max_output_tokens).toBeUndefined();
+  });
+});
