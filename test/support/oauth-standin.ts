@@ -3,6 +3,7 @@
 // refresh with rotation (an old refresh token is invalid_grant), GitHub's device-code polling and
 // Copilot's token exchange. Which provider is asking is told by its client id.
 import { createHash } from "node:crypto";
+import { CodeAssist } from "./standin/subscriptions.ts";
 
 export type OAuthStyle = "anthropic" | "openai-codex" | "github-copilot" | "google-gemini-cli";
 
@@ -40,6 +41,12 @@ export interface OAuthStandin {
   exchanges: number;
   /** The `endpoints.api` Copilot's token answer names (the plan's API host), when set. */
   copilotApi?: string;
+  /**
+   * Google's Code Assist, where a Gemini CLI login finds its project: served here too, so that a
+   * login needs no provider stand-in (tests that run Code Assist models point
+   * GOOGLE_GEMINI_CLI_BASE_URL at the provider stand-in's own instead).
+   */
+  codeAssist: CodeAssist;
   revoke(refresh: string): void;
   /** Every environment variable that points omp's logins here. */
   env(): Record<string, string>;
@@ -58,7 +65,10 @@ export async function startOAuthStandin(): Promise<OAuthStandin> {
   const liveRefresh = new Map<string, OAuthStyle>();
   const devices = new Map<string, number>();
   const githubTokens = new Set<string>();
-  const state: Omit<OAuthStandin, "url" | "env" | "close" | "revoke"> = {
+  const codeAssist = new CodeAssist();
+  // An account that used Gemini CLI before: loadCodeAssist names its project at once.
+  codeAssist.onboarded = true;
+  const state: Omit<OAuthStandin, "url" | "env" | "close" | "revoke" | "codeAssist"> = {
     tokenRequests: [],
     issued: [],
     expiresIn: 3600,
@@ -93,6 +103,12 @@ export async function startOAuthStandin(): Promise<OAuthStandin> {
     idleTimeout: 0,
     async fetch(req) {
       const url = new URL(req.url);
+      if (url.pathname.startsWith("/v1internal")) {
+        const text = await req.text();
+        const headers = Object.fromEntries([...req.headers].map(([name, value]) => [name.toLowerCase(), value]));
+        const request = { method: req.method, path: url.pathname, query: Object.fromEntries(url.searchParams), headers, body: text ? JSON.parse(text) : undefined, receivedAt: Date.now() };
+        return codeAssist.answer(request) ?? new Response("not found", { status: 404 });
+      }
       if (req.method === "GET" && url.pathname === "/authorize") {
         const style = CLIENTS[url.searchParams.get("client_id") ?? ""];
         const redirect = url.searchParams.get("redirect_uri");
@@ -175,6 +191,7 @@ export async function startOAuthStandin(): Promise<OAuthStandin> {
   const url = `http://127.0.0.1:${server.port}`;
   return Object.assign(state, {
     url,
+    codeAssist,
     revoke: (refresh: string) => void liveRefresh.delete(refresh),
     env() {
       const env: Record<string, string> = {};
@@ -184,6 +201,7 @@ export async function startOAuthStandin(): Promise<OAuthStandin> {
       }
       env.OMP_OAUTH_GITHUB_COPILOT_DEVICE_URL = `${url}/device/code`;
       env.OMP_OAUTH_GITHUB_COPILOT_EXCHANGE_URL = `${url}/copilot/token`;
+      env.GOOGLE_GEMINI_CLI_BASE_URL = url;
       return env;
     },
     close: () => server.stop(true),
