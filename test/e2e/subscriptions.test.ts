@@ -164,18 +164,26 @@ describe("GitHub Copilot", () => {
       expect(stored.apiBase).toBe(`${standin.url}/copilot-api`);
       const exchanges = oauth.exchanges;
       const before = posts().length;
-      standin.setScript([{ text: "hi from copilot" }]);
-      const run = await runAgent(["-p", "--model", "github-copilot/gpt-4.1", "hello"], { home, cwd: repo, env: oauth.env() });
-      expect({ code: run.code, stderr: run.stderr }).toEqual({ code: 0, stderr: "" });
+      standin.setScript([{ toolCalls: [{ name: "read", arguments: { path: "README.md" } }] }, { text: "hi from copilot" }]);
+      const run = await runAgent(["-p", "--model", "github-copilot/gpt-5-mini", "--thinking", "high", "hello"], { home, cwd: repo, env: oauth.env() });
+      expect({ code: run.code, stderr: run.stderr }).toEqual({ code: 0, stderr: "→ read README.md\n" });
       expect(run.stdout).toBe("hi from copilot\n");
       // The login's token expires inside the refresh window, so the run exchanged the GitHub token again.
       expect(oauth.exchanges).toBe(exchanges + 1);
-      const [request] = since(before);
-      expect(request!.refused).toBeUndefined();
-      expect(request!.path).toBe("/copilot-api/chat/completions");
-      expect(request!.headers.authorization).toBe(`Bearer ${vaultData(home)[0].access}`);
-      expect(request!.headers.authorization).not.toBe(`Bearer ${stored.access}`);
-      expect(request!.headers).toMatchObject({ "editor-version": "vscode/1.99.0", "copilot-integration-id": "vscode-chat", "editor-plugin-version": "copilot-chat/0.26.7" });
+      const requests = since(before);
+      expect(requests.map((request) => [request.path, request.refused])).toEqual([
+        ["/copilot-api/chat/completions", undefined],
+        ["/copilot-api/chat/completions", undefined],
+      ]);
+      for (const request of requests) {
+        expect(request.headers.authorization).toBe(`Bearer ${vaultData(home)[0].access}`);
+        expect(request.headers.authorization).not.toBe(`Bearer ${stored.access}`);
+        expect(request.headers).toMatchObject({ "editor-version": "vscode/1.99.0", "copilot-integration-id": "vscode-chat", "editor-plugin-version": "copilot-chat/0.26.7" });
+        // Copilot's chat completions take no reasoning parameters.
+        expect(request.body.reasoning_effort).toBeUndefined();
+      }
+      // The user's prompt is a premium request; the turn after the tool result is the agent's.
+      expect(requests.map((request) => request.headers["x-initiator"])).toEqual(["user", "agent"]);
     } finally {
       oauth.copilotApi = undefined;
       oauth.expiresIn = 3600;
