@@ -1,4 +1,5 @@
 import type { Api, Model } from "./model.ts";
+import { codexRequestHeaders } from "./providers/openai-codex.ts";
 
 /** One model as a provider's model-list endpoint names it. */
 export interface ListedModel {
@@ -23,10 +24,15 @@ const str = (value: unknown) => (typeof value === "string" && value !== "" ? val
 /** How long one provider's model list (all its pages) may take. */
 const MODEL_LIST_TIMEOUT_MS = 20_000;
 
+/** The Codex CLI version the Codex backend is told: it lists the models that version can use. */
+const CODEX_CLIENT_VERSION = "0.99.0";
+
 /**
  * Asks a provider which models it serves now, with the user's key: Anthropic's `GET /v1/models`,
- * Gemini's `GET /v1beta/models` (only models that generate content), and `GET /models` of OpenAI
- * and every OpenAI-compatible service. Pages are followed where the API pages.
+ * Gemini's `GET /v1beta/models` (only models that generate content), the Codex backend's
+ * `GET /models?client_version=` (the models the ChatGPT plan offers Codex CLI), and `GET /models`
+ * of OpenAI and every OpenAI-compatible service. Pages are followed where the API pages. Code
+ * Assist has no list: Gemini CLI's models are the catalog's.
  */
 export async function fetchModelList(api: Api, baseUrl: string, apiKey: string | undefined, signal?: AbortSignal): Promise<ListedModel[]> {
   // A background fetch must end by itself: an endpoint that never finishes its body (a proxy or a
@@ -65,6 +71,14 @@ export async function fetchModelList(api: Api, baseUrl: string, apiKey: string |
       token = str(body.nextPageToken);
       if (!token) break;
     }
+  } else if (api === "openai-codex-responses") {
+    const body = await get(`${baseUrl}/models?client_version=${CODEX_CLIENT_VERSION}`, codexRequestHeaders(apiKey));
+    for (const m of (body.models as Json[] | undefined) ?? []) {
+      const id = str(m.slug);
+      if (id && m.visibility !== "hide") out.push({ id, name: str(m.display_name), contextWindow: num(m.context_window) });
+    }
+  } else if (api === "google-gemini-cli") {
+    return out;
   } else {
     const body = await get(`${baseUrl}/models`, apiKey ? { authorization: `Bearer ${apiKey}` } : {});
     for (const m of (body.data as Json[] | undefined) ?? []) {

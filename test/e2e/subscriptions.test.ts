@@ -13,6 +13,7 @@ import { type GatewayProcess, startGatewayProcess } from "../support/gateway.ts"
 import { startOAuthStandin } from "../support/oauth-standin.ts";
 import { loginViaBrowser, startLogin } from "../support/oauth-login.ts";
 import { tempDir } from "../support/omp.ts";
+import { startStandin } from "../support/standin/index.ts";
 
 const standin = await agentTestFile();
 const oauth = await startOAuthStandin();
@@ -97,6 +98,32 @@ describe("OpenAI Codex (ChatGPT backend)", () => {
     expect(run.code).not.toBe(0);
     expect(run.stderr).toContain("Unsupported parameter: max_output_tokens");
     expect(since(before)[0]!.refused).toBe(true);
+  });
+  test("omp models asks the Codex backend which models the plan offers; a new one is usable", async () => {
+    const codex = await startStandin({ models: [{ id: "gpt-5.1-codex" }, { id: "gpt-5.9-codex", contextWindow: 400_000 }] });
+    try {
+      const { home, repo } = workspace();
+      expect((await loginViaBrowser(oauth, home, "openai-codex")).code).toBe(0);
+      const codexEnv = env({ OPENAI_CODEX_BASE_URL: `${codex.url}/backend-api/codex` });
+      const listed = await runAgent(["models"], { home, cwd: repo, env: codexEnv });
+      expect(listed.code).toBe(0);
+      const line = (id: string) => listed.stdout.split("\n").find((l) => l.trim().startsWith(`${id} `)) ?? "";
+      expect(line("openai-codex/gpt-5.9-codex")).toContain("new");
+      expect(line("openai-codex/gpt-5.1-codex-mini")).toContain("retired");
+      expect(listed.stdout).not.toContain("codex-auto-review");
+      const [get] = codex.requests.filter((request) => request.method === "GET");
+      expect(get).toMatchObject({ path: "/backend-api/codex/models", query: { client_version: expect.any(String) } });
+      expect(get!.headers["chatgpt-account-id"]).toBe("acct_user@example.com");
+
+      codex.setScript([{ text: "the newest codex" }]);
+      const run = await runAgent(["-p", "--model", "openai-codex/gpt-5.9-codex", "hi"], { home, cwd: repo, env: codexEnv });
+      expect({ code: run.code, stdout: run.stdout }).toEqual({ code: 0, stdout: "the newest codex\n" });
+      const post = codex.requests.find((request) => request.method === "POST")!;
+      expect(post.refused).toBeUndefined();
+      expect(post.body.model).toBe("gpt-5.9-codex");
+    } finally {
+      await codex.close();
+    }
   });
 });
 

@@ -35,11 +35,17 @@ export function chatgptAccountId(accessToken: string | undefined): string | unde
   return typeof auth?.chatgpt_account_id === "string" ? auth.chatgpt_account_id : undefined;
 }
 
+/** What every Codex backend call carries: the token, the ChatGPT account it is for, and Codex CLI's identity. */
+export function codexRequestHeaders(accessToken: string | undefined): Record<string, string> {
+  const headers: Record<string, string> = { "OpenAI-Beta": "responses=experimental", originator: "codex_cli_rs" };
+  if (accessToken) headers.authorization = `Bearer ${accessToken}`;
+  const account = chatgptAccountId(accessToken);
+  if (account) headers["chatgpt-account-id"] = account;
+  return headers;
+}
+
 export const streamOpenAICodex: StreamFunction = (model, context, options = {}) => {
-  const auth: Record<string, string> = { "OpenAI-Beta": "responses=experimental", originator: "codex_cli_rs" };
-  if (options.apiKey) auth.authorization = `Bearer ${options.apiKey}`;
-  const account = chatgptAccountId(options.apiKey);
-  if (account) auth["chatgpt-account-id"] = account;
+  const auth = codexRequestHeaders(options.apiKey);
   // Codex CLI names its conversation so the backend keeps the prompt cache warm across turns.
   if (options.sessionId) auth.session_id = options.sessionId;
   return runProviderStream(model, options, {

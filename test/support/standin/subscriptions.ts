@@ -25,14 +25,37 @@ const detail = (status: number, text: string): Refusal => ({ status, body: { det
 
 const CODEX_UNSUPPORTED = ["max_output_tokens", "max_completion_tokens", "temperature", "top_p", "previous_response_id"];
 
-/** chatgpt.com/backend-api/codex/responses */
-export function codexRefusal(request: RecordedRequest): Refusal | undefined {
+/** Every chatgpt.com/backend-api/codex call: a ChatGPT token and the account it names. */
+function codexAuthRefusal(request: RecordedRequest): Refusal | undefined {
   const token = header(request, "authorization")?.replace(/^Bearer /, "") ?? "";
   const account = jwtClaims(token)["https://api.openai.com/auth"]?.chatgpt_account_id;
   if (!account) return detail(401, "Unauthorized");
   if (header(request, "chatgpt-account-id") !== account) return detail(403, "chatgpt-account-id does not match the token");
-  if (header(request, "openai-beta") !== "responses=experimental") return detail(400, "OpenAI-Beta: responses=experimental is required");
   if (!header(request, "originator")) return detail(400, "originator header is required");
+  return undefined;
+}
+
+/** GET chatgpt.com/backend-api/codex/models?client_version= */
+export function codexListingRefusal(request: RecordedRequest): Refusal | undefined {
+  if (!request.query.client_version) return detail(400, "client_version is required");
+  return codexAuthRefusal(request);
+}
+
+/** The Codex backend's model list: slugs, with the models it hides from pickers marked. */
+export function codexListing(models: { id: string; contextWindow?: number }[]): unknown {
+  return {
+    models: [
+      ...models.map((m, priority) => ({ slug: m.id, display_name: m.id.toUpperCase(), context_window: m.contextWindow ?? 272_000, visibility: "list", supported_in_api: true, priority })),
+      { slug: "codex-auto-review", display_name: "Auto review", context_window: 272_000, visibility: "hide", supported_in_api: true, priority: 99 },
+    ],
+  };
+}
+
+/** chatgpt.com/backend-api/codex/responses */
+export function codexRefusal(request: RecordedRequest): Refusal | undefined {
+  const auth = codexAuthRefusal(request);
+  if (auth) return auth;
+  if (header(request, "openai-beta") !== "responses=experimental") return detail(400, "OpenAI-Beta: responses=experimental is required");
   const body = request.body ?? {};
   if (typeof body.instructions !== "string") return detail(400, "Instructions are required");
   if (body.store !== false) return detail(400, "Store must be set to false");
