@@ -10,9 +10,9 @@ import { compactionSummaryMessage } from "../session/compaction-summary.ts";
 import { Redactor } from "../session/redact.ts";
 import { contextTokens, findCut, summarize } from "./compaction.ts";
 import type { AgentEvent, AgentStopReason } from "./events.ts";
-import { toolSpec } from "./tool-specs.ts";
 import { isThinkingRejection, withoutSignedThinking } from "../ai/preserved-thinking.ts";
-import { DROP_THINKING_ENTRY, FACTS_ENTRY, FRAME_ENTRY, type Facts, type RequestFrame, factsNote } from "./request-frame.ts";
+import { DROP_THINKING_ENTRY } from "./request-frame.ts";
+import { SessionFrame } from "./session-frame.ts";
 import type { AgentExtensions } from "./agent-extensions.ts";
 import type { AgentOptions, QueueMode } from "./agent-options.ts";
 import { SessionRecorder } from "./session-recorder.ts";
@@ -37,9 +37,7 @@ export class Agent {
   tools: Tool[];
   private readonly systemPrompt: Promise<string>;
   /** The system prompt and tools every request of this session sends, fixed by its first request. */
-  private frame: { systemPrompt: string; tools: ToolSpec[] } | undefined;
-  /** What the model was last told about the date and the repository; undefined until the frame is stored. */
-  private toldFacts: Facts | undefined;
+  private readonly frame: SessionFrame;
   private dropThinkingMarker = false;
   writer: SessionWriter | undefined;
   steeringMode: QueueMode = "one-at-a-time";
@@ -57,7 +55,6 @@ export class Agent {
   private running: Promise<AgentStopReason> | undefined;
   private readonly secrets: string[];
   private redactor: Redactor;
-  private specs: { tools: Tool[]; specs: ToolSpec[] } | undefined;
   private readonly session: SessionRecorder;
   readonly extensions: AgentExtensions | undefined;
   private sessionStarted = false;
@@ -65,15 +62,12 @@ export class Agent {
   constructor(readonly options: AgentOptions) {
     this.messages = [...(options.messages ?? [])];
     this.session = new SessionRecorder(() => this.writer, options.messageEntryIds ? [...options.messageEntryIds] : this.messages.map(() => ""));
+    this.frame = new SessionFrame(this.session, options.facts, options.frame);
     this.model = options.model;
     this.apiKey = options.apiKey;
     this.thinking = options.thinking;
     this.tools = options.tools;
     this.systemPrompt = Promise.resolve(options.frame?.frame.systemPrompt ?? options.systemPrompt);
-    if (options.frame) {
-      this.frame = { systemPrompt: options.frame.frame.systemPrompt, tools: options.frame.frame.tools };
-      this.toldFacts = options.frame.facts;
-    }
     if (options.dropThinking) {
       this.messages.splice(0, this.messages.length, ...withoutSignedThinking(this.messages));
       this.dropThinkingMarker = true;
@@ -141,20 +135,13 @@ export class Agent {
    */
   setTools(tools: Tool[]): void {
     this.tools = tools;
-    if (!this.frame) return;
-    const specs = tools.map(toolSpec);
-    if (JSON.stringify(specs) === JSON.stringify(this.frame.tools)) return;
-    this.frame = { ...this.frame, tools: specs };
-    const facts = this.toldFacts ?? { date: new Date().toISOString().slice(0, 10), git: "" };
-    this.session.persist({ type: "custom", customType: FRAME_ENTRY, data: { systemPrompt: this.frame.systemPrompt, tools: specs, facts } satisfies RequestFrame });
+    if (!this.frame.replaceTools(tools)) return;
     this.messages.splice(0, this.messages.length, ...withoutSignedThinking(this.messages));
     this.session.persist({ type: "custom", customType: DROP_THINKING_ENTRY, data: { reason: "the tool list changed" } });
   }
 
   toolSpecs(): ToolSpec[] {
-    if (this.frame) return this.frame.tools;
-    if (this.specs?.tools !== this.tools) this.specs = { tools: this.tools, specs: this.tools.map(toolSpec) };
-    return this.specs.specs;
+    return this.frame.toolSpecs(this.tools);
   }
 
   contextTokens(): number {
@@ -261,7 +248,7 @@ export class Agent {
           throw new Error(blocked);
         }
       }
-      opening = await this.withFactsUpdate(first);
+      opening = await this.frame.withFactsUpdate(first);
       pending = [opening];
       let turn = 0;
       for (;;) {
@@ -391,7 +378,7 @@ export class Agent {
 
   private async streamReply(signal: AbortSignal): Promise<AssistantMessage> {
     const systemPrompt = await this.systemPrompt;
-    if (!this.frame) await this.storeFrame(systemPrompt);
+    if (!this.frame.stored) await this.frame.store(systemPrompt, this.toolSpecs());
     const final = await streamReply(
       this.model,
       { systemPrompt, messages: this.messages, tools: this.toolSpecs() },
@@ -431,33 +418,6 @@ export class Agent {
     });
     for (const message of results) this.record(message, true);
     return results;
-  }
-
-  /**
-   * The first request of a session fixes its system prompt and tools and stores them with the
-   * facts they state, so that every later request, and a resume, sends the same prefix.
-   */
-  private async storeFrame(systemPrompt: string): Promise<void> {
-    const tools = this.toolSpecs();
-    const facts = (await this.options.facts) ?? { date: new Date().toISOString().slice(0, 10), git: "" };
-    this.frame = { systemPrompt, tools };
-    this.toldFacts = facts;
-    this.session.persist({ type: "custom", customType: FRAME_ENTRY, data: { systemPrompt, tools, facts } satisfies RequestFrame }, undefined, true);
-  }
-
-  /**
-   * A resumed session's first prompt, with a note of what changed since the model was last told
-   * (a new day, commits, edited files): the stored system prompt still states the old facts.
-   */
-  private async withFactsUpdate(message: Message): Promise<Message> {
-    if (!this.toldFacts || !this.options.facts || message.role !== "user") return message;
-    const now = await this.options.facts;
-    const note = factsNote(this.toldFacts, now);
-    this.toldFacts = now;
-    if (!note) return message;
-    this.session.persist({ type: "custom", customType: FACTS_ENTRY, data: now });
-    const content = typeof message.content === "string" ? [{ type: "text" as const, text: message.content }] : message.content;
-    return { ...message, content: [{ type: "text", text: note }, ...content] };
   }
 
   /** A 400 before any output because signed thinking failed the provider's checks, while some was sent. */
