@@ -228,7 +228,8 @@ describe("Anthropic (Claude Pro/Max)", () => {
     expect({ code: run.code, stdout: run.stdout }).toEqual({ code: 0, stdout: "hi from claude\n" });
     const [request] = since(before);
     expect(request!.refused).toBeUndefined();
-    expect(request!.headers["anthropic-beta"]!.split(",")).toContain("oauth-2025-04-20");
+    expect(request!.headers["anthropic-beta"]!.split(",")).toEqual(expect.arrayContaining(["oauth-2025-04-20", "claude-code-20250219", "interleaved-thinking-2025-05-14"]));
+    expect(request!.headers).toMatchObject({ "x-app": "cli", "user-agent": expect.stringMatching(/^claude-cli\//) });
     expect(request!.headers["x-api-key"]).toBeUndefined();
     expect(request!.body.system[1].text).toContain("You are omp");
   });
