@@ -176,6 +176,21 @@ describe("Google Gemini CLI (Code Assist)", () => {
       standin.codeAssist.project = "standin-managed-project";
     }
   });
+  test("a login stored without its project (made before omp looked it up, or imported) finds it on first use", async () => {
+    const { home, repo } = workspace();
+    standin.codeAssist.onboarded = true;
+    expect((await loginViaBrowser(oauth, home, "google-gemini-cli", backends)).code).toBe(0);
+    const db = new Database(join(home, ".omp", "agent", "agent.db"));
+    db.run("UPDATE auth_credentials SET data = json_remove(data, '$.projectId')");
+    db.close();
+    expect(vaultData(home)[0].projectId).toBeUndefined();
+    const before = posts().length;
+    standin.setScript([{ text: "found it" }]);
+    const run = await runAgent(["-p", "--model", "google-gemini-cli/gemini-2.5-flash", "hello"], { home, cwd: repo, env: env() });
+    expect({ code: run.code, stderr: run.stderr, stdout: run.stdout }).toEqual({ code: 0, stderr: "", stdout: "found it\n" });
+    expect(since(before)[0]!.body.project).toBe("standin-managed-project");
+    expect(vaultData(home)[0].projectId).toBe("standin-managed-project");
+  });
 });
 
 describe("GitHub Copilot", () => {
