@@ -125,6 +125,25 @@ describe("OpenAI Codex (ChatGPT backend)", () => {
       await codex.close();
     }
   });
+  test("two ChatGPT accounts: the backend's usage_limit_reached moves the request to the other account", async () => {
+    const { home, repo } = workspace();
+    for (const email of ["plus-a@example.com", "plus-b@example.com"]) {
+      oauth.email = email;
+      expect((await loginViaBrowser(oauth, home, "openai-codex")).code).toBe(0);
+    }
+    oauth.email = "user@example.com";
+    const resetsAt = Math.floor(Date.now() / 1000) + 5 * 3600;
+    // What chatgpt.com answers when a plan's Codex window is used up.
+    const limit = { status: 429, errorBody: { error: { type: "usage_limit_reached", message: "The usage limit has been reached", plan_type: "plus", resets_at: resetsAt, resets_in_seconds: 5 * 3600 } } };
+    const before = posts().length;
+    standin.setScript([limit, { text: "answered on the other plan" }]);
+    const run = await runAgent(["-p", "--model", "openai-codex/gpt-5.1-codex", "hello"], { home, cwd: repo, env: env() });
+    expect({ code: run.code, stdout: run.stdout }).toEqual({ code: 0, stdout: "answered on the other plan\n" });
+    expect(since(before).map((request) => [request.headers["chatgpt-account-id"], request.refused])).toEqual([
+      ["acct_plus-b@example.com", undefined],
+      ["acct_plus-a@example.com", undefined],
+    ]);
+  });
 });
 
 describe("Google Gemini CLI (Code Assist)", () => {
