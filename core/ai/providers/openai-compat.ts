@@ -1,4 +1,5 @@
 import type { Model, ThinkingSpec } from "../model.ts";
+import { getProvider } from "../providers-table.ts";
 import type { Context } from "../stream.ts";
 
 /**
@@ -75,6 +76,17 @@ export function completionsCompat(model: Model): CompletionsCompat {
     reasoningDetails: openrouter,
     copilot,
   };
+}
+
+/**
+ * Where a Copilot token is served: the token names its plan's proxy (`proxy-ep=proxy.business.
+ * githubcopilot.com`), whose API host is the `api.` twin. Only the default host is replaced; a
+ * base the user (or the login's `endpoints.api`) chose stays.
+ */
+export function copilotBaseUrl(model: Model, token: string | undefined): string {
+  if (model.baseUrl !== getProvider("github-copilot")?.baseUrl) return model.baseUrl;
+  const proxy = /(?:^|;)proxy-ep=([a-z0-9.-]+)(?:;|$)/i.exec(token ?? "")?.[1];
+  return proxy ? `https://${proxy.replace(/^proxy\./, "api.")}` : model.baseUrl;
 }
 
 /**
