@@ -250,6 +250,30 @@ describe("GitHub Copilot", () => {
       oauth.expiresIn = 3600;
     }
   });
+  test("omp models lists the plan's Copilot models with VS Code's identity, and a listed model is usable", async () => {
+    const copilot = await startStandin({ models: [{ id: "gpt-4.1" }, { id: "gemini-3.1-pro", contextWindow: 1_000_000 }] });
+    try {
+      const { home, repo } = workspace();
+      const login = startLogin(oauth, home, "github-copilot");
+      login.child.stdin.end();
+      expect((await login.done).code).toBe(0);
+      const copilotEnv = { ...oauth.env(), GITHUB_COPILOT_BASE_URL: `${copilot.url}/copilot-api` };
+      const listed = await runAgent(["models"], { home, cwd: repo, env: copilotEnv });
+      expect(listed.code).toBe(0);
+      const line = (id: string) => listed.stdout.split("\n").find((l) => l.trim().startsWith(`${id} `)) ?? "";
+      expect(line("github-copilot/gemini-3.1-pro")).toContain("new");
+      const [get] = copilot.requests.filter((request) => request.method === "GET");
+      expect(get!.path).toBe("/copilot-api/models");
+      expect(get!.headers["editor-version"]).toBe("vscode/1.99.0");
+
+      copilot.setScript([{ text: "gemini via copilot" }]);
+      const run = await runAgent(["-p", "--model", "github-copilot/gemini-3.1-pro", "hi"], { home, cwd: repo, env: copilotEnv });
+      expect({ code: run.code, stdout: run.stdout, stderr: run.stderr }).toEqual({ code: 0, stdout: "gemini via copilot\n", stderr: "" });
+      expect(copilot.requests.find((request) => request.method === "POST")!.refused).toBeUndefined();
+    } finally {
+      await copilot.close();
+    }
+  });
 });
 
 describe("Anthropic (Claude Pro/Max)", () => {

@@ -6,7 +6,7 @@ import { openaiCompletionsFormat } from "./openai-completions.ts";
 import { openaiResponsesFormat } from "./openai-responses.ts";
 import { PrefixCheck } from "./prefix-check.ts";
 import { type Fault, type Reply, type Turn, isFault } from "./script.ts";
-import { CodeAssist, type Refusal, anthropicOAuthRefusal, codeAssistFormat, codexListing, codexListingRefusal, codexRefusal, copilotRefusal } from "./subscriptions.ts";
+import { CodeAssist, type Refusal, anthropicOAuthRefusal, codeAssistFormat, codexListing, codexListingRefusal, codexRefusal, copilotListing, copilotRefusal } from "./subscriptions.ts";
 
 export interface RecordedRequest {
   method: string;
@@ -116,6 +116,10 @@ export async function startStandin(options: StandinOptions = {}): Promise<Standi
       if (path === "/v1beta/models") return Response.json(geminiListing(options.models ?? []));
       if (path === "/v1/models" || path === "/models") return Response.json(modelsListing(options.models ?? [], options.listingStyle ?? "openai"));
       if (path === "/api/tags") return Response.json(ollamaTags(options.models ?? []));
+      if (path === "/copilot-api/models") {
+        const refusal = copilotRefusal(recorded);
+        return refusal ? Response.json(refusal.body, { status: refusal.status }) : Response.json(copilotListing(options.models ?? []));
+      }
       if (path === "/backend-api/codex/models") {
         const refusal = codexListingRefusal(recorded);
         return refusal ? Response.json(refusal.body, { status: refusal.status }) : Response.json(codexListing(options.models ?? []));

@@ -78,6 +78,21 @@ export function copilotRefusal(request: RecordedRequest): Refusal | undefined {
   return undefined;
 }
 
+/** api.githubcopilot.com/models: the plan's models, with their limits under capabilities. */
+export function copilotListing(models: { id: string; contextWindow?: number }[]): unknown {
+  return {
+    object: "list",
+    data: models.map((m) => ({
+      id: m.id,
+      name: m.id.toUpperCase(),
+      object: "model",
+      vendor: "standin",
+      model_picker_enabled: true,
+      capabilities: { family: m.id, type: "chat", limits: { max_context_window_tokens: m.contextWindow ?? 128_000, max_output_tokens: 16_384 }, supports: { streaming: true, tool_calls: true } },
+    })),
+  };
+}
+
 const CLAUDE_CODE = "You are Claude Code, Anthropic's official CLI for Claude.";
 const anthropicError = (status: number, type: string, message: string): Refusal => ({ status, body: { type: "error", error: { type, message } } });
 
