@@ -6,6 +6,7 @@ import { Database } from "bun:sqlite";
 import { afterAll, describe, expect, test } from "bun:test";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import Anthropic from "@anthropic-ai/sdk";
 import OpenAI from "openai";
 import { agentTestFile, runAgent, workspace } from "../support/agent-harness.ts";
 import { startBroker } from "../support/broker.ts";
@@ -311,6 +312,23 @@ describe("through an auth broker and the auth gateway", () => {
     const [request] = since(before);
     expect(request!.refused).toBeUndefined();
     expect(request!.body.project).toBe("standin-managed-project");
+  });
+
+  test("the gateway serves a Gemini CLI login to an Anthropic client, in Code Assist's envelope", async () => {
+    const home = tempDir("omp-gateway-");
+    standin.codeAssist.onboarded = true;
+    expect((await loginViaBrowser(oauth, home, "google-gemini-cli", backends)).code).toBe(0);
+    const gateway = await startGatewayProcess(home, env());
+    gateways.push(gateway);
+    const before = posts().length;
+    standin.setScript([{ text: "gemini through the gateway" }]);
+    const client = new Anthropic({ apiKey: gateway.token, baseURL: gateway.url, maxRetries: 0 });
+    const reply = await client.messages.create({ model: "google-gemini-cli/gemini-2.5-pro", max_tokens: 100, messages: [{ role: "user", content: "hello" }] });
+    expect(reply.content).toEqual([expect.objectContaining({ type: "text", text: "gemini through the gateway" })]);
+    const [request] = since(before);
+    expect(request!.refused).toBeUndefined();
+    expect(request!.body).toMatchObject({ model: "gemini-2.5-pro", project: "standin-managed-project" });
+    expect(gateway.stderr()).not.toContain("ya29.");
   });
 
   test("the gateway serves a ChatGPT login to an OpenAI client, shaped for the Codex backend", async () => {
