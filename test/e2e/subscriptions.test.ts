@@ -211,6 +211,32 @@ describe("Google Gemini CLI (Code Assist)", () => {
     expect(since(before)[0]!.body.project).toBe("standin-managed-project");
     expect(vaultData(home)[0].projectId).toBe("standin-managed-project");
   });
+  test("Code Assist's exhausted quota is a usage limit with its reset time, not a retry", async () => {
+    const { home, repo } = workspace();
+    standin.codeAssist.onboarded = true;
+    expect((await loginViaBrowser(oauth, home, "google-gemini-cli", backends)).code).toBe(0);
+    const exhausted = {
+      status: 429,
+      errorBody: {
+        error: {
+          code: 429,
+          message: "You have exhausted your capacity on this model. Your quota will reset after 2h0m0s.",
+          status: "RESOURCE_EXHAUSTED",
+          details: [{ "@type": "type.googleapis.com/google.rpc.RetryInfo", retryDelay: "7200s" }],
+        },
+      },
+    };
+    const before = posts().length;
+    standin.setScript([exhausted, { text: "never reached" }]);
+    const started = Date.now();
+    const run = await runAgent(["-p", "--model", "google-gemini-cli/gemini-2.5-pro", "hello"], { home, cwd: repo, env: env() });
+    expect(run.code).not.toBe(0);
+    const resetsAt = Date.parse(/the earliest resets at (\S+)/.exec(run.stderr)?.[1] ?? "");
+    expect(run.stderr).toContain("every stored google-gemini-cli credential has reached its usage limit");
+    expect(resetsAt - started).toBeGreaterThan(2 * 3600_000 - 60_000);
+    expect(resetsAt - started).toBeLessThan(2 * 3600_000 + 60_000);
+    expect(since(before)).toHaveLength(1);
+  });
 });
 
 describe("GitHub Copilot", () => {
