@@ -2,6 +2,7 @@ import { OmpError } from "../core/errors/omp-error.ts";
 import { login } from "../core/auth/oauth/login.ts";
 import { OAUTH_PROVIDERS, type OAuthProvider, oauthProvider } from "../core/auth/oauth/providers.ts";
 import { CredentialStore } from "../core/auth/store.ts";
+import { accountLabel } from "../core/auth/credential.ts";
 import { agentDbPath, displayPath } from "../core/paths.ts";
 import { EXIT_USAGE } from "./program.ts";
 import { writeStdout } from "./write.ts";
@@ -88,8 +89,7 @@ export async function loginOnTerminal(provider: OAuthProvider, nextLine: (prompt
   const store = CredentialStore.open(agentDbPath(env as NodeJS.ProcessEnv));
   try {
     const stored = store.upsert(provider.id, credential);
-    const who = credential.email ?? (credential.accountId ? `account ${credential.accountId}` : `login #${stored.id}`);
-    return `logged in to ${provider.name} as ${who}; stored in ${displayPath(store.path)}`;
+    return `logged in to ${provider.name} as ${accountLabel(credential, stored.id)}; stored in ${displayPath(store.path)}`;
   } finally {
     store.close();
   }

@@ -48,6 +48,14 @@ export function identityKeyOf(credential: Credential): string | null {
   return null;
 }
 
+/** How a login is named to the user: its email, else its ChatGPT account or Code Assist project. */
+export function accountLabel(credential: OAuthCredential, id: number): string {
+  if (credential.email) return credential.email;
+  if (credential.accountId) return `account ${credential.accountId}`;
+  if (credential.projectId) return `project ${credential.projectId}`;
+  return `login #${id}`;
+}
+
 /** Every secret a credential holds, for redaction. */
 export function secretsOf(credential: Credential): string[] {
   if (credential.type === "api_key") return [credential.key];

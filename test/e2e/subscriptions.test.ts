@@ -152,7 +152,8 @@ describe("Google Gemini CLI (Code Assist)", () => {
     const { home, repo } = workspace();
     standin.codeAssist.onboarded = false;
     const login = await loginViaBrowser(oauth, home, "google-gemini-cli", backends);
-    expect(login.code).toBe(0);
+    expect(login).toMatchObject({ code: 0, stdout: "logged in to Google Gemini CLI (Code Assist) as project standin-managed-project; stored in ~/.omp/agent/agent.db\n" });
+    expect(login.stderr).toContain("finding the Code Assist project");
     expect(standin.codeAssist.onboards).toMatchObject([{ tierId: "free-tier", metadata: { pluginType: "GEMINI" } }]);
     expect(standin.codeAssist.polls).toBe(1);
     const [stored] = vaultData(home);
