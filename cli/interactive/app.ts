@@ -14,7 +14,6 @@ import { signalStatus } from "../modes/print.ts";
 import { ApprovalPrompt } from "./approval-prompt.ts";
 import { AssistantBlock, NoticeBlock, type NoticeKind, SPINNER, UserBlock, type View, notice } from "./blocks.ts";
 import { COMMANDS, type CommandHost, findCommand, suggestCommand } from "./commands.ts";
-import { mcpCommandInfos, mcpPromptCommand } from "./mcp-commands.ts";
 import { extensionCommandInfos } from "./extension-commands.ts";
 import { findInvocable } from "../../core/extensions/expand.ts";
 import { prepareInvocation } from "../../core/extensions/invoke.ts";
@@ -123,7 +122,7 @@ export class InteractiveApp implements CommandHost {
     this.cwd = options.runtime.options.cwd;
     this.screen = new Screen(terminal);
     this.editor = new PromptEditor(theme, () => this.historyStore()?.recent(500) ?? []);
-    this.completer = new Completer(() => [...COMMANDS, ...extensionCommandInfos(this.runtime.extensions, COMMANDS), ...mcpCommandInfos(this.runtime)], this.cwd, () => this.requestRender());
+    this.completer = new Completer(() => [...COMMANDS, ...extensionCommandInfos(this.runtime.extensions, COMMANDS)], this.cwd, () => this.requestRender());
     this.shell = new ShellRunner(this.view, this.cwd, () => this.requestRender());
     this.control = new SessionControl(options.runtime, options.agent, options.selection);
   }
@@ -657,8 +656,9 @@ export class InteractiveApp implements CommandHost {
   }
 
   private runCommand(name: string, args: string, raw: string): void {
-    const command = findCommand(name) ?? mcpPromptCommand(this.runtime, name);
-    if (!command && findInvocable(this.runtime.extensions, name)) return this.invoke(raw.trim(), name);
+    const command = findCommand(name);
+    // A provider's name not known yet (an MCP server still starting) is waited for, not unknown.
+    if (!command && (findInvocable(this.runtime.extensions, name) || this.runtime.extensions.providerOwning(name))) return this.invoke(raw.trim(), name);
     if (!command) {
       const suggestion = suggestCommand(name);
       this.notice("warning", `Unknown command /${name}.${suggestion ? ` Did you mean /${suggestion}?` : ""} /help lists them all.`);

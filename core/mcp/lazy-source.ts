@@ -1,7 +1,9 @@
 import type { Tool, ToolImplementation, ToolSource } from "../tools/types.ts";
 import { rawServers, switchedOff } from "./config-files.ts";
+import type { McpConnection } from "./connection.ts";
 import type { McpManager, McpManagerOptions } from "./manager.ts";
 import { mcpToolName } from "./names.ts";
+import { McpPromptCommands, type PromptHost, type PromptServer } from "./prompts.ts";
 import { ToolCache, entryKey } from "./tool-cache.ts";
 import { fitsShare, toolDescription, toolEffect, toolParameters } from "./tool-shape.ts";
 
@@ -18,7 +20,10 @@ const CACHED_START_DELAY_MS = 500;
  * - some list unknown (headless): the servers start at once and the first request waits for them;
  * - the interactive mode: they start after its first frame and nobody waits.
  */
-export class LazyMcpSource implements ToolSource {
+export class LazyMcpSource implements ToolSource, PromptHost {
+  /** The servers' prompts as slash commands, for the command registry. */
+  readonly prompts = new McpPromptCommands(this);
+  private cachedPrompts: PromptServer[] = [];
   private manager: McpManager | undefined;
   private loading: Promise<McpManager | undefined> | undefined;
   private readonly listeners = new Set<() => void>();
@@ -35,7 +40,10 @@ export class LazyMcpSource implements ToolSource {
     else void this.start();
   }
 
-  /** Tools from the cache when every enabled server has a list there; undefined otherwise. */
+  /**
+   * Tools from the cache when every enabled server has a list there; undefined otherwise. Notes
+   * the cached prompts of each server that has them on the way.
+   */
   private cachedTools(): Tool[] | undefined {
     let raws;
     try {
@@ -46,10 +54,15 @@ export class LazyMcpSource implements ToolSource {
     const cache = ToolCache.open(this.options.env);
     const tools: Tool[] = [];
     const names = new Set<string>();
-    for (const { name, raw } of raws) {
+    let complete = true;
+    for (const { name, raw, scope, source } of raws) {
       if (switchedOff(raw)) continue;
       const lists = cache.get({ name, key: entryKey(raw) });
-      if (!lists) return undefined;
+      if (!lists) {
+        complete = false;
+        continue;
+      }
+      if (lists.prompts.length > 0) this.cachedPrompts.push({ name, scope, source, prompts: lists.prompts });
       const entry = raw as { enabledTools?: string[]; disabledTools?: string[] };
       for (const info of lists.tools) {
         if (entry.enabledTools && !entry.enabledTools.includes(info.name)) continue;
@@ -66,7 +79,7 @@ export class LazyMcpSource implements ToolSource {
         });
       }
     }
-    return tools;
+    return complete ? tools : undefined;
   }
 
   /** A cached tool's code: the live tool of the same name, once its server is known. */
@@ -120,26 +133,21 @@ export class LazyMcpSource implements ToolSource {
     };
   }
 
-  /**
-   * `/mcp__<server>__<prompt> args` typed as a prompt: the server prompt's text, or undefined when
-   * the text is no such command. A known prefix with an unknown prompt is an error listing them.
-   */
-  async expandPrompt(text: string): Promise<string | undefined> {
-    const match = /^\/(mcp__\S+)(?:\s+([\s\S]*))?$/.exec(text.trim());
-    if (!match) return undefined;
-    const manager = await this.start();
-    if (!manager) return undefined;
-    let commands = manager.promptCommands();
-    if (!commands.some((c) => c.name === match[1])) {
-      await Promise.all([...manager.connections.values()].map((connection) => connection.start()));
-      commands = manager.promptCommands();
-    }
-    const command = commands.find((c) => c.name === match[1]);
-    if (!command) {
-      const known = commands.map((c) => `/${c.name}`).join(", ") || "none";
-      throw new Error(`no MCP prompt /${match[1]}; the servers offer: ${known}`);
-    }
-    return command.expand(match[2] ?? "");
+  /** Each enabled server's prompts: the live lists once the servers started, the cached ones until then. */
+  servers(): PromptServer[] {
+    if (!this.manager) return this.cachedPrompts;
+    const manager = this.manager;
+    return [...manager.connections.values()]
+      .filter((c) => manager.isEnabled(c.server.name))
+      .map((c) => ({ name: c.server.name, scope: c.server.scope, source: c.server.source, prompts: c.prompts }));
+  }
+
+  async connection(name: string): Promise<McpConnection | undefined> {
+    return (await this.start())?.connections.get(name);
+  }
+
+  async settled(): Promise<void> {
+    await (await this.start())?.started();
   }
 
   /** Ends the servers, if they were started. */
