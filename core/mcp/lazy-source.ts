@@ -1,3 +1,4 @@
+import { registerUrlReader } from "../tools/internal-urls.ts";
 import type { Tool, ToolImplementation, ToolSource } from "../tools/types.ts";
 import { rawServers, switchedOff } from "./config-files.ts";
 import type { McpConnection } from "./connection.ts";
@@ -29,11 +30,18 @@ export class LazyMcpSource implements ToolSource, PromptHost {
   private readonly listeners = new Set<() => void>();
   private readonly cached: Tool[] | undefined;
   private readonly report: (line: string) => void;
+  /** `read mcp://<server>/<uri>` reads the servers' resources while this source lives. */
+  private readonly unregister: () => void;
 
   constructor(
     private readonly options: McpManagerOptions & { deferStart?: boolean },
   ) {
     this.report = (line: string) => options.onProblem?.(line);
+    this.unregister = registerUrlReader("mcp", async (url, range, context) => {
+      const { readMcpResource } = await import("./resource-read.ts");
+      const manager = await this.start();
+      return readMcpResource({ connections: manager?.connections ?? new Map() }, url, range, context);
+    });
     this.cached = this.cachedTools();
     if (options.deferStart) return;
     if (this.cached && options.waitForUncached) setTimeout(() => void this.start(), CACHED_START_DELAY_MS).unref();
@@ -133,13 +141,13 @@ export class LazyMcpSource implements ToolSource, PromptHost {
     };
   }
 
-  /** Each enabled server's prompts: the live lists once the servers started, the cached ones until then. */
+  /**
+   * Each server's prompts: the live lists once the servers started, the cached ones until then.
+   * `/mcp disable` withholds a server's tools from the model, not the prompts the user types.
+   */
   servers(): PromptServer[] {
     if (!this.manager) return this.cachedPrompts;
-    const manager = this.manager;
-    return [...manager.connections.values()]
-      .filter((c) => manager.isEnabled(c.server.name))
-      .map((c) => ({ name: c.server.name, scope: c.server.scope, source: c.server.source, prompts: c.prompts }));
+    return [...this.manager.connections.values()].map((c) => ({ name: c.server.name, scope: c.server.scope, source: c.server.source, prompts: c.prompts }));
   }
 
   async connection(name: string): Promise<McpConnection | undefined> {
@@ -152,6 +160,7 @@ export class LazyMcpSource implements ToolSource, PromptHost {
 
   /** Ends the servers, if they were started. */
   async close(): Promise<void> {
+    this.unregister();
     await (await this.loading)?.close();
   }
 }
