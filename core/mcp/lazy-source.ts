@@ -6,7 +6,8 @@ import type { McpManager, McpManagerOptions } from "./manager.ts";
 import { mcpToolName } from "./names.ts";
 import { McpPromptCommands, type PromptHost, type PromptServer } from "./prompts.ts";
 import { ToolCache, entryKey } from "./tool-cache.ts";
-import { fitsShare, toolDescription, toolEffect, toolParameters } from "./tool-shape.ts";
+import { resourcesToolParameters } from "./resources-spec.ts" with { type: "macro" };
+import { RESOURCES_TOOL_NAME, fitsShare, resourcesDescription, toolDescription, toolEffect, toolParameters } from "./tool-shape.ts";
 
 /** With every tool list cached, servers start this long after start-up at the latest. */
 const CACHED_START_DELAY_MS = 500;
@@ -63,6 +64,7 @@ export class LazyMcpSource implements ToolSource, PromptHost {
     const tools: Tool[] = [];
     const names = new Set<string>();
     let complete = true;
+    const withResources: string[] = [];
     for (const { name, raw, scope, source } of raws) {
       if (switchedOff(raw)) continue;
       const lists = cache.get({ name, key: entryKey(raw) });
@@ -71,6 +73,7 @@ export class LazyMcpSource implements ToolSource, PromptHost {
         continue;
       }
       if (lists.prompts.length > 0) this.cachedPrompts.push({ name, scope, source, prompts: lists.prompts });
+      if (lists.resources) withResources.push(name);
       const entry = raw as { enabledTools?: string[]; disabledTools?: string[] };
       for (const info of lists.tools) {
         if (entry.enabledTools && !entry.enabledTools.includes(info.name)) continue;
@@ -87,7 +90,12 @@ export class LazyMcpSource implements ToolSource, PromptHost {
         });
       }
     }
-    return complete ? tools : undefined;
+    if (!complete) return undefined;
+    // The resource listing, as the live manager offers it once the servers are up.
+    if (withResources.length > 0) {
+      tools.push({ name: RESOURCES_TOOL_NAME, description: resourcesDescription(withResources), effect: "read", parameters: resourcesToolParameters(), load: () => this.liveTool(RESOURCES_TOOL_NAME) });
+    }
+    return tools;
   }
 
   /** A cached tool's code: the live tool of the same name, once its server is known. */

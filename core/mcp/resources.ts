@@ -1,15 +1,10 @@
-import { z } from "zod";
 import { errorResult, textResult } from "../tools/format.ts";
 import type { Tool } from "../tools/types.ts";
 import type { McpConnection } from "./connection.ts";
 import { localTool } from "./mcp-tool.ts";
 import { allPages } from "./pages.ts";
-
-const RESOURCES_TOOL_NAME = "mcp_resources";
-
-const ResourcesInput = z.object({
-  server: z.string().optional().describe("only this MCP server"),
-});
+import { ResourcesInput } from "./resources-spec.ts";
+import { RESOURCES_TOOL_NAME, resourcesDescription } from "./tool-shape.ts";
 
 /**
  * Lists the resources (and resource templates) of the servers that have them, each as the
@@ -18,10 +13,7 @@ const ResourcesInput = z.object({
  */
 export function resourcesTool(connections: McpConnection[]): Tool {
   const names = connections.map((c) => c.server.name);
-  const description =
-    `Lists the resources of MCP servers (${names.join(", ")}) as mcp://<server>/<resource uri> paths, and their resource templates (fill in the {placeholders}). ` +
-    "Read one by giving its path to the read tool.";
-  return localTool(RESOURCES_TOOL_NAME, description, ResourcesInput, async ({ server }, context) => {
+  return localTool(RESOURCES_TOOL_NAME, resourcesDescription(names), ResourcesInput, async ({ server }, context) => {
     const chosen = server === undefined ? connections : connections.filter((c) => c.server.name === server);
     if (chosen.length === 0) return errorResult(`No MCP server named ${JSON.stringify(server)} has resources; these do: ${names.join(", ")}.`);
     const lines: string[] = [];

@@ -77,6 +77,16 @@ describe("MCP resources through read", () => {
     expect(results.missing!.text).toContain("The mcp_resources tool lists the resources it has.");
     expect(results.bare!.isError).toBe(true);
     expect(results.bare!.text).toContain("mcp://everything is not an MCP resource path: write mcp://<server>/<resource uri>");
+
+    // The next run starts from the cached lists: its first request offers the listing already, and it works.
+    standin.setScript([{ toolCalls: [{ id: "again", name: "mcp_resources", arguments: { server: "edge" } }] }, { text: "done" }]);
+    const cached = await run(home, repo);
+    expect(cached.code).toBe(0);
+    const first = modelRequests(standin)[0]!.body.tools.find((t: any) => t.name === "mcp_resources");
+    expect(first.description).toContain("Lists the resources of MCP servers (everything, edge)");
+    expect(first.input_schema.properties).toEqual({ server: { type: "string", description: "only this MCP server" } });
+    const [again] = toolResultsOf("anthropic-messages", modelRequests(standin)[1]!.body);
+    expect(again!.text).toBe("mcp://edge/pic://pixel.png — pic://pixel.png (image/png)\nmcp://edge/bin://data — bin://data (application/octet-stream)\nmcp://edge/text://long — text://long (text/plain)");
   });
 
   test("without MCP servers an mcp:// path is an error saying none is configured, not a missing file", async () => {
