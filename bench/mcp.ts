@@ -240,7 +240,7 @@ async function main(): Promise<void> {
     const print = await printStartup(standin, 10);
     console.error(`  cached ${print.ratioCached}×, cold ${print.ratioCold}×`);
     console.error("interactive launch…");
-    const tty = await interactive(standin, 10);
+    const tty = await interactive(standin, 20);
     console.error(`  ${tty.ratio}×`);
     console.error("tool round trip…");
     const trip = await roundTrip(standin, 30, 3);
