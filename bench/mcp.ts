@@ -191,7 +191,7 @@ async function claudeComparison(standin: Standin, runs: number) {
   writeFileSync(config, JSON.stringify({ mcpServers: Object.fromEntries(SERVERS.map((i) => [`everything${i}`, { command: "node", args: [EVERYTHING, "stdio"] }])) }, null, 2));
   const claudeHome = join(WORK, "vs-claude", "claude-home");
   mkdirSync(claudeHome, { recursive: true });
-  const version = Bun.spawnSync([CLAUDE, "--version"], { env: claudeEnv(standin, claudeHome) }).stdout.toString().trim();
+  const version = Bun.spawnSync([CLAUDE, "--version"], { env: claudeEnv(standin, claudeHome) }).stdout.toString().trim().replace(/ \(Claude Code\)$/, "");
   const omp = (servers: boolean, cold = false) => {
     if (cold) rmSync(join(s.home, ".omp", "agent", "cache"), { recursive: true, force: true });
     standin.setScript([{ text: "ok" }]);
