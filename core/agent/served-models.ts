@@ -21,7 +21,8 @@ export interface ListSource {
 export const modelListsPath = (env: Env) => join(agentDir(env as NodeJS.ProcessEnv), "model-lists.db");
 
 export function listSources(config: ModelsConfig, env: Env): ListSource[] {
-  const builtin = PROVIDERS.filter((p) => !p.local).map((p) => ({
+  // Code Assist has no model list: Gemini CLI's models are the catalog's.
+  const builtin = PROVIDERS.filter((p) => !p.local && p.api !== "google-gemini-cli").map((p) => ({
     provider: p.id,
     name: p.name,
     api: p.api,

@@ -31,8 +31,7 @@ const CODEX_CLIENT_VERSION = "0.99.0";
  * Asks a provider which models it serves now, with the user's key: Anthropic's `GET /v1/models`,
  * Gemini's `GET /v1beta/models` (only models that generate content), the Codex backend's
  * `GET /models?client_version=` (the models the ChatGPT plan offers Codex CLI), and `GET /models`
- * of OpenAI and every OpenAI-compatible service. Pages are followed where the API pages. Code
- * Assist has no list: Gemini CLI's models are the catalog's.
+ * of OpenAI and every OpenAI-compatible service. Pages are followed where the API pages.
  */
 export async function fetchModelList(api: Api, baseUrl: string, apiKey: string | undefined, signal?: AbortSignal, identity: Record<string, string> = {}): Promise<ListedModel[]> {
   // A background fetch must end by itself: an endpoint that never finishes its body (a proxy or a
@@ -77,8 +76,6 @@ export async function fetchModelList(api: Api, baseUrl: string, apiKey: string |
       const id = str(m.slug);
       if (id && m.visibility !== "hide") out.push({ id, name: str(m.display_name), contextWindow: num(m.context_window) });
     }
-  } else if (api === "google-gemini-cli") {
-    return out;
   } else {
     const body = await get(`${baseUrl}/models`, apiKey ? { authorization: `Bearer ${apiKey}` } : {});
     for (const m of (body.data as Json[] | undefined) ?? []) {

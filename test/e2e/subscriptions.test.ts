@@ -184,6 +184,9 @@ describe("Google Gemini CLI (Code Assist)", () => {
     expect((await loginViaBrowser(oauth, home, "google-gemini-cli", backends)).code).toBe(0);
     expect(standin.codeAssist.onboards.length).toBe(onboards);
     expect(vaultData(home)[0].projectId).toBe("standin-managed-project");
+    // Code Assist has no model list to ask: `omp models` leaves it out rather than report it empty.
+    const models = await runAgent(["models", "--json"], { home, cwd: repo, env: env() });
+    expect(JSON.parse(models.stdout).providers.map((p: { provider: string }) => p.provider)).not.toContain("google-gemini-cli");
 
     standin.codeAssist.project = "another-project";
     try {
