@@ -152,7 +152,7 @@ describe("Google Gemini CLI (Code Assist)", () => {
     const { home, repo } = workspace();
     standin.codeAssist.onboarded = false;
     const login = await loginViaBrowser(oauth, home, "google-gemini-cli", backends);
-    expect(login).toMatchObject({ code: 0, stdout: "logged in to Google Gemini CLI (Code Assist) as project standin-managed-project; stored in ~/.omp/agent/agent.db\n" });
+    expect(login).toMatchObject({ code: 0, stdout: "logged in to Google Gemini CLI (Code Assist) as user@example.com; stored in ~/.omp/agent/agent.db\n" });
     expect(login.stderr).toContain("finding the Code Assist project");
     expect(standin.codeAssist.onboards).toMatchObject([{ tierId: "free-tier", metadata: { pluginType: "GEMINI" } }]);
     expect(standin.codeAssist.polls).toBe(1);
@@ -200,6 +200,20 @@ describe("Google Gemini CLI (Code Assist)", () => {
       standin.codeAssist.project = "standin-managed-project";
     }
   });
+  test("two Google accounts in one Code Assist project are two logins, told apart by their email", async () => {
+    const home = tempDir("omp-gemini-");
+    standin.codeAssist.onboarded = true;
+    for (const email of ["first@example.com", "second@example.com"]) {
+      oauth.email = email;
+      expect((await loginViaBrowser(oauth, home, "google-gemini-cli", backends)).code).toBe(0);
+    }
+    oauth.email = "user@example.com";
+    expect(vaultData(home).map((row) => [row.email, row.projectId])).toEqual([
+      ["first@example.com", "standin-managed-project"],
+      ["second@example.com", "standin-managed-project"],
+    ]);
+  });
+
   test("a login stored without its project (made before omp looked it up, or imported) finds it on first use", async () => {
     const { home, repo } = workspace();
     standin.codeAssist.onboarded = true;

@@ -26,7 +26,7 @@ export interface OAuthStandin {
   url: string;
   tokenRequests: TokenRequest[];
   /** Access tokens issued, newest last. */
-  issued: { style: OAuthStyle; access: string; refresh: string }[];
+  issued: { style: OAuthStyle; access: string; refresh: string; email: string }[];
   /** Lifetime of the access tokens it issues. */
   expiresIn: number;
   /** Delay before answering a refresh (to make refreshes overlap). */
@@ -88,7 +88,7 @@ export async function startOAuthStandin(): Promise<OAuthStandin> {
           ? jwt({ email: state.email, "https://api.openai.com/auth": { chatgpt_account_id: `acct_${state.email}` }, nonce: random() })
           : `ya29.${random()}`;
     liveRefresh.set(refresh, style);
-    state.issued.push({ style, access, refresh });
+    state.issued.push({ style, access, refresh, email: state.email });
     const body: Record<string, unknown> = { access_token: access, refresh_token: refresh, expires_in: state.expiresIn, token_type: "Bearer" };
     if (style === "anthropic") body.account = { uuid: `uuid-${state.email}`, email_address: state.email };
     if (style === "openai-codex") body.id_token = jwt({ email: state.email });
@@ -121,6 +121,12 @@ export async function startOAuthStandin(): Promise<OAuthStandin> {
         back.searchParams.set("code", code);
         back.searchParams.set("state", url.searchParams.get("state") ?? "");
         return Response.redirect(back.toString(), 302);
+      }
+      if (req.method === "GET" && url.pathname === "/userinfo") {
+        const token = req.headers.get("authorization")?.replace(/^Bearer /, "") ?? "";
+        const issued = state.issued.find((entry) => entry.access === token && entry.style === "google-gemini-cli");
+        if (!issued) return Response.json({ error: { code: 401, message: "Request had invalid authentication credentials.", status: "UNAUTHENTICATED" } }, { status: 401 });
+        return Response.json({ id: "1234567890", email: issued.email, verified_email: true });
       }
       if (req.method === "POST" && url.pathname === "/device/code") {
         const body = (await req.json()) as { client_id?: string };
@@ -202,6 +208,7 @@ export async function startOAuthStandin(): Promise<OAuthStandin> {
       env.OMP_OAUTH_GITHUB_COPILOT_DEVICE_URL = `${url}/device/code`;
       env.OMP_OAUTH_GITHUB_COPILOT_EXCHANGE_URL = `${url}/copilot/token`;
       env.GOOGLE_GEMINI_CLI_BASE_URL = url;
+      env.OMP_OAUTH_GOOGLE_GEMINI_CLI_USERINFO_URL = `${url}/userinfo`;
       return env;
     },
     close: () => server.stop(true),

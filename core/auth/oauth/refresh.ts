@@ -29,6 +29,23 @@ export async function withProject(provider: OAuthProvider, credential: OAuthCred
   return { ...credential, projectId: await codeAssistProject(credential.access, env) };
 }
 
+/**
+ * The login's email from the provider's userinfo endpoint when its token answer named no one
+ * (Google's, without the openid scope): it tells accounts apart, so each gets its own vault row.
+ * Only a label: without it the login still works.
+ */
+export async function withEmail(provider: OAuthProvider, credential: OAuthCredential, env?: Record<string, string | undefined>): Promise<OAuthCredential> {
+  const url = endpointsOf(provider, env).userinfoUrl;
+  if (credential.email || !url) return credential;
+  try {
+    const response = await fetch(url, { headers: { authorization: `Bearer ${credential.access}`, accept: "application/json" }, signal: AbortSignal.timeout(10_000) });
+    const email = response.ok ? ((await response.json()) as { email?: unknown }).email : undefined;
+    return typeof email === "string" && email !== "" ? { ...credential, email } : credential;
+  } catch {
+    return credential;
+  }
+}
+
 /** GitHub token → short-lived Copilot API token (what chat requests carry). */
 export async function copilotExchange(provider: OAuthProvider, githubToken: string, env?: Record<string, string | undefined>): Promise<OAuthCredential> {
   let response: Response;
