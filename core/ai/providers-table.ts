@@ -72,7 +72,8 @@ export const PROVIDERS: readonly ProviderInfo[] = [
   local("vllm", "vLLM", "http://127.0.0.1:8000/v1", ["VLLM_API_KEY"], ["VLLM_BASE_URL"]),
   // Subscriptions, used through `omp auth login` (no API key): ChatGPT's Codex backend, GitHub
   // Copilot's chat API (as VS Code's Copilot Chat calls it) and Gemini CLI's Code Assist.
-  cloud("openai-codex", "OpenAI Codex (ChatGPT)", "openai-codex-responses", "https://chatgpt.com/backend-api/codex", [], ["OPENAI_CODEX_BASE_URL"]),
+  // OPENAI_CODEX_OAUTH_TOKEN: a ChatGPT access token obtained elsewhere, as the original omp takes it.
+  cloud("openai-codex", "OpenAI Codex (ChatGPT)", "openai-codex-responses", "https://chatgpt.com/backend-api/codex", ["OPENAI_CODEX_OAUTH_TOKEN"], ["OPENAI_CODEX_BASE_URL"]),
   { ...cloud("github-copilot", "GitHub Copilot", "openai-completions", "https://api.githubcopilot.com", [], ["GITHUB_COPILOT_BASE_URL"]), headers: COPILOT_HEADERS },
   cloud("google-gemini-cli", "Google Gemini CLI (Code Assist)", "google-gemini-cli", "https://cloudcode-pa.googleapis.com", [], ["GOOGLE_GEMINI_CLI_BASE_URL"]),
 ];

@@ -126,6 +126,19 @@ describe("OpenAI Codex (ChatGPT backend)", () => {
       await codex.close();
     }
   });
+  test("a ChatGPT access token from OPENAI_CODEX_OAUTH_TOKEN works without a login", async () => {
+    const { home, repo } = workspace();
+    const claims = Buffer.from(JSON.stringify({ "https://api.openai.com/auth": { chatgpt_account_id: "acct_from_env" } })).toString("base64url");
+    const token = `e30.${claims}.sig`;
+    const before = posts().length;
+    standin.setScript([{ text: "env token" }]);
+    const run = await runAgent(["-p", "--model", "openai-codex/gpt-5.1-codex", "hello"], { home, cwd: repo, env: { ...backends, OPENAI_CODEX_OAUTH_TOKEN: token } });
+    expect({ code: run.code, stdout: run.stdout, stderr: run.stderr }).toEqual({ code: 0, stdout: "env token\n", stderr: "" });
+    const [request] = since(before);
+    expect(request!.refused).toBeUndefined();
+    expect(request!.headers["chatgpt-account-id"]).toBe("acct_from_env");
+  });
+
   test("two ChatGPT accounts: the backend's usage_limit_reached moves the request to the other account", async () => {
     const { home, repo } = workspace();
     for (const email of ["plus-a@example.com", "plus-b@example.com"]) {
