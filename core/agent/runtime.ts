@@ -57,6 +57,8 @@ export interface RuntimeOptions {
   extensions?: ExtensionsFactory;
   /** The extensions registry, when the caller made it first to record hooks, agents and TS extensions in it. */
   registry?: Extensions;
+  /** Follow credential changes on the auth broker while the process runs (interactive and rpc modes; print mode ends too soon to need it). */
+  liveCredentials?: boolean;
 }
 
 /** Nothing to talk to: no key for any provider and no local server. The interactive mode offers set-up instead. */
@@ -125,8 +127,17 @@ export class Runtime {
   }
 
   private credentialStore(): CredentialSource | undefined {
-    if (this.store === undefined) this.store = openCredentialSource(this.options.env) ?? null;
+    if (this.store === undefined) {
+      this.store = openCredentialSource(this.options.env) ?? null;
+      if (this.options.liveCredentials) this.store?.follow?.();
+    }
     return this.store ?? undefined;
+  }
+
+  /** Lets go of the credentials (the vault, the broker's stream) when the process is done with them. */
+  closeCredentials(): void {
+    this.store?.close();
+    this.store = null;
   }
 
   /** Keys were stored since this process looked (first-run set-up): look again. */

@@ -30,6 +30,8 @@ export interface CredentialSource {
   block(id: number, provider: string, untilMs: number): Promise<void>;
   /** Why the last resolve passed over a credential (a revoked login), for the error when none was usable. */
   readonly lastProblem?: string;
+  /** Follows changes made elsewhere while the process runs (the broker's stream); long-running processes only. */
+  follow?(): void;
   /** Every secret it holds, for redaction. */
   secrets(): string[];
   close(): void;

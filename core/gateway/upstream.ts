@@ -94,7 +94,11 @@ export class Upstream {
   /** Opened once it exists: a key added with `omp auth add` while the gateway runs is served without a restart. */
   /** The vault (once it exists: a key added with `omp auth add` while the gateway runs is served without a restart) or, in broker mode, the auth broker. */
   private credentialStore(): CredentialSource | undefined {
-    this.store ??= openCredentialSource(this.env);
+    if (this.store === undefined) {
+      this.store = openCredentialSource(this.env);
+      // The gateway runs for days: credentials added, disabled or refreshed on the broker reach it live.
+      this.store?.follow?.();
+    }
     return this.store;
   }
 }

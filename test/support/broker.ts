@@ -20,8 +20,8 @@ afterAll(() => {
 });
 
 /** Resolves once the broker says where it listens; rejects with its output if it exits first. */
-export async function startBroker(home: string, env: Record<string, string> = {}): Promise<RunningBroker> {
-  const child = Bun.spawn([OMP, "auth-broker", "serve", "--bind", "127.0.0.1:0"], { cwd: home, env: cleanEnv(home, env), stdin: "ignore", stdout: "pipe", stderr: "pipe" });
+export async function startBroker(home: string, env: Record<string, string> = {}, bind = "127.0.0.1:0"): Promise<RunningBroker> {
+  const child = Bun.spawn([OMP, "auth-broker", "serve", "--bind", bind], { cwd: home, env: cleanEnv(home, env), stdin: "ignore", stdout: "pipe", stderr: "pipe" });
   let out = "";
   const decoder = new TextDecoder();
   const url = await new Promise<string>((resolve, reject) => {
