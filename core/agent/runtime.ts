@@ -5,7 +5,7 @@ import { resolveApiKey } from "../auth/keys.ts";
 import { subscriptionHeaders } from "../auth/oauth/request-headers.ts";
 import { openCredentialSource } from "../auth/open-source.ts";
 import type { CredentialSource, ResolvedCredential } from "../auth/source.ts";
-import { USAGE_LIMIT_MARK } from "../ai/http/errors.ts";
+import { usageLimitReset } from "../auth/usage-limit.ts";
 import type { ModelsConfig } from "../config/models-schema.ts";
 import type { Settings } from "../config/settings-schema.ts";
 import { OmpError } from "../errors/omp-error.ts";
@@ -357,11 +357,9 @@ export class Runtime {
    * sticks to its credential otherwise.
    */
   private async rotate(selection: ModelSelection, message: string): Promise<{ apiKey: string; model: Model } | { error: string } | undefined> {
-    const at = message.indexOf(USAGE_LIMIT_MARK);
+    const until = usageLimitReset(message);
     const source = this.credentialStore();
-    if (at < 0 || !source || selection.credentialId === undefined) return undefined;
-    const until = Date.parse(message.slice(at + USAGE_LIMIT_MARK.length).replace(/\).*$/s, ""));
-    if (Number.isNaN(until)) return undefined;
+    if (until === undefined || !source || selection.credentialId === undefined) return undefined;
     const provider = selection.model.provider;
     await source.block(selection.credentialId, provider, until);
     this.blocked.set(selection.credentialId, until);

@@ -1,6 +1,6 @@
 import { OmpError, describeError } from "../errors/omp-error.ts";
 import { secretsOf } from "../auth/credential.ts";
-import { type CredentialSource, type ResolvedCredential, keyOf } from "../auth/source.ts";
+import { type CredentialSource, type ResolvedCredential, type StoredKey, keyOf } from "../auth/source.ts";
 import type { BrokerClientConfig } from "./config.ts";
 import { readSnapshotCache, writeSnapshotCache } from "./snapshot-cache.ts";
 import type { Follower, StreamEvent } from "./follow.ts";
@@ -70,11 +70,11 @@ export class BrokerCredentialSource implements CredentialSource {
     return undefined;
   }
 
-  keys(provider: string): string[] {
+  keys(provider: string): StoredKey[] {
     return this.entries()
       .filter((entry) => entry.provider === provider)
       .sort((a, b) => b.id - a.id)
-      .map((entry) => keyOf(entry.credential));
+      .map((entry) => ({ id: entry.id, key: keyOf(entry.credential) }));
   }
 
   /**

@@ -2,7 +2,7 @@
 // binary: a gateway in broker mode serves with a credential added on the broker and moves off one
 // disabled there, without a restart; it rides out a broker restart (reconnecting, idle while the
 // broker is down); an rpc session uses a provider key added after it started; a usage limit met
-// in broker mode shows in the broker's `GET /v1/usage` and `omp auth-broker status`.
+// in broker mode (by the agent or a gateway) shows in the broker's `GET /v1/usage` and `omp auth-broker status`.
 import Anthropic from "@anthropic-ai/sdk";
 import { afterAll, describe, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
@@ -182,6 +182,18 @@ describe("clients follow the broker live", () => {
     expect(status.stdout).toContain(`usage limit reached, resets ${new Date(resetsAt * 1000).toISOString()}`);
     const json = JSON.parse((await runOmp(["auth-broker", "status", "--json"], { home, env })).stdout);
     expect(json.usage[0].limits[0].status).toBe("exhausted");
+
+    // The same through a gateway in broker mode: it moves the request to the other account and tells the broker.
+    const gatewayBroker = await brokerHolding(tempDir("omp-broker-"), "anthropic", older);
+    const gatewayNewerId = await addKey(gatewayBroker, "anthropic", newer);
+    const gateway = await startGatewayProcess(gatewayHome(), { ANTHROPIC_BASE_URL: standin.url, OMP_AUTH_BROKER_URL: gatewayBroker.url, OMP_AUTH_BROKER_TOKEN: gatewayBroker.token });
+    gateways.push(gateway);
+    const sent = standin.requests.length;
+    standin.setScript([limit, { text: "the gateway's other account" }]);
+    await ask(gateway, "through the gateway");
+    expect(standin.requests.slice(sent).map((request) => request.headers["x-api-key"])).toEqual([newer, older]);
+    const seen: any = await (await fetch(`${gatewayBroker.url}/v1/usage`, { headers: bearer(gatewayBroker.token) })).json();
+    expect(seen.reports).toMatchObject([{ provider: "anthropic", limits: [{ scope: { credentialId: gatewayNewerId }, status: "exhausted", window: { resetsAt: resetsAt * 1000 } }] }]);
 
     const bad = await fetch(`${broker.url}/v1/credential/${newerId}/block`, { method: "POST", headers: bearer(broker.token), body: JSON.stringify({ untilMs: "soon" }) });
     expect(bad.status).toBe(400);
