@@ -70,7 +70,9 @@ describe("clients follow the broker live", () => {
     const first = key("first");
     const port = await freePort();
     let broker = await brokerHolding(brokerHome, "anthropic", first, `127.0.0.1:${port}`);
-    const gateway = await startGatewayProcess(gatewayHome(), { ANTHROPIC_BASE_URL: standin.url, OMP_AUTH_BROKER_URL: broker.url, OMP_AUTH_BROKER_TOKEN: broker.token });
+    const home = gatewayHome();
+    const gatewayEnv = { ANTHROPIC_BASE_URL: standin.url, OMP_AUTH_BROKER_URL: broker.url, OMP_AUTH_BROKER_TOKEN: broker.token };
+    let gateway = await startGatewayProcess(home, gatewayEnv);
     gateways.push(gateway);
     standin.setScript([{ text: "one" }]);
     await ask(gateway);
@@ -99,6 +101,14 @@ describe("clients follow the broker live", () => {
     await Bun.sleep(3000);
     const spent = cpuTicks(gateway.proc.pid) - before;
     expect(spent).toBeLessThan(15);
+
+    // What the stream brought was written to the encrypted cache: a gateway started now, with the broker still down, serves with it.
+    await gateway.stop();
+    gateway = await startGatewayProcess(home, gatewayEnv);
+    gateways.push(gateway);
+    standin.setScript([{ text: "restarted from the cache" }]);
+    await ask(gateway);
+    expect(lastKey()).toBe(second);
 
     // Back on the same address with a change made while the gateway was cut off: it reconnects and catches up.
     broker = await startBroker(brokerHome, {}, `127.0.0.1:${port}`);
