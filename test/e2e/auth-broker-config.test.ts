@@ -36,6 +36,14 @@ describe("auth.broker in config.yml", () => {
     const brokerB = await brokerWith(KEY_B);
     const { home, repo } = workspace();
 
+    const envNoToken = await runAgent(["-p", "--model", "anthropic/claude-sonnet-4-5", "hello"], { home, cwd: repo, env: { OMP_AUTH_BROKER_URL: brokerA.url } });
+    expect(envNoToken.code).toBe(2);
+    expect(envNoToken.stderr).toContain("OMP_AUTH_BROKER_URL is set but there is no broker token");
+    expect(envNoToken.stderr).toContain("~/.omp/auth-broker.token");
+    const unconfigured = await runOmp(["auth-broker", "status"], { home });
+    expect(unconfigured.code).toBe(2);
+    expect(unconfigured.stderr).toContain("omp config set auth.broker.url");
+
     expect((await runOmp(["config", "set", "auth.broker.url", brokerA.url], { home })).code).toBe(0);
     const noToken = await runOmp(["auth", "list"], { home });
     expect(noToken.code).toBe(2);
@@ -69,6 +77,15 @@ describe("auth.broker in config.yml", () => {
     // A value may name an environment variable, as in the original omp.
     expect((await runOmp(["config", "set", "auth.broker.url", "MY_BROKER_URL"], { home })).code).toBe(0);
     expect((await ask(home, repo, { MY_BROKER_URL: brokerB.url, OMP_AUTH_BROKER_TOKEN: brokerB.token })).stdout).toBe("from the env var the config names\n");
+    expect(standin.requests.at(-1)!.headers["x-api-key"]).toBe(KEY_B);
+
+    // Or `!command`, whose output is the value (a password manager).
+    const tokenFile = join(tempDir("omp-secret-"), "broker-token");
+    writeFileSync(tokenFile, brokerB.token);
+    expect((await runOmp(["config", "set", "auth.broker.url", brokerB.url], { home })).code).toBe(0);
+    expect((await runOmp(["config", "set", "auth.broker.token", `!cat ${tokenFile}`], { home })).code).toBe(0);
+    standin.setScript([{ text: "token from a command" }]);
+    expect((await ask(home, repo)).stdout).toBe("token from a command\n");
     expect(standin.requests.at(-1)!.headers["x-api-key"]).toBe(KEY_B);
   });
 
