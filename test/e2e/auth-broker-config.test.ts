@@ -52,6 +52,11 @@ describe("auth.broker in config.yml", () => {
 
     const set = await runOmp(["config", "set", "auth.broker.token", brokerA.token], { home });
     expect(set.code).toBe(0);
+    expect(set.stdout).not.toContain(brokerA.token);
+    const list = await runOmp(["config", "list"], { home });
+    expect(list.stdout).toMatch(/auth\.broker\.token\s+…\S{4}\s/);
+    expect(list.stdout).not.toContain(brokerA.token);
+    expect((await runOmp(["config", "get", "auth.broker.token"], { home })).stdout.trim()).toBe(brokerA.token);
     const config = join(home, ".omp", "agent", "config.yml");
     expect(statSync(config).mode & 0o777).toBe(0o600);
     expect(readFileSync(config, "utf8")).toContain(brokerA.url);
