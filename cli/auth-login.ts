@@ -1,4 +1,5 @@
 import { OmpError } from "../core/errors/omp-error.ts";
+import { configuredBrokerUrl } from "../core/broker/config.ts";
 import { login } from "../core/auth/oauth/login.ts";
 import { OAUTH_PROVIDERS, type OAuthProvider, oauthProvider } from "../core/auth/oauth/providers.ts";
 import { CredentialStore } from "../core/auth/store.ts";
@@ -8,7 +9,7 @@ import { writeStdout } from "./write.ts";
 
 /** In broker mode the broker's vault is the one in use: a local write would silently change nothing. */
 export function refuseInBrokerMode(what: string): void {
-  const url = process.env.OMP_AUTH_BROKER_URL?.trim();
+  const url = configuredBrokerUrl();
   if (!url) return;
   throw new OmpError(
     `this omp uses the auth broker at ${url}, so it cannot ${what} here: on the broker host run \`omp auth-broker login\` / \`omp auth-broker logout\`, or upload this machine's credentials with \`omp auth-broker migrate --from-local\``,

@@ -67,6 +67,11 @@ export function brokerClientConfig(env: Env = process.env): BrokerClientConfig |
   return { url, token, cachePath, cacheTtlMs };
 }
 
+/** The broker URL as configured (environment, then the user's config.yml), unchecked: whether this omp is in broker mode. */
+export function configuredBrokerUrl(env: Env = process.env): string | undefined {
+  return env.OMP_AUTH_BROKER_URL?.trim() || configValue(brokerSettings(env)?.url, "auth.broker.url", env);
+}
+
 function brokerSettings(env: Env): { url?: unknown; token?: unknown } | undefined {
   const auth = userSettingValues(env as NodeJS.ProcessEnv).auth as { broker?: { url?: unknown; token?: unknown } } | undefined;
   return auth?.broker;

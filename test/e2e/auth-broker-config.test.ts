@@ -65,6 +65,10 @@ describe("auth.broker in config.yml", () => {
     const listed = await runOmp(["auth", "list"], { home });
     expect(listed.code).toBe(0);
     expect(listed.stdout).toContain("(auth broker)");
+    // Local writes are refused as with the environment: they would change nothing this omp uses.
+    const refused = await runOmp(["auth", "add", "openai", "--key", "sk-proj-abcdefghijklmnopqrstuvwxyz0123"], { home });
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toContain(`this omp uses the auth broker at ${brokerA.url}`);
     standin.setScript([{ text: "from config" }, { text: "from env" }, { text: "from the token file" }, { text: "from the env var the config names" }]);
     expect((await ask(home, repo)).stdout).toBe("from config\n");
     expect(standin.requests.at(-1)!.headers["x-api-key"]).toBe(KEY_A);
