@@ -241,7 +241,7 @@ export function describeProgram(status: Status): Command {
     .action(run(async (options: { regenerate?: boolean; json?: boolean }) => (await import("./auth-broker.ts")).runBrokerToken(options)));
   broker
     .command("status")
-    .description("ping the broker OMP_AUTH_BROKER_URL names")
+    .description("ping the broker OMP_AUTH_BROKER_URL (or auth.broker.url) names; shows usage limits it knows")
     .option("--json", "print JSON")
     .action(run(async (options: { json?: boolean }) => (await import("./auth-broker.ts")).runBrokerStatus(options)));
   broker
