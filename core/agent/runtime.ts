@@ -5,7 +5,7 @@ import { resolveApiKey } from "../auth/keys.ts";
 import { subscriptionHeaders } from "../auth/oauth/request-headers.ts";
 import { openCredentialSource } from "../auth/open-source.ts";
 import type { CredentialSource, ResolvedCredential } from "../auth/source.ts";
-import { usageLimitReset } from "../auth/usage-limit.ts";
+import { rejectedKey, usageLimitReset } from "../auth/usage-limit.ts";
 import type { ModelsConfig } from "../config/models-schema.ts";
 import type { Settings } from "../config/settings-schema.ts";
 import { OmpError } from "../errors/omp-error.ts";
@@ -359,8 +359,9 @@ export class Runtime {
   private async rotate(selection: ModelSelection, message: string): Promise<{ apiKey: string; model: Model } | { error: string } | undefined> {
     const until = usageLimitReset(message);
     const source = this.credentialStore();
-    if (until === undefined || !source || selection.credentialId === undefined) return undefined;
+    if (!source || selection.credentialId === undefined) return undefined;
     const provider = selection.model.provider;
+    if (until === undefined) return rejectedKey(provider, message) ? this.renew(selection, source) : undefined;
     await source.block(selection.credentialId, provider, until);
     this.blocked.set(selection.credentialId, until);
     const next = await source.resolve(provider, new Set(this.blocked.keys()));
@@ -368,6 +369,21 @@ export class Runtime {
       const earliest = new Date(Math.min(...this.blocked.values())).toISOString();
       return { error: `every stored ${provider} credential has reached its usage limit; the earliest resets at ${earliest}` };
     }
+    return this.use(selection, next);
+  }
+
+  /**
+   * The provider refused the stored credential's token: a long session's login was refreshed since
+   * it started (by the broker, whose stream brought the new token, or by another process sharing
+   * the vault), or is due now. The request goes again once, with the credential's current token.
+   */
+  private async renew(selection: ModelSelection, source: CredentialSource): Promise<{ apiKey: string; model: Model } | undefined> {
+    const current = await source.resolve(selection.model.provider, new Set(this.blocked.keys()));
+    if (!current || current.key === selection.apiKey) return undefined;
+    return this.use(selection, current);
+  }
+
+  private use(selection: ModelSelection, next: ResolvedCredential): { apiKey: string; model: Model } {
     selection.credentialId = next.id;
     selection.apiKey = next.key;
     selection.model = withCredentialHeaders(selection.model, next);

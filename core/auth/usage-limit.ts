@@ -10,3 +10,8 @@ export function usageLimitReset(message: string): number | undefined {
   const until = Date.parse(message.slice(at + USAGE_LIMIT_MARK.length).replace(/\).*$/s, ""));
   return Number.isNaN(until) ? undefined : until;
 }
+
+/** Whether a provider error says the key or token itself was refused (`anthropic 401: …`, as core/ai/http/errors.ts words it). */
+export function rejectedKey(provider: string, message: string): boolean {
+  return message.includes(`${provider} 401:`);
+}

@@ -10,11 +10,15 @@ import { agentTestFile, runAgent, workspace } from "../support/agent-harness.ts"
 import { RpcProcess } from "../support/agent-rpc.ts";
 import { type GatewayProcess, gatewayHome, startGatewayProcess } from "../support/gateway.ts";
 import { runOmp, tempDir } from "../support/omp.ts";
+import { loginViaBrowser } from "../support/oauth-login.ts";
+import { startOAuthStandin } from "../support/oauth-standin.ts";
 import { type RunningBroker, startBroker } from "../support/broker.ts";
 
 const standin = await agentTestFile();
+const oauth = await startOAuthStandin();
 const gateways: GatewayProcess[] = [];
 afterAll(async () => {
+  await oauth.close();
   for (const gateway of gateways) if (gateway.proc.exitCode === null) await gateway.stop();
 });
 
@@ -149,6 +153,44 @@ describe("clients follow the broker live", () => {
       expect(standin.requests.at(-1)!.headers.authorization).toBe(`Bearer ${openaiKey}`);
     } finally {
       expect(await rpc.close()).toBe(0);
+    }
+  });
+
+  test("an rpc session whose login was refreshed on the broker since it started goes on with the new token when the old one is refused", async () => {
+    const brokerHome = tempDir("omp-broker-");
+    // Short-lived tokens and a fast sweep: the broker refreshes the login every second while the session runs.
+    oauth.expiresIn = 200;
+    try {
+      expect((await loginViaBrowser(oauth, brokerHome, "anthropic")).code).toBe(0);
+      const broker = await startBroker(brokerHome, { ...oauth.env(), OMP_AUTH_BROKER_REFRESH_INTERVAL_MS: "1000" });
+      const { home, repo } = workspace();
+      const rpc = new RpcProcess(["--model", "anthropic/claude-sonnet-4-5"], { home, cwd: repo, env: { ANTHROPIC_BASE_URL: standin.url, OMP_AUTH_BROKER_URL: broker.url, OMP_AUTH_BROKER_TOKEN: broker.token } });
+      try {
+        const prompt = async (message: string) => {
+          const mark = rpc.mark;
+          await rpc.send({ type: "prompt", message });
+          return rpc.waitFrame((frame) => frame.type === "agent_end", mark);
+        };
+        standin.setScript([{ text: "first" }]);
+        await prompt("one");
+        const used = standin.requests.at(-1)!.headers.authorization;
+        const issuedBefore = oauth.issued.length;
+        for (let waited = 0; oauth.issued.length < issuedBefore + 2 && waited < 10_000; waited += 100) await Bun.sleep(100);
+        await Bun.sleep(300);
+
+        const sent = standin.requests.length;
+        standin.setScript([{ status: 401, errorBody: { type: "error", error: { type: "authentication_error", message: "OAuth token has expired" } } }, { text: "second" }]);
+        const end = await prompt("two");
+        expect(end.stopReason).toBe("stop");
+        const [refused, retried] = standin.requests.slice(sent).map((request) => request.headers.authorization);
+        expect(refused).toBe(used);
+        expect(retried).not.toBe(used);
+        expect(oauth.issued.slice(issuedBefore).map((token) => `Bearer ${token.access}`)).toContain(retried);
+      } finally {
+        expect(await rpc.close()).toBe(0);
+      }
+    } finally {
+      oauth.expiresIn = 3600;
     }
   });
 
