@@ -1,9 +1,7 @@
 import type { Runtime } from "../../core/agent/runtime.ts";
-import { describeError } from "../../core/errors/omp-error.ts";
 import { LazyMcpSource } from "../../core/mcp/lazy-source.ts";
 import type { ServerState } from "../../core/mcp/manager.ts";
 import type { CommandHost, SlashCommand } from "./commands.ts";
-import type { CommandInfo } from "./completion.ts";
 
 /** The MCP servers of this process, when any is configured. */
 function mcpOf(runtime: Runtime): LazyMcpSource | undefined {
@@ -55,28 +53,3 @@ export const MCP_COMMAND: SlashCommand = {
     host.notice("success", `${name}: ${action}d for this session.`);
   },
 };
-
-/** `/mcp__<server>__<prompt>`: a server prompt, sent as the user's message. */
-export function mcpPromptCommand(runtime: Runtime, name: string): SlashCommand | undefined {
-  const manager = mcpOf(runtime)?.current;
-  const prompt = manager?.promptCommands().find((command) => command.name === name);
-  if (!prompt) return undefined;
-  return {
-    name: prompt.name,
-    description: prompt.description,
-    idleOnly: true,
-    async run(host, args) {
-      const text = await prompt.expand(args);
-      host.agent.prompt(text).catch((error) => host.notice("error", describeError(error)));
-    },
-  };
-}
-
-/** The prompt commands for completion. */
-export function mcpCommandInfos(runtime: Runtime): CommandInfo[] {
-  return (mcpOf(runtime)?.current?.promptCommands() ?? []).map((command) => ({
-    name: command.name,
-    description: command.description,
-    ...(command.arguments.length > 0 ? { args: command.arguments.map((a) => (a.required ? `<${a.name}>` : `[${a.name}]`)).join(" ") } : {}),
-  }));
-}
