@@ -185,7 +185,7 @@ describe("clients follow the broker live", () => {
         const [refused, retried] = standin.requests.slice(sent).map((request) => request.headers.authorization);
         expect(refused).toBe(used);
         expect(retried).not.toBe(used);
-        expect(oauth.issued.slice(issuedBefore).map((token) => `Bearer ${token.access}`)).toContain(retried);
+        expect(oauth.issued.slice(issuedBefore).map((token) => `Bearer ${token.access}`)).toContain(retried!);
       } finally {
         expect(await rpc.close()).toBe(0);
       }
