@@ -2,12 +2,14 @@
 // user's config (set with `omp config set`), the environment winning over them, the token file as
 // the last resort, a URL without a token naming the file, and a project's .omp/config.yml never
 // choosing the broker, trusted or not.
-import { describe, expect, test } from "bun:test";
+import { afterAll, describe, expect, test } from "bun:test";
 import { mkdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { agentTestFile, runAgent, workspace } from "../support/agent-harness.ts";
 import { runOmp, tempDir } from "../support/omp.ts";
-import { type RunningBroker, startBroker } from "../support/broker.ts";
+import { type RunningBroker, startBroker, stopBrokers } from "../support/broker.ts";
+
+afterAll(stopBrokers);
 
 const standin = await agentTestFile();
 

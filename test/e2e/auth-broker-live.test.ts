@@ -12,7 +12,9 @@ import { type GatewayProcess, gatewayHome, startGatewayProcess } from "../suppor
 import { runOmp, tempDir } from "../support/omp.ts";
 import { loginViaBrowser } from "../support/oauth-login.ts";
 import { startOAuthStandin } from "../support/oauth-standin.ts";
-import { type RunningBroker, startBroker } from "../support/broker.ts";
+import { type RunningBroker, startBroker, stopBrokers } from "../support/broker.ts";
+
+afterAll(stopBrokers);
 
 const standin = await agentTestFile();
 const oauth = await startOAuthStandin();

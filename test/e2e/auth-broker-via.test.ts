@@ -7,10 +7,12 @@ import { afterAll, describe, expect, test } from "bun:test";
 import { dirname, join } from "node:path";
 import { existsSync } from "node:fs";
 import { filesContaining } from "../support/agent-harness.ts";
-import { startBroker } from "../support/broker.ts";
+import { startBroker, stopBrokers } from "../support/broker.ts";
 import { OMP, cleanEnv, tempDir } from "../support/omp.ts";
 import { startOAuthStandin } from "../support/oauth-standin.ts";
 import { getInNamespaceOf, inLaptopNamespace, sshUnavailable, startSshd } from "../support/sshd.ts";
+
+afterAll(stopBrokers);
 
 const unavailable = sshUnavailable();
 if (unavailable) console.warn(`auth-broker --via tests skipped: ${unavailable}`);

@@ -1,9 +1,11 @@
 // The interactive mode (tmux) in broker mode follows the broker live: a key added on the broker
 // while the session runs is the one the next model choice uses, without a restart.
-import { describe, expect, setDefaultTimeout, test } from "bun:test";
+import { afterAll, describe, expect, setDefaultTimeout, test } from "bun:test";
 import { runOmp, tempDir } from "../support/omp.ts";
-import { startBroker } from "../support/broker.ts";
+import { startBroker, stopBrokers } from "../support/broker.ts";
 import { readySessions } from "../support/tty-session.ts";
+
+afterAll(stopBrokers);
 
 setDefaultTimeout(60_000);
 const ready = readySessions();

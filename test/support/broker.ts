@@ -15,9 +15,14 @@ export interface RunningBroker {
 }
 
 const running: RunningBroker[] = [];
-afterAll(() => {
-  for (const broker of running) broker.child.kill(9);
-});
+/**
+ * Kills the brokers started so far. This module is evaluated once per `bun test` run, so its own
+ * afterAll belongs to the first file that imported it: other files register this themselves.
+ */
+export function stopBrokers(): void {
+  for (const broker of running.splice(0)) broker.child.kill(9);
+}
+afterAll(stopBrokers);
 
 /** Resolves once the broker says where it listens; rejects with its output if it exits first. */
 export async function startBroker(home: string, env: Record<string, string> = {}, bind = "127.0.0.1:0"): Promise<RunningBroker> {

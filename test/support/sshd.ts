@@ -34,7 +34,7 @@ function keygen(path: string): void {
 
 const running: Subprocess[] = [];
 afterAll(() => {
-  for (const child of running) child.kill(9);
+  for (const child of running.splice(0)) child.kill(9);
 });
 
 async function freePort(): Promise<number> {
