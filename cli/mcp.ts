@@ -90,6 +90,8 @@ function statusText(state: ServerState): string {
       return `✓ connected, ${state.tools} tool${state.tools === 1 ? "" : "s"}`;
     case "failed":
       return `✗ failed: ${state.error}`;
+    case "needs-auth":
+      return `✗ needs auth: run omp mcp login ${state.name}`;
     case "disabled":
       return "disabled";
     default:

@@ -16,7 +16,12 @@ interface OAuthState {
 
 const CREDENTIAL_TYPE = "mcp_oauth";
 
-export class LoginRequired extends Error {}
+/** The server wants a new authorization (never logged in, or the refresh token was refused). */
+export class LoginRequired extends Error {
+  constructor(server: string) {
+    super(`needs you to log in: run omp mcp login ${server} (in omp: /mcp auth ${server})`);
+  }
+}
 
 /**
  * The SDK's OAuth client (discovery, dynamic client registration, PKCE, refresh) fed from and into
@@ -101,7 +106,12 @@ export class McpOAuthProvider implements OAuthClientProvider {
     });
   }
 
+  /**
+   * Read afresh each time: another omp may have refreshed (and so rotated) the tokens since, and
+   * its refresh token is then the only one the server still takes.
+   */
   tokens(): OAuthTokens | undefined {
+    this.saved = undefined;
     return this.load().tokens;
   }
 
@@ -112,7 +122,7 @@ export class McpOAuthProvider implements OAuthClientProvider {
   }
 
   redirectToAuthorization(url: URL): void {
-    if (!this.onAuthorizationUrl) throw new LoginRequired(`needs you to log in: run omp mcp login ${this.server.name}`);
+    if (!this.onAuthorizationUrl) throw new LoginRequired(this.server.name);
     this.onAuthorizationUrl(url);
   }
 
