@@ -4,6 +4,7 @@ import { OAUTH_PROVIDERS, type OAuthProvider, oauthProvider } from "../core/auth
 import { CredentialStore } from "../core/auth/store.ts";
 import { agentDbPath, displayPath } from "../core/paths.ts";
 import { EXIT_USAGE } from "./program.ts";
+import { openBrowser } from "./open-browser.ts";
 import { writeStdout } from "./write.ts";
 
 /** In broker mode the broker's vault is the one in use: a local write would silently change nothing. */
@@ -52,16 +53,6 @@ async function firstLine(prompt?: string): Promise<string> {
   })();
   const next = await stdinLines.next();
   return next.done ? "" : next.value;
-}
-
-function openBrowser(url: string): void {
-  const opener = process.platform === "darwin" ? "open" : process.env.DISPLAY || process.env.WAYLAND_DISPLAY ? "xdg-open" : undefined;
-  if (!opener || process.env.OMP_NO_BROWSER) return;
-  try {
-    Bun.spawn([opener, url], { stdin: "ignore", stdout: "ignore", stderr: "ignore" }).unref();
-  } catch {
-    // No browser here: the URL is printed, and pasting the code works.
-  }
 }
 
 /**

@@ -5,6 +5,7 @@ import { isRemote, type ResolvedServer } from "../core/mcp/config-schema.ts";
 import type { McpManager, ServerState } from "../core/mcp/manager.ts";
 import { displayPath } from "../core/paths.ts";
 import { EXIT_USAGE } from "./program.ts";
+import { openBrowser } from "./open-browser.ts";
 import { writeFdQuietly, writeStdout } from "./write.ts";
 
 export interface McpAddFlags {
@@ -146,17 +147,6 @@ export async function runMcpGet(name: string, flags: { json?: boolean }): Promis
     return 0;
   } finally {
     await manager.close();
-  }
-}
-
-/** Opens `url` in the user's browser where there is one; the printed URL is the fallback either way. */
-function openBrowser(url: URL): void {
-  if (process.env.OMP_NO_BROWSER || (process.platform === "linux" && !process.env.DISPLAY && !process.env.WAYLAND_DISPLAY)) return;
-  const opener = process.platform === "darwin" ? "open" : process.platform === "win32" ? "explorer" : "xdg-open";
-  try {
-    Bun.spawn([opener, url.toString()], { stdio: ["ignore", "ignore", "ignore"] }).unref();
-  } catch {
-    // No opener installed: the URL is on the screen.
   }
 }
 

@@ -14,7 +14,7 @@ import { signalStatus } from "../modes/print.ts";
 import { ApprovalPrompt } from "./approval-prompt.ts";
 import { AssistantBlock, NoticeBlock, type NoticeKind, SPINNER, UserBlock, type View, notice } from "./blocks.ts";
 import { COMMANDS, type CommandHost, findCommand, suggestCommand } from "./commands.ts";
-import { mcpCommandInfos, mcpPromptCommand } from "./mcp-commands.ts";
+import { mcpCommandInfos, mcpPromptCommand, mcpStatusText, watchMcpStatus } from "./mcp-commands.ts";
 import { extensionCommandInfos } from "./extension-commands.ts";
 import { findInvocable } from "../../core/extensions/expand.ts";
 import { prepareInvocation } from "../../core/extensions/invoke.ts";
@@ -126,6 +126,7 @@ export class InteractiveApp implements CommandHost {
     this.completer = new Completer(() => [...COMMANDS, ...extensionCommandInfos(this.runtime.extensions, COMMANDS), ...mcpCommandInfos(this.runtime)], this.cwd, () => this.requestRender());
     this.shell = new ShellRunner(this.view, this.cwd, () => this.requestRender());
     this.control = new SessionControl(options.runtime, options.agent, options.selection);
+    watchMcpStatus(this.runtime, () => this.requestRender());
   }
 
   get agent(): Agent {
@@ -861,6 +862,7 @@ export class InteractiveApp implements CommandHost {
         output: agent.usage.output,
         cost: agent.usage.cost.total,
         contextPercent: Math.min(100, Math.round((agent.contextTokens() / model.contextWindow) * 100)),
+        mcp: mcpStatusText(this.runtime),
       },
       width,
       this.view.theme,
