@@ -17,7 +17,7 @@ import { displayPath } from "../paths.ts";
 import { VERSION } from "../version.ts";
 import { type RemoteServerEntry, type ResolvedServer, type StdioServerEntry, isRemote } from "./config-schema.ts";
 import { LoginRequired, McpOAuthProvider } from "./oauth.ts";
-import { refreshOnce } from "./oauth-refresh.ts";
+import { renewingFetch } from "./oauth-refresh.ts";
 import { allPages } from "./pages.ts";
 import type { McpCallResult } from "./results.ts";
 import type { CachedServer, McpPromptInfo, McpToolInfo } from "./tool-cache.ts";
@@ -115,7 +115,7 @@ export class McpConnection {
       const url = new URL(server.url);
       const requestInit = { headers: server.headers };
       const authProvider = this.options.authProvider ?? new McpOAuthProvider(server as ResolvedServer & RemoteServerEntry, this.options.env as NodeJS.ProcessEnv);
-      const options = { requestInit, authProvider, fetch: refreshOnce() };
+      const options = { requestInit, authProvider, fetch: renewingFetch(authProvider, url) };
       return server.type === "sse" ? new SSEClientTransport(url, options) : new StreamableHTTPClientTransport(url, options);
     }
     // The user's whole environment, as their shell would give it: servers look up PATH entries,

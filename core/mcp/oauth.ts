@@ -31,6 +31,8 @@ export class LoginRequired extends Error {
  */
 export class McpOAuthProvider implements OAuthClientProvider {
   private saved: OAuthState | undefined;
+  /** The tokens last given to the SDK: the ones a refusal is about. */
+  private handedOut: OAuthTokens | undefined;
   private store: CredentialStore | undefined;
 
   constructor(
@@ -112,7 +114,8 @@ export class McpOAuthProvider implements OAuthClientProvider {
    */
   tokens(): OAuthTokens | undefined {
     this.saved = undefined;
-    return this.load().tokens;
+    this.handedOut = this.load().tokens;
+    return this.handedOut;
   }
 
   saveTokens(tokens: OAuthTokens): void {
@@ -138,10 +141,16 @@ export class McpOAuthProvider implements OAuthClientProvider {
     return verifier;
   }
 
+  /**
+   * The SDK's answer to a refused grant or client. Tokens another omp saved after the refused ones
+   * are newer, not spent: they stay, and the SDK's retry refreshes with them instead of making
+   * every omp log in again.
+   */
   invalidateCredentials(scope: "all" | "client" | "tokens" | "verifier" | "discovery"): void {
+    this.saved = undefined;
     this.save((s) => {
       if (scope === "all" || scope === "client") delete s.client;
-      if (scope === "all" || scope === "tokens") delete s.tokens;
+      if (scope === "all" || (scope === "tokens" && sameTokens(s.tokens, this.handedOut))) delete s.tokens;
       if (scope === "all" || scope === "verifier") delete s.verifier;
     });
   }
@@ -150,4 +159,8 @@ export class McpOAuthProvider implements OAuthClientProvider {
     this.store?.close();
     this.store = undefined;
   }
+}
+
+function sameTokens(a: OAuthTokens | undefined, b: OAuthTokens | undefined): boolean {
+  return a?.access_token === b?.access_token && a?.refresh_token === b?.refresh_token;
 }

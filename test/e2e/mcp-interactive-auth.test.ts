@@ -23,7 +23,7 @@ describe("MCP in the interactive status line and /mcp auth", () => {
     const home = tempDir("omp-tty-home-");
     writeUserMcp(home, {
       quick: edgeServer("basic"),
-      slow: edgeServer("basic", { env: { EDGE_START_DELAY_MS: "6000" } }),
+      slow: edgeServer("basic", { env: { EDGE_START_DELAY_MS: "5000" }, startTimeout: 60_000 }),
       broken: { command: "/nonexistent/omp-no-such-mcp-server" },
     });
     const s = await ready({ home });

@@ -58,7 +58,7 @@ describe("MCP OAuth", () => {
     expect(toolResultsOf("anthropic-messages", modelRequests(standin)[1]!.body)[0]!.text).toContain("Hello, omp!");
   });
 
-  test("an expired access token is refreshed once for two parallel calls; the rotated refresh token is what agent.db keeps (0600), and a later run refreshes with it", async () => {
+  test("an expired access token is refreshed once for parallel calls; the rotated refresh token is what agent.db keeps (0600), and a later run refreshes with it", async () => {
     const auth = await startOAuthServer();
     afterAll(() => auth.stop());
     const { home, repo } = workspace();
@@ -70,10 +70,11 @@ describe("MCP OAuth", () => {
     expect(loggedIn.refreshes).toBe(0);
     expect(storedTokens(home).refresh_token).toBe(loggedIn.refreshToken!);
 
-    // The first call ends the access token once answered; both greets then meet a 401 together.
+    // The first call ends the access token once answered; the greets then meet a 401 together,
+    // but for "late", whose 401 comes once the others' refresh is done.
     standin.setScript([
       { toolCalls: [{ id: "e1", name: "mcp__secure__expire_tokens", arguments: {} }] },
-      { toolCalls: [{ id: "g1", name: "mcp__secure__greet", arguments: { name: "ann" } }, { id: "g2", name: "mcp__secure__greet", arguments: { name: "bob" } }] },
+      { toolCalls: [{ id: "g1", name: "mcp__secure__greet", arguments: { name: "ann" } }, { id: "g2", name: "mcp__secure__greet", arguments: { name: "bob" } }, { id: "g3", name: "mcp__secure__greet", arguments: { name: "late" } }] },
       { text: "done" },
     ]);
     standin.requests.length = 0;
@@ -81,7 +82,7 @@ describe("MCP OAuth", () => {
     expect(run.stderr).not.toContain("omp:");
     expect(run.code).toBe(0);
     const results = toolResultsOf("anthropic-messages", modelRequests(standin)[2]!.body).slice(1).map((r) => r.text);
-    expect(results).toEqual(["Hello, ann!", "Hello, bob!"]);
+    expect(results).toEqual(["Hello, ann!", "Hello, bob!", "Hello, late!"]);
     const refreshed = await auth.stats();
     expect(refreshed.refreshes).toBe(1);
     expect(refreshed.refreshToken).not.toBe(loggedIn.refreshToken);
@@ -91,7 +92,7 @@ describe("MCP OAuth", () => {
     // A new process refreshes with the rotated refresh token it reads from agent.db.
     standin.setScript([
       { toolCalls: [{ id: "e2", name: "mcp__secure__expire_tokens", arguments: {} }] },
-      { toolCalls: [{ id: "g3", name: "mcp__secure__greet", arguments: { name: "cy" } }] },
+      { toolCalls: [{ id: "g4", name: "mcp__secure__greet", arguments: { name: "cy" } }] },
       { text: "done" },
     ]);
     standin.requests.length = 0;

@@ -6,7 +6,7 @@
 //
 // Test controls (plain HTTP): GET /test/stats → { refreshes, refreshToken }; the tools
 // expire_tokens and revoke_tokens make the access tokens expire (and with revoke, the refresh
-// token invalid) once their own call has been answered.
+// token invalid) once their own call has been answered; greeting "late" is checked 700 ms late.
 import { randomUUID } from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import express from "express";
@@ -131,7 +131,16 @@ app.get("/test/stats", (_req: Request, res: Response) => {
 });
 const bearer = requireBearerAuth({ verifier: provider, resourceMetadataUrl: getOAuthProtectedResourceMetadataUrl(mcpUrl) });
 // Stateless: each POST gets a server of its own, so a retried request needs no session.
-app.post("/mcp", express.json(), bearer, async (req: Request, res: Response) => {
+/**
+ * A call greeting "late" reaches the token check 700 ms after it arrived: with a parallel call,
+ * its 401 comes back after the other call's refresh is done.
+ */
+async function lateGreeting(req: Request, _res: Response, next: () => void): Promise<void> {
+  const body = req.body as { params?: { arguments?: { name?: string } } } | undefined;
+  if (body?.params?.arguments?.name === "late") await new Promise((resolve) => setTimeout(resolve, 700));
+  next();
+}
+app.post("/mcp", express.json(), lateGreeting, bearer, async (req: Request, res: Response) => {
   const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined });
   const server = mcpServer();
   res.on("close", () => {
