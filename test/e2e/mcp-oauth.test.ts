@@ -40,6 +40,9 @@ describe("MCP OAuth", () => {
     expect(before.code).toBe(0);
     expect(before.stderr).toContain('omp: MCP server "secure" needs you to log in: run omp mcp login secure (in omp: /mcp auth secure)');
 
+    const list = await runAgent(["mcp", "list"], { home, cwd: repo, env });
+    expect(list.stdout).toContain(`secure: http://localhost:${port}/mcp (HTTP) - ✗ needs auth: run omp mcp login secure`);
+
     const login = await loginWithBrowser("secure", { home, cwd: repo, env });
     expect(login.authorizeUrl).toContain("code_challenge=");
     expect(login.authorizeUrl).toContain("code_challenge_method=S256");
