@@ -6,6 +6,7 @@ import type { McpManager, ServerState } from "../core/mcp/manager.ts";
 import { displayPath } from "../core/paths.ts";
 import { EXIT_USAGE } from "./program.ts";
 import { openBrowser } from "./open-browser.ts";
+import { firstLine } from "./stdin-line.ts";
 import { writeFdQuietly, writeStdout } from "./write.ts";
 
 export interface McpAddFlags {
@@ -160,10 +161,22 @@ export async function runMcpLogin(name: string): Promise<number> {
     throw new OmpError(problem ?? `no MCP server named "${name}"; omp mcp list shows them`, { exitCode: 1 });
   }
   const { loginServer } = await import("../core/mcp/oauth-login.ts");
-  const tools = await loginServer(server, process.env, (url) => {
-    writeFdQuietly(2, `To log in to ${name}, open this URL in a browser:\n${url}\n`);
-    openBrowser(url);
-  });
-  await writeStdout(`Logged in to ${name}: ${tools} tool${tools === 1 ? "" : "s"}.\n`);
-  return 0;
+  // The browser elsewhere (over ssh): the URL it ends on, pasted here, finishes the login too.
+  const pasted = () => firstLine(process.stdin.isTTY ? "Or paste the URL the browser ends on here: " : undefined).then((line) => (line === "" ? new Promise<string>(() => {}) : line));
+  try {
+    const tools = await loginServer(
+      server,
+      process.env,
+      (url) => {
+        writeFdQuietly(2, `To log in to ${name}, open this URL in a browser:\n${url}\n`);
+        openBrowser(url);
+      },
+      pasted,
+    );
+    await writeStdout(`Logged in to ${name}: ${tools} tool${tools === 1 ? "" : "s"}.\n`);
+    return 0;
+  } finally {
+    // The pending stdin read would keep the process alive.
+    process.stdin.destroy();
+  }
 }

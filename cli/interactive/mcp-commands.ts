@@ -30,23 +30,36 @@ function stateLine(state: ServerState, enabled: boolean): string {
   return `${state.name} (${state.transport}): ${status}${enabled ? "" : " — disabled for this session"}`;
 }
 
-const USAGE = "/mcp [reconnect|enable|disable|auth <server>]";
+const USAGE = "/mcp [reconnect|enable|disable|auth <server>] · /mcp auth paste <url>";
 const ACTIONS = ["reconnect", "enable", "disable", "auth"];
+
+/** The login waiting for its browser: `/mcp auth paste <url>` hands it the URL the browser ended on. */
+let pendingPaste: ((text: string) => void) | undefined;
 
 /**
  * `/mcp auth <server>`: the OAuth login of `omp mcp login` (URL shown and opened in a browser,
- * the code taken on loopback), then the server connected again with the new tokens.
+ * the code taken on loopback or pasted), then the server connected again with the new tokens.
  */
-async function authServer(host: CommandHost, manager: McpManager, name: string): Promise<void> {
+async function authServer(host: CommandHost, manager: McpManager, name: string, rest: string[]): Promise<void> {
+  if (name === "paste" && rest.length > 0) {
+    if (!pendingPaste) return host.notice("warning", "No MCP login is waiting for a URL.");
+    return pendingPaste(rest.join(" "));
+  }
   const connection = manager.connections.get(name);
   if (!connection) return host.notice("warning", `No MCP server named "${name}" is running; /mcp lists them.`);
   host.setActivity(`Logging in to ${name}`);
   try {
     const { loginServer } = await import("../../core/mcp/oauth-login.ts");
-    await loginServer(connection.server, host.runtime.options.env as NodeJS.ProcessEnv, (url) => {
-      host.notice("info", `To log in to ${name}, open this URL in a browser:\n${url}`);
-      openBrowser(url);
-    });
+    await loginServer(
+      connection.server,
+      host.runtime.options.env as NodeJS.ProcessEnv,
+      (url) => {
+        host.notice("info", `To log in to ${name}, open this URL in a browser:\n${url}`);
+        host.notice("info", "With the browser on another machine: /mcp auth paste <the URL it ends on>");
+        openBrowser(url);
+      },
+      () => new Promise<string>((resolve) => (pendingPaste = resolve)),
+    );
     host.setActivity(`Connecting to ${name}`);
     await manager.reconnect(name);
     const state = manager.states().find((s) => s.name === name)!;
@@ -54,6 +67,7 @@ async function authServer(host: CommandHost, manager: McpManager, name: string):
   } catch (error) {
     host.notice("error", describeError(error));
   } finally {
+    pendingPaste = undefined;
     host.setActivity(undefined);
   }
 }
@@ -68,7 +82,7 @@ export const MCP_COMMAND: SlashCommand = {
       host.notice("info", "No MCP servers configured. Add one with: omp mcp add <name> -- <command> [args…]");
       return;
     }
-    const [action, name] = args.split(/\s+/).filter(Boolean);
+    const [action, name, ...rest] = args.split(/\s+/).filter(Boolean);
     if (!action) {
       const lines = [...manager.states().map((state) => stateLine(state, manager.isEnabled(state.name))), ...manager.problems];
       if (lines.length === 0) host.notice("info", "No MCP servers.");
@@ -79,7 +93,7 @@ export const MCP_COMMAND: SlashCommand = {
       host.notice("warning", `Usage: ${USAGE}`);
       return;
     }
-    if (action === "auth") return authServer(host, manager, name);
+    if (action === "auth") return authServer(host, manager, name, rest);
     if (action === "reconnect") {
       host.setActivity(`reconnecting ${name}`);
       try {

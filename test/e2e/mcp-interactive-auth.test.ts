@@ -5,8 +5,9 @@ import { chmodSync, existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { modelRequests, toolResultsOf } from "../support/agent-harness.ts";
 import { edgeServer, writeUserMcp } from "../support/mcp/fixtures.ts";
-import { approveInBrowser, startOAuthServer } from "../support/mcp/oauth.ts";
+import { approveElsewhere, approveInBrowser, startOAuthServer } from "../support/mcp/oauth.ts";
 import { tempDir } from "../support/omp.ts";
+import type { Turn } from "../support/standin/index.ts";
 import { eventually, readySessions } from "../support/tty-session.ts";
 
 setDefaultTimeout(120_000);
@@ -44,23 +45,8 @@ describe("MCP in the interactive status line and /mcp auth", () => {
   });
 
   test("a server that answered 401 shows as needing auth; /mcp auth opens the browser, takes the code, reconnects; its tools then work", async () => {
-    const auth = await startOAuthServer();
-    afterAll(() => auth.stop());
-    const home = tempDir("omp-tty-home-");
-    writeUserMcp(home, { secure: { type: "http", url: auth.url } });
-    // The user's browser: an opener on PATH that notes the URL it was asked to open.
-    const bin = tempDir("omp-tty-bin-");
-    const opened = join(bin, "opened-url");
-    writeFileSync(join(bin, "xdg-open"), `#!/bin/sh\nprintf '%s' "$1" > '${opened}'\n`);
-    chmodSync(join(bin, "xdg-open"), 0o755);
-    const s = await ready({
-      home,
-      cols: 120,
-      env: { DISPLAY: ":0", PATH: `${bin}:${process.env.PATH}` },
-      script: [{ toolCalls: [{ id: "g1", name: "mcp__secure__greet", arguments: { name: "omp" } }] }, { text: "greeted" }],
-    });
+    const { s, auth, opened } = await needsAuthSession([{ toolCalls: [{ id: "g1", name: "mcp__secure__greet", arguments: { name: "omp" } }] }, { text: "greeted" }]);
     const { tty } = s;
-    await tty.waitFor('MCP server "secure" needs you to log in: run omp mcp login secure (in omp: /mcp auth secure)', 30_000);
     expect(statusLine(await tty.waitFor("MCP 0/1 (1 needs auth)"))).toContain("MCP 0/1 (1 needs auth)");
     tty.type("/mcp");
     tty.press("Enter");
@@ -69,7 +55,7 @@ describe("MCP in the interactive status line and /mcp auth", () => {
     tty.type("/mcp auth secure");
     tty.press("Enter");
     await tty.waitFor("To log in to secure, open this URL in a browser:");
-    const url = await eventually(() => (existsSync(opened) ? readFileSync(opened, "utf8") : undefined), "the browser to be opened");
+    const url = await openedUrl(opened);
     expect(url).toStartWith(`${auth.url.replace(/\/mcp$/, "")}/authorize?`);
     expect(url).toContain("code_challenge_method=S256");
     // The printed URL is the opened one (its start; the transcript wraps long lines).
@@ -83,4 +69,41 @@ describe("MCP in the interactive status line and /mcp auth", () => {
     await tty.waitFor("greeted", 30_000);
     expect(toolResultsOf("anthropic-messages", modelRequests(s.standin)[1]!.body).at(-1)!.text).toBe("Hello, omp!");
   });
+
+  test("the browser on another machine: /mcp auth paste <the URL it ended on> finishes the login", async () => {
+    const { s, opened } = await needsAuthSession();
+    const { tty } = s;
+    tty.type("/mcp auth secure");
+    tty.press("Enter");
+    await tty.waitFor("With the browser on another machine: /mcp auth paste <the URL it ends on>");
+    const landed = await approveElsewhere(await openedUrl(opened));
+    tty.type(`/mcp auth paste ${landed}`);
+    tty.press("Enter");
+    await tty.waitFor("Logged in. secure (http): ready, 3 tools", 30_000);
+    tty.type("/mcp auth paste http://127.0.0.1:9/callback?code=late");
+    tty.press("Enter");
+    await tty.waitFor("No MCP login is waiting for a URL.");
+  });
 });
+
+/**
+ * omp with one remote server it has no tokens for, already said to need a login; the user's
+ * "browser" is an opener on PATH that notes the URL it was asked to open.
+ */
+async function needsAuthSession(script: Turn[] = []) {
+  const auth = await startOAuthServer();
+  afterAll(() => auth.stop());
+  const home = tempDir("omp-tty-home-");
+  writeUserMcp(home, { secure: { type: "http", url: auth.url } });
+  const bin = tempDir("omp-tty-bin-");
+  const opened = join(bin, "opened-url");
+  writeFileSync(join(bin, "xdg-open"), `#!/bin/sh\nprintf '%s' "$1" > '${opened}'\n`);
+  chmodSync(join(bin, "xdg-open"), 0o755);
+  const s = await ready({ home, cols: 120, env: { DISPLAY: ":0", PATH: `${bin}:${process.env.PATH}` }, script });
+  await s.tty.waitFor('MCP server "secure" needs you to log in: run omp mcp login secure (in omp: /mcp auth secure)', 30_000);
+  return { s, auth, opened };
+}
+
+function openedUrl(opened: string): Promise<string> {
+  return eventually(() => (existsSync(opened) ? readFileSync(opened, "utf8") : undefined), "the browser to be opened");
+}

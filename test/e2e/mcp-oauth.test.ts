@@ -9,7 +9,7 @@ import { statSync } from "node:fs";
 import { join } from "node:path";
 import { agentTestFile, modelRequests, runAgent, toolResultsOf, workspace } from "../support/agent-harness.ts";
 import { freePort, writeUserMcp } from "../support/mcp/fixtures.ts";
-import { loginWithBrowser, readUntil, startOAuthServer } from "../support/mcp/oauth.ts";
+import { approveElsewhere, loginWithBrowser, readUntil, startLogin, startOAuthServer } from "../support/mcp/oauth.ts";
 import { ROOT } from "../support/omp.ts";
 
 setDefaultTimeout(90_000);
@@ -62,11 +62,7 @@ describe("MCP OAuth", () => {
   });
 
   test("an expired access token is refreshed once for parallel calls; the rotated refresh token is what agent.db keeps (0600), and a later run refreshes with it", async () => {
-    const auth = await startOAuthServer();
-    afterAll(() => auth.stop());
-    const { home, repo } = workspace();
-    writeUserMcp(home, { secure: { type: "http", url: auth.url } });
-    const env = { ANTHROPIC_BASE_URL: standin.url, ANTHROPIC_API_KEY: "omptest-mcp-key", OMP_NO_BROWSER: "1" };
+    const { auth, home, repo, env } = await secureWorkspace();
     const login = await loginWithBrowser("secure", { home, cwd: repo, env });
     expect(login.code).toBe(0);
     const loggedIn = await auth.stats();
@@ -106,11 +102,7 @@ describe("MCP OAuth", () => {
   });
 
   test("a revoked refresh token: the call fails with one line saying to log in again, the run goes on", async () => {
-    const auth = await startOAuthServer();
-    afterAll(() => auth.stop());
-    const { home, repo } = workspace();
-    writeUserMcp(home, { secure: { type: "http", url: auth.url } });
-    const env = { ANTHROPIC_BASE_URL: standin.url, ANTHROPIC_API_KEY: "omptest-mcp-key", OMP_NO_BROWSER: "1" };
+    const { auth, home, repo, env } = await secureWorkspace();
     expect((await loginWithBrowser("secure", { home, cwd: repo, env })).code).toBe(0);
 
     standin.setScript([
@@ -134,7 +126,30 @@ describe("MCP OAuth", () => {
     // One refused refresh; the second call did not try the dead token again.
     expect((await auth.stats()).refreshes).toBe(1);
   });
+
+  test("the browser on another machine: the URL it ends on, pasted into omp mcp login, logs in", async () => {
+    const { auth, home, repo, env } = await secureWorkspace();
+    const { login, authorizeUrl, stderr } = await startLogin("secure", { home, cwd: repo, env }, true);
+    const landed = await approveElsewhere(authorizeUrl);
+    expect(landed).toStartWith("http://127.0.0.1:");
+    login.stdin.write(`${landed}\n`);
+    login.stdin.end();
+    expect(await login.exited).toBe(0);
+    expect(await stderr).not.toContain("omp:");
+    expect(await new Response(login.stdout).text()).toBe("Logged in to secure: 3 tools.\n");
+    expect(storedTokens(home).refresh_token).toBe((await auth.stats()).refreshToken!);
+  });
 });
+
+/** Our refreshing OAuth server, configured as server "secure" in a fresh workspace. */
+async function secureWorkspace() {
+  const auth = await startOAuthServer();
+  afterAll(() => auth.stop());
+  const { home, repo } = workspace();
+  writeUserMcp(home, { secure: { type: "http", url: auth.url } });
+  const env = { ANTHROPIC_BASE_URL: standin.url, ANTHROPIC_API_KEY: "omptest-mcp-key", OMP_NO_BROWSER: "1" };
+  return { auth, home, repo, env };
+}
 
 /** The OAuth state omp keeps for server "secure", read straight from agent.db. */
 function storedTokens(home: string): { access_token: string; refresh_token?: string } {

@@ -55,14 +55,31 @@ export async function approveInBrowser(authorizeUrl: string): Promise<string> {
   return (await fetch(authorizeUrl)).text();
 }
 
-/** `omp mcp login <name>` run to the end, this test acting as the browser. */
-export async function loginWithBrowser(name: string, options: AgentRunOptions): Promise<{ code: number; stdout: string; stderr: string; authorizeUrl: string; page: string }> {
+/**
+ * A browser on another machine: it approves, and ends on omp's loopback callback URL, which it
+ * cannot open there; returns that URL, for the user to paste.
+ */
+export async function approveElsewhere(authorizeUrl: string): Promise<string> {
+  const response = await fetch(authorizeUrl, { redirect: "manual" });
+  const landed = response.headers.get("location");
+  if (!landed) throw new Error(`the authorize step did not redirect (${response.status})`);
+  return landed;
+}
+
+/** `omp mcp login <name>` started, up to the URL it prints; stdin stays open when `keepStdin`. */
+export async function startLogin(name: string, options: AgentRunOptions, keepStdin = false) {
   const login = spawnOmp(["mcp", "login", name], options);
-  login.stdin.end();
+  if (!keepStdin) login.stdin.end();
   const { seen, rest } = await readUntil(login.stderr, (text) => /open this URL in a browser:\n\S+\n/.test(text));
   const authorizeUrl = /open this URL in a browser:\n(\S+)/.exec(seen)?.[1];
   if (!authorizeUrl) throw new Error(`omp mcp login printed no URL: ${seen}`);
+  return { login, authorizeUrl, stderr: rest };
+}
+
+/** `omp mcp login <name>` run to the end, this test acting as the browser. */
+export async function loginWithBrowser(name: string, options: AgentRunOptions): Promise<{ code: number; stdout: string; stderr: string; authorizeUrl: string; page: string }> {
+  const { login, authorizeUrl, stderr } = await startLogin(name, options);
   const page = await approveInBrowser(authorizeUrl);
   const code = await login.exited;
-  return { code, stdout: await new Response(login.stdout).text(), stderr: await rest, authorizeUrl, page };
+  return { code, stdout: await new Response(login.stdout).text(), stderr: await stderr, authorizeUrl, page };
 }
