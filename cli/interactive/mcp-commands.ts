@@ -4,7 +4,6 @@ import { LazyMcpSource } from "../../core/mcp/lazy-source.ts";
 import type { McpManager, ServerState } from "../../core/mcp/manager.ts";
 import { openBrowser } from "../open-browser.ts";
 import type { CommandHost, SlashCommand } from "./commands.ts";
-import type { CommandInfo } from "./completion.ts";
 
 /** The MCP servers of this process, when any is configured. */
 function mcpOf(runtime: Runtime): LazyMcpSource | undefined {
@@ -109,32 +108,6 @@ export const MCP_COMMAND: SlashCommand = {
     host.notice("success", `${name}: ${action}d for this session.`);
   },
 };
-
-/** `/mcp__<server>__<prompt>`: a server prompt, sent as the user's message. */
-export function mcpPromptCommand(runtime: Runtime, name: string): SlashCommand | undefined {
-  const manager = mcpOf(runtime)?.current;
-  const prompt = manager?.promptCommands().find((command) => command.name === name);
-  if (!prompt) return undefined;
-  return {
-    name: prompt.name,
-    description: prompt.description,
-    idleOnly: true,
-    async run(host, args) {
-      const text = await prompt.expand(args);
-      host.agent.prompt(text).catch((error) => host.notice("error", describeError(error)));
-    },
-  };
-}
-
-/** The prompt commands for completion. */
-export function mcpCommandInfos(runtime: Runtime): CommandInfo[] {
-  return (mcpOf(runtime)?.current?.promptCommands() ?? []).map((command) => ({
-    name: command.name,
-    description: command.description,
-    ...(command.arguments.length > 0 ? { args: command.arguments.map((a) => (a.required ? `<${a.name}>` : `[${a.name}]`)).join(" ") } : {}),
-  }));
-}
-
 /**
  * The status line's word on the servers: "MCP 1/3 starting…" while some start, "MCP 3" when all
  * are up, "MCP 2/3 (1 failed)" otherwise; undefined before they start or with none configured.
