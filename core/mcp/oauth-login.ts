@@ -86,7 +86,7 @@ async function connectAgain(transport: () => StreamableHTTPClientTransport): Pro
 }
 
 /** The code in what the user pasted: the whole URL the browser ended on, or the code alone. */
-export function codeFromPaste(text: string): string {
+function codeFromPaste(text: string): string {
   const trimmed = text.trim();
   const code = /^https?:\/\//i.test(trimmed) ? new URL(trimmed).searchParams.get("code") : trimmed;
   if (!code) throw new OmpError("the pasted text holds no authorization code: paste the whole URL the browser ended on");
