@@ -10,6 +10,7 @@ import type { ApprovalDecision, ApprovalRequest } from "../../core/tools/approva
 import { signalStatus } from "../modes/print.ts";
 import { type NoticeKind, type View, notice } from "./blocks.ts";
 import { COMMANDS, type CommandHost, findCommand, suggestCommand } from "./commands.ts";
+import { mcpStatusText, watchMcpStatus } from "./mcp-commands.ts";
 import { extensionCommandInfos } from "./extension-commands.ts";
 import { findInvocable } from "../../core/extensions/expand.ts";
 import { prepareInvocation } from "../../core/extensions/invoke.ts";
@@ -116,6 +117,7 @@ export class InteractiveApp implements CommandHost {
     this.completer = new Completer(() => [...COMMANDS, ...extensionCommandInfos(this.runtime.extensions, COMMANDS)], this.cwd, () => this.requestRender());
     this.shell = new ShellRunner(this.view, this.cwd, () => this.requestRender());
     this.control = new SessionControl(options.runtime, options.agent, options.selection);
+    watchMcpStatus(this.runtime, () => this.requestRender());
   }
 
   get agent(): Agent {
@@ -549,7 +551,7 @@ export class InteractiveApp implements CommandHost {
   private statusLine(width: number): string {
     const { agent, shell, cwd } = this;
     const status = sessionStatus({ agent, tick: this.view.tick, hint: this.hint, retrying: this.retrying, busy: this.busy, activity: this.activity, shell, runStarted: this.runStarted, cwd });
-    return renderStatusLine(status, width, this.view.theme);
+    return renderStatusLine({ ...status, mcp: mcpStatusText(this.runtime) }, width, this.view.theme);
   }
 
   // ---- leaving

@@ -1,6 +1,6 @@
 import { describeError } from "../errors/omp-error.ts";
 import { freshCredential } from "./fresh.ts";
-import { type CredentialSource, type ResolvedCredential, keyOf } from "./source.ts";
+import { type CredentialSource, type ResolvedCredential, type StoredKey, keyOf } from "./source.ts";
 import type { CredentialStore } from "./store.ts";
 
 /** Credentials from this machine's vault, refreshed in place. */
@@ -41,8 +41,8 @@ export class LocalCredentialSource implements CredentialSource {
     return undefined;
   }
 
-  keys(provider: string): string[] {
-    return this.store.active(provider).map((row) => keyOf(row.credential, provider));
+  keys(provider: string): StoredKey[] {
+    return this.store.active(provider).map((row) => ({ id: row.id, key: keyOf(row.credential, provider) }));
   }
 
   async block(id: number, provider: string, untilMs: number): Promise<void> {

@@ -11,6 +11,11 @@ export interface ResolvedCredential {
   source: string;
 }
 
+export interface StoredKey {
+  id: number;
+  key: string;
+}
+
 /**
  * Where stored credentials come from: the local vault, or an auth broker (core/broker/client.ts).
  * The agent, `omp auth list` and the gateway only see this, so broker mode is transparent to them.
@@ -25,12 +30,14 @@ export interface CredentialSource {
    * session already found blocked. Undefined when there is none.
    */
   resolve(provider: string, skip?: ReadonlySet<number>): Promise<ResolvedCredential | undefined>;
-  /** Every stored key (or access token) of the provider, newest first: the accounts the gateway spreads conversations over. */
-  keys(provider: string): string[];
+  /** Every stored key (or access token) of the provider with its id, newest first: the accounts the gateway spreads conversations over. */
+  keys(provider: string): StoredKey[];
   /** Blocks a credential until a usage limit resets, for every process sharing the vault. */
   block(id: number, provider: string, untilMs: number): Promise<void>;
   /** Why the last resolve passed over a credential (a revoked login), for the error when none was usable. */
   readonly lastProblem?: string;
+  /** Follows changes made elsewhere while the process runs (the broker's stream); long-running processes only. */
+  follow?(): void;
   /** Every secret it holds, for redaction. */
   secrets(): string[];
   close(): void;

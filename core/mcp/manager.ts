@@ -4,7 +4,7 @@ import { configRoot, homeDir } from "../paths.ts";
 import type { Tool, ToolSource } from "../tools/types.ts";
 import { type McpConfig, type PluginServers, loadMcpConfig } from "./config.ts";
 import type { ResolvedServer } from "./config-schema.ts";
-import { McpConnection } from "./connection.ts";
+import { McpConnection, type ServerStatus } from "./connection.ts";
 import { mcpTool } from "./mcp-tool.ts";
 import { mcpToolName } from "./names.ts";
 import { resourcesTool } from "./resources.ts";
@@ -41,7 +41,7 @@ export const mcpLogPath = (server: string) => join(configRoot(homeDir()), "logs"
 
 export interface ServerState {
   name: string;
-  status: "starting" | "ready" | "failed" | "disabled";
+  status: ServerStatus | "disabled";
   transport: string;
   tools: number;
   error?: string;
@@ -104,10 +104,14 @@ export class McpManager implements ToolSource {
     });
     let reported: string | undefined;
     connection.onChange = () => {
-      if (connection.status === "ready") this.cache.set(server, connection.snapshot());
-      if (connection.status === "failed" && connection.error !== reported) {
+      if (connection.status === "ready") {
+        this.cache.set(server, connection.snapshot());
+        reported = undefined;
+      }
+      const failed = connection.status === "failed";
+      if ((failed || connection.status === "needs-auth") && connection.error !== reported) {
         reported = connection.error;
-        this.options.onProblem?.(`MCP server "${server.name}" failed: ${connection.error}`);
+        this.options.onProblem?.(`MCP server "${server.name}" ${failed ? "failed: " : ""}${connection.error}`);
       }
       this.notify();
     };

@@ -111,7 +111,10 @@ export function endpointsOf(provider: OAuthProvider, env: Record<string, string 
   };
 }
 
+/** The variable that moves the provider's callback port (a private deployment, a test). */
+export const callbackPortVar = (provider: OAuthProvider) => envName(provider, "CALLBACK_PORT");
+
 export function callbackPortOf(provider: OAuthProvider, env: Record<string, string | undefined> = process.env): number | undefined {
-  const override = Number.parseInt(env[envName(provider, "CALLBACK_PORT")] ?? "", 10);
+  const override = Number.parseInt(env[callbackPortVar(provider)] ?? "", 10);
   return Number.isInteger(override) && override > 0 ? override : provider.callbackPort;
 }
