@@ -158,6 +158,11 @@ export class AssistantBuilder {
     if (errorMessage !== undefined) this.message.errorMessage = errorMessage;
   }
 
+  /** The stop sequence the provider says ended the text. */
+  stoppedAt(sequence: string): void {
+    this.message.stopSequence = sequence;
+  }
+
   /** Ends the message as failed without closing blocks: a cut-off tool call must not look complete. */
   fail(reason: "error" | "aborted", errorMessage: string): void {
     this.message.stopReason = reason;

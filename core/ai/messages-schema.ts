@@ -71,6 +71,8 @@ export const AssistantMessage = z.object({
   model: z.string(),
   usage: Usage,
   stopReason: StopReason,
+  /** The caller's stop sequence that ended the text, when the provider names it (Anthropic does). */
+  stopSequence: z.string().optional(),
   errorMessage: z.string().optional(),
   timestamp: z.number(),
 });

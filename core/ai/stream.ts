@@ -1,5 +1,6 @@
 import type { AssistantMessage, ImageContent, Message, TextContent, ToolCall } from "./messages.ts";
 import type { Model, ThinkingLevel } from "./model.ts";
+import type { RequestControls } from "./request-controls.ts";
 
 /** A tool as the model sees it. */
 export interface ToolSpec {
@@ -15,7 +16,8 @@ export interface Context {
   tools: ToolSpec[];
 }
 
-export interface StreamOptions {
+/** `RequestControls` are only set for gateway clients that ask for them; the agent leaves them out. */
+export interface StreamOptions extends RequestControls {
   apiKey?: string;
   signal?: AbortSignal;
   maxTokens?: number;

@@ -6,6 +6,12 @@ import { frame } from "./sse.ts";
 
 const STOP: Record<StopReason, string> = { stop: "end_turn", length: "max_tokens", toolUse: "tool_use", error: "end_turn", aborted: "end_turn" };
 
+/** Only an upstream that names the stop sequence it met (Anthropic) yields `stop_sequence`; the others say only "stop". */
+function stopFields(message: AssistantMessage): { stop_reason: string; stop_sequence: string | null } {
+  if (message.stopSequence !== undefined && message.stopReason === "stop") return { stop_reason: "stop_sequence", stop_sequence: message.stopSequence };
+  return { stop_reason: STOP[message.stopReason], stop_sequence: null };
+}
+
 const ERRORS: Record<FailureKind, [number, string]> = {
   invalid_request: [400, "invalid_request_error"],
   authentication: [401, "authentication_error"],
@@ -59,8 +65,7 @@ export function anthropicMessage(context: EncodeContext, message: AssistantMessa
     role: "assistant",
     model: context.modelName,
     content,
-    stop_reason: STOP[message.stopReason],
-    stop_sequence: null,
+    ...stopFields(message),
     usage: usageFields(message.usage),
   };
 }
@@ -149,7 +154,7 @@ export function anthropicEncoder(context: EncodeContext): StreamEncoder {
     },
     done(message) {
       return [
-        frame({ type: "message_delta", delta: { stop_reason: STOP[message.stopReason], stop_sequence: null }, usage: usageFields(message.usage) }, "message_delta"),
+        frame({ type: "message_delta", delta: stopFields(message), usage: usageFields(message.usage) }, "message_delta"),
         frame({ type: "message_stop" }, "message_stop"),
       ];
     },

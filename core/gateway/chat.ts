@@ -1,6 +1,8 @@
 import type { ImageContent, Message, TextContent } from "../ai/messages.ts";
 import type { Model } from "../ai/model.ts";
-import type { Codec, DecodedRequest } from "./codec.ts";
+import { type Codec, type DecodedRequest, RequestError } from "./codec.ts";
+import { openaiToolChoice, responseFormat, servedControls, stopSequences } from "./controls.ts";
+import { failure } from "./errors.ts";
 import { chatEncoder, chatMessage, openaiError } from "./chat-encode.ts";
 import { ChatRequest, parseRequest } from "./schemas.ts";
 import { type ReturnedPart, assistantTurn, capTokens, effortLevel, imageFromUrl, parseArguments, toolResult } from "./transcript.ts";
@@ -21,6 +23,10 @@ export const chatCodec: Codec = {
 };
 
 export function decodeChat(request: ChatRequest, target: Model): DecodedRequest {
+  // Providers give one choice per request; n answers would be n paid requests the client did not expect to make.
+  if (request.n !== null && request.n !== undefined && request.n > 1) {
+    throw new RequestError(failure("invalid_request", `n: the gateway serves one choice per request, got n=${request.n}; send n=1 (or leave it out) and make several requests`));
+  }
   const system: string[] = [];
   const messages: Message[] = [];
   const toolNames = new Map<string, string>();
@@ -59,6 +65,11 @@ export function decodeChat(request: ChatRequest, target: Model): DecodedRequest 
     maxTokens: capTokens(request.max_completion_tokens ?? request.max_tokens, target),
     thinking: request.reasoning_effort ? effortLevel(request.reasoning_effort) : "off",
     includeUsage: request.stream_options?.include_usage === true,
+    controls: servedControls(
+      { toolChoice: openaiToolChoice(request.tool_choice), stop: stopSequences(request.stop, "stop"), responseFormat: responseFormat(request.response_format, "response_format") },
+      target,
+      { toolChoice: "tool_choice", stop: "stop", responseFormat: "response_format" },
+    ),
   };
   if (typeof request.temperature === "number") decoded.temperature = request.temperature;
   const key = request.prompt_cache_key ?? undefined;

@@ -1,5 +1,6 @@
 import type { AssistantMessage } from "../ai/messages.ts";
 import type { Model, ThinkingLevel } from "../ai/model.ts";
+import type { RequestControls } from "../ai/request-controls.ts";
 import type { AssistantEvent, Context } from "../ai/stream.ts";
 import type { GatewayFailure } from "./errors.ts";
 
@@ -16,6 +17,8 @@ export interface DecodedRequest {
   conversationKey?: string;
   /** Chat Completions `stream_options.include_usage`. */
   includeUsage?: boolean;
+  /** Tool choice, stop sequences, output format: set only when the client asks. */
+  controls: RequestControls;
   /** Responses `custom` (freeform) tools, served as a function with one `input` string. */
   customTools?: Set<string>;
 }

@@ -151,6 +151,7 @@ async function startAttempt(model: Model, decoded: DecodedRequest, credential: C
     thinking: decoded.thinking,
     maxTokens: decoded.maxTokens,
     temperature: decoded.temperature,
+    ...decoded.controls,
     sessionId: conversation,
   })[Symbol.asyncIterator]();
   const buffered: AssistantEvent[] = [];

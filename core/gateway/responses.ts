@@ -2,6 +2,7 @@ import type { ImageContent, Message, TextContent } from "../ai/messages.ts";
 import type { Model } from "../ai/model.ts";
 import type { ToolSpec } from "../ai/stream.ts";
 import { type Codec, type DecodedRequest, RequestError } from "./codec.ts";
+import { openaiToolChoice, responseFormat, servedControls } from "./controls.ts";
 import { failure } from "./errors.ts";
 import { openaiError } from "./chat-encode.ts";
 import { responsesEncoder, responsesMessage } from "./responses-encode.ts";
@@ -97,6 +98,11 @@ export function decodeResponses(request: ResponsesRequest, target: Model): Decod
     maxTokens: capTokens(request.max_output_tokens, target),
     thinking: request.reasoning?.effort ? effortLevel(request.reasoning.effort) : "off",
     customTools,
+    controls: servedControls(
+      { toolChoice: openaiToolChoice(request.tool_choice), responseFormat: responseFormat(request.text?.format, "text.format") },
+      target,
+      { toolChoice: "tool_choice", stop: "stop", responseFormat: "text.format" },
+    ),
   };
   if (typeof request.temperature === "number") decoded.temperature = request.temperature;
   if (request.prompt_cache_key) decoded.conversationKey = request.prompt_cache_key;

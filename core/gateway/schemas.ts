@@ -24,6 +24,8 @@ export const AnthropicRequest = z.looseObject({
   thinking: z.looseObject({ type: z.string(), budget_tokens: z.number().nullish() }).nullish(),
   output_config: z.looseObject({ effort: z.string().nullish() }).nullish(),
   metadata: z.looseObject({ user_id: z.string().nullish() }).nullish(),
+  tool_choice: z.looseObject({ type: z.string() }).nullish(),
+  stop_sequences: z.array(z.string()).nullish(),
 });
 export type AnthropicRequest = z.output<typeof AnthropicRequest>;
 
@@ -55,6 +57,10 @@ export const ChatRequest = z.looseObject({
   reasoning_effort: z.string().nullish(),
   prompt_cache_key: z.string().nullish(),
   user: z.string().nullish(),
+  tool_choice: z.union([z.string(), z.looseObject({ type: z.string() })]).nullish(),
+  stop: z.union([z.string(), z.array(z.string())]).nullish(),
+  response_format: z.looseObject({ type: z.string() }).nullish(),
+  n: z.number().int().positive().nullish(),
 });
 export type ChatRequest = z.output<typeof ChatRequest>;
 
@@ -71,6 +77,8 @@ export const ResponsesRequest = z.looseObject({
   reasoning: z.looseObject({ effort: z.string().nullish() }).nullish(),
   prompt_cache_key: z.string().nullish(),
   previous_response_id: z.string().nullish(),
+  tool_choice: z.union([z.string(), z.looseObject({ type: z.string() })]).nullish(),
+  text: z.looseObject({ format: z.looseObject({ type: z.string() }).nullish() }).nullish(),
 });
 export type ResponsesRequest = z.output<typeof ResponsesRequest>;
 

@@ -1,8 +1,9 @@
 import Anthropic from "@anthropic-ai/sdk";
 import OpenAI from "openai";
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { type Standin, type Turn, startStandin } from "../support/standin/index.ts";
-import { type GatewayProcess, UPSTREAMS, type UpstreamCase, gatewayHome, startGatewayProcess, writeUpstreamModels } from "../support/gateway.ts";
+import type { Standin, Turn } from "../support/standin/index.ts";
+import { type GatewayProcess, UPSTREAMS, type UpstreamCase } from "../support/gateway.ts";
+import { caught, startSdkGateway } from "../support/gateway-sdk.ts";
 
 /**
  * The official SDKs against `omp auth-gateway serve`, through their strict stream helpers, for
@@ -35,12 +36,7 @@ let anthropic: Anthropic;
 let openai: OpenAI;
 
 beforeAll(async () => {
-  standin = await startStandin();
-  const home = gatewayHome();
-  writeUpstreamModels(home, standin.url);
-  gateway = await startGatewayProcess(home);
-  anthropic = new Anthropic({ baseURL: gateway.url, apiKey: gateway.token, maxRetries: 0 });
-  openai = new OpenAI({ baseURL: `${gateway.url}/v1`, apiKey: gateway.token, maxRetries: 0 });
+  ({ standin, gateway, anthropic, openai } = await startSdkGateway());
 });
 
 afterAll(async () => {
@@ -277,15 +273,6 @@ async function simpleTurn(client: Client, model: string): Promise<Result> {
   if (client === "anthropic") return fromAnthropic(await anthropic.messages.stream({ model, max_tokens: 100, messages: [{ role: "user", content: "hi" }] }).finalMessage());
   if (client === "chat") return fromChat(await openai.chat.completions.stream({ model, stream_options: { include_usage: true }, messages: [{ role: "user", content: "hi" }] }).finalChatCompletion());
   return fromResponses(await openai.responses.stream({ model, input: "hi" }).finalResponse());
-}
-
-async function caught(promise: Promise<unknown>): Promise<any> {
-  try {
-    await promise;
-  } catch (error) {
-    return error;
-  }
-  throw new Error("expected the request to fail");
 }
 
 const header = (error: any, name: string): string | null | undefined => (typeof error.headers?.get === "function" ? error.headers.get(name) : error.headers?.[name]);

@@ -6,6 +6,7 @@ import type { ImageContent, Message, StopReason, TextContent } from "../messages
 import type { Model, ThinkingSpec } from "../model.ts";
 import type { Context, StreamFunction, StreamOptions } from "../stream.ts";
 import { takesTemperature, thinkingRequest } from "../thinking.ts";
+import { applyAnthropicControls } from "../request-controls.ts";
 import { isSameModel, prepareTranscript } from "../transcript.ts";
 
 type Block = Record<string, unknown>;
@@ -67,6 +68,7 @@ export function anthropicRequestBody(model: Model, context: Context, options: St
   else if (thinking.mode === "between-tools") body.thinking = { type: "between_tools" };
   // Anthropic rejects a temperature other than 1 while thinking, and some models reject it always.
   if (options.temperature !== undefined && !isThinking(body) && takesTemperature(model)) body.temperature = options.temperature;
+  applyAnthropicControls(body, options);
   return body;
 }
 
@@ -145,6 +147,7 @@ class AnthropicDecoder implements StreamDecoder {
   complete = false;
   private readonly blocks = new Map<number, number>();
   private stopReason: string | undefined;
+  private stopSequence: string | undefined;
 
   constructor(
     private readonly provider: string,
@@ -170,6 +173,7 @@ class AnthropicDecoder implements StreamDecoder {
       }
       case "message_delta":
         this.stopReason = ((data.delta as Block | undefined)?.stop_reason as string | null | undefined) ?? this.stopReason;
+        this.stopSequence = ((data.delta as Block | undefined)?.stop_sequence as string | null | undefined) ?? this.stopSequence;
         if (data.usage) this.usage(data.usage as Block);
         break;
       case "message_stop":
@@ -229,6 +233,7 @@ class AnthropicDecoder implements StreamDecoder {
       this.out.finish("error", `${this.provider}: the model declined to continue (refusal)`);
       return;
     }
+    if (this.stopReason === "stop_sequence" && this.stopSequence !== undefined) this.out.stoppedAt(this.stopSequence);
     this.out.finish(STOP_REASONS[this.stopReason ?? "end_turn"] ?? "stop");
   }
 }

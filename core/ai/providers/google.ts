@@ -6,6 +6,7 @@ import type { ImageContent, Message, TextContent } from "../messages.ts";
 import type { Model, ThinkingSpec } from "../model.ts";
 import type { Context, StreamFunction, StreamOptions } from "../stream.ts";
 import { takesTemperature, thinkingRequest } from "../thinking.ts";
+import { applyGoogleControls } from "../request-controls.ts";
 import { isSameModel, prepareTranscript, textOf } from "../transcript.ts";
 import { toGeminiSchema } from "./google-schema.ts";
 import { newToolCallId } from "./tool-ids.ts";
@@ -49,6 +50,7 @@ export function googleRequestBody(model: Model, context: Context, options: Strea
   if (thinking.mode === "budget") config.thinkingConfig = { thinkingBudget: thinking.tokens, includeThoughts: true };
   else if (thinking.mode === "effort") config.thinkingConfig = { thinkingLevel: thinking.effort, includeThoughts: true };
   else if (thinking.mode === "disable") config.thinkingConfig = { thinkingBudget: 0 };
+  applyGoogleControls(body, config, options);
   body.generationConfig = config;
   return body;
 }

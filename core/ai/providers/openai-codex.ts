@@ -23,7 +23,7 @@ export function codexRequestBody(model: Model, context: Context, options: Stream
   body.include = ["reasoning.encrypted_content"];
   body.input = (body.input as Json[]).map(({ id: _id, ...item }) => item);
   if (context.tools.length > 0) {
-    body.tool_choice = "auto";
+    body.tool_choice ??= "auto";
     body.parallel_tool_calls = true;
   }
   return body;

@@ -6,6 +6,7 @@ import type { ImageContent, Message, StopReason, TextContent } from "../messages
 import type { Model } from "../model.ts";
 import type { Context, StreamFunction, StreamOptions } from "../stream.ts";
 import { takesTemperature, thinkingRequest } from "../thinking.ts";
+import { applyCompletionsControls } from "../request-controls.ts";
 import { isSameModel, prepareTranscript, textOf } from "../transcript.ts";
 import { type CompletionsCompat, completionsCompat, copilotBaseUrl, copilotHeaders, mistralToolId } from "./openai-compat.ts";
 import { newToolCallId } from "./tool-ids.ts";
@@ -38,6 +39,7 @@ export function completionsRequestBody(model: Model, context: Context, options: 
     if (thinking.mode === "effort") body.reasoning = { effort: thinking.effort };
     else if (thinking.mode === "disable") body.reasoning = { enabled: false };
   }
+  applyCompletionsControls(body, options);
   return body;
 }
 

@@ -6,6 +6,7 @@ import type { ImageContent, Message, TextContent } from "../messages.ts";
 import type { Model, ThinkingSpec } from "../model.ts";
 import type { Context, StreamFunction, StreamOptions } from "../stream.ts";
 import { thinkingRequest } from "../thinking.ts";
+import { applyResponsesControls } from "../request-controls.ts";
 import { isSameModel, prepareTranscript, textOf } from "../transcript.ts";
 
 type Json = Record<string, unknown>;
@@ -36,6 +37,7 @@ export function responsesRequestBody(model: Model, context: Context, options: St
     body.temperature = options.temperature;
   }
   if (options.sessionId) body.prompt_cache_key = options.sessionId;
+  applyResponsesControls(body, options);
   return body;
 }
 

@@ -65,7 +65,7 @@ function events(reply: Reply, context: RenderContext): string[] {
     out.push(frame({ type: "content_block_stop", index }));
     index++;
   }
-  out.push(frame({ type: "message_delta", delta: { stop_reason: STOP[stopOf(reply)], stop_sequence: null }, usage: { output_tokens: usage.output } }));
+  out.push(frame({ type: "message_delta", delta: reply.stopSequence !== undefined ? { stop_reason: "stop_sequence", stop_sequence: reply.stopSequence } : { stop_reason: STOP[stopOf(reply)], stop_sequence: null }, usage: { output_tokens: usage.output } }));
   out.push(frame({ type: "message_stop" }));
   return out;
 }

@@ -6,6 +6,7 @@ import { openaiCompletionsFormat } from "./openai-completions.ts";
 import { openaiResponsesFormat } from "./openai-responses.ts";
 import { PrefixCheck } from "./prefix-check.ts";
 import { type Fault, type Reply, type Turn, isFault } from "./script.ts";
+import { applyStopSequences, stopSequencesOf } from "./stop-sequences.ts";
 import { CodeAssist, type Refusal, anthropicOAuthRefusal, codeAssistFormat, codexListing, codexListingRefusal, codexRefusal, copilotListing, copilotRefusal } from "./subscriptions.ts";
 
 export interface RecordedRequest {
@@ -151,7 +152,8 @@ export async function startStandin(options: StandinOptions = {}): Promise<Standi
     const model = route.model ?? (typeof body?.model === "string" ? body.model : "standin-model");
     const context = { model, serial: ++serial };
     if (route.format === anthropicFormat && turn.thinking !== undefined) prefixCheck.issue(anthropicFormat.signature?.(context) ?? "", body);
-    return streamReply(route.format, turn, route.format.events(turn, context), options.fast ?? false, recorded);
+    const reply = applyStopSequences(turn, stopSequencesOf(route.format.name, body));
+    return streamReply(route.format, reply, route.format.events(reply, context), options.fast ?? false, recorded);
   }
 
   return {

@@ -25,6 +25,8 @@ export interface Reply {
   usage?: ScriptedUsage;
   /** Default: `toolUse` when there are tool calls, else `stop`. */
   stop?: "stop" | "length" | "toolUse";
+  /** Set by the stand-in when the request's stop sequences cut the text (Anthropic names it). */
+  stopSequence?: string;
   /** Wait before sending the response headers. */
   delayMs?: number;
   /** Wait between SSE events. */
