@@ -24,9 +24,9 @@ type Json = Record<string, unknown>;
 /** The controls an API has no field for, by the name the caller used for them; empty when all are served. */
 export function unservedControls(api: string, controls: RequestControls): ("stop" | "responseFormat")[] {
   const out: ("stop" | "responseFormat")[] = [];
-  // The Responses API dropped stop sequences; Anthropic has no structured output mode.
+  // The Responses API dropped stop sequences; Anthropic constrains output to a schema but has no bare JSON mode.
   if (controls.stop && (api === "openai-responses" || api === "openai-codex-responses")) out.push("stop");
-  if (controls.responseFormat && api === "anthropic-messages") out.push("responseFormat");
+  if (controls.responseFormat?.type === "json_object" && api === "anthropic-messages") out.push("responseFormat");
   return out;
 }
 
@@ -34,6 +34,8 @@ export function applyAnthropicControls(body: Json, controls: RequestControls): v
   const choice = controls.toolChoice;
   if (choice) body.tool_choice = typeof choice === "string" ? { type: choice === "required" ? "any" : choice } : { type: "tool", name: choice.name };
   if (controls.stop) body.stop_sequences = controls.stop;
+  // Beside the thinking effort, which shares output_config.
+  if (controls.responseFormat?.type === "json_schema") body.output_config = { ...(body.output_config as Json | undefined), format: { type: "json_schema", schema: controls.responseFormat.schema } };
 }
 
 export function applyCompletionsControls(body: Json, controls: RequestControls): void {

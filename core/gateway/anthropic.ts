@@ -2,7 +2,7 @@ import type { ImageContent, Message, TextContent } from "../ai/messages.ts";
 import type { Model, ThinkingLevel } from "../ai/model.ts";
 import type { Codec, DecodedRequest } from "./codec.ts";
 import { anthropicEncoder, anthropicError, anthropicMessage } from "./anthropic-encode.ts";
-import { anthropicToolChoice, servedControls, stopSequences } from "./controls.ts";
+import { anthropicOutputFormat, anthropicToolChoice, servedControls, stopSequences } from "./controls.ts";
 import { AnthropicRequest, parseRequest } from "./schemas.ts";
 import { openSignature, signatureOrigin } from "./signature.ts";
 import { type ReturnedPart, assistantTurn, budgetLevel, capTokens, effortLevel, imageFromUrl, toolResult } from "./transcript.ts";
@@ -59,9 +59,13 @@ export function decodeAnthropic(request: AnthropicRequest, headers: Headers, tar
     maxTokens: capTokens(request.max_tokens, target),
     thinking: thinkingLevel(request),
     controls: servedControls(
-      { toolChoice: anthropicToolChoice(request.tool_choice), stop: stopSequences(request.stop_sequences, "stop_sequences") },
+      {
+        toolChoice: anthropicToolChoice(request.tool_choice),
+        stop: stopSequences(request.stop_sequences, "stop_sequences"),
+        responseFormat: anthropicOutputFormat(request.output_config?.format),
+      },
       target,
-      { toolChoice: "tool_choice", stop: "stop_sequences", responseFormat: "output_format" },
+      { toolChoice: "tool_choice", stop: "stop_sequences", responseFormat: "output_config.format" },
     ),
   };
   if (typeof request.temperature === "number") decoded.temperature = request.temperature;

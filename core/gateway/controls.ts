@@ -67,6 +67,13 @@ export function responseFormat(format: Json | null | undefined, field: string): 
   return checked(ResponseFormat, fields, field);
 }
 
+/** Anthropic's `output_config.format` names no schema; OpenAI requires a name, so it gets a fixed one. */
+export function anthropicOutputFormat(format: Json | null | undefined): RequestControls["responseFormat"] {
+  if (!format) return undefined;
+  if (format.type !== "json_schema") throw invalid("output_config.format.type", `"${String(format.type)}" is not json_schema`);
+  return checked(ResponseFormat, { type: "json_schema", name: "response", schema: format.schema }, "output_config.format.schema");
+}
+
 /** The request's controls, once the target model's API is known to take them all. */
 export function servedControls(controls: RequestControls, target: Model, fields: ControlFields): RequestControls {
   const unserved = unservedControls(target.api, controls);

@@ -22,7 +22,7 @@ export const AnthropicRequest = z.looseObject({
   temperature: z.number().nullish(),
   tools: z.array(z.looseObject({ name: z.string(), description: z.string().nullish(), input_schema: JsonObject.nullish() })).nullish(),
   thinking: z.looseObject({ type: z.string(), budget_tokens: z.number().nullish() }).nullish(),
-  output_config: z.looseObject({ effort: z.string().nullish() }).nullish(),
+  output_config: z.looseObject({ effort: z.string().nullish(), format: z.looseObject({ type: z.string() }).nullish() }).nullish(),
   metadata: z.looseObject({ user_id: z.string().nullish() }).nullish(),
   tool_choice: z.looseObject({ type: z.string() }).nullish(),
   stop_sequences: z.array(z.string()).nullish(),

@@ -166,7 +166,7 @@ describe.each(UPSTREAMS.map((u) => [u.api, u] as const))("over %s", (_api, upstr
     }
   });
 
-  test("response_format (Chat) and text.format (Responses) reach OpenAI and Gemini upstreams; an Anthropic upstream refuses them with a 400", async () => {
+  test("response_format (Chat), text.format (Responses) and output_config.format (Anthropic) reach the upstream in its own form; bare JSON mode is a 400 over Anthropic", async () => {
     const chatAsk = () =>
       setup.openai.chat.completions.create({
         model: upstream.model,
@@ -180,33 +180,53 @@ describe.each(UPSTREAMS.map((u) => [u.api, u] as const))("over %s", (_api, upstr
         text: { format: { type: "json_object" } },
         input: "Answer in JSON.",
       });
+    const anthropicAsk = () =>
+      setup.anthropic.messages
+        .stream({
+          model: upstream.model,
+          max_tokens: 200,
+          output_config: { format: { type: "json_schema", schema: SCHEMA } },
+          messages: [{ role: "user", content: "Answer in JSON." }],
+        })
+        .finalMessage();
+    const chat = await upstreamOf(chatAsk);
+    const anthropic = await upstreamOf(anthropicAsk);
+    expect(chat.result.choices[0]!.message.content).toBe(TEXT);
+    expect(anthropic.result.content.map((b) => (b.type === "text" ? b.text : b.type))).toEqual([TEXT]);
     if (upstream.api === "anthropic-messages") {
-      for (const [ask, field] of [
-        [chatAsk, "response_format"],
-        [responsesAsk, "text.format"],
-      ] as const) {
-        const { result: error, request } = await upstreamOf(() => caught(ask()));
-        expect(request).toBeUndefined();
-        expect(error.status).toBe(400);
-        expect(error.message).toContain(`${field} cannot be honoured by up-anthropic/claude-up`);
-      }
+      expect([chat.request!.body.output_config, anthropic.request!.body.output_config]).toEqual([
+        { format: { type: "json_schema", schema: SCHEMA } },
+        { format: { type: "json_schema", schema: SCHEMA } },
+      ]);
+      const { result: error, request } = await upstreamOf(() => caught(responsesAsk()));
+      expect(request).toBeUndefined();
+      expect(error.status).toBe(400);
+      expect(error.message).toContain("text.format cannot be honoured by up-anthropic/claude-up");
       return;
     }
-    const chat = await upstreamOf(chatAsk);
     const responses = await upstreamOf(responsesAsk);
-    const bodies = [chat.request!.body, responses.request!.body];
+    expect(responses.result.output_text).toBe(TEXT);
+    const bodies = [chat.request!.body, responses.request!.body, anthropic.request!.body];
     if (upstream.api === "openai-completions") {
-      expect(bodies.map((b) => b.response_format)).toEqual([{ type: "json_schema", json_schema: { name: "reply", schema: SCHEMA, strict: true } }, { type: "json_object" }]);
+      expect(bodies.map((b) => b.response_format)).toEqual([
+        { type: "json_schema", json_schema: { name: "reply", schema: SCHEMA, strict: true } },
+        { type: "json_object" },
+        { type: "json_schema", json_schema: { name: "response", schema: SCHEMA } },
+      ]);
     } else if (upstream.api === "openai-responses") {
-      expect(bodies.map((b) => b.text)).toEqual([{ format: { type: "json_schema", name: "reply", schema: SCHEMA, strict: true } }, { format: { type: "json_object" } }]);
+      expect(bodies.map((b) => b.text)).toEqual([
+        { format: { type: "json_schema", name: "reply", schema: SCHEMA, strict: true } },
+        { format: { type: "json_object" } },
+        { format: { type: "json_schema", name: "response", schema: SCHEMA } },
+      ]);
     } else {
+      const gemini = { type: "object", properties: { answer: { type: "string" } }, required: ["answer"] };
       expect(bodies.map((b) => [b.generationConfig.responseMimeType, b.generationConfig.responseSchema])).toEqual([
-        ["application/json", { type: "object", properties: { answer: { type: "string" } }, required: ["answer"] }],
+        ["application/json", gemini],
         ["application/json", undefined],
+        ["application/json", gemini],
       ]);
     }
-    expect(chat.result.choices[0]!.message.content).toBe(TEXT);
-    expect(responses.result.output_text).toBe(TEXT);
   });
 });
 

@@ -4,6 +4,7 @@
 import { describe, expect, test } from "bun:test";
 import { builtinModels } from "../../../core/ai/index.ts";
 import type { Message } from "../../../core/ai/messages.ts";
+import { anthropicRequestBody } from "../../../core/ai/providers/anthropic.ts";
 import { codeAssistRequestBody } from "../../../core/ai/providers/google-gemini-cli.ts";
 import { codexRequestBody } from "../../../core/ai/providers/openai-codex.ts";
 import { unservedControls } from "../../../core/ai/request-controls.ts";
@@ -31,10 +32,11 @@ describe("OpenAI Codex backend", () => {
     expect(body).not.toHaveProperty("text");
   });
 
-  test("stop sequences are named as unserved by both Responses backends; Anthropic cannot take a response format", () => {
+  test("stop sequences are named as unserved by both Responses backends; Anthropic takes a schema but not bare JSON mode", () => {
     expect(unservedControls("openai-codex-responses", { stop: ["END"] })).toEqual(["stop"]);
     expect(unservedControls("openai-responses", { stop: ["END"], toolChoice: "none" })).toEqual(["stop"]);
     expect(unservedControls("anthropic-messages", { responseFormat: { type: "json_object" }, stop: ["END"] })).toEqual(["responseFormat"]);
+    expect(unservedControls("anthropic-messages", { responseFormat: { type: "json_schema", name: "r", schema: SCHEMA } })).toEqual([]);
     expect(unservedControls("google-gemini-cli", { responseFormat: { type: "json_object" }, stop: ["END"], toolChoice: "required" })).toEqual([]);
   });
 });
@@ -54,5 +56,12 @@ describe("Gemini CLI (Code Assist)", () => {
     const { request } = codeAssistRequestBody(gemini, context, "proj", {}) as { request: any };
     expect(request).not.toHaveProperty("toolConfig");
     expect(Object.keys(request.generationConfig).filter((k) => ["stopSequences", "responseMimeType", "responseSchema"].includes(k))).toEqual([]);
+  });
+});
+
+describe("Anthropic", () => {
+  test("a JSON schema goes to output_config.format beside the adaptive thinking effort", () => {
+    const body = anthropicRequestBody(model("anthropic", "claude-sonnet-5-5"), context, { thinking: "high", responseFormat: { type: "json_schema", name: "r", schema: SCHEMA } });
+    expect(body.output_config).toEqual({ effort: expect.any(String), format: { type: "json_schema", schema: SCHEMA } });
   });
 });
