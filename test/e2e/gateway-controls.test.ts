@@ -240,6 +240,33 @@ describe("requests the gateway cannot serve as asked", () => {
     expect(one.result.choices).toHaveLength(1);
   });
 
+  test("a forced tool choice with thinking asked for reaches an Anthropic upstream without the thinking it refuses alongside", async () => {
+    const forced = await upstreamOf(() =>
+      setup.openai.chat.completions.create({
+        model: "claude-up",
+        reasoning_effort: "high",
+        tools: [{ type: "function", function: TOOL }],
+        tool_choice: "required",
+        messages: [{ role: "user", content: "Read notes.txt." }],
+      }),
+    );
+    expect(forced.request!.body.tool_choice).toEqual({ type: "any" });
+    expect(forced.request!.body).not.toHaveProperty("thinking");
+    expect(forced.result.choices[0]!.message.content).toBe(TEXT);
+    // An unforced choice keeps the thinking.
+    const auto = await upstreamOf(() =>
+      setup.anthropic.messages.create({
+        model: "claude-up",
+        max_tokens: 4000,
+        thinking: { type: "enabled", budget_tokens: 2000 },
+        tools: [{ name: TOOL.name, description: TOOL.description, input_schema: TOOL.parameters as Anthropic.Tool.InputSchema }],
+        tool_choice: { type: "auto" },
+        messages: [{ role: "user", content: "Read notes.txt." }],
+      }),
+    );
+    expect({ choice: auto.request!.body.tool_choice, thinking: auto.request!.body.thinking?.type }).toEqual({ choice: { type: "auto" }, thinking: "enabled" });
+  });
+
   test("a tool choice for a hosted tool is a 400 in the client's envelope", async () => {
     const error = await caught(
       setup.openai.responses.create({ model: "resp-up", store: false, tool_choice: { type: "web_search_preview" }, tools: [{ type: "web_search_preview" }], input: "hi" }),

@@ -66,9 +66,9 @@ export function anthropicRequestBody(model: Model, context: Context, options: St
     body.output_config = { effort: thinking.effort };
   } else if (thinking.mode === "disable") body.thinking = { type: "disabled" };
   else if (thinking.mode === "between-tools") body.thinking = { type: "between_tools" };
+  applyAnthropicControls(body, options);
   // Anthropic rejects a temperature other than 1 while thinking, and some models reject it always.
   if (options.temperature !== undefined && !isThinking(body) && takesTemperature(model)) body.temperature = options.temperature;
-  applyAnthropicControls(body, options);
   return body;
 }
 

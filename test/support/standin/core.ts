@@ -139,7 +139,7 @@ export async function startStandin(options: StandinOptions = {}): Promise<Standi
       return Response.json(refusal.body, { status: refusal.status });
     }
     if (route.format === anthropicFormat) {
-      const refused = prefixCheck.check(body);
+      const refused = forcedToolWhileThinking(body) ?? prefixCheck.check(body);
       recorded.refused = refused !== undefined || undefined;
       if (refused) return Response.json(anthropicFormat.error(400, refused, "invalid_request_error"), { status: 400 });
     }
@@ -166,6 +166,14 @@ export async function startStandin(options: StandinOptions = {}): Promise<Standi
     },
     close: () => server.stop(true),
   };
+}
+
+/** Anthropic's rule: a tool_choice that forces a tool call (any, tool) cannot be combined with thinking. */
+function forcedToolWhileThinking(body: any): string | undefined {
+  const thinking = body?.thinking?.type;
+  const forced = body?.tool_choice?.type === "any" || body?.tool_choice?.type === "tool";
+  if (forced && thinking !== undefined && thinking !== "disabled") return "Thinking may not be enabled when tool_choice forces tool use.";
+  return undefined;
 }
 
 interface Route {
