@@ -180,10 +180,11 @@ export async function runMarketplaceUpdate(name: string | undefined): Promise<nu
   return 0;
 }
 
-export async function runMarketplaceRemove(name: string): Promise<number> {
-  const { removeMarketplace } = await import("../core/plugins/marketplaces.ts");
+export async function runMarketplaceRemove(name: string, flags: PluginFlags): Promise<number> {
+  const { describeRemoval, removeMarketplaceWithPlugins } = await import("../core/plugins/remove-marketplace.ts");
   const { withPluginsLock } = await import("../core/plugins/state.ts");
-  await withPluginsLock(async () => removeMarketplace(name));
-  await writeStdout(`Removed marketplace ${name}; plugins installed from it stay until you uninstall them.\n`);
+  const removal = await withPluginsLock(async () => removeMarketplaceWithPlugins(name, process.cwd()));
+  if (flags.json) await json(removal);
+  else await writeStdout(`${describeRemoval(removal, displayPath).join("\n")}\n`);
   return 0;
 }
