@@ -32,6 +32,7 @@ export function describeInstall(result: AnyInstall): string {
   const lines = [`Installed ${name}${previous}.`];
   if (result.kind === "package" && result.features.length > 0) lines.push(`  features: ${result.features.join(", ")}`);
   if (result.kind === "package" && result.dependencies.length > 0) lines.push(`  dependencies: ${result.dependencies.length} packages`);
+  if (result.kind === "package") for (const [name, resolved] of Object.entries(result.pinned)) lines.push(`    ${name} from ${resolved}`);
   if (result.runs.length > 0) {
     lines.push("  It will run, in every session from now on:");
     for (const line of result.runs) lines.push(`    ${line}`);
