@@ -77,7 +77,9 @@ export async function runPluginList(flags: PluginFlags): Promise<number> {
   if (flags.json) await json(plugins);
   else if (plugins.length === 0) await writeStdout("No plugins installed. Add a marketplace with `omp plugin marketplace add <source>`, or `omp plugin install <npm package | git URL | folder>`.\n");
   else {
-    const rows = plugins.map((plugin) => `${plugin.enabled ? "enabled " : "disabled"}  ${plugin.id}  ${plugin.version}  ${plugin.kind === "marketplace" ? plugin.scope : (plugin.source ?? "")}`);
+    const where = (plugin: (typeof plugins)[number]) =>
+      plugin.kind === "marketplace" ? plugin.scope : plugin.kind === "claude" ? `${plugin.source} ${plugin.scope}${plugin.note ? ` — ${plugin.note}` : ""}` : (plugin.source ?? "");
+    const rows = plugins.map((plugin) => `${plugin.enabled ? "enabled " : "disabled"}  ${plugin.id}  ${plugin.version}  ${where(plugin)}`);
     await writeStdout(`${rows.join("\n")}\n`);
   }
   return 0;

@@ -48,7 +48,7 @@ async function browse(host: CommandHost): Promise<void> {
       host.notice("info", "No plugins installed.");
       return;
     }
-    const plugin = await host.pick("Installed", plugins.map((item) => ({ label: item.id, detail: `${item.enabled ? "enabled" : "disabled"} · ${item.scope} · ${item.version}`, value: item })));
+    const plugin = await host.pick("Installed", plugins.map((item) => ({ label: item.id, detail: `${item.enabled ? "enabled" : "disabled"} · ${item.kind === "claude" ? "Claude Code · " : ""}${item.scope} · ${item.version}`, value: item })));
     if (!plugin) return;
     const action = await host.pick(plugin.id, [
       { label: plugin.enabled ? "Disable" : "Enable", value: "toggle" },
