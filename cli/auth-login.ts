@@ -4,6 +4,8 @@ import { OAUTH_PROVIDERS, type OAuthProvider, oauthProvider } from "../core/auth
 import { CredentialStore } from "../core/auth/store.ts";
 import { agentDbPath, displayPath } from "../core/paths.ts";
 import { EXIT_USAGE } from "./program.ts";
+import { openBrowser } from "./open-browser.ts";
+import { firstLine } from "./stdin-line.ts";
 import { writeStdout } from "./write.ts";
 
 /** In broker mode the broker's vault is the one in use: a local write would silently change nothing. */
@@ -31,37 +33,6 @@ export async function chooseProvider(id: string | undefined, nextLine: (prompt: 
   const picked = OAUTH_PROVIDERS[Number.parseInt(answer, 10) - 1] ?? oauthProvider(answer);
   if (!picked) throw new OmpError(`"${answer}" is none of the listed logins`, { exitCode: EXIT_USAGE });
   return picked;
-}
-
-let stdinLines: AsyncIterator<string> | undefined;
-
-/** The next line of stdin; empty at its end. */
-async function firstLine(prompt?: string): Promise<string> {
-  if (prompt) process.stderr.write(prompt);
-  stdinLines ??= (async function* () {
-    let buffer = "";
-    const decoder = new TextDecoder();
-    for await (const chunk of Bun.stdin.stream()) {
-      buffer += decoder.decode(chunk, { stream: true });
-      for (let newline = buffer.indexOf("\n"); newline >= 0; newline = buffer.indexOf("\n")) {
-        yield buffer.slice(0, newline);
-        buffer = buffer.slice(newline + 1);
-      }
-    }
-    if (buffer !== "") yield buffer;
-  })();
-  const next = await stdinLines.next();
-  return next.done ? "" : next.value;
-}
-
-function openBrowser(url: string): void {
-  const opener = process.platform === "darwin" ? "open" : process.env.DISPLAY || process.env.WAYLAND_DISPLAY ? "xdg-open" : undefined;
-  if (!opener || process.env.OMP_NO_BROWSER) return;
-  try {
-    Bun.spawn([opener, url], { stdin: "ignore", stdout: "ignore", stderr: "ignore" }).unref();
-  } catch {
-    // No browser here: the URL is printed, and pasting the code works.
-  }
 }
 
 /**

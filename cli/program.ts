@@ -323,7 +323,7 @@ export function describeProgram(status: Status): Command {
     .action(run(async (name: string, options: { scope?: string }) => (await import("./mcp.ts")).runMcpRemove(name, options)));
   mcp
     .command("login")
-    .description("log in to a remote (http) server with OAuth; prints the URL to open (OMP_NO_BROWSER=1: print only)")
+    .description("log in to a remote (http) server with OAuth; prints the URL to open (OMP_NO_BROWSER=1: print only); with the browser on another machine, paste the address it ended on")
     .argument("<name>", "server name")
     .action(run(async (name: string) => (await import("./mcp.ts")).runMcpLogin(name)));
 
