@@ -1,7 +1,7 @@
 // Plugins installed by Claude Code, read from a fixture ~/.claude in a temp HOME with the compiled
 // binary: installed_plugins.json (version 2 with user and project records, version 1, no version),
 // known_marketplaces.json, enabledPlugins in the user's and the project's settings. Their hooks,
-// agents, MCP servers, skills and commands work in a print-mode run against the provider stand-in;
+// agents, MCP servers (from files and inline in plugin.json), skills and commands work in a print-mode run against the provider stand-in;
 // `omp plugin list` shows where they come from; `omp plugin disable` turns one off in omp only, and
 // ~/.claude is never written.
 import { expect, test } from "bun:test";
@@ -48,6 +48,7 @@ test("Claude Code's installs are live in omp, listed with their source, switched
   const cache = join(claude, "cache", "cc-market");
   const marker = join(home, "hook-ran");
   const projectMarker = join(home, "project-hook-ran");
+  const inlineMarker = join(home, "inline-hook-ran");
   writeTree(claude, {
     "known_marketplaces.json": JSON.stringify({
       "cc-market": { source: { source: "github", repo: "acme/cc-market" }, installLocation: join(claude, "marketplaces", "cc-market"), lastUpdated: at },
@@ -78,6 +79,13 @@ test("Claude Code's installs are live in omp, listed with their source, switched
     "cache/cc-market/kit/1.0.0/.mcp.json": JSON.stringify({ mcpServers: { everything: { command: "node", args: ["${CLAUDE_PLUGIN_ROOT}/server.mjs"] } } }),
     "cache/cc-market/kit/1.0.0/commands/review.md": "---\ndescription: Review a file\n---\nPlease review $ARGUMENTS the Claude way.\n",
     "cache/cc-market/kit/1.0.0/skills/lint/SKILL.md": "---\nname: lint\ndescription: Lints like Claude Code\n---\nLINT\n",
+    // hooks and an MCP server given inline in plugin.json, read in place.
+    "cache/cc-market/moved/2.0.0/.claude-plugin/plugin.json": JSON.stringify({
+      name: "moved",
+      hooks: { PreToolUse: [{ matcher: "Bash", hooks: [{ type: "command", command: `echo "$CLAUDE_PLUGIN_ROOT" >> ${inlineMarker}` }] }] },
+      mcpServers: { second: { command: "node", args: ["${CLAUDE_PLUGIN_ROOT}/server.mjs"] } },
+    }),
+    "cache/cc-market/moved/2.0.0/server.mjs": `process.argv.splice(2, 0, "stdio");\nawait import(${JSON.stringify(EVERYTHING)});\n`,
     "cache/cc-market/moved/2.0.0/skills/moved-skill/SKILL.md": "---\nname: moved-skill\ndescription: Came with a synced file\n---\nM\n",
     "cache/cc-market/off/1.0.0/skills/off-skill/SKILL.md": "---\nname: off-skill\ndescription: Switched off in Claude Code\n---\nO\n",
     "cache/cc-market/proj/3.0.0/skills/proj-skill/SKILL.md": "---\nname: proj-skill\ndescription: For this project\n---\nP\n",
@@ -107,6 +115,8 @@ test("Claude Code's installs are live in omp, listed with their source, switched
   expect(readFileSync(marker, "utf8")).toBe(`${join(cache, "kit", "1.0.0")}\n`);
   expect(live.taskDescription).toContain("- kit:checker: Checks things the Claude way");
   expect(live.tools).toContain("mcp__everything__echo");
+  expect(live.tools).toContain("mcp__second__echo");
+  expect(readFileSync(inlineMarker, "utf8")).toBe(`${join(cache, "moved", "2.0.0")}\n`);
   for (const skill of ["kit:lint", "moved:moved-skill", "fallback:fb", "proj:proj-skill"]) expect(live.system).toContain(`- ${skill}:`);
   expect(live.system).not.toContain("off-skill");
   // Enabled by the project's settings in a folder not trusted: its text, but not its hooks.
@@ -125,7 +135,8 @@ test("Claude Code's installs are live in omp, listed with their source, switched
   expect(JSON.parse(readFileSync(join(home, ".omp", "plugins", "claude_plugins.json"), "utf8"))).toEqual({ version: 1, disabled: ["kit@cc-market"] });
   const off = await ask(home, repo);
   expect(readFileSync(marker, "utf8")).toBe(`${join(cache, "kit", "1.0.0")}\n`);
-  expect(off.tools.filter((name) => name.startsWith("mcp__"))).toEqual([]);
+  expect(off.tools.filter((name) => name.startsWith("mcp__everything__"))).toEqual([]);
+  expect(off.tools).toContain("mcp__second__echo");
   expect(off.system).not.toContain("kit:lint");
   expect(off.system).toContain("- fallback:fb:");
   expect(JSON.parse((await run(home, repo, ["plugin", "list", "--json"])).stdout).find((plugin: { id: string }) => plugin.id === "kit@cc-market").note).toContain("disabled in omp");
