@@ -195,9 +195,13 @@ async function runAgentWith(messages: string[], flags: AgentFlags, cleanup: (() 
     ...(flags.thinking && isThinkingLevel(flags.thinking) ? { thinking: flags.thinking } : {}),
     skillTool,
     extensions: extensions.factory,
+    liveCredentials: interactive || mode === "rpc",
     // The interactive mode asks the user; rpc asks its host (extension_ui_request).
     ...(interactive || mode === "rpc" ? { approver: (request) => approval.ask!(request) } : {}),
   });
+
+  // The broker's stream would keep the process alive after the session ends.
+  cleanup.push(async () => runtime.closeCredentials());
 
   if (flags.listModels) {
     sayUntrusted(cwd);

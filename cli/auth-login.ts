@@ -1,7 +1,9 @@
 import { OmpError } from "../core/errors/omp-error.ts";
+import { configuredBrokerUrl } from "../core/broker/config.ts";
 import { login } from "../core/auth/oauth/login.ts";
 import { OAUTH_PROVIDERS, type OAuthProvider, oauthProvider } from "../core/auth/oauth/providers.ts";
 import { CredentialStore } from "../core/auth/store.ts";
+import { accountLabel } from "../core/auth/credential.ts";
 import { agentDbPath, displayPath } from "../core/paths.ts";
 import { EXIT_USAGE } from "./program.ts";
 import { openBrowser } from "./open-browser.ts";
@@ -10,7 +12,7 @@ import { writeStdout } from "./write.ts";
 
 /** In broker mode the broker's vault is the one in use: a local write would silently change nothing. */
 export function refuseInBrokerMode(what: string): void {
-  const url = process.env.OMP_AUTH_BROKER_URL?.trim();
+  const url = configuredBrokerUrl();
   if (!url) return;
   throw new OmpError(
     `this omp uses the auth broker at ${url}, so it cannot ${what} here: on the broker host run \`omp auth-broker login\` / \`omp auth-broker logout\`, or upload this machine's credentials with \`omp auth-broker migrate --from-local\``,
@@ -59,8 +61,7 @@ export async function loginOnTerminal(provider: OAuthProvider, nextLine: (prompt
   const store = CredentialStore.open(agentDbPath(env as NodeJS.ProcessEnv));
   try {
     const stored = store.upsert(provider.id, credential);
-    const who = credential.email ?? (credential.accountId ? `account ${credential.accountId}` : `login #${stored.id}`);
-    return `logged in to ${provider.name} as ${who}; stored in ${displayPath(store.path)}`;
+    return `logged in to ${provider.name} as ${accountLabel(credential, stored.id)}; stored in ${displayPath(store.path)}`;
   } finally {
     store.close();
   }
