@@ -19,6 +19,10 @@ export interface DecodedRequest {
   includeUsage?: boolean;
   /** Tool choice, stop sequences, output format: set only when the client asks. */
   controls: RequestControls;
+  /** Responses: the stored reply this request continues. */
+  previousResponseId?: string;
+  /** Responses `store` (its default true): the reply is kept for a later `previous_response_id`. */
+  keep?: boolean;
   /** Responses `custom` (freeform) tools, served as a function with one `input` string. */
   customTools?: Set<string>;
 }

@@ -5,6 +5,8 @@ import { isThinkingRejection, withoutSignedThinking } from "../ai/preserved-thin
 import type { AssistantEvent, Context } from "../ai/stream.ts";
 import { type Codec, type DecodedRequest, type EncodeContext, RequestError } from "./codec.ts";
 import { type GatewayFailure, failure, isAccountFailure, retryHeaders, upstreamFailure } from "./errors.ts";
+import { type ResponseStore, continueConversation } from "./response-store.ts";
+import { responseId } from "./responses-encode.ts";
 import { SSE_HEADERS } from "./sse.ts";
 import { type StickyCredentials, conversationHash } from "./sticky.ts";
 import type { Credential, Upstream } from "./upstream.ts";
@@ -23,6 +25,8 @@ export interface CallDeps {
   upstream: Upstream;
   sticky: StickyCredentials;
   requestId: string;
+  /** Where Responses replies are kept for `previous_response_id`. */
+  responses?: ResponseStore;
   /** Called once, when the response (the whole stream, for streams) is over. */
   finish(outcome: Outcome): void;
 }
@@ -80,6 +84,30 @@ export async function serveCompletion(codec: Codec, req: Request, deps: CallDeps
     deps.finish({ status: codec.error(f, deps.requestId).status, model, credential, error: f.message });
     return errorResponse(codec, f, deps.requestId);
   };
+  const store = deps.responses;
+  if (decoded.previousResponseId !== undefined) {
+    const earlier = store?.get(decoded.previousResponseId);
+    if (!earlier) {
+      return fail(
+        failure(
+          "invalid_request",
+          `previous_response_id: ${JSON.stringify(decoded.previousResponseId)} is not known to this gateway, which keeps stored replies in memory (the most recent 500) until it restarts; send the whole conversation in input instead`,
+        ),
+      );
+    }
+    decoded = { ...decoded, context: { ...decoded.context, messages: continueConversation(earlier, decoded.context.messages) } };
+  }
+  if (store && decoded.keep) {
+    const finish = deps.finish;
+    deps = {
+      ...deps,
+      finish(outcome) {
+        // Kept before the reply's last bytes reach the client, so its next request finds it.
+        if (outcome.status === 200 && outcome.message && outcome.error === undefined) store.put(responseId(deps.requestId), [...decoded.context.messages, outcome.message]);
+        finish(outcome);
+      },
+    };
+  }
 
   const found = await deps.upstream.credentials(model.provider);
   if (!found.ok) return fail(failure("authentication", `the gateway has no credential for ${model.provider}: ${found.error}`));

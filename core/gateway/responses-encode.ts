@@ -17,9 +17,13 @@ export function responsesUsage(usage: Usage) {
   };
 }
 
+export function responseId(requestId: string): string {
+  return `resp_${requestId}`;
+}
+
 function baseResponse(context: EncodeContext, createdAt: number, status: string): Json {
   return {
-    id: `resp_${context.requestId}`,
+    id: responseId(context.requestId),
     object: "response",
     created_at: createdAt,
     status,
@@ -31,9 +35,9 @@ function baseResponse(context: EncodeContext, createdAt: number, status: string)
     instructions: null,
     metadata: {},
     parallel_tool_calls: true,
-    previous_response_id: null,
+    previous_response_id: context.request.previousResponseId ?? null,
     reasoning: { effort: null, summary: null },
-    store: false,
+    store: context.request.keep === true,
     temperature: null,
     text: { format: { type: "text" } },
     tool_choice: "auto",

@@ -1,9 +1,8 @@
 import type { ImageContent, Message, TextContent } from "../ai/messages.ts";
 import type { Model } from "../ai/model.ts";
 import type { ToolSpec } from "../ai/stream.ts";
-import { type Codec, type DecodedRequest, RequestError } from "./codec.ts";
+import type { Codec, DecodedRequest } from "./codec.ts";
 import { openaiToolChoice, responseFormat, servedControls } from "./controls.ts";
-import { failure } from "./errors.ts";
 import { openaiError } from "./chat-encode.ts";
 import { responsesEncoder, responsesMessage } from "./responses-encode.ts";
 import { ResponsesRequest, parseRequest } from "./schemas.ts";
@@ -33,10 +32,6 @@ const FREEFORM_PARAMETERS = {
 };
 
 export function decodeResponses(request: ResponsesRequest, target: Model): DecodedRequest {
-  if (request.previous_response_id) {
-    // Nothing is stored between requests; going on without the earlier turns would answer out of context.
-    throw new RequestError(failure("invalid_request", "previous_response_id is not supported: the gateway stores no responses; send the whole conversation in `input` (store: false)"));
-  }
   const system: string[] = request.instructions ? [request.instructions] : [];
   const messages: Message[] = [];
   const toolNames = new Map<string, string>();
@@ -106,6 +101,8 @@ export function decodeResponses(request: ResponsesRequest, target: Model): Decod
   };
   if (typeof request.temperature === "number") decoded.temperature = request.temperature;
   if (request.prompt_cache_key) decoded.conversationKey = request.prompt_cache_key;
+  if (request.previous_response_id) decoded.previousResponseId = request.previous_response_id;
+  decoded.keep = request.store !== false;
   return decoded;
 }
 

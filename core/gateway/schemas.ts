@@ -77,6 +77,7 @@ export const ResponsesRequest = z.looseObject({
   reasoning: z.looseObject({ effort: z.string().nullish() }).nullish(),
   prompt_cache_key: z.string().nullish(),
   previous_response_id: z.string().nullish(),
+  store: z.boolean().nullish(),
   tool_choice: z.union([z.string(), z.looseObject({ type: z.string() })]).nullish(),
   text: z.looseObject({ format: z.looseObject({ type: z.string() }).nullish() }).nullish(),
 });

@@ -8,6 +8,7 @@ import { countInputTokens } from "./count-tokens.ts";
 import { type Outcome, errorResponse, prepare, serveCompletion } from "./handler.ts";
 import { Metrics } from "./metrics.ts";
 import { responsesCodec } from "./responses.ts";
+import { ResponseStore } from "./response-store.ts";
 import { StickyCredentials } from "./sticky.ts";
 import { presentedToken, tokenLabel, tokenMatches } from "./token.ts";
 import type { Upstream } from "./upstream.ts";
@@ -52,6 +53,7 @@ function normalisePath(pathname: string): string {
 export function startGateway(options: GatewayOptions): Gateway {
   const metrics = new Metrics();
   const sticky = new StickyCredentials();
+  const responses = new ResponseStore();
   const log = options.log ?? ((line: string) => process.stderr.write(`${line}\n`));
 
   const server = Bun.serve({
@@ -128,7 +130,7 @@ export function startGateway(options: GatewayOptions): Gateway {
           finish(outcome);
         };
         try {
-          return await serveCompletion(codec, req, { upstream: options.upstream, sticky, requestId, finish: finishOnce });
+          return await serveCompletion(codec, req, { upstream: options.upstream, sticky, responses, requestId, finish: finishOnce });
         } catch (error) {
           const f = failure("api_error", `the gateway failed: ${(error as Error).message}`);
           finishOnce({ status: 500, error: f.message });
