@@ -1,5 +1,6 @@
 //! `glob`: entries under a root whose paths match a set of globs.
 
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::UNIX_EPOCH;
 
 use globset::{GlobBuilder, GlobSet, GlobSetBuilder};
@@ -7,7 +8,10 @@ use ignore::{DirEntry, WalkState};
 
 use crate::error::check_root;
 use crate::sort::by_path;
-use crate::types::{CancelToken, EntryKind, GlobEntry, GlobOptions, GlobResult, SearchError};
+use crate::stream::Outbox;
+use crate::types::{
+    CancelToken, EntryKind, GlobEntry, GlobOptions, GlobPrint, GlobResult, SearchError, SortOrder, StreamSummary,
+};
 use crate::walk::{self, relative_slash, WalkOptions};
 
 pub(crate) fn run(opts: &GlobOptions, cancel: &CancelToken) -> Result<GlobResult, SearchError> {
@@ -74,6 +78,7 @@ fn visit(dent: DirEntry, out: &mut Vec<GlobEntry>, patterns: &Patterns, opts: &G
 
 /// A pattern without `/` is matched against the file name at any depth; one with `/` against the
 /// whole relative path, where `*` stays within a component and `**` crosses them.
+#[derive(Clone)]
 struct Patterns {
     include_names: GlobSet,
     include_paths: GlobSet,
@@ -133,4 +138,102 @@ impl Patterns {
     fn excludes(&self, path: &str, name: &str) -> bool {
         self.exclude_names.is_match(name) || self.exclude_paths.is_match(path)
     }
+}
+
+/// Streams the matching paths, one per line after `print.prefix`, without a stat per entry: the
+/// listing `omp find` prints. Stops after `opts.max_results` paths.
+pub(crate) fn run_stream(
+    opts: &GlobOptions,
+    print: &GlobPrint,
+    outbox: &Outbox,
+    cancel: &CancelToken,
+) -> Result<StreamSummary, SearchError> {
+    if cancel.is_cancelled() {
+        return Err(SearchError::Cancelled);
+    }
+    let patterns = Patterns::compile(&opts.patterns)?;
+    check_root(&opts.root)?;
+    let walk_opts = WalkOptions {
+        hidden: opts.hidden,
+        respect_ignore: opts.respect_ignore,
+        threads: opts.threads,
+        skip_git_dir: true,
+    };
+    let mut builder = walk::builder(std::slice::from_ref(&opts.root), &walk_opts);
+    {
+        // An excluded directory takes its contents with it, as in a .gitignore; pruned in the
+        // walk itself so that neither walker descends into it.
+        let (patterns, root) = (patterns.clone(), opts.root.clone());
+        builder.filter_entry(move |dent| {
+            dent.file_name() != ".git"
+                && (dent.depth() == 0
+                    || !patterns.excludes(&relative_slash(&root, dent.path()), &dent.file_name().to_string_lossy()))
+        });
+    }
+    let printed = AtomicU64::new(0);
+    let limit = opts.max_results.map_or(u64::MAX, |max| max as u64);
+    // One entry: false once the listing should stop (limit reached or consumer gone).
+    let emit = |dent: &DirEntry, line: &mut Vec<u8>| -> bool {
+        if dent.depth() == 0 {
+            return true;
+        }
+        let kind = match dent.file_type() {
+            Some(t) if t.is_symlink() => EntryKind::Symlink,
+            Some(t) if t.is_dir() => EntryKind::Dir,
+            Some(_) => EntryKind::File,
+            None => return true,
+        };
+        if !(opts.kinds.is_empty() || opts.kinds.contains(&kind)) {
+            return true;
+        }
+        let path = relative_slash(&opts.root, dent.path());
+        if !patterns.includes(&path, &dent.file_name().to_string_lossy()) {
+            return true;
+        }
+        if printed.fetch_add(1, Ordering::Relaxed) >= limit {
+            return false;
+        }
+        line.clear();
+        line.extend_from_slice(print.prefix.as_bytes());
+        line.extend_from_slice(path.as_bytes());
+        line.push(b'\n');
+        outbox.write(None, line) && printed.load(Ordering::Relaxed) < limit
+    };
+    match print.order {
+        SortOrder::Path => {
+            let mut line = Vec::new();
+            for entry in builder.sort_by_file_name(|a, b| a.cmp(b)).build() {
+                if cancel.is_cancelled() {
+                    return Err(SearchError::Cancelled);
+                }
+                if let Ok(dent) = entry {
+                    if !emit(&dent, &mut line) {
+                        break;
+                    }
+                }
+            }
+        }
+        SortOrder::None => {
+            let walked = walk::collect::<(), _, _>(builder.build_parallel(), cancel, || {
+                let mut line = Vec::new();
+                let emit = &emit;
+                move |dent: DirEntry, _: &mut Vec<()>| {
+                    if emit(&dent, &mut line) {
+                        WalkState::Continue
+                    } else {
+                        WalkState::Quit
+                    }
+                }
+            });
+            // Quitting at the limit is a finished listing, not a cancelled one.
+            if walked.is_err() && printed.load(Ordering::Relaxed) < limit {
+                return Err(SearchError::Cancelled);
+            }
+        }
+    }
+    if cancel.is_cancelled() || outbox.is_closed() {
+        return Err(SearchError::Cancelled);
+    }
+    let total = printed.load(Ordering::Relaxed).min(limit);
+    Ok(StreamSummary { total_matches: total, files_with_matches: total, ..StreamSummary::default() })
 }
