@@ -27,7 +27,7 @@ pub fn glob<'e>(args: &CallArgs<'e>) -> Result<Value<'e>> {
     cancellation.spawn(args.env(), move |token| omp_search::glob(&options, token), result_to_js)
 }
 
-fn parse(fields: &Fields<'_>) -> Result<GlobOptions> {
+pub fn parse(fields: &Fields<'_>) -> Result<GlobOptions> {
     let mut options = GlobOptions { patterns: fields.required("patterns")?, ..GlobOptions::default() };
     read_path(fields, "root", &mut options.root)?;
     if let Some(kinds) = fields.optional::<Vec<Word<_>>>("kinds")? {

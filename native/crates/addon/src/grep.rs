@@ -37,7 +37,7 @@ pub fn grep<'e>(args: &CallArgs<'e>) -> Result<Value<'e>> {
     cancellation.spawn(args.env(), move |token| omp_search::grep(&options, token), result_to_js)
 }
 
-fn parse(fields: &Fields<'_>) -> Result<GrepOptions> {
+pub fn parse(fields: &Fields<'_>) -> Result<GrepOptions> {
     let mut options = GrepOptions { pattern: fields.required("pattern")?, ..GrepOptions::default() };
     read_paths(fields, "paths", &mut options.paths)?;
     fields.read_into("globs", &mut options.globs)?;

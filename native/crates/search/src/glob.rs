@@ -27,22 +27,41 @@ pub(crate) fn run(opts: &GlobOptions, cancel: &CancelToken) -> Result<GlobResult
         skip_git_dir: true,
     };
     let walker = walk::builder(std::slice::from_ref(&opts.root), &walk_opts).build_parallel();
+    let order = |a: &GlobEntry, b: &GlobEntry| {
+        if opts.newest_first {
+            b.mtime_ms.total_cmp(&a.mtime_ms).then_with(|| by_path(&a.path, &b.path))
+        } else {
+            by_path(&a.path, &b.path)
+        }
+    };
+    // With a cap, each thread keeps only its best `max` entries (pruned whenever it holds twice
+    // that), so memory follows the cap, not the tree; the total is counted on the side.
+    let total = AtomicU64::new(0);
     let mut entries = walk::collect(walker, cancel, || {
-        let patterns = &patterns;
-        move |dent: DirEntry, out: &mut Vec<GlobEntry>| visit(dent, out, patterns, opts)
+        let (patterns, total) = (&patterns, &total);
+        move |dent: DirEntry, out: &mut Vec<GlobEntry>| {
+            let before = out.len();
+            let state = visit(dent, out, patterns, opts);
+            if out.len() > before {
+                total.fetch_add(1, Ordering::Relaxed);
+                if let Some(max) = opts.max_results {
+                    if out.len() >= 2 * max.max(1) {
+                        out.sort_by(order);
+                        out.truncate(max);
+                    }
+                }
+            }
+            state
+        }
     })?;
 
-    if opts.newest_first {
-        entries.sort_by(|a, b| b.mtime_ms.total_cmp(&a.mtime_ms).then_with(|| by_path(&a.path, &b.path)));
-    } else {
-        entries.sort_by(|a, b| by_path(&a.path, &b.path));
-    }
-    let total = entries.len();
-    let limit_reached = opts.max_results.map_or(false, |max| total > max);
+    entries.sort_by(order);
+    let total = total.into_inner();
+    let limit_reached = opts.max_results.map_or(false, |max| total > max as u64);
     if let Some(max) = opts.max_results {
         entries.truncate(max);
     }
-    Ok(GlobResult { entries, total_matches: total as u64, limit_reached })
+    Ok(GlobResult { entries, total_matches: total, limit_reached })
 }
 
 fn visit(dent: DirEntry, out: &mut Vec<GlobEntry>, patterns: &Patterns, opts: &GlobOptions) -> WalkState {
@@ -132,11 +151,19 @@ impl Patterns {
     }
 
     fn includes(&self, path: &str, name: &str) -> bool {
-        self.include_all || self.include_names.is_match(name) || self.include_paths.is_match(path)
+        self.include_all
+            || (!self.include_names.is_empty() && self.include_names.is_match(name))
+            || (!self.include_paths.is_empty() && self.include_paths.is_match(path))
     }
 
+    /// Checks emptiness first: a glob set builds a candidate (an allocation) before it looks.
     fn excludes(&self, path: &str, name: &str) -> bool {
-        self.exclude_names.is_match(name) || self.exclude_paths.is_match(path)
+        (!self.exclude_names.is_empty() && self.exclude_names.is_match(name))
+            || (!self.exclude_paths.is_empty() && self.exclude_paths.is_match(path))
+    }
+
+    fn has_excludes(&self) -> bool {
+        !(self.exclude_names.is_empty() && self.exclude_paths.is_empty())
     }
 }
 
@@ -160,7 +187,7 @@ pub(crate) fn run_stream(
         skip_git_dir: true,
     };
     let mut builder = walk::builder(std::slice::from_ref(&opts.root), &walk_opts);
-    {
+    if patterns.has_excludes() {
         // An excluded directory takes its contents with it, as in a .gitignore; pruned in the
         // walk itself so that neither walker descends into it.
         let (patterns, root) = (patterns.clone(), opts.root.clone());

@@ -4,6 +4,7 @@
 
 use std::collections::VecDeque;
 use std::sync::{Condvar, Mutex, MutexGuard};
+use std::time::{Duration, Instant};
 
 use crate::types::{SearchError, StreamSummary};
 
@@ -12,6 +13,11 @@ use crate::types::{SearchError, StreamSummary};
 const CHUNK_BYTES: usize = 256 * 1024;
 /// Full chunks waiting for the consumer before the search threads block (backpressure).
 const MAX_QUEUED: usize = 4;
+/// A waiting consumer takes a partial chunk once it holds this much...
+const EAGER_BYTES: usize = 32 * 1024;
+/// ...or once it has waited this long with some output there: the first results show at once,
+/// without a ping-pong of tiny chunks (one promise and one write each) while output flows fast.
+const FLUSH_DELAY: Duration = Duration::from_millis(4);
 
 pub struct Outbox {
     state: Mutex<State>,
@@ -21,6 +27,7 @@ pub struct Outbox {
     room: Condvar,
     chunk_bytes: usize,
     max_queued: usize,
+    eager_bytes: usize,
 }
 
 #[derive(Default)]
@@ -49,6 +56,7 @@ impl Outbox {
             room: Condvar::new(),
             chunk_bytes: chunk_bytes.max(1),
             max_queued: max_queued.max(1),
+            eager_bytes: EAGER_BYTES.min(chunk_bytes.max(1)),
         }
     }
 
@@ -63,6 +71,7 @@ impl Outbox {
         if state.closed {
             return false;
         }
+        let was_empty = state.current.is_empty();
         if let Some(separator) = separator.filter(|_| state.wrote_any) {
             state.current.extend_from_slice(separator);
         }
@@ -75,8 +84,9 @@ impl Outbox {
                 state = self.room.wait(state).unwrap_or_else(|poisoned| poisoned.into_inner());
             }
         }
-        // A waiting consumer takes a partial chunk: the first results reach it at once.
-        if state.consumer_waiting {
+        // A waiting consumer hears of the first bytes (to start its flush timer) and of enough
+        // bytes; not of every block in between.
+        if state.consumer_waiting && (was_empty || !state.queue.is_empty() || state.current.len() >= self.eager_bytes) {
             self.ready.notify_one();
         }
         !state.closed
@@ -92,19 +102,29 @@ impl Outbox {
     /// The next chunk, blocking until there is one; `None` once the stream ended or was closed.
     pub fn next_chunk(&self) -> Option<Vec<u8>> {
         let mut state = self.lock();
+        let mut partial_since: Option<Instant> = None;
         loop {
             if let Some(chunk) = state.queue.pop_front() {
                 self.room.notify_all();
                 return Some(chunk);
             }
-            if !state.current.is_empty() {
+            let pending = state.current.len();
+            let ended = state.outcome.is_some() || state.closed;
+            let waited_enough = partial_since.map_or(false, |since| since.elapsed() >= FLUSH_DELAY);
+            if pending > 0 && (ended || pending >= self.eager_bytes || waited_enough) {
                 return Some(std::mem::take(&mut state.current));
             }
-            if state.outcome.is_some() || state.closed {
+            if ended {
                 return None;
             }
             state.consumer_waiting = true;
-            state = self.ready.wait(state).unwrap_or_else(|poisoned| poisoned.into_inner());
+            state = if pending > 0 {
+                let since = *partial_since.get_or_insert_with(Instant::now);
+                let left = FLUSH_DELAY.saturating_sub(since.elapsed());
+                self.ready.wait_timeout(state, left).map_or_else(|p| p.into_inner().0, |r| r.0)
+            } else {
+                self.ready.wait(state).unwrap_or_else(|poisoned| poisoned.into_inner())
+            };
             state.consumer_waiting = false;
         }
     }
