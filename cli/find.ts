@@ -1,5 +1,5 @@
 import { join } from "node:path";
-import type { EntryKind, SortOrder } from "../core/natives/api.ts";
+import type { EntryKind, GlobOptions, SortOrder } from "../core/natives/api.ts";
 import { natives } from "../core/natives/index.ts";
 import { reportSearchError } from "./native-errors.ts";
 import { pipeToStdout } from "./stream-output.ts";
@@ -48,18 +48,18 @@ export async function runFind(glob: string, path: string | undefined, flags: Fin
     }
     kinds.push(kind);
   }
-  if (!flags.newest && !flags.long && !flags.json) return streamPaths(glob, path, kinds, flags);
+  const listing = {
+    patterns: [glob],
+    root: path ?? ".",
+    kinds,
+    hidden: flags.hidden ?? false,
+    respectIgnore: flags.ignore,
+    maxResults: flags.maxResults,
+  } satisfies GlobOptions;
+  if (!flags.newest && !flags.long && !flags.json) return streamPaths(listing, path, flags.sort ?? "path");
   let result;
   try {
-    result = await natives().glob({
-      patterns: [glob],
-      root: path ?? ".",
-      kinds,
-      hidden: flags.hidden ?? false,
-      respectIgnore: flags.ignore,
-      maxResults: flags.maxResults,
-      newestFirst: flags.newest ?? false,
-    });
+    result = await natives().glob({ ...listing, newestFirst: flags.newest ?? false });
   } catch (error) {
     return reportSearchError("find", error);
   }
@@ -79,19 +79,10 @@ export async function runFind(glob: string, path: string | undefined, flags: Fin
  * path order or (`--sort none`) as found. Paths print as the user would type them: below the
  * directory they named, as fd does.
  */
-async function streamPaths(glob: string, path: string | undefined, kinds: EntryKind[], flags: FindFlags): Promise<number> {
+async function streamPaths(listing: GlobOptions, path: string | undefined, sort: SortOrder): Promise<number> {
   const prefix = path === undefined || path === "." ? "" : join(path, "_").slice(0, -1);
   try {
-    const stream = natives().globStream({
-      patterns: [glob],
-      root: path ?? ".",
-      kinds,
-      hidden: flags.hidden ?? false,
-      respectIgnore: flags.ignore,
-      maxResults: flags.maxResults,
-      prefix,
-      sort: flags.sort ?? "path",
-    });
+    const stream = natives().globStream({ ...listing, prefix, sort });
     if (!(await pipeToStdout(stream))) return 0;
     return (stream.summary()?.totalMatches ?? 0) > 0 ? 0 : 1;
   } catch (error) {

@@ -11,33 +11,17 @@ use omp_search::{CancelToken, GlobPrint, GrepPrint, Outbox, SearchError, StreamS
 use crate::errors;
 use crate::options::Word;
 
-const GREP_OPTIONS: &[&str] = &[
-    "pattern",
-    "paths",
-    "globs",
-    "types",
-    "ignoreCase",
-    "smartCase",
-    "fixedStrings",
-    "multiline",
-    "hidden",
-    "respectIgnore",
-    "contextBefore",
-    "contextAfter",
-    "maxCount",
-    "maxColumns",
-    "mode",
-    "threads",
-    "withFilename",
-    "sort",
-];
+/// The shared search options but paging, which a stream does not do, plus how to print.
+fn grep_options() -> Vec<&'static str> {
+    let paging = ["offset", "limit"];
+    crate::grep::SEARCH_OPTIONS.iter().copied().filter(|name| !paging.contains(name)).chain(PRINT_OPTIONS.iter().copied()).collect()
+}
 
-const GLOB_OPTIONS: &[&str] =
-    &["patterns", "root", "kinds", "hidden", "respectIgnore", "maxResults", "threads", "prefix", "sort"];
+const PRINT_OPTIONS: &[&str] = &["withFilename", "sort"];
 
 pub fn grep_stream<'e>(args: &CallArgs<'e>) -> Result<Value<'e>> {
     let fields = Fields::from_value(args.arg(0)?, "options")?;
-    fields.reject_unknown(GREP_OPTIONS)?;
+    fields.reject_unknown(&grep_options())?;
     let options = crate::grep::parse(&fields)?;
     let mut print = GrepPrint::default();
     fields.read_into("withFilename", &mut print.with_filename)?;
@@ -49,7 +33,7 @@ pub fn grep_stream<'e>(args: &CallArgs<'e>) -> Result<Value<'e>> {
 
 pub fn glob_stream<'e>(args: &CallArgs<'e>) -> Result<Value<'e>> {
     let fields = Fields::from_value(args.arg(0)?, "options")?;
-    fields.reject_unknown(GLOB_OPTIONS)?;
+    fields.reject_unknown(&[crate::glob::LIST_OPTIONS, &["prefix", "sort"]].concat())?;
     let options = crate::glob::parse(&fields)?;
     let mut print = GlobPrint::default();
     fields.read_into("prefix", &mut print.prefix)?;

@@ -4,7 +4,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::UNIX_EPOCH;
 
 use globset::{GlobBuilder, GlobSet, GlobSetBuilder};
-use ignore::{DirEntry, WalkState};
+use ignore::{DirEntry, WalkBuilder, WalkState};
 
 use crate::error::check_root;
 use crate::sort::by_path;
@@ -14,7 +14,8 @@ use crate::types::{
 };
 use crate::walk::{self, relative_slash, WalkOptions};
 
-pub(crate) fn run(opts: &GlobOptions, cancel: &CancelToken) -> Result<GlobResult, SearchError> {
+/// The compiled patterns and a walk builder for `opts.root`, once the root proved readable.
+fn prepare(opts: &GlobOptions, cancel: &CancelToken) -> Result<(Patterns, WalkBuilder), SearchError> {
     if cancel.is_cancelled() {
         return Err(SearchError::Cancelled);
     }
@@ -26,7 +27,12 @@ pub(crate) fn run(opts: &GlobOptions, cancel: &CancelToken) -> Result<GlobResult
         threads: opts.threads,
         skip_git_dir: true,
     };
-    let walker = walk::builder(std::slice::from_ref(&opts.root), &walk_opts).build_parallel();
+    Ok((patterns, walk::builder(std::slice::from_ref(&opts.root), &walk_opts)))
+}
+
+pub(crate) fn run(opts: &GlobOptions, cancel: &CancelToken) -> Result<GlobResult, SearchError> {
+    let (patterns, builder) = prepare(opts, cancel)?;
+    let walker = builder.build_parallel();
     let order = |a: &GlobEntry, b: &GlobEntry| {
         if opts.newest_first {
             b.mtime_ms.total_cmp(&a.mtime_ms).then_with(|| by_path(&a.path, &b.path))
@@ -175,18 +181,7 @@ pub(crate) fn run_stream(
     outbox: &Outbox,
     cancel: &CancelToken,
 ) -> Result<StreamSummary, SearchError> {
-    if cancel.is_cancelled() {
-        return Err(SearchError::Cancelled);
-    }
-    let patterns = Patterns::compile(&opts.patterns)?;
-    check_root(&opts.root)?;
-    let walk_opts = WalkOptions {
-        hidden: opts.hidden,
-        respect_ignore: opts.respect_ignore,
-        threads: opts.threads,
-        skip_git_dir: true,
-    };
-    let mut builder = walk::builder(std::slice::from_ref(&opts.root), &walk_opts);
+    let (patterns, mut builder) = prepare(opts, cancel)?;
     if patterns.has_excludes() {
         // An excluded directory takes its contents with it, as in a .gitignore; pruned in the
         // walk itself so that neither walker descends into it.
