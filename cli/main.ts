@@ -1,18 +1,9 @@
-import { VERSION } from "../core/version.ts";
-
-const VERSION_FLAGS = new Set(["--version", "-v", "-V"]);
-
 /**
- * The whole CLI. `omp --version` answers before anything else is loaded, so it costs no more
- * than starting the runtime; the agent's usual arguments skip commander, whose loading and command
+ * The whole CLI (`omp --version` is answered before this module loads, by the entry point
+ * embed/build.ts writes). The agent's usual arguments skip commander, whose loading and command
  * tree cost 5–7 ms before the first request; everything else goes through the commander program.
  */
 export async function main(argv: string[]): Promise<void> {
-  if (argv.length === 1 && VERSION_FLAGS.has(argv[0]!)) {
-    // Not process.stdout: creating that Node stream costs about 18 ms in a compiled binary.
-    await Bun.write(Bun.stdout, `omp/${VERSION}\n`);
-    return;
-  }
   const [{ parseAgentArgv }, { installCrashHandlers, reportCommandError }] = await Promise.all([import("./agent-argv.ts"), import("./command-error.ts")]);
   installCrashHandlers();
   try {

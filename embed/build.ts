@@ -24,6 +24,9 @@ import { platformTag } from "./variant.ts";
 
 const ROOT = resolve(import.meta.dir, "..");
 
+/** What `omp --version` answers to, as commander's program also declares it (`-v, --version`). */
+const VERSION_FLAGS = ["--version", "-v", "-V"];
+
 export const COMPILE_FLAGS = [
   "--compile",
   "--minify",
@@ -122,11 +125,20 @@ export async function build(options: BuildOptions): Promise<void> {
             `trustReleaseKey(${JSON.stringify(releaseKey)});\n`
           : ""),
     );
+    // `omp --version` is answered here, before a second module is loaded: each chunk the runtime
+    // resolves and evaluates (the CLI's, the one package.json sits in, the payload's) adds to the
+    // ~1 ms the binary costs over an empty program of its size (bench/results/binary.md). Bun.write,
+    // not process.stdout: creating that Node stream costs about 18 ms in a compiled binary.
     writeFileSync(
       join(work, "entry.ts"),
-      `import "./payload.ts";\n` +
-        `import { main } from ${JSON.stringify(importPath(work, join(ROOT, "cli", "main.ts")))};\n` +
-        `await main(process.argv.slice(2));\n`,
+      `const argv = process.argv.slice(2);\n` +
+        `if (argv.length === 1 && ${JSON.stringify(VERSION_FLAGS)}.includes(argv[0])) {\n` +
+        `  await Bun.write(Bun.stdout, ${JSON.stringify(`omp/${version}\n`)});\n` +
+        `} else {\n` +
+        `  await import("./payload.ts");\n` +
+        `  const { main } = await import(${JSON.stringify(importPath(work, join(ROOT, "cli", "main.ts")))});\n` +
+        `  await main(argv);\n` +
+        `}\n`,
     );
     mkdirSync(dirname(options.outfile), { recursive: true });
     if (version === VERSION) {

@@ -61,6 +61,34 @@ export class Completer {
     return `${buffer.row}:${buffer.line.slice(0, buffer.col)}`;
   }
 
+  /**
+   * A key while suggestions show: "run" when Enter accepted a command, which runs straight away
+   * (its arguments are optional; a path is only completed), "taken" when the list used the key,
+   * "passed" to let it through to the editor.
+   */
+  handleKey(id: string, buffer: EditorBuffer): "run" | "taken" | "passed" {
+    const completion = this.current!;
+    switch (id) {
+      case "up":
+      case "ctrl+p":
+        this.move(-1);
+        return "taken";
+      case "down":
+      case "ctrl+n":
+        this.move(1);
+        return "taken";
+      case "tab":
+        this.accept(buffer);
+        return "taken";
+      case "enter":
+        return this.accept(buffer) && completion.kind === "command" ? "run" : "taken";
+      case "escape":
+        this.dismiss(buffer);
+        return "taken";
+    }
+    return "passed";
+  }
+
   /** Recomputes the suggestions for the text around the cursor. */
   update(buffer: EditorBuffer): void {
     const key = this.tokenKey(buffer);

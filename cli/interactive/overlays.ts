@@ -1,0 +1,126 @@
+import type { ApprovalDecision, ApprovalRequest } from "../../core/tools/approval.ts";
+import { ApprovalPrompt } from "./approval-prompt.ts";
+import { HistorySearch } from "./history-search.ts";
+import type { Key } from "./keys.ts";
+import type { PromptEditor } from "./prompt-editor.ts";
+import { type Choice, SelectList } from "./select-list.ts";
+import type { Theme } from "./theme.ts";
+
+type Overlay =
+  | { kind: "picker"; list: SelectList<unknown>; resolve: (value: unknown) => void }
+  | { kind: "approval"; prompt: ApprovalPrompt }
+  | { kind: "search"; search: HistorySearch; draft: string };
+
+interface PendingApproval {
+  request: ApprovalRequest;
+  resolve: (decision: ApprovalDecision) => void;
+}
+
+/**
+ * What takes the editor's place for a while: a picker, an approval prompt (one at a time, in the
+ * order the calls asked), or the history search. Each gets the keys while it is open.
+ */
+export class Overlays {
+  private overlay: Overlay | undefined;
+  private readonly approvals: PendingApproval[] = [];
+
+  constructor(
+    private readonly editor: PromptEditor,
+    /** Something changed that the next frame must show. */
+    private readonly changed: () => void,
+  ) {}
+
+  get kind(): Overlay["kind"] | undefined {
+    return this.overlay?.kind;
+  }
+
+  pick<T>(title: string, choices: Choice<T>[], filterable: boolean): Promise<T | undefined> {
+    return new Promise((resolve) => {
+      this.close();
+      this.overlay = { kind: "picker", list: new SelectList(title, choices, filterable) as SelectList<unknown>, resolve: resolve as (value: unknown) => void };
+      this.changed();
+    });
+  }
+
+  approve(request: ApprovalRequest): Promise<ApprovalDecision> {
+    return new Promise((resolve) => {
+      this.approvals.push({ request, resolve });
+      this.showNextApproval();
+      this.changed();
+    });
+  }
+
+  /** Ctrl+R over the editor: the search starts from the draft, which comes back if it is cancelled. */
+  searchHistory(find: (query: string) => string[]): void {
+    this.overlay = { kind: "search", search: new HistorySearch(find), draft: this.editor.text };
+  }
+
+  /** Pasted text while an overlay is open: only an approval prompt takes it (its feedback line). */
+  paste(text: string): void {
+    if (this.overlay?.kind === "approval") this.overlay.prompt.paste(text);
+  }
+
+  /** A key while an overlay is open; Ctrl+C over an approval prompt also interrupts the run. */
+  handleKey(key: Key, id: string, interrupt: () => void): void {
+    const overlay = this.overlay!;
+    if (overlay.kind === "approval") {
+      overlay.prompt.handleKey(key);
+      if (id === "ctrl+c") interrupt();
+      return;
+    }
+    if (overlay.kind === "picker") {
+      const result = overlay.list.handleKey(key);
+      if (result.type === "select" || result.type === "cancel") {
+        this.overlay = undefined;
+        overlay.resolve(result.type === "select" ? result.value : undefined);
+      }
+      return;
+    }
+    const result = overlay.search.handleKey(key);
+    if (result.type === "changed") return;
+    this.overlay = undefined;
+    this.editor.setText(result.type === "accept" ? result.text : overlay.draft);
+  }
+
+  /** The open overlay's rows (`top`: the rows above them), or undefined when none is open. */
+  render(width: number, height: number, top: number, theme: Theme): { rows: string[]; cursor?: { row: number; col: number } } | undefined {
+    const overlay = this.overlay;
+    if (overlay?.kind === "approval") {
+      const drawn = overlay.prompt.render(width, theme);
+      return drawn.cursor ? { rows: drawn.rows, cursor: { row: top + drawn.cursor.row, col: drawn.cursor.col } } : { rows: drawn.rows };
+    }
+    if (overlay?.kind === "picker") return { rows: overlay.list.render(width, Math.max(4, Math.min(16, height - top - 6)), theme) };
+    if (overlay?.kind === "search") return { rows: overlay.search.render(width, theme) };
+    return undefined;
+  }
+
+  /** omp is exiting: every approval still asked or waiting is refused, and whatever is open closes. */
+  shutdown(): void {
+    for (const pending of this.approvals.splice(0)) pending.resolve({ allow: false, reason: "omp is exiting" });
+    if (this.overlay?.kind === "approval") this.overlay.prompt.handleKey({ name: "escape", ctrl: false, alt: false, shift: false });
+    this.close();
+  }
+
+  private showNextApproval(): void {
+    if (this.overlay?.kind === "approval") return;
+    const next = this.approvals.shift();
+    if (!next) return;
+    this.close();
+    this.overlay = {
+      kind: "approval",
+      prompt: new ApprovalPrompt(next.request, (decision) => {
+        next.resolve(decision);
+        this.overlay = undefined;
+        this.showNextApproval();
+        this.changed();
+      }),
+    };
+  }
+
+  private close(): void {
+    const overlay = this.overlay;
+    this.overlay = undefined;
+    if (overlay?.kind === "picker") overlay.resolve(undefined);
+    if (overlay?.kind === "search") this.editor.setText(overlay.draft);
+  }
+}

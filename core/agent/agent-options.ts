@@ -1,0 +1,64 @@
+import type { Message } from "../ai/messages.ts";
+import type { Model, ThinkingLevel } from "../ai/model.ts";
+import type { SessionWriter } from "../session/writer.ts";
+import type { ApprovalGate } from "../tools/approval.ts";
+import type { Tool } from "../tools/types.ts";
+import type { ExtensionsFactory } from "./agent-extensions.ts";
+import type { Facts, RequestFrame } from "./request-frame.ts";
+
+export interface AgentOptions {
+  cwd: string;
+  model: Model;
+  apiKey?: string;
+  thinking: ThinkingLevel;
+  tools: Tool[];
+  gate: ApprovalGate;
+  /**
+   * Built once per session; see system-prompt.ts. May still be on its way (it waits for git):
+   * the first request waits for it, the interactive mode's first frame does not.
+   */
+  systemPrompt: string | Promise<string>;
+  /** Today's date and the repository's state, as the system prompt of a new session states them. */
+  facts?: Promise<Facts>;
+  /**
+   * A resumed session's stored system prompt and tools, sent again unchanged (see request-frame.ts),
+   * and the facts the model was last told; the first prompt of the run notes what changed since.
+   */
+  frame?: { frame: RequestFrame; facts: Facts };
+  /** A resumed session from before frames were stored: its signed thinking no longer matches what will be sent. */
+  dropThinking?: boolean;
+  /** Absent with --no-session. */
+  writer?: SessionWriter;
+  /** A resumed conversation. */
+  messages?: Message[];
+  /** The session entry id of each resumed message ("" where there is none, as for a compaction summary). */
+  messageEntryIds?: string[];
+  artifactsDir: string;
+  compaction: { enabled: boolean; reserveTokens: number; keepRecentTokens: number };
+  maxRetries: number;
+  /** The `bash.timeoutSeconds` setting. */
+  bashTimeoutSeconds?: number;
+  /** `retry.baseDelayMs` and `retry.idleTimeoutSeconds`, for every request. */
+  retry?: { baseDelayMs: number; idleTimeoutMs: number };
+  /** Model requests per run; undefined = no limit. */
+  maxTurns?: number;
+  /** Record the model in the session before the next message (a new session, or a resume on another model). */
+  announceModel?: boolean;
+  /** Likewise the thinking level, so that a resume comes back on it. */
+  announceThinking?: boolean;
+  /** Secret values (API keys) that must not reach any file this agent writes, besides the model's key. */
+  secrets?: string[];
+  /** Called with a failed reply's error before anything was streamed: another credential to retry with, an error to show instead, or undefined. */
+  rotateCredential?: (errorMessage: string) => Promise<{ apiKey: string; model?: Model } | { error: string } | undefined>;
+  /** What the user must know about how the session was opened (a fork of a session open elsewhere). */
+  warnings?: string[];
+  /** Hooks and extensions (see agent-extensions.ts). */
+  extensions?: ExtensionsFactory;
+  /** 0 for the session's agent, 1 for its subagents, and so on; a subagent's Stop hooks are SubagentStop hooks. */
+  depth?: number;
+  /** Finds a model by pattern, for subagents whose definition names one. */
+  selectModel?: (pattern: string) => Promise<{ model: Model; apiKey: string | undefined }>;
+}
+
+/** How many queued steering or follow-up messages the next turn takes. */
+export type QueueMode = "one-at-a-time" | "all";

@@ -1,0 +1,82 @@
+import { invalidArgumentsError } from "../ai/index.ts";
+import type { ToolCall, ToolResultMessage } from "../ai/messages.ts";
+import type { ApprovalGate } from "../tools/approval.ts";
+import type { ToolHookPoint } from "../tools/hook-points.ts";
+import { runToolCall } from "../tools/run.ts";
+import type { Tool, ToolContext, ToolResult } from "../tools/types.ts";
+import type { AgentEvent } from "./events.ts";
+
+/** What a reply's tool calls run with. */
+export interface ToolCallRun {
+  /** Read at each call: a tool source may change the list while a reply's calls run. */
+  tools: () => Tool[];
+  /** Everything each tool gets but its progress callback and call id. */
+  context: Omit<ToolContext, "onUpdate" | "toolCallId">;
+  gate: ApprovalGate;
+  hooks: readonly ToolHookPoint[] | undefined;
+  emit: (event: AgentEvent) => void;
+  /** Filled with the reasons of hooks that said `continue: false`. */
+  halts: string[];
+}
+
+/**
+ * Runs a reply's tool calls. Calls that only read run together; a call that writes or executes
+ * waits for the ones before it and holds back the ones after, so effects happen in the order
+ * the model asked for them. Results come back in call order.
+ */
+export async function runToolCalls(calls: ToolCall[], run: ToolCallRun): Promise<ToolResultMessage[]> {
+  const results: ToolResultMessage[] = new Array(calls.length);
+  let batch: Promise<void>[] = [];
+  for (const [index, call] of calls.entries()) {
+    const tool = run.tools().find((t) => t.name === call.name);
+    const job = () => runOne(call, tool, run).then((message) => void (results[index] = message));
+    if (tool?.effect === "read") batch.push(job());
+    else {
+      await Promise.all(batch);
+      batch = [];
+      await job();
+    }
+  }
+  await Promise.all(batch);
+  return results;
+}
+
+async function runOne(call: ToolCall, tool: Tool | undefined, run: ToolCallRun): Promise<ToolResultMessage> {
+  const { emit } = run;
+  emit({ type: "tool_execution_start", toolCallId: call.id, toolName: call.name, args: call.arguments });
+  let result: ToolResult;
+  const badArguments = invalidArgumentsError(call.arguments);
+  if (badArguments) {
+    result = { content: [{ type: "text", text: badArguments }], isError: true };
+  } else if (!tool) {
+    const names = run.tools().map((t) => t.name).join(", ") || "none";
+    result = { content: [{ type: "text", text: `There is no tool named ${call.name}. Available tools: ${names}.` }], isError: true };
+  } else {
+    result = await runToolCall(
+      tool,
+      call.arguments,
+      {
+        ...run.context,
+        onUpdate: (output) => emit({ type: "tool_execution_update", toolCallId: call.id, toolName: call.name, output }),
+        toolCallId: call.id,
+      },
+      run.gate,
+      run.hooks,
+      call.id,
+    );
+  }
+  if (result.halt !== undefined) run.halts.push(result.halt);
+  const message: ToolResultMessage = {
+    role: "toolResult",
+    toolCallId: call.id,
+    toolName: call.name,
+    content: result.content,
+    isError: result.isError ?? false,
+    ...(result.details === undefined ? {} : { details: result.details }),
+    timestamp: Date.now(),
+  };
+  emit({ type: "tool_execution_end", toolCallId: call.id, toolName: call.name, isError: message.isError, details: result.details });
+  emit({ type: "message_start", message });
+  emit({ type: "message_end", message });
+  return message;
+}
