@@ -17,7 +17,7 @@ mod stream;
 mod types;
 mod walk;
 
-pub use stream::{Outbox, ReorderWindow};
+pub use stream::Outbox;
 pub use types::*;
 
 /// Searches `opts.paths` for `opts.pattern`. Blocking; call it off the JS thread.

@@ -6,4 +6,3 @@ mod outbox;
 mod window;
 
 pub use outbox::Outbox;
-pub use window::ReorderWindow;

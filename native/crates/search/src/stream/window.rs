@@ -47,11 +47,13 @@ impl<T> ReorderWindow<T> {
     }
 
     /// Results stored and waiting for an earlier one.
+    #[cfg(test)]
     pub fn buffered(&self) -> usize {
         self.slots.iter().filter(|slot| slot.is_some()).count()
     }
 
     /// The sequence number the window waits for.
+    #[cfg(test)]
     pub fn next(&self) -> u64 {
         self.next
     }
