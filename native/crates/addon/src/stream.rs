@@ -110,14 +110,18 @@ where
     out.set(
         "next",
         env.function("next", move |args| {
-            let stream = Arc::clone(&next_handle.0);
+            let (stream, owner) = (Arc::clone(&next_handle.0), Arc::clone(&next_handle.0));
             args.env().spawn_promise(
                 move || match stream.outbox.next_chunk() {
                     Some(chunk) => Ok(Some(chunk)),
                     None => stream.end(),
                 },
-                |env, chunk: Option<Vec<u8>>| match chunk {
-                    Some(chunk) => env.buffer(&chunk),
+                move |env, chunk: Option<Vec<u8>>| match chunk {
+                    Some(chunk) => {
+                        let buffer = env.buffer(&chunk);
+                        owner.outbox.recycle(chunk);
+                        buffer
+                    }
                     None => env.null(),
                 },
             )

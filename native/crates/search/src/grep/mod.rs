@@ -67,6 +67,7 @@ impl Prepared {
             matcher: self.matcher.clone(),
             searcher: self.searcher.clone(),
             multi_line: self.multi_line,
+            spare: FileHits::default(),
         }
     }
 
@@ -148,9 +149,17 @@ struct Worker<'a> {
     matcher: RegexMatcher,
     searcher: Searcher,
     multi_line: bool,
+    /// Buffers of a file already printed, reused for the next: dense output otherwise allocates
+    /// (and page-faults in) fresh buffers per file.
+    spare: FileHits,
 }
 
 impl<'a> Worker<'a> {
+    /// Gives back a file's hits once they are formatted.
+    pub fn recycle(&mut self, hits: FileHits) {
+        self.spare = hits;
+    }
+
     /// Searches one walk entry. `count_only` skips keeping lines (counts and groups still right),
     /// for files whose lines nobody will see.
     pub fn search_entry(&mut self, dent: &DirEntry, count_only: bool) -> Searched {
@@ -176,12 +185,14 @@ impl<'a> Worker<'a> {
         if hits.groups > 0 {
             Searched::Hits(hits)
         } else {
+            self.recycle(hits);
             Searched::Nothing
         }
     }
 
     fn search(&mut self, path: &Path, count_only: bool) -> std::io::Result<FileHits> {
-        let mut hits = FileHits::default();
+        let mut hits = std::mem::take(&mut self.spare);
+        hits.reset();
         let counter = Counter { matcher: &self.matcher, multi_line: self.multi_line };
         if self.opts.mode == GrepMode::Content && !count_only {
             let sink = LineSink {

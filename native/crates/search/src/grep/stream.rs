@@ -45,7 +45,11 @@ pub(crate) fn run_stream(
                     let mut worker = prepared.worker(opts, cancel, &stats);
                     let (format, totals) = (&format, &totals);
                     move |dent: DirEntry| match worker.search_entry(&dent, false) {
-                        Searched::Hits(hits) => Some(format.file(dent.path(), &hits, totals)),
+                        Searched::Hits(hits) => {
+                            let block = format.file(dent.path(), &hits, totals);
+                            worker.recycle(hits);
+                            Some(block)
+                        }
                         Searched::Nothing | Searched::Cancelled => None,
                     }
                 },
@@ -60,6 +64,7 @@ pub(crate) fn run_stream(
                 move |dent: DirEntry, _: &mut Vec<()>| match worker.search_entry(&dent, false) {
                     Searched::Hits(hits) => {
                         let block = format.file(dent.path(), &hits, totals);
+                        worker.recycle(hits);
                         if outbox.write(separator, &block) {
                             WalkState::Continue
                         } else {

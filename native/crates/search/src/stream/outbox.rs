@@ -39,6 +39,9 @@ struct State {
     outcome: Option<Result<StreamSummary, SearchError>>,
     /// The consumer is gone: producers stop at their next write.
     closed: bool,
+    /// Chunks the consumer is done with, reused: a fresh chunk of this size is a fresh mapping
+    /// from the allocator, and touching its pages cost more than the search in a profile.
+    spare: Vec<Vec<u8>>,
     consumer_waiting: bool,
 }
 
@@ -78,7 +81,7 @@ impl Outbox {
         state.wrote_any = true;
         state.current.extend_from_slice(block);
         if state.current.len() >= self.chunk_bytes {
-            let full = std::mem::take(&mut state.current);
+            let full = self.swap_current(&mut state);
             state.queue.push_back(full);
             while state.queue.len() > self.max_queued && !state.closed {
                 state = self.room.wait(state).unwrap_or_else(|poisoned| poisoned.into_inner());
@@ -112,7 +115,7 @@ impl Outbox {
             let ended = state.outcome.is_some() || state.closed;
             let waited_enough = partial_since.map_or(false, |since| since.elapsed() >= FLUSH_DELAY);
             if pending > 0 && (ended || pending >= self.eager_bytes || waited_enough) {
-                return Some(std::mem::take(&mut state.current));
+                return Some(self.swap_current(&mut state));
             }
             if ended {
                 return None;
@@ -129,6 +132,21 @@ impl Outbox {
         }
     }
 
+    /// Hands a chunk `next_chunk` gave out back for reuse, once its bytes were copied out.
+    pub fn recycle(&self, mut chunk: Vec<u8>) {
+        let mut state = self.lock();
+        if chunk.capacity() >= self.chunk_bytes && state.spare.len() <= self.max_queued && !state.closed {
+            chunk.clear();
+            state.spare.push(chunk);
+        }
+    }
+
+    /// Takes the chunk being filled, putting a spare (or a new one of full size) in its place.
+    fn swap_current(&self, state: &mut State) -> Vec<u8> {
+        let next = state.spare.pop().unwrap_or_else(|| Vec::with_capacity(self.chunk_bytes + self.chunk_bytes / 4));
+        std::mem::replace(&mut state.current, next)
+    }
+
     /// The outcome, once `next_chunk` returned `None` after the search finished.
     pub fn outcome(&self) -> Option<Result<StreamSummary, SearchError>> {
         self.lock().outcome.clone()
@@ -141,6 +159,7 @@ impl Outbox {
         state.closed = true;
         state.queue.clear();
         state.current = Vec::new();
+        state.spare = Vec::new();
         self.room.notify_all();
         self.ready.notify_all();
     }
