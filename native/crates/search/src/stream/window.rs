@@ -19,7 +19,12 @@ impl<T> ReorderWindow<T> {
 
     /// Whether `seq` may be handed out now: it lies inside the window.
     pub fn has_room(&self, seq: u64) -> bool {
-        seq < self.next + self.capacity as u64
+        seq < self.limit()
+    }
+
+    /// The first sequence number past the window.
+    pub fn limit(&self) -> u64 {
+        self.next + self.capacity as u64
     }
 
     /// Stores the result for `seq`, which must be inside the window and not yet stored.
