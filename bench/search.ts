@@ -23,8 +23,6 @@ const TARGET_HEAD_MS = 50;
 interface Timing {
   command: string;
   median: number;
-  mean: number;
-  stddev: number;
 }
 
 async function capture(args: string[], cwd = ROOT): Promise<{ stdout: Buffer; code: number }> {
@@ -36,12 +34,19 @@ async function capture(args: string[], cwd = ROOT): Promise<{ stdout: Buffer; co
 /**
  * hyperfine with output to a pipe: rg notices a /dev/null stdout and stops at the first match.
  * `-i`: the empty-directory floor exits 1 (nothing found); outputs were checked before timing.
+ * Several short rounds, each running every command, and the median of the rounds' medians: the
+ * load of a shared machine drifts, and one long round would give each command a different load.
  */
-async function hyperfine(name: string, commands: string[], runs = 10): Promise<Timing[]> {
-  const json = join(WORK, `search-${name}.json`);
-  const { code } = await capture(["hyperfine", "--style", "basic", "-N", "-i", "--output", "pipe", "--warmup", "2", "--runs", String(runs), "--export-json", json, ...commands]);
-  if (code !== 0) throw new Error(`hyperfine ${name} failed`);
-  return JSON.parse(readFileSync(json, "utf8")).results;
+async function hyperfine(name: string, commands: string[], runs = 5, rounds = 3): Promise<Timing[]> {
+  const medians: number[][] = commands.map(() => []);
+  for (let round = 0; round < rounds; round++) {
+    const json = join(WORK, `search-${name}-${round}.json`);
+    const { code } = await capture(["hyperfine", "--style", "basic", "-N", "-i", "--output", "pipe", "--warmup", "1", "--runs", String(runs), "--export-json", json, ...commands]);
+    if (code !== 0) throw new Error(`hyperfine ${name} failed`);
+    const results: { median: number }[] = JSON.parse(readFileSync(json, "utf8")).results;
+    results.forEach((result, i) => medians[i]!.push(result.median));
+  }
+  return commands.map((command, i) => ({ command, median: median(medians[i]!) }));
 }
 
 function fileCount(dir: string): number {
@@ -163,7 +168,7 @@ async function main(): Promise<void> {
       `bash -c "${rg.join(" ")} -i deprecated ${tree} | head -1"`,
       `bash -c "${OMP} grep x ${empty} | head -1"`,
     ],
-    20,
+    10,
   );
   const head = { ompMs: ms(headOmp!.median), rgMs: ms(headRg!.median), ompStartMs: ms(startOmp!.median) };
 
@@ -191,8 +196,8 @@ function markdown(r: {
   );
   return `# Search: omp grep / omp find vs ripgrep
 
-${r.date}, ${r.tree.files.toLocaleString("en-US")} real files (copies of node_modules), hyperfine medians
-(2 warm-ups, 10 runs, output to a pipe), every pair in the same run. Before timing, \`omp grep\` is
+${r.date}, ${r.tree.files.toLocaleString("en-US")} real files (copies of node_modules), medians of 3 hyperfine
+rounds (1 warm-up and 5 runs of every command per round, output to a pipe). Before timing, \`omp grep\` is
 checked byte for byte against \`rg --sort path\` and line for line against plain \`rg\`
 (\`--sort none\` too). Plain \`rg\` is the reference. Target: ≤ ${TARGET_WALL}× rg. The machine has
 2 cores shared with other work: load average ${r.loadAverage.before} before, ${r.loadAverage.after} after,
