@@ -9,8 +9,9 @@
  */
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
-import { type RecordedRequest, type Standin, type Turn, startStandin } from "../test/support/standin/index.ts";
-import { median, now, percentile, round } from "./stats.ts";
+import { type Standin, type Turn, startStandin } from "../test/support/standin/index.ts";
+import { perStepOutsideProvider, posts, spawnTimed, timeToRequest } from "./startup-timing.ts";
+import { median, percentile, round } from "./stats.ts";
 
 const ROOT = resolve(import.meta.dir, "..");
 const OMP = process.env.OMP_BIN ?? join(ROOT, "dist", "omp");
@@ -63,13 +64,7 @@ function envFor(ctx: Context, provider: Provider): Record<string, string> {
   return { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: ctx.home, LANG: "C.UTF-8", ...provider.env(ctx.standin.url) };
 }
 
-async function spawnOnce(args: string[], ctx: Context, provider: Provider): Promise<{ started: number; ended: number; code: number; stderr: string }> {
-  const started = now();
-  const child = Bun.spawn([OMP, ...args], { cwd: ctx.repo, env: envFor(ctx, provider), stdin: "ignore", stdout: "ignore", stderr: "pipe" });
-  const [stderr, code] = await Promise.all([new Response(child.stderr).text(), child.exited]);
-  const ended = now();
-  return { started, ended, code, stderr };
-}
+const spawnOptions = (ctx: Context, provider: Provider) => ({ cwd: ctx.repo, env: envFor(ctx, provider) });
 
 /** Runs omp under GNU time and returns its maximum resident set size in bytes. */
 async function maxRssOf(args: string[], ctx: Context, provider: Provider): Promise<number> {
@@ -79,10 +74,6 @@ async function maxRssOf(args: string[], ctx: Context, provider: Provider): Promi
   const kb = /OMP_MAX_RSS_KB=(\d+)/.exec(stderr)?.[1];
   if (!kb) throw new Error(`no max RSS in: ${stderr}`);
   return Number(kb) * 1024;
-}
-
-function posts(standin: Standin): RecordedRequest[] {
-  return standin.requests.filter((r) => r.method === "POST");
 }
 
 async function hyperfine(name: string, commands: string[], options: string[], env: Record<string, string>): Promise<{ median: number; mean: number; stddev: number; min: number }[]> {
@@ -99,18 +90,13 @@ async function startup(ctx: Context, runs: number) {
   const first: number[] = [];
   const firstNoSession: number[] = [];
   const version: number[] = [];
-  const firstRequest = async (args: string[]) => {
-    ctx.standin.requests.length = 0;
-    const run = await spawnOnce([...args, "-p", "hello"], ctx, provider);
-    if (run.code !== 0) throw new Error(`omp -p failed: ${run.stderr}`);
-    return posts(ctx.standin)[0]!.receivedAt - run.started;
-  };
+  const firstRequest = (args: string[]) => timeToRequest(ctx.standin, [OMP, ...args, "-p", "hello"], spawnOptions(ctx, provider));
   for (let i = 0; i < 5; i++) await firstRequest([]);
   // Interleaved, so that load from elsewhere on the machine hits all three alike.
   for (let i = 0; i < runs; i++) {
     first.push(await firstRequest([]));
     firstNoSession.push(await firstRequest(["--no-session"]));
-    const v = await spawnOnce(["--version"], ctx, provider);
+    const v = await spawnTimed([OMP, "--version"], spawnOptions(ctx, provider));
     version.push(v.ended - v.started);
   }
   const env = envFor(ctx, provider);
@@ -137,16 +123,13 @@ async function loopOverhead(ctx: Context, steps: number, runs: number) {
     for (let run = 0; run < runs; run++) {
       ctx.standin.setScript(script);
       ctx.standin.requests.length = 0;
-      const result = await spawnOnce(["-p", "--model", provider.model, "list src again and again"], ctx, provider);
+      const result = await spawnTimed([OMP, "-p", "--model", provider.model, "list src again and again"], spawnOptions(ctx, provider));
       if (result.code !== 0) throw new Error(`${provider.api}: the ${steps}-step session failed: ${result.stderr}`);
       const requests = posts(ctx.standin);
       if (requests.length !== steps + 1) throw new Error(`${provider.api}: expected ${steps + 1} requests, got ${requests.length}`);
-      // From the first request's arrival to the last one's: `steps` round trips, each the stand-in's
-      // answer plus everything omp does (parse, session, tool, next request).
-      const span = requests.at(-1)!.receivedAt - requests[0]!.receivedAt;
-      const inProvider = requests.slice(0, -1).reduce((sum, r) => sum + (r.respondedAt! - r.receivedAt), 0);
-      perStep.push((span - inProvider) / steps);
-      providerTimes.push(inProvider / steps);
+      // `steps` round trips, each the stand-in's answer plus everything omp does (parse, session, tool, next request).
+      perStep.push(perStepOutsideProvider(requests));
+      providerTimes.push(requests.slice(0, -1).reduce((sum, r) => sum + (r.respondedAt! - r.receivedAt), 0) / steps);
       walls.push(result.ended - result.started);
     }
     perProvider[provider.api] = { perStepMs: round(median(perStep)), perStepMsAll: perStep.map((v) => round(v)), wallMs: round(median(walls), 1), providerMsPerStep: round(median(providerTimes), 3) };

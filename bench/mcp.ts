@@ -1,11 +1,11 @@
 /**
  * MCP benchmarks (`bun bench/mcp.ts`): what three configured stdio servers (the real
  * server-everything from node_modules, ×3) cost omp's start-up, in print mode and in the
- * interactive mode, and what an MCP tool round trip costs beyond the server's own time.
- * Writes bench/results/mcp.json and mcp.md.
+ * interactive mode, what an MCP tool round trip costs beyond the server's own time, and how
+ * omp's start with one `.mcp.json` compares with Claude Code's (`claude -p`, from node_modules)
+ * with the same file. Writes bench/results/mcp.json and mcp.md.
  *
- * Timing: the provider stand-in stamps each request when it arrives and when its response is
- * handed over, on the same clock this process stamps spawns with.
+ * Timing: bench/startup-timing.ts (the stand-in's arrival stamps against the spawn's).
  */
 import { mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { cpus, loadavg } from "node:os";
@@ -13,22 +13,18 @@ import { join, resolve } from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { type RecordedRequest, type Standin, type Turn, startStandin } from "../test/support/standin/index.ts";
+import { perStepOutsideProvider, posts, spawnTimed, timeToRequest } from "./startup-timing.ts";
+import { median, round } from "./stats.ts";
 
 const ROOT = resolve(import.meta.dir, "..");
 const OMP = process.env.OMP_BIN ?? join(ROOT, "dist", "omp");
 const WORK = join(ROOT, "bench", "work", "mcp");
 const RESULTS = join(ROOT, "bench", "results");
 const EVERYTHING = join(ROOT, "node_modules", "@modelcontextprotocol", "server-everything", "dist", "index.js");
+const CLAUDE = join(ROOT, "node_modules", ".bin", "claude");
 const MODEL = "anthropic/claude-sonnet-5-5";
 const READY = "Ask anything";
 
-const now = () => performance.timeOrigin + performance.now();
-const round = (value: number, digits = 2) => Math.round(value * 10 ** digits) / 10 ** digits;
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = sorted.length >> 1;
-  return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
-}
 const stats = (values: number[]) => ({ median: round(median(values)), min: round(Math.min(...values)), max: round(Math.max(...values)), runs: values.length });
 
 interface Setup {
@@ -54,14 +50,7 @@ function env(standin: Standin, home: string): Record<string, string> {
   return { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: home, LANG: "C.UTF-8", ANTHROPIC_BASE_URL: standin.url, ANTHROPIC_API_KEY: "bench-key", OMP_NO_UPDATE_CHECK: "1" };
 }
 
-const posts = (standin: Standin): RecordedRequest[] => standin.requests.filter((r) => r.method === "POST");
-
-async function printRun(standin: Standin, s: Setup, args: string[]): Promise<{ started: number; code: number; stderr: string }> {
-  const started = now();
-  const child = Bun.spawn([OMP, "-p", "--model", MODEL, ...args], { cwd: s.repo, env: env(standin, s.home), stdin: "ignore", stdout: "ignore", stderr: "pipe" });
-  const [stderr, code] = await Promise.all([new Response(child.stderr).text(), child.exited]);
-  return { started, code, stderr };
-}
+const printArgv = (args: string[]) => [OMP, "-p", "--model", MODEL, ...args];
 
 // 1. Print mode: spawn to the first request's arrival.
 async function printStartup(standin: Standin, runs: number) {
@@ -70,10 +59,7 @@ async function printStartup(standin: Standin, runs: number) {
   const first = async (s: Setup, cold: boolean) => {
     if (cold) rmSync(join(s.home, ".omp", "agent", "cache"), { recursive: true, force: true });
     standin.setScript([{ text: "ok" }]);
-    standin.requests.length = 0;
-    const run = await printRun(standin, s, ["hello"]);
-    if (run.code !== 0) throw new Error(`omp -p failed: ${run.stderr}`);
-    return posts(standin)[0]!.receivedAt - run.started;
+    return timeToRequest(standin, printArgv(["hello"]), { cwd: s.repo, env: env(standin, s.home) });
   };
   for (let i = 0; i < 3; i++) {
     await first(none, false);
@@ -149,13 +135,10 @@ async function roundTrip(standin: Standin, steps: number, runs: number) {
       const script: Turn[] = [...Array.from({ length: steps }, (_, i) => ({ toolCalls: [{ id: `c${i}`, name, arguments: args }] })), { text: "done" }];
       standin.setScript(script);
       standin.requests.length = 0;
-      const result = await printRun(standin, s, ["go"]);
+      const result = await spawnTimed(printArgv(["go"]), { cwd: s.repo, env: env(standin, s.home) });
       if (result.code !== 0) throw new Error(`loop of ${name} failed: ${result.stderr}`);
-      const requests = posts(standin);
       // Skip the first step (the server may still be connecting); the rest are steady round trips.
-      const span = requests.at(-1)!.receivedAt - requests[1]!.receivedAt;
-      const inProvider = requests.slice(1, -1).reduce((sum, r) => sum + (r.respondedAt! - r.receivedAt), 0);
-      perStep.push((span - inProvider) / (steps - 1));
+      perStep.push(perStepOutsideProvider(posts(standin), 1));
     }
     return round(median(perStep), 3);
   };
@@ -174,6 +157,80 @@ async function roundTrip(standin: Standin, steps: number, runs: number) {
   return { steps, runs, perStepMcpMs: viaOmp, perStepBuiltinMs: builtin, directSdkCallMs: directMs, overheadBeyondServerMs: round(viaOmp - directMs, 3) };
 }
 
+// 4. Claude Code with the same .mcp.json: spawn to the first model request carrying the three servers' tools.
+const SERVERS = [1, 2, 3];
+
+/** A request that names a tool of each of the three servers (as a tool, or deferred by name, as Claude Code sends them). */
+function carriesAllServers(request: RecordedRequest): boolean {
+  const body = JSON.stringify(request.body);
+  return SERVERS.every((i) => body.includes(`mcp__everything${i}__echo`));
+}
+
+/** Claude Code offline: the stand-in as its API, and none of its other traffic (telemetry, updates, error reports). */
+function claudeEnv(standin: Standin, home: string): Record<string, string> {
+  return {
+    PATH: process.env.PATH ?? "/usr/bin:/bin",
+    HOME: home,
+    LANG: "C.UTF-8",
+    ANTHROPIC_BASE_URL: standin.url,
+    ANTHROPIC_API_KEY: "sk-ant-bench-0123456789",
+    CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: "1",
+    DISABLE_AUTOUPDATER: "1",
+    DISABLE_TELEMETRY: "1",
+    DISABLE_ERROR_REPORTING: "1",
+    CLAUDE_CODE_MAX_RETRIES: "0",
+    NO_PROXY: "127.0.0.1,localhost",
+  };
+}
+
+async function claudeComparison(standin: Standin, runs: number) {
+  const s = setup("vs-claude", 0);
+  // One file both read with --mcp-config, outside the project so that neither also loads it as the project's.
+  const config = join(WORK, "vs-claude", "shared", ".mcp.json");
+  mkdirSync(join(WORK, "vs-claude", "shared"), { recursive: true });
+  writeFileSync(config, JSON.stringify({ mcpServers: Object.fromEntries(SERVERS.map((i) => [`everything${i}`, { command: "node", args: [EVERYTHING, "stdio"] }])) }, null, 2));
+  const claudeHome = join(WORK, "vs-claude", "claude-home");
+  mkdirSync(claudeHome, { recursive: true });
+  const version = Bun.spawnSync([CLAUDE, "--version"], { env: claudeEnv(standin, claudeHome) }).stdout.toString().trim().replace(/ \(Claude Code\)$/, "");
+  const omp = (servers: boolean, cold = false) => {
+    if (cold) rmSync(join(s.home, ".omp", "agent", "cache"), { recursive: true, force: true });
+    standin.setScript([{ text: "ok" }]);
+    const argv = printArgv([...(servers ? ["--mcp-config", config] : []), "hello"]);
+    return timeToRequest(standin, argv, { cwd: s.repo, env: env(standin, s.home), ...(servers ? { matches: carriesAllServers } : {}) });
+  };
+  const claude = (servers: boolean) => {
+    // Side requests, if it makes any, get an answer too.
+    standin.setScript(Array.from({ length: 8 }, () => ({ text: "ok" })));
+    const argv = [CLAUDE, "-p", "hello", "--strict-mcp-config", ...(servers ? ["--mcp-config", config] : [])];
+    return timeToRequest(standin, argv, { cwd: s.repo, env: claudeEnv(standin, claudeHome), matches: (r) => r.path.startsWith("/v1/messages") && (!servers || carriesAllServers(r)) });
+  };
+  await omp(false);
+  await omp(true);
+  await claude(false);
+  await claude(true);
+  const times = { ompNone: [] as number[], ompCached: [] as number[], ompCold: [] as number[], claudeNone: [] as number[], claudeThree: [] as number[] };
+  // Interleaved, so that load from elsewhere on the machine hits all alike.
+  for (let i = 0; i < runs; i++) {
+    times.ompNone.push(await omp(false));
+    times.ompCached.push(await omp(true));
+    times.ompCold.push(await omp(true, true));
+    times.claudeNone.push(await claude(false));
+    times.claudeThree.push(await claude(true));
+  }
+  return {
+    claudeVersion: version,
+    omp: { none: stats(times.ompNone), threeCached: stats(times.ompCached), threeCold: stats(times.ompCold) },
+    claude: { none: stats(times.claudeNone), three: stats(times.claudeThree) },
+    ratios: {
+      ompCachedOverNone: round(median(times.ompCached) / median(times.ompNone)),
+      ompColdOverNone: round(median(times.ompCold) / median(times.ompNone)),
+      claudeThreeOverNone: round(median(times.claudeThree) / median(times.claudeNone)),
+      claudeThreeOverOmpCold: round(median(times.claudeThree) / median(times.ompCold)),
+      claudeThreeOverOmpCached: round(median(times.claudeThree) / median(times.ompCached)),
+    },
+  };
+}
+
 async function main(): Promise<void> {
   mkdirSync(WORK, { recursive: true });
   const standin = await startStandin({ fast: true });
@@ -183,13 +240,16 @@ async function main(): Promise<void> {
     const print = await printStartup(standin, 10);
     console.error(`  cached ${print.ratioCached}×, cold ${print.ratioCold}×`);
     console.error("interactive launch…");
-    const tty = await interactive(standin, 10);
+    const tty = await interactive(standin, 20);
     console.error(`  ${tty.ratio}×`);
     console.error("tool round trip…");
     const trip = await roundTrip(standin, 30, 3);
     console.error(`  overhead ${trip.overheadBeyondServerMs} ms`);
+    console.error("Claude Code with the same .mcp.json…");
+    const claude = await claudeComparison(standin, 5);
+    console.error(`  claude ${claude.claude.three.median} ms, omp cold ${claude.omp.threeCold.median} ms, cached ${claude.omp.threeCached.median} ms`);
     const loadAfter = loadavg().map((n) => n.toFixed(2)).join(" ");
-    const results = { date: new Date().toISOString(), cpu: cpus()[0]?.model, cores: cpus().length, bun: Bun.version, loadBefore, loadAfter, print, tty, trip };
+    const results = { date: new Date().toISOString(), cpu: cpus()[0]?.model, cores: cpus().length, bun: Bun.version, loadBefore, loadAfter, print, tty, trip, claude };
     mkdirSync(RESULTS, { recursive: true });
     writeFileSync(join(RESULTS, "mcp.json"), `${JSON.stringify(results, null, 2)}\n`);
     writeFileSync(join(RESULTS, "mcp.md"), markdown(results));
@@ -212,6 +272,7 @@ The provider is the test stand-in in zero-latency mode on loopback.
 | Print mode, spawn to first request, 3 servers with their cached tool lists (every run after the first) | ${r.print.threeCached.median} ms = ${r.print.ratioCached}× none (${r.print.none.median} ms) | ≤ 1.25× | ${met(r.print.ratioCached <= 1.25)} |
 | Interactive launch to a ready prompt, 3 servers | ${r.tty.three.median} ms = ${r.tty.ratio}× none (${r.tty.none.median} ms) | ≤ 1.05× | ${met(r.tty.ratio <= 1.05)} |
 | MCP tool round trip beyond the server's own time | ${r.trip.overheadBeyondServerMs} ms | reported | — |
+| Against Claude Code, same \`.mcp.json\`: spawn to the first request carrying the 3 servers' tools | omp ${r.claude.omp.threeCold.median} ms cold, ${r.claude.omp.threeCached.median} ms cached; Claude Code ${r.claude.claude.three.median} ms | compared | — |
 
 ## Print mode
 
@@ -254,7 +315,25 @@ The first row includes the agent loop's own step (session writes, the next reque
 measures alone; on a loaded 2-core machine that step dominates and varies by tens of milliseconds between runs, so the
 MCP call's own share (first row minus the built-in row) is within that noise here.
 
-Claude Code was not compared: it needs an Anthropic account or key to start its agent, which this offline machine does not have.
+## Against Claude Code, same \`.mcp.json\`
+
+Claude Code ${r.claude.claudeVersion} (\`node_modules/.bin/claude\`, the npm package \`@anthropic-ai/claude-code\`) and omp, each run as
+\`-p hello --mcp-config <one .mcp.json with the three servers>\` (Claude Code also \`--strict-mcp-config\`), pointed at the same
+stand-in on loopback (Claude Code through \`ANTHROPIC_BASE_URL\` and an API key, with its non-essential traffic, telemetry, error
+reports and auto-updater off). Measured: spawn to the stand-in's receipt of the first \`/v1/messages\` request that carries
+a tool of each of the three servers (omp sends them as tools; Claude Code lists them by name for its ToolSearch, which
+counts: it has connected to the servers to know them). "None" is the same command without any MCP config. ${r.claude.omp.none.runs} runs each, interleaved.
+
+| | median | min | max |
+|---|---|---|---|
+| omp, no MCP config | ${r.claude.omp.none.median} ms | ${r.claude.omp.none.min} ms | ${r.claude.omp.none.max} ms |
+| omp, 3 servers, cached tool lists (every run after the first) | ${r.claude.omp.threeCached.median} ms (${r.claude.ratios.ompCachedOverNone}×) | ${r.claude.omp.threeCached.min} ms | ${r.claude.omp.threeCached.max} ms |
+| omp, 3 servers, cold (cache removed: waits for the servers) | ${r.claude.omp.threeCold.median} ms (${r.claude.ratios.ompColdOverNone}×) | ${r.claude.omp.threeCold.min} ms | ${r.claude.omp.threeCold.max} ms |
+| Claude Code, no MCP config | ${r.claude.claude.none.median} ms | ${r.claude.claude.none.min} ms | ${r.claude.claude.none.max} ms |
+| Claude Code, 3 servers (waits for them every run) | ${r.claude.claude.three.median} ms (${r.claude.ratios.claudeThreeOverNone}×) | ${r.claude.claude.three.min} ms | ${r.claude.claude.three.max} ms |
+
+With the three servers, Claude Code's first request comes ${r.claude.ratios.claudeThreeOverOmpCold}× later than omp's cold one (both wait for the
+servers) and ${r.claude.ratios.claudeThreeOverOmpCached}× later than omp's usual, cached one.
 `;
 }
 

@@ -1,4 +1,4 @@
-import { existsSync, fstatSync } from "node:fs";
+import { fstatSync } from "node:fs";
 import { resolve } from "node:path";
 import type { Agent } from "../core/agent/agent.ts";
 import { expandMentions, attachFile } from "../core/agent/mentions.ts";
@@ -9,10 +9,7 @@ import { THINKING_LEVELS, isThinkingLevel } from "../core/ai/model.ts";
 import { loadAgentConfig } from "../core/config/agent-config.ts";
 import type { SettingsInput } from "../core/config/settings-schema.ts";
 import { OmpError } from "../core/errors/omp-error.ts";
-import { mcpFiles } from "../core/mcp/config-paths.ts";
-import { enabledPlugins } from "../core/plugins/enabled.ts";
-import { pluginMcpServers } from "../core/plugins/wiring.ts";
-import { LazyMcpSource } from "../core/mcp/lazy-source.ts";
+import { configuredMcp } from "../core/mcp/configured.ts";
 import { displayPath, expandHome } from "../core/paths.ts";
 import { untrustedNotice } from "../core/trust/folder-trust.ts";
 import { formatAge, listSessions, mostRecentSession, resolveSession } from "../core/session/listing.ts";
@@ -119,41 +116,6 @@ export async function runAgent(messages: string[], flags: AgentFlags): Promise<n
 /** How long after the interactive mode's first frame the MCP servers start. */
 const MCP_AFTER_FRAME_MS = 50;
 
-/**
- * MCP servers, when any is configured: their module and the SDK load in the background. A failing
- * server is one warning: on stderr, or in the interactive mode's transcript.
- */
-function startMcp(cwd: string, env: NodeJS.ProcessEnv, flags: AgentFlags, interactive: boolean, warn: (line: string) => void): LazyMcpSource | undefined {
-  const files = mcpFiles(cwd, flags.mcpConfig, env);
-  const missing = files.find((file) => file.kind === "flag" && !existsSync(file.path));
-  if (missing) throw new OmpError(`--mcp-config ${missing.path}: file not found`, { exitCode: 2 });
-  // Installed plugins' .mcp.json servers (omp plugin) join the configured ones.
-  const plugins = pluginMcpServers(enabledPlugins(cwd), warn);
-  if (files.length === 0 && plugins.length === 0) return undefined;
-  return new LazyMcpSource({
-    cwd,
-    env,
-    flagFiles: flags.mcpConfig,
-    plugins,
-    waitForUncached: !interactive,
-    // The interactive mode starts them once its first frame is up.
-    deferStart: interactive,
-    onProblem: warn,
-  });
-}
-
-/** A prompt that is an MCP server prompt's slash command (`/mcp__server__prompt args`) becomes that prompt's text. */
-async function expandMcpPrompt(mcp: LazyMcpSource | undefined, prompt: (TextContent | ImageContent)[]): Promise<void> {
-  const first = prompt[0];
-  if (!mcp || first?.type !== "text" || !first.text.startsWith("/mcp__")) return;
-  try {
-    const expanded = await mcp.expandPrompt(first.text);
-    if (expanded !== undefined) prompt[0] = { type: "text", text: expanded };
-  } catch (error) {
-    throw new OmpError((error as Error).message, { exitCode: 2 });
-  }
-}
-
 async function runAgentWith(messages: string[], flags: AgentFlags, cleanup: (() => Promise<void>)[]): Promise<number> {
   const mode = flags.mode ?? "text";
   if (!(MODES as readonly string[]).includes(mode)) throw new OmpError(`--mode: got ${JSON.stringify(mode)}, expected one of ${MODES.join(", ")}`, { exitCode: 2 });
@@ -205,8 +167,14 @@ async function runAgentWith(messages: string[], flags: AgentFlags, cleanup: (() 
     [...builtins, ...extensions.tools, createTaskTool(subagentDefinitions(cwd, env, warn))].filter((tool) => !settings.tools.disabled.includes(tool.name)),
     withoutSkill(toolSelection),
   );
-  const mcp = startMcp(cwd, env, flags, interactive, warn);
-  if (mcp) cleanup.push(() => mcp.close());
+  // A failing server is one warning: on stderr, or in the interactive mode's transcript. The
+  // interactive mode starts them once its first frame is up.
+  const mcp = configuredMcp({ cwd, env, flagFiles: flags.mcpConfig, waitForUncached: !interactive, deferStart: interactive, warn });
+  if (mcp) {
+    cleanup.push(() => mcp.close());
+    // Server prompts are slash commands of the one registry, beside the markdown ones.
+    registry.addProvider(mcp.prompts);
+  }
   const noSession = flags.session === false;
   const approval: { ask?: Approver } = {};
   const runtime = new Runtime({
@@ -227,9 +195,13 @@ async function runAgentWith(messages: string[], flags: AgentFlags, cleanup: (() 
     ...(flags.thinking && isThinkingLevel(flags.thinking) ? { thinking: flags.thinking } : {}),
     skillTool,
     extensions: extensions.factory,
+    liveCredentials: interactive || mode === "rpc",
     // The interactive mode asks the user; rpc asks its host (extension_ui_request).
     ...(interactive || mode === "rpc" ? { approver: (request) => approval.ask!(request) } : {}),
   });
+
+  // The broker's stream would keep the process alive after the session ends.
+  cleanup.push(async () => runtime.closeCredentials());
 
   if (flags.listModels) {
     sayUntrusted(cwd);
@@ -292,7 +264,6 @@ async function runAgentWith(messages: string[], flags: AgentFlags, cleanup: (() 
     throw new OmpError('no prompt: give one as arguments (omp -p "fix the failing test"), with @file, or on stdin', { exitCode: 2 });
   }
 
-  await expandMcpPrompt(mcp, prompt);
   const agent = await runtime.createAgent(selection, resumePath);
   for (const warning of agent.warnings) process.stderr.write(`omp: ${warning}\n`);
   sayUntrusted(cwd);

@@ -2,6 +2,8 @@ import { brokerClientConfig } from "../core/broker/config.ts";
 import { BrokerCredentialSource } from "../core/broker/client.ts";
 import { readCliProxyCredentials } from "../core/broker/import.ts";
 import { startBroker } from "../core/broker/server.ts";
+import { viaCommand } from "../core/broker/via.ts";
+import { UsageResponse } from "../core/broker/wire.ts";
 import { brokerTokenPath, ensureBrokerToken } from "../core/broker/token.ts";
 import { identityKeyOf } from "../core/auth/credential.ts";
 import { OAUTH_PROVIDERS } from "../core/auth/oauth/providers.ts";
@@ -57,7 +59,11 @@ export async function runBrokerToken(options: { regenerate?: boolean; json?: boo
 
 function remote(): BrokerCredentialSource {
   const config = brokerClientConfig();
-  if (!config) throw new OmpError("no broker configured: set OMP_AUTH_BROKER_URL (and OMP_AUTH_BROKER_TOKEN or ~/.omp/auth-broker.token)", { exitCode: EXIT_USAGE });
+  if (!config) {
+    throw new OmpError("no broker configured: set OMP_AUTH_BROKER_URL or `omp config set auth.broker.url <url>` (and the token: OMP_AUTH_BROKER_TOKEN, auth.broker.token or ~/.omp/auth-broker.token)", {
+      exitCode: EXIT_USAGE,
+    });
+  }
   return new BrokerCredentialSource(config);
 }
 
@@ -71,10 +77,18 @@ export async function runBrokerStatus(options: { json?: boolean }): Promise<numb
     throw new OmpError(`the auth broker at ${client.config.url} is not answering (${error instanceof Error ? error.message : String(error)})`);
   }
   const snapshot = await client.fetchSnapshot();
+  const usage = UsageResponse.parse(await client.request("GET", "/v1/usage"));
   const providers = [...new Set(snapshot.credentials.map((entry) => entry.provider))].sort();
-  const report = { url: client.config.url, ok: health.ok === true, version: health.version, generation: snapshot.generation, credentials: snapshot.credentials.length, providers };
+  const report = { url: client.config.url, ok: health.ok === true, version: health.version, generation: snapshot.generation, credentials: snapshot.credentials.length, providers, usage: usage.reports };
+  const limits = usage.reports.flatMap((usageReport) =>
+    usageReport.limits
+      .filter((limit) => limit.status === "exhausted")
+      .map((limit) => `  ${usageReport.provider} ${limit.scope.account ?? ""}: usage limit reached, resets ${limit.window?.resetsAt ? new Date(limit.window.resetsAt).toISOString() : "at an unknown time"}\n`),
+  );
   await writeStdout(
-    options.json ? `${JSON.stringify(report)}\n` : `auth broker ${report.url}: ${report.ok ? "up" : "unhealthy"} (omp ${report.version}), ${report.credentials} credentials${providers.length ? ` for ${providers.join(", ")}` : ""}\n`,
+    options.json
+      ? `${JSON.stringify(report)}\n`
+      : `auth broker ${report.url}: ${report.ok ? "up" : "unhealthy"} (omp ${report.version}), ${report.credentials} credentials${providers.length ? ` for ${providers.join(", ")}` : ""}\n${limits.join("")}`,
   );
   return report.ok ? 0 : 1;
 }
@@ -85,18 +99,14 @@ export async function runBrokerList(options: { json?: boolean }): Promise<number
   return 0;
 }
 
-/**
- * `omp auth-broker login <provider> --via user@host`: the login runs on the broker host (its vault
- * keeps the tokens) while the browser on this machine reaches its callback through an SSH tunnel
- * on the provider's port.
- */
+/** `omp auth-broker login <provider> --via user@host`: the login runs on the broker host through ssh (core/broker/via.ts). */
 export async function runBrokerLoginVia(provider: string | undefined, via: string): Promise<number> {
   const spec = OAUTH_PROVIDERS.find((candidate) => candidate.id === provider);
   if (!spec) throw new OmpError(`--via needs the provider: ${OAUTH_PROVIDERS.map((candidate) => candidate.id).join(", ")}`, { exitCode: EXIT_USAGE });
-  if (!/^[A-Za-z0-9._@-]+$/.test(via) || via.startsWith("-")) throw new OmpError(`--via takes user@host, not "${via}"`, { exitCode: EXIT_USAGE });
-  const forward = spec.callbackPort ? ["-L", `${spec.callbackPort}:127.0.0.1:${spec.callbackPort}`, "-o", "ExitOnForwardFailure=yes"] : [];
-  const child = Bun.spawn(["ssh", "-t", ...forward, via, "omp", "auth-broker", "login", spec.id], { stdin: "inherit", stdout: "inherit", stderr: "inherit" });
-  return await child.exited;
+  const child = Bun.spawn(viaCommand(spec, via, { tty: process.stdin.isTTY === true }), { stdin: "inherit", stdout: "inherit", stderr: "inherit" });
+  const code = await child.exited;
+  if (code === 255) throw new OmpError(`ssh to ${via} failed (see its message above); check the host, your key, and that omp is installed there`, { exitCode: 1 });
+  return code;
 }
 
 /** `omp auth-broker import <file|dir>`: CLIProxyAPI credential files into this host's vault. */

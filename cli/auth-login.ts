@@ -1,14 +1,18 @@
 import { OmpError } from "../core/errors/omp-error.ts";
+import { configuredBrokerUrl } from "../core/broker/config.ts";
 import { login } from "../core/auth/oauth/login.ts";
 import { OAUTH_PROVIDERS, type OAuthProvider, oauthProvider } from "../core/auth/oauth/providers.ts";
 import { CredentialStore } from "../core/auth/store.ts";
+import { accountLabel } from "../core/auth/credential.ts";
 import { agentDbPath, displayPath } from "../core/paths.ts";
 import { EXIT_USAGE } from "./program.ts";
+import { openBrowser } from "./open-browser.ts";
+import { firstLine } from "./stdin-line.ts";
 import { writeStdout } from "./write.ts";
 
 /** In broker mode the broker's vault is the one in use: a local write would silently change nothing. */
 export function refuseInBrokerMode(what: string): void {
-  const url = process.env.OMP_AUTH_BROKER_URL?.trim();
+  const url = configuredBrokerUrl();
   if (!url) return;
   throw new OmpError(
     `this omp uses the auth broker at ${url}, so it cannot ${what} here: on the broker host run \`omp auth-broker login\` / \`omp auth-broker logout\`, or upload this machine's credentials with \`omp auth-broker migrate --from-local\``,
@@ -31,37 +35,6 @@ export async function chooseProvider(id: string | undefined, nextLine: (prompt: 
   const picked = OAUTH_PROVIDERS[Number.parseInt(answer, 10) - 1] ?? oauthProvider(answer);
   if (!picked) throw new OmpError(`"${answer}" is none of the listed logins`, { exitCode: EXIT_USAGE });
   return picked;
-}
-
-let stdinLines: AsyncIterator<string> | undefined;
-
-/** The next line of stdin; empty at its end. */
-async function firstLine(prompt?: string): Promise<string> {
-  if (prompt) process.stderr.write(prompt);
-  stdinLines ??= (async function* () {
-    let buffer = "";
-    const decoder = new TextDecoder();
-    for await (const chunk of Bun.stdin.stream()) {
-      buffer += decoder.decode(chunk, { stream: true });
-      for (let newline = buffer.indexOf("\n"); newline >= 0; newline = buffer.indexOf("\n")) {
-        yield buffer.slice(0, newline);
-        buffer = buffer.slice(newline + 1);
-      }
-    }
-    if (buffer !== "") yield buffer;
-  })();
-  const next = await stdinLines.next();
-  return next.done ? "" : next.value;
-}
-
-function openBrowser(url: string): void {
-  const opener = process.platform === "darwin" ? "open" : process.env.DISPLAY || process.env.WAYLAND_DISPLAY ? "xdg-open" : undefined;
-  if (!opener || process.env.OMP_NO_BROWSER) return;
-  try {
-    Bun.spawn([opener, url], { stdin: "ignore", stdout: "ignore", stderr: "ignore" }).unref();
-  } catch {
-    // No browser here: the URL is printed, and pasting the code works.
-  }
 }
 
 /**
@@ -88,8 +61,7 @@ export async function loginOnTerminal(provider: OAuthProvider, nextLine: (prompt
   const store = CredentialStore.open(agentDbPath(env as NodeJS.ProcessEnv));
   try {
     const stored = store.upsert(provider.id, credential);
-    const who = credential.email ?? (credential.accountId ? `account ${credential.accountId}` : `login #${stored.id}`);
-    return `logged in to ${provider.name} as ${who}; stored in ${displayPath(store.path)}`;
+    return `logged in to ${provider.name} as ${accountLabel(credential, stored.id)}; stored in ${displayPath(store.path)}`;
   } finally {
     store.close();
   }

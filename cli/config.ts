@@ -14,6 +14,7 @@ import {
 } from "../core/paths.ts";
 import { untrustedNotice } from "../core/trust/folder-trust.ts";
 import { writeStdout } from "./write.ts";
+import { maskKey } from "../core/auth/mask.ts";
 
 interface JsonFlag {
   json?: boolean;
@@ -23,6 +24,11 @@ function sourceLabel(layer: SettingsLayer | undefined): string {
   if (!layer) return "default";
   return layer.path ? `${layer.kind} (${displayPath(layer.path)})` : layer.kind;
 }
+
+/** Settings that hold a secret: listed and echoed masked (`omp config get` still prints them, when asked by name). */
+const SECRET_SETTINGS = new Set(["auth.broker.token"]);
+
+const shown = (key: string, value: unknown) => (SECRET_SETTINGS.has(key) && typeof value === "string" ? maskKey(value) : value);
 
 function formatValue(value: unknown): string {
   if (value === undefined) return "(unset)";
@@ -41,12 +47,12 @@ export async function runConfigList(options: JsonFlag): Promise<number> {
   if (options.json) {
     const entries = keys.map((key) => {
       const layer = loaded.sourceOf(key);
-      return [key, { value: getPath(loaded.settings, key.split(".")) ?? null, source: layer?.kind ?? "default", file: layer?.path ?? null }];
+      return [key, { value: shown(key, getPath(loaded.settings, key.split("."))) ?? null, source: layer?.kind ?? "default", file: layer?.path ?? null }];
     });
     await writeStdout(`${JSON.stringify(Object.fromEntries(entries), null, 2)}\n`);
     return 0;
   }
-  const rows = keys.map((key) => [key, formatValue(getPath(loaded.settings, key.split("."))), sourceLabel(loaded.sourceOf(key))]);
+  const rows = keys.map((key) => [key, formatValue(shown(key, getPath(loaded.settings, key.split(".")))), sourceLabel(loaded.sourceOf(key))]);
   await writeStdout(table([["KEY", "VALUE", "SOURCE"], ...rows]));
   // What an untrusted project's config.yml set but does not get: not shown above, so said here.
   const notice = untrustedNotice(process.cwd());
@@ -71,9 +77,9 @@ export async function runConfigSet(key: string, words: string[], options: JsonFl
   const value = setGlobalSetting(key, words.join(" "));
   const file = globalConfigPath();
   if (options.json) {
-    await writeStdout(`${JSON.stringify({ key, value, file })}\n`);
+    await writeStdout(`${JSON.stringify({ key, value: shown(key, value), file })}\n`);
   } else {
-    await writeStdout(`${key} = ${formatValue(value)} (${displayPath(file)})\n`);
+    await writeStdout(`${key} = ${formatValue(shown(key, value))} (${displayPath(file)})\n`);
   }
   const winner = loadSettings().sourceOf(key);
   if (winner && winner.kind !== "global") {

@@ -5,6 +5,8 @@ import { isRemote, type ResolvedServer } from "../core/mcp/config-schema.ts";
 import type { McpManager, ServerState } from "../core/mcp/manager.ts";
 import { displayPath } from "../core/paths.ts";
 import { EXIT_USAGE } from "./program.ts";
+import { openBrowser } from "./open-browser.ts";
+import { firstLine } from "./stdin-line.ts";
 import { writeFdQuietly, writeStdout } from "./write.ts";
 
 export interface McpAddFlags {
@@ -90,6 +92,8 @@ function statusText(state: ServerState): string {
       return `✓ connected, ${state.tools} tool${state.tools === 1 ? "" : "s"}`;
     case "failed":
       return `✗ failed: ${state.error}`;
+    case "needs-auth":
+      return `✗ needs auth: run omp mcp login ${state.name}`;
     case "disabled":
       return "disabled";
     default:
@@ -147,17 +151,6 @@ export async function runMcpGet(name: string, flags: { json?: boolean }): Promis
   }
 }
 
-/** Opens `url` in the user's browser where there is one; the printed URL is the fallback either way. */
-function openBrowser(url: URL): void {
-  if (process.env.OMP_NO_BROWSER || (process.platform === "linux" && !process.env.DISPLAY && !process.env.WAYLAND_DISPLAY)) return;
-  const opener = process.platform === "darwin" ? "open" : process.platform === "win32" ? "explorer" : "xdg-open";
-  try {
-    Bun.spawn([opener, url.toString()], { stdio: ["ignore", "ignore", "ignore"] }).unref();
-  } catch {
-    // No opener installed: the URL is on the screen.
-  }
-}
-
 /** `omp mcp login <name>`: OAuth for a remote server; the tokens go to agent.db. */
 export async function runMcpLogin(name: string): Promise<number> {
   const { loadMcpConfig } = await import("../core/mcp/config.ts");
@@ -168,10 +161,22 @@ export async function runMcpLogin(name: string): Promise<number> {
     throw new OmpError(problem ?? `no MCP server named "${name}"; omp mcp list shows them`, { exitCode: 1 });
   }
   const { loginServer } = await import("../core/mcp/oauth-login.ts");
-  const tools = await loginServer(server, process.env, (url) => {
-    writeFdQuietly(2, `To log in to ${name}, open this URL in a browser:\n${url}\n`);
-    openBrowser(url);
-  });
-  await writeStdout(`Logged in to ${name}: ${tools} tool${tools === 1 ? "" : "s"}.\n`);
-  return 0;
+  // The browser elsewhere (over ssh): the URL it ends on, pasted here, finishes the login too.
+  const pasted = () => firstLine(process.stdin.isTTY ? "Or paste the URL the browser ends on here: " : undefined).then((line) => (line === "" ? new Promise<string>(() => {}) : line));
+  try {
+    const tools = await loginServer(
+      server,
+      process.env,
+      (url) => {
+        writeFdQuietly(2, `To log in to ${name}, open this URL in a browser:\n${url}\n`);
+        openBrowser(url);
+      },
+      pasted,
+    );
+    await writeStdout(`Logged in to ${name}: ${tools} tool${tools === 1 ? "" : "s"}.\n`);
+    return 0;
+  } finally {
+    // The pending stdin read would keep the process alive.
+    process.stdin.destroy();
+  }
 }

@@ -103,7 +103,8 @@ export function describePluginCommands(program: Command, run: Run): void {
     .action(run(async (name: string | undefined) => (await load()).runMarketplaceUpdate(name)));
   marketplace
     .command("remove")
-    .description("forget a marketplace (installed plugins stay)")
+    .description("forget a marketplace and uninstall the plugins installed from it")
     .argument("<name>", "the marketplace")
-    .action(run(async (name: string) => (await load()).runMarketplaceRemove(name)));
+    .option("--json", "print JSON")
+    .action(run(async (name: string, flags: PluginFlags) => (await load()).runMarketplaceRemove(name, flags)));
 }

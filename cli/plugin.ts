@@ -32,6 +32,7 @@ export function describeInstall(result: AnyInstall): string {
   const lines = [`Installed ${name}${previous}.`];
   if (result.kind === "package" && result.features.length > 0) lines.push(`  features: ${result.features.join(", ")}`);
   if (result.kind === "package" && result.dependencies.length > 0) lines.push(`  dependencies: ${result.dependencies.length} packages`);
+  if (result.kind === "package") for (const [name, resolved] of Object.entries(result.pinned)) lines.push(`    ${name} from ${resolved}`);
   if (result.runs.length > 0) {
     lines.push("  It will run, in every session from now on:");
     for (const line of result.runs) lines.push(`    ${line}`);
@@ -76,7 +77,9 @@ export async function runPluginList(flags: PluginFlags): Promise<number> {
   if (flags.json) await json(plugins);
   else if (plugins.length === 0) await writeStdout("No plugins installed. Add a marketplace with `omp plugin marketplace add <source>`, or `omp plugin install <npm package | git URL | folder>`.\n");
   else {
-    const rows = plugins.map((plugin) => `${plugin.enabled ? "enabled " : "disabled"}  ${plugin.id}  ${plugin.version}  ${plugin.kind === "marketplace" ? plugin.scope : (plugin.source ?? "")}`);
+    const where = (plugin: (typeof plugins)[number]) =>
+      plugin.kind === "marketplace" ? plugin.scope : plugin.kind === "claude" ? `${plugin.source} ${plugin.scope}${plugin.note ? ` — ${plugin.note}` : ""}` : (plugin.source ?? "");
+    const rows = plugins.map((plugin) => `${plugin.enabled ? "enabled " : "disabled"}  ${plugin.id}  ${plugin.version}  ${where(plugin)}`);
     await writeStdout(`${rows.join("\n")}\n`);
   }
   return 0;
@@ -180,10 +183,11 @@ export async function runMarketplaceUpdate(name: string | undefined): Promise<nu
   return 0;
 }
 
-export async function runMarketplaceRemove(name: string): Promise<number> {
-  const { removeMarketplace } = await import("../core/plugins/marketplaces.ts");
+export async function runMarketplaceRemove(name: string, flags: PluginFlags): Promise<number> {
+  const { describeRemoval, removeMarketplaceWithPlugins } = await import("../core/plugins/remove-marketplace.ts");
   const { withPluginsLock } = await import("../core/plugins/state.ts");
-  await withPluginsLock(async () => removeMarketplace(name));
-  await writeStdout(`Removed marketplace ${name}; plugins installed from it stay until you uninstall them.\n`);
+  const removal = await withPluginsLock(async () => removeMarketplaceWithPlugins(name, process.cwd()));
+  if (flags.json) await json(removal);
+  else await writeStdout(`${describeRemoval(removal, displayPath).join("\n")}\n`);
   return 0;
 }

@@ -243,7 +243,7 @@ export function describeProgram(status: Status): Command {
     .action(run(async (options: { regenerate?: boolean; json?: boolean }) => (await import("./auth-broker.ts")).runBrokerToken(options)));
   broker
     .command("status")
-    .description("ping the broker OMP_AUTH_BROKER_URL names")
+    .description("ping the broker OMP_AUTH_BROKER_URL (or auth.broker.url) names; shows usage limits it knows")
     .option("--json", "print JSON")
     .action(run(async (options: { json?: boolean }) => (await import("./auth-broker.ts")).runBrokerStatus(options)));
   broker
@@ -255,7 +255,7 @@ export function describeProgram(status: Status): Command {
     .command("login")
     .description("log in on this host (the broker's vault keeps the tokens); --via logs in for a remote broker through ssh")
     .argument("[provider]", "anthropic, openai-codex, github-copilot or google-gemini-cli")
-    .option("--via <user@host>", "run the login on that host, its callback port tunnelled to this machine's browser")
+    .option("--via <user@host[:port]>", "run the login on that host over ssh, its callback port tunnelled to this machine's browser (OMP_SSH_OPTIONS adds ssh arguments)")
     .action(
       run(async (provider: string | undefined, options: { via?: string }) =>
         options.via ? (await import("./auth-broker.ts")).runBrokerLoginVia(provider, options.via) : (await import("./auth-login.ts")).runAuthLogin(provider, { local: true }),
@@ -325,7 +325,7 @@ export function describeProgram(status: Status): Command {
     .action(run(async (name: string, options: { scope?: string }) => (await import("./mcp.ts")).runMcpRemove(name, options)));
   mcp
     .command("login")
-    .description("log in to a remote (http) server with OAuth; prints the URL to open (OMP_NO_BROWSER=1: print only)")
+    .description("log in to a remote (http) server with OAuth; prints the URL to open (OMP_NO_BROWSER=1: print only); with the browser on another machine, paste the address it ended on")
     .argument("<name>", "server name")
     .action(run(async (name: string) => (await import("./mcp.ts")).runMcpLogin(name)));
 

@@ -10,7 +10,7 @@ import type { ApprovalDecision, ApprovalRequest } from "../../core/tools/approva
 import { signalStatus } from "../modes/print.ts";
 import { type NoticeKind, type View, notice } from "./blocks.ts";
 import { COMMANDS, type CommandHost, findCommand, suggestCommand } from "./commands.ts";
-import { mcpCommandInfos, mcpPromptCommand } from "./mcp-commands.ts";
+import { mcpStatusText, watchMcpStatus } from "./mcp-commands.ts";
 import { extensionCommandInfos } from "./extension-commands.ts";
 import { findInvocable } from "../../core/extensions/expand.ts";
 import { prepareInvocation } from "../../core/extensions/invoke.ts";
@@ -114,9 +114,10 @@ export class InteractiveApp implements CommandHost {
     this.editor = new PromptEditor(theme, () => this.history.recent(500));
     this.overlays = new Overlays(this.editor, () => this.requestRender());
     this.blocks = new ConversationBlocks(this.view, (block) => this.add(block));
-    this.completer = new Completer(() => [...COMMANDS, ...extensionCommandInfos(this.runtime.extensions, COMMANDS), ...mcpCommandInfos(this.runtime)], this.cwd, () => this.requestRender());
+    this.completer = new Completer(() => [...COMMANDS, ...extensionCommandInfos(this.runtime.extensions, COMMANDS)], this.cwd, () => this.requestRender());
     this.shell = new ShellRunner(this.view, this.cwd, () => this.requestRender());
     this.control = new SessionControl(options.runtime, options.agent, options.selection);
+    watchMcpStatus(this.runtime, () => this.requestRender());
   }
 
   get agent(): Agent {
@@ -462,8 +463,9 @@ export class InteractiveApp implements CommandHost {
   }
 
   private runCommand(name: string, args: string, raw: string): void {
-    const command = findCommand(name) ?? mcpPromptCommand(this.runtime, name);
-    if (!command && findInvocable(this.runtime.extensions, name)) return this.invoke(raw.trim(), name);
+    const command = findCommand(name);
+    // A provider's name not known yet (an MCP server still starting) is waited for, not unknown.
+    if (!command && (findInvocable(this.runtime.extensions, name) || this.runtime.extensions.providerOwning(name))) return this.invoke(raw.trim(), name);
     if (!command) {
       const suggestion = suggestCommand(name);
       this.notice("warning", `Unknown command /${name}.${suggestion ? ` Did you mean /${suggestion}?` : ""} /help lists them all.`);
@@ -549,7 +551,7 @@ export class InteractiveApp implements CommandHost {
   private statusLine(width: number): string {
     const { agent, shell, cwd } = this;
     const status = sessionStatus({ agent, tick: this.view.tick, hint: this.hint, retrying: this.retrying, busy: this.busy, activity: this.activity, shell, runStarted: this.runStarted, cwd });
-    return renderStatusLine(status, width, this.view.theme);
+    return renderStatusLine({ ...status, mcp: mcpStatusText(this.runtime) }, width, this.view.theme);
   }
 
   // ---- leaving

@@ -7,7 +7,7 @@ import type { Span } from "./text.ts";
 import type { Theme } from "./theme.ts";
 
 /**
- * The markdown commands, the TypeScript extensions' commands and skills (`skill:<name>`) as the completion list and /help show them;
+ * The markdown commands, the TypeScript extensions' commands, MCP servers' prompts and skills (`skill:<name>`) as the completion list and /help show them;
  * a command named like a built-in one is left out, since the built-in one runs.
  */
 export function extensionCommandInfos(extensions: Extensions, builtins: readonly CommandInfo[]): CommandInfo[] {
@@ -15,6 +15,7 @@ export function extensionCommandInfos(extensions: Extensions, builtins: readonly
   return [
     ...extensions.commands.filter((c) => !taken.has(c.name)).map((c) => ({ name: c.name, description: c.description, ...(c.argumentHint ? { args: c.argumentHint } : {}) })),
     ...extensions.codeCommands.filter((c) => !taken.has(c.name) && !extensions.commands.some((m) => m.name === c.name)).map((c) => ({ name: c.name, description: c.description ?? "" })),
+    ...extensions.providedCommands.filter((c) => !taken.has(c.name)).map((c) => ({ name: c.name, description: c.description, ...(c.argumentHint ? { args: c.argumentHint } : {}) })),
     ...extensions.skills.map((s) => ({ name: `skill:${s.name}`, description: s.description, args: "[request]" })),
   ];
 }

@@ -2,13 +2,14 @@ import { describeError } from "../../core/errors/omp-error.ts";
 import { login } from "../../core/auth/oauth/login.ts";
 import { OAUTH_PROVIDERS, oauthProvider } from "../../core/auth/oauth/providers.ts";
 import { CredentialStore } from "../../core/auth/store.ts";
+import { configuredBrokerUrl } from "../../core/broker/config.ts";
 import type { CommandHost } from "./commands.ts";
 
 /** The paste fallback of a login in progress: `/login paste <url or code>` hands it over. */
 let pendingPaste: ((text: string) => void) | undefined;
 
 function brokerUrl(host: CommandHost): string | undefined {
-  return host.runtime.options.env.OMP_AUTH_BROKER_URL?.trim() || undefined;
+  return configuredBrokerUrl(host.runtime.options.env);
 }
 
 async function pickProvider(host: CommandHost, args: string, title: string, ids: readonly string[]): Promise<string | undefined> {

@@ -1,4 +1,5 @@
 import { describeError } from "../../core/errors/omp-error.ts";
+import { displayPath } from "../../core/paths.ts";
 import type { Scope } from "../../core/plugins/install.ts";
 import type { AnyInstall } from "../../core/plugins/service.ts";
 import type { CommandHost, SlashCommand } from "./commands.ts";
@@ -47,7 +48,7 @@ async function browse(host: CommandHost): Promise<void> {
       host.notice("info", "No plugins installed.");
       return;
     }
-    const plugin = await host.pick("Installed", plugins.map((item) => ({ label: item.id, detail: `${item.enabled ? "enabled" : "disabled"} · ${item.scope} · ${item.version}`, value: item })));
+    const plugin = await host.pick("Installed", plugins.map((item) => ({ label: item.id, detail: `${item.enabled ? "enabled" : "disabled"} · ${item.kind === "claude" ? "Claude Code · " : ""}${item.scope} · ${item.version}`, value: item })));
     if (!plugin) return;
     const action = await host.pick(plugin.id, [
       { label: plugin.enabled ? "Disable" : "Enable", value: "toggle" },
@@ -104,8 +105,11 @@ async function runMarketplace(host: CommandHost, [verb, arg]: string[]): Promise
     const { record, catalog } = await withPluginsLock(() => markets.addMarketplace(arg, host.cwd));
     host.notice("success", `Added marketplace ${record.name} (${catalog.plugins.length} plugins).`);
   } else if (verb === "remove" && arg) {
-    await withPluginsLock(async () => markets.removeMarketplace(arg));
-    host.notice("success", `Removed marketplace ${arg}.`);
+    const { describeRemoval, removeMarketplaceWithPlugins } = await import("../../core/plugins/remove-marketplace.ts");
+    const removal = await withPluginsLock(async () => removeMarketplaceWithPlugins(arg, host.cwd));
+    const [summary, ...project] = describeRemoval(removal, displayPath);
+    host.notice("success", summary!);
+    for (const line of project) host.notice("warning", line.trim());
   } else if (verb === "update") {
     for (const name of arg ? [arg] : readMarketplaces().marketplaces.map((record) => record.name)) await withPluginsLock(() => markets.updateMarketplace(name));
     host.notice("success", "Marketplaces updated.");

@@ -27,15 +27,19 @@ export interface StatusInfo {
   cost: number;
   /** Share of the context window in use, 0..100. */
   contextPercent: number;
+  /** The MCP servers' state ("MCP 1/3 starting…"); a problem shows in the warning colour. */
+  mcp?: { text: string; problem: boolean };
 }
 
 /**
  * The line above the editor: activity on the left; model, tokens, cost and context use on the
- * right. Right-hand parts are dropped from the least important end when the terminal is narrow.
+ * right (MCP servers' state first). Right-hand parts are dropped from the least important end when
+ * the terminal is narrow.
  */
 export function renderStatusLine(info: StatusInfo, width: number, theme: Theme): string {
   const contextStyle = info.contextPercent >= 85 ? theme.fg("error") : info.contextPercent >= 60 ? theme.fg("warning") : theme.fg("muted");
   const parts: [string, string][] = [
+    ...(info.mcp ? ([[info.mcp.text, theme.fg(info.mcp.problem ? "warning" : "muted")]] as [string, string][]) : []),
     [info.model, theme.fg("accent")],
     ...(info.thinking ? ([[`think ${info.thinking}`, theme.fg("muted")]] as [string, string][]) : []),
     [`↑${formatTokens(info.input)} ↓${formatTokens(info.output)}`, theme.fg("muted")],

@@ -210,8 +210,11 @@ class RpcSession {
         const { kind, name, path, warnings } = invocation;
         return this.startPrompt("prompt", id, content, { agentInvoked: true, invoked: { kind, name, path }, warnings }, invocation.restore);
       }
-      case "get_available_commands":
-        return this.respond("get_available_commands", id, { commands: availableCommands(this.runtime.extensions) });
+      case "get_available_commands": {
+        // MCP servers' prompts are known once their servers answered: the list waits for them (each within its start timeout).
+        const extensions = this.runtime.extensions;
+        return this.later("get_available_commands", id, () => extensions.settleProviders().then(() => ({ commands: availableCommands(extensions) })));
+      }
       case "steer":
       case "follow_up": {
         const content = this.content(command.message, command.images);

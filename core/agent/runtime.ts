@@ -2,10 +2,10 @@ import { join } from "node:path";
 import { PROVIDERS, getProvider } from "../ai/providers-table.ts";
 import type { Model, ThinkingLevel } from "../ai/model.ts";
 import { resolveApiKey } from "../auth/keys.ts";
-import { subscriptionHeaders } from "../auth/oauth/request-headers.ts";
+import { modelForCredential } from "../auth/oauth/subscription-model.ts";
 import { openCredentialSource } from "../auth/open-source.ts";
 import type { CredentialSource, ResolvedCredential } from "../auth/source.ts";
-import { USAGE_LIMIT_MARK } from "../ai/http/errors.ts";
+import { rejectedKey, usageLimitReset } from "../auth/usage-limit.ts";
 import type { ModelsConfig } from "../config/models-schema.ts";
 import type { Settings } from "../config/settings-schema.ts";
 import { OmpError } from "../errors/omp-error.ts";
@@ -57,6 +57,8 @@ export interface RuntimeOptions {
   extensions?: ExtensionsFactory;
   /** The extensions registry, when the caller made it first to record hooks, agents and TS extensions in it. */
   registry?: Extensions;
+  /** Follow credential changes on the auth broker while the process runs (interactive and rpc modes; print mode ends too soon to need it). */
+  liveCredentials?: boolean;
 }
 
 /** Nothing to talk to: no key for any provider and no local server. The interactive mode offers set-up instead. */
@@ -125,8 +127,17 @@ export class Runtime {
   }
 
   private credentialStore(): CredentialSource | undefined {
-    if (this.store === undefined) this.store = openCredentialSource(this.options.env) ?? null;
+    if (this.store === undefined) {
+      this.store = openCredentialSource(this.options.env) ?? null;
+      if (this.options.liveCredentials) this.store?.follow?.();
+    }
     return this.store ?? undefined;
+  }
+
+  /** Lets go of the credentials (the vault, the broker's stream) when the process is done with them. */
+  closeCredentials(): void {
+    this.store?.close();
+    this.store = null;
   }
 
   /** Keys were stored since this process looked (first-run set-up): look again. */
@@ -184,7 +195,7 @@ export class Runtime {
     }
     const warning = retiredNote(choice.model, lists);
     return {
-      model: withCredentialHeaders(choice.model, key.stored),
+      model: modelForCredential(choice.model, key.stored?.credential),
       apiKey: key.key,
       keySource: key.source,
       thinking: choice.thinking,
@@ -346,12 +357,11 @@ export class Runtime {
    * sticks to its credential otherwise.
    */
   private async rotate(selection: ModelSelection, message: string): Promise<{ apiKey: string; model: Model } | { error: string } | undefined> {
-    const at = message.indexOf(USAGE_LIMIT_MARK);
+    const until = usageLimitReset(message);
     const source = this.credentialStore();
-    if (at < 0 || !source || selection.credentialId === undefined) return undefined;
-    const until = Date.parse(message.slice(at + USAGE_LIMIT_MARK.length).replace(/\).*$/s, ""));
-    if (Number.isNaN(until)) return undefined;
+    if (!source || selection.credentialId === undefined) return undefined;
     const provider = selection.model.provider;
+    if (until === undefined) return rejectedKey(provider, message) ? this.renew(selection, source) : undefined;
     await source.block(selection.credentialId, provider, until);
     this.blocked.set(selection.credentialId, until);
     const next = await source.resolve(provider, new Set(this.blocked.keys()));
@@ -359,9 +369,24 @@ export class Runtime {
       const earliest = new Date(Math.min(...this.blocked.values())).toISOString();
       return { error: `every stored ${provider} credential has reached its usage limit; the earliest resets at ${earliest}` };
     }
+    return this.use(selection, next);
+  }
+
+  /**
+   * The provider refused the stored credential's token: a long session's login was refreshed since
+   * it started (by the broker, whose stream brought the new token, or by another process sharing
+   * the vault), or is due now. The request goes again once, with the credential's current token.
+   */
+  private async renew(selection: ModelSelection, source: CredentialSource): Promise<{ apiKey: string; model: Model } | undefined> {
+    const current = await source.resolve(selection.model.provider, new Set(this.blocked.keys()));
+    if (!current || current.key === selection.apiKey) return undefined;
+    return this.use(selection, current);
+  }
+
+  private use(selection: ModelSelection, next: ResolvedCredential): { apiKey: string; model: Model } {
     selection.credentialId = next.id;
     selection.apiKey = next.key;
-    selection.model = withCredentialHeaders(selection.model, next);
+    selection.model = modelForCredential(selection.model, next.credential);
     return { apiKey: next.key, model: selection.model };
   }
 
@@ -382,12 +407,6 @@ export class Runtime {
       ...new Set([apiKey, this.options.cliKey, ...fromEnv, ...configured, ...stored].filter((value): value is string => typeof value === "string" && value !== "")),
     ];
   }
-}
-
-/** The model with the headers a subscription backend wants for this credential (the ChatGPT account, Copilot's editor identity). */
-function withCredentialHeaders(model: Model, stored: ResolvedCredential | undefined): Model {
-  const extra = subscriptionHeaders(model.provider, stored?.credential);
-  return extra ? { ...model, headers: { ...model.headers, ...extra } } : model;
 }
 
 /**

@@ -14,16 +14,20 @@ export interface ListSource {
   name: string;
   api: Api;
   baseUrl: string;
+  /** The client identity the provider checks on every call (Copilot's editor headers). */
+  headers?: Record<string, string>;
 }
 
 export const modelListsPath = (env: Env) => join(agentDir(env as NodeJS.ProcessEnv), "model-lists.db");
 
 export function listSources(config: ModelsConfig, env: Env): ListSource[] {
-  const builtin = PROVIDERS.filter((p) => !p.local).map((p) => ({
+  // Code Assist has no model list: Gemini CLI's models are the catalog's.
+  const builtin = PROVIDERS.filter((p) => !p.local && p.api !== "google-gemini-cli").map((p) => ({
     provider: p.id,
     name: p.name,
     api: p.api,
     baseUrl: (config.providers[p.id]?.baseUrl ?? providerBaseUrl(p, env)).replace(/\/+$/, ""),
+    ...(p.headers && { headers: p.headers }),
   }));
   const custom = Object.entries(config.providers)
     .filter(([id, entry]) => !PROVIDERS.some((p) => p.id === id) && entry.baseUrl && (entry.api ?? "openai-completions") === "openai-completions")
@@ -52,7 +56,7 @@ export function mergeServedModels(models: Model[], lists: ProviderList[], source
     for (const listed of list.models) {
       if (known.has(`${list.provider}/${listed.id}`)) continue;
       known.add(`${list.provider}/${listed.id}`);
-      merged.push(modelFromListing(listed, { id: source.provider, name: source.name, api: source.api, baseUrl: source.baseUrl }, models));
+      merged.push(modelFromListing(listed, { id: source.provider, name: source.name, api: source.api, baseUrl: source.baseUrl, headers: source.headers }, models));
     }
   }
   return { models: merged, lists };
@@ -107,7 +111,7 @@ export async function refreshModelLists(options: {
       const key = await options.keyOf(source.provider);
       if (key === null) return { result: { provider: source.provider, ok: false, error: "no key" } };
       try {
-        const models = await fetchModelList(source.api, source.baseUrl, key, AbortSignal.timeout(options.timeoutMs ?? 15_000));
+        const models = await fetchModelList(source.api, source.baseUrl, key, AbortSignal.timeout(options.timeoutMs ?? 15_000), source.headers);
         return { result: { provider: source.provider, ok: true, count: models.length }, list: { provider: source.provider, fetchedAt: Date.now(), models } };
       } catch (error) {
         return { result: { provider: source.provider, ok: false, error: (error as Error).message } };

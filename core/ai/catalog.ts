@@ -133,11 +133,26 @@ export const CATALOG: Record<string, CatalogModel[]> = {
     // https://inference-docs.cerebras.ai/support/deprecation: qwen-3-coder-480b and llama-3.3-70b are gone.
     m("zai-glm-4.7", "Z.ai GLM 4.7 (Cerebras)", true, TEXT, 131_072, 40_960, [2.25, 2.75]),
   ],
-  // Subscription models (no per-token price): what Codex CLI and Copilot Chat offer.
+  // Subscription models (no per-token price): what Codex CLI, Copilot Chat and Gemini CLI offer.
+  // The Codex backend caps input at 272K and refuses efforts a model lacks ("minimal" on codex
+  // models, "none" before GPT-5.2); GPT-5.2 and later general models can turn reasoning off.
   "openai-codex": [
-    m("gpt-5.1-codex-max", "GPT-5.1 Codex Max", true, VISION, 400_000, 128_000, [0, 0], GPT_5),
-    m("gpt-5.1-codex", "GPT-5.1 Codex", true, VISION, 400_000, 128_000, [0, 0], GPT_5),
-    m("gpt-5.1-codex-mini", "GPT-5.1 Codex mini", true, VISION, 400_000, 128_000, [0, 0], GPT_5),
+    m("gpt-5.5", "GPT-5.5 (Codex)", true, VISION, 272_000, 128_000, [0, 0], effort(["low", "medium", "high", "xhigh"], "disable")),
+    m("gpt-5.4", "GPT-5.4 (Codex)", true, VISION, 272_000, 128_000, [0, 0], effort(["low", "medium", "high", "xhigh"], "disable")),
+    m("gpt-5.4-mini", "GPT-5.4 mini (Codex)", true, VISION, 272_000, 128_000, [0, 0], effort(["low", "medium", "high", "xhigh"], "disable")),
+    m("gpt-5.3-codex", "GPT-5.3 Codex", true, VISION, 272_000, 128_000, [0, 0], effort(["low", "medium", "high", "xhigh"], "never")),
+    m("gpt-5.2-codex", "GPT-5.2 Codex", true, VISION, 272_000, 128_000, [0, 0], effort(["low", "medium", "high", "xhigh"], "never")),
+    m("gpt-5.2", "GPT-5.2 (Codex)", true, VISION, 272_000, 128_000, [0, 0], effort(["low", "medium", "high", "xhigh"], "disable")),
+    m("gpt-5.1-codex-max", "GPT-5.1 Codex Max", true, VISION, 272_000, 128_000, [0, 0], effort(["low", "medium", "high", "xhigh"], "never")),
+    m("gpt-5.1-codex", "GPT-5.1 Codex", true, VISION, 272_000, 128_000, [0, 0], effort(["low", "medium", "high"], "never")),
+    m("gpt-5.1-codex-mini", "GPT-5.1 Codex mini", true, VISION, 272_000, 128_000, [0, 0], effort(["medium", "high"], "never")),
+  ],
+  // Code Assist serves the Gemini models Gemini CLI offers; 2.5 takes thinkingBudget.
+  "google-gemini-cli": [
+    m("gemini-3-pro-preview", "Gemini 3 Pro (Gemini CLI)", true, VISION, 1_048_576, 65_536, [0, 0], geminiLevels(["low", "high"])),
+    m("gemini-3-flash-preview", "Gemini 3 Flash (Gemini CLI)", true, VISION, 1_048_576, 65_536, [0, 0], geminiLevels(["minimal", "low", "medium", "high"])),
+    m("gemini-2.5-pro", "Gemini 2.5 Pro (Gemini CLI)", true, VISION, 1_048_576, 65_536, [0, 0]),
+    m("gemini-2.5-flash", "Gemini 2.5 Flash (Gemini CLI)", true, VISION, 1_048_576, 65_536, [0, 0]),
   ],
   "github-copilot": [
     m("gpt-4.1", "GPT-4.1 (Copilot)", false, VISION, 128_000, 16_384, [0, 0]),

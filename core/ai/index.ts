@@ -4,6 +4,8 @@ import type { Api, Model } from "./model.ts";
 import { PROVIDERS, getProvider, providerBaseUrl } from "./providers-table.ts";
 import { streamAnthropic } from "./providers/anthropic.ts";
 import { streamGoogle } from "./providers/google.ts";
+import { streamGeminiCli } from "./providers/google-gemini-cli.ts";
+import { streamOpenAICodex } from "./providers/openai-codex.ts";
 import { streamOpenAICompletions } from "./providers/openai-completions.ts";
 import { streamOpenAIResponses } from "./providers/openai-responses.ts";
 import type { AssistantEvent, Context, StreamFunction, StreamOptions } from "./stream.ts";
@@ -13,6 +15,8 @@ const ADAPTERS: Record<Api, StreamFunction> = {
   "openai-completions": streamOpenAICompletions,
   "openai-responses": streamOpenAIResponses,
   "google-generative-ai": streamGoogle,
+  "openai-codex-responses": streamOpenAICodex,
+  "google-gemini-cli": streamGeminiCli,
 };
 
 /**
@@ -41,7 +45,13 @@ function envApiKey(provider: string, env: Record<string, string | undefined> = p
 /** Every catalog model, with base URLs as the environment overrides them. */
 export function builtinModels(env: Record<string, string | undefined> = process.env): Model[] {
   return PROVIDERS.flatMap((provider) =>
-    (CATALOG[provider.id] ?? []).map((entry) => ({ ...entry, provider: provider.id, api: provider.api, baseUrl: providerBaseUrl(provider, env) })),
+    (CATALOG[provider.id] ?? []).map((entry) => ({
+      ...entry,
+      provider: provider.id,
+      api: provider.api,
+      baseUrl: providerBaseUrl(provider, env),
+      ...(provider.headers && { headers: { ...provider.headers } }),
+    })),
   );
 }
 

@@ -1,4 +1,5 @@
 import type { Api, Model } from "./model.ts";
+import { codexRequestHeaders } from "./providers/openai-codex.ts";
 
 /** One model as a provider's model-list endpoint names it. */
 export interface ListedModel {
@@ -23,17 +24,21 @@ const str = (value: unknown) => (typeof value === "string" && value !== "" ? val
 /** How long one provider's model list (all its pages) may take. */
 const MODEL_LIST_TIMEOUT_MS = 20_000;
 
+/** The Codex CLI version the Codex backend is told: it lists the models that version can use. */
+const CODEX_CLIENT_VERSION = "0.99.0";
+
 /**
  * Asks a provider which models it serves now, with the user's key: Anthropic's `GET /v1/models`,
- * Gemini's `GET /v1beta/models` (only models that generate content), and `GET /models` of OpenAI
- * and every OpenAI-compatible service. Pages are followed where the API pages.
+ * Gemini's `GET /v1beta/models` (only models that generate content), the Codex backend's
+ * `GET /models?client_version=` (the models the ChatGPT plan offers Codex CLI), and `GET /models`
+ * of OpenAI and every OpenAI-compatible service. Pages are followed where the API pages.
  */
-export async function fetchModelList(api: Api, baseUrl: string, apiKey: string | undefined, signal?: AbortSignal): Promise<ListedModel[]> {
+export async function fetchModelList(api: Api, baseUrl: string, apiKey: string | undefined, signal?: AbortSignal, identity: Record<string, string> = {}): Promise<ListedModel[]> {
   // A background fetch must end by itself: an endpoint that never finishes its body (a proxy or a
   // local server answering every path with a stream) would otherwise be read for the whole session.
   const limit = AbortSignal.timeout(MODEL_LIST_TIMEOUT_MS);
-  const get = async (url: string, headers: Record<string, string>): Promise<Json> => {
-    const response = await fetch(url, { headers: { accept: "application/json", ...headers }, signal: signal ? AbortSignal.any([signal, limit]) : limit });
+  const get = async (url: string, auth: Record<string, string>): Promise<Json> => {
+    const response = await fetch(url, { headers: { accept: "application/json", ...identity, ...auth }, signal: signal ? AbortSignal.any([signal, limit]) : limit });
     if (!response.ok) throw new Error(`GET ${new URL(url).pathname} answered ${response.status}`);
     const body: unknown = await response.json();
     if (body === null || typeof body !== "object") throw new Error(`GET ${new URL(url).pathname} answered something that is not a JSON object`);
@@ -65,22 +70,43 @@ export async function fetchModelList(api: Api, baseUrl: string, apiKey: string |
       token = str(body.nextPageToken);
       if (!token) break;
     }
+  } else if (api === "openai-codex-responses") {
+    const body = await get(`${baseUrl}/models?client_version=${CODEX_CLIENT_VERSION}`, codexRequestHeaders(apiKey));
+    for (const m of (body.models as Json[] | undefined) ?? []) {
+      const id = str(m.slug);
+      if (id && m.visibility !== "hide") out.push({ id, name: str(m.display_name), contextWindow: num(m.context_window) });
+    }
   } else {
     const body = await get(`${baseUrl}/models`, apiKey ? { authorization: `Bearer ${apiKey}` } : {});
     for (const m of (body.data as Json[] | undefined) ?? []) {
       const id = str(m.id);
-      if (id) out.push({ id, name: str(m.name), contextWindow: num(m.context_length) ?? num(m.context_window) ?? num(m.max_model_len) });
+      // Copilot says it under capabilities.limits.
+      const limits = ((m.capabilities as Json | undefined)?.limits ?? {}) as Json;
+      const contextWindow = num(m.context_length) ?? num(m.context_window) ?? num(m.max_model_len) ?? num(limits.max_context_window_tokens);
+      if (id) out.push({ id, name: str(m.name), contextWindow });
     }
   }
   return out;
 }
 
 /** A listed model the catalog does not know, made usable with the facts of its nearest catalog relative. */
-export function modelFromListing(listed: ListedModel, provider: { id: string; name: string; api: Api; baseUrl: string }, catalog: Model[]): Model {
+export function modelFromListing(listed: ListedModel, provider: { id: string; name: string; api: Api; baseUrl: string; headers?: Record<string, string> }, catalog: Model[]): Model {
   const relative = nearestRelative(listed.id, catalog.filter((m) => m.provider === provider.id));
   const base: Model = relative
     ? { ...relative }
-    : { id: listed.id, name: listed.id, provider: provider.id, api: provider.api, baseUrl: provider.baseUrl, reasoning: false, input: ["text"], cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 }, contextWindow: 128_000, maxTokens: 16_384 };
+    : {
+        id: listed.id,
+        name: listed.id,
+        provider: provider.id,
+        api: provider.api,
+        baseUrl: provider.baseUrl,
+        reasoning: false,
+        input: ["text"],
+        cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 },
+        contextWindow: 128_000,
+        maxTokens: 16_384,
+        ...(provider.headers && { headers: { ...provider.headers } }),
+      };
   return {
     ...base,
     id: listed.id,

@@ -7,8 +7,12 @@ import type { Model as ModelSchema, ModelCost as ModelCostSchema, ThinkingSpec a
  * cost milliseconds before the first request.
  */
 
-/** The wire APIs omp speaks. OpenAI-compatible services use `openai-completions`. */
-export const APIS = ["anthropic-messages", "openai-completions", "openai-responses", "google-generative-ai"] as const;
+/**
+ * The wire APIs omp speaks. OpenAI-compatible services use `openai-completions`; the two
+ * subscription backends that are not their public API's twin have their own: ChatGPT's Codex
+ * backend (`openai-codex-responses`) and Google's Code Assist (`google-gemini-cli`).
+ */
+export const APIS = ["anthropic-messages", "openai-completions", "openai-responses", "google-generative-ai", "openai-codex-responses", "google-gemini-cli"] as const;
 export type Api = (typeof APIS)[number];
 
 export type ModelCost = z.output<typeof ModelCostSchema>;

@@ -14,6 +14,8 @@ export interface ProviderInfo {
   keyless: boolean;
   /** Probed by local discovery. */
   local: boolean;
+  /** Sent with every request to it: the client identity a subscription backend checks. */
+  headers?: Record<string, string>;
 }
 
 type Env = Record<string, string | undefined>;
@@ -40,6 +42,15 @@ const local = (id: string, name: string, baseUrl: string, keyEnv: string[], base
   local: true,
 });
 
+/** VS Code's Copilot Chat: the API refuses a token from a client that does not name its editor and integration. */
+export const COPILOT_HEADERS = {
+  "editor-version": "vscode/1.99.0",
+  "editor-plugin-version": "copilot-chat/0.26.7",
+  "copilot-integration-id": "vscode-chat",
+  "user-agent": "GitHubCopilotChat/0.26.7",
+  "openai-intent": "conversation-edits",
+};
+
 export const PROVIDERS: readonly ProviderInfo[] = [
   cloud("anthropic", "Anthropic", "anthropic-messages", "https://api.anthropic.com", ["ANTHROPIC_API_KEY", "ANTHROPIC_OAUTH_TOKEN"], ["ANTHROPIC_BASE_URL"]),
   cloud("openai", "OpenAI", "openai-responses", "https://api.openai.com/v1", ["OPENAI_API_KEY"], ["OPENAI_BASE_URL"]),
@@ -59,9 +70,12 @@ export const PROVIDERS: readonly ProviderInfo[] = [
   local("llama.cpp", "llama.cpp", "http://127.0.0.1:8080/v1", ["LLAMA_CPP_API_KEY"], ["LLAMA_CPP_BASE_URL"]),
   local("lm-studio", "LM Studio", "http://127.0.0.1:1234/v1", ["LM_STUDIO_API_KEY"], ["LM_STUDIO_BASE_URL"]),
   local("vllm", "vLLM", "http://127.0.0.1:8000/v1", ["VLLM_API_KEY"], ["VLLM_BASE_URL"]),
-  // Subscriptions, used through `omp auth login` (no API key): ChatGPT's Codex backend and GitHub Copilot's chat API.
-  cloud("openai-codex", "OpenAI Codex (ChatGPT)", "openai-responses", "https://chatgpt.com/backend-api/codex", [], ["OPENAI_CODEX_BASE_URL"]),
-  cloud("github-copilot", "GitHub Copilot", "openai-completions", "https://api.githubcopilot.com", [], ["GITHUB_COPILOT_BASE_URL"]),
+  // Subscriptions, used through `omp auth login` (no API key): ChatGPT's Codex backend, GitHub
+  // Copilot's chat API (as VS Code's Copilot Chat calls it) and Gemini CLI's Code Assist.
+  // OPENAI_CODEX_OAUTH_TOKEN: a ChatGPT access token obtained elsewhere, as the original omp takes it.
+  cloud("openai-codex", "OpenAI Codex (ChatGPT)", "openai-codex-responses", "https://chatgpt.com/backend-api/codex", ["OPENAI_CODEX_OAUTH_TOKEN"], ["OPENAI_CODEX_BASE_URL"]),
+  { ...cloud("github-copilot", "GitHub Copilot", "openai-completions", "https://api.githubcopilot.com", [], ["GITHUB_COPILOT_BASE_URL"]), headers: COPILOT_HEADERS },
+  cloud("google-gemini-cli", "Google Gemini CLI (Code Assist)", "google-gemini-cli", "https://cloudcode-pa.googleapis.com", [], ["GOOGLE_GEMINI_CLI_BASE_URL"]),
 ];
 
 export function getProvider(id: string): ProviderInfo | undefined {

@@ -20,6 +20,8 @@ export interface OAuthCredential {
   accountId?: string;
   projectId?: string;
   enterpriseUrl?: string;
+  /** GitHub Copilot: the API base the Copilot token's `endpoints.api` names for this account's plan. */
+  apiBase?: string;
 }
 
 export type Credential = ApiKeyCredential | OAuthCredential;
@@ -46,6 +48,14 @@ export function identityKeyOf(credential: Credential): string | null {
   return null;
 }
 
+/** How a login is named to the user: its email, else its ChatGPT account or Code Assist project. */
+export function accountLabel(credential: OAuthCredential, id: number): string {
+  if (credential.email) return credential.email;
+  if (credential.accountId) return `account ${credential.accountId}`;
+  if (credential.projectId) return `project ${credential.projectId}`;
+  return `login #${id}`;
+}
+
 /** Every secret a credential holds, for redaction. */
 export function secretsOf(credential: Credential): string[] {
   if (credential.type === "api_key") return [credential.key];
@@ -64,7 +74,7 @@ export function parseCredential(type: string, data: string): Credential | null {
   if (type === "api_key") return typeof parsed.key === "string" && parsed.key !== "" ? { type: "api_key", key: parsed.key } : null;
   if (type !== "oauth" || typeof parsed.access !== "string" || typeof parsed.refresh !== "string" || typeof parsed.expires !== "number") return null;
   const credential: OAuthCredential = { type: "oauth", access: parsed.access, refresh: parsed.refresh, expires: parsed.expires };
-  for (const field of ["email", "accountId", "projectId", "enterpriseUrl"] as const) {
+  for (const field of ["email", "accountId", "projectId", "enterpriseUrl", "apiBase"] as const) {
     if (typeof parsed[field] === "string") credential[field] = parsed[field];
   }
   return credential;

@@ -37,11 +37,14 @@ export function needsRefresh(credential: OAuthCredential, now = Date.now()): boo
  */
 export function freshCredential(store: CredentialStore, stored: StoredCredential, options: FreshOptions = {}): Promise<StoredCredential> {
   const { credential } = stored;
-  if (credential.type !== "oauth" || (!options.force && !needsRefresh(credential))) return Promise.resolve(stored);
+  // A Gemini CLI login without its Code Assist project (imported, or made before omp looked it
+  // up) cannot make a request: the refresh finds the project.
+  const force = options.force || (stored.provider === "google-gemini-cli" && credential.type === "oauth" && !credential.projectId);
+  if (credential.type !== "oauth" || (!force && !needsRefresh(credential))) return Promise.resolve(stored);
   const key = `${store.path}#${stored.id}`;
   let pending = inFlight.get(key);
   if (!pending) {
-    pending = refreshUnderLease(store, stored.id, credential.refresh, options).finally(() => inFlight.delete(key));
+    pending = refreshUnderLease(store, stored.id, credential.refresh, { ...options, force }).finally(() => inFlight.delete(key));
     inFlight.set(key, pending);
   }
   return pending;

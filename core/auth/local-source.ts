@@ -1,6 +1,6 @@
 import { describeError } from "../errors/omp-error.ts";
 import { freshCredential } from "./fresh.ts";
-import { type CredentialSource, type ResolvedCredential, keyOf } from "./source.ts";
+import { type CredentialSource, type ResolvedCredential, type StoredKey, keyOf } from "./source.ts";
 import type { CredentialStore } from "./store.ts";
 
 /** Credentials from this machine's vault, refreshed in place. */
@@ -29,11 +29,11 @@ export class LocalCredentialSource implements CredentialSource {
       if (skip?.has(row.id) || blocked.has(row.id)) continue;
       try {
         const fresh = await freshCredential(this.store, row, { env: this.env });
-        return { id: fresh.id, provider, key: keyOf(fresh.credential), credential: fresh.credential, source: "credential store" };
+        return { id: fresh.id, provider, key: keyOf(fresh.credential, provider), credential: fresh.credential, source: "credential store" };
       } catch (error) {
         // A refresh that failed for now leaves a token that may still work until it expires.
         if (row.credential.type === "oauth" && row.credential.expires > Date.now() && this.store.byId(row.id)) {
-          return { id: row.id, provider, key: row.credential.access, credential: row.credential, source: "credential store" };
+          return { id: row.id, provider, key: keyOf(row.credential, provider), credential: row.credential, source: "credential store" };
         }
         this.lastProblem = describeError(error);
       }
@@ -41,8 +41,8 @@ export class LocalCredentialSource implements CredentialSource {
     return undefined;
   }
 
-  keys(provider: string): string[] {
-    return this.store.active(provider).map((row) => keyOf(row.credential));
+  keys(provider: string): StoredKey[] {
+    return this.store.active(provider).map((row) => ({ id: row.id, key: keyOf(row.credential, provider) }));
   }
 
   async block(id: number, provider: string, untilMs: number): Promise<void> {

@@ -5,7 +5,7 @@ import type { CredentialSource } from "./source.ts";
 type Env = Record<string, string | undefined>;
 
 /**
- * The credentials every omp command uses: the auth broker's when `OMP_AUTH_BROKER_URL` is set,
+ * The credentials every omp command uses: the auth broker's when `OMP_AUTH_BROKER_URL` (or `auth.broker.url`) is set,
  * else this machine's vault (undefined when there is none yet). The agent, `omp auth list` and the
  * gateway all come here, so broker mode needs nothing else. Modules are required lazily: bun:sqlite
  * and node:crypto stay off the start-up path of a run whose key comes from the environment.

@@ -3,7 +3,7 @@ import { chmodSync, closeSync, openSync, statSync } from "node:fs";
 import { dirname } from "node:path";
 import { OmpError, describeError } from "../errors/omp-error.ts";
 import { agentDbPath, displayPath, ensurePrivateDir } from "../paths.ts";
-import { type Credential, type OAuthCredential, type StoredCredential, credentialData, identityKeyOf, parseCredential, secretsOf } from "./credential.ts";
+import { type Credential, type OAuthCredential, type StoredCredential, accountLabel, credentialData, identityKeyOf, parseCredential, secretsOf } from "./credential.ts";
 import { maskKey } from "./mask.ts";
 import { MIGRATIONS } from "./store-schema.ts";
 
@@ -333,6 +333,6 @@ function restrictMode(path: string): void {
 export function summary(row: StoredCredential): CredentialSummary {
   const base = { id: row.id, provider: row.provider, createdAt: row.createdAt, updatedAt: row.updatedAt };
   if (row.credential.type === "api_key") return { ...base, type: "api_key", masked: maskKey(row.credential.key) };
-  const { email, accountId, expires } = row.credential;
-  return { ...base, type: "oauth", masked: email ?? (accountId ? `account ${accountId}` : `login #${row.id}`), ...(email ? { email } : {}), expires };
+  const { email, expires } = row.credential;
+  return { ...base, type: "oauth", masked: accountLabel(row.credential, row.id), ...(email ? { email } : {}), expires };
 }

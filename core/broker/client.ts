@@ -1,8 +1,9 @@
 import { OmpError, describeError } from "../errors/omp-error.ts";
 import { secretsOf } from "../auth/credential.ts";
-import { type CredentialSource, type ResolvedCredential, keyOf } from "../auth/source.ts";
+import { type CredentialSource, type ResolvedCredential, type StoredKey, keyOf } from "../auth/source.ts";
 import type { BrokerClientConfig } from "./config.ts";
 import { readSnapshotCache, writeSnapshotCache } from "./snapshot-cache.ts";
+import type { Follower, StreamEvent } from "./follow.ts";
 import type { Snapshot, SnapshotEntry } from "./wire.ts";
 
 const TIMEOUT_MS = 10_000;
@@ -20,6 +21,8 @@ export class BrokerCredentialSource implements CredentialSource {
   lastProblem: string | undefined;
   private snapshot: Snapshot | undefined;
   private readonly blocked = new Map<number, number>();
+  private follower: Follower | undefined;
+  private saving: Promise<void> = Promise.resolve();
 
   constructor(readonly config: BrokerClientConfig) {}
 
@@ -32,7 +35,7 @@ export class BrokerCredentialSource implements CredentialSource {
   async fetchSnapshot(): Promise<Snapshot> {
     const snapshot = (await this.request("GET", "/v1/snapshot")) as Snapshot;
     this.snapshot = snapshot;
-    await writeSnapshotCache(this.config, snapshot);
+    await this.save();
     return snapshot;
   }
 
@@ -62,27 +65,49 @@ export class BrokerCredentialSource implements CredentialSource {
           if (current.credential.type === "oauth" && current.credential.expires <= Date.now()) continue;
         }
       }
-      return { id: current.id, provider, key: keyOf(current.credential), credential: current.credential, source: "auth broker" };
+      return { id: current.id, provider, key: keyOf(current.credential, provider), credential: current.credential, source: "auth broker" };
     }
     return undefined;
   }
 
-  keys(provider: string): string[] {
+  keys(provider: string): StoredKey[] {
     return this.entries()
       .filter((entry) => entry.provider === provider)
       .sort((a, b) => b.id - a.id)
-      .map((entry) => keyOf(entry.credential));
+      .map((entry) => ({ id: entry.id, key: keyOf(entry.credential, provider) }));
   }
 
-  async block(id: number, _provider: string, untilMs: number): Promise<void> {
+  /**
+   * Blocked here at once, and reported to the broker, which blocks it for every client and keeps the
+   * limit for `GET /v1/usage`. A broker out of reach leaves the local block alone to do the work.
+   */
+  async block(id: number, provider: string, untilMs: number): Promise<void> {
     this.blocked.set(id, untilMs);
+    try {
+      await this.request("POST", `/v1/credential/${id}/block`, { providerKey: provider, untilMs });
+    } catch (error) {
+      this.lastProblem = describeError(error);
+    }
+  }
+
+  /**
+   * Follows the broker's changes (`GET /v1/snapshot/stream`) in the background until closed, so a
+   * long-running process sees credentials added, removed, disabled or refreshed on the broker.
+   */
+  follow(): void {
+    if (this.follower) return;
+    const { followSnapshots } = require("./follow.ts") as typeof import("./follow.ts");
+    this.follower = followSnapshots(this.config, (event) => this.apply(event));
   }
 
   secrets(): string[] {
     return [this.config.token, ...this.entries().flatMap((entry) => secretsOf(entry.credential))];
   }
 
-  close(): void {}
+  close(): void {
+    this.follower?.close();
+    this.follower = undefined;
+  }
 
   async request(method: "GET" | "POST", path: string, body?: unknown): Promise<unknown> {
     let response: Response;
@@ -111,9 +136,31 @@ export class BrokerCredentialSource implements CredentialSource {
     return parsed;
   }
 
+  private apply(event: StreamEvent): void {
+    if (event.kind === "snapshot") {
+      const { kind: _kind, ...snapshot } = event;
+      this.snapshot = snapshot;
+    } else {
+      // The stream always opens with a full snapshot, so there is one to change.
+      if (!this.snapshot) return;
+      const others = this.snapshot.credentials.filter((old) => old.id !== (event.kind === "entry" ? event.entry.id : event.id));
+      // Dated by the broker's clock, so the cache's freshness counts from this change.
+      this.snapshot = { ...this.snapshot, generation: event.generation, generatedAt: event.serverNowMs, serverNowMs: event.serverNowMs, credentials: event.kind === "entry" ? [...others, event.entry] : others };
+    }
+    this.save();
+  }
+
+  /** Writes the current snapshot to the cache, one write at a time so an older one never lands last. */
+  private save(): Promise<void> {
+    this.saving = this.saving.then(() => (this.snapshot ? writeSnapshotCache(this.config, this.snapshot) : undefined)).catch((error) => {
+      this.lastProblem = describeError(error);
+    });
+    return this.saving;
+  }
+
   private async replace(entry: SnapshotEntry): Promise<void> {
     if (!this.snapshot) return;
     this.snapshot = { ...this.snapshot, credentials: this.snapshot.credentials.map((old) => (old.id === entry.id ? entry : old)) };
-    await writeSnapshotCache(this.config, this.snapshot);
+    await this.save();
   }
 }

@@ -2,8 +2,10 @@ import { createHash, timingSafeEqual } from "node:crypto";
 import { REMOTE_REFRESH_SENTINEL, type StoredCredential } from "../auth/credential.ts";
 import { REFRESH_SKEW_MS, describeAccount, freshCredential, needsRefresh } from "../auth/fresh.ts";
 import type { CredentialStore } from "../auth/store.ts";
+import type { ZodError } from "zod";
 import { OmpError, describeError } from "../errors/omp-error.ts";
-import { DisableBody, PostCredentialBody, type Snapshot, type SnapshotEntry, errorBody, firstIssue } from "./wire.ts";
+import { recordUsageLimit, usageReports } from "./usage.ts";
+import { BlockBody, DisableBody, PostCredentialBody, type Snapshot, type SnapshotEntry, errorBody, firstIssue } from "./wire.ts";
 
 export interface BrokerOptions {
   store: CredentialStore;
@@ -47,7 +49,8 @@ export function startBroker(options: BrokerOptions): Broker {
   let generation = 0;
   let nextSweepAt = Date.now() + intervalMs;
   const known = new Map<number, string>();
-  const streams = new Set<ReadableStreamDefaultController<Uint8Array>>();
+  /** Open streams and their keepalive timers (stopped with the broker, or a SIGTERM would wait for the next tick to exit). */
+  const streams = new Map<ReadableStreamDefaultController<Uint8Array>, ReturnType<typeof setInterval>>();
 
   const refresher = () => ({ enabled: true, intervalMs, skewMs, nextSweepInMs: Math.max(0, nextSweepAt - Date.now()) });
 
@@ -71,7 +74,7 @@ export function startBroker(options: BrokerOptions): Broker {
 
   function broadcast(event: Record<string, unknown>): void {
     const bytes = encoder.encode(`data: ${JSON.stringify(event)}\n\n`);
-    for (const stream of streams) {
+    for (const stream of streams.keys()) {
       try {
         stream.enqueue(bytes);
       } catch {
@@ -118,13 +121,18 @@ export function startBroker(options: BrokerOptions): Broker {
 
   const json = (body: unknown, status = 200) => Response.json(body, { status });
 
-  async function readJson(request: Request): Promise<{ ok: true; value: unknown } | { ok: false; response: Response }> {
+  /** The body checked against its wire schema, or the 400 that names what was wrong. */
+  async function readBody<T>(request: Request, schema: { safeParse(value: unknown): { success: true; data: T } | { success: false; error: ZodError } }): Promise<{ ok: true; value: T } | { ok: false; response: Response }> {
+    let value: unknown;
     try {
       const text = await request.text();
-      return { ok: true, value: text.trim() === "" ? {} : JSON.parse(text) };
+      value = text.trim() === "" ? {} : JSON.parse(text);
     } catch {
       return { ok: false, response: json(errorBody("the body is not JSON", "invalid_body"), 400) };
     }
+    const parsed = schema.safeParse(value);
+    if (!parsed.success) return { ok: false, response: json(errorBody(`invalid body: ${firstIssue(parsed.error)}`, "invalid_body"), 400) };
+    return { ok: true, value: parsed.data };
   }
 
   function stream(): Response {
@@ -133,7 +141,6 @@ export function startBroker(options: BrokerOptions): Broker {
     const body = new ReadableStream<Uint8Array>({
       start(c) {
         controller = c;
-        streams.add(c);
         c.enqueue(encoder.encode(`data: ${JSON.stringify({ kind: "snapshot", ...snapshot() })}\n\n`));
         keepalive = setInterval(() => {
           try {
@@ -142,6 +149,7 @@ export function startBroker(options: BrokerOptions): Broker {
             clearInterval(keepalive);
           }
         }, options.keepaliveMs ?? 20_000);
+        streams.set(c, keepalive);
       },
       cancel() {
         streams.delete(controller);
@@ -161,29 +169,33 @@ export function startBroker(options: BrokerOptions): Broker {
 
     if (request.method === "GET" && path === "/v1/snapshot") return json(snapshot());
     if (request.method === "GET" && path === "/v1/snapshot/stream") return stream();
-    if (request.method === "GET" && path === "/v1/usage") return json({ generatedAt: Date.now(), reports: [] });
+    if (request.method === "GET" && path === "/v1/usage") return json(usageReports(store));
     if (request.method === "POST" && path === "/v1/credential") {
-      const body = await readJson(request);
-      if (!body.ok) return body.response;
-      const parsed = PostCredentialBody.safeParse(body.value);
-      if (!parsed.success) return json(errorBody(`invalid body: ${firstIssue(parsed.error)}`, "invalid_body"), 400);
-      const stored = store.upsert(parsed.data.provider, parsed.data.credential);
+      const parsed = await readBody(request, PostCredentialBody);
+      if (!parsed.ok) return parsed.response;
+      const stored = store.upsert(parsed.value.provider, parsed.value.credential);
       log(`stored ${stored.provider} ${describeAccount(stored)}`);
       publishChanges();
       return json({ entries: [entryOf(stored, store.blocks())] });
     }
-    const action = /^\/v1\/credential\/(\d+)\/(refresh|disable)$/.exec(path);
+    const action = /^\/v1\/credential\/(\d+)\/(refresh|disable|block)$/.exec(path);
     if (request.method === "POST" && action) {
       const id = Number(action[1]);
       const row = store.byId(id);
       if (!row) return json(errorBody(`no active credential ${id}`, "credential_not_found", { id }), 404);
       if (action[2] === "disable") {
-        const body = await readJson(request);
-        if (!body.ok) return body.response;
-        const parsed = DisableBody.safeParse(body.value);
-        if (!parsed.success) return json(errorBody(`invalid body: ${firstIssue(parsed.error)}`, "invalid_body"), 400);
-        store.disable(id, parsed.data.cause ?? "disabled through the auth broker");
+        const parsed = await readBody(request, DisableBody);
+        if (!parsed.ok) return parsed.response;
+        store.disable(id, parsed.value.cause ?? "disabled through the auth broker");
         log(`disabled ${row.provider} ${describeAccount(row)}`);
+        publishChanges();
+        return json({ ok: true });
+      }
+      if (action[2] === "block") {
+        const parsed = await readBody(request, BlockBody);
+        if (!parsed.ok) return parsed.response;
+        recordUsageLimit(store, row, parsed.value.providerKey ?? row.provider, parsed.value.untilMs);
+        log(`${row.provider} ${describeAccount(row)} reached a usage limit; blocked until ${new Date(parsed.value.untilMs).toISOString()}`);
         publishChanges();
         return json({ ok: true });
       }
@@ -231,7 +243,8 @@ export function startBroker(options: BrokerOptions): Broker {
     async stop() {
       clearInterval(sweepTimer);
       clearInterval(watchTimer);
-      for (const controller of streams) {
+      for (const [controller, timer] of streams) {
+        clearInterval(timer);
         try {
           controller.close();
         } catch {

@@ -13,6 +13,7 @@ export const OAuthCredentialWire = z.strictObject({
   accountId: z.string().optional(),
   projectId: z.string().optional(),
   enterpriseUrl: z.string().optional(),
+  apiBase: z.string().optional(),
 });
 
 export const CredentialWire = z.discriminatedUnion("type", [ApiKeyCredentialWire, OAuthCredentialWire]);
@@ -56,3 +57,39 @@ export function firstIssue(error: z.ZodError): string {
   if (!issue) return "invalid body";
   return `${issue.path.length > 0 ? issue.path.join(".") : "body"}: ${issue.message}`;
 }
+
+/** `POST /v1/credential/:id/block`: a client met a usage limit that resets at `untilMs`. */
+export const BlockBody = z.strictObject({ providerKey: z.string().min(1).max(200).optional(), untilMs: z.number().int().positive() });
+
+const UsageAmount = z.strictObject({
+  used: z.number().optional(),
+  limit: z.number().optional(),
+  remaining: z.number().optional(),
+  usedFraction: z.number().min(0).max(1).optional(),
+  remainingFraction: z.number().min(0).max(1).optional(),
+  unit: z.enum(["percent", "tokens", "requests", "credits", "usd", "minutes", "bytes", "unknown"]),
+});
+
+export const UsageLimit = z.strictObject({
+  id: z.string(),
+  label: z.string(),
+  scope: z.strictObject({ provider: z.string(), credentialId: z.number().int().optional(), accountId: z.string().optional(), account: z.string().optional() }),
+  window: z.strictObject({ id: z.string(), label: z.string(), durationMs: z.number().optional(), resetsAt: z.number().optional() }).optional(),
+  amount: UsageAmount,
+  status: z.enum(["ok", "warning", "exhausted", "unknown"]).optional(),
+  notes: z.array(z.string()).optional(),
+});
+
+/** One credential's usage as the broker knows it (the original omp's UsageReport, `raw` left out). */
+export const UsageReport = z.strictObject({
+  provider: z.string(),
+  fetchedAt: z.number(),
+  limits: z.array(UsageLimit),
+  notes: z.array(z.string()).optional(),
+  metadata: z.record(z.string(), z.unknown()).optional(),
+});
+export type UsageReport = z.output<typeof UsageReport>;
+
+/** `GET /v1/usage`. */
+export const UsageResponse = z.strictObject({ generatedAt: z.number(), reports: z.array(UsageReport) });
+export type UsageResponse = z.output<typeof UsageResponse>;

@@ -62,6 +62,21 @@ export const Settings = z.strictObject({
       checkForUpdates: z.boolean().default(true),
     })
     .prefault({}),
+  auth: z
+    .strictObject({
+      /**
+       * Broker mode from the user's own config.yml (a project's is ignored: it would send requests,
+       * and with them the broker token, elsewhere). Each is a literal, the name of an environment
+       * variable, or `!command` whose output is the value; OMP_AUTH_BROKER_URL/_TOKEN win over them.
+       */
+      broker: z
+        .strictObject({
+          url: z.string().min(1).optional(),
+          token: z.string().min(1).optional(),
+        })
+        .prefault({}),
+    })
+    .prefault({}),
   /**
    * The interactive mode's colours: `auto` follows the terminal's background (asked with OSC 11,
    * then COLORFGBG); `dark` or `light` fixes them. The OMP_THEME environment variable wins over it.

@@ -38,7 +38,8 @@ function writeSetting(path: string, key: string, value: unknown): void {
     if (isScalar(node) && node.value === null) doc.setIn(prefix, doc.createNode({}));
   }
   doc.setIn(keyPath, value);
-  writeValidated(doc.toString(), path);
+  // A broker token makes the file a secret: it becomes the user's alone, whatever it was before.
+  writeValidated(doc.toString(), path, key.startsWith("auth.broker.token"));
 }
 
 /**
@@ -60,10 +61,10 @@ export function unsetGlobalSetting(key: string, env: NodeJS.ProcessEnv = process
   });
 }
 
-function writeValidated(updated: string, path: string): void {
+function writeValidated(updated: string, path: string, secret = false): void {
   validateConfig(Settings, parseYamlMapping(updated, path), path);
   try {
-    writeFileAtomic(path, updated);
+    writeFileAtomic(path, updated, secret ? { mode: 0o600, forceMode: true } : {});
   } catch (error) {
     throw new OmpError(`cannot write ${displayPath(path)}: ${describeError(error)}`, { cause: error });
   }

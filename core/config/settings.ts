@@ -72,6 +72,11 @@ export function loadSettings(options: LoadSettingsOptions = {}): LoadedSettings 
       if (filtered.skipped.length > 0) noteSkippedForTrust(`.omp/config.yml: ${filtered.skipped.join(", ")}`);
       values = filtered.values;
     }
+    // Where credentials come from is the user's choice alone, even in a trusted folder.
+    if (kind === "project" && "auth" in values) {
+      const { auth: _theUsers, ...rest } = values;
+      values = rest;
+    }
     layers.push({ kind, path, values });
   };
 
@@ -111,4 +116,17 @@ function plainlyValid(values: Mapping): boolean {
     if (rule === undefined || typeof value !== "string") return false;
     return "choices" in rule ? rule.choices.includes(value) : value.length >= rule.minLength;
   });
+}
+
+/** The user's own config.yml as written (no defaults, no project file): for settings only the user may give. */
+export function userSettingValues(env: NodeJS.ProcessEnv = process.env): Mapping {
+  const cache = ConfigCache.open("settings", env);
+  try {
+    const path = globalConfigPath(env);
+    const bytes = readConfigBytes(path);
+    if (bytes === undefined) return {};
+    return cache.values(path, bytes, (text) => slowPath().settingsFileValues(text, path));
+  } finally {
+    cache.save();
+  }
 }

@@ -2,11 +2,14 @@ import { realpathSync } from "node:fs";
 import { resolve, sep } from "node:path";
 import { expandMentions } from "../agent/mentions.ts";
 import type { ImageContent, TextContent } from "../ai/messages.ts";
+import { OmpError } from "../errors/omp-error.ts";
 import { displayPath } from "../paths.ts";
 import { noteSkippedForTrust, untrustedNotice } from "../trust/folder-trust.ts";
 import { bashAllowed } from "./allowed-tools.ts";
+import { splitArgs } from "./args.ts";
 import { type MarkdownCommand, readCommandBody } from "./commands.ts";
 import type { Extensions } from "./extensions.ts";
+import type { ProvidedCommand } from "./provided.ts";
 import { type Skill, readSkillBody } from "./skills.ts";
 import type { LoadedCommand } from "./ts/load.ts";
 
@@ -46,8 +49,13 @@ export function parseSlash(text: string): { name: string; args: string } | undef
   return { name: match[1]!.toLowerCase(), args: (match[2] ?? "").trim() };
 }
 
-/** The command or skill `/name` invokes: `/skill:x` is always a skill; `/x` a command, else a skill of that name. */
-export function findInvocable(extensions: Extensions, name: string): { command: MarkdownCommand } | { code: LoadedCommand } | { skill: Skill } | undefined {
+type Invocable = { command: MarkdownCommand } | { code: LoadedCommand } | { provided: ProvidedCommand } | { skill: Skill };
+
+/**
+ * The command or skill `/name` invokes: `/skill:x` is always a skill; `/x` a markdown command, an
+ * extension's, a provided one (an MCP server's prompt), else a skill of that name.
+ */
+export function findInvocable(extensions: Extensions, name: string): Invocable | undefined {
   if (name.startsWith("skill:")) {
     const skill = extensions.skills.find((s) => s.name === name.slice("skill:".length));
     return skill ? { skill } : undefined;
@@ -56,6 +64,8 @@ export function findInvocable(extensions: Extensions, name: string): { command: 
   if (command) return { command };
   const code = extensions.codeCommands.find((c) => c.name.toLowerCase() === name);
   if (code) return { code };
+  const provided = extensions.providedCommands.find((c) => c.name.toLowerCase() === name);
+  if (provided) return { provided };
   const skill = extensions.skills.find((s) => s.name === name);
   return skill ? { skill } : undefined;
 }
@@ -67,11 +77,28 @@ export function findInvocable(extensions: Extensions, name: string): { command: 
 export async function expandSlashPrompt(text: string, extensions: Extensions, options: ExpandOptions): Promise<Invocation | undefined> {
   const slash = parseSlash(text);
   if (!slash || options.reserved?.(slash.name)) return undefined;
-  const found = findInvocable(extensions, slash.name);
+  const found = findInvocable(extensions, slash.name) ?? (await awaitProvided(extensions, slash.name));
   if (!found) return undefined;
   if ("skill" in found) return invokeSkill(found.skill, slash.args, options.cwd);
   if ("code" in found) return invokeCodeCommand(found.code, slash.args, options);
+  if ("provided" in found) {
+    const { provided } = found;
+    return { kind: "command", name: provided.name, path: provided.path, content: await provided.expand(slash.args, options.signal), warnings: [] };
+  }
   return invokeCommand(found.command, slash.args, options);
+}
+
+/**
+ * A name in a provider's namespace that it does not know yet (its server is still starting):
+ * waited for, then an error saying what it offers when it still does not know it.
+ */
+async function awaitProvided(extensions: Extensions, name: string): Promise<Invocable | undefined> {
+  const provider = extensions.providerOwning(name);
+  if (!provider) return undefined;
+  await provider.settled();
+  const found = findInvocable(extensions, name);
+  if (!found) throw new OmpError(provider.unknown(name), { exitCode: 2 });
+  return found;
 }
 
 /** An extension's command: its handler's text is the prompt; no text means it did the work itself. */
@@ -92,13 +119,6 @@ function invokeSkill(skill: Skill, args: string, cwd: string): Invocation {
     content: [{ type: "text", text: args ? `${block}\n\n${args}` : block }, ...attachments],
     warnings: [],
   };
-}
-
-/** Quote-aware split of the arguments: "a b" stays one. */
-export function splitArgs(args: string): string[] {
-  const out: string[] = [];
-  for (const match of args.matchAll(/"([^"]*)"|'([^']*)'|(\S+)/g)) out.push(match[1] ?? match[2] ?? match[3]!);
-  return out;
 }
 
 /** `$ARGUMENTS` and `$1`…`$9`; the arguments are appended when the template has no placeholder. */

@@ -2,6 +2,7 @@ import { basename, dirname, resolve, sep } from "node:path";
 import { displayPath, expandHome, homeDir } from "../paths.ts";
 import { Catalog, type CatalogEntry } from "./catalog.ts";
 import { type MarkdownCommand, loadCommands } from "./commands.ts";
+import { type CommandProvider, type ProvidedCommand, catalogEntry, resolveProvided } from "./provided.ts";
 import { subagentDefinitions } from "./session.ts";
 import { SkillCache } from "./skill-cache.ts";
 import { type Skill, loadSkills } from "./skills.ts";
@@ -27,6 +28,8 @@ export class Extensions {
    * markdown commands (a markdown command of the same name wins, as the user's text).
    */
   readonly codeCommands: LoadedCommand[] = [];
+  /** Sources of commands that are not files (MCP servers' prompts), asked each time. */
+  private readonly providers: CommandProvider[] = [];
 
   constructor(private readonly options: SourceOptions) {}
 
@@ -47,6 +50,34 @@ export class Extensions {
     return (this.commandList ??= loadCommands(this.sources, this.catalog));
   }
 
+  addProvider(provider: CommandProvider): void {
+    this.providers.push(provider);
+  }
+
+  /** The providers' commands in use now: a markdown or extension command of the same name wins. */
+  get providedCommands(): ProvidedCommand[] {
+    return this.resolveProvided().commands;
+  }
+
+  private resolveProvided() {
+    if (this.providers.length === 0) return { commands: [], shadowed: [] };
+    const taken = new Map<string, string>([
+      ...this.commands.map((c): [string, string] => [c.name.toLowerCase(), displayPath(c.path)]),
+      ...this.codeCommands.map((c): [string, string] => [c.name.toLowerCase(), displayPath(c.file)]),
+    ]);
+    return resolveProvided(this.providers, taken);
+  }
+
+  /** The provider whose namespace `name` is in (`mcp__…`), to wait for a command it does not know yet. */
+  providerOwning(name: string): CommandProvider | undefined {
+    return this.providers.find((provider) => provider.owns(name));
+  }
+
+  /** Waits until every provider knows its commands, for a listing that shows them all. */
+  async settleProviders(): Promise<void> {
+    await Promise.all(this.providers.map((provider) => provider.settled()));
+  }
+
   /**
    * A kind that loads lazily in a run (hooks parse at their first event) records its entries
    * when the listing is first asked for, through this.
@@ -61,7 +92,9 @@ export class Extensions {
     void this.commands;
     this.listAgents();
     for (const record of this.listers.splice(0)) record();
-    return this.catalog.entries;
+    // Provided commands come and go (a server starts, its list changes): listed as they are now.
+    const { commands, shadowed } = this.resolveProvided();
+    return [...this.catalog.entries, ...commands.map(catalogEntry), ...shadowed];
   }
 
   private agentsListed = false;

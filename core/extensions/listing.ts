@@ -8,18 +8,19 @@ export interface AvailableCommand {
   name: string;
   description: string;
   argumentHint?: string;
-  /** A markdown command, a TypeScript extension's command, or a skill invoked by hand (`skill:<name>`). */
-  kind: "command" | "extension" | "skill";
+  /** A markdown command, a TypeScript extension's command, an MCP server's prompt, or a skill invoked by hand (`skill:<name>`). */
+  kind: "command" | "extension" | "mcp" | "skill";
   location: string;
   path: string;
 }
 
-/** The markdown commands, the extensions' commands, then every skill as `skill:<name>`. */
+/** The markdown commands, the extensions' commands, the MCP servers' prompts, then every skill as `skill:<name>`. */
 export function availableCommands(extensions: Extensions): AvailableCommand[] {
   const markdown = new Set(extensions.commands.map((c) => c.name));
   return [
     ...extensions.commands.map((c) => ({ name: c.name, description: c.description, ...(c.argumentHint ? { argumentHint: c.argumentHint } : {}), kind: "command" as const, location: c.source.kind, path: c.path })),
     ...extensions.codeCommands.filter((c) => !markdown.has(c.name)).map((c) => ({ name: c.name, description: c.description ?? "", kind: "extension" as const, location: "extension", path: c.file })),
+    ...extensions.providedCommands.map((c) => ({ name: c.name, description: c.description, ...(c.argumentHint ? { argumentHint: c.argumentHint } : {}), kind: "mcp" as const, location: c.source.kind, path: c.path })),
     ...extensions.skills.map((s) => ({ name: `skill:${s.name}`, description: s.description, kind: "skill" as const, location: s.source.kind, path: s.path })),
   ];
 }

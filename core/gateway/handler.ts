@@ -8,6 +8,7 @@ import { type GatewayFailure, failure, isAccountFailure, retryHeaders, upstreamF
 import { SSE_HEADERS } from "./sse.ts";
 import { type StickyCredentials, conversationHash } from "./sticky.ts";
 import type { Credential, Upstream } from "./upstream.ts";
+import { usageLimitReset } from "../auth/usage-limit.ts";
 
 /** What a finished request reports for its log line, usage row and metrics. */
 export interface Outcome {
@@ -108,6 +109,8 @@ export async function serveCompletion(codec: Codec, req: Request, deps: CallDeps
       }
       if (isAccountFailure(attempt.failure)) {
         deps.sticky.block(credential.label, attempt.failure.retryAfterMs);
+        const until = usageLimitReset(attempt.failure.message);
+        if (until !== undefined) await deps.upstream.blockStored(credential, model.provider, until);
         if (found.credentials.some((c) => !tried.has(c.label))) continue;
       }
       return fail(attempt.failure, credential.label);

@@ -14,6 +14,8 @@ export interface Credential {
   source: string;
   /** Stable, non-secret id for stickiness, logs and usage rows. */
   label: string;
+  /** The vault's (or broker's) id when the key is a stored one: where a usage limit is recorded. */
+  storedId?: number;
 }
 
 /**
@@ -80,11 +82,19 @@ export class Upstream {
     const store = this.credentialStore();
     const first = await resolveApiKey({ provider, configKey: entry?.apiKey, store, env: this.env, keyless: entry?.auth === "none" ? true : undefined });
     if (!first.ok) return first;
-    const credentials: Credential[] = [{ key: first.key, source: first.source, label: labelOf(provider, first.key) }];
-    for (const key of store?.keys(provider) ?? []) {
-      if (key !== first.key) credentials.push({ key, source: "credential store", label: labelOf(provider, key) });
+    const credentials: Credential[] = [{ key: first.key, source: first.source, label: labelOf(provider, first.key), ...(first.stored ? { storedId: first.stored.id } : {}) }];
+    for (const { id, key } of store?.keys(provider) ?? []) {
+      if (key !== first.key) credentials.push({ key, source: "credential store", label: labelOf(provider, key), storedId: id });
     }
     return { ok: true, credentials };
+  }
+
+  /**
+   * A stored credential met a usage limit that says when it resets: blocked in the vault or on the
+   * broker, so every process (and `GET /v1/usage`) knows, not just this gateway's rotation.
+   */
+  async blockStored(credential: Credential, provider: string, untilMs: number): Promise<void> {
+    if (credential.storedId !== undefined) await this.store?.block(credential.storedId, provider, untilMs);
   }
 
   close(): void {
@@ -94,7 +104,11 @@ export class Upstream {
   /** Opened once it exists: a key added with `omp auth add` while the gateway runs is served without a restart. */
   /** The vault (once it exists: a key added with `omp auth add` while the gateway runs is served without a restart) or, in broker mode, the auth broker. */
   private credentialStore(): CredentialSource | undefined {
-    this.store ??= openCredentialSource(this.env);
+    if (this.store === undefined) {
+      this.store = openCredentialSource(this.env);
+      // The gateway runs for days: credentials added, disabled or refreshed on the broker reach it live.
+      this.store?.follow?.();
+    }
     return this.store;
   }
 }

@@ -17,11 +17,13 @@ import { displayPath } from "../paths.ts";
 import { VERSION } from "../version.ts";
 import { type RemoteServerEntry, type ResolvedServer, type StdioServerEntry, isRemote } from "./config-schema.ts";
 import { LoginRequired, McpOAuthProvider } from "./oauth.ts";
+import { renewingFetch } from "./oauth-refresh.ts";
 import { allPages } from "./pages.ts";
 import type { McpCallResult } from "./results.ts";
 import type { CachedServer, McpPromptInfo, McpToolInfo } from "./tool-cache.ts";
 
-export type ServerStatus = "starting" | "ready" | "failed";
+/** "needs-auth": a remote server answered 401 and has no tokens it takes: `omp mcp login` or `/mcp auth`. */
+export type ServerStatus = "starting" | "ready" | "failed" | "needs-auth";
 
 export interface ConnectionOptions {
   env: Record<string, string | undefined>;
@@ -113,9 +115,8 @@ export class McpConnection {
       const url = new URL(server.url);
       const requestInit = { headers: server.headers };
       const authProvider = this.options.authProvider ?? new McpOAuthProvider(server as ResolvedServer & RemoteServerEntry, this.options.env as NodeJS.ProcessEnv);
-      return server.type === "sse"
-        ? new SSEClientTransport(url, { requestInit, ...(authProvider ? { authProvider } : {}) })
-        : new StreamableHTTPClientTransport(url, { requestInit, ...(authProvider ? { authProvider } : {}) });
+      const options = { requestInit, authProvider, fetch: renewingFetch(authProvider, url) };
+      return server.type === "sse" ? new SSEClientTransport(url, options) : new StreamableHTTPClientTransport(url, options);
     }
     // The user's whole environment, as their shell would give it: servers look up PATH entries,
     // proxies and tokens the SDK's short default list leaves out.
@@ -131,8 +132,10 @@ export class McpConnection {
 
   private async open(): Promise<Client> {
     const server = this.server;
+    const was = this.status;
     this.status = "starting";
     this.error = undefined;
+    if (was !== "starting") this.onChange();
     this.writeLog(`--- ${new Date().toISOString()} starting ${isRemote(server) ? server.url : [(server as StdioServerEntry).command, ...(server as StdioServerEntry).args].join(" ")}`);
     const client = new Client({ name: "omp", version: VERSION }, { capabilities: {} });
     client.onerror = (error) => this.writeLog(`protocol error: ${describeError(error)}`);
@@ -159,7 +162,7 @@ export class McpConnection {
     } catch (error) {
       clearTimeout(timer);
       await client.close().catch(() => {});
-      this.status = "failed";
+      this.status = error instanceof LoginRequired ? "needs-auth" : "failed";
       this.error = this.explain(error);
       this.writeLog(`failed: ${this.error}`);
       this.onChange();
@@ -234,6 +237,7 @@ export class McpConnection {
           await this.drop(client);
           continue;
         }
+        if (error instanceof LoginRequired) throw await this.loggedOut(client, error);
         if (error instanceof McpError && error.code === ErrorCode.RequestTimeout) {
           throw new Error(`no answer within ${timeout / 1000} s (OMP_MCP_TIMEOUT_MS or the server's "timeout" in ms allow longer)`);
         }
@@ -253,9 +257,23 @@ export class McpConnection {
           await this.drop(client);
           continue;
         }
+        if (error instanceof LoginRequired) throw await this.loggedOut(client, error);
         throw error;
       }
     }
+  }
+
+  /**
+   * The server stopped taking our tokens mid-session (they expired and the refresh token was
+   * refused or revoked): the server needs a new login, which is said once, as its status.
+   */
+  private async loggedOut(client: Client, error: LoginRequired): Promise<Error> {
+    await this.drop(client);
+    this.status = "needs-auth";
+    this.error = error.message;
+    this.writeLog(`needs a new login: ${error.message}`);
+    this.onChange();
+    return new Error(`MCP server "${this.server.name}" ${error.message}`);
   }
 
   /** The process died, the connection closed, or the server no longer knows our HTTP session. */

@@ -1,9 +1,13 @@
+import { registerUrlReader } from "../tools/internal-urls.ts";
 import type { Tool, ToolImplementation, ToolSource } from "../tools/types.ts";
 import { rawServers, switchedOff } from "./config-files.ts";
+import type { McpConnection } from "./connection.ts";
 import type { McpManager, McpManagerOptions } from "./manager.ts";
 import { mcpToolName } from "./names.ts";
+import { McpPromptCommands, type PromptHost, type PromptServer } from "./prompts.ts";
 import { ToolCache, entryKey } from "./tool-cache.ts";
-import { fitsShare, toolDescription, toolEffect, toolParameters } from "./tool-shape.ts";
+import { resourcesToolParameters } from "./resources-spec.ts" with { type: "macro" };
+import { RESOURCES_TOOL_NAME, fitsShare, resourcesDescription, toolDescription, toolEffect, toolParameters } from "./tool-shape.ts";
 
 /** With every tool list cached, servers start this long after start-up at the latest. */
 const CACHED_START_DELAY_MS = 500;
@@ -18,24 +22,37 @@ const CACHED_START_DELAY_MS = 500;
  * - some list unknown (headless): the servers start at once and the first request waits for them;
  * - the interactive mode: they start after its first frame and nobody waits.
  */
-export class LazyMcpSource implements ToolSource {
+export class LazyMcpSource implements ToolSource, PromptHost {
+  /** The servers' prompts as slash commands, for the command registry. */
+  readonly prompts = new McpPromptCommands(this);
+  private cachedPrompts: PromptServer[] = [];
   private manager: McpManager | undefined;
   private loading: Promise<McpManager | undefined> | undefined;
   private readonly listeners = new Set<() => void>();
   private readonly cached: Tool[] | undefined;
   private readonly report: (line: string) => void;
+  /** `read mcp://<server>/<uri>` reads the servers' resources while this source lives. */
+  private readonly unregister: () => void;
 
   constructor(
     private readonly options: McpManagerOptions & { deferStart?: boolean },
   ) {
     this.report = (line: string) => options.onProblem?.(line);
+    this.unregister = registerUrlReader("mcp", async (url, range, context) => {
+      const { readMcpResource } = await import("./resource-read.ts");
+      const manager = await this.start();
+      return readMcpResource({ connections: manager?.connections ?? new Map() }, url, range, context);
+    });
     this.cached = this.cachedTools();
     if (options.deferStart) return;
     if (this.cached && options.waitForUncached) setTimeout(() => void this.start(), CACHED_START_DELAY_MS).unref();
     else void this.start();
   }
 
-  /** Tools from the cache when every enabled server has a list there; undefined otherwise. */
+  /**
+   * Tools from the cache when every enabled server has a list there; undefined otherwise. Notes
+   * the cached prompts of each server that has them on the way.
+   */
   private cachedTools(): Tool[] | undefined {
     let raws;
     try {
@@ -46,10 +63,17 @@ export class LazyMcpSource implements ToolSource {
     const cache = ToolCache.open(this.options.env);
     const tools: Tool[] = [];
     const names = new Set<string>();
-    for (const { name, raw } of raws) {
+    let complete = true;
+    const withResources: string[] = [];
+    for (const { name, raw, scope, source } of raws) {
       if (switchedOff(raw)) continue;
       const lists = cache.get({ name, key: entryKey(raw) });
-      if (!lists) return undefined;
+      if (!lists) {
+        complete = false;
+        continue;
+      }
+      if (lists.prompts.length > 0) this.cachedPrompts.push({ name, scope, source, prompts: lists.prompts });
+      if (lists.resources) withResources.push(name);
       const entry = raw as { enabledTools?: string[]; disabledTools?: string[] };
       for (const info of lists.tools) {
         if (entry.enabledTools && !entry.enabledTools.includes(info.name)) continue;
@@ -65,6 +89,11 @@ export class LazyMcpSource implements ToolSource {
           load: () => this.liveTool(toolName),
         });
       }
+    }
+    if (!complete) return undefined;
+    // The resource listing, as the live manager offers it once the servers are up.
+    if (withResources.length > 0) {
+      tools.push({ name: RESOURCES_TOOL_NAME, description: resourcesDescription(withResources), effect: "read", parameters: resourcesToolParameters(), load: () => this.liveTool(RESOURCES_TOOL_NAME) });
     }
     return tools;
   }
@@ -121,29 +150,25 @@ export class LazyMcpSource implements ToolSource {
   }
 
   /**
-   * `/mcp__<server>__<prompt> args` typed as a prompt: the server prompt's text, or undefined when
-   * the text is no such command. A known prefix with an unknown prompt is an error listing them.
+   * Each server's prompts: the live lists once the servers started, the cached ones until then.
+   * `/mcp disable` withholds a server's tools from the model, not the prompts the user types.
    */
-  async expandPrompt(text: string): Promise<string | undefined> {
-    const match = /^\/(mcp__\S+)(?:\s+([\s\S]*))?$/.exec(text.trim());
-    if (!match) return undefined;
-    const manager = await this.start();
-    if (!manager) return undefined;
-    let commands = manager.promptCommands();
-    if (!commands.some((c) => c.name === match[1])) {
-      await Promise.all([...manager.connections.values()].map((connection) => connection.start()));
-      commands = manager.promptCommands();
-    }
-    const command = commands.find((c) => c.name === match[1]);
-    if (!command) {
-      const known = commands.map((c) => `/${c.name}`).join(", ") || "none";
-      throw new Error(`no MCP prompt /${match[1]}; the servers offer: ${known}`);
-    }
-    return command.expand(match[2] ?? "");
+  servers(): PromptServer[] {
+    if (!this.manager) return this.cachedPrompts;
+    return [...this.manager.connections.values()].map((c) => ({ name: c.server.name, scope: c.server.scope, source: c.server.source, prompts: c.prompts }));
+  }
+
+  async connection(name: string): Promise<McpConnection | undefined> {
+    return (await this.start())?.connections.get(name);
+  }
+
+  async settled(): Promise<void> {
+    await (await this.start())?.started();
   }
 
   /** Ends the servers, if they were started. */
   async close(): Promise<void> {
+    this.unregister();
     await (await this.loading)?.close();
   }
 }

@@ -4,10 +4,9 @@ import { configRoot, homeDir } from "../paths.ts";
 import type { Tool, ToolSource } from "../tools/types.ts";
 import { type McpConfig, type PluginServers, loadMcpConfig } from "./config.ts";
 import type { ResolvedServer } from "./config-schema.ts";
-import { McpConnection } from "./connection.ts";
+import { McpConnection, type ServerStatus } from "./connection.ts";
 import { mcpTool } from "./mcp-tool.ts";
 import { mcpToolName } from "./names.ts";
-import { type McpPromptCommand, promptCommands } from "./prompts.ts";
 import { resourcesTool } from "./resources.ts";
 import { toToolResult } from "./results.ts";
 import { ToolCache } from "./tool-cache.ts";
@@ -42,7 +41,7 @@ export const mcpLogPath = (server: string) => join(configRoot(homeDir()), "logs"
 
 export interface ServerState {
   name: string;
-  status: "starting" | "ready" | "failed" | "disabled";
+  status: ServerStatus | "disabled";
   transport: string;
   tools: number;
   error?: string;
@@ -62,6 +61,7 @@ export class McpManager implements ToolSource {
   private readonly listeners = new Set<() => void>();
   private readonly cache: ToolCache;
   private readonly readyPromise: Promise<void>;
+  private readonly firstStarts: Promise<void>;
   private readonly search = new ToolSearch(() => this.notify());
   private built: Tool[] | undefined;
   private collisions = new Set<string>();
@@ -75,14 +75,17 @@ export class McpManager implements ToolSource {
     this.cache = ToolCache.open(options.env);
     for (const line of config.problems) this.report(line);
     const waits: Promise<void>[] = [];
+    const starts: Promise<void>[] = [];
     for (const server of config.servers) {
       const connection = this.connect(server);
       const cached = this.cache.get(server);
       if (cached) Object.assign(connection, { tools: cached.tools, prompts: cached.prompts, hasResources: cached.resources });
       const started = connection.start();
+      starts.push(started);
       if (options.waitForUncached && !cached) waits.push(started);
     }
     this.readyPromise = Promise.all(waits).then(() => {});
+    this.firstStarts = Promise.all(starts).then(() => {});
   }
 
   /** Loads the config and starts every enabled server; returns at once. */
@@ -101,10 +104,14 @@ export class McpManager implements ToolSource {
     });
     let reported: string | undefined;
     connection.onChange = () => {
-      if (connection.status === "ready") this.cache.set(server, connection.snapshot());
-      if (connection.status === "failed" && connection.error !== reported) {
+      if (connection.status === "ready") {
+        this.cache.set(server, connection.snapshot());
+        reported = undefined;
+      }
+      const failed = connection.status === "failed";
+      if ((failed || connection.status === "needs-auth") && connection.error !== reported) {
         reported = connection.error;
-        this.options.onProblem?.(`MCP server "${server.name}" failed: ${connection.error}`);
+        this.options.onProblem?.(`MCP server "${server.name}" ${failed ? "failed: " : ""}${connection.error}`);
       }
       this.notify();
     };
@@ -176,8 +183,9 @@ export class McpManager implements ToolSource {
     return this.allTools().find((tool) => tool.name === name);
   }
 
-  promptCommands(): McpPromptCommand[] {
-    return promptCommands([...this.connections.values()]);
+  /** Resolves once every server's first start ended, ready or failed. */
+  started(): Promise<void> {
+    return this.firstStarts;
   }
 
   states(): ServerState[] {

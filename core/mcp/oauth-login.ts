@@ -13,9 +13,10 @@ const LOGIN_TIMEOUT_MS = 5 * 60_000;
  * `omp mcp login <server>`: the SDK's OAuth flow for a streamable HTTP server. The authorization
  * URL goes to `show` (printed, and opened in a browser where there is one); the browser comes back
  * to a one-shot listener on loopback with the code, which is exchanged for tokens kept in agent.db.
- * Returns the number of tools the server offers once logged in.
+ * A browser on another machine cannot reach that listener: the URL it ends on can be `pasted`
+ * instead (asked for once the URL is shown). Returns the number of tools the server offers once logged in.
  */
-export async function loginServer(server: ResolvedServer, env: NodeJS.ProcessEnv, show: (url: URL) => void): Promise<number> {
+export async function loginServer(server: ResolvedServer, env: NodeJS.ProcessEnv, show: (url: URL) => void, pasted?: () => Promise<string>): Promise<number> {
   if (!isRemote(server) || server.type !== "http") throw new OmpError(`MCP server "${server.name}" is not a streamable HTTP server; OAuth login is for "type": "http"`, { exitCode: 2 });
   const remote = server as ResolvedServer & RemoteServerEntry;
   const provider = new McpOAuthProvider(remote, env, show);
@@ -51,7 +52,7 @@ export async function loginServer(server: ResolvedServer, env: NodeJS.ProcessEnv
       const timeout = new Promise<never>((_, reject) => {
         timer = setTimeout(() => reject(new OmpError("no answer from the browser within 5 minutes; run omp mcp login again")), LOGIN_TIMEOUT_MS);
       });
-      const authorization = await Promise.race([code, timeout]);
+      const authorization = await Promise.race([code, timeout, ...(pasted ? [pasted().then(codeFromPaste)] : [])]);
       await transport().finishAuth(authorization);
       client = await connectAgain(transport);
     }
@@ -82,4 +83,12 @@ async function connectAgain(transport: () => StreamableHTTPClientTransport): Pro
       if (attempt > 0 || (error as { code?: string }).code !== "ECONNRESET") throw error;
     }
   }
+}
+
+/** The code in what the user pasted: the whole URL the browser ended on, or the code alone. */
+function codeFromPaste(text: string): string {
+  const trimmed = text.trim();
+  const code = /^https?:\/\//i.test(trimmed) ? new URL(trimmed).searchParams.get("code") : trimmed;
+  if (!code) throw new OmpError("the pasted text holds no authorization code: paste the whole URL the browser ended on");
+  return code;
 }

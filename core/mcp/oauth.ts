@@ -16,7 +16,12 @@ interface OAuthState {
 
 const CREDENTIAL_TYPE = "mcp_oauth";
 
-export class LoginRequired extends Error {}
+/** The server wants a new authorization (never logged in, or the refresh token was refused). */
+export class LoginRequired extends Error {
+  constructor(server: string) {
+    super(`needs you to log in: run omp mcp login ${server} (in omp: /mcp auth ${server})`);
+  }
+}
 
 /**
  * The SDK's OAuth client (discovery, dynamic client registration, PKCE, refresh) fed from and into
@@ -26,6 +31,8 @@ export class LoginRequired extends Error {}
  */
 export class McpOAuthProvider implements OAuthClientProvider {
   private saved: OAuthState | undefined;
+  /** The tokens last given to the SDK: the ones a refusal is about. */
+  private handedOut: OAuthTokens | undefined;
   private store: CredentialStore | undefined;
 
   constructor(
@@ -101,8 +108,14 @@ export class McpOAuthProvider implements OAuthClientProvider {
     });
   }
 
+  /**
+   * Read afresh each time: another omp may have refreshed (and so rotated) the tokens since, and
+   * its refresh token is then the only one the server still takes.
+   */
   tokens(): OAuthTokens | undefined {
-    return this.load().tokens;
+    this.saved = undefined;
+    this.handedOut = this.load().tokens;
+    return this.handedOut;
   }
 
   saveTokens(tokens: OAuthTokens): void {
@@ -112,7 +125,7 @@ export class McpOAuthProvider implements OAuthClientProvider {
   }
 
   redirectToAuthorization(url: URL): void {
-    if (!this.onAuthorizationUrl) throw new LoginRequired(`needs you to log in: run omp mcp login ${this.server.name}`);
+    if (!this.onAuthorizationUrl) throw new LoginRequired(this.server.name);
     this.onAuthorizationUrl(url);
   }
 
@@ -128,10 +141,16 @@ export class McpOAuthProvider implements OAuthClientProvider {
     return verifier;
   }
 
+  /**
+   * The SDK's answer to a refused grant or client. Tokens another omp saved after the refused ones
+   * are newer, not spent: they stay, and the SDK's retry refreshes with them instead of making
+   * every omp log in again.
+   */
   invalidateCredentials(scope: "all" | "client" | "tokens" | "verifier" | "discovery"): void {
+    this.saved = undefined;
     this.save((s) => {
       if (scope === "all" || scope === "client") delete s.client;
-      if (scope === "all" || scope === "tokens") delete s.tokens;
+      if (scope === "all" || (scope === "tokens" && sameTokens(s.tokens, this.handedOut))) delete s.tokens;
       if (scope === "all" || scope === "verifier") delete s.verifier;
     });
   }
@@ -140,4 +159,8 @@ export class McpOAuthProvider implements OAuthClientProvider {
     this.store?.close();
     this.store = undefined;
   }
+}
+
+function sameTokens(a: OAuthTokens | undefined, b: OAuthTokens | undefined): boolean {
+  return a?.access_token === b?.access_token && a?.refresh_token === b?.refresh_token;
 }

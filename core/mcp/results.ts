@@ -2,7 +2,7 @@ import type { ImageContent, TextContent } from "../ai/messages.ts";
 import type { ToolResult } from "../tools/types.ts";
 
 /** One MCP content block, as the SDK hands it over (typed loosely: servers add kinds over time). */
-type McpContent = { type: string; [key: string]: unknown };
+export type McpContent = { type: string; [key: string]: unknown };
 
 export interface McpCallResult {
   content?: McpContent[];
@@ -25,7 +25,8 @@ function resourceText(resource: Record<string, unknown>): string {
   return `[binary resource ${uri}${typeof resource.mimeType === "string" ? `, ${resource.mimeType}` : ""}]`;
 }
 
-function block(item: McpContent): TextContent | ImageContent {
+/** One content block as the model gets it (tool results and prompt messages alike). */
+export function contentBlock(item: McpContent): TextContent | ImageContent {
   switch (item.type) {
     case "text":
       return { type: "text", text: cut(String(item.text ?? "")) };
@@ -47,7 +48,7 @@ function block(item: McpContent): TextContent | ImageContent {
  * JSON when the blocks do not already carry it, and `isError` kept.
  */
 export function toToolResult(result: McpCallResult): ToolResult {
-  const content = (result.content ?? []).map(block);
+  const content = (result.content ?? []).map(contentBlock);
   const structured = result.structuredContent ?? result.toolResult;
   if (structured !== undefined) {
     const json = JSON.stringify(structured);

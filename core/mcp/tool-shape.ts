@@ -21,6 +21,16 @@ export function toolDescription(server: string, info: McpToolInfo): string {
 /** readOnlyHint → read; anything else may change things. */
 export const toolEffect = (info: McpToolInfo): ToolEffect => (info.annotations?.readOnlyHint === true ? "read" : "exec");
 
+export const RESOURCES_TOOL_NAME = "mcp_resources";
+
+/** The resource-listing tool's description: which servers have resources, and that `read` reads them. */
+export function resourcesDescription(servers: readonly string[]): string {
+  return (
+    `Lists the resources of MCP servers (${servers.join(", ")}) as mcp://<server>/<resource uri> paths, and their resource templates (fill in the {placeholders}). ` +
+    "Read one by giving its path to the read tool."
+  );
+}
+
 /** Share of the context window MCP tool schemas may take before they are offered by name only. */
 const DEFAULT_SHARE = 0.1;
 const CHARS_PER_TOKEN = 4;

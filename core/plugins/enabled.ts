@@ -2,6 +2,7 @@ import { existsSync, realpathSync, statSync } from "node:fs";
 import { join, relative, isAbsolute } from "node:path";
 import { folderTrust } from "../trust/folder-trust.ts";
 import { type PluginComponents, readPackageJson, resolveComponents } from "./components.ts";
+import { claudeInstalledFile, claudeInstalls, claudeStateFiles } from "./claude-installs.ts";
 import { parsePluginId } from "./names.ts";
 import { npmLockFile, npmModulesDir, pluginsRoot, projectInstalledFile, userInstalledFile } from "./paths.ts";
 import type { InstallRecord } from "./state.ts";
@@ -13,7 +14,7 @@ export interface EnabledPlugin {
   /** What its commands are prefixed with: `/<name>:<command>`. */
   name: string;
   marketplace?: string;
-  kind: "marketplace" | "package";
+  kind: "marketplace" | "package" | "claude";
   scope: "user" | "project";
   version: string;
   root: string;
@@ -67,6 +68,30 @@ function marketplacePlugins(cwd: string): EnabledPlugin[] {
   return found;
 }
 
+/**
+ * Claude Code's own installs, read in place: on unless Claude Code's settings or omp's switch turn
+ * them off, and left out where omp has its own install of the same plugin. Code runs when the user's
+ * settings enabled it; when the project's settings decided, only in a trusted folder.
+ */
+function claudePlugins(cwd: string, ompIds: Set<string>): EnabledPlugin[] {
+  const found: EnabledPlugin[] = [];
+  for (const install of claudeInstalls(cwd)) {
+    if (!install.root || !install.enabledInClaude || install.disabledInOmp || ompIds.has(install.id)) continue;
+    found.push({
+      id: install.id,
+      name: install.name,
+      marketplace: install.marketplace,
+      kind: "claude",
+      scope: install.scope,
+      version: install.version,
+      root: install.root,
+      trusted: !install.byProject || folderTrust(cwd).trusted,
+      components: resolveComponents(install.root, { allowModules: false }),
+    });
+  }
+  return found;
+}
+
 function packagePlugins(): EnabledPlugin[] {
   const found: EnabledPlugin[] = [];
   for (const [name, state] of Object.entries(sessionNpmPlugins(npmLockFile()))) {
@@ -94,11 +119,15 @@ function packagePlugins(): EnabledPlugin[] {
  * not here, so they contribute nothing.
  */
 export function enabledPlugins(cwd: string): EnabledPlugin[] {
-  if (!existsSync(pluginsRoot()) && !existsSync(projectInstalledFile(cwd))) return [];
+  if (!existsSync(pluginsRoot()) && !existsSync(projectInstalledFile(cwd)) && !existsSync(claudeInstalledFile())) return [];
   // Several loaders ask in one start-up; the answer stands while no state file has changed.
   const project = projectInstalledFile(cwd);
-  const key = [cwd, ...[userInstalledFile(), project, npmLockFile()].map(stamp), existsSync(project) && folderTrust(cwd).trusted].join("\0");
-  if (remembered?.key !== key) remembered = { key, plugins: [...marketplacePlugins(cwd), ...packagePlugins()] };
+  const files = [userInstalledFile(), project, npmLockFile(), ...claudeStateFiles(cwd)];
+  const key = [cwd, ...files.map(stamp), (existsSync(project) || existsSync(claudeInstalledFile())) && folderTrust(cwd).trusted].join("\0");
+  if (remembered?.key !== key) {
+    const ompIds = new Set([...Object.keys(sessionInstalled(userInstalledFile())), ...Object.keys(existsSync(project) ? sessionInstalled(project) : {})]);
+    remembered = { key, plugins: [...marketplacePlugins(cwd), ...packagePlugins(), ...claudePlugins(cwd, ompIds)] };
+  }
   return remembered.plugins;
 }
 

@@ -29,6 +29,20 @@ export function checkGitUrl(url: string): string {
 /** `OMP_GITHUB_URL` points `owner/repo` sources at a GitHub Enterprise host or a mirror. */
 export const githubUrl = (repo: string) => `${(process.env.OMP_GITHUB_URL ?? "https://github.com").replace(/\/$/, "")}/${repo}.git`;
 
+const HOSTS: Record<string, string> = { gitlab: "gitlab.com", bitbucket: "bitbucket.org", codeberg: "codeberg.org", sourcehut: "git.sr.ht", srht: "git.sr.ht" };
+
+/**
+ * npm's hosted-git shorthands, `github:user/repo#ref` (also `gitlab:`, `bitbucket:`, …), as a clone
+ * URL with the ref kept after `#`; GitHub's go through githubUrl so a mirror applies to them too.
+ */
+export function gitShorthand(target: string): string {
+  const match = /^(\w+):([\w.-]+\/[\w.-]+?)(?:\.git)?(#[\w./-]+)?$/.exec(target);
+  if (!match || (match[1] !== "github" && !HOSTS[match[1]!])) throw new OmpError(`"${target}" is not a git shorthand such as github:user/repo#ref`, { exitCode: 2 });
+  if (match[1] === "github") return `${githubUrl(match[2]!)}${match[3] ?? ""}`;
+  const owner = match[1] === "sourcehut" || match[1] === "srht" ? `~${match[2]}` : match[2];
+  return `https://${HOSTS[match[1]!]}/${owner}.git${match[3] ?? ""}`;
+}
+
 /** A shallow clone of `url` at `ref` (a branch or tag), then `sha` checked out when pinned. */
 export async function cloneRepo(url: string, dest: string, pin: { ref?: string; sha?: string } = {}): Promise<string> {
   checkGitUrl(url);

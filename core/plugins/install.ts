@@ -24,7 +24,7 @@ export interface InstallResult {
 }
 
 /** Install paths still named by any state file: a cache dir is deleted only when none refers to it. */
-function stillUsed(path: string, cwd: string): boolean {
+export function stillUsed(path: string, cwd: string): boolean {
   for (const scope of ["user", "project"] as const) {
     for (const records of Object.values(readInstalled(installedFile(scope, cwd)).plugins)) if (records.some((record) => record.installPath === path)) return true;
   }

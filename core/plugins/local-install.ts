@@ -5,10 +5,12 @@ import { expandHome } from "../paths.ts";
 import { extractArchive } from "./archive.ts";
 import { activeFeatures, declaredName, readPackageJson, resolveComponents } from "./components.ts";
 import { copyPluginDir } from "./copy.ts";
-import { checkGitUrl, cloneRepo } from "./git.ts";
+import { checkGitUrl, cloneRepo, gitShorthand } from "./git.ts";
 import { describeWhatRuns } from "./materialize.ts";
 import { type FeatureSpec, isValidNpmName, parseNpmSpec } from "./names.ts";
-import { installDependencies, installNpmPackage } from "./npm.ts";
+import { type InstalledDependencies, installDependencies, installNpmPackage } from "./npm.ts";
+import type { PackagePlace } from "./dep-sources.ts";
+import { repositoryRoot } from "../agent/context-files.ts";
 import { npmLockFile, npmModulesDir } from "./paths.ts";
 import { type NpmPluginState, readNpmLock, writeState } from "./state.ts";
 import { stagingDir } from "./staging.ts";
@@ -26,16 +28,6 @@ export function classifyTarget(target: string, cwd: string): { kind: Kind; locat
   throw new OmpError(`"${target}" is not something omp can install: give name@marketplace, an npm package (name or name@version), a git URL, a folder or a .tgz`, { exitCode: 2 });
 }
 
-const HOSTS: Record<string, string> = { github: "github.com", gitlab: "gitlab.com", bitbucket: "bitbucket.org", codeberg: "codeberg.org", sourcehut: "git.sr.ht", srht: "git.sr.ht" };
-
-function gitShorthand(target: string): string {
-  const match = /^(\w+):([\w.-]+\/[\w.-]+)(#[\w./-]+)?$/.exec(target);
-  if (!match) throw new OmpError(`"${target}" is not a git shorthand such as github:user/repo#ref`, { exitCode: 2 });
-  const host = HOSTS[match[1]!]!;
-  const owner = match[1] === "sourcehut" || match[1] === "srht" ? `~${match[2]}` : match[2];
-  return `https://${host}/${owner}.git${match[3] ?? ""}`;
-}
-
 export interface LocalInstallResult {
   name: string;
   version: string;
@@ -43,11 +35,13 @@ export interface LocalInstallResult {
   features: string[];
   runs: string[];
   dependencies: string[];
+  /** Dependencies from outside the registry and what pins each (commit, integrity, folder). */
+  pinned: Record<string, string>;
   previousVersion?: string;
 }
 
 /** Brings the target into `staging/pkg`; returns its folder. */
-async function fetchTarget(kind: Kind, location: string, staging: string, cwd: string): Promise<{ dir: string; dependencies: string[] }> {
+async function fetchTarget(kind: Kind, location: string, staging: string, cwd: string): Promise<{ dir: string; dependencies: InstalledDependencies }> {
   const dir = join(staging, "pkg");
   const scratch = join(staging, "downloads");
   mkdirSync(scratch, { recursive: true });
@@ -57,22 +51,29 @@ async function fetchTarget(kind: Kind, location: string, staging: string, cwd: s
     const { dependencies } = await installNpmPackage(spec.name, spec.range, dir, cwd, scratch);
     return { dir, dependencies };
   }
+  // Where the plugin's `file:` dependencies resolve, and the folder they may not leave: a clone or
+  // an unpacked archive is its own world; a folder may reach siblings within its repository.
+  let place: PackagePlace;
   if (kind === "archive") {
     if (!existsSync(location)) throw new OmpError(`${location} does not exist`);
     mkdirSync(dir);
     await extractArchive(location, dir, location);
+    place = { origin: dir, boundary: dir };
   } else if (kind === "git") {
     const [url, ref] = location.split("#") as [string, string | undefined];
-    await cloneRepo(checkGitUrl(url), join(staging, "clone"), { ref });
-    copyPluginDir(join(staging, "clone"), dir);
+    const clone = join(staging, "clone");
+    await cloneRepo(checkGitUrl(url), clone, { ref });
+    copyPluginDir(clone, dir);
+    place = { origin: clone, boundary: clone };
   } else {
     if (!existsSync(location) || !statSync(location).isDirectory()) throw new OmpError(`${location} is not a folder`);
     copyPluginDir(location, dir);
+    place = { origin: location, boundary: repositoryRoot(location) ?? location };
   }
-  // A packed archive carries its dependencies; a folder or a clone gets them from the registry.
+  // A packed archive carries its dependencies; a folder or a clone gets them from their sources.
   const pkg = readPackageJson(dir);
-  const missing = Object.fromEntries(Object.entries(pkg?.dependencies ?? {}).filter(([name]) => !existsSync(join(dir, "node_modules", name))));
-  const dependencies = Object.keys(missing).length > 0 ? await installDependencies(dir, missing, {}, cwd, scratch) : [];
+  const missing = (list: Record<string, string> | undefined) => Object.fromEntries(Object.entries(list ?? {}).filter(([name]) => !existsSync(join(dir, "node_modules", name))));
+  const dependencies = await installDependencies(dir, missing(pkg?.dependencies), missing(pkg?.optionalDependencies), cwd, scratch, place);
   return { dir, dependencies };
 }
 
@@ -140,6 +141,7 @@ export async function installLocalPlugin(spec: FeatureSpec, cwd: string): Promis
     const previous = lock.plugins[name];
     const version = readPackageJson(dest)?.version ?? "0.0.0";
     lock.plugins[name] = { version, enabledFeatures, enabled: true, source: kind === "local" || kind === "archive" ? location : spec.target, kind };
+    if (Object.keys(dependencies.pinned).length > 0) lock.plugins[name]!.pinned = dependencies.pinned;
     writeState(npmLockFile(), lock);
     return {
       name,
@@ -147,7 +149,8 @@ export async function installLocalPlugin(spec: FeatureSpec, cwd: string): Promis
       origin: kind,
       features: readPackageJson(dest)?.manifest ? activeFeatures(readPackageJson(dest)!.manifest!, enabledFeatures) : [],
       runs: describeWhatRuns(components.hooks, components.mcp, codeModules(components)),
-      dependencies,
+      dependencies: dependencies.installed,
+      pinned: dependencies.pinned,
       previousVersion: previous?.version,
     };
   } finally {

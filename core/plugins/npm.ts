@@ -1,7 +1,11 @@
-import { mkdirSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
+import { existsSync, mkdirSync, writeFileSync } from "node:fs";
+import { dirname, join, relative } from "node:path";
 import { OmpError, describeError } from "../errors/omp-error.ts";
 import { extractArchive } from "./archive.ts";
+import { readPackageJson } from "./components.ts";
+import { copyPluginDir } from "./copy.ts";
+import { type PackagePlace, classifyDependency, fetchDependency, readLockedDependencies } from "./dep-sources.ts";
+import { verifyIntegrity } from "./integrity.ts";
 import { isValidNpmName } from "./names.ts";
 import { type Registry, registryFor } from "./registry.ts";
 
@@ -70,76 +74,78 @@ export async function resolveVersion(name: string, range: string, cwd: string): 
   return doc.versions[picked]!;
 }
 
-function checkIntegrity(bytes: Uint8Array, info: VersionInfo): void {
-  const what = `${info.name}@${info.version}`;
-  const sri = info.dist.integrity?.split(/\s+/).find((part) => part.startsWith("sha512-")) ?? info.dist.integrity?.split(/\s+/)[0];
-  if (sri) {
-    const [algorithm, expected] = [sri.slice(0, sri.indexOf("-")), sri.slice(sri.indexOf("-") + 1)];
-    if (!["sha512", "sha384", "sha256", "sha1"].includes(algorithm)) throw new OmpError(`${what}: unsupported integrity algorithm ${algorithm}`);
-    const actual = new Bun.CryptoHasher(algorithm as "sha512").update(bytes).digest("base64");
-    if (actual !== expected) throw new OmpError(`${what}: the tarball does not match its integrity ${algorithm} from the registry; refusing it (a corrupted download or a tampered mirror)`);
-    return;
-  }
-  if (info.dist.shasum) {
-    if (new Bun.CryptoHasher("sha1").update(bytes).digest("hex") !== info.dist.shasum) throw new OmpError(`${what}: the tarball does not match its shasum; refusing it`);
-    return;
-  }
-  throw new OmpError(`${what}: the registry gave no integrity for its tarball; refusing to install unverified code`);
-}
-
 /** Downloads, verifies and unpacks one package version into `dest`. */
 async function unpackVersion(info: VersionInfo, dest: string, cwd: string, scratch: string): Promise<void> {
   const registry = registryFor(info.name, cwd);
   const response = await request(info.dist.tarball, registry, "application/octet-stream");
   if (!response.ok) throw new OmpError(`downloading ${info.name}@${info.version} failed: ${response.status} from ${info.dist.tarball}`);
   const bytes = new Uint8Array(await response.arrayBuffer());
-  checkIntegrity(bytes, info);
+  verifyIntegrity(bytes, `${info.name}@${info.version}`, info.dist.integrity, info.dist.shasum);
   const file = join(scratch, `${info.name.replace("/", "+")}-${info.version}.tgz`);
   writeFileSync(file, bytes);
   mkdirSync(dest, { recursive: true });
   await extractArchive(file, dest, `the tarball of ${info.name}@${info.version}`);
 }
 
+export interface InstalledDependencies {
+  /** `name@version` of every package placed. */
+  installed: string[];
+  /** Those from outside the registry by where they sit under node_modules, each with what pins it (commit, integrity or folder). */
+  pinned: Record<string, string>;
+}
+
 /**
- * Installs `deps` (name → range) under `root/node_modules` the way npm lays them out: each at the
- * top when its name is free or already holds a version that satisfies, otherwise nested under the
- * package that needs it. Optional dependencies that fail are left out, as npm does.
+ * Installs `deps` (name → range or spec) under `root/node_modules` the way npm lays them out: each
+ * at the top when its name is free or already holds a version that satisfies, otherwise nested
+ * under the package that needs it. Registry ranges come from the registry; `file:`, tarball and git
+ * specs through dep-sources.ts, `file:` ones only from a plugin's own folder (`place`). Optional
+ * dependencies that fail are left out, as npm does.
  */
-export async function installDependencies(root: string, deps: Record<string, string>, optional: Record<string, string>, cwd: string, scratch: string): Promise<string[]> {
+export async function installDependencies(root: string, deps: Record<string, string>, optional: Record<string, string>, cwd: string, scratch: string, place: PackagePlace | null = null): Promise<InstalledDependencies> {
   const placed = new Map<string, string>();
-  const installed: string[] = [];
-  const queue: { parent: string; name: string; range: string; optional: boolean }[] = [];
-  const enqueue = (parent: string, info: { dependencies?: Record<string, string>; optionalDependencies?: Record<string, string> }) => {
-    for (const [name, range] of Object.entries(info.dependencies ?? {})) queue.push({ parent, name, range, optional: false });
-    for (const [name, range] of Object.entries(info.optionalDependencies ?? {})) queue.push({ parent, name, range, optional: true });
+  const result: InstalledDependencies = { installed: [], pinned: {} };
+  const locked = place ? readLockedDependencies(place.origin) : {};
+  const queue: { parent: string; name: string; range: string; optional: boolean; place: PackagePlace | null }[] = [];
+  const enqueue = (parent: string, info: { dependencies?: Record<string, string>; optionalDependencies?: Record<string, string> }, from: PackagePlace | null) => {
+    for (const [name, range] of Object.entries(info.dependencies ?? {})) queue.push({ parent, name, range, optional: false, place: from });
+    for (const [name, range] of Object.entries(info.optionalDependencies ?? {})) queue.push({ parent, name, range, optional: true, place: from });
   };
-  enqueue(root, { dependencies: deps, optionalDependencies: optional });
+  enqueue(root, { dependencies: deps, optionalDependencies: optional }, place);
   while (queue.length > 0) {
     const item = queue.shift()!;
     if (!isValidNpmName(item.name)) throw new OmpError(`a dependency is named "${item.name}", which is not a valid npm name; refusing the install`);
-    if (/^(file|link|git|git\+\w+|https?|workspace):/.test(item.range)) {
-      if (item.optional) continue;
-      throw new OmpError(`dependency ${item.name}@${item.range} is not a registry version; only registry dependencies are installed`);
-    }
     try {
+      const source = classifyDependency(item.range);
       const top = placed.get(item.name);
-      if (top && Bun.semver.satisfies(top, item.range)) continue;
-      const info = await resolveVersion(item.name, item.range, cwd);
-      const base = top ? item.parent : root;
-      const dest = join(base, "node_modules", item.name);
-      if (!top) placed.set(item.name, info.version);
-      await unpackVersion(info, dest, cwd, scratch);
-      installed.push(`${info.name}@${info.version}`);
-      enqueue(dest, info);
+      if (top && (top === item.range || (source.kind === "registry" && Bun.semver.satisfies(top, item.range)))) continue;
+      const dest = join(top ? item.parent : root, "node_modules", item.name);
+      if (source.kind === "registry") {
+        const info = await resolveVersion(item.name, item.range, cwd);
+        if (!top) placed.set(item.name, info.version);
+        await unpackVersion(info, dest, cwd, scratch);
+        result.installed.push(`${info.name}@${info.version}`);
+        enqueue(dest, info, null);
+        continue;
+      }
+      const fetched = await fetchDependency(item.name, item.range, source, item.place, item.parent === root ? locked[item.name] : undefined, scratch);
+      mkdirSync(dirname(dest), { recursive: true });
+      copyPluginDir(fetched.dir, dest);
+      if (!top) placed.set(item.name, item.range);
+      const pkg = readPackageJson(dest);
+      result.installed.push(`${item.name}@${pkg?.version ?? "0.0.0"}`);
+      result.pinned[relative(join(root, "node_modules"), dest)] = fetched.resolved;
+      // A copied folder may already carry its node_modules: only what is missing is fetched.
+      const missing = (list: Record<string, string> | undefined) => Object.fromEntries(Object.entries(list ?? {}).filter(([name]) => !existsSync(join(dest, "node_modules", name))));
+      enqueue(dest, { dependencies: missing(pkg?.dependencies), optionalDependencies: missing(pkg?.optionalDependencies) }, fetched.place);
     } catch (error) {
       if (!item.optional) throw error;
     }
   }
-  return installed;
+  return result;
 }
 
 /** Fetches `name@range` into `dest` with its dependencies; returns the version installed. */
-export async function installNpmPackage(name: string, range: string, dest: string, cwd: string, scratch: string): Promise<{ version: string; dependencies: string[] }> {
+export async function installNpmPackage(name: string, range: string, dest: string, cwd: string, scratch: string): Promise<{ version: string; dependencies: InstalledDependencies }> {
   const info = await resolveVersion(name, range, cwd);
   await unpackVersion(info, dest, cwd, scratch);
   const dependencies = await installDependencies(dest, info.dependencies ?? {}, info.optionalDependencies ?? {}, cwd, scratch);

@@ -15,6 +15,8 @@ export const npmModulesDir = () => join(pluginsRoot(), "node_modules");
 export const marketplaceCacheDir = (name: string) => join(pluginsRoot(), "cache", "marketplaces", name);
 export const pluginCacheDir = (marketplace: string, plugin: string, version: string) =>
   join(pluginsRoot(), "cache", "plugins", `${marketplace}___${plugin}___${version}`);
+/** omp's switch for the plugins Claude Code installed (~/.claude is only read, never written). */
+export const claudeOverridesFile = () => join(pluginsRoot(), "claude_plugins.json");
 /** Half-built installs live here until renamed into place; what a killed run left is removed by the next. */
 export const stagingRoot = () => join(pluginsRoot(), "cache", ".staging");
 /** The one lock every state-changing `omp plugin` command holds. */

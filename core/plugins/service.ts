@@ -5,6 +5,8 @@ import { describeSource } from "./catalog.ts";
 import { type InstallResult, type Scope, installFromMarketplace, installedFile, scopeOf, setMarketplacePluginEnabled, uninstallMarketplacePlugin } from "./install.ts";
 import { type LocalInstallResult, installLocalPlugin, uninstallLocalPlugin } from "./local-install.ts";
 import { loadCatalog } from "./marketplaces.ts";
+import { type ClaudeInstall, claudeInstalls } from "./claude-installs.ts";
+import { setClaudeDisabled } from "./claude-switch.ts";
 import { parseFeatureSpec, parsePluginId } from "./names.ts";
 import { npmLockFile, npmModulesDir } from "./paths.ts";
 import { readInstalled, readMarketplaces, readNpmLock, withPluginsLock, writeState } from "./state.ts";
@@ -35,8 +37,18 @@ export function install(target: string, scope: Scope, cwd: string): Promise<AnyI
   });
 }
 
+/** A Claude Code install omp only reads, when omp has no install of its own under that id. */
+function claudeOnly(target: string, cwd: string): ClaudeInstall | undefined {
+  if (!parsePluginId(target)) return undefined;
+  for (const scope of ["user", "project"] as const) if (readInstalled(installedFile(scope, cwd)).plugins[target]) return undefined;
+  return claudeInstalls(cwd).find((install) => install.id === target);
+}
+
 export function uninstall(target: string, scope: Scope | undefined, cwd: string): Promise<string> {
   return withPluginsLock(async () => {
+    if (claudeOnly(target, cwd)) {
+      throw new OmpError(`${target} was installed by Claude Code, and omp never changes ~/.claude: remove it with \`claude plugin uninstall ${target}\`, or turn it off for omp only with \`omp plugin disable ${target}\``);
+    }
     if (parsePluginId(target) && readNpmLock().plugins[target] === undefined) {
       const chosen = scopeOf(target, cwd, scope);
       uninstallMarketplacePlugin(target, chosen, cwd);
@@ -56,6 +68,10 @@ export function setEnabled(target: string, enabled: boolean, scope: Scope | unde
       return target;
     }
     if (!parsePluginId(target)) throw new OmpError(`${target} is not installed; see \`omp plugin list\``);
+    if (claudeOnly(target, cwd)) {
+      setClaudeDisabled(target, !enabled);
+      return `${target} (installed by Claude Code; switched in omp only)`;
+    }
     const chosen = scopeOf(target, cwd, scope);
     setMarketplacePluginEnabled(target, chosen, cwd, enabled);
     return `${target} (${chosen})`;
@@ -64,13 +80,23 @@ export function setEnabled(target: string, enabled: boolean, scope: Scope | unde
 
 export interface ListedPlugin {
   id: string;
-  kind: "marketplace" | "package";
+  kind: "marketplace" | "package" | "claude";
   scope: Scope;
   version: string;
   enabled: boolean;
   path: string;
   source?: string;
   features?: string[] | null;
+  /** For Claude Code's installs: why it is off, or not found, or left for omp's own install. */
+  note?: string;
+}
+
+function claudeNote(install: ClaudeInstall, ompIds: Set<string>): string | undefined {
+  if (!install.root) return install.problem;
+  if (ompIds.has(install.id)) return "omp's own install of it is used instead";
+  if (install.disabledInOmp) return "disabled in omp (`omp plugin enable` turns it back on)";
+  if (!install.enabledInClaude) return `disabled in Claude Code's ${install.byProject ? "project" : "user"} settings`;
+  return undefined;
 }
 
 export function listPlugins(cwd: string): ListedPlugin[] {
@@ -84,6 +110,20 @@ export function listPlugins(cwd: string): ListedPlugin[] {
   }
   for (const [name, state] of Object.entries(readNpmLock().plugins)) {
     listed.push({ id: name, kind: "package", scope: "user", version: state.version, enabled: state.enabled, path: join(npmModulesDir(), name), source: state.source, features: state.enabledFeatures });
+  }
+  const ompIds = new Set(listed.filter((plugin) => plugin.kind === "marketplace").map((plugin) => plugin.id));
+  for (const install of claudeInstalls(cwd)) {
+    const note = claudeNote(install, ompIds);
+    listed.push({
+      id: install.id,
+      kind: "claude",
+      scope: install.scope,
+      version: install.version,
+      enabled: note === undefined,
+      path: install.root ?? "",
+      source: `claude-code${install.marketplaceSource ? ` (${install.marketplaceSource})` : ""}`,
+      ...(note ? { note } : {}),
+    });
   }
   return listed;
 }
@@ -122,6 +162,7 @@ export async function update(target: string | undefined, scope: Scope | undefine
   if (target !== undefined && chosen.length === 0) throw new OmpError(`${target} is not installed; see \`omp plugin list\``);
   const results: AnyInstall[] = [];
   for (const plugin of chosen) {
+    if (plugin.kind === "claude") continue;
     if (plugin.kind === "marketplace") results.push(await install(plugin.id, plugin.scope, cwd));
     else if (plugin.source && readNpmLock().plugins[plugin.id]?.kind !== "link") {
       const features = plugin.features === null || plugin.features === undefined ? "" : `[${plugin.features.join(",")}]`;

@@ -43,6 +43,8 @@ export const NpmPluginStateSchema = z.object({
   /** Where it came from, so `update` can fetch it again: an npm spec, a git URL, a folder, an archive. */
   source: z.string().optional(),
   kind: z.enum(["npm", "git", "local", "link", "archive"]).optional(),
+  /** Dependencies from outside the registry (file:, tarball, git) and what pins each. */
+  pinned: z.record(z.string(), z.string()).optional(),
 });
 export type NpmPluginState = z.infer<typeof NpmPluginStateSchema>;
 export const NpmLockSchema = z.object({

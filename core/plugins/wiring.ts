@@ -1,9 +1,10 @@
 import { readFileSync } from "node:fs";
+import { join } from "node:path";
 import { displayPath } from "../paths.ts";
 import { noteSkippedForTrust } from "../trust/folder-trust.ts";
 import type { Source } from "../extensions/sources.ts";
 import type { PluginServers } from "../mcp/config-files.ts";
-import type { PluginComponents } from "./components.ts";
+import { type PluginComponents, readPluginJson } from "./components.ts";
 import type { EnabledPlugin } from "./enabled.ts";
 
 /**
@@ -23,11 +24,22 @@ function runsCode(plugin: EnabledPlugin, what: string): boolean {
   return plugin.trusted;
 }
 
-/** Each hooks file read as JSON (the hooks loader validates it when an event first needs it). */
+/**
+ * hooks or mcpServers given inline in plugin.json. omp's own installs have them written out to files
+ * at install (materialize.ts); Claude Code's installs are read in place, so they are taken from here.
+ */
+function inline(plugin: EnabledPlugin, key: "hooks" | "mcpServers"): Record<string, unknown> | null {
+  const value = readPluginJson(plugin.root)?.[key];
+  return value && typeof value === "object" && !Array.isArray(value) ? (value as Record<string, unknown>) : null;
+}
+
+/** Each hooks file read as JSON, and inline hooks (the hooks loader validates them when an event first needs them). */
 export function pluginHookSources(plugins: readonly EnabledPlugin[], warn: (line: string) => void): PluginHookSource[] {
   const sources: PluginHookSource[] = [];
   for (const plugin of plugins) {
-    if (plugin.components.hooks.length === 0 || !runsCode(plugin, "hooks")) continue;
+    const given = inline(plugin, "hooks");
+    if ((plugin.components.hooks.length === 0 && !given) || !runsCode(plugin, "hooks")) continue;
+    if (given) sources.push({ file: join(plugin.root, ".claude-plugin", "plugin.json"), block: "hooks" in given ? given.hooks : given, pluginRoot: plugin.root });
     for (const file of plugin.components.hooks) {
       try {
         const parsed = JSON.parse(readFileSync(file, "utf8")) as { hooks?: unknown };
@@ -87,21 +99,24 @@ function withPluginRoot(value: unknown, root: string): unknown {
 }
 
 /**
- * The MCP servers of trusted plugins' `.mcp.json` files (wrapped or flat shape), each stdio server
- * also given CLAUDE_PLUGIN_ROOT in its environment. Read as JSON only: the MCP loader validates.
+ * The MCP servers of trusted plugins' `.mcp.json` files (wrapped or flat shape) and inline ones,
+ * each stdio server also given CLAUDE_PLUGIN_ROOT in its environment. Read as JSON only: the MCP
+ * loader validates.
  */
 export function pluginMcpServers(plugins: readonly EnabledPlugin[], warn: (line: string) => void): PluginServers[] {
   const found: PluginServers[] = [];
   for (const plugin of plugins) {
-    if (plugin.components.mcp.length === 0 || !runsCode(plugin, "MCP servers")) continue;
+    const given = inline(plugin, "mcpServers");
+    if ((plugin.components.mcp.length === 0 && !given) || !runsCode(plugin, "MCP servers")) continue;
+    const documents: Record<string, unknown>[] = given ? [given] : [];
     for (const file of plugin.components.mcp) {
-      let document: Record<string, unknown>;
       try {
-        document = JSON.parse(readFileSync(file, "utf8")) as Record<string, unknown>;
+        documents.push(JSON.parse(readFileSync(file, "utf8")) as Record<string, unknown>);
       } catch (error) {
         warn(`${displayPath(file)} (plugin ${plugin.id}): not readable JSON (${(error as Error).message}); its MCP servers are ignored`);
-        continue;
       }
+    }
+    for (const document of documents) {
       const servers = (document?.mcpServers ?? document ?? {}) as Record<string, unknown>;
       const entries = Object.entries(servers).filter(([name, raw]) => name !== "$schema" && raw && typeof raw === "object");
       found.push({

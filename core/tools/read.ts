@@ -5,6 +5,7 @@ import { z } from "zod";
 import { describeBinary, detectImage, hasBinaryExtension, IMAGE_MIME, imageSize, looksBinary } from "./file-kind.ts";
 import { errorResult, formatBytes, plural, textResult } from "./format.ts";
 import { displayPath, notFoundMessage, resolveToolPath } from "./paths.ts";
+import { type ReadRange, urlReaderFor } from "./internal-urls.ts";
 import type { ToolContext, ToolDefinition, ToolResult } from "./types.ts";
 import { isDirEntry } from "../fs/dir-entry.ts";
 
@@ -40,10 +41,14 @@ export const readTool: ToolDefinition<typeof schema> = {
     "PNG, JPEG, GIF and WebP images are returned as images you can look at. Other binary files are described, not dumped.",
     "A directory path returns its entries sorted, with a trailing / on subdirectories.",
     "Prefer this over cat/head/tail in bash. Read a file before editing it.",
+    "A path mcp://<server>/<resource uri> reads a resource of that MCP server (the mcp_resources tool lists them, as such paths).",
   ].join(" "),
   schema,
   effect: "read",
   async execute(input, context) {
+    const url = urlReaderFor(input.path);
+    if (typeof url === "string") return errorResult(url);
+    if (url) return url(input.path, input, context);
     const path = resolveToolPath(context.cwd, input.path);
     let stat: Stats;
     try {
@@ -113,6 +118,20 @@ interface TextPage {
   /** Stopped before `limit` because the output grew past MAX_OUTPUT_CHARS. */
   outputCapped: boolean;
   cutLines: number;
+  outputChars: number;
+}
+
+/** Adds a wanted line to the page; false once the page is full (its line limit, or MAX_OUTPUT_CHARS). */
+function addLine(page: TextPage, bytes: Uint8Array, byteLength: number, limit: number): boolean {
+  const { text, cut } = formatLine(bytes, byteLength);
+  if (page.outputChars + text.length > MAX_OUTPUT_CHARS && page.lines.length > 0) {
+    page.outputCapped = true;
+    return false;
+  }
+  page.lines.push(text);
+  page.outputChars += text.length + 8;
+  if (cut) page.cutLines++;
+  return page.lines.length < limit;
 }
 
 function formatLine(bytes: Uint8Array, byteLength: number): { text: string; cut: boolean } {
@@ -130,32 +149,19 @@ function formatLine(bytes: Uint8Array, byteLength: number): { text: string; cut:
  * page from a huge log costs memory for the page alone.
  */
 async function readPage(path: string, firstLine: number, limit: number): Promise<TextPage> {
-  const page: TextPage = { lines: [], firstLine, totalLines: 0, outputCapped: false, cutLines: 0 };
+  const page: TextPage = { lines: [], firstLine, totalLines: 0, outputCapped: false, cutLines: 0, outputChars: 0 };
   const handle = await open(path, "r");
   const chunk = new Uint8Array(CHUNK_BYTES);
   let lineNumber = 1;
   let pieces: Uint8Array[] = [];
   let kept = 0;
   let lineBytes = 0;
-  let outputChars = 0;
   let collecting = true;
   let endsWithNewline = true;
 
   const wanted = () => collecting && lineNumber >= firstLine;
   const finishLine = () => {
-    if (wanted()) {
-      const bytes = pieces.length === 1 ? pieces[0]! : Buffer.concat(pieces);
-      const { text, cut } = formatLine(bytes, lineBytes);
-      if (outputChars + text.length > MAX_OUTPUT_CHARS && page.lines.length > 0) {
-        page.outputCapped = true;
-        collecting = false;
-      } else {
-        page.lines.push(text);
-        outputChars += text.length + 8;
-        if (cut) page.cutLines++;
-        if (page.lines.length >= limit) collecting = false;
-      }
-    }
+    if (wanted()) collecting = addLine(page, pieces.length === 1 ? pieces[0]! : Buffer.concat(pieces), lineBytes, limit);
     pieces = [];
     kept = 0;
     lineBytes = 0;
@@ -196,10 +202,29 @@ async function readPage(path: string, firstLine: number, limit: number): Promise
 }
 
 async function readText(path: string, input: ReadInput, context: ToolContext): Promise<ToolResult> {
-  const shown = displayPath(context.cwd, path);
-  const firstLine = input.offset ?? 1;
-  const limit = input.limit ?? READ_DEFAULT_LIMIT;
-  const page = await readPage(path, firstLine, limit);
+  const page = await readPage(path, input.offset ?? 1, input.limit ?? READ_DEFAULT_LIMIT);
+  return pageResult(displayPath(context.cwd, path), path, page);
+}
+
+/**
+ * Text that is not a file (an MCP resource), paged and numbered as a file's would be: `shown`
+ * names it in the notes.
+ */
+export function readTextOf(shown: string, text: string, range: ReadRange): ToolResult {
+  const firstLine = range.offset ?? 1;
+  const limit = range.limit ?? READ_DEFAULT_LIMIT;
+  const lines = text.split("\n");
+  if (lines[lines.length - 1] === "") lines.pop();
+  const page: TextPage = { lines: [], firstLine, totalLines: lines.length, outputCapped: false, cutLines: 0, outputChars: 0 };
+  for (const line of lines.slice(firstLine - 1)) {
+    const bytes = Buffer.from(line);
+    if (!addLine(page, bytes.subarray(0, MAX_LINE_BYTES), bytes.length, limit)) break;
+  }
+  return pageResult(shown, shown, page);
+}
+
+function pageResult(shown: string, path: string, page: TextPage): ToolResult {
+  const { firstLine } = page;
   const details = {
     kind: "text",
     path,

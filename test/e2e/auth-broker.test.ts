@@ -7,9 +7,11 @@ import { chmodSync, mkdirSync, readFileSync, statSync, writeFileSync } from "nod
 import { join } from "node:path";
 import { agentTestFile, runAgent, workspace } from "../support/agent-harness.ts";
 import { runOmp, tempDir } from "../support/omp.ts";
-import { type RunningBroker, startBroker as startBrokerIn } from "../support/broker.ts";
+import { type RunningBroker, startBroker as startBrokerIn, stopBrokers } from "../support/broker.ts";
 import { loginExpiring, loginViaBrowser } from "../support/oauth-login.ts";
 import { startOAuthStandin } from "../support/oauth-standin.ts";
+
+afterAll(stopBrokers);
 
 const standin = await agentTestFile();
 const oauth = await startOAuthStandin();

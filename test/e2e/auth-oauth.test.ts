@@ -60,10 +60,11 @@ describe("omp auth login", () => {
     const access = oauth.issued.at(-1)!.access;
     const before = modelRequests().length;
     standin.setScript([{ text: "hi from codex" }]);
-    const run = await runAgent(["-p", "--model", "openai-codex/gpt-5.1-codex", "hello"], { home, cwd: repo, env: { ...oauth.env(), OPENAI_CODEX_BASE_URL: standin.url } });
+    const run = await runAgent(["-p", "--model", "openai-codex/gpt-5.1-codex", "hello"], { home, cwd: repo, env: { ...oauth.env(), OPENAI_CODEX_BASE_URL: `${standin.url}/backend-api/codex` } });
     expect(run.stdout).toBe("hi from codex\n");
     const request = modelRequests()[before]!;
-    expect(request.path).toBe("/responses");
+    expect(request.path).toBe("/backend-api/codex/responses");
+    expect(request.refused).toBeUndefined();
     expect(request.headers.authorization).toBe(`Bearer ${access}`);
     expect(request.headers["chatgpt-account-id"]).toBe("acct_codex@example.com");
     oauth.email = "user@example.com";
@@ -187,7 +188,7 @@ describe("refresh", () => {
     expect((await loginViaBrowser(home, "openai-codex")).code).toBe(0);
     const original = oauth.issued.at(-1)!;
     oauth.hangRefreshes = true;
-    const env = { ...oauth.env(), OPENAI_CODEX_BASE_URL: standin.url, OMP_AUTH_REFRESH_LEASE_MS: "1500" };
+    const env = { ...oauth.env(), OPENAI_CODEX_BASE_URL: `${standin.url}/backend-api/codex`, OMP_AUTH_REFRESH_LEASE_MS: "1500" };
     const hung = Bun.spawn([OMP, "-p", "--model", "openai-codex/gpt-5.1-codex", "hello"], { cwd: repo, env: cleanEnv(home, env), stdout: "pipe", stderr: "pipe" });
     const refreshesBefore = oauth.tokenRequests.filter((request) => request.grant === "refresh_token").length;
     for (let i = 0; i < 200 && oauth.tokenRequests.filter((request) => request.grant === "refresh_token").length === refreshesBefore; i++) await Bun.sleep(25);

@@ -9,7 +9,9 @@ import { join } from "node:path";
 import { runOmp, tempDir } from "../support/omp.ts";
 import { type Standin, startStandin } from "../support/standin/index.ts";
 import { type GatewayProcess, gatewayHome, startGatewayProcess } from "../support/gateway.ts";
-import { startBroker } from "../support/broker.ts";
+import { startBroker, stopBrokers } from "../support/broker.ts";
+
+afterAll(stopBrokers);
 
 const BROKER_KEY = "sk-ant-api03-brokerheldbrokerheldbrokerheld0001";
 

@@ -2,7 +2,7 @@
 // warning in the transcript; /mcp shows each server's state; server prompts are slash commands.
 import { describe, expect, setDefaultTimeout, test } from "bun:test";
 import { modelRequests, userTextsOf } from "../support/agent-harness.ts";
-import { edgeServer, writeUserMcp } from "../support/mcp/fixtures.ts";
+import { edgeServer, everythingServer, writeUserMcp } from "../support/mcp/fixtures.ts";
 import { tempDir } from "../support/omp.ts";
 import { readySessions } from "../support/tty-session.ts";
 
@@ -41,5 +41,37 @@ describe("MCP in the interactive mode", () => {
     await tty.waitFor("reviewed it");
     const requests = modelRequests(s.standin);
     expect(userTextsOf("anthropic-messages", requests[0]!.body)).toEqual(["Please review src/a.ts focusing on security."]);
+  });
+
+  test("server-everything's prompts complete after / with their arguments, run with them, fail naming a missing one, and /extensions lists them", async () => {
+    const home = tempDir("omp-tty-home-");
+    writeUserMcp(home, { everything: everythingServer() });
+    const s = await ready({ home, cols: 140, script: [{ text: "sunny in Lima" }] });
+    const { tty } = s;
+    // The servers start after the first frame: type again until the completion list has the prompts.
+    let list = "";
+    for (let attempt = 0; attempt < 30 && !list.includes("/mcp__everything__args-prompt <city> [state]"); attempt++) {
+      tty.type("/mcp__everything__ar");
+      await Bun.sleep(500);
+      list = tty.screen();
+      tty.press("C-u");
+      await Bun.sleep(200);
+    }
+    expect(list).toContain("/mcp__everything__args-prompt <city> [state]");
+    expect(list).toContain("A prompt with two arguments, one required and one optional");
+
+    tty.type("/mcp__everything__args-prompt");
+    tty.press("Enter");
+    await tty.waitFor("missing the required argument city. Its arguments: <city> [state]");
+
+    tty.type("/mcp__everything__args-prompt Lima");
+    tty.press("Enter");
+    await tty.waitFor("sunny in Lima");
+    expect(userTextsOf("anthropic-messages", modelRequests(s.standin)[0]!.body)).toEqual(["What's weather in Lima?"]);
+
+    tty.type("/extensions");
+    tty.press("Enter");
+    const shown = await tty.waitFor(/\/mcp__everything__completable-prompt +user/);
+    expect(shown).toMatch(/\/mcp__everything__args-prompt +user +~\/\.omp\/agent\/mcp\.json → prompt "args-prompt" of MCP server "everything"/);
   });
 });

@@ -153,22 +153,6 @@ describe("MCP tools in print mode", () => {
     expect(results(1)[0]!.text).toBe("looked at late");
   });
 
-  test("resources: mcp_resources lists server-everything's resources and reads one", async () => {
-    const { home, repo } = workspace();
-    writeUserMcp(home, { everything: everythingServer() });
-    standin.setScript([
-      { toolCalls: [{ id: "c1", name: "mcp_resources", arguments: {} }] },
-      { toolCalls: [{ id: "c2", name: "mcp_resources", arguments: { uri: "demo://resource/static/document/architecture.md" } }] },
-      { text: "ok" },
-    ]);
-    const result = await run(["go"], home, repo);
-    expect(result.code).toBe(0);
-    expect(results(1)[0]!.text).toContain("everything: demo://resource/static/document/architecture.md");
-    const read = results(2)[1]!;
-    expect(read.isError).toBe(false);
-    expect(read.text.length).toBeGreaterThan(100);
-  });
-
   test("a PreToolUse hook with an mcp__ matcher applies to MCP tools as to built-in ones", async () => {
     const { home, repo } = workspace();
     writeUserMcp(home, { edge: edgeServer("basic") });

@@ -15,13 +15,18 @@ export interface RunningBroker {
 }
 
 const running: RunningBroker[] = [];
-afterAll(() => {
-  for (const broker of running) broker.child.kill(9);
-});
+/**
+ * Kills the brokers started so far. This module is evaluated once per `bun test` run, so its own
+ * afterAll belongs to the first file that imported it: other files register this themselves.
+ */
+export function stopBrokers(): void {
+  for (const broker of running.splice(0)) broker.child.kill(9);
+}
+afterAll(stopBrokers);
 
 /** Resolves once the broker says where it listens; rejects with its output if it exits first. */
-export async function startBroker(home: string, env: Record<string, string> = {}): Promise<RunningBroker> {
-  const child = Bun.spawn([OMP, "auth-broker", "serve", "--bind", "127.0.0.1:0"], { cwd: home, env: cleanEnv(home, env), stdin: "ignore", stdout: "pipe", stderr: "pipe" });
+export async function startBroker(home: string, env: Record<string, string> = {}, bind = "127.0.0.1:0"): Promise<RunningBroker> {
+  const child = Bun.spawn([OMP, "auth-broker", "serve", "--bind", bind], { cwd: home, env: cleanEnv(home, env), stdin: "ignore", stdout: "pipe", stderr: "pipe" });
   let out = "";
   const decoder = new TextDecoder();
   const url = await new Promise<string>((resolve, reject) => {

@@ -3,6 +3,7 @@
 // refresh with rotation (an old refresh token is invalid_grant), GitHub's device-code polling and
 // Copilot's token exchange. Which provider is asking is told by its client id.
 import { createHash } from "node:crypto";
+import { CodeAssist } from "./standin/subscriptions.ts";
 
 export type OAuthStyle = "anthropic" | "openai-codex" | "github-copilot" | "google-gemini-cli";
 
@@ -25,7 +26,7 @@ export interface OAuthStandin {
   url: string;
   tokenRequests: TokenRequest[];
   /** Access tokens issued, newest last. */
-  issued: { style: OAuthStyle; access: string; refresh: string }[];
+  issued: { style: OAuthStyle; access: string; refresh: string; email: string }[];
   /** Lifetime of the access tokens it issues. */
   expiresIn: number;
   /** Delay before answering a refresh (to make refreshes overlap). */
@@ -36,6 +37,16 @@ export interface OAuthStandin {
   email: string;
   /** Polls of a device code answered authorization_pending before it is approved. */
   pendingPolls: number;
+  /** Copilot token exchanges answered. */
+  exchanges: number;
+  /** The `endpoints.api` Copilot's token answer names (the plan's API host), when set. */
+  copilotApi?: string;
+  /**
+   * Google's Code Assist, where a Gemini CLI login finds its project: served here too, so that a
+   * login needs no provider stand-in (tests that run Code Assist models point
+   * GOOGLE_GEMINI_CLI_BASE_URL at the provider stand-in's own instead).
+   */
+  codeAssist: CodeAssist;
   revoke(refresh: string): void;
   /** Every environment variable that points omp's logins here. */
   env(): Record<string, string>;
@@ -54,7 +65,10 @@ export async function startOAuthStandin(): Promise<OAuthStandin> {
   const liveRefresh = new Map<string, OAuthStyle>();
   const devices = new Map<string, number>();
   const githubTokens = new Set<string>();
-  const state: Omit<OAuthStandin, "url" | "env" | "close" | "revoke"> = {
+  const codeAssist = new CodeAssist();
+  // An account that used Gemini CLI before: loadCodeAssist names its project at once.
+  codeAssist.onboarded = true;
+  const state: Omit<OAuthStandin, "url" | "env" | "close" | "revoke" | "codeAssist"> = {
     tokenRequests: [],
     issued: [],
     expiresIn: 3600,
@@ -62,6 +76,7 @@ export async function startOAuthStandin(): Promise<OAuthStandin> {
     hangRefreshes: false,
     email: "user@example.com",
     pendingPolls: 1,
+    exchanges: 0,
   };
 
   const issue = (style: OAuthStyle) => {
@@ -73,7 +88,7 @@ export async function startOAuthStandin(): Promise<OAuthStandin> {
           ? jwt({ email: state.email, "https://api.openai.com/auth": { chatgpt_account_id: `acct_${state.email}` }, nonce: random() })
           : `ya29.${random()}`;
     liveRefresh.set(refresh, style);
-    state.issued.push({ style, access, refresh });
+    state.issued.push({ style, access, refresh, email: state.email });
     const body: Record<string, unknown> = { access_token: access, refresh_token: refresh, expires_in: state.expiresIn, token_type: "Bearer" };
     if (style === "anthropic") body.account = { uuid: `uuid-${state.email}`, email_address: state.email };
     if (style === "openai-codex") body.id_token = jwt({ email: state.email });
@@ -88,6 +103,12 @@ export async function startOAuthStandin(): Promise<OAuthStandin> {
     idleTimeout: 0,
     async fetch(req) {
       const url = new URL(req.url);
+      if (url.pathname.startsWith("/v1internal")) {
+        const text = await req.text();
+        const headers = Object.fromEntries([...req.headers].map(([name, value]) => [name.toLowerCase(), value]));
+        const request = { method: req.method, path: url.pathname, query: Object.fromEntries(url.searchParams), headers, body: text ? JSON.parse(text) : undefined, receivedAt: Date.now() };
+        return codeAssist.answer(request) ?? new Response("not found", { status: 404 });
+      }
       if (req.method === "GET" && url.pathname === "/authorize") {
         const style = CLIENTS[url.searchParams.get("client_id") ?? ""];
         const redirect = url.searchParams.get("redirect_uri");
@@ -101,6 +122,12 @@ export async function startOAuthStandin(): Promise<OAuthStandin> {
         back.searchParams.set("state", url.searchParams.get("state") ?? "");
         return Response.redirect(back.toString(), 302);
       }
+      if (req.method === "GET" && url.pathname === "/userinfo") {
+        const token = req.headers.get("authorization")?.replace(/^Bearer /, "") ?? "";
+        const issued = state.issued.find((entry) => entry.access === token && entry.style === "google-gemini-cli");
+        if (!issued) return Response.json({ error: { code: 401, message: "Request had invalid authentication credentials.", status: "UNAUTHENTICATED" } }, { status: 401 });
+        return Response.json({ id: "1234567890", email: issued.email, verified_email: true });
+      }
       if (req.method === "POST" && url.pathname === "/device/code") {
         const body = (await req.json()) as { client_id?: string };
         if (CLIENTS[body.client_id ?? ""] !== "github-copilot") return oauthError(400, "invalid_client", "unknown client");
@@ -111,7 +138,9 @@ export async function startOAuthStandin(): Promise<OAuthStandin> {
       if (req.method === "GET" && url.pathname === "/copilot/token") {
         const token = req.headers.get("authorization")?.replace(/^token /, "") ?? "";
         if (!githubTokens.has(token)) return Response.json({ message: "Bad credentials" }, { status: 401 });
-        return Response.json({ token: `tid=${random()};exp=1;sku=copilot`, expires_at: Math.floor(Date.now() / 1000) + state.expiresIn, refresh_in: 1500 });
+        state.exchanges++;
+        const endpoints = state.copilotApi ? { endpoints: { api: state.copilotApi, "origin-tracker": "https://origin-tracker.example" } } : {};
+        return Response.json({ token: `tid=${random()};exp=1;sku=copilot`, expires_at: Math.floor(Date.now() / 1000) + state.expiresIn, refresh_in: 1500, ...endpoints });
       }
       if (req.method === "POST" && url.pathname === "/token") {
         const contentType = req.headers.get("content-type") ?? "";
@@ -168,6 +197,7 @@ export async function startOAuthStandin(): Promise<OAuthStandin> {
   const url = `http://127.0.0.1:${server.port}`;
   return Object.assign(state, {
     url,
+    codeAssist,
     revoke: (refresh: string) => void liveRefresh.delete(refresh),
     env() {
       const env: Record<string, string> = {};
@@ -177,6 +207,8 @@ export async function startOAuthStandin(): Promise<OAuthStandin> {
       }
       env.OMP_OAUTH_GITHUB_COPILOT_DEVICE_URL = `${url}/device/code`;
       env.OMP_OAUTH_GITHUB_COPILOT_EXCHANGE_URL = `${url}/copilot/token`;
+      env.GOOGLE_GEMINI_CLI_BASE_URL = url;
+      env.OMP_OAUTH_GOOGLE_GEMINI_CLI_USERINFO_URL = `${url}/userinfo`;
       return env;
     },
     close: () => server.stop(true),

@@ -113,6 +113,11 @@ export class Tty {
     tmux(this.socket, ["set-option", "-s", option, value]);
   }
 
+  /** Appends every byte omp writes to the terminal from now on to `file`; `record()` stops. */
+  record(file?: string): void {
+    tmux(this.socket, ["pipe-pane", ...(file ? ["-O", `cat >> ${quote(file)}`] : [])]);
+  }
+
   /** The most recent tmux paste buffer (where OSC 52 lands with set-clipboard on). */
   buffer(): string {
     return tmux(this.socket, ["show-buffer"]);

@@ -34,7 +34,7 @@ export interface ProviderErrorInfo {
   message: string;
   /** `authentication_error`, `invalid_api_key`, `INVALID_ARGUMENT`, ... */
   kind?: string;
-  /** A subscription's usage limit: when it resets (epoch ms), from `resets_at` / `resets_in_seconds`. */
+  /** A subscription's usage limit: when it resets (epoch ms), from `resets_at` / `resets_in_seconds` or Code Assist's "quota will reset after 1h2m3s". */
   resetsAt?: number;
 }
 
@@ -72,7 +72,19 @@ function readErrorFields(obj: Record<string, unknown>): ProviderErrorInfo | unde
   // Codex's usage_limit_reached says when the window resets.
   if (typeof obj.resets_at === "number") info.resetsAt = obj.resets_at < 1e12 ? obj.resets_at * 1000 : obj.resets_at;
   else if (typeof obj.resets_in_seconds === "number") info.resetsAt = Date.now() + obj.resets_in_seconds * 1000;
+  else {
+    const at = quotaResetAt(info.message);
+    if (at !== undefined) info.resetsAt = at;
+  }
   return info;
+}
+
+/** Code Assist's exhausted plan: "... Your quota will reset after 18h31m10s." */
+function quotaResetAt(message: string): number | undefined {
+  const match = /quota will reset after (?:(\d+)h)?(?:(\d+)m)?(?:(\d+(?:\.\d+)?)s)?/i.exec(message);
+  if (!match || match[0].endsWith("after ")) return undefined;
+  const [hours, minutes, seconds] = [match[1], match[2], match[3]].map((part) => Number(part ?? 0));
+  return Date.now() + ((hours! * 60 + minutes!) * 60 + seconds!) * 1000;
 }
 
 /** `anthropic 401: invalid x-api-key (authentication_error)`. */

@@ -23,7 +23,15 @@ function anthropicToolId(id: string): string {
 }
 
 const CLAUDE_CODE_IDENTITY = "You are Claude Code, Anthropic's official CLI for Claude.";
-const OAUTH_BETAS = "oauth-2025-04-20,claude-code-20250219";
+/**
+ * What Claude Code sends with a Claude Pro/Max token: the OAuth beta, its own betas (interleaved
+ * thinking between tool calls, tool arguments streamed unbuffered) and its client identity.
+ */
+const OAUTH_HEADERS = {
+  "anthropic-beta": "claude-code-20250219,oauth-2025-04-20,interleaved-thinking-2025-05-14,fine-grained-tool-streaming-2025-05-14",
+  "user-agent": "claude-cli/2.1.75 (external, cli)",
+  "x-app": "cli",
+};
 
 /** An access token of a Claude Pro/Max login (`omp auth login anthropic`, or ANTHROPIC_OAUTH_TOKEN): sent as a bearer, not as x-api-key. */
 export function isOAuthToken(key: string | undefined): boolean {
@@ -227,10 +235,8 @@ class AnthropicDecoder implements StreamDecoder {
 
 export const streamAnthropic: StreamFunction = (model, context, options = {}) => {
   const auth: Record<string, string> = { "anthropic-version": "2023-06-01" };
-  if (isOAuthToken(options.apiKey)) {
-    auth.authorization = `Bearer ${options.apiKey}`;
-    auth["anthropic-beta"] = OAUTH_BETAS;
-  } else if (options.apiKey) auth["x-api-key"] = options.apiKey;
+  if (isOAuthToken(options.apiKey)) Object.assign(auth, OAUTH_HEADERS, { authorization: `Bearer ${options.apiKey}` });
+  else if (options.apiKey) auth["x-api-key"] = options.apiKey;
   return runProviderStream(model, options, {
     request: { url: `${model.baseUrl}/v1/messages`, headers: requestHeaders(auth, model, options), body: anthropicRequestBody(model, context, options) },
     decoder: (out) => new AnthropicDecoder(model.provider, out),

@@ -99,7 +99,7 @@ function userPart(c: TextContent | ImageContent, images: boolean): Json {
   return images ? { inlineData: { mimeType: c.mimeType, data: c.data } } : { text: "(image omitted: this model does not accept images)" };
 }
 
-class GoogleDecoder implements StreamDecoder {
+export class GoogleDecoder implements StreamDecoder {
   complete = false;
   private text: number | undefined;
   private thinking: number | undefined;

@@ -1,4 +1,6 @@
 import type { Model, ThinkingSpec } from "../model.ts";
+import { getProvider } from "../providers-table.ts";
+import type { Context } from "../stream.ts";
 
 /**
  * What an OpenAI-compatible host accepts beyond the common core, derived from the provider id or
@@ -25,6 +27,8 @@ export interface CompletionsCompat {
   cacheControl: boolean;
   /** OpenRouter returns `reasoning_details` (signed, for Anthropic) and wants them back on later turns. */
   reasoningDetails: boolean;
+  /** GitHub Copilot: takes no reasoning parameters and wants the per-request headers of {@link copilotHeaders}. */
+  copilot: boolean;
 }
 
 function hostOf(baseUrl: string): string {
@@ -43,9 +47,11 @@ export function completionsCompat(model: Model): CompletionsCompat {
   const deepseek = is("deepseek", "deepseek.com");
   const mistral = is("mistral", "mistral.ai");
   const xai = is("xai", "x.ai");
+  const copilot = is("github-copilot", "githubcopilot.com");
 
   let thinkingFormat: CompletionsCompat["thinkingFormat"] = model.reasoning ? "reasoning_effort" : "none";
   if (openrouter) thinkingFormat = "openrouter";
+  else if (copilot) thinkingFormat = "none";
   // DeepSeek and Mistral pick reasoning by model id; the first Grok 4 rejects reasoning_effort,
   // which grok-3-mini and the Grok 4.x models (grok-4.1, grok-4.3, ...) take. A model that states
   // how it thinks is taken at its word.
@@ -68,7 +74,32 @@ export function completionsCompat(model: Model): CompletionsCompat {
     streamOptions: !mistral,
     cacheControl: /(^|\/)claude|anthropic\//i.test(model.id),
     reasoningDetails: openrouter,
+    copilot,
   };
+}
+
+/**
+ * Where a Copilot token is served: the token names its plan's proxy (`proxy-ep=proxy.business.
+ * githubcopilot.com`), whose API host is the `api.` twin. Only the default host is replaced; a
+ * base the user (or the login's `endpoints.api`) chose stays.
+ */
+export function copilotBaseUrl(model: Model, token: string | undefined): string {
+  if (model.baseUrl !== getProvider("github-copilot")?.baseUrl) return model.baseUrl;
+  const proxy = /(?:^|;)proxy-ep=([a-z0-9.-]+)(?:;|$)/i.exec(token ?? "")?.[1];
+  return proxy ? `https://${proxy.replace(/^proxy\./, "api.")}` : model.baseUrl;
+}
+
+/**
+ * What VS Code's Copilot Chat says about each request: who started it (a request that follows
+ * tool results is the agent's, which Copilot does not bill as a premium request) and whether it
+ * carries images (the API refuses images without the vision header).
+ */
+export function copilotHeaders(context: Context): Record<string, string> {
+  const last = context.messages[context.messages.length - 1];
+  const headers: Record<string, string> = { "x-initiator": last?.role === "user" ? "user" : "agent" };
+  const images = context.messages.some((m) => m.role !== "assistant" && typeof m.content !== "string" && m.content.some((c) => c.type === "image"));
+  if (images) headers["copilot-vision-request"] = "true";
+  return headers;
 }
 
 function xaiTakesEffort(id: string): boolean {

@@ -7,7 +7,7 @@ import type { Model } from "../model.ts";
 import type { Context, StreamFunction, StreamOptions } from "../stream.ts";
 import { takesTemperature, thinkingRequest } from "../thinking.ts";
 import { isSameModel, prepareTranscript, textOf } from "../transcript.ts";
-import { type CompletionsCompat, completionsCompat, mistralToolId } from "./openai-compat.ts";
+import { type CompletionsCompat, completionsCompat, copilotBaseUrl, copilotHeaders, mistralToolId } from "./openai-compat.ts";
 import { newToolCallId } from "./tool-ids.ts";
 
 type Json = Record<string, unknown>;
@@ -291,8 +291,11 @@ function contentText(content: unknown): string {
 
 export const streamOpenAICompletions: StreamFunction = (model, context, options = {}) => {
   const auth: Record<string, string> = options.apiKey ? { authorization: `Bearer ${options.apiKey}` } : {};
+  const copilot = completionsCompat(model).copilot;
+  if (copilot) Object.assign(auth, copilotHeaders(context));
+  const base = copilot ? copilotBaseUrl(model, options.apiKey) : model.baseUrl;
   return runProviderStream(model, options, {
-    request: { url: `${model.baseUrl}/chat/completions`, headers: requestHeaders(auth, model, options), body: completionsRequestBody(model, context, options) },
+    request: { url: `${base}/chat/completions`, headers: requestHeaders(auth, model, options), body: completionsRequestBody(model, context, options) },
     decoder: (out) => new CompletionsDecoder(model.provider, out),
   });
 };

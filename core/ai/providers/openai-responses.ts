@@ -106,7 +106,7 @@ interface Item {
   summaryIndex?: number;
 }
 
-class ResponsesDecoder implements StreamDecoder {
+export class ResponsesDecoder implements StreamDecoder {
   complete = false;
   /** By output_index: parallel items interleave and are routed by it. */
   private readonly items = new Map<number, Item>();

@@ -3,7 +3,7 @@ import type { OAuthCredential } from "../credential.ts";
 import { newState, pkcePair } from "./pkce.ts";
 import { type OAuthProvider, callbackPortOf, endpointsOf } from "./providers.ts";
 import { OAuthError, credentialFrom, postToken } from "./token-endpoint.ts";
-import { copilotExchange } from "./refresh.ts";
+import { copilotExchange, withEmail, withProject } from "./refresh.ts";
 
 /** How a login talks to the person: where to go, what to type, and (without a browser) the code they paste. */
 export interface LoginIO {
@@ -93,7 +93,9 @@ async function pkceLogin(provider: OAuthProvider, io: LoginIO): Promise<OAuthCre
     const code = await withTimeout(codePromise, io.timeoutMs ?? DEFAULT_TIMEOUT_MS, `${provider.name}: no login within the time allowed; run the command again`);
     io.progress("exchanging the authorization code");
     const extra: Record<string, string> = provider.id === "anthropic" ? { state } : {};
-    return credentialFrom(provider, await postToken(provider, { grant_type: "authorization_code", code, redirect_uri: redirectUri, code_verifier: verifier, ...extra }, io.env));
+    const credential = credentialFrom(provider, await postToken(provider, { grant_type: "authorization_code", code, redirect_uri: redirectUri, code_verifier: verifier, ...extra }, io.env));
+    if (provider.id === "google-gemini-cli") io.progress("finding the Code Assist project");
+    return await withProject(provider, await withEmail(provider, credential, io.env), io.env);
   } finally {
     server?.stop(true);
   }

@@ -2,7 +2,7 @@
  * The subscription logins omp knows, with the endpoints, client ids, scopes and loopback ports
  * their official clients registered (Claude Code, Codex CLI, GitHub Copilot, Gemini CLI). Every
  * URL and the callback port can be overridden from the environment
- * (`OMP_OAUTH_<PROVIDER>_<AUTHORIZE|TOKEN|DEVICE|EXCHANGE>_URL`, `..._CALLBACK_PORT`) for private
+ * (`OMP_OAUTH_<PROVIDER>_<AUTHORIZE|TOKEN|DEVICE|EXCHANGE|USERINFO>_URL`, `..._CALLBACK_PORT`) for private
  * deployments and tests.
  */
 
@@ -15,6 +15,8 @@ interface Endpoints {
   deviceUrl?: string;
   /** GitHub Copilot: where the GitHub token is exchanged for a short-lived Copilot token. */
   exchangeUrl?: string;
+  /** Google: who the login is (its token answer names no one without the openid scope). */
+  userinfoUrl?: string;
 }
 
 export interface OAuthProvider {
@@ -83,7 +85,11 @@ export const OAUTH_PROVIDERS: readonly OAuthProvider[] = [
     callbackPath: "/oauth2callback",
     tokenBody: "form",
     authorizeParams: { access_type: "offline", prompt: "consent" },
-    defaults: { authorizeUrl: "https://accounts.google.com/o/oauth2/v2/auth", tokenUrl: "https://oauth2.googleapis.com/token" },
+    defaults: {
+      authorizeUrl: "https://accounts.google.com/o/oauth2/v2/auth",
+      tokenUrl: "https://oauth2.googleapis.com/token",
+      userinfoUrl: "https://www.googleapis.com/oauth2/v2/userinfo",
+    },
   },
 ];
 
@@ -101,10 +107,14 @@ export function endpointsOf(provider: OAuthProvider, env: Record<string, string 
     tokenUrl: pick("TOKEN_URL", provider.defaults.tokenUrl)!,
     deviceUrl: pick("DEVICE_URL", provider.defaults.deviceUrl),
     exchangeUrl: pick("EXCHANGE_URL", provider.defaults.exchangeUrl),
+    userinfoUrl: pick("USERINFO_URL", provider.defaults.userinfoUrl),
   };
 }
 
+/** The variable that moves the provider's callback port (a private deployment, a test). */
+export const callbackPortVar = (provider: OAuthProvider) => envName(provider, "CALLBACK_PORT");
+
 export function callbackPortOf(provider: OAuthProvider, env: Record<string, string | undefined> = process.env): number | undefined {
-  const override = Number.parseInt(env[envName(provider, "CALLBACK_PORT")] ?? "", 10);
+  const override = Number.parseInt(env[callbackPortVar(provider)] ?? "", 10);
   return Number.isInteger(override) && override > 0 ? override : provider.callbackPort;
 }

@@ -7,7 +7,10 @@ import {
   CallToolRequestSchema,
   GetPromptRequestSchema,
   ListPromptsRequestSchema,
+  ListResourcesRequestSchema,
   ListToolsRequestSchema,
+  ReadResourceRequestSchema,
+  McpError,
   type Tool,
 } from "@modelcontextprotocol/sdk/types.js";
 
@@ -25,7 +28,7 @@ function tool(definition: Tool, handler: (args: Record<string, any>, extra: any)
   handlers.set(definition.name, handler);
 }
 
-const server = new Server({ name: `edge-${mode}`, version: "1.0.0" }, { capabilities: { tools: { listChanged: true }, prompts: {} } });
+const server = new Server({ name: `edge-${mode}`, version: "1.0.0" }, { capabilities: { tools: { listChanged: true }, prompts: {}, ...(mode === "resources" ? { resources: {} } : {}) } });
 
 switch (mode) {
   case "basic":
@@ -92,6 +95,22 @@ switch (mode) {
   case "prompts":
     tool({ name: "noop", description: "Nothing.", inputSchema: input() }, async () => text("noop"));
     break;
+  case "resources": {
+    tool({ name: "noop", description: "Nothing.", inputSchema: input() }, async () => text("noop"));
+    // An image, bytes that are no text, and a text long enough to need paging.
+    const resources: Record<string, { mimeType: string; blob?: string; text?: string }> = {
+      "pic://pixel.png": { mimeType: "image/png", blob: PIXEL },
+      "bin://data": { mimeType: "application/octet-stream", blob: Buffer.from([0x7f, 0x45, 0x4c, 0x46, 0, 1, 2, 3]).toString("base64") },
+      "text://long": { mimeType: "text/plain", text: Array.from({ length: 2500 }, (_, i) => `line ${i + 1}`).join("\n") },
+    };
+    server.setRequestHandler(ListResourcesRequestSchema, async () => ({ resources: Object.entries(resources).map(([uri, r]) => ({ uri, name: uri, mimeType: r.mimeType })) }));
+    server.setRequestHandler(ReadResourceRequestSchema, async (request) => {
+      const found = resources[request.params.uri];
+      if (!found) throw new McpError(-32002, `Resource not found: ${request.params.uri}`);
+      return { contents: [{ uri: request.params.uri, ...found }] };
+    });
+    break;
+  }
 }
 
 const PAGE = 2;

@@ -6,6 +6,7 @@ import { openaiCompletionsFormat } from "./openai-completions.ts";
 import { openaiResponsesFormat } from "./openai-responses.ts";
 import { PrefixCheck } from "./prefix-check.ts";
 import { type Fault, type Reply, type Turn, isFault } from "./script.ts";
+import { CodeAssist, type Refusal, anthropicOAuthRefusal, codeAssistFormat, codexListing, codexListingRefusal, codexRefusal, copilotListing, copilotRefusal } from "./subscriptions.ts";
 
 export interface RecordedRequest {
   method: string;
@@ -43,6 +44,8 @@ export interface Standin {
   /** `http://127.0.0.1:<port>`, no trailing slash. */
   url: string;
   requests: RecordedRequest[];
+  /** Google Code Assist's account state, behind `/v1internal` (GOOGLE_GEMINI_CLI_BASE_URL=url). */
+  codeAssist: CodeAssist;
   setScript(script: Turn[]): void;
   close(): Promise<void>;
 }
@@ -62,6 +65,7 @@ export async function startStandin(options: StandinOptions = {}): Promise<Standi
   let serial = 0;
   const requests: RecordedRequest[] = [];
   const prefixCheck = new PrefixCheck();
+  const codeAssist = new CodeAssist();
 
   const takeTurn = (): Turn | undefined => {
     if (next >= script.length) {
@@ -104,11 +108,22 @@ export async function startStandin(options: StandinOptions = {}): Promise<Standi
     requests.push(recorded);
     seen.recorded = recorded;
 
+    const codeAssistAnswer = codeAssist.answer(recorded);
+    if (codeAssistAnswer) return codeAssistAnswer;
+
     if (req.method === "GET") {
       if (path === "/v1/models" && recorded.headers["anthropic-version"]) return Response.json(anthropicListing(options.models ?? []));
       if (path === "/v1beta/models") return Response.json(geminiListing(options.models ?? []));
       if (path === "/v1/models" || path === "/models") return Response.json(modelsListing(options.models ?? [], options.listingStyle ?? "openai"));
       if (path === "/api/tags") return Response.json(ollamaTags(options.models ?? []));
+      if (path === "/copilot-api/models") {
+        const refusal = copilotRefusal(recorded);
+        return refusal ? Response.json(refusal.body, { status: refusal.status }) : Response.json(copilotListing(options.models ?? []));
+      }
+      if (path === "/backend-api/codex/models") {
+        const refusal = codexListingRefusal(recorded);
+        return refusal ? Response.json(refusal.body, { status: refusal.status }) : Response.json(codexListing(options.models ?? []));
+      }
       return new Response("not found", { status: 404 });
     }
 
@@ -117,6 +132,11 @@ export async function startStandin(options: StandinOptions = {}): Promise<Standi
     const route = routeOf(path);
     if (!route) return new Response(`stand-in: no endpoint ${req.method} ${path}`, { status: 404 });
     recorded.format = route.format.name;
+    const refusal = route.check?.(recorded, codeAssist);
+    if (refusal) {
+      recorded.refused = true;
+      return Response.json(refusal.body, { status: refusal.status });
+    }
     if (route.format === anthropicFormat) {
       const refused = prefixCheck.check(body);
       recorded.refused = refused !== undefined || undefined;
@@ -137,6 +157,7 @@ export async function startStandin(options: StandinOptions = {}): Promise<Standi
   return {
     url: `http://127.0.0.1:${server.port}`,
     requests,
+    codeAssist,
     setScript(turns) {
       script = [...turns];
       next = 0;
@@ -145,8 +166,19 @@ export async function startStandin(options: StandinOptions = {}): Promise<Standi
   };
 }
 
-function routeOf(path: string): { format: WireFormat; model?: string } | undefined {
-  if (path === "/v1/messages") return { format: anthropicFormat };
+interface Route {
+  format: WireFormat;
+  model?: string;
+  /** A subscription backend's rules: what it refuses before answering. */
+  check?: (request: RecordedRequest, codeAssist: CodeAssist) => Refusal | undefined;
+}
+
+/** The public APIs at their paths; the subscription backends under the paths their real hosts use. */
+function routeOf(path: string): Route | undefined {
+  if (path === "/v1/messages") return { format: anthropicFormat, check: anthropicOAuthRefusal };
+  if (path === "/backend-api/codex/responses") return { format: openaiResponsesFormat, check: codexRefusal };
+  if (path === "/copilot-api/chat/completions") return { format: openaiCompletionsFormat, check: copilotRefusal };
+  if (path === "/v1internal:streamGenerateContent") return { format: codeAssistFormat, check: (request, codeAssist) => codeAssist.refusal(request) };
   if (path === "/v1/chat/completions" || path === "/chat/completions") return { format: openaiCompletionsFormat };
   if (path === "/v1/responses" || path === "/responses") return { format: openaiResponsesFormat };
   const gemini = /^\/v1beta\/models\/([^/:]+):streamGenerateContent$/.exec(path);

@@ -14,7 +14,7 @@ describe("provider table", () => {
         expect(p.baseUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/v1$/);
       } else {
         // Subscription providers take an `omp auth login` credential instead of a key.
-        if (!["openai-codex", "github-copilot"].includes(p.id)) expect(p.keyEnv.length).toBeGreaterThan(0);
+        if (!["openai-codex", "github-copilot", "google-gemini-cli"].includes(p.id)) expect(p.keyEnv.length).toBeGreaterThan(0);
         expect(p.baseUrl).toStartWith("https://");
       }
       expect(p.baseUrl).not.toEndWith("/");

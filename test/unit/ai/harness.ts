@@ -9,8 +9,11 @@ export const KEY = "sk-test-key-123";
 /** USD per million; odd numbers so a wrong token class shows up in the cost. */
 export const PRICES = { input: 3, output: 15, cacheRead: 0.3, cacheWrite: 3.75 };
 
+/** The public APIs; the subscription backends built on them are covered in test/e2e/subscriptions.test.ts. */
+export type PublicApi = Exclude<Api, "openai-codex-responses" | "google-gemini-cli">;
+
 export interface ApiCase {
-  api: Api;
+  api: PublicApi;
   provider: string;
   /** The model's baseUrl for a stand-in at `url`. */
   base(url: string): string;

@@ -1,10 +1,9 @@
 // The four adapters against the stand-in over real loopback HTTP: the same behaviours per wire API.
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from "bun:test";
 import type { Message } from "../../../core/ai/messages.ts";
-import type { Api } from "../../../core/ai/model.ts";
 import { complete, stream } from "../../../core/ai/index.ts";
 import { type Standin, startStandin } from "../../support/standin/index.ts";
-import { API_CASES, KEY, PRICES, context, modelFor, run, textOf, toolCalls, user } from "./harness.ts";
+import { API_CASES, KEY, type PublicApi, PRICES, context, modelFor, run, textOf, toolCalls, user } from "./harness.ts";
 
 let standin: Standin;
 const savedBase = process.env.OMP_RETRY_BASE_MS;
@@ -23,7 +22,7 @@ beforeEach(() => {
 });
 
 /** What each API must have sent on the request that continues after two tool calls. */
-const CONTINUATION: Record<Api, (body: any, ids: [string, string]) => void> = {
+const CONTINUATION: Record<PublicApi, (body: any, ids: [string, string]) => void> = {
   "anthropic-messages": (body, [a, b]) => {
     expect(body.system).toEqual([{ type: "text", text: "You are a test assistant.", cache_control: { type: "ephemeral" } }]);
     expect(body.tools.map((t: any) => Object.keys(t).sort())).toEqual([
@@ -83,7 +82,7 @@ const CONTINUATION: Record<Api, (body: any, ids: [string, string]) => void> = {
 };
 
 /** The thinking settings each API must send for `thinking: "medium"`. */
-const THINKING: Record<Api, (body: any) => void> = {
+const THINKING: Record<PublicApi, (body: any) => void> = {
   "anthropic-messages": (body) => {
     expect(body.thinking).toEqual({ type: "enabled", budget_tokens: 10240 });
     expect(body.max_tokens).toBeGreaterThan(10240);
@@ -97,7 +96,7 @@ const THINKING: Record<Api, (body: any) => void> = {
   "google-generative-ai": (body) => expect(body.generationConfig.thinkingConfig).toEqual({ thinkingBudget: 10240, includeThoughts: true }),
 };
 
-const ERROR_401: Record<Api, string> = {
+const ERROR_401: Record<PublicApi, string> = {
   "anthropic-messages": "anthropic 401: invalid x-api-key (authentication_error)",
   "openai-completions": "openai 401: Incorrect API key provided: sk-stand***in. (invalid_api_key)",
   "openai-responses": "openai 401: Incorrect API key provided: sk-stand***in. (invalid_api_key)",

@@ -50,6 +50,8 @@ function reference(files: string[], runtime?: SettingsInput): z.output<typeof Se
   const layers = files.map((file) => {
     const values = parseYamlMapping(readFileSync(file, "utf8"), file);
     validateConfig(Settings, values, file);
+    // A project's file never chooses the auth broker, trusted or not (see settings.ts).
+    if (file.endsWith(join(".omp", "config.yml"))) delete values.auth;
     return values;
   });
   if (runtime) layers.push(runtime as Mapping);

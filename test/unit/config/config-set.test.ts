@@ -125,6 +125,8 @@ compaction:
       "bash.timeoutSeconds",
       "update.channel",
       "update.checkForUpdates",
+      "auth.broker.url",
+      "auth.broker.token",
       "theme",
       "sessionDir",
       "hooks",

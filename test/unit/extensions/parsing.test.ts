@@ -2,7 +2,8 @@
 // in both spellings with Claude Code's Bash patterns, and argument substitution.
 import { describe, expect, test } from "bun:test";
 import { bashAllowed, parseAllowedTools } from "../../../core/extensions/allowed-tools.ts";
-import { parseSlash, splitArgs, substituteArguments } from "../../../core/extensions/expand.ts";
+import { splitArgs } from "../../../core/extensions/args.ts";
+import { parseSlash, substituteArguments } from "../../../core/extensions/expand.ts";
 import { firstParagraph, slugify } from "../../../core/extensions/files.ts";
 import { parseFrontmatter } from "../../../core/extensions/frontmatter.ts";
 
@@ -75,6 +76,7 @@ describe("allowed-tools", () => {
 describe("arguments", () => {
   test("$ARGUMENTS, $1…$9, quotes, and the arguments appended when nothing uses them", () => {
     expect(splitArgs(`a "b c" 'd e' f`)).toEqual(["a", "b c", "d e", "f"]);
+    expect(splitArgs(`focus="speed up" x`)).toEqual(["focus=speed up", "x"]);
     expect(substituteArguments("Fix $1 in $2 ($ARGUMENTS) $3.", `bug "src/x.ts"`)).toBe(`Fix bug in src/x.ts (bug "src/x.ts") .`);
     expect(substituteArguments("Review the code.", "carefully please")).toBe("Review the code.\n\nARGUMENTS: carefully please");
     expect(substituteArguments("Review the code.", "")).toBe("Review the code.");

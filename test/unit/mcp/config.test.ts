@@ -77,9 +77,16 @@ describe("MCP results and prompt arguments", () => {
     expect(toToolResult({ content: [] }).content).toEqual([{ type: "text", text: "(no output)" }]);
   });
 
-  test("prompt arguments as name=value pairs or words in order, the last taking the rest", () => {
-    expect(promptArguments("file=a.ts focus=\"speed up\"", ["file", "focus"])).toEqual({ file: "a.ts", focus: "speed up" });
-    expect(promptArguments("a.ts make it fast", ["file", "focus"])).toEqual({ file: "a.ts", focus: "make it fast" });
-    expect(promptArguments("", ["file"])).toEqual({});
+  test("prompt arguments as name=value pairs or words in order, the last taking the rest; a missing required one is named", () => {
+    const declared = [
+      { name: "file", description: "", required: true },
+      { name: "focus", description: "", required: false },
+    ];
+    expect(promptArguments("p", 'file=a.ts focus="speed up"', declared)).toEqual({ file: "a.ts", focus: "speed up" });
+    expect(promptArguments("p", "a.ts make it fast", declared)).toEqual({ file: "a.ts", focus: "make it fast" });
+    expect(promptArguments("p", "focus=speed a.ts", declared)).toEqual({ file: "a.ts", focus: "speed" });
+    expect(promptArguments("p", '"my file.ts"', declared)).toEqual({ file: "my file.ts" });
+    expect(() => promptArguments("mcp__s__p", "focus=speed", declared)).toThrow("/mcp__s__p: missing the required argument file. Its arguments: <file> [focus]");
+    expect(promptArguments("p", "", [])).toEqual({});
   });
 });

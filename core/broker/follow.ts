@@ -1,0 +1,98 @@
+import type { BrokerClientConfig } from "./config.ts";
+import type { Snapshot, SnapshotEntry } from "./wire.ts";
+
+/** What `GET /v1/snapshot/stream` sends: a full snapshot on connect, then changes. */
+export type StreamEvent =
+  | ({ kind: "snapshot" } & Snapshot)
+  | { kind: "entry"; generation: number; serverNowMs: number; entry: SnapshotEntry }
+  | { kind: "removed"; generation: number; serverNowMs: number; id: number };
+
+export interface FollowOptions {
+  /** First wait after a lost connection; doubles up to `maxBackoffMs` (default 1 s, 30 s). */
+  backoffMs?: number;
+  maxBackoffMs?: number;
+  /** A stream silent this long is taken for dead (the broker sends keepalives every 20 s; default 75 s). */
+  silenceMs?: number;
+}
+
+export interface Follower {
+  close(): void;
+}
+
+/**
+ * Keeps a `GET /v1/snapshot/stream` open and hands every event to `apply`. A lost connection is
+ * retried after a growing pause (timers only: a broker that is down costs no CPU), and one that
+ * went silent without closing (a host gone from the network) is dropped and retried too.
+ */
+export function followSnapshots(config: BrokerClientConfig, apply: (event: StreamEvent) => void, options: FollowOptions = {}): Follower {
+  const baseBackoff = options.backoffMs ?? 1000;
+  const maxBackoff = options.maxBackoffMs ?? 30_000;
+  const silenceMs = options.silenceMs ?? 75_000;
+  let closed = false;
+  let backoff = baseBackoff;
+  let current: AbortController | undefined;
+  let retry: ReturnType<typeof setTimeout> | undefined;
+
+  async function connect(): Promise<void> {
+    const abort = new AbortController();
+    current = abort;
+    let heard = Date.now();
+    const watchdog = setInterval(() => {
+      if (Date.now() - heard > silenceMs) abort.abort();
+    }, Math.min(silenceMs, 15_000));
+    watchdog.unref();
+    try {
+      const response = await fetch(`${config.url}/v1/snapshot/stream`, { headers: { authorization: `Bearer ${config.token}`, accept: "text/event-stream" }, signal: abort.signal });
+      if (!response.ok || !response.body) return;
+      const decoder = new TextDecoder();
+      let buffer = "";
+      for await (const chunk of response.body) {
+        heard = Date.now();
+        buffer += decoder.decode(chunk, { stream: true });
+        let end: number;
+        while ((end = buffer.indexOf("\n\n")) >= 0) {
+          const block = buffer.slice(0, end);
+          buffer = buffer.slice(end + 2);
+          const data = block
+            .split("\n")
+            .filter((line) => line.startsWith("data:"))
+            .map((line) => line.slice(5).trimStart())
+            .join("\n");
+          if (data === "") continue;
+          let event: StreamEvent;
+          try {
+            event = JSON.parse(data) as StreamEvent;
+          } catch {
+            continue;
+          }
+          if (event.kind === "snapshot") backoff = baseBackoff;
+          apply(event);
+        }
+      }
+    } catch {
+      // Refused, reset or aborted: retried below like a clean end.
+    } finally {
+      clearInterval(watchdog);
+    }
+  }
+
+  function loop(): void {
+    if (closed) return;
+    void connect().then(() => {
+      if (closed) return;
+      retry = setTimeout(loop, backoff);
+      // A process that is otherwise done exits while the broker is down.
+      retry.unref();
+      backoff = Math.min(backoff * 2, maxBackoff);
+    });
+  }
+
+  loop();
+  return {
+    close() {
+      closed = true;
+      clearTimeout(retry);
+      current?.abort();
+    },
+  };
+}

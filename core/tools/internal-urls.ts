@@ -1,0 +1,36 @@
+import type { ToolContext, ToolResult } from "./types.ts";
+
+/** What `read` was asked for, beyond the path. */
+export interface ReadRange {
+  offset?: number;
+  limit?: number;
+}
+
+/** Reads `<scheme>://…` paths that are not files: `mcp://<server>/<uri>` reads an MCP resource. */
+export type UrlReader = (url: string, range: ReadRange, context: ToolContext) => Promise<ToolResult>;
+
+/**
+ * The readers of this process by scheme, registered by what serves them (the MCP servers, once
+ * configured), so `read` needs no knowledge of them and loads nothing of theirs up front.
+ */
+const readers = new Map<string, UrlReader>();
+
+/** Registers `scheme`'s reader; returns what unregisters it. */
+export function registerUrlReader(scheme: string, reader: UrlReader): () => void {
+  readers.set(scheme, reader);
+  return () => {
+    if (readers.get(scheme) === reader) readers.delete(scheme);
+  };
+}
+
+/** Schemes `read` knows even when nothing serves them now, with what to tell the model then. */
+const UNSERVED: Record<string, string> = {
+  mcp: "mcp:// paths read resources of MCP servers, and no MCP server is configured in this session (omp mcp add configures one).",
+};
+
+/** The reader for `path` when it is such a URL; an error message when its scheme is known but unserved. */
+export function urlReaderFor(path: string): UrlReader | string | undefined {
+  const scheme = /^([a-z][a-z0-9+.-]*):\/\//i.exec(path)?.[1]?.toLowerCase();
+  if (scheme === undefined) return undefined;
+  return readers.get(scheme) ?? UNSERVED[scheme];
+}
