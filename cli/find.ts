@@ -1,7 +1,8 @@
 import { join } from "node:path";
-import type { EntryKind } from "../core/natives/api.ts";
+import type { EntryKind, GlobOptions, SortOrder } from "../core/natives/api.ts";
 import { natives } from "../core/natives/index.ts";
 import { reportSearchError } from "./native-errors.ts";
+import { pipeToStdout } from "./stream-output.ts";
 import { writeStdout } from "./write.ts";
 
 export interface FindFlags {
@@ -10,6 +11,7 @@ export interface FindFlags {
   ignore: boolean;
   maxResults?: number;
   newest?: boolean;
+  sort?: SortOrder;
   long?: boolean;
   json?: boolean;
 }
@@ -46,17 +48,18 @@ export async function runFind(glob: string, path: string | undefined, flags: Fin
     }
     kinds.push(kind);
   }
+  const listing = {
+    patterns: [glob],
+    root: path ?? ".",
+    kinds,
+    hidden: flags.hidden ?? false,
+    respectIgnore: flags.ignore,
+    maxResults: flags.maxResults,
+  } satisfies GlobOptions;
+  if (!flags.newest && !flags.long && !flags.json) return streamPaths(listing, path, flags.sort ?? "path");
   let result;
   try {
-    result = await natives().glob({
-      patterns: [glob],
-      root: path ?? ".",
-      kinds,
-      hidden: flags.hidden ?? false,
-      respectIgnore: flags.ignore,
-      maxResults: flags.maxResults,
-      newestFirst: flags.newest ?? false,
-    });
+    result = await natives().glob({ ...listing, newestFirst: flags.newest ?? false });
   } catch (error) {
     return reportSearchError("find", error);
   }
@@ -69,4 +72,20 @@ export async function runFind(glob: string, path: string | undefined, flags: Fin
   });
   await writeStdout(lines.length ? `${lines.join("\n")}\n` : "");
   return result.entries.length > 0 ? 0 : 1;
+}
+
+/**
+ * Plain listings stream: paths are formatted natively and printed as the walk finds them, in
+ * path order or (`--sort none`) as found. Paths print as the user would type them: below the
+ * directory they named, as fd does.
+ */
+async function streamPaths(listing: GlobOptions, path: string | undefined, sort: SortOrder): Promise<number> {
+  const prefix = path === undefined || path === "." ? "" : join(path, "_").slice(0, -1);
+  try {
+    const stream = natives().globStream({ ...listing, prefix, sort });
+    if (!(await pipeToStdout(stream))) return 0;
+    return (stream.summary()?.totalMatches ?? 0) > 0 ? 0 : 1;
+  } catch (error) {
+    return reportSearchError("find", error);
+  }
 }

@@ -1,8 +1,9 @@
 import { statSync } from "node:fs";
 import { natives } from "../core/natives/index.ts";
-import type { GrepMode } from "../core/natives/api.ts";
-import { formatGrepJson, formatGrepPlain } from "./grep-output.ts";
+import type { GrepMode, GrepOptions, SortOrder } from "../core/natives/api.ts";
+import { formatGrepJson } from "./grep-output.ts";
 import { reportSearchError } from "./native-errors.ts";
+import { pipeToStdout } from "./stream-output.ts";
 import { writeStdout } from "./write.ts";
 
 export interface GrepFlags {
@@ -24,6 +25,7 @@ export interface GrepFlags {
   withFilename?: boolean;
   filename: boolean;
   threads?: number;
+  sort?: SortOrder;
   json?: boolean;
 }
 
@@ -41,35 +43,46 @@ export async function runGrep(pattern: string, paths: string[], flags: GrepFlags
   const mode: GrepMode = flags.filesWithMatches ? "files_with_matches" : flags.count ? "count" : "content";
   const before = flags.beforeContext ?? flags.context ?? 0;
   const after = flags.afterContext ?? flags.context ?? 0;
-  const started = performance.now();
-  let result;
+  const options = {
+    pattern,
+    paths,
+    globs: flags.glob ?? [],
+    types: flags.type ?? [],
+    ignoreCase: flags.ignoreCase ?? false,
+    smartCase: flags.smartCase ?? false,
+    fixedStrings: flags.fixedStrings ?? false,
+    multiline: flags.multiline ?? false,
+    hidden: flags.hidden ?? false,
+    respectIgnore: flags.ignore,
+    contextBefore: mode === "content" ? before : 0,
+    contextAfter: mode === "content" ? after : 0,
+    maxCount: flags.maxCount,
+    maxColumns: flags.maxColumns,
+    mode,
+    threads: flags.threads ?? 0,
+  } satisfies GrepOptions;
+  if (flags.json) return grepJson(options);
+  const withFilename = flags.filename === false ? false : (flags.withFilename ?? defaultWithFilename(paths));
   try {
-    result = await natives().grep({
-      pattern,
-      paths,
-      globs: flags.glob ?? [],
-      types: flags.type ?? [],
-      ignoreCase: flags.ignoreCase ?? false,
-      smartCase: flags.smartCase ?? false,
-      fixedStrings: flags.fixedStrings ?? false,
-      multiline: flags.multiline ?? false,
-      hidden: flags.hidden ?? false,
-      respectIgnore: flags.ignore,
-      contextBefore: mode === "content" ? before : 0,
-      contextAfter: mode === "content" ? after : 0,
-      maxCount: flags.maxCount,
-      maxColumns: flags.maxColumns,
-      mode,
-      threads: flags.threads ?? 0,
-    });
+    const stream = natives().grepStream({ ...options, withFilename, sort: flags.sort ?? "path" });
+    // A closed pipe is rg's quiet success: what was wanted got printed.
+    if (!(await pipeToStdout(stream))) return 0;
+    const summary = stream.summary();
+    return summary && (summary.totalMatches > 0 || summary.filesWithMatches > 0) ? 0 : 1;
   } catch (error) {
     return reportSearchError("grep", error);
   }
-  const withFilename = flags.filename === false ? false : (flags.withFilename ?? defaultWithFilename(paths));
-  await writeStdout(
-    flags.json
-      ? formatGrepJson(result, mode, performance.now() - started)
-      : formatGrepPlain(result, { withFilename, context: before > 0 || after > 0, mode }),
-  );
+}
+
+/** `--json` needs the totals in its summary line, so it takes the collected result. */
+async function grepJson(options: GrepOptions): Promise<number> {
+  const started = performance.now();
+  let result;
+  try {
+    result = await natives().grep(options);
+  } catch (error) {
+    return reportSearchError("grep", error);
+  }
+  await writeStdout(formatGrepJson(result, options.mode ?? "content", performance.now() - started));
   return result.totalMatches > 0 || result.filesWithMatches > 0 ? 0 : 1;
 }

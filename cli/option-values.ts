@@ -23,3 +23,9 @@ export function positiveNumber(value: string): number {
 export function collect(value: string, previous: string[] = []): string[] {
   return [...previous, value];
 }
+
+/** `--sort path|none`, the two orders a streaming search offers (rg's names). */
+export function sortOrder(value: string): "path" | "none" {
+  if (value === "path" || value === "none") return value;
+  throw new InvalidOptionValue(`expected path or none, got ${JSON.stringify(value)}`);
+}

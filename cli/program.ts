@@ -9,7 +9,7 @@ import { writeFdQuietly } from "./write.ts";
 import { reportCommandError } from "./command-error.ts";
 import { AGENT_OPTIONS } from "./agent-options.ts";
 import { collect } from "./option-values.ts";
-import { forCommander, nonNegativeInt } from "./options.ts";
+import { forCommander, nonNegativeInt, sortOrder } from "./options.ts";
 import { describePluginCommands } from "./plugin-commands.ts";
 
 /** Exit status for bad usage, as ripgrep uses it: 1 is kept for "nothing found". */
@@ -71,6 +71,7 @@ export function describeProgram(status: Status): Command {
     .option("-H, --with-filename", "print the path with each line")
     .option("-I, --no-filename", "never print the path")
     .option("-j, --threads <n>", "search threads (default: one per core)", nonNegativeInt)
+    .option("--sort <order>", "path (default: as rg --sort path) or none (as found, fastest)", sortOrder)
     .option("--json", "one JSON object per line")
     .action(
       run(async (pattern: string, paths: string[], options: GrepFlags) => (await import("./grep.ts")).runGrep(pattern, paths, options)),
@@ -86,6 +87,7 @@ export function describeProgram(status: Status): Command {
     .option("--no-ignore", "do not respect .gitignore, .ignore and git excludes")
     .option("-m, --max-results <n>", "stop after n results", nonNegativeInt)
     .option("--newest", "newest first (by modification time)")
+    .option("--sort <order>", "path (default) or none (as found, fastest)", sortOrder)
     .option("-L, --long", "show size and modification time")
     .option("--json", "one JSON object per line")
     .action(

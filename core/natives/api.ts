@@ -120,9 +120,49 @@ export interface FuzzyResult {
   totalMatches: number;
 }
 
+/** `path`: as `rg --sort path` (the default); `none`: as the parallel walk finishes, like plain `rg`. */
+export type SortOrder = "path" | "none";
+
+/** A streaming grep prints as `rg -n --no-heading`; paging does not apply. */
+export interface GrepStreamOptions extends Omit<GrepOptions, "offset" | "limit" | "signal" | "timeoutMs"> {
+  /** Prefix lines and counts with the file's path. */
+  withFilename?: boolean;
+  sort?: SortOrder;
+}
+
+/** A streaming glob prints one path per line, `prefix` + the path relative to `root`. */
+export interface GlobStreamOptions extends Omit<GlobOptions, "newestFirst" | "signal" | "timeoutMs"> {
+  prefix?: string;
+  sort?: SortOrder;
+}
+
+export interface StreamSummary {
+  /** Matching lines (grep) or printed paths (glob). */
+  totalMatches: number;
+  filesWithMatches: number;
+  filesSearched: number;
+  binarySkipped: number;
+}
+
+/**
+ * A search running on native threads. Its output, already formatted, arrives one Buffer per
+ * chunk (about 256 KiB, less when the reader is waiting); the search blocks while a few chunks are
+ * unread, so memory stays bounded however large the result.
+ */
+export interface SearchStream {
+  /** The next chunk; null at the end or after close(). Rejects with the search's error. */
+  next(): Promise<Buffer | null>;
+  /** Stops the search at once (a closed pipe, enough results). */
+  close(): void;
+  /** Totals once next() returned null after a complete search; null before or after close(). */
+  summary(): StreamSummary | null;
+}
+
 export interface NativeAddon {
   grep(options: GrepOptions): Promise<GrepResult>;
   glob(options: GlobOptions): Promise<GlobResult>;
+  grepStream(options: GrepStreamOptions): SearchStream;
+  globStream(options: GlobStreamOptions): SearchStream;
   fuzzyFind(query: string, options?: FuzzyOptions): Promise<FuzzyResult>;
   /** The omp version this addon was built for. */
   buildStamp(): string;

@@ -42,7 +42,7 @@ async function rejection(promise: Promise<unknown>): Promise<Error & { code?: st
 
 describe("natives addon", () => {
   test("exports exactly the api.ts surface", () => {
-    expect(Object.keys(addon).sort()).toEqual(["buildStamp", "debugPanic", "fuzzyFind", "glob", "grep"]);
+    expect(Object.keys(addon).sort()).toEqual(["buildStamp", "debugPanic", "fuzzyFind", "glob", "globStream", "grep", "grepStream"]);
   });
 
   describe("buildStamp", () => {
@@ -298,6 +298,70 @@ describe("natives addon", () => {
       const dirs = await addon.glob({ patterns: ["*"], root, kinds: ["dir"], maxResults: 1 });
       expect(dirs.entries.map((e) => [e.path, e.kind])).toEqual([["src", "dir"]]);
       expect(dirs.limitReached).toBe(true);
+    });
+
+    /** Every chunk of `stream` until it ends, concatenated. */
+    async function drain(stream: ReturnType<NativeAddon["grepStream"]>): Promise<{ text: string; chunks: number }> {
+      const parts: Buffer[] = [];
+      for (let chunk = await stream.next(); chunk !== null; chunk = await stream.next()) {
+        expect(chunk).toBeInstanceOf(Buffer);
+        parts.push(chunk);
+      }
+      return { text: Buffer.concat(parts).toString(), chunks: parts.length };
+    }
+
+    test("grepStream: rg's lines in path order, then the totals", async () => {
+      const root = tree();
+      const stream = addon.grepStream({ pattern: "needle", paths: [root], contextAfter: 1, withFilename: true });
+      expect(stream.summary()).toBeNull();
+      const { text } = await drain(stream);
+      const notes = join(root, "src/deep/notes.txt");
+      const main = join(root, "src/main.rs");
+      expect(text).toBe(`${notes}:2:needle two\n${notes}-3-three\n${notes}:4:needle four\n--\n${main}:2:    let needle = 1;\n${main}-3-}\n`);
+      expect(stream.summary()).toEqual({ totalMatches: 3, filesWithMatches: 2, filesSearched: 3, binarySkipped: 0 });
+      const counts = await drain(addon.grepStream({ pattern: "needle", paths: [root], mode: "count", sort: "none" }));
+      expect(counts.text.split("\n").filter(Boolean).sort()).toEqual(["1", "2"]);
+    });
+
+    test("grepStream: a big result arrives in several bounded chunks", async () => {
+      const root = scratch();
+      for (let i = 0; i < 40; i++) writeFileSync(join(root, `f${String(i).padStart(2, "0")}.txt`), `needle ${"y".repeat(100)}\n`.repeat(500));
+      const { text, chunks } = await drain(addon.grepStream({ pattern: "needle", paths: [root] }));
+      expect(text.length).toBeGreaterThan(2_000_000);
+      expect(chunks).toBeGreaterThan(4);
+      expect(text.split("\n").length - 1).toBe(40 * 500);
+    });
+
+    test("grepStream: close() stops it; next() then gives null and summary() null", async () => {
+      const root = scratch();
+      for (let i = 0; i < 200; i++) writeFileSync(join(root, `f${i}.txt`), "needle\n".repeat(2000));
+      const stream = addon.grepStream({ pattern: "needle", paths: [root] });
+      expect(await stream.next()).toBeInstanceOf(Buffer);
+      stream.close();
+      expect(await stream.next()).toBeNull();
+      expect(stream.summary()).toBeNull();
+    });
+
+    test("grepStream: errors reject next() with their codes; unknown options throw", async () => {
+      const root = tree();
+      const bad = await rejection(addon.grepStream({ pattern: "(", paths: [root] }).next());
+      expect(bad.code).toBe("OMP_BAD_PATTERN");
+      const missing = await rejection(addon.grepStream({ pattern: "x", paths: [join(root, "missing")] }).next());
+      expect(missing.code).toBe("OMP_NOT_FOUND");
+      const paging = thrown(() => addon.grepStream({ pattern: "x", offset: 1 } as never));
+      expect(paging.code).toBe("OMP_INVALID_OPTIONS");
+      const order = thrown(() => addon.grepStream({ pattern: "x", sort: "modified" as never }));
+      expect(order.message).toContain('"path", "none"');
+    });
+
+    test("globStream: prefixed paths in order, a cap, and the count", async () => {
+      const root = tree();
+      const stream = addon.globStream({ patterns: ["*"], root, kinds: ["file"], prefix: "top/" });
+      expect((await drain(stream)).text).toBe("top/readme.md\ntop/src/deep/notes.txt\ntop/src/main.rs\n");
+      expect(stream.summary()?.totalMatches).toBe(3);
+      expect((await drain(addon.globStream({ patterns: ["*"], root, maxResults: 2 }))).text).toBe("readme.md\nsrc\n");
+      const excluded = await drain(addon.globStream({ patterns: ["*", "!deep"], root, sort: "none" }));
+      expect(excluded.text.split("\n").filter(Boolean).sort()).toEqual(["readme.md", "src", "src/main.rs"]);
     });
 
     test("fuzzyFind: best match first", async () => {

@@ -27,6 +27,7 @@ beforeAll(() => {
   put("many.txt", Array.from({ length: 250 }, (_, i) => `match ${i + 1}`).join("\n") + "\n");
   put("long.txt", `short match\n${"x".repeat(700)}match${"y".repeat(100)}\n`);
   put("multi.txt", "start\nfoo\n   bar\nend\n");
+  for (let i = 0; i < 300; i++) put(`pages/f${String(i).padStart(3, "0")}.txt`, "paged hit\nother\npaged hit\npaged hit\n");
 });
 
 async function grep(input: Parameters<typeof grepTool.execute>[0], cwd = root) {
@@ -89,6 +90,21 @@ describe("grep", () => {
     expect(last.text).toEndWith("[Showing matches 201-250 of 250 in 1 file.]");
     const small = await grep({ pattern: "^match", path: "many.txt", limit: 5 });
     expect(small.text).toContain("Use offset=5 for the next page.");
+  });
+
+  test("a page deep into many files holds the right lines, and the totals count every file", async () => {
+    // 3 matches per file: matches 446-455 are the last two of f148, f149, f150 and the first two of f151.
+    const { result, text } = await grep({ pattern: "paged hit", path: "pages", offset: 445, limit: 10 });
+    expect(text.split("\n\n").slice(0, 4)).toEqual([
+      "pages/f148.txt\n  3: paged hit\n  4: paged hit",
+      "pages/f149.txt\n  1: paged hit\n  3: paged hit\n  4: paged hit",
+      "pages/f150.txt\n  1: paged hit\n  3: paged hit\n  4: paged hit",
+      "pages/f151.txt\n  1: paged hit\n  3: paged hit",
+    ]);
+    expect(text).toEndWith("[Showing matches 446-455 of 900 in 300 files. Use offset=455 for the next page.]");
+    expect(result.details).toMatchObject({ totalMatches: 900, filesWithMatches: 300, filesSearched: 300, limitReached: true });
+    const files = await grep({ pattern: "paged hit", path: "pages", outputMode: "files", offset: 297 });
+    expect(files.text).toStartWith("pages/f297.txt\npages/f298.txt\npages/f299.txt\n\n[Showing files 298-300 of 300.]");
   });
 
   test("an offset past the end is an error", async () => {

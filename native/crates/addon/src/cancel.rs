@@ -8,6 +8,9 @@ use omp_search::{CancelToken, SearchError};
 
 use crate::errors;
 
+/// The options `from_options` reads.
+pub const CANCEL_OPTIONS: &[&str] = &["signal", "timeoutMs"];
+
 pub enum Cancellation {
     /// The signal was aborted before the call: reject without starting.
     Aborted,

@@ -3,31 +3,21 @@
 use omp_napi::{CallArgs, Env, Fields, Result, Value};
 use omp_search::{GlobEntry, GlobOptions, GlobResult};
 
-use crate::cancel::Cancellation;
+use crate::cancel::{Cancellation, CANCEL_OPTIONS};
 use crate::options::{read_path, Keyword, Word};
 
-const OPTIONS: &[&str] = &[
-    "patterns",
-    "root",
-    "kinds",
-    "hidden",
-    "respectIgnore",
-    "maxResults",
-    "newestFirst",
-    "threads",
-    "signal",
-    "timeoutMs",
-];
+/// What `parse` reads: the options `glob` and `globStream` share.
+pub const LIST_OPTIONS: &[&str] = &["patterns", "root", "kinds", "hidden", "respectIgnore", "maxResults", "threads"];
 
 pub fn glob<'e>(args: &CallArgs<'e>) -> Result<Value<'e>> {
     let fields = Fields::from_value(args.arg(0)?, "options")?;
-    fields.reject_unknown(OPTIONS)?;
+    fields.reject_unknown(&[LIST_OPTIONS, &["newestFirst"], CANCEL_OPTIONS].concat())?;
     let options = parse(&fields)?;
     let cancellation = Cancellation::from_options(&fields)?;
     cancellation.spawn(args.env(), move |token| omp_search::glob(&options, token), result_to_js)
 }
 
-fn parse(fields: &Fields<'_>) -> Result<GlobOptions> {
+pub fn parse(fields: &Fields<'_>) -> Result<GlobOptions> {
     let mut options = GlobOptions { patterns: fields.required("patterns")?, ..GlobOptions::default() };
     read_path(fields, "root", &mut options.root)?;
     if let Some(kinds) = fields.optional::<Vec<Word<_>>>("kinds")? {

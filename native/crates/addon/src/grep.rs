@@ -3,10 +3,11 @@
 use omp_napi::{CallArgs, Env, Fields, Result, Value};
 use omp_search::{GrepFile, GrepLine, GrepOptions, GrepResult};
 
-use crate::cancel::Cancellation;
+use crate::cancel::{Cancellation, CANCEL_OPTIONS};
 use crate::options::{read_paths, Keyword, Word};
 
-const OPTIONS: &[&str] = &[
+/// What `parse` reads: the options `grep` and `grepStream` share.
+pub const SEARCH_OPTIONS: &[&str] = &[
     "pattern",
     "paths",
     "globs",
@@ -25,19 +26,17 @@ const OPTIONS: &[&str] = &[
     "maxColumns",
     "mode",
     "threads",
-    "signal",
-    "timeoutMs",
 ];
 
 pub fn grep<'e>(args: &CallArgs<'e>) -> Result<Value<'e>> {
     let fields = Fields::from_value(args.arg(0)?, "options")?;
-    fields.reject_unknown(OPTIONS)?;
+    fields.reject_unknown(&[SEARCH_OPTIONS, CANCEL_OPTIONS].concat())?;
     let options = parse(&fields)?;
     let cancellation = Cancellation::from_options(&fields)?;
     cancellation.spawn(args.env(), move |token| omp_search::grep(&options, token), result_to_js)
 }
 
-fn parse(fields: &Fields<'_>) -> Result<GrepOptions> {
+pub fn parse(fields: &Fields<'_>) -> Result<GrepOptions> {
     let mut options = GrepOptions { pattern: fields.required("pattern")?, ..GrepOptions::default() };
     read_paths(fields, "paths", &mut options.paths)?;
     fields.read_into("globs", &mut options.globs)?;

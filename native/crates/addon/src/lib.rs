@@ -8,10 +8,13 @@ mod glob;
 mod grep;
 mod options;
 mod stamp;
+mod stream;
 
 omp_napi::module_exports! {
     "grep" => grep::grep,
     "glob" => glob::glob,
+    "grepStream" => stream::grep_stream,
+    "globStream" => stream::glob_stream,
     "fuzzyFind" => fuzzy::fuzzy_find,
     "buildStamp" => stamp::build_stamp,
     "debugPanic" => debug_panic::debug_panic,

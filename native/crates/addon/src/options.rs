@@ -4,7 +4,7 @@
 use std::path::PathBuf;
 
 use omp_napi::{Fields, FromJs, Result, Value, ValueType};
-use omp_search::{EntryKind, GrepMode, LineKind};
+use omp_search::{EntryKind, GrepMode, LineKind, SortOrder};
 
 /// A Rust enum with a fixed JS spelling per value (`mode: "files_with_matches"`).
 pub trait Keyword: Copy + 'static {
@@ -69,6 +69,17 @@ impl Keyword for LineKind {
     }
 }
 
+impl Keyword for SortOrder {
+    const ALL: &'static [Self] = &[SortOrder::Path, SortOrder::None];
+
+    fn word(self) -> &'static str {
+        match self {
+            SortOrder::Path => "path",
+            SortOrder::None => "none",
+        }
+    }
+}
+
 /// Overwrites `target` with the paths in the `key` field, when given.
 pub fn read_paths(fields: &Fields<'_>, key: &str, target: &mut Vec<PathBuf>) -> Result<()> {
     if let Some(paths) = fields.optional::<Vec<String>>(key)? {
@@ -88,7 +99,7 @@ pub fn read_path(fields: &Fields<'_>, key: &str, target: &mut PathBuf) -> Result
 #[cfg(test)]
 mod tests {
     use super::{one_of, Keyword};
-    use omp_search::{EntryKind, GrepMode};
+    use omp_search::{EntryKind, GrepMode, SortOrder};
 
     fn words<K: Keyword>() -> Vec<&'static str> {
         K::ALL.iter().map(|keyword| keyword.word()).collect()
@@ -98,6 +109,7 @@ mod tests {
     fn words_match_api_ts() {
         assert_eq!(words::<GrepMode>(), ["content", "files_with_matches", "count"]);
         assert_eq!(words::<EntryKind>(), ["file", "dir", "symlink"]);
+        assert_eq!(words::<SortOrder>(), ["path", "none"]);
         assert_eq!(one_of::<EntryKind>(), r#"one of "file", "dir", "symlink""#);
     }
 }

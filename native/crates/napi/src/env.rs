@@ -87,6 +87,16 @@ impl Env {
         })
     }
 
+    /// A Node `Buffer` holding a copy of `bytes`: one crossing for a whole chunk of output,
+    /// however many lines it holds.
+    pub fn buffer(&self, bytes: &[u8]) -> Result<Value<'_>> {
+        // SAFETY: pointer and length describe `bytes`, which the host copies before returning;
+        // the pointer to the copy is not wanted (null out-parameter).
+        self.make("napi_create_buffer_copy", |out| unsafe {
+            sys::napi_create_buffer_copy(self.raw, bytes.len(), bytes.as_ptr().cast(), ptr::null_mut(), out)
+        })
+    }
+
     /// A JS `Error` with `message` and a `code` property.
     pub fn create_error(&self, err: &NapiError) -> Result<Value<'_>> {
         let code = self.string(err.code())?;

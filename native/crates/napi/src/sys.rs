@@ -74,6 +74,13 @@ extern "C" {
     pub fn napi_create_string_utf8(env: napi_env, s: *const c_char, len: usize, result: *mut napi_value)
         -> napi_status;
     pub fn napi_create_object(env: napi_env, result: *mut napi_value) -> napi_status;
+    pub fn napi_create_buffer_copy(
+        env: napi_env,
+        length: usize,
+        data: *const c_void,
+        result_data: *mut *mut c_void,
+        result: *mut napi_value,
+    ) -> napi_status;
     pub fn napi_create_array_with_length(env: napi_env, len: usize, result: *mut napi_value) -> napi_status;
     pub fn napi_create_error(env: napi_env, code: napi_value, msg: napi_value, result: *mut napi_value) -> napi_status;
 

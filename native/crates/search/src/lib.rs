@@ -13,9 +13,11 @@ mod fuzzy;
 mod glob;
 mod grep;
 mod sort;
+mod stream;
 mod types;
 mod walk;
 
+pub use stream::Outbox;
 pub use types::*;
 
 /// Searches `opts.paths` for `opts.pattern`. Blocking; call it off the JS thread.
@@ -31,4 +33,27 @@ pub fn glob(opts: &GlobOptions, cancel: &CancelToken) -> Result<GlobResult, Sear
 /// Scores every path under `opts.root` against `query`. Blocking.
 pub fn fuzzy_find(query: &str, opts: &FuzzyOptions, cancel: &CancelToken) -> Result<FuzzyResult, SearchError> {
     fuzzy::run(query, opts, cancel)
+}
+
+/// Streams `opts.paths`' matches into `outbox`, formatted as `rg -n --no-heading` prints them, in
+/// `print.order`. Paging options (`offset`, `limit`) do not apply. Blocking; the outbox's
+/// consumer reads from another thread, and closing it stops the search.
+pub fn grep_stream(
+    opts: &GrepOptions,
+    print: GrepPrint,
+    outbox: &Outbox,
+    cancel: &CancelToken,
+) -> Result<StreamSummary, SearchError> {
+    grep::run_stream(opts, print, outbox, cancel)
+}
+
+/// Streams the paths under `opts.root` matching `opts.patterns` into `outbox`, one per line.
+/// `newest_first` does not apply. Blocking.
+pub fn glob_stream(
+    opts: &GlobOptions,
+    print: &GlobPrint,
+    outbox: &Outbox,
+    cancel: &CancelToken,
+) -> Result<StreamSummary, SearchError> {
+    glob::run_stream(opts, print, outbox, cancel)
 }

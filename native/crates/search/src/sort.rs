@@ -1,28 +1,8 @@
-//! Output order: `rg --sort path` walks the roots in the order given and each tree depth-first by
-//! file name, which is the same as ordering by (root position, path compared component-wise).
+//! Path order for results that are gathered and sorted (glob, fuzzy): `rg --sort path` walks each
+//! tree depth-first by file name, which is the same as ordering paths component-wise.
 
 use std::cmp::Ordering;
-use std::path::{is_separator, Path, PathBuf};
-
-pub(crate) struct RootOrder {
-    roots: Vec<PathBuf>,
-}
-
-impl RootOrder {
-    pub fn new(roots: &[PathBuf]) -> Self {
-        Self { roots: roots.to_vec() }
-    }
-
-    /// Position of the root `path` was found under. The parallel walker does not say which root
-    /// an entry came from, so this goes by prefix; with overlapping roots (`src` and `src/a`) an
-    /// entry is attributed to the first one listed.
-    pub fn index(&self, path: &Path) -> usize {
-        if self.roots.len() == 1 {
-            return 0;
-        }
-        self.roots.iter().position(|root| path.starts_with(root)).unwrap_or(self.roots.len())
-    }
-}
+use std::path::is_separator;
 
 /// Component-wise order (`a/b` < `a-c` < `a.txt`, as ripgrep sorts) for paths spelled alike up
 /// to their differences, as entries of one walk are. Comparing `Path`s directly gives the same
@@ -62,6 +42,7 @@ fn separator_first(byte: u8) -> u16 {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::path::Path;
 
     #[test]
     fn agrees_with_component_wise_path_order() {

@@ -255,3 +255,39 @@ pub struct FuzzyResult {
     pub matches: Vec<FuzzyMatch>,
     pub total_matches: u64,
 }
+
+/// Output order of a streaming search.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum SortOrder {
+    /// As `rg --sort path`: roots in the order given, each tree depth-first by file name.
+    #[default]
+    Path,
+    /// Whatever order the parallel walk finishes in, as plain `rg`: the fastest.
+    None,
+}
+
+/// How a streaming grep prints, as `rg -n --no-heading` does when not on a terminal.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct GrepPrint {
+    /// Prefix lines (and counts) with the file's path.
+    pub with_filename: bool,
+    pub order: SortOrder,
+}
+
+/// How a streaming glob prints: one path per line.
+#[derive(Clone, Debug, Default)]
+pub struct GlobPrint {
+    /// Put before every relative path: the directory as the user named it, with its `/`.
+    pub prefix: String,
+    pub order: SortOrder,
+}
+
+/// Totals of a streaming search, known once it is over.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct StreamSummary {
+    /// Matching lines (grep) or printed paths (glob).
+    pub total_matches: u64,
+    pub files_with_matches: u64,
+    pub files_searched: u64,
+    pub binary_skipped: u64,
+}

@@ -44,7 +44,7 @@ pub(crate) fn builder(roots: &[PathBuf], opts: &WalkOptions) -> WalkBuilder {
     builder
 }
 
-fn thread_count(requested: usize) -> usize {
+pub(crate) fn thread_count(requested: usize) -> usize {
     if requested > 0 {
         return requested;
     }

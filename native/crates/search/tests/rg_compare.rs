@@ -3,8 +3,8 @@
 
 mod common;
 
-use common::{render, rg, search, Tree};
-use omp_search::{GrepMode, GrepOptions};
+use common::{render, rg, search, stream, Tree};
+use omp_search::{GrepMode, GrepOptions, SortOrder};
 
 fn fixture() -> Tree {
     let t = Tree::new("rg-compare");
@@ -43,6 +43,15 @@ fn compare(t: &Tree, flags: &[&str], pattern: &str, configure: impl Fn(&mut Grep
     configure(&mut opts);
     let actual = render(&search(&opts), &opts);
     assert_eq!(t.rel(&actual), t.rel(&expected), "rg {:?}", args);
+    assert_eq!(t.rel(&stream(&opts, SortOrder::Path)), t.rel(&expected), "streamed, rg {:?}", args);
+    if opts.context_before == 0 && opts.context_after == 0 {
+        let lines = |text: &str| {
+            let mut lines: Vec<String> = text.lines().map(str::to_string).collect();
+            lines.sort();
+            lines
+        };
+        assert_eq!(lines(&stream(&opts, SortOrder::None)), lines(&expected), "streamed unsorted, rg {:?}", args);
+    }
 }
 
 #[test]
@@ -113,4 +122,5 @@ fn explicit_paths_keep_the_order_given() {
     let mut opts = t.grep("foo");
     opts.paths = vec![b, a];
     assert_eq!(render(&search(&opts), &opts), expected);
+    assert_eq!(stream(&opts, SortOrder::Path), expected);
 }

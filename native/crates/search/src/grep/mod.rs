@@ -3,29 +3,43 @@
 mod config;
 mod page;
 mod sink;
+mod stream;
 
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
 use grep_regex::RegexMatcher;
 use grep_searcher::Searcher;
-use ignore::{DirEntry, WalkState};
+use ignore::{DirEntry, WalkBuilder};
 
-use self::page::Paging;
+use self::page::{Pager, Paging};
 use self::sink::{CountSink, Counter, FileHits, LineSink};
 use crate::error::check_root;
-use crate::sort::{by_path, RootOrder};
+use crate::stream::ordered;
 use crate::types::{CancelToken, GrepMode, GrepOptions, GrepResult, SearchError};
 use crate::walk::{self, WalkOptions};
 
-pub(crate) fn run(opts: &GrepOptions, cancel: &CancelToken) -> Result<GrepResult, SearchError> {
+pub(crate) use self::stream::run_stream;
+
+/// What every grep needs before it walks: the compiled matcher and searcher, the roots and a walk
+/// builder with rg's filters.
+struct Prepared {
+    pub matcher: RegexMatcher,
+    pub searcher: Searcher,
+    pub multi_line: bool,
+    /// No path was given: rg searches `./` and prints paths without that prefix.
+    pub default_root: bool,
+    pub builder: WalkBuilder,
+    pub threads: usize,
+}
+
+fn prepare(opts: &GrepOptions, cancel: &CancelToken) -> Result<Prepared, SearchError> {
     if cancel.is_cancelled() {
         return Err(SearchError::Cancelled);
     }
     let matcher = config::matcher(opts)?;
     let types = config::types(&opts.types)?;
     let overrides = config::overrides(&opts.globs)?;
-    // rg's implicit root is `./`, and it strips that prefix from what it prints.
     let default_root = opts.paths.is_empty();
     let roots = if default_root { vec![PathBuf::from("./")] } else { opts.paths.clone() };
     for root in &roots {
@@ -39,25 +53,39 @@ pub(crate) fn run(opts: &GrepOptions, cancel: &CancelToken) -> Result<GrepResult
     };
     let mut builder = walk::builder(&roots, &walk_opts);
     builder.types(types).overrides(overrides);
-
-    let order = RootOrder::new(&roots);
     let searcher = config::searcher(opts);
     let multi_line = searcher.multi_line_with_matcher(&matcher);
-    let stats = Stats::default();
-    let found = walk::collect(builder.build_parallel(), cancel, || {
-        let mut worker = Worker {
+    Ok(Prepared { matcher, searcher, multi_line, default_root, builder, threads: walk::thread_count(opts.threads) })
+}
+
+impl Prepared {
+    pub fn worker<'a>(&self, opts: &'a GrepOptions, cancel: &'a CancelToken, stats: &'a Stats) -> Worker<'a> {
+        Worker {
             opts,
             cancel,
-            order: &order,
-            stats: &stats,
-            matcher: matcher.clone(),
-            searcher: searcher.clone(),
-            multi_line,
-        };
-        move |dent: DirEntry, out: &mut Vec<Found>| worker.visit(dent, out)
-    })?;
+            stats,
+            matcher: self.matcher.clone(),
+            searcher: self.searcher.clone(),
+            multi_line: self.multi_line,
+            spare: FileHits::default(),
+        }
+    }
 
-    let files = sorted(found, default_root);
+    /// The walk in `rg --sort path` order.
+    pub fn sorted_walk(&mut self) -> ignore::Walk {
+        self.builder.sort_by_file_name(|a, b| a.cmp(b)).build()
+    }
+}
+
+/// Like rg: roots are searched whatever they are (a symlink, a FIFO) unless they are directories;
+/// below a root only regular files are, so symlinks are not followed.
+fn searchable(dent: &DirEntry) -> bool {
+    let kind = dent.file_type();
+    (dent.depth() == 0 && !kind.map_or(false, |t| t.is_dir())) || kind.map_or(false, |t| t.is_file())
+}
+
+pub(crate) fn run(opts: &GrepOptions, cancel: &CancelToken) -> Result<GrepResult, SearchError> {
+    let mut prepared = prepare(opts, cancel)?;
     let paging = Paging {
         mode: opts.mode,
         offset: opts.offset,
@@ -65,7 +93,36 @@ pub(crate) fn run(opts: &GrepOptions, cancel: &CancelToken) -> Result<GrepResult
         context_before: opts.context_before as u64,
         context_after: opts.context_after as u64,
     };
-    let mut result = page::assemble(files, &paging);
+    let stats = Stats::default();
+    let lines_unneeded = AtomicBool::new(false);
+    let mut pager = Pager::new(&paging);
+    let default_root = prepared.default_root;
+    let walk = prepared.sorted_walk();
+    let finished = ordered::run(
+        walk,
+        prepared.threads,
+        cancel,
+        searchable,
+        || {
+            let mut worker = prepared.worker(opts, cancel, &stats);
+            let lines_unneeded = &lines_unneeded;
+            move |dent: DirEntry| match worker.search_entry(&dent, lines_unneeded.load(Ordering::Relaxed)) {
+                Searched::Hits(hits) => Some((display_path(dent.path(), default_root), hits)),
+                Searched::Nothing | Searched::Cancelled => None,
+            }
+        },
+        |(path, hits)| {
+            pager.push(path, hits);
+            if pager.past_page() {
+                lines_unneeded.store(true, Ordering::Relaxed);
+            }
+            true
+        },
+    );
+    if !finished || cancel.is_cancelled() {
+        return Err(SearchError::Cancelled);
+    }
+    let mut result = pager.finish();
     result.files_searched = stats.searched.load(Ordering::Relaxed);
     result.binary_skipped = stats.binary.load(Ordering::Relaxed);
     Ok(result)
@@ -73,98 +130,93 @@ pub(crate) fn run(opts: &GrepOptions, cancel: &CancelToken) -> Result<GrepResult
 
 #[derive(Default)]
 struct Stats {
-    searched: AtomicU64,
-    binary: AtomicU64,
+    pub searched: AtomicU64,
+    pub binary: AtomicU64,
 }
 
-/// A file with at least one match, as collected by a worker thread.
-struct Found {
-    root: usize,
-    path: PathBuf,
-    hits: FileHits,
+enum Searched {
+    /// Not searchable, unreadable or without a match.
+    Nothing,
+    Hits(FileHits),
+    Cancelled,
 }
 
 /// Per-thread search state: the matcher and searcher are cloned once per thread, never per file.
 struct Worker<'a> {
     opts: &'a GrepOptions,
     cancel: &'a CancelToken,
-    order: &'a RootOrder,
     stats: &'a Stats,
     matcher: RegexMatcher,
     searcher: Searcher,
     multi_line: bool,
+    /// Buffers of a file already printed, reused for the next: dense output otherwise allocates
+    /// (and page-faults in) fresh buffers per file.
+    spare: FileHits,
 }
 
 impl<'a> Worker<'a> {
-    fn visit(&mut self, dent: DirEntry, out: &mut Vec<Found>) -> WalkState {
-        let is_dir = dent.file_type().map_or(false, |t| t.is_dir());
-        let is_file = dent.file_type().map_or(false, |t| t.is_file());
-        // Like rg: roots are searched whatever they are (a symlink, a FIFO) unless they are
-        // directories; below a root only regular files are, so symlinks are not followed.
-        let explicit = dent.depth() == 0 && !is_dir;
-        if !(explicit || is_file) {
-            return WalkState::Continue;
+    /// Gives back a file's hits once they are formatted.
+    pub fn recycle(&mut self, hits: FileHits) {
+        self.spare = hits;
+    }
+
+    /// Searches one walk entry. `count_only` skips keeping lines (counts and groups still right),
+    /// for files whose lines nobody will see.
+    pub fn search_entry(&mut self, dent: &DirEntry, count_only: bool) -> Searched {
+        if !searchable(dent) {
+            return Searched::Nothing;
         }
+        let explicit = dent.depth() == 0;
         let detection = config::binary_detection(explicit, self.opts.mode);
         let quits_on_binary = detection.quit_byte().is_some();
         self.searcher.set_binary_detection(detection);
-        let hits = match self.search(dent.path()) {
+        let hits = match self.search(dent.path(), count_only) {
             Ok(hits) => hits,
             // Unreadable or vanished files are skipped; rg would print a warning and go on.
-            Err(_) => return WalkState::Continue,
+            Err(_) => return Searched::Nothing,
         };
         if hits.cancelled {
-            return WalkState::Quit;
+            return Searched::Cancelled;
         }
         self.stats.searched.fetch_add(1, Ordering::Relaxed);
         if hits.binary && quits_on_binary {
             self.stats.binary.fetch_add(1, Ordering::Relaxed);
         }
         if hits.groups > 0 {
-            let path = dent.into_path();
-            out.push(Found { root: self.order.index(&path), path, hits });
+            Searched::Hits(hits)
+        } else {
+            self.recycle(hits);
+            Searched::Nothing
         }
-        WalkState::Continue
     }
 
-    fn search(&mut self, path: &Path) -> std::io::Result<FileHits> {
-        let mut hits = FileHits::default();
+    fn search(&mut self, path: &Path, count_only: bool) -> std::io::Result<FileHits> {
+        let mut hits = std::mem::take(&mut self.spare);
+        hits.reset();
         let counter = Counter { matcher: &self.matcher, multi_line: self.multi_line };
-        match self.opts.mode {
-            GrepMode::Content => {
-                let sink = LineSink {
-                    out: &mut hits,
-                    counter: &counter,
-                    cancel: self.cancel,
-                    max_count: self.opts.max_count,
-                    max_columns: self.opts.max_columns,
-                    calls: 0,
-                    after_remaining: 0,
-                };
-                self.searcher.search_path(&self.matcher, path, sink)?;
-            }
-            GrepMode::Count | GrepMode::FilesWithMatches => {
-                let sink = CountSink {
-                    out: &mut hits,
-                    counter: &counter,
-                    cancel: self.cancel,
-                    max_count: self.opts.max_count,
-                    quit_early: self.opts.mode == GrepMode::FilesWithMatches,
-                };
-                self.searcher.search_path(&self.matcher, path, sink)?;
-            }
+        if self.opts.mode == GrepMode::Content && !count_only {
+            let sink = LineSink {
+                out: &mut hits,
+                counter: &counter,
+                cancel: self.cancel,
+                max_count: self.opts.max_count,
+                max_columns: self.opts.max_columns,
+                calls: 0,
+                after_remaining: 0,
+            };
+            self.searcher.search_path(&self.matcher, path, sink)?;
+        } else {
+            let sink = CountSink {
+                out: &mut hits,
+                counter: &counter,
+                cancel: self.cancel,
+                max_count: self.opts.max_count,
+                quit_early: self.opts.mode == GrepMode::FilesWithMatches,
+            };
+            self.searcher.search_path(&self.matcher, path, sink)?;
         }
         Ok(hits)
     }
-}
-
-/// Orders by (root, path) as rg does; sorts small keys and then moves each result once.
-fn sorted(found: Vec<Found>, default_root: bool) -> Vec<(String, FileHits)> {
-    let mut keyed: Vec<(usize, String, usize)> =
-        found.iter().enumerate().map(|(i, f)| (f.root, display_path(&f.path, default_root), i)).collect();
-    keyed.sort_unstable_by(|a, b| a.0.cmp(&b.0).then_with(|| by_path(&a.1, &b.1)));
-    let mut hits: Vec<Option<FileHits>> = found.into_iter().map(|f| Some(f.hits)).collect();
-    keyed.into_iter().filter_map(|(_, path, i)| hits[i].take().map(|h| (path, h))).collect()
 }
 
 fn display_path(path: &Path, default_root: bool) -> String {

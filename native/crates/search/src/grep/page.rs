@@ -11,30 +11,54 @@ pub(super) struct Paging {
     pub context_after: u64,
 }
 
-/// `files` must already be in output order, each as (display path, hits). Content mode pages
-/// over counted matches (a multi-line match is one unit and is never split); the other modes page
-/// over files. Totals are taken before paging.
-pub(super) fn assemble(files: Vec<(String, FileHits)>, paging: &Paging) -> GrepResult {
-    let mut result = GrepResult::default();
-    let start = paging.offset as u64;
-    let end = paging.limit.map_or(u64::MAX, |limit| start.saturating_add(limit as u64));
-    let mut units_before = 0u64;
-    for (path, file) in files {
-        result.total_matches += file.match_count;
-        result.files_with_matches += 1;
+/// Builds the result from files fed in output order, each as (display path, hits). Content mode
+/// pages over counted matches (a multi-line match is one unit and is never split); the other
+/// modes page over files. Totals count every file; only files on the page keep their lines, so
+/// memory is bounded by the page.
+pub(super) struct Pager<'p> {
+    paging: &'p Paging,
+    result: GrepResult,
+    units_before: u64,
+}
+
+impl<'p> Pager<'p> {
+    pub fn new(paging: &'p Paging) -> Self {
+        Self { paging, result: GrepResult::default(), units_before: 0 }
+    }
+
+    fn end(&self) -> u64 {
+        let start = self.paging.offset as u64;
+        self.paging.limit.map_or(u64::MAX, |limit| start.saturating_add(limit as u64))
+    }
+
+    /// Whether the page is complete and known not to be the last: later files only add to the
+    /// totals, so they need no lines.
+    pub fn past_page(&self) -> bool {
+        self.units_before > self.end()
+    }
+
+    pub fn push(&mut self, path: String, file: FileHits) {
+        let paging = self.paging;
+        let (start, end) = (paging.offset as u64, self.end());
+        self.result.total_matches += file.match_count;
+        self.result.files_with_matches += 1;
         let units = if paging.mode == GrepMode::Content { file.groups } else { 1 };
-        let lo = start.clamp(units_before, units_before + units) - units_before;
-        let hi = end.clamp(units_before, units_before + units) - units_before;
-        units_before += units;
+        let before = self.units_before;
+        let lo = start.clamp(before, before + units) - before;
+        let hi = end.clamp(before, before + units) - before;
+        self.units_before += units;
         if lo == hi {
-            continue;
+            return;
         }
         let lines =
             if paging.mode == GrepMode::Content { select(&file, lo as usize, hi as usize, paging) } else { Vec::new() };
-        result.files.push(GrepFile { path, lines, match_count: file.match_count });
+        self.result.files.push(GrepFile { path, lines, match_count: file.match_count });
     }
-    result.limit_reached = units_before > end;
-    result
+
+    pub fn finish(mut self) -> GrepResult {
+        self.result.limit_reached = self.past_page();
+        self.result
+    }
 }
 
 /// The match lines of groups `lo..hi` and the context lines rg would print around them. Every

@@ -42,6 +42,17 @@ pub(super) struct FileHits {
 }
 
 impl FileHits {
+    /// Empties it for the next file, keeping its buffers.
+    pub fn reset(&mut self) {
+        self.bytes.clear();
+        self.lines.clear();
+        self.group_starts.clear();
+        self.groups = 0;
+        self.match_count = 0;
+        self.binary = false;
+        self.cancelled = false;
+    }
+
     /// Line `i` as the public type.
     pub fn line(&self, i: usize) -> GrepLine {
         let raw = &self.lines[i];

@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
-use omp_search::{GrepMode, GrepOptions, GrepResult, LineKind};
+use omp_search::{GrepMode, GrepOptions, GrepPrint, GrepResult, LineKind, Outbox, SortOrder};
 
 /// A directory under the system temp dir, removed on drop.
 pub struct Tree {
@@ -59,6 +59,29 @@ impl Drop for Tree {
 
 pub fn search(opts: &GrepOptions) -> GrepResult {
     omp_search::grep(opts, &omp_search::CancelToken::new()).unwrap()
+}
+
+/// What the streaming grep prints in `order`, with file names unless a single file is searched
+/// (as rg decides), drained on another thread as JS drains it.
+pub fn stream(opts: &GrepOptions, order: SortOrder) -> String {
+    let outbox = std::sync::Arc::new(Outbox::default());
+    let reader = {
+        let outbox = std::sync::Arc::clone(&outbox);
+        std::thread::spawn(move || {
+            let mut out = Vec::new();
+            while let Some(chunk) = outbox.next_chunk() {
+                out.extend_from_slice(&chunk);
+            }
+            out
+        })
+    };
+    let single_file = opts.paths.len() == 1 && opts.paths[0].is_file();
+    let print = GrepPrint { with_filename: !single_file, order };
+    let outcome = omp_search::grep_stream(opts, print, &outbox, &omp_search::CancelToken::new());
+    outbox.finish(outcome.clone());
+    let text = String::from_utf8(reader.join().unwrap()).unwrap();
+    outcome.expect("streaming grep failed");
+    text
 }
 
 /// What `rg --sort path -n --no-heading [-c|-l]` prints for the same search, including the `--`

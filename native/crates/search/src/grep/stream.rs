@@ -1,0 +1,169 @@
+//! Streaming grep: each file's lines are formatted on the worker that searched it, exactly as
+//! `rg -n --no-heading` prints them, and leave through the `Outbox` in path order (a reorder
+//! window) or as they finish.
+
+use std::io::Write;
+use std::path::Path;
+use std::sync::atomic::{AtomicU64, Ordering};
+
+use ignore::{DirEntry, WalkState};
+
+use super::sink::FileHits;
+use super::{ordered, prepare, Searched, Stats};
+use crate::stream::Outbox;
+use crate::types::{CancelToken, GrepMode, GrepOptions, GrepPrint, LineKind, SearchError, SortOrder, StreamSummary};
+use crate::walk;
+
+/// Between context groups, as rg prints it.
+const GROUP_SEPARATOR: &[u8] = b"--\n";
+
+pub(crate) fn run_stream(
+    opts: &GrepOptions,
+    print: GrepPrint,
+    outbox: &Outbox,
+    cancel: &CancelToken,
+) -> Result<StreamSummary, SearchError> {
+    let mut prepared = prepare(opts, cancel)?;
+    let format = Format {
+        mode: opts.mode,
+        with_filename: print.with_filename,
+        context: opts.mode == GrepMode::Content && (opts.context_before > 0 || opts.context_after > 0),
+        default_root: prepared.default_root,
+    };
+    let separator = if format.context { Some(GROUP_SEPARATOR) } else { None };
+    let stats = Stats::default();
+    let totals = Totals::default();
+    let finished = match print.order {
+        SortOrder::Path => {
+            let walk = prepared.sorted_walk();
+            ordered::run(
+                walk,
+                prepared.threads,
+                cancel,
+                super::searchable,
+                || {
+                    let mut worker = prepared.worker(opts, cancel, &stats);
+                    let (format, totals) = (&format, &totals);
+                    move |dent: DirEntry| match worker.search_entry(&dent, false) {
+                        Searched::Hits(hits) => {
+                            let block = format.file(dent.path(), &hits, totals);
+                            worker.recycle(hits);
+                            Some(block)
+                        }
+                        Searched::Nothing | Searched::Cancelled => None,
+                    }
+                },
+                |block| outbox.write(separator, &block),
+            )
+        }
+        SortOrder::None => {
+            let walker = prepared.builder.build_parallel();
+            walk::collect::<(), _, _>(walker, cancel, || {
+                let mut worker = prepared.worker(opts, cancel, &stats);
+                let (format, totals) = (&format, &totals);
+                move |dent: DirEntry, _: &mut Vec<()>| match worker.search_entry(&dent, false) {
+                    Searched::Hits(hits) => {
+                        let block = format.file(dent.path(), &hits, totals);
+                        worker.recycle(hits);
+                        if outbox.write(separator, &block) {
+                            WalkState::Continue
+                        } else {
+                            WalkState::Quit
+                        }
+                    }
+                    Searched::Nothing => WalkState::Continue,
+                    Searched::Cancelled => WalkState::Quit,
+                }
+            })
+            .is_ok()
+        }
+    };
+    if !finished || cancel.is_cancelled() {
+        return Err(SearchError::Cancelled);
+    }
+    Ok(StreamSummary {
+        total_matches: totals.matches.load(Ordering::Relaxed),
+        files_with_matches: totals.files.load(Ordering::Relaxed),
+        files_searched: stats.searched.load(Ordering::Relaxed),
+        binary_skipped: stats.binary.load(Ordering::Relaxed),
+    })
+}
+
+#[derive(Default)]
+struct Totals {
+    matches: AtomicU64,
+    files: AtomicU64,
+}
+
+struct Format {
+    mode: GrepMode,
+    with_filename: bool,
+    context: bool,
+    default_root: bool,
+}
+
+impl Format {
+    /// One file's output. Paths and lines are printed as the bytes they are, as rg prints them.
+    fn file(&self, path: &Path, hits: &FileHits, totals: &Totals) -> Vec<u8> {
+        totals.matches.fetch_add(hits.match_count, Ordering::Relaxed);
+        totals.files.fetch_add(1, Ordering::Relaxed);
+        let shown = if self.default_root { path.strip_prefix("./").unwrap_or(path) } else { path };
+        let path = path_bytes(shown);
+        let mut out = Vec::with_capacity(hits.bytes.len() + hits.lines.len() * (path.len() + 8) + 16);
+        match self.mode {
+            GrepMode::FilesWithMatches => {
+                out.extend_from_slice(&path);
+                out.push(b'\n');
+            }
+            GrepMode::Count => {
+                if self.with_filename {
+                    out.extend_from_slice(&path);
+                    out.push(b':');
+                }
+                let _ = writeln!(out, "{}", hits.match_count);
+            }
+            GrepMode::Content => self.lines(&mut out, &path, hits),
+        }
+        out
+    }
+
+    fn lines(&self, out: &mut Vec<u8>, path: &[u8], hits: &FileHits) {
+        let mut start = 0;
+        let mut previous: Option<u64> = None;
+        for line in &hits.lines {
+            let text = &hits.bytes[start..line.end];
+            start = line.end;
+            if self.context && previous.map_or(false, |p| line.number != p + 1) {
+                out.extend_from_slice(GROUP_SEPARATOR);
+            }
+            previous = Some(line.number);
+            let sep = if line.kind == LineKind::Match { b':' } else { b'-' };
+            if self.with_filename {
+                out.extend_from_slice(path);
+                out.push(sep);
+            }
+            let _ = write!(out, "{}", line.number);
+            out.push(sep);
+            if line.truncated {
+                out.extend_from_slice(match line.kind {
+                    LineKind::Match => b"[Omitted long matching line]",
+                    LineKind::Context => b"[Omitted long context line]",
+                });
+            } else {
+                out.extend_from_slice(text);
+            }
+            out.push(b'\n');
+        }
+    }
+}
+
+#[cfg(unix)]
+pub(crate) fn path_bytes(path: &Path) -> std::borrow::Cow<'_, [u8]> {
+    use std::os::unix::ffi::OsStrExt;
+    std::borrow::Cow::Borrowed(path.as_os_str().as_bytes())
+}
+
+#[cfg(not(unix))]
+pub(crate) fn path_bytes(path: &Path) -> std::borrow::Cow<'_, [u8]> {
+    std::borrow::Cow::Owned(path.to_string_lossy().into_owned().into_bytes())
+}

@@ -1,0 +1,220 @@
+//! Path order with parallel search: one thread walks the tree in `rg --sort path` order (ignore's
+//! sequential walker, sorted by file name) and numbers the files; worker threads search them;
+//! results leave through a reorder window in walk order. The walker hands out a number only when
+//! it fits the window, so memory is bounded by the window, never by the result.
+
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::mpsc::sync_channel;
+use std::sync::{Condvar, Mutex, MutexGuard};
+use std::time::Duration;
+
+use ignore::{DirEntry, Walk};
+
+use super::window::ReorderWindow;
+use crate::types::CancelToken;
+
+/// Results waiting for an earlier, slower file, per worker thread.
+pub(crate) const WINDOW_PER_THREAD: usize = 64;
+/// Files handed to a worker at a time.
+const BATCH: usize = 16;
+
+struct Shared<T, C> {
+    window: ReorderWindow<Option<T>>,
+    consume: C,
+    walker_waiting: bool,
+}
+
+/// Runs `walk`, passes every entry `select` keeps to a worker made by `make_worker` (one per
+/// thread), and calls `consume` with the workers' results in walk order. A worker returns `None`
+/// for an entry with nothing to report. `consume` returning false stops everything (the consumer
+/// is gone), as does `cancel`. Returns false when stopped early either way.
+pub(crate) fn run<T, W, M, C>(
+    walk: Walk,
+    threads: usize,
+    cancel: &CancelToken,
+    mut select: impl FnMut(&DirEntry) -> bool,
+    mut make_worker: M,
+    consume: C,
+) -> bool
+where
+    T: Send,
+    W: FnMut(DirEntry) -> Option<T> + Send,
+    M: FnMut() -> W,
+    C: FnMut(T) -> bool + Send,
+{
+    let threads = threads.max(1);
+    let shared = Mutex::new(Shared {
+        window: ReorderWindow::new(WINDOW_PER_THREAD * threads),
+        consume,
+        walker_waiting: false,
+    });
+    let room = Condvar::new();
+    let stop = AtomicBool::new(false);
+    let stopped = || stop.load(Ordering::Relaxed) || cancel.is_cancelled();
+    // Files go to the workers in batches: one hand-over (a channel send, maybe a wake-up) and one
+    // window lock per batch rather than per file, which a profile showed costing more than
+    // the searches on trees of small files.
+    let (jobs, queue) = sync_channel::<Vec<(u64, DirEntry)>>(2 * threads);
+    let queue = Mutex::new(queue);
+
+    std::thread::scope(|scope| {
+        for _ in 0..threads {
+            let mut work = make_worker();
+            let (shared, room, stop, queue, stopped) = (&shared, &room, &stop, &queue, &stopped);
+            scope.spawn(move || {
+                let mut done = Vec::with_capacity(BATCH);
+                loop {
+                    let batch = match lock(queue).recv() {
+                        Ok(batch) => batch,
+                        Err(_) => break,
+                    };
+                    // Once stopped, slots are still filled so that nobody waits on them.
+                    done.extend(batch.into_iter().map(|(seq, dent)| (seq, if stopped() { None } else { work(dent) })));
+                    let mut state = lock(shared);
+                    for (seq, item) in done.drain(..) {
+                        state.window.insert(seq, item);
+                    }
+                    while let Some(ready) = state.window.pop_ready() {
+                        if let Some(item) = ready {
+                            if !stop.load(Ordering::Relaxed) && !(state.consume)(item) {
+                                stop.store(true, Ordering::Relaxed);
+                            }
+                        }
+                    }
+                    if state.walker_waiting {
+                        room.notify_one();
+                    }
+                }
+            });
+        }
+
+        let mut seq = 0u64;
+        // Numbers below this fit the window without asking: it only moves forward.
+        let mut admitted = 0u64;
+        let mut batch = Vec::with_capacity(BATCH);
+        for entry in walk {
+            if stopped() {
+                break;
+            }
+            let dent = match entry {
+                Ok(dent) => dent,
+                // Unreadable directories and the like are skipped, as rg skips them with a warning.
+                Err(_) => continue,
+            };
+            if !select(&dent) {
+                continue;
+            }
+            if seq >= admitted {
+                // What waits in this batch may be what the window waits for: send it first.
+                if !batch.is_empty() && jobs.send(std::mem::replace(&mut batch, Vec::with_capacity(BATCH))).is_err() {
+                    break;
+                }
+                let mut state = lock(&shared);
+                while !state.window.has_room(seq) && !stopped() {
+                    state.walker_waiting = true;
+                    // A timeout as well: a cancel token tripped from JS does not notify this condvar.
+                    state = room.wait_timeout(state, Duration::from_millis(20)).map_or_else(|p| p.into_inner().0, |r| r.0);
+                    state.walker_waiting = false;
+                }
+                admitted = state.window.limit();
+            }
+            batch.push((seq, dent));
+            seq += 1;
+            if batch.len() == BATCH && jobs.send(std::mem::replace(&mut batch, Vec::with_capacity(BATCH))).is_err() {
+                break;
+            }
+        }
+        if !batch.is_empty() && !stopped() {
+            let _ = jobs.send(batch);
+        }
+        drop(jobs);
+    });
+    !stopped()
+}
+
+fn lock<S>(mutex: &Mutex<S>) -> MutexGuard<'_, S> {
+    mutex.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use ignore::WalkBuilder;
+    use std::fs;
+    use std::path::PathBuf;
+
+    fn tree(name: &str, files: usize) -> PathBuf {
+        let root = std::env::temp_dir().join(format!("omp-ordered-{}-{}", name, std::process::id()));
+        let _ = fs::remove_dir_all(&root);
+        for i in 0..files {
+            let dir = root.join(format!("d{}", i % 7));
+            fs::create_dir_all(&dir).unwrap();
+            fs::write(dir.join(format!("f{:04}", i)), b"x").unwrap();
+        }
+        root
+    }
+
+    fn sorted_walk(root: &PathBuf) -> Walk {
+        WalkBuilder::new(root).sort_by_file_name(|a, b| a.cmp(b)).build()
+    }
+
+    #[test]
+    fn workers_finishing_out_of_order_still_yield_walk_order() {
+        let root = tree("order", 300);
+        let expected: Vec<PathBuf> =
+            sorted_walk(&root).filter_map(Result::ok).filter(|d| d.depth() > 0 && d.file_type().unwrap().is_file()).map(|d| d.into_path()).collect();
+        let mut got = Vec::new();
+        let done = run(
+            sorted_walk(&root),
+            4,
+            &CancelToken::new(),
+            |d| d.file_type().map_or(false, |t| t.is_file()),
+            || {
+                |dent: DirEntry| {
+                    // Uneven work makes later files finish before earlier ones.
+                    let name = dent.file_name().to_string_lossy().into_owned();
+                    if name.ends_with('0') {
+                        std::thread::sleep(Duration::from_millis(2));
+                    }
+                    Some(dent.into_path())
+                }
+            },
+            |path| {
+                got.push(path);
+                true
+            },
+        );
+        assert!(done);
+        assert_eq!(got, expected);
+        let _ = fs::remove_dir_all(&root);
+    }
+
+    #[test]
+    fn a_consumer_that_stops_stops_the_walk() {
+        let root = tree("stop", 2000);
+        let handed = std::sync::atomic::AtomicUsize::new(0);
+        let mut consumed = 0;
+        let done = run(
+            sorted_walk(&root),
+            2,
+            &CancelToken::new(),
+            |d| d.file_type().map_or(false, |t| t.is_file()),
+            || {
+                |dent: DirEntry| {
+                    handed.fetch_add(1, Ordering::SeqCst);
+                    Some(dent)
+                }
+            },
+            |_| {
+                consumed += 1;
+                consumed < 3
+            },
+        );
+        assert!(!done);
+        assert_eq!(consumed, 3);
+        // The walker can be at most a window ahead of the consumer when it stops.
+        let bound = 3 + 2 * WINDOW_PER_THREAD * 2;
+        assert!(handed.load(Ordering::SeqCst) <= bound, "searched {} files after the consumer stopped", handed.load(Ordering::SeqCst));
+        let _ = fs::remove_dir_all(&root);
+    }
+}
