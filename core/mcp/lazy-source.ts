@@ -33,6 +33,12 @@ export class LazyMcpSource implements ToolSource, PromptHost {
   private readonly report: (line: string) => void;
   /** `read mcp://<server>/<uri>` reads the servers' resources while this source lives. */
   private readonly unregister: () => void;
+  private delayedStart: ReturnType<typeof setTimeout> | undefined;
+  /**
+   * Set by close: a start asked for later (the delayed one, a late tool load) must not spawn
+   * servers nobody will close, which would keep a finished print-mode run alive for ever.
+   */
+  private closed = false;
 
   constructor(
     private readonly options: McpManagerOptions & { deferStart?: boolean },
@@ -45,7 +51,7 @@ export class LazyMcpSource implements ToolSource, PromptHost {
     });
     this.cached = this.cachedTools();
     if (options.deferStart) return;
-    if (this.cached && options.waitForUncached) setTimeout(() => void this.start(), CACHED_START_DELAY_MS).unref();
+    if (this.cached && options.waitForUncached) this.delayedStart = setTimeout(() => void this.start(), CACHED_START_DELAY_MS).unref();
     else void this.start();
   }
 
@@ -108,6 +114,7 @@ export class LazyMcpSource implements ToolSource, PromptHost {
 
   /** Loads the SDK and starts the servers (once); resolves with the manager, or undefined when that failed. */
   start(): Promise<McpManager | undefined> {
+    if (this.closed && !this.loading) return Promise.resolve(undefined);
     this.loading ??= import("./manager.ts")
       .then(({ McpManager }) => {
         const manager = McpManager.start({ ...this.options, onProblem: this.report });
@@ -168,6 +175,8 @@ export class LazyMcpSource implements ToolSource, PromptHost {
 
   /** Ends the servers, if they were started. */
   async close(): Promise<void> {
+    this.closed = true;
+    clearTimeout(this.delayedStart);
     this.unregister();
     await (await this.loading)?.close();
   }
