@@ -153,6 +153,21 @@ describe("parseAgentArgv", () => {
     expect(commands.filter((name) => !SUBCOMMANDS.has(name))).toEqual([]);
   });
 
+  test("a program built for one command has that command, whole, and nothing else", () => {
+    const full = describeProgram({ code: 0 });
+    const shape = (command: Command): unknown => ({
+      name: command.name(),
+      options: command.options.map((option) => option.flags),
+      commands: command.commands.map(shape),
+    });
+    for (const name of SUBCOMMANDS) {
+      if (name === "help") continue;
+      const only = describeProgram({ code: 0 }, name);
+      expect(only.commands.map((command) => command.name())).toEqual([name]);
+      expect(shape(only.commands[0]!)).toEqual(shape(full.commands.find((command) => command.name() === name)!));
+    }
+  });
+
   test("commander's defaults for the negated options", async () => {
     expect(await commanderView([])).toStrictEqual({ messages: [], flags: { session: true } });
     expect(parseAgentArgv([])).toStrictEqual({ messages: [], flags: { session: true } });
