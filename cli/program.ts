@@ -44,9 +44,11 @@ export function describeProgram(status: Status, only?: string): Command {
       outputError: (text, write) => write(text.replace(/^error: /, "omp: ")),
     });
 
+  // Options after a command are that command's (`omp update --version 1.2.3` is update's --version,
+  // not the program's), whichever commands were built.
+  program.enablePositionalOptions();
   if (only === undefined) {
     program
-      .enablePositionalOptions()
       .argument("[messages...]", "the task; @path attaches a file; stdin is read when piped")
       .action(run(async (messages: string[], options: AgentFlags) => (await import("./agent.ts")).runAgent(messages, options)));
     for (const option of AGENT_OPTIONS) {
