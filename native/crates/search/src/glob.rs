@@ -1,10 +1,12 @@
 //! `glob`: entries under a root whose paths match a set of globs.
 
+use std::path::Path;
 use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::Arc;
 use std::time::UNIX_EPOCH;
 
 use globset::{GlobBuilder, GlobSet, GlobSetBuilder};
-use ignore::{DirEntry, WalkBuilder, WalkState};
+use ignore::{DirEntry, WalkState};
 
 use crate::error::check_root;
 use crate::sort::by_path;
@@ -12,10 +14,11 @@ use crate::stream::Outbox;
 use crate::types::{
     CancelToken, EntryKind, GlobEntry, GlobOptions, GlobPrint, GlobResult, SearchError, SortOrder, StreamSummary,
 };
+use crate::walk::sorted::{Keep, SortedWalk};
 use crate::walk::{self, relative_slash, WalkOptions};
 
-/// The compiled patterns and a walk builder for `opts.root`, once the root proved readable.
-fn prepare(opts: &GlobOptions, cancel: &CancelToken) -> Result<(Patterns, WalkBuilder), SearchError> {
+/// The compiled patterns and the walk's options, once the root proved readable.
+fn prepare(opts: &GlobOptions, cancel: &CancelToken) -> Result<(Patterns, WalkOptions), SearchError> {
     if cancel.is_cancelled() {
         return Err(SearchError::Cancelled);
     }
@@ -24,15 +27,15 @@ fn prepare(opts: &GlobOptions, cancel: &CancelToken) -> Result<(Patterns, WalkBu
     let walk_opts = WalkOptions {
         hidden: opts.hidden,
         respect_ignore: opts.respect_ignore,
-        threads: opts.threads,
+        threads: walk::thread_count(opts.threads),
         skip_git_dir: true,
     };
-    Ok((patterns, walk::builder(std::slice::from_ref(&opts.root), &walk_opts)))
+    Ok((patterns, walk_opts))
 }
 
 pub(crate) fn run(opts: &GlobOptions, cancel: &CancelToken) -> Result<GlobResult, SearchError> {
-    let (patterns, builder) = prepare(opts, cancel)?;
-    let walker = builder.build_parallel();
+    let (patterns, walk_opts) = prepare(opts, cancel)?;
+    let walker = walk::builder(std::slice::from_ref(&opts.root), &walk_opts).build_parallel();
     let order = |a: &GlobEntry, b: &GlobEntry| {
         if opts.newest_first {
             b.mtime_ms.total_cmp(&a.mtime_ms).then_with(|| by_path(&a.path, &b.path))
@@ -82,11 +85,12 @@ fn visit(dent: DirEntry, out: &mut Vec<GlobEntry>, patterns: &Patterns, opts: &G
     };
     let path = relative_slash(&opts.root, dent.path()).into_owned();
     let name = dent.file_name().to_string_lossy();
-    if patterns.excludes(&path, &name) {
+    let (path_ref, name_ref) = (Path::new(&path), Path::new(name.as_ref()));
+    if patterns.excludes(path_ref, name_ref) {
         // An excluded directory takes its contents with it, as in a .gitignore.
         return if kind == EntryKind::Dir { WalkState::Skip } else { WalkState::Continue };
     }
-    if !patterns.includes(&path, &name) || !(opts.kinds.is_empty() || opts.kinds.contains(&kind)) {
+    if !patterns.includes(path_ref, name_ref) || !(opts.kinds.is_empty() || opts.kinds.contains(&kind)) {
         return WalkState::Continue;
     }
     let meta = match dent.metadata() {
@@ -156,14 +160,14 @@ impl Patterns {
         })
     }
 
-    fn includes(&self, path: &str, name: &str) -> bool {
+    fn includes(&self, path: &Path, name: &Path) -> bool {
         self.include_all
             || (!self.include_names.is_empty() && self.include_names.is_match(name))
             || (!self.include_paths.is_empty() && self.include_paths.is_match(path))
     }
 
     /// Checks emptiness first: a glob set builds a candidate (an allocation) before it looks.
-    fn excludes(&self, path: &str, name: &str) -> bool {
+    fn excludes(&self, path: &Path, name: &Path) -> bool {
         (!self.exclude_names.is_empty() && self.exclude_names.is_match(name))
             || (!self.exclude_paths.is_empty() && self.exclude_paths.is_match(path))
     }
@@ -174,28 +178,80 @@ impl Patterns {
 }
 
 /// Streams the matching paths, one per line after `print.prefix`, without a stat per entry: the
-/// listing `omp find` prints. Stops after `opts.max_results` paths.
+/// listing `omp find` prints. Paths print as the bytes they are, as `rg --files` prints them.
+/// Stops after `opts.max_results` paths.
 pub(crate) fn run_stream(
     opts: &GlobOptions,
     print: &GlobPrint,
     outbox: &Outbox,
     cancel: &CancelToken,
 ) -> Result<StreamSummary, SearchError> {
-    let (patterns, mut builder) = prepare(opts, cancel)?;
-    if patterns.has_excludes() {
-        // An excluded directory takes its contents with it, as in a .gitignore; pruned in the
-        // walk itself so that neither walker descends into it.
-        let (patterns, root) = (patterns.clone(), opts.root.clone());
-        builder.filter_entry(move |dent| {
+    let (patterns, walk_opts) = prepare(opts, cancel)?;
+    let patterns = Arc::new(patterns);
+    let root = RootPrefix::new(&opts.root);
+    // An excluded directory takes its contents with it, as in a .gitignore; pruned in the walk
+    // itself so that no walker descends into it.
+    let keep: Keep = {
+        let (patterns, root) = (Arc::clone(&patterns), root.clone());
+        Arc::new(move |dent: &DirEntry| {
             dent.file_name() != ".git"
-                && (dent.depth() == 0
-                    || !patterns.excludes(&relative_slash(&root, dent.path()), &dent.file_name().to_string_lossy()))
-        });
-    }
+                && (dent.depth() == 0 || !patterns.has_excludes() || {
+                    let path = root.strip(dent.path());
+                    !patterns.excludes(path, last_name(path))
+                })
+        })
+    };
     let printed = AtomicU64::new(0);
     let limit = opts.max_results.map_or(u64::MAX, |max| max as u64);
-    // One entry: false once the listing should stop (limit reached or consumer gone).
-    let emit = |dent: &DirEntry, line: &mut Vec<u8>| -> bool {
+    let listing = Listing { opts, patterns: &patterns, root, prefix: print.prefix.as_bytes(), limit, printed: &printed, outbox };
+    let finished = match print.order {
+        SortOrder::Path => {
+            let make = |roots: &[std::path::PathBuf]| walk::builder(roots, &walk_opts);
+            let walk = SortedWalk::new(vec![opts.root.clone()], &make, opts.respect_ignore)
+                .keep(keep)
+                .helpers(walk::sorted_helpers(walk_opts.threads));
+            let mut line = Vec::new();
+            walk.each(cancel, |dent| listing.entry(&dent, &mut line))
+        }
+        SortOrder::None => {
+            let mut builder = walk::builder(std::slice::from_ref(&opts.root), &walk_opts);
+            builder.filter_entry(move |dent| keep(dent));
+            walk::collect::<(), _, _>(builder.build_parallel(), cancel, || {
+                let (listing, mut line) = (&listing, Vec::new());
+                move |dent: DirEntry, _: &mut Vec<()>| {
+                    if listing.entry(&dent, &mut line) {
+                        WalkState::Continue
+                    } else {
+                        WalkState::Quit
+                    }
+                }
+            })
+            .is_ok()
+        }
+    };
+    let total = printed.load(Ordering::Relaxed).min(limit);
+    // Stopping at the limit is a finished listing, not a cancelled one.
+    if (!finished && total < limit) || cancel.is_cancelled() || outbox.is_closed() {
+        return Err(SearchError::Cancelled);
+    }
+    Ok(StreamSummary { total_matches: total, files_with_matches: total, ..StreamSummary::default() })
+}
+
+/// What `run_stream` prints for each entry.
+struct Listing<'a> {
+    opts: &'a GlobOptions,
+    patterns: &'a Patterns,
+    root: RootPrefix,
+    prefix: &'a [u8],
+    limit: u64,
+    printed: &'a AtomicU64,
+    outbox: &'a Outbox,
+}
+
+impl<'a> Listing<'a> {
+    /// Prints `dent` if it is listed; false once the listing should stop (limit reached or
+    /// consumer gone). `line` is the caller's buffer, reused.
+    fn entry(&self, dent: &DirEntry, line: &mut Vec<u8>) -> bool {
         if dent.depth() == 0 {
             return true;
         }
@@ -205,57 +261,88 @@ pub(crate) fn run_stream(
             Some(_) => EntryKind::File,
             None => return true,
         };
-        if !(opts.kinds.is_empty() || opts.kinds.contains(&kind)) {
+        if !(self.opts.kinds.is_empty() || self.opts.kinds.contains(&kind)) {
             return true;
         }
-        let path = relative_slash(&opts.root, dent.path());
-        if !patterns.includes(&path, &dent.file_name().to_string_lossy()) {
+        let path = self.root.strip(dent.path());
+        if !self.patterns.includes(path, last_name(path)) {
             return true;
         }
-        if printed.fetch_add(1, Ordering::Relaxed) >= limit {
+        if self.printed.fetch_add(1, Ordering::Relaxed) >= self.limit {
             return false;
         }
         line.clear();
-        line.extend_from_slice(print.prefix.as_bytes());
-        line.extend_from_slice(path.as_bytes());
+        line.extend_from_slice(self.prefix);
+        line.extend_from_slice(&printed(path));
         line.push(b'\n');
-        outbox.write(None, line) && printed.load(Ordering::Relaxed) < limit
-    };
-    match print.order {
-        SortOrder::Path => {
-            let mut line = Vec::new();
-            for entry in builder.sort_by_file_name(|a, b| a.cmp(b)).build() {
-                if cancel.is_cancelled() {
-                    return Err(SearchError::Cancelled);
-                }
-                if let Ok(dent) = entry {
-                    if !emit(&dent, &mut line) {
-                        break;
-                    }
-                }
-            }
-        }
-        SortOrder::None => {
-            let walked = walk::collect::<(), _, _>(builder.build_parallel(), cancel, || {
-                let mut line = Vec::new();
-                let emit = &emit;
-                move |dent: DirEntry, _: &mut Vec<()>| {
-                    if emit(&dent, &mut line) {
-                        WalkState::Continue
-                    } else {
-                        WalkState::Quit
-                    }
-                }
-            });
-            // Quitting at the limit is a finished listing, not a cancelled one.
-            if walked.is_err() && printed.load(Ordering::Relaxed) < limit {
-                return Err(SearchError::Cancelled);
-            }
-        }
+        self.outbox.write(None, line) && self.printed.load(Ordering::Relaxed) < self.limit
     }
-    if cancel.is_cancelled() || outbox.is_closed() {
-        return Err(SearchError::Cancelled);
+}
+
+/// Strips the root from the paths a walk yields by length alone: each is the root as spelled
+/// joined with more names, and `Path::strip_prefix` would parse both into components per entry.
+#[derive(Clone)]
+struct RootPrefix {
+    #[cfg(unix)]
+    len: usize,
+    #[cfg(not(unix))]
+    root: std::path::PathBuf,
+}
+
+impl RootPrefix {
+    #[cfg(unix)]
+    fn new(root: &Path) -> Self {
+        let spelled = as_bytes(root);
+        Self { len: if spelled.ends_with(b"/") { spelled.len() } else { spelled.len() + 1 } }
     }
-    let total = printed.load(Ordering::Relaxed).min(limit);
-    Ok(StreamSummary { total_matches: total, files_with_matches: total, ..StreamSummary::default() })
+
+    #[cfg(unix)]
+    fn strip<'p>(&self, path: &'p Path) -> &'p Path {
+        as_bytes(path).get(self.len..).map_or(Path::new(""), from_bytes)
+    }
+
+    #[cfg(not(unix))]
+    fn new(root: &Path) -> Self {
+        Self { root: root.to_path_buf() }
+    }
+
+    #[cfg(not(unix))]
+    fn strip<'p>(&self, path: &'p Path) -> &'p Path {
+        path.strip_prefix(&self.root).unwrap_or(path)
+    }
+}
+
+/// The last component of a relative path, without parsing the others.
+#[cfg(unix)]
+fn last_name(path: &Path) -> &Path {
+    let bytes = as_bytes(path);
+    bytes.iter().rposition(|&b| b == b'/').map_or(path, |at| from_bytes(&bytes[at + 1..]))
+}
+
+#[cfg(not(unix))]
+fn last_name(path: &Path) -> &Path {
+    path.file_name().map_or(path, Path::new)
+}
+
+#[cfg(unix)]
+fn as_bytes(path: &Path) -> &[u8] {
+    use std::os::unix::ffi::OsStrExt;
+    path.as_os_str().as_bytes()
+}
+
+#[cfg(unix)]
+fn from_bytes(bytes: &[u8]) -> &Path {
+    use std::os::unix::ffi::OsStrExt;
+    Path::new(std::ffi::OsStr::from_bytes(bytes))
+}
+
+/// As printed: the bytes on Unix, as rg prints them; `/`-separated text elsewhere.
+#[cfg(unix)]
+fn printed(path: &Path) -> std::borrow::Cow<'_, [u8]> {
+    std::borrow::Cow::Borrowed(as_bytes(path))
+}
+
+#[cfg(not(unix))]
+fn printed(path: &Path) -> std::borrow::Cow<'_, [u8]> {
+    std::borrow::Cow::Owned(path.to_string_lossy().replace('\\', "/").into_bytes())
 }

@@ -10,27 +10,57 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
 use grep_regex::RegexMatcher;
 use grep_searcher::Searcher;
-use ignore::{DirEntry, WalkBuilder};
+use ignore::overrides::Override;
+use ignore::types::Types;
+use ignore::{DirEntry, WalkBuilder, WalkParallel};
 
 use self::page::{Pager, Paging};
 use self::sink::{CountSink, Counter, FileHits, LineSink};
 use crate::error::check_root;
 use crate::stream::ordered;
 use crate::types::{CancelToken, GrepMode, GrepOptions, GrepResult, SearchError};
+use crate::walk::sorted::SortedWalk;
 use crate::walk::{self, WalkOptions};
 
 pub(crate) use self::stream::run_stream;
 
-/// What every grep needs before it walks: the compiled matcher and searcher, the roots and a walk
-/// builder with rg's filters.
+/// What every grep needs before it walks: the compiled matcher and searcher, and the roots with
+/// rg's filters.
 struct Prepared {
     pub matcher: RegexMatcher,
     pub searcher: Searcher,
     pub multi_line: bool,
     /// No path was given: rg searches `./` and prints paths without that prefix.
     pub default_root: bool,
-    pub builder: WalkBuilder,
+    pub walk: WalkSpec,
     pub threads: usize,
+}
+
+/// The roots and the walk's options: what a walk builder needs, for the whole walk or a subtree.
+struct WalkSpec {
+    roots: Vec<PathBuf>,
+    opts: WalkOptions,
+    types: Types,
+    overrides: Override,
+}
+
+impl WalkSpec {
+    fn builder(&self, roots: &[PathBuf]) -> WalkBuilder {
+        let mut builder = walk::builder(roots, &self.opts);
+        builder.types(self.types.clone()).overrides(self.overrides.clone());
+        builder
+    }
+
+    pub fn parallel(&self) -> WalkParallel {
+        self.builder(&self.roots).build_parallel()
+    }
+
+    /// Runs `body` with the walk in `rg --sort path` order.
+    pub fn sorted<R>(&self, threads: usize, body: impl FnOnce(&SortedWalk<'_>) -> R) -> R {
+        let make = |roots: &[PathBuf]| self.builder(roots);
+        let walk = SortedWalk::new(self.roots.clone(), &make, self.opts.respect_ignore).helpers(walk::sorted_helpers(threads));
+        body(&walk)
+    }
 }
 
 fn prepare(opts: &GrepOptions, cancel: &CancelToken) -> Result<Prepared, SearchError> {
@@ -48,14 +78,13 @@ fn prepare(opts: &GrepOptions, cancel: &CancelToken) -> Result<Prepared, SearchE
     let walk_opts = WalkOptions {
         hidden: opts.hidden,
         respect_ignore: opts.respect_ignore,
-        threads: opts.threads,
+        threads: walk::thread_count(opts.threads),
         skip_git_dir: false,
     };
-    let mut builder = walk::builder(&roots, &walk_opts);
-    builder.types(types).overrides(overrides);
+    let walk = WalkSpec { roots, opts: walk_opts, types, overrides };
     let searcher = config::searcher(opts);
     let multi_line = searcher.multi_line_with_matcher(&matcher);
-    Ok(Prepared { matcher, searcher, multi_line, default_root, builder, threads: walk::thread_count(opts.threads) })
+    Ok(Prepared { matcher, searcher, multi_line, default_root, walk, threads: walk::thread_count(opts.threads) })
 }
 
 impl Prepared {
@@ -70,11 +99,6 @@ impl Prepared {
             spare: FileHits::default(),
         }
     }
-
-    /// The walk in `rg --sort path` order.
-    pub fn sorted_walk(&mut self) -> ignore::Walk {
-        self.builder.sort_by_file_name(|a, b| a.cmp(b)).build()
-    }
 }
 
 /// Like rg: roots are searched whatever they are (a symlink, a FIFO) unless they are directories;
@@ -85,7 +109,7 @@ fn searchable(dent: &DirEntry) -> bool {
 }
 
 pub(crate) fn run(opts: &GrepOptions, cancel: &CancelToken) -> Result<GrepResult, SearchError> {
-    let mut prepared = prepare(opts, cancel)?;
+    let prepared = prepare(opts, cancel)?;
     let paging = Paging {
         mode: opts.mode,
         offset: opts.offset,
@@ -97,8 +121,7 @@ pub(crate) fn run(opts: &GrepOptions, cancel: &CancelToken) -> Result<GrepResult
     let lines_unneeded = AtomicBool::new(false);
     let mut pager = Pager::new(&paging);
     let default_root = prepared.default_root;
-    let walk = prepared.sorted_walk();
-    let finished = ordered::run(
+    let finished = prepared.walk.sorted(prepared.threads, |walk| ordered::run(
         walk,
         prepared.threads,
         cancel,
@@ -118,7 +141,7 @@ pub(crate) fn run(opts: &GrepOptions, cancel: &CancelToken) -> Result<GrepResult
             }
             true
         },
-    );
+    ));
     if !finished || cancel.is_cancelled() {
         return Err(SearchError::Cancelled);
     }

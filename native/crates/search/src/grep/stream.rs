@@ -23,7 +23,7 @@ pub(crate) fn run_stream(
     outbox: &Outbox,
     cancel: &CancelToken,
 ) -> Result<StreamSummary, SearchError> {
-    let mut prepared = prepare(opts, cancel)?;
+    let prepared = prepare(opts, cancel)?;
     let format = Format {
         mode: opts.mode,
         with_filename: print.with_filename,
@@ -34,8 +34,7 @@ pub(crate) fn run_stream(
     let stats = Stats::default();
     let totals = Totals::default();
     let finished = match print.order {
-        SortOrder::Path => {
-            let walk = prepared.sorted_walk();
+        SortOrder::Path => prepared.walk.sorted(prepared.threads, |walk| {
             ordered::run(
                 walk,
                 prepared.threads,
@@ -55,9 +54,9 @@ pub(crate) fn run_stream(
                 },
                 |block| outbox.write(separator, &block),
             )
-        }
+        }),
         SortOrder::None => {
-            let walker = prepared.builder.build_parallel();
+            let walker = prepared.walk.parallel();
             walk::collect::<(), _, _>(walker, cancel, || {
                 let mut worker = prepared.worker(opts, cancel, &stats);
                 let (format, totals) = (&format, &totals);

@@ -1,16 +1,18 @@
-//! Path order with parallel search: one thread walks the tree in `rg --sort path` order (ignore's
-//! sequential walker, sorted by file name) and numbers the files; worker threads search them;
+//! Path order with parallel search: the walk in `rg --sort path` order (`SortedWalk`) hands its
+//! files, numbered, to worker threads that search them;
 //! results leave through a reorder window in walk order. The walker hands out a number only when
 //! it fits the window, so memory is bounded by the window, never by the result.
 
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::sync_channel;
-use std::sync::{Condvar, Mutex, MutexGuard};
+use std::sync::{Condvar, Mutex};
 use std::time::Duration;
 
-use ignore::{DirEntry, Walk};
+use ignore::DirEntry;
 
 use super::window::ReorderWindow;
+use crate::walk::lock;
+use crate::walk::sorted::SortedWalk;
 use crate::types::CancelToken;
 
 /// Results waiting for an earlier, slower file, per worker thread.
@@ -29,7 +31,7 @@ struct Shared<T, C> {
 /// for an entry with nothing to report. `consume` returning false stops everything (the consumer
 /// is gone), as does `cancel`. Returns false when stopped early either way.
 pub(crate) fn run<T, W, M, C>(
-    walk: Walk,
+    walk: &SortedWalk<'_>,
     threads: usize,
     cancel: &CancelToken,
     mut select: impl FnMut(&DirEntry) -> bool,
@@ -92,22 +94,17 @@ where
         // Numbers below this fit the window without asking: it only moves forward.
         let mut admitted = 0u64;
         let mut batch = Vec::with_capacity(BATCH);
-        for entry in walk {
+        walk.each(cancel, |dent| {
             if stopped() {
-                break;
+                return false;
             }
-            let dent = match entry {
-                Ok(dent) => dent,
-                // Unreadable directories and the like are skipped, as rg skips them with a warning.
-                Err(_) => continue,
-            };
             if !select(&dent) {
-                continue;
+                return true;
             }
             if seq >= admitted {
                 // What waits in this batch may be what the window waits for: send it first.
                 if !batch.is_empty() && jobs.send(std::mem::replace(&mut batch, Vec::with_capacity(BATCH))).is_err() {
-                    break;
+                    return false;
                 }
                 let mut state = lock(&shared);
                 while !state.window.has_room(seq) && !stopped() {
@@ -120,20 +117,14 @@ where
             }
             batch.push((seq, dent));
             seq += 1;
-            if batch.len() == BATCH && jobs.send(std::mem::replace(&mut batch, Vec::with_capacity(BATCH))).is_err() {
-                break;
-            }
-        }
+            !(batch.len() == BATCH && jobs.send(std::mem::replace(&mut batch, Vec::with_capacity(BATCH))).is_err())
+        });
         if !batch.is_empty() && !stopped() {
             let _ = jobs.send(batch);
         }
         drop(jobs);
     });
     !stopped()
-}
-
-fn lock<S>(mutex: &Mutex<S>) -> MutexGuard<'_, S> {
-    mutex.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
 }
 
 #[cfg(test)]
@@ -154,18 +145,26 @@ mod tests {
         root
     }
 
-    fn sorted_walk(root: &PathBuf) -> Walk {
+    fn sequential(root: &PathBuf) -> ignore::Walk {
         WalkBuilder::new(root).sort_by_file_name(|a, b| a.cmp(b)).build()
+    }
+
+    fn plain(roots: &[PathBuf]) -> WalkBuilder {
+        let mut builder = WalkBuilder::new(&roots[0]);
+        for root in &roots[1..] {
+            builder.add(root);
+        }
+        builder
     }
 
     #[test]
     fn workers_finishing_out_of_order_still_yield_walk_order() {
         let root = tree("order", 300);
         let expected: Vec<PathBuf> =
-            sorted_walk(&root).filter_map(Result::ok).filter(|d| d.depth() > 0 && d.file_type().unwrap().is_file()).map(|d| d.into_path()).collect();
+            sequential(&root).filter_map(Result::ok).filter(|d| d.depth() > 0 && d.file_type().unwrap().is_file()).map(|d| d.into_path()).collect();
         let mut got = Vec::new();
         let done = run(
-            sorted_walk(&root),
+            &SortedWalk::new(vec![root.clone()], &plain, true).helpers(2),
             4,
             &CancelToken::new(),
             |d| d.file_type().map_or(false, |t| t.is_file()),
@@ -195,7 +194,7 @@ mod tests {
         let handed = std::sync::atomic::AtomicUsize::new(0);
         let mut consumed = 0;
         let done = run(
-            sorted_walk(&root),
+            &SortedWalk::new(vec![root.clone()], &plain, true).helpers(2),
             2,
             &CancelToken::new(),
             |d| d.file_type().map_or(false, |t| t.is_file()),

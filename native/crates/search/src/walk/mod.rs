@@ -3,12 +3,16 @@
 use std::borrow::Cow;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::Mutex;
+use std::sync::{Mutex, MutexGuard};
 
 use ignore::{DirEntry, ParallelVisitor, ParallelVisitorBuilder, WalkBuilder, WalkParallel, WalkState};
 
 use crate::types::{CancelToken, SearchError};
 
+mod ancestors;
+pub(crate) mod sorted;
+
+#[derive(Clone)]
 pub(crate) struct WalkOptions {
     pub hidden: bool,
     pub respect_ignore: bool,
@@ -50,6 +54,11 @@ pub(crate) fn thread_count(requested: usize) -> usize {
     }
     // ignore's own default for 0 is a fixed 2 threads, so resolve it here.
     std::thread::available_parallelism().map_or(1, |n| n.get())
+}
+
+/// Threads that walk in path order besides the one consuming the walk.
+pub(crate) fn sorted_helpers(threads: usize) -> usize {
+    thread_count(threads)
 }
 
 /// Runs `walker` with one visitor per thread, each made by `make` and appending to its own vector;
@@ -132,9 +141,14 @@ impl<'a, T, F> Drop for Visitor<'a, T, F> {
         if self.local.is_empty() {
             return;
         }
-        let mut out = self.out.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+        let mut out = lock(self.out);
         out.append(&mut self.local);
     }
+}
+
+/// A lock whose holder panicking leaves nothing half-done that the others could trip on.
+pub(crate) fn lock<S>(mutex: &Mutex<S>) -> MutexGuard<'_, S> {
+    mutex.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
 }
 
 /// `path` relative to the walk root, `/`-separated whatever the platform; borrowed when it can be
