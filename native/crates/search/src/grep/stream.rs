@@ -9,7 +9,8 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use ignore::{DirEntry, WalkState};
 
 use super::sink::FileHits;
-use super::{ordered, prepare, Searched, Stats};
+use super::{ordered, prepare, Prepared, Searched, Stats};
+use crate::sort::by_path_bytes;
 use crate::stream::Outbox;
 use crate::types::{CancelToken, GrepMode, GrepOptions, GrepPrint, LineKind, SearchError, SortOrder, StreamSummary};
 use crate::walk;
@@ -34,6 +35,22 @@ pub(crate) fn run_stream(
     let stats = Stats::default();
     let totals = Totals::default();
     let finished = match print.order {
+        SortOrder::Path if opts.mode != GrepMode::Content && prepared.walk.roots.len() == 1 => {
+            // -l and -c print a line per file: gathered as the parallel walk finds them and
+            // sorted at the end, which costs less than keeping the walk's order while searching.
+            // Memory follows the files with matches, not their lines.
+            let gathered = search_unordered(&prepared, opts, cancel, &stats, &format, &totals, &|path, block, out| {
+                out.push((path.to_path_buf(), block));
+                true
+            });
+            match gathered {
+                Ok(mut blocks) => {
+                    blocks.sort_unstable_by(|a, b| by_path_bytes(&path_bytes(&a.0), &path_bytes(&b.0)));
+                    blocks.iter().all(|(_, block)| outbox.write(None, block))
+                }
+                Err(_) => false,
+            }
+        }
         SortOrder::Path => prepared.walk.sorted(prepared.threads, |walk| {
             ordered::run(
                 walk,
@@ -55,27 +72,10 @@ pub(crate) fn run_stream(
                 |block| outbox.write(separator, &block),
             )
         }),
-        SortOrder::None => {
-            let walker = prepared.walk.parallel();
-            walk::collect::<(), _, _>(walker, cancel, || {
-                let mut worker = prepared.worker(opts, cancel, &stats);
-                let (format, totals) = (&format, &totals);
-                move |dent: DirEntry, _: &mut Vec<()>| match worker.search_entry(&dent, false) {
-                    Searched::Hits(hits) => {
-                        let block = format.file(dent.path(), &hits, totals);
-                        worker.recycle(hits);
-                        if outbox.write(separator, &block) {
-                            WalkState::Continue
-                        } else {
-                            WalkState::Quit
-                        }
-                    }
-                    Searched::Nothing => WalkState::Continue,
-                    Searched::Cancelled => WalkState::Quit,
-                }
-            })
-            .is_ok()
-        }
+        SortOrder::None => search_unordered::<()>(&prepared, opts, cancel, &stats, &format, &totals, &|_, block, _| {
+            outbox.write(separator, &block)
+        })
+        .is_ok(),
     };
     if !finished || cancel.is_cancelled() {
         return Err(SearchError::Cancelled);
@@ -85,6 +85,35 @@ pub(crate) fn run_stream(
         files_with_matches: totals.files.load(Ordering::Relaxed),
         files_searched: stats.searched.load(Ordering::Relaxed),
         binary_skipped: stats.binary.load(Ordering::Relaxed),
+    })
+}
+
+/// Searches with the parallel walk, handing each file's output to `emit` (false stops), on
+/// whichever thread searched it, in no particular order.
+fn search_unordered<T: Send>(
+    prepared: &Prepared,
+    opts: &GrepOptions,
+    cancel: &CancelToken,
+    stats: &Stats,
+    format: &Format,
+    totals: &Totals,
+    emit: &(dyn Fn(&Path, Vec<u8>, &mut Vec<T>) -> bool + Sync),
+) -> Result<Vec<T>, SearchError> {
+    walk::collect(prepared.walk.parallel(), cancel, || {
+        let mut worker = prepared.worker(opts, cancel, stats);
+        move |dent: DirEntry, out: &mut Vec<T>| match worker.search_entry(&dent, false) {
+            Searched::Hits(hits) => {
+                let block = format.file(dent.path(), &hits, totals);
+                worker.recycle(hits);
+                if emit(dent.path(), block, out) {
+                    WalkState::Continue
+                } else {
+                    WalkState::Quit
+                }
+            }
+            Searched::Nothing => WalkState::Continue,
+            Searched::Cancelled => WalkState::Quit,
+        }
     })
 }
 
