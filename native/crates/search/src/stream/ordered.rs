@@ -16,9 +16,9 @@ use crate::walk::sorted::SortedWalk;
 use crate::types::CancelToken;
 
 /// Results waiting for an earlier, slower file, per worker thread.
-pub(crate) const WINDOW_PER_THREAD: usize = 64;
+pub(crate) const WINDOW_PER_THREAD: usize = 256;
 /// Files handed to a worker at a time.
-const BATCH: usize = 16;
+const BATCH: usize = 32;
 
 struct Shared<T, C> {
     window: ReorderWindow<Option<T>>,

@@ -10,6 +10,7 @@ use ignore::{DirEntry, ParallelVisitor, ParallelVisitorBuilder, WalkBuilder, Wal
 use crate::types::{CancelToken, SearchError};
 
 mod ancestors;
+mod job;
 pub(crate) mod sorted;
 
 #[derive(Clone)]

@@ -18,25 +18,26 @@
 use std::collections::VecDeque;
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
-use std::sync::{Arc, Condvar, Mutex, MutexGuard};
+use std::sync::{Arc, Condvar, Mutex};
 use std::time::Duration;
 
 use ignore::{DirEntry, Walk, WalkBuilder};
 
 use super::ancestors::SplitRule;
+use super::job::{Item, Job, Room, Taken, Work};
 use super::lock;
 use crate::types::CancelToken;
 
 /// The caller's own `filter_entry`: false skips an entry and, for a directory, all below it.
 pub(crate) type Keep = Arc<dyn Fn(&DirEntry) -> bool + Send + Sync>;
 
-/// Directories this deep below a root go to chunks; the levels above are the lister's.
+/// Directories this deep below a root go to chunks; the levels above are the lister's. Each one
+/// costs a few system calls more than walking it in place (the lister has read it already, and
+/// the chunk stats and canonicalizes it as a root): one level down there are few; two levels
+/// down, node_modules' hundreds of packages made the whole walk 40% dearer in system calls.
 const FRONTIER: usize = 1;
-/// A waiting thread also wakes this often to see a cancel token that nobody signals.
+/// Helpers waiting for a job also wake this often to see the walk stop.
 const POLL: Duration = Duration::from_millis(20);
-/// Entries a job gathers before it wakes a consumer waiting for them: a wake-up per entry costs
-/// more than walking it.
-const WAKE_BATCH: usize = 64;
 
 /// How far the walk may run ahead of its consumer.
 #[derive(Clone, Copy, Debug)]
@@ -219,7 +220,7 @@ impl<'a> SortedWalk<'a> {
             while let Some(item) = runner.next(self, shared, cancel) {
                 // Before waiting for room, the lister closes the chunk it fills: the consumer
                 // may be about to wait for that chunk.
-                if shared.stop.load(Ordering::Relaxed) || !job.push(item, shared, cancel, || runner.close_chunk(shared)) {
+                if shared.stop.load(Ordering::Relaxed) || !job.push(item, shared.room(), cancel, || runner.close_chunk(shared)) {
                     break;
                 }
             }
@@ -230,152 +231,8 @@ impl<'a> SortedWalk<'a> {
     }
 }
 
-enum Item {
-    Entry(DirEntry),
-    /// The chunk's directory at this index: its entry, then the chunk's items up to an `End`.
-    Root(Arc<Job>, usize),
-    /// A chunk directory's subtree is over.
-    End,
-}
-
-enum Work {
-    Lister { root: PathBuf, rule: Arc<SplitRule> },
-    /// Filled by the lister while `closed` is false.
-    Chunk { roots: Mutex<Vec<DirEntry>> },
-}
-
-struct Job {
-    work: Work,
-    /// A chunk takes no more roots and may be run.
-    closed: AtomicBool,
-    claimed: AtomicBool,
-    out: Mutex<Out>,
-    /// Signals the consumer (items, the end, or a chunk closed) and the walker (room).
-    moved: Condvar,
-    /// Only the consumer's thread uses this.
-    consumer: Mutex<ConsumerSide>,
-}
-
-#[derive(Default)]
-struct Out {
-    items: VecDeque<Item>,
-    done: bool,
-    reader_waiting: bool,
-    writer_waiting: bool,
-}
-
-#[derive(Default)]
-struct ConsumerSide {
-    taken: VecDeque<Item>,
-    /// The consumer's own run of the job, when it found nobody running it.
-    runner: Option<Runner>,
-    ended_roots: usize,
-}
-
-impl ConsumerSide {
-    fn ended_roots_add(&mut self) -> usize {
-        self.ended_roots += 1;
-        self.ended_roots
-    }
-}
-
-enum Taken {
-    Items,
-    /// Nobody runs the job and it may be run: the consumer should.
-    Unclaimed,
-    End,
-}
-
-impl Job {
-    fn new(work: Work) -> Self {
-        Self {
-            work,
-            closed: AtomicBool::new(false),
-            claimed: AtomicBool::new(false),
-            out: Mutex::default(),
-            moved: Condvar::new(),
-            consumer: Mutex::default(),
-        }
-    }
-
-    fn is_chunk(&self) -> bool {
-        matches!(self.work, Work::Chunk { .. })
-    }
-
-    fn chunk_roots(&self) -> MutexGuard<'_, Vec<DirEntry>> {
-        match &self.work {
-            Work::Chunk { roots } => lock(roots),
-            Work::Lister { .. } => unreachable!("only chunks have roots"),
-        }
-    }
-
-    /// True for the one thread that gets to run it.
-    fn claim(&self) -> bool {
-        !self.claimed.swap(true, Ordering::AcqRel)
-    }
-
-    /// Adds an item, waiting while the job holds its share (after calling `before_waiting`,
-    /// without the lock); false once the walk is stopping.
-    fn push(&self, item: Item, shared: &Shared, cancel: &CancelToken, mut before_waiting: impl FnMut()) -> bool {
-        let mut out = lock(&self.out);
-        if out.items.len() >= shared.limits.per_job {
-            drop(out);
-            before_waiting();
-            out = lock(&self.out);
-        }
-        while out.items.len() >= shared.limits.per_job {
-            if shared.stop.load(Ordering::Acquire) || cancel.is_cancelled() {
-                return false;
-            }
-            out.writer_waiting = true;
-            out = self.moved.wait_timeout(out, POLL).map_or_else(|p| p.into_inner().0, |r| r.0);
-            out.writer_waiting = false;
-        }
-        out.items.push_back(item);
-        if out.reader_waiting && out.items.len() >= WAKE_BATCH {
-            self.moved.notify_all();
-        }
-        true
-    }
-
-    fn finish(&self) {
-        let mut out = lock(&self.out);
-        out.done = true;
-        self.moved.notify_all();
-    }
-
-    /// Moves what the job's walker has produced into `into`, waiting for it.
-    fn take(&self, into: &mut VecDeque<Item>, cancel: &CancelToken) -> Taken {
-        let mut out = lock(&self.out);
-        loop {
-            if !out.items.is_empty() {
-                std::mem::swap(&mut out.items, into);
-                if out.writer_waiting {
-                    self.moved.notify_all();
-                }
-                return Taken::Items;
-            }
-            if out.done || cancel.is_cancelled() {
-                return Taken::End;
-            }
-            if self.is_chunk() && self.closed.load(Ordering::Acquire) && !self.claimed.load(Ordering::Acquire) {
-                return Taken::Unclaimed;
-            }
-            out.reader_waiting = true;
-            out = self.moved.wait_timeout(out, POLL).map_or_else(|p| p.into_inner().0, |r| r.0);
-            out.reader_waiting = false;
-        }
-    }
-
-    /// Wakes whoever waits on it: the walk is stopping, or the chunk was closed.
-    fn wake(&self) {
-        let _out = lock(&self.out);
-        self.moved.notify_all();
-    }
-}
-
 /// A job's walk, run by a helper or by the consumer.
-struct Runner {
+pub(super) struct Runner {
     walk: Walk,
     /// Directories the lister's filter left out and the lister has not yet placed.
     left_out: Arc<Mutex<Vec<DirEntry>>>,
@@ -444,7 +301,7 @@ impl Runner {
         }
     }
 
-    fn next(&mut self, walk: &SortedWalk<'_>, shared: &Shared, cancel: &CancelToken) -> Option<Item> {
+    pub(super) fn next(&mut self, walk: &SortedWalk<'_>, shared: &Shared, cancel: &CancelToken) -> Option<Item> {
         loop {
             if let Some(item) = self.ready.pop_front() {
                 return Some(item);
@@ -517,7 +374,7 @@ impl Runner {
     }
 }
 
-struct Shared {
+pub(super) struct Shared {
     /// Jobs waiting for a helper, in walk order (they are made in that order).
     pending: Mutex<VecDeque<Arc<Job>>>,
     work: Condvar,
@@ -530,6 +387,10 @@ struct Shared {
 }
 
 impl Shared {
+    fn room(&self) -> Room<'_> {
+        Room { per_job: self.limits.per_job, stop: &self.stop }
+    }
+
     fn queue(&self, job: Arc<Job>) {
         lock(&self.pending).push_back(job);
         self.work.notify_one();
