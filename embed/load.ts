@@ -217,16 +217,19 @@ function loadEmbedded(embedded: EmbeddedNatives, report: NativesReport): NativeA
     ]);
   }
 
-  const roots: CacheRoot[] = [];
   try {
-    roots.push(primaryCacheRoot());
-    report.configuredRoot = roots[0]!;
+    report.configuredRoot = primaryCacheRoot();
   } catch (error) {
     report.attempts.push({ path: "OMP_NATIVES_DIR", error: describeError(error) });
   }
-  roots.push(...fallbackCacheRoots().filter((root) => root.path !== roots[0]?.path));
+  // The fallbacks are worked out only when the primary root fails, off the usual start-up.
+  function* roots(): Generator<CacheRoot> {
+    const primary = report.configuredRoot;
+    if (primary) yield primary;
+    for (const root of fallbackCacheRoots()) if (root.path !== primary?.path) yield root;
+  }
 
-  for (const root of roots) {
+  for (const root of roots()) {
     for (const file of files) {
       try {
         const loaded = loadFromCache(embedded, root, file);
