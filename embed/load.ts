@@ -150,7 +150,7 @@ function loadFromCache(embedded: EmbeddedNatives, root: CacheRoot, file: NativeF
 
   let extracted;
   try {
-    extracted = extractToTemp(embedded.archivePath, manifest, file, versionDir);
+    extracted = extractToTemp(embedded, file, versionDir);
   } catch (error) {
     if (error instanceof UnsafeArchiveError) throw error;
     throw new DirUnusable(describeError(error));
@@ -158,7 +158,9 @@ function loadFromCache(embedded: EmbeddedNatives, root: CacheRoot, file: NativeF
   try {
     const addon = loadChecked(extracted.path);
     renameSync(extracted.path, target);
-    syncDirectory(versionDir);
+    // A rename lost in a crash leaves no file, which the next run extracts again; only a file it
+    // replaced must not come back, least of all without its loading marker, removed next.
+    if (state !== "absent") syncDirectory(versionDir);
     clearStaleMarker(target);
     return rejected
       ? { addon, path: target, state: "repaired", note: `rejected the cached addon and replaced it: ${rejected}` }

@@ -63,7 +63,7 @@ export function repairNatives(embedded: EmbeddedNatives): RepairReport {
       if (problem === null) {
         report.verified.push(target);
       } else {
-        const extracted = extractToTemp(embedded.archivePath, manifest, file, versionDir);
+        const extracted = extractToTemp(embedded, file, versionDir);
         try {
           renameSync(extracted.path, target);
           syncDirectory(versionDir);
