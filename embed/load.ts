@@ -1,4 +1,4 @@
-import { lstatSync, renameSync, rmSync } from "node:fs";
+import { lstatSync, renameSync } from "node:fs";
 import { join } from "node:path";
 import type { NativeAddon } from "../core/natives/api.ts";
 import { OmpError, describeError } from "../core/errors/omp-error.ts";
@@ -6,7 +6,7 @@ import { VERSION } from "../core/version.ts";
 import { syncDirectory } from "../core/fs/atomic-write.ts";
 import { ensurePrivateDir } from "../core/paths.ts";
 import { type CacheRoot, checkSharedRoot, ensureOwnedDir, fallbackCacheRoots, foreignControl, primaryCacheRoot } from "./cache-dir.ts";
-import { UnsafeArchiveError, extractToTemp, matchesManifest } from "./extract.ts";
+import { UnsafeArchiveError, discardTemp, extractToTemp, matchesManifest } from "./extract.ts";
 import { clearStaleMarker, crashedWhileLoading, withLoadingMarker } from "./loading-marker.ts";
 import type { NativeFile, NativesManifest, Variant } from "./manifest.ts";
 import { addonFileName } from "./names.ts";
@@ -166,7 +166,7 @@ function loadFromCache(embedded: EmbeddedNatives, root: CacheRoot, file: NativeF
       ? { addon, path: target, state: "repaired", note: `rejected the cached addon and replaced it: ${rejected}` }
       : { addon, path: target, state: "extracted" };
   } finally {
-    rmSync(extracted.tempDir, { recursive: true, force: true });
+    discardTemp(extracted);
   }
 }
 

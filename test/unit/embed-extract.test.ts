@@ -1,8 +1,8 @@
 // Packing each variant into its own archive and extracting one, run from source.
 import { describe, expect, test } from "bun:test";
-import { readFileSync, readdirSync, statSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync, readdirSync, renameSync, statSync, writeFileSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
-import { UnsafeArchiveError, extractToTemp } from "../../embed/extract.ts";
+import { UnsafeArchiveError, discardTemp, extractToTemp } from "../../embed/extract.ts";
 import type { NativeFile, NativesManifest } from "../../embed/manifest.ts";
 import { packNatives } from "../../embed/pack.ts";
 import type { EmbeddedNatives } from "../../embed/payload.ts";
@@ -82,6 +82,20 @@ describe("extracting one variant", () => {
     const { embedded, files } = await fixture();
     const missing = { ...embedded, archives: { baseline: embedded.archives.baseline } };
     expect(() => extractToTemp(missing, files.modern, versionDir())).toThrow("embeds no archive");
+  });
+});
+
+describe("temp dirs", () => {
+  test("go whether their file was renamed into place or is still inside", async () => {
+    const { embedded, files } = await fixture();
+    const dir = versionDir();
+    const renamed = extractToTemp(embedded, files.modern, dir);
+    renameSync(renamed.path, join(dir, files.modern.name));
+    discardTemp(renamed);
+    const failed = extractToTemp(embedded, files.baseline, dir);
+    discardTemp(failed);
+    expect(existsSync(failed.tempDir)).toBe(false);
+    expect(readdirSync(dir)).toEqual([files.modern.name]);
   });
 });
 
