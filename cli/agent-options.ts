@@ -1,25 +1,11 @@
+import type { OptionSpec } from "./option-parser.ts";
 import { nonNegativeInt, positiveNumber } from "./option-values.ts";
-
-/**
- * One option of the default (agent) command. `flags` is written as commander takes it, and says how
- * the option is given: alone ("-p, --print"), with a value ("--mode <mode>"), with a value or alone
- * ("-r, --resume [session]"), or negated ("--no-session": the key is true unless given, or unset when
- * the positive option comes first, as "--tools <names>" does before "--no-tools").
- */
-export interface AgentOption {
-  flags: string;
-  description: string;
-  /** Reads the value, throwing InvalidOptionValue when it cannot; without it, the value is the text as given. */
-  parse?: (value: string) => number;
-  /** Each use adds its value to a list (`--config a --config b`). */
-  repeatable?: true;
-}
 
 /**
  * The agent command's options: program.ts registers them on commander for help, completions and
  * anything unusual, and agent-argv.ts parses the common invocations without loading commander.
  */
-export const AGENT_OPTIONS: readonly AgentOption[] = [
+export const AGENT_OPTIONS: readonly OptionSpec[] = [
   { flags: "-p, --print", description: "answer once and exit: the answer on stdout, progress on stderr" },
   { flags: "--mode <mode>", description: "output: text (default), json (NDJSON events) or rpc (NDJSON commands on stdin)" },
   { flags: "-m, --model <model>", description: "model: provider/id, an id, or a fuzzy name; :level sets thinking" },

@@ -1,7 +1,7 @@
 import { statSync } from "node:fs";
 import { natives } from "../core/natives/index.ts";
 import type { GrepMode, GrepOptions, SortOrder } from "../core/natives/api.ts";
-import { formatGrepJson } from "./grep-output.ts";
+import { formatJsonSummary } from "./grep-output.ts";
 import { reportSearchError } from "./native-errors.ts";
 import { pipeToStdout } from "./stream-output.ts";
 import { writeStdout } from "./write.ts";
@@ -61,28 +61,16 @@ export async function runGrep(pattern: string, paths: string[], flags: GrepFlags
     mode,
     threads: flags.threads ?? 0,
   } satisfies GrepOptions;
-  if (flags.json) return grepJson(options);
   const withFilename = flags.filename === false ? false : (flags.withFilename ?? defaultWithFilename(paths));
+  const started = performance.now();
   try {
-    const stream = natives().grepStream({ ...options, withFilename, sort: flags.sort ?? "path" });
+    const stream = natives().grepStream({ ...options, withFilename, sort: flags.sort ?? "path", json: flags.json ?? false });
     // A closed pipe is rg's quiet success: what was wanted got printed.
     if (!(await pipeToStdout(stream))) return 0;
     const summary = stream.summary();
+    if (flags.json && summary) await writeStdout(formatJsonSummary(summary, performance.now() - started));
     return summary && (summary.totalMatches > 0 || summary.filesWithMatches > 0) ? 0 : 1;
   } catch (error) {
     return reportSearchError("grep", error);
   }
-}
-
-/** `--json` needs the totals in its summary line, so it takes the collected result. */
-async function grepJson(options: GrepOptions): Promise<number> {
-  const started = performance.now();
-  let result;
-  try {
-    result = await natives().grep(options);
-  } catch (error) {
-    return reportSearchError("grep", error);
-  }
-  await writeStdout(formatGrepJson(result, options.mode ?? "content", performance.now() - started));
-  return result.totalMatches > 0 || result.filesWithMatches > 0 ? 0 : 1;
 }

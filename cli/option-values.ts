@@ -1,5 +1,5 @@
 /**
- * Parsers for option values, free of commander so that the agent's argv parser (agent-argv.ts)
+ * Parsers for option values, free of commander so that the argv parser (option-parser.ts)
  * can run without loading it; cli/options.ts adapts them for commander.
  */
 

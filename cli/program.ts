@@ -9,7 +9,9 @@ import { writeFdQuietly } from "./write.ts";
 import { reportCommandError } from "./command-error.ts";
 import { AGENT_OPTIONS } from "./agent-options.ts";
 import { collect } from "./option-values.ts";
-import { forCommander, nonNegativeInt, sortOrder } from "./options.ts";
+import { forCommander } from "./options.ts";
+import type { OptionSpec } from "./option-parser.ts";
+import { FIND_OPTIONS, GREP_OPTIONS } from "./search-options.ts";
 import { describePluginCommands } from "./plugin-commands.ts";
 import { SUBCOMMANDS } from "./agent-argv.ts";
 
@@ -17,6 +19,16 @@ import { SUBCOMMANDS } from "./agent-argv.ts";
 export const EXIT_USAGE = 2;
 
 export type Status = { code: number };
+
+/** Registers options that are also parsed without commander (option-parser.ts), from their one table. */
+function addOptions(command: Command, options: readonly OptionSpec[]): Command {
+  for (const option of options) {
+    if (option.repeatable) command.option(option.flags, option.description, collect);
+    else if (option.parse) command.option(option.flags, option.description, forCommander(option.parse));
+    else command.option(option.flags, option.description);
+  }
+  return command;
+}
 
 /**
  * The whole command tree (release/completions.ts walks it to write the shell completions), or with
@@ -51,61 +63,29 @@ export function describeProgram(status: Status, only?: string): Command {
     program
       .argument("[messages...]", "the task; @path attaches a file; stdin is read when piped")
       .action(run(async (messages: string[], options: AgentFlags) => (await import("./agent.ts")).runAgent(messages, options)));
-    for (const option of AGENT_OPTIONS) {
-      if (option.repeatable) program.option(option.flags, option.description, collect);
-      else if (option.parse) program.option(option.flags, option.description, forCommander(option.parse));
-      else program.option(option.flags, option.description);
-    }
+    addOptions(program, AGENT_OPTIONS);
   }
 
   if (wanted("grep")) {
-    program
+    const grep = program
       .command("grep")
       .description("search file contents with ripgrep's engine (output as `rg -n`)")
       .argument("<pattern>", "regular expression (or a literal with -F)")
-      .argument("[paths...]", "files or directories to search (default: the current directory)")
-      .option("-i, --ignore-case", "match case-insensitively")
-      .option("-S, --smart-case", "ignore case unless the pattern has an uppercase letter")
-      .option("-F, --fixed-strings", "treat the pattern as a literal string")
-      .option("-U, --multiline", "let matches span lines")
-      .option("-g, --glob <glob>", "include (or with ! exclude) paths matching a glob; repeatable", collect)
-      .option("-t, --type <type>", "only files of this type (rust, ts, py, ...); repeatable", collect)
-      .option("--hidden", "search hidden files and directories")
-      .option("--no-ignore", "do not respect .gitignore, .ignore and git excludes")
-      .option("-A, --after-context <n>", "lines to show after each match", nonNegativeInt)
-      .option("-B, --before-context <n>", "lines to show before each match", nonNegativeInt)
-      .option("-C, --context <n>", "lines to show before and after each match", nonNegativeInt)
-      .option("-m, --max-count <n>", "stop after n matching lines per file", nonNegativeInt)
-      .option("-l, --files-with-matches", "print only the paths of files with a match")
-      .option("-c, --count", "print the number of matching lines per file")
-      .option("-M, --max-columns <n>", "omit lines longer than n bytes", nonNegativeInt)
-      .option("-H, --with-filename", "print the path with each line")
-      .option("-I, --no-filename", "never print the path")
-      .option("-j, --threads <n>", "search threads (default: one per core)", nonNegativeInt)
-      .option("--sort <order>", "path (default: as rg --sort path) or none (as found, fastest)", sortOrder)
-      .option("--json", "one JSON object per line")
-      .action(
-        run(async (pattern: string, paths: string[], options: GrepFlags) => (await import("./grep.ts")).runGrep(pattern, paths, options)),
-      );
+      .argument("[paths...]", "files or directories to search (default: the current directory)");
+    addOptions(grep, GREP_OPTIONS).action(
+      run(async (pattern: string, paths: string[], options: GrepFlags) => (await import("./grep.ts")).runGrep(pattern, paths, options)),
+    );
   }
 
   if (wanted("find")) {
-    program
+    const find = program
       .command("find")
       .description("list paths matching a glob, respecting .gitignore")
       .argument("<glob>", "glob such as '*.ts' or 'src/**/*.rs'")
-      .argument("[path]", "directory to search (default: the current directory)")
-      .option("-t, --type <kind>", "only f(ile), d(ir) or l(ink); repeatable", collect)
-      .option("--hidden", "include hidden files and directories")
-      .option("--no-ignore", "do not respect .gitignore, .ignore and git excludes")
-      .option("-m, --max-results <n>", "stop after n results", nonNegativeInt)
-      .option("--newest", "newest first (by modification time)")
-      .option("--sort <order>", "path (default) or none (as found, fastest)", sortOrder)
-      .option("-L, --long", "show size and modification time")
-      .option("--json", "one JSON object per line")
-      .action(
-        run(async (glob: string, path: string | undefined, options: FindFlags) => (await import("./find.ts")).runFind(glob, path, options)),
-      );
+      .argument("[path]", "directory to search (default: the current directory)");
+    addOptions(find, FIND_OPTIONS).action(
+      run(async (glob: string, path: string | undefined, options: FindFlags) => (await import("./find.ts")).runFind(glob, path, options)),
+    );
   }
 
   if (wanted("doctor")) {

@@ -1,10 +1,12 @@
 /**
- * `bun run build`: the native addon (when its sources changed), the natives archive, and then
- * dist/omp, one executable that carries both.
+ * `bun run build`: the native addon (when its sources changed), its archives (one per CPU variant),
+ * and then dist/omp, one executable that carries them.
  *
  * Options, for tests and release builds:
  *   --outfile <path>          where the executable goes (default dist/omp)
- *   --natives-archive <path>  embed this archive instead of the packed one, keeping the real manifest
+ *   --natives-archive <variant>=<path>
+ *                             embed this archive as the variant's (modern, baseline or default)
+ *                             instead of the packed one, keeping the real manifest; repeatable
  *   --skip-native             use native/out as it is
  *   --version <v>             build an omp that reports version v (its addon is built and stamped
  *                             for v into native/out/versions/<v>; release and update tests need it)
@@ -20,6 +22,7 @@ import { VERSION } from "../core/version.ts";
 import { normalizePublicKey } from "../core/update/signature.ts";
 import { buildNative, nativeOutDir, variantsFor } from "../native/build.ts";
 import { packNatives } from "./pack.ts";
+import { Variant } from "./manifest.ts";
 import { platformTag } from "./variant.ts";
 
 const ROOT = resolve(import.meta.dir, "..");
@@ -58,7 +61,8 @@ export interface CrossTarget {
 
 export interface BuildOptions {
   outfile: string;
-  nativesArchive?: string;
+  /** Archives to embed instead of the packed ones, by variant. */
+  nativesArchives?: Partial<Record<Variant, string>>;
   skipNative?: boolean;
   version?: string;
   releaseKey?: string;
@@ -112,14 +116,18 @@ export async function build(options: BuildOptions): Promise<void> {
       version,
       variants: variantsFor(platform.split("-")[1]),
     });
-    const archive = options.nativesArchive ? resolve(options.nativesArchive) : packed.archivePath;
+    const archives = Object.entries({ ...packed.archives, ...options.nativesArchives }).map(([variant, path], index) => ({
+      variant,
+      path: resolve(path),
+      binding: `archive${index}`,
+    }));
     // The payload registers in its own module, imported before the CLI, so it is in place before
     // any CLI code runs.
     writeFileSync(
       join(work, "payload.ts"),
-      `import archivePath from ${JSON.stringify(importPath(work, archive))} with { type: "file" };\n` +
+      archives.map((archive) => `import ${archive.binding} from ${JSON.stringify(importPath(work, archive.path))} with { type: "file" };\n`).join("") +
         `import { setEmbeddedNatives } from ${JSON.stringify(importPath(work, join(ROOT, "embed", "payload.ts")))};\n` +
-        `setEmbeddedNatives({ archivePath, manifest: ${JSON.stringify(packed.manifest)} });\n` +
+        `setEmbeddedNatives({ archives: { ${archives.map((archive) => `${JSON.stringify(archive.variant)}: ${archive.binding}`).join(", ")} }, manifest: ${JSON.stringify(packed.manifest)} });\n` +
         (releaseKey
           ? `import { trustReleaseKey } from ${JSON.stringify(importPath(work, join(ROOT, "core", "update", "release-key.ts")))};\n` +
             `trustReleaseKey(${JSON.stringify(releaseKey)});\n`
@@ -157,11 +165,23 @@ export async function build(options: BuildOptions): Promise<void> {
   console.error(`built ${relative(process.cwd(), options.outfile)} (omp ${version}) in ${((performance.now() - started) / 1000).toFixed(1)} s`);
 }
 
+/** `--natives-archive modern=path` values, by variant. */
+function parseArchiveOptions(values: string[]): Partial<Record<Variant, string>> {
+  const archives: Partial<Record<Variant, string>> = {};
+  for (const value of values) {
+    const at = value.indexOf("=");
+    const variant = Variant.safeParse(value.slice(0, at));
+    if (at === -1 || !variant.success) throw new Error(`--natives-archive wants <variant>=<path> with a variant of ${Variant.options.join(", ")}, got ${JSON.stringify(value)}`);
+    archives[variant.data] = value.slice(at + 1);
+  }
+  return archives;
+}
+
 if (import.meta.main) {
   const { values } = parseArgs({
     options: {
       outfile: { type: "string" },
-      "natives-archive": { type: "string" },
+      "natives-archive": { type: "string", multiple: true },
       "skip-native": { type: "boolean" },
       version: { type: "string" },
       "release-key": { type: "string" },
@@ -170,7 +190,7 @@ if (import.meta.main) {
   try {
     await build({
       outfile: resolve(values.outfile ?? join(ROOT, "dist", "omp")),
-      nativesArchive: values["natives-archive"],
+      nativesArchives: parseArchiveOptions(values["natives-archive"] ?? []),
       skipNative: values["skip-native"],
       version: values.version,
       releaseKey: values["release-key"] && existsSync(values["release-key"]) ? readFileSync(values["release-key"], "utf8") : values["release-key"],

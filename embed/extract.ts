@@ -1,6 +1,7 @@
-import { closeSync, fsyncSync, mkdtempSync, openSync, readFileSync, rmSync, utimesSync, writeSync } from "node:fs";
+import { closeSync, fsyncSync, futimesSync, mkdtempSync, openSync, readFileSync, rmSync, rmdirSync, writeSync } from "node:fs";
 import { join } from "node:path";
 import type { NativeFile, NativesManifest } from "./manifest.ts";
+import type { EmbeddedNatives } from "./payload.ts";
 import { type TarEntry, readTar } from "./tar.ts";
 
 /** The embedded archive failed a safety check: nothing from it may be written or loaded. */
@@ -42,22 +43,28 @@ export function matchesManifest(path: string, file: NativeFile): boolean {
   }
 }
 
-const verifiedArchives = new Map<string, Map<string, Uint8Array>>();
-
-/** Reads, checks and indexes the embedded archive once per process. */
-function archiveContents(archivePath: string, manifest: NativesManifest): Map<string, Uint8Array> {
-  const cached = verifiedArchives.get(archivePath);
-  if (cached) return cached;
+/**
+ * The verified bytes of `file`, read from its variant's archive: the only archive a first run
+ * reads, since on a small VM each megabyte copied into fresh memory costs ~5 ms.
+ */
+function verifiedContents(embedded: EmbeddedNatives, file: NativeFile): Uint8Array {
+  const archivePath = embedded.archives[file.variant];
+  if (!archivePath) throw new UnsafeArchiveError(`this binary embeds no archive for ${file.name}`);
   let entries: TarEntry[];
   try {
-    entries = readTar(Bun.gunzipSync(readFileSync(archivePath)));
+    entries = readTar(readFileSync(archivePath));
   } catch (error) {
-    throw new UnsafeArchiveError(`the embedded natives archive is unreadable: ${(error as Error).message}`);
+    throw new UnsafeArchiveError(`the embedded natives archive for ${file.variant} is unreadable: ${(error as Error).message}`);
   }
-  checkEntries(entries, manifest);
-  const contents = new Map(entries.map((entry) => [entry.name, entry.data]));
-  verifiedArchives.set(archivePath, contents);
-  return contents;
+  checkEntries(entries, embedded.manifest);
+  const data = entries.find((entry) => entry.name === file.name)?.data;
+  if (!data) throw new UnsafeArchiveError(`the embedded natives archive for ${file.variant} lacks ${file.name}`);
+  if (data.length !== file.size) {
+    throw new UnsafeArchiveError(`${file.name} in the archive is ${data.length} bytes, the manifest says ${file.size}`);
+  }
+  const digest = sha256Hex(data);
+  if (digest !== file.sha256) throw new UnsafeArchiveError(`${file.name} in the archive has sha256 ${digest}, the manifest says ${file.sha256}`);
+  return data;
 }
 
 export interface Extracted {
@@ -67,21 +74,16 @@ export interface Extracted {
 }
 
 /**
- * Writes `file` from the archive into a fresh temp dir inside `versionDir` (same filesystem, so the
- * later rename is atomic), checks its size and sha256 against the manifest, fsyncs it and gives it
- * the manifest's mtime. A crash leaves at most a `.tmp-<pid>-*` dir that nothing ever loads and
- * that pruneNatives removes once its process is gone.
+ * Writes `file` from its archive into a fresh temp dir inside `versionDir` (same filesystem, so the
+ * later rename is atomic), after checking its size and sha256 against the manifest, with the
+ * manifest's mtime, and fsyncs it: data, size and mtime are on disk before the caller renames it
+ * into place, so the stat that makes a cache hit can never pass for a torn file. A crash leaves at
+ * most a `.tmp-<pid>-*` dir that nothing ever loads and that pruneNatives removes once its process
+ * is gone.
  */
-export function extractToTemp(archivePath: string, manifest: NativesManifest, file: NativeFile, versionDir: string): Extracted {
-  const contents = archiveContents(archivePath, manifest);
-  const data = contents.get(file.name);
-  if (!data) throw new UnsafeArchiveError(`the embedded natives archive lacks ${file.name}`);
-  if (data.length !== file.size) {
-    throw new UnsafeArchiveError(`${file.name} in the archive is ${data.length} bytes, the manifest says ${file.size}`);
-  }
-  const digest = sha256Hex(data);
-  if (digest !== file.sha256) throw new UnsafeArchiveError(`${file.name} in the archive has sha256 ${digest}, the manifest says ${file.sha256}`);
-
+export function extractToTemp(embedded: EmbeddedNatives, file: NativeFile, versionDir: string): Extracted {
+  const data = verifiedContents(embedded, file);
+  const { mtime } = embedded.manifest;
   // The pid in the name tells a later run that the dir of a killed extraction is garbage.
   const tempDir = mkdtempSync(join(versionDir, `${TEMP_PREFIX}${process.pid}-`));
   const path = join(tempDir, file.name);
@@ -90,14 +92,24 @@ export function extractToTemp(archivePath: string, manifest: NativesManifest, fi
     try {
       let written = 0;
       while (written < data.length) written += writeSync(fd, data, written);
+      futimesSync(fd, mtime, mtime);
       fsyncSync(fd);
     } finally {
       closeSync(fd);
     }
-    utimesSync(path, manifest.mtime, manifest.mtime);
   } catch (error) {
     rmSync(tempDir, { recursive: true, force: true });
     throw error;
   }
   return { path, tempDir };
+}
+
+/** Removes an extraction's temp dir; rmdir alone does once its file was renamed into place. */
+export function discardTemp(extracted: Extracted): void {
+  try {
+    rmdirSync(extracted.tempDir);
+  } catch {
+    // The file is still inside: its load or rename failed. rmSync's walk costs ~0.6 ms more.
+    rmSync(extracted.tempDir, { recursive: true, force: true });
+  }
 }

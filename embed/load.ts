@@ -1,4 +1,4 @@
-import { lstatSync, renameSync, rmSync } from "node:fs";
+import { lstatSync, renameSync } from "node:fs";
 import { join } from "node:path";
 import type { NativeAddon } from "../core/natives/api.ts";
 import { OmpError, describeError } from "../core/errors/omp-error.ts";
@@ -6,7 +6,7 @@ import { VERSION } from "../core/version.ts";
 import { syncDirectory } from "../core/fs/atomic-write.ts";
 import { ensurePrivateDir } from "../core/paths.ts";
 import { type CacheRoot, checkSharedRoot, ensureOwnedDir, fallbackCacheRoots, foreignControl, primaryCacheRoot } from "./cache-dir.ts";
-import { UnsafeArchiveError, extractToTemp, matchesManifest } from "./extract.ts";
+import { UnsafeArchiveError, discardTemp, extractToTemp, matchesManifest } from "./extract.ts";
 import { clearStaleMarker, crashedWhileLoading, withLoadingMarker } from "./loading-marker.ts";
 import type { NativeFile, NativesManifest, Variant } from "./manifest.ts";
 import { addonFileName } from "./names.ts";
@@ -150,7 +150,7 @@ function loadFromCache(embedded: EmbeddedNatives, root: CacheRoot, file: NativeF
 
   let extracted;
   try {
-    extracted = extractToTemp(embedded.archivePath, manifest, file, versionDir);
+    extracted = extractToTemp(embedded, file, versionDir);
   } catch (error) {
     if (error instanceof UnsafeArchiveError) throw error;
     throw new DirUnusable(describeError(error));
@@ -158,13 +158,15 @@ function loadFromCache(embedded: EmbeddedNatives, root: CacheRoot, file: NativeF
   try {
     const addon = loadChecked(extracted.path);
     renameSync(extracted.path, target);
-    syncDirectory(versionDir);
+    // A rename lost in a crash leaves no file, which the next run extracts again; only a file it
+    // replaced must not come back, least of all without its loading marker, removed next.
+    if (state !== "absent") syncDirectory(versionDir);
     clearStaleMarker(target);
     return rejected
       ? { addon, path: target, state: "repaired", note: `rejected the cached addon and replaced it: ${rejected}` }
       : { addon, path: target, state: "extracted" };
   } finally {
-    rmSync(extracted.tempDir, { recursive: true, force: true });
+    discardTemp(extracted);
   }
 }
 
@@ -217,16 +219,19 @@ function loadEmbedded(embedded: EmbeddedNatives, report: NativesReport): NativeA
     ]);
   }
 
-  const roots: CacheRoot[] = [];
   try {
-    roots.push(primaryCacheRoot());
-    report.configuredRoot = roots[0]!;
+    report.configuredRoot = primaryCacheRoot();
   } catch (error) {
     report.attempts.push({ path: "OMP_NATIVES_DIR", error: describeError(error) });
   }
-  roots.push(...fallbackCacheRoots().filter((root) => root.path !== roots[0]?.path));
+  // The fallbacks are worked out only when the primary root fails, off the usual start-up.
+  function* roots(): Generator<CacheRoot> {
+    const primary = report.configuredRoot;
+    if (primary) yield primary;
+    for (const root of fallbackCacheRoots()) if (root.path !== primary?.path) yield root;
+  }
 
-  for (const root of roots) {
+  for (const root of roots()) {
     for (const file of files) {
       try {
         const loaded = loadFromCache(embedded, root, file);

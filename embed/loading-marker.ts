@@ -1,4 +1,4 @@
-import { readFileSync, rmSync, writeFileSync } from "node:fs";
+import { readFileSync, unlinkSync, writeFileSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
 import { processAlive } from "../core/fs/file-lock.ts";
 
@@ -11,6 +11,15 @@ import { processAlive } from "../core/fs/file-lock.ts";
 
 function markerPath(addon: string): string {
   return join(dirname(addon), `.${basename(addon)}.loading`);
+}
+
+/** unlink, not rmSync: rmSync costs ~2 ms on every start-up for the checks a directory would need. */
+function removeMarker(marker: string): void {
+  try {
+    unlinkSync(marker);
+  } catch {
+    // Already gone: another run removed it.
+  }
 }
 
 function holder(marker: string): number | null {
@@ -45,11 +54,11 @@ export function withLoadingMarker<T>(addon: string, load: () => T): T {
     return load();
   } finally {
     // Another run may have put its own marker in place meanwhile; that one is its to remove.
-    if (holder(marker) === process.pid) rmSync(marker, { force: true });
+    if (holder(marker) === process.pid) removeMarker(marker);
   }
 }
 
 /** Removes the marker of a run that is gone, once its file has been dealt with. */
 export function clearStaleMarker(addon: string): void {
-  if (crashedWhileLoading(addon) !== null) rmSync(markerPath(addon), { force: true });
+  if (crashedWhileLoading(addon) !== null) removeMarker(markerPath(addon));
 }

@@ -1,15 +1,15 @@
 import { z } from "zod";
 
 /**
- * What the build packs into the binary next to the addon archive. The manifest is embedded as
- * JSON in the program itself, so a cache hit never opens the archive.
+ * What the build packs into the binary next to the addon archives (one per variant). The manifest
+ * is embedded as JSON in the program itself, so a cache hit never opens an archive.
  */
 export const Variant = z.enum(["modern", "baseline", "default"]);
 export type Variant = z.infer<typeof Variant>;
 
 export const NativeFile = z.object({
   variant: Variant,
-  /** Flat file name, also the archive entry name: `omp_natives.linux-x64-modern.node`. */
+  /** Flat file name, also the entry name in its variant's archive: `omp_natives.linux-x64-modern.node`. */
   name: z.string().regex(/^[A-Za-z0-9._-]+\.node$/, "a flat .node file name"),
   size: z.number().int().positive(),
   sha256: z.string().regex(/^[0-9a-f]{64}$/),
@@ -17,7 +17,8 @@ export const NativeFile = z.object({
 export type NativeFile = z.infer<typeof NativeFile>;
 
 export const NativesManifest = z.object({
-  format: z.literal(1),
+  /** 2: one uncompressed tar per variant (1 was one gzipped tar holding every variant). */
+  format: z.literal(2),
   version: z.string().min(1),
   /** `${process.platform}-${process.arch}` the addons were built for. */
   platform: z.string().min(1),

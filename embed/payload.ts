@@ -1,13 +1,13 @@
-import type { NativesManifest } from "./manifest.ts";
+import type { NativesManifest, Variant } from "./manifest.ts";
 
 /**
- * The archive the build embedded in this binary. The compiled entry point (written by
- * embed/build.ts) registers it before the CLI runs; running from source leaves it empty and the
+ * The archives the build embedded in this binary. The compiled entry point (written by
+ * embed/build.ts) registers them before the CLI runs; running from source leaves it empty and the
  * loader uses the addon built under native/out instead.
  */
 export interface EmbeddedNatives {
-  /** A `$bunfs` path inside the executable. */
-  archivePath: string;
+  /** Each variant's archive: a `$bunfs` path inside the executable. */
+  archives: Partial<Record<Variant, string>>;
   manifest: NativesManifest;
 }
 

@@ -3,7 +3,7 @@ import { join } from "node:path";
 import { describeError } from "../core/errors/omp-error.ts";
 import { syncDirectory } from "../core/fs/atomic-write.ts";
 import { type CacheRoot, fallbackCacheRoots, primaryCacheRoot } from "./cache-dir.ts";
-import { extractToTemp, matchesManifest } from "./extract.ts";
+import { discardTemp, extractToTemp, matchesManifest } from "./extract.ts";
 import { cachedState, prepareVersionDir } from "./load.ts";
 import { clearStaleMarker } from "./loading-marker.ts";
 import type { NativeFile, NativesManifest } from "./manifest.ts";
@@ -63,12 +63,12 @@ export function repairNatives(embedded: EmbeddedNatives): RepairReport {
       if (problem === null) {
         report.verified.push(target);
       } else {
-        const extracted = extractToTemp(embedded.archivePath, manifest, file, versionDir);
+        const extracted = extractToTemp(embedded, file, versionDir);
         try {
           renameSync(extracted.path, target);
           syncDirectory(versionDir);
         } finally {
-          rmSync(extracted.tempDir, { recursive: true, force: true });
+          discardTemp(extracted);
         }
         report.replaced.push({ path: target, reason: problem });
       }

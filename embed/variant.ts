@@ -18,8 +18,12 @@ const X86_64_V3_FLAGS = ["avx2", "bmi1", "bmi2", "fma", "movbe", "abm", "f16c"];
 function missingV3Flags(): string[] | null {
   try {
     const cpuinfo = readFileSync("/proc/cpuinfo", "utf8");
-    const flagsLine = cpuinfo.split("\n").find((line) => line.startsWith("flags"));
-    if (!flagsLine) return null;
+    // The first CPU's line is enough; splitting all of a many-core cpuinfo costs start-up time.
+    const newline = cpuinfo.indexOf("\nflags");
+    const start = cpuinfo.startsWith("flags") ? 0 : newline === -1 ? -1 : newline + 1;
+    if (start === -1) return null;
+    const end = cpuinfo.indexOf("\n", start);
+    const flagsLine = cpuinfo.slice(start, end === -1 ? undefined : end);
     const flags = new Set(flagsLine.slice(flagsLine.indexOf(":") + 1).trim().split(/\s+/));
     return X86_64_V3_FLAGS.filter((flag) => !flags.has(flag));
   } catch {

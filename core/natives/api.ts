@@ -128,6 +128,8 @@ export interface GrepStreamOptions extends Omit<GrepOptions, "offset" | "limit" 
   /** Prefix lines and counts with the file's path. */
   withFilename?: boolean;
   sort?: SortOrder;
+  /** One JSON object per line (content) or per file (files, count), as `omp grep --json` prints them. */
+  json?: boolean;
 }
 
 /** A streaming glob prints one path per line, `prefix` + the path relative to `root`. */

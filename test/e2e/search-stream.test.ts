@@ -140,6 +140,15 @@ describe("a closed pipe stops the search", () => {
     expect(result.stderr).toBe("");
   }, 60_000);
 
+  test("also with --json: its records stream too", async () => {
+    const reference = (await rg(["--sort", "path", "needle", "."])).stdout;
+    const [path, line, ...text] = reference.slice(0, reference.indexOf("\n")).split(":");
+    const result = await headOne(["--json", "needle"]);
+    expect(result.stoppedByItself).toBe(true);
+    expect(JSON.parse(result.first)).toEqual({ type: "match", path, line: Number(line), text: text.join(":"), truncated: false });
+    expect(result.status).toBe("0");
+  }, 60_000);
+
   test("also with --sort none", async () => {
     const result = await headOne(["--sort", "none", "needle"]);
     expect(result.stoppedByItself).toBe(true);

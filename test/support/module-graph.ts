@@ -9,7 +9,7 @@ export interface StaticGraph {
   inputs: Bun.BuildMetafile["inputs"];
   /** Every source file `entries` import statically (with --splitting, all of it is evaluated up front). */
   reached: Set<string>;
-  /** Built-in and external modules they import, each with one importer. */
+  /** Built-in modules they import (`node:os`, `bun:sqlite`), each with one importer. */
   external: Map<string, string>;
   /** npm packages among `reached`. */
   packages: string[];
@@ -32,10 +32,19 @@ export async function staticGraph(entries: string[]): Promise<StaticGraph> {
     reached.add(path);
     for (const imported of inputs[path]?.imports ?? []) {
       if (imported.kind !== "import-statement") continue;
-      if (imported.external) external.set(imported.path, path);
+      // The bundler drops the `node:` of built-ins (`os`); it is put back so they read as imported.
+      if (imported.external) external.set(imported.path.includes(":") ? imported.path : `node:${imported.path}`, path);
       else pending.push(imported.path);
     }
   }
   const packages = [...new Set([...reached].filter((path) => path.includes("node_modules/")).map((path) => path.split("node_modules/")[1]!.split("/")[0]!))];
   return { inputs, reached, external, packages };
+}
+
+/** Which of `heavy` (package names, `node:` built-ins) the graph loads up front, each with an importer where known. */
+export function heavyImports(graph: StaticGraph, heavy: readonly string[]): string[] {
+  return [
+    ...graph.packages.filter((name) => heavy.includes(name)),
+    ...[...graph.external].filter(([name]) => heavy.includes(name)).map(([name, by]) => `${name} (imported by ${by})`),
+  ];
 }

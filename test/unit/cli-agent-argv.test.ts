@@ -4,6 +4,7 @@ import { describe, expect, test } from "bun:test";
 import type { Command } from "commander";
 import { type AgentArgv, SUBCOMMANDS, parseAgentArgv } from "../../cli/agent-argv.ts";
 import { describeProgram } from "../../cli/program.ts";
+import { commanderAccepts } from "../support/commander-parse.ts";
 
 /** What the commander program does with argv: the agent's arguments, or "other" (help, version, an error, a subcommand). */
 async function commanderView(argv: string[]): Promise<AgentArgv | "other"> {
@@ -20,13 +21,7 @@ async function commanderView(argv: string[]): Promise<AgentArgv | "other"> {
   program.action((messages, flags) => {
     received = { messages, flags };
   });
-  try {
-    await program.parseAsync(argv, { from: "user" });
-  } catch (error) {
-    if ((error as Error).name !== "CommanderError") throw error;
-    return "other";
-  }
-  return received;
+  return (await commanderAccepts(program, argv)) ? received : "other";
 }
 
 const ACCEPTED: string[][] = [

@@ -32,7 +32,7 @@ describe("tar reader", () => {
 });
 
 const manifest: NativesManifest = {
-  format: 1,
+  format: 2,
   version: "1.2.3",
   platform: "linux-x64",
   mtime: 1_700_000_000,

@@ -354,6 +354,31 @@ describe("natives addon", () => {
       expect(order.message).toContain('"path", "none"');
     });
 
+    test("grepStream json: exactly the records JSON.stringify made of the collected result", async () => {
+      const root = scratch();
+      mkdirSync(join(root, "d é"), { recursive: true });
+      writeFileSync(join(root, "a.txt"), 'x "quoted" \\ back\tslash\r\nctl \u0001\u001f\u007f x\nplain\nx é 😀 \u2028\n' + `x ${"long".repeat(40)}\n`);
+      writeFileSync(join(root, "d é", "b.txt"), Buffer.concat([Buffer.from("before\nx bad \xff\xfe utf8\nafter\n", "latin1")]));
+      const base = { pattern: "x", paths: [root], contextBefore: 1, contextAfter: 1, maxColumns: 60 };
+      for (const mode of ["content", "files_with_matches", "count"] as const) {
+        const collected = await addon.grep({ ...base, mode });
+        const expected = collected.files.flatMap((file) =>
+          mode === "content"
+            ? file.lines.map((line) => JSON.stringify({ type: line.kind, path: file.path, line: line.lineNumber, text: line.text, truncated: line.truncated }))
+            : [JSON.stringify({ type: "file", path: file.path, count: file.matchCount })],
+        );
+        const stream = addon.grepStream({ ...base, mode, json: true });
+        const { text } = await drain(stream);
+        expect(text).toBe(expected.map((line) => `${line}\n`).join(""));
+        expect(stream.summary()).toMatchObject({ totalMatches: collected.totalMatches, filesWithMatches: collected.filesWithMatches });
+      }
+      // The lines the comparison must cover are there: a replaced byte, an omitted long line, context.
+      const content = (await drain(addon.grepStream({ ...base, json: true }))).text;
+      expect(content).toContain("\ufffd");
+      expect(content).toContain('"truncated":true');
+      expect(content).toContain('"type":"context"');
+    });
+
     test("globStream: prefixed paths in order, a cap, and the count", async () => {
       const root = tree();
       const stream = addon.globStream({ patterns: ["*"], root, kinds: ["file"], prefix: "top/" });

@@ -10,15 +10,3 @@ export function pkcePair(): { verifier: string; challenge: string } {
 
 /** An unguessable `state`, checked on the callback so that another site cannot inject its own code. */
 export const newState = () => randomBytes(16).toString("hex");
-
-/** The claims of a JWT, unverified: only for reading the account it names from a token the provider just issued. */
-export function jwtClaims(token: string | undefined): Record<string, unknown> {
-  const payload = token?.split(".")[1];
-  if (!payload) return {};
-  try {
-    const claims: unknown = JSON.parse(Buffer.from(payload, "base64url").toString("utf8"));
-    return claims !== null && typeof claims === "object" ? (claims as Record<string, unknown>) : {};
-  } catch {
-    return {};
-  }
-}

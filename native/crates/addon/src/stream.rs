@@ -17,7 +17,7 @@ fn grep_options() -> Vec<&'static str> {
     crate::grep::SEARCH_OPTIONS.iter().copied().filter(|name| !paging.contains(name)).chain(PRINT_OPTIONS.iter().copied()).collect()
 }
 
-const PRINT_OPTIONS: &[&str] = &["withFilename", "sort"];
+const PRINT_OPTIONS: &[&str] = &["withFilename", "sort", "json"];
 
 pub fn grep_stream<'e>(args: &CallArgs<'e>) -> Result<Value<'e>> {
     let fields = Fields::from_value(args.arg(0)?, "options")?;
@@ -25,6 +25,7 @@ pub fn grep_stream<'e>(args: &CallArgs<'e>) -> Result<Value<'e>> {
     let options = crate::grep::parse(&fields)?;
     let mut print = GrepPrint::default();
     fields.read_into("withFilename", &mut print.with_filename)?;
+    fields.read_into("json", &mut print.json)?;
     if let Some(Word(order)) = fields.optional("sort")? {
         print.order = order;
     }

@@ -272,6 +272,8 @@ pub struct GrepPrint {
     /// Prefix lines (and counts) with the file's path.
     pub with_filename: bool,
     pub order: SortOrder,
+    /// One JSON object per line (content) or per file (`-l`, `-c`) instead of rg's text.
+    pub json: bool,
 }
 
 /// How a streaming glob prints: one path per line.

@@ -57,10 +57,7 @@ impl FileHits {
     pub fn line(&self, i: usize) -> GrepLine {
         let raw = &self.lines[i];
         let text = if raw.truncated {
-            match raw.kind {
-                LineKind::Match => "[Omitted long matching line]".to_string(),
-                LineKind::Context => "[Omitted long context line]".to_string(),
-            }
+            super::stream::truncated_placeholder(raw.kind).to_string()
         } else {
             let start = if i == 0 { 0 } else { self.lines[i - 1].end };
             String::from_utf8_lossy(&self.bytes[start..raw.end]).into_owned()

@@ -2,6 +2,7 @@
 //! `rg -n --no-heading` prints them, and leave through the `Outbox` in path order (a reorder
 //! window) or as they finish.
 
+use std::borrow::Cow;
 use std::io::Write;
 use std::path::Path;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -11,7 +12,7 @@ use ignore::{DirEntry, WalkState};
 use super::sink::FileHits;
 use super::{ordered, prepare, Prepared, Searched, Stats};
 use crate::sort::by_path_bytes;
-use crate::stream::Outbox;
+use crate::stream::{json, Outbox};
 use crate::types::{CancelToken, GrepMode, GrepOptions, GrepPrint, LineKind, SearchError, SortOrder, StreamSummary};
 use crate::walk;
 
@@ -30,8 +31,9 @@ pub(crate) fn run_stream(
         with_filename: print.with_filename,
         context: opts.mode == GrepMode::Content && (opts.context_before > 0 || opts.context_after > 0),
         default_root: prepared.default_root,
+        json: print.json,
     };
-    let separator = if format.context { Some(GROUP_SEPARATOR) } else { None };
+    let separator = if format.context && !format.json { Some(GROUP_SEPARATOR) } else { None };
     let stats = Stats::default();
     let totals = Totals::default();
     let finished = match print.order {
@@ -128,6 +130,7 @@ struct Format {
     with_filename: bool,
     context: bool,
     default_root: bool,
+    json: bool,
 }
 
 impl Format {
@@ -136,6 +139,9 @@ impl Format {
         totals.matches.fetch_add(hits.match_count, Ordering::Relaxed);
         totals.files.fetch_add(1, Ordering::Relaxed);
         let shown = if self.default_root { path.strip_prefix("./").unwrap_or(path) } else { path };
+        if self.json {
+            return self.json_records(&shown.to_string_lossy(), hits);
+        }
         let path = path_bytes(shown);
         let mut out = Vec::with_capacity(hits.bytes.len() + hits.lines.len() * (path.len() + 8) + 16);
         match self.mode {
@@ -151,6 +157,30 @@ impl Format {
                 let _ = writeln!(out, "{}", hits.match_count);
             }
             GrepMode::Content => self.lines(&mut out, &path, hits),
+        }
+        out
+    }
+
+    /// `--json`: a record per line (content) or per file, as `JSON.stringify` wrote them when the
+    /// CLI formatted collected results: paths and lines as text, invalid UTF-8 replaced.
+    fn json_records(&self, path: &str, hits: &FileHits) -> Vec<u8> {
+        let mut out = Vec::with_capacity(hits.bytes.len() + hits.lines.len() * (path.len() + 64) + 64);
+        if self.mode != GrepMode::Content {
+            out.extend_from_slice(br#"{"type":"file","path":"#);
+            json::push_string(&mut out, path);
+            let _ = writeln!(out, r#","count":{}}}"#, hits.match_count);
+            return out;
+        }
+        let mut start = 0;
+        for line in &hits.lines {
+            let text = &hits.bytes[start..line.end];
+            start = line.end;
+            out.extend_from_slice(if line.kind == LineKind::Match { &br#"{"type":"match","path":"#[..] } else { &br#"{"type":"context","path":"#[..] });
+            json::push_string(&mut out, path);
+            let _ = write!(out, r#","line":{},"text":"#, line.number);
+            let text = if line.truncated { Cow::Borrowed(truncated_placeholder(line.kind)) } else { String::from_utf8_lossy(text) };
+            json::push_string(&mut out, &text);
+            out.extend_from_slice(if line.truncated { &b",\"truncated\":true}\n"[..] } else { &b",\"truncated\":false}\n"[..] });
         }
         out
     }
@@ -173,15 +203,20 @@ impl Format {
             let _ = write!(out, "{}", line.number);
             out.push(sep);
             if line.truncated {
-                out.extend_from_slice(match line.kind {
-                    LineKind::Match => b"[Omitted long matching line]",
-                    LineKind::Context => b"[Omitted long context line]",
-                });
+                out.extend_from_slice(truncated_placeholder(line.kind).as_bytes());
             } else {
                 out.extend_from_slice(text);
             }
             out.push(b'\n');
         }
+    }
+}
+
+/// What rg prints instead of a line longer than `-M`.
+pub(crate) fn truncated_placeholder(kind: LineKind) -> &'static str {
+    match kind {
+        LineKind::Match => "[Omitted long matching line]",
+        LineKind::Context => "[Omitted long context line]",
     }
 }
 

@@ -43,6 +43,9 @@ struct State {
     /// from the allocator, and touching its pages cost more than the search in a profile.
     spare: Vec<Vec<u8>>,
     consumer_waiting: bool,
+    /// Some chunk was handed over: until then a waiting consumer takes whatever there is at once,
+    /// so `omp grep x | head -1` does not wait out the flush delay.
+    handed_any: bool,
 }
 
 impl Default for Outbox {
@@ -108,13 +111,15 @@ impl Outbox {
         let mut partial_since: Option<Instant> = None;
         loop {
             if let Some(chunk) = state.queue.pop_front() {
+                state.handed_any = true;
                 self.room.notify_all();
                 return Some(chunk);
             }
             let pending = state.current.len();
             let ended = state.outcome.is_some() || state.closed;
             let waited_enough = partial_since.map_or(false, |since| since.elapsed() >= FLUSH_DELAY);
-            if pending > 0 && (ended || pending >= self.eager_bytes || waited_enough) {
+            if pending > 0 && (ended || !state.handed_any || pending >= self.eager_bytes || waited_enough) {
+                state.handed_any = true;
                 return Some(self.swap_current(&mut state));
             }
             if ended {

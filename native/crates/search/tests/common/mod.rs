@@ -76,7 +76,7 @@ pub fn stream(opts: &GrepOptions, order: SortOrder) -> String {
         })
     };
     let single_file = opts.paths.len() == 1 && opts.paths[0].is_file();
-    let print = GrepPrint { with_filename: !single_file, order };
+    let print = GrepPrint { with_filename: !single_file, order, json: false };
     let outcome = omp_search::grep_stream(opts, print, &outbox, &omp_search::CancelToken::new());
     outbox.finish(outcome.clone());
     let text = String::from_utf8(reader.join().unwrap()).unwrap();
