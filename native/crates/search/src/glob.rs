@@ -188,7 +188,8 @@ pub(crate) fn run_stream(
 ) -> Result<StreamSummary, SearchError> {
     let (patterns, walk_opts) = prepare(opts, cancel)?;
     let patterns = Arc::new(patterns);
-    let root = RootPrefix::new(&opts.root);
+    let walked = walk::as_walked(&opts.root, opts.respect_ignore);
+    let root = RootPrefix::new(&walked);
     // An excluded directory takes its contents with it, as in a .gitignore; pruned in the walk
     // itself so that no walker descends into it.
     let keep: Keep = {
@@ -207,14 +208,14 @@ pub(crate) fn run_stream(
     let finished = match print.order {
         SortOrder::Path => {
             let make = |roots: &[std::path::PathBuf]| walk::builder(roots, &walk_opts);
-            let walk = SortedWalk::new(vec![opts.root.clone()], &make, opts.respect_ignore)
+            let walk = SortedWalk::new(vec![walked.clone()], &make, opts.respect_ignore)
                 .keep(keep)
                 .helpers(walk::sorted_helpers(walk_opts.threads));
             let mut line = Vec::new();
             walk.each(cancel, |dent| listing.entry(&dent, &mut line))
         }
         SortOrder::None => {
-            let mut builder = walk::builder(std::slice::from_ref(&opts.root), &walk_opts);
+            let mut builder = walk::builder(std::slice::from_ref(&walked), &walk_opts);
             builder.filter_entry(move |dent| keep(dent));
             walk::collect::<(), _, _>(builder.build_parallel(), cancel, || {
                 let (listing, mut line) = (&listing, Vec::new());

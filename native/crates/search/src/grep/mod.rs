@@ -30,8 +30,9 @@ struct Prepared {
     pub matcher: RegexMatcher,
     pub searcher: Searcher,
     pub multi_line: bool,
-    /// No path was given: rg searches `./` and prints paths without that prefix.
-    pub default_root: bool,
+    /// No path was given: rg searches `./` and prints paths without that prefix; this is the
+    /// root walked instead, whose prefix the printed paths lose.
+    pub default_root: Option<PathBuf>,
     pub walk: WalkSpec,
     pub threads: usize,
 }
@@ -70,8 +71,11 @@ fn prepare(opts: &GrepOptions, cancel: &CancelToken) -> Result<Prepared, SearchE
     let matcher = config::matcher(opts)?;
     let types = config::types(&opts.types)?;
     let overrides = config::overrides(&opts.globs)?;
-    let default_root = opts.paths.is_empty();
-    let roots = if default_root { vec![PathBuf::from("./")] } else { opts.paths.clone() };
+    let default_root = opts.paths.is_empty().then(|| walk::as_walked(Path::new("./"), opts.respect_ignore));
+    let roots = match &default_root {
+        Some(root) => vec![root.clone()],
+        None => opts.paths.clone(),
+    };
     for root in &roots {
         check_root(root)?;
     }
@@ -120,7 +124,7 @@ pub(crate) fn run(opts: &GrepOptions, cancel: &CancelToken) -> Result<GrepResult
     let stats = Stats::default();
     let lines_unneeded = AtomicBool::new(false);
     let mut pager = Pager::new(&paging);
-    let default_root = prepared.default_root;
+    let default_root = prepared.default_root.as_deref();
     let finished = prepared.walk.sorted(prepared.threads, |walk| ordered::run(
         walk,
         prepared.threads,
@@ -242,7 +246,7 @@ impl<'a> Worker<'a> {
     }
 }
 
-fn display_path(path: &Path, default_root: bool) -> String {
-    let shown = if default_root { path.strip_prefix("./").unwrap_or(path) } else { path };
+fn display_path(path: &Path, default_root: Option<&Path>) -> String {
+    let shown = default_root.map_or(path, |root| path.strip_prefix(root).unwrap_or(path));
     shown.to_string_lossy().into_owned()
 }

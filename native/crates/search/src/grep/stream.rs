@@ -30,7 +30,7 @@ pub(crate) fn run_stream(
         mode: opts.mode,
         with_filename: print.with_filename,
         context: opts.mode == GrepMode::Content && (opts.context_before > 0 || opts.context_after > 0),
-        default_root: prepared.default_root,
+        default_root: prepared.default_root.as_deref(),
         json: print.json,
     };
     let separator = if format.context && !format.json { Some(GROUP_SEPARATOR) } else { None };
@@ -97,7 +97,7 @@ fn search_unordered<T: Send>(
     opts: &GrepOptions,
     cancel: &CancelToken,
     stats: &Stats,
-    format: &Format,
+    format: &Format<'_>,
     totals: &Totals,
     emit: &(dyn Fn(&Path, Vec<u8>, &mut Vec<T>) -> bool + Sync),
 ) -> Result<Vec<T>, SearchError> {
@@ -125,20 +125,20 @@ struct Totals {
     files: AtomicU64,
 }
 
-struct Format {
+struct Format<'a> {
     mode: GrepMode,
     with_filename: bool,
     context: bool,
-    default_root: bool,
+    default_root: Option<&'a Path>,
     json: bool,
 }
 
-impl Format {
+impl<'a> Format<'a> {
     /// One file's output. Paths and lines are printed as the bytes they are, as rg prints them.
     fn file(&self, path: &Path, hits: &FileHits, totals: &Totals) -> Vec<u8> {
         totals.matches.fetch_add(hits.match_count, Ordering::Relaxed);
         totals.files.fetch_add(1, Ordering::Relaxed);
-        let shown = if self.default_root { path.strip_prefix("./").unwrap_or(path) } else { path };
+        let shown = self.default_root.map_or(path, |root| path.strip_prefix(root).unwrap_or(path));
         if self.json {
             return self.json_records(&shown.to_string_lossy(), hits);
         }

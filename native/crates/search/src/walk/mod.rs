@@ -57,6 +57,23 @@ pub(crate) fn thread_count(requested: usize) -> usize {
     std::thread::available_parallelism().map_or(1, |n| n.get())
 }
 
+/// The root to walk for `root`: the working directory's canonical path for `.` or `./`, when it is
+/// its own canonical path, so that the path-order walk may split it (see `ancestors`); walking it
+/// so skips exactly what walking `./` does, as ignore matches `./`-relative paths against the
+/// working directory's ignore files and rg's globs against the working directory. The caller
+/// strips it from the paths it prints.
+pub(crate) fn as_walked(root: &Path, respect_ignore: bool) -> PathBuf {
+    let dot = root.as_os_str() == "." || root.as_os_str() == "./";
+    if dot && respect_ignore {
+        if let Ok(cwd) = std::env::current_dir() {
+            if cwd.canonicalize().map_or(false, |canonical| canonical == cwd) {
+                return cwd;
+            }
+        }
+    }
+    root.to_path_buf()
+}
+
 /// Threads that walk in path order besides the one consuming the walk.
 pub(crate) fn sorted_helpers(threads: usize) -> usize {
     thread_count(threads)
@@ -160,5 +177,26 @@ pub(crate) fn relative_slash<'p>(root: &Path, path: &'p Path) -> Cow<'p, str> {
         Cow::Owned(rel.replace('\\', "/"))
     } else {
         rel
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::as_walked;
+    use std::path::Path;
+
+    #[test]
+    fn only_the_working_directory_is_walked_by_its_canonical_path() {
+        let cwd = std::env::current_dir().unwrap();
+        let canonical = cwd.canonicalize().unwrap() == cwd;
+        for dot in [".", "./"] {
+            let walked = as_walked(Path::new(dot), true);
+            assert_eq!(walked, if canonical { cwd.clone() } else { Path::new(dot).to_path_buf() });
+            // Without ignore files there is nothing to split off with care: the root stays.
+            assert_eq!(as_walked(Path::new(dot), false), Path::new(dot));
+        }
+        for other in ["src", "./src", "..", "/"] {
+            assert_eq!(as_walked(Path::new(other), true), Path::new(other));
+        }
     }
 }
