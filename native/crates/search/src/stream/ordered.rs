@@ -16,9 +16,13 @@ use crate::walk::sorted::SortedWalk;
 use crate::types::CancelToken;
 
 /// Results waiting for an earlier, slower file, per worker thread.
-pub(crate) const WINDOW_PER_THREAD: usize = 256;
-/// Files handed to a worker at a time.
-const BATCH: usize = 32;
+pub(crate) const WINDOW_PER_THREAD: usize = 1024;
+/// Files handed to a worker at a time, once the search is under way: each hand-over is a channel
+/// send and a window lock, and on trees of small files fewer, larger batches measured 5 % faster.
+const BATCH: usize = 128;
+/// The first batch: small, so that the first results (`omp grep x | head -1`) do not wait for a
+/// full batch to be searched. Each batch after it doubles, up to `BATCH`.
+const FIRST_BATCH: usize = 8;
 
 struct Shared<T, C> {
     window: ReorderWindow<Option<T>>,
@@ -94,6 +98,7 @@ where
         // Numbers below this fit the window without asking: it only moves forward.
         let mut admitted = 0u64;
         let mut batch = Vec::with_capacity(BATCH);
+        let mut batch_size = FIRST_BATCH;
         walk.each(cancel, |dent| {
             if stopped() {
                 return false;
@@ -117,7 +122,11 @@ where
             }
             batch.push((seq, dent));
             seq += 1;
-            !(batch.len() == BATCH && jobs.send(std::mem::replace(&mut batch, Vec::with_capacity(BATCH))).is_err())
+            if batch.len() < batch_size {
+                return true;
+            }
+            batch_size = (batch_size * 2).min(BATCH);
+            jobs.send(std::mem::replace(&mut batch, Vec::with_capacity(BATCH))).is_ok()
         });
         if !batch.is_empty() && !stopped() {
             let _ = jobs.send(batch);
