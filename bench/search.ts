@@ -9,6 +9,8 @@
 import { cpSync, existsSync, mkdirSync, readFileSync, realpathSync, writeFileSync } from "node:fs";
 import { loadavg } from "node:os";
 import { join, resolve } from "node:path";
+import { COMPILE_FLAGS } from "../embed/build.ts";
+import { type RoundsTiming, hyperfineRounds } from "./hyperfine.ts";
 import { median, round } from "./stats.ts";
 
 const ROOT = resolve(import.meta.dir, "..");
@@ -20,11 +22,6 @@ const TARGET_WALL = 1.25;
 const TARGET_RSS = 2;
 const TARGET_HEAD_MS = 50;
 
-interface Timing {
-  command: string;
-  median: number;
-}
-
 async function capture(args: string[], cwd = ROOT): Promise<{ stdout: Buffer; code: number }> {
   const child = Bun.spawn(args, { cwd, stdio: ["ignore", "pipe", "inherit"] });
   const stdout = Buffer.from(await new Response(child.stdout).arrayBuffer());
@@ -34,19 +31,9 @@ async function capture(args: string[], cwd = ROOT): Promise<{ stdout: Buffer; co
 /**
  * hyperfine with output to a pipe: rg notices a /dev/null stdout and stops at the first match.
  * `-i`: the empty-directory floor exits 1 (nothing found); outputs were checked before timing.
- * Several short rounds, each running every command, and the median of the rounds' medians: the
- * load of a shared machine drifts, and one long round would give each command a different load.
  */
-async function hyperfine(name: string, commands: string[], runs = 5, rounds = 3): Promise<Timing[]> {
-  const medians: number[][] = commands.map(() => []);
-  for (let round = 0; round < rounds; round++) {
-    const json = join(WORK, `search-${name}-${round}.json`);
-    const { code } = await capture(["hyperfine", "--style", "basic", "-N", "-i", "--output", "pipe", "--warmup", "1", "--runs", String(runs), "--export-json", json, ...commands]);
-    if (code !== 0) throw new Error(`hyperfine ${name} failed`);
-    const results: { median: number }[] = JSON.parse(readFileSync(json, "utf8")).results;
-    results.forEach((result, i) => medians[i]!.push(result.median));
-  }
-  return commands.map((command, i) => ({ command, median: median(medians[i]!) }));
+function hyperfine(name: string, commands: string[], runs = 5, rounds = 3): Promise<RoundsTiming[]> {
+  return hyperfineRounds(`search-${name}`, commands, { workDir: WORK, runs, rounds, flags: ["-i", "--output", "pipe"] });
 }
 
 function fileCount(dir: string): number {
@@ -133,10 +120,15 @@ async function main(): Promise<void> {
   const findOurs = await capture([OMP, "find", "*.ts", tree]);
   const findRef = await capture(["rg", "--no-config", "--files", "-g", "*.ts", tree]);
   if (!sortedEqual(findOurs.stdout, findRef.stdout)) throw new Error("omp find '*.ts' lists other files than rg --files -g '*.ts'");
-  const [findPath, findNone, findRg] = await hyperfine("find", [
+  // An empty directory: what omp costs before it searches anything (the runtime, the CLI).
+  const empty = join(WORK, "search-empty");
+  mkdirSync(empty, { recursive: true });
+  const [findPath, findNone, findRg, findOmpEmpty, findRgEmpty] = await hyperfine("find", [
     `${OMP} find '*.ts' ${tree}`,
     `${OMP} find --sort none '*.ts' ${tree}`,
     `rg --no-config --files -g '*.ts' ${tree}`,
+    `${OMP} find '*.ts' ${empty}`,
+    `rg --no-config --files -g '*.ts' ${empty}`,
   ]);
   const find = {
     files: lines(findOurs.stdout).length,
@@ -145,32 +137,37 @@ async function main(): Promise<void> {
     rgMs: ms(findRg!.median),
     ratio: round(findPath!.median / findRg!.median),
     ratioSortNone: round(findNone!.median / findRg!.median),
+    ompEmptyMs: ms(findOmpEmpty!.median),
+    rgEmptyMs: ms(findRgEmpty!.median),
   };
 
-  // An empty directory: what omp costs before it searches anything (the runtime, the CLI).
-  const empty = join(WORK, "search-empty");
-  mkdirSync(empty, { recursive: true });
+  // A program that does nothing, compiled as omp is: what the Bun runtime alone costs.
+  const runtime = join(WORK, "empty");
+  const built = Bun.spawnSync([process.execPath, "build", ...COMPILE_FLAGS, join(ROOT, "bench", "empty.ts"), "--outfile", runtime], { stdio: ["ignore", "ignore", "inherit"] });
+  if (built.exitCode !== 0) throw new Error("building the empty program failed");
   const rssQuery = ["-i", "deprecated", tree];
   const rss = {
     query: "-i deprecated",
     ompMB: await peakRss(["sh", "-c", `${OMP} grep ${quote(rssQuery)} | cat >/dev/null`]),
     rgMB: await peakRss(["sh", "-c", `${rg.join(" ")} ${quote(rssQuery)} | cat >/dev/null`]),
     ompFloorMB: await peakRss([OMP, "grep", "x", empty]),
+    runtimeMB: await peakRss([runtime]),
     ratio: 0,
   };
   // GNU time reports the largest process of the pipeline; sh and cat are far smaller than either.
   rss.ratio = round(rss.ompMB / rss.rgMB);
 
-  const [headOmp, headRg, startOmp] = await hyperfine(
+  const [headOmp, headRg, startOmp, startRuntime] = await hyperfine(
     "head",
     [
       `bash -c "${OMP} grep -i deprecated ${tree} | head -1"`,
       `bash -c "${rg.join(" ")} -i deprecated ${tree} | head -1"`,
       `bash -c "${OMP} grep x ${empty} | head -1"`,
+      `bash -c "${runtime} | head -1"`,
     ],
     10,
   );
-  const head = { ompMs: ms(headOmp!.median), rgMs: ms(headRg!.median), ompStartMs: ms(startOmp!.median) };
+  const head = { ompMs: ms(headOmp!.median), rgMs: ms(headRg!.median), ompStartMs: ms(startOmp!.median), runtimeMs: ms(startRuntime!.median) };
 
   const results = { date: new Date().toISOString(), loadAverage: { before: loadBefore, after: round(loadavg()[0]!) }, tree: { files }, grep, find, rss, head };
   writeFileSync(join(RESULTS, "search.json"), `${JSON.stringify(results, null, 2)}\n`);
@@ -186,9 +183,9 @@ function markdown(r: {
   loadAverage: { before: number; after: number };
   tree: { files: number };
   grep: Record<string, unknown>[];
-  find: { files: number; ompMs: number; ompSortNoneMs: number; rgMs: number; ratio: number; ratioSortNone: number };
-  rss: { query: string; ompMB: number; rgMB: number; ompFloorMB: number; ratio: number };
-  head: { ompMs: number; rgMs: number; ompStartMs: number };
+  find: { files: number; ompMs: number; ompSortNoneMs: number; rgMs: number; ratio: number; ratioSortNone: number; ompEmptyMs: number; rgEmptyMs: number };
+  rss: { query: string; ompMB: number; rgMB: number; ompFloorMB: number; runtimeMB: number; ratio: number };
+  head: { ompMs: number; rgMs: number; ompStartMs: number; runtimeMs: number };
 }): string {
   const rows = r.grep.map(
     (g) =>
@@ -211,6 +208,9 @@ ${rows.join("\n")}
 |---|---|---|---|---|---|---|---|
 | \`'*.ts'\` | ${r.find.files} | ${r.find.ompMs} ms | ${r.find.ompSortNoneMs} ms | ${r.find.rgMs} ms | ${r.find.ratio}× | ${r.find.ratioSortNone}× | ${verdict(r.find.ratio <= TARGET_WALL)} |
 
+On an empty directory the same commands take ${r.find.ompEmptyMs} ms (omp) and ${r.find.rgEmptyMs} ms (rg): the listing itself
+costs omp ${round(r.find.ompMs - r.find.ompEmptyMs, 1)} ms and rg ${round(r.find.rgMs - r.find.rgEmptyMs, 1)} ms.
+
 | measure | omp | rg | ratio | target | |
 |---|---|---|---|---|---|
 | peak RSS, \`grep ${r.rss.query}\` | ${r.rss.ompMB} MB | ${r.rss.rgMB} MB | ${r.rss.ratio}× | ≤ ${TARGET_RSS}× | ${verdict(r.rss.ratio <= TARGET_RSS)} |
@@ -220,7 +220,9 @@ Floors, for reading the last two rows: \`omp grep\` on an empty directory peaks 
 (the Bun runtime and the CLI before any search), so the search itself adds
 ${round(r.rss.ompMB - r.rss.ompFloorMB, 1)} MB; it takes ${r.head.ompStartMs} ms through the same
 \`| head -1\` pipeline, so the first line of the real search arrives
-${round(r.head.ompMs - r.head.ompStartMs, 1)} ms after omp is ready to search.
+${round(r.head.ompMs - r.head.ompStartMs, 1)} ms after omp is ready to search. Below both is the runtime: a program that
+does nothing, compiled as omp is (bench/empty.ts), peaks at ${r.rss.runtimeMB} MB (${TARGET_RSS}× rg's peak is
+${round(TARGET_RSS * r.rss.rgMB, 1)} MB) and takes ${r.head.runtimeMs} ms through the same pipeline.
 `;
 }
 
