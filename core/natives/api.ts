@@ -132,10 +132,15 @@ export interface GrepStreamOptions extends Omit<GrepOptions, "offset" | "limit" 
   json?: boolean;
 }
 
-/** A streaming glob prints one path per line, `prefix` + the path relative to `root`. */
-export interface GlobStreamOptions extends Omit<GlobOptions, "newestFirst" | "signal" | "timeoutMs"> {
+/**
+ * A streaming glob prints one entry per line, `prefix` + the path relative to `root`: the path
+ * alone (plain), `omp find -L`'s size, time and path (long), or a JSON object (json). With
+ * `newestFirst` the whole listing is sorted by time before the first line.
+ */
+export interface GlobStreamOptions extends Omit<GlobOptions, "signal" | "timeoutMs"> {
   prefix?: string;
   sort?: SortOrder;
+  format?: "plain" | "long" | "json";
 }
 
 export interface StreamSummary {

@@ -1,7 +1,7 @@
 // The Rust addon's JS surface (core/natives/api.ts), loaded straight from a build:
 // OMP_TEST_ADDON=<path>, else the addon `bun run build` left in native/out for this CPU.
 import { describe, expect, test } from "bun:test";
-import { copyFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { copyFileSync, existsSync, mkdirSync, readFileSync, utimesSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { NativeAddon } from "../../core/natives/api.ts";
 import { addonFileName } from "../../embed/names.ts";
@@ -387,6 +387,44 @@ describe("natives addon", () => {
       expect((await drain(addon.globStream({ patterns: ["*"], root, maxResults: 2 }))).text).toBe("readme.md\nsrc\n");
       const excluded = await drain(addon.globStream({ patterns: ["*", "!deep"], root, sort: "none" }));
       expect(excluded.text.split("\n").filter(Boolean).sort()).toEqual(["readme.md", "src", "src/main.rs"]);
+    });
+
+    test("globStream long and json: what JavaScript made of the collected entries, also newest first", async () => {
+      const root = scratch();
+      const sizes = [0, 1023, 1024, 1280, 1331, 1536, 1792, 1_572_864];
+      sizes.forEach((size, i) => {
+        const file = join(root, i % 2 ? "sub dir" : "", `f${i} "q".txt`);
+        mkdirSync(join(file, ".."), { recursive: true });
+        writeFileSync(file, Buffer.alloc(size, 120));
+        // Fractional seconds, one before 1970: the times JavaScript's Date truncates and formats.
+        utimesSync(file, 1_700_000_000 + i * 1000.5678, 1_700_000_000 + i * 7777.125);
+        // Bun's utimes refuses a time before 1970; touch sets one.
+        if (i === 3) expect(Bun.spawnSync(["touch", "-m", "-d", "1960-01-01T00:00:00.75Z", file]).exitCode).toBe(0);
+      });
+      // JavaScript's own formatting of an entry, as the CLI printed collected results.
+      const size = (bytes: number) => {
+        const units = ["B", "K", "M", "G", "T"];
+        let value = bytes;
+        let unit = 0;
+        while (value >= 1024 && unit < units.length - 1) {
+          value /= 1024;
+          unit++;
+        }
+        return `${unit === 0 ? value : value.toFixed(1)}${units[unit]}`.padStart(7);
+      };
+      for (const newestFirst of [false, true]) {
+        const collected = await addon.glob({ patterns: ["*"], root, newestFirst });
+        const shown = (path: string) => join("top", path);
+        const long = collected.entries.map((entry) => `${size(entry.size)}  ${new Date(entry.mtimeMs).toISOString()}  ${shown(entry.path)}\n`).join("");
+        const json = collected.entries.map((entry) => `${JSON.stringify({ ...entry, path: shown(entry.path) })}\n`).join("");
+        expect((await drain(addon.globStream({ patterns: ["*"], root, newestFirst, prefix: "top/", format: "long" }))).text).toBe(long);
+        expect((await drain(addon.globStream({ patterns: ["*"], root, newestFirst, prefix: "top/", format: "json" }))).text).toBe(json);
+      }
+      const long = (await drain(addon.globStream({ patterns: ["*"], root, format: "long" }))).text;
+      // The cases the comparison must cover: a halfway size, a time before 1970, a directory.
+      expect(long).toContain("   1.3K  ");
+      expect(long).toContain("1960-01-01T00:00:00.750Z");
+      expect(long).toContain("4.0K  ");
     });
 
     test("fuzzyFind: best match first", async () => {

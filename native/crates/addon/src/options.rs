@@ -4,7 +4,7 @@
 use std::path::PathBuf;
 
 use omp_napi::{Fields, FromJs, Result, Value, ValueType};
-use omp_search::{EntryKind, GrepMode, LineKind, SortOrder};
+use omp_search::{EntryKind, GlobFormat, GrepMode, LineKind, SortOrder};
 
 /// A Rust enum with a fixed JS spelling per value (`mode: "files_with_matches"`).
 pub trait Keyword: Copy + 'static {
@@ -42,6 +42,18 @@ impl Keyword for GrepMode {
             GrepMode::Content => "content",
             GrepMode::FilesWithMatches => "files_with_matches",
             GrepMode::Count => "count",
+        }
+    }
+}
+
+impl Keyword for GlobFormat {
+    const ALL: &'static [Self] = &[GlobFormat::Plain, GlobFormat::Long, GlobFormat::Json];
+
+    fn word(self) -> &'static str {
+        match self {
+            GlobFormat::Plain => "plain",
+            GlobFormat::Long => "long",
+            GlobFormat::Json => "json",
         }
     }
 }

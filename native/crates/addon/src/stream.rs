@@ -34,12 +34,15 @@ pub fn grep_stream<'e>(args: &CallArgs<'e>) -> Result<Value<'e>> {
 
 pub fn glob_stream<'e>(args: &CallArgs<'e>) -> Result<Value<'e>> {
     let fields = Fields::from_value(args.arg(0)?, "options")?;
-    fields.reject_unknown(&[crate::glob::LIST_OPTIONS, &["prefix", "sort"]].concat())?;
+    fields.reject_unknown(&[crate::glob::LIST_OPTIONS, &["newestFirst", "prefix", "sort", "format"]].concat())?;
     let options = crate::glob::parse(&fields)?;
     let mut print = GlobPrint::default();
     fields.read_into("prefix", &mut print.prefix)?;
     if let Some(Word(order)) = fields.optional("sort")? {
         print.order = order;
+    }
+    if let Some(Word(format)) = fields.optional("format")? {
+        print.format = format;
     }
     start(args.env(), move |outbox, token| omp_search::glob_stream(&options, &print, outbox, token))
 }

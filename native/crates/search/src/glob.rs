@@ -11,8 +11,9 @@ use ignore::{DirEntry, WalkState};
 use crate::error::check_root;
 use crate::sort::by_path;
 use crate::stream::Outbox;
+use crate::entry_format;
 use crate::types::{
-    CancelToken, EntryKind, GlobEntry, GlobOptions, GlobPrint, GlobResult, SearchError, SortOrder, StreamSummary,
+    CancelToken, EntryKind, GlobEntry, GlobFormat, GlobOptions, GlobPrint, GlobResult, SearchError, SortOrder, StreamSummary,
 };
 use crate::walk::sorted::{Keep, SortedWalk};
 use crate::walk::{self, relative_slash, WalkOptions};
@@ -93,16 +94,21 @@ fn visit(dent: DirEntry, out: &mut Vec<GlobEntry>, patterns: &Patterns, opts: &G
     if !patterns.includes(path_ref, name_ref) || !(opts.kinds.is_empty() || opts.kinds.contains(&kind)) {
         return WalkState::Continue;
     }
-    let meta = match dent.metadata() {
-        Ok(meta) => meta,
-        Err(_) => return WalkState::Continue,
+    let Some((size, mtime_ms)) = size_and_mtime(&dent) else {
+        return WalkState::Continue;
     };
+    out.push(GlobEntry { path, kind, size, mtime_ms });
+    WalkState::Continue
+}
+
+/// The entry's own size and modification time (ms since the epoch), not its link target's.
+fn size_and_mtime(dent: &DirEntry) -> Option<(u64, f64)> {
+    let meta = dent.metadata().ok()?;
     let mtime_ms = meta.modified().map_or(0.0, |t| match t.duration_since(UNIX_EPOCH) {
         Ok(after) => after.as_secs_f64() * 1000.0,
         Err(before) => -before.duration().as_secs_f64() * 1000.0,
     });
-    out.push(GlobEntry { path, kind, size: meta.len(), mtime_ms });
-    WalkState::Continue
+    Some((meta.len(), mtime_ms))
 }
 
 /// A pattern without `/` is matched against the file name at any depth; one with `/` against the
@@ -186,6 +192,9 @@ pub(crate) fn run_stream(
     outbox: &Outbox,
     cancel: &CancelToken,
 ) -> Result<StreamSummary, SearchError> {
+    if opts.newest_first {
+        return stream_collected(opts, print, outbox, cancel);
+    }
     let (patterns, walk_opts) = prepare(opts, cancel)?;
     let patterns = Arc::new(patterns);
     let walked = walk::as_walked(&opts.root, opts.respect_ignore);
@@ -204,7 +213,7 @@ pub(crate) fn run_stream(
     };
     let printed = AtomicU64::new(0);
     let limit = opts.max_results.map_or(u64::MAX, |max| max as u64);
-    let listing = Listing { opts, patterns: &patterns, root, prefix: print.prefix.as_bytes(), limit, printed: &printed, outbox };
+    let listing = Listing { opts, patterns: &patterns, root, prefix: print.prefix.as_bytes(), limit, printed: &printed, outbox, format: print.format };
     let finished = match print.order {
         SortOrder::Path => {
             let make = |roots: &[std::path::PathBuf]| walk::builder(roots, &walk_opts);
@@ -238,6 +247,38 @@ pub(crate) fn run_stream(
     Ok(StreamSummary { total_matches: total, files_with_matches: total, ..StreamSummary::default() })
 }
 
+/// `--newest`: the whole listing, sorted by time, then printed; its memory follows the number of
+/// entries, as any sort by time must.
+fn stream_collected(opts: &GlobOptions, print: &GlobPrint, outbox: &Outbox, cancel: &CancelToken) -> Result<StreamSummary, SearchError> {
+    let result = run(opts, cancel)?;
+    let mut line = Vec::new();
+    for entry in &result.entries {
+        line.clear();
+        format_entry(&mut line, print.format, print.prefix.as_bytes(), Path::new(&entry.path), entry.kind, entry.size, entry.mtime_ms);
+        if !outbox.write(None, &line) {
+            return Err(SearchError::Cancelled);
+        }
+    }
+    let total = result.entries.len() as u64;
+    Ok(StreamSummary { total_matches: total, files_with_matches: total, ..StreamSummary::default() })
+}
+
+/// One listed entry in `format`, `prefix` before its path.
+fn format_entry(line: &mut Vec<u8>, format: GlobFormat, prefix: &[u8], path: &Path, kind: EntryKind, size: u64, mtime_ms: f64) {
+    match format {
+        GlobFormat::Plain => {
+            line.extend_from_slice(prefix);
+            line.extend_from_slice(&printed(path));
+            line.push(b'\n');
+        }
+        GlobFormat::Long => entry_format::long_line(line, size, mtime_ms, prefix, &printed(path)),
+        GlobFormat::Json => {
+            let shown = format!("{}{}", String::from_utf8_lossy(prefix), String::from_utf8_lossy(&printed(path)));
+            entry_format::json_record(line, &shown, kind, size, mtime_ms);
+        }
+    }
+}
+
 /// What `run_stream` prints for each entry.
 struct Listing<'a> {
     opts: &'a GlobOptions,
@@ -247,6 +288,7 @@ struct Listing<'a> {
     limit: u64,
     printed: &'a AtomicU64,
     outbox: &'a Outbox,
+    format: GlobFormat,
 }
 
 impl<'a> Listing<'a> {
@@ -269,13 +311,20 @@ impl<'a> Listing<'a> {
         if !self.patterns.includes(path, last_name(path)) {
             return true;
         }
+        // A plain listing takes no stat, so it costs what `rg --files` does. An entry gone between
+        // the listing and its stat is skipped, as the collected listing skips it.
+        let (size, mtime_ms) = match self.format {
+            GlobFormat::Plain => (0, 0.0),
+            _ => match size_and_mtime(dent) {
+                Some(stat) => stat,
+                None => return true,
+            },
+        };
         if self.printed.fetch_add(1, Ordering::Relaxed) >= self.limit {
             return false;
         }
         line.clear();
-        line.extend_from_slice(self.prefix);
-        line.extend_from_slice(&printed(path));
-        line.push(b'\n');
+        format_entry(line, self.format, self.prefix, path, kind, size, mtime_ms);
         self.outbox.write(None, line) && self.printed.load(Ordering::Relaxed) < self.limit
     }
 }

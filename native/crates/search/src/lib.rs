@@ -8,6 +8,7 @@
 //! Relative paths and `-g` globs are resolved against the process's working directory, as rg
 //! resolves them against its own.
 
+mod entry_format;
 mod error;
 mod fuzzy;
 mod glob;
@@ -47,8 +48,8 @@ pub fn grep_stream(
     grep::run_stream(opts, print, outbox, cancel)
 }
 
-/// Streams the paths under `opts.root` matching `opts.patterns` into `outbox`, one per line.
-/// `newest_first` does not apply. Blocking.
+/// Streams the entries under `opts.root` matching `opts.patterns` into `outbox`, one per line as
+/// `print.format` says; `newest_first` sorts the whole listing by time first. Blocking.
 pub fn glob_stream(
     opts: &GlobOptions,
     print: &GlobPrint,

@@ -276,12 +276,25 @@ pub struct GrepPrint {
     pub json: bool,
 }
 
-/// How a streaming glob prints: one path per line.
+/// How a streaming glob prints: one entry per line.
 #[derive(Clone, Debug, Default)]
 pub struct GlobPrint {
     /// Put before every relative path: the directory as the user named it, with its `/`.
     pub prefix: String,
     pub order: SortOrder,
+    pub format: GlobFormat,
+}
+
+/// What a streaming glob prints for each entry.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum GlobFormat {
+    /// The path alone, as `rg --files` prints it.
+    #[default]
+    Plain,
+    /// Size, modification time and path (`omp find -L`).
+    Long,
+    /// A JSON object with the path, kind, size and modification time (`omp find --json`).
+    Json,
 }
 
 /// Totals of a streaming search, known once it is over.
