@@ -13,25 +13,11 @@ const WORK = join(ROOT, "bench", "work");
 const RESULTS = join(ROOT, "bench", "results");
 const OMP = join(ROOT, "dist", "omp");
 
-interface HyperfineResult {
-  command: string;
-  mean: number;
-  stddev: number;
-  median: number;
-  min: number;
-}
-
 async function run(args: string[], env: Record<string, string> = {}): Promise<string> {
   const child = Bun.spawn(args, { env: { ...process.env, ...env }, stdio: ["ignore", "pipe", "inherit"] });
   const out = await new Response(child.stdout).text();
   if ((await child.exited) !== 0) throw new Error(`${args[0]} failed`);
   return out;
-}
-
-async function hyperfine(name: string, commands: string[], options: string[] = [], env: Record<string, string> = {}): Promise<HyperfineResult[]> {
-  const json = join(WORK, `${name}.json`);
-  await run(["hyperfine", "--style", "basic", "-N", "--export-json", json, ...options, ...commands], env);
-  return JSON.parse(readFileSync(json, "utf8")).results;
 }
 
 const ms = (seconds: number) => Math.round(seconds * 100000) / 100;
@@ -55,8 +41,9 @@ async function main(): Promise<void> {
   writeFileSync(join(small, "a.txt"), "needle\n");
   const natives = join(WORK, "natives");
   const grepSmall = `${OMP} grep needle ${small}`;
-  const [hit] = await hyperfine("cache-hit", [grepSmall], ["--warmup", "5", "--runs", "60"], { ...env, OMP_NATIVES_DIR: natives });
-  const [first] = await hyperfine("first-run", [grepSmall], ["--runs", "40", "--prepare", `rm -rf ${natives}`], { ...env, OMP_NATIVES_DIR: natives });
+  const nativesEnv = { ...env, OMP_NATIVES_DIR: natives };
+  const [hit] = await hyperfineRounds("cache-hit", [grepSmall], { workDir: WORK, runs: 60, rounds: 1, warmup: 5, env: nativesEnv });
+  const [first] = await hyperfineRounds("first-run", [grepSmall], { workDir: WORK, runs: 40, rounds: 1, warmup: 0, flags: ["--prepare", `rm -rf ${natives}`], env: nativesEnv });
 
   // 3. grep over 20,000 files against rg (parallel, unsorted: its fastest mode).
   const tree = makeTree(join(WORK, "tree"));

@@ -4,7 +4,7 @@ use omp_napi::{CallArgs, Env, Fields, Result, Value};
 use omp_search::{GlobEntry, GlobOptions, GlobResult};
 
 use crate::cancel::{Cancellation, CANCEL_OPTIONS};
-use crate::options::{read_path, Keyword, Word};
+use crate::options::{read_path, Word};
 
 /// What `parse` reads: the options `glob` and `globStream` share.
 pub const LIST_OPTIONS: &[&str] = &["patterns", "root", "kinds", "hidden", "respectIgnore", "maxResults", "threads"];

@@ -4,7 +4,7 @@ use omp_napi::{CallArgs, Env, Fields, Result, Value};
 use omp_search::{GrepFile, GrepLine, GrepOptions, GrepResult};
 
 use crate::cancel::{Cancellation, CANCEL_OPTIONS};
-use crate::options::{read_paths, Keyword, Word};
+use crate::options::{read_paths, Word};
 
 /// What `parse` reads: the options `grep` and `grepStream` share.
 pub const SEARCH_OPTIONS: &[&str] = &[

@@ -62,11 +62,7 @@ impl Keyword for EntryKind {
     const ALL: &'static [Self] = &[EntryKind::File, EntryKind::Dir, EntryKind::Symlink];
 
     fn word(self) -> &'static str {
-        match self {
-            EntryKind::File => "file",
-            EntryKind::Dir => "dir",
-            EntryKind::Symlink => "symlink",
-        }
+        EntryKind::word(self)
     }
 }
 
@@ -74,10 +70,7 @@ impl Keyword for LineKind {
     const ALL: &'static [Self] = &[LineKind::Match, LineKind::Context];
 
     fn word(self) -> &'static str {
-        match self {
-            LineKind::Match => "match",
-            LineKind::Context => "context",
-        }
+        LineKind::word(self)
     }
 }
 

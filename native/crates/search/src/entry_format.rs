@@ -26,12 +26,7 @@ pub(crate) fn long_line(out: &mut Vec<u8>, size: u64, mtime_ms: f64, prefix: &[u
 pub(crate) fn json_record(out: &mut Vec<u8>, path: &str, kind: EntryKind, size: u64, mtime_ms: f64) {
     out.extend_from_slice(br#"{"path":"#);
     json::push_string(out, path);
-    let kind = match kind {
-        EntryKind::File => "file",
-        EntryKind::Dir => "dir",
-        EntryKind::Symlink => "symlink",
-    };
-    let _ = writeln!(out, r#","kind":"{kind}","size":{size},"mtimeMs":{}}}"#, js_number(mtime_ms));
+    let _ = writeln!(out, r#","kind":"{}","size":{size},"mtimeMs":{}}}"#, kind.word(), js_number(mtime_ms));
 }
 
 /// Bytes in B, K, M, G or T, one decimal above B, as `value.toFixed(1)` rounds it: the exact

@@ -130,6 +130,16 @@ pub enum LineKind {
     Context,
 }
 
+impl LineKind {
+    /// How JS and `omp grep --json` spell it.
+    pub fn word(self) -> &'static str {
+        match self {
+            LineKind::Match => "match",
+            LineKind::Context => "context",
+        }
+    }
+}
+
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct GrepLine {
     /// 1-based.
@@ -174,6 +184,17 @@ pub enum EntryKind {
     File,
     Dir,
     Symlink,
+}
+
+impl EntryKind {
+    /// How JS and `omp find --json` spell it.
+    pub fn word(self) -> &'static str {
+        match self {
+            EntryKind::File => "file",
+            EntryKind::Dir => "dir",
+            EntryKind::Symlink => "symlink",
+        }
+    }
 }
 
 #[derive(Clone, Debug)]

@@ -57,7 +57,7 @@ impl FileHits {
     pub fn line(&self, i: usize) -> GrepLine {
         let raw = &self.lines[i];
         let text = if raw.truncated {
-            super::stream::truncated_placeholder(raw.kind).to_string()
+            truncated_placeholder(raw.kind).to_string()
         } else {
             let start = if i == 0 { 0 } else { self.lines[i - 1].end };
             String::from_utf8_lossy(&self.bytes[start..raw.end]).into_owned()
@@ -217,5 +217,13 @@ impl<'a, 'm> Sink for CountSink<'a, 'm> {
     fn binary_data(&mut self, _searcher: &Searcher, _offset: u64) -> Result<bool, io::Error> {
         self.out.binary = true;
         Ok(true)
+    }
+}
+
+/// What rg prints instead of a line longer than `-M`.
+pub(crate) fn truncated_placeholder(kind: LineKind) -> &'static str {
+    match kind {
+        LineKind::Match => "[Omitted long matching line]",
+        LineKind::Context => "[Omitted long context line]",
     }
 }

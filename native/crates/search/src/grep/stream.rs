@@ -9,7 +9,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 
 use ignore::{DirEntry, WalkState};
 
-use super::sink::FileHits;
+use super::sink::{truncated_placeholder, FileHits};
 use super::{ordered, prepare, Prepared, Searched, Stats};
 use crate::sort::by_path_bytes;
 use crate::stream::{json, Outbox};
@@ -175,7 +175,7 @@ impl<'a> Format<'a> {
         for line in &hits.lines {
             let text = &hits.bytes[start..line.end];
             start = line.end;
-            out.extend_from_slice(if line.kind == LineKind::Match { &br#"{"type":"match","path":"#[..] } else { &br#"{"type":"context","path":"#[..] });
+            let _ = write!(out, r#"{{"type":"{}","path":"#, line.kind.word());
             json::push_string(&mut out, path);
             let _ = write!(out, r#","line":{},"text":"#, line.number);
             let text = if line.truncated { Cow::Borrowed(truncated_placeholder(line.kind)) } else { String::from_utf8_lossy(text) };
@@ -209,14 +209,6 @@ impl<'a> Format<'a> {
             }
             out.push(b'\n');
         }
-    }
-}
-
-/// What rg prints instead of a line longer than `-M`.
-pub(crate) fn truncated_placeholder(kind: LineKind) -> &'static str {
-    match kind {
-        LineKind::Match => "[Omitted long matching line]",
-        LineKind::Context => "[Omitted long context line]",
     }
 }
 
