@@ -1,5 +1,5 @@
 import { join } from "node:path";
-import { PROVIDERS, getProvider } from "../ai/providers-table.ts";
+import { PROVIDERS, getProvider, hasEnvCredentials } from "../ai/providers-table.ts";
 import type { Model, ThinkingLevel } from "../ai/model.ts";
 import { resolveApiKey } from "../auth/keys.ts";
 import { modelForCredential } from "../auth/oauth/subscription-model.ts";
@@ -150,7 +150,7 @@ export class Runtime {
   private hasKey(provider: string): boolean {
     const info = getProvider(provider);
     if (this.options.modelsConfig.providers[provider]?.apiKey) return true;
-    if (info?.keyEnv.some((name) => this.options.env[name])) return true;
+    if (info && hasEnvCredentials(info, this.options.env)) return true;
     return this.credentialStore()?.has(provider) ?? false;
   }
 

@@ -160,3 +160,16 @@ export const CATALOG: Record<string, CatalogModel[]> = {
     m("claude-sonnet-4.5", "Claude Sonnet 4.5 (Copilot)", true, VISION, 128_000, 16_000, [0, 0]),
   ],
 };
+
+/**
+ * Cloud accounts serve the same models under their own names and prices: Bedrock's model ids
+ * (`anthropic.<id>-v1:0`; an inference profile such as `us.anthropic.…` goes through models.yml),
+ * Vertex AI's publisher ids, Azure's deployments (named after their model unless
+ * AZURE_OPENAI_DEPLOYMENT_NAME_MAP says otherwise) and Foundry's.
+ */
+CATALOG["amazon-bedrock"] = CATALOG.anthropic!.map((model) => ({ ...model, id: `anthropic.${model.id}-v1:0` }));
+CATALOG["google-vertex"] = CATALOG.google!.map((model) => ({ ...model }));
+CATALOG["google-vertex-anthropic"] = CATALOG.anthropic!.map((model) => ({ ...model }));
+CATALOG.azure = CATALOG.openai!.map((model) => ({ ...model }));
+CATALOG["azure-chat"] = CATALOG.openai!.map((model) => ({ ...model }));
+CATALOG["azure-foundry"] = CATALOG.anthropic!.map((model) => ({ ...model }));

@@ -5,6 +5,8 @@ import { VERSION } from "../../version.ts";
 import { httpError, ProviderError } from "./errors.ts";
 import { DEFAULT_IDLE_TIMEOUT_MS, DEFAULT_MAX_RETRIES, MAX_RETRY_DELAY_MS, backoffDelayMs, retryAfterMs, retryBaseDelayMs, sleep } from "./retry.ts";
 import { type SseEvent, parseSse } from "./sse.ts";
+import { loadTransport } from "../cloud/transport.ts";
+import { getProvider } from "../providers-table.ts";
 
 export interface ProviderRequest {
   url: string;
@@ -61,22 +63,35 @@ export async function* runProviderStream(model: Model, options: StreamOptions, c
   yield { type: "start", partial: builder.message };
 
   try {
-    let url: URL;
-    try {
-      url = new URL(call.request.url);
-    } catch {
-      builder.fail("error", `${provider}: invalid base URL "${model.baseUrl}"; check the provider's baseUrl setting`);
-      yield { type: "error", message: builder.message };
-      return;
-    }
-    const body = JSON.stringify(call.request.body);
+    const transportId = getProvider(provider)?.transport;
+    const transport = transportId ? await loadTransport(transportId) : undefined;
+    const direct = { url: call.request.url, headers: call.request.headers, body: JSON.stringify(call.request.body) };
 
     for (let attempt = 0; ; attempt++) {
       let failure: ProviderError;
+      let wire = direct;
+      if (transport) {
+        try {
+          wire = await transport.prepare(call.request, model, options);
+        } catch (error) {
+          builder.fail("error", error instanceof ProviderError ? error.message : `${provider}: ${error instanceof Error ? error.message : String(error)}`);
+          yield { type: "error", message: builder.message };
+          return;
+        }
+      }
+      let url: URL;
+      try {
+        url = new URL(wire.url);
+      } catch {
+        builder.fail("error", `${provider}: invalid base URL "${model.baseUrl}"; check the provider's baseUrl setting`);
+        yield { type: "error", message: builder.message };
+        return;
+      }
       try {
         const decoder = call.decoder(builder);
         const idleMs = options.idleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS;
-        for await (const events of attemptOnce(provider, url, call.request.headers, body, decoder, builder, controller.signal, idleMs, options.onRequest)) {
+        const framing = transport?.events ?? parseSse;
+        for await (const events of attemptOnce(provider, url, wire.headers, wire.body, framing, decoder, builder, controller.signal, idleMs, options.onRequest)) {
           for (const event of events) yield event;
         }
         const message = builder.message;
@@ -127,6 +142,7 @@ async function* attemptOnce(
   url: URL,
   headers: Record<string, string>,
   body: string,
+  framing: (body: ReadableStream<Uint8Array>) => AsyncGenerator<SseEvent>,
   decoder: StreamDecoder,
   builder: AssistantBuilder,
   outerSignal: AbortSignal,
@@ -194,7 +210,7 @@ async function* attemptOnce(
   }
   if (!response.body) throw new ProviderError(`${provider}: the response had no body`, { retryable: true });
 
-  const events = parseSse(response.body);
+  const events = framing(response.body);
   try {
     while (true) {
       let next: IteratorResult<SseEvent>;

@@ -7,6 +7,7 @@ import { openaiResponsesFormat } from "./openai-responses.ts";
 import { PrefixCheck } from "./prefix-check.ts";
 import { type Fault, type Reply, type Turn, isFault } from "./script.ts";
 import { applyStopSequences, stopSequencesOf } from "./stop-sequences.ts";
+import { type CloudAccounts, CloudState, azureRefusal, bedrockFrames, bedrockRefusal, googleTokenAnswer, vertexRefusal } from "./cloud.ts";
 import { CodeAssist, type Refusal, anthropicOAuthRefusal, codeAssistFormat, codexListing, codexListingRefusal, codexRefusal, copilotListing, copilotRefusal } from "./subscriptions.ts";
 
 export interface RecordedRequest {
@@ -17,6 +18,8 @@ export interface RecordedRequest {
   headers: Record<string, string>;
   /** Parsed JSON, or undefined for a body that is empty or not JSON. */
   body: any;
+  /** The body as it arrived: a signature covers its bytes. */
+  rawBody?: string;
   /** The wire format that answered, for POSTs. */
   format?: WireFormat["name"];
   /** Set when the stand-in refused the request before taking a turn (Anthropic's thinking prefix check): no reply serial. */
@@ -39,6 +42,8 @@ export interface StandinOptions {
   /** Served by GET /v1/models and Ollama's /api/tags. */
   models?: ListedModel[];
   listingStyle?: ListingStyle;
+  /** Cloud accounts the stand-in plays (Bedrock, Vertex AI, Azure): what they accept. */
+  cloud?: CloudAccounts;
 }
 
 export interface Standin {
@@ -47,6 +52,8 @@ export interface Standin {
   requests: RecordedRequest[];
   /** Google Code Assist's account state, behind `/v1internal` (GOOGLE_GEMINI_CLI_BASE_URL=url). */
   codeAssist: CodeAssist;
+  /** The cloud accounts' state: the tokens Vertex's token endpoint minted. */
+  cloud: CloudState;
   setScript(script: Turn[]): void;
   close(): Promise<void>;
 }
@@ -67,6 +74,7 @@ export async function startStandin(options: StandinOptions = {}): Promise<Standi
   const requests: RecordedRequest[] = [];
   const prefixCheck = new PrefixCheck();
   const codeAssist = new CodeAssist();
+  const cloud = new CloudState(options.cloud ?? {});
 
   const takeTurn = (): Turn | undefined => {
     if (next >= script.length) {
@@ -104,6 +112,7 @@ export async function startStandin(options: StandinOptions = {}): Promise<Standi
       query: Object.fromEntries(url.searchParams),
       headers: Object.fromEntries([...req.headers].map(([k, v]) => [k.toLowerCase(), v])),
       body,
+      rawBody: text,
       receivedAt,
     };
     requests.push(recorded);
@@ -130,7 +139,8 @@ export async function startStandin(options: StandinOptions = {}): Promise<Standi
 
     // Anthropic's token counter; a fixed count, so tests can tell it from an estimate.
     if (path === "/v1/messages/count_tokens") return Response.json({ input_tokens: COUNTED_TOKENS });
-    const route = routeOf(path);
+    if (path === "/token" && req.method === "POST") return googleTokenAnswer(new URLSearchParams(text), cloud, `${url.origin}/token`);
+    const route = routeOf(path) ?? cloudRouteOf(path, cloud);
     if (!route) return new Response(`stand-in: no endpoint ${req.method} ${path}`, { status: 404 });
     recorded.format = route.format.name;
     const refusal = route.check?.(recorded, codeAssist);
@@ -153,6 +163,7 @@ export async function startStandin(options: StandinOptions = {}): Promise<Standi
     const context = { model, serial: ++serial };
     if (route.format === anthropicFormat && turn.thinking !== undefined) prefixCheck.issue(anthropicFormat.signature?.(context) ?? "", body);
     const reply = applyStopSequences(turn, stopSequencesOf(route.format.name, body));
+    if (route.framing === "bedrock") return new Response(bedrockFrames(route.format.events(reply, context)), { headers: { "content-type": "application/vnd.amazon.eventstream" } });
     return streamReply(route.format, reply, route.format.events(reply, context), options.fast ?? false, recorded);
   }
 
@@ -160,6 +171,7 @@ export async function startStandin(options: StandinOptions = {}): Promise<Standi
     url: `http://127.0.0.1:${server.port}`,
     requests,
     codeAssist,
+    cloud,
     setScript(turns) {
       script = [...turns];
       next = 0;
@@ -181,6 +193,27 @@ interface Route {
   model?: string;
   /** A subscription backend's rules: what it refuses before answering. */
   check?: (request: RecordedRequest, codeAssist: CodeAssist) => Refusal | undefined;
+  /** Bedrock's event-stream framing instead of SSE. */
+  framing?: "bedrock";
+}
+
+/** The cloud accounts' endpoints, under the paths their real hosts use. */
+function cloudRouteOf(path: string, cloud: CloudState): Route | undefined {
+  const bedrock = /^\/model\/([^/]+)\/invoke-with-response-stream$/.exec(path);
+  if (bedrock) return { format: anthropicFormat, model: decodeURIComponent(bedrock[1]!), framing: "bedrock", check: (request) => bedrockRefusal(request, cloud) };
+  const vertex = /^\/v1\/projects\/([^/]+)\/locations\/([^/]+)\/publishers\/(google|anthropic)\/models\/([^/:]+):(streamGenerateContent|streamRawPredict)$/.exec(path);
+  if (vertex) {
+    const [, project, location, publisher, model] = vertex;
+    const check = (request: RecordedRequest) => vertexRefusal(request, cloud, publisher!, decodeURIComponent(project!), decodeURIComponent(location!));
+    return { format: publisher === "google" ? googleFormat : anthropicFormat, model: decodeURIComponent(model!), check };
+  }
+  const deployment = /^\/openai\/deployments\/([^/]+)\/chat\/completions$/.exec(path);
+  if (deployment) return { format: openaiCompletionsFormat, model: decodeURIComponent(deployment[1]!), check: (request) => azureRefusal(request, cloud, true) };
+  if (path === "/openai/responses") return { format: openaiResponsesFormat, check: (request) => azureRefusal(request, cloud, true) };
+  if (path === "/openai/v1/responses") return { format: openaiResponsesFormat, check: (request) => azureRefusal(request, cloud, false) };
+  if (path === "/openai/v1/chat/completions") return { format: openaiCompletionsFormat, check: (request) => azureRefusal(request, cloud, false) };
+  if (path === "/anthropic/v1/messages") return { format: anthropicFormat, check: (request) => azureRefusal(request, cloud, false) };
+  return undefined;
 }
 
 /** The public APIs at their paths; the subscription backends under the paths their real hosts use. */

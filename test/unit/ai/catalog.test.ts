@@ -13,14 +13,16 @@ describe("provider table", () => {
         expect(p.keyless).toBe(true);
         expect(p.baseUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/v1$/);
       } else {
-        // Subscription providers take an `omp auth login` credential instead of a key.
-        if (!["openai-codex", "github-copilot", "google-gemini-cli"].includes(p.id)) expect(p.keyEnv.length).toBeGreaterThan(0);
-        expect(p.baseUrl).toStartWith("https://");
+        // Subscription providers take an `omp auth login` credential instead of a key; cloud
+        // accounts may sign with what their own chain finds (ambient).
+        if (!["openai-codex", "github-copilot", "google-gemini-cli"].includes(p.id) && !p.ambient) expect(p.keyEnv.length).toBeGreaterThan(0);
+        // LiteLLM is a proxy the user runs: its documented default address is local.
+        expect(p.baseUrl).toStartWith(p.id === "litellm" ? "http://localhost:" : "https://");
       }
       expect(p.baseUrl).not.toEndWith("/");
     }
     expect(PROVIDERS.map((p) => p.id)).toEqual(
-      expect.arrayContaining(["anthropic", "openai", "google", "openrouter", "groq", "xai", "mistral", "deepseek", "together", "cerebras", "ollama", "llama.cpp", "lm-studio", "vllm"]),
+      expect.arrayContaining(["anthropic", "openai", "google", "openrouter", "groq", "xai", "mistral", "deepseek", "together", "cerebras", "ollama", "llama.cpp", "lm-studio", "vllm", "amazon-bedrock", "google-vertex", "azure", "azure-foundry", "fireworks", "huggingface"]),
     );
   });
 

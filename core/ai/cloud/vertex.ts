@@ -1,0 +1,51 @@
+import { googleAccessToken } from "./google-credentials.ts";
+import { type Transport, anthropicCloudBody, withoutDirectAuth } from "./transport.ts";
+
+type Env = Record<string, string | undefined>;
+
+const ANTHROPIC_VERSION = "vertex-2023-10-16";
+
+/** The location: Google's variables, then Claude Code's CLOUD_ML_REGION; `global` by default. */
+export function vertexLocation(env: Env): string {
+  return env.GOOGLE_CLOUD_LOCATION ?? env.GOOGLE_VERTEX_LOCATION ?? env.VERTEX_LOCATION ?? env.CLOUD_ML_REGION ?? "global";
+}
+
+function vertexHost(baseUrl: string, location: string): string {
+  // The global endpoint has no location prefix in its host name.
+  return location === "global" ? baseUrl.replace("{location}-aiplatform", "aiplatform") : baseUrl.replaceAll("{location}", location);
+}
+
+/**
+ * Google Vertex AI: Gemini through `publishers/google` (the Gemini API's body as it is), Claude
+ * through `publishers/anthropic` with `:streamRawPredict` (the Messages body without `model`, with
+ * Vertex's anthropic_version). Authenticated with an Application Default Credentials token, or an
+ * API key (GOOGLE_CLOUD_API_KEY) for Gemini.
+ */
+export const vertexTransport: Transport = {
+  async prepare(request, model, options) {
+    const env = process.env;
+    const location = vertexLocation(env);
+    const base = vertexHost(model.baseUrl, location);
+    const headers = withoutDirectAuth(request.headers, ["anthropic-version", "anthropic-beta"]);
+    let auth: Record<string, string>;
+    let keyProject: string | undefined;
+    if (options.apiKey) auth = { "x-goog-api-key": options.apiKey };
+    else {
+      const token = await googleAccessToken(env);
+      auth = { authorization: `Bearer ${token.accessToken}` };
+      keyProject = token.project;
+    }
+    const project = env.GOOGLE_CLOUD_PROJECT ?? env.GCLOUD_PROJECT ?? env.ANTHROPIC_VERTEX_PROJECT_ID ?? keyProject;
+    if (!project) throw new Error("set GOOGLE_CLOUD_PROJECT (or ANTHROPIC_VERTEX_PROJECT_ID) to the Vertex AI project");
+    const prefix = `${base}/v1/projects/${encodeURIComponent(project)}/locations/${encodeURIComponent(location)}/publishers`;
+    const id = encodeURIComponent(model.id);
+    if (model.api === "anthropic-messages") {
+      const body = JSON.stringify(anthropicCloudBody(request.body, ANTHROPIC_VERSION, request.headers, true));
+      return { url: `${prefix}/anthropic/models/${id}:streamRawPredict`, headers: { ...headers, ...auth }, body };
+    }
+    if (model.api === "google-generative-ai") {
+      return { url: `${prefix}/google/models/${id}:streamGenerateContent?alt=sse`, headers: { ...headers, ...auth }, body: JSON.stringify(request.body) };
+    }
+    throw new Error(`${model.provider}: ${model.id} speaks ${model.api}, which Vertex AI is not reached with here`);
+  },
+};

@@ -1,0 +1,128 @@
+// The cloud accounts' side, checking what the real services check: Bedrock verifies each
+// request's SigV4 signature with the account's secret key (or its API key as a bearer) and
+// answers in AWS's event-stream framing; Vertex AI takes only tokens its token endpoint minted,
+// and that endpoint verifies the service account's RS256-signed JWT with the account's public
+// key; Azure OpenAI and Foundry take the resource's key in `api-key`, and the dated Azure routes
+// need their api-version. The verifier is written apart from omp's signer, from AWS's documented
+// algorithm, so a signing bug on either side fails the test.
+import { createHash, createHmac, createVerify, randomUUID } from "node:crypto";
+import { encodeEventStreamMessage } from "../../../core/ai/cloud/event-stream.ts";
+import type { RecordedRequest } from "./core.ts";
+import type { Refusal } from "./subscriptions.ts";
+
+export interface CloudAccounts {
+  aws?: { accessKeyId: string; secretAccessKey: string; sessionToken?: string; region: string; bearer?: string };
+  google?: { clientEmail: string; publicKeyPem: string; project: string; location: string };
+  azure?: { key: string };
+}
+
+export class CloudState {
+  /** Access tokens the token endpoint minted. */
+  readonly tokens = new Set<string>();
+  constructor(readonly accounts: CloudAccounts) {}
+}
+
+const awsError = (status: number, type: string, message: string): Refusal => ({ status, body: { message, __type: type } });
+
+function encode(value: string): string {
+  return encodeURIComponent(value).replace(/[!'()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
+}
+
+/** Rebuilds the canonical request from what arrived and compares signatures (AWS's "Create a signed request" steps). */
+export function bedrockRefusal(request: RecordedRequest, state: CloudState): Refusal | undefined {
+  const aws = state.accounts.aws;
+  if (!aws) return awsError(500, "InternalServerException", "stand-in: no AWS account configured");
+  const authorization = request.headers.authorization ?? "";
+  if (aws.bearer && authorization === `Bearer ${aws.bearer}`) return bodyRefusal(request);
+  const match = /^AWS4-HMAC-SHA256 Credential=([^/]+)\/(\d{8})\/([^/]+)\/([^/]+)\/aws4_request, SignedHeaders=([^,]+), Signature=([0-9a-f]{64})$/.exec(authorization);
+  if (!match) return awsError(403, "UnrecognizedClientException", "The security token included in the request is invalid.");
+  const [, keyId, day, region, service, signedHeaders, signature] = match;
+  if (keyId !== aws.accessKeyId) return awsError(403, "UnrecognizedClientException", "The security token included in the request is invalid.");
+  if (region !== aws.region || service !== "bedrock") return awsError(403, "InvalidSignatureException", `Credential should be scoped to a valid region/service (${region}/${service}).`);
+  const stamp = request.headers["x-amz-date"] ?? "";
+  const when = Date.parse(`${stamp.slice(0, 4)}-${stamp.slice(4, 6)}-${stamp.slice(6, 8)}T${stamp.slice(9, 11)}:${stamp.slice(11, 13)}:${stamp.slice(13, 15)}Z`);
+  if (!stamp.startsWith(day!) || !(Math.abs(Date.now() - when) < 15 * 60_000)) return awsError(403, "InvalidSignatureException", "Signature expired or x-amz-date is malformed.");
+  if (aws.sessionToken && request.headers["x-amz-security-token"] !== aws.sessionToken) return awsError(403, "UnrecognizedClientException", "The security token included in the request is invalid.");
+  const names = signedHeaders!.split(";");
+  if (!names.includes("host") || !names.includes("x-amz-date")) return awsError(403, "InvalidSignatureException", "host and x-amz-date must be signed.");
+  const canonicalHeaders = names.map((name) => `${name}:${(request.headers[name] ?? "").trim().replace(/\s+/g, " ")}\n`).join("");
+  const path = request.path.split("/").map((segment) => encode(segment)).join("/");
+  const query = Object.entries(request.query)
+    .map(([k, v]) => `${encode(k)}=${encode(v)}`)
+    .sort()
+    .join("&");
+  const payloadHash = createHash("sha256").update(request.rawBody ?? "").digest("hex");
+  const canonical = `POST\n${path}\n${query}\n${canonicalHeaders}\n${signedHeaders}\n${payloadHash}`;
+  const scope = `${day}/${region}/${service}/aws4_request`;
+  const toSign = `AWS4-HMAC-SHA256\n${stamp}\n${scope}\n${createHash("sha256").update(canonical).digest("hex")}`;
+  let key: Buffer = createHmac("sha256", `AWS4${aws.secretAccessKey}`).update(day!).digest();
+  for (const part of [region!, service!, "aws4_request"]) key = createHmac("sha256", key).update(part).digest();
+  const expected = createHmac("sha256", key).update(toSign).digest("hex");
+  if (expected !== signature) return awsError(403, "InvalidSignatureException", "The request signature we calculated does not match the signature you provided.");
+  return bodyRefusal(request);
+}
+
+function bodyRefusal(request: RecordedRequest): Refusal | undefined {
+  const body = request.body ?? {};
+  if (body.anthropic_version !== "bedrock-2023-05-31") return awsError(400, "ValidationException", "anthropic_version: bedrock-2023-05-31 is required");
+  for (const key of ["model", "stream"]) if (key in body) return awsError(400, "ValidationException", `extraneous key [${key}] is not permitted`);
+  return undefined;
+}
+
+/** Anthropic's SSE events, each wrapped as Bedrock wraps it: a `chunk` whose `bytes` are the event's JSON in base64. */
+export function bedrockFrames(events: string[]): Uint8Array {
+  const parts = events.map((event) => {
+    const data = event
+      .split("\n")
+      .filter((line) => line.startsWith("data:"))
+      .map((line) => line.slice(5).trim())
+      .join("\n");
+    const payload = new TextEncoder().encode(JSON.stringify({ bytes: Buffer.from(data).toString("base64"), p: "abcd" }));
+    return encodeEventStreamMessage({ ":event-type": "chunk", ":content-type": "application/json", ":message-type": "event" }, payload);
+  });
+  return Buffer.concat(parts);
+}
+
+/** Google's OAuth token endpoint for a service account: a JWT bearer grant, RS256 checked with the account's public key. */
+export function googleTokenAnswer(form: URLSearchParams, state: CloudState, url: string): Response {
+  const google = state.accounts.google;
+  const refuse = (description: string) => Response.json({ error: "invalid_grant", error_description: description }, { status: 400 });
+  if (!google) return refuse("no service account configured");
+  if (form.get("grant_type") !== "urn:ietf:params:oauth:grant-type:jwt-bearer") return refuse("unsupported grant_type");
+  const [header, claims, signature] = (form.get("assertion") ?? "").split(".");
+  if (!header || !claims || !signature) return refuse("malformed assertion");
+  if (!createVerify("RSA-SHA256").update(`${header}.${claims}`).verify(google.publicKeyPem, Buffer.from(signature, "base64url"))) return refuse("Invalid JWT Signature.");
+  const payload = JSON.parse(Buffer.from(claims, "base64url").toString("utf8"));
+  const now = Math.floor(Date.now() / 1000);
+  if (payload.iss !== google.clientEmail) return refuse("Invalid issuer");
+  if (payload.aud !== url) return refuse("Invalid audience");
+  if (!String(payload.scope ?? "").includes("https://www.googleapis.com/auth/cloud-platform")) return refuse("Invalid scope");
+  if (!(payload.exp > now && payload.iat <= now + 60 && payload.exp - payload.iat <= 3600)) return refuse("Invalid JWT: Token must be a short-lived token (60 minutes)");
+  const token = `ya29.standin-${randomUUID()}`;
+  state.tokens.add(token);
+  return Response.json({ access_token: token, expires_in: 3599, token_type: "Bearer" });
+}
+
+export function vertexRefusal(request: RecordedRequest, state: CloudState, publisher: string, project: string, location: string): Refusal | undefined {
+  const google = state.accounts.google;
+  const token = (request.headers.authorization ?? "").replace(/^Bearer /, "");
+  if (!google || !state.tokens.has(token)) return { status: 401, body: { error: { code: 401, message: "Request had invalid authentication credentials.", status: "UNAUTHENTICATED" } } };
+  if (project !== google.project || location !== google.location) return { status: 403, body: { error: { code: 403, message: `Permission denied on resource project ${project}.`, status: "PERMISSION_DENIED" } } };
+  if (publisher === "anthropic") {
+    const body = request.body ?? {};
+    if (body.anthropic_version !== "vertex-2023-10-16") return { status: 400, body: { error: { code: 400, message: "anthropic_version: vertex-2023-10-16 is required", status: "INVALID_ARGUMENT" } } };
+    if ("model" in body) return { status: 400, body: { error: { code: 400, message: "model: Extra inputs are not permitted", status: "INVALID_ARGUMENT" } } };
+  }
+  return undefined;
+}
+
+/** Azure OpenAI and Foundry: the resource key in `api-key`; a dated route needs its api-version. */
+export function azureRefusal(request: RecordedRequest, state: CloudState, dated: boolean): Refusal | undefined {
+  if (!state.accounts.azure || request.headers["api-key"] !== state.accounts.azure.key) {
+    return { status: 401, body: { error: { code: "401", message: "Access denied due to invalid subscription key or wrong API endpoint." } } };
+  }
+  if (dated && !/^\d{4}-\d{2}-\d{2}(-preview)?$/.test(request.query["api-version"] ?? "")) {
+    return { status: 404, body: { error: { code: "404", message: "Resource not found" } } };
+  }
+  return undefined;
+}
