@@ -22,7 +22,17 @@ const standin = await startStandin({ cloud: { aws, google, azure } });
 const TOOL_TURNS = [{ toolCalls: [{ name: "read", arguments: { path: "README.md" } }] }, { text: "the readme says demo" }];
 
 /** A read call and an answer: the second request must carry the file, proving the whole loop ran through the cloud path. */
-async function toolSession(model: string, api: ProviderApi, env: Record<string, string>, home?: string): Promise<{ home: string; requests: ReturnType<typeof modelRequests> }> {
+/** The tool results a request carries back; Converse's toolResult blocks beside the harness's four formats. */
+function resultTexts(api: ProviderApi | "bedrock-converse", body: any): string {
+  if (api !== "bedrock-converse") return toolResultsOf(api, body).map((r) => r.text).join("\n");
+  return body.messages
+    .flatMap((m: any) => m.content)
+    .filter((b: any) => b.toolResult)
+    .flatMap((b: any) => b.toolResult.content.map((c: any) => c.text))
+    .join("\n");
+}
+
+async function toolSession(model: string, api: ProviderApi | "bedrock-converse", env: Record<string, string>, home?: string): Promise<{ home: string; requests: ReturnType<typeof modelRequests> }> {
   const ws = workspace();
   const before = modelRequests(standin).length;
   standin.setScript(TOOL_TURNS);
@@ -34,7 +44,7 @@ async function toolSession(model: string, api: ProviderApi, env: Record<string, 
   // The token endpoint shares the stand-in; only the model calls count here.
   const requests = modelRequests(standin).slice(before).filter((r) => r.path !== "/token");
   expect(requests.length).toBe(2);
-  expect(toolResultsOf(api, requests[1]!.body).map((r) => r.text).join("\n")).toContain("# demo");
+  expect(resultTexts(api, requests[1]!.body)).toContain("# demo");
   return { home: home ?? ws.home, requests };
 }
 
@@ -76,6 +86,15 @@ describe("Amazon Bedrock", () => {
     } finally {
       standin.cloud.accounts.aws = aws;
     }
+  });
+
+  test("a model Bedrock hosts besides Claude goes through Converse: toolSpecs, toolResult turns, named stream events", async () => {
+    const { requests } = await toolSession("amazon-bedrock/amazon.nova-pro-v1:0", "bedrock-converse", { ...base(), AWS_ACCESS_KEY_ID: aws.accessKeyId, AWS_SECRET_ACCESS_KEY: aws.secretAccessKey });
+    expect(requests[0]!.path).toBe("/model/amazon.nova-pro-v1%3A0/converse-stream");
+    expect(requests[0]!.body.toolConfig.tools.map((t: any) => t.toolSpec.name)).toContain("read");
+    const [, assistant, results] = requests[1]!.body.messages;
+    expect(assistant.content[0].toolUse.name).toBe("read");
+    expect(results.content[0].toolResult.toolUseId).toBe(assistant.content[0].toolUse.toolUseId);
   });
 
   test("a Bedrock API key (AWS_BEARER_TOKEN_BEDROCK) goes as a bearer, unsigned", async () => {

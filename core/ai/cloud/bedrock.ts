@@ -16,19 +16,26 @@ const EXCEPTION_KINDS: Record<string, string> = {
 };
 
 /**
- * Amazon Bedrock's InvokeModelWithResponseStream for Anthropic models: the Messages body without
+ * Amazon Bedrock. Claude through InvokeModelWithResponseStream: the Messages body without
  * `model` (the URL names it), signed with SigV4 for the `bedrock` service, or sent with a Bedrock
  * API key (AWS_BEARER_TOKEN_BEDROCK) as a bearer. The reply arrives in AWS's event-stream framing,
- * each `chunk` carrying one Anthropic stream event in base64.
+ * each `chunk` carrying one Anthropic stream event in base64. Every other model through
+ * ConverseStream, whose events are named in the framing's headers.
  */
 export const bedrockTransport: Transport = {
   async prepare(request, model, options) {
-    if (model.api !== "anthropic-messages") throw new Error(`${model.provider}: ${model.id} speaks ${model.api}; Bedrock is reached with Anthropic models here`);
     const env = process.env;
     const region = awsRegion(env) ?? "us-east-1";
-    const base = fillPlaceholder(model.baseUrl, "region", region, "set AWS_REGION");
-    const url = new URL(`${base}/model/${encodeURIComponent(model.id)}/invoke-with-response-stream`);
-    const body = JSON.stringify(anthropicCloudBody(request.body, ANTHROPIC_VERSION, request.headers, false));
+    let url: URL;
+    let body: string;
+    if (model.api === "anthropic-messages") {
+      const base = fillPlaceholder(model.baseUrl, "region", region, "set AWS_REGION");
+      url = new URL(`${base}/model/${encodeURIComponent(model.id)}/invoke-with-response-stream`);
+      body = JSON.stringify(anthropicCloudBody(request.body, ANTHROPIC_VERSION, request.headers, false));
+    } else if (model.api === "bedrock-converse") {
+      url = new URL(fillPlaceholder(request.url, "region", region, "set AWS_REGION"));
+      body = JSON.stringify(request.body);
+    } else throw new Error(`${model.provider}: ${model.id} speaks ${model.api}, which Bedrock is not reached with; use an Anthropic model or set api: bedrock-converse`);
     const headers = { ...withoutDirectAuth(request.headers, ["anthropic-version", "anthropic-beta"]), accept: "application/vnd.amazon.eventstream" };
     if (options.apiKey) return { url: url.href, headers: { ...headers, authorization: `Bearer ${options.apiKey}` }, body };
     const credentials = await awsCredentials(env);
@@ -50,7 +57,12 @@ export const bedrockTransport: Transport = {
         yield errorEvent(EXCEPTION_KINDS[kind] ?? "invalid_request_error", `${kind}: ${text}`);
         return;
       }
-      if (message.headers[":event-type"] !== "chunk") continue;
+      const eventType = String(message.headers[":event-type"] ?? "");
+      // Converse names each event in the header and sends its JSON as the payload.
+      if (eventType !== "chunk") {
+        yield { event: eventType, data: decoder.decode(message.payload) };
+        continue;
+      }
       const chunk = JSON.parse(decoder.decode(message.payload)) as { bytes?: string };
       if (typeof chunk.bytes !== "string") continue;
       const data = Buffer.from(chunk.bytes, "base64").toString("utf8");

@@ -8,6 +8,7 @@
 import { createHash, createHmac, createVerify, randomUUID } from "node:crypto";
 import { encodeEventStreamMessage } from "../../../core/ai/cloud/event-stream.ts";
 import type { RecordedRequest } from "./core.ts";
+import type { Reply } from "./script.ts";
 import type { Refusal } from "./subscriptions.ts";
 
 export interface CloudAccounts {
@@ -29,11 +30,12 @@ function encode(value: string): string {
 }
 
 /** Rebuilds the canonical request from what arrived and compares signatures (AWS's "Create a signed request" steps). */
-export function bedrockRefusal(request: RecordedRequest, state: CloudState): Refusal | undefined {
+export function bedrockRefusal(request: RecordedRequest, state: CloudState, converse = false): Refusal | undefined {
   const aws = state.accounts.aws;
   if (!aws) return awsError(500, "InternalServerException", "stand-in: no AWS account configured");
   const authorization = request.headers.authorization ?? "";
-  if (aws.bearer && authorization === `Bearer ${aws.bearer}`) return bodyRefusal(request);
+  const body = converse ? converseBodyRefusal : bodyRefusal;
+  if (aws.bearer && authorization === `Bearer ${aws.bearer}`) return body(request);
   const match = /^AWS4-HMAC-SHA256 Credential=([^/]+)\/(\d{8})\/([^/]+)\/([^/]+)\/aws4_request, SignedHeaders=([^,]+), Signature=([0-9a-f]{64})$/.exec(authorization);
   if (!match) return awsError(403, "UnrecognizedClientException", "The security token included in the request is invalid.");
   const [, keyId, day, region, service, signedHeaders, signature] = match;
@@ -59,7 +61,46 @@ export function bedrockRefusal(request: RecordedRequest, state: CloudState): Ref
   for (const part of [region!, service!, "aws4_request"]) key = createHmac("sha256", key).update(part).digest();
   const expected = createHmac("sha256", key).update(toSign).digest("hex");
   if (expected !== signature) return awsError(403, "InvalidSignatureException", "The request signature we calculated does not match the signature you provided.");
-  return bodyRefusal(request);
+  return body(request);
+}
+
+/** Converse's own rules: alternating turns that start with the user, tools as toolSpecs with a JSON schema. */
+function converseBodyRefusal(request: RecordedRequest): Refusal | undefined {
+  const body = request.body ?? {};
+  if (!Array.isArray(body.messages) || body.messages[0]?.role !== "user") return awsError(400, "ValidationException", "A conversation must start with a user message.");
+  for (let i = 1; i < body.messages.length; i++) {
+    if (body.messages[i].role === body.messages[i - 1].role) return awsError(400, "ValidationException", "A conversation must alternate between user and assistant roles.");
+  }
+  for (const tool of body.toolConfig?.tools ?? []) {
+    if (typeof tool.toolSpec?.name !== "string" || typeof tool.toolSpec?.inputSchema?.json !== "object") return awsError(400, "ValidationException", "toolSpec needs a name and inputSchema.json");
+  }
+  if ("model" in body || "anthropic_version" in body) return awsError(400, "ValidationException", "extraneous key is not permitted");
+  return undefined;
+}
+
+/** A scripted reply as ConverseStream sends it: named events in the event-stream framing. */
+export function converseFrames(reply: Reply): Uint8Array {
+  const events: [string, unknown][] = [["messageStart", { role: "assistant" }]];
+  let index = 0;
+  if (reply.text) {
+    events.push(["contentBlockDelta", { contentBlockIndex: index, delta: { text: reply.text } }], ["contentBlockStop", { contentBlockIndex: index }]);
+    index++;
+  }
+  for (const call of reply.toolCalls ?? []) {
+    const id = call.id ?? `tooluse_${randomUUID().slice(0, 12)}`;
+    const input = JSON.stringify(call.arguments);
+    events.push(
+      ["contentBlockStart", { contentBlockIndex: index, start: { toolUse: { toolUseId: id, name: call.name } } }],
+      ["contentBlockDelta", { contentBlockIndex: index, delta: { toolUse: { input: input.slice(0, 5) } } }],
+      ["contentBlockDelta", { contentBlockIndex: index, delta: { toolUse: { input: input.slice(5) } } }],
+      ["contentBlockStop", { contentBlockIndex: index }],
+    );
+    index++;
+  }
+  const stop = reply.toolCalls?.length ? "tool_use" : reply.stop === "length" ? "max_tokens" : "end_turn";
+  const usage = { input: 12, output: 7, ...reply.usage };
+  events.push(["messageStop", { stopReason: stop }], ["metadata", { usage: { inputTokens: usage.input, outputTokens: usage.output, totalTokens: usage.input + usage.output }, metrics: { latencyMs: 5 } }]);
+  return Buffer.concat(events.map(([type, body]) => encodeEventStreamMessage({ ":event-type": type, ":content-type": "application/json", ":message-type": "event" }, new TextEncoder().encode(JSON.stringify(body)))));
 }
 
 function bodyRefusal(request: RecordedRequest): Refusal | undefined {

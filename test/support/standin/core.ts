@@ -7,7 +7,7 @@ import { openaiResponsesFormat } from "./openai-responses.ts";
 import { PrefixCheck } from "./prefix-check.ts";
 import { type Fault, type Reply, type Turn, isFault } from "./script.ts";
 import { applyStopSequences, stopSequencesOf } from "./stop-sequences.ts";
-import { type CloudAccounts, CloudState, azureRefusal, bedrockFrames, bedrockRefusal, googleTokenAnswer, vertexRefusal } from "./cloud.ts";
+import { type CloudAccounts, CloudState, azureRefusal, bedrockFrames, bedrockRefusal, converseFrames, googleTokenAnswer, vertexRefusal } from "./cloud.ts";
 import { CodeAssist, type Refusal, anthropicOAuthRefusal, codeAssistFormat, codexListing, codexListingRefusal, codexRefusal, copilotListing, copilotRefusal } from "./subscriptions.ts";
 
 export interface RecordedRequest {
@@ -148,7 +148,7 @@ export async function startStandin(options: StandinOptions = {}): Promise<Standi
       recorded.refused = true;
       return Response.json(refusal.body, { status: refusal.status });
     }
-    if (route.format === anthropicFormat) {
+    if (route.format === anthropicFormat && route.framing !== "converse") {
       const refused = forcedToolWhileThinking(body) ?? prefixCheck.check(body);
       recorded.refused = refused !== undefined || undefined;
       if (refused) return Response.json(anthropicFormat.error(400, refused, "invalid_request_error"), { status: 400 });
@@ -163,6 +163,7 @@ export async function startStandin(options: StandinOptions = {}): Promise<Standi
     const context = { model, serial: ++serial };
     if (route.format === anthropicFormat && turn.thinking !== undefined) prefixCheck.issue(anthropicFormat.signature?.(context) ?? "", body);
     const reply = applyStopSequences(turn, stopSequencesOf(route.format.name, body));
+    if (route.framing === "converse") return new Response(converseFrames(reply), { headers: { "content-type": "application/vnd.amazon.eventstream" } });
     if (route.framing === "bedrock") return new Response(bedrockFrames(route.format.events(reply, context)), { headers: { "content-type": "application/vnd.amazon.eventstream" } });
     return streamReply(route.format, reply, route.format.events(reply, context), options.fast ?? false, recorded);
   }
@@ -193,14 +194,18 @@ interface Route {
   model?: string;
   /** A subscription backend's rules: what it refuses before answering. */
   check?: (request: RecordedRequest, codeAssist: CodeAssist) => Refusal | undefined;
-  /** Bedrock's event-stream framing instead of SSE. */
-  framing?: "bedrock";
+  /** Bedrock's event-stream framing instead of SSE: InvokeModel's chunks, or Converse's named events. */
+  framing?: "bedrock" | "converse";
 }
 
 /** The cloud accounts' endpoints, under the paths their real hosts use. */
 function cloudRouteOf(path: string, cloud: CloudState): Route | undefined {
   const bedrock = /^\/model\/([^/]+)\/invoke-with-response-stream$/.exec(path);
   if (bedrock) return { format: anthropicFormat, model: decodeURIComponent(bedrock[1]!), framing: "bedrock", check: (request) => bedrockRefusal(request, cloud) };
+  // Converse has no SSE twin among the formats: the reply is framed straight from the script. The
+  // Anthropic format stands in for its errors, which Bedrock sends as JSON bodies all the same.
+  const converse = /^\/model\/([^/]+)\/converse-stream$/.exec(path);
+  if (converse) return { format: anthropicFormat, model: decodeURIComponent(converse[1]!), framing: "converse", check: (request) => bedrockRefusal(request, cloud, true) };
   const vertex = /^\/v1\/projects\/([^/]+)\/locations\/([^/]+)\/publishers\/(google|anthropic)\/models\/([^/:]+):(streamGenerateContent|streamRawPredict)$/.exec(path);
   if (vertex) {
     const [, project, location, publisher, model] = vertex;
