@@ -125,6 +125,36 @@ describe("Amazon Bedrock", () => {
   });
 });
 
+describe("cloud model lists", () => {
+  test("omp models asks Bedrock (signed ListFoundationModels) and Azure (api-key) what they serve; a listed Bedrock model takes the right wire API", async () => {
+    const served = await startStandin({ cloud: { aws, azure }, models: [{ id: "anthropic.claude-opus-9-v1:0" }, { id: "amazon.nova-ultra-v2:0" }, { id: "gpt-7" }] });
+    try {
+      const { home, repo } = workspace();
+      const env = {
+        AWS_REGION: aws.region,
+        AWS_ACCESS_KEY_ID: aws.accessKeyId,
+        AWS_SECRET_ACCESS_KEY: aws.secretAccessKey,
+        AWS_ENDPOINT_URL: served.url,
+        AWS_EC2_METADATA_DISABLED: "true",
+        AZURE_OPENAI_BASE_URL: `${served.url}/openai/v1`,
+        AZURE_OPENAI_API_KEY: azure.key,
+      };
+      const listed = await runAgent(["models", "--refresh"], { home, cwd: repo, env });
+      expect(listed.code).toBe(0);
+      expect(listed.stdout).toContain("amazon-bedrock/amazon.nova-ultra-v2:0");
+      expect(listed.stdout).toContain("azure/gpt-7");
+      const get = served.requests.find((r) => r.path === "/foundation-models")!;
+      expect(get.headers.authorization).toStartWith(`AWS4-HMAC-SHA256 Credential=${aws.accessKeyId}/`);
+      served.setScript([{ text: "nova answered" }]);
+      const answered = await runAgent(["-p", "--model", "amazon-bedrock/amazon.nova-ultra-v2:0", "hi"], { home, cwd: repo, env });
+      expect(answered.stdout).toContain("nova answered");
+      expect(modelRequests(served).at(-1)!.path).toBe("/model/amazon.nova-ultra-v2%3A0/converse-stream");
+    } finally {
+      await served.close();
+    }
+  });
+});
+
 describe("Google Vertex AI", () => {
   const env = (dir: string) => ({ GOOGLE_APPLICATION_CREDENTIALS: serviceAccountFile(dir), GOOGLE_VERTEX_BASE_URL: standin.url, GOOGLE_CLOUD_LOCATION: google.location });
 

@@ -1,5 +1,5 @@
 import { azureAccessToken } from "./azure-credentials.ts";
-import { type Transport, fillPlaceholder, withoutDirectAuth } from "./transport.ts";
+import { type Transport, fillPlaceholder, getJson, withoutDirectAuth } from "./transport.ts";
 
 type Env = Record<string, string | undefined>;
 
@@ -41,5 +41,16 @@ export const azureTransport: Transport = {
       url += `?api-version=${encodeURIComponent(version)}`;
     }
     return { url, headers, body: JSON.stringify(body) };
+  },
+
+  /** The models the resource can deploy (`GET …/openai/v1/models`; Foundry's Anthropic `/v1/models`). */
+  async listModels(source, apiKey, signal) {
+    const env = process.env;
+    const foundry = source.api === "anthropic-messages";
+    const resource = foundry ? (env.ANTHROPIC_FOUNDRY_RESOURCE ?? env.AZURE_FOUNDRY_RESOURCE) : env.AZURE_OPENAI_RESOURCE_NAME;
+    const base = fillPlaceholder(source.baseUrl, "resource", resource, foundry ? "set ANTHROPIC_FOUNDRY_RESOURCE" : "set AZURE_OPENAI_RESOURCE_NAME");
+    const auth: Record<string, string> = apiKey ? { "api-key": apiKey } : { authorization: `Bearer ${(await azureAccessToken(env)).accessToken}` };
+    const body = await getJson(foundry ? `${base}/v1/models` : `${base}/models`, foundry ? { ...auth, "anthropic-version": "2023-06-01" } : auth, signal);
+    return ((body.data as Record<string, unknown>[] | undefined) ?? []).flatMap((m) => (typeof m.id === "string" ? [{ id: m.id }] : []));
   },
 };

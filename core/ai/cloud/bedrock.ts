@@ -2,7 +2,8 @@ import type { SseEvent } from "../http/sse.ts";
 import { awsCredentials, awsRegion } from "./aws-credentials.ts";
 import { readEventStream } from "./event-stream.ts";
 import { signV4 } from "./sigv4.ts";
-import { type Transport, anthropicCloudBody, fillPlaceholder, withoutDirectAuth } from "./transport.ts";
+import type { ListedModel } from "../model-lists.ts";
+import { type Transport, anthropicCloudBody, fillPlaceholder, getJson, withoutDirectAuth } from "./transport.ts";
 
 const ANTHROPIC_VERSION = "bedrock-2023-05-31";
 
@@ -40,6 +41,23 @@ export const bedrockTransport: Transport = {
     if (options.apiKey) return { url: url.href, headers: { ...headers, authorization: `Bearer ${options.apiKey}` }, body };
     const credentials = await awsCredentials(env);
     return { url: url.href, headers: signV4({ method: "POST", url, headers, body, region, service: "bedrock", credentials }), body };
+  },
+
+  /** ListFoundationModels on the control-plane host (AWS_ENDPOINT_URL_BEDROCK overrides it): text models that stream. */
+  async listModels(source, apiKey, signal) {
+    const env = process.env;
+    const region = awsRegion(env) ?? "us-east-1";
+    const base = (env.AWS_ENDPOINT_URL_BEDROCK ?? env.AWS_ENDPOINT_URL ?? `https://bedrock.${region}.amazonaws.com`).replace(/\/+$/, "");
+    const url = new URL(`${base}/foundation-models?byOutputModality=TEXT`);
+    const headers = apiKey ? { authorization: `Bearer ${apiKey}` } : signV4({ method: "GET", url, headers: {}, body: "", region, service: "bedrock", credentials: await awsCredentials(env) });
+    const body = await getJson(url.href, headers, signal);
+    const out: ListedModel[] = [];
+    for (const summary of (body.modelSummaries as Record<string, unknown>[] | undefined) ?? []) {
+      if (typeof summary.modelId !== "string" || summary.responseStreamingSupported === false) continue;
+      const api = summary.providerName === "Anthropic" ? "anthropic-messages" : "bedrock-converse";
+      out.push({ id: summary.modelId, api, ...(typeof summary.modelName === "string" && { name: summary.modelName }) });
+    }
+    return out;
   },
 
   async *events(body) {

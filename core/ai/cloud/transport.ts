@@ -1,7 +1,8 @@
 import type { TransportId } from "../providers-table.ts";
 import type { ProviderRequest } from "../http/provider-stream.ts";
 import type { SseEvent } from "../http/sse.ts";
-import type { Model } from "../model.ts";
+import type { ListedModel } from "../model-lists.ts";
+import type { Api, Model } from "../model.ts";
 import type { StreamOptions } from "../stream.ts";
 
 /** A request as it goes on the wire: the body already serialised, since a signature covers its bytes. */
@@ -22,6 +23,8 @@ export interface Transport {
   prepare(request: ProviderRequest, model: Model, options: StreamOptions): Promise<WireRequest>;
   /** The response body as the events the adapter's decoder takes; absent: SSE. */
   events?(body: ReadableStream<Uint8Array>): AsyncGenerator<SseEvent>;
+  /** What the account serves now, for `omp models`; throws with a reason when it cannot say. */
+  listModels(source: { provider: string; api: Api; baseUrl: string }, apiKey: string | undefined, signal: AbortSignal): Promise<ListedModel[]>;
 }
 
 export async function loadTransport(id: TransportId): Promise<Transport> {
@@ -58,6 +61,17 @@ export function anthropicCloudBody(body: unknown, version: string, headers: Reco
   const betas = headers["anthropic-beta"];
   if (betas) out.anthropic_beta = betas.split(",").map((beta) => beta.trim()).filter(Boolean);
   return out;
+}
+
+/** A JSON GET with a time limit and a bounded body, for the accounts' model lists. */
+export async function getJson(url: string, headers: Record<string, string>, signal: AbortSignal): Promise<Record<string, unknown>> {
+  const response = await fetch(url, { headers: { accept: "application/json", ...headers }, signal });
+  const text = await response.text();
+  if (!response.ok) throw new Error(`GET ${new URL(url).pathname} answered ${response.status}${text ? `: ${text.slice(0, 200)}` : ""}`);
+  if (text.length > 8 * 1024 * 1024) throw new Error(`GET ${new URL(url).pathname} answered more than 8 MB`);
+  const body: unknown = JSON.parse(text);
+  if (body === null || typeof body !== "object") throw new Error(`GET ${new URL(url).pathname} answered something that is not a JSON object`);
+  return body as Record<string, unknown>;
 }
 
 /** A `{name}` placeholder of a provider's default base URL, filled from the first variable set. */

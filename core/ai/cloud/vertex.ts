@@ -48,4 +48,8 @@ export const vertexTransport: Transport = {
     }
     throw new Error(`${model.provider}: ${model.id} speaks ${model.api}, which Vertex AI is not reached with here`);
   },
+
+  async listModels() {
+    throw new Error("Vertex AI's publisher models are the catalog's; use models.yml for others");
+  },
 };

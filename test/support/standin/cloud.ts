@@ -35,7 +35,7 @@ export function bedrockRefusal(request: RecordedRequest, state: CloudState, conv
   if (!aws) return awsError(500, "InternalServerException", "stand-in: no AWS account configured");
   const authorization = request.headers.authorization ?? "";
   const body = converse ? converseBodyRefusal : bodyRefusal;
-  if (aws.bearer && authorization === `Bearer ${aws.bearer}`) return body(request);
+  if (aws.bearer && authorization === `Bearer ${aws.bearer}`) return request.method === "GET" ? undefined : body(request);
   const match = /^AWS4-HMAC-SHA256 Credential=([^/]+)\/(\d{8})\/([^/]+)\/([^/]+)\/aws4_request, SignedHeaders=([^,]+), Signature=([0-9a-f]{64})$/.exec(authorization);
   if (!match) return awsError(403, "UnrecognizedClientException", "The security token included in the request is invalid.");
   const [, keyId, day, region, service, signedHeaders, signature] = match;
@@ -54,14 +54,14 @@ export function bedrockRefusal(request: RecordedRequest, state: CloudState, conv
     .sort()
     .join("&");
   const payloadHash = createHash("sha256").update(request.rawBody ?? "").digest("hex");
-  const canonical = `POST\n${path}\n${query}\n${canonicalHeaders}\n${signedHeaders}\n${payloadHash}`;
+  const canonical = `${request.method}\n${path}\n${query}\n${canonicalHeaders}\n${signedHeaders}\n${payloadHash}`;
   const scope = `${day}/${region}/${service}/aws4_request`;
   const toSign = `AWS4-HMAC-SHA256\n${stamp}\n${scope}\n${createHash("sha256").update(canonical).digest("hex")}`;
   let key: Buffer = createHmac("sha256", `AWS4${aws.secretAccessKey}`).update(day!).digest();
   for (const part of [region!, service!, "aws4_request"]) key = createHmac("sha256", key).update(part).digest();
   const expected = createHmac("sha256", key).update(toSign).digest("hex");
   if (expected !== signature) return awsError(403, "InvalidSignatureException", "The request signature we calculated does not match the signature you provided.");
-  return body(request);
+  return request.method === "GET" ? undefined : body(request);
 }
 
 /** Converse's own rules: alternating turns that start with the user, tools as toolSpecs with a JSON schema. */

@@ -121,6 +121,16 @@ export async function startStandin(options: StandinOptions = {}): Promise<Standi
     const codeAssistAnswer = codeAssist.answer(recorded);
     if (codeAssistAnswer) return codeAssistAnswer;
 
+    if (req.method === "GET" && path === "/foundation-models") {
+      const refusal = bedrockRefusal(recorded, cloud);
+      if (refusal) return Response.json(refusal.body, { status: refusal.status });
+      const modelSummaries = (options.models ?? []).map((m) => ({ modelId: m.id, modelName: m.id, providerName: m.id.startsWith("anthropic.") ? "Anthropic" : "Amazon", outputModalities: ["TEXT"], responseStreamingSupported: true }));
+      return Response.json({ modelSummaries });
+    }
+    if (req.method === "GET" && path === "/openai/v1/models") {
+      const refusal = azureRefusal(recorded, cloud, false);
+      return refusal ? Response.json(refusal.body, { status: refusal.status }) : Response.json(modelsListing(options.models ?? [], "openai"));
+    }
     if (req.method === "GET") {
       if (path === "/v1/models" && recorded.headers["anthropic-version"]) return Response.json(anthropicListing(options.models ?? []));
       if (path === "/v1beta/models") return Response.json(geminiListing(options.models ?? []));
