@@ -44,7 +44,9 @@ describe("catalog", () => {
     expect(models.length).toBe(Object.values(CATALOG).flat().length);
     for (const m of models) {
       expect(Model.safeParse(m).success).toBe(true);
-      expect(m.api).toBe(getProvider(m.provider)!.api);
+      // A catalog entry may name its own API (Bedrock's Converse models); otherwise the provider's.
+      const entry = CATALOG[m.provider]!.find((c) => c.id === m.id)!;
+      expect(m.api).toBe(entry.api ?? getProvider(m.provider)!.api);
       expect(m.maxTokens).toBeLessThanOrEqual(m.contextWindow);
       expect(m.cost.output).toBeGreaterThanOrEqual(m.cost.input);
       // A thinking spec belongs to a reasoning model, and a named-effort one names its efforts.
