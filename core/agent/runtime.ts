@@ -161,10 +161,10 @@ export class Runtime {
     let models = this.models;
     let wanted = pattern ?? this.options.settings.model;
     if (wanted === undefined) {
-      wanted = defaultModelPattern(models, (p) => this.hasKey(p));
+      wanted = defaultModelPattern(models, (p) => this.hasKey(p), this.options.env);
       if (wanted === undefined) {
         models = await this.availableModels();
-        wanted = defaultModelPattern(models, (p) => this.hasKey(p));
+        wanted = defaultModelPattern(models, (p) => this.hasKey(p), this.options.env);
       }
       if (wanted === undefined) {
         throw new NoModelError(

@@ -1,4 +1,4 @@
-import { existsSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import type { Api } from "./model.ts";
 
 export interface ProviderInfo {
@@ -146,17 +146,32 @@ export const PROVIDERS: readonly ProviderInfo[] = [
 const home = (env: Env) => env.HOME ?? "";
 const exists = (path: string) => path !== "" && existsSync(path);
 
+/** The machine's maker as its firmware names it: EC2 and Compute Engine hand out credentials through their metadata servers. */
+let machineVendor: string | undefined;
+function onCloudMachine(name: string): boolean {
+  if (machineVendor === undefined) {
+    try {
+      machineVendor = `${readFileSync("/sys/class/dmi/id/sys_vendor", "utf8")} ${readFileSync("/sys/class/dmi/id/product_name", "utf8")}`;
+    } catch {
+      machineVendor = "";
+    }
+  }
+  return machineVendor.includes(name);
+}
+
 /** AWS's chain: keys in the environment, a profile in the shared files, a container or web-identity role. */
 function awsCredentialsPresent(env: Env): boolean {
   if (env.AWS_ACCESS_KEY_ID && env.AWS_SECRET_ACCESS_KEY) return true;
   if (env.AWS_PROFILE || env.AWS_CONTAINER_CREDENTIALS_FULL_URI || env.AWS_CONTAINER_CREDENTIALS_RELATIVE_URI || env.AWS_WEB_IDENTITY_TOKEN_FILE) return true;
-  return exists(env.AWS_SHARED_CREDENTIALS_FILE ?? `${home(env)}/.aws/credentials`) || exists(env.AWS_CONFIG_FILE ?? `${home(env)}/.aws/config`);
+  if (exists(env.AWS_SHARED_CREDENTIALS_FILE ?? `${home(env)}/.aws/credentials`) || exists(env.AWS_CONFIG_FILE ?? `${home(env)}/.aws/config`)) return true;
+  return env.AWS_EC2_METADATA_DISABLED?.toLowerCase() !== "true" && (env.AWS_EC2_METADATA_SERVICE_ENDPOINT !== undefined || onCloudMachine("Amazon EC2"));
 }
 
 /** Google's Application Default Credentials: a key file, or gcloud's application-default login. */
 function googleCredentialsPresent(env: Env): boolean {
   if (env.GOOGLE_APPLICATION_CREDENTIALS) return true;
-  return exists(`${env.CLOUDSDK_CONFIG ?? `${home(env)}/.config/gcloud`}/application_default_credentials.json`);
+  if (exists(`${env.CLOUDSDK_CONFIG ?? `${home(env)}/.config/gcloud`}/application_default_credentials.json`)) return true;
+  return env.GCE_METADATA_HOST !== undefined || onCloudMachine("Google Compute Engine");
 }
 
 /** Entra ID: a service principal's secret in the environment, or an `az login`. */

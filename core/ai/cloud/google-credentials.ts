@@ -33,7 +33,7 @@ export async function googleAccessToken(env: Env): Promise<GoogleToken> {
 }
 
 async function mint(env: Env): Promise<GoogleToken> {
-  const file = env.GOOGLE_APPLICATION_CREDENTIALS ?? join(env.CLOUDSDK_CONFIG ?? join(env.HOME ?? "", ".config", "gcloud"), "application_default_credentials.json");
+  const file = env.GOOGLE_APPLICATION_CREDENTIALS || join(env.CLOUDSDK_CONFIG ?? join(env.HOME ?? "", ".config", "gcloud"), "application_default_credentials.json");
   let key: Record<string, unknown> | undefined;
   try {
     key = JSON.parse(readFileSync(file, "utf8"));

@@ -13,8 +13,8 @@ import type { Refusal } from "./subscriptions.ts";
 
 export interface CloudAccounts {
   aws?: { accessKeyId: string; secretAccessKey: string; sessionToken?: string; region: string; bearer?: string };
-  google?: { clientEmail: string; publicKeyPem: string; project: string; location: string };
-  azure?: { key: string };
+  google?: { clientEmail: string; publicKeyPem: string; project: string; location: string; user?: { clientId: string; clientSecret: string; refreshToken: string } };
+  azure?: { key: string; tenant?: string; clientId?: string; clientSecret?: string };
 }
 
 export class CloudState {
@@ -129,6 +129,12 @@ export function googleTokenAnswer(form: URLSearchParams, state: CloudState, url:
   const google = state.accounts.google;
   const refuse = (description: string) => Response.json({ error: "invalid_grant", error_description: description }, { status: 400 });
   if (!google) return refuse("no service account configured");
+  if (form.get("grant_type") === "refresh_token") {
+    const user = google.user;
+    if (!user || form.get("client_id") !== user.clientId || form.get("client_secret") !== user.clientSecret) return Response.json({ error: "invalid_client" }, { status: 401 });
+    if (form.get("refresh_token") !== user.refreshToken) return refuse("Token has been expired or revoked.");
+    return mint(state);
+  }
   if (form.get("grant_type") !== "urn:ietf:params:oauth:grant-type:jwt-bearer") return refuse("unsupported grant_type");
   const [header, claims, signature] = (form.get("assertion") ?? "").split(".");
   if (!header || !claims || !signature) return refuse("malformed assertion");
@@ -139,9 +145,22 @@ export function googleTokenAnswer(form: URLSearchParams, state: CloudState, url:
   if (payload.aud !== url) return refuse("Invalid audience");
   if (!String(payload.scope ?? "").includes("https://www.googleapis.com/auth/cloud-platform")) return refuse("Invalid scope");
   if (!(payload.exp > now && payload.iat <= now + 60 && payload.exp - payload.iat <= 3600)) return refuse("Invalid JWT: Token must be a short-lived token (60 minutes)");
+  return mint(state);
+}
+
+function mint(state: CloudState): Response {
   const token = `ya29.standin-${randomUUID()}`;
   state.tokens.add(token);
   return Response.json({ access_token: token, expires_in: 3599, token_type: "Bearer" });
+}
+
+/** Entra ID's client-credentials grant (login.microsoftonline.com/<tenant>/oauth2/v2.0/token). */
+export function entraTokenAnswer(tenant: string, form: URLSearchParams, state: CloudState): Response {
+  const azure = state.accounts.azure;
+  if (!azure?.tenant || tenant !== azure.tenant) return Response.json({ error: "invalid_request", error_description: "AADSTS90002: Tenant not found." }, { status: 400 });
+  if (form.get("grant_type") !== "client_credentials" || form.get("scope") !== "https://cognitiveservices.azure.com/.default") return Response.json({ error: "invalid_scope" }, { status: 400 });
+  if (form.get("client_id") !== azure.clientId || form.get("client_secret") !== azure.clientSecret) return Response.json({ error: "invalid_client", error_description: "AADSTS7000215: Invalid client secret provided." }, { status: 401 });
+  return mint(state);
 }
 
 export function vertexRefusal(request: RecordedRequest, state: CloudState, publisher: string, project: string, location: string): Refusal | undefined {
@@ -159,7 +178,8 @@ export function vertexRefusal(request: RecordedRequest, state: CloudState, publi
 
 /** Azure OpenAI and Foundry: the resource key in `api-key`; a dated route needs its api-version. */
 export function azureRefusal(request: RecordedRequest, state: CloudState, dated: boolean): Refusal | undefined {
-  if (!state.accounts.azure || request.headers["api-key"] !== state.accounts.azure.key) {
+  const bearer = (request.headers.authorization ?? "").replace(/^Bearer /, "");
+  if (!state.accounts.azure || (request.headers["api-key"] !== state.accounts.azure.key && !state.tokens.has(bearer))) {
     return { status: 401, body: { error: { code: "401", message: "Access denied due to invalid subscription key or wrong API endpoint." } } };
   }
   if (dated && !/^\d{4}-\d{2}-\d{2}(-preview)?$/.test(request.query["api-version"] ?? "")) {

@@ -7,7 +7,7 @@ import { openaiResponsesFormat } from "./openai-responses.ts";
 import { PrefixCheck } from "./prefix-check.ts";
 import { type Fault, type Reply, type Turn, isFault } from "./script.ts";
 import { applyStopSequences, stopSequencesOf } from "./stop-sequences.ts";
-import { type CloudAccounts, CloudState, azureRefusal, bedrockFrames, bedrockRefusal, converseFrames, googleTokenAnswer, vertexRefusal } from "./cloud.ts";
+import { type CloudAccounts, CloudState, azureRefusal, bedrockFrames, bedrockRefusal, converseFrames, entraTokenAnswer, googleTokenAnswer, vertexRefusal } from "./cloud.ts";
 import { CodeAssist, type Refusal, anthropicOAuthRefusal, codeAssistFormat, codexListing, codexListingRefusal, codexRefusal, copilotListing, copilotRefusal } from "./subscriptions.ts";
 
 export interface RecordedRequest {
@@ -150,6 +150,8 @@ export async function startStandin(options: StandinOptions = {}): Promise<Standi
     // Anthropic's token counter; a fixed count, so tests can tell it from an estimate.
     if (path === "/v1/messages/count_tokens") return Response.json({ input_tokens: COUNTED_TOKENS });
     if (path === "/token" && req.method === "POST") return googleTokenAnswer(new URLSearchParams(text), cloud, `${url.origin}/token`);
+    const entra = /^\/([^/]+)\/oauth2\/v2\.0\/token$/.exec(path);
+    if (entra && req.method === "POST") return entraTokenAnswer(decodeURIComponent(entra[1]!), new URLSearchParams(text), cloud);
     const route = routeOf(path) ?? cloudRouteOf(path, cloud);
     if (!route) return new Response(`stand-in: no endpoint ${req.method} ${path}`, { status: 404 });
     recorded.format = route.format.name;
