@@ -395,7 +395,7 @@ export class Runtime {
    * environment (a command the model runs sees them all).
    */
   secrets(apiKey: string | undefined): string[] {
-    const fromEnv = PROVIDERS.flatMap((provider) => provider.keyEnv.map((name) => this.options.env[name]));
+    const fromEnv = PROVIDERS.flatMap((provider) => [...provider.keyEnv, ...(provider.secretEnv ?? [])].map((name) => this.options.env[name]));
     // Every configured and stored secret, not only the one in use: a tool's output or an echoed error may show any of them.
     const configured = Object.values(this.options.modelsConfig.providers).map((provider) => {
       const key = provider.apiKey?.trim();

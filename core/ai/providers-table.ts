@@ -27,6 +27,8 @@ export interface ProviderInfo {
    * Google's Application Default Credentials, `az` logins): true when one seems to be there.
    */
   ambient?: (env: Env) => boolean;
+  /** Secrets besides the key that the cloud's chain reads from the environment: kept out of files like keys. */
+  secretEnv?: string[];
 }
 
 export type TransportId = "bedrock" | "vertex" | "azure";
@@ -99,6 +101,7 @@ export const PROVIDERS: readonly ProviderInfo[] = [
     ]),
     transport: "bedrock",
     ambient: awsCredentialsPresent,
+    secretEnv: ["AWS_SECRET_ACCESS_KEY", "AWS_SESSION_TOKEN", "AWS_CONTAINER_AUTHORIZATION_TOKEN"],
   },
   {
     ...cloud("google-vertex", "Google Vertex AI", "google-generative-ai", "https://{location}-aiplatform.googleapis.com", ["GOOGLE_CLOUD_API_KEY"], ["GOOGLE_VERTEX_BASE_URL"]),
@@ -114,11 +117,13 @@ export const PROVIDERS: readonly ProviderInfo[] = [
     ...cloud("azure", "Azure OpenAI (Responses)", "openai-responses", "https://{resource}.openai.azure.com/openai/v1", ["AZURE_OPENAI_API_KEY"], ["AZURE_OPENAI_BASE_URL"]),
     transport: "azure",
     ambient: azureCredentialsPresent,
+    secretEnv: ["AZURE_CLIENT_SECRET"],
   },
   {
     ...cloud("azure-chat", "Azure OpenAI (Chat Completions)", "openai-completions", "https://{resource}.openai.azure.com/openai/v1", ["AZURE_OPENAI_API_KEY"], ["AZURE_OPENAI_BASE_URL"]),
     transport: "azure",
     ambient: azureCredentialsPresent,
+    secretEnv: ["AZURE_CLIENT_SECRET"],
   },
   {
     ...cloud("azure-foundry", "Claude on Microsoft Foundry", "anthropic-messages", "https://{resource}.services.ai.azure.com/anthropic", ["ANTHROPIC_FOUNDRY_API_KEY"], [
@@ -127,6 +132,7 @@ export const PROVIDERS: readonly ProviderInfo[] = [
     ]),
     transport: "azure",
     ambient: azureCredentialsPresent,
+    secretEnv: ["AZURE_CLIENT_SECRET"],
   },
   // The long tail: OpenAI-compatible services, each at its documented base URL and variable.
   cloud("fireworks", "Fireworks AI", "openai-completions", "https://api.fireworks.ai/inference/v1", ["FIREWORKS_API_KEY"], ["FIREWORKS_BASE_URL"]),

@@ -73,6 +73,17 @@ describe("Amazon Bedrock", () => {
     for (const file of sessionFiles(home)) expect(readFileSync(file, "utf8")).not.toContain(aws.secretAccessKey);
   });
 
+  test("the AWS secret key is redacted from what a tool saves and the session keeps", async () => {
+    const ws = workspace();
+    standin.setScript([{ toolCalls: [{ name: "bash", arguments: { command: "echo secret=$AWS_SECRET_ACCESS_KEY" } }] }, { text: "done" }]);
+    const env = { ...base(), AWS_ACCESS_KEY_ID: aws.accessKeyId, AWS_SECRET_ACCESS_KEY: aws.secretAccessKey };
+    const result = await runAgent(["-p", "--model", "amazon-bedrock/anthropic.claude-sonnet-5-5-v1:0", "show it"], { home: ws.home, cwd: ws.repo, env });
+    expect(result.code).toBe(0);
+    const files = sessionFiles(ws.home);
+    expect(files.length).toBeGreaterThan(0);
+    for (const file of files) expect(readFileSync(file, "utf8")).not.toContain(aws.secretAccessKey);
+  });
+
   test("a profile whose credential_process prints temporary credentials (AWS_PROFILE, ~/.aws/config)", async () => {
     const { home } = workspace();
     mkdirSync(join(home, ".aws"), { recursive: true });
