@@ -91,13 +91,17 @@ describe("AWS credential chain", () => {
 });
 
 describe("Google and Azure sign-ins", () => {
-  test("gcloud's application-default user login: its refresh token traded for an access token", async () => {
+  test("gcloud's application-default user login: its refresh token traded for an access token; the project from gcloud's configuration", async () => {
     const { home, repo } = workspace();
     mkdirSync(join(home, ".config", "gcloud"), { recursive: true });
     writeFileSync(
       join(home, ".config", "gcloud", "application_default_credentials.json"),
-      JSON.stringify({ type: "authorized_user", client_id: user.clientId, client_secret: user.clientSecret, refresh_token: user.refreshToken, token_uri: `${standin.url}/token`, quota_project_id: "omp-project" }),
+      JSON.stringify({ type: "authorized_user", client_id: user.clientId, client_secret: user.clientSecret, refresh_token: user.refreshToken, token_uri: `${standin.url}/token` }),
     );
+    // No project in the environment or the login file: gcloud's active configuration names it.
+    mkdirSync(join(home, ".config", "gcloud", "configurations"));
+    writeFileSync(join(home, ".config", "gcloud", "active_config"), "work");
+    writeFileSync(join(home, ".config", "gcloud", "configurations", "config_work"), "[core]\naccount = me@example.com\nproject = omp-project\n");
     standin.setScript([{ text: "vertex via gcloud" }]);
     const result = await runAgent(["-p", "--model", "google-vertex/gemini-4-carbon", "hi"], { home, cwd: repo, env: { GOOGLE_VERTEX_BASE_URL: standin.url, GOOGLE_CLOUD_LOCATION: "global" } });
     expect(result.stderr).toBe("");
@@ -119,6 +123,21 @@ describe("Google and Azure sign-ins", () => {
     // GOOGLE_APPLICATION_CREDENTIALS empty and no gcloud file: the chain reaches the metadata server.
     expect(result.stdout).toContain("vertex via metadata");
     expect(metadata.seen[0]!.path).toBe("/computeMetadata/v1/instance/service-accounts/default/token");
+  });
+
+  test("Entra ID from a signed-in `az` CLI (a scripted az on PATH: the real one needs a Microsoft login)", async () => {
+    const { home, repo } = workspace();
+    const token = `eyJ.az-cli-${crypto.randomUUID()}`;
+    standin.cloud.tokens.add(token);
+    const bin = join(home, "bin");
+    mkdirSync(bin);
+    const expected = "account get-access-token --resource https://cognitiveservices.azure.com --output json";
+    writeFileSync(join(bin, "az"), `#!/bin/sh\n[ "$*" = "${expected}" ] || { echo "unexpected: $*" >&2; exit 2; }\necho '{"accessToken": "${token}", "expires_on": ${Math.floor(Date.now() / 1000) + 3600}, "tokenType": "Bearer"}'\n`, { mode: 0o755 });
+    standin.setScript([{ text: "azure via az" }]);
+    const result = await runAgent(["-p", "--model", "azure-chat/gpt-6.2-sol", "hi"], { home, cwd: repo, env: { AZURE_OPENAI_BASE_URL: `${standin.url}/openai/v1`, PATH: `${bin}:${process.env.PATH}` } });
+    expect(result.stderr).toBe("");
+    expect(result.stdout).toContain("azure via az");
+    expect(modelRequests(standin).at(-1)!.headers.authorization).toBe(`Bearer ${token}`);
   });
 
   test("Entra ID with a service principal's client secret: the token replaces the key", async () => {

@@ -215,21 +215,55 @@ describe("Azure", () => {
 });
 
 describe("through the gateway", () => {
-  test("an Anthropic Messages client reaches Bedrock through omp auth-gateway, signed on the way", async () => {
+  test("an Anthropic Messages client runs a tool round trip on Bedrock, Vertex, Azure and Foundry through omp auth-gateway", async () => {
     const { home } = workspace();
-    const gateway = await startGatewayProcess(home, { AWS_REGION: aws.region, AWS_ENDPOINT_URL_BEDROCK_RUNTIME: standin.url, AWS_ACCESS_KEY_ID: aws.accessKeyId, AWS_SECRET_ACCESS_KEY: aws.secretAccessKey, AWS_EC2_METADATA_DISABLED: "true" });
-    try {
-      standin.setScript([{ text: "hello from bedrock" }]);
-      const before = modelRequests(standin).length;
+    const gateway = await startGatewayProcess(home, {
+      AWS_REGION: aws.region,
+      AWS_ENDPOINT_URL_BEDROCK_RUNTIME: standin.url,
+      AWS_ACCESS_KEY_ID: aws.accessKeyId,
+      AWS_SECRET_ACCESS_KEY: aws.secretAccessKey,
+      AWS_EC2_METADATA_DISABLED: "true",
+      GOOGLE_APPLICATION_CREDENTIALS: serviceAccountFile(home),
+      GOOGLE_VERTEX_BASE_URL: standin.url,
+      GOOGLE_CLOUD_LOCATION: google.location,
+      AZURE_OPENAI_BASE_URL: `${standin.url}/openai/v1`,
+      AZURE_OPENAI_API_KEY: azure.key,
+      ANTHROPIC_FOUNDRY_BASE_URL: `${standin.url}/anthropic`,
+      ANTHROPIC_FOUNDRY_API_KEY: azure.key,
+    });
+    const post = async (model: string, messages: unknown[]) => {
       const response = await fetch(`${gateway.url}/v1/messages`, {
         method: "POST",
         headers: { "content-type": "application/json", "x-api-key": gateway.token, "anthropic-version": "2023-06-01" },
-        body: JSON.stringify({ model: "amazon-bedrock/anthropic.claude-sonnet-5-5-v1:0", max_tokens: 100, messages: [{ role: "user", content: "hi" }] }),
+        body: JSON.stringify({ model, max_tokens: 100, messages, tools: [{ name: "lookup", description: "Looks a word up", input_schema: { type: "object", properties: { word: { type: "string" } } } }] }),
       });
       expect(response.status).toBe(200);
-      const body = (await response.json()) as { content: { text: string }[] };
-      expect(body.content[0]!.text).toBe("hello from bedrock");
-      expect(modelRequests(standin)[before]!.headers.authorization).toStartWith("AWS4-HMAC-SHA256");
+      return (await response.json()) as { content: { type: string; text?: string; id?: string; name?: string }[]; stop_reason: string };
+    };
+    const paths: Record<string, RegExp> = {
+      "amazon-bedrock/anthropic.claude-sonnet-5-5-v1:0": /^\/model\/.*\/invoke-with-response-stream$/,
+      "google-vertex-anthropic/claude-sonnet-5-5": /:streamRawPredict$/,
+      "azure/gpt-6.2-sol": /^\/openai\/v1\/responses$/,
+      "azure-foundry/claude-sonnet-5-5": /^\/anthropic\/v1\/messages$/,
+    };
+    try {
+      for (const [model, path] of Object.entries(paths)) {
+        standin.setScript([{ toolCalls: [{ name: "lookup", arguments: { word: "omp" } }] }, { text: `answered by ${model}` }]);
+        const before = modelRequests(standin).filter((r) => r.path !== "/token").length;
+        const first = await post(model, [{ role: "user", content: "look up omp" }]);
+        expect(first.stop_reason).toBe("tool_use");
+        const call = first.content.find((c) => c.type === "tool_use")!;
+        expect(call.name).toBe("lookup");
+        const second = await post(model, [
+          { role: "user", content: "look up omp" },
+          { role: "assistant", content: first.content },
+          { role: "user", content: [{ type: "tool_result", tool_use_id: call.id, content: "a coding agent" }] },
+        ]);
+        expect(second.content.find((c) => c.type === "text")!.text).toBe(`answered by ${model}`);
+        const sent = modelRequests(standin).filter((r) => r.path !== "/token").slice(before);
+        expect(sent.map((r) => path.test(r.path))).toEqual([true, true]);
+        expect(JSON.stringify(sent[1]!.body)).toContain("a coding agent");
+      }
     } finally {
       await gateway.stop();
     }

@@ -1,9 +1,23 @@
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
 import { googleAccessToken } from "./google-credentials.ts";
+import { parseIni } from "./ini.ts";
 import { type Transport, anthropicCloudBody, withoutDirectAuth } from "./transport.ts";
 
 type Env = Record<string, string | undefined>;
 
 const ANTHROPIC_VERSION = "vertex-2023-10-16";
+
+/** The project of gcloud's active configuration (`gcloud config set project …`), as Google's own clients fall back to it. */
+export function gcloudProject(env: Env): string | undefined {
+  const dir = env.CLOUDSDK_CONFIG ?? join(env.HOME ?? "", ".config", "gcloud");
+  try {
+    const active = env.CLOUDSDK_ACTIVE_CONFIG_NAME ?? readFileSync(join(dir, "active_config"), "utf8").trim();
+    return parseIni(readFileSync(join(dir, "configurations", `config_${active || "default"}`), "utf8")).get("core")?.project;
+  } catch {
+    return undefined;
+  }
+}
 
 /** The location: Google's variables, then Claude Code's CLOUD_ML_REGION; `global` by default. */
 export function vertexLocation(env: Env): string {
@@ -35,8 +49,8 @@ export const vertexTransport: Transport = {
       auth = { authorization: `Bearer ${token.accessToken}` };
       keyProject = token.project;
     }
-    const project = env.GOOGLE_CLOUD_PROJECT ?? env.GCLOUD_PROJECT ?? env.ANTHROPIC_VERTEX_PROJECT_ID ?? keyProject;
-    if (!project) throw new Error("set GOOGLE_CLOUD_PROJECT (or ANTHROPIC_VERTEX_PROJECT_ID) to the Vertex AI project");
+    const project = env.GOOGLE_CLOUD_PROJECT ?? env.GCLOUD_PROJECT ?? env.ANTHROPIC_VERTEX_PROJECT_ID ?? keyProject ?? gcloudProject(env);
+    if (!project) throw new Error("set GOOGLE_CLOUD_PROJECT (or ANTHROPIC_VERTEX_PROJECT_ID, or `gcloud config set project`) to the Vertex AI project");
     const prefix = `${base}/v1/projects/${encodeURIComponent(project)}/locations/${encodeURIComponent(location)}/publishers`;
     const id = encodeURIComponent(model.id);
     if (model.api === "anthropic-messages") {
