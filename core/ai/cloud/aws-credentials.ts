@@ -1,6 +1,7 @@
 import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
+import { runCredentialCommand } from "./command.ts";
 import { parseIni } from "./ini.ts";
 import type { AwsCredentials } from "./sigv4.ts";
 
@@ -15,7 +16,6 @@ const PROCESS_TIMEOUT_MS = 30_000;
 const METADATA_TIMEOUT_MS = 1_000;
 /** Refreshed this long before they expire, so a signature never carries credentials about to lapse. */
 const EXPIRY_MARGIN_MS = 5 * 60_000;
-const MAX_RESPONSE_BYTES = 64 * 1024;
 
 const cache = new Map<string, Promise<ResolvedAwsCredentials>>();
 
@@ -123,15 +123,9 @@ function parseProcessOutput(text: string, name: string): ResolvedAwsCredentials 
 
 /** `credential_process`: the user's own command line, run as the AWS CLI runs it, with a time limit. */
 async function processCredentials(command: string, name: string): Promise<ResolvedAwsCredentials> {
-  const child = Bun.spawn(["sh", "-c", command], { stdin: "ignore", stdout: "pipe", stderr: "pipe" });
-  const timer = setTimeout(() => child.kill("SIGKILL"), PROCESS_TIMEOUT_MS);
-  try {
-    const [stdout, stderr, code] = await Promise.all([new Response(child.stdout).text(), new Response(child.stderr).text(), child.exited]);
-    if (code !== 0) throw new Error(`profile ${name}: credential_process exited with ${code}${stderr.trim() ? `: ${stderr.trim().slice(0, 300)}` : ""}`);
-    return parseProcessOutput(stdout.slice(0, MAX_RESPONSE_BYTES), name);
-  } finally {
-    clearTimeout(timer);
-  }
+  const { stdout, stderr, code } = await runCredentialCommand(["sh", "-c", command], PROCESS_TIMEOUT_MS);
+  if (code !== 0) throw new Error(`profile ${name}: credential_process exited with ${code}${stderr ? `: ${stderr}` : ""}`);
+  return parseProcessOutput(stdout, name);
 }
 
 /**

@@ -1,23 +1,19 @@
 import { createSign } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
+import { type AccessToken, exchangeForToken, tokenCache } from "./token.ts";
 
 type Env = Record<string, string | undefined>;
 
-export interface GoogleToken {
-  accessToken: string;
-  expiresAt: number;
+export interface GoogleToken extends AccessToken {
   /** The project a key file names, when the environment names none. */
   project?: string;
-  source: string;
 }
 
 const SCOPE = "https://www.googleapis.com/auth/cloud-platform";
 const DEFAULT_TOKEN_URI = "https://oauth2.googleapis.com/token";
-const EXPIRY_MARGIN_MS = 5 * 60_000;
-const TIMEOUT_MS = 10_000;
 
-let cached: Promise<GoogleToken> | undefined;
+let current: (() => Promise<GoogleToken>) | undefined;
 
 /**
  * Application Default Credentials, in Google's order: the key file GOOGLE_APPLICATION_CREDENTIALS
@@ -25,11 +21,9 @@ let cached: Promise<GoogleToken> | undefined;
  * token), then gcloud's `auth application-default login` file, then the metadata server of the
  * machine omp runs on. A token is kept until shortly before it expires.
  */
-export async function googleAccessToken(env: Env): Promise<GoogleToken> {
-  const current = await cached?.catch(() => undefined);
-  if (current && current.expiresAt - EXPIRY_MARGIN_MS > Date.now()) return current;
-  cached = mint(env);
-  return cached;
+export function googleAccessToken(env: Env): Promise<GoogleToken> {
+  current ??= tokenCache(() => mint(env));
+  return current();
 }
 
 async function mint(env: Env): Promise<GoogleToken> {
@@ -51,18 +45,7 @@ async function mint(env: Env): Promise<GoogleToken> {
 const base64url = (data: string | Buffer) => Buffer.from(data).toString("base64url");
 
 async function tokenRequest(uri: string, form: Record<string, string>, source: string, project?: string): Promise<GoogleToken> {
-  const response = await fetch(uri, {
-    method: "POST",
-    headers: { "content-type": "application/x-www-form-urlencoded" },
-    body: new URLSearchParams(form).toString(),
-    signal: AbortSignal.timeout(TIMEOUT_MS),
-  });
-  const text = (await response.text()).slice(0, 64 * 1024);
-  if (!response.ok) throw new Error(`${source}: the token endpoint refused the credentials (${response.status}: ${text.slice(0, 300)})`);
-  const body = JSON.parse(text) as { access_token?: unknown; expires_in?: unknown };
-  if (typeof body.access_token !== "string") throw new Error(`${source}: the token endpoint's answer had no access_token`);
-  const seconds = typeof body.expires_in === "number" ? body.expires_in : 3600;
-  return { accessToken: body.access_token, expiresAt: Date.now() + seconds * 1000, ...(project && { project }), source };
+  return { ...(await exchangeForToken(uri, form, source)), ...(project && { project }) };
 }
 
 /** A JWT signed with the service account's RSA key (RS256), traded at its token_uri (RFC 7523). */
