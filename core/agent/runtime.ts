@@ -5,7 +5,7 @@ import { resolveApiKey } from "../auth/keys.ts";
 import { modelForCredential } from "../auth/oauth/subscription-model.ts";
 import { openCredentialSource } from "../auth/open-source.ts";
 import type { CredentialSource, ResolvedCredential } from "../auth/source.ts";
-import { rejectedKey, usageLimitReset } from "../auth/usage-limit.ts";
+import type { ProviderFailure } from "../ai/failure.ts";
 import type { ModelsConfig } from "../config/models-schema.ts";
 import type { Settings } from "../config/settings-schema.ts";
 import { OmpError } from "../errors/omp-error.ts";
@@ -341,7 +341,7 @@ export class Runtime {
       announceThinking: (selection.model.reasoning ? thinking : "off") !== resumedThinking,
       warnings,
       secrets,
-      rotateCredential: (message) => this.rotate(selection, message),
+      rotateCredential: (failure) => this.rotate(selection, failure),
       extensions: this.options.extensions,
       selectModel: (pattern) => this.selectModel(pattern, false),
     });
@@ -356,12 +356,12 @@ export class Runtime {
    * every process sharing the vault or broker) and hands over the provider's next one. A session
    * sticks to its credential otherwise.
    */
-  private async rotate(selection: ModelSelection, message: string): Promise<{ apiKey: string; model: Model } | { error: string } | undefined> {
-    const until = usageLimitReset(message);
+  private async rotate(selection: ModelSelection, failure: ProviderFailure): Promise<{ apiKey: string; model: Model } | { error: string } | undefined> {
+    const until = failure.kind === "usage-limit" ? failure.resetsAt : undefined;
     const source = this.credentialStore();
     if (!source || selection.credentialId === undefined) return undefined;
     const provider = selection.model.provider;
-    if (until === undefined) return rejectedKey(provider, message) ? this.renew(selection, source) : undefined;
+    if (until === undefined) return failure.kind === "auth" && failure.status === 401 ? this.renew(selection, source) : undefined;
     await source.block(selection.credentialId, provider, until);
     this.blocked.set(selection.credentialId, until);
     const next = await source.resolve(provider, new Set(this.blocked.keys()));
