@@ -43,7 +43,7 @@ export interface AgentFlags {
   mcpConfig?: string[];
 }
 
-const MODES = ["text", "json", "rpc"] as const;
+const MODES = ["text", "json", "rpc", "acp"] as const;
 
 /**
  * Piped or redirected input; nothing from a terminal or a device such as /dev/null. (fstat rather
@@ -105,6 +105,8 @@ const MCP_AFTER_FRAME_MS = 50;
 async function runAgentWith(messages: string[], flags: AgentFlags, cleanup: (() => Promise<void>)[]): Promise<number> {
   const mode = flags.mode ?? "text";
   if (!(MODES as readonly string[]).includes(mode)) throw new OmpError(`--mode: got ${JSON.stringify(mode)}, expected one of ${MODES.join(", ")}`, { exitCode: 2 });
+  // An editor drives this process over ACP: sessions, their cwd and prompts come from it.
+  if (mode === "acp") return (await import("./modes/acp.ts")).runAcp(flags);
   const cwd = resolve(process.cwd());
   if (!flags.print && mode === "text") {
     const hint = misplacedCommand(messages);
