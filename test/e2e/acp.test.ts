@@ -6,6 +6,9 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { agentTestFile, workspace } from "../support/agent-harness.ts";
 import { AcpClient } from "../support/acp-client.ts";
+import { EVERYTHING } from "../support/mcp/fixtures.ts";
+import { OMP, ROOT, cleanEnv } from "../support/omp.ts";
+import { agentEnv } from "../support/agent-harness.ts";
 
 const standin = await agentTestFile();
 const MODEL = "anthropic/claude-opus-5-5";
@@ -125,5 +128,43 @@ describe("omp acp with the SDK's client", () => {
     } finally {
       await c.close();
     }
+  });
+
+  test("an MCP server passed by the client in session/new is used by the model", async () => {
+    const { home, repo } = workspace();
+    standin.setScript([{ toolCalls: [{ name: "mcp__everything__echo", arguments: { message: "via the client" } }] }, { text: "echoed" }]);
+    const c = client(home, repo, ["--approval-mode", "yolo"]);
+    try {
+      await c.initialize();
+      const { sessionId } = await c.newSession(repo, [{ name: "everything", command: "node", args: [EVERYTHING, "stdio"], env: [] }]);
+      expect((await c.prompt(sessionId, "echo")).stopReason).toBe("end_turn");
+      const first = JSON.stringify(standin.requests.at(-2)!.body);
+      expect(first).toContain("mcp__everything__echo");
+      const update = c.updatesOf("tool_call_update").find((u) => u.status === "completed");
+      expect(JSON.stringify(update?.content)).toContain("Echo: via the client");
+    } finally {
+      await c.close();
+    }
+  });
+});
+
+describe("omp acp with acpx", () => {
+  test("acpx exec streams the answer and approves a command with --approve-all", async () => {
+    const { home, repo } = workspace();
+    standin.setScript([{ toolCalls: [{ name: "bash", arguments: { command: "echo acpx-ran > acpx.txt" } }] }, { text: "acpx answer" }]);
+    const key = `omptest_ant_${crypto.randomUUID().replaceAll("-", "")}`;
+    const agent = `${OMP} acp --model ${MODEL} --approval-mode write`;
+    const child = Bun.spawn([join(ROOT, "node_modules", ".bin", "acpx"), "--format", "json", "--approve-all", "--timeout", "60", "--ttl", "1", "--agent", agent, "exec", "make the file"], {
+      cwd: repo,
+      env: cleanEnv(home, agentEnv({ ANTHROPIC_BASE_URL: standin.url, ANTHROPIC_API_KEY: key })),
+      stdout: "pipe",
+      stderr: "pipe",
+    });
+    const [stdout, stderr, code] = await Promise.all([new Response(child.stdout).text(), new Response(child.stderr).text(), child.exited]);
+    expect({ code, stderr: code === 0 ? "" : stderr }).toEqual({ code: 0, stderr: "" });
+    expect(stdout).toContain("session/request_permission");
+    expect(stdout).toContain("agent_message_chunk");
+    expect(stdout).toContain('"stopReason":"end_turn"');
+    expect(readFileSync(join(repo, "acpx.txt"), "utf8")).toBe("acpx-ran\n");
   });
 });
