@@ -1,0 +1,127 @@
+/**
+ * ACP start-up (`bun bench/acp.ts`): a client spawns the agent, sends initialize, session/new and a
+ * trivial prompt, and the clock stops at the first session/update chunk of the answer; the model is
+ * the zero-latency provider stand-in. omp against the ACP adapters of Claude Code and Codex when
+ * they are installed here (each skipped with the reason otherwise). Also print mode's spawn to
+ * first request for dist/omp against BASELINE_OMP (the binary before the session host), which the
+ * refactor must keep within 1.05x. Writes bench/results/acp.json and acp.md.
+ */
+import * as acp from "@agentclientprotocol/sdk";
+import { existsSync, mkdirSync, writeFileSync } from "node:fs";
+import { join, resolve } from "node:path";
+import { startStandin } from "../test/support/standin/index.ts";
+import { timeToRequest } from "./startup-timing.ts";
+import { median, now, round } from "./stats.ts";
+
+const ROOT = resolve(import.meta.dir, "..");
+const OMP = process.env.OMP_BIN ?? join(ROOT, "dist", "omp");
+const BASELINE = process.env.BASELINE_OMP;
+const WORK = join(ROOT, "bench", "work", "acp");
+const RUNS = Number(process.env.RUNS ?? 15);
+const KEY = "bench-key-0123456789";
+
+interface Peer {
+  name: string;
+  argv: string[] | undefined;
+  skipped?: string;
+}
+
+const bin = (path: string) => (existsSync(join(ROOT, "node_modules", ".bin", path)) ? [join(ROOT, "node_modules", ".bin", path)] : undefined);
+const PEERS: Peer[] = [
+  { name: "omp acp", argv: [OMP, "acp", "--model", "anthropic/claude-sonnet-5-5"] },
+  { name: "@zed-industries/claude-code-acp", argv: bin("claude-code-acp"), skipped: "not installed: the adapter is not in node_modules here, and npx cannot fetch it offline" },
+  { name: "@zed-industries/codex-acp", argv: bin("codex-acp"), skipped: "not installed: the adapter is not in node_modules here, and npx cannot fetch it offline" },
+];
+
+/** Spawn → first agent_message_chunk, in ms. */
+async function firstChunk(argv: string[], env: Record<string, string>): Promise<number> {
+  const started = now();
+  const child = Bun.spawn(argv, { cwd: WORK, env, stdin: "pipe", stdout: "pipe", stderr: "ignore" });
+  const stdin = child.stdin;
+  let first: number | undefined;
+  let resolveChunk = () => {};
+  const chunk = new Promise<void>((resolve) => (resolveChunk = resolve));
+  const app = acp.client({ name: "bench" }).onNotification(acp.methods.client.session.update, ({ params }) => {
+    if (params.update.sessionUpdate === "agent_message_chunk" && first === undefined) {
+      first = now();
+      resolveChunk();
+    }
+  });
+  const connection = app.connect(
+    acp.ndJsonStream(
+      new WritableStream({
+        write(bytes) {
+          stdin.write(bytes);
+          stdin.flush();
+        },
+      }),
+      child.stdout,
+    ),
+  );
+  try {
+    await connection.agent.request(acp.methods.agent.initialize, { protocolVersion: acp.PROTOCOL_VERSION, clientCapabilities: {} });
+    const { sessionId } = await connection.agent.request(acp.methods.agent.session.new, { cwd: WORK, mcpServers: [] });
+    void connection.agent.request(acp.methods.agent.session.prompt, { sessionId, prompt: [{ type: "text", text: "hi" }] }).catch(() => undefined);
+    await chunk;
+    return first! - started;
+  } finally {
+    child.kill();
+    await child.exited;
+  }
+}
+
+mkdirSync(WORK, { recursive: true });
+const standin = await startStandin();
+const env = { PATH: process.env.PATH ?? "", HOME: join(WORK, "home"), ANTHROPIC_BASE_URL: standin.url, ANTHROPIC_API_KEY: KEY };
+mkdirSync(env.HOME, { recursive: true });
+const rows: { name: string; medianMs?: number; skipped?: string }[] = [];
+try {
+  for (const peer of PEERS) {
+    if (!peer.argv) {
+      rows.push({ name: peer.name, skipped: peer.skipped });
+      continue;
+    }
+    const times: number[] = [];
+    for (let i = 0; i < RUNS; i++) {
+      standin.setScript([{ text: "hello" }]);
+      times.push(await firstChunk(peer.argv, env));
+    }
+    rows.push({ name: peer.name, medianMs: round(median(times), 1) });
+  }
+  const print: { binary: string; medianMs: number }[] = [];
+  for (const [name, binary] of [["dist/omp", OMP], ...(BASELINE ? [["baseline", BASELINE]] : [])] as [string, string][]) {
+    const times: number[] = [];
+    // Interleaving is left to RUNS repetitions of each; the machine is shared, so medians.
+    for (let i = 0; i < RUNS; i++) {
+      standin.setScript([{ text: "hello" }]);
+      times.push(await timeToRequest(standin, [binary, "-p", "--model", "anthropic/claude-sonnet-5-5", "hi"], { cwd: WORK, env }));
+    }
+    print.push({ binary: name, medianMs: round(median(times), 1) });
+  }
+  const results = { date: new Date().toISOString(), runs: RUNS, acp: rows, print };
+  writeFileSync(join(ROOT, "bench", "results", "acp.json"), `${JSON.stringify(results, null, 2)}\n`);
+  const ratio = print.length === 2 ? round(print[0]!.medianMs / print[1]!.medianMs, 3) : undefined;
+  const md = [
+    "# ACP start-up",
+    "",
+    `Spawn → initialize → session/new → prompt "hi" → first agent_message_chunk, against the zero-latency stand-in; median of ${RUNS} runs (\`bun bench/acp.ts\`).`,
+    "",
+    "| agent | first chunk (ms) |",
+    "| --- | ---: |",
+    ...rows.map((r) => `| ${r.name} | ${r.medianMs ?? `skipped: ${r.skipped}`} |`),
+    "",
+    "## Print mode after the session host",
+    "",
+    "Spawn → first model request for `omp -p hi`, median; the baseline is BASELINE_OMP (recorded: /work/main/dist/omp as built at 11:51 from main, before the session host).",
+    "",
+    "| binary | first request (ms) |",
+    "| --- | ---: |",
+    ...print.map((p) => `| ${p.binary} | ${p.medianMs} |`),
+    ...(ratio === undefined ? [] : ["", `Ratio: ${ratio}x (goal: within 1.05x).`]),
+    "",
+  ].join("\n");
+  writeFileSync(join(ROOT, "bench", "results", "acp.md"), md);
+  console.log(md);
+} finally {
+  standin.close();
+}
