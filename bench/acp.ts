@@ -23,20 +23,39 @@ const KEY = "bench-key-0123456789";
 interface Peer {
   name: string;
   argv: string[] | undefined;
-  skipped?: string;
+  /** The agent's environment beyond PATH and HOME: how it is pointed at the stand-in. */
+  env(url: string, home: string): Record<string, string>;
 }
 
 const bin = (path: string) => (existsSync(join(ROOT, "node_modules", ".bin", path)) ? [join(ROOT, "node_modules", ".bin", path)] : undefined);
 const PEERS: Peer[] = [
-  { name: "omp acp", argv: [OMP, "acp", "--model", "anthropic/claude-sonnet-5-5"] },
-  { name: "@zed-industries/claude-code-acp", argv: bin("claude-code-acp"), skipped: "not installed: the adapter is not in node_modules here, and npx cannot fetch it offline" },
-  { name: "@zed-industries/codex-acp", argv: bin("codex-acp"), skipped: "not installed: the adapter is not in node_modules here, and npx cannot fetch it offline" },
+  { name: "omp acp", argv: [OMP, "acp", "--model", "anthropic/claude-sonnet-5-5"], env: (url) => ({ ANTHROPIC_BASE_URL: url, ANTHROPIC_API_KEY: KEY }) },
+  {
+    name: "@zed-industries/claude-code-acp",
+    argv: bin("claude-code-acp"),
+    // Root in this container: Claude Code refuses to skip permissions as root unless told it is sandboxed.
+    env: (url) => ({ ANTHROPIC_BASE_URL: url, ANTHROPIC_API_KEY: KEY, IS_SANDBOX: "1", DISABLE_AUTOUPDATER: "1", CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: "1" }),
+  },
+  {
+    name: "@zed-industries/codex-acp",
+    argv: bin("codex-acp"),
+    env: (url, home) => {
+      const codexHome = join(home, ".codex");
+      mkdirSync(codexHome, { recursive: true });
+      // Codex's Linux sandbox helper fails in this container (ACP.md): full access, as a user of it here would set.
+      writeFileSync(
+        join(codexHome, "config.toml"),
+        `model = "gpt-6.2-sol"\nmodel_provider = "standin"\nsandbox_mode = "danger-full-access"\napproval_policy = "never"\n\n[model_providers.standin]\nname = "standin"\nbase_url = "${url}/v1"\nenv_key = "OPENAI_API_KEY"\nwire_api = "responses"\n`,
+      );
+      return { CODEX_HOME: codexHome, OPENAI_API_KEY: KEY };
+    },
+  },
 ];
 
 /** Spawn → first agent_message_chunk, in ms. */
 async function firstChunk(argv: string[], env: Record<string, string>): Promise<number> {
   const started = now();
-  const child = Bun.spawn(argv, { cwd: WORK, env, stdin: "pipe", stdout: "pipe", stderr: "ignore" });
+  const child = Bun.spawn(argv, { cwd: WORK, env, stdin: "pipe", stdout: "pipe", stderr: process.env.BENCH_STDERR ? "inherit" : "ignore" });
   const stdin = child.stdin;
   let first: number | undefined;
   let resolveChunk = () => {};
@@ -58,13 +77,19 @@ async function firstChunk(argv: string[], env: Record<string, string>): Promise<
       child.stdout,
     ),
   );
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const timeout = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error("no agent_message_chunk within 60 s")), 60_000)));
   try {
-    await connection.agent.request(acp.methods.agent.initialize, { protocolVersion: acp.PROTOCOL_VERSION, clientCapabilities: {} });
-    const { sessionId } = await connection.agent.request(acp.methods.agent.session.new, { cwd: WORK, mcpServers: [] });
-    void connection.agent.request(acp.methods.agent.session.prompt, { sessionId, prompt: [{ type: "text", text: "hi" }] }).catch(() => undefined);
-    await chunk;
+    const run = async () => {
+      await connection.agent.request(acp.methods.agent.initialize, { protocolVersion: acp.PROTOCOL_VERSION, clientCapabilities: {} });
+      const { sessionId } = await connection.agent.request(acp.methods.agent.session.new, { cwd: WORK, mcpServers: [] });
+      void connection.agent.request(acp.methods.agent.session.prompt, { sessionId, prompt: [{ type: "text", text: "hi" }] }).catch(() => undefined);
+      await chunk;
+    };
+    await Promise.race([run(), timeout]);
     return first! - started;
   } finally {
+    clearTimeout(timer);
     child.kill();
     await child.exited;
   }
@@ -72,21 +97,27 @@ async function firstChunk(argv: string[], env: Record<string, string>): Promise<
 
 mkdirSync(WORK, { recursive: true });
 const standin = await startStandin();
-const env = { PATH: process.env.PATH ?? "", HOME: join(WORK, "home"), ANTHROPIC_BASE_URL: standin.url, ANTHROPIC_API_KEY: KEY };
-mkdirSync(env.HOME, { recursive: true });
+const home = join(WORK, "home");
+mkdirSync(home, { recursive: true });
+const env = { PATH: process.env.PATH ?? "", HOME: home, ANTHROPIC_BASE_URL: standin.url, ANTHROPIC_API_KEY: KEY };
 const rows: { name: string; medianMs?: number; skipped?: string }[] = [];
 try {
   for (const peer of PEERS) {
     if (!peer.argv) {
-      rows.push({ name: peer.name, skipped: peer.skipped });
+      rows.push({ name: peer.name, skipped: "not in node_modules (npm ci installs it as a devDependency)" });
       continue;
     }
     const times: number[] = [];
-    for (let i = 0; i < RUNS; i++) {
-      standin.setScript([{ text: "hello" }]);
-      times.push(await firstChunk(peer.argv, env));
+    try {
+      for (let i = 0; i < RUNS; i++) {
+        // Claude Code also asks the model for a title and a quota check: enough replies for all of them.
+        standin.setScript(Array.from({ length: 20 }, () => ({ text: "hello" })));
+        times.push(await firstChunk(peer.argv, { PATH: env.PATH, HOME: home, ...peer.env(standin.url, home) }));
+      }
+      rows.push({ name: peer.name, medianMs: round(median(times), 1) });
+    } catch (error) {
+      rows.push({ name: peer.name, skipped: `did not answer here: ${(error as Error).message.slice(0, 200)}` });
     }
-    rows.push({ name: peer.name, medianMs: round(median(times), 1) });
   }
   const print: { binary: string; medianMs: number }[] = [];
   for (const [name, binary] of [["dist/omp", OMP], ...(BASELINE ? [["baseline", BASELINE]] : [])] as [string, string][]) {
