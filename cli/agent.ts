@@ -12,7 +12,7 @@ import { displayPath, expandHome } from "../core/paths.ts";
 import { untrustedNotice } from "../core/trust/folder-trust.ts";
 import { formatAge, listSessions, mostRecentSession, resolveSession } from "../core/session/listing.ts";
 import { sessionDirFor } from "../core/session/paths.ts";
-import { type Approver, parseApprovalMode } from "../core/tools/approval.ts";
+import { parseApprovalMode } from "../core/tools/approval.ts";
 import { assembleSession, chooseModel } from "../core/session-host/assemble.ts";
 import { ApprovalRequests, SessionHost } from "../core/session-host/host.ts";
 import { misplacedCommand } from "./command-words.ts";
@@ -127,9 +127,8 @@ async function runAgentWith(messages: string[], flags: AgentFlags, cleanup: (() 
     else if (warnings.say) warnings.say(line);
     else warnings.early.push(line);
   };
-  // rpc's host answers approvals through the session host's requests; the interactive mode asks the user itself.
-  const approvals = mode === "rpc" ? new ApprovalRequests() : undefined;
-  const approval: { ask?: Approver } = {};
+  // Approvals are requests on the session host's stream: rpc's host or the interactive mode's overlay answers them.
+  const approvals = mode === "rpc" || interactive ? new ApprovalRequests() : undefined;
   const session = await assembleSession({
     cwd,
     env,
@@ -144,7 +143,7 @@ async function runAgentWith(messages: string[], flags: AgentFlags, cleanup: (() 
     mcpConfigFiles: flags.mcpConfig,
     // The interactive mode starts the MCP servers once its first frame is up.
     deferMcp: interactive,
-    ...(approvals ? { approver: approvals.ask } : interactive ? { approver: (request) => approval.ask!(request) } : {}),
+    ...(approvals ? { approver: approvals.ask } : {}),
     apiKey: flags.apiKey,
     noSession: flags.session === false,
     sessionDir: flags.sessionDir,
@@ -211,7 +210,7 @@ async function runAgentWith(messages: string[], flags: AgentFlags, cleanup: (() 
       if (mcp) setTimeout(() => void mcp.start(), MCP_AFTER_FRAME_MS);
       refreshLists();
     };
-    return runInteractive({ runtime, selection, resumePath, initialPrompt: messages.join(" ") || undefined, approval, onFirstFrame, trustNotice: untrustedNotice(cwd), warnings });
+    return runInteractive({ runtime, selection, resumePath, initialPrompt: messages.join(" ") || undefined, approvals: approvals!, onFirstFrame, trustNotice: untrustedNotice(cwd), warnings });
   }
   const stdin = await readPipedStdin();
   let prompt = buildPrompt(messages, stdin, cwd);

@@ -352,6 +352,9 @@ class AcpSession {
       case "agent_end":
         if (event.error) this.lastError = event.error;
         break;
+      case "usage":
+        this.update({ sessionUpdate: "usage_update", used: event.contextTokens, size: event.contextWindow, cost: { amount: event.cost, currency: "USD" } });
+        break;
     }
   }
 

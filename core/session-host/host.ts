@@ -74,6 +74,8 @@ export class SessionHost {
   private readonly listeners = new Set<(event: HostEvent) => void>();
   private unsubscribe: () => void;
   private currentMode: SessionMode = "default";
+  /** Why the next agent the control switches to is the session's; a front end's own switch (interactive /new) is "new" or "resume". */
+  private switching: "new" | "resume" | "branch" | undefined;
 
   constructor(
     readonly runtime: Runtime,
@@ -87,6 +89,12 @@ export class SessionHost {
       approvals.cwd = runtime.options.cwd;
     }
     this.unsubscribe = this.follow(agent);
+    // Switches made on the control directly (the interactive mode's /new, /resume, /tree) are the host's too.
+    this.control.onSwitch((next) => {
+      const reason = this.switching ?? (next.messages.length > 0 ? "resume" : "new");
+      this.switching = undefined;
+      this.adopt(next, reason);
+    });
   }
 
   get agent(): Agent {
@@ -201,16 +209,22 @@ export class SessionHost {
 
   /** The branch op, with the user message's text (a front end puts it back in its editor). */
   async branch(entryId: string): Promise<{ agent: Agent; text: string }> {
-    const result = await this.control.branch(entryId);
-    this.adopt(result.agent, "branch");
-    return result;
+    this.switching = "branch";
+    try {
+      return await this.control.branch(entryId);
+    } finally {
+      this.switching = undefined;
+    }
   }
 
   /** The switch_session op, with the warning when a resumed session's model is not available now. */
   async switchSession(path?: string): Promise<{ agent: Agent; warning?: string }> {
-    const result = await this.control.switchSession(path);
-    this.adopt(result.agent, path ? "resume" : "new");
-    return result;
+    this.switching = path ? "resume" : "new";
+    try {
+      return await this.control.switchSession(path);
+    } finally {
+      this.switching = undefined;
+    }
   }
 
   /** A prompt; `/command args` and `/skill:name args` first are expanded as in every mode. */
