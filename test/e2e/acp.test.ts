@@ -148,6 +148,59 @@ describe("omp acp with the SDK's client", () => {
   });
 });
 
+describe("omp acp: authentication, models and prompt content", () => {
+  test("with no usable model, session/new asks for authentication and initialize lists how", async () => {
+    const { home, repo } = workspace();
+    const c = new AcpClient({ home, cwd: repo, env: {}, args: ["acp"] });
+    try {
+      const init = await c.initialize(false);
+      expect(init.authMethods?.map((m) => m.id)).toEqual(["omp-login"]);
+      const failed = await c.newSession(repo).then(
+        () => undefined,
+        (error: { code?: number; message?: string }) => error,
+      );
+      expect(failed?.code).toBe(-32000);
+    } finally {
+      await c.close();
+    }
+  });
+
+  test("the model is a config option the client can set; images, resources and file links reach the model", async () => {
+    const { home, repo } = workspace();
+    writeFileSync(join(repo, "notes.txt"), "linked file body\n");
+    standin.setScript([{ text: "seen" }]);
+    const c = client(home, repo);
+    try {
+      await c.initialize();
+      const session = await c.newSession(repo);
+      const option = session.configOptions![0]!;
+      const other = option.type === "select" ? (option.options as { value: string }[]).find((o) => o.value === "anthropic/claude-sonnet-5-5") : undefined;
+      expect(other).toBeDefined();
+      const set = await c.agent.request("session/set_config_option", { sessionId: session.sessionId, configId: "model", value: "anthropic/claude-sonnet-5-5" });
+      expect((set as { configOptions: { currentValue: string }[] }).configOptions[0]!.currentValue).toBe("anthropic/claude-sonnet-5-5");
+      const png = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==";
+      const result = await c.agent.request("session/prompt", {
+        sessionId: session.sessionId,
+        prompt: [
+          { type: "text", text: "look" },
+          { type: "image", data: png, mimeType: "image/png" },
+          { type: "resource", resource: { uri: "file:///tmp/buffer.ts", text: "embedded buffer text" } },
+          { type: "resource_link", uri: `file://${join(repo, "notes.txt")}`, name: "notes.txt" },
+        ],
+      });
+      expect((result as { stopReason: string }).stopReason).toBe("end_turn");
+      const body = standin.requests.at(-1)!.body as { model: string };
+      expect(body.model).toBe("claude-sonnet-5-5");
+      const sent = JSON.stringify(body);
+      expect(sent).toContain(png);
+      expect(sent).toContain("embedded buffer text");
+      expect(sent).toContain("linked file body");
+    } finally {
+      await c.close();
+    }
+  });
+});
+
 describe("omp acp with acpx", () => {
   test("acpx exec streams the answer and approves a command with --approve-all", async () => {
     const { home, repo } = workspace();
