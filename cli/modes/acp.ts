@@ -13,6 +13,7 @@ import { ApprovalRequests, type HostEvent, SessionHost } from "../../core/sessio
 import { SESSION_MODES, type SessionMode } from "../../core/session-host/protocol.ts";
 import { type ToolPresentation, presentTool } from "../../core/tools/presentation.ts";
 import type { EditorBridge, EditorCommand, EditorCommandResult } from "../../core/tools/types.ts";
+import { parseApprovalMode } from "../../core/tools/approval.ts";
 import { VERSION } from "../../core/version.ts";
 import type { AgentFlags } from "../agent.ts";
 
@@ -36,6 +37,8 @@ const PERMISSION_OPTIONS: acp.PermissionOption[] = [
  * tools the editor's files and terminals when it offers them.
  */
 export async function runAcp(flags: AgentFlags): Promise<number> {
+  // A bad flag is the user's mistake at the command line: said there (exit 2), not at each session/new.
+  if (flags.approvalMode) parseApprovalMode(flags.approvalMode);
   const app = acp.agent({ name: "omp" });
   const sessions = new Map<string, AcpSession>();
   let capabilities: acp.ClientCapabilities = {};
@@ -206,7 +209,7 @@ class AcpSession {
       approver: approvals.ask,
       ...(editor ? { editor } : {}),
       liveCredentials: true,
-      ...(flags.approvalMode ? { runtimeSettings: { approvalMode: flags.approvalMode as "write" } } : {}),
+      ...(flags.approvalMode ? { runtimeSettings: { approvalMode: parseApprovalMode(flags.approvalMode) } } : {}),
       overlays: flags.config,
       trustFlag: flags.trust,
       apiKey: flags.apiKey,

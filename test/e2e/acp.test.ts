@@ -201,6 +201,25 @@ describe("omp acp: authentication, models and prompt content", () => {
   });
 });
 
+describe("omp acp: the command line", () => {
+  test("--mode acp is omp acp; a bad --approval-mode is refused before the protocol starts", async () => {
+    const { home, repo } = workspace();
+    standin.setScript([{ text: "via --mode" }]);
+    const c = new AcpClient({ home, cwd: repo, env: env(), args: ["--mode", "acp", "--model", MODEL] });
+    try {
+      await c.initialize(false);
+      const { sessionId } = await c.newSession(repo);
+      expect((await c.prompt(sessionId, "hi")).stopReason).toBe("end_turn");
+      expect(c.text()).toBe("via --mode");
+    } finally {
+      await c.close();
+    }
+    const bad = Bun.spawnSync([OMP, "acp", "--approval-mode", "sometimes"], { cwd: repo, env: cleanEnv(home), stdin: "ignore" });
+    expect(bad.exitCode).toBe(2);
+    expect(bad.stderr.toString()).toContain("Valid modes: always-ask, write, yolo");
+  });
+});
+
 describe("omp acp with acpx", () => {
   test("acpx exec streams the answer and approves a command with --approve-all", async () => {
     const { home, repo } = workspace();
