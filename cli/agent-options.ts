@@ -7,7 +7,7 @@ import { nonNegativeInt, positiveNumber } from "./option-values.ts";
  */
 export const AGENT_OPTIONS: readonly OptionSpec[] = [
   { flags: "-p, --print", description: "answer once and exit: the answer on stdout, progress on stderr" },
-  { flags: "--mode <mode>", description: "output: text (default), json (NDJSON events) or rpc (NDJSON commands on stdin)" },
+  { flags: "--mode <mode>", description: "output: text (default), json (NDJSON events), rpc (NDJSON commands on stdin) or acp (Agent Client Protocol, as omp acp)" },
   { flags: "-m, --model <model>", description: "model: provider/id, an id, or a fuzzy name; :level sets thinking" },
   { flags: "--api-key <key>", description: "API key for the chosen model's provider, this run only; visible to other users in `ps`: prefer the provider's env var or `omp auth add`" },
   { flags: "--thinking <level>", description: "off, minimal, low, medium, high or xhigh" },

@@ -3,23 +3,18 @@ import { resolve } from "node:path";
 import type { Agent } from "../core/agent/agent.ts";
 import { expandMentions, attachFile } from "../core/agent/mentions.ts";
 import { gitSummary } from "../core/agent/git-summary.ts";
-import { type ModelSelection, Runtime } from "../core/agent/runtime.ts";
+import type { ModelSelection, Runtime } from "../core/agent/runtime.ts";
 import type { ImageContent, TextContent } from "../core/ai/messages.ts";
 import { THINKING_LEVELS, isThinkingLevel } from "../core/ai/model.ts";
-import { loadAgentConfig } from "../core/config/agent-config.ts";
 import type { SettingsInput } from "../core/config/settings-schema.ts";
 import { OmpError } from "../core/errors/omp-error.ts";
-import { configuredMcp } from "../core/mcp/configured.ts";
 import { displayPath, expandHome } from "../core/paths.ts";
 import { untrustedNotice } from "../core/trust/folder-trust.ts";
 import { formatAge, listSessions, mostRecentSession, resolveSession } from "../core/session/listing.ts";
 import { sessionDirFor } from "../core/session/paths.ts";
-import { type Approver, parseApprovalMode } from "../core/tools/approval.ts";
-import { isDirectory } from "../core/tools/paths.ts";
-import { type ToolSelection, builtinTools, selectTools } from "../core/tools/registry.ts";
-import { Extensions } from "../core/extensions/extensions.ts";
-import { sessionExtensions, subagentDefinitions } from "../core/extensions/session.ts";
-import { createTaskTool } from "../core/extensions/agents/task-tool.ts";
+import { parseApprovalMode } from "../core/tools/approval.ts";
+import { assembleSession, chooseModel } from "../core/session-host/assemble.ts";
+import { ApprovalRequests, SessionHost } from "../core/session-host/host.ts";
 import { misplacedCommand } from "./command-words.ts";
 import { isTerminal } from "./tty.ts";
 import { writeFdQuietly, writeStdout } from "./write.ts";
@@ -48,7 +43,7 @@ export interface AgentFlags {
   mcpConfig?: string[];
 }
 
-const MODES = ["text", "json", "rpc"] as const;
+const MODES = ["text", "json", "rpc", "acp"] as const;
 
 /**
  * Piped or redirected input; nothing from a terminal or a device such as /dev/null. (fstat rather
@@ -81,15 +76,6 @@ function runtimeSettings(flags: AgentFlags): SettingsInput {
   return runtime;
 }
 
-/** `--add-dir` values as absolute paths (`~` expanded, relative to the working directory); each must be a directory. */
-function addDirs(dirs: string[] | undefined, cwd: string): string[] {
-  return (dirs ?? []).map((dir) => {
-    const path = resolve(cwd, expandHome(dir));
-    if (!isDirectory(path)) throw new OmpError(`--add-dir: ${dir} is not a directory`, { exitCode: 2 });
-    return path;
-  });
-}
-
 /** The prompt from the arguments: words, `@file` attachments, and piped stdin. */
 function buildPrompt(messages: string[], stdin: string, cwd: string): (TextContent | ImageContent)[] {
   const words: string[] = [];
@@ -119,6 +105,8 @@ const MCP_AFTER_FRAME_MS = 50;
 async function runAgentWith(messages: string[], flags: AgentFlags, cleanup: (() => Promise<void>)[]): Promise<number> {
   const mode = flags.mode ?? "text";
   if (!(MODES as readonly string[]).includes(mode)) throw new OmpError(`--mode: got ${JSON.stringify(mode)}, expected one of ${MODES.join(", ")}`, { exitCode: 2 });
+  // An editor drives this process over ACP: sessions, their cwd and prompts come from it.
+  if (mode === "acp") return (await import("./modes/acp.ts")).runAcp(flags);
   const cwd = resolve(process.cwd());
   if (!flags.print && mode === "text") {
     const hint = misplacedCommand(messages);
@@ -132,15 +120,6 @@ async function runAgentWith(messages: string[], flags: AgentFlags, cleanup: (() 
   let startGit = () => {};
   const git = interactive ? new Promise<string>((resolve) => (startGit = () => resolve(gitSummary(cwd)))) : gitSummary(cwd);
   const env = process.env;
-  const { settings, modelsConfig, layers } = await loadAgentConfig({
-    cwd,
-    env,
-    overlays: flags.config,
-    runtime: runtimeSettings(flags),
-    trustFlag: flags.trust,
-    // Only the interactive mode has someone to ask; the others skip and say so on stderr.
-    ask: interactive ? async (question) => (await import("./trust-prompt.ts")).askFolderTrust(question) : undefined,
-  });
   // Problems with hooks and extensions: on stderr, or in the interactive mode as notices once it is up.
   const warnings: { say?: (line: string) => void; early: string[] } = { early: [] };
   const warn = (line: string) => {
@@ -148,60 +127,35 @@ async function runAgentWith(messages: string[], flags: AgentFlags, cleanup: (() 
     else if (warnings.say) warnings.say(line);
     else warnings.early.push(line);
   };
-  const toolSelection = flags.tools === false ? { none: true } : typeof flags.tools === "string" ? { only: [flags.tools] } : {};
-  // The skill tool is not a built-in: `--tools read,skill` names it, and only then does a tool list include it.
-  const skillTool = skillToolWanted(toolSelection, settings.tools.disabled);
-  const builtins = builtinTools();
-  const registry = new Extensions({ cwd, env });
-  const extensions = await sessionExtensions({
+  // Approvals are requests on the session host's stream: rpc's host or the interactive mode's overlay answers them.
+  const approvals = mode === "rpc" || interactive ? new ApprovalRequests() : undefined;
+  const session = await assembleSession({
     cwd,
     env,
-    layers,
-    approvalMode: settings.approvalMode,
-    extensionPaths: flags.extension ?? [],
-    reservedToolNames: [...builtins.map((tool) => tool.name), "task"],
+    overlays: flags.config,
+    runtimeSettings: runtimeSettings(flags),
+    trustFlag: flags.trust,
+    // Only the interactive mode has someone to ask; the others skip and say so on stderr.
+    ...(interactive ? { askTrust: async (question) => (await import("./trust-prompt.ts")).askFolderTrust(question) } : {}),
     warn,
-    registry,
-  });
-  const tools = selectTools(
-    [...builtins, ...extensions.tools, createTaskTool(subagentDefinitions(cwd, env, warn))].filter((tool) => !settings.tools.disabled.includes(tool.name)),
-    withoutSkill(toolSelection),
-  );
-  // A failing server is one warning: on stderr, or in the interactive mode's transcript. The
-  // interactive mode starts them once its first frame is up.
-  const mcp = configuredMcp({ cwd, env, flagFiles: flags.mcpConfig, waitForUncached: !interactive, deferStart: interactive, warn });
-  if (mcp) {
-    cleanup.push(() => mcp.close());
-    // Server prompts are slash commands of the one registry, beside the markdown ones.
-    registry.addProvider(mcp.prompts);
-  }
-  const noSession = flags.session === false;
-  const approval: { ask?: Approver } = {};
-  const runtime = new Runtime({
-    cwd,
-    env,
-    settings,
-    modelsConfig,
-    tools,
-    registry,
-    ...(mcp ? { toolSource: mcp } : {}),
-    cliKey: flags.apiKey,
-    noSession,
+    toolSelection: flags.tools === false ? { none: true } : typeof flags.tools === "string" ? { only: [flags.tools] } : {},
+    extensionPaths: flags.extension ?? [],
+    mcpConfigFiles: flags.mcpConfig,
+    // The interactive mode starts the MCP servers once its first frame is up.
+    deferMcp: interactive,
+    ...(approvals ? { approver: approvals.ask } : {}),
+    apiKey: flags.apiKey,
+    noSession: flags.session === false,
     sessionDir: flags.sessionDir,
-    addDirs: addDirs(flags.addDir, cwd),
+    addDirs: flags.addDir,
     maxTurns: flags.maxTurns,
     systemPrompt: { replace: flags.systemPrompt, append: flags.appendSystemPrompt },
     git,
     ...(flags.thinking && isThinkingLevel(flags.thinking) ? { thinking: flags.thinking } : {}),
-    skillTool,
-    extensions: extensions.factory,
     liveCredentials: interactive || mode === "rpc",
-    // The interactive mode asks the user; rpc asks its host (extension_ui_request).
-    ...(interactive || mode === "rpc" ? { approver: (request) => approval.ask!(request) } : {}),
   });
-
-  // The broker's stream would keep the process alive after the session ends.
-  cleanup.push(async () => runtime.closeCredentials());
+  cleanup.push(() => session.close());
+  const { runtime, settings, mcp } = session;
 
   if (flags.listModels) {
     sayUntrusted(cwd);
@@ -228,7 +182,7 @@ async function runAgentWith(messages: string[], flags: AgentFlags, cleanup: (() 
     return 0;
   }
 
-  const pick = () => chooseModel(runtime, flags, settings.model, resumePath);
+  const pick = () => chooseModel(runtime, flags.model, resumePath, (line) => process.stderr.write(`omp: ${line}\n`));
   const selection = interactive ? await (await import("./first-run.ts")).selectWithSetup(runtime, pick) : await pick();
   if (selection.warning && !interactive) process.stderr.write(`omp: ${selection.warning}\n`);
   // The providers' model lists, at most daily, for the long-lived modes (a print run is too short
@@ -244,7 +198,7 @@ async function runAgentWith(messages: string[], flags: AgentFlags, cleanup: (() 
     const agent = await runtime.createAgent(selection, resumePath);
     sayUntrusted(cwd);
     refreshLists();
-    return runRpcMode(runtime, agent, selection, approval);
+    return runRpcMode(new SessionHost(runtime, agent, selection, approvals));
   }
 
   preconnect(selection.model.baseUrl, env);
@@ -256,7 +210,7 @@ async function runAgentWith(messages: string[], flags: AgentFlags, cleanup: (() 
       if (mcp) setTimeout(() => void mcp.start(), MCP_AFTER_FRAME_MS);
       refreshLists();
     };
-    return runInteractive({ runtime, selection, resumePath, initialPrompt: messages.join(" ") || undefined, approval, onFirstFrame, trustNotice: untrustedNotice(cwd), warnings });
+    return runInteractive({ runtime, selection, resumePath, initialPrompt: messages.join(" ") || undefined, approvals: approvals!, onFirstFrame, trustNotice: untrustedNotice(cwd), warnings });
   }
   const stdin = await readPipedStdin();
   let prompt = buildPrompt(messages, stdin, cwd);
@@ -282,29 +236,16 @@ async function runAgentWith(messages: string[], flags: AgentFlags, cleanup: (() 
     if (mode === "json") {
       const { runJsonMode } = await import("./modes/json.ts");
       const header = agent.writer?.header ?? { type: "session", version: 3, id: "none", timestamp: new Date().toISOString(), cwd };
-      return await runJsonMode(agent, prompt, { ...header, model: `${selection.model.provider}/${selection.model.id}`, sessionFile: agent.writer?.path ?? null });
+      return await runJsonMode(new SessionHost(runtime, agent, selection), prompt, { ...header, model: `${selection.model.provider}/${selection.model.id}`, sessionFile: agent.writer?.path ?? null });
     }
     const { runPrintMode } = await import("./modes/print.ts");
-    return await runPrintMode(agent, prompt);
+    return await runPrintMode(new SessionHost(runtime, agent, selection), prompt);
   } finally {
     restoreModel();
     stopTimer();
     await agent.end("other");
     agent.writer?.close();
   }
-}
-
-/**
- * The model of the run: `--model` when given (a resumed session records the switch), else a
- * resumed session's own model and thinking level, else the setting or the default.
- */
-async function chooseModel(runtime: Runtime, flags: AgentFlags, setting: string | undefined, resumePath: string | undefined): Promise<ModelSelection> {
-  if (resumePath && !flags.model) {
-    const restored = await runtime.sessionSelection(resumePath, true);
-    if (restored.warning) process.stderr.write(`omp: ${restored.warning}\n`);
-    if (restored.selection) return restored.selection;
-  }
-  return runtime.selectModel(flags.model ?? setting);
 }
 
 /**
@@ -324,19 +265,6 @@ async function slashCommandPrompt(runtime: Runtime, agent: Agent, messages: stri
   const attachments = messages.filter((arg) => arg.startsWith("@") && arg.length > 1).map((arg) => attachFile(arg.slice(1), runtime.options.cwd));
   const extra: (TextContent | ImageContent)[] = stdin ? [{ type: "text", text: stdin }] : [];
   return { prompt: [...invocation.content, ...extra, ...attachments], warnings: invocation.warnings, restore: invocation.restore, handled: invocation.content.length === 0 };
-}
-
-function skillToolWanted(selection: ToolSelection, disabled: readonly string[]): boolean {
-  if (selection.none || disabled.includes("skill")) return false;
-  if (!selection.only) return true;
-  return selection.only.flatMap((entry) => entry.split(",")).some((name) => name.trim() === "skill");
-}
-
-function withoutSkill(selection: ToolSelection): ToolSelection {
-  if (!selection.only) return selection;
-  const only = selection.only.flatMap((entry) => entry.split(",")).map((name) => name.trim()).filter((name) => name !== "skill");
-  // `--tools skill` alone: no built-in tool, the skill tool only.
-  return only.length > 0 ? { ...selection, only } : { none: true };
 }
 
 /**

@@ -187,6 +187,18 @@ export function describeProgram(status: Status, only?: string): Command {
       .action(run(async (provider: string | undefined) => (await import("./auth-login.ts")).runAuthLogout(provider)));
   }
 
+  if (wanted("acp")) {
+    program
+      .command("acp")
+      .description("serve the Agent Client Protocol on stdin/stdout, for editors (Zed, JetBrains, Neovim) and ACP clients")
+      .option("-m, --model <model>", "model: provider/id, an id, or a fuzzy name; :level sets thinking")
+      .option("--approval-mode <mode>", "always-ask, write or yolo: which tool calls ask the editor")
+      .option("--config <file>", "extra config file over the others; repeatable", collect)
+      .option("--session-dir <dir>", "where sessions are stored")
+      .option("--trust", "trust the sessions' folders for this run")
+      .action(run(async (options: AgentFlags) => (await import("./modes/acp.ts")).runAcp(options)));
+  }
+
   if (wanted("models")) {
     program
       .command("models")

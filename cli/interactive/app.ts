@@ -2,7 +2,8 @@ import type { Agent } from "../../core/agent/agent.ts";
 import type { AgentEvent } from "../../core/agent/events.ts";
 import { expandMentions } from "../../core/agent/mentions.ts";
 import type { ModelSelection, Runtime } from "../../core/agent/runtime.ts";
-import { SessionControl } from "../../core/agent/session-control.ts";
+import type { SessionControl } from "../../core/agent/session-control.ts";
+import type { SessionHost } from "../../core/session-host/host.ts";
 import type { ImageContent, Message, TextContent } from "../../core/ai/messages.ts";
 import { describeError } from "../../core/errors/omp-error.ts";
 import { displayPath } from "../../core/paths.ts";
@@ -40,8 +41,8 @@ const EMPTY_HINT = "Ask anything · / commands · @ files · ! shell";
 
 export interface AppOptions {
   runtime: Runtime;
-  selection: ModelSelection;
-  agent: Agent;
+  /** The session: its agent, model and switching, and the approvals it asks. */
+  host: SessionHost;
   resumePath?: string;
   env: Record<string, string | undefined>;
   onFirstFrame?: () => void;
@@ -116,7 +117,7 @@ export class InteractiveApp implements CommandHost {
     this.blocks = new ConversationBlocks(this.view, (block) => this.add(block));
     this.completer = new Completer(() => [...COMMANDS, ...extensionCommandInfos(this.runtime.extensions, COMMANDS)], this.cwd, () => this.requestRender());
     this.shell = new ShellRunner(this.view, this.cwd, () => this.requestRender());
-    this.control = new SessionControl(options.runtime, options.agent, options.selection);
+    this.control = options.host.sessionControl;
     watchMcpStatus(this.runtime, () => this.requestRender());
   }
 

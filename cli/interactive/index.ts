@@ -1,5 +1,5 @@
 import type { ModelSelection, Runtime } from "../../core/agent/runtime.ts";
-import type { Approver } from "../../core/tools/approval.ts";
+import { type ApprovalRequests, SessionHost } from "../../core/session-host/host.ts";
 import { InteractiveApp } from "./app.ts";
 import { loadKeymap } from "./keybindings.ts";
 import type { InputEvent } from "./keys.ts";
@@ -12,8 +12,8 @@ export interface InteractiveOptions {
   resumePath?: string;
   /** Sent as soon as the UI is up: `omp "fix the failing test"` in a terminal. */
   initialPrompt?: string;
-  /** The runtime's approver asks through this once the UI is up. */
-  approval: { ask?: Approver };
+  /** The runtime's approver: its requests are shown as the approval overlay once the UI is up. */
+  approvals: ApprovalRequests;
   /** Work that waited for the first frame (starting git for the system prompt). */
   onFirstFrame?: () => void;
   /** What an untrusted folder was not allowed to change (untrustedNotice). */
@@ -46,10 +46,10 @@ export async function runInteractive(options: InteractiveOptions): Promise<numbe
     const info = await probed;
     const theme = new Theme(chooseAppearance(env, info.background, options.runtime.options.settings.theme), colorDepth(env));
     const { keymap, warning } = loadKeymap(env as NodeJS.ProcessEnv);
+    const host = new SessionHost(options.runtime, await agent, options.selection, options.approvals);
     app = new InteractiveApp(terminal, theme, {
       runtime: options.runtime,
-      selection: options.selection,
-      agent: await agent,
+      host,
       resumePath: options.resumePath,
       env,
       onFirstFrame: options.onFirstFrame,
@@ -58,7 +58,10 @@ export async function runInteractive(options: InteractiveOptions): Promise<numbe
       trustNotice: options.trustNotice,
     });
     const ui = app;
-    options.approval.ask = (request) => ui.approve(request);
+    host.subscribe((event) => {
+      if (event.type !== "approval_request") return;
+      void ui.approve(event).then((decision) => host.submit({ type: "answer_approval", id: event.id, ...decision }));
+    });
     if (options.warnings) {
       options.warnings.say = (line) => ui.notice("warning", line);
       for (const line of options.warnings.early.splice(0)) ui.notice("warning", line);

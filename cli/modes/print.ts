@@ -1,4 +1,5 @@
 import type { Agent } from "../../core/agent/agent.ts";
+import type { SessionHost } from "../../core/session-host/host.ts";
 import type { AgentStopReason } from "../../core/agent/events.ts";
 import type { ImageContent, TextContent } from "../../core/ai/messages.ts";
 import { stderr, stdout } from "./output.ts";
@@ -54,11 +55,11 @@ export async function promptUntilDone(agent: Agent, prompt: (TextContent | Image
  * `omp -p`: the answer streams to stdout, everything else (tool calls, retries, errors) goes to
  * stderr, so `omp -p "..." > answer.md` captures just the answer.
  */
-export async function runPrintMode(agent: Agent, prompt: (TextContent | ImageContent)[]): Promise<number> {
+export async function runPrintMode(host: SessionHost, prompt: (TextContent | ImageContent)[]): Promise<number> {
   let endsWithNewline = true;
   let wroteText = false;
   const err = (line: string) => stderr.write(`${line}\n`);
-  agent.subscribe((event) => {
+  host.subscribe((event) => {
     switch (event.type) {
       case "message_update": {
         const delta = event.assistantMessageEvent;
@@ -72,8 +73,8 @@ export async function runPrintMode(agent: Agent, prompt: (TextContent | ImageCon
         }
         break;
       }
-      case "tool_execution_start":
-        err(`→ ${event.toolName} ${summarise(event.args)}`);
+      case "tool_call":
+        err(`→ ${event.toolName} ${summarise(event.input as Record<string, unknown>)}`);
         break;
       case "tool_execution_end":
         if (event.isError) err(`✗ ${event.toolName} failed`);
@@ -101,7 +102,7 @@ export async function runPrintMode(agent: Agent, prompt: (TextContent | ImageCon
     }
   });
   try {
-    return await promptUntilDone(agent, prompt);
+    return await promptUntilDone(host.agent, prompt);
   } finally {
     await Promise.all([stdout.flush(), stderr.flush()]);
   }

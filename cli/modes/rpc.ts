@@ -1,11 +1,11 @@
 import { z } from "zod";
 import type { Agent } from "../../core/agent/agent.ts";
-import type { ModelSelection, Runtime } from "../../core/agent/runtime.ts";
-import { SessionControl } from "../../core/agent/session-control.ts";
+import type { Runtime } from "../../core/agent/runtime.ts";
+import type { SessionControl } from "../../core/agent/session-control.ts";
+import { type HostEvent, type SessionHost, isAgentEvent } from "../../core/session-host/host.ts";
 import type { ImageContent, TextContent } from "../../core/ai/messages.ts";
 import { describeError } from "../../core/errors/omp-error.ts";
 import { RpcCommand, type RpcResponse, RpcUiResponse } from "../../core/rpc/protocol.ts";
-import type { ApprovalDecision, ApprovalRequest, Approver } from "../../core/tools/approval.ts";
 import { resolveSession } from "../../core/session/listing.ts";
 import { bashTool } from "../../core/tools/bash.ts";
 import { availableCommands } from "../../core/extensions/listing.ts";
@@ -22,10 +22,10 @@ type Out = (frame: unknown) => void;
  * `extension_ui_request` frames, answered by `extension_ui_response` lines. stdin closing ends the
  * process once the running prompt has finished (questions asked after that are cancelled).
  */
-export async function runRpcMode(runtime: Runtime, initial: Agent, selection: ModelSelection, approval: { ask?: Approver }): Promise<number> {
+export async function runRpcMode(host: SessionHost): Promise<number> {
   const write: Out = writeLine;
-  const session = new RpcSession(runtime, new SessionControl(runtime, initial, selection), write);
-  approval.ask = (request) => session.ask(request);
+  const initial = host.agent;
+  const session = new RpcSession(host, write);
   write({ type: "ready", ...(initial.warnings.length > 0 ? { warnings: initial.warnings } : {}) });
   const decoder = new TextDecoder();
   let buffer = "";
@@ -46,7 +46,8 @@ export async function runRpcMode(runtime: Runtime, initial: Agent, selection: Mo
 }
 
 class RpcSession {
-  private unsubscribe: () => void;
+  private readonly runtime: Runtime;
+  private readonly control: SessionControl;
   private bash: { controller: AbortController; run: Promise<void> } | undefined;
   /** Commands answered when their work ends (model listing, compaction); the loop reads on meanwhile. */
   private readonly background = new Set<Promise<void>>();
@@ -57,11 +58,16 @@ class RpcSession {
   private closing = false;
 
   constructor(
-    private readonly runtime: Runtime,
-    private readonly control: SessionControl,
+    private readonly host: SessionHost,
     private readonly write: Out,
   ) {
-    this.unsubscribe = control.agent.subscribe(write);
+    this.runtime = host.runtime;
+    this.control = host.sessionControl;
+    // rpc's protocol is the agent's events as they are; approvals become extension_ui_requests.
+    host.subscribe((event) => {
+      if (isAgentEvent(event)) write(event);
+      else if (event.type === "approval_request") this.ask(event);
+    });
   }
 
   private get agent(): Agent {
@@ -79,8 +85,9 @@ class RpcSession {
   }
 
   /** An approval, asked of the host in the original's extension UI protocol. */
-  ask(request: ApprovalRequest): Promise<ApprovalDecision> {
-    if (this.closing) return Promise.resolve({ allow: false, reason: "the host that could approve it has gone (stdin closed)" });
+  private ask(request: Extract<HostEvent, { type: "approval_request" }>): void {
+    const decide = (decision: { allow: boolean; remember?: boolean; reason?: string }) => void this.host.submit({ type: "answer_approval", id: request.id, ...decision });
+    if (this.closing) return decide({ allow: false, reason: "the host that could approve it has gone (stdin closed)" });
     const id = `ui_${++this.uiSerial}`;
     const always = `Always allow ${request.toolName}`;
     this.write({
@@ -94,14 +101,12 @@ class RpcSession {
       effect: request.effect,
       input: request.input,
     });
-    return new Promise((resolve) => {
-      this.questions.set(id, (answer) => {
-        if (!answer || answer.cancelled) return resolve({ allow: false, reason: answer?.timedOut ? "the host did not answer in time" : "the host cancelled the approval" });
-        if (answer.confirmed !== undefined) return resolve({ allow: answer.confirmed, ...(answer.confirmed ? {} : { reason: "the user denied it" }) });
-        if (answer.value === "Allow") return resolve({ allow: true });
-        if (answer.value === always) return resolve({ allow: true, remember: true });
-        resolve({ allow: false, reason: answer.value && answer.value !== "Deny" ? answer.value : "the user denied it" });
-      });
+    this.questions.set(id, (answer) => {
+      if (!answer || answer.cancelled) return decide({ allow: false, reason: answer?.timedOut ? "the host did not answer in time" : "the host cancelled the approval" });
+      if (answer.confirmed !== undefined) return decide({ allow: answer.confirmed, ...(answer.confirmed ? {} : { reason: "the user denied it" }) });
+      if (answer.value === "Allow") return decide({ allow: true });
+      if (answer.value === always) return decide({ allow: true, remember: true });
+      decide({ allow: false, reason: answer.value && answer.value !== "Deny" ? answer.value : "the user denied it" });
     });
   }
 
@@ -235,9 +240,7 @@ class RpcSession {
       case "switch_session": {
         const { cwd, env, sessionDir, settings } = this.runtime.options;
         const path = command.type === "switch_session" ? resolveSession(command.sessionPath, cwd, { sessionDir: sessionDir ?? settings.sessionDir, env }) : undefined;
-        const { agent: next, warning } = await this.control.switchSession(path);
-        this.unsubscribe();
-        this.unsubscribe = next.subscribe(this.write);
+        const { agent: next, warning } = await this.host.switchSession(path);
         return this.respond(command.type, id, {
           sessionFile: next.writer?.path,
           messageCount: next.messages.length,
@@ -362,9 +365,7 @@ class RpcSession {
         return this.respond("export_html", id, { path, messageCount: messages.length });
       }
       case "branch": {
-        const { agent: next, text } = await this.control.branch(command.entryId);
-        this.unsubscribe();
-        this.unsubscribe = next.subscribe(this.write);
+        const { agent: next, text } = await this.host.branch(command.entryId);
         return this.respond("branch", id, { text, cancelled: false, messageCount: next.messages.length, sessionFile: next.writer?.path });
       }
       case "abort_bash": {

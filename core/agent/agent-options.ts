@@ -3,7 +3,7 @@ import type { Message } from "../ai/messages.ts";
 import type { Model, ThinkingLevel } from "../ai/model.ts";
 import type { SessionWriter } from "../session/writer.ts";
 import type { ApprovalGate } from "../tools/approval.ts";
-import type { Tool } from "../tools/types.ts";
+import type { EditorBridge, Tool } from "../tools/types.ts";
 import type { ExtensionsFactory } from "./agent-extensions.ts";
 import type { Facts, RequestFrame } from "./request-frame.ts";
 
@@ -57,6 +57,8 @@ export interface AgentOptions {
   extensions?: ExtensionsFactory;
   /** 0 for the session's agent, 1 for its subagents, and so on; a subagent's Stop hooks are SubagentStop hooks. */
   depth?: number;
+  /** An editor's files and terminal for the tools (ACP). */
+  editor?: EditorBridge;
   /** Finds a model by pattern, for subagents whose definition names one. */
   selectModel?: (pattern: string) => Promise<{ model: Model; apiKey: string | undefined }>;
 }

@@ -409,6 +409,7 @@ export class Agent {
         redact: (text) => this.redact(text),
         ...(this.options.bashTimeoutSeconds === undefined ? {} : { bashTimeoutSeconds: this.options.bashTimeoutSeconds }),
         agent: this,
+        ...(this.options.editor ? { editor: this.options.editor } : {}),
       },
       gate: this.options.gate,
       hooks: this.extensions?.toolHooks,

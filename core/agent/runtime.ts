@@ -16,7 +16,7 @@ import type { SessionEntry } from "../session/schema.ts";
 import { SessionWriter } from "../session/writer.ts";
 import { ApprovalGate, type Approver } from "../tools/approval.ts";
 import { PathScope } from "../tools/path-scope.ts";
-import type { Tool, ToolSource } from "../tools/types.ts";
+import type { EditorBridge, Tool, ToolSource } from "../tools/types.ts";
 import { Agent } from "./agent.ts";
 import type { ExtensionsFactory } from "./agent-extensions.ts";
 import { findPromptFiles, promptArgument } from "./context-files.ts";
@@ -59,6 +59,8 @@ export interface RuntimeOptions {
   registry?: Extensions;
   /** Follow credential changes on the auth broker while the process runs (interactive and rpc modes; print mode ends too soon to need it). */
   liveCredentials?: boolean;
+  /** An editor's files and terminal for the tools (ACP clients that offer them). */
+  editor?: EditorBridge;
 }
 
 /** Nothing to talk to: no key for any provider and no local server. The interactive mode offers set-up instead. */
@@ -344,6 +346,7 @@ export class Runtime {
       rotateCredential: (failure) => this.rotate(selection, failure),
       extensions: this.options.extensions,
       selectModel: (pattern) => this.selectModel(pattern, false),
+      ...(this.options.editor ? { editor: this.options.editor } : {}),
     });
     source?.subscribe(() => {
       agent.setTools([...base, ...source.tools(agent.model.contextWindow)]);

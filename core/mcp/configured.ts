@@ -3,6 +3,7 @@ import { OmpError } from "../errors/omp-error.ts";
 import { enabledPlugins } from "../plugins/enabled.ts";
 import { pluginMcpServers } from "../plugins/wiring.ts";
 import { mcpFiles } from "./config-paths.ts";
+import type { PluginServers } from "./config-files.ts";
 import { LazyMcpSource } from "./lazy-source.ts";
 
 export interface ConfiguredMcpOptions {
@@ -14,6 +15,8 @@ export interface ConfiguredMcpOptions {
   waitForUncached: boolean;
   /** Start the servers only when asked (the interactive mode, once its first frame is up). */
   deferStart?: boolean;
+  /** Servers from elsewhere (an ACP client's session/new), after the plugins' ones. */
+  extraServers?: readonly PluginServers[];
   /** One line per failing server or config problem. */
   warn: (line: string) => void;
 }
@@ -28,7 +31,7 @@ export function configuredMcp(options: ConfiguredMcpOptions): LazyMcpSource | un
   const missing = files.find((file) => file.kind === "flag" && !existsSync(file.path));
   if (missing) throw new OmpError(`--mcp-config ${missing.path}: file not found`, { exitCode: 2 });
   // Installed plugins' .mcp.json servers (omp plugin) join the configured ones.
-  const plugins = pluginMcpServers(enabledPlugins(cwd), warn);
+  const plugins = [...pluginMcpServers(enabledPlugins(cwd), warn), ...(options.extraServers ?? [])];
   if (files.length === 0 && plugins.length === 0) return undefined;
   return new LazyMcpSource({ cwd, env, flagFiles, plugins, waitForUncached: options.waitForUncached, deferStart: options.deferStart ?? false, onProblem: warn });
 }

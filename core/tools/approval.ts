@@ -32,6 +32,8 @@ export interface ApprovalRequest {
   summary: string;
   /** The paths of the call outside the project and its allowed dirs, when that is why it asks. */
   outside?: string[];
+  /** The model's id for the call, so a front end can show the question on the call it is about. */
+  toolCallId?: string;
 }
 
 export interface ApprovalDecision {
@@ -88,17 +90,24 @@ export class ApprovalGate {
   private readonly remembered = new Map<string, boolean>();
   /** Told each time the user is about to be asked (Notification hooks). */
   onAsk: ((request: ApprovalRequest) => void) | undefined;
+  /** Plan mode: calls that write or execute are refused with this message, whatever was remembered. */
+  readOnly: string | undefined;
+  /** Auto-accept mode: file changes inside the project run without asking; commands still ask. */
+  acceptEdits = false;
 
   constructor(
-    readonly mode: ApprovalMode,
+    /** Changed by a session's mode switch (plan, auto-accept), for every later call. */
+    public mode: ApprovalMode,
     private readonly approver?: Approver,
     private readonly scope?: PathScope,
   ) {}
 
   /** `hookAsk`: a hook wants the user's word on this call whatever the mode says, for this reason. */
-  async check(tool: Pick<Tool, "name" | "effect">, input: unknown, hookAsk?: { reason?: string }): Promise<ApprovalOutcome> {
+  async check(tool: Pick<Tool, "name" | "effect">, input: unknown, hookAsk?: { reason?: string }, toolCallId?: string): Promise<ApprovalOutcome> {
+    if (this.readOnly !== undefined && tool.effect !== "read") return { allow: false, message: `${tool.name} was not run: ${this.readOnly}` };
     const outside = this.mode === "yolo" || !this.scope ? [] : this.scope.outside(tool.name, input);
     if (!hookAsk && outside.length === 0 && !needsApproval(tool, this.mode)) return { allow: true };
+    if (!hookAsk && outside.length === 0 && this.acceptEdits && tool.effect === "write") return { allow: true };
     const key = outside.length > 0 ? `${tool.name} outside the project` : tool.name;
     const known = this.remembered.get(key);
     if (known === true) return { allow: true };
@@ -111,7 +120,7 @@ export class ApprovalGate {
       return { allow: false, message: outside.length > 0 ? outsideMessage(tool, this.mode, outside, this.scope!) : noApproverMessage(tool, this.mode) };
     }
     const summary = summarizeInput(input) + (outside.length > 0 ? " (outside the project)" : "") + because;
-    const request = { toolName: tool.name, effect: tool.effect, input, summary, ...(outside.length > 0 ? { outside } : {}) };
+    const request = { toolName: tool.name, effect: tool.effect, input, summary, ...(outside.length > 0 ? { outside } : {}), ...(toolCallId ? { toolCallId } : {}) };
     this.onAsk?.(request);
     const decision = await this.approver(request);
     if (decision.remember) this.remembered.set(key, decision.allow);

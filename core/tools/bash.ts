@@ -119,6 +119,8 @@ async function runBash(input: z.infer<typeof schema>, context: ToolContext): Pro
   if (context.signal.aborted) return errorResult("Command not run: the call was aborted before it started.");
 
   const timeoutS = input.timeout ?? context.bashTimeoutSeconds ?? BASH_DEFAULT_TIMEOUT_S;
+  const inEditor = context.editor?.runCommand;
+  if (inEditor) return (await import("./bash-editor.ts")).runInEditor(inEditor, input.command, cwd, timeoutS, context);
   const started = performance.now();
   const output = new OutputCollector(() => createNumberedLog(context.artifactsDir, "bash"), undefined, context.redact);
   // stderr joins stdout inside the shell so the two arrive interleaved exactly as written.

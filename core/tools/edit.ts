@@ -95,7 +95,7 @@ export const editTool: ToolDefinition<typeof schema> = {
     let raw: Buffer;
     try {
       if (statSync(path).isDirectory()) return errorResult(`${shown} is a directory; edit a file inside it.`);
-      raw = readFileSync(path);
+      raw = context.editor?.readTextFile ? Buffer.from(await context.editor.readTextFile(path)) : readFileSync(path);
     } catch (error) {
       const code = (error as NodeJS.ErrnoException).code;
       if (code === "ENOENT" || code === "ENOTDIR") return errorResult(`${notFoundMessage(context.cwd, path)}\nTo create a new file, use write.`);
@@ -129,7 +129,9 @@ export const editTool: ToolDefinition<typeof schema> = {
     if (after === before) return errorResult(`The edits leave ${shown} unchanged; nothing was written.`);
 
     try {
-      writeFileAtomic(path, bom + (crlf ? after.replaceAll("\n", "\r\n") : after), { mode: "user" });
+      const text = bom + (crlf ? after.replaceAll("\n", "\r\n") : after);
+      if (context.editor?.writeTextFile) await context.editor.writeTextFile(path, text);
+      else writeFileAtomic(path, text, { mode: "user" });
     } catch (error) {
       const code = (error as NodeJS.ErrnoException).code;
       if (code === "EACCES" || code === "EPERM") return errorResult(`Permission denied: cannot write ${shown}`);

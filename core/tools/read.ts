@@ -108,6 +108,8 @@ async function readFileAt(path: string, size: number, input: ReadInput, context:
       { kind: "binary", path, description: kind, bytes: size },
     );
   }
+  // An editor's buffer, unsaved changes included, is what the user sees: the model reads that.
+  if (context.editor?.readTextFile) return readTextOf(shown, await context.editor.readTextFile(path), input);
   return readText(path, input, context);
 }
 

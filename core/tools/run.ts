@@ -51,7 +51,7 @@ export async function runToolCall(
     }
   }
   if (gate && decision !== "allow") {
-    const outcome = await gate.check(tool, parsed.data, decision === "ask" ? { reason: askReason } : undefined);
+    const outcome = await gate.check(tool, parsed.data, decision === "ask" ? { reason: askReason } : undefined, toolCallId || undefined);
     if (!outcome.allow) return errorResult(outcome.message, { denied: true });
   }
   if (context.signal.aborted) return errorResult(`${tool.name} was not run: the turn was aborted.`);

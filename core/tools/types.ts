@@ -21,6 +21,37 @@ export interface ToolContext {
   toolCallId?: string;
   /** The agent making the call, for tools that start agents of their own (task). */
   agent?: Agent;
+  /** An editor's files and terminal (ACP clients that offer them): read, write, edit and bash go through it. */
+  editor?: EditorBridge;
+}
+
+/**
+ * What an editor lends the tools: its open buffers (unsaved changes included) instead of the
+ * disk, and a terminal the user watches instead of a hidden process. Each member is present only
+ * when the editor offers it.
+ */
+export interface EditorBridge {
+  readTextFile?(path: string): Promise<string>;
+  writeTextFile?(path: string, content: string): Promise<void>;
+  runCommand?(command: EditorCommand): Promise<EditorCommandResult>;
+}
+
+export interface EditorCommand {
+  command: string;
+  cwd: string;
+  env: Record<string, string>;
+  timeoutMs: number;
+  signal: AbortSignal;
+  toolCallId?: string;
+  outputByteLimit: number;
+}
+
+export interface EditorCommandResult {
+  output: string;
+  exitCode: number | null;
+  signal: string | null;
+  truncated: boolean;
+  timedOut: boolean;
 }
 
 export interface ToolResult {

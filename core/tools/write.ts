@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { statSync } from "node:fs";
 import { writeFileAtomic } from "../fs/atomic-write.ts";
 import { errorResult, plural, textResult } from "./format.ts";
 import { displayPath, isDirectory, resolveToolPath } from "./paths.ts";
@@ -32,7 +33,7 @@ export const writeTool: ToolDefinition<typeof schema> = {
     if (isDirectory(path)) return errorResult(`${shown} is a directory; give the path of a file inside it.`);
     let result;
     try {
-      result = writeFileAtomic(path, input.content, { mode: "user" });
+      result = context.editor?.writeTextFile ? await writeInEditor(context.editor.writeTextFile, path, input.content) : writeFileAtomic(path, input.content, { mode: "user" });
     } catch (error) {
       const code = (error as NodeJS.ErrnoException).code;
       if (code === "EACCES" || code === "EPERM") return errorResult(`Permission denied: cannot write ${shown}`);
@@ -49,3 +50,15 @@ export const writeTool: ToolDefinition<typeof schema> = {
     return textResult(text, { path: result.path, created: result.created, bytes: result.bytes, lines });
   },
 };
+
+/** Through the editor (ACP fs/write_text_file), which saves the buffer: the same report as a write to disk. */
+async function writeInEditor(write: (path: string, content: string) => Promise<void>, path: string, content: string) {
+  let previousBytes: number | undefined;
+  try {
+    previousBytes = statSync(path).size;
+  } catch {
+    previousBytes = undefined;
+  }
+  await write(path, content);
+  return { path, created: previousBytes === undefined, bytes: Buffer.byteLength(content), previousBytes };
+}

@@ -1,0 +1,185 @@
+import { resolve } from "node:path";
+import { type ModelSelection, Runtime } from "../agent/runtime.ts";
+import { type AgentConfig, type TrustAsker, loadAgentConfig } from "../config/agent-config.ts";
+import type { Settings, SettingsInput } from "../config/settings-schema.ts";
+import type { ModelsConfig } from "../config/models-schema.ts";
+import { OmpError } from "../errors/omp-error.ts";
+import { Extensions } from "../extensions/extensions.ts";
+import { sessionExtensions, subagentDefinitions } from "../extensions/session.ts";
+import { createTaskTool } from "../extensions/agents/task-tool.ts";
+import { configuredMcp } from "../mcp/configured.ts";
+import type { PluginServers } from "../mcp/config-files.ts";
+import type { LazyMcpSource } from "../mcp/lazy-source.ts";
+import { expandHome } from "../paths.ts";
+import type { Approver } from "../tools/approval.ts";
+import { isDirectory } from "../tools/paths.ts";
+import { type ToolSelection, builtinTools, selectTools } from "../tools/registry.ts";
+import type { EditorBridge } from "../tools/types.ts";
+import type { ThinkingLevel } from "../ai/model.ts";
+
+/**
+ * What a session is built from: the command line's flags for print, json, rpc and the
+ * interactive mode, or an editor's session/new for ACP. Everything optional has the command
+ * line's default.
+ */
+export interface SessionSpec {
+  cwd: string;
+  env: NodeJS.ProcessEnv;
+  /** `--config` overlays and the flags that become settings (model, thinking, approval mode). */
+  overlays?: string[];
+  runtimeSettings?: SettingsInput;
+  trustFlag?: boolean;
+  /** Someone to ask whether to trust the folder (the interactive mode); others skip and say so. */
+  askTrust?: TrustAsker;
+  /** Problems with hooks, extensions and MCP servers, one line each. */
+  warn: (line: string) => void;
+  toolSelection?: ToolSelection;
+  extensionPaths?: string[];
+  mcpConfigFiles?: string[];
+  /** MCP servers from elsewhere (an ACP client's session/new), merged with the configured ones. */
+  extraMcpServers?: PluginServers[];
+  /** The interactive mode starts MCP servers after its first frame, and does not wait for them. */
+  deferMcp?: boolean;
+  /** Who answers approvals; none: calls that need one are refused with a message saying how to allow them. */
+  approver?: Approver;
+  /** The editor's files and terminals, when an ACP client offers them. */
+  editor?: EditorBridge;
+  liveCredentials?: boolean;
+  apiKey?: string;
+  noSession?: boolean;
+  sessionDir?: string;
+  addDirs?: string[];
+  maxTurns?: number;
+  systemPrompt?: { replace?: string; append?: string };
+  git?: Promise<string>;
+  thinking?: ThinkingLevel;
+}
+
+export interface AssembledSession {
+  runtime: Runtime;
+  settings: Settings;
+  modelsConfig: ModelsConfig;
+  layers: AgentConfig["layers"];
+  mcp: LazyMcpSource | undefined;
+  /** Closes what the session holds open (MCP servers, the broker's stream); call once at the end. */
+  close(): Promise<void>;
+}
+
+/**
+ * Builds a session's runtime from settings, in the order every front end relies on: config and
+ * folder trust, then tools (built-ins, extensions' tools, the task tool; the skill tool joins
+ * in the runtime), then MCP servers, whose prompts join the slash commands, then the runtime
+ * with its approver. New tool sources and per-session resources hook in here, once for every mode.
+ */
+export async function assembleSession(spec: SessionSpec): Promise<AssembledSession> {
+  const { cwd, env, warn } = spec;
+  const { settings, modelsConfig, layers } = await loadAgentConfig({
+    cwd,
+    env,
+    overlays: spec.overlays,
+    runtime: spec.runtimeSettings ?? {},
+    trustFlag: spec.trustFlag,
+    ask: spec.askTrust,
+  });
+  const toolSelection = spec.toolSelection ?? {};
+  // The skill tool is not a built-in: `--tools read,skill` names it, and only then does a tool list include it.
+  const skillTool = skillToolWanted(toolSelection, settings.tools.disabled);
+  const builtins = builtinTools();
+  const registry = new Extensions({ cwd, env });
+  const extensions = await sessionExtensions({
+    cwd,
+    env,
+    layers,
+    approvalMode: settings.approvalMode,
+    extensionPaths: spec.extensionPaths ?? [],
+    reservedToolNames: [...builtins.map((tool) => tool.name), "task"],
+    warn,
+    registry,
+  });
+  const tools = selectTools(
+    [...builtins, ...extensions.tools, createTaskTool(subagentDefinitions(cwd, env, warn))].filter((tool) => !settings.tools.disabled.includes(tool.name)),
+    withoutSkill(toolSelection),
+  );
+  const closers: (() => Promise<void> | void)[] = [];
+  const mcp = configuredMcp({
+    cwd,
+    env,
+    flagFiles: spec.mcpConfigFiles,
+    extraServers: spec.extraMcpServers,
+    waitForUncached: !spec.deferMcp,
+    deferStart: spec.deferMcp,
+    warn,
+  });
+  if (mcp) {
+    closers.push(() => mcp.close());
+    // Server prompts are slash commands of the one registry, beside the markdown ones.
+    registry.addProvider(mcp.prompts);
+  }
+  const runtime = new Runtime({
+    cwd,
+    env,
+    settings,
+    modelsConfig,
+    tools,
+    registry,
+    ...(mcp ? { toolSource: mcp } : {}),
+    cliKey: spec.apiKey,
+    noSession: spec.noSession ?? false,
+    sessionDir: spec.sessionDir,
+    addDirs: addDirs(spec.addDirs, cwd),
+    maxTurns: spec.maxTurns,
+    systemPrompt: spec.systemPrompt ?? {},
+    git: spec.git,
+    ...(spec.thinking ? { thinking: spec.thinking } : {}),
+    skillTool,
+    extensions: extensions.factory,
+    liveCredentials: spec.liveCredentials,
+    ...(spec.approver ? { approver: spec.approver } : {}),
+    ...(spec.editor ? { editor: spec.editor } : {}),
+  });
+  // The broker's stream would keep the process alive after the session ends.
+  closers.push(() => runtime.closeCredentials());
+  return {
+    runtime,
+    settings,
+    modelsConfig,
+    layers,
+    mcp,
+    close: async () => void (await Promise.all(closers.map((close) => close()))),
+  };
+}
+
+/**
+ * The model of a session: `pattern` when given (a resumed session records the switch), else a
+ * resumed session's own model and thinking level, else the setting or the default.
+ */
+export async function chooseModel(runtime: Runtime, pattern: string | undefined, resumePath: string | undefined, warn: (line: string) => void): Promise<ModelSelection> {
+  if (resumePath && !pattern) {
+    const restored = await runtime.sessionSelection(resumePath, true);
+    if (restored.warning) warn(restored.warning);
+    if (restored.selection) return restored.selection;
+  }
+  return runtime.selectModel(pattern ?? runtime.options.settings.model);
+}
+
+/** `--add-dir` values as absolute paths (`~` expanded, relative to the working directory); each must be a directory. */
+function addDirs(dirs: string[] | undefined, cwd: string): string[] {
+  return (dirs ?? []).map((dir) => {
+    const path = resolve(cwd, expandHome(dir));
+    if (!isDirectory(path)) throw new OmpError(`--add-dir: ${dir} is not a directory`, { exitCode: 2 });
+    return path;
+  });
+}
+
+function skillToolWanted(selection: ToolSelection, disabled: readonly string[]): boolean {
+  if (selection.none || disabled.includes("skill")) return false;
+  if (!selection.only) return true;
+  return selection.only.flatMap((entry) => entry.split(",")).some((name) => name.trim() === "skill");
+}
+
+function withoutSkill(selection: ToolSelection): ToolSelection {
+  if (!selection.only) return selection;
+  const only = selection.only.flatMap((entry) => entry.split(",")).map((name) => name.trim()).filter((name) => name !== "skill");
+  // `--tools skill` alone: no built-in tool, the skill tool only.
+  return only.length > 0 ? { ...selection, only } : { none: true };
+}

@@ -1,0 +1,82 @@
+import { z } from "zod";
+import { THINKING_LEVELS } from "../ai/model.ts";
+
+/**
+ * The session host's wire: operations a front end submits and the events the host adds to the
+ * agent's own (events.ts), as zod schemas. Front ends that take operations from outside (ACP,
+ * tests) validate here; the host itself imports only the types, so the start-up path stays free
+ * of zod.
+ */
+
+export const SESSION_MODES = ["default", "plan", "auto-accept"] as const;
+export const SessionMode = z.enum(SESSION_MODES);
+export type SessionMode = z.infer<typeof SessionMode>;
+
+const Content = z.array(
+  z.discriminatedUnion("type", [
+    z.object({ type: z.literal("text"), text: z.string() }),
+    z.object({ type: z.literal("image"), data: z.string(), mimeType: z.string() }),
+  ]),
+);
+
+export const HostOp = z.discriminatedUnion("type", [
+  /** A new user message; a `/command` or `/skill:name` first is expanded as in every mode. */
+  z.object({ type: z.literal("prompt"), content: Content }),
+  z.object({ type: z.literal("steer"), content: Content }),
+  z.object({ type: z.literal("follow_up"), content: Content }),
+  z.object({ type: z.literal("abort") }),
+  /** A model pattern as `--model` takes it (`provider/id`, an id, `opus:high`). */
+  z.object({ type: z.literal("set_model"), model: z.string().min(1) }),
+  z.object({ type: z.literal("set_thinking"), level: z.enum(THINKING_LEVELS) }),
+  z.object({ type: z.literal("set_mode"), mode: SessionMode }),
+  z.object({ type: z.literal("compact"), instructions: z.string().optional() }),
+  /** Back to before a user message of this session (its entry id). */
+  z.object({ type: z.literal("branch"), entryId: z.string().min(1) }),
+  /** A new session, or the session file at `path`. */
+  z.object({ type: z.literal("switch_session"), path: z.string().optional() }),
+  /** The answer to an approval_request event. */
+  z.object({ type: z.literal("answer_approval"), id: z.string(), allow: z.boolean(), remember: z.boolean().optional(), reason: z.string().optional() }),
+]);
+export type HostOp = z.infer<typeof HostOp>;
+
+const Presentation = z.object({
+  title: z.string(),
+  kind: z.enum(["read", "edit", "delete", "move", "search", "execute", "think", "fetch", "other"]),
+  locations: z.array(z.object({ path: z.string(), line: z.number().optional() })),
+  diffs: z.array(z.object({ path: z.string(), oldText: z.string().nullable(), newText: z.string() })).optional(),
+  command: z.string().optional(),
+});
+
+/** What the host says besides the agent's events (message and tool-call deltas, results with details, agent_end). */
+export const HostOwnEvent = z.discriminatedUnion("type", [
+  /** A tool call about to run, as it presents itself (tool_execution_start follows with the same id). */
+  z.object({ type: z.literal("tool_call"), toolCallId: z.string(), toolName: z.string(), input: z.unknown(), presentation: Presentation }),
+  /** A question for the user; answered with answer_approval. */
+  z.object({
+    type: z.literal("approval_request"),
+    id: z.string(),
+    toolName: z.string(),
+    effect: z.enum(["read", "write", "exec"]),
+    input: z.unknown(),
+    summary: z.string(),
+    outside: z.array(z.string()).optional(),
+    toolCallId: z.string().optional(),
+    presentation: Presentation,
+  }),
+  z.object({ type: z.literal("mode_changed"), mode: SessionMode }),
+  z.object({ type: z.literal("model_changed"), provider: z.string(), id: z.string(), thinking: z.string() }),
+  /** Another session is now the host's: new, resumed, or a branch of the same file. */
+  z.object({ type: z.literal("session_changed"), reason: z.enum(["new", "resume", "branch"]), sessionId: z.string(), path: z.string().optional() }),
+  /** After each run: the session's tokens so far and how full the context window is. */
+  z.object({
+    type: z.literal("usage"),
+    input: z.number(),
+    output: z.number(),
+    cacheRead: z.number(),
+    cacheWrite: z.number(),
+    cost: z.number(),
+    contextTokens: z.number(),
+    contextWindow: z.number(),
+  }),
+]);
+export type HostOwnEvent = z.infer<typeof HostOwnEvent>;

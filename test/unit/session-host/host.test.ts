@@ -1,0 +1,86 @@
+// The session host from core/, without the CLI: built by assembleSession against the provider
+// stand-in's stream, driven by operations, observed through its events.
+import { afterAll, expect, test } from "bun:test";
+import { existsSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { assembleSession, chooseModel } from "../../../core/session-host/assemble.ts";
+import { ApprovalRequests, type HostEvent, SessionHost, isAgentEvent } from "../../../core/session-host/host.ts";
+import { HostOp } from "../../../core/session-host/protocol.ts";
+import { presentTool } from "../../../core/tools/presentation.ts";
+import { startStandin } from "../../support/standin/index.ts";
+import { tempDir } from "../../support/omp.ts";
+
+const standin = await startStandin();
+afterAll(() => standin.close());
+
+async function openHost(approvalMode: "write" | "yolo") {
+  const home = tempDir("omp-host-home-");
+  const cwd = tempDir("omp-host-repo-");
+  const env = { HOME: home, PATH: process.env.PATH, ANTHROPIC_BASE_URL: standin.url, ANTHROPIC_API_KEY: "omptest_host_key", OMP_RETRY_BASE_MS: "20" };
+  const approvals = new ApprovalRequests();
+  const session = await assembleSession({ cwd, env, warn: () => {}, runtimeSettings: { approvalMode }, approver: approvals.ask, noSession: true });
+  const selection = await chooseModel(session.runtime, "anthropic/claude-opus-5-5", undefined, () => {});
+  const host = new SessionHost(session.runtime, await session.runtime.createAgent(selection), selection, approvals);
+  const events: HostEvent[] = [];
+  host.subscribe((event) => events.push(event));
+  return { host, events, cwd, close: async () => (await host.close(), await session.close()) };
+}
+
+test("a prompt streams deltas; tool calls come with their presentation; approvals are requests answered by an op", async () => {
+  standin.setScript([
+    { toolCalls: [{ id: "w1", name: "write", arguments: { path: "a.txt", content: "yes" } }] },
+    { toolCalls: [{ id: "w2", name: "write", arguments: { path: "b.txt", content: "no" } }] },
+    { text: "all done" },
+  ]);
+  const { host, events, cwd, close } = await openHost("write");
+  host.subscribe((event) => {
+    if (event.type !== "approval_request") return;
+    void host.submit(HostOp.parse({ type: "answer_approval", id: event.id, allow: event.toolCallId === "w1" }));
+  });
+  try {
+    const reason = await host.submit(HostOp.parse({ type: "prompt", content: [{ type: "text", text: "write files" }] }));
+    expect(reason).toBe("stop");
+    const requests = events.filter((e) => e.type === "approval_request");
+    expect(requests.map((r) => [r.toolCallId, r.presentation.title, r.presentation.kind])).toEqual([
+      ["w1", "Write a.txt", "edit"],
+      ["w2", "Write b.txt", "edit"],
+    ]);
+    expect(readFileSync(join(cwd, "a.txt"), "utf8")).toBe("yes");
+    expect(existsSync(join(cwd, "b.txt"))).toBe(false);
+    const calls = events.filter((e) => e.type === "tool_call");
+    expect(calls[0]).toMatchObject({ toolCallId: "w1", presentation: { diffs: [{ path: join(cwd, "a.txt"), oldText: null, newText: "yes" }] } });
+    const text = events.flatMap((e) => (e.type === "message_update" && e.assistantMessageEvent.type === "text_delta" ? [e.assistantMessageEvent.delta] : [])).join("");
+    expect(text).toBe("all done");
+    expect(events.at(-1)).toMatchObject({ type: "usage" });
+    expect(events.filter(isAgentEvent).some((e) => e.type === "agent_end")).toBe(true);
+    await expect(host.submit({ type: "answer_approval", id: "approval_99", allow: true })).rejects.toThrow("no approval approval_99");
+  } finally {
+    await close();
+  }
+});
+
+test("modes: plan refuses writes even under yolo, auto-accept lets edits through under write; set_mode is an event", async () => {
+  standin.setScript([{ toolCalls: [{ name: "write", arguments: { path: "p.txt", content: "x" } }] }, { text: "planned" }, { toolCalls: [{ name: "write", arguments: { path: "q.txt", content: "y" } }] }, { text: "written" }]);
+  const { host, events, cwd, close } = await openHost("yolo");
+  try {
+    await host.submit({ type: "set_mode", mode: "plan" });
+    expect(events).toContainEqual({ type: "mode_changed", mode: "plan" });
+    await host.submit({ type: "prompt", content: [{ type: "text", text: "plan" }] });
+    expect(existsSync(join(cwd, "p.txt"))).toBe(false);
+    await host.submit({ type: "set_mode", mode: "auto-accept" });
+    host.agent.options.gate.mode = "write";
+    await host.submit({ type: "prompt", content: [{ type: "text", text: "write" }] });
+    expect(readFileSync(join(cwd, "q.txt"), "utf8")).toBe("y");
+    expect(events.some((e) => e.type === "approval_request")).toBe(false);
+  } finally {
+    await close();
+  }
+});
+
+test("tools present themselves in one table; unknown and MCP tools get the generic row", () => {
+  expect(presentTool("bash", { command: "npm test\n--watch" }, "/w")).toMatchObject({ kind: "execute", title: "npm test ⏎ --watch", command: "npm test\n--watch" });
+  expect(presentTool("read", { path: "src/x.ts", offset: 10 }, "/w")).toEqual({ kind: "read", title: "Read src/x.ts (from line 10)", locations: [{ path: "/w/src/x.ts", line: 10 }] });
+  expect(presentTool("grep", { pattern: "TODO" }, "/w")).toMatchObject({ kind: "search", title: "grep TODO" });
+  expect(presentTool("mcp__github__search", { q: "x" }, "/w")).toMatchObject({ kind: "other", title: 'github: search {"q":"x"}' });
+  expect(() => HostOp.parse({ type: "set_mode", mode: "reckless" })).toThrow();
+});
