@@ -210,7 +210,18 @@ function planUpdate(change: Extract<FileChange, { kind: "update" }>, context: En
   for (const op of change.ops) {
     if (op.kind === "replace" && op.old === op.new && op.old !== "") throw new EditRefused(`The old and the new text of an edit to ${shown} are identical, so it would change nothing.`);
   }
-  const { notes, touched } = applyOps(doc, change.ops, shown);
+  let applied: { notes: string[]; touched: [number, number][] };
+  try {
+    applied = applyOps(doc, change.ops, shown);
+  } catch (error) {
+    // The likeliest reason an edit misses is that the file changed since the model read it.
+    const freshness = error instanceof EditRefused ? context.reads?.check(target, bytes) : undefined;
+    if (!freshness?.stale) throw error;
+    const changed = freshness.before === undefined ? undefined : changedRange(freshness.before, text);
+    const where = changed ? ` at ${lineRange(changed[0], changed[1])}` : "";
+    throw new EditRefused(`${shown} changed on disk since you last read it${where}. ${(error as Error).message}`);
+  }
+  const { notes, touched } = applied;
   const stale = checkFresh(context.reads, target, shown, bytes, text, touched);
   if (stale) notes.push(stale);
   const after = renderDoc(doc);

@@ -216,7 +216,12 @@ const typography: LineTier = {
   compare: (file, start, old, replacement) => {
     if (!old.every((line, k) => looseLine(file[start + k]!) === looseLine(line))) return undefined;
     const form = fileForm(file.slice(start, start + old.length));
-    return keepFileLines(file, start, old, replacement, replacement.map((line) => line.normalize(form)));
+    // A changed line keeps the file's characters where it kept the old text's (start and end).
+    const own = replacement.map((line, j) => {
+      const fileLine = file[start + j];
+      return j < old.length && fileLine !== undefined && foldTypography(fileLine) === old[j] ? keepOwnCharacters(fileLine, old[j]!, line) : line.normalize(form);
+    });
+    return keepFileLines(file, start, old, replacement, own);
   },
 };
 
@@ -314,8 +319,10 @@ function indentShift(window: string[], old: string[]): IndentShift | undefined {
   for (let k = 0; k < old.length; k++) {
     const o = old[k]!;
     const f = window[k]!;
-    if (o.trim() === "" ? f.trim() !== "" : f.trim() !== o.trim()) return undefined;
+    if (o.trim() === "" ? f.trim() !== "" : looseLine(f.trim()) !== looseLine(o.trim())) return undefined;
   }
+  // Same indentation throughout: whatever differs, it is not the indentation.
+  if (old.every((line, k) => line.trim() === "" || leading(line) === leading(window[k]!))) return undefined;
   const tabs = window.some((line) => line.trim() !== "" && leading(line).includes("\t"));
   const anyTabs = tabs || old.some((line) => leading(line).includes("\t"));
   for (const tabWidth of anyTabs ? [4, 2, 8] : [1]) {
