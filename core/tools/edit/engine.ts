@@ -6,6 +6,7 @@ import { errorResult, plural, textResult } from "../format.ts";
 import { displayPath, notFoundMessage, resolveToolPath } from "../paths.ts";
 import type { ToolResult } from "../types.ts";
 import { type Doc, lineRange, numbered, parseDoc, renderDoc, spliceLines } from "./doc.ts";
+import { fastApply, windowedDiff } from "./fast-path.ts";
 import { type ReplaceRequest, applyReplace, lfText } from "./match.ts";
 import type { FileReadStore } from "./read-store.ts";
 
@@ -62,6 +63,8 @@ interface Planned {
   before?: Uint8Array;
   /** undefined: the file is removed. */
   after?: string;
+  /** `after` in its "\n" view, when already known (for the hashline tag). */
+  afterLf?: string;
   moveFrom?: string;
   notes: string[];
   diff: { text: string; added: number; removed: number; firstChangedLine?: number };
@@ -93,9 +96,11 @@ function readText(path: string, shown: string): { bytes: Uint8Array; text: strin
     throw error;
   }
   if (bytes.includes(0)) throw new EditRefused(`${shown} is a binary file; edits only change text files.`);
-  const text = bytes.toString("utf8");
-  // Decoding replaces invalid bytes, and writing back would then corrupt the rest of the file.
-  if (!Buffer.from(text, "utf8").equals(bytes)) {
+  let text: string;
+  try {
+    // Decoding leniently would replace invalid bytes, and writing back would then corrupt the rest of the file.
+    text = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true }).decode(bytes);
+  } catch {
     throw new EditRefused(`${shown} is not valid UTF-8 (another encoding, such as Latin-1?); editing would corrupt it. Use bash (iconv, sed) instead.`);
   }
   return { bytes, text };
@@ -195,11 +200,14 @@ function planUpdate(change: Extract<FileChange, { kind: "update" }>, context: En
   }
   const { bytes, text } = readText(target, shown);
   assertWritable(target, shown);
-  const doc = parseDoc(text);
-  const beforeLf = lfText(doc);
-  if (change.tag !== undefined && change.tag !== hashlineTag(beforeLf)) {
+  const bom = text.startsWith("\uFEFF") ? "\uFEFF" : "";
+  const body = text.slice(bom.length);
+  // A CRLF file's tag is the tag of its "\n" view, as the full engine computes it.
+  const tagOf = () => (body.includes("\r") ? lfText(parseDoc(text)) : body);
+  if (change.tag !== undefined && change.tag !== hashlineTag(tagOf())) {
+    const lines = parseDoc(text).lines;
     throw new EditRefused(
-      `The tag #${change.tag} for ${shown} does not match its current content (#${hashlineTag(beforeLf)}): it changed since that read. Nothing was written; the file is now:\n${numbered(doc.lines, 1, Math.min(doc.lines.length, 40))}${doc.lines.length > 40 ? "\n…" : ""}`,
+      `The tag #${change.tag} for ${shown} does not match its current content (#${hashlineTag(tagOf())}): it changed since that read. Nothing was written; the file is now:\n${numbered(lines, 1, Math.min(lines.length, 40))}${lines.length > 40 ? "\n…" : ""}`,
     );
   }
   const onlyOp = change.ops.length === 1 ? change.ops[0] : undefined;
@@ -210,23 +218,30 @@ function planUpdate(change: Extract<FileChange, { kind: "update" }>, context: En
   for (const op of change.ops) {
     if (op.kind === "replace" && op.old === op.new && op.old !== "") throw new EditRefused(`The old and the new text of an edit to ${shown} are identical, so it would change nothing.`);
   }
-  let applied: { notes: string[]; touched: [number, number][] };
-  try {
-    applied = applyOps(doc, change.ops, shown);
-  } catch (error) {
-    // The likeliest reason an edit misses is that the file changed since the model read it.
-    const freshness = error instanceof EditRefused ? context.reads?.check(target, bytes) : undefined;
-    if (!freshness?.stale) throw error;
-    const changed = freshness.before === undefined ? undefined : changedRange(freshness.before, text);
-    const where = changed ? ` at ${lineRange(changed[0], changed[1])}` : "";
-    throw new EditRefused(`${shown} changed on disk since you last read it${where}. ${(error as Error).message}`);
+  const fast = fastApply(body, change.ops);
+  let result: { after: string; beforeLf: string; afterLf: string; notes: string[]; touched: [number, number][] };
+  if (fast) result = { after: bom + fast.text, beforeLf: body, afterLf: fast.text, notes: [], touched: fast.touched };
+  else {
+    const doc = parseDoc(text);
+    const beforeLf = lfText(doc);
+    let applied: { notes: string[]; touched: [number, number][] };
+    try {
+      applied = applyOps(doc, change.ops, shown);
+    } catch (error) {
+      // The likeliest reason an edit misses is that the file changed since the model read it.
+      const freshness = error instanceof EditRefused ? context.reads?.check(target, bytes) : undefined;
+      if (!freshness?.stale) throw error;
+      const changed = freshness.before === undefined ? undefined : changedRange(freshness.before, text);
+      const where = changed ? ` at ${lineRange(changed[0], changed[1])}` : "";
+      throw new EditRefused(`${shown} changed on disk since you last read it${where}. ${(error as Error).message}`);
+    }
+    result = { after: renderDoc(doc), beforeLf, afterLf: lfText(doc), ...applied };
   }
-  const { notes, touched } = applied;
+  const { after, notes, touched } = result;
   const stale = checkFresh(context.reads, target, shown, bytes, text, touched);
   if (stale) notes.push(stale);
-  const after = renderDoc(doc);
   if (after === text && !change.moveTo) throw new EditRefused(`The changes leave ${shown} as it is; nothing was written.`);
-  const planned: Planned = { op: "update", edits: change.ops.length, target, shown, before: bytes, after, notes, diff: unifiedDiff(beforeLf, lfText(doc), shown) };
+  const planned: Planned = { op: "update", edits: change.ops.length, target, shown, before: bytes, after, afterLf: result.afterLf, notes, diff: windowedDiff(result.beforeLf, result.afterLf, shown) };
   if (change.moveTo !== undefined) {
     const to = resolveToolPath(context.cwd, change.moveTo);
     if (existsSync(to)) throw new EditRefused(`Cannot move ${shown} to ${displayPath(context.cwd, to)}: that file exists.`);
@@ -309,7 +324,7 @@ export function applyChanges(changes: FileChange[], context: EngineContext): Too
   }
   const blocks = plans.map((plan) => {
     const verb = plan.op === "create" ? "Created" : plan.op === "delete" ? "Deleted" : "Edited";
-    const tag = context.tags && plan.after !== undefined ? ` [${plan.shown}#${hashlineTag(lfText(parseDoc(plan.after)))}]` : "";
+    const tag = context.tags && plan.after !== undefined ? ` [${plan.shown}#${hashlineTag(plan.afterLf ?? lfText(parseDoc(plan.after)))}]` : "";
     const notes = plan.notes.length > 0 ? ` (${plan.notes.join("; ")})` : "";
     const applied = plan.edits ? `${plural(plan.edits, "edit")} applied, ` : "";
     return `${verb} ${plan.shown}: ${applied}+${plan.diff.added} -${plan.diff.removed} lines${notes}.${tag}\n\n${plan.diff.text}`;

@@ -316,3 +316,30 @@ describe("which format a model gets", () => {
     expect(scope.outside("edit", { path: "a.txt", rename: "/tmp/out.txt", diff: "" })).toEqual(["/tmp/out.txt"]);
   });
 });
+
+describe("big files: the fast path and the windowed diff", () => {
+  test("the windowed diff equals the full diff wherever the change is", async () => {
+    const { unifiedDiff } = await import("../../../core/tools/diff.ts");
+    const { windowedDiff } = await import("../../../core/tools/edit/fast-path.ts");
+    const base = Array.from({ length: 40 }, (_, i) => `line ${i + 1}`).join("\n");
+    const variants: [string, string][] = [
+      [`${base}\n`, `${base.replace("line 1\n", "LINE 1\n")}\n`],
+      [`${base}\n`, `${base.replace("line 20\n", "line 20\nnew a\nnew b\n")}\n`],
+      [`${base}\n`, `${base.replace("line 21\nline 22\n", "")}\n`],
+      [`${base}\n`, base.replace("line 40", "line forty")],
+      [base, `${base}\nline 41\n`],
+      [`${base}\n`, `${base.replace("line 3\n", "line three\n").replace("line 30\n", "line thirty\n")}\n`],
+    ];
+    for (const [before, after] of variants) expect(windowedDiff(before, after, "f.txt")).toEqual(unifiedDiff(before, after, "f.txt"));
+  });
+
+  test("the fast path gives what the full engine gives", async () => {
+    const { fastApply } = await import("../../../core/tools/edit/fast-path.ts");
+    const text = "a\nb\nc\nb\n";
+    expect(fastApply(text, [{ kind: "replace", old: "c", new: "C" }])).toEqual({ text: "a\nb\nC\nb\n", touched: [[3, 3]] });
+    expect(fastApply(text, [{ kind: "replace", old: "b", new: "B" }])).toBeUndefined();
+    expect(fastApply(text, [{ kind: "replace", old: "b\n", new: "B\n", wholeLines: true }])?.text).toBe("a\nB\nc\nb\n");
+    expect(fastApply(text, [{ kind: "lines", from: 2, to: 3, lines: ["x"] }])?.text).toBe("a\nx\nb\n");
+    expect(fastApply("a\r\nb\r\n", [{ kind: "replace", old: "a", new: "A" }])).toBeUndefined();
+  });
+});
