@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { applyChanges } from "./edit/engine.ts";
+import { type FileChange, applyChanges } from "./edit/engine.ts";
 import type { ToolDefinition } from "./types.ts";
 
 export type { EditDetails } from "./edit/engine.ts";
@@ -18,6 +18,12 @@ const schema = z.object({
     .describe("Replacements applied in order, each to the result of the previous ones; all succeed or none is written"),
 });
 
+/** The edit as the engine takes it: one file, its replacements in order. */
+export function replaceChanges(input: z.infer<typeof schema>): FileChange[] {
+  const ops = input.edits.map((edit) => ({ kind: "replace" as const, old: edit.oldText, new: edit.newText, ...(edit.replaceAll ? { all: true } : {}) }));
+  return [{ kind: "update", path: input.path, ops }];
+}
+
 /** The replace edit: old text to new text, found through the engine's tolerant matching (edit/match.ts). */
 export const editTool: ToolDefinition<typeof schema> = {
   name: "edit",
@@ -30,7 +36,6 @@ export const editTool: ToolDefinition<typeof schema> = {
   schema,
   effect: "write",
   async execute(input, context) {
-    const ops = input.edits.map((edit) => ({ kind: "replace" as const, old: edit.oldText, new: edit.newText, ...(edit.replaceAll ? { all: true } : {}) }));
-    return applyChanges([{ kind: "update", path: input.path, ops }], { cwd: context.cwd, ...(context.fileReads ? { reads: context.fileReads } : {}) });
+    return applyChanges(replaceChanges(input), { cwd: context.cwd, ...(context.fileReads ? { reads: context.fileReads } : {}) });
   },
 };

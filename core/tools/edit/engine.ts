@@ -1,5 +1,6 @@
 import { chmodSync, existsSync, lstatSync, readFileSync, realpathSync, statSync, unlinkSync } from "node:fs";
 import { accessSync, constants } from "node:fs";
+import { isUtf8 } from "node:buffer";
 import { writeFileAtomic } from "../../fs/atomic-write.ts";
 import { unifiedDiff } from "../diff.ts";
 import { errorResult, plural, textResult } from "../format.ts";
@@ -52,7 +53,7 @@ export interface EditDetails {
 /** Thrown inside the engine for a change that cannot be made; becomes the tool's error result. */
 export class EditRefused extends Error {}
 
-interface Planned {
+export interface Planned {
   op: "create" | "update" | "delete";
   /** Edits (hunks, operations) applied to an update. */
   edits?: number;
@@ -96,14 +97,11 @@ function readText(path: string, shown: string): { bytes: Uint8Array; text: strin
     throw error;
   }
   if (bytes.includes(0)) throw new EditRefused(`${shown} is a binary file; edits only change text files.`);
-  let text: string;
-  try {
-    // Decoding leniently would replace invalid bytes, and writing back would then corrupt the rest of the file.
-    text = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true }).decode(bytes);
-  } catch {
+  // Decoding would replace invalid bytes, and writing back would then corrupt the rest of the file.
+  if (!isUtf8(bytes)) {
     throw new EditRefused(`${shown} is not valid UTF-8 (another encoding, such as Latin-1?); editing would corrupt it. Use bash (iconv, sed) instead.`);
   }
-  return { bytes, text };
+  return { bytes, text: bytes.toString("utf8") };
 }
 
 /** A file the user made read-only stays so: refused, naming its mode, before anything is written. */
@@ -307,16 +305,22 @@ function writeAll(plans: Planned[], context: EngineContext): void {
   }
 }
 
+/** What every change would write, with nothing written yet; throws EditRefused for one that cannot be made. */
+export function planChanges(changes: FileChange[], context: EngineContext): Planned[] {
+  const plans = changes.map((change) =>
+    change.kind === "update" ? planUpdate(change, context) : change.kind === "create" ? planCreate(change, context) : planDelete(change, context),
+  );
+  const targets = plans.map((plan) => plan.target);
+  const twice = targets.find((target, i) => targets.indexOf(target) !== i);
+  if (twice) throw new EditRefused(`${displayPath(context.cwd, twice)} is changed by two sections; put all its changes in one.`);
+  return plans;
+}
+
 /** Plans every change first (so any refusal leaves every file as it was), then writes them all. */
 export function applyChanges(changes: FileChange[], context: EngineContext): ToolResult {
   let plans: Planned[];
   try {
-    plans = changes.map((change) =>
-      change.kind === "update" ? planUpdate(change, context) : change.kind === "create" ? planCreate(change, context) : planDelete(change, context),
-    );
-    const targets = plans.map((plan) => plan.target);
-    const twice = targets.find((target, i) => targets.indexOf(target) !== i);
-    if (twice) throw new EditRefused(`${displayPath(context.cwd, twice)} is changed by two sections; put all its changes in one.`);
+    plans = planChanges(changes, context);
     writeAll(plans, context);
   } catch (error) {
     if (error instanceof EditRefused) return errorResult(`${error.message}${/nothing was (written|changed)/i.test(error.message) ? "" : "\nNo changes were written."}`);

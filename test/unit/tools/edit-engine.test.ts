@@ -341,5 +341,7 @@ describe("big files: the fast path and the windowed diff", () => {
     expect(fastApply(text, [{ kind: "replace", old: "b\n", new: "B\n", wholeLines: true }])?.text).toBe("a\nB\nc\nb\n");
     expect(fastApply(text, [{ kind: "lines", from: 2, to: 3, lines: ["x"] }])?.text).toBe("a\nx\nb\n");
     expect(fastApply("a\r\nb\r\n", [{ kind: "replace", old: "a", new: "A" }])).toBeUndefined();
+    expect(fastApply(text, [{ kind: "lines", from: 5, to: 6, lines: ["x"] }])).toBeUndefined();
+    expect(fastApply(text, [{ kind: "lines", from: -1, to: -2, lines: ["z"], tail: true }])?.text).toBe("a\nb\nc\nb\nz\n");
   });
 });
