@@ -7,7 +7,7 @@
  */
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { dirname, join } from "node:path";
+import { join } from "node:path";
 import { CASES, type Outcome, casePath, judge, setUpCase } from "../test/support/edit-corpus.ts";
 import { type ScriptedToolCall, startStandin } from "../test/support/standin/index.ts";
 
@@ -97,8 +97,8 @@ export async function runPeer(peer: Peer, bin: string, work = tmpdir()): Promise
       edits.push({ id: `toolu_edit_${i}`, name: "edit", arguments: peer.edit(casePath(c), absolute, c.old, c.new) });
     }
     standin.setScript([{ toolCalls: reads }, { toolCalls: changes }, { toolCalls: edits }, { text: "done" }]);
-    // The original omp is a bun script: the bun running this bench is the one it gets.
-    const env = { PATH: `${dirname(process.execPath)}:${process.env.PATH ?? "/usr/bin:/bin"}`, HOME: home, XDG_CONFIG_HOME: join(home, ".config"), XDG_DATA_HOME: join(home, ".local", "share"), XDG_CACHE_HOME: join(home, ".cache"), ...peer.configure(repo, home, standin.url) };
+    // The original omp is a bun script: it gets this project's bun.
+    const env = { PATH: `${join(import.meta.dir, "..", "node_modules", ".bin")}:${process.env.PATH ?? "/usr/bin:/bin"}`, HOME: home, XDG_CONFIG_HOME: join(home, ".config"), XDG_DATA_HOME: join(home, ".local", "share"), XDG_CACHE_HOME: join(home, ".cache"), ...peer.configure(repo, home, standin.url) };
     const started = performance.now();
     const child = Bun.spawn([bin, ...peer.args], { cwd: repo, env, stdout: "pipe", stderr: "pipe", timeout: 300_000 });
     const [, stderr, code] = await Promise.all([new Response(child.stdout).text(), new Response(child.stderr).text(), child.exited]);
@@ -118,7 +118,7 @@ export async function runPeer(peer: Peer, bin: string, work = tmpdir()): Promise
     for (const [i, c] of CASES.entries()) {
       const result = results.get(`toolu_edit_${i}`);
       // Each peer words its success its own way; what counts is whether the call failed.
-      const outcome = judge(repo, c, result && { text: result.isError ? result.text : `Edited: ${result.text}`, isError: result.isError });
+      const outcome = judge(repo, c, result && { text: result.isError ? result.text : `Edited ${result.text}`, isError: result.isError });
       outcomes[c.name] = outcome;
       const target = join(repo, c.name, c.linkTo ?? c.file);
       if (outcome === "damaged" && typeof c.expected === "string" && existsSync(target)) {
