@@ -6,7 +6,7 @@ import { describe, expect, test } from "bun:test";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { ScriptedToolCall } from "../support/standin/index.ts";
-import { agentTestFile, modelRequests, providerCases, runAgent, toolNamesOf, toolResultsOf, workspace } from "../support/agent-harness.ts";
+import { agentTestFile, modelRequests, providerCases, runAgent, systemPromptOf, toolNamesOf, toolResultsOf, workspace } from "../support/agent-harness.ts";
 import { CASES, FORMATS, type Format, type Outcome, casePath, judge, requestFor, score, setUpCase } from "../support/edit-corpus.ts";
 
 const standin = await agentTestFile();
@@ -48,7 +48,14 @@ describe.each(FORMATS)("edit corpus through dist/omp in the %s format", (format:
     expect(requests).toHaveLength(4);
     const offered = toolNamesOf(provider.api, requests[0]!.body);
     expect(offered).toContain(format === "apply_patch" ? "apply_patch" : "edit");
-    if (format === "apply_patch") expect(offered).not.toContain("edit");
+    if (format === "apply_patch") {
+      expect(offered).not.toContain("edit");
+      // The system prompt names the tool the model has.
+      const prompt = systemPromptOf(provider.api, requests[0]!.body);
+      expect(prompt).toContain("Change files with apply_patch (patches)");
+      expect(prompt).toContain("- apply_patch: Edit files with a patch");
+      expect(prompt).not.toContain("- edit:");
+    }
     const wire = new Map(toolResultsOf(provider.api, requests[3]!.body).map((r) => [r.id, r]));
     const outcomes: Record<string, Outcome> = {};
     const wrong: string[] = [];
@@ -70,4 +77,21 @@ describe.each(FORMATS)("edit corpus through dist/omp in the %s format", (format:
     expect(s.damaged).toBe(0);
     expect(s.applied).toBeGreaterThanOrEqual(28);
   });
+});
+
+test("a models.yml model's editMode wins over the model's family and the edit.mode setting", async () => {
+  const { home, repo } = workspace({ "README.md": "x\n" });
+  mkdirSync(join(home, ".omp", "agent"), { recursive: true });
+  writeFileSync(join(home, ".omp", "agent", "config.yml"), "edit:\n  mode: patch\n");
+  const provider = `providers:\n  mine:\n    baseUrl: ${standin.url}/v1\n    apiKey: sk-local-key\n    api: openai-responses\n    models:\n      - id: gpt-6.2-sol\n        editMode: hashline\n`;
+  writeFileSync(join(home, ".omp", "agent", "models.yml"), provider);
+  standin.setScript([{ text: "ok" }]);
+  standin.requests.length = 0;
+  const run = await runAgent(["-p", "--model", "mine/gpt-6.2-sol", "hi"], { home, cwd: repo });
+  expect(run.stderr).not.toContain("omp:");
+  expect(run.code).toBe(0);
+  const tools = modelRequests(standin)[0]!.body.tools as { name: string; parameters: { required: string[] } }[];
+  const edit = tools.find((tool) => tool.name === "edit");
+  expect(tools.map((tool) => tool.name)).not.toContain("apply_patch");
+  expect(edit?.parameters.required).toEqual(["input"]);
 });
