@@ -4,6 +4,7 @@ import type { Model, ThinkingLevel } from "../ai/model.ts";
 import type { ToolSpec } from "../ai/stream.ts";
 import { describeError } from "../errors/omp-error.ts";
 import type { SessionWriter } from "../session/writer.ts";
+import { FileReadStore } from "../tools/edit/read-store.ts";
 import type { Tool } from "../tools/types.ts";
 import { compactionSummaryMessage } from "../session/compaction-summary.ts";
 import { Redactor } from "../session/redact.ts";
@@ -138,6 +139,9 @@ export class Agent {
     this.messages.splice(0, this.messages.length, ...withoutSignedThinking(this.messages));
     this.session.persist({ type: "custom", customType: DROP_THINKING_ENTRY, data: { reason: "the tool list changed" } });
   }
+
+  /** What the model last read of each file (see tools/edit/read-store.ts). */
+  readonly fileReads = new FileReadStore();
 
   toolSpecs(): ToolSpec[] {
     return this.frame.toolSpecs(this.tools);
@@ -408,6 +412,7 @@ export class Agent {
         artifactsDir: this.options.artifactsDir,
         redact: (text) => this.redact(text),
         ...(this.options.bashTimeoutSeconds === undefined ? {} : { bashTimeoutSeconds: this.options.bashTimeoutSeconds }),
+        fileReads: this.fileReads,
         agent: this,
         ...(this.options.editor ? { editor: this.options.editor } : {}),
       },

@@ -16,6 +16,9 @@ import type { SessionEntry } from "../session/schema.ts";
 import { SessionWriter } from "../session/writer.ts";
 import { ApprovalGate, type Approver } from "../tools/approval.ts";
 import { PathScope } from "../tools/path-scope.ts";
+import type { EditMode } from "../config/settings-schema.ts";
+import { editModeFor } from "../tools/edit/mode.ts";
+import { withEditMode } from "../tools/registry.ts";
 import type { EditorBridge, Tool, ToolSource } from "../tools/types.ts";
 import { Agent } from "./agent.ts";
 import type { ExtensionsFactory } from "./agent-extensions.ts";
@@ -88,7 +91,8 @@ export class Runtime {
   private store: CredentialSource | null | undefined;
   /** Credentials this process found at their usage limit, and until when. */
   private readonly blocked = new Map<number, number>();
-  private prompt: Promise<string> | undefined;
+  /** The system prompt per edit format: it lists the tools, and the edit tool differs by model. */
+  private readonly prompts = new Map<EditMode, Promise<string>>();
   private facts: Promise<Facts> | undefined;
   private lists: ProviderList[] | undefined;
   private skills: { tools: Tool[]; promptSection: string } | undefined;
@@ -229,15 +233,27 @@ export class Runtime {
     return this.facts;
   }
 
-  /** Built once per process: every new session it starts (rpc's new_session) shares it. */
-  systemPrompt(): Promise<string> {
-    this.prompt ??= this.currentFacts().then((facts) => {
+  /** The tools an agent on `model` gets: the selected ones, with the edit tool in the model's format. */
+  toolsFor(model: Model): Tool[] {
+    return withEditMode(this.tools(), this.editMode(model));
+  }
+
+  private editMode(model: Model): EditMode {
+    const entry = this.options.modelsConfig.providers[model.provider]?.models?.find((m) => m.id === model.id);
+    return editModeFor(model, this.options.settings.edit.mode, entry?.editMode);
+  }
+
+  /** Built once per process and edit format: every new session it starts (rpc's new_session) shares it. */
+  systemPrompt(mode: EditMode = "replace"): Promise<string> {
+    const known = this.prompts.get(mode);
+    if (known) return known;
+    const prompt = this.currentFacts().then((facts) => {
       const { cwd, env } = this.options;
       const files = findPromptFiles(cwd, agentDir(env as NodeJS.ProcessEnv), homeDir());
       const flag = (text: string | undefined) => (text === undefined ? undefined : promptArgument(text, cwd));
       return buildSystemPrompt({
         cwd,
-        tools: this.tools().map(toolSpec),
+        tools: withEditMode(this.tools(), mode).map(toolSpec),
         skills: this.skills?.promptSection,
         contextFiles: files.context,
         rules: files.rules,
@@ -247,7 +263,8 @@ export class Runtime {
         append: flag(this.options.systemPrompt?.append) ?? files.appendSystem?.content,
       });
     });
-    return this.prompt;
+    this.prompts.set(mode, prompt);
+    return prompt;
   }
 
   /**
@@ -316,8 +333,8 @@ export class Runtime {
     const artifactsDir = writer ? writer.path.replace(/\.jsonl$/, "") : join(agentDir(this.options.env as NodeJS.ProcessEnv), "artifacts", `${process.pid}`);
     const modelId = `${selection.model.provider}/${selection.model.id}`;
     const source = this.options.toolSource;
-    const base = this.tools();
-    const basePrompt = frame ? frame.frame.systemPrompt : this.systemPrompt();
+    const base = this.toolsFor(selection.model);
+    const basePrompt = frame ? frame.frame.systemPrompt : this.systemPrompt(this.editMode(selection.model));
     const agent = new Agent({
       cwd: this.options.cwd,
       model: selection.model,

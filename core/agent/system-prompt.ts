@@ -33,7 +33,9 @@ Be concise and precise.`;
 
 /** The system prompt: instructions, tools, environment, repository state and the user's context files. */
 export function buildSystemPrompt(input: SystemPromptInput): string {
-  const parts = [input.replace ?? (input.tools.length > 0 ? INSTRUCTIONS : INSTRUCTIONS_NO_TOOLS)];
+  // GPT models edit with apply_patch instead of edit (core/tools/edit/mode.ts).
+  const instructions = input.tools.some((tool) => tool.name === "apply_patch") ? INSTRUCTIONS.replace("edit (exact replacements)", "apply_patch (patches)") : INSTRUCTIONS;
+  const parts = [input.replace ?? (input.tools.length > 0 ? instructions : INSTRUCTIONS_NO_TOOLS)];
   if (input.tools.length > 0) {
     parts.push(`Tools available:\n${input.tools.map((tool) => `- ${tool.name}: ${tool.description.split("\n")[0]}`).join("\n")}`);
   }

@@ -2,6 +2,7 @@ import { z } from "zod";
 import { THINKING_CONTROLS, THINKING_OFF } from "../ai/model.ts";
 import { Api } from "../ai/model-schema.ts";
 import { providerProblems } from "./models-rules.ts";
+import { EditMode } from "./settings-schema.ts";
 
 /**
  * models.yml: custom providers and models, and overrides of built-in providers' endpoint, key or
@@ -31,6 +32,8 @@ export const ModelEntry = z.strictObject({
   contextWindow: z.number().int().positive().optional(),
   maxTokens: z.number().int().positive().optional(),
   headers: Headers.optional(),
+  /** The edit format this model gets, over the `edit.mode` setting. */
+  editMode: EditMode.optional(),
   /**
    * How the model takes its thinking level (see THINKING_CONTROLS and THINKING_OFF in
    * core/ai/model.ts). Absent: the built-in model of the same id and api's, else the api's usual.

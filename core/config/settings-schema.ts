@@ -16,6 +16,10 @@ export type UpdateChannel = z.infer<typeof UpdateChannel>;
 
 const count = () => z.number().int().min(0);
 
+/** The edit tool's format (see core/tools/edit/): old→new text, a diff, line numbers, or the Codex patch envelope. */
+export const EditMode = z.enum(["replace", "patch", "hashline", "apply_patch"]);
+export type EditMode = z.infer<typeof EditMode>;
+
 export const Settings = z.strictObject({
   /** The model when `--model` is not given: `provider/id`, a bare id or a fuzzy name, with an optional `:thinking` suffix. */
   model: z.string().min(1).optional(),
@@ -93,6 +97,12 @@ export const Settings = z.strictObject({
    * one bad hook does not make the whole file invalid.
    */
   hooks: z.record(z.string(), z.unknown()).optional(),
+  edit: z
+    .strictObject({
+      /** Unset: apply_patch for GPT and Codex models, replace for the others; a model's models.yml `editMode` wins. */
+      mode: EditMode.optional(),
+    })
+    .prefault({}),
 });
 export type Settings = z.output<typeof Settings>;
 /** What a settings file or a runtime override may contain: every key optional. */

@@ -4,6 +4,7 @@
 import { bashTool } from "./bash.ts";
 import { defineTool } from "./define.ts";
 import { editTool } from "./edit.ts";
+import { applyPatchTool, hashlineEditTool, patchEditTool } from "./edit/tools.ts";
 import { findTool } from "./find.ts";
 import { grepTool } from "./grep.ts";
 import { lsTool } from "./ls.ts";
@@ -24,4 +25,13 @@ export function builtinToolSpecs(): BuiltinToolSpec[] {
     const { name, description, effect, parameters } = defineTool(definition);
     return { name, description, effect, parameters };
   });
+}
+
+/** The edit tool of each edit format but replace (which is `edit` above), swapped in per model by registry.ts. */
+export function editModeSpecs(): Record<"patch" | "hashline" | "apply_patch", BuiltinToolSpec> {
+  const spec = (definition: ToolDefinition) => {
+    const { name, description, effect, parameters } = defineTool(definition);
+    return { name, description, effect, parameters };
+  };
+  return { patch: spec(patchEditTool), hashline: spec(hashlineEditTool), apply_patch: spec(applyPatchTool) };
 }

@@ -1,41 +1,7 @@
 /**
- * When `oldText` is not in the file, the model needs to see what is there instead: usually the
- * same code with other indentation, or a line it misremembered. These find that region.
+ * When the old text is not in the file, the model needs to see what is there instead: the lines
+ * most like it, which edit/diagnose.ts then compares with it to name the difference.
  */
-
-/** 1-based line number of a character offset. */
-export function lineAt(text: string, offset: number): number {
-  let line = 1;
-  for (let i = text.indexOf("\n"); i !== -1 && i < offset; i = text.indexOf("\n", i + 1)) line++;
-  return line;
-}
-
-/** Lines `from`..`to` (1-based, inclusive) numbered like `read` prints them. */
-export function numberedLines(text: string, from: number, to: number): string {
-  const lines = text.split("\n");
-  const width = Math.max(6, String(to).length);
-  const out: string[] = [];
-  for (let n = from; n <= Math.min(to, lines.length); n++) out.push(`${String(n).padStart(width)}\t${lines[n - 1]}`);
-  return out.join("\n");
-}
-
-/** Where `needle` occurs in `text` if whitespace is ignored altogether, as a line range. */
-export function findIgnoringWhitespace(text: string, needle: string): { from: number; to: number } | undefined {
-  const squeezedNeedle = needle.replace(/\s+/g, "");
-  if (squeezedNeedle === "") return undefined;
-  // The squeezed text, and for each of its characters the offset it came from.
-  let squeezed = "";
-  const origin: number[] = [];
-  for (let i = 0; i < text.length; i++) {
-    const c = text[i]!;
-    if (/\s/.test(c)) continue;
-    squeezed += c;
-    origin.push(i);
-  }
-  const at = squeezed.indexOf(squeezedNeedle);
-  if (at === -1) return undefined;
-  return { from: lineAt(text, origin[at]!), to: lineAt(text, origin[at + squeezedNeedle.length - 1]!) };
-}
 
 function bigrams(line: string): Map<string, number> {
   const grams = new Map<string, number>();

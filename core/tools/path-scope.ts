@@ -1,5 +1,7 @@
 import { existsSync, lstatSync, readlinkSync, realpathSync } from "node:fs";
 import { basename, dirname, join, resolve, sep } from "node:path";
+import { applyPatchPaths } from "./edit/apply-patch.ts";
+import { hashlinePaths } from "./edit/hashline.ts";
 import { resolveToolPath } from "./paths.ts";
 
 /**
@@ -20,6 +22,8 @@ export class PathScope {
 
   /** The paths of this call that lead outside every root (empty for tools that name no path). */
   outside(toolName: string, input: unknown): string[] {
+    const patched = patchPaths(toolName, input);
+    if (patched) return patched.flatMap((path) => this.outside("write", { path }));
     const key = PATH_KEYS[toolName];
     if (key === undefined || input === null || typeof input !== "object") return [];
     const given = (input as Record<string, unknown>)[key];
@@ -32,6 +36,16 @@ export class PathScope {
 
 /** Which input names the path each built-in tool works on; without one, the working directory. */
 const PATH_KEYS: Record<string, string> = { read: "path", write: "path", edit: "path", ls: "path", grep: "path", find: "path", bash: "cwd" };
+
+/** The files an apply_patch or hashline edit names inside its one `input` string. */
+function patchPaths(toolName: string, input: unknown): string[] | undefined {
+  const record = input !== null && typeof input === "object" ? (input as Record<string, unknown>) : {};
+  const text = record.input;
+  // Patch mode's rename writes a second file.
+  if (toolName === "edit" && typeof record.path === "string" && typeof record.rename === "string") return [record.path, record.rename];
+  if (typeof text !== "string" || (toolName !== "apply_patch" && toolName !== "edit")) return undefined;
+  return toolName === "apply_patch" ? applyPatchPaths(text) : hashlinePaths(text);
+}
 
 /** The repository root around `cwd` (the nearest dir with a `.git`), else `cwd` itself. */
 export function projectRoot(cwd: string): string {

@@ -1,6 +1,7 @@
 import { OmpError } from "../errors/omp-error.ts";
 import type { BuiltinToolSpec } from "./builtin-specs.ts";
-import { builtinToolSpecs } from "./builtin-specs.ts" with { type: "macro" };
+import { builtinToolSpecs, editModeSpecs } from "./builtin-specs.ts" with { type: "macro" };
+import type { EditMode } from "../config/settings-schema.ts";
 import type { TodoStore } from "./todo.ts";
 import type { Tool, ToolImplementation } from "./types.ts";
 
@@ -23,6 +24,24 @@ const LOADERS: Record<string, (options: BuiltinToolOptions) => Promise<ToolImple
   ls: () => import("./ls.ts").then((module) => module.lsTool),
   todo: ({ todoStore }) => import("./todo.ts").then((module) => module.createTodoTool(todoStore ?? module.createTodoStore())),
 };
+
+const EDIT_SPECS = editModeSpecs();
+
+/** The edit tool of each format but replace (the `edit` of LOADERS), imported on its first call. */
+const EDIT_LOADERS: Record<keyof typeof EDIT_SPECS, () => Promise<ToolImplementation>> = {
+  patch: () => import("./edit/tools.ts").then((module) => module.patchEditTool),
+  hashline: () => import("./edit/tools.ts").then((module) => module.hashlineEditTool),
+  apply_patch: () => import("./edit/tools.ts").then((module) => module.applyPatchTool),
+};
+
+/** `tools` with the built-in edit tool in the given format, in its place (nothing changes when edit is not among them). */
+export function withEditMode(tools: Tool[], mode: EditMode): Tool[] {
+  if (mode === "replace") return tools;
+  const spec = EDIT_SPECS[mode];
+  let implementation: Promise<ToolImplementation> | undefined;
+  const tool: Tool = { ...spec, load: () => (implementation ??= EDIT_LOADERS[mode]()) };
+  return tools.map((existing) => (existing.name === "edit" ? tool : existing));
+}
 
 /** Every built-in tool, in the order they are offered to the model; none of their code is loaded yet. */
 export function builtinTools(options: BuiltinToolOptions = {}): Tool[] {

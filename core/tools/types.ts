@@ -1,6 +1,7 @@
 import type { z } from "zod";
 import type { Agent } from "../agent/agent.ts";
 import type { ImageContent, TextContent } from "../ai/messages.ts";
+import type { FileReadStore } from "./edit/read-store.ts";
 
 /** What a tool may do, for approval modes: `write` needs approval under `write`, all under `always-ask`. */
 export type ToolEffect = "read" | "write" | "exec";
@@ -19,6 +20,8 @@ export interface ToolContext {
   bashTimeoutSeconds?: number;
   /** The model's id for this call. */
   toolCallId?: string;
+  /** What the model last read of each file this session; edits made from a stale read are refused. */
+  fileReads?: FileReadStore;
   /** The agent making the call, for tools that start agents of their own (task). */
   agent?: Agent;
   /** An editor's files and terminal (ACP clients that offer them): read, write, edit and bash go through it. */

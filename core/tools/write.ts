@@ -42,6 +42,7 @@ export const writeTool: ToolDefinition<typeof schema> = {
       if (code === "EROFS") return errorResult(`Cannot write ${shown}: the file system is read-only.`);
       throw error;
     }
+    context.fileReads?.recordWrite(result.path, Buffer.from(input.content, "utf8"));
     const lines = countLines(input.content);
     const size = `${plural(result.bytes, "byte")}, ${plural(lines, "line")}`;
     const text = result.created

@@ -242,9 +242,12 @@ describe("config files through the validated-config cache", () => {
 describe("tools and approval", () => {
   test.each(cases)("%s: --approval-mode write without an approver denies bash and edit; the model reads why", async (_api, provider) => {
     const { home, repo } = workspace();
+    // GPT models edit with apply_patch (core/tools/edit/mode.ts), the others with edit.
+    const editName = provider.api === "openai-responses" ? "apply_patch" : "edit";
+    const editArguments = editName === "apply_patch" ? { input: "*** Begin Patch\n*** Update File: src/math.sh\n@@\n-x\n+y\n*** End Patch" } : { path: "src/math.sh", edits: [{ oldText: "-", newText: "+" }] };
     standin.setScript([
       { toolCalls: [{ name: "bash", arguments: { command: "touch created-by-bash.txt" } }] },
-      { toolCalls: [{ name: "edit", arguments: { path: "src/math.sh", edits: [{ oldText: "-", newText: "+" }] } }] },
+      { toolCalls: [{ name: editName, arguments: editArguments }] },
       { toolCalls: [{ name: "read", arguments: { path: "src/math.sh" } }] },
       { text: "I could not change anything." },
     ]);
@@ -257,7 +260,7 @@ describe("tools and approval", () => {
     expect(readFileSync(join(repo, "src/math.sh"), "utf8")).toContain("$1 - $2");
     const results = toolResultsOf(provider.api, modelRequests(standin)[3]!.body);
     expect(results.length).toBe(3);
-    for (const [i, name] of ["bash", "edit"].entries()) {
+    for (const [i, name] of ["bash", editName].entries()) {
       expect(results[i]!.text).toContain(`${name} was not run: it needs approval under --approval-mode write`);
       expect(results[i]!.text).toContain("--approval-mode yolo");
       if (provider.api !== "openai-completions" && provider.api !== "openai-responses") expect(results[i]!.isError).toBe(true);
@@ -275,7 +278,8 @@ describe("tools and approval", () => {
     expect((await runAgent(["-p", "--tools", "read,grep", "--model", provider.model, "x"], { home, cwd: repo, env })).code).toBe(0);
     expect((await runAgent(["-p", "--no-tools", "--model", provider.model, "x"], { home, cwd: repo, env })).code).toBe(0);
     const [all, some, none] = modelRequests(standin).map((r) => r.body);
-    expect(toolNamesOf(provider.api, all).sort()).toEqual(["bash", "edit", "find", "grep", "ls", "read", "task", "todo", "write"]);
+    const edit = provider.api === "openai-responses" ? "apply_patch" : "edit";
+    expect(toolNamesOf(provider.api, all).sort()).toEqual(["bash", edit, "find", "grep", "ls", "read", "task", "todo", "write"].sort());
     expect(toolNamesOf(provider.api, some)).toEqual(["read", "grep"]);
     expect(toolNamesOf(provider.api, none)).toEqual([]);
     expect(systemPromptOf(provider.api, some)).toContain("- grep:");

@@ -23,10 +23,19 @@ import type { Turn } from "../support/standin/index.ts";
 const TASK = "add() in src/math.sh subtracts; fix it and run ./test.sh";
 const ANSWER = "Fixed add() in src/math.sh: it now adds, and test.sh passes.";
 
-const fixScript = (): Turn[] => [
+/** GPT models edit with apply_patch (core/tools/edit/mode.ts), the others with edit. */
+const editToolOf = (api: string) => (api === "openai-responses" ? "apply_patch" : "edit");
+
+const fixScript = (api = "anthropic-messages"): Turn[] => [
   { text: "Let me look at the file.", toolCalls: [{ id: "call_read_1", name: "read", arguments: { path: "src/math.sh" } }] },
   { toolCalls: [{ id: "call_grep_2", name: "grep", arguments: { pattern: "add", literal: true } }] },
-  { toolCalls: [{ id: "call_edit_3", name: "edit", arguments: { path: "src/math.sh", edits: [{ oldText: "$1 - $2", newText: "$1 + $2" }] } }] },
+  {
+    toolCalls: [
+      editToolOf(api) === "apply_patch"
+        ? { id: "call_edit_3", name: "apply_patch", arguments: { input: "*** Begin Patch\n*** Update File: src/math.sh\n@@ add() {\n-  echo $(( $1 - $2 ))\n+  echo $(( $1 + $2 ))\n*** End Patch" } }
+        : { id: "call_edit_3", name: "edit", arguments: { path: "src/math.sh", edits: [{ oldText: "$1 - $2", newText: "$1 + $2" }] } },
+    ],
+  },
   { toolCalls: [{ id: "call_bash_4", name: "bash", arguments: { command: "sh ./test.sh" } }] },
   { text: ANSWER },
 ];
@@ -36,7 +45,7 @@ const standin = await agentTestFile();
 describe.each(providerTable())("agent over %s", (_api, provider) => {
   test("reads, greps, edits and runs the test; each request carries the earlier tool results", async () => {
     const { home, repo } = workspace();
-    standin.setScript(fixScript());
+    standin.setScript(fixScript(provider.api));
     standin.requests.length = 0;
     const result = await runAgent(["-p", "--model", provider.model, TASK], { home, cwd: repo, env: provider.env(standin.url) });
     expect(result.stderr).not.toContain("omp:");
@@ -63,7 +72,7 @@ describe.each(providerTable())("agent over %s", (_api, provider) => {
       (text: string) => expect(text).toContain("PASS add 2 3 = 5"),
     ];
     const callIds = ["call_read_1", "call_grep_2", "call_edit_3", "call_bash_4"];
-    const names = ["read", "grep", "edit", "bash"];
+    const names = ["read", "grep", editToolOf(provider.api), "bash"];
     for (let n = 1; n <= 4; n++) {
       const results = toolResultsOf(provider.api, bodies[n]);
       expect(results.length).toBe(n);

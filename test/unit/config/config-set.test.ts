@@ -130,6 +130,7 @@ compaction:
       "theme",
       "sessionDir",
       "hooks",
+      "edit.mode",
     ]);
     expect(checkSettingKey("compaction")).toEqual(["compaction"]);
     expect(parseSettingValue("tools.disabled", "")).toEqual([]);

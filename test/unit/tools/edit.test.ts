@@ -97,14 +97,14 @@ describe("edit: replacements", () => {
 });
 
 describe("edit: failures change nothing", () => {
-  test("zero matches: error with a whitespace-insensitive hint showing the region", async () => {
+  test("zero matches: an inconsistent indentation is named and the current lines are shown", async () => {
     const dir = scratch();
     const path = file(dir, "a.ts", source);
     const result = await edit(dir, "a.ts", [{ oldText: 'export function shout(name: string) {\n    return "HELLO " + name;', newText: "x" }]);
     expect(result.isError).toBe(true);
     const text = textOf(result);
-    expect(text).toContain("oldText was not found");
-    expect(text).toContain("It does match when whitespace is ignored, at lines 7-8");
+    expect(text).toContain("the old text was not found");
+    expect(text).toContain("Line 8 has other indentation or spacing in the file");
     expect(text).toContain('     8\t  return "HELLO " + name;');
     expect(text).toContain("No changes were written.");
     expect(readFileSync(path, "utf8")).toBe(source);
@@ -115,7 +115,9 @@ describe("edit: failures change nothing", () => {
     file(dir, "a.ts", source);
     const result = await edit(dir, "a.ts", [{ oldText: 'export function shoot(name: string) {\n  return "HALLO " + name;', newText: "x" }]);
     const text = textOf(result);
-    expect(text).toContain("The most similar lines are 7-8");
+    expect(text).toContain('Line 7 differs: the file has "export function shout(name: string) {", the old text has "export function shoot(name: string) {"');
+    expect(text).toContain("The closest lines in the file now (5–9)");
+    expect(text).not.toContain("% similar");
     expect(text).toContain("     7\texport function shout(name: string) {");
   });
 
@@ -123,7 +125,7 @@ describe("edit: failures change nothing", () => {
     const dir = scratch();
     file(dir, "a.ts", source);
     const text = textOf(await edit(dir, "a.ts", [{ oldText: "qqqqqq zzzzzz", newText: "x" }]));
-    expect(text).toContain("Nothing similar is in the file; read it again");
+    expect(text).toContain("Nothing like it is in the file; read the file again");
   });
 
   test("several matches without replaceAll: error with the count and line numbers", async () => {
@@ -131,7 +133,7 @@ describe("edit: failures change nothing", () => {
     const path = file(dir, "a.ts", source);
     const result = await edit(dir, "a.ts", [{ oldText: "export function", newText: "function" }]);
     expect(result.isError).toBe(true);
-    expect(textOf(result)).toContain("oldText matches 2 times (at lines 3, 7)");
+    expect(textOf(result)).toContain("the old text matches 2 times (at lines 3, 7)");
     expect(textOf(result)).toContain("replaceAll: true");
     expect(readFileSync(path, "utf8")).toBe(source);
   });
@@ -153,12 +155,12 @@ describe("edit: failures change nothing", () => {
   test("empty oldText, identical texts and missing files are explained", async () => {
     const dir = scratch();
     file(dir, "a.txt", "x\n");
-    expect(textOf(await edit(dir, "a.txt", [{ oldText: "", newText: "y" }]))).toContain("oldText is empty");
+    expect(textOf(await edit(dir, "a.txt", [{ oldText: "", newText: "y" }]))).toContain("The old text is empty but a.txt is not");
     expect(textOf(await edit(dir, "a.txt", [{ oldText: "x", newText: "x" }]))).toContain("identical");
     const missing = await edit(dir, "b.txt", [{ oldText: "x", newText: "y" }]);
     expect(missing.isError).toBe(true);
     expect(textOf(missing)).toContain("File not found: b.txt");
-    expect(textOf(missing)).toBe("File not found: b.txt. Did you mean a.txt?\nTo create a new file, use write.");
+    expect(textOf(missing)).toBe("File not found: b.txt. Did you mean a.txt?\nTo create a file, use write (or an empty old text).\nNo changes were written.");
   });
 
   test("files that are not UTF-8 are refused rather than corrupted", async () => {

@@ -1,0 +1,102 @@
+import { z } from "zod";
+import { errorResult } from "../format.ts";
+import type { ToolContext, ToolDefinition, ToolResult } from "../types.ts";
+import { PatchSyntaxError, parseApplyPatch, parseHunks } from "./apply-patch.ts";
+import { type EngineContext, type FileChange, applyChanges } from "./engine.ts";
+import { HashlineSyntaxError, parseHashline } from "./hashline.ts";
+
+/** The edit formats other than the replace edit (../edit.ts); each parses its input and hands it to the one engine. */
+
+export function engineContext(context: ToolContext, tags = false): EngineContext {
+  return { cwd: context.cwd, ...(context.fileReads ? { reads: context.fileReads } : {}), ...(tags ? { tags } : {}), ...(context.editor ? { editor: context.editor } : {}) };
+}
+
+async function parsed(parse: () => FileChange[], apply: (changes: FileChange[]) => Promise<ToolResult>): Promise<ToolResult> {
+  let changes: FileChange[];
+  try {
+    changes = parse();
+  } catch (error) {
+    if (error instanceof PatchSyntaxError || error instanceof HashlineSyntaxError) return errorResult(`Invalid patch: ${error.message}\nNo changes were written.`);
+    throw error;
+  }
+  return apply(changes);
+}
+
+const applyPatchSchema = z.object({ input: z.string().describe("The whole patch, from *** Begin Patch to *** End Patch") });
+
+export const applyPatchTool: ToolDefinition<typeof applyPatchSchema> = {
+  name: "apply_patch",
+  description: [
+    "Edit files with a patch: *** Begin Patch, then per file *** Update File: <path> (optionally *** Move to: <path>) with @@ hunks of ' ' context, '-' removed and '+' added lines, *** Add File: <path> with '+' lines, or *** Delete File: <path>; then *** End Patch.",
+    "Give 3 lines of context around each change (an @@ line naming the enclosing function or class when that is ambiguous). All files change or none. Line endings, BOM and permissions are kept; a file changed since your read is refused.",
+  ].join(" "),
+  schema: applyPatchSchema,
+  effect: "write",
+  async execute(input, context) {
+    return parsed(() => parseApplyPatch(input.input), (changes) => applyChanges(changes, engineContext(context)));
+  },
+};
+
+const hashlineSchema = z.object({ input: z.string().describe("[PATH] or [PATH#TAG] sections, each followed by operations") });
+
+export const hashlineEditTool: ToolDefinition<typeof hashlineSchema> = {
+  name: "edit",
+  description: [
+    "Edit files by line number (as read shows them). A section starts with [PATH] (or [PATH#TAG] from an earlier edit result), then operations: SWAP N.=M: with +TEXT rows replaces lines N-M; DEL N.=M deletes them; INS.PRE N: / INS.POST N: / INS.HEAD: / INS.TAIL: insert the +TEXT rows.",
+    "Line numbers are those of the file before this call. All sections apply or none; a file changed since your read is refused.",
+  ].join(" "),
+  schema: hashlineSchema,
+  effect: "write",
+  async execute(input, context) {
+    let warnings: string[] = [];
+    const result = await parsed(
+      () => {
+        const { changes, warnings: found } = parseHashline(input.input);
+        warnings = found;
+        return changes;
+      },
+      (changes) => applyChanges(changes, engineContext(context, true)),
+    );
+    if (warnings.length === 0 || result.isError) return result;
+    const [first, ...rest] = result.content;
+    return { ...result, content: first?.type === "text" ? [{ type: "text", text: `${first.text}\nWarnings:\n${warnings.join("\n")}` }, ...rest] : result.content };
+  },
+};
+
+const patchSchema = z.object({
+  path: z.string().describe("File to change"),
+  op: z.enum(["update", "create", "delete"]).optional().describe("Default update"),
+  rename: z.string().optional().describe("New path, to move the file"),
+  diff: z.string().optional().describe("update: @@ hunks of ' ' context, '-' and '+' lines; create: the content"),
+});
+
+/** Patch mode's input as the engine takes it. */
+export function patchChanges(input: z.infer<typeof patchSchema>): FileChange[] {
+  const op = input.op ?? "update";
+  if (op === "delete") return [{ kind: "delete", path: input.path }];
+  const diff = (input.diff ?? "").replaceAll("\r\n", "\n");
+  if (op === "create") {
+    const lines = diff.split("\n");
+    const plus = lines.filter((line) => line !== "").every((line) => line.startsWith("+"));
+    return [{ kind: "create", path: input.path, content: plus ? lines.map((line) => line.slice(1)).join("\n") : diff }];
+  }
+  const ops = parseHunks(diff.split("\n"), input.path);
+  if (ops.length === 0 && !input.rename) throw new PatchSyntaxError("the diff has no - or + lines, so it changes nothing.");
+  return [{ kind: "update", path: input.path, ops, ...(input.rename ? { moveTo: input.rename } : {}) }];
+}
+
+export const patchEditTool: ToolDefinition<typeof patchSchema> = {
+  name: "edit",
+  description: [
+    "Change one file with a diff: op update (default) takes @@ hunks of ' ' context, '-' removed and '+' added lines, with 3 lines of context around each change; op create takes the content; op delete none; rename moves the file.",
+    "All hunks apply or none. Line endings, BOM and permissions are kept; a file changed since your read is refused.",
+  ].join(" "),
+  schema: patchSchema,
+  effect: "write",
+  async execute(input, context) {
+    return parsed(
+      () => patchChanges(input),
+      (changes) => applyChanges(changes, engineContext(context)),
+    );
+  },
+};
