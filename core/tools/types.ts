@@ -17,6 +17,8 @@ export interface ToolContext {
   redact?: (text: string) => string;
   /** The `bash.timeoutSeconds` setting: bash's timeout when the call gives none. */
   bashTimeoutSeconds?: number;
+  /** `bash.autoBackgroundSeconds` and `bash.maxLogBytes`. */
+  shell?: { autoBackgroundSeconds?: number; maxLogBytes?: number };
   /** The model's id for this call. */
   toolCallId?: string;
   /** The agent making the call, for tools that start agents of their own (task). */
