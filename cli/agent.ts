@@ -106,6 +106,8 @@ function buildPrompt(messages: string[], stdin: string, cwd: string): (TextConte
 /** The default command: the agent, headless (print, json, rpc). */
 export async function runAgent(messages: string[], flags: AgentFlags): Promise<number> {
   const cleanup: (() => Promise<void>)[] = [];
+  // Commands a killed omp left running end now (core/shell/containment.ts), off the start-up path.
+  setTimeout(() => void import("../core/shell/containment.ts").then((module) => module.sweepOrphans()), 0);
   try {
     return await runAgentWith(messages, flags, cleanup);
   } finally {

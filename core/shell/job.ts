@@ -24,6 +24,20 @@ export interface JobOptions {
   maxLogBytes?: number;
 }
 
+export interface JobInfo {
+  id: number;
+  command: string;
+  pid: number;
+  pty: boolean;
+  running: boolean;
+  /** "running", "exited with code 0", "killed", ... */
+  state: string;
+  exitCode: number | null;
+  startedAt: string;
+  outputBytes: number;
+  logPath?: string;
+}
+
 export interface JobEnd {
   exitCode: number | null;
   signal: string | null;
@@ -152,6 +166,22 @@ export class Job {
   async screen(): Promise<string | undefined> {
     if (!this.screenPromise) return undefined;
     return (await this.screenPromise).text();
+  }
+
+  /** For rpc's get_jobs and other front ends. */
+  info(): JobInfo {
+    return {
+      id: this.id,
+      command: this.command,
+      pid: this.pid,
+      pty: this.options.pty !== undefined,
+      running: this.running,
+      state: this.end ? describeEnd(this.end) : "running",
+      exitCode: this.end?.exitCode ?? null,
+      startedAt: new Date(this.startedAt).toISOString(),
+      outputBytes: this.collector.bytes,
+      ...(this.end?.output.logPath ? { logPath: this.end.output.logPath } : {}),
+    };
   }
 
   /** One line for listings: id, state, age, output size and command. */
