@@ -24,7 +24,7 @@ const NAMED: Record<string, string> = {
  * as written, so `<div>` stays `<div>`.
  */
 export function decodeKeys(input: string): string {
-  return input.replace(/\\(x[0-9a-fA-F]{2}|u[0-9a-fA-F]{4}|[rnte\\0])|<([a-zA-Z]+|c-[a-zA-Z@\[\]\\^_])>/g, (whole, escape: string | undefined, name: string | undefined) => {
+  return input.replace(/\\(x[0-9a-fA-F]{2}|u[0-9a-fA-F]{4}|[rnte\\0])|<([a-zA-Z]+|[cC]-[a-zA-Z@\[\]\\^_])>/g, (whole, escape: string | undefined, name: string | undefined) => {
     if (escape !== undefined) {
       if (escape[0] === "x" || escape[0] === "u") return String.fromCharCode(Number.parseInt(escape.slice(1), 16));
       return { r: "\r", n: "\n", t: "\t", e: "\x1b", "\\": "\\", "0": "\0" }[escape]!;
