@@ -10,6 +10,8 @@ import { UnreadText } from "./unread.ts";
 export const KILL_GRACE_MS = 2000;
 /** After the command's first process exits, what is still reading from the pipe gets this long before it is cut. */
 const AFTER_EXIT_READ_MS = 300;
+/** Output kept for a person watching the job live. */
+const RECENT_CHARS = 16_384;
 
 export type StopReason = "timeout" | "abort" | "kill" | "disk-full" | "session-end";
 
@@ -66,8 +68,13 @@ export class Job {
   private killDeadline = 0;
   private readonly listeners = new Set<(text: string) => void>();
   private screenPromise: Promise<Screen> | undefined;
+  /** The latest output, for a person watching the job (the model reads through `unread`). */
+  private recent = "";
   /** The model backgrounded it (or was told it runs on): the job tool lists it. */
   background = false;
+  /** Resolves when a foreground command is sent to the background (auto-backgrounding, Ctrl+B). */
+  readonly backgrounded: Promise<"background">;
+  private markBackgrounded!: () => void;
 
   constructor(
     /** 0 until it is a job the model can name. */
@@ -82,7 +89,14 @@ export class Job {
     this.proc = spawned.proc;
     this.container = spawned.container;
     if (options.pty) this.screenPromise = import("./screen.ts").then((module) => module.createScreen(options.pty!));
+    this.backgrounded = new Promise((resolve) => (this.markBackgrounded = () => resolve("background")));
     this.ended = this.run();
+  }
+
+  /** Called by the job manager when the command becomes a job; its caller stops waiting for it. */
+  detach(): void {
+    this.background = true;
+    this.markBackgrounded();
   }
 
   get pid(): number {
@@ -111,6 +125,7 @@ export class Job {
         if (done) return;
         const text = this.collector.push(value);
         this.unread.push(text);
+        this.recent = (this.recent + text).slice(-RECENT_CHARS);
         if (this.screenPromise) (await this.screenPromise).write(value);
         for (const listener of this.listeners) listener(text);
       }
@@ -152,6 +167,11 @@ export class Job {
     killGroup(this.proc.pid, "SIGTERM");
     // The first process may ignore SIGTERM (trap '' TERM), in which case it never exits on its own.
     this.killTimer = setTimeout(() => this.container.destroy(), reason === "disk-full" ? 0 : KILL_GRACE_MS);
+  }
+
+  /** The last few KB of output as text (for a PTY job, the raw stream; see `screen`). */
+  get recentOutput(): string {
+    return this.recent;
   }
 
   /** Sends bytes to the command's stdin (its terminal, under a PTY). */

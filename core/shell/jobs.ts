@@ -1,7 +1,7 @@
 import { OmpError } from "../errors/omp-error.ts";
 import { formatBytes } from "../tools/format.ts";
 import { describeEnd, Job, type JobOptions } from "./job.ts";
-import { sessionJobs } from "./session-jobs.ts";
+import { sessionJobs, sessionJobsChanged } from "./session-jobs.ts";
 
 /** Jobs running at once per session: each holds processes, a pipe and a log. */
 export const MAX_RUNNING_JOBS = 32;
@@ -72,9 +72,15 @@ export class JobManager {
 
   /** Marks a foreground command as a job that keeps running (auto-backgrounding, Ctrl+B). */
   toBackground(job: Job): void {
-    job.background = true;
+    if (job.background) return;
     job.id = this.nextId++;
+    job.detach();
     this.changed();
+  }
+
+  /** Commands running in the foreground now (the model's bash calls, the user's !commands). */
+  foreground(): Job[] {
+    return [...this.jobs].filter((job) => job.running && !job.background);
   }
 
   kill(id: number): Promise<unknown> {
@@ -97,6 +103,7 @@ export class JobManager {
 
   private changed(): void {
     for (const listener of this.listeners) listener();
+    sessionJobsChanged();
   }
 
   private prune(): void {

@@ -7,6 +7,18 @@ export interface SessionJobs {
   endAll(): Promise<void>;
 }
 
+const watchers = new Set<() => void>();
+
+/** Front ends redraw on this: a job of any session started, ended or went to the background. */
+export function watchSessionJobs(listener: () => void): () => void {
+  watchers.add(listener);
+  return () => watchers.delete(listener);
+}
+
+export function sessionJobsChanged(): void {
+  for (const listener of watchers) listener();
+}
+
 const managers = new WeakMap<object, SessionJobs>();
 
 export function sessionJobs<T extends SessionJobs>(owner: object, create: () => T): T {

@@ -98,17 +98,17 @@ async function runBash(input: z.infer<typeof schema>, context: ToolContext): Pro
   let timer: ReturnType<typeof setTimeout> | undefined;
   const onAbort = () => job.stop("abort");
   context.signal.addEventListener("abort", onAbort, { once: true });
-  const backgrounded = new Promise<"background">((resolve) => {
-    if (autoS > 0 && autoS < timeoutS) timer = setTimeout(() => resolve("background"), autoS * 1000);
-    else timer = setTimeout(() => job.stop("timeout"), timeoutS * 1000);
-  });
+  const auto = autoS > 0 && autoS < timeoutS;
+  timer = auto ? setTimeout(() => jobs.toBackground(job), autoS * 1000) : setTimeout(() => job.stop("timeout"), timeoutS * 1000);
   try {
-    const outcome = await Promise.race([job.ended, backgrounded]);
+    // The user may send it to the background (Ctrl+B) before either timer fires.
+    const outcome = await Promise.race([job.ended, job.backgrounded]);
     if (outcome === "background") {
-      jobs.toBackground(job);
+      const seconds = (Date.now() - job.startedAt) / 1000;
+      const why = auto && seconds >= autoS ? `Still running after ${autoS}s` : `The user sent it to the background after ${seconds.toFixed(1)}s`;
       const { text } = job.unread.take();
       return textResult(
-        `${text === "" ? "(no output yet)" : text.replace(/\n$/, "")}\n\n[Still running after ${autoS}s, so it goes on in the background as job ${job.id}. Read its new output with job {"action":"read","id":${job.id}} (wait_for/timeout to wait for it), or stop it with {"action":"kill","id":${job.id}}.]`,
+        `${text === "" ? "(no output yet)" : text.replace(/\n$/, "")}\n\n[${why}, so it goes on in the background as job ${job.id}. Read its new output with job {"action":"read","id":${job.id}} (wait_for/timeout to wait for it), or stop it with {"action":"kill","id":${job.id}}.]`,
         jobDetails(job, cwd),
       );
     }
