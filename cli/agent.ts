@@ -166,7 +166,7 @@ async function runAgentWith(messages: string[], flags: AgentFlags, cleanup: (() 
     registry,
   });
   const tools = selectTools(
-    [...builtins, ...extensions.tools, createTaskTool(subagentDefinitions(cwd, env, warn))].filter((tool) => !settings.tools.disabled.includes(tool.name)),
+    [...builtins, ...extensions.tools, createTaskTool(subagentDefinitions(cwd, env, warn))].filter((tool) => !settings.tools.disabled.includes(tool.name) && !(tool.name === "job" && settings.tools.disabled.includes("bash"))),
     withoutSkill(toolSelection),
   );
   // A failing server is one warning: on stderr, or in the interactive mode's transcript. The

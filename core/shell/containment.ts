@@ -145,6 +145,14 @@ function cgroupPids(dir: string): number[] {
   }
 }
 
+function cpuUsed(dir: string): boolean {
+  try {
+    return Number(/^usage_usec (\d+)/m.exec(readFileSync(join(dir, "cpu.stat"), "utf8"))?.[1] ?? 0) > 0;
+  } catch {
+    return false;
+  }
+}
+
 /** Kills a cgroup's processes and removes it; a cgroup still emptying is retried for up to a second. */
 function destroyCgroup(dir: string): void {
   try {
@@ -201,8 +209,12 @@ export function createContainer(): Container {
     signal: (signal) => signalAll(dir ? cgroupPids(dir) : byTag(), signal),
     destroy() {
       live.delete(container);
+      // CPU time was spent in the cgroup: the command's first process moved itself in, so
+      // everything it started is there too, and scanning every process's environment can be skipped.
+      const placed = dir !== undefined && cpuUsed(dir);
       if (dir) destroyCgroup(dir);
-      // Tagged processes outside the cgroup too (its write failed): a few rounds catch what forks meanwhile.
+      if (placed) return;
+      // Tagged processes (no cgroup, or its write failed): a few rounds catch what forks meanwhile.
       for (let round = 0; round < 5; round++) {
         const pids = byTag();
         if (pids.length === 0) break;

@@ -5,8 +5,8 @@ import { errorResult, textResult } from "./format.ts";
 import type { ToolDefinition } from "./types.ts";
 
 const schema = z.object({
-  action: z.enum(["list", "read", "write", "kill"]),
-  id: z.number().int().optional(),
+  action: z.enum(["list", "read", "write", "kill"]).describe("What to do"),
+  id: z.number().int().optional().describe("Job id"),
   input: z.string().optional().describe("write: text/keys to send"),
   wait_for: z.string().optional().describe("Regex to wait for in new output (pty: screen)"),
   timeout: z.number().min(0).max(MAX_WAIT_SECONDS).optional().describe("Seconds to wait for wait_for (default 30) or the end"),
@@ -15,9 +15,9 @@ const schema = z.object({
 export const jobTool: ToolDefinition<typeof schema> = {
   name: "job",
   description: [
-    "Bash jobs (background, pty, or auto-backgrounded).",
-    "read: state and output since the last read (pty: the screen). write: send input then read; C escapes (\\r Enter, \\x1b, \\x03 Ctrl-C) and <up> <down> <left> <right> <tab> <esc> <c-x>.",
-    "kill: end it with all it started. Jobs end with the session.",
+    "Jobs bash started (background, pty, auto).",
+    "read: state, output since last read (pty: screen). write: send input, then read; C escapes (\\r Enter, \\x1b, \\x03) and <up> <down> <left> <right> <tab> <esc> <c-x>.",
+    "kill: end it and all it started. Jobs end with the session.",
   ].join(" "),
   schema,
   effect: "exec",

@@ -56,5 +56,7 @@ export function selectTools(all: readonly Tool[], selection: ToolSelection): Too
     const names = unknown.map((name) => JSON.stringify(name)).join(", ");
     throw new OmpError(`Unknown tool${unknown.length > 1 ? "s" : ""} ${names} in --tools. Valid tools: ${valid.join(", ")}.`, { exitCode: 2 });
   }
+  // bash's jobs are read, written and killed through job: asking for bash brings it along.
+  if (wanted.has("bash")) wanted.add("job");
   return all.filter((tool) => wanted.has(tool.name));
 }
