@@ -43,6 +43,8 @@ export class JobManager {
     // Foreground commands get an id only if they become jobs, so the model sees 1, 2, 3.
     const job = new Job(background ? this.nextId++ : 0, options);
     job.background = background;
+    // A job's whole output goes to its log (capped), for the model to read or grep later.
+    if (background) job.collector.startLog();
     this.jobs.add(job);
     this.changed();
     void job.ended.then(() => {
@@ -74,6 +76,7 @@ export class JobManager {
   toBackground(job: Job): void {
     if (job.background) return;
     job.id = this.nextId++;
+    job.collector.startLog();
     job.detach();
     this.changed();
   }

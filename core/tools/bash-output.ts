@@ -134,15 +134,34 @@ export class OutputCollector {
     this.account(bytes.length, decoded);
     if (this.head === undefined) {
       this.text += decoded;
-      this.rawChunks.push(bytes.slice());
+      if (this.log) this.logChunk(bytes, decoded);
+      else this.rawChunks.push(bytes.slice());
       if (this.overLimits()) this.spill();
     } else {
-      if (this.redact) this.writeLogText(decoded);
-      else this.writeLog(bytes);
+      this.logChunk(bytes, decoded);
       this.tail += decoded;
       if (this.tail.length > 4 * this.limits.tailChars) this.tail = tailOf(this.tail, this.limits.tailLines, this.limits.tailChars);
     }
     return decoded;
+  }
+
+  /**
+   * Logs everything from the start rather than only once output is cut (jobs: the model may want
+   * a server's whole log later). What came so far is written now.
+   */
+  startLog(): string | undefined {
+    if (!this.log && !this.logError) {
+      this.openCappedLog();
+      if (this.redact) this.writeLogText(this.text);
+      else for (const chunk of this.rawChunks) this.writeLog(chunk);
+      this.rawChunks = [];
+    }
+    return this.logPath;
+  }
+
+  /** The log file, once there is one. */
+  get logPath(): string | undefined {
+    return this.log?.path;
   }
 
   finish(): CollectedOutput {
@@ -150,13 +169,13 @@ export class OutputCollector {
     this.account(0, rest);
     if (this.head === undefined) this.text += rest;
     else this.tail += rest;
-    if (this.redact && this.head !== undefined) this.writeLogText(rest, true);
+    if (this.redact && this.log) this.writeLogText(rest, true);
     this.log?.close();
     const logCapped = this.log?.capped ?? false;
     if (this.log?.error) this.logError = this.log.error;
     const totalLines = this.newlines + (this.endsWithNewline ? 0 : 1);
     const base = { totalBytes: this.totalBytes, totalLines };
-    if (this.head === undefined) return { ...base, text: this.text, truncated: false };
+    if (this.head === undefined) return { ...base, text: this.text, truncated: false, ...(this.log ? { logPath: this.log.path } : {}) };
 
     const tail = tailOf(this.tail, this.limits.tailLines, this.limits.tailChars);
     const shownLines = countNewlines(this.head) + countNewlines(tail) + (tail.endsWith("\n") ? 0 : 1);
@@ -189,15 +208,26 @@ export class OutputCollector {
     this.head = headOf(this.text, this.limits.headLines, this.limits.headChars);
     this.tail = this.text.slice(this.head.length);
     this.text = "";
+    // A log started early (startLog) already has everything.
+    if (this.log || this.logError) return;
+    this.openCappedLog();
+    if (this.redact) this.writeLogText(this.head + this.tail);
+    else for (const chunk of this.rawChunks) this.writeLog(chunk);
+    this.rawChunks = [];
+  }
+
+  private openCappedLog(): void {
     try {
       const { fd, path } = this.openLog();
       this.log = new CappedLog(fd, path, this.logOptions.maxLogBytes);
     } catch (error) {
       this.logError = describeError(error);
     }
-    if (this.redact) this.writeLogText(this.head + this.tail);
-    else for (const chunk of this.rawChunks) this.writeLog(chunk);
-    this.rawChunks = [];
+  }
+
+  private logChunk(bytes: Uint8Array, decoded: string): void {
+    if (this.redact) this.writeLogText(decoded);
+    else this.writeLog(bytes);
   }
 
   /** Secrets do not span lines: complete lines are redacted and written, the rest waits (up to 64 KiB). */

@@ -86,7 +86,8 @@ async function runBash(input: z.infer<typeof schema>, context: ToolContext): Pro
     asJob,
   );
   if (asJob) {
-    const how = `Read it with job {"action":"read","id":${job.id}} (wait_for: a regex to wait for, timeout: seconds), send input with "write", stop it with "kill".`;
+    const log = job.collector.logPath ? ` Its output is logged to ${job.collector.logPath}.` : "";
+    const how = `Read it with job {"action":"read","id":${job.id}} (wait_for: a regex to wait for, timeout: seconds), send input with "write", stop it with "kill".${log}`;
     if (!input.pty) return textResult(`Started job ${job.id} (pid ${job.pid}) in the background. ${how}`, jobDetails(job, cwd));
     const { text } = await jobs.read(job, { signal: context.signal, expectOutput: true });
     return textResult(`${text}\n\nStarted job ${job.id} in a terminal. ${how} Keys: text with \\r for Enter, \\x1b, <up>, <c-c> and the like.`, jobDetails(job, cwd));

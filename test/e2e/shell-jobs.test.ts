@@ -76,6 +76,10 @@ describe("shell jobs", () => {
     // The request curl made reached the server's log, read as new output on the kill.
     expect(r.get("c4")!.text).toContain('"GET / HTTP/1.1" 200');
     expect(r.get("c5")!.text).toMatch(/^job 1 killed/);
+    // A job's whole output is in its log, in the session's artifacts.
+    const log = /Its output is logged to (\S+)\.$/.exec(r.get("c1")!.text)![1]!;
+    expect(log).toContain(join(home, ".omp", "agent", "sessions"));
+    expect(readFileSync(log, "utf8")).toMatch(/^Serving HTTP on 127\.0\.0\.1 port \d+ [\s\S]*"GET \/ HTTP\/1\.1" 200 -\n$/);
     expect(processesWith(`http.server ${port}`)).toEqual([]);
   });
 
