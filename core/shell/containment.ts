@@ -228,18 +228,22 @@ export function createContainer(): Container {
 
 /**
  * Ends what omp processes that are gone (killed with SIGKILL, crashed) left running: their cgroups
- * and their tagged processes. Returns how many cgroups and processes it ended.
+ * or their tagged processes. Returns how many cgroups or processes it ended.
  */
 export function sweepOrphans(): number {
   let ended = 0;
   const base = findCgroupBase();
   if (base) {
+    // Every command of an omp that could make cgroups ran in one (or was tagged, if its write
+    // failed, which the next omp without cgroups would sweep): the costly scan of every
+    // process's environment is not needed here.
     for (const name of readdirSync(base)) {
       const match = /^omp-(\d+-\d+)-\d+$/.exec(name);
       if (!match || ownerAlive(match[1]!)) continue;
       destroyCgroup(join(base, name));
       ended++;
     }
+    return ended;
   }
   try {
     const orphans = taggedPids((tag) => {
