@@ -182,6 +182,11 @@ export class Job {
     stdin.flush();
   }
 
+  /** Under a PTY, whether arrows must be sent in application mode (see Screen). */
+  async applicationCursor(): Promise<boolean> {
+    return this.screenPromise ? (await this.screenPromise).applicationCursor() : false;
+  }
+
   /** Under a PTY: the terminal's visible text, once what arrived so far is drawn. */
   async screen(): Promise<string | undefined> {
     if (!this.screenPromise) return undefined;

@@ -6,6 +6,8 @@ export interface Screen {
   write(bytes: Uint8Array): void;
   /** The visible rows once everything written so far is drawn, trailing blank rows dropped. */
   text(): Promise<string>;
+  /** The program asked for application cursor keys (vim, less): arrows are sent as ESC O A, not ESC [ A. */
+  applicationCursor(): boolean;
 }
 
 /** Loaded on the first PTY job only: the emulator is a large module the start-up path never needs. */
@@ -14,6 +16,7 @@ export async function createScreen(size: PtySize): Promise<Screen> {
   const terminal = new TerminalClass({ cols: size.cols, rows: size.rows, scrollback: 0, allowProposedApi: true });
   return {
     write: (bytes) => terminal.write(bytes),
+    applicationCursor: () => terminal.modes.applicationCursorKeysMode,
     text: () =>
       new Promise((resolve) => {
         // The emulator parses asynchronously; an empty write's callback runs after everything before it.

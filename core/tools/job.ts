@@ -43,7 +43,7 @@ export const jobTool: ToolDefinition<typeof schema> = {
         if (input.input === undefined) return errorResult('job write needs input: the text or keys to send (e.g. "y\\r").');
         if (!job.running) return errorResult(`${job.summary()}\nIt has ended; nothing was sent.`);
         try {
-          job.write(decodeKeys(input.input));
+          job.write(decodeKeys(input.input, await job.applicationCursor()));
         } catch (error) {
           return errorResult(`Could not write to job ${job.id}: ${(error as Error).message}. Only jobs started with background or pty read input.`);
         }

@@ -93,6 +93,8 @@ describe("shell jobs", () => {
     standin.setScript([
       call("bash", { command: "python3 -i -q", pty: true }, "p1"),
       call("job", { action: "write", id: 1, input: "print('%d-ok' % (6*7))\\r", wait_for: "^42-ok" }, "p2"),
+      // The up arrow recalls the line from readline's history.
+      call("job", { action: "write", id: 1, input: "<up>\\r", wait_for: "(^42-ok$[\\s\\S]*){2}" }, "p2b"),
       call("job", { action: "write", id: 1, input: "<c-d>", timeout: 10 }, "p3"),
       call("bash", { command: rebase, pty: true }, "g1"),
       call("job", { action: "write", id: 2, input: "1s/.*/reworded through the pty/\\rw\\rq\\r", wait_for: "Successfully rebased", timeout: 30 }, "g2"),
@@ -107,6 +109,8 @@ describe("shell jobs", () => {
     expect(screen).toContain(">>> print('%d-ok' % (6*7))\n42-ok\n>>>");
     // A screen, not a byte stream: no escape codes reach the model.
     expect(screen).not.toContain("\x1b");
+    expect(r.get("p2b")!.isError).toBeFalsy();
+    expect(r.get("p2b")!.text).toContain(">>> print('%d-ok' % (6*7))\n42-ok\n>>> print('%d-ok' % (6*7))\n42-ok\n>>>");
     expect(r.get("p3")!.text).toContain("exited with code 0");
     // git waits for ed, which the model's ed commands then drive.
     expect(r.get("g1")!.text).toContain("Waiting for your editor");

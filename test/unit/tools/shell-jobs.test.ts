@@ -47,6 +47,8 @@ test("keys: C escapes and named keys become the bytes a keyboard sends; other te
   expect(decodeKeys("\\x1b:wq\\n")).toBe("\x1b:wq\n");
   expect(decodeKeys("<up><down><c-c><C-d><enter><esc>")).toBe("\x1b[A\x1b[B\x03\x04\r\x1b");
   expect(decodeKeys("<div> a\\\\b \\u00e9")).toBe("<div> a\\b é");
+  // A program in application cursor mode (vim, less) gets the arrows it asked for.
+  expect(decodeKeys("<up><left>x", true)).toBe("\x1bOA\x1bODx");
 });
 
 const mounts: string[] = [];
