@@ -34,7 +34,6 @@ export class JobManager {
   /** Foreground commands while they run, jobs until pruned. */
   private readonly jobs = new Set<Job>();
   private nextId = 1;
-  private readonly listeners = new Set<() => void>();
 
   start(options: JobOptions, background: boolean): Job {
     if (this.running().length >= MAX_RUNNING_JOBS) {
@@ -98,14 +97,8 @@ export class JobManager {
     await Promise.all(running.map((job) => job.ended));
   }
 
-  /** Called whenever a job starts, ends or is backgrounded (status lines, rpc). */
-  subscribe(listener: () => void): () => void {
-    this.listeners.add(listener);
-    return () => this.listeners.delete(listener);
-  }
-
+  /** A job started, ended or went to the background: front ends redraw (session-jobs.ts). */
   private changed(): void {
-    for (const listener of this.listeners) listener();
     sessionJobsChanged();
   }
 

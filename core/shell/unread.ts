@@ -10,7 +10,6 @@ export class UnreadText {
   private head = "";
   private tail = "";
   private skipped = 0;
-  private listeners = new Set<() => void>();
 
   push(text: string): void {
     if (text === "") return;
@@ -24,7 +23,6 @@ export class UnreadText {
       this.skipped += this.tail.length - TAIL_CHARS;
       this.tail = this.tail.slice(-TAIL_CHARS);
     }
-    for (const listener of this.listeners) listener();
   }
 
   /** What a regex waiting for output is tested against. */
@@ -45,10 +43,5 @@ export class UnreadText {
     this.tail = "";
     this.skipped = 0;
     return { text, skipped };
-  }
-
-  subscribe(listener: () => void): () => void {
-    this.listeners.add(listener);
-    return () => this.listeners.delete(listener);
   }
 }

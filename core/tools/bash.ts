@@ -6,9 +6,6 @@ import { errorResult, textResult } from "./format.ts";
 import { displayPath, resolveToolPath } from "./paths.ts";
 import type { ToolContext, ToolDefinition, ToolResult } from "./types.ts";
 
-export { NON_INTERACTIVE_ENV } from "../shell/spawn.ts";
-export { KILL_GRACE_MS as BASH_KILL_GRACE_MS } from "../shell/job.ts";
-
 export const BASH_DEFAULT_TIMEOUT_S = 120;
 export const BASH_MAX_TIMEOUT_S = 3600;
 /** The terminal a `pty: true` command gets. */
@@ -96,11 +93,11 @@ async function runBash(input: z.infer<typeof schema>, context: ToolContext): Pro
   const unsubscribe = context.onUpdate ? job.onOutput((text) => text && context.onUpdate!(text)) : undefined;
   const timeoutS = input.timeout ?? context.bashTimeoutSeconds ?? BASH_DEFAULT_TIMEOUT_S;
   const autoS = context.shell?.autoBackgroundSeconds ?? 0;
-  let timer: ReturnType<typeof setTimeout> | undefined;
   const onAbort = () => job.stop("abort");
   context.signal.addEventListener("abort", onAbort, { once: true });
+  // Past the auto-background threshold the command goes on as a job instead of timing out.
   const auto = autoS > 0 && autoS < timeoutS;
-  timer = auto ? setTimeout(() => jobs.toBackground(job), autoS * 1000) : setTimeout(() => job.stop("timeout"), timeoutS * 1000);
+  const timer = auto ? setTimeout(() => jobs.toBackground(job), autoS * 1000) : setTimeout(() => job.stop("timeout"), timeoutS * 1000);
   try {
     // The user may send it to the background (Ctrl+B) before either timer fires.
     const outcome = await Promise.race([job.ended, job.backgrounded]);

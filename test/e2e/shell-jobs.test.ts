@@ -92,9 +92,9 @@ describe("shell jobs", () => {
     const rebase = `GIT_SEQUENCE_EDITOR="sed -i 1s/^pick/reword/" GIT_EDITOR=ed git -c user.name=T -c user.email=t@example.com rebase -i HEAD~1`;
     standin.setScript([
       call("bash", { command: "python3 -i -q", pty: true }, "p1"),
-      call("job", { action: "write", id: 1, input: "print('%d-ok' % (6*7))\\r", wait_for: "^42-ok" }, "p2"),
+      call("job", { action: "write", id: 1, input: "print('%d-ok' % (6*7))\\r", wait_for: "^42-ok\\n>>>" }, "p2"),
       // The up arrow recalls the line from readline's history.
-      call("job", { action: "write", id: 1, input: "<up>\\r", wait_for: "(^42-ok$[\\s\\S]*){2}" }, "p2b"),
+      call("job", { action: "write", id: 1, input: "<up>\\r", wait_for: "42-ok\\n>>> print.*\\n42-ok\\n>>>" }, "p2b"),
       call("job", { action: "write", id: 1, input: "<c-d>", timeout: 10 }, "p3"),
       call("bash", { command: rebase, pty: true }, "g1"),
       call("job", { action: "write", id: 2, input: "1s/.*/reworded through the pty/\\rw\\rq\\r", wait_for: "Successfully rebased", timeout: 30 }, "g2"),
@@ -162,7 +162,8 @@ describe("shell jobs", () => {
       call("bash", { command: `${escapes(callTag)}; echo started` }, "f1"),
       call("bash", { command: `ps -eo args | grep -c '^sleep ${callTag}' || true` }, "f2"),
       call("bash", { command: `${escapes(jobTag)}; wait`, background: true }, "f3"),
-      call("bash", { command: `sleep 1; ps -eo args | grep -c '^sleep ${jobTag}' || true` }, "f4"),
+      // Waits (on a busy machine) until the job has started all of them.
+      call("bash", { command: `for i in $(seq 150); do n=$(ps -eo args | grep -c '^sleep ${jobTag}'); [ "$n" -ge 202 ] && break; sleep 0.2; done; echo $n` }, "f4"),
       { text: "Done." },
     ]);
     const run = await runAgent(["-p", "--model", provider.model, "escape"], { home, cwd: repo, env });
