@@ -55,10 +55,11 @@ function collect(repair?: RepairReport): DoctorReport {
 }
 
 function describeContainment(): string {
-  const { mechanism, where } = containmentMechanism();
+  const { mechanism, where, parentDeathSignal } = containmentMechanism();
+  const death = parentDeathSignal ? "; each command's shell dies with omp (setpriv --pdeathsig)" : "";
   return mechanism === "cgroup"
-    ? `cgroup v2 per command under ${where} (cgroup.kill ends everything it started)`
-    : "process tags (no writable cgroup v2): commands carry OMP_JOB in their environment; what a killed omp left is ended at the next start";
+    ? `cgroup v2 per command under ${where} (cgroup.kill ends everything it started)${death}`
+    : `process tags (no writable cgroup v2): commands carry OMP_JOB in their environment; what a killed omp left is ended at the next start${death}`;
 }
 
 function repairRows(repair: RepairReport): [string, string][] {

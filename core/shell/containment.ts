@@ -12,6 +12,9 @@ import { join } from "node:path";
  *   descendants inherit; ending the command signals every process whose environment has the tag.
  *   A process that clears its environment escapes this one.
  *
+ * Either way the command's first process gets SIGKILL when omp dies (util-linux `setpriv
+ * --pdeathsig`, when installed), so a killed omp's shell goes with it at once.
+ *
  * Both name the omp that owns them by pid and start time, so the next omp to start ends what a
  * killed one left behind (`sweepOrphans`) and never touches a live omp's commands, even on a reused pid.
  */
@@ -93,9 +96,10 @@ function findCgroupBase(): string | undefined {
   return cgroupBase ?? undefined;
 }
 
-export function containmentMechanism(): { mechanism: ContainmentMechanism; where?: string } {
+export function containmentMechanism(): { mechanism: ContainmentMechanism; where?: string; parentDeathSignal: boolean } {
   const base = findCgroupBase();
-  return base ? { mechanism: "cgroup", where: base } : { mechanism: "process-tag" };
+  const parentDeathSignal = parentDeathPrefix().length > 0;
+  return base ? { mechanism: "cgroup", where: base, parentDeathSignal } : { mechanism: "process-tag", parentDeathSignal };
 }
 
 /** Processes whose environment holds `OMP_JOB=<tag>` (or, with a prefix, a tag starting with it). */
@@ -174,6 +178,13 @@ function destroyCgroup(dir: string): void {
   }
 }
 
+/** `setpriv --pdeathsig KILL --` when util-linux's setpriv is installed; found once. */
+let deathSignal: string[] | undefined;
+function parentDeathPrefix(): string[] {
+  deathSignal ??= Bun.which("setpriv") ? ["setpriv", "--pdeathsig", "KILL", "--"] : [];
+  return deathSignal;
+}
+
 const live = new Set<Container>();
 let sequence = 0;
 let exitHookInstalled = false;
@@ -203,7 +214,7 @@ export function createContainer(): Container {
   const container: Container = {
     tag,
     // The write happens in the command's own first process, so nothing it starts can be outside.
-    argvPrefix: dir ? ["/bin/sh", "-c", 'echo $$ > "$0/cgroup.procs" 2>/dev/null; exec "$@"', dir] : [],
+    argvPrefix: [...(dir ? ["/bin/sh", "-c", 'echo $$ > "$0/cgroup.procs" 2>/dev/null; exec "$@"', dir] : []), ...parentDeathPrefix()],
     env: { [JOB_TAG_VAR]: tag },
     pids: () => (dir ? cgroupPids(dir) : byTag()),
     signal: (signal) => signalAll(dir ? cgroupPids(dir) : byTag(), signal),

@@ -37,6 +37,19 @@ function processesWith(needle: string): number[] {
   return found;
 }
 
+/** The bash processes running a command that mentions `tag`. */
+function shellsOf(tag: string): number[] {
+  return readdirSync("/proc").filter((entry) => {
+    if (!/^\d+$/.test(entry)) return false;
+    try {
+      const cmdline = readFileSync(`/proc/${entry}/cmdline`, "utf8");
+      return cmdline.startsWith("bash\0-c\0") && cmdline.includes(tag) && readFileSync(`/proc/${entry}/stat`, "utf8").split(") ")[1]![0] !== "Z";
+    } catch {
+      return false;
+    }
+  }).map(Number);
+}
+
 async function until(check: () => boolean, ms: number, what: string): Promise<void> {
   const deadline = Date.now() + ms;
   while (!check()) {
@@ -188,8 +201,11 @@ describe("shell jobs", () => {
     const out = new LineReader(child.stdout);
     await out.waitForText('"text_delta"', 30_000);
     await until(() => processesWith(killTag).length === 202, 10_000, "202 processes of the job");
+    expect(shellsOf(killTag).length).toBe(1);
     child.kill("SIGKILL");
     await child.exited;
+    // The job's shell gets SIGKILL with omp (setpriv --pdeathsig); what it started waits for the sweep.
+    if (Bun.which("setpriv")) await until(() => shellsOf(killTag).length === 0, 5000, "the job's shell to die with omp");
     // They outlive it (another omp starting on this machine right now would already sweep them).
     expect(processesWith(killTag).length).toBe(202);
     const resumed = await runAgent(["-p", "-c", "--model", provider.model, "continue"], { home, cwd: repo, env });
@@ -226,7 +242,8 @@ test("omp doctor says how commands are contained", async () => {
   const { home, repo } = workspace();
   const run = await runAgent(["doctor", "--json"], { home, cwd: repo });
   const report = JSON.parse(run.stdout);
-  const cgroup = /^cgroup v2 per command under (\/\S*) \(cgroup\.kill ends everything it started\)$/.exec(report.containment);
+  const cgroup = /^cgroup v2 per command under (\/\S*) \(cgroup\.kill ends everything it started\)/.exec(report.containment);
+  if (Bun.which("setpriv")) expect(report.containment).toEndWith("; each command's shell dies with omp (setpriv --pdeathsig)");
   if (cgroup) expect(existsSync(join(cgroup[1]!, "cgroup.procs"))).toBe(true);
   else expect(report.containment).toMatch(/^process tags \(no writable cgroup v2\)/);
   // This machine, like CI, runs the tests as root with cgroup v2 mounted: the cgroup it is.
