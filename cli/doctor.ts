@@ -2,6 +2,7 @@ import { Database } from "bun:sqlite";
 import { type NativesReport, NativesLoadError, loadNatives } from "../embed/load.ts";
 import { getEmbeddedNatives } from "../embed/payload.ts";
 import type { RepairReport } from "../embed/repair.ts";
+import { containmentMechanism } from "../core/shell/containment.ts";
 import { VERSION } from "../core/version.ts";
 import { writeStdout } from "./write.ts";
 
@@ -24,6 +25,8 @@ interface DoctorReport {
   natives: NativesReport;
   nativesError: string | null;
   sqlite: string;
+  /** How omp makes sure the commands it runs end with their call, job or omp itself. */
+  containment: string;
   /** Present with --repair: what was checked and mended before the load. */
   repair?: RepairReport;
 }
@@ -46,8 +49,17 @@ function collect(repair?: RepairReport): DoctorReport {
     natives,
     nativesError,
     sqlite: sqliteVersion(),
+    containment: describeContainment(),
     ...(repair ? { repair } : {}),
   };
+}
+
+function describeContainment(): string {
+  const { mechanism, where, parentDeathSignal } = containmentMechanism();
+  const death = parentDeathSignal ? "; each command's shell dies with omp (setpriv --pdeathsig)" : "";
+  return mechanism === "cgroup"
+    ? `cgroup v2 per command under ${where} (cgroup.kill ends everything it started)${death}`
+    : `process tags (no writable cgroup v2): commands carry OMP_JOB in their environment; what a killed omp left is ended at the next start${death}`;
 }
 
 function repairRows(repair: RepairReport): [string, string][] {
@@ -78,6 +90,7 @@ function render(report: DoctorReport): string {
   rows.push(["addon", natives.addonPath ?? "not loaded"]);
   rows.push(["load time", `${natives.loadMs.toFixed(1)} ms`]);
   rows.push(["sqlite", report.sqlite]);
+  rows.push(["containment", report.containment]);
   for (const note of natives.notes) rows.push(["note", note]);
   for (const path of natives.pruned) rows.push(["pruned", path]);
   if (report.repair) rows.push(...repairRows(report.repair));

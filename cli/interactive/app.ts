@@ -27,6 +27,9 @@ import { Screen } from "./screen.ts";
 import type { Choice } from "./select-list.ts";
 import { sessionStatus } from "./session-status.ts";
 import { ShellRunner } from "./shell.ts";
+import { existingSessionJobs, watchSessionJobs } from "../../core/shell/session-jobs.ts";
+import type { Job } from "../../core/shell/job.ts";
+import type { JobManager } from "../../core/shell/jobs.ts";
 import { renderStatusLine } from "./status-line.ts";
 import type { Terminal } from "./terminal.ts";
 import { paint } from "./text.ts";
@@ -116,9 +119,15 @@ export class InteractiveApp implements CommandHost {
     this.overlays = new Overlays(this.editor, () => this.requestRender());
     this.blocks = new ConversationBlocks(this.view, (block) => this.add(block));
     this.completer = new Completer(() => [...COMMANDS, ...extensionCommandInfos(this.runtime.extensions, COMMANDS)], this.cwd, () => this.requestRender());
-    this.shell = new ShellRunner(this.view, this.cwd, () => this.requestRender());
+    this.shell = new ShellRunner(this.view, this.cwd, () => this.agent, () => this.requestRender());
     this.control = options.host.sessionControl;
     watchMcpStatus(this.runtime, () => this.requestRender());
+    watchSessionJobs(() => this.requestRender());
+  }
+
+  /** The session's job manager once a command has run (the job code is not loaded before). */
+  private get jobs(): JobManager | undefined {
+    return existingSessionJobs(this.agent) as JobManager | undefined;
   }
 
   get agent(): Agent {
@@ -305,6 +314,22 @@ export class InteractiveApp implements CommandHost {
     this.terminal.write(`\x1b]52;c;${Buffer.from(text).toString("base64")}\x07`);
   }
 
+  watchJob(job: Job): void {
+    void import("./job-watch.ts").then(({ JobWatch }) => this.overlays.watchJob(new JobWatch(job, () => this.requestRender())));
+  }
+
+  /** Ctrl+B: the running `!command`, or the model's running bash calls, go on as background jobs. */
+  private background(): boolean {
+    // The user's `!command` and the model's bash calls alike are foreground jobs of the session.
+    const jobs = this.jobs;
+    const foreground = jobs?.foreground() ?? [];
+    if (foreground.length === 0) return false;
+    for (const job of foreground) jobs!.toBackground(job);
+    const ids = foreground.map((job) => job.id).join(", ");
+    this.flash(`Job${foreground.length > 1 ? "s" : ""} ${ids} run${foreground.length > 1 ? "" : "s"} in the background: /jobs to watch or kill`);
+    return true;
+  }
+
   exit(): void {
     this.finish();
   }
@@ -361,6 +386,8 @@ export class InteractiveApp implements CommandHost {
       if (taken === "taken") return;
     }
 
+    // Ctrl+B moves the cursor back a character, except while a command runs in the foreground.
+    if (id === "ctrl+b" && this.background()) return;
     if (id === "ctrl+c") {
       if (this.agent.isRunning || this.shell.running) return this.interrupt();
       if (!this.editor.isEmpty) {
@@ -551,7 +578,20 @@ export class InteractiveApp implements CommandHost {
 
   private statusLine(width: number): string {
     const { agent, shell, cwd } = this;
-    const status = sessionStatus({ agent, tick: this.view.tick, hint: this.hint, retrying: this.retrying, busy: this.busy, activity: this.activity, shell, runStarted: this.runStarted, cwd });
+    const jobs = this.jobs;
+    const status = sessionStatus({
+      agent,
+      tick: this.view.tick,
+      hint: this.hint,
+      retrying: this.retrying,
+      busy: this.busy,
+      activity: this.activity,
+      shell,
+      runStarted: this.runStarted,
+      cwd,
+      foregroundCommand: (jobs?.foreground().length ?? 0) > 0,
+      runningJobs: jobs?.list().filter((job) => job.running).length ?? 0,
+    });
     return renderStatusLine({ ...status, mcp: mcpStatusText(this.runtime) }, width, this.view.theme);
   }
 

@@ -15,6 +15,8 @@ import { FIXED_KEYS } from "./hotkeys.ts";
 import { extensionHelpLines, extensionsCommand } from "./extension-commands.ts";
 import type { Keymap } from "./keybindings.ts";
 import { MCP_COMMAND } from "./mcp-commands.ts";
+import { JOBS_COMMAND } from "./job-commands.ts";
+import type { Job } from "../../core/shell/job.ts";
 import type { Choice } from "./select-list.ts";
 import { formatCost, formatTokens } from "./status-line.ts";
 import type { Span } from "./text.ts";
@@ -43,6 +45,8 @@ export interface CommandHost {
   switchSession(resumePath?: string): Promise<void>;
   compact(instructions?: string): Promise<void>;
   copyToClipboard(text: string): void;
+  /** Shows a job's output live in place of the editor until Esc. */
+  watchJob(job: Job): void;
   exit(): void;
 }
 
@@ -240,6 +244,7 @@ export const COMMANDS: SlashCommand[] = [
   extensionsCommand,
   pluginCommand,
   MCP_COMMAND,
+  JOBS_COMMAND,
   {
     name: "exit",
     description: "leave omp (ctrl+d, or ctrl+c twice)",

@@ -9,7 +9,7 @@ export const FIXED_KEYS: [string, string][] = [
   ["up / down", "move between lines; at the edges, browse prompt history"],
   ["tab", "complete a /command or @path"],
   ["ctrl+a / ctrl+e", "start / end of line"],
-  ["ctrl+b / ctrl+f", "back / forward a character"],
+  ["ctrl+b / ctrl+f", "back / forward a character; while a command runs, ctrl+b sends it to the background (/jobs)"],
   ["alt+b / alt+f", "back / forward a word (also ctrl+left / ctrl+right)"],
   ["ctrl+k / ctrl+u", "delete to end / start of line"],
   ["ctrl+w, alt+backspace", "delete the word before the cursor"],

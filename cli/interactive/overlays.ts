@@ -1,6 +1,7 @@
 import type { ApprovalDecision, ApprovalRequest } from "../../core/tools/approval.ts";
 import { ApprovalPrompt } from "./approval-prompt.ts";
 import { HistorySearch } from "./history-search.ts";
+import type { JobWatch } from "./job-watch.ts";
 import type { Key } from "./keys.ts";
 import type { PromptEditor } from "./prompt-editor.ts";
 import { type Choice, SelectList } from "./select-list.ts";
@@ -9,7 +10,8 @@ import type { Theme } from "./theme.ts";
 type Overlay =
   | { kind: "picker"; list: SelectList<unknown>; resolve: (value: unknown) => void }
   | { kind: "approval"; prompt: ApprovalPrompt }
-  | { kind: "search"; search: HistorySearch; draft: string };
+  | { kind: "search"; search: HistorySearch; draft: string }
+  | { kind: "watch"; watch: JobWatch };
 
 interface PendingApproval {
   request: ApprovalRequest;
@@ -55,6 +57,13 @@ export class Overlays {
     this.overlay = { kind: "search", search: new HistorySearch(find), draft: this.editor.text };
   }
 
+  /** A job's output, live, until Esc (job-watch.ts). */
+  watchJob(watch: JobWatch): void {
+    this.close();
+    this.overlay = { kind: "watch", watch };
+    this.changed();
+  }
+
   /** Pasted text while an overlay is open: only an approval prompt takes it (its feedback line). */
   paste(text: string): void {
     if (this.overlay?.kind === "approval") this.overlay.prompt.paste(text);
@@ -66,6 +75,10 @@ export class Overlays {
     if (overlay.kind === "approval") {
       overlay.prompt.handleKey(key);
       if (id === "ctrl+c") interrupt();
+      return;
+    }
+    if (overlay.kind === "watch") {
+      if (overlay.watch.handleKey(key) === "close") this.close();
       return;
     }
     if (overlay.kind === "picker") {
@@ -91,6 +104,7 @@ export class Overlays {
     }
     if (overlay?.kind === "picker") return { rows: overlay.list.render(width, Math.max(4, Math.min(16, height - top - 6)), theme) };
     if (overlay?.kind === "search") return { rows: overlay.search.render(width, theme) };
+    if (overlay?.kind === "watch") return { rows: overlay.watch.render(width, Math.max(3, Math.min(20, height - top - 6)), theme) };
     return undefined;
   }
 
@@ -122,5 +136,6 @@ export class Overlays {
     this.overlay = undefined;
     if (overlay?.kind === "picker") overlay.resolve(undefined);
     if (overlay?.kind === "search") this.editor.setText(overlay.draft);
+    if (overlay?.kind === "watch") overlay.watch.dispose();
   }
 }

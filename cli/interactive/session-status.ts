@@ -20,6 +20,10 @@ export interface SessionState {
   /** When the agent's run started (ms since the epoch). */
   runStarted: number;
   cwd: string;
+  /** A bash call of the model runs in the foreground now: Ctrl+B would send it to the background. */
+  foregroundCommand?: boolean;
+  /** Background jobs of the session still running. */
+  runningJobs?: number;
 }
 
 /** The status line's content: the most pressing activity on the left; model, usage and context on the right. */
@@ -32,13 +36,14 @@ export function sessionStatus(state: SessionState): StatusInfo {
     activity = state.hint.text;
     activityStyle = "warning";
   } else if (agent.isRunning) {
-    activity = `${spinner} ${state.retrying ?? state.busy ?? "Working"} ${formatElapsed(Date.now() - state.runStarted)} · esc to interrupt`;
+    const background = state.foregroundCommand ? " · ctrl+b backgrounds" : "";
+    activity = `${spinner} ${state.retrying ?? state.busy ?? "Working"} ${formatElapsed(Date.now() - state.runStarted)} · esc to interrupt${background}`;
     activityStyle = "accent";
   } else if (state.busy ?? state.activity) {
     activity = `${spinner} ${state.busy ?? state.activity}…`;
     activityStyle = "accent";
   } else if (shell.running) {
-    activity = `${spinner} Running a shell command · esc to stop`;
+    activity = `${spinner} Running a shell command · esc to stop · ctrl+b backgrounds`;
     activityStyle = "accent";
   } else if (shell.contextCount > 0) {
     activity = `+${shell.contextCount} shell output for your next message`;
@@ -55,5 +60,6 @@ export function sessionStatus(state: SessionState): StatusInfo {
     output: agent.usage.output,
     cost: agent.usage.cost.total,
     contextPercent: Math.min(100, Math.round((agent.contextTokens() / model.contextWindow) * 100)),
+    ...(state.runningJobs ? { jobs: state.runningJobs } : {}),
   };
 }

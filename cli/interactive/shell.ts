@@ -1,17 +1,27 @@
-import type { Subprocess } from "bun";
+import type { Agent } from "../../core/agent/agent.ts";
 import type { TextContent } from "../../core/ai/messages.ts";
+import type { Job } from "../../core/shell/job.ts";
+import type { JobManager } from "../../core/shell/jobs.ts";
 import type { View } from "./blocks.ts";
 import { ToolBlock } from "./tool-block.ts";
 
 /** Output offered to the model is cut to its last this many characters. */
 const CONTEXT_CHARS = 30_000;
 
+/** The session's job manager, loaded on first use: the start-up path never needs the job code. */
+export async function sessionJobManager(agent: Agent): Promise<JobManager> {
+  const { jobsFor } = await import("../../core/shell/jobs.ts");
+  return jobsFor(agent);
+}
+
 /**
- * `!command` in the editor: runs it with bash in the working directory, shows it like a bash tool
- * call, and offers its output to the model with the next message (`!!command` keeps it private).
+ * `!command` in the editor: runs it with bash in the working directory (a job of the session, so
+ * everything it starts ends with it, and Ctrl+B sends it to the background), shows it like a bash
+ * tool call, and offers its output to the model with the next message (`!!command` keeps it private).
  */
 export class ShellRunner {
-  private process: Subprocess<"ignore", "pipe", "ignore"> | undefined;
+  private job: Job | undefined;
+  private starting = false;
   private readonly context: TextContent[] = [];
   private serial = 0;
   /** The user stopped the running command: what it printed so far is not offered to the model. */
@@ -20,11 +30,12 @@ export class ShellRunner {
   constructor(
     private readonly view: View,
     private readonly cwd: string,
+    private readonly agent: () => Agent,
     private readonly onChange: () => void,
   ) {}
 
   get running(): boolean {
-    return this.process !== undefined;
+    return this.starting || this.job !== undefined;
   }
 
   get contextCount(): number {
@@ -41,13 +52,9 @@ export class ShellRunner {
   }
 
   stop(): void {
-    if (!this.process) return;
+    if (!this.job) return;
     this.stopped = true;
-    try {
-      process.kill(-this.process.pid, "SIGTERM");
-    } catch {
-      // Already gone.
-    }
+    this.job.stop("abort");
   }
 
   run(text: string, show: (block: ToolBlock) => void): void {
@@ -56,37 +63,49 @@ export class ShellRunner {
     if (command === "") return;
     const block = new ToolBlock(this.view, `shell-${++this.serial}`, "shell");
     show(block);
-    if (this.process) {
-      block.finished(result(block.id, "Another shell command is still running; wait for it or press Esc.", true, {}));
+    if (this.running) {
+      block.finished(result(block.id, "Another shell command is still running; wait for it, press Esc, or send it to the background with Ctrl+B.", true, {}));
       return;
     }
     block.started({ command });
-    const started = performance.now();
-    const proc = Bun.spawn(["bash", "-c", `exec 2>&1\n${command}`], {
-      cwd: this.cwd,
-      stdin: "ignore",
-      stdout: "pipe",
-      stderr: "ignore",
-      // Its own process group, so Esc stops everything it started.
-      detached: true,
-    });
-    this.process = proc;
+    this.starting = true;
     this.stopped = false;
+    const agent = this.agent();
     void (async () => {
-      let output = "";
-      const decoder = new TextDecoder();
-      for await (const chunk of proc.stdout) {
-        const piece = decoder.decode(chunk, { stream: true });
-        output += piece;
-        if (output.length > 4 * CONTEXT_CHARS) output = output.slice(-2 * CONTEXT_CHARS);
+      const jobs = await sessionJobManager(agent);
+      let job: Job;
+      try {
+        job = jobs.start({ command, cwd: this.cwd, artifactsDir: agent.artifactsDir, redact: (output) => agent.redact(output) }, false);
+      } catch (error) {
+        this.starting = false;
+        block.finished(result(block.id, (error as Error).message, true, {}));
+        this.onChange();
+        return;
+      }
+      this.job = job;
+      this.starting = false;
+      const unsubscribe = job.onOutput((piece) => {
+        if (piece === "") return;
         block.progress(piece);
         this.onChange();
+      });
+      const outcome = await Promise.race([job.ended, job.backgrounded]);
+      unsubscribe();
+      this.job = undefined;
+      if (outcome === "background") {
+        block.finished(result(block.id, `Continues in the background as job ${job.id}: /jobs to watch or kill it.`, false, { jobId: job.id }));
+        if (share) {
+          this.context.push({ type: "text", text: `The user started a shell command in the background as job ${job.id} (the job tool reads, writes to and kills it): ${JSON.stringify(command)}` });
+        }
+        this.onChange();
+        return;
       }
-      const code = await proc.exited;
-      this.process = undefined;
+      const end = outcome;
+      const output = end.output.text;
       const kept = output.length > CONTEXT_CHARS ? `[… earlier output cut]\n${output.slice(-CONTEXT_CHARS)}` : output;
-      const status = proc.signalCode ? `killed by ${proc.signalCode}` : `exit code ${code}`;
-      block.finished(result(block.id, kept.trimEnd() || "(no output)", code !== 0, { durationMs: Math.round(performance.now() - started), exitCode: code }));
+      const status = end.signal ? `killed by ${end.signal}` : `exit code ${end.exitCode}`;
+      const failed = end.exitCode !== 0 || end.signal !== null;
+      block.finished(result(block.id, kept.trimEnd() || "(no output)", failed, { durationMs: end.durationMs, exitCode: end.exitCode }));
       if (share && !this.stopped) {
         this.context.push({ type: "text", text: `The user ran a shell command (${status}):\n<shell command=${JSON.stringify(command)}>\n${kept.trimEnd()}\n</shell>` });
       }

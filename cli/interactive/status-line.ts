@@ -29,6 +29,8 @@ export interface StatusInfo {
   contextPercent: number;
   /** The MCP servers' state ("MCP 1/3 starting…"); a problem shows in the warning colour. */
   mcp?: { text: string; problem: boolean };
+  /** Background jobs running (`/jobs`). */
+  jobs?: number;
 }
 
 /**
@@ -39,6 +41,7 @@ export interface StatusInfo {
 export function renderStatusLine(info: StatusInfo, width: number, theme: Theme): string {
   const contextStyle = info.contextPercent >= 85 ? theme.fg("error") : info.contextPercent >= 60 ? theme.fg("warning") : theme.fg("muted");
   const parts: [string, string][] = [
+    ...(info.jobs ? ([[`${info.jobs} job${info.jobs === 1 ? "" : "s"}`, theme.fg("accent")]] as [string, string][]) : []),
     ...(info.mcp ? ([[info.mcp.text, theme.fg(info.mcp.problem ? "warning" : "muted")]] as [string, string][]) : []),
     [info.model, theme.fg("accent")],
     ...(info.thinking ? ([[`think ${info.thinking}`, theme.fg("muted")]] as [string, string][]) : []),

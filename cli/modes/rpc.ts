@@ -339,7 +339,7 @@ class RpcSession {
         const run = bashTool
           .execute(
             { command: command.command },
-            { cwd: this.runtime.options.cwd, signal: controller.signal, artifactsDir: agent.artifactsDir, redact: (text) => agent.redact(text), bashTimeoutSeconds: this.runtime.options.settings.bash.timeoutSeconds },
+            { cwd: this.runtime.options.cwd, signal: controller.signal, artifactsDir: agent.artifactsDir, redact: (text) => agent.redact(text), bashTimeoutSeconds: this.runtime.options.settings.bash.timeoutSeconds, agent },
           )
           .then(
             (result) => {
@@ -367,6 +367,18 @@ class RpcSession {
       case "branch": {
         const { agent: next, text } = await this.host.branch(command.entryId);
         return this.respond("branch", id, { text, cancelled: false, messageCount: next.messages.length, sessionFile: next.writer?.path });
+      }
+      case "get_jobs": {
+        const { jobsFor } = await import("../../core/shell/jobs.ts");
+        return this.respond("get_jobs", id, { jobs: jobsFor(agent).list().map((job) => job.info()) });
+      }
+      case "kill_job": {
+        const { jobsFor } = await import("../../core/shell/jobs.ts");
+        const jobs = jobsFor(agent);
+        const job = jobs.get(command.jobId);
+        const wasRunning = job.running;
+        await jobs.kill(job.id);
+        return this.respond("kill_job", id, { killed: wasRunning, job: job.info() });
       }
       case "abort_bash": {
         const running = this.bash;

@@ -39,6 +39,8 @@ export interface AgentOptions {
   maxRetries: number;
   /** The `bash.timeoutSeconds` setting. */
   bashTimeoutSeconds?: number;
+  /** `bash.autoBackgroundSeconds` and `bash.maxLogBytes`. */
+  shell?: { autoBackgroundSeconds?: number; maxLogBytes?: number };
   /** `retry.baseDelayMs` and `retry.idleTimeoutSeconds`, for every request. */
   retry?: { baseDelayMs: number; idleTimeoutMs: number };
   /** Model requests per run; undefined = no limit. */

@@ -19,6 +19,7 @@ import { SessionRecorder } from "./session-recorder.ts";
 import { streamReply } from "./reply-stream.ts";
 import { runToolCalls } from "./tool-calls.ts";
 import { applyPromptHooks } from "./prompt-hooks.ts";
+import { endSessionJobs } from "../shell/session-jobs.ts";
 
 /** Stop hooks that block in a row before the run ends anyway: a hook that always blocks must not loop forever. */
 const MAX_STOP_BLOCKS = 5;
@@ -413,6 +414,7 @@ export class Agent {
         redact: (text) => this.redact(text),
         ...(this.options.bashTimeoutSeconds === undefined ? {} : { bashTimeoutSeconds: this.options.bashTimeoutSeconds }),
         fileReads: this.fileReads,
+        ...(this.options.shell ? { shell: this.options.shell } : {}),
         agent: this,
         ...(this.options.editor ? { editor: this.options.editor } : {}),
       },
@@ -440,6 +442,8 @@ export class Agent {
   /** The session is over (the process is ending, or another session replaces it): SessionEnd hooks. */
   async end(reason: "prompt_input_exit" | "clear" | "logout" | "other"): Promise<void> {
     await this.extensions?.sessionEnd?.(reason);
+    // Background commands end with their session.
+    await endSessionJobs(this);
   }
 
   /** A reply that failed because the request no longer fits the context window, before any output. */

@@ -354,6 +354,7 @@ export class Runtime {
       compaction: settings.compaction,
       maxRetries: settings.retry.maxRetries,
       bashTimeoutSeconds: settings.bash.timeoutSeconds,
+      shell: { autoBackgroundSeconds: settings.bash.autoBackgroundSeconds, maxLogBytes: settings.bash.maxLogBytes },
       retry: { baseDelayMs: settings.retry.baseDelayMs, idleTimeoutMs: settings.retry.idleTimeoutSeconds * 1000 },
       maxTurns: this.options.maxTurns,
       announceModel: resumedModel !== modelId,

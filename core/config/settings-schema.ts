@@ -58,6 +58,11 @@ export const Settings = z.strictObject({
     .strictObject({
       /** Default timeout of a bash tool call when the model does not give one. */
       timeoutSeconds: z.number().int().min(1).max(3600).default(300),
+      // --- shell jobs (issue 24) ---
+      /** A foreground command still running after this long continues as a background job the model is told of; 0 never. */
+      autoBackgroundSeconds: z.number().int().min(0).max(3600).default(60),
+      /** A command's saved log keeps its head and a rolling tail past this size. */
+      maxLogBytes: z.number().int().min(4096).default(50 * 1024 * 1024),
     })
     .prefault({}),
   update: z

@@ -36,6 +36,8 @@ export const RpcCommand = z.discriminatedUnion("type", [
   z.object({ ...id, type: z.literal("export_html"), outputPath: z.string().optional() }),
   z.object({ ...id, type: z.literal("branch"), entryId: z.string().min(1) }),
   z.object({ ...id, type: z.literal("get_available_commands") }),
+  z.object({ ...id, type: z.literal("get_jobs") }),
+  z.object({ ...id, type: z.literal("kill_job"), jobId: z.number().int() }),
 ]);
 export type RpcCommand = z.infer<typeof RpcCommand>;
 

@@ -71,8 +71,15 @@ export interface AssembledSession {
  * in the runtime), then MCP servers, whose prompts join the slash commands, then the runtime
  * with its approver. New tool sources and per-session resources hook in here, once for every mode.
  */
+let swept = false;
+
 export async function assembleSession(spec: SessionSpec): Promise<AssembledSession> {
   const { cwd, env, warn } = spec;
+  // Commands a killed omp left running end now (core/shell/containment.ts), once per process, off the start-up path.
+  if (!swept) {
+    swept = true;
+    setTimeout(() => void import("../shell/containment.ts").then((module) => module.sweepOrphans()), 0);
+  }
   const { settings, modelsConfig, layers } = await loadAgentConfig({
     cwd,
     env,
@@ -97,7 +104,8 @@ export async function assembleSession(spec: SessionSpec): Promise<AssembledSessi
     registry,
   });
   const tools = selectTools(
-    [...builtins, ...extensions.tools, createTaskTool(subagentDefinitions(cwd, env, warn))].filter((tool) => !settings.tools.disabled.includes(tool.name)),
+    // `job` drives bash's background jobs: without bash it has nothing to drive.
+    [...builtins, ...extensions.tools, createTaskTool(subagentDefinitions(cwd, env, warn))].filter((tool) => !settings.tools.disabled.includes(tool.name) && !(tool.name === "job" && settings.tools.disabled.includes("bash"))),
     withoutSkill(toolSelection),
   );
   const closers: (() => Promise<void> | void)[] = [];

@@ -1,5 +1,6 @@
 import { createNumberedLog, OutputCollector } from "./bash-output.ts";
-import { BASH_MAX_TIMEOUT_S, type BashDetails, NON_INTERACTIVE_ENV } from "./bash.ts";
+import { BASH_MAX_TIMEOUT_S, type BashDetails } from "./bash.ts";
+import { NON_INTERACTIVE_ENV } from "../shell/spawn.ts";
 import { errorResult, textResult } from "./format.ts";
 import type { EditorBridge, ToolContext, ToolResult } from "./types.ts";
 

@@ -1,6 +1,7 @@
-import { closeSync, mkdirSync, openSync, readdirSync, writeSync } from "node:fs";
+import { mkdirSync, openSync, readdirSync } from "node:fs";
 import { join } from "node:path";
 import { describeError } from "../errors/omp-error.ts";
+import { CappedLog, LogDiskFullError } from "../shell/capped-log.ts";
 import { formatBytes, plural } from "./format.ts";
 
 export interface OutputLimits {
@@ -22,6 +23,17 @@ export interface CollectedOutput {
   logPath?: string;
   /** Why the complete output could not be saved, when it was cut. */
   logError?: string;
+  /** The log reached bash.maxLogBytes: it holds the head and the tail. */
+  logCapped?: boolean;
+  /** Writing the log hit a full disk (the command was ended for it). */
+  diskFull?: boolean;
+}
+
+export interface LogOptions {
+  /** bash.maxLogBytes. */
+  maxLogBytes?: number;
+  /** The disk filled up while logging: the caller ends the command. */
+  onDiskFull?: () => void;
 }
 
 /** Creates `<dir>/<prefix>-<n>.log` with the next free n; `wx` makes concurrent callers pick different files. */
@@ -93,8 +105,9 @@ export class OutputCollector {
   private rawChunks: Uint8Array[] = [];
   private head: string | undefined;
   private tail = "";
-  private log: { fd: number; path: string } | undefined;
+  private log: CappedLog | undefined;
   private logError: string | undefined;
+  private diskFull = false;
   private totalBytes = 0;
   private newlines = 0;
   private endsWithNewline = true;
@@ -107,7 +120,13 @@ export class OutputCollector {
     private readonly limits: OutputLimits = BASH_OUTPUT_LIMITS,
     /** Applied to what goes to the log file, so secrets in use never reach the disk. */
     private readonly redact?: (text: string) => string,
+    private readonly logOptions: LogOptions = {},
   ) {}
+
+  /** Bytes taken so far. */
+  get bytes(): number {
+    return this.totalBytes;
+  }
 
   /** Takes raw bytes; returns them decoded, for streaming to a UI. */
   push(bytes: Uint8Array): string {
@@ -115,15 +134,34 @@ export class OutputCollector {
     this.account(bytes.length, decoded);
     if (this.head === undefined) {
       this.text += decoded;
-      this.rawChunks.push(bytes.slice());
+      if (this.log) this.logChunk(bytes, decoded);
+      else this.rawChunks.push(bytes.slice());
       if (this.overLimits()) this.spill();
     } else {
-      if (this.redact) this.writeLogText(decoded);
-      else this.writeLog(bytes);
+      this.logChunk(bytes, decoded);
       this.tail += decoded;
       if (this.tail.length > 4 * this.limits.tailChars) this.tail = tailOf(this.tail, this.limits.tailLines, this.limits.tailChars);
     }
     return decoded;
+  }
+
+  /**
+   * Logs everything from the start rather than only once output is cut (jobs: the model may want
+   * a server's whole log later). What came so far is written now.
+   */
+  startLog(): string | undefined {
+    if (!this.log && !this.logError) {
+      this.openCappedLog();
+      if (this.redact) this.writeLogText(this.text);
+      else for (const chunk of this.rawChunks) this.writeLog(chunk);
+      this.rawChunks = [];
+    }
+    return this.logPath;
+  }
+
+  /** The log file, once there is one. */
+  get logPath(): string | undefined {
+    return this.log?.path;
   }
 
   finish(): CollectedOutput {
@@ -131,21 +169,27 @@ export class OutputCollector {
     this.account(0, rest);
     if (this.head === undefined) this.text += rest;
     else this.tail += rest;
-    if (this.redact && this.head !== undefined) this.writeLogText(rest, true);
-    if (this.log) closeSync(this.log.fd);
+    if (this.redact && this.log) this.writeLogText(rest, true);
+    this.log?.close();
+    const logCapped = this.log?.capped ?? false;
+    if (this.log?.error) this.logError = this.log.error;
     const totalLines = this.newlines + (this.endsWithNewline ? 0 : 1);
     const base = { totalBytes: this.totalBytes, totalLines };
-    if (this.head === undefined) return { ...base, text: this.text, truncated: false };
+    if (this.head === undefined) return { ...base, text: this.text, truncated: false, ...(this.log ? { logPath: this.log.path } : {}) };
 
     const tail = tailOf(this.tail, this.limits.tailLines, this.limits.tailChars);
     const shownLines = countNewlines(this.head) + countNewlines(tail) + (tail.endsWith("\n") ? 0 : 1);
     const omittedLines = Math.max(0, totalLines - shownLines);
-    const where = this.log
-      ? `the full output (${plural(totalLines, "line")}, ${formatBytes(this.totalBytes)}) is saved in ${this.log.path}; read or grep that file to see the rest`
-      : `the full output could not be saved (${this.logError})`;
+    const where = !this.log
+      ? `the full output could not be saved (${this.logError})`
+      : this.diskFull
+        ? `the log ${this.log.path} stopped when the disk filled up`
+        : logCapped
+          ? `the output (${plural(totalLines, "line")}, ${formatBytes(this.totalBytes)}) passed the log cap, so ${this.log.path} keeps only its first and last parts; read or grep it`
+          : `the full output (${plural(totalLines, "line")}, ${formatBytes(this.totalBytes)}) is saved in ${this.log.path}; read or grep that file to see the rest`;
     const marker = `\n[... ${plural(omittedLines, "line")} omitted from the middle; ${where} ...]\n`;
     const head = this.head.endsWith("\n") ? this.head.slice(0, -1) : this.head;
-    return { ...base, text: head + marker + tail, truncated: true, logPath: this.log?.path, logError: this.logError };
+    return { ...base, text: head + marker + tail, truncated: true, logPath: this.log?.path, logError: this.logError, logCapped, diskFull: this.diskFull };
   }
 
   private account(bytes: number, decoded: string): void {
@@ -164,14 +208,26 @@ export class OutputCollector {
     this.head = headOf(this.text, this.limits.headLines, this.limits.headChars);
     this.tail = this.text.slice(this.head.length);
     this.text = "";
-    try {
-      this.log = this.openLog();
-    } catch (error) {
-      this.logError = describeError(error);
-    }
+    // A log started early (startLog) already has everything.
+    if (this.log || this.logError) return;
+    this.openCappedLog();
     if (this.redact) this.writeLogText(this.head + this.tail);
     else for (const chunk of this.rawChunks) this.writeLog(chunk);
     this.rawChunks = [];
+  }
+
+  private openCappedLog(): void {
+    try {
+      const { fd, path } = this.openLog();
+      this.log = new CappedLog(fd, path, this.logOptions.maxLogBytes);
+    } catch (error) {
+      this.logError = describeError(error);
+    }
+  }
+
+  private logChunk(bytes: Uint8Array, decoded: string): void {
+    if (this.redact) this.writeLogText(decoded);
+    else this.writeLog(bytes);
   }
 
   /** Secrets do not span lines: complete lines are redacted and written, the rest waits (up to 64 KiB). */
@@ -185,14 +241,14 @@ export class OutputCollector {
   }
 
   private writeLog(bytes: Uint8Array): void {
-    if (!this.log) return;
+    if (!this.log || this.diskFull) return;
     try {
-      let offset = 0;
-      while (offset < bytes.length) offset += writeSync(this.log.fd, bytes, offset, bytes.length - offset);
+      this.log.write(bytes);
     } catch (error) {
-      this.logError = `writing ${this.log.path} failed: ${describeError(error)}`;
-      closeSync(this.log.fd);
-      this.log = undefined;
+      if (!(error instanceof LogDiskFullError)) throw error;
+      this.diskFull = true;
+      this.logError = error.message;
+      this.logOptions.onDiskFull?.();
     }
   }
 }

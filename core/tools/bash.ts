@@ -1,39 +1,15 @@
-import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
+import { statSync } from "node:fs";
 import { z } from "zod";
-import { createNumberedLog, OutputCollector } from "./bash-output.ts";
+import type { Job, JobEnd } from "../shell/job.ts";
+import { jobsFor } from "../shell/jobs.ts";
 import { errorResult, textResult } from "./format.ts";
 import { displayPath, resolveToolPath } from "./paths.ts";
 import type { ToolContext, ToolDefinition, ToolResult } from "./types.ts";
-import { killGroup } from "./process-group.ts";
 
 export const BASH_DEFAULT_TIMEOUT_S = 120;
 export const BASH_MAX_TIMEOUT_S = 3600;
-/** Time between SIGTERM and SIGKILL: long enough to flush and clean up, short enough not to stall the turn. */
-export const BASH_KILL_GRACE_MS = 2000;
-/**
- * How long to keep reading after bash exits. Background jobs it left running hold the output
- * pipe open; they must not keep the call waiting.
- */
-const AFTER_EXIT_READ_MS = 300;
-
-/**
- * Makes tools that would page, prompt or colour behave as in CI: nobody can answer a prompt or
- * scroll a pager, and escape codes waste the model's context.
- */
-export const NON_INTERACTIVE_ENV: Record<string, string> = {
-  OMP: "1",
-  PAGER: "cat",
-  GIT_PAGER: "cat",
-  MANPAGER: "cat",
-  SYSTEMD_PAGER: "",
-  GIT_TERMINAL_PROMPT: "0",
-  GIT_EDITOR: "true",
-  EDITOR: "true",
-  VISUAL: "true",
-  TERM: "dumb",
-  NO_COLOR: "1",
-  DEBIAN_FRONTEND: "noninteractive",
-};
+/** The terminal a `pty: true` command gets. */
+export const PTY_SIZE = { cols: 100, rows: 30 };
 
 const schema = z.object({
   command: z.string().describe("Bash command line to run; may use pipes, &&, redirections and multiple lines"),
@@ -44,6 +20,8 @@ const schema = z.object({
     .optional()
     .describe(`Seconds before the command and everything it started are killed (default ${BASH_DEFAULT_TIMEOUT_S}, max ${BASH_MAX_TIMEOUT_S})`),
   cwd: z.string().optional().describe("Directory to run in, relative to the working directory or absolute (default: the working directory)"),
+  background: z.boolean().optional().describe("Return a job id at once; the command keeps running"),
+  pty: z.boolean().optional().describe("Run in a terminal (interactive programs) as a job; returns its screen"),
 });
 
 export interface BashDetails {
@@ -58,16 +36,18 @@ export interface BashDetails {
   totalLines: number;
   truncated: boolean;
   logPath?: string;
+  /** The command went on as a job (background, pty, or still running at bash.autoBackgroundSeconds). */
+  jobId?: number;
 }
 
 export const bashTool: ToolDefinition<typeof schema> = {
   name: "bash",
   description: [
     "Run a command with bash -c in the working directory (or cwd) and return its output, stdout and stderr merged in order.",
-    `Each call is a fresh shell: cd and variables do not carry over, so chain with && or pass cwd. There is no stdin and no terminal: interactive programs get no input, so use non-interactive flags (git --no-edit, apt-get -y, npm init -y).`,
-    `The command is killed with everything it started after timeout seconds (default ${BASH_DEFAULT_TIMEOUT_S}). Long output keeps its first 200 and last 400 lines; the complete output is saved to a log file whose path is given, which you can read or grep.`,
+    `Each call is a fresh shell: cd and variables do not carry over, so chain with && or pass cwd. There is no stdin or terminal unless pty: use non-interactive flags (git --no-edit, apt-get -y, npm init -y).`,
+    `The command is killed with everything it started after timeout seconds (default ${BASH_DEFAULT_TIMEOUT_S}), and when it exits. Long output keeps its first 200 and last 400 lines; the complete output is saved to a log file whose path is given, which you can read or grep.`,
     "A non-zero exit status makes the call an error; its output is still shown.",
-    "For a server or watcher that must keep running, start it in the background with its output redirected (nohup cmd > /tmp/cmd.log 2>&1 &) and check the log later.",
+    "Servers and watchers: background: true. Interactive programs (REPLs, rebase -i, prompts): pty: true. Both return a job id for the job tool; a command still running after a while becomes a job too.",
     "Use the read, grep, find, edit and write tools instead of cat, grep, find, sed -i or echo > for files.",
   ].join(" "),
   schema,
@@ -76,36 +56,6 @@ export const bashTool: ToolDefinition<typeof schema> = {
     return runBash(input, context);
   },
 };
-
-/**
- * True while a live process is in the group. Where /proc exists it is read directly, because
- * kill(-pgid, 0) also counts zombies, which containers whose init never reaps keep forever.
- */
-function groupAlive(pgid: number): boolean {
-  if (existsSync("/proc/self/stat")) {
-    for (const entry of readdirSync("/proc")) {
-      if (!/^\d+$/.test(entry)) continue;
-      let stat: string;
-      try {
-        stat = readFileSync(`/proc/${entry}/stat`, "utf8");
-      } catch {
-        continue;
-      }
-      // Fields after the parenthesised command name: state ppid pgrp ...
-      const [state, , pgrp] = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-      if (Number(pgrp) === pgid && state !== "Z" && state !== "X") return true;
-    }
-    return false;
-  }
-  try {
-    process.kill(-pgid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-const sleep = (ms: number) => new Promise<"slept">((resolve) => setTimeout(() => resolve("slept"), ms));
 
 async function runBash(input: z.infer<typeof schema>, context: ToolContext): Promise<ToolResult> {
   const cwd = resolveToolPath(context.cwd, input.cwd);
@@ -118,76 +68,88 @@ async function runBash(input: z.infer<typeof schema>, context: ToolContext): Pro
   if (!isDir) return errorResult(`Working directory is not a directory: ${displayPath(context.cwd, cwd)}`);
   if (context.signal.aborted) return errorResult("Command not run: the call was aborted before it started.");
 
-  const timeoutS = input.timeout ?? context.bashTimeoutSeconds ?? BASH_DEFAULT_TIMEOUT_S;
+  // An editor that lends its terminal (ACP) runs the command where the user watches it; jobs and PTYs stay omp's.
   const inEditor = context.editor?.runCommand;
-  if (inEditor) return (await import("./bash-editor.ts")).runInEditor(inEditor, input.command, cwd, timeoutS, context);
-  const started = performance.now();
-  const output = new OutputCollector(() => createNumberedLog(context.artifactsDir, "bash"), undefined, context.redact);
-  // stderr joins stdout inside the shell so the two arrive interleaved exactly as written.
-  const proc = Bun.spawn(["bash", "-c", `exec 2>&1\n${input.command}`], {
-    cwd,
-    env: { ...process.env, ...NON_INTERACTIVE_ENV },
-    stdin: "ignore",
-    stdout: "pipe",
-    stderr: "ignore",
-    // Its own process group, so a timeout can kill everything the command started.
-    detached: true,
-  });
+  if (inEditor && !input.background && !input.pty) {
+    return (await import("./bash-editor.ts")).runInEditor(inEditor, input.command, cwd, input.timeout ?? context.bashTimeoutSeconds ?? BASH_DEFAULT_TIMEOUT_S, context);
+  }
 
-  let stopReason: "timeout" | "abort" | undefined;
-  let killDeadline = 0;
-  let killTimer: ReturnType<typeof setTimeout> | undefined;
-  const stop = (reason: "timeout" | "abort") => {
-    if (stopReason) return;
-    stopReason = reason;
-    killGroup(proc.pid, "SIGTERM");
-    killDeadline = Date.now() + BASH_KILL_GRACE_MS;
-    // Bash itself may ignore SIGTERM (trap '' TERM), in which case it never exits on its own.
-    killTimer = setTimeout(() => killGroup(proc.pid, "SIGKILL"), BASH_KILL_GRACE_MS);
-  };
-  const timer = setTimeout(() => stop("timeout"), timeoutS * 1000);
-  const onAbort = () => stop("abort");
+  const jobs = jobsFor(context.agent);
+  const asJob = input.background === true || input.pty === true;
+  const job = jobs.start(
+    {
+      command: input.command,
+      cwd,
+      artifactsDir: context.artifactsDir,
+      ...(input.pty ? { pty: PTY_SIZE } : {}),
+      stdin: asJob,
+      ...(context.redact ? { redact: context.redact } : {}),
+      ...(context.shell?.maxLogBytes ? { maxLogBytes: context.shell.maxLogBytes } : {}),
+    },
+    asJob,
+  );
+  if (asJob) {
+    const log = job.collector.logPath ? ` Its output is logged to ${job.collector.logPath}.` : "";
+    const how = `Read it with job {"action":"read","id":${job.id}} (wait_for: a regex to wait for, timeout: seconds), send input with "write", stop it with "kill".${log}`;
+    if (!input.pty) return textResult(`Started job ${job.id} (pid ${job.pid}) in the background. ${how}`, jobDetails(job, cwd));
+    const { text } = await jobs.read(job, { signal: context.signal, expectOutput: true });
+    return textResult(`${text}\n\nStarted job ${job.id} in a terminal. ${how} Keys: text with \\r for Enter, \\x1b, <up>, <c-c> and the like.`, jobDetails(job, cwd));
+  }
+
+  const unsubscribe = context.onUpdate ? job.onOutput((text) => text && context.onUpdate!(text)) : undefined;
+  const timeoutS = input.timeout ?? context.bashTimeoutSeconds ?? BASH_DEFAULT_TIMEOUT_S;
+  const autoS = context.shell?.autoBackgroundSeconds ?? 0;
+  const onAbort = () => job.stop("abort");
   context.signal.addEventListener("abort", onAbort, { once: true });
-
-  const reader = proc.stdout.getReader();
-  const pump = (async () => {
-    for (;;) {
-      const { done, value } = await reader.read();
-      if (done) return;
-      const text = output.push(value);
-      if (text) context.onUpdate?.(text);
-    }
-  })();
-
-  let detachedOutput = false;
+  // Past the auto-background threshold the command goes on as a job instead of timing out.
+  const auto = autoS > 0 && autoS < timeoutS;
+  const timer = auto ? setTimeout(() => jobs.toBackground(job), autoS * 1000) : setTimeout(() => job.stop("timeout"), timeoutS * 1000);
   try {
-    await proc.exited;
+    // The user may send it to the background (Ctrl+B) before either timer fires.
+    const outcome = await Promise.race([job.ended, job.backgrounded]);
+    if (outcome === "background") {
+      const seconds = (Date.now() - job.startedAt) / 1000;
+      const why = auto && seconds >= autoS ? `Still running after ${autoS}s` : `The user sent it to the background after ${seconds.toFixed(1)}s`;
+      const { text } = job.unread.take();
+      return textResult(
+        `${text === "" ? "(no output yet)" : text.replace(/\n$/, "")}\n\n[${why}, so it goes on in the background as job ${job.id}. Read its new output with job {"action":"read","id":${job.id}} (wait_for/timeout to wait for it), or stop it with {"action":"kill","id":${job.id}}.]`,
+        jobDetails(job, cwd),
+      );
+    }
+    return endResult(input.command, cwd, outcome, timeoutS);
   } finally {
     clearTimeout(timer);
+    unsubscribe?.();
     context.signal.removeEventListener("abort", onAbort);
   }
-  if (stopReason) {
-    // Children may outlive bash after SIGTERM: they get what is left of the grace period, then SIGKILL.
-    while (groupAlive(proc.pid) && Date.now() < killDeadline) await sleep(50);
-    clearTimeout(killTimer);
-    killGroup(proc.pid, "SIGKILL");
-  }
-  if ((await Promise.race([pump, sleep(AFTER_EXIT_READ_MS)])) === "slept") {
-    // Background jobs left running, or something that escaped the group with setsid, still hold the pipe.
-    detachedOutput = true;
-    await reader.cancel();
-    await pump;
-  }
+}
 
-  const collected = output.finish();
-  const details: BashDetails = {
-    command: input.command,
+function jobDetails(job: Job, cwd: string): BashDetails {
+  return {
+    command: job.command,
     cwd,
-    exitCode: proc.exitCode,
-    signal: proc.signalCode === null ? null : String(proc.signalCode),
-    timedOut: stopReason === "timeout",
-    aborted: stopReason === "abort",
-    durationMs: Math.round(performance.now() - started),
+    exitCode: null,
+    signal: null,
+    timedOut: false,
+    aborted: false,
+    durationMs: Date.now() - job.startedAt,
+    totalBytes: job.collector.bytes,
+    totalLines: 0,
+    truncated: false,
+    jobId: job.id,
+  };
+}
+
+function endResult(command: string, cwd: string, end: JobEnd, timeoutS: number): ToolResult {
+  const collected = end.output;
+  const details: BashDetails = {
+    command,
+    cwd,
+    exitCode: end.exitCode,
+    signal: end.signal,
+    timedOut: end.stopReason === "timeout",
+    aborted: end.stopReason === "abort",
+    durationMs: end.durationMs,
     totalBytes: collected.totalBytes,
     totalLines: collected.totalLines,
     truncated: collected.truncated,
@@ -196,21 +158,25 @@ async function runBash(input: z.infer<typeof schema>, context: ToolContext): Pro
 
   let text = collected.text === "" ? "(no output)" : collected.text.replace(/\n$/, "");
   const notes: string[] = [];
-  if (detachedOutput && !stopReason) {
-    notes.push("[bash exited but processes it started in the background still hold its output; what they print from now on is not captured. Redirect background output to a file to keep it.]");
-  }
-  if (stopReason === "timeout") {
+  if (end.leftBehind > 0 && !end.stopReason) {
     notes.push(
-      `Command timed out after ${timeoutS}s; it and every process it started were killed. If it needs longer, pass a larger timeout (up to ${BASH_MAX_TIMEOUT_S}), or run it in the background with its output redirected to a file.`,
+      `[bash exited while processes it started were still running; they were ended with it. To keep a server or watcher running, use background: true.]`,
     );
-  } else if (stopReason === "abort") {
+  }
+  if (end.stopReason === "timeout") {
+    notes.push(
+      `Command timed out after ${timeoutS}s; it and every process it started were killed. If it needs longer, pass a larger timeout (up to ${BASH_MAX_TIMEOUT_S}), or run it with background: true.`,
+    );
+  } else if (end.stopReason === "abort") {
     notes.push("Command aborted: the user cancelled it, and it and every process it started were killed.");
-  } else if (proc.signalCode) {
-    notes.push(`Command was killed by signal ${proc.signalCode}.`);
-  } else if (proc.exitCode !== 0) {
-    notes.push(`Command exited with code ${proc.exitCode}.`);
+  } else if (end.stopReason === "disk-full") {
+    notes.push(`Command ended: the disk filled up while its output was being saved (${collected.logError ?? "no space left"}). Free some space and run it again, or redirect its output elsewhere.`);
+  } else if (end.signal) {
+    notes.push(`Command was killed by signal ${end.signal}.`);
+  } else if (end.exitCode !== 0) {
+    notes.push(`Command exited with code ${end.exitCode}.`);
   }
   if (notes.length > 0) text += `\n\n${notes.join("\n")}`;
-  const failed = stopReason !== undefined || proc.signalCode !== null || proc.exitCode !== 0;
+  const failed = end.stopReason !== undefined || end.signal !== null || end.exitCode !== 0;
   return failed ? errorResult(text, details) : textResult(text, details);
 }

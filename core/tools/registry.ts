@@ -22,6 +22,7 @@ const LOADERS: Record<string, (options: BuiltinToolOptions) => Promise<ToolImple
   grep: () => import("./grep.ts").then((module) => module.grepTool),
   find: () => import("./find.ts").then((module) => module.findTool),
   ls: () => import("./ls.ts").then((module) => module.lsTool),
+  job: () => import("./job.ts").then((module) => module.jobTool),
   todo: ({ todoStore }) => import("./todo.ts").then((module) => module.createTodoTool(todoStore ?? module.createTodoStore())),
 };
 
@@ -74,5 +75,7 @@ export function selectTools(all: readonly Tool[], selection: ToolSelection): Too
     const names = unknown.map((name) => JSON.stringify(name)).join(", ");
     throw new OmpError(`Unknown tool${unknown.length > 1 ? "s" : ""} ${names} in --tools. Valid tools: ${valid.join(", ")}.`, { exitCode: 2 });
   }
+  // bash's jobs are read, written and killed through job: asking for bash brings it along.
+  if (wanted.has("bash")) wanted.add("job");
   return all.filter((tool) => wanted.has(tool.name));
 }

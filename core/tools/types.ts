@@ -18,6 +18,8 @@ export interface ToolContext {
   redact?: (text: string) => string;
   /** The `bash.timeoutSeconds` setting: bash's timeout when the call gives none. */
   bashTimeoutSeconds?: number;
+  /** `bash.autoBackgroundSeconds` and `bash.maxLogBytes`. */
+  shell?: { autoBackgroundSeconds?: number; maxLogBytes?: number };
   /** The model's id for this call. */
   toolCallId?: string;
   /** What the model last read of each file this session; edits made from a stale read are refused. */

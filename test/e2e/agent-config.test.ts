@@ -222,7 +222,7 @@ describe("config files through the validated-config cache", () => {
       path: "/v1/chat/completions",
       model: "other-model",
       header: "two",
-      tools: ["bash", "edit", "find", "grep", "task", "todo", "write"],
+      tools: ["bash", "edit", "find", "grep", "job", "task", "todo", "write"],
       maxTokens: 2222,
     });
     expect(await runWithConfig(home, repo)).toEqual(third);
@@ -279,7 +279,7 @@ describe("tools and approval", () => {
     expect((await runAgent(["-p", "--no-tools", "--model", provider.model, "x"], { home, cwd: repo, env })).code).toBe(0);
     const [all, some, none] = modelRequests(standin).map((r) => r.body);
     const edit = provider.api === "openai-responses" ? "apply_patch" : "edit";
-    expect(toolNamesOf(provider.api, all).sort()).toEqual(["bash", edit, "find", "grep", "ls", "read", "task", "todo", "write"].sort());
+    expect(toolNamesOf(provider.api, all).sort()).toEqual(["bash", edit, "find", "grep", "job", "ls", "read", "task", "todo", "write"].sort());
     expect(toolNamesOf(provider.api, some)).toEqual(["read", "grep"]);
     expect(toolNamesOf(provider.api, none)).toEqual([]);
     expect(systemPromptOf(provider.api, some)).toContain("- grep:");

@@ -1,4 +1,5 @@
 import { addUsage } from "../../ai/usage.ts";
+import { endSessionJobs } from "../../shell/session-jobs.ts";
 import { Agent } from "../../agent/agent.ts";
 import { describeError } from "../../errors/omp-error.ts";
 import { SessionWriter } from "../../session/writer.ts";
@@ -92,6 +93,8 @@ async function runTask(agents: readonly AgentDefinition[], input: TaskInput, con
     context.signal.removeEventListener("abort", stopChild);
     parent.usage = addUsage(parent.usage, child.usage);
     child.writer?.close();
+    // Its background jobs end with it: nothing else can reach them.
+    await endSessionJobs(child);
   }
   const details: TaskDetails = { agent: definition.name, sessionFile: writer?.path ?? null, stopReason, turns };
   const last = child.messages.findLast((message) => message.role === "assistant");

@@ -17,6 +17,7 @@ const CLAUDE_NAMES: Record<string, string[]> = {
   ls: ["LS"],
   todo: ["TodoWrite"],
   task: ["Task"],
+  job: ["BashOutput", "KillShell"],
 };
 
 /** Field renames omp → Claude, per tool (the reverse is derived). */
@@ -25,6 +26,7 @@ const FIELDS: Record<string, Record<string, string>> = {
   write: { path: "file_path" },
   edit: { path: "file_path" },
   grep: { ignoreCase: "-i", outputMode: "output_mode", context: "-C", limit: "head_limit" },
+  bash: { background: "run_in_background" },
 };
 
 const EDIT_FIELDS: Record<string, string> = { oldText: "old_string", newText: "new_string", replaceAll: "replace_all" };
