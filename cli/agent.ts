@@ -188,7 +188,7 @@ async function runAgentWith(messages: string[], flags: AgentFlags, cleanup: (() 
     cliKey: flags.apiKey,
     noSession,
     sessionDir: flags.sessionDir,
-    addDirs: addDirs(flags.addDir, cwd),
+    addDirs: [...addDirs(flags.addDir, cwd), ...extensions.additionalDirectories],
     maxTurns: flags.maxTurns,
     systemPrompt: { replace: flags.systemPrompt, append: flags.appendSystemPrompt },
     git,

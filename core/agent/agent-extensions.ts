@@ -27,6 +27,8 @@ export interface AgentExtensions {
   preCompact?(trigger: "manual" | "auto"): Promise<void>;
   /** omp needs the user (an approval prompt): Notification hooks. */
   notification?(message: string): Promise<void>;
+  /** The user is about to be asked to approve a call: PermissionRequest hooks. */
+  permissionRequest?(toolName: string, input: Record<string, unknown>): Promise<void>;
   sessionEnd?(reason: string): Promise<void>;
 }
 
@@ -57,6 +59,9 @@ export function combineExtensions(factories: readonly ExtensionsFactory[]): Exte
       },
       async notification(message) {
         await Promise.all(all.map((e) => e.notification?.(message)));
+      },
+      async permissionRequest(toolName, input) {
+        await Promise.all(all.map((e) => e.permissionRequest?.(toolName, input)));
       },
       async preCompact(trigger) {
         await Promise.all(all.map((e) => e.preCompact?.(trigger)));

@@ -5,7 +5,7 @@ import type { ImageContent, TextContent } from "../ai/messages.ts";
 import { OmpError } from "../errors/omp-error.ts";
 import { displayPath } from "../paths.ts";
 import { noteSkippedForTrust, untrustedNotice } from "../trust/folder-trust.ts";
-import { bashAllowed } from "./allowed-tools.ts";
+import { bashAllowed } from "../permissions/rules.ts";
 import { splitArgs } from "./args.ts";
 import { type MarkdownCommand, readCommandBody } from "./commands.ts";
 import type { Extensions } from "./extensions.ts";
@@ -153,7 +153,8 @@ async function invokeCommand(command: MarkdownCommand, args: string, options: Ex
         outputs.push(`[!\`${line}\` was not run: the project folder is not trusted]`);
         continue;
       }
-      if (!bashAllowed(command.allowedTools, line)) {
+      // Read-only commands run without being listed, as in Claude Code (Anthropic's /commit relies on it).
+      if (!bashAllowed(command.allowedTools, line, { readOnly: true })) {
         warnings.push(`${where}: !\`${line}\` was not run: the command's allowed-tools do not permit it (add Bash(${line.split(/\s+/).slice(0, 2).join(" ")}:*))`);
         outputs.push(`[!\`${line}\` was not run: allowed-tools does not permit it]`);
         continue;
