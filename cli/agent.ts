@@ -1,4 +1,4 @@
-import { fstatSync } from "node:fs";
+import { existsSync, fstatSync } from "node:fs";
 import { resolve } from "node:path";
 import type { Agent } from "../core/agent/agent.ts";
 import { expandMentions, attachFile } from "../core/agent/mentions.ts";
@@ -95,12 +95,15 @@ function buildPrompt(messages: string[], stdin: string, cwd: string): (TextConte
   const words: string[] = [];
   const attachments: (TextContent | ImageContent)[] = [];
   for (const arg of messages) {
-    if (arg.startsWith("@") && arg.length > 1) attachments.push(attachFile(arg.slice(1), cwd));
+    // `@file` as its own argument attaches that file; `@pytest.fixture` or `@angular/cli` naming none is text.
+    if (arg.startsWith("@") && arg.length > 1 && existsSync(resolve(cwd, arg.slice(1)))) attachments.push(attachFile(arg.slice(1), cwd));
     else words.push(arg);
   }
   const text = [words.join(" "), stdin].filter(Boolean).join("\n\n");
   if (!text && attachments.length === 0) return [];
-  return [...expandMentions(text, cwd), ...attachments];
+  const note = (line: string) => process.stderr.write(`omp: ${line}\n`);
+  for (const arg of messages) if (arg.startsWith("@") && arg.length > 1 && !existsSync(resolve(cwd, arg.slice(1)))) note(`${arg}: no such file (looked in ${cwd}); sent as text`);
+  return [...expandMentions(text, cwd, undefined, note), ...attachments];
 }
 
 /** The default command: the agent, headless (print, json, rpc). */

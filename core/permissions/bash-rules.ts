@@ -115,7 +115,7 @@ export function commandsOf(line: string, depth = 0): string[] {
  * Commands Claude Code runs without asking, read-only by nature: the `!` lines of Anthropic's own
  * /commit (`git diff HEAD`, `git log --oneline -10`, `git branch --show-current`) rely on it.
  */
-const READ_ONLY = new Set(["pwd", "ls", "date", "whoami", "echo", "cat", "head", "tail", "wc", "which", "uname", "hostname", "id", "true", "false", "basename", "dirname", "realpath", "stat", "file", "tree", "du", "df"]);
+const READ_ONLY = new Set(["pwd", "ls", "date", "whoami", "cat", "head", "tail", "wc", "which", "uname", "hostname", "id", "true", "false", "basename", "dirname", "realpath", "stat", "file", "tree", "du", "df"]);
 const GIT_READ_ONLY = new Set(["status", "diff", "log", "show", "rev-parse", "ls-files", "blame", "describe", "shortlog", "remote", "config --get", "tag --list", "stash list", "merge-base", "cat-file"]);
 const GIT_BRANCH_FLAGS = new Set(["--show-current", "-a", "-r", "--list", "-v", "-vv", "--all", "--remotes", "--no-color", "--color"]);
 
