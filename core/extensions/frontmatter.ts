@@ -6,7 +6,7 @@
  * that fails, the flat reading is kept and the problem reported.
  */
 
-import { parserHazard } from "../config/yaml-file.ts";
+import { parserHazard, parseYamlValue } from "../config/yaml-file.ts";
 
 export type FrontmatterValue = string | boolean | string[];
 
@@ -43,8 +43,7 @@ function fromYaml(yaml: string): Record<string, FrontmatterValue> {
   // The file may come from an untrusted folder: nesting that would take the parser seconds is refused first.
   const hazard = parserHazard(yaml);
   if (hazard) throw new Error(hazard);
-  const { parse } = require("yaml") as typeof import("yaml");
-  const value: unknown = parse(yaml);
+  const value: unknown = parseYamlValue(yaml);
   if (value === null || value === undefined) return {};
   if (typeof value !== "object" || Array.isArray(value)) throw new Error("the frontmatter is not a mapping of keys");
   const data: Record<string, FrontmatterValue> = {};

@@ -1,6 +1,7 @@
 import { readFileSync } from "node:fs";
 import { dirname } from "node:path";
 import type { SettingsLayer } from "../config/settings.ts";
+import { parseYamlValue } from "../config/yaml-file.ts";
 import { displayPath } from "../paths.ts";
 import type { Catalog } from "./catalog.ts";
 import type { HookSource } from "./hooks/lazy.ts";
@@ -65,8 +66,7 @@ export function untrustedProjectHooks(layers: readonly SettingsLayer[]): HookSou
   const project = layers.find((layer) => layer.kind === "project" && layer.path !== undefined);
   if (!project?.path) return [];
   try {
-    const { parse } = require("yaml") as typeof import("yaml");
-    const hooks = (parse(readFileSync(project.path, "utf8")) as { hooks?: unknown } | null)?.hooks;
+    const hooks = (parseYamlValue(readFileSync(project.path, "utf8")) as { hooks?: unknown } | null)?.hooks;
     return hooks === undefined ? [] : [{ file: project.path, block: hooks }];
   } catch {
     return [];

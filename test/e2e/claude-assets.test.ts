@@ -99,6 +99,18 @@ describe("agents and commands as written", () => {
     expect(text).toContain("qa-team@example.com");
   });
 
+  test("frontmatter the YAML library warns about loads without its raw warning", async () => {
+    const { home, repo } = workspace();
+    mkdirSync(join(home, ".claude", "commands"), { recursive: true });
+    writeFileSync(join(home, ".claude", "commands", "odd.md"), "---\ndescription: odd keys\nmatrix: {[a, b]: c}\n---\nODD-BODY\n");
+    standin.requests.length = 0;
+    standin.setScript([{ text: "ok" }]);
+    const result = await run(home, repo, ["-p", "--model", provider.model, "/odd"]);
+    expect(result.code).toBe(0);
+    expect(result.stderr).not.toContain("Keys with collection values");
+    expect(userTextsOf(api, modelRequests(standin)[0]!.body).join("\n")).toContain("ODD-BODY");
+  });
+
   test("/commit's ! lines run: git diff HEAD and git log are read-only, as Claude Code treats them; others stay refused", async () => {
     const { home, repo } = workspace();
     mkdirSync(join(repo, ".claude", "commands"), { recursive: true });
