@@ -20,7 +20,7 @@ beforeAll(async () => {
     async fetch(req) {
       const url = new URL(req.url);
       if (req.method !== "POST" || url.pathname !== "/v1/embeddings") return new Response("not found", { status: 404 });
-      const body = await req.json();
+      const body = (await req.json()) as any;
       seen.push({ auth: req.headers.get("authorization"), body });
       if (req.headers.get("authorization") !== "Bearer sk-upstream-test") return Response.json({ error: { message: "Incorrect API key provided", type: "invalid_request_error" } }, { status: 401 });
       const inputs = Array.isArray(body.input) ? body.input : [body.input];
