@@ -4,6 +4,7 @@ import type { SettingsLayer } from "../config/settings.ts";
 import { parseYamlValue } from "../config/yaml-file.ts";
 import { displayPath } from "../paths.ts";
 import type { Catalog } from "./catalog.ts";
+import { FIRED_EVENTS } from "./hooks/events.ts";
 import type { HookSource } from "./hooks/lazy.ts";
 import type { Source, SourceKind } from "./sources.ts";
 import type { ExtensionReport } from "./ts/load.ts";
@@ -49,7 +50,8 @@ export function recordHooks(catalog: Catalog, sources: readonly HookSource[], ki
           path: source.file,
           source: origin,
           detail: hook.command,
-          data: { event: hook.event, matcher: hook.matcher, command: hook.command, timeoutSeconds: hook.timeoutMs / 1000 },
+          data: { event: hook.event, matcher: hook.matcher, command: hook.command, timeoutSeconds: hook.timeoutMs / 1000, ...(hook.background ? { background: hook.background } : {}), ...(hook.condition ? { if: hook.condition.text } : {}) },
+          ...(FIRED_EVENTS.has(hook.event) ? {} : { note: `omp has no ${hook.event} moment yet: loaded, never run` }),
           ...(skipReason ? { reason: skipReason } : {}),
         },
         { reported: true },

@@ -58,7 +58,6 @@ export function claudeSessionSettings(cwd: string, env: NodeJS.ProcessEnv, warn:
               status: skipped ? "skipped" : "loaded",
               path: layer.file,
               source: fileSource(kinds.get(layer.file)!, layer.file, layer.trusted),
-              detail: `${rule.behavior} ${rule.text}`,
               data: { behavior: rule.behavior, rule: rule.text },
               ...(skipped ? { reason: UNTRUSTED_REASON } : {}),
             },

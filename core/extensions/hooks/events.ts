@@ -43,7 +43,6 @@ export const HOOK_EVENTS = [
 export const FIRED_EVENTS: ReadonlySet<string> = new Set([
   "SessionStart",
   "UserPromptSubmit",
-  "UserPromptExpansion",
   "PreToolUse",
   "PermissionRequest",
   "PostToolUse",
