@@ -108,3 +108,24 @@ export function effectiveRules(settings: ClaudeSettings): PermissionRule[] {
 export function effectiveEnv(settings: ClaudeSettings): Record<string, string> {
   return Object.assign({}, ...settings.layers.filter((layer) => layer.trusted).map((layer) => layer.env));
 }
+
+/**
+ * What the project's Claude settings files would add once the folder is trusted, for the trust
+ * question: read as plain JSON, without the schema (this runs before the first frame).
+ */
+export function untrustedClaudeChanges(cwd: string): string[] {
+  const changes: string[] = [];
+  for (const { scope, file } of claudeSettingsFiles(cwd)) {
+    if (scope === "user") continue;
+    let raw: unknown;
+    try {
+      raw = parseLenientJson(readFileSync(file, "utf8"));
+    } catch {
+      continue;
+    }
+    const data = (raw ?? {}) as { hooks?: unknown; env?: unknown; permissions?: { allow?: unknown; additionalDirectories?: unknown } };
+    const parts = [data.hooks ? "hooks" : "", Array.isArray(data.permissions?.allow) && data.permissions.allow.length > 0 ? "allow rules" : "", data.env ? "env" : "", data.permissions?.additionalDirectories ? "additionalDirectories" : ""].filter(Boolean);
+    if (parts.length > 0) changes.push(`${displayPath(file)}: ${parts.join(", ")}`);
+  }
+  return changes;
+}
