@@ -274,11 +274,13 @@ async function runAgentWith(messages: string[], flags: AgentFlags, cleanup: (() 
   let restoreModel = () => {};
   try {
     const command = await slashCommandPrompt(runtime, agent, messages, prompt);
-    // An extension's command that did its work itself: nothing goes to the model.
-    if (command?.handled) return 0;
     if (command) {
       const { stderr } = await import("./modes/output.ts");
       for (const warning of command.warnings) stderr.write(`omp: ${warning}\n`);
+    }
+    // An extension's command that did its work itself, or one a hook blocked: nothing goes to the model.
+    if (command?.handled) return command.blocked ? 1 : 0;
+    if (command) {
       prompt = command.prompt;
       restoreModel = command.restore;
     }
@@ -326,7 +328,7 @@ async function slashCommandPrompt(runtime: Runtime, agent: Agent, messages: stri
   const stdin = first?.type === "text" && first.text.startsWith(words) ? first.text.slice(words.length).trim() : "";
   const attachments = messages.filter((arg) => arg.startsWith("@") && arg.length > 1).map((arg) => attachFile(arg.slice(1), runtime.options.cwd));
   const extra: (TextContent | ImageContent)[] = stdin ? [{ type: "text", text: stdin }] : [];
-  return { prompt: [...invocation.content, ...extra, ...attachments], warnings: invocation.warnings, restore: invocation.restore, handled: invocation.content.length === 0 };
+  return { prompt: [...invocation.content, ...extra, ...attachments], warnings: invocation.warnings, restore: invocation.restore, handled: invocation.content.length === 0, blocked: invocation.blocked === true };
 }
 
 function skillToolWanted(selection: ToolSelection, disabled: readonly string[]): boolean {

@@ -22,6 +22,8 @@ export interface AgentExtensions {
   sessionStart?(source: SessionStartSource): Promise<string[]>;
   /** Before a prompt is sent: stop it (the reason is shown), or add context to it. */
   userPrompt?(prompt: string): Promise<{ block?: string; context: string[] }>;
+  /** A slash command expanded into its prompt: stop it (the reason is shown), or add context to it. */
+  promptExpansion?(expansion: PromptExpansion): Promise<{ block?: string; context: string[] }>;
   /** The model is done: a reason returned makes it go on, with the reason as its next message. */
   stop?(stopHookActive: boolean): Promise<string | undefined>;
   preCompact?(trigger: "manual" | "auto"): Promise<void>;
@@ -30,6 +32,15 @@ export interface AgentExtensions {
   /** The user is about to be asked to approve a call: PermissionRequest hooks. */
   permissionRequest?(toolName: string, input: Record<string, unknown>): Promise<void>;
   sessionEnd?(reason: string): Promise<void>;
+}
+
+/** What `/name args` became, for UserPromptExpansion hooks. */
+export interface PromptExpansion {
+  name: string;
+  args: string;
+  /** Where the command came from: a source kind (user, project, plugin), or mcp. */
+  source: string;
+  prompt: string;
 }
 
 /** Made once per agent, for its session. */
@@ -49,6 +60,12 @@ export function combineExtensions(factories: readonly ExtensionsFactory[]): Exte
       async userPrompt(prompt) {
         const none: { block?: string; context: string[] } = { context: [] };
         const outcomes = await Promise.all(all.map((e) => e.userPrompt?.(prompt) ?? none));
+        const block = outcomes.find((outcome) => outcome.block !== undefined)?.block;
+        return { ...(block === undefined ? {} : { block }), context: outcomes.flatMap((outcome) => outcome.context) };
+      },
+      async promptExpansion(expansion) {
+        const none: { block?: string; context: string[] } = { context: [] };
+        const outcomes = await Promise.all(all.map((e) => e.promptExpansion?.(expansion) ?? none));
         const block = outcomes.find((outcome) => outcome.block !== undefined)?.block;
         return { ...(block === undefined ? {} : { block }), context: outcomes.flatMap((outcome) => outcome.context) };
       },

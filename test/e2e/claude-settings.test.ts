@@ -110,6 +110,36 @@ describe("hooks in .claude/settings.json", () => {
     expect(bodies.length).toBe(3);
     expect(JSON.stringify(bodies[2])).toContain("lint found 3 errors");
   });
+
+  test("UserPromptExpansion: a slash command's expansion gets the hook's context, or is blocked with its reason", async () => {
+    const { home, repo } = workspace();
+    const seen = join(home, "expansion.json");
+    mkdirSync(join(home, ".claude", "commands"), { recursive: true });
+    writeFileSync(join(home, ".claude", "commands", "greet.md"), "Say hello to $ARGUMENTS.\n");
+    writeFileSync(join(home, ".claude", "commands", "deploy.md"), "Deploy everything.\n");
+    const context = JSON.stringify({ hookSpecificOutput: { hookEventName: "UserPromptExpansion", additionalContext: "greetings are formal here" } });
+    settings(home, "settings.json", {
+      hooks: {
+        UserPromptExpansion: [
+          { matcher: "greet", hooks: [command(`cat > ${seen}; printf '%s' '${context}'`)] },
+          { matcher: "deploy", hooks: [command(`echo "deploys are frozen" >&2; exit 2`)] },
+        ],
+      },
+    });
+    standin.requests.length = 0;
+    standin.setScript([{ text: "Good day, Ada." }]);
+    const greeted = await runAgent(["-p", "--model", provider.model, "/greet Ada"], { home, cwd: repo, env: provider.env(standin.url) });
+    expect(greeted.code).toBe(0);
+    const text = userTextsOf(api, modelRequests(standin)[0]!.body).join("\n");
+    expect(text).toContain("greetings are formal here");
+    expect(text).toContain("Say hello to Ada.");
+    expect(JSON.parse(readFileSync(seen, "utf8"))).toMatchObject({ hook_event_name: "UserPromptExpansion", command_name: "greet", command_args: "Ada", prompt: "Say hello to Ada." });
+    standin.requests.length = 0;
+    const blocked = await runAgent(["-p", "--model", provider.model, "/deploy"], { home, cwd: repo, env: provider.env(standin.url) });
+    expect(blocked.code).toBe(1);
+    expect(blocked.stderr).toContain("/deploy was blocked by a UserPromptExpansion hook: deploys are frozen");
+    expect(modelRequests(standin).length).toBe(0);
+  });
 });
 
 describe("permission rules", () => {

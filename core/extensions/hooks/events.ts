@@ -43,6 +43,7 @@ export const HOOK_EVENTS = [
 export const FIRED_EVENTS: ReadonlySet<string> = new Set([
   "SessionStart",
   "UserPromptSubmit",
+  "UserPromptExpansion",
   "PreToolUse",
   "PermissionRequest",
   "PostToolUse",

@@ -49,6 +49,7 @@ export function lazyClaudeHooks(sources: readonly HookSource[], options: Omit<Cl
     const extensions: AgentExtensions = { toolHooks };
     if (has("SessionStart") || has("SubagentStart")) extensions.sessionStart = async (source) => (await (await hooks())?.sessionStart?.(source)) ?? [];
     if (has("UserPromptSubmit")) extensions.userPrompt = async (prompt) => (await (await hooks())?.userPrompt?.(prompt)) ?? { context: [] };
+    if (has("UserPromptExpansion")) extensions.promptExpansion = async (expansion) => (await (await hooks())?.promptExpansion?.(expansion)) ?? { context: [] };
     if (has("Stop") || has("SubagentStop") || rewake) extensions.stop = async (active) => (await hooks())?.stop?.(active);
     if (has("PreCompact")) extensions.preCompact = async (trigger) => (await hooks())?.preCompact?.(trigger);
     if (has("Notification")) extensions.notification = async (message) => (await hooks())?.notification?.(message);

@@ -1,4 +1,4 @@
-import type { AgentExtensions, ExtensionsFactory, SessionInfo, SessionStartSource } from "../../agent/agent-extensions.ts";
+import type { AgentExtensions, ExtensionsFactory, PromptExpansion, SessionInfo, SessionStartSource } from "../../agent/agent-extensions.ts";
 import type { BeforeToolOutcome, ToolCallInfo } from "../../tools/hook-points.ts";
 import type { ToolResult } from "../../tools/types.ts";
 import { ruleMatches } from "../../permissions/rules.ts";
@@ -60,6 +60,13 @@ function parseOutput(stdout: string): HookOutput | undefined {
 
 const resultText = (result: ToolResult) =>
   result.content.map((part) => (part.type === "text" ? part.text : "[image]")).join("\n");
+
+/** What prompt hooks decided: the first block (or stop) wins; every context is kept, `extra` after. */
+function promptOutcome(answers: HookAnswer[], extra: string[]): { block?: string; context: string[] } {
+  const stopped = answers.find((answer) => answer.block !== undefined || answer.halt !== undefined);
+  const context = [...answers.flatMap((answer) => (answer.context === undefined ? [] : [answer.context])), ...extra];
+  return stopped ? { block: stopped.block ?? stopped.halt!, context } : { context };
+}
 
 /** Claude Code's `type: command` hooks for one session: spawned per event, in parallel, JSON in and out. */
 class SessionHooks implements AgentExtensions {
@@ -196,11 +203,13 @@ class SessionHooks implements AgentExtensions {
     return answers.flatMap((answer) => (answer.context === undefined ? [] : [answer.context]));
   }
 
+  async promptExpansion(expansion: PromptExpansion): Promise<{ block?: string; context: string[] }> {
+    const fields = { expansion_type: "slash_command", command_name: expansion.name, command_args: expansion.args, command_source: expansion.source, prompt: expansion.prompt };
+    return promptOutcome(await this.run("UserPromptExpansion", fields, [expansion.name]), []);
+  }
+
   async userPrompt(prompt: string): Promise<{ block?: string; context: string[] }> {
-    const answers = await this.run("UserPromptSubmit", { prompt });
-    const stopped = answers.find((answer) => answer.block !== undefined || answer.halt !== undefined);
-    const context = [...answers.flatMap((answer) => (answer.context === undefined ? [] : [answer.context])), ...this.takeWake()];
-    return stopped ? { block: stopped.block ?? stopped.halt!, context } : { context };
+    return promptOutcome(await this.run("UserPromptSubmit", { prompt }), this.takeWake());
   }
 
   async stop(stopHookActive: boolean): Promise<string | undefined> {
