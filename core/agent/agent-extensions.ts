@@ -27,6 +27,10 @@ export interface AgentExtensions {
   /** The model is done: a reason returned makes it go on, with the reason as its next message. */
   stop?(stopHookActive: boolean): Promise<string | undefined>;
   preCompact?(trigger: "manual" | "auto"): Promise<void>;
+  /** The conversation was compacted into `summary`: PostCompact hooks. */
+  postCompact?(trigger: "manual" | "auto", summary: string): Promise<void>;
+  /** The run ended on a provider error: StopFailure hooks (told; nothing they say changes the run). */
+  stopFailure?(error: string): Promise<void>;
   /** omp needs the user (an approval prompt): Notification hooks. */
   notification?(message: string): Promise<void>;
   /** The user is about to be asked to approve a call: PermissionRequest hooks. */
@@ -82,6 +86,12 @@ export function combineExtensions(factories: readonly ExtensionsFactory[]): Exte
       },
       async preCompact(trigger) {
         await Promise.all(all.map((e) => e.preCompact?.(trigger)));
+      },
+      async postCompact(trigger, summary) {
+        await Promise.all(all.map((e) => e.postCompact?.(trigger, summary)));
+      },
+      async stopFailure(error) {
+        await Promise.all(all.map((e) => e.stopFailure?.(error)));
       },
       async sessionEnd(reason) {
         await Promise.all(all.map((e) => e.sessionEnd?.(reason)));

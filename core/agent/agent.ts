@@ -308,6 +308,7 @@ export class Agent {
           this.emit({ type: "turn_end", turn, message: reply, toolResults: [] });
           stopReason = "error";
           error = reply.errorMessage;
+          await this.extensions?.stopFailure?.(reply.errorMessage ?? "the provider failed").catch(() => undefined);
           break;
         }
         const calls = reply.content.filter((part): part is ToolCall => part.type === "toolCall");
@@ -482,6 +483,7 @@ export class Agent {
       this.session.entryIds.push("", ...keptIds);
       if (firstKeptEntryId) this.session.persist({ type: "compaction", summary, firstKeptEntryId, tokensBefore });
       this.emit({ type: "auto_compaction_end", tokensBefore, summary });
+      await this.extensions?.postCompact?.(reason === "manual" ? "manual" : "auto", summary).catch(() => undefined);
       return true;
     } catch (error) {
       this.emit({ type: "auto_compaction_end", error: describeError(error) });

@@ -142,6 +142,18 @@ describe("hooks in .claude/settings.json", () => {
   });
 });
 
+test("StopFailure hooks hear of a run that ended on a provider error", async () => {
+  const { home, repo } = workspace();
+  const seen = join(home, "failure.json");
+  settings(home, "settings.json", { hooks: { StopFailure: [{ hooks: [command(`cat > ${seen}`)] }] } });
+  standin.setScript([{ status: 400, message: "prompt is malformed" }]);
+  const result = await runAgent(["-p", "--model", provider.model, "go"], { home, cwd: repo, env: provider.env(standin.url) });
+  expect(result.code).not.toBe(0);
+  const stdin = JSON.parse(readFileSync(seen, "utf8"));
+  expect(stdin).toMatchObject({ hook_event_name: "StopFailure", error: "unknown" });
+  expect(stdin.error_details).toContain("prompt is malformed");
+});
+
 describe("permission rules", () => {
   test("deny Bash(rm:*) and Read(./.env) hold under --approval-mode yolo, through && ; | and wrappers", async () => {
     const { home, repo } = workspace({ ".env": "SECRET_TOKEN=hunter2\n", "keep/a.txt": "a\n", "README.md": "# demo\n" });

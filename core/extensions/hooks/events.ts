@@ -52,6 +52,8 @@ export const FIRED_EVENTS: ReadonlySet<string> = new Set([
   "SubagentStart",
   "SubagentStop",
   "PreCompact",
+  "PostCompact",
+  "StopFailure",
   "SessionEnd",
   "Notification",
 ]);

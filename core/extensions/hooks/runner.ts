@@ -225,6 +225,15 @@ class SessionHooks implements AgentExtensions {
     await this.run("PreCompact", { trigger, custom_instructions: "" }, [trigger]);
   }
 
+  async postCompact(trigger: "manual" | "auto", summary: string): Promise<void> {
+    await this.run("PostCompact", { trigger, compact_summary: summary }, [trigger]);
+  }
+
+  async stopFailure(error: string): Promise<void> {
+    // Claude matches on an error type; omp's provider errors reach here as text, so it is "unknown".
+    await this.run("StopFailure", { error: "unknown", error_details: error }, ["unknown"]);
+  }
+
   async notification(message: string): Promise<void> {
     await this.run("Notification", { message, notification_type: "permission_prompt" });
   }
