@@ -33,8 +33,8 @@ export interface AgentExtensions {
   stopFailure?(error: string): Promise<void>;
   /** omp needs the user (an approval prompt): Notification hooks. */
   notification?(message: string): Promise<void>;
-  /** The user is about to be asked to approve a call: PermissionRequest hooks. */
-  permissionRequest?(toolName: string, input: Record<string, unknown>): Promise<void>;
+  /** A call needs approval: PermissionRequest hooks may allow or deny it for the user. */
+  permissionRequest?(toolName: string, input: Record<string, unknown>): Promise<{ allow: boolean; reason?: string } | undefined>;
   sessionEnd?(reason: string): Promise<void>;
 }
 
@@ -82,7 +82,9 @@ export function combineExtensions(factories: readonly ExtensionsFactory[]): Exte
         await Promise.all(all.map((e) => e.notification?.(message)));
       },
       async permissionRequest(toolName, input) {
-        await Promise.all(all.map((e) => e.permissionRequest?.(toolName, input)));
+        // A deny from any source wins over an allow.
+        const decisions = (await Promise.all(all.map((e) => e.permissionRequest?.(toolName, input)))).filter((decision) => decision !== undefined);
+        return decisions.find((decision) => !decision.allow) ?? decisions[0];
       },
       async preCompact(trigger) {
         await Promise.all(all.map((e) => e.preCompact?.(trigger)));

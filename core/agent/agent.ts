@@ -90,12 +90,13 @@ export class Agent {
       subagent: (options.depth ?? 0) > 0,
     });
     // A subagent shares its parent's gate: the parent's session is the one that notifies.
-    if ((this.extensions?.notification || this.extensions?.permissionRequest) && !options.depth) {
-      const extensions = this.extensions;
-      options.gate.onAsk = (request) => {
-        void extensions.notification?.(`omp needs your permission to use ${request.toolName}: ${request.summary}`).catch(() => undefined);
-        void extensions.permissionRequest?.(request.toolName, (request.input ?? {}) as Record<string, unknown>).catch(() => undefined);
-      };
+    if (this.extensions?.notification && !options.depth) {
+      const notify = this.extensions.notification.bind(this.extensions);
+      options.gate.onAsk = (request) => void notify(`omp needs your permission to use ${request.toolName}: ${request.summary}`).catch(() => undefined);
+    }
+    if (this.extensions?.permissionRequest && !options.depth) {
+      const decide = this.extensions.permissionRequest.bind(this.extensions);
+      options.gate.beforeAsk = (request) => decide(request.toolName, (request.input ?? {}) as Record<string, unknown>).catch(() => undefined);
     }
   }
 

@@ -88,6 +88,8 @@ export class ApprovalGate {
   private readonly remembered = new Map<string, boolean>();
   /** Told each time the user is about to be asked (Notification hooks). */
   onAsk: ((request: ApprovalRequest) => void) | undefined;
+  /** Asked first whenever a call needs approval, with or without a user (PermissionRequest hooks); undefined leaves it to the user. */
+  beforeAsk: ((request: ApprovalRequest) => Promise<ApprovalDecision | undefined>) | undefined;
 
   constructor(
     readonly mode: ApprovalMode,
@@ -104,6 +106,8 @@ export class ApprovalGate {
     if (known === true) return { allow: true };
     if (known === false) return { allow: false, message: `The user has denied all ${key} calls for this session.` };
     const because = hookAsk?.reason ? ` (a hook asks: ${hookAsk.reason})` : "";
+    const settled = await this.beforeAsk?.({ toolName: tool.name, effect: tool.effect, input, summary: summarizeInput(input), ...(outside.length > 0 ? { outside } : {}) });
+    if (settled) return settled.allow ? { allow: true } : { allow: false, message: `${tool.name} was not run: a PermissionRequest hook denied it.${settled.reason ? ` Reason: ${settled.reason}` : ""}` };
     if (!this.approver) {
       if (hookAsk && outside.length === 0 && !needsApproval(tool, this.mode)) {
         return { allow: false, message: `${tool.name} was not run: a hook wants the user to approve it${because}, and there is nobody to ask in this non-interactive run.` };

@@ -142,6 +142,26 @@ describe("hooks in .claude/settings.json", () => {
   });
 });
 
+test("PermissionRequest hooks decide a call that needs approval, even with nobody to ask", async () => {
+  const { home, repo } = workspace();
+  const allow = JSON.stringify({ hookSpecificOutput: { hookEventName: "PermissionRequest", decision: { behavior: "allow" } } });
+  settings(home, "settings.json", {
+    hooks: {
+      PermissionRequest: [
+        { matcher: "Bash", hooks: [command(`printf '%s' '${allow}'`, { if: "Bash(touch approved)" })] },
+        { matcher: "Bash", hooks: [command(`echo "not on Fridays" >&2; exit 2`, { if: "Bash(touch refused)" })] },
+      ],
+    },
+  });
+  const result = await run(home, repo, [{ name: "bash", arguments: { command: "touch approved" } }, { name: "bash", arguments: { command: "touch refused" } }, { name: "bash", arguments: { command: "touch unasked" } }], ["--approval-mode", "write"]);
+  expect(result.code).toBe(0);
+  expect(existsSync(join(repo, "approved"))).toBe(true);
+  expect(existsSync(join(repo, "refused"))).toBe(false);
+  expect(result.results[1]!.text).toContain("a PermissionRequest hook denied it. Reason: not on Fridays");
+  // No hook decided: the approval mode's answer (nobody to ask in print mode).
+  expect(existsSync(join(repo, "unasked"))).toBe(false);
+});
+
 test("StopFailure hooks hear of a run that ended on a provider error", async () => {
   const { home, repo } = workspace();
   const seen = join(home, "failure.json");

@@ -238,9 +238,17 @@ class SessionHooks implements AgentExtensions {
     await this.run("Notification", { message, notification_type: "permission_prompt" });
   }
 
-  async permissionRequest(toolName: string, input: Record<string, unknown>): Promise<void> {
+  /** Claude's `hookSpecificOutput.decision: {behavior: allow|deny, message}`; exit 2 denies too. A deny wins. */
+  async permissionRequest(toolName: string, input: Record<string, unknown>): Promise<{ allow: boolean; reason?: string } | undefined> {
     const claude = toClaude(toolName, input, this.session.cwd);
-    await this.run("PermissionRequest", { tool_name: claude.toolName, tool_input: claude.toolInput }, matchNames(toolName), undefined, { toolName, toolCallId: "", input });
+    const answers = await this.run("PermissionRequest", { tool_name: claude.toolName, tool_input: claude.toolInput }, matchNames(toolName), undefined, { toolName, toolCallId: "", input });
+    const decisions = answers.flatMap((answer): { allow: boolean; reason?: string }[] => {
+      if (answer.block !== undefined) return [{ allow: false, reason: answer.block }];
+      const decision = answer.output?.hookSpecificOutput?.decision as { behavior?: unknown; message?: unknown } | undefined;
+      if (decision?.behavior !== "allow" && decision?.behavior !== "deny") return [];
+      return [{ allow: decision.behavior === "allow", ...(typeof decision.message === "string" ? { reason: decision.message } : {}) }];
+    });
+    return decisions.find((decision) => !decision.allow) ?? decisions[0];
   }
 
   async sessionEnd(reason: string): Promise<void> {
