@@ -4,7 +4,7 @@ import { permissionRules } from "../../permissions/policy.ts";
 import { folderTrust, noteSkippedForTrust } from "../../trust/folder-trust.ts";
 import type { Catalog } from "../catalog.ts";
 import type { HookSource } from "../hooks/lazy.ts";
-import { UNTRUSTED_REASON, fileSource } from "../session-catalog.ts";
+import { fileSource } from "../session-catalog.ts";
 import type { SourceKind } from "../sources.ts";
 import { type ClaudeSettings, effectiveEnv, effectiveRules, readClaudeSettings } from "./read.ts";
 
@@ -59,7 +59,7 @@ export function claudeSessionSettings(cwd: string, env: NodeJS.ProcessEnv, warn:
               path: layer.file,
               source: fileSource(kinds.get(layer.file)!, layer.file, layer.trusted),
               data: { behavior: rule.behavior, rule: rule.text },
-              ...(skipped ? { reason: UNTRUSTED_REASON } : {}),
+              ...(skipped ? { reason: "the folder is not trusted, so its allow rules do not apply (`omp trust` to allow them); its deny and ask rules do" } : {}),
             },
             { reported: true },
           );
