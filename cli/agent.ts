@@ -91,19 +91,22 @@ function addDirs(dirs: string[] | undefined, cwd: string): string[] {
 }
 
 /** The prompt from the arguments: words, `@file` attachments, and piped stdin. */
-function buildPrompt(messages: string[], stdin: string, cwd: string): (TextContent | ImageContent)[] {
+function buildPrompt(messages: string[], stdin: string, cwd: string, registry: Extensions): (TextContent | ImageContent)[] {
   const words: string[] = [];
   const attachments: (TextContent | ImageContent)[] = [];
   for (const arg of messages) {
     // `@file` as its own argument attaches that file; `@pytest.fixture` or `@angular/cli` naming none is text.
-    if (arg.startsWith("@") && arg.length > 1 && existsSync(resolve(cwd, arg.slice(1)))) attachments.push(attachFile(arg.slice(1), cwd));
+    const full = resolve(cwd, arg.slice(1));
+    const denied = arg.startsWith("@") ? registry.readDenied(full) : undefined;
+    if (denied) throw new OmpError(`${arg}: reading it is denied by the permission rule ${denied}`, { exitCode: 2 });
+    if (arg.startsWith("@") && arg.length > 1 && existsSync(full)) attachments.push(attachFile(arg.slice(1), cwd));
     else words.push(arg);
   }
   const text = [words.join(" "), stdin].filter(Boolean).join("\n\n");
   if (!text && attachments.length === 0) return [];
   const note = (line: string) => process.stderr.write(`omp: ${line}\n`);
   for (const arg of messages) if (arg.startsWith("@") && arg.length > 1 && !existsSync(resolve(cwd, arg.slice(1)))) note(`${arg}: no such file (looked in ${cwd}); sent as text`);
-  return [...expandMentions(text, cwd, undefined, note), ...attachments];
+  return [...expandMentions(text, cwd, registry.mayAttach, note), ...attachments];
 }
 
 /** The default command: the agent, headless (print, json, rpc). */
@@ -262,7 +265,7 @@ async function runAgentWith(messages: string[], flags: AgentFlags, cleanup: (() 
     return runInteractive({ runtime, selection, resumePath, initialPrompt: messages.join(" ") || undefined, approval, onFirstFrame, trustNotice: untrustedNotice(cwd), warnings });
   }
   const stdin = await readPipedStdin();
-  let prompt = buildPrompt(messages, stdin, cwd);
+  let prompt = buildPrompt(messages, stdin, cwd, registry);
   if (prompt.length === 0) {
     throw new OmpError('no prompt: give one as arguments (omp -p "fix the failing test"), with @file, or on stdin', { exitCode: 2 });
   }
@@ -318,7 +321,10 @@ async function chooseModel(runtime: Runtime, flags: AgentFlags, setting: string 
  * /etc/hosts, or an unknown name, is sent as typed).
  */
 async function slashCommandPrompt(runtime: Runtime, agent: Agent, messages: string[], prompt: (TextContent | ImageContent)[]) {
-  const words = messages.filter((arg) => !(arg.startsWith("@") && arg.length > 1)).join(" ");
+  const cwd = runtime.options.cwd;
+  // The `@file` arguments buildPrompt attached (existing files); other `@words` are the command's text.
+  const attached = (arg: string) => arg.startsWith("@") && arg.length > 1 && existsSync(resolve(cwd, arg.slice(1)));
+  const words = messages.filter((arg) => !attached(arg)).join(" ");
   if (!words.startsWith("/")) return undefined;
   const { prepareInvocation } = await import("../core/extensions/invoke.ts");
   const invocation = await prepareInvocation(runtime, agent, words);
@@ -326,7 +332,7 @@ async function slashCommandPrompt(runtime: Runtime, agent: Agent, messages: stri
   // What buildPrompt added after the words: stdin (in the first part) and the attachments.
   const first = prompt[0];
   const stdin = first?.type === "text" && first.text.startsWith(words) ? first.text.slice(words.length).trim() : "";
-  const attachments = messages.filter((arg) => arg.startsWith("@") && arg.length > 1).map((arg) => attachFile(arg.slice(1), runtime.options.cwd));
+  const attachments = messages.filter(attached).map((arg) => attachFile(arg.slice(1), cwd));
   const extra: (TextContent | ImageContent)[] = stdin ? [{ type: "text", text: stdin }] : [];
   return { prompt: [...invocation.content, ...extra, ...attachments], warnings: invocation.warnings, restore: invocation.restore, handled: invocation.content.length === 0, blocked: invocation.blocked === true };
 }

@@ -198,6 +198,16 @@ describe("permission rules", () => {
     expect(texts[3]).toContain("Read(./.env)");
     expect(JSON.stringify(result.bodies[1])).not.toContain("hunter2");
     expect(texts[4]).toContain("# demo");
+
+    // An @mention of the file is held to the same rule: sent as text, never attached.
+    standin.requests.length = 0;
+    standin.setScript([{ text: "ok" }]);
+    const mention = await runAgent(["-p", "--model", provider.model, "summarise @.env please"], { home, cwd: repo, env: provider.env(standin.url) });
+    expect(mention.code).toBe(0);
+    expect(JSON.stringify(modelRequests(standin)[0]!.body)).not.toContain("hunter2");
+    const argument = await runAgent(["-p", "--model", provider.model, "summarise", "@.env"], { home, cwd: repo, env: provider.env(standin.url) });
+    expect(argument.code).toBe(2);
+    expect(argument.stderr).toContain("@.env: reading it is denied by the permission rule Read(./.env)");
   });
 
   test("an untrusted project's deny rules still hold; its allow rules do not", async () => {

@@ -1,6 +1,7 @@
 import type { ExtensionsFactory } from "../../agent/agent-extensions.ts";
 import { displayPath } from "../../paths.ts";
 import { permissionRules } from "../../permissions/policy.ts";
+import { ruleMatches } from "../../permissions/rules.ts";
 import { folderTrust, noteSkippedForTrust } from "../../trust/folder-trust.ts";
 import type { Catalog } from "../catalog.ts";
 import type { HookSource } from "../hooks/lazy.ts";
@@ -15,6 +16,8 @@ export interface ClaudeSessionSettings {
   /** An untrusted project's `hooks`: listed as skipped, never run. */
   untrustedHooks: HookSource[];
   additionalDirectories: string[];
+  /** The deny rule (as text, with its file) that forbids reading a file, for `@path` mentions. */
+  readDenied(fullPath: string): string | undefined;
   /** The permission rules as a tool hook point; undefined when there are none. */
   rules?: ExtensionsFactory;
   /** `user` or `project` for a settings file, for the listing. */
@@ -47,6 +50,10 @@ export function claudeSessionSettings(cwd: string, env: NodeJS.ProcessEnv, warn:
     additionalDirectories: [...new Set(settings.layers.filter((layer) => layer.trusted).flatMap((layer) => layer.additionalDirectories))],
     ...(rules.length > 0 ? { rules: () => ({ toolHooks: [permissionRules(rules, cwd)] }) } : {}),
     kindOf: (file) => kinds.get(file),
+    readDenied(fullPath) {
+      const rule = rules.find((candidate) => candidate.behavior === "deny" && ruleMatches(candidate, "read", { path: fullPath }, cwd));
+      return rule ? `${rule.text} in ${displayPath(rule.file)}` : undefined;
+    },
     record(catalog) {
       for (const layer of settings.layers) {
         for (const rule of layer.rules) {
