@@ -83,7 +83,7 @@ describe("hooks in .claude/settings.json", () => {
     const failed = join(home, "failure.json");
     settings(home, "settings.json", {
       hooks: {
-        PostToolUse: [{ matcher: "Bash", hooks: [command(`sleep 4; touch ${slow}`, { async: true })] }],
+        PostToolUse: [{ matcher: "Bash", hooks: [command(`sleep 10; touch ${slow}`, { async: true })] }],
         PostToolUseFailure: [{ matcher: "Read", hooks: [command(`cat > ${failed}`)] }],
       },
     });
@@ -172,6 +172,20 @@ test("StopFailure hooks hear of a run that ended on a provider error", async () 
   const stdin = JSON.parse(readFileSync(seen, "utf8"));
   expect(stdin).toMatchObject({ hook_event_name: "StopFailure", error: "unknown" });
   expect(stdin.error_details).toContain("prompt is malformed");
+});
+
+test("a settings file that cannot be used is one warning naming it; the run and the other files go on", async () => {
+  const { home, repo } = workspace();
+  settings(home, "settings.json", '{"permissions": {"deny": "Bash(rm:*)"}}');
+  trust(home, repo);
+  settings(repo, "settings.json", "{ this is not json");
+  settings(repo, "settings.local.json", { permissions: { deny: ["Bash(rm:*)", 42] } });
+  const result = await run(home, repo, [{ name: "bash", arguments: { command: "rm README.md" } }], ["--approval-mode", "yolo"]);
+  expect(result.code).toBe(0);
+  expect(result.stderr).toContain("~/.claude/settings.json: permissions.deny:");
+  expect(result.stderr).toContain(".claude/settings.json: not readable JSON");
+  expect(result.stderr).toContain("permissions.deny: 42 is not a rule");
+  expect(existsSync(join(repo, "README.md"))).toBe(true);
 });
 
 describe("permission rules", () => {

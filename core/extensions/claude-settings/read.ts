@@ -1,6 +1,9 @@
 import { existsSync, readFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
+import { ConfigCache } from "../../config/config-cache.ts";
+import type { Mapping } from "../../config/config-file.ts";
 import { parseLenientJson } from "../../fs/lenient-json.ts";
+import type { ClaudeSettingsFile } from "./schema.ts";
 import { displayPath, expandHome, homeDir } from "../../paths.ts";
 import { type PermissionRule, type RuleBehavior, parseRule } from "../../permissions/rules.ts";
 import { projectRoot } from "../../plugins/paths.ts";
@@ -48,55 +51,77 @@ export function claudeSettingsFiles(cwd: string): { scope: ClaudeScope; file: st
  * Claude Code's settings for a session in `cwd`. zod and the rule parser load only when a file
  * exists. `trusted`: whether the project folder is trusted (core/trust).
  */
-export function readClaudeSettings(cwd: string, trusted: boolean): ClaudeSettings {
+export function readClaudeSettings(cwd: string, trusted: boolean, env: NodeJS.ProcessEnv = process.env): ClaudeSettings {
   const result: ClaudeSettings = { layers: [], problems: [] };
   const files = claudeSettingsFiles(cwd);
   if (files.length === 0) return result;
-  const { ClaudeSettingsFile } = require("./schema.ts") as typeof import("./schema.ts");
-  for (const { scope, file } of files) {
-    const where = displayPath(file);
-    let raw: unknown;
-    try {
-      raw = parseLenientJson(readFileSync(file, "utf8"));
-    } catch (error) {
-      result.problems.push(`${where}: not readable JSON (${(error as Error).message}); ignored`);
-      continue;
-    }
-    const parsed = ClaudeSettingsFile.safeParse(raw);
-    if (!parsed.success) {
-      const issue = parsed.error.issues[0]!;
-      result.problems.push(`${where}: ${issue.path.join(".") || "the file"}: ${issue.message}; ignored`);
-      continue;
-    }
-    const data = parsed.data;
-    // `/path` rules are relative to the folder holding the file's `.claude`.
-    const base = dirname(dirname(file));
-    const rules: PermissionRule[] = [];
-    for (const behavior of BEHAVIORS) {
-      for (const text of data.permissions?.[behavior] ?? []) {
-        const rule = typeof text === "string" ? parseRule(text) : undefined;
-        if (!rule) {
-          result.problems.push(`${where}: permissions.${behavior}: ${JSON.stringify(text)} is not a rule (Tool or Tool(specifier)); ignored`);
-          continue;
-        }
-        rules.push({ behavior, text: (text as string).trim(), ...rule, file, base });
+  // Most Claude Code users have ~/.claude/settings.json: an unchanged file comes from the config
+  // cache, so zod loads only when one changed.
+  const cache = ConfigCache.open("claude-settings", env);
+  try {
+    for (const { scope, file } of files) {
+      let data: ClaudeSettingsFile;
+      try {
+        data = cache.values(file, readFileSync(file), (text) => validate(file, text)) as ClaudeSettingsFile;
+      } catch (error) {
+        result.problems.push((error as Error).message);
+        continue;
       }
+      result.layers.push(layerOf(scope, file, data, trusted, result.problems));
     }
-    const directories = [...(data.permissions?.additionalDirectories ?? []), ...(data.additionalDirectories ?? [])]
-      .filter((dir): dir is string => typeof dir === "string" && dir.trim() !== "")
-      .map((dir) => resolve(base, expandHome(dir)));
-    const env = Object.fromEntries(Object.entries(data.env ?? {}).map(([key, value]) => [key, String(value)]));
-    result.layers.push({
-      scope,
-      file,
-      trusted: scope === "user" || trusted,
-      ...(data.hooks ? { hooks: data.hooks } : {}),
-      rules,
-      additionalDirectories: directories,
-      env,
-    });
+  } finally {
+    cache.save();
   }
   return result;
+}
+
+/** The file's settings, checked; throws the line for the user when it cannot be used. */
+function validate(file: string, text: string): Mapping {
+  const where = displayPath(file);
+  let raw: unknown;
+  try {
+    raw = parseLenientJson(text);
+  } catch (error) {
+    throw new Error(`${where}: not readable JSON (${(error as Error).message}); ignored`);
+  }
+  const { ClaudeSettingsFile } = require("./schema.ts") as typeof import("./schema.ts");
+  const parsed = ClaudeSettingsFile.safeParse(raw);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0]!;
+    throw new Error(`${where}: ${issue.path.join(".") || "the file"}: ${issue.message}; ignored`);
+  }
+  return parsed.data as Mapping;
+}
+
+/** One file's hooks, rules (bad ones reported into `problems`), directories and env. */
+function layerOf(scope: ClaudeScope, file: string, data: ClaudeSettingsFile, trusted: boolean, problems: string[]): ClaudeSettingsLayer {
+  const where = displayPath(file);
+  // `/path` rules are relative to the folder holding the file's `.claude`.
+  const base = dirname(dirname(file));
+  const rules: PermissionRule[] = [];
+  for (const behavior of BEHAVIORS) {
+    for (const text of data.permissions?.[behavior] ?? []) {
+      const rule = typeof text === "string" ? parseRule(text) : undefined;
+      if (!rule) {
+        problems.push(`${where}: permissions.${behavior}: ${JSON.stringify(text)} is not a rule (Tool or Tool(specifier)); ignored`);
+        continue;
+      }
+      rules.push({ behavior, text: (text as string).trim(), ...rule, file, base });
+    }
+  }
+  const directories = [...(data.permissions?.additionalDirectories ?? []), ...(data.additionalDirectories ?? [])]
+    .filter((dir): dir is string => typeof dir === "string" && dir.trim() !== "")
+    .map((dir) => resolve(base, expandHome(dir)));
+  const env = Object.fromEntries(Object.entries(data.env ?? {}).map(([key, value]) => [key, String(value)]));
+  return {
+    scope,
+    file,
+    trusted: scope === "user" || trusted,
+    ...(data.hooks ? { hooks: data.hooks } : {}),
+    rules,
+    additionalDirectories: directories,
+    env,
+  };
 }
 
 /** The rules that apply: every trusted layer's, and an untrusted project's deny and ask rules. */

@@ -34,7 +34,7 @@ export interface ClaudeSessionSettings {
  */
 export function claudeSessionSettings(cwd: string, env: NodeJS.ProcessEnv, warn: (line: string) => void): ClaudeSessionSettings {
   const trusted = folderTrust(cwd, { env }).trusted;
-  const settings: ClaudeSettings = readClaudeSettings(cwd, trusted);
+  const settings: ClaudeSettings = readClaudeSettings(cwd, trusted, env);
   for (const problem of settings.problems) warn(problem);
   const untrusted = settings.layers.filter((layer) => !layer.trusted);
   if (untrusted.some((layer) => layer.hooks || layer.rules.some((rule) => rule.behavior === "allow") || Object.keys(layer.env).length > 0)) {
