@@ -1,3 +1,4 @@
+import type { ProviderFailure } from "../ai/failure.ts";
 import type { Message } from "../ai/messages.ts";
 import type { Model, ThinkingLevel } from "../ai/model.ts";
 import type { SessionWriter } from "../session/writer.ts";
@@ -48,8 +49,8 @@ export interface AgentOptions {
   announceThinking?: boolean;
   /** Secret values (API keys) that must not reach any file this agent writes, besides the model's key. */
   secrets?: string[];
-  /** Called with a failed reply's error before anything was streamed: another credential to retry with, an error to show instead, or undefined. */
-  rotateCredential?: (errorMessage: string) => Promise<{ apiKey: string; model?: Model } | { error: string } | undefined>;
+  /** Called with a failed reply's failure before anything was streamed: another credential to retry with, an error to show instead, or undefined. */
+  rotateCredential?: (failure: ProviderFailure) => Promise<{ apiKey: string; model?: Model } | { error: string } | undefined>;
   /** What the user must know about how the session was opened (a fork of a session open elsewhere). */
   warnings?: string[];
   /** Hooks and extensions (see agent-extensions.ts). */

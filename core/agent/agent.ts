@@ -5,12 +5,11 @@ import type { ToolSpec } from "../ai/stream.ts";
 import { describeError } from "../errors/omp-error.ts";
 import type { SessionWriter } from "../session/writer.ts";
 import type { Tool } from "../tools/types.ts";
-import { isContextOverflow } from "../ai/context-overflow.ts";
 import { compactionSummaryMessage } from "../session/compaction-summary.ts";
 import { Redactor } from "../session/redact.ts";
 import { contextTokens, findCut, summarize } from "./compaction.ts";
 import type { AgentEvent, AgentStopReason } from "./events.ts";
-import { isThinkingRejection, withoutSignedThinking } from "../ai/preserved-thinking.ts";
+import { withoutSignedThinking } from "../ai/preserved-thinking.ts";
 import { DROP_THINKING_ENTRY } from "./request-frame.ts";
 import { SessionFrame } from "./session-frame.ts";
 import type { AgentExtensions } from "./agent-extensions.ts";
@@ -375,8 +374,8 @@ export class Agent {
 
   /** Asks the runtime for another credential after a usage-limit reply; an error replaces the reply's when none is left. */
   private async rotate(reply: AssistantMessage): Promise<{ apiKey: string; model?: Model } | undefined> {
-    if (!this.options.rotateCredential || reply.stopReason !== "error" || reply.content.length > 0 || reply.errorMessage === undefined) return undefined;
-    const next = await this.options.rotateCredential(reply.errorMessage);
+    if (!this.options.rotateCredential || reply.stopReason !== "error" || reply.content.length > 0 || reply.failure === undefined) return undefined;
+    const next = await this.options.rotateCredential(reply.failure);
     if (next && "error" in next) reply.errorMessage = this.redact(next.error);
     return next && "apiKey" in next ? next : undefined;
   }
@@ -427,7 +426,7 @@ export class Agent {
 
   /** A 400 before any output because signed thinking failed the provider's checks, while some was sent. */
   private thinkingRejected(reply: AssistantMessage): boolean {
-    return reply.stopReason === "error" && reply.content.length === 0 && isThinkingRejection(reply.errorMessage) && this.messages.some((m) => m.role === "assistant" && m.content.some((c) => c.type === "thinking" && c.signature));
+    return reply.stopReason === "error" && reply.content.length === 0 && reply.failure?.kind === "thinking-signature" && this.messages.some((m) => m.role === "assistant" && m.content.some((c) => c.type === "thinking" && c.signature));
   }
 
   /** SessionStart (once per agent) and UserPromptSubmit hooks for a prompt; see prompt-hooks.ts. */
@@ -444,7 +443,7 @@ export class Agent {
 
   /** A reply that failed because the request no longer fits the context window, before any output. */
   private overflowed(reply: AssistantMessage): boolean {
-    return this.autoCompaction && reply.stopReason === "error" && reply.content.length === 0 && isContextOverflow(reply.errorMessage);
+    return this.autoCompaction && reply.stopReason === "error" && reply.content.length === 0 && reply.failure?.kind === "context-overflow";
   }
 
   private nearContextLimit(): boolean {

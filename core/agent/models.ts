@@ -117,9 +117,22 @@ function getProviderOrCustom(id: string, models: Model[]): boolean {
  */
 const DEFAULTS = ["anthropic/claude-opus-5-5", "openai/gpt-6.2-sol", "google/gemini-4-carbon", "openrouter/anthropic/claude-opus-5.5"];
 
+/**
+ * Claude Code's switches for running Claude through a cloud account: a user who set one of them
+ * means that account, whatever other keys are around.
+ */
+const CLAUDE_CODE_CLOUDS: [string, string][] = [
+  ["CLAUDE_CODE_USE_BEDROCK", "amazon-bedrock/anthropic.claude-opus-5-5-v1:0"],
+  ["CLAUDE_CODE_USE_VERTEX", "google-vertex-anthropic/claude-opus-5-5"],
+  ["CLAUDE_CODE_USE_FOUNDRY", "azure-foundry/claude-opus-5-5"],
+];
+
+const truthy = (value: string | undefined) => value !== undefined && ["1", "true", "yes", "on"].includes(value.trim().toLowerCase());
+
 /** The model to use when none was asked for: a default whose provider has a key, else a running local server's. */
-export function defaultModelPattern(models: Model[], hasKey: (provider: string) => boolean): string | undefined {
-  for (const pattern of DEFAULTS) {
+export function defaultModelPattern(models: Model[], hasKey: (provider: string) => boolean, env: Record<string, string | undefined> = {}): string | undefined {
+  const clouds = CLAUDE_CODE_CLOUDS.filter(([name]) => truthy(env[name])).map(([, pattern]) => pattern);
+  for (const pattern of [...clouds, ...DEFAULTS]) {
     const [provider] = pattern.split("/");
     if (hasKey(provider!) && models.some((m) => `${m.provider}/${m.id}` === pattern)) return pattern;
   }

@@ -1,11 +1,11 @@
 import { join } from "node:path";
-import { PROVIDERS, getProvider } from "../ai/providers-table.ts";
+import { PROVIDERS, getProvider, hasEnvCredentials } from "../ai/providers-table.ts";
 import type { Model, ThinkingLevel } from "../ai/model.ts";
 import { resolveApiKey } from "../auth/keys.ts";
 import { modelForCredential } from "../auth/oauth/subscription-model.ts";
 import { openCredentialSource } from "../auth/open-source.ts";
 import type { CredentialSource, ResolvedCredential } from "../auth/source.ts";
-import { rejectedKey, usageLimitReset } from "../auth/usage-limit.ts";
+import type { ProviderFailure } from "../ai/failure.ts";
 import type { ModelsConfig } from "../config/models-schema.ts";
 import type { Settings } from "../config/settings-schema.ts";
 import { OmpError } from "../errors/omp-error.ts";
@@ -150,7 +150,7 @@ export class Runtime {
   private hasKey(provider: string): boolean {
     const info = getProvider(provider);
     if (this.options.modelsConfig.providers[provider]?.apiKey) return true;
-    if (info?.keyEnv.some((name) => this.options.env[name])) return true;
+    if (info && hasEnvCredentials(info, this.options.env)) return true;
     return this.credentialStore()?.has(provider) ?? false;
   }
 
@@ -161,10 +161,10 @@ export class Runtime {
     let models = this.models;
     let wanted = pattern ?? this.options.settings.model;
     if (wanted === undefined) {
-      wanted = defaultModelPattern(models, (p) => this.hasKey(p));
+      wanted = defaultModelPattern(models, (p) => this.hasKey(p), this.options.env);
       if (wanted === undefined) {
         models = await this.availableModels();
-        wanted = defaultModelPattern(models, (p) => this.hasKey(p));
+        wanted = defaultModelPattern(models, (p) => this.hasKey(p), this.options.env);
       }
       if (wanted === undefined) {
         throw new NoModelError(
@@ -341,7 +341,7 @@ export class Runtime {
       announceThinking: (selection.model.reasoning ? thinking : "off") !== resumedThinking,
       warnings,
       secrets,
-      rotateCredential: (message) => this.rotate(selection, message),
+      rotateCredential: (failure) => this.rotate(selection, failure),
       extensions: this.options.extensions,
       selectModel: (pattern) => this.selectModel(pattern, false),
     });
@@ -356,12 +356,12 @@ export class Runtime {
    * every process sharing the vault or broker) and hands over the provider's next one. A session
    * sticks to its credential otherwise.
    */
-  private async rotate(selection: ModelSelection, message: string): Promise<{ apiKey: string; model: Model } | { error: string } | undefined> {
-    const until = usageLimitReset(message);
+  private async rotate(selection: ModelSelection, failure: ProviderFailure): Promise<{ apiKey: string; model: Model } | { error: string } | undefined> {
+    const until = failure.kind === "usage-limit" ? failure.resetsAt : undefined;
     const source = this.credentialStore();
     if (!source || selection.credentialId === undefined) return undefined;
     const provider = selection.model.provider;
-    if (until === undefined) return rejectedKey(provider, message) ? this.renew(selection, source) : undefined;
+    if (until === undefined) return failure.kind === "auth" && failure.status === 401 ? this.renew(selection, source) : undefined;
     await source.block(selection.credentialId, provider, until);
     this.blocked.set(selection.credentialId, until);
     const next = await source.resolve(provider, new Set(this.blocked.keys()));
@@ -395,7 +395,7 @@ export class Runtime {
    * environment (a command the model runs sees them all).
    */
   secrets(apiKey: string | undefined): string[] {
-    const fromEnv = PROVIDERS.flatMap((provider) => provider.keyEnv.map((name) => this.options.env[name]));
+    const fromEnv = PROVIDERS.flatMap((provider) => [...provider.keyEnv, ...(provider.secretEnv ?? [])].map((name) => this.options.env[name]));
     // Every configured and stored secret, not only the one in use: a tool's output or an echoed error may show any of them.
     const configured = Object.values(this.options.modelsConfig.providers).map((provider) => {
       const key = provider.apiKey?.trim();

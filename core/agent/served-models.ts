@@ -2,7 +2,8 @@ import { join } from "node:path";
 import { MODEL_LIST_MAX_AGE_MS, ModelListCache } from "../ai/model-list-cache.ts";
 import { type ProviderList, fetchModelList, modelFromListing } from "../ai/model-lists.ts";
 import type { Api, Model } from "../ai/model.ts";
-import { PROVIDERS, providerBaseUrl } from "../ai/providers-table.ts";
+import { PROVIDERS, getProvider, providerBaseUrl } from "../ai/providers-table.ts";
+import { loadTransport } from "../ai/cloud/transport.ts";
 import type { ModelsConfig } from "../config/models-schema.ts";
 import { agentDir } from "../paths.ts";
 
@@ -21,8 +22,8 @@ export interface ListSource {
 export const modelListsPath = (env: Env) => join(agentDir(env as NodeJS.ProcessEnv), "model-lists.db");
 
 export function listSources(config: ModelsConfig, env: Env): ListSource[] {
-  // Code Assist has no model list: Gemini CLI's models are the catalog's.
-  const builtin = PROVIDERS.filter((p) => !p.local && p.api !== "google-gemini-cli").map((p) => ({
+  // Code Assist has no model list, nor has Vertex AI one for its publishers' models: theirs are the catalog's.
+  const builtin = PROVIDERS.filter((p) => !p.local && p.api !== "google-gemini-cli" && p.transport !== "vertex").map((p) => ({
     provider: p.id,
     name: p.name,
     api: p.api,
@@ -111,7 +112,11 @@ export async function refreshModelLists(options: {
       const key = await options.keyOf(source.provider);
       if (key === null) return { result: { provider: source.provider, ok: false, error: "no key" } };
       try {
-        const models = await fetchModelList(source.api, source.baseUrl, key, AbortSignal.timeout(options.timeoutMs ?? 15_000), source.headers);
+        const signal = AbortSignal.timeout(options.timeoutMs ?? 15_000);
+        const transport = getProvider(source.provider)?.transport;
+        const models = transport
+          ? await (await loadTransport(transport)).listModels(source, key ?? undefined, signal)
+          : await fetchModelList(source.api, source.baseUrl, key, signal, source.headers);
         return { result: { provider: source.provider, ok: true, count: models.length }, list: { provider: source.provider, fetchedAt: Date.now(), models } };
       } catch (error) {
         return { result: { provider: source.provider, ok: false, error: (error as Error).message } };

@@ -1,3 +1,4 @@
+import type { ProviderFailure } from "./failure.ts";
 import type { AssistantMessage, StopReason, TextContent, ThinkingContent, ToolCall } from "./messages.ts";
 import { emptyUsage } from "./messages.ts";
 import type { Model } from "./model.ts";
@@ -164,9 +165,10 @@ export class AssistantBuilder {
   }
 
   /** Ends the message as failed without closing blocks: a cut-off tool call must not look complete. */
-  fail(reason: "error" | "aborted", errorMessage: string): void {
+  fail(reason: "error" | "aborted", errorMessage: string, failure?: ProviderFailure): void {
     this.message.stopReason = reason;
     this.message.errorMessage = errorMessage;
+    if (failure) this.message.failure = failure;
   }
 
   private add(block: TextContent | ThinkingContent | ToolCall): number {

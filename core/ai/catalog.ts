@@ -1,4 +1,4 @@
-import type { ModelCost, ThinkingSpec } from "./model.ts";
+import type { Api, ModelCost, ThinkingSpec } from "./model.ts";
 
 /** A built-in model; provider, api and base URL come from the provider table. */
 export interface CatalogModel {
@@ -12,6 +12,8 @@ export interface CatalogModel {
   cost: ModelCost;
   /** Absent: the api's usual way (see the adapters). */
   thinking?: ThinkingSpec;
+  /** Absent: the provider's wire API; Bedrock serves Claude on Anthropic's and the rest on Converse. */
+  api?: Api;
 }
 
 const TEXT: ("text" | "image")[] = ["text"];
@@ -160,3 +162,26 @@ export const CATALOG: Record<string, CatalogModel[]> = {
     m("claude-sonnet-4.5", "Claude Sonnet 4.5 (Copilot)", true, VISION, 128_000, 16_000, [0, 0]),
   ],
 };
+
+/**
+ * Cloud accounts serve the same models under their own names and prices: Bedrock's model ids
+ * (`anthropic.<id>-v1:0`; an inference profile such as `us.anthropic.…` goes through models.yml),
+ * Vertex AI's publisher ids, Azure's deployments (named after their model unless
+ * AZURE_OPENAI_DEPLOYMENT_NAME_MAP says otherwise) and Foundry's.
+ */
+const converse = (model: CatalogModel): CatalogModel => ({ ...model, api: "bedrock-converse" });
+CATALOG["amazon-bedrock"] = [
+  ...CATALOG.anthropic!.map((model) => ({ ...model, id: `anthropic.${model.id}-v1:0` })),
+  // Bedrock's own and hosted models, through Converse; us-east-1 on-demand prices.
+  converse(m("amazon.nova-premier-v1:0", "Amazon Nova Premier", false, VISION, 1_000_000, 32_000, [2.5, 12.5])),
+  converse(m("amazon.nova-pro-v1:0", "Amazon Nova Pro", false, VISION, 300_000, 10_000, [0.8, 3.2, 0.2])),
+  converse(m("meta.llama4-maverick-17b-instruct-v1:0", "Llama 4 Maverick", false, VISION, 1_000_000, 8_192, [0.24, 0.97])),
+  converse(m("mistral.mistral-large-2407-v1:0", "Mistral Large (24.07)", false, TEXT, 128_000, 8_192, [2, 6])),
+  converse(m("deepseek.r1-v1:0", "DeepSeek-R1", true, TEXT, 128_000, 32_768, [1.35, 5.4])),
+  converse(m("openai.gpt-oss-120b-1:0", "gpt-oss-120b", true, TEXT, 128_000, 32_768, [0.15, 0.6])),
+];
+CATALOG["google-vertex"] = CATALOG.google!.map((model) => ({ ...model }));
+CATALOG["google-vertex-anthropic"] = CATALOG.anthropic!.map((model) => ({ ...model }));
+CATALOG.azure = CATALOG.openai!.map((model) => ({ ...model }));
+CATALOG["azure-chat"] = CATALOG.openai!.map((model) => ({ ...model }));
+CATALOG["azure-foundry"] = CATALOG.anthropic!.map((model) => ({ ...model }));

@@ -3,6 +3,7 @@ import type { AssistantMessage } from "./messages.ts";
 import type { Api, Model } from "./model.ts";
 import { PROVIDERS, getProvider, providerBaseUrl } from "./providers-table.ts";
 import { streamAnthropic } from "./providers/anthropic.ts";
+import { streamBedrockConverse } from "./providers/bedrock-converse.ts";
 import { streamGoogle } from "./providers/google.ts";
 import { streamGeminiCli } from "./providers/google-gemini-cli.ts";
 import { streamOpenAICodex } from "./providers/openai-codex.ts";
@@ -17,6 +18,7 @@ const ADAPTERS: Record<Api, StreamFunction> = {
   "google-generative-ai": streamGoogle,
   "openai-codex-responses": streamOpenAICodex,
   "google-gemini-cli": streamGeminiCli,
+  "bedrock-converse": streamBedrockConverse,
 };
 
 /**
@@ -48,7 +50,7 @@ export function builtinModels(env: Record<string, string | undefined> = process.
     (CATALOG[provider.id] ?? []).map((entry) => ({
       ...entry,
       provider: provider.id,
-      api: provider.api,
+      api: entry.api ?? provider.api,
       baseUrl: providerBaseUrl(provider, env),
       ...(provider.headers && { headers: { ...provider.headers } }),
     })),

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { FAILURE_KINDS } from "./failure.ts";
 
 /**
  * The conversation model every provider adapter speaks, and the shape messages have in session
@@ -57,6 +58,15 @@ export const Usage = z.object({
 
 export const StopReason = z.enum(["stop", "length", "toolUse", "error", "aborted"]);
 
+export const ProviderFailure = z.object({
+  kind: z.enum(FAILURE_KINDS),
+  status: z.number().optional(),
+  code: z.string().optional(),
+  retryAfterMs: z.number().optional(),
+  resetsAt: z.number().optional(),
+  retryable: z.boolean(),
+});
+
 export const UserMessage = z.object({
   role: z.literal("user"),
   content: z.union([z.string(), z.array(z.union([TextContent, ImageContent]))]),
@@ -74,6 +84,8 @@ export const AssistantMessage = z.object({
   /** The caller's stop sequence that ended the text, when the provider names it (Anthropic does). */
   stopSequence: z.string().optional(),
   errorMessage: z.string().optional(),
+  /** Why the call failed, as its kind (core/ai/failure.ts): what the agent, rotation and gateway act on. */
+  failure: ProviderFailure.optional(),
   timestamp: z.number(),
 });
 

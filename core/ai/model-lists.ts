@@ -4,6 +4,8 @@ import { codexRequestHeaders } from "./providers/openai-codex.ts";
 /** One model as a provider's model-list endpoint names it. */
 export interface ListedModel {
   id: string;
+  /** A provider that serves models on more than one wire API (Bedrock) says which this one takes. */
+  api?: Api;
   name?: string;
   contextWindow?: number;
   maxTokens?: number;
@@ -110,6 +112,7 @@ export function modelFromListing(listed: ListedModel, provider: { id: string; na
   return {
     ...base,
     id: listed.id,
+    ...(listed.api && { api: listed.api }),
     name: listed.name ?? `${listed.id} (${provider.name})`,
     contextWindow: listed.contextWindow ?? base.contextWindow,
     maxTokens: listed.maxTokens ?? base.maxTokens,

@@ -30,14 +30,3 @@ function unsign(message: AssistantMessage): AssistantMessage {
   });
   return { ...message, content };
 }
-
-/**
- * The 400 of a request whose thinking blocks failed the prefix check or their signature check
- * ("… thinking block … prefix …", "Invalid signature in thinking block", "`thinking` or
- * `redacted_thinking` blocks … cannot be modified"): answered by sending the turn again without
- * signed thinking.
- */
-export function isThinkingRejection(message: string | undefined): boolean {
-  if (!message) return false;
-  return /thinking/i.test(message) && /prefix|signature|cannot be modified|must remain/i.test(message);
-}

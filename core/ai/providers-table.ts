@@ -1,3 +1,4 @@
+import { existsSync, readFileSync } from "node:fs";
 import type { Api } from "./model.ts";
 
 export interface ProviderInfo {
@@ -16,7 +17,21 @@ export interface ProviderInfo {
   local: boolean;
   /** Sent with every request to it: the client identity a subscription backend checks. */
   headers?: Record<string, string>;
+  /**
+   * A cloud account reached through its own endpoint, signing and framing (core/ai/cloud/):
+   * the adapter builds the wire API's body, the transport sends it.
+   */
+  transport?: TransportId;
+  /**
+   * Credentials the cloud's own chain finds without a key (AWS profiles and instance roles,
+   * Google's Application Default Credentials, `az` logins): true when one seems to be there.
+   */
+  ambient?: (env: Env) => boolean;
+  /** Secrets besides the key that the cloud's chain reads from the environment: kept out of files like keys. */
+  secretEnv?: string[];
 }
+
+export type TransportId = "bedrock" | "vertex" | "azure";
 
 type Env = Record<string, string | undefined>;
 
@@ -76,7 +91,105 @@ export const PROVIDERS: readonly ProviderInfo[] = [
   cloud("openai-codex", "OpenAI Codex (ChatGPT)", "openai-codex-responses", "https://chatgpt.com/backend-api/codex", ["OPENAI_CODEX_OAUTH_TOKEN"], ["OPENAI_CODEX_BASE_URL"]),
   { ...cloud("github-copilot", "GitHub Copilot", "openai-completions", "https://api.githubcopilot.com", [], ["GITHUB_COPILOT_BASE_URL"]), headers: COPILOT_HEADERS },
   cloud("google-gemini-cli", "Google Gemini CLI (Code Assist)", "google-gemini-cli", "https://cloudcode-pa.googleapis.com", [], ["GOOGLE_GEMINI_CLI_BASE_URL"]),
+  // Cloud accounts (core/ai/cloud/): the wire API's body, sent through the cloud's endpoint, auth
+  // and framing. `{region}`, `{location}` and `{resource}` are filled from the environment when
+  // the request is made; AWS_ENDPOINT_URL* are the AWS SDKs' own endpoint overrides.
+  {
+    ...cloud("amazon-bedrock", "Amazon Bedrock", "anthropic-messages", "https://bedrock-runtime.{region}.amazonaws.com", ["AWS_BEARER_TOKEN_BEDROCK"], [
+      "AWS_ENDPOINT_URL_BEDROCK_RUNTIME",
+      "AWS_ENDPOINT_URL",
+    ]),
+    transport: "bedrock",
+    ambient: awsCredentialsPresent,
+    secretEnv: ["AWS_SECRET_ACCESS_KEY", "AWS_SESSION_TOKEN", "AWS_CONTAINER_AUTHORIZATION_TOKEN"],
+  },
+  {
+    ...cloud("google-vertex", "Google Vertex AI", "google-generative-ai", "https://{location}-aiplatform.googleapis.com", ["GOOGLE_CLOUD_API_KEY"], ["GOOGLE_VERTEX_BASE_URL"]),
+    transport: "vertex",
+    ambient: googleCredentialsPresent,
+  },
+  {
+    ...cloud("google-vertex-anthropic", "Claude on Google Vertex AI", "anthropic-messages", "https://{location}-aiplatform.googleapis.com", [], ["GOOGLE_VERTEX_BASE_URL"]),
+    transport: "vertex",
+    ambient: googleCredentialsPresent,
+  },
+  {
+    ...cloud("azure", "Azure OpenAI (Responses)", "openai-responses", "https://{resource}.openai.azure.com/openai/v1", ["AZURE_OPENAI_API_KEY"], ["AZURE_OPENAI_BASE_URL"]),
+    transport: "azure",
+    ambient: azureCredentialsPresent,
+    secretEnv: ["AZURE_CLIENT_SECRET"],
+  },
+  {
+    ...cloud("azure-chat", "Azure OpenAI (Chat Completions)", "openai-completions", "https://{resource}.openai.azure.com/openai/v1", ["AZURE_OPENAI_API_KEY"], ["AZURE_OPENAI_BASE_URL"]),
+    transport: "azure",
+    ambient: azureCredentialsPresent,
+    secretEnv: ["AZURE_CLIENT_SECRET"],
+  },
+  {
+    ...cloud("azure-foundry", "Claude on Microsoft Foundry", "anthropic-messages", "https://{resource}.services.ai.azure.com/anthropic", ["ANTHROPIC_FOUNDRY_API_KEY"], [
+      "ANTHROPIC_FOUNDRY_BASE_URL",
+      "FOUNDRY_BASE_URL",
+    ]),
+    transport: "azure",
+    ambient: azureCredentialsPresent,
+    secretEnv: ["AZURE_CLIENT_SECRET"],
+  },
+  // The long tail: OpenAI-compatible services, each at its documented base URL and variable.
+  cloud("fireworks", "Fireworks AI", "openai-completions", "https://api.fireworks.ai/inference/v1", ["FIREWORKS_API_KEY"], ["FIREWORKS_BASE_URL"]),
+  cloud("nvidia", "NVIDIA NIM", "openai-completions", "https://integrate.api.nvidia.com/v1", ["NVIDIA_API_KEY"], ["NVIDIA_BASE_URL"]),
+  cloud("huggingface", "Hugging Face Inference Providers", "openai-completions", "https://router.huggingface.co/v1", ["HUGGINGFACE_HUB_TOKEN", "HF_TOKEN"], ["HUGGINGFACE_BASE_URL"]),
+  cloud("moonshot", "Moonshot AI (Kimi)", "openai-completions", "https://api.moonshot.ai/v1", ["MOONSHOT_API_KEY", "KIMI_API_KEY"], ["MOONSHOT_BASE_URL"]),
+  cloud("zai", "Z.ai (GLM)", "openai-completions", "https://api.z.ai/api/paas/v4", ["ZAI_API_KEY", "ZHIPU_API_KEY"], ["ZAI_BASE_URL"]),
+  cloud("dashscope", "Qwen (Alibaba Cloud Model Studio)", "openai-completions", "https://dashscope-intl.aliyuncs.com/compatible-mode/v1", ["DASHSCOPE_API_KEY"], ["DASHSCOPE_BASE_URL"]),
+  cloud("minimax", "MiniMax", "openai-completions", "https://api.minimax.io/v1", ["MINIMAX_API_KEY"], ["MINIMAX_BASE_URL"]),
+  cloud("perplexity", "Perplexity", "openai-completions", "https://api.perplexity.ai", ["PERPLEXITY_API_KEY", "PPLX_API_KEY"], ["PERPLEXITY_BASE_URL"]),
+  cloud("cohere", "Cohere (compatibility API)", "openai-completions", "https://api.cohere.ai/compatibility/v1", ["COHERE_API_KEY", "CO_API_KEY"], ["COHERE_BASE_URL"]),
+  cloud("vercel-ai-gateway", "Vercel AI Gateway", "openai-completions", "https://ai-gateway.vercel.sh/v1", ["AI_GATEWAY_API_KEY", "VERCEL_AI_GATEWAY_API_KEY"], ["AI_GATEWAY_BASE_URL"]),
+  cloud("litellm", "LiteLLM proxy", "openai-completions", "http://localhost:4000/v1", ["LITELLM_API_KEY", "LITELLM_MASTER_KEY"], ["LITELLM_BASE_URL", "LITELLM_PROXY_URL"]),
+  cloud("github-models", "GitHub Models", "openai-completions", "https://models.github.ai/inference", ["GITHUB_MODELS_TOKEN"], ["GITHUB_MODELS_BASE_URL"]),
 ];
+
+const home = (env: Env) => env.HOME ?? "";
+const exists = (path: string) => path !== "" && existsSync(path);
+
+/** The machine's maker as its firmware names it: EC2 and Compute Engine hand out credentials through their metadata servers. */
+let machineVendor: string | undefined;
+function onCloudMachine(name: string): boolean {
+  if (machineVendor === undefined) {
+    try {
+      machineVendor = `${readFileSync("/sys/class/dmi/id/sys_vendor", "utf8")} ${readFileSync("/sys/class/dmi/id/product_name", "utf8")}`;
+    } catch {
+      machineVendor = "";
+    }
+  }
+  return machineVendor.includes(name);
+}
+
+/** AWS's chain: keys in the environment, a profile in the shared files, a container or web-identity role. */
+function awsCredentialsPresent(env: Env): boolean {
+  if (env.AWS_ACCESS_KEY_ID && env.AWS_SECRET_ACCESS_KEY) return true;
+  if (env.AWS_PROFILE || env.AWS_CONTAINER_CREDENTIALS_FULL_URI || env.AWS_CONTAINER_CREDENTIALS_RELATIVE_URI || env.AWS_WEB_IDENTITY_TOKEN_FILE) return true;
+  if (exists(env.AWS_SHARED_CREDENTIALS_FILE ?? `${home(env)}/.aws/credentials`) || exists(env.AWS_CONFIG_FILE ?? `${home(env)}/.aws/config`)) return true;
+  return env.AWS_EC2_METADATA_DISABLED?.toLowerCase() !== "true" && (env.AWS_EC2_METADATA_SERVICE_ENDPOINT !== undefined || onCloudMachine("Amazon EC2"));
+}
+
+/** Google's Application Default Credentials: a key file, or gcloud's application-default login. */
+function googleCredentialsPresent(env: Env): boolean {
+  if (env.GOOGLE_APPLICATION_CREDENTIALS) return true;
+  if (exists(`${env.CLOUDSDK_CONFIG ?? `${home(env)}/.config/gcloud`}/application_default_credentials.json`)) return true;
+  return env.GCE_METADATA_HOST !== undefined || onCloudMachine("Google Compute Engine");
+}
+
+/** Entra ID: a service principal's secret in the environment, or an `az login`. */
+function azureCredentialsPresent(env: Env): boolean {
+  if (env.AZURE_CLIENT_ID && env.AZURE_TENANT_ID && env.AZURE_CLIENT_SECRET) return true;
+  return exists(`${env.AZURE_CONFIG_DIR ?? `${home(env)}/.azure`}/azureProfile.json`);
+}
+
+/** The key variables or, for cloud accounts, an ambient credential: enough to offer the provider's models. */
+export function hasEnvCredentials(provider: ProviderInfo, env: Env): boolean {
+  return provider.keyEnv.some((name) => env[name]) || (provider.ambient?.(env) ?? false);
+}
 
 export function getProvider(id: string): ProviderInfo | undefined {
   return PROVIDERS.find((p) => p.id === id);

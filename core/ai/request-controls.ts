@@ -27,6 +27,8 @@ export function unservedControls(api: string, controls: RequestControls): ("stop
   // The Responses API dropped stop sequences; Anthropic constrains output to a schema but has no bare JSON mode.
   if (controls.stop && (api === "openai-responses" || api === "openai-codex-responses")) out.push("stop");
   if (controls.responseFormat?.type === "json_object" && api === "anthropic-messages") out.push("responseFormat");
+  // Converse has no response-format field of its own.
+  if (controls.responseFormat && api === "bedrock-converse") out.push("responseFormat");
   return out;
 }
 

@@ -1,6 +1,9 @@
 import type { AssistantMessage, ImageContent, Message, TextContent, ToolCall } from "./messages.ts";
 import type { Model, ThinkingLevel } from "./model.ts";
+import type { ProviderFailure } from "./failure.ts";
 import type { RequestControls } from "./request-controls.ts";
+
+export type { ProviderFailure };
 
 /** A tool as the model sees it. */
 export interface ToolSpec {
@@ -64,18 +67,10 @@ export type AssistantEvent =
   | { type: "retry"; attempt: number; delayMs: number; reason: string; discarded?: boolean }
   | { type: "done"; message: AssistantMessage }
   /**
-   * `message.stopReason` is "error" or "aborted" and `message.errorMessage` says why; `failure`
-   * describes a provider's refusal for callers that relay it in another wire format.
+   * `message.stopReason` is "error" or "aborted", `message.errorMessage` says why in words and
+   * `failure` (also on the message) by kind; absent for an abort.
    */
   | { type: "error"; message: AssistantMessage; failure?: ProviderFailure };
-
-/** What the provider said when a request failed: its HTTP status (absent for in-stream errors), error kind and wait. */
-export interface ProviderFailure {
-  status: number | undefined;
-  kind: string | undefined;
-  retryAfterMs: number | undefined;
-  retryable: boolean;
-}
 
 export type StreamFunction = (model: Model, context: Context, options?: StreamOptions) => AsyncIterable<AssistantEvent>;
 

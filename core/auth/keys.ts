@@ -58,6 +58,9 @@ export async function resolveApiKey(request: KeyRequest): Promise<KeyResolution>
   }
 
   if ((request.keyless ?? provider?.keyless) && commandFailure === undefined) return { ok: true, key: undefined, source: "none (no key needed)" };
+  // A cloud account signs with what its own chain finds (core/ai/cloud/): instance roles and
+  // metadata servers leave no trace to check here, and the chain says what is missing.
+  if (provider?.transport && commandFailure === undefined) return { ok: true, key: undefined, source: `${provider.name} credentials` };
 
   const vars = provider?.keyEnv ?? [];
   const login = oauthProvider(request.provider) ? `, or log in with \`omp auth login ${request.provider}\`` : "";

@@ -19,6 +19,8 @@ export interface GatewayFailure {
   retryAfterMs?: number;
   /** False where the same request cannot succeed later (`x-should-retry: false`). */
   retryable: boolean;
+  /** The provider's failure behind it, by kind: what decides a retry without signed thinking or a blocked credential. */
+  upstream?: ProviderFailure;
 }
 
 export function failure(kind: FailureKind, message: string, retryAfterMs?: number): GatewayFailure {
@@ -43,16 +45,17 @@ const BY_STATUS: Record<number, FailureKind> = {
 /** What a provider's refusal means for the client, whatever format either side speaks. */
 export function upstreamFailure(message: string, info: ProviderFailure | undefined): GatewayFailure {
   const kind: FailureKind =
-    info?.kind === "overloaded_error" || info?.kind === "server_is_overloaded"
+    info?.kind === "overloaded"
       ? "overloaded"
-      : info?.kind === "insufficient_quota"
+      : info?.kind === "quota" || info?.kind === "usage-limit"
         ? "rate_limit"
         : info?.status !== undefined
           ? (BY_STATUS[info.status] ?? (info.status >= 500 ? "api_error" : "invalid_request"))
           : "api_error";
   const out = failure(kind, message, info?.retryAfterMs);
   // A spent quota does not come back by retrying the same credential.
-  if (info?.kind === "insufficient_quota") out.retryable = false;
+  if (info?.code === "insufficient_quota") out.retryable = false;
+  if (info) out.upstream = info;
   return out;
 }
 

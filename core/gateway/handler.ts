@@ -1,7 +1,7 @@
 import { stream } from "../ai/index.ts";
 import type { AssistantMessage } from "../ai/messages.ts";
 import type { Model } from "../ai/model.ts";
-import { isThinkingRejection, withoutSignedThinking } from "../ai/preserved-thinking.ts";
+import { withoutSignedThinking } from "../ai/preserved-thinking.ts";
 import type { AssistantEvent, Context } from "../ai/stream.ts";
 import { type Codec, type DecodedRequest, type EncodeContext, RequestError } from "./codec.ts";
 import { type GatewayFailure, failure, isAccountFailure, retryHeaders, upstreamFailure } from "./errors.ts";
@@ -10,7 +10,6 @@ import { responseId } from "./responses-encode.ts";
 import { SSE_HEADERS } from "./sse.ts";
 import { type StickyCredentials, conversationHash } from "./sticky.ts";
 import type { Credential, Upstream } from "./upstream.ts";
-import { usageLimitReset } from "../auth/usage-limit.ts";
 
 /** What a finished request reports for its log line, usage row and metrics. */
 export interface Outcome {
@@ -129,7 +128,7 @@ export async function serveCompletion(codec: Codec, req: Request, deps: CallDeps
       // A client that edited or rebuilt the history before signed thinking (compaction, a changed
       // system prompt) cannot know Anthropic's prefix rule, least of all in a foreign format: the
       // turn goes once more, on the same credential, with that thinking's signatures dropped.
-      const unsigned = isThinkingRejection(attempt.failure.message) ? withoutSignedThinking(decoded.context.messages) : undefined;
+      const unsigned = attempt.failure.upstream?.kind === "thinking-signature" ? withoutSignedThinking(decoded.context.messages) : undefined;
       if (unsigned && unsigned.some((m, i) => m !== decoded.context.messages[i])) {
         decoded = { ...decoded, context: { ...decoded.context, messages: unsigned } };
         tried.delete(credential.label);
@@ -137,7 +136,7 @@ export async function serveCompletion(codec: Codec, req: Request, deps: CallDeps
       }
       if (isAccountFailure(attempt.failure)) {
         deps.sticky.block(credential.label, attempt.failure.retryAfterMs);
-        const until = usageLimitReset(attempt.failure.message);
+        const until = attempt.failure.upstream?.resetsAt;
         if (until !== undefined) await deps.upstream.blockStored(credential, model.provider, until);
         if (found.credentials.some((c) => !tried.has(c.label))) continue;
       }

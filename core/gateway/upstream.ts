@@ -1,4 +1,4 @@
-import { getProvider } from "../ai/providers-table.ts";
+import { getProvider, hasEnvCredentials } from "../ai/providers-table.ts";
 import type { Model } from "../ai/model.ts";
 import { knownModels, resolveModel, withLocalModels } from "../agent/models.ts";
 import { resolveApiKey } from "../auth/keys.ts";
@@ -69,7 +69,7 @@ export class Upstream {
     const entry = this.config.providers[provider];
     if (entry?.apiKey || entry?.auth === "none") return true;
     const info = getProvider(provider);
-    if (info?.keyless || info?.keyEnv.some((name) => this.env[name])) return true;
+    if (info?.keyless || (info && hasEnvCredentials(info, this.env))) return true;
     return this.credentialStore()?.has(provider) ?? false;
   }
 

@@ -1,31 +1,50 @@
+import { type ProviderFailure, classifyFailure } from "../failure.ts";
+
 /**
- * A failed provider call, worded for the person at the terminal. `retryable` says whether the
- * same request may succeed later (rate limits, overload, server errors, dropped connections).
+ * A failed provider call, worded for the person at the terminal, with its `failure`: the kind
+ * decided here, once (core/ai/failure.ts), that every consumer switches on. `retryable` says
+ * whether the same request may succeed later (rate limits, overload, server errors, dropped
+ * connections); a decoder that knows better for its in-stream errors says so.
  */
 export class ProviderError extends Error {
   override readonly name = "ProviderError";
-  readonly retryable: boolean;
-  /** The wait the provider asked for, when it said. */
-  readonly retryAfterMs: number | undefined;
+  readonly failure: ProviderFailure;
   /** Fewer retries than the caller allows, for failures that waiting rarely fixes. */
   readonly retryLimit: number | undefined;
   /** The provider said it is overloaded mid-stream: worth a retry even after text was shown. */
   readonly overloaded: boolean;
-  /** The provider's HTTP status and error kind, for callers that relay the failure (the gateway). */
-  readonly status: number | undefined;
-  readonly kind: string | undefined;
 
   constructor(
     message: string,
-    options: { retryable?: boolean; retryAfterMs?: number; retryLimit?: number; overloaded?: boolean; status?: number; kind?: string; cause?: unknown } = {},
+    options: {
+      retryable?: boolean;
+      retryAfterMs?: number;
+      retryLimit?: number;
+      overloaded?: boolean;
+      status?: number;
+      /** The provider's own error code. */
+      kind?: string;
+      /** For a usage limit: when it resets. */
+      resetsAt?: number;
+      zeroQuota?: boolean;
+      /** No HTTP answer at all. */
+      network?: boolean;
+      cause?: unknown;
+    } = {},
   ) {
     super(message, options.cause === undefined ? undefined : { cause: options.cause });
-    this.retryable = options.retryable ?? false;
+    const failure = classifyFailure({ status: options.status, code: options.kind, text: message, retryAfterMs: options.retryAfterMs, resetsAt: options.resetsAt, zeroQuota: options.zeroQuota, network: options.network });
+    this.failure = { ...failure, retryable: options.retryable ?? failure.retryable };
     this.overloaded = options.overloaded ?? false;
-    this.retryAfterMs = options.retryAfterMs;
     this.retryLimit = options.retryLimit;
-    this.status = options.status;
-    this.kind = options.kind;
+  }
+
+  get retryable(): boolean {
+    return this.failure.retryable;
+  }
+
+  get retryAfterMs(): number | undefined {
+    return this.failure.retryAfterMs;
   }
 }
 
@@ -37,9 +56,6 @@ export interface ProviderErrorInfo {
   /** A subscription's usage limit: when it resets (epoch ms), from `resets_at` / `resets_in_seconds` or Code Assist's "quota will reset after 1h2m3s". */
   resetsAt?: number;
 }
-
-/** Words that mark a usage-limit error; the reset time it carries is put in the message as " (usage limit; resets at <ISO>)". */
-export const USAGE_LIMIT_MARK = "usage limit; resets at ";
 
 const MAX_TEXT = 300;
 
@@ -111,16 +127,19 @@ export function httpError(provider: string, status: number, statusText: string, 
   const message = formatProviderError(provider, status, info);
   if (info.resetsAt !== undefined && status === 429) {
     // Waiting minutes or hours for a subscription window is no retry: another credential may take over.
-    return new ProviderError(`${message} (${USAGE_LIMIT_MARK}${new Date(info.resetsAt).toISOString()})`, { status, kind: info.kind });
+    return new ProviderError(`${message} (usage limit; resets at ${new Date(info.resetsAt).toISOString()})`, { status, kind: info.kind, resetsAt: info.resetsAt });
   }
   if (status === 429 && zeroQuota(payload, info.message)) {
     // Waiting never helps: the key's tier has no quota at all for this model (Gemini's free tier
     // for its pro models says `limit: 0`).
-    return new ProviderError(`${message} (this model has no quota on the key's current tier: it needs a paid tier, e.g. billing enabled on the key's project, or pick another model with --model)`, { status, kind: info.kind });
+    return new ProviderError(`${message} (this model has no quota on the key's current tier: it needs a paid tier, e.g. billing enabled on the key's project, or pick another model with --model)`, {
+      status,
+      kind: info.kind,
+      zeroQuota: true,
+    });
   }
-  const retryable = isRetryableStatus(status, info.kind);
   const wait = retryAfter ?? retryInfoDelayMs(payload);
-  return new ProviderError(message, { retryable, retryAfterMs: wait, status, kind: info.kind });
+  return new ProviderError(message, { retryable: isRetryableStatus(status, info.kind), retryAfterMs: wait, status, kind: info.kind });
 }
 
 /** The google.rpc error details of a Gemini error body (`error.details[]`), possibly wrapped in an array. */

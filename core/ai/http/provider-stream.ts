@@ -1,10 +1,12 @@
 import { AssistantBuilder } from "../assistant-builder.ts";
 import type { Model } from "../model.ts";
-import type { AssistantEvent, ProviderFailure, StreamOptions } from "../stream.ts";
+import type { AssistantEvent, StreamOptions } from "../stream.ts";
 import { VERSION } from "../../version.ts";
 import { httpError, ProviderError } from "./errors.ts";
 import { DEFAULT_IDLE_TIMEOUT_MS, DEFAULT_MAX_RETRIES, MAX_RETRY_DELAY_MS, backoffDelayMs, retryAfterMs, retryBaseDelayMs, sleep } from "./retry.ts";
 import { type SseEvent, parseSse } from "./sse.ts";
+import { loadTransport } from "../cloud/transport.ts";
+import { getProvider } from "../providers-table.ts";
 
 export interface ProviderRequest {
   url: string;
@@ -61,22 +63,37 @@ export async function* runProviderStream(model: Model, options: StreamOptions, c
   yield { type: "start", partial: builder.message };
 
   try {
-    let url: URL;
-    try {
-      url = new URL(call.request.url);
-    } catch {
-      builder.fail("error", `${provider}: invalid base URL "${model.baseUrl}"; check the provider's baseUrl setting`);
-      yield { type: "error", message: builder.message };
-      return;
-    }
-    const body = JSON.stringify(call.request.body);
+    const transportId = getProvider(provider)?.transport;
+    const transport = transportId ? await loadTransport(transportId) : undefined;
+    const direct = { url: call.request.url, headers: call.request.headers, body: JSON.stringify(call.request.body) };
 
     for (let attempt = 0; ; attempt++) {
       let failure: ProviderError;
+      let wire = direct;
+      if (transport) {
+        try {
+          wire = await transport.prepare(call.request, model, options);
+        } catch (error) {
+          const refused = error instanceof ProviderError ? error : new ProviderError(`${provider}: ${error instanceof Error ? error.message : String(error)}`);
+          builder.fail("error", refused.message, refused.failure);
+          yield { type: "error", message: builder.message, failure: refused.failure };
+          return;
+        }
+      }
+      let url: URL;
+      try {
+        url = new URL(wire.url);
+      } catch {
+        const invalid = new ProviderError(`${provider}: invalid base URL "${model.baseUrl}"; check the provider's baseUrl setting`);
+        builder.fail("error", invalid.message, invalid.failure);
+        yield { type: "error", message: builder.message, failure: invalid.failure };
+        return;
+      }
       try {
         const decoder = call.decoder(builder);
         const idleMs = options.idleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS;
-        for await (const events of attemptOnce(provider, url, call.request.headers, body, decoder, builder, controller.signal, idleMs, options.onRequest)) {
+        const framing = transport?.events ?? parseSse;
+        for await (const events of attemptOnce(provider, url, wire.headers, wire.body, framing, decoder, builder, controller.signal, idleMs, options.onRequest)) {
           for (const event of events) yield event;
         }
         const message = builder.message;
@@ -95,13 +112,13 @@ export async function* runProviderStream(model: Model, options: StreamOptions, c
       const discards = builder.hasOutput && failure.overloaded && !builder.message.content.some((c) => c.type === "toolCall");
       if ((builder.hasOutput && !discards) || !failure.retryable || attempt >= limit) {
         const exhausted = failure.retryable && (!builder.hasOutput || discards) && limit > 0 ? ` (gave up after ${attempt + 1} attempts)` : "";
-        builder.fail("error", failure.message + exhausted);
-        yield { type: "error", message: builder.message, failure: failureInfo(failure) };
+        builder.fail("error", failure.message + exhausted, failure.failure);
+        yield { type: "error", message: builder.message, failure: failure.failure };
         return;
       }
       if (failure.retryAfterMs !== undefined && failure.retryAfterMs > MAX_RETRY_DELAY_MS) {
-        builder.fail("error", `${failure.message} (the provider asks to wait ${Math.ceil(failure.retryAfterMs / 1000)} s before retrying)`);
-        yield { type: "error", message: builder.message, failure: failureInfo(failure) };
+        builder.fail("error", `${failure.message} (the provider asks to wait ${Math.ceil(failure.retryAfterMs / 1000)} s before retrying)`, failure.failure);
+        yield { type: "error", message: builder.message, failure: failure.failure };
         return;
       }
       const info = { attempt: attempt + 1, delayMs: failure.retryAfterMs ?? backoffDelayMs(attempt + 1, retryBaseDelayMs(process.env, options.retryBaseDelayMs)), reason: failure.message };
@@ -127,6 +144,7 @@ async function* attemptOnce(
   url: URL,
   headers: Record<string, string>,
   body: string,
+  framing: (body: ReadableStream<Uint8Array>) => AsyncGenerator<SseEvent>,
   decoder: StreamDecoder,
   builder: AssistantBuilder,
   outerSignal: AbortSignal,
@@ -149,7 +167,7 @@ async function* attemptOnce(
     }, idleMs);
   };
   const stalledError = () =>
-    new ProviderError(`${provider}: no data from ${url.origin} for ${formatSeconds(idleMs)}; the connection stalled, so the request is sent again`, { retryable: true });
+    new ProviderError(`${provider}: no data from ${url.origin} for ${formatSeconds(idleMs)}; the connection stalled, so the request is sent again`, { retryable: true, network: true });
   watch();
   try {
     yield* streamAttempt();
@@ -178,10 +196,10 @@ async function* attemptOnce(
       // A few quick retries cover a server that is just starting; minutes of backoff would not help.
       throw new ProviderError(
         `${provider}: nothing is listening at ${url.origin} (${errorText(error)}); is the server running and the base URL right?`,
-        { retryable: true, retryLimit: REFUSED_RETRIES, cause: error },
+        { retryable: true, network: true, retryLimit: REFUSED_RETRIES, cause: error },
       );
     }
-    throw new ProviderError(`${provider}: the connection to ${url.origin} failed (${errorText(error)})`, { retryable: true, cause: error });
+    throw new ProviderError(`${provider}: the connection to ${url.origin} failed (${errorText(error)})`, { retryable: true, network: true, cause: error });
   }
   if (!response.ok) {
     let text = "";
@@ -192,9 +210,9 @@ async function* attemptOnce(
     }
     throw httpError(provider, response.status, response.statusText, text, retryAfterMs(response.headers));
   }
-  if (!response.body) throw new ProviderError(`${provider}: the response had no body`, { retryable: true });
+  if (!response.body) throw new ProviderError(`${provider}: the response had no body`, { retryable: true, network: true });
 
-  const events = parseSse(response.body);
+  const events = framing(response.body);
   try {
     while (true) {
       let next: IteratorResult<SseEvent>;
@@ -202,7 +220,7 @@ async function* attemptOnce(
         next = await events.next();
       } catch (error) {
         if (signal.aborted) throw error;
-        throw new ProviderError(`${provider}: the response stream was cut off (${errorText(error)})`, { retryable: true, cause: error });
+        throw new ProviderError(`${provider}: the response stream was cut off (${errorText(error)})`, { retryable: true, network: true, cause: error });
       }
       if (next.done) break;
       watch();
@@ -222,17 +240,13 @@ async function* attemptOnce(
   }
   if (!decoder.complete) {
     if (stalled) throw stalledError();
-    throw new ProviderError(`${provider}: the response stream was cut off before the reply was complete (the connection closed early)`, { retryable: true });
+    throw new ProviderError(`${provider}: the response stream was cut off before the reply was complete (the connection closed early)`, { retryable: true, network: true });
   }
   }
 }
 
 function formatSeconds(ms: number): string {
   return ms % 1000 === 0 ? `${ms / 1000} s` : `${(ms / 1000).toFixed(1)} s`;
-}
-
-function failureInfo(failure: ProviderError): ProviderFailure {
-  return { status: failure.status, kind: failure.kind, retryAfterMs: failure.retryAfterMs, retryable: failure.retryable };
 }
 
 /** Retries of a refused connection, whatever the retry setting says. */

@@ -7,6 +7,7 @@ import { openaiResponsesFormat } from "./openai-responses.ts";
 import { PrefixCheck } from "./prefix-check.ts";
 import { type Fault, type Reply, type Turn, isFault } from "./script.ts";
 import { applyStopSequences, stopSequencesOf } from "./stop-sequences.ts";
+import { type CloudAccounts, CloudState, azureRefusal, bedrockFrames, bedrockRefusal, converseFrames, entraTokenAnswer, googleTokenAnswer, vertexRefusal } from "./cloud.ts";
 import { CodeAssist, type Refusal, anthropicOAuthRefusal, codeAssistFormat, codexListing, codexListingRefusal, codexRefusal, copilotListing, copilotRefusal } from "./subscriptions.ts";
 
 export interface RecordedRequest {
@@ -17,6 +18,8 @@ export interface RecordedRequest {
   headers: Record<string, string>;
   /** Parsed JSON, or undefined for a body that is empty or not JSON. */
   body: any;
+  /** The body as it arrived: a signature covers its bytes. */
+  rawBody?: string;
   /** The wire format that answered, for POSTs. */
   format?: WireFormat["name"];
   /** Set when the stand-in refused the request before taking a turn (Anthropic's thinking prefix check): no reply serial. */
@@ -39,6 +42,8 @@ export interface StandinOptions {
   /** Served by GET /v1/models and Ollama's /api/tags. */
   models?: ListedModel[];
   listingStyle?: ListingStyle;
+  /** Cloud accounts the stand-in plays (Bedrock, Vertex AI, Azure): what they accept. */
+  cloud?: CloudAccounts;
 }
 
 export interface Standin {
@@ -47,6 +52,8 @@ export interface Standin {
   requests: RecordedRequest[];
   /** Google Code Assist's account state, behind `/v1internal` (GOOGLE_GEMINI_CLI_BASE_URL=url). */
   codeAssist: CodeAssist;
+  /** The cloud accounts' state: the tokens Vertex's token endpoint minted. */
+  cloud: CloudState;
   setScript(script: Turn[]): void;
   close(): Promise<void>;
 }
@@ -67,6 +74,7 @@ export async function startStandin(options: StandinOptions = {}): Promise<Standi
   const requests: RecordedRequest[] = [];
   const prefixCheck = new PrefixCheck();
   const codeAssist = new CodeAssist();
+  const cloud = new CloudState(options.cloud ?? {});
 
   const takeTurn = (): Turn | undefined => {
     if (next >= script.length) {
@@ -104,6 +112,7 @@ export async function startStandin(options: StandinOptions = {}): Promise<Standi
       query: Object.fromEntries(url.searchParams),
       headers: Object.fromEntries([...req.headers].map(([k, v]) => [k.toLowerCase(), v])),
       body,
+      rawBody: text,
       receivedAt,
     };
     requests.push(recorded);
@@ -112,6 +121,16 @@ export async function startStandin(options: StandinOptions = {}): Promise<Standi
     const codeAssistAnswer = codeAssist.answer(recorded);
     if (codeAssistAnswer) return codeAssistAnswer;
 
+    if (req.method === "GET" && path === "/foundation-models") {
+      const refusal = bedrockRefusal(recorded, cloud);
+      if (refusal) return Response.json(refusal.body, { status: refusal.status });
+      const modelSummaries = (options.models ?? []).map((m) => ({ modelId: m.id, modelName: m.id, providerName: m.id.startsWith("anthropic.") ? "Anthropic" : "Amazon", outputModalities: ["TEXT"], responseStreamingSupported: true }));
+      return Response.json({ modelSummaries });
+    }
+    if (req.method === "GET" && path === "/openai/v1/models") {
+      const refusal = azureRefusal(recorded, cloud, false);
+      return refusal ? Response.json(refusal.body, { status: refusal.status }) : Response.json(modelsListing(options.models ?? [], "openai"));
+    }
     if (req.method === "GET") {
       if (path === "/v1/models" && recorded.headers["anthropic-version"]) return Response.json(anthropicListing(options.models ?? []));
       if (path === "/v1beta/models") return Response.json(geminiListing(options.models ?? []));
@@ -130,7 +149,10 @@ export async function startStandin(options: StandinOptions = {}): Promise<Standi
 
     // Anthropic's token counter; a fixed count, so tests can tell it from an estimate.
     if (path === "/v1/messages/count_tokens") return Response.json({ input_tokens: COUNTED_TOKENS });
-    const route = routeOf(path);
+    if (path === "/token" && req.method === "POST") return googleTokenAnswer(new URLSearchParams(text), cloud, `${url.origin}/token`);
+    const entra = /^\/([^/]+)\/oauth2\/v2\.0\/token$/.exec(path);
+    if (entra && req.method === "POST") return entraTokenAnswer(decodeURIComponent(entra[1]!), new URLSearchParams(text), cloud);
+    const route = routeOf(path) ?? cloudRouteOf(path, cloud);
     if (!route) return new Response(`stand-in: no endpoint ${req.method} ${path}`, { status: 404 });
     recorded.format = route.format.name;
     const refusal = route.check?.(recorded, codeAssist);
@@ -138,7 +160,7 @@ export async function startStandin(options: StandinOptions = {}): Promise<Standi
       recorded.refused = true;
       return Response.json(refusal.body, { status: refusal.status });
     }
-    if (route.format === anthropicFormat) {
+    if (route.format === anthropicFormat && route.framing !== "converse") {
       const refused = forcedToolWhileThinking(body) ?? prefixCheck.check(body);
       recorded.refused = refused !== undefined || undefined;
       if (refused) return Response.json(anthropicFormat.error(400, refused, "invalid_request_error"), { status: 400 });
@@ -153,6 +175,8 @@ export async function startStandin(options: StandinOptions = {}): Promise<Standi
     const context = { model, serial: ++serial };
     if (route.format === anthropicFormat && turn.thinking !== undefined) prefixCheck.issue(anthropicFormat.signature?.(context) ?? "", body);
     const reply = applyStopSequences(turn, stopSequencesOf(route.format.name, body));
+    if (route.framing === "converse") return new Response(converseFrames(reply), { headers: { "content-type": "application/vnd.amazon.eventstream" } });
+    if (route.framing === "bedrock") return new Response(bedrockFrames(route.format.events(reply, context)), { headers: { "content-type": "application/vnd.amazon.eventstream" } });
     return streamReply(route.format, reply, route.format.events(reply, context), options.fast ?? false, recorded);
   }
 
@@ -160,6 +184,7 @@ export async function startStandin(options: StandinOptions = {}): Promise<Standi
     url: `http://127.0.0.1:${server.port}`,
     requests,
     codeAssist,
+    cloud,
     setScript(turns) {
       script = [...turns];
       next = 0;
@@ -181,6 +206,31 @@ interface Route {
   model?: string;
   /** A subscription backend's rules: what it refuses before answering. */
   check?: (request: RecordedRequest, codeAssist: CodeAssist) => Refusal | undefined;
+  /** Bedrock's event-stream framing instead of SSE: InvokeModel's chunks, or Converse's named events. */
+  framing?: "bedrock" | "converse";
+}
+
+/** The cloud accounts' endpoints, under the paths their real hosts use. */
+function cloudRouteOf(path: string, cloud: CloudState): Route | undefined {
+  const bedrock = /^\/model\/([^/]+)\/invoke-with-response-stream$/.exec(path);
+  if (bedrock) return { format: anthropicFormat, model: decodeURIComponent(bedrock[1]!), framing: "bedrock", check: (request) => bedrockRefusal(request, cloud) };
+  // Converse has no SSE twin among the formats: the reply is framed straight from the script. The
+  // Anthropic format stands in for its errors, which Bedrock sends as JSON bodies all the same.
+  const converse = /^\/model\/([^/]+)\/converse-stream$/.exec(path);
+  if (converse) return { format: anthropicFormat, model: decodeURIComponent(converse[1]!), framing: "converse", check: (request) => bedrockRefusal(request, cloud, true) };
+  const vertex = /^\/v1\/projects\/([^/]+)\/locations\/([^/]+)\/publishers\/(google|anthropic)\/models\/([^/:]+):(streamGenerateContent|streamRawPredict)$/.exec(path);
+  if (vertex) {
+    const [, project, location, publisher, model] = vertex;
+    const check = (request: RecordedRequest) => vertexRefusal(request, cloud, publisher!, decodeURIComponent(project!), decodeURIComponent(location!));
+    return { format: publisher === "google" ? googleFormat : anthropicFormat, model: decodeURIComponent(model!), check };
+  }
+  const deployment = /^\/openai\/deployments\/([^/]+)\/chat\/completions$/.exec(path);
+  if (deployment) return { format: openaiCompletionsFormat, model: decodeURIComponent(deployment[1]!), check: (request) => azureRefusal(request, cloud, true) };
+  if (path === "/openai/responses") return { format: openaiResponsesFormat, check: (request) => azureRefusal(request, cloud, true) };
+  if (path === "/openai/v1/responses") return { format: openaiResponsesFormat, check: (request) => azureRefusal(request, cloud, false) };
+  if (path === "/openai/v1/chat/completions") return { format: openaiCompletionsFormat, check: (request) => azureRefusal(request, cloud, false) };
+  if (path === "/anthropic/v1/messages") return { format: anthropicFormat, check: (request) => azureRefusal(request, cloud, false) };
+  return undefined;
 }
 
 /** The public APIs at their paths; the subscription backends under the paths their real hosts use. */

@@ -13,14 +13,16 @@ describe("provider table", () => {
         expect(p.keyless).toBe(true);
         expect(p.baseUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/v1$/);
       } else {
-        // Subscription providers take an `omp auth login` credential instead of a key.
-        if (!["openai-codex", "github-copilot", "google-gemini-cli"].includes(p.id)) expect(p.keyEnv.length).toBeGreaterThan(0);
-        expect(p.baseUrl).toStartWith("https://");
+        // Subscription providers take an `omp auth login` credential instead of a key; cloud
+        // accounts may sign with what their own chain finds (ambient).
+        if (!["openai-codex", "github-copilot", "google-gemini-cli"].includes(p.id) && !p.ambient) expect(p.keyEnv.length).toBeGreaterThan(0);
+        // LiteLLM is a proxy the user runs: its documented default address is local.
+        expect(p.baseUrl).toStartWith(p.id === "litellm" ? "http://localhost:" : "https://");
       }
       expect(p.baseUrl).not.toEndWith("/");
     }
     expect(PROVIDERS.map((p) => p.id)).toEqual(
-      expect.arrayContaining(["anthropic", "openai", "google", "openrouter", "groq", "xai", "mistral", "deepseek", "together", "cerebras", "ollama", "llama.cpp", "lm-studio", "vllm"]),
+      expect.arrayContaining(["anthropic", "openai", "google", "openrouter", "groq", "xai", "mistral", "deepseek", "together", "cerebras", "ollama", "llama.cpp", "lm-studio", "vllm", "amazon-bedrock", "google-vertex", "azure", "azure-foundry", "fireworks", "huggingface"]),
     );
   });
 
@@ -42,7 +44,9 @@ describe("catalog", () => {
     expect(models.length).toBe(Object.values(CATALOG).flat().length);
     for (const m of models) {
       expect(Model.safeParse(m).success).toBe(true);
-      expect(m.api).toBe(getProvider(m.provider)!.api);
+      // A catalog entry may name its own API (Bedrock's Converse models); otherwise the provider's.
+      const entry = CATALOG[m.provider]!.find((c) => c.id === m.id)!;
+      expect(m.api).toBe(entry.api ?? getProvider(m.provider)!.api);
       expect(m.maxTokens).toBeLessThanOrEqual(m.contextWindow);
       expect(m.cost.output).toBeGreaterThanOrEqual(m.cost.input);
       // A thinking spec belongs to a reasoning model, and a named-effort one names its efforts.

@@ -10,7 +10,8 @@ export const KEY = "sk-test-key-123";
 export const PRICES = { input: 3, output: 15, cacheRead: 0.3, cacheWrite: 3.75 };
 
 /** The public APIs; the subscription backends built on them are covered in test/e2e/subscriptions.test.ts. */
-export type PublicApi = Exclude<Api, "openai-codex-responses" | "google-gemini-cli">;
+// Bedrock Converse is reached only through its cloud transport (signed, event-stream framed): tested in test/e2e/cloud-providers.test.ts.
+export type PublicApi = Exclude<Api, "openai-codex-responses" | "google-gemini-cli" | "bedrock-converse">;
 
 export interface ApiCase {
   api: PublicApi;

@@ -94,7 +94,7 @@ describe("models.yml", () => {
     const lines = errorOf(() => loadModelsConfig({ cwd, env })).message.split("\n");
     expect(lines).toContain(`${globalFile}: providers.corp.baseUrl: got "not a url", expected a URL`);
     expect(lines).toContain(
-      `${globalFile}: providers.corp.api: got "openai-chat", expected one of anthropic-messages, openai-completions, openai-responses, google-generative-ai, openai-codex-responses, google-gemini-cli`,
+      `${globalFile}: providers.corp.api: got "openai-chat", expected one of anthropic-messages, openai-completions, openai-responses, google-generative-ai, openai-codex-responses, google-gemini-cli, bedrock-converse`,
     );
     expect(lines).toContain(`${globalFile}: providers.corp.auth: got "oauth", expected one of apiKey, none`);
     expect(lines).toContain(`${globalFile}: providers.corp.models[0].contextWindow: got -5, expected a number > 0`);
