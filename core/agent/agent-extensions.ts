@@ -1,3 +1,4 @@
+import type { FailureKind } from "../ai/failure.ts";
 import type { ToolHookPoint } from "../tools/hook-points.ts";
 
 /** The session an agent's extensions serve; read when a hook runs (the file may come later). */
@@ -30,7 +31,7 @@ export interface AgentExtensions {
   /** The conversation was compacted into `summary`: PostCompact hooks. */
   postCompact?(trigger: "manual" | "auto", summary: string): Promise<void>;
   /** The run ended on a provider error: StopFailure hooks (told; nothing they say changes the run). */
-  stopFailure?(error: string): Promise<void>;
+  stopFailure?(error: string, kind?: FailureKind): Promise<void>;
   /** omp needs the user (an approval prompt): Notification hooks. */
   notification?(message: string): Promise<void>;
   /** A call needs approval: PermissionRequest hooks may allow or deny it for the user. */
@@ -92,8 +93,8 @@ export function combineExtensions(factories: readonly ExtensionsFactory[]): Exte
       async postCompact(trigger, summary) {
         await Promise.all(all.map((e) => e.postCompact?.(trigger, summary)));
       },
-      async stopFailure(error) {
-        await Promise.all(all.map((e) => e.stopFailure?.(error)));
+      async stopFailure(error, kind) {
+        await Promise.all(all.map((e) => e.stopFailure?.(error, kind)));
       },
       async sessionEnd(reason) {
         await Promise.all(all.map((e) => e.sessionEnd?.(reason)));

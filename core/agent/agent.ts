@@ -308,7 +308,7 @@ export class Agent {
           this.emit({ type: "turn_end", turn, message: reply, toolResults: [] });
           stopReason = "error";
           error = reply.errorMessage;
-          await this.extensions?.stopFailure?.(reply.errorMessage ?? "the provider failed").catch(() => undefined);
+          await this.extensions?.stopFailure?.(reply.errorMessage ?? "the provider failed", reply.failure?.kind).catch(() => undefined);
           break;
         }
         const calls = reply.content.filter((part): part is ToolCall => part.type === "toolCall");

@@ -170,7 +170,7 @@ test("StopFailure hooks hear of a run that ended on a provider error", async () 
   const result = await runAgent(["-p", "--model", provider.model, "go"], { home, cwd: repo, env: provider.env(standin.url) });
   expect(result.code).not.toBe(0);
   const stdin = JSON.parse(readFileSync(seen, "utf8"));
-  expect(stdin).toMatchObject({ hook_event_name: "StopFailure", error: "unknown" });
+  expect(stdin).toMatchObject({ hook_event_name: "StopFailure", error: "invalid_request" });
   expect(stdin.error_details).toContain("prompt is malformed");
 });
 

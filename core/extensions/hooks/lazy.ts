@@ -53,7 +53,7 @@ export function lazyClaudeHooks(sources: readonly HookSource[], options: Omit<Cl
     if (has("Stop") || has("SubagentStop") || rewake) extensions.stop = async (active) => (await hooks())?.stop?.(active);
     if (has("PreCompact")) extensions.preCompact = async (trigger) => (await hooks())?.preCompact?.(trigger);
     if (has("PostCompact")) extensions.postCompact = async (trigger, summary) => (await hooks())?.postCompact?.(trigger, summary);
-    if (has("StopFailure")) extensions.stopFailure = async (error) => (await hooks())?.stopFailure?.(error);
+    if (has("StopFailure")) extensions.stopFailure = async (error, kind) => (await hooks())?.stopFailure?.(error, kind);
     if (has("Notification")) extensions.notification = async (message) => (await hooks())?.notification?.(message);
     if (has("PermissionRequest")) extensions.permissionRequest = async (tool, input) => (await hooks())?.permissionRequest?.(tool, input);
     if (has("SessionEnd")) extensions.sessionEnd = async (reason) => (await hooks())?.sessionEnd?.(reason);

@@ -1,3 +1,4 @@
+import type { FailureKind } from "../../ai/failure.ts";
 import type { AgentExtensions, ExtensionsFactory, PromptExpansion, SessionInfo, SessionStartSource } from "../../agent/agent-extensions.ts";
 import type { BeforeToolOutcome, ToolCallInfo } from "../../tools/hook-points.ts";
 import type { ToolResult } from "../../tools/types.ts";
@@ -60,6 +61,19 @@ function parseOutput(stdout: string): HookOutput | undefined {
 
 const resultText = (result: ToolResult) =>
   result.content.map((part) => (part.type === "text" ? part.text : "[image]")).join("\n");
+
+/** omp's failure kinds as the error types StopFailure matchers are written against. */
+const CLAUDE_ERROR_TYPES: Partial<Record<FailureKind, string>> = {
+  auth: "authentication_failed",
+  "usage-limit": "rate_limit",
+  "rate-limit": "rate_limit",
+  quota: "billing_error",
+  overloaded: "server_error",
+  server: "server_error",
+  "bad-request": "invalid_request",
+  "context-overflow": "invalid_request",
+  "thinking-signature": "invalid_request",
+};
 
 /** What prompt hooks decided: the first block (or stop) wins; every context is kept, `extra` after. */
 function promptOutcome(answers: HookAnswer[], extra: string[]): { block?: string; context: string[] } {
@@ -229,9 +243,9 @@ class SessionHooks implements AgentExtensions {
     await this.run("PostCompact", { trigger, compact_summary: summary }, [trigger]);
   }
 
-  async stopFailure(error: string): Promise<void> {
-    // Claude matches on an error type; omp's provider errors reach here as text, so it is "unknown".
-    await this.run("StopFailure", { error: "unknown", error_details: error }, ["unknown"]);
+  async stopFailure(error: string, kind?: FailureKind): Promise<void> {
+    const type = (kind && CLAUDE_ERROR_TYPES[kind]) ?? "unknown";
+    await this.run("StopFailure", { error: type, error_details: error }, [type]);
   }
 
   async notification(message: string): Promise<void> {
