@@ -103,9 +103,12 @@ export function commandsOf(line: string, depth = 0): string[] {
         break;
       }
       if (!WRAPPERS.has(name)) break;
-      // Options of the wrapper itself (`sudo -u x`, `timeout 5`, `env -i`) are skipped.
-      words = first[2]!.replace(/^(?:-\S+\s+(?:(?!-)\S+\s+)?|\d+[smh]?\s+)*/, "");
-      found.push(words);
+      // The wrapper's own options (`sudo -u x`, `timeout 5`, `env -i`) cannot be told from the
+      // command's words without knowing each wrapper: every word-suffix counts, so a deny errs
+      // on the side of refusing.
+      const rest = first[2]!.trim().split(/\s+/);
+      for (let i = 0; i < rest.length; i++) found.push(rest.slice(i).join(" "));
+      break;
     }
   }
   return [...new Set(found.map((command) => command.trim()).filter(Boolean))];

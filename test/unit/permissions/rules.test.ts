@@ -20,6 +20,8 @@ describe("Bash rules", () => {
     expect(bash("Bash(rm:*)", "cat a | xargs rm")).toBe(true);
     expect(bash("Bash(rm:*)", "sudo -u root rm -rf /")).toBe(true);
     expect(bash("Bash(rm:*)", "FOO=1 rm x")).toBe(true);
+    expect(bash("Bash(rm:*)", "env -i rm x")).toBe(true);
+    expect(bash("Bash(rm:*)", "timeout 5 nice -n 10 rm x")).toBe(true);
     expect(bash("Bash(rm:*)", "(cd /tmp && rm x)")).toBe(true);
     expect(bash("Bash(rm:*)", "echo $(rm x)")).toBe(true);
     expect(bash("Bash(rm:*)", "bash -c 'rm -rf x'")).toBe(true);
