@@ -1,25 +1,9 @@
 import { CATALOG } from "./catalog.ts";
 import type { AssistantMessage } from "./messages.ts";
-import type { Api, Model } from "./model.ts";
+import type { Model } from "./model.ts";
 import { PROVIDERS, getProvider, providerBaseUrl } from "./providers-table.ts";
-import { streamAnthropic } from "./providers/anthropic.ts";
-import { streamBedrockConverse } from "./providers/bedrock-converse.ts";
-import { streamGoogle } from "./providers/google.ts";
-import { streamGeminiCli } from "./providers/google-gemini-cli.ts";
-import { streamOpenAICodex } from "./providers/openai-codex.ts";
-import { streamOpenAICompletions } from "./providers/openai-completions.ts";
-import { streamOpenAIResponses } from "./providers/openai-responses.ts";
-import type { AssistantEvent, Context, StreamFunction, StreamOptions } from "./stream.ts";
-
-const ADAPTERS: Record<Api, StreamFunction> = {
-  "anthropic-messages": streamAnthropic,
-  "openai-completions": streamOpenAICompletions,
-  "openai-responses": streamOpenAIResponses,
-  "google-generative-ai": streamGoogle,
-  "openai-codex-responses": streamOpenAICodex,
-  "google-gemini-cli": streamGeminiCli,
-  "bedrock-converse": streamBedrockConverse,
-};
+import { WIRE_APIS } from "./apis/index.ts";
+import type { AssistantEvent, Context, StreamOptions } from "./stream.ts";
 
 /**
  * Streams one assistant reply from whichever wire API the model speaks. Without
@@ -28,7 +12,7 @@ const ADAPTERS: Record<Api, StreamFunction> = {
  */
 export function stream(model: Model, context: Context, options: StreamOptions = {}): AsyncIterable<AssistantEvent> {
   const apiKey = options.apiKey ?? envApiKey(model.provider);
-  return ADAPTERS[model.api](model, context, apiKey === undefined ? options : { ...options, apiKey });
+  return WIRE_APIS[model.api].stream(model, context, apiKey === undefined ? options : { ...options, apiKey });
 }
 
 /** Drains `stream` and returns the final message; failures are in `stopReason`/`errorMessage`, never thrown. */

@@ -1,5 +1,5 @@
 import type { Api, Model } from "./model.ts";
-import { codexRequestHeaders } from "./providers/openai-codex.ts";
+import { WIRE_APIS } from "./apis/index.ts";
 
 /** One model as a provider's model-list endpoint names it. */
 export interface ListedModel {
@@ -20,20 +20,15 @@ export interface ProviderList {
 
 type Json = Record<string, unknown>;
 
-const num = (value: unknown) => (typeof value === "number" && value > 0 ? value : undefined);
-const str = (value: unknown) => (typeof value === "string" && value !== "" ? value : undefined);
+export const num = (value: unknown) => (typeof value === "number" && value > 0 ? value : undefined);
+export const str = (value: unknown) => (typeof value === "string" && value !== "" ? value : undefined);
 
 /** How long one provider's model list (all its pages) may take. */
 const MODEL_LIST_TIMEOUT_MS = 20_000;
 
-/** The Codex CLI version the Codex backend is told: it lists the models that version can use. */
-const CODEX_CLIENT_VERSION = "0.99.0";
-
 /**
- * Asks a provider which models it serves now, with the user's key: Anthropic's `GET /v1/models`,
- * Gemini's `GET /v1beta/models` (only models that generate content), the Codex backend's
- * `GET /models?client_version=` (the models the ChatGPT plan offers Codex CLI), and `GET /models`
- * of OpenAI and every OpenAI-compatible service. Pages are followed where the API pages.
+ * Asks a provider which models it serves now, with the user's key, through its wire API's own
+ * model-list endpoint (core/ai/apis/<api>/): pages are followed where the API pages.
  */
 export async function fetchModelList(api: Api, baseUrl: string, apiKey: string | undefined, signal?: AbortSignal, identity: Record<string, string> = {}): Promise<ListedModel[]> {
   // A background fetch must end by itself: an endpoint that never finishes its body (a proxy or a
@@ -46,49 +41,7 @@ export async function fetchModelList(api: Api, baseUrl: string, apiKey: string |
     if (body === null || typeof body !== "object") throw new Error(`GET ${new URL(url).pathname} answered something that is not a JSON object`);
     return body as Json;
   };
-  const out: ListedModel[] = [];
-  if (api === "anthropic-messages") {
-    const headers: Record<string, string> = { "anthropic-version": "2023-06-01", ...(apiKey ? { "x-api-key": apiKey } : {}) };
-    let after: string | undefined;
-    for (let page = 0; page < 20; page++) {
-      const body = await get(`${baseUrl}/v1/models?limit=1000${after ? `&after_id=${encodeURIComponent(after)}` : ""}`, headers);
-      for (const m of (body.data as Json[] | undefined) ?? []) {
-        const id = str(m.id);
-        if (id) out.push({ id, name: str(m.display_name), contextWindow: num(m.max_input_tokens), maxTokens: num(m.max_tokens) });
-      }
-      after = body.has_more === true ? str(body.last_id) : undefined;
-      if (!after) break;
-    }
-  } else if (api === "google-generative-ai") {
-    const headers: Record<string, string> = apiKey ? { "x-goog-api-key": apiKey } : {};
-    let token: string | undefined;
-    for (let page = 0; page < 20; page++) {
-      const body = await get(`${baseUrl}/v1beta/models?pageSize=1000${token ? `&pageToken=${encodeURIComponent(token)}` : ""}`, headers);
-      for (const m of (body.models as Json[] | undefined) ?? []) {
-        const id = str(m.name)?.replace(/^models\//, "");
-        const methods = Array.isArray(m.supportedGenerationMethods) ? m.supportedGenerationMethods : ["generateContent"];
-        if (id && methods.includes("generateContent")) out.push({ id, name: str(m.displayName), contextWindow: num(m.inputTokenLimit), maxTokens: num(m.outputTokenLimit) });
-      }
-      token = str(body.nextPageToken);
-      if (!token) break;
-    }
-  } else if (api === "openai-codex-responses") {
-    const body = await get(`${baseUrl}/models?client_version=${CODEX_CLIENT_VERSION}`, codexRequestHeaders(apiKey));
-    for (const m of (body.models as Json[] | undefined) ?? []) {
-      const id = str(m.slug);
-      if (id && m.visibility !== "hide") out.push({ id, name: str(m.display_name), contextWindow: num(m.context_window) });
-    }
-  } else {
-    const body = await get(`${baseUrl}/models`, apiKey ? { authorization: `Bearer ${apiKey}` } : {});
-    for (const m of (body.data as Json[] | undefined) ?? []) {
-      const id = str(m.id);
-      // Copilot says it under capabilities.limits.
-      const limits = ((m.capabilities as Json | undefined)?.limits ?? {}) as Json;
-      const contextWindow = num(m.context_length) ?? num(m.context_window) ?? num(m.max_model_len) ?? num(limits.max_context_window_tokens);
-      if (id) out.push({ id, name: str(m.name), contextWindow });
-    }
-  }
-  return out;
+  return WIRE_APIS[api].listModels(baseUrl, apiKey, get);
 }
 
 /** A listed model the catalog does not know, made usable with the facts of its nearest catalog relative. */

@@ -7,14 +7,7 @@ import type { Model as ModelSchema, ModelCost as ModelCostSchema, ThinkingSpec a
  * cost milliseconds before the first request.
  */
 
-/**
- * The wire APIs omp speaks. OpenAI-compatible services use `openai-completions`; the two
- * subscription backends that are not their public API's twin have their own: ChatGPT's Codex
- * backend (`openai-codex-responses`) and Google's Code Assist (`google-gemini-cli`); Amazon
- * Bedrock's Converse (`bedrock-converse`) reaches the models it hosts besides Claude.
- */
-export const APIS = ["anthropic-messages", "openai-completions", "openai-responses", "google-generative-ai", "openai-codex-responses", "google-gemini-cli", "bedrock-converse"] as const;
-export type Api = (typeof APIS)[number];
+export { APIS, type Api } from "./apis/ids.ts";
 
 export type ModelCost = z.output<typeof ModelCostSchema>;
 export type Model = z.output<typeof ModelSchema>;

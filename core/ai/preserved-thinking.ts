@@ -1,3 +1,4 @@
+import { wireApi } from "./apis/index.ts";
 import type { AssistantMessage, Message } from "./messages.ts";
 
 /**
@@ -16,9 +17,9 @@ export function withoutSignedThinking(messages: readonly Message[]): Message[] {
   return messages.map((message) => (message.role === "assistant" && hasSignedThinking(message) ? unsign(message) : message));
 }
 
-/** Anthropic's own API, and OpenAI-compatible routes to it (OpenRouter's signed reasoning_details). */
+/** APIs whose signed thinking is bound to its prefix (each says so in its folder under core/ai/apis/). */
 function hasSignedThinking(message: AssistantMessage): boolean {
-  return (message.api === "anthropic-messages" || message.api === "openai-completions") && message.content.some((c) => c.type === "thinking" && c.signature);
+  return (wireApi(message.api)?.prefixBoundThinking ?? false) && message.content.some((c) => c.type === "thinking" && c.signature);
 }
 
 function unsign(message: AssistantMessage): AssistantMessage {

@@ -3,6 +3,7 @@ import type { EncodeContext, StreamEncoder } from "./codec.ts";
 import type { FailureKind, GatewayFailure } from "./errors.ts";
 import { sealSignature } from "./signature.ts";
 import { frame } from "./sse.ts";
+import { sameAsClient } from "../ai/apis/index.ts";
 
 const STOP: Record<StopReason, string> = { stop: "end_turn", length: "max_tokens", toolUse: "tool_use", error: "end_turn", aborted: "end_turn" };
 
@@ -46,7 +47,7 @@ function usageFields(usage: Usage) {
 
 /** Signed thinking from Anthropic goes to the client byte-exact; anything else is sealed (see signature.ts). */
 function clientSignature(context: EncodeContext, signature: string | undefined): string {
-  if (context.upstream.api === "anthropic-messages") return signature ?? "";
+  if (sameAsClient(context.upstream, "anthropic")) return signature ?? "";
   return sealSignature(context.upstream, signature);
 }
 
@@ -56,7 +57,7 @@ export function anthropicMessage(context: EncodeContext, message: AssistantMessa
     if (block.type === "text") content.push({ type: "text", text: block.text });
     else if (block.type === "toolCall") content.push({ type: "tool_use", id: anthropicToolId(block.id), name: block.name, input: block.arguments });
     else if (block.redacted) {
-      if (context.upstream.api === "anthropic-messages") content.push({ type: "redacted_thinking", data: block.signature ?? "" });
+      if (sameAsClient(context.upstream, "anthropic")) content.push({ type: "redacted_thinking", data: block.signature ?? "" });
     } else content.push({ type: "thinking", thinking: block.thinking, signature: clientSignature(context, block.signature) });
   }
   return {
@@ -116,7 +117,7 @@ export function anthropicEncoder(context: EncodeContext): StreamEncoder {
           const block = event.partial.content[event.contentIndex];
           if (block?.type === "thinking" && block.redacted) {
             // Redacted thinking only means something to the provider that encrypted it.
-            if (context.upstream.api !== "anthropic-messages") return [];
+            if (!sameAsClient(context.upstream, "anthropic")) return [];
             return [start(event.contentIndex, { type: "redacted_thinking", data: block.signature ?? "" })];
           }
           return [start(event.contentIndex, { type: "thinking", thinking: "", signature: "" })];

@@ -101,7 +101,7 @@ function returnedPart(block: Block, target: Model, toolNames: Map<string, string
     case "redacted_thinking": {
       const redacted = block.type === "redacted_thinking";
       const opened = openSignature(String((redacted ? block.data : block.signature) ?? ""));
-      const part: ReturnedPart = { type: "thinking", thinking: redacted ? "" : String(block.thinking ?? ""), origin: signatureOrigin(opened, target, "anthropic-messages") };
+      const part: ReturnedPart = { type: "thinking", thinking: redacted ? "" : String(block.thinking ?? ""), origin: signatureOrigin(opened, target, "anthropic") };
       if (opened.signature !== undefined) part.signature = opened.signature;
       if (redacted) part.redacted = true;
       return [part];

@@ -1,6 +1,7 @@
 import type { z } from "zod";
 import type { Model } from "../ai/model.ts";
-import { type RequestControls, unservedControls } from "../ai/request-controls.ts";
+import { WIRE_APIS } from "../ai/apis/index.ts";
+import type { RequestControls } from "../ai/request-controls.ts";
 import { ResponseFormat, StopSequences, ToolChoice } from "../ai/request-controls-schema.ts";
 import { RequestError } from "./codec.ts";
 import { failure } from "./errors.ts";
@@ -76,7 +77,7 @@ export function anthropicOutputFormat(format: Json | null | undefined): RequestC
 
 /** The request's controls, once the target model's API is known to take them all. */
 export function servedControls(controls: RequestControls, target: Model, fields: ControlFields): RequestControls {
-  const unserved = unservedControls(target.api, controls);
+  const unserved = WIRE_APIS[target.api].unservedControls(controls);
   if (unserved.length > 0) {
     const names = unserved.map((name) => fields[name]).join(" and ");
     throw new RequestError(failure("invalid_request", `${names} cannot be honoured by ${target.provider}/${target.id}: its API (${target.api}) has no such option; leave it out or pick another model`));

@@ -1,8 +1,9 @@
 import type { Model } from "../ai/model.ts";
-import { anthropicRequestBody } from "../ai/providers/anthropic.ts";
+import { anthropicRequestBody } from "../ai/apis/anthropic-messages/stream.ts";
 import type { DecodedRequest } from "./codec.ts";
 import { estimateTokens } from "./handler.ts";
 import type { Upstream } from "./upstream.ts";
+import { WIRE_APIS } from "../ai/apis/index.ts";
 
 const COUNT_TIMEOUT_MS = 10_000;
 
@@ -14,7 +15,7 @@ const COUNT_TIMEOUT_MS = 10_000;
  */
 export async function countInputTokens(model: Model, decoded: DecodedRequest, upstream: Upstream): Promise<number> {
   const estimate = estimateTokens(decoded.context);
-  if (model.api !== "anthropic-messages") return estimate;
+  if (!WIRE_APIS[model.api].countsTokens) return estimate;
   const found = await upstream.credentials(model.provider);
   if (!found.ok) return estimate;
   const { stream: _stream, max_tokens: _max, ...body } = anthropicRequestBody(model, decoded.context, { thinking: decoded.thinking });

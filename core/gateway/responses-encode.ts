@@ -3,6 +3,7 @@ import type { EncodeContext, StreamEncoder } from "./codec.ts";
 import { openaiErrorBody } from "./chat-encode.ts";
 import { sealSignature } from "./signature.ts";
 import { frame } from "./sse.ts";
+import { sameAsClient } from "../ai/apis/index.ts";
 
 type Json = Record<string, unknown>;
 
@@ -58,7 +59,7 @@ function finalResponse(context: EncodeContext, createdAt: number, message: Assis
 /** The reasoning item the client gets: OpenAI's own item as it came, anything else sealed. */
 function reasoningItem(context: EncodeContext, block: ThinkingContent, fallbackId: string): Json {
   const summary = block.thinking === "" ? [] : [{ type: "summary_text", text: block.thinking }];
-  if (context.upstream.api === "openai-responses" && block.signature) {
+  if (sameAsClient(context.upstream, "openai-responses") && block.signature) {
     try {
       const item = JSON.parse(block.signature) as Json;
       if (item.type === "reasoning" && typeof item.id === "string") {
@@ -98,7 +99,7 @@ export function responsesMessage(context: EncodeContext, message: AssistantMessa
 /** Responses' own call items keep their `fc_` ids, which the client echoes back to the same model. */
 function callId(context: EncodeContext, call: ToolCall, fallback: string): string {
   if (context.request.customTools?.has(call.name)) return fallback.replace(/^fc_/, "ctc_");
-  return context.upstream.api === "openai-responses" && call.providerData?.startsWith("fc") ? call.providerData : fallback;
+  return sameAsClient(context.upstream, "openai-responses") && call.providerData?.startsWith("fc") ? call.providerData : fallback;
 }
 
 interface Open {

@@ -8,6 +8,7 @@ import { responsesEncoder, responsesMessage } from "./responses-encode.ts";
 import { ResponsesRequest, parseRequest } from "./schemas.ts";
 import { type Origin, openSignature, originOf } from "./signature.ts";
 import { type ReturnedPart, assistantTurn, capTokens, effortLevel, imageFromUrl, parseArguments, toolResult } from "./transcript.ts";
+import { sameAsClient } from "../ai/apis/index.ts";
 
 type Item = Record<string, unknown>;
 
@@ -122,7 +123,7 @@ function reasoningPart(item: Item, target: Model): ReturnedPart {
     return part;
   }
   let origin: Origin | null = null;
-  if (encrypted !== undefined && target.api === "openai-responses") origin = originOf(target);
+  if (encrypted !== undefined && sameAsClient(target, "openai-responses")) origin = originOf(target);
   return { type: "thinking", thinking, origin, signature: JSON.stringify({ type: "reasoning", id: item.id, summary, encrypted_content: encrypted }) };
 }
 

@@ -1,4 +1,5 @@
-import type { Api, Model } from "../ai/model.ts";
+import type { Model } from "../ai/model.ts";
+import { sameAsClient } from "../ai/apis/index.ts";
 
 /**
  * Thinking signatures as the gateway hands them to clients. Anthropic's own signatures (and
@@ -52,11 +53,12 @@ export function openSignature(text: string | undefined): OpenedSignature {
 
 /**
  * Whose a signature is that the client returned: a sealed one names its model; a raw one is the
- * native provider's (`nativeApi`), which only the target can check, and only if it speaks that API.
+ * provider's whose API is the client's own format (`client`), which only the target can check, and
+ * only if it speaks that API.
  * `null` means foreign: the thinking must be dropped.
  */
-export function signatureOrigin(opened: OpenedSignature, target: Model, nativeApi: Api): Origin | null {
+export function signatureOrigin(opened: OpenedSignature, target: Model, client: "anthropic" | "openai-responses"): Origin | null {
   if (opened.origin) return opened.origin;
-  if (opened.signature !== undefined && target.api === nativeApi) return originOf(target);
+  if (opened.signature !== undefined && sameAsClient(target, client)) return originOf(target);
   return null;
 }

@@ -1,5 +1,5 @@
 import { getProvider, providerBaseUrl } from "../../ai/providers-table.ts";
-import { CODE_ASSIST_HEADERS } from "../../ai/providers/google-gemini-cli.ts";
+import { CODE_ASSIST_HEADERS } from "../../ai/apis/google-gemini-cli/stream.ts";
 import { OmpError, describeError } from "../../errors/omp-error.ts";
 
 type Json = Record<string, unknown>;

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, test } from "bun:tes
 import { builtinModels, complete, invalidArgumentsError } from "../../../core/ai/index.ts";
 import type { AssistantMessage, Message } from "../../../core/ai/messages.ts";
 import type { Model, ThinkingLevel } from "../../../core/ai/model.ts";
-import { toGeminiSchema } from "../../../core/ai/providers/google-schema.ts";
+import { toGeminiSchema } from "../../../core/ai/apis/google-generative-ai/schema.ts";
 import { type Standin, startStandin } from "../../support/standin/index.ts";
 import { API_CASES, KEY, context, modelFor, run, toolCalls, user } from "./harness.ts";
 

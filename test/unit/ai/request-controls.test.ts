@@ -4,10 +4,14 @@
 import { describe, expect, test } from "bun:test";
 import { builtinModels } from "../../../core/ai/index.ts";
 import type { Message } from "../../../core/ai/messages.ts";
-import { anthropicRequestBody } from "../../../core/ai/providers/anthropic.ts";
-import { codeAssistRequestBody } from "../../../core/ai/providers/google-gemini-cli.ts";
-import { codexRequestBody } from "../../../core/ai/providers/openai-codex.ts";
-import { unservedControls } from "../../../core/ai/request-controls.ts";
+import { anthropicRequestBody } from "../../../core/ai/apis/anthropic-messages/stream.ts";
+import { codeAssistRequestBody } from "../../../core/ai/apis/google-gemini-cli/stream.ts";
+import { codexRequestBody } from "../../../core/ai/apis/openai-codex-responses/stream.ts";
+import { WIRE_APIS } from "../../../core/ai/apis/index.ts";
+import type { Api } from "../../../core/ai/model.ts";
+import type { RequestControls } from "../../../core/ai/request-controls.ts";
+
+const unservedControls = (api: Api, controls: RequestControls) => WIRE_APIS[api].unservedControls(controls);
 
 const model = (provider: string, id: string) => builtinModels({}).find((m) => m.provider === provider && m.id === id)!;
 const context = {

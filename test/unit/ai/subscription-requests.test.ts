@@ -3,9 +3,9 @@
 import { describe, expect, test } from "bun:test";
 import { builtinModels } from "../../../core/ai/index.ts";
 import type { Message } from "../../../core/ai/messages.ts";
-import { codeAssistKey, parseCodeAssistKey } from "../../../core/ai/providers/google-gemini-cli.ts";
-import { copilotBaseUrl, copilotHeaders } from "../../../core/ai/providers/openai-compat.ts";
-import { chatgptAccountId, codexRequestBody } from "../../../core/ai/providers/openai-codex.ts";
+import { codeAssistKey, parseCodeAssistKey } from "../../../core/ai/apis/google-gemini-cli/stream.ts";
+import { copilotBaseUrl, copilotHeaders } from "../../../core/ai/apis/openai-completions/compat.ts";
+import { chatgptAccountId, codexRequestBody } from "../../../core/ai/apis/openai-codex-responses/stream.ts";
 
 const model = (provider: string, id: string) => builtinModels({}).find((m) => m.provider === provider && m.id === id)!;
 const user = (text: string): Message => ({ role: "user", content: text, timestamp: 0 });

@@ -1,7 +1,7 @@
 import { describe, expect, test } from "bun:test";
 import type { AssistantMessage, Message } from "../../../core/ai/messages.ts";
 import { testModel } from "./test-model.ts";
-import { responsesRequestBody } from "../../../core/ai/providers/openai-responses.ts";
+import { responsesRequestBody } from "../../../core/ai/apis/openai-responses/stream.ts";
 import { decodeAnthropic } from "../../../core/gateway/anthropic.ts";
 import { decodeChat } from "../../../core/gateway/chat.ts";
 import { decodeResponses } from "../../../core/gateway/responses.ts";

@@ -25,14 +25,14 @@ describe("thinking signatures handed to clients", () => {
   test("a raw signature belongs to the target only if it speaks the API that issued it", () => {
     const raw = openSignature("EqQBCkgIARABGAIiQM");
     expect(raw).toEqual({ signature: "EqQBCkgIARABGAIiQM" });
-    expect(signatureOrigin(raw, claude, "anthropic-messages")).toEqual({ provider: "anthropic", api: "anthropic-messages", model: "claude-opus-5-5" });
-    expect(signatureOrigin(raw, gpt, "anthropic-messages")).toBeNull();
-    expect(signatureOrigin(openSignature(""), claude, "anthropic-messages")).toBeNull();
+    expect(signatureOrigin(raw, claude, "anthropic")).toEqual({ provider: "anthropic", api: "anthropic-messages", model: "claude-opus-5-5" });
+    expect(signatureOrigin(raw, gpt, "anthropic")).toBeNull();
+    expect(signatureOrigin(openSignature(""), claude, "anthropic")).toBeNull();
   });
 
   test("a damaged seal is foreign, never trusted", () => {
     const opened = openSignature("ompgw1.not-base64-json");
     expect(opened.origin).toBeUndefined();
-    expect(signatureOrigin(opened, claude, "anthropic-messages")).toBeNull();
+    expect(signatureOrigin(opened, claude, "anthropic")).toBeNull();
   });
 });

@@ -1,13 +1,13 @@
-import type { AssistantBuilder } from "../assistant-builder.ts";
-import { ProviderError, formatProviderError, readErrorInfo } from "../http/errors.ts";
-import { type StreamDecoder, eventJson, requestHeaders, runProviderStream } from "../http/provider-stream.ts";
-import type { SseEvent } from "../http/sse.ts";
-import type { ImageContent, Message, TextContent } from "../messages.ts";
-import type { Model, ThinkingSpec } from "../model.ts";
-import type { Context, StreamFunction, StreamOptions } from "../stream.ts";
-import { thinkingRequest } from "../thinking.ts";
-import { applyResponsesControls } from "../request-controls.ts";
-import { isSameModel, prepareTranscript, textOf } from "../transcript.ts";
+import type { AssistantBuilder } from "../../assistant-builder.ts";
+import { ProviderError, formatProviderError, readErrorInfo } from "../../http/errors.ts";
+import { type StreamDecoder, eventJson, requestHeaders, runProviderStream } from "../../http/provider-stream.ts";
+import type { SseEvent } from "../../http/sse.ts";
+import type { ImageContent, Message, TextContent } from "../../messages.ts";
+import type { Model, ThinkingSpec } from "../../model.ts";
+import type { Context, StreamFunction, StreamOptions } from "../../stream.ts";
+import { thinkingRequest } from "../../thinking.ts";
+import { applyResponsesControls } from "./controls.ts";
+import { isSameModel, prepareTranscript, textOf } from "../../transcript.ts";
 
 type Json = Record<string, unknown>;
 

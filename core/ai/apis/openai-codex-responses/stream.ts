@@ -1,8 +1,8 @@
-import { jwtClaims } from "../../auth/oauth/jwt-claims.ts";
-import { requestHeaders, runProviderStream } from "../http/provider-stream.ts";
-import type { Model } from "../model.ts";
-import type { Context, StreamFunction, StreamOptions } from "../stream.ts";
-import { ResponsesDecoder, responsesRequestBody } from "./openai-responses.ts";
+import { jwtClaims } from "../../../auth/oauth/jwt-claims.ts";
+import { requestHeaders, runProviderStream } from "../../http/provider-stream.ts";
+import type { Model } from "../../model.ts";
+import type { Context, StreamFunction, StreamOptions } from "../../stream.ts";
+import { ResponsesDecoder, responsesRequestBody } from "../openai-responses/stream.ts";
 
 type Json = Record<string, unknown>;
 

@@ -1,6 +1,6 @@
-import type { Model, ThinkingSpec } from "../model.ts";
-import { getProvider } from "../providers-table.ts";
-import type { Context } from "../stream.ts";
+import type { Model, ThinkingSpec } from "../../model.ts";
+import { getProvider } from "../../providers-table.ts";
+import type { Context } from "../../stream.ts";
 
 /**
  * What an OpenAI-compatible host accepts beyond the common core, derived from the provider id or

@@ -1,15 +1,15 @@
-import type { AssistantBuilder } from "../assistant-builder.ts";
-import { ProviderError, formatProviderError, isRetryableStatus, readErrorInfo } from "../http/errors.ts";
-import { type StreamDecoder, eventJson, requestHeaders, runProviderStream } from "../http/provider-stream.ts";
-import type { SseEvent } from "../http/sse.ts";
-import type { ImageContent, Message, TextContent } from "../messages.ts";
-import type { Model, ThinkingSpec } from "../model.ts";
-import type { Context, StreamFunction, StreamOptions } from "../stream.ts";
-import { takesTemperature, thinkingRequest } from "../thinking.ts";
-import { applyGoogleControls } from "../request-controls.ts";
-import { isSameModel, prepareTranscript, textOf } from "../transcript.ts";
-import { toGeminiSchema } from "./google-schema.ts";
-import { newToolCallId } from "./tool-ids.ts";
+import type { AssistantBuilder } from "../../assistant-builder.ts";
+import { ProviderError, formatProviderError, isRetryableStatus, readErrorInfo } from "../../http/errors.ts";
+import { type StreamDecoder, eventJson, requestHeaders, runProviderStream } from "../../http/provider-stream.ts";
+import type { SseEvent } from "../../http/sse.ts";
+import type { ImageContent, Message, TextContent } from "../../messages.ts";
+import type { Model, ThinkingSpec } from "../../model.ts";
+import type { Context, StreamFunction, StreamOptions } from "../../stream.ts";
+import { takesTemperature, thinkingRequest } from "../../thinking.ts";
+import { applyGoogleControls } from "./controls.ts";
+import { isSameModel, prepareTranscript, textOf } from "../../transcript.ts";
+import { toGeminiSchema } from "./schema.ts";
+import { newToolCallId } from "../../tool-ids.ts";
 
 type Json = Record<string, unknown>;
 interface Content {

@@ -1,12 +1,13 @@
-import type { AssistantBuilder } from "../assistant-builder.ts";
-import { ProviderError } from "../http/errors.ts";
-import { type StreamDecoder, eventJson, requestHeaders, runProviderStream } from "../http/provider-stream.ts";
-import type { SseEvent } from "../http/sse.ts";
-import type { ImageContent, Message, StopReason, TextContent } from "../messages.ts";
-import type { Model } from "../model.ts";
-import type { Context, StreamFunction, StreamOptions } from "../stream.ts";
-import { takesTemperature, thinkingRequest } from "../thinking.ts";
-import { isSameModel, prepareTranscript, textOf } from "../transcript.ts";
+import type { AssistantBuilder } from "../../assistant-builder.ts";
+import { ProviderError } from "../../http/errors.ts";
+import { type StreamDecoder, eventJson, requestHeaders, runProviderStream } from "../../http/provider-stream.ts";
+import type { SseEvent } from "../../http/sse.ts";
+import type { ImageContent, Message, StopReason, TextContent } from "../../messages.ts";
+import type { Model } from "../../model.ts";
+import type { Context, StreamFunction, StreamOptions } from "../../stream.ts";
+import { takesTemperature, thinkingRequest } from "../../thinking.ts";
+import { isSameModel, prepareTranscript, textOf } from "../../transcript.ts";
+import { applyConverseToolChoice } from "./controls.ts";
 
 type Json = Record<string, unknown>;
 
@@ -24,12 +25,7 @@ export function converseRequestBody(model: Model, context: Context, options: Str
   body.inferenceConfig = inference;
   if (context.tools.length > 0) {
     const toolConfig: Json = { tools: context.tools.map((t) => ({ toolSpec: { name: t.name, description: t.description, inputSchema: { json: t.parameters } } })) };
-    const choice = options.toolChoice;
-    if (choice === "required") toolConfig.toolChoice = { any: {} };
-    else if (choice === "auto") toolConfig.toolChoice = { auto: {} };
-    else if (choice && typeof choice === "object") toolConfig.toolChoice = { tool: { name: choice.name } };
-    // "none": Converse has no such choice; the tools stay out of the request instead.
-    if (choice !== "none") body.toolConfig = toolConfig;
+    applyConverseToolChoice(toolConfig, body, options);
   }
   // Reasoning models on Converse take a token budget through the model's own fields.
   const thinking = thinkingRequest(model, options.thinking ?? "off", { control: "budget", off: "omit", fixedSampling: false });

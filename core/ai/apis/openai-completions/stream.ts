@@ -1,15 +1,15 @@
-import type { AssistantBuilder } from "../assistant-builder.ts";
-import { ProviderError, formatProviderError, isRetryableStatus, readErrorInfo } from "../http/errors.ts";
-import { type StreamDecoder, eventJson, requestHeaders, runProviderStream } from "../http/provider-stream.ts";
-import type { SseEvent } from "../http/sse.ts";
-import type { ImageContent, Message, StopReason, TextContent } from "../messages.ts";
-import type { Model } from "../model.ts";
-import type { Context, StreamFunction, StreamOptions } from "../stream.ts";
-import { takesTemperature, thinkingRequest } from "../thinking.ts";
-import { applyCompletionsControls } from "../request-controls.ts";
-import { isSameModel, prepareTranscript, textOf } from "../transcript.ts";
-import { type CompletionsCompat, completionsCompat, copilotBaseUrl, copilotHeaders, mistralToolId } from "./openai-compat.ts";
-import { newToolCallId } from "./tool-ids.ts";
+import type { AssistantBuilder } from "../../assistant-builder.ts";
+import { ProviderError, formatProviderError, isRetryableStatus, readErrorInfo } from "../../http/errors.ts";
+import { type StreamDecoder, eventJson, requestHeaders, runProviderStream } from "../../http/provider-stream.ts";
+import type { SseEvent } from "../../http/sse.ts";
+import type { ImageContent, Message, StopReason, TextContent } from "../../messages.ts";
+import type { Model } from "../../model.ts";
+import type { Context, StreamFunction, StreamOptions } from "../../stream.ts";
+import { takesTemperature, thinkingRequest } from "../../thinking.ts";
+import { applyCompletionsControls } from "./controls.ts";
+import { isSameModel, prepareTranscript, textOf } from "../../transcript.ts";
+import { type CompletionsCompat, completionsCompat, copilotBaseUrl, copilotHeaders, mistralToolId } from "./compat.ts";
+import { newToolCallId } from "../../tool-ids.ts";
 
 type Json = Record<string, unknown>;
 
