@@ -1,18 +1,19 @@
-import { fstatSync } from "node:fs";
+import { existsSync, fstatSync } from "node:fs";
 import { resolve } from "node:path";
 import type { Agent } from "../core/agent/agent.ts";
 import { expandMentions, attachFile } from "../core/agent/mentions.ts";
 import { gitSummary } from "../core/agent/git-summary.ts";
-import type { ModelSelection, Runtime } from "../core/agent/runtime.ts";
+import type { Runtime } from "../core/agent/runtime.ts";
 import type { ImageContent, TextContent } from "../core/ai/messages.ts";
 import { THINKING_LEVELS, isThinkingLevel } from "../core/ai/model.ts";
 import type { SettingsInput } from "../core/config/settings-schema.ts";
 import { OmpError } from "../core/errors/omp-error.ts";
-import { displayPath, expandHome } from "../core/paths.ts";
+import { displayPath } from "../core/paths.ts";
 import { untrustedNotice } from "../core/trust/folder-trust.ts";
 import { formatAge, listSessions, mostRecentSession, resolveSession } from "../core/session/listing.ts";
 import { sessionDirFor } from "../core/session/paths.ts";
 import { parseApprovalMode } from "../core/tools/approval.ts";
+import type { Extensions } from "../core/extensions/extensions.ts";
 import { assembleSession, chooseModel } from "../core/session-host/assemble.ts";
 import { ApprovalRequests, SessionHost } from "../core/session-host/host.ts";
 import { misplacedCommand } from "./command-words.ts";
@@ -77,16 +78,22 @@ function runtimeSettings(flags: AgentFlags): SettingsInput {
 }
 
 /** The prompt from the arguments: words, `@file` attachments, and piped stdin. */
-function buildPrompt(messages: string[], stdin: string, cwd: string): (TextContent | ImageContent)[] {
+function buildPrompt(messages: string[], stdin: string, cwd: string, registry: Extensions): (TextContent | ImageContent)[] {
   const words: string[] = [];
   const attachments: (TextContent | ImageContent)[] = [];
   for (const arg of messages) {
-    if (arg.startsWith("@") && arg.length > 1) attachments.push(attachFile(arg.slice(1), cwd));
+    // `@file` as its own argument attaches that file; `@pytest.fixture` or `@angular/cli` naming none is text.
+    const full = resolve(cwd, arg.slice(1));
+    const denied = arg.startsWith("@") ? registry.readDenied(full) : undefined;
+    if (denied) throw new OmpError(`${arg}: reading it is denied by the permission rule ${denied}`, { exitCode: 2 });
+    if (arg.startsWith("@") && arg.length > 1 && existsSync(full)) attachments.push(attachFile(arg.slice(1), cwd));
     else words.push(arg);
   }
   const text = [words.join(" "), stdin].filter(Boolean).join("\n\n");
   if (!text && attachments.length === 0) return [];
-  return [...expandMentions(text, cwd), ...attachments];
+  const note = (line: string) => process.stderr.write(`omp: ${line}\n`);
+  for (const arg of messages) if (arg.startsWith("@") && arg.length > 1 && !existsSync(resolve(cwd, arg.slice(1)))) note(`${arg}: no such file (looked in ${cwd}); sent as text`);
+  return [...expandMentions(text, cwd, registry.mayAttach, note), ...attachments];
 }
 
 /** The default command: the agent, headless (print, json, rpc). */
@@ -213,7 +220,7 @@ async function runAgentWith(messages: string[], flags: AgentFlags, cleanup: (() 
     return runInteractive({ runtime, selection, resumePath, initialPrompt: messages.join(" ") || undefined, approvals: approvals!, onFirstFrame, trustNotice: untrustedNotice(cwd), warnings });
   }
   const stdin = await readPipedStdin();
-  let prompt = buildPrompt(messages, stdin, cwd);
+  let prompt = buildPrompt(messages, stdin, cwd, runtime.extensions);
   if (prompt.length === 0) {
     throw new OmpError('no prompt: give one as arguments (omp -p "fix the failing test"), with @file, or on stdin', { exitCode: 2 });
   }
@@ -225,11 +232,13 @@ async function runAgentWith(messages: string[], flags: AgentFlags, cleanup: (() 
   let restoreModel = () => {};
   try {
     const command = await slashCommandPrompt(runtime, agent, messages, prompt);
-    // An extension's command that did its work itself: nothing goes to the model.
-    if (command?.handled) return 0;
     if (command) {
       const { stderr } = await import("./modes/output.ts");
       for (const warning of command.warnings) stderr.write(`omp: ${warning}\n`);
+    }
+    // An extension's command that did its work itself, or one a hook blocked: nothing goes to the model.
+    if (command?.handled) return command.blocked ? 1 : 0;
+    if (command) {
       prompt = command.prompt;
       restoreModel = command.restore;
     }
@@ -254,7 +263,10 @@ async function runAgentWith(messages: string[], flags: AgentFlags, cleanup: (() 
  * /etc/hosts, or an unknown name, is sent as typed).
  */
 async function slashCommandPrompt(runtime: Runtime, agent: Agent, messages: string[], prompt: (TextContent | ImageContent)[]) {
-  const words = messages.filter((arg) => !(arg.startsWith("@") && arg.length > 1)).join(" ");
+  const cwd = runtime.options.cwd;
+  // The `@file` arguments buildPrompt attached (existing files); other `@words` are the command's text.
+  const attached = (arg: string) => arg.startsWith("@") && arg.length > 1 && existsSync(resolve(cwd, arg.slice(1)));
+  const words = messages.filter((arg) => !attached(arg)).join(" ");
   if (!words.startsWith("/")) return undefined;
   const { prepareInvocation } = await import("../core/extensions/invoke.ts");
   const invocation = await prepareInvocation(runtime, agent, words);
@@ -262,9 +274,9 @@ async function slashCommandPrompt(runtime: Runtime, agent: Agent, messages: stri
   // What buildPrompt added after the words: stdin (in the first part) and the attachments.
   const first = prompt[0];
   const stdin = first?.type === "text" && first.text.startsWith(words) ? first.text.slice(words.length).trim() : "";
-  const attachments = messages.filter((arg) => arg.startsWith("@") && arg.length > 1).map((arg) => attachFile(arg.slice(1), runtime.options.cwd));
+  const attachments = messages.filter(attached).map((arg) => attachFile(arg.slice(1), cwd));
   const extra: (TextContent | ImageContent)[] = stdin ? [{ type: "text", text: stdin }] : [];
-  return { prompt: [...invocation.content, ...extra, ...attachments], warnings: invocation.warnings, restore: invocation.restore, handled: invocation.content.length === 0 };
+  return { prompt: [...invocation.content, ...extra, ...attachments], warnings: invocation.warnings, restore: invocation.restore, handled: invocation.content.length === 0, blocked: invocation.blocked === true };
 }
 
 /**

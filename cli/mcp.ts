@@ -77,7 +77,12 @@ export async function runMcpRemove(name: string, flags: { scope?: string }): Pro
 /** Every configured server, connected: list and get report what really happens, not just the file. */
 async function connectAll(): Promise<McpManager> {
   const { McpManager } = await import("../core/mcp/manager.ts");
-  const manager = McpManager.start({ cwd: resolve(process.cwd()), env: process.env, waitForUncached: true });
+  const { enabledPlugins } = await import("../core/plugins/enabled.ts");
+  const { pluginMcpServers } = await import("../core/plugins/wiring.ts");
+  const cwd = resolve(process.cwd());
+  // Installed plugins' servers are listed with the configured ones, as a run starts them.
+  const plugins = pluginMcpServers(enabledPlugins(cwd), (line) => process.stderr.write(`omp: ${line}\n`));
+  const manager = McpManager.start({ cwd, env: process.env, waitForUncached: true, plugins });
   await Promise.all([...manager.connections.values()].map((connection) => connection.start()));
   return manager;
 }

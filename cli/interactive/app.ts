@@ -477,7 +477,7 @@ export class InteractiveApp implements CommandHost {
     }
     let content: (TextContent | ImageContent)[];
     try {
-      content = [...expandMentions(text, this.cwd), ...this.shell.takeContext()];
+      content = [...expandMentions(text, this.cwd, this.runtime.extensions.mayAttach), ...this.shell.takeContext()];
     } catch (error) {
       this.notice("error", describeError(error));
       this.editor.setText(raw);

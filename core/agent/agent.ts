@@ -95,6 +95,10 @@ export class Agent {
       const notify = this.extensions.notification.bind(this.extensions);
       options.gate.onAsk = (request) => void notify(`omp needs your permission to use ${request.toolName}: ${request.summary}`).catch(() => undefined);
     }
+    if (this.extensions?.permissionRequest && !options.depth) {
+      const decide = this.extensions.permissionRequest.bind(this.extensions);
+      options.gate.beforeAsk = (request) => decide(request.toolName, (request.input ?? {}) as Record<string, unknown>).catch(() => undefined);
+    }
   }
 
   /** Text bound for a file this agent writes (tool logs), with the secrets in use removed. */
@@ -309,6 +313,7 @@ export class Agent {
           this.emit({ type: "turn_end", turn, message: reply, toolResults: [] });
           stopReason = "error";
           error = reply.errorMessage;
+          await this.extensions?.stopFailure?.(reply.errorMessage ?? "the provider failed", reply.failure?.kind).catch(() => undefined);
           break;
         }
         const calls = reply.content.filter((part): part is ToolCall => part.type === "toolCall");
@@ -488,6 +493,7 @@ export class Agent {
       this.session.entryIds.push("", ...keptIds);
       if (firstKeptEntryId) this.session.persist({ type: "compaction", summary, firstKeptEntryId, tokensBefore });
       this.emit({ type: "auto_compaction_end", tokensBefore, summary });
+      await this.extensions?.postCompact?.(reason === "manual" ? "manual" : "auto", summary).catch(() => undefined);
       return true;
     } catch (error) {
       this.emit({ type: "auto_compaction_end", error: describeError(error) });

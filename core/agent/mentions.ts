@@ -25,31 +25,36 @@ export function attachFile(path: string, cwd: string): TextContent | ImageConten
   return { type: "text", text: `<file path="${path}">\n${text}\n</file>` };
 }
 
-/**
- * `@path` mentions inside a prompt that name existing files (relative to cwd) are attached after
- * the prompt. A mention shaped like a file (a `/` or an extension) that names nothing is an error
- * rather than a prompt sent without the file the user meant; other `@words` (decorators,
- * handles) are left alone, and so are files `allow` refuses.
- */
+/** A mention shaped like a file (a `/` or an extension), worth a warning when it names nothing. */
 function looksLikePath(text: string): boolean {
   if (text.includes("@") || /^[a-z][a-z0-9+.-]*:/i.test(text)) return false;
   return text.includes("/") || /\.[A-Za-z0-9]{1,8}$/.test(text);
 }
 
-export function expandMentions(prompt: string, cwd: string, allow?: (fullPath: string) => boolean): (TextContent | ImageContent)[] {
+/**
+ * `@path` mentions inside a prompt that name existing files (relative to cwd) are attached after
+ * the prompt, as Claude Code does. Everything else stays text: `@pytest.fixture`, `@angular/cli`,
+ * an e-mail address, a path that does not exist, a folder, a binary file, a file `allow` refuses.
+ * `note` hears about a mention shaped like a file that could not be attached (a warning at most).
+ */
+export function expandMentions(prompt: string, cwd: string, allow?: (fullPath: string) => boolean, note?: (line: string) => void): (TextContent | ImageContent)[] {
   const attachments: (TextContent | ImageContent)[] = [];
   const seen = new Set<string>();
   for (const match of prompt.matchAll(/(?:^|\s)@([^\s"'`]+)/g)) {
     const path = match[1]!.replace(/[.,;:!?)]+$/, "");
     if (seen.has(path)) continue;
+    seen.add(path);
     const full = resolve(cwd, path);
     if (!existsSync(full)) {
-      if (looksLikePath(path)) throw new OmpError(`@${path}: no such file (looked in ${cwd}); fix the path, or write it without the @ to send it as text`, { exitCode: 2 });
+      if (looksLikePath(path)) note?.(`@${path}: no such file (looked in ${cwd}); sent as text`);
       continue;
     }
     if (!statSync(full).isFile() || (allow && !allow(full))) continue;
-    seen.add(path);
-    attachments.push(attachFile(path, cwd));
+    try {
+      attachments.push(attachFile(path, cwd));
+    } catch (error) {
+      note?.(`${(error as Error).message}; sent as text`);
+    }
   }
   return [{ type: "text", text: prompt }, ...attachments];
 }

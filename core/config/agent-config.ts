@@ -1,5 +1,6 @@
 import { existsSync } from "node:fs";
 import { join } from "node:path";
+import { untrustedClaudeChanges } from "../extensions/claude-settings/read.ts";
 import {
   type FolderTrust,
   clearSkippedForTrust,
@@ -77,5 +78,6 @@ function untrustedChanges(options: AgentConfigOptions): string[] {
   clearSkippedForTrust();
   // Loaded later (core/extensions/session.ts), but trust decides whether they run too.
   if (existsSync(join(options.cwd, ".omp", "extensions"))) changes.push("extensions in .omp/extensions");
+  changes.push(...untrustedClaudeChanges(options.cwd));
   return changes;
 }

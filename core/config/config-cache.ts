@@ -25,7 +25,7 @@ export const configCachePath = (env: NodeJS.ProcessEnv = process.env) => join(ag
 const MAX_FILES = 256;
 
 /** Which schema validated a file. */
-export type ConfigKind = "settings" | "models" | "keybindings" | "agents";
+export type ConfigKind = "settings" | "models" | "keybindings" | "agents" | "claude-settings";
 
 interface Entry {
   hash: string;

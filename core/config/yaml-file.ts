@@ -62,6 +62,22 @@ export function parserHazard(text: string): string | null {
   return flowDepth(text) > MAX_FLOW_DEPTH ? `its [ ] and { } nest more than ${MAX_FLOW_DEPTH} levels deep` : null;
 }
 
+/**
+ * The library's own warnings ("Keys with collection values will be stringified") go to
+ * process.emitWarning, raw, on every run; omp never lets it print: errors are reported as ours.
+ */
+const QUIET = "error" as const;
+
+/**
+ * Plain YAML to a JavaScript value, for text that is not a config file (frontmatter, a listing's
+ * look at a project file): the one place besides parseYamlDocument where the library parses, with
+ * its warnings silenced the same way. Throws on a syntax error.
+ */
+export function parseYamlValue(text: string): unknown {
+  const { parse } = require("yaml") as typeof import("yaml");
+  return parse(text, { logLevel: QUIET, maxAliasCount: MAX_ALIAS_COUNT });
+}
+
 /** Parses YAML keeping comments and layout, for edits; a syntax error names the line and column. */
 export function parseYamlDocument(text: string, path: string): Document {
   if (text.length > MAX_CONFIG_BYTES) throw tooBig(path, text.length);
@@ -69,7 +85,7 @@ export function parseYamlDocument(text: string, path: string): Document {
   if (hazard) throw refused(path, hazard);
   // Loaded on first use: most runs have no config file, and the parser costs milliseconds to load.
   const { parseDocument } = require("yaml") as typeof import("yaml");
-  const doc = guarded(path, () => parseDocument(text, { prettyErrors: true }));
+  const doc = guarded(path, () => parseDocument(text, { prettyErrors: true, logLevel: QUIET }));
   const error = doc.errors[0];
   if (error) {
     // prettyErrors appends " at line L, column C:" and a snippet with a caret; keep the snippet, move the position up front.

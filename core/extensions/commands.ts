@@ -1,8 +1,8 @@
 import { readFileSync } from "node:fs";
-import { join } from "node:path";
+import { basename, join } from "node:path";
 import { parseAllowedTools } from "./allowed-tools.ts";
 import { type Catalog, claimName } from "./catalog.ts";
-import { isDirEntry } from "../fs/dir-entry.ts";
+import { isDirEntry, isFile } from "../fs/dir-entry.ts";
 import { displayPath } from "../paths.ts";
 import { firstParagraph, listDir, slugify } from "./files.ts";
 import { parseFrontmatter, stringValue } from "./frontmatter.ts";
@@ -38,20 +38,27 @@ export function loadCommands(sources: readonly Source[], catalog: Catalog): Mark
           continue;
         }
         if (!entry.name.toLowerCase().endsWith(".md")) continue;
-        const read = readCommand(join(dir, entry.name), [...namespace, slugify(entry.name.slice(0, -3))], source, catalog);
-        if (!read) continue;
-        const { command, warning } = read;
-        const owner = claimName(taken, command);
-        const entryOf = { kind: "command", name: command.name, path: command.path, source, description: command.description, warning };
-        if (owner) {
-          catalog.add({ ...entryOf, status: "shadowed", reason: `shadowed by ${displayPath(owner.path)}` });
-          continue;
-        }
-        catalog.add({ ...entryOf, status: "loaded" });
-        commands.push(command);
+        add(join(dir, entry.name), [...namespace, slugify(entry.name.slice(0, -3))]);
       }
     };
-    for (const dir of source.commandDirs ?? [join(source.root, "commands")]) walk(dir, source.namespace ? [source.namespace] : []);
+    const add = (path: string, parts: string[]) => {
+      const read = readCommand(path, parts, source, catalog);
+      if (!read) return;
+      const { command, warning } = read;
+      const owner = claimName(taken, command);
+      const entryOf = { kind: "command", name: command.name, path: command.path, source, description: command.description, warning };
+      if (owner) {
+        catalog.add({ ...entryOf, status: "shadowed", reason: `shadowed by ${displayPath(owner.path)}` });
+        return;
+      }
+      catalog.add({ ...entryOf, status: "loaded" });
+      commands.push(command);
+    };
+    for (const dir of source.commandDirs ?? [join(source.root, "commands")]) {
+      // plugin.json may list command files as well as folders.
+      if (dir.toLowerCase().endsWith(".md") && isFile(dir)) add(dir, [...(source.namespace ? [source.namespace] : []), slugify(basename(dir).slice(0, -3))]);
+      else walk(dir, source.namespace ? [source.namespace] : []);
+    }
   }
   return commands;
 }

@@ -5,7 +5,7 @@ import type { ImageContent, TextContent } from "../ai/messages.ts";
 import { OmpError } from "../errors/omp-error.ts";
 import { displayPath } from "../paths.ts";
 import { noteSkippedForTrust, untrustedNotice } from "../trust/folder-trust.ts";
-import { bashAllowed } from "./allowed-tools.ts";
+import { bashAllowed } from "../permissions/rules.ts";
 import { splitArgs } from "./args.ts";
 import { type MarkdownCommand, readCommandBody } from "./commands.ts";
 import type { Extensions } from "./extensions.ts";
@@ -79,13 +79,13 @@ export async function expandSlashPrompt(text: string, extensions: Extensions, op
   if (!slash || options.reserved?.(slash.name)) return undefined;
   const found = findInvocable(extensions, slash.name) ?? (await awaitProvided(extensions, slash.name));
   if (!found) return undefined;
-  if ("skill" in found) return invokeSkill(found.skill, slash.args, options.cwd);
+  if ("skill" in found) return invokeSkill(found.skill, slash.args, options.cwd, extensions.mayAttach);
   if ("code" in found) return invokeCodeCommand(found.code, slash.args, options);
   if ("provided" in found) {
     const { provided } = found;
     return { kind: "command", name: provided.name, path: provided.path, content: await provided.expand(slash.args, options.signal), warnings: [] };
   }
-  return invokeCommand(found.command, slash.args, options);
+  return invokeCommand(found.command, slash.args, options, extensions.mayAttach);
 }
 
 /**
@@ -108,10 +108,10 @@ async function invokeCodeCommand(command: LoadedCommand, args: string, options: 
   return { kind: "command", name: command.name, path: command.file, content: text ? [{ type: "text", text: prompt as string }] : [], warnings: [] };
 }
 
-function invokeSkill(skill: Skill, args: string, cwd: string): Invocation {
+function invokeSkill(skill: Skill, args: string, cwd: string, mayAttach: (fullPath: string) => boolean): Invocation {
   const body = readSkillBody(skill);
   const block = `<skill name="${skill.name}" path="${skill.path}">\n${body}\n</skill>\nThe skill's folder is ${skill.dir}; paths in it are relative to that folder.`;
-  const [, ...attachments] = args ? expandMentions(args, cwd) : [];
+  const [, ...attachments] = args ? expandMentions(args, cwd, mayAttach) : [];
   return {
     kind: "skill",
     name: skill.name,
@@ -139,7 +139,7 @@ export function substituteArguments(template: string, args: string): string {
 
 const INLINE_COMMAND = /(^|[^\w`])!`([^`\n]+)`/g;
 
-async function invokeCommand(command: MarkdownCommand, args: string, options: ExpandOptions): Promise<Invocation> {
+async function invokeCommand(command: MarkdownCommand, args: string, options: ExpandOptions, mayAttach: (fullPath: string) => boolean): Promise<Invocation> {
   const warnings: string[] = [];
   let text = substituteArguments(readCommandBody(command).trim(), args);
   const where = displayPath(command.path);
@@ -153,7 +153,8 @@ async function invokeCommand(command: MarkdownCommand, args: string, options: Ex
         outputs.push(`[!\`${line}\` was not run: the project folder is not trusted]`);
         continue;
       }
-      if (!bashAllowed(command.allowedTools, line)) {
+      // Read-only commands run without being listed, as in Claude Code (Anthropic's /commit relies on it).
+      if (!bashAllowed(command.allowedTools, line, { readOnly: true })) {
         warnings.push(`${where}: !\`${line}\` was not run: the command's allowed-tools do not permit it (add Bash(${line.split(/\s+/).slice(0, 2).join(" ")}:*))`);
         outputs.push(`[!\`${line}\` was not run: allowed-tools does not permit it]`);
         continue;
@@ -168,7 +169,8 @@ async function invokeCommand(command: MarkdownCommand, args: string, options: Ex
     }
   }
   // An untrusted project's command may inline files of its own project, not the user's others.
-  const allow = command.source.trusted ? undefined : insideFolder(options.cwd);
+  const inside = command.source.trusted ? undefined : insideFolder(options.cwd);
+  const allow = (full: string) => mayAttach(full) && (!inside || inside(full));
   return {
     kind: "command",
     name: command.name,

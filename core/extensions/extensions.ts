@@ -31,6 +31,15 @@ export class Extensions {
   /** Sources of commands that are not files (MCP servers' prompts), asked each time. */
   private readonly providers: CommandProvider[] = [];
 
+  /**
+   * Why a file may not be attached with `@path` (a settings deny rule for reading it, which holds
+   * for mentions as for the read tool), or undefined. Set when the settings are read.
+   */
+  readDenied: (fullPath: string) => string | undefined = () => undefined;
+
+  /** For `@path` mentions: files the deny rules leave readable. */
+  readonly mayAttach = (fullPath: string): boolean => this.readDenied(fullPath) === undefined;
+
   constructor(private readonly options: SourceOptions) {}
 
   get cwd(): string {

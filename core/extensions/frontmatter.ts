@@ -6,7 +6,7 @@
  * that fails, the flat reading is kept and the problem reported.
  */
 
-import { parserHazard } from "../config/yaml-file.ts";
+import { parserHazard, parseYamlValue } from "../config/yaml-file.ts";
 
 export type FrontmatterValue = string | boolean | string[];
 
@@ -43,8 +43,7 @@ function fromYaml(yaml: string): Record<string, FrontmatterValue> {
   // The file may come from an untrusted folder: nesting that would take the parser seconds is refused first.
   const hazard = parserHazard(yaml);
   if (hazard) throw new Error(hazard);
-  const { parse } = require("yaml") as typeof import("yaml");
-  const value: unknown = parse(yaml);
+  const value: unknown = parseYamlValue(yaml);
   if (value === null || value === undefined) return {};
   if (typeof value !== "object" || Array.isArray(value)) throw new Error("the frontmatter is not a mapping of keys");
   const data: Record<string, FrontmatterValue> = {};
@@ -85,8 +84,13 @@ function parseFlat(yaml: string): { data: Record<string, FrontmatterValue>; comp
   const data: Record<string, FrontmatterValue> = {};
   let complete = true;
   let listKey: string | undefined;
+  /** The key whose plain value the next odd lines continue (the recovery of a broken frontmatter). */
+  let textKey: string | undefined;
   for (const line of yaml.split(/\r?\n/)) {
-    if (line.trim() === "" || /^\s*#/.test(line)) continue;
+    if (line.trim() === "" || /^\s*#/.test(line)) {
+      if (textKey !== undefined && line.trim() === "") data[textKey] += "\n";
+      continue;
+    }
     const item = /^\s*-\s+(.*)$/.exec(line) ?? /^\s*-$/.exec(line);
     if (item && listKey !== undefined) {
       const value = scalar(item[1] ?? "");
@@ -94,13 +98,17 @@ function parseFlat(yaml: string): { data: Record<string, FrontmatterValue>; comp
       continue;
     }
     const pair = /^([A-Za-z_][\w.-]*)\s*:(?:\s+(.*)|\s*)$/.exec(line);
-    if (!pair) {
+    // Inside an open <example> block, or on a line that is no key, the text goes on: agent files
+    // write multi-line descriptions with <example> blocks of `user: "..."` lines unindented.
+    if (!pair || (textKey !== undefined && openTag(String(data[textKey])))) {
       complete = false;
+      if (textKey !== undefined) data[textKey] = `${String(data[textKey]).replace(/\n+$/, "")}\n${line.trim()}`;
       continue;
     }
     const key = pair[1]!;
     const raw = (pair[2] ?? "").trim();
     listKey = undefined;
+    textKey = undefined;
     if (raw === "") {
       data[key] = [];
       listKey = key;
@@ -110,11 +118,23 @@ function parseFlat(yaml: string): { data: Record<string, FrontmatterValue>; comp
       complete = false;
     } else {
       data[key] = scalar(raw);
+      if (typeof data[key] === "string") textKey = key;
     }
   }
+  for (const [key, value] of Object.entries(data)) if (typeof value === "string") data[key] = value.trimEnd();
   // `key:` with nothing under it is unset, not an empty list.
   for (const [key, value] of Object.entries(data)) if (Array.isArray(value) && value.length === 0) delete data[key];
   return { data, complete };
+}
+
+/** Whether `text` opens an <example> or <commentary> it has not closed yet. */
+function openTag(text: string): boolean {
+  for (const tag of ["example", "commentary"]) {
+    const opened = text.split(`<${tag}>`).length - 1;
+    const closed = text.split(`</${tag}>`).length - 1;
+    if (opened > closed) return true;
+  }
+  return false;
 }
 
 function splitFlowList(text: string): string[] {

@@ -7,6 +7,8 @@ import { type Invocation, expandSlashPrompt } from "./expand.ts";
 export interface PreparedInvocation extends Invocation {
   /** Switches back from the command's `model`, if it switched; call when the run ends. */
   restore(): void;
+  /** A UserPromptExpansion hook stopped it: `content` is empty and `warnings` say why. */
+  blocked?: boolean;
 }
 
 /**
@@ -24,6 +26,7 @@ export async function prepareInvocation(
   const { switchModel: maySwitch = true, ...expandOptions } = options;
   const invocation = await expandSlashPrompt(text, runtime.extensions, { cwd: runtime.options.cwd, artifactsDir: agent.artifactsDir, redact: (output) => agent.redact(output), session: { id: agent.writer?.header.id ?? "none", file: agent.writer?.path ?? "" }, ...expandOptions });
   if (!invocation) return undefined;
+  const blocked = await expansionHooks(agent, invocation, text);
   let restore = () => {};
   if (invocation.model && maySwitch) {
     try {
@@ -32,7 +35,25 @@ export async function prepareInvocation(
       invocation.warnings.push(`/${invocation.name}: model ${JSON.stringify(invocation.model)} cannot be used (${describeError(error)}); using ${agent.model.provider}/${agent.model.id}`);
     }
   }
-  return { ...invocation, restore };
+  return { ...invocation, restore, ...(blocked ? { blocked } : {}) };
+}
+
+/**
+ * UserPromptExpansion hooks on what the command became: a block sends nothing and says why;
+ * their context goes in front of the prompt, as UserPromptSubmit's does.
+ */
+async function expansionHooks(agent: Agent, invocation: Invocation, text: string): Promise<boolean> {
+  if (!agent.extensions?.promptExpansion || invocation.content.length === 0) return false;
+  const prompt = invocation.content.flatMap((part) => (part.type === "text" ? [part.text] : [])).join("\n");
+  const args = text.trim().replace(/^\/\S+\s*/, "");
+  const outcome = await agent.extensions.promptExpansion({ name: invocation.name, args, source: invocation.kind === "skill" ? "skill" : invocation.path.startsWith("mcp:") ? "mcp" : "command", prompt });
+  if (outcome.block !== undefined) {
+    invocation.content = [];
+    invocation.warnings.push(`/${invocation.name} was blocked by a UserPromptExpansion hook: ${outcome.block}`);
+    return true;
+  }
+  if (outcome.context.length > 0) invocation.content = [...outcome.context.map((context) => ({ type: "text" as const, text: `<system-reminder>\n${context}\n</system-reminder>` })), ...invocation.content];
+  return false;
 }
 
 /**

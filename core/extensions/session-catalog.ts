@@ -1,8 +1,10 @@
 import { readFileSync } from "node:fs";
 import { dirname } from "node:path";
 import type { SettingsLayer } from "../config/settings.ts";
+import { parseYamlValue } from "../config/yaml-file.ts";
 import { displayPath } from "../paths.ts";
 import type { Catalog } from "./catalog.ts";
+import { FIRED_EVENTS } from "./hooks/events.ts";
 import type { HookSource } from "./hooks/lazy.ts";
 import type { Source, SourceKind } from "./sources.ts";
 import type { ExtensionReport } from "./ts/load.ts";
@@ -48,7 +50,8 @@ export function recordHooks(catalog: Catalog, sources: readonly HookSource[], ki
           path: source.file,
           source: origin,
           detail: hook.command,
-          data: { event: hook.event, matcher: hook.matcher, command: hook.command, timeoutSeconds: hook.timeoutMs / 1000 },
+          data: { event: hook.event, matcher: hook.matcher, command: hook.command, timeoutSeconds: hook.timeoutMs / 1000, ...(hook.background ? { background: hook.background } : {}), ...(hook.condition ? { if: hook.condition.text } : {}) },
+          ...(FIRED_EVENTS.has(hook.event) ? {} : { note: `omp has no ${hook.event} moment yet: loaded, never run` }),
           ...(skipReason ? { reason: skipReason } : {}),
         },
         { reported: true },
@@ -65,8 +68,7 @@ export function untrustedProjectHooks(layers: readonly SettingsLayer[]): HookSou
   const project = layers.find((layer) => layer.kind === "project" && layer.path !== undefined);
   if (!project?.path) return [];
   try {
-    const { parse } = require("yaml") as typeof import("yaml");
-    const hooks = (parse(readFileSync(project.path, "utf8")) as { hooks?: unknown } | null)?.hooks;
+    const hooks = (parseYamlValue(readFileSync(project.path, "utf8")) as { hooks?: unknown } | null)?.hooks;
     return hooks === undefined ? [] : [{ file: project.path, block: hooks }];
   } catch {
     return [];

@@ -6,6 +6,7 @@ import { join, resolve } from "node:path";
 import { agentDir, expandHome } from "../paths.ts";
 import type { Tool } from "../tools/types.ts";
 import { folderTrust, noteSkippedForTrust } from "../trust/folder-trust.ts";
+import { claudeSessionSettings } from "./claude-settings/session.ts";
 import { lazyClaudeHooks } from "./hooks/lazy.ts";
 import { extensionEntries, extensionsIn } from "./ts/discover.ts";
 import { type AgentDefinition, GENERAL_PURPOSE } from "./agents/builtin.ts";
@@ -40,6 +41,8 @@ export interface SessionExtensions {
   factory?: ExtensionsFactory;
   /** Tools registered by TypeScript extensions. */
   tools: Tool[];
+  /** Claude Code settings' `additionalDirectories`: folders the tools may use without asking, like `--add-dir`. */
+  additionalDirectories: string[];
 }
 
 /**
@@ -51,20 +54,26 @@ export interface SessionExtensions {
  */
 export async function sessionExtensions(options: SessionExtensionsOptions): Promise<SessionExtensions> {
   const factories: ExtensionsFactory[] = [];
-  const result: SessionExtensions = { tools: [] };
+  const result: SessionExtensions = { tools: [], additionalDirectories: [] };
+  // Claude Code's settings.json files: hooks, permission rules, env and directories (claude-settings/).
+  const claude = claudeSessionSettings(options.cwd, options.env, options.warn);
+  result.additionalDirectories = claude.additionalDirectories;
+  options.registry.readDenied = claude.readDenied;
   // An untrusted folder's .omp/config.yml comes without its hooks already (core/trust/untrusted-settings.ts).
   const hookLayers = options.layers.filter((layer) => layer.path !== undefined && layer.values.hooks !== undefined);
   // Installed plugins (omp plugin): their hooks.json files and extension modules join the user's.
   const plugins = enabledPlugins(options.cwd);
   const pluginHooks = pluginHookSources(plugins, options.warn);
-  if (hookLayers.length + pluginHooks.length > 0) {
-    const sources = [...hookLayers.map((layer) => ({ file: layer.path!, block: layer.values.hooks })), ...pluginHooks];
-    factories.push(lazyClaudeHooks(sources, { env: options.env, warn: options.warn, permissionMode: options.approvalMode }));
+  const hookSources = [...hookLayers.map((layer) => ({ file: layer.path!, block: layer.values.hooks })), ...claude.hooks, ...pluginHooks];
+  if (hookSources.length > 0) {
+    factories.push(lazyClaudeHooks(hookSources, { env: options.env, warn: options.warn, permissionMode: options.approvalMode }));
   }
   const registry = options.registry;
   // Hooks parse at their first event; the listing parses them when it is asked for.
   registry.whenListed(() => {
-    recordHooks(registry.catalog, [...hookLayers.map((layer) => ({ file: layer.path!, block: layer.values.hooks })), ...pluginHooks], (source) => hookSourceKind(source, options.layers));
+    recordHooks(registry.catalog, hookSources, (source) => claude.kindOf(source.file) ?? hookSourceKind(source, options.layers));
+    recordHooks(registry.catalog, claude.untrustedHooks, () => "project", UNTRUSTED_REASON);
+    claude.record(registry.catalog);
     if (!folderTrust(options.cwd, { env: options.env }).trusted) recordHooks(registry.catalog, untrustedProjectHooks(options.layers), () => "project", UNTRUSTED_REASON);
   });
 
@@ -91,6 +100,8 @@ export async function sessionExtensions(options: SessionExtensionsOptions): Prom
     result.tools = loaded.tools;
     if (loaded.factory) factories.push(loaded.factory);
   }
+  // Permission rules judge last, so that they see the input a hook rewrote.
+  if (claude.rules) factories.push(claude.rules);
   const factory = combineExtensions(factories);
   if (factory) result.factory = factory;
   return result;

@@ -1,5 +1,5 @@
-import { type Stats, readFileSync, statSync } from "node:fs";
-import { join } from "node:path";
+import { type Dirent, type Stats, readFileSync, statSync } from "node:fs";
+import { basename, dirname, join } from "node:path";
 import { parseAllowedTools } from "./allowed-tools.ts";
 import { type Catalog, claimName } from "./catalog.ts";
 import { isDirEntry } from "../fs/dir-entry.ts";
@@ -34,11 +34,15 @@ const SKILL_FILES = ["SKILL.md", "skill.md", "Skill.md"];
 export function loadSkills(sources: readonly Source[], catalog: Catalog, cache?: SkillCache): Skill[] {
   const taken = new Map<string, Skill>();
   const skills: Skill[] = [];
-  for (const source of sources) for (const root of source.skillDirs ?? [join(source.root, "skills")]) {
-    for (const entry of listDir(root)) {
+  for (const source of sources) for (const listed of source.skillDirs ?? [join(source.root, "skills")]) {
+    const root = /(?:^|\/)skill\.md$/i.test(listed) ? dirname(listed) : listed;
+    // A listed path may be one skill's folder (marketplace entries and plugin.json list them so), or a folder of skills.
+    const entries: { name: string; dir: string; single: boolean; entry?: Dirent }[] = skillFile(root) ? [{ name: basename(root), dir: dirname(root), single: true }] : listDir(root).map((entry) => ({ name: entry.name, dir: root, single: false, entry }));
+    for (const item of entries) {
+      const entry = { name: item.name };
       if (entry.name.startsWith(".")) continue;
-      const dir = join(root, entry.name);
-      if (!isDirEntry(root, entry)) {
+      const dir = join(item.dir, entry.name);
+      if (!item.single && !isDirEntry(root, item.entry!)) {
         if (entry.name.toLowerCase().endsWith(".md")) {
           catalog.add({ kind: "skill", name: slugify(entry.name.slice(0, -3)), status: "skipped", path: dir, source, reason: `a skill is a folder with a SKILL.md: move it to skills/${entry.name.slice(0, -3)}/SKILL.md` });
         }

@@ -11,3 +11,12 @@ export function isDirEntry(dir: string, entry: Dirent): boolean {
     return false;
   }
 }
+
+/** Whether `path` is a file (a symlink to one counts); false when it is missing. */
+export function isFile(path: string): boolean {
+  try {
+    return statSync(path).isFile();
+  } catch {
+    return false;
+  }
+}

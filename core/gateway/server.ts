@@ -46,7 +46,7 @@ function codecForPath(path: string): Codec {
 /** `/chat/completions` and `/responses` also work without the `/v1` some clients leave off their base URL. */
 function normalisePath(pathname: string): string {
   const path = pathname.length > 1 ? pathname.replace(/\/+$/, "") : pathname;
-  if (path === "/chat/completions" || path === "/responses" || path === "/models" || path === "/messages" || path === "/messages/count_tokens") return `/v1${path}`;
+  if (path === "/chat/completions" || path === "/responses" || path === "/models" || path === "/messages" || path === "/messages/count_tokens" || path === "/embeddings") return `/v1${path}`;
   return path;
 }
 
@@ -138,6 +138,7 @@ export function startGateway(options: GatewayOptions): Gateway {
         }
       }
       if (path === "/v1/messages/count_tokens") return countTokens(req, requestId);
+      if (path === "/v1/embeddings") return (await import("./embeddings.ts")).serveEmbeddings(req, options.upstream, requestId);
     }
     return errorResponse(codecForPath(path), failure("not_found", `no endpoint ${req.method} ${path}`), requestId);
   }

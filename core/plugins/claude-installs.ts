@@ -29,6 +29,8 @@ export interface ClaudeInstall {
   disabledInOmp: boolean;
   /** The decision came from the project's settings, which may run code only in a trusted folder. */
   byProject: boolean;
+  /** Its marketplace entry, whose component lists (`skills`, `agents`, …) Claude Code applies to the folder. */
+  entry?: Record<string, unknown>;
 }
 
 const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === "object" && value !== null && !Array.isArray(value);
@@ -63,11 +65,18 @@ function inside(root: string, path: string): boolean {
 }
 
 /** A relative catalog source of the marketplace's own clone, kept inside it. */
-function fromMarketplaceClone(location: string | undefined, plugin: string): string | null {
+/** The plugin's entry in the marketplace clone's catalog, when there is one. */
+function marketplaceEntry(location: string | undefined, plugin: string): { catalog: Record<string, unknown>; entry?: Record<string, unknown> } | null {
   if (!location || !existsSync(location)) return null;
   const catalog = readJsonIfPresent(join(location, ".claude-plugin", "marketplace.json"));
   if (!isRecord(catalog) || !Array.isArray(catalog.plugins)) return null;
-  const entry = catalog.plugins.find((item) => isRecord(item) && item.name === plugin) as Record<string, unknown> | undefined;
+  return { catalog, entry: catalog.plugins.find((item) => isRecord(item) && item.name === plugin) as Record<string, unknown> | undefined };
+}
+
+function fromMarketplaceClone(location: string | undefined, plugin: string): string | null {
+  const found = marketplaceEntry(location, plugin);
+  if (!found || !location) return null;
+  const { catalog, entry } = found;
   const source = text(entry?.source) ?? (isRecord(entry?.source) && entry.source.source === "directory" ? text(entry.source.path) : undefined);
   if (!source) return null;
   const rel = source.replace(/^\.\/?/, "");
@@ -145,7 +154,9 @@ export function claudeInstalls(cwd: string): ClaudeInstall[] {
     // This project's install first (as Claude Code shadows), then the user's; other projects' are not ours.
     const record = records.find((item) => item.scope !== "user" && item.scope !== undefined && here(item)) ?? records.find((item) => item.scope === "user" || item.scope === undefined);
     if (!record) continue;
-    const root = findRoot(record, plugin, text(market?.installLocation) ?? join(claudeDir(), "plugins", "marketplaces", marketplace));
+    const location = text(market?.installLocation) ?? join(claudeDir(), "plugins", "marketplaces", marketplace);
+    const root = findRoot(record, plugin, location);
+    const entry = marketplaceEntry(location, plugin)?.entry;
     const decidedBy = local.has(id) ? local : shared.has(id) ? shared : user;
     found.push({
       id,
@@ -159,6 +170,7 @@ export function claudeInstalls(cwd: string): ClaudeInstall[] {
       enabledInClaude: decidedBy.get(id) ?? true,
       disabledInOmp: disabled.has(id),
       byProject: decidedBy !== user,
+      ...(entry ? { entry } : {}),
     });
   }
   return found;

@@ -1,5 +1,5 @@
 import { existsSync, statSync } from "node:fs";
-import { isAbsolute, join, relative, resolve } from "node:path";
+import { isAbsolute, join, relative, resolve, sep } from "node:path";
 import { readJsonIfPresent } from "../fs/read-json.ts";
 
 /**
@@ -128,10 +128,32 @@ export function activeFeatures(manifest: OmpManifest, chosen: string[] | null): 
   return chosen.filter((name) => all.includes(name));
 }
 
-export function resolveComponents(root: string, options: { features?: string[] | null; allowModules?: boolean } = {}): PluginComponents {
-  const plugin = readPluginJson(root);
+const COMPONENT_KEYS = ["commands", "agents", "skills", "hooks", "mcpServers"] as const;
+
+/**
+ * The manifest in effect: a `strict: false` marketplace entry (or one for a folder without
+ * plugin.json) lends its component fields, as Claude Code applies them.
+ */
+export function withEntry(own: PluginJson | null, entry: Record<string, unknown> | null | undefined): PluginJson | null {
+  if (!entry || (entry.strict !== false && own !== null)) return own;
+  const manifest: Record<string, unknown> = { ...(own ?? {}) };
+  for (const key of COMPONENT_KEYS) if (entry[key] !== undefined && manifest[key] === undefined) manifest[key] = entry[key];
+  if (typeof entry.name === "string") manifest.name ??= entry.name;
+  return manifest as PluginJson;
+}
+
+export function resolveComponents(root: string, options: { features?: string[] | null; allowModules?: boolean; entry?: Record<string, unknown> | null } = {}): PluginComponents {
+  const plugin = withEntry(readPluginJson(root), options.entry);
   const pkg = options.allowModules === false ? null : readPackageJson(root);
-  const paths = (key: "commands" | "agents" | "skills", fallback: string) => unique([within(root, fallback), ...strings(plugin?.[key]).map((path) => within(root, path))]);
+  // Fields may name folders or files, one string or a list. A list naming things inside the
+  // default folder picks among them (anthropics/skills lists `./skills/xlsx` per plugin of one
+  // repository); one naming other places adds to the default folder.
+  const paths = (key: "commands" | "agents" | "skills", fallback: string) => {
+    const base = within(root, fallback);
+    const listed = unique(strings(plugin?.[key]).map((path) => within(root, path)));
+    const picks = base !== null && listed.length > 0 && listed.every((path) => path.startsWith(base + sep));
+    return unique([picks ? null : base, ...listed]);
+  };
   const components: PluginComponents = {
     commands: paths("commands", "commands"),
     agents: paths("agents", "agents"),

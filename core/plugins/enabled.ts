@@ -86,7 +86,7 @@ function claudePlugins(cwd: string, ompIds: Set<string>): EnabledPlugin[] {
       version: install.version,
       root: install.root,
       trusted: !install.byProject || folderTrust(cwd).trusted,
-      components: resolveComponents(install.root, { allowModules: false }),
+      components: resolveComponents(install.root, { allowModules: false, entry: install.entry ?? null }),
     });
   }
   return found;

@@ -2,10 +2,9 @@ import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { writeFileAtomic } from "../fs/atomic-write.ts";
 import type { CatalogEntry } from "./catalog.ts";
-import { readPluginJson } from "./components.ts";
+import { readPluginJson, withEntry } from "./components.ts";
 import { readJsonIfPresent } from "../fs/read-json.ts";
 
-const COMPONENT_KEYS = ["commands", "agents", "skills", "hooks", "mcpServers"] as const;
 
 /**
  * Makes an installed plugin folder self-describing, so the loaders read only files: a `strict:
@@ -15,10 +14,8 @@ const COMPONENT_KEYS = ["commands", "agents", "skills", "hooks", "mcpServers"] a
  */
 export function materializeManifest(dir: string, entry: CatalogEntry | null): void {
   const own = readPluginJson(dir);
-  const manifest: Record<string, unknown> = { ...(own ?? {}) };
+  const manifest: Record<string, unknown> = { ...(withEntry(own, entry as Record<string, unknown> | null) ?? {}) };
   if (entry && (entry.strict === false || own === null)) {
-    for (const key of COMPONENT_KEYS) if (entry[key] !== undefined && manifest[key] === undefined) manifest[key] = entry[key];
-    manifest.name ??= entry.name;
     if (entry.version) manifest.version ??= entry.version;
     if (entry.description) manifest.description ??= entry.description;
   }

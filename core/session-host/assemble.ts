@@ -134,7 +134,8 @@ export async function assembleSession(spec: SessionSpec): Promise<AssembledSessi
     cliKey: spec.apiKey,
     noSession: spec.noSession ?? false,
     sessionDir: spec.sessionDir,
-    addDirs: addDirs(spec.addDirs, cwd),
+    // --add-dir, and the additionalDirectories of Claude Code's settings files.
+    addDirs: [...addDirs(spec.addDirs, cwd), ...extensions.additionalDirectories],
     maxTurns: spec.maxTurns,
     systemPrompt: spec.systemPrompt ?? {},
     git: spec.git,

@@ -94,6 +94,8 @@ export class ApprovalGate {
   readOnly: string | undefined;
   /** Auto-accept mode: file changes inside the project run without asking; commands still ask. */
   acceptEdits = false;
+  /** Asked first whenever a call needs approval, with or without a user (PermissionRequest hooks); undefined leaves it to the user. */
+  beforeAsk: ((request: ApprovalRequest) => Promise<ApprovalDecision | undefined>) | undefined;
 
   constructor(
     /** Changed by a session's mode switch (plan, auto-accept), for every later call. */
@@ -113,6 +115,8 @@ export class ApprovalGate {
     if (known === true) return { allow: true };
     if (known === false) return { allow: false, message: `The user has denied all ${key} calls for this session.` };
     const because = hookAsk?.reason ? ` (a hook asks: ${hookAsk.reason})` : "";
+    const settled = await this.beforeAsk?.({ toolName: tool.name, effect: tool.effect, input, summary: summarizeInput(input), ...(outside.length > 0 ? { outside } : {}) });
+    if (settled) return settled.allow ? { allow: true } : { allow: false, message: `${tool.name} was not run: a PermissionRequest hook denied it.${settled.reason ? ` Reason: ${settled.reason}` : ""}` };
     if (!this.approver) {
       if (hookAsk && outside.length === 0 && !needsApproval(tool, this.mode)) {
         return { allow: false, message: `${tool.name} was not run: a hook wants the user to approve it${because}, and there is nobody to ask in this non-interactive run.` };

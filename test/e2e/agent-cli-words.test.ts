@@ -30,13 +30,15 @@ describe("words that are commands", () => {
     expect(modelRequests(standin).length).toBe(before + 1);
   });
 
-  test("an @mention of a file that does not exist is an error, not a prompt sent without it", async () => {
+  test("an @mention of a file that does not exist is sent as text with a warning, as Claude Code sends it (issue 27)", async () => {
     const { home, repo } = workspace();
     const before = modelRequests(standin).length;
-    const result = await runAgent(["-p", "--model", "anthropic/claude-opus-5-5", "explain @docs/missing.md please"], { home, cwd: repo, env: env() });
-    expect(result.code).toBe(2);
+    standin.setScript([{ text: "ok" }]);
+    const result = await runAgent(["-p", "--model", "anthropic/claude-opus-5-5", "explain @docs/missing.md and @pytest.fixture please"], { home, cwd: repo, env: env() });
+    expect(result.code).toBe(0);
     expect(result.stderr).toContain("@docs/missing.md: no such file");
-    expect(modelRequests(standin).length).toBe(before);
+    expect(modelRequests(standin).length).toBe(before + 1);
+    expect(JSON.stringify(modelRequests(standin).at(-1)!.body)).toContain("@pytest.fixture please");
   });
 });
 

@@ -56,7 +56,7 @@ describe("PreToolUse", () => {
     expect(result.code).toBe(0);
     expect(existsSync(join(repo, "asked.txt"))).toBe(false);
     expect(readFileSync(join(repo, "rewritten.txt"), "utf8")).toBe("from the hook\n");
-    expect(JSON.parse(readFileSync(seen, "utf8")).tool_input).toEqual({ file_path: "asked.txt", content: "from the model\n" });
+    expect(JSON.parse(readFileSync(seen, "utf8")).tool_input).toEqual({ file_path: join(repo, "asked.txt"), content: "from the model\n" });
   });
 
   test("permissionDecision deny blocks with its reason; a hook that does not match is not run", async () => {

@@ -61,6 +61,9 @@ test("hooks, agents and extensions of installed plugins are live; disabled or un
   expect(live.taskDescription).toContain("- kit:checker: Checks the plugin's things");
   expect(live.tools).toContain("plugin_tool");
   expect(live.tools).toContain("mcp__everything__echo");
+  // `omp mcp list` shows the plugin's server as a run starts it (issue 27).
+  const mcpList = await run(home, repo, ["mcp", "list"]);
+  expect(mcpList.stdout).toMatch(/^everything: node .*server\.mjs - ✓ connected/m);
   expect(live.system).toContain("- kit:lint: Lints code the team's way");
   expect(live.system).toContain("- kit:style: The team's style rules");
   standin.requests.length = 0;

@@ -23,8 +23,8 @@ export function parseAgentFile(path: string, text: string): AgentDefinition | { 
   // Project agent files are untrusted text: a pathological nesting is refused before any YAML parser sees it.
   const hazard = parserHazard(text.slice(0, Math.max(0, text.indexOf("\n---", 3))));
   if (hazard) return { problem: `${where}: the frontmatter's YAML is refused: ${hazard}; skipped` };
-  const { data, body, problem } = parseFrontmatter(text);
-  if (problem) return { problem: `${where}: bad YAML in the frontmatter: ${problem}; skipped` };
+  // Broken YAML is read line by line, as for skills and commands (multi-line descriptions with <example> blocks).
+  const { data, body } = parseFrontmatter(text);
   const parsed = Frontmatter.safeParse(data);
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!;

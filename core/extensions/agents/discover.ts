@@ -1,4 +1,5 @@
-import { readdirSync, readFileSync } from "node:fs";
+import { readdirSync, readFileSync, statSync } from "node:fs";
+import { isDirEntry } from "../../fs/dir-entry.ts";
 import { join } from "node:path";
 import { ConfigCache } from "../../config/config-cache.ts";
 import type { Mapping } from "../../config/config-file.ts";
@@ -7,6 +8,26 @@ import type { AgentDefinition } from "./builtin.ts";
 
 /** YAML and zod, loaded only for an agent file the cache has not seen as it is now. */
 const slowPath = () => require("./definitions.ts") as typeof import("./definitions.ts");
+
+/** How deep sub-folders of agents/ are searched (Claude Code loads agents in sub-folders). */
+const MAX_DEPTH = 4;
+
+/**
+ * The agent files of one entry: a `.md` file itself (plugin.json may list files), or every `*.md`
+ * in a folder and its sub-folders, sorted by path; README files are documentation, not agents.
+ */
+function agentFiles(path: string, depth = 0): string[] {
+  if (depth === 0 && statSync(path).isFile()) return path.endsWith(".md") ? [path] : [];
+  const found: string[] = [];
+  for (const entry of readdirSync(path, { withFileTypes: true }).sort((a, b) => (a.name < b.name ? -1 : 1))) {
+    if (entry.name.startsWith(".")) continue;
+    const full = join(path, entry.name);
+    if (isDirEntry(path, entry)) {
+      if (depth < MAX_DEPTH) found.push(...agentFiles(full, depth + 1));
+    } else if (entry.name.endsWith(".md") && !/^readme\.md$/i.test(entry.name)) found.push(full);
+  }
+  return found;
+}
 
 /**
  * Every `*.md` of the dirs, in order; a later definition of a name replaces an earlier one. A
@@ -19,15 +40,14 @@ export function loadAgentDefinitions(dirs: readonly string[], env: NodeJS.Proces
   const cache = ConfigCache.open("agents", env);
   try {
     for (const dir of dirs) {
-      let names: string[];
+      let files: string[];
       try {
-        names = readdirSync(dir).filter((name) => name.endsWith(".md")).sort();
+        files = agentFiles(dir);
       } catch (error) {
         problems.push(`${displayPath(dir)}: not readable (${(error as Error).message}); its agents are skipped`);
         continue;
       }
-      for (const name of names) {
-        const path = join(dir, name);
+      for (const path of files) {
         try {
           const definition = cache.values(path, readFileSync(path), (text) => {
             const parsed = slowPath().parseAgentFile(path, text);

@@ -1,3 +1,6 @@
+import { resolve } from "node:path";
+import { expandHome } from "../../paths.ts";
+
 /**
  * Claude Code's tool names and input shapes for omp's tools, both ways: hooks written for Claude
  * match `Edit|MultiEdit` and read `tool_input.file_path`, and what they hand back in
@@ -41,11 +44,16 @@ export function matchNames(tool: string): string[] {
   return [tool, ...(CLAUDE_NAMES[tool] ?? [])];
 }
 
-/** The tool's name and input as Claude Code would have them. */
-export function toClaude(tool: string, input: Input): { toolName: string; toolInput: Input } {
+/**
+ * The tool's name and input as Claude Code would have them: `file_path` absolute (resolved
+ * against `cwd`), as Claude's tools always are and hooks written for them expect.
+ */
+export function toClaude(tool: string, input: Input, cwd?: string): { toolName: string; toolInput: Input } {
   const names = CLAUDE_NAMES[tool];
   if (!names) return { toolName: tool, toolInput: input };
   const renamed = rename(input, FIELDS[tool] ?? {});
+  if (cwd !== undefined && typeof renamed.file_path === "string") renamed.file_path = resolve(cwd, expandHome(renamed.file_path));
+  if (cwd !== undefined && (tool === "grep" || tool === "find" || tool === "ls") && typeof renamed.path === "string") renamed.path = resolve(cwd, expandHome(renamed.path));
   if (tool !== "edit" || !Array.isArray(input.edits)) return { toolName: names[0]!, toolInput: renamed };
   const edits = (input.edits as unknown[]).map((edit) => (edit && typeof edit === "object" ? rename(edit as Input, EDIT_FIELDS) : edit));
   if (edits.length === 1 && edits[0] && typeof edits[0] === "object") {

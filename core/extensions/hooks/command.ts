@@ -15,6 +15,8 @@ export interface HookProcessOptions {
   stdin: string;
   timeoutMs: number;
   signal?: AbortSignal;
+  /** An `async` hook: the process does not wait for it to end before exiting. */
+  background?: boolean;
 }
 
 /**
@@ -38,6 +40,10 @@ export async function runHookCommand(command: string, options: HookProcessOption
     kill();
   }, options.timeoutMs);
   options.signal?.addEventListener("abort", kill, { once: true });
+  if (options.background) {
+    proc.unref();
+    timer.unref();
+  }
   try {
     proc.stdin.write(options.stdin);
     await proc.stdin.end();

@@ -22,6 +22,8 @@ const KNOWN = new Set<string>(HOOK_EVENTS);
  */
 export function lazyClaudeHooks(sources: readonly HookSource[], options: Omit<ClaudeHooksOptions, "hooks">): ExtensionsFactory {
   const events = new Set(sources.flatMap((source) => (source.block && typeof source.block === "object" ? Object.keys(source.block) : ["?"])));
+  // A background hook with asyncRewake is waited for when the model would stop.
+  const rewake = sources.some((source) => JSON.stringify(source.block ?? null).includes('"asyncRewake"'));
   let loading: Promise<ExtensionsFactory | undefined> | undefined;
   const load = () =>
     (loading ??= Promise.all([import("./load.ts"), import("./runner.ts")]).then(([{ loadHooks }, { claudeHooks }]) => {
@@ -36,7 +38,7 @@ export function lazyClaudeHooks(sources: readonly HookSource[], options: Omit<Cl
     const hooks = () => (instance ??= load().then((factory) => factory?.(session)));
     const toolHook = async () => (await hooks())?.toolHooks[0];
     const toolHooks: ToolHookPoint[] =
-      has("PreToolUse") || has("PostToolUse")
+      has("PreToolUse") || has("PostToolUse") || has("PostToolUseFailure")
         ? [
             {
               beforeToolCall: async (call, signal) => (await toolHook())?.beforeToolCall?.(call, signal),
@@ -45,11 +47,15 @@ export function lazyClaudeHooks(sources: readonly HookSource[], options: Omit<Cl
           ]
         : [];
     const extensions: AgentExtensions = { toolHooks };
-    if (has("SessionStart")) extensions.sessionStart = async (source) => (await (await hooks())?.sessionStart?.(source)) ?? [];
+    if (has("SessionStart") || has("SubagentStart")) extensions.sessionStart = async (source) => (await (await hooks())?.sessionStart?.(source)) ?? [];
     if (has("UserPromptSubmit")) extensions.userPrompt = async (prompt) => (await (await hooks())?.userPrompt?.(prompt)) ?? { context: [] };
-    if (has("Stop") || has("SubagentStop")) extensions.stop = async (active) => (await hooks())?.stop?.(active);
+    if (has("UserPromptExpansion")) extensions.promptExpansion = async (expansion) => (await (await hooks())?.promptExpansion?.(expansion)) ?? { context: [] };
+    if (has("Stop") || has("SubagentStop") || rewake) extensions.stop = async (active) => (await hooks())?.stop?.(active);
     if (has("PreCompact")) extensions.preCompact = async (trigger) => (await hooks())?.preCompact?.(trigger);
+    if (has("PostCompact")) extensions.postCompact = async (trigger, summary) => (await hooks())?.postCompact?.(trigger, summary);
+    if (has("StopFailure")) extensions.stopFailure = async (error, kind) => (await hooks())?.stopFailure?.(error, kind);
     if (has("Notification")) extensions.notification = async (message) => (await hooks())?.notification?.(message);
+    if (has("PermissionRequest")) extensions.permissionRequest = async (tool, input) => (await hooks())?.permissionRequest?.(tool, input);
     if (has("SessionEnd")) extensions.sessionEnd = async (reason) => (await hooks())?.sessionEnd?.(reason);
     return extensions;
   };

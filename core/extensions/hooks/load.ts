@@ -1,5 +1,6 @@
 import { readFileSync } from "node:fs";
 import { displayPath } from "../../paths.ts";
+import { parseRule } from "../../permissions/rules.ts";
 import { HOOK_EVENTS } from "./events.ts";
 import { CommandHookSpec, type HookEvent, HooksBlock, HooksFile, MatcherGroup } from "./schema.ts";
 
@@ -17,6 +18,10 @@ export interface CommandHook {
   timeoutMs: number;
   file: string;
   pluginRoot?: string;
+  /** `async`/`asyncRewake`: run in the background; with rewake, an exit 2 reaches the model later. */
+  background?: "async" | "rewake";
+  /** `if`: a permission rule the tool call must match. */
+  condition?: { text: string; tool: string; specifier?: string };
 }
 
 export interface LoadedHooks {
@@ -79,6 +84,11 @@ export function loadHooks(sources: readonly HookSource[]): LoadedHooks {
             );
             continue;
           }
+          const condition = hook.data.if === undefined ? undefined : parseRule(hook.data.if);
+          if (hook.data.if !== undefined && !condition) {
+            problems.push(`${at}.hooks[${n}]: if ${JSON.stringify(hook.data.if)} is not a permission rule (Tool or Tool(pattern)); ignored`);
+            continue;
+          }
           hooks.push({
             event: event as HookEvent,
             matcher,
@@ -87,6 +97,8 @@ export function loadHooks(sources: readonly HookSource[]): LoadedHooks {
             timeoutMs: (hook.data.timeout ?? DEFAULT_TIMEOUT_S) * 1000,
             file: source.file,
             ...(source.pluginRoot ? { pluginRoot: source.pluginRoot } : {}),
+            ...(hook.data.asyncRewake ? { background: "rewake" as const } : hook.data.async ? { background: "async" as const } : {}),
+            ...(condition ? { condition: { text: hook.data.if!, ...condition } } : {}),
           });
         }
       }

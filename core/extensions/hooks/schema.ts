@@ -5,7 +5,7 @@ export const HookEvent = z.enum(HOOK_EVENTS);
 export type HookEvent = z.infer<typeof HookEvent>;
 
 /**
- * One `type: command` hook. Loose: real files carry `shell`, `async`, `if` and other keys that
+ * One `type: command` hook. Loose: real files carry `shell`, `statusMessage` and other keys that
  * change nothing here.
  */
 export const CommandHookSpec = z.looseObject({
@@ -13,6 +13,12 @@ export const CommandHookSpec = z.looseObject({
   command: z.string().min(1),
   /** Seconds; Claude Code's default is 60. */
   timeout: z.number().positive().optional(),
+  /** Runs in the background: the turn does not wait for it. */
+  async: z.boolean().optional(),
+  /** In the background, and an exit 2 brings its stderr to the model at its next step. */
+  asyncRewake: z.boolean().optional(),
+  /** A permission rule (`Bash(git *)`, `Edit(*.ts)`): the hook runs only for tool calls it matches. */
+  if: z.string().optional(),
 });
 
 /** One matcher group of an event: a regex over tool names (or SessionStart sources) and its hooks. */

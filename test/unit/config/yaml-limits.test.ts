@@ -38,7 +38,7 @@ describe("parseYamlMapping refuses what would hang or blow up the parser", () =>
 });
 
 describe("agent-file frontmatter from an untrusted folder", () => {
-  test("deep nesting is skipped with a reason, fast; an alias bomb too", async () => {
+  test("deep nesting is skipped with a reason, fast; an alias bomb is read line by line, as skills' frontmatter is (issue 27)", async () => {
     const { parseAgentFile } = await import("../../../core/extensions/agents/definitions.ts");
     const started = performance.now();
     expect(parseAgentFile("/p/.claude/agents/x.md", `---\ndescription: ${"[".repeat(100_000)}\n---\nbody`)).toEqual({
@@ -49,7 +49,7 @@ describe("agent-file frontmatter from an untrusted folder", () => {
     const bomb = [`a: &a [${Array(9).fill("x").join(", ")}]`];
     for (let i = 1; i < names.length; i++) bomb.push(`${names[i]}: &${names[i]} [${Array(9).fill(`*${names[i - 1]}`).join(", ")}]`);
     const result = parseAgentFile("/p/a.md", `---\ndescription: d\n${bomb.join("\n")}\n---\nbody`);
-    expect("problem" in result && result.problem).toContain("/p/a.md: bad YAML in the frontmatter");
+    expect(result).toMatchObject({ name: "a", description: "d", systemPrompt: "body" });
   });
 });
 

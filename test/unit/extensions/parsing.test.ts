@@ -1,7 +1,8 @@
 // The lenient readers behind skills and commands: frontmatter as real files write it, allowed-tools
 // in both spellings with Claude Code's Bash patterns, and argument substitution.
 import { describe, expect, test } from "bun:test";
-import { bashAllowed, parseAllowedTools } from "../../../core/extensions/allowed-tools.ts";
+import { parseAllowedTools } from "../../../core/extensions/allowed-tools.ts";
+import { bashAllowed } from "../../../core/permissions/rules.ts";
 import { splitArgs } from "../../../core/extensions/args.ts";
 import { parseSlash, substituteArguments } from "../../../core/extensions/expand.ts";
 import { firstParagraph, slugify } from "../../../core/extensions/files.ts";
