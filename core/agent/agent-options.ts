@@ -2,7 +2,7 @@ import type { Message } from "../ai/messages.ts";
 import type { Model, ThinkingLevel } from "../ai/model.ts";
 import type { SessionWriter } from "../session/writer.ts";
 import type { ApprovalGate } from "../tools/approval.ts";
-import type { Tool } from "../tools/types.ts";
+import type { Tool, WebSettings } from "../tools/types.ts";
 import type { ExtensionsFactory } from "./agent-extensions.ts";
 import type { Facts, RequestFrame } from "./request-frame.ts";
 
@@ -38,6 +38,8 @@ export interface AgentOptions {
   maxRetries: number;
   /** The `bash.timeoutSeconds` setting. */
   bashTimeoutSeconds?: number;
+  /** The `web` settings (web_fetch, web_search, URLs in read). */
+  web?: WebSettings;
   /** `retry.baseDelayMs` and `retry.idleTimeoutSeconds`, for every request. */
   retry?: { baseDelayMs: number; idleTimeoutMs: number };
   /** Model requests per run; undefined = no limit. */

@@ -410,6 +410,8 @@ export class Agent {
         redact: (text) => this.redact(text),
         ...(this.options.bashTimeoutSeconds === undefined ? {} : { bashTimeoutSeconds: this.options.bashTimeoutSeconds }),
         agent: this,
+        ...(this.options.web ? { web: this.options.web } : {}),
+        approve: (toolName, key, summary, asEffect) => this.options.gate.ask(toolName, asEffect ?? "network", key, summary, asEffect !== undefined),
       },
       gate: this.options.gate,
       hooks: this.extensions?.toolHooks,

@@ -335,6 +335,7 @@ export class Runtime {
       compaction: settings.compaction,
       maxRetries: settings.retry.maxRetries,
       bashTimeoutSeconds: settings.bash.timeoutSeconds,
+      web: settings.web,
       retry: { baseDelayMs: settings.retry.baseDelayMs, idleTimeoutMs: settings.retry.idleTimeoutSeconds * 1000 },
       maxTurns: this.options.maxTurns,
       announceModel: resumedModel !== modelId,
