@@ -95,10 +95,10 @@ export async function zipEntries(access: RandomAccess, name: string): Promise<Zi
  */
 export async function readZipEntry(access: RandomAccess, entry: ZipEntry, archiveName: string, maxBytes = MAX_MEMBER_BYTES): Promise<Uint8Array> {
   const label = `${archiveName}:${entry.name}`;
-  if (entry.size > maxBytes) throw new ArchiveError("too-large", `${label} unpacks to ${formatBytes(entry.size)}, over the ${formatBytes(maxBytes)} limit for one member; extract it with bash (unzip -p) if you need it.`);
   if (entry.size > RATIO_EXEMPT_BYTES && entry.size > entry.compressedSize * MAX_COMPRESSION_RATIO) {
     throw new ArchiveError("bomb", `${label} refused: it unpacks from ${formatBytes(entry.compressedSize)} to ${formatBytes(entry.size)} (over 1:${MAX_COMPRESSION_RATIO}), which is how zip bombs look.`);
   }
+  if (entry.size > maxBytes) throw new ArchiveError("too-large", `${label} unpacks to ${formatBytes(entry.size)}, over the ${formatBytes(maxBytes)} limit for one member; extract it with bash (unzip -p) if you need it.`);
   const local = await access.read(entry.localOffset, 30);
   const lv = new DataView(local.buffer, local.byteOffset, local.byteLength);
   if (local.length < 30 || lv.getUint32(0, true) !== LOCAL_SIGNATURE) throw new ArchiveError("corrupt", `${label}: the archive is corrupt (bad local header).`);

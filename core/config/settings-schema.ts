@@ -115,7 +115,7 @@ export const Settings = z.strictObject({
         .strictObject({
           provider: z.enum(["brave", "exa", "tavily", "perplexity", "jina", "kagi", "searxng"]).optional(),
           apiKey: z.string().min(1).optional(),
-          baseUrl: z.string().url().optional(),
+          baseUrl: z.string().min(1).optional(),
         })
         .prefault({}),
     })

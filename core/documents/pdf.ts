@@ -12,10 +12,6 @@ export async function pdfPages(bytes: Uint8Array, name: string): Promise<string[
     if (/password/i.test(why)) throw new ArchiveError("unsupported", `${name} is password-protected; omp cannot read it.`, { cause: error });
     throw new ArchiveError("corrupt", `${name} is not a readable PDF (${why}); it may be damaged or truncated.`, { cause: error });
   }
-  try {
-    const { text } = await extractText(document, { mergePages: false });
-    return text.map((page) => page.replace(/[ \t]+\n/g, "\n").trim());
-  } finally {
-    await (document as unknown as { destroy(): Promise<void> }).destroy();
-  }
+  const { text } = await extractText(document, { mergePages: false });
+  return text.map((page) => page.replace(/[ \t]+\n/g, "\n").trim());
 }

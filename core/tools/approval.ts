@@ -11,13 +11,13 @@ export function parseApprovalMode(value: string): ApprovalMode {
   throw new OmpError(`Unknown approval mode ${JSON.stringify(value)}. Valid modes: ${APPROVAL_MODES.join(", ")}.`, { exitCode: 2 });
 }
 
-/** always-ask: every call; write: calls that run commands or reach the network; yolo: none. */
+/** always-ask: every call; write: calls that change files, run commands or reach the network; yolo: none. */
 export function needsApproval(tool: Pick<Tool, "effect">, mode: ApprovalMode): boolean {
   switch (mode) {
     case "always-ask":
       return true;
     case "write":
-      return tool.effect !== "read" && tool.effect !== "write";
+      return tool.effect !== "read";
     case "yolo":
       return false;
   }

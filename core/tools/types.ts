@@ -7,8 +7,8 @@ import type { ApprovalOutcome } from "./approval.ts";
 export type WebSettings = Settings["web"];
 
 /**
- * What a tool may do, for approval modes: under `write`, `exec` and `network` (a request that can
- * carry data out) need approval; under `always-ask`, all.
+ * What a tool may do, for approval modes: under `write`, everything but `read` needs approval
+ * (`network`: a request that can carry data out); under `always-ask`, all.
  */
 export type ToolEffect = "read" | "write" | "exec" | "network";
 

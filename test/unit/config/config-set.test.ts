@@ -130,6 +130,13 @@ compaction:
       "theme",
       "sessionDir",
       "hooks",
+      "web.allowHosts",
+      "web.maxBytes",
+      "web.timeoutSeconds",
+      "web.cacheTtlSeconds",
+      "web.search.provider",
+      "web.search.apiKey",
+      "web.search.baseUrl",
     ]);
     expect(checkSettingKey("compaction")).toEqual(["compaction"]);
     expect(parseSettingValue("tools.disabled", "")).toEqual([]);
