@@ -17,6 +17,7 @@ import { sessionDirFor } from "../core/session/paths.ts";
 import { type Approver, parseApprovalMode } from "../core/tools/approval.ts";
 import { isDirectory } from "../core/tools/paths.ts";
 import { type ToolSelection, builtinTools, selectTools } from "../core/tools/registry.ts";
+import { searchChoice } from "../core/web/search/configured.ts";
 import { Extensions } from "../core/extensions/extensions.ts";
 import { sessionExtensions, subagentDefinitions } from "../core/extensions/session.ts";
 import { createTaskTool } from "../core/extensions/agents/task-tool.ts";
@@ -151,7 +152,7 @@ async function runAgentWith(messages: string[], flags: AgentFlags, cleanup: (() 
   const toolSelection = flags.tools === false ? { none: true } : typeof flags.tools === "string" ? { only: [flags.tools] } : {};
   // The skill tool is not a built-in: `--tools read,skill` names it, and only then does a tool list include it.
   const skillTool = skillToolWanted(toolSelection, settings.tools.disabled);
-  const builtins = builtinTools();
+  const builtins = builtinTools({ webSearch: searchChoice(settings.web.search, env) !== undefined });
   const registry = new Extensions({ cwd, env });
   const extensions = await sessionExtensions({
     cwd,

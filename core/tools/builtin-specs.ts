@@ -11,11 +11,12 @@ import { readTool } from "./read.ts";
 import { createTodoStore, createTodoTool } from "./todo.ts";
 import type { Tool, ToolDefinition } from "./types.ts";
 import { webFetchTool } from "./web-fetch.ts";
+import { webSearchTool } from "./web-search.ts";
 import { writeTool } from "./write.ts";
 
 /** Every built-in tool, in the order they are offered to the model (the todo tool with a store of its own). */
 export function builtinToolDefinitions(): ToolDefinition[] {
-  return [readTool, writeTool, editTool, bashTool, grepTool, findTool, lsTool, createTodoTool(createTodoStore()), webFetchTool];
+  return [readTool, writeTool, editTool, bashTool, grepTool, findTool, lsTool, createTodoTool(createTodoStore()), webFetchTool, webSearchTool];
 }
 
 export type BuiltinToolSpec = Omit<Tool, "load">;
