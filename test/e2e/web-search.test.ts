@@ -21,7 +21,7 @@ const server = Bun.serve({
   async fetch(request): Promise<Response> {
     const url = new URL(request.url);
     const header = (name: string) => request.headers.get(name);
-    const body = request.method === "POST" ? await request.json() : undefined;
+    const body: any = request.method === "POST" ? await request.json() : undefined;
     switch (url.pathname) {
       case "/brave/res/v1/web/search":
         seen.push({ provider: "brave" });

@@ -95,7 +95,12 @@ describe("selectTools", () => {
 });
 
 describe("built-in tool parameters", () => {
-  const tools = builtinTools();
+  const tools = builtinTools({ webSearch: true });
+
+  test("web_search is offered only when a search provider is configured", () => {
+    expect(builtinTools().map((t) => t.name)).not.toContain("web_search");
+    expect(tools.find((t) => t.name === "web_search")?.effect).toBe("network");
+  });
 
   test("the bundle-time specs are what converting the tools' zod schemas gives", () => {
     expect(tools.map(described)).toEqual(builtinToolDefinitions().map(defineTool).map(described));
@@ -133,6 +138,7 @@ describe("built-in tool parameters", () => {
       ls: [],
       todo: ["todos"],
       web_fetch: ["url"],
+      web_search: ["query"],
     });
     const edit = tools.find((t) => t.name === "edit")!.parameters as any;
     expect(edit.properties.edits.items.required).toEqual(["oldText", "newText"]);
