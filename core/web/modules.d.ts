@@ -1,4 +1,0 @@
-declare module "turndown-plugin-gfm" {
-  import type TurndownService from "turndown";
-  export const gfm: TurndownService.Plugin;
-}
