@@ -6,6 +6,7 @@ import { afterAll, describe, expect, test } from "bun:test";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { agentTestFile, modelRequests, runAgent, toolNamesOf, toolResultsOf, workspace } from "../support/agent-harness.ts";
+import { RpcProcess } from "../support/agent-rpc.ts";
 
 const standin = await agentTestFile();
 const MODEL = "anthropic/claude-sonnet-4-5";
@@ -219,5 +220,39 @@ describe("web_fetch", () => {
     } finally {
       proxy.stop(true);
     }
+  });
+
+  test("rpc: a loopback fetch asks the host; Deny refuses it, Always allow fetches it and the next without asking; the host gets the result's details", async () => {
+    const ws = setup({});
+    standin.setScript([
+      { toolCalls: [{ name: "web_fetch", arguments: { url: `${base}menu` } }] },
+      { toolCalls: [{ name: "web_fetch", arguments: { url: `${base}docs/streams` } }] },
+      { toolCalls: [{ name: "web_fetch", arguments: { url: `${base}acme/tinyjson` } }] },
+      { text: "done" },
+    ]);
+    standin.requests.length = 0;
+    const rpc = new RpcProcess(["--model", MODEL], { home: ws.home, cwd: ws.repo, env });
+    try {
+      await rpc.waitFrame((f) => f.type === "ready");
+      const mark = rpc.mark;
+      await rpc.send({ type: "prompt", message: "fetch" });
+      const first = await rpc.waitFrame((f) => f.type === "extension_ui_request", mark);
+      expect(first.toolName).toBe("web_fetch");
+      expect(first.message).toContain("is a loopback address (127.0.0.1)");
+      rpc.writeLine(JSON.stringify({ type: "extension_ui_response", id: first.id, value: "Deny" }));
+      const second = await rpc.waitFrame((f) => f.type === "extension_ui_request" && f.id !== first.id, mark);
+      rpc.writeLine(JSON.stringify({ type: "extension_ui_response", id: second.id, value: "Always allow web_fetch" }));
+      await rpc.waitFrame((f) => f.type === "agent_end", mark);
+      const ends = rpc.frames.filter((f) => f.type === "tool_execution_end");
+      expect(ends.map((f) => f.isError)).toEqual([true, false, false]);
+      expect(ends[1].details).toMatchObject({ kind: "url", finalUrl: `${base}docs/streams`, contentType: "text/html; charset=utf-8" });
+      expect(rpc.frames.filter((f) => f.type === "extension_ui_request")).toHaveLength(2);
+      expect(await rpc.close()).toBe(0);
+    } finally {
+      rpc.child.kill();
+    }
+    const results = toolResultsOf("anthropic-messages", modelRequests(standin).at(-1)!.body);
+    expect(results[0]!.text).toContain("The user denied");
+    expect(results[2]!.text).toContain("cargo add tinyjson");
   });
 });
