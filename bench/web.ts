@@ -154,7 +154,7 @@ async function main(): Promise<void> {
     const pdfCost = await toolCost(ctx, { name: "read", arguments: { path: "hundred.pdf" } }, 7);
     console.error(`  ${pdfCost.toolMs} ms, peak RSS ${pdfCost.peakRssMB} MB`);
 
-    const result = { date: new Date().toISOString(), htmlBytes: html.length, pdfBytes: pdf.length, startup, fetchToMarkdown: fetchCost, pdfText: pdfCost };
+    const result = { date: new Date().toISOString(), load: (await Bun.file("/proc/loadavg").text()).split(" ")[0], htmlBytes: html.length, pdfBytes: pdf.length, startup, fetchToMarkdown: fetchCost, pdfText: pdfCost };
     writeFileSync(join(RESULTS, "web.json"), `${JSON.stringify(result, null, 2)}\n`);
     writeFileSync(join(RESULTS, "web.md"), markdown(result));
   } finally {
@@ -166,7 +166,9 @@ async function main(): Promise<void> {
 function markdown(r: any): string {
   return `# Web and document tools
 
-Measured by \`bun bench/web.ts\` on dist/omp, on this 2-core machine shared with other work (medians).
+Measured by \`bun bench/web.ts\` on dist/omp, on this 2-core machine shared with other work (medians; load average
+${r.load} while it ran, so absolute times are several times what a quiet machine gives: the conversion alone took
+0.56 s in-process on a quieter moment).
 
 | measure | result | goal | |
 | --- | --- | --- | --- |

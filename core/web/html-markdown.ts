@@ -1,7 +1,14 @@
+/** Turndown takes a string or a DOM node; a linkedom node spares it serializing and parsing the page again (half its time). */
+type Converter = { turndown(input: string | object): string };
+
 /**
  * HTML to Markdown of a page's main content: linkedom parses (no browser, fast on big pages),
  * Readability picks the article out of the navigation, ads and footers (Firefox's reader view),
- * Turndown with GitHub-flavoured tables writes Markdown. All three are imported on the first page.
+ * Turndown writes Markdown. All three are imported on the first page.
+ *
+ * Chosen by measurement on a 2 MB documentation page (bench/web.ts): node-html-markdown took 3.6 s
+ * where Turndown took 0.8 s; turndown-plugin-gfm's table rules doubled Turndown's time, so tables,
+ * strikethrough and highlighted code have small rules of their own here.
  */
 export interface PageMarkdown {
   title: string | undefined;
@@ -10,59 +17,103 @@ export interface PageMarkdown {
   wholePage: boolean;
 }
 
-/** Beyond this, Readability's scoring gets slow; such pages are converted whole. */
-const READABILITY_MAX_ELEMENTS = 20_000;
+/**
+ * Past this many elements Readability's scoring takes seconds (1.4 s for 34,000); such a page's
+ * <main> or <article> is taken as its content instead, or the whole body without its chrome.
+ */
+const READABILITY_MAX_ELEMENTS = 8_000;
+/** Site chrome dropped when a page is converted without Readability; inside <main> a <header> or <footer> is the article's own. */
+const CHROME = "script, style, noscript, template, svg, nav, header, footer, aside, iframe, form, [role=navigation], [role=banner], [role=contentinfo]";
+const INNER_CHROME = "script, style, noscript, template, svg, nav, aside, iframe, form, [role=navigation]";
+
+type Node = { nodeName: string; textContent: string | null; getAttribute(name: string): string | null; parentNode: Node | null; childNodes: ArrayLike<Node> };
+type Dom = { querySelector(selector: string): (Node & { innerHTML: string; remove(): void }) | null; querySelectorAll(selector: string): ArrayLike<Node & { remove(): void; setAttribute(name: string, value: string): void }> };
 
 export async function htmlToMarkdown(html: string, baseUrl: string): Promise<PageMarkdown> {
-  const [{ parseHTML }, { Readability }, turndown] = await Promise.all([import("linkedom"), import("@mozilla/readability"), converter()]);
-  const { document } = parseHTML(html);
+  const [{ parseHTML }, turndown] = await Promise.all([import("linkedom"), converter()]);
+  const { document } = parseHTML(html) as unknown as { document: Dom };
   absolutize(document, baseUrl);
   const title = document.querySelector("title")?.textContent?.trim() || undefined;
-  let article: { title?: string | null; content?: string | null } | null = null;
-  if (document.getElementsByTagName("*").length <= READABILITY_MAX_ELEMENTS) {
+  if (document.querySelectorAll("*").length <= READABILITY_MAX_ELEMENTS) {
+    const { Readability } = await import("@mozilla/readability");
+    let article: { title?: string | null; content?: string | null } | null = null;
     try {
-      // Readability changes the document it is given; the whole-page fallback needs the original.
-      article = new Readability(parseHTML(document.toString()).document as never, { charThreshold: 200, keepClasses: true }).parse();
+      article = new Readability(document as never, { charThreshold: 200, keepClasses: true }).parse();
     } catch {
       article = null;
     }
+    if (article?.content) return { title: article.title?.trim() || title, markdown: tidy(turndown.turndown(article.content)), wholePage: false };
+    // Readability changed the document it was given: the fallback starts from the page again.
+    return wholePage((parseHTML(html) as unknown as { document: Dom }).document, baseUrl, title, turndown);
   }
-  if (article?.content) {
-    return { title: article.title?.trim() || title, markdown: tidy(turndown.turndown(article.content)), wholePage: false };
+  const main = document.querySelector("main, [role=main], article");
+  if (main) {
+    for (const node of Array.from((main as unknown as Dom).querySelectorAll(INNER_CHROME))) node.remove();
+    return { title, markdown: tidy(turndown.turndown(main)), wholePage: false };
   }
-  for (const node of [...document.querySelectorAll("script, style, noscript, template, svg, nav, footer, iframe")]) node.remove();
-  const body = document.querySelector("body") ?? document.documentElement;
-  return { title, markdown: tidy(turndown.turndown(body?.innerHTML ?? "")), wholePage: true };
+  return wholePage(document, baseUrl, title, turndown);
 }
 
-let cached: Promise<{ turndown(html: string): string }> | undefined;
+function wholePage(document: Dom, baseUrl: string, title: string | undefined, turndown: Converter): PageMarkdown {
+  absolutize(document, baseUrl);
+  for (const node of Array.from(document.querySelectorAll(CHROME))) node.remove();
+  const body = document.querySelector("body");
+  return { title, markdown: tidy(body ? turndown.turndown(body) : ""), wholePage: true };
+}
 
-function converter(): Promise<{ turndown(html: string): string }> {
+/** An HTML fragment (a Word document's, an e-book chapter's) as Markdown, without picking a main part. */
+export async function htmlFragmentToMarkdown(html: string): Promise<string> {
+  return tidy((await converter()).turndown(html));
+}
+
+let cached: Promise<Converter> | undefined;
+
+function converter(): Promise<Converter> {
   cached ??= (async () => {
-    const [{ default: TurndownService }, gfm] = await Promise.all([import("turndown"), import("turndown-plugin-gfm")]);
+    const { default: TurndownService } = await import("turndown");
     const service = new TurndownService({ headingStyle: "atx", codeBlockStyle: "fenced", bulletListMarker: "-", emDelimiter: "*" });
-    service.use(gfm.gfm);
     service.remove(["script", "style", "noscript", "template"]);
-    // Code blocks keep their language (GitHub, docs generators: class="language-ts").
+    const cellText = (content: string) => content.replace(/\n+/g, " ").replace(/\|/g, "\\|").trim();
+    service.addRule("tableCell", { filter: ["th", "td"], replacement: (content) => ` ${cellText(content)} |` });
+    service.addRule("tableRow", {
+      filter: "tr",
+      replacement: (content, node) => {
+        const row = `|${content}\n`;
+        // The first row is the header (Markdown tables need one), whether or not it is in a <thead>.
+        let table = (node as unknown as Node).parentNode;
+        while (table && table.nodeName !== "TABLE") table = table.parentNode;
+        const first = (table as unknown as Dom | null)?.querySelector("tr");
+        if (first !== (node as unknown)) return row;
+        const cells = Array.from((node as unknown as Node).childNodes).filter((child) => child.nodeName === "TD" || child.nodeName === "TH").length;
+        return `${row}|${" --- |".repeat(Math.max(1, cells))}\n`;
+      },
+    });
+    service.addRule("tableSection", { filter: ["thead", "tbody", "tfoot"], replacement: (content) => content });
+    service.addRule("table", { filter: "table", replacement: (content) => `\n\n${content.replace(/\n{2,}/g, "\n").trim()}\n\n` });
+    service.addRule("strikethrough", { filter: ["del", "s", "strike" as "s"], replacement: (content) => `~~${content}~~` });
+    // Code blocks keep their language: class="language-ts" on <code> (docs generators) or
+    // highlight-source-rust on the <pre>'s parent (GitHub).
     service.addRule("fencedWithLanguage", {
-      filter: (node) => node.nodeName === "PRE" && node.firstChild?.nodeName === "CODE",
+      filter: (node) => node.nodeName === "PRE",
       replacement: (_content, node) => {
-        const code = node.firstChild as unknown as { getAttribute(name: string): string | null; textContent: string | null };
-        const language = /(?:language|lang)-([\w+-]+)/.exec(code.getAttribute("class") ?? "")?.[1] ?? "";
-        const text = code.textContent ?? "";
+        const pre = node as unknown as Node;
+        const code = pre.childNodes[0]?.nodeName === "CODE" ? pre.childNodes[0] : undefined;
+        const classes = `${code?.getAttribute("class") ?? ""} ${pre.getAttribute("class") ?? ""} ${pre.parentNode?.getAttribute?.("class") ?? ""}`;
+        const language = /(?:language|lang|highlight-source)-([\w+-]+)/.exec(classes)?.[1] ?? "";
+        const text = (code ?? pre).textContent ?? "";
         const fence = text.includes("```") ? "~~~~" : "```";
         return `\n\n${fence}${language}\n${text.replace(/\n$/, "")}\n${fence}\n\n`;
       },
     });
-    return service;
+    return service as Converter;
   })();
   return cached;
 }
 
 /** Links and images point where they did on the page, not at the Markdown's nowhere. */
-function absolutize(document: { querySelectorAll(selector: string): Iterable<{ getAttribute(name: string): string | null; setAttribute(name: string, value: string): void }> }, baseUrl: string): void {
+function absolutize(document: Dom, baseUrl: string): void {
   for (const [selector, attribute] of [["a[href]", "href"], ["img[src]", "src"]] as const) {
-    for (const element of document.querySelectorAll(selector)) {
+    for (const element of Array.from(document.querySelectorAll(selector))) {
       const value = element.getAttribute(attribute);
       if (!value || value.startsWith("#") || /^(javascript|data):/i.test(value)) continue;
       try {
@@ -76,9 +127,4 @@ function absolutize(document: { querySelectorAll(selector: string): Iterable<{ g
 
 function tidy(markdown: string): string {
   return markdown.replace(/\n{3,}/g, "\n\n").trim();
-}
-
-/** An HTML fragment (a Word document's, an e-book chapter's) as Markdown, without picking a main part. */
-export async function htmlFragmentToMarkdown(html: string): Promise<string> {
-  return tidy((await converter()).turndown(html));
 }
