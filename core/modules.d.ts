@@ -3,3 +3,9 @@ declare module "*.md" {
   const text: string;
   export default text;
 }
+
+/** Turndown's browser build: the same API, without the HTML parser its Node build carries (see html-markdown.ts). */
+declare module "turndown/lib/turndown.browser.es.js" {
+  import TurndownService from "turndown";
+  export default TurndownService;
+}
