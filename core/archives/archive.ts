@@ -1,7 +1,9 @@
+import { statSync } from "node:fs";
 import { formatBytes } from "../tools/format.ts";
 import { ArchiveError } from "./archive-error.ts";
 import { isZipPath } from "./detect.ts";
-import { MAX_ARCHIVE_ENTRIES, MAX_MEMBER_BYTES } from "./limits.ts";
+import { MAX_MEMBER_BYTES } from "./limits.ts";
+import { walkTar } from "./tar.ts";
 import { fileAccess, readZipEntry, type ZipEntry, zipEntries } from "./zip.ts";
 
 export interface ArchiveEntry {
@@ -66,40 +68,31 @@ async function openZip(file: string, name: string): Promise<OpenArchive> {
 }
 
 async function openTar(file: string, name: string): Promise<OpenArchive> {
-  const { t } = await import("tar");
+  const packedSize = statSync(file).size;
   const entries: ArchiveEntry[] = [];
-  try {
-    await t({
-      file,
-      onReadEntry: (entry) => {
-        if (entries.length >= MAX_ARCHIVE_ENTRIES) throw new ArchiveError("too-large", `${name} has more than ${MAX_ARCHIVE_ENTRIES} entries; list it with bash (tar tf) instead.`);
-        const normal = normalizeStored(entry.path);
-        entries.push({ path: normal.path, size: entry.size ?? 0, directory: entry.type === "Directory", ...(normal.unsafe ? { unsafe: normal.unsafe } : {}) });
-        entry.resume();
-      },
-    });
-  } catch (error) {
-    if (error instanceof ArchiveError) throw error;
-    throw new ArchiveError("corrupt", `${name} is not a readable tar archive (${(error as Error).message}); it may be damaged or another format.`, { cause: error });
-  }
+  await walkTar(file, name, packedSize, (member) => {
+    const normal = normalizeStored(member.name);
+    entries.push({ path: normal.path, size: member.size, directory: member.type === "directory", ...(normal.unsafe ? { unsafe: normal.unsafe } : {}) });
+    return "skip";
+  });
   return {
     entries,
     async read(path) {
       const wanted = entries.find((entry) => entry.path === path && !entry.directory && !entry.unsafe);
       if (!wanted) throw new ArchiveError("not-found", `${name} has no file ${path}.`);
       if (wanted.size > MAX_MEMBER_BYTES) throw new ArchiveError("too-large", `${name}:${path} is ${formatBytes(wanted.size)}, over the ${formatBytes(MAX_MEMBER_BYTES)} limit for one member; extract it with bash (tar xf … -O) if you need it.`);
-      const chunks: Buffer[] = [];
-      let found = false;
-      await t({
+      let data: Uint8Array = new Uint8Array(0);
+      await walkTar(
         file,
-        onReadEntry: (entry) => {
-          if (!found && normalizeStored(entry.path).path === path && !normalizeStored(entry.path).unsafe && entry.type !== "Directory") {
-            found = true;
-            entry.on("data", (chunk: Buffer) => chunks.push(chunk));
-          } else entry.resume();
+        name,
+        packedSize,
+        (member) => {
+          const normal = normalizeStored(member.name);
+          return normal.path === path && !normal.unsafe && member.type !== "directory" ? "read" : "skip";
         },
-      });
-      return Buffer.concat(chunks);
+        (bytes) => (data = bytes),
+      );
+      return data;
     },
     close: async () => {},
   };

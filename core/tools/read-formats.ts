@@ -86,6 +86,7 @@ function listArchive(shown: string, dir: string, children: { name: string; size:
   const limit = range.limit ?? READ_DIR_DEFAULT_LIMIT;
   const page = children.slice(first - 1, first - 1 + limit);
   const label = `${shown}:${dir ? `${dir}/` : ""}`;
+  if (children.length === 0) return textResult(`${label} is an empty archive folder.`, { kind: "archive", entries: 0 });
   let text = `${label} (archive folder, ${plural(children.length, "entry", "entries")})\n${page.map((child) => (child.directory ? `${child.name}/` : `${child.name} (${formatBytes(child.size)})`)).join("\n")}`;
   if (first - 1 + page.length < children.length) text += `\n\n[Showing entries ${first}-${first - 1 + page.length} of ${children.length}. Use offset=${first + page.length} to see more.]`;
   const unsafe = entries.filter((entry) => entry.unsafe).map((entry) => JSON.stringify(entry.unsafe));
