@@ -42,7 +42,9 @@ function documentResult(shown: string, path: string, kind: DocumentKind, content
   } else if (content.pages) note = `${plural(content.pages.length, "page")}; read ${shown}:A-B for pages A to B`;
   const paged = readTextOf(shown, text, pageRange);
   const body = paged.content[0]?.type === "text" ? paged.content[0].text : "";
-  const header = `${shown} (${kind.toUpperCase()} converted to text${note ? `, ${note}` : ""})`;
+  // Text formats can be edited: the model needs their own lines for that.
+  const raw = kind === "csv" || kind === "tsv" || kind === "ipynb" ? `; ${shown}:raw for its own text, to edit it` : "";
+  const header = `${shown} (${kind.toUpperCase()} converted to text${note ? `, ${note}` : ""}${raw})`;
   const images = content.images.map((image) => ({ type: "image" as const, data: image.data, mimeType: image.mimeType }));
   return {
     content: [{ type: "text", text: `${header}\n${body}` }, ...images],
