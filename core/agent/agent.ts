@@ -391,6 +391,8 @@ export class Agent {
         idleTimeoutMs: this.options.retry?.idleTimeoutMs,
         sessionId: this.writer?.header.id,
         onRequest: this.session.onRequest,
+        // The model's own search stands in only where omp's web_search (a configured provider) is absent.
+        ...(this.options.web?.nativeSearch && !this.tools.some((tool) => tool.name === "web_search") ? { nativeWebSearch: true } : {}),
       },
       (event) => this.emit(event),
       (text) => this.redact(text),

@@ -107,6 +107,11 @@ export const Settings = z.strictObject({
       /** How long a fetched page is served from the page cache (0: never cached). */
       cacheTtlSeconds: z.number().int().min(0).default(900),
       /**
+       * With no search provider configured, let Anthropic models search with their server-side
+       * web_search tool (billed by Anthropic per search); answers keep their citations as links.
+       */
+      nativeSearch: z.boolean().default(false),
+      /**
        * Search providers beside their environment variables (BRAVE_API_KEY, EXA_API_KEY,
        * TAVILY_API_KEY, PERPLEXITY_API_KEY, JINA_API_KEY, KAGI_API_KEY, SEARXNG_URL). `provider`
        * picks one when several are configured; `baseUrl` points a provider elsewhere (a proxy, a mirror).

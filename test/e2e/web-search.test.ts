@@ -113,4 +113,23 @@ describe("web_search", () => {
     expect(tools).toContain("web_fetch");
     expect(tools).not.toContain("web_search");
   });
+
+  test("web.nativeSearch: an Anthropic model gets its server-side web_search; the answer keeps its citations as links; a configured provider takes precedence", async () => {
+    const ws = workspace();
+    mkdirSync(join(ws.home, ".omp", "agent"), { recursive: true });
+    writeFileSync(join(ws.home, ".omp", "agent", "config.yml"), "web:\n  nativeSearch: true\n");
+    standin.setScript([{ webSearch: { query: "bun 1.2 release", results: [{ url: "https://bun.example/blog/bun-v1.2", title: "Bun 1.2" }] }, text: "Bun 1.2 added a built-in Postgres client." }]);
+    standin.requests.length = 0;
+    const run = await runAgent(["-p", "--model", MODEL, "what is new in bun 1.2"], { home: ws.home, cwd: ws.repo, env });
+    expect(run.code).toBe(0);
+    expect(run.stdout).toContain("Bun 1.2 added a built-in Postgres client. [[1]](https://bun.example/blog/bun-v1.2)");
+    const tools = modelRequests(standin)[0]!.body.tools;
+    expect(tools[0]).toEqual({ type: "web_search_20250305", name: "web_search", max_uses: 5 });
+    standin.setScript([{ text: "ok" }]);
+    standin.requests.length = 0;
+    await runAgent(["-p", "--model", MODEL, "x"], { home: ws.home, cwd: ws.repo, env: { ...env, BRAVE_API_KEY: KEY } });
+    const withProvider = modelRequests(standin)[0]!.body.tools;
+    expect(withProvider.some((tool: any) => tool.type === "web_search_20250305")).toBe(false);
+    expect(withProvider.filter((tool: any) => tool.name === "web_search")).toHaveLength(1);
+  });
 });

@@ -51,8 +51,10 @@ export function anthropicRequestBody(model: Model, context: Context, options: St
   if (system.length > 0) body.system = system;
   body.messages = convertMessages(model, context.messages);
 
-  if (context.tools.length > 0) {
-    const tools: Block[] = context.tools.map((t) => ({ name: t.name, description: t.description, input_schema: t.parameters }));
+  // Anthropic's server-side search runs on their side; its results come back as citations.
+  const server: Block[] = options.nativeWebSearch ? [{ type: "web_search_20250305", name: "web_search", max_uses: 5 }] : [];
+  if (context.tools.length > 0 || server.length > 0) {
+    const tools: Block[] = [...server, ...context.tools.map((t) => ({ name: t.name, description: t.description, input_schema: t.parameters }))];
     tools[tools.length - 1]!.cache_control = CACHE;
     body.tools = tools;
   }
@@ -168,7 +170,7 @@ class AnthropicDecoder implements StreamDecoder {
         break;
       case "content_block_stop": {
         const index = this.blocks.get(data.index as number);
-        if (index !== undefined) this.out.end(index);
+        if (index !== undefined) this.endBlock(index);
         break;
       }
       case "message_delta":
@@ -214,6 +216,31 @@ class AnthropicDecoder implements StreamDecoder {
     else if (delta.type === "thinking_delta") this.out.appendThinking(index, delta.thinking as string);
     else if (delta.type === "signature_delta") this.out.setThinkingSignature(index, delta.signature as string, true);
     else if (delta.type === "input_json_delta") this.out.appendToolArguments(index, delta.partial_json as string);
+    else if (delta.type === "citations_delta") this.citation(index, delta.citation as Block | undefined);
+  }
+
+  /**
+   * A server-side web search's source for the text just streamed, kept in the text as a Markdown
+   * link (each source numbered once per reply), so every front end and the next request carry it.
+   */
+  private readonly sources = new Map<string, number>();
+  /** Citations arrive before the text they back; their links are added when the block ends. */
+  private readonly cited = new Map<number, string[]>();
+  private citation(index: number, citation: Block | undefined): void {
+    const url = typeof citation?.url === "string" ? citation.url : undefined;
+    if (!url) return;
+    let number = this.sources.get(url);
+    if (number === undefined) this.sources.set(url, (number = this.sources.size + 1));
+    const links = this.cited.get(index) ?? [];
+    if (!links.includes(url)) links.push(url);
+    this.cited.set(index, links);
+  }
+
+  private endBlock(index: number): void {
+    const links = this.cited.get(index);
+    if (links) this.out.appendText(index, links.map((url) => ` [[${this.sources.get(url)}]](${url})`).join(""));
+    this.cited.delete(index);
+    this.out.end(index);
   }
 
   /** Counts are cumulative; message_delta may repeat input counts, or carry only output_tokens. */

@@ -22,6 +22,11 @@ export interface Reply {
   /** OpenAI-compatible format: stream the thinking as OpenRouter's signed reasoning_details too. */
   reasoningDetails?: boolean;
   toolCalls?: ScriptedToolCall[];
+  /**
+   * Anthropic format: a server-side web search before the text (server_tool_use, then its
+   * web_search_tool_result), the text backed by citations of these results.
+   */
+  webSearch?: { query: string; results: { url: string; title: string }[] };
   usage?: ScriptedUsage;
   /** Default: `toolUse` when there are tool calls, else `stop`. */
   stop?: "stop" | "length" | "toolUse";

@@ -134,6 +134,7 @@ compaction:
       "web.maxBytes",
       "web.timeoutSeconds",
       "web.cacheTtlSeconds",
+      "web.nativeSearch",
       "web.search.provider",
       "web.search.apiKey",
       "web.search.baseUrl",
