@@ -107,8 +107,9 @@ export const Settings = z.strictObject({
       /** How long a fetched page is served from the page cache (0: never cached). */
       cacheTtlSeconds: z.number().int().min(0).default(900),
       /**
-       * With no search provider configured, let Anthropic models search with their server-side
-       * web_search tool (billed by Anthropic per search); answers keep their citations as links.
+       * With no search provider configured, let the model search with its provider's own tool
+       * (Anthropic's server-side web_search, OpenAI Responses' hosted web_search; billed by the
+       * provider per search); answers keep their citations as links.
        */
       nativeSearch: z.boolean().default(false),
       /**

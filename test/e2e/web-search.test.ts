@@ -132,4 +132,16 @@ describe("web_search", () => {
     expect(withProvider.some((tool: any) => tool.type === "web_search_20250305")).toBe(false);
     expect(withProvider.filter((tool: any) => tool.name === "web_search")).toHaveLength(1);
   });
+
+  test("web.nativeSearch on OpenAI Responses: the hosted web_search tool is offered, url_citation annotations become links", async () => {
+    const ws = workspace();
+    mkdirSync(join(ws.home, ".omp", "agent"), { recursive: true });
+    writeFileSync(join(ws.home, ".omp", "agent", "config.yml"), "web:\n  nativeSearch: true\n");
+    standin.setScript([{ webSearch: { query: "bun 1.2", results: [{ url: "https://bun.example/a", title: "A" }, { url: "https://bun.example/b", title: "B" }] }, text: "Two sources agree." }]);
+    standin.requests.length = 0;
+    const run = await runAgent(["-p", "--model", "openai/gpt-5", "what is new"], { home: ws.home, cwd: ws.repo, env: { OPENAI_BASE_URL: `${standin.url}/v1`, OPENAI_API_KEY: "sk-test" } });
+    expect(run.code).toBe(0);
+    expect(run.stdout).toContain("Two sources agree. [[1]](https://bun.example/a) [[2]](https://bun.example/b)");
+    expect(modelRequests(standin)[0]!.body.tools[0]).toEqual({ type: "web_search" });
+  });
 });

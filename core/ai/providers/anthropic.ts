@@ -1,4 +1,5 @@
 import type { AssistantBuilder } from "../assistant-builder.ts";
+import { CitationLinks } from "../citations.ts";
 import { ProviderError, formatProviderError, readErrorInfo } from "../http/errors.ts";
 import { type StreamDecoder, eventJson, requestHeaders, runProviderStream } from "../http/provider-stream.ts";
 import type { SseEvent } from "../http/sse.ts";
@@ -148,6 +149,8 @@ const STOP_REASONS: Record<string, StopReason> = {
 class AnthropicDecoder implements StreamDecoder {
   complete = false;
   private readonly blocks = new Map<number, number>();
+  /** Sources of Anthropic's server-side web search (see citations.ts). */
+  private readonly citations = new CitationLinks();
   private stopReason: string | undefined;
   private stopSequence: string | undefined;
 
@@ -216,30 +219,12 @@ class AnthropicDecoder implements StreamDecoder {
     else if (delta.type === "thinking_delta") this.out.appendThinking(index, delta.thinking as string);
     else if (delta.type === "signature_delta") this.out.setThinkingSignature(index, delta.signature as string, true);
     else if (delta.type === "input_json_delta") this.out.appendToolArguments(index, delta.partial_json as string);
-    else if (delta.type === "citations_delta") this.citation(index, delta.citation as Block | undefined);
-  }
-
-  /**
-   * A server-side web search's source for the text just streamed, kept in the text as a Markdown
-   * link (each source numbered once per reply), so every front end and the next request carry it.
-   */
-  private readonly sources = new Map<string, number>();
-  /** Citations arrive before the text they back; their links are added when the block ends. */
-  private readonly cited = new Map<number, string[]>();
-  private citation(index: number, citation: Block | undefined): void {
-    const url = typeof citation?.url === "string" ? citation.url : undefined;
-    if (!url) return;
-    let number = this.sources.get(url);
-    if (number === undefined) this.sources.set(url, (number = this.sources.size + 1));
-    const links = this.cited.get(index) ?? [];
-    if (!links.includes(url)) links.push(url);
-    this.cited.set(index, links);
+    else if (delta.type === "citations_delta") this.citations.add(index, (delta.citation as Block | undefined)?.url);
   }
 
   private endBlock(index: number): void {
-    const links = this.cited.get(index);
-    if (links) this.out.appendText(index, links.map((url) => ` [[${this.sources.get(url)}]](${url})`).join(""));
-    this.cited.delete(index);
+    const links = this.citations.take(index);
+    if (links) this.out.appendText(index, links);
     this.out.end(index);
   }
 

@@ -23,8 +23,9 @@ export interface Reply {
   reasoningDetails?: boolean;
   toolCalls?: ScriptedToolCall[];
   /**
-   * Anthropic format: a server-side web search before the text (server_tool_use, then its
-   * web_search_tool_result), the text backed by citations of these results.
+   * A provider-side web search before the text, the text backed by citations of its results:
+   * Anthropic's server_tool_use and web_search_tool_result blocks with citations_delta, or OpenAI
+   * Responses' web_search_call item with url_citation annotations.
    */
   webSearch?: { query: string; results: { url: string; title: string }[] };
   usage?: ScriptedUsage;
