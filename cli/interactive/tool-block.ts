@@ -112,7 +112,8 @@ export class ToolBlock implements Block {
     if (this.name === "grep" && typeof d.totalMatches === "number") return `${plural(d.totalMatches, "match", "matches")} in ${plural(Number(d.filesWithMatches), "file")}`;
     if (this.name === "find" && typeof d.totalMatches === "number") return plural(d.totalMatches, "path");
     if (this.name === "ls" && typeof d.files === "number") return `${plural(Number(d.directories), "dir")}, ${plural(d.files, "file")}`;
-    if (this.name === "read" && typeof d.endLine === "number") return `lines ${d.startLine}–${d.endLine} of ${d.totalLines}`;
+    if ((this.name === "read" || this.name === "web_fetch") && typeof d.endLine === "number") return `lines ${d.startLine}–${d.endLine} of ${d.totalLines}`;
+    if (this.name === "web_search" && Array.isArray(d.results)) return `${plural(d.results.length, "result")} · ${String(d.provider)}`;
     if ((this.name === "bash" || this.name === "shell") && typeof d.durationMs === "number") return `${(d.durationMs / 1000).toFixed(1)}s${d.exitCode ? ` · exit ${d.exitCode}` : ""}`;
     return "";
   }
@@ -188,6 +189,10 @@ function argumentSummary(name: string, args: Record<string, unknown>): string {
     }
     case "todo":
       return Array.isArray(args.todos) ? plural(args.todos.length, "item") : "";
+    case "web_fetch":
+      return (str("url") ?? "") + (typeof args.offset === "number" ? ` from line ${args.offset}` : "");
+    case "web_search":
+      return str("query") ?? "";
   }
   const json = JSON.stringify(args) ?? "";
   return sanitize(json === "{}" ? "" : json);

@@ -3,7 +3,7 @@ import type { Message } from "../ai/messages.ts";
 import type { Model, ThinkingLevel } from "../ai/model.ts";
 import type { SessionWriter } from "../session/writer.ts";
 import type { ApprovalGate } from "../tools/approval.ts";
-import type { EditorBridge, Tool } from "../tools/types.ts";
+import type { EditorBridge, Tool, WebSettings } from "../tools/types.ts";
 import type { ExtensionsFactory } from "./agent-extensions.ts";
 import type { Facts, RequestFrame } from "./request-frame.ts";
 
@@ -41,6 +41,8 @@ export interface AgentOptions {
   bashTimeoutSeconds?: number;
   /** `bash.autoBackgroundSeconds` and `bash.maxLogBytes`. */
   shell?: { autoBackgroundSeconds?: number; maxLogBytes?: number };
+  /** The `web` settings (web_fetch, web_search, URLs in read). */
+  web?: WebSettings;
   /** `retry.baseDelayMs` and `retry.idleTimeoutSeconds`, for every request. */
   retry?: { baseDelayMs: number; idleTimeoutMs: number };
   /** Model requests per run; undefined = no limit. */

@@ -400,6 +400,8 @@ export class Agent {
         idleTimeoutMs: this.options.retry?.idleTimeoutMs,
         sessionId: this.writer?.header.id,
         onRequest: this.session.onRequest,
+        // The model's own search stands in only where omp's web_search (a configured provider) is absent.
+        ...(this.options.web?.nativeSearch && !this.tools.some((tool) => tool.name === "web_search") ? { nativeWebSearch: true } : {}),
       },
       (event) => this.emit(event),
       (text) => this.redact(text),
@@ -422,6 +424,8 @@ export class Agent {
         ...(this.options.shell ? { shell: this.options.shell } : {}),
         agent: this,
         ...(this.options.editor ? { editor: this.options.editor } : {}),
+        ...(this.options.web ? { web: this.options.web } : {}),
+        approve: (toolName, key, summary, asEffect) => this.options.gate.ask(toolName, asEffect ?? "network", key, summary, asEffect !== undefined),
       },
       gate: this.options.gate,
       hooks: this.extensions?.toolHooks,

@@ -355,6 +355,7 @@ export class Runtime {
       maxRetries: settings.retry.maxRetries,
       bashTimeoutSeconds: settings.bash.timeoutSeconds,
       shell: { autoBackgroundSeconds: settings.bash.autoBackgroundSeconds, maxLogBytes: settings.bash.maxLogBytes },
+      web: settings.web,
       retry: { baseDelayMs: settings.retry.baseDelayMs, idleTimeoutMs: settings.retry.idleTimeoutSeconds * 1000 },
       maxTurns: this.options.maxTurns,
       announceModel: resumedModel !== modelId,

@@ -46,6 +46,8 @@ export interface StreamOptions extends RequestControls {
   onRequest?: () => void;
   /** Session id for providers' prompt-cache affinity. */
   sessionId?: string;
+  /** Offer the provider's own server-side web search (Anthropic's web_search tool), where it has one. */
+  nativeWebSearch?: boolean;
 }
 
 /**

@@ -108,6 +108,39 @@ export const Settings = z.strictObject({
       mode: EditMode.optional(),
     })
     .prefault({}),
+  web: z
+    .strictObject({
+      /**
+       * Hosts (names or IP addresses, optionally `host:port`) web_fetch may reach although they are
+       * private, loopback or link-local; any other such address needs the user's approval.
+       */
+      allowHosts: z.array(z.string().min(1)).default([]),
+      /** The largest body web_fetch downloads; a bigger one is an error, never cut silently. */
+      maxBytes: z.number().int().min(1024).default(10 * 1024 * 1024),
+      /** Time for a whole fetch, redirects included. */
+      timeoutSeconds: z.number().int().min(1).max(600).default(30),
+      /** How long a fetched page is served from the page cache (0: never cached). */
+      cacheTtlSeconds: z.number().int().min(0).default(900),
+      /**
+       * With no search provider configured, let the model search with its provider's own tool
+       * (Anthropic's server-side web_search, OpenAI Responses' hosted web_search; billed by the
+       * provider per search); answers keep their citations as links.
+       */
+      nativeSearch: z.boolean().default(false),
+      /**
+       * Search providers beside their environment variables (BRAVE_API_KEY, EXA_API_KEY,
+       * TAVILY_API_KEY, PERPLEXITY_API_KEY, JINA_API_KEY, KAGI_API_KEY, SEARXNG_URL). `provider`
+       * picks one when several are configured; `baseUrl` points a provider elsewhere (a proxy, a mirror).
+       */
+      search: z
+        .strictObject({
+          provider: z.enum(["brave", "exa", "tavily", "perplexity", "jina", "kagi", "searxng"]).optional(),
+          apiKey: z.string().min(1).optional(),
+          baseUrl: z.string().min(1).optional(),
+        })
+        .prefault({}),
+    })
+    .prefault({}),
 });
 export type Settings = z.output<typeof Settings>;
 /** What a settings file or a runtime override may contain: every key optional. */

@@ -14,6 +14,7 @@ import { expandHome } from "../paths.ts";
 import type { Approver } from "../tools/approval.ts";
 import { isDirectory } from "../tools/paths.ts";
 import { type ToolSelection, builtinTools, selectTools } from "../tools/registry.ts";
+import { searchChoice } from "../web/search/configured.ts";
 import type { EditorBridge } from "../tools/types.ts";
 import type { ThinkingLevel } from "../ai/model.ts";
 
@@ -91,7 +92,8 @@ export async function assembleSession(spec: SessionSpec): Promise<AssembledSessi
   const toolSelection = spec.toolSelection ?? {};
   // The skill tool is not a built-in: `--tools read,skill` names it, and only then does a tool list include it.
   const skillTool = skillToolWanted(toolSelection, settings.tools.disabled);
-  const builtins = builtinTools();
+  // web_search is offered only when a search provider is configured: no dead tool in the request.
+  const builtins = builtinTools({ webSearch: searchChoice(settings.web.search, env) !== undefined });
   const registry = new Extensions({ cwd, env });
   const extensions = await sessionExtensions({
     cwd,

@@ -56,7 +56,7 @@ export const HostOwnEvent = z.discriminatedUnion("type", [
     type: z.literal("approval_request"),
     id: z.string(),
     toolName: z.string(),
-    effect: z.enum(["read", "write", "exec"]),
+    effect: z.enum(["read", "write", "exec", "network"]),
     input: z.unknown(),
     summary: z.string(),
     outside: z.array(z.string()).optional(),

@@ -11,13 +11,13 @@ export function parseApprovalMode(value: string): ApprovalMode {
   throw new OmpError(`Unknown approval mode ${JSON.stringify(value)}. Valid modes: ${APPROVAL_MODES.join(", ")}.`, { exitCode: 2 });
 }
 
-/** always-ask: every call; write: calls that change files or run commands; yolo: none. */
+/** always-ask: every call; write: calls that change files, run commands or reach the network; yolo: none. */
 export function needsApproval(tool: Pick<Tool, "effect">, mode: ApprovalMode): boolean {
   switch (mode) {
     case "always-ask":
       return true;
     case "write":
-      return tool.effect === "write" || tool.effect === "exec";
+      return tool.effect !== "read";
     case "yolo":
       return false;
   }
@@ -69,7 +69,7 @@ function cut(text: string): string {
 /** What a denied call tells the model when nobody could have approved it. */
 function noApproverMessage(tool: Pick<Tool, "name" | "effect">, mode: ApprovalMode): string {
   const fix =
-    tool.effect === "exec" || mode === "write"
+    tool.effect !== "read" && tool.effect !== "write" || mode === "write"
       ? "--approval-mode yolo"
       : "--approval-mode write (file changes allowed, commands still need approval) or --approval-mode yolo";
   return `${tool.name} was not run: it needs approval under --approval-mode ${mode}, and there is nobody to ask in this non-interactive run. Tell the user to rerun with ${fix} to allow it.`;
@@ -103,6 +103,25 @@ export class ApprovalGate {
     private readonly approver?: Approver,
     private readonly scope?: PathScope,
   ) {}
+
+  /**
+   * Asks about `summary` whatever the mode (a tool's own safety question, such as a fetch of a
+   * private address), or with `onlyIfModeAsks` as the mode treats `effect` (read fetching a URL is
+   * a network call); answers the user asks to remember hold for `key`.
+   */
+  async ask(toolName: string, effect: ToolEffect, key: string, summary: string, onlyIfModeAsks = false): Promise<ApprovalOutcome> {
+    if (onlyIfModeAsks && !needsApproval({ effect }, this.mode)) return { allow: true };
+    const known = this.remembered.get(key);
+    if (known === true) return { allow: true };
+    if (known === false) return { allow: false, message: `The user has denied ${key} for this session.` };
+    if (!this.approver) return { allow: false, message: `${summary}: this needs the user's approval, and there is nobody to ask in this non-interactive run.` };
+    const request = { toolName, effect, input: { summary }, summary };
+    this.onAsk?.(request);
+    const decision = await this.approver(request);
+    if (decision.remember) this.remembered.set(key, decision.allow);
+    if (decision.allow) return { allow: true };
+    return { allow: false, message: `The user denied: ${summary}.${decision.reason ? ` Reason: ${decision.reason}` : ""}` };
+  }
 
   /** `hookAsk`: a hook wants the user's word on this call whatever the mode says, for this reason. */
   async check(tool: Pick<Tool, "name" | "effect">, input: unknown, hookAsk?: { reason?: string }, toolCallId?: string): Promise<ApprovalOutcome> {

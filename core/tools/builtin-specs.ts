@@ -12,11 +12,13 @@ import { lsTool } from "./ls.ts";
 import { readTool } from "./read.ts";
 import { createTodoStore, createTodoTool } from "./todo.ts";
 import type { Tool, ToolDefinition } from "./types.ts";
+import { webFetchTool } from "./web-fetch.ts";
+import { webSearchTool } from "./web-search.ts";
 import { writeTool } from "./write.ts";
 
 /** Every built-in tool, in the order they are offered to the model (the todo tool with a store of its own). */
 export function builtinToolDefinitions(): ToolDefinition[] {
-  return [readTool, writeTool, editTool, bashTool, grepTool, findTool, lsTool, createTodoTool(createTodoStore()), jobTool];
+  return [readTool, writeTool, editTool, bashTool, grepTool, findTool, lsTool, createTodoTool(createTodoStore()), jobTool, webFetchTool, webSearchTool];
 }
 
 export type BuiltinToolSpec = Omit<Tool, "load">;

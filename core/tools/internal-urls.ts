@@ -6,7 +6,7 @@ export interface ReadRange {
   limit?: number;
 }
 
-/** Reads `<scheme>://…` paths that are not files: `mcp://<server>/<uri>` reads an MCP resource. */
+/** Reads `<scheme>://…` paths that are not files: `mcp://<server>/<uri>` an MCP resource, `omp://` omp's docs, `artifact://<id>` a saved output. */
 export type UrlReader = (url: string, range: ReadRange, context: ToolContext) => Promise<ToolResult>;
 
 /**
@@ -23,6 +23,12 @@ export function registerUrlReader(scheme: string, reader: UrlReader): () => void
   };
 }
 
+/** omp's own schemes, served by modules loaded on their first read. */
+const BUILTIN: Record<string, UrlReader> = {
+  omp: async (url, range, context) => (await import("./omp-docs.ts")).readOmpDocs(url, range, context),
+  artifact: async (url, range, context) => (await import("./artifacts.ts")).readArtifact(url, range, context),
+};
+
 /** Schemes `read` knows even when nothing serves them now, with what to tell the model then. */
 const UNSERVED: Record<string, string> = {
   mcp: "mcp:// paths read resources of MCP servers, and no MCP server is configured in this session (omp mcp add configures one).",
@@ -32,5 +38,5 @@ const UNSERVED: Record<string, string> = {
 export function urlReaderFor(path: string): UrlReader | string | undefined {
   const scheme = /^([a-z][a-z0-9+.-]*):\/\//i.exec(path)?.[1]?.toLowerCase();
   if (scheme === undefined) return undefined;
-  return readers.get(scheme) ?? UNSERVED[scheme];
+  return readers.get(scheme) ?? BUILTIN[scheme] ?? UNSERVED[scheme];
 }

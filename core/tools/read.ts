@@ -8,6 +8,9 @@ import { displayPath, notFoundMessage, resolveToolPath } from "./paths.ts";
 import { type ReadRange, urlReaderFor } from "./internal-urls.ts";
 import type { ToolContext, ToolDefinition, ToolResult } from "./types.ts";
 import { isDirEntry } from "../fs/dir-entry.ts";
+import { isArchivePath, isSqliteFile, isSqlitePath } from "../archives/detect.ts";
+import { documentKind } from "../documents/convert.ts";
+import { type ReadTarget, resolveReadTarget, SelectorError } from "./read-path.ts";
 
 export const READ_DEFAULT_LIMIT = 2000;
 export const READ_MAX_LINE_CHARS = 2000;
@@ -42,14 +45,25 @@ export const readTool: ToolDefinition<typeof schema> = {
     "A directory path returns its entries sorted, with a trailing / on subdirectories.",
     "Prefer this over cat/head/tail in bash. Read a file before editing it.",
     "A path mcp://<server>/<resource uri> reads a resource of that MCP server (the mcp_resources tool lists them, as such paths).",
+    "Also: http(s) URLs; PDF, DOCX, PPTX, XLSX, CSV, EPUB, .ipynb as text; a.zip/.tar/.tgz as folders (a.zip:inner/file); db.sqlite (:table, ?q=SELECT…); omp:// docs; artifact://<id>. Selectors: path:N, :A-B, :A+C (PDF: pages); :raw for unconverted.",
   ].join(" "),
   schema,
   effect: "read",
   async execute(input, context) {
+    if (/^https?:\/\//i.test(input.path)) return readUrl(input, context);
     const url = urlReaderFor(input.path);
     if (typeof url === "string") return errorResult(url);
     if (url) return url(input.path, input, context);
-    const path = resolveToolPath(context.cwd, input.path);
+    let target: ReadTarget;
+    try {
+      target = resolveReadTarget(context.cwd, input.path);
+    } catch (error) {
+      if (error instanceof SelectorError) return errorResult(error.message);
+      throw error;
+    }
+    const { path } = target;
+    if (target.range) input = { ...input, ...target.range };
+    if (target.sqlite || target.member !== undefined) return (await import("./read-formats.ts")).readFormatted(target, input, context);
     let stat: Stats;
     try {
       stat = statSync(path);
@@ -63,9 +77,19 @@ export const readTool: ToolDefinition<typeof schema> = {
     if (!stat.isFile()) {
       return errorResult(`${displayPath(context.cwd, path)} is not a regular file (a device, socket or pipe), so it cannot be read.`);
     }
+    if (!target.raw && (documentKind(path) || isArchivePath(path) || (isSqlitePath(path) && isSqliteFile(path)))) {
+      return (await import("./read-formats.ts")).readFormatted({ ...target, ...(isSqlitePath(path) && !isArchivePath(path) && !documentKind(path) ? { sqlite: { params: new URLSearchParams() } } : {}) }, input, context);
+    }
     return readFileAt(path, stat.size, input, context);
   },
 };
+
+/** An http(s) URL: the network effect asks where the approval mode wants it (read itself is a read). */
+async function readUrl(input: ReadInput, context: ToolContext): Promise<ToolResult> {
+  const approval = await context.approve?.("read", "read of web URLs", `read fetches ${input.path}`, "network");
+  if (approval && !approval.allow) return errorResult(approval.message);
+  return (await import("../web/fetch-page.ts")).fetchForModel({ url: input.path, offset: input.offset, limit: input.limit }, context, "read");
+}
 
 async function readHead(path: string): Promise<Uint8Array> {
   const handle = await open(path, "r");

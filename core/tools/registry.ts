@@ -8,6 +8,8 @@ import type { Tool, ToolImplementation } from "./types.ts";
 export interface BuiltinToolOptions {
   /** The session's todo list; a fresh one when absent. */
   todoStore?: TodoStore;
+  /** A search provider is configured: only then is web_search offered (no dead tool in the request). */
+  webSearch?: boolean;
 }
 
 /** Made when omp was bundled (see builtin-specs.ts), in the order the tools are offered to the model. */
@@ -23,6 +25,8 @@ const LOADERS: Record<string, (options: BuiltinToolOptions) => Promise<ToolImple
   find: () => import("./find.ts").then((module) => module.findTool),
   ls: () => import("./ls.ts").then((module) => module.lsTool),
   job: () => import("./job.ts").then((module) => module.jobTool),
+  web_fetch: () => import("./web-fetch.ts").then((module) => module.webFetchTool),
+  web_search: () => import("./web-search.ts").then((module) => module.webSearchTool),
   todo: ({ todoStore }) => import("./todo.ts").then((module) => module.createTodoTool(todoStore ?? module.createTodoStore())),
 };
 
@@ -46,7 +50,7 @@ export function withEditMode(tools: Tool[], mode: EditMode): Tool[] {
 
 /** Every built-in tool, in the order they are offered to the model; none of their code is loaded yet. */
 export function builtinTools(options: BuiltinToolOptions = {}): Tool[] {
-  return SPECS.map((spec) => {
+  return SPECS.filter((spec) => spec.name !== "web_search" || options.webSearch).map((spec) => {
     const load = LOADERS[spec.name]!;
     let implementation: Promise<ToolImplementation> | undefined;
     return { ...spec, load: () => (implementation ??= load(options)) };

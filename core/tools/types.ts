@@ -2,9 +2,16 @@ import type { z } from "zod";
 import type { Agent } from "../agent/agent.ts";
 import type { ImageContent, TextContent } from "../ai/messages.ts";
 import type { FileReadStore } from "./edit/read-store.ts";
+import type { Settings } from "../config/settings-schema.ts";
+import type { ApprovalOutcome } from "./approval.ts";
 
-/** What a tool may do, for approval modes: `write` needs approval under `write`, all under `always-ask`. */
-export type ToolEffect = "read" | "write" | "exec";
+export type WebSettings = Settings["web"];
+
+/**
+ * What a tool may do, for approval modes: under `write`, everything but `read` needs approval
+ * (`network`: a request that can carry data out); under `always-ask`, all.
+ */
+export type ToolEffect = "read" | "write" | "exec" | "network";
 
 export interface ToolContext {
   /** The session's working directory; relative paths resolve against it. */
@@ -28,6 +35,14 @@ export interface ToolContext {
   agent?: Agent;
   /** An editor's files and terminal (ACP clients that offer them): read, write, edit and bash go through it. */
   editor?: EditorBridge;
+  /** The `web` settings, for web_fetch, web_search and URLs in read. */
+  web?: WebSettings;
+  /**
+   * Asks the user about something beyond the call itself (a fetch of a private address), whatever
+   * the approval mode, or with `asEffect` only when the mode asks for that effect (read of a URL
+   * is a network call); `key` groups answers the user may remember. Absent: nobody can be asked.
+   */
+  approve?: (toolName: string, key: string, summary: string, asEffect?: ToolEffect) => Promise<ApprovalOutcome>;
 }
 
 /**

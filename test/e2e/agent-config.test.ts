@@ -201,7 +201,7 @@ describe("config files through the validated-config cache", () => {
       path: "/v1/chat/completions",
       model: "test-model",
       header: "one",
-      tools: ["edit", "grep", "ls", "read", "task", "write"],
+      tools: ["edit", "grep", "ls", "read", "task", "web_fetch", "write"],
       maxTokens: 1111,
     });
     const cache = readFileSync(cacheFile(home), "utf8");
@@ -222,7 +222,7 @@ describe("config files through the validated-config cache", () => {
       path: "/v1/chat/completions",
       model: "other-model",
       header: "two",
-      tools: ["bash", "edit", "find", "grep", "job", "task", "todo", "write"],
+      tools: ["bash", "edit", "find", "grep", "job", "task", "todo", "web_fetch", "write"],
       maxTokens: 2222,
     });
     expect(await runWithConfig(home, repo)).toEqual(third);
@@ -279,7 +279,7 @@ describe("tools and approval", () => {
     expect((await runAgent(["-p", "--no-tools", "--model", provider.model, "x"], { home, cwd: repo, env })).code).toBe(0);
     const [all, some, none] = modelRequests(standin).map((r) => r.body);
     const edit = provider.api === "openai-responses" ? "apply_patch" : "edit";
-    expect(toolNamesOf(provider.api, all).sort()).toEqual(["bash", edit, "find", "grep", "job", "ls", "read", "task", "todo", "write"].sort());
+    expect(toolNamesOf(provider.api, all).sort()).toEqual(["bash", edit, "find", "grep", "job", "ls", "read", "task", "todo", "web_fetch", "write"].sort());
     expect(toolNamesOf(provider.api, some)).toEqual(["read", "grep"]);
     expect(toolNamesOf(provider.api, none)).toEqual([]);
     expect(systemPromptOf(provider.api, some)).toContain("- grep:");
@@ -292,7 +292,8 @@ describe("tools and approval", () => {
     standin.requests.length = 0;
     expect((await runAgent(["-p", "--model", anthropic.model, "x"], { home, cwd: repo, env: anthropic.env(standin.url) })).code).toBe(0);
     const sent = modelRequests(standin)[0]!.body.tools.map((t: any) => ({ name: t.name, description: t.description, parameters: t.input_schema }));
-    expect(sent.slice(0, -1)).toEqual(builtinToolDefinitions().map(defineTool).map(toolSpec));
+    // web_search is offered only with a search provider configured (there is none here).
+    expect(sent.slice(0, -1)).toEqual(builtinToolDefinitions().filter((definition) => definition.name !== "web_search").map(defineTool).map(toolSpec));
     expect(sent.at(-1).name).toBe("task");
     expect(sent.at(-1).parameters).toEqual(taskParameters());
   });

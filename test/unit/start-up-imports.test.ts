@@ -8,7 +8,7 @@ import { heavyImports, staticGraph } from "../support/module-graph.ts";
 
 const ENTRIES = ["cli/main.ts", "cli/agent-argv.ts", "cli/agent.ts", "cli/interactive/index.ts", "cli/command-error.ts"];
 /** Packages and built-in modules that must stay off the start-up path. */
-const HEAVY = ["@agentclientprotocol/sdk", "zod", "yaml", "commander", "node:tty", "node:os", "node:crypto", "node:child_process", "bun:sqlite", "node:stream", "node:events"];
+const HEAVY = ["@agentclientprotocol/sdk", "zod", "yaml", "commander", "node:tty", "node:os", "node:crypto", "node:child_process", "bun:sqlite", "node:stream", "node:events", "@mozilla/readability", "linkedom", "turndown", "unpdf", "mammoth", "tar"];
 
 test("the agent command and the interactive mode load no zod, yaml, commander, node:os, node:tty or bun:sqlite up front", async () => {
   const graph = await staticGraph(ENTRIES);

@@ -49,8 +49,22 @@ function events(reply: Reply, context: RenderContext): string[] {
     out.push(frame({ type: "content_block_stop", index }));
     index++;
   }
+  if (reply.webSearch) {
+    const id = `srvtoolu_standin_${context.serial}`;
+    out.push(frame({ type: "content_block_start", index, content_block: { type: "server_tool_use", id, name: "web_search", input: {} } }));
+    out.push(frame({ type: "content_block_delta", index, delta: { type: "input_json_delta", partial_json: JSON.stringify({ query: reply.webSearch.query }) } }));
+    out.push(frame({ type: "content_block_stop", index }));
+    index++;
+    const content = reply.webSearch.results.map((r) => ({ type: "web_search_result", url: r.url, title: r.title, encrypted_content: "enc", page_age: null }));
+    out.push(frame({ type: "content_block_start", index, content_block: { type: "web_search_tool_result", tool_use_id: id, content } }));
+    out.push(frame({ type: "content_block_stop", index }));
+    index++;
+  }
   if (reply.text !== undefined) {
     out.push(frame({ type: "content_block_start", index, content_block: { type: "text", text: "" } }));
+    for (const result of reply.webSearch?.results ?? []) {
+      out.push(frame({ type: "content_block_delta", index, delta: { type: "citations_delta", citation: { type: "web_search_result_location", cited_text: reply.text, url: result.url, title: result.title, encrypted_index: "idx" } } }));
+    }
     for (const piece of split(reply.text)) out.push(frame({ type: "content_block_delta", index, delta: { type: "text_delta", text: piece } }));
     out.push(frame({ type: "content_block_stop", index }));
     index++;

@@ -36,14 +36,25 @@ function events(reply: Reply, context: RenderContext): string[] {
     output.push(item);
   }
 
+  if (reply.webSearch) {
+    const at = output.length;
+    const item = { id: `ws_standin_${context.serial}`, type: "web_search_call", status: "completed", action: { type: "search", query: reply.webSearch.query } };
+    emit("response.output_item.added", { output_index: at, item: { ...item, status: "in_progress" } });
+    emit("response.web_search_call.completed", { output_index: at, item_id: item.id });
+    emit("response.output_item.done", { output_index: at, item });
+    output.push(item);
+  }
+
   if (reply.text !== undefined) {
     const at = output.length;
     const item_id = `msg_standin_${context.serial}`;
     emit("response.output_item.added", { output_index: at, item: { id: item_id, type: "message", status: "in_progress", role: "assistant", content: [] } });
     emit("response.content_part.added", { item_id, output_index: at, content_index: 0, part: { type: "output_text", text: "", annotations: [] } });
     for (const delta of split(reply.text)) emit("response.output_text.delta", { item_id, output_index: at, content_index: 0, delta, logprobs: [] });
+    const annotations = (reply.webSearch?.results ?? []).map((r) => ({ type: "url_citation", url: r.url, title: r.title, start_index: 0, end_index: reply.text!.length }));
+    for (const [annotation_index, annotation] of annotations.entries()) emit("response.output_text.annotation.added", { item_id, output_index: at, content_index: 0, annotation_index, annotation });
     emit("response.output_text.done", { item_id, output_index: at, content_index: 0, text: reply.text, logprobs: [] });
-    const part = { type: "output_text", text: reply.text, annotations: [] };
+    const part = { type: "output_text", text: reply.text, annotations };
     emit("response.content_part.done", { item_id, output_index: at, content_index: 0, part });
     const item = { id: item_id, type: "message", status: "completed", role: "assistant", content: [part] };
     emit("response.output_item.done", { output_index: at, item });

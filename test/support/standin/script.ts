@@ -22,6 +22,12 @@ export interface Reply {
   /** OpenAI-compatible format: stream the thinking as OpenRouter's signed reasoning_details too. */
   reasoningDetails?: boolean;
   toolCalls?: ScriptedToolCall[];
+  /**
+   * A provider-side web search before the text, the text backed by citations of its results:
+   * Anthropic's server_tool_use and web_search_tool_result blocks with citations_delta, or OpenAI
+   * Responses' web_search_call item with url_citation annotations.
+   */
+  webSearch?: { query: string; results: { url: string; title: string }[] };
   usage?: ScriptedUsage;
   /** Default: `toolUse` when there are tool calls, else `stop`. */
   stop?: "stop" | "length" | "toolUse";

@@ -123,6 +123,8 @@ compaction:
       "compaction.reserveTokens",
       "compaction.keepRecentTokens",
       "bash.timeoutSeconds",
+      "bash.autoBackgroundSeconds",
+      "bash.maxLogBytes",
       "update.channel",
       "update.checkForUpdates",
       "auth.broker.url",
@@ -131,6 +133,14 @@ compaction:
       "sessionDir",
       "hooks",
       "edit.mode",
+      "web.allowHosts",
+      "web.maxBytes",
+      "web.timeoutSeconds",
+      "web.cacheTtlSeconds",
+      "web.nativeSearch",
+      "web.search.provider",
+      "web.search.apiKey",
+      "web.search.baseUrl",
     ]);
     expect(checkSettingKey("compaction")).toEqual(["compaction"]);
     expect(parseSettingValue("tools.disabled", "")).toEqual([]);

@@ -165,10 +165,15 @@ describe("read: binary and images", () => {
 
   test("known binary extensions are not shown even when the bytes look like text", async () => {
     const dir = scratch();
-    writeFileSync(join(dir, "archive.zip"), "PK\x03\x04 plain looking");
-    const text = textOf(await read(dir, { path: "archive.zip" }));
-    expect(text).toContain("binary file (zip archive");
+    writeFileSync(join(dir, "program.exe"), "MZ plain looking");
+    const text = textOf(await read(dir, { path: "program.exe" }));
+    expect(text).toContain("binary file (");
     expect(text).not.toContain("plain looking");
+    // A zip is read as a folder now; one that is not really a zip says so instead of showing its bytes.
+    writeFileSync(join(dir, "archive.zip"), "PK\x03\x04 plain looking");
+    const zip = textOf(await read(dir, { path: "archive.zip" }));
+    expect(zip).toContain("archive.zip is not a readable zip archive");
+    expect(zip).not.toContain("plain looking");
   });
 
   test("PNG comes back as base64 image content with its size", async () => {

@@ -13,7 +13,7 @@ import { createTodoStore } from "../../../core/tools/todo.ts";
 import type { Tool } from "../../../core/tools/types.ts";
 import { context, scratch, textOf } from "./helpers.ts";
 
-const NAMES = ["read", "write", "edit", "bash", "grep", "find", "ls", "todo", "job"];
+const NAMES = ["read", "write", "edit", "bash", "grep", "find", "ls", "todo", "job", "web_fetch"];
 
 /** What providers are told about a tool. */
 function described({ name, description, effect, parameters }: Tool) {
@@ -25,7 +25,7 @@ describe("builtinTools", () => {
     const tools = builtinTools();
     expect(tools.map((t) => t.name)).toEqual(NAMES);
     const effects = Object.fromEntries(tools.map((t) => [t.name, t.effect]));
-    expect(effects).toEqual({ read: "read", write: "write", edit: "write", bash: "exec", grep: "read", find: "read", ls: "read", todo: "read", job: "exec" });
+    expect(effects).toEqual({ read: "read", write: "write", edit: "write", bash: "exec", grep: "read", find: "read", ls: "read", todo: "read", job: "exec", web_fetch: "network" });
   });
 
   test("each tool loads the code its bundle-time spec was made from", async () => {
@@ -96,7 +96,12 @@ describe("selectTools", () => {
 });
 
 describe("built-in tool parameters", () => {
-  const tools = builtinTools();
+  const tools = builtinTools({ webSearch: true });
+
+  test("web_search is offered only when a search provider is configured", () => {
+    expect(builtinTools().map((t) => t.name)).not.toContain("web_search");
+    expect(tools.find((t) => t.name === "web_search")?.effect).toBe("network");
+  });
 
   test("the bundle-time specs are what converting the tools' zod schemas gives", () => {
     expect(tools.map(described)).toEqual(builtinToolDefinitions().map(defineTool).map(described));
@@ -134,6 +139,8 @@ describe("built-in tool parameters", () => {
       ls: [],
       todo: ["todos"],
       job: ["action"],
+      web_fetch: ["url"],
+      web_search: ["query"],
     });
     const edit = tools.find((t) => t.name === "edit")!.parameters as any;
     expect(edit.properties.edits.items.required).toEqual(["oldText", "newText"]);

@@ -1,4 +1,5 @@
 import type { AssistantBuilder } from "../../assistant-builder.ts";
+import { CitationLinks } from "../../citations.ts";
 import { ProviderError, formatProviderError, readErrorInfo } from "../../http/errors.ts";
 import { type StreamDecoder, eventJson, requestHeaders, runProviderStream } from "../../http/provider-stream.ts";
 import type { SseEvent } from "../../http/sse.ts";
@@ -51,8 +52,10 @@ export function anthropicRequestBody(model: Model, context: Context, options: St
   if (system.length > 0) body.system = system;
   body.messages = convertMessages(model, context.messages);
 
-  if (context.tools.length > 0) {
-    const tools: Block[] = context.tools.map((t) => ({ name: t.name, description: t.description, input_schema: t.parameters }));
+  // Anthropic's server-side search runs on their side; its results come back as citations.
+  const server: Block[] = options.nativeWebSearch ? [{ type: "web_search_20250305", name: "web_search", max_uses: 5 }] : [];
+  if (context.tools.length > 0 || server.length > 0) {
+    const tools: Block[] = [...server, ...context.tools.map((t) => ({ name: t.name, description: t.description, input_schema: t.parameters }))];
     tools[tools.length - 1]!.cache_control = CACHE;
     body.tools = tools;
   }
@@ -146,6 +149,8 @@ const STOP_REASONS: Record<string, StopReason> = {
 class AnthropicDecoder implements StreamDecoder {
   complete = false;
   private readonly blocks = new Map<number, number>();
+  /** Sources of Anthropic's server-side web search (see citations.ts). */
+  private readonly citations = new CitationLinks();
   private stopReason: string | undefined;
   private stopSequence: string | undefined;
 
@@ -168,7 +173,7 @@ class AnthropicDecoder implements StreamDecoder {
         break;
       case "content_block_stop": {
         const index = this.blocks.get(data.index as number);
-        if (index !== undefined) this.out.end(index);
+        if (index !== undefined) this.endBlock(index);
         break;
       }
       case "message_delta":
@@ -214,6 +219,13 @@ class AnthropicDecoder implements StreamDecoder {
     else if (delta.type === "thinking_delta") this.out.appendThinking(index, delta.thinking as string);
     else if (delta.type === "signature_delta") this.out.setThinkingSignature(index, delta.signature as string, true);
     else if (delta.type === "input_json_delta") this.out.appendToolArguments(index, delta.partial_json as string);
+    else if (delta.type === "citations_delta") this.citations.add(index, (delta.citation as Block | undefined)?.url);
+  }
+
+  private endBlock(index: number): void {
+    const links = this.citations.take(index);
+    if (links) this.out.appendText(index, links);
+    this.out.end(index);
   }
 
   /** Counts are cumulative; message_delta may repeat input counts, or carry only output_tokens. */

@@ -1,4 +1,5 @@
 import type { AssistantBuilder } from "../../assistant-builder.ts";
+import { CitationLinks } from "../../citations.ts";
 import { ProviderError, formatProviderError, readErrorInfo } from "../../http/errors.ts";
 import { type StreamDecoder, eventJson, requestHeaders, runProviderStream } from "../../http/provider-stream.ts";
 import type { SseEvent } from "../../http/sse.ts";
@@ -24,8 +25,10 @@ export function responsesRequestBody(model: Model, context: Context, options: St
   const body: Json = { model: model.id, input: convertInput(model, context.messages), stream: true, store: false };
   if (context.systemPrompt !== "") body.instructions = context.systemPrompt;
   body.max_output_tokens = options.maxTokens ?? model.maxTokens;
-  if (context.tools.length > 0) {
-    body.tools = context.tools.map((t) => ({ type: "function", name: t.name, description: t.description, parameters: t.parameters, strict: false }));
+  // OpenAI's hosted search runs on their side; its sources come back as url_citation annotations.
+  const hosted: Json[] = options.nativeWebSearch ? [{ type: "web_search" }] : [];
+  if (context.tools.length > 0 || hosted.length > 0) {
+    body.tools = [...hosted, ...context.tools.map((t) => ({ type: "function", name: t.name, description: t.description, parameters: t.parameters, strict: false }))];
   }
   if (model.reasoning) {
     body.include = ["reasoning.encrypted_content"];
@@ -112,6 +115,8 @@ export class ResponsesDecoder implements StreamDecoder {
   complete = false;
   /** By output_index: parallel items interleave and are routed by it. */
   private readonly items = new Map<number, Item>();
+  /** Sources of OpenAI's hosted web search (see citations.ts). */
+  private readonly citations = new CitationLinks();
 
   constructor(
     private readonly provider: string,
@@ -140,6 +145,11 @@ export class ResponsesDecoder implements StreamDecoder {
       case "response.refusal.delta":
         this.out.appendText(this.item(at, "message").index, data.delta as string);
         break;
+      case "response.output_text.annotation.added": {
+        const annotation = data.annotation as Json | undefined;
+        if (annotation?.type === "url_citation") this.citations.add(this.item(at, "message").index, annotation.url);
+        break;
+      }
       case "response.function_call_arguments.delta":
         this.out.appendToolArguments(this.item(at, "function_call").index, data.delta as string);
         break;
@@ -199,6 +209,9 @@ export class ResponsesDecoder implements StreamDecoder {
     } else if (item.type === "function_call") {
       if (typeof item.arguments === "string") this.out.replaceToolArguments(known.index, item.arguments);
       if (typeof item.id === "string") this.out.setToolProviderData(known.index, item.id);
+    } else {
+      const links = this.citations.take(known.index);
+      if (links) this.out.appendText(known.index, links);
     }
     this.out.end(known.index);
   }

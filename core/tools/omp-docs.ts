@@ -1,0 +1,35 @@
+import readme from "../../README.md" with { type: "text" };
+import read from "../../docs/read.md" with { type: "text" };
+import web from "../../docs/web.md" with { type: "text" };
+import { Settings } from "../config/settings-schema.ts";
+import { settingKeys } from "../config/settings-keys.ts";
+import { errorResult } from "./format.ts";
+import type { ReadRange } from "./internal-urls.ts";
+import { readTextOf } from "./read.ts";
+import type { ToolContext, ToolResult } from "./types.ts";
+
+/** omp's own documentation, in the binary so it answers offline; this module loads on the first omp:// read. */
+const PAGES: Record<string, { title: string; text: () => string }> = {
+  "README.md": { title: "What omp is, install, commands, tools, compatibility", text: () => readme },
+  "read.md": { title: "read: selectors, documents, archives, SQLite, URLs", text: () => read },
+  "web.md": { title: "web_fetch, web_search, proxies, allowed hosts", text: () => web },
+  "settings.md": { title: "Every config.yml setting with its default", text: settingsPage },
+};
+
+function settingsPage(): string {
+  const defaults = Settings.parse({}) as Record<string, unknown>;
+  const valueAt = (key: string) => key.split(".").reduce<unknown>((node, part) => (node as Record<string, unknown> | undefined)?.[part], defaults);
+  const rows = settingKeys().map((key) => `| \`${key}\` | ${valueAt(key) === undefined ? "(unset)" : `\`${JSON.stringify(valueAt(key))}\``} |`);
+  return `# Settings\n\nIn ~/.omp/agent/config.yml (yours) or .omp/config.yml (the project's, once trusted). \`omp config set <key> <value>\` writes them.\n\n| key | default |\n| --- | --- |\n${rows.join("\n")}\n`;
+}
+
+export async function readOmpDocs(url: string, range: ReadRange, _context: ToolContext): Promise<ToolResult> {
+  const name = url.replace(/^omp:\/\//i, "").replace(/^\/+|\/+$/g, "");
+  if (name === "") {
+    const list = Object.entries(PAGES).map(([page, { title }]) => `omp://${page} — ${title}`);
+    return readTextOf("omp://", `omp's documentation (built in; read a page by its path):\n${list.join("\n")}`, range);
+  }
+  const page = PAGES[name] ?? PAGES[`${name}.md`];
+  if (!page) return errorResult(`There is no omp://${name}. Pages: ${Object.keys(PAGES).map((p) => `omp://${p}`).join(", ")}.`);
+  return readTextOf(`omp://${name}`, page.text(), range);
+}
