@@ -8,6 +8,7 @@ import type { ImageContent, TextContent } from "../core/ai/messages.ts";
 import { THINKING_LEVELS, isThinkingLevel } from "../core/ai/model.ts";
 import { loadAgentConfig } from "../core/config/agent-config.ts";
 import type { SettingsInput } from "../core/config/settings-schema.ts";
+import { parseSandboxMode, sandboxStartup } from "../core/sandbox/startup.ts";
 import { OmpError } from "../core/errors/omp-error.ts";
 import { configuredMcp } from "../core/mcp/configured.ts";
 import { displayPath, expandHome } from "../core/paths.ts";
@@ -31,6 +32,7 @@ export interface AgentFlags {
   apiKey?: string;
   thinking?: string;
   approvalMode?: string;
+  sandbox?: string;
   tools?: string | boolean;
   maxTime?: number;
   maxTurns?: number;
@@ -78,6 +80,7 @@ function runtimeSettings(flags: AgentFlags): SettingsInput {
       throw new OmpError(`--approval-mode: ${(error as Error).message}`, { exitCode: 2 });
     }
   }
+  if (flags.sandbox) runtime.sandbox = { mode: parseSandboxMode(flags.sandbox) };
   return runtime;
 }
 
@@ -148,6 +151,9 @@ async function runAgentWith(messages: string[], flags: AgentFlags, cleanup: (() 
     else if (warnings.say) warnings.say(line);
     else warnings.early.push(line);
   };
+  // --- sandbox (issue 21): without one, commands ask first unless the user chose a mode ---
+  const sandboxNotice = sandboxStartup(settings, layers);
+  if (sandboxNotice) warn(sandboxNotice);
   const toolSelection = flags.tools === false ? { none: true } : typeof flags.tools === "string" ? { only: [flags.tools] } : {};
   // The skill tool is not a built-in: `--tools read,skill` names it, and only then does a tool list include it.
   const skillTool = skillToolWanted(toolSelection, settings.tools.disabled);

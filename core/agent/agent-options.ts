@@ -38,6 +38,8 @@ export interface AgentOptions {
   maxRetries: number;
   /** The `bash.timeoutSeconds` setting. */
   bashTimeoutSeconds?: number;
+  /** What the model's commands are confined to (core/sandbox); absent: not confined. */
+  sandbox?: import("../sandbox/policy.ts").SandboxPolicy;
   /** `retry.baseDelayMs` and `retry.idleTimeoutSeconds`, for every request. */
   retry?: { baseDelayMs: number; idleTimeoutMs: number };
   /** Model requests per run; undefined = no limit. */

@@ -56,6 +56,20 @@ export const Settings = z.strictObject({
       timeoutSeconds: z.number().int().min(1).max(3600).default(300),
     })
     .prefault({}),
+  /** How the model's commands are confined (core/sandbox). Only the user's own files set it: an untrusted project's cannot. */
+  sandbox: z
+    .strictObject({
+      mode: z.enum(["read-only", "workspace-write", "off"]).default("workspace-write"),
+      /** `off` (loopback too), `allow`, or the hosts a command may reach through omp's proxy. */
+      network: z.union([z.enum(["off", "allow"]), z.array(z.string().min(1))]).default("off"),
+      /** More writable dirs, besides the project, --add-dir dirs, temp dirs and the usual tool caches. */
+      writable: z.array(z.string().min(1)).default([]),
+      /** More paths no command may read, besides the credential stores omp knows. */
+      denyRead: z.array(z.string().min(1)).default([]),
+      /** Variables kept in commands' environments though named like secrets (GH_TOKEN for gh). */
+      envAllow: z.array(z.string().min(1)).default([]),
+    })
+    .prefault({}),
   update: z
     .strictObject({
       channel: UpdateChannel.default("stable"),

@@ -5,6 +5,8 @@ import { errorResult, textResult } from "./format.ts";
 import { displayPath, resolveToolPath } from "./paths.ts";
 import type { ToolContext, ToolDefinition, ToolResult } from "./types.ts";
 import { killGroup } from "./process-group.ts";
+import { looksRefused, refusedNote } from "../sandbox/denial.ts";
+import { sandboxCommand } from "../sandbox/wrap.ts";
 
 export const BASH_DEFAULT_TIMEOUT_S = 120;
 export const BASH_MAX_TIMEOUT_S = 3600;
@@ -122,9 +124,11 @@ async function runBash(input: z.infer<typeof schema>, context: ToolContext): Pro
   const started = performance.now();
   const output = new OutputCollector(() => createNumberedLog(context.artifactsDir, "bash"), undefined, context.redact);
   // stderr joins stdout inside the shell so the two arrive interleaved exactly as written.
-  const proc = Bun.spawn(["bash", "-c", `exec 2>&1\n${input.command}`], {
+  // --- sandbox (issue 21): confined by the policy, without omp's secrets in its environment ---
+  const spawn = sandboxCommand(["bash", "-c", `exec 2>&1\n${input.command}`], { policy: context.sandbox, env: { ...process.env, ...NON_INTERACTIVE_ENV }, secrets: context.secrets ?? [] });
+  const proc = Bun.spawn(spawn.argv, {
     cwd,
-    env: { ...process.env, ...NON_INTERACTIVE_ENV },
+    env: spawn.env,
     stdin: "ignore",
     stdout: "pipe",
     stderr: "ignore",
@@ -208,7 +212,14 @@ async function runBash(input: z.infer<typeof schema>, context: ToolContext): Pro
   } else if (proc.exitCode !== 0) {
     notes.push(`Command exited with code ${proc.exitCode}.`);
   }
-  if (notes.length > 0) text += `\n\n${notes.join("\n")}`;
   const failed = stopReason !== undefined || proc.signalCode !== null || proc.exitCode !== 0;
+  // --- sandbox (issue 21): a refusal by the sandbox is said so, and may be run again outside it ---
+  if (failed && !stopReason && context.sandbox && spawn.confinement !== "none" && looksRefused(collected.text)) {
+    const firstLine = collected.text.split("\n").find((line) => looksRefused(line))?.trim().slice(0, 200) ?? "";
+    const escalation = context.escalate ? await context.escalate(input.command, firstLine) : undefined;
+    if (escalation?.allow) return runBash(input, { ...context, sandbox: undefined, escalate: undefined });
+    notes.push(refusedNote(context.sandbox, escalation?.message));
+  }
+  if (notes.length > 0) text += `\n\n${notes.join("\n")}`;
   return failed ? errorResult(text, details) : textResult(text, details);
 }
