@@ -82,17 +82,18 @@ class RpcSession {
   ask(request: ApprovalRequest): Promise<ApprovalDecision> {
     if (this.closing) return Promise.resolve({ allow: false, reason: "the host that could approve it has gone (stdin closed)" });
     const id = `ui_${++this.uiSerial}`;
-    const always = `Always allow ${request.toolName}`;
+    const always = `Always allow ${request.rememberAs ?? request.toolName}`;
     this.write({
       type: "extension_ui_request",
       id,
       method: "select",
-      title: `Allow ${request.toolName}?`,
+      title: request.kind === "sandbox" ? "Run outside the sandbox?" : `Allow ${request.toolName}?`,
       message: request.summary,
       options: ["Allow", always, "Deny"],
       toolName: request.toolName,
       effect: request.effect,
       input: request.input,
+      ...(request.kind === "sandbox" ? { kind: "sandbox" } : {}),
     });
     return new Promise((resolve) => {
       this.questions.set(id, (answer) => {

@@ -25,15 +25,14 @@ export function refusedNote(policy: SandboxPolicy, why?: string): string {
   );
 }
 
-/** A command's leading words (`npm test`, `git push`): what "always" remembers, never all of bash. */
+/** Programs whose second word picks what they do (`git push` is not `git status`). */
+const SUBCOMMAND_TOOLS = new Set(["git", "npm", "npx", "pnpm", "yarn", "bun", "deno", "cargo", "go", "docker", "podman", "kubectl", "helm", "pip", "pip3", "uv", "poetry", "gh", "apt", "apt-get", "brew", "systemctl", "dotnet", "mvn", "gradle", "rustup", "nix", "terraform", "make"]);
+
+/** A command's leading words (`npm test`, `git push`, `ls`): what "always" remembers, never all of bash. */
 export function commandPrefix(command: string): string {
-  const words = command.trim().split(/\s+/);
-  const prefix: string[] = [];
-  for (const word of words) {
-    if (prefix.length === 2 || word.startsWith("-") || /[^A-Za-z0-9_./:@+=-]/.test(word)) break;
-    prefix.push(word);
-  }
-  return prefix.join(" ") || words[0] || "";
+  const [first = "", second] = command.trim().split(/\s+/);
+  const plainWord = (word: string | undefined): word is string => word !== undefined && /^[A-Za-z0-9_.:@+=][A-Za-z0-9_./:@+=-]*$/.test(word);
+  return SUBCOMMAND_TOOLS.has(first) && plainWord(second) ? `${first} ${second}` : first;
 }
 
 /**

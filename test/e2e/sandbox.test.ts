@@ -8,7 +8,8 @@ import { describe, expect, test } from "bun:test";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { tempDir } from "../support/temp.ts";
-import { agentTestFile, filesContaining, LineReader, frames, modelRequests, providerCases, runAgent, sessionFiles, spawnOmp, toolResultsOf, workspace } from "../support/agent-harness.ts";
+import { agentTestFile, filesContaining, modelRequests, providerCases, runAgent, sessionFiles, toolResultsOf, workspace } from "../support/agent-harness.ts";
+import { RpcProcess } from "../support/agent-rpc.ts";
 
 const standin = await agentTestFile();
 const provider = providerCases()[0]!;
@@ -131,5 +132,50 @@ describe("default sandbox (workspace-write)", () => {
     expect(files.length).toBeGreaterThan(0);
     const dirs = [join(home, ".omp", "agent", "sessions")];
     for (const secret of [BROKER_TOKEN, GITHUB_TOKEN, provider.key, "AKIAABCDEFGHIJKLMNOP", "eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0NTY3ODkwIn0"]) expect(filesContaining(dirs, secret)).toEqual([]);
+  });
+});
+
+describe("escalation and approvals over rpc", () => {
+  test("a command the sandbox refused is offered to run outside it: Allow re-runs it, 'always' covers its prefix, Deny tells the model", async () => {
+    const { home, repo } = victim();
+    const padded = `npm test${" ".repeat(400)}; echo done > ~/padded.txt`;
+    standin.setScript([
+      { toolCalls: [{ id: "c1", name: "bash", arguments: { command: "touch ~/escalated.txt && echo made" } }] },
+      { toolCalls: [{ id: "c2", name: "bash", arguments: { command: "touch ~/second.txt" } }] },
+      { toolCalls: [{ id: "c3", name: "bash", arguments: { command: "touch ~/third.txt" } }] },
+      { toolCalls: [{ id: "c4", name: "bash", arguments: { command: padded } }] },
+      { text: "done" },
+    ]);
+    standin.requests.length = 0;
+    const rpc = new RpcProcess(["--model", provider.model], { home, cwd: repo, env: { ...provider.env(standin.url), TMPDIR: tempDir("omp-sandbox-tmp-") } });
+    try {
+      await rpc.waitFrame((f) => f.type === "ready");
+      const mark = rpc.mark;
+      await rpc.send({ type: "prompt", message: "go" });
+      const answer = async (value: string) => {
+        const request = await rpc.waitFrame((f) => f.type === "extension_ui_request", rpc.mark);
+        rpc.writeLine(JSON.stringify({ type: "extension_ui_response", id: request.id, value }));
+        return request;
+      };
+      const first = await answer("Allow");
+      expect(first).toMatchObject({ kind: "sandbox", title: "Run outside the sandbox?", options: ["Allow", 'Always allow commands starting with "touch" outside the sandbox', "Deny"] });
+      expect(first.message).toContain("touch ~/escalated.txt && echo made");
+      expect(first.message).toContain("Permission denied");
+      const second = await answer('Always allow commands starting with "touch" outside the sandbox');
+      expect(second.message).toContain("touch ~/second.txt");
+      // The third is covered by "always": no question. The padded one is asked about, shown whole.
+      const fourth = await answer("Deny");
+      expect(fourth.message).toContain("npm test ; echo done > ~/padded.txt");
+      await rpc.waitFrame((f) => f.type === "agent_end", mark);
+      expect(rpc.frames.filter((f) => f.type === "extension_ui_request")).toHaveLength(3);
+      expect(await rpc.close()).toBe(0);
+    } finally {
+      rpc.child.kill();
+    }
+    expect(existsSync(join(home, "escalated.txt")) && existsSync(join(home, "second.txt")) && existsSync(join(home, "third.txt"))).toBe(true);
+    expect(existsSync(join(home, "padded.txt"))).toBe(false);
+    const results = toolResultsOf(provider.api, modelRequests(standin).at(-1)!.body);
+    expect(results[0]!.text).toContain("made");
+    expect(results[3]!.text).toContain("The user refused to run it outside the sandbox");
   });
 });
