@@ -3,6 +3,7 @@ import { type NativesReport, NativesLoadError, loadNatives } from "../embed/load
 import { getEmbeddedNatives } from "../embed/payload.ts";
 import type { RepairReport } from "../embed/repair.ts";
 import { VERSION } from "../core/version.ts";
+import { describeSupport, sandboxSupport, type SandboxSupport } from "../core/sandbox/launcher-status.ts";
 import { writeStdout } from "./write.ts";
 
 function sqliteVersion(): string {
@@ -24,6 +25,8 @@ interface DoctorReport {
   natives: NativesReport;
   nativesError: string | null;
   sqlite: string;
+  /** How the model's commands are confined on this machine (core/sandbox). */
+  sandbox: SandboxSupport;
   /** Present with --repair: what was checked and mended before the load. */
   repair?: RepairReport;
 }
@@ -46,6 +49,7 @@ function collect(repair?: RepairReport): DoctorReport {
     natives,
     nativesError,
     sqlite: sqliteVersion(),
+    sandbox: sandboxSupport(),
     ...(repair ? { repair } : {}),
   };
 }
@@ -78,6 +82,7 @@ function render(report: DoctorReport): string {
   rows.push(["addon", natives.addonPath ?? "not loaded"]);
   rows.push(["load time", `${natives.loadMs.toFixed(1)} ms`]);
   rows.push(["sqlite", report.sqlite]);
+  rows.push(["sandbox", describeSupport(report.sandbox)]);
   for (const note of natives.notes) rows.push(["note", note]);
   for (const path of natives.pruned) rows.push(["pruned", path]);
   if (report.repair) rows.push(...repairRows(report.repair));

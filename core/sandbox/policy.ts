@@ -78,8 +78,8 @@ export interface PolicyInput {
 
 /** omp's own secrets on disk: the vault (and its WAL/SHM files), `.env` files and token files. */
 function ompSecretFiles(home: string, env: NodeJS.ProcessEnv): string[] {
-  const agent = agentDir(env);
   const root = configRoot(home);
+  const agent = env.OMP_AGENT_DIR ? agentDir(env) : join(root, "agent");
   return [join(agent, "agent.db*"), join(agent, ".env"), join(agent, "*.token"), join(root, ".env"), join(root, "*.token")];
 }
 

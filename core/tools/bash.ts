@@ -69,6 +69,7 @@ export const bashTool: ToolDefinition<typeof schema> = {
     `Each call is a fresh shell: cd and variables do not carry over, so chain with && or pass cwd. There is no stdin and no terminal: interactive programs get no input, so use non-interactive flags (git --no-edit, apt-get -y, npm init -y).`,
     `The command is killed with everything it started after timeout seconds (default ${BASH_DEFAULT_TIMEOUT_S}). Long output keeps its first 200 and last 400 lines; the complete output is saved to a log file whose path is given, which you can read or grep.`,
     "A non-zero exit status makes the call an error; its output is still shown.",
+    "Commands run sandboxed: writes only in the project and temp dirs, no network, credential files unreadable. A refusal says so; the user may then allow a rerun outside.",
     "For a server or watcher that must keep running, start it in the background with its output redirected (nohup cmd > /tmp/cmd.log 2>&1 &) and check the log later.",
     "Use the read, grep, find, edit and write tools instead of cat, grep, find, sed -i or echo > for files.",
   ].join(" "),
