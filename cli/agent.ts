@@ -9,6 +9,7 @@ import { THINKING_LEVELS, isThinkingLevel } from "../core/ai/model.ts";
 import { loadAgentConfig } from "../core/config/agent-config.ts";
 import type { SettingsInput } from "../core/config/settings-schema.ts";
 import { parseSandboxMode, sandboxStartup } from "../core/sandbox/startup.ts";
+import { hideSecretsFromProcEnviron } from "../core/sandbox/hide-environ.ts";
 import { OmpError } from "../core/errors/omp-error.ts";
 import { configuredMcp } from "../core/mcp/configured.ts";
 import { displayPath, expandHome } from "../core/paths.ts";
@@ -152,6 +153,7 @@ async function runAgentWith(messages: string[], flags: AgentFlags, cleanup: (() 
     else warnings.early.push(line);
   };
   // --- sandbox (issue 21): without one, commands ask first unless the user chose a mode ---
+  hideSecretsFromProcEnviron();
   const sandboxNotice = sandboxStartup(settings, layers);
   if (sandboxNotice) warn(sandboxNotice);
   const toolSelection = flags.tools === false ? { none: true } : typeof flags.tools === "string" ? { only: [flags.tools] } : {};

@@ -6,9 +6,14 @@ export const SECRET_NAME = /KEY|SECRET|TOKEN|PASSWORD|PASSWD|CREDENTIAL/i;
 /** omp's own credential variables, whatever their names look like. */
 const OMP_CREDENTIALS = new Set(["OMP_AUTH_BROKER_TOKEN", "OMP_AUTH_BROKER_URL", "GITHUB_TOKEN", "GH_TOKEN", ...PROVIDERS.flatMap((provider) => provider.keyEnv)]);
 
+/** Whether a variable of this name holds a credential, by omp's knowledge or by its name. */
+export function isSecretName(name: string): boolean {
+  return OMP_CREDENTIALS.has(name) || SECRET_NAME.test(name);
+}
+
 /** The values of `env`'s variables that look like secrets by name, for redaction. */
 export function secretValuesIn(env: Record<string, string | undefined>): string[] {
-  return Object.entries(env).flatMap(([name, value]) => (value && (SECRET_NAME.test(name) || OMP_CREDENTIALS.has(name)) ? [value] : []));
+  return Object.entries(env).flatMap(([name, value]) => (value && isSecretName(name) ? [value] : []));
 }
 
 /**
@@ -22,7 +27,7 @@ export function commandEnv(env: Record<string, string | undefined>, secrets: rea
   const dropped: string[] = [];
   for (const [name, value] of Object.entries(env)) {
     if (value === undefined) continue;
-    const secret = OMP_CREDENTIALS.has(name) || SECRET_NAME.test(name) || known.has(value);
+    const secret = isSecretName(name) || known.has(value);
     if (secret && !allow.includes(name)) dropped.push(name);
     else kept[name] = value;
   }

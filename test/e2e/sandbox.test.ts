@@ -70,12 +70,14 @@ describe("default sandbox (workspace-write)", () => {
           "echo owned > ~/owned.txt",
           "echo owned > /etc/omp-owned",
           "env",
+          // omp's own environment, as /proc shows it to its children.
+          "tr '\\0' '\\n' < /proc/$PPID/environ",
         ],
         { home, repo },
       );
       expect(code).toBe(0);
-      expect(results).toHaveLength(7);
-      const [ssh, vault, curl, python, homeWrite, etcWrite, env] = results.map((r) => r.text);
+      expect(results).toHaveLength(8);
+      const [ssh, vault, curl, python, homeWrite, etcWrite, env, parentEnv] = results.map((r) => r.text);
       for (const refused of [ssh, vault, curl, python, homeWrite, etcWrite]) expect(refused).toContain("[omp sandbox] This command ran sandboxed");
       expect(ssh).toContain("Permission denied");
       expect(ssh).not.toContain("key-material");
@@ -84,6 +86,8 @@ describe("default sandbox (workspace-write)", () => {
       expect(existsSync(join(home, "owned.txt"))).toBe(false);
       expect(existsSync("/etc/omp-owned")).toBe(false);
       for (const secret of [provider.key, BROKER_TOKEN, GITHUB_TOKEN]) expect(env).not.toContain(secret);
+      for (const secret of [provider.key, BROKER_TOKEN, GITHUB_TOKEN]) expect(parentEnv).not.toContain(secret);
+      expect(parentEnv).toContain("ANTHROPIC_BASE_URL=");
       expect(env).toContain("HOME=");
       expect(stderr).not.toContain("NOT SANDBOXED");
     } finally {
