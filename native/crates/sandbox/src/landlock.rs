@@ -215,13 +215,16 @@ pub fn restrict(policy: &Policy) -> Result<(), String> {
     let ruleset = Ruleset { fd: fd as libc::c_int, handled };
     let deny = canonical_deny(&policy.deny);
     let walk = Walk { ruleset: &ruleset, deny: &deny };
-    for path in policy.read.iter().chain(&policy.write) {
-        if let Some(path) = canonical(path) {
-            walk.grant(&path, READ, READ_DIR, 0)?;
-        }
+    let read: Vec<PathBuf> = policy.read.iter().filter_map(|path| canonical(path)).collect();
+    for path in &read {
+        walk.grant(path, READ, READ_DIR, 0)?;
     }
     for path in &policy.write {
         if let Some(path) = canonical(path) {
+            // A writable tree inside a readable one was walked with it already.
+            if !read.iter().any(|root| path.starts_with(root)) {
+                walk.grant(&path, READ, READ_DIR, 0)?;
+            }
             // Nothing for the dir above a denied path itself: a right on a dir holds for all below it,
             // so even "make files here" would reach into the denied dirs (and a home inside /tmp).
             walk.grant(&path, WRITE, 0, 0)?;
