@@ -58,8 +58,17 @@ function verifiedContents(embedded: EmbeddedNatives, file: NativeFile | Launcher
     throw new UnsafeArchiveError(`the embedded natives archive for ${kind} is unreadable: ${(error as Error).message}`);
   }
   checkEntries(entries, embedded.manifest);
-  const data = entries.find((entry) => entry.name === file.name)?.data;
-  if (!data) throw new UnsafeArchiveError(`the embedded natives archive for ${kind} lacks ${file.name}`);
+  const stored = entries.find((entry) => entry.name === file.name)?.data;
+  if (!stored) throw new UnsafeArchiveError(`the embedded natives archive for ${kind} lacks ${file.name}`);
+  let data = stored;
+  if (!("variant" in file)) {
+    // The launcher is stored gzipped (embed/pack.ts); its size and sha256 are the executable's.
+    try {
+      data = Bun.gunzipSync(stored as Uint8Array<ArrayBuffer>);
+    } catch (error) {
+      throw new UnsafeArchiveError(`${file.name} in the archive does not inflate: ${(error as Error).message}`);
+    }
+  }
   if (data.length !== file.size) {
     throw new UnsafeArchiveError(`${file.name} in the archive is ${data.length} bytes, the manifest says ${file.size}`);
   }

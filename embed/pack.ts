@@ -50,7 +50,9 @@ export async function packNatives(options: {
     const data = readFileSync(launcherPath);
     launcher = { name: launcherFileName(platform), size: data.length, sha256: new Bun.CryptoHasher("sha256").update(data).digest("hex") };
     launcherArchive = join(outDir, `${launcher.name}.tar`);
-    await Bun.write(launcherArchive, await new Bun.Archive({ [launcher.name]: data }).bytes());
+    // Gzipped, unlike the addons: it is read only on the first sandboxed command of a version,
+    // and statically linked it would otherwise add 1.2 MB to every binary.
+    await Bun.write(launcherArchive, await new Bun.Archive({ [launcher.name]: Bun.gzipSync(data) }).bytes());
   }
   const manifest = NativesManifest.parse({
     format: 2,

@@ -7,6 +7,7 @@ import { Database } from "bun:sqlite";
 import { describe, expect, test } from "bun:test";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { doctor, runOmp, sha256File } from "../support/omp.ts";
 import { tempDir } from "../support/temp.ts";
 import { agentTestFile, filesContaining, modelRequests, providerCases, runAgent, sessionFiles, toolResultsOf, workspace } from "../support/agent-harness.ts";
 import { RpcProcess } from "../support/agent-rpc.ts";
@@ -181,5 +182,21 @@ describe("escalation and approvals over rpc", () => {
     const results = toolResultsOf(provider.api, modelRequests(standin).at(-1)!.body);
     expect(results[0]!.text).toContain("made");
     expect(results[3]!.text).toContain("The user refused to run it outside the sandbox");
+  });
+});
+
+describe("the embedded launcher", () => {
+  test("is extracted into the natives cache with the addon's checks; a damaged copy is replaced; omp doctor says how commands are confined", async () => {
+    const home = tempDir("omp-sandbox-doctor-");
+    const natives = tempDir("omp-sandbox-natives-");
+    const first = await doctor({ home, env: { OMP_NATIVES_DIR: natives } });
+    const sandbox = (first.report as unknown as { sandbox: { kind: string; launcher: string; abi: number } }).sandbox;
+    expect(sandbox.kind).toBe("landlock");
+    expect(sandbox.launcher.startsWith(natives)).toBe(true);
+    const good = sha256File(sandbox.launcher);
+    writeFileSync(sandbox.launcher, "#!/bin/sh\necho planted\n");
+    const text = await runOmp(["doctor"], { home, env: { OMP_NATIVES_DIR: natives } });
+    expect(text.stdout).toMatch(/sandbox +Landlock ABI \d+ \+ seccomp/);
+    expect(sha256File(sandbox.launcher)).toBe(good);
   });
 });
