@@ -6,9 +6,12 @@ export const SECRET_NAME = /KEY|SECRET|TOKEN|PASSWORD|PASSWD|CREDENTIAL/i;
 /** omp's own credential variables, whatever their names look like. */
 const OMP_CREDENTIALS = new Set(["OMP_AUTH_BROKER_TOKEN", "OMP_AUTH_BROKER_URL", "GITHUB_TOKEN", "GH_TOKEN", ...PROVIDERS.flatMap((provider) => provider.keyEnv)]);
 
+/** Names that match SECRET_NAME but hold none: git's config pairs, keyboard settings, paths to files. */
+const NOT_SECRET = /^GIT_CONFIG_KEY_\d+$|KEYBOARD|KEYMAP|^TOKENIZERS_PARALLELISM$|_(FILE|PATH|DIR)$/i;
+
 /** Whether a variable of this name holds a credential, by omp's knowledge or by its name. */
 export function isSecretName(name: string): boolean {
-  return OMP_CREDENTIALS.has(name) || SECRET_NAME.test(name);
+  return OMP_CREDENTIALS.has(name) || (SECRET_NAME.test(name) && !NOT_SECRET.test(name));
 }
 
 /** The values of `env`'s variables that look like secrets by name, for redaction. */

@@ -3,6 +3,7 @@ import { basename, dirname } from "node:path";
 import { commandEnv } from "./env.ts";
 import { type SandboxSupport, sandboxSupport } from "./launcher-status.ts";
 import { launcherRules, type SandboxPolicy } from "./policy.ts";
+import { filteringProxyPort } from "./proxy.ts";
 
 export interface SandboxedCommand {
   /** What to spawn: the command itself, or a launcher that confines itself and then execs it. */
@@ -58,8 +59,14 @@ export function sandboxCommand(argv: string[], options: SandboxOptions): Sandbox
   if (!policy || policy.mode === "off") return { argv, env, confinement: "none", droppedEnv: dropped };
   const support = options.support ?? sandboxSupport();
   switch (support.kind) {
-    case "landlock":
-      return { argv: [support.launcher, ...launcherRules(policy), "--", ...argv], env, confinement: "landlock", droppedEnv: dropped };
+    case "landlock": {
+      if (!Array.isArray(policy.network)) return { argv: [support.launcher, ...launcherRules(policy), "--", ...argv], env, confinement: "landlock", droppedEnv: dropped };
+      // A host list: the only TCP port the command may reach is the filtering proxy's.
+      const port = filteringProxyPort(policy.network);
+      const proxy = `http://127.0.0.1:${port}`;
+      const proxyEnv = { HTTP_PROXY: proxy, HTTPS_PROXY: proxy, http_proxy: proxy, https_proxy: proxy, ALL_PROXY: proxy, all_proxy: proxy, NO_PROXY: "", no_proxy: "" };
+      return { argv: [support.launcher, ...launcherRules(policy, port), "--", ...argv], env: { ...env, ...proxyEnv }, confinement: "landlock", droppedEnv: dropped };
+    }
     case "bubblewrap":
       return { argv: [...bubblewrapArgs(support.bwrap, policy), ...argv], env, confinement: "bubblewrap", droppedEnv: dropped };
     case "none":

@@ -200,3 +200,30 @@ describe("the embedded launcher", () => {
     expect(sha256File(sandbox.launcher)).toBe(good);
   });
 });
+
+describe("sandbox.network: [hosts]", () => {
+  test("listed hosts are reached through omp's filtering proxy; others get 403; going around the proxy, or UDP, is refused", async () => {
+    const { home, repo } = victim();
+    writeFileSync(join(home, ".omp", "agent", "config.yml"), "sandbox:\n  network: [127.0.0.1]\n");
+    const server = attacker();
+    try {
+      const { results } = await runCommands(
+        [
+          `curl -sS -m 5 http://127.0.0.1:${server.port}/through-proxy`,
+          `curl -sS -m 5 http://localhost:${server.port}/not-listed`,
+          `curl -sS -m 5 --noproxy '*' http://127.0.0.1:${server.port}/around-proxy`,
+          `python3 -c 'import socket; socket.socket(socket.AF_INET, socket.SOCK_DGRAM).sendto(b"x", ("127.0.0.1", ${server.port}))'`,
+        ],
+        { home, repo },
+      );
+      const [through, notListed, around, udp] = results.map((r) => r.text);
+      expect(through).toBe("ok");
+      expect(notListed).toContain("localhost is not in sandbox.network");
+      expect(around).toContain("[omp sandbox]");
+      expect(udp).toContain("Operation not permitted");
+      expect(server.received).toEqual(["GET "]);
+    } finally {
+      server.stop();
+    }
+  });
+});

@@ -42,7 +42,9 @@ fn main() {
     if let Err(message) = landlock::restrict(&policy) {
         fail(&message);
     }
-    if let Err(message) = seccomp::install(policy.network_open) {
+    // Without Landlock's TCP rules (ABI < 4) nothing would hold TCP to the allowed ports: none then.
+    let tcp = !policy.connect_ports.is_empty() && landlock::abi() >= 4;
+    if let Err(message) = seccomp::install(policy.network_open, tcp) {
         fail(&message);
     }
     exec(command)

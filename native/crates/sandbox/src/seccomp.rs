@@ -11,12 +11,14 @@ const JEQ_K: u16 = 0x15;
 const JGE_K: u16 = 0x35;
 const JSET_K: u16 = 0x45;
 const RET_K: u16 = 0x06;
+const AND_K: u16 = 0x54;
 const SECCOMP_SET_MODE_FILTER: libc::c_uint = 1;
 
 /// Offsets in `struct seccomp_data`: the syscall number, the arch, the first argument's low half.
 const NR: u32 = 0;
 const ARCH: u32 = 4;
 const ARG0: u32 = 16;
+const ARG1: u32 = 24;
 
 #[cfg(target_arch = "x86_64")]
 const AUDIT_ARCH: u32 = 0xC000_003E;
@@ -71,6 +73,7 @@ enum Target {
     NoSys,
     CheckClone,
     CheckSocket,
+    CheckStream,
 }
 
 struct Insn {
@@ -92,7 +95,8 @@ fn ret(k: u32) -> Insn {
     Insn { code: RET_K, k, jt: Target::Next, jf: Target::Next }
 }
 
-pub fn program(network_open: bool) -> Vec<libc::sock_filter> {
+/// `tcp`: TCP sockets allowed too (Landlock then decides which ports they may reach).
+pub fn program(network_open: bool, tcp: bool) -> Vec<libc::sock_filter> {
     let mut insns = vec![load(ARCH), Insn { code: JEQ_K, k: AUDIT_ARCH, jt: Target::Next, jf: Target::Deny }, load(NR)];
     #[cfg(target_arch = "x86_64")]
     insns.push(jump(JGE_K, 0x4000_0000, Target::Deny)); // the x32 ABI's numbers
@@ -112,8 +116,21 @@ pub fn program(network_open: bool) -> Vec<libc::sock_filter> {
     insns.push(ret(RET_ALLOW));
     // BPF jumps only forward: the argument checks come first, the shared returns last.
     place(&mut insns, "clone", vec![load(ARG0), jump(JSET_K, NAMESPACE_FLAGS, Target::Deny), ret(RET_ALLOW)]);
-    // Only AF_UNIX sockets when the network is off: local IPC keeps working, nothing leaves.
-    place(&mut insns, "socket", vec![load(ARG0), Insn { code: JEQ_K, k: libc::AF_UNIX as u32, jt: Target::Allow, jf: Target::Deny }]);
+    // Only AF_UNIX sockets when the network is off: local IPC keeps working, nothing leaves. With
+    // allowed ports, TCP too (stream sockets only: Landlock rules cover TCP, not UDP or raw).
+    let socket = if tcp {
+        vec![
+            load(ARG0),
+            jump(JEQ_K, libc::AF_UNIX as u32, Target::Allow),
+            jump(JEQ_K, libc::AF_INET as u32, Target::CheckStream),
+            Insn { code: JEQ_K, k: libc::AF_INET6 as u32, jt: Target::CheckStream, jf: Target::Deny },
+        ]
+    } else {
+        vec![load(ARG0), Insn { code: JEQ_K, k: libc::AF_UNIX as u32, jt: Target::Allow, jf: Target::Deny }]
+    };
+    place(&mut insns, "socket", socket);
+    // The type argument carries SOCK_NONBLOCK/SOCK_CLOEXEC above its low four bits.
+    place(&mut insns, "stream", vec![load(ARG1), Insn { code: AND_K, k: 0xf, jt: Target::Next, jf: Target::Next }, Insn { code: JEQ_K, k: libc::SOCK_STREAM as u32, jt: Target::Allow, jf: Target::Deny }]);
     place(&mut insns, "allow", vec![ret(RET_ALLOW)]);
     place(&mut insns, "deny", vec![ret(RET_ERRNO | libc::EPERM as u32)]);
     place(&mut insns, "nosys", vec![ret(RET_ERRNO | libc::ENOSYS as u32)]);
@@ -125,6 +142,7 @@ pub fn program(network_open: bool) -> Vec<libc::sock_filter> {
             Target::NoSys => labels["nosys"],
             Target::CheckClone => labels["clone"],
             Target::CheckSocket => labels["socket"],
+            Target::CheckStream => labels["stream"],
         };
         u8::try_from(to - from - 1).expect("seccomp jump within 255 instructions")
     };
@@ -136,8 +154,8 @@ pub fn program(network_open: bool) -> Vec<libc::sock_filter> {
 }
 
 /// Installs the filter; no-new-privs must already be set (landlock::restrict sets it).
-pub fn install(network_open: bool) -> Result<(), String> {
-    let filter = program(network_open);
+pub fn install(network_open: bool, tcp: bool) -> Result<(), String> {
+    let filter = program(network_open, tcp);
     let prog = libc::sock_fprog { len: filter.len() as u16, filter: filter.as_ptr() as *mut libc::sock_filter };
     let done = unsafe { libc::syscall(libc::SYS_seccomp, SECCOMP_SET_MODE_FILTER, 0u32, &prog as *const libc::sock_fprog) };
     if done != 0 {
@@ -152,8 +170,8 @@ mod tests {
 
     #[test]
     fn jumps_stay_inside_the_program() {
-        for open in [false, true] {
-            let filter = program(open);
+        for (open, tcp) in [(false, false), (false, true), (true, false)] {
+            let filter = program(open, tcp);
             for (i, insn) in filter.iter().enumerate().filter(|(_, insn)| insn.code & 0x07 == 0x05) {
                 assert!(i + 1 + (insn.jt as usize) < filter.len() && i + 1 + (insn.jf as usize) < filter.len());
             }
