@@ -100,7 +100,7 @@ export class ApprovalPrompt {
     const rows = text.slice(this.scroll, this.scroll + TEXT_ROWS);
     if (text.length > TEXT_ROWS) {
       const shown = `rows ${this.scroll + 1}-${this.scroll + rows.length} of ${text.length}`;
-      rows.push(paint(truncateText(`⚠ longer than the view (${shown}): PgUp/PgDn to read all of it before answering`, width), theme.fg("warning")));
+      rows.push(paint(truncateText(`⚠ longer than the view (${shown}): PgUp/PgDn scrolls`, width), theme.fg("warning")));
     }
     if (this.stage === "reason") {
       rows.push(paint(truncateText("Why not? The model reads this. Enter sends, empty for no reason, Esc skips.", width), theme.fg("muted")));
