@@ -19,6 +19,8 @@ export interface SandboxPolicy {
   network: SandboxNetwork;
   /** Variable names kept in the command's environment though they look like secrets. */
   envAllow: string[];
+  /** The home dir: not writable as a whole even inside a writable tree (bubblewrap needs it said). */
+  home: string;
 }
 
 /** The `sandbox` block of the settings (core/config/settings-schema.ts). */
@@ -98,6 +100,7 @@ export function buildPolicy(input: PolicyInput): SandboxPolicy {
     denyRead: [...new Set([...CREDENTIAL_STORES.map((path) => join(home, path)), ...ompSecretFiles(home, env), ...settings.denyRead.map(absolute)])],
     network: settings.network,
     envAllow: settings.envAllow,
+    home,
   };
 }
 

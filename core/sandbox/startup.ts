@@ -1,7 +1,7 @@
 import type { SettingsLayer } from "../config/settings.ts";
 import type { Settings } from "../config/settings-schema.ts";
 import { OmpError } from "../errors/omp-error.ts";
-import { describeSupport, sandboxSupport } from "./launcher-status.ts";
+import { describeSupport, type SandboxSupport, sandboxSupport } from "./launcher-status.ts";
 import { SANDBOX_MODES, type SandboxMode } from "./policy.ts";
 
 /** Parses `--sandbox`; exit code 2 with the valid modes otherwise. */
@@ -14,9 +14,9 @@ export function parseSandboxMode(value: string): SandboxMode {
  * Where the machine cannot sandbox commands, says so once, and makes commands ask first (approval
  * mode `write`) unless the user chose an approval mode. Returns the line to show, if any.
  */
-export function sandboxStartup(settings: Settings, layers: readonly SettingsLayer[]): string | undefined {
+export function sandboxStartup(settings: Settings, layers: readonly SettingsLayer[], found?: SandboxSupport): string | undefined {
   if (settings.sandbox.mode === "off") return undefined;
-  const support = sandboxSupport();
+  const support = found ?? sandboxSupport();
   if (support.kind !== "none") return undefined;
   const chosen = layers.some((layer) => "approvalMode" in layer.values);
   if (!chosen && settings.approvalMode === "yolo") settings.approvalMode = "write";

@@ -1,4 +1,4 @@
-import { readdirSync } from "node:fs";
+import { readdirSync, statSync } from "node:fs";
 import { basename, dirname } from "node:path";
 import { commandEnv } from "./env.ts";
 import { type SandboxSupport, sandboxSupport } from "./launcher-status.ts";
@@ -42,8 +42,22 @@ function expandDenied(paths: string[]): string[] {
 /** bubblewrap's form of the policy: the root read-only, writable trees bound back, denied paths hidden. */
 function bubblewrapArgs(bwrap: string, policy: SandboxPolicy): string[] {
   const args = [bwrap, "--die-with-parent", "--ro-bind", "/", "/", "--dev-bind", "/dev", "/dev", "--proc", "/proc"];
-  for (const path of policy.writable) args.push("--bind-try", path, path);
-  for (const path of expandDenied(policy.denyRead)) args.push("--tmpfs", path);
+  // Mounts apply in order: a home inside a writable tree (/tmp) is made read-only again, then the
+  // writable trees inside it (the project, tool caches) are bound back.
+  const inHome = (path: string) => path === policy.home || path.startsWith(`${policy.home}/`);
+  for (const path of policy.writable.filter((path) => !inHome(path))) args.push("--bind-try", path, path);
+  args.push("--ro-bind-try", policy.home, policy.home);
+  for (const path of policy.writable.filter(inHome)) args.push("--bind-try", path, path);
+  // Hidden: a dir under an empty tmpfs, a file under /dev/null; what does not exist needs nothing.
+  for (const path of expandDenied(policy.denyRead)) {
+    let dir: boolean;
+    try {
+      dir = statSync(path).isDirectory();
+    } catch {
+      continue;
+    }
+    args.push(...(dir ? ["--tmpfs", path] : ["--ro-bind", "/dev/null", path]));
+  }
   if (policy.network !== "allow") args.push("--unshare-net");
   return [...args, "--"];
 }

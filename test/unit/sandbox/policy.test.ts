@@ -12,6 +12,8 @@ import { sandboxCommand } from "../../../core/sandbox/wrap.ts";
 import { sandboxSupport } from "../../../core/sandbox/launcher-status.ts";
 import { showCommand } from "../../../core/tools/approval.ts";
 import { Redactor } from "../../../core/session/redact.ts";
+import { sandboxStartup } from "../../../core/sandbox/startup.ts";
+import type { Settings } from "../../../core/config/settings-schema.ts";
 
 const SETTINGS: SandboxSettings = { mode: "workspace-write", network: "off", writable: [], denyRead: [], envAllow: [] };
 
@@ -131,5 +133,57 @@ describe.skipIf(support.kind !== "landlock")("the launcher on this kernel", () =
     expect(readFileSync(join(home, ".cache", "c.txt"), "utf8")).toBe("c\n");
     expect(existsSync(join(home, "h.txt")) || existsSync("/etc/omp-test-e") || existsSync(join(home, ".ssh", "authorized_keys"))).toBe(false);
     expect(out).not.toContain("connected");
+  });
+});
+
+describe("start-up without a sandbox", () => {
+  const none = { kind: "none" as const, why: "this kernel has no Landlock (or it is disabled), and bubblewrap (bwrap) is not installed" };
+  const settings = () => ({ approvalMode: "yolo", sandbox: { ...SETTINGS } }) as unknown as Settings;
+
+  test("says commands are not sandboxed and makes them ask first, unless the user chose an approval mode", () => {
+    const fresh = settings();
+    const line = sandboxStartup(fresh, [], none);
+    expect(line).toContain("NOT SANDBOXED");
+    expect(line).toContain("approval mode write");
+    expect(fresh.approvalMode).toBe("write");
+    const chosen = settings();
+    expect(sandboxStartup(chosen, [{ kind: "global", values: { approvalMode: "yolo" } }], none)).toContain("NOT SANDBOXED");
+    expect(chosen.approvalMode).toBe("yolo");
+  });
+
+  test("nothing to say where Landlock works, or with --sandbox off", () => {
+    const fresh = settings();
+    expect(sandboxStartup(fresh, [], { kind: "landlock", launcher: "/x", abi: 7 })).toBeUndefined();
+    expect(fresh.approvalMode).toBe("yolo");
+    const off = settings();
+    off.sandbox.mode = "off";
+    expect(sandboxStartup(off, [], none)).toBeUndefined();
+  });
+});
+
+const bwrap = Bun.which("bwrap");
+
+describe.skipIf(!bwrap)("the bubblewrap fallback", () => {
+  test("denied paths are hidden, writes outside the writable trees fail, the network is gone", () => {
+    const home = tempDir("omp-bwrap-home-");
+    const repo = join(home, "project");
+    mkdirSync(join(home, ".ssh"));
+    writeFileSync(join(home, ".ssh", "id_rsa"), "PRIVATE");
+    mkdirSync(repo);
+    const policy = buildPolicy({ settings: SETTINGS, cwd: repo, addDirs: [], home, env: {} });
+    const spawn = sandboxCommand(["bash", "-c", "cat ~/.ssh/id_rsa; echo p > p.txt; echo h > ~/h.txt; exec 3<>/dev/tcp/127.0.0.1/9 && echo connected; echo end"], {
+      policy,
+      env: { PATH: process.env.PATH, HOME: home },
+      secrets: [],
+      support: { kind: "bubblewrap", bwrap: bwrap!, why: "forced by the test" },
+    });
+    expect(spawn.confinement).toBe("bubblewrap");
+    const result = Bun.spawnSync(spawn.argv, { cwd: repo, env: spawn.env, stdout: "pipe", stderr: "pipe" });
+    const out = result.stdout.toString() + result.stderr.toString();
+    expect(out).toContain("end");
+    expect(out).not.toContain("PRIVATE");
+    expect(out).not.toContain("connected");
+    expect(readFileSync(join(repo, "p.txt"), "utf8")).toBe("p\n");
+    expect(existsSync(join(home, "h.txt"))).toBe(false);
   });
 });
