@@ -33,6 +33,7 @@ async function main(): Promise<void> {
     confined: `${launch} /bin/true`,
     bash: "bash -c true",
     confinedBash: `${launch} bash -c true`,
+    loopback: `${[support.launcher, ...launcherRules({ ...policy, network: "loopback" }), "--"].join(" ")} /bin/true`,
     ompStart: `${OMP} --version`,
     probe: `${support.launcher} --probe`,
   };
@@ -55,6 +56,7 @@ Landlock ABI ${support.abi}; the default policy (workspace-write, network off) f
 | **Set-up cost per command** (difference) | **${overhead} ms** | ≤ ${TARGET_MS} ms ${overhead <= TARGET_MS ? "✓" : "✗"} |
 | \`bash -c true\` | ${by.bash} ms | — |
 | \`omp-sandbox <policy> -- bash -c true\` (what the bash tool runs) | ${by.confinedBash} ms | — |
+| \`sandbox.network: loopback\`: the same \`true\` in a user + network namespace of its own | ${by.loopback} ms | opt-in |
 | Set-up cost for bash (difference) | ${bashOverhead} ms | — |
 | For comparison: \`omp --version\`, the floor of a hidden omp subcommand as launcher | ${by.ompStart} ms | — |
 | \`omp-sandbox --probe\` (once per agent start) | ${by.probe} ms | — |

@@ -60,8 +60,11 @@ export const Settings = z.strictObject({
   sandbox: z
     .strictObject({
       mode: z.enum(["read-only", "workspace-write", "off"]).default("workspace-write"),
-      /** `off` (loopback too), `allow`, or the hosts a command may reach through omp's proxy. */
-      network: z.union([z.enum(["off", "allow"]), z.array(z.string().min(1))]).default("off"),
+      /**
+       * `off` (the machine's loopback too), `loopback` (a private loopback for the command's own
+       * servers), `allow`, or the hosts a command may reach through omp's proxy.
+       */
+      network: z.union([z.enum(["off", "loopback", "allow"]), z.array(z.string().min(1))]).default("off"),
       /** More writable dirs, besides the project, --add-dir dirs, temp dirs and the usual tool caches. */
       writable: z.array(z.string().min(1)).default([]),
       /** More paths no command may read, besides the credential stores omp knows. */

@@ -12,7 +12,8 @@ export function looksRefused(output: string): boolean {
 /** What the sandbox allowed, in words for the model and the user. */
 export function describePolicy(policy: SandboxPolicy): string {
   const writes = policy.mode === "read-only" ? "no writes at all" : `writes only in ${displayPath(policy.writable[0] ?? "the project")}, --add-dir dirs, temp dirs and tool caches`;
-  const network = policy.network === "allow" ? "network open" : Array.isArray(policy.network) ? `network only to ${policy.network.join(", ")}` : "no network";
+  const network =
+    policy.network === "allow" ? "network open" : policy.network === "loopback" ? "a private loopback only" : Array.isArray(policy.network) ? `network only to ${policy.network.join(", ")}` : "no network";
   return `${policy.mode}: ${writes}; credential stores (~/.ssh, ~/.aws, omp's vault…) unreadable; ${network}`;
 }
 

@@ -6,8 +6,12 @@ import { agentDir, configRoot, expandHome } from "../paths.ts";
 export const SANDBOX_MODES = ["read-only", "workspace-write", "off"] as const;
 export type SandboxMode = (typeof SANDBOX_MODES)[number];
 
-/** `off`: no network; `allow`: all of it; a list: only these hosts (through omp's filtering proxy). */
-export type SandboxNetwork = "off" | "allow" | string[];
+/**
+ * `off`: no network; `loopback`: a network of the command's own with only a loopback (its test
+ * servers work, nothing outside, not even the machine's loopback, is reachable); `allow`: all of
+ * it; a list: only these hosts (through omp's filtering proxy).
+ */
+export type SandboxNetwork = "off" | "loopback" | "allow" | string[];
 
 /** What a model's command may touch: absolute paths, ready for the launcher. */
 export interface SandboxPolicy {
@@ -110,6 +114,7 @@ export function launcherRules(policy: SandboxPolicy, proxyPort?: number): string
   for (const path of policy.writable) rules.push("-w", path);
   for (const path of policy.denyRead) rules.push("-d", path);
   if (policy.network === "allow") rules.push("-n");
+  else if (policy.network === "loopback") rules.push("-l");
   else if (proxyPort !== undefined) rules.push("-p", String(proxyPort));
   return rules;
 }

@@ -227,3 +227,21 @@ describe("sandbox.network: [hosts]", () => {
     }
   });
 });
+
+describe("sandbox.network: loopback", () => {
+  test("a command's own servers are reachable on its private loopback; the machine's loopback is not", async () => {
+    const { home, repo } = victim();
+    writeFileSync(join(home, ".omp", "agent", "config.yml"), "sandbox:\n  network: loopback\n");
+    const server = attacker();
+    try {
+      const selfTest = `python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); s.listen(); c = socket.create_connection(s.getsockname()); a, _ = s.accept(); c.send(b"pong"); print(a.recv(4).decode())'`;
+      const { results } = await runCommands([selfTest, `curl -sS -m 5 http://127.0.0.1:${server.port}/leak`], { home, repo });
+      expect(results[0]!.text).toBe("pong");
+      expect(results[1]!.text).toContain("[omp sandbox]");
+      expect(results[1]!.text).toContain("a private loopback only");
+      expect(server.received).toEqual([]);
+    } finally {
+      server.stop();
+    }
+  });
+});

@@ -10,9 +10,11 @@
 //!             every name in PATH's dir that starts with what precedes it
 //!   -p PORT   TCP port the command may connect to (network "off" otherwise)
 //!   -n        network left open: no TCP rules, every socket family allowed
+//!   -l        a network of its own with only a loopback (its own servers, nothing outside)
 //! `--probe` prints the Landlock ABI the kernel offers (0: none) and exits.
 
 mod landlock;
+mod netns;
 mod policy;
 mod seccomp;
 
@@ -39,6 +41,11 @@ fn main() {
         Ok(parsed) => parsed,
         Err(message) => fail(&message),
     };
+    if policy.private_loopback {
+        if let Err(message) = netns::private_loopback() {
+            fail(&message);
+        }
+    }
     if let Err(message) = landlock::restrict(&policy) {
         fail(&message);
     }

@@ -11,6 +11,8 @@ pub struct Policy {
     pub deny: Vec<Deny>,
     pub connect_ports: Vec<u16>,
     pub network_open: bool,
+    /// In a network namespace of its own (loopback only): sockets and ports are free inside it.
+    pub private_loopback: bool,
 }
 
 /// A denied path: `name` in `dir`, or every name in `dir` starting with `name` when `prefix`.
@@ -57,6 +59,10 @@ pub fn parse(args: Vec<OsString>) -> Result<(Policy, Vec<OsString>), String> {
                 return Ok((policy, command));
             }
             b"-n" => policy.network_open = true,
+            b"-l" => {
+                policy.private_loopback = true;
+                policy.network_open = true;
+            }
             b"-r" | b"-w" | b"-d" | b"-p" => {
                 let value = rest.next().ok_or_else(|| format!("{} wants a value", arg.to_string_lossy()))?;
                 match flag {
@@ -68,7 +74,7 @@ pub fn parse(args: Vec<OsString>) -> Result<(Policy, Vec<OsString>), String> {
                     ),
                 }
             }
-            _ => return Err(format!("unknown option {:?} (usage: omp-sandbox [-r|-w|-d PATH] [-p PORT] [-n] -- command…)", arg)),
+            _ => return Err(format!("unknown option {:?} (usage: omp-sandbox [-r|-w|-d PATH] [-p PORT] [-n|-l] -- command…)", arg)),
         }
     }
     Err("no command: end the rules with -- and the command".into())
