@@ -245,3 +245,14 @@ describe("sandbox.network: loopback", () => {
     }
   });
 });
+
+describe("who sets the sandbox", () => {
+  test("a project's .omp/config.yml cannot turn it off, even in a trusted folder", async () => {
+    const { home, repo } = victim();
+    mkdirSync(join(repo, ".omp"), { recursive: true });
+    writeFileSync(join(repo, ".omp", "config.yml"), "sandbox:\n  mode: off\n  network: allow\n");
+    const { results } = await runCommands(["cat ~/.ssh/id_rsa"], { home, repo, args: ["--trust"] });
+    expect(results[0]!.text).toContain("[omp sandbox]");
+    expect(results[0]!.text).not.toContain("key-material");
+  });
+});
