@@ -1,4 +1,4 @@
-import { existsSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { agentDir, configRoot, expandHome } from "../paths.ts";
 
@@ -73,6 +73,29 @@ export function projectRoot(cwd: string): string {
   }
 }
 
+/**
+ * A worktree's or submodule's git dirs, which live outside it (`.git` is a file saying where):
+ * `git commit` there writes to them, so they are part of the project for writing.
+ */
+export function linkedGitDirs(root: string): string[] {
+  let text: string;
+  try {
+    text = readFileSync(join(root, ".git"), "utf8");
+  } catch {
+    return [];
+  }
+  const gitdir = /^gitdir: (.+)$/m.exec(text)?.[1]?.trim();
+  if (!gitdir) return [];
+  const dir = resolve(root, gitdir);
+  let common: string | undefined;
+  try {
+    common = resolve(dir, readFileSync(join(dir, "commondir"), "utf8").trim());
+  } catch {
+    common = undefined;
+  }
+  return common ? [dir, common] : [dir];
+}
+
 export interface PolicyInput {
   settings: SandboxSettings;
   cwd: string;
@@ -97,7 +120,7 @@ export function buildPolicy(input: PolicyInput): SandboxPolicy {
   const writable =
     settings.mode === "read-only"
       ? DEVICES
-      : [projectRoot(input.cwd), ...input.addDirs, ...temp, ...TOOL_CACHES.map((dir) => join(home, dir)), ...settings.writable.map(absolute), ...DEVICES];
+      : [projectRoot(input.cwd), ...linkedGitDirs(projectRoot(input.cwd)), ...input.addDirs, ...temp, ...TOOL_CACHES.map((dir) => join(home, dir)), ...settings.writable.map(absolute), ...DEVICES];
   return {
     mode: settings.mode,
     writable: [...new Set(writable)],

@@ -256,3 +256,13 @@ describe("who sets the sandbox", () => {
     expect(results[0]!.text).not.toContain("key-material");
   });
 });
+
+describe("--sandbox read-only", () => {
+  test("reads work, writes in the project are refused too", async () => {
+    const { home, repo } = victim();
+    const { results } = await runCommands(["cat README.md", "echo x > new-file.txt"], { home, repo, args: ["--sandbox", "read-only"] });
+    expect(results[0]!.text).toContain("# demo");
+    expect(results[1]!.text).toContain("[omp sandbox] This command ran sandboxed (read-only: no writes at all");
+    expect(existsSync(join(repo, "new-file.txt"))).toBe(false);
+  });
+});

@@ -187,3 +187,15 @@ describe.skipIf(!bwrap)("the bubblewrap fallback", () => {
     expect(existsSync(join(home, "h.txt"))).toBe(false);
   });
 });
+
+describe("git worktrees", () => {
+  test("a worktree's git dirs, outside it, are writable so git commit works there", () => {
+    const main = tempDir("omp-policy-main-");
+    const wt = tempDir("omp-policy-wt-");
+    mkdirSync(join(main, ".git", "worktrees", "wt"), { recursive: true });
+    writeFileSync(join(main, ".git", "worktrees", "wt", "commondir"), "../..\n");
+    writeFileSync(join(wt, ".git"), `gitdir: ${join(main, ".git", "worktrees", "wt")}\n`);
+    const policy = buildPolicy({ settings: SETTINGS, cwd: wt, addDirs: [], home: tempDir("omp-policy-home-"), env: {} });
+    expect(policy.writable.slice(0, 3)).toEqual([wt, join(main, ".git", "worktrees", "wt"), join(main, ".git")]);
+  });
+});
