@@ -11,6 +11,7 @@ import { join, resolve } from "node:path";
 import { hyperfineRounds } from "./hyperfine.ts";
 import { buildPolicy, launcherRules } from "../core/sandbox/policy.ts";
 import { sandboxSupport } from "../core/sandbox/launcher-status.ts";
+import { startStandin } from "../test/support/standin/index.ts";
 
 const ROOT = resolve(import.meta.dir, "..");
 const OMP = process.env.OMP_BIN ?? join(ROOT, "dist", "omp");
@@ -41,8 +42,22 @@ async function main(): Promise<void> {
   const by = Object.fromEntries(Object.keys(commands).map((key, i) => [key, ms(timings[i]!.median)])) as Record<keyof typeof commands, number>;
   const overhead = Math.round((by.confined - by.bare) * 100) / 100;
   const bashOverhead = Math.round((by.confinedBash - by.bash) * 100) / 100;
+  // Start-up: a whole `omp -p` answer (zero-latency stand-in) with the sandbox's start-up work
+  // (the launcher lookup and its --probe) against --sandbox off, which skips it.
+  const standin = await startStandin({ fast: true });
+  standin.setScript(Array.from({ length: 10_000 }, () => ({ text: "ok" })));
+  const run = `${OMP} -p --no-session --model anthropic/claude-sonnet-5-5 hi`;
+  const [withSandbox, without] = await hyperfineRounds("sandbox-start", [run, `${run} --sandbox off`], {
+    workDir: WORK,
+    runs: 20,
+    rounds: 5,
+    warmup: 3,
+    env: { HOME: home, ANTHROPIC_BASE_URL: standin.url, ANTHROPIC_API_KEY: "bench-key-0123456789", OMP_NO_UPDATE_CHECK: "1" },
+  });
+  standin.close();
+  const start = { sandbox: ms(withSandbox!.median), off: ms(without!.median) };
   const loadAfter = loadavg().map((n) => n.toFixed(2)).join(" ");
-  const result = { date: new Date().toISOString(), cpu: cpus()[0]?.model, cores: cpus().length, loadBefore, loadAfter, home, rules: launcherRules(policy).length / 2, abi: support.abi, medianMs: by, overheadMs: overhead, bashOverheadMs: bashOverhead, targetMs: TARGET_MS };
+  const result = { date: new Date().toISOString(), cpu: cpus()[0]?.model, cores: cpus().length, loadBefore, loadAfter, home, rules: launcherRules(policy).length / 2, abi: support.abi, medianMs: by, startMs: start, overheadMs: overhead, bashOverheadMs: bashOverhead, targetMs: TARGET_MS };
   writeFileSync(join(RESULTS, "sandbox.json"), `${JSON.stringify(result, null, 2)}\n`);
   const md = `# Sandbox benchmarks
 
@@ -60,6 +75,7 @@ Landlock ABI ${support.abi}; the default policy (workspace-write, network off) f
 | Set-up cost for bash (difference) | ${bashOverhead} ms | — |
 | For comparison: \`omp --version\`, the floor of a hidden omp subcommand as launcher | ${by.ompStart} ms | — |
 | \`omp-sandbox --probe\` (once per agent start) | ${by.probe} ms | — |
+| Start-up: a whole \`omp -p\` answer, default sandbox vs \`--sandbox off\` | ${start.sandbox} ms vs ${start.off} ms (${(start.sandbox / start.off).toFixed(2)}×) | unchanged |
 
 hyperfine -N, 5 interleaved rounds of 60 runs (5 warm-up), the median of the rounds' medians. The launcher is a
 separate ~350 KB Rust binary rather than an omp subcommand because a Bun start-up per command costs the
