@@ -3,9 +3,10 @@
 //!
 //! Landlock only allows; it cannot carve a denied dir out of a granted tree. So a tree with a
 //! denied path inside is not granted whole: its dir gets the right to be listed, and each of its
-//! entries is granted in turn the same
-//! way, down to the denied ones, which get nothing. The cost: in a writable dir that holds a denied
-//! path (a home inside /tmp), new entries can be made only in its subdirs, not in it directly.
+//! entries is granted in turn the same way, down to the denied ones, which get nothing. The costs:
+//! one rule per entry of each dir above a denied path (a few dozen for a usual home, hundreds for
+//! a home inside a busy /tmp, as in tests), and in a writable dir that holds a denied path (that
+//! home inside /tmp) new entries can be made only in its subdirs, not in it directly.
 
 use std::ffi::CString;
 use std::os::unix::ffi::OsStrExt;
