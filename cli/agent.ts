@@ -7,6 +7,7 @@ import type { Runtime } from "../core/agent/runtime.ts";
 import type { ImageContent, TextContent } from "../core/ai/messages.ts";
 import { THINKING_LEVELS, isThinkingLevel } from "../core/ai/model.ts";
 import type { SettingsInput } from "../core/config/settings-schema.ts";
+import { parseSandboxMode } from "../core/sandbox/startup.ts";
 import { OmpError } from "../core/errors/omp-error.ts";
 import { displayPath } from "../core/paths.ts";
 import { untrustedNotice } from "../core/trust/folder-trust.ts";
@@ -27,6 +28,7 @@ export interface AgentFlags {
   apiKey?: string;
   thinking?: string;
   approvalMode?: string;
+  sandbox?: string;
   tools?: string | boolean;
   maxTime?: number;
   maxTurns?: number;
@@ -74,6 +76,7 @@ function runtimeSettings(flags: AgentFlags): SettingsInput {
       throw new OmpError(`--approval-mode: ${(error as Error).message}`, { exitCode: 2 });
     }
   }
+  if (flags.sandbox) runtime.sandbox = { mode: parseSandboxMode(flags.sandbox) };
   return runtime;
 }
 

@@ -4,6 +4,7 @@ import { getEmbeddedNatives } from "../embed/payload.ts";
 import type { RepairReport } from "../embed/repair.ts";
 import { containmentMechanism } from "../core/shell/containment.ts";
 import { VERSION } from "../core/version.ts";
+import { describeSupport, sandboxSupport, type SandboxSupport } from "../core/sandbox/launcher-status.ts";
 import { writeStdout } from "./write.ts";
 
 function sqliteVersion(): string {
@@ -27,6 +28,8 @@ interface DoctorReport {
   sqlite: string;
   /** How omp makes sure the commands it runs end with their call, job or omp itself. */
   containment: string;
+  /** How the model's commands are confined on this machine (core/sandbox). */
+  sandbox: SandboxSupport;
   /** Present with --repair: what was checked and mended before the load. */
   repair?: RepairReport;
 }
@@ -50,6 +53,7 @@ function collect(repair?: RepairReport): DoctorReport {
     nativesError,
     sqlite: sqliteVersion(),
     containment: describeContainment(),
+    sandbox: sandboxSupport(),
     ...(repair ? { repair } : {}),
   };
 }
@@ -91,6 +95,7 @@ function render(report: DoctorReport): string {
   rows.push(["load time", `${natives.loadMs.toFixed(1)} ms`]);
   rows.push(["sqlite", report.sqlite]);
   rows.push(["containment", report.containment]);
+  rows.push(["sandbox", describeSupport(report.sandbox)]);
   for (const note of natives.notes) rows.push(["note", note]);
   for (const path of natives.pruned) rows.push(["pruned", path]);
   if (report.repair) rows.push(...repairRows(report.repair));

@@ -127,7 +127,8 @@ export async function build(options: BuildOptions): Promise<void> {
       join(work, "payload.ts"),
       archives.map((archive) => `import ${archive.binding} from ${JSON.stringify(importPath(work, archive.path))} with { type: "file" };\n`).join("") +
         `import { setEmbeddedNatives } from ${JSON.stringify(importPath(work, join(ROOT, "embed", "payload.ts")))};\n` +
-        `setEmbeddedNatives({ archives: { ${archives.map((archive) => `${JSON.stringify(archive.variant)}: ${archive.binding}`).join(", ")} }, manifest: ${JSON.stringify(packed.manifest)} });\n` +
+        (packed.launcherArchive ? `import launcherArchive from ${JSON.stringify(importPath(work, packed.launcherArchive))} with { type: "file" };\n` : "") +
+        `setEmbeddedNatives({ archives: { ${archives.map((archive) => `${JSON.stringify(archive.variant)}: ${archive.binding}`).join(", ")} }, ${packed.launcherArchive ? "launcherArchive, " : ""}manifest: ${JSON.stringify(packed.manifest)} });\n` +
         (releaseKey
           ? `import { trustReleaseKey } from ${JSON.stringify(importPath(work, join(ROOT, "core", "update", "release-key.ts")))};\n` +
             `trustReleaseKey(${JSON.stringify(releaseKey)});\n`

@@ -1,6 +1,6 @@
 import { closeSync, fsyncSync, futimesSync, mkdtempSync, openSync, readFileSync, rmSync, rmdirSync, writeSync } from "node:fs";
 import { join } from "node:path";
-import type { NativeFile, NativesManifest } from "./manifest.ts";
+import type { LauncherFile, NativeFile, NativesManifest } from "./manifest.ts";
 import type { EmbeddedNatives } from "./payload.ts";
 import { type TarEntry, readTar } from "./tar.ts";
 
@@ -15,7 +15,7 @@ function sha256Hex(data: Uint8Array): string {
 
 /** Refuses the whole archive on any entry that is not a plain, flat file the manifest names. */
 export function checkEntries(entries: TarEntry[], manifest: NativesManifest): void {
-  const allowed = new Set(manifest.files.map((file) => file.name));
+  const allowed = new Set([...manifest.files, ...(manifest.launcher ? [manifest.launcher] : [])].map((file) => file.name));
   const seen = new Set<string>();
   for (const entry of entries) {
     const name = JSON.stringify(entry.name);
@@ -35,7 +35,7 @@ export function checkEntries(entries: TarEntry[], manifest: NativesManifest): vo
 export const TEMP_PREFIX = ".tmp-";
 
 /** Whether the file at `path` has exactly the bytes the manifest lists for `file`. */
-export function matchesManifest(path: string, file: NativeFile): boolean {
+export function matchesManifest(path: string, file: NativeFile | LauncherFile): boolean {
   try {
     return sha256Hex(readFileSync(path)) === file.sha256;
   } catch {
@@ -47,18 +47,28 @@ export function matchesManifest(path: string, file: NativeFile): boolean {
  * The verified bytes of `file`, read from its variant's archive: the only archive a first run
  * reads, since on a small VM each megabyte copied into fresh memory costs ~5 ms.
  */
-function verifiedContents(embedded: EmbeddedNatives, file: NativeFile): Uint8Array {
-  const archivePath = embedded.archives[file.variant];
+function verifiedContents(embedded: EmbeddedNatives, file: NativeFile | LauncherFile): Uint8Array {
+  const kind = "variant" in file ? file.variant : "the sandbox launcher";
+  const archivePath = "variant" in file ? embedded.archives[file.variant] : embedded.launcherArchive;
   if (!archivePath) throw new UnsafeArchiveError(`this binary embeds no archive for ${file.name}`);
   let entries: TarEntry[];
   try {
     entries = readTar(readFileSync(archivePath));
   } catch (error) {
-    throw new UnsafeArchiveError(`the embedded natives archive for ${file.variant} is unreadable: ${(error as Error).message}`);
+    throw new UnsafeArchiveError(`the embedded natives archive for ${kind} is unreadable: ${(error as Error).message}`);
   }
   checkEntries(entries, embedded.manifest);
-  const data = entries.find((entry) => entry.name === file.name)?.data;
-  if (!data) throw new UnsafeArchiveError(`the embedded natives archive for ${file.variant} lacks ${file.name}`);
+  const stored = entries.find((entry) => entry.name === file.name)?.data;
+  if (!stored) throw new UnsafeArchiveError(`the embedded natives archive for ${kind} lacks ${file.name}`);
+  let data = stored;
+  if (!("variant" in file)) {
+    // The launcher is stored gzipped (embed/pack.ts); its size and sha256 are the executable's.
+    try {
+      data = Bun.gunzipSync(stored as Uint8Array<ArrayBuffer>);
+    } catch (error) {
+      throw new UnsafeArchiveError(`${file.name} in the archive does not inflate: ${(error as Error).message}`);
+    }
+  }
   if (data.length !== file.size) {
     throw new UnsafeArchiveError(`${file.name} in the archive is ${data.length} bytes, the manifest says ${file.size}`);
   }
@@ -81,7 +91,7 @@ export interface Extracted {
  * most a `.tmp-<pid>-*` dir that nothing ever loads and that pruneNatives removes once its process
  * is gone.
  */
-export function extractToTemp(embedded: EmbeddedNatives, file: NativeFile, versionDir: string): Extracted {
+export function extractToTemp(embedded: EmbeddedNatives, file: NativeFile | LauncherFile, versionDir: string): Extracted {
   const data = verifiedContents(embedded, file);
   const { mtime } = embedded.manifest;
   // The pid in the name tells a later run that the dir of a killed extraction is garbage.

@@ -16,6 +16,14 @@ export const NativeFile = z.object({
 });
 export type NativeFile = z.infer<typeof NativeFile>;
 
+/** The sandbox launcher: an executable extracted next to the addon, in its own archive. */
+export const LauncherFile = z.object({
+  name: z.string().regex(/^omp-sandbox\.[A-Za-z0-9._-]+$/, "a flat omp-sandbox.<platform> file name"),
+  size: z.number().int().positive(),
+  sha256: z.string().regex(/^[0-9a-f]{64}$/),
+});
+export type LauncherFile = z.infer<typeof LauncherFile>;
+
 export const NativesManifest = z.object({
   /** 2: one uncompressed tar per variant (1 was one gzipped tar holding every variant). */
   format: z.literal(2),
@@ -25,5 +33,7 @@ export const NativesManifest = z.object({
   /** Whole seconds since the epoch; extracted files get this mtime, so a cache hit is a stat. */
   mtime: z.number().int().positive(),
   files: z.array(NativeFile).min(1),
+  /** Absent where commands cannot be sandboxed this way (not Linux). */
+  launcher: LauncherFile.optional(),
 });
 export type NativesManifest = z.infer<typeof NativesManifest>;

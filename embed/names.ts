@@ -10,3 +10,8 @@ export function addonFileName(platform: string, variant: Variant): string {
 export function stampMarker(version: string): string {
   return `omp-natives-stamp:${version}\0`;
 }
+
+/** The sandbox launcher's file name (native/crates/sandbox), one per platform. */
+export function launcherFileName(platform: string): string {
+  return `omp-sandbox.${platform}`;
+}

@@ -1,11 +1,13 @@
 import { existsSync, mkdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { type NativeFile, NativesManifest, type Variant } from "./manifest.ts";
-import { addonFileName, stampMarker } from "./names.ts";
+import { type LauncherFile, type NativeFile, NativesManifest, type Variant } from "./manifest.ts";
+import { addonFileName, launcherFileName, stampMarker } from "./names.ts";
 
 export interface Packed {
   /** One archive per variant, so a first run reads only the one it loads. */
   archives: Partial<Record<Variant, string>>;
+  /** The sandbox launcher's archive, read only when a command is first sandboxed. */
+  launcherArchive?: string;
   manifest: NativesManifest;
 }
 
@@ -41,12 +43,24 @@ export async function packNatives(options: {
     await Bun.write(archivePath, await new Bun.Archive({ [name]: data }).bytes());
     archives[variant] = archivePath;
   }
+  let launcher: LauncherFile | undefined;
+  let launcherArchive: string | undefined;
+  const launcherPath = join(addonDir, launcherFileName(platform));
+  if (platform.startsWith("linux-") && existsSync(launcherPath)) {
+    const data = readFileSync(launcherPath);
+    launcher = { name: launcherFileName(platform), size: data.length, sha256: new Bun.CryptoHasher("sha256").update(data).digest("hex") };
+    launcherArchive = join(outDir, `${launcher.name}.tar`);
+    // Gzipped, unlike the addons: it is read only on the first sandboxed command of a version,
+    // and statically linked it would otherwise add 1.2 MB to every binary.
+    await Bun.write(launcherArchive, await new Bun.Archive({ [launcher.name]: Bun.gzipSync(data) }).bytes());
+  }
   const manifest = NativesManifest.parse({
     format: 2,
     version,
     platform,
     mtime: Math.floor(Date.now() / 1000),
     files,
+    ...(launcher ? { launcher } : {}),
   });
-  return { archives, manifest };
+  return { archives, ...(launcherArchive ? { launcherArchive } : {}), manifest };
 }

@@ -8,6 +8,8 @@ import type { NativesManifest, Variant } from "./manifest.ts";
 export interface EmbeddedNatives {
   /** Each variant's archive: a `$bunfs` path inside the executable. */
   archives: Partial<Record<Variant, string>>;
+  /** The sandbox launcher's archive (Linux builds). */
+  launcherArchive?: string;
   manifest: NativesManifest;
 }
 

@@ -12,7 +12,7 @@ import { homedir } from "node:os";
 import { join, relative } from "node:path";
 import { parseArgs } from "node:util";
 import type { Variant } from "../embed/manifest.ts";
-import { addonFileName, stampMarker } from "../embed/names.ts";
+import { addonFileName, launcherFileName, stampMarker } from "../embed/names.ts";
 import { platformTag } from "../embed/variant.ts";
 import { VERSION } from "../core/version.ts";
 
@@ -32,12 +32,16 @@ export function variantsFor(arch: string = process.arch): Variant[] {
   return arch === "x64" ? ["modern", "baseline"] : ["default"];
 }
 
-function sourceFiles(dir: string): string[] {
+/** The sandbox launcher's crate: not part of the addon, so changing one never rebuilds the other. */
+const LAUNCHER_CRATE = join(NATIVE_DIR, "crates", "sandbox");
+
+function sourceFiles(dir: string, skip: string | null = LAUNCHER_CRATE): string[] {
   const files: string[] = [];
   for (const name of readdirSync(dir).sort()) {
     if (name === "target" || name === "out" || name === "Cargo.lock") continue;
     const path = join(dir, name);
-    if (statSync(path).isDirectory()) files.push(...sourceFiles(path));
+    if (path === skip) continue;
+    if (statSync(path).isDirectory()) files.push(...sourceFiles(path, skip));
     else if (/\.(rs|toml)$/.test(name)) files.push(path);
   }
   return files;
@@ -64,10 +68,10 @@ function cargoTargetDir(variant: Variant, version: string): string {
  * A digest of the Rust sources (every .rs and .toml under native/) after `settings`, the rest of
  * what decides an addon's bytes; release/cross-addon.ts digests its cross builds the same way.
  */
-export function sourcesDigest(settings: string): string {
+export function sourcesDigest(settings: string, files: string[] = sourceFiles(NATIVE_DIR)): string {
   const hasher = new Bun.CryptoHasher("sha256");
   hasher.update(settings);
-  for (const file of sourceFiles(NATIVE_DIR)) {
+  for (const file of files) {
     hasher.update(relative(NATIVE_DIR, file));
     hasher.update("\0");
     hasher.update(readFileSync(file));
@@ -162,6 +166,34 @@ async function buildVariant(variant: Variant, source: "crates-io" | "debian", fo
   return output;
 }
 
+/**
+ * The sandbox launcher (native/crates/sandbox): one build for every CPU variant, since it does no
+ * work worth tuning, in a target dir of its own so its flags never force the addon to rebuild.
+ */
+async function buildLauncher(source: "crates-io" | "debian", force: boolean, version: string): Promise<string> {
+  const output = join(nativeOutDir(version), launcherFileName(platformTag()));
+  const digestFile = `${output}.inputs`;
+  const digest = sourcesDigest(`launcher\0static\0${source}\0${process.env.RUSTFLAGS ?? ""}\0`, [join(NATIVE_DIR, "Cargo.toml"), ...sourceFiles(LAUNCHER_CRATE, null)]);
+  if (!force && existsSync(output) && existsSync(digestFile) && readFileSync(digestFile, "utf8") === digest) {
+    console.error("native: sandbox launcher is up to date");
+    return output;
+  }
+  const targetDir = join(NATIVE_DIR, "target", "launcher");
+  const child = Bun.spawn([cargoPath(), ...cargoSourceArgs(source), "build", "--release", "-p", "omp-sandbox", "--manifest-path", join(NATIVE_DIR, "Cargo.toml")], {
+    // Linked statically: the dynamic loader's work would be a fifth of the launcher's cost per command.
+    env: { ...process.env, CARGO_TARGET_DIR: targetDir, RUSTFLAGS: `${process.env.RUSTFLAGS ?? ""} -C target-feature=+crt-static`.trim() },
+    stdio: ["ignore", "inherit", "inherit"],
+  });
+  if ((await child.exited) !== 0) throw new Error("cargo build failed for the sandbox launcher (see the output above)");
+  mkdirSync(nativeOutDir(version), { recursive: true });
+  const temp = `${output}.tmp-${process.pid}`;
+  copyFileSync(join(targetDir, "release", "omp-sandbox"), temp);
+  renameSync(temp, output);
+  writeFileSync(digestFile, digest);
+  console.error("native: sandbox launcher built");
+  return output;
+}
+
 /** The crate source changed: a Cargo.lock resolved against the other one does not resolve. */
 function resetLockOnSourceChange(source: string): void {
   const marker = join(NATIVE_DIR, "target", "crate-source");
@@ -178,6 +210,7 @@ export async function buildNative(options: { force?: boolean; version?: string }
   const version = options.version ?? VERSION;
   const outputs: string[] = [];
   for (const variant of variantsFor()) outputs.push(await buildVariant(variant, source, options.force ?? false, version));
+  if (process.platform === "linux") outputs.push(await buildLauncher(source, options.force ?? false, version));
   return outputs;
 }
 

@@ -6,6 +6,9 @@ import type { Theme } from "./theme.ts";
 
 const CHOICES = ["Yes", "Yes, and don't ask again for {tool} in this session", "No, and tell the model why"] as const;
 
+/** Rows the request's text may take before it scrolls (PgUp/PgDn). */
+const TEXT_ROWS = 8;
+
 /**
  * "May the agent run this?" in place of the editor: allow once, allow the tool for the rest of
  * the session, or deny with an optional reason the model gets to read.
@@ -13,6 +16,8 @@ const CHOICES = ["Yes", "Yes, and don't ask again for {tool} in this session", "
 export class ApprovalPrompt {
   private stage: "choose" | "reason" = "choose";
   private selected = 0;
+  /** The first row of the request's text in view, when it is longer than TEXT_ROWS. */
+  private scroll = 0;
   private readonly reason = new EditorBuffer();
 
   constructor(
@@ -35,6 +40,12 @@ export class ApprovalPrompt {
       return false;
     }
     switch (id) {
+      case "pageup":
+        this.scroll = Math.max(0, this.scroll - (TEXT_ROWS - 1));
+        return false;
+      case "pagedown":
+        this.scroll += TEXT_ROWS - 1;
+        return false;
       case "up":
         this.selected = (this.selected + CHOICES.length - 1) % CHOICES.length;
         return false;
@@ -76,14 +87,21 @@ export class ApprovalPrompt {
 
   render(width: number, theme: Theme): { rows: string[]; cursor?: { row: number; col: number } } {
     const { toolName, summary } = this.request;
-    const rows = wrapWithPrefix(
+    // The whole text, wrapped: what is cut off is what would run unseen; a long one scrolls.
+    const text = wrapWithPrefix(
       [
-        { text: `Allow ${toolName}? `, style: theme.fg("warning", "bold") },
+        { text: this.request.kind === "sandbox" ? "Run outside the sandbox? " : `Allow ${toolName}? `, style: theme.fg("warning", "bold") },
         { text: sanitize(summary), style: theme.fg(null, "bold") },
       ],
       width,
       [{ text: "┃ ", style: theme.fg("warning") }],
-    ).slice(0, 4);
+    );
+    this.scroll = Math.min(this.scroll, Math.max(0, text.length - TEXT_ROWS));
+    const rows = text.slice(this.scroll, this.scroll + TEXT_ROWS);
+    if (text.length > TEXT_ROWS) {
+      const shown = `rows ${this.scroll + 1}-${this.scroll + rows.length} of ${text.length}`;
+      rows.push(paint(truncateText(`⚠ longer than the view (${shown}): PgUp/PgDn scrolls`, width), theme.fg("warning")));
+    }
     if (this.stage === "reason") {
       rows.push(paint(truncateText("Why not? The model reads this. Enter sends, empty for no reason, Esc skips.", width), theme.fg("muted")));
       const prefix = paint("❯ ", theme.fg("prompt", "bold"));
@@ -95,8 +113,8 @@ export class ApprovalPrompt {
     }
     CHOICES.forEach((label, index) => {
       // Remembered apart from the same tool's calls inside the project (see ApprovalGate).
-      const text = `${index + 1}. ${label.replace("{tool}", this.request.outside ? `${toolName} outside the project` : toolName)}`;
-      const line = truncateText(text, width - 4);
+      const choice = `${index + 1}. ${label.replace("{tool}", this.request.rememberAs ?? (this.request.outside ? `${toolName} outside the project` : toolName))}`;
+      const line = truncateText(choice, width - 4);
       rows.push(index === this.selected ? paint(`› ${line}`, theme.fg("accent", "bold")) : `  ${line}`);
     });
     rows.push(paint("y yes · a always · n no · esc deny", theme.fg("dim")));

@@ -89,17 +89,18 @@ class RpcSession {
     const decide = (decision: { allow: boolean; remember?: boolean; reason?: string }) => void this.host.submit({ type: "answer_approval", id: request.id, ...decision });
     if (this.closing) return decide({ allow: false, reason: "the host that could approve it has gone (stdin closed)" });
     const id = `ui_${++this.uiSerial}`;
-    const always = `Always allow ${request.toolName}`;
+    const always = `Always allow ${request.rememberAs ?? request.toolName}`;
     this.write({
       type: "extension_ui_request",
       id,
       method: "select",
-      title: `Allow ${request.toolName}?`,
+      title: request.kind === "sandbox" ? "Run outside the sandbox?" : `Allow ${request.toolName}?`,
       message: request.summary,
       options: ["Allow", always, "Deny"],
       toolName: request.toolName,
       effect: request.effect,
       input: request.input,
+      ...(request.kind === "sandbox" ? { kind: "sandbox" } : {}),
     });
     this.questions.set(id, (answer) => {
       if (!answer || answer.cancelled) return decide({ allow: false, reason: answer?.timedOut ? "the host did not answer in time" : "the host cancelled the approval" });

@@ -43,6 +43,8 @@ export interface AgentOptions {
   shell?: { autoBackgroundSeconds?: number; maxLogBytes?: number };
   /** The `web` settings (web_fetch, web_search, URLs in read). */
   web?: WebSettings;
+  /** What the model's commands are confined to (core/sandbox); absent: not confined. */
+  sandbox?: import("../sandbox/policy.ts").SandboxPolicy;
   /** `retry.baseDelayMs` and `retry.idleTimeoutSeconds`, for every request. */
   retry?: { baseDelayMs: number; idleTimeoutMs: number };
   /** Model requests per run; undefined = no limit. */

@@ -12,6 +12,8 @@ import { OmpError } from "../errors/omp-error.ts";
 import { Extensions } from "../extensions/extensions.ts";
 import { skillsForSession } from "../extensions/skills-session.ts";
 import { agentDir, displayPath, homeDir } from "../paths.ts";
+import { buildPolicy } from "../sandbox/policy.ts";
+import { secretValuesIn } from "../sandbox/env.ts";
 import type { SessionEntry } from "../session/schema.ts";
 import { SessionWriter } from "../session/writer.ts";
 import { ApprovalGate, type Approver } from "../tools/approval.ts";
@@ -356,6 +358,7 @@ export class Runtime {
       bashTimeoutSeconds: settings.bash.timeoutSeconds,
       shell: { autoBackgroundSeconds: settings.bash.autoBackgroundSeconds, maxLogBytes: settings.bash.maxLogBytes },
       web: settings.web,
+      ...(settings.sandbox.mode === "off" ? {} : { sandbox: buildPolicy({ settings: settings.sandbox, cwd: this.options.cwd, addDirs: this.options.addDirs ?? [], home: homeDir(), env: this.options.env as NodeJS.ProcessEnv }) }),
       retry: { baseDelayMs: settings.retry.baseDelayMs, idleTimeoutMs: settings.retry.idleTimeoutSeconds * 1000 },
       maxTurns: this.options.maxTurns,
       announceModel: resumedModel !== modelId,
@@ -417,7 +420,7 @@ export class Runtime {
    * environment (a command the model runs sees them all).
    */
   secrets(apiKey: string | undefined): string[] {
-    const fromEnv = PROVIDERS.flatMap((provider) => [...provider.keyEnv, ...(provider.secretEnv ?? [])].map((name) => this.options.env[name]));
+    const fromEnv = [...PROVIDERS.flatMap((provider) => [...provider.keyEnv, ...(provider.secretEnv ?? [])].map((name) => this.options.env[name])), ...secretValuesIn(this.options.env)];
     // Every configured and stored secret, not only the one in use: a tool's output or an echoed error may show any of them.
     const configured = Object.values(this.options.modelsConfig.providers).map((provider) => {
       const key = provider.apiKey?.trim();

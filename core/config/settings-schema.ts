@@ -65,6 +65,23 @@ export const Settings = z.strictObject({
       maxLogBytes: z.number().int().min(4096).default(50 * 1024 * 1024),
     })
     .prefault({}),
+  /** How the model's commands are confined (core/sandbox). Only the user's own files set it: an untrusted project's cannot. */
+  sandbox: z
+    .strictObject({
+      mode: z.enum(["read-only", "workspace-write", "off"]).default("workspace-write"),
+      /**
+       * `off` (the machine's loopback too), `loopback` (a private loopback for the command's own
+       * servers), `allow`, or the hosts a command may reach through omp's proxy.
+       */
+      network: z.union([z.enum(["off", "loopback", "allow"]), z.array(z.string().min(1))]).default("off"),
+      /** More writable dirs, besides the project, --add-dir dirs, temp dirs and the usual tool caches. */
+      writable: z.array(z.string().min(1)).default([]),
+      /** More paths no command may read, besides the credential stores omp knows. */
+      denyRead: z.array(z.string().min(1)).default([]),
+      /** Variables kept in commands' environments though named like secrets (GH_TOKEN for gh). */
+      envAllow: z.array(z.string().min(1)).default([]),
+    })
+    .prefault({}),
   update: z
     .strictObject({
       channel: UpdateChannel.default("stable"),

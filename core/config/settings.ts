@@ -72,9 +72,9 @@ export function loadSettings(options: LoadSettingsOptions = {}): LoadedSettings 
       if (filtered.skipped.length > 0) noteSkippedForTrust(`.omp/config.yml: ${filtered.skipped.join(", ")}`);
       values = filtered.values;
     }
-    // Where credentials come from is the user's choice alone, even in a trusted folder.
-    if (kind === "project" && "auth" in values) {
-      const { auth: _theUsers, ...rest } = values;
+    // Where credentials come from, and what the model's commands may touch, are the user's choice alone, even in a trusted folder.
+    if (kind === "project" && ("auth" in values || "sandbox" in values)) {
+      const { auth: _theUsers, sandbox: _alsoTheUsers, ...rest } = values;
       values = rest;
     }
     layers.push({ kind, path, values });

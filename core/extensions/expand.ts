@@ -37,6 +37,8 @@ export interface ExpandOptions {
   reserved?: (name: string) => boolean;
   /** The session an extension's command handler is told about. */
   session?: { id: string; file: string };
+  /** !`cmd` lines run confined like the model's commands (core/sandbox). */
+  sandbox?: import("../sandbox/policy.ts").SandboxPolicy;
 }
 
 /** Seconds a command's !`cmd` line may run. */
@@ -202,7 +204,7 @@ async function runInline(line: string, options: ExpandOptions): Promise<string> 
   const { bashTool } = await import("../tools/bash.ts");
   const result = await bashTool.execute(
     { command: line, timeout: INLINE_COMMAND_TIMEOUT_S },
-    { cwd: options.cwd, signal: options.signal ?? new AbortController().signal, artifactsDir: options.artifactsDir, ...(options.redact ? { redact: options.redact } : {}) },
+    { cwd: options.cwd, signal: options.signal ?? new AbortController().signal, artifactsDir: options.artifactsDir, ...(options.redact ? { redact: options.redact } : {}), ...(options.sandbox ? { sandbox: options.sandbox } : {}) },
   );
   const output = result.content.flatMap((part) => (part.type === "text" ? [part.text] : [])).join("");
   return output === "(no output)" ? "" : output;

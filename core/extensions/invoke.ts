@@ -24,7 +24,7 @@ export async function prepareInvocation(
   options: { signal?: AbortSignal; reserved?: (name: string) => boolean; switchModel?: boolean } = {},
 ): Promise<PreparedInvocation | undefined> {
   const { switchModel: maySwitch = true, ...expandOptions } = options;
-  const invocation = await expandSlashPrompt(text, runtime.extensions, { cwd: runtime.options.cwd, artifactsDir: agent.artifactsDir, redact: (output) => agent.redact(output), session: { id: agent.writer?.header.id ?? "none", file: agent.writer?.path ?? "" }, ...expandOptions });
+  const invocation = await expandSlashPrompt(text, runtime.extensions, { cwd: runtime.options.cwd, artifactsDir: agent.artifactsDir, redact: (output) => agent.redact(output), ...(agent.options.sandbox ? { sandbox: agent.options.sandbox } : {}), session: { id: agent.writer?.header.id ?? "none", file: agent.writer?.path ?? "" }, ...expandOptions });
   if (!invocation) return undefined;
   const blocked = await expansionHooks(agent, invocation, text);
   let restore = () => {};

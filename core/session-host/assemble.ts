@@ -15,6 +15,8 @@ import type { Approver } from "../tools/approval.ts";
 import { isDirectory } from "../tools/paths.ts";
 import { type ToolSelection, builtinTools, selectTools } from "../tools/registry.ts";
 import { searchChoice } from "../web/search/configured.ts";
+import { sandboxStartup } from "../sandbox/startup.ts";
+import { hideSecretsFromProcEnviron } from "../sandbox/hide-environ.ts";
 import type { EditorBridge } from "../tools/types.ts";
 import type { ThinkingLevel } from "../ai/model.ts";
 
@@ -79,6 +81,8 @@ export async function assembleSession(spec: SessionSpec): Promise<AssembledSessi
   // Commands a killed omp left running end now (core/shell/containment.ts), once per process, off the start-up path.
   if (!swept) {
     swept = true;
+    // A sandboxed command could read omp's own environment through /proc/<pid>/environ: its secret values are blanked there.
+    hideSecretsFromProcEnviron();
     setTimeout(() => void import("../shell/containment.ts").then((module) => module.sweepOrphans()), 0);
   }
   const { settings, modelsConfig, layers } = await loadAgentConfig({
@@ -89,6 +93,9 @@ export async function assembleSession(spec: SessionSpec): Promise<AssembledSessi
     trustFlag: spec.trustFlag,
     ask: spec.askTrust,
   });
+  // Without a sandbox on this machine, commands ask first unless the user chose an approval mode.
+  const sandboxNotice = sandboxStartup(settings, layers);
+  if (sandboxNotice) warn(sandboxNotice);
   const toolSelection = spec.toolSelection ?? {};
   // The skill tool is not a built-in: `--tools read,skill` names it, and only then does a tool list include it.
   const skillTool = skillToolWanted(toolSelection, settings.tools.disabled);

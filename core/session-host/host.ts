@@ -40,6 +40,8 @@ export class ApprovalRequests {
         summary: request.summary,
         ...(request.outside ? { outside: request.outside } : {}),
         ...(request.toolCallId ? { toolCallId: request.toolCallId } : {}),
+        ...(request.kind ? { kind: request.kind } : {}),
+        ...(request.rememberAs ? { rememberAs: request.rememberAs } : {}),
         presentation: presentTool(request.toolName, request.input, this.cwd),
       });
     });

@@ -61,6 +61,10 @@ export const HostOwnEvent = z.discriminatedUnion("type", [
     summary: z.string(),
     outside: z.array(z.string()).optional(),
     toolCallId: z.string().optional(),
+    /** `sandbox`: the command failed in the sandbox; allowing runs it again outside. */
+    kind: z.enum(["call", "sandbox"]).optional(),
+    /** What "always" covers, in words ("commands starting with \"npm test\""). */
+    rememberAs: z.string().optional(),
     presentation: Presentation,
   }),
   z.object({ type: z.literal("mode_changed"), mode: SessionMode }),

@@ -16,6 +16,9 @@ const TOKEN_SHAPES: [RegExp, string][] = [
   [/(?<![A-Za-z0-9_])gh[pousr]_[A-Za-z0-9]{30,}/g, REDACTED],
   [/(?<![A-Za-z0-9_])github_pat_[A-Za-z0-9_]{30,}/g, REDACTED],
   [/\b(Bearer\s+)[A-Za-z0-9._~+/-]{16,}=*/gi, `$1${REDACTED}`],
+  // AWS access key ids, and JSON Web Tokens (three base64url parts, the first two JSON objects).
+  [/(?<![A-Z0-9])(?:AKIA|ASIA)[0-9A-Z]{16}(?![A-Z0-9])/g, REDACTED],
+  [/(?<![A-Za-z0-9_-])eyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}/g, REDACTED],
   [/-----BEGIN ([A-Z ]*)PRIVATE KEY-----[\s\S]*?-----END \1PRIVATE KEY-----/g, `-----BEGIN $1PRIVATE KEY-----\n${REDACTED}\n-----END $1PRIVATE KEY-----`],
 ];
 

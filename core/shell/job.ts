@@ -2,7 +2,7 @@ import { createNumberedLog, type CollectedOutput, OutputCollector } from "../too
 import { formatBytes } from "../tools/format.ts";
 import { killGroup } from "../tools/process-group.ts";
 import type { Container } from "./containment.ts";
-import { type PtySize, spawnCommand } from "./spawn.ts";
+import { type PtySize, type SpawnCommandOptions, type SpawnedCommand, spawnCommand } from "./spawn.ts";
 import type { Screen } from "./screen.ts";
 import { UnreadText } from "./unread.ts";
 
@@ -24,6 +24,8 @@ export interface JobOptions {
   stdin?: boolean;
   redact?: (text: string) => string;
   maxLogBytes?: number;
+  /** The model's commands: sandboxed by the session's policy (see spawn.ts). */
+  sandbox?: SpawnCommandOptions["sandbox"];
 }
 
 export interface JobInfo {
@@ -62,6 +64,8 @@ export class Job {
   readonly ended: Promise<JobEnd>;
   end: JobEnd | undefined;
   private readonly container: Container;
+  /** How the sandbox confines it ("none": not at all). */
+  readonly confinement: SpawnedCommand["confinement"];
   private readonly proc: ReturnType<typeof spawnCommand>["proc"];
   private stopReason: StopReason | undefined;
   private killTimer: ReturnType<typeof setTimeout> | undefined;
@@ -85,7 +89,8 @@ export class Job {
       maxLogBytes: options.maxLogBytes,
       onDiskFull: () => this.stop("disk-full"),
     });
-    const spawned = spawnCommand({ command: options.command, cwd: options.cwd, pty: options.pty, stdin: options.stdin ?? false });
+    const spawned = spawnCommand({ command: options.command, cwd: options.cwd, pty: options.pty, stdin: options.stdin ?? false, ...(options.sandbox ? { sandbox: options.sandbox } : {}) });
+    this.confinement = spawned.confinement;
     this.proc = spawned.proc;
     this.container = spawned.container;
     if (options.pty) this.screenPromise = import("./screen.ts").then((module) => module.createScreen(options.pty!));

@@ -1,4 +1,6 @@
 import type { Subprocess } from "bun";
+import type { SandboxPolicy } from "../sandbox/policy.ts";
+import { type SandboxedCommand, sandboxCommand } from "../sandbox/wrap.ts";
 import { type Container, createContainer } from "./containment.ts";
 
 /**
@@ -35,11 +37,15 @@ export interface SpawnCommandOptions {
   pty?: PtySize;
   /** Keep stdin open as a pipe (jobs the model writes to); otherwise the command gets none. */
   stdin?: boolean;
+  /** The model's commands (core/sandbox): confined by `policy`, their environment without omp's secrets. The user's own have none. */
+  sandbox?: { policy: SandboxPolicy | undefined; secrets: readonly string[] };
 }
 
 export interface SpawnedCommand {
   proc: Subprocess<"pipe" | "ignore", "pipe", "ignore">;
   container: Container;
+  /** How the sandbox confines it ("none": not at all). */
+  confinement: SandboxedCommand["confinement"];
 }
 
 const quote = (text: string) => `'${text.replaceAll("'", `'\\''`)}'`;
@@ -63,9 +69,14 @@ function commandArgv(options: SpawnCommandOptions): string[] {
  */
 export function spawnCommand(options: SpawnCommandOptions): SpawnedCommand {
   const container = createContainer();
-  const env = { ...process.env, ...(options.pty ? PTY_ENV : NON_INTERACTIVE_ENV), ...container.env, ...(options.pty ? { SHELL: "/bin/sh" } : {}) };
+  const base = { ...process.env, ...(options.pty ? PTY_ENV : NON_INTERACTIVE_ENV) };
+  // The sandbox launcher runs inside the container: containment ends it and all it starts.
+  const command = options.sandbox
+    ? sandboxCommand(commandArgv(options), { policy: options.sandbox.policy, env: base, secrets: options.sandbox.secrets })
+    : { argv: commandArgv(options), env: base, confinement: "none" as const };
+  const env = { ...command.env, ...container.env, ...(options.pty ? { SHELL: "/bin/sh" } : {}) };
   try {
-    const proc = Bun.spawn([...container.argvPrefix, ...commandArgv(options)], {
+    const proc = Bun.spawn([...container.argvPrefix, ...command.argv], {
       cwd: options.cwd,
       env,
       stdin: options.stdin || options.pty ? "pipe" : "ignore",
@@ -74,7 +85,7 @@ export function spawnCommand(options: SpawnCommandOptions): SpawnedCommand {
       // Its own process group, so signals reach the whole pipeline even without a cgroup.
       detached: true,
     });
-    return { proc, container };
+    return { proc, container, confinement: command.confinement };
   } catch (error) {
     container.destroy();
     throw error;

@@ -1,4 +1,5 @@
 import { OmpError } from "../errors/omp-error.ts";
+import { commandPrefix, prefixCovers } from "../sandbox/denial.ts";
 import type { PathScope } from "./path-scope.ts";
 import type { Tool, ToolEffect } from "./types.ts";
 
@@ -25,6 +26,10 @@ export function needsApproval(tool: Pick<Tool, "effect">, mode: ApprovalMode): b
 
 export interface ApprovalRequest {
   toolName: string;
+  /** `sandbox`: the command failed in the sandbox; allowing runs it again outside. */
+  kind?: "call" | "sandbox";
+  /** What "don't ask again" covers, in words (`bash commands starting with "npm test"`). */
+  rememberAs?: string;
   effect: ToolEffect;
   /** The validated input the tool will run with. */
   input: unknown;
@@ -54,11 +59,36 @@ const SUMMARY_CHARS = 200;
 export function summarizeInput(input: unknown): string {
   if (input !== null && typeof input === "object") {
     const record = input as Record<string, unknown>;
-    for (const key of ["command", "path", "pattern"]) {
+    // A command is shown whole: whatever is cut off is what would run unseen.
+    if (typeof record.command === "string") return showCommand(record.command);
+    for (const key of ["path", "pattern"]) {
       if (typeof record[key] === "string") return cut(record[key] as string);
     }
   }
   return cut(JSON.stringify(input) ?? "");
+}
+
+/**
+ * A command as an approval shows it: every character there, runs of blanks collapsed to one so
+ * padding cannot push the rest out of view, line breaks as ⏎, other control characters as ^X.
+ */
+export function showCommand(command: string): string {
+  return command
+    .replace(/[ \t]+/g, " ")
+    .replace(/ *\r?\n */g, " ⏎ ")
+    .replace(/[\x00-\x1f\x7f]/g, (c) => (c === "\x7f" ? "^?" : `^${String.fromCharCode(c.charCodeAt(0) + 64)}`))
+    .replace(/[\u0080-\u009f\u200b-\u200f\u202a-\u202e\u2066-\u2069\ufeff]/g, (c) => `<U+${c.charCodeAt(0).toString(16).toUpperCase().padStart(4, "0")}>`);
+}
+
+/** The "don't ask again" key and its words: bash by command prefix, never all of bash. */
+function rememberKey(tool: Pick<Tool, "name">, input: unknown, outside: boolean): { key: string; words: string; prefix?: string } {
+  const command = input !== null && typeof input === "object" ? (input as Record<string, unknown>).command : undefined;
+  if (tool.name === "bash" && typeof command === "string") {
+    const prefix = commandPrefix(command);
+    return { key: `bash ${prefix}${outside ? " outside the project" : ""}`, words: `bash commands starting with "${prefix}"${outside ? " outside the project" : ""}`, prefix };
+  }
+  const key = outside ? `${tool.name} outside the project` : tool.name;
+  return { key, words: key };
 }
 
 function cut(text: string): string {
@@ -129,10 +159,12 @@ export class ApprovalGate {
     const outside = this.mode === "yolo" || !this.scope ? [] : this.scope.outside(tool.name, input);
     if (!hookAsk && outside.length === 0 && !needsApproval(tool, this.mode)) return { allow: true };
     if (!hookAsk && outside.length === 0 && this.acceptEdits && tool.effect === "write") return { allow: true };
-    const key = outside.length > 0 ? `${tool.name} outside the project` : tool.name;
+    const remember = rememberKey(tool, input, outside.length > 0);
+    const { key } = remember;
     const known = this.remembered.get(key);
-    if (known === true) return { allow: true };
-    if (known === false) return { allow: false, message: `The user has denied all ${key} calls for this session.` };
+    const covered = remember.prefix === undefined || prefixCovers(remember.prefix, String((input as { command: string }).command));
+    if (known === true && covered) return { allow: true };
+    if (known === false) return { allow: false, message: `The user has denied all ${remember.words} for this session.` };
     const because = hookAsk?.reason ? ` (a hook asks: ${hookAsk.reason})` : "";
     const settled = await this.beforeAsk?.({ toolName: tool.name, effect: tool.effect, input, summary: summarizeInput(input), ...(outside.length > 0 ? { outside } : {}) });
     if (settled) return settled.allow ? { allow: true } : { allow: false, message: `${tool.name} was not run: a PermissionRequest hook denied it.${settled.reason ? ` Reason: ${settled.reason}` : ""}` };
@@ -143,12 +175,38 @@ export class ApprovalGate {
       return { allow: false, message: outside.length > 0 ? outsideMessage(tool, this.mode, outside, this.scope!) : noApproverMessage(tool, this.mode) };
     }
     const summary = summarizeInput(input) + (outside.length > 0 ? " (outside the project)" : "") + because;
-    const request = { toolName: tool.name, effect: tool.effect, input, summary, ...(outside.length > 0 ? { outside } : {}), ...(toolCallId ? { toolCallId } : {}) };
+    const request: ApprovalRequest = { toolName: tool.name, effect: tool.effect, input, summary, rememberAs: remember.words, ...(outside.length > 0 ? { outside } : {}), ...(toolCallId ? { toolCallId } : {}) };
     this.onAsk?.(request);
     const decision = await this.approver(request);
     if (decision.remember) this.remembered.set(key, decision.allow);
     if (decision.allow) return { allow: true };
     const reason = decision.reason ? ` Reason: ${decision.reason}` : "";
     return { allow: false, message: `The user denied this ${tool.name} call.${reason}` };
+  }
+
+  /**
+   * A command failed in the sandbox: asks whether to run it again outside (once, always for its
+   * prefix, or never). Without an approver (print mode) the answer is no, with the reason.
+   */
+  async escalate(command: string, why: string): Promise<ApprovalOutcome> {
+    const prefix = commandPrefix(command);
+    const key = `outside the sandbox: ${prefix}`;
+    const known = this.remembered.get(key);
+    if (known === true && prefixCovers(prefix, command)) return { allow: true };
+    if (known === false) return { allow: false, message: `The user has refused to run commands starting with "${prefix}" outside the sandbox for this session.` };
+    if (!this.approver) return { allow: false, message: "No one can approve running it outside the sandbox in this non-interactive run." };
+    const request: ApprovalRequest = {
+      toolName: "bash",
+      kind: "sandbox",
+      effect: "exec",
+      input: { command },
+      summary: `${showCommand(command)} (blocked by the sandbox: ${why}; run it again outside the sandbox?)`,
+      rememberAs: `commands starting with "${prefix}" outside the sandbox`,
+    };
+    this.onAsk?.(request);
+    const decision = await this.approver(request);
+    if (decision.remember) this.remembered.set(key, decision.allow);
+    if (decision.allow) return { allow: true };
+    return { allow: false, message: `The user refused to run it outside the sandbox.${decision.reason ? ` Reason: ${decision.reason}` : ""}` };
   }
 }

@@ -5,6 +5,7 @@ import { jobsFor } from "../shell/jobs.ts";
 import { errorResult, textResult } from "./format.ts";
 import { displayPath, resolveToolPath } from "./paths.ts";
 import type { ToolContext, ToolDefinition, ToolResult } from "./types.ts";
+import { looksRefused, refusedNote } from "../sandbox/denial.ts";
 
 export const BASH_DEFAULT_TIMEOUT_S = 120;
 export const BASH_MAX_TIMEOUT_S = 3600;
@@ -48,6 +49,7 @@ export const bashTool: ToolDefinition<typeof schema> = {
     `The command is killed with everything it started after timeout seconds (default ${BASH_DEFAULT_TIMEOUT_S}), and when it exits. Long output keeps its first 200 and last 400 lines; the complete output is saved to a log file whose path is given, which you can read or grep.`,
     "A non-zero exit status makes the call an error; its output is still shown.",
     "Servers and watchers: background: true. Interactive programs (REPLs, rebase -i, prompts): pty: true. Both return a job id for the job tool; a command still running after a while becomes a job too.",
+    "Commands run sandboxed: writes only in the project and temp dirs, no network, credential files unreadable. A refusal says so; the user may then allow a rerun outside.",
     "Use the read, grep, find, edit and write tools instead of cat, grep, find, sed -i or echo > for files.",
   ].join(" "),
   schema,
@@ -85,6 +87,8 @@ async function runBash(input: z.infer<typeof schema>, context: ToolContext): Pro
       stdin: asJob,
       ...(context.redact ? { redact: context.redact } : {}),
       ...(context.shell?.maxLogBytes ? { maxLogBytes: context.shell.maxLogBytes } : {}),
+      // The model's commands: confined by the session's policy (none when it is off), never with omp's secrets.
+      sandbox: { policy: context.sandbox, secrets: context.secrets ?? [] },
     },
     asJob,
   );
@@ -116,6 +120,14 @@ async function runBash(input: z.infer<typeof schema>, context: ToolContext): Pro
         jobDetails(job, cwd),
       );
     }
+    // --- sandbox (issue 21): a refusal by the sandbox is said so, and may be run again outside it ---
+    const refused = !outcome.stopReason && (outcome.signal !== null || outcome.exitCode !== 0) && context.sandbox && job.confinement !== "none" && looksRefused(outcome.output.text);
+    if (refused) {
+      const firstLine = outcome.output.text.split("\n").find((line) => looksRefused(line))?.trim().slice(0, 200) ?? "";
+      const escalation = context.escalate ? await context.escalate(input.command, firstLine) : undefined;
+      if (escalation?.allow) return runBash(input, { ...context, sandbox: undefined, escalate: undefined });
+      return endResult(input.command, cwd, outcome, timeoutS, refusedNote(context.sandbox!, escalation?.message));
+    }
     return endResult(input.command, cwd, outcome, timeoutS);
   } finally {
     clearTimeout(timer);
@@ -140,7 +152,7 @@ function jobDetails(job: Job, cwd: string): BashDetails {
   };
 }
 
-function endResult(command: string, cwd: string, end: JobEnd, timeoutS: number): ToolResult {
+function endResult(command: string, cwd: string, end: JobEnd, timeoutS: number, refusal?: string): ToolResult {
   const collected = end.output;
   const details: BashDetails = {
     command,
@@ -176,7 +188,8 @@ function endResult(command: string, cwd: string, end: JobEnd, timeoutS: number):
   } else if (end.exitCode !== 0) {
     notes.push(`Command exited with code ${end.exitCode}.`);
   }
-  if (notes.length > 0) text += `\n\n${notes.join("\n")}`;
+  if (refusal) notes.push(refusal);
   const failed = end.stopReason !== undefined || end.signal !== null || end.exitCode !== 0;
+  if (notes.length > 0) text += `\n\n${notes.join("\n")}`;
   return failed ? errorResult(text, details) : textResult(text, details);
 }

@@ -31,6 +31,12 @@ export interface ToolContext {
   toolCallId?: string;
   /** What the model last read of each file this session; edits made from a stale read are refused. */
   fileReads?: FileReadStore;
+  /** The model's commands run confined by this (core/sandbox); absent for the user's own commands. */
+  sandbox?: import("../sandbox/policy.ts").SandboxPolicy;
+  /** Secret values omp knows, kept out of commands' environments. */
+  secrets?: readonly string[];
+  /** Asks to run a command the sandbox refused again outside it; absent: nobody to ask. */
+  escalate?: (command: string, why: string) => Promise<{ allow: true } | { allow: false; message: string }>;
   /** The agent making the call, for tools that start agents of their own (task). */
   agent?: Agent;
   /** An editor's files and terminal (ACP clients that offer them): read, write, edit and bash go through it. */

@@ -104,11 +104,12 @@ describe("providers and keys", () => {
   test.each(cases)("%s: the key goes in the provider's own header and nowhere on disk, even when a tool prints it", async (_api, provider) => {
     const { home, repo } = workspace();
     const keyVar = Object.keys(provider.env("x")).find((name) => name.endsWith("_API_KEY"))!;
-    // The model runs a command that prints the key, once in a short output and once in one long
-    // enough to be cut and saved in full as an artifact.
+    // The model's commands no longer see the key in their environment (issue 21); one that got it
+    // anyway prints it, once in a short output and once in one long enough to be cut and saved in
+    // full as an artifact.
     standin.setScript([
-      { toolCalls: [{ name: "bash", arguments: { command: `echo "short: $${keyVar}"` } }] },
-      { toolCalls: [{ name: "bash", arguments: { command: `echo "long: $${keyVar}"; seq 1 3000; echo "end: $${keyVar}"` } }] },
+      { toolCalls: [{ name: "bash", arguments: { command: `echo "env: [$${keyVar}]"; echo "short: ${provider.key}"` } }] },
+      { toolCalls: [{ name: "bash", arguments: { command: `echo "long: ${provider.key}"; seq 1 3000; echo "end: ${provider.key}"` } }] },
       { toolCalls: [{ name: "write", arguments: { path: "notes.txt", content: "the model wrote this file itself" } }] },
       { text: "Done." },
     ]);
@@ -120,6 +121,7 @@ describe("providers and keys", () => {
     expect(Object.values(sent).some((value) => value.includes(provider.key))).toBe(true);
     // The provider received the tool output as it was (it is the user's own machine talking to its provider) ...
     expect(toolResultsOf(provider.api, modelRequests(standin)[1]!.body)[0]!.text).toContain(provider.key);
+    expect(toolResultsOf(provider.api, modelRequests(standin)[1]!.body)[0]!.text).toContain("env: []");
     // ... but omp kept none of it: not in the session, not in the saved full output.
     const artifacts = walk(home).filter((path) => path.endsWith(".log"));
     expect(artifacts.length).toBe(1);
@@ -135,10 +137,12 @@ describe("providers and keys", () => {
   test("another provider's key in the environment is kept off the disk too", async () => {
     const { home, repo } = workspace();
     const other = `other_provider_key_${crypto.randomUUID()}`;
-    standin.setScript([{ toolCalls: [{ name: "bash", arguments: { command: "env | grep API_KEY" } }] }, { text: "ok" }]);
+    // Not in the command's environment (issue 21), and redacted when it shows up anyway.
+    standin.setScript([{ toolCalls: [{ name: "bash", arguments: { command: `env | grep -c API_KEY; echo ${other}` } }] }, { text: "ok" }]);
     standin.requests.length = 0;
     const result = await runAgent(["-p", "--model", anthropic.model, "x"], { home, cwd: repo, env: { ...anthropic.env(standin.url), MISTRAL_API_KEY: other } });
     expect(result.code).toBe(0);
+    expect(toolResultsOf(anthropic.api, modelRequests(standin)[1]!.body)[0]!.text).toStartWith("0\n");
     expect(toolResultsOf(anthropic.api, modelRequests(standin)[1]!.body)[0]!.text).toContain(other);
     expect(filesContaining([home, repo], other)).toEqual([]);
     expect(filesContaining([home, repo], anthropic.key)).toEqual([]);

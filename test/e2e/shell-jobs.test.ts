@@ -78,7 +78,9 @@ describe("shell jobs", () => {
       call("job", { action: "list" }, "c5"),
       { text: "Done." },
     ]);
-    const run = await runAgent(["-p", "--model", provider.model, "serve and fetch"], { home, cwd: repo, env: provider.env(standin.url) });
+    // Sandbox off: a server in one command and curl in another need the machine's loopback, which the
+    // default sandbox closes (test/e2e/sandbox.test.ts); the user allows it with sandbox.network: allow.
+    const run = await runAgent(["-p", "--sandbox", "off", "--model", provider.model, "serve and fetch"], { home, cwd: repo, env: provider.env(standin.url) });
     expect(run.code).toBe(0);
     const r = results();
     expect(r.get("c1")!.text).toContain("Started job 1");
@@ -113,7 +115,9 @@ describe("shell jobs", () => {
       call("job", { action: "write", id: 2, input: "1s/.*/reworded through the pty/\\rw\\rq\\r", wait_for: "Successfully rebased", timeout: 30 }, "g2"),
       { text: "Done." },
     ]);
-    const run = await runAgent(["-p", "--model", provider.model, "drive them"], { home, cwd: repo, env: provider.env(standin.url) });
+    // Sandbox off: ed keeps its buffer in /tmp (tmpfile(3) ignores TMPDIR), and with the test's HOME
+    // under /tmp the sandbox cannot grant /tmp whole (test/e2e/sandbox.test.ts covers the sandbox).
+    const run = await runAgent(["-p", "--sandbox", "off", "--model", provider.model, "drive them"], { home, cwd: repo, env: provider.env(standin.url) });
     expect(run.code).toBe(0);
     const r = results();
     expect(r.get("p1")!.text).toContain(">>>");
@@ -225,7 +229,8 @@ describe("shell jobs", () => {
       await rpc.waitFrame((f) => f.type === "agent_end", mark);
       const listed = await rpc.send({ type: "get_jobs" });
       expect(listed.data.jobs).toMatchObject([{ id: 1, command: `sleep ${nonce}`, running: true, state: "running", pty: false }]);
-      expect(processesWith(nonce).length).toBe(1);
+      // The job runs before its command does: the sandbox launcher sets up first (its rules take longer the fuller /tmp is).
+      await until(() => processesWith(nonce).length === 1, 10_000, "the job's command to start");
       const killed = await rpc.send({ type: "kill_job", jobId: 1 });
       expect(killed.data).toMatchObject({ killed: true, job: { id: 1, running: false, state: "killed" } });
       expect(processesWith(nonce)).toEqual([]);

@@ -50,8 +50,11 @@ function reference(files: string[], runtime?: SettingsInput): z.output<typeof Se
   const layers = files.map((file) => {
     const values = parseYamlMapping(readFileSync(file, "utf8"), file);
     validateConfig(Settings, values, file);
-    // A project's file never chooses the auth broker, trusted or not (see settings.ts).
-    if (file.endsWith(join(".omp", "config.yml"))) delete values.auth;
+    // A project's file never chooses the auth broker nor the sandbox, trusted or not (see settings.ts).
+    if (file.endsWith(join(".omp", "config.yml"))) {
+      delete values.auth;
+      delete values.sandbox;
+    }
     return values;
   });
   if (runtime) layers.push(runtime as Mapping);
@@ -93,7 +96,11 @@ const STRINGS = ["a", "anthropic/claude-sonnet-4-5:high", "with space", "ünïc�
 
 /** A valid value for the leaf setting `key`, of whatever kind the schema says it is. */
 function validValue(key: string, rng: ReturnType<typeof random>): unknown {
-  const schema = schemaAt(Settings, key.split("."));
+  return valueOf(schemaAt(Settings, key.split(".")), key, rng);
+}
+
+function valueOf(schema: z.ZodType | undefined, key: string, rng: ReturnType<typeof random>): unknown {
+  if (schema instanceof z.ZodUnion) return valueOf(rng.pick(schema.options as readonly z.ZodType[]), key, rng);
   if (schema instanceof z.ZodBoolean) return rng.next() < 0.5;
   if (schema instanceof z.ZodEnum) return rng.pick(schema.options);
   if (schema instanceof z.ZodNumber) {

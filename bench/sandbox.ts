@@ -1,0 +1,88 @@
+/**
+ * The sandbox's cost per command (`bun bench/sandbox.ts`): the launcher confining itself and
+ * exec'ing `true` and `bash -c true` (what the bash tool runs) under the default policy, against
+ * the same commands unconfined; for comparison, one start-up of the omp binary itself (what a
+ * hidden `omp sandbox-exec` subcommand would cost per command) and the launcher's `--probe` (paid
+ * once per agent start). Writes bench/results/sandbox.json and sandbox.md.
+ */
+import { mkdirSync, writeFileSync } from "node:fs";
+import { cpus, homedir, loadavg } from "node:os";
+import { join, resolve } from "node:path";
+import { hyperfineRounds } from "./hyperfine.ts";
+import { buildPolicy, launcherRules } from "../core/sandbox/policy.ts";
+import { sandboxSupport } from "../core/sandbox/launcher-status.ts";
+import { startStandin } from "../test/support/standin/index.ts";
+
+const ROOT = resolve(import.meta.dir, "..");
+const OMP = process.env.OMP_BIN ?? join(ROOT, "dist", "omp");
+const WORK = join(ROOT, "bench", "work", "sandbox");
+const RESULTS = join(ROOT, "bench", "results");
+const TARGET_MS = 5;
+const ms = (seconds: number) => Math.round(seconds * 100_000) / 100;
+
+async function main(): Promise<void> {
+  const support = sandboxSupport();
+  if (support.kind !== "landlock") throw new Error(`no Landlock launcher here: ${JSON.stringify(support)}`);
+  mkdirSync(WORK, { recursive: true });
+  mkdirSync(RESULTS, { recursive: true });
+  const home = homedir();
+  const policy = buildPolicy({ settings: { mode: "workspace-write", network: "off", writable: [], denyRead: [], envAllow: [] }, cwd: ROOT, addDirs: [], home, env: process.env });
+  const launch = [support.launcher, ...launcherRules(policy), "--"].join(" ");
+  const loadBefore = loadavg().map((n) => n.toFixed(2)).join(" ");
+  const commands = {
+    bare: "/bin/true",
+    confined: `${launch} /bin/true`,
+    bash: "bash -c true",
+    confinedBash: `${launch} bash -c true`,
+    loopback: `${[support.launcher, ...launcherRules({ ...policy, network: "loopback" }), "--"].join(" ")} /bin/true`,
+    ompStart: `${OMP} --version`,
+    probe: `${support.launcher} --probe`,
+  };
+  const timings = await hyperfineRounds("sandbox", Object.values(commands), { workDir: WORK, runs: 60, rounds: 5, warmup: 5 });
+  const by = Object.fromEntries(Object.keys(commands).map((key, i) => [key, ms(timings[i]!.median)])) as Record<keyof typeof commands, number>;
+  const overhead = Math.round((by.confined - by.bare) * 100) / 100;
+  const bashOverhead = Math.round((by.confinedBash - by.bash) * 100) / 100;
+  // Start-up: a whole `omp -p` answer (zero-latency stand-in) with the sandbox's start-up work
+  // (the launcher lookup and its --probe) against --sandbox off, which skips it.
+  const standin = await startStandin({ fast: true });
+  standin.setScript(Array.from({ length: 10_000 }, () => ({ text: "ok" })));
+  const run = `${OMP} -p --no-session --model anthropic/claude-sonnet-5-5 hi`;
+  const [withSandbox, without] = await hyperfineRounds("sandbox-start", [run, `${run} --sandbox off`], {
+    workDir: WORK,
+    runs: 20,
+    rounds: 5,
+    warmup: 3,
+    env: { HOME: home, ANTHROPIC_BASE_URL: standin.url, ANTHROPIC_API_KEY: "bench-key-0123456789", OMP_NO_UPDATE_CHECK: "1" },
+  });
+  standin.close();
+  const start = { sandbox: ms(withSandbox!.median), off: ms(without!.median) };
+  const loadAfter = loadavg().map((n) => n.toFixed(2)).join(" ");
+  const result = { date: new Date().toISOString(), cpu: cpus()[0]?.model, cores: cpus().length, loadBefore, loadAfter, home, rules: launcherRules(policy).length / 2, abi: support.abi, medianMs: by, startMs: start, overheadMs: overhead, bashOverheadMs: bashOverhead, targetMs: TARGET_MS };
+  writeFileSync(join(RESULTS, "sandbox.json"), `${JSON.stringify(result, null, 2)}\n`);
+  const md = `# Sandbox benchmarks
+
+\`bun bench/sandbox.ts\` on ${result.cpu} (${result.cores} cores), ${result.date}; load average before ${loadBefore}, after ${loadAfter}.
+Landlock ABI ${support.abi}; the default policy (workspace-write, network off) for this checkout with HOME=${home}: ${result.rules} rules on the launcher's command line, the read grant walked around the denied paths at every launch.
+
+| Benchmark | Median | Target |
+|---|---|---|
+| \`true\` | ${by.bare} ms | — |
+| \`omp-sandbox <policy> -- true\` | ${by.confined} ms | — |
+| **Set-up cost per command** (difference) | **${overhead} ms** | ≤ ${TARGET_MS} ms ${overhead <= TARGET_MS ? "✓" : "✗"} |
+| \`bash -c true\` | ${by.bash} ms | — |
+| \`omp-sandbox <policy> -- bash -c true\` (what the bash tool runs) | ${by.confinedBash} ms | — |
+| \`sandbox.network: loopback\`: the same \`true\` in a user + network namespace of its own | ${by.loopback} ms | opt-in |
+| Set-up cost for bash (difference) | ${bashOverhead} ms | — |
+| For comparison: \`omp --version\`, the floor of a hidden omp subcommand as launcher | ${by.ompStart} ms | — |
+| \`omp-sandbox --probe\` (once per agent start) | ${by.probe} ms | — |
+| Start-up: a whole \`omp -p\` answer, default sandbox vs \`--sandbox off\` | ${start.sandbox} ms vs ${start.off} ms (${(start.sandbox / start.off).toFixed(2)}×) | unchanged |
+
+hyperfine -N, 5 interleaved rounds of 60 runs (5 warm-up), the median of the rounds' medians. The launcher is a
+separate ~350 KB Rust binary rather than an omp subcommand because a Bun start-up per command costs the
+\`omp --version\` line above, several times the target.
+`;
+  writeFileSync(join(RESULTS, "sandbox.md"), md);
+  process.stdout.write(md);
+}
+
+await main();

@@ -1,0 +1,49 @@
+import { sandboxLauncher } from "../../embed/launcher.ts";
+
+/** How model commands can be confined on this machine. */
+export type SandboxSupport =
+  | { kind: "landlock"; launcher: string; abi: number }
+  | { kind: "bubblewrap"; bwrap: string; why: string }
+  | { kind: "none"; why: string };
+
+function probeLandlock(launcher: string): number | string {
+  const probe = Bun.spawnSync([launcher, "--probe"], { stdout: "pipe", stderr: "pipe" });
+  if (probe.exitCode !== 0) return `${launcher} --probe failed: ${probe.stderr.toString().trim() || `exit ${probe.exitCode}`}`;
+  return Number(probe.stdout.toString().trim()) || 0;
+}
+
+function findSupport(): SandboxSupport {
+  if (process.platform !== "linux") return { kind: "none", why: `no sandbox for ${process.platform} yet` };
+  const launcher = sandboxLauncher();
+  let why: string;
+  if ("path" in launcher) {
+    const abi = probeLandlock(launcher.path);
+    if (typeof abi === "number" && abi > 0) return { kind: "landlock", launcher: launcher.path, abi };
+    why = typeof abi === "string" ? abi : "this kernel has no Landlock (or it is disabled)";
+  } else {
+    why = launcher.error;
+  }
+  const bwrap = Bun.which("bwrap");
+  if (bwrap) return { kind: "bubblewrap", bwrap, why };
+  return { kind: "none", why: `${why}, and bubblewrap (bwrap) is not installed` };
+}
+
+let support: SandboxSupport | null = null;
+
+/** Found once per process: one `--probe` run of the launcher (about a millisecond). */
+export function sandboxSupport(): SandboxSupport {
+  support ??= findSupport();
+  return support;
+}
+
+/** One line for `omp doctor` and the start-up notice. */
+export function describeSupport(value: SandboxSupport = sandboxSupport()): string {
+  switch (value.kind) {
+    case "landlock":
+      return `Landlock ABI ${value.abi} + seccomp (${value.launcher})`;
+    case "bubblewrap":
+      return `bubblewrap ${value.bwrap} (${value.why})`;
+    case "none":
+      return `NOT SANDBOXED: model commands run with your full access (${value.why})`;
+  }
+}

@@ -1,0 +1,143 @@
+import { existsSync, readFileSync } from "node:fs";
+import { dirname, join, resolve } from "node:path";
+import { agentDir, configRoot, expandHome } from "../paths.ts";
+
+/** `workspace-write`: writes in the project, its allowed dirs, temp dirs and tool caches; `read-only`: none; `off`: no sandbox. */
+export const SANDBOX_MODES = ["read-only", "workspace-write", "off"] as const;
+export type SandboxMode = (typeof SANDBOX_MODES)[number];
+
+/**
+ * `off`: no network; `loopback`: a network of the command's own with only a loopback (its test
+ * servers work, nothing outside, not even the machine's loopback, is reachable); `allow`: all of
+ * it; a list: only these hosts (through omp's filtering proxy).
+ */
+export type SandboxNetwork = "off" | "loopback" | "allow" | string[];
+
+/** What a model's command may touch: absolute paths, ready for the launcher. */
+export interface SandboxPolicy {
+  mode: SandboxMode;
+  /** Trees the command may write (and read). */
+  writable: string[];
+  /** Paths no command may read, even inside a writable tree; a trailing `*` is a name prefix. */
+  denyRead: string[];
+  network: SandboxNetwork;
+  /** Variable names kept in the command's environment though they look like secrets. */
+  envAllow: string[];
+  /** The home dir: not writable as a whole even inside a writable tree (bubblewrap needs it said). */
+  home: string;
+}
+
+/** The `sandbox` block of the settings (core/config/settings-schema.ts). */
+export interface SandboxSettings {
+  mode: SandboxMode;
+  network: SandboxNetwork;
+  writable: string[];
+  denyRead: string[];
+  envAllow: string[];
+}
+
+/** Where package managers and compilers keep their caches, under the home dir: writable so installs and builds work. */
+export const TOOL_CACHES = [".cache", ".npm", ".cargo/registry", ".cargo/git", ".bun/install/cache", ".yarn", ".pnpm-store", ".local/share/pnpm", "go/pkg/mod", ".m2/repository", ".gradle/caches"];
+
+/** Credential stores under the home dir: never readable by a model's command. */
+export const CREDENTIAL_STORES = [
+  ".ssh",
+  ".gnupg",
+  ".aws",
+  ".config/gcloud",
+  ".azure",
+  ".kube",
+  ".docker/config.json",
+  ".netrc",
+  ".git-credentials",
+  ".config/gh",
+  ".password-store",
+  ".local/share/keyrings",
+  // Browser profiles: saved passwords and session cookies.
+  ".mozilla",
+  ".config/google-chrome",
+  ".config/chromium",
+  ".config/BraveSoftware",
+  ".config/microsoft-edge",
+  "snap/firefox",
+];
+
+/** Devices every command needs to write (discarding output, terminals). */
+const DEVICES = ["/dev/null", "/dev/zero", "/dev/full", "/dev/tty", "/dev/ptmx", "/dev/pts", "/dev/random", "/dev/urandom"];
+
+/** The repository root above `cwd` (the nearest dir with `.git`), else `cwd`: the project a command may write. */
+export function projectRoot(cwd: string): string {
+  for (let dir = resolve(cwd); ; dir = dirname(dir)) {
+    if (existsSync(join(dir, ".git"))) return dir;
+    if (dirname(dir) === dir) return resolve(cwd);
+  }
+}
+
+/**
+ * A worktree's or submodule's git dirs, which live outside it (`.git` is a file saying where):
+ * `git commit` there writes to them, so they are part of the project for writing.
+ */
+export function linkedGitDirs(root: string): string[] {
+  let text: string;
+  try {
+    text = readFileSync(join(root, ".git"), "utf8");
+  } catch {
+    return [];
+  }
+  const gitdir = /^gitdir: (.+)$/m.exec(text)?.[1]?.trim();
+  if (!gitdir) return [];
+  const dir = resolve(root, gitdir);
+  let common: string | undefined;
+  try {
+    common = resolve(dir, readFileSync(join(dir, "commondir"), "utf8").trim());
+  } catch {
+    common = undefined;
+  }
+  return common ? [dir, common] : [dir];
+}
+
+export interface PolicyInput {
+  settings: SandboxSettings;
+  cwd: string;
+  /** `--add-dir` dirs, absolute. */
+  addDirs: string[];
+  home: string;
+  env: NodeJS.ProcessEnv;
+}
+
+/** omp's own secrets on disk: the vault (and its WAL/SHM files), `.env` files and token files. */
+function ompSecretFiles(home: string, env: NodeJS.ProcessEnv): string[] {
+  const root = configRoot(home);
+  const agent = env.OMP_AGENT_DIR ? agentDir(env) : join(root, "agent");
+  return [join(agent, "agent.db*"), join(agent, ".env"), join(agent, "*.token"), join(root, ".env"), join(root, "*.token")];
+}
+
+/** Turns the settings into the paths the launcher enforces; pure but for finding the repository root. */
+export function buildPolicy(input: PolicyInput): SandboxPolicy {
+  const { settings, home, env } = input;
+  const absolute = (path: string) => resolve(input.cwd, expandHome(path, home));
+  const temp = [...new Set(["/tmp", "/var/tmp", "/dev/shm", ...(env.TMPDIR ? [resolve(env.TMPDIR)] : [])])];
+  const writable =
+    settings.mode === "read-only"
+      ? DEVICES
+      : [projectRoot(input.cwd), ...linkedGitDirs(projectRoot(input.cwd)), ...input.addDirs, ...temp, ...TOOL_CACHES.map((dir) => join(home, dir)), ...settings.writable.map(absolute), ...DEVICES];
+  return {
+    mode: settings.mode,
+    writable: [...new Set(writable)],
+    denyRead: [...new Set([...CREDENTIAL_STORES.map((path) => join(home, path)), ...ompSecretFiles(home, env), ...settings.denyRead.map(absolute)])],
+    network: settings.network,
+    envAllow: settings.envAllow,
+    home,
+  };
+}
+
+/** The launcher's rules for `policy` (native/crates/sandbox/src/main.rs documents them). */
+export function launcherRules(policy: SandboxPolicy, proxyPort?: number): string[] {
+  const rules = ["-r", "/"];
+  for (const path of policy.writable) rules.push("-w", path);
+  for (const path of policy.denyRead) rules.push("-d", path);
+  if (policy.network === "allow") rules.push("-n");
+  else if (policy.network === "loopback") rules.push("-l");
+  else if (proxyPort !== undefined) rules.push("-p", String(proxyPort));
+  return rules;
+}

@@ -1,0 +1,248 @@
+//! Landlock through raw syscalls (Debian has no Landlock crate): one ruleset holding the
+//! filesystem grants, walked around the denied paths, and the TCP ports, then restrict_self.
+//!
+//! Landlock only allows; it cannot carve a denied dir out of a granted tree. So a tree with a
+//! denied path inside is not granted whole: its dir gets the right to be listed, and each of its
+//! entries is granted in turn the same way, down to the denied ones, which get nothing. The costs:
+//! one rule per entry of each dir above a denied path (a few dozen for a usual home, hundreds for
+//! a home inside a busy /tmp, as in tests), and in a writable dir that holds a denied path (that
+//! home inside /tmp) new entries can be made only in its subdirs, not in it directly.
+
+use std::ffi::CString;
+use std::os::unix::ffi::OsStrExt;
+use std::path::{Path, PathBuf};
+
+use crate::policy::{Deny, Policy};
+
+const CREATE_RULESET_VERSION: u32 = 1;
+const RULE_PATH_BENEATH: libc::c_int = 1;
+const RULE_NET_PORT: libc::c_int = 2;
+
+const EXECUTE: u64 = 1 << 0;
+const WRITE_FILE: u64 = 1 << 1;
+const READ_FILE: u64 = 1 << 2;
+const READ_DIR: u64 = 1 << 3;
+const REMOVE_DIR: u64 = 1 << 4;
+const REMOVE_FILE: u64 = 1 << 5;
+const MAKE_CHAR: u64 = 1 << 6;
+const MAKE_DIR: u64 = 1 << 7;
+const MAKE_REG: u64 = 1 << 8;
+const MAKE_SOCK: u64 = 1 << 9;
+const MAKE_FIFO: u64 = 1 << 10;
+const MAKE_BLOCK: u64 = 1 << 11;
+const MAKE_SYM: u64 = 1 << 12;
+const REFER: u64 = 1 << 13;
+const TRUNCATE: u64 = 1 << 14;
+
+const NET_BIND_TCP: u64 = 1 << 0;
+const NET_CONNECT_TCP: u64 = 1 << 1;
+const SCOPE_ABSTRACT_UNIX_SOCKET: u64 = 1 << 0;
+const SCOPE_SIGNAL: u64 = 1 << 1;
+
+/// Rights that make sense on a file rather than a dir (the kernel refuses the others there).
+const FILE_RIGHTS: u64 = EXECUTE | WRITE_FILE | READ_FILE | TRUNCATE;
+const READ: u64 = EXECUTE | READ_FILE | READ_DIR;
+const WRITE: u64 = WRITE_FILE | REMOVE_DIR | REMOVE_FILE | MAKE_CHAR | MAKE_DIR | MAKE_REG | MAKE_SOCK | MAKE_FIFO | MAKE_BLOCK | MAKE_SYM | REFER | TRUNCATE;
+
+#[repr(C)]
+struct RulesetAttr {
+    handled_access_fs: u64,
+    handled_access_net: u64,
+    scoped: u64,
+}
+
+#[repr(C, packed)]
+struct PathBeneathAttr {
+    allowed_access: u64,
+    parent_fd: i32,
+}
+
+#[repr(C)]
+struct NetPortAttr {
+    allowed_access: u64,
+    port: u64,
+}
+
+/// The Landlock ABI version the kernel offers, 0 when it has none (or it is disabled).
+pub fn abi() -> i64 {
+    let version = unsafe { libc::syscall(libc::SYS_landlock_create_ruleset, std::ptr::null::<RulesetAttr>(), 0usize, CREATE_RULESET_VERSION) };
+    version.max(0) as i64
+}
+
+fn handled_fs(abi: i64) -> u64 {
+    let mut rights = READ | (WRITE & !(REFER | TRUNCATE));
+    if abi >= 2 {
+        rights |= REFER;
+    }
+    if abi >= 3 {
+        rights |= TRUNCATE;
+    }
+    rights
+}
+
+struct Ruleset {
+    fd: libc::c_int,
+    handled: u64,
+}
+
+impl Ruleset {
+    fn add_path(&self, fd: libc::c_int, is_dir: bool, access: u64) -> Result<(), String> {
+        let mut allowed = access & self.handled;
+        if !is_dir {
+            allowed &= FILE_RIGHTS;
+        }
+        if allowed == 0 {
+            return Ok(());
+        }
+        let attr = PathBeneathAttr { allowed_access: allowed, parent_fd: fd };
+        let done = unsafe { libc::syscall(libc::SYS_landlock_add_rule, self.fd, RULE_PATH_BENEATH, &attr as *const PathBeneathAttr, 0u32) };
+        if done != 0 {
+            return Err(format!("landlock_add_rule: {}", std::io::Error::last_os_error()));
+        }
+        Ok(())
+    }
+
+    fn add_port(&self, port: u16) -> Result<(), String> {
+        let attr = NetPortAttr { allowed_access: NET_CONNECT_TCP, port: port as u64 };
+        let done = unsafe { libc::syscall(libc::SYS_landlock_add_rule, self.fd, RULE_NET_PORT, &attr as *const NetPortAttr, 0u32) };
+        if done != 0 {
+            return Err(format!("landlock_add_rule (port {port}): {}", std::io::Error::last_os_error()));
+        }
+        Ok(())
+    }
+}
+
+/// An O_PATH handle on `path` (following symlinks) and whether it is a dir; None when it is gone.
+fn open_path(path: &Path) -> Option<(libc::c_int, bool)> {
+    let c_path = CString::new(path.as_os_str().as_bytes()).ok()?;
+    let fd = unsafe { libc::open(c_path.as_ptr(), libc::O_PATH | libc::O_CLOEXEC) };
+    if fd < 0 {
+        return None;
+    }
+    let mut stat: libc::stat = unsafe { std::mem::zeroed() };
+    if unsafe { libc::fstat(fd, &mut stat) } != 0 {
+        unsafe { libc::close(fd) };
+        return None;
+    }
+    Some((fd, stat.st_mode & libc::S_IFMT == libc::S_IFDIR))
+}
+
+struct Walk<'a> {
+    ruleset: &'a Ruleset,
+    deny: &'a [Deny],
+}
+
+impl Walk<'_> {
+    fn denied(&self, path: &Path) -> bool {
+        match (path.parent(), path.file_name()) {
+            (Some(dir), Some(name)) => self.deny.iter().any(|d| d.matches(dir, name.as_bytes())),
+            _ => false,
+        }
+    }
+
+    /// Whether a denied path lies strictly inside `path`.
+    fn holds_denied(&self, path: &Path) -> bool {
+        self.deny.iter().any(|d| d.dir.starts_with(path))
+    }
+
+    /// Grants `access` on `path` (canonical), going around denied paths; `above_denied` is what a
+    /// dir holding a denied path gets for itself.
+    fn grant(&self, path: &Path, access: u64, above_denied: u64, depth: u32) -> Result<(), String> {
+        if depth > 64 || self.denied(path) {
+            return Ok(());
+        }
+        let Some((fd, is_dir)) = open_path(path) else { return Ok(()) };
+        let holds = is_dir && self.holds_denied(path);
+        let added = self.ruleset.add_path(fd, is_dir, if holds { above_denied } else { access });
+        unsafe { libc::close(fd) };
+        added?;
+        if !holds {
+            return Ok(());
+        }
+        let Ok(entries) = std::fs::read_dir(path) else { return Ok(()) };
+        for entry in entries.flatten() {
+            let child = path.join(entry.file_name());
+            if self.denied(&child) {
+                continue;
+            }
+            let is_link = entry.file_type().map(|t| t.is_symlink()).unwrap_or(false);
+            if is_link {
+                // A link is granted as what it points to, so a link to a denied dir (or to /) grants nothing it should not.
+                let Ok(target) = std::fs::canonicalize(&child) else { continue };
+                if self.denied(&target) || self.holds_denied(&target) {
+                    continue;
+                }
+                self.grant(&target, access, above_denied, depth + 1)?;
+            } else {
+                self.grant(&child, access, above_denied, depth + 1)?;
+            }
+        }
+        Ok(())
+    }
+}
+
+fn canonical_deny(deny: &[Deny]) -> Vec<Deny> {
+    deny.iter()
+        .map(|d| Deny { dir: std::fs::canonicalize(&d.dir).unwrap_or_else(|_| d.dir.clone()), ..d.clone() })
+        .collect()
+}
+
+fn canonical(path: &Path) -> Option<PathBuf> {
+    std::fs::canonicalize(path).ok()
+}
+
+/// Builds the ruleset from `policy` and restricts this process (and what it execs) to it.
+pub fn restrict(policy: &Policy) -> Result<(), String> {
+    let abi = abi();
+    if abi < 1 {
+        return Err("this kernel has no Landlock (or it is disabled): refusing to run the command unsandboxed".into());
+    }
+    let handled = handled_fs(abi);
+    let net = !policy.network_open && abi >= 4;
+    let mut scoped = 0;
+    if abi >= 6 {
+        scoped = SCOPE_SIGNAL | if policy.network_open { 0 } else { SCOPE_ABSTRACT_UNIX_SOCKET };
+    }
+    let attr = RulesetAttr { handled_access_fs: handled, handled_access_net: if net { NET_BIND_TCP | NET_CONNECT_TCP } else { 0 }, scoped };
+    let size = match abi {
+        1..=3 => 8,
+        4 | 5 => 16,
+        _ => std::mem::size_of::<RulesetAttr>(),
+    };
+    let fd = unsafe { libc::syscall(libc::SYS_landlock_create_ruleset, &attr as *const RulesetAttr, size, 0u32) };
+    if fd < 0 {
+        return Err(format!("landlock_create_ruleset: {}", std::io::Error::last_os_error()));
+    }
+    let ruleset = Ruleset { fd: fd as libc::c_int, handled };
+    let deny = canonical_deny(&policy.deny);
+    let walk = Walk { ruleset: &ruleset, deny: &deny };
+    let read: Vec<PathBuf> = policy.read.iter().filter_map(|path| canonical(path)).collect();
+    for path in &read {
+        walk.grant(path, READ, READ_DIR, 0)?;
+    }
+    for path in &policy.write {
+        if let Some(path) = canonical(path) {
+            // A writable tree inside a readable one was walked with it already.
+            if !read.iter().any(|root| path.starts_with(root)) {
+                walk.grant(&path, READ, READ_DIR, 0)?;
+            }
+            // Nothing for the dir above a denied path itself: a right on a dir holds for all below it,
+            // so even "make files here" would reach into the denied dirs (and a home inside /tmp).
+            walk.grant(&path, WRITE, 0, 0)?;
+        }
+    }
+    if net {
+        for &port in &policy.connect_ports {
+            ruleset.add_port(port)?;
+        }
+    }
+    if unsafe { libc::prctl(libc::PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) } != 0 {
+        return Err(format!("prctl(PR_SET_NO_NEW_PRIVS): {}", std::io::Error::last_os_error()));
+    }
+    let done = unsafe { libc::syscall(libc::SYS_landlock_restrict_self, ruleset.fd, 0u32) };
+    unsafe { libc::close(ruleset.fd) };
+    if done != 0 {
+        return Err(format!("landlock_restrict_self: {}", std::io::Error::last_os_error()));
+    }
+    Ok(())
+}

@@ -1,0 +1,71 @@
+//! `omp-sandbox [rules] -- command args…`: applies the rules to itself (Landlock filesystem and
+//! TCP rules, a seccomp filter, no-new-privs) and execs the command, which inherits them. A separate
+//! small binary rather than a hidden subcommand of omp, because each command would otherwise pay
+//! a whole Bun start-up (bench/results/sandbox.md).
+//!
+//! Rules:
+//!   -r PATH   readable (and executable) tree
+//!   -w PATH   writable tree (also readable)
+//!   -d PATH   never readable or writable, even inside a granted tree; a trailing `*` matches
+//!             every name in PATH's dir that starts with what precedes it
+//!   -p PORT   TCP port the command may connect to (network "off" otherwise)
+//!   -n        network left open: no TCP rules, every socket family allowed
+//!   -l        a network of its own with only a loopback (its own servers, nothing outside)
+//! `--probe` prints the Landlock ABI the kernel offers (0: none) and exits.
+
+mod landlock;
+mod netns;
+mod policy;
+mod seccomp;
+
+use std::ffi::{CString, OsString};
+use std::os::unix::ffi::{OsStrExt, OsStringExt};
+use std::process::exit;
+
+/// Exit status for a launcher failure, chosen like a shell's "cannot execute" (126) family so it
+/// is not mistaken for the command's own status; the message on stderr says what failed.
+const SETUP_FAILED: i32 = 125;
+
+fn fail(message: &str) -> ! {
+    eprintln!("omp-sandbox: {message}");
+    exit(SETUP_FAILED)
+}
+
+fn main() {
+    let args: Vec<OsString> = std::env::args_os().skip(1).collect();
+    if args.first().map(|a| a.as_bytes()) == Some(b"--probe") {
+        println!("{}", landlock::abi());
+        return;
+    }
+    let (policy, command) = match policy::parse(args) {
+        Ok(parsed) => parsed,
+        Err(message) => fail(&message),
+    };
+    if policy.private_loopback {
+        if let Err(message) = netns::private_loopback() {
+            fail(&message);
+        }
+    }
+    if let Err(message) = landlock::restrict(&policy) {
+        fail(&message);
+    }
+    // Without Landlock's TCP rules (ABI < 4) nothing would hold TCP to the allowed ports: none then.
+    let tcp = !policy.connect_ports.is_empty() && landlock::abi() >= 4;
+    if let Err(message) = seccomp::install(policy.network_open, tcp) {
+        fail(&message);
+    }
+    exec(command)
+}
+
+fn exec(command: Vec<OsString>) -> ! {
+    let argv: Vec<CString> = command
+        .into_iter()
+        .map(|arg| CString::new(arg.into_vec()).unwrap_or_else(|_| fail("an argument contains a NUL byte")))
+        .collect();
+    let mut pointers: Vec<*const libc::c_char> = argv.iter().map(|arg| arg.as_ptr()).collect();
+    pointers.push(std::ptr::null());
+    unsafe { libc::execvp(pointers[0], pointers.as_ptr()) };
+    let error = std::io::Error::last_os_error();
+    eprintln!("omp-sandbox: cannot run {}: {error}", argv[0].to_string_lossy());
+    exit(if error.raw_os_error() == Some(libc::ENOENT) { 127 } else { 126 })
+}
