@@ -55,7 +55,8 @@ const PEERS: Peer[] = [
 /** Spawn → first agent_message_chunk, in ms. */
 async function firstChunk(argv: string[], env: Record<string, string>): Promise<number> {
   const started = now();
-  const child = Bun.spawn(argv, { cwd: WORK, env, stdin: "pipe", stdout: "pipe", stderr: process.env.BENCH_STDERR ? "inherit" : "ignore" });
+  // A process group of its own: the adapters start helpers (Claude Code's CLI, codex) that must end with them.
+  const child = Bun.spawn(argv, { cwd: WORK, env, stdin: "pipe", stdout: "pipe", stderr: process.env.BENCH_STDERR ? "inherit" : "ignore", detached: true });
   const stdin = child.stdin;
   let first: number | undefined;
   let resolveChunk = () => {};
@@ -90,7 +91,11 @@ async function firstChunk(argv: string[], env: Record<string, string>): Promise<
     return first! - started;
   } finally {
     clearTimeout(timer);
-    child.kill();
+    try {
+      process.kill(-child.pid, "SIGKILL");
+    } catch {
+      // Already gone.
+    }
     await child.exited;
   }
 }
@@ -102,7 +107,8 @@ mkdirSync(home, { recursive: true });
 const env = { PATH: process.env.PATH ?? "", HOME: home, ANTHROPIC_BASE_URL: standin.url, ANTHROPIC_API_KEY: KEY };
 const rows: { name: string; medianMs?: number; skipped?: string }[] = [];
 try {
-  for (const peer of PEERS) {
+  // PRINT_ONLY=1: the print-mode comparison alone, printed and not recorded.
+  for (const peer of process.env.PRINT_ONLY ? [] : PEERS) {
     if (!peer.argv) {
       rows.push({ name: peer.name, skipped: "not in node_modules (npm ci installs it as a devDependency)" });
       continue;
@@ -124,13 +130,13 @@ try {
   // Interleaved, so that the load of a shared machine falls on both alike; three times the ACP runs, as a start is short.
   for (let i = 0; i < RUNS * 3; i++) {
     for (const [index, [, binary]] of binaries.entries()) {
-      standin.setScript([{ text: "hello" }]);
+      standin.setScript([{ text: "hello" }, { text: "hello" }]);
       printTimes[index]!.push(await timeToRequest(standin, [binary, "-p", "--model", "anthropic/claude-sonnet-5-5", "hi"], { cwd: WORK, env }));
     }
   }
   const print = binaries.map(([name], index) => ({ binary: name, medianMs: round(median(printTimes[index]!), 1) }));
   const results = { date: new Date().toISOString(), runs: RUNS, acp: rows, print };
-  writeFileSync(join(ROOT, "bench", "results", "acp.json"), `${JSON.stringify(results, null, 2)}\n`);
+  if (!process.env.PRINT_ONLY) writeFileSync(join(ROOT, "bench", "results", "acp.json"), `${JSON.stringify(results, null, 2)}\n`);
   const ratio = print.length === 2 ? round(print[0]!.medianMs / print[1]!.medianMs, 3) : undefined;
   const md = [
     "# ACP start-up",
@@ -151,7 +157,7 @@ try {
     ...(ratio === undefined ? [] : ["", `Ratio: ${ratio}x (goal: within 1.05x).`]),
     "",
   ].join("\n");
-  writeFileSync(join(ROOT, "bench", "results", "acp.md"), md);
+  if (!process.env.PRINT_ONLY) writeFileSync(join(ROOT, "bench", "results", "acp.md"), md);
   console.log(md);
 } finally {
   standin.close();

@@ -203,7 +203,8 @@ class AcpSession {
     const editor = editorBridge(client, capabilities, ref);
     const assembled = await assembleSession({
       cwd,
-      env: process.env,
+      // A copy per session: one project's .env must not reach another's session in this process.
+      env: { ...process.env },
       warn: (line) => process.stderr.write(`omp: ${line}\n`),
       extraMcpServers: clientServers(params.mcpServers ?? []),
       approver: approvals.ask,
@@ -218,7 +219,7 @@ class AcpSession {
     });
     try {
       const { runtime, settings } = assembled;
-      const resumePath = loadId ? resolveSession(loadId, cwd, { sessionDir: flags.sessionDir ?? settings.sessionDir, env: process.env }) : undefined;
+      const resumePath = loadId ? resolveSession(loadId, cwd, { sessionDir: flags.sessionDir ?? settings.sessionDir, env: runtime.options.env as NodeJS.ProcessEnv }) : undefined;
       let selection;
       try {
         selection = await chooseModel(runtime, flags.model, resumePath, (line) => process.stderr.write(`omp: ${line}\n`));
