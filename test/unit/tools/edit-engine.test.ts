@@ -345,3 +345,13 @@ describe("big files: the fast path and the windowed diff", () => {
     expect(fastApply(text, [{ kind: "lines", from: -1, to: -2, lines: ["z"], tail: true }])?.text).toBe("a\nb\nc\nb\nz\n");
   });
 });
+
+describe("apply_patch to Claude-format hooks and agents", () => {
+  test("it is an Edit with the patch's first file as file_path, and comes back as it was", async () => {
+    const { fromClaude, matchNames, toClaude } = await import("../../../core/extensions/hooks/claude-tools.ts");
+    const input = { input: "*** Begin Patch\n*** Update File: src/a.ts\n-x\n+y\n*** End Patch" };
+    expect(matchNames("apply_patch")).toContain("Edit");
+    expect(toClaude("apply_patch", input)).toEqual({ toolName: "Edit", toolInput: { file_path: "src/a.ts", ...input } });
+    expect(fromClaude("apply_patch", { file_path: "src/a.ts", ...input })).toEqual(input);
+  });
+});
