@@ -116,7 +116,9 @@ describe("a miss names the concrete difference and shows the current lines", () 
   });
 
   test("escapes the file does not have", () => {
-    expect(replace("print(1)\n", 'print(\\"a\\")', "x").error).toContain("escape sequences");
+    expect(replace("print(1)\n", 'print(\\"a\\")', "x").error).toContain('the escape sequence \\", which the file does not have');
+    // A file with other backslashes still gets the escape named.
+    expect(replace('s = "a\\nb"\nprint(1)\n', 'print(\\"a\\")', "x").error).toContain('escape sequence \\"');
   });
 
   test("a curly quote and its code point", () => {
