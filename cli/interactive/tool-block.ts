@@ -108,7 +108,7 @@ export class ToolBlock implements Block {
   private headerNote(): string {
     const d = this.details as Record<string, unknown> | undefined;
     if (!d || !this.done) return "";
-    if (this.name === "edit" && typeof d.added === "number") return `+${d.added} −${d.removed}`;
+    if ((this.name === "edit" || this.name === "apply_patch") && typeof d.added === "number") return `+${d.added} −${d.removed}`;
     if (this.name === "grep" && typeof d.totalMatches === "number") return `${plural(d.totalMatches, "match", "matches")} in ${plural(Number(d.filesWithMatches), "file")}`;
     if (this.name === "find" && typeof d.totalMatches === "number") return plural(d.totalMatches, "path");
     if (this.name === "ls" && typeof d.files === "number") return `${plural(Number(d.directories), "dir")}, ${plural(d.files, "file")}`;
@@ -128,7 +128,7 @@ export class ToolBlock implements Block {
     const d = this.details as Record<string, unknown> | undefined;
     // A failed command's reason is at its end; other tools say what went wrong first.
     if (this.state === "error") return tailRows(this.result, expanded ? TAIL.expanded : shell ? tail : 3, width, theme.fg("error"), theme, shell ? "tail" : "head");
-    if (this.name === "edit" && typeof d?.diff === "string") {
+    if ((this.name === "edit" || this.name === "apply_patch") && typeof d?.diff === "string") {
       const lines = d.diff.split("\n").filter((line) => !line.startsWith("---") && !line.startsWith("+++") && line !== "");
       const limit = expanded ? DIFF_ROWS.expanded : DIFF_ROWS.collapsed;
       const rows = lines.slice(0, limit).map((line) => spansToString(fitSpans(diffLine(sanitize(line), theme), width)));
@@ -178,9 +178,13 @@ function argumentSummary(name: string, args: Record<string, unknown>): string {
       return path + offset;
     }
     case "write":
-    case "edit":
     case "ls":
       return str("path") ?? "";
+    // The hashline edit and apply_patch name their files inside `input`.
+    case "edit":
+      return str("path") ?? sanitize(/^\[([^\]#]+)/m.exec(String(args.input ?? ""))?.[1] ?? "");
+    case "apply_patch":
+      return sanitize(/^\*\*\* (?:Update|Add|Delete) File: (.+)$/m.exec(String(args.input ?? ""))?.[1] ?? "");
     case "grep":
     case "find": {
       const pattern = str("pattern") ?? "";

@@ -1,9 +1,10 @@
 // Tool calls in the interactive mode: compact blocks with diffs, output tails and counts;
 // approval prompts (once, always, deny with a reason); thinking; resuming with -c.
 import { describe, expect, setDefaultTimeout, test } from "bun:test";
-import { readFileSync } from "node:fs";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { type InteractiveSession, messagesWhen, readySessions } from "../support/tty-session.ts";
+import { tempDir } from "../support/temp.ts";
 
 setDefaultTimeout(60_000);
 
@@ -145,5 +146,20 @@ describe("resuming", () => {
     await s.tty.waitFor("Continued.");
     const messages = await messagesWhen(s, 6);
     expect(messages.map((m) => m.text)).toEqual(["earlier question", "[bash]", "from-before", "Earlier answer.", "and now", "Continued."]);
+  });
+});
+
+describe("edit formats in tool blocks", () => {
+  test("an apply_patch call shows its file, counts and diff like an edit", async () => {
+    const home = tempDir("omp-tty-home-");
+    mkdirSync(join(home, ".omp", "agent"), { recursive: true });
+    writeFileSync(join(home, ".omp", "agent", "config.yml"), "edit:\n  mode: apply_patch\n");
+    const patch = "*** Begin Patch\n*** Update File: src/math.ts\n@@\n export function add(a, b) {\n-  return a - b;\n+  return a + b;\n*** End Patch";
+    const s = await ready({ home, files: { "src/math.ts": "export function add(a, b) {\n  return a - b;\n}\n" }, script: [{ toolCalls: [{ name: "apply_patch", arguments: { input: patch } }] }, { text: "Patched." }] });
+    await ask(s, "fix add");
+    const screen = await s.tty.waitFor("Patched.");
+    expect(screen).toContain("✓ apply_patch src/math.ts +1 −1");
+    expect(screen).toContain("+  return a + b;");
+    expect(readFileSync(join(s.cwd, "src/math.ts"), "utf8")).toContain("return a + b;");
   });
 });

@@ -7,6 +7,8 @@ import { expandHome } from "../../paths.ts";
  * `updatedInput` must come back in omp's shape. Keys omp does not know pass through unchanged.
  */
 
+import { applyPatchPaths } from "../../tools/edit/apply-patch.ts";
+
 type Input = Record<string, unknown>;
 
 /** The Claude names a matcher may use for each omp tool (the first is what hooks are sent). */
@@ -14,6 +16,8 @@ const CLAUDE_NAMES: Record<string, string[]> = {
   read: ["Read"],
   write: ["Write"],
   edit: ["Edit", "MultiEdit"],
+  // What GPT models edit with (core/tools/edit/mode.ts): an Edit to hooks and agent definitions.
+  apply_patch: ["Edit", "MultiEdit"],
   bash: ["Bash"],
   grep: ["Grep"],
   find: ["Glob"],
@@ -51,6 +55,8 @@ export function matchNames(tool: string): string[] {
 export function toClaude(tool: string, input: Input, cwd?: string): { toolName: string; toolInput: Input } {
   const names = CLAUDE_NAMES[tool];
   if (!names) return { toolName: tool, toolInput: input };
+  // Hooks read the file an Edit changes from file_path: the patch's first file.
+  if (tool === "apply_patch") return { toolName: "Edit", toolInput: { file_path: applyPatchPaths(String(input.input ?? ""))[0], ...input } };
   const renamed = rename(input, FIELDS[tool] ?? {});
   if (cwd !== undefined && typeof renamed.file_path === "string") renamed.file_path = resolve(cwd, expandHome(renamed.file_path));
   if (cwd !== undefined && (tool === "grep" || tool === "find" || tool === "ls") && typeof renamed.path === "string") renamed.path = resolve(cwd, expandHome(renamed.path));
@@ -65,6 +71,10 @@ export function toClaude(tool: string, input: Input, cwd?: string): { toolName: 
 
 /** A hook's `updatedInput` (Claude's shape, or already omp's) in omp's shape for `tool`. */
 export function fromClaude(tool: string, input: Input): Input {
+  if (tool === "apply_patch") {
+    const { file_path: _, ...patch } = input;
+    return patch;
+  }
   const renamed = rename(input, invert(FIELDS[tool] ?? {}));
   if (tool !== "edit") return renamed;
   const editFields = invert(EDIT_FIELDS);

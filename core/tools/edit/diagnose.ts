@@ -18,8 +18,10 @@ export function diagnoseMiss(doc: Doc, old: string, tried: string[]): string {
     const region = closestRegion(text, needle.replace(/\n$/, ""));
     if (region && (!best || region.score > best.score)) best = { ...region, needle };
   }
-  if (hasEscapes(old) && !text.includes("\\")) {
-    causes.push('The old text contains escape sequences (\\n, \\t, \\" or \\\') that the file does not have: send the text itself, not an escaped copy.');
+  // An escape sequence the file never contains was escaped by the model, not by the code.
+  const escapes = hasEscapes(old) ? [...new Set(old.match(/\\["'nt]/g) ?? [])].filter((sequence) => !text.includes(sequence)) : [];
+  if (escapes.length > 0) {
+    causes.push(`The old text contains the escape sequence${escapes.length > 1 ? "s" : ""} ${escapes.join(" ")}, which the file does not have: send the text itself, not an escaped copy.`);
   }
   if (!best) {
     causes.push("Nothing like it is in the file; read the file again to see its current content.");

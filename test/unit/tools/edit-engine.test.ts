@@ -116,7 +116,9 @@ describe("a miss names the concrete difference and shows the current lines", () 
   });
 
   test("escapes the file does not have", async () => {
-    expect(replace("print(1)\n", 'print(\\"a\\")', "x").error).toContain("escape sequences");
+    expect(replace("print(1)\n", 'print(\\"a\\")', "x").error).toContain('the escape sequence \\", which the file does not have');
+    // A file with other backslashes still gets the escape named.
+    expect(replace('s = "a\\nb"\nprint(1)\n', 'print(\\"a\\")', "x").error).toContain('escape sequence \\"');
   });
 
   test("a curly quote and its code point", async () => {
@@ -343,5 +345,15 @@ describe("big files: the fast path and the windowed diff", () => {
     expect(fastApply("a\r\nb\r\n", [{ kind: "replace", old: "a", new: "A" }])).toBeUndefined();
     expect(fastApply(text, [{ kind: "lines", from: 5, to: 6, lines: ["x"] }])).toBeUndefined();
     expect(fastApply(text, [{ kind: "lines", from: -1, to: -2, lines: ["z"], tail: true }])?.text).toBe("a\nb\nc\nb\nz\n");
+  });
+});
+
+describe("apply_patch to Claude-format hooks and agents", () => {
+  test("it is an Edit with the patch's first file as file_path, and comes back as it was", async () => {
+    const { fromClaude, matchNames, toClaude } = await import("../../../core/extensions/hooks/claude-tools.ts");
+    const input = { input: "*** Begin Patch\n*** Update File: src/a.ts\n-x\n+y\n*** End Patch" };
+    expect(matchNames("apply_patch")).toContain("Edit");
+    expect(toClaude("apply_patch", input)).toEqual({ toolName: "Edit", toolInput: { file_path: "src/a.ts", ...input } });
+    expect(fromClaude("apply_patch", { file_path: "src/a.ts", ...input })).toEqual(input);
   });
 });
