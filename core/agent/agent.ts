@@ -410,6 +410,7 @@ export class Agent {
         redact: (text) => this.redact(text),
         ...(this.options.bashTimeoutSeconds === undefined ? {} : { bashTimeoutSeconds: this.options.bashTimeoutSeconds }),
         agent: this,
+        ...(this.options.lsp ? { lsp: this.options.lsp } : {}),
       },
       gate: this.options.gate,
       hooks: this.extensions?.toolHooks,
@@ -435,6 +436,7 @@ export class Agent {
   /** The session is over (the process is ending, or another session replaces it): SessionEnd hooks. */
   async end(reason: "prompt_input_exit" | "clear" | "logout" | "other"): Promise<void> {
     await this.extensions?.sessionEnd?.(reason);
+    if (!this.options.depth) await this.options.lsp?.stop();
   }
 
   /** A reply that failed because the request no longer fits the context window, before any output. */

@@ -11,6 +11,7 @@ import type { Settings } from "../config/settings-schema.ts";
 import { OmpError } from "../errors/omp-error.ts";
 import { Extensions } from "../extensions/extensions.ts";
 import { skillsForSession } from "../extensions/skills-session.ts";
+import { LspSession } from "../lsp/session.ts";
 import { agentDir, displayPath, homeDir } from "../paths.ts";
 import type { SessionEntry } from "../session/schema.ts";
 import { SessionWriter } from "../session/writer.ts";
@@ -344,6 +345,7 @@ export class Runtime {
       rotateCredential: (message) => this.rotate(selection, message),
       extensions: this.options.extensions,
       selectModel: (pattern) => this.selectModel(pattern, false),
+      lsp: new LspSession(this.options.cwd, settings.lsp, this.options.env as NodeJS.ProcessEnv),
     });
     source?.subscribe(() => {
       agent.setTools([...base, ...source.tools(agent.model.contextWindow)]);

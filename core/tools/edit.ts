@@ -5,6 +5,7 @@ import { unifiedDiff } from "./diff.ts";
 import { closestRegion, findIgnoringWhitespace, lineAt, numberedLines } from "./edit-hints.ts";
 import { errorResult, plural, textResult } from "./format.ts";
 import { displayPath, notFoundMessage, resolveToolPath } from "./paths.ts";
+import { afterFileWrite } from "./post-write.ts";
 import type { ToolDefinition } from "./types.ts";
 
 const MAX_LISTED_MATCHES = 10;
@@ -128,8 +129,9 @@ export const editTool: ToolDefinition<typeof schema> = {
     }
     if (after === before) return errorResult(`The edits leave ${shown} unchanged; nothing was written.`);
 
+    const written = bom + (crlf ? after.replaceAll("\n", "\r\n") : after);
     try {
-      writeFileAtomic(path, bom + (crlf ? after.replaceAll("\n", "\r\n") : after), { mode: "user" });
+      writeFileAtomic(path, written, { mode: "user" });
     } catch (error) {
       const code = (error as NodeJS.ErrnoException).code;
       if (code === "EACCES" || code === "EPERM") return errorResult(`Permission denied: cannot write ${shown}`);
@@ -144,6 +146,8 @@ export const editTool: ToolDefinition<typeof schema> = {
       firstChangedLine: diff.firstChangedLine,
     };
     const summary = `Edited ${shown}: ${plural(input.edits.length, "edit")} applied, +${diff.added} -${diff.removed} lines.`;
-    return textResult(`${summary}\n\n${diff.text}`, details);
+    // Post-write step (language-server diagnostics); the write itself is done and never undone here.
+    const diagnostics = await afterFileWrite(context, path, written, shown);
+    return textResult(`${summary}\n\n${diff.text}${diagnostics}`, details);
   },
 };

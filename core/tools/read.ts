@@ -63,6 +63,8 @@ export const readTool: ToolDefinition<typeof schema> = {
     if (!stat.isFile()) {
       return errorResult(`${displayPath(context.cwd, path)} is not a regular file (a device, socket or pipe), so it cannot be read.`);
     }
+    // The model may edit what it reads: its language server starts now, off this call's path.
+    context.lsp?.touch(path);
     return readFileAt(path, stat.size, input, context);
   },
 };

@@ -1,6 +1,7 @@
 import type { z } from "zod";
 import type { Agent } from "../agent/agent.ts";
 import type { ImageContent, TextContent } from "../ai/messages.ts";
+import type { LspSession } from "../lsp/session.ts";
 
 /** What a tool may do, for approval modes: `write` needs approval under `write`, all under `always-ask`. */
 export type ToolEffect = "read" | "write" | "exec";
@@ -21,6 +22,8 @@ export interface ToolContext {
   toolCallId?: string;
   /** The agent making the call, for tools that start agents of their own (task). */
   agent?: Agent;
+  /** The session's language servers (diagnostics after writes, the lsp tool); absent in contexts without a session. */
+  lsp?: LspSession;
 }
 
 export interface ToolResult {
@@ -38,6 +41,8 @@ export interface ToolImplementation<S extends z.ZodType = z.ZodType> {
   schema: S;
   /** Throwing is fine: the agent turns the error into an error result for the model. */
   execute(input: z.infer<S>, context: ToolContext): Promise<ToolResult>;
+  /** What this input does when it differs from the tool's `effect` (a dry run is a read, applying it a write). */
+  effectOf?(input: z.infer<S>): ToolEffect;
 }
 
 /** A tool as its module writes it; {@link Tool} is what the agent holds. */

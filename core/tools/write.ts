@@ -2,6 +2,7 @@ import { z } from "zod";
 import { writeFileAtomic } from "../fs/atomic-write.ts";
 import { errorResult, plural, textResult } from "./format.ts";
 import { displayPath, isDirectory, resolveToolPath } from "./paths.ts";
+import { afterFileWrite } from "./post-write.ts";
 import type { ToolDefinition } from "./types.ts";
 
 const schema = z.object({
@@ -46,6 +47,8 @@ export const writeTool: ToolDefinition<typeof schema> = {
     const text = result.created
       ? `Created ${shown} (${size}).`
       : `Overwrote ${shown} (${size}; was ${plural(result.previousBytes ?? 0, "byte")}).`;
-    return textResult(text, { path: result.path, created: result.created, bytes: result.bytes, lines });
+    // Post-write step (language-server diagnostics); the write itself is done and never undone here.
+    const diagnostics = await afterFileWrite(context, result.path, input.content, shown);
+    return textResult(text + diagnostics, { path: result.path, created: result.created, bytes: result.bytes, lines });
   },
 };
