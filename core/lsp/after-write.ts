@@ -1,8 +1,9 @@
 import type { TextEdit } from "vscode-languageserver-protocol";
 import { writeFileAtomic } from "../fs/atomic-write.ts";
+import { fileUri } from "./client.ts";
 import { describeError } from "../errors/omp-error.ts";
 import { changedLines, countProblems, introduced, listDiagnostics } from "./diagnostics.ts";
-import { type LspManager, NoServerError, WARM_WAIT_MS, withTimeout } from "./manager.ts";
+import { COLD_WAIT_MS, type LspManager, NoServerError, WARM_WAIT_MS, withTimeout } from "./manager.ts";
 import { applyTextEdits } from "./text-edits.ts";
 
 export interface AfterWrite {
@@ -28,7 +29,7 @@ export async function afterWrite(manager: LspManager, path: string, text: string
     if (settings.formatOnWrite) {
       const client = await manager.client(path);
       await client.sync(path, text);
-      const edits = await client.request<TextEdit[] | null>("textDocument/formatting", { textDocument: { uri: new URL(`file://${path}`).href }, options: { tabSize: 2, insertSpaces: true } }, WARM_WAIT_MS);
+      const edits = await client.request<TextEdit[] | null>("textDocument/formatting", { textDocument: { uri: fileUri(path) }, options: { tabSize: 2, insertSpaces: true } }, WARM_WAIT_MS);
       const result = edits?.length ? applyTextEdits(text, edits) : text;
       if (result !== text) {
         writeFileAtomic(path, result, { mode: "user" });
@@ -37,7 +38,7 @@ export async function afterWrite(manager: LspManager, path: string, text: string
     }
     if (!settings.diagnosticsOnWrite) return { note: formatted ? `\n\nFormatted by the language server.` : "", formatted };
     const finalText = formatted ?? text;
-    const result = await withTimeout(manager.diagnose(path, finalText), 10_000, "no diagnostics in time");
+    const result = await withTimeout(manager.diagnose(path, finalText), COLD_WAIT_MS + 2000, "no diagnostics in time");
     const name = result.client.server.name;
     const formatNote = formatted ? " The language server reformatted the file." : "";
     if (!result.after) return { note: `\n\nDiagnostics: ${name} sent none within the wait; check later with lsp diagnostics.${formatNote}`, formatted };

@@ -8,6 +8,9 @@ import { type ServerConfig, languageId } from "./server-config.ts";
 /** A language server that failed to start, died or did not answer in time. */
 export class LspError extends OmpError {}
 
+/** The server died before or while answering: a restarted one may answer the same request. */
+export class ServerDiedError extends LspError {}
+
 const STDERR_KEEP = 4096;
 const DEFAULT_WARMUP_MS = 30_000;
 
@@ -125,13 +128,13 @@ export class LspClient {
 
   /** A request that fails with LspError when the server dies or does not answer within `timeoutMs`. */
   async request<T>(method: string, params: unknown, timeoutMs = 10_000): Promise<T> {
-    if (!this.alive) throw new LspError(`${this.server.name} ${this.exited}`);
+    if (!this.alive) throw new ServerDiedError(`${this.server.name} ${this.exited}`);
     let timer: ReturnType<typeof setTimeout> | undefined;
     let wake: (() => void) | undefined;
     const deadline = new Promise<never>((_, reject) => {
       timer = setTimeout(() => reject(new LspError(`${this.server.name} did not answer ${method} within ${(timeoutMs / 1000).toFixed(1)} s`)), timeoutMs);
       wake = () => {
-        if (!this.alive) reject(new LspError(`${this.server.name} ${this.exited} during ${method}${this.lastStderr() ? `: ${this.lastStderr()}` : ""}`));
+        if (!this.alive) reject(new ServerDiedError(`${this.server.name} ${this.exited} during ${method}${this.lastStderr() ? `: ${this.lastStderr()}` : ""}`));
       };
       this.waiters.add(wake);
     });

@@ -1,8 +1,9 @@
 import { existsSync, readFileSync } from "node:fs";
 import { extname } from "node:path";
+import { fileURLToPath } from "node:url";
 import type { Diagnostic } from "vscode-languageserver-protocol";
 import { describeError } from "../errors/omp-error.ts";
-import { LspClient, LspError } from "./client.ts";
+import { LspClient, LspError, fileUri } from "./client.ts";
 import { type LspServers, loadLspServers, resolveCommand, workspaceRoot } from "./config.ts";
 import type { ServerConfig } from "./server-config.ts";
 
@@ -13,9 +14,13 @@ export interface LspSettings {
   servers: Record<string, unknown>;
 }
 
-/** How long a write waits for a warm server's diagnostics, and for a server still starting. */
+/**
+ * How long a write waits for a warm server's diagnostics, and how long after a server's start its
+ * first answers are waited for (a TypeScript server loading a project on a busy 2-core machine
+ * takes seconds). A server that hangs costs one write that much once, then the warm wait.
+ */
 export const WARM_WAIT_MS = 1500;
-export const COLD_WAIT_MS = 8000;
+export const COLD_WAIT_MS = 20_000;
 /** A server that dies this often within a minute is not started again this session. */
 const MAX_RESTARTS = 3;
 
@@ -98,6 +103,8 @@ export class LspManager {
     try {
       const client = await LspClient.start(slot.server, slot.root, slot.command, (dead) => this.died(slot, dead));
       slot.client = client;
+      // The session ended while it started: it must not outlive the session (nor keep omp running).
+      if (this.stopped) await client.stop();
       return client;
     } catch (error) {
       slot.failure = `${slot.server.name} failed to start (${slot.command}): ${describeError(error)}`;
@@ -117,7 +124,7 @@ export class LspManager {
       return;
     }
     // Reopen the documents it had, so diagnostics and queries pick up where they were.
-    const reopen = [...client.documents.keys()].map((uri) => new URL(uri).pathname);
+    const reopen = [...client.documents.keys()].map((uri) => fileURLToPath(uri));
     slot.starting = this.start(slot);
     slot.starting
       .then(async (fresh) => {
@@ -140,14 +147,15 @@ export class LspManager {
    * diagnostics the file had, or undefined when the server had not seen the file.
    */
   async diagnose(path: string, text: string, waitMs?: number): Promise<{ client: LspClient; before?: Diagnostic[]; after?: Diagnostic[]; previousText?: string }> {
-    const started = Date.now();
     const client = await withTimeout(this.client(path), COLD_WAIT_MS, "did not start in time");
     const previous = client.diagnosticsOf(path);
     // Warm: the server has already checked this file once, so its answer comes quickly.
     const warm = previous !== undefined;
-    const previousText = client.documents.get(new URL(`file://${path}`).href)?.text;
+    const previousText = client.documents.get(fileUri(path))?.text;
+    // The server has this very text checked already: nothing new will be published.
+    if (previous && previousText === text) return { client, before: previous.diagnostics, after: previous.diagnostics, previousText };
     const version = await client.sync(path, text);
-    const budget = waitMs ?? (warm ? WARM_WAIT_MS : Math.max(WARM_WAIT_MS, COLD_WAIT_MS - (Date.now() - started)));
+    const budget = waitMs ?? (warm ? WARM_WAIT_MS : Math.max(WARM_WAIT_MS, COLD_WAIT_MS - (Date.now() - client.startedAt)));
     const after = await client.waitForDiagnostics(path, previous?.seq ?? 0, version, budget, settleMs(client.server.name));
     return { client, before: previous?.diagnostics, after, previousText };
   }
@@ -172,7 +180,10 @@ export class LspManager {
 
   async stop(): Promise<void> {
     this.stopped = true;
-    await Promise.all([...this.slots.values()].map((slot) => slot.client?.stop()));
+    await Promise.all([...this.slots.values()].map(async (slot) => {
+      await slot.starting?.catch(() => undefined);
+      await slot.client?.stop();
+    }));
   }
 }
 

@@ -21,6 +21,7 @@ const LOADERS: Record<string, (options: BuiltinToolOptions) => Promise<ToolImple
   grep: () => import("./grep.ts").then((module) => module.grepTool),
   find: () => import("./find.ts").then((module) => module.findTool),
   ls: () => import("./ls.ts").then((module) => module.lsTool),
+  lsp: () => import("./lsp.ts").then((module) => module.lspTool),
   todo: ({ todoStore }) => import("./todo.ts").then((module) => module.createTodoTool(todoStore ?? module.createTodoStore())),
 };
 
