@@ -22,6 +22,8 @@ const LOADERS: Record<string, (options: BuiltinToolOptions) => Promise<ToolImple
   find: () => import("./find.ts").then((module) => module.findTool),
   ls: () => import("./ls.ts").then((module) => module.lsTool),
   lsp: () => import("./lsp.ts").then((module) => module.lspTool),
+  ast_grep: () => import("./ast-grep.ts").then((module) => module.astGrepTool),
+  ast_edit: () => import("./ast-edit.ts").then((module) => module.astEditTool),
   todo: ({ todoStore }) => import("./todo.ts").then((module) => module.createTodoTool(todoStore ?? module.createTodoStore())),
 };
 
