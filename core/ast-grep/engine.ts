@@ -15,23 +15,11 @@ const BY_EXTENSION: Record<string, string> = {
 /** The tree-sitter grammars omp carries beyond ast-grep's built-in ones (from @ast-grep/lang-*). */
 const DYNAMIC: Record<string, string[]> = { python: ["py", "pyi"], go: ["go"], rust: ["rs"] };
 
-/** Names the model may give as `lang`, to ours. */
-const ALIASES: Record<string, string> = {
-  typescript: "TypeScript", ts: "TypeScript", tsx: "Tsx", javascript: "JavaScript", js: "JavaScript", jsx: "JavaScript",
-  html: "Html", css: "Css", python: "python", py: "python", go: "go", golang: "go", rust: "rust", rs: "rust",
-};
-
 export const SUPPORTED = "TypeScript, TSX, JavaScript, Python, Go, Rust, HTML, CSS";
 
 export function languageOf(path: string): string | undefined {
   const dot = path.lastIndexOf(".");
   return dot === -1 ? undefined : BY_EXTENSION[path.slice(dot).toLowerCase()];
-}
-
-export function languageNamed(name: string): string {
-  const lang = ALIASES[name.toLowerCase()];
-  if (!lang) throw new OmpError(`ast-grep has no language ${JSON.stringify(name)}; supported: ${SUPPORTED}`);
-  return lang;
 }
 
 let engine: Napi | undefined;

@@ -2,7 +2,7 @@ import { readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { OmpError } from "../errors/omp-error.ts";
 import { natives } from "../natives/index.ts";
-import { languageNamed, languageOf } from "./engine.ts";
+import { languageOf } from "./engine.ts";
 
 /** Files bigger than this are skipped (generated bundles); the result says how many. */
 const MAX_FILE_BYTES = 2 * 1024 * 1024;
@@ -17,10 +17,9 @@ export interface SourceFile {
 
 /**
  * The files under `path` (a file or a directory, .gitignore respected) that `glob` selects, each
- * with its language: `lang` when given, else by extension; files of no supported language are left out.
+ * with its language by extension; files of no supported language are left out.
  */
-export async function sourceFiles(path: string, options: { glob?: string; lang?: string; signal?: AbortSignal }): Promise<{ files: SourceFile[]; skipped: number }> {
-  const forced = options.lang ? languageNamed(options.lang) : undefined;
+export async function sourceFiles(path: string, options: { glob?: string; signal?: AbortSignal }): Promise<{ files: SourceFile[]; skipped: number }> {
   let paths: string[];
   if (statSync(path).isFile()) {
     paths = [path];
@@ -41,7 +40,7 @@ export async function sourceFiles(path: string, options: { glob?: string; lang?:
   const files: SourceFile[] = [];
   let skipped = 0;
   for (const file of paths) {
-    const lang = forced ?? languageOf(file);
+    const lang = languageOf(file);
     if (!lang) continue;
     if (statSync(file).size > MAX_FILE_BYTES) {
       skipped++;

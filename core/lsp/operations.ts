@@ -49,6 +49,7 @@ export function positionOf(text: string, target: Target): Position {
   if (target.line === undefined) throw new LspError("this operation needs line (1-based) and symbol or col");
   const lines = text.split("\n");
   const line = lines[target.line - 1];
+  if (target.line < 1) throw new LspError("line is 1-based, as read shows it");
   if (line === undefined) throw new LspError(`line ${target.line} is past the end of the file (${lines.length} lines)`);
   if (target.symbol) {
     const word = new RegExp(`(?<![\\w$])${target.symbol.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}(?![\\w$])`).exec(line);

@@ -1,36 +1,35 @@
 import { z } from "zod";
 import { writeFileAtomic } from "../fs/atomic-write.ts";
 import { describeError } from "../errors/omp-error.ts";
-import { isDir } from "./ast-grep.ts";
 import { unifiedDiff } from "./diff.ts";
 import { errorResult, textResult } from "./format.ts";
-import { displayPath, notFoundMessage, resolveToolPath } from "./paths.ts";
+import { displayPath, isDirectory, notFoundMessage, resolveToolPath } from "./paths.ts";
 import type { ToolDefinition } from "./types.ts";
 
 const MAX_DIFF_CHARS = 30_000;
 
 const schema = z.object({
-  pattern: z.string().min(1),
-  rewrite: z.string().describe("may use the pattern's $X"),
-  path: z.string().optional(),
-  glob: z.string().optional(),
-  lang: z.string().optional(),
-  apply: z.boolean().optional().describe("write (else diff only)"),
+  pattern: z.string().describe("as ast_grep"),
+  rewrite: z.string().describe("code, its $X"),
+  path: z.string().optional().describe("file/dir"),
+  glob: z.string().optional().describe("files"),
+  apply: z.boolean().optional().describe("write"),
 });
 
 /** Structural rewrite: every match of the pattern becomes the rewrite, metavariables carried over. */
 export const astEditTool: ToolDefinition<typeof schema> = {
   name: "ast_edit",
-  description: "Structural rewrite (ast-grep pattern → rewrite). Shows the diff; apply: true writes.",
+  description: "Structural rewrite (ast-grep): pattern → rewrite; diff, apply writes.",
   schema,
   effect: "read",
   effectOf: (input) => (input.apply ? "write" : "read"),
   async execute(input, context) {
+    if (!input.pattern.trim()) return errorResult("ast_edit: pattern is empty.");
     const root = resolveToolPath(context.cwd, input.path);
-    if (!(await Bun.file(root).exists()) && !(await isDir(root))) return errorResult(notFoundMessage(context.cwd, root));
+    if (!(await Bun.file(root).exists()) && !isDirectory(root)) return errorResult(notFoundMessage(context.cwd, root));
     try {
       const [{ sourceFiles }, { rewriteSource }] = await Promise.all([import("../ast-grep/files.ts"), import("../ast-grep/engine.ts")]);
-      const { files } = await sourceFiles(root, { glob: input.glob, lang: input.lang, signal: context.signal });
+      const { files } = await sourceFiles(root, { glob: input.glob, signal: context.signal });
       const changed: { path: string; before: string; after: string; count: number }[] = [];
       for (const file of files) {
         const { text, count } = rewriteSource(file.lang, file.text, input.pattern, input.rewrite);

@@ -1,34 +1,36 @@
 import { z } from "zod";
 import { describeError } from "../errors/omp-error.ts";
 import { cutLine, errorResult, textResult } from "./format.ts";
-import { displayPath, notFoundMessage, resolveToolPath } from "./paths.ts";
+import { displayPath, isDirectory, notFoundMessage, resolveToolPath } from "./paths.ts";
 import type { ToolDefinition } from "./types.ts";
 
 const DEFAULT_LIMIT = 50;
+const MAX_LIMIT = 500;
 
 const schema = z.object({
-  pattern: z.string().min(1).describe("code with $X / $$$XS wildcards"),
-  path: z.string().optional(),
-  glob: z.string().optional(),
-  lang: z.string().optional(),
-  offset: z.int().min(0).optional(),
-  limit: z.int().min(1).max(500).optional(),
+  pattern: z.string().describe("code, $X/$$$XS wildcards"),
+  path: z.string().optional().describe("file/dir"),
+  glob: z.string().optional().describe("files"),
+  offset: z.int().optional().describe("skip"),
+  limit: z.int().optional().describe("max 50"),
 });
 
 /** Structural search: matches by syntax tree, so comments and strings never match code. */
 export const astGrepTool: ToolDefinition<typeof schema> = {
   name: "ast_grep",
-  description: "Structural code search (ast-grep): TS/JS/Python/Go/Rust/HTML/CSS. Paged.",
+  description: "Structural code search (ast-grep): TS/JS/Python/Go/Rust.",
   schema,
   effect: "read",
   async execute(input, context) {
+    if (!input.pattern.trim()) return errorResult("ast_grep: pattern is empty.");
     const root = resolveToolPath(context.cwd, input.path);
-    if (!(await Bun.file(root).exists()) && !(await isDir(root))) return errorResult(notFoundMessage(context.cwd, root));
+    if (!(await Bun.file(root).exists()) && !isDirectory(root)) return errorResult(notFoundMessage(context.cwd, root));
     try {
-      const [{ sourceFiles }, { findMatches }] = await Promise.all([import("../ast-grep/files.ts"), import("../ast-grep/engine.ts")]);
-      const { files, skipped } = await sourceFiles(root, { glob: input.glob, lang: input.lang, signal: context.signal });
-      const offset = input.offset ?? 0;
-      const limit = input.limit ?? DEFAULT_LIMIT;
+      const [{ sourceFiles }, { findMatches, SUPPORTED }] = await Promise.all([import("../ast-grep/files.ts"), import("../ast-grep/engine.ts")]);
+      const { files, skipped } = await sourceFiles(root, { glob: input.glob, signal: context.signal });
+      if (files.length === 0) return textResult(`No files of a language ast-grep knows here (${SUPPORTED}, by extension).`, { total: 0 });
+      const offset = Math.max(0, input.offset ?? 0);
+      const limit = Math.min(MAX_LIMIT, Math.max(1, input.limit ?? DEFAULT_LIMIT));
       const lines: string[] = [];
       let total = 0;
       let inFiles = 0;
@@ -51,12 +53,3 @@ export const astGrepTool: ToolDefinition<typeof schema> = {
     }
   },
 };
-
-export async function isDir(path: string): Promise<boolean> {
-  const { statSync } = await import("node:fs");
-  try {
-    return statSync(path).isDirectory();
-  } catch {
-    return false;
-  }
-}

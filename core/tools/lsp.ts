@@ -9,22 +9,22 @@ const OPS = ["diagnostics", "definition", "references", "hover", "symbols", "wor
 const MAX_DIFF_CHARS = 20_000;
 
 const schema = z.object({
-  op: z.enum(OPS),
-  path: z.string().optional(),
-  line: z.int().min(1).optional(),
-  symbol: z.string().optional().describe("name on line (else col)"),
-  col: z.int().optional(),
-  query: z.string().optional(),
-  newName: z.string().optional(),
-  action: z.int().optional().describe("code action # to apply"),
-  apply: z.boolean().optional().describe("write the edits (else preview)"),
+  op: z.enum(OPS).describe("what to do"),
+  path: z.string().optional().describe("file"),
+  line: z.int().optional().describe("1-based"),
+  symbol: z.string().optional().describe("name on line"),
+  col: z.int().optional().describe("if no symbol"),
+  query: z.string().optional().describe("symbol name"),
+  newName: z.string().optional().describe("rename to"),
+  action: z.int().optional().describe("action # to apply"),
+  apply: z.boolean().optional().describe("write edits"),
 });
 type Input = z.infer<typeof schema>;
 
 /** The language server tool; its work is in core/lsp/operations.ts, this file is its contract with the model. */
 export const lspTool: ToolDefinition<typeof schema> = {
   name: "lsp",
-  description: "Language server: type errors, definition, references, hover (type/docs), symbols, rename, quick fixes. Position: path+line+symbol.",
+  description: "Language server: type errors, definition, references, hover (type/docs), symbols, rename, quick fixes.",
   schema,
   effect: "read",
   effectOf: (input) => (input.apply ? "write" : "read"),

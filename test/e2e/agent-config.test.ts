@@ -201,7 +201,7 @@ describe("config files through the validated-config cache", () => {
       path: "/v1/chat/completions",
       model: "test-model",
       header: "one",
-      tools: ["edit", "grep", "ls", "read", "task", "write"],
+      tools: ["ast_edit", "ast_grep", "edit", "grep", "ls", "lsp", "read", "task", "write"],
       maxTokens: 1111,
     });
     const cache = readFileSync(cacheFile(home), "utf8");
@@ -222,7 +222,7 @@ describe("config files through the validated-config cache", () => {
       path: "/v1/chat/completions",
       model: "other-model",
       header: "two",
-      tools: ["bash", "edit", "find", "grep", "task", "todo", "write"],
+      tools: ["ast_edit", "ast_grep", "bash", "edit", "find", "grep", "lsp", "task", "todo", "write"],
       maxTokens: 2222,
     });
     expect(await runWithConfig(home, repo)).toEqual(third);
@@ -275,7 +275,7 @@ describe("tools and approval", () => {
     expect((await runAgent(["-p", "--tools", "read,grep", "--model", provider.model, "x"], { home, cwd: repo, env })).code).toBe(0);
     expect((await runAgent(["-p", "--no-tools", "--model", provider.model, "x"], { home, cwd: repo, env })).code).toBe(0);
     const [all, some, none] = modelRequests(standin).map((r) => r.body);
-    expect(toolNamesOf(provider.api, all).sort()).toEqual(["bash", "edit", "find", "grep", "ls", "read", "task", "todo", "write"]);
+    expect(toolNamesOf(provider.api, all).sort()).toEqual(["ast_edit", "ast_grep", "bash", "edit", "find", "grep", "ls", "lsp", "read", "task", "todo", "write"]);
     expect(toolNamesOf(provider.api, some)).toEqual(["read", "grep"]);
     expect(toolNamesOf(provider.api, none)).toEqual([]);
     expect(systemPromptOf(provider.api, some)).toContain("- grep:");

@@ -14,6 +14,7 @@ const FILES: Record<string, string> = {
   "web/view.tsx": "export const View = () => <div>{console.log(1)}</div>;\n",
   "tools/report.py": "import logging\n\ndef report(items):\n    print('items', len(items))\n    # print(never) in a comment\n    return [str(i) for i in items]\n",
   "svc/main.go": 'package main\n\nimport "fmt"\n\nfunc main() {\n\tfmt.Println("hello", 42)\n\tfmt.Println("again")\n}\n',
+  "docs/notes.md": "# notes\n",
   "core/src/lib.rs": "pub fn parse(s: &str) -> i32 {\n    let v: i32 = s.parse().unwrap();\n    v + other().unwrap()\n}\n",
 };
 
@@ -31,14 +32,14 @@ async function run(repo: string, home: string, calls: Call[], args: string[] = [
 describe("ast_grep", () => {
   test("finds code by structure in TS, TSX, Python, Go and Rust, not in comments or strings, with paging", async () => {
     const { home, repo } = workspace(FILES);
-    const [ts, py, go, rs, paged, rest, badLang] = await run(repo, home, [
+    const [ts, py, go, rs, paged, rest, none] = await run(repo, home, [
       { name: "ast_grep", arguments: { pattern: "console.log($$$ARGS)" } },
       { name: "ast_grep", arguments: { pattern: "print($$$A)", path: "tools" } },
       { name: "ast_grep", arguments: { pattern: "fmt.Println($$$A)", glob: "**/*.go" } },
       { name: "ast_grep", arguments: { pattern: "$X.unwrap()", path: "core/src/lib.rs" } },
       { name: "ast_grep", arguments: { pattern: "fmt.Println($$$A)", limit: 1 } },
       { name: "ast_grep", arguments: { pattern: "fmt.Println($$$A)", limit: 1, offset: 1 } },
-      { name: "ast_grep", arguments: { pattern: "x", lang: "cobol" } },
+      { name: "ast_grep", arguments: { pattern: "x", path: "docs" } },
     ]);
     expect(ts).toContain("2 match(es) in 2 file(s)");
     expect(ts).toContain('web/cart.ts:3:3: console.log("total", xs.length)');
@@ -52,7 +53,7 @@ describe("ast_grep", () => {
     expect(paged).toContain("svc/main.go:6:2");
     expect(paged).toContain("[1 more; offset: 1]");
     expect(rest).toContain('svc/main.go:7:2: fmt.Println("again")');
-    expect(badLang).toContain("no language \"cobol\"");
+    expect(none).toContain("No files of a language ast-grep knows here");
   });
 });
 
