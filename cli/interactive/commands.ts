@@ -14,6 +14,7 @@ import { toHtml, toMarkdown } from "./export.ts";
 import { FIXED_KEYS } from "./hotkeys.ts";
 import { extensionHelpLines, extensionsCommand } from "./extension-commands.ts";
 import type { Keymap } from "./keybindings.ts";
+import { LSP_COMMAND } from "./lsp-command.ts";
 import { MCP_COMMAND } from "./mcp-commands.ts";
 import type { Choice } from "./select-list.ts";
 import { formatCost, formatTokens } from "./status-line.ts";
@@ -240,6 +241,7 @@ export const COMMANDS: SlashCommand[] = [
   extensionsCommand,
   pluginCommand,
   MCP_COMMAND,
+  LSP_COMMAND,
   {
     name: "exit",
     description: "leave omp (ctrl+d, or ctrl+c twice)",

@@ -18,6 +18,11 @@ export class LspSession {
     return (this.manager ??= import("./manager.ts").then(({ LspManager }) => new LspManager(this.cwd, this.settings, this.env)));
   }
 
+  /** Whether any tool has asked for the servers yet. */
+  started(): boolean {
+    return this.manager !== undefined;
+  }
+
   /** The model read `path`: warm its server up. */
   touch(path: string): void {
     if (this.settings.enabled) void this.get().then((manager) => manager.touch(path));

@@ -5,11 +5,13 @@ import { describe, expect, setDefaultTimeout, test } from "bun:test";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { agentTestFile, modelRequests, runAgent, toolResultsOf, workspace } from "../support/agent-harness.ts";
-import { ROOT } from "../support/omp.ts";
+import { ROOT, runOmp } from "../support/omp.ts";
 import { tempDir } from "../support/temp.ts";
+import { READY, testSessions } from "../support/tty-session.ts";
 
 setDefaultTimeout(180_000);
 const standin = await agentTestFile();
+const sessions = testSessions();
 setDefaultTimeout(180_000);
 const MODEL = "anthropic/claude-sonnet-4-5";
 const BIN = join(ROOT, "node_modules", ".bin");
@@ -146,5 +148,35 @@ describe("servers as processes", () => {
     expect(existsSync(marker)).toBe(false);
     await run(repo, home, [{ name: "lsp", arguments: { op: "symbols", path: "src/a.fake" } }], ["--trust"]);
     expect(existsSync(marker)).toBe(true);
+  });
+});
+
+describe("/lsp and omp doctor", () => {
+  test("/lsp shows the running server after a read, and the missing ones with how to install them", async () => {
+    const { repo } = workspace(TS_PROJECT);
+    const s = await sessions.start({
+      cwd: repo,
+      env: { PATH: env.PATH },
+      script: [{ toolCalls: [{ name: "lsp", arguments: { op: "hover", path: "src/price.ts", line: 1, symbol: "totalPrice" } }] }, { text: "Looked." }],
+    });
+    const { tty } = s;
+    await tty.waitFor(READY);
+    tty.type("go");
+    tty.press("Enter");
+    await tty.waitFor("Looked.", 60_000);
+    tty.type("/lsp");
+    tty.press("Enter");
+    const screen = (await tty.waitFor(/typescript-language-server: running, pid \d+, 1 open file/)).replace(/\s+/g, " ");
+    expect(screen).toContain("jdtls: not installed (install Eclipse JDT LS (jdtls) and put it on PATH)");
+  });
+
+  test("omp doctor lists the servers, installed or not", async () => {
+    const { home, repo } = workspace(TS_PROJECT);
+    const result = await runOmp(["doctor", "--json"], { home, cwd: repo, env: { PATH: env.PATH } });
+    const report = JSON.parse(result.stdout);
+    const ts = report.lsp.servers.find((server: { name: string }) => server.name === "typescript-language-server");
+    expect(ts.command).toBe(join(BIN, "typescript-language-server"));
+    expect(report.lsp.servers.find((server: { name: string }) => server.name === "gopls")).toEqual(expect.objectContaining({ install: "go install golang.org/x/tools/gopls@latest" }));
+    expect(report.lsp.servers.find((server: { name: string }) => server.name === "gopls").command).toBeUndefined();
   });
 });
