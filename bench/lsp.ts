@@ -83,7 +83,7 @@ const results = {
 };
 mkdirSync(RESULTS, { recursive: true });
 writeFileSync(join(RESULTS, "lsp.json"), `${JSON.stringify(results, null, 2)}\n`);
-const mb = (bytes: number) => (bytes / 1024 / 1024).toFixed(1);
+const mb = (bytes: number) => (bytes / 1e6).toFixed(1);
 writeFileSync(
   join(RESULTS, "lsp.md"),
   [
