@@ -130,6 +130,10 @@ compaction:
       "theme",
       "sessionDir",
       "hooks",
+      "lsp.enabled",
+      "lsp.diagnosticsOnWrite",
+      "lsp.formatOnWrite",
+      "lsp.servers",
     ]);
     expect(checkSettingKey("compaction")).toEqual(["compaction"]);
     expect(parseSettingValue("tools.disabled", "")).toEqual([]);
