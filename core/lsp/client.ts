@@ -178,9 +178,10 @@ export class LspClient {
    * server says which version), or undefined when none came within `timeoutMs` or the server died.
    * Some servers publish a file's diagnostics in parts (typescript-language-server: syntax, then
    * semantic with the old semantic ones still in the first part), so the answer is the last
-   * publication once `settleMs` pass without another.
+   * publication once `settleMs` pass without another. A publication whose problems differ from
+   * `before` is the new answer, not a repeat of the old one, so it settles 50 ms at most.
    */
-  async waitForDiagnostics(path: string, afterSeq: number, version: number, timeoutMs: number, settleMs = 0): Promise<Diagnostic[] | undefined> {
+  async waitForDiagnostics(path: string, afterSeq: number, version: number, timeoutMs: number, settleMs = 0, before?: Diagnostic[]): Promise<Diagnostic[] | undefined> {
     const uri = fileUri(path);
     const ready = () => {
       const state = this.diagnostics.get(uri);
@@ -202,7 +203,8 @@ export class LspClient {
         seen = found.seq;
         clearTimeout(settle);
         if (settleMs <= 0) return finish();
-        settle = setTimeout(finish, settleMs);
+        const changed = before !== undefined && problemsKey(found.diagnostics) !== problemsKey(before);
+        settle = setTimeout(finish, changed ? Math.min(settleMs, 50) : settleMs);
       };
       const timer = setTimeout(finish, timeoutMs);
       this.waiters.add(wake);
@@ -228,6 +230,11 @@ export class LspClient {
   kill(): void {
     if (this.alive) this.child.kill("SIGKILL");
   }
+}
+
+/** The errors and warnings of a publication, comparable across publications. */
+function problemsKey(diagnostics: Diagnostic[]): string {
+  return JSON.stringify(diagnostics.filter((d) => (d.severity ?? 1) <= 2).map((d) => [d.range.start.line, d.range.start.character, d.code, d.message]));
 }
 
 /** `section` ("python.analysis") of a settings object, as workspace/configuration asks for it. */

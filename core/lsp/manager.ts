@@ -156,7 +156,7 @@ export class LspManager {
     if (previous && previousText === text) return { client, before: previous.diagnostics, after: previous.diagnostics, previousText };
     const version = await client.sync(path, text);
     const budget = waitMs ?? (warm ? WARM_WAIT_MS : Math.max(WARM_WAIT_MS, COLD_WAIT_MS - (Date.now() - client.startedAt)));
-    const after = await client.waitForDiagnostics(path, previous?.seq ?? 0, version, budget, settleMs(client.server.name));
+    const after = await client.waitForDiagnostics(path, previous?.seq ?? 0, version, budget, settleMs(client.server.name), previous?.diagnostics);
     return { client, before: previous?.diagnostics, after, previousText };
   }
 
