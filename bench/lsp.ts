@@ -2,7 +2,8 @@
  * Language-server costs (`bun bench/lsp.ts`): on a generated 200-file TypeScript project with the
  * real typescript-language-server from node_modules, (1) the latency write/edit add for
  * diagnostics with a warm server (core/lsp/after-write.ts, the post-write step, timed alone: the
- * write itself is unchanged), alternating an edit that breaks a type and one that fixes it;
+ * write itself is unchanged), alternating an edit that breaks a type and one that fixes it, a
+ * second apart as a model's turns would be;
  * (2) the first diagnostics of a cold server, from a fresh session's first touch; and the
  * binary's size with ast-grep embedded. Writes bench/results/lsp.json and lsp.md.
  */
@@ -63,6 +64,8 @@ await manager.diagnose(file, original, 60_000);
 const warm: number[] = [];
 const outcomes: Record<string, number> = {};
 for (let i = 0; i < EDITS; i++) {
+  // A model's turn separates two edits; back to back, the previous edit's last publications would be timed too.
+  await Bun.sleep(1000);
   const text = i % 2 === 0 ? broken : original;
   writeFileSync(file, text);
   const started = performance.now();

@@ -24,6 +24,8 @@ interface OpenDocument {
 interface DiagnosticsState {
   /** Publications received for the document, so a waiter can tell a new one from an old one. */
   seq: number;
+  /** When the last one came (Date.now()). */
+  at: number;
   version?: number;
   diagnostics: Diagnostic[];
 }
@@ -63,8 +65,8 @@ export class LspClient {
       this.exited = `could not run: ${error.message}`;
     });
     connection.onNotification("textDocument/publishDiagnostics", (params: PublishDiagnosticsParams) => {
-      const state = this.diagnostics.get(params.uri) ?? { seq: 0, diagnostics: [] };
-      this.diagnostics.set(params.uri, { seq: state.seq + 1, version: params.version, diagnostics: params.diagnostics });
+      const state = this.diagnostics.get(params.uri) ?? { seq: 0, at: 0, diagnostics: [] };
+      this.diagnostics.set(params.uri, { seq: state.seq + 1, at: Date.now(), version: params.version, diagnostics: params.diagnostics });
       for (const wake of this.waiters) wake();
     });
     connection.onRequest("workspace/configuration", (params: { items: { section?: string }[] }) =>
@@ -81,11 +83,12 @@ export class LspClient {
   }
 
   /** Spawns `command` in `root` and completes the initialize handshake within the server's warm-up time. */
-  static async start(server: ServerConfig, root: string, command: string, onExit: (client: LspClient) => void): Promise<LspClient> {
+  static async start(server: ServerConfig, root: string, command: string, onExit: (client: LspClient) => void, onSpawn?: (client: LspClient) => void): Promise<LspClient> {
     const { createMessageConnection, StreamMessageReader, StreamMessageWriter } = await import("vscode-jsonrpc/node");
     const child = spawn(command, server.args, { cwd: root, stdio: ["pipe", "pipe", "pipe"], env: { ...process.env, ...server.env } });
     const connection = createMessageConnection(new StreamMessageReader(child.stdout!), new StreamMessageWriter(child.stdin!));
     const client = new LspClient(server, root, command, child, connection, onExit);
+    onSpawn?.(client);
     const spawned = new Promise<void>((resolve, reject) => {
       child.once("spawn", resolve);
       child.once("error", (error) => reject(new LspError(`${server.name}: cannot run ${command}: ${error.message}`)));
@@ -164,7 +167,7 @@ export class LspClient {
   }
 
   /** The last diagnostics the server published for `path`, or undefined before its first. */
-  diagnosticsOf(path: string): { seq: number; diagnostics: Diagnostic[] } | undefined {
+  diagnosticsOf(path: string): { seq: number; at: number; diagnostics: Diagnostic[] } | undefined {
     return this.diagnostics.get(fileUri(path));
   }
 

@@ -41,6 +41,8 @@ interface Slot {
   command: string;
   client?: LspClient;
   starting?: Promise<LspClient>;
+  /** The process of a start still in its handshake, so that stopping the session can kill it. */
+  spawned?: LspClient;
   restarts: number[];
   failure?: string;
 }
@@ -101,7 +103,7 @@ export class LspManager {
 
   private async start(slot: Slot): Promise<LspClient> {
     try {
-      const client = await LspClient.start(slot.server, slot.root, slot.command, (dead) => this.died(slot, dead));
+      const client = await LspClient.start(slot.server, slot.root, slot.command, (dead) => this.died(slot, dead), (spawned) => (slot.spawned = spawned));
       slot.client = client;
       // The session ended while it started: it must not outlive the session (nor keep omp running).
       if (this.stopped) await client.stop();
@@ -111,6 +113,7 @@ export class LspManager {
       throw new LspError(slot.failure);
     } finally {
       slot.starting = undefined;
+      slot.spawned = undefined;
     }
   }
 
@@ -148,6 +151,14 @@ export class LspManager {
    */
   async diagnose(path: string, text: string, waitMs?: number): Promise<{ client: LspClient; before?: Diagnostic[]; after?: Diagnostic[]; previousText?: string }> {
     const client = await withTimeout(this.client(path), COLD_WAIT_MS, "did not start in time");
+    // The last change's publications may still be coming (the rest of its parts): let them end
+    // first, or one of them would pass for this change's answer. Only back-to-back writes wait.
+    const settle = settleMs(client.server.name);
+    for (let i = 0; i < 4; i++) {
+      const last = client.diagnosticsOf(path)?.at ?? 0;
+      if (Date.now() - last >= settle) break;
+      await Bun.sleep(settle - (Date.now() - last));
+    }
     const previous = client.diagnosticsOf(path);
     // Warm: the server has already checked this file once, so its answer comes quickly.
     const warm = previous !== undefined;
@@ -156,7 +167,7 @@ export class LspManager {
     if (previous && previousText === text) return { client, before: previous.diagnostics, after: previous.diagnostics, previousText };
     const version = await client.sync(path, text);
     const budget = waitMs ?? (warm ? WARM_WAIT_MS : Math.max(WARM_WAIT_MS, COLD_WAIT_MS - (Date.now() - client.startedAt)));
-    const after = await client.waitForDiagnostics(path, previous?.seq ?? 0, version, budget, settleMs(client.server.name), previous?.diagnostics);
+    const after = await client.waitForDiagnostics(path, previous?.seq ?? 0, version, budget, settle, previous?.diagnostics);
     return { client, before: previous?.diagnostics, after, previousText };
   }
 
@@ -181,6 +192,8 @@ export class LspManager {
   async stop(): Promise<void> {
     this.stopped = true;
     await Promise.all([...this.slots.values()].map(async (slot) => {
+      // A server still in its handshake is not waited for: it may hang there until its warm-up ends.
+      slot.spawned?.kill();
       await slot.starting?.catch(() => undefined);
       await slot.client?.stop();
     }));

@@ -136,6 +136,48 @@ describe("servers as processes", () => {
     expect(texts[2]).toContain("function cartTotal(prices: number[]): number");
   });
 
+  test("a crashing server and a hanging one cost a line in the write's result, never the write; omp still exits promptly", async () => {
+    const { home, repo } = workspace(TS_PROJECT);
+    const hang = join(repo, "hang-server.sh");
+    writeFileSync(hang, "#!/bin/sh\nexec sleep 600\n", { mode: 0o755 });
+    writeFileSync(join(repo, ".lsp.json"), JSON.stringify({ crash: { command: "false", fileTypes: [".crash"] }, hang: { command: hang, fileTypes: [".hang"], warmupTimeoutMs: 120000 } }));
+    const started = Date.now();
+    const [crashed, hung, again] = await run(
+      repo,
+      home,
+      [
+        { name: "write", arguments: { path: "a.crash", content: "x\n" } },
+        { name: "write", arguments: { path: "b.hang", content: "y\n" } },
+        { name: "write", arguments: { path: "c.hang", content: "z\n" } },
+      ],
+      ["--trust"],
+    );
+    expect(crashed).toContain("Created a.crash");
+    expect(crashed).toContain("No diagnostics: crash failed to start");
+    expect(hung).toContain("Created b.hang");
+    expect(hung).toContain("No diagnostics: did not start in time");
+    expect(again).toContain("Created c.hang");
+    expect(readFileSync(join(repo, "c.hang"), "utf8")).toBe("z\n");
+    // The hanging handshake is killed when the session ends instead of being waited for.
+    expect(Date.now() - started).toBeLessThan(90_000);
+  });
+
+  test("lsp.formatOnWrite formats a written file with its server; code_actions lists and applies a quick fix", async () => {
+    const { home, repo } = workspace({ ...TS_PROJECT, "src/use.ts": "export const doubled = totalPrice([1]) * 2;\n" });
+    mkdirSync(join(home, ".omp", "agent"), { recursive: true });
+    writeFileSync(join(home, ".omp", "agent", "config.yml"), "lsp:\n  formatOnWrite: true\n");
+    const [written, listed, applied] = await run(repo, home, [
+      { name: "write", arguments: { path: "src/ugly.ts", content: "export   function   f( a:number ){return a}\n" } },
+      { name: "lsp", arguments: { op: "code_actions", path: "src/use.ts", line: 1 } },
+      { name: "lsp", arguments: { op: "code_actions", path: "src/use.ts", line: 1, action: 1, apply: true } },
+    ]);
+    expect(written).toContain("The language server reformatted the file.");
+    expect(readFileSync(join(repo, "src/ugly.ts"), "utf8")).toBe("export function f(a: number) { return a }\n");
+    expect(listed).toMatch(/1\. .*import.*totalPrice/i);
+    expect(applied).toContain("applied");
+    expect(readFileSync(join(repo, "src/use.ts"), "utf8")).toContain('import { totalPrice } from "./price');
+  });
+
   test("an untrusted project's .lsp.json runs nothing; trusted, it runs", async () => {
     const { home, repo } = workspace({ ...TS_PROJECT, "src/a.fake": "hello\n" });
     const marker = join(tempDir("omp-lsp-marker-"), "ran");
