@@ -29,7 +29,9 @@ export async function afterWrite(manager: LspManager, path: string, text: string
     if (settings.formatOnWrite) {
       const client = await manager.client(path);
       await client.sync(path, text);
-      const edits = await client.request<TextEdit[] | null>("textDocument/formatting", { textDocument: { uri: fileUri(path) }, options: { tabSize: 2, insertSpaces: true } }, WARM_WAIT_MS);
+      // A server that has not checked this file yet may still be loading the project.
+      const budget = client.diagnosticsOf(path) ? WARM_WAIT_MS : Math.max(WARM_WAIT_MS, COLD_WAIT_MS - (Date.now() - client.startedAt));
+      const edits = await client.request<TextEdit[] | null>("textDocument/formatting", { textDocument: { uri: fileUri(path) }, options: { tabSize: 2, insertSpaces: true } }, budget);
       const result = edits?.length ? applyTextEdits(text, edits) : text;
       if (result !== text) {
         writeFileAtomic(path, result, { mode: "user" });
