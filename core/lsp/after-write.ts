@@ -58,7 +58,7 @@ export async function afterWrite(manager: LspManager, path: string, text: string
       const seen = hinted.get(manager) ?? new Set<string>();
       hinted.set(manager, seen);
       // Said once per extension: a project of untyped files should not hear it on every write.
-      if (seen.has(ext) || error.message.includes("no language server is configured")) return { note: "" };
+      if (seen.has(ext) || error.quiet) return { note: "" };
       seen.add(ext);
       return { note: `\n\nNo diagnostics: ${error.message}.` };
     }

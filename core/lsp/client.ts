@@ -116,8 +116,20 @@ export class LspClient {
     return client;
   }
 
+  /** False as soon as the process is gone, even before its exit event has been handled. */
   get alive(): boolean {
-    return this.exited === undefined;
+    return this.exited === undefined && this.child.exitCode === null && this.child.signalCode === null && this.child.stdin?.destroyed !== true;
+  }
+
+  /** A notification; a server that died under it is a ServerDiedError, whatever the stream said. */
+  private async notify(method: string, params?: unknown): Promise<void> {
+    if (!this.alive) throw new ServerDiedError(`${this.server.name} ${this.exited ?? "has exited"}`);
+    try {
+      await this.connection.sendNotification(method, params);
+    } catch (error) {
+      if (!this.alive) throw new ServerDiedError(`${this.server.name} ${this.exited ?? "has exited"}`);
+      throw error;
+    }
   }
 
   get pid(): number | undefined {
@@ -131,7 +143,7 @@ export class LspClient {
 
   /** A request that fails with LspError when the server dies or does not answer within `timeoutMs`. */
   async request<T>(method: string, params: unknown, timeoutMs = 10_000): Promise<T> {
-    if (!this.alive) throw new ServerDiedError(`${this.server.name} ${this.exited}`);
+    if (!this.alive) throw new ServerDiedError(`${this.server.name} ${this.exited ?? "has exited"}`);
     let timer: ReturnType<typeof setTimeout> | undefined;
     let wake: (() => void) | undefined;
     const deadline = new Promise<never>((_, reject) => {
@@ -142,7 +154,13 @@ export class LspClient {
       this.waiters.add(wake);
     });
     try {
-      return await Promise.race([this.connection.sendRequest(method, params) as Promise<T>, deadline]);
+      return await Promise.race([
+        (this.connection.sendRequest(method, params) as Promise<T>).catch((error: unknown) => {
+          if (!this.alive) throw new ServerDiedError(`${this.server.name} ${this.exited ?? "has exited"} during ${method}`);
+          throw error;
+        }),
+        deadline,
+      ]);
     } finally {
       clearTimeout(timer);
       this.waiters.delete(wake!);
@@ -157,12 +175,12 @@ export class LspClient {
     const version = (open?.version ?? 0) + 1;
     this.documents.set(uri, { version, text });
     if (open) {
-      await this.connection.sendNotification("textDocument/didChange", { textDocument: { uri, version }, contentChanges: [{ text }] });
+      await this.notify("textDocument/didChange", { textDocument: { uri, version }, contentChanges: [{ text }] });
     } else {
       const ext = path.slice(path.lastIndexOf(".")).toLowerCase();
-      await this.connection.sendNotification("textDocument/didOpen", { textDocument: { uri, languageId: languageId(this.server, ext), version, text } });
+      await this.notify("textDocument/didOpen", { textDocument: { uri, languageId: languageId(this.server, ext), version, text } });
     }
-    await this.connection.sendNotification("textDocument/didSave", { textDocument: { uri }, text });
+    await this.notify("textDocument/didSave", { textDocument: { uri }, text });
     return version;
   }
 

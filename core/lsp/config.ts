@@ -115,13 +115,19 @@ export function resolveCommand(command: string, root: string, cwd: string, env: 
   return Bun.which(command, { PATH: path }) ?? undefined;
 }
 
-/** The nearest directory from `file`'s up to `cwd` holding one of the server's root markers; `cwd` when none does. */
-export function workspaceRoot(server: ServerConfig, file: string, cwd: string): string {
-  const simple = server.rootMarkers.filter((marker) => !marker.includes("*"));
+/**
+ * The nearest directory from `file`'s up to `cwd` holding one of the server's root markers, or
+ * undefined when none does: as in the original omp, a server runs only in a project it is for (a
+ * loose .ts file in a folder without package.json or tsconfig.json starts nothing). A server
+ * without root markers runs for any file, rooted at `cwd`.
+ */
+export function workspaceRoot(server: ServerConfig, file: string, cwd: string): string | undefined {
   const inside = file.startsWith(cwd.endsWith("/") ? cwd : `${cwd}/`);
+  if (server.rootMarkers.length === 0) return inside ? cwd : dirname(file);
+  const simple = server.rootMarkers.filter((marker) => !marker.includes("*"));
   for (let dir = dirname(file); ; dir = dirname(dir)) {
     if (simple.some((marker) => existsSync(join(dir, marker)))) return dir;
     if (dir === cwd || dirname(dir) === dir || (inside && !dir.startsWith(cwd))) break;
   }
-  return inside ? cwd : dirname(file);
+  return undefined;
 }

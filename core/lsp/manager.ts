@@ -48,7 +48,15 @@ interface Slot {
 }
 
 /** Why no server can take a file: none is known for the extension, or the known ones are not installed. */
-export class NoServerError extends LspError {}
+export class NoServerError extends LspError {
+  /** Nothing to tell a write about: no server is meant for this file (none configured, or not a project). */
+  constructor(
+    message: string,
+    readonly quiet = false,
+  ) {
+    super(message);
+  }
+}
 
 /**
  * The session's language servers: one per server and workspace root, started when the model
@@ -75,9 +83,14 @@ export class LspManager {
     if (!this.settings.enabled) throw new NoServerError("language servers are off (setting lsp.enabled: false)");
     const ext = extname(path).toLowerCase();
     const candidates = this.servers().servers.filter((server) => !server.isLinter && server.fileTypes.includes(ext));
-    if (candidates.length === 0) throw new NoServerError(`no language server is configured for ${ext || "files without an extension"}; add one under lsp.servers in config.yml or in .lsp.json`);
+    if (candidates.length === 0) throw new NoServerError(`no language server is configured for ${ext || "files without an extension"}; add one under lsp.servers in config.yml or in .lsp.json`, true);
+    const outside: string[] = [];
     for (const server of candidates) {
       const root = workspaceRoot(server, path, this.cwd);
+      if (root === undefined) {
+        outside.push(`${server.name} (${server.rootMarkers.join(", ")})`);
+        continue;
+      }
       const key = `${server.name}\0${root}`;
       const known = this.slots.get(key);
       if (known) return known;
@@ -87,6 +100,7 @@ export class LspManager {
       this.slots.set(key, slot);
       return slot;
     }
+    if (outside.length === candidates.length) throw new NoServerError(`no project here for a language server of ${ext} files: no root marker in the file's folder or above it up to ${this.cwd} - ${outside.join("; ")}`, true);
     const hints = candidates.map((server) => `${server.name} (${server.command}${server.install ? `: ${server.install}` : ""})`);
     throw new NoServerError(`no language server for ${ext} files is installed; install one of ${hints.join(", ")}, on PATH or in the project's node_modules/.bin`);
   }
@@ -126,6 +140,8 @@ export class LspManager {
       slot.failure = `${slot.server.name} died ${slot.restarts.length} times within a minute (${client.exited})${client.lastStderr() ? `: ${client.lastStderr()}` : ""}; not restarted this session`;
       return;
     }
+    // A call that saw it die first may already be starting the next one.
+    if (slot.starting) return;
     // Reopen the documents it had, so diagnostics and queries pick up where they were.
     const reopen = [...client.documents.keys()].map((uri) => fileURLToPath(uri));
     slot.starting = this.start(slot);

@@ -116,6 +116,17 @@ describe("the lsp tool", () => {
     expect(answer).toContain("no language server for .go files is installed");
     expect(answer).toContain("go install golang.org/x/tools/gopls@latest");
   });
+
+  test("a loose .ts file outside any project starts no server; writes stay quiet about it", async () => {
+    const { home, repo } = workspace({ "loose.ts": "export const n = 1;\n" });
+    const [written, asked] = await run(repo, home, [
+      { name: "write", arguments: { path: "loose.ts", content: "export const n: number = 'x';\n" } },
+      { name: "lsp", arguments: { op: "diagnostics", path: "loose.ts" } },
+    ]);
+    expect(written).toBe("Overwrote loose.ts (30 bytes, 1 line; was 20 bytes).");
+    expect(asked).toContain("no project here for a language server of .ts files");
+    expect(asked).toContain("tsconfig.json, jsconfig.json, package.json");
+  });
 });
 
 describe("servers as processes", () => {

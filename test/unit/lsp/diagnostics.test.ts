@@ -77,12 +77,12 @@ describe("server configuration", () => {
     expect(warnings).toContain("server broken (settings lsp.servers) has no command");
   });
 
-  test("the workspace root is the nearest folder with a root marker, within the session's folder", () => {
+  test("the workspace root is the nearest folder with a root marker, within the session's folder; none without a marker", () => {
     const cwd = tempDir("omp-lsp-root-");
     mkdirSync(join(cwd, "pkg", "src"), { recursive: true });
     writeFileSync(join(cwd, "pkg", "tsconfig.json"), "{}");
     const server = loadLspServers(cwd, {}).servers.find((s) => s.name === "typescript-language-server")!;
     expect(workspaceRoot(server, join(cwd, "pkg", "src", "a.ts"), cwd)).toBe(join(cwd, "pkg"));
-    expect(workspaceRoot(server, join(cwd, "b.ts"), cwd)).toBe(cwd);
+    expect(workspaceRoot(server, join(cwd, "b.ts"), cwd)).toBeUndefined();
   });
 });
