@@ -30,11 +30,22 @@ interface DoctorReport {
   containment: string;
   /** How the model's commands are confined on this machine (core/sandbox). */
   sandbox: SandboxSupport;
+  /** Language servers configured for the working directory and whether each is installed. */
+  lsp: { servers: { name: string; fileTypes: string[]; source: string; command?: string; install?: string }[]; warnings: string[]; skipped: string[] } | { error: string };
   /** Present with --repair: what was checked and mended before the load. */
   repair?: RepairReport;
 }
 
-function collect(repair?: RepairReport): DoctorReport {
+async function lspReport(): Promise<DoctorReport["lsp"]> {
+  try {
+    const [{ lspOverview }, { loadSettings }] = await Promise.all([import("../core/lsp/overview.ts"), import("../core/config/settings.ts")]);
+    return lspOverview(process.cwd(), loadSettings({ cwd: process.cwd() }).settings.lsp.servers);
+  } catch (error) {
+    return { error: (error as Error).message };
+  }
+}
+
+async function collect(repair?: RepairReport): Promise<DoctorReport> {
   let natives: NativesReport;
   let nativesError: string | null = null;
   try {
@@ -54,6 +65,7 @@ function collect(repair?: RepairReport): DoctorReport {
     sqlite: sqliteVersion(),
     containment: describeContainment(),
     sandbox: sandboxSupport(),
+    lsp: await lspReport(),
     ...(repair ? { repair } : {}),
   };
 }
@@ -112,7 +124,8 @@ function render(report: DoctorReport): string {
 export async function runDoctor(options: { json?: boolean; repair?: boolean }): Promise<number> {
   const embedded = getEmbeddedNatives();
   const repair = options.repair && embedded ? (await import("../embed/repair.ts")).repairNatives(embedded) : undefined;
-  const report = collect(repair);
-  await writeStdout(options.json ? `${JSON.stringify(report, null, 2)}\n` : render(report));
+  const report = await collect(repair);
+  const lspLines = "error" in report.lsp ? [`lsp config: ${report.lsp.error}`] : (await import("../core/lsp/overview.ts")).overviewLines(report.lsp).map((line) => `lsp  ${line}`);
+  await writeStdout(options.json ? `${JSON.stringify(report, null, 2)}\n` : `${render(report)}${lspLines.join("\n")}\n`);
   return report.nativesError ? 1 : 0;
 }

@@ -21,6 +21,7 @@ import { parseArgs } from "node:util";
 import { VERSION } from "../core/version.ts";
 import { normalizePublicKey } from "../core/update/signature.ts";
 import { buildNative, nativeOutDir, variantsFor } from "../native/build.ts";
+import { extraSources } from "./extras.ts";
 import { packNatives } from "./pack.ts";
 import { Variant } from "./manifest.ts";
 import { platformTag } from "./variant.ts";
@@ -116,6 +117,11 @@ export async function build(options: BuildOptions): Promise<void> {
       version,
       variants: variantsFor(platform.split("-")[1]),
     });
+    const extras = extraSources(platform).filter((extra) => {
+      if (existsSync(extra.source)) return true;
+      console.error(`build: ${extra.source} is missing (npm install?); this omp is built without ${extra.name}`);
+      return false;
+    });
     const archives = Object.entries({ ...packed.archives, ...options.nativesArchives }).map(([variant, path], index) => ({
       variant,
       path: resolve(path),
@@ -129,6 +135,9 @@ export async function build(options: BuildOptions): Promise<void> {
         `import { setEmbeddedNatives } from ${JSON.stringify(importPath(work, join(ROOT, "embed", "payload.ts")))};\n` +
         (packed.launcherArchive ? `import launcherArchive from ${JSON.stringify(importPath(work, packed.launcherArchive))} with { type: "file" };\n` : "") +
         `setEmbeddedNatives({ archives: { ${archives.map((archive) => `${JSON.stringify(archive.variant)}: ${archive.binding}`).join(", ")} }, ${packed.launcherArchive ? "launcherArchive, " : ""}manifest: ${JSON.stringify(packed.manifest)} });\n` +
+        extras.map((extra, index) => `import extra${index} from ${JSON.stringify(importPath(work, extra.source))} with { type: "file" };\n`).join("") +
+        `import { setEmbeddedExtras } from ${JSON.stringify(importPath(work, join(ROOT, "embed", "payload.ts")))};\n` +
+        `setEmbeddedExtras(${embeddedExtrasSource(extras, packed.manifest.mtime)});\n` +
         (releaseKey
           ? `import { trustReleaseKey } from ${JSON.stringify(importPath(work, join(ROOT, "core", "update", "release-key.ts")))};\n` +
             `trustReleaseKey(${JSON.stringify(releaseKey)});\n`
@@ -164,6 +173,16 @@ export async function build(options: BuildOptions): Promise<void> {
     rmSync(work, { recursive: true, force: true });
   }
   console.error(`built ${relative(process.cwd(), options.outfile)} (omp ${version}) in ${((performance.now() - started) / 1000).toFixed(1)} s`);
+}
+
+/** The setEmbeddedExtras argument as source: each file's size and sha256, its path the import binding `extra<i>`. */
+function embeddedExtrasSource(extras: { name: string; source: string }[], mtime: number): string {
+  const files = extras.map((extra, index) => {
+    const data = readFileSync(extra.source);
+    const sha256 = new Bun.CryptoHasher("sha256").update(data).digest("hex");
+    return `{ name: ${JSON.stringify(extra.name)}, path: extra${index}, size: ${data.length}, sha256: ${JSON.stringify(sha256)} }`;
+  });
+  return `{ mtime: ${mtime}, files: [${files.join(", ")}] }`;
 }
 
 /** `--natives-archive modern=path` values, by variant. */

@@ -9,7 +9,7 @@ export class UnsafeArchiveError extends Error {
   override readonly name = "UnsafeArchiveError";
 }
 
-function sha256Hex(data: Uint8Array): string {
+export function sha256Hex(data: Uint8Array): string {
   return new Bun.CryptoHasher("sha256").update(data).digest("hex");
 }
 
@@ -92,11 +92,14 @@ export interface Extracted {
  * is gone.
  */
 export function extractToTemp(embedded: EmbeddedNatives, file: NativeFile | LauncherFile, versionDir: string): Extracted {
-  const data = verifiedContents(embedded, file);
-  const { mtime } = embedded.manifest;
+  return writeToTemp(verifiedContents(embedded, file), file.name, embedded.manifest.mtime, versionDir);
+}
+
+/** `data` as `name` in a fresh temp dir inside `versionDir`, with mtime `mtime`, synced; see extractToTemp. */
+export function writeToTemp(data: Uint8Array, name: string, mtime: number, versionDir: string): Extracted {
   // The pid in the name tells a later run that the dir of a killed extraction is garbage.
   const tempDir = mkdtempSync(join(versionDir, `${TEMP_PREFIX}${process.pid}-`));
-  const path = join(tempDir, file.name);
+  const path = join(tempDir, name);
   try {
     const fd = openSync(path, "wx", 0o755);
     try {

@@ -90,7 +90,7 @@ interface Loaded {
 }
 
 /** "hit" when `path` is this omp's addon by a stat, "absent", or why the file there is not usable. */
-export function cachedState(path: string, file: { size: number }, manifest: NativesManifest): "hit" | "absent" | string {
+export function cachedState(path: string, file: { size: number }, manifest: Pick<NativesManifest, "mtime">): "hit" | "absent" | string {
   let stat;
   try {
     stat = lstatSync(path);

@@ -22,3 +22,29 @@ export function setEmbeddedNatives(natives: EmbeddedNatives): void {
 export function getEmbeddedNatives(): EmbeddedNatives | null {
   return embedded;
 }
+
+/** A prebuilt file from an npm package packed next to the addon (see extras.ts). */
+export interface ExtraFile {
+  /** Flat file name in the cache: `ast-grep-napi.node`. */
+  name: string;
+  /** Its `$bunfs` path inside the executable. */
+  path: string;
+  size: number;
+  sha256: string;
+}
+
+export interface EmbeddedExtras {
+  /** Whole seconds since the epoch, given to extracted files so that a cache hit is a stat. */
+  mtime: number;
+  files: ExtraFile[];
+}
+
+let extras: EmbeddedExtras | null = null;
+
+export function setEmbeddedExtras(value: EmbeddedExtras): void {
+  extras = value;
+}
+
+export function getEmbeddedExtras(): EmbeddedExtras | null {
+  return extras;
+}

@@ -14,6 +14,7 @@ import { toHtml, toMarkdown } from "./export.ts";
 import { FIXED_KEYS } from "./hotkeys.ts";
 import { extensionHelpLines, extensionsCommand } from "./extension-commands.ts";
 import type { Keymap } from "./keybindings.ts";
+import { LSP_COMMAND } from "./lsp-command.ts";
 import { MCP_COMMAND } from "./mcp-commands.ts";
 import { JOBS_COMMAND } from "./job-commands.ts";
 import type { Job } from "../../core/shell/job.ts";
@@ -245,6 +246,7 @@ export const COMMANDS: SlashCommand[] = [
   pluginCommand,
   MCP_COMMAND,
   JOBS_COMMAND,
+  LSP_COMMAND,
   {
     name: "exit",
     description: "leave omp (ctrl+d, or ctrl+c twice)",

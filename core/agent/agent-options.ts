@@ -1,6 +1,7 @@
 import type { ProviderFailure } from "../ai/failure.ts";
 import type { Message } from "../ai/messages.ts";
 import type { Model, ThinkingLevel } from "../ai/model.ts";
+import type { LspSession } from "../lsp/session.ts";
 import type { SessionWriter } from "../session/writer.ts";
 import type { ApprovalGate } from "../tools/approval.ts";
 import type { EditorBridge, Tool, WebSettings } from "../tools/types.ts";
@@ -67,6 +68,8 @@ export interface AgentOptions {
   editor?: EditorBridge;
   /** Finds a model by pattern, for subagents whose definition names one. */
   selectModel?: (pattern: string) => Promise<{ model: Model; apiKey: string | undefined }>;
+  /** The session's language servers, shared with its subagents and stopped when the session ends. */
+  lsp?: LspSession;
 }
 
 /** How many queued steering or follow-up messages the next turn takes. */

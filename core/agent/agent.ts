@@ -429,6 +429,7 @@ export class Agent {
         ...(this.options.editor ? { editor: this.options.editor } : {}),
         ...(this.options.web ? { web: this.options.web } : {}),
         approve: (toolName, key, summary, asEffect) => this.options.gate.ask(toolName, asEffect ?? "network", key, summary, asEffect !== undefined),
+        ...(this.options.lsp ? { lsp: this.options.lsp } : {}),
       },
       gate: this.options.gate,
       hooks: this.extensions?.toolHooks,
@@ -456,6 +457,7 @@ export class Agent {
     await this.extensions?.sessionEnd?.(reason);
     // Background commands end with their session.
     await endSessionJobs(this);
+    if (!this.options.depth) await this.options.lsp?.stop();
   }
 
   /** A reply that failed because the request no longer fits the context window, before any output. */

@@ -11,6 +11,7 @@ import type { Settings } from "../config/settings-schema.ts";
 import { OmpError } from "../errors/omp-error.ts";
 import { Extensions } from "../extensions/extensions.ts";
 import { skillsForSession } from "../extensions/skills-session.ts";
+import { LspSession } from "../lsp/session.ts";
 import { agentDir, displayPath, homeDir } from "../paths.ts";
 import { buildPolicy } from "../sandbox/policy.ts";
 import { secretValuesIn } from "../sandbox/env.ts";
@@ -369,6 +370,7 @@ export class Runtime {
       extensions: this.options.extensions,
       selectModel: (pattern) => this.selectModel(pattern, false),
       ...(this.options.editor ? { editor: this.options.editor } : {}),
+      lsp: new LspSession(this.options.cwd, settings.lsp, this.options.env as NodeJS.ProcessEnv),
     });
     source?.subscribe(() => {
       agent.setTools([...base, ...source.tools(agent.model.contextWindow)]);

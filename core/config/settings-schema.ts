@@ -158,6 +158,19 @@ export const Settings = z.strictObject({
         .prefault({}),
     })
     .prefault({}),
+  /** Language servers (core/lsp): diagnostics after write/edit, the lsp tool. Project values count only in a trusted folder. */
+  lsp: z
+    .strictObject({
+      /** Start language servers at all; off: no server runs, the lsp tool says so. */
+      enabled: z.boolean().default(true),
+      /** write and edit results carry the errors and warnings the change introduced. */
+      diagnosticsOnWrite: z.boolean().default(true),
+      /** Format a written file with its server (textDocument/formatting) before diagnostics. */
+      formatOnWrite: z.boolean().default(false),
+      /** Servers by name, in .lsp.json's shape (core/lsp/server-config.ts checks them); merged over the built-ins. */
+      servers: z.record(z.string(), z.unknown()).default({}),
+    })
+    .prefault({}),
 });
 export type Settings = z.output<typeof Settings>;
 /** What a settings file or a runtime override may contain: every key optional. */

@@ -9,6 +9,9 @@ import { findTool } from "./find.ts";
 import { grepTool } from "./grep.ts";
 import { jobTool } from "./job.ts";
 import { lsTool } from "./ls.ts";
+import { lspTool } from "./lsp.ts";
+import { astEditTool } from "./ast-edit.ts";
+import { astGrepTool } from "./ast-grep.ts";
 import { readTool } from "./read.ts";
 import { createTodoStore, createTodoTool } from "./todo.ts";
 import type { Tool, ToolDefinition } from "./types.ts";
@@ -18,7 +21,7 @@ import { writeTool } from "./write.ts";
 
 /** Every built-in tool, in the order they are offered to the model (the todo tool with a store of its own). */
 export function builtinToolDefinitions(): ToolDefinition[] {
-  return [readTool, writeTool, editTool, bashTool, grepTool, findTool, lsTool, createTodoTool(createTodoStore()), jobTool, webFetchTool, webSearchTool];
+  return [readTool, writeTool, editTool, bashTool, grepTool, findTool, lsTool, createTodoTool(createTodoStore()), jobTool, webFetchTool, webSearchTool, lspTool, astGrepTool, astEditTool];
 }
 
 export type BuiltinToolSpec = Omit<Tool, "load">;

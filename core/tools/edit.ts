@@ -1,6 +1,6 @@
 import { z } from "zod";
-import { type FileChange, applyChanges } from "./edit/engine.ts";
-import { engineContext } from "./edit/tools.ts";
+import type { FileChange } from "./edit/engine.ts";
+import { applyAndCheck } from "./edit/tools.ts";
 import type { ToolDefinition } from "./types.ts";
 
 export type { EditDetails } from "./edit/engine.ts";
@@ -37,6 +37,6 @@ export const editTool: ToolDefinition<typeof schema> = {
   schema,
   effect: "write",
   async execute(input, context) {
-    return applyChanges(replaceChanges(input), engineContext(context));
+    return applyAndCheck(replaceChanges(input), context);
   },
 };

@@ -77,6 +77,8 @@ export const readTool: ToolDefinition<typeof schema> = {
     if (!stat.isFile()) {
       return errorResult(`${displayPath(context.cwd, path)} is not a regular file (a device, socket or pipe), so it cannot be read.`);
     }
+    // The model may edit what it reads: its language server starts now, off this call's path.
+    context.lsp?.touch(path);
     if (!target.raw && (documentKind(path) || isArchivePath(path) || (isSqlitePath(path) && isSqliteFile(path)))) {
       return (await import("./read-formats.ts")).readFormatted({ ...target, ...(isSqlitePath(path) && !isArchivePath(path) && !documentKind(path) ? { sqlite: { params: new URLSearchParams() } } : {}) }, input, context);
     }

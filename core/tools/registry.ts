@@ -27,6 +27,9 @@ const LOADERS: Record<string, (options: BuiltinToolOptions) => Promise<ToolImple
   job: () => import("./job.ts").then((module) => module.jobTool),
   web_fetch: () => import("./web-fetch.ts").then((module) => module.webFetchTool),
   web_search: () => import("./web-search.ts").then((module) => module.webSearchTool),
+  lsp: () => import("./lsp.ts").then((module) => module.lspTool),
+  ast_grep: () => import("./ast-grep.ts").then((module) => module.astGrepTool),
+  ast_edit: () => import("./ast-edit.ts").then((module) => module.astEditTool),
   todo: ({ todoStore }) => import("./todo.ts").then((module) => module.createTodoTool(todoStore ?? module.createTodoStore())),
 };
 

@@ -51,7 +51,8 @@ export async function runToolCall(
     }
   }
   if (gate && decision !== "allow") {
-    const outcome = await gate.check(tool, parsed.data, decision === "ask" ? { reason: askReason } : undefined, toolCallId || undefined);
+    const effect = implementation.effectOf?.(parsed.data) ?? tool.effect;
+    const outcome = await gate.check({ name: tool.name, effect }, parsed.data, decision === "ask" ? { reason: askReason } : undefined, toolCallId || undefined);
     if (!outcome.allow) return errorResult(outcome.message, { denied: true });
   }
   if (context.signal.aborted) return errorResult(`${tool.name} was not run: the turn was aborted.`);

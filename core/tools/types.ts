@@ -4,6 +4,7 @@ import type { ImageContent, TextContent } from "../ai/messages.ts";
 import type { FileReadStore } from "./edit/read-store.ts";
 import type { Settings } from "../config/settings-schema.ts";
 import type { ApprovalOutcome } from "./approval.ts";
+import type { LspSession } from "../lsp/session.ts";
 
 export type WebSettings = Settings["web"];
 
@@ -49,6 +50,8 @@ export interface ToolContext {
    * is a network call); `key` groups answers the user may remember. Absent: nobody can be asked.
    */
   approve?: (toolName: string, key: string, summary: string, asEffect?: ToolEffect) => Promise<ApprovalOutcome>;
+  /** The session's language servers (diagnostics after writes, the lsp tool); absent in contexts without a session. */
+  lsp?: LspSession;
 }
 
 /**
@@ -95,6 +98,8 @@ export interface ToolImplementation<S extends z.ZodType = z.ZodType> {
   schema: S;
   /** Throwing is fine: the agent turns the error into an error result for the model. */
   execute(input: z.infer<S>, context: ToolContext): Promise<ToolResult>;
+  /** What this input does when it differs from the tool's `effect` (a dry run is a read, applying it a write). */
+  effectOf?(input: z.infer<S>): ToolEffect;
 }
 
 /** A tool as its module writes it; {@link Tool} is what the agent holds. */

@@ -3,6 +3,7 @@ import { statSync } from "node:fs";
 import { writeFileAtomic } from "../fs/atomic-write.ts";
 import { errorResult, plural, textResult } from "./format.ts";
 import { displayPath, isDirectory, resolveToolPath } from "./paths.ts";
+import { afterFileWrite } from "./post-write.ts";
 import type { ToolDefinition } from "./types.ts";
 
 const schema = z.object({
@@ -48,7 +49,9 @@ export const writeTool: ToolDefinition<typeof schema> = {
     const text = result.created
       ? `Created ${shown} (${size}).`
       : `Overwrote ${shown} (${size}; was ${plural(result.previousBytes ?? 0, "byte")}).`;
-    return textResult(text, { path: result.path, created: result.created, bytes: result.bytes, lines });
+    // Post-write step (language-server diagnostics); the write itself is done and never undone here.
+    const diagnostics = await afterFileWrite(context, result.path, input.content, shown);
+    return textResult(text + diagnostics, { path: result.path, created: result.created, bytes: result.bytes, lines });
   },
 };
 

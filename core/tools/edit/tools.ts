@@ -2,10 +2,37 @@ import { z } from "zod";
 import { errorResult } from "../format.ts";
 import type { ToolContext, ToolDefinition, ToolResult } from "../types.ts";
 import { PatchSyntaxError, parseApplyPatch, parseHunks } from "./apply-patch.ts";
-import { type EngineContext, type FileChange, applyChanges } from "./engine.ts";
+import { readFileSync } from "node:fs";
+import { displayPath } from "../paths.ts";
+import { afterFileWrite } from "../post-write.ts";
+import { type EditDetails, type EngineContext, type FileChange, applyChanges } from "./engine.ts";
 import { HashlineSyntaxError, parseHashline } from "./hashline.ts";
 
 /** The edit formats other than the replace edit (../edit.ts); each parses its input and hands it to the one engine. */
+
+/**
+ * Applies through the one engine, then takes each written file through the post-write step
+ * (language-server diagnostics, post-write.ts): the files are written whatever it finds.
+ */
+export async function applyAndCheck(changes: FileChange[], context: ToolContext, tags = false): Promise<ToolResult> {
+  const result = await applyChanges(changes, engineContext(context, tags));
+  if (result.isError || !context.lsp) return result;
+  const details = result.details as EditDetails;
+  const written = details.files ? details.files.filter((file) => file.op !== "delete").map((file) => file.path) : [details.path];
+  let notes = "";
+  for (const path of written) {
+    let content: string;
+    try {
+      content = readFileSync(path, "utf8");
+    } catch {
+      continue;
+    }
+    notes += await afterFileWrite(context, path, content, displayPath(context.cwd, path));
+  }
+  if (notes === "") return result;
+  const [first, ...rest] = result.content;
+  return { ...result, content: first?.type === "text" ? [{ type: "text", text: `${first.text}${notes}` }, ...rest] : result.content };
+}
 
 export function engineContext(context: ToolContext, tags = false): EngineContext {
   return { cwd: context.cwd, ...(context.fileReads ? { reads: context.fileReads } : {}), ...(tags ? { tags } : {}), ...(context.editor ? { editor: context.editor } : {}) };
@@ -33,7 +60,7 @@ export const applyPatchTool: ToolDefinition<typeof applyPatchSchema> = {
   schema: applyPatchSchema,
   effect: "write",
   async execute(input, context) {
-    return parsed(() => parseApplyPatch(input.input), (changes) => applyChanges(changes, engineContext(context)));
+    return parsed(() => parseApplyPatch(input.input), (changes) => applyAndCheck(changes, context));
   },
 };
 
@@ -55,7 +82,7 @@ export const hashlineEditTool: ToolDefinition<typeof hashlineSchema> = {
         warnings = found;
         return changes;
       },
-      (changes) => applyChanges(changes, engineContext(context, true)),
+      (changes) => applyAndCheck(changes, context, true),
     );
     if (warnings.length === 0 || result.isError) return result;
     const [first, ...rest] = result.content;
@@ -96,7 +123,7 @@ export const patchEditTool: ToolDefinition<typeof patchSchema> = {
   async execute(input, context) {
     return parsed(
       () => patchChanges(input),
-      (changes) => applyChanges(changes, engineContext(context)),
+      (changes) => applyAndCheck(changes, context),
     );
   },
 };

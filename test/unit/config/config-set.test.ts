@@ -146,6 +146,10 @@ compaction:
       "web.search.provider",
       "web.search.apiKey",
       "web.search.baseUrl",
+      "lsp.enabled",
+      "lsp.diagnosticsOnWrite",
+      "lsp.formatOnWrite",
+      "lsp.servers",
     ]);
     expect(checkSettingKey("compaction")).toEqual(["compaction"]);
     expect(parseSettingValue("tools.disabled", "")).toEqual([]);

@@ -1,0 +1,13 @@
+import type { ToolContext } from "./types.ts";
+
+/**
+ * The one step write and edit (and the lsp tool's rename) take after a file is written: the
+ * language server's diagnostics of the change (core/lsp/after-write.ts). Returns text to append to
+ * the result; "" without a session's language servers. Loaded only when a session has them.
+ */
+export async function afterFileWrite(context: ToolContext, path: string, content: string, shownPath: string): Promise<string> {
+  const lsp = context.lsp;
+  if (!lsp?.settings.enabled || (!lsp.settings.diagnosticsOnWrite && !lsp.settings.formatOnWrite)) return "";
+  const [{ afterWrite }, manager] = await Promise.all([import("../lsp/after-write.ts"), lsp.get()]);
+  return (await afterWrite(manager, path, content, shownPath)).note;
+}
