@@ -7,6 +7,7 @@ export type FailureKind =
   | "permission"
   | "not_found"
   | "too_large"
+  | "unsupported_media"
   | "rate_limit"
   | "overloaded"
   | "api_error"
@@ -47,7 +48,9 @@ export function upstreamFailure(message: string, info: ProviderFailure | undefin
       ? "overloaded"
       : info?.kind === "insufficient_quota"
         ? "rate_limit"
-        : info?.status !== undefined
+        : info?.kind === "timeout"
+          ? "timeout"
+          : info?.status !== undefined
           ? (BY_STATUS[info.status] ?? (info.status >= 500 ? "api_error" : "invalid_request"))
           : "api_error";
   const out = failure(kind, message, info?.retryAfterMs);
