@@ -9,6 +9,7 @@ import { THINKING_LEVELS, isThinkingLevel } from "../core/ai/model.ts";
 import { loadAgentConfig } from "../core/config/agent-config.ts";
 import type { SettingsInput } from "../core/config/settings-schema.ts";
 import { OmpError } from "../core/errors/omp-error.ts";
+import { mcpLimits } from "../core/mcp/limits.ts";
 import { configuredMcp } from "../core/mcp/configured.ts";
 import { displayPath, expandHome } from "../core/paths.ts";
 import { untrustedNotice } from "../core/trust/folder-trust.ts";
@@ -169,7 +170,7 @@ async function runAgentWith(messages: string[], flags: AgentFlags, cleanup: (() 
   );
   // A failing server is one warning: on stderr, or in the interactive mode's transcript. The
   // interactive mode starts them once its first frame is up.
-  const mcp = configuredMcp({ cwd, env, flagFiles: flags.mcpConfig, waitForUncached: !interactive, deferStart: interactive, warn });
+  const mcp = configuredMcp({ cwd, env, flagFiles: flags.mcpConfig, waitForUncached: !interactive, deferStart: interactive, warn, limits: mcpLimits(settings.mcp) });
   if (mcp) {
     cleanup.push(() => mcp.close());
     // Server prompts are slash commands of the one registry, beside the markdown ones.

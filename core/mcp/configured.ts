@@ -4,6 +4,7 @@ import { enabledPlugins } from "../plugins/enabled.ts";
 import { pluginMcpServers } from "../plugins/wiring.ts";
 import { mcpFiles } from "./config-paths.ts";
 import { LazyMcpSource } from "./lazy-source.ts";
+import type { McpLimits } from "./limits.ts";
 
 export interface ConfiguredMcpOptions {
   cwd: string;
@@ -16,6 +17,8 @@ export interface ConfiguredMcpOptions {
   deferStart?: boolean;
   /** One line per failing server or config problem. */
   warn: (line: string) => void;
+  /** `mcp.*` settings. */
+  limits?: McpLimits;
 }
 
 /**
@@ -30,5 +33,5 @@ export function configuredMcp(options: ConfiguredMcpOptions): LazyMcpSource | un
   // Installed plugins' .mcp.json servers (omp plugin) join the configured ones.
   const plugins = pluginMcpServers(enabledPlugins(cwd), warn);
   if (files.length === 0 && plugins.length === 0) return undefined;
-  return new LazyMcpSource({ cwd, env, flagFiles, plugins, waitForUncached: options.waitForUncached, deferStart: options.deferStart ?? false, onProblem: warn });
+  return new LazyMcpSource({ cwd, env, flagFiles, plugins, waitForUncached: options.waitForUncached, deferStart: options.deferStart ?? false, onProblem: warn, limits: options.limits });
 }
