@@ -47,8 +47,10 @@ function seconds(flag: string, text: string | undefined): number | undefined {
 /** `omp auth-gateway serve`: runs until SIGINT/SIGTERM, then lets running streams finish. */
 export async function runGatewayServe(flags: ServeFlags): Promise<number> {
   const noAuth = flags.auth === false;
-  if (noAuth && !isLoopback(parseBind(flags.bind ?? DEFAULT_BIND).hostname)) {
-    throw new OmpError(`--no-auth is only allowed on a loopback address; ${parseBind(flags.bind ?? DEFAULT_BIND).hostname} is reachable from other machines. Drop --no-auth (clients then send the token from \`omp auth-gateway token\`).`, { exitCode: EXIT_USAGE });
+  const requested = parseBind(flags.bind ?? DEFAULT_BIND).hostname;
+  // Said before --public is asked for: with --no-auth no public address is allowed at all.
+  if (noAuth && !isLoopback(requested)) {
+    throw new OmpError(`--no-auth is only allowed on a loopback address; ${requested} is reachable from other machines. Drop --no-auth (clients then send the token from \`omp auth-gateway token\`).`, { exitCode: EXIT_USAGE });
   }
   const bind = checkedBind(flags.bind ?? DEFAULT_BIND, { public: flags.public, service: "auth-gateway" });
   const maxBodyBytes = flags.maxBody === undefined ? undefined : parseSize(flags.maxBody);
