@@ -175,22 +175,22 @@ export function startBroker(options: BrokerOptions): Broker {
     let keepalive: ReturnType<typeof setInterval> | undefined;
     const body = new ReadableStream<Uint8Array>(
       {
-      start(c) {
-        controller = c;
-        c.enqueue(encoder.encode(`data: ${JSON.stringify({ kind: "snapshot", ...snapshot() })}\n\n`));
-        keepalive = setInterval(() => {
-          try {
-            c.enqueue(encoder.encode(": keepalive\n\n"));
-          } catch {
-            clearInterval(keepalive);
-          }
-        }, options.keepaliveMs ?? 20_000);
-        streams.set(c, keepalive);
-      },
-      cancel() {
-        streams.delete(controller);
-        clearInterval(keepalive);
-      },
+        start(c) {
+          controller = c;
+          c.enqueue(encoder.encode(`data: ${JSON.stringify({ kind: "snapshot", ...snapshot() })}\n\n`));
+          keepalive = setInterval(() => {
+            try {
+              c.enqueue(encoder.encode(": keepalive\n\n"));
+            } catch {
+              clearInterval(keepalive);
+            }
+          }, options.keepaliveMs ?? 20_000);
+          streams.set(c, keepalive);
+        },
+        cancel() {
+          streams.delete(controller);
+          clearInterval(keepalive);
+        },
       },
       new ByteLengthQueuingStrategy({ highWaterMark: SUBSCRIBER_QUEUE_BYTES }),
     );

