@@ -8,22 +8,49 @@ import { brokerTokenPath, ensureBrokerToken } from "../core/broker/token.ts";
 import { identityKeyOf } from "../core/auth/credential.ts";
 import { OAUTH_PROVIDERS } from "../core/auth/oauth/providers.ts";
 import { CredentialStore } from "../core/auth/store.ts";
-import { OmpError } from "../core/errors/omp-error.ts";
+import { readFileSync } from "node:fs";
+import { OmpError, describeError } from "../core/errors/omp-error.ts";
+import { checkedBind, isLoopback } from "../core/http/bind.ts";
 import { displayPath } from "../core/paths.ts";
 import { VERSION } from "../core/version.ts";
 import { EXIT_USAGE } from "./program.ts";
 import { writeFdQuietly, writeStdout } from "./write.ts";
 
-function parseBind(bind: string): { hostname: string; port: number } {
-  const match = /^(\[[^\]]+\]|[^:]+):(\d{1,5})$/.exec(bind.trim());
-  const port = match ? Number(match[2]) : Number.NaN;
-  if (!match || port > 65535) throw new OmpError(`--bind takes host:port (such as 127.0.0.1:8765), not "${bind}"`, { exitCode: EXIT_USAGE });
-  return { hostname: match[1]!.replace(/^\[|\]$/g, ""), port };
+export interface BrokerServeFlags {
+  bind: string;
+  public?: boolean;
+  tlsCert?: string;
+  tlsKey?: string;
+  insecureHttp?: boolean;
+  allowHost?: string[];
+}
+
+/**
+ * TLS from the flags, or none; a public address without TLS needs `--insecure-http`, since the
+ * broker hands out API keys and access tokens.
+ */
+function brokerTls(options: BrokerServeFlags, hostname: string): { cert: string; key: string } | undefined {
+  if ((options.tlsCert === undefined) !== (options.tlsKey === undefined)) throw new OmpError("--tls-cert and --tls-key go together: give both PEM files", { exitCode: EXIT_USAGE });
+  if (options.tlsCert !== undefined && options.tlsKey !== undefined) {
+    try {
+      return { cert: readFileSync(options.tlsCert, "utf8"), key: readFileSync(options.tlsKey, "utf8") };
+    } catch (error) {
+      throw new OmpError(`cannot read the TLS files: ${describeError(error)}`, { exitCode: EXIT_USAGE });
+    }
+  }
+  if (!isLoopback(hostname) && !options.insecureHttp) {
+    throw new OmpError(
+      `auth-broker: ${hostname} is reachable from other machines and the broker serves credentials: give --tls-cert and --tls-key, or --insecure-http to send them readable over the network`,
+      { exitCode: EXIT_USAGE },
+    );
+  }
+  return undefined;
 }
 
 /** `omp auth-broker serve`: runs until SIGINT or SIGTERM, then closes its connections and the vault. */
-export async function runBrokerServe(options: { bind: string }): Promise<number> {
-  const { hostname, port } = parseBind(options.bind);
+export async function runBrokerServe(options: BrokerServeFlags): Promise<number> {
+  const { hostname, port } = checkedBind(options.bind, { public: options.public, service: "auth-broker" });
+  const tls = brokerTls(options, hostname);
   const token = ensureBrokerToken();
   const store = CredentialStore.open();
   // Quietly: a closed stdout (a pipe whose reader went away) must not take the broker down.
@@ -37,10 +64,13 @@ export async function runBrokerServe(options: { bind: string }): Promise<number>
     token,
     version: VERSION,
     log,
+    ...(tls ? { tls } : {}),
+    ...(options.allowHost ? { allowHosts: options.allowHost } : {}),
     ...(interval > 0 ? { intervalMs: interval } : {}),
     ...(keepalive > 0 ? { keepaliveMs: keepalive } : {}),
   });
-  log(`auth-broker listening ${broker.url} (vault ${displayPath(store.path)}, token ${displayPath(brokerTokenPath())})`);
+  if (!tls && !isLoopback(hostname)) log(`WARNING: serving credentials over plain HTTP on ${broker.address}, readable by anyone on the network path (--insecure-http); use --tls-cert and --tls-key`);
+  log(`auth-broker listening ${broker.address} (vault ${displayPath(store.path)}, token ${displayPath(brokerTokenPath())})`);
   await new Promise<void>((resolve) => {
     process.once("SIGINT", resolve);
     process.once("SIGTERM", resolve);

@@ -2,7 +2,8 @@ import { existsSync } from "node:fs";
 import { loadDotenv } from "../core/config/dotenv.ts";
 import { loadModelsConfig } from "../core/config/models.ts";
 import { OmpError } from "../core/errors/omp-error.ts";
-import { DEFAULT_BIND, bindUrl, isLoopback, parseBind } from "../core/gateway/bind.ts";
+import { bindUrl, checkedBind, isLoopback, parseBind } from "../core/http/bind.ts";
+import { parseSize } from "../core/http/body-limit.ts";
 import { checkCredentials } from "../core/gateway/check.ts";
 import { ensureToken, readToken, tokenPath } from "../core/gateway/token.ts";
 import { Upstream } from "../core/gateway/upstream.ts";
@@ -22,18 +23,43 @@ function loadUpstream(): Upstream {
   return new Upstream(config, process.env);
 }
 
+const DEFAULT_BIND = "127.0.0.1:4000";
+
 export interface ServeFlags {
   bind?: string;
+  public?: boolean;
   auth?: boolean;
+  allowOrigin?: string[];
+  allowHost?: string[];
+  maxBody?: string;
+  connectTimeout?: string;
+  firstByteTimeout?: string;
+  idleTimeout?: string;
+}
+
+function seconds(flag: string, text: string | undefined): number | undefined {
+  if (text === undefined) return undefined;
+  const value = Number(text);
+  if (!Number.isFinite(value) || value <= 0) throw new OmpError(`${flag} takes seconds > 0, not ${JSON.stringify(text)}`, { exitCode: EXIT_USAGE });
+  return Math.round(value * 1000);
 }
 
 /** `omp auth-gateway serve`: runs until SIGINT/SIGTERM, then lets running streams finish. */
 export async function runGatewayServe(flags: ServeFlags): Promise<number> {
-  const bind = parseBind(flags.bind ?? DEFAULT_BIND);
   const noAuth = flags.auth === false;
-  if (noAuth && !isLoopback(bind.hostname)) {
-    throw new OmpError(`--no-auth is only allowed on a loopback address; ${bind.hostname} is reachable from other machines. Drop --no-auth (clients then send the token from \`omp auth-gateway token\`).`, { exitCode: EXIT_USAGE });
+  const requested = parseBind(flags.bind ?? DEFAULT_BIND).hostname;
+  // Said before --public is asked for: with --no-auth no public address is allowed at all.
+  if (noAuth && !isLoopback(requested)) {
+    throw new OmpError(`--no-auth is only allowed on a loopback address; ${requested} is reachable from other machines. Drop --no-auth (clients then send the token from \`omp auth-gateway token\`).`, { exitCode: EXIT_USAGE });
   }
+  const bind = checkedBind(flags.bind ?? DEFAULT_BIND, { public: flags.public, service: "auth-gateway" });
+  const maxBodyBytes = flags.maxBody === undefined ? undefined : parseSize(flags.maxBody);
+  if (flags.maxBody !== undefined && maxBodyBytes === undefined) throw new OmpError(`--max-body takes a size such as 8MB or 512KB, not ${JSON.stringify(flags.maxBody)}`, { exitCode: EXIT_USAGE });
+  const timeouts = {
+    connectMs: seconds("--connect-timeout", flags.connectTimeout),
+    firstByteMs: seconds("--first-byte-timeout", flags.firstByteTimeout),
+    idleMs: seconds("--idle-timeout", flags.idleTimeout),
+  };
   const token = noAuth ? undefined : ensureToken().token;
   const upstream = loadUpstream();
   const { startGateway } = await import("../core/gateway/server.ts");
@@ -41,7 +67,16 @@ export async function runGatewayServe(flags: ServeFlags): Promise<number> {
   const usage = new UsageLog(gatewayDbPath());
   let gateway;
   try {
-    gateway = startGateway({ bind, token, upstream, usage });
+    gateway = startGateway({
+      bind,
+      token,
+      upstream,
+      usage,
+      allowOrigins: flags.allowOrigin,
+      allowHosts: flags.allowHost,
+      maxBodyBytes,
+      timeouts: Object.fromEntries(Object.entries(timeouts).filter(([, value]) => value !== undefined)),
+    });
   } catch (error) {
     usage.close();
     const code = (error as { code?: string }).code;
@@ -50,7 +85,7 @@ export async function runGatewayServe(flags: ServeFlags): Promise<number> {
   }
   const models = (await upstream.servableModels()).length;
   process.stderr.write(
-    `omp auth-gateway listening on ${gateway.url} (${noAuth ? "no auth" : `token in ${displayPath(tokenPath())}`}; ${models} models)\n` +
+    `omp auth-gateway listening on ${gateway.address} (${noAuth ? "no auth" : `token in ${displayPath(tokenPath())}`}; ${models} models)\n` +
       `  OpenAI:    ${gateway.url}/v1   Anthropic: ${gateway.url}\n`,
   );
   await new Promise<void>((resolve) => {

@@ -216,8 +216,15 @@ export function describeProgram(status: Status, only?: string): Command {
       .command("serve")
       .description("run the gateway: /v1/chat/completions, /v1/responses, /v1/messages, /v1/models, /v1/usage, /metrics, /healthz")
       .option("--bind <host:port>", "address to listen on (default 127.0.0.1:4000)")
+      .option("--public", "allow a --bind address other machines can reach")
       .option("--no-auth", "accept requests without the token (loopback addresses only)")
-      .action(run(async (options: { bind?: string; auth?: boolean }) => (await import("./auth-gateway.ts")).runGatewayServe(options)));
+      .option("--allow-origin <origin>", "let web pages from this origin call (refused by default); repeatable", collect)
+      .option("--allow-host <name>", "accept this Host name besides localhost and IP addresses; repeatable", collect)
+      .option("--max-body <size>", "largest request body, such as 8MB (default)")
+      .option("--connect-timeout <seconds>", "wait for the provider's response headers (default 30)")
+      .option("--first-byte-timeout <seconds>", "wait for the provider's first event (default 300)")
+      .option("--idle-timeout <seconds>", "wait between the provider's events (default 300)")
+      .action(run(async (options: import("./auth-gateway.ts").ServeFlags) => (await import("./auth-gateway.ts")).runGatewayServe(options)));
     gateway
       .command("token")
       .description("print the token clients send (Bearer or x-api-key), creating ~/.omp/auth-gateway.token on first use")
@@ -260,7 +267,12 @@ export function describeProgram(status: Status, only?: string): Command {
       .command("serve")
       .description("serve this host's vault to omp clients; refreshes logins in the background")
       .option("-b, --bind <host:port>", "where to listen", "127.0.0.1:8765")
-      .action(run(async (options: { bind: string }) => (await import("./auth-broker.ts")).runBrokerServe(options)));
+      .option("--public", "allow a --bind address other machines can reach (needs --tls-cert/--tls-key or --insecure-http)")
+      .option("--tls-cert <file>", "serve HTTPS with this PEM certificate (with --tls-key)")
+      .option("--tls-key <file>", "the certificate's PEM private key")
+      .option("--insecure-http", "serve plain HTTP on a public address (credentials cross the network readable)")
+      .option("--allow-host <name>", "accept this Host name besides localhost and IP addresses; repeatable", collect)
+      .action(run(async (options: import("./auth-broker.ts").BrokerServeFlags) => (await import("./auth-broker.ts")).runBrokerServe(options)));
     broker
       .command("token")
       .description("print the bearer token clients need (~/.omp/auth-broker.token)")

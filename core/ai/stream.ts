@@ -37,6 +37,10 @@ export interface StreamOptions extends RequestControls {
    * a stalled connection must not hang the session forever. Default 5 minutes.
    */
   idleTimeoutMs?: number;
+  /** Like `idleTimeoutMs`, for the wait for the response's headers (connect and accept); defaults to it. */
+  connectTimeoutMs?: number;
+  /** Like `idleTimeoutMs`, for the wait from the headers to the first event; defaults to it. */
+  firstByteTimeoutMs?: number;
   /** Called before each retry, so the UI can say why it waits. */
   onRetry?: (info: { attempt: number; delayMs: number; reason: string }) => void;
   /**

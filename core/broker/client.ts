@@ -3,7 +3,7 @@ import { secretsOf } from "../auth/credential.ts";
 import { type CredentialSource, type ResolvedCredential, type StoredKey, keyOf } from "../auth/source.ts";
 import type { BrokerClientConfig } from "./config.ts";
 import { readSnapshotCache, writeSnapshotCache } from "./snapshot-cache.ts";
-import type { Follower, StreamEvent } from "./follow.ts";
+import type { AppliedEvent, Follower } from "./follow.ts";
 import type { Snapshot, SnapshotEntry } from "./wire.ts";
 
 const TIMEOUT_MS = 10_000;
@@ -28,8 +28,17 @@ export class BrokerCredentialSource implements CredentialSource {
 
   /** Loads the snapshot: from the cache when it is fresh, else from the broker. */
   async ready(): Promise<void> {
-    this.snapshot ??= await readSnapshotCache(this.config);
-    if (!this.snapshot) await this.fetchSnapshot();
+    if (this.snapshot) return;
+    const cached = await readSnapshotCache(this.config);
+    if (cached.problem) this.lastProblem = cached.problem;
+    this.snapshot = cached.snapshot;
+    if (this.snapshot) return;
+    try {
+      await this.fetchSnapshot();
+    } catch (error) {
+      // Without the broker, the cache was the way to go on: say why it could not be.
+      throw cached.problem ? new OmpError(`${describeError(error)}\n${cached.problem}`, { cause: error }) : error;
+    }
   }
 
   async fetchSnapshot(): Promise<Snapshot> {
@@ -136,7 +145,7 @@ export class BrokerCredentialSource implements CredentialSource {
     return parsed;
   }
 
-  private apply(event: StreamEvent): void {
+  private apply(event: AppliedEvent): void {
     if (event.kind === "snapshot") {
       const { kind: _kind, ...snapshot } = event;
       this.snapshot = snapshot;

@@ -5,7 +5,12 @@ import type { Snapshot, SnapshotEntry } from "./wire.ts";
 export type StreamEvent =
   | ({ kind: "snapshot" } & Snapshot)
   | { kind: "entry"; generation: number; serverNowMs: number; entry: SnapshotEntry }
-  | { kind: "removed"; generation: number; serverNowMs: number; id: number };
+  | { kind: "removed"; generation: number; serverNowMs: number; id: number }
+  /** The broker dropped this stream (it fell behind); a fresh connection starts from a new snapshot. */
+  | { kind: "resync"; generation: number; reason: string };
+
+/** What a follower hands on: the stream's own control events are handled here. */
+export type AppliedEvent = Exclude<StreamEvent, { kind: "resync" }>;
 
 export interface FollowOptions {
   /** First wait after a lost connection; doubles up to `maxBackoffMs` (default 1 s, 30 s). */
@@ -24,7 +29,7 @@ export interface Follower {
  * retried after a growing pause (timers only: a broker that is down costs no CPU), and one that
  * went silent without closing (a host gone from the network) is dropped and retried too.
  */
-export function followSnapshots(config: BrokerClientConfig, apply: (event: StreamEvent) => void, options: FollowOptions = {}): Follower {
+export function followSnapshots(config: BrokerClientConfig, apply: (event: AppliedEvent) => void, options: FollowOptions = {}): Follower {
   const baseBackoff = options.backoffMs ?? 1000;
   const maxBackoff = options.maxBackoffMs ?? 30_000;
   const silenceMs = options.silenceMs ?? 75_000;
@@ -66,6 +71,12 @@ export function followSnapshots(config: BrokerClientConfig, apply: (event: Strea
             continue;
           }
           if (event.kind === "snapshot") backoff = baseBackoff;
+          if (event.kind === "resync") {
+            // Reconnected at once: what was missed comes back whole in the next snapshot.
+            backoff = 0;
+            abort.abort();
+            return;
+          }
           apply(event);
         }
       }
@@ -83,7 +94,7 @@ export function followSnapshots(config: BrokerClientConfig, apply: (event: Strea
       retry = setTimeout(loop, backoff);
       // A process that is otherwise done exits while the broker is down.
       retry.unref();
-      backoff = Math.min(backoff * 2, maxBackoff);
+      backoff = Math.min(Math.max(backoff * 2, baseBackoff), maxBackoff);
     });
   }
 

@@ -4,6 +4,9 @@ import { REFRESH_SKEW_MS, describeAccount, freshCredential, needsRefresh } from 
 import type { CredentialStore } from "../auth/store.ts";
 import type { ZodError } from "zod";
 import { OmpError, describeError } from "../errors/omp-error.ts";
+import { bindUrl, boundAddress } from "../http/bind.ts";
+import { BodyTooLarge, readLimitedText } from "../http/body-limit.ts";
+import { guardRequest } from "../http/request-guard.ts";
 import { recordUsageLimit, usageReports } from "./usage.ts";
 import { BlockBody, DisableBody, PostCredentialBody, type Snapshot, type SnapshotEntry, errorBody, firstIssue } from "./wire.ts";
 
@@ -22,14 +25,26 @@ export interface BrokerOptions {
   watchMs?: number;
   log?: (line: string) => void;
   env?: Record<string, string | undefined>;
+  /** PEM certificate and key: served over HTTPS. */
+  tls?: { cert: string; key: string };
+  /** Host names taken besides loopback names, IP literals and the bound name (`--allow-host`). */
+  allowHosts?: string[];
 }
 
 export interface Broker {
+  /** Where clients on this machine reach it. */
   url: string;
+  /** The address as bound (a wildcard stays a wildcard): what the banner shows. */
+  address: string;
   /** Runs one refresh sweep now. */
   sweep(): Promise<void>;
   stop(): Promise<void>;
 }
+
+/** The largest request body: a credential is a few KB, so anything near this is not one. */
+export const MAX_BROKER_BODY = 64 * 1024;
+/** What one stream subscriber may have waiting unread before it is dropped and told to resync. */
+export const SUBSCRIBER_QUEUE_BYTES = 256 * 1024;
 
 const encoder = new TextEncoder();
 const digest = (text: string) => createHash("sha256").update(text).digest();
@@ -72,13 +87,32 @@ export function startBroker(options: BrokerOptions): Broker {
     return { generation, generatedAt: Date.now(), serverNowMs: Date.now(), refresher: refresher(), credentials: store.active().map((row) => entryOf(row, blocks)) };
   }
 
+  /** Stops a stream's keepalive and forgets it. */
+  function forget(stream: ReadableStreamDefaultController<Uint8Array>): void {
+    clearInterval(streams.get(stream));
+    streams.delete(stream);
+  }
+
+  /**
+   * Queues an event for every subscriber. One that has not read what it was sent before (a stalled
+   * network, a stopped process) is not given more: it gets a `resync` event and the stream ends,
+   * so memory per subscriber stays bounded, and the client reconnects for a fresh snapshot.
+   */
   function broadcast(event: Record<string, unknown>): void {
     const bytes = encoder.encode(`data: ${JSON.stringify(event)}\n\n`);
     for (const stream of streams.keys()) {
       try {
+        const queued = SUBSCRIBER_QUEUE_BYTES - (stream.desiredSize ?? 0);
+        if (queued + bytes.length > SUBSCRIBER_QUEUE_BYTES * 2) {
+          stream.enqueue(encoder.encode(`data: ${JSON.stringify({ kind: "resync", generation, reason: "this client fell behind the broker's changes" })}\n\n`));
+          stream.close();
+          forget(stream);
+          log("dropped a snapshot stream that stopped reading; its client resyncs");
+          continue;
+        }
         stream.enqueue(bytes);
       } catch {
-        streams.delete(stream);
+        forget(stream);
       }
     }
   }
@@ -125,9 +159,10 @@ export function startBroker(options: BrokerOptions): Broker {
   async function readBody<T>(request: Request, schema: { safeParse(value: unknown): { success: true; data: T } | { success: false; error: ZodError } }): Promise<{ ok: true; value: T } | { ok: false; response: Response }> {
     let value: unknown;
     try {
-      const text = await request.text();
+      const text = await readLimitedText(request, MAX_BROKER_BODY);
       value = text.trim() === "" ? {} : JSON.parse(text);
-    } catch {
+    } catch (error) {
+      if (error instanceof BodyTooLarge) return { ok: false, response: json(errorBody(`${error.message}; a credential is a few KB`, "too_large"), 413) };
       return { ok: false, response: json(errorBody("the body is not JSON", "invalid_body"), 400) };
     }
     const parsed = schema.safeParse(value);
@@ -138,30 +173,35 @@ export function startBroker(options: BrokerOptions): Broker {
   function stream(): Response {
     let controller!: ReadableStreamDefaultController<Uint8Array>;
     let keepalive: ReturnType<typeof setInterval> | undefined;
-    const body = new ReadableStream<Uint8Array>({
-      start(c) {
-        controller = c;
-        c.enqueue(encoder.encode(`data: ${JSON.stringify({ kind: "snapshot", ...snapshot() })}\n\n`));
-        keepalive = setInterval(() => {
-          try {
-            c.enqueue(encoder.encode(": keepalive\n\n"));
-          } catch {
-            clearInterval(keepalive);
-          }
-        }, options.keepaliveMs ?? 20_000);
-        streams.set(c, keepalive);
+    const body = new ReadableStream<Uint8Array>(
+      {
+        start(c) {
+          controller = c;
+          c.enqueue(encoder.encode(`data: ${JSON.stringify({ kind: "snapshot", ...snapshot() })}\n\n`));
+          keepalive = setInterval(() => {
+            try {
+              c.enqueue(encoder.encode(": keepalive\n\n"));
+            } catch {
+              clearInterval(keepalive);
+            }
+          }, options.keepaliveMs ?? 20_000);
+          streams.set(c, keepalive);
+        },
+        cancel() {
+          streams.delete(controller);
+          clearInterval(keepalive);
+        },
       },
-      cancel() {
-        streams.delete(controller);
-        clearInterval(keepalive);
-      },
-    });
+      new ByteLengthQueuingStrategy({ highWaterMark: SUBSCRIBER_QUEUE_BYTES }),
+    );
     return new Response(body, { headers: { "content-type": "text/event-stream", "cache-control": "no-store", connection: "keep-alive" } });
   }
 
   async function route(request: Request): Promise<Response> {
     const url = new URL(request.url);
     const path = url.pathname;
+    const refused = guardRequest(request.headers, { allowHosts: options.allowHosts, boundHost: options.hostname });
+    if (refused) return json(errorBody(refused.message, "forbidden"), refused.status);
     if (request.method === "GET" && path === "/v1/healthz") return json({ ok: true, version: options.version });
     const header = request.headers.get("authorization") ?? "";
     const given = /^Bearer (.+)$/i.exec(header)?.[1] ?? "";
@@ -220,6 +260,7 @@ export function startBroker(options: BrokerOptions): Broker {
       hostname: options.hostname,
       port: options.port,
       idleTimeout: 0,
+      ...(options.tls ? { tls: options.tls } : {}),
       fetch: (request) =>
         route(request).catch((error) => {
           log(`internal error: ${describeError(error)}`);
@@ -238,7 +279,8 @@ export function startBroker(options: BrokerOptions): Broker {
   void sweep();
 
   return {
-    url: `http://${options.hostname.includes(":") ? `[${options.hostname}]` : options.hostname}:${server.port}`,
+    url: bindUrl({ hostname: options.hostname, port: server.port! }, options.tls ? "https" : "http"),
+    address: boundAddress({ hostname: options.hostname, port: server.port! }, options.tls ? "https" : "http"),
     sweep,
     async stop() {
       clearInterval(sweepTimer);

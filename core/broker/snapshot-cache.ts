@@ -1,4 +1,4 @@
-import { readFileSync } from "node:fs";
+import { readFileSync, statSync, unlinkSync } from "node:fs";
 import { writeFileAtomic } from "../fs/atomic-write.ts";
 import type { BrokerClientConfig } from "./config.ts";
 import type { Snapshot } from "./wire.ts";
@@ -25,25 +25,55 @@ export async function writeSnapshotCache(config: BrokerClientConfig, snapshot: S
   writeFileAtomic(config.cachePath, file, { mode: 0o600, forceMode: true });
 }
 
-/** The cached snapshot if it decrypts, authenticates and is younger than the TTL (by the broker's clock); otherwise undefined. */
-export async function readSnapshotCache(config: BrokerClientConfig, now = Date.now()): Promise<Snapshot | undefined> {
-  if (!config.cachePath) return undefined;
+/** What reading the cache found: the snapshot when usable, else why not (undefined: no cache, or an expired one). */
+export interface CacheRead {
+  snapshot?: Snapshot;
+  problem?: string;
+}
+
+/**
+ * The cached snapshot if it decrypts, authenticates and is younger than the TTL (by the broker's
+ * clock). A file others can read is refused, untouched, with the chmod that fixes it; a damaged
+ * one (or one sealed for another token or URL) is said to be so and deleted, so the next snapshot
+ * from the broker replaces it.
+ */
+export async function readSnapshotCache(config: BrokerClientConfig, now = Date.now()): Promise<CacheRead> {
+  const path = config.cachePath;
+  if (!path) return {};
   let bytes: Uint8Array;
   try {
-    bytes = readFileSync(config.cachePath);
+    const mode = statSync(path).mode & 0o777;
+    if ((mode & 0o077) !== 0) {
+      return { problem: `the auth broker snapshot cache ${path} is readable by other users (mode ${mode.toString(8).padStart(4, "0")}), so it was not used; fix it with: chmod 600 ${path}` };
+    }
+    bytes = readFileSync(path);
   } catch {
-    return undefined;
+    return {};
   }
-  if (bytes.length < MAGIC.length + IV_BYTES + 16 || !MAGIC.every((byte, i) => bytes[i] === byte)) return undefined;
+  const discard = (why: string): CacheRead => {
+    try {
+      unlinkSync(path);
+    } catch {
+      // Gone already: nothing to discard.
+    }
+    return { problem: `the auth broker snapshot cache ${path} was damaged (${why}) and was discarded; it is written again from the broker's next snapshot` };
+  };
+  if (bytes.length < MAGIC.length + IV_BYTES + 16 || !MAGIC.every((byte, i) => bytes[i] === byte)) return discard("not an omp snapshot cache");
+  let plain: ArrayBuffer;
   try {
     const iv = bytes.slice(MAGIC.length, MAGIC.length + IV_BYTES);
-    const plain = await crypto.subtle.decrypt({ name: "AES-GCM", iv, additionalData: encoder.encode(config.url) }, await keyOf(config.token), bytes.slice(MAGIC.length + IV_BYTES));
-    const snapshot = JSON.parse(new TextDecoder().decode(plain)) as Snapshot;
-    if (typeof snapshot.generatedAt !== "number" || !Array.isArray(snapshot.credentials)) return undefined;
-    return now - snapshot.generatedAt <= config.cacheTtlMs ? snapshot : undefined;
+    plain = await crypto.subtle.decrypt({ name: "AES-GCM", iv, additionalData: encoder.encode(config.url) }, await keyOf(config.token), bytes.slice(MAGIC.length + IV_BYTES));
   } catch {
-    return undefined;
+    return discard("it does not decrypt with this broker's URL and token");
   }
+  let snapshot: Snapshot;
+  try {
+    snapshot = JSON.parse(new TextDecoder().decode(plain)) as Snapshot;
+  } catch {
+    return discard("its content is not a snapshot");
+  }
+  if (typeof snapshot?.generatedAt !== "number" || !Array.isArray(snapshot.credentials)) return discard("its content is not a snapshot");
+  return now - snapshot.generatedAt <= config.cacheTtlMs ? { snapshot } : {};
 }
 
 function keyOf(token: string): Promise<CryptoKey> {

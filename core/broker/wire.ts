@@ -2,23 +2,33 @@ import { z } from "zod";
 
 /** The broker's HTTP API: what arrives is checked here (unknown keys refused), what leaves is typed. */
 
-export const ApiKeyCredentialWire = z.strictObject({ type: z.literal("api_key"), key: z.string().min(1), source: z.literal("login").optional() });
+/**
+ * Every stored field has a ceiling: keys and tokens are a few KB at most (JWT access tokens the
+ * largest), names and URLs far less. A field over it is a mistake or an attack, and each byte
+ * stored is pushed to every subscriber.
+ */
+export const MAX_SECRET_CHARS = 16 * 1024;
+export const MAX_FIELD_CHARS = 1024;
+const secret = z.string().min(1).max(MAX_SECRET_CHARS, `longer than ${MAX_SECRET_CHARS} characters; no real key or token is`);
+const field = z.string().max(MAX_FIELD_CHARS, `longer than ${MAX_FIELD_CHARS} characters`);
+
+export const ApiKeyCredentialWire = z.strictObject({ type: z.literal("api_key"), key: secret, source: z.literal("login").optional() });
 
 export const OAuthCredentialWire = z.strictObject({
   type: z.literal("oauth"),
-  access: z.string().min(1),
-  refresh: z.string().min(1),
+  access: secret,
+  refresh: secret,
   expires: z.number().int().nonnegative(),
-  email: z.string().optional(),
-  accountId: z.string().optional(),
-  projectId: z.string().optional(),
-  enterpriseUrl: z.string().optional(),
-  apiBase: z.string().optional(),
+  email: field.optional(),
+  accountId: field.optional(),
+  projectId: field.optional(),
+  enterpriseUrl: field.optional(),
+  apiBase: field.optional(),
 });
 
 export const CredentialWire = z.discriminatedUnion("type", [ApiKeyCredentialWire, OAuthCredentialWire]);
 
-export const PostCredentialBody = z.strictObject({ provider: z.string().regex(/^[A-Za-z0-9][A-Za-z0-9._-]*$/), credential: CredentialWire });
+export const PostCredentialBody = z.strictObject({ provider: z.string().max(100).regex(/^[A-Za-z0-9][A-Za-z0-9._-]*$/), credential: CredentialWire });
 
 export const DisableBody = z.strictObject({ cause: z.string().max(500).optional() });
 

@@ -103,6 +103,26 @@ export const Settings = z.strictObject({
         .prefault({}),
     })
     .prefault({}),
+  /** What a plugin install may unpack or copy (archives, folders, git checkouts): each refusal names the key that raises it. */
+  plugins: z
+    .strictObject({
+      /** Total bytes a plugin may unpack to or copy, in MB. */
+      maxSizeMB: z.number().int().min(1).default(512),
+      /** Files and folders in a plugin archive. */
+      maxEntries: z.number().int().min(1).default(100_000),
+      /** Unpacked bytes per packed byte past the first MB: far above real packages (~5-10), far below a bomb (1000+). */
+      maxCompressionRatio: z.number().min(1).default(100),
+    })
+    .prefault({}),
+  /** Limits on what MCP servers send back. */
+  mcp: z
+    .strictObject({
+      /** Largest tool result taken from a server, in MB; a bigger one becomes a tool error and the server stays up. */
+      maxResultMB: z.number().min(0.001).default(8),
+      /** Tool descriptions from servers are cut to this many characters, with a note. */
+      maxDescriptionChars: z.number().int().min(100).default(2000),
+    })
+    .prefault({}),
   /**
    * The interactive mode's colours: `auto` follows the terminal's background (asked with OSC 11,
    * then COLORFGBG); `dark` or `light` fixes them. The OMP_THEME environment variable wins over it.

@@ -19,6 +19,7 @@ const ERRORS: Record<FailureKind, [number, string]> = {
   permission: [403, "permission_error"],
   not_found: [404, "not_found_error"],
   too_large: [413, "request_too_large"],
+  unsupported_media: [415, "invalid_request_error"],
   rate_limit: [429, "rate_limit_error"],
   api_error: [500, "api_error"],
   timeout: [504, "timeout_error"],

@@ -11,6 +11,7 @@ const ERRORS: Record<FailureKind, [number, string, string | null]> = {
   permission: [403, "permission_error", null],
   not_found: [404, "invalid_request_error", "model_not_found"],
   too_large: [413, "invalid_request_error", "request_too_large"],
+  unsupported_media: [415, "invalid_request_error", "unsupported_media_type"],
   rate_limit: [429, "rate_limit_error", "rate_limit_exceeded"],
   api_error: [500, "server_error", "server_error"],
   timeout: [504, "server_error", "timeout"],

@@ -30,7 +30,7 @@ export async function serveEmbeddings(req: Request, upstream: Upstream, requestI
   if (length > MAX_REQUEST_BYTES) return refuse("too_large", `the request is ${length} bytes; the gateway takes up to ${MAX_REQUEST_BYTES} for embeddings`);
   let body: unknown;
   try {
-    body = await readJson(req);
+    body = await readJson(req, MAX_REQUEST_BYTES);
   } catch (error) {
     if (error instanceof RequestError) return errorResponse(chatCodec, error.failure, requestId);
     throw error;

@@ -7,6 +7,7 @@ export type FailureKind =
   | "permission"
   | "not_found"
   | "too_large"
+  | "unsupported_media"
   | "rate_limit"
   | "overloaded"
   | "api_error"
@@ -49,7 +50,9 @@ export function upstreamFailure(message: string, info: ProviderFailure | undefin
       ? "overloaded"
       : info?.kind === "quota" || info?.kind === "usage-limit"
         ? "rate_limit"
-        : info?.status !== undefined
+        : info?.code === "timeout"
+          ? "timeout"
+          : info?.status !== undefined
           ? (BY_STATUS[info.status] ?? (info.status >= 500 ? "api_error" : "invalid_request"))
           : "api_error";
   const out = failure(kind, message, info?.retryAfterMs);

@@ -10,6 +10,7 @@ import { responseId } from "./responses-encode.ts";
 import { SSE_HEADERS } from "./sse.ts";
 import { type StickyCredentials, conversationHash } from "./sticky.ts";
 import type { Credential, Upstream } from "./upstream.ts";
+import { BodyTooLarge, readLimitedText } from "../http/body-limit.ts";
 
 /** What a finished request reports for its log line, usage row and metrics. */
 export interface Outcome {
@@ -20,8 +21,18 @@ export interface Outcome {
   error?: string;
 }
 
+/** How long the provider may stay silent in each phase of a call (`--connect-timeout` and the others). */
+export interface UpstreamTimeouts {
+  connectMs: number;
+  firstByteMs: number;
+  idleMs: number;
+}
+
 export interface CallDeps {
   upstream: Upstream;
+  timeouts: UpstreamTimeouts;
+  /** The largest request body taken (`--max-body`). */
+  maxBodyBytes: number;
   sticky: StickyCredentials;
   requestId: string;
   /** Where Responses replies are kept for `previous_response_id`. */
@@ -29,6 +40,9 @@ export interface CallDeps {
   /** Called once, when the response (the whole stream, for streams) is over. */
   finish(outcome: Outcome): void;
 }
+
+/** What one stream may hold for a client that reads slower than the provider writes. */
+const STREAM_BUFFER_BYTES = 64 * 1024;
 
 /** How often an open stream sends a keep-alive while the provider is silent. */
 const PING_MS = 10_000;
@@ -43,17 +57,24 @@ export function errorResponse(codec: Codec, f: GatewayFailure, requestId: string
   return Response.json(body, { status, headers: retryHeaders(f) });
 }
 
-export async function readJson(req: Request): Promise<unknown> {
+export async function readJson(req: Request, maxBytes: number): Promise<unknown> {
+  let text: string;
   try {
-    return await req.json();
+    text = await readLimitedText(req, maxBytes);
+  } catch (error) {
+    if (error instanceof BodyTooLarge) throw new RequestError(failure("too_large", `${error.message}; start the gateway with a larger --max-body to take it`));
+    throw error;
+  }
+  try {
+    return JSON.parse(text);
   } catch {
     throw new RequestError(failure("invalid_request", "the request body is not valid JSON"));
   }
 }
 
 /** Parses, resolves and decodes a request, or throws RequestError. */
-export async function prepare(codec: Codec, req: Request, upstream: Upstream): Promise<{ model: Model; name: string; decoded: DecodedRequest }> {
-  const head = codec.parse(await readJson(req));
+export async function prepare(codec: Codec, req: Request, upstream: Upstream, maxBodyBytes: number): Promise<{ model: Model; name: string; decoded: DecodedRequest }> {
+  const head = codec.parse(await readJson(req, maxBodyBytes));
   const model = await upstream.resolve(head.model);
   if (!model) {
     throw new RequestError(failure("not_found", `model ${JSON.stringify(head.model)} is not one omp can serve here; GET /v1/models lists them (ids bare or as provider/id)`));
@@ -71,7 +92,7 @@ const CONTENT = new Set(["text_start", "text_delta", "thinking_start", "thinking
 export async function serveCompletion(codec: Codec, req: Request, deps: CallDeps): Promise<Response> {
   let prepared;
   try {
-    prepared = await prepare(codec, req, deps.upstream);
+    prepared = await prepare(codec, req, deps.upstream, deps.maxBodyBytes);
   } catch (error) {
     if (!(error instanceof RequestError)) throw error;
     deps.finish({ status: codec.error(error.failure, deps.requestId).status, error: error.message });
@@ -121,7 +142,7 @@ export async function serveCompletion(codec: Codec, req: Request, deps: CallDeps
     const credential = deps.sticky.pick(conversation, found.credentials, tried);
     if (!credential) return fail(lastFailure ?? failure("api_error", `no credential for ${model.provider} is left to try`));
     tried.add(credential.label);
-    const attempt = await startAttempt(model, decoded, credential, conversation, abort.signal);
+    const attempt = await startAttempt(model, decoded, credential, conversation, abort.signal, deps.timeouts);
     if (attempt.kind === "failed") {
       if (abort.signal.aborted) return fail(failure("invalid_request", "the client closed the connection"), credential.label);
       lastFailure = attempt.failure;
@@ -169,10 +190,13 @@ const OPEN_AFTER_MS = 3000;
 const SILENT = Symbol("silent");
 
 /** Runs the provider call until it shows content (or ends), keeping what it saw for the encoder. */
-async function startAttempt(model: Model, decoded: DecodedRequest, credential: Credential, conversation: string, signal: AbortSignal): Promise<Attempt> {
+async function startAttempt(model: Model, decoded: DecodedRequest, credential: Credential, conversation: string, signal: AbortSignal, timeouts: UpstreamTimeouts): Promise<Attempt> {
   const events = stream(model, decoded.context, {
     apiKey: credential.key,
     signal,
+    connectTimeoutMs: timeouts.connectMs,
+    firstByteTimeoutMs: timeouts.firstByteMs,
+    idleTimeoutMs: timeouts.idleMs,
     // The client's SDK retries, honouring the retry-after the gateway relays.
     maxRetries: 0,
     thinking: decoded.thinking,
@@ -217,16 +241,21 @@ async function raceUntil<T>(promise: Promise<T>, deadline: number): Promise<T | 
 }
 
 async function* remaining(attempt: Accepted): AsyncGenerator<AssistantEvent> {
-  yield* attempt.buffered;
-  if (attempt.pending) {
-    const next = await attempt.pending;
-    if (next.done) return;
-    yield next.value;
-  }
-  for (;;) {
-    const next = await attempt.rest.next();
-    if (next.done) return;
-    yield next.value;
+  try {
+    yield* attempt.buffered;
+    if (attempt.pending) {
+      const next = await attempt.pending;
+      if (next.done) return;
+      yield next.value;
+    }
+    for (;;) {
+      const next = await attempt.rest.next();
+      if (next.done) return;
+      yield next.value;
+    }
+  } finally {
+    // Stopped early (the client left): the provider's response is released, not left half-read.
+    await attempt.rest.return?.(undefined);
   }
 }
 
@@ -266,36 +295,60 @@ function streamed(
     clearInterval(ping);
     deps.finish({ ...outcome, model: context.upstream, credential: credential.label });
   };
-  const body = new ReadableStream<Uint8Array>({
-    async start(controller) {
-      const write = (frames: string[]) => {
-        if (frames.length > 0 && !abort.signal.aborted) controller.enqueue(bytes.encode(frames.join("")));
-      };
-      ping = setInterval(() => write([encoder.ping()]), PING_MS);
-      try {
-        write(encoder.open(attempt.partial));
-        for await (const event of remaining(attempt)) {
-          if (event.type === "done") {
-            write(encoder.done(event.message));
-            end({ status: 200, message: event.message });
-          } else if (event.type === "error") {
-            const f = upstreamFailure(event.message.errorMessage ?? "the provider failed", event.failure);
-            write(encoder.fail(f, event.message));
-            end({ status: 200, message: event.message, error: f.message });
-          } else write(encoder.event(event));
+  const events = remaining(attempt);
+  let opened = false;
+  // Pulled, never pushed: the provider is read only as fast as the client takes the frames, so a
+  // client that stops reading leaves at most this much queued here (and the socket's own buffers).
+  const body = new ReadableStream<Uint8Array>(
+    {
+      start(controller) {
+        // Only while nothing waits in the queue: a ping is for a silent provider, not a slow client.
+        ping = setInterval(() => {
+          if (!abort.signal.aborted && (controller.desiredSize ?? 0) > 0) controller.enqueue(bytes.encode(encoder.ping()));
+        }, PING_MS);
+      },
+      async pull(controller) {
+        const write = (frames: string[]): boolean => {
+          if (frames.length === 0 || abort.signal.aborted) return false;
+          controller.enqueue(bytes.encode(frames.join("")));
+          return true;
+        };
+        // Frames are taken while the queue has room: one pull per frame would cost a turn of the
+        // event loop each (measured: 200 concurrent streams ran 5 times slower).
+        const full = () => (controller.desiredSize ?? 0) <= 0;
+        if (!opened) {
+          opened = true;
+          write(encoder.open(attempt.partial));
         }
-      } catch (error) {
-        write(encoder.fail(failure("api_error", `the gateway failed mid-stream: ${(error as Error).message}`), attempt.partial));
-        end({ status: 200, error: String(error) });
-      }
-      end({ status: 200, error: "the stream ended early" });
-      if (!abort.signal.aborted) controller.close();
+        try {
+          for (;;) {
+            const next = await events.next();
+            if (next.done) break;
+            const event = next.value;
+            if (event.type === "done") {
+              write(encoder.done(event.message));
+              end({ status: 200, message: event.message });
+            } else if (event.type === "error") {
+              const f = upstreamFailure(event.message.errorMessage ?? "the provider failed", event.failure);
+              write(encoder.fail(f, event.message));
+              end({ status: 200, message: event.message, error: f.message });
+            } else if (write(encoder.event(event)) && full()) return;
+          }
+        } catch (error) {
+          write(encoder.fail(failure("api_error", `the gateway failed mid-stream: ${(error as Error).message}`), attempt.partial));
+          end({ status: 200, error: String(error) });
+        }
+        end({ status: 200, error: "the stream ended early" });
+        if (!abort.signal.aborted) controller.close();
+      },
+      cancel() {
+        // The client went away: stop the provider's generation too.
+        abort.abort();
+        void events.return(undefined);
+        end({ status: 499, message: attempt.partial, error: "the client closed the connection" });
+      },
     },
-    cancel() {
-      // The client went away: stop the provider's generation too.
-      abort.abort();
-      end({ status: 499, message: attempt.partial, error: "the client closed the connection" });
-    },
-  });
+    new ByteLengthQueuingStrategy({ highWaterMark: STREAM_BUFFER_BYTES }),
+  );
   return new Response(body, { headers: SSE_HEADERS });
 }

@@ -1,11 +1,13 @@
 import { VERSION } from "../version.ts";
 import { anthropicCodec } from "./anthropic.ts";
-import { type BindAddress, bindUrl } from "./bind.ts";
+import { type BindAddress, bindUrl, boundAddress } from "../http/bind.ts";
+import { declaredTooLarge } from "../http/body-limit.ts";
+import { guardRequest, isJsonBody } from "../http/request-guard.ts";
 import { chatCodec } from "./chat.ts";
 import { type Codec, RequestError } from "./codec.ts";
 import { failure } from "./errors.ts";
 import { countInputTokens } from "./count-tokens.ts";
-import { type Outcome, errorResponse, prepare, serveCompletion } from "./handler.ts";
+import { type Outcome, type UpstreamTimeouts, errorResponse, prepare, serveCompletion } from "./handler.ts";
 import { Metrics } from "./metrics.ts";
 import { responsesCodec } from "./responses.ts";
 import { ResponseStore } from "./response-store.ts";
@@ -22,10 +24,26 @@ export interface GatewayOptions {
   usage?: UsageLog;
   /** One line per request; no secrets, no prompt text. */
   log?: (line: string) => void;
+  /** Web origins that may call (`--allow-origin`); browsers' requests are refused otherwise. */
+  allowOrigins?: string[];
+  /** Host names taken besides loopback names, IP literals and the bound name (`--allow-host`). */
+  allowHosts?: string[];
+  /** The largest request body (`--max-body`); default DEFAULT_MAX_BODY. */
+  maxBodyBytes?: number;
+  timeouts?: Partial<UpstreamTimeouts>;
 }
 
+/** Large enough for long conversations with a few images, small enough that many at once cannot exhaust memory. */
+export const DEFAULT_MAX_BODY = 8 * 1024 * 1024;
+
+/** The provider gets this long to answer, to start its reply, and to go on with it, before the client hears a timeout. */
+export const DEFAULT_TIMEOUTS: UpstreamTimeouts = { connectMs: 30_000, firstByteMs: 300_000, idleMs: 300_000 };
+
 export interface Gateway {
+  /** Where clients on this machine reach it. */
   url: string;
+  /** The address as bound (a wildcard stays a wildcard): what the banner shows. */
+  address: string;
   port: number;
   metrics: Metrics;
   /** Stops taking requests and waits (up to `graceMs`) for running ones, streams included, to finish. */
@@ -55,6 +73,9 @@ export function startGateway(options: GatewayOptions): Gateway {
   const sticky = new StickyCredentials();
   const responses = new ResponseStore();
   const log = options.log ?? ((line: string) => process.stderr.write(`${line}\n`));
+  const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY;
+  const timeouts = { ...DEFAULT_TIMEOUTS, ...options.timeouts };
+  const guard = { allowOrigins: options.allowOrigins, allowHosts: options.allowHosts, boundHost: options.bind.hostname };
 
   const server = Bun.serve({
     hostname: options.bind.hostname,
@@ -109,6 +130,8 @@ export function startGateway(options: GatewayOptions): Gateway {
   });
 
   async function route(req: Request, path: string, requestId: string, client: string, presented: string | undefined, finish: (o: Outcome) => void): Promise<Response> {
+    const refused = guardRequest(req.headers, guard);
+    if (refused) return errorResponse(codecForPath(path), failure("permission", refused.message), requestId);
     if (path === "/healthz" && req.method === "GET") return Response.json({ status: "ok", version: VERSION });
     if (options.token !== undefined && !tokenMatches(presented, options.token)) {
       const f = failure("authentication", "the gateway token is missing or wrong: send it as `Authorization: Bearer <token>` or `x-api-key` (`omp auth-gateway token` prints it)");
@@ -120,6 +143,12 @@ export function startGateway(options: GatewayOptions): Gateway {
       if (path === "/metrics") return new Response(metrics.render(), { headers: { "content-type": "text/plain; version=0.0.4" } });
     }
     if (req.method === "POST") {
+      // A page can send text/plain or a form without asking first; only JSON needs a preflight it cannot pass.
+      if (!isJsonBody(req.headers)) {
+        return errorResponse(codecForPath(path), failure("unsupported_media", `the body must be JSON sent as \`content-type: application/json\`, not ${JSON.stringify(req.headers.get("content-type") ?? "nothing")}`), requestId);
+      }
+      const tooLarge = declaredTooLarge(req.headers, maxBodyBytes);
+      if (tooLarge) return errorResponse(codecForPath(path), failure("too_large", `${tooLarge.message}; start the gateway with a larger --max-body to take it`), requestId);
       const codec = COMPLETIONS[path];
       if (codec) {
         metrics.active++;
@@ -130,7 +159,7 @@ export function startGateway(options: GatewayOptions): Gateway {
           finish(outcome);
         };
         try {
-          return await serveCompletion(codec, req, { upstream: options.upstream, sticky, responses, requestId, finish: finishOnce });
+          return await serveCompletion(codec, req, { upstream: options.upstream, timeouts, maxBodyBytes, sticky, responses, requestId, finish: finishOnce });
         } catch (error) {
           const f = failure("api_error", `the gateway failed: ${(error as Error).message}`);
           finishOnce({ status: 500, error: f.message });
@@ -145,7 +174,7 @@ export function startGateway(options: GatewayOptions): Gateway {
 
   async function countTokens(req: Request, requestId: string): Promise<Response> {
     try {
-      const { model, decoded } = await prepare(anthropicCodec, req, options.upstream);
+      const { model, decoded } = await prepare(anthropicCodec, req, options.upstream, maxBodyBytes);
       return Response.json({ input_tokens: await countInputTokens(model, decoded, options.upstream) });
     } catch (error) {
       if (error instanceof RequestError) return errorResponse(anthropicCodec, error.failure, requestId);
@@ -156,6 +185,7 @@ export function startGateway(options: GatewayOptions): Gateway {
   const port = server.port!;
   return {
     url: bindUrl({ hostname: options.bind.hostname, port }),
+    address: boundAddress({ hostname: options.bind.hostname, port }),
     port,
     metrics,
     async stop(graceMs = 30_000) {

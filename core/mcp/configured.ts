@@ -5,6 +5,7 @@ import { pluginMcpServers } from "../plugins/wiring.ts";
 import { mcpFiles } from "./config-paths.ts";
 import type { PluginServers } from "./config-files.ts";
 import { LazyMcpSource } from "./lazy-source.ts";
+import type { McpLimits } from "./limits.ts";
 
 export interface ConfiguredMcpOptions {
   cwd: string;
@@ -19,6 +20,8 @@ export interface ConfiguredMcpOptions {
   extraServers?: readonly PluginServers[];
   /** One line per failing server or config problem. */
   warn: (line: string) => void;
+  /** `mcp.*` settings. */
+  limits?: McpLimits;
 }
 
 /**
@@ -33,5 +36,5 @@ export function configuredMcp(options: ConfiguredMcpOptions): LazyMcpSource | un
   // Installed plugins' .mcp.json servers (omp plugin) join the configured ones.
   const plugins = [...pluginMcpServers(enabledPlugins(cwd), warn), ...(options.extraServers ?? [])];
   if (files.length === 0 && plugins.length === 0) return undefined;
-  return new LazyMcpSource({ cwd, env, flagFiles, plugins, waitForUncached: options.waitForUncached, deferStart: options.deferStart ?? false, onProblem: warn });
+  return new LazyMcpSource({ cwd, env, flagFiles, plugins, waitForUncached: options.waitForUncached, deferStart: options.deferStart ?? false, onProblem: warn, limits: options.limits });
 }

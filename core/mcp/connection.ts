@@ -20,6 +20,8 @@ import { LoginRequired, McpOAuthProvider } from "./oauth.ts";
 import { renewingFetch } from "./oauth-refresh.ts";
 import { allPages } from "./pages.ts";
 import type { McpCallResult } from "./results.ts";
+import { BoundedLineBuffer } from "./bounded-lines.ts";
+import { resultTooLarge } from "./limits.ts";
 import type { CachedServer, McpPromptInfo, McpToolInfo } from "./tool-cache.ts";
 
 /** "needs-auth": a remote server answered 401 and has no tokens it takes: `omp mcp login` or `/mcp auth`. */
@@ -31,6 +33,8 @@ export interface ConnectionOptions {
   logPath: string;
   startTimeoutMs: number;
   callTimeoutMs: number;
+  /** The largest tool result taken (`mcp.maxResultMB`): a bigger one fails that call, not the connection. */
+  maxResultBytes: number;
   /** OAuth for a remote server (only servers that answer 401 use it); by default tokens from agent.db. */
   authProvider?: OAuthClientProvider;
 }
@@ -125,6 +129,9 @@ export class McpConnection {
     Object.assign(env, (server as StdioServerEntry).env);
     const stdio = server as StdioServerEntry;
     const transport = new StdioClientTransport({ command: stdio.command, args: stdio.args, env, cwd: stdio.cwd, stderr: "pipe" });
+    // The SDK's own line buffer closes the transport past 10 MB; this one fails only the call that was too big.
+    const limit = this.options.maxResultBytes;
+    (transport as unknown as { _readBuffer: BoundedLineBuffer })._readBuffer = new BoundedLineBuffer(limit, (bytes) => resultTooLarge(this.server.name, bytes, limit));
     this.stdio = transport;
     transport.stderr?.on("data", (chunk: Buffer) => this.writeLog(chunk.toString("utf8").replace(/\n$/, "")));
     return transport;
@@ -230,6 +237,9 @@ export class McpConnection {
           },
         });
         await this.refreshing;
+        // Remote servers' answers arrive whole; they are held to the same limit as stdio ones.
+        const size = JSON.stringify(result).length;
+        if (size > this.options.maxResultBytes) throw new Error(resultTooLarge(this.server.name, size, this.options.maxResultBytes));
         return result as McpCallResult;
       } catch (error) {
         if (attempt === 0 && !options.signal.aborted && this.lost(client, error)) {
@@ -238,6 +248,8 @@ export class McpConnection {
           continue;
         }
         if (error instanceof LoginRequired) throw await this.loggedOut(client, error);
+        // Made by BoundedLineBuffer: the message says it all, without the SDK's "MCP error -32603:" in front.
+        if (error instanceof McpError && (error.data as { ompResultTooLarge?: boolean } | undefined)?.ompResultTooLarge) throw new Error(error.message.replace(/^MCP error -?\d+: /, ""));
         if (error instanceof McpError && error.code === ErrorCode.RequestTimeout) {
           throw new Error(`no answer within ${timeout / 1000} s (OMP_MCP_TIMEOUT_MS or the server's "timeout" in ms allow longer)`);
         }

@@ -89,7 +89,7 @@ export class LazyMcpSource implements ToolSource, PromptHost {
         names.add(toolName);
         tools.push({
           name: toolName,
-          description: toolDescription(name, info),
+          description: toolDescription(name, info, this.options.limits?.maxDescriptionChars),
           effect: toolEffect(info),
           parameters: toolParameters(info.inputSchema),
           load: () => this.liveTool(toolName),

@@ -9,6 +9,7 @@ import { mcpTool } from "./mcp-tool.ts";
 import { mcpToolName } from "./names.ts";
 import { resourcesTool } from "./resources.ts";
 import { toToolResult } from "./results.ts";
+import { DEFAULT_MCP_LIMITS, type McpLimits } from "./limits.ts";
 import { ToolCache } from "./tool-cache.ts";
 import { ToolSearch } from "./tool-search.ts";
 
@@ -25,6 +26,8 @@ export interface McpManagerOptions {
   waitForUncached: boolean;
   /** One line each time a server fails (and for each config problem). */
   onProblem?: (line: string) => void;
+  /** `mcp.*` settings; the defaults when not given. */
+  limits?: McpLimits;
 }
 
 const DEFAULT_START_TIMEOUT_MS = 10_000;
@@ -67,11 +70,13 @@ export class McpManager implements ToolSource {
   private collisions = new Set<string>();
   /** Servers switched off for this session (/mcp disable): their tools are not offered. */
   private readonly switchedOff = new Set<string>();
+  private readonly limits: McpLimits;
 
   private constructor(
     private readonly options: McpManagerOptions,
     private readonly config: McpConfig,
   ) {
+    this.limits = options.limits ?? DEFAULT_MCP_LIMITS;
     this.cache = ToolCache.open(options.env);
     for (const line of config.problems) this.report(line);
     const waits: Promise<void>[] = [];
@@ -101,6 +106,7 @@ export class McpManager implements ToolSource {
       logPath: mcpLogPath(server.name),
       startTimeoutMs: envMs(env, "OMP_MCP_START_TIMEOUT_MS") ?? server.startTimeout ?? DEFAULT_START_TIMEOUT_MS,
       callTimeoutMs: envMs(env, "OMP_MCP_TIMEOUT_MS") ?? server.timeout ?? DEFAULT_CALL_TIMEOUT_MS,
+      maxResultBytes: this.limits.maxResultBytes,
     });
     let reported: string | undefined;
     connection.onChange = () => {
@@ -162,7 +168,8 @@ export class McpManager implements ToolSource {
         owner.set(name, `"${info.name}" of server "${server.name}"`);
         tools.push(
           mcpTool(name, server.name, info, async (args, context) =>
-            toToolResult(await connection.callTool(info.name, args, { signal: context.signal, onProgress: context.onUpdate })),
+            toToolResult(await connection.callTool(info.name, args, { signal: context.signal, onProgress: context.onUpdate }), server.name),
+            this.limits.maxDescriptionChars,
           ),
         );
       }

@@ -12,12 +12,12 @@ export type McpCall = (args: Record<string, unknown>, context: ToolContext) => P
  * An MCP tool as the agent holds it, so it goes through the same runner as the built-in ones:
  * approvals (readOnlyHint → read, anything else → exec) and hooks see it by its mcp__ name.
  */
-export function mcpTool(name: string, server: string, info: McpToolInfo, call: McpCall): Tool {
+export function mcpTool(name: string, server: string, info: McpToolInfo, call: McpCall, maxDescriptionChars?: number): Tool {
   const implementation: ToolImplementation = { schema: ANY_OBJECT, execute: (input, context) => call(input as Record<string, unknown>, context) };
   const loaded = Promise.resolve(implementation);
   return {
     name,
-    description: toolDescription(server, info),
+    description: toolDescription(server, info, maxDescriptionChars),
     effect: toolEffect(info),
     parameters: toolParameters(info.inputSchema),
     load: () => loaded,

@@ -1,10 +1,8 @@
 import type { Tool, ToolEffect } from "../tools/types.ts";
+import { DEFAULT_MCP_LIMITS } from "./limits.ts";
 import type { McpToolInfo } from "./tool-cache.ts";
 
 /** How an MCP tool looks to the model, without zod: the tool-list cache builds tools from this before the SDK loads. */
-
-/** Longer descriptions are cut: some servers paste whole manuals into them. */
-const MAX_DESCRIPTION = 2048;
 
 /** A server's input schema as providers take it: always an object schema, without `$schema`. */
 export function toolParameters(inputSchema: Record<string, unknown> | undefined): Record<string, unknown> {
@@ -13,9 +11,14 @@ export function toolParameters(inputSchema: Record<string, unknown> | undefined)
   return rest;
 }
 
-export function toolDescription(server: string, info: McpToolInfo): string {
-  const text = info.description || info.title || info.annotations?.title || `${info.name} (from the ${server} MCP server)`;
-  return text.length > MAX_DESCRIPTION ? `${text.slice(0, MAX_DESCRIPTION)}…` : text;
+/**
+ * The description as the model sees it: said to come from the server (a third party's words, not
+ * omp's), and cut with a note past the limit (some servers paste whole manuals into it).
+ */
+export function toolDescription(server: string, info: McpToolInfo, maxChars: number = DEFAULT_MCP_LIMITS.maxDescriptionChars): string {
+  const text = info.description || info.title || info.annotations?.title || info.name;
+  const cut = text.length > maxChars ? `${text.slice(0, maxChars)}… [description cut: ${text.length - maxChars} more characters]` : text;
+  return `[MCP server "${server}", untrusted] ${cut}`;
 }
 
 /** readOnlyHint → read; anything else may change things. */

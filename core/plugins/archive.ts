@@ -1,27 +1,90 @@
-import { readdirSync } from "node:fs";
+import { createReadStream, openSync, readSync, closeSync, readdirSync } from "node:fs";
+import { once } from "node:events";
 import { posix } from "node:path";
+import { createGunzip } from "node:zlib";
 import { OmpError } from "../errors/omp-error.ts";
-
-/** Bigger than any plugin with its dependencies; a tarball claiming more is refused before it fills the disk. */
-const MAX_UNPACKED_BYTES = 512 * 1024 * 1024;
+import { formatBytes } from "../http/body-limit.ts";
+import type { PluginLimits } from "./limits.ts";
 
 function escapes(path: string): boolean {
   const normal = posix.normalize(path.replace(/\\/g, "/"));
   return posix.isAbsolute(normal) || normal === ".." || normal.startsWith("../") || /^[A-Za-z]:/.test(path);
 }
 
+/** An archive over one of the limits: stops the unpacking at once, whatever pass it is in. */
+class OverLimit extends Error {}
+
+/** What the tar parser needs of its input: node-tar's Parser and Unpack both take writes with back-pressure. */
+interface TarSink {
+  write(chunk: Buffer): boolean;
+  end(): void;
+  on(event: string, listener: (...args: any[]) => void): unknown;
+  once(event: string, listener: (...args: any[]) => void): unknown;
+}
+
+function isGzip(file: string): boolean {
+  const fd = openSync(file, "r");
+  try {
+    const head = Buffer.alloc(2);
+    return readSync(fd, head, 0, 2, 0) === 2 && head[0] === 0x1f && head[1] === 0x8b;
+  } finally {
+    closeSync(fd);
+  }
+}
+
 /**
- * Why an archive must not be unpacked, or null: an entry with an absolute path or `..`, a link
- * leading out of the folder it unpacks into, a device or fifo, or more bytes than a plugin needs.
- * Checked over the whole archive before anything is written.
+ * Streams the archive into `sink` in small pieces, inflating as it goes: never more than a chunk
+ * of it is in memory, and it stops as soon as the total or the compression ratio passes its limit.
  */
-async function problemsOf(file: string, strip: number): Promise<string[]> {
-  const { t } = await import("tar");
+async function pump(file: string, sink: TarSink, limits: PluginLimits): Promise<void> {
+  const raw = createReadStream(file, { highWaterMark: 64 * 1024 });
+  let packed = 0;
+  raw.on("data", (chunk) => (packed += chunk.length));
+  const source = isGzip(file) ? raw.pipe(createGunzip({ chunkSize: 64 * 1024 })) : raw;
+  const ended = new Promise<void>((resolve, reject) => {
+    sink.on("error", reject);
+    sink.on("end", resolve);
+    raw.on("error", reject);
+    source.on("error", reject);
+  });
+  let unpacked = 0;
+  try {
+    for await (const chunk of source as AsyncIterable<Buffer>) {
+      unpacked += chunk.length;
+      if (unpacked > limits.maxBytes) {
+        throw new OverLimit(`it unpacks to more than ${formatBytes(limits.maxBytes)} (plugins.maxSizeMB = ${limits.maxBytes / 1024 / 1024}; raise it with \`omp config set plugins.maxSizeMB <MB>\`)`);
+      }
+      if (unpacked > 1024 * 1024 && unpacked / Math.max(1, packed) > limits.maxCompressionRatio) {
+        throw new OverLimit(
+          `it inflates more than ${limits.maxCompressionRatio} times (${formatBytes(unpacked)} from ${formatBytes(packed)} so far), as a decompression bomb does (plugins.maxCompressionRatio; raise it with \`omp config set plugins.maxCompressionRatio <n>\`)`,
+        );
+      }
+      if (!sink.write(chunk)) await once(sink as unknown as NodeJS.EventEmitter, "drain");
+    }
+    sink.end();
+    await ended;
+  } finally {
+    raw.destroy();
+    if (source !== raw) source.destroy();
+  }
+}
+
+/**
+ * Why an archive must not be unpacked: an entry with an absolute path or `..`, a link leading out
+ * of the folder it unpacks into, a device or fifo, or more entries, bytes or inflation than a
+ * plugin needs. Checked over the whole archive, streamed, before anything is written.
+ */
+async function problemsOf(file: string, strip: number, limits: PluginLimits): Promise<string[]> {
+  const { Parser } = await import("tar");
   const problems: string[] = [];
-  let total = 0;
-  await t({
-    file,
+  let entries = 0;
+  let declared = 0;
+  const parser = new Parser({
+    strict: true,
+    // The ratio is checked by pump(), against the setting; node-tar's own check would only add a second, fixed one.
+    maxDecompressionRatio: Number.POSITIVE_INFINITY,
     onReadEntry: (entry) => {
+      entries++;
       const path = entry.path;
       const inner = path.split("/").slice(strip).join("/");
       if (escapes(path) || path.split(/[\\/]/).includes("..")) problems.push(`${JSON.stringify(path)} leads outside the folder`);
@@ -31,25 +94,40 @@ async function problemsOf(file: string, strip: number): Promise<string[]> {
       } else if (!["File", "OldFile", "ContiguousFile", "Directory", "GNUDumpDir"].includes(entry.type) && !entry.meta) {
         problems.push(`${JSON.stringify(path)} is a ${entry.type}, not a file or folder`);
       }
-      total += entry.size ?? 0;
+      declared += entry.size ?? 0;
       entry.resume();
     },
   });
-  if (total > MAX_UNPACKED_BYTES) problems.push(`it unpacks to ${total} bytes, more than the ${MAX_UNPACKED_BYTES} a plugin may have`);
+  parser.on("entry", () => {
+    if (entries > limits.maxEntries) parser.emit("error", new OverLimit(`it has more than ${limits.maxEntries} entries (plugins.maxEntries; raise it with \`omp config set plugins.maxEntries <n>\`)`));
+    else if (declared > limits.maxBytes) {
+      parser.emit("error", new OverLimit(`its entries claim more than ${formatBytes(limits.maxBytes)} (plugins.maxSizeMB; raise it with \`omp config set plugins.maxSizeMB <MB>\`)`));
+    }
+  });
+  await pump(file, parser as unknown as TarSink, limits);
   return problems;
 }
 
 /** Unpacks a .tgz into `dest` (which must exist), dropping `strip` leading path parts, after checking every entry. */
-export async function extractArchive(file: string, dest: string, what: string, strip = 1): Promise<void> {
+export async function extractArchive(file: string, dest: string, what: string, strip = 1, limits?: PluginLimits): Promise<void> {
+  const { pluginLimits } = await import("./limits.ts");
+  const bounds = limits ?? pluginLimits();
   let problems: string[];
   try {
-    problems = await problemsOf(file, strip);
+    problems = await problemsOf(file, strip, bounds);
   } catch (error) {
+    if (error instanceof OverLimit) throw new OmpError(`${what} is too big to install and was not unpacked: ${error.message}`);
     throw new OmpError(`${what} is not a readable .tgz (${(error as Error).message}); it is damaged or not an archive`);
   }
   if (problems.length > 0) throw new OmpError(`${what} is unsafe and was not unpacked: ${problems.slice(0, 3).join("; ")}`);
-  const { x } = await import("tar");
-  await x({ file, cwd: dest, strip, preservePaths: false, preserveOwner: false, noChmod: false });
+  const { Unpack } = await import("tar");
+  const unpack = new Unpack({ cwd: dest, strip, preservePaths: false, preserveOwner: false, maxDecompressionRatio: Number.POSITIVE_INFINITY });
+  try {
+    await pump(file, unpack as unknown as TarSink, bounds);
+  } catch (error) {
+    if (error instanceof OverLimit) throw new OmpError(`${what} is too big to install: ${error.message}`);
+    throw error;
+  }
 }
 
 /** Writes `dir`'s contents as a .tgz whose entries sit under `package/`, npm's layout. */

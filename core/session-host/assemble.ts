@@ -8,6 +8,7 @@ import { Extensions } from "../extensions/extensions.ts";
 import { sessionExtensions, subagentDefinitions } from "../extensions/session.ts";
 import { createTaskTool } from "../extensions/agents/task-tool.ts";
 import { configuredMcp } from "../mcp/configured.ts";
+import { mcpLimits } from "../mcp/limits.ts";
 import type { PluginServers } from "../mcp/config-files.ts";
 import type { LazyMcpSource } from "../mcp/lazy-source.ts";
 import { expandHome } from "../paths.ts";
@@ -126,6 +127,7 @@ export async function assembleSession(spec: SessionSpec): Promise<AssembledSessi
     waitForUncached: !spec.deferMcp,
     deferStart: spec.deferMcp,
     warn,
+    limits: mcpLimits(settings.mcp),
   });
   if (mcp) {
     closers.push(() => mcp.close());

@@ -64,6 +64,6 @@ test("a model no upstream embeds with, and an upstream without the endpoint, are
   expect(missing.message).toContain("may not have an embeddings endpoint");
   const noAuth = await fetch(`${gateway.url}/v1/embeddings`, { method: "POST", body: JSON.stringify({ model: "text-embed-up", input: "x" }) });
   expect(noAuth.status).toBe(401);
-  const bad = await fetch(`${gateway.url}/v1/embeddings`, { method: "POST", headers: { authorization: `Bearer ${gateway.token}` }, body: JSON.stringify({ input: "x" }) });
+  const bad = await fetch(`${gateway.url}/v1/embeddings`, { method: "POST", headers: { authorization: `Bearer ${gateway.token}`, "content-type": "application/json" }, body: JSON.stringify({ input: "x" }) });
   expect(bad.status).toBe(400);
 });

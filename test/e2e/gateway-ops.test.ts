@@ -24,7 +24,7 @@ afterAll(async () => {
 
 const env = { UPSTREAM_KEY: "sk-upstream-test", NO_PROXY: "127.0.0.1" };
 const json = (response: Response): Promise<any> => response.json();
-const auth = () => ({ authorization: `Bearer ${gateway.token}` });
+const auth = () => ({ authorization: `Bearer ${gateway.token}`, "content-type": "application/json" });
 
 /** SSE events of a body as `{event, data}`, in order. */
 async function sseEvents(response: Response): Promise<{ event?: string; data: any }[]> {
@@ -72,10 +72,10 @@ describe("endpoints and auth", () => {
     const missing = await fetch(`${gateway.url}/v1/models`);
     expect(missing.status).toBe(401);
     expect((await json(missing)).error.message).toContain("omp auth-gateway token");
-    const wrong = await fetch(`${gateway.url}/v1/messages`, { method: "POST", headers: { "x-api-key": `${gateway.token}x` }, body: "{}" });
+    const wrong = await fetch(`${gateway.url}/v1/messages`, { method: "POST", headers: { "content-type": "application/json", "x-api-key": `${gateway.token}x` }, body: "{}" });
     expect(wrong.status).toBe(401);
     expect((await json(wrong)).error.type).toBe("authentication_error");
-    const viaKey = await fetch(`${gateway.url}/v1/models`, { headers: { "x-api-key": gateway.token } });
+    const viaKey = await fetch(`${gateway.url}/v1/models`, { headers: { "content-type": "application/json", "x-api-key": gateway.token } });
     expect(viaKey.status).toBe(200);
     const list = await json(await fetch(`${gateway.url}/v1/models?limit=1000`, { headers: auth() }));
     expect(list.object).toBe("list");
@@ -122,7 +122,7 @@ describe("endpoints and auth", () => {
     };
     const response = await fetch(`${gateway.url}/v1/messages?beta=true`, {
       method: "POST",
-      headers: { "x-api-key": gateway.token, "anthropic-version": "2099-01-01", "anthropic-beta": "context-management-2025-06-27", "x-claude-code-session-id": "sess-1" },
+      headers: { "content-type": "application/json", "x-api-key": gateway.token, "anthropic-version": "2099-01-01", "anthropic-beta": "context-management-2025-06-27", "x-claude-code-session-id": "sess-1" },
       body: JSON.stringify(body),
     });
     expect(response.status).toBe(200);
@@ -158,7 +158,7 @@ describe("endpoints and auth", () => {
     const count = async (model: string) => {
       const response = await fetch(`${gateway.url}/v1/messages/count_tokens?beta=true`, {
         method: "POST",
-        headers: { "x-api-key": gateway.token },
+        headers: { "content-type": "application/json", "x-api-key": gateway.token },
         body: JSON.stringify({ model, system: "Be brief.", messages: [{ role: "user", content: "hello there, how many tokens is this?" }] }),
       });
       expect(response.status).toBe(200);
@@ -212,7 +212,7 @@ describe("operations", () => {
     const controller = new AbortController();
     const response = await fetch(`${gateway.url}/v1/messages`, {
       method: "POST",
-      headers: { "x-api-key": gateway.token },
+      headers: { "content-type": "application/json", "x-api-key": gateway.token },
       body: JSON.stringify({ model: "claude-up", max_tokens: 50, stream: true, messages: [{ role: "user", content: "go" }] }),
       signal: controller.signal,
     });
@@ -251,7 +251,7 @@ describe("operations", () => {
     standin.setScript([{ text: "one two three four five six seven eight", eventDelayMs: 120 }]);
     const response = await fetch(`${own.url}/v1/messages`, {
       method: "POST",
-      headers: { "x-api-key": own.token },
+      headers: { "content-type": "application/json", "x-api-key": own.token },
       body: JSON.stringify({ model: "claude-up", max_tokens: 50, stream: true, messages: [{ role: "user", content: "go" }] }),
     });
     const reader = response.body!.getReader();
@@ -282,7 +282,7 @@ describe("accounts", () => {
       const ask = (session: string) =>
         fetch(`${own.url}/v1/messages`, {
           method: "POST",
-          headers: { "x-api-key": own.token, "x-claude-code-session-id": session },
+          headers: { "content-type": "application/json", "x-api-key": own.token, "x-claude-code-session-id": session },
           body: JSON.stringify({ model: "claude-up", max_tokens: 20, messages: [{ role: "user", content: "hi" }] }),
         });
       standin.setScript([{ text: "a" }, { text: "b" }, { text: "c" }]);
@@ -314,7 +314,7 @@ test("a provider silent for seconds before answering still gets the client a str
   const sentAt = performance.timeOrigin + performance.now();
   const response = await fetch(`${gateway.url}/v1/messages`, {
     method: "POST",
-    headers: { "x-api-key": gateway.token },
+    headers: { "content-type": "application/json", "x-api-key": gateway.token },
     body: JSON.stringify({ model: "claude-up", max_tokens: 50, stream: true, messages: [{ role: "user", content: "go" }] }),
   });
   const headersAt = performance.timeOrigin + performance.now();
@@ -341,7 +341,7 @@ test("a key added with `omp auth add` while the gateway runs is served without a
     standin.setScript([{ text: "served" }]);
     const response = await fetch(`${own.url}/v1/messages`, {
       method: "POST",
-      headers: { "x-api-key": own.token },
+      headers: { "content-type": "application/json", "x-api-key": own.token },
       body: JSON.stringify({ model: "anthropic/claude-opus-5-5", max_tokens: 20, messages: [{ role: "user", content: "hi" }] }),
     });
     expect((await json(response)).content[0].text).toBe("served");

@@ -4,7 +4,7 @@ import { afterAll, describe, expect, setDefaultTimeout, test } from "bun:test";
 import { chmodSync, existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { modelRequests, toolResultsOf } from "../support/agent-harness.ts";
-import { edgeServer, writeUserMcp } from "../support/mcp/fixtures.ts";
+import { edgeServer, fromServer, writeUserMcp } from "../support/mcp/fixtures.ts";
 import { approveElsewhere, approveInBrowser, startOAuthServer } from "../support/mcp/oauth.ts";
 import { tempDir } from "../support/omp.ts";
 import type { Turn } from "../support/standin/index.ts";
@@ -67,7 +67,7 @@ describe("MCP in the interactive status line and /mcp auth", () => {
     tty.type("greet omp");
     tty.press("Enter");
     await tty.waitFor("greeted", 30_000);
-    expect(toolResultsOf("anthropic-messages", modelRequests(s.standin)[1]!.body).at(-1)!.text).toBe("Hello, omp!");
+    expect(toolResultsOf("anthropic-messages", modelRequests(s.standin)[1]!.body).at(-1)!.text).toBe(fromServer("secure", "Hello, omp!"));
   });
 
   test("the browser on another machine: /mcp auth paste <the URL it ended on> finishes the login", async () => {

@@ -4,7 +4,7 @@ import { afterAll, describe, expect, test } from "bun:test";
 import type { Subprocess } from "bun";
 import { RpcProcess } from "../support/agent-rpc.ts";
 import { agentTestFile, frames, modelRequests, runAgent, toolNamesOf, toolResultsOf, workspace } from "../support/agent-harness.ts";
-import { EVERYTHING, edgeServer, freePort, writeUserMcp } from "../support/mcp/fixtures.ts";
+import { EVERYTHING, edgeServer, freePort, fromServer, writeUserMcp } from "../support/mcp/fixtures.ts";
 
 const standin = await agentTestFile();
 const MODEL = "anthropic/claude-sonnet-4-5";
@@ -57,7 +57,7 @@ describe("MCP in every mode", () => {
       ["mcp__remote__echo", false],
     ]);
     expect(toolNamesOf("anthropic-messages", modelRequests(standin)[0]!.body)).toContain("mcp__remote__echo");
-    expect(results(2).map((r) => r.text)).toEqual(["Echo: first", "Echo: second"]);
+    expect(results(2).map((r) => r.text)).toEqual(["Echo: first", "Echo: second"].map((text) => fromServer("remote", text)));
   });
 
   test("rpc mode: a prompt whose model calls an MCP tool gets its result", async () => {
@@ -74,7 +74,7 @@ describe("MCP in every mode", () => {
       expect(end.toolName).toBe("mcp__edge__look");
       expect(end.isError).toBe(false);
       await rpc.waitFrame((f) => f.type === "agent_end", mark);
-      expect(results(1)[0]!.text).toBe("looked at rpc");
+      expect(results(1)[0]!.text).toBe(fromServer("edge", "looked at rpc"));
     } finally {
       expect(await rpc.close()).toBe(0);
     }

@@ -8,7 +8,7 @@ import { Database } from "bun:sqlite";
 import { statSync } from "node:fs";
 import { join } from "node:path";
 import { agentTestFile, modelRequests, runAgent, toolResultsOf, workspace } from "../support/agent-harness.ts";
-import { freePort, writeUserMcp } from "../support/mcp/fixtures.ts";
+import { freePort, fromServer, writeUserMcp } from "../support/mcp/fixtures.ts";
 import { approveElsewhere, loginWithBrowser, readUntil, startLogin, startOAuthServer } from "../support/mcp/oauth.ts";
 import { ROOT } from "../support/omp.ts";
 
@@ -81,7 +81,7 @@ describe("MCP OAuth", () => {
     expect(run.stderr).not.toContain("omp:");
     expect(run.code).toBe(0);
     const results = toolResultsOf("anthropic-messages", modelRequests(standin)[2]!.body).slice(1).map((r) => r.text);
-    expect(results).toEqual(["Hello, ann!", "Hello, bob!", "Hello, late!"]);
+    expect(results).toEqual(["Hello, ann!", "Hello, bob!", "Hello, late!"].map((text) => fromServer("secure", text)));
     const refreshed = await auth.stats();
     expect(refreshed.refreshes).toBe(1);
     expect(refreshed.refreshToken).not.toBe(loggedIn.refreshToken);
@@ -97,7 +97,7 @@ describe("MCP OAuth", () => {
     standin.requests.length = 0;
     const again = await runAgent(["-p", "--model", "anthropic/claude-sonnet-4-5", "go"], { home, cwd: repo, env });
     expect(again.stderr).not.toContain("omp:");
-    expect(toolResultsOf("anthropic-messages", modelRequests(standin)[2]!.body).at(-1)!.text).toBe("Hello, cy!");
+    expect(toolResultsOf("anthropic-messages", modelRequests(standin)[2]!.body).at(-1)!.text).toBe(fromServer("secure", "Hello, cy!"));
     expect((await auth.stats()).refreshes).toBe(2);
   });
 

@@ -4,7 +4,7 @@ import { describe, expect, test } from "bun:test";
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { agentTestFile, modelRequests, runAgent, toolNamesOf, toolResultsOf, userTextsOf, workspace } from "../support/agent-harness.ts";
-import { edgeServer, everythingServer, writeUserMcp } from "../support/mcp/fixtures.ts";
+import { edgeServer, everythingServer, fromServer, writeUserMcp } from "../support/mcp/fixtures.ts";
 
 const standin = await agentTestFile();
 const MODEL = "anthropic/claude-sonnet-4-5";
@@ -68,7 +68,7 @@ describe("MCP tools in print mode", () => {
     const result = await run(["--approval-mode", "write", "go"], home, repo);
     expect(result.code).toBe(0);
     const [look, touch] = results(1);
-    expect(look!.text).toBe("looked at a");
+    expect(look!.text).toBe(fromServer("edge", "looked at a"));
     expect(touch!.isError).toBe(true);
     expect(touch!.text).toContain("mcp__edge__touch was not run: it needs approval");
   });
@@ -83,7 +83,7 @@ describe("MCP tools in print mode", () => {
     ]);
     const result = await run(["go"], home, repo, { OMP_MCP_TIMEOUT_MS: "800" });
     expect(result.code).toBe(0);
-    expect(results(1)[0]!.text).toBe("slow done");
+    expect(results(1)[0]!.text).toBe(fromServer("edge", "slow done"));
     const timedOut = results(2)[1]!;
     expect(timedOut.isError).toBe(true);
     expect(timedOut.text).toContain("no answer within 0.8 s");
@@ -104,7 +104,7 @@ describe("MCP tools in print mode", () => {
     ]);
     const result = await run(["go"], home, repo, { OMP_TEST_TOKEN: "tok", OMP_TEST_INHERITED: "yes" });
     expect(result.code).toBe(0);
-    expect(results(1).map((r) => r.text)).toEqual(["FROM_ENTRY=tok-x", "DEFAULTED=fallback", "OMP_TEST_INHERITED=yes"]);
+    expect(results(1).map((r) => r.text)).toEqual(["FROM_ENTRY=tok-x", "DEFAULTED=fallback", "OMP_TEST_INHERITED=yes"].map((text) => fromServer("edge", text)));
   });
 
   test("a server prompt typed as /mcp__server__prompt becomes the user message", async () => {
@@ -136,7 +136,7 @@ describe("MCP tools in print mode", () => {
     expect(results(1)[0]!.text).toContain("Loaded 1 tool");
     expect(tools(1)).toContain("mcp__edge__look");
     expect(tools(1)).not.toContain("mcp__edge__touch");
-    expect(results(2)[1]!.text).toBe("looked at deferred");
+    expect(results(2)[1]!.text).toBe(fromServer("edge", "looked at deferred"));
   });
 
   test("with a cached tool list the first request goes out at once with the tools; a call waits for the slow server", async () => {
@@ -150,7 +150,7 @@ describe("MCP tools in print mode", () => {
     expect(result.code).toBe(0);
     expect(tools(0)).toContain("mcp__slow__look");
     expect(modelRequests(standin)[0]!.receivedAt - started).toBeLessThan(3000);
-    expect(results(1)[0]!.text).toBe("looked at late");
+    expect(results(1)[0]!.text).toBe(fromServer("slow", "looked at late"));
   });
 
   test("a PreToolUse hook with an mcp__ matcher applies to MCP tools as to built-in ones", async () => {
@@ -167,6 +167,6 @@ describe("MCP tools in print mode", () => {
     const [touch, look] = results(1);
     expect(touch!.isError).toBe(true);
     expect(touch!.text).toBe("no touching");
-    expect(look!.text).toBe("looked at y");
+    expect(look!.text).toBe(fromServer("edge", "looked at y"));
   });
 });

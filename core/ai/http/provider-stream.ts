@@ -92,8 +92,9 @@ export async function* runProviderStream(model: Model, options: StreamOptions, c
       try {
         const decoder = call.decoder(builder);
         const idleMs = options.idleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS;
+        const waits: Waits = { connect: options.connectTimeoutMs ?? idleMs, firstByte: options.firstByteTimeoutMs ?? idleMs, idle: idleMs };
         const framing = transport?.events ?? parseSse;
-        for await (const events of attemptOnce(provider, url, wire.headers, wire.body, framing, decoder, builder, controller.signal, idleMs, options.onRequest)) {
+        for await (const events of attemptOnce(provider, url, wire.headers, wire.body, framing, decoder, builder, controller.signal, waits, options.onRequest)) {
           for (const event of events) yield event;
         }
         const message = builder.message;
@@ -138,6 +139,15 @@ export async function* runProviderStream(model: Model, options: StreamOptions, c
   }
 }
 
+/** How long each phase of an attempt may stay silent: until the headers, until the first event, between events. */
+interface Waits {
+  connect: number;
+  firstByte: number;
+  idle: number;
+}
+
+const PHASE_WORDS: Record<keyof Waits, string> = { connect: "before the response", firstByte: "before the first event", idle: "between events" };
+
 /** One HTTP attempt; yields each SSE event's batch of assistant events and throws ProviderError on failure. */
 async function* attemptOnce(
   provider: string,
@@ -148,7 +158,7 @@ async function* attemptOnce(
   decoder: StreamDecoder,
   builder: AssistantBuilder,
   outerSignal: AbortSignal,
-  idleMs: number,
+  waits: Waits,
   onRequest?: () => void,
 ): AsyncGenerator<ReturnType<AssistantBuilder["take"]>> {
   // Aborted by the caller, or by the idle watch when the provider goes silent.
@@ -158,16 +168,22 @@ async function* attemptOnce(
   if (outerSignal.aborted) attempt.abort();
   else outerSignal.addEventListener("abort", onOuterAbort, { once: true });
   let stalled = false;
+  let phase: keyof Waits = "connect";
   let idle: ReturnType<typeof setTimeout> | undefined;
-  const watch = () => {
+  const watch = (next: keyof Waits = phase) => {
+    phase = next;
     clearTimeout(idle);
     idle = setTimeout(() => {
       stalled = true;
       attempt.abort();
-    }, idleMs);
+    }, waits[phase]);
   };
   const stalledError = () =>
-    new ProviderError(`${provider}: no data from ${url.origin} for ${formatSeconds(idleMs)}; the connection stalled, so the request is sent again`, { retryable: true, network: true });
+    new ProviderError(`${provider}: no data from ${url.origin} (${PHASE_WORDS[phase]}) for ${formatSeconds(waits[phase])}; the connection stalled`, {
+      retryable: true,
+      network: true,
+      kind: "timeout",
+    });
   watch();
   try {
     yield* streamAttempt();
@@ -190,7 +206,9 @@ async function* attemptOnce(
     const sent = fetch(url, { method: "POST", headers, body, signal });
     onRequest?.();
     response = await sent;
+    watch("firstByte");
   } catch (error) {
+    if (stalled && !outerSignal.aborted) throw stalledError();
     if (connectionRefused(error)) {
       // Nothing listens there: usually a local server that is not running or a wrong base URL.
       // A few quick retries cover a server that is just starting; minutes of backoff would not help.
@@ -223,7 +241,7 @@ async function* attemptOnce(
         throw new ProviderError(`${provider}: the response stream was cut off (${errorText(error)})`, { retryable: true, network: true, cause: error });
       }
       if (next.done) break;
-      watch();
+      watch("idle");
       let action: "continue" | "end";
       try {
         action = decoder.handle(next.value);

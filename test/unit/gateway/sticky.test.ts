@@ -1,6 +1,6 @@
 import { expect, test } from "bun:test";
 import { StickyCredentials, conversationHash } from "../../../core/gateway/sticky.ts";
-import { isLoopback, parseBind } from "../../../core/gateway/bind.ts";
+import { isLoopback, parseBind } from "../../../core/http/bind.ts";
 import { tokenMatches } from "../../../core/gateway/token.ts";
 
 const creds = ["a", "b", "c"].map((label) => ({ key: `sk-${label}`, source: "test", label }));
