@@ -46,6 +46,17 @@ const PRESENTERS: Record<string, Presenter> = {
   todo: () => ({ kind: "think", title: "Update the todo list" }),
   task: (input) => ({ kind: "think", title: `Subagent: ${oneLine(str(input.description) || str(input.subagent_type) || "task")}` }),
   skill: (input) => ({ kind: "read", title: `Skill ${str(input.name)}` }),
+  apply_patch: (input, cwd) => {
+    // The files the Codex envelope names, in order: "*** Update File: a.ts", "*** Add File: …", "*** Delete File: …".
+    const files = [...str(input.input).matchAll(/^\*\*\* (Update|Add|Delete) File: (.+)$/gm)].map((match) => match[2]!.trim());
+    return { kind: "edit", title: `Patch ${files.join(", ") || "files"}`, locations: files.map((file) => ({ path: abs(file, cwd) })) };
+  },
+  job: (input) => ({ kind: input.action === "kill" || input.action === "write" ? "execute" : "read", title: `Job ${input.id ?? ""} ${str(input.action)}`.replace("  ", " ") }),
+  web_fetch: (input) => ({ kind: "fetch", title: `Fetch ${oneLine(str(input.url))}` }),
+  web_search: (input) => ({ kind: "fetch", title: `Search the web: ${oneLine(str(input.query))}` }),
+  lsp: (input, cwd) => ({ kind: input.apply ? "edit" : "search", title: `lsp ${str(input.op)}${input.path ? ` ${str(input.path)}` : ""}${input.symbol ? ` ${str(input.symbol)}` : ""}`, locations: input.path ? at(input.path, cwd, typeof input.line === "number" ? input.line : undefined) : [] }),
+  ast_grep: (input, cwd) => ({ kind: "search", title: `ast-grep ${oneLine(str(input.pattern))}${input.path ? ` in ${str(input.path)}` : ""}`, locations: input.path ? at(input.path, cwd) : [] }),
+  ast_edit: (input, cwd) => ({ kind: input.apply ? "edit" : "search", title: `ast-edit ${oneLine(str(input.pattern))} → ${oneLine(str(input.rewrite))}`, locations: input.path ? at(input.path, cwd) : [] }),
 };
 
 /** The presentation of a call of `toolName` with `input`, for a session in `cwd`. */
