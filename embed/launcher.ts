@@ -8,7 +8,20 @@ import { launcherFileName } from "./names.ts";
 import { getEmbeddedNatives } from "./payload.ts";
 import { platformTag } from "./variant.ts";
 
-export type LauncherLookup = { path: string } | { error: string };
+/** `abi`: the Landlock ABI its `--probe` reported (0: none); a copy that cannot be run (a noexec mount) is skipped. */
+export type LauncherLookup = { path: string; abi: number } | { error: string };
+
+/** Runs the launcher's `--probe`: the kernel's Landlock ABI, or why it cannot run from where it is. */
+function probe(path: string): { abi: number } | { error: string } {
+  try {
+    const run = Bun.spawnSync([path, "--probe"], { stdout: "pipe", stderr: "pipe" });
+    if (run.exitCode !== 0) return { error: `${path} --probe failed: ${run.stderr.toString().trim() || `exit ${run.exitCode}`}` };
+    return { abi: Number(run.stdout.toString().trim()) || 0 };
+  } catch (error) {
+    // EACCES from a cache dir mounted noexec: the next cache root may allow it.
+    return { error: `${path} cannot be run (${describeError(error)})` };
+  }
+}
 
 /**
  * The sandbox launcher, put next to the addon in the same natives cache with the same checks: a
@@ -20,7 +33,9 @@ function findLauncher(): LauncherLookup {
   const embedded = getEmbeddedNatives();
   if (!embedded) {
     const path = join(import.meta.dir, "..", "native", "out", launcherFileName(platformTag()));
-    return existsSync(path) ? { path } : { error: `${path} is missing: run bun run build:native` };
+    if (!existsSync(path)) return { error: `${path} is missing: run bun run build:native` };
+    const probed = probe(path);
+    return "error" in probed ? probed : { path, abi: probed.abi };
   }
   const file = embedded.manifest.launcher;
   if (!file) return { error: `this omp build (${embedded.manifest.platform}) carries no sandbox launcher` };
@@ -36,14 +51,20 @@ function findLauncher(): LauncherLookup {
     try {
       const versionDir = prepareVersionDir(root, embedded.manifest.version);
       const target = join(versionDir, file.name);
-      if (cachedState(target, file, embedded.manifest) === "hit") return { path: target };
-      const extracted = extractToTemp(embedded, file, versionDir);
-      try {
-        renameSync(extracted.path, target);
-      } finally {
-        discardTemp(extracted);
+      if (cachedState(target, file, embedded.manifest) !== "hit") {
+        const extracted = extractToTemp(embedded, file, versionDir);
+        try {
+          renameSync(extracted.path, target);
+        } finally {
+          discardTemp(extracted);
+        }
       }
-      return { path: target };
+      const probed = probe(target);
+      if ("error" in probed) {
+        errors.push(probed.error);
+        continue;
+      }
+      return { path: target, abi: probed.abi };
     } catch (error) {
       if (error instanceof UnsafeArchiveError) return { error: `the embedded sandbox launcher failed its safety check: ${error.message}` };
       errors.push(`${root.path}: ${describeError(error)}`);

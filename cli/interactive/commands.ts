@@ -89,7 +89,9 @@ export const COMMANDS: SlashCommand[] = [
     async run(host, args) {
       if (args) return chooseModel(host, args);
       host.setActivity("Looking for models");
-      const models = await host.runtime.availableModels().finally(() => host.setActivity(undefined));
+      // Models whose provider has a key or login (or a running local server): the cloud accounts' copies of
+      // every Claude model would otherwise crowd the list for everyone without those accounts.
+      const models = await host.runtime.cycleCandidates().finally(() => host.setActivity(undefined));
       const current = modelId(host.agent.model);
       const choices = models.map((m) => ({
         label: modelId(m),

@@ -6,20 +6,13 @@ export type SandboxSupport =
   | { kind: "bubblewrap"; bwrap: string; why: string }
   | { kind: "none"; why: string };
 
-function probeLandlock(launcher: string): number | string {
-  const probe = Bun.spawnSync([launcher, "--probe"], { stdout: "pipe", stderr: "pipe" });
-  if (probe.exitCode !== 0) return `${launcher} --probe failed: ${probe.stderr.toString().trim() || `exit ${probe.exitCode}`}`;
-  return Number(probe.stdout.toString().trim()) || 0;
-}
-
 function findSupport(): SandboxSupport {
   if (process.platform !== "linux") return { kind: "none", why: `no sandbox for ${process.platform} yet` };
   const launcher = sandboxLauncher();
   let why: string;
   if ("path" in launcher) {
-    const abi = probeLandlock(launcher.path);
-    if (typeof abi === "number" && abi > 0) return { kind: "landlock", launcher: launcher.path, abi };
-    why = typeof abi === "string" ? abi : "this kernel has no Landlock (or it is disabled)";
+    if (launcher.abi > 0) return { kind: "landlock", launcher: launcher.path, abi: launcher.abi };
+    why = "this kernel has no Landlock (or it is disabled)";
   } else {
     why = launcher.error;
   }
