@@ -1,4 +1,5 @@
 import type { TextContent, ToolResultMessage } from "../../core/ai/messages.ts";
+import { resultView, terminalArgument, terminalNote } from "../../core/tools/presentation.ts";
 import { SPINNER, type View } from "./blocks.ts";
 import { diffLine } from "./highlight.ts";
 import type { Block } from "./transcript.ts";
@@ -94,7 +95,7 @@ export class ToolBlock implements Block {
           ? paint("✗", theme.fg("error", "bold"))
           : paint(SPINNER[this.view.tick % SPINNER.length]!, theme.fg("accent"));
     const title = paint(this.name, theme.fg(null, "bold"));
-    const summary = argumentSummary(this.name, this.args);
+    const summary = sanitize(terminalArgument(this.name, this.args).split("\n")[0]!);
     const note = this.headerNote();
     const room = width - 2 - visibleWidth(this.name) - 1 - visibleWidth(note) - 1;
     const header = `${mark} ${title} ${paint(truncateText(summary, Math.max(0, room)), theme.fg("muted"))}${note ? ` ${paint(note, theme.fg("dim"))}` : ""}`;
@@ -104,18 +105,9 @@ export class ToolBlock implements Block {
     return rows;
   }
 
-  /** Counts next to the header: +3 −1 for an edit, matches for a search. */
+  /** Counts next to the header: +3 −1 for an edit, matches for a search (the tool's row in core/tools/presentation.ts). */
   private headerNote(): string {
-    const d = this.details as Record<string, unknown> | undefined;
-    if (!d || !this.done) return "";
-    if ((this.name === "edit" || this.name === "apply_patch") && typeof d.added === "number") return `+${d.added} −${d.removed}`;
-    if (this.name === "grep" && typeof d.totalMatches === "number") return `${plural(d.totalMatches, "match", "matches")} in ${plural(Number(d.filesWithMatches), "file")}`;
-    if (this.name === "find" && typeof d.totalMatches === "number") return plural(d.totalMatches, "path");
-    if (this.name === "ls" && typeof d.files === "number") return `${plural(Number(d.directories), "dir")}, ${plural(d.files, "file")}`;
-    if ((this.name === "read" || this.name === "web_fetch") && typeof d.endLine === "number") return `lines ${d.startLine}–${d.endLine} of ${d.totalLines}`;
-    if (this.name === "web_search" && Array.isArray(d.results)) return `${plural(d.results.length, "result")} · ${String(d.provider)}`;
-    if ((this.name === "bash" || this.name === "shell") && typeof d.durationMs === "number") return `${(d.durationMs / 1000).toFixed(1)}s${d.exitCode ? ` · exit ${d.exitCode}` : ""}`;
-    return "";
+    return this.done ? terminalNote(this.name, this.details) : "";
   }
 
   private body(width: number): string[] {
@@ -123,26 +115,36 @@ export class ToolBlock implements Block {
     const expanded = this.view.expandTools;
     const tail = expanded ? TAIL.expanded : TAIL.collapsed;
     if (this.state === "preparing" || this.state === "waiting") return [];
-    const shell = this.name === "bash" || this.name === "shell";
-    if (this.state === "running") return shell ? tailRows(this.output, tail, width, theme.fg("muted"), theme) : [];
+    // How the result shows is the tool's own say (core/tools/presentation.ts), not a switch on its name here.
+    const view = resultView(this.name);
+    const output = view === "output";
+    if (this.state === "running") return output ? tailRows(this.output, tail, width, theme.fg("muted"), theme) : [];
     const d = this.details as Record<string, unknown> | undefined;
     // A failed command's reason is at its end; other tools say what went wrong first.
-    if (this.state === "error") return tailRows(this.result, expanded ? TAIL.expanded : shell ? tail : 3, width, theme.fg("error"), theme, shell ? "tail" : "head");
-    if ((this.name === "edit" || this.name === "apply_patch") && typeof d?.diff === "string") {
-      const lines = d.diff.split("\n").filter((line) => !line.startsWith("---") && !line.startsWith("+++") && line !== "");
-      const limit = expanded ? DIFF_ROWS.expanded : DIFF_ROWS.collapsed;
-      const rows = lines.slice(0, limit).map((line) => spansToString(fitSpans(diffLine(sanitize(line), theme), width)));
-      if (lines.length > limit) rows.push(paint(`… ${lines.length - limit} more lines (ctrl+o to expand)`, theme.fg("dim")));
-      return rows;
+    if (this.state === "error") return tailRows(this.result, expanded ? TAIL.expanded : output ? tail : 3, width, theme.fg("error"), theme, output ? "tail" : "head");
+    switch (view) {
+      case "diff":
+        if (typeof d?.diff === "string") return this.diffRows(d.diff, width);
+        break;
+      case "output":
+        return tailRows(this.result, tail, width, theme.fg("muted"), theme);
+      case "list":
+        return tailRows(this.result, expanded ? TAIL.expanded : 12, width, "", theme, "head");
+      case "first-line":
+        return [paint(truncateText(sanitize(this.result.split("\n")[0] ?? ""), width), theme.fg("muted"))];
+      case "on-expand":
+        return expanded ? tailRows(this.result, TAIL.expanded, width, theme.fg("muted"), theme, "head") : [];
     }
-    if (shell) return tailRows(this.result, tail, width, theme.fg("muted"), theme);
-    if (this.name === "todo") return tailRows(this.result, expanded ? TAIL.expanded : 12, width, "", theme, "head");
-    if (this.name === "write") return [paint(truncateText(sanitize(this.result.split("\n")[0] ?? ""), width), theme.fg("muted"))];
-    if (this.name === "grep" || this.name === "find" || this.name === "ls") {
-      return expanded ? tailRows(this.result, TAIL.expanded, width, theme.fg("muted"), theme, "head") : [];
-    }
-    if (this.name === "read") return expanded ? tailRows(this.result, TAIL.expanded, width, theme.fg("muted"), theme, "head") : [];
     return tailRows(this.result, expanded ? TAIL.expanded : 3, width, theme.fg("muted"), theme, "head");
+  }
+
+  private diffRows(diff: string, width: number): string[] {
+    const { theme } = this.view;
+    const lines = diff.split("\n").filter((line) => !line.startsWith("---") && !line.startsWith("+++") && line !== "");
+    const limit = this.view.expandTools ? DIFF_ROWS.expanded : DIFF_ROWS.collapsed;
+    const rows = lines.slice(0, limit).map((line) => spansToString(fitSpans(diffLine(sanitize(line), theme), width)));
+    if (lines.length > limit) rows.push(paint(`… ${lines.length - limit} more lines (ctrl+o to expand)`, theme.fg("dim")));
+    return rows;
   }
 }
 
@@ -163,41 +165,4 @@ function tailRows(text: string, count: number, width: number, style: string, the
 
 function plural(n: number, one: string, many = `${one}s`): string {
   return `${n} ${n === 1 ? one : many}`;
-}
-
-/** The argument that says what a call does: the command, the path, the pattern. */
-function argumentSummary(name: string, args: Record<string, unknown>): string {
-  const str = (key: string) => (typeof args[key] === "string" ? sanitize((args[key] as string).split("\n")[0]!) : undefined);
-  switch (name) {
-    case "bash":
-    case "shell":
-      return str("command") ?? "";
-    case "read": {
-      const path = str("path") ?? "";
-      const offset = typeof args.offset === "number" ? `:${args.offset}` : "";
-      return path + offset;
-    }
-    case "write":
-    case "ls":
-      return str("path") ?? "";
-    // The hashline edit and apply_patch name their files inside `input`.
-    case "edit":
-      return str("path") ?? sanitize(/^\[([^\]#]+)/m.exec(String(args.input ?? ""))?.[1] ?? "");
-    case "apply_patch":
-      return sanitize(/^\*\*\* (?:Update|Add|Delete) File: (.+)$/m.exec(String(args.input ?? ""))?.[1] ?? "");
-    case "grep":
-    case "find": {
-      const pattern = str("pattern") ?? "";
-      const path = str("path");
-      return path ? `${pattern}  in ${path}` : pattern;
-    }
-    case "todo":
-      return Array.isArray(args.todos) ? plural(args.todos.length, "item") : "";
-    case "web_fetch":
-      return (str("url") ?? "") + (typeof args.offset === "number" ? ` from line ${args.offset}` : "");
-    case "web_search":
-      return str("query") ?? "";
-  }
-  const json = JSON.stringify(args) ?? "";
-  return sanitize(json === "{}" ? "" : json);
 }

@@ -59,6 +59,87 @@ const PRESENTERS: Record<string, Presenter> = {
   ast_edit: (input, cwd) => ({ kind: input.apply ? "edit" : "search", title: `ast-edit ${oneLine(str(input.pattern))} → ${oneLine(str(input.rewrite))}`, locations: input.path ? at(input.path, cwd) : [] }),
 };
 
+/**
+ * How a terminal shows a finished call's result: `output` the tail of a command's output (streamed
+ * while it runs), `diff` the change, `list` the first rows, `first-line` one line, `on-expand` nothing
+ * until the user expands tools, `brief` the first few rows.
+ */
+export type ResultView = "output" | "diff" | "list" | "first-line" | "on-expand" | "brief";
+
+interface TerminalRow {
+  /** The call's main argument on one line, after the tool's name in a block's header. */
+  argument?: (input: Input) => string;
+  /** The result's details in a few words beside the header (counts, duration). */
+  note?: (details: Input) => string | undefined;
+  result?: ResultView;
+}
+
+const count = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
+const firstLine = (value: unknown) => (typeof value === "string" ? value.split("\n")[0]! : "");
+const changed = (d: Input) => (typeof d.added === "number" ? `+${d.added} −${d.removed}` : undefined);
+const command: TerminalRow = {
+  argument: (input) => firstLine(input.command),
+  note: (d) => (typeof d.durationMs === "number" ? `${(d.durationMs / 1000).toFixed(1)}s${d.exitCode ? ` · exit ${d.exitCode}` : ""}` : undefined),
+  result: "output",
+};
+const search: TerminalRow = {
+  argument: (input) => (input.path ? `${firstLine(input.pattern)}  in ${firstLine(input.path)}` : firstLine(input.pattern)),
+  result: "on-expand",
+};
+const paged: TerminalRow["note"] = (d) => (typeof d.endLine === "number" ? `lines ${d.startLine}–${d.endLine} of ${d.totalLines}` : undefined);
+
+/**
+ * The same tools as a terminal shows them (the interactive mode's blocks): the header's argument
+ * and note, and how the result is shown. A tool without a row shows its input as JSON and the
+ * first rows of its result.
+ */
+const TERMINAL: Record<string, TerminalRow> = {
+  bash: command,
+  // The user's own `!cmd` in the interactive mode.
+  shell: command,
+  read: { argument: (input) => firstLine(input.path) + (typeof input.offset === "number" ? `:${input.offset}` : ""), note: paged, result: "on-expand" },
+  write: { argument: (input) => firstLine(input.path), result: "first-line" },
+  // The hashline edit names its file inside `input`.
+  edit: { argument: (input) => firstLine(input.path) || (/^\[([^\]#]+)/m.exec(String(input.input ?? ""))?.[1] ?? ""), note: changed, result: "diff" },
+  apply_patch: { argument: (input) => /^\*\*\* (?:Update|Add|Delete) File: (.+)$/m.exec(String(input.input ?? ""))?.[1] ?? "", note: changed, result: "diff" },
+  grep: { ...search, note: (d) => (typeof d.totalMatches === "number" ? `${count(d.totalMatches, "match", "matches")} in ${count(Number(d.filesWithMatches), "file")}` : undefined) },
+  find: { ...search, note: (d) => (typeof d.totalMatches === "number" ? count(d.totalMatches, "path") : undefined) },
+  ls: { argument: (input) => firstLine(input.path), note: (d) => (typeof d.files === "number" ? `${count(Number(d.directories), "dir")}, ${count(d.files, "file")}` : undefined), result: "on-expand" },
+  todo: { argument: (input) => (Array.isArray(input.todos) ? count(input.todos.length, "item") : ""), result: "list" },
+  web_fetch: { argument: (input) => firstLine(input.url) + (typeof input.offset === "number" ? ` from line ${input.offset}` : ""), note: paged },
+  web_search: { argument: (input) => firstLine(input.query), note: (d) => (Array.isArray(d.results) ? `${count(d.results.length, "result")} · ${String(d.provider)}` : undefined) },
+};
+
+function terminalRow(toolName: string): TerminalRow {
+  return TERMINAL[toolName] ?? {};
+}
+
+/** The call's main argument for a terminal's block header: the command, the path, the pattern. */
+export function terminalArgument(toolName: string, input: unknown): string {
+  const record = input !== null && typeof input === "object" ? (input as Input) : {};
+  const argument = terminalRow(toolName).argument;
+  if (argument) {
+    try {
+      return argument(record);
+    } catch {
+      // The model's malformed arguments: shown as they came.
+    }
+  }
+  const json = JSON.stringify(record) ?? "";
+  return json === "{}" ? "" : json;
+}
+
+/** A finished call's details in a few words, for beside a terminal block's header; "" when there is nothing to say. */
+export function terminalNote(toolName: string, details: unknown): string {
+  if (details === null || typeof details !== "object") return "";
+  return terminalRow(toolName).note?.(details as Input) ?? "";
+}
+
+/** How a terminal shows the call's result. */
+export function resultView(toolName: string): ResultView {
+  return terminalRow(toolName).result ?? "brief";
+}
+
 /** The presentation of a call of `toolName` with `input`, for a session in `cwd`. */
 export function presentTool(toolName: string, input: unknown, cwd: string): ToolPresentation {
   const record = input !== null && typeof input === "object" ? (input as Input) : {};

@@ -27,3 +27,18 @@ describe("presentTool", () => {
     expect(presentTool("lsp", null, cwd).kind).toBe("search");
   });
 });
+
+describe("the same rows as a terminal shows them", () => {
+  test("header arguments and notes, and how each result shows, come from the tool's row", async () => {
+    const { resultView, terminalArgument, terminalNote } = await import("../../../core/tools/presentation.ts");
+    expect(terminalArgument("read", { path: "src/a.ts", offset: 40 })).toBe("src/a.ts:40");
+    expect(terminalArgument("grep", { pattern: "TODO", path: "src" })).toBe("TODO  in src");
+    expect(terminalArgument("edit", { input: "[src/b.ts#AB12]\nSWAP 3" })).toBe("src/b.ts");
+    expect(terminalArgument("mcp__docs__lookup", { q: "x" })).toBe('{"q":"x"}');
+    expect(terminalNote("edit", { added: 3, removed: 1 })).toBe("+3 −1");
+    expect(terminalNote("grep", { totalMatches: 1, filesWithMatches: 1 })).toBe("1 match in 1 file");
+    expect(terminalNote("bash", { durationMs: 1500, exitCode: 2 })).toBe("1.5s · exit 2");
+    expect(terminalNote("job", { anything: 1 })).toBe("");
+    expect([resultView("bash"), resultView("apply_patch"), resultView("todo"), resultView("write"), resultView("ls"), resultView("task")]).toEqual(["output", "diff", "list", "first-line", "on-expand", "brief"]);
+  });
+});
