@@ -30,6 +30,7 @@ import { ShellRunner } from "./shell.ts";
 import { existingSessionJobs, watchSessionJobs } from "../../core/shell/session-jobs.ts";
 import type { Job } from "../../core/shell/job.ts";
 import type { JobManager } from "../../core/shell/jobs.ts";
+import { type Chrome, renderChrome } from "./chrome.ts";
 import { renderStatusLine } from "./status-line.ts";
 import type { Terminal } from "./terminal.ts";
 import { paint } from "./text.ts";
@@ -40,7 +41,6 @@ import { welcomeBlock } from "./welcome.ts";
 
 /** A second Ctrl+C within this long quits. */
 const DOUBLE_PRESS_MS = 1000;
-const EMPTY_HINT = "Ask anything · / commands · @ files · ! shell";
 
 export interface AppOptions {
   runtime: Runtime;
@@ -551,48 +551,24 @@ export class InteractiveApp implements CommandHost {
     this.frames.request();
   }
 
-  /** Everything below the transcript: queued messages, the status line, the editor or an overlay, suggestions. */
-  private chrome(width: number, height: number): { rows: string[]; cursor?: { row: number; col: number } } {
-    const { theme } = this.view;
-    const rows: string[] = ["", ...this.queued.render(width, theme)];
-    rows.push(this.statusLine(width));
-    const overlayKind = this.overlays.kind;
-    const shellMode = this.editor.text.startsWith("!") && !overlayKind;
-    const border = paint("─".repeat(width), shellMode ? theme.fg("bashMode") : overlayKind === "approval" ? theme.fg("warning") : theme.fg("border"));
-    rows.push(border);
-    let cursor: { row: number; col: number } | undefined;
-    const overlay = this.overlays.render(width, height, rows.length, theme);
-    if (overlay) {
-      cursor = overlay.cursor;
-      rows.push(...overlay.rows);
-    } else {
-      const maxRows = Math.max(1, Math.min(12, Math.floor(height * 0.4)));
-      const drawn = this.editor.render(width, maxRows, EMPTY_HINT, shellMode ? "shell" : "prompt");
-      cursor = { row: rows.length + drawn.cursor.row, col: drawn.cursor.col };
-      rows.push(...drawn.rows);
-    }
-    rows.push(border);
-    if (!overlayKind) rows.push(...this.completer.render(width, Math.max(2, Math.min(8, Math.floor(height * 0.3))), theme));
-    return cursor ? { rows, cursor } : { rows };
-  }
-
-  private statusLine(width: number): string {
-    const { agent, shell, cwd } = this;
+  /** Everything below the transcript (chrome.ts), with this session's status line. */
+  private chrome(width: number, height: number): Chrome {
     const jobs = this.jobs;
     const status = sessionStatus({
-      agent,
+      agent: this.agent,
       tick: this.view.tick,
       hint: this.hint,
       retrying: this.retrying,
       busy: this.busy,
       activity: this.activity,
-      shell,
+      shell: this.shell,
       runStarted: this.runStarted,
-      cwd,
+      cwd: this.cwd,
       foregroundCommand: (jobs?.foreground().length ?? 0) > 0,
       runningJobs: jobs?.list().filter((job) => job.running).length ?? 0,
     });
-    return renderStatusLine({ ...status, mcp: mcpStatusText(this.runtime) }, width, this.view.theme);
+    const statusLine = renderStatusLine({ ...status, mcp: mcpStatusText(this.runtime) }, width, this.view.theme);
+    return renderChrome({ queued: this.queued, statusLine, overlays: this.overlays, editor: this.editor, completer: this.completer, theme: this.view.theme }, width, height);
   }
 
   // ---- leaving

@@ -1,3 +1,4 @@
+import { type CommandOutput, runCredentialCommand } from "../ai/cloud/command.ts";
 import { getProvider } from "../ai/providers-table.ts";
 import { oauthProvider } from "./oauth/providers.ts";
 import type { CredentialSource, ResolvedCredential } from "./source.ts";
@@ -96,27 +97,16 @@ function runKeyCommand(command: string): Promise<CommandResult> {
 }
 
 async function execute(command: string): Promise<CommandResult> {
-  let proc: Bun.Subprocess<"ignore", "pipe", "pipe">;
+  let output: CommandOutput;
   try {
-    proc = Bun.spawn(["sh", "-c", command], { stdin: "ignore", stdout: "pipe", stderr: "pipe" });
+    output = await runCredentialCommand(["sh", "-c", command], COMMAND_TIMEOUT_MS);
   } catch (error) {
     return { error: `the apiKey command could not start: ${error instanceof Error ? error.message : String(error)}` };
   }
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const timeout = new Promise<"timeout">((resolve) => {
-    timer = setTimeout(() => resolve("timeout"), COMMAND_TIMEOUT_MS);
-  });
-  // Raced rather than awaited: a background child of the shell can hold the pipes open long after.
-  const finished = Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited]);
-  const outcome = await Promise.race([finished, timeout]);
-  clearTimeout(timer);
-  if (outcome === "timeout") {
-    proc.kill("SIGKILL");
-    return { error: `the apiKey command did not finish within ${COMMAND_TIMEOUT_MS / 1000} s` };
-  }
-  const [stdout, stderr, code] = outcome;
+  if ("timedOut" in output) return { error: `the apiKey command did not finish within ${COMMAND_TIMEOUT_MS / 1000} s` };
+  const { stdout, stderr, code } = output;
   if (code !== 0) {
-    const detail = stderr.trim().split("\n").pop();
+    const detail = stderr.split("\n").pop();
     return { error: `the apiKey command exited with status ${code}${detail ? `: ${detail}` : ""}` };
   }
   const key = stdout.trim();

@@ -5,9 +5,10 @@ import type { ToolContext } from "./types.ts";
  * language server's diagnostics of the change (core/lsp/after-write.ts). Returns text to append to
  * the result; "" without a session's language servers. Loaded only when a session has them.
  */
-export async function afterFileWrite(context: ToolContext, path: string, content: string, shownPath: string): Promise<string> {
+export async function afterFileWrite(context: ToolContext, path: string, content: string | (() => string), shownPath: string): Promise<string> {
   const lsp = context.lsp;
   if (!lsp?.settings.enabled || (!lsp.settings.diagnosticsOnWrite && !lsp.settings.formatOnWrite)) return "";
   const [{ afterWrite }, manager] = await Promise.all([import("../lsp/after-write.ts"), lsp.get()]);
-  return (await afterWrite(manager, path, content, shownPath)).note;
+  // A caller that did not keep the text reads it back only when a server will look at it.
+  return (await afterWrite(manager, path, typeof content === "function" ? content() : content, shownPath)).note;
 }

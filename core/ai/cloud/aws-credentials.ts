@@ -123,7 +123,9 @@ function parseProcessOutput(text: string, name: string): ResolvedAwsCredentials 
 
 /** `credential_process`: the user's own command line, run as the AWS CLI runs it, with a time limit. */
 async function processCredentials(command: string, name: string): Promise<ResolvedAwsCredentials> {
-  const { stdout, stderr, code } = await runCredentialCommand(["sh", "-c", command], PROCESS_TIMEOUT_MS);
+  const output = await runCredentialCommand(["sh", "-c", command], PROCESS_TIMEOUT_MS);
+  if ("timedOut" in output) throw new Error(`profile ${name}: credential_process did not finish within ${PROCESS_TIMEOUT_MS / 1000} s`);
+  const { stdout, stderr, code } = output;
   if (code !== 0) throw new Error(`profile ${name}: credential_process exited with ${code}${stderr ? `: ${stderr}` : ""}`);
   return parseProcessOutput(stdout, name);
 }

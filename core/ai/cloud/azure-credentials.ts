@@ -31,6 +31,7 @@ async function azCliToken(): Promise<AccessToken> {
   } catch {
     throw new Error("no Azure credentials: set AZURE_OPENAI_API_KEY (or ANTHROPIC_FOUNDRY_API_KEY), a service principal (AZURE_CLIENT_ID, AZURE_TENANT_ID, AZURE_CLIENT_SECRET), or run `az login`");
   }
+  if ("timedOut" in output) throw new Error(`\`az account get-access-token\` did not finish within ${AZ_TIMEOUT_MS / 1000} s; run \`az login\``);
   if (output.code !== 0) throw new Error(`\`az account get-access-token\` failed (${output.stderr || `exit ${output.code}`}); run \`az login\``);
   const body = JSON.parse(output.stdout) as { accessToken?: unknown; expires_on?: unknown; expiresOn?: unknown };
   if (typeof body.accessToken !== "string") throw new Error("`az account get-access-token` printed no accessToken");

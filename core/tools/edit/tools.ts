@@ -2,7 +2,7 @@ import { z } from "zod";
 import { errorResult } from "../format.ts";
 import type { ToolContext, ToolDefinition, ToolResult } from "../types.ts";
 import { PatchSyntaxError, parseApplyPatch, parseHunks } from "./apply-patch.ts";
-import { readFileSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { displayPath } from "../paths.ts";
 import { afterFileWrite } from "../post-write.ts";
 import { type EditDetails, type EngineContext, type FileChange, applyChanges } from "./engine.ts";
@@ -21,13 +21,9 @@ export async function applyAndCheck(changes: FileChange[], context: ToolContext,
   const written = details.files ? details.files.filter((file) => file.op !== "delete").map((file) => file.path) : [details.path];
   let notes = "";
   for (const path of written) {
-    let content: string;
-    try {
-      content = readFileSync(path, "utf8");
-    } catch {
-      continue;
-    }
-    notes += await afterFileWrite(context, path, content, displayPath(context.cwd, path));
+    if (!existsSync(path)) continue;
+    // The write is done whatever happens here: a file gone since is checked as empty.
+    notes += await afterFileWrite(context, path, () => (existsSync(path) ? readFileSync(path, "utf8") : ""), displayPath(context.cwd, path));
   }
   if (notes === "") return result;
   const [first, ...rest] = result.content;
