@@ -13,6 +13,8 @@ export interface CachedPage {
 
 /** Rows past this are dropped, oldest first: the cache serves paging and quick re-reads, not an archive. */
 const MAX_ROWS = 500;
+/** And so are the oldest pages once the texts add up to more than this (500 pages of 10 MB would be 5 GB). */
+export const MAX_CACHE_BYTES = 64 * 1024 * 1024;
 
 let opened: { path: string; db: Database } | undefined;
 
@@ -56,6 +58,9 @@ export function storePage(page: CachedPage, ttlSeconds: number, env: NodeJS.Proc
       page.fetchedAt,
     );
     db.query("DELETE FROM pages WHERE fetched_at < ? OR url NOT IN (SELECT url FROM pages ORDER BY fetched_at DESC LIMIT ?)").run(Date.now() - ttlSeconds * 1000, MAX_ROWS);
+    db.query(
+      "DELETE FROM pages WHERE url IN (SELECT url FROM (SELECT url, SUM(length(CAST(text AS BLOB))) OVER (ORDER BY fetched_at DESC, url) AS total FROM pages) WHERE total > ?)",
+    ).run(MAX_CACHE_BYTES);
   } catch {
     // A read-only or full disk only costs the cache.
   }
