@@ -35,7 +35,19 @@ export class PathScope {
 }
 
 /** Which input names the path each built-in tool works on; without one, the working directory. */
-const PATH_KEYS: Record<string, string> = { read: "path", write: "path", edit: "path", ls: "path", grep: "path", find: "path", bash: "cwd" };
+const PATH_KEYS: Record<string, string> = {
+  read: "path",
+  write: "path",
+  edit: "path",
+  ls: "path",
+  grep: "path",
+  find: "path",
+  bash: "cwd",
+  // A rewrite or a rename outside the project must ask like an edit there, auto-accept mode or not.
+  ast_grep: "path",
+  ast_edit: "path",
+  lsp: "path",
+};
 
 /** The files an apply_patch or hashline edit names inside its one `input` string. */
 function patchPaths(toolName: string, input: unknown): string[] | undefined {

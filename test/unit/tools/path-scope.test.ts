@@ -42,6 +42,8 @@ describe("PathScope", () => {
     expect(scope.outside("bash", { command: "ls", cwd: outside })).toEqual([outside]);
     expect(scope.outside("bash", { command: "ls" })).toEqual([]);
     expect(scope.outside("todo", { path: outside })).toEqual([]);
+    expect(scope.outside("ast_edit", { pattern: "a($X)", rewrite: "b($X)", path: outside, apply: true })).toEqual([outside]);
+    expect(scope.outside("lsp", { op: "rename", path: join(outside, "secret.txt"), apply: true })).toEqual([join(outside, "secret.txt")]);
     expect(new PathScope(repo, [outside]).outside("read", { path: join(outside, "secret.txt") })).toEqual([]);
   });
 });
