@@ -19,6 +19,7 @@ export const AGENT_OPTIONS: readonly OptionSpec[] = [
   { flags: "--max-turns <n>", description: "stop after n model requests", parse: nonNegativeInt },
   { flags: "-c, --continue", description: "continue the most recent session in this directory" },
   { flags: "-r, --resume [session]", description: "resume a session by id prefix or path; alone, list recent sessions" },
+  { flags: "--fork <session>", description: "continue a copy of a session (id prefix or path) as a new session; the original stays as it was" },
   { flags: "--no-session", description: "keep nothing on disk" },
   { flags: "--session-dir <dir>", description: "keep session files in this directory" },
   { flags: "--config <file>", description: "extra config file over the others; repeatable", repeatable: true },

@@ -11,7 +11,7 @@ import { parseSandboxMode } from "../core/sandbox/startup.ts";
 import { OmpError } from "../core/errors/omp-error.ts";
 import { displayPath } from "../core/paths.ts";
 import { untrustedNotice } from "../core/trust/folder-trust.ts";
-import { formatAge, listSessions, mostRecentSession, resolveSession } from "../core/session/listing.ts";
+import { listSessions, mostRecentSession, resolveSession, sessionLine } from "../core/session/listing.ts";
 import { sessionDirFor } from "../core/session/paths.ts";
 import { parseApprovalMode } from "../core/tools/approval.ts";
 import type { Extensions } from "../core/extensions/extensions.ts";
@@ -34,6 +34,7 @@ export interface AgentFlags {
   maxTurns?: number;
   continue?: boolean;
   resume?: string | boolean;
+  fork?: string;
   session?: boolean;
   sessionDir?: string;
   config?: string[];
@@ -183,10 +184,12 @@ async function runAgentWith(messages: string[], flags: AgentFlags, cleanup: (() 
     if (!resumePath) throw new OmpError(`no session to continue in ${cwd}; start one without -c`, { exitCode: 2 });
   } else if (typeof flags.resume === "string") {
     resumePath = resolveSession(flags.resume, cwd, sessionOptions);
+  } else if (flags.fork !== undefined) {
+    resumePath = await (await import("../core/session/fork.ts")).forkFromCli(flags.fork, { cwd, ...sessionOptions, noSession: flags.session === false });
   } else if (flags.resume === true) {
     const recent = listSessions(sessionDirFor(cwd, sessionOptions), { limit: 20, damaged });
     if (recent.length === 0 && damaged.length === 0) throw new OmpError(`no sessions in ${cwd} yet`, { exitCode: 2 });
-    const lines = recent.map((s) => `${s.id.slice(0, 8)}  ${formatAge(s.modified).padEnd(8)}  ${String(s.messageCount).padStart(4)} msgs  ${s.title}`);
+    const lines = recent.map((s) => sessionLine(s));
     lines.push(...damaged.map((path) => `damaged   ${displayPath(path)} (its first line is not a session header)`));
     await writeStdout(`Recent sessions (resume one with omp -r <id>):\n${lines.join("\n")}\n`);
     return 0;

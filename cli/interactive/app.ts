@@ -10,7 +10,7 @@ import { displayPath } from "../../core/paths.ts";
 import type { ApprovalDecision, ApprovalRequest } from "../../core/tools/approval.ts";
 import { signalStatus } from "../modes/print.ts";
 import { type NoticeKind, type View, notice } from "./blocks.ts";
-import { COMMANDS, type CommandHost, findCommand, suggestCommand } from "./commands.ts";
+import { COMMANDS, type CommandHost, escapeTwice, findCommand, suggestCommand } from "./commands.ts";
 import { mcpStatusText, watchMcpStatus } from "./mcp-commands.ts";
 import { extensionCommandInfos } from "./extension-commands.ts";
 import { findInvocable } from "../../core/extensions/expand.ts";
@@ -67,15 +67,15 @@ export class InteractiveApp implements CommandHost {
   readonly keymap: Keymap;
   readonly runtime: Runtime;
   readonly cwd: string;
-  private readonly control: SessionControl;
+  readonly control: SessionControl;
 
   private readonly screen: Screen;
   private readonly transcript = new Transcript();
-  private readonly editor: PromptEditor;
+  readonly editor: PromptEditor;
   private readonly completer: Completer;
   private readonly shell: ShellRunner;
-  private readonly overlays: Overlays;
-  private readonly blocks: ConversationBlocks;
+  readonly overlays: Overlays;
+  readonly blocks: ConversationBlocks;
   private unsubscribe: () => void = () => {};
   private readonly queued = new MessageQueue();
   private interrupted = false;
@@ -121,6 +121,7 @@ export class InteractiveApp implements CommandHost {
     this.completer = new Completer(() => [...COMMANDS, ...extensionCommandInfos(this.runtime.extensions, COMMANDS)], this.cwd, () => this.requestRender());
     this.shell = new ShellRunner(this.view, this.cwd, () => this.agent, () => this.requestRender());
     this.control = options.host.sessionControl;
+    this.control.onSwitch((agent) => this.attach(agent));
     watchMcpStatus(this.runtime, () => this.requestRender());
     watchSessionJobs(() => this.requestRender());
   }
@@ -404,6 +405,7 @@ export class InteractiveApp implements CommandHost {
       case "app.interrupt":
         if (this.agent.isRunning) this.interrupt();
         else if (this.shell.running) this.shell.stop();
+        else if (this.editor.isEmpty) escapeTwice(this);
         return;
       case "app.exit":
         if (this.editor.isEmpty) return this.exit();

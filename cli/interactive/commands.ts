@@ -25,10 +25,23 @@ import type { Theme } from "./theme.ts";
 import type { Block } from "./transcript.ts";
 import type { View } from "./blocks.ts";
 import { pluginCommand } from "./plugin-command.ts";
+import type { SessionControl } from "../../core/agent/session-control.ts";
+import type { ConversationBlocks } from "./conversation-blocks.ts";
+import type { Overlays } from "./overlays.ts";
+import type { PromptEditor } from "./prompt-editor.ts";
+import { TREE_COMMANDS, resumeMatching } from "./tree-commands.ts";
+
+export { escapeTwice } from "./tree-commands.ts";
 
 /** What slash commands may do to the interactive session. */
 export interface CommandHost {
   readonly view: View;
+  /** Session moves (tree, fork, handoff, name), shared with rpc. */
+  readonly control: SessionControl;
+  readonly overlays: Overlays;
+  readonly blocks: ConversationBlocks;
+  readonly editor: PromptEditor;
+  requestRender(): void;
   readonly keymap: Keymap;
   readonly runtime: Runtime;
   readonly agent: Agent;
@@ -136,9 +149,11 @@ export const COMMANDS: SlashCommand[] = [
   },
   {
     name: "resume",
-    description: "resume a recent session",
+    description: "resume a recent session; with text, find one by what was said in it",
+    args: "[text]",
     idleOnly: true,
-    async run(host) {
+    async run(host, args) {
+      if (args) return resumeMatching(host, args);
       const { settings, sessionDir, env } = host.runtime.options;
       const dir = sessionDirFor(host.cwd, { sessionDir: sessionDir ?? settings.sessionDir, env: env as NodeJS.ProcessEnv });
       const current = host.agent.writer?.path;
@@ -244,6 +259,7 @@ export const COMMANDS: SlashCommand[] = [
       );
     },
   },
+  ...TREE_COMMANDS,
   extensionsCommand,
   pluginCommand,
   MCP_COMMAND,

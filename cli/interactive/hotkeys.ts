@@ -6,6 +6,7 @@ export const FIXED_KEYS: [string, string][] = [
   ["enter", "send; while the agent works, steer it (delivered after its current step)"],
   ["shift+enter, ctrl+j, \\ enter", "new line"],
   ["ctrl+c", "interrupt; clear the prompt; twice on an empty prompt to quit"],
+  ["esc esc", "on an empty prompt: the session tree (/tree)"],
   ["up / down", "move between lines; at the edges, browse prompt history"],
   ["tab", "complete a /command or @path"],
   ["ctrl+a / ctrl+e", "start / end of line"],

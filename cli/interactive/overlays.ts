@@ -1,7 +1,6 @@
 import type { ApprovalDecision, ApprovalRequest } from "../../core/tools/approval.ts";
 import { ApprovalPrompt } from "./approval-prompt.ts";
 import { HistorySearch } from "./history-search.ts";
-import type { JobWatch } from "./job-watch.ts";
 import type { Key } from "./keys.ts";
 import type { PromptEditor } from "./prompt-editor.ts";
 import { type Choice, SelectList } from "./select-list.ts";
@@ -11,7 +10,14 @@ type Overlay =
   | { kind: "picker"; list: SelectList<unknown>; resolve: (value: unknown) => void }
   | { kind: "approval"; prompt: ApprovalPrompt }
   | { kind: "search"; search: HistorySearch; draft: string }
-  | { kind: "watch"; watch: JobWatch };
+  | { kind: "watch"; watch: Panel };
+
+/** Something shown in the editor's place that takes the keys until it says "close": a job's output, the session tree. */
+export interface Panel {
+  handleKey(key: Key): "close" | undefined;
+  render(width: number, height: number, theme: Theme): string[];
+  dispose(): void;
+}
 
 interface PendingApproval {
   request: ApprovalRequest;
@@ -58,9 +64,14 @@ export class Overlays {
   }
 
   /** A job's output, live, until Esc (job-watch.ts). */
-  watchJob(watch: JobWatch): void {
+  watchJob(watch: Panel): void {
+    this.showPanel(watch);
+  }
+
+  /** A panel until it closes itself (tree-panel.ts, job-watch.ts). */
+  showPanel(panel: Panel): void {
     this.close();
-    this.overlay = { kind: "watch", watch };
+    this.overlay = { kind: "watch", watch: panel };
     this.changed();
   }
 

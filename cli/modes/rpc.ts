@@ -13,6 +13,7 @@ import { stdout, writeLine } from "./output.ts";
 import { writeFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { toHtml } from "../interactive/export.ts";
+import { treeCommand } from "./rpc-tree.ts";
 
 type Out = (frame: unknown) => void;
 
@@ -369,6 +370,15 @@ class RpcSession {
         const { agent: next, text } = await this.host.branch(command.entryId);
         return this.respond("branch", id, { text, cancelled: false, messageCount: next.messages.length, sessionFile: next.writer?.path });
       }
+      case "get_tree":
+      case "navigate":
+      case "get_branch_messages":
+      case "set_label":
+      case "fork":
+        return this.respond(command.type, id, await treeCommand(this.host, command));
+      case "handoff":
+        // A model call: answered when it ends, while abort and the rest keep working.
+        return this.later("handoff", id, () => treeCommand(this.host, command));
       case "get_jobs": {
         const { jobsFor } = await import("../../core/shell/jobs.ts");
         return this.respond("get_jobs", id, { jobs: jobsFor(agent).list().map((job) => job.info()) });

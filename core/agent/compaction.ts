@@ -80,18 +80,21 @@ const SUMMARY_PROMPT = `Summarise the conversation above so that the work can co
 - the current state and the next steps.
 Be specific and brief. Write only the summary.`;
 
-/** Asks the model for a summary of `messages`; throws with the provider's message if that fails. */
+/**
+ * Asks the model for a summary of `messages`; throws with the provider's message if that fails.
+ * `task` replaces the compaction's instructions (a handoff asks for its own shape).
+ */
 export async function summarize(
   model: Model,
   messages: Message[],
-  options: { apiKey?: string; signal?: AbortSignal; instructions?: string; previousSummary?: string },
+  options: { apiKey?: string; signal?: AbortSignal; instructions?: string; previousSummary?: string; task?: string },
 ): Promise<{ summary: string; usage: Usage }> {
   const prompt = [
     "<conversation>",
     transcript(messages),
     "</conversation>",
     "",
-    SUMMARY_PROMPT,
+    options.task ?? SUMMARY_PROMPT,
     options.instructions ? `\nAlso: ${options.instructions}` : "",
   ].join("\n");
   const reply = await complete(

@@ -3,6 +3,7 @@ import type { Message } from "../ai/messages.ts";
 import { textOf } from "../ai/transcript.ts";
 import { THINKING_LEVELS, type ThinkingLevel } from "../ai/model.ts";
 import { SESSION_NAME_ENTRY } from "../session/listing.ts";
+import type { LoadedSession } from "../session/loader.ts";
 import type { Agent } from "./agent.ts";
 import type { ModelSelection, Runtime } from "./runtime.ts";
 
@@ -84,19 +85,88 @@ export class SessionControl {
    * it in its editor to change and resend.
    */
   async branch(entryId: string): Promise<{ agent: Agent; text: string }> {
-    if (this.agent.isRunning) throw new Error("abort the running turn first");
-    const path = this.agent.writer?.path;
-    if (!path) throw new Error("this session is not saved (--no-session), so it has no entries to branch from");
-    this.agent.writer?.sync();
-    const { loadSession } = await import("../session/loader.ts");
-    const loaded = loadSession(path);
+    const loaded = await this.currentFile("branch from");
     const entry = loaded.entries.find((e) => e.id === entryId);
     if (entry?.type !== "message" || entry.message.role !== "user") throw new Error(`Invalid entry ID for branching: ${entryId} is not a user message of this session`);
-    const next = await this.runtime.createAgent(this.selection, path, loaded.parents.get(entryId) ?? null);
+    const agent = await this.moveLeaf(loaded.path, loaded.parents.get(entryId) ?? null);
+    return { agent, text: textOf(entry.message.content) };
+  }
+
+  /**
+   * Moves the session to any entry of its tree, on this branch or another (/tree, rpc navigate),
+   * as the original's tree navigation does: to a user message means to just before it, with its
+   * text back for the editor (as {@link branch}); to any other entry means to just after it. The
+   * next message continues from there; nothing is rewritten.
+   */
+  async navigate(entryId: string): Promise<{ agent: Agent; leafId: string | null; text?: string }> {
+    const loaded = await this.currentFile("navigate");
+    const entry = loaded.entries.find((e) => e.id === entryId);
+    if (!entry) throw new Error(`no entry ${entryId} in this session; get_tree lists them`);
+    if (entry.type === "message" && entry.message.role === "user") {
+      const leafId = loaded.parents.get(entryId) ?? null;
+      return { agent: await this.moveLeaf(loaded.path, leafId), leafId, text: textOf(entry.message.content) };
+    }
+    return { agent: await this.moveLeaf(loaded.path, entryId), leafId: entryId };
+  }
+
+  /** The session file as it is now (written through first), for the tree and the moves in it. */
+  async currentFile(doing = "read the tree of"): Promise<LoadedSession> {
+    if (this.agent.isRunning) throw new Error("abort the running turn first");
+    const writer = this.agent.writer;
+    if (!writer) throw new Error(`this session is not saved (--no-session), so there is no tree to ${doing}`);
+    if (!existsSync(writer.path)) throw new Error(`this session has no entries yet to ${doing}`);
+    writer.sync();
+    const { loadSession } = await import("../session/loader.ts");
+    return loadSession(writer.path);
+  }
+
+  /** A label on an entry of the session (shown by /tree and get_tree); empty clears it. */
+  async label(targetId: string, label: string): Promise<void> {
+    const loaded = await this.currentFile("label");
+    if (!loaded.parents.has(targetId)) throw new Error(`no entry ${targetId} in this session`);
+    const trimmed = label.trim();
+    this.agent.writer!.append({ type: "label", targetId, ...(trimmed ? { label: trimmed } : {}) });
+  }
+
+  /**
+   * Copies the path to the current leaf into a new session file (its header's parentSession names
+   * this one) and continues there; this file stays as it was, to be resumed on its own.
+   */
+  async fork(): Promise<{ agent: Agent; path: string }> {
+    const loaded = await this.currentFile("fork");
+    const { forkSession } = await import("../session/fork.ts");
+    const path = forkSession(loaded, { ...this.sessionDirOptions(), leafId: this.agent.writer!.leafId });
+    const { agent } = await this.switchSession(path);
+    return { agent, path };
+  }
+
+  /**
+   * `/handoff [goal]`: the model writes a brief of this session (handoff.ts), and a new session
+   * linked to this one starts with it as its first message.
+   */
+  async handoff(goal?: string, signal?: AbortSignal): Promise<{ agent: Agent; brief: string; path: string }> {
+    const loaded = await this.currentFile("hand off");
+    const { handoffMessage, writeHandoff } = await import("./handoff.ts");
+    const brief = await writeHandoff(this.agent, goal, signal);
+    const { seedSession } = await import("../session/fork.ts");
+    const title = goal?.trim() ? `Handoff: ${goal.trim()}` : `Handoff from ${loaded.header.id.slice(0, 8)}`;
+    const path = seedSession(loaded.path, [{ type: "message", message: handoffMessage(this.agent.redact(brief), loaded.header.id) }], { ...this.sessionDirOptions(), title });
+    const { agent } = await this.switchSession(path);
+    return { agent, brief, path };
+  }
+
+  private sessionDirOptions() {
+    const { cwd, env, sessionDir, settings } = this.runtime.options;
+    return { cwd, sessionDir: sessionDir ?? settings.sessionDir, env: env as NodeJS.ProcessEnv };
+  }
+
+  /** The same file from another leaf: a new agent with that branch's context, whose next entry hangs below `leafId`. */
+  private async moveLeaf(path: string, leafId: string | null): Promise<Agent> {
+    const next = await this.runtime.createAgent(this.selection, path, leafId);
     this.agent.writer?.close();
     this.agent = next;
     for (const listener of this.listeners) listener(next);
-    return { agent: next, text: textOf(entry.message.content) };
+    return next;
   }
 
   /** The whole conversation of the current branch, compacted turns included (for exports). */

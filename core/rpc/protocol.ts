@@ -36,6 +36,12 @@ export const RpcCommand = z.discriminatedUnion("type", [
   z.object({ ...id, type: z.literal("export_html"), outputPath: z.string().optional() }),
   z.object({ ...id, type: z.literal("branch"), entryId: z.string().min(1) }),
   z.object({ ...id, type: z.literal("get_available_commands") }),
+  z.object({ ...id, type: z.literal("get_tree") }),
+  z.object({ ...id, type: z.literal("navigate"), entryId: z.string().min(1) }),
+  z.object({ ...id, type: z.literal("get_branch_messages") }),
+  z.object({ ...id, type: z.literal("set_label"), entryId: z.string().min(1), label: z.string().optional() }),
+  z.object({ ...id, type: z.literal("fork") }),
+  z.object({ ...id, type: z.literal("handoff"), customInstructions: z.string().optional() }),
   z.object({ ...id, type: z.literal("get_jobs") }),
   z.object({ ...id, type: z.literal("kill_job"), jobId: z.number().int() }),
 ]);

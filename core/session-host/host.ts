@@ -5,7 +5,7 @@ import { SessionControl } from "../agent/session-control.ts";
 import type { ImageContent, TextContent } from "../ai/messages.ts";
 import type { ApprovalDecision, ApprovalRequest, Approver } from "../tools/approval.ts";
 import { presentTool } from "../tools/presentation.ts";
-import type { HostOp, HostOwnEvent, SessionMode } from "./protocol.ts";
+import type { HostOp, HostOwnEvent, SessionChange, SessionMode } from "./protocol.ts";
 
 /** Everything a host reports: the agent's events, unchanged, and its own (protocol.ts). */
 export type HostEvent = AgentEvent | HostOwnEvent;
@@ -77,7 +77,7 @@ export class SessionHost {
   private unsubscribe: () => void;
   private currentMode: SessionMode = "default";
   /** Why the next agent the control switches to is the session's; a front end's own switch (interactive /new) is "new" or "resume". */
-  private switching: "new" | "resume" | "branch" | undefined;
+  private switching: SessionChange | undefined;
 
   constructor(
     readonly runtime: Runtime,
@@ -143,7 +143,7 @@ export class SessionHost {
   }
 
   /** A new agent is the session's (switch, branch): events follow it, and the mode applies to it. */
-  private adopt(agent: Agent, reason: "new" | "resume" | "branch"): void {
+  private adopt(agent: Agent, reason: SessionChange): void {
     this.unsubscribe();
     this.unsubscribe = this.follow(agent);
     this.emit({ type: "session_changed", reason, sessionId: agent.writer?.header.id ?? "none", ...(agent.writer ? { path: agent.writer.path } : {}) });
@@ -198,6 +198,18 @@ export class SessionHost {
       case "branch":
         await this.branch(op.entryId);
         return undefined;
+      case "navigate":
+        await this.navigate(op.entryId);
+        return undefined;
+      case "set_label":
+        await this.control.label(op.entryId, op.label);
+        return undefined;
+      case "fork":
+        await this.as("fork", () => this.control.fork());
+        return undefined;
+      case "handoff":
+        await this.handoff(op.goal);
+        return undefined;
       case "switch_session":
         await this.switchSession(op.path);
         return undefined;
@@ -210,20 +222,30 @@ export class SessionHost {
   }
 
   /** The branch op, with the user message's text (a front end puts it back in its editor). */
-  async branch(entryId: string): Promise<{ agent: Agent; text: string }> {
-    this.switching = "branch";
-    try {
-      return await this.control.branch(entryId);
-    } finally {
-      this.switching = undefined;
-    }
+  branch(entryId: string): Promise<{ agent: Agent; text: string }> {
+    return this.as("branch", () => this.control.branch(entryId));
+  }
+
+  /** The navigate op, with where the leaf went and, for a user message, its text. */
+  navigate(entryId: string): Promise<{ agent: Agent; leafId: string | null; text?: string }> {
+    return this.as("branch", () => this.control.navigate(entryId));
+  }
+
+  /** The handoff op, with the brief and the new session's file. */
+  handoff(goal?: string): Promise<{ agent: Agent; brief: string; path: string }> {
+    return this.as("handoff", () => this.control.handoff(goal));
   }
 
   /** The switch_session op, with the warning when a resumed session's model is not available now. */
-  async switchSession(path?: string): Promise<{ agent: Agent; warning?: string }> {
-    this.switching = path ? "resume" : "new";
+  switchSession(path?: string): Promise<{ agent: Agent; warning?: string }> {
+    return this.as(path ? "resume" : "new", () => this.control.switchSession(path));
+  }
+
+  /** Runs a switch of the control, which the session_changed event then reports as `reason`. */
+  private async as<T>(reason: SessionChange, work: () => Promise<T>): Promise<T> {
+    this.switching = reason;
     try {
-      return await this.control.switchSession(path);
+      return await work();
     } finally {
       this.switching = undefined;
     }

@@ -19,6 +19,9 @@ const Content = z.array(
   ]),
 );
 
+export const SESSION_CHANGES = ["new", "resume", "branch", "fork", "handoff"] as const;
+export type SessionChange = (typeof SESSION_CHANGES)[number];
+
 export const HostOp = z.discriminatedUnion("type", [
   /** A new user message; a `/command` or `/skill:name` first is expanded as in every mode. */
   z.object({ type: z.literal("prompt"), content: Content }),
@@ -32,6 +35,14 @@ export const HostOp = z.discriminatedUnion("type", [
   z.object({ type: z.literal("compact"), instructions: z.string().optional() }),
   /** Back to before a user message of this session (its entry id). */
   z.object({ type: z.literal("branch"), entryId: z.string().min(1) }),
+  /** To any entry of this session's tree: before a user message (its text comes back), after any other. */
+  z.object({ type: z.literal("navigate"), entryId: z.string().min(1) }),
+  /** A label on an entry of the tree; empty clears it. */
+  z.object({ type: z.literal("set_label"), entryId: z.string().min(1), label: z.string() }),
+  /** The path to the current leaf, copied into a new session that continues from here. */
+  z.object({ type: z.literal("fork") }),
+  /** A model-written brief of this session seeds a new, linked session; `goal` says what it should focus on. */
+  z.object({ type: z.literal("handoff"), goal: z.string().optional() }),
   /** A new session, or the session file at `path`. */
   z.object({ type: z.literal("switch_session"), path: z.string().optional() }),
   /** The answer to an approval_request event. */
@@ -69,8 +80,8 @@ export const HostOwnEvent = z.discriminatedUnion("type", [
   }),
   z.object({ type: z.literal("mode_changed"), mode: SessionMode }),
   z.object({ type: z.literal("model_changed"), provider: z.string(), id: z.string(), thinking: z.string() }),
-  /** Another session is now the host's: new, resumed, or a branch of the same file. */
-  z.object({ type: z.literal("session_changed"), reason: z.enum(["new", "resume", "branch"]), sessionId: z.string(), path: z.string().optional() }),
+  /** Another session is now the host's: new, resumed, another leaf of the same file (branch), a fork, or a handoff's new session. */
+  z.object({ type: z.literal("session_changed"), reason: z.enum(SESSION_CHANGES), sessionId: z.string(), path: z.string().optional() }),
   /** After each run: the session's tokens so far and how full the context window is. */
   z.object({
     type: z.literal("usage"),

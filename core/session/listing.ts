@@ -1,8 +1,9 @@
-import { existsSync, readFileSync, readdirSync, statSync } from "node:fs";
+import { closeSync, existsSync, openSync, readFileSync, readSync, readdirSync, statSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { OmpError } from "../errors/omp-error.ts";
 import { displayPath, expandHome, sessionsRoot } from "../paths.ts";
 import { type SessionDirOptions, idFromFileName, sessionDirFor } from "./paths.ts";
+import { countBranches } from "./tree.ts";
 
 export interface SessionInfo {
   path: string;
@@ -13,9 +14,16 @@ export interface SessionInfo {
   created: Date;
   modified: Date;
   messageCount: number;
+  /** The name given with /name (or rpc set_session_name), if any. */
+  name?: string;
+  /** The first line of the first user message (cut); empty when there is none. */
+  firstPrompt: string;
+  /** Lines of work in the file: messages no later message continues (1 for a session never branched). */
+  branches: number;
 }
 
 const TITLE_LENGTH = 80;
+const ENTRY_LINK = /^\{"type":"([a-z_]+)","id":"([^"]+)","parentId":(null|"([^"]+)")/;
 
 /** A custom entry naming the session (rpc set_session_name); the latest one is its title. */
 export const SESSION_NAME_ENTRY = "omp.session_name";
@@ -68,11 +76,11 @@ function userText(message: { content?: unknown }): string {
  * prefix the writer gives them, and only the first user message is parsed. Undefined for a file
  * whose first line is not a session header.
  */
-function describe(file: SessionFile): SessionInfo | undefined {
+function describe(file: SessionFile, search?: { maxBytes: number; texts: string[] }): SessionInfo | undefined {
   let lines: string[];
   let header: { type?: unknown; id?: unknown; cwd?: unknown; title?: unknown; timestamp?: unknown };
   try {
-    lines = readFileSync(file.path, "utf8").split("\n");
+    lines = (search ? readHead(file.path, search.maxBytes) : readFileSync(file.path, "utf8")).split("\n");
     header = JSON.parse(lines[0] ?? "");
   } catch {
     // Unreadable, removed since it was listed, or not JSON: not a session to offer.
@@ -82,7 +90,15 @@ function describe(file: SessionFile): SessionInfo | undefined {
   let messageCount = 0;
   let firstUser: string | undefined;
   let named: string | undefined;
+  const links = new Map<string, string | null>();
+  const messageIds = new Set<string>();
   for (const line of lines) {
+    // The writer puts type, id and parentId first: the tree's shape without parsing the entries.
+    const link = ENTRY_LINK.exec(line);
+    if (link) {
+      links.set(link[2]!, link[4] ?? null);
+      if (link[1] === "message") messageIds.add(link[2]!);
+    }
     if (line.startsWith('{"type":"custom"') && line.includes(`"${SESSION_NAME_ENTRY}"`)) {
       try {
         const name = JSON.parse(line).data?.name;
@@ -94,6 +110,14 @@ function describe(file: SessionFile): SessionInfo | undefined {
     }
     if (!line.startsWith('{"type":"message"')) continue;
     messageCount++;
+    if (search && line.includes('"role":"user"')) {
+      try {
+        const message = JSON.parse(line).message;
+        if (message?.role === "user") search.texts.push(userText(message).slice(0, SEARCH_CHARS_PER_MESSAGE));
+      } catch {
+        // A torn line has nothing to find.
+      }
+    }
     if (firstUser === undefined && line.includes('"role":"user"')) {
       try {
         const message = JSON.parse(line).message;
@@ -113,6 +137,9 @@ function describe(file: SessionFile): SessionInfo | undefined {
     created: Number.isNaN(created.getTime()) ? file.modified : created,
     modified: file.modified,
     messageCount,
+    ...(named ? { name: named } : {}),
+    firstPrompt: firstUser ?? "",
+    branches: countBranches(links, messageIds),
   };
 }
 
@@ -130,6 +157,96 @@ export function listSessions(dir: string, options: { limit?: number; damaged?: s
     else options.damaged?.push(file.path);
   }
   return infos;
+}
+
+const SEARCH_CHARS_PER_MESSAGE = 4000;
+
+/** The first `maxBytes` of a file, cut back to its last complete line when there was more. */
+function readHead(path: string, maxBytes: number): string {
+  const fd = openSync(path, "r");
+  try {
+    const buffer = Buffer.alloc(maxBytes);
+    const read = readSync(fd, buffer, 0, maxBytes, 0);
+    const text = buffer.subarray(0, read).toString("utf8");
+    return read < maxBytes ? text : text.slice(0, text.lastIndexOf("\n") + 1);
+  } finally {
+    closeSync(fd);
+  }
+}
+
+export interface SessionMatch {
+  info: SessionInfo;
+  /** Where the query matched: the name, or the start of the user message that matched best. */
+  snippet: string;
+  score: number;
+}
+
+/**
+ * `/resume <text>`: the project's sessions whose name, title or user messages match every word of
+ * `query`, exactly or loosely (letters in order within a word, or one typo), best first. Bounded:
+ * the newest `maxFiles` sessions, and the first `maxBytes` of each.
+ */
+export function searchSessions(dir: string, query: string, options: { maxFiles?: number; maxBytes?: number } = {}): SessionMatch[] {
+  const words = query.toLowerCase().split(/\s+/).filter(Boolean);
+  const matches: SessionMatch[] = [];
+  for (const file of sessionFiles(dir).slice(0, options.maxFiles ?? 200)) {
+    const texts: string[] = [];
+    const info = describe(file, { maxBytes: options.maxBytes ?? 1 << 20, texts });
+    if (!info) continue;
+    let best = { score: 0, snippet: "" };
+    for (const text of [info.name ?? "", info.title, ...texts]) {
+      const score = fuzzyScore(words, text.toLowerCase());
+      if (score > best.score) best = { score, snippet: cleanTitle(text) };
+    }
+    // Every word somewhere in the session counts too, when no one message has them all.
+    const whole = best.score > 0 ? best : { score: fuzzyScore(words, [info.name ?? "", info.title, ...texts].join(" ").toLowerCase()) / 2, snippet: info.title };
+    if (whole.score > 0) matches.push({ info, snippet: whole.snippet, score: whole.score });
+  }
+  return matches.sort((a, b) => b.score - a.score || b.info.modified.getTime() - a.info.modified.getTime());
+}
+
+/** 0 unless every word matches: 3 for each found as it is, 1 for one found loosely. */
+function fuzzyScore(words: readonly string[], text: string): number {
+  if (words.length === 0) return 0;
+  let score = 0;
+  let tokens: string[] | undefined;
+  for (const word of words) {
+    if (text.includes(word)) {
+      score += 3;
+      continue;
+    }
+    tokens ??= text.split(/[^\p{L}\p{N}_]+/u).filter(Boolean);
+    if (!tokens.some((token) => looselyMatches(word, token))) return 0;
+    score += 1;
+  }
+  return score;
+}
+
+/** `parsr` for `parser`, `paresr` for `parser`: the letters in order with at most two more, or one letter changed, left out or swapped. */
+function looselyMatches(word: string, token: string): boolean {
+  if (word.length < 3 || Math.abs(token.length - word.length) > 2) return false;
+  let at = 0;
+  for (const char of token) if (char === word[at]) at++;
+  if (at === word.length) return true;
+  return word.length >= 4 && withinOneEdit(word, token);
+}
+
+function withinOneEdit(a: string, b: string): boolean {
+  if (a.length === b.length) {
+    const diff = [...a].flatMap((char, i) => (char === b[i] ? [] : [i]));
+    return diff.length <= 1 || (diff.length === 2 && diff[1] === diff[0]! + 1 && a[diff[0]!] === b[diff[1]!] && a[diff[1]!] === b[diff[0]!]);
+  }
+  const [short, long] = a.length < b.length ? [a, b] : [b, a];
+  if (long.length - short.length !== 1) return false;
+  for (let i = 0; i < long.length; i++) if (long.slice(0, i) + long.slice(i + 1) === short) return true;
+  return false;
+}
+
+/** One line of `omp -r`: id, age, size, branches, then the name and the first prompt. */
+export function sessionLine(info: SessionInfo, now: Date = new Date()): string {
+  const branches = info.branches > 1 ? `${info.branches} branches` : "";
+  const what = info.name ? `${info.name}${info.firstPrompt ? ` — ${info.firstPrompt}` : ""}` : info.title;
+  return `${info.id.slice(0, 8)}  ${formatAge(info.modified, now).padEnd(8)}  ${String(info.messageCount).padStart(4)} msgs  ${branches.padEnd(11)}  ${what}`;
 }
 
 /** `just now`, `5m ago`, `3h ago`, `2d ago`, then the date. */

@@ -62,7 +62,11 @@ export type CompactionEntry = z.infer<typeof CompactionEntry>;
 export const CustomEntry = z.object({ type: z.literal("custom"), ...base, customType: z.string().min(1), data: z.unknown() });
 export type CustomEntry = z.infer<typeof CustomEntry>;
 
-export const SessionEntry = z.discriminatedUnion("type", [MessageEntry, ModelChangeEntry, ThinkingLevelChangeEntry, CompactionEntry, CustomEntry]);
+/** A user's name for an entry of the tree (/tree); the latest label entry for a target wins, no `label` clears it. */
+export const LabelEntry = z.object({ type: z.literal("label"), ...base, targetId: z.string().min(1), label: z.string().optional() });
+export type LabelEntry = z.infer<typeof LabelEntry>;
+
+export const SessionEntry = z.discriminatedUnion("type", [MessageEntry, ModelChangeEntry, ThinkingLevelChangeEntry, CompactionEntry, CustomEntry, LabelEntry]);
 export type SessionEntry = z.infer<typeof SessionEntry>;
 
 type WithoutTreeFields<T> = T extends unknown ? Omit<T, "id" | "parentId" | "timestamp"> : never;
