@@ -175,7 +175,8 @@ describe("loader tolerance", () => {
     writer.close();
     const lines = readFileSync(writer.path, "utf8").split("\n");
     const next = JSON.parse(lines[3]!);
-    lines.splice(3, 0, JSON.stringify({ type: "label", id: "1abe1000", parentId: a1!.id, timestamp: "x", label: "checkpoint" }));
+    // (label was the example here until omp wrote label entries itself: ttsr_injection is one of the original's it does not.)
+    lines.splice(3, 0, JSON.stringify({ type: "ttsr_injection", id: "1abe1000", parentId: a1!.id, timestamp: "x", injectedRules: ["a"] }));
     lines[4] = JSON.stringify({ ...next, parentId: "1abe1000" });
     writeFileSync(writer.path, lines.join("\n"));
     const loaded = loadSession(writer.path);
