@@ -7,7 +7,6 @@ import type { Message } from "../../core/ai/messages.ts";
 import { describeError } from "../../core/errors/omp-error.ts";
 import { displayPath } from "../../core/paths.ts";
 import { formatAge, listSessions } from "../../core/session/listing.ts";
-import { sessionDirFor } from "../../core/session/paths.ts";
 import { type NoticeKind, textBlock } from "./blocks.ts";
 import type { CommandInfo } from "./completion.ts";
 import { toHtml, toMarkdown } from "./export.ts";
@@ -29,7 +28,7 @@ import type { SessionControl } from "../../core/agent/session-control.ts";
 import type { ConversationBlocks } from "./conversation-blocks.ts";
 import type { Overlays } from "./overlays.ts";
 import type { PromptEditor } from "./prompt-editor.ts";
-import { TREE_COMMANDS, resumeMatching } from "./tree-commands.ts";
+import { TREE_COMMANDS, resumeMatching, sessionDir } from "./tree-commands.ts";
 
 export { escapeTwice } from "./tree-commands.ts";
 
@@ -154,8 +153,7 @@ export const COMMANDS: SlashCommand[] = [
     idleOnly: true,
     async run(host, args) {
       if (args) return resumeMatching(host, args);
-      const { settings, sessionDir, env } = host.runtime.options;
-      const dir = sessionDirFor(host.cwd, { sessionDir: sessionDir ?? settings.sessionDir, env: env as NodeJS.ProcessEnv });
+      const dir = sessionDir(host);
       const current = host.agent.writer?.path;
       const sessions = listSessions(dir, { limit: 50 }).filter((s) => s.path !== current);
       if (sessions.length === 0) {

@@ -1,7 +1,7 @@
 import type { Turn } from "../../core/session/tree.ts";
 import { describeError } from "../../core/errors/omp-error.ts";
 import { displayPath } from "../../core/paths.ts";
-import { formatAge } from "../../core/session/listing.ts";
+import { SESSION_NAME_ENTRY, formatAge } from "../../core/session/listing.ts";
 import { sessionDirFor } from "../../core/session/paths.ts";
 import type { CommandHost, SlashCommand } from "./commands.ts";
 import type { TreeAction } from "./tree-panel.ts";
@@ -113,10 +113,10 @@ export const TREE_COMMANDS: SlashCommand[] = [
     args: "<name>",
     async run(host, args) {
       if (!args) {
-        const { listSessions } = await import("../../core/session/listing.ts");
-        const path = host.agent.writer?.path;
-        const named = path ? listSessions(sessionDir(host)).find((info) => info.path === path)?.name : undefined;
-        return host.notice("info", named ? `This session is named "${named}".` : "Usage: /name <name>");
+        const entries = await host.control.currentFile("name").then((loaded) => loaded.entries, () => []);
+        const named = entries.findLast((entry) => entry.type === "custom" && entry.customType === SESSION_NAME_ENTRY);
+        const name = (named?.type === "custom" && (named.data as { name?: unknown })?.name) || undefined;
+        return host.notice("info", typeof name === "string" ? `This session is named "${name}". /name <name> renames it.` : "Usage: /name <name>");
       }
       host.control.setSessionName(args);
       host.notice("success", `Session named "${args.trim()}".`);
@@ -124,9 +124,10 @@ export const TREE_COMMANDS: SlashCommand[] = [
   },
 ];
 
-function sessionDir(host: CommandHost): string {
-  const { settings, sessionDir, env } = host.runtime.options;
-  return sessionDirFor(host.cwd, { sessionDir: sessionDir ?? settings.sessionDir, env: env as NodeJS.ProcessEnv });
+/** This project's session files' dir. */
+export function sessionDir(host: CommandHost): string {
+  const options = host.control.sessionDirOptions();
+  return sessionDirFor(options.cwd, options);
 }
 
 /** `/resume <text>`: the project's sessions matching the text (fuzzy), to pick from. */

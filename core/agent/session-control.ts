@@ -155,7 +155,8 @@ export class SessionControl {
     return { agent, brief, path };
   }
 
-  private sessionDirOptions() {
+  /** Where this project's session files go (the sessionDir setting or --session-dir, else the default). */
+  sessionDirOptions(): { cwd: string; sessionDir?: string; env: NodeJS.ProcessEnv } {
     const { cwd, env, sessionDir, settings } = this.runtime.options;
     return { cwd, sessionDir: sessionDir ?? settings.sessionDir, env: env as NodeJS.ProcessEnv };
   }

@@ -92,6 +92,7 @@ describe("names, fork, search, handoff", () => {
     const s = await ready({ script: [{ text: "parser looked at" }, { text: "fork reply" }, { text: "docs reply" }] });
     await exchange(s, "refactor the parser module", "parser looked at");
     await command(s, "/name parser work", 'Session named "parser work"');
+    await command(s, "/name", 'This session is named "parser work"');
     const original = sessionFiles(s.home)[0]!;
     await command(s, "/fork", "Forked into");
     await exchange(s, "in the fork", "fork reply");
