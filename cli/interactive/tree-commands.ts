@@ -19,8 +19,15 @@ const collapsedBySession = new Map<string, Set<string>>();
 const DOUBLE_ESCAPE_MS = 500;
 let lastEscape = 0;
 
-/** Esc on an empty prompt with nothing running: the second one in a row opens /tree at the current turn. */
+/** The /handoff being written, which Esc cancels. */
+let handoffRunning: AbortController | undefined;
+
+/** Esc on an empty prompt with nothing running: cancels a /handoff being written; the second one in a row opens /tree at the current turn. */
 export function escapeTwice(host: CommandHost): void {
+  if (handoffRunning) {
+    handoffRunning.abort();
+    return;
+  }
   const now = Date.now();
   if (now - lastEscape > DOUBLE_ESCAPE_MS) {
     lastEscape = now;
@@ -97,12 +104,17 @@ export const TREE_COMMANDS: SlashCommand[] = [
     idleOnly: true,
     async run(host, args) {
       const from = host.agent.writer?.header.id;
-      host.setActivity("Writing the handoff brief");
+      host.setActivity("Writing the handoff brief (esc to cancel)");
+      const controller = (handoffRunning = new AbortController());
       try {
-        const { agent } = await host.control.handoff(args || undefined);
+        const { agent } = await host.control.handoff(args || undefined, controller.signal);
         host.blocks.showConversation(agent.messages, "the handoff brief");
         host.notice("success", `New session ${agent.writer!.header.id.slice(0, 8)} started from a brief of ${from?.slice(0, 8)}.`);
+      } catch (error) {
+        if (!controller.signal.aborted) throw error;
+        host.notice("info", "Handoff cancelled; the session goes on as it was.");
       } finally {
+        handoffRunning = undefined;
         host.setActivity(undefined);
       }
     },

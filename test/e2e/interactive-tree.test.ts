@@ -116,9 +116,14 @@ describe("names, fork, search, handoff", () => {
   });
 
   test("/handoff: a new session starts from the model's brief, and its first request carries it", async () => {
-    const s = await ready({ script: [{ text: "parser looked at" }, { text: "## Goal\nFinish the lexer rewrite" }, { text: "on it" }] });
+    const s = await ready({ script: [{ text: "parser looked at" }, { text: "too late", delayMs: 10_000 }, { text: "## Goal\nFinish the lexer rewrite" }, { text: "on it" }] });
     await exchange(s, "rewrite the lexer", "parser looked at");
     const old = sessionFiles(s.home)[0]!;
+    // Esc cancels a brief being written; nothing changes.
+    await command(s, "/handoff", "Writing the handoff brief");
+    s.tty.press("Escape");
+    await s.tty.waitFor("Handoff cancelled");
+    expect(sessionFiles(s.home)).toEqual([old]);
     await command(s, "/handoff tests first", "started from a brief");
     await exchange(s, "go on", "on it");
     const texts = lastUserTexts(s);
