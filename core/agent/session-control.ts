@@ -110,7 +110,7 @@ export class SessionControl {
   }
 
   /** The session file as it is now (written through first), for the tree and the moves in it. */
-  async currentFile(doing = "read the tree of"): Promise<LoadedSession> {
+  async currentFile(doing = "show"): Promise<LoadedSession> {
     if (this.agent.isRunning) throw new Error("abort the running turn first");
     const writer = this.agent.writer;
     if (!writer) throw new Error(`this session is not saved (--no-session), so there is no tree to ${doing}`);
@@ -163,8 +163,10 @@ export class SessionControl {
 
   /** The same file from another leaf: a new agent with that branch's context, whose next entry hangs below `leafId`. */
   private async moveLeaf(path: string, leafId: string | null): Promise<Agent> {
-    const next = await this.runtime.createAgent(this.selection, path, leafId);
+    // Closed first, so the new writer takes the file's lock instead of sharing this one's, which
+    // closing afterwards would release from under it.
     this.agent.writer?.close();
+    const next = await this.runtime.createAgent(this.selection, path, leafId);
     this.agent = next;
     for (const listener of this.listeners) listener(next);
     return next;

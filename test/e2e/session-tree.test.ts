@@ -3,7 +3,8 @@
 // on as a new branch, fork (CLI and rpc) with both sessions going on, a handoff whose new session's
 // first request carries the brief, and omp -r listing names, first prompts and branch counts.
 import { describe, expect, test } from "bun:test";
-import { readFileSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
+import { basename, dirname, join } from "node:path";
 import { agentTestFile, modelRequests, readJsonl, runAgent, sessionFiles, userTextsOf, workspace } from "../support/agent-harness.ts";
 import { RpcProcess } from "../support/agent-rpc.ts";
 
@@ -41,6 +42,9 @@ describe("session tree over rpc", () => {
       const moved = await rpc.send({ type: "navigate", entryId: answerTwo.id });
       expect(moved).toMatchObject({ success: true, data: { leafId: answerTwo.id, messageCount: 4 } });
       expect(moved.data.text).toBeUndefined();
+      // The file stays this process's: its lock is held across the move (another omp -c would fork it).
+      const file = (await rpc.send({ type: "get_state" })).data.sessionFile;
+      expect(existsSync(join(dirname(file), `.${basename(file)}.lock`))).toBe(true);
       const label = await rpc.send({ type: "set_label", entryId: users[1].id, label: "before the detour" });
       expect(label.success).toBe(true);
       await turn(rpc, "turn 2b");
