@@ -13,12 +13,12 @@ import { tempDir } from "../../support/omp.ts";
 const standin = await startStandin();
 afterAll(() => standin.close());
 
-async function openHost(approvalMode: "write" | "yolo") {
+async function openHost(approvalMode: "write" | "yolo", saved = false) {
   const home = tempDir("omp-host-home-");
   const cwd = tempDir("omp-host-repo-");
   const env = { HOME: home, PATH: process.env.PATH, ANTHROPIC_BASE_URL: standin.url, ANTHROPIC_API_KEY: "omptest_host_key", OMP_RETRY_BASE_MS: "20" };
   const approvals = new ApprovalRequests();
-  const session = await assembleSession({ cwd, env, warn: () => {}, runtimeSettings: { approvalMode }, approver: approvals.ask, noSession: true });
+  const session = await assembleSession({ cwd, env, warn: () => {}, runtimeSettings: { approvalMode }, approver: approvals.ask, noSession: !saved });
   const selection = await chooseModel(session.runtime, "anthropic/claude-opus-5-5", undefined, () => {});
   const host = new SessionHost(session.runtime, await session.runtime.createAgent(selection), selection, approvals);
   const events: HostEvent[] = [];
@@ -72,6 +72,33 @@ test("modes: plan refuses writes even under yolo, auto-accept lets edits through
     await host.submit({ type: "prompt", content: [{ type: "text", text: "write" }] });
     expect(readFileSync(join(cwd, "q.txt"), "utf8")).toBe("y");
     expect(events.some((e) => e.type === "approval_request")).toBe(false);
+  } finally {
+    await close();
+  }
+});
+
+test("tree ops: navigate, set_label, fork and handoff move the session, each a session_changed event with its reason", async () => {
+  standin.setScript([{ text: "one" }, { text: "two" }, { text: "the brief" }]);
+  const { host, events, close } = await openHost("yolo", true);
+  const say = (text: string) => host.submit({ type: "prompt", content: [{ type: "text", text }] });
+  const changes = () => events.flatMap((e) => (e.type === "session_changed" ? [e.reason] : []));
+  try {
+    await expect(host.submit({ type: "navigate", entryId: "x" })).rejects.toThrow("no entries yet");
+    await say("first");
+    await say("second");
+    const file = host.agent.writer!.path;
+    const { entries } = await host.sessionControl.currentFile();
+    const firstAnswer = entries.find((e) => e.type === "message" && e.message.role === "assistant")!;
+    await host.submit(HostOp.parse({ type: "navigate", entryId: firstAnswer.id }));
+    expect(host.agent.messages).toHaveLength(2);
+    await host.submit(HostOp.parse({ type: "set_label", entryId: firstAnswer.id, label: "here" }));
+    expect((await host.sessionControl.currentFile()).entries.at(-1)).toMatchObject({ type: "label", targetId: firstAnswer.id, label: "here" });
+    await host.submit(HostOp.parse({ type: "fork" }));
+    expect(host.agent.writer!.path).not.toBe(file);
+    expect(host.agent.writer!.header.parentSession).toBe(file);
+    await host.submit(HostOp.parse({ type: "handoff", goal: "tests" }));
+    expect(host.agent.messages).toHaveLength(1);
+    expect(changes()).toEqual(["branch", "fork", "handoff"]);
   } finally {
     await close();
   }
