@@ -163,7 +163,7 @@ export const COMMANDS: SlashCommand[] = [
       const now = new Date();
       const choices = sessions.map((s) => ({
         label: s.title,
-        detail: `${formatAge(s.modified, now)} · ${s.messageCount} messages · ${s.id.slice(0, 8)}`,
+        detail: `${formatAge(s.modified, now)} · ${s.messageCount} messages${s.branches > 1 ? ` · ${s.branches} branches` : ""} · ${s.id.slice(0, 8)}`,
         value: s.path,
       }));
       const path = await host.pick("Resume a session", choices);
