@@ -369,6 +369,8 @@ class RpcSession {
         const { agent: next, text } = await this.host.branch(command.entryId);
         return this.respond("branch", id, { text, cancelled: false, messageCount: next.messages.length, sessionFile: next.writer?.path });
       }
+      case "rewind":
+        return this.respond("rewind", id, await (await import("./rpc-rewind.ts")).rpcRewind(this.host, command));
       case "get_jobs": {
         const { jobsFor } = await import("../../core/shell/jobs.ts");
         return this.respond("get_jobs", id, { jobs: jobsFor(agent).list().map((job) => job.info()) });

@@ -430,6 +430,7 @@ export class Agent {
         ...(this.options.web ? { web: this.options.web } : {}),
         approve: (toolName, key, summary, asEffect) => this.options.gate.ask(toolName, asEffect ?? "network", key, summary, asEffect !== undefined),
         ...(this.options.lsp ? { lsp: this.options.lsp } : {}),
+        ...(this.writer && this.options.checkpoints?.enabled ? { checkpoints: { session: this.writer.path, sessionId: this.writer.header.id, entryId: this.writer.leafId, maxBytes: this.options.checkpoints.maxBytes } } : {}),
       },
       gate: this.options.gate,
       hooks: this.extensions?.toolHooks,

@@ -198,6 +198,9 @@ export class SessionHost {
       case "branch":
         await this.branch(op.entryId);
         return undefined;
+      case "rewind":
+        await this.rewind(op.entryId, op.scope);
+        return undefined;
       case "switch_session":
         await this.switchSession(op.path);
         return undefined;
@@ -217,6 +220,12 @@ export class SessionHost {
     } finally {
       this.switching = undefined;
     }
+  }
+
+  /** The rewind op, with what happened to the files and the message's text (rewind.ts). */
+  async rewind(entryId: string, scope: "conversation" | "files" | "both"): Promise<import("./rewind.ts").RewindOutcome> {
+    const { rewindSession } = await import("./rewind.ts");
+    return rewindSession(this, entryId, scope);
   }
 
   /** The switch_session op, with the warning when a resumed session's model is not available now. */
