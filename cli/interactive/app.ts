@@ -121,6 +121,7 @@ export class InteractiveApp implements CommandHost {
     this.completer = new Completer(() => [...COMMANDS, ...extensionCommandInfos(this.runtime.extensions, COMMANDS)], this.cwd, () => this.requestRender());
     this.shell = new ShellRunner(this.view, this.cwd, () => this.agent, () => this.requestRender());
     this.control = options.host.sessionControl;
+    this.control.onSwitch((agent) => this.attach(agent));
     watchMcpStatus(this.runtime, () => this.requestRender());
     watchSessionJobs(() => this.requestRender());
   }
@@ -272,6 +273,8 @@ export class InteractiveApp implements CommandHost {
     return this.overlays.pick(title, choices, filterable);
   }
 
+  get sessionHost(): SessionHost { return this.options.host; }
+  setEditorText(text: string): void { this.editor.setText(text); }
   setModel(selection: ModelSelection): void {
     this.control.setModel(selection);
   }
@@ -289,7 +292,6 @@ export class InteractiveApp implements CommandHost {
       return;
     }
     const { agent } = switched;
-    this.attach(agent);
     for (const warning of [...(switched.warning ? [switched.warning] : []), ...agent.warnings]) this.notice("warning", warning);
     this.queued.takeTexts();
     this.shell.clearContext();

@@ -1,6 +1,7 @@
-import { unlinkSync } from "node:fs";
+import { existsSync, unlinkSync } from "node:fs";
 import { writeFileAtomic } from "../../fs/atomic-write.ts";
 import { OmpError } from "../../errors/omp-error.ts";
+import { textOf } from "../../ai/transcript.ts";
 import { branchEntries, loadSession } from "../loader.ts";
 import { readRecords } from "./journal.ts";
 import { beginWrites } from "./record.ts";
@@ -44,6 +45,22 @@ export interface RewindResult {
   restored: string[];
   changedOutside: { path: string }[];
   notRestorable: { path?: string; reason: string }[];
+}
+
+export interface UserTurn {
+  entryId: string;
+  text: string;
+  time: Date;
+}
+
+/** The user's messages on the session's current branch, oldest first: the points a rewind can go back to. */
+export function userTurns(source: RewindSource): UserTurn[] {
+  const writer = source.writer;
+  if (!writer || !existsSync(writer.path)) return [];
+  writer.sync();
+  return branchEntries(loadSession(writer.path), writer.leafId).flatMap((entry) =>
+    entry.type === "message" && entry.message.role === "user" ? [{ entryId: entry.id, text: textOf(entry.message.content), time: new Date(entry.timestamp) }] : [],
+  );
 }
 
 /** What rewinding `source`'s files to just before the user message `toEntryId` would do. */
