@@ -3,18 +3,11 @@
 import { describe, expect, setDefaultTimeout, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { type InteractiveSession, readySessions } from "../support/tty-session.ts";
+import { exchange, readySessions } from "../support/tty-session.ts";
 
 setDefaultTimeout(60_000);
 
 const ready = readySessions();
-
-async function exchange(s: InteractiveSession, prompt: string, answer: string): Promise<void> {
-  s.tty.type(prompt);
-  s.tty.press("Enter");
-  await s.tty.waitFor(answer);
-  await s.tty.waitFor((screen) => !screen.includes("esc to interrupt"));
-}
 
 const writes = (content: string, answer: string) => [{ toolCalls: [{ name: "write", arguments: { path: "a.txt", content } }] }, { text: answer }];
 

@@ -154,4 +154,35 @@ describe("rewind with the files", () => {
       rpc.child.kill();
     }
   }, 60_000);
+
+  test("kill -9 in the middle of a restore leaves every file either old or new, never torn", async () => {
+    const COUNT = 600;
+    const names = Array.from({ length: COUNT }, (_, i) => `f${String(i).padStart(3, "0")}.txt`);
+    const old = "o".repeat(32 * 1024);
+    const { home, repo } = workspace(Object.fromEntries(names.map((name) => [name, old])));
+    standin.setScript([...toolTurn("bash", { command: "for f in f*.txt; do tr o n < $f > $f.new && mv $f.new $f; done" })]);
+    const rpc = new RpcProcess(["--model", MODEL], { home, cwd: repo, env: env() });
+    const oldSha = createHash("sha256").update(old).digest("hex");
+    const newSha = createHash("sha256").update("n".repeat(32 * 1024)).digest("hex");
+    const states = () => names.map((name) => sha(join(repo, name)));
+    try {
+      await rpc.waitFrame((f) => f.type === "ready");
+      await turn(rpc, "rewrite them all");
+      expect(states().every((state) => state === newSha)).toBe(true);
+      const first = userTurns(home)[0]!;
+      rpc.writeLine(JSON.stringify({ id: "r", type: "rewind", entryId: first.id, scope: "files" }));
+      // Killed once some files are back: a point in the middle that depends on the disk's speed.
+      const deadline = Date.now() + 60_000;
+      while (states().filter((state) => state === oldSha).length < 20 && Date.now() < deadline) await Bun.sleep(1);
+      rpc.child.kill(9);
+      await rpc.child.exited;
+    } finally {
+      rpc.child.kill();
+    }
+    const after = states();
+    const back = after.filter((state) => state === oldSha).length;
+    expect(after.filter((state) => state !== oldSha && state !== newSha)).toEqual([]);
+    expect(back).toBeGreaterThanOrEqual(20);
+    expect(back).toBeLessThan(COUNT);
+  }, 120_000);
 });
