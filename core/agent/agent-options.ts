@@ -72,6 +72,8 @@ export interface AgentOptions {
   lsp?: LspSession;
   /** The `checkpoints` settings; absent or disabled: file changes are not recorded. */
   checkpoints?: { enabled: boolean; maxBytes: number };
+  /** A subagent's file changes are its parent's tool call's: recorded there, so rewinding the parent undoes them. */
+  checkpointsOf?: import("../session/checkpoints/target.ts").CheckpointTarget;
 }
 
 /** How many queued steering or follow-up messages the next turn takes. */

@@ -32,7 +32,7 @@ async function turn(rpc: RpcProcess, message: string): Promise<any> {
 
 /** The session's user messages on the current branch, oldest first, as [entry id, text]. */
 function userTurns(home: string): { id: string; parentId: string | null; text: string }[] {
-  const entries = readJsonl(sessionFiles(home)[0]!);
+  const entries = readJsonl(sessionFiles(home).find((file) => !file.includes("subagents"))!);
   return entries
     .filter((e) => e.type === "message" && e.message.role === "user")
     .map((e) => ({ id: e.id, parentId: e.parentId, text: typeof e.message.content === "string" ? e.message.content : e.message.content.map((c: any) => c.text ?? "").join("") }));
@@ -130,10 +130,15 @@ describe("rewind with the files", () => {
     const dir = tempDir("omp-rewind-plain-");
     writeFileSync(join(dir, "kept.txt"), "k0\n");
     writeFileSync(join(dir, "code.ts"), "const x = foo(1);\n");
+    writeFileSync(join(dir, "sub.txt"), "s0\n");
     standin.setScript([
       { toolCalls: [{ name: "edit", arguments: { path: "kept.txt", edits: [{ oldText: "k0", newText: "k1" }] } }, { name: "ast_edit", arguments: { pattern: "foo($A)", rewrite: "bar($A)", path: "code.ts", apply: true } }] },
       { text: "edited" },
       ...toolTurn("bash", { command: "echo x > made-by-bash.txt" }),
+      // A subagent's writes are its parent's tool call's: the parent's rewind takes them back too.
+      { toolCalls: [{ name: "task", arguments: { subagent_type: "general-purpose", description: "write sub", prompt: "write sub.txt" } }] },
+      ...toolTurn("write", { path: "sub.txt", content: "from the subagent\n" }),
+      { text: "delegated" },
     ]);
     const rpc = new RpcProcess(["--model", MODEL], { home, cwd: dir, env: env() });
     try {
@@ -141,11 +146,14 @@ describe("rewind with the files", () => {
       await turn(rpc, "write it");
       expect(readFileSync(join(dir, "code.ts"), "utf8")).toBe("const x = bar(1);\n");
       await turn(rpc, "run it");
+      await turn(rpc, "delegate it");
+      expect(readFileSync(join(dir, "sub.txt"), "utf8")).toBe("from the subagent\n");
       const first = userTurns(home)[0]!;
       const rewound = await rpc.send({ type: "rewind", entryId: first.id, scope: "files" });
       expect(rewound.success).toBe(true);
       expect(readFileSync(join(dir, "code.ts"), "utf8")).toBe("const x = foo(1);\n");
-      expect(rewound.data.files.restored.sort()).toEqual([join(dir, "code.ts"), join(dir, "kept.txt")]);
+      expect(rewound.data.files.restored.sort()).toEqual([join(dir, "code.ts"), join(dir, "kept.txt"), join(dir, "sub.txt")]);
+      expect(readFileSync(join(dir, "sub.txt"), "utf8")).toBe("s0\n");
       expect(rewound.data.files.notRestorable).toEqual([{ reason: "bash `echo x > made-by-bash.txt`: not a git repository, so its changes are unknown" }]);
       expect(readFileSync(join(dir, "kept.txt"), "utf8")).toBe("k0\n");
       expect(existsSync(join(dir, "made-by-bash.txt"))).toBe(true);
