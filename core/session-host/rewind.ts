@@ -17,9 +17,6 @@ export interface RewindOutcome {
   text?: string;
 }
 
-/** The store's cap when the setting is not at hand (a session built without it). */
-const DEFAULT_MAX_BYTES = 512 * 1024 * 1024;
-
 export async function planSessionRewind(host: SessionHost, entryId: string): Promise<RewindPlan> {
   const { planRewind } = await import("../session/checkpoints/rewind.ts");
   return planRewind(host.agent, entryId);
@@ -30,7 +27,7 @@ export async function rewindSession(host: SessionHost, entryId: string, scope: R
   const outcome: RewindOutcome = {};
   if (scope !== "conversation") {
     const { rewindFiles } = await import("../session/checkpoints/rewind.ts");
-    outcome.files = rewindFiles(await planSessionRewind(host, entryId), host.agent.options.checkpoints?.maxBytes ?? DEFAULT_MAX_BYTES);
+    outcome.files = rewindFiles(await planSessionRewind(host, entryId), host.agent.options.checkpoints?.maxBytes);
   }
   if (scope !== "files") outcome.text = (await host.branch(entryId)).text;
   return outcome;

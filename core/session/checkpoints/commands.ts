@@ -22,7 +22,7 @@ export async function aroundCommand<T>(target: CheckpointTarget, cwd: string, wh
   } finally {
     const after = root && before ? snapshot(root, ref) : undefined;
     if (!root || !before || !after) {
-      appendRecords(dir, [{ kind: "unseen", ...common, what: root ? `${what} (git could not snapshot the work tree)` : what, time: time() }]);
+      appendRecords(dir, [{ kind: "unseen", ...common, what, why: root ? "snapshot-failed" : "no-git", time: time() }]);
     } else {
       const store = new BlobStore(dir, target.maxBytes);
       const records = changedPaths(root, before, after).map((relative): CheckpointRecord => {

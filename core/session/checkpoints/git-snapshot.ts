@@ -9,8 +9,10 @@ import { isAbsolute, join } from "node:path";
  * commit, and kept alive under refs/omp/checkpoints/<session>, outside refs/heads.
  */
 
-/** Longest a snapshot may take; a repository too big for that is reported, not waited on. */
-const GIT_TIMEOUT_MS = 20_000;
+/** Longest one git step may take: a work tree too big for that is not snapshotted again this process (see {@link snapshot}). */
+const GIT_TIMEOUT_MS = 5_000;
+/** Work trees whose snapshot failed or took too long: every command would pay for it again. */
+const givenUp = new Set<string>();
 /** No prompts, no hooks, no locks on the user's index, an identity even where none is configured. */
 const GIT_ENV = {
   GIT_TERMINAL_PROMPT: "0",
@@ -40,6 +42,13 @@ export function workTreeOf(cwd: string): string | undefined {
 
 /** The work tree as a commit (tracked and untracked files, ignored ones left out), chained under `ref`; undefined if git failed. */
 export function snapshot(root: string, ref: string): string | undefined {
+  if (givenUp.has(root)) return undefined;
+  const made = commitWorkTree(root, ref);
+  if (made === undefined) givenUp.add(root);
+  return made;
+}
+
+function commitWorkTree(root: string, ref: string): string | undefined {
   const index = join(tmpdir(), `omp-checkpoint-${process.pid}-${Math.random().toString(36).slice(2)}.index`);
   try {
     const userIndex = text(git(root, ["rev-parse", "--git-path", "index"]).out);

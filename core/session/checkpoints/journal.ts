@@ -27,7 +27,16 @@ export const CheckpointRecord = z.discriminatedUnion("kind", [
     after: z.string(),
     time: z.string(),
   }),
-  z.object({ kind: z.literal("unseen"), entryId: z.string().nullable(), toolCallId: z.string().optional(), what: z.string(), time: z.string() }),
+  z.object({
+    kind: z.literal("unseen"),
+    entryId: z.string().nullable(),
+    toolCallId: z.string().optional(),
+    /** The command, as the user reads it. */
+    what: z.string(),
+    /** no-git: not in a git work tree; snapshot-failed: git could not snapshot it (or not in time). */
+    why: z.enum(["no-git", "snapshot-failed"]),
+    time: z.string(),
+  }),
 ]);
 export type CheckpointRecord = z.infer<typeof CheckpointRecord>;
 

@@ -5,7 +5,7 @@ import { textOf } from "../../ai/transcript.ts";
 import { branchEntries, loadSession } from "../loader.ts";
 import { readRecords } from "./journal.ts";
 import { beginWrites } from "./record.ts";
-import { BlobStore, checkpointDir, diskState } from "./store.ts";
+import { BlobStore, DEFAULT_MAX_BYTES, checkpointDir, diskState } from "./store.ts";
 import type { CheckpointTarget } from "./target.ts";
 
 /**
@@ -63,6 +63,11 @@ export function userTurns(source: RewindSource): UserTurn[] {
   );
 }
 
+const UNSEEN = {
+  "no-git": "not a git repository, so its changes are unknown",
+  "snapshot-failed": "git could not snapshot the work tree (in time), so its changes are unknown",
+} as const;
+
 /** What rewinding `source`'s files to just before the user message `toEntryId` would do. */
 export function planRewind(source: RewindSource, toEntryId: string): RewindPlan {
   const writer = source.writer;
@@ -86,7 +91,7 @@ export function planRewind(source: RewindSource, toEntryId: string): RewindPlan 
   const last = new Map<string, string>();
   for (const record of records) {
     if (record.kind === "unseen") {
-      if (record.entryId !== null && since.has(record.entryId)) plan.notRestorable.push({ reason: `${record.what}: not a git repository, so its changes are unknown` });
+      if (record.entryId !== null && since.has(record.entryId)) plan.notRestorable.push({ reason: `${record.what}: ${UNSEEN[record.why]}` });
       continue;
     }
     last.set(record.path, record.after);
@@ -112,7 +117,7 @@ export function planRewind(source: RewindSource, toEntryId: string): RewindPlan 
  * made joins changedOutside instead. The restores are recorded, so a later rewind knows what omp
  * left there.
  */
-export function rewindFiles(plan: RewindPlan, maxBytes: number): RewindResult {
+export function rewindFiles(plan: RewindPlan, maxBytes = DEFAULT_MAX_BYTES): RewindResult {
   const store = new BlobStore(checkpointDir(plan.session), maxBytes);
   const target: CheckpointTarget = { session: plan.session, sessionId: plan.sessionId, entryId: null, maxBytes };
   const result: RewindResult = { restored: [], changedOutside: [...plan.changedOutside], notRestorable: [...plan.notRestorable] };

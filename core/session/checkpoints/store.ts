@@ -10,6 +10,9 @@ import { writeFileAtomic } from "../../fs/atomic-write.ts";
  * restorable and the oldest become "not restorable" rather than the disk filling up.
  */
 
+/** The `checkpoints.maxBytes` default, for callers without the settings at hand. */
+export const DEFAULT_MAX_BYTES = 512 * 1024 * 1024;
+
 /** `<session>.checkpoints/`, beside the session file: a session's checkpoints go with it. */
 export function checkpointDir(sessionPath: string): string {
   return `${sessionPath.replace(/\.jsonl$/, "")}.checkpoints`;
