@@ -445,7 +445,7 @@ export class Agent {
   private checkpointTarget(): Pick<ToolContext, "checkpoints"> {
     if (this.options.checkpointsOf) return { checkpoints: this.options.checkpointsOf };
     if (!this.writer || !this.options.checkpoints?.enabled) return {};
-    return { checkpoints: { session: this.writer.path, sessionId: this.writer.header.id, entryId: this.writer.leafId, maxBytes: this.options.checkpoints.maxBytes } };
+    return { checkpoints: { session: this.writer.path, cwd: this.options.cwd, sessionId: this.writer.header.id, entryId: this.writer.leafId, maxBytes: this.options.checkpoints.maxBytes } };
   }
 
   /** A 400 before any output because signed thinking failed the provider's checks, while some was sent. */

@@ -5,9 +5,9 @@
 // is reported as not restorable; kill -9 in the middle of a restore leaves each file old or new.
 import { describe, expect, test } from "bun:test";
 import { createHash } from "node:crypto";
-import { existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { agentTestFile, readJsonl, sessionFiles, workspace } from "../support/agent-harness.ts";
+import { agentTestFile, readJsonl, runAgent, sessionFiles, workspace } from "../support/agent-harness.ts";
 import { RpcProcess } from "../support/agent-rpc.ts";
 import { tempDir } from "../support/temp.ts";
 
@@ -120,9 +120,15 @@ describe("rewind with the files", () => {
     expect(git(repo, "for-each-ref", "refs/heads")).toBe(branchesBefore);
     expect(git(repo, "diff", "--cached", "--name-only")).toBe("staged.txt\n");
     expect(git(repo, "for-each-ref", "--format=%(refname)", "refs/omp/")).toMatch(/^refs\/omp\/checkpoints\/\S+\n$/);
-    // Blobs are stored once per content.
-    const store = readdirSync(join(sessionFiles(home)[0]!.replace(/\.jsonl$/, ".checkpoints"), "blobs"), { recursive: true }).filter((name) => String(name).length === 64 + 3);
-    expect(store.length).toBeGreaterThan(0);
+    const session = sessionFiles(home)[0]!;
+    const checkpoints = session.replace(/\.jsonl$/, ".checkpoints");
+    expect(readdirSync(join(checkpoints, "blobs"), { recursive: true }).filter((name) => String(name).length === 64 + 3).length).toBeGreaterThan(0);
+    // The checkpoints go with their session: once its file is deleted, the next session's first change removes them and the ref.
+    rmSync(session);
+    standin.setScript(toolTurn("write", { path: "later.txt", content: "later\n" }));
+    expect((await runAgent(["-p", "--model", MODEL, "one more"], { home, cwd: repo, env: env() })).code).toBe(0);
+    expect(existsSync(checkpoints)).toBe(false);
+    expect(git(repo, "for-each-ref", "refs/omp/")).toBe("");
   }, 120_000);
 
   test("outside a git repository bash's changes are listed as not restorable; the files omp wrote still come back", async () => {

@@ -1,4 +1,5 @@
 import { join } from "node:path";
+import { pruneOrphanCheckpoints } from "./prune.ts";
 import { appendRecords, type CheckpointRecord } from "./journal.ts";
 import { BlobStore, checkpointDir, diskState } from "./store.ts";
 import { changedPaths, contentAt, snapshot, snapshotRef, workTreeOf } from "./git-snapshot.ts";
@@ -11,6 +12,7 @@ import type { CheckpointTarget } from "./target.ts";
  * a command ran whose changes are unknown, so a rewind lists it as not restorable.
  */
 export async function aroundCommand<T>(target: CheckpointTarget, cwd: string, what: string, toolCallId: string | undefined, run: () => Promise<T>): Promise<T> {
+  pruneOrphanCheckpoints(target.session, cwd);
   const dir = checkpointDir(target.session);
   const root = workTreeOf(cwd);
   const ref = snapshotRef(target.sessionId);

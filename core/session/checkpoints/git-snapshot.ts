@@ -83,3 +83,9 @@ export function contentAt(root: string, commit: string, path: string): Buffer | 
 
 /** The ref a session's snapshots hang from. */
 export const snapshotRef = (sessionId: string) => `refs/omp/checkpoints/${sessionId.replace(/[^A-Za-z0-9._-]/g, "_")}`;
+
+/** Removes a session's snapshot ref (its commits go with git's next gc); nothing outside a repository. */
+export function dropSnapshots(cwd: string, sessionId: string): void {
+  const root = workTreeOf(cwd);
+  if (root) git(root, ["update-ref", "-d", snapshotRef(sessionId)]);
+}

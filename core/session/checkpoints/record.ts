@@ -1,5 +1,6 @@
 import { existsSync, lstatSync, readFileSync, realpathSync } from "node:fs";
 import { appendRecords, type CheckpointRecord } from "./journal.ts";
+import { pruneOrphanCheckpoints } from "./prune.ts";
 import { BlobStore, checkpointDir, diskState } from "./store.ts";
 import type { CheckpointTarget } from "./target.ts";
 
@@ -35,6 +36,7 @@ const NOTHING: PendingWrites = { done() {} };
 /** Call before writing `paths`; `done()` once written. Without a target (no session) it records nothing. */
 export function beginWrites(target: CheckpointTarget | undefined, paths: readonly string[], toolCallId?: string, source: "write" | "rewind" = "write"): PendingWrites {
   if (!target || paths.length === 0) return NOTHING;
+  pruneOrphanCheckpoints(target.session, target.cwd);
   const dir = checkpointDir(target.session);
   const store = new BlobStore(dir, target.maxBytes);
   const files = [...new Set(paths.map(realTarget))].map((path) => ({ path, before: storeState(store, path) }));

@@ -31,6 +31,8 @@ export interface RewindFile {
 
 export interface RewindPlan {
   session: string;
+  /** The session's working directory. */
+  cwd: string;
   sessionId: string;
   entryId: string;
   /** Files that go back. */
@@ -84,7 +86,7 @@ export function planRewind(source: RewindSource, toEntryId: string): RewindPlan 
   const dir = checkpointDir(writer.path);
   const records = readRecords(dir);
   const store = new BlobStore(dir, Number.POSITIVE_INFINITY);
-  const plan: RewindPlan = { session: writer.path, sessionId: writer.header.id, entryId: toEntryId, restore: [], changedOutside: [], notRestorable: [] };
+  const plan: RewindPlan = { session: writer.path, cwd: session.header.cwd, sessionId: writer.header.id, entryId: toEntryId, restore: [], changedOutside: [], notRestorable: [] };
   /** Per path: its content before the first change since the turn. */
   const first = new Map<string, string>();
   /** Per path: what omp left there last, on any branch (a restore included). */
@@ -119,7 +121,7 @@ export function planRewind(source: RewindSource, toEntryId: string): RewindPlan 
  */
 export function rewindFiles(plan: RewindPlan, maxBytes = DEFAULT_MAX_BYTES): RewindResult {
   const store = new BlobStore(checkpointDir(plan.session), maxBytes);
-  const target: CheckpointTarget = { session: plan.session, sessionId: plan.sessionId, entryId: null, maxBytes };
+  const target: CheckpointTarget = { session: plan.session, cwd: plan.cwd, sessionId: plan.sessionId, entryId: null, maxBytes };
   const result: RewindResult = { restored: [], changedOutside: [...plan.changedOutside], notRestorable: [...plan.notRestorable] };
   for (const file of plan.restore) {
     if (diskState(file.path) !== file.expected) {

@@ -5,6 +5,8 @@
 export interface CheckpointTarget {
   /** The session file; its checkpoints live beside it (store.ts). */
   session: string;
+  /** The session's working directory (its git repository holds the snapshots). */
+  cwd: string;
   /** The session's id: names the git ref of its snapshots. */
   sessionId: string;
   /** The assistant message whose tool calls these are; null outside a turn. */

@@ -1,8 +1,9 @@
 import { describe, expect, test } from "bun:test";
-import { existsSync, readFileSync, readdirSync, statSync, utimesSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync, readdirSync, rmSync, statSync, utimesSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { planRewind, rewindFiles } from "../../../core/session/checkpoints/rewind.ts";
 import { beginWrites } from "../../../core/session/checkpoints/record.ts";
+import { pruneOrphanCheckpoints } from "../../../core/session/checkpoints/prune.ts";
 import { BlobStore, checkpointDir, sha256 } from "../../../core/session/checkpoints/store.ts";
 import { SessionWriter } from "../../../core/session/writer.ts";
 import { tempDir } from "../../support/temp.ts";
@@ -49,7 +50,7 @@ describe("checkpoint store", () => {
     const [small, big] = [join(root, "small.txt"), join(root, "big.txt")];
     writeFileSync(small, "small before\n");
     writeFileSync(big, "B".repeat(5000));
-    const target = { session: writer.path, sessionId: writer.header.id, entryId: reply.id, maxBytes: 4096 };
+    const target = { session: writer.path, cwd: root, sessionId: writer.header.id, entryId: reply.id, maxBytes: 4096 };
     const pending = beginWrites(target, [small, big], "call_1");
     writeFileSync(small, "small after\n");
     writeFileSync(big, "changed");
@@ -65,5 +66,24 @@ describe("checkpoint store", () => {
     expect(planRewind({ writer }, first.id).restore).toEqual([]);
     expect(existsSync(join(checkpointDir(writer.path), "journal.ndjson"))).toBe(true);
     writer.close();
+  });
+
+  test("a session's checkpoints go with it: deleting the session file is enough for the next session to remove them", () => {
+    const root = tempDir("omp-checkpoints-");
+    const options = { cwd: join(root, "project"), sessionDir: join(root, "sessions") };
+    const [gone, kept] = [SessionWriter.create(options), SessionWriter.create(options)];
+    for (const writer of [gone, kept]) writer.append({ type: "message", message: user("hello") });
+    const file = join(root, "f.txt");
+    writeFileSync(file, "x");
+    beginWrites({ session: gone.path, cwd: root, sessionId: gone.header.id, entryId: null, maxBytes: 1 << 20 }, [file]).done();
+    beginWrites({ session: kept.path, cwd: root, sessionId: kept.header.id, entryId: null, maxBytes: 1 << 20 }, [file]).done();
+    expect(existsSync(checkpointDir(gone.path)) && existsSync(checkpointDir(kept.path))).toBe(true);
+    gone.close();
+    rmSync(gone.path);
+    // Swept when a session first records a change in a process: here a third session of the dir.
+    pruneOrphanCheckpoints(join(root, "sessions", "other.jsonl"), root);
+    expect(existsSync(checkpointDir(gone.path))).toBe(false);
+    expect(existsSync(checkpointDir(kept.path))).toBe(true);
+    kept.close();
   });
 });
