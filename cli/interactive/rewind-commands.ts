@@ -17,7 +17,12 @@ const firstLine = (text: string) => {
   return line.length > 70 ? `${line.slice(0, 69)}…` : line;
 };
 
-async function checkpoints() {
+/** The checkpoint code, or undefined (with a notice) for a session that is not saved and so has nothing to go back to. */
+async function checkpoints(host: CommandHost) {
+  if (!host.agent.writer) {
+    host.notice("warning", "This session is not saved (--no-session), so it has no earlier turns to go back to.");
+    return undefined;
+  }
   return import("../../core/session/checkpoints/rewind.ts");
 }
 
@@ -58,7 +63,9 @@ export const REWIND_COMMAND: SlashCommand = {
   description: "go back to before one of your messages: the conversation, the files omp changed, or both",
   idleOnly: true,
   async run(host) {
-    const { userTurns, planRewind } = await checkpoints();
+    const code = await checkpoints(host);
+    if (!code) return;
+    const { userTurns, planRewind } = code;
     const turns = userTurns(host.agent).reverse();
     if (turns.length === 0) return host.notice("info", "Nothing to rewind yet: send a message first.");
     const now = new Date();
@@ -88,7 +95,9 @@ export const UNDO_COMMAND: SlashCommand = {
   description: "undo your last message: the conversation and the files omp changed since",
   idleOnly: true,
   async run(host) {
-    const { userTurns, planRewind } = await checkpoints();
+    const code = await checkpoints(host);
+    if (!code) return;
+    const { userTurns, planRewind } = code;
     const last = userTurns(host.agent).at(-1);
     if (!last) return host.notice("info", "Nothing to undo yet.");
     showPlan(host, planRewind(host.agent, last.entryId));
