@@ -13,12 +13,12 @@ import { tempDir } from "../../support/omp.ts";
 const standin = await startStandin();
 afterAll(() => standin.close());
 
-async function openHost(approvalMode: "write" | "yolo") {
+async function openHost(approvalMode: "write" | "yolo", noSession = true) {
   const home = tempDir("omp-host-home-");
   const cwd = tempDir("omp-host-repo-");
   const env = { HOME: home, PATH: process.env.PATH, ANTHROPIC_BASE_URL: standin.url, ANTHROPIC_API_KEY: "omptest_host_key", OMP_RETRY_BASE_MS: "20" };
   const approvals = new ApprovalRequests();
-  const session = await assembleSession({ cwd, env, warn: () => {}, runtimeSettings: { approvalMode }, approver: approvals.ask, noSession: true });
+  const session = await assembleSession({ cwd, env, warn: () => {}, runtimeSettings: { approvalMode }, approver: approvals.ask, noSession });
   const selection = await chooseModel(session.runtime, "anthropic/claude-opus-5-5", undefined, () => {});
   const host = new SessionHost(session.runtime, await session.runtime.createAgent(selection), selection, approvals);
   const events: HostEvent[] = [];
@@ -72,6 +72,29 @@ test("modes: plan refuses writes even under yolo, auto-accept lets edits through
     await host.submit({ type: "prompt", content: [{ type: "text", text: "write" }] });
     expect(readFileSync(join(cwd, "q.txt"), "utf8")).toBe("y");
     expect(events.some((e) => e.type === "approval_request")).toBe(false);
+  } finally {
+    await close();
+  }
+});
+
+test("the rewind op takes the files and the conversation back to before a user message, through the branch machinery", async () => {
+  standin.setScript([
+    { toolCalls: [{ id: "w1", name: "write", arguments: { path: "a.txt", content: "one" } }] },
+    { text: "wrote one" },
+    { toolCalls: [{ id: "w2", name: "write", arguments: { path: "a.txt", content: "two" } }] },
+    { text: "wrote two" },
+  ]);
+  const { host, events, cwd, close } = await openHost("yolo", false);
+  try {
+    for (const text of ["first", "second"]) await host.submit(HostOp.parse({ type: "prompt", content: [{ type: "text", text }] }));
+    expect(readFileSync(join(cwd, "a.txt"), "utf8")).toBe("two");
+    const { userTurns } = await import("../../../core/session/checkpoints/rewind.ts");
+    const second = userTurns(host.agent).find((turn) => turn.text === "second")!;
+    await expect(host.submit(HostOp.parse({ type: "rewind", entryId: "missing1", scope: "both" }))).rejects.toThrow("not a user message");
+    await host.submit(HostOp.parse({ type: "rewind", entryId: second.entryId, scope: "both" }));
+    expect(readFileSync(join(cwd, "a.txt"), "utf8")).toBe("one");
+    expect(events.at(-1)).toMatchObject({ type: "session_changed", reason: "branch" });
+    expect(host.agent.messages.map((m) => m.role)).toEqual(["user", "assistant", "toolResult", "assistant"]);
   } finally {
     await close();
   }
