@@ -69,7 +69,7 @@ for (let i = 0; i < EDITS; i++) {
   const text = i % 2 === 0 ? broken : original;
   writeFileSync(file, text);
   const started = performance.now();
-  const { note } = await afterWrite(manager, file, text, "src/m199.ts");
+  const { note } = await afterWrite(manager, file, text, "src/m199.ts", writeFileSync);
   warm.push(performance.now() - started);
   const expected = i % 2 === 0 ? note.includes("TS2322") : note.includes("no new problems");
   const outcome = expected ? "as expected" : note.includes("none within the wait") ? "no answer within the 1.5 s wait" : `wrong: ${note.trim()}`;

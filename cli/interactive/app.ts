@@ -273,6 +273,8 @@ export class InteractiveApp implements CommandHost {
     return this.overlays.pick(title, choices, filterable);
   }
 
+  get sessionHost(): SessionHost { return this.options.host; }
+  setEditorText(text: string): void { this.editor.setText(text); }
   setModel(selection: ModelSelection): void {
     this.control.setModel(selection);
   }
@@ -290,7 +292,6 @@ export class InteractiveApp implements CommandHost {
       return;
     }
     const { agent } = switched;
-    this.attach(agent);
     for (const warning of [...(switched.warning ? [switched.warning] : []), ...agent.warnings]) this.notice("warning", warning);
     this.queued.takeTexts();
     this.shell.clearContext();

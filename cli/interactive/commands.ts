@@ -16,7 +16,9 @@ import type { Keymap } from "./keybindings.ts";
 import { LSP_COMMAND } from "./lsp-command.ts";
 import { MCP_COMMAND } from "./mcp-commands.ts";
 import { JOBS_COMMAND } from "./job-commands.ts";
+import { REWIND_COMMAND, UNDO_COMMAND } from "./rewind-commands.ts";
 import type { Job } from "../../core/shell/job.ts";
+import type { SessionHost } from "../../core/session-host/host.ts";
 import type { Choice } from "./select-list.ts";
 import { formatCost, formatTokens } from "./status-line.ts";
 import type { Span } from "./text.ts";
@@ -58,6 +60,9 @@ export interface CommandHost {
   switchSession(resumePath?: string): Promise<void>;
   compact(instructions?: string): Promise<void>;
   copyToClipboard(text: string): void;
+  /** The session as every front end drives it (the rewind op). */
+  readonly sessionHost: SessionHost;
+  setEditorText(text: string): void;
   /** Shows a job's output live in place of the editor until Esc. */
   watchJob(job: Job): void;
   exit(): void;
@@ -263,6 +268,8 @@ export const COMMANDS: SlashCommand[] = [
   MCP_COMMAND,
   JOBS_COMMAND,
   LSP_COMMAND,
+  REWIND_COMMAND,
+  UNDO_COMMAND,
   {
     name: "exit",
     description: "leave omp (ctrl+d, or ctrl+c twice)",

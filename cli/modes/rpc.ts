@@ -379,6 +379,8 @@ class RpcSession {
       case "handoff":
         // A model call: answered when it ends, while abort and the rest keep working.
         return this.later("handoff", id, () => treeCommand(this.host, command));
+      case "rewind":
+        return this.respond("rewind", id, await (await import("./rpc-rewind.ts")).rpcRewind(this.host, command));
       case "get_jobs": {
         const { jobsFor } = await import("../../core/shell/jobs.ts");
         return this.respond("get_jobs", id, { jobs: jobsFor(agent).list().map((job) => job.info()) });

@@ -70,6 +70,10 @@ export interface AgentOptions {
   selectModel?: (pattern: string) => Promise<{ model: Model; apiKey: string | undefined }>;
   /** The session's language servers, shared with its subagents and stopped when the session ends. */
   lsp?: LspSession;
+  /** The `checkpoints` settings; absent or disabled: file changes are not recorded. */
+  checkpoints?: { enabled: boolean; maxBytes: number };
+  /** A subagent's file changes are its parent's tool call's: recorded there, so rewinding the parent undoes them. */
+  checkpointsOf?: import("../session/checkpoints/target.ts").CheckpointTarget;
 }
 
 /** How many queued steering or follow-up messages the next turn takes. */

@@ -5,7 +5,7 @@ import type { ToolSpec } from "../ai/stream.ts";
 import { describeError } from "../errors/omp-error.ts";
 import type { SessionWriter } from "../session/writer.ts";
 import { FileReadStore } from "../tools/edit/read-store.ts";
-import type { Tool } from "../tools/types.ts";
+import type { Tool, ToolContext } from "../tools/types.ts";
 import { compactionSummaryMessage } from "../session/compaction-summary.ts";
 import { Redactor } from "../session/redact.ts";
 import { contextTokens, findCut, summarize } from "./compaction.ts";
@@ -430,6 +430,7 @@ export class Agent {
         ...(this.options.web ? { web: this.options.web } : {}),
         approve: (toolName, key, summary, asEffect) => this.options.gate.ask(toolName, asEffect ?? "network", key, summary, asEffect !== undefined),
         ...(this.options.lsp ? { lsp: this.options.lsp } : {}),
+        ...this.checkpointTarget(),
       },
       gate: this.options.gate,
       hooks: this.extensions?.toolHooks,
@@ -438,6 +439,13 @@ export class Agent {
     });
     for (const message of results) this.record(message, true);
     return results;
+  }
+
+  /** Where this turn's tool calls record the files they change (core/session/checkpoints): the session's entry making them. */
+  private checkpointTarget(): Pick<ToolContext, "checkpoints"> {
+    if (this.options.checkpointsOf) return { checkpoints: this.options.checkpointsOf };
+    if (!this.writer || !this.options.checkpoints?.enabled) return {};
+    return { checkpoints: { session: this.writer.path, cwd: this.options.cwd, sessionId: this.writer.header.id, entryId: this.writer.leafId, maxBytes: this.options.checkpoints.maxBytes } };
   }
 
   /** A 400 before any output because signed thinking failed the provider's checks, while some was sent. */

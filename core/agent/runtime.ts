@@ -371,6 +371,7 @@ export class Runtime {
       selectModel: (pattern) => this.selectModel(pattern, false),
       ...(this.options.editor ? { editor: this.options.editor } : {}),
       lsp: new LspSession(this.options.cwd, settings.lsp, this.options.env as NodeJS.ProcessEnv),
+      checkpoints: settings.checkpoints,
     });
     source?.subscribe(() => {
       agent.setTools([...base, ...source.tools(agent.model.contextWindow)]);

@@ -52,18 +52,20 @@ async function runOne(call: ToolCall, tool: Tool | undefined, run: ToolCallRun):
     const names = run.tools().map((t) => t.name).join(", ") || "none";
     result = { content: [{ type: "text", text: `There is no tool named ${call.name}. Available tools: ${names}.` }], isError: true };
   } else {
-    result = await runToolCall(
-      tool,
-      call.arguments,
-      {
-        ...run.context,
-        onUpdate: (output) => emit({ type: "tool_execution_update", toolCallId: call.id, toolName: call.name, output }),
-        toolCallId: call.id,
-      },
-      run.gate,
-      run.hooks,
-      call.id,
-    );
+    const execute = () =>
+      runToolCall(
+        tool,
+        call.arguments,
+        {
+          ...run.context,
+          onUpdate: (output) => emit({ type: "tool_execution_update", toolCallId: call.id, toolName: call.name, output }),
+          toolCallId: call.id,
+        },
+        run.gate,
+        run.hooks,
+        call.id,
+      );
+    result = tool.effect === "exec" && run.context.checkpoints ? await checkpointed(call, run.context.checkpoints, run.context.cwd, execute) : await execute();
   }
   if (result.halt !== undefined) run.halts.push(result.halt);
   const message: ToolResultMessage = {
@@ -79,4 +81,11 @@ async function runOne(call: ToolCall, tool: Tool | undefined, run: ToolCallRun):
   emit({ type: "message_start", message });
   emit({ type: "message_end", message });
   return message;
+}
+
+/** A command's changes cannot be seen file by file: the work tree is snapshotted around it (core/session/checkpoints/commands.ts). */
+async function checkpointed(call: ToolCall, target: NonNullable<ToolContext["checkpoints"]>, cwd: string, execute: () => Promise<ToolResult>): Promise<ToolResult> {
+  const { aroundCommand } = await import("../session/checkpoints/commands.ts");
+  const command = typeof call.arguments.command === "string" ? call.arguments.command : JSON.stringify(call.arguments);
+  return aroundCommand(target, cwd, `${call.name} \`${command.length > 80 ? `${command.slice(0, 79)}…` : command}\``, call.id, execute);
 }

@@ -178,6 +178,15 @@ export const Settings = z.strictObject({
         .prefault({}),
     })
     .prefault({}),
+  /** Checkpoints of the files omp changes (core/session/checkpoints), for /rewind and /undo. */
+  checkpoints: z
+    .strictObject({
+      /** Record each file's content before omp writes it, and snapshot git work trees around commands. */
+      enabled: z.boolean().default(true),
+      /** Bytes of stored contents per session; past it the least recently used go (those turns can no longer be restored). */
+      maxBytes: z.number().int().min(1024).default(512 * 1024 * 1024),
+    })
+    .prefault({}),
   /** Language servers (core/lsp): diagnostics after write/edit, the lsp tool. Project values count only in a trusted folder. */
   lsp: z
     .strictObject({

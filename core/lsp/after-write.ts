@@ -1,5 +1,4 @@
 import type { TextEdit } from "vscode-languageserver-protocol";
-import { writeFileAtomic } from "../fs/atomic-write.ts";
 import { fileUri } from "./client.ts";
 import { describeError } from "../errors/omp-error.ts";
 import { changedLines, countProblems, introduced, listDiagnostics } from "./diagnostics.ts";
@@ -17,11 +16,11 @@ export interface AfterWrite {
 const hinted = new WeakMap<LspManager, Set<string>>();
 
 /**
- * After write/edit put `text` in `path`: optionally formats it with its server, then reports the
+ * After write/edit put `text` in `path`: optionally formats it with its server (written with `save`), then reports the
  * errors and warnings the change introduced or touched. Never throws and never waits more than
  * the bounded diagnostics wait: a missing, crashing or hanging server costs a line, not the write.
  */
-export async function afterWrite(manager: LspManager, path: string, text: string, shownPath: string): Promise<AfterWrite> {
+export async function afterWrite(manager: LspManager, path: string, text: string, shownPath: string, save: (path: string, text: string) => void): Promise<AfterWrite> {
   const { settings } = manager;
   if (!settings.enabled || (!settings.diagnosticsOnWrite && !settings.formatOnWrite)) return { note: "" };
   try {
@@ -34,7 +33,7 @@ export async function afterWrite(manager: LspManager, path: string, text: string
       const edits = await client.request<TextEdit[] | null>("textDocument/formatting", { textDocument: { uri: fileUri(path) }, options: { tabSize: 2, insertSpaces: true } }, budget);
       const result = edits?.length ? applyTextEdits(text, edits) : text;
       if (result !== text) {
-        writeFileAtomic(path, result, { mode: "user" });
+        save(path, result);
         formatted = result;
       }
     }

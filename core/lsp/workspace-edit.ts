@@ -1,7 +1,6 @@
 import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import type { TextEdit, WorkspaceEdit } from "vscode-languageserver-protocol";
-import { writeFileAtomic } from "../fs/atomic-write.ts";
 import { LspError } from "./client.ts";
 import { applyTextEdits } from "./text-edits.ts";
 
@@ -29,9 +28,4 @@ export function planWorkspaceEdit(edit: WorkspaceEdit): FileChange[] {
     const before = readFileSync(path, "utf8");
     return { path, before, after: applyTextEdits(before, edits), edits: edits.length };
   });
-}
-
-/** Writes each changed file atomically (the same write path as write and edit). */
-export function applyFileChanges(changes: readonly FileChange[]): void {
-  for (const change of changes) if (change.after !== change.before) writeFileAtomic(change.path, change.after, { mode: "user" });
 }

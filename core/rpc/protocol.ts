@@ -35,6 +35,8 @@ export const RpcCommand = z.discriminatedUnion("type", [
   z.object({ ...id, type: z.literal("set_session_name"), name: z.string() }),
   z.object({ ...id, type: z.literal("export_html"), outputPath: z.string().optional() }),
   z.object({ ...id, type: z.literal("branch"), entryId: z.string().min(1) }),
+  /** Back to before a user message (scope default both); dryRun: only the plan of the files. */
+  z.object({ ...id, type: z.literal("rewind"), entryId: z.string().min(1), scope: z.enum(["conversation", "files", "both"]).optional(), dryRun: z.boolean().optional() }),
   z.object({ ...id, type: z.literal("get_available_commands") }),
   z.object({ ...id, type: z.literal("get_tree") }),
   z.object({ ...id, type: z.literal("navigate"), entryId: z.string().min(1) }),

@@ -210,6 +210,9 @@ export class SessionHost {
       case "handoff":
         await this.handoff(op.goal);
         return undefined;
+      case "rewind":
+        await this.rewind(op.entryId, op.scope);
+        return undefined;
       case "switch_session":
         await this.switchSession(op.path);
         return undefined;
@@ -234,6 +237,12 @@ export class SessionHost {
   /** The handoff op, with the brief and the new session's file. */
   handoff(goal?: string): Promise<{ agent: Agent; brief: string; path: string }> {
     return this.as("handoff", () => this.control.handoff(goal));
+  }
+
+  /** The rewind op, with what happened to the files and the message's text (rewind.ts). */
+  async rewind(entryId: string, scope: "conversation" | "files" | "both"): Promise<import("./rewind.ts").RewindOutcome> {
+    const { rewindSession } = await import("./rewind.ts");
+    return rewindSession(this, entryId, scope);
   }
 
   /** The switch_session op, with the warning when a resumed session's model is not available now. */

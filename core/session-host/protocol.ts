@@ -43,6 +43,8 @@ export const HostOp = z.discriminatedUnion("type", [
   z.object({ type: z.literal("fork") }),
   /** A model-written brief of this session seeds a new, linked session; `goal` says what it should focus on. */
   z.object({ type: z.literal("handoff"), goal: z.string().optional() }),
+  /** Back to before a user message: the conversation (a new branch), the files omp changed since (changes made outside omp are reported, not overwritten), or both. */
+  z.object({ type: z.literal("rewind"), entryId: z.string().min(1), scope: z.enum(["conversation", "files", "both"]) }),
   /** A new session, or the session file at `path`. */
   z.object({ type: z.literal("switch_session"), path: z.string().optional() }),
   /** The answer to an approval_request event. */

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { writeFileAtomic } from "../fs/atomic-write.ts";
+import { writeToolFiles } from "./file-writes.ts";
 import { describeError } from "../errors/omp-error.ts";
 import { unifiedDiff } from "./diff.ts";
 import { errorResult, textResult } from "./format.ts";
@@ -41,7 +41,7 @@ export const astEditTool: ToolDefinition<typeof schema> = {
       if (diffs.length > MAX_DIFF_CHARS) diffs = `${diffs.slice(0, MAX_DIFF_CHARS)}\n… [diff cut]`;
       const count = changed.reduce((sum, change) => sum + change.count, 0);
       if (!input.apply) return textResult(`${count} rewrite(s) in ${changed.length} file(s) (dry run; apply: true writes them):\n${diffs}`, { files: shown, applied: false });
-      for (const change of changed) writeFileAtomic(change.path, change.after, { mode: "user" });
+      writeToolFiles(context, changed.map((change) => ({ path: change.path, content: change.after })));
       return textResult(`Rewrote ${count} match(es) in ${changed.length} file(s): ${shown.join(", ")}\n${diffs}`, { files: shown, applied: true });
     } catch (error) {
       return errorResult(`ast_edit: ${describeError(error)}`);

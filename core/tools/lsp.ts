@@ -103,8 +103,8 @@ async function editResult(
   const edits = changed.reduce((sum, change) => sum + change.edits, 0);
   const files = changed.map((change) => displayPath(context.cwd, change.path));
   if (!input.apply) return textResult(`${what}: ${edits} edit(s) in ${files.length} file(s) (preview; nothing written, apply: true writes it):\n${diffs}`, { files, applied: false });
-  const { applyFileChanges } = await import("../lsp/workspace-edit.ts");
-  applyFileChanges(changed);
+  const { writeToolFiles } = await import("./file-writes.ts");
+  writeToolFiles(context, changed.map((change) => ({ path: change.path, content: change.after })));
   for (const change of changed) await client.sync(change.path, change.after);
   return textResult(`${what}: applied ${edits} edit(s) in ${files.length} file(s): ${files.join(", ")}\n${diffs}`, { files, applied: true });
 }

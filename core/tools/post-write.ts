@@ -8,7 +8,7 @@ import type { ToolContext } from "./types.ts";
 export async function afterFileWrite(context: ToolContext, path: string, content: string | (() => string), shownPath: string): Promise<string> {
   const lsp = context.lsp;
   if (!lsp?.settings.enabled || (!lsp.settings.diagnosticsOnWrite && !lsp.settings.formatOnWrite)) return "";
-  const [{ afterWrite }, manager] = await Promise.all([import("../lsp/after-write.ts"), lsp.get()]);
+  const [{ afterWrite }, { writeToolFiles }, manager] = await Promise.all([import("../lsp/after-write.ts"), import("./file-writes.ts"), lsp.get()]);
   // A caller that did not keep the text reads it back only when a server will look at it.
-  return (await afterWrite(manager, path, typeof content === "function" ? content() : content, shownPath)).note;
+  return (await afterWrite(manager, path, typeof content === "function" ? content() : content, shownPath, (file, text) => writeToolFiles(context, [{ path: file, content: text }]))).note;
 }

@@ -52,6 +52,8 @@ export interface ToolContext {
   approve?: (toolName: string, key: string, summary: string, asEffect?: ToolEffect) => Promise<ApprovalOutcome>;
   /** The session's language servers (diagnostics after writes, the lsp tool); absent in contexts without a session. */
   lsp?: LspSession;
+  /** Where the files this call changes keep their prior content, for rewinds; absent: not recorded (no session, or turned off). */
+  checkpoints?: import("../session/checkpoints/target.ts").CheckpointTarget;
 }
 
 /**

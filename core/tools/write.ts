@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { statSync } from "node:fs";
-import { writeFileAtomic } from "../fs/atomic-write.ts";
+import { recordedChange, writeToolFiles } from "./file-writes.ts";
 import { errorResult, plural, textResult } from "./format.ts";
 import { displayPath, isDirectory, resolveToolPath } from "./paths.ts";
 import { afterFileWrite } from "./post-write.ts";
@@ -34,7 +34,8 @@ export const writeTool: ToolDefinition<typeof schema> = {
     if (isDirectory(path)) return errorResult(`${shown} is a directory; give the path of a file inside it.`);
     let result;
     try {
-      result = context.editor?.writeTextFile ? await writeInEditor(context.editor.writeTextFile, path, input.content) : writeFileAtomic(path, input.content, { mode: "user" });
+      const save = context.editor?.writeTextFile;
+      result = save ? await recordedChange(context, [path], () => writeInEditor(save, path, input.content)) : writeToolFiles(context, [{ path, content: input.content }])[0]!;
     } catch (error) {
       const code = (error as NodeJS.ErrnoException).code;
       if (code === "EACCES" || code === "EPERM") return errorResult(`Permission denied: cannot write ${shown}`);

@@ -2,19 +2,11 @@
 import { describe, expect, setDefaultTimeout, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { type InteractiveSession, eventually, messagesOf, sessionFiles, readySessions } from "../support/tty-session.ts";
+import { eventually, exchange, messagesOf, sessionFiles, readySessions } from "../support/tty-session.ts";
 
 setDefaultTimeout(60_000);
 
 const ready = readySessions();
-
-/** Types a prompt and waits for the answer's text. */
-async function exchange(s: InteractiveSession, prompt: string, answer: string): Promise<void> {
-  s.tty.type(prompt);
-  s.tty.press("Enter");
-  await s.tty.waitFor(answer);
-  await s.tty.waitFor((screen) => !screen.includes("esc to interrupt"));
-}
 
 describe("slash commands", () => {
   test("/ lists matching commands; Tab completes, Enter runs; /help and /hotkeys explain", async () => {

@@ -114,6 +114,14 @@ export function messagesOf(entries: any[]): { role: string; text: string; stopRe
     });
 }
 
+/** Types a prompt and waits for the answer's text. */
+export async function exchange(s: InteractiveSession, prompt: string, answer: string): Promise<void> {
+  s.tty.type(prompt);
+  s.tty.press("Enter");
+  await s.tty.waitFor(answer);
+  await s.tty.waitFor((screen) => !screen.includes("esc to interrupt"));
+}
+
 /** Polls `check` until it returns a value other than undefined (bounded); for files omp writes. */
 export async function eventually<T>(check: () => T | undefined, what: string, timeoutMs = 10_000): Promise<T> {
   const deadline = Date.now() + timeoutMs;

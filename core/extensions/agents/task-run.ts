@@ -73,6 +73,7 @@ async function runTask(agents: readonly AgentDefinition[], input: TaskInput, con
     maxTurns: undefined,
     announceModel: true,
     depth,
+    ...(context.checkpoints ? { checkpointsOf: context.checkpoints } : {}),
   });
   let turns = 0;
   let error: string | undefined;

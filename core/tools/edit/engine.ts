@@ -5,7 +5,8 @@ import { writeFileAtomic } from "../../fs/atomic-write.ts";
 import { unifiedDiff } from "../diff.ts";
 import { errorResult, plural, textResult } from "../format.ts";
 import { displayPath, notFoundMessage, resolveToolPath } from "../paths.ts";
-import type { ToolResult } from "../types.ts";
+import type { ToolContext, ToolResult } from "../types.ts";
+import { recordedChange } from "../file-writes.ts";
 import { type Doc, lineRange, numbered, parseDoc, renderDoc, spliceLines } from "./doc.ts";
 import { fastApply, windowedDiff } from "./fast-path.ts";
 import { type ReplaceRequest, applyReplace, lfText } from "./match.ts";
@@ -44,6 +45,9 @@ export interface EngineContext {
   editor?: EditorBridge;
   /** The editor's contents of the files the changes touch, read before planning. */
   buffers?: ReadonlyMap<string, string>;
+  /** Where each file's prior content is recorded before the write (file-writes.ts). */
+  checkpoints?: ToolContext["checkpoints"];
+  toolCallId?: string;
 }
 
 export interface EditDetails {
@@ -354,8 +358,9 @@ export async function applyChanges(changes: FileChange[], context: EngineContext
     const editor = context.editor;
     const buffers = editor?.readTextFile ? await editorBuffers(changes, context, { ...editor, readTextFile: editor.readTextFile }) : undefined;
     plans = planChanges(changes, buffers ? { ...context, buffers } : context);
-    if (editor?.writeTextFile) await writeThroughEditor(plans, { ...editor, writeTextFile: editor.writeTextFile });
-    else writeAll(plans, context);
+    const touched = plans.flatMap((plan) => (plan.moveFrom ? [plan.target, plan.moveFrom] : [plan.target]));
+    const save = editor?.writeTextFile;
+    await recordedChange(context, touched, () => (save ? writeThroughEditor(plans, { ...editor, writeTextFile: save }) : writeAll(plans, context)));
   } catch (error) {
     if (error instanceof EditRefused) return errorResult(`${error.message}${/nothing was (written|changed)/i.test(error.message) ? "" : "\nNo changes were written."}`);
     throw error;

@@ -31,7 +31,14 @@ export async function applyAndCheck(changes: FileChange[], context: ToolContext,
 }
 
 export function engineContext(context: ToolContext, tags = false): EngineContext {
-  return { cwd: context.cwd, ...(context.fileReads ? { reads: context.fileReads } : {}), ...(tags ? { tags } : {}), ...(context.editor ? { editor: context.editor } : {}) };
+  return {
+    cwd: context.cwd,
+    ...(context.fileReads ? { reads: context.fileReads } : {}),
+    ...(tags ? { tags } : {}),
+    ...(context.editor ? { editor: context.editor } : {}),
+    ...(context.checkpoints ? { checkpoints: context.checkpoints } : {}),
+    ...(context.toolCallId ? { toolCallId: context.toolCallId } : {}),
+  };
 }
 
 async function parsed(parse: () => FileChange[], apply: (changes: FileChange[]) => Promise<ToolResult>): Promise<ToolResult> {

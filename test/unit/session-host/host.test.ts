@@ -104,6 +104,29 @@ test("tree ops: navigate, set_label, fork and handoff move the session, each a s
   }
 });
 
+test("the rewind op takes the files and the conversation back to before a user message, through the branch machinery", async () => {
+  standin.setScript([
+    { toolCalls: [{ id: "w1", name: "write", arguments: { path: "a.txt", content: "one" } }] },
+    { text: "wrote one" },
+    { toolCalls: [{ id: "w2", name: "write", arguments: { path: "a.txt", content: "two" } }] },
+    { text: "wrote two" },
+  ]);
+  const { host, events, cwd, close } = await openHost("yolo", true);
+  try {
+    for (const text of ["first", "second"]) await host.submit(HostOp.parse({ type: "prompt", content: [{ type: "text", text }] }));
+    expect(readFileSync(join(cwd, "a.txt"), "utf8")).toBe("two");
+    const { userTurns } = await import("../../../core/session/checkpoints/rewind.ts");
+    const second = userTurns(host.agent).find((turn) => turn.text === "second")!;
+    await expect(host.submit(HostOp.parse({ type: "rewind", entryId: "missing1", scope: "both" }))).rejects.toThrow("not a user message");
+    await host.submit(HostOp.parse({ type: "rewind", entryId: second.entryId, scope: "both" }));
+    expect(readFileSync(join(cwd, "a.txt"), "utf8")).toBe("one");
+    expect(events.at(-1)).toMatchObject({ type: "session_changed", reason: "branch" });
+    expect(host.agent.messages.map((m) => m.role)).toEqual(["user", "assistant", "toolResult", "assistant"]);
+  } finally {
+    await close();
+  }
+});
+
 test("tools present themselves in one table; unknown and MCP tools get the generic row", () => {
   expect(presentTool("bash", { command: "npm test\n--watch" }, "/w")).toMatchObject({ kind: "execute", title: "npm test ⏎ --watch", command: "npm test\n--watch" });
   expect(presentTool("read", { path: "src/x.ts", offset: 10 }, "/w")).toEqual({ kind: "read", title: "Read src/x.ts (from line 10)", locations: [{ path: "/w/src/x.ts", line: 10 }] });
