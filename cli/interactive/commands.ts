@@ -17,6 +17,7 @@ import type { Keymap } from "./keybindings.ts";
 import { LSP_COMMAND } from "./lsp-command.ts";
 import { MCP_COMMAND } from "./mcp-commands.ts";
 import { JOBS_COMMAND } from "./job-commands.ts";
+import { USAGE_COMMAND } from "./usage-ui.ts";
 import type { Job } from "../../core/shell/job.ts";
 import type { Choice } from "./select-list.ts";
 import { formatCost, formatTokens } from "./status-line.ts";
@@ -249,6 +250,7 @@ export const COMMANDS: SlashCommand[] = [
   MCP_COMMAND,
   JOBS_COMMAND,
   LSP_COMMAND,
+  USAGE_COMMAND,
   {
     name: "exit",
     description: "leave omp (ctrl+d, or ctrl+c twice)",
