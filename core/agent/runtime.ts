@@ -28,7 +28,7 @@ import { Agent } from "./agent.ts";
 import type { ExtensionsFactory } from "./agent-extensions.ts";
 import { findPromptFiles, promptArgument } from "./context-files.ts";
 import { gitSummary } from "./git-summary.ts";
-import { configuredRoleModel, rolePatterns } from "./model-roles.ts";
+import { configuredRoleModel, modelForRole, rolePatterns } from "./model-roles.ts";
 import { defaultModelPattern, knownModels, resolveModel, withLocalModels } from "./models.ts";
 import { type Facts, type RequestFrame, currentFacts, frameOf } from "./request-frame.ts";
 import { type RefreshResult, listSources, mergeServedModels, readModelLists, refreshModelLists, retiredNote } from "./served-models.ts";
@@ -350,6 +350,11 @@ export class Runtime {
       }
     } else if (!this.options.noSession) {
       writer = SessionWriter.create({ cwd: this.options.cwd, sessionDir: this.options.sessionDir ?? settings.sessionDir, env: this.options.env as NodeJS.ProcessEnv, secrets });
+    }
+    // A smol model that cannot be used is said once, when the session starts, not at each title or summary.
+    if (rolePatterns(this).smol) {
+      const smol = await modelForRole(this, "smol", selection);
+      if (smol.fallback) warnings.push(smol.fallback);
     }
     const artifactsDir = writer ? writer.path.replace(/\.jsonl$/, "") : join(agentDir(this.options.env as NodeJS.ProcessEnv), "artifacts", `${process.pid}`);
     const modelId = `${selection.model.provider}/${selection.model.id}`;
