@@ -69,7 +69,7 @@ describe("omp usage", () => {
     expect(used("openai-codex")).toEqual({ primary: 30, secondary: 81 });
     expect(used("github-copilot")).toEqual({ premium_interactions: 80 });
     expect(used("google-gemini-cli")).toEqual({ "gemini-2.5-pro:requests": 75 });
-    expect(byProvider.anthropic.limits[0]).toMatchObject({ label: "5-hour limit", status: "warning", window: { resetsAt: Date.parse(oauth.usage.anthropic.five_hour.resets_at) } });
+    expect(byProvider.anthropic.limits[0]).toMatchObject({ label: "5-hour limit", status: "warning", window: { resetsAt: Date.parse((oauth.usage.anthropic as any).five_hour.resets_at) } });
     expect(byProvider["openai-codex"].limits[1]).toMatchObject({ label: "weekly limit", window: { resetsAt: (now + 200_000) * 1000, durationMs: 604_800_000 } });
     expect(byProvider["github-copilot"].limits[0].amount).toMatchObject({ used: 240, limit: 300, remaining: 60, unit: "requests" });
 
