@@ -1,5 +1,5 @@
 import { COPILOT_HEADERS } from "../ai/providers-table.ts";
-import type { OAuthCredential } from "../auth/credential.ts";
+import { type OAuthCredential, REMOTE_REFRESH_SENTINEL } from "../auth/credential.ts";
 import { endpointsOf, oauthProvider } from "../auth/oauth/providers.ts";
 import type { UsageReport } from "../broker/wire.ts";
 import { describeError } from "../errors/omp-error.ts";
@@ -200,7 +200,7 @@ const LIMITS_OF: Record<UsageProvider, (account: Account, body: unknown) => Limi
 export async function fetchAccountUsage(account: Account, env: Env = process.env, now = Date.now()): Promise<UsageReport> {
   const base: UsageReport = { provider: account.provider, fetchedAt: now, limits: [], metadata: { account: account.label, credentialId: account.id } };
   const url = endpointsOf(oauthProvider(account.provider)!, env).usageUrl!;
-  if (account.provider === "github-copilot" && account.credential.refresh.startsWith("__")) {
+  if (account.provider === "github-copilot" && account.credential.refresh === REMOTE_REFRESH_SENTINEL) {
     return { ...base, notes: ["the GitHub token stays with the auth broker, so the Copilot quota can be read only there"] };
   }
   try {

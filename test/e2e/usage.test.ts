@@ -8,10 +8,13 @@ import { join } from "node:path";
 import { agentTestFile, readJsonl, runAgent, sessionFiles, workspace } from "../support/agent-harness.ts";
 import { startOAuthStandin } from "../support/oauth-standin.ts";
 import { loginViaBrowser, startLogin } from "../support/oauth-login.ts";
+import { startBroker, stopBrokers } from "../support/broker.ts";
+import { tempDir } from "../support/omp.ts";
 
 const standin = await agentTestFile();
 const oauth = await startOAuthStandin();
 afterAll(() => oauth.close());
+afterAll(stopBrokers);
 
 const inHours = (hours: number) => new Date(Date.now() + hours * 3_600_000).toISOString();
 
@@ -108,6 +111,42 @@ describe("omp usage", () => {
     expect(anthropic.limits).toEqual([]);
     expect(anthropic.notes[0]).toContain("answered 401 (log in again with `omp auth login anthropic`)");
     expect(reports.find((report: any) => report.provider === "openai-codex").limits).toHaveLength(2);
+  });
+
+  test("broker mode: the broker's logins are asked with the access tokens it hands out, and the limits it knows were met are listed", async () => {
+    const brokerHome = tempDir("omp-broker-");
+    expect((await loginViaBrowser(oauth, brokerHome, "anthropic")).code).toBe(0);
+    const copilot = startLogin(oauth, brokerHome, "github-copilot");
+    copilot.child.stdin.end();
+    expect((await copilot.done).code).toBe(0);
+    const broker = await startBroker(brokerHome, oauth.env());
+    const auth = { authorization: `Bearer ${broker.token}` };
+    const snapshot: any = await (await fetch(`${broker.url}/v1/snapshot`, { headers: auth })).json();
+    const anthropicEntry = snapshot.credentials.find((entry: any) => entry.provider === "anthropic");
+    const until = Date.now() + 2 * 3_600_000;
+    const blocked = await fetch(`${broker.url}/v1/credential/${anthropicEntry.id}/block`, { method: "POST", headers: { ...auth, "content-type": "application/json" }, body: JSON.stringify({ untilMs: until }) });
+    expect(blocked.status).toBe(200);
+    oauth.usage.anthropic = { five_hour: { utilization: 100.0, resets_at: new Date(until).toISOString() }, seven_day: { utilization: 70.0, resets_at: inHours(90) } };
+
+    const { home, repo } = workspace();
+    const env = { ...oauth.env(), OMP_AUTH_BROKER_URL: broker.url, OMP_AUTH_BROKER_TOKEN: broker.token };
+    const before = oauth.usageRequests.length;
+    const run = await runAgent(["usage", "--json"], { home, cwd: repo, env });
+    expect({ code: run.code, stderr: run.stderr }).toEqual({ code: 0, stderr: "" });
+    const overview = JSON.parse(run.stdout);
+    expect(overview.credentials).toBe("broker");
+    const anthropic = overview.accounts.find((report: any) => report.provider === "anthropic");
+    expect(anthropic.limits.map((limit: any) => [limit.id, limit.status])).toEqual([["five_hour", "exhausted"], ["seven_day", "ok"]]);
+    const asked = oauth.usageRequests.slice(before);
+    expect(asked.map((request) => request.path)).toEqual(["/api/oauth/usage"]);
+    expect(asked[0]!.headers.authorization).toBe(`Bearer ${anthropicEntry.credential.access}`);
+    // Copilot's quota needs the GitHub token, which never leaves the broker.
+    expect(overview.accounts.find((report: any) => report.provider === "github-copilot").notes[0]).toContain("stays with the auth broker");
+    expect(overview.known).toHaveLength(1);
+    expect(overview.known[0].limits[0]).toMatchObject({ status: "exhausted", window: { resetsAt: until }, scope: { credentialId: anthropicEntry.id } });
+    const text = await runAgent(["usage"], { home, cwd: repo, env });
+    expect(text.stdout).toContain("Subscriptions (through the auth broker)");
+    expect(text.stdout).toMatch(/Limits the auth broker knows were met\n {2}anthropic {2}user@example\.com\n {4}Usage limit\s+100%\s+resets in (1h 59m|2h 0m) .*EXHAUSTED/);
   });
 
   test("API keys: tokens and cost per model from omp's own records, today and this week", async () => {
