@@ -1,5 +1,6 @@
 import type { ModelSelection, Runtime } from "../../core/agent/runtime.ts";
 import type { SessionControl } from "../../core/agent/session-control.ts";
+import type { UsageReport } from "../../core/broker/wire.ts";
 import { describeError } from "../../core/errors/omp-error.ts";
 import { limitWarning, usageLines } from "../../core/usage/format.ts";
 import { isUsageProvider } from "../../core/usage/limits.ts";
@@ -44,27 +45,35 @@ export function limitStatusText(runtime: Runtime): { text: string; level: "warni
 
 /**
  * Keeps {@link limitStatusText} current for the account the session's model uses: its provider's
- * usage endpoint, asked shortly after start and every two minutes. Models on API keys have no
- * limits to ask about.
+ * usage endpoint, asked shortly after start and every two minutes, and the limits responses carry
+ * (Codex's headers), whichever is newer. Models on API keys have no limits to ask about.
  */
 export function watchUsageLimits(runtime: Runtime, selection: () => ModelSelection, redraw: () => void): void {
-  const look = async () => {
-    const current = selection();
-    const provider = current.model.provider;
-    if (current.credentialId === undefined || !isUsageProvider(provider)) {
-      if (warnings.delete(runtime)) redraw();
-      return;
-    }
-    const { usageOverview } = await import("../../core/usage/report.ts");
-    const overview = await usageOverview(runtime.options.env as NodeJS.ProcessEnv, { only: provider, recorded: false });
-    const mine = overview.accounts.filter((report) => report.metadata?.credentialId === current.credentialId);
-    const warning = limitWarning(mine);
+  let polled: UsageReport | undefined;
+  const update = () => {
+    const id = selection().credentialId;
+    const observed = id === undefined ? undefined : runtime.observedLimits.get(id);
+    const current = polled?.metadata?.credentialId === id ? polled : undefined;
+    const newest = observed && (!current || observed.fetchedAt >= current.fetchedAt) ? observed : current;
+    const warning = newest ? limitWarning([newest]) : undefined;
     const before = warnings.get(runtime)?.text;
     if (warning) warnings.set(runtime, warning);
     else warnings.delete(runtime);
     if (warning?.text !== before) redraw();
   };
+  const look = async () => {
+    const current = selection();
+    const provider = current.model.provider;
+    polled = undefined;
+    if (current.credentialId !== undefined && isUsageProvider(provider)) {
+      const { usageOverview } = await import("../../core/usage/report.ts");
+      const overview = await usageOverview(runtime.options.env as NodeJS.ProcessEnv, { only: provider, recorded: false });
+      polled = overview.accounts.find((report) => report.metadata?.credentialId === current.credentialId);
+    }
+    update();
+  };
   const safely = () => void look().catch(() => undefined);
+  runtime.observedLimits.subscribe(update);
   setTimeout(safely, FIRST_LOOK_MS).unref();
   setInterval(safely, REFRESH_MS).unref();
 }

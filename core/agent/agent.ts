@@ -409,6 +409,7 @@ export class Agent {
         idleTimeoutMs: this.options.retry?.idleTimeoutMs,
         sessionId: this.writer?.header.id,
         onRequest: this.session.onRequest,
+        ...(this.options.onResponseHeaders ? { onResponse: (headers: Headers) => this.options.onResponseHeaders!(this.model, headers) } : {}),
         // The model's own search stands in only where omp's web_search (a configured provider) is absent.
         ...(this.options.web?.nativeSearch && !this.tools.some((tool) => tool.name === "web_search") ? { nativeWebSearch: true } : {}),
       },

@@ -35,6 +35,7 @@ import { type RefreshResult, listSources, mergeServedModels, readModelLists, ref
 import { buildSystemPrompt } from "./system-prompt.ts";
 import type { ProviderList } from "../ai/model-lists.ts";
 import { toolSpec } from "./tool-specs.ts";
+import { ObservedLimits } from "../usage/observed.ts";
 
 type Env = Record<string, string | undefined>;
 
@@ -107,6 +108,8 @@ export class Runtime {
   private skills: { tools: Tool[]; promptSection: string } | undefined;
   /** Skills, markdown commands and the other extensions of the working directory, each loaded on first use. */
   readonly extensions: Extensions;
+  /** The accounts' limits as responses told them (the status line's warning reads them). */
+  readonly observedLimits = new ObservedLimits();
 
   constructor(readonly options: RuntimeOptions) {
     this.models = knownModels(options.modelsConfig, options.env);
@@ -393,6 +396,9 @@ export class Runtime {
       extensions: this.options.extensions,
       selectModel: (pattern) => this.selectModel(pattern, false),
       roleModel: (role) => configuredRoleModel(this, role),
+      onResponseHeaders: (model, headers) => {
+        if (selection.credentialId !== undefined) this.observedLimits.note(model.provider, selection.credentialId, headers);
+      },
       ...(this.options.recordUsage ? { recordUsage: this.options.recordUsage } : {}),
       ...(this.options.editor ? { editor: this.options.editor } : {}),
       lsp: new LspSession(this.options.cwd, settings.lsp, this.options.env as NodeJS.ProcessEnv),
