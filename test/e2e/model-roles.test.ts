@@ -112,6 +112,16 @@ describe("model roles", () => {
     expect(posts(smol).length).toBe(before);
   });
 
+  test("modelRoles.default is the model when none is given; --model still wins", async () => {
+    const { home, repo } = homeWithSmolbox([], "modelRoles:\n  default: smolbox/tiny\n");
+    smol.setScript([{ text: "FROM-DEFAULT-ROLE" }]);
+    const run = await runAgent(["-p", "--no-session", "hi"], { home, cwd: repo, env: env() });
+    expect({ code: run.code, stdout: run.stdout }).toEqual({ code: 0, stdout: "FROM-DEFAULT-ROLE\n" });
+    main.setScript([{ text: "FROM-FLAG" }]);
+    const flagged = await runAgent(["-p", "--no-session", "--model", MODEL, "hi"], { home, cwd: repo, env: env() });
+    expect(flagged.stdout).toBe("FROM-FLAG\n");
+  });
+
   test("a smol model without credentials: the run goes on on the default model and says why", async () => {
     const { home, repo } = workspace();
     main.setScript([{ text: "STILL-FINE" }]);
