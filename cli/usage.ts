@@ -18,7 +18,7 @@ export async function runUsage(flags: { json?: boolean }): Promise<number> {
   return 0;
 }
 
-const totalsText = (t: Totals) => `in ${formatCount(t.input).padStart(6)}  out ${formatCount(t.output).padStart(6)}  ${formatDollars(t.cost).padStart(8)}  ${String(t.requests).padStart(5)} req`;
+const totalsText = (t: Totals) => `in ${formatCount(t.input).padStart(6)}  out ${formatCount(t.output).padStart(6)}  ${formatDollars(t.cost).padStart(8)}  ${String(t.requests).padStart(5)} req  ${String(t.toolCalls).padStart(5)} tool calls`;
 
 /** `omp stats [--days n] [--json]`: sessions, tokens, cost and tool calls over time, from the session files. */
 export async function runStats(flags: { json?: boolean; days?: string }): Promise<number> {

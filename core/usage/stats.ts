@@ -2,13 +2,14 @@ import { type Dirent, openSync, readSync, closeSync, readdirSync, statSync } fro
 import { join } from "node:path";
 import { sessionsRoot } from "../paths.ts";
 
-/** Totals of one group (a day, a model): tokens in (cache included) and out, dollars. */
+/** Totals of one group (a day, a model): tokens in (cache included) and out, dollars, tool calls. */
 export interface Totals {
   sessions: number;
   requests: number;
   input: number;
   output: number;
   cost: number;
+  toolCalls: number;
 }
 
 export interface SessionStats {
@@ -31,7 +32,7 @@ const MAX_FILE_BYTES = 64 * 1024 * 1024;
 /** The walk stops after this many files (the newest are not guaranteed first; the count says so). */
 const MAX_FILES = 20_000;
 
-const empty = (): Totals => ({ sessions: 0, requests: 0, input: 0, output: 0, cost: 0 });
+const empty = (): Totals => ({ sessions: 0, requests: 0, input: 0, output: 0, cost: 0, toolCalls: 0 });
 
 /** Every `*.jsonl` under the sessions root modified since `sinceMs`, subagents' folders included. */
 function sessionFiles(root: string, sinceMs: number): string[] {
@@ -138,7 +139,9 @@ export function sessionStats(options: { env?: NodeJS.ProcessEnv; days: number; n
       daysSeen.add(day);
       modelsSeen.add(model);
       for (const part of Array.isArray(message.content) ? message.content : []) {
-        if (part?.type === "toolCall" && typeof part.name === "string") stats.tools[part.name] = (stats.tools[part.name] ?? 0) + 1;
+        if (part?.type !== "toolCall" || typeof part.name !== "string") continue;
+        stats.tools[part.name] = (stats.tools[part.name] ?? 0) + 1;
+        for (const group of [stats.total, stats.byDay[day]!, stats.byModel[model]!]) group.toolCalls++;
       }
     }
     if (!counted) stats.skipped++;

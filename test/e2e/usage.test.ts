@@ -189,10 +189,10 @@ describe("omp stats", () => {
     expect(run.code).toBe(0);
     const stats = JSON.parse(run.stdout);
     expect(stats).toMatchObject({ sessions: 2, subagentSessions: 0, projects: 1, skipped: 0, tools: { read: 1, bash: 1 } });
-    expect(stats.total).toMatchObject({ requests: 4, input: 650, output: 65 });
+    expect(stats.total).toMatchObject({ requests: 4, input: 650, output: 65, toolCalls: 2 });
     expect(stats.byModel["anthropic/claude-opus-5-5"]).toMatchObject({ sessions: 2, requests: 4, input: 650, output: 65 });
     const today = new Date().toISOString().slice(0, 10);
-    expect(stats.byDay[today]).toMatchObject({ sessions: 2, requests: 4 });
+    expect(stats.byDay[today]).toMatchObject({ sessions: 2, requests: 4, toolCalls: 2 });
     const text = await runAgent(["stats"], { home, cwd: repo, env });
     expect(text.stdout).toContain("2 sessions (+0 subagent) in 1 project");
     expect(text.stdout).toMatch(/Tools\n {2}(read|bash)\s+1\n {2}(read|bash)\s+1/);
