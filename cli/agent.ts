@@ -18,6 +18,7 @@ import type { Extensions } from "../core/extensions/extensions.ts";
 import { assembleSession, chooseModel } from "../core/session-host/assemble.ts";
 import { ApprovalRequests, SessionHost } from "../core/session-host/host.ts";
 import { misplacedCommand } from "./command-words.ts";
+import { modelList, roleFlags } from "./role-flags.ts";
 import { isTerminal } from "./tty.ts";
 import { writeFdQuietly, writeStdout } from "./write.ts";
 
@@ -25,6 +26,10 @@ export interface AgentFlags {
   print?: boolean;
   mode?: string;
   model?: string;
+  smol?: string;
+  slow?: string;
+  plan?: string;
+  models?: string;
   apiKey?: string;
   thinking?: string;
   approvalMode?: string;
@@ -78,6 +83,8 @@ function runtimeSettings(flags: AgentFlags): SettingsInput {
     }
   }
   if (flags.sandbox) runtime.sandbox = { mode: parseSandboxMode(flags.sandbox) };
+  const roles = roleFlags(flags, process.env);
+  if (roles) runtime.modelRoles = roles;
   return runtime;
 }
 
@@ -164,9 +171,12 @@ async function runAgentWith(messages: string[], flags: AgentFlags, cleanup: (() 
     git,
     ...(flags.thinking && isThinkingLevel(flags.thinking) ? { thinking: flags.thinking } : {}),
     liveCredentials: interactive || mode === "rpc",
+    ...(flags.models ? { cycleModels: modelList(flags.models) } : {}),
   });
   cleanup.push(() => session.close());
   const { runtime, settings, mcp } = session;
+  // An unknown name in --models is said now, not at the first Ctrl+P.
+  if (flags.models) await runtime.cycleCandidates();
 
   if (flags.listModels) {
     sayUntrusted(cwd);

@@ -208,6 +208,23 @@ export function describeProgram(status: Status, only?: string): Command {
       .action(run(async (options: { refresh?: boolean; json?: boolean }) => (await import("./models.ts")).runModels(options)));
   }
 
+  if (wanted("usage")) {
+    program
+      .command("usage")
+      .description("subscription limits and resets per account, and tokens and cost today and this week per model")
+      .option("--json", "machine-readable output")
+      .action(run(async (options: { json?: boolean }) => (await import("./usage.ts")).runUsage(options)));
+  }
+
+  if (wanted("stats")) {
+    program
+      .command("stats")
+      .description("sessions, tokens, cost and tool calls over time, from the session files")
+      .option("--days <n>", "how far back (default 30)")
+      .option("--json", "machine-readable output")
+      .action(run(async (options: { json?: boolean; days?: string }) => (await import("./usage.ts")).runStats(options)));
+  }
+
   if (wanted("auth-gateway")) {
     const gateway = program
       .command("auth-gateway")

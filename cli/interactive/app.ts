@@ -26,6 +26,7 @@ import { Frames } from "./frames.ts";
 import { Screen } from "./screen.ts";
 import type { Choice } from "./select-list.ts";
 import { sessionStatus } from "./session-status.ts";
+import { cycleModelKey, limitStatusText } from "./usage-ui.ts";
 import { ShellRunner } from "./shell.ts";
 import { existingSessionJobs, watchSessionJobs } from "../../core/shell/session-jobs.ts";
 import type { Job } from "../../core/shell/job.ts";
@@ -419,6 +420,7 @@ export class InteractiveApp implements CommandHost {
         return;
       case "app.thinking.cycle":
         return this.cycleThinking();
+      case "app.model.cycle": return cycleModelKey(this.control, (text) => this.flash(text));
     }
     const result = this.editor.handleKey(key);
     if (result === "submit") this.submit("steer");
@@ -570,7 +572,7 @@ export class InteractiveApp implements CommandHost {
       foregroundCommand: (jobs?.foreground().length ?? 0) > 0,
       runningJobs: jobs?.list().filter((job) => job.running).length ?? 0,
     });
-    const statusLine = renderStatusLine({ ...status, mcp: mcpStatusText(this.runtime) }, width, this.view.theme);
+    const statusLine = renderStatusLine({ ...status, mcp: mcpStatusText(this.runtime), limit: limitStatusText(this.runtime) }, width, this.view.theme);
     return renderChrome({ queued: this.queued, statusLine, overlays: this.overlays, editor: this.editor, completer: this.completer, theme: this.view.theme }, width, height);
   }
 

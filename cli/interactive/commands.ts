@@ -17,6 +17,7 @@ import { LSP_COMMAND } from "./lsp-command.ts";
 import { MCP_COMMAND } from "./mcp-commands.ts";
 import { JOBS_COMMAND } from "./job-commands.ts";
 import { REWIND_COMMAND, UNDO_COMMAND } from "./rewind-commands.ts";
+import { USAGE_COMMAND } from "./usage-ui.ts";
 import type { Job } from "../../core/shell/job.ts";
 import type { SessionHost } from "../../core/session-host/host.ts";
 import type { Choice } from "./select-list.ts";
@@ -270,6 +271,7 @@ export const COMMANDS: SlashCommand[] = [
   LSP_COMMAND,
   REWIND_COMMAND,
   UNDO_COMMAND,
+  USAGE_COMMAND,
   {
     name: "exit",
     description: "leave omp (ctrl+d, or ctrl+c twice)",

@@ -1,5 +1,6 @@
 import type { ModelSelection, Runtime } from "../../core/agent/runtime.ts";
 import { type ApprovalRequests, SessionHost } from "../../core/session-host/host.ts";
+import { watchUsageLimits } from "./usage-ui.ts";
 import { InteractiveApp } from "./app.ts";
 import { loadKeymap } from "./keybindings.ts";
 import type { InputEvent } from "./keys.ts";
@@ -62,6 +63,7 @@ export async function runInteractive(options: InteractiveOptions): Promise<numbe
       if (event.type !== "approval_request") return;
       void ui.approve(event).then((decision) => host.submit({ type: "answer_approval", id: event.id, ...decision }));
     });
+    watchUsageLimits(options.runtime, () => host.selection, () => ui.requestRender());
     if (options.warnings) {
       options.warnings.say = (line) => ui.notice("warning", line);
       for (const line of options.warnings.early.splice(0)) ui.notice("warning", line);

@@ -1,15 +1,8 @@
 import { paint, truncateText, visibleWidth } from "./text.ts";
 import type { Theme } from "./theme.ts";
 
-export function formatTokens(n: number): string {
-  if (n < 1000) return String(n);
-  if (n < 1_000_000) return `${(n / 1000).toFixed(n < 10_000 ? 1 : 0)}k`;
-  return `${(n / 1_000_000).toFixed(1)}M`;
-}
-
-export function formatCost(dollars: number): string {
-  return dollars < 1 ? `$${dollars.toFixed(3)}` : `$${dollars.toFixed(2)}`;
-}
+export { formatCount as formatTokens, formatDollars as formatCost } from "../../core/usage/format.ts";
+import { formatCount as formatTokens, formatDollars as formatCost } from "../../core/usage/format.ts";
 
 export function formatElapsed(ms: number): string {
   const seconds = Math.floor(ms / 1000);
@@ -31,6 +24,8 @@ export interface StatusInfo {
   mcp?: { text: string; problem: boolean };
   /** Background jobs running (`/jobs`). */
   jobs?: number;
+  /** A subscription limit of the model's account at 80 % or more ("5-hour limit 85%"); `error` from 95 %. */
+  limit?: { text: string; level: "warning" | "error" };
 }
 
 /**
@@ -41,6 +36,7 @@ export interface StatusInfo {
 export function renderStatusLine(info: StatusInfo, width: number, theme: Theme): string {
   const contextStyle = info.contextPercent >= 85 ? theme.fg("error") : info.contextPercent >= 60 ? theme.fg("warning") : theme.fg("muted");
   const parts: [string, string][] = [
+    ...(info.limit ? ([[info.limit.text, theme.fg(info.limit.level)]] as [string, string][]) : []),
     ...(info.jobs ? ([[`${info.jobs} job${info.jobs === 1 ? "" : "s"}`, theme.fg("accent")]] as [string, string][]) : []),
     ...(info.mcp ? ([[info.mcp.text, theme.fg(info.mcp.problem ? "warning" : "muted")]] as [string, string][]) : []),
     [info.model, theme.fg("accent")],

@@ -296,7 +296,7 @@ class RpcSession {
       case "cycle_model": {
         const selection = await this.control.cycleModel();
         if (!selection) return this.respond("cycle_model", id, null);
-        return this.respond("cycle_model", id, { model: { provider: selection.model.provider, id: selection.model.id }, thinkingLevel: this.agent.thinking, isScoped: false });
+        return this.respond("cycle_model", id, { model: { provider: selection.model.provider, id: selection.model.id }, thinkingLevel: this.agent.thinking, isScoped: this.host.runtime.cycleScoped });
       }
       case "set_steering_mode":
         agent.steeringMode = command.mode;

@@ -68,6 +68,12 @@ export interface AgentOptions {
   editor?: EditorBridge;
   /** Finds a model by pattern, for subagents whose definition names one. */
   selectModel?: (pattern: string) => Promise<{ model: Model; apiKey: string | undefined }>;
+  /** The model `modelRoles` names for a side job (`smol`: compaction summaries, titles, subagents without a model); undefined: this agent's own. */
+  roleModel?: (role: string) => Promise<{ model: Model; apiKey: string | undefined } | undefined>;
+  /** Called with each model response's headers (the rate-limit state some providers send). */
+  onResponseHeaders?: (model: Model, headers: Headers) => void;
+  /** Called with every model reply's usage, for the usage store (`omp usage`, `omp stats`). */
+  recordUsage?: (model: Model, usage: import("../ai/messages.ts").Usage) => void;
   /** The session's language servers, shared with its subagents and stopped when the session ends. */
   lsp?: LspSession;
   /** The `checkpoints` settings; absent or disabled: file changes are not recorded. */

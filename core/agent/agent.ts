@@ -16,6 +16,8 @@ import { SessionFrame } from "./session-frame.ts";
 import type { AgentExtensions } from "./agent-extensions.ts";
 import type { AgentOptions, QueueMode } from "./agent-options.ts";
 import { SessionRecorder } from "./session-recorder.ts";
+import { sessionTitle } from "./session-title.ts";
+import { SESSION_NAME_ENTRY } from "../session/listing.ts";
 import { streamReply } from "./reply-stream.ts";
 import { runToolCalls } from "./tool-calls.ts";
 import { applyPromptHooks } from "./prompt-hooks.ts";
@@ -247,6 +249,8 @@ export class Agent {
     let thinkingDropped = false;
     let stopBlocks = 0;
     let opening = first;
+    // The first prompt of a new session is named by the smol model while the run goes on.
+    const titling = this.messages.some((message) => message.role === "user") ? undefined : sessionTitle(this.options, first);
     try {
       // A subagent's prompt comes from its parent, not the user: no session or prompt hooks (as in Claude Code).
       if (this.extensions && !this.options.depth) {
@@ -359,6 +363,11 @@ export class Agent {
       this.session.inRun = false;
     }
     try {
+      const named = await titling;
+      if (named) {
+        this.options.recordUsage?.(named.model, named.usage);
+        this.session.persist({ type: "custom", customType: SESSION_NAME_ENTRY, data: { name: named.title } });
+      }
       this.session.flush();
       this.writer?.sync();
     } catch (thrown) {
@@ -400,6 +409,7 @@ export class Agent {
         idleTimeoutMs: this.options.retry?.idleTimeoutMs,
         sessionId: this.writer?.header.id,
         onRequest: this.session.onRequest,
+        ...(this.options.onResponseHeaders ? { onResponse: (headers: Headers) => this.options.onResponseHeaders!(this.model, headers) } : {}),
         // The model's own search stands in only where omp's web_search (a configured provider) is absent.
         ...(this.options.web?.nativeSearch && !this.tools.some((tool) => tool.name === "web_search") ? { nativeWebSearch: true } : {}),
       },
@@ -407,6 +417,7 @@ export class Agent {
       (text) => this.redact(text),
     );
     this.usage = addUsage(this.usage, final.usage);
+    this.options.recordUsage?.(this.model, final.usage);
     return final;
   }
 
@@ -493,12 +504,16 @@ export class Agent {
     // Between runs there is no run to abort: a compaction of its own, so abort() stops it too.
     const own = this.controller === undefined ? (this.controller = new AbortController()) : undefined;
     try {
-      const { summary, usage } = await summarize(this.model, this.messages.slice(0, cut), {
-        apiKey: this.apiKey,
+      // The smol role's model writes summaries when one is configured and the part to summarise fits it.
+      const smol = await this.options.roleModel?.("smol");
+      const writer = smol && smol.model.contextWindow > this.contextTokens() ? smol : { model: this.model, apiKey: this.apiKey };
+      const { summary, usage } = await summarize(writer.model, this.messages.slice(0, cut), {
+        apiKey: writer.apiKey,
         signal: this.controller?.signal,
         instructions,
       });
       this.usage = addUsage(this.usage, usage);
+      this.options.recordUsage?.(writer.model, usage);
       // The kept turns now follow a summary instead of what they were produced after: their
       // signed thinking would fail the prefix check.
       const kept = withoutSignedThinking(this.messages.slice(cut));

@@ -1,6 +1,7 @@
 import { join } from "node:path";
 import { PROVIDERS, getProvider, hasEnvCredentials } from "../ai/providers-table.ts";
 import type { Model, ThinkingLevel } from "../ai/model.ts";
+import type { Usage } from "../ai/messages.ts";
 import { resolveApiKey } from "../auth/keys.ts";
 import { modelForCredential } from "../auth/oauth/subscription-model.ts";
 import { openCredentialSource } from "../auth/open-source.ts";
@@ -27,12 +28,14 @@ import { Agent } from "./agent.ts";
 import type { ExtensionsFactory } from "./agent-extensions.ts";
 import { findPromptFiles, promptArgument } from "./context-files.ts";
 import { gitSummary } from "./git-summary.ts";
+import { configuredRoleModel, modelForRole, rolePatterns } from "./model-roles.ts";
 import { defaultModelPattern, knownModels, resolveModel, withLocalModels } from "./models.ts";
 import { type Facts, type RequestFrame, currentFacts, frameOf } from "./request-frame.ts";
 import { type RefreshResult, listSources, mergeServedModels, readModelLists, refreshModelLists, retiredNote } from "./served-models.ts";
 import { buildSystemPrompt } from "./system-prompt.ts";
 import type { ProviderList } from "../ai/model-lists.ts";
 import { toolSpec } from "./tool-specs.ts";
+import { ObservedLimits } from "../usage/observed.ts";
 
 type Env = Record<string, string | undefined>;
 
@@ -67,6 +70,10 @@ export interface RuntimeOptions {
   liveCredentials?: boolean;
   /** An editor's files and terminal for the tools (ACP clients that offer them). */
   editor?: EditorBridge;
+  /** `--models a,b,c`: the models Ctrl+P and rpc cycle_model go through, as patterns. */
+  cycleModels?: string[];
+  /** Called with every model reply's usage (the usage store); absent with --no-session. */
+  recordUsage?: (model: Model, usage: Usage) => void;
 }
 
 /** Nothing to talk to: no key for any provider and no local server. The interactive mode offers set-up instead. */
@@ -101,6 +108,8 @@ export class Runtime {
   private skills: { tools: Tool[]; promptSection: string } | undefined;
   /** Skills, markdown commands and the other extensions of the working directory, each loaded on first use. */
   readonly extensions: Extensions;
+  /** The accounts' limits as responses told them (the status line's warning reads them). */
+  readonly observedLimits = new ObservedLimits();
 
   constructor(readonly options: RuntimeOptions) {
     this.models = knownModels(options.modelsConfig, options.env);
@@ -168,7 +177,7 @@ export class Runtime {
     await this.credentialStore()?.ready?.();
     const lists = this.servedLists();
     let models = this.models;
-    let wanted = pattern ?? this.options.settings.model;
+    let wanted = pattern ?? this.options.settings.model ?? rolePatterns(this).default;
     if (wanted === undefined) {
       wanted = defaultModelPattern(models, (p) => this.hasKey(p), this.options.env);
       if (wanted === undefined) {
@@ -287,10 +296,22 @@ export class Runtime {
     }
   }
 
-  /** The models Ctrl+P / rpc cycle_model go through: every known model whose provider has a key. */
+  /**
+   * The models Ctrl+P / rpc cycle_model go through: those `--models` names, in its order, else
+   * every known model whose provider has a key.
+   */
   async cycleCandidates(): Promise<Model[]> {
     const models = await this.availableModels();
-    return models.filter((m) => getProvider(m.provider)?.local || this.options.modelsConfig.providers[m.provider]?.auth === "none" || this.hasKey(m.provider));
+    const usable = (m: Model) => getProvider(m.provider)?.local || this.options.modelsConfig.providers[m.provider]?.auth === "none" || this.hasKey(m.provider);
+    const scope = this.options.cycleModels;
+    if (!scope) return models.filter(usable);
+    const scoped = scope.map((pattern) => resolveModel(pattern, models).model).filter(usable);
+    return scoped.filter((m, i) => scoped.findIndex((other) => other.provider === m.provider && other.id === m.id) === i);
+  }
+
+  /** `--models` limits cycling. */
+  get cycleScoped(): boolean {
+    return this.options.cycleModels !== undefined;
   }
 
   /** A fresh agent; `resumePath` continues that session file instead, from `leafId` when given (a branch; null: before its first entry). */
@@ -333,6 +354,11 @@ export class Runtime {
     } else if (!this.options.noSession) {
       writer = SessionWriter.create({ cwd: this.options.cwd, sessionDir: this.options.sessionDir ?? settings.sessionDir, env: this.options.env as NodeJS.ProcessEnv, secrets });
     }
+    // A smol model that cannot be used is said once, when the session starts, not at each title or summary.
+    if (rolePatterns(this).smol) {
+      const smol = await modelForRole(this, "smol", selection);
+      if (smol.fallback) warnings.push(smol.fallback);
+    }
     const artifactsDir = writer ? writer.path.replace(/\.jsonl$/, "") : join(agentDir(this.options.env as NodeJS.ProcessEnv), "artifacts", `${process.pid}`);
     const modelId = `${selection.model.provider}/${selection.model.id}`;
     const source = this.options.toolSource;
@@ -369,6 +395,11 @@ export class Runtime {
       rotateCredential: (failure) => this.rotate(selection, failure),
       extensions: this.options.extensions,
       selectModel: (pattern) => this.selectModel(pattern, false),
+      roleModel: (role) => configuredRoleModel(this, role),
+      onResponseHeaders: (model, headers) => {
+        if (selection.credentialId !== undefined) this.observedLimits.note(model.provider, selection.credentialId, headers);
+      },
+      ...(this.options.recordUsage ? { recordUsage: this.options.recordUsage } : {}),
       ...(this.options.editor ? { editor: this.options.editor } : {}),
       lsp: new LspSession(this.options.cwd, settings.lsp, this.options.env as NodeJS.ProcessEnv),
       checkpoints: settings.checkpoints,

@@ -48,6 +48,8 @@ export interface StreamOptions extends RequestControls {
    * work done here (the agent writes its session) overlaps the provider's answer.
    */
   onRequest?: () => void;
+  /** Called with each response's headers as they arrive: the rate-limit state some providers send (Codex's `x-codex-*`). */
+  onResponse?: (headers: Headers) => void;
   /** Session id for providers' prompt-cache affinity. */
   sessionId?: string;
   /** Offer the provider's own server-side web search (Anthropic's web_search tool), where it has one. */

@@ -66,7 +66,8 @@ const Provider = ProviderShape.superRefine((provider, ctx) => {
 });
 
 /** One models.yml as written. */
-export const ModelsFileShape = z.strictObject({ providers: z.record(z.string(), ProviderShape).default({}) });
+const ModelRoles = z.record(z.string().min(1), z.string().min(1)).optional();
+export const ModelsFileShape = z.strictObject({ providers: z.record(z.string(), ProviderShape).default({}), modelRoles: ModelRoles });
 /** The merged models.yml files, with the rules that make a provider usable. */
-export const ModelsFile = z.strictObject({ providers: z.record(z.string(), Provider).default({}) });
+export const ModelsFile = z.strictObject({ providers: z.record(z.string(), Provider).default({}), modelRoles: ModelRoles });
 export type ModelsConfig = z.infer<typeof ModelsFile>;

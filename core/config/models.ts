@@ -59,7 +59,7 @@ export function loadModelsConfig(options: { cwd?: string; env?: NodeJS.ProcessEn
   }
   // The usability rules run per provider on the merged view, blamed on the last file that touched it.
   const providers = (merged.providers ?? {}) as Record<string, ProviderEntry>;
-  const config: ModelsConfig = { providers: {} };
+  const config: ModelsConfig = { providers: {}, ...(merged.modelRoles ? { modelRoles: merged.modelRoles as Record<string, string> } : {}) };
   for (const [id, provider] of Object.entries(providers)) {
     if (providerProblems(provider).length > 0) slowPath().checkMergedProvider(id, provider, definedIn.get(id)!);
     config.providers[id] = provider;

@@ -200,6 +200,14 @@ export const Settings = z.strictObject({
       servers: z.record(z.string(), z.unknown()).default({}),
     })
     .prefault({}),
+  // --- model roles (issue 29) ---
+  /**
+   * Models by role (the original omp's names): `default`, `smol` (titles, compaction summaries,
+   * subagents without a model of their own), `slow`, `plan` (plan mode), or any custom role; each a
+   * model pattern as `model` takes. models.yml's `modelRoles` are under these; `--smol`, `--slow`,
+   * `--plan` and PI_SMOL_MODEL, PI_SLOW_MODEL, PI_PLAN_MODEL are over them.
+   */
+  modelRoles: z.record(z.string().min(1), z.string().min(1)).default({}),
 });
 export type Settings = z.output<typeof Settings>;
 /** What a settings file or a runtime override may contain: every key optional. */

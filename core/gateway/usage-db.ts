@@ -5,6 +5,8 @@ import type { Usage } from "../ai/messages.ts";
 import { agentDir, ensurePrivateDir } from "../paths.ts";
 
 export const gatewayDbPath = (env: NodeJS.ProcessEnv = process.env) => join(agentDir(env), "auth-gateway.db");
+/** The agent's own requests, in the same shape (client `agent`): `omp usage` and `omp stats` read it. */
+export const agentUsageDbPath = (env: NodeJS.ProcessEnv = process.env) => join(agentDir(env), "usage.db");
 
 export interface UsageRow {
   day: string;
@@ -20,7 +22,10 @@ export interface UsageRow {
   cost_usd: number;
 }
 
-/** Token use per day, client token (by label, never the token) and model, in SQLite. */
+/**
+ * Token use per day, client token (by label, never the token) and model, in SQLite: one row per
+ * day, client and model, so the file stays small however many requests there are.
+ */
 export class UsageLog {
   private readonly db: Database;
   private readonly upsert;
@@ -59,6 +64,11 @@ export class UsageLog {
       cacheWrite: usage.cacheWrite,
       cost: usage.cost.total,
     });
+  }
+
+  /** Rows from `day` (YYYY-MM-DD) on. */
+  since(day: string): UsageRow[] {
+    return this.db.query<UsageRow, [string]>("SELECT * FROM usage WHERE day >= ? ORDER BY day, provider, model").all(day);
   }
 
   rows(client?: string): UsageRow[] {

@@ -20,6 +20,7 @@ import { sandboxStartup } from "../sandbox/startup.ts";
 import { hideSecretsFromProcEnviron } from "../sandbox/hide-environ.ts";
 import type { EditorBridge } from "../tools/types.ts";
 import type { ThinkingLevel } from "../ai/model.ts";
+import { usageRecorder } from "../usage/record.ts";
 
 /**
  * What a session is built from: the command line's flags for print, json, rpc and the
@@ -57,6 +58,8 @@ export interface SessionSpec {
   systemPrompt?: { replace?: string; append?: string };
   git?: Promise<string>;
   thinking?: ThinkingLevel;
+  /** `--models`: the models Ctrl+P cycles through. */
+  cycleModels?: string[];
 }
 
 export interface AssembledSession {
@@ -156,6 +159,8 @@ export async function assembleSession(spec: SessionSpec): Promise<AssembledSessi
     liveCredentials: spec.liveCredentials,
     ...(spec.approver ? { approver: spec.approver } : {}),
     ...(spec.editor ? { editor: spec.editor } : {}),
+    ...(spec.cycleModels ? { cycleModels: spec.cycleModels } : {}),
+    ...(spec.noSession ? {} : { recordUsage: usageRecorder(env) }),
   });
   // The broker's stream would keep the process alive after the session ends.
   closers.push(() => runtime.closeCredentials());

@@ -6,7 +6,7 @@ import type { Mapping } from "../config/config-file.ts";
  * (which builds get installed), `sessionDir` (where transcripts are written), and anything else
  * new. `approvalMode` is kept only when it asks at least as often as the user's own setting.
  */
-const HARMLESS = new Set(["model", "thinking", "tools", "retry", "compaction", "bash", "theme"]);
+const HARMLESS = new Set(["model", "modelRoles", "thinking", "tools", "retry", "compaction", "bash", "theme"]);
 
 const STRICTNESS: Record<string, number> = { yolo: 0, write: 1, "always-ask": 2 };
 

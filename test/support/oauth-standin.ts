@@ -4,6 +4,7 @@
 // Copilot's token exchange. Which provider is asking is told by its client id.
 import { createHash } from "node:crypto";
 import { CodeAssist } from "./standin/subscriptions.ts";
+import { type UsageAnswers, type UsageRequest, defaultUsageAnswers, usageAnswer } from "./usage-standin.ts";
 
 export type OAuthStyle = "anthropic" | "openai-codex" | "github-copilot" | "google-gemini-cli";
 
@@ -47,13 +48,17 @@ export interface OAuthStandin {
    * GOOGLE_GEMINI_CLI_BASE_URL at the provider stand-in's own instead).
    */
   codeAssist: CodeAssist;
+  /** What the subscriptions' usage endpoints (served here too) answer, and the requests they had. */
+  usage: UsageAnswers;
+  usageRequests: UsageRequest[];
   revoke(refresh: string): void;
-  /** Every environment variable that points omp's logins here. */
+  /** Every environment variable that points omp's logins (and usage lookups) here. */
   env(): Record<string, string>;
   close(): Promise<void>;
 }
 
 const random = () => crypto.randomUUID().replaceAll("-", "");
+const USAGE_PATHS = new Set(["/api/oauth/usage", "/backend-api/wham/usage", "/copilot_internal/user", "/v1internal:retrieveUserQuota"]);
 
 function jwt(claims: Record<string, unknown>): string {
   const part = (value: unknown) => Buffer.from(JSON.stringify(value)).toString("base64url");
@@ -77,6 +82,8 @@ export async function startOAuthStandin(): Promise<OAuthStandin> {
     email: "user@example.com",
     pendingPolls: 1,
     exchanges: 0,
+    usage: defaultUsageAnswers(),
+    usageRequests: [],
   };
 
   const issue = (style: OAuthStyle) => {
@@ -103,6 +110,12 @@ export async function startOAuthStandin(): Promise<OAuthStandin> {
     idleTimeout: 0,
     async fetch(req) {
       const url = new URL(req.url);
+      if (USAGE_PATHS.has(url.pathname)) {
+        const text = await req.text();
+        const request = { method: req.method, path: url.pathname, headers: Object.fromEntries([...req.headers].map(([name, value]) => [name.toLowerCase(), value])), body: text ? JSON.parse(text) : undefined };
+        state.usageRequests.push(request);
+        return usageAnswer(request, state.usage, state.issued, githubTokens, codeAssist.project) ?? new Response("not found", { status: 404 });
+      }
       if (url.pathname.startsWith("/v1internal")) {
         const text = await req.text();
         const headers = Object.fromEntries([...req.headers].map(([name, value]) => [name.toLowerCase(), value]));
@@ -209,6 +222,10 @@ export async function startOAuthStandin(): Promise<OAuthStandin> {
       env.OMP_OAUTH_GITHUB_COPILOT_EXCHANGE_URL = `${url}/copilot/token`;
       env.GOOGLE_GEMINI_CLI_BASE_URL = url;
       env.OMP_OAUTH_GOOGLE_GEMINI_CLI_USERINFO_URL = `${url}/userinfo`;
+      env.OMP_OAUTH_ANTHROPIC_USAGE_URL = `${url}/api/oauth/usage`;
+      env.OMP_OAUTH_OPENAI_CODEX_USAGE_URL = `${url}/backend-api/wham/usage`;
+      env.OMP_OAUTH_GITHUB_COPILOT_USAGE_URL = `${url}/copilot_internal/user`;
+      env.OMP_OAUTH_GOOGLE_GEMINI_CLI_USAGE_URL = `${url}/v1internal:retrieveUserQuota`;
       return env;
     },
     close: () => server.stop(true),

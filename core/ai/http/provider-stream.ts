@@ -94,7 +94,7 @@ export async function* runProviderStream(model: Model, options: StreamOptions, c
         const idleMs = options.idleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS;
         const waits: Waits = { connect: options.connectTimeoutMs ?? idleMs, firstByte: options.firstByteTimeoutMs ?? idleMs, idle: idleMs };
         const framing = transport?.events ?? parseSse;
-        for await (const events of attemptOnce(provider, url, wire.headers, wire.body, framing, decoder, builder, controller.signal, waits, options.onRequest)) {
+        for await (const events of attemptOnce(provider, url, wire.headers, wire.body, framing, decoder, builder, controller.signal, waits, options.onRequest, options.onResponse)) {
           for (const event of events) yield event;
         }
         const message = builder.message;
@@ -160,6 +160,7 @@ async function* attemptOnce(
   outerSignal: AbortSignal,
   waits: Waits,
   onRequest?: () => void,
+  onResponse?: (headers: Headers) => void,
 ): AsyncGenerator<ReturnType<AssistantBuilder["take"]>> {
   // Aborted by the caller, or by the idle watch when the provider goes silent.
   const attempt = new AbortController();
@@ -206,6 +207,7 @@ async function* attemptOnce(
     const sent = fetch(url, { method: "POST", headers, body, signal });
     onRequest?.();
     response = await sent;
+    onResponse?.(response.headers);
     watch("firstByte");
   } catch (error) {
     if (stalled && !outerSignal.aborted) throw stalledError();

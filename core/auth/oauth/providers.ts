@@ -2,7 +2,7 @@
  * The subscription logins omp knows, with the endpoints, client ids, scopes and loopback ports
  * their official clients registered (Claude Code, Codex CLI, GitHub Copilot, Gemini CLI). Every
  * URL and the callback port can be overridden from the environment
- * (`OMP_OAUTH_<PROVIDER>_<AUTHORIZE|TOKEN|DEVICE|EXCHANGE|USERINFO>_URL`, `..._CALLBACK_PORT`) for private
+ * (`OMP_OAUTH_<PROVIDER>_<AUTHORIZE|TOKEN|DEVICE|EXCHANGE|USERINFO|USAGE>_URL`, `..._CALLBACK_PORT`) for private
  * deployments and tests.
  */
 
@@ -17,6 +17,8 @@ interface Endpoints {
   exchangeUrl?: string;
   /** Google: who the login is (its token answer names no one without the openid scope). */
   userinfoUrl?: string;
+  /** The subscription's limits and how much of them is used (`omp usage`). */
+  usageUrl?: string;
 }
 
 export interface OAuthProvider {
@@ -46,7 +48,7 @@ export const OAUTH_PROVIDERS: readonly OAuthProvider[] = [
     callbackPath: "/callback",
     tokenBody: "json",
     authorizeParams: { code: "true" },
-    defaults: { authorizeUrl: "https://claude.ai/oauth/authorize", tokenUrl: "https://console.anthropic.com/v1/oauth/token" },
+    defaults: { authorizeUrl: "https://claude.ai/oauth/authorize", tokenUrl: "https://console.anthropic.com/v1/oauth/token", usageUrl: "https://api.anthropic.com/api/oauth/usage" },
   },
   {
     id: "openai-codex",
@@ -58,7 +60,7 @@ export const OAUTH_PROVIDERS: readonly OAuthProvider[] = [
     callbackPath: "/auth/callback",
     tokenBody: "form",
     authorizeParams: { id_token_add_organizations: "true", codex_cli_simplified_flow: "true", originator: "codex_cli_rs" },
-    defaults: { authorizeUrl: "https://auth.openai.com/oauth/authorize", tokenUrl: "https://auth.openai.com/oauth/token" },
+    defaults: { authorizeUrl: "https://auth.openai.com/oauth/authorize", tokenUrl: "https://auth.openai.com/oauth/token", usageUrl: "https://chatgpt.com/backend-api/wham/usage" },
   },
   {
     id: "github-copilot",
@@ -72,6 +74,7 @@ export const OAUTH_PROVIDERS: readonly OAuthProvider[] = [
       deviceUrl: "https://github.com/login/device/code",
       tokenUrl: "https://github.com/login/oauth/access_token",
       exchangeUrl: "https://api.github.com/copilot_internal/v2/token",
+      usageUrl: "https://api.github.com/copilot_internal/user",
     },
   },
   {
@@ -89,6 +92,7 @@ export const OAUTH_PROVIDERS: readonly OAuthProvider[] = [
       authorizeUrl: "https://accounts.google.com/o/oauth2/v2/auth",
       tokenUrl: "https://oauth2.googleapis.com/token",
       userinfoUrl: "https://www.googleapis.com/oauth2/v2/userinfo",
+      usageUrl: "https://cloudcode-pa.googleapis.com/v1internal:retrieveUserQuota",
     },
   },
 ];
@@ -108,6 +112,7 @@ export function endpointsOf(provider: OAuthProvider, env: Record<string, string 
     deviceUrl: pick("DEVICE_URL", provider.defaults.deviceUrl),
     exchangeUrl: pick("EXCHANGE_URL", provider.defaults.exchangeUrl),
     userinfoUrl: pick("USERINFO_URL", provider.defaults.userinfoUrl),
+    usageUrl: pick("USAGE_URL", provider.defaults.usageUrl),
   };
 }
 

@@ -4,7 +4,7 @@ export interface AgentDefinition {
   description: string;
   /** Tool names (omp's or Claude's); absent: every tool the parent has, except task. */
   tools?: string[];
-  /** A model pattern, or `inherit`/absent for the parent's. */
+  /** A model pattern; `inherit` for the parent's; absent: the smol role's model when one is configured, else the parent's. */
   model?: string;
   /** The file's body. */
   systemPrompt: string;

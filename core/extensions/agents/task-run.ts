@@ -43,6 +43,9 @@ async function runTask(agents: readonly AgentDefinition[], input: TaskInput, con
 
   let model = parent.model;
   let apiKey = parent.apiKey;
+  // A definition without a model runs on the smol role's model when one is configured; `inherit` keeps the parent's.
+  const smol = definition.model ? undefined : await parent.options.roleModel?.("smol");
+  if (smol) ({ model, apiKey } = smol);
   if (definition.model && definition.model !== "inherit" && parent.options.selectModel) {
     try {
       ({ model, apiKey } = await parent.options.selectModel(definition.model));

@@ -266,7 +266,7 @@ function streamReply(format: WireFormat, reply: Reply, events: string[], fast: b
     const error = reply.streamError ?? {};
     sent = [...sent.slice(0, reply.streamErrorAfterEvents), format.streamError(error.message ?? format.overloaded.message, error.kind ?? format.overloaded.kind)];
   }
-  const headers = { "content-type": "text/event-stream; charset=utf-8", "cache-control": "no-cache" };
+  const headers = { "content-type": "text/event-stream; charset=utf-8", "cache-control": "no-cache", ...reply.headers };
   if (fast && cut === undefined) return new Response(sent.join(""), { headers });
 
   const stream = new ReadableStream<Uint8Array>({

@@ -35,6 +35,8 @@ export interface Reply {
   stopSequence?: string;
   /** Wait before sending the response headers. */
   delayMs?: number;
+  /** Extra response headers (the rate-limit state a provider sends with its answer). */
+  headers?: Record<string, string>;
   /** Wait between SSE events. */
   eventDelayMs?: number;
   /** Stall for `pauseMs` after this many events (lets tests abort mid-stream). */

@@ -1,0 +1,54 @@
+import type { Model } from "../ai/model.ts";
+import { describeError } from "../errors/omp-error.ts";
+import type { ModelSelection, Runtime } from "./runtime.ts";
+
+/** The roles omp itself asks for; users may name any others in `modelRoles`. */
+export const BUILTIN_ROLES = ["default", "smol", "slow", "plan"] as const;
+
+export interface RoleModel {
+  role: string;
+  selection: ModelSelection;
+  /** The pattern the role names; undefined when no role model is configured (the default model serves). */
+  pattern?: string;
+  /** The role's model could not be used (unknown, no credentials): why the default stands in. */
+  fallback?: string;
+}
+
+/**
+ * The model patterns by role: models.yml's `modelRoles`, under config.yml's (flags and env
+ * variables reach the latter as runtime settings).
+ */
+export function rolePatterns(runtime: Runtime): Record<string, string> {
+  return { ...runtime.options.modelsConfig.modelRoles, ...runtime.options.settings.modelRoles };
+}
+
+/**
+ * The model for `role`: the one `modelRoles` names, with its credential, else the default
+ * (`current` when given: the session's model) with the reason in `fallback`. Plan mode asks for
+ * `plan`; titles, compaction and handoff summaries and subagents without a model ask for `smol`.
+ */
+export async function modelForRole(runtime: Runtime, role: string, current?: ModelSelection): Promise<RoleModel> {
+  const pattern = rolePatterns(runtime)[role];
+  const fallbackModel = async () => current ?? (await runtime.selectModel(undefined, false));
+  if (pattern === undefined || (role === "default" && current)) return { role, selection: await fallbackModel() };
+  try {
+    return { role, pattern, selection: await runtime.selectModel(pattern, false) };
+  } catch (error) {
+    const selection = await fallbackModel();
+    return { role, pattern, selection, fallback: `modelRoles.${role} (${pattern}) is not usable: ${describeError(error)}; using ${modelName(selection.model)}` };
+  }
+}
+
+const modelName = (model: Model) => `${model.provider}/${model.id}`;
+
+/** What an agent asks for a side job: the role's model when one is configured and usable, else undefined (the agent's own serves). */
+export async function configuredRoleModel(runtime: Runtime, role: string): Promise<{ model: Model; apiKey: string | undefined } | undefined> {
+  const pattern = rolePatterns(runtime)[role];
+  if (pattern === undefined) return undefined;
+  try {
+    const selection = await runtime.selectModel(pattern, false);
+    return { model: selection.model, apiKey: selection.apiKey };
+  } catch {
+    return undefined;
+  }
+}
