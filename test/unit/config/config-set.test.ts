@@ -151,6 +151,8 @@ compaction:
       "web.search.provider",
       "web.search.apiKey",
       "web.search.baseUrl",
+      "checkpoints.enabled",
+      "checkpoints.maxBytes",
       "lsp.enabled",
       "lsp.diagnosticsOnWrite",
       "lsp.formatOnWrite",
