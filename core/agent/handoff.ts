@@ -30,14 +30,16 @@ Be specific (names, paths, commands, numbers) and brief. Write only the brief.`;
 export const NOTHING_TO_HAND_OFF = "nothing to hand off yet: the session has no exchange with the model";
 
 /**
- * The brief for `goal` (what the next session should focus on; may be empty). The model is the
- * session's own; this is the one call site to point at a cheaper model role.
+ * The brief for `goal` (what the next session should focus on; may be empty), written by the
+ * smol role's model when one is configured and the conversation fits it, else the session's.
  */
 export async function writeHandoff(agent: Agent, goal: string | undefined, signal?: AbortSignal): Promise<string> {
   const messages = agent.messages;
   if (!messages.some((m) => m.role === "user") || !messages.some((m) => m.role === "assistant")) throw new Error(NOTHING_TO_HAND_OFF);
-  const { summary } = await summarize(agent.model, messages, {
-    apiKey: agent.apiKey,
+  const smol = await agent.options.roleModel?.("smol").catch(() => undefined);
+  const writer = smol && smol.model.contextWindow > agent.contextTokens() ? smol : { model: agent.model, apiKey: agent.apiKey };
+  const { summary } = await summarize(writer.model, messages, {
+    apiKey: writer.apiKey,
     signal,
     task: HANDOFF_TASK,
     ...(goal?.trim() ? { instructions: `the next session's focus is: ${goal.trim()}` } : {}),

@@ -41,10 +41,10 @@ async function turn(rpc: RpcProcess, message: string): Promise<any> {
 }
 
 describe("model roles", () => {
-  test("--smol: the title and the compaction summary are asked of the smol model, the conversation of the session's", async () => {
+  test("--smol: the title, the compaction summary and the handoff brief are asked of the smol model, the conversation of the session's", async () => {
     const { home, repo } = homeWithSmolbox([], "compaction:\n  keepRecentTokens: 5\n");
     main.setScript([{ text: "FIRST-ANSWER" }, { text: "SECOND-ANSWER" }]);
-    smol.setScript([{ text: "Fix the adder" }, { text: "SMOL-SUMMARY of the work" }]);
+    smol.setScript([{ text: "Fix the adder" }, { text: "SMOL-SUMMARY of the work" }, { text: "SMOL-BRIEF" }]);
     const mainBefore = posts(main).length;
     const smolBefore = posts(smol).length;
     const rpc = new RpcProcess(["--model", MODEL, "--smol", "smolbox/tiny"], { home, cwd: repo, env: env() });
@@ -57,11 +57,12 @@ describe("model roles", () => {
       const entries = readJsonl(file);
       expect(entries.filter((e) => e.type === "custom" && e.customType === "omp.session_name").map((e) => e.data.name)).toEqual(["Fix the adder"]);
       expect(entries.find((e) => e.type === "compaction")?.summary).toBe("SMOL-SUMMARY of the work");
+      expect((await rpc.send({ type: "handoff" })).data.document).toBe("SMOL-BRIEF");
     } finally {
       expect(await rpc.close()).toBe(0);
     }
     const smolRequests = posts(smol).slice(smolBefore);
-    expect(smolRequests).toHaveLength(2);
+    expect(smolRequests).toHaveLength(3);
     for (const request of smolRequests) {
       expect(request.path).toBe("/v1/chat/completions");
       expect(request.headers.authorization).toBe(`Bearer ${SMOL_KEY}`);
@@ -70,6 +71,7 @@ describe("model roles", () => {
     expect(bodyText(smolRequests[0]!)).toContain("You name coding sessions");
     expect(bodyText(smolRequests[0]!)).toContain("the adder in src/math.sh subtracts");
     expect(bodyText(smolRequests[1]!)).toContain("Summarise the conversation above");
+    expect(bodyText(smolRequests[2]!)).toContain("Write a handoff brief");
     // The session's model had the two turns and nothing else: no title, no summary.
     const mainRequests = posts(main).slice(mainBefore);
     expect(mainRequests).toHaveLength(2);
