@@ -58,6 +58,39 @@ async function rewind(host: CommandHost, entryId: string, scope: RewindScope): P
   report(host, scope, outcome.files);
 }
 
+/**
+ * `/tree` and `/branch` moving back along this branch: when omp changed files since that point
+ * (before `turnId`, or after it when `after`), the user chooses whether they go back too. The
+ * plan to carry out, undefined for none (nothing changed, or another branch), null when cancelled.
+ */
+export async function chooseFileRewind(host: CommandHost, turnId: string, after: boolean): Promise<RewindPlan | undefined | null> {
+  if (!host.agent.writer) return undefined;
+  const { userTurns, planRewind } = await import("../../core/session/checkpoints/rewind.ts");
+  const turns = userTurns(host.agent);
+  const index = turns.findIndex((turn) => turn.entryId === turnId);
+  const since = index < 0 ? undefined : turns[after ? index + 1 : index];
+  if (!since) return undefined;
+  const plan = planRewind(host.agent, since.entryId);
+  if (plan.restore.length + plan.changedOutside.length + plan.notRestorable.length === 0) return undefined;
+  showPlan(host, plan);
+  const files = await host.pick<"both" | "conversation">(
+    "Go back",
+    [
+      { label: "conversation and files", detail: `${plan.restore.length} file(s) restored`, value: "both" },
+      { label: "conversation only", detail: "files stay as they are", value: "conversation" },
+    ],
+    false,
+  );
+  if (!files) return null;
+  return files === "both" ? plan : undefined;
+}
+
+/** The files of a plan chosen with chooseFileRewind go back; the user reads what happened. */
+export async function rewindChosenFiles(host: CommandHost, plan: RewindPlan): Promise<void> {
+  const { rewindFiles } = await import("../../core/session/checkpoints/rewind.ts");
+  report(host, "files", rewindFiles(plan, host.agent.options.checkpoints?.maxBytes));
+}
+
 export const REWIND_COMMAND: SlashCommand = {
   name: "rewind",
   description: "go back to before one of your messages: the conversation, the files omp changed, or both",

@@ -3,6 +3,7 @@ import { describeError } from "../../core/errors/omp-error.ts";
 import { displayPath } from "../../core/paths.ts";
 import { SESSION_NAME_ENTRY, formatAge } from "../../core/session/listing.ts";
 import { sessionDirFor } from "../../core/session/paths.ts";
+import { chooseFileRewind, rewindChosenFiles } from "./rewind-commands.ts";
 import type { CommandHost, SlashCommand } from "./commands.ts";
 import type { TreeAction } from "./tree-panel.ts";
 
@@ -65,6 +66,9 @@ async function openTree(host: CommandHost, enter: TreeAction): Promise<void> {
 async function moveToTurn(host: CommandHost, turn: Turn, action: TreeAction): Promise<void> {
   if (action === "go" && turn.endId === host.agent.writer?.leafId) return host.notice("info", "Already at this point.");
   try {
+    const files = await chooseFileRewind(host, turn.id, action === "go");
+    if (files === null) return;
+    if (files) await rewindChosenFiles(host, files);
     const { agent, text } = await host.control.navigate(action === "go" ? turn.endId : turn.id);
     host.blocks.showConversation(agent.messages, action === "go" ? `the turn "${turn.text.slice(0, 40)}"` : `the point before "${turn.text.slice(0, 40)}"`);
     if (text !== undefined) host.editor.setText(text);

@@ -52,4 +52,39 @@ describe("/rewind and /undo", () => {
     expect(readFileSync(file, "utf8")).toBe("v1\n");
     await tty.waitFor("❯ turn two");
   });
+
+  test("/tree back to an earlier turn offers the files omp changed since: conversation and files, or the conversation only", async () => {
+    const s = await ready({
+      rows: 40,
+      cols: 120,
+      files: { "a.txt": "v0\n" },
+      script: [...writes("v1\n", "wrote one"), ...writes("v2\n", "wrote two"), ...writes("v3\n", "wrote three")],
+    });
+    const { tty } = s;
+    const file = join(s.cwd, "a.txt");
+    await exchange(s, "turn one", "wrote one");
+    await exchange(s, "turn two", "wrote two");
+    await exchange(s, "turn three", "wrote three");
+    tty.type("/tree");
+    tty.press("Enter");
+    await tty.waitFor("Session tree");
+    tty.press("Up");
+    tty.press("Enter");
+    const plan = await tty.waitFor("conversation only");
+    expect(plan).toContain("restore a.txt");
+    // Files stay: only the conversation moves.
+    tty.press("Down", "Enter");
+    await tty.waitFor("Your next message starts a new branch");
+    expect(readFileSync(file, "utf8")).toBe("v3\n");
+    // Back again to after turn one, this time with the files: turn two's and three's writes go back.
+    tty.type("/tree");
+    tty.press("Enter");
+    await tty.waitFor("Session tree");
+    tty.press("Up");
+    tty.press("Enter");
+    await tty.waitFor("conversation and files");
+    tty.press("Enter");
+    await tty.waitFor("1 file(s) restored");
+    expect(readFileSync(file, "utf8")).toBe("v1\n");
+  });
 });
