@@ -20,6 +20,7 @@ import { ConversationBlocks } from "./conversation-blocks.ts";
 import { type InputEvent, type Key, keyId } from "./keys.ts";
 import { MessageQueue } from "./message-queue.ts";
 import { Overlays } from "./overlays.ts";
+import { MODE_LABELS, cycleMode } from "./mode-commands.ts";
 import { PromptEditor } from "./prompt-editor.ts";
 import { PromptHistory } from "./prompt-history.ts";
 import { Frames } from "./frames.ts";
@@ -74,7 +75,7 @@ export class InteractiveApp implements CommandHost {
   private readonly editor: PromptEditor;
   private readonly completer: Completer;
   private readonly shell: ShellRunner;
-  private readonly overlays: Overlays;
+  readonly overlays: Overlays;
   private readonly blocks: ConversationBlocks;
   private unsubscribe: () => void = () => {};
   private readonly queued = new MessageQueue();
@@ -97,7 +98,7 @@ export class InteractiveApp implements CommandHost {
   constructor(
     private readonly terminal: Terminal,
     theme: Theme,
-    private readonly options: AppOptions,
+    readonly options: AppOptions,
   ) {
     this.view = { theme, showThinking: false, expandTools: false, tick: 0 };
     this.keymap = options.keymap ?? Keymap.defaults();
@@ -336,8 +337,7 @@ export class InteractiveApp implements CommandHost {
 
   /** The runtime's approver forwards here: one prompt at a time, in the order the calls asked. */
   approve(request: ApprovalRequest): Promise<ApprovalDecision> {
-    if (this.stopped) return Promise.resolve({ allow: false, reason: "omp is exiting" });
-    return this.overlays.approve(request);
+    return this.stopped ? Promise.resolve({ allow: false, reason: "omp is exiting" }) : this.overlays.approve(request);
   }
 
   // ---- input
@@ -416,6 +416,9 @@ export class InteractiveApp implements CommandHost {
         return;
       case "app.thinking.cycle":
         return this.cycleThinking();
+      case "app.mode.cycle":
+      case "app.plan.toggle":
+        return cycleMode(this.options.host, action);
     }
     const result = this.editor.handleKey(key);
     if (result === "submit") this.submit("steer");
@@ -567,7 +570,7 @@ export class InteractiveApp implements CommandHost {
       foregroundCommand: (jobs?.foreground().length ?? 0) > 0,
       runningJobs: jobs?.list().filter((job) => job.running).length ?? 0,
     });
-    const statusLine = renderStatusLine({ ...status, mcp: mcpStatusText(this.runtime) }, width, this.view.theme);
+    const statusLine = renderStatusLine({ ...status, mcp: mcpStatusText(this.runtime), mode: MODE_LABELS[this.options.host.mode] }, width, this.view.theme);
     return renderChrome({ queued: this.queued, statusLine, overlays: this.overlays, editor: this.editor, completer: this.completer, theme: this.view.theme }, width, height);
   }
 

@@ -17,6 +17,8 @@ import type { Keymap } from "./keybindings.ts";
 import { LSP_COMMAND } from "./lsp-command.ts";
 import { MCP_COMMAND } from "./mcp-commands.ts";
 import { JOBS_COMMAND } from "./job-commands.ts";
+import { PLAN_COMMAND } from "./mode-commands.ts";
+import type { SessionHost } from "../../core/session-host/host.ts";
 import type { Job } from "../../core/shell/job.ts";
 import type { Choice } from "./select-list.ts";
 import { formatCost, formatTokens } from "./status-line.ts";
@@ -34,6 +36,8 @@ export interface CommandHost {
   readonly agent: Agent;
   readonly selection: ModelSelection;
   readonly cwd: string;
+  /** The session host the app drives (modes). */
+  readonly options: { readonly host: SessionHost };
   add(block: Block): void;
   notice(kind: NoticeKind, text: string): void;
   /** A transient "… doing this" in the status line; undefined clears it. */
@@ -248,6 +252,7 @@ export const COMMANDS: SlashCommand[] = [
   pluginCommand,
   MCP_COMMAND,
   JOBS_COMMAND,
+  PLAN_COMMAND,
   LSP_COMMAND,
   {
     name: "exit",

@@ -31,6 +31,8 @@ export interface StatusInfo {
   mcp?: { text: string; problem: boolean };
   /** Background jobs running (`/jobs`). */
   jobs?: number;
+  /** The session's mode when not the default ("⏸ plan mode"). */
+  mode?: string;
 }
 
 /**
@@ -41,6 +43,7 @@ export interface StatusInfo {
 export function renderStatusLine(info: StatusInfo, width: number, theme: Theme): string {
   const contextStyle = info.contextPercent >= 85 ? theme.fg("error") : info.contextPercent >= 60 ? theme.fg("warning") : theme.fg("muted");
   const parts: [string, string][] = [
+    ...(info.mode ? ([[info.mode, theme.fg("warning", "bold")]] as [string, string][]) : []),
     ...(info.jobs ? ([[`${info.jobs} job${info.jobs === 1 ? "" : "s"}`, theme.fg("accent")]] as [string, string][]) : []),
     ...(info.mcp ? ([[info.mcp.text, theme.fg(info.mcp.problem ? "warning" : "muted")]] as [string, string][]) : []),
     [info.model, theme.fg("accent")],

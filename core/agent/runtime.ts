@@ -22,7 +22,8 @@ import { PathScope } from "../tools/path-scope.ts";
 import type { EditMode } from "../config/settings-schema.ts";
 import { editModeFor } from "../tools/edit/mode.ts";
 import { withEditMode } from "../tools/registry.ts";
-import type { EditorBridge, Tool, ToolSource } from "../tools/types.ts";
+import type { EditorBridge, Questioner, Tool, ToolSource } from "../tools/types.ts";
+import type { SessionMode } from "../session/modes.ts";
 import { Agent } from "./agent.ts";
 import type { ExtensionsFactory } from "./agent-extensions.ts";
 import { findPromptFiles, promptArgument } from "./context-files.ts";
@@ -45,6 +46,8 @@ export interface RuntimeOptions {
   /** Tools added at run time (MCP servers), after `tools`. */
   toolSource?: ToolSource;
   approver?: Approver;
+  /** Answers the ask tool and plan approvals (the session host's question requests). */
+  questioner?: Questioner;
   /** `--api-key`: applies to the model chosen on the command line. */
   cliKey?: string;
   noSession: boolean;
@@ -305,6 +308,7 @@ export class Runtime {
     let resumedThinking: ThinkingLevel | undefined;
     let frame: { frame: RequestFrame; facts: Facts } | undefined;
     let dropThinking = false;
+    let mode: SessionMode | undefined;
     const warnings: string[] = [];
     if (resumePath) {
       // Only a resume reads a session file; a new session does not pay for loading the loader.
@@ -319,6 +323,7 @@ export class Runtime {
       messageEntryIds = entryIdsFor(branch, context.messages.length, context.compaction?.firstKeptEntryId);
       if (!selection.thinking && !this.options.thinking && context.thinkingLevel) thinking = context.thinkingLevel;
       resumedThinking = context.thinkingLevel;
+      mode = context.mode;
       const stored = frameOf(branch);
       if (stored.frame) frame = { frame: stored.frame, facts: stored.facts ?? stored.frame.facts };
       else dropThinking = context.messages.length > 0;
@@ -370,6 +375,8 @@ export class Runtime {
       extensions: this.options.extensions,
       selectModel: (pattern) => this.selectModel(pattern, false),
       ...(this.options.editor ? { editor: this.options.editor } : {}),
+      ...(this.options.questioner ? { question: this.options.questioner } : {}),
+      ...(mode ? { mode } : {}),
       lsp: new LspSession(this.options.cwd, settings.lsp, this.options.env as NodeJS.ProcessEnv),
     });
     source?.subscribe(() => {

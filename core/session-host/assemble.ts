@@ -18,7 +18,7 @@ import { type ToolSelection, builtinTools, selectTools } from "../tools/registry
 import { searchChoice } from "../web/search/configured.ts";
 import { sandboxStartup } from "../sandbox/startup.ts";
 import { hideSecretsFromProcEnviron } from "../sandbox/hide-environ.ts";
-import type { EditorBridge } from "../tools/types.ts";
+import type { EditorBridge, Questioner } from "../tools/types.ts";
 import type { ThinkingLevel } from "../ai/model.ts";
 
 /**
@@ -46,6 +46,8 @@ export interface SessionSpec {
   deferMcp?: boolean;
   /** Who answers approvals; none: calls that need one are refused with a message saying how to allow them. */
   approver?: Approver;
+  /** Who answers the ask tool's questions; none (print, json): the tool is not offered. */
+  questioner?: Questioner;
   /** The editor's files and terminals, when an ACP client offers them. */
   editor?: EditorBridge;
   liveCredentials?: boolean;
@@ -115,7 +117,9 @@ export async function assembleSession(spec: SessionSpec): Promise<AssembledSessi
   });
   const tools = selectTools(
     // `job` drives bash's background jobs: without bash it has nothing to drive.
-    [...builtins, ...extensions.tools, createTaskTool(subagentDefinitions(cwd, env, warn))].filter((tool) => !settings.tools.disabled.includes(tool.name) && !(tool.name === "job" && settings.tools.disabled.includes("bash"))),
+    [...builtins, ...extensions.tools, createTaskTool(subagentDefinitions(cwd, env, warn))].filter(
+      (tool) => !settings.tools.disabled.includes(tool.name) && !(tool.name === "job" && settings.tools.disabled.includes("bash")) && (tool.name !== "ask" || spec.questioner !== undefined),
+    ),
     withoutSkill(toolSelection),
   );
   const closers: (() => Promise<void> | void)[] = [];
@@ -155,6 +159,7 @@ export async function assembleSession(spec: SessionSpec): Promise<AssembledSessi
     extensions: extensions.factory,
     liveCredentials: spec.liveCredentials,
     ...(spec.approver ? { approver: spec.approver } : {}),
+    ...(spec.questioner ? { questioner: spec.questioner } : {}),
     ...(spec.editor ? { editor: spec.editor } : {}),
   });
   // The broker's stream would keep the process alive after the session ends.
