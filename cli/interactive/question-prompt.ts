@@ -76,7 +76,7 @@ export class QuestionPrompt {
       case "pagedown":
         this.scroll += PLAN_ROWS - 1;
         return false;
-      case "space":
+      case " ":
         if (this.question.multiple && this.selected < count - 1) this.toggle(this.selected);
         return false;
       case "enter":
