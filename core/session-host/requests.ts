@@ -24,7 +24,7 @@ export class PendingRequests<Answer> {
   protected open(make: (id: string) => HostOwnEvent, timeoutMs = 0): Promise<Answer> {
     const id = `${this.prefix}_${++this.serial}`;
     return new Promise<Answer>((resolve) => {
-      const timer = timeoutMs > 0 ? setTimeout(() => this.answer(id, this.fallback(`nobody answered within ${Math.round(timeoutMs / 1000)} s`)), timeoutMs) : undefined;
+      const timer = timeoutMs > 0 ? setTimeout(() => this.answer(id, this.fallback(`nobody answered within ${timeoutMs / 1000} s`)), timeoutMs) : undefined;
       this.waiting.set(id, { resolve, ...(timer ? { timer } : {}) });
       this.emit?.(make(id));
     });
