@@ -65,7 +65,7 @@ export async function runInteractive(options: InteractiveOptions): Promise<numbe
     host.subscribe((event) => {
       if (event.type === "approval_request") void ui.approve(event).then((decision) => host.submit({ type: "answer_approval", id: event.id, ...decision }));
       // A question nobody may answer any more (timed out) is refused by the host: nothing to do then.
-      if (event.type === "question_request") void ui.overlays.question(event).then((answers) => host.submit({ type: "answer_question", id: event.id, ...(answers ? { answers } : {}) }).catch(() => undefined));
+      if (event.type === "question_request") void ui.overlays.question(event).then((reply) => host.submit({ type: "answer_question", id: event.id, ...reply }).catch(() => undefined));
     });
     if (options.warnings) {
       options.warnings.say = (line) => ui.notice("warning", line);

@@ -1,6 +1,6 @@
 import type { ApprovalDecision, ApprovalRequest } from "../../core/tools/approval.ts";
 import { ApprovalPrompt } from "./approval-prompt.ts";
-import { QuestionPrompt, type QuestionEvent } from "./question-prompt.ts";
+import { QuestionPrompt, type QuestionEvent, type QuestionReply } from "./question-prompt.ts";
 import { HistorySearch } from "./history-search.ts";
 import type { JobWatch } from "./job-watch.ts";
 import type { Key } from "./keys.ts";
@@ -61,8 +61,8 @@ export class Overlays {
     });
   }
 
-  /** The answers to a question request; undefined when the user leaves it for later. */
-  question(request: QuestionEvent): Promise<string[][] | undefined> {
+  /** The answers to a question request (and a plan as edited); undefined when the user leaves it for later. */
+  question(request: QuestionEvent): Promise<QuestionReply | undefined> {
     return new Promise((resolve) => {
       this.enqueue({ open: (done) => new QuestionPrompt(request, (answers) => (resolve(answers), done())), refuse: () => resolve(undefined) });
     });

@@ -1,6 +1,7 @@
 import type { HostOwnEvent } from "../../core/session-host/protocol.ts";
 import { type Key, keyId } from "./keys.ts";
 import { LineInput } from "./line-input.ts";
+import { PromptEditor } from "./prompt-editor.ts";
 import { paint, sanitize, truncateText, wrapWithPrefix } from "./text.ts";
 import type { Theme } from "./theme.ts";
 
@@ -9,11 +10,20 @@ export type QuestionEvent = Extract<HostOwnEvent, { type: "question_request" }>;
 /** Rows a plan may take before it scrolls (PgUp/PgDn). */
 const PLAN_ROWS = 14;
 const OTHER = "Other: type an answer";
+/** A plan's own extra choice: the plan in an editor, approved as edited. */
+const EDIT = "Edit the plan, then approve it";
+
+/** The answers, and a plan as the user edited it. */
+export interface QuestionReply {
+  answers: string[][];
+  plan?: string;
+}
 
 /**
  * The ask tool's questions (and plan mode's plan) in place of the editor, one question at a
  * time: arrows and digits choose, Space ticks when several may be chosen, "Other" takes the
- * user's own words, Esc leaves them for later. Answers undefined when dismissed.
+ * user's own words, Esc leaves them for later. Answers undefined when dismissed. A plan may also
+ * be edited in place (Enter approves the edited plan, Shift+Enter starts a new line).
  */
 export class QuestionPrompt {
   private index = 0;
@@ -22,10 +32,13 @@ export class QuestionPrompt {
   private typing: LineInput | undefined;
   private scroll = 0;
   private readonly answers: string[][] = [];
+  private editing: PromptEditor | undefined;
+  /** The theme of the last frame, for the plan's editor. */
+  private theme: Theme | undefined;
 
   constructor(
     readonly request: QuestionEvent,
-    private readonly answer: (answers: string[][] | undefined) => void,
+    private readonly answer: (reply: QuestionReply | undefined) => void,
   ) {
     if (this.options.length === 0) this.typing = new LineInput();
   }
@@ -34,22 +47,27 @@ export class QuestionPrompt {
     return this.request.questions[this.index]!;
   }
 
-  /** The question's options, then "Other"; none for a free-text question. */
+  /** The question's options (and a plan's "Edit"), then "Other"; none for a free-text question. */
   private get options(): string[] {
     const options = this.question.options ?? [];
-    return options.length > 0 ? [...options, OTHER] : [];
+    const edit = this.request.kind === "plan" && this.request.plan !== undefined ? [EDIT] : [];
+    return options.length > 0 ? [...options, ...edit, OTHER] : [];
   }
 
   /** True once answered or dismissed. */
   handleKey(key: Key): boolean {
     const id = keyId(key);
+    if (this.editing) {
+      if (id === "escape") this.editing = undefined;
+      else if (this.editing.handleKey(key) === "submit") return this.done({ answers: [[this.question.options![0]!]], plan: this.editing.text });
+      return false;
+    }
     if (id === "escape" || id === "ctrl+c") {
       if (this.typing && this.options.length > 0) {
         this.typing = undefined;
         return false;
       }
-      this.answer(undefined);
-      return true;
+      return this.done(undefined);
     }
     if (this.typing) {
       if (id === "enter") return this.typing.text ? this.next([this.typing.text]) : false;
@@ -86,7 +104,13 @@ export class QuestionPrompt {
   }
 
   paste(text: string): void {
-    this.typing?.paste(text);
+    if (this.editing) this.editing.buffer.insert(text.replace(/\r\n?/g, "\n"));
+    else this.typing?.paste(text);
+  }
+
+  private done(reply: QuestionReply | undefined): true {
+    this.answer(reply);
+    return true;
   }
 
   private toggle(option: number): void {
@@ -99,6 +123,11 @@ export class QuestionPrompt {
       this.typing = new LineInput();
       return false;
     }
+    if (options[this.selected] === EDIT) {
+      this.editing = new PromptEditor(this.theme!, () => []);
+      this.editing.setText(this.request.plan ?? "");
+      return false;
+    }
     if (this.question.multiple) {
       const chosen = [...this.ticked].sort((a, b) => a - b).map((i) => options[i]!);
       return this.next(chosen.length > 0 ? chosen : [options[this.selected]!]);
@@ -109,10 +138,7 @@ export class QuestionPrompt {
   private next(answer: string[]): boolean {
     this.answers.push(answer);
     this.index++;
-    if (this.index >= this.request.questions.length) {
-      this.answer(this.answers);
-      return true;
-    }
+    if (this.index >= this.request.questions.length) return this.done({ answers: this.answers });
     this.selected = 0;
     this.ticked = new Set();
     this.typing = this.options.length === 0 ? new LineInput() : undefined;
@@ -120,6 +146,12 @@ export class QuestionPrompt {
   }
 
   render(width: number, theme: Theme): { rows: string[]; cursor?: { row: number; col: number } } {
+    this.theme = theme;
+    if (this.editing) {
+      const drawn = this.editing.render(width, PLAN_ROWS, "", "prompt");
+      const title = paint("Edit the plan · enter approves it · shift+enter new line · esc back", theme.fg("accent", "bold"));
+      return { rows: [title, ...drawn.rows], cursor: { row: drawn.cursor.row + 1, col: drawn.cursor.col } };
+    }
     const rows: string[] = [];
     const bar = [{ text: "┃ ", style: theme.fg("accent") }];
     if (this.request.kind === "plan" && this.request.plan) {

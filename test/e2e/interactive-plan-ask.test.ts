@@ -68,4 +68,23 @@ describe("interactive plan mode and questions", () => {
     await tty.waitFor("⏸ plan mode");
     expect(s.sessionEntries().filter((e) => e.type === "mode_change").map((e) => e.mode)).toEqual(["plan", "default", "plan", "auto-accept", "default", "plan"]);
   });
+
+  test("a plan edited in the picker is approved as edited; the model gets the user's version", async () => {
+    const s = await ready({
+      script: [{ toolCalls: [{ name: "exit_plan_mode", arguments: { plan: "1. Write the parser", steps: ["Write the parser"] } }] }, { text: "Following your plan." }],
+      args: ["--approval-mode", "plan"],
+    });
+    const { tty } = s;
+    await tty.waitFor("⏸ plan mode");
+    tty.type("plan the parser");
+    tty.press("Enter");
+    await tty.waitFor("4. Edit the plan, then approve it");
+    tty.press("4");
+    await tty.waitFor("Edit the plan · enter approves it");
+    tty.type(" with tests first");
+    tty.press("Enter");
+    await tty.waitFor("Following your plan.");
+    expect(lastResults(s.standin)[0]!.text).toContain("The user edited the plan; follow this version:\n1. Write the parser with tests first");
+    await tty.waitFor((screen) => !screen.includes("⏸ plan mode"));
+  });
 });
