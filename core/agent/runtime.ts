@@ -21,7 +21,7 @@ import { ApprovalGate, type Approver } from "../tools/approval.ts";
 import { PathScope } from "../tools/path-scope.ts";
 import type { EditMode } from "../config/settings-schema.ts";
 import { editModeFor } from "../tools/edit/mode.ts";
-import { withEditMode } from "../tools/registry.ts";
+import { planModeTool, withEditMode } from "../tools/registry.ts";
 import type { EditorBridge, Questioner, Tool, ToolSource } from "../tools/types.ts";
 import type { SessionMode } from "../session/modes.ts";
 import { Agent } from "./agent.ts";
@@ -380,7 +380,8 @@ export class Runtime {
       lsp: new LspSession(this.options.cwd, settings.lsp, this.options.env as NodeJS.ProcessEnv),
     });
     source?.subscribe(() => {
-      agent.setTools([...base, ...source.tools(agent.model.contextWindow)]);
+      // The session host's plan-mode tool stays while the host offers it.
+      agent.setTools([...base, ...source.tools(agent.model.contextWindow), ...agent.tools.filter((tool) => tool === planModeTool)]);
     });
     return agent;
   }

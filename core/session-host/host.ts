@@ -103,7 +103,8 @@ export class SessionHost {
   }
 
   private follow(agent: Agent): () => void {
-    // A resumed session comes back in its mode; a new one keeps the current mode.
+    // A resumed session comes back in its mode; a new one keeps the current mode, and records it.
+    if (agent.options.mode === undefined && this.currentMode !== "default") agent.recordMode(this.currentMode);
     this.currentMode = agent.options.mode ?? this.currentMode;
     this.applyMode(agent);
     return agent.subscribe((event) => {
