@@ -7,12 +7,13 @@ const schema = z.object({
     .array(
       z.object({
         question: z.string(),
-        options: z.array(z.string()).max(8).optional().describe("Omit for free text"),
-        multiple: z.boolean().optional().describe("Several allowed"),
+        options: z.array(z.string()).optional().describe("Omit for free text"),
+        multiple: z.boolean().optional().describe("Pick several"),
       }),
     )
     .min(1)
-    .max(4),
+    .max(4)
+    .describe("In order"),
 });
 
 /**
@@ -22,7 +23,7 @@ const schema = z.object({
  */
 export const askTool: ToolDefinition<typeof schema> = {
   name: "ask",
-  description: "Ask the user when a decision is theirs and you cannot find out yourself. They may answer in their own words; if they do not answer, use your best judgement and say what you assumed.",
+  description: "Ask the user when a decision is theirs and you cannot find out yourself. They may answer in their own words; unanswered, use your judgement and say what you assumed.",
   schema,
   // It changes nothing: plan mode and every approval mode let it run.
   effect: "read",

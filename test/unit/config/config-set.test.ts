@@ -155,6 +155,7 @@ compaction:
       "lsp.diagnosticsOnWrite",
       "lsp.formatOnWrite",
       "lsp.servers",
+      "questions.timeoutSeconds",
     ]);
     expect(checkSettingKey("compaction")).toEqual(["compaction"]);
     expect(parseSettingValue("tools.disabled", "")).toEqual([]);
