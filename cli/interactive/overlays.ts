@@ -64,7 +64,20 @@ export class Overlays {
   /** The answers to a question request (and a plan as edited); undefined when the user leaves it for later. */
   question(request: QuestionEvent): Promise<QuestionReply | undefined> {
     return new Promise((resolve) => {
-      this.enqueue({ open: (done) => new QuestionPrompt(request, (answers) => (resolve(answers), done())), refuse: () => resolve(undefined) });
+      let shown: QuestionPrompt | undefined;
+      const pending: PendingPrompt = {
+        open: (done) => (shown = new QuestionPrompt(request, (reply) => (clearTimeout(timer), resolve(reply), done()))),
+        refuse: () => resolve(undefined),
+      };
+      // The host stops waiting after its timeout, and the picker goes with it.
+      const timer = request.timeoutMs
+        ? setTimeout(() => {
+            if (shown) return shown.dismiss();
+            this.prompts.splice(this.prompts.indexOf(pending), 1);
+            resolve(undefined);
+          }, request.timeoutMs)
+        : undefined;
+      this.enqueue(pending);
     });
   }
 

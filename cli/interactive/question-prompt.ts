@@ -108,6 +108,11 @@ export class QuestionPrompt {
     else this.typing?.paste(text);
   }
 
+  /** Nobody waits for the answer any more (the host's timeout). */
+  dismiss(): void {
+    this.done(undefined);
+  }
+
   private done(reply: QuestionReply | undefined): true {
     this.answer(reply);
     return true;

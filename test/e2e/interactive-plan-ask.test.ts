@@ -2,10 +2,11 @@
 // answers reach the model; Shift+Tab and /plan switch modes, shown in the status line; in plan mode
 // an edit is refused, the plan is approved in the picker, and the edit then runs.
 import { describe, expect, setDefaultTimeout, test } from "bun:test";
-import { readFileSync } from "node:fs";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { modelRequests, toolResultsOf } from "../support/agent-harness.ts";
 import { READY, readySessions } from "../support/tty-session.ts";
+import { tempDir } from "../support/temp.ts";
 
 setDefaultTimeout(60_000);
 
@@ -86,5 +87,19 @@ describe("interactive plan mode and questions", () => {
     await tty.waitFor("Following your plan.");
     expect(lastResults(s.standin)[0]!.text).toContain("The user edited the plan; follow this version:\n1. Write the parser with tests first");
     await tty.waitFor((screen) => !screen.includes("⏸ plan mode"));
+  });
+
+  test("a question nobody answers closes at the timeout and the model hears so", async () => {
+    const home = tempDir("omp-tty-home-");
+    mkdirSync(join(home, ".omp", "agent"), { recursive: true });
+    writeFileSync(join(home, ".omp", "agent", "config.yml"), "questions:\n  timeoutSeconds: 1\n");
+    const s = await ready({ home, script: [{ toolCalls: [{ name: "ask", arguments: { questions: [{ question: "Project name?" }] } }] }, { text: "Moving on." }] });
+    const { tty } = s;
+    tty.type("start");
+    tty.press("Enter");
+    await tty.waitFor("Enter answers · esc to answer later");
+    const screen = await tty.waitFor("Moving on.");
+    expect(screen).not.toContain("esc to answer later");
+    expect(lastResults(s.standin)[0]!.text).toContain("did not answer (nobody answered within 1 s)");
   });
 });
