@@ -102,7 +102,9 @@ export class ConversationBlocks {
   }
 
   private showUserMessage(message: UserMessage): void {
-    const parts = typeof message.content === "string" ? [{ type: "text" as const, text: message.content }] : message.content;
+    const all = typeof message.content === "string" ? [{ type: "text" as const, text: message.content }] : message.content;
+    // What omp added for the model (plan mode's reminder) is not the user's to see again.
+    const parts = all.filter((part) => part.type !== "text" || !part.text.startsWith("<system-reminder>"));
     const first = parts[0];
     const text = first?.type === "text" ? first.text : "";
     if (text.startsWith(COMPACTION_SUMMARY_PREFIX)) {

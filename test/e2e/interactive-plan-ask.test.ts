@@ -52,6 +52,10 @@ describe("interactive plan mode and questions", () => {
     tty.press("Enter");
     const plan = await tty.waitFor("Approve this plan?");
     expect(plan).toContain("Replace draft with final in notes.txt");
+    // The plan-mode reminder goes to the model, not into the transcript.
+    expect(plan).toContain("❯ finish the notes");
+    expect(plan).not.toContain("system-reminder");
+    expect(plan).not.toContain("+1 attached");
     expect(readFileSync(join(s.cwd, "notes.txt"), "utf8")).toBe("draft\n");
     tty.press("Enter");
     await tty.waitFor("Edited as planned.");
