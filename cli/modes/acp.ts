@@ -11,6 +11,7 @@ import { resolveSession } from "../../core/session/listing.ts";
 import { type AssembledSession, assembleSession, chooseModel } from "../../core/session-host/assemble.ts";
 import { ApprovalRequests, type HostEvent, QuestionRequests, SessionHost } from "../../core/session-host/host.ts";
 import { SESSION_MODES, type SessionMode } from "../../core/session-host/protocol.ts";
+import { withoutSystemNotes } from "../../core/session/modes.ts";
 import { type ToolPresentation, presentTool } from "../../core/tools/presentation.ts";
 import type { EditorBridge, EditorCommand, EditorCommandResult } from "../../core/tools/types.ts";
 import { parseApprovalFlag } from "../../core/tools/approval.ts";
@@ -417,7 +418,7 @@ function commandsOf(extensions: SessionHost["runtime"]["extensions"]): acp.Avail
 
 /** One stored message as the updates a live session would have sent for it. */
 function replayUpdates(message: Message, cwd: string): acp.SessionUpdate[] {
-  const text = (content: string | (TextContent | ImageContent)[]) => (typeof content === "string" ? content : content.flatMap((p) => (p.type === "text" ? [p.text] : [])).join("\n"));
+  const text = (content: string | (TextContent | ImageContent)[]) => (typeof content === "string" ? content : withoutSystemNotes(content).flatMap((p) => (p.type === "text" ? [p.text] : [])).join("\n"));
   switch (message.role) {
     case "user":
       return [{ sessionUpdate: "user_message_chunk", content: { type: "text", text: text(message.content) } }];

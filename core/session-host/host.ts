@@ -3,7 +3,7 @@ import type { AgentEvent, AgentStopReason } from "../agent/events.ts";
 import type { ModelSelection, Runtime } from "../agent/runtime.ts";
 import { SessionControl } from "../agent/session-control.ts";
 import type { ImageContent, TextContent } from "../ai/messages.ts";
-import { type SessionMode, approvedMode } from "../session/modes.ts";
+import { SYSTEM_NOTE, type SessionMode, approvedMode } from "../session/modes.ts";
 import { presentTool } from "../tools/presentation.ts";
 import { planModeTool } from "../tools/registry.ts";
 import type { HostOp, HostOwnEvent } from "./protocol.ts";
@@ -24,11 +24,11 @@ export function isAgentEvent(event: HostEvent): event is AgentEvent {
 /** Why plan mode refuses a call, and what each prompt in plan mode reminds the model of: with someone to approve a plan (exit_plan_mode), or without. */
 const PLAN_MODE = {
   refusal: "the session is in plan mode, which only reads and plans. Present your plan with exit_plan_mode instead; once the user approves it, changes can run.",
-  note: "<system-reminder>Plan mode: only read-only tools and commands run; changes are refused. Research the task, then call exit_plan_mode with your plan for the user to approve.</system-reminder>",
+  note: `${SYSTEM_NOTE}Plan mode: only read-only tools and commands run; changes are refused. Research the task, then call exit_plan_mode with your plan for the user to approve.</system-reminder>`,
 };
 const PLAN_MODE_UNATTENDED = {
   refusal: "the session is in plan mode, which only reads and plans. Describe the change in your plan instead; the user leaves plan mode to let it happen.",
-  note: "<system-reminder>Plan mode: only read-only tools and commands run; changes are refused. Research the task, then end your turn with your plan.</system-reminder>",
+  note: `${SYSTEM_NOTE}Plan mode: only read-only tools and commands run; changes are refused. Research the task, then end your turn with your plan.</system-reminder>`,
 };
 
 /**

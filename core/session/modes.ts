@@ -19,3 +19,11 @@ export function approvedMode(choice: string | undefined): SessionMode | undefine
   if (choice === PLAN_CHOICES.acceptEdits) return "auto-accept";
   return undefined;
 }
+
+/** What omp puts before a prompt for the model only (plan mode's reminder) starts with this. */
+export const SYSTEM_NOTE = "<system-reminder>";
+
+/** A user message's parts as the user wrote them, without omp's notes for the model. */
+export function withoutSystemNotes<T extends { type: string; text?: string }>(parts: readonly T[]): T[] {
+  return parts.filter((part) => part.type !== "text" || !part.text?.startsWith(SYSTEM_NOTE));
+}
