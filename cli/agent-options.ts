@@ -15,7 +15,7 @@ export const AGENT_OPTIONS: readonly OptionSpec[] = [
   { flags: "--models <patterns>", description: "the models Ctrl+P cycles through (comma-separated patterns)" },
   { flags: "--api-key <key>", description: "API key for the chosen model's provider, this run only; visible to other users in `ps`: prefer the provider's env var or `omp auth add`" },
   { flags: "--thinking <level>", description: "off, minimal, low, medium, high or xhigh" },
-  { flags: "--approval-mode <mode>", description: "always-ask, write or yolo: which tool calls need approval" },
+  { flags: "--approval-mode <mode>", description: "always-ask, write or yolo: which tool calls need approval; plan or auto-accept: start in that session mode" },
   { flags: "--sandbox <mode>", description: "workspace-write (default), read-only or off: what the model's commands may touch" },
   { flags: "--tools <names>", description: "only these tools (comma-separated)" },
   { flags: "--no-tools", description: "no tools at all" },

@@ -13,10 +13,10 @@ import { displayPath } from "../core/paths.ts";
 import { untrustedNotice } from "../core/trust/folder-trust.ts";
 import { listSessions, mostRecentSession, resolveSession, sessionLine } from "../core/session/listing.ts";
 import { sessionDirFor } from "../core/session/paths.ts";
-import { parseApprovalMode } from "../core/tools/approval.ts";
+import { parseApprovalFlag } from "../core/tools/approval.ts";
 import type { Extensions } from "../core/extensions/extensions.ts";
 import { assembleSession, chooseModel } from "../core/session-host/assemble.ts";
-import { ApprovalRequests, SessionHost } from "../core/session-host/host.ts";
+import { ApprovalRequests, QuestionRequests, SessionHost } from "../core/session-host/host.ts";
 import { misplacedCommand } from "./command-words.ts";
 import { modelList, roleFlags } from "./role-flags.ts";
 import { isTerminal } from "./tty.ts";
@@ -77,7 +77,8 @@ function runtimeSettings(flags: AgentFlags): SettingsInput {
   }
   if (flags.approvalMode) {
     try {
-      runtime.approvalMode = parseApprovalMode(flags.approvalMode);
+      const { approvalMode } = parseApprovalFlag(flags.approvalMode);
+      if (approvalMode) runtime.approvalMode = approvalMode;
     } catch (error) {
       throw new OmpError(`--approval-mode: ${(error as Error).message}`, { exitCode: 2 });
     }
@@ -147,6 +148,8 @@ async function runAgentWith(messages: string[], flags: AgentFlags, cleanup: (() 
   };
   // Approvals are requests on the session host's stream: rpc's host or the interactive mode's overlay answers them.
   const approvals = mode === "rpc" || interactive ? new ApprovalRequests() : undefined;
+  // So are the ask tool's questions and plan approvals; print and json have nobody to ask, and no ask tool.
+  const questions = approvals ? new QuestionRequests() : undefined;
   const session = await assembleSession({
     cwd,
     env,
@@ -162,6 +165,7 @@ async function runAgentWith(messages: string[], flags: AgentFlags, cleanup: (() 
     // The interactive mode starts the MCP servers once its first frame is up.
     deferMcp: interactive,
     ...(approvals ? { approver: approvals.ask } : {}),
+    ...(questions ? { questioner: questions.ask } : {}),
     apiKey: flags.apiKey,
     noSession: flags.session === false,
     sessionDir: flags.sessionDir,
@@ -221,7 +225,7 @@ async function runAgentWith(messages: string[], flags: AgentFlags, cleanup: (() 
     const agent = await runtime.createAgent(selection, resumePath);
     sayUntrusted(cwd);
     refreshLists();
-    return runRpcMode(new SessionHost(runtime, agent, selection, approvals));
+    return runRpcMode(startMode(new SessionHost(runtime, agent, selection, approvals, questions), flags));
   }
 
   preconnect(selection.model.baseUrl, env);
@@ -233,7 +237,7 @@ async function runAgentWith(messages: string[], flags: AgentFlags, cleanup: (() 
       if (mcp) setTimeout(() => void mcp.start(), MCP_AFTER_FRAME_MS);
       refreshLists();
     };
-    return runInteractive({ runtime, selection, resumePath, initialPrompt: messages.join(" ") || undefined, approvals: approvals!, onFirstFrame, trustNotice: untrustedNotice(cwd), warnings });
+    return runInteractive({ runtime, selection, resumePath, initialPrompt: messages.join(" ") || undefined, approvals: approvals!, questions: questions!, startMode: (host) => startMode(host, flags), onFirstFrame, trustNotice: untrustedNotice(cwd), warnings });
   }
   const stdin = await readPipedStdin();
   let prompt = buildPrompt(messages, stdin, cwd, runtime.extensions);
@@ -261,16 +265,23 @@ async function runAgentWith(messages: string[], flags: AgentFlags, cleanup: (() 
     if (mode === "json") {
       const { runJsonMode } = await import("./modes/json.ts");
       const header = agent.writer?.header ?? { type: "session", version: 3, id: "none", timestamp: new Date().toISOString(), cwd };
-      return await runJsonMode(new SessionHost(runtime, agent, selection), prompt, { ...header, model: `${selection.model.provider}/${selection.model.id}`, sessionFile: agent.writer?.path ?? null });
+      return await runJsonMode(startMode(new SessionHost(runtime, agent, selection), flags), prompt, { ...header, model: `${selection.model.provider}/${selection.model.id}`, sessionFile: agent.writer?.path ?? null });
     }
     const { runPrintMode } = await import("./modes/print.ts");
-    return await runPrintMode(new SessionHost(runtime, agent, selection), prompt);
+    return await runPrintMode(startMode(new SessionHost(runtime, agent, selection), flags), prompt);
   } finally {
     restoreModel();
     stopTimer();
     await agent.end("other");
     agent.writer?.close();
   }
+}
+
+/** `--approval-mode plan` (or auto-accept): the session starts in that mode, whatever a resumed session was in. */
+export function startMode(host: SessionHost, flags: AgentFlags): SessionHost {
+  const mode = flags.approvalMode ? parseApprovalFlag(flags.approvalMode).mode : undefined;
+  if (mode && mode !== host.mode) void host.submit({ type: "set_mode", mode });
+  return host;
 }
 
 /**

@@ -192,7 +192,7 @@ export function describeProgram(status: Status, only?: string): Command {
       .command("acp")
       .description("serve the Agent Client Protocol on stdin/stdout, for editors (Zed, JetBrains, Neovim) and ACP clients")
       .option("-m, --model <model>", "model: provider/id, an id, or a fuzzy name; :level sets thinking")
-      .option("--approval-mode <mode>", "always-ask, write or yolo: which tool calls ask the editor")
+      .option("--approval-mode <mode>", "always-ask, write or yolo: which tool calls ask the editor; plan or auto-accept: the mode sessions start in")
       .option("--config <file>", "extra config file over the others; repeatable", collect)
       .option("--session-dir <dir>", "where sessions are stored")
       .option("--trust", "trust the sessions' folders for this run")

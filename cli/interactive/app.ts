@@ -20,6 +20,7 @@ import { ConversationBlocks } from "./conversation-blocks.ts";
 import { type InputEvent, type Key, keyId } from "./keys.ts";
 import { MessageQueue } from "./message-queue.ts";
 import { Overlays } from "./overlays.ts";
+import { MODE_LABELS, cycleMode } from "./mode-commands.ts";
 import { PromptEditor } from "./prompt-editor.ts";
 import { PromptHistory } from "./prompt-history.ts";
 import { Frames } from "./frames.ts";
@@ -98,7 +99,7 @@ export class InteractiveApp implements CommandHost {
   constructor(
     private readonly terminal: Terminal,
     theme: Theme,
-    private readonly options: AppOptions,
+    readonly options: AppOptions,
   ) {
     this.view = { theme, showThinking: false, expandTools: false, tick: 0 };
     this.keymap = options.keymap ?? Keymap.defaults();
@@ -339,8 +340,7 @@ export class InteractiveApp implements CommandHost {
 
   /** The runtime's approver forwards here: one prompt at a time, in the order the calls asked. */
   approve(request: ApprovalRequest): Promise<ApprovalDecision> {
-    if (this.stopped) return Promise.resolve({ allow: false, reason: "omp is exiting" });
-    return this.overlays.approve(request);
+    return this.stopped ? Promise.resolve({ allow: false, reason: "omp is exiting" }) : this.overlays.approve(request);
   }
 
   // ---- input
@@ -421,6 +421,9 @@ export class InteractiveApp implements CommandHost {
       case "app.thinking.cycle":
         return this.cycleThinking();
       case "app.model.cycle": return cycleModelKey(this.control, (text) => this.flash(text));
+      case "app.mode.cycle":
+      case "app.plan.toggle":
+        return cycleMode(this.options.host, action);
     }
     const result = this.editor.handleKey(key);
     if (result === "submit") this.submit("steer");
@@ -572,7 +575,7 @@ export class InteractiveApp implements CommandHost {
       foregroundCommand: (jobs?.foreground().length ?? 0) > 0,
       runningJobs: jobs?.list().filter((job) => job.running).length ?? 0,
     });
-    const statusLine = renderStatusLine({ ...status, mcp: mcpStatusText(this.runtime), limit: limitStatusText(this.runtime) }, width, this.view.theme);
+    const statusLine = renderStatusLine({ ...status, mcp: mcpStatusText(this.runtime), limit: limitStatusText(this.runtime), mode: MODE_LABELS[this.options.host.mode] }, width, this.view.theme);
     return renderChrome({ queued: this.queued, statusLine, overlays: this.overlays, editor: this.editor, completer: this.completer, theme: this.view.theme }, width, height);
   }
 

@@ -1,7 +1,7 @@
 import type { ApprovalDecision, ApprovalRequest } from "../../core/tools/approval.ts";
-import { EditorBuffer } from "./editor-buffer.ts";
 import { type Key, keyId } from "./keys.ts";
-import { paint, sanitize, truncateText, visibleWidth, wrapWithPrefix } from "./text.ts";
+import { LineInput } from "./line-input.ts";
+import { paint, sanitize, truncateText, wrapWithPrefix } from "./text.ts";
 import type { Theme } from "./theme.ts";
 
 const CHOICES = ["Yes", "Yes, and don't ask again for {tool} in this session", "No, and tell the model why"] as const;
@@ -18,7 +18,7 @@ export class ApprovalPrompt {
   private selected = 0;
   /** The first row of the request's text in view, when it is longer than TEXT_ROWS. */
   private scroll = 0;
-  private readonly reason = new EditorBuffer();
+  private readonly reason = new LineInput();
 
   constructor(
     readonly request: ApprovalRequest,
@@ -29,14 +29,9 @@ export class ApprovalPrompt {
   handleKey(key: Key): boolean {
     const id = keyId(key);
     if (this.stage === "reason") {
-      if (id === "enter") return this.decide({ allow: false, ...(this.reason.text.trim() ? { reason: this.reason.text.trim() } : {}) });
+      if (id === "enter") return this.decide({ allow: false, ...(this.reason.text ? { reason: this.reason.text } : {}) });
       if (id === "escape" || id === "ctrl+c") return this.decide({ allow: false });
-      if (id === "backspace") this.reason.backspace();
-      else if (id === "left") this.reason.left();
-      else if (id === "right") this.reason.right();
-      else if (id === "ctrl+u") this.reason.killToStart();
-      else if (id === "ctrl+w") this.reason.killWhitespaceWord();
-      else if (key.text !== undefined && !key.ctrl && !key.alt) this.reason.insert(key.text);
+      this.reason.handleKey(key, id);
       return false;
     }
     switch (id) {
@@ -77,7 +72,7 @@ export class ApprovalPrompt {
 
   /** Pasted text goes into the reason. */
   paste(text: string): void {
-    if (this.stage === "reason") this.reason.insert(text.replace(/\s*\n\s*/g, " "));
+    if (this.stage === "reason") this.reason.paste(text);
   }
 
   private decide(decision: ApprovalDecision): true {
@@ -104,12 +99,9 @@ export class ApprovalPrompt {
     }
     if (this.stage === "reason") {
       rows.push(paint(truncateText("Why not? The model reads this. Enter sends, empty for no reason, Esc skips.", width), theme.fg("muted")));
-      const prefix = paint("❯ ", theme.fg("prompt", "bold"));
-      const text = sanitize(this.reason.text);
-      const before = visibleWidth(sanitize(this.reason.text.slice(0, this.reason.col)));
-      const shift = Math.max(0, before - (width - 4));
-      rows.push(prefix + truncateText(text.slice(shift), width - 2));
-      return { rows, cursor: { row: rows.length - 1, col: 2 + before - shift } };
+      const line = this.reason.render(width, theme);
+      rows.push(line.row);
+      return { rows, cursor: { row: rows.length - 1, col: line.col } };
     }
     CHOICES.forEach((label, index) => {
       // Remembered apart from the same tool's calls inside the project (see ApprovalGate).

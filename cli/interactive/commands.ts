@@ -18,6 +18,7 @@ import { MCP_COMMAND } from "./mcp-commands.ts";
 import { JOBS_COMMAND } from "./job-commands.ts";
 import { REWIND_COMMAND, UNDO_COMMAND } from "./rewind-commands.ts";
 import { USAGE_COMMAND } from "./usage-ui.ts";
+import { PLAN_COMMAND } from "./mode-commands.ts";
 import type { Job } from "../../core/shell/job.ts";
 import type { SessionHost } from "../../core/session-host/host.ts";
 import type { Choice } from "./select-list.ts";
@@ -49,6 +50,8 @@ export interface CommandHost {
   readonly agent: Agent;
   readonly selection: ModelSelection;
   readonly cwd: string;
+  /** The session host the app drives (modes). */
+  readonly options: { readonly host: SessionHost };
   add(block: Block): void;
   notice(kind: NoticeKind, text: string): void;
   /** A transient "… doing this" in the status line; undefined clears it. */
@@ -268,6 +271,7 @@ export const COMMANDS: SlashCommand[] = [
   pluginCommand,
   MCP_COMMAND,
   JOBS_COMMAND,
+  PLAN_COMMAND,
   LSP_COMMAND,
   REWIND_COMMAND,
   UNDO_COMMAND,

@@ -1,4 +1,5 @@
 import type { AgentEvent } from "../../core/agent/events.ts";
+import { withoutSystemNotes } from "../../core/session/modes.ts";
 import type { Message, UserMessage } from "../../core/ai/messages.ts";
 import { COMPACTION_SUMMARY_PREFIX } from "../../core/session/compaction-summary.ts";
 import { AssistantBlock, UserBlock, type View, notice } from "./blocks.ts";
@@ -102,7 +103,9 @@ export class ConversationBlocks {
   }
 
   private showUserMessage(message: UserMessage): void {
-    const parts = typeof message.content === "string" ? [{ type: "text" as const, text: message.content }] : message.content;
+    const all = typeof message.content === "string" ? [{ type: "text" as const, text: message.content }] : message.content;
+    // What omp added for the model (plan mode's reminder) is not the user's to see again.
+    const parts = withoutSystemNotes(all);
     const first = parts[0];
     const text = first?.type === "text" ? first.text : "";
     if (text.startsWith(COMPACTION_SUMMARY_PREFIX)) {

@@ -1,6 +1,6 @@
 import type { ModelSelection, Runtime } from "../../core/agent/runtime.ts";
-import { type ApprovalRequests, SessionHost } from "../../core/session-host/host.ts";
 import { watchUsageLimits } from "./usage-ui.ts";
+import { type ApprovalRequests, type QuestionRequests, SessionHost } from "../../core/session-host/host.ts";
 import { InteractiveApp } from "./app.ts";
 import { loadKeymap } from "./keybindings.ts";
 import type { InputEvent } from "./keys.ts";
@@ -15,6 +15,10 @@ export interface InteractiveOptions {
   initialPrompt?: string;
   /** The runtime's approver: its requests are shown as the approval overlay once the UI is up. */
   approvals: ApprovalRequests;
+  /** The ask tool's questions and plan approvals: shown as the question picker. */
+  questions: QuestionRequests;
+  /** Applies `--approval-mode plan` to the new host. */
+  startMode: (host: SessionHost) => SessionHost;
   /** Work that waited for the first frame (starting git for the system prompt). */
   onFirstFrame?: () => void;
   /** What an untrusted folder was not allowed to change (untrustedNotice). */
@@ -47,7 +51,7 @@ export async function runInteractive(options: InteractiveOptions): Promise<numbe
     const info = await probed;
     const theme = new Theme(chooseAppearance(env, info.background, options.runtime.options.settings.theme), colorDepth(env));
     const { keymap, warning } = loadKeymap(env as NodeJS.ProcessEnv);
-    const host = new SessionHost(options.runtime, await agent, options.selection, options.approvals);
+    const host = options.startMode(new SessionHost(options.runtime, await agent, options.selection, options.approvals, options.questions));
     app = new InteractiveApp(terminal, theme, {
       runtime: options.runtime,
       host,
@@ -60,8 +64,9 @@ export async function runInteractive(options: InteractiveOptions): Promise<numbe
     });
     const ui = app;
     host.subscribe((event) => {
-      if (event.type !== "approval_request") return;
-      void ui.approve(event).then((decision) => host.submit({ type: "answer_approval", id: event.id, ...decision }));
+      if (event.type === "approval_request") void ui.approve(event).then((decision) => host.submit({ type: "answer_approval", id: event.id, ...decision }));
+      // A question nobody may answer any more (timed out) is refused by the host: nothing to do then.
+      if (event.type === "question_request") void ui.overlays.question(event).then((reply) => host.submit({ type: "answer_question", id: event.id, ...reply }).catch(() => undefined));
     });
     watchUsageLimits(options.runtime, () => host.selection, () => ui.requestRender());
     if (options.warnings) {

@@ -16,8 +16,10 @@ export const ACTIONS = {
   "app.history.search": { keys: ["Ctrl+R"], description: "search prompt history" },
   "app.message.followUp": { keys: ["Alt+Enter"], description: "while the agent works, queue a follow-up; otherwise a new line" },
   "app.thinking.toggle": { keys: ["Ctrl+T"], description: "show or hide thinking" },
-  "app.thinking.cycle": { keys: ["Shift+Tab"], description: "next thinking level" },
   "app.model.cycle": { keys: ["Ctrl+P"], description: "next model (--models limits which)" },
+  "app.thinking.cycle": { keys: ["Alt+T"], description: "next thinking level" },
+  "app.mode.cycle": { keys: ["Shift+Tab"], description: "next mode: default, plan, auto-accept edits" },
+  "app.plan.toggle": { keys: ["Alt+Shift+P"], description: "plan mode on or off" },
   "app.tools.expand": { keys: ["Ctrl+O"], description: "expand or collapse tool output and long messages" },
   "app.display.reset": { keys: ["Ctrl+L"], description: "redraw the screen" },
 } as const satisfies Record<string, { keys: readonly string[]; description: string }>;

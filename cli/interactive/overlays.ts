@@ -1,5 +1,6 @@
 import type { ApprovalDecision, ApprovalRequest } from "../../core/tools/approval.ts";
 import { ApprovalPrompt } from "./approval-prompt.ts";
+import { QuestionPrompt, type QuestionEvent, type QuestionReply } from "./question-prompt.ts";
 import { HistorySearch } from "./history-search.ts";
 import type { Key } from "./keys.ts";
 import type { PromptEditor } from "./prompt-editor.ts";
@@ -8,7 +9,7 @@ import type { Theme } from "./theme.ts";
 
 type Overlay =
   | { kind: "picker"; list: SelectList<unknown>; resolve: (value: unknown) => void }
-  | { kind: "approval"; prompt: ApprovalPrompt }
+  | { kind: "approval"; prompt: Prompt }
   | { kind: "search"; search: HistorySearch; draft: string }
   | { kind: "watch"; watch: Panel };
 
@@ -19,18 +20,28 @@ export interface Panel {
   dispose(): void;
 }
 
-interface PendingApproval {
-  request: ApprovalRequest;
-  resolve: (decision: ApprovalDecision) => void;
+/** A question the host waits on (an approval, the ask tool's, a plan): true from handleKey once answered. */
+interface Prompt {
+  handleKey(key: Key): boolean;
+  paste(text: string): void;
+  render(width: number, theme: Theme): { rows: string[]; cursor?: { row: number; col: number } };
+}
+
+interface PendingPrompt {
+  /** Makes the prompt when its turn comes; `done` once it is answered. */
+  open(done: () => void): Prompt;
+  /** omp is exiting before it was shown. */
+  refuse(): void;
 }
 
 /**
- * What takes the editor's place for a while: a picker, an approval prompt (one at a time, in the
- * order the calls asked), or the history search. Each gets the keys while it is open.
+ * What takes the editor's place for a while: a picker, a prompt the host waits on (approvals and
+ * questions, one at a time, in the order asked), or the history search. Each gets the keys while
+ * it is open.
  */
 export class Overlays {
   private overlay: Overlay | undefined;
-  private readonly approvals: PendingApproval[] = [];
+  private readonly prompts: PendingPrompt[] = [];
 
   constructor(
     private readonly editor: PromptEditor,
@@ -52,10 +63,34 @@ export class Overlays {
 
   approve(request: ApprovalRequest): Promise<ApprovalDecision> {
     return new Promise((resolve) => {
-      this.approvals.push({ request, resolve });
-      this.showNextApproval();
-      this.changed();
+      this.enqueue({ open: (done) => new ApprovalPrompt(request, (decision) => (resolve(decision), done())), refuse: () => resolve({ allow: false, reason: "omp is exiting" }) });
     });
+  }
+
+  /** The answers to a question request (and a plan as edited); undefined when the user leaves it for later. */
+  question(request: QuestionEvent): Promise<QuestionReply | undefined> {
+    return new Promise((resolve) => {
+      let shown: QuestionPrompt | undefined;
+      const pending: PendingPrompt = {
+        open: (done) => (shown = new QuestionPrompt(request, (reply) => (clearTimeout(timer), resolve(reply), done()))),
+        refuse: () => resolve(undefined),
+      };
+      // The host stops waiting after its timeout, and the picker goes with it.
+      const timer = request.timeoutMs
+        ? setTimeout(() => {
+            if (shown) return shown.dismiss();
+            this.prompts.splice(this.prompts.indexOf(pending), 1);
+            resolve(undefined);
+          }, request.timeoutMs)
+        : undefined;
+      this.enqueue(pending);
+    });
+  }
+
+  private enqueue(pending: PendingPrompt): void {
+    this.prompts.push(pending);
+    this.showNextPrompt();
+    this.changed();
   }
 
   /** Ctrl+R over the editor: the search starts from the draft, which comes back if it is cancelled. */
@@ -119,24 +154,23 @@ export class Overlays {
     return undefined;
   }
 
-  /** omp is exiting: every approval still asked or waiting is refused, and whatever is open closes. */
+  /** omp is exiting: every approval and question still asked or waiting is refused, and whatever is open closes. */
   shutdown(): void {
-    for (const pending of this.approvals.splice(0)) pending.resolve({ allow: false, reason: "omp is exiting" });
+    for (const pending of this.prompts.splice(0)) pending.refuse();
     if (this.overlay?.kind === "approval") this.overlay.prompt.handleKey({ name: "escape", ctrl: false, alt: false, shift: false });
     this.close();
   }
 
-  private showNextApproval(): void {
+  private showNextPrompt(): void {
     if (this.overlay?.kind === "approval") return;
-    const next = this.approvals.shift();
+    const next = this.prompts.shift();
     if (!next) return;
     this.close();
     this.overlay = {
       kind: "approval",
-      prompt: new ApprovalPrompt(next.request, (decision) => {
-        next.resolve(decision);
+      prompt: next.open(() => {
         this.overlay = undefined;
-        this.showNextApproval();
+        this.showNextPrompt();
         this.changed();
       }),
     };

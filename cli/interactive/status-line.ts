@@ -26,6 +26,8 @@ export interface StatusInfo {
   jobs?: number;
   /** A subscription limit of the model's account at 80 % or more ("5-hour limit 85%"); `error` from 95 %. */
   limit?: { text: string; level: "warning" | "error" };
+  /** The session's mode when not the default ("⏸ plan mode"). */
+  mode?: string;
 }
 
 /**
@@ -37,6 +39,7 @@ export function renderStatusLine(info: StatusInfo, width: number, theme: Theme):
   const contextStyle = info.contextPercent >= 85 ? theme.fg("error") : info.contextPercent >= 60 ? theme.fg("warning") : theme.fg("muted");
   const parts: [string, string][] = [
     ...(info.limit ? ([[info.limit.text, theme.fg(info.limit.level)]] as [string, string][]) : []),
+    ...(info.mode ? ([[info.mode, theme.fg("warning", "bold")]] as [string, string][]) : []),
     ...(info.jobs ? ([[`${info.jobs} job${info.jobs === 1 ? "" : "s"}`, theme.fg("accent")]] as [string, string][]) : []),
     ...(info.mcp ? ([[info.mcp.text, theme.fg(info.mcp.problem ? "warning" : "muted")]] as [string, string][]) : []),
     [info.model, theme.fg("accent")],

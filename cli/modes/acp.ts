@@ -9,11 +9,14 @@ import { availableCommands } from "../../core/extensions/listing.ts";
 import type { PluginServers } from "../../core/mcp/config-files.ts";
 import { resolveSession } from "../../core/session/listing.ts";
 import { type AssembledSession, assembleSession, chooseModel } from "../../core/session-host/assemble.ts";
-import { ApprovalRequests, type HostEvent, SessionHost } from "../../core/session-host/host.ts";
+import { ApprovalRequests, type HostEvent, QuestionRequests, SessionHost } from "../../core/session-host/host.ts";
 import { SESSION_MODES, type SessionMode } from "../../core/session-host/protocol.ts";
+import { withoutSystemNotes } from "../../core/session/modes.ts";
 import { type ToolPresentation, presentTool } from "../../core/tools/presentation.ts";
 import type { EditorBridge, EditorCommand, EditorCommandResult } from "../../core/tools/types.ts";
-import { parseApprovalMode } from "../../core/tools/approval.ts";
+import { parseApprovalFlag } from "../../core/tools/approval.ts";
+import { askInEditor } from "./acp-questions.ts";
+import { startMode } from "../agent.ts";
 import { VERSION } from "../../core/version.ts";
 import type { AgentFlags } from "../agent.ts";
 
@@ -38,7 +41,7 @@ const PERMISSION_OPTIONS: acp.PermissionOption[] = [
  */
 export async function runAcp(flags: AgentFlags): Promise<number> {
   // A bad flag is the user's mistake at the command line: said there (exit 2), not at each session/new.
-  if (flags.approvalMode) parseApprovalMode(flags.approvalMode);
+  if (flags.approvalMode) parseApprovalFlag(flags.approvalMode);
   const app = acp.agent({ name: "omp" });
   const sessions = new Map<string, AcpSession>();
   let capabilities: acp.ClientCapabilities = {};
@@ -199,6 +202,7 @@ class AcpSession {
   static async open(client: acp.AgentContext, capabilities: acp.ClientCapabilities, flags: AgentFlags, params: acp.NewSessionRequest | acp.LoadSessionRequest, loadId?: string): Promise<AcpSession> {
     const cwd = resolve(params.cwd);
     const approvals = new ApprovalRequests();
+    const questions = new QuestionRequests();
     const ref: { id: string; calls?: Map<string, ShownCall>; update?: (update: acp.SessionUpdate) => void } = { id: loadId ?? "" };
     const editor = editorBridge(client, capabilities, ref);
     const assembled = await assembleSession({
@@ -208,9 +212,10 @@ class AcpSession {
       warn: (line) => process.stderr.write(`omp: ${line}\n`),
       extraMcpServers: clientServers(params.mcpServers ?? []),
       approver: approvals.ask,
+      questioner: questions.ask,
       ...(editor ? { editor } : {}),
       liveCredentials: true,
-      ...(flags.approvalMode ? { runtimeSettings: { approvalMode: parseApprovalMode(flags.approvalMode) } } : {}),
+      runtimeSettings: flags.approvalMode && parseApprovalFlag(flags.approvalMode).approvalMode ? { approvalMode: parseApprovalFlag(flags.approvalMode).approvalMode } : {},
       overlays: flags.config,
       trustFlag: flags.trust,
       apiKey: flags.apiKey,
@@ -228,7 +233,7 @@ class AcpSession {
         throw error;
       }
       const agent = await runtime.createAgent(selection, resumePath);
-      const host = new SessionHost(runtime, agent, selection, approvals);
+      const host = startMode(new SessionHost(runtime, agent, selection, approvals, questions), flags);
       const id = loadId ?? agent.writer?.header.id ?? crypto.randomUUID();
       const session = new AcpSession(id, client, assembled, host);
       ref.id = id;
@@ -284,7 +289,7 @@ class AcpSession {
   }
 
   async cancel(): Promise<void> {
-    this.host.approvals?.cancelAll("the user cancelled the turn");
+    this.host.cancelRequests("the user cancelled the turn");
     await this.host.submit({ type: "abort" });
   }
 
@@ -324,6 +329,7 @@ class AcpSession {
           content: toolContent(shown),
         });
         if (event.toolName === "todo") this.plan(event.input);
+        if (event.toolName === "exit_plan_mode") this.plan({ todos: ((event.input as { steps?: unknown[] }).steps ?? []).map((content) => ({ content })) });
         break;
       }
       case "tool_execution_start":
@@ -346,6 +352,9 @@ class AcpSession {
       }
       case "approval_request":
         void this.askPermission(event);
+        break;
+      case "question_request":
+        void askInEditor(this.client, this.id, this.host, event);
         break;
       case "mode_changed":
         this.update({ sessionUpdate: "current_mode_update", currentModeId: event.mode });
@@ -409,7 +418,7 @@ function commandsOf(extensions: SessionHost["runtime"]["extensions"]): acp.Avail
 
 /** One stored message as the updates a live session would have sent for it. */
 function replayUpdates(message: Message, cwd: string): acp.SessionUpdate[] {
-  const text = (content: string | (TextContent | ImageContent)[]) => (typeof content === "string" ? content : content.flatMap((p) => (p.type === "text" ? [p.text] : [])).join("\n"));
+  const text = (content: string | (TextContent | ImageContent)[]) => (typeof content === "string" ? content : withoutSystemNotes(content).flatMap((p) => (p.type === "text" ? [p.text] : [])).join("\n"));
   switch (message.role) {
     case "user":
       return [{ sessionUpdate: "user_message_chunk", content: { type: "text", text: text(message.content) } }];

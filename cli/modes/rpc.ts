@@ -14,6 +14,7 @@ import { writeFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { toHtml } from "../interactive/export.ts";
 import { treeCommand } from "./rpc-tree.ts";
+import { hostCommand } from "./rpc-host-ops.ts";
 
 type Out = (frame: unknown) => void;
 
@@ -68,6 +69,7 @@ class RpcSession {
     host.subscribe((event) => {
       if (isAgentEvent(event)) write(event);
       else if (event.type === "approval_request") this.ask(event);
+      else if (event.type === "question_request") this.closing ? host.questions?.cancelAll("the host has gone (stdin closed)") : write(event);
     });
   }
 
@@ -78,6 +80,7 @@ class RpcSession {
   /** stdin closed: the running prompt and bash command finish (nobody is left to answer questions), then the session is closed. */
   async close(): Promise<void> {
     this.closing = true;
+    this.host.questions?.cancelAll("the host has gone (stdin closed)");
     for (const answer of this.questions.values()) answer(undefined);
     this.questions.clear();
     await Promise.all([this.agent.idle(), this.bash?.run, ...this.background]);
@@ -264,6 +267,7 @@ class RpcSession {
           messageCount: agent.messages.length,
           queuedMessageCount: agent.queuedCount,
           warnings: agent.warnings,
+          mode: this.host.mode,
           contextUsage: { tokens: agent.contextTokens(), contextWindow: agent.model.contextWindow, percent: (100 * agent.contextTokens()) / agent.model.contextWindow },
         });
       case "get_messages":
@@ -393,6 +397,9 @@ class RpcSession {
         await jobs.kill(job.id);
         return this.respond("kill_job", id, { killed: wasRunning, job: job.info() });
       }
+      case "set_mode":
+      case "answer_question":
+        return this.respond(command.type, id, await hostCommand(this.host, command));
       case "abort_bash": {
         const running = this.bash;
         running?.controller.abort();

@@ -4,7 +4,8 @@ import type { Model, ThinkingLevel } from "../ai/model.ts";
 import type { LspSession } from "../lsp/session.ts";
 import type { SessionWriter } from "../session/writer.ts";
 import type { ApprovalGate } from "../tools/approval.ts";
-import type { EditorBridge, Tool, WebSettings } from "../tools/types.ts";
+import type { EditorBridge, Questioner, Tool, WebSettings } from "../tools/types.ts";
+import type { SessionMode } from "../session/modes.ts";
 import type { ExtensionsFactory } from "./agent-extensions.ts";
 import type { Facts, RequestFrame } from "./request-frame.ts";
 
@@ -80,6 +81,10 @@ export interface AgentOptions {
   checkpoints?: { enabled: boolean; maxBytes: number };
   /** A subagent's file changes are its parent's tool call's: recorded there, so rewinding the parent undoes them. */
   checkpointsOf?: import("../session/checkpoints/target.ts").CheckpointTarget;
+  /** Asks the user (the ask tool, plan approval); absent: nobody to ask. */
+  question?: Questioner;
+  /** A resumed session's mode (its last mode_change entry); the session host applies it. */
+  mode?: SessionMode;
 }
 
 /** How many queued steering or follow-up messages the next turn takes. */

@@ -15,6 +15,7 @@ import { DROP_THINKING_ENTRY } from "./request-frame.ts";
 import { SessionFrame } from "./session-frame.ts";
 import type { AgentExtensions } from "./agent-extensions.ts";
 import type { AgentOptions, QueueMode } from "./agent-options.ts";
+import type { SessionMode } from "../session/modes.ts";
 import { SessionRecorder } from "./session-recorder.ts";
 import { sessionTitle } from "./session-title.ts";
 import { SESSION_NAME_ENTRY } from "../session/listing.ts";
@@ -48,6 +49,8 @@ export class Agent {
   autoCompaction: boolean;
   /** Tokens and cost of every request this process made for the session. */
   usage: Usage = emptyUsage();
+  /** Put before each prompt of the user while set (plan mode's reminder of what it allows). */
+  promptNote: string | undefined;
 
   private readonly listeners = new Set<(event: AgentEvent) => void>();
   private readonly steering: Message[] = [];
@@ -204,6 +207,12 @@ export class Agent {
     this.options.announceModel = false;
   }
 
+  /** Records the session's mode, so that a resume comes back in it (the host applies modes). */
+  recordMode(mode: SessionMode): void {
+    this.options.mode = mode;
+    this.session.persist({ type: "mode_change", mode });
+  }
+
   setThinking(level: ThinkingLevel): void {
     this.thinking = level;
     this.session.persist({ type: "thinking_level_change", thinkingLevel: level });
@@ -233,7 +242,8 @@ export class Agent {
     this.session.persist({ type: "message", message }, this.session.entryIds.length - 1, beforeRequest);
   }
 
-  private async run(first: Message): Promise<AgentStopReason> {
+  private async run(prompt: Message): Promise<AgentStopReason> {
+    const first = this.promptNote ? withNote(prompt, this.promptNote) : prompt;
     this.session.inRun = true;
     this.controller = new AbortController();
     this.abortReason = "aborted";
@@ -442,6 +452,7 @@ export class Agent {
         approve: (toolName, key, summary, asEffect) => this.options.gate.ask(toolName, asEffect ?? "network", key, summary, asEffect !== undefined),
         ...(this.options.lsp ? { lsp: this.options.lsp } : {}),
         ...this.checkpointTarget(),
+        ...(this.options.question ? { question: this.options.question } : {}),
       },
       gate: this.options.gate,
       hooks: this.extensions?.toolHooks,
@@ -538,6 +549,12 @@ export class Agent {
 
 function userMessage(content: string | (TextContent | ImageContent)[]): Message {
   return { role: "user", content, timestamp: Date.now() };
+}
+
+function withNote(message: Message, note: string): Message {
+  if (message.role !== "user") return message;
+  const content = typeof message.content === "string" ? [{ type: "text" as const, text: message.content }] : message.content;
+  return { ...message, content: [{ type: "text", text: note }, ...content] };
 }
 
 function take<T>(queue: T[], mode: QueueMode): T[] {

@@ -22,8 +22,9 @@ import { ApprovalGate, type Approver } from "../tools/approval.ts";
 import { PathScope } from "../tools/path-scope.ts";
 import type { EditMode } from "../config/settings-schema.ts";
 import { editModeFor } from "../tools/edit/mode.ts";
-import { withEditMode } from "../tools/registry.ts";
-import type { EditorBridge, Tool, ToolSource } from "../tools/types.ts";
+import { planModeTool, withEditMode } from "../tools/registry.ts";
+import type { EditorBridge, Questioner, Tool, ToolSource } from "../tools/types.ts";
+import type { SessionMode } from "../session/modes.ts";
 import { Agent } from "./agent.ts";
 import type { ExtensionsFactory } from "./agent-extensions.ts";
 import { findPromptFiles, promptArgument } from "./context-files.ts";
@@ -48,6 +49,8 @@ export interface RuntimeOptions {
   /** Tools added at run time (MCP servers), after `tools`. */
   toolSource?: ToolSource;
   approver?: Approver;
+  /** Answers the ask tool and plan approvals (the session host's question requests). */
+  questioner?: Questioner;
   /** `--api-key`: applies to the model chosen on the command line. */
   cliKey?: string;
   noSession: boolean;
@@ -326,6 +329,7 @@ export class Runtime {
     let resumedThinking: ThinkingLevel | undefined;
     let frame: { frame: RequestFrame; facts: Facts } | undefined;
     let dropThinking = false;
+    let mode: SessionMode | undefined;
     const warnings: string[] = [];
     if (resumePath) {
       // Only a resume reads a session file; a new session does not pay for loading the loader.
@@ -340,6 +344,7 @@ export class Runtime {
       messageEntryIds = entryIdsFor(branch, context.messages.length, context.compaction?.firstKeptEntryId);
       if (!selection.thinking && !this.options.thinking && context.thinkingLevel) thinking = context.thinkingLevel;
       resumedThinking = context.thinkingLevel;
+      mode = context.mode;
       const stored = frameOf(branch);
       if (stored.frame) frame = { frame: stored.frame, facts: stored.facts ?? stored.frame.facts };
       else dropThinking = context.messages.length > 0;
@@ -401,11 +406,14 @@ export class Runtime {
       },
       ...(this.options.recordUsage ? { recordUsage: this.options.recordUsage } : {}),
       ...(this.options.editor ? { editor: this.options.editor } : {}),
+      ...(this.options.questioner ? { question: this.options.questioner } : {}),
+      ...(mode ? { mode } : {}),
       lsp: new LspSession(this.options.cwd, settings.lsp, this.options.env as NodeJS.ProcessEnv),
       checkpoints: settings.checkpoints,
     });
     source?.subscribe(() => {
-      agent.setTools([...base, ...source.tools(agent.model.contextWindow)]);
+      // The session host's plan-mode tool stays while the host offers it.
+      agent.setTools([...base, ...source.tools(agent.model.contextWindow), ...agent.tools.filter((tool) => tool === planModeTool)]);
     });
     return agent;
   }

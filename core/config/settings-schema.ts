@@ -208,6 +208,13 @@ export const Settings = z.strictObject({
    * `--plan` and PI_SMOL_MODEL, PI_SLOW_MODEL, PI_PLAN_MODEL are over them.
    */
   modelRoles: z.record(z.string().min(1), z.string().min(1)).default({}),
+  /** The ask tool's questions and plan mode's plan approval. */
+  questions: z
+    .strictObject({
+      /** A question nobody answers within this long goes back to the model as unanswered, so no run waits forever; 0: wait. */
+      timeoutSeconds: count().max(86400).default(600),
+    })
+    .prefault({}),
 });
 export type Settings = z.output<typeof Settings>;
 /** What a settings file or a runtime override may contain: every key optional. */

@@ -49,6 +49,8 @@ const TOOLS: Record<string, string[]> = {
   Agent: ["task"],
   WebFetch: ["web_fetch", "fetch", "webfetch"],
   WebSearch: ["web_search", "search", "websearch"],
+  AskUserQuestion: ["ask"],
+  ExitPlanMode: ["exit_plan_mode"],
 };
 
 /** Whether a rule's tool part names this omp tool. */

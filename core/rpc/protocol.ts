@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { ImageContent } from "../ai/messages-schema.ts";
 import { ThinkingLevel } from "../ai/model-schema.ts";
+import { SESSION_MODES } from "../session/modes.ts";
 
 /**
  * The commands `omp --mode rpc` reads on stdin, one JSON object per line, with the names and
@@ -46,6 +47,9 @@ export const RpcCommand = z.discriminatedUnion("type", [
   z.object({ ...id, type: z.literal("handoff"), customInstructions: z.string().optional() }),
   z.object({ ...id, type: z.literal("get_jobs") }),
   z.object({ ...id, type: z.literal("kill_job"), jobId: z.number().int() }),
+  z.object({ ...id, type: z.literal("set_mode"), mode: z.enum(SESSION_MODES) }),
+  /** The answer to a question_request frame (its `id` is `questionId` here); no `answers`: dismissed, the model hears it went unanswered. */
+  z.object({ ...id, type: z.literal("answer_question"), questionId: z.string(), answers: z.array(z.array(z.string())).optional(), plan: z.string().optional() }),
 ]);
 export type RpcCommand = z.infer<typeof RpcCommand>;
 

@@ -18,7 +18,7 @@ import { type ToolSelection, builtinTools, selectTools } from "../tools/registry
 import { searchChoice } from "../web/search/configured.ts";
 import { sandboxStartup } from "../sandbox/startup.ts";
 import { hideSecretsFromProcEnviron } from "../sandbox/hide-environ.ts";
-import type { EditorBridge } from "../tools/types.ts";
+import type { EditorBridge, Questioner } from "../tools/types.ts";
 import type { ThinkingLevel } from "../ai/model.ts";
 import { usageRecorder } from "../usage/record.ts";
 
@@ -47,6 +47,8 @@ export interface SessionSpec {
   deferMcp?: boolean;
   /** Who answers approvals; none: calls that need one are refused with a message saying how to allow them. */
   approver?: Approver;
+  /** Who answers the ask tool's questions; none (print, json): the tool is not offered. */
+  questioner?: Questioner;
   /** The editor's files and terminals, when an ACP client offers them. */
   editor?: EditorBridge;
   liveCredentials?: boolean;
@@ -118,7 +120,9 @@ export async function assembleSession(spec: SessionSpec): Promise<AssembledSessi
   });
   const tools = selectTools(
     // `job` drives bash's background jobs: without bash it has nothing to drive.
-    [...builtins, ...extensions.tools, createTaskTool(subagentDefinitions(cwd, env, warn))].filter((tool) => !settings.tools.disabled.includes(tool.name) && !(tool.name === "job" && settings.tools.disabled.includes("bash"))),
+    [...builtins, ...extensions.tools, createTaskTool(subagentDefinitions(cwd, env, warn))].filter(
+      (tool) => !settings.tools.disabled.includes(tool.name) && !(tool.name === "job" && settings.tools.disabled.includes("bash")) && (tool.name !== "ask" || spec.questioner !== undefined),
+    ),
     withoutSkill(toolSelection),
   );
   const closers: (() => Promise<void> | void)[] = [];
@@ -158,6 +162,7 @@ export async function assembleSession(spec: SessionSpec): Promise<AssembledSessi
     extensions: extensions.factory,
     liveCredentials: spec.liveCredentials,
     ...(spec.approver ? { approver: spec.approver } : {}),
+    ...(spec.questioner ? { questioner: spec.questioner } : {}),
     ...(spec.editor ? { editor: spec.editor } : {}),
     ...(spec.cycleModels ? { cycleModels: spec.cycleModels } : {}),
     ...(spec.noSession ? {} : { recordUsage: usageRecorder(env) }),

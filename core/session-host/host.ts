@@ -3,67 +3,33 @@ import type { AgentEvent, AgentStopReason } from "../agent/events.ts";
 import type { ModelSelection, Runtime } from "../agent/runtime.ts";
 import { SessionControl } from "../agent/session-control.ts";
 import type { ImageContent, TextContent } from "../ai/messages.ts";
-import type { ApprovalDecision, ApprovalRequest, Approver } from "../tools/approval.ts";
+import { SYSTEM_NOTE, type SessionMode, approvedMode } from "../session/modes.ts";
 import { presentTool } from "../tools/presentation.ts";
-import type { HostOp, HostOwnEvent, SessionChange, SessionMode } from "./protocol.ts";
+import type { HostOp, HostOwnEvent, SessionChange } from "./protocol.ts";
+import { planModeTool } from "../tools/registry.ts";
+import type { ApprovalRequests, QuestionRequests } from "./requests.ts";
+
+export { ApprovalRequests, QuestionRequests } from "./requests.ts";
 
 /** Everything a host reports: the agent's events, unchanged, and its own (protocol.ts). */
 export type HostEvent = AgentEvent | HostOwnEvent;
 
-const OWN_EVENTS: ReadonlySet<string> = new Set<HostOwnEvent["type"]>(["tool_call", "approval_request", "mode_changed", "model_changed", "session_changed", "usage"]);
+const OWN_EVENTS: ReadonlySet<string> = new Set<HostOwnEvent["type"]>(["tool_call", "approval_request", "question_request", "mode_changed", "model_changed", "session_changed", "usage"]);
 
 /** True for the agent's own events (rpc and json pass exactly these on). */
 export function isAgentEvent(event: HostEvent): event is AgentEvent {
   return !OWN_EVENTS.has(event.type);
 }
 
-/**
- * Approvals as requests on the host's event stream: the runtime's approver, answered by whichever
- * front end listens (answer_approval). Made before the runtime, which needs the approver.
- */
-export class ApprovalRequests {
-  private serial = 0;
-  private readonly waiting = new Map<string, (decision: ApprovalDecision) => void>();
-  emit: ((event: HostOwnEvent) => void) | undefined;
-  cwd = "";
-
-  readonly ask: Approver = (request: ApprovalRequest) => {
-    const id = `approval_${++this.serial}`;
-    return new Promise<ApprovalDecision>((resolve) => {
-      this.waiting.set(id, resolve);
-      this.emit?.({
-        type: "approval_request",
-        id,
-        toolName: request.toolName,
-        effect: request.effect,
-        input: request.input,
-        summary: request.summary,
-        ...(request.outside ? { outside: request.outside } : {}),
-        ...(request.toolCallId ? { toolCallId: request.toolCallId } : {}),
-        ...(request.kind ? { kind: request.kind } : {}),
-        ...(request.rememberAs ? { rememberAs: request.rememberAs } : {}),
-        presentation: presentTool(request.toolName, request.input, this.cwd),
-      });
-    });
-  };
-
-  /** False when no question has that id (answered already, or never asked). */
-  answer(id: string, decision: ApprovalDecision): boolean {
-    const resolve = this.waiting.get(id);
-    if (!resolve) return false;
-    this.waiting.delete(id);
-    resolve(decision);
-    return true;
-  }
-
-  /** Nobody is left to answer (the front end went away): every open question is denied with `reason`. */
-  cancelAll(reason: string): void {
-    for (const id of [...this.waiting.keys()]) this.answer(id, { allow: false, reason });
-  }
-}
-
-/** Why plan mode refuses a call; the model reads it. */
-const PLAN_MODE = "the session is in plan mode, which only reads and plans. Describe the change instead; the user leaves plan mode to let it happen.";
+/** Why plan mode refuses a call, and what each prompt in plan mode reminds the model of: with someone to approve a plan (exit_plan_mode), or without. */
+const PLAN_MODE = {
+  refusal: "the session is in plan mode, which only reads and plans. Present your plan with exit_plan_mode instead; once the user approves it, changes can run.",
+  note: `${SYSTEM_NOTE}Plan mode: only read-only tools and commands run; changes are refused. Research the task, then call exit_plan_mode with your plan for the user to approve.</system-reminder>`,
+};
+const PLAN_MODE_UNATTENDED = {
+  refusal: "the session is in plan mode, which only reads and plans. Describe the change in your plan instead; the user leaves plan mode to let it happen.",
+  note: `${SYSTEM_NOTE}Plan mode: only read-only tools and commands run; changes are refused. Research the task, then end your turn with your plan.</system-reminder>`,
+};
 
 /**
  * One session as every front end drives it: operations in (submit), events out (subscribe).
@@ -76,6 +42,11 @@ export class SessionHost {
   private readonly listeners = new Set<(event: HostEvent) => void>();
   private unsubscribe: () => void;
   private currentMode: SessionMode = "default";
+  /** Open question requests that are plans: approving one switches the mode. */
+  private readonly planRequests = new Set<string>();
+  /** The model plan mode replaced with the `plan` role's, and that one: leaving plan mode goes back unless the user chose another meanwhile. */
+  private beforePlan: { selection: ModelSelection; plan: ModelSelection } | undefined;
+  private modelSwitch: Promise<void> = Promise.resolve();
   /** Why the next agent the control switches to is the session's; a front end's own switch (interactive /new) is "new" or "resume". */
   private switching: SessionChange | undefined;
 
@@ -84,11 +55,20 @@ export class SessionHost {
     agent: Agent,
     selection: ModelSelection,
     readonly approvals?: ApprovalRequests,
+    /** The ask tool's questions and plan approvals; absent (print, json): no exit_plan_mode, plans end as replies. */
+    readonly questions?: QuestionRequests,
   ) {
     this.control = new SessionControl(runtime, agent, selection);
     if (approvals) {
       approvals.emit = (event) => this.emit(event);
       approvals.cwd = runtime.options.cwd;
+    }
+    if (questions) {
+      questions.timeoutMs = runtime.options.settings.questions.timeoutSeconds * 1000;
+      questions.emit = (event) => {
+        if (event.type === "question_request" && event.kind === "plan") this.planRequests.add(event.id);
+        this.emit(event);
+      };
     }
     this.unsubscribe = this.follow(agent);
     // Switches made on the control directly (the interactive mode's /new, /resume, /tree) are the host's too.
@@ -126,6 +106,9 @@ export class SessionHost {
   }
 
   private follow(agent: Agent): () => void {
+    // A resumed session comes back in its mode; a new one keeps the current mode, and records it.
+    if (agent.options.mode === undefined && this.currentMode !== "default") agent.recordMode(this.currentMode);
+    this.currentMode = agent.options.mode ?? this.currentMode;
     this.applyMode(agent);
     return agent.subscribe((event) => {
       if (event.type === "tool_execution_start") {
@@ -149,11 +132,47 @@ export class SessionHost {
     this.emit({ type: "session_changed", reason, sessionId: agent.writer?.header.id ?? "none", ...(agent.writer ? { path: agent.writer.path } : {}) });
   }
 
-  /** Modes are approval policies on the session's gate: default is the approvalMode setting. */
+  /**
+   * Modes are approval policies on the session's gate (default is the approvalMode setting); plan
+   * mode also reminds the model at each prompt and offers exit_plan_mode while someone can approve.
+   */
   private applyMode(agent: Agent): void {
+    const plan = this.currentMode === "plan" ? (this.questions ? PLAN_MODE : PLAN_MODE_UNATTENDED) : undefined;
     const gate = agent.options.gate;
-    gate.readOnly = this.currentMode === "plan" ? PLAN_MODE : undefined;
+    gate.readOnly = plan?.refusal;
     gate.acceptEdits = this.currentMode === "auto-accept";
+    agent.promptNote = plan?.note;
+    const offered = agent.tools.includes(planModeTool);
+    if (plan && this.questions && !offered) agent.setTools([...agent.tools, planModeTool]);
+    else if (!plan && offered) agent.setTools(agent.tools.filter((tool) => tool !== planModeTool));
+  }
+
+  /** Plan mode runs on the `plan` role's model when one is configured (modelRoles.plan, --plan) and usable. */
+  private async modelForMode(from: SessionMode, to: SessionMode): Promise<void> {
+    if (to === "plan" && from !== "plan") {
+      const { modelForRole, rolePatterns } = await import("../agent/model-roles.ts");
+      if (rolePatterns(this.runtime).plan === undefined) return;
+      const role = await modelForRole(this.runtime, "plan", this.selection).catch(() => undefined);
+      const current = this.selection.model;
+      if (!role || role.fallback || (role.selection.model.provider === current.provider && role.selection.model.id === current.id)) return;
+      this.beforePlan = { selection: this.selection, plan: role.selection };
+      this.useModel(role.selection);
+    } else if (from === "plan" && to !== "plan" && this.beforePlan) {
+      const { selection, plan } = this.beforePlan;
+      this.beforePlan = undefined;
+      if (this.selection === plan) this.useModel(selection);
+    }
+  }
+
+  private useModel(selection: ModelSelection): void {
+    this.control.setModel(selection);
+    this.emit({ type: "model_changed", provider: selection.model.provider, id: selection.model.id, thinking: this.agent.thinking });
+  }
+
+  /** Nobody will answer the open approvals and questions (the turn was cancelled, the front end left). */
+  cancelRequests(reason: string): void {
+    this.approvals?.cancelAll(reason);
+    this.questions?.cancelAll(reason);
   }
 
   /**
@@ -177,20 +196,24 @@ export class SessionHost {
         await agent.idle();
         return undefined;
       case "set_model": {
-        const selection = await this.runtime.selectModel(op.model, false);
-        this.control.setModel(selection);
-        this.emit({ type: "model_changed", provider: selection.model.provider, id: selection.model.id, thinking: this.agent.thinking });
+        this.useModel(await this.runtime.selectModel(op.model, false));
         return undefined;
       }
       case "set_thinking":
         if (!this.control.setThinking(op.level)) throw new Error(`${agent.model.provider}/${agent.model.id} has no thinking levels`);
         this.emit({ type: "model_changed", provider: agent.model.provider, id: agent.model.id, thinking: agent.thinking });
         return undefined;
-      case "set_mode":
+      case "set_mode": {
+        const from = this.currentMode;
+        if (op.mode !== from) agent.recordMode(op.mode);
         this.currentMode = op.mode;
         this.applyMode(agent);
         this.emit({ type: "mode_changed", mode: op.mode });
+        // The gate changed at once (above); a prompt waits for the model to follow the mode.
+        this.modelSwitch = this.modelForMode(from, op.mode);
+        await this.modelSwitch;
         return undefined;
+      }
       case "compact":
         if (agent.isRunning) throw new Error("abort the running turn first");
         await agent.compact("manual", op.instructions);
@@ -221,6 +244,14 @@ export class SessionHost {
           throw new Error(`no approval ${op.id} is waiting for an answer`);
         }
         return undefined;
+      case "answer_question": {
+        if (!this.questions?.has(op.id)) throw new Error(`no question ${op.id} is waiting for an answer`);
+        // An approved plan switches the mode first: the model carries it out in the same run.
+        const mode = this.planRequests.delete(op.id) ? approvedMode(op.answers?.[0]?.[0]) : undefined;
+        if (mode) await this.submit({ type: "set_mode", mode });
+        this.questions.answer(op.id, op.answers ? { answers: op.answers, ...(op.plan !== undefined ? { plan: op.plan } : {}) } : { unanswered: "the user dismissed the question to answer later" });
+        return undefined;
+      }
     }
   }
 
@@ -262,6 +293,7 @@ export class SessionHost {
 
   /** A prompt; `/command args` and `/skill:name args` first are expanded as in every mode. */
   private async prompt(content: (TextContent | ImageContent)[]): Promise<AgentStopReason> {
+    await this.modelSwitch;
     const first = content[0];
     if (first?.type === "text" && first.text.startsWith("/")) {
       const { prepareInvocation } = await import("../extensions/invoke.ts");
@@ -284,7 +316,7 @@ export class SessionHost {
 
   /** The session is over: nobody answers open questions any more, SessionEnd hooks run, the file is closed. */
   async close(): Promise<void> {
-    this.approvals?.cancelAll("the session was closed");
+    this.cancelRequests("the session was closed");
     await this.agent.idle();
     await this.agent.end("other");
     this.agent.writer?.close();

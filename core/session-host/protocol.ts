@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { THINKING_LEVELS } from "../ai/model.ts";
+import { SESSION_MODES } from "../session/modes.ts";
 
 /**
  * The session host's wire: operations a front end submits and the events the host adds to the
@@ -8,7 +9,7 @@ import { THINKING_LEVELS } from "../ai/model.ts";
  * of zod.
  */
 
-export const SESSION_MODES = ["default", "plan", "auto-accept"] as const;
+export { SESSION_MODES };
 export const SessionMode = z.enum(SESSION_MODES);
 export type SessionMode = z.infer<typeof SessionMode>;
 
@@ -49,8 +50,17 @@ export const HostOp = z.discriminatedUnion("type", [
   z.object({ type: z.literal("switch_session"), path: z.string().optional() }),
   /** The answer to an approval_request event. */
   z.object({ type: z.literal("answer_approval"), id: z.string(), allow: z.boolean(), remember: z.boolean().optional(), reason: z.string().optional() }),
+  /**
+   * The answer to a question_request: per question the options chosen or the user's own text.
+   * Without `answers` the user dismissed it ("answer later"): the model hears it went unanswered.
+   * For a plan: the first answer is one of PLAN_CHOICES (or feedback in the user's words), `plan` the plan as the user edited it.
+   */
+  z.object({ type: z.literal("answer_question"), id: z.string(), answers: z.array(z.array(z.string())).optional(), plan: z.string().optional() }),
 ]);
 export type HostOp = z.infer<typeof HostOp>;
+
+/** One question: single choice (`options`), several (`multiple`), or free text (no options); an option-less "other" answer is always allowed. */
+export const Question = z.object({ question: z.string(), options: z.array(z.string()).optional(), multiple: z.boolean().optional() });
 
 const Presentation = z.object({
   title: z.string(),
@@ -79,6 +89,19 @@ export const HostOwnEvent = z.discriminatedUnion("type", [
     /** What "always" covers, in words ("commands starting with \"npm test\""). */
     rememberAs: z.string().optional(),
     presentation: Presentation,
+  }),
+  /**
+   * A question for the user (the ask tool), or a plan to approve (kind plan, from exit_plan_mode);
+   * answered with answer_question. Unanswered after `timeoutMs`, the model hears the user did not answer.
+   */
+  z.object({
+    type: z.literal("question_request"),
+    id: z.string(),
+    kind: z.enum(["ask", "plan"]),
+    questions: z.array(Question),
+    plan: z.string().optional(),
+    toolCallId: z.string().optional(),
+    timeoutMs: z.number().optional(),
   }),
   z.object({ type: z.literal("mode_changed"), mode: SessionMode }),
   z.object({ type: z.literal("model_changed"), provider: z.string(), id: z.string(), thinking: z.string() }),

@@ -5,6 +5,7 @@ import { OmpError, describeError } from "../errors/omp-error.ts";
 import { displayPath } from "../paths.ts";
 import { DROP_THINKING_ENTRY, withoutSignedThinking } from "../ai/preserved-thinking.ts";
 import { compactionSummaryMessage } from "./compaction-summary.ts";
+import type { SessionMode } from "./modes.ts";
 import { type CompactionEntry, ENTRY_TYPES, SESSION_VERSION, SessionEntry, SessionHeader } from "./schema.ts";
 
 /** A line that was skipped, or a repair made, while loading. */
@@ -144,6 +145,8 @@ export interface SessionContext {
   thinkingLevel?: ThinkingLevel;
   /** The compaction in effect, if any. */
   compaction?: CompactionEntry;
+  /** From the last mode change; undefined when the session never changed mode. */
+  mode?: SessionMode;
 }
 
 /**
@@ -161,6 +164,7 @@ export function buildSessionContext(session: LoadedSession, leafId: string | nul
   path.forEach((entry, index) => {
     if (entry.type === "custom" && entry.customType === DROP_THINKING_ENTRY) dropBefore = index;
     if (entry.type === "thinking_level_change") context.thinkingLevel = entry.thinkingLevel;
+    else if (entry.type === "mode_change") context.mode = entry.mode;
     else if (entry.type === "model_change" && (entry.role ?? "default") === "default") context.model = entry.model;
     else if (entry.type === "message" && entry.message.role === "assistant") lastAssistantModel = `${entry.message.provider}/${entry.message.model}`;
     else if (entry.type === "compaction") compactionIndex = index;

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { Message } from "../ai/messages-schema.ts";
 import { ThinkingLevel } from "../ai/model-schema.ts";
+import { SESSION_MODES } from "./modes.ts";
 import { SESSION_VERSION } from "./version.ts";
 
 /**
@@ -48,6 +49,10 @@ export type ModelChangeEntry = z.infer<typeof ModelChangeEntry>;
 export const ThinkingLevelChangeEntry = z.object({ type: z.literal("thinking_level_change"), ...base, thinkingLevel: ThinkingLevel });
 export type ThinkingLevelChangeEntry = z.infer<typeof ThinkingLevelChangeEntry>;
 
+/** The session's mode (modes.ts) from here on; a resume comes back in the last one. */
+export const ModeChangeEntry = z.object({ type: z.literal("mode_change"), ...base, mode: z.enum(SESSION_MODES) });
+export type ModeChangeEntry = z.infer<typeof ModeChangeEntry>;
+
 export const CompactionEntry = z.object({
   type: z.literal("compaction"),
   ...base,
@@ -66,7 +71,7 @@ export type CustomEntry = z.infer<typeof CustomEntry>;
 export const LabelEntry = z.object({ type: z.literal("label"), ...base, targetId: z.string().min(1), label: z.string().optional() });
 export type LabelEntry = z.infer<typeof LabelEntry>;
 
-export const SessionEntry = z.discriminatedUnion("type", [MessageEntry, ModelChangeEntry, ThinkingLevelChangeEntry, CompactionEntry, CustomEntry, LabelEntry]);
+export const SessionEntry = z.discriminatedUnion("type", [MessageEntry, ModelChangeEntry, ThinkingLevelChangeEntry, ModeChangeEntry, CompactionEntry, CustomEntry, LabelEntry]);
 export type SessionEntry = z.infer<typeof SessionEntry>;
 
 type WithoutTreeFields<T> = T extends unknown ? Omit<T, "id" | "parentId" | "timestamp"> : never;

@@ -50,6 +50,9 @@ function preview(entry: SessionEntry): string {
     case "thinking_level_change":
       text = entry.thinkingLevel;
       break;
+    case "mode_change":
+      text = entry.mode;
+      break;
     case "label":
       text = `${entry.targetId}: ${entry.label ?? "(cleared)"}`;
       break;

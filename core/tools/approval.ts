@@ -1,6 +1,8 @@
 import { OmpError } from "../errors/omp-error.ts";
 import { commandPrefix, prefixCovers } from "../sandbox/denial.ts";
+import { bashAllowed } from "../permissions/rules.ts";
 import type { PathScope } from "./path-scope.ts";
+import type { SessionMode } from "../session/modes.ts";
 import type { Tool, ToolEffect } from "./types.ts";
 
 export const APPROVAL_MODES = ["always-ask", "write", "yolo"] as const;
@@ -10,6 +12,16 @@ export type ApprovalMode = (typeof APPROVAL_MODES)[number];
 export function parseApprovalMode(value: string): ApprovalMode {
   if ((APPROVAL_MODES as readonly string[]).includes(value)) return value as ApprovalMode;
   throw new OmpError(`Unknown approval mode ${JSON.stringify(value)}. Valid modes: ${APPROVAL_MODES.join(", ")}.`, { exitCode: 2 });
+}
+
+/**
+ * `--approval-mode`: an approval mode, or a session mode that starts the session in it (`plan`,
+ * `auto-accept`). Throws an OmpError (exit code 2) listing both.
+ */
+export function parseApprovalFlag(value: string): { approvalMode?: ApprovalMode; mode?: SessionMode } {
+  if (value === "plan" || value === "auto-accept") return { mode: value };
+  if ((APPROVAL_MODES as readonly string[]).includes(value)) return { approvalMode: value as ApprovalMode };
+  throw new OmpError(`Unknown approval mode ${JSON.stringify(value)}. Valid modes: ${APPROVAL_MODES.join(", ")}, plan, auto-accept.`, { exitCode: 2 });
 }
 
 /** always-ask: every call; write: calls that change files, run commands or reach the network; yolo: none. */
@@ -96,6 +108,12 @@ function cut(text: string): string {
   return oneLine.length > SUMMARY_CHARS ? `${oneLine.slice(0, SUMMARY_CHARS)}…` : oneLine;
 }
 
+/** A bash command every part of which the read-only classifier knows to change nothing (plan mode runs it). */
+function provablyReadOnly(tool: Pick<Tool, "name">, input: unknown): boolean {
+  const command = input !== null && typeof input === "object" ? (input as Record<string, unknown>).command : undefined;
+  return tool.name === "bash" && typeof command === "string" && bashAllowed([], command, { readOnly: true });
+}
+
 /** What a denied call tells the model when nobody could have approved it. */
 function noApproverMessage(tool: Pick<Tool, "name" | "effect">, mode: ApprovalMode): string {
   const fix =
@@ -120,7 +138,7 @@ export class ApprovalGate {
   private readonly remembered = new Map<string, boolean>();
   /** Told each time the user is about to be asked (Notification hooks). */
   onAsk: ((request: ApprovalRequest) => void) | undefined;
-  /** Plan mode: calls that write or execute are refused with this message, whatever was remembered. */
+  /** Plan mode: calls that write or execute are refused with this message, whatever was remembered (bash commands proven read-only excepted). */
   readOnly: string | undefined;
   /** Auto-accept mode: file changes inside the project run without asking; commands still ask. */
   acceptEdits = false;
@@ -155,7 +173,7 @@ export class ApprovalGate {
 
   /** `hookAsk`: a hook wants the user's word on this call whatever the mode says, for this reason. */
   async check(tool: Pick<Tool, "name" | "effect">, input: unknown, hookAsk?: { reason?: string }, toolCallId?: string): Promise<ApprovalOutcome> {
-    if (this.readOnly !== undefined && tool.effect !== "read") return { allow: false, message: `${tool.name} was not run: ${this.readOnly}` };
+    if (this.readOnly !== undefined && tool.effect !== "read" && !provablyReadOnly(tool, input)) return { allow: false, message: `${tool.name} was not run: ${this.readOnly}` };
     const outside = this.mode === "yolo" || !this.scope ? [] : this.scope.outside(tool.name, input);
     if (!hookAsk && outside.length === 0 && !needsApproval(tool, this.mode)) return { allow: true };
     if (!hookAsk && outside.length === 0 && this.acceptEdits && tool.effect === "write") return { allow: true };

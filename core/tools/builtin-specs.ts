@@ -18,10 +18,12 @@ import type { Tool, ToolDefinition } from "./types.ts";
 import { webFetchTool } from "./web-fetch.ts";
 import { webSearchTool } from "./web-search.ts";
 import { writeTool } from "./write.ts";
+import { askTool } from "./ask.ts";
+import { exitPlanModeTool } from "./exit-plan-mode.ts";
 
 /** Every built-in tool, in the order they are offered to the model (the todo tool with a store of its own). */
 export function builtinToolDefinitions(): ToolDefinition[] {
-  return [readTool, writeTool, editTool, bashTool, grepTool, findTool, lsTool, createTodoTool(createTodoStore()), jobTool, webFetchTool, webSearchTool, lspTool, astGrepTool, astEditTool];
+  return [readTool, writeTool, editTool, bashTool, grepTool, findTool, lsTool, createTodoTool(createTodoStore()), jobTool, webFetchTool, webSearchTool, lspTool, astGrepTool, astEditTool, askTool];
 }
 
 export type BuiltinToolSpec = Omit<Tool, "load">;
@@ -40,4 +42,10 @@ export function editModeSpecs(): Record<"patch" | "hashline" | "apply_patch", Bu
     return { name, description, effect, parameters };
   };
   return { patch: spec(patchEditTool), hashline: spec(hashlineEditTool), apply_patch: spec(applyPatchTool) };
+}
+
+/** exit_plan_mode: offered only while a session is in plan mode (the session host adds it). */
+export function planModeSpec(): BuiltinToolSpec {
+  const { name, description, effect, parameters } = defineTool(exitPlanModeTool);
+  return { name, description, effect, parameters };
 }

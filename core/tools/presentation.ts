@@ -56,6 +56,8 @@ const PRESENTERS: Record<string, Presenter> = {
   web_search: (input) => ({ kind: "fetch", title: `Search the web: ${oneLine(str(input.query))}` }),
   lsp: (input, cwd) => ({ kind: input.apply ? "edit" : "search", title: `lsp ${str(input.op)}${input.path ? ` ${str(input.path)}` : ""}${input.symbol ? ` ${str(input.symbol)}` : ""}`, locations: input.path ? at(input.path, cwd, typeof input.line === "number" ? input.line : undefined) : [] }),
   ast_grep: (input, cwd) => ({ kind: "search", title: `ast-grep ${oneLine(str(input.pattern))}${input.path ? ` in ${str(input.path)}` : ""}`, locations: input.path ? at(input.path, cwd) : [] }),
+  ask: (input) => ({ kind: "other", title: `Ask: ${oneLine(str((Array.isArray(input.questions) ? (input.questions[0] as Input | undefined) : undefined)?.question))}` }),
+  exit_plan_mode: () => ({ kind: "think", title: "Present the plan for approval" }),
   ast_edit: (input, cwd) => ({ kind: input.apply ? "edit" : "search", title: `ast-edit ${oneLine(str(input.pattern))} → ${oneLine(str(input.rewrite))}`, locations: input.path ? at(input.path, cwd) : [] }),
 };
 
@@ -106,6 +108,8 @@ const TERMINAL: Record<string, TerminalRow> = {
   find: { ...search, note: (d) => (typeof d.totalMatches === "number" ? count(d.totalMatches, "path") : undefined) },
   ls: { argument: (input) => firstLine(input.path), note: (d) => (typeof d.files === "number" ? `${count(Number(d.directories), "dir")}, ${count(d.files, "file")}` : undefined), result: "on-expand" },
   todo: { argument: (input) => (Array.isArray(input.todos) ? count(input.todos.length, "item") : ""), result: "list" },
+  ask: { argument: (input) => (Array.isArray(input.questions) ? count(input.questions.length, "question") : ""), result: "list" },
+  exit_plan_mode: { argument: (input) => (Array.isArray(input.steps) ? count(input.steps.length, "step") : ""), result: "list" },
   web_fetch: { argument: (input) => firstLine(input.url) + (typeof input.offset === "number" ? ` from line ${input.offset}` : ""), note: paged },
   web_search: { argument: (input) => firstLine(input.query), note: (d) => (Array.isArray(d.results) ? `${count(d.results.length, "result")} · ${String(d.provider)}` : undefined) },
 };

@@ -1,6 +1,6 @@
 import { OmpError } from "../errors/omp-error.ts";
 import type { BuiltinToolSpec } from "./builtin-specs.ts";
-import { builtinToolSpecs, editModeSpecs } from "./builtin-specs.ts" with { type: "macro" };
+import { builtinToolSpecs, editModeSpecs, planModeSpec } from "./builtin-specs.ts" with { type: "macro" };
 import type { EditMode } from "../config/settings-schema.ts";
 import type { TodoStore } from "./todo.ts";
 import type { Tool, ToolImplementation } from "./types.ts";
@@ -31,6 +31,7 @@ const LOADERS: Record<string, (options: BuiltinToolOptions) => Promise<ToolImple
   ast_grep: () => import("./ast-grep.ts").then((module) => module.astGrepTool),
   ast_edit: () => import("./ast-edit.ts").then((module) => module.astEditTool),
   todo: ({ todoStore }) => import("./todo.ts").then((module) => module.createTodoTool(todoStore ?? module.createTodoStore())),
+  ask: () => import("./ask.ts").then((module) => module.askTool),
 };
 
 const EDIT_SPECS = editModeSpecs();
@@ -59,6 +60,12 @@ export function builtinTools(options: BuiltinToolOptions = {}): Tool[] {
     return { ...spec, load: () => (implementation ??= load(options)) };
   });
 }
+
+const PLAN_SPEC = planModeSpec();
+let planImplementation: Promise<ToolImplementation> | undefined;
+
+/** exit_plan_mode, which the session host offers only in plan mode. */
+export const planModeTool: Tool = { ...PLAN_SPEC, load: () => (planImplementation ??= import("./exit-plan-mode.ts").then((module) => module.exitPlanModeTool)) };
 
 export interface ToolSelection {
   /** `--tools a,b`: only these; entries may themselves be comma-separated. */

@@ -54,7 +54,29 @@ export interface ToolContext {
   lsp?: LspSession;
   /** Where the files this call changes keep their prior content, for rewinds; absent: not recorded (no session, or turned off). */
   checkpoints?: import("../session/checkpoints/target.ts").CheckpointTarget;
+  /** Asks the user questions (ask, exit_plan_mode) through the session host; absent: nobody can be asked. */
+  question?: Questioner;
 }
+
+/** One question: single choice (`options`), several (`multiple`), or free text (no options). */
+export interface Question {
+  question: string;
+  options?: string[];
+  multiple?: boolean;
+}
+
+/** Questions for the user (the ask tool), or a plan for approval (exit_plan_mode). */
+export interface QuestionRequest {
+  kind: "ask" | "plan";
+  questions: Question[];
+  plan?: string;
+  toolCallId?: string;
+}
+
+/** Per question the options chosen or the user's own words; or why there is no answer (dismissed, timed out, nobody left). */
+export type QuestionAnswer = { answers: string[][]; plan?: string } | { unanswered: string };
+
+export type Questioner = (request: QuestionRequest) => Promise<QuestionAnswer>;
 
 /**
  * What an editor lends the tools: its open buffers (unsaved changes included) instead of the

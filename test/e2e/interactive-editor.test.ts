@@ -143,7 +143,7 @@ describe("keybindings.yml", () => {
     return home;
   };
 
-  test("a remap moves an action: Ctrl+F searches history, Ctrl+R is free, Shift+Tab was given Ctrl+G; /hotkeys says so", async () => {
+  test("a remap moves an action: Ctrl+F searches history, Ctrl+R is free, the thinking cycle was given Ctrl+G; /hotkeys says so", async () => {
     const { tty } = await ready({ home: homeWith("app.history.search: Ctrl+F\napp.thinking.cycle: Ctrl+G\n") });
     tty.press("C-r");
     tty.type("x");

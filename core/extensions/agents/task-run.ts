@@ -20,9 +20,10 @@ export interface TaskDetails {
   turns: number;
 }
 
-/** The parent's tools the definition allows, by omp's or Claude's name; task only where nesting may go on. */
-function toolsFor(definition: AgentDefinition, parent: readonly Tool[], depth: number): Tool[] {
+/** The parent's tools the definition allows, by omp's or Claude's name; task only where nesting may go on; never the parent's way out of plan mode. */
+function toolsFor(definition: AgentDefinition, tools: readonly Tool[], depth: number): Tool[] {
   const mayNest = depth < MAX_DEPTH;
+  const parent = tools.filter((tool) => tool.name !== "exit_plan_mode");
   if (!definition.tools) return parent.filter((tool) => tool.name !== "task");
   const wanted = new Set(definition.tools.map((name) => name.toLowerCase()));
   if (wanted.has("*")) return parent.filter((tool) => tool.name !== "task" || mayNest);

@@ -25,6 +25,8 @@ const CLAUDE_NAMES: Record<string, string[]> = {
   todo: ["TodoWrite"],
   task: ["Task"],
   job: ["BashOutput", "KillShell"],
+  ask: ["AskUserQuestion"],
+  exit_plan_mode: ["ExitPlanMode"],
 };
 
 /** Field renames omp → Claude, per tool (the reverse is derived). */

@@ -158,6 +158,7 @@ compaction:
       "lsp.formatOnWrite",
       "lsp.servers",
       "modelRoles",
+      "questions.timeoutSeconds",
     ]);
     expect(checkSettingKey("compaction")).toEqual(["compaction"]);
     expect(parseSettingValue("tools.disabled", "")).toEqual([]);

@@ -64,7 +64,9 @@ describe("keymap", () => {
     const keymap = Keymap.defaults();
     expect(keymap.action("ctrl+r")).toBe("app.history.search");
     expect(keymap.action("escape")).toBe("app.interrupt");
-    expect(keymap.action("shift+tab")).toBe("app.thinking.cycle");
+    expect(keymap.action("shift+tab")).toBe("app.mode.cycle");
+    expect(keymap.action("alt+t")).toBe("app.thinking.cycle");
+    expect(keymap.action("alt+shift+p")).toBe("app.plan.toggle");
     expect(keymap.action("ctrl+a")).toBeUndefined();
   });
 });

@@ -1,0 +1,37 @@
+import { z } from "zod";
+import { errorResult, textResult } from "./format.ts";
+import type { ToolDefinition } from "./types.ts";
+
+const schema = z.object({
+  questions: z
+    .array(
+      z.object({
+        question: z.string(),
+        options: z.array(z.string()).optional().describe("Omit for free text"),
+        multiple: z.boolean().optional().describe("Pick several"),
+      }),
+    )
+    .min(1)
+    .max(4)
+    .describe("In order"),
+});
+
+/**
+ * The model's clarifying questions, asked through the session host (a picker in the terminal,
+ * question_request in rpc, the editor's permission prompt over ACP). Offered only where someone
+ * can answer; an unanswered question (dismissed, timed out) never holds the run up.
+ */
+export const askTool: ToolDefinition<typeof schema> = {
+  name: "ask",
+  description: "Ask the user when a decision is theirs and you cannot find out yourself. They may answer in their own words; unanswered, use your judgement and say what you assumed.",
+  schema,
+  // It changes nothing: plan mode and every approval mode let it run.
+  effect: "read",
+  async execute(input, context) {
+    if (!context.question) return errorResult("Nobody can answer questions in this run: decide yourself and say what you assumed.");
+    const answer = await context.question({ kind: "ask", questions: input.questions, ...(context.toolCallId ? { toolCallId: context.toolCallId } : {}) });
+    if ("unanswered" in answer) return textResult(`The user did not answer (${answer.unanswered}). Proceed on your best judgement and say what you assumed.`, { unanswered: answer.unanswered });
+    const lines = input.questions.map((q, index) => `${q.question}\n→ ${(answer.answers[index] ?? []).join("; ") || "(no answer)"}`);
+    return textResult(lines.join("\n\n"), { answers: answer.answers });
+  },
+};

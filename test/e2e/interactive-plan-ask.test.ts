@@ -1,0 +1,109 @@
+// Plan mode and the ask tool in the terminal (tmux): the ask tool's questions as a picker whose
+// answers reach the model; Shift+Tab and /plan switch modes, shown in the status line; in plan mode
+// an edit is refused, the plan is approved in the picker, and the edit then runs.
+import { describe, expect, setDefaultTimeout, test } from "bun:test";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { modelRequests, toolResultsOf } from "../support/agent-harness.ts";
+import { READY, readySessions } from "../support/tty-session.ts";
+import { tempDir } from "../support/temp.ts";
+
+setDefaultTimeout(60_000);
+
+const ready = readySessions();
+const lastResults = (standin: Parameters<typeof modelRequests>[0]) => toolResultsOf("anthropic-messages", modelRequests(standin).at(-1)!.body);
+
+describe("interactive plan mode and questions", () => {
+  test("the ask tool shows a picker; a single and a multiple choice reach the model", async () => {
+    const questions = [
+      { question: "Which database?", options: ["Postgres", "SQLite"] },
+      { question: "Which features?", options: ["auth", "billing", "search"], multiple: true },
+    ];
+    const s = await ready({ script: [{ toolCalls: [{ name: "ask", arguments: { questions } }] }, { text: "Thanks for answering." }] });
+    const { tty } = s;
+    tty.type("set up the project");
+    tty.press("Enter");
+    await tty.waitFor("Which database? (1/2)");
+    expect(tty.screen()).toContain("3. Other: type an answer");
+    tty.press("Down", "Enter");
+    await tty.waitFor("Which features? (2/2)");
+    tty.press("Space", "Down", "Down", "Space");
+    await tty.waitFor("[x] search");
+    tty.press("Enter");
+    await tty.waitFor("Thanks for answering.");
+    expect(lastResults(s.standin)[0]!.text).toBe("Which database?\n→ SQLite\n\nWhich features?\n→ auth; search");
+  });
+
+  test("Shift+Tab cycles the modes in the status line; in plan mode an edit is refused, the approved plan's edit runs; /plan toggles", async () => {
+    const s = await ready({
+      files: { "notes.txt": "draft\n" },
+      script: [
+        { toolCalls: [{ name: "edit", arguments: { path: "notes.txt", edits: [{ oldText: "draft", newText: "final" }] } }] },
+        { toolCalls: [{ name: "exit_plan_mode", arguments: { plan: "Replace draft with final in notes.txt", steps: ["Edit notes.txt"] } }] },
+        { toolCalls: [{ name: "edit", arguments: { path: "notes.txt", edits: [{ oldText: "draft", newText: "final" }] } }] },
+        { text: "Edited as planned." },
+      ],
+      args: ["--sandbox", "off"],
+    });
+    const { tty } = s;
+    tty.press("BTab");
+    await tty.waitFor("⏸ plan mode");
+    tty.type("finish the notes");
+    tty.press("Enter");
+    const plan = await tty.waitFor("Approve this plan?");
+    expect(plan).toContain("Replace draft with final in notes.txt");
+    // The plan-mode reminder goes to the model, not into the transcript.
+    expect(plan).toContain("❯ finish the notes");
+    expect(plan).not.toContain("system-reminder");
+    expect(plan).not.toContain("+1 attached");
+    expect(readFileSync(join(s.cwd, "notes.txt"), "utf8")).toBe("draft\n");
+    tty.press("Enter");
+    await tty.waitFor("Edited as planned.");
+    expect(readFileSync(join(s.cwd, "notes.txt"), "utf8")).toBe("final\n");
+    const results = lastResults(s.standin);
+    expect(results[0]!.text).toContain("plan mode");
+    expect(results[1]!.text).toContain("[ ] Edit notes.txt");
+    await tty.waitFor((screen) => !screen.includes("⏸ plan mode"));
+    tty.press("BTab", "BTab");
+    await tty.waitFor("⏵⏵ auto-accept edits");
+    tty.press("BTab");
+    await tty.waitFor((screen) => !screen.includes("auto-accept edits") && screen.includes(READY));
+    tty.type("/plan");
+    tty.press("Enter");
+    await tty.waitFor("⏸ plan mode");
+    expect(s.sessionEntries().filter((e) => e.type === "mode_change").map((e) => e.mode)).toEqual(["plan", "default", "plan", "auto-accept", "default", "plan"]);
+  });
+
+  test("a plan edited in the picker is approved as edited; the model gets the user's version", async () => {
+    const s = await ready({
+      script: [{ toolCalls: [{ name: "exit_plan_mode", arguments: { plan: "1. Write the parser", steps: ["Write the parser"] } }] }, { text: "Following your plan." }],
+      args: ["--approval-mode", "plan"],
+    });
+    const { tty } = s;
+    await tty.waitFor("⏸ plan mode");
+    tty.type("plan the parser");
+    tty.press("Enter");
+    await tty.waitFor("4. Edit the plan, then approve it");
+    tty.press("4");
+    await tty.waitFor("Edit the plan · enter approves it");
+    tty.type(" with tests first");
+    tty.press("Enter");
+    await tty.waitFor("Following your plan.");
+    expect(lastResults(s.standin)[0]!.text).toContain("The user edited the plan; follow this version:\n1. Write the parser with tests first");
+    await tty.waitFor((screen) => !screen.includes("⏸ plan mode"));
+  });
+
+  test("a question nobody answers closes at the timeout and the model hears so", async () => {
+    const home = tempDir("omp-tty-home-");
+    mkdirSync(join(home, ".omp", "agent"), { recursive: true });
+    writeFileSync(join(home, ".omp", "agent", "config.yml"), "questions:\n  timeoutSeconds: 1\n");
+    const s = await ready({ home, script: [{ toolCalls: [{ name: "ask", arguments: { questions: [{ question: "Project name?" }] } }] }, { text: "Moving on." }] });
+    const { tty } = s;
+    tty.type("start");
+    tty.press("Enter");
+    await tty.waitFor("Enter answers · esc to answer later");
+    const screen = await tty.waitFor("Moving on.");
+    expect(screen).not.toContain("esc to answer later");
+    expect(lastResults(s.standin)[0]!.text).toContain("did not answer (nobody answered within 1 s)");
+  });
+});
