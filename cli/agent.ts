@@ -44,6 +44,7 @@ export interface AgentFlags {
   addDir?: string[];
   extension?: string[];
   mcpConfig?: string[];
+  profile?: string;
 }
 
 const MODES = ["text", "json", "rpc", "acp"] as const;
@@ -114,6 +115,8 @@ const MCP_AFTER_FRAME_MS = 50;
 
 async function runAgentWith(messages: string[], flags: AgentFlags, cleanup: (() => Promise<void>)[]): Promise<number> {
   const mode = flags.mode ?? "text";
+  // Through the environment, so every settings read of this process, and the omp a command of the model starts, sees the profile.
+  if (flags.profile !== undefined) process.env.OMP_PROFILE = flags.profile;
   if (!(MODES as readonly string[]).includes(mode)) throw new OmpError(`--mode: got ${JSON.stringify(mode)}, expected one of ${MODES.join(", ")}`, { exitCode: 2 });
   // An editor drives this process over ACP: sessions, their cwd and prompts come from it.
   if (mode === "acp") return (await import("./modes/acp.ts")).runAcp(flags);

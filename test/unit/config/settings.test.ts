@@ -24,7 +24,7 @@ describe("precedence", () => {
     expect(layers).toEqual([]);
     expect(settings.approvalMode).toBe("yolo");
     expect(settings.thinking).toBe("medium");
-    expect(settings.compaction).toEqual({ enabled: true, reserveTokens: 16384, keepRecentTokens: 20000 });
+    expect(settings.compaction).toEqual({ enabled: true, reserveTokens: 16384, keepRecentTokens: 20000, thresholdPercent: -1 });
     expect(settings.model).toBeUndefined();
   });
 
@@ -40,7 +40,7 @@ describe("precedence", () => {
     expect(settings.thinking).toBe("minimal");
     expect(settings.tools.disabled).toEqual(["write"]);
     // compaction.enabled and reserveTokens survive from global; keepRecentTokens comes from the project.
-    expect(settings.compaction).toEqual({ enabled: false, reserveTokens: 1000, keepRecentTokens: 5 });
+    expect(settings.compaction).toEqual({ enabled: false, reserveTokens: 1000, keepRecentTokens: 5, thresholdPercent: -1 });
     expect(settings.bash.timeoutSeconds).toBe(20);
     expect(settings.approvalMode).toBe("write");
 
