@@ -16,6 +16,7 @@ import { untrustedNotice } from "../core/trust/folder-trust.ts";
 import { writeStdout } from "./write.ts";
 import { maskKey } from "../core/auth/mask.ts";
 import { OmpError } from "../core/errors/omp-error.ts";
+import { formatSetting } from "../core/config/settings-catalog.ts";
 
 export interface ConfigFlags {
   json?: boolean;
@@ -29,7 +30,7 @@ export interface ConfigFlags {
 
 type JsonFlag = ConfigFlags;
 
-function sourceLabel(layer: SettingsLayer | undefined): string {
+export function sourceLabel(layer: SettingsLayer | undefined): string {
   if (!layer) return "default";
   return layer.path ? `${layer.kind} (${displayPath(layer.path)})` : layer.kind;
 }
@@ -46,10 +47,6 @@ const SECRET_SETTINGS = new Set(["auth.broker.token"]);
 
 const shown = (key: string, value: unknown) => (SECRET_SETTINGS.has(key) && typeof value === "string" ? maskKey(value) : value);
 
-function formatValue(value: unknown): string {
-  if (value === undefined) return "(unset)";
-  return typeof value === "string" ? value : JSON.stringify(value);
-}
 
 function table(rows: string[][]): string {
   const widths = rows[0]!.map((_, column) => Math.max(...rows.map((row) => row[column]!.length)));
@@ -68,7 +65,7 @@ export async function runConfigList(options: JsonFlag): Promise<number> {
     await writeStdout(`${JSON.stringify(Object.fromEntries(entries), null, 2)}\n`);
     return 0;
   }
-  const rows = keys.map((key) => [key, formatValue(shown(key, getPath(loaded.settings, key.split(".")))), sourceLabel(loaded.sourceOf(key))]);
+  const rows = keys.map((key) => [key, formatSetting(shown(key, getPath(loaded.settings, key.split(".")))), sourceLabel(loaded.sourceOf(key))]);
   await writeStdout(table([["KEY", "VALUE", "SOURCE"], ...rows]));
   // What an untrusted project's config.yml set but does not get: not shown above, so said here.
   const notice = untrustedNotice(process.cwd());
@@ -94,21 +91,32 @@ export async function runConfigGet(key: string, options: JsonFlag): Promise<numb
 
 /** `omp config set <key> <value...>`: writes the global config.yml; words after the key are joined with spaces. */
 export async function runConfigSet(key: string, words: string[], options: JsonFlag): Promise<number> {
-  // A model omp cannot find would only fail at the next start, far from this typo.
-  if (key === "model") await checkModel(words.join(" "));
-  const target = targetOf(options);
-  const value = setSetting(key, words.join(" "), target);
-  const file = settingFile(key, target);
+  const { value, file } = await writeSettingValue(key, words.join(" "), targetOf(options));
   if (options.json) {
     await writeStdout(`${JSON.stringify({ key, value: shown(key, value), file })}\n`);
   } else {
-    await writeStdout(`${key} = ${formatValue(shown(key, value))} (${displayPath(file)})\n`);
+    await writeStdout(`${key} = ${formatSetting(shown(key, value))} (${displayPath(file)})\n`);
   }
-  const winner = loadSettings({ ...(target.profile ? { profile: target.profile } : {}) }).sourceOf(key);
-  if (winner && winner.path !== file) {
-    process.stderr.write(`omp: note: ${sourceLabel(winner)} also sets ${key}, and wins in this directory\n`);
-  }
+  const winner = winnerOver(key, file, options.profile);
+  if (winner) process.stderr.write(`omp: note: ${winner} also sets ${key}, and wins in this directory\n`);
   return 0;
+}
+
+/**
+ * What `omp config set` and the /settings screen both do: checks a model name, then writes the
+ * value to the target's file. Returns the stored value and the file.
+ */
+export async function writeSettingValue(key: string, raw: string, target: SettingTarget): Promise<{ value: unknown; file: string }> {
+  // A model omp cannot find would only fail at the next start, far from this typo.
+  if (key === "model") await checkModel(raw);
+  const value = setSetting(key, raw, target);
+  return { value, file: settingFile(key, target) };
+}
+
+/** The layer above `file` that sets `key` and so decides it here, in words; undefined when `file` decides. */
+export function winnerOver(key: string, file: string, profile?: string): string | undefined {
+  const winner = loadSettings({ ...(profile ? { profile } : {}) }).sourceOf(key);
+  return winner && winner.path !== file ? sourceLabel(winner) : undefined;
 }
 
 async function checkModel(pattern: string): Promise<void> {

@@ -17,8 +17,9 @@ import type { Keymap } from "./keybindings.ts";
 import { LSP_COMMAND } from "./lsp-command.ts";
 import { MCP_COMMAND } from "./mcp-commands.ts";
 import { JOBS_COMMAND } from "./job-commands.ts";
-import type { Job } from "../../core/shell/job.ts";
+import { SETTINGS_COMMAND } from "./settings-command.ts";
 import type { Choice } from "./select-list.ts";
+import type { Panel } from "./overlays.ts";
 import { formatCost, formatTokens } from "./status-line.ts";
 import type { Span } from "./text.ts";
 import type { Theme } from "./theme.ts";
@@ -46,8 +47,8 @@ export interface CommandHost {
   switchSession(resumePath?: string): Promise<void>;
   compact(instructions?: string): Promise<void>;
   copyToClipboard(text: string): void;
-  /** Shows a job's output live in place of the editor until Esc. */
-  watchJob(job: Job): void;
+  /** Shows a panel in place of the editor until it closes (a job's live output, the settings); `changed` redraws it. */
+  openPanel(make: (changed: () => void) => Panel): void;
   exit(): void;
 }
 
@@ -248,6 +249,7 @@ export const COMMANDS: SlashCommand[] = [
   pluginCommand,
   MCP_COMMAND,
   JOBS_COMMAND,
+  SETTINGS_COMMAND,
   LSP_COMMAND,
   {
     name: "exit",

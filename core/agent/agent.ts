@@ -430,6 +430,7 @@ export class Agent {
         ...(this.options.web ? { web: this.options.web } : {}),
         approve: (toolName, key, summary, asEffect) => this.options.gate.ask(toolName, asEffect ?? "network", key, summary, asEffect !== undefined),
         ...(this.options.lsp ? { lsp: this.options.lsp } : {}),
+        ...(this.options.settings ? { settings: this.options.settings } : {}),
       },
       gate: this.options.gate,
       hooks: this.extensions?.toolHooks,
@@ -466,8 +467,9 @@ export class Agent {
   }
 
   private nearContextLimit(): boolean {
-    const { reserveTokens } = this.options.compaction;
-    return this.contextTokens() > Math.max(this.model.contextWindow - reserveTokens, this.model.contextWindow / 2);
+    const { reserveTokens, thresholdPercent = -1 } = this.options.compaction;
+    const window = this.model.contextWindow;
+    return this.contextTokens() > (thresholdPercent > 0 ? (window * thresholdPercent) / 100 : Math.max(window - reserveTokens, window / 2));
   }
 
   /**

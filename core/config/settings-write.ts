@@ -11,6 +11,7 @@ import { readConfigText } from "./config-file.ts";
 import { parseYamlDocument, parseYamlMapping } from "./yaml-file.ts";
 import { EXIT_BAD_CONFIG } from "./config-error.ts";
 import { profilePath } from "./profiles.ts";
+import { isUserOnly } from "./settings.ts";
 
 /** Which file a write goes to: the user's config.yml (global), a profile's file, or the project's .omp/config.yml. */
 export type SettingScope = "global" | "profile" | "project";
@@ -23,14 +24,6 @@ export interface SettingTarget {
   /** The profile's name, for the profile scope. */
   profile?: string;
 }
-
-/**
- * Settings a project's file never gives (settings.ts drops them, trusted folder or not): where
- * credentials come from and what the model's commands may touch are the user's choice alone.
- */
-export const USER_ONLY_GROUPS = ["auth", "sandbox"] as const;
-
-export const isUserOnly = (key: string) => USER_ONLY_GROUPS.some((group) => key === group || key.startsWith(`${group}.`));
 
 /** The file `target` names; a user-only key refused for the project, which would ignore it. */
 export function settingFile(key: string, target: SettingTarget): string {

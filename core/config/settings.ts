@@ -16,6 +16,14 @@ const PLAIN_RULES = plainSettingRules();
 /** YAML and zod, loaded on a cache miss only (see config-cache.ts). */
 const slowPath = () => require("./validate-files.ts") as typeof import("./validate-files.ts");
 
+/**
+ * Groups a project's file never gives, trusted folder or not: where credentials come from and what
+ * the model's commands may touch are the user's choice alone.
+ */
+export const USER_ONLY_GROUPS: readonly string[] = ["auth", "sandbox"];
+
+export const isUserOnly = (key: string) => USER_ONLY_GROUPS.some((group) => key === group || key.startsWith(`${group}.`));
+
 export type LayerKind = "global" | "profile" | "project" | "overlay" | "runtime";
 
 /** One source of settings, as written (without defaults). */
@@ -75,10 +83,8 @@ export function loadSettings(options: LoadSettingsOptions = {}): LoadedSettings 
       if (filtered.skipped.length > 0) noteSkippedForTrust(`.omp/config.yml: ${filtered.skipped.join(", ")}`);
       values = filtered.values;
     }
-    // Where credentials come from, and what the model's commands may touch, are the user's choice alone, even in a trusted folder.
-    if (kind === "project" && ("auth" in values || "sandbox" in values)) {
-      const { auth: _theUsers, sandbox: _alsoTheUsers, ...rest } = values;
-      values = rest;
+    if (kind === "project" && USER_ONLY_GROUPS.some((group) => group in values)) {
+      values = Object.fromEntries(Object.entries(values).filter(([key]) => !isUserOnly(key)));
     }
     layers.push({ kind, path, values });
   };

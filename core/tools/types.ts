@@ -52,6 +52,8 @@ export interface ToolContext {
   approve?: (toolName: string, key: string, summary: string, asEffect?: ToolEffect) => Promise<ApprovalOutcome>;
   /** The session's language servers (diagnostics after writes, the lsp tool); absent in contexts without a session. */
   lsp?: LspSession;
+  /** The session's settings, kept current by /settings: read a setting at call time to follow its changes. */
+  settings?: Readonly<Settings>;
 }
 
 /**
