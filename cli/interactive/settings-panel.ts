@@ -79,10 +79,11 @@ export class SettingsPanel implements Panel {
   private visible(): Row[] {
     const words = this.filter.toLowerCase().split(/\s+/).filter(Boolean);
     if (words.length === 0) return this.rows;
-    return this.rows.filter((row) => {
-      const haystack = `${row.key} ${row.description} ${formatSetting(this.valueOf(row))}`.toLowerCase();
-      return words.every((word) => haystack.includes(word));
-    });
+    const matches = (text: string) => words.every((word) => text.toLowerCase().includes(word));
+    // Keys that match come first, then settings whose description or value does.
+    const byKey = this.rows.filter((row) => matches(row.key));
+    const byText = this.rows.filter((row) => !byKey.includes(row) && matches(`${row.key} ${row.description} ${formatSetting(this.valueOf(row))}`));
+    return [...byKey, ...byText];
   }
 
   private valueOf(row: Row): unknown {
@@ -285,7 +286,7 @@ export class SettingsPanel implements Panel {
 
   /** The selected setting: what it does, what it may be, where its value comes from, when a change applies. */
   private details(row: Row, width: number, theme: Theme): string[] {
-    const allowed = row.choices ? row.choices.join(" | ") : row.kind === "boolean" ? "true | false" : row.kind;
+    const allowed = row.choices ? row.choices.join(" | ") : row.kind === "boolean" ? "true | false" : row.kind === "list" ? "list: a, b or JSON" : (row.range ?? row.kind);
     const facts = [
       `allowed: ${allowed}`,
       `default: ${formatSetting(row.default)}`,

@@ -17,6 +17,8 @@ export interface SettingInfo {
   description: string;
   /** enum: its values; map whose values are an enum (tools.approval): those values, set per entry as `key.<name>`. */
   choices?: string[];
+  /** number: its range in words (`whole number 1 to 3600`). */
+  range?: string;
   default: unknown;
   /** A project's file cannot give it (settings.ts): written only to the user's files. */
   userOnly: boolean;
@@ -51,9 +53,15 @@ function descriptionOf(schema: z.ZodType): string {
   return "";
 }
 
-function kindOf(inner: z.ZodType): { kind: SettingKind; choices?: string[] } {
+function kindOf(inner: z.ZodType): { kind: SettingKind; choices?: string[]; range?: string } {
   if (inner instanceof z.ZodBoolean) return { kind: "boolean" };
-  if (inner instanceof z.ZodNumber) return { kind: "number" };
+  if (inner instanceof z.ZodNumber) {
+    const { minValue: min, maxValue: max } = inner;
+    const bounded = (value: number | null) => value !== null && Number.isFinite(value) && Math.abs(value) < Number.MAX_SAFE_INTEGER;
+    const what = inner.isInt ? "whole number" : "number";
+    const range = bounded(min) && bounded(max) ? `${what} ${min} to ${max}` : bounded(min) ? `${what} ≥ ${min}` : bounded(max) ? `${what} ≤ ${max}` : what;
+    return { kind: "number", range };
+  }
   if (inner instanceof z.ZodString) return { kind: "string" };
   if (inner instanceof z.ZodEnum) return { kind: "enum", choices: inner.options.map(String) };
   if (inner instanceof z.ZodArray) return { kind: "list" };
