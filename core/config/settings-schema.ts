@@ -58,9 +58,8 @@ export const Settings = z.strictObject({
         .int()
         .min(-1)
         .max(100)
-        .refine((value) => value !== 0, "use -1 for the reserve-based default, or a percentage from 1 to 100")
         .default(-1)
-        .describe("Compact once the context passes this percentage of the model's window; -1: when it would eat into reserveTokens."),
+        .describe("Compact once the context passes this percentage of the model's window; -1 (or 0): when it would eat into reserveTokens."),
     })
     .prefault({}),
   bash: z

@@ -92,7 +92,7 @@ describe("validation errors name the file, the key, what was found and what is a
     const { agent, cwd, env } = setup({ global: "tools:\n  disabeld: [bash]\napprovalmode: yolo\n" });
     const lines = errorOf(() => loadSettings({ cwd, env })).message.split("\n");
     const file = join(agent, "config.yml");
-    expect(lines).toContain(`${file}: tools.disabeld: unknown key (did you mean disabled?); allowed here: disabled`);
+    expect(lines).toContain(`${file}: tools.disabeld: unknown key (did you mean disabled?); allowed here: disabled, approval`);
     expect(lines[1]!.startsWith(`${file}: approvalmode: unknown key (did you mean approvalMode?); allowed here: model, thinking, approvalMode,`)).toBe(
       true,
     );
