@@ -40,6 +40,10 @@ const LIVE = new Set([
   "compaction.keepRecentTokens",
   "compaction.thresholdPercent",
   "web.nativeSearch",
+  "web.allowHosts",
+  "web.maxBytes",
+  "web.timeoutSeconds",
+  "web.cacheTtlSeconds",
 ]);
 
 /** The `.describe()` text of a schema, found on it or on any wrapper (default, optional) around it. */
