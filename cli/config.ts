@@ -1,5 +1,5 @@
 import { getPath } from "../core/config/merge.ts";
-import { type SettingsLayer, loadSettings } from "../core/config/settings.ts";
+import { type LoadedSettings, type SettingsLayer, loadSettings } from "../core/config/settings.ts";
 import { checkSettingKey, settingKeys } from "../core/config/settings-keys.ts";
 import { type SettingTarget, setSetting, settingFile, unsetSetting } from "../core/config/settings-write.ts";
 import {
@@ -97,8 +97,8 @@ export async function runConfigSet(key: string, words: string[], options: JsonFl
   } else {
     await writeStdout(`${key} = ${formatSetting(shown(key, value))} (${displayPath(file)})\n`);
   }
-  const winner = winnerOver(key, file, options.profile);
-  if (winner) process.stderr.write(`omp: note: ${winner} also sets ${key}, and wins in this directory\n`);
+  const note = notAppliedNote(key, file, loadSettings({ ...(options.profile ? { profile: options.profile } : {}) }));
+  if (note) process.stderr.write(`omp: note: ${note}\n`);
   return 0;
 }
 
@@ -113,10 +113,17 @@ export async function writeSettingValue(key: string, raw: string, target: Settin
   return { value, file: settingFile(key, target) };
 }
 
-/** The layer above `file` that sets `key` and so decides it here, in words; undefined when `file` decides. */
-export function winnerOver(key: string, file: string, profile?: string): string | undefined {
-  const winner = loadSettings({ ...(profile ? { profile } : {}) }).sourceOf(key);
-  return winner && winner.path !== file ? sourceLabel(winner) : undefined;
+/**
+ * Why the value just written to `file` is not the one in effect here, in words: a higher layer
+ * sets the key too, or the file is an untrusted project's, whose value omp skips. Undefined when
+ * `file` decides.
+ */
+export function notAppliedNote(key: string, file: string, loaded: LoadedSettings): string | undefined {
+  const winner = loaded.sourceOf(key);
+  if (winner?.path === file) return undefined;
+  if (winner && loaded.layers.indexOf(winner) > loaded.layers.findIndex((layer) => layer.path === file)) return `${sourceLabel(winner)} also sets ${key}, and wins in this directory`;
+  if (file === projectConfigPath(process.cwd())) return `this folder is not trusted, so omp skips ${key} from ${displayPath(file)} (\`omp trust\` allows it)`;
+  return undefined;
 }
 
 async function checkModel(pattern: string): Promise<void> {

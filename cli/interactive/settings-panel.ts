@@ -5,7 +5,7 @@ import type { LoadedSettings } from "../../core/config/settings.ts";
 import { type SettingScope, type SettingTarget, settingFile, unsetSetting } from "../../core/config/settings-write.ts";
 import { describeError } from "../../core/errors/omp-error.ts";
 import { displayPath } from "../../core/paths.ts";
-import { sourceLabel, writeSettingValue } from "../config.ts";
+import { notAppliedNote, writeSettingValue } from "../config.ts";
 import { type Key, keyId } from "./keys.ts";
 import type { Panel } from "./overlays.ts";
 import { SelectList } from "./select-list.ts";
@@ -236,9 +236,8 @@ export class SettingsPanel implements Panel {
     const names = this.rows.length;
     this.rows = this.buildRows();
     if (this.rows.length !== names) this.selected = Math.max(0, this.visible().findIndex((candidate) => candidate.key === row.key));
-    const layer = this.loaded.sourceOf(row.key);
-    const wins = layer && layer.path !== file ? ` ${sourceLabel(layer)} also sets it and wins here.` : "";
-    return `${what}.${wins} ${row.live ? "Takes effect now." : "Restart omp for it to take effect."}`;
+    const note = raw === null ? undefined : notAppliedNote(row.key, file, this.loaded);
+    return `${what}.${note ? ` But ${note}.` : ` ${row.live ? "Takes effect now." : "Restart omp for it to take effect."}`}`;
   }
 
   render(width: number, height: number, theme: Theme): string[] {

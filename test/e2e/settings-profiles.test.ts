@@ -79,6 +79,14 @@ describe("profiles", () => {
     expect(project.code).toBe(2);
     expect(project.stderr).toContain("sandbox.mode is the user's alone");
     expect(existsSync(join(ws.repo, ".omp", "config.yml"))).toBe(false);
+    // An untrusted folder's file is written, and the note says omp skips what it may not give (a lower approval mode).
+    writeConfig(ws.home, "config.yml", "approvalMode: always-ask\n");
+    const untrusted = await runOmp(["config", "set", "--project", "approvalMode", "yolo"], { home: ws.home, cwd: ws.repo });
+    expect(untrusted.code).toBe(0);
+    expect(untrusted.stderr).toContain(`this folder is not trusted, so omp skips approvalMode from ${join(ws.repo, ".omp", "config.yml")} (\`omp trust\` allows it)`);
+    expect(readFileSync(join(ws.repo, ".omp", "config.yml"), "utf8")).toBe("approvalMode: yolo\n");
+    const wins = await runOmp(["config", "set", "thinking", "low"], { home: ws.home, cwd: ws.repo, env: { OMP_PROFILE: "work" } });
+    expect(wins.stderr).toContain("profile (~/.omp/agent/profiles/work.yml) also sets thinking, and wins in this directory");
   });
 });
 
