@@ -9,7 +9,7 @@ import { notAppliedNote, writeSettingValue } from "../config.ts";
 import { type Key, keyId } from "./keys.ts";
 import type { Panel } from "./overlays.ts";
 import { SelectList } from "./select-list.ts";
-import { graphemes, paint, padText, truncateText } from "./text.ts";
+import { graphemes, paint, padText, truncateText, wrapSpans } from "./text.ts";
 import type { Theme } from "./theme.ts";
 
 /** A row of the screen: a setting, or one entry of a per-name map (tools.approval.bash). */
@@ -258,7 +258,7 @@ export class SettingsPanel implements Panel {
       return rows;
     }
     const items = this.visible();
-    const listRows = Math.max(1, height - 6);
+    const listRows = Math.max(1, height - 7);
     if (this.selected >= items.length) this.selected = Math.max(0, items.length - 1);
     if (this.selected < this.top) this.top = this.selected;
     if (this.selected >= this.top + listRows) this.top = this.selected - listRows + 1;
@@ -293,6 +293,12 @@ export class SettingsPanel implements Panel {
       row.userOnly ? "user files only" : "",
       row.live ? "applies now" : "needs a restart",
     ].filter(Boolean);
-    return [paint(truncateText(row.description || "(no description)", width), theme.fg("muted")), paint(truncateText(facts.join(" · "), width), theme.fg("dim"))];
+    const description = wrapText(row.description || "(no description)", width).slice(0, 2);
+    return [...description.map((line) => paint(line, theme.fg("muted"))), paint(truncateText(facts.join(" · "), width), theme.fg("dim"))];
   }
+}
+
+/** Plain text in lines of at most `width` cells. */
+function wrapText(text: string, width: number): string[] {
+  return wrapSpans([{ text, style: "" }], width).map((line) => line.map((span) => span.text).join(""));
 }

@@ -73,6 +73,10 @@ function kindOf(inner: z.ZodType): { kind: SettingKind; choices?: string[]; rang
     const value = unwrap(inner.valueType as z.ZodType);
     return value instanceof z.ZodEnum ? { kind: "map", choices: value.options.map(String) } : { kind: "map" };
   }
+  if (inner instanceof z.ZodUnion) {
+    const members = (inner.options as readonly z.ZodType[]).map((option) => kindOf(unwrap(option)));
+    return { kind: "other", range: members.map((member) => member.choices?.join(" | ") ?? member.kind).join(" | ") };
+  }
   return { kind: "other" };
 }
 
