@@ -3,9 +3,9 @@
 // settings read at use time apply in the running session at once, a bad value is shown inline,
 // and tools.approval.<tool>: ask brings up the approval prompt even in yolo mode.
 import { describe, expect, setDefaultTimeout, test } from "bun:test";
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { runOmp } from "../support/omp.ts";
+import { runOmp, tempDir } from "../support/omp.ts";
 import { READY, readySessions } from "../support/tty-session.ts";
 
 setDefaultTimeout(90_000);
@@ -117,5 +117,27 @@ describe("/settings", () => {
     tty.press("y");
     await tty.waitFor("Done.");
     expect(existsSync(join(s.cwd, "asked.txt"))).toBe(true);
+  });
+
+  test("under --profile, values show the profile as their source and Tab writes the profile's file", async () => {
+    const home = tempDir("omp-tty-home-");
+    mkdirSync(join(home, ".omp", "agent", "profiles"), { recursive: true });
+    writeFileSync(join(home, ".omp", "agent", "profiles", "work.yml"), "thinking: high\n");
+    const s = await ready({ home, rows: 40, cols: 140, args: ["--profile", "work"] });
+    const { tty } = s;
+    tty.type("/settings");
+    tty.press("Enter");
+    await tty.waitFor("writes global");
+    tty.type("thinking");
+    await tty.waitFor(/thinking\s+high\s+profile/);
+    tty.press("Tab");
+    await tty.waitFor("writes profile ~/.omp/agent/profiles/work.yml");
+    tty.press("Enter");
+    await tty.waitFor("(unset)");
+    tty.press("Up");
+    tty.press("Enter");
+    await tty.waitFor(/thinking = medium in ~\/\.omp\/agent\/profiles\/work\.yml/);
+    expect(readFileSync(join(home, ".omp", "agent", "profiles", "work.yml"), "utf8")).toBe("thinking: medium\n");
+    expect(existsSync(join(home, ".omp", "agent", "config.yml"))).toBe(false);
   });
 });
