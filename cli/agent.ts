@@ -8,6 +8,7 @@ import type { ImageContent, TextContent } from "../core/ai/messages.ts";
 import { THINKING_LEVELS, isThinkingLevel } from "../core/ai/model.ts";
 import type { SettingsInput } from "../core/config/settings-schema.ts";
 import { parseSandboxMode } from "../core/sandbox/startup.ts";
+import { selectProfile } from "../core/config/profiles.ts";
 import { OmpError } from "../core/errors/omp-error.ts";
 import { displayPath } from "../core/paths.ts";
 import { untrustedNotice } from "../core/trust/folder-trust.ts";
@@ -115,8 +116,7 @@ const MCP_AFTER_FRAME_MS = 50;
 
 async function runAgentWith(messages: string[], flags: AgentFlags, cleanup: (() => Promise<void>)[]): Promise<number> {
   const mode = flags.mode ?? "text";
-  // Through the environment, so every settings read of this process, and the omp a command of the model starts, sees the profile.
-  if (flags.profile !== undefined) process.env.OMP_PROFILE = flags.profile;
+  selectProfile(flags.profile);
   if (!(MODES as readonly string[]).includes(mode)) throw new OmpError(`--mode: got ${JSON.stringify(mode)}, expected one of ${MODES.join(", ")}`, { exitCode: 2 });
   // An editor drives this process over ACP: sessions, their cwd and prompts come from it.
   if (mode === "acp") return (await import("./modes/acp.ts")).runAcp(flags);

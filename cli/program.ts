@@ -201,6 +201,7 @@ export function describeProgram(status: Status, only?: string): Command {
       .option("-m, --model <model>", "model: provider/id, an id, or a fuzzy name; :level sets thinking")
       .option("--approval-mode <mode>", "always-ask, write or yolo: which tool calls ask the editor")
       .option("--config <file>", "extra config file over the others; repeatable", collect)
+      .option("--profile <name>", "settings profile ~/.omp/agent/profiles/<name>.yml over the global config")
       .option("--session-dir <dir>", "where sessions are stored")
       .option("--trust", "trust the sessions' folders for this run")
       .action(run(async (options: AgentFlags) => (await import("./modes/acp.ts")).runAcp(options)));

@@ -1,4 +1,4 @@
-import { readdirSync } from "node:fs";
+import { existsSync, readdirSync } from "node:fs";
 import { join } from "node:path";
 import { agentDir, displayPath } from "../paths.ts";
 import { EXIT_BAD_CONFIG } from "./config-error.ts";
@@ -47,4 +47,14 @@ export function unknownProfile(name: string, env: NodeJS.ProcessEnv = process.en
   const where = displayPath(profilePath(name, env));
   const list = known.length > 0 ? `profiles: ${known.join(", ")}` : `there are no profiles yet; create ${where}, or \`omp config set --profile ${name} <key> <value>\``;
   return new OmpError(`unknown profile "${name}": no ${where}; ${list}`, { exitCode: EXIT_BAD_CONFIG });
+}
+
+/**
+ * `--profile <name>`: selects the profile for this process through OMP_PROFILE, so every settings
+ * read sees it, and so does an omp that one of the model's commands starts. It must exist.
+ */
+export function selectProfile(name: string | undefined, env: NodeJS.ProcessEnv = process.env): void {
+  if (name === undefined) return;
+  if (!existsSync(profilePath(name, env))) throw unknownProfile(name, env);
+  env.OMP_PROFILE = name;
 }
