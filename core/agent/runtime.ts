@@ -378,7 +378,8 @@ export class Runtime {
       settings,
       maxRetries: settings.retry.maxRetries,
       bashTimeoutSeconds: settings.bash.timeoutSeconds,
-      shell: { autoBackgroundSeconds: settings.bash.autoBackgroundSeconds, maxLogBytes: settings.bash.maxLogBytes },
+      // The settings' own mapping, read at each command, so a change in /settings holds for the next one.
+      shell: settings.bash,
       web: settings.web,
       ...(settings.sandbox.mode === "off" ? {} : { sandbox: buildPolicy({ settings: settings.sandbox, cwd: this.options.cwd, addDirs: this.options.addDirs ?? [], home: homeDir(), env: this.options.env as NodeJS.ProcessEnv }) }),
       retry: { baseDelayMs: settings.retry.baseDelayMs, idleTimeoutMs: settings.retry.idleTimeoutSeconds * 1000 },

@@ -29,13 +29,16 @@ export interface SettingInfo {
 /**
  * Settings the code reads through the session's shared settings object at the moment of use
  * (Runtime.reloadSettings keeps that object current): the gate's per-tool policy, the read and
- * bash tools' settings, the compaction threshold, web_fetch's limits. Everything else is read
+ * bash tools' settings (bash.timeoutSeconds is copied at start), the compaction threshold,
+ * web_fetch's limits. Everything else is read
  * once at start; the screen says a restart is needed for those.
  */
 const LIVE = new Set([
   "tools.approval",
   "read.defaultLimit",
   "bashInterceptor.enabled",
+  "bash.autoBackgroundSeconds",
+  "bash.maxLogBytes",
   "compaction.reserveTokens",
   "compaction.keepRecentTokens",
   "compaction.thresholdPercent",
