@@ -27,6 +27,7 @@ export const AGENT_OPTIONS: readonly OptionSpec[] = [
   { flags: "--no-session", description: "keep nothing on disk" },
   { flags: "--session-dir <dir>", description: "keep session files in this directory" },
   { flags: "--config <file>", description: "extra config file over the others; repeatable", repeatable: true },
+  { flags: "--profile <name>", description: "settings profile ~/.omp/agent/profiles/<name>.yml over the global config (also OMP_PROFILE)" },
   { flags: "--system-prompt <text>", description: "replace the built-in instructions" },
   { flags: "--append-system-prompt <text>", description: "add to the system prompt" },
   { flags: "--list-models", description: "list the models omp can use and exit" },

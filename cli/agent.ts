@@ -8,6 +8,7 @@ import type { ImageContent, TextContent } from "../core/ai/messages.ts";
 import { THINKING_LEVELS, isThinkingLevel } from "../core/ai/model.ts";
 import type { SettingsInput } from "../core/config/settings-schema.ts";
 import { parseSandboxMode } from "../core/sandbox/startup.ts";
+import { selectProfile } from "../core/config/profiles.ts";
 import { OmpError } from "../core/errors/omp-error.ts";
 import { displayPath } from "../core/paths.ts";
 import { untrustedNotice } from "../core/trust/folder-trust.ts";
@@ -50,6 +51,7 @@ export interface AgentFlags {
   addDir?: string[];
   extension?: string[];
   mcpConfig?: string[];
+  profile?: string;
 }
 
 const MODES = ["text", "json", "rpc", "acp"] as const;
@@ -123,6 +125,7 @@ const MCP_AFTER_FRAME_MS = 50;
 
 async function runAgentWith(messages: string[], flags: AgentFlags, cleanup: (() => Promise<void>)[]): Promise<number> {
   const mode = flags.mode ?? "text";
+  selectProfile(flags.profile);
   if (!(MODES as readonly string[]).includes(mode)) throw new OmpError(`--mode: got ${JSON.stringify(mode)}, expected one of ${MODES.join(", ")}`, { exitCode: 2 });
   // An editor drives this process over ACP: sessions, their cwd and prompts come from it.
   if (mode === "acp") return (await import("./modes/acp.ts")).runAcp(flags);

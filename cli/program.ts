@@ -5,6 +5,7 @@ import type { GrepFlags } from "./grep.ts";
 import type { AgentFlags } from "./agent.ts";
 import type { UpdateFlags } from "./update.ts";
 import type { TrustFlags } from "./trust.ts";
+import type { ConfigFlags } from "./config.ts";
 import { writeFdQuietly } from "./write.ts";
 import { reportCommandError } from "./command-error.ts";
 import { AGENT_OPTIONS } from "./agent-options.ts";
@@ -116,32 +117,38 @@ export function describeProgram(status: Status, only?: string): Command {
 
   if (wanted("config")) {
     const config = program.command("config").description("show and change settings (~/.omp/agent/config.yml)");
+    const PROFILE = ["--profile <name>", "the profile (~/.omp/agent/profiles/<name>.yml) over the global config; default OMP_PROFILE"] as const;
     config
       .command("list")
       .description("every setting with its effective value and where it comes from")
+      .option(...PROFILE)
       .option("--json", "print JSON")
-      .action(run(async (options: { json?: boolean }) => (await import("./config.ts")).runConfigList(options)));
+      .action(run(async (options: ConfigFlags) => (await import("./config.ts")).runConfigList(options)));
     config
       .command("get")
       .description("print the effective value of a setting (exit 1 when unset)")
       .argument("<key>", "dotted key such as compaction.enabled")
+      .option(...PROFILE)
+      .option("--show-origin", "print where the value comes from after it (default, global, profile, project, ...)")
       .option("--json", "print JSON")
-      .action(run(async (key: string, options: { json?: boolean }) => (await import("./config.ts")).runConfigGet(key, options)));
+      .action(run(async (key: string, options: ConfigFlags) => (await import("./config.ts")).runConfigGet(key, options)));
     config
       .command("set")
-      .description("write a setting to the global config.yml")
+      .description("write a setting to the global config.yml (or a profile's, or the project's)")
       .argument("<key>", "dotted key such as compaction.enabled")
       .argument("<value...>", "the value; lists as JSON or comma-separated")
+      .option("--profile <name>", "write the profile's file instead (created if missing)")
+      .option("--project", "write the project's .omp/config.yml instead (not for sandbox.* and auth.*)")
       .option("--json", "print JSON")
-      .action(
-        run(async (key: string, value: string[], options: { json?: boolean }) => (await import("./config.ts")).runConfigSet(key, value, options)),
-      );
+      .action(run(async (key: string, value: string[], options: ConfigFlags) => (await import("./config.ts")).runConfigSet(key, value, options)));
     config
       .command("unset")
       .description("remove a setting from config.yml, so its default applies again")
       .argument("<key>", "dotted key, e.g. retry.maxRetries, or a whole group")
+      .option("--profile <name>", "remove it from the profile's file instead")
+      .option("--project", "remove it from the project's .omp/config.yml instead")
       .option("--json", "machine-readable output")
-      .action(run(async (key: string, options: { json?: boolean }) => (await import("./config.ts")).runConfigUnset(key, options)));
+      .action(run(async (key: string, options: ConfigFlags) => (await import("./config.ts")).runConfigUnset(key, options)));
     config
       .command("path")
       .description("print where omp keeps its files")
@@ -194,6 +201,7 @@ export function describeProgram(status: Status, only?: string): Command {
       .option("-m, --model <model>", "model: provider/id, an id, or a fuzzy name; :level sets thinking")
       .option("--approval-mode <mode>", "always-ask, write or yolo: which tool calls ask the editor; plan or auto-accept: the mode sessions start in")
       .option("--config <file>", "extra config file over the others; repeatable", collect)
+      .option("--profile <name>", "settings profile ~/.omp/agent/profiles/<name>.yml over the global config")
       .option("--session-dir <dir>", "where sessions are stored")
       .option("--trust", "trust the sessions' folders for this run")
       .action(run(async (options: AgentFlags) => (await import("./modes/acp.ts")).runAcp(options)));

@@ -19,7 +19,7 @@ import { Completer } from "./completion.ts";
 import { ConversationBlocks } from "./conversation-blocks.ts";
 import { type InputEvent, type Key, keyId } from "./keys.ts";
 import { MessageQueue } from "./message-queue.ts";
-import { Overlays } from "./overlays.ts";
+import { Overlays, type Panel } from "./overlays.ts";
 import { MODE_LABELS, cycleMode } from "./mode-commands.ts";
 import { PromptEditor } from "./prompt-editor.ts";
 import { PromptHistory } from "./prompt-history.ts";
@@ -30,7 +30,6 @@ import { sessionStatus } from "./session-status.ts";
 import { cycleModelKey, limitStatusText } from "./usage-ui.ts";
 import { ShellRunner } from "./shell.ts";
 import { existingSessionJobs, watchSessionJobs } from "../../core/shell/session-jobs.ts";
-import type { Job } from "../../core/shell/job.ts";
 import type { JobManager } from "../../core/shell/jobs.ts";
 import { type Chrome, renderChrome } from "./chrome.ts";
 import { renderStatusLine } from "./status-line.ts";
@@ -318,8 +317,8 @@ export class InteractiveApp implements CommandHost {
     this.terminal.write(`\x1b]52;c;${Buffer.from(text).toString("base64")}\x07`);
   }
 
-  watchJob(job: Job): void {
-    void import("./job-watch.ts").then(({ JobWatch }) => this.overlays.watchJob(new JobWatch(job, () => this.requestRender())));
+  openPanel(make: (changed: () => void) => Panel): void {
+    this.overlays.openPanel(make(() => this.requestRender()));
   }
 
   /** Ctrl+B: the running `!command`, or the model's running bash calls, go on as background jobs. */

@@ -21,7 +21,9 @@ import { USAGE_COMMAND } from "./usage-ui.ts";
 import { PLAN_COMMAND } from "./mode-commands.ts";
 import type { Job } from "../../core/shell/job.ts";
 import type { SessionHost } from "../../core/session-host/host.ts";
+import { SETTINGS_COMMAND } from "./settings-command.ts";
 import type { Choice } from "./select-list.ts";
+import type { Panel } from "./overlays.ts";
 import { formatCost, formatTokens } from "./status-line.ts";
 import type { Span } from "./text.ts";
 import type { Theme } from "./theme.ts";
@@ -67,8 +69,8 @@ export interface CommandHost {
   /** The session as every front end drives it (the rewind op). */
   readonly sessionHost: SessionHost;
   setEditorText(text: string): void;
-  /** Shows a job's output live in place of the editor until Esc. */
-  watchJob(job: Job): void;
+  /** Shows a panel in place of the editor until it closes (a job's live output, the settings); `changed` redraws it. */
+  openPanel(make: (changed: () => void) => Panel): void;
   exit(): void;
 }
 
@@ -272,6 +274,7 @@ export const COMMANDS: SlashCommand[] = [
   MCP_COMMAND,
   JOBS_COMMAND,
   PLAN_COMMAND,
+  SETTINGS_COMMAND,
   LSP_COMMAND,
   REWIND_COMMAND,
   UNDO_COMMAND,

@@ -29,7 +29,10 @@ export const JOBS_COMMAND: SlashCommand = {
     }
     const chosen = job;
     const what = action ?? (await host.pick(`job ${chosen.id}`, [{ label: "watch its output", value: "watch" }, ...(chosen.running ? [{ label: "kill it", value: "kill" }] : [])]));
-    if (what === "watch") return host.watchJob(chosen);
+    if (what === "watch") {
+      const { JobWatch } = await import("./job-watch.ts");
+      return host.openPanel((changed) => new JobWatch(chosen, changed));
+    }
     if (what === "kill") {
       if (!chosen.running) return host.notice("info", `${chosen.summary()} (already ended)`);
       chosen.stop("kill");

@@ -11,13 +11,15 @@ type Overlay =
   | { kind: "picker"; list: SelectList<unknown>; resolve: (value: unknown) => void }
   | { kind: "approval"; prompt: Prompt }
   | { kind: "search"; search: HistorySearch; draft: string }
-  | { kind: "watch"; watch: Panel };
+  | { kind: "panel"; panel: Panel };
 
-/** Something shown in the editor's place that takes the keys until it says "close": a job's output, the session tree. */
+/** A command's own screen in place of the editor until it closes: a job's live output (/jobs), the session tree, the settings. */
 export interface Panel {
+  /** "close" when the panel should go. */
   handleKey(key: Key): "close" | undefined;
   render(width: number, height: number, theme: Theme): string[];
-  dispose(): void;
+  paste?(text: string): void;
+  dispose?(): void;
 }
 
 /** A question the host waits on (an approval, the ask tool's, a plan): true from handleKey once answered. */
@@ -98,21 +100,16 @@ export class Overlays {
     this.overlay = { kind: "search", search: new HistorySearch(find), draft: this.editor.text };
   }
 
-  /** A job's output, live, until Esc (job-watch.ts). */
-  watchJob(watch: Panel): void {
-    this.showPanel(watch);
-  }
-
-  /** A panel until it closes itself (tree-panel.ts, job-watch.ts). */
-  showPanel(panel: Panel): void {
+  openPanel(panel: Panel): void {
     this.close();
-    this.overlay = { kind: "watch", watch: panel };
+    this.overlay = { kind: "panel", panel };
     this.changed();
   }
 
-  /** Pasted text while an overlay is open: only an approval prompt takes it (its feedback line). */
+  /** Pasted text while an overlay is open: an approval prompt's feedback line, or a panel's field. */
   paste(text: string): void {
     if (this.overlay?.kind === "approval") this.overlay.prompt.paste(text);
+    if (this.overlay?.kind === "panel") this.overlay.panel.paste?.(text);
   }
 
   /** A key while an overlay is open; Ctrl+C over an approval prompt also interrupts the run. */
@@ -123,8 +120,8 @@ export class Overlays {
       if (id === "ctrl+c") interrupt();
       return;
     }
-    if (overlay.kind === "watch") {
-      if (overlay.watch.handleKey(key) === "close") this.close();
+    if (overlay.kind === "panel") {
+      if (overlay.panel.handleKey(key) === "close") this.close();
       return;
     }
     if (overlay.kind === "picker") {
@@ -150,7 +147,7 @@ export class Overlays {
     }
     if (overlay?.kind === "picker") return { rows: overlay.list.render(width, Math.max(4, Math.min(16, height - top - 6)), theme) };
     if (overlay?.kind === "search") return { rows: overlay.search.render(width, theme) };
-    if (overlay?.kind === "watch") return { rows: overlay.watch.render(width, Math.max(3, Math.min(20, height - top - 6)), theme) };
+    if (overlay?.kind === "panel") return { rows: overlay.panel.render(width, Math.max(3, Math.min(24, height - top - 6)), theme) };
     return undefined;
   }
 
@@ -181,6 +178,6 @@ export class Overlays {
     this.overlay = undefined;
     if (overlay?.kind === "picker") overlay.resolve(undefined);
     if (overlay?.kind === "search") this.editor.setText(overlay.draft);
-    if (overlay?.kind === "watch") overlay.watch.dispose();
+    if (overlay?.kind === "panel") overlay.panel.dispose?.();
   }
 }

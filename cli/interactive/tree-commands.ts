@@ -50,7 +50,7 @@ async function openTree(host: CommandHost, enter: TreeAction): Promise<void> {
   if (tree.byId.size === 0) return host.notice("info", "No turns yet: the tree starts with your first message.");
   let collapsed = collapsedBySession.get(loaded.path);
   if (!collapsed) collapsedBySession.set(loaded.path, (collapsed = new Set()));
-  host.overlays.showPanel(
+  host.openPanel(() =>
     new TreePanel(tree, enter, collapsed, {
       pick: (turn, action) => void moveToTurn(host, turn, action),
       label: (turn, label) => void host.control.label(turn.id, label).catch((error) => host.notice("error", `Could not label: ${describeError(error)}`)),

@@ -1,3 +1,4 @@
+import { selectProfile } from "../../core/config/profiles.ts";
 import * as acp from "@agentclientprotocol/sdk";
 import { fileURLToPath } from "node:url";
 import { resolve } from "node:path";
@@ -42,6 +43,7 @@ const PERMISSION_OPTIONS: acp.PermissionOption[] = [
 export async function runAcp(flags: AgentFlags): Promise<number> {
   // A bad flag is the user's mistake at the command line: said there (exit 2), not at each session/new.
   if (flags.approvalMode) parseApprovalFlag(flags.approvalMode);
+  selectProfile(flags.profile);
   const app = acp.agent({ name: "omp" });
   const sessions = new Map<string, AcpSession>();
   let capabilities: acp.ClientCapabilities = {};

@@ -37,7 +37,10 @@ export interface AgentOptions {
   /** The session entry id of each resumed message ("" where there is none, as for a compaction summary). */
   messageEntryIds?: string[];
   artifactsDir: string;
-  compaction: { enabled: boolean; reserveTokens: number; keepRecentTokens: number };
+  /** Read at each check, so /settings changes to it hold for the next turn. */
+  compaction: { enabled: boolean; reserveTokens: number; keepRecentTokens: number; thresholdPercent?: number };
+  /** The session's settings, for tools that read one at call time (ToolContext.settings). */
+  settings?: Readonly<import("../config/settings-schema.ts").Settings>;
   maxRetries: number;
   /** The `bash.timeoutSeconds` setting. */
   bashTimeoutSeconds?: number;

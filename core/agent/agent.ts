@@ -453,6 +453,7 @@ export class Agent {
         ...(this.options.lsp ? { lsp: this.options.lsp } : {}),
         ...this.checkpointTarget(),
         ...(this.options.question ? { question: this.options.question } : {}),
+        ...(this.options.settings ? { settings: this.options.settings } : {}),
       },
       gate: this.options.gate,
       hooks: this.extensions?.toolHooks,
@@ -496,8 +497,9 @@ export class Agent {
   }
 
   private nearContextLimit(): boolean {
-    const { reserveTokens } = this.options.compaction;
-    return this.contextTokens() > Math.max(this.model.contextWindow - reserveTokens, this.model.contextWindow / 2);
+    const { reserveTokens, thresholdPercent = -1 } = this.options.compaction;
+    const window = this.model.contextWindow;
+    return this.contextTokens() > (thresholdPercent > 0 ? (window * thresholdPercent) / 100 : Math.max(window - reserveTokens, window / 2));
   }
 
   /**

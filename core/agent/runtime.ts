@@ -9,6 +9,8 @@ import type { CredentialSource, ResolvedCredential } from "../auth/source.ts";
 import type { ProviderFailure } from "../ai/failure.ts";
 import type { ModelsConfig } from "../config/models-schema.ts";
 import type { Settings } from "../config/settings-schema.ts";
+import type { LoadedSettings } from "../config/settings.ts";
+import { assignInPlace } from "../config/merge.ts";
 import { OmpError } from "../errors/omp-error.ts";
 import { Extensions } from "../extensions/extensions.ts";
 import { skillsForSession } from "../extensions/skills-session.ts";
@@ -77,6 +79,8 @@ export interface RuntimeOptions {
   cycleModels?: string[];
   /** Called with every model reply's usage (the usage store); absent with --no-session. */
   recordUsage?: (model: Model, usage: Usage) => void;
+  /** The settings files read again as at start (the same overlays, flags, profile and trust); see reloadSettings. */
+  loadSettings?: () => LoadedSettings;
 }
 
 /** Nothing to talk to: no key for any provider and no local server. The interactive mode offers set-up instead. */
@@ -153,6 +157,17 @@ export class Runtime {
       if (this.options.liveCredentials) this.store?.follow?.();
     }
     return this.store ?? undefined;
+  }
+
+  /**
+   * The settings files changed (/settings wrote one): reads them again into the settings object
+   * every agent of the process shares, so whatever reads a setting at use time follows. Returns
+   * the layers, for showing where each value comes from.
+   */
+  reloadSettings(): LoadedSettings | undefined {
+    const loaded = this.options.loadSettings?.();
+    if (loaded) assignInPlace(this.options.settings as Record<string, unknown>, loaded.settings as Record<string, unknown>);
+    return loaded;
   }
 
   /** Lets go of the credentials (the vault, the broker's stream) when the process is done with them. */
@@ -375,7 +390,12 @@ export class Runtime {
       apiKey: selection.apiKey,
       thinking: selection.model.reasoning ? thinking : "off",
       tools: source ? [...base, ...source.tools(selection.model.contextWindow)] : base,
-      gate: new ApprovalGate(settings.approvalMode, this.options.approver, new PathScope(this.options.cwd, [...(this.options.addDirs ?? []), artifactsDir])),
+      gate: new ApprovalGate(
+        settings.approvalMode,
+        this.options.approver,
+        new PathScope(this.options.cwd, [...(this.options.addDirs ?? []), artifactsDir]),
+        (tool) => (Object.hasOwn(settings.tools.approval, tool) ? settings.tools.approval[tool] : undefined),
+      ),
       // The first request also waits for the run-time tools it must carry (bounded by their source).
       systemPrompt: source ? Promise.all([basePrompt, source.ready()]).then(([prompt]) => prompt) : basePrompt,
       facts: this.currentFacts(),
@@ -386,9 +406,11 @@ export class Runtime {
       messageEntryIds,
       artifactsDir,
       compaction: settings.compaction,
+      settings,
       maxRetries: settings.retry.maxRetries,
       bashTimeoutSeconds: settings.bash.timeoutSeconds,
-      shell: { autoBackgroundSeconds: settings.bash.autoBackgroundSeconds, maxLogBytes: settings.bash.maxLogBytes },
+      // The settings' own mapping, read at each command, so a change in /settings holds for the next one.
+      shell: settings.bash,
       web: settings.web,
       ...(settings.sandbox.mode === "off" ? {} : { sandbox: buildPolicy({ settings: settings.sandbox, cwd: this.options.cwd, addDirs: this.options.addDirs ?? [], home: homeDir(), env: this.options.env as NodeJS.ProcessEnv }) }),
       retry: { baseDelayMs: settings.retry.baseDelayMs, idleTimeoutMs: settings.retry.idleTimeoutSeconds * 1000 },

@@ -32,3 +32,16 @@ export function getPath(value: unknown, path: readonly string[]): unknown {
   }
   return current;
 }
+
+/**
+ * Makes `target` equal to `source` while keeping each of its mappings the same object, so code
+ * holding a nested mapping (the compaction settings, the web settings) sees the new values.
+ */
+export function assignInPlace(target: Mapping, source: Mapping): void {
+  for (const key of Object.keys(target)) if (!Object.hasOwn(source, key)) delete target[key];
+  for (const [key, value] of Object.entries(source)) {
+    const below = target[key];
+    if (isMapping(below) && isMapping(value)) assignInPlace(below, value);
+    else target[key] = value;
+  }
+}

@@ -65,6 +65,12 @@ export function parseSettingValue(key: string, raw: string): unknown {
     if (options.includes(text)) return text;
     throw reject(`one of ${options.join(", ")}`);
   }
+  // A value that may be a word or a list (sandbox.network): a JSON list is a list, anything else a word.
+  if (schema instanceof z.ZodUnion && text.startsWith("[")) {
+    const value = parseJson(text);
+    if (!Array.isArray(value)) throw reject('a word or a JSON list such as ["a","b"]');
+    return value;
+  }
   if (schema instanceof z.ZodArray) {
     if (text.startsWith("[")) {
       const value = parseJson(text);

@@ -1,6 +1,6 @@
 import { dirname } from "node:path";
 import { isScalar } from "yaml";
-import { displayPath, ensurePrivateDir, globalConfigPath } from "../paths.ts";
+import { displayPath, ensurePrivateDir, globalConfigPath, projectConfigPath } from "../paths.ts";
 import { validateConfig } from "./validate-config.ts";
 import { writeFileAtomic } from "../fs/atomic-write.ts";
 import { lockPathBeside, withFileLockSync } from "../fs/file-lock.ts";
@@ -9,15 +9,52 @@ import { checkSettingKey, parseSettingValue } from "./settings-keys.ts";
 import { Settings } from "./settings-schema.ts";
 import { readConfigText } from "./config-file.ts";
 import { parseYamlDocument, parseYamlMapping } from "./yaml-file.ts";
+import { EXIT_BAD_CONFIG } from "./config-error.ts";
+import { profilePath } from "./profiles.ts";
+import { isUserOnly } from "./settings.ts";
+
+/** Which file a write goes to: the user's config.yml (global), a profile's file, or the project's .omp/config.yml. */
+export type SettingScope = "global" | "profile" | "project";
+
+export interface SettingTarget {
+  scope: SettingScope;
+  env?: NodeJS.ProcessEnv;
+  /** The project, for the project scope. */
+  cwd?: string;
+  /** The profile's name, for the profile scope. */
+  profile?: string;
+}
+
+/** The file `target` names; a user-only key refused for the project, which would ignore it. */
+export function settingFile(key: string, target: SettingTarget): string {
+  const env = target.env ?? process.env;
+  switch (target.scope) {
+    case "global":
+      return globalConfigPath(env);
+    case "profile":
+      if (!target.profile) throw new OmpError("no profile given: name one with --profile <name>", { exitCode: EXIT_BAD_CONFIG });
+      return profilePath(target.profile, env);
+    case "project":
+      if (isUserOnly(key)) {
+        throw new OmpError(`${key} is the user's alone: a project's .omp/config.yml cannot set it (omp ignores it there); set it without --project`, { exitCode: EXIT_BAD_CONFIG });
+      }
+      return projectConfigPath(target.cwd ?? process.cwd());
+  }
+}
+
+/** `omp config set` of the user's config.yml; see setSetting. */
+export function setGlobalSetting(key: string, raw: string, env: NodeJS.ProcessEnv = process.env): unknown {
+  return setSetting(key, raw, { scope: "global", env });
+}
 
 /**
- * `omp config set`: parses `raw` for `key`, writes it into the global config.yml and returns the
- * stored value. The file is edited as a YAML document, so comments, key order and the other keys
- * survive; the result is validated before it replaces the file, atomically.
+ * `omp config set` and the /settings screen: parses `raw` for `key`, writes it into the target's
+ * file and returns the stored value. The file is edited as a YAML document, so comments, key
+ * order and the other keys survive; the result is validated before it replaces the file, atomically.
  */
-export function setGlobalSetting(key: string, raw: string, env: NodeJS.ProcessEnv = process.env): unknown {
+export function setSetting(key: string, raw: string, target: SettingTarget): unknown {
   const value = parseSettingValue(key, raw);
-  const path = globalConfigPath(env);
+  const path = settingFile(key, target);
   ensurePrivateDir(dirname(path));
   // Read, edit and write under one lock: two `config set` of different keys at once must both land.
   withFileLockSync(lockPathBeside(path), { waitMs: 10_000, what: "another omp config set" }, () => writeSetting(path, key, value));
@@ -43,12 +80,13 @@ function writeSetting(path: string, key: string, value: unknown): void {
 }
 
 /**
- * `omp config unset`: removes `key` (a setting or a whole group) from the global config.yml, so
- * its default applies again; comments and the other keys stay. False when it was not set there.
+ * `omp config unset`: removes `key` (a setting or a whole group) from the target's file, so a
+ * lower layer's value or the default applies again; comments and the other keys stay. False when
+ * it was not set there.
  */
-export function unsetGlobalSetting(key: string, env: NodeJS.ProcessEnv = process.env): boolean {
+export function unsetSetting(key: string, target: SettingTarget): boolean {
   const keyPath = checkSettingKey(key);
-  const path = globalConfigPath(env);
+  const path = settingFile(key, target);
   if (readConfigText(path) === undefined) return false;
   return withFileLockSync(lockPathBeside(path), { waitMs: 10_000, what: "another omp config set" }, () => {
     const text = readConfigText(path) ?? "";

@@ -8,6 +8,7 @@ import type { Settings, SettingsInput } from "./settings-schema.ts";
 import { type Mapping, readConfigBytes } from "./config-file.ts";
 import { folderTrust, noteSkippedForTrust } from "../trust/folder-trust.ts";
 import { untrustedSettings } from "../trust/untrusted-settings.ts";
+import { activeProfile, profilePath, unknownProfile } from "./profiles.ts";
 
 const DEFAULTS: Settings = settingsDefaults();
 const PLAIN_RULES = plainSettingRules();
@@ -15,7 +16,15 @@ const PLAIN_RULES = plainSettingRules();
 /** YAML and zod, loaded on a cache miss only (see config-cache.ts). */
 const slowPath = () => require("./validate-files.ts") as typeof import("./validate-files.ts");
 
-export type LayerKind = "global" | "project" | "overlay" | "runtime";
+/**
+ * Groups a project's file never gives, trusted folder or not: where credentials come from and what
+ * the model's commands may touch are the user's choice alone.
+ */
+export const USER_ONLY_GROUPS: readonly string[] = ["auth", "sandbox"];
+
+export const isUserOnly = (key: string) => USER_ONLY_GROUPS.some((group) => key === group || key.startsWith(`${group}.`));
+
+export type LayerKind = "global" | "profile" | "project" | "overlay" | "runtime";
 
 /** One source of settings, as written (without defaults). */
 export interface SettingsLayer {
@@ -35,19 +44,21 @@ export interface LoadSettingsOptions {
   env?: NodeJS.ProcessEnv;
   /** Whether the project's file may lower approvals and the like; default: the folder's stored trust. */
   trusted?: boolean;
+  /** `--profile`: the profile laid over the user's file; default OMP_PROFILE (profiles.ts). Its file must exist. */
+  profile?: string;
 }
 
 export interface LoadedSettings {
   settings: Settings;
-  /** Lowest precedence first: global, project, overlays, runtime (only those present). */
+  /** Lowest precedence first: global, profile, project, overlays, runtime (only those present). */
   layers: SettingsLayer[];
   /** The layer the effective value of a dotted key comes from; undefined when it is the default. */
   sourceOf(key: string): SettingsLayer | undefined;
 }
 
 /**
- * The effective settings: defaults ← global config.yml ← project .omp/config.yml ← `--config`
- * overlays ← runtime overrides; in an untrusted folder the project file gives only harmless
+ * The effective settings: defaults ← global config.yml ← profile (profiles/<name>.yml) ←
+ * project .omp/config.yml ← `--config` overlays ← runtime overrides; in an untrusted folder the project file gives only harmless
  * settings (core/trust/untrusted-settings.ts). Each layer is validated on its own, so an error names the file
  * that has it; a file unchanged since it last validated comes from the config cache. Throws
  * OmpError (exit 2) on a missing overlay, bad YAML or an invalid value.
@@ -67,21 +78,24 @@ export function loadSettings(options: LoadSettingsOptions = {}): LoadedSettings 
     }
     let values = cache.values(path, bytes, (text) => slowPath().settingsFileValues(text, path));
     if (kind === "project" && !trusted()) {
-      const userMode = layers.find((layer) => layer.kind === "global")?.values.approvalMode ?? DEFAULTS.approvalMode;
+      const userMode = layers.findLast((layer) => layer.kind === "global" || layer.kind === "profile")?.values.approvalMode ?? DEFAULTS.approvalMode;
       const filtered = untrustedSettings(values, String(userMode));
       if (filtered.skipped.length > 0) noteSkippedForTrust(`.omp/config.yml: ${filtered.skipped.join(", ")}`);
       values = filtered.values;
     }
-    // Where credentials come from, and what the model's commands may touch, are the user's choice alone, even in a trusted folder.
-    if (kind === "project" && ("auth" in values || "sandbox" in values)) {
-      const { auth: _theUsers, sandbox: _alsoTheUsers, ...rest } = values;
-      values = rest;
+    if (kind === "project" && USER_ONLY_GROUPS.some((group) => group in values)) {
+      values = Object.fromEntries(Object.entries(values).filter(([key]) => !isUserOnly(key)));
     }
     layers.push({ kind, path, values });
   };
 
   try {
     addFile("global", globalConfigPath(options.env), false);
+    const profile = activeProfile(options.env, options.profile);
+    if (profile !== undefined) {
+      addFile("profile", profilePath(profile, options.env), false);
+      if (layers.at(-1)?.kind !== "profile") throw unknownProfile(profile, options.env);
+    }
     addFile("project", projectConfigPath(cwd), false);
     for (const overlay of options.overlays ?? []) addFile("overlay", resolve(cwd, expandHome(overlay)), true);
   } finally {
@@ -118,14 +132,23 @@ function plainlyValid(values: Mapping): boolean {
   });
 }
 
-/** The user's own config.yml as written (no defaults, no project file): for settings only the user may give. */
+/**
+ * The user's own settings as written (config.yml, under the active profile's file; no defaults,
+ * no project file): for settings only the user may give.
+ */
 export function userSettingValues(env: NodeJS.ProcessEnv = process.env): Mapping {
   const cache = ConfigCache.open("settings", env);
-  try {
-    const path = globalConfigPath(env);
+  const read = (path: string): Mapping | undefined => {
     const bytes = readConfigBytes(path);
-    if (bytes === undefined) return {};
-    return cache.values(path, bytes, (text) => slowPath().settingsFileValues(text, path));
+    return bytes === undefined ? undefined : cache.values(path, bytes, (text) => slowPath().settingsFileValues(text, path));
+  };
+  try {
+    const user = read(globalConfigPath(env)) ?? {};
+    const profile = activeProfile(env);
+    if (profile === undefined) return user;
+    const overlay = read(profilePath(profile, env));
+    if (overlay === undefined) throw unknownProfile(profile, env);
+    return deepMerge(user, overlay);
   } finally {
     cache.save();
   }

@@ -22,7 +22,7 @@ export function fileSource(kind: SourceKind, file: string, trusted = true): Sour
   return { kind, root: dirname(file), trusted, label: displayPath(dirname(file)) };
 }
 
-const LAYER_SOURCE: Record<SettingsLayer["kind"], SourceKind> = { global: "user", project: "project", overlay: "cli", runtime: "cli" };
+const LAYER_SOURCE: Record<SettingsLayer["kind"], SourceKind> = { global: "user", profile: "user", project: "project", overlay: "cli", runtime: "cli" };
 
 export function hookSourceKind(source: HookSource, layers: readonly SettingsLayer[]): SourceKind {
   if (source.pluginRoot) return "plugin";

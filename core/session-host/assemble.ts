@@ -2,6 +2,7 @@ import { resolve } from "node:path";
 import { type ModelSelection, Runtime } from "../agent/runtime.ts";
 import { type AgentConfig, type TrustAsker, loadAgentConfig } from "../config/agent-config.ts";
 import type { Settings, SettingsInput } from "../config/settings-schema.ts";
+import { loadSettings } from "../config/settings.ts";
 import type { ModelsConfig } from "../config/models-schema.ts";
 import { OmpError } from "../errors/omp-error.ts";
 import { Extensions } from "../extensions/extensions.ts";
@@ -91,7 +92,7 @@ export async function assembleSession(spec: SessionSpec): Promise<AssembledSessi
     hideSecretsFromProcEnviron();
     setTimeout(() => void import("../shell/containment.ts").then((module) => module.sweepOrphans()), 0);
   }
-  const { settings, modelsConfig, layers } = await loadAgentConfig({
+  const { settings, modelsConfig, layers, trust } = await loadAgentConfig({
     cwd,
     env,
     overlays: spec.overlays,
@@ -166,6 +167,11 @@ export async function assembleSession(spec: SessionSpec): Promise<AssembledSessi
     ...(spec.editor ? { editor: spec.editor } : {}),
     ...(spec.cycleModels ? { cycleModels: spec.cycleModels } : {}),
     ...(spec.noSession ? {} : { recordUsage: usageRecorder(env) }),
+    loadSettings: () => {
+      const loaded = loadSettings({ cwd, env, overlays: spec.overlays, runtime: spec.runtimeSettings ?? {}, trusted: trust.trusted });
+      sandboxStartup(loaded.settings, loaded.layers);
+      return loaded;
+    },
   });
   // The broker's stream would keep the process alive after the session ends.
   closers.push(() => runtime.closeCredentials());

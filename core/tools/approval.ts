@@ -4,6 +4,7 @@ import { bashAllowed } from "../permissions/rules.ts";
 import type { PathScope } from "./path-scope.ts";
 import type { SessionMode } from "../session/modes.ts";
 import type { Tool, ToolEffect } from "./types.ts";
+import type { ToolPolicy } from "../config/settings-schema.ts";
 
 export const APPROVAL_MODES = ["always-ask", "write", "yolo"] as const;
 export type ApprovalMode = (typeof APPROVAL_MODES)[number];
@@ -150,7 +151,25 @@ export class ApprovalGate {
     public mode: ApprovalMode,
     private readonly approver?: Approver,
     private readonly scope?: PathScope,
+    /** `tools.approval.<tool>`, asked at each call so that a change in /settings holds for the next one. */
+    private readonly policy?: (toolName: string) => ToolPolicy | undefined,
   ) {}
+
+  private policyOf(toolName: string): "allow" | "ask" | "deny" | undefined {
+    const policy = this.policy?.(toolName);
+    return policy === "prompt" ? "ask" : policy;
+  }
+
+  /** Why a call `tools.approval.<tool>: deny` forbids is refused; checked before any hook or rule could allow it. */
+  refusal(toolName: string): string | undefined {
+    if (this.policyOf(toolName) !== "deny") return undefined;
+    return `${toolName} was not run: the setting tools.approval.${toolName} is deny, so it never runs. Do not try to get around it with another tool; tell the user if the task needs it.`;
+  }
+
+  /** `tools.approval.<tool>: ask`: every call asks, even one a hook or a permission rule allowed. */
+  alwaysAsks(toolName: string): boolean {
+    return this.policyOf(toolName) === "ask";
+  }
 
   /**
    * Asks about `summary` whatever the mode (a tool's own safety question, such as a fetch of a
@@ -174,19 +193,27 @@ export class ApprovalGate {
   /** `hookAsk`: a hook wants the user's word on this call whatever the mode says, for this reason. */
   async check(tool: Pick<Tool, "name" | "effect">, input: unknown, hookAsk?: { reason?: string }, toolCallId?: string): Promise<ApprovalOutcome> {
     if (this.readOnly !== undefined && tool.effect !== "read" && !provablyReadOnly(tool, input)) return { allow: false, message: `${tool.name} was not run: ${this.readOnly}` };
+    const policy = this.policyOf(tool.name);
+    if (policy === "deny") return { allow: false, message: this.refusal(tool.name)! };
     const outside = this.mode === "yolo" || !this.scope ? [] : this.scope.outside(tool.name, input);
-    if (!hookAsk && outside.length === 0 && !needsApproval(tool, this.mode)) return { allow: true };
-    if (!hookAsk && outside.length === 0 && this.acceptEdits && tool.effect === "write") return { allow: true };
+    // `allow` settles what the mode would ask; a call outside the project still asks, as a hook's ask does.
+    const settledByMode = policy === "allow" || (policy === undefined && !needsApproval(tool, this.mode));
+    if (!hookAsk && outside.length === 0 && settledByMode) return { allow: true };
+    if (!hookAsk && outside.length === 0 && policy !== "ask" && this.acceptEdits && tool.effect === "write") return { allow: true };
     const remember = rememberKey(tool, input, outside.length > 0);
     const { key } = remember;
     const known = this.remembered.get(key);
     const covered = remember.prefix === undefined || prefixCovers(remember.prefix, String((input as { command: string }).command));
-    if (known === true && covered) return { allow: true };
+    // `ask` asks every time: an earlier "always" does not hold it off.
+    if (known === true && covered && policy !== "ask") return { allow: true };
     if (known === false) return { allow: false, message: `The user has denied all ${remember.words} for this session.` };
-    const because = hookAsk?.reason ? ` (a hook asks: ${hookAsk.reason})` : "";
+    const because = hookAsk?.reason ? ` (a hook asks: ${hookAsk.reason})` : policy === "ask" ? ` (tools.approval.${tool.name} is ask)` : "";
     const settled = await this.beforeAsk?.({ toolName: tool.name, effect: tool.effect, input, summary: summarizeInput(input), ...(outside.length > 0 ? { outside } : {}) });
     if (settled) return settled.allow ? { allow: true } : { allow: false, message: `${tool.name} was not run: a PermissionRequest hook denied it.${settled.reason ? ` Reason: ${settled.reason}` : ""}` };
     if (!this.approver) {
+      if (policy === "ask" && outside.length === 0) {
+        return { allow: false, message: `${tool.name} was not run: the setting tools.approval.${tool.name} is ask, and there is nobody to ask in this non-interactive run. Tell the user to run it interactively, or to set tools.approval.${tool.name} to allow.` };
+      }
       if (hookAsk && outside.length === 0 && !needsApproval(tool, this.mode)) {
         return { allow: false, message: `${tool.name} was not run: a hook wants the user to approve it${because}, and there is nobody to ask in this non-interactive run.` };
       }

@@ -68,6 +68,11 @@ async function runBash(input: z.infer<typeof schema>, context: ToolContext): Pro
     return errorResult(`Working directory does not exist: ${displayPath(context.cwd, cwd)}`);
   }
   if (!isDir) return errorResult(`Working directory is not a directory: ${displayPath(context.cwd, cwd)}`);
+  if (context.settings?.bashInterceptor.enabled) {
+    const { interceptBash } = await import("./bash-interceptor.ts");
+    const blocked = interceptBash(input.command, (tool) => context.agent?.tools.some((candidate) => candidate.name === tool) ?? false);
+    if (blocked) return errorResult(blocked, { blocked: true });
+  }
   if (context.signal.aborted) return errorResult("Command not run: the call was aborted before it started.");
 
   // An editor that lends its terminal (ACP) runs the command where the user watches it; jobs and PTYs stay omp's.

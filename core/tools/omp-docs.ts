@@ -1,8 +1,7 @@
 import readme from "../../README.md" with { type: "text" };
 import read from "../../docs/read.md" with { type: "text" };
 import web from "../../docs/web.md" with { type: "text" };
-import { Settings } from "../config/settings-schema.ts";
-import { settingKeys } from "../config/settings-keys.ts";
+import { settingCatalog } from "../config/settings-catalog.ts";
 import { errorResult } from "./format.ts";
 import type { ReadRange } from "./internal-urls.ts";
 import { readTextOf } from "./read.ts";
@@ -17,10 +16,12 @@ const PAGES: Record<string, { title: string; text: () => string }> = {
 };
 
 function settingsPage(): string {
-  const defaults = Settings.parse({}) as Record<string, unknown>;
-  const valueAt = (key: string) => key.split(".").reduce<unknown>((node, part) => (node as Record<string, unknown> | undefined)?.[part], defaults);
-  const rows = settingKeys().map((key) => `| \`${key}\` | ${valueAt(key) === undefined ? "(unset)" : `\`${JSON.stringify(valueAt(key))}\``} |`);
-  return `# Settings\n\nIn ~/.omp/agent/config.yml (yours) or .omp/config.yml (the project's, once trusted). \`omp config set <key> <value>\` writes them.\n\n| key | default |\n| --- | --- |\n${rows.join("\n")}\n`;
+  const cell = (text: string) => text.replaceAll("|", "\\|");
+  const rows = settingCatalog().map((info) => {
+    const allowed = info.choices?.join(", ") ?? info.range ?? info.kind;
+    return `| \`${info.key}\` | ${info.default === undefined ? "(unset)" : `\`${JSON.stringify(info.default)}\``} | ${cell(allowed)} | ${cell(info.description)} |`;
+  });
+  return `# Settings\n\nIn ~/.omp/agent/config.yml (yours), ~/.omp/agent/profiles/<name>.yml (with --profile <name>) or .omp/config.yml (the project's, once trusted). \`omp config set <key> <value>\` and /settings write them.\n\n| key | default | allowed | what it does |\n| --- | --- | --- | --- |\n${rows.join("\n")}\n`;
 }
 
 export async function readOmpDocs(url: string, range: ReadRange, _context: ToolContext): Promise<ToolResult> {

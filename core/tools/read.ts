@@ -230,7 +230,7 @@ async function readPage(path: string, firstLine: number, limit: number): Promise
 }
 
 async function readText(path: string, input: ReadInput, context: ToolContext): Promise<ToolResult> {
-  const page = await readPage(path, input.offset ?? 1, input.limit ?? READ_DEFAULT_LIMIT);
+  const page = await readPage(path, input.offset ?? 1, input.limit ?? context.settings?.read.defaultLimit ?? READ_DEFAULT_LIMIT);
   context.fileReads?.recordFile(path);
   return pageResult(displayPath(context.cwd, path), path, page);
 }

@@ -29,6 +29,9 @@ export async function runToolCall(
     const { invalidArgumentsMessage } = await import("./invalid-arguments.ts");
     return errorResult(invalidArgumentsMessage(tool.name, parsed.error));
   }
+  // tools.approval.<tool>: deny holds whatever a hook or permission rule would say.
+  const refused = gate?.refusal(tool.name);
+  if (refused !== undefined) return errorResult(refused, { denied: true });
   const call: ToolCallInfo = { toolName: tool.name, toolCallId, input: parsed.data as Record<string, unknown> };
   let decision: BeforeToolOutcome["decision"];
   let askReason: string | undefined;
@@ -50,7 +53,7 @@ export async function runToolCall(
       askReason = outcome.reason;
     }
   }
-  if (gate && decision !== "allow") {
+  if (gate && (decision !== "allow" || gate.alwaysAsks(tool.name))) {
     const effect = implementation.effectOf?.(parsed.data) ?? tool.effect;
     const outcome = await gate.check({ name: tool.name, effect }, parsed.data, decision === "ask" ? { reason: askReason } : undefined, toolCallId || undefined);
     if (!outcome.allow) return errorResult(outcome.message, { denied: true });

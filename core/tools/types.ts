@@ -56,6 +56,8 @@ export interface ToolContext {
   checkpoints?: import("../session/checkpoints/target.ts").CheckpointTarget;
   /** Asks the user questions (ask, exit_plan_mode) through the session host; absent: nobody can be asked. */
   question?: Questioner;
+  /** The session's settings, kept current by /settings: read a setting at call time to follow its changes. */
+  settings?: Readonly<Settings>;
 }
 
 /** One question: single choice (`options`), several (`multiple`), or free text (no options). */

@@ -18,6 +18,8 @@ test("omp:// lists the built-in pages and serves them offline; an unknown page l
   expect(web!.text).toContain("SEARXNG_URL");
   expect(settings!.text).toContain("| `web.maxBytes` | `10485760` |");
   expect(settings!.text).toContain("| `approvalMode` | `\"yolo\"` |");
+  // What each does and may be, from the schema's .describe() text.
+  expect(settings!.text).toContain("| `read.defaultLimit` | `2000` | whole number 1 to 100000 | Lines read returns when the model gives no limit");
   expect(readme!.text).toContain("omp");
   expect(missing!.isError).toBe(true);
   expect(missing!.text).toContain("There is no omp://nope. Pages: omp://README.md");

@@ -111,6 +111,7 @@ function valueOf(schema: z.ZodType | undefined, key: string, rng: ReturnType<typ
   if (schema instanceof z.ZodString) return rng.pick(STRINGS);
   if (schema instanceof z.ZodArray) return Array.from({ length: rng.int(0, 3) }, () => rng.pick(STRINGS));
   if (schema instanceof z.ZodRecord && key === "modelRoles") return { [rng.pick(["smol", "plan", "review"])]: rng.pick(STRINGS) };
+  if (schema instanceof z.ZodRecord && !(schema.valueType instanceof z.ZodUnknown)) return { [rng.pick(["bash", "write"])]: valueOf(schema.valueType as z.ZodType, key, rng) };
   if (schema instanceof z.ZodRecord) return { [rng.pick(["PreToolUse", "Stop"])]: [{ matcher: rng.pick(STRINGS), hooks: [{ type: "command", command: rng.pick(STRINGS), timeout: rng.int(1, 600) }] }] };
   throw new Error(`no generator for ${key} (${schema?.constructor.name}): add one so the cache is tested with it`);
 }

@@ -47,7 +47,7 @@ compaction:
 `);
     const { settings } = loadSettings({ cwd, env });
     expect(settings.model).toBe("anthropic/claude-sonnet-4-5");
-    expect(settings.compaction).toEqual({ enabled: true, reserveTokens: 9000, keepRecentTokens: 20000 });
+    expect(settings.compaction).toEqual({ enabled: true, reserveTokens: 9000, keepRecentTokens: 20000, thresholdPercent: -1 });
     expect(settings.approvalMode).toBe("write");
     expect(settings.tools.disabled).toEqual(["bash", "edit"]);
     expect(settings.update.checkForUpdates).toBe(false);
@@ -116,15 +116,19 @@ compaction:
       "thinking",
       "approvalMode",
       "tools.disabled",
+    "tools.approval",
       "retry.maxRetries",
       "retry.baseDelayMs",
     "retry.idleTimeoutSeconds",
       "compaction.enabled",
       "compaction.reserveTokens",
       "compaction.keepRecentTokens",
+    "compaction.thresholdPercent",
       "bash.timeoutSeconds",
       "bash.autoBackgroundSeconds",
       "bash.maxLogBytes",
+    "bashInterceptor.enabled",
+    "read.defaultLimit",
       "sandbox.mode",
       "sandbox.network",
       "sandbox.writable",

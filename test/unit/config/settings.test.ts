@@ -24,7 +24,7 @@ describe("precedence", () => {
     expect(layers).toEqual([]);
     expect(settings.approvalMode).toBe("yolo");
     expect(settings.thinking).toBe("medium");
-    expect(settings.compaction).toEqual({ enabled: true, reserveTokens: 16384, keepRecentTokens: 20000 });
+    expect(settings.compaction).toEqual({ enabled: true, reserveTokens: 16384, keepRecentTokens: 20000, thresholdPercent: -1 });
     expect(settings.model).toBeUndefined();
   });
 
@@ -40,7 +40,7 @@ describe("precedence", () => {
     expect(settings.thinking).toBe("minimal");
     expect(settings.tools.disabled).toEqual(["write"]);
     // compaction.enabled and reserveTokens survive from global; keepRecentTokens comes from the project.
-    expect(settings.compaction).toEqual({ enabled: false, reserveTokens: 1000, keepRecentTokens: 5 });
+    expect(settings.compaction).toEqual({ enabled: false, reserveTokens: 1000, keepRecentTokens: 5, thresholdPercent: -1 });
     expect(settings.bash.timeoutSeconds).toBe(20);
     expect(settings.approvalMode).toBe("write");
 
@@ -92,7 +92,7 @@ describe("validation errors name the file, the key, what was found and what is a
     const { agent, cwd, env } = setup({ global: "tools:\n  disabeld: [bash]\napprovalmode: yolo\n" });
     const lines = errorOf(() => loadSettings({ cwd, env })).message.split("\n");
     const file = join(agent, "config.yml");
-    expect(lines).toContain(`${file}: tools.disabeld: unknown key (did you mean disabled?); allowed here: disabled`);
+    expect(lines).toContain(`${file}: tools.disabeld: unknown key (did you mean disabled?); allowed here: disabled, approval`);
     expect(lines[1]!.startsWith(`${file}: approvalmode: unknown key (did you mean approvalMode?); allowed here: model, thinking, approvalMode,`)).toBe(
       true,
     );
