@@ -190,9 +190,16 @@ export class ApprovalGate {
     return { allow: false, message: `The user denied: ${summary}.${decision.reason ? ` Reason: ${decision.reason}` : ""}` };
   }
 
+  /** Why a read-only session (plan mode) refuses this call; it holds whatever a hook or permission rule says. */
+  readOnlyRefusal(tool: Pick<Tool, "name" | "effect">, input: unknown): string | undefined {
+    if (this.readOnly === undefined || tool.effect === "read" || provablyReadOnly(tool, input)) return undefined;
+    return `${tool.name} was not run: ${this.readOnly}`;
+  }
+
   /** `hookAsk`: a hook wants the user's word on this call whatever the mode says, for this reason. */
   async check(tool: Pick<Tool, "name" | "effect">, input: unknown, hookAsk?: { reason?: string }, toolCallId?: string): Promise<ApprovalOutcome> {
-    if (this.readOnly !== undefined && tool.effect !== "read" && !provablyReadOnly(tool, input)) return { allow: false, message: `${tool.name} was not run: ${this.readOnly}` };
+    const readOnly = this.readOnlyRefusal(tool, input);
+    if (readOnly !== undefined) return { allow: false, message: readOnly };
     const policy = this.policyOf(tool.name);
     if (policy === "deny") return { allow: false, message: this.refusal(tool.name)! };
     const outside = this.mode === "yolo" || !this.scope ? [] : this.scope.outside(tool.name, input);

@@ -53,8 +53,11 @@ export async function runToolCall(
       askReason = outcome.reason;
     }
   }
+  const effect = implementation.effectOf?.(parsed.data) ?? tool.effect;
+  // Plan mode refuses changes even where a hook or an allow rule said yes.
+  const readOnly = gate?.readOnlyRefusal({ name: tool.name, effect }, parsed.data);
+  if (readOnly !== undefined) return errorResult(readOnly, { denied: true });
   if (gate && (decision !== "allow" || gate.alwaysAsks(tool.name))) {
-    const effect = implementation.effectOf?.(parsed.data) ?? tool.effect;
     const outcome = await gate.check({ name: tool.name, effect }, parsed.data, decision === "ask" ? { reason: askReason } : undefined, toolCallId || undefined);
     if (!outcome.allow) return errorResult(outcome.message, { denied: true });
   }

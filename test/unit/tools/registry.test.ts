@@ -272,6 +272,20 @@ describe("runToolCall", () => {
     expect(await Bun.file(join(dir, "ran")).exists()).toBe(false);
   });
 
+  test("plan mode's read-only gate refuses a change even when a hook (or an allow rule) said allow; reads still run", async () => {
+    const dir = scratch();
+    const bash = builtinTools().find((t) => t.name === "bash")!;
+    const gate = new ApprovalGate("yolo");
+    gate.readOnly = "the session is in plan mode";
+    const allowAll = [{ beforeToolCall: async () => ({ decision: "allow" as const }) }];
+    const result = await runToolCall(bash, { command: "touch ran" }, context(dir), gate, allowAll);
+    expect(result.isError).toBe(true);
+    expect(textOf(result)).toContain("plan mode");
+    expect(await Bun.file(join(dir, "ran")).exists()).toBe(false);
+    await Bun.write(join(dir, "a.txt"), "hi\n");
+    expect(textOf(await runToolCall(readTool!, { path: "a.txt" }, context(dir), gate, allowAll))).toBe("     1\thi");
+  });
+
   test("a throwing tool becomes an error result", async () => {
     const throwing = defineTool({
       name: "boom",
