@@ -1,6 +1,5 @@
 import { copyFileSync, existsSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { isAbsolute, join } from "node:path";
+import { dirname, isAbsolute, join } from "node:path";
 
 /**
  * Snapshots of a git work tree for what commands change, made with git's plumbing so that the
@@ -48,11 +47,17 @@ export function snapshot(root: string, ref: string): string | undefined {
   return made;
 }
 
+/** A path git names (`--git-path`), made absolute. */
+function gitPath(root: string, name: string): string {
+  const path = text(git(root, ["rev-parse", "--git-path", name]).out);
+  return isAbsolute(path) ? path : join(root, path);
+}
+
 function commitWorkTree(root: string, ref: string): string | undefined {
-  const index = join(tmpdir(), `omp-checkpoint-${process.pid}-${Math.random().toString(36).slice(2)}.index`);
+  // Beside the user's index, not in TMPDIR: the same disk (a cheap copy), and there even when TMPDIR is not.
+  const userIndexPath = gitPath(root, "index");
+  const index = join(dirname(userIndexPath), `omp-checkpoint-${process.pid}-${Math.random().toString(36).slice(2)}.index`);
   try {
-    const userIndex = text(git(root, ["rev-parse", "--git-path", "index"]).out);
-    const userIndexPath = isAbsolute(userIndex) ? userIndex : join(root, userIndex);
     if (existsSync(userIndexPath)) copyFileSync(userIndexPath, index);
     const env = { GIT_INDEX_FILE: index };
     if (!git(root, ["add", "-A", "--", "."], env).ok) return undefined;
@@ -64,6 +69,9 @@ function commitWorkTree(root: string, ref: string): string | undefined {
     const sha = text(commit.out);
     git(root, ["update-ref", ref, sha]);
     return sha;
+  } catch {
+    // A snapshot that cannot be made (a read-only .git, a full disk) costs the rewind of this command, never the command.
+    return undefined;
   } finally {
     rmSync(index, { force: true });
   }
