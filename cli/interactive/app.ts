@@ -27,7 +27,8 @@ import { Frames } from "./frames.ts";
 import { Screen } from "./screen.ts";
 import type { Choice } from "./select-list.ts";
 import { sessionStatus } from "./session-status.ts";
-import { cycleModelKey, limitStatusText } from "./usage-ui.ts";
+import { limitStatusText } from "./usage-ui.ts";
+import { checkForUpdate, cycleModelKey, cycleThinkingKey } from "./app-keys.ts";
 import { ShellRunner } from "./shell.ts";
 import { existingSessionJobs, watchSessionJobs } from "../../core/shell/session-jobs.ts";
 import type { JobManager } from "../../core/shell/jobs.ts";
@@ -159,7 +160,7 @@ export class InteractiveApp implements CommandHost {
     process.on("SIGHUP", onSignal);
     this.frames.render();
     this.options.onFirstFrame?.();
-    this.checkForUpdate();
+    checkForUpdate(this.runtime.options.settings.update, this.options.env as NodeJS.ProcessEnv, (text) => this.notice("info", text));
     for (const event of pending) this.handleInput(event);
     if (initialPrompt) {
       this.editor.setText(initialPrompt);
@@ -171,20 +172,6 @@ export class InteractiveApp implements CommandHost {
     process.off("SIGHUP", onSignal);
     await this.shutdown();
     return signalled ? signalStatus(signalled) : 0;
-  }
-
-  /** The daily update check runs in the background once the prompt is up; its notice joins the transcript. */
-  private checkForUpdate(): void {
-    const { update } = this.runtime.options.settings;
-    const env = this.options.env as NodeJS.ProcessEnv;
-    void import("../../core/update/background-check.ts")
-      .then(({ startUpdateCheck, updateCheckEnabled }) => {
-        if (!updateCheckEnabled(update.checkForUpdates, env)) return;
-        return startUpdateCheck({ channel: update.channel, env, onNotice: (text) => this.notice("info", text) });
-      })
-      .catch(() => {
-        // An update check that cannot run is not worth interrupting anyone for.
-      });
   }
 
   // ---- agent events
@@ -418,7 +405,7 @@ export class InteractiveApp implements CommandHost {
         this.editor.buffer.insert("\n");
         return;
       case "app.thinking.cycle":
-        return this.cycleThinking();
+        return cycleThinkingKey(this.control, (text) => this.flash(text));
       case "app.model.cycle": return cycleModelKey(this.control, (text) => this.flash(text));
       case "app.mode.cycle":
       case "app.plan.toggle":
@@ -433,13 +420,6 @@ export class InteractiveApp implements CommandHost {
   private interruptKey(): string {
     const key = this.keymap.keysOf("app.interrupt")[0];
     return key === undefined ? "ctrl+c" : keyLabel(key);
-  }
-
-  private cycleThinking(): void {
-    const model = this.agent.model;
-    const next = this.control.cycleThinking();
-    if (!next) return this.flash(`${model.provider}/${model.id} has no thinking levels`);
-    this.flash(`Thinking: ${next}`);
   }
 
   /**

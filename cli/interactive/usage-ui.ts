@@ -1,7 +1,5 @@
 import type { ModelSelection, Runtime } from "../../core/agent/runtime.ts";
-import type { SessionControl } from "../../core/agent/session-control.ts";
 import type { UsageReport } from "../../core/broker/wire.ts";
-import { describeError } from "../../core/errors/omp-error.ts";
 import { limitWarning, usageLines } from "../../core/usage/format.ts";
 import { isUsageProvider } from "../../core/usage/limits.ts";
 import { textBlock } from "./blocks.ts";
@@ -22,14 +20,6 @@ export const USAGE_COMMAND: SlashCommand = {
     }
   },
 };
-
-/** Ctrl+P: the next model of the cycle (`--models`, else every model with a key), said in the status line. */
-export function cycleModelKey(control: SessionControl, say: (text: string) => void): void {
-  control
-    .cycleModel()
-    .then((selection) => say(selection ? `Model: ${selection.model.provider}/${selection.model.id}` : "No other model to switch to"))
-    .catch((error) => say(describeError(error)));
-}
 
 /** How often the status line asks again how much of the account's limits is used. */
 const REFRESH_MS = 120_000;
