@@ -160,8 +160,8 @@ export const Settings = z.strictObject({
       cacheTtlSeconds: z.number().int().min(0).default(900),
       /**
        * With no search provider configured, let the model search with its provider's own tool
-       * (Anthropic's server-side web_search, OpenAI Responses' hosted web_search; billed by the
-       * provider per search); answers keep their citations as links.
+       * (Anthropic's server-side web_search, OpenAI Responses' hosted web_search, Gemini's Google
+       * Search grounding; billed by the provider per search); answers keep their citations as links.
        */
       nativeSearch: z.boolean().default(false),
       /**
