@@ -168,7 +168,9 @@ export class LspManager {
    */
   async diagnose(path: string, text: string, waitMs?: number): Promise<{ client: LspClient; before?: Diagnostic[]; after?: Diagnostic[]; previousText?: string }> {
     const client = await withTimeout(this.client(path), COLD_WAIT_MS, "did not start in time");
-    const pulls = canPullDiagnostics(client);
+    // Asked only of a server that has checked some file already: one still loading the project
+    // answers its own first publication sooner than a request queued behind the load (measured).
+    const pulls = canPullDiagnostics(client) && client.allDiagnostics().length > 0;
     // The last change's publications may still be coming (the rest of its parts): let them end
     // first, or one of them would pass for this change's answer. Only back-to-back writes wait,
     // and only for a server whose answer is its publication.
