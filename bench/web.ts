@@ -269,8 +269,7 @@ function markdown(r: any): string {
   return `# Web and document tools
 
 Measured by \`bun bench/web.ts\` on dist/omp, on this 2-core machine shared with other work (medians; load average
-${r.load} while it ran, so absolute times are several times what a quiet machine gives: the conversion alone took
-0.56 s in-process on a quieter moment).
+${r.load} as it ended: other work on the machine moves the times, several-fold at a load of 12 and more).
 
 | measure | result | goal | |
 | --- | --- | --- | --- |
