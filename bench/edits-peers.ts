@@ -9,7 +9,7 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { CASES, type Outcome, casePath, judge, setUpCase } from "../test/support/edit-corpus.ts";
-import { type ScriptedToolCall, startStandin } from "../test/support/standin/index.ts";
+import { type RecordedRequest, type ScriptedToolCall, startStandin } from "../test/support/standin/index.ts";
 
 export interface Peer {
   name: string;
@@ -22,6 +22,8 @@ export interface Peer {
   read(path: string, absolute: string): Record<string, unknown>;
   bash(command: string): Record<string, unknown>;
   edit(path: string, absolute: string, old: string, replacement: string): Record<string, unknown>;
+  /** The call that fetches a web page as Markdown with the peer's own tool. */
+  fetch(url: string): ScriptedToolCall;
 }
 
 export const PEERS: Peer[] = [
@@ -45,6 +47,7 @@ export const PEERS: Peer[] = [
     read: (_path, filePath) => ({ filePath }),
     bash: (command) => ({ command, description: "change the file" }),
     edit: (_path, filePath, oldString, newString) => ({ filePath, oldString, newString }),
+    fetch: (url) => ({ name: "webfetch", arguments: { url, format: "markdown" } }),
   },
   {
     name: "original omp",
@@ -56,11 +59,16 @@ export const PEERS: Peer[] = [
     read: (path) => ({ path }),
     bash: (command) => ({ command }),
     edit: (path, _absolute, old_string, new_string) => ({ i: "apply the change", path, old_string, new_string }),
+    // Its read takes URLs through its fetch pipeline.
+    fetch: (url) => ({ name: "read", arguments: { path: url } }),
   },
 ];
 
+/** Where the peers are installed, one folder each, for every benchmark that runs them. */
+export const PEERS_DIR = join(import.meta.dir, "work", "peers");
+
 /** The peer from npm under `dir` (installed there on first use); undefined when it cannot be installed. */
-export function peerBin(peer: Peer, dir: string): string | undefined {
+export function peerBin(peer: Peer, dir = join(PEERS_DIR, peer.bin)): string | undefined {
   const bin = join(dir, "node_modules", ".bin", peer.bin);
   if (!existsSync(bin)) {
     mkdirSync(dir, { recursive: true });
@@ -74,6 +82,25 @@ export interface PeerRun {
   /** Damaged cases whose file differs from the expected one only in trailing whitespace. */
   trailingOnly: string[];
   seconds: number;
+}
+
+/** The tool results an Anthropic Messages request carries back, by tool_use_id. */
+export function toolResults(request: RecordedRequest | undefined): Map<string, { text: string; isError: boolean }> {
+  const results = new Map<string, { text: string; isError: boolean }>();
+  for (const message of request?.body?.messages ?? []) {
+    for (const block of Array.isArray(message.content) ? message.content : []) {
+      if (block.type !== "tool_result") continue;
+      const text = typeof block.content === "string" ? block.content : block.content.map((b: { text?: string; type?: string }) => b.text ?? (b.type ? `[${b.type}]` : "")).join("");
+      results.set(block.tool_use_id, { text, isError: block.is_error === true });
+    }
+  }
+  return results;
+}
+
+/** A peer's environment for a run in `repo` with its own `home`, configured for the stand-in at `url`. */
+export function peerEnv(peer: Peer, repo: string, home: string, url: string): Record<string, string> {
+  // The original omp is a bun script: it gets this project's bun.
+  return { PATH: `${join(import.meta.dir, "..", "node_modules", ".bin")}:${process.env.PATH ?? "/usr/bin:/bin"}`, HOME: home, XDG_CONFIG_HOME: join(home, ".config"), XDG_DATA_HOME: join(home, ".local", "share"), XDG_CACHE_HOME: join(home, ".cache"), ...peer.configure(repo, home, url) };
 }
 
 /** `work` is outside any repository: a peer would otherwise take this one's config and formatters. */
@@ -97,22 +124,13 @@ export async function runPeer(peer: Peer, bin: string, work = tmpdir()): Promise
       edits.push({ id: `toolu_edit_${i}`, name: "edit", arguments: peer.edit(casePath(c), absolute, c.old, c.new) });
     }
     standin.setScript([{ toolCalls: reads }, { toolCalls: changes }, { toolCalls: edits }, { text: "done" }]);
-    // The original omp is a bun script: it gets this project's bun.
-    const env = { PATH: `${join(import.meta.dir, "..", "node_modules", ".bin")}:${process.env.PATH ?? "/usr/bin:/bin"}`, HOME: home, XDG_CONFIG_HOME: join(home, ".config"), XDG_DATA_HOME: join(home, ".local", "share"), XDG_CACHE_HOME: join(home, ".cache"), ...peer.configure(repo, home, standin.url) };
+    const env = peerEnv(peer, repo, home, standin.url);
     const started = performance.now();
     const child = Bun.spawn([bin, ...peer.args], { cwd: repo, env, stdout: "pipe", stderr: "pipe", timeout: 300_000 });
     const [, stderr, code] = await Promise.all([new Response(child.stdout).text(), new Response(child.stderr).text(), child.exited]);
     const seconds = (performance.now() - started) / 1000;
     if (code !== 0) throw new Error(`${peer.name} exited ${code}: ${stderr.slice(-2000)}`);
-    const last = standin.requests.filter((r) => r.method === "POST").at(-1);
-    const results = new Map<string, { text: string; isError: boolean }>();
-    for (const message of last?.body?.messages ?? []) {
-      for (const block of Array.isArray(message.content) ? message.content : []) {
-        if (block.type !== "tool_result") continue;
-        const text = typeof block.content === "string" ? block.content : block.content.map((b: { text?: string }) => b.text ?? "").join("");
-        results.set(block.tool_use_id, { text, isError: block.is_error === true });
-      }
-    }
+    const results = toolResults(standin.requests.filter((r) => r.method === "POST").at(-1));
     const outcomes: Record<string, Outcome> = {};
     const trailingOnly: string[] = [];
     for (const [i, c] of CASES.entries()) {

@@ -127,7 +127,7 @@ const corpus = corpusScores();
 const apply = await applyTimes();
 const peers: { name: string; pkg: string; run: PeerRun | string }[] = [];
 for (const peer of PEERS) {
-  const bin = peerBin(peer, join(WORK, "peers", peer.bin));
+  const bin = peerBin(peer);
   let run: PeerRun | string = `${peer.pkg} did not install from npm`;
   if (bin) {
     try {

@@ -52,7 +52,7 @@ export interface StreamOptions extends RequestControls {
   onResponse?: (headers: Headers) => void;
   /** Session id for providers' prompt-cache affinity. */
   sessionId?: string;
-  /** Offer the provider's own server-side web search (Anthropic's web_search tool), where it has one. */
+  /** Offer the provider's own server-side web search (Anthropic's web_search tool, OpenAI's hosted one, Gemini's Google Search grounding), where it has one. */
   nativeWebSearch?: boolean;
 }
 

@@ -148,7 +148,7 @@ export const Settings = z.strictObject({
       nativeSearch: z
         .boolean()
         .default(false)
-        .describe("With no search provider configured, let the model search with its provider's own tool (billed by the provider per search)."),
+        .describe("With no search provider configured, let the model search with its provider's own tool (Anthropic's web_search, OpenAI's hosted web_search, Gemini's Google Search grounding; billed per search); answers keep their citations as links."),
       // Beside their environment variables (BRAVE_API_KEY, EXA_API_KEY, TAVILY_API_KEY, PERPLEXITY_API_KEY, JINA_API_KEY, KAGI_API_KEY, SEARXNG_URL).
       search: z
         .strictObject({

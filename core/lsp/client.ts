@@ -189,6 +189,13 @@ export class LspClient {
     return this.diagnostics.get(fileUri(path));
   }
 
+  /** Diagnostics the server answered on request (pull-diagnostics.ts), kept as if it had published them. */
+  record(path: string, version: number, diagnostics: Diagnostic[]): void {
+    const uri = fileUri(path);
+    const state = this.diagnostics.get(uri) ?? { seq: 0, at: 0, diagnostics: [] };
+    this.diagnostics.set(uri, { seq: state.seq + 1, at: Date.now(), version, diagnostics });
+  }
+
   /** Every file the server has published diagnostics for. */
   allDiagnostics(): [string, Diagnostic[]][] {
     return [...this.diagnostics].map(([uri, state]) => [uri, state.diagnostics]);

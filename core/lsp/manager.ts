@@ -5,6 +5,7 @@ import type { Diagnostic } from "vscode-languageserver-protocol";
 import { describeError } from "../errors/omp-error.ts";
 import { LspClient, LspError, fileUri } from "./client.ts";
 import { type LspServers, loadLspServers, resolveCommand, workspaceRoot } from "./config.ts";
+import { canPullDiagnostics, pullDiagnostics } from "./pull-diagnostics.ts";
 import type { ServerConfig } from "./server-config.ts";
 
 export interface LspSettings {
@@ -167,10 +168,14 @@ export class LspManager {
    */
   async diagnose(path: string, text: string, waitMs?: number): Promise<{ client: LspClient; before?: Diagnostic[]; after?: Diagnostic[]; previousText?: string }> {
     const client = await withTimeout(this.client(path), COLD_WAIT_MS, "did not start in time");
+    // Asked only of a server that has checked some file already: one still loading the project
+    // answers its own first publication sooner than a request queued behind the load (measured).
+    const pulls = canPullDiagnostics(client) && client.allDiagnostics().length > 0;
     // The last change's publications may still be coming (the rest of its parts): let them end
-    // first, or one of them would pass for this change's answer. Only back-to-back writes wait.
+    // first, or one of them would pass for this change's answer. Only back-to-back writes wait,
+    // and only for a server whose answer is its publication.
     const settle = settleMs(client.server.name);
-    for (let i = 0; i < 4; i++) {
+    for (let i = 0; i < (pulls ? 0 : 4); i++) {
       const last = client.diagnosticsOf(path)?.at ?? 0;
       if (Date.now() - last >= settle) break;
       await Bun.sleep(settle - (Date.now() - last));
@@ -183,7 +188,13 @@ export class LspManager {
     if (previous && previousText === text) return { client, before: previous.diagnostics, after: previous.diagnostics, previousText };
     const version = await client.sync(path, text);
     const budget = waitMs ?? (warm ? WARM_WAIT_MS : Math.max(WARM_WAIT_MS, COLD_WAIT_MS - (Date.now() - client.startedAt)));
-    const after = await client.waitForDiagnostics(path, previous?.seq ?? 0, version, budget, settle, previous?.diagnostics);
+    const asked = Date.now();
+    const pulled = pulls ? await pullDiagnostics(client, path, budget) : undefined;
+    if (pulled) {
+      client.record(path, version, pulled);
+      return { client, before: previous?.diagnostics, after: pulled, previousText };
+    }
+    const after = await client.waitForDiagnostics(path, previous?.seq ?? 0, version, Math.max(0, budget - (Date.now() - asked)), settle, previous?.diagnostics);
     return { client, before: previous?.diagnostics, after, previousText };
   }
 

@@ -72,6 +72,16 @@ describe("diagnostics after write and edit", () => {
     expect(written).toContain("Diagnostics (pyright)");
     expect(written).toMatch(/app\.py:4:3 error/);
   });
+
+  test("clangd (Debian's) reports the error an edit of a C file introduces", async () => {
+    const { home, repo } = workspace({ "compile_flags.txt": "-std=c11\n", "main.c": "int twice(int n) {\n  return n * 2;\n}\n" });
+    const [edited] = await run(repo, home, [
+      { name: "read", arguments: { path: "main.c" } },
+      { name: "edit", arguments: { path: "main.c", edits: [{ oldText: "return n * 2;", newText: "return m * 2;" }] } },
+    ]).then((results) => results.slice(1));
+    expect(edited).toContain("Diagnostics (clangd): 1 new");
+    expect(edited).toMatch(/main\.c:2:10 error undeclared_var_use: Use of undeclared identifier 'm'/);
+  });
 });
 
 describe("the lsp tool", () => {

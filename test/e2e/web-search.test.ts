@@ -5,6 +5,7 @@ import { afterAll, describe, expect, test } from "bun:test";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { agentTestFile, modelRequests, runAgent, toolNamesOf, toolResultsOf, workspace } from "../support/agent-harness.ts";
+import { startStandin } from "../support/standin/index.ts";
 
 const standin = await agentTestFile();
 const MODEL = "anthropic/claude-sonnet-4-5";
@@ -143,5 +144,40 @@ describe("web_search", () => {
     expect(run.code).toBe(0);
     expect(run.stdout).toContain("Two sources agree. [[1]](https://bun.example/a) [[2]](https://bun.example/b)");
     expect(modelRequests(standin)[0]!.body.tools[0]).toEqual({ type: "web_search" });
+  });
+
+  test("web.nativeSearch on Gemini, direct and on Vertex AI: the googleSearch grounding tool is sent, groundingMetadata's cited results become links", async () => {
+    const ws = workspace();
+    mkdirSync(join(ws.home, ".omp", "agent"), { recursive: true });
+    writeFileSync(join(ws.home, ".omp", "agent", "config.yml"), "web:\n  nativeSearch: true\n");
+    const grounded = { webSearch: { query: "bun 1.2", results: [{ url: "https://bun.example/a", title: "A" }, { url: "https://bun.example/b", title: "B" }] }, text: "Bun 1.2 ships a Postgres client." };
+    standin.setScript([grounded]);
+    standin.requests.length = 0;
+    const run = await runAgent(["-p", "--model", "google/gemini-4-carbon", "what is new"], { home: ws.home, cwd: ws.repo, env: { GEMINI_BASE_URL: standin.url, GEMINI_API_KEY: "gem-test" } });
+    expect(run.code).toBe(0);
+    expect(run.stdout).toContain("Bun 1.2 ships a Postgres client. [[1]](https://bun.example/a) [[2]](https://bun.example/b)");
+    const tools = modelRequests(standin)[0]!.body.tools;
+    expect(tools[0]).toEqual({ googleSearch: {} });
+    expect(tools[1].functionDeclarations.some((tool: any) => tool.name === "web_fetch")).toBe(true);
+
+    // Vertex AI takes the Gemini body as it is, behind its own (checked) Google credentials.
+    const user = { clientId: "omp.apps.googleusercontent.com", clientSecret: "gsecret", refreshToken: "grefresh" };
+    const vertex = await startStandin({ cloud: { google: { clientEmail: "unused@x", publicKeyPem: "", project: "omp-project", location: "global", user } } });
+    mkdirSync(join(ws.home, ".config", "gcloud"), { recursive: true });
+    writeFileSync(
+      join(ws.home, ".config", "gcloud", "application_default_credentials.json"),
+      JSON.stringify({ type: "authorized_user", client_id: user.clientId, client_secret: user.clientSecret, refresh_token: user.refreshToken, token_uri: `${vertex.url}/token` }),
+    );
+    vertex.setScript([grounded]);
+    const onVertex = await runAgent(["-p", "--model", "google-vertex/gemini-4-carbon", "what is new"], {
+      home: ws.home,
+      cwd: ws.repo,
+      env: { GOOGLE_VERTEX_BASE_URL: vertex.url, GOOGLE_CLOUD_LOCATION: "global", GOOGLE_CLOUD_PROJECT: "omp-project" },
+    }).finally(() => vertex.close());
+    expect(onVertex.code).toBe(0);
+    expect(onVertex.stdout).toContain("Bun 1.2 ships a Postgres client. [[1]](https://bun.example/a) [[2]](https://bun.example/b)");
+    const request = modelRequests(vertex).at(-1)!;
+    expect(request.path).toContain("/publishers/google/models/gemini-4-carbon:streamGenerateContent");
+    expect(request.body.tools[0]).toEqual({ googleSearch: {} });
   });
 });

@@ -38,16 +38,37 @@ function events(reply: Reply, context: RenderContext): string[] {
   if (chunks.length === 0) chunks.push([{ text: "" }]);
 
   const finishReason = stopOf(reply) === "length" ? "MAX_TOKENS" : "STOP";
+  const grounding = reply.webSearch ? { groundingMetadata: groundingMetadata(reply.webSearch, reply.text ?? "") } : {};
   // Gemini frames its SSE with CRLF line ends.
   return chunks.map(
     (parts, i) =>
       `data: ${JSON.stringify({
-        candidates: [{ content: { parts, role: "model" }, index: 0, ...(i === chunks.length - 1 ? { finishReason } : {}) }],
+        candidates: [{ content: { parts, role: "model" }, index: 0, ...(i === chunks.length - 1 ? { finishReason, ...grounding } : {}) }],
         usageMetadata,
         modelVersion: context.model,
         responseId: `standin-${context.serial}`,
       })}\r\n\r\n`,
   );
+}
+
+/**
+ * Grounding with Google Search as the final chunk carries it: the queries, the search widget, the
+ * results as chunks (Google's redirect links are the real ones' shape; the scripted URL stands in),
+ * and the text's segments each backed by a result (UTF-8 byte offsets, as Google counts them).
+ */
+function groundingMetadata(search: NonNullable<Reply["webSearch"]>, text: string): Record<string, unknown> {
+  const bytes = Buffer.byteLength(text);
+  const groundingSupports = search.results.map((_, n) => ({
+    segment: { startIndex: 0, endIndex: bytes, text },
+    groundingChunkIndices: [n],
+    confidenceScores: [0.9],
+  }));
+  return {
+    webSearchQueries: [search.query],
+    searchEntryPoint: { renderedContent: `<style>.container{}</style><div class="container">${search.query}</div>` },
+    groundingChunks: search.results.map((r) => ({ web: { uri: r.url, title: new URL(r.url).hostname } })),
+    groundingSupports,
+  };
 }
 
 export const googleFormat: WireFormat = {

@@ -24,8 +24,8 @@ export interface Reply {
   toolCalls?: ScriptedToolCall[];
   /**
    * A provider-side web search before the text, the text backed by citations of its results:
-   * Anthropic's server_tool_use and web_search_tool_result blocks with citations_delta, or OpenAI
-   * Responses' web_search_call item with url_citation annotations.
+   * Anthropic's server_tool_use and web_search_tool_result blocks with citations_delta, OpenAI
+   * Responses' web_search_call item with url_citation annotations, or Gemini's groundingMetadata.
    */
   webSearch?: { query: string; results: { url: string; title: string }[] };
   usage?: ScriptedUsage;

@@ -1,4 +1,5 @@
 import type { AssistantBuilder } from "../../assistant-builder.ts";
+import { CitationLinks } from "../../citations.ts";
 import { ProviderError, formatProviderError, isRetryableStatus, readErrorInfo } from "../../http/errors.ts";
 import { type StreamDecoder, eventJson, requestHeaders, runProviderStream } from "../../http/provider-stream.ts";
 import type { SseEvent } from "../../http/sse.ts";
@@ -39,11 +40,12 @@ function defaultThinking(model: Model): ThinkingSpec {
 export function googleRequestBody(model: Model, context: Context, options: StreamOptions = {}): Json {
   const body: Json = { contents: convertContents(model, context.messages) };
   if (context.systemPrompt !== "") body.systemInstruction = { parts: [{ text: context.systemPrompt }] };
+  // Grounding with Google Search runs on Google's side; its sources come back as groundingMetadata.
+  const tools: Json[] = options.nativeWebSearch ? [{ googleSearch: {} }] : [];
   if (context.tools.length > 0) {
-    body.tools = [
-      { functionDeclarations: context.tools.map((t) => ({ name: t.name, description: t.description, parameters: toGeminiSchema(t.parameters) })) },
-    ];
+    tools.push({ functionDeclarations: context.tools.map((t) => ({ name: t.name, description: t.description, parameters: toGeminiSchema(t.parameters) })) });
   }
+  if (tools.length > 0) body.tools = tools;
   const config: Json = { maxOutputTokens: options.maxTokens ?? model.maxTokens };
   if (options.temperature !== undefined && takesTemperature(model)) config.temperature = options.temperature;
   const thinking = thinkingRequest(model, options.thinking ?? "off", defaultThinking(model));
@@ -105,6 +107,8 @@ export class GoogleDecoder implements StreamDecoder {
   complete = false;
   private text: number | undefined;
   private thinking: number | undefined;
+  /** Sources of Google Search grounding (see citations.ts). */
+  private readonly citations = new CitationLinks();
 
   constructor(
     private readonly provider: string,
@@ -136,10 +140,12 @@ export class GoogleDecoder implements StreamDecoder {
     if (!candidate || this.complete) return "continue";
     const parts = (((candidate.content ?? {}) as Json).parts ?? []) as Json[];
     for (const part of parts) this.part(part);
+    if (candidate.groundingMetadata && this.text !== undefined) this.grounding(this.text, candidate.groundingMetadata as Json);
 
     const reason = candidate.finishReason;
     if (typeof reason === "string" && reason !== "" && reason !== "FINISH_REASON_UNSPECIFIED") {
       this.complete = true;
+      this.close("text");
       if (reason === "STOP") this.out.finish("stop");
       else if (reason === "MAX_TOKENS") this.out.finish("length");
       else this.out.finish("error", `${this.provider}: the reply was stopped (${reason})`);
@@ -175,9 +181,24 @@ export class GoogleDecoder implements StreamDecoder {
     }
   }
 
+  /**
+   * The search results the text rests on: the chunks its groundingSupports cite, in order of
+   * citation (every chunk when none is cited by segment). Each chunk of a stream may repeat them.
+   */
+  private grounding(block: number, metadata: Json): void {
+    const chunks = (Array.isArray(metadata.groundingChunks) ? metadata.groundingChunks : []) as Json[];
+    const supports = (Array.isArray(metadata.groundingSupports) ? metadata.groundingSupports : []) as Json[];
+    const cited = supports.flatMap((support) => (Array.isArray(support.groundingChunkIndices) ? (support.groundingChunkIndices as unknown[]) : []));
+    const order = cited.length > 0 ? cited : chunks.map((_, i) => i);
+    for (const at of order) if (typeof at === "number") this.citations.add(block, ((chunks[at]?.web ?? {}) as Json).uri);
+  }
+
   private close(kind: "text" | "thinking"): void {
     const index = this[kind];
-    if (index !== undefined) this.out.end(index);
+    if (index !== undefined) {
+      if (kind === "text") this.out.appendText(index, this.citations.take(index));
+      this.out.end(index);
+    }
     this[kind] = undefined;
   }
 
