@@ -15,6 +15,7 @@ import {
 import { untrustedNotice } from "../core/trust/folder-trust.ts";
 import { writeStdout } from "./write.ts";
 import { maskKey } from "../core/auth/mask.ts";
+import { EXIT_FAILURE } from "../core/errors/exit-codes.ts";
 
 interface JsonFlag {
   json?: boolean;
@@ -64,7 +65,7 @@ export async function runConfigList(options: JsonFlag): Promise<number> {
 export async function runConfigGet(key: string, options: JsonFlag): Promise<number> {
   const path = checkSettingKey(key);
   const value = getPath(loadSettings().settings, path);
-  if (value === undefined) return 1;
+  if (value === undefined) return EXIT_FAILURE;
   if (options.json) await writeStdout(`${JSON.stringify(value)}\n`);
   else await writeStdout(`${typeof value === "object" ? JSON.stringify(value, null, 2) : String(value)}\n`);
   return 0;

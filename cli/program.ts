@@ -7,6 +7,7 @@ import type { UpdateFlags } from "./update.ts";
 import type { TrustFlags } from "./trust.ts";
 import { writeFdQuietly } from "./write.ts";
 import { reportCommandError } from "./command-error.ts";
+import { EXIT_USAGE } from "../core/errors/exit-codes.ts";
 import { AGENT_OPTIONS } from "./agent-options.ts";
 import { collect } from "./option-values.ts";
 import { forCommander } from "./options.ts";
@@ -14,9 +15,6 @@ import type { OptionSpec } from "./option-parser.ts";
 import { FIND_OPTIONS, GREP_OPTIONS } from "./search-options.ts";
 import { describePluginCommands } from "./plugin-commands.ts";
 import { SUBCOMMANDS } from "./agent-argv.ts";
-
-/** Exit status for bad usage, as ripgrep uses it: 1 is kept for "nothing found". */
-export const EXIT_USAGE = 2;
 
 export type Status = { code: number };
 

@@ -13,6 +13,7 @@ import { addonFileName } from "./names.ts";
 import { type EmbeddedNatives, getEmbeddedNatives } from "./payload.ts";
 import { pruneNatives } from "./prune.ts";
 import { chooseVariant, platformTag } from "./variant.ts";
+import { EXIT_FAILURE } from "../core/errors/exit-codes.ts";
 
 export interface LoadAttempt {
   path: string;
@@ -43,7 +44,7 @@ export class NativesLoadError extends OmpError {
     message: string,
     readonly report: NativesReport,
   ) {
-    super(message, { exitCode: 1 });
+    super(message, { exitCode: EXIT_FAILURE });
   }
 }
 

@@ -2,6 +2,7 @@ import { OmpError } from "../errors/omp-error.ts";
 import { commandPrefix, prefixCovers } from "../sandbox/denial.ts";
 import type { PathScope } from "./path-scope.ts";
 import type { Tool, ToolEffect } from "./types.ts";
+import { EXIT_USAGE } from "../errors/exit-codes.ts";
 
 export const APPROVAL_MODES = ["always-ask", "write", "yolo"] as const;
 export type ApprovalMode = (typeof APPROVAL_MODES)[number];
@@ -9,7 +10,7 @@ export type ApprovalMode = (typeof APPROVAL_MODES)[number];
 /** Parses `--approval-mode`; throws an OmpError (exit code 2) listing the valid modes. */
 export function parseApprovalMode(value: string): ApprovalMode {
   if ((APPROVAL_MODES as readonly string[]).includes(value)) return value as ApprovalMode;
-  throw new OmpError(`Unknown approval mode ${JSON.stringify(value)}. Valid modes: ${APPROVAL_MODES.join(", ")}.`, { exitCode: 2 });
+  throw new OmpError(`Unknown approval mode ${JSON.stringify(value)}. Valid modes: ${APPROVAL_MODES.join(", ")}.`, { exitCode: EXIT_USAGE });
 }
 
 /** always-ask: every call; write: calls that change files, run commands or reach the network; yolo: none. */
