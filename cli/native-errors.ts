@@ -1,4 +1,4 @@
-import { NativesLoadError } from "../embed/load.ts";
+import { NativesLoadError } from "../core/natives/load.ts";
 import { nativeErrorCode } from "../core/natives/index.ts";
 import { EXIT_USAGE } from "../core/errors/exit-codes.ts";
 

@@ -8,7 +8,7 @@ import { releaseBaseUrl } from "../core/update/remote-release.ts";
 import { currentTarget } from "../core/update/target.ts";
 import { type UpdateContext, checkForUpdate, runUpdate } from "../core/update/update.ts";
 import { VERSION } from "../core/version.ts";
-import { getEmbeddedNatives } from "../embed/payload.ts";
+import { getEmbeddedNatives } from "../core/natives/payload.ts";
 import { writeStdout } from "./write.ts";
 import { EXIT_UPDATE_AVAILABLE, EXIT_USAGE } from "../core/errors/exit-codes.ts";
 
