@@ -22,6 +22,7 @@ import { misplacedCommand } from "./command-words.ts";
 import { modelList, roleFlags } from "./role-flags.ts";
 import { isTerminal } from "./tty.ts";
 import { writeFdQuietly, writeStdout } from "./write.ts";
+import { EXIT_USAGE } from "../core/errors/exit-codes.ts";
 
 export interface AgentFlags {
   print?: boolean;
@@ -74,7 +75,7 @@ function runtimeSettings(flags: AgentFlags): SettingsInput {
   const runtime: SettingsInput = {};
   if (flags.model) runtime.model = flags.model;
   if (flags.thinking) {
-    if (!isThinkingLevel(flags.thinking)) throw new OmpError(`--thinking: got ${JSON.stringify(flags.thinking)}, expected one of ${THINKING_LEVELS.join(", ")}`, { exitCode: 2 });
+    if (!isThinkingLevel(flags.thinking)) throw new OmpError(`--thinking: got ${JSON.stringify(flags.thinking)}, expected one of ${THINKING_LEVELS.join(", ")}`, { exitCode: EXIT_USAGE });
     runtime.thinking = flags.thinking;
   }
   if (flags.approvalMode) {
@@ -82,7 +83,7 @@ function runtimeSettings(flags: AgentFlags): SettingsInput {
       const { approvalMode } = parseApprovalFlag(flags.approvalMode);
       if (approvalMode) runtime.approvalMode = approvalMode;
     } catch (error) {
-      throw new OmpError(`--approval-mode: ${(error as Error).message}`, { exitCode: 2 });
+      throw new OmpError(`--approval-mode: ${(error as Error).message}`, { exitCode: EXIT_USAGE });
     }
   }
   if (flags.sandbox) runtime.sandbox = { mode: parseSandboxMode(flags.sandbox) };
@@ -99,7 +100,7 @@ function buildPrompt(messages: string[], stdin: string, cwd: string, registry: E
     // `@file` as its own argument attaches that file; `@pytest.fixture` or `@angular/cli` naming none is text.
     const full = resolve(cwd, arg.slice(1));
     const denied = arg.startsWith("@") ? registry.readDenied(full) : undefined;
-    if (denied) throw new OmpError(`${arg}: reading it is denied by the permission rule ${denied}`, { exitCode: 2 });
+    if (denied) throw new OmpError(`${arg}: reading it is denied by the permission rule ${denied}`, { exitCode: EXIT_USAGE });
     if (arg.startsWith("@") && arg.length > 1 && existsSync(full)) attachments.push(attachFile(arg.slice(1), cwd));
     else words.push(arg);
   }
@@ -126,13 +127,13 @@ const MCP_AFTER_FRAME_MS = 50;
 async function runAgentWith(messages: string[], flags: AgentFlags, cleanup: (() => Promise<void>)[]): Promise<number> {
   const mode = flags.mode ?? "text";
   selectProfile(flags.profile);
-  if (!(MODES as readonly string[]).includes(mode)) throw new OmpError(`--mode: got ${JSON.stringify(mode)}, expected one of ${MODES.join(", ")}`, { exitCode: 2 });
+  if (!(MODES as readonly string[]).includes(mode)) throw new OmpError(`--mode: got ${JSON.stringify(mode)}, expected one of ${MODES.join(", ")}`, { exitCode: EXIT_USAGE });
   // An editor drives this process over ACP: sessions, their cwd and prompts come from it.
   if (mode === "acp") return (await import("./modes/acp.ts")).runAcp(flags);
   const cwd = resolve(process.cwd());
   if (!flags.print && mode === "text") {
     const hint = misplacedCommand(messages);
-    if (hint) throw new OmpError(hint, { exitCode: 2 });
+    if (hint) throw new OmpError(hint, { exitCode: EXIT_USAGE });
   }
   // A terminal on both ends and no -p: the interactive mode, which answers approval prompts once it is up.
   const interactive = !flags.print && mode === "text" && isTerminal(0) && isTerminal(1);
@@ -198,14 +199,14 @@ async function runAgentWith(messages: string[], flags: AgentFlags, cleanup: (() 
   if (flags.continue) {
     resumePath = mostRecentSession(cwd, { ...sessionOptions, damaged });
     for (const path of damaged) process.stderr.write(`omp: skipped ${displayPath(path)}: damaged (its first line is not a session header)\n`);
-    if (!resumePath) throw new OmpError(`no session to continue in ${cwd}; start one without -c`, { exitCode: 2 });
+    if (!resumePath) throw new OmpError(`no session to continue in ${cwd}; start one without -c`, { exitCode: EXIT_USAGE });
   } else if (typeof flags.resume === "string") {
     resumePath = resolveSession(flags.resume, cwd, sessionOptions);
   } else if (flags.fork !== undefined) {
     resumePath = await (await import("../core/session/fork.ts")).forkFromCli(flags.fork, { cwd, ...sessionOptions, noSession: flags.session === false });
   } else if (flags.resume === true) {
     const recent = listSessions(sessionDirFor(cwd, sessionOptions), { limit: 20, damaged });
-    if (recent.length === 0 && damaged.length === 0) throw new OmpError(`no sessions in ${cwd} yet`, { exitCode: 2 });
+    if (recent.length === 0 && damaged.length === 0) throw new OmpError(`no sessions in ${cwd} yet`, { exitCode: EXIT_USAGE });
     const lines = recent.map((s) => sessionLine(s));
     lines.push(...damaged.map((path) => `damaged   ${displayPath(path)} (its first line is not a session header)`));
     await writeStdout(`Recent sessions (resume one with omp -r <id>):\n${lines.join("\n")}\n`);
@@ -245,7 +246,7 @@ async function runAgentWith(messages: string[], flags: AgentFlags, cleanup: (() 
   const stdin = await readPipedStdin();
   let prompt = buildPrompt(messages, stdin, cwd, runtime.extensions);
   if (prompt.length === 0) {
-    throw new OmpError('no prompt: give one as arguments (omp -p "fix the failing test"), with @file, or on stdin', { exitCode: 2 });
+    throw new OmpError('no prompt: give one as arguments (omp -p "fix the failing test"), with @file, or on stdin', { exitCode: EXIT_USAGE });
   }
 
   const agent = await runtime.createAgent(selection, resumePath);

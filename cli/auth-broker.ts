@@ -13,8 +13,8 @@ import { OmpError, describeError } from "../core/errors/omp-error.ts";
 import { checkedBind, isLoopback } from "../core/http/bind.ts";
 import { displayPath } from "../core/paths.ts";
 import { VERSION } from "../core/version.ts";
-import { EXIT_USAGE } from "./program.ts";
 import { writeFdQuietly, writeStdout } from "./write.ts";
+import { EXIT_FAILURE, EXIT_USAGE } from "../core/errors/exit-codes.ts";
 
 export interface BrokerServeFlags {
   bind: string;
@@ -135,7 +135,7 @@ export async function runBrokerLoginVia(provider: string | undefined, via: strin
   if (!spec) throw new OmpError(`--via needs the provider: ${OAUTH_PROVIDERS.map((candidate) => candidate.id).join(", ")}`, { exitCode: EXIT_USAGE });
   const child = Bun.spawn(viaCommand(spec, via, { tty: process.stdin.isTTY === true }), { stdin: "inherit", stdout: "inherit", stderr: "inherit" });
   const code = await child.exited;
-  if (code === 255) throw new OmpError(`ssh to ${via} failed (see its message above); check the host, your key, and that omp is installed there`, { exitCode: 1 });
+  if (code === 255) throw new OmpError(`ssh to ${via} failed (see its message above); check the host, your key, and that omp is installed there`, { exitCode: EXIT_FAILURE });
   return code;
 }
 

@@ -8,8 +8,8 @@ import { checkCredentials } from "../core/gateway/check.ts";
 import { ensureToken, readToken, tokenPath } from "../core/gateway/token.ts";
 import { Upstream } from "../core/gateway/upstream.ts";
 import { displayPath, homeDir } from "../core/paths.ts";
-import { EXIT_USAGE } from "./program.ts";
 import { writeStdout } from "./write.ts";
+import { EXIT_USAGE } from "../core/errors/exit-codes.ts";
 
 /**
  * The gateway is a user-level service: it reads the user's own models.yml and .env (not those of

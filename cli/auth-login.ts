@@ -5,10 +5,10 @@ import { OAUTH_PROVIDERS, type OAuthProvider, oauthProvider } from "../core/auth
 import { CredentialStore } from "../core/auth/store.ts";
 import { accountLabel } from "../core/auth/credential.ts";
 import { agentDbPath, displayPath } from "../core/paths.ts";
-import { EXIT_USAGE } from "./program.ts";
 import { openBrowser } from "./open-browser.ts";
 import { firstLine } from "./stdin-line.ts";
 import { writeStdout } from "./write.ts";
+import { EXIT_FAILURE, EXIT_USAGE } from "../core/errors/exit-codes.ts";
 
 /** In broker mode the broker's vault is the one in use: a local write would silently change nothing. */
 export function refuseInBrokerMode(what: string): void {
@@ -89,7 +89,7 @@ export async function runAuthLogout(id: string | undefined, options: { local?: b
     for (const provider of providers) removed += store.remove(provider, "logged out by user", "oauth");
     if (removed === 0) {
       process.stderr.write(`omp: no login${id ? ` for ${id}` : ""} to log out of\n`);
-      return 1;
+      return EXIT_FAILURE;
     }
     await writeStdout(`logged out of ${removed} account${removed === 1 ? "" : "s"} (${providers.join(", ")})\n`);
   } finally {

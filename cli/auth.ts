@@ -7,8 +7,8 @@ import type { BrokerCredentialSource } from "../core/broker/client.ts";
 import { refuseInBrokerMode } from "./auth-login.ts";
 import { OmpError } from "../core/errors/omp-error.ts";
 import { displayPath } from "../core/paths.ts";
-import { EXIT_USAGE } from "./program.ts";
 import { writeStdout } from "./write.ts";
+import { EXIT_FAILURE, EXIT_INTERRUPTED, EXIT_USAGE } from "../core/errors/exit-codes.ts";
 
 const PROVIDER_ID = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;
 
@@ -39,7 +39,7 @@ function readHiddenLine(prompt: string): Promise<string> {
     const onData = (chunk: string) => {
       for (const char of chunk) {
         if (char === "\r" || char === "\n" || char === "\u0004") return finish();
-        if (char === "\u0003") return finish(new OmpError("cancelled", { exitCode: 130 }));
+        if (char === "\u0003") return finish(new OmpError("cancelled", { exitCode: EXIT_INTERRUPTED }));
         if (char === "\u007f" || char === "\b") line = line.slice(0, -1);
         else line += char;
       }
@@ -117,7 +117,7 @@ export async function runAuthRemove(provider: string): Promise<number> {
       // Checked only now: keys stored for a provider models.yml no longer defines can still be removed.
       checkKnownProvider(provider, EXIT_USAGE);
       process.stderr.write(`omp: no stored key for ${provider}\n`);
-      return 1;
+      return EXIT_FAILURE;
     }
     await writeStdout(`removed ${removed} key${removed === 1 ? "" : "s"} for ${provider}\n`);
   } finally {

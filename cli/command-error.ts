@@ -1,8 +1,6 @@
 import { OmpError } from "../core/errors/omp-error.ts";
 import { writeFdQuietly } from "./write.ts";
-
-/** Exit status of a bug: anything thrown that is not an OmpError. */
-export const EXIT_INTERNAL = 1;
+import { EXIT_INTERNAL } from "../core/errors/exit-codes.ts";
 
 /**
  * The exit status for an error a command threw: an OmpError is meant for the user, so its message

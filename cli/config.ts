@@ -1,3 +1,4 @@
+import { EXIT_USAGE } from "../core/errors/exit-codes.ts";
 import { getPath } from "../core/config/merge.ts";
 import { type LoadedSettings, type SettingsLayer, loadSettings } from "../core/config/settings.ts";
 import { checkSettingKey, settingKeys } from "../core/config/settings-keys.ts";
@@ -17,6 +18,7 @@ import { writeStdout } from "./write.ts";
 import { maskKey } from "../core/auth/mask.ts";
 import { OmpError } from "../core/errors/omp-error.ts";
 import { formatSetting } from "../core/config/settings-catalog.ts";
+import { EXIT_FAILURE } from "../core/errors/exit-codes.ts";
 
 export interface ConfigFlags {
   json?: boolean;
@@ -37,7 +39,7 @@ export function sourceLabel(layer: SettingsLayer | undefined): string {
 
 /** Where set and unset write: the global config.yml unless --profile or --project says otherwise. */
 function targetOf(options: ConfigFlags): SettingTarget {
-  if (options.project && options.profile) throw new OmpError("--project and --profile name two different files: give one", { exitCode: 2 });
+  if (options.project && options.profile) throw new OmpError("--project and --profile name two different files: give one", { exitCode: EXIT_USAGE });
   if (options.project) return { scope: "project", cwd: process.cwd() };
   return options.profile ? { scope: "profile", profile: options.profile } : { scope: "global" };
 }
@@ -78,7 +80,7 @@ export async function runConfigGet(key: string, options: JsonFlag): Promise<numb
   const path = checkSettingKey(key);
   const loaded = loadSettings({ profile: options.profile });
   const value = getPath(loaded.settings, path);
-  if (value === undefined) return 1;
+  if (value === undefined) return EXIT_FAILURE;
   const origin = options.showOrigin ? loaded.sourceOf(key) : undefined;
   if (options.json) {
     await writeStdout(`${JSON.stringify(options.showOrigin ? { value, source: origin?.kind ?? "default", file: origin?.path ?? null } : value)}\n`);

@@ -1,7 +1,7 @@
 import { Database } from "bun:sqlite";
-import { type NativesReport, NativesLoadError, loadNatives } from "../embed/load.ts";
-import { getEmbeddedNatives } from "../embed/payload.ts";
-import type { RepairReport } from "../embed/repair.ts";
+import { type NativesReport, NativesLoadError, loadNatives } from "../core/natives/load.ts";
+import { getEmbeddedNatives } from "../core/natives/payload.ts";
+import type { RepairReport } from "../core/natives/repair.ts";
 import { containmentMechanism } from "../core/shell/containment.ts";
 import { VERSION } from "../core/version.ts";
 import { describeSupport, sandboxSupport, type SandboxSupport } from "../core/sandbox/launcher-status.ts";
@@ -123,7 +123,7 @@ function render(report: DoctorReport): string {
  */
 export async function runDoctor(options: { json?: boolean; repair?: boolean }): Promise<number> {
   const embedded = getEmbeddedNatives();
-  const repair = options.repair && embedded ? (await import("../embed/repair.ts")).repairNatives(embedded) : undefined;
+  const repair = options.repair && embedded ? (await import("../core/natives/repair.ts")).repairNatives(embedded) : undefined;
   const report = await collect(repair);
   const lspLines = "error" in report.lsp ? [`lsp config: ${report.lsp.error}`] : (await import("../core/lsp/overview.ts")).overviewLines(report.lsp).map((line) => `lsp  ${line}`);
   await writeStdout(options.json ? `${JSON.stringify(report, null, 2)}\n` : `${render(report)}${lspLines.join("\n")}\n`);

@@ -3,6 +3,7 @@ import type { EntryKind, GlobOptions, SortOrder } from "../core/natives/api.ts";
 import { natives } from "../core/natives/index.ts";
 import { reportSearchError } from "./native-errors.ts";
 import { pipeToStdout } from "./stream-output.ts";
+import { EXIT_USAGE } from "../core/errors/exit-codes.ts";
 
 export interface FindFlags {
   type?: string[];
@@ -32,7 +33,7 @@ export async function runFind(glob: string, path: string | undefined, flags: Fin
     const kind = KINDS[name];
     if (!kind) {
       process.stderr.write(`omp find: unknown type ${JSON.stringify(name)}; use f (file), d (dir) or l (symlink)\n`);
-      return 2;
+      return EXIT_USAGE;
     }
     kinds.push(kind);
   }

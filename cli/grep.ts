@@ -5,6 +5,7 @@ import { formatJsonSummary } from "./grep-output.ts";
 import { reportSearchError } from "./native-errors.ts";
 import { pipeToStdout } from "./stream-output.ts";
 import { writeStdout } from "./write.ts";
+import { EXIT_FAILURE } from "../core/errors/exit-codes.ts";
 
 export interface GrepFlags {
   ignoreCase?: boolean;
@@ -69,7 +70,7 @@ export async function runGrep(pattern: string, paths: string[], flags: GrepFlags
     if (!(await pipeToStdout(stream))) return 0;
     const summary = stream.summary();
     if (flags.json && summary) await writeStdout(formatJsonSummary(summary, performance.now() - started));
-    return summary && (summary.totalMatches > 0 || summary.filesWithMatches > 0) ? 0 : 1;
+    return summary && (summary.totalMatches > 0 || summary.filesWithMatches > 0) ? 0 : EXIT_FAILURE;
   } catch (error) {
     return reportSearchError("grep", error);
   }

@@ -4,10 +4,10 @@ import { type WriteScope, WRITE_SCOPES, addServer, removeServer } from "../core/
 import { isRemote, type ResolvedServer } from "../core/mcp/config-schema.ts";
 import type { McpManager, ServerState } from "../core/mcp/manager.ts";
 import { displayPath } from "../core/paths.ts";
-import { EXIT_USAGE } from "./program.ts";
 import { openBrowser } from "./open-browser.ts";
 import { firstLine } from "./stdin-line.ts";
 import { writeFdQuietly, writeStdout } from "./write.ts";
+import { EXIT_FAILURE, EXIT_USAGE } from "../core/errors/exit-codes.ts";
 
 export interface McpAddFlags {
   scope?: string;
@@ -132,7 +132,7 @@ export async function runMcpGet(name: string, flags: { json?: boolean }): Promis
   try {
     const state = manager.states().find((s) => s.name === name);
     const connection = manager.connections.get(name);
-    if (!state) throw new OmpError(`no MCP server named "${name}"; omp mcp list shows them`, { exitCode: 1 });
+    if (!state) throw new OmpError(`no MCP server named "${name}"; omp mcp list shows them`, { exitCode: EXIT_FAILURE });
     const server = connection?.server;
     if (flags.json) {
       await writeStdout(`${JSON.stringify({ ...state, ...(server ? { config: server } : {}), tools: connection?.tools.map((t) => t.name) ?? [] }, null, 2)}\n`);
@@ -163,7 +163,7 @@ export async function runMcpLogin(name: string): Promise<number> {
   const server = config.servers.find((s) => s.name === name);
   if (!server) {
     const problem = config.problems.find((line) => line.includes(`"${name}"`));
-    throw new OmpError(problem ?? `no MCP server named "${name}"; omp mcp list shows them`, { exitCode: 1 });
+    throw new OmpError(problem ?? `no MCP server named "${name}"; omp mcp list shows them`, { exitCode: EXIT_FAILURE });
   }
   const { loginServer } = await import("../core/mcp/oauth-login.ts");
   // The browser elsewhere (over ssh): the URL it ends on, pasted here, finishes the login too.

@@ -1,8 +1,7 @@
 import type { Command } from "commander";
 import type { PluginFlags } from "./plugin.ts";
 import { collect } from "./option-values.ts";
-
-type Run = <A extends unknown[]>(action: (...args: A) => Promise<number>) => (...args: A) => Promise<void>;
+import type { Run } from "./options.ts";
 
 /** `omp plugin …`: the command tree; cli/plugin.ts (loaded only when one runs) does the work. */
 export function describePluginCommands(program: Command, run: Run): void {

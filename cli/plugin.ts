@@ -2,8 +2,8 @@ import { OmpError } from "../core/errors/omp-error.ts";
 import { displayPath } from "../core/paths.ts";
 import type { Scope } from "../core/plugins/install.ts";
 import type { AnyInstall } from "../core/plugins/service.ts";
-import { EXIT_USAGE } from "./program.ts";
 import { writeFdQuietly, writeStdout } from "./write.ts";
+import { EXIT_USAGE } from "../core/errors/exit-codes.ts";
 
 export interface PluginFlags {
   scope?: string;

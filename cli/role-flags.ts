@@ -1,3 +1,4 @@
+import { EXIT_USAGE } from "../core/errors/exit-codes.ts";
 import { OmpError } from "../core/errors/omp-error.ts";
 
 const ROLE_FLAGS = [
@@ -22,6 +23,6 @@ export function modelList(text: string): string[] {
     .split(",")
     .map((pattern) => pattern.trim())
     .filter(Boolean);
-  if (patterns.length === 0) throw new OmpError("--models: no model given; list model patterns separated by commas, e.g. --models sonnet,gpt-5", { exitCode: 2 });
+  if (patterns.length === 0) throw new OmpError("--models: no model given; list model patterns separated by commas, e.g. --models sonnet,gpt-5", { exitCode: EXIT_USAGE });
   return patterns;
 }

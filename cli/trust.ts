@@ -3,8 +3,8 @@ import { OmpError } from "../core/errors/omp-error.ts";
 import { displayPath, expandHome } from "../core/paths.ts";
 import { isDirectory } from "../core/tools/paths.ts";
 import { folderTrust, forgetFolderTrust, readTrustStore, setFolderTrust, trustStorePath } from "../core/trust/folder-trust.ts";
-import { EXIT_USAGE } from "./program.ts";
 import { writeStdout } from "./write.ts";
+import { EXIT_USAGE } from "../core/errors/exit-codes.ts";
 
 export interface TrustFlags {
   list?: boolean;

@@ -6,10 +6,11 @@ import { OmpError, describeError } from "../core/errors/omp-error.ts";
 import { trustedReleaseKey } from "../core/update/release-key.ts";
 import { releaseBaseUrl } from "../core/update/remote-release.ts";
 import { currentTarget } from "../core/update/target.ts";
-import { EXIT_UPDATE_AVAILABLE, type UpdateContext, checkForUpdate, runUpdate } from "../core/update/update.ts";
+import { type UpdateContext, checkForUpdate, runUpdate } from "../core/update/update.ts";
 import { VERSION } from "../core/version.ts";
-import { getEmbeddedNatives } from "../embed/payload.ts";
+import { getEmbeddedNatives } from "../core/natives/payload.ts";
 import { writeStdout } from "./write.ts";
+import { EXIT_UPDATE_AVAILABLE, EXIT_USAGE } from "../core/errors/exit-codes.ts";
 
 // Nothing here may load the native addon: an update has to work when the natives cache is broken.
 
@@ -26,7 +27,7 @@ const log = (line: string) => process.stderr.write(`omp update: ${line}\n`);
 function chooseChannel(flag: string | undefined): UpdateChannel {
   if (flag !== undefined) {
     const parsed = UpdateChannel.safeParse(flag);
-    if (!parsed.success) throw new OmpError(`--channel must be stable or canary, not ${JSON.stringify(flag)}`, { exitCode: 2 });
+    if (!parsed.success) throw new OmpError(`--channel must be stable or canary, not ${JSON.stringify(flag)}`, { exitCode: EXIT_USAGE });
     try {
       setGlobalSetting("update.channel", parsed.data);
     } catch (error) {
@@ -66,7 +67,7 @@ export async function runUpdateCommand(flags: UpdateFlags): Promise<number> {
   const ctx = context();
   const channel = chooseChannel(flags.channel);
   if (flags.check) {
-    if (flags.from) throw new OmpError("--check and --from do not go together", { exitCode: 2 });
+    if (flags.from) throw new OmpError("--check and --from do not go together", { exitCode: EXIT_USAGE });
     const result = await checkForUpdate(ctx, channel, flags.version);
     if (!result.newer) {
       await writeStdout(`omp ${result.current} is up to date (${flags.version ? `asked for ${result.latest}` : `${channel}: ${result.latest}`})\n`);
@@ -75,7 +76,7 @@ export async function runUpdateCommand(flags: UpdateFlags): Promise<number> {
     await writeStdout(`omp ${result.latest} is available (${channel}); this is omp ${result.current}. Run: omp update${flags.version ? ` --version ${result.latest}` : ""}\n`);
     return EXIT_UPDATE_AVAILABLE;
   }
-  if (flags.from && flags.version) throw new OmpError("--from installs the version in the file; leave out --version", { exitCode: 2 });
+  if (flags.from && flags.version) throw new OmpError("--from installs the version in the file; leave out --version", { exitCode: EXIT_USAGE });
   const outcome = await runUpdate(ctx, { channel, version: flags.version, from: flags.from, force: flags.force ?? false });
   if (outcome.kind === "up-to-date") {
     await writeStdout(`omp ${outcome.version} is already installed${outcome.note ? ` (${outcome.note})` : ""}\n`);

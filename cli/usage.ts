@@ -1,3 +1,4 @@
+import { EXIT_USAGE } from "../core/errors/exit-codes.ts";
 import { resolve } from "node:path";
 import { loadDotenv } from "../core/config/dotenv.ts";
 import { OmpError } from "../core/errors/omp-error.ts";
@@ -23,7 +24,7 @@ const totalsText = (t: Totals) => `in ${formatCount(t.input).padStart(6)}  out $
 /** `omp stats [--days n] [--json]`: sessions, tokens, cost and tool calls over time, from the session files. */
 export async function runStats(flags: { json?: boolean; days?: string }): Promise<number> {
   const days = flags.days === undefined ? 30 : Number(flags.days);
-  if (!Number.isInteger(days) || days < 1) throw new OmpError(`--days: got ${JSON.stringify(flags.days)}, expected a whole number of days (1 or more)`, { exitCode: 2 });
+  if (!Number.isInteger(days) || days < 1) throw new OmpError(`--days: got ${JSON.stringify(flags.days)}, expected a whole number of days (1 or more)`, { exitCode: EXIT_USAGE });
   const stats = sessionStats({ env: process.env, days });
   if (flags.json) {
     await writeStdout(`${JSON.stringify(stats, null, 2)}\n`);

@@ -21,10 +21,10 @@ import { parseArgs } from "node:util";
 import { VERSION } from "../core/version.ts";
 import { normalizePublicKey } from "../core/update/signature.ts";
 import { buildNative, nativeOutDir, variantsFor } from "../native/build.ts";
-import { extraSources } from "./extras.ts";
+import { extraSources } from "../core/natives/extras.ts";
 import { packNatives } from "./pack.ts";
-import { Variant } from "./manifest.ts";
-import { platformTag } from "./variant.ts";
+import { Variant } from "../core/natives/manifest.ts";
+import { platformTag } from "../core/natives/variant.ts";
 
 const ROOT = resolve(import.meta.dir, "..");
 
@@ -132,11 +132,11 @@ export async function build(options: BuildOptions): Promise<void> {
     writeFileSync(
       join(work, "payload.ts"),
       archives.map((archive) => `import ${archive.binding} from ${JSON.stringify(importPath(work, archive.path))} with { type: "file" };\n`).join("") +
-        `import { setEmbeddedNatives } from ${JSON.stringify(importPath(work, join(ROOT, "embed", "payload.ts")))};\n` +
+        `import { setEmbeddedNatives } from ${JSON.stringify(importPath(work, join(ROOT, "core", "natives", "payload.ts")))};\n` +
         (packed.launcherArchive ? `import launcherArchive from ${JSON.stringify(importPath(work, packed.launcherArchive))} with { type: "file" };\n` : "") +
         `setEmbeddedNatives({ archives: { ${archives.map((archive) => `${JSON.stringify(archive.variant)}: ${archive.binding}`).join(", ")} }, ${packed.launcherArchive ? "launcherArchive, " : ""}manifest: ${JSON.stringify(packed.manifest)} });\n` +
         extras.map((extra, index) => `import extra${index} from ${JSON.stringify(importPath(work, extra.source))} with { type: "file" };\n`).join("") +
-        `import { setEmbeddedExtras } from ${JSON.stringify(importPath(work, join(ROOT, "embed", "payload.ts")))};\n` +
+        `import { setEmbeddedExtras } from ${JSON.stringify(importPath(work, join(ROOT, "core", "natives", "payload.ts")))};\n` +
         `setEmbeddedExtras(${embeddedExtrasSource(extras, packed.manifest.mtime)});\n` +
         (releaseKey
           ? `import { trustReleaseKey } from ${JSON.stringify(importPath(work, join(ROOT, "core", "update", "release-key.ts")))};\n` +

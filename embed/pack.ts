@@ -1,7 +1,7 @@
 import { existsSync, mkdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { type LauncherFile, type NativeFile, NativesManifest, type Variant } from "./manifest.ts";
-import { addonFileName, launcherFileName, stampMarker } from "./names.ts";
+import { type LauncherFile, type NativeFile, NativesManifest, type Variant } from "../core/natives/manifest.ts";
+import { addonFileName, launcherFileName, stampMarker } from "../core/natives/names.ts";
 
 export interface Packed {
   /** One archive per variant, so a first run reads only the one it loads. */

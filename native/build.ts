@@ -11,9 +11,9 @@ import { copyFileSync, existsSync, mkdirSync, readFileSync, readdirSync, renameS
 import { homedir } from "node:os";
 import { join, relative } from "node:path";
 import { parseArgs } from "node:util";
-import type { Variant } from "../embed/manifest.ts";
-import { addonFileName, launcherFileName, stampMarker } from "../embed/names.ts";
-import { platformTag } from "../embed/variant.ts";
+import type { Variant } from "../core/natives/manifest.ts";
+import { addonFileName, launcherFileName, stampMarker } from "../core/natives/names.ts";
+import { platformTag } from "../core/natives/variant.ts";
 import { VERSION } from "../core/version.ts";
 
 const NATIVE_DIR = import.meta.dir;

@@ -1,6 +1,6 @@
 import { copyFileSync, cpSync, existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { addonFileName, stampMarker } from "../embed/names.ts";
+import { addonFileName, stampMarker } from "../core/natives/names.ts";
 import { sourcesDigest } from "../native/build.ts";
 
 /**

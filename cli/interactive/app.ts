@@ -8,7 +8,7 @@ import type { ImageContent, Message, TextContent } from "../../core/ai/messages.
 import { describeError } from "../../core/errors/omp-error.ts";
 import { displayPath } from "../../core/paths.ts";
 import type { ApprovalDecision, ApprovalRequest } from "../../core/tools/approval.ts";
-import { signalStatus } from "../modes/print.ts";
+import { signalExitCode } from "../../core/errors/exit-codes.ts";
 import { type NoticeKind, type View, notice } from "./blocks.ts";
 import { COMMANDS, type CommandHost, escapeTwice, findCommand, suggestCommand } from "./commands.ts";
 import { mcpStatusText, watchMcpStatus } from "./mcp-commands.ts";
@@ -171,7 +171,7 @@ export class InteractiveApp implements CommandHost {
     process.off("SIGTERM", onSignal);
     process.off("SIGHUP", onSignal);
     await this.shutdown();
-    return signalled ? signalStatus(signalled) : 0;
+    return signalled ? signalExitCode(signalled) : 0;
   }
 
   // ---- agent events

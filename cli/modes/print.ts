@@ -2,12 +2,8 @@ import type { Agent } from "../../core/agent/agent.ts";
 import type { SessionHost } from "../../core/session-host/host.ts";
 import type { AgentStopReason } from "../../core/agent/events.ts";
 import type { ImageContent, TextContent } from "../../core/ai/messages.ts";
+import { EXIT_FAILURE, EXIT_INTERRUPTED, EXIT_TIMED_OUT, signalExitCode } from "../../core/errors/exit-codes.ts";
 import { stderr, stdout } from "./output.ts";
-
-/** 128 + the signal's number, as a shell reports a process the signal ended. */
-export function signalStatus(signal: NodeJS.Signals): number {
-  return signal === "SIGTERM" ? 143 : signal === "SIGHUP" ? 129 : 130;
-}
 
 /** Exit statuses of a headless run. */
 export function exitStatusFor(reason: AgentStopReason): number {
@@ -17,11 +13,11 @@ export function exitStatusFor(reason: AgentStopReason): number {
     case "hook":
       return 0;
     case "aborted":
-      return 130;
+      return EXIT_INTERRUPTED;
     case "max_time":
-      return 124;
+      return EXIT_TIMED_OUT;
     default:
-      return 1;
+      return EXIT_FAILURE;
   }
 }
 
@@ -35,7 +31,7 @@ export function exitStatusFor(reason: AgentStopReason): number {
 export async function promptUntilDone(agent: Agent, prompt: (TextContent | ImageContent)[]): Promise<number> {
   let stopping: NodeJS.Signals | undefined;
   const onSignal = (signal: NodeJS.Signals) => {
-    if (stopping) process.exit(signalStatus(signal));
+    if (stopping) process.exit(signalExitCode(signal));
     stopping = signal;
     agent.abort("aborted", signal === "SIGINT" ? "interrupted (Ctrl-C)" : `stopped by ${signal}`);
   };
@@ -44,7 +40,7 @@ export async function promptUntilDone(agent: Agent, prompt: (TextContent | Image
   try {
     const reason = await agent.prompt(prompt);
     // Stopped by a signal: the shell's convention, 128 + its number (SIGTERM 143, SIGINT 130).
-    return stopping && reason === "aborted" ? signalStatus(stopping) : exitStatusFor(reason);
+    return stopping && reason === "aborted" ? signalExitCode(stopping) : exitStatusFor(reason);
   } finally {
     process.off("SIGINT", onSignal);
     process.off("SIGTERM", onSignal);

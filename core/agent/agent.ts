@@ -23,6 +23,7 @@ import { streamReply } from "./reply-stream.ts";
 import { runToolCalls } from "./tool-calls.ts";
 import { applyPromptHooks } from "./prompt-hooks.ts";
 import { endSessionJobs } from "../shell/session-jobs.ts";
+import type { RunState, RunStop } from "./run-state.ts";
 
 /** Stop hooks that block in a row before the run ends anyway: a hook that always blocks must not loop forever. */
 const MAX_STOP_BLOCKS = 5;
@@ -242,136 +243,151 @@ export class Agent {
     this.session.persist({ type: "message", message }, this.session.entryIds.length - 1, beforeRequest);
   }
 
+  /** One prompt's run: turns until the model stops, a limit or an abort ends it, or it fails. */
   private async run(prompt: Message): Promise<AgentStopReason> {
     const first = this.promptNote ? withNote(prompt, this.promptNote) : prompt;
     this.session.inRun = true;
     this.controller = new AbortController();
     this.abortReason = "aborted";
     this.abortMessage = undefined;
-    const signal = this.controller.signal;
+    const run: RunState = { signal: this.controller.signal, turn: 0, pending: [first], opening: first, usage: [], overflowCompacted: false, thinkingDropped: false, stopBlocks: 0, truncated: false };
     this.emit({ type: "agent_start" });
-    let stopReason: AgentStopReason = "stop";
-    let error: string | undefined;
-    const runUsage: Usage[] = [];
-    // Messages that open the next turn: the prompt, then steering or follow-ups.
-    let pending: Message[] = [first];
-    let overflowCompacted = false;
-    let thinkingDropped = false;
-    let stopBlocks = 0;
-    let opening = first;
     // The first prompt of a new session is named by the smol model while the run goes on.
     const titling = this.messages.some((message) => message.role === "user") ? undefined : sessionTitle(this.options, first);
+    let stop: RunStop;
     try {
-      // A subagent's prompt comes from its parent, not the user: no session or prompt hooks (as in Claude Code).
-      if (this.extensions && !this.options.depth) {
-        const blocked = await this.promptHooks(first);
-        if (blocked !== undefined) {
-          pending = [];
-          throw new Error(blocked);
-        }
-      }
-      opening = await this.frame.withFactsUpdate(first);
-      pending = [opening];
-      let turn = 0;
+      await this.openRun(run, first);
       for (;;) {
-        if (this.options.maxTurns !== undefined && turn >= this.options.maxTurns) {
-          stopReason = "max_turns";
-          error = `stopped after ${turn} model requests (--max-turns)`;
+        const ended = await this.turn(run);
+        if (ended) {
+          stop = ended;
           break;
         }
-        turn++;
-        this.emit({ type: "turn_start", turn });
-        this.session.throwWriteFailure();
-        this.deliver(pending);
-        pending = [];
-        if (this.autoCompaction && this.nearContextLimit()) await this.compact("threshold");
-        let reply = await this.streamReply(signal);
-        // A usage limit before anything was streamed: another stored account takes the request.
-        for (let rotation = await this.rotate(reply); rotation && "apiKey" in rotation; rotation = await this.rotate(reply)) {
-          this.setModel(rotation.model ?? this.model, rotation.apiKey);
-          reply = await this.streamReply(signal);
-        }
-        runUsage.push(reply.usage);
-        if (this.thinkingRejected(reply) && !thinkingDropped && !signal.aborted) {
-          // Signed thinking failed the provider's prefix check (something before it changed in a
-          // way omp did not foresee): ask once more without it rather than end the session on a 400.
-          thinkingDropped = true;
-          this.emit({ type: "message_end", message: reply });
-          this.emit({ type: "turn_end", turn, message: reply, toolResults: [] });
-          this.emit({ type: "auto_retry_start", attempt: 1, delayMs: 0, reason: "the provider refused the earlier thinking blocks; sending the conversation again without them" });
-          this.messages.splice(0, this.messages.length, ...withoutSignedThinking(this.messages));
-          this.session.persist({ type: "custom", customType: DROP_THINKING_ENTRY, data: { reason: reply.errorMessage ?? "" } });
-          continue;
-        }
-        if (this.overflowed(reply) && !overflowCompacted && !signal.aborted) {
-          // The estimate missed (tokenisers differ, images): the provider refused the request as
-          // too long. Compact once and ask again rather than end the run on a 400. The refusal
-          // is shown but kept out of the context and the session.
-          overflowCompacted = true;
-          this.emit({ type: "message_end", message: reply });
-          this.emit({ type: "turn_end", turn, message: reply, toolResults: [] });
-          if (await this.compact("overflow")) continue;
-          stopReason = "error";
-          error = `${reply.errorMessage} (compacting the conversation did not make it fit: start a new session or use a model with a larger context window)`;
-          break;
-        }
-        this.record(reply);
-        this.emit({ type: "message_end", message: reply });
-        if (reply.stopReason === "aborted" || signal.aborted) {
-          this.emit({ type: "turn_end", turn, message: reply, toolResults: [] });
-          stopReason = this.abortReason;
-          error = this.abortMessage;
-          break;
-        }
-        if (reply.stopReason === "error") {
-          this.emit({ type: "turn_end", turn, message: reply, toolResults: [] });
-          stopReason = "error";
-          error = reply.errorMessage;
-          await this.extensions?.stopFailure?.(reply.errorMessage ?? "the provider failed", reply.failure?.kind).catch(() => undefined);
-          break;
-        }
-        const calls = reply.content.filter((part): part is ToolCall => part.type === "toolCall");
-        const halts: string[] = [];
-        const results = calls.length > 0 ? await this.runTools(calls, signal, halts) : [];
-        this.emit({ type: "turn_end", turn, message: reply, toolResults: results });
-        if (halts.length > 0) {
-          stopReason = "hook";
-          error = `a hook stopped the run: ${[...new Set(halts)].join("; ")}`;
-          break;
-        }
-        if (signal.aborted) {
-          stopReason = this.abortReason;
-          error = this.abortMessage;
-          break;
-        }
-        const steering = take(this.steering, this.steeringMode);
-        if (calls.length > 0 || steering.length > 0) {
-          pending = steering;
-          continue;
-        }
-        const followUps = take(this.followUps, this.followUpMode);
-        if (followUps.length > 0) {
-          pending = followUps;
-          continue;
-        }
-        if (reply.stopReason === "length") stopReason = "length";
-        const goOn = stopBlocks < MAX_STOP_BLOCKS ? await this.extensions?.stop?.(stopBlocks > 0) : undefined;
-        if (goOn !== undefined && !signal.aborted) {
-          stopBlocks++;
-          pending = [userMessage(`A stop hook asked you to continue:\n${goOn}`)];
-          continue;
-        }
-        break;
       }
     } catch (thrown) {
-      stopReason = "error";
-      error = describeError(thrown);
+      stop = { reason: "error", error: describeError(thrown) };
     } finally {
       // Taken from a queue but never sent (a limit stopped the run): keep them for the next run.
-      if (pending.length > 0 && pending[0] !== opening) this.steering.unshift(...pending);
+      if (run.pending.length > 0 && run.pending[0] !== run.opening) this.steering.unshift(...run.pending);
       this.controller = undefined;
       this.session.inRun = false;
     }
+    return this.endRun(stop, run.usage, titling);
+  }
+
+  /** The prompt hooks may refuse the prompt; then the session's facts update rides on it. */
+  private async openRun(run: RunState, first: Message): Promise<void> {
+    // A subagent's prompt comes from its parent, not the user: no session or prompt hooks (as in Claude Code).
+    if (this.extensions && !this.options.depth) {
+      const blocked = await this.promptHooks(first);
+      if (blocked !== undefined) {
+        run.pending = [];
+        throw new Error(blocked);
+      }
+    }
+    run.opening = await this.frame.withFactsUpdate(first);
+    run.pending = [run.opening];
+  }
+
+  /** One model request and what follows it: why the run stops, or undefined to go on with `run.pending`. */
+  private async turn(run: RunState): Promise<RunStop | undefined> {
+    if (this.options.maxTurns !== undefined && run.turn >= this.options.maxTurns) {
+      return { reason: "max_turns", error: `stopped after ${run.turn} model requests (--max-turns)` };
+    }
+    const turn = ++run.turn;
+    this.emit({ type: "turn_start", turn });
+    this.session.throwWriteFailure();
+    this.deliver(run.pending);
+    run.pending = [];
+    if (this.autoCompaction && this.nearContextLimit()) await this.compact("threshold");
+    const reply = await this.requestReply(run.signal);
+    run.usage.push(reply.usage);
+    const recovery = await this.recover(run, reply, turn);
+    if (recovery === "retry") return undefined;
+    if (recovery) return recovery;
+    this.record(reply);
+    this.emit({ type: "message_end", message: reply });
+    if (reply.stopReason === "aborted" || run.signal.aborted) {
+      this.emit({ type: "turn_end", turn, message: reply, toolResults: [] });
+      return { reason: this.abortReason, error: this.abortMessage };
+    }
+    if (reply.stopReason === "error") {
+      this.emit({ type: "turn_end", turn, message: reply, toolResults: [] });
+      await this.extensions?.stopFailure?.(reply.errorMessage ?? "the provider failed", reply.failure?.kind).catch(() => undefined);
+      return { reason: "error", error: reply.errorMessage };
+    }
+    const calls = reply.content.filter((part): part is ToolCall => part.type === "toolCall");
+    const halts: string[] = [];
+    const results = calls.length > 0 ? await this.runTools(calls, run.signal, halts) : [];
+    this.emit({ type: "turn_end", turn, message: reply, toolResults: results });
+    if (halts.length > 0) return { reason: "hook", error: `a hook stopped the run: ${[...new Set(halts)].join("; ")}` };
+    if (run.signal.aborted) return { reason: this.abortReason, error: this.abortMessage };
+    return this.afterTurn(run, reply, calls.length > 0);
+  }
+
+  /** The model's reply; a usage limit before anything was streamed hands the request to another stored account. */
+  private async requestReply(signal: AbortSignal): Promise<AssistantMessage> {
+    let reply = await this.streamReply(signal);
+    for (let rotation = await this.rotate(reply); rotation && "apiKey" in rotation; rotation = await this.rotate(reply)) {
+      this.setModel(rotation.model ?? this.model, rotation.apiKey);
+      reply = await this.streamReply(signal);
+    }
+    return reply;
+  }
+
+  /**
+   * Refusals a run gets over once each: "retry" to ask again, a stop when it cannot, undefined for
+   * a reply that is not one of them. The refusal is shown but kept out of the context and the session.
+   */
+  private async recover(run: RunState, reply: AssistantMessage, turn: number): Promise<"retry" | RunStop | undefined> {
+    if (this.thinkingRejected(reply) && !run.thinkingDropped && !run.signal.aborted) {
+      // Signed thinking failed the provider's prefix check (something before it changed in a
+      // way omp did not foresee): ask once more without it rather than end the session on a 400.
+      run.thinkingDropped = true;
+      this.emit({ type: "message_end", message: reply });
+      this.emit({ type: "turn_end", turn, message: reply, toolResults: [] });
+      this.emit({ type: "auto_retry_start", attempt: 1, delayMs: 0, reason: "the provider refused the earlier thinking blocks; sending the conversation again without them" });
+      this.messages.splice(0, this.messages.length, ...withoutSignedThinking(this.messages));
+      this.session.persist({ type: "custom", customType: DROP_THINKING_ENTRY, data: { reason: reply.errorMessage ?? "" } });
+      return "retry";
+    }
+    if (this.overflowed(reply) && !run.overflowCompacted && !run.signal.aborted) {
+      // The estimate missed (tokenisers differ, images): the provider refused the request as
+      // too long. Compact once and ask again rather than end the run on a 400.
+      run.overflowCompacted = true;
+      this.emit({ type: "message_end", message: reply });
+      this.emit({ type: "turn_end", turn, message: reply, toolResults: [] });
+      if (await this.compact("overflow")) return "retry";
+      return { reason: "error", error: `${reply.errorMessage} (compacting the conversation did not make it fit: start a new session or use a model with a larger context window)` };
+    }
+    return undefined;
+  }
+
+  /** What opens the next turn: tool results (with steering), then follow-ups, then what a Stop hook asks. */
+  private async afterTurn(run: RunState, reply: AssistantMessage, calledTools: boolean): Promise<RunStop | undefined> {
+    const steering = take(this.steering, this.steeringMode);
+    if (calledTools || steering.length > 0) {
+      run.pending = steering;
+      return undefined;
+    }
+    const followUps = take(this.followUps, this.followUpMode);
+    if (followUps.length > 0) {
+      run.pending = followUps;
+      return undefined;
+    }
+    if (reply.stopReason === "length") run.truncated = true;
+    const goOn = run.stopBlocks < MAX_STOP_BLOCKS ? await this.extensions?.stop?.(run.stopBlocks > 0) : undefined;
+    if (goOn !== undefined && !run.signal.aborted) {
+      run.stopBlocks++;
+      run.pending = [userMessage(`A stop hook asked you to continue:\n${goOn}`)];
+      return undefined;
+    }
+    return { reason: run.truncated ? "length" : "stop" };
+  }
+
+  /** Saves what the run wrote (and the session's title, when one was being written) and tells how it ended. */
+  private async endRun(stop: RunStop, usage: Usage[], titling: ReturnType<typeof sessionTitle> | undefined): Promise<AgentStopReason> {
+    let { reason, error } = stop;
     try {
       const named = await titling;
       if (named) {
@@ -381,11 +397,11 @@ export class Agent {
       this.session.flush();
       this.writer?.sync();
     } catch (thrown) {
-      stopReason = "error";
+      reason = "error";
       error ??= describeError(thrown);
     }
-    this.emit({ type: "agent_end", stopReason, ...(error === undefined ? {} : { error }), usage: addUsage(emptyUsage(), ...runUsage) });
-    return stopReason;
+    this.emit({ type: "agent_end", stopReason: reason, ...(error === undefined ? {} : { error }), usage: addUsage(emptyUsage(), ...usage) });
+    return reason;
   }
 
   private deliver(messages: Message[]): void {

@@ -2,6 +2,7 @@ import { existsSync, readFileSync, statSync } from "node:fs";
 import { extname, resolve } from "node:path";
 import type { ImageContent, TextContent } from "../ai/messages.ts";
 import { OmpError } from "../errors/omp-error.ts";
+import { EXIT_USAGE } from "../errors/exit-codes.ts";
 
 const IMAGE_TYPES: Record<string, string> = { ".png": "image/png", ".jpg": "image/jpeg", ".jpeg": "image/jpeg", ".gif": "image/gif", ".webp": "image/webp" };
 const MAX_TEXT = 256 * 1024;
@@ -10,16 +11,16 @@ const MAX_IMAGE = 5 * 1024 * 1024;
 /** A file the user attached with `@path`: its text in a tagged block, or an image. */
 export function attachFile(path: string, cwd: string): TextContent | ImageContent {
   const full = resolve(cwd, path);
-  if (!existsSync(full)) throw new OmpError(`@${path}: no such file (looked in ${cwd})`, { exitCode: 2 });
+  if (!existsSync(full)) throw new OmpError(`@${path}: no such file (looked in ${cwd})`, { exitCode: EXIT_USAGE });
   const stat = statSync(full);
-  if (stat.isDirectory()) throw new OmpError(`@${path} is a directory; mention files, or ask the agent to look at the directory`, { exitCode: 2 });
+  if (stat.isDirectory()) throw new OmpError(`@${path} is a directory; mention files, or ask the agent to look at the directory`, { exitCode: EXIT_USAGE });
   const mimeType = IMAGE_TYPES[extname(full).toLowerCase()];
   if (mimeType) {
-    if (stat.size > MAX_IMAGE) throw new OmpError(`@${path}: image is ${stat.size} bytes, more than ${MAX_IMAGE}`, { exitCode: 2 });
+    if (stat.size > MAX_IMAGE) throw new OmpError(`@${path}: image is ${stat.size} bytes, more than ${MAX_IMAGE}`, { exitCode: EXIT_USAGE });
     return { type: "image", data: readFileSync(full).toString("base64"), mimeType };
   }
   const bytes = readFileSync(full);
-  if (bytes.subarray(0, 8000).includes(0)) throw new OmpError(`@${path} is a binary file; only text and images can be attached`, { exitCode: 2 });
+  if (bytes.subarray(0, 8000).includes(0)) throw new OmpError(`@${path} is a binary file; only text and images can be attached`, { exitCode: EXIT_USAGE });
   let text = bytes.toString("utf8");
   if (text.length > MAX_TEXT) text = `${text.slice(0, MAX_TEXT)}\n[cut at ${MAX_TEXT} characters; read the rest with the read tool]`;
   return { type: "text", text: `<file path="${path}">\n${text}\n</file>` };

@@ -3,6 +3,7 @@ import { type Model, type ThinkingLevel, isThinkingLevel } from "../ai/model.ts"
 import type { ModelsConfig } from "../config/models-schema.ts";
 import { customModels } from "../config/models.ts";
 import { OmpError } from "../errors/omp-error.ts";
+import { EXIT_USAGE } from "../errors/exit-codes.ts";
 
 type Env = Record<string, string | undefined>;
 
@@ -103,7 +104,7 @@ export function resolveModel(pattern: string, models: Model[]): ModelChoice {
     .slice(0, 5)
     .map((x) => `${x.m.provider}/${x.m.id}`);
   const hint = near.length > 0 ? ` Did you mean ${near.join(", ")}?` : "";
-  throw new OmpError(`unknown model ${JSON.stringify(pattern)}.${hint} List the models with \`omp --list-models\`.`, { exitCode: 2 });
+  throw new OmpError(`unknown model ${JSON.stringify(pattern)}.${hint} List the models with \`omp --list-models\`.`, { exitCode: EXIT_USAGE });
 }
 
 function getProviderOrCustom(id: string, models: Model[]): boolean {

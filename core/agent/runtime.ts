@@ -39,6 +39,7 @@ import { buildSystemPrompt } from "./system-prompt.ts";
 import type { ProviderList } from "../ai/model-lists.ts";
 import { toolSpec } from "./tool-specs.ts";
 import { ObservedLimits } from "../usage/observed.ts";
+import { EXIT_USAGE } from "../errors/exit-codes.ts";
 
 type Env = Record<string, string | undefined>;
 
@@ -205,7 +206,7 @@ export class Runtime {
       if (wanted === undefined) {
         throw new NoModelError(
           "no model available: set an API key (ANTHROPIC_API_KEY, OPENAI_API_KEY, GEMINI_API_KEY, ...), run `omp auth add <provider>`, start a local server (Ollama, llama.cpp, LM Studio, vLLM), or pass --model",
-          { exitCode: 2 },
+          { exitCode: EXIT_USAGE },
         );
       }
     }
@@ -227,7 +228,7 @@ export class Runtime {
     });
     if (!key.ok) {
       const problem = this.credentialStore()?.lastProblem;
-      throw new OmpError(problem ? `${problem}\n${key.error}` : key.error, { exitCode: 2 });
+      throw new OmpError(problem ? `${problem}\n${key.error}` : key.error, { exitCode: EXIT_USAGE });
     }
     const warning = retiredNote(choice.model, lists);
     return {

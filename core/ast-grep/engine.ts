@@ -1,5 +1,5 @@
 import type { SgNode, SgRoot } from "@ast-grep/napi";
-import { extraFilePath } from "../../embed/extras.ts";
+import { extraFilePath } from "../natives/extras.ts";
 import { OmpError, describeError } from "../errors/omp-error.ts";
 
 type Napi = typeof import("@ast-grep/napi");
@@ -25,7 +25,7 @@ export function languageOf(path: string): string | undefined {
 let engine: Napi | undefined;
 
 /**
- * ast-grep's N-API addon, loaded from the copy the binary carries (embed/extras.ts) and given the
+ * ast-grep's N-API addon, loaded from the copy the binary carries (core/natives/extras.ts) and given the
  * Python, Go and Rust grammars once. Throws OmpError saying what is wrong when it cannot load.
  */
 export function astGrep(): Napi {

@@ -3,6 +3,7 @@ import { OmpError } from "../errors/omp-error.ts";
 import { configRoot, displayPath, globalConfigPath } from "../paths.ts";
 import { userSettingValues } from "../config/settings.ts";
 import { brokerTokenPath, readBrokerToken } from "./token.ts";
+import { EXIT_USAGE } from "../errors/exit-codes.ts";
 
 type Env = Record<string, string | undefined>;
 
@@ -30,7 +31,7 @@ function configValue(raw: unknown, key: string, env: Env): string | undefined {
   const result = Bun.spawnSync(["sh", "-c", text.slice(1)], { stdin: "ignore", stdout: "pipe", stderr: "pipe", timeout: COMMAND_TIMEOUT_MS, env: env as Record<string, string> });
   const value = result.stdout.toString().trim();
   if (result.exitCode !== 0 || value === "") {
-    throw new OmpError(`${key} in ${displayPath(globalConfigPath(env as NodeJS.ProcessEnv))}: its command ${result.exitCode === 0 ? "printed nothing" : `failed (status ${result.exitCode ?? "killed"})`}`, { exitCode: 2 });
+    throw new OmpError(`${key} in ${displayPath(globalConfigPath(env as NodeJS.ProcessEnv))}: its command ${result.exitCode === 0 ? "printed nothing" : `failed (status ${result.exitCode ?? "killed"})`}`, { exitCode: EXIT_USAGE });
   }
   return value;
 }
@@ -52,13 +53,13 @@ export function brokerClientConfig(env: Env = process.env): BrokerClientConfig |
   try {
     url = new URL(raw).toString().replace(/\/+$/, "");
   } catch {
-    throw new OmpError(`${origin} is not a URL: ${raw}`, { exitCode: 2 });
+    throw new OmpError(`${origin} is not a URL: ${raw}`, { exitCode: EXIT_USAGE });
   }
   const token = env.OMP_AUTH_BROKER_TOKEN?.trim() || configValue(user?.token, "auth.broker.token", env) || readBrokerToken();
   if (!token) {
     throw new OmpError(
       `${origin} is set but there is no broker token: set OMP_AUTH_BROKER_TOKEN or auth.broker.token, or put the token (\`omp auth-broker token\` on the broker host) in ${displayPath(brokerTokenPath())}`,
-      { exitCode: 2 },
+      { exitCode: EXIT_USAGE },
     );
   }
   const ttl = Number.parseInt(env.OMP_AUTH_BROKER_SNAPSHOT_TTL_MS ?? "", 10);

@@ -1,5 +1,6 @@
 import { OmpError } from "../errors/omp-error.ts";
 import { type OAuthProvider, callbackPortOf, callbackPortVar } from "../auth/oauth/providers.ts";
+import { EXIT_USAGE } from "../errors/exit-codes.ts";
 
 type Env = Record<string, string | undefined>;
 
@@ -15,7 +16,7 @@ export function parseVia(via: string): ViaTarget {
   const match = VIA.exec(via.trim());
   const port = match?.[3] === undefined ? undefined : Number(match[3]);
   if (!match || match[2]!.startsWith("-") || (port !== undefined && (port < 1 || port > 65535))) {
-    throw new OmpError(`--via takes user@host or user@host:port (the ssh port), not "${via}"`, { exitCode: 2 });
+    throw new OmpError(`--via takes user@host or user@host:port (the ssh port), not "${via}"`, { exitCode: EXIT_USAGE });
   }
   const host = match[2]!.replace(/^\[|\]$/g, "");
   return { destination: match[1] ? `${match[1]}@${host}` : host, ...(port !== undefined ? { port } : {}) };

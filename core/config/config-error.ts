@@ -1,13 +1,11 @@
 import { OmpError } from "../errors/omp-error.ts";
 import { displayPath } from "../paths.ts";
-
-/** Bad configuration is bad input, like a bad flag: the same exit status as a usage error. */
-export const EXIT_BAD_CONFIG = 2;
+import { EXIT_USAGE } from "../errors/exit-codes.ts";
 
 /** One line per problem, each starting with the file, so the person knows where to look. */
 export function configError(file: string, problems: string[]): OmpError {
   const where = displayPath(file);
-  return new OmpError(problems.map((problem) => `${where}: ${problem}`).join("\n"), { exitCode: EXIT_BAD_CONFIG });
+  return new OmpError(problems.map((problem) => `${where}: ${problem}`).join("\n"), { exitCode: EXIT_USAGE });
 }
 
 /** `a.b[0].c`, the way a person would point at the key in the file. */

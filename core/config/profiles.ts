@@ -1,7 +1,7 @@
 import { existsSync, readdirSync } from "node:fs";
 import { join } from "node:path";
 import { agentDir, displayPath } from "../paths.ts";
-import { EXIT_BAD_CONFIG } from "./config-error.ts";
+import { EXIT_USAGE } from "../errors/exit-codes.ts";
 import { OmpError } from "../errors/omp-error.ts";
 
 /**
@@ -23,7 +23,7 @@ export function activeProfile(env: NodeJS.ProcessEnv = process.env, explicit?: s
 /** The file of profile `name`; a name that is no plain file name (`../x`, `a/b`) is an error. */
 export function profilePath(name: string, env: NodeJS.ProcessEnv = process.env): string {
   if (!NAME.test(name) || name.includes("..")) {
-    throw new OmpError(`profile name ${JSON.stringify(name)} is not valid: use letters, digits, dot, dash and underscore`, { exitCode: EXIT_BAD_CONFIG });
+    throw new OmpError(`profile name ${JSON.stringify(name)} is not valid: use letters, digits, dot, dash and underscore`, { exitCode: EXIT_USAGE });
   }
   return join(profilesDir(env), `${name}.yml`);
 }
@@ -46,7 +46,7 @@ export function unknownProfile(name: string, env: NodeJS.ProcessEnv = process.en
   const known = listProfiles(env);
   const where = displayPath(profilePath(name, env));
   const list = known.length > 0 ? `profiles: ${known.join(", ")}` : `there are no profiles yet; create ${where}, or \`omp config set --profile ${name} <key> <value>\``;
-  return new OmpError(`unknown profile "${name}": no ${where}; ${list}`, { exitCode: EXIT_BAD_CONFIG });
+  return new OmpError(`unknown profile "${name}": no ${where}; ${list}`, { exitCode: EXIT_USAGE });
 }
 
 /**

@@ -1,8 +1,9 @@
 import { z } from "zod";
 import { OmpError } from "../errors/omp-error.ts";
-import { EXIT_BAD_CONFIG, closest } from "./config-error.ts";
+import { closest } from "./config-error.ts";
 import { Settings } from "./settings-schema.ts";
 import { schemaAt, unwrap } from "./schema-walk.ts";
+import { EXIT_USAGE } from "../errors/exit-codes.ts";
 
 /** Every settable key as a dotted path (`compaction.enabled`), in schema order. */
 export function settingKeys(): string[] {
@@ -26,7 +27,7 @@ export function checkSettingKey(key: string): string[] {
   const keys = settingKeys();
   const hint = closest(key, keys);
   throw new OmpError(`unknown setting "${key}"${hint ? ` (did you mean ${hint}?)` : ""}; \`omp config list\` shows them all`, {
-    exitCode: EXIT_BAD_CONFIG,
+    exitCode: EXIT_USAGE,
   });
 }
 
@@ -43,11 +44,11 @@ export function parseSettingValue(key: string, raw: string): unknown {
   const schema = schemaAt(Settings, path)!;
   const text = raw.trim();
   const reject = (expected: string) =>
-    new OmpError(`${key}: got ${JSON.stringify(raw)}, expected ${expected}`, { exitCode: EXIT_BAD_CONFIG });
+    new OmpError(`${key}: got ${JSON.stringify(raw)}, expected ${expected}`, { exitCode: EXIT_USAGE });
 
   if (schema instanceof z.ZodObject) {
     const leaves = settingKeys().filter((k) => k.startsWith(`${key}.`));
-    throw new OmpError(`"${key}" is a group of settings; set one of ${leaves.join(", ")}`, { exitCode: EXIT_BAD_CONFIG });
+    throw new OmpError(`"${key}" is a group of settings; set one of ${leaves.join(", ")}`, { exitCode: EXIT_USAGE });
   }
   if (schema instanceof z.ZodBoolean) {
     const lower = text.toLowerCase();

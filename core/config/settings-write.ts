@@ -9,7 +9,7 @@ import { checkSettingKey, parseSettingValue } from "./settings-keys.ts";
 import { Settings } from "./settings-schema.ts";
 import { readConfigText } from "./config-file.ts";
 import { parseYamlDocument, parseYamlMapping } from "./yaml-file.ts";
-import { EXIT_BAD_CONFIG } from "./config-error.ts";
+import { EXIT_USAGE } from "../errors/exit-codes.ts";
 import { profilePath } from "./profiles.ts";
 import { isUserOnly } from "./settings.ts";
 
@@ -32,11 +32,11 @@ export function settingFile(key: string, target: SettingTarget): string {
     case "global":
       return globalConfigPath(env);
     case "profile":
-      if (!target.profile) throw new OmpError("no profile given: name one with --profile <name>", { exitCode: EXIT_BAD_CONFIG });
+      if (!target.profile) throw new OmpError("no profile given: name one with --profile <name>", { exitCode: EXIT_USAGE });
       return profilePath(target.profile, env);
     case "project":
       if (isUserOnly(key)) {
-        throw new OmpError(`${key} is the user's alone: a project's .omp/config.yml cannot set it (omp ignores it there); set it without --project`, { exitCode: EXIT_BAD_CONFIG });
+        throw new OmpError(`${key} is the user's alone: a project's .omp/config.yml cannot set it (omp ignores it there); set it without --project`, { exitCode: EXIT_USAGE });
       }
       return projectConfigPath(target.cwd ?? process.cwd());
   }

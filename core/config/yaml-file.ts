@@ -2,7 +2,8 @@ import type { Document } from "yaml";
 import { OmpError } from "../errors/omp-error.ts";
 import { displayPath } from "../paths.ts";
 import { MAX_CONFIG_BYTES, type Mapping, isMapping, readConfigText, tooBig } from "./config-file.ts";
-import { EXIT_BAD_CONFIG, configError, describeFound } from "./config-error.ts";
+import { configError, describeFound } from "./config-error.ts";
+import { EXIT_USAGE } from "../errors/exit-codes.ts";
 
 /** Aliases resolved per document, weighted by the size of what they copy: yaml's own guard against "billion laughs". */
 const MAX_ALIAS_COUNT = 100;
@@ -93,7 +94,7 @@ export function parseYamlDocument(text: string, path: string): Document {
     const position = error.linePos?.[0];
     const where = position ? `${displayPath(path)}:${position.line}:${position.col}` : displayPath(path);
     const context = snippet.replace(/^\n+/, "").trimEnd();
-    throw new OmpError(`${where}: invalid YAML: ${summary}${context ? `\n${context}` : ""}`, { exitCode: EXIT_BAD_CONFIG });
+    throw new OmpError(`${where}: invalid YAML: ${summary}${context ? `\n${context}` : ""}`, { exitCode: EXIT_USAGE });
   }
   return doc;
 }

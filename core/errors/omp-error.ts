@@ -1,3 +1,5 @@
+import { EXIT_FAILURE } from "./exit-codes.ts";
+
 /**
  * An error meant for the person at the terminal: `message` says what went wrong and how to fix
  * it; `cause` keeps the underlying error for diagnostics. The CLI layer maps `exitCode` to the
@@ -9,7 +11,7 @@ export class OmpError extends Error {
 
   constructor(message: string, options: { exitCode?: number; cause?: unknown } = {}) {
     super(message, options.cause === undefined ? undefined : { cause: options.cause });
-    this.exitCode = options.exitCode ?? 1;
+    this.exitCode = options.exitCode ?? EXIT_FAILURE;
   }
 }
 

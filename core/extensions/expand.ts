@@ -12,6 +12,7 @@ import type { Extensions } from "./extensions.ts";
 import type { ProvidedCommand } from "./provided.ts";
 import { type Skill, readSkillBody } from "./skills.ts";
 import type { LoadedCommand } from "./ts/load.ts";
+import { EXIT_USAGE } from "../errors/exit-codes.ts";
 
 /** What `/name args` became: the user turn to send, and what sent it. */
 export interface Invocation {
@@ -99,7 +100,7 @@ async function awaitProvided(extensions: Extensions, name: string): Promise<Invo
   if (!provider) return undefined;
   await provider.settled();
   const found = findInvocable(extensions, name);
-  if (!found) throw new OmpError(provider.unknown(name), { exitCode: 2 });
+  if (!found) throw new OmpError(provider.unknown(name), { exitCode: EXIT_USAGE });
   return found;
 }
 

@@ -1,4 +1,5 @@
 import { OmpError } from "../errors/omp-error.ts";
+import { EXIT_USAGE } from "../errors/exit-codes.ts";
 
 /** Where a service listens: parsed from `--bind` and checked against `--public` (both services, one rule). */
 export interface BindAddress {
@@ -22,7 +23,7 @@ export function parseBind(text: string): BindAddress {
   }
   const port = Number(portText);
   if (!/^\d+$/.test(portText) || port > 65535) {
-    throw new OmpError(`--bind ${JSON.stringify(text)} is not host:port (e.g. 127.0.0.1:4000, 0.0.0.0:4000 or :4000)`, { exitCode: 2 });
+    throw new OmpError(`--bind ${JSON.stringify(text)} is not host:port (e.g. 127.0.0.1:4000, 0.0.0.0:4000 or :4000)`, { exitCode: EXIT_USAGE });
   }
   return { hostname: host, port };
 }
@@ -36,7 +37,7 @@ export function checkedBind(text: string, options: { public?: boolean; service: 
   if (!isLoopback(bind.hostname) && !options.public) {
     throw new OmpError(
       `${options.service}: --bind ${bind.hostname} is reachable from other machines; add --public to mean it, or bind a loopback address (127.0.0.1)`,
-      { exitCode: 2 },
+      { exitCode: EXIT_USAGE },
     );
   }
   return bind;

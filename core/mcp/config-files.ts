@@ -4,6 +4,7 @@ import { displayPath } from "../paths.ts";
 import { folderTrust, noteSkippedForTrust } from "../trust/folder-trust.ts";
 import { mcpFiles } from "./config-paths.ts";
 import type { ServerScope } from "./config-schema-types.ts";
+import { EXIT_USAGE } from "../errors/exit-codes.ts";
 
 /**
  * Reading MCP config files without validating them: JSON only, no zod, so start-up can see which
@@ -28,16 +29,16 @@ export function parseMcpFile(text: string, path: string): McpFileContent {
   try {
     document = text.trim() === "" ? {} : JSON.parse(text);
   } catch (error) {
-    throw new OmpError(`${displayPath(path)}: not valid JSON (${(error as Error).message}); fix the file or remove it.`, { exitCode: 2 });
+    throw new OmpError(`${displayPath(path)}: not valid JSON (${(error as Error).message}); fix the file or remove it.`, { exitCode: EXIT_USAGE });
   }
   if (document === null || typeof document !== "object" || Array.isArray(document)) {
-    throw new OmpError(`${displayPath(path)}: expected a JSON object such as {"mcpServers": {"name": {"command": "..."}}}.`, { exitCode: 2 });
+    throw new OmpError(`${displayPath(path)}: expected a JSON object such as {"mcpServers": {"name": {"command": "..."}}}.`, { exitCode: EXIT_USAGE });
   }
   const record = document as Record<string, unknown>;
   const inner = record.mcpServers;
   if (inner !== undefined) {
     if (inner === null || typeof inner !== "object" || Array.isArray(inner)) {
-      throw new OmpError(`${displayPath(path)}: "mcpServers" must be an object of server entries.`, { exitCode: 2 });
+      throw new OmpError(`${displayPath(path)}: "mcpServers" must be an object of server entries.`, { exitCode: EXIT_USAGE });
     }
     return { servers: inner as Record<string, unknown>, wrapped: true, document: record };
   }
@@ -52,7 +53,7 @@ export function readMcpFile(path: string): McpFileContent | undefined {
     text = readFileSync(path, "utf8");
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === "ENOENT") return undefined;
-    throw new OmpError(`${displayPath(path)}: cannot read (${(error as Error).message}).`, { exitCode: 2 });
+    throw new OmpError(`${displayPath(path)}: cannot read (${(error as Error).message}).`, { exitCode: EXIT_USAGE });
   }
   return parseMcpFile(text, path);
 }
@@ -101,7 +102,7 @@ export function rawServers(cwd: string, flagFiles: readonly string[], plugins: r
   const fromFile = (file: { kind: "user" | "project" | "flag"; path: string }) => {
     try {
       const content = readMcpFile(file.path);
-      if (content === undefined) throw new OmpError(`${displayPath(file.path)}: file not found (given with --mcp-config).`, { exitCode: 2 });
+      if (content === undefined) throw new OmpError(`${displayPath(file.path)}: file not found (given with --mcp-config).`, { exitCode: EXIT_USAGE });
       add(file.kind, displayPath(file.path), content.servers);
     } catch (error) {
       if (file.kind === "flag") throw error;

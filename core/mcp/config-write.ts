@@ -5,6 +5,7 @@ import { OmpError } from "../errors/omp-error.ts";
 import { displayPath, ensurePrivateDir } from "../paths.ts";
 import { projectMcpPaths, userMcpPath } from "./config-paths.ts";
 import { readMcpFile, validateServerEntry } from "./config.ts";
+import { EXIT_FAILURE, EXIT_USAGE } from "../errors/exit-codes.ts";
 
 export const WRITE_SCOPES = ["user", "project"] as const;
 export type WriteScope = (typeof WRITE_SCOPES)[number];
@@ -40,12 +41,12 @@ export function addServer(name: string, entry: Record<string, unknown>, scope: W
   try {
     validateServerEntry(name, entry);
   } catch (error) {
-    throw new OmpError(`MCP server "${name}": ${(error as Error).message}`, { exitCode: 2 });
+    throw new OmpError(`MCP server "${name}": ${(error as Error).message}`, { exitCode: EXIT_USAGE });
   }
   const path = scopeFile(scope, cwd, env);
   updateFile(path, scope, (servers) => {
     if (Object.hasOwn(servers, name)) {
-      throw new OmpError(`MCP server "${name}" already exists in ${displayPath(path)}; remove it first (omp mcp remove ${name} -s ${scope})`, { exitCode: 1 });
+      throw new OmpError(`MCP server "${name}" already exists in ${displayPath(path)}; remove it first (omp mcp remove ${name} -s ${scope})`, { exitCode: EXIT_FAILURE });
     }
     servers[name] = entry;
   });
@@ -57,10 +58,10 @@ export function removeServer(name: string, scope: WriteScope | undefined, cwd: s
   const scopes = scope ? [scope] : [...WRITE_SCOPES];
   const holders = scopes.filter((s) => Object.hasOwn(readMcpFile(scopeFile(s, cwd, env))?.servers ?? {}, name));
   if (holders.length === 0) {
-    throw new OmpError(`no MCP server named "${name}" in ${scopes.map((s) => displayPath(scopeFile(s, cwd, env))).join(" or ")}; omp mcp list shows them`, { exitCode: 1 });
+    throw new OmpError(`no MCP server named "${name}" in ${scopes.map((s) => displayPath(scopeFile(s, cwd, env))).join(" or ")}; omp mcp list shows them`, { exitCode: EXIT_FAILURE });
   }
   if (holders.length > 1) {
-    throw new OmpError(`MCP server "${name}" is in both the user and the project file; say which with -s user or -s project`, { exitCode: 2 });
+    throw new OmpError(`MCP server "${name}" is in both the user and the project file; say which with -s user or -s project`, { exitCode: EXIT_USAGE });
   }
   const path = scopeFile(holders[0]!, cwd, env);
   updateFile(path, holders[0]!, (servers) => {

@@ -6,6 +6,7 @@ import { mcpFiles } from "./config-paths.ts";
 import type { PluginServers } from "./config-files.ts";
 import { LazyMcpSource } from "./lazy-source.ts";
 import type { McpLimits } from "./limits.ts";
+import { EXIT_USAGE } from "../errors/exit-codes.ts";
 
 export interface ConfiguredMcpOptions {
   cwd: string;
@@ -32,7 +33,7 @@ export function configuredMcp(options: ConfiguredMcpOptions): LazyMcpSource | un
   const { cwd, env, flagFiles = [], warn } = options;
   const files = mcpFiles(cwd, flagFiles, env);
   const missing = files.find((file) => file.kind === "flag" && !existsSync(file.path));
-  if (missing) throw new OmpError(`--mcp-config ${missing.path}: file not found`, { exitCode: 2 });
+  if (missing) throw new OmpError(`--mcp-config ${missing.path}: file not found`, { exitCode: EXIT_USAGE });
   // Installed plugins' .mcp.json servers (omp plugin) join the configured ones.
   const plugins = [...pluginMcpServers(enabledPlugins(cwd), warn), ...(options.extraServers ?? [])];
   if (files.length === 0 && plugins.length === 0) return undefined;

@@ -5,6 +5,7 @@ import { OmpError, describeError } from "../errors/omp-error.ts";
 import { VERSION } from "../version.ts";
 import { type ResolvedServer, type RemoteServerEntry, isRemote } from "./config-schema.ts";
 import { McpOAuthProvider } from "./oauth.ts";
+import { EXIT_USAGE } from "../errors/exit-codes.ts";
 
 /** How long `omp mcp login` waits for the browser to come back. */
 const LOGIN_TIMEOUT_MS = 5 * 60_000;
@@ -17,7 +18,7 @@ const LOGIN_TIMEOUT_MS = 5 * 60_000;
  * instead (asked for once the URL is shown). Returns the number of tools the server offers once logged in.
  */
 export async function loginServer(server: ResolvedServer, env: NodeJS.ProcessEnv, show: (url: URL) => void, pasted?: () => Promise<string>): Promise<number> {
-  if (!isRemote(server) || server.type !== "http") throw new OmpError(`MCP server "${server.name}" is not a streamable HTTP server; OAuth login is for "type": "http"`, { exitCode: 2 });
+  if (!isRemote(server) || server.type !== "http") throw new OmpError(`MCP server "${server.name}" is not a streamable HTTP server; OAuth login is for "type": "http"`, { exitCode: EXIT_USAGE });
   const remote = server as ResolvedServer & RemoteServerEntry;
   const provider = new McpOAuthProvider(remote, env, show);
   let received: (code: string) => void = () => {};

@@ -8,6 +8,7 @@ import type { McpConnection } from "./connection.ts";
 import { mcpToolName } from "./names.ts";
 import { type McpContent, contentBlock } from "./results.ts";
 import type { McpPromptInfo } from "./tool-cache.ts";
+import { EXIT_USAGE } from "../errors/exit-codes.ts";
 
 /** A server as the prompt commands need it: its prompts as known now (live, else cached). */
 export interface PromptServer {
@@ -61,7 +62,7 @@ export function promptArguments(command: string, text: string, declared: Declare
     throw new OmpError(
       `/${command}: missing ${missing.length === 1 ? "the required argument" : "the required arguments"} ${missing.join(", ")}. ` +
         `Its arguments: ${hint(declared)}; give them in that order, or as name=value (${first}="two words").`,
-      { exitCode: 2 },
+      { exitCode: EXIT_USAGE },
     );
   }
   return result;

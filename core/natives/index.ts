@@ -1,4 +1,4 @@
-import { loadNatives } from "../../embed/load.ts";
+import { loadNatives } from "./load.ts";
 import type { NativeAddon } from "./api.ts";
 
 export type * from "./api.ts";

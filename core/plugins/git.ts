@@ -1,4 +1,5 @@
 import { OmpError } from "../errors/omp-error.ts";
+import { EXIT_USAGE } from "../errors/exit-codes.ts";
 
 /**
  * git, always as an argument vector (never a shell string), never prompting: a marketplace or
@@ -22,7 +23,7 @@ async function git(args: string[], cwd?: string): Promise<string> {
 
 /** A URL git would read as an option is refused outright. */
 export function checkGitUrl(url: string): string {
-  if (url.startsWith("-") || /[\0\n\r]/.test(url)) throw new OmpError(`"${url}" is not a git URL`, { exitCode: 2 });
+  if (url.startsWith("-") || /[\0\n\r]/.test(url)) throw new OmpError(`"${url}" is not a git URL`, { exitCode: EXIT_USAGE });
   return url;
 }
 
@@ -37,7 +38,7 @@ const HOSTS: Record<string, string> = { gitlab: "gitlab.com", bitbucket: "bitbuc
  */
 export function gitShorthand(target: string): string {
   const match = /^(\w+):([\w.-]+\/[\w.-]+?)(?:\.git)?(#[\w./-]+)?$/.exec(target);
-  if (!match || (match[1] !== "github" && !HOSTS[match[1]!])) throw new OmpError(`"${target}" is not a git shorthand such as github:user/repo#ref`, { exitCode: 2 });
+  if (!match || (match[1] !== "github" && !HOSTS[match[1]!])) throw new OmpError(`"${target}" is not a git shorthand such as github:user/repo#ref`, { exitCode: EXIT_USAGE });
   if (match[1] === "github") return `${githubUrl(match[2]!)}${match[3] ?? ""}`;
   const owner = match[1] === "sourcehut" || match[1] === "srht" ? `~${match[2]}` : match[2];
   return `https://${HOSTS[match[1]!]}/${owner}.git${match[3] ?? ""}`;

@@ -15,6 +15,7 @@ import { npmLockFile, npmModulesDir } from "./paths.ts";
 import { type NpmPluginState, readNpmLock, writeState } from "./state.ts";
 import { stagingDir } from "./staging.ts";
 import { codeModules } from "./wiring.ts";
+import { EXIT_USAGE } from "../errors/exit-codes.ts";
 
 type Kind = NonNullable<NpmPluginState["kind"]>;
 
@@ -25,7 +26,7 @@ export function classifyTarget(target: string, cwd: string): { kind: Kind; locat
   if (/^(git\+)?(https?|ssh|git|file):\/\//.test(target) || /^[\w.-]+@[\w.-]+:/.test(target)) return { kind: "git", location: target.replace(/^git\+/, "") };
   if (target.startsWith(".") || target.startsWith("/") || target.startsWith("~")) return { kind: "local", location: resolve(cwd, expandHome(target)) };
   if (parseNpmSpec(target)) return { kind: "npm", location: target };
-  throw new OmpError(`"${target}" is not something omp can install: give name@marketplace, an npm package (name or name@version), a git URL, a folder or a .tgz`, { exitCode: 2 });
+  throw new OmpError(`"${target}" is not something omp can install: give name@marketplace, an npm package (name or name@version), a git URL, a folder or a .tgz`, { exitCode: EXIT_USAGE });
 }
 
 export interface LocalInstallResult {
@@ -106,7 +107,7 @@ function chooseFeatures(dir: string, name: string, features: FeatureSpec["featur
   if (features === null) return null;
   if (features === "all") return declared;
   const unknown = features.filter((feature) => !declared.includes(feature));
-  if (unknown.length > 0) throw new OmpError(`${name} has no feature ${unknown.join(", ")}; it has: ${declared.join(", ") || "none"}`, { exitCode: 2 });
+  if (unknown.length > 0) throw new OmpError(`${name} has no feature ${unknown.join(", ")}; it has: ${declared.join(", ") || "none"}`, { exitCode: EXIT_USAGE });
   return features;
 }
 

@@ -7,6 +7,7 @@ import { installedFile } from "./install.ts";
 import { parsePluginId } from "./names.ts";
 import { npmLockFile, npmModulesDir } from "./paths.ts";
 import { readInstalled, readNpmLock, writeState } from "./state.ts";
+import { EXIT_USAGE } from "../errors/exit-codes.ts";
 
 /** Feature and settings commands for npm, git, local and linked plugins (the lockfile's entries). */
 function lockEntry(name: string) {
@@ -35,7 +36,7 @@ export function changeFeatures(name: string, change: { enable?: string[]; disabl
   const manifest = readPackageJson(join(npmModulesDir(), name))?.manifest;
   const declared = Object.keys(manifest?.features ?? {});
   const unknown = [...(change.enable ?? []), ...(change.disable ?? []), ...(change.set ?? [])].filter((feature) => !declared.includes(feature));
-  if (unknown.length > 0) throw new OmpError(`${name} has no feature ${unknown.join(", ")}; it has: ${declared.join(", ") || "none"}`, { exitCode: 2 });
+  if (unknown.length > 0) throw new OmpError(`${name} has no feature ${unknown.join(", ")}; it has: ${declared.join(", ") || "none"}`, { exitCode: EXIT_USAGE });
   let current = new Set(change.set ?? (manifest ? activeFeatures(manifest, entry.enabledFeatures) : []));
   for (const feature of change.enable ?? []) current.add(feature);
   for (const feature of change.disable ?? []) current.delete(feature);
@@ -50,7 +51,7 @@ export function setPluginSettings(name: string, pairs: string[]): Record<string,
   const settings = (lock.settings[name] ??= {});
   for (const pair of pairs) {
     const eq = pair.indexOf("=");
-    if (eq <= 0) throw new OmpError(`"${pair}" is not key=value`, { exitCode: 2 });
+    if (eq <= 0) throw new OmpError(`"${pair}" is not key=value`, { exitCode: EXIT_USAGE });
     const raw = pair.slice(eq + 1);
     let value: unknown = raw;
     try {

@@ -10,6 +10,7 @@ import { type MarketplaceRecord, readMarketplaces, writeState } from "./state.ts
 import { stagingDir, swapInto } from "./staging.ts";
 import { writeFileAtomic } from "../fs/atomic-write.ts";
 import { extractArchive } from "./archive.ts";
+import { EXIT_USAGE } from "../errors/exit-codes.ts";
 
 type SourceType = MarketplaceRecord["sourceType"];
 
@@ -22,7 +23,7 @@ export function classifyMarketplaceSource(source: string, cwd: string): { type: 
   if (/\.(tgz|tar\.gz)$/i.test(source) && existsSync(local)) return { type: "archive", uri: local };
   if (source.startsWith(".") || source.startsWith("/") || source.startsWith("~") || existsSync(local)) return { type: "local", uri: local };
   if (/^[\w.-]+\/[\w.-]+$/.test(source)) return { type: "github", uri: source };
-  throw new OmpError(`"${source}" is not a marketplace source: give owner/repo, a git URL, a folder, or a URL to a marketplace.json`, { exitCode: 2 });
+  throw new OmpError(`"${source}" is not a marketplace source: give owner/repo, a git URL, a folder, or a URL to a marketplace.json`, { exitCode: EXIT_USAGE });
 }
 
 /** The folder relative plugin sources resolve in; null for a catalog fetched by URL, which has none. */

@@ -1,4 +1,5 @@
 import { OmpError } from "../errors/omp-error.ts";
+import { EXIT_USAGE } from "../errors/exit-codes.ts";
 
 /** Claude Code's rule for marketplace and plugin names: lowercase, digits, `-` and `.`, alphanumeric ends. */
 const NAME = /^[a-z0-9]([a-z0-9.-]*[a-z0-9])?$/;
@@ -11,7 +12,7 @@ export function checkName(name: string, what: string): string {
   if (!isValidName(name)) {
     throw new OmpError(
       `${what} name "${name}" is not valid: use lowercase letters, digits, "-" and "." (starting and ending with a letter or digit, at most 64 characters)`,
-      { exitCode: 2 },
+      { exitCode: EXIT_USAGE },
     );
   }
   return name;

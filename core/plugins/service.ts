@@ -10,6 +10,7 @@ import { setClaudeDisabled } from "./claude-switch.ts";
 import { parseFeatureSpec, parsePluginId } from "./names.ts";
 import { npmLockFile, npmModulesDir } from "./paths.ts";
 import { readInstalled, readMarketplaces, readNpmLock, withPluginsLock, writeState } from "./state.ts";
+import { EXIT_USAGE } from "../errors/exit-codes.ts";
 
 /**
  * The operations `omp plugin` and the interactive `/plugin` share, each under the plugins lock:
@@ -32,7 +33,7 @@ function isMarketplaceTarget(target: string): boolean {
 export function install(target: string, scope: Scope, cwd: string): Promise<AnyInstall> {
   return withPluginsLock(async () => {
     if (isMarketplaceTarget(target)) return { kind: "marketplace", ...(await installFromMarketplace(parsePluginId(target)!, scope, cwd)) };
-    if (scope === "project") throw new OmpError("npm, git, folder and archive plugins install for the user only; drop --scope project", { exitCode: 2 });
+    if (scope === "project") throw new OmpError("npm, git, folder and archive plugins install for the user only; drop --scope project", { exitCode: EXIT_USAGE });
     return { kind: "package", ...(await installLocalPlugin(parseFeatureSpec(target), cwd)) };
   });
 }

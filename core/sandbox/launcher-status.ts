@@ -1,4 +1,4 @@
-import { sandboxLauncher } from "../../embed/launcher.ts";
+import { sandboxLauncher } from "../natives/launcher.ts";
 
 /** How model commands can be confined on this machine. */
 export type SandboxSupport =

@@ -3,11 +3,12 @@ import type { Settings } from "../config/settings-schema.ts";
 import { OmpError } from "../errors/omp-error.ts";
 import { describeSupport, type SandboxSupport, sandboxSupport } from "./launcher-status.ts";
 import { SANDBOX_MODES, type SandboxMode } from "./policy.ts";
+import { EXIT_USAGE } from "../errors/exit-codes.ts";
 
 /** Parses `--sandbox`; exit code 2 with the valid modes otherwise. */
 export function parseSandboxMode(value: string): SandboxMode {
   if ((SANDBOX_MODES as readonly string[]).includes(value)) return value as SandboxMode;
-  throw new OmpError(`--sandbox: unknown mode ${JSON.stringify(value)}. Valid modes: ${SANDBOX_MODES.join(", ")}.`, { exitCode: 2 });
+  throw new OmpError(`--sandbox: unknown mode ${JSON.stringify(value)}. Valid modes: ${SANDBOX_MODES.join(", ")}.`, { exitCode: EXIT_USAGE });
 }
 
 /**

@@ -22,6 +22,7 @@ import { hideSecretsFromProcEnviron } from "../sandbox/hide-environ.ts";
 import type { EditorBridge, Questioner } from "../tools/types.ts";
 import type { ThinkingLevel } from "../ai/model.ts";
 import { usageRecorder } from "../usage/record.ts";
+import { EXIT_USAGE } from "../errors/exit-codes.ts";
 
 /**
  * What a session is built from: the command line's flags for print, json, rpc and the
@@ -202,7 +203,7 @@ export async function chooseModel(runtime: Runtime, pattern: string | undefined,
 function addDirs(dirs: string[] | undefined, cwd: string): string[] {
   return (dirs ?? []).map((dir) => {
     const path = resolve(cwd, expandHome(dir));
-    if (!isDirectory(path)) throw new OmpError(`--add-dir: ${dir} is not a directory`, { exitCode: 2 });
+    if (!isDirectory(path)) throw new OmpError(`--add-dir: ${dir} is not a directory`, { exitCode: EXIT_USAGE });
     return path;
   });
 }

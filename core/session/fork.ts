@@ -1,3 +1,4 @@
+import { EXIT_USAGE } from "../errors/exit-codes.ts";
 import { resolve } from "node:path";
 import { OmpError } from "../errors/omp-error.ts";
 import { writeFileAtomic } from "../fs/atomic-write.ts";
@@ -76,7 +77,7 @@ export function seedSession(parentSession: string, seed: readonly NewSessionEntr
 
 /** `omp --fork <session>`: the session (a path or an id prefix, as --resume takes it) forked into this project; the new file's path. */
 export async function forkFromCli(arg: string, options: SessionFileOptions & { noSession: boolean }): Promise<string> {
-  if (options.noSession) throw new OmpError("--fork writes a new session file, so it cannot go with --no-session", { exitCode: 2 });
+  if (options.noSession) throw new OmpError("--fork writes a new session file, so it cannot go with --no-session", { exitCode: EXIT_USAGE });
   const { resolveSession } = await import("./listing.ts");
   const { loadSession } = await import("./loader.ts");
   return forkSession(loadSession(resolveSession(arg, options.cwd, options)), options);

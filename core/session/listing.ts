@@ -4,6 +4,7 @@ import { OmpError } from "../errors/omp-error.ts";
 import { displayPath, expandHome, sessionsRoot } from "../paths.ts";
 import { type SessionDirOptions, idFromFileName, sessionDirFor } from "./paths.ts";
 import { countBranches } from "./tree.ts";
+import { EXIT_USAGE } from "../errors/exit-codes.ts";
 
 export interface SessionInfo {
   path: string;
@@ -273,10 +274,10 @@ export function mostRecentSession(cwd: string, options: SessionDirOptions & { da
  * session dir was given) every project's. More than one match is an error that lists them.
  */
 export function resolveSession(arg: string, cwd: string, options: SessionDirOptions = {}): string {
-  if (arg.trim() === "") throw new OmpError("--resume needs a session id, a prefix of one, or a path", { exitCode: 2 });
+  if (arg.trim() === "") throw new OmpError("--resume needs a session id, a prefix of one, or a path", { exitCode: EXIT_USAGE });
   if (/[/\\]/.test(arg) || arg.endsWith(".jsonl")) {
     const path = resolve(cwd, expandHome(arg, options.home));
-    if (!existsSync(path)) throw new OmpError(`no session file at ${displayPath(path)}`, { exitCode: 2 });
+    if (!existsSync(path)) throw new OmpError(`no session file at ${displayPath(path)}`, { exitCode: EXIT_USAGE });
     return path;
   }
   const prefix = arg.toLowerCase();
@@ -293,7 +294,7 @@ export function resolveSession(arg: string, cwd: string, options: SessionDirOpti
   if (found.length === 1) return found[0]!.path;
   if (found.length === 0) {
     const where = options.sessionDir ? displayPath(localDir) : `${displayPath(localDir)} or any other project's sessions`;
-    throw new OmpError(`no session matches "${arg}" in ${where}`, { exitCode: 2 });
+    throw new OmpError(`no session matches "${arg}" in ${where}`, { exitCode: EXIT_USAGE });
   }
 
   found.sort((a, b) => b.modified.getTime() - a.modified.getTime());
@@ -303,5 +304,5 @@ export function resolveSession(arg: string, cwd: string, options: SessionDirOpti
     return `  ${file.id ?? file.name}  ${formatAge(file.modified)}  ${info?.title ?? "(unreadable)"}${elsewhere}`;
   });
   const more = found.length > shown.length ? `\n  … and ${found.length - shown.length} more` : "";
-  throw new OmpError(`"${arg}" matches ${found.length} sessions; give more of the id:\n${shown.join("\n")}${more}`, { exitCode: 2 });
+  throw new OmpError(`"${arg}" matches ${found.length} sessions; give more of the id:\n${shown.join("\n")}${more}`, { exitCode: EXIT_USAGE });
 }

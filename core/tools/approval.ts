@@ -5,6 +5,7 @@ import type { PathScope } from "./path-scope.ts";
 import type { SessionMode } from "../session/modes.ts";
 import type { Tool, ToolEffect } from "./types.ts";
 import type { ToolPolicy } from "../config/settings-schema.ts";
+import { EXIT_USAGE } from "../errors/exit-codes.ts";
 
 export const APPROVAL_MODES = ["always-ask", "write", "yolo"] as const;
 export type ApprovalMode = (typeof APPROVAL_MODES)[number];
@@ -12,7 +13,7 @@ export type ApprovalMode = (typeof APPROVAL_MODES)[number];
 /** Parses `--approval-mode`; throws an OmpError (exit code 2) listing the valid modes. */
 export function parseApprovalMode(value: string): ApprovalMode {
   if ((APPROVAL_MODES as readonly string[]).includes(value)) return value as ApprovalMode;
-  throw new OmpError(`Unknown approval mode ${JSON.stringify(value)}. Valid modes: ${APPROVAL_MODES.join(", ")}.`, { exitCode: 2 });
+  throw new OmpError(`Unknown approval mode ${JSON.stringify(value)}. Valid modes: ${APPROVAL_MODES.join(", ")}.`, { exitCode: EXIT_USAGE });
 }
 
 /**
@@ -22,7 +23,7 @@ export function parseApprovalMode(value: string): ApprovalMode {
 export function parseApprovalFlag(value: string): { approvalMode?: ApprovalMode; mode?: SessionMode } {
   if (value === "plan" || value === "auto-accept") return { mode: value };
   if ((APPROVAL_MODES as readonly string[]).includes(value)) return { approvalMode: value as ApprovalMode };
-  throw new OmpError(`Unknown approval mode ${JSON.stringify(value)}. Valid modes: ${APPROVAL_MODES.join(", ")}, plan, auto-accept.`, { exitCode: 2 });
+  throw new OmpError(`Unknown approval mode ${JSON.stringify(value)}. Valid modes: ${APPROVAL_MODES.join(", ")}, plan, auto-accept.`, { exitCode: EXIT_USAGE });
 }
 
 /** always-ask: every call; write: calls that change files, run commands or reach the network; yolo: none. */

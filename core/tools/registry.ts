@@ -4,6 +4,7 @@ import { builtinToolSpecs, editModeSpecs, planModeSpec } from "./builtin-specs.t
 import type { EditMode } from "../config/settings-schema.ts";
 import type { TodoStore } from "./todo.ts";
 import type { Tool, ToolImplementation } from "./types.ts";
+import { EXIT_USAGE } from "../errors/exit-codes.ts";
 
 export interface BuiltinToolOptions {
   /** The session's todo list; a fresh one when absent. */
@@ -76,18 +77,18 @@ export interface ToolSelection {
 
 /** Applies `--tools` / `--no-tools` by name. Throws an OmpError (exit code 2) naming unknown tools and the valid names. */
 export function selectTools(all: readonly Tool[], selection: ToolSelection): Tool[] {
-  if (selection.none && selection.only) throw new OmpError("--tools and --no-tools cannot be used together.", { exitCode: 2 });
+  if (selection.none && selection.only) throw new OmpError("--tools and --no-tools cannot be used together.", { exitCode: EXIT_USAGE });
   if (selection.none) return [];
   if (!selection.only) return [...all];
   const wanted = new Set(selection.only.flatMap((entry) => entry.split(",")).map((name) => name.trim()).filter(Boolean));
   const valid = all.map((tool) => tool.name);
   if (wanted.size === 0) {
-    throw new OmpError(`--tools needs at least one tool name (valid: ${valid.join(", ")}); use --no-tools for none.`, { exitCode: 2 });
+    throw new OmpError(`--tools needs at least one tool name (valid: ${valid.join(", ")}); use --no-tools for none.`, { exitCode: EXIT_USAGE });
   }
   const unknown = [...wanted].filter((name) => !valid.includes(name));
   if (unknown.length > 0) {
     const names = unknown.map((name) => JSON.stringify(name)).join(", ");
-    throw new OmpError(`Unknown tool${unknown.length > 1 ? "s" : ""} ${names} in --tools. Valid tools: ${valid.join(", ")}.`, { exitCode: 2 });
+    throw new OmpError(`Unknown tool${unknown.length > 1 ? "s" : ""} ${names} in --tools. Valid tools: ${valid.join(", ")}.`, { exitCode: EXIT_USAGE });
   }
   // bash's jobs are read, written and killed through job: asking for bash brings it along.
   if (wanted.has("bash")) wanted.add("job");

@@ -5,7 +5,7 @@ import { writeFileAtomic } from "../fs/atomic-write.ts";
 import { type UpdateChannel, UpdateChannel as ChannelSchema } from "../config/settings-schema.ts";
 import { agentDir, ensurePrivateDir } from "../paths.ts";
 import { VERSION } from "../version.ts";
-import { getEmbeddedNatives } from "../../embed/payload.ts";
+import { getEmbeddedNatives } from "../natives/payload.ts";
 import { detectInstallOwner } from "./install-owner.ts";
 import { fetchChannelVersion, releaseBaseUrl } from "./remote-release.ts";
 import { compareVersions } from "./semver.ts";

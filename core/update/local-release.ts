@@ -7,6 +7,7 @@ import { sha256Hex } from "./sha256sums.ts";
 import { writeStaged } from "./staging-errors.ts";
 import { RELEASE_ARCHIVE_LIMITS, findEntry, isGzip, readTarGz } from "./tarball.ts";
 import { VerifiedSums } from "./verified-sums.ts";
+import { EXIT_USAGE } from "../errors/exit-codes.ts";
 
 /**
  * `omp update --from <file|url>`: the offline bundle (binary, SHA256SUMS and its signature in one
@@ -27,19 +28,19 @@ function checkLocalFile(from: string): void {
   try {
     stat = statSync(from);
   } catch {
-    throw new OmpError(`${from} does not exist`, { exitCode: 2 });
+    throw new OmpError(`${from} does not exist`, { exitCode: EXIT_USAGE });
   }
   if (stat.isDirectory()) {
     throw new OmpError(
       `${from} is a directory; give the file: the offline bundle (omp-<version>-<target>-offline.tar.gz), a release archive or a binary${
         existsSync(join(from, "SHA256SUMS")) ? ` in it (an unpacked bundle's binary is ${join(from, "omp-<target>")})` : ""
       }`,
-      { exitCode: 2 },
+      { exitCode: EXIT_USAGE },
     );
   }
-  if (!stat.isFile()) throw new OmpError(`${from} is not a regular file (a device or a pipe); give a release file`, { exitCode: 2 });
-  if (stat.size > MAX_DOWNLOAD) throw new OmpError(`${from} is ${Math.round(stat.size / 1024 ** 2)} MiB, more than any omp release file; refusing it`, { exitCode: 2 });
-  if (stat.size === 0) throw new OmpError(`${from} is empty; give a release file`, { exitCode: 2 });
+  if (!stat.isFile()) throw new OmpError(`${from} is not a regular file (a device or a pipe); give a release file`, { exitCode: EXIT_USAGE });
+  if (stat.size > MAX_DOWNLOAD) throw new OmpError(`${from} is ${Math.round(stat.size / 1024 ** 2)} MiB, more than any omp release file; refusing it`, { exitCode: EXIT_USAGE });
+  if (stat.size === 0) throw new OmpError(`${from} is empty; give a release file`, { exitCode: EXIT_USAGE });
 }
 
 /** The file at `from`, downloaded into `workDir` when it is a URL. */

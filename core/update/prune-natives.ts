@@ -1,6 +1,6 @@
 import { existsSync } from "node:fs";
-import { fallbackCacheRoots, primaryCacheRoot } from "../../embed/cache-dir.ts";
-import { pruneNatives } from "../../embed/prune.ts";
+import { fallbackCacheRoots, primaryCacheRoot } from "../natives/cache-dir.ts";
+import { pruneNatives } from "../natives/prune.ts";
 
 /**
  * After an update to `newVersion`: the natives cache keeps that version and the one used most

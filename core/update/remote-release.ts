@@ -5,6 +5,7 @@ import { DEFAULT_FETCH_POLICY, type FetchPolicy, HttpNotFound, fetchBytes } from
 import { ChannelPointer, ReleaseManifest, type ReleaseTarget, type TargetArtifacts, channelPointerPath } from "./release-manifest.ts";
 import { sha256Hex } from "./sha256sums.ts";
 import { VerifiedSums } from "./verified-sums.ts";
+import { EXIT_USAGE } from "../errors/exit-codes.ts";
 
 /**
  * A release server: plain files under a base URL (the default, a mirror in OMP_UPDATE_URL, or a
@@ -22,7 +23,7 @@ export function releaseBaseUrl(env: NodeJS.ProcessEnv = process.env): string {
     const url = new URL(base);
     if (url.protocol !== "https:" && url.protocol !== "http:") throw new Error(`unsupported protocol ${url.protocol}`);
   } catch (error) {
-    throw new OmpError(`OMP_UPDATE_URL is not a usable http(s) URL (${JSON.stringify(base)}): ${(error as Error).message}`, { exitCode: 2 });
+    throw new OmpError(`OMP_UPDATE_URL is not a usable http(s) URL (${JSON.stringify(base)}): ${(error as Error).message}`, { exitCode: EXIT_USAGE });
   }
   return base.replace(/\/+$/, "");
 }

@@ -1,5 +1,5 @@
 import { closeSync, openSync, readSync } from "node:fs";
-import { TAR_BLOCK, type TarHeader, parseTarHeader } from "../../embed/tar.ts";
+import { TAR_BLOCK, type TarHeader, parseTarHeader } from "../natives/tar.ts";
 import { OmpError, describeError } from "../errors/omp-error.ts";
 
 /**

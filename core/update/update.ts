@@ -14,10 +14,7 @@ import { sha256Hex } from "./sha256sums.ts";
 import { reportedVersion, stagingName, sweepLeftovers, swapInBinary } from "./swap.ts";
 import { writeStaged } from "./staging-errors.ts";
 import { findEntry, readTarGz } from "./tarball.ts";
-
-/** Exit statuses of `omp update`, documented in its help. */
-export const EXIT_UPDATE_AVAILABLE = 10;
-export const EXIT_MANAGED_INSTALL = 3;
+import { EXIT_MANAGED_INSTALL, EXIT_USAGE } from "../errors/exit-codes.ts";
 
 export interface UpdateContext {
   /** The installed binary as invoked; symlinks are resolved here. */
@@ -50,7 +47,7 @@ export interface UpdateRequest {
 }
 
 function requireVersion(version: string): string {
-  if (!isVersion(version)) throw new OmpError(`${JSON.stringify(version)} is not a version (expected something like 1.2.3 or 1.3.0-canary.1)`, { exitCode: 2 });
+  if (!isVersion(version)) throw new OmpError(`${JSON.stringify(version)} is not a version (expected something like 1.2.3 or 1.3.0-canary.1)`, { exitCode: EXIT_USAGE });
   return version;
 }
 
@@ -86,7 +83,7 @@ function resolveUpdatableTarget(executable: string): string {
 function compareToInstalled(wanted: string, installed: string, force: boolean): "same" | "newer" | "older" {
   const order = compareVersions(wanted, installed);
   if (order < 0 && !force) {
-    throw new OmpError(`omp ${wanted} is older than the installed ${installed}; add --force to downgrade`, { exitCode: 2 });
+    throw new OmpError(`omp ${wanted} is older than the installed ${installed}; add --force to downgrade`, { exitCode: EXIT_USAGE });
   }
   return order === 0 ? "same" : order > 0 ? "newer" : "older";
 }

@@ -2,13 +2,13 @@
 import { describe, expect, test } from "bun:test";
 import { existsSync, readFileSync, readdirSync, renameSync, statSync, writeFileSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
-import { UnsafeArchiveError, discardTemp, extractToTemp } from "../../embed/extract.ts";
-import type { NativeFile, NativesManifest } from "../../embed/manifest.ts";
+import { UnsafeArchiveError, discardTemp, extractToTemp } from "../../core/natives/extract.ts";
+import type { NativeFile, NativesManifest } from "../../core/natives/manifest.ts";
 import { packNatives } from "../../embed/pack.ts";
-import type { EmbeddedNatives } from "../../embed/payload.ts";
+import type { EmbeddedNatives } from "../../core/natives/payload.ts";
 import { VERSION } from "../../core/version.ts";
 import { nativeOutDir, variantsFor } from "../../native/build.ts";
-import { platformTag } from "../../embed/variant.ts";
+import { platformTag } from "../../core/natives/variant.ts";
 import { tempDir } from "../support/temp.ts";
 
 const sha256 = (data: Uint8Array) => new Bun.CryptoHasher("sha256").update(data).digest("hex");

@@ -2,12 +2,12 @@
 import { describe, expect, test } from "bun:test";
 import { chmodSync, mkdirSync, readdirSync, statSync, symlinkSync, utimesSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { checkSharedRoot, ensureOwnedDir, fallbackCacheRoots, primaryCacheRoot } from "../../embed/cache-dir.ts";
-import { UnsafeArchiveError, checkEntries } from "../../embed/extract.ts";
-import type { NativesManifest } from "../../embed/manifest.ts";
-import { PRUNE_GRACE_MS, pruneNatives } from "../../embed/prune.ts";
-import { type TarEntry, readTar } from "../../embed/tar.ts";
-import { chooseVariant } from "../../embed/variant.ts";
+import { checkSharedRoot, ensureOwnedDir, fallbackCacheRoots, primaryCacheRoot } from "../../core/natives/cache-dir.ts";
+import { UnsafeArchiveError, checkEntries } from "../../core/natives/extract.ts";
+import type { NativesManifest } from "../../core/natives/manifest.ts";
+import { PRUNE_GRACE_MS, pruneNatives } from "../../core/natives/prune.ts";
+import { type TarEntry, readTar } from "../../core/natives/tar.ts";
+import { chooseVariant } from "../../core/natives/variant.ts";
 import { tempDir } from "../support/temp.ts";
 
 const scratch = () => tempDir("omp-unit-");

@@ -4,8 +4,8 @@ import { describe, expect, test } from "bun:test";
 import { copyFileSync, existsSync, mkdirSync, readFileSync, utimesSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { NativeAddon } from "../../core/natives/api.ts";
-import { addonFileName } from "../../embed/names.ts";
-import { chooseVariant, platformTag } from "../../embed/variant.ts";
+import { addonFileName } from "../../core/natives/names.ts";
+import { chooseVariant, platformTag } from "../../core/natives/variant.ts";
 import { tempDir } from "../support/temp.ts";
 
 const ADDON =

@@ -12,6 +12,6 @@ test("grep and find reach the search without commander, node:os or the rest of t
   const { reached } = graph;
   expect(heavyImports(graph, HEAVY)).toEqual([]);
   expect(reached.has("cli/grep.ts")).toBe(true);
-  expect(reached.has("embed/load.ts")).toBe(true);
+  expect(reached.has("core/natives/load.ts")).toBe(true);
   for (const module of ["cli/program.ts", "cli/agent-argv.ts", "cli/agent.ts", "core/config/settings.ts"]) expect(reached.has(module)).toBe(false);
 });

@@ -1,6 +1,6 @@
 import { existsSync, renameSync } from "node:fs";
 import { join } from "node:path";
-import { describeError } from "../core/errors/omp-error.ts";
+import { describeError } from "../errors/omp-error.ts";
 import { fallbackCacheRoots, primaryCacheRoot, type CacheRoot } from "./cache-dir.ts";
 import { discardTemp, extractToTemp, UnsafeArchiveError } from "./extract.ts";
 import { cachedState, prepareVersionDir } from "./load.ts";
@@ -32,7 +32,7 @@ function probe(path: string): { abi: number } | { error: string } {
 function findLauncher(): LauncherLookup {
   const embedded = getEmbeddedNatives();
   if (!embedded) {
-    const path = join(import.meta.dir, "..", "native", "out", launcherFileName(platformTag()));
+    const path = join(import.meta.dir, "..", "..", "native", "out", launcherFileName(platformTag()));
     if (!existsSync(path)) return { error: `${path} is missing: run bun run build:native` };
     const probed = probe(path);
     return "error" in probed ? probed : { path, abi: probed.abi };

@@ -1,6 +1,6 @@
 import { readdirSync, rmSync, statSync } from "node:fs";
 import { join } from "node:path";
-import { processAlive } from "../core/fs/file-lock.ts";
+import { processAlive } from "../fs/file-lock.ts";
 import { TEMP_PREFIX } from "./extract.ts";
 
 /** A version dir this young may belong to an omp that is extracting into it right now. */

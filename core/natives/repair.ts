@@ -1,7 +1,7 @@
 import { existsSync, renameSync, rmSync } from "node:fs";
 import { join } from "node:path";
-import { describeError } from "../core/errors/omp-error.ts";
-import { syncDirectory } from "../core/fs/atomic-write.ts";
+import { describeError } from "../errors/omp-error.ts";
+import { syncDirectory } from "../fs/atomic-write.ts";
 import { type CacheRoot, fallbackCacheRoots, primaryCacheRoot } from "./cache-dir.ts";
 import { discardTemp, extractToTemp, matchesManifest } from "./extract.ts";
 import { cachedState, prepareVersionDir } from "./load.ts";

@@ -1,6 +1,6 @@
 import { readFileSync, unlinkSync, writeFileSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
-import { processAlive } from "../core/fs/file-lock.ts";
+import { processAlive } from "../fs/file-lock.ts";
 
 /**
  * A damaged addon whose size and mtime are intact passes the stat that makes a cache hit cheap,

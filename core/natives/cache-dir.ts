@@ -1,6 +1,6 @@
 import { type Stats, chmodSync, lstatSync } from "node:fs";
 import { isAbsolute, join } from "node:path";
-import { ensurePrivateDir, expandHome, homeDir } from "../core/paths.ts";
+import { ensurePrivateDir, expandHome, homeDir } from "../paths.ts";
 
 export interface CacheRoot {
   /** The natives root; version dirs go beneath it. */

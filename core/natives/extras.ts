@@ -1,7 +1,7 @@
 import { readFileSync, renameSync } from "node:fs";
 import { join, resolve } from "node:path";
-import { describeError } from "../core/errors/omp-error.ts";
-import { VERSION } from "../core/version.ts";
+import { describeError } from "../errors/omp-error.ts";
+import { VERSION } from "../version.ts";
 import { type CacheRoot, fallbackCacheRoots, primaryCacheRoot } from "./cache-dir.ts";
 import { UnsafeArchiveError, discardTemp, sha256Hex, writeToTemp } from "./extract.ts";
 import { cachedState, prepareVersionDir } from "./load.ts";
@@ -16,7 +16,7 @@ import { type ExtraFile, getEmbeddedExtras } from "./payload.ts";
 
 /** Where each extra comes from in a source checkout (and what embed/build.ts packs), by this machine's platform. */
 export function extraSources(platform = `${process.platform}-${process.arch}`): { name: string; source: string }[] {
-  const root = resolve(import.meta.dir, "..", "node_modules", "@ast-grep");
+  const root = resolve(import.meta.dir, "..", "..", "node_modules", "@ast-grep");
   const [os, arch] = platform.split("-") as [string, string];
   const prebuild = `prebuild-${({ linux: "Linux", darwin: "macOS", win32: "Windows" } as Record<string, string>)[os] ?? os}-${({ x64: "X64", arm64: "ARM64" } as Record<string, string>)[arch] ?? arch}`;
   const napi = os === "linux" ? `${platform}-gnu` : platform;

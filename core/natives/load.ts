@@ -1,10 +1,10 @@
 import { lstatSync, renameSync } from "node:fs";
 import { join } from "node:path";
-import type { NativeAddon } from "../core/natives/api.ts";
-import { OmpError, describeError } from "../core/errors/omp-error.ts";
-import { VERSION } from "../core/version.ts";
-import { syncDirectory } from "../core/fs/atomic-write.ts";
-import { ensurePrivateDir } from "../core/paths.ts";
+import type { NativeAddon } from "./api.ts";
+import { OmpError, describeError } from "../errors/omp-error.ts";
+import { VERSION } from "../version.ts";
+import { syncDirectory } from "../fs/atomic-write.ts";
+import { ensurePrivateDir } from "../paths.ts";
 import { type CacheRoot, checkSharedRoot, ensureOwnedDir, fallbackCacheRoots, foreignControl, primaryCacheRoot } from "./cache-dir.ts";
 import { UnsafeArchiveError, discardTemp, extractToTemp, matchesManifest } from "./extract.ts";
 import { clearStaleMarker, crashedWhileLoading, withLoadingMarker } from "./loading-marker.ts";
@@ -13,6 +13,7 @@ import { addonFileName } from "./names.ts";
 import { type EmbeddedNatives, getEmbeddedNatives } from "./payload.ts";
 import { pruneNatives } from "./prune.ts";
 import { chooseVariant, platformTag } from "./variant.ts";
+import { EXIT_FAILURE } from "../errors/exit-codes.ts";
 
 export interface LoadAttempt {
   path: string;
@@ -43,7 +44,7 @@ export class NativesLoadError extends OmpError {
     message: string,
     readonly report: NativesReport,
   ) {
-    super(message, { exitCode: 1 });
+    super(message, { exitCode: EXIT_FAILURE });
   }
 }
 
@@ -270,7 +271,7 @@ function loadEmbedded(embedded: EmbeddedNatives, report: NativesReport): NativeA
 function loadFromSource(report: NativesReport): NativeAddon {
   const choice = chooseVariant();
   report.variantReason = choice.reason;
-  const outDir = join(import.meta.dir, "..", "native", "out");
+  const outDir = join(import.meta.dir, "..", "..", "native", "out");
   for (const variant of choice.order) {
     const path = join(outDir, addonFileName(report.platform, variant));
     try {
