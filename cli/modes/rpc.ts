@@ -340,7 +340,7 @@ class RpcSession {
         const run = bashTool
           .execute(
             { command: command.command },
-            { cwd: this.runtime.options.cwd, signal: controller.signal, artifactsDir: agent.artifactsDir, redact: (text) => agent.redact(text), bashTimeoutSeconds: this.runtime.options.settings.bash.timeoutSeconds, agent },
+            { cwd: this.runtime.options.cwd, signal: controller.signal, artifactsDir: agent.artifactsDir, redact: (text) => agent.redact(text), bashTimeoutSeconds: this.runtime.options.settings.bash.timeoutSeconds, jobScope: agent },
           )
           .then(
             (result) => {

@@ -33,7 +33,16 @@ const schema = z.object({
 });
 type GrepInput = z.infer<typeof schema>;
 
-export const grepTool: ToolDefinition<typeof schema> = {
+export interface GrepDetails {
+  totalMatches: number;
+  filesWithMatches: number;
+  filesSearched: number;
+  limitReached: boolean;
+  /** The files of this page, as shown to the model. */
+  files: { path: string; matchCount: number }[];
+}
+
+export const grepTool: ToolDefinition<typeof schema, GrepDetails> = {
   name: "grep",
   description: [
     "Search file contents with a regular expression (ripgrep's engine; Rust regex syntax, so escape literal ( ) [ ] { } . * + ? or set literal: true).",
@@ -88,7 +97,7 @@ function formatResult(
 ) {
   const { contextLines } = page;
   const shown = (path: string) => displayPath(context.cwd, path);
-  const details = {
+  const details: GrepDetails = {
     totalMatches: result.totalMatches,
     filesWithMatches: result.filesWithMatches,
     filesSearched: result.filesSearched,

@@ -1,3 +1,8 @@
+import type { BashDetails } from "./bash.ts";
+import type { EditDetails } from "./edit/engine.ts";
+import type { FindDetails } from "./find.ts";
+import type { GrepDetails } from "./grep.ts";
+import type { LsDetails } from "./ls.ts";
 import { resolveToolPath } from "./paths.ts";
 
 /** How front ends group a tool call (ACP's ToolKind): icons, and whether it is shown as a diff or a terminal. */
@@ -66,23 +71,24 @@ const PRESENTERS: Record<string, Presenter> = {
  */
 export type ResultView = "output" | "diff" | "list" | "first-line" | "on-expand" | "brief";
 
-interface TerminalRow {
+/** `D`: the details the tool declares; each field may be missing from a session written by another version. */
+interface TerminalRow<D = Input> {
   /** The call's main argument on one line, after the tool's name in a block's header. */
   argument?: (input: Input) => string;
   /** The result's details in a few words beside the header (counts, duration). */
-  note?: (details: Input) => string | undefined;
+  note?(details: Partial<D>): string | undefined;
   result?: ResultView;
 }
 
 const count = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
 const firstLine = (value: unknown) => (typeof value === "string" ? value.split("\n")[0]! : "");
-const changed = (d: Input) => (typeof d.added === "number" ? `+${d.added} −${d.removed}` : undefined);
-const command: TerminalRow = {
+const changed = (d: Partial<EditDetails>) => (typeof d.added === "number" ? `+${d.added} −${d.removed}` : undefined);
+const command: TerminalRow<BashDetails> = {
   argument: (input) => firstLine(input.command),
   note: (d) => (typeof d.durationMs === "number" ? `${(d.durationMs / 1000).toFixed(1)}s${d.exitCode ? ` · exit ${d.exitCode}` : ""}` : undefined),
   result: "output",
 };
-const search: TerminalRow = {
+const search: Omit<TerminalRow, "note"> = {
   argument: (input) => (input.path ? `${firstLine(input.pattern)}  in ${firstLine(input.path)}` : firstLine(input.pattern)),
   result: "on-expand",
 };
@@ -93,7 +99,7 @@ const paged: TerminalRow["note"] = (d) => (typeof d.endLine === "number" ? `line
  * and note, and how the result is shown. A tool without a row shows its input as JSON and the
  * first rows of its result.
  */
-const TERMINAL: Record<string, TerminalRow> = {
+const TERMINAL: Record<string, TerminalRow> & { grep: TerminalRow<GrepDetails>; find: TerminalRow<FindDetails>; ls: TerminalRow<LsDetails> } = {
   bash: command,
   // The user's own `!cmd` in the interactive mode.
   shell: command,

@@ -348,7 +348,7 @@ async function writeThroughEditor(plans: Planned[], editor: EditorBridge & { wri
 }
 
 /** Plans every change first (so any refusal leaves every file as it was), then writes them all. */
-export async function applyChanges(changes: FileChange[], context: EngineContext): Promise<ToolResult> {
+export async function applyChanges(changes: FileChange[], context: EngineContext): Promise<ToolResult<EditDetails>> {
   let plans: Planned[];
   try {
     const editor = context.editor;
