@@ -139,8 +139,7 @@ export const COMMANDS: SlashCommand[] = [
     description: "resume a recent session",
     idleOnly: true,
     async run(host) {
-      const { settings, sessionDir, env } = host.runtime.options;
-      const dir = sessionDirFor(host.cwd, { sessionDir: sessionDir ?? settings.sessionDir, env: env as NodeJS.ProcessEnv });
+      const dir = sessionDirFor(host.cwd, host.runtime.sessionDirOptions());
       const current = host.agent.writer?.path;
       const sessions = listSessions(dir, { limit: 50 }).filter((s) => s.path !== current);
       if (sessions.length === 0) {

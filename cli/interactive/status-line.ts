@@ -1,5 +1,6 @@
 import { paint, truncateText, visibleWidth } from "./text.ts";
 import type { Theme } from "./theme.ts";
+import { plural } from "../../core/plural.ts";
 
 export function formatTokens(n: number): string {
   if (n < 1000) return String(n);
@@ -41,7 +42,7 @@ export interface StatusInfo {
 export function renderStatusLine(info: StatusInfo, width: number, theme: Theme): string {
   const contextStyle = info.contextPercent >= 85 ? theme.fg("error") : info.contextPercent >= 60 ? theme.fg("warning") : theme.fg("muted");
   const parts: [string, string][] = [
-    ...(info.jobs ? ([[`${info.jobs} job${info.jobs === 1 ? "" : "s"}`, theme.fg("accent")]] as [string, string][]) : []),
+    ...(info.jobs ? ([[plural(info.jobs, "job"), theme.fg("accent")]] as [string, string][]) : []),
     ...(info.mcp ? ([[info.mcp.text, theme.fg(info.mcp.problem ? "warning" : "muted")]] as [string, string][]) : []),
     [info.model, theme.fg("accent")],
     ...(info.thinking ? ([[`think ${info.thinking}`, theme.fg("muted")]] as [string, string][]) : []),

@@ -239,8 +239,7 @@ class RpcSession {
         return this.startPrompt("abort_and_prompt", id, this.content(command.message, command.images));
       case "new_session":
       case "switch_session": {
-        const { cwd, env, sessionDir, settings } = this.runtime.options;
-        const path = command.type === "switch_session" ? resolveSession(command.sessionPath, cwd, { sessionDir: sessionDir ?? settings.sessionDir, env }) : undefined;
+        const path = command.type === "switch_session" ? resolveSession(command.sessionPath, this.runtime.options.cwd, this.runtime.sessionDirOptions()) : undefined;
         const { agent: next, warning } = await this.host.switchSession(path);
         return this.respond(command.type, id, {
           sessionFile: next.writer?.path,

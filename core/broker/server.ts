@@ -8,7 +8,8 @@ import { bindUrl, boundAddress } from "../http/bind.ts";
 import { BodyTooLarge, readLimitedText } from "../http/body-limit.ts";
 import { guardRequest } from "../http/request-guard.ts";
 import { recordUsageLimit, usageReports } from "./usage.ts";
-import { BlockBody, DisableBody, PostCredentialBody, type Snapshot, type SnapshotEntry, errorBody, firstIssue } from "./wire.ts";
+import { BlockBody, DisableBody, PostCredentialBody, type Snapshot, type SnapshotEntry, errorBody } from "./wire.ts";
+import { describeZodError } from "../errors/zod-issues.ts";
 
 export interface BrokerOptions {
   store: CredentialStore;
@@ -166,7 +167,7 @@ export function startBroker(options: BrokerOptions): Broker {
       return { ok: false, response: json(errorBody("the body is not JSON", "invalid_body"), 400) };
     }
     const parsed = schema.safeParse(value);
-    if (!parsed.success) return { ok: false, response: json(errorBody(`invalid body: ${firstIssue(parsed.error)}`, "invalid_body"), 400) };
+    if (!parsed.success) return { ok: false, response: json(errorBody(`invalid body: ${describeZodError(parsed.error, "body")}`, "invalid_body"), 400) };
     return { ok: true, value: parsed.data };
   }
 

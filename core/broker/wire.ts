@@ -61,13 +61,6 @@ export function errorBody(error: string, code: string, extra: Record<string, unk
   return { error, code, ...extra };
 }
 
-/** The first problem of a zod failure as "field: message". */
-export function firstIssue(error: z.ZodError): string {
-  const issue = error.issues[0];
-  if (!issue) return "invalid body";
-  return `${issue.path.length > 0 ? issue.path.join(".") : "body"}: ${issue.message}`;
-}
-
 /** `POST /v1/credential/:id/block`: a client met a usage limit that resets at `untilMs`. */
 export const BlockBody = z.strictObject({ providerKey: z.string().min(1).max(200).optional(), untilMs: z.number().int().positive() });
 

@@ -26,7 +26,3 @@ export function textResult<D = never>(text: string, details?: D): ToolResult<D> 
 export function errorResult<D = never>(text: string, details?: D): ToolResult<D> {
   return { ...textResult(text, details), isError: true };
 }
-
-export function plural(count: number, word: string, many = `${word}s`): string {
-  return `${count} ${count === 1 ? word : many}`;
-}

@@ -2,10 +2,11 @@ import { existsSync } from "node:fs";
 import { z } from "zod";
 import type { GrepMode, GrepResult } from "../natives/api.ts";
 import { natives } from "../natives/index.ts";
-import { cutLine, errorResult, plural, textResult } from "./format.ts";
+import { cutLine, errorResult, textResult } from "./format.ts";
 import { searchErrorResult } from "./native-errors.ts";
 import { describeLocation, displayPath, notFoundMessage, resolveToolPath } from "./paths.ts";
 import type { ToolContext, ToolDefinition } from "./types.ts";
+import { plural } from "../plural.ts";
 
 export const GREP_DEFAULT_LIMIT = 100;
 export const GREP_MAX_LINE_CHARS = 500;

@@ -1,9 +1,10 @@
 import { type Dirent, lstatSync, readdirSync, readlinkSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { z } from "zod";
-import { errorResult, formatBytes, plural, textResult } from "./format.ts";
+import { errorResult, formatBytes, textResult } from "./format.ts";
 import { displayPath, notFoundMessage, resolveToolPath } from "./paths.ts";
 import type { ToolDefinition } from "./types.ts";
+import { plural } from "../plural.ts";
 
 export const LS_MAX_ENTRIES = 1000;
 

@@ -4,6 +4,7 @@ import type { FindDetails } from "./find.ts";
 import type { GrepDetails } from "./grep.ts";
 import type { LsDetails } from "./ls.ts";
 import { resolveToolPath } from "./paths.ts";
+import { plural } from "../plural.ts";
 
 /** How front ends group a tool call (ACP's ToolKind): icons, and whether it is shown as a diff or a terminal. */
 export type ToolKind = "read" | "edit" | "delete" | "move" | "search" | "execute" | "think" | "fetch" | "other";
@@ -80,7 +81,6 @@ interface TerminalRow<D = Input> {
   result?: ResultView;
 }
 
-const count = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
 const firstLine = (value: unknown) => (typeof value === "string" ? value.split("\n")[0]! : "");
 const changed = (d: Partial<EditDetails>) => (typeof d.added === "number" ? `+${d.added} −${d.removed}` : undefined);
 const command: TerminalRow<BashDetails> = {
@@ -108,12 +108,12 @@ const TERMINAL: Record<string, TerminalRow> & { grep: TerminalRow<GrepDetails>; 
   // The hashline edit names its file inside `input`.
   edit: { argument: (input) => firstLine(input.path) || (/^\[([^\]#]+)/m.exec(String(input.input ?? ""))?.[1] ?? ""), note: changed, result: "diff" },
   apply_patch: { argument: (input) => /^\*\*\* (?:Update|Add|Delete) File: (.+)$/m.exec(String(input.input ?? ""))?.[1] ?? "", note: changed, result: "diff" },
-  grep: { ...search, note: (d) => (typeof d.totalMatches === "number" ? `${count(d.totalMatches, "match", "matches")} in ${count(Number(d.filesWithMatches), "file")}` : undefined) },
-  find: { ...search, note: (d) => (typeof d.totalMatches === "number" ? count(d.totalMatches, "path") : undefined) },
-  ls: { argument: (input) => firstLine(input.path), note: (d) => (typeof d.files === "number" ? `${count(Number(d.directories), "dir")}, ${count(d.files, "file")}` : undefined), result: "on-expand" },
-  todo: { argument: (input) => (Array.isArray(input.todos) ? count(input.todos.length, "item") : ""), result: "list" },
+  grep: { ...search, note: (d) => (typeof d.totalMatches === "number" ? `${plural(d.totalMatches, "match", "matches")} in ${plural(Number(d.filesWithMatches), "file")}` : undefined) },
+  find: { ...search, note: (d) => (typeof d.totalMatches === "number" ? plural(d.totalMatches, "path") : undefined) },
+  ls: { argument: (input) => firstLine(input.path), note: (d) => (typeof d.files === "number" ? `${plural(Number(d.directories), "dir")}, ${plural(d.files, "file")}` : undefined), result: "on-expand" },
+  todo: { argument: (input) => (Array.isArray(input.todos) ? plural(input.todos.length, "item") : ""), result: "list" },
   web_fetch: { argument: (input) => firstLine(input.url) + (typeof input.offset === "number" ? ` from line ${input.offset}` : ""), note: paged },
-  web_search: { argument: (input) => firstLine(input.query), note: (d) => (Array.isArray(d.results) ? `${count(d.results.length, "result")} · ${String(d.provider)}` : undefined) },
+  web_search: { argument: (input) => firstLine(input.query), note: (d) => (Array.isArray(d.results) ? `${plural(d.results.length, "result")} · ${String(d.provider)}` : undefined) },
 };
 
 function terminalRow(toolName: string): TerminalRow {

@@ -5,12 +5,13 @@ import { archiveChildren, memberPath, openArchive } from "../archives/archive.ts
 import { readSqlite } from "../archives/sqlite.ts";
 import { checkDocumentSize, convertDocument, type DocumentContent, type DocumentKind, documentKind, pageSection } from "../documents/convert.ts";
 import { describeBinary, detectImage, IMAGE_MIME, looksBinary } from "./file-kind.ts";
-import { errorResult, formatBytes, plural, textResult } from "./format.ts";
+import { errorResult, formatBytes, textResult } from "./format.ts";
 import type { ReadRange } from "./internal-urls.ts";
 import { displayPath } from "./paths.ts";
 import { READ_DIR_DEFAULT_LIMIT, READ_MAX_IMAGE_BYTES, readTextOf } from "./read.ts";
 import type { ReadTarget } from "./read-path.ts";
 import type { ToolContext, ToolResult } from "./types.ts";
+import { plural } from "../plural.ts";
 
 /** Documents, archives and databases in `read`; each format's library loads here, on its first file. */
 export async function readFormatted(target: ReadTarget, range: ReadRange, context: ToolContext): Promise<ToolResult> {

@@ -3,7 +3,7 @@ import { open, readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { z } from "zod";
 import { describeBinary, detectImage, hasBinaryExtension, IMAGE_MIME, imageSize, looksBinary } from "./file-kind.ts";
-import { errorResult, formatBytes, plural, textResult } from "./format.ts";
+import { errorResult, formatBytes, textResult } from "./format.ts";
 import { displayPath, notFoundMessage, resolveToolPath } from "./paths.ts";
 import { type ReadRange, urlReaderFor } from "./internal-urls.ts";
 import type { ToolContext, ToolDefinition, ToolResult } from "./types.ts";
@@ -11,6 +11,7 @@ import { isDirEntry } from "../fs/dir-entry.ts";
 import { isArchivePath, isSqliteFile, isSqlitePath } from "../archives/detect.ts";
 import { documentKind } from "../documents/convert.ts";
 import { type ReadTarget, resolveReadTarget, SelectorError } from "./read-path.ts";
+import { plural } from "../plural.ts";
 
 export const READ_DEFAULT_LIMIT = 2000;
 export const READ_MAX_LINE_CHARS = 2000;

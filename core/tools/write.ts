@@ -1,10 +1,11 @@
 import { z } from "zod";
 import { statSync } from "node:fs";
 import { writeFileAtomic } from "../fs/atomic-write.ts";
-import { errorResult, plural, textResult } from "./format.ts";
+import { errorResult, textResult } from "./format.ts";
 import { displayPath, isDirectory, resolveToolPath } from "./paths.ts";
 import { afterFileWrite } from "./post-write.ts";
 import type { ToolDefinition } from "./types.ts";
+import { plural } from "../plural.ts";
 
 const schema = z.object({
   path: z.string().describe("File to create or replace; relative to the working directory, absolute, or starting with ~"),

@@ -5,6 +5,7 @@ import { DEFAULT_FETCH_POLICY, type FetchPolicy, HttpNotFound, fetchBytes } from
 import { ChannelPointer, ReleaseManifest, type ReleaseTarget, type TargetArtifacts, channelPointerPath } from "./release-manifest.ts";
 import { sha256Hex } from "./sha256sums.ts";
 import { VerifiedSums } from "./verified-sums.ts";
+import { describeZodError } from "../errors/zod-issues.ts";
 
 /**
  * A release server: plain files under a base URL (the default, a mirror in OMP_UPDATE_URL, or a
@@ -36,8 +37,7 @@ function parseJson<T>(bytes: Uint8Array, schema: z.ZodType<T>, what: string): T 
   }
   const result = schema.safeParse(value);
   if (!result.success) {
-    const issues = result.error.issues.map((issue) => `${issue.path.join(".") || "(root)"}: ${issue.message}`).join("; ");
-    throw new OmpError(`${what} is not a valid release file: ${issues}`);
+    throw new OmpError(`${what} is not a valid release file: ${describeZodError(result.error, "(root)", { all: true })}`);
   }
   return result.data;
 }

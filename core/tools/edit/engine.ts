@@ -3,7 +3,7 @@ import { accessSync, constants } from "node:fs";
 import { isUtf8 } from "node:buffer";
 import { writeFileAtomic } from "../../fs/atomic-write.ts";
 import { unifiedDiff } from "../diff.ts";
-import { errorResult, plural, textResult } from "../format.ts";
+import { errorResult, textResult } from "../format.ts";
 import { displayPath, notFoundMessage, resolveToolPath } from "../paths.ts";
 import type { ToolResult } from "../types.ts";
 import { type Doc, lineRange, numbered, parseDoc, renderDoc, spliceLines } from "./doc.ts";
@@ -11,6 +11,7 @@ import { fastApply, windowedDiff } from "./fast-path.ts";
 import { type ReplaceRequest, applyReplace, lfText } from "./match.ts";
 import type { FileReadStore } from "./read-store.ts";
 import type { EditorBridge } from "../types.ts";
+import { plural } from "../../plural.ts";
 
 /**
  * The one apply engine behind every edit format (replace, patch, hashline, apply_patch): each
