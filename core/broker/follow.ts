@@ -1,14 +1,6 @@
 import { parseSse } from "../http/sse.ts";
 import type { BrokerClientConfig } from "./config.ts";
-import type { Snapshot, SnapshotEntry } from "./wire.ts";
-
-/** What `GET /v1/snapshot/stream` sends: a full snapshot on connect, then changes. */
-export type StreamEvent =
-  | ({ kind: "snapshot" } & Snapshot)
-  | { kind: "entry"; generation: number; serverNowMs: number; entry: SnapshotEntry }
-  | { kind: "removed"; generation: number; serverNowMs: number; id: number }
-  /** The broker dropped this stream (it fell behind); a fresh connection starts from a new snapshot. */
-  | { kind: "resync"; generation: number; reason: string };
+import { StreamEvent } from "./wire.ts";
 
 /** What a follower hands on: the stream's own control events are handled here. */
 export type AppliedEvent = Exclude<StreamEvent, { kind: "resync" }>;
@@ -60,7 +52,10 @@ export function followSnapshots(config: BrokerClientConfig, apply: (event: Appli
       for await (const { data } of parseSse(response.body.pipeThrough(heardFrom))) {
         let event: StreamEvent;
         try {
-          event = JSON.parse(data) as StreamEvent;
+          const parsed = StreamEvent.safeParse(JSON.parse(data));
+          // An event of a kind this client does not know (a newer broker's) is passed over.
+          if (!parsed.success) continue;
+          event = parsed.data;
         } catch {
           continue;
         }

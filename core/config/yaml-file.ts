@@ -1,7 +1,7 @@
 import type { Document } from "yaml";
 import { OmpError } from "../errors/omp-error.ts";
 import { displayPath } from "../paths.ts";
-import { MAX_CONFIG_BYTES, type Mapping, isMapping, readConfigText, tooBig } from "./config-file.ts";
+import { MAX_CONFIG_BYTES, type Mapping, isMapping, tooBig } from "./config-file.ts";
 import { EXIT_BAD_CONFIG, configError, describeFound } from "./config-error.ts";
 
 /** Aliases resolved per document, weighted by the size of what they copy: yaml's own guard against "billion laughs". */
@@ -108,12 +108,6 @@ export function parseYamlMapping(text: string, path: string): Mapping {
   if (data === null || data === undefined) return {};
   if (!isMapping(data)) throw configError(path, [`got ${describeFound(data)} at the top level, expected a mapping of keys`]);
   return dropEmpty(data);
-}
-
-/** Reads and parses a YAML mapping; undefined when the file does not exist. */
-export function readYamlMapping(path: string): Mapping | undefined {
-  const text = readConfigText(path);
-  return text === undefined ? undefined : parseYamlMapping(text, path);
 }
 
 function dropEmpty(mapping: Mapping): Mapping {

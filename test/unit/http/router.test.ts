@@ -11,7 +11,7 @@ test("routes match by method and whole path; :name segments come back decoded as
       seen.push(params.id!);
       return new Response("refreshed");
     });
-  expect(await routes.match("GET", "/v1/usage")!(request("GET", "/v1/usage"), "tok_1").text()).toBe("usage for tok_1");
+  expect(await (await routes.match("GET", "/v1/usage")!(request("GET", "/v1/usage"), "tok_1")).text()).toBe("usage for tok_1");
   expect(routes.match("POST", "/v1/usage")).toBeUndefined();
   expect(routes.match("GET", "/v1/usage/extra")).toBeUndefined();
   expect(routes.match("GET", "/v1/usag")).toBeUndefined();
