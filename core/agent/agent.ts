@@ -405,6 +405,7 @@ export class Agent {
       },
       (event) => this.emit(event),
       (text) => this.redact(text),
+      this.options.stream,
     );
     this.usage = addUsage(this.usage, final.usage);
     return final;
