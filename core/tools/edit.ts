@@ -1,5 +1,6 @@
 import { z } from "zod";
-import type { EditDetails, FileChange } from "./edit/engine.ts";
+import type { FileChange } from "./edit/changes.ts";
+import type { EditDetails } from "./edit/engine.ts";
 import { applyAndCheck } from "./edit/tools.ts";
 import type { ToolDefinition } from "./types.ts";
 

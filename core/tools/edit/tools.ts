@@ -5,7 +5,8 @@ import { PatchSyntaxError, parseApplyPatch, parseHunks } from "./apply-patch.ts"
 import { existsSync, readFileSync } from "node:fs";
 import { displayPath } from "../paths.ts";
 import { afterFileWrite } from "../post-write.ts";
-import { type EditDetails, type EngineContext, type FileChange, applyChanges } from "./engine.ts";
+import type { FileChange } from "./changes.ts";
+import { type EditDetails, type EngineContext, applyChanges } from "./engine.ts";
 import { HashlineSyntaxError, parseHashline } from "./hashline.ts";
 
 /** The edit formats other than the replace edit (../edit.ts); each parses its input and hands it to the one engine. */
