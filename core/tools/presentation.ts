@@ -3,6 +3,8 @@ import type { EditDetails } from "./edit/engine.ts";
 import type { FindDetails } from "./find.ts";
 import type { GrepDetails } from "./grep.ts";
 import type { LsDetails } from "./ls.ts";
+import type { PageDetails } from "./read-details.ts";
+import type { WebSearchDetails } from "./web-search.ts";
 import { resolveToolPath } from "./paths.ts";
 import { plural } from "../plural.ts";
 
@@ -92,14 +94,14 @@ const search: Omit<TerminalRow, "note"> = {
   argument: (input) => (input.path ? `${firstLine(input.pattern)}  in ${firstLine(input.path)}` : firstLine(input.pattern)),
   result: "on-expand",
 };
-const paged: TerminalRow["note"] = (d) => (typeof d.endLine === "number" ? `lines ${d.startLine}–${d.endLine} of ${d.totalLines}` : undefined);
+const paged: TerminalRow<PageDetails>["note"] = (d) => (typeof d.endLine === "number" ? `lines ${d.startLine}–${d.endLine} of ${d.totalLines}` : undefined);
 
 /**
  * The same tools as a terminal shows them (the interactive mode's blocks): the header's argument
  * and note, and how the result is shown. A tool without a row shows its input as JSON and the
  * first rows of its result.
  */
-const TERMINAL: Record<string, TerminalRow> & { grep: TerminalRow<GrepDetails>; find: TerminalRow<FindDetails>; ls: TerminalRow<LsDetails> } = {
+const TERMINAL: Record<string, TerminalRow> & { grep: TerminalRow<GrepDetails>; find: TerminalRow<FindDetails>; ls: TerminalRow<LsDetails>; web_search: TerminalRow<WebSearchDetails> } = {
   bash: command,
   // The user's own `!cmd` in the interactive mode.
   shell: command,
