@@ -165,7 +165,7 @@ async function runAgentWith(messages: string[], flags: AgentFlags, cleanup: (() 
     liveCredentials: interactive || mode === "rpc",
   });
   cleanup.push(() => session.close());
-  const { runtime, settings, mcp } = session;
+  const { runtime, mcp } = session;
 
   if (flags.listModels) {
     sayUntrusted(cwd);

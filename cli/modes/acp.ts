@@ -218,7 +218,7 @@ class AcpSession {
       addDirs: params.additionalDirectories ?? [],
     });
     try {
-      const { runtime, settings } = assembled;
+      const { runtime } = assembled;
       const resumePath = loadId ? resolveSession(loadId, cwd, runtime.sessionDirOptions()) : undefined;
       let selection;
       try {
