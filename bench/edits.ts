@@ -8,7 +8,8 @@
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { parseApplyPatch } from "../core/tools/edit/apply-patch.ts";
-import { type FileChange, planChanges } from "../core/tools/edit/engine.ts";
+import type { FileChange } from "../core/tools/edit/changes.ts";
+import { planChanges } from "../core/tools/edit/engine.ts";
 import { parseHashline } from "../core/tools/edit/hashline.ts";
 import { applyPatchTool, hashlineEditTool, patchChanges, patchEditTool } from "../core/tools/edit/tools.ts";
 import { editTool, replaceChanges } from "../core/tools/edit.ts";

@@ -193,7 +193,7 @@ async function runAgentWith(messages: string[], flags: AgentFlags, cleanup: (() 
     return 0;
   }
 
-  const sessionOptions = { sessionDir: flags.sessionDir ?? settings.sessionDir, env };
+  const sessionOptions = runtime.sessionDirOptions();
   let resumePath: string | undefined;
   const damaged: string[] = [];
   if (flags.continue) {

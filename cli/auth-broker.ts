@@ -3,7 +3,7 @@ import { BrokerCredentialSource } from "../core/broker/client.ts";
 import { readCliProxyCredentials } from "../core/broker/import.ts";
 import { startBroker } from "../core/broker/server.ts";
 import { viaCommand } from "../core/broker/via.ts";
-import { UsageResponse } from "../core/broker/wire.ts";
+import { EntriesResponse, UsageResponse } from "../core/broker/wire.ts";
 import { brokerTokenPath, ensureBrokerToken } from "../core/broker/token.ts";
 import { identityKeyOf } from "../core/auth/credential.ts";
 import { OAUTH_PROVIDERS } from "../core/auth/oauth/providers.ts";
@@ -107,7 +107,7 @@ export async function runBrokerStatus(options: { json?: boolean }): Promise<numb
     throw new OmpError(`the auth broker at ${client.config.url} is not answering (${error instanceof Error ? error.message : String(error)})`);
   }
   const snapshot = await client.fetchSnapshot();
-  const usage = UsageResponse.parse(await client.request("GET", "/v1/usage"));
+  const usage = await client.request("GET", "/v1/usage", UsageResponse);
   const providers = [...new Set(snapshot.credentials.map((entry) => entry.provider))].sort();
   const report = { url: client.config.url, ok: health.ok === true, version: health.version, generation: snapshot.generation, credentials: snapshot.credentials.length, providers, usage: usage.reports };
   const limits = usage.reports.flatMap((usageReport) =>
@@ -186,7 +186,7 @@ export async function runBrokerMigrate(options: { fromLocal?: boolean; includeOa
         results.push({ provider: row.provider, id: row.id, type: credential.type, result: "already on the broker" });
         continue;
       }
-      if (!options.dryRun) await client.request("POST", "/v1/credential", { provider: row.provider, credential });
+      if (!options.dryRun) await client.request("POST", "/v1/credential", EntriesResponse, { provider: row.provider, credential });
       results.push({ provider: row.provider, id: row.id, type: credential.type, result: options.dryRun ? "would upload" : "uploaded" });
     }
   } finally {

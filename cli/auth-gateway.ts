@@ -5,7 +5,8 @@ import { OmpError } from "../core/errors/omp-error.ts";
 import { bindUrl, checkedBind, isLoopback, parseBind } from "../core/http/bind.ts";
 import { parseSize } from "../core/http/body-limit.ts";
 import { checkCredentials } from "../core/gateway/check.ts";
-import { ensureToken, readToken, tokenPath } from "../core/gateway/token.ts";
+import { ensureToken, tokenPath } from "../core/gateway/token.ts";
+import { readTokenFile } from "../core/http/token-file.ts";
 import { Upstream } from "../core/gateway/upstream.ts";
 import { displayPath, homeDir } from "../core/paths.ts";
 import { writeStdout } from "./write.ts";
@@ -132,7 +133,7 @@ export async function runGatewayStatus(flags: { bind?: string; json?: boolean })
   const providers = [...new Set(models.map((m) => m.provider))].sort();
   upstream.close();
   const path = tokenPath();
-  const report = { url, running, version, token: { path, exists: existsSync(path) && readToken(path) !== undefined }, providers, models: models.length };
+  const report = { url, running, version, token: { path, exists: existsSync(path) && readTokenFile(path) !== undefined }, providers, models: models.length };
   if (flags.json) await writeStdout(`${JSON.stringify(report)}\n`);
   else {
     await writeStdout(

@@ -9,6 +9,7 @@ import { openBrowser } from "./open-browser.ts";
 import { firstLine } from "./stdin-line.ts";
 import { writeStdout } from "./write.ts";
 import { EXIT_FAILURE, EXIT_USAGE } from "../core/errors/exit-codes.ts";
+import { plural } from "../core/plural.ts";
 
 /** In broker mode the broker's vault is the one in use: a local write would silently change nothing. */
 export function refuseInBrokerMode(what: string): void {
@@ -91,7 +92,7 @@ export async function runAuthLogout(id: string | undefined, options: { local?: b
       process.stderr.write(`omp: no login${id ? ` for ${id}` : ""} to log out of\n`);
       return EXIT_FAILURE;
     }
-    await writeStdout(`logged out of ${removed} account${removed === 1 ? "" : "s"} (${providers.join(", ")})\n`);
+    await writeStdout(`logged out of ${plural(removed, "account")} (${providers.join(", ")})\n`);
   } finally {
     store.close();
   }

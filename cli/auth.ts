@@ -9,6 +9,7 @@ import { OmpError } from "../core/errors/omp-error.ts";
 import { displayPath } from "../core/paths.ts";
 import { writeStdout } from "./write.ts";
 import { EXIT_FAILURE, EXIT_INTERRUPTED, EXIT_USAGE } from "../core/errors/exit-codes.ts";
+import { plural } from "../core/plural.ts";
 
 const PROVIDER_ID = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;
 
@@ -119,7 +120,7 @@ export async function runAuthRemove(provider: string): Promise<number> {
       process.stderr.write(`omp: no stored key for ${provider}\n`);
       return EXIT_FAILURE;
     }
-    await writeStdout(`removed ${removed} key${removed === 1 ? "" : "s"} for ${provider}\n`);
+    await writeStdout(`removed ${plural(removed, "key")} for ${provider}\n`);
   } finally {
     store.close();
   }

@@ -8,6 +8,7 @@ import { openBrowser } from "./open-browser.ts";
 import { firstLine } from "./stdin-line.ts";
 import { writeFdQuietly, writeStdout } from "./write.ts";
 import { EXIT_FAILURE, EXIT_USAGE } from "../core/errors/exit-codes.ts";
+import { plural } from "../core/plural.ts";
 
 export interface McpAddFlags {
   scope?: string;
@@ -94,7 +95,7 @@ function describeTarget(server: ResolvedServer): string {
 function statusText(state: ServerState): string {
   switch (state.status) {
     case "ready":
-      return `✓ connected, ${state.tools} tool${state.tools === 1 ? "" : "s"}`;
+      return `✓ connected, ${plural(state.tools, "tool")}`;
     case "failed":
       return `✗ failed: ${state.error}`;
     case "needs-auth":
@@ -178,7 +179,7 @@ export async function runMcpLogin(name: string): Promise<number> {
       },
       pasted,
     );
-    await writeStdout(`Logged in to ${name}: ${tools} tool${tools === 1 ? "" : "s"}.\n`);
+    await writeStdout(`Logged in to ${name}: ${plural(tools, "tool")}.\n`);
     return 0;
   } finally {
     // The pending stdin read would keep the process alive.

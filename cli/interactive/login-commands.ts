@@ -4,6 +4,7 @@ import { OAUTH_PROVIDERS, oauthProvider } from "../../core/auth/oauth/providers.
 import { CredentialStore } from "../../core/auth/store.ts";
 import { configuredBrokerUrl } from "../../core/broker/config.ts";
 import type { CommandHost } from "./commands.ts";
+import { plural } from "../../core/plural.ts";
 
 /** The paste fallback of a login in progress: `/login paste <url or code>` hands it over. */
 let pendingPaste: ((text: string) => void) | undefined;
@@ -70,7 +71,7 @@ export async function runLogout(host: CommandHost, args: string): Promise<void> 
     const id = await pickProvider(host, args.trim(), "Log out of", loggedIn);
     if (!id) return;
     const removed = store.remove(id, "logged out by user", "oauth");
-    host.notice(removed > 0 ? "success" : "warning", removed > 0 ? `Logged out of ${id} (${removed} account${removed === 1 ? "" : "s"}).` : `No login for ${id}.`);
+    host.notice(removed > 0 ? "success" : "warning", removed > 0 ? `Logged out of ${id} (${plural(removed, "account")}).` : `No login for ${id}.`);
   } finally {
     store.close();
   }

@@ -4,6 +4,7 @@ import { LazyMcpSource } from "../../core/mcp/lazy-source.ts";
 import type { McpManager, ServerState } from "../../core/mcp/manager.ts";
 import { openBrowser } from "../open-browser.ts";
 import type { CommandHost, SlashCommand } from "./commands.ts";
+import { plural } from "../../core/plural.ts";
 
 /** The MCP servers of this process, when any is configured. */
 function mcpOf(runtime: Runtime): LazyMcpSource | undefined {
@@ -14,7 +15,7 @@ function mcpOf(runtime: Runtime): LazyMcpSource | undefined {
 function statusOf(state: ServerState): string {
   switch (state.status) {
     case "ready":
-      return `ready, ${state.tools} tool${state.tools === 1 ? "" : "s"}`;
+      return `ready, ${plural(state.tools, "tool")}`;
     case "failed":
       return `failed: ${state.error}`;
     case "needs-auth":

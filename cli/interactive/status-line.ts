@@ -1,5 +1,6 @@
 import { paint, truncateText, visibleWidth } from "./text.ts";
 import type { Theme } from "./theme.ts";
+import { plural } from "../../core/plural.ts";
 
 export { formatCount as formatTokens, formatDollars as formatCost } from "../../core/usage/format.ts";
 import { formatCount as formatTokens, formatDollars as formatCost } from "../../core/usage/format.ts";
@@ -40,7 +41,7 @@ export function renderStatusLine(info: StatusInfo, width: number, theme: Theme):
   const parts: [string, string][] = [
     ...(info.limit ? ([[info.limit.text, theme.fg(info.limit.level)]] as [string, string][]) : []),
     ...(info.mode ? ([[info.mode, theme.fg("warning", "bold")]] as [string, string][]) : []),
-    ...(info.jobs ? ([[`${info.jobs} job${info.jobs === 1 ? "" : "s"}`, theme.fg("accent")]] as [string, string][]) : []),
+    ...(info.jobs ? ([[plural(info.jobs, "job"), theme.fg("accent")]] as [string, string][]) : []),
     ...(info.mcp ? ([[info.mcp.text, theme.fg(info.mcp.problem ? "warning" : "muted")]] as [string, string][]) : []),
     [info.model, theme.fg("accent")],
     ...(info.thinking ? ([[`think ${info.thinking}`, theme.fg("muted")]] as [string, string][]) : []),

@@ -5,6 +5,7 @@ import { diffLine } from "./highlight.ts";
 import type { Block } from "./transcript.ts";
 import { fitSpans, paint, sanitize, spansToString, truncateText, visibleWidth } from "./text.ts";
 import type { Theme } from "./theme.ts";
+import { plural } from "../../core/plural.ts";
 
 type State = "preparing" | "waiting" | "running" | "done" | "error";
 
@@ -163,6 +164,3 @@ function tailRows(text: string, count: number, width: number, style: string, the
   return rows;
 }
 
-function plural(n: number, one: string, many = `${one}s`): string {
-  return `${n} ${n === 1 ? one : many}`;
-}

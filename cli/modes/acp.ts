@@ -225,8 +225,8 @@ class AcpSession {
       addDirs: params.additionalDirectories ?? [],
     });
     try {
-      const { runtime, settings } = assembled;
-      const resumePath = loadId ? resolveSession(loadId, cwd, { sessionDir: flags.sessionDir ?? settings.sessionDir, env: runtime.options.env as NodeJS.ProcessEnv }) : undefined;
+      const { runtime } = assembled;
+      const resumePath = loadId ? resolveSession(loadId, cwd, runtime.sessionDirOptions()) : undefined;
       let selection;
       try {
         selection = await chooseModel(runtime, flags.model, resumePath, (line) => process.stderr.write(`omp: ${line}\n`));

@@ -1,6 +1,7 @@
 import type { ProviderFailure } from "../ai/failure.ts";
 import type { Message } from "../ai/messages.ts";
 import type { Model, ThinkingLevel } from "../ai/model.ts";
+import type { StreamFunction } from "../ai/stream.ts";
 import type { LspSession } from "../lsp/session.ts";
 import type { SessionWriter } from "../session/writer.ts";
 import type { ApprovalGate } from "../tools/approval.ts";
@@ -88,6 +89,8 @@ export interface AgentOptions {
   question?: Questioner;
   /** A resumed session's mode (its last mode_change entry); the session host applies it. */
   mode?: SessionMode;
+  /** Where replies come from: the model's wire API (core/ai's stream) unless another source is given (the agent's unit tests). */
+  stream?: StreamFunction;
 }
 
 /** How many queued steering or follow-up messages the next turn takes. */

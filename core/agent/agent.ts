@@ -441,6 +441,7 @@ export class Agent {
       },
       (event) => this.emit(event),
       (text) => this.redact(text),
+      this.options.stream,
     );
     this.usage = addUsage(this.usage, final.usage);
     this.options.recordUsage?.(this.model, final.usage);
@@ -462,7 +463,8 @@ export class Agent {
         ...(this.options.sandbox ? { sandbox: this.options.sandbox } : {}),
         secrets: this.secrets,
         escalate: (command, why) => this.options.gate.escalate(command, why),
-        agent: this,
+        subagents: { depth: this.options.depth ?? 0, run: (request) => import("./subagent.ts").then((module) => module.runSubagent(this, request)) },
+        jobScope: this,
         ...(this.options.editor ? { editor: this.options.editor } : {}),
         ...(this.options.web ? { web: this.options.web } : {}),
         approve: (toolName, key, summary, asEffect) => this.options.gate.ask(toolName, asEffect ?? "network", key, summary, asEffect !== undefined),
@@ -470,6 +472,7 @@ export class Agent {
         ...this.checkpointTarget(),
         ...(this.options.question ? { question: this.options.question } : {}),
         ...(this.options.settings ? { settings: this.options.settings } : {}),
+        hasTool: (name) => this.tools.some((tool) => tool.name === name),
       },
       gate: this.options.gate,
       hooks: this.extensions?.toolHooks,

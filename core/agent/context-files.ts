@@ -1,4 +1,5 @@
-import { existsSync, readFileSync, readdirSync, statSync } from "node:fs";
+import { projectRoot } from "../fs/project-root.ts";
+import { readFileSync, readdirSync, statSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 
 export interface ContextFile {
@@ -20,17 +21,6 @@ export interface PromptFiles {
 
 const MAX_BYTES = 64 * 1024;
 
-/** The nearest ancestor of `cwd` holding `.git`, or null outside a repository. */
-export function repositoryRoot(cwd: string): string | null {
-  let dir = resolve(cwd);
-  for (;;) {
-    if (existsSync(join(dir, ".git"))) return dir;
-    const parent = dirname(dir);
-    if (parent === dir) return null;
-    dir = parent;
-  }
-}
-
 function readSmall(path: string): string | null {
   try {
     const text = readFileSync(path, "utf8");
@@ -47,7 +37,7 @@ function read(path: string): ContextFile | undefined {
 
 /** cwd and its ancestors up to the repository root (or cwd alone outside one), nearest first. */
 function walkUp(cwd: string): string[] {
-  const top = repositoryRoot(cwd) ?? resolve(cwd);
+  const top = projectRoot(cwd);
   const dirs: string[] = [];
   for (let dir = resolve(cwd); ; dir = dirname(dir)) {
     dirs.push(dir);

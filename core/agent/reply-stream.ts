@@ -1,7 +1,7 @@
 import { stream } from "../ai/index.ts";
 import type { AssistantMessage } from "../ai/messages.ts";
 import type { Model } from "../ai/model.ts";
-import type { Context, StreamOptions } from "../ai/stream.ts";
+import type { Context, StreamFunction, StreamOptions } from "../ai/stream.ts";
 import { type AgentEvent, toDelta } from "./events.ts";
 
 /**
@@ -14,10 +14,11 @@ export async function streamReply(
   options: StreamOptions,
   emit: (event: AgentEvent) => void,
   redact: (text: string) => string,
+  streamFn: StreamFunction = stream,
 ): Promise<AssistantMessage> {
   let final: AssistantMessage | undefined;
   let started = false;
-  for await (const event of stream(model, context, options)) {
+  for await (const event of streamFn(model, context, options)) {
     if (event.type === "start") {
       started = true;
       emit({ type: "message_start", message: event.partial });

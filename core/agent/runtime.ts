@@ -18,6 +18,7 @@ import { LspSession } from "../lsp/session.ts";
 import { agentDir, displayPath, homeDir } from "../paths.ts";
 import { buildPolicy } from "../sandbox/policy.ts";
 import { secretValuesIn } from "../sandbox/env.ts";
+import type { SessionDirOptions } from "../session/paths.ts";
 import type { SessionEntry } from "../session/schema.ts";
 import { SessionWriter } from "../session/writer.ts";
 import { ApprovalGate, type Approver } from "../tools/approval.ts";
@@ -172,6 +173,12 @@ export class Runtime {
   }
 
   /** Lets go of the credentials (the vault, the broker's stream) when the process is done with them. */
+  /** Where this session's files are: `--session-dir`, else the `sessionDir` setting, else the project's folder in the agent dir. */
+  sessionDirOptions(): SessionDirOptions {
+    const sessionDir = this.options.sessionDir ?? this.options.settings.sessionDir;
+    return { ...(sessionDir === undefined ? {} : { sessionDir }), env: this.options.env as NodeJS.ProcessEnv };
+  }
+
   closeCredentials(): void {
     this.store?.close();
     this.store = null;
@@ -373,7 +380,7 @@ export class Runtime {
         }
       }
     } else if (!this.options.noSession) {
-      writer = SessionWriter.create({ cwd: this.options.cwd, sessionDir: this.options.sessionDir ?? settings.sessionDir, env: this.options.env as NodeJS.ProcessEnv, secrets });
+      writer = SessionWriter.create({ cwd: this.options.cwd, ...this.sessionDirOptions(), secrets });
     }
     // A smol model that cannot be used is said once, when the session starts, not at each title or summary.
     if (rolePatterns(this).smol) {

@@ -5,6 +5,11 @@ import type { BrokerClientConfig } from "./config.ts";
 import { readSnapshotCache, writeSnapshotCache } from "./snapshot-cache.ts";
 import type { AppliedEvent, Follower } from "./follow.ts";
 import type { Snapshot, SnapshotEntry } from "./wire.ts";
+import type { z } from "zod";
+import { describeZodError } from "../errors/zod-issues.ts";
+
+/** The wire schemas, loaded with the first answer to check: a start from the snapshot cache needs no zod. */
+const wire = () => require("./wire.ts") as typeof import("./wire.ts");
 
 const TIMEOUT_MS = 10_000;
 /** A client asks the broker for a new access token this long before its copy expires. */
@@ -42,7 +47,7 @@ export class BrokerCredentialSource implements CredentialSource {
   }
 
   async fetchSnapshot(): Promise<Snapshot> {
-    const snapshot = (await this.request("GET", "/v1/snapshot")) as Snapshot;
+    const snapshot = await this.request("GET", "/v1/snapshot", wire().Snapshot);
     this.snapshot = snapshot;
     await this.save();
     return snapshot;
@@ -67,7 +72,7 @@ export class BrokerCredentialSource implements CredentialSource {
       let current = entry;
       if (current.credential.type === "oauth" && current.credential.expires - now < CLIENT_SKEW_MS) {
         try {
-          current = ((await this.request("POST", `/v1/credential/${entry.id}/refresh`)) as { entry: SnapshotEntry }).entry;
+          current = (await this.request("POST", `/v1/credential/${entry.id}/refresh`, wire().EntryResponse)).entry;
           await this.replace(current);
         } catch (error) {
           this.lastProblem = describeError(error);
@@ -93,7 +98,7 @@ export class BrokerCredentialSource implements CredentialSource {
   async block(id: number, provider: string, untilMs: number): Promise<void> {
     this.blocked.set(id, untilMs);
     try {
-      await this.request("POST", `/v1/credential/${id}/block`, { providerKey: provider, untilMs });
+      await this.request("POST", `/v1/credential/${id}/block`, wire().OkResponse, { providerKey: provider, untilMs });
     } catch (error) {
       this.lastProblem = describeError(error);
     }
@@ -118,7 +123,8 @@ export class BrokerCredentialSource implements CredentialSource {
     this.follower = undefined;
   }
 
-  async request(method: "GET" | "POST", path: string, body?: unknown): Promise<unknown> {
+  /** One call of the broker's API; the answer is checked against `schema` (see wire.ts). */
+  async request<S extends z.ZodType>(method: "GET" | "POST", path: string, schema: S, body?: unknown): Promise<z.output<S>> {
     let response: Response;
     try {
       response = await fetch(`${this.config.url}${path}`, {
@@ -142,7 +148,9 @@ export class BrokerCredentialSource implements CredentialSource {
       const hint = response.status === 401 ? ": the token is wrong (compare with `omp auth-broker token` on the broker host)" : "";
       throw new OmpError(`the auth broker answered ${response.status}${typeof message === "string" ? ` (${message})` : ""}${hint}`);
     }
-    return parsed;
+    const checked = schema.safeParse(parsed);
+    if (!checked.success) throw new OmpError(`the auth broker's answer to ${method} ${path} is not what this omp understands (${describeZodError(checked.error, "body")}); are the broker and omp of very different versions?`);
+    return checked.data;
   }
 
   private apply(event: AppliedEvent): void {

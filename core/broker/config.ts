@@ -2,7 +2,8 @@ import { join } from "node:path";
 import { OmpError } from "../errors/omp-error.ts";
 import { configRoot, displayPath, globalConfigPath } from "../paths.ts";
 import { userSettingValues } from "../config/settings.ts";
-import { brokerTokenPath, readBrokerToken } from "./token.ts";
+import { readTokenFile } from "../http/token-file.ts";
+import { brokerTokenPath } from "./token.ts";
 import { EXIT_USAGE } from "../errors/exit-codes.ts";
 
 type Env = Record<string, string | undefined>;
@@ -55,7 +56,7 @@ export function brokerClientConfig(env: Env = process.env): BrokerClientConfig |
   } catch {
     throw new OmpError(`${origin} is not a URL: ${raw}`, { exitCode: EXIT_USAGE });
   }
-  const token = env.OMP_AUTH_BROKER_TOKEN?.trim() || configValue(user?.token, "auth.broker.token", env) || readBrokerToken();
+  const token = env.OMP_AUTH_BROKER_TOKEN?.trim() || configValue(user?.token, "auth.broker.token", env) || readTokenFile(brokerTokenPath());
   if (!token) {
     throw new OmpError(
       `${origin} is set but there is no broker token: set OMP_AUTH_BROKER_TOKEN or auth.broker.token, or put the token (\`omp auth-broker token\` on the broker host) in ${displayPath(brokerTokenPath())}`,

@@ -1,13 +1,6 @@
+import { parseSse } from "../http/sse.ts";
 import type { BrokerClientConfig } from "./config.ts";
-import type { Snapshot, SnapshotEntry } from "./wire.ts";
-
-/** What `GET /v1/snapshot/stream` sends: a full snapshot on connect, then changes. */
-export type StreamEvent =
-  | ({ kind: "snapshot" } & Snapshot)
-  | { kind: "entry"; generation: number; serverNowMs: number; entry: SnapshotEntry }
-  | { kind: "removed"; generation: number; serverNowMs: number; id: number }
-  /** The broker dropped this stream (it fell behind); a fresh connection starts from a new snapshot. */
-  | { kind: "resync"; generation: number; reason: string };
+import { StreamEvent } from "./wire.ts";
 
 /** What a follower hands on: the stream's own control events are handled here. */
 export type AppliedEvent = Exclude<StreamEvent, { kind: "resync" }>;
@@ -49,36 +42,31 @@ export function followSnapshots(config: BrokerClientConfig, apply: (event: Appli
     try {
       const response = await fetch(`${config.url}/v1/snapshot/stream`, { headers: { authorization: `Bearer ${config.token}`, accept: "text/event-stream" }, signal: abort.signal });
       if (!response.ok || !response.body) return;
-      const decoder = new TextDecoder();
-      let buffer = "";
-      for await (const chunk of response.body) {
-        heard = Date.now();
-        buffer += decoder.decode(chunk, { stream: true });
-        let end: number;
-        while ((end = buffer.indexOf("\n\n")) >= 0) {
-          const block = buffer.slice(0, end);
-          buffer = buffer.slice(end + 2);
-          const data = block
-            .split("\n")
-            .filter((line) => line.startsWith("data:"))
-            .map((line) => line.slice(5).trimStart())
-            .join("\n");
-          if (data === "") continue;
-          let event: StreamEvent;
-          try {
-            event = JSON.parse(data) as StreamEvent;
-          } catch {
-            continue;
-          }
-          if (event.kind === "snapshot") backoff = baseBackoff;
-          if (event.kind === "resync") {
-            // Reconnected at once: what was missed comes back whole in the next snapshot.
-            backoff = 0;
-            abort.abort();
-            return;
-          }
-          apply(event);
+      // Every chunk counts as life, the keepalive comments the parser skips included.
+      const heardFrom = new TransformStream<Uint8Array, Uint8Array>({
+        transform(chunk, controller) {
+          heard = Date.now();
+          controller.enqueue(chunk);
+        },
+      });
+      for await (const { data } of parseSse(response.body.pipeThrough(heardFrom))) {
+        let event: StreamEvent;
+        try {
+          const parsed = StreamEvent.safeParse(JSON.parse(data));
+          // An event of a kind this client does not know (a newer broker's) is passed over.
+          if (!parsed.success) continue;
+          event = parsed.data;
+        } catch {
+          continue;
         }
+        if (event.kind === "snapshot") backoff = baseBackoff;
+        if (event.kind === "resync") {
+          // Reconnected at once: what was missed comes back whole in the next snapshot.
+          backoff = 0;
+          abort.abort();
+          return;
+        }
+        apply(event);
       }
     } catch {
       // Refused, reset or aborted: retried below like a clean end.

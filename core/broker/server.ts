@@ -1,4 +1,3 @@
-import { createHash, timingSafeEqual } from "node:crypto";
 import { REMOTE_REFRESH_SENTINEL, type StoredCredential } from "../auth/credential.ts";
 import { REFRESH_SKEW_MS, describeAccount, freshCredential, needsRefresh } from "../auth/fresh.ts";
 import type { CredentialStore } from "../auth/store.ts";
@@ -6,9 +5,13 @@ import type { ZodError } from "zod";
 import { OmpError, describeError } from "../errors/omp-error.ts";
 import { bindUrl, boundAddress } from "../http/bind.ts";
 import { BodyTooLarge, readLimitedText } from "../http/body-limit.ts";
+import { presentedToken, tokenMatches } from "../http/bearer.ts";
 import { guardRequest } from "../http/request-guard.ts";
+import { type RouteHandler, Router } from "../http/router.ts";
+import { SSE_KEEPALIVE, sseFrame } from "../http/sse.ts";
 import { recordUsageLimit, usageReports } from "./usage.ts";
-import { BlockBody, DisableBody, PostCredentialBody, type Snapshot, type SnapshotEntry, errorBody, firstIssue } from "./wire.ts";
+import { BlockBody, DisableBody, PostCredentialBody, type Snapshot, type SnapshotEntry, errorBody } from "./wire.ts";
+import { describeZodError } from "../errors/zod-issues.ts";
 
 export interface BrokerOptions {
   store: CredentialStore;
@@ -47,7 +50,6 @@ export const MAX_BROKER_BODY = 64 * 1024;
 export const SUBSCRIBER_QUEUE_BYTES = 256 * 1024;
 
 const encoder = new TextEncoder();
-const digest = (text: string) => createHash("sha256").update(text).digest();
 
 /**
  * `omp auth-broker serve`: owns the vault, refreshes OAuth logins before they expire and serves the
@@ -60,7 +62,6 @@ export function startBroker(options: BrokerOptions): Broker {
   const intervalMs = options.intervalMs ?? 60_000;
   const skewMs = options.skewMs ?? REFRESH_SKEW_MS;
   const log = options.log ?? (() => {});
-  const expected = digest(options.token);
   let generation = 0;
   let nextSweepAt = Date.now() + intervalMs;
   const known = new Map<number, string>();
@@ -99,12 +100,12 @@ export function startBroker(options: BrokerOptions): Broker {
    * so memory per subscriber stays bounded, and the client reconnects for a fresh snapshot.
    */
   function broadcast(event: Record<string, unknown>): void {
-    const bytes = encoder.encode(`data: ${JSON.stringify(event)}\n\n`);
+    const bytes = encoder.encode(sseFrame(event));
     for (const stream of streams.keys()) {
       try {
         const queued = SUBSCRIBER_QUEUE_BYTES - (stream.desiredSize ?? 0);
         if (queued + bytes.length > SUBSCRIBER_QUEUE_BYTES * 2) {
-          stream.enqueue(encoder.encode(`data: ${JSON.stringify({ kind: "resync", generation, reason: "this client fell behind the broker's changes" })}\n\n`));
+          stream.enqueue(encoder.encode(sseFrame({ kind: "resync", generation, reason: "this client fell behind the broker's changes" })));
           stream.close();
           forget(stream);
           log("dropped a snapshot stream that stopped reading; its client resyncs");
@@ -166,7 +167,7 @@ export function startBroker(options: BrokerOptions): Broker {
       return { ok: false, response: json(errorBody("the body is not JSON", "invalid_body"), 400) };
     }
     const parsed = schema.safeParse(value);
-    if (!parsed.success) return { ok: false, response: json(errorBody(`invalid body: ${firstIssue(parsed.error)}`, "invalid_body"), 400) };
+    if (!parsed.success) return { ok: false, response: json(errorBody(`invalid body: ${describeZodError(parsed.error, "body")}`, "invalid_body"), 400) };
     return { ok: true, value: parsed.data };
   }
 
@@ -177,10 +178,10 @@ export function startBroker(options: BrokerOptions): Broker {
       {
         start(c) {
           controller = c;
-          c.enqueue(encoder.encode(`data: ${JSON.stringify({ kind: "snapshot", ...snapshot() })}\n\n`));
+          c.enqueue(encoder.encode(sseFrame({ kind: "snapshot", ...snapshot() })));
           keepalive = setInterval(() => {
             try {
-              c.enqueue(encoder.encode(": keepalive\n\n"));
+              c.enqueue(encoder.encode(SSE_KEEPALIVE));
             } catch {
               clearInterval(keepalive);
             }
@@ -197,61 +198,78 @@ export function startBroker(options: BrokerOptions): Broker {
     return new Response(body, { headers: { "content-type": "text/event-stream", "cache-control": "no-store", connection: "keep-alive" } });
   }
 
-  async function route(request: Request): Promise<Response> {
-    const url = new URL(request.url);
-    const path = url.pathname;
-    const refused = guardRequest(request.headers, { allowHosts: options.allowHosts, boundHost: options.hostname });
-    if (refused) return json(errorBody(refused.message, "forbidden"), refused.status);
-    if (request.method === "GET" && path === "/v1/healthz") return json({ ok: true, version: options.version });
-    const header = request.headers.get("authorization") ?? "";
-    const given = /^Bearer (.+)$/i.exec(header)?.[1] ?? "";
-    if (!timingSafeEqual(digest(given), expected)) return json(errorBody("missing or wrong bearer token", "unauthorized"), 401);
+  /** The credential a `/v1/credential/:id/…` request names, or the 404 for it. */
+  function credentialRoute(handle: (request: Request, row: StoredCredential) => Promise<Response>): RouteHandler<undefined> {
+    return (request, params) => {
+      const id = /^\d+$/.test(params.id!) ? Number(params.id) : undefined;
+      if (id === undefined) return notFound(request);
+      const row = store.byId(id);
+      if (!row) return json(errorBody(`no active credential ${id}`, "credential_not_found", { id }), 404);
+      return handle(request, row);
+    };
+  }
 
-    if (request.method === "GET" && path === "/v1/snapshot") return json(snapshot());
-    if (request.method === "GET" && path === "/v1/snapshot/stream") return stream();
-    if (request.method === "GET" && path === "/v1/usage") return json(usageReports(store));
-    if (request.method === "POST" && path === "/v1/credential") {
+  const notFound = (request: Request) => json(errorBody(`no endpoint ${request.method} ${new URL(request.url).pathname}`, "not_found"), 404);
+
+  const routes = new Router()
+    .get("/v1/snapshot", () => json(snapshot()))
+    .get("/v1/snapshot/stream", () => stream())
+    .get("/v1/usage", () => json(usageReports(store)))
+    .post("/v1/credential", async (request) => {
       const parsed = await readBody(request, PostCredentialBody);
       if (!parsed.ok) return parsed.response;
       const stored = store.upsert(parsed.value.provider, parsed.value.credential);
       log(`stored ${stored.provider} ${describeAccount(stored)}`);
       publishChanges();
       return json({ entries: [entryOf(stored, store.blocks())] });
-    }
-    const action = /^\/v1\/credential\/(\d+)\/(refresh|disable|block)$/.exec(path);
-    if (request.method === "POST" && action) {
-      const id = Number(action[1]);
-      const row = store.byId(id);
-      if (!row) return json(errorBody(`no active credential ${id}`, "credential_not_found", { id }), 404);
-      if (action[2] === "disable") {
+    })
+    .post(
+      "/v1/credential/:id/disable",
+      credentialRoute(async (request, row) => {
         const parsed = await readBody(request, DisableBody);
         if (!parsed.ok) return parsed.response;
-        store.disable(id, parsed.value.cause ?? "disabled through the auth broker");
+        store.disable(row.id, parsed.value.cause ?? "disabled through the auth broker");
         log(`disabled ${row.provider} ${describeAccount(row)}`);
         publishChanges();
         return json({ ok: true });
-      }
-      if (action[2] === "block") {
+      }),
+    )
+    .post(
+      "/v1/credential/:id/block",
+      credentialRoute(async (request, row) => {
         const parsed = await readBody(request, BlockBody);
         if (!parsed.ok) return parsed.response;
         recordUsageLimit(store, row, parsed.value.providerKey ?? row.provider, parsed.value.untilMs);
         log(`${row.provider} ${describeAccount(row)} reached a usage limit; blocked until ${new Date(parsed.value.untilMs).toISOString()}`);
         publishChanges();
         return json({ ok: true });
-      }
-      // Refreshed only when it is due: fifty clients that all saw the same expired token cause one refresh.
-      if (row.credential.type !== "oauth" || !needsRefresh(row.credential)) return json({ entry: entryOf(row, store.blocks()) });
-      try {
-        const fresh = await freshCredential(store, row, { env: options.env });
-        publishChanges();
-        return json({ entry: entryOf(fresh, store.blocks()) });
-      } catch (error) {
-        publishChanges();
-        const gone = store.byId(id) === undefined;
-        return json(errorBody(describeError(error), gone ? "credential_disabled" : "refresh_failed", { id }), gone ? 410 : 502);
-      }
-    }
-    return json(errorBody(`no endpoint ${request.method} ${path}`, "not_found"), 404);
+      }),
+    )
+    .post(
+      "/v1/credential/:id/refresh",
+      credentialRoute(async (_request, row) => {
+        // Refreshed only when it is due: fifty clients that all saw the same expired token cause one refresh.
+        if (row.credential.type !== "oauth" || !needsRefresh(row.credential)) return json({ entry: entryOf(row, store.blocks()) });
+        try {
+          const fresh = await freshCredential(store, row, { env: options.env });
+          publishChanges();
+          return json({ entry: entryOf(fresh, store.blocks()) });
+        } catch (error) {
+          publishChanges();
+          const gone = store.byId(row.id) === undefined;
+          return json(errorBody(describeError(error), gone ? "credential_disabled" : "refresh_failed", { id: row.id }), gone ? 410 : 502);
+        }
+      }),
+    );
+
+  async function route(request: Request): Promise<Response> {
+    const path = new URL(request.url).pathname;
+    const refused = guardRequest(request.headers, { allowHosts: options.allowHosts, boundHost: options.hostname });
+    if (refused) return json(errorBody(refused.message, "forbidden"), refused.status);
+    if (request.method === "GET" && path === "/v1/healthz") return json({ ok: true, version: options.version });
+    if (!tokenMatches(presentedToken(request.headers), options.token)) return json(errorBody("missing or wrong bearer token", "unauthorized"), 401);
+    const handler = routes.match(request.method, path);
+    return handler ? handler(request, undefined) : notFound(request);
   }
 
   let server: ReturnType<typeof Bun.serve>;

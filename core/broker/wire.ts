@@ -1,6 +1,10 @@
 import { z } from "zod";
 
-/** The broker's HTTP API: what arrives is checked here (unknown keys refused), what leaves is typed. */
+/**
+ * The broker's HTTP API. What the broker takes is checked strictly (unknown keys refused); what it
+ * sends, clients check with schemas that drop keys they do not know, so a newer broker's
+ * additions do not break them.
+ */
 
 /**
  * Every stored field has a ceiling: keys and tokens are a few KB at most (JWT access tokens the
@@ -32,19 +36,19 @@ export const PostCredentialBody = z.strictObject({ provider: z.string().max(100)
 
 export const DisableBody = z.strictObject({ cause: z.string().max(500).optional() });
 
-export const SnapshotEntry = z.strictObject({
+export const SnapshotEntry = z.object({
   id: z.number().int(),
   provider: z.string(),
-  credential: CredentialWire,
+  credential: z.discriminatedUnion("type", [ApiKeyCredentialWire.strip(), OAuthCredentialWire.strip()]),
   identityKey: z.string().nullable(),
   rotatesInMs: z.number().nullable(),
-  blocks: z.array(z.strictObject({ providerKey: z.string(), blockScope: z.string(), blockedUntilMs: z.number() })).optional(),
+  blocks: z.array(z.object({ providerKey: z.string(), blockScope: z.string(), blockedUntilMs: z.number() })).optional(),
 });
 export type SnapshotEntry = z.output<typeof SnapshotEntry>;
 
-export const Refresher = z.strictObject({ enabled: z.boolean(), intervalMs: z.number(), skewMs: z.number(), nextSweepInMs: z.number() });
+const Refresher = z.object({ enabled: z.boolean(), intervalMs: z.number(), skewMs: z.number(), nextSweepInMs: z.number() });
 
-export const Snapshot = z.strictObject({
+export const Snapshot = z.object({
   generation: z.number().int(),
   generatedAt: z.number(),
   serverNowMs: z.number(),
@@ -53,25 +57,32 @@ export const Snapshot = z.strictObject({
 });
 export type Snapshot = z.output<typeof Snapshot>;
 
-export const EntryResponse = z.strictObject({ entry: SnapshotEntry });
-export const EntriesResponse = z.strictObject({ entries: z.array(SnapshotEntry) });
+/** `POST /v1/credential/:id/refresh`. */
+export const EntryResponse = z.object({ entry: SnapshotEntry });
+/** `POST /v1/credential`. */
+export const EntriesResponse = z.object({ entries: z.array(SnapshotEntry) });
+/** `POST /v1/credential/:id/block` and `…/disable`. */
+export const OkResponse = z.object({ ok: z.literal(true) });
+
+/** What `GET /v1/snapshot/stream` sends: a full snapshot on connect, then changes. */
+export const StreamEvent = z.discriminatedUnion("kind", [
+  Snapshot.extend({ kind: z.literal("snapshot") }),
+  z.object({ kind: z.literal("entry"), generation: z.number().int(), serverNowMs: z.number(), entry: SnapshotEntry }),
+  z.object({ kind: z.literal("removed"), generation: z.number().int(), serverNowMs: z.number(), id: z.number().int() }),
+  /** The broker dropped this stream (it fell behind); a fresh connection starts from a new snapshot. */
+  z.object({ kind: z.literal("resync"), generation: z.number().int(), reason: z.string() }),
+]);
+export type StreamEvent = z.output<typeof StreamEvent>;
 
 /** `{error, code}` for every failure; a field name when the body was wrong. */
 export function errorBody(error: string, code: string, extra: Record<string, unknown> = {}) {
   return { error, code, ...extra };
 }
 
-/** The first problem of a zod failure as "field: message". */
-export function firstIssue(error: z.ZodError): string {
-  const issue = error.issues[0];
-  if (!issue) return "invalid body";
-  return `${issue.path.length > 0 ? issue.path.join(".") : "body"}: ${issue.message}`;
-}
-
 /** `POST /v1/credential/:id/block`: a client met a usage limit that resets at `untilMs`. */
 export const BlockBody = z.strictObject({ providerKey: z.string().min(1).max(200).optional(), untilMs: z.number().int().positive() });
 
-const UsageAmount = z.strictObject({
+const UsageAmount = z.object({
   used: z.number().optional(),
   limit: z.number().optional(),
   remaining: z.number().optional(),
@@ -80,18 +91,18 @@ const UsageAmount = z.strictObject({
   unit: z.enum(["percent", "tokens", "requests", "credits", "usd", "minutes", "bytes", "unknown"]),
 });
 
-export const UsageLimit = z.strictObject({
+export const UsageLimit = z.object({
   id: z.string(),
   label: z.string(),
-  scope: z.strictObject({ provider: z.string(), credentialId: z.number().int().optional(), accountId: z.string().optional(), account: z.string().optional() }),
-  window: z.strictObject({ id: z.string(), label: z.string(), durationMs: z.number().optional(), resetsAt: z.number().optional() }).optional(),
+  scope: z.object({ provider: z.string(), credentialId: z.number().int().optional(), accountId: z.string().optional(), account: z.string().optional() }),
+  window: z.object({ id: z.string(), label: z.string(), durationMs: z.number().optional(), resetsAt: z.number().optional() }).optional(),
   amount: UsageAmount,
   status: z.enum(["ok", "warning", "exhausted", "unknown"]).optional(),
   notes: z.array(z.string()).optional(),
 });
 
 /** One credential's usage as the broker knows it (the original omp's UsageReport, `raw` left out). */
-export const UsageReport = z.strictObject({
+export const UsageReport = z.object({
   provider: z.string(),
   fetchedAt: z.number(),
   limits: z.array(UsageLimit),
@@ -101,5 +112,5 @@ export const UsageReport = z.strictObject({
 export type UsageReport = z.output<typeof UsageReport>;
 
 /** `GET /v1/usage`. */
-export const UsageResponse = z.strictObject({ generatedAt: z.number(), reports: z.array(UsageReport) });
+export const UsageResponse = z.object({ generatedAt: z.number(), reports: z.array(UsageReport) });
 export type UsageResponse = z.output<typeof UsageResponse>;

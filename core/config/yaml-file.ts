@@ -111,12 +111,6 @@ export function parseYamlMapping(text: string, path: string): Mapping {
   return dropEmpty(data);
 }
 
-/** Reads and parses a YAML mapping; undefined when the file does not exist. */
-export function readYamlMapping(path: string): Mapping | undefined {
-  const text = readConfigText(path);
-  return text === undefined ? undefined : parseYamlMapping(text, path);
-}
-
 function dropEmpty(mapping: Mapping): Mapping {
   const result: Mapping = {};
   for (const [key, value] of Object.entries(mapping)) {

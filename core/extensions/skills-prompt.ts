@@ -1,6 +1,7 @@
 import type { Tool } from "../tools/types.ts";
 import type { Skill } from "./skills.ts";
 import { skillToolSpec } from "./skill-tool-spec.ts" with { type: "macro" };
+import { plural } from "../plural.ts";
 
 /** Characters the skill list may take in the system prompt: about 2,500 tokens, whatever is installed. */
 export const SKILLS_PROMPT_BUDGET = 10_000;
@@ -48,6 +49,6 @@ export function skillsPromptSection(skills: readonly Skill[], via: "tool" | "rea
   }
   if (names.length > 0) lines.push(`- also (no room for their descriptions): ${names.join(", ")}`);
   const left = listed.length - index;
-  if (left > 0) lines.push(`- ${left} more skill${left === 1 ? "" : "s"} not listed to keep this prompt short; the user can invoke them with /skill:<name>.`);
+  if (left > 0) lines.push(`- ${plural(left, "more skill", "more skills")} not listed to keep this prompt short; the user can invoke them with /skill:<name>.`);
   return `Skills: instructions for particular tasks, loaded when needed. ${how}\n<skills>\n${lines.join("\n")}\n</skills>`;
 }

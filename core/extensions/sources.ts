@@ -1,6 +1,6 @@
 import { existsSync } from "node:fs";
 import { dirname, join, relative, resolve } from "node:path";
-import { repositoryRoot } from "../agent/context-files.ts";
+import { projectRoot } from "../fs/project-root.ts";
 import { agentDir, displayPath, homeDir } from "../paths.ts";
 import { folderTrust, readTrustStore } from "../trust/folder-trust.ts";
 
@@ -64,7 +64,7 @@ export function discoverSources(options: SourceOptions): Source[] {
   add({ kind: "user", root: agentDir(env), trusted: true, label: displayPath(agentDir(env)) });
   add({ kind: "user", root: join(home, ".claude"), trusted: true, label: "~/.claude" });
   const cwd = resolve(options.cwd);
-  const top = repositoryRoot(cwd) ?? cwd;
+  const top = projectRoot(cwd);
   const project: Source[] = [];
   for (let dir = cwd; ; dir = dirname(dir)) {
     // The home folder's config dirs are the user's, listed above.

@@ -2,7 +2,7 @@ import type { AssistantMessage, StopReason, Usage } from "../ai/messages.ts";
 import type { EncodeContext, StreamEncoder } from "./codec.ts";
 import type { FailureKind, GatewayFailure } from "./errors.ts";
 import { sealSignature } from "./signature.ts";
-import { frame } from "./sse.ts";
+import { sseFrame } from "../http/sse.ts";
 import { sameAsClient } from "../ai/apis/index.ts";
 
 const STOP: Record<StopReason, string> = { stop: "end_turn", length: "max_tokens", toolUse: "tool_use", error: "end_turn", aborted: "end_turn" };
@@ -81,15 +81,15 @@ export function anthropicEncoder(context: EncodeContext): StreamEncoder {
   const indices = new Map<number, number>();
   const argumentsSent = new Set<number>();
   let next = 0;
-  const delta = (at: number, d: Record<string, unknown>) => frame({ type: "content_block_delta", index: at, delta: d }, "content_block_delta");
+  const delta = (at: number, d: Record<string, unknown>) => sseFrame({ type: "content_block_delta", index: at, delta: d }, "content_block_delta");
   const start = (contentIndex: number, block: Record<string, unknown>) => {
     const at = next++;
     indices.set(contentIndex, at);
-    return frame({ type: "content_block_start", index: at, content_block: block }, "content_block_start");
+    return sseFrame({ type: "content_block_start", index: at, content_block: block }, "content_block_start");
   };
   const stop = (contentIndex: number) => {
     const at = indices.get(contentIndex);
-    return at === undefined ? [] : [frame({ type: "content_block_stop", index: at }, "content_block_stop")];
+    return at === undefined ? [] : [sseFrame({ type: "content_block_stop", index: at }, "content_block_stop")];
   };
 
   return {
@@ -106,7 +106,7 @@ export function anthropicEncoder(context: EncodeContext): StreamEncoder {
         stop_sequence: null,
         usage: { ...usageFields(usage), input_tokens: known ? usage.input : context.estimatedInput, output_tokens: Math.max(1, usage.output) },
       };
-      return [frame({ type: "message_start", message }, "message_start"), frame({ type: "ping" }, "ping")];
+      return [sseFrame({ type: "message_start", message }, "message_start"), sseFrame({ type: "ping" }, "ping")];
     },
     event(event) {
       switch (event.type) {
@@ -156,14 +156,14 @@ export function anthropicEncoder(context: EncodeContext): StreamEncoder {
     },
     done(message) {
       return [
-        frame({ type: "message_delta", delta: stopFields(message), usage: usageFields(message.usage) }, "message_delta"),
-        frame({ type: "message_stop" }, "message_stop"),
+        sseFrame({ type: "message_delta", delta: stopFields(message), usage: usageFields(message.usage) }, "message_delta"),
+        sseFrame({ type: "message_stop" }, "message_stop"),
       ];
     },
     fail(failure) {
       const type = failure.kind === "overloaded" ? "overloaded_error" : failure.kind === "rate_limit" ? "rate_limit_error" : "api_error";
-      return [frame({ type: "error", error: { type, message: failure.message }, request_id: context.requestId }, "error")];
+      return [sseFrame({ type: "error", error: { type, message: failure.message }, request_id: context.requestId }, "error")];
     },
-    ping: () => frame({ type: "ping" }, "ping"),
+    ping: () => sseFrame({ type: "ping" }, "ping"),
   };
 }

@@ -1,7 +1,7 @@
 import type { AssistantMessage, StopReason, Usage } from "../ai/messages.ts";
 import type { EncodeContext, StreamEncoder } from "./codec.ts";
 import type { FailureKind, GatewayFailure } from "./errors.ts";
-import { frame } from "./sse.ts";
+import { sseFrame } from "../http/sse.ts";
 
 const FINISH: Record<StopReason, string> = { stop: "stop", length: "length", toolUse: "tool_calls", error: "stop", aborted: "stop" };
 
@@ -68,7 +68,7 @@ export function chatEncoder(context: EncodeContext): StreamEncoder {
   const toolIndex = new Map<number, number>();
   const argumentsSent = new Set<number>();
   const chunk = (delta: Record<string, unknown>, finish: string | null = null) =>
-    frame({
+    sseFrame({
       id: `chatcmpl-${context.requestId}`,
       object: "chat.completion.chunk",
       created,
@@ -105,7 +105,7 @@ export function chatEncoder(context: EncodeContext): StreamEncoder {
       const out = [chunk({}, FINISH[message.stopReason])];
       if (context.request.includeUsage) {
         out.push(
-          frame({ id: `chatcmpl-${context.requestId}`, object: "chat.completion.chunk", created, model: context.modelName, choices: [], usage: chatUsage(message.usage) }),
+          sseFrame({ id: `chatcmpl-${context.requestId}`, object: "chat.completion.chunk", created, model: context.modelName, choices: [], usage: chatUsage(message.usage) }),
         );
       }
       out.push("data: [DONE]\n\n");
@@ -113,7 +113,7 @@ export function chatEncoder(context: EncodeContext): StreamEncoder {
     },
     fail(failure) {
       // The SDKs raise an APIError for a data line carrying `error`.
-      return [frame({ error: openaiErrorBody(failure).error })];
+      return [sseFrame({ error: openaiErrorBody(failure).error })];
     },
     ping: () => ": ping\n\n",
   };

@@ -5,6 +5,7 @@ import type { RequestControls } from "../ai/request-controls.ts";
 import { ResponseFormat, StopSequences, ToolChoice } from "../ai/request-controls-schema.ts";
 import { RequestError } from "./codec.ts";
 import { failure } from "./errors.ts";
+import { describeZodError } from "../errors/zod-issues.ts";
 
 /**
  * A client's tool choice, stop sequences and output format, read from its own wire format into
@@ -27,7 +28,7 @@ function invalid(field: string, why: string): RequestError {
 
 function checked<S extends z.ZodType>(schema: S, value: unknown, field: string): z.output<S> {
   const result = schema.safeParse(value);
-  if (!result.success) throw invalid(field, result.error.issues[0]?.message ?? "invalid value");
+  if (!result.success) throw invalid(field, describeZodError(result.error, ""));
   return result.data;
 }
 

@@ -7,7 +7,7 @@ import { type Codec, type DecodedRequest, type EncodeContext, RequestError } fro
 import { type GatewayFailure, failure, isAccountFailure, retryHeaders, upstreamFailure } from "./errors.ts";
 import { type ResponseStore, continueConversation } from "./response-store.ts";
 import { responseId } from "./responses-encode.ts";
-import { SSE_HEADERS } from "./sse.ts";
+import { SSE_HEADERS } from "../http/sse.ts";
 import { type StickyCredentials, conversationHash } from "./sticky.ts";
 import type { Credential, Upstream } from "./upstream.ts";
 import { BodyTooLarge, readLimitedText } from "../http/body-limit.ts";

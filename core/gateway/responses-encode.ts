@@ -2,7 +2,7 @@ import type { AssistantMessage, ThinkingContent, ToolCall, Usage } from "../ai/m
 import type { EncodeContext, StreamEncoder } from "./codec.ts";
 import { openaiErrorBody } from "./chat-encode.ts";
 import { sealSignature } from "./signature.ts";
-import { frame } from "./sse.ts";
+import { sseFrame } from "../http/sse.ts";
 import { sameAsClient } from "../ai/apis/index.ts";
 
 type Json = Record<string, unknown>;
@@ -120,7 +120,7 @@ export function responsesEncoder(context: EncodeContext): StreamEncoder {
   const open = new Map<number, Open>();
   const output: Json[] = [];
   let sequence = 0;
-  const send = (type: string, fields: Json) => frame({ type, sequence_number: sequence++, ...fields }, type);
+  const send = (type: string, fields: Json) => sseFrame({ type, sequence_number: sequence++, ...fields }, type);
   const begin = (contentIndex: number, id: string): Open => {
     const item = { outputIndex: output.length, id, text: "" };
     output.push({});

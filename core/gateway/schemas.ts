@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { RequestError } from "./codec.ts";
 import { failure } from "./errors.ts";
+import { describeZodError } from "../errors/zod-issues.ts";
 
 /**
  * The request bodies the gateway accepts, one schema per wire format. Objects are loose: every
@@ -83,17 +84,9 @@ export const ResponsesRequest = z.looseObject({
 });
 export type ResponsesRequest = z.output<typeof ResponsesRequest>;
 
-/** The first problem zod found, as `messages.0.content: Invalid input`. */
-export function describeIssues(error: z.ZodError): string {
-  const issue = error.issues[0];
-  if (!issue) return "invalid request body";
-  const path = issue.path.map(String).join(".");
-  return `${path === "" ? "body" : path}: ${issue.message}`;
-}
-
 /** The body as the format's schema reads it, or a 400 in the client's format. */
 export function parseRequest<S extends z.ZodType>(schema: S, body: unknown): z.output<S> {
   const result = schema.safeParse(body);
-  if (!result.success) throw new RequestError(failure("invalid_request", describeIssues(result.error)));
+  if (!result.success) throw new RequestError(failure("invalid_request", describeZodError(result.error, "body")));
   return result.data;
 }

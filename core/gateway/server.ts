@@ -3,6 +3,7 @@ import { anthropicCodec } from "./anthropic.ts";
 import { type BindAddress, bindUrl, boundAddress } from "../http/bind.ts";
 import { declaredTooLarge } from "../http/body-limit.ts";
 import { guardRequest, isJsonBody } from "../http/request-guard.ts";
+import { type RouteHandler, Router } from "../http/router.ts";
 import { chatCodec } from "./chat.ts";
 import { type Codec, RequestError } from "./codec.ts";
 import { failure } from "./errors.ts";
@@ -12,7 +13,8 @@ import { Metrics } from "./metrics.ts";
 import { responsesCodec } from "./responses.ts";
 import { ResponseStore } from "./response-store.ts";
 import { StickyCredentials } from "./sticky.ts";
-import { presentedToken, tokenLabel, tokenMatches } from "./token.ts";
+import { presentedToken, tokenMatches } from "../http/bearer.ts";
+import { tokenLabel } from "./token.ts";
 import type { Upstream } from "./upstream.ts";
 import type { UsageLog } from "./usage-db.ts";
 
@@ -68,6 +70,13 @@ function normalisePath(pathname: string): string {
   return path;
 }
 
+/** What a route needs besides the request: its id for error envelopes, and the client's label and log line. */
+interface Call {
+  requestId: string;
+  client: string;
+  finish: (outcome: Outcome) => void;
+}
+
 export function startGateway(options: GatewayOptions): Gateway {
   const metrics = new Metrics();
   const sticky = new StickyCredentials();
@@ -88,7 +97,7 @@ export function startGateway(options: GatewayOptions): Gateway {
       const started = performance.now();
       const requestId = `req_${crypto.randomUUID().replaceAll("-", "").slice(0, 24)}`;
       const path = normalisePath(new URL(req.url).pathname);
-      const presented = presentedToken(req.headers);
+      const presented = presentedToken(req.headers, { apiKeyHeader: true });
       const client = tokenLabel(options.token === undefined ? undefined : presented);
       let logged = false;
       const finish = (outcome: Outcome) => {
@@ -121,7 +130,7 @@ export function startGateway(options: GatewayOptions): Gateway {
           }),
         );
       };
-      const response = await route(req, path, requestId, client, presented, finish);
+      const response = await route(req, path, presented, { requestId, client, finish });
       response.headers.set("x-request-id", requestId);
       response.headers.set("request-id", requestId);
       if (!logged && !(response.headers.get("content-type") ?? "").startsWith("text/event-stream")) finish({ status: response.status });
@@ -129,18 +138,41 @@ export function startGateway(options: GatewayOptions): Gateway {
     },
   });
 
-  async function route(req: Request, path: string, requestId: string, client: string, presented: string | undefined, finish: (o: Outcome) => void): Promise<Response> {
+  function completion(codec: Codec): RouteHandler<Call> {
+    return async (req, _params, { requestId, finish }) => {
+      metrics.active++;
+      let done = false;
+      const finishOnce = (outcome: Outcome) => {
+        if (!done) metrics.active--;
+        done = true;
+        finish(outcome);
+      };
+      try {
+        return await serveCompletion(codec, req, { upstream: options.upstream, timeouts, maxBodyBytes, sticky, responses, requestId, finish: finishOnce });
+      } catch (error) {
+        const f = failure("api_error", `the gateway failed: ${(error as Error).message}`);
+        finishOnce({ status: 500, error: f.message });
+        return errorResponse(codec, f, requestId);
+      }
+    };
+  }
+
+  const routes = new Router<Call>()
+    .get("/v1/models", async () => Response.json(await modelList(options.upstream)))
+    .get("/v1/usage", (_req, _params, { client }) => Response.json({ object: "list", client, data: options.usage?.rows() ?? [] }))
+    .get("/metrics", () => new Response(metrics.render(), { headers: { "content-type": "text/plain; version=0.0.4" } }))
+    .post("/v1/messages/count_tokens", (req, _params, { requestId }) => countTokens(req, requestId))
+    .post("/v1/embeddings", async (req, _params, { requestId }) => (await import("./embeddings.ts")).serveEmbeddings(req, options.upstream, requestId));
+  for (const [path, codec] of Object.entries(COMPLETIONS)) routes.post(path, completion(codec));
+
+  async function route(req: Request, path: string, presented: string | undefined, call: Call): Promise<Response> {
+    const { requestId } = call;
     const refused = guardRequest(req.headers, guard);
     if (refused) return errorResponse(codecForPath(path), failure("permission", refused.message), requestId);
     if (path === "/healthz" && req.method === "GET") return Response.json({ status: "ok", version: VERSION });
     if (options.token !== undefined && !tokenMatches(presented, options.token)) {
       const f = failure("authentication", "the gateway token is missing or wrong: send it as `Authorization: Bearer <token>` or `x-api-key` (`omp auth-gateway token` prints it)");
       return errorResponse(codecForPath(path), f, requestId);
-    }
-    if (req.method === "GET") {
-      if (path === "/v1/models") return Response.json(await modelList(options.upstream));
-      if (path === "/v1/usage") return Response.json({ object: "list", client, data: options.usage?.rows() ?? [] });
-      if (path === "/metrics") return new Response(metrics.render(), { headers: { "content-type": "text/plain; version=0.0.4" } });
     }
     if (req.method === "POST") {
       // A page can send text/plain or a form without asking first; only JSON needs a preflight it cannot pass.
@@ -149,26 +181,9 @@ export function startGateway(options: GatewayOptions): Gateway {
       }
       const tooLarge = declaredTooLarge(req.headers, maxBodyBytes);
       if (tooLarge) return errorResponse(codecForPath(path), failure("too_large", `${tooLarge.message}; start the gateway with a larger --max-body to take it`), requestId);
-      const codec = COMPLETIONS[path];
-      if (codec) {
-        metrics.active++;
-        let done = false;
-        const finishOnce = (outcome: Outcome) => {
-          if (!done) metrics.active--;
-          done = true;
-          finish(outcome);
-        };
-        try {
-          return await serveCompletion(codec, req, { upstream: options.upstream, timeouts, maxBodyBytes, sticky, responses, requestId, finish: finishOnce });
-        } catch (error) {
-          const f = failure("api_error", `the gateway failed: ${(error as Error).message}`);
-          finishOnce({ status: 500, error: f.message });
-          return errorResponse(codec, f, requestId);
-        }
-      }
-      if (path === "/v1/messages/count_tokens") return countTokens(req, requestId);
-      if (path === "/v1/embeddings") return (await import("./embeddings.ts")).serveEmbeddings(req, options.upstream, requestId);
     }
+    const handler = routes.match(req.method, path);
+    if (handler) return handler(req, call);
     return errorResponse(codecForPath(path), failure("not_found", `no endpoint ${req.method} ${path}`), requestId);
   }
 

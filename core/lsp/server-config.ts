@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { describeZodError } from "../errors/zod-issues.ts";
 
 /**
  * One language server, in the original omp's `.lsp.json` shape (omp-docs/lsp-config.md), also
@@ -119,7 +120,7 @@ export function parseServerFile(document: unknown, warn: (line: string) => void,
     if (name === "$schema" || name === "idleTimeoutMs" || name === "servers") continue;
     const parsed = ServerEntry.safeParse(raw);
     if (parsed.success) found[name] = parsed.data;
-    else warn(`${where}: server ${name}: ${parsed.error.issues.map((issue) => `${issue.path.join(".") || "entry"} ${issue.message}`).join("; ")}; ignored`);
+    else warn(`${where}: server ${name}: ${describeZodError(parsed.error, "entry", { all: true })}; ignored`);
   }
   return found;
 }

@@ -2,6 +2,7 @@ import { type PluginServers, rawServers } from "./config-files.ts";
 import { type ResolvedServer, SERVER_NAME, type ServerEntry, ServerEntrySchema, type StdioServerEntry, isRemote } from "./config-schema.ts";
 import { UnsetVariableError, expandRecord, expandVariables } from "./expand.ts";
 import { entryKey } from "./tool-cache.ts";
+import { describeZodError } from "../errors/zod-issues.ts";
 
 export { parseMcpFile, readMcpFile, type McpFileContent, type PluginServers } from "./config-files.ts";
 
@@ -12,10 +13,7 @@ export function validateServerEntry(name: string, raw: unknown): ServerEntry {
   if (!SERVER_NAME.test(name)) throw new Error(`the name must be 1 to 64 of A-Z a-z 0-9 _ . -`);
   const parsed = ServerEntrySchema.safeParse(raw);
   if (parsed.success) return parsed.data;
-  const issues = parsed.error.issues.flatMap((issue) =>
-    issue.code === "invalid_union" ? issue.errors.flat() : [issue],
-  );
-  const text = [...new Set(issues.map((issue) => `${issue.path.length > 0 ? `${issue.path.join(".")}: ` : ""}${issue.message}`))].join("; ");
+  const text = describeZodError(parsed.error, "", { all: true });
   throw new Error(`${text || "not a server entry"} (expected {"command": ..., "args": [...]} or {"type": "http", "url": ...})`);
 }
 

@@ -5,6 +5,7 @@ import type { ReadRange } from "../tools/internal-urls.ts";
 import { READ_MAX_IMAGE_BYTES, readTextOf } from "../tools/read.ts";
 import type { ToolContext, ToolResult } from "../tools/types.ts";
 import type { McpConnection } from "./connection.ts";
+import type { ReadDetails } from "../tools/read-details.ts";
 
 const EXAMPLE = "mcp://<server>/<resource uri>, e.g. mcp://docs/file:///guide.md";
 
@@ -23,7 +24,7 @@ export interface ResourceServers {
  * `read mcp://<server>/<uri>`: the resource's text paged like a file's, an image as an image, other
  * binary content described. Each failure says what to do instead.
  */
-export async function readMcpResource(servers: ResourceServers, url: string, range: ReadRange, context: ToolContext): Promise<ToolResult> {
+export async function readMcpResource(servers: ResourceServers, url: string, range: ReadRange, context: ToolContext): Promise<ToolResult<ReadDetails>> {
   const parsed = parseMcpUrl(url);
   if (!parsed) return errorResult(`${url} is not an MCP resource path: write ${EXAMPLE}. The mcp_resources tool lists each server's resources as such paths.`);
   const names = [...servers.connections.keys()];
@@ -45,7 +46,7 @@ export async function readMcpResource(servers: ResourceServers, url: string, ran
   return readTextOf(url, text, range);
 }
 
-function oneContent(url: string, item: Record<string, unknown>, range: ReadRange): ToolResult {
+function oneContent(url: string, item: Record<string, unknown>, range: ReadRange): ToolResult<ReadDetails> {
   if (typeof item.text === "string") return readTextOf(url, item.text, range);
   const bytes = Buffer.from(String(item.blob ?? ""), "base64");
   const mimeType = typeof item.mimeType === "string" ? item.mimeType : undefined;

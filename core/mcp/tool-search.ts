@@ -3,6 +3,7 @@ import { textResult } from "../tools/format.ts";
 import type { Tool } from "../tools/types.ts";
 import { localTool } from "./mcp-tool.ts";
 import { fitsShare } from "./tool-shape.ts";
+import { plural } from "../plural.ts";
 
 const TOOL_SEARCH_NAME = "mcp_tool_search";
 
@@ -44,7 +45,7 @@ export class ToolSearch {
       this.offered = undefined;
       this.changed();
       const lines = found.map((tool) => `- ${tool.name}: ${tool.description.split("\n")[0]}\n  input: ${JSON.stringify(tool.parameters)}`);
-      return textResult(`Loaded ${found.length} tool${found.length === 1 ? "" : "s"}; call them directly now:\n${lines.join("\n")}`);
+      return textResult(`Loaded ${plural(found.length, "tool")}; call them directly now:\n${lines.join("\n")}`);
     });
   }
 }

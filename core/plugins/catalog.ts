@@ -3,6 +3,7 @@ import { isAbsolute, join, relative, resolve } from "node:path";
 import { z } from "zod";
 import { OmpError, describeError } from "../errors/omp-error.ts";
 import { isValidName } from "./names.ts";
+import { describeZodError } from "../errors/zod-issues.ts";
 
 /**
  * Claude Code's marketplace catalog. Catalogs in the wild carry `$schema`, `version`, `renames` and
@@ -79,7 +80,7 @@ export function parseCatalog(text: string, where: string): Catalog {
   }
   const parsed = CatalogSchema.safeParse(raw);
   if (!parsed.success) {
-    throw new OmpError(`${where} is not a marketplace catalog: it needs "name" and a "plugins" array (${parsed.error.issues[0]?.message})`);
+    throw new OmpError(`${where} is not a marketplace catalog: it needs "name" and a "plugins" array (${describeZodError(parsed.error, "")})`);
   }
   if (!isValidName(parsed.data.name)) {
     throw new OmpError(`${where} names its marketplace "${parsed.data.name}", which is not a valid name (lowercase letters, digits, "-", ".")`);
@@ -94,7 +95,7 @@ export function parseCatalog(text: string, where: string): Catalog {
   for (const item of parsed.data.plugins) {
     const entry = CatalogEntrySchema.safeParse(item);
     const name = typeof (item as { name?: unknown })?.name === "string" ? (item as { name: string }).name : "(unnamed)";
-    if (!entry.success) catalog.skipped.push({ name, reason: `unsupported entry: ${entry.error.issues[0]?.path.join(".")} ${entry.error.issues[0]?.message}` });
+    if (!entry.success) catalog.skipped.push({ name, reason: `unsupported entry: ${describeZodError(entry.error, "")}` });
     else if (!isValidName(entry.data.name)) catalog.skipped.push({ name, reason: "invalid plugin name" });
     else catalog.plugins.push(entry.data);
   }

@@ -3,7 +3,8 @@ import { isAbsolute, join, relative, resolve } from "node:path";
 import { readJsonIfPresent } from "../fs/read-json.ts";
 import { expandHome, homeDir } from "../paths.ts";
 import { parsePluginId } from "./names.ts";
-import { claudeOverridesFile, projectRoot } from "./paths.ts";
+import { projectRoot } from "../fs/project-root.ts";
+import { claudeOverridesFile } from "./paths.ts";
 
 /**
  * The plugins Claude Code installed, read in place and never written: `~/.claude/plugins/`

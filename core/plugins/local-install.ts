@@ -10,7 +10,7 @@ import { describeWhatRuns } from "./materialize.ts";
 import { type FeatureSpec, isValidNpmName, parseNpmSpec } from "./names.ts";
 import { type InstalledDependencies, installDependencies, installNpmPackage } from "./npm.ts";
 import type { PackagePlace } from "./dep-sources.ts";
-import { repositoryRoot } from "../agent/context-files.ts";
+import { projectRoot } from "../fs/project-root.ts";
 import { npmLockFile, npmModulesDir } from "./paths.ts";
 import { type NpmPluginState, readNpmLock, writeState } from "./state.ts";
 import { stagingDir } from "./staging.ts";
@@ -69,7 +69,7 @@ async function fetchTarget(kind: Kind, location: string, staging: string, cwd: s
   } else {
     if (!existsSync(location) || !statSync(location).isDirectory()) throw new OmpError(`${location} is not a folder`);
     copyPluginDir(location, dir);
-    place = { origin: location, boundary: repositoryRoot(location) ?? location };
+    place = { origin: location, boundary: projectRoot(location) };
   }
   // A packed archive carries its dependencies; a folder or a clone gets them from their sources.
   const pkg = readPackageJson(dir);

@@ -1,6 +1,6 @@
 import { join } from "node:path";
 import { configRoot } from "../paths.ts";
-import { repositoryRoot } from "../agent/context-files.ts";
+import { projectRoot } from "../fs/project-root.ts";
 
 /**
  * Where the plugin manager keeps its files, as the original omp and Claude Code lay them out, so a
@@ -23,5 +23,4 @@ export const stagingRoot = () => join(pluginsRoot(), "cache", ".staging");
 export const pluginsLockFile = () => join(pluginsRoot(), ".state.lock");
 
 /** The project whose `.omp/plugins/` holds project-scope installs: the repository root, else cwd. */
-export const projectRoot = (cwd: string) => repositoryRoot(cwd) ?? cwd;
 export const projectInstalledFile = (cwd: string) => join(projectRoot(cwd), ".omp", "plugins", "installed_plugins.json");

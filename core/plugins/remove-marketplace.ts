@@ -4,8 +4,9 @@ import { readJsonIfPresent } from "../fs/read-json.ts";
 import { installedFile, stillUsed } from "./install.ts";
 import { findMarketplace, removeMarketplace } from "./marketplaces.ts";
 import { parsePluginId } from "./names.ts";
-import { projectRoot } from "./paths.ts";
+import { projectRoot } from "../fs/project-root.ts";
 import { type MarketplaceRecord, readInstalled, writeState } from "./state.ts";
+import { plural } from "../plural.ts";
 
 export interface MarketplaceRemoval {
   record: MarketplaceRecord;
@@ -69,7 +70,7 @@ export function describeRemoval(removal: MarketplaceRemoval, show: (path: string
   const lines = [
     uninstalled.length === 0
       ? `Removed marketplace ${record.name}; no plugins were installed from it.`
-      : `Removed marketplace ${record.name} and uninstalled its ${uninstalled.length} plugin${uninstalled.length === 1 ? "" : "s"}: ${plugins}.`,
+      : `Removed marketplace ${record.name} and uninstalled its ${plural(uninstalled.length, "plugin")}: ${plugins}.`,
   ];
   for (const item of projectEnabled) {
     const how = item.file.endsWith("installed_plugins.json") ? ` (\`omp plugin uninstall ${item.id} --scope project\` removes it)` : "";

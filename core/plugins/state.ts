@@ -7,6 +7,7 @@ import { ensurePrivateDir } from "../paths.ts";
 import { describeError } from "../errors/omp-error.ts";
 import { marketplacesFile, npmLockFile, pluginsLockFile, pluginsRoot } from "./paths.ts";
 import { cleanStaging } from "./staging.ts";
+import { describeZodError } from "../errors/zod-issues.ts";
 
 /** The state files, in the original omp's shapes (Claude Code's for installed_plugins.json). */
 export const MarketplaceRecordSchema = z.object({
@@ -59,7 +60,7 @@ export function readState<T>(file: string, schema: z.ZodType<T>, empty: () => T,
   try {
     const parsed = schema.safeParse(JSON.parse(readFileSync(file, "utf8")));
     if (parsed.success) return parsed.data;
-    warn?.(`${file} has an unexpected shape (${parsed.error.issues[0]?.message}); treating it as empty`);
+    warn?.(`${file} has an unexpected shape (${describeZodError(parsed.error, "")}); treating it as empty`);
   } catch (error) {
     warn?.(`${file} could not be read (${describeError(error)}); treating it as empty`);
   }

@@ -1,5 +1,6 @@
-import { existsSync, readFileSync } from "node:fs";
-import { dirname, join, resolve } from "node:path";
+import { projectRoot } from "../fs/project-root.ts";
+import { readFileSync } from "node:fs";
+import { join, resolve } from "node:path";
 import { agentDir, configRoot, expandHome } from "../paths.ts";
 
 /** `workspace-write`: writes in the project, its allowed dirs, temp dirs and tool caches; `read-only`: none; `off`: no sandbox. */
@@ -64,14 +65,6 @@ export const CREDENTIAL_STORES = [
 
 /** Devices every command needs to write (discarding output, terminals). */
 const DEVICES = ["/dev/null", "/dev/zero", "/dev/full", "/dev/tty", "/dev/ptmx", "/dev/pts", "/dev/random", "/dev/urandom"];
-
-/** The repository root above `cwd` (the nearest dir with `.git`), else `cwd`: the project a command may write. */
-export function projectRoot(cwd: string): string {
-  for (let dir = resolve(cwd); ; dir = dirname(dir)) {
-    if (existsSync(join(dir, ".git"))) return dir;
-    if (dirname(dir) === dir) return resolve(cwd);
-  }
-}
 
 /**
  * A worktree's or submodule's git dirs, which live outside it (`.git` is a file saying where):

@@ -5,6 +5,7 @@ import { errorResult, textResult } from "./format.ts";
 import type { ReadRange } from "./internal-urls.ts";
 import { readTextOf } from "./read.ts";
 import type { ToolContext, ToolResult } from "./types.ts";
+import type { ReadDetails } from "./read-details.ts";
 
 /** What bash and other tools save as `<tool>-<n>.log` in the session's artifacts dir. */
 const ARTIFACT = /^([a-z][\w-]*?)-(\d+)\.log$/;
@@ -23,7 +24,7 @@ function artifacts(dir: string): { id: string; tool: string; file: string }[] {
 }
 
 /** `artifact://<id>` (or `artifact://bash-<id>`): a saved tool output of this session, such as bash's full output log. */
-export async function readArtifact(url: string, range: ReadRange, context: ToolContext): Promise<ToolResult> {
+export async function readArtifact(url: string, range: ReadRange, context: ToolContext): Promise<ToolResult<ReadDetails>> {
   const wanted = url.replace(/^artifact:\/\//i, "").replace(/^\/+|\/+$/g, "");
   const all = artifacts(context.artifactsDir);
   if (wanted === "") {

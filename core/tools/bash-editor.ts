@@ -17,7 +17,7 @@ export async function runInEditor(
   cwd: string,
   timeoutS: number,
   context: ToolContext,
-): Promise<ToolResult> {
+): Promise<ToolResult<BashDetails>> {
   const started = performance.now();
   const result = await run({
     command,

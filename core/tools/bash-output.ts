@@ -2,7 +2,8 @@ import { mkdirSync, openSync, readdirSync } from "node:fs";
 import { join } from "node:path";
 import { describeError } from "../errors/omp-error.ts";
 import { CappedLog, LogDiskFullError } from "../shell/capped-log.ts";
-import { formatBytes, plural } from "./format.ts";
+import { formatBytes } from "./format.ts";
+import { plural } from "../plural.ts";
 
 export interface OutputLimits {
   headLines: number;

@@ -41,7 +41,7 @@ export interface BashDetails {
   jobId?: number;
 }
 
-export const bashTool: ToolDefinition<typeof schema> = {
+export const bashTool: ToolDefinition<typeof schema, BashDetails> = {
   name: "bash",
   description: [
     "Run a command with bash -c in the working directory (or cwd) and return its output, stdout and stderr merged in order.",
@@ -59,7 +59,7 @@ export const bashTool: ToolDefinition<typeof schema> = {
   },
 };
 
-async function runBash(input: z.infer<typeof schema>, context: ToolContext): Promise<ToolResult> {
+async function runBash(input: z.infer<typeof schema>, context: ToolContext): Promise<ToolResult<BashDetails>> {
   const cwd = resolveToolPath(context.cwd, input.cwd);
   let isDir = false;
   try {
@@ -70,8 +70,8 @@ async function runBash(input: z.infer<typeof schema>, context: ToolContext): Pro
   if (!isDir) return errorResult(`Working directory is not a directory: ${displayPath(context.cwd, cwd)}`);
   if (context.settings?.bashInterceptor.enabled) {
     const { interceptBash } = await import("./bash-interceptor.ts");
-    const blocked = interceptBash(input.command, (tool) => context.agent?.tools.some((candidate) => candidate.name === tool) ?? false);
-    if (blocked) return errorResult(blocked, { blocked: true });
+    const blocked = interceptBash(input.command, (tool) => context.hasTool?.(tool) ?? false);
+    if (blocked) return errorResult(blocked);
   }
   if (context.signal.aborted) return errorResult("Command not run: the call was aborted before it started.");
 
@@ -81,7 +81,7 @@ async function runBash(input: z.infer<typeof schema>, context: ToolContext): Pro
     return (await import("./bash-editor.ts")).runInEditor(inEditor, input.command, cwd, input.timeout ?? context.bashTimeoutSeconds ?? BASH_DEFAULT_TIMEOUT_S, context);
   }
 
-  const jobs = jobsFor(context.agent);
+  const jobs = jobsFor(context.jobScope);
   const asJob = input.background === true || input.pty === true;
   const job = jobs.start(
     {
@@ -157,7 +157,7 @@ function jobDetails(job: Job, cwd: string): BashDetails {
   };
 }
 
-function endResult(command: string, cwd: string, end: JobEnd, timeoutS: number, refusal?: string): ToolResult {
+function endResult(command: string, cwd: string, end: JobEnd, timeoutS: number, refusal?: string): ToolResult<BashDetails> {
   const collected = end.output;
   const details: BashDetails = {
     command,

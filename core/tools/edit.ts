@@ -1,5 +1,6 @@
 import { z } from "zod";
-import type { FileChange } from "./edit/engine.ts";
+import type { FileChange } from "./edit/changes.ts";
+import type { EditDetails } from "./edit/engine.ts";
 import { applyAndCheck } from "./edit/tools.ts";
 import type { ToolDefinition } from "./types.ts";
 
@@ -26,7 +27,7 @@ export function replaceChanges(input: z.infer<typeof schema>): FileChange[] {
 }
 
 /** The replace edit: old text to new text, found through the engine's tolerant matching (edit/match.ts). */
-export const editTool: ToolDefinition<typeof schema> = {
+export const editTool: ToolDefinition<typeof schema, EditDetails> = {
   name: "edit",
   description: [
     "Edit a file by exact string replacement. Each edit replaces oldText with newText; oldText must match the file exactly (whitespace and indentation included) and, unless replaceAll is set, exactly once, so include enough surrounding lines to make it unique.",

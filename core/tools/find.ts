@@ -22,7 +22,15 @@ const schema = z.object({
   limit: z.int().min(1).max(FIND_MAX_LIMIT).optional().describe(`Maximum paths to return (default ${FIND_DEFAULT_LIMIT})`),
 });
 
-export const findTool: ToolDefinition<typeof schema> = {
+export interface FindDetails {
+  root: string;
+  totalMatches: number;
+  limitReached: boolean;
+  /** As shown to the model; directories end with /. */
+  paths: string[];
+}
+
+export const findTool: ToolDefinition<typeof schema, FindDetails> = {
   name: "find",
   description: [
     "Find files and directories by glob. A pattern without / matches names at any depth (*.py); one with / matches the path below the search directory (src/**/*.py).",
@@ -57,7 +65,7 @@ export const findTool: ToolDefinition<typeof schema> = {
       const shown = displayPath(context.cwd, join(root, entry.path));
       return entry.kind === "dir" ? `${shown}/` : shown;
     });
-    const details = { root, totalMatches: result.totalMatches, limitReached: result.limitReached, paths };
+    const details: FindDetails = { root, totalMatches: result.totalMatches, limitReached: result.limitReached, paths };
     const where = describeLocation(context.cwd, root);
     if (paths.length === 0) {
       return textResult(`No ${input.type === "dir" ? "directories" : input.type === "file" ? "files" : "paths"} matching ${input.pattern} in ${where}.`, details);

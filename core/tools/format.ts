@@ -18,15 +18,11 @@ export function cutLine(line: string, max: number): string {
   return `${line.slice(0, max)}… [line cut: ${line.length - max} more chars]`;
 }
 
-export function textResult(text: string, details?: unknown): ToolResult {
+export function textResult<D = never>(text: string, details?: D): ToolResult<D> {
   return details === undefined ? { content: [{ type: "text", text }] } : { content: [{ type: "text", text }], details };
 }
 
 /** A result the model sees as a failed call; the text should say what to do next. */
-export function errorResult(text: string, details?: unknown): ToolResult {
+export function errorResult<D = never>(text: string, details?: D): ToolResult<D> {
   return { ...textResult(text, details), isError: true };
-}
-
-export function plural(count: number, word: string, many = `${word}s`): string {
-  return `${count} ${count === 1 ? word : many}`;
 }

@@ -2,10 +2,11 @@ import { existsSync } from "node:fs";
 import { z } from "zod";
 import type { GrepMode, GrepResult } from "../natives/api.ts";
 import { natives } from "../natives/index.ts";
-import { cutLine, errorResult, plural, textResult } from "./format.ts";
+import { cutLine, errorResult, textResult } from "./format.ts";
 import { searchErrorResult } from "./native-errors.ts";
 import { describeLocation, displayPath, notFoundMessage, resolveToolPath } from "./paths.ts";
 import type { ToolContext, ToolDefinition } from "./types.ts";
+import { plural } from "../plural.ts";
 
 export const GREP_DEFAULT_LIMIT = 100;
 export const GREP_MAX_LINE_CHARS = 500;
@@ -33,7 +34,16 @@ const schema = z.object({
 });
 type GrepInput = z.infer<typeof schema>;
 
-export const grepTool: ToolDefinition<typeof schema> = {
+export interface GrepDetails {
+  totalMatches: number;
+  filesWithMatches: number;
+  filesSearched: number;
+  limitReached: boolean;
+  /** The files of this page, as shown to the model. */
+  files: { path: string; matchCount: number }[];
+}
+
+export const grepTool: ToolDefinition<typeof schema, GrepDetails> = {
   name: "grep",
   description: [
     "Search file contents with a regular expression (ripgrep's engine; Rust regex syntax, so escape literal ( ) [ ] { } . * + ? or set literal: true).",
@@ -88,7 +98,7 @@ function formatResult(
 ) {
   const { contextLines } = page;
   const shown = (path: string) => displayPath(context.cwd, path);
-  const details = {
+  const details: GrepDetails = {
     totalMatches: result.totalMatches,
     filesWithMatches: result.filesWithMatches,
     filesSearched: result.filesSearched,

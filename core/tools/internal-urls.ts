@@ -1,4 +1,5 @@
 import type { ToolContext, ToolResult } from "./types.ts";
+import type { ReadDetails } from "./read-details.ts";
 
 /** What `read` was asked for, beyond the path. */
 export interface ReadRange {
@@ -7,7 +8,7 @@ export interface ReadRange {
 }
 
 /** Reads `<scheme>://…` paths that are not files: `mcp://<server>/<uri>` an MCP resource, `omp://` omp's docs, `artifact://<id>` a saved output. */
-export type UrlReader = (url: string, range: ReadRange, context: ToolContext) => Promise<ToolResult>;
+export type UrlReader = (url: string, range: ReadRange, context: ToolContext) => Promise<ToolResult<ReadDetails>>;
 
 /**
  * The readers of this process by scheme, registered by what serves them (the MCP servers, once

@@ -22,7 +22,7 @@ export const jobTool: ToolDefinition<typeof schema> = {
   schema,
   effect: "exec",
   async execute(input, context) {
-    const jobs = jobsFor(context.agent);
+    const jobs = jobsFor(context.jobScope);
     if (input.action === "list") {
       const list = jobs.list();
       return textResult(list.length === 0 ? "No jobs." : list.map((job) => job.summary()).join("\n"));

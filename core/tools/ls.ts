@@ -1,9 +1,10 @@
 import { type Dirent, lstatSync, readdirSync, readlinkSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { z } from "zod";
-import { errorResult, formatBytes, plural, textResult } from "./format.ts";
+import { errorResult, formatBytes, textResult } from "./format.ts";
 import { displayPath, notFoundMessage, resolveToolPath } from "./paths.ts";
 import type { ToolDefinition } from "./types.ts";
+import { plural } from "../plural.ts";
 
 export const LS_MAX_ENTRIES = 1000;
 
@@ -63,7 +64,15 @@ function formatEntry(entry: Entry, width: number): string {
 
 const byName = (a: Entry, b: Entry) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0);
 
-export const lsTool: ToolDefinition<typeof schema> = {
+export interface LsDetails {
+  path: string;
+  directories: number;
+  files: number;
+  /** The entries listed, directories first. */
+  entries: Entry[];
+}
+
+export const lsTool: ToolDefinition<typeof schema, LsDetails> = {
   name: "ls",
   description: [
     "List one directory: subdirectories first (ending with /), then files with their sizes, and symlinks with their targets.",
@@ -88,7 +97,7 @@ export const lsTool: ToolDefinition<typeof schema> = {
     const dirs = entries.filter((e) => e.kind === "dir").sort(byName);
     const others = entries.filter((e) => e.kind !== "dir").sort(byName);
     const sorted = [...dirs, ...others];
-    const details = { path, directories: dirs.length, files: others.length, entries: sorted.slice(0, LS_MAX_ENTRIES) };
+    const details: LsDetails = { path, directories: dirs.length, files: others.length, entries: sorted.slice(0, LS_MAX_ENTRIES) };
     if (sorted.length === 0) return textResult(`${shown}/ is empty.`, details);
     const page = sorted.slice(0, LS_MAX_ENTRIES);
     const width = Math.min(40, Math.max(...page.map((e) => e.name.length)));

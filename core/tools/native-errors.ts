@@ -8,7 +8,7 @@ import type { ToolContext, ToolResult } from "./types.ts";
  * Turns what the search addon rejects with into a result the model can act on. Anything
  * without an addon code (the addon failed to load, a bug) is rethrown for the agent to report.
  */
-export function searchErrorResult(error: unknown, context: ToolContext, root: string, timeoutS: number): ToolResult {
+export function searchErrorResult(error: unknown, context: ToolContext, root: string, timeoutS: number): ToolResult<never> {
   const message = describeError(error);
   switch (nativeErrorCode(error)) {
     case "OMP_BAD_PATTERN":

@@ -6,6 +6,7 @@ import { errorResult } from "./format.ts";
 import type { ReadRange } from "./internal-urls.ts";
 import { readTextOf } from "./read.ts";
 import type { ToolContext, ToolResult } from "./types.ts";
+import type { ReadDetails } from "./read-details.ts";
 
 /** omp's own documentation, in the binary so it answers offline; this module loads on the first omp:// read. */
 const PAGES: Record<string, { title: string; text: () => string }> = {
@@ -24,7 +25,7 @@ function settingsPage(): string {
   return `# Settings\n\nIn ~/.omp/agent/config.yml (yours), ~/.omp/agent/profiles/<name>.yml (with --profile <name>) or .omp/config.yml (the project's, once trusted). \`omp config set <key> <value>\` and /settings write them.\n\n| key | default | allowed | what it does |\n| --- | --- | --- | --- |\n${rows.join("\n")}\n`;
 }
 
-export async function readOmpDocs(url: string, range: ReadRange, _context: ToolContext): Promise<ToolResult> {
+export async function readOmpDocs(url: string, range: ReadRange, _context: ToolContext): Promise<ToolResult<ReadDetails>> {
   const name = url.replace(/^omp:\/\//i, "").replace(/^\/+|\/+$/g, "");
   if (name === "") {
     const list = Object.entries(PAGES).map(([page, { title }]) => `omp://${page} — ${title}`);

@@ -1,4 +1,5 @@
-import { existsSync, lstatSync, readlinkSync, realpathSync } from "node:fs";
+import { projectRoot } from "../fs/project-root.ts";
+import { lstatSync, readlinkSync, realpathSync } from "node:fs";
 import { basename, dirname, join, resolve, sep } from "node:path";
 import { applyPatchPaths } from "./edit/apply-patch.ts";
 import { hashlinePaths } from "./edit/hashline.ts";
@@ -57,15 +58,6 @@ function patchPaths(toolName: string, input: unknown): string[] | undefined {
   if (toolName === "edit" && typeof record.path === "string" && typeof record.rename === "string") return [record.path, record.rename];
   if (typeof text !== "string" || (toolName !== "apply_patch" && toolName !== "edit")) return undefined;
   return toolName === "apply_patch" ? applyPatchPaths(text) : hashlinePaths(text);
-}
-
-/** The repository root around `cwd` (the nearest dir with a `.git`), else `cwd` itself. */
-export function projectRoot(cwd: string): string {
-  const start = resolve(cwd);
-  for (let dir = start; ; dir = dirname(dir)) {
-    if (existsSync(join(dir, ".git"))) return dir;
-    if (dirname(dir) === dir) return start;
-  }
 }
 
 /**

@@ -1,4 +1,12 @@
+import type { BashDetails } from "./bash.ts";
+import type { EditDetails } from "./edit/engine.ts";
+import type { FindDetails } from "./find.ts";
+import type { GrepDetails } from "./grep.ts";
+import type { LsDetails } from "./ls.ts";
+import type { PageDetails } from "./read-details.ts";
+import type { WebSearchDetails } from "./web-search.ts";
 import { resolveToolPath } from "./paths.ts";
+import { plural } from "../plural.ts";
 
 /** How front ends group a tool call (ACP's ToolKind): icons, and whether it is shown as a diff or a terminal. */
 export type ToolKind = "read" | "edit" | "delete" | "move" | "search" | "execute" | "think" | "fetch" | "other";
@@ -68,34 +76,34 @@ const PRESENTERS: Record<string, Presenter> = {
  */
 export type ResultView = "output" | "diff" | "list" | "first-line" | "on-expand" | "brief";
 
-interface TerminalRow {
+/** `D`: the details the tool declares; each field may be missing from a session written by another version. */
+interface TerminalRow<D = Input> {
   /** The call's main argument on one line, after the tool's name in a block's header. */
   argument?: (input: Input) => string;
   /** The result's details in a few words beside the header (counts, duration). */
-  note?: (details: Input) => string | undefined;
+  note?(details: Partial<D>): string | undefined;
   result?: ResultView;
 }
 
-const count = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
 const firstLine = (value: unknown) => (typeof value === "string" ? value.split("\n")[0]! : "");
-const changed = (d: Input) => (typeof d.added === "number" ? `+${d.added} −${d.removed}` : undefined);
-const command: TerminalRow = {
+const changed = (d: Partial<EditDetails>) => (typeof d.added === "number" ? `+${d.added} −${d.removed}` : undefined);
+const command: TerminalRow<BashDetails> = {
   argument: (input) => firstLine(input.command),
   note: (d) => (typeof d.durationMs === "number" ? `${(d.durationMs / 1000).toFixed(1)}s${d.exitCode ? ` · exit ${d.exitCode}` : ""}` : undefined),
   result: "output",
 };
-const search: TerminalRow = {
+const search: Omit<TerminalRow, "note"> = {
   argument: (input) => (input.path ? `${firstLine(input.pattern)}  in ${firstLine(input.path)}` : firstLine(input.pattern)),
   result: "on-expand",
 };
-const paged: TerminalRow["note"] = (d) => (typeof d.endLine === "number" ? `lines ${d.startLine}–${d.endLine} of ${d.totalLines}` : undefined);
+const paged: TerminalRow<PageDetails>["note"] = (d) => (typeof d.endLine === "number" ? `lines ${d.startLine}–${d.endLine} of ${d.totalLines}` : undefined);
 
 /**
  * The same tools as a terminal shows them (the interactive mode's blocks): the header's argument
  * and note, and how the result is shown. A tool without a row shows its input as JSON and the
  * first rows of its result.
  */
-const TERMINAL: Record<string, TerminalRow> = {
+const TERMINAL: Record<string, TerminalRow> & { grep: TerminalRow<GrepDetails>; find: TerminalRow<FindDetails>; ls: TerminalRow<LsDetails>; web_search: TerminalRow<WebSearchDetails> } = {
   bash: command,
   // The user's own `!cmd` in the interactive mode.
   shell: command,
@@ -104,14 +112,14 @@ const TERMINAL: Record<string, TerminalRow> = {
   // The hashline edit names its file inside `input`.
   edit: { argument: (input) => firstLine(input.path) || (/^\[([^\]#]+)/m.exec(String(input.input ?? ""))?.[1] ?? ""), note: changed, result: "diff" },
   apply_patch: { argument: (input) => /^\*\*\* (?:Update|Add|Delete) File: (.+)$/m.exec(String(input.input ?? ""))?.[1] ?? "", note: changed, result: "diff" },
-  grep: { ...search, note: (d) => (typeof d.totalMatches === "number" ? `${count(d.totalMatches, "match", "matches")} in ${count(Number(d.filesWithMatches), "file")}` : undefined) },
-  find: { ...search, note: (d) => (typeof d.totalMatches === "number" ? count(d.totalMatches, "path") : undefined) },
-  ls: { argument: (input) => firstLine(input.path), note: (d) => (typeof d.files === "number" ? `${count(Number(d.directories), "dir")}, ${count(d.files, "file")}` : undefined), result: "on-expand" },
-  todo: { argument: (input) => (Array.isArray(input.todos) ? count(input.todos.length, "item") : ""), result: "list" },
-  ask: { argument: (input) => (Array.isArray(input.questions) ? count(input.questions.length, "question") : ""), result: "list" },
-  exit_plan_mode: { argument: (input) => (Array.isArray(input.steps) ? count(input.steps.length, "step") : ""), result: "list" },
+  grep: { ...search, note: (d) => (typeof d.totalMatches === "number" ? `${plural(d.totalMatches, "match", "matches")} in ${plural(Number(d.filesWithMatches), "file")}` : undefined) },
+  find: { ...search, note: (d) => (typeof d.totalMatches === "number" ? plural(d.totalMatches, "path") : undefined) },
+  ls: { argument: (input) => firstLine(input.path), note: (d) => (typeof d.files === "number" ? `${plural(Number(d.directories), "dir")}, ${plural(d.files, "file")}` : undefined), result: "on-expand" },
+  todo: { argument: (input) => (Array.isArray(input.todos) ? plural(input.todos.length, "item") : ""), result: "list" },
+  ask: { argument: (input) => (Array.isArray(input.questions) ? plural(input.questions.length, "question") : ""), result: "list" },
+  exit_plan_mode: { argument: (input) => (Array.isArray(input.steps) ? plural(input.steps.length, "step") : ""), result: "list" },
   web_fetch: { argument: (input) => firstLine(input.url) + (typeof input.offset === "number" ? ` from line ${input.offset}` : ""), note: paged },
-  web_search: { argument: (input) => firstLine(input.query), note: (d) => (Array.isArray(d.results) ? `${count(d.results.length, "result")} · ${String(d.provider)}` : undefined) },
+  web_search: { argument: (input) => firstLine(input.query), note: (d) => (Array.isArray(d.results) ? `${plural(d.results.length, "result")} · ${String(d.provider)}` : undefined) },
 };
 
 function terminalRow(toolName: string): TerminalRow {

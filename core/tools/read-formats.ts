@@ -5,15 +5,17 @@ import { archiveChildren, memberPath, openArchive } from "../archives/archive.ts
 import { readSqlite } from "../archives/sqlite.ts";
 import { checkDocumentSize, convertDocument, type DocumentContent, type DocumentKind, documentKind, pageSection } from "../documents/convert.ts";
 import { describeBinary, detectImage, IMAGE_MIME, looksBinary } from "./file-kind.ts";
-import { errorResult, formatBytes, plural, textResult } from "./format.ts";
+import { errorResult, formatBytes, textResult } from "./format.ts";
 import type { ReadRange } from "./internal-urls.ts";
 import { displayPath } from "./paths.ts";
 import { READ_DIR_DEFAULT_LIMIT, READ_MAX_IMAGE_BYTES, readTextOf } from "./read.ts";
 import type { ReadTarget } from "./read-path.ts";
 import type { ToolContext, ToolResult } from "./types.ts";
+import { plural } from "../plural.ts";
+import type { ReadDetails } from "./read-details.ts";
 
 /** Documents, archives and databases in `read`; each format's library loads here, on its first file. */
-export async function readFormatted(target: ReadTarget, range: ReadRange, context: ToolContext): Promise<ToolResult> {
+export async function readFormatted(target: ReadTarget, range: ReadRange, context: ToolContext): Promise<ToolResult<ReadDetails>> {
   const shown = displayPath(context.cwd, target.path);
   try {
     if (target.sqlite) return textResult(readSqlite(target.path, shown, target.sqlite), { kind: "sqlite", path: target.path });
@@ -27,7 +29,7 @@ export async function readFormatted(target: ReadTarget, range: ReadRange, contex
   }
 }
 
-function documentResult(shown: string, path: string, kind: DocumentKind, content: DocumentContent, range: ReadRange): ToolResult {
+function documentResult(shown: string, path: string, kind: DocumentKind, content: DocumentContent, range: ReadRange): ToolResult<ReadDetails> {
   let text = content.text;
   let pageRange = range;
   let note = "";
@@ -49,11 +51,11 @@ function documentResult(shown: string, path: string, kind: DocumentKind, content
   return {
     content: [{ type: "text", text: `${header}\n${body}` }, ...images],
     ...(paged.isError ? { isError: true } : {}),
-    details: { ...(paged.details as object), kind: "document", format: kind, path, ...(content.pages ? { pages: content.pages.length } : {}), images: images.length },
+    details: { ...paged.details, kind: "document", format: kind, path, ...(content.pages ? { pages: content.pages.length } : {}), images: images.length },
   };
 }
 
-async function readArchive(target: ReadTarget, shown: string, range: ReadRange): Promise<ToolResult> {
+async function readArchive(target: ReadTarget, shown: string, range: ReadRange): Promise<ToolResult<ReadDetails>> {
   const archive = await openArchive(target.path, shown);
   try {
     const inner = memberPath(target.member ?? "", shown);
@@ -83,7 +85,7 @@ async function readArchive(target: ReadTarget, shown: string, range: ReadRange):
   }
 }
 
-function listArchive(shown: string, dir: string, children: { name: string; size: number; directory: boolean }[], entries: { unsafe?: string }[], range: ReadRange): ToolResult {
+function listArchive(shown: string, dir: string, children: { name: string; size: number; directory: boolean }[], entries: { unsafe?: string }[], range: ReadRange): ToolResult<ReadDetails> {
   const first = range.offset ?? 1;
   const limit = range.limit ?? READ_DIR_DEFAULT_LIMIT;
   const page = children.slice(first - 1, first - 1 + limit);

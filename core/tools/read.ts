@@ -3,7 +3,7 @@ import { open, readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { z } from "zod";
 import { describeBinary, detectImage, hasBinaryExtension, IMAGE_MIME, imageSize, looksBinary } from "./file-kind.ts";
-import { errorResult, formatBytes, plural, textResult } from "./format.ts";
+import { errorResult, formatBytes, textResult } from "./format.ts";
 import { displayPath, notFoundMessage, resolveToolPath } from "./paths.ts";
 import { type ReadRange, urlReaderFor } from "./internal-urls.ts";
 import type { ToolContext, ToolDefinition, ToolResult } from "./types.ts";
@@ -11,6 +11,8 @@ import { isDirEntry } from "../fs/dir-entry.ts";
 import { isArchivePath, isSqliteFile, isSqlitePath } from "../archives/detect.ts";
 import { documentKind } from "../documents/convert.ts";
 import { type ReadTarget, resolveReadTarget, SelectorError } from "./read-path.ts";
+import { plural } from "../plural.ts";
+import type { PageDetails, ReadDetails } from "./read-details.ts";
 
 export const READ_DEFAULT_LIMIT = 2000;
 export const READ_MAX_LINE_CHARS = 2000;
@@ -36,7 +38,7 @@ const schema = z.object({
 });
 type ReadInput = z.infer<typeof schema>;
 
-export const readTool: ToolDefinition<typeof schema> = {
+export const readTool: ToolDefinition<typeof schema, ReadDetails> = {
   name: "read",
   description: [
     "Read a file or list a directory.",
@@ -87,7 +89,7 @@ export const readTool: ToolDefinition<typeof schema> = {
 };
 
 /** An http(s) URL: the network effect asks where the approval mode wants it (read itself is a read). */
-async function readUrl(input: ReadInput, context: ToolContext): Promise<ToolResult> {
+async function readUrl(input: ReadInput, context: ToolContext): Promise<ToolResult<ReadDetails>> {
   const approval = await context.approve?.("read", "read of web URLs", `read fetches ${input.path}`, "network");
   if (approval && !approval.allow) return errorResult(approval.message);
   return (await import("../web/fetch-page.ts")).fetchForModel({ url: input.path, offset: input.offset, limit: input.limit }, context, "read");
@@ -104,14 +106,14 @@ async function readHead(path: string): Promise<Uint8Array> {
   }
 }
 
-async function readFileAt(path: string, size: number, input: ReadInput, context: ToolContext): Promise<ToolResult> {
+async function readFileAt(path: string, size: number, input: ReadInput, context: ToolContext): Promise<ToolResult<ReadDetails>> {
   const shown = displayPath(context.cwd, path);
   const head = await readHead(path);
   const image = detectImage(head);
   if (image) {
     const dims = imageSize(head, image);
     const description = `${image.toUpperCase()} image, ${dims ? `${dims.width}×${dims.height}, ` : ""}${formatBytes(size)}`;
-    const details = { kind: "image", path, format: image, bytes: size, ...dims };
+    const details: ReadDetails = { kind: "image", path, format: image, bytes: size, ...dims };
     if (size > READ_MAX_IMAGE_BYTES) {
       return errorResult(
         `${shown}: ${description}, too large to attach (limit ${formatBytes(READ_MAX_IMAGE_BYTES)}). Make a smaller copy (for example with ImageMagick: convert in.png -resize 50% small.png) and read that.`,
@@ -229,7 +231,7 @@ async function readPage(path: string, firstLine: number, limit: number): Promise
   return page;
 }
 
-async function readText(path: string, input: ReadInput, context: ToolContext): Promise<ToolResult> {
+async function readText(path: string, input: ReadInput, context: ToolContext): Promise<ToolResult<ReadDetails>> {
   const page = await readPage(path, input.offset ?? 1, input.limit ?? context.settings?.read.defaultLimit ?? READ_DEFAULT_LIMIT);
   context.fileReads?.recordFile(path);
   return pageResult(displayPath(context.cwd, path), path, page);
@@ -239,7 +241,7 @@ async function readText(path: string, input: ReadInput, context: ToolContext): P
  * Text that is not a file (an MCP resource), paged and numbered as a file's would be: `shown`
  * names it in the notes.
  */
-export function readTextOf(shown: string, text: string, range: ReadRange): ToolResult {
+export function readTextOf(shown: string, text: string, range: ReadRange): ToolResult<PageDetails> {
   const firstLine = range.offset ?? 1;
   const limit = range.limit ?? READ_DEFAULT_LIMIT;
   const lines = text.split("\n");
@@ -252,9 +254,9 @@ export function readTextOf(shown: string, text: string, range: ReadRange): ToolR
   return pageResult(shown, shown, page);
 }
 
-function pageResult(shown: string, path: string, page: TextPage): ToolResult {
+function pageResult(shown: string, path: string, page: TextPage): ToolResult<PageDetails> {
   const { firstLine } = page;
-  const details = {
+  const details: PageDetails = {
     kind: "text",
     path,
     startLine: firstLine,
@@ -288,7 +290,7 @@ function pageResult(shown: string, path: string, page: TextPage): ToolResult {
   return textResult(text, details);
 }
 
-function readDirectory(path: string, input: ReadInput, context: ToolContext): ToolResult {
+function readDirectory(path: string, input: ReadInput, context: ToolContext): ToolResult<ReadDetails> {
   const shown = displayPath(context.cwd, path);
   let entries: Dirent[];
   try {
@@ -304,7 +306,7 @@ function readDirectory(path: string, input: ReadInput, context: ToolContext): To
   const limit = input.limit ?? READ_DIR_DEFAULT_LIMIT;
   const page = names.slice(first - 1, first - 1 + limit);
   const last = first + page.length - 1;
-  const details = { kind: "directory", path, entries: names.length, startEntry: first, endEntry: last };
+  const details: ReadDetails = { kind: "directory", path, entries: names.length, startEntry: first, endEntry: last };
   if (names.length === 0) return textResult(`${shown}/ is an empty directory.`, details);
   if (page.length === 0) {
     return errorResult(`offset ${first} is past the end of ${shown}/, which has ${plural(names.length, "entry", "entries")}.`, details);

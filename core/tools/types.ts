@@ -1,10 +1,10 @@
 import type { z } from "zod";
-import type { Agent } from "../agent/agent.ts";
 import type { ImageContent, TextContent } from "../ai/messages.ts";
 import type { FileReadStore } from "./edit/read-store.ts";
 import type { Settings } from "../config/settings-schema.ts";
 import type { ApprovalOutcome } from "./approval.ts";
 import type { LspSession } from "../lsp/session.ts";
+import type { Subagents } from "./subagents.ts";
 
 export type WebSettings = Settings["web"];
 
@@ -38,8 +38,13 @@ export interface ToolContext {
   secrets?: readonly string[];
   /** Asks to run a command the sandbox refused again outside it; absent: nobody to ask. */
   escalate?: (command: string, why: string) => Promise<{ allow: true } | { allow: false; message: string }>;
-  /** The agent making the call, for tools that start agents of their own (task). */
-  agent?: Agent;
+  /** Starts agents of the calling session's own (the task tool); absent outside an agent session. */
+  subagents?: Subagents;
+  /**
+   * Whose background jobs the call's commands join (core/shell/session-jobs.ts): one key per
+   * session, so its jobs end with it; absent: jobs shared by calls without a session.
+   */
+  jobScope?: object;
   /** An editor's files and terminal (ACP clients that offer them): read, write, edit and bash go through it. */
   editor?: EditorBridge;
   /** The `web` settings, for web_fetch, web_search and URLs in read. */
@@ -56,6 +61,8 @@ export interface ToolContext {
   checkpoints?: import("../session/checkpoints/target.ts").CheckpointTarget;
   /** Asks the user questions (ask, exit_plan_mode) through the session host; absent: nobody can be asked. */
   question?: Questioner;
+  /** Whether the calling agent offers a tool by this name now (the bash interceptor points only at tools there are). */
+  hasTool?: (name: string) => boolean;
   /** The session's settings, kept current by /settings: read a setting at call time to follow its changes. */
   settings?: Readonly<Settings>;
 }
@@ -109,27 +116,28 @@ export interface EditorCommandResult {
   timedOut: boolean;
 }
 
-export interface ToolResult {
+/** `D`: the details the tool declares (its `…Details` type). */
+export interface ToolResult<D = unknown> {
   content: (TextContent | ImageContent)[];
   isError?: boolean;
   /** For UIs and sessions, never sent to the model: a diff, an exit code, match counts. */
-  details?: unknown;
+  details?: D;
   /** A hook's `continue: false`: the run stops once this turn's tools are done, for this reason. Never sent to the model. */
   halt?: string;
 }
 
 /** The code of a tool: what validates its input and what runs it. */
-export interface ToolImplementation<S extends z.ZodType = z.ZodType> {
+export interface ToolImplementation<S extends z.ZodType = z.ZodType, D = unknown> {
   /** The single source of truth for the input; `parameters` is made from it. */
   schema: S;
   /** Throwing is fine: the agent turns the error into an error result for the model. */
-  execute(input: z.infer<S>, context: ToolContext): Promise<ToolResult>;
+  execute(input: z.infer<S>, context: ToolContext): Promise<ToolResult<D>>;
   /** What this input does when it differs from the tool's `effect` (a dry run is a read, applying it a write). */
   effectOf?(input: z.infer<S>): ToolEffect;
 }
 
 /** A tool as its module writes it; {@link Tool} is what the agent holds. */
-export interface ToolDefinition<S extends z.ZodType = z.ZodType> extends ToolImplementation<S> {
+export interface ToolDefinition<S extends z.ZodType = z.ZodType, D = unknown> extends ToolImplementation<S, D> {
   name: string;
   /** Shown to the model; says when to use the tool and its limits. */
   description: string;

@@ -1,7 +1,8 @@
 import { z } from "zod";
 import { statSync } from "node:fs";
 import { recordedChange, writeToolFiles } from "./file-writes.ts";
-import { errorResult, plural, textResult } from "./format.ts";
+import { errorResult, textResult } from "./format.ts";
+import { plural } from "../plural.ts";
 import { displayPath, isDirectory, resolveToolPath } from "./paths.ts";
 import { afterFileWrite } from "./post-write.ts";
 import type { ToolDefinition } from "./types.ts";

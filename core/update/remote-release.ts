@@ -6,6 +6,7 @@ import { ChannelPointer, ReleaseManifest, type ReleaseTarget, type TargetArtifac
 import { sha256Hex } from "./sha256sums.ts";
 import { VerifiedSums } from "./verified-sums.ts";
 import { EXIT_USAGE } from "../errors/exit-codes.ts";
+import { describeZodError } from "../errors/zod-issues.ts";
 
 /**
  * A release server: plain files under a base URL (the default, a mirror in OMP_UPDATE_URL, or a
@@ -37,8 +38,7 @@ function parseJson<T>(bytes: Uint8Array, schema: z.ZodType<T>, what: string): T 
   }
   const result = schema.safeParse(value);
   if (!result.success) {
-    const issues = result.error.issues.map((issue) => `${issue.path.join(".") || "(root)"}: ${issue.message}`).join("; ");
-    throw new OmpError(`${what} is not a valid release file: ${issues}`);
+    throw new OmpError(`${what} is not a valid release file: ${describeZodError(result.error, "(root)", { all: true })}`);
   }
   return result.data;
 }

@@ -67,7 +67,7 @@ async function brokerAccounts(source: BrokerCredentialSource, notes: string[]): 
     .map((entry) => accountOf(entry));
   let known: UsageReport[] = [];
   try {
-    const parsed = UsageResponse.safeParse(await source.request("GET", "/v1/usage"));
+    const parsed = UsageResponse.safeParse(await source.request("GET", "/v1/usage", UsageResponse));
     if (parsed.success) known = parsed.data.reports;
     else notes.push("the auth broker's usage answer was not understood");
   } catch (error) {

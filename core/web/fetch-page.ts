@@ -8,6 +8,7 @@ import { decodeBody } from "./charset.ts";
 import { type Fetched, httpGet } from "./http-get.ts";
 import { cachedPage, storePage } from "./page-cache.ts";
 import { WebError } from "./web-error.ts";
+import type { UrlDetails } from "../tools/read-details.ts";
 
 /** What an error status shows of the page that came with it. */
 const ERROR_BODY_CHARS = 1000;
@@ -22,7 +23,7 @@ export interface FetchInput extends ReadRange {
  * A web page for the model: fetched (or from the page cache, so paging costs no new request),
  * converted by its type, paged like a file and framed as untrusted data from its address.
  */
-export async function fetchForModel(input: FetchInput, context: ToolContext, toolName: string): Promise<ToolResult> {
+export async function fetchForModel(input: FetchInput, context: ToolContext, toolName: string): Promise<ToolResult<UrlDetails>> {
   const settings = context.web ?? (await import("./default-settings.ts")).defaultWebSettings();
   const cacheKey = input.raw ? `raw:${input.url}` : input.url;
   let page = cachedPage(cacheKey, settings.cacheTtlSeconds);
@@ -51,11 +52,11 @@ export async function fetchForModel(input: FetchInput, context: ToolContext, too
   return {
     content: [{ type: "text", text: `${header}\n${text}\n[End of content from ${page.finalUrl}]` }],
     ...(paged.isError ? { isError: true } : {}),
-    details: { ...(paged.details as object), kind: "url", url: input.url, finalUrl: page.finalUrl, contentType: page.contentType, cached: fromCache },
+    details: { ...paged.details, kind: "url", url: input.url, finalUrl: page.finalUrl, contentType: page.contentType, cached: fromCache },
   };
 }
 
-type Rendered = { text: string } | { image: ToolResult };
+type Rendered = { text: string } | { image: ToolResult<UrlDetails> };
 
 async function render(fetched: Fetched, raw: boolean): Promise<Rendered> {
   const type = fetched.contentType.split(";")[0]!.trim().toLowerCase();

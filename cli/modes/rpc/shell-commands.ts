@@ -13,7 +13,7 @@ export const SHELL_COMMANDS = {
     const run = bashTool
       .execute(
         { command: command.command },
-        { cwd: rpc.runtime.options.cwd, signal: controller.signal, artifactsDir: agent.artifactsDir, redact: (text) => agent.redact(text), bashTimeoutSeconds: rpc.runtime.options.settings.bash.timeoutSeconds, agent },
+        { cwd: rpc.runtime.options.cwd, signal: controller.signal, artifactsDir: agent.artifactsDir, redact: (text) => agent.redact(text), bashTimeoutSeconds: rpc.runtime.options.settings.bash.timeoutSeconds, jobScope: agent },
       )
       .then(
         (result) => {

@@ -1,4 +1,4 @@
-import type { SseEvent } from "../http/sse.ts";
+import type { SseEvent } from "../../http/sse.ts";
 import { awsCredentials, awsRegion } from "./aws-credentials.ts";
 import { readEventStream } from "./event-stream.ts";
 import { signV4 } from "./sigv4.ts";

@@ -1,6 +1,6 @@
 import type { TransportId } from "../providers-table.ts";
 import type { ProviderRequest } from "../http/provider-stream.ts";
-import type { SseEvent } from "../http/sse.ts";
+import type { SseEvent } from "../../http/sse.ts";
 import type { ListedModel } from "../model-lists.ts";
 import type { Api, Model } from "../model.ts";
 import type { StreamOptions } from "../stream.ts";

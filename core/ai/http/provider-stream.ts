@@ -4,7 +4,7 @@ import type { AssistantEvent, StreamOptions } from "../stream.ts";
 import { VERSION } from "../../version.ts";
 import { httpError, ProviderError } from "./errors.ts";
 import { DEFAULT_IDLE_TIMEOUT_MS, DEFAULT_MAX_RETRIES, MAX_RETRY_DELAY_MS, backoffDelayMs, retryAfterMs, retryBaseDelayMs, sleep } from "./retry.ts";
-import { type SseEvent, parseSse } from "./sse.ts";
+import { type SseEvent, parseSse } from "../../http/sse.ts";
 import { loadTransport } from "../cloud/transport.ts";
 import { getProvider } from "../providers-table.ts";
 

@@ -4,6 +4,7 @@ import { parserHazard } from "../../config/yaml-file.ts";
 import { displayPath } from "../../paths.ts";
 import { parseFrontmatter } from "../frontmatter.ts";
 import type { AgentDefinition } from "./builtin.ts";
+import { describeZodError } from "../../errors/zod-issues.ts";
 
 /**
  * An agent file's frontmatter as real files write it: `tools` as a comma string or a YAML list,
@@ -27,8 +28,7 @@ export function parseAgentFile(path: string, text: string): AgentDefinition | { 
   const { data, body } = parseFrontmatter(text);
   const parsed = Frontmatter.safeParse(data);
   if (!parsed.success) {
-    const issue = parsed.error.issues[0]!;
-    return { problem: `${where}: frontmatter ${issue.path.join(".") || "value"}: ${issue.message}; skipped` };
+    return { problem: `${where}: frontmatter ${describeZodError(parsed.error, "value")}; skipped` };
   }
   const { name, description, tools, model } = parsed.data;
   const list = typeof tools === "string" ? tools.split(",") : tools;

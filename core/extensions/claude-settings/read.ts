@@ -6,7 +6,8 @@ import { parseLenientJson } from "../../fs/lenient-json.ts";
 import type { ClaudeSettingsFile } from "./schema.ts";
 import { displayPath, expandHome, homeDir } from "../../paths.ts";
 import { type PermissionRule, type RuleBehavior, parseRule } from "../../permissions/rules.ts";
-import { projectRoot } from "../../plugins/paths.ts";
+import { projectRoot } from "../../fs/project-root.ts";
+import { describeZodError } from "../../errors/zod-issues.ts";
 
 /** Which of Claude Code's settings files: `~/.claude/settings.json`, `.claude/settings.json`, `.claude/settings.local.json`. */
 export type ClaudeScope = "user" | "project" | "local";
@@ -87,8 +88,7 @@ function validate(file: string, text: string): Mapping {
   const { ClaudeSettingsFile } = require("./schema.ts") as typeof import("./schema.ts");
   const parsed = ClaudeSettingsFile.safeParse(raw);
   if (!parsed.success) {
-    const issue = parsed.error.issues[0]!;
-    throw new Error(`${where}: ${issue.path.join(".") || "the file"}: ${issue.message}; ignored`);
+    throw new Error(`${where}: ${describeZodError(parsed.error, "the file")}; ignored`);
   }
   return parsed.data as Mapping;
 }

@@ -1,8 +1,7 @@
-import { readFileSync } from "node:fs";
 import { displayPath } from "../../paths.ts";
 import { parseRule } from "../../permissions/rules.ts";
 import { HOOK_EVENTS } from "./events.ts";
-import { CommandHookSpec, type HookEvent, HooksBlock, HooksFile, MatcherGroup } from "./schema.ts";
+import { CommandHookSpec, type HookEvent, HooksBlock, MatcherGroup } from "./schema.ts";
 
 import type { HookSource } from "./lazy.ts";
 export type { HookSource };
@@ -105,17 +104,4 @@ export function loadHooks(sources: readonly HookSource[]): LoadedHooks {
     }
   }
   return { hooks, problems };
-}
-
-/** A plugin's hooks.json as a source, or the problem that kept it out. */
-export function readHooksJson(path: string, pluginRoot?: string): HookSource | { problem: string } {
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(readFileSync(path, "utf8"));
-  } catch (error) {
-    return { problem: `${displayPath(path)}: not readable JSON (${(error as Error).message}); its hooks are ignored` };
-  }
-  const file = HooksFile.safeParse(parsed);
-  if (!file.success) return { problem: `${displayPath(path)}: expected {"hooks": {<event>: [...]}}; its hooks are ignored` };
-  return { file: path, block: file.data.hooks, ...(pluginRoot ? { pluginRoot } : {}) };
 }

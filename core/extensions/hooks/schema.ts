@@ -30,8 +30,6 @@ export const MatcherGroup = z.looseObject({
 /** `hooks:` in config.yml, and the `hooks` key of a hooks.json: event → matcher groups. */
 export const HooksBlock = z.record(z.string(), z.array(z.unknown()));
 
-/** A plugin's `hooks/hooks.json`: `{ "description"?, "hooks": { … } }`. */
-export const HooksFile = z.looseObject({ description: z.string().optional(), hooks: HooksBlock });
 
 /** Claude Code's JSON answer on a hook's stdout; anything else on stdout is plain output. */
 export const HookOutput = z.looseObject({

@@ -1,4 +1,4 @@
-import type { FileChange, TextOp } from "./engine.ts";
+import type { FileChange, TextOp } from "./changes.ts";
 
 /**
  * The Codex patch envelope GPT models are trained on:

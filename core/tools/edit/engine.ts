@@ -3,38 +3,23 @@ import { accessSync, constants } from "node:fs";
 import { isUtf8 } from "node:buffer";
 import { writeFileAtomic } from "../../fs/atomic-write.ts";
 import { unifiedDiff } from "../diff.ts";
-import { errorResult, plural, textResult } from "../format.ts";
+import { errorResult, textResult } from "../format.ts";
 import { displayPath, notFoundMessage, resolveToolPath } from "../paths.ts";
 import type { ToolContext, ToolResult } from "../types.ts";
 import { recordedChange } from "../file-writes.ts";
 import { type Doc, lineRange, numbered, parseDoc, renderDoc, spliceLines } from "./doc.ts";
 import { fastApply, windowedDiff } from "./fast-path.ts";
-import { type ReplaceRequest, applyReplace, lfText } from "./match.ts";
+import type { FileChange, LinesOp, TextOp } from "./changes.ts";
+import { applyReplace, lfText } from "./match.ts";
 import type { FileReadStore } from "./read-store.ts";
 import type { EditorBridge } from "../types.ts";
+import { plural } from "../../plural.ts";
 
 /**
  * The one apply engine behind every edit format (replace, patch, hashline, apply_patch): each
  * format parses its input into file changes, and this finds, checks and writes them — all files
  * or none, with the same tolerance, the same refusals and the same result.
  */
-
-export type TextOp = ({ kind: "replace" } & ReplaceRequest) | LinesOp;
-
-/** Hashline: lines `from`..`to` (1-based, of the file as it was) replaced by `lines`; an insertion has to = from - 1. */
-export interface LinesOp {
-  kind: "lines";
-  from: number;
-  to: number;
-  lines: string[];
-  /** INS.TAIL: after the file's last line, whatever its number. */
-  tail?: boolean;
-}
-
-export type FileChange =
-  | { kind: "update"; path: string; ops: TextOp[]; moveTo?: string; tag?: string }
-  | { kind: "create"; path: string; content: string }
-  | { kind: "delete"; path: string };
 
 export interface EngineContext {
   cwd: string;
@@ -352,7 +337,7 @@ async function writeThroughEditor(plans: Planned[], editor: EditorBridge & { wri
 }
 
 /** Plans every change first (so any refusal leaves every file as it was), then writes them all. */
-export async function applyChanges(changes: FileChange[], context: EngineContext): Promise<ToolResult> {
+export async function applyChanges(changes: FileChange[], context: EngineContext): Promise<ToolResult<EditDetails>> {
   let plans: Planned[];
   try {
     const editor = context.editor;

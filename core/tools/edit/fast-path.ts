@@ -1,5 +1,5 @@
 import { type UnifiedDiff, unifiedDiff } from "../diff.ts";
-import type { LinesOp, TextOp } from "./engine.ts";
+import type { LinesOp, TextOp } from "./changes.ts";
 
 /**
  * The common case without building a line model of the whole file: an LF file and requests whose

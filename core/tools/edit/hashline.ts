@@ -1,4 +1,4 @@
-import type { FileChange, LinesOp } from "./engine.ts";
+import type { FileChange, LinesOp } from "./changes.ts";
 import { stripReadPrefixes } from "./normalize.ts";
 
 /**

@@ -35,13 +35,6 @@ export function foldTypography(text: string): string {
   return text.replace(TYPOGRAPHIC_RE, (c) => TYPOGRAPHIC[c]!);
 }
 
-export function hasTypography(text: string): boolean {
-  TYPOGRAPHIC_RE.lastIndex = 0;
-  const found = TYPOGRAPHIC_RE.test(text);
-  TYPOGRAPHIC_RE.lastIndex = 0;
-  return found;
-}
-
 /** The first typographic or non-NFC character of `text`, named with its code point. */
 export function firstSpecialChar(text: string): string | undefined {
   for (const c of text) {

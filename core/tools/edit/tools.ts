@@ -5,7 +5,8 @@ import { PatchSyntaxError, parseApplyPatch, parseHunks } from "./apply-patch.ts"
 import { existsSync, readFileSync } from "node:fs";
 import { displayPath } from "../paths.ts";
 import { afterFileWrite } from "../post-write.ts";
-import { type EditDetails, type EngineContext, type FileChange, applyChanges } from "./engine.ts";
+import type { FileChange } from "./changes.ts";
+import { type EditDetails, type EngineContext, applyChanges } from "./engine.ts";
 import { HashlineSyntaxError, parseHashline } from "./hashline.ts";
 
 /** The edit formats other than the replace edit (../edit.ts); each parses its input and hands it to the one engine. */
@@ -14,10 +15,10 @@ import { HashlineSyntaxError, parseHashline } from "./hashline.ts";
  * Applies through the one engine, then takes each written file through the post-write step
  * (language-server diagnostics, post-write.ts): the files are written whatever it finds.
  */
-export async function applyAndCheck(changes: FileChange[], context: ToolContext, tags = false): Promise<ToolResult> {
+export async function applyAndCheck(changes: FileChange[], context: ToolContext, tags = false): Promise<ToolResult<EditDetails>> {
   const result = await applyChanges(changes, engineContext(context, tags));
   if (result.isError || !context.lsp) return result;
-  const details = result.details as EditDetails;
+  const details = result.details!;
   const written = details.files ? details.files.filter((file) => file.op !== "delete").map((file) => file.path) : [details.path];
   let notes = "";
   for (const path of written) {
@@ -41,7 +42,7 @@ export function engineContext(context: ToolContext, tags = false): EngineContext
   };
 }
 
-async function parsed(parse: () => FileChange[], apply: (changes: FileChange[]) => Promise<ToolResult>): Promise<ToolResult> {
+async function parsed(parse: () => FileChange[], apply: (changes: FileChange[]) => Promise<ToolResult<EditDetails>>): Promise<ToolResult<EditDetails>> {
   let changes: FileChange[];
   try {
     changes = parse();
@@ -54,7 +55,7 @@ async function parsed(parse: () => FileChange[], apply: (changes: FileChange[]) 
 
 const applyPatchSchema = z.object({ input: z.string().describe("The whole patch, from *** Begin Patch to *** End Patch") });
 
-export const applyPatchTool: ToolDefinition<typeof applyPatchSchema> = {
+export const applyPatchTool: ToolDefinition<typeof applyPatchSchema, EditDetails> = {
   name: "apply_patch",
   description: [
     "Edit files with a patch: *** Begin Patch, then per file *** Update File: <path> (optionally *** Move to: <path>) with @@ hunks of ' ' context, '-' removed and '+' added lines, *** Add File: <path> with '+' lines, or *** Delete File: <path>; then *** End Patch.",
@@ -69,7 +70,7 @@ export const applyPatchTool: ToolDefinition<typeof applyPatchSchema> = {
 
 const hashlineSchema = z.object({ input: z.string().describe("[PATH] or [PATH#TAG] sections, each followed by operations") });
 
-export const hashlineEditTool: ToolDefinition<typeof hashlineSchema> = {
+export const hashlineEditTool: ToolDefinition<typeof hashlineSchema, EditDetails> = {
   name: "edit",
   description: [
     "Edit files by line number (as read shows them). A section starts with [PATH] (or [PATH#TAG] from an earlier edit result), then operations: SWAP N.=M: with +TEXT rows replaces lines N-M; DEL N.=M deletes them; INS.PRE N: / INS.POST N: / INS.HEAD: / INS.TAIL: insert the +TEXT rows.",
@@ -115,7 +116,7 @@ export function patchChanges(input: z.infer<typeof patchSchema>): FileChange[] {
   return [{ kind: "update", path: input.path, ops, ...(input.rename ? { moveTo: input.rename } : {}) }];
 }
 
-export const patchEditTool: ToolDefinition<typeof patchSchema> = {
+export const patchEditTool: ToolDefinition<typeof patchSchema, EditDetails> = {
   name: "edit",
   description: [
     "Change one file with a diff: op update (default) takes @@ hunks of ' ' context, '-' removed and '+' added lines, with 3 lines of context around each change; op create takes the content; op delete none; rename moves the file.",

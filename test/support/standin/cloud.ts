@@ -6,7 +6,7 @@
 // need their api-version. The verifier is written apart from omp's signer, from AWS's documented
 // algorithm, so a signing bug on either side fails the test.
 import { createHash, createHmac, createVerify, randomUUID } from "node:crypto";
-import { encodeEventStreamMessage } from "../../../core/ai/cloud/event-stream.ts";
+import { encodeEventStreamMessage } from "./event-stream.ts";
 import type { RecordedRequest } from "./core.ts";
 import type { Reply } from "./script.ts";
 import type { Refusal } from "./subscriptions.ts";

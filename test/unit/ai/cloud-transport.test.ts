@@ -1,5 +1,6 @@
 import { describe, expect, test } from "bun:test";
-import { encodeEventStreamMessage, readEventStream } from "../../../core/ai/cloud/event-stream.ts";
+import { readEventStream } from "../../../core/ai/cloud/event-stream.ts";
+import { encodeEventStreamMessage } from "../../support/standin/event-stream.ts";
 import { parseIni } from "../../../core/ai/cloud/ini.ts";
 import { signV4 } from "../../../core/ai/cloud/sigv4.ts";
 import { azureDeployment } from "../../../core/ai/cloud/azure.ts";

@@ -2,7 +2,7 @@
 import { describe, expect, test } from "bun:test";
 import { httpError, isRetryableStatus } from "../../../core/ai/http/errors.ts";
 import { MAX_RETRY_DELAY_MS, backoffDelayMs, retryAfterMs, retryBaseDelayMs, sleep } from "../../../core/ai/http/retry.ts";
-import { type SseEvent, parseSse } from "../../../core/ai/http/sse.ts";
+import { type SseEvent, parseSse } from "../../../core/http/sse.ts";
 
 function bodyOf(chunks: string[]): ReadableStream<Uint8Array> {
   const encoder = new TextEncoder();

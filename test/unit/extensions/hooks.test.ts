@@ -1,10 +1,10 @@
 // Claude-compatibility pieces of the hooks: tool names and input fields both ways, the hooks.json
 // of a plugin (with CLAUDE_PLUGIN_ROOT), and how answers are read.
 import { describe, expect, test } from "bun:test";
-import { mkdirSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { fromClaude, matchNames, toClaude } from "../../../core/extensions/hooks/claude-tools.ts";
-import { loadHooks, readHooksJson } from "../../../core/extensions/hooks/load.ts";
+import { loadHooks } from "../../../core/extensions/hooks/load.ts";
 import { claudeHooks } from "../../../core/extensions/hooks/runner.ts";
 import { tempDir } from "../../support/temp.ts";
 
@@ -45,9 +45,9 @@ describe("a plugin's hooks.json", () => {
         },
       }),
     );
-    const source = readHooksJson(join(root, "hooks", "hooks.json"), root);
-    if ("problem" in source) throw new Error(source.problem);
-    const { hooks, problems } = loadHooks([source]);
+    // As core/plugins/wiring.ts hands a plugin's hooks.json to the loader.
+    const file = join(root, "hooks", "hooks.json");
+    const { hooks, problems } = loadHooks([{ file, block: JSON.parse(readFileSync(file, "utf8")).hooks, pluginRoot: root }]);
     expect(problems).toEqual([]);
     const agent = claudeHooks({ hooks, env: { PATH: process.env.PATH }, warn: () => {} })(session);
     expect(await agent.sessionStart!("startup")).toEqual([`root=${root} omp=${root} project=/`]);
@@ -56,16 +56,6 @@ describe("a plugin's hooks.json", () => {
     // "Edit" matches edit but not a tool whose name merely contains it.
     expect(await agent.toolHooks[0]!.beforeToolCall!({ toolName: "edit", toolCallId: "1", input: { path: "a", edits: [] } }, signal)).toMatchObject({ block: expect.any(String) });
     expect(await agent.toolHooks[0]!.beforeToolCall!({ toolName: "notebook_edit_x", toolCallId: "2", input: {} }, signal)).toBeUndefined();
-  });
-
-  test("a broken hooks.json is one problem naming the file", () => {
-    const root = tempDir("omp-plugin-");
-    writeFileSync(join(root, "hooks.json"), "{ nope");
-    const result = readHooksJson(join(root, "hooks.json"), root);
-    expect("problem" in result && result.problem).toContain("hooks.json: not readable JSON");
-    writeFileSync(join(root, "hooks.json"), JSON.stringify({ PreToolUse: [] }));
-    const flat = readHooksJson(join(root, "hooks.json"), root);
-    expect("problem" in flat && flat.problem).toContain('expected {"hooks"');
   });
 });
 

@@ -1,7 +1,7 @@
 import { expect, test } from "bun:test";
 import { StickyCredentials, conversationHash } from "../../../core/gateway/sticky.ts";
 import { isLoopback, parseBind } from "../../../core/http/bind.ts";
-import { tokenMatches } from "../../../core/gateway/token.ts";
+import { tokenMatches } from "../../../core/http/bearer.ts";
 
 const creds = ["a", "b", "c"].map((label) => ({ key: `sk-${label}`, source: "test", label }));
 

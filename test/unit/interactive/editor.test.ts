@@ -5,7 +5,7 @@ import { join } from "node:path";
 import { EditorBuffer } from "../../../cli/interactive/editor-buffer.ts";
 import type { Key } from "../../../cli/interactive/keys.ts";
 import { PromptEditor } from "../../../cli/interactive/prompt-editor.ts";
-import { stripAnsi } from "../../../cli/interactive/text.ts";
+const stripAnsi = (text: string) => Bun.stripANSI(text);
 import { Theme } from "../../../cli/interactive/theme.ts";
 import { HistoryStore } from "../../../core/history/store.ts";
 

@@ -1,6 +1,8 @@
 import { describe, expect, test } from "bun:test";
 import { MarkdownStream } from "../../../cli/interactive/markdown.ts";
-import { stripAnsi, visibleWidth, wrapSpans } from "../../../cli/interactive/text.ts";
+import { visibleWidth, wrapSpans } from "../../../cli/interactive/text.ts";
+
+const stripAnsi = (text: string) => Bun.stripANSI(text);
 import { Theme } from "../../../cli/interactive/theme.ts";
 
 const theme = new Theme("dark", "256");

@@ -7,7 +7,6 @@ import { countBranches, labelsOf, treeNodes, turnTree } from "../../../core/sess
 import { SessionWriter } from "../../../core/session/writer.ts";
 import { TreePanel } from "../../../cli/interactive/tree-panel.ts";
 import { Theme } from "../../../cli/interactive/theme.ts";
-import { stripAnsi } from "../../../cli/interactive/text.ts";
 import { writeLongSession } from "../../support/long-session.ts";
 import { scratchDir } from "../config/scratch.ts";
 import { assistant, user } from "./fixtures.ts";
@@ -33,17 +32,17 @@ describe("the session tree", () => {
 
     const panel = new TreePanel(tree, "go", new Set(), { pick: () => {}, label: () => {}, changed: () => {} });
     expect(panel.rowCount).toBe(long.turns);
-    const screen = panel.render(100, 20, theme).map(stripAnsi);
+    const screen = panel.render(100, 20, theme).map((row) => Bun.stripANSI(row));
     // Opens at the current turn, at the bottom.
     expect(screen.find((row) => row.startsWith("● "))).toContain("turn 1000:");
     expect(screen.at(-1)).toContain(`${long.turns} turns`);
     // Fold turn 100's branches: everything below it goes.
     panel.handleKey(key("home"));
     for (let i = 0; i < 99; i++) panel.handleKey(key("down"));
-    expect(panel.render(100, 5, theme).map(stripAnsi).join("\n")).toMatch(/turn 100:.*\(2 branches\)/);
+    expect(panel.render(100, 5, theme).map((row) => Bun.stripANSI(row)).join("\n")).toMatch(/turn 100:.*\(2 branches\)/);
     panel.handleKey(key("left"));
     expect(panel.rowCount).toBe(100);
-    expect(panel.render(100, 5, theme).map(stripAnsi).join("\n")).toMatch(/turn 100:.*▸ 909 more/);
+    expect(panel.render(100, 5, theme).map((row) => Bun.stripANSI(row)).join("\n")).toMatch(/turn 100:.*▸ 909 more/);
     panel.handleKey(key("right"));
     expect(panel.rowCount).toBe(long.turns);
   });

@@ -2,7 +2,8 @@ import { describe, expect, test } from "bun:test";
 import { mkdirSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { ApprovalGate, type ApprovalRequest } from "../../../core/tools/approval.ts";
-import { PathScope, projectRoot } from "../../../core/tools/path-scope.ts";
+import { projectRoot } from "../../../core/fs/project-root.ts";
+import { PathScope } from "../../../core/tools/path-scope.ts";
 import { tempDir } from "../../support/temp.ts";
 
 function layout() {

@@ -74,7 +74,7 @@ test.skipIf(process.getuid?.() !== 0)("a disk that fills up while logging ends t
 });
 
 describe("job tool", () => {
-  const ctx = (): ToolContext => context(scratch(), { agent: {} as ToolContext["agent"] });
+  const ctx = (): ToolContext => context(scratch(), { jobScope: {} });
 
   test("a wait_for that never matches times out as an error showing what came; a job that ends stops the wait", async () => {
     const c = ctx();

@@ -1,7 +1,7 @@
 import type { AssistantBuilder } from "../../assistant-builder.ts";
 import { ProviderError } from "../../http/errors.ts";
 import { type StreamDecoder, eventJson, requestHeaders, runProviderStream } from "../../http/provider-stream.ts";
-import type { SseEvent } from "../../http/sse.ts";
+import type { SseEvent } from "../../../http/sse.ts";
 import type { ImageContent, Message, StopReason, TextContent } from "../../messages.ts";
 import type { Model } from "../../model.ts";
 import type { Context, StreamFunction, StreamOptions } from "../../stream.ts";

@@ -1,6 +1,6 @@
 import { AssistantBuilder } from "../../assistant-builder.ts";
 import { type StreamDecoder, eventJson, requestHeaders, runProviderStream } from "../../http/provider-stream.ts";
-import type { SseEvent } from "../../http/sse.ts";
+import type { SseEvent } from "../../../http/sse.ts";
 import type { Model } from "../../model.ts";
 import type { AssistantEvent, Context, StreamFunction, StreamOptions } from "../../stream.ts";
 import { GoogleDecoder, googleRequestBody } from "../google-generative-ai/stream.ts";

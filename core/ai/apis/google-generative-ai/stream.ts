@@ -2,7 +2,7 @@ import type { AssistantBuilder } from "../../assistant-builder.ts";
 import { CitationLinks } from "../../citations.ts";
 import { ProviderError, formatProviderError, isRetryableStatus, readErrorInfo } from "../../http/errors.ts";
 import { type StreamDecoder, eventJson, requestHeaders, runProviderStream } from "../../http/provider-stream.ts";
-import type { SseEvent } from "../../http/sse.ts";
+import type { SseEvent } from "../../../http/sse.ts";
 import type { ImageContent, Message, TextContent } from "../../messages.ts";
 import type { Model, ThinkingSpec } from "../../model.ts";
 import type { Context, StreamFunction, StreamOptions } from "../../stream.ts";

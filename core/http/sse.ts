@@ -84,3 +84,18 @@ export async function* parseSse(body: ReadableStream<Uint8Array>): AsyncGenerato
     if (!finished) reader.cancel().catch(() => {});
   }
 }
+
+/** One event as sent: `event:` only when named (Anthropic and Responses streams name theirs, Chat Completions does not). */
+export function sseFrame(data: unknown, event?: string): string {
+  return `${event === undefined ? "" : `event: ${event}\n`}data: ${JSON.stringify(data)}\n\n`;
+}
+
+/** A comment line: readers skip it, proxies and idle timers see traffic. */
+export const SSE_KEEPALIVE = ": keepalive\n\n";
+
+export const SSE_HEADERS = {
+  "content-type": "text/event-stream; charset=utf-8",
+  "cache-control": "no-cache",
+  connection: "keep-alive",
+  "x-accel-buffering": "no",
+} as const;
