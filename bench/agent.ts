@@ -256,7 +256,7 @@ Measured in a compiled binary on this machine, each of these used to be loaded b
 
 | left out until needed | cost when loaded | how |
 |---|---|---|
-| commander | 5–7 ms | the agent's usual arguments are parsed from one option table (cli/agent-options.ts) without it; help, subcommands and errors go to commander |
+| commander | 5–7 ms | the agent's usual arguments are parsed from one option table (cli/options/agent-options.ts) without it; help, subcommands and errors go to commander |
 | zod and the schemas | 6 ms + each schema built | config: defaults computed at bundle time and a cache of validated files (a changed file takes the slow path); tools: JSON Schemas at bundle time, each tool's code on its first call; sessions: the loader only to resume |
 | yaml | 6.5 ms | only to parse a config file that changed |
 | node:tty | 6 ms | \`process.binding("tty_wrap").isTTY\` |

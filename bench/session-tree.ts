@@ -8,8 +8,8 @@
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
-import { TreePanel } from "../cli/interactive/tree-panel.ts";
-import { Theme } from "../cli/interactive/theme.ts";
+import { TreePanel } from "../cli/interactive/widgets/tree-panel.ts";
+import { Theme } from "../cli/interactive/render/theme.ts";
 import { loadSession } from "../core/session/loader.ts";
 import { turnTree } from "../core/session/tree.ts";
 import { writeLongSession } from "../test/support/long-session.ts";

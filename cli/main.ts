@@ -1,4 +1,4 @@
-import { installCrashHandlers, reportCommandError } from "./command-error.ts";
+import { installCrashHandlers, reportCommandError } from "./shared/command-error.ts";
 
 /**
  * The whole CLI (`omp --version` is answered before this module loads, by the entry point
@@ -10,20 +10,20 @@ export async function main(argv: string[]): Promise<void> {
   installCrashHandlers();
   try {
     if (argv[0] === "grep" || argv[0] === "find") {
-      const status = await (await import("./search-argv.ts")).runSearchArgv(argv[0], argv.slice(1));
+      const status = await (await import("./commands/search-argv.ts")).runSearchArgv(argv[0], argv.slice(1));
       if (status !== undefined) {
         process.exitCode = status;
         return;
       }
     } else {
-      const agentArgv = (await import("./agent-argv.ts")).parseAgentArgv(argv);
+      const agentArgv = (await import("./options/agent-argv.ts")).parseAgentArgv(argv);
       if (agentArgv) {
-        const { runAgent } = await import("./agent.ts");
+        const { runAgent } = await import("./commands/agent.ts");
         process.exitCode = await runAgent(agentArgv.messages, agentArgv.flags);
         return;
       }
     }
-    const { runProgram } = await import("./program.ts");
+    const { runProgram } = await import("./program/program.ts");
     // `omp help [command]` reads as git and cargo read it; the one-word prompt "help" still works after -p.
     process.exitCode = await runProgram(argv[0] === "help" ? [...argv.slice(1), "--help"] : argv);
   } catch (error) {

@@ -21,7 +21,7 @@
 import { chmodSync, copyFileSync, existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { join, relative, resolve } from "node:path";
 import { parseArgs } from "node:util";
-import { describeProgram } from "../cli/program.ts";
+import { describeProgram } from "../cli/program/program.ts";
 import { UpdateChannel } from "../core/config/settings-schema.ts";
 import { DEFAULT_RELEASE_URL } from "../core/update/remote-release.ts";
 import {

@@ -1,11 +1,11 @@
 import type { ModelSelection, Runtime } from "../../core/agent/runtime.ts";
-import { watchUsageLimits } from "./usage-ui.ts";
+import { watchUsageLimits } from "./commands/usage-ui.ts";
 import { type ApprovalRequests, type QuestionRequests, SessionHost } from "../../core/session-host/host.ts";
-import { InteractiveApp } from "./app.ts";
-import { loadKeymap } from "./keybindings.ts";
-import type { InputEvent } from "./keys.ts";
-import { Terminal } from "./terminal.ts";
-import { Theme, chooseAppearance, colorDepth } from "./theme.ts";
+import { InteractiveApp } from "./app/app.ts";
+import { loadKeymap } from "./terminal/keybindings.ts";
+import type { InputEvent } from "./terminal/keys.ts";
+import { Terminal } from "./terminal/terminal.ts";
+import { Theme, chooseAppearance, colorDepth } from "./render/theme.ts";
 
 export interface InteractiveOptions {
   runtime: Runtime;

@@ -17,9 +17,9 @@ import { type ToolPresentation, presentTool } from "../../core/tools/presentatio
 import type { EditorBridge, EditorCommand, EditorCommandResult } from "../../core/tools/types.ts";
 import { parseApprovalFlag } from "../../core/tools/approval.ts";
 import { askInEditor } from "./acp-questions.ts";
-import { startMode } from "../agent.ts";
+import { startMode } from "../commands/agent.ts";
 import { VERSION } from "../../core/version.ts";
-import type { AgentFlags } from "../agent.ts";
+import type { AgentFlags } from "../commands/agent.ts";
 
 const MODES: Record<SessionMode, { name: string; description: string }> = {
   default: { name: "Default", description: "Asks before the calls the approval mode setting names" },

@@ -2,8 +2,8 @@
 // the commander program would have given it; everything unusual is left to commander.
 import { describe, expect, test } from "bun:test";
 import type { Command } from "commander";
-import { type AgentArgv, SUBCOMMANDS, parseAgentArgv } from "../../cli/agent-argv.ts";
-import { describeProgram } from "../../cli/program.ts";
+import { type AgentArgv, SUBCOMMANDS, parseAgentArgv } from "../../cli/options/agent-argv.ts";
+import { describeProgram } from "../../cli/program/program.ts";
 import { commanderAccepts } from "../support/commander-parse.ts";
 
 /** What the commander program does with argv: the agent's arguments, or "other" (help, version, an error, a subcommand). */

@@ -2,8 +2,8 @@
 // what the commander program would have given it; everything unusual is left to commander.
 import { describe, expect, test } from "bun:test";
 import type { Command } from "commander";
-import { describeProgram } from "../../cli/program.ts";
-import { type SearchArgv, parseSearchArgv } from "../../cli/search-argv.ts";
+import { describeProgram } from "../../cli/program/program.ts";
+import { type SearchArgv, parseSearchArgv } from "../../cli/commands/search-argv.ts";
 import { commanderAccepts } from "../support/commander-parse.ts";
 
 async function commanderView(argv: string[]): Promise<SearchArgv | "other"> {

@@ -5,7 +5,7 @@ import { writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { tempDir } from "../support/temp.ts";
 
-const handlers = resolve(import.meta.dir, "..", "..", "cli", "command-error.ts");
+const handlers = resolve(import.meta.dir, "..", "..", "cli", "shared", "command-error.ts");
 
 async function crash(body: string, env: Record<string, string> = {}): Promise<{ code: number; stderr: string }> {
   const script = join(tempDir("omp-unit-"), "crash.ts");

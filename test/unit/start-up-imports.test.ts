@@ -6,7 +6,7 @@
 import { expect, test } from "bun:test";
 import { heavyImports, staticGraph } from "../support/module-graph.ts";
 
-const ENTRIES = ["cli/main.ts", "cli/agent-argv.ts", "cli/agent.ts", "cli/interactive/index.ts", "cli/command-error.ts"];
+const ENTRIES = ["cli/main.ts", "cli/options/agent-argv.ts", "cli/commands/agent.ts", "cli/interactive/index.ts", "cli/shared/command-error.ts"];
 /** Packages and built-in modules that must stay off the start-up path. */
 const HEAVY = ["@agentclientprotocol/sdk", "zod", "yaml", "commander", "node:tty", "node:os", "node:crypto", "node:child_process", "bun:sqlite", "node:stream", "node:events", "@mozilla/readability", "linkedom", "turndown", "unpdf", "mammoth", "tar"];
 

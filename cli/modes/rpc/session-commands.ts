@@ -2,7 +2,7 @@ import { writeFileSync } from "node:fs";
 import { resolve } from "node:path";
 import type { RpcCommand } from "../../../core/rpc/protocol.ts";
 import { resolveSession } from "../../../core/session/listing.ts";
-import { toHtml } from "../../interactive/export.ts";
+import { toHtml } from "../../interactive/render/export.ts";
 import type { RpcContext, RpcHandlers } from "./context.ts";
 
 /** A new session, or another one resumed (its path, id or id prefix). */

@@ -5,7 +5,7 @@
 import { expect, test } from "bun:test";
 import { staticGraph } from "../../support/module-graph.ts";
 
-/** What cli/agent.ts calls to load configuration before the first request. */
+/** What cli/commands/agent.ts calls to load configuration before the first request. */
 const START_UP = ["core/config/settings.ts", "core/config/models.ts", "core/config/dotenv.ts"];
 
 test("loading settings, models.yml and .env imports neither zod nor yaml; the slow path is a lazy chunk", async () => {

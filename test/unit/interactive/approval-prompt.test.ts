@@ -1,8 +1,8 @@
 // The approval prompt shows a long command whole: wrapped, scrolled with PgUp/PgDn, with a
 // warning while part of it is out of view (issue 21).
 import { describe, expect, test } from "bun:test";
-import { ApprovalPrompt } from "../../../cli/interactive/approval-prompt.ts";
-import { Theme } from "../../../cli/interactive/theme.ts";
+import { ApprovalPrompt } from "../../../cli/interactive/widgets/approval-prompt.ts";
+import { Theme } from "../../../cli/interactive/render/theme.ts";
 import { summarizeInput } from "../../../core/tools/approval.ts";
 
 const theme = new Theme("dark", "none");

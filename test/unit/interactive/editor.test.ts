@@ -2,11 +2,11 @@ import { afterAll, describe, expect, test } from "bun:test";
 import { mkdtempSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { EditorBuffer } from "../../../cli/interactive/editor-buffer.ts";
-import type { Key } from "../../../cli/interactive/keys.ts";
-import { PromptEditor } from "../../../cli/interactive/prompt-editor.ts";
+import { EditorBuffer } from "../../../cli/interactive/widgets/editor-buffer.ts";
+import type { Key } from "../../../cli/interactive/terminal/keys.ts";
+import { PromptEditor } from "../../../cli/interactive/widgets/prompt-editor.ts";
 const stripAnsi = (text: string) => Bun.stripANSI(text);
-import { Theme } from "../../../cli/interactive/theme.ts";
+import { Theme } from "../../../cli/interactive/render/theme.ts";
 import { HistoryStore } from "../../../core/history/store.ts";
 
 const key = (name: string, mods: Partial<Key> = {}): Key => ({ name, ctrl: false, alt: false, shift: false, ...mods });

@@ -2,8 +2,8 @@
 import { describe, expect, test } from "bun:test";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { keybindingsFileValues } from "../../../cli/interactive/keybindings-file.ts";
-import { ACTION_IDS, ACTIONS, Keymap, keybindingsPath, loadKeymap, parseChord } from "../../../cli/interactive/keybindings.ts";
+import { keybindingsFileValues } from "../../../cli/interactive/terminal/keybindings-file.ts";
+import { ACTION_IDS, ACTIONS, Keymap, keybindingsPath, loadKeymap, parseChord } from "../../../cli/interactive/terminal/keybindings.ts";
 import { scratchDir } from "../config/scratch.ts";
 
 const idOf = (chord: string) => {

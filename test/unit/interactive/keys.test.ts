@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { type InputEvent, InputReader, keyId } from "../../../cli/interactive/keys.ts";
+import { type InputEvent, InputReader, keyId } from "../../../cli/interactive/terminal/keys.ts";
 
 const ids = (events: InputEvent[]) => events.map((e) => (e.type === "key" ? keyId(e.key) : e.type === "paste" ? `paste:${e.text}` : `reply:${e.data}`));
 

@@ -1,9 +1,9 @@
 import { describe, expect, test } from "bun:test";
-import { MarkdownStream } from "../../../cli/interactive/markdown.ts";
-import { visibleWidth, wrapSpans } from "../../../cli/interactive/text.ts";
+import { MarkdownStream } from "../../../cli/interactive/render/markdown.ts";
+import { visibleWidth, wrapSpans } from "../../../cli/interactive/render/text.ts";
 
 const stripAnsi = (text: string) => Bun.stripANSI(text);
-import { Theme } from "../../../cli/interactive/theme.ts";
+import { Theme } from "../../../cli/interactive/render/theme.ts";
 
 const theme = new Theme("dark", "256");
 

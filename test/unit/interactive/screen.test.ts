@@ -2,11 +2,11 @@
 // terminal's scrollback plus screen must read as every committed row once, in order, followed by
 // the live region, and nothing else.
 import { describe, expect, test } from "bun:test";
-import { AssistantBlock, type View } from "../../../cli/interactive/blocks.ts";
-import { type Frame, Screen } from "../../../cli/interactive/screen.ts";
-import { truncateLine } from "../../../cli/interactive/text.ts";
-import { Theme } from "../../../cli/interactive/theme.ts";
-import { Transcript } from "../../../cli/interactive/transcript.ts";
+import { AssistantBlock, type View } from "../../../cli/interactive/render/blocks.ts";
+import { type Frame, Screen } from "../../../cli/interactive/terminal/screen.ts";
+import { truncateLine } from "../../../cli/interactive/render/text.ts";
+import { Theme } from "../../../cli/interactive/render/theme.ts";
+import { Transcript } from "../../../cli/interactive/render/transcript.ts";
 import { VirtualTerminal } from "../../support/tty-vt.ts";
 
 function random(seed: number): () => number {

@@ -1,8 +1,8 @@
 import { describe, expect, test } from "bun:test";
 import { openSync } from "node:fs";
-import { Terminal } from "../../../cli/interactive/terminal.ts";
-import type { TtyDriver } from "../../../cli/interactive/tty-driver.ts";
-import { chooseAppearance, colorDepth, parseOscColor, Theme } from "../../../cli/interactive/theme.ts";
+import { Terminal } from "../../../cli/interactive/terminal/terminal.ts";
+import type { TtyDriver } from "../../../cli/interactive/terminal/tty-driver.ts";
+import { chooseAppearance, colorDepth, parseOscColor, Theme } from "../../../cli/interactive/render/theme.ts";
 
 /** A TTY stand-in: `feed` is what the "terminal" replies; raw mode switches are recorded. */
 class FakeTty implements TtyDriver {

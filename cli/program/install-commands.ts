@@ -1,0 +1,31 @@
+import type { Command } from "commander";
+import type { UpdateFlags } from "../commands/update.ts";
+import type { Run } from "../options/options.ts";
+
+/** `omp doctor`: this installation's health (doctor.ts). */
+export function describeDoctor(program: Command, run: Run): void {
+  program
+    .command("doctor")
+    .description("check this installation: version, platform, native addon, cache, SQLite")
+    .option("--json", "print the report as JSON")
+    .option("--repair", "verify every cached native addon by sha256 and re-extract damaged ones before loading")
+    .action(run(async (options: { json?: boolean; repair?: boolean }) => (await import("../commands/doctor.ts")).runDoctor(options)));
+}
+
+/** `omp update`: the verified, atomic self-update (update.ts). */
+export function describeUpdate(program: Command, run: Run): void {
+  program
+    .command("update")
+    .description("update this omp to the latest release of its channel, verified and atomically")
+    .option("--check", "only check: exit 0 when up to date, 10 when an update is available")
+    .option("--version <version>", "install this version (a downgrade needs --force)")
+    .option("--channel <channel>", "stable or canary; remembered in the config")
+    .option("--from <file|url>", "install from an offline bundle, a release archive or a binary (with SHA256SUMS and .sig beside it)")
+    .option("--force", "reinstall the same version, or allow a downgrade")
+    .addHelpText(
+      "after",
+      "\nExit status: 0 done or up to date, 1 failed (nothing changed), 2 bad usage, 3 installed by a package manager\n" +
+        "(use its command), 10 update available (--check).\nOMP_UPDATE_URL sets the release server (a mirror); HTTPS_PROXY, HTTP_PROXY and NO_PROXY apply.",
+    )
+    .action(run(async (options: UpdateFlags) => (await import("../commands/update.ts")).runUpdateCommand(options)));
+}
