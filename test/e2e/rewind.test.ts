@@ -169,6 +169,26 @@ describe("rewind with the files", () => {
     }
   }, 60_000);
 
+  test("in a git repository a symlink or folder a command made is listed as not restorable, and the command's result is kept", async () => {
+    const home = tempDir("omp-rewind-home-");
+    const dir = tempDir("omp-rewind-links-");
+    git(dir, "init", "-q");
+    mkdirSync(join(dir, "helper"));
+    writeFileSync(join(dir, "helper", "index.js"), "module.exports = 1;\n");
+    standin.setScript([...toolTurn("bash", { command: "mkdir -p node_modules && ln -s ../helper node_modules/helper && echo linked" })]);
+    const rpc = new RpcProcess(["--model", MODEL, "--sandbox", "off"], { home, cwd: dir, env: env() });
+    try {
+      await rpc.waitFrame((f) => f.type === "ready");
+      const end = await turn(rpc, "link it");
+      expect(end.stopReason).toBe("stop");
+      const plan = await rpc.send({ type: "rewind", entryId: userTurns(home)[0]!.id, dryRun: true });
+      expect(plan.data.notRestorable).toEqual([{ reason: "bash `mkdir -p node_modules && ln -s ../helper node_modules/helper && echo linked`: node_modules/helper: a symlink or folder it made or changed, which omp does not restore" }]);
+      expect(await rpc.close()).toBe(0);
+    } finally {
+      rpc.child.kill();
+    }
+  }, 60_000);
+
   test("kill -9 in the middle of a restore leaves every file either old or new, never torn", async () => {
     const COUNT = 600;
     const names = Array.from({ length: COUNT }, (_, i) => `f${String(i).padStart(3, "0")}.txt`);

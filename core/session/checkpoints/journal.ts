@@ -33,8 +33,8 @@ export const CheckpointRecord = z.discriminatedUnion("kind", [
     toolCallId: z.string().optional(),
     /** The command, as the user reads it. */
     what: z.string(),
-    /** no-git: not in a git work tree; snapshot-failed: git could not snapshot it (or not in time). */
-    why: z.enum(["no-git", "snapshot-failed"]),
+    /** no-git: not in a git work tree; snapshot-failed: git could not snapshot it (or not in time); not-a-file: a symlink or folder changed. */
+    why: z.enum(["no-git", "snapshot-failed", "not-a-file"]),
     time: z.string(),
   }),
 ]);

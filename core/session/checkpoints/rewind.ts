@@ -68,6 +68,7 @@ export function userTurns(source: RewindSource): UserTurn[] {
 const UNSEEN = {
   "no-git": "not a git repository, so its changes are unknown",
   "snapshot-failed": "git could not snapshot the work tree (in time), so its changes are unknown",
+  "not-a-file": "a symlink or folder it made or changed, which omp does not restore",
 } as const;
 
 /** What rewinding `source`'s files to just before the user message `toEntryId` would do. */
