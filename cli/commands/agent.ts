@@ -20,40 +20,11 @@ import { assembleSession, chooseModel } from "../../core/session-host/assemble.t
 import { ApprovalRequests, QuestionRequests, SessionHost } from "../../core/session-host/host.ts";
 import { misplacedCommand } from "../options/command-words.ts";
 import { modelList, roleFlags } from "../options/role-flags.ts";
+import type { AgentFlags } from "../options/agent-options.ts";
 import { isTerminal } from "../shared/tty.ts";
 import { writeFdQuietly, writeStdout } from "../shared/write.ts";
 import { EXIT_USAGE } from "../../core/errors/exit-codes.ts";
 
-export interface AgentFlags {
-  print?: boolean;
-  mode?: string;
-  model?: string;
-  smol?: string;
-  slow?: string;
-  plan?: string;
-  models?: string;
-  apiKey?: string;
-  thinking?: string;
-  approvalMode?: string;
-  sandbox?: string;
-  tools?: string | boolean;
-  maxTime?: number;
-  maxTurns?: number;
-  continue?: boolean;
-  resume?: string | boolean;
-  fork?: string;
-  session?: boolean;
-  sessionDir?: string;
-  config?: string[];
-  systemPrompt?: string;
-  appendSystemPrompt?: string;
-  listModels?: boolean;
-  trust?: boolean;
-  addDir?: string[];
-  extension?: string[];
-  mcpConfig?: string[];
-  profile?: string;
-}
 
 const MODES = ["text", "json", "rpc", "acp"] as const;
 

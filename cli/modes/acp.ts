@@ -19,7 +19,7 @@ import { parseApprovalFlag } from "../../core/tools/approval.ts";
 import { askInEditor } from "./acp-questions.ts";
 import { startMode } from "../commands/agent.ts";
 import { VERSION } from "../../core/version.ts";
-import type { AgentFlags } from "../commands/agent.ts";
+import type { AgentFlags } from "../options/agent-options.ts";
 
 const MODES: Record<SessionMode, { name: string; description: string }> = {
   default: { name: "Default", description: "Asks before the calls the approval mode setting names" },

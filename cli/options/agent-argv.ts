@@ -1,4 +1,4 @@
-import type { AgentFlags } from "../commands/agent.ts";
+import type { AgentFlags } from "./agent-options.ts";
 import { AGENT_OPTIONS } from "./agent-options.ts";
 import { parseOptions } from "./option-parser.ts";
 

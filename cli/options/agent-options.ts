@@ -1,6 +1,38 @@
 import type { OptionSpec } from "./option-parser.ts";
 import { nonNegativeInt, positiveNumber } from "./option-values.ts";
 
+/** The agent command's flags as commander and agent-argv.ts hand them over. */
+export interface AgentFlags {
+  print?: boolean;
+  mode?: string;
+  model?: string;
+  smol?: string;
+  slow?: string;
+  plan?: string;
+  models?: string;
+  apiKey?: string;
+  thinking?: string;
+  approvalMode?: string;
+  sandbox?: string;
+  tools?: string | boolean;
+  maxTime?: number;
+  maxTurns?: number;
+  continue?: boolean;
+  resume?: string | boolean;
+  fork?: string;
+  session?: boolean;
+  sessionDir?: string;
+  config?: string[];
+  systemPrompt?: string;
+  appendSystemPrompt?: string;
+  listModels?: boolean;
+  trust?: boolean;
+  addDir?: string[];
+  extension?: string[];
+  mcpConfig?: string[];
+  profile?: string;
+}
+
 /**
  * The agent command's options: program.ts registers them on commander for help, completions and
  * anything unusual, and agent-argv.ts parses the common invocations without loading commander.

@@ -1,6 +1,6 @@
 import { Command, CommanderError } from "commander";
 import { VERSION } from "../../core/version.ts";
-import type { AgentFlags } from "../commands/agent.ts";
+import type { AgentFlags } from "../options/agent-options.ts";
 import { writeFdQuietly } from "../shared/write.ts";
 import { reportCommandError } from "../shared/command-error.ts";
 import { EXIT_USAGE } from "../../core/errors/exit-codes.ts";
