@@ -15,6 +15,7 @@ import { untrustedNotice } from "../../core/trust/folder-trust.ts";
 import { listSessions, mostRecentSession, resolveSession, sessionLine } from "../../core/session/listing.ts";
 import { sessionDirFor } from "../../core/session/paths.ts";
 import { parseApprovalFlag } from "../../core/tools/approval.ts";
+import { startMode } from "../shared/start-mode.ts";
 import type { Extensions } from "../../core/extensions/extensions.ts";
 import { assembleSession, chooseModel } from "../../core/session-host/assemble.ts";
 import { ApprovalRequests, QuestionRequests, SessionHost } from "../../core/session-host/host.ts";
@@ -185,7 +186,7 @@ async function runAgentWith(messages: string[], flags: AgentFlags, cleanup: (() 
   }
 
   const pick = () => chooseModel(runtime, flags.model, resumePath, (line) => process.stderr.write(`omp: ${line}\n`));
-  const selection = interactive ? await (await import("../shared/first-run.ts")).selectWithSetup(runtime, pick) : await pick();
+  const selection = interactive ? await (await import("./first-run.ts")).selectWithSetup(runtime, pick) : await pick();
   if (selection.warning && !interactive) process.stderr.write(`omp: ${selection.warning}\n`);
   // The providers' model lists, at most daily, for the long-lived modes (a print run is too short
   // to wait for them), a little after start-up so that loading SQLite never delays the first keys.
@@ -252,12 +253,6 @@ async function runAgentWith(messages: string[], flags: AgentFlags, cleanup: (() 
   }
 }
 
-/** `--approval-mode plan` (or auto-accept): the session starts in that mode, whatever a resumed session was in. */
-export function startMode(host: SessionHost, flags: AgentFlags): SessionHost {
-  const mode = flags.approvalMode ? parseApprovalFlag(flags.approvalMode).mode : undefined;
-  if (mode && mode !== host.mode) void host.submit({ type: "set_mode", mode });
-  return host;
-}
 
 /**
  * `omp -p "/review src/x.ts"`: a markdown command or skill expanded into its prompt, followed by

@@ -1,8 +1,8 @@
-import { EXIT_USAGE } from "../../core/errors/exit-codes.ts";
+import { EXIT_FAILURE, EXIT_USAGE } from "../../core/errors/exit-codes.ts";
 import { getPath } from "../../core/config/merge.ts";
-import { type LoadedSettings, type SettingsLayer, loadSettings } from "../../core/config/settings.ts";
+import { loadSettings } from "../../core/config/settings.ts";
 import { checkSettingKey, settingKeys } from "../../core/config/settings-keys.ts";
-import { type SettingTarget, setSetting, settingFile, unsetSetting } from "../../core/config/settings-write.ts";
+import { type SettingTarget, notAppliedNote, settingFile, sourceLabel, unsetSetting, writeSettingValue } from "../../core/config/settings-write.ts";
 import {
   agentDbPath,
   agentDir,
@@ -18,7 +18,7 @@ import { writeStdout } from "../shared/write.ts";
 import { maskKey } from "../../core/auth/mask.ts";
 import { OmpError } from "../../core/errors/omp-error.ts";
 import { formatSetting } from "../../core/config/settings-catalog.ts";
-import { EXIT_FAILURE } from "../../core/errors/exit-codes.ts";
+
 
 export interface ConfigFlags {
   json?: boolean;
@@ -32,11 +32,6 @@ export interface ConfigFlags {
 
 type JsonFlag = ConfigFlags;
 
-export function sourceLabel(layer: SettingsLayer | undefined): string {
-  if (!layer) return "default";
-  return layer.path ? `${layer.kind} (${displayPath(layer.path)})` : layer.kind;
-}
-
 /** Where set and unset write: the global config.yml unless --profile or --project says otherwise. */
 function targetOf(options: ConfigFlags): SettingTarget {
   if (options.project && options.profile) throw new OmpError("--project and --profile name two different files: give one", { exitCode: EXIT_USAGE });
@@ -48,7 +43,6 @@ function targetOf(options: ConfigFlags): SettingTarget {
 const SECRET_SETTINGS = new Set(["auth.broker.token"]);
 
 const shown = (key: string, value: unknown) => (SECRET_SETTINGS.has(key) && typeof value === "string" ? maskKey(value) : value);
-
 
 function table(rows: string[][]): string {
   const widths = rows[0]!.map((_, column) => Math.max(...rows.map((row) => row[column]!.length)));
@@ -102,42 +96,6 @@ export async function runConfigSet(key: string, words: string[], options: JsonFl
   const note = notAppliedNote(key, file, loadSettings({ ...(options.profile ? { profile: options.profile } : {}) }));
   if (note) process.stderr.write(`omp: note: ${note}\n`);
   return 0;
-}
-
-/**
- * What `omp config set` and the /settings screen both do: checks a model name, then writes the
- * value to the target's file. Returns the stored value and the file.
- */
-export async function writeSettingValue(key: string, raw: string, target: SettingTarget): Promise<{ value: unknown; file: string }> {
-  // A model omp cannot find would only fail at the next start, far from this typo.
-  if (key === "model") await checkModel(raw);
-  const value = setSetting(key, raw, target);
-  return { value, file: settingFile(key, target) };
-}
-
-/**
- * Why the value just written to `file` is not the one in effect here, in words: a higher layer
- * sets the key too, or the file is an untrusted project's, whose value omp skips. Undefined when
- * `file` decides.
- */
-export function notAppliedNote(key: string, file: string, loaded: LoadedSettings): string | undefined {
-  const winner = loaded.sourceOf(key);
-  if (winner?.path === file) return undefined;
-  if (winner && loaded.layers.indexOf(winner) > loaded.layers.findIndex((layer) => layer.path === file)) return `${sourceLabel(winner)} also sets ${key}, and wins in this directory`;
-  if (file === projectConfigPath(process.cwd())) return `this folder is not trusted, so omp skips ${key} from ${displayPath(file)} (\`omp trust\` allows it)`;
-  return undefined;
-}
-
-async function checkModel(pattern: string): Promise<void> {
-  const { knownModels, resolveModel, withLocalModels } = await import("../../core/agent/models.ts");
-  const { loadModelsConfig } = await import("../../core/config/models.ts");
-  const env = process.env;
-  const known = knownModels(loadModelsConfig({ cwd: process.cwd(), env }).config, env);
-  try {
-    resolveModel(pattern, known);
-  } catch {
-    resolveModel(pattern, await withLocalModels(known, env));
-  }
 }
 
 /** `omp config unset <key>`: the default (or a project's value) applies again. */

@@ -17,7 +17,7 @@ import { type ToolPresentation, presentTool } from "../../core/tools/presentatio
 import type { EditorBridge, EditorCommand, EditorCommandResult } from "../../core/tools/types.ts";
 import { parseApprovalFlag } from "../../core/tools/approval.ts";
 import { askInEditor } from "./acp-questions.ts";
-import { startMode } from "../commands/agent.ts";
+import { startMode } from "../shared/start-mode.ts";
 import { VERSION } from "../../core/version.ts";
 import type { AgentFlags } from "../options/agent-options.ts";
 

@@ -156,9 +156,8 @@ export class SessionControl {
   }
 
   /** Where this project's session files go (the sessionDir setting or --session-dir, else the default). */
-  sessionDirOptions(): { cwd: string; sessionDir?: string; env: NodeJS.ProcessEnv } {
-    const { cwd, env, sessionDir, settings } = this.runtime.options;
-    return { cwd, sessionDir: sessionDir ?? settings.sessionDir, env: env as NodeJS.ProcessEnv };
+  sessionDirOptions(): { cwd: string } & ReturnType<Runtime["sessionDirOptions"]> {
+    return { cwd: this.runtime.options.cwd, ...this.runtime.sessionDirOptions() };
   }
 
   /** The same file from another leaf: a new agent with that branch's context, whose next entry hangs below `leafId`. */

@@ -11,7 +11,7 @@ import { readConfigText } from "./config-file.ts";
 import { parseYamlDocument, parseYamlMapping } from "./yaml-file.ts";
 import { EXIT_USAGE } from "../errors/exit-codes.ts";
 import { profilePath } from "./profiles.ts";
-import { isUserOnly } from "./settings.ts";
+import { type LoadedSettings, type SettingsLayer, isUserOnly } from "./settings.ts";
 
 /** Which file a write goes to: the user's config.yml (global), a profile's file, or the project's .omp/config.yml. */
 export type SettingScope = "global" | "profile" | "project";
@@ -105,5 +105,47 @@ function writeValidated(updated: string, path: string, secret = false): void {
     writeFileAtomic(path, updated, secret ? { mode: 0o600, forceMode: true } : {});
   } catch (error) {
     throw new OmpError(`cannot write ${displayPath(path)}: ${describeError(error)}`, { cause: error });
+  }
+}
+
+/** A layer as `omp config get --show-origin` and /settings name it: its kind, and its file. */
+export function sourceLabel(layer: SettingsLayer | undefined): string {
+  if (!layer) return "default";
+  return layer.path ? `${layer.kind} (${displayPath(layer.path)})` : layer.kind;
+}
+
+/**
+ * What `omp config set` and the /settings screen both do: checks a model name, then writes the
+ * value to the target's file. Returns the stored value and the file.
+ */
+export async function writeSettingValue(key: string, raw: string, target: SettingTarget): Promise<{ value: unknown; file: string }> {
+  // A model omp cannot find would only fail at the next start, far from this typo.
+  if (key === "model") await checkModel(raw);
+  const value = setSetting(key, raw, target);
+  return { value, file: settingFile(key, target) };
+}
+
+/**
+ * Why the value just written to `file` is not the one in effect here, in words: a higher layer
+ * sets the key too, or the file is an untrusted project's, whose value omp skips. Undefined when
+ * `file` decides.
+ */
+export function notAppliedNote(key: string, file: string, loaded: LoadedSettings): string | undefined {
+  const winner = loaded.sourceOf(key);
+  if (winner?.path === file) return undefined;
+  if (winner && loaded.layers.indexOf(winner) > loaded.layers.findIndex((layer) => layer.path === file)) return `${sourceLabel(winner)} also sets ${key}, and wins in this directory`;
+  if (file === projectConfigPath(process.cwd())) return `this folder is not trusted, so omp skips ${key} from ${displayPath(file)} (\`omp trust\` allows it)`;
+  return undefined;
+}
+
+async function checkModel(pattern: string): Promise<void> {
+  const { knownModels, resolveModel, withLocalModels } = await import("../agent/models.ts");
+  const { loadModelsConfig } = await import("./models.ts");
+  const env = process.env;
+  const known = knownModels(loadModelsConfig({ cwd: process.cwd(), env }).config, env);
+  try {
+    resolveModel(pattern, known);
+  } catch {
+    resolveModel(pattern, await withLocalModels(known, env));
   }
 }

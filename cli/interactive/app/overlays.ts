@@ -6,6 +6,8 @@ import type { Key } from "../terminal/keys.ts";
 import type { PromptEditor } from "../widgets/prompt-editor.ts";
 import { type Choice, SelectList } from "../widgets/select-list.ts";
 import type { Theme } from "../render/theme.ts";
+import type { Panel } from "../widgets/panel.ts";
+
 
 type Overlay =
   | { kind: "picker"; list: SelectList<unknown>; resolve: (value: unknown) => void }
@@ -13,14 +15,6 @@ type Overlay =
   | { kind: "search"; search: HistorySearch; draft: string }
   | { kind: "panel"; panel: Panel };
 
-/** A command's own screen in place of the editor until it closes: a job's live output (/jobs), the session tree, the settings. */
-export interface Panel {
-  /** "close" when the panel should go. */
-  handleKey(key: Key): "close" | undefined;
-  render(width: number, height: number, theme: Theme): string[];
-  paste?(text: string): void;
-  dispose?(): void;
-}
 
 /** A question the host waits on (an approval, the ask tool's, a plan): true from handleKey once answered. */
 interface Prompt {

@@ -23,7 +23,7 @@ import type { Job } from "../../../core/shell/job.ts";
 import type { SessionHost } from "../../../core/session-host/host.ts";
 import { SETTINGS_COMMAND } from "./settings-command.ts";
 import type { Choice } from "../widgets/select-list.ts";
-import type { Panel } from "../app/overlays.ts";
+import type { Panel } from "../widgets/panel.ts";
 import { formatCost, formatTokens } from "../widgets/status-line.ts";
 import type { Span } from "../render/text.ts";
 import type { Theme } from "../render/theme.ts";
@@ -32,7 +32,6 @@ import type { View } from "../render/blocks.ts";
 import { pluginCommand } from "./plugin-command.ts";
 import type { SessionControl } from "../../../core/agent/session-control.ts";
 import type { ConversationBlocks } from "../render/conversation-blocks.ts";
-import type { Overlays } from "../app/overlays.ts";
 import type { PromptEditor } from "../widgets/prompt-editor.ts";
 import { TREE_COMMANDS, resumeMatching, sessionDir } from "./tree-commands.ts";
 
@@ -43,7 +42,6 @@ export interface CommandHost {
   readonly view: View;
   /** Session moves (tree, fork, handoff, name), shared with rpc. */
   readonly control: SessionControl;
-  readonly overlays: Overlays;
   readonly blocks: ConversationBlocks;
   readonly editor: PromptEditor;
   requestRender(): void;

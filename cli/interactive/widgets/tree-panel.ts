@@ -1,6 +1,6 @@
 import type { Turn, TurnTree } from "../../../core/session/tree.ts";
 import { type Key, keyId } from "../terminal/keys.ts";
-import type { Panel } from "../app/overlays.ts";
+import type { Panel } from "./panel.ts";
 import { graphemes, padText, paint, sanitize, truncateText } from "../render/text.ts";
 import type { Theme } from "../render/theme.ts";
 

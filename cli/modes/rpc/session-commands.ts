@@ -8,8 +8,7 @@ import type { RpcContext, RpcHandlers } from "./context.ts";
 /** A new session, or another one resumed (its path, id or id prefix). */
 async function switchSession(rpc: RpcContext, command: Extract<RpcCommand, { type: "new_session" | "switch_session" }>): Promise<void> {
   const { id } = command;
-  const { cwd, env, sessionDir, settings } = rpc.runtime.options;
-  const path = command.type === "switch_session" ? resolveSession(command.sessionPath, cwd, { sessionDir: sessionDir ?? settings.sessionDir, env }) : undefined;
+  const path = command.type === "switch_session" ? resolveSession(command.sessionPath, rpc.runtime.options.cwd, rpc.runtime.sessionDirOptions()) : undefined;
   const { agent: next, warning } = await rpc.host.switchSession(path);
   return rpc.respond(command.type, id, {
     sessionFile: next.writer?.path,

@@ -50,7 +50,7 @@ const KEY_PROVIDERS = [
  * browser finishes it, the paste prompt's read is ended so the interactive mode can have stdin.
  */
 async function subscriptionLogin(env: NodeJS.ProcessEnv): Promise<boolean> {
-  const { chooseProvider, loginOnTerminal, refuseInBrokerMode } = await import("../commands/auth-login.ts");
+  const { chooseProvider, loginOnTerminal, refuseInBrokerMode } = await import("./auth-login.ts");
   const done = new AbortController();
   try {
     refuseInBrokerMode("log in");
