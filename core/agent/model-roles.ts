@@ -23,6 +23,20 @@ export function rolePatterns(runtime: Runtime): Record<string, string> {
 }
 
 /**
+ * `pi/<role>` (the original omp's alias, also `omp/<role>`), with a `:level` suffix or not: the
+ * pattern `modelRoles` names for that role, the suffix kept (it wins over the role's own). Any other
+ * pattern, or a role nobody configured, comes back as it is (and then fails as an unknown model).
+ */
+export function expandRoleAlias(runtime: Runtime, pattern: string, depth = 0): string {
+  const alias = /^(?:pi|omp)\/([A-Za-z][\w-]*)(:[a-z]+)?$/.exec(pattern);
+  const target = alias ? rolePatterns(runtime)[alias[1]!] : undefined;
+  if (!alias || target === undefined || depth > 3) return pattern;
+  // A role may name another role's alias; its own suffix still wins.
+  const expanded = expandRoleAlias(runtime, target, depth + 1);
+  return alias[2] ? `${expanded.replace(/:[a-z]+$/, "")}${alias[2]}` : expanded;
+}
+
+/**
  * The model for `role`: the one `modelRoles` names, with its credential, else the default
  * (`current` when given: the session's model) with the reason in `fallback`. Plan mode asks for
  * `plan`; titles, compaction and handoff summaries and subagents without a model ask for `smol`.

@@ -32,7 +32,7 @@ import { Agent } from "./agent.ts";
 import type { ExtensionsFactory } from "./agent-extensions.ts";
 import { findPromptFiles, promptArgument } from "./context-files.ts";
 import { gitSummary } from "./git-summary.ts";
-import { configuredRoleModel, modelForRole, rolePatterns } from "./model-roles.ts";
+import { configuredRoleModel, expandRoleAlias, modelForRole, rolePatterns } from "./model-roles.ts";
 import { defaultModelPattern, knownModels, resolveModel, withLocalModels } from "./models.ts";
 import { type Facts, type RequestFrame, currentFacts, frameOf } from "./request-frame.ts";
 import { type RefreshResult, listSources, mergeServedModels, readModelLists, refreshModelLists, retiredNote } from "./served-models.ts";
@@ -203,7 +203,8 @@ export class Runtime {
     await this.credentialStore()?.ready?.();
     const lists = this.servedLists();
     let models = this.models;
-    let wanted = pattern ?? this.options.settings.model ?? rolePatterns(this).default;
+    const given = pattern ?? this.options.settings.model;
+    let wanted = given === undefined ? rolePatterns(this).default : expandRoleAlias(this, given);
     if (wanted === undefined) {
       wanted = defaultModelPattern(models, (p) => this.hasKey(p), this.options.env);
       if (wanted === undefined) {

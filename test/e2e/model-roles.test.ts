@@ -124,6 +124,18 @@ describe("model roles", () => {
     expect(flagged.stdout).toBe("FROM-FLAG\n");
   });
 
+  test("pi/<role> (and omp/<role>) in --model names the role's model, as the original omp's aliases do; an unconfigured role is an unknown model", async () => {
+    const { home, repo } = homeWithSmolbox([], `modelRoles:\n  slow: smolbox/tiny\n  review: pi/slow\n`);
+    smol.setScript([{ text: "FROM-SLOW" }, { text: "FROM-REVIEW" }]);
+    const slow = await runAgent(["-p", "--no-session", "--model", "pi/slow", "hi"], { home, cwd: repo, env: env() });
+    expect({ code: slow.code, stdout: slow.stdout }).toEqual({ code: 0, stdout: "FROM-SLOW\n" });
+    const review = await runAgent(["-p", "--no-session", "--model", "omp/review", "hi"], { home, cwd: repo, env: env() });
+    expect({ code: review.code, stdout: review.stdout }).toEqual({ code: 0, stdout: "FROM-REVIEW\n" });
+    const unknown = await runAgent(["-p", "--no-session", "--model", "pi/designer", "hi"], { home, cwd: repo, env: env() });
+    expect(unknown.code).toBe(2);
+    expect(unknown.stderr).toContain("pi/designer");
+  });
+
   test("a smol model without credentials: the run goes on on the default model and says why", async () => {
     const { home, repo } = workspace();
     main.setScript([{ text: "STILL-FINE" }]);
