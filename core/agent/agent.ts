@@ -50,6 +50,8 @@ export class Agent {
   autoCompaction: boolean;
   /** Tokens and cost of every request this process made for the session. */
   usage: Usage = emptyUsage();
+  /** The user named the session (/name, rpc set_session_name): a title the smol model writes must not replace it. */
+  userNamed = false;
   /** Put before each prompt of the user while set (plan mode's reminder of what it allows). */
   promptNote: string | undefined;
 
@@ -390,7 +392,7 @@ export class Agent {
     let { reason, error } = stop;
     try {
       const named = await titling;
-      if (named) {
+      if (named && !this.userNamed) {
         this.options.recordUsage?.(named.model, named.usage);
         this.session.persist({ type: "custom", customType: SESSION_NAME_ENTRY, data: { name: named.title } });
       }

@@ -185,6 +185,7 @@ export class SessionControl {
     if (trimmed === "") throw new Error("Session name cannot be empty");
     if (!this.agent.writer) throw new Error("this session is not saved (--no-session), so it cannot be named");
     this.agent.writer.append({ type: "custom", customType: SESSION_NAME_ENTRY, data: { name: trimmed } });
+    this.agent.userNamed = true;
   }
 
   /**

@@ -124,6 +124,25 @@ describe("model roles", () => {
     expect(flagged.stdout).toBe("FROM-FLAG\n");
   });
 
+  test("a name the user gives during the first run is kept: the smol model's title does not replace it", async () => {
+    const { home, repo } = homeWithSmolbox([]);
+    main.setScript([{ text: "SLOW-ANSWER", delayMs: 600 }]);
+    smol.setScript([{ text: "Generated title" }]);
+    const rpc = new RpcProcess(["--model", MODEL, "--smol", "smolbox/tiny"], { home, cwd: repo, env: env() });
+    try {
+      await rpc.waitFrame((f) => f.type === "ready");
+      const mark = rpc.mark;
+      await rpc.send({ type: "prompt", message: "a first prompt" });
+      expect((await rpc.send({ type: "set_session_name", name: "My own name" })).success).toBe(true);
+      await rpc.waitFrame((f) => f.type === "agent_end", mark);
+      const file = (await rpc.send({ type: "get_state" })).data.sessionFile;
+      const names = readJsonl(file).filter((e) => e.type === "custom" && e.customType === "omp.session_name").map((e) => e.data.name);
+      expect(names).toEqual(["My own name"]);
+    } finally {
+      expect(await rpc.close()).toBe(0);
+    }
+  });
+
   test("pi/<role> (and omp/<role>) in --model names the role's model, as the original omp's aliases do; an unconfigured role is an unknown model", async () => {
     const { home, repo } = homeWithSmolbox([], `modelRoles:\n  slow: smolbox/tiny\n  review: pi/slow\n`);
     smol.setScript([{ text: "FROM-SLOW" }, { text: "FROM-REVIEW" }]);
