@@ -122,12 +122,24 @@ const READ_ONLY = new Set(["pwd", "ls", "date", "whoami", "cat", "head", "tail",
 const GIT_READ_ONLY = new Set(["status", "diff", "log", "show", "rev-parse", "ls-files", "blame", "describe", "shortlog", "remote", "config --get", "tag --list", "stash list", "merge-base", "cat-file"]);
 const GIT_BRANCH_FLAGS = new Set(["--show-current", "-a", "-r", "--list", "-v", "-vv", "--all", "--remotes", "--no-color", "--color"]);
 
+/** Searches are read-only unless a flag makes them run or write something. */
+const SEARCHES: Record<string, (word: string) => boolean> = {
+  grep: () => true,
+  egrep: () => true,
+  fgrep: () => true,
+  // --pre runs a program on every file searched.
+  rg: (word) => word !== "--pre" && !word.startsWith("--pre="),
+  find: (word) => !/^-(exec|execdir|ok|okdir|delete|fprint0?|fprintf|fls)$/.test(word),
+};
+
 export function isReadOnlyCommand(command: string): boolean {
   if (hasUnseenParts(command)) return false;
   const words = command.trim().split(/\s+/);
   const [name, sub, ...rest] = words;
   if (!name) return false;
   if (READ_ONLY.has(name)) return true;
+  const search = SEARCHES[name];
+  if (search) return words.slice(1).every(search);
   if (name !== "git" || !sub) return false;
   if (sub === "branch") return rest.every((word) => GIT_BRANCH_FLAGS.has(word));
   if (sub === "remote") return rest.every((word) => word === "-v" || word === "--verbose");

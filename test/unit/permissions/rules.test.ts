@@ -41,6 +41,15 @@ describe("Bash rules", () => {
     expect(bashAllowed([], "git branch -D main", { readOnly: true })).toBe(false);
     expect(bashAllowed([], "git log > out.txt", { readOnly: true })).toBe(false);
     expect(isReadOnlyCommand("git branch --show-current")).toBe(true);
+    // Searches, unless a flag runs or writes something (plan mode's bash relies on this).
+    expect(bashAllowed([], "grep -rn TODO src | head -20", { readOnly: true })).toBe(true);
+    expect(isReadOnlyCommand("rg -n 'fn main' --type rust")).toBe(true);
+    expect(isReadOnlyCommand("rg --pre ./evil.sh x")).toBe(false);
+    expect(isReadOnlyCommand("rg --pre=./evil.sh x")).toBe(false);
+    expect(isReadOnlyCommand("find . -name '*.ts' -newer package.json")).toBe(true);
+    expect(isReadOnlyCommand("find . -name '*.tmp' -delete")).toBe(false);
+    expect(isReadOnlyCommand("find . -exec rm {} ;")).toBe(false);
+    expect(isReadOnlyCommand("find . -fprint out.txt")).toBe(false);
     expect(commandsOf("a && b | c")).toEqual(["a", "b", "c"]);
   });
 });
