@@ -54,6 +54,8 @@ function report(host: CommandHost, scope: RewindScope, result: RewindResult | un
 
 async function rewind(host: CommandHost, entryId: string, scope: RewindScope): Promise<void> {
   const outcome = await host.sessionHost.rewind(entryId, scope);
+  // The transcript shows the conversation as it now stands, not the turns taken back.
+  if (scope !== "files") host.blocks.showConversation(host.agent.messages, "the point before that message");
   if (outcome.text !== undefined) host.setEditorText(outcome.text);
   report(host, scope, outcome.files);
 }
