@@ -2,7 +2,8 @@ import { EXIT_FAILURE, EXIT_USAGE } from "../../core/errors/exit-codes.ts";
 import { getPath } from "../../core/config/merge.ts";
 import { loadSettings } from "../../core/config/settings.ts";
 import { checkSettingKey, settingKeys } from "../../core/config/settings-keys.ts";
-import { type SettingTarget, notAppliedNote, settingFile, sourceLabel, unsetSetting, writeSettingValue } from "../../core/config/settings-write.ts";
+import { type SettingTarget, notAppliedNote, settingFile, sourceLabel, unsetSetting } from "../../core/config/settings-write.ts";
+import { writeSettingValue } from "../shared/setting-write.ts";
 import {
   agentDbPath,
   agentDir,

@@ -114,16 +114,6 @@ export function sourceLabel(layer: SettingsLayer | undefined): string {
   return layer.path ? `${layer.kind} (${displayPath(layer.path)})` : layer.kind;
 }
 
-/**
- * What `omp config set` and the /settings screen both do: checks a model name, then writes the
- * value to the target's file. Returns the stored value and the file.
- */
-export async function writeSettingValue(key: string, raw: string, target: SettingTarget): Promise<{ value: unknown; file: string }> {
-  // A model omp cannot find would only fail at the next start, far from this typo.
-  if (key === "model") await checkModel(raw);
-  const value = setSetting(key, raw, target);
-  return { value, file: settingFile(key, target) };
-}
 
 /**
  * Why the value just written to `file` is not the one in effect here, in words: a higher layer
@@ -136,16 +126,4 @@ export function notAppliedNote(key: string, file: string, loaded: LoadedSettings
   if (winner && loaded.layers.indexOf(winner) > loaded.layers.findIndex((layer) => layer.path === file)) return `${sourceLabel(winner)} also sets ${key}, and wins in this directory`;
   if (file === projectConfigPath(process.cwd())) return `this folder is not trusted, so omp skips ${key} from ${displayPath(file)} (\`omp trust\` allows it)`;
   return undefined;
-}
-
-async function checkModel(pattern: string): Promise<void> {
-  const { knownModels, resolveModel, withLocalModels } = await import("../agent/models.ts");
-  const { loadModelsConfig } = await import("./models.ts");
-  const env = process.env;
-  const known = knownModels(loadModelsConfig({ cwd: process.cwd(), env }).config, env);
-  try {
-    resolveModel(pattern, known);
-  } catch {
-    resolveModel(pattern, await withLocalModels(known, env));
-  }
 }
