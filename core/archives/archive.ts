@@ -1,5 +1,5 @@
 import { statSync } from "node:fs";
-import { formatBytes } from "../tools/format.ts";
+import { formatBytes } from "../format-bytes.ts";
 import { ArchiveError } from "./archive-error.ts";
 import { isZipPath } from "./detect.ts";
 import { MAX_MEMBER_BYTES } from "./limits.ts";

@@ -1,7 +1,7 @@
 import { createReadStream } from "node:fs";
 import { open } from "node:fs/promises";
 import { createGunzip } from "node:zlib";
-import { formatBytes } from "../tools/format.ts";
+import { formatBytes } from "../format-bytes.ts";
 import { ArchiveError } from "./archive-error.ts";
 import { MAX_ARCHIVE_ENTRIES, MAX_COMPRESSION_RATIO, MAX_MEMBER_BYTES } from "./limits.ts";
 

@@ -1,6 +1,6 @@
 import { open } from "node:fs/promises";
 import { inflateRawSync } from "node:zlib";
-import { formatBytes } from "../tools/format.ts";
+import { formatBytes } from "../format-bytes.ts";
 import { ArchiveError } from "./archive-error.ts";
 import { MAX_ARCHIVE_ENTRIES, MAX_COMPRESSION_RATIO, MAX_MEMBER_BYTES, RATIO_EXEMPT_BYTES } from "./limits.ts";
 

@@ -1,6 +1,6 @@
 import { extname } from "node:path";
 import { ArchiveError } from "../archives/archive-error.ts";
-import { formatBytes } from "../tools/format.ts";
+import { formatBytes } from "../format-bytes.ts";
 
 export type DocumentKind = "pdf" | "docx" | "pptx" | "xlsx" | "csv" | "tsv" | "epub" | "ipynb";
 

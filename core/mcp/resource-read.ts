@@ -1,6 +1,7 @@
 import { describeError } from "../errors/omp-error.ts";
 import { describeBinary, detectImage, IMAGE_MIME, imageSize, looksBinary } from "../tools/file-kind.ts";
-import { errorResult, formatBytes } from "../tools/format.ts";
+import { errorResult } from "../tools/format.ts";
+import { formatBytes } from "../format-bytes.ts";
 import type { ReadRange } from "../tools/internal-urls.ts";
 import { READ_MAX_IMAGE_BYTES, readTextOf } from "../tools/read.ts";
 import type { ToolContext, ToolResult } from "../tools/types.ts";

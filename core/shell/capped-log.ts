@@ -1,6 +1,6 @@
 import { closeSync, openSync, readSync, unlinkSync, writeSync } from "node:fs";
 import { describeError } from "../errors/omp-error.ts";
-import { formatBytes } from "../tools/format.ts";
+import { formatBytes } from "../format-bytes.ts";
 
 export const DEFAULT_MAX_LOG_BYTES = 50 * 1024 * 1024;
 

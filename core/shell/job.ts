@@ -1,6 +1,6 @@
-import { createNumberedLog, type CollectedOutput, OutputCollector } from "../tools/bash-output.ts";
-import { formatBytes } from "../tools/format.ts";
-import { killGroup } from "../tools/process-group.ts";
+import { createNumberedLog, type CollectedOutput, OutputCollector } from "./bash-output.ts";
+import { formatBytes } from "../format-bytes.ts";
+import { killGroup } from "./process-group.ts";
 import type { Container } from "./containment.ts";
 import { type PtySize, type SpawnCommandOptions, type SpawnedCommand, spawnCommand } from "./spawn.ts";
 import type { Screen } from "./screen.ts";

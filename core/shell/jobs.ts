@@ -1,5 +1,5 @@
 import { OmpError } from "../errors/omp-error.ts";
-import { formatBytes } from "../tools/format.ts";
+import { formatBytes } from "../format-bytes.ts";
 import { describeEnd, Job, type JobOptions } from "./job.ts";
 import { sessionJobs, sessionJobsChanged } from "./session-jobs.ts";
 

@@ -1,4 +1,4 @@
-import { createNumberedLog, OutputCollector } from "./bash-output.ts";
+import { createNumberedLog, OutputCollector } from "../shell/bash-output.ts";
 import { BASH_MAX_TIMEOUT_S, type BashDetails } from "./bash.ts";
 import { NON_INTERACTIVE_ENV } from "../shell/spawn.ts";
 import { errorResult, textResult } from "./format.ts";

@@ -1,17 +1,5 @@
 import type { ToolResult } from "./types.ts";
 
-export function formatBytes(bytes: number): string {
-  if (bytes < 1024) return `${bytes} B`;
-  const units = ["KB", "MB", "GB", "TB"];
-  let value = bytes / 1024;
-  let unit = 0;
-  while (value >= 1024 && unit < units.length - 1) {
-    value /= 1024;
-    unit++;
-  }
-  return `${value.toFixed(value < 10 ? 1 : 0)} ${units[unit]}`;
-}
-
 /** Shortens one line for the model, saying how much was dropped so it is never mistaken for the whole line. */
 export function cutLine(line: string, max: number): string {
   if (line.length <= max) return line;

@@ -1,7 +1,8 @@
 import { type Dirent, lstatSync, readdirSync, readlinkSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { z } from "zod";
-import { errorResult, formatBytes, textResult } from "./format.ts";
+import { errorResult, textResult } from "./format.ts";
+import { formatBytes } from "../format-bytes.ts";
 import { displayPath, notFoundMessage, resolveToolPath } from "./paths.ts";
 import type { ToolDefinition } from "./types.ts";
 import { plural } from "../plural.ts";

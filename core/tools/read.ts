@@ -3,7 +3,8 @@ import { open, readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { z } from "zod";
 import { describeBinary, detectImage, hasBinaryExtension, IMAGE_MIME, imageSize, looksBinary } from "./file-kind.ts";
-import { errorResult, formatBytes, textResult } from "./format.ts";
+import { errorResult, textResult } from "./format.ts";
+import { formatBytes } from "../format-bytes.ts";
 import { displayPath, notFoundMessage, resolveToolPath } from "./paths.ts";
 import { type ReadRange, urlReaderFor } from "./internal-urls.ts";
 import type { ToolContext, ToolDefinition, ToolResult } from "./types.ts";
@@ -92,7 +93,7 @@ export const readTool: ToolDefinition<typeof schema, ReadDetails> = {
 async function readUrl(input: ReadInput, context: ToolContext): Promise<ToolResult<ReadDetails>> {
   const approval = await context.approve?.("read", "read of web URLs", `read fetches ${input.path}`, "network");
   if (approval && !approval.allow) return errorResult(approval.message);
-  return (await import("../web/fetch-page.ts")).fetchForModel({ url: input.path, offset: input.offset, limit: input.limit }, context, "read");
+  return (await import("./fetch-page.ts")).fetchForModel({ url: input.path, offset: input.offset, limit: input.limit }, context, "read");
 }
 
 async function readHead(path: string): Promise<Uint8Array> {

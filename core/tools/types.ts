@@ -5,8 +5,7 @@ import type { Settings } from "../config/settings-schema.ts";
 import type { ApprovalOutcome } from "./approval.ts";
 import type { LspSession } from "../lsp/session.ts";
 import type { Subagents } from "./subagents.ts";
-
-export type WebSettings = Settings["web"];
+import type { WebSettings } from "../web/default-settings.ts";
 
 /**
  * What a tool may do, for approval modes: under `write`, everything but `read` needs approval

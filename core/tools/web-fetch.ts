@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { fetchForModel } from "../web/fetch-page.ts";
+import { fetchForModel } from "./fetch-page.ts";
 import type { ToolDefinition } from "./types.ts";
 import type { UrlDetails } from "./read-details.ts";
 

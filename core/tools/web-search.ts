@@ -1,5 +1,6 @@
 import { z } from "zod";
-import { errorResult, formatBytes, textResult } from "./format.ts";
+import { errorResult, textResult } from "./format.ts";
+import { formatBytes } from "../format-bytes.ts";
 import type { ToolContext, ToolDefinition, ToolResult } from "./types.ts";
 import { searchChoice } from "../web/search/configured.ts";
 import { PROVIDERS, type SearchResult } from "../web/search/providers.ts";

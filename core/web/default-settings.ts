@@ -1,5 +1,6 @@
 import { Settings } from "../config/settings-schema.ts";
-import type { WebSettings } from "../tools/types.ts";
+
+export type WebSettings = Settings["web"];
 
 /** The `web` defaults, for callers without a session's settings (rpc's direct commands, tests). */
 export function defaultWebSettings(): WebSettings {

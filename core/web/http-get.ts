@@ -1,8 +1,8 @@
 import { lookup } from "node:dns/promises";
 import { isIP } from "node:net";
 import { VERSION } from "../version.ts";
-import type { ToolContext, WebSettings } from "../tools/types.ts";
-import { formatBytes } from "../tools/format.ts";
+import type { WebSettings } from "./default-settings.ts";
+import { formatBytes } from "../format-bytes.ts";
 import { hostAllowed, privateAddressKind } from "./address.ts";
 import { proxyFor } from "./proxy.ts";
 import { WebError } from "./web-error.ts";
@@ -18,12 +18,15 @@ export interface Fetched {
   body: Uint8Array;
 }
 
+/** Asks the user whether to fetch from a private address; a refusal carries the message to pass on. */
+export type AskToFetch = (toolName: string, key: string, summary: string) => Promise<{ allow: boolean; message?: string }>;
+
 export interface GetOptions {
   settings: WebSettings;
   signal: AbortSignal;
   /** The tool asking, for approval prompts and messages. */
   toolName: string;
-  approve: ToolContext["approve"];
+  approve: AskToFetch | undefined;
   accept?: string;
   env?: Record<string, string | undefined>;
 }

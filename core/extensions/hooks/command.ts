@@ -1,4 +1,4 @@
-import { killGroup } from "../../tools/process-group.ts";
+import { killGroup } from "../../shell/process-group.ts";
 
 export interface HookProcessResult {
   /** null when it was killed. */

@@ -1,4 +1,4 @@
-import type { WebSettings } from "../../tools/types.ts";
+import type { WebSettings } from "../default-settings.ts";
 
 export const SEARCH_PROVIDERS = ["brave", "exa", "tavily", "perplexity", "jina", "kagi", "searxng"] as const;
 export type SearchProviderName = (typeof SEARCH_PROVIDERS)[number];

@@ -1,8 +1,8 @@
 import { mkdirSync, openSync, readdirSync } from "node:fs";
 import { join } from "node:path";
 import { describeError } from "../errors/omp-error.ts";
-import { CappedLog, LogDiskFullError } from "../shell/capped-log.ts";
-import { formatBytes } from "./format.ts";
+import { CappedLog, LogDiskFullError } from "./capped-log.ts";
+import { formatBytes } from "../format-bytes.ts";
 import { plural } from "../plural.ts";
 
 export interface OutputLimits {

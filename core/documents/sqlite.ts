@@ -1,6 +1,6 @@
 import { Database } from "bun:sqlite";
-import { markdownTable } from "../documents/sheets.ts";
-import { ArchiveError } from "./archive-error.ts";
+import { markdownTable } from "./sheets.ts";
+import { ArchiveError } from "../archives/archive-error.ts";
 
 export const SQLITE_DEFAULT_ROWS = 20;
 export const SQLITE_MAX_ROWS = 500;

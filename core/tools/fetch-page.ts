@@ -1,14 +1,15 @@
 import { convertDocument, documentKindOfType } from "../documents/convert.ts";
-import { detectImage, IMAGE_MIME, looksBinary } from "../tools/file-kind.ts";
-import { errorResult, formatBytes } from "../tools/format.ts";
-import { type ReadRange } from "../tools/internal-urls.ts";
-import { READ_MAX_IMAGE_BYTES, readTextOf } from "../tools/read.ts";
-import type { ToolContext, ToolResult } from "../tools/types.ts";
-import { decodeBody } from "./charset.ts";
-import { type Fetched, httpGet } from "./http-get.ts";
-import { cachedPage, storePage } from "./page-cache.ts";
-import { WebError } from "./web-error.ts";
-import type { UrlDetails } from "../tools/read-details.ts";
+import { detectImage, IMAGE_MIME, looksBinary } from "./file-kind.ts";
+import { errorResult } from "./format.ts";
+import { formatBytes } from "../format-bytes.ts";
+import { type ReadRange } from "./internal-urls.ts";
+import { READ_MAX_IMAGE_BYTES, readTextOf } from "./read.ts";
+import type { ToolContext, ToolResult } from "./types.ts";
+import { decodeBody } from "../web/charset.ts";
+import { type Fetched, httpGet } from "../web/http-get.ts";
+import { cachedPage, storePage } from "../web/page-cache.ts";
+import { WebError } from "../web/web-error.ts";
+import type { UrlDetails } from "./read-details.ts";
 
 /** What an error status shows of the page that came with it. */
 const ERROR_BODY_CHARS = 1000;
@@ -24,7 +25,7 @@ export interface FetchInput extends ReadRange {
  * converted by its type, paged like a file and framed as untrusted data from its address.
  */
 export async function fetchForModel(input: FetchInput, context: ToolContext, toolName: string): Promise<ToolResult<UrlDetails>> {
-  const settings = context.web ?? (await import("./default-settings.ts")).defaultWebSettings();
+  const settings = context.web ?? (await import("../web/default-settings.ts")).defaultWebSettings();
   const cacheKey = input.raw ? `raw:${input.url}` : input.url;
   let page = cachedPage(cacheKey, settings.cacheTtlSeconds);
   let fromCache = page !== undefined;
@@ -97,7 +98,7 @@ async function render(fetched: Fetched, raw: boolean): Promise<Rendered> {
     }
   }
   if (!html) return { text };
-  const { htmlToMarkdown } = await import("./html-markdown.ts");
+  const { htmlToMarkdown } = await import("../web/html-markdown.ts");
   const page = await htmlToMarkdown(text, fetched.finalUrl);
   return { text: `${page.title ? `# ${page.title}\n\n` : ""}${page.markdown}` };
 }
