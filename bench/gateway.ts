@@ -13,7 +13,7 @@ import { writeUpstreamModels } from "../test/support/gateway-models.ts";
 import { startStandin } from "../test/support/standin/index.ts";
 import type { ModelsConfig } from "../core/config/models-schema.ts";
 import { startGateway } from "../core/gateway/server.ts";
-// Loaded up front: core/auth/open-source.ts require()s it when the in-process gateway first looks
+// Loaded up front: core/broker/credential-source.ts require()s it when the in-process gateway first looks
 // for a credential, and in Bun 1.4.5 a require() while this top-level-await script is still being
 // evaluated never returns (the in-process run hung there).
 import "../core/broker/config.ts";

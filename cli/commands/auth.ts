@@ -1,6 +1,6 @@
 import { checkKnownProvider } from "../../core/auth/known-providers.ts";
 import { LocalCredentialSource } from "../../core/auth/local-source.ts";
-import { openCredentialSource } from "../../core/auth/open-source.ts";
+import { openCredentialSource } from "../../core/broker/credential-source.ts";
 import type { CredentialSource } from "../../core/auth/source.ts";
 import { CredentialStore, type CredentialSummary, summary } from "../../core/auth/store.ts";
 import type { BrokerCredentialSource } from "../../core/broker/client.ts";

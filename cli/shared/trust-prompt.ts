@@ -1,5 +1,5 @@
 import { readSync, writeSync } from "node:fs";
-import type { TrustQuestion } from "../../core/config/agent-config.ts";
+import type { TrustQuestion } from "../../core/session-host/agent-config.ts";
 import { displayPath } from "../../core/paths.ts";
 
 /**

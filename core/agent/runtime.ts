@@ -4,7 +4,7 @@ import type { Model, ThinkingLevel } from "../ai/model.ts";
 import type { Usage } from "../ai/messages.ts";
 import { resolveApiKey } from "../auth/keys.ts";
 import { modelForCredential } from "../auth/oauth/subscription-model.ts";
-import { openCredentialSource } from "../auth/open-source.ts";
+import { openCredentialSource } from "../broker/credential-source.ts";
 import type { CredentialSource, ResolvedCredential } from "../auth/source.ts";
 import type { ProviderFailure } from "../ai/failure.ts";
 import type { ModelsConfig } from "../config/models-schema.ts";

@@ -2,7 +2,7 @@ import { join, resolve } from "node:path";
 import { agentEnvPath, configRoot, homeDir } from "../paths.ts";
 import { readConfigText } from "./config-file.ts";
 import { folderTrust, noteSkippedForTrust } from "../trust/folder-trust.ts";
-import { unsafeForUntrustedProject } from "../trust/untrusted-env.ts";
+import { unsafeForUntrustedProject } from "./untrusted-env.ts";
 
 const KEY = /^[A-Za-z_][A-Za-z0-9_]*$/;
 const ESCAPES: Record<string, string> = { n: "\n", r: "\r", t: "\t", "\\": "\\", '"': '"' };
@@ -89,7 +89,7 @@ export function dotenvFiles(options: DotenvOptions = {}): string[] {
  * Fills `env` (default `process.env`) from the `.env` files. A variable already in the environment
  * is never replaced, and among the files the first to define a variable wins, so a shell export
  * beats a project `.env`, which beats `~/.env`. In an untrusted folder the project `.env` sets no
- * variable that changes how tools, git or requests behave (core/trust/untrusted-env.ts). Returns
+ * variable that changes how tools, git or requests behave (core/config/untrusted-env.ts). Returns
  * the file each variable came from.
  */
 export function loadDotenv(options: DotenvOptions = {}): Map<string, string> {

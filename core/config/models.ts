@@ -7,7 +7,7 @@ import { providerProblems } from "./models-rules.ts";
 import type { ModelsConfig, ProviderEntry } from "./models-schema.ts";
 import { type Mapping, readConfigBytes } from "./config-file.ts";
 import { folderTrust, noteSkippedForTrust } from "../trust/folder-trust.ts";
-import { untrustedModels } from "../trust/untrusted-models.ts";
+import { untrustedModels } from "./untrusted-models.ts";
 
 /** YAML and zod, loaded on a cache miss or a broken rule only (see config-cache.ts). */
 const slowPath = () => require("./validate-files.ts") as typeof import("./validate-files.ts");
@@ -24,7 +24,7 @@ export interface LoadedModelsConfig {
 /**
  * `~/.omp/agent/models.yml` with `<cwd>/.omp/models.yml` merged over it (mappings merge, lists such
  * as `models` replace); in an untrusted folder the project file may only add models to the user's
- * own providers (core/trust/untrusted-models.ts). Both optional; a file unchanged since it last validated comes from the
+ * own providers (core/config/untrusted-models.ts). Both optional; a file unchanged since it last validated comes from the
  * config cache. Throws OmpError (exit 2) naming the file on any problem.
  */
 export function loadModelsConfig(options: { cwd?: string; env?: NodeJS.ProcessEnv; trusted?: boolean } = {}): LoadedModelsConfig {

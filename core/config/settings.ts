@@ -7,7 +7,7 @@ import { plainSettingRules, settingsDefaults } from "./settings-plain.ts" with {
 import type { Settings, SettingsInput } from "./settings-schema.ts";
 import { type Mapping, readConfigBytes } from "./config-file.ts";
 import { folderTrust, noteSkippedForTrust } from "../trust/folder-trust.ts";
-import { untrustedSettings } from "../trust/untrusted-settings.ts";
+import { untrustedSettings } from "./untrusted-settings.ts";
 import { activeProfile, profilePath, unknownProfile } from "./profiles.ts";
 
 const DEFAULTS: Settings = settingsDefaults();
@@ -59,7 +59,7 @@ export interface LoadedSettings {
 /**
  * The effective settings: defaults ← global config.yml ← profile (profiles/<name>.yml) ←
  * project .omp/config.yml ← `--config` overlays ← runtime overrides; in an untrusted folder the project file gives only harmless
- * settings (core/trust/untrusted-settings.ts). Each layer is validated on its own, so an error names the file
+ * settings (core/config/untrusted-settings.ts). Each layer is validated on its own, so an error names the file
  * that has it; a file unchanged since it last validated comes from the config cache. Throws
  * OmpError (exit 2) on a missing overlay, bad YAML or an invalid value.
  */

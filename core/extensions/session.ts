@@ -59,7 +59,7 @@ export async function sessionExtensions(options: SessionExtensionsOptions): Prom
   const claude = claudeSessionSettings(options.cwd, options.env, options.warn);
   result.additionalDirectories = claude.additionalDirectories;
   options.registry.readDenied = claude.readDenied;
-  // An untrusted folder's .omp/config.yml comes without its hooks already (core/trust/untrusted-settings.ts).
+  // An untrusted folder's .omp/config.yml comes without its hooks already (core/config/untrusted-settings.ts).
   const hookLayers = options.layers.filter((layer) => layer.path !== undefined && layer.values.hooks !== undefined);
   // Installed plugins (omp plugin): their hooks.json files and extension modules join the user's.
   const plugins = enabledPlugins(options.cwd);

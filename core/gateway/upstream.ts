@@ -2,7 +2,7 @@ import { getProvider, hasEnvCredentials } from "../ai/providers-table.ts";
 import type { Model } from "../ai/model.ts";
 import { knownModels, resolveModel, withLocalModels } from "../agent/models.ts";
 import { resolveApiKey } from "../auth/keys.ts";
-import { openCredentialSource } from "../auth/open-source.ts";
+import { openCredentialSource } from "../broker/credential-source.ts";
 import type { CredentialSource } from "../auth/source.ts";
 import type { ModelsConfig } from "../config/models-schema.ts";
 

@@ -1,6 +1,6 @@
 import { resolve } from "node:path";
 import { type ModelSelection, Runtime } from "../agent/runtime.ts";
-import { type AgentConfig, type TrustAsker, loadAgentConfig } from "../config/agent-config.ts";
+import { type AgentConfig, type TrustAsker, loadAgentConfig } from "./agent-config.ts";
 import type { Settings, SettingsInput } from "../config/settings-schema.ts";
 import { loadSettings } from "../config/settings.ts";
 import type { ModelsConfig } from "../config/models-schema.ts";

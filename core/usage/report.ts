@@ -1,7 +1,7 @@
 import { existsSync } from "node:fs";
 import { type StoredCredential, accountLabel } from "../auth/credential.ts";
 import { freshCredential } from "../auth/fresh.ts";
-import { openCredentialSource } from "../auth/open-source.ts";
+import { openCredentialSource } from "../broker/credential-source.ts";
 import type { LocalCredentialSource } from "../auth/local-source.ts";
 import type { BrokerCredentialSource } from "../broker/client.ts";
 import { usageReports } from "../broker/usage.ts";

@@ -1,6 +1,6 @@
 import { describeError } from "../../errors/omp-error.ts";
 import type { OAuthCredential } from "../credential.ts";
-import { jwtClaims } from "./jwt-claims.ts";
+import { jwtClaims } from "../../http/jwt-claims.ts";
 import { type OAuthProvider, endpointsOf } from "./providers.ts";
 
 const TIMEOUT_MS = 30_000;

@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, expect, test } from "bun:test";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { type TrustQuestion, loadAgentConfig } from "../../../core/config/agent-config.ts";
+import { type TrustQuestion, loadAgentConfig } from "../../../core/session-host/agent-config.ts";
 import { clearSkippedForTrust, readTrustStore, untrustedNotice } from "../../../core/trust/folder-trust.ts";
 import { tempDir } from "../../support/temp.ts";
 

@@ -1,7 +1,7 @@
 import { describe, expect, test } from "bun:test";
-import { unsafeForUntrustedProject } from "../../../core/trust/untrusted-env.ts";
-import { untrustedModels } from "../../../core/trust/untrusted-models.ts";
-import { untrustedSettings } from "../../../core/trust/untrusted-settings.ts";
+import { unsafeForUntrustedProject } from "../../../core/config/untrusted-env.ts";
+import { untrustedModels } from "../../../core/config/untrusted-models.ts";
+import { untrustedSettings } from "../../../core/config/untrusted-settings.ts";
 
 describe("project .env variables in an untrusted folder", () => {
   test.each([

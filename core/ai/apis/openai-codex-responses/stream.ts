@@ -1,4 +1,4 @@
-import { jwtClaims } from "../../../auth/oauth/jwt-claims.ts";
+import { jwtClaims } from "../../../http/jwt-claims.ts";
 import { requestHeaders, runProviderStream } from "../../http/provider-stream.ts";
 import type { Model } from "../../model.ts";
 import type { Context, StreamFunction, StreamOptions } from "../../stream.ts";

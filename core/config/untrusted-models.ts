@@ -1,4 +1,4 @@
-import { type Mapping, isMapping } from "../config/config-file.ts";
+import { type Mapping, isMapping } from "./config-file.ts";
 import type { FilteredValues } from "./untrusted-settings.ts";
 
 /**

@@ -1,4 +1,4 @@
-import type { Mapping } from "../config/config-file.ts";
+import type { Mapping } from "./config-file.ts";
 
 /**
  * What a project `.omp/config.yml` may set while its folder is untrusted: an allow-list, so a key

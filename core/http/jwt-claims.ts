@@ -1,4 +1,4 @@
-// Apart from pkce.ts: providers read claims on the start-up path, where node:crypto must not load.
+// Apart from auth/oauth/pkce.ts: providers read claims on the start-up path, where node:crypto must not load.
 
 /** The claims of a JWT, unverified: only for reading the account it names from a token the provider just issued. */
 export function jwtClaims(token: string | undefined): Record<string, unknown> {

@@ -1,6 +1,6 @@
 import { existsSync } from "node:fs";
 import { agentDbPath } from "../paths.ts";
-import type { CredentialSource } from "./source.ts";
+import type { CredentialSource } from "../auth/source.ts";
 
 type Env = Record<string, string | undefined>;
 
@@ -11,15 +11,15 @@ type Env = Record<string, string | undefined>;
  * and node:crypto stay off the start-up path of a run whose key comes from the environment.
  */
 export function openCredentialSource(env: Env = process.env): CredentialSource | undefined {
-  const { brokerClientConfig } = require("../broker/config.ts") as typeof import("../broker/config.ts");
+  const { brokerClientConfig } = require("./config.ts") as typeof import("./config.ts");
   const broker = brokerClientConfig(env);
   if (broker) {
-    const { BrokerCredentialSource } = require("../broker/client.ts") as typeof import("../broker/client.ts");
+    const { BrokerCredentialSource } = require("./client.ts") as typeof import("./client.ts");
     return new BrokerCredentialSource(broker);
   }
   const path = agentDbPath(env as NodeJS.ProcessEnv);
   if (!existsSync(path)) return undefined;
-  const { CredentialStore } = require("./store.ts") as typeof import("./store.ts");
-  const { LocalCredentialSource } = require("./local-source.ts") as typeof import("./local-source.ts");
+  const { CredentialStore } = require("../auth/store.ts") as typeof import("../auth/store.ts");
+  const { LocalCredentialSource } = require("../auth/local-source.ts") as typeof import("../auth/local-source.ts");
   return new LocalCredentialSource(CredentialStore.open(path), env);
 }

@@ -9,11 +9,11 @@ import {
   skippedForTrust,
   trustForThisRun,
 } from "../trust/folder-trust.ts";
-import { loadDotenv } from "./dotenv.ts";
-import { loadModelsConfig } from "./models.ts";
-import type { ModelsConfig } from "./models-schema.ts";
-import type { Settings, SettingsInput } from "./settings-schema.ts";
-import { type SettingsLayer, loadSettings } from "./settings.ts";
+import { loadDotenv } from "../config/dotenv.ts";
+import { loadModelsConfig } from "../config/models.ts";
+import type { ModelsConfig } from "../config/models-schema.ts";
+import type { Settings, SettingsInput } from "../config/settings-schema.ts";
+import { type SettingsLayer, loadSettings } from "../config/settings.ts";
 
 /** What the user is asked in an untrusted folder: the folder, and what trusting it would change. */
 export interface TrustQuestion {
