@@ -1,7 +1,7 @@
 import { existsSync, fstatSync } from "node:fs";
 import { resolve } from "node:path";
 import type { Agent } from "../../core/agent/agent.ts";
-import { expandMentions, attachFile } from "../../core/agent/mentions.ts";
+import { expandMentions, attachFile } from "../../core/extensions/mentions.ts";
 import { gitSummary } from "../../core/agent/git-summary.ts";
 import type { Runtime } from "../../core/agent/runtime.ts";
 import type { ImageContent, TextContent } from "../../core/ai/messages.ts";
@@ -265,7 +265,7 @@ async function slashCommandPrompt(runtime: Runtime, agent: Agent, messages: stri
   const attached = (arg: string) => arg.startsWith("@") && arg.length > 1 && existsSync(resolve(cwd, arg.slice(1)));
   const words = messages.filter((arg) => !attached(arg)).join(" ");
   if (!words.startsWith("/")) return undefined;
-  const { prepareInvocation } = await import("../../core/extensions/invoke.ts");
+  const { prepareInvocation } = await import("../../core/session-host/invoke.ts");
   const invocation = await prepareInvocation(runtime, agent, words);
   if (!invocation) return undefined;
   // What buildPrompt added after the words: stdin (in the first part) and the attachments.

@@ -64,7 +64,7 @@ export async function runGatewayServe(flags: ServeFlags): Promise<number> {
   const token = noAuth ? undefined : ensureToken().token;
   const upstream = loadUpstream();
   const { startGateway } = await import("../../core/gateway/server.ts");
-  const { UsageLog, gatewayDbPath } = await import("../../core/gateway/usage-db.ts");
+  const { UsageLog, gatewayDbPath } = await import("../../core/usage/usage-db.ts");
   const usage = new UsageLog(gatewayDbPath());
   let gateway;
   try {

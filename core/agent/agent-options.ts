@@ -8,7 +8,7 @@ import type { ApprovalGate } from "../tools/approval.ts";
 import type { EditorBridge, Questioner, Tool } from "../tools/types.ts";
 import type { WebSettings } from "../web/default-settings.ts";
 import type { SessionMode } from "../session/modes.ts";
-import type { ExtensionsFactory } from "./agent-extensions.ts";
+import type { ExtensionsFactory } from "../extensions/agent-extensions.ts";
 import type { Facts, RequestFrame } from "./request-frame.ts";
 
 export interface AgentOptions {

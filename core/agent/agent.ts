@@ -13,7 +13,7 @@ import type { AgentEvent, AgentStopReason } from "./events.ts";
 import { withoutSignedThinking } from "../ai/preserved-thinking.ts";
 import { DROP_THINKING_ENTRY } from "./request-frame.ts";
 import { SessionFrame } from "./session-frame.ts";
-import type { AgentExtensions } from "./agent-extensions.ts";
+import type { AgentExtensions } from "../extensions/agent-extensions.ts";
 import type { AgentOptions, QueueMode } from "./agent-options.ts";
 import type { SessionMode } from "../session/modes.ts";
 import { SessionRecorder } from "./session-recorder.ts";

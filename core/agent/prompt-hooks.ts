@@ -1,5 +1,5 @@
 import type { Message } from "../ai/messages.ts";
-import type { AgentExtensions, SessionStartSource } from "./agent-extensions.ts";
+import type { AgentExtensions, SessionStartSource } from "../extensions/agent-extensions.ts";
 
 /**
  * SessionStart (`sessionStart`: the session's first prompt) and UserPromptSubmit hooks for a

@@ -29,7 +29,7 @@ import { planModeTool, withEditMode } from "../tools/registry.ts";
 import type { EditorBridge, Questioner, Tool, ToolSource } from "../tools/types.ts";
 import type { SessionMode } from "../session/modes.ts";
 import { Agent } from "./agent.ts";
-import type { ExtensionsFactory } from "./agent-extensions.ts";
+import type { ExtensionsFactory } from "../extensions/agent-extensions.ts";
 import { findPromptFiles, promptArgument } from "./context-files.ts";
 import { gitSummary } from "./git-summary.ts";
 import { configuredRoleModel, expandRoleAlias, modelForRole, rolePatterns } from "./model-roles.ts";

@@ -1,6 +1,6 @@
 import { realpathSync } from "node:fs";
 import { resolve, sep } from "node:path";
-import { expandMentions } from "../agent/mentions.ts";
+import { expandMentions } from "./mentions.ts";
 import type { ImageContent, TextContent } from "../ai/messages.ts";
 import { OmpError } from "../errors/omp-error.ts";
 import { displayPath } from "../paths.ts";

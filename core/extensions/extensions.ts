@@ -6,10 +6,9 @@ import { type CommandProvider, type ProvidedCommand, catalogEntry, resolveProvid
 import { subagentDefinitions } from "./session.ts";
 import { SkillCache } from "./skill-cache.ts";
 import { type Skill, loadSkills } from "./skills.ts";
-import { type Source, type SourceOptions, discoverSources } from "./sources.ts";
+import { type Source, type SourceOptions, discoverSources, pluginSources } from "./sources.ts";
 import type { LoadedCommand } from "./ts/load.ts";
 import { enabledPlugins } from "../plugins/enabled.ts";
-import { pluginSources } from "../plugins/wiring.ts";
 
 /**
  * The extensions of a session in one folder: its sources, and each kind loaded from them on first

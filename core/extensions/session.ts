@@ -1,6 +1,6 @@
 import { existsSync } from "node:fs";
-import type { ExtensionsFactory } from "../agent/agent-extensions.ts";
-import { combineExtensions } from "../agent/agent-extensions.ts";
+import type { ExtensionsFactory } from "./agent-extensions.ts";
+import { combineExtensions } from "./agent-extensions.ts";
 import type { SettingsLayer } from "../config/settings.ts";
 import { join, resolve } from "node:path";
 import { agentDir, expandHome } from "../paths.ts";

@@ -3,6 +3,7 @@ import { dirname, join, relative, resolve } from "node:path";
 import { projectRoot } from "../fs/project-root.ts";
 import { agentDir, displayPath, homeDir } from "../paths.ts";
 import { folderTrust, readTrustStore } from "../trust/folder-trust.ts";
+import type { EnabledPlugin } from "../plugins/enabled.ts";
 
 /**
  * Where extensions come from. A source is a folder laid out like Claude Code's and omp's config
@@ -82,4 +83,22 @@ export function discoverSources(options: SourceOptions): Source[] {
   }
   for (const source of options.extra ?? []) add(source);
   return sources;
+}
+
+/**
+ * Each plugin as a source of skills and commands (a Source above). Text needs no trust;
+ * `trusted` decides whether its commands' !`cmd` lines may run.
+ */
+export function pluginSources(plugins: readonly EnabledPlugin[]): Source[] {
+  return plugins
+    .filter((plugin) => plugin.components.skills.length + plugin.components.commands.length > 0)
+    .map((plugin) => ({
+      kind: "plugin",
+      root: plugin.root,
+      trusted: plugin.trusted,
+      namespace: plugin.name,
+      label: `plugin ${plugin.id}`,
+      skillDirs: plugin.components.skills,
+      commandDirs: plugin.components.commands,
+    }));
 }

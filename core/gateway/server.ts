@@ -16,7 +16,7 @@ import { StickyCredentials } from "./sticky.ts";
 import { presentedToken, tokenMatches } from "../http/bearer.ts";
 import { tokenLabel } from "./token.ts";
 import type { Upstream } from "./upstream.ts";
-import type { UsageLog } from "./usage-db.ts";
+import type { UsageLog } from "../usage/usage-db.ts";
 
 export interface GatewayOptions {
   bind: BindAddress;

@@ -3,6 +3,7 @@ import { OmpError } from "../errors/omp-error.ts";
 import { displayPath } from "../paths.ts";
 import { folderTrust, noteSkippedForTrust } from "../trust/folder-trust.ts";
 import { mcpFiles } from "./config-paths.ts";
+import type { PluginServers } from "../plugins/wiring.ts";
 import type { ServerScope } from "./config-schema-types.ts";
 import { EXIT_USAGE } from "../errors/exit-codes.ts";
 
@@ -56,12 +57,6 @@ export function readMcpFile(path: string): McpFileContent | undefined {
     throw new OmpError(`${displayPath(path)}: cannot read (${(error as Error).message}).`, { exitCode: EXIT_USAGE });
   }
   return parseMcpFile(text, path);
-}
-
-export interface PluginServers {
-  /** The plugin, for messages. */
-  source: string;
-  servers: Record<string, unknown>;
 }
 
 export interface RawServer {

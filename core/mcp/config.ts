@@ -1,10 +1,11 @@
-import { type PluginServers, rawServers } from "./config-files.ts";
+import { rawServers } from "./config-files.ts";
+import type { PluginServers } from "../plugins/wiring.ts";
 import { type ResolvedServer, SERVER_NAME, type ServerEntry, ServerEntrySchema, type StdioServerEntry, isRemote } from "./config-schema.ts";
 import { UnsetVariableError, expandRecord, expandVariables } from "./expand.ts";
 import { entryKey } from "./tool-cache.ts";
 import { describeZodError } from "../errors/zod-issues.ts";
 
-export { parseMcpFile, readMcpFile, type McpFileContent, type PluginServers } from "./config-files.ts";
+export { parseMcpFile, readMcpFile, type McpFileContent } from "./config-files.ts";
 
 type Env = Record<string, string | undefined>;
 

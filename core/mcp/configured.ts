@@ -1,9 +1,8 @@
 import { existsSync } from "node:fs";
 import { OmpError } from "../errors/omp-error.ts";
 import { enabledPlugins } from "../plugins/enabled.ts";
-import { pluginMcpServers } from "../plugins/wiring.ts";
 import { mcpFiles } from "./config-paths.ts";
-import type { PluginServers } from "./config-files.ts";
+import { type PluginServers, pluginMcpServers } from "../plugins/wiring.ts";
 import { LazyMcpSource } from "./lazy-source.ts";
 import type { McpLimits } from "./limits.ts";
 import { EXIT_USAGE } from "../errors/exit-codes.ts";

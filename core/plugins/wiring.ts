@@ -2,8 +2,6 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { displayPath } from "../paths.ts";
 import { noteSkippedForTrust } from "../trust/folder-trust.ts";
-import type { Source } from "../extensions/sources.ts";
-import type { PluginServers } from "../mcp/config-files.ts";
 import { type PluginComponents, readPluginJson } from "./components.ts";
 import type { EnabledPlugin } from "./enabled.ts";
 
@@ -72,30 +70,19 @@ export function pluginAgentDirs(plugins: readonly EnabledPlugin[]): { namespace:
   return plugins.filter((plugin) => plugin.components.agents.length > 0).map((plugin) => ({ namespace: plugin.name, dirs: plugin.components.agents }));
 }
 
-/**
- * Each plugin as a source of skills and commands (core/extensions/sources.ts). Text needs no trust;
- * `trusted` decides whether its commands' !`cmd` lines may run.
- */
-export function pluginSources(plugins: readonly EnabledPlugin[]): Source[] {
-  return plugins
-    .filter((plugin) => plugin.components.skills.length + plugin.components.commands.length > 0)
-    .map((plugin) => ({
-      kind: "plugin",
-      root: plugin.root,
-      trusted: plugin.trusted,
-      namespace: plugin.name,
-      label: `plugin ${plugin.id}`,
-      skillDirs: plugin.components.skills,
-      commandDirs: plugin.components.commands,
-    }));
-}
-
 /** `${CLAUDE_PLUGIN_ROOT}` in every string of a server entry, as Claude Code substitutes it. */
 function withPluginRoot(value: unknown, root: string): unknown {
   if (typeof value === "string") return value.replaceAll("${CLAUDE_PLUGIN_ROOT}", root);
   if (Array.isArray(value)) return value.map((item) => withPluginRoot(item, root));
   if (value && typeof value === "object") return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, withPluginRoot(item, root)]));
   return value;
+}
+
+/** A batch of MCP server entries from one place beyond the config files: a plugin, or an ACP client. */
+export interface PluginServers {
+  /** The plugin, for messages. */
+  source: string;
+  servers: Record<string, unknown>;
 }
 
 /**

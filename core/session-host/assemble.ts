@@ -10,7 +10,7 @@ import { sessionExtensions, subagentDefinitions } from "../extensions/session.ts
 import { createTaskTool } from "../extensions/agents/task-tool.ts";
 import { configuredMcp } from "../mcp/configured.ts";
 import { mcpLimits } from "../mcp/limits.ts";
-import type { PluginServers } from "../mcp/config-files.ts";
+import type { PluginServers } from "../plugins/wiring.ts";
 import type { LazyMcpSource } from "../mcp/lazy-source.ts";
 import { expandHome } from "../paths.ts";
 import type { Approver } from "../tools/approval.ts";

@@ -296,7 +296,7 @@ export class SessionHost {
     await this.modelSwitch;
     const first = content[0];
     if (first?.type === "text" && first.text.startsWith("/")) {
-      const { prepareInvocation } = await import("../extensions/invoke.ts");
+      const { prepareInvocation } = await import("./invoke.ts");
       const invocation = await prepareInvocation(this.runtime, this.agent, first.text);
       if (invocation) {
         // An extension's command that did its work itself: nothing goes to the model.

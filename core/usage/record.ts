@@ -10,12 +10,12 @@ export const AGENT_CLIENT = "agent";
  * store that cannot be written is given up on for the process, never failing a run over accounting.
  */
 export function usageRecorder(env: NodeJS.ProcessEnv): (model: Model, usage: Usage) => void {
-  let log: import("../gateway/usage-db.ts").UsageLog | null | undefined;
+  let log: import("./usage-db.ts").UsageLog | null | undefined;
   return (model, usage) => {
     if (log === null || usage.totalTokens === 0) return;
     try {
       if (log === undefined) {
-        const { UsageLog, agentUsageDbPath } = require("../gateway/usage-db.ts") as typeof import("../gateway/usage-db.ts");
+        const { UsageLog, agentUsageDbPath } = require("./usage-db.ts") as typeof import("./usage-db.ts");
         log = new UsageLog(agentUsageDbPath(env));
       }
       log.record(AGENT_CLIENT, model.provider, model.id, usage, false);

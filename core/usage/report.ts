@@ -7,7 +7,7 @@ import type { BrokerCredentialSource } from "../broker/client.ts";
 import { usageReports } from "../broker/usage.ts";
 import { UsageResponse, type UsageReport } from "../broker/wire.ts";
 import { describeError } from "../errors/omp-error.ts";
-import { UsageLog, agentUsageDbPath } from "../gateway/usage-db.ts";
+import { UsageLog, agentUsageDbPath } from "./usage-db.ts";
 import { type Account, fetchAccountUsage, isUsageProvider } from "./limits.ts";
 
 type Env = NodeJS.ProcessEnv;

@@ -1,6 +1,6 @@
 import type { Agent } from "../../../core/agent/agent.ts";
 import type { AgentEvent } from "../../../core/agent/events.ts";
-import { expandMentions } from "../../../core/agent/mentions.ts";
+import { expandMentions } from "../../../core/extensions/mentions.ts";
 import type { ModelSelection, Runtime } from "../../../core/agent/runtime.ts";
 import type { SessionControl } from "../../../core/agent/session-control.ts";
 import type { SessionHost } from "../../../core/session-host/host.ts";
@@ -14,7 +14,7 @@ import { COMMANDS, type CommandHost, escapeTwice, findCommand, suggestCommand } 
 import { mcpStatusText, watchMcpStatus } from "../commands/mcp-commands.ts";
 import { extensionCommandInfos } from "../commands/extension-commands.ts";
 import { findInvocable } from "../../../core/extensions/expand.ts";
-import { prepareInvocation } from "../../../core/extensions/invoke.ts";
+import { prepareInvocation } from "../../../core/session-host/invoke.ts";
 import { Completer } from "../commands/completion.ts";
 import { ConversationBlocks } from "../render/conversation-blocks.ts";
 import { type InputEvent, type Key, keyId } from "../terminal/keys.ts";

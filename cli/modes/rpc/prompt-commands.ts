@@ -23,7 +23,7 @@ function startPrompt(rpc: RpcContext, command: string, id: string | undefined, c
 /** A prompt that is `/command args` or `/skill:name args`, expanded; undefined for any other text. */
 async function expandInvocation(rpc: RpcContext, message: string) {
   if (!message.startsWith("/")) return undefined;
-  const { prepareInvocation } = await import("../../../core/extensions/invoke.ts");
+  const { prepareInvocation } = await import("../../../core/session-host/invoke.ts");
   // A command's model applies to a run it starts, not to one already going.
   return prepareInvocation(rpc.runtime, rpc.agent, message, { switchModel: !rpc.agent.isRunning });
 }

@@ -1,4 +1,4 @@
-import type { ExtensionsFactory } from "../../agent/agent-extensions.ts";
+import type { ExtensionsFactory } from "../agent-extensions.ts";
 import { displayPath } from "../../paths.ts";
 import { permissionRules } from "../../permissions/policy.ts";
 import { ruleMatches } from "../../permissions/rules.ts";

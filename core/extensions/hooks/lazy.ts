@@ -1,4 +1,4 @@
-import type { AgentExtensions, ExtensionsFactory } from "../../agent/agent-extensions.ts";
+import type { AgentExtensions, ExtensionsFactory } from "../agent-extensions.ts";
 import type { ToolHookPoint } from "../../tools/hook-points.ts";
 import { HOOK_EVENTS } from "./events.ts";
 import type { ClaudeHooksOptions } from "./runner.ts";

@@ -1,5 +1,5 @@
 import type { FailureKind } from "../../ai/failure.ts";
-import type { AgentExtensions, ExtensionsFactory, PromptExpansion, SessionInfo, SessionStartSource } from "../../agent/agent-extensions.ts";
+import type { AgentExtensions, ExtensionsFactory, PromptExpansion, SessionInfo, SessionStartSource } from "../agent-extensions.ts";
 import type { BeforeToolOutcome, ToolCallInfo } from "../../tools/hook-points.ts";
 import type { ToolResult } from "../../tools/types.ts";
 import { ruleMatches } from "../../permissions/rules.ts";

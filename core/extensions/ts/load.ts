@@ -1,5 +1,5 @@
 import * as zod from "zod";
-import type { AgentExtensions, ExtensionsFactory, SessionInfo } from "../../agent/agent-extensions.ts";
+import type { AgentExtensions, ExtensionsFactory, SessionInfo } from "../agent-extensions.ts";
 import { describeError } from "../../errors/omp-error.ts";
 import { displayPath } from "../../paths.ts";
 import { defineTool } from "../../tools/define.ts";

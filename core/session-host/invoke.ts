@@ -1,7 +1,7 @@
 import type { Agent } from "../agent/agent.ts";
 import type { Runtime } from "../agent/runtime.ts";
 import { describeError } from "../errors/omp-error.ts";
-import { type Invocation, expandSlashPrompt } from "./expand.ts";
+import { type Invocation, expandSlashPrompt } from "../extensions/expand.ts";
 
 /** A slash command or skill ready to send: its prompt, and what to do once its run is over. */
 export interface PreparedInvocation extends Invocation {
