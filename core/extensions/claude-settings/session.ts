@@ -1,6 +1,6 @@
 import type { ExtensionsFactory } from "../agent-extensions.ts";
 import { displayPath } from "../../paths.ts";
-import { permissionRules } from "../../permissions/policy.ts";
+import { permissionRules } from "./permission-hook.ts";
 import { ruleMatches } from "../../permissions/rules.ts";
 import { folderTrust, noteSkippedForTrust } from "../../trust/folder-trust.ts";
 import type { Catalog } from "../catalog.ts";

@@ -1,6 +1,6 @@
-import { displayPath } from "../paths.ts";
-import type { BeforeToolOutcome, ToolCallInfo, ToolHookPoint } from "../tools/hook-points.ts";
-import { type PermissionRule, bashAllowed, ruleMatches, ruleNamesTool } from "./rules.ts";
+import { displayPath } from "../../paths.ts";
+import type { BeforeToolOutcome, ToolCallInfo, ToolHookPoint } from "../../tools/hook-points.ts";
+import { type PermissionRule, bashAllowed, ruleMatches, ruleNamesTool } from "../../permissions/rules.ts";
 
 /**
  * Settings rules as a tool hook point, run after every other hook (so it judges the input a hook
