@@ -66,7 +66,7 @@ export interface AgentOptions {
   rotateCredential?: (failure: ProviderFailure) => Promise<{ apiKey: string; model?: Model } | { error: string } | undefined>;
   /** What the user must know about how the session was opened (a fork of a session open elsewhere). */
   warnings?: string[];
-  /** Hooks and extensions (see agent-extensions.ts). */
+  /** Hooks and extensions (see core/extensions/agent-extensions.ts). */
   extensions?: ExtensionsFactory;
   /** 0 for the session's agent, 1 for its subagents, and so on; a subagent's Stop hooks are SubagentStop hooks. */
   depth?: number;
