@@ -211,13 +211,22 @@ export function createContainer(): Container {
     });
   }
   const byTag = () => taggedPids((found) => found === tag);
+  // The cgroup holds the command only if its first process moved itself in (it then used CPU
+  // there); when that write failed, the environment tag is what finds the command's processes.
+  const members = () => {
+    if (dir) {
+      const inGroup = cgroupPids(dir);
+      if (inGroup.length > 0 || cpuUsed(dir)) return inGroup;
+    }
+    return byTag();
+  };
   const container: Container = {
     tag,
     // The write happens in the command's own first process, so nothing it starts can be outside.
     argvPrefix: [...(dir ? ["/bin/sh", "-c", 'echo $$ > "$0/cgroup.procs" 2>/dev/null; exec "$@"', dir] : []), ...parentDeathPrefix()],
     env: { [JOB_TAG_VAR]: tag },
-    pids: () => (dir ? cgroupPids(dir) : byTag()),
-    signal: (signal) => signalAll(dir ? cgroupPids(dir) : byTag(), signal),
+    pids: members,
+    signal: (signal) => signalAll(members(), signal),
     destroy() {
       live.delete(container);
       // CPU time was spent in the cgroup: the command's first process moved itself in, so

@@ -86,7 +86,8 @@ describe("/rewind and /undo", () => {
     tty.press("Enter");
     await tty.waitFor("conversation and files");
     tty.press("Enter");
-    await tty.waitFor("1 file(s) restored");
+    // The report, not the picker's "1 file(s) restored" detail still on the screen.
+    await tty.waitFor("Rewound: 1 file(s) restored");
     expect(readFileSync(file, "utf8")).toBe("v1\n");
   });
 });
