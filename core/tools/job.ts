@@ -21,6 +21,8 @@ export const jobTool: ToolDefinition<typeof schema> = {
   ].join(" "),
   schema,
   effect: "exec",
+  // Listing jobs and reading their output change nothing: only write and kill act.
+  effectOf: (input) => (input.action === "list" || input.action === "read" ? "read" : "exec"),
   async execute(input, context) {
     const jobs = jobsFor(context.jobScope);
     if (input.action === "list") {

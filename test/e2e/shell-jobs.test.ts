@@ -137,6 +137,26 @@ describe("shell jobs", () => {
     expect(log.trim()).toBe("reworded through the pty");
   });
 
+  test("under --approval-mode write, listing and reading jobs run without asking; writing to one and killing it need approval", async () => {
+    const { home, repo } = workspace();
+    standin.setScript([
+      call("job", { action: "list" }, "a1"),
+      call("job", { action: "read", id: 7 }, "a2"),
+      call("job", { action: "kill", id: 7 }, "a3"),
+      call("job", { action: "write", id: 7, input: "q" }, "a4"),
+      { text: "Done." },
+    ]);
+    const run = await runAgent(["-p", "--approval-mode", "write", "--model", provider.model, "look at jobs"], { home, cwd: repo, env: provider.env(standin.url) });
+    expect(run.code).toBe(0);
+    const r = results();
+    expect(r.get("a1")!.text).toBe("No jobs.");
+    expect(r.get("a2")!.text).not.toContain("approval");
+    for (const id of ["a3", "a4"]) {
+      expect(r.get(id)!.isError).toBe(true);
+      expect(r.get(id)!.text).toContain("--approval-mode");
+    }
+  });
+
   test("yes and cat /dev/zero | tr under a small bash.maxLogBytes: the log keeps head and tail within the cap, the model gets the totals", async () => {
     const { home, repo } = workspace();
     const cap = 65_536;
