@@ -30,8 +30,8 @@ export function declaredTooLarge(headers: Headers, limit: number): BodyTooLarge 
   return Number.isFinite(length) && length > limit ? new BodyTooLarge(limit, length) : undefined;
 }
 
-/** The body as text, read chunk by chunk and given up (throwing BodyTooLarge) once it passes the limit. */
-export async function readLimitedText(request: Request, limit: number): Promise<string> {
+/** The body as text (a request's or a response's), read chunk by chunk and given up (throwing BodyTooLarge) once it passes the limit. */
+export async function readLimitedText(request: Request | Response, limit: number): Promise<string> {
   const declared = declaredTooLarge(request.headers, limit);
   if (declared) throw declared;
   // A declared length within the limit is all the server reads: taken whole, the fast way.

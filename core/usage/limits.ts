@@ -1,3 +1,4 @@
+import { BodyTooLarge, readLimitedText } from "../http/body-limit.ts";
 import { COPILOT_HEADERS } from "../ai/providers-table.ts";
 import { type OAuthCredential, REMOTE_REFRESH_SENTINEL } from "../auth/credential.ts";
 import { endpointsOf, oauthProvider } from "../auth/oauth/providers.ts";
@@ -155,10 +156,10 @@ export function geminiLimits(account: Account, body: unknown): Limit[] {
 }
 
 async function readJson(response: Response): Promise<unknown> {
-  const declared = Number(response.headers.get("content-length") ?? 0);
-  if (declared > MAX_BODY_BYTES) throw new Error(`the answer is ${declared} bytes, over the ${MAX_BODY_BYTES} a usage answer may be`);
-  const text = await response.text();
-  if (text.length > MAX_BODY_BYTES) throw new Error(`the answer is over the ${MAX_BODY_BYTES} bytes a usage answer may be`);
+  // Chunked answers too are cut off at the limit, not read whole first.
+  const text = await readLimitedText(response, MAX_BODY_BYTES).catch((error) => {
+    throw error instanceof BodyTooLarge ? new Error(`the answer is over the ${MAX_BODY_BYTES} bytes a usage answer may be`) : error;
+  });
   return JSON.parse(text);
 }
 

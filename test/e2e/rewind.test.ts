@@ -189,6 +189,27 @@ describe("rewind with the files", () => {
     }
   }, 60_000);
 
+  test("untracked files too big to copy into git's object store leave the command unsnapshotted (listed as not restorable), and git stores nothing of them", async () => {
+    const home = tempDir("omp-rewind-home-");
+    const dir = tempDir("omp-rewind-big-");
+    git(dir, "init", "-q");
+    standin.setScript([...toolTurn("bash", { command: "truncate -s 60M big.bin && echo made" })]);
+    const rpc = new RpcProcess(["--model", MODEL, "--sandbox", "off"], { home, cwd: dir, env: env() });
+    try {
+      await rpc.waitFrame((f) => f.type === "ready");
+      expect((await turn(rpc, "make it")).stopReason).toBe("stop");
+      const plan = await rpc.send({ type: "rewind", entryId: userTurns(home)[0]!.id, dryRun: true });
+      expect(plan.data.notRestorable).toHaveLength(1);
+      expect(plan.data.notRestorable[0].reason).toContain("untracked files over 50 MB");
+      expect(await rpc.close()).toBe(0);
+    } finally {
+      rpc.child.kill();
+    }
+    expect(git(dir, "count-objects", "-v")).toContain("size-pack: 0");
+    expect(git(dir, "for-each-ref", "refs/omp")).not.toContain("big");
+    expect(Number(/^size: (\d+)/m.exec(git(dir, "count-objects", "-v"))![1])).toBeLessThan(1024);
+  }, 60_000);
+
   test("kill -9 in the middle of a restore leaves every file either old or new, never torn", async () => {
     const COUNT = 600;
     const names = Array.from({ length: COUNT }, (_, i) => `f${String(i).padStart(3, "0")}.txt`);

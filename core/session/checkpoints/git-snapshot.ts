@@ -1,4 +1,4 @@
-import { copyFileSync, existsSync, rmSync } from "node:fs";
+import { copyFileSync, existsSync, lstatSync, rmSync } from "node:fs";
 import { dirname, isAbsolute, join } from "node:path";
 
 /**
@@ -53,7 +53,26 @@ function gitPath(root: string, name: string): string {
   return isAbsolute(path) ? path : join(root, path);
 }
 
+/** Untracked files a snapshot would copy into git's object store: past these, the command is left unsnapshotted (not restorable) rather than the disk filled. */
+const MAX_UNTRACKED_FILE_BYTES = 50 * 1024 * 1024;
+const MAX_UNTRACKED_BYTES = 200 * 1024 * 1024;
+
+/** Whether the work tree's untracked, unignored files stay within what a snapshot may store. */
+function untrackedWithinLimits(root: string): boolean {
+  const listed = git(root, ["ls-files", "-z", "--others", "--exclude-standard"]);
+  if (!listed.ok) return false;
+  let total = 0;
+  for (const path of listed.out.toString("utf8").split("\0")) {
+    if (path === "") continue;
+    const size = lstatSync(join(root, path), { throwIfNoEntry: false })?.size ?? 0;
+    total += size;
+    if (size > MAX_UNTRACKED_FILE_BYTES || total > MAX_UNTRACKED_BYTES) return false;
+  }
+  return true;
+}
+
 function commitWorkTree(root: string, ref: string): string | undefined {
+  if (!untrackedWithinLimits(root)) return undefined;
   // Beside the user's index, not in TMPDIR: the same disk (a cheap copy), and there even when TMPDIR is not.
   const userIndexPath = gitPath(root, "index");
   const index = join(dirname(userIndexPath), `omp-checkpoint-${process.pid}-${Math.random().toString(36).slice(2)}.index`);

@@ -67,7 +67,7 @@ export function userTurns(source: RewindSource): UserTurn[] {
 
 const UNSEEN = {
   "no-git": "not a git repository, so its changes are unknown",
-  "snapshot-failed": "git could not snapshot the work tree (in time), so its changes are unknown",
+  "snapshot-failed": "git could not snapshot the work tree (an error, over 5 s, or untracked files over 50 MB each or 200 MB in all), so its changes are unknown",
   "not-a-file": "a symlink or folder it made or changed, which omp does not restore",
 } as const;
 
