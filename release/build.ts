@@ -39,7 +39,7 @@ import { currentTarget } from "../core/update/target.ts";
 import { type CrossTarget, build } from "../embed/build.ts";
 import { nativeOutDir } from "../native/build.ts";
 import { advanceChannels } from "./channels.ts";
-import { generateCompletions } from "./completions.ts";
+import { generateCompletions } from "../cli/program/completions.ts";
 import { CROSS_PLATFORMS, buildCrossAddon, crossToolchainMissing } from "./cross-addon.ts";
 import { homebrewFormula } from "./homebrew.ts";
 import { installScript } from "./install-script.ts";

@@ -1,5 +1,6 @@
 import type { Command } from "commander";
 import type { UpdateFlags } from "../commands/update.ts";
+import type { CompletionsFlags } from "../commands/completions.ts";
 import type { Run } from "../options/options.ts";
 
 /** `omp doctor`: this installation's health (doctor.ts). */
@@ -28,4 +29,20 @@ export function describeUpdate(program: Command, run: Run): void {
         "(use its command), 10 update available (--check).\nOMP_UPDATE_URL sets the release server (a mirror); HTTPS_PROXY, HTTP_PROXY and NO_PROXY apply.",
     )
     .action(run(async (options: UpdateFlags) => (await import("../commands/update.ts")).runUpdateCommand(options)));
+}
+
+/** `omp completions`: shell completion scripts generated from this program (completions.ts). */
+export function describeCompletions(program: Command, run: Run): void {
+  program
+    .command("completions")
+    .description("print the completion script for bash, zsh or fish (commands, flags, models, sessions, setting keys)")
+    .argument("[shell]", "bash, zsh or fish")
+    .option("--list <kind>", "print the words offered for models, sessions or settings (the scripts call this)")
+    .addHelpText(
+      "after",
+      "\nInstall: bash: omp completions bash > ~/.local/share/bash-completion/completions/omp\n" +
+        "         zsh:  omp completions zsh > \"${fpath[1]}/_omp\"\n" +
+        "         fish: omp completions fish > ~/.config/fish/completions/omp.fish",
+    )
+    .action(run(async (shell: string | undefined, options: CompletionsFlags) => (await import("../commands/completions.ts")).runCompletions(shell, options)));
 }

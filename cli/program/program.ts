@@ -10,7 +10,7 @@ import { addOptions, type Run } from "../options/options.ts";
 import { describePluginCommands } from "./plugin-commands.ts";
 import { describeAuth, describeAuthBroker, describeAuthGateway } from "./auth-commands.ts";
 import { describeConfig, describeExtensions, describeModels, describeTrust } from "./config-commands.ts";
-import { describeDoctor, describeUpdate } from "./install-commands.ts";
+import { describeCompletions, describeDoctor, describeUpdate } from "./install-commands.ts";
 import { describeMcp } from "./mcp-commands.ts";
 import { describeStats, describeUsage } from "./usage-commands.ts";
 import { describeFind, describeGrep } from "./search-commands.ts";
@@ -50,10 +50,11 @@ const COMMANDS: readonly (readonly [name: string, describe: (program: Command, r
   ["plugin", describePluginCommands],
   ["auth-broker", describeAuthBroker],
   ["mcp", describeMcp],
+  ["completions", describeCompletions],
 ];
 
 /**
- * The whole command tree (release/completions.ts walks it to write the shell completions), or with
+ * The whole command tree (completions.ts walks it to write the shell completions), or with
  * `only`, the root and that one command: building every command and the agent's options costs
  * `omp grep` ~15 ms of its start-up, more than the search of a small tree.
  */

@@ -168,7 +168,7 @@ describe("shell completions", () => {
       expect(zsh).toContain(`'${command}:`);
       expect(fish).toContain(`-a ${command} `);
     }
-    expect(fish).toContain("-l channel -r");
+    expect(fish).toContain("-l channel -x -a 'stable canary'");
   });
 });
 
