@@ -12,6 +12,7 @@ import { describeAuth, describeAuthBroker, describeAuthGateway } from "./auth-co
 import { describeConfig, describeExtensions, describeModels, describeTrust } from "./config-commands.ts";
 import { describeCompletions, describeDoctor, describeUpdate } from "./install-commands.ts";
 import { describeMcp } from "./mcp-commands.ts";
+import { describeCommit } from "./git-commands.ts";
 import { describeStats, describeUsage } from "./usage-commands.ts";
 import { describeFind, describeGrep } from "./search-commands.ts";
 import { SUBCOMMANDS } from "../options/agent-argv.ts";
@@ -50,6 +51,7 @@ const COMMANDS: readonly (readonly [name: string, describe: (program: Command, r
   ["plugin", describePluginCommands],
   ["auth-broker", describeAuthBroker],
   ["mcp", describeMcp],
+  ["commit", describeCommit],
   ["completions", describeCompletions],
 ];
 
