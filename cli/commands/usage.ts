@@ -5,6 +5,9 @@ import { OmpError } from "../../core/errors/omp-error.ts";
 import { formatCount, formatDollars, usageLines } from "../../core/usage/format.ts";
 import { usageOverview } from "../../core/usage/report.ts";
 import { type Totals, sessionStats } from "../../core/usage/stats.ts";
+import { writeStatsPage } from "../../core/usage/stats-page.ts";
+import { openBrowser } from "../shared/open-browser.ts";
+import { pathToFileURL } from "node:url";
 import { writeStdout } from "../shared/write.ts";
 
 /**
@@ -22,10 +25,16 @@ export async function runUsage(flags: { json?: boolean }): Promise<number> {
 const totalsText = (t: Totals) => `in ${formatCount(t.input).padStart(6)}  out ${formatCount(t.output).padStart(6)}  ${formatDollars(t.cost).padStart(8)}  ${String(t.requests).padStart(5)} req  ${String(t.toolCalls).padStart(5)} tool calls`;
 
 /** `omp stats [--days n] [--json]`: sessions, tokens, cost and tool calls over time, from the session files. */
-export async function runStats(flags: { json?: boolean; days?: string }): Promise<number> {
+export async function runStats(flags: { json?: boolean; days?: string; html?: string | boolean }): Promise<number> {
   const days = flags.days === undefined ? 30 : Number(flags.days);
   if (!Number.isInteger(days) || days < 1) throw new OmpError(`--days: got ${JSON.stringify(flags.days)}, expected a whole number of days (1 or more)`, { exitCode: EXIT_USAGE });
   const stats = sessionStats({ env: process.env, days });
+  if (flags.html !== undefined) {
+    const path = writeStatsPage(stats, process.cwd(), typeof flags.html === "string" ? flags.html : undefined);
+    await writeStdout(`${path}\n`);
+    openBrowser(pathToFileURL(path));
+    return 0;
+  }
   if (flags.json) {
     await writeStdout(`${JSON.stringify(stats, null, 2)}\n`);
     return 0;

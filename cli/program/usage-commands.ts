@@ -17,5 +17,6 @@ export function describeStats(program: Command, run: Run): void {
     .description("sessions, tokens, cost and tool calls over time, from the session files")
     .option("--days <n>", "how far back (default 30)")
     .option("--json", "machine-readable output")
-    .action(run(async (options: { json?: boolean; days?: string }) => (await import("../commands/usage.ts")).runStats(options)));
+    .option("--html [file]", "write a self-contained page with charts (default ./omp-stats.html) and open it")
+    .action(run(async (options: { json?: boolean; days?: string; html?: string | boolean }) => (await import("../commands/usage.ts")).runStats(options)));
 }

@@ -2,14 +2,18 @@ import { type Dirent, openSync, readSync, closeSync, readdirSync, statSync } fro
 import { join } from "node:path";
 import { sessionsRoot } from "../paths.ts";
 
-/** Totals of one group (a day, a model): tokens in (cache included) and out, dollars, tool calls. */
+/** Totals of one group (a day, a model, a project): tokens in (cache included) and out, dollars, tool calls. */
 export interface Totals {
   sessions: number;
   requests: number;
   input: number;
+  /** Of `input`, the tokens read from the provider's prompt cache. */
+  cacheRead: number;
   output: number;
   cost: number;
   toolCalls: number;
+  /** Replies that ended in an error (the provider failed or the request was refused). */
+  errors: number;
 }
 
 export interface SessionStats {
@@ -23,6 +27,8 @@ export interface SessionStats {
   total: Totals;
   byDay: Record<string, Totals>;
   byModel: Record<string, Totals>;
+  /** By the session's working directory. */
+  byProject: Record<string, Totals>;
   /** Tool calls by tool name. */
   tools: Record<string, number>;
 }
@@ -32,7 +38,7 @@ const MAX_FILE_BYTES = 64 * 1024 * 1024;
 /** The walk stops after this many files (the newest are not guaranteed first; the count says so). */
 const MAX_FILES = 20_000;
 
-const empty = (): Totals => ({ sessions: 0, requests: 0, input: 0, output: 0, cost: 0, toolCalls: 0 });
+const empty = (): Totals => ({ sessions: 0, requests: 0, input: 0, cacheRead: 0, output: 0, cost: 0, toolCalls: 0, errors: 0 });
 
 /** Every `*.jsonl` under the sessions root modified since `sinceMs`, subagents' folders included. */
 function sessionFiles(root: string, sinceMs: number): string[] {
@@ -79,9 +85,11 @@ function readSmall(path: string): string | undefined {
   }
 }
 
-function add(into: Totals, usage: { input?: number; output?: number; cacheRead?: number; cacheWrite?: number; cost?: { total?: number } }): void {
+function add(into: Totals, usage: { input?: number; output?: number; cacheRead?: number; cacheWrite?: number; cost?: { total?: number } }, failed: boolean): void {
   into.requests++;
+  if (failed) into.errors++;
   into.input += (usage.input ?? 0) + (usage.cacheRead ?? 0) + (usage.cacheWrite ?? 0);
+  into.cacheRead += usage.cacheRead ?? 0;
   into.output += usage.output ?? 0;
   into.cost += usage.cost?.total ?? 0;
 }
@@ -94,7 +102,7 @@ export function sessionStats(options: { env?: NodeJS.ProcessEnv; days: number; n
   const now = options.now ?? Date.now();
   const sinceMs = now - options.days * 86_400_000;
   const since = new Date(sinceMs).toISOString().slice(0, 10);
-  const stats: SessionStats = { since, files: 0, skipped: 0, sessions: 0, subagentSessions: 0, projects: 0, total: empty(), byDay: {}, byModel: {}, tools: {} };
+  const stats: SessionStats = { since, files: 0, skipped: 0, sessions: 0, subagentSessions: 0, projects: 0, total: empty(), byDay: {}, byModel: {}, byProject: {}, tools: {} };
   const projects = new Set<string>();
   for (const path of sessionFiles(options.root ?? sessionsRoot(options.env), sinceMs)) {
     let text: string | undefined;
@@ -108,6 +116,7 @@ export function sessionStats(options: { env?: NodeJS.ProcessEnv; days: number; n
       continue;
     }
     stats.files++;
+    let project: Totals | undefined;
     const daysSeen = new Set<string>();
     const modelsSeen = new Set<string>();
     let counted = false;
@@ -120,7 +129,11 @@ export function sessionStats(options: { env?: NodeJS.ProcessEnv; days: number; n
         continue;
       }
       if (entry?.type === "session") {
-        if (typeof entry.cwd === "string") projects.add(entry.cwd);
+        if (typeof entry.cwd === "string") {
+          projects.add(entry.cwd);
+          project = stats.byProject[entry.cwd] ??= empty();
+          project.sessions++;
+        }
         if (entry.parentSession) stats.subagentSessions++;
         else stats.sessions++;
         counted = true;
@@ -131,9 +144,9 @@ export function sessionStats(options: { env?: NodeJS.ProcessEnv; days: number; n
       const day = entry.timestamp.slice(0, 10);
       const model = `${message.provider}/${message.model}`;
       const usage = message.usage ?? {};
-      add(stats.total, usage);
-      add((stats.byDay[day] ??= empty()), usage);
-      add((stats.byModel[model] ??= empty()), usage);
+      const failed = message.stopReason === "error";
+      const groups = [stats.total, (stats.byDay[day] ??= empty()), (stats.byModel[model] ??= empty()), ...(project ? [project] : [])];
+      for (const group of groups) add(group, usage, failed);
       if (!daysSeen.has(day)) stats.byDay[day]!.sessions++;
       if (!modelsSeen.has(model)) stats.byModel[model]!.sessions++;
       daysSeen.add(day);
@@ -141,7 +154,7 @@ export function sessionStats(options: { env?: NodeJS.ProcessEnv; days: number; n
       for (const part of Array.isArray(message.content) ? message.content : []) {
         if (part?.type !== "toolCall" || typeof part.name !== "string") continue;
         stats.tools[part.name] = (stats.tools[part.name] ?? 0) + 1;
-        for (const group of [stats.total, stats.byDay[day]!, stats.byModel[model]!]) group.toolCalls++;
+        for (const group of groups) group.toolCalls++;
       }
     }
     if (!counted) stats.skipped++;

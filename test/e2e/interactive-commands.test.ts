@@ -127,15 +127,19 @@ describe("slash commands", () => {
     expect(JSON.stringify(request.body)).toContain("keep it short");
   });
 
-  test("/export writes Markdown and HTML files of the conversation", async () => {
+  test("/export writes HTML (as rpc export_html) or Markdown files of the conversation; /stats writes the stats page", async () => {
     const s = await ready({ script: [{ text: "Here is **the** answer.\n\n```sh\necho hi\n```" }] });
     const { tty } = s;
     await exchange(s, "export me", "Here is the answer.");
     tty.type("/export");
     tty.press("Enter");
-    await tty.waitFor("(Markdown)");
+    await tty.waitFor("(HTML)");
     const id = (s.sessionEntries()[0].id as string).slice(0, 8);
-    const markdown = readFileSync(join(s.cwd, `omp-session-${id}.md`), "utf8");
+    expect(readFileSync(join(s.cwd, `omp-session-${id}.html`), "utf8")).toContain("export me");
+    tty.type("/export notes.md");
+    tty.press("Enter");
+    await tty.waitFor("(Markdown)");
+    const markdown = readFileSync(join(s.cwd, "notes.md"), "utf8");
     expect(markdown).toContain("## User\n\nexport me");
     expect(markdown).toContain("Here is **the** answer.");
     tty.type("/export notes/out.html");
@@ -143,11 +147,16 @@ describe("slash commands", () => {
     await tty.waitFor("Could not write");
     tty.type("/export out.html");
     tty.press("Enter");
-    await tty.waitFor("(HTML)");
+    await tty.waitFor("/out.html (HTML)");
     const html = readFileSync(join(s.cwd, "out.html"), "utf8");
     expect(html).toStartWith("<!doctype html>");
     expect(html).toContain("<strong>the</strong>");
     expect(html).toContain("<pre><code>echo hi</code></pre>");
+    tty.type("/stats");
+    tty.press("Enter");
+    await tty.waitFor("Wrote the stats of the last 30 days");
+    const page = readFileSync(join(s.cwd, "omp-stats.html"), "utf8");
+    expect(JSON.parse(/<script type="application\/json" id="omp-stats">(.*)<\/script>/.exec(page)![1]!).stats.total.requests).toBe(1);
   });
 
   test("/copy puts the last answer on the clipboard with OSC 52", async () => {

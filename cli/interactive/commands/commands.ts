@@ -17,7 +17,7 @@ import { LSP_COMMAND } from "./lsp-command.ts";
 import { MCP_COMMAND } from "./mcp-commands.ts";
 import { JOBS_COMMAND } from "./job-commands.ts";
 import { REWIND_COMMAND, UNDO_COMMAND } from "./rewind-commands.ts";
-import { USAGE_COMMAND } from "./usage-ui.ts";
+import { STATS_COMMAND, USAGE_COMMAND } from "./usage-ui.ts";
 import { PLAN_COMMAND } from "./mode-commands.ts";
 import type { Job } from "../../../core/shell/job.ts";
 import type { SessionHost } from "../../../core/session-host/host.ts";
@@ -218,11 +218,11 @@ export const COMMANDS: SlashCommand[] = [
   },
   {
     name: "export",
-    description: "write the conversation to a Markdown or HTML file",
-    args: "[file.md|file.html]",
+    description: "write the conversation to an HTML file (as rpc export_html does), or Markdown when the name ends in .md",
+    args: "[file.html|file.md]",
     async run(host, args) {
       const id = host.agent.writer?.header.id ?? "unsaved";
-      const name = args || `omp-session-${id.slice(0, 8)}.md`;
+      const name = args || `omp-session-${id.slice(0, 8)}.html`;
       const path = resolve(host.cwd, name);
       const info = { sessionId: id, model: modelId(host.agent.model), cwd: host.cwd, date: new Date() };
       const html = /\.html?$/i.test(path);
@@ -277,6 +277,7 @@ export const COMMANDS: SlashCommand[] = [
   REWIND_COMMAND,
   UNDO_COMMAND,
   USAGE_COMMAND,
+  STATS_COMMAND,
   {
     name: "exit",
     description: "leave omp (ctrl+d, or ctrl+c twice)",

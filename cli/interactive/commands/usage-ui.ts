@@ -21,6 +21,23 @@ export const USAGE_COMMAND: SlashCommand = {
   },
 };
 
+/** `/stats`: `omp stats --html` for the last 30 days, written to ./omp-stats.html and opened in the browser. */
+export const STATS_COMMAND: SlashCommand = {
+  name: "stats",
+  description: "a page of charts: tokens, cost, requests, tool calls and errors per day, model and project",
+  args: "[file.html]",
+  async run(host, args) {
+    const { sessionStats } = await import("../../../core/usage/stats.ts");
+    const { writeStatsPage } = await import("../../../core/usage/stats-page.ts");
+    const { openBrowser } = await import("../../shared/open-browser.ts");
+    const { pathToFileURL } = await import("node:url");
+    const stats = sessionStats({ env: host.runtime.options.env as NodeJS.ProcessEnv, days: 30 });
+    const path = writeStatsPage(stats, host.cwd, args || undefined);
+    openBrowser(pathToFileURL(path));
+    host.notice("success", `Wrote the stats of the last 30 days (${stats.total.requests} requests, ${stats.sessions + stats.subagentSessions} sessions) to ${path}`);
+  },
+};
+
 /** How often the status line asks again how much of the account's limits is used. */
 const REFRESH_MS = 120_000;
 /** The first look waits until start-up is over: loading the usage code and the request are not free. */
