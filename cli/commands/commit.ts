@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { Runtime } from "../../core/agent/runtime.ts";
 import { rolePatterns } from "../../core/agent/model-roles.ts";
 import { addChangelogEntries, readChangelog } from "../../core/commit/changelog.ts";
-import { git } from "../../core/commit/git.ts";
+import { gitOut, userGit } from "../../core/commit/git.ts";
 import { messageText } from "../../core/commit/message.ts";
 import { type CommitDraft, draftCommit } from "../../core/commit/propose.ts";
 import { EXIT_FAILURE } from "../../core/errors/exit-codes.ts";
@@ -75,7 +75,7 @@ function editMessage(root: string, message: string): string {
   try {
     writeFileSync(file, `${message}\n# Lines starting with '#' are dropped; an empty message cancels the commit.\n`);
     // git's own choice: GIT_EDITOR, core.editor, VISUAL, EDITOR, then vi.
-    const editor = git(root, ["var", "GIT_EDITOR"]).stdout.trim() || "vi";
+    const editor = gitOut(root, ["var", "GIT_EDITOR"], [0, 1]).trim() || "vi";
     const result = Bun.spawnSync(["sh", "-c", `${editor} "$1"`, "editor", file], { cwd: root, stdin: "inherit", stdout: "inherit", stderr: "inherit" });
     if (result.exitCode !== 0) throw new OmpError(`the editor (${editor}) exited with ${result.exitCode}: nothing committed`);
     const edited = readFileSync(file, "utf8")
@@ -98,17 +98,20 @@ function commitDraft(draft: CommitDraft, message: string, flags: CommitFlags): n
     mustGit(root, ["add", "--", path], `staging ${path}`);
   }
   // git's own output (hooks, the summary) goes to the user as `git commit` would show it.
-  const committed = git(root, ["commit", "-F", "-"], { input: message });
-  process.stderr.write(committed.stdout + committed.stderr);
+  const committed = userGit(root, ["commit", "-F", "-"], { input: message });
+  process.stderr.write(committed.output);
   if (committed.code !== 0) throw new OmpError(`git commit failed (exit ${committed.code}); the changes stay staged`);
   if (flags.push) {
-    const pushed = git(root, ["push"], { inheritStdio: true });
+    const pushed = userGit(root, ["push"], { inheritStdio: true });
     if (pushed.code !== 0) throw new OmpError(`committed, but git push failed (exit ${pushed.code}); push again with \`git push\``);
   }
   return 0;
 }
 
 function mustGit(root: string, args: string[], what: string): void {
-  const result = git(root, args);
-  if (result.code !== 0) throw new OmpError(`${what} failed: ${result.stderr.trim()}`);
+  try {
+    gitOut(root, args);
+  } catch (error) {
+    throw new OmpError(`${what} failed: ${(error as Error).message}`);
+  }
 }

@@ -1,22 +1,31 @@
+import { gitSync } from "../git/run.ts";
 import { OmpError } from "../errors/omp-error.ts";
 
 /** The longest a git command of `omp commit` may take before it is called stuck (a push waits on the network). */
 const GIT_TIMEOUT_MS = 120_000;
-/** What one git answer may hold: a staged diff is cut to the model's budget long before this. */
-const MAX_OUTPUT_BYTES = 64 * 1024 * 1024;
 
-export interface GitResult {
-  code: number;
-  stdout: string;
-  stderr: string;
+/**
+ * git's output for `omp commit`'s reads (diffs, log, status), run the safe way (core/git/run.ts):
+ * nothing the repository configures runs, and diffs are asked with `--no-ext-diff --no-textconv`
+ * by the callers. An OmpError with git's own words when the exit code is not in `ok`.
+ */
+export function gitOut(cwd: string, args: string[], ok: number[] = [0]): string {
+  const result = gitSync(args, { cwd, timeoutMs: GIT_TIMEOUT_MS });
+  if (!result.started) throw new OmpError(`git could not be run (${result.err}): omp commit needs git on PATH`);
+  if (!ok.includes(result.code ?? -1)) throw new OmpError(`git ${args[0]} failed: ${result.err.trim() || `exit ${result.code}`}`);
+  return result.out.toString("utf8");
+}
+
+/** Whether a safe git read succeeds (rev-parse checks). */
+export function gitOk(cwd: string, args: string[]): boolean {
+  return gitSync(args, { cwd, timeoutMs: GIT_TIMEOUT_MS }).ok;
 }
 
 /**
- * Runs git in `cwd` for `omp commit`. Reads never run the repository's diff programs (`--no-ext-diff`
- * and `--no-textconv` are added by the callers that diff): the diff goes to a model, not to a
- * program the repository names. Throws a clear OmpError when git itself is missing.
+ * The commit and the push as the user would type them: their own git, hooks and credential
+ * helpers included — `omp commit` commits for the user, on their say-so, like `git commit`.
  */
-export function git(cwd: string, args: string[], options: { input?: string; inheritStdio?: boolean } = {}): GitResult {
+export function userGit(cwd: string, args: string[], options: { input?: string; inheritStdio?: boolean } = {}): { code: number; output: string } {
   let result: ReturnType<typeof Bun.spawnSync>;
   try {
     result = Bun.spawnSync(["git", ...args], {
@@ -25,18 +34,9 @@ export function git(cwd: string, args: string[], options: { input?: string; inhe
       stdout: options.inheritStdio ? "inherit" : "pipe",
       stderr: options.inheritStdio ? "inherit" : "pipe",
       timeout: GIT_TIMEOUT_MS,
-      maxBuffer: MAX_OUTPUT_BYTES,
-      env: { ...process.env, GIT_TERMINAL_PROMPT: options.inheritStdio ? process.env.GIT_TERMINAL_PROMPT : "0" },
     });
   } catch (error) {
-    throw new OmpError("git is not installed or not on PATH: omp commit needs it", { cause: error });
+    throw new OmpError("git could not be run: omp commit needs git on PATH", { cause: error });
   }
-  return { code: result.exitCode ?? 1, stdout: result.stdout?.toString() ?? "", stderr: result.stderr?.toString() ?? "" };
-}
-
-/** git's output, or an OmpError with git's own words when it failed (an exit code not in `ok`). */
-export function gitOut(cwd: string, args: string[], ok: number[] = [0]): string {
-  const result = git(cwd, args);
-  if (!ok.includes(result.code)) throw new OmpError(`git ${args[0]} failed: ${result.stderr.trim() || `exit ${result.code}`}`);
-  return result.stdout;
+  return { code: result.exitCode ?? 1, output: `${result.stdout?.toString() ?? ""}${result.stderr?.toString() ?? ""}` };
 }

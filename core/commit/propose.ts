@@ -3,7 +3,7 @@ import type { Usage } from "../ai/messages.ts";
 import type { Model } from "../ai/model.ts";
 import { OmpError } from "../errors/omp-error.ts";
 import { changelogsFor } from "./changelog.ts";
-import { git } from "./git.ts";
+import { gitOk, gitOut } from "./git.ts";
 import { type CommitProposal, commitSystemPrompt, commitUserPrompt, parseCommitReply } from "./message.ts";
 import { type StagedChanges, stagedChanges } from "./staged.ts";
 import { commitStyle } from "./style.ts";
@@ -22,9 +22,13 @@ export interface CommitDraft {
 
 /** The repository around `cwd` and whether it has a first commit yet; an OmpError outside one. */
 export function repositoryAt(cwd: string): { root: string; hasHead: boolean } {
-  const top = git(cwd, ["rev-parse", "--show-toplevel"]);
-  if (top.code !== 0) throw new OmpError(`${cwd} is not in a git repository: omp commit writes a commit for the changes staged in one`);
-  return { root: top.stdout.trim(), hasHead: git(cwd, ["rev-parse", "--verify", "-q", "HEAD"]).code === 0 };
+  let root: string;
+  try {
+    root = gitOut(cwd, ["rev-parse", "--show-toplevel"]).trim();
+  } catch {
+    throw new OmpError(`${cwd} is not in a git repository: omp commit writes a commit for the changes staged in one`);
+  }
+  return { root, hasHead: gitOk(cwd, ["rev-parse", "--verify", "-q", "HEAD"]) };
 }
 
 /**

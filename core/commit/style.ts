@@ -1,4 +1,4 @@
-import { git } from "./git.ts";
+import { gitOut } from "./git.ts";
 
 /** Subjects of the latest commits the model imitates. */
 const HISTORY = 20;
@@ -14,8 +14,13 @@ export interface CommitStyle {
 
 /** How this repository writes its commit subjects, from its recent history (none before the first commit). */
 export function commitStyle(root: string): CommitStyle {
-  const log = git(root, ["log", `-n${HISTORY}`, "--no-merges", "--format=%s"]);
-  const subjects = log.code === 0 ? log.stdout.split("\n").filter(Boolean) : [];
+  let subjects: string[];
+  try {
+    subjects = gitOut(root, ["log", `-n${HISTORY}`, "--no-merges", "--format=%s"]).split("\n").filter(Boolean);
+  } catch {
+    // No commit yet: no style to follow.
+    subjects = [];
+  }
   const matching = subjects.filter((subject) => CONVENTIONAL.test(subject));
   const counts = new Map<string, number>();
   for (const subject of matching) {
