@@ -102,7 +102,16 @@ async function runAgentWith(messages: string[], flags: AgentFlags, cleanup: (() 
   if (!(MODES as readonly string[]).includes(mode)) throw new OmpError(`--mode: got ${JSON.stringify(mode)}, expected one of ${MODES.join(", ")}`, { exitCode: EXIT_USAGE });
   // An editor drives this process over ACP: sessions, their cwd and prompts come from it.
   if (mode === "acp") return (await import("../modes/acp.ts")).runAcp(flags);
-  const cwd = resolve(process.cwd());
+  let cwd = resolve(process.cwd());
+  if (flags.worktree !== undefined && flags.worktree !== false) {
+    const { enterWorktree } = await import("../../core/worktree/session-worktree.ts");
+    const entered = enterWorktree(cwd, flags.worktree);
+    process.chdir(entered.worktree.path);
+    cwd = entered.worktree.path;
+    if (entered.trusted) flags.trust = true;
+    process.stderr.write(`omp: working in the worktree ${entered.worktree.name} (${cwd})\n`);
+    cleanup.push(async () => void process.stderr.write(`omp: ${entered.leave()}\n`));
+  }
   if (!flags.print && mode === "text") {
     const hint = misplacedCommand(messages);
     if (hint) throw new OmpError(hint, { exitCode: EXIT_USAGE });

@@ -31,6 +31,7 @@ export interface AgentFlags {
   extension?: string[];
   mcpConfig?: string[];
   profile?: string;
+  worktree?: string | boolean;
 }
 
 /**
@@ -57,6 +58,7 @@ export const AGENT_OPTIONS: readonly OptionSpec[] = [
   { flags: "-r, --resume [session]", description: "resume a session by id prefix or path; alone, list recent sessions" },
   { flags: "--fork <session>", description: "continue a copy of a session (id prefix or path) as a new session; the original stays as it was" },
   { flags: "--no-session", description: "keep nothing on disk" },
+  { flags: "-w, --worktree [name]", description: "work in git worktree <name> of this repository (made on branch omp/<name>, or taken up again); removed at the end when nothing changed in it" },
   { flags: "--session-dir <dir>", description: "keep session files in this directory" },
   { flags: "--config <file>", description: "extra config file over the others; repeatable", repeatable: true },
   { flags: "--profile <name>", description: "settings profile ~/.omp/agent/profiles/<name>.yml over the global config (also OMP_PROFILE)" },

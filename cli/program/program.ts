@@ -12,7 +12,7 @@ import { describeAuth, describeAuthBroker, describeAuthGateway } from "./auth-co
 import { describeConfig, describeExtensions, describeModels, describeTrust } from "./config-commands.ts";
 import { describeCompletions, describeDoctor, describeUpdate } from "./install-commands.ts";
 import { describeMcp } from "./mcp-commands.ts";
-import { describeCommit } from "./git-commands.ts";
+import { describeCommit, describeWorktree } from "./git-commands.ts";
 import { describeStats, describeUsage } from "./usage-commands.ts";
 import { describeFind, describeGrep } from "./search-commands.ts";
 import { SUBCOMMANDS } from "../options/agent-argv.ts";
@@ -52,8 +52,12 @@ const COMMANDS: readonly (readonly [name: string, describe: (program: Command, r
   ["auth-broker", describeAuthBroker],
   ["mcp", describeMcp],
   ["commit", describeCommit],
+  ["worktree", describeWorktree],
   ["completions", describeCompletions],
 ];
+
+/** Other names of commands (the original omp's `wt`), for building only the command that runs. */
+const COMMAND_ALIASES: Record<string, string> = { wt: "worktree" };
 
 /**
  * The whole command tree (completions.ts walks it to write the shell completions), or with
@@ -89,7 +93,8 @@ export function describeProgram(status: Status, only?: string): Command {
       .action(run(async (messages: string[], options: AgentFlags) => (await import("../commands/agent.ts")).runAgent(messages, options)));
     addOptions(program, AGENT_OPTIONS);
   }
-  for (const [name, describe] of COMMANDS) if (only === undefined || only === name) describe(program, run);
+  const wanted = only === undefined ? undefined : (COMMAND_ALIASES[only] ?? only);
+  for (const [name, describe] of COMMANDS) if (wanted === undefined || wanted === name) describe(program, run);
   return program;
 }
 

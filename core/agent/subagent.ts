@@ -3,6 +3,7 @@ import { describeError } from "../errors/omp-error.ts";
 import { SessionWriter } from "../session/writer.ts";
 import { endSessionJobs } from "../shell/session-jobs.ts";
 import type { SubagentOutcome, SubagentRequest } from "../tools/subagents.ts";
+import { linkedGitDirs } from "../sandbox/policy.ts";
 import { Agent } from "./agent.ts";
 
 /** Runs a subagent of `parent` (see Subagents in core/tools/subagents.ts): its own session, the parent's settings, one level deeper. */
@@ -28,8 +29,12 @@ export async function runSubagent(parent: Agent, request: SubagentRequest): Prom
         secrets: parent.options.secrets,
       })
     : undefined;
+  const sandbox = parent.options.sandbox;
   const child = new Agent({
     ...parent.options,
+    ...(request.cwd
+      ? { cwd: request.cwd, ...(sandbox ? { sandbox: { ...sandbox, writable: [...new Set([...sandbox.writable, request.cwd, ...linkedGitDirs(request.cwd)])] } } : {}) }
+      : {}),
     model,
     apiKey,
     thinking: model.reasoning ? parent.thinking : "off",

@@ -24,6 +24,8 @@ export interface SubagentRequest {
   signal: AbortSignal;
   /** Where its file changes are recorded: the calling tool call's checkpoints, so rewinding the caller undoes them. */
   checkpointsOf?: import("../session/checkpoints/target.ts").CheckpointTarget;
+  /** Where it works instead of the caller's folder (an isolated task's worktree): its tools and commands may write there. */
+  cwd?: string;
   /** Told of each tool call the subagent starts. */
   onToolStart?(toolName: string): void;
 }
