@@ -31,6 +31,15 @@ omp update --from ${bundle}
 omp verifies the bundle with the release key built into it, swaps the binary atomically and
 keeps the old one if anything fails.
 
+## Optional features (language servers, a Python kernel, a browser)
+
+omp itself needs nothing else. Some features use programs of the machine: \`omp setup\` lists them
+and whether each is installed. On a server without network access, \`omp setup <feature> --dry-run\`
+prints the packages it would install; fetch them on a connected machine of the same distribution
+(\`apt-get download <packages>\` and their dependencies, or \`npm pack <package>\` for the Node.js
+language servers), copy them over, and install them with \`dpkg -i *.deb\` or
+\`npm install -g ./<package>.tgz\` — or point apt at your local mirror and run \`omp setup <feature>\`.
+
 ## Verify by hand
 
 \`\`\`sh

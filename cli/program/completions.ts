@@ -1,4 +1,5 @@
 import type { Command } from "commander";
+import { FEATURES } from "../../core/setup/features.ts";
 
 /**
  * Shell completions for bash, zsh and fish, generated from the commander program itself, so they
@@ -45,6 +46,7 @@ const ARGUMENT_VALUES: Record<string, ValueSource> = {
   "omp/config/set": { list: "settings" },
   "omp/config/unset": { list: "settings" },
   "omp/completions": { words: SHELLS },
+  "omp/setup": { words: FEATURES.map((feature) => feature.id) },
 };
 
 interface OptionInfo {

@@ -1,6 +1,7 @@
 import type { Command } from "commander";
 import type { UpdateFlags } from "../commands/update.ts";
 import type { CompletionsFlags } from "../commands/completions.ts";
+import type { SetupFlags } from "../commands/setup.ts";
 import type { Run } from "../options/options.ts";
 
 /** `omp doctor`: this installation's health (doctor.ts). */
@@ -45,4 +46,23 @@ export function describeCompletions(program: Command, run: Run): void {
         "         fish: omp completions fish > ~/.config/fish/completions/omp.fish",
     )
     .action(run(async (shell: string | undefined, options: CompletionsFlags) => (await import("../commands/completions.ts")).runCompletions(shell, options)));
+}
+
+/** `omp setup [feature]`: the optional programs omp's features use (setup.ts). */
+export function describeSetup(program: Command, run: Run): void {
+  program
+    .command("setup")
+    .description("check or install what optional features need: language servers, a Python kernel, a browser")
+    .argument("[feature]", "typescript, pyright, clangd, python or browser; none: check them all")
+    .option("--check", "only check; exit 1 when something is missing")
+    .option("--dry-run", "print the install commands, run nothing")
+    .option("-y, --yes", "run the install commands without asking")
+    .option("--json", "print JSON")
+    .addHelpText(
+      "after",
+      "\nInstalls go through the machine's package manager (apt-get on Debian and Ubuntu, brew on macOS, npm for\n" +
+        "the Node.js language servers), after showing the commands and asking. On an air-gapped server, run\n" +
+        "`omp setup <feature> --dry-run` to see the packages, and install them from your local mirror.",
+    )
+    .action(run(async (feature: string | undefined, options: SetupFlags) => (await import("../commands/setup.ts")).runSetup(feature, options)));
 }

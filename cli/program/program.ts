@@ -10,7 +10,7 @@ import { addOptions, type Run } from "../options/options.ts";
 import { describePluginCommands } from "./plugin-commands.ts";
 import { describeAuth, describeAuthBroker, describeAuthGateway } from "./auth-commands.ts";
 import { describeConfig, describeExtensions, describeModels, describeTrust } from "./config-commands.ts";
-import { describeCompletions, describeDoctor, describeUpdate } from "./install-commands.ts";
+import { describeCompletions, describeDoctor, describeSetup, describeUpdate } from "./install-commands.ts";
 import { describeMcp } from "./mcp-commands.ts";
 import { describeCommit, describeWorktree } from "./git-commands.ts";
 import { describeStats, describeUsage } from "./usage-commands.ts";
@@ -53,6 +53,7 @@ const COMMANDS: readonly (readonly [name: string, describe: (program: Command, r
   ["mcp", describeMcp],
   ["commit", describeCommit],
   ["worktree", describeWorktree],
+  ["setup", describeSetup],
   ["completions", describeCompletions],
 ];
 
