@@ -214,7 +214,7 @@ export class ApprovalGate {
    */
   private async askGuarded(tool: Pick<Tool, "name" | "effect">, input: unknown, guarded: NeedsApproval[], toolCallId?: string): Promise<ApprovalOutcome> {
     const paths = [...new Set(guarded.map((verdict) => verdict.real))];
-    const key = `${tool.name} writing ${paths.join(", ")}`;
+    const key = `${tool.name} of ${paths.join(", ")}`;
     const known = this.remembered.get(key);
     if (known === false) return { allow: false, message: `The user has denied ${key} for this session.` };
     if (known !== true) {

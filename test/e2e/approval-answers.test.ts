@@ -47,7 +47,7 @@ describe("rpc, default approval mode", () => {
       expect(asked[0].message).toContain(bashrc);
       expect(asked[0].message).toContain("outside the sandbox's writable roots");
       expect(asked[4].message).toContain("protected path");
-      expect(asked[0].options).toEqual(["Allow", `Always allow write writing ${bashrc}`, "Deny"]);
+      expect(asked[0].options).toEqual(["Allow", `Always allow write of ${bashrc}`, "Deny"]);
       expect(await rpc.close()).toBe(0);
     } finally {
       rpc.child.kill();

@@ -8,8 +8,10 @@ import { describe, expect, test } from "bun:test";
 import { existsSync, linkSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { agentTestFile, modelRequests, runAgent, toolResultsOf, workspace } from "../support/agent-harness.ts";
+import { READY, testSessions } from "../support/tty-session.ts";
 
 const standin = await agentTestFile();
+const sessions = testSessions();
 const MODEL = "anthropic/claude-sonnet-4-5";
 const env = { ANTHROPIC_BASE_URL: standin.url, ANTHROPIC_API_KEY: "sk-ant-test" };
 const KEY = "-----BEGIN OPENSSH PRIVATE KEY----- SECRET-ssh-key";
@@ -105,5 +107,38 @@ describe("print mode, default settings", () => {
     mkdirSync(other);
     await calls(home, repo, [{ name: "write", arguments: { path: join(other, "a.txt"), content: "a" } }], ["--add-dir", other]);
     expect(readFileSync(join(other, "a.txt"), "utf8")).toBe("a");
+  });
+});
+
+describe("interactive, default settings", () => {
+  test("the key is refused without a question; a project edit runs without one; .git/info/attributes and ~/.bashrc ask showing the path, y writes, Esc denies", async () => {
+    const { home, repo } = machine();
+    const s = await sessions.start({
+      home,
+      cwd: repo,
+      script: [
+        { toolCalls: [{ name: "read", arguments: { path: "~/.ssh/id_rsa" } }] },
+        { toolCalls: [{ name: "write", arguments: { path: "inside.txt", content: "ordinary" } }] },
+        { toolCalls: [{ name: "write", arguments: { path: ".git/info/attributes", content: "* diff=x\n" } }] },
+        { toolCalls: [{ name: "write", arguments: { path: "~/.bashrc", content: "evil\n" } }] },
+        { text: "Finished." },
+      ],
+    });
+    const { tty } = s;
+    await tty.waitFor(READY);
+    tty.type("go");
+    tty.press("Enter");
+    expect(await tty.waitFor("Allow write? .git/info/attributes (writing")).toContain("is a protected path of the workspace");
+    expect(readFileSync(join(repo, "inside.txt"), "utf8")).toBe("ordinary");
+    tty.press("y");
+    expect(await tty.waitFor("Allow write? ~/.bashrc (writing")).toContain("outside the sandbox's writable roots");
+    expect(readFileSync(join(repo, ".git", "info", "attributes"), "utf8")).toBe("* diff=x\n");
+    tty.press("Escape");
+    // Esc denies (whether the turn then goes on or ends): the model hears the refusal, the file is untouched.
+    await tty.waitFor(() => modelRequests(s.standin).some((request) => JSON.stringify(request.body).includes("The user denied this write call")));
+    expect(readFileSync(join(home, ".bashrc"), "utf8")).toBe("# the user's\n");
+    const wire = modelRequests(s.standin).map((request) => JSON.stringify(request.body)).join("\n");
+    expect(wire).toContain("deny-list");
+    expect(wire).not.toContain("SECRET-ssh-key");
   });
 });
