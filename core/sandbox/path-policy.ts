@@ -33,6 +33,8 @@ const PROCESS_SECRETS = /^\/proc\/(?:\d+|self|thread-self)(?:\/task\/\d+)?\/(?:e
 
 /** How many files of the deny-list's trees are looked at to know their inodes (hard links to them). */
 const MAX_INDEXED = 20_000;
+/** How long the inode index is taken as current before the deny-list's dirs are looked at again. */
+const INDEX_CHECK_MS = 1000;
 
 export interface PathPolicyOptions {
   /** The entries of `denyRead` the user added (`sandbox.denyRead`), named as such in refusals. */
@@ -58,7 +60,8 @@ export class PathPolicy {
   private readonly writable: string[];
   private readonly home: string;
   private readonly gitDirs: string[];
-  private inodeIndex: { key: string; map: Map<string, DenyEntry> } | undefined;
+  private readonly watched: string[];
+  private inodeIndex: { key: string; map: Map<string, DenyEntry>; checkedAt: number } | undefined;
 
   constructor(
     policy: SandboxPolicy,
@@ -74,6 +77,8 @@ export class PathPolicy {
       const real = prefix ? join(realPath(dirname(given)), basename(given).slice(0, -1)) : realPath(given);
       return { given, real, prefix, fromSettings: user.has(given) };
     });
+    // A new file in a denied dir changes its mtime; a denied dir made later changes its parent's.
+    this.watched = [...new Set(this.deny.map((entry) => nearestExisting(entry.prefix ? dirname(entry.real) : entry.real)))];
     this.writable = [...new Set([...policy.writable, ...(options.writable ?? [])].map(realPath))];
     const project = projectRoot(cwd);
     this.workspaces = [...new Set([project, ...addDirs].map(realPath))];
@@ -150,10 +155,18 @@ export class PathPolicy {
     return this.deniedInodes().get(`${stat.dev}:${stat.ino}`);
   }
 
-  /** The inodes of the deny-list's files, refreshed when one of its dirs changes. */
+  /**
+   * The inodes of the deny-list's files, refreshed when one of its dirs changes (looked at no more
+   * than every INDEX_CHECK_MS: a package store hard-links every file, and a grep checks a hundred).
+   */
   private deniedInodes(): Map<string, DenyEntry> {
-    const key = this.deny.map((entry) => mtimeOf(entry.prefix ? dirname(entry.real) : entry.real)).join(",");
-    if (this.inodeIndex?.key === key) return this.inodeIndex.map;
+    const now = performance.now();
+    if (this.inodeIndex && now - this.inodeIndex.checkedAt < INDEX_CHECK_MS) return this.inodeIndex.map;
+    const key = this.watched.map(mtimeOf).join(",");
+    if (this.inodeIndex?.key === key) {
+      this.inodeIndex.checkedAt = now;
+      return this.inodeIndex.map;
+    }
     const map = new Map<string, DenyEntry>();
     let budget = MAX_INDEXED;
     const visit = (path: string, entry: DenyEntry, depth: number) => {
@@ -188,7 +201,7 @@ export class PathPolicy {
         for (const name of names) if (name.startsWith(basename(entry.real))) visit(join(dir, name), entry, 1);
       }
     }
-    this.inodeIndex = { key, map };
+    this.inodeIndex = { key, map, checkedAt: now };
     return map;
   }
 
@@ -228,6 +241,17 @@ function denialMessage(path: string, entry: DenyEntry): string {
 
 function within(path: string, root: string): boolean {
   return path === root || path.startsWith(root.endsWith(sep) ? root : root + sep);
+}
+
+function nearestExisting(path: string): string {
+  for (let current = path; ; current = dirname(current)) {
+    try {
+      statSync(current);
+      return current;
+    } catch {
+      if (dirname(current) === current) return current;
+    }
+  }
 }
 
 function mtimeOf(path: string): string {
