@@ -45,6 +45,13 @@ interface Case {
 const readPath = join(corpus, "typescript", "lib", "lib.dom.d.ts");
 const grepFiles = (result: ToolResult) => ((result.details as { files?: { path: string }[] } | undefined)?.files ?? []).map((file) => resolve(corpus, file.path));
 
+/** grep's checks: its root, the walk's pruning list, each file it reports. */
+function grepWork(result: ToolResult, paths: PathPolicy): void {
+  readRefusal({ paths }, corpus);
+  paths.deniedBelow(corpus);
+  for (const file of grepFiles(result)) readRefusal({ paths }, file);
+}
+
 const CASES: Case[] = [
   {
     name: "read `typescript/lib/lib.dom.d.ts` (first 2000 lines)",
@@ -56,21 +63,13 @@ const CASES: Case[] = [
     name: "grep `-F Promise.resolve` (content, first 100)",
     runs: 9,
     call: (context) => grepTool.execute({ pattern: "Promise.resolve", literal: true }, context),
-    policyWork: (result, paths) => {
-      readRefusal({ paths }, corpus);
-      paths.deniedBelow(corpus);
-      for (const file of grepFiles(result)) readRefusal({ paths }, file);
-    },
+    policyWork: grepWork,
   },
   {
     name: "grep `readFileSync` (files)",
     runs: 9,
     call: (context) => grepTool.execute({ pattern: "readFileSync", outputMode: "files" }, context),
-    policyWork: (result, paths) => {
-      readRefusal({ paths }, corpus);
-      paths.deniedBelow(corpus);
-      for (const file of grepFiles(result)) readRefusal({ paths }, file);
-    },
+    policyWork: grepWork,
   },
   {
     name: "find `*.ts`",
