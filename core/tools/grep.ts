@@ -1,10 +1,11 @@
 import { existsSync } from "node:fs";
+import { isAbsolute, join, relative } from "node:path";
 import { z } from "zod";
 import type { GrepMode, GrepResult } from "../natives/api.ts";
 import { natives } from "../natives/index.ts";
 import { cutLine, errorResult, textResult } from "./format.ts";
 import { searchErrorResult } from "./native-errors.ts";
-import { describeLocation, displayPath, notFoundMessage, resolveToolPath, readRefusal } from "./paths.ts";
+import { describeLocation, displayPath, globLiteral, notFoundMessage, resolveToolPath, readRefusal } from "./paths.ts";
 import type { ToolContext, ToolDefinition } from "./types.ts";
 import { plural } from "../plural.ts";
 
@@ -70,7 +71,7 @@ export const grepTool: ToolDefinition<typeof schema, GrepDetails> = {
         paths: [root],
         // Hidden files matter (.github, .env.example) but .git's internals never do.
         // The deny-list's trees are pruned in the walk, last so that no glob of the call's reopens them.
-        globs: ["!.git", ...(input.glob ? [input.glob] : []), ...(context.paths?.deniedBelow(root).map((path) => `!/${path}`) ?? [])],
+        globs: ["!.git", ...(input.glob ? [input.glob] : []), ...deniedGlobs(context, root)],
         types: input.type ? [input.type] : [],
         ignoreCase: input.ignoreCase ?? false,
         fixedStrings: input.literal ?? false,
@@ -92,6 +93,24 @@ export const grepTool: ToolDefinition<typeof schema, GrepDetails> = {
     return formatResult(withoutDenied(result, context), input, { root, mode, offset, contextLines }, context);
   },
 };
+
+/**
+ * The deny-list's trees below `root` as globs that prune them in the walk. The addon roots globs
+ * at the process's working directory, as rg does: `!**<absolute path>` holds wherever the search
+ * root is, `!/<relative>` where the walk's paths are taken relative to the working directory.
+ */
+function deniedGlobs(context: ToolContext, root: string): string[] {
+  const cwd = process.cwd();
+  return (context.paths?.deniedBelow(root) ?? []).flatMap((below) => {
+    const prefix = below.endsWith("*");
+    const absolute = join(root, prefix ? below.slice(0, -1) : below);
+    const star = prefix ? "*" : "";
+    const relativeToCwd = relative(cwd, absolute);
+    const globs = [`!**${globLiteral(absolute)}${star}`];
+    if (relativeToCwd !== "" && !relativeToCwd.startsWith("..") && !isAbsolute(relativeToCwd)) globs.push(`!/${globLiteral(relativeToCwd)}${star}`);
+    return globs;
+  });
+}
 
 /** A file the walk could not know is denied (a hard link to a denied file) is taken out of the page and its counts. */
 function withoutDenied(result: GrepResult, context: ToolContext): GrepResult {

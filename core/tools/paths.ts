@@ -119,3 +119,8 @@ export function readRefusal(context: Pick<ToolContext, "paths">, path: string): 
   const verdict = context.paths?.check(path, "read");
   return verdict?.kind === "denied" ? verdict.message : undefined;
 }
+
+/** `path` as a glob that matches only itself: the glob characters a name may hold, escaped. */
+export function globLiteral(path: string): string {
+  return path.replace(/[*?[\]{}!\\]/g, "\\$&");
+}
