@@ -31,6 +31,8 @@ function machine() {
   db.run("INSERT INTO auth_credentials (provider, credential_type, data, created_at, updated_at) VALUES ('openai', 'api_key', ?, 1, 1)", [JSON.stringify({ key: VAULT_KEY })]);
   db.close();
   writeFileSync(join(home, ".bashrc"), "# the user's\n");
+  mkdirSync(join(home, "docs"));
+  writeFileSync(join(home, "docs", "guide.md"), "the user's guide\n");
   writeFileSync(join(repo, "notes.md"), "SECRET is the word the docs use\n");
   return { home, repo };
 }
@@ -61,6 +63,7 @@ describe("print mode, default settings", () => {
       { name: "find", arguments: { pattern: "id_rsa", path: home } },
       { name: "ast_grep", arguments: { pattern: "SECRET", path: "~/.ssh" } },
       { name: "read", arguments: { path: "notes.md" } },
+      { name: "read", arguments: { path: "~/docs/guide.md" } },
     ]);
     expect(wire).not.toContain("SECRET-ssh-key");
     expect(wire).not.toContain(VAULT_KEY);
@@ -76,6 +79,8 @@ describe("print mode, default settings", () => {
     expect(texts[7]).not.toContain(".ssh");
     expect(texts[8]).toContain("deny-list");
     expect(texts[9]).toContain("SECRET is the word the docs use");
+    // A doc the user named outside the project is read as ever.
+    expect(texts[10]).toContain("the user's guide");
   });
 
   test("writes outside the project and to protected paths are refused naming how to allow them; edits in the project are not", async () => {

@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { linkSync, mkdirSync, symlinkSync, writeFileSync } from "node:fs";
+import { closeSync, linkSync, mkdirSync, openSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { PathPolicy } from "../../../core/sandbox/path-policy.ts";
 import { buildPolicy, type SandboxMode } from "../../../core/sandbox/policy.ts";
@@ -50,6 +50,13 @@ describe("PathPolicy", () => {
     expect(policy.check(join(repo, "dangling"), "write").kind).toBe("denied");
     expect(policy.check(join(repo, "hard"), "read").kind).toBe("denied");
     expect(policy.check(`/proc/self/root${join(home, ".ssh", "id_rsa")}`, "read").kind).toBe("denied");
+    const fd = openSync(join(home, ".ssh", "id_rsa"), "r");
+    try {
+      expect(policy.check(`/proc/self/fd/${fd}`, "read").kind).toBe("denied");
+      expect(policy.check(`/proc/${process.pid}/fd/${fd}`, "read").kind).toBe("denied");
+    } finally {
+      closeSync(fd);
+    }
     expect(policy.check("/proc/self/environ", "read").kind).toBe("denied");
     expect(policy.check(`/proc/${process.ppid}/cmdline`, "read").kind).toBe("denied");
     // An ordinary hard link in the project is just a file.
