@@ -471,7 +471,7 @@ export class Agent {
         ...(this.options.web ? { web: this.options.web } : {}),
         approve: (toolName, key, summary, asEffect) => this.options.gate.ask(toolName, asEffect ?? "network", key, summary, asEffect !== undefined),
         ...(this.options.gate.paths ? { paths: this.options.gate.paths } : {}),
-        authorizeWrite: (verdict) => this.options.gate.authorizeWrite(verdict),
+        authorizeWrite: (verdict, toolCallId) => this.options.gate.authorizeWrite(verdict, toolCallId),
         ...(this.options.lsp ? { lsp: this.options.lsp } : {}),
         ...this.checkpointTarget(),
         ...(this.options.question ? { question: this.options.question } : {}),

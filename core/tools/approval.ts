@@ -131,17 +131,17 @@ function outsideMessage(tool: Pick<Tool, "name">, mode: ApprovalMode, outside: s
   return `${tool.name} was not run: ${outside.join(", ")} is outside the project (${scope.roots[0]}), which needs approval under --approval-mode ${mode}, and there is nobody to ask in this non-interactive run. Tell the user to rerun with --add-dir <dir> to allow that directory, or --approval-mode yolo.`;
 }
 
+type NeedsApproval = Extract<PathVerdict, { kind: "needs-approval" }>;
+
 /**
  * The per-session approval policy: decides whether a call may run, asks the approver when the
  * mode requires it, and remembers "always"/"never" answers per tool name. Outside yolo, a call
  * on a path outside the project's scope asks too, and its answer is remembered apart from the
  * same tool's inside the project.
  */
-type NeedsApproval = Extract<PathVerdict, { kind: "needs-approval" }>;
-
 export class ApprovalGate {
   private readonly remembered = new Map<string, boolean>();
-  /** Guarded paths the user allowed a call to write, each taken by that write. */
+  /** Guarded paths the user allowed a call to write (`<call id>\n<path>`), each taken by that call's write. */
   private readonly granted = new Set<string>();
   /** Told each time the user is about to be asked (Notification hooks). */
   onAsk: ((request: ApprovalRequest) => void) | undefined;
@@ -220,12 +220,13 @@ export class ApprovalGate {
     if (known !== true) {
       const summary = `${summarizeInput(input)} (${guarded.map((verdict) => verdict.message).join("; ")})`;
       const settled = await this.beforeAsk?.({ toolName: tool.name, effect: tool.effect, input, summary, outside: paths });
+      if (settled && !settled.allow) return { allow: false, message: `${tool.name} was not run: a PermissionRequest hook denied it.${settled.reason ? ` Reason: ${settled.reason}` : ""}` };
       const decision = settled ?? (this.approver ? await this.askUser({ toolName: tool.name, effect: tool.effect, input, summary, rememberAs: key, outside: paths, ...(toolCallId ? { toolCallId } : {}) }) : undefined);
       if (!decision) return { allow: false, message: `${tool.name} was not run: ${guarded[0]!.message}, and there is nobody to ask in this non-interactive run. ${guarded[0]!.howToAllow}` };
       if (decision.remember) this.remembered.set(key, decision.allow);
       if (!decision.allow) return { allow: false, message: `The user denied this ${tool.name} call (${paths.join(", ")}).${decision.reason ? ` Reason: ${decision.reason}` : ""}` };
     }
-    for (const path of paths) this.granted.add(path);
+    for (const path of paths) this.granted.add(`${toolCallId ?? ""}\n${path}`);
     return { allow: true };
   }
 
@@ -233,10 +234,11 @@ export class ApprovalGate {
    * At the moment of writing (file-writes.ts): a guarded path the call's approval granted goes
    * ahead once; any other (a file a rewrite found, a call a hook allowed) asks now.
    */
-  async authorizeWrite(verdict: NeedsApproval): Promise<ApprovalOutcome> {
-    if (this.granted.delete(verdict.real)) return { allow: true };
-    const outcome = await this.askGuarded({ name: "write", effect: "write" }, { path: verdict.real }, [verdict]);
-    this.granted.delete(verdict.real);
+  async authorizeWrite(verdict: NeedsApproval, toolCallId?: string): Promise<ApprovalOutcome> {
+    const grant = `${toolCallId ?? ""}\n${verdict.real}`;
+    if (this.granted.delete(grant)) return { allow: true };
+    const outcome = await this.askGuarded({ name: "write", effect: "write" }, { path: verdict.real }, [verdict], toolCallId);
+    this.granted.delete(grant);
     return outcome;
   }
 

@@ -22,7 +22,7 @@ export async function authorizeWrites(context: Writing, paths: readonly string[]
     const verdict = context.paths.check(path, "write");
     if (verdict.kind === "allowed") continue;
     if (verdict.kind === "denied") throw new WriteRefused(verdict.message);
-    const outcome = context.authorizeWrite ? await context.authorizeWrite(verdict) : undefined;
+    const outcome = context.authorizeWrite ? await context.authorizeWrite(verdict, context.toolCallId) : undefined;
     if (!outcome?.allow) throw new WriteRefused(outcome?.message ?? `${verdict.message}. ${verdict.howToAllow}`);
   }
 }

@@ -68,7 +68,7 @@ export interface ToolContext {
    */
   paths?: import("../sandbox/path-policy.ts").PathPolicy;
   /** Asks for a write the policy guards, unless the call's approval already granted it; absent: refused. */
-  authorizeWrite?: (verdict: Extract<import("../sandbox/path-policy.ts").PathVerdict, { kind: "needs-approval" }>) => Promise<ApprovalOutcome>;
+  authorizeWrite?: (verdict: Extract<import("../sandbox/path-policy.ts").PathVerdict, { kind: "needs-approval" }>, toolCallId?: string) => Promise<ApprovalOutcome>;
   /** The session's settings, kept current by /settings: read a setting at call time to follow its changes. */
   settings?: Readonly<Settings>;
 }

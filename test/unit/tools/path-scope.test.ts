@@ -118,10 +118,13 @@ describe("ApprovalGate with the sandbox policy", () => {
     const verdict = gate.paths!.check(join(repo, ".git", "config"), "write");
     expect(verdict.kind).toBe("needs-approval");
     if (verdict.kind !== "needs-approval") return;
-    expect(await gate.check(write, { path: join(repo, ".git", "config") })).toEqual({ allow: true });
-    expect(await gate.authorizeWrite(verdict)).toEqual({ allow: true });
-    expect(asks).toBe(1);
-    expect(await gate.authorizeWrite(verdict)).toEqual({ allow: true });
+    expect(await gate.check(write, { path: join(repo, ".git", "config") }, undefined, "call_1")).toEqual({ allow: true });
+    // Another call's write of the same path is not covered by that grant.
+    expect(await gate.authorizeWrite(verdict, "call_2")).toEqual({ allow: true });
     expect(asks).toBe(2);
+    expect(await gate.authorizeWrite(verdict, "call_1")).toEqual({ allow: true });
+    expect(asks).toBe(2);
+    expect(await gate.authorizeWrite(verdict, "call_1")).toEqual({ allow: true });
+    expect(asks).toBe(3);
   });
 });
