@@ -239,7 +239,8 @@ function denialMessage(path: string, entry: DenyEntry): string {
   return `${path} is refused: ${entry.given} is on the sandbox's deny-list, so neither commands nor omp's tools read or write it (${opens}).`;
 }
 
-function within(path: string, root: string): boolean {
+/** `path` is `root` or lies inside it (both absolute and resolved). */
+export function within(path: string, root: string): boolean {
   return path === root || path.startsWith(root.endsWith(sep) ? root : root + sep);
 }
 

@@ -1,6 +1,5 @@
 import { projectRoot } from "../fs/project-root.ts";
-import { sep } from "node:path";
-import { type PathAccess, type PathPolicy, type PathVerdict, realPath } from "../sandbox/path-policy.ts";
+import { type PathAccess, type PathPolicy, type PathVerdict, realPath, within } from "../sandbox/path-policy.ts";
 import { applyPatchPaths } from "./edit/apply-patch.ts";
 import { hashlinePaths } from "./edit/hashline.ts";
 import { resolveToolPath } from "./paths.ts";
@@ -28,7 +27,7 @@ export class PathScope {
     return this.paths(toolName, input)
       .filter(({ path }) => {
         const real = realPath(path);
-        return !this.roots.some((root) => real === root || real.startsWith(root.endsWith(sep) ? root : root + sep));
+        return !this.roots.some((root) => within(real, root));
       })
       .map(({ path }) => path);
   }
