@@ -85,7 +85,7 @@ export class PathPolicy {
     this.gitDirs = [...new Set([...this.workspaces.map((root) => join(root, ".git")), ...linkedGitDirs(project).map(realPath)])];
   }
 
-  /** What `access` to `path` (absolute, or relative to the working directory given) may do now. */
+  /** What `access` to `path` (absolute) may do now, judged where it leads at this moment. */
   check(path: string, access: PathAccess): PathVerdict {
     const lexical = resolve(path);
     const real = realPath(lexical);
