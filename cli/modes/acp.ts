@@ -20,6 +20,7 @@ import { askInEditor } from "./acp-questions.ts";
 import { startMode } from "../shared/start-mode.ts";
 import { VERSION } from "../../core/version.ts";
 import type { AgentFlags } from "../options/agent-options.ts";
+import { approvalOptions, decideApproval } from "../../core/tools/approval-answer.ts";
 
 const MODES: Record<SessionMode, { name: string; description: string }> = {
   default: { name: "Default", description: "Asks before the calls the approval mode setting names" },
@@ -27,11 +28,8 @@ const MODES: Record<SessionMode, { name: string; description: string }> = {
   "auto-accept": { name: "Auto-accept edits", description: "File changes in the project run without asking; commands still ask" },
 };
 
-const PERMISSION_OPTIONS: acp.PermissionOption[] = [
-  { optionId: "allow", name: "Allow", kind: "allow_once" },
-  { optionId: "allow_always", name: "Always allow", kind: "allow_always" },
-  { optionId: "reject", name: "Reject", kind: "reject_once" },
-];
+/** ACP's names for the approval options (core/tools/approval-answer.ts decides what an answer means). */
+const PERMISSION_OPTIONS = approvalOptions("Always allow").map((option) => ({ ...option, label: option.kind === "reject_once" ? "Reject" : option.label }));
 
 /**
  * `omp acp` (and `--mode acp`): omp as an Agent Client Protocol agent on stdin/stdout, for Zed,
@@ -392,12 +390,11 @@ class AcpSession {
       const params: acp.RequestPermissionRequest = {
         sessionId: this.id,
         toolCall: { toolCallId, title: request.presentation.title, kind: request.presentation.kind, rawInput: request.input, locations: request.presentation.locations },
-        options: PERMISSION_OPTIONS,
+        options: PERMISSION_OPTIONS.map((option): acp.PermissionOption => ({ optionId: option.id, name: option.label, kind: option.kind })),
       };
       const response = await this.client.request(acp.methods.client.session.requestPermission, params);
-      if (response.outcome.outcome === "cancelled") return void answer(false, false, "the user cancelled");
-      const choice = response.outcome.optionId;
-      await answer(choice === "allow" || choice === "allow_always", choice === "allow_always", choice === "reject" ? "the user rejected it" : undefined);
+      const decision = decideApproval(PERMISSION_OPTIONS, response.outcome.outcome === "selected" ? { picked: response.outcome.optionId } : { unanswered: "cancelled" });
+      await answer(decision.allow, decision.remember ?? false, decision.reason);
     } catch (error) {
       await answer(false, false, `the editor could not ask: ${describeError(error)}`);
     }

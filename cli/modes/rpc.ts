@@ -6,6 +6,7 @@ import { type HostEvent, type SessionHost, isAgentEvent } from "../../core/sessi
 import { describeError } from "../../core/errors/omp-error.ts";
 import { RpcCommand, type RpcResponse, RpcUiResponse } from "../../core/rpc/protocol.ts";
 import { stdout, writeLine } from "./output.ts";
+import { type ApprovalAnswer, approvalOptions, decideApproval } from "../../core/tools/approval-answer.ts";
 import type { RpcContext, RpcHandlers } from "./rpc/context.ts";
 import { MODEL_COMMANDS } from "./rpc/model-commands.ts";
 import { PROMPT_COMMANDS } from "./rpc/prompt-commands.ts";
@@ -45,6 +46,15 @@ export async function runRpcMode(host: SessionHost): Promise<number> {
   await session.close();
   await stdout.flush();
   return 0;
+}
+
+/** An extension_ui_response as an approval answer: `confirmed` alone picks nothing. */
+function uiAnswer(answer: RpcUiResponse | undefined): ApprovalAnswer {
+  if (!answer) return { unanswered: "gone" };
+  if (answer.timedOut) return { unanswered: "timed-out" };
+  if (answer.cancelled) return { unanswered: "cancelled" };
+  if (answer.value === undefined) return { unanswered: "no-choice" };
+  return { picked: answer.value, ...(answer.confirmed === undefined ? {} : { confirmed: answer.confirmed }) };
 }
 
 class RpcSession implements RpcContext {
@@ -93,26 +103,20 @@ class RpcSession implements RpcContext {
     const decide = (decision: { allow: boolean; remember?: boolean; reason?: string }) => void this.host.submit({ type: "answer_approval", id: request.id, ...decision });
     if (this.closing) return decide({ allow: false, reason: "the host that could approve it has gone (stdin closed)" });
     const id = `ui_${++this.uiSerial}`;
-    const always = `Always allow ${request.rememberAs ?? request.toolName}`;
+    const options = approvalOptions(`Always allow ${request.rememberAs ?? request.toolName}`);
     this.write({
       type: "extension_ui_request",
       id,
       method: "select",
       title: request.kind === "sandbox" ? "Run outside the sandbox?" : `Allow ${request.toolName}?`,
       message: request.summary,
-      options: ["Allow", always, "Deny"],
+      options: options.map((option) => option.label),
       toolName: request.toolName,
       effect: request.effect,
       input: request.input,
       ...(request.kind === "sandbox" ? { kind: "sandbox" } : {}),
     });
-    this.questions.set(id, (answer) => {
-      if (!answer || answer.cancelled) return decide({ allow: false, reason: answer?.timedOut ? "the host did not answer in time" : "the host cancelled the approval" });
-      if (answer.confirmed !== undefined) return decide({ allow: answer.confirmed, ...(answer.confirmed ? {} : { reason: "the user denied it" }) });
-      if (answer.value === "Allow") return decide({ allow: true });
-      if (answer.value === always) return decide({ allow: true, remember: true });
-      decide({ allow: false, reason: answer.value && answer.value !== "Deny" ? answer.value : "the user denied it" });
-    });
+    this.questions.set(id, (answer) => decide(decideApproval(options, uiAnswer(answer))));
   }
 
   respond(command: string, id: string | undefined, data?: unknown): void {

@@ -470,6 +470,8 @@ export class Agent {
         ...(this.options.editor ? { editor: this.options.editor } : {}),
         ...(this.options.web ? { web: this.options.web } : {}),
         approve: (toolName, key, summary, asEffect) => this.options.gate.ask(toolName, asEffect ?? "network", key, summary, asEffect !== undefined),
+        ...(this.options.gate.paths ? { paths: this.options.gate.paths } : {}),
+        authorizeWrite: (verdict, toolCallId) => this.options.gate.authorizeWrite(verdict, toolCallId),
         ...(this.options.lsp ? { lsp: this.options.lsp } : {}),
         ...this.checkpointTarget(),
         ...(this.options.question ? { question: this.options.question } : {}),

@@ -16,13 +16,14 @@ import { Extensions } from "../extensions/extensions.ts";
 import { skillsForSession } from "../extensions/skills-session.ts";
 import { LspSession } from "../lsp/session.ts";
 import { agentDir, displayPath, homeDir } from "../paths.ts";
-import { buildPolicy } from "../sandbox/policy.ts";
+import { buildPolicy, settingPath } from "../sandbox/policy.ts";
 import { secretValuesIn } from "../sandbox/env.ts";
 import type { SessionDirOptions } from "../session/paths.ts";
 import type { SessionEntry } from "../session/schema.ts";
 import { SessionWriter } from "../session/writer.ts";
 import { ApprovalGate, type Approver } from "../tools/approval.ts";
 import { PathScope } from "../tools/path-scope.ts";
+import { PathPolicy } from "../sandbox/path-policy.ts";
 import type { EditMode } from "../config/settings-schema.ts";
 import { editModeFor } from "../tools/edit/mode.ts";
 import { planModeTool, withEditMode } from "../tools/registry.ts";
@@ -393,6 +394,12 @@ export class Runtime {
     const source = this.options.toolSource;
     const base = this.toolsFor(selection.model);
     const basePrompt = frame ? frame.frame.systemPrompt : this.systemPrompt(this.editMode(selection.model));
+    const addDirs = this.options.addDirs ?? [];
+    // One policy for the launcher and for omp's own tools (core/sandbox/path-policy.ts).
+    const home = homeDir();
+    const sandbox = buildPolicy({ settings: settings.sandbox, cwd: this.options.cwd, addDirs, home, env: this.options.env as NodeJS.ProcessEnv });
+    const userDenyRead = settings.sandbox.denyRead.map((path) => settingPath(path, this.options.cwd, home));
+    const paths = new PathPolicy(sandbox, this.options.cwd, addDirs, { userDenyRead, writable: [artifactsDir] });
     const agent = new Agent({
       cwd: this.options.cwd,
       model: selection.model,
@@ -402,7 +409,7 @@ export class Runtime {
       gate: new ApprovalGate(
         settings.approvalMode,
         this.options.approver,
-        new PathScope(this.options.cwd, [...(this.options.addDirs ?? []), artifactsDir]),
+        new PathScope(this.options.cwd, [...addDirs, artifactsDir], paths),
         (tool) => (Object.hasOwn(settings.tools.approval, tool) ? settings.tools.approval[tool] : undefined),
       ),
       // The first request also waits for the run-time tools it must carry (bounded by their source).
@@ -421,7 +428,7 @@ export class Runtime {
       // The settings' own mapping, read at each command, so a change in /settings holds for the next one.
       shell: settings.bash,
       web: settings.web,
-      ...(settings.sandbox.mode === "off" ? {} : { sandbox: buildPolicy({ settings: settings.sandbox, cwd: this.options.cwd, addDirs: this.options.addDirs ?? [], home: homeDir(), env: this.options.env as NodeJS.ProcessEnv }) }),
+      ...(settings.sandbox.mode === "off" ? {} : { sandbox }),
       retry: { baseDelayMs: settings.retry.baseDelayMs, idleTimeoutMs: settings.retry.idleTimeoutSeconds * 1000 },
       maxTurns: this.options.maxTurns,
       announceModel: resumedModel !== modelId,

@@ -19,7 +19,7 @@ export interface SourceFile {
  * The files under `path` (a file or a directory, .gitignore respected) that `glob` selects, each
  * with its language by extension; files of no supported language are left out.
  */
-export async function sourceFiles(path: string, options: { glob?: string; signal?: AbortSignal }): Promise<{ files: SourceFile[]; skipped: number }> {
+export async function sourceFiles(path: string, options: { glob?: string; signal?: AbortSignal; readable?: (path: string) => boolean }): Promise<{ files: SourceFile[]; skipped: number }> {
   let paths: string[];
   if (statSync(path).isFile()) {
     paths = [path];
@@ -41,7 +41,7 @@ export async function sourceFiles(path: string, options: { glob?: string; signal
   let skipped = 0;
   for (const file of paths) {
     const lang = languageOf(file);
-    if (!lang) continue;
+    if (!lang || options.readable?.(file) === false) continue;
     if (statSync(file).size > MAX_FILE_BYTES) {
       skipped++;
       continue;

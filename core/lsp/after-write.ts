@@ -20,7 +20,7 @@ const hinted = new WeakMap<LspManager, Set<string>>();
  * errors and warnings the change introduced or touched. Never throws and never waits more than
  * the bounded diagnostics wait: a missing, crashing or hanging server costs a line, not the write.
  */
-export async function afterWrite(manager: LspManager, path: string, text: string, shownPath: string, save: (path: string, text: string) => void): Promise<AfterWrite> {
+export async function afterWrite(manager: LspManager, path: string, text: string, shownPath: string, save: (path: string, text: string) => unknown): Promise<AfterWrite> {
   const { settings } = manager;
   if (!settings.enabled || (!settings.diagnosticsOnWrite && !settings.formatOnWrite)) return { note: "" };
   try {
@@ -33,7 +33,7 @@ export async function afterWrite(manager: LspManager, path: string, text: string
       const edits = await client.request<TextEdit[] | null>("textDocument/formatting", { textDocument: { uri: fileUri(path) }, options: { tabSize: 2, insertSpaces: true } }, budget);
       const result = edits?.length ? applyTextEdits(text, edits) : text;
       if (result !== text) {
-        save(path, result);
+        await save(path, result);
         formatted = result;
       }
     }

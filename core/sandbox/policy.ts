@@ -105,10 +105,15 @@ function ompSecretFiles(home: string, env: NodeJS.ProcessEnv): string[] {
   return [join(agent, "agent.db*"), join(agent, ".env"), join(agent, "*.token"), join(root, ".env"), join(root, "*.token")];
 }
 
+/** A path of the `sandbox` settings as the policy holds it: `~` expanded, relative to the working directory. */
+export function settingPath(path: string, cwd: string, home: string): string {
+  return resolve(cwd, expandHome(path, home));
+}
+
 /** Turns the settings into the paths the launcher enforces; pure but for finding the repository root. */
 export function buildPolicy(input: PolicyInput): SandboxPolicy {
   const { settings, home, env } = input;
-  const absolute = (path: string) => resolve(input.cwd, expandHome(path, home));
+  const absolute = (path: string) => settingPath(path, input.cwd, home);
   const temp = [...new Set(["/tmp", "/var/tmp", "/dev/shm", ...(env.TMPDIR ? [resolve(env.TMPDIR)] : [])])];
   const writable =
     settings.mode === "read-only"

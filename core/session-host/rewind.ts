@@ -27,7 +27,7 @@ export async function rewindSession(host: SessionHost, entryId: string, scope: R
   const outcome: RewindOutcome = {};
   if (scope !== "conversation") {
     const { rewindFiles } = await import("../session/checkpoints/rewind.ts");
-    outcome.files = rewindFiles(await planSessionRewind(host, entryId), host.agent.options.checkpoints?.maxBytes);
+    outcome.files = rewindFiles(await planSessionRewind(host, entryId), host.agent.options.checkpoints?.maxBytes, host.agent.options.gate.paths);
   }
   if (scope !== "files") outcome.text = (await host.branch(entryId)).text;
   return outcome;

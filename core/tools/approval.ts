@@ -2,6 +2,7 @@ import { OmpError } from "../errors/omp-error.ts";
 import { commandPrefix, prefixCovers } from "../sandbox/denial.ts";
 import { bashAllowed } from "../permissions/rules.ts";
 import type { PathScope } from "./path-scope.ts";
+import type { PathVerdict } from "../sandbox/path-policy.ts";
 import type { SessionMode } from "../session/modes.ts";
 import type { Tool, ToolEffect } from "./types.ts";
 import type { ToolPolicy } from "../config/settings-schema.ts";
@@ -130,6 +131,8 @@ function outsideMessage(tool: Pick<Tool, "name">, mode: ApprovalMode, outside: s
   return `${tool.name} was not run: ${outside.join(", ")} is outside the project (${scope.roots[0]}), which needs approval under --approval-mode ${mode}, and there is nobody to ask in this non-interactive run. Tell the user to rerun with --add-dir <dir> to allow that directory, or --approval-mode yolo.`;
 }
 
+type NeedsApproval = Extract<PathVerdict, { kind: "needs-approval" }>;
+
 /**
  * The per-session approval policy: decides whether a call may run, asks the approver when the
  * mode requires it, and remembers "always"/"never" answers per tool name. Outside yolo, a call
@@ -138,6 +141,8 @@ function outsideMessage(tool: Pick<Tool, "name">, mode: ApprovalMode, outside: s
  */
 export class ApprovalGate {
   private readonly remembered = new Map<string, boolean>();
+  /** Guarded paths the user allowed a call to write (`<call id>\n<path>`), each taken by that call's write. */
+  private readonly granted = new Set<string>();
   /** Told each time the user is about to be asked (Notification hooks). */
   onAsk: ((request: ApprovalRequest) => void) | undefined;
   /** Plan mode: calls that write or execute are refused with this message, whatever was remembered (bash commands proven read-only excepted). */
@@ -155,6 +160,11 @@ export class ApprovalGate {
     /** `tools.approval.<tool>`, asked at each call so that a change in /settings holds for the next one. */
     private readonly policy?: (toolName: string) => ToolPolicy | undefined,
   ) {}
+
+  /** The sandbox policy omp's tools follow, when the session has one. */
+  get paths() {
+    return this.scope?.policy;
+  }
 
   private policyOf(toolName: string): "allow" | "ask" | "deny" | undefined {
     const policy = this.policy?.(toolName);
@@ -191,6 +201,52 @@ export class ApprovalGate {
     return { allow: false, message: `The user denied: ${summary}.${decision.reason ? ` Reason: ${decision.reason}` : ""}` };
   }
 
+  /** Why the sandbox's deny-list refuses a path this call names; holds in every mode, whatever a hook or rule says. */
+  pathRefusal(toolName: string, input: unknown): string | undefined {
+    const denied = this.scope?.verdicts(toolName, input).find(({ verdict }) => verdict.kind === "denied");
+    return denied ? `${toolName} was not run: ${denied.verdict.message}` : undefined;
+  }
+
+  /**
+   * A write the sandbox policy guards (outside the writable roots, or a protected workspace path)
+   * asks in every approval mode, yolo included; without anyone to ask it is refused, saying how
+   * to allow it. An allowed path is granted to the call's write, which checks again at use.
+   */
+  private async askGuarded(tool: Pick<Tool, "name" | "effect">, input: unknown, guarded: NeedsApproval[], toolCallId?: string): Promise<ApprovalOutcome> {
+    const paths = [...new Set(guarded.map((verdict) => verdict.real))];
+    const key = `${tool.name} of ${paths.join(", ")}`;
+    const known = this.remembered.get(key);
+    if (known === false) return { allow: false, message: `The user has denied ${key} for this session.` };
+    if (known !== true) {
+      const summary = `${summarizeInput(input)} (${guarded.map((verdict) => verdict.message).join("; ")})`;
+      const settled = await this.beforeAsk?.({ toolName: tool.name, effect: tool.effect, input, summary, outside: paths });
+      if (settled && !settled.allow) return { allow: false, message: `${tool.name} was not run: a PermissionRequest hook denied it.${settled.reason ? ` Reason: ${settled.reason}` : ""}` };
+      const decision = settled ?? (this.approver ? await this.askUser({ toolName: tool.name, effect: tool.effect, input, summary, rememberAs: key, outside: paths, ...(toolCallId ? { toolCallId } : {}) }) : undefined);
+      if (!decision) return { allow: false, message: `${tool.name} was not run: ${guarded[0]!.message}, and there is nobody to ask in this non-interactive run. ${guarded[0]!.howToAllow}` };
+      if (decision.remember) this.remembered.set(key, decision.allow);
+      if (!decision.allow) return { allow: false, message: `The user denied this ${tool.name} call (${paths.join(", ")}).${decision.reason ? ` Reason: ${decision.reason}` : ""}` };
+    }
+    for (const path of paths) this.granted.add(`${toolCallId ?? ""}\n${path}`);
+    return { allow: true };
+  }
+
+  /**
+   * At the moment of writing (file-writes.ts): a guarded path the call's approval granted goes
+   * ahead once; any other (a file a rewrite found, a call a hook allowed) asks now.
+   */
+  async authorizeWrite(verdict: NeedsApproval, toolCallId?: string): Promise<ApprovalOutcome> {
+    const grant = `${toolCallId ?? ""}\n${verdict.real}`;
+    if (this.granted.delete(grant)) return { allow: true };
+    const outcome = await this.askGuarded({ name: "write", effect: "write" }, { path: verdict.real }, [verdict], toolCallId);
+    this.granted.delete(grant);
+    return outcome;
+  }
+
+  private async askUser(request: ApprovalRequest): Promise<ApprovalDecision> {
+    this.onAsk?.(request);
+    return this.approver!(request);
+  }
+
   /** Why a read-only session (plan mode) refuses this call; it holds whatever a hook or permission rule says. */
   readOnlyRefusal(tool: Pick<Tool, "name" | "effect">, input: unknown): string | undefined {
     if (this.readOnly === undefined || tool.effect === "read" || provablyReadOnly(tool, input)) return undefined;
@@ -203,6 +259,8 @@ export class ApprovalGate {
     if (readOnly !== undefined) return { allow: false, message: readOnly };
     const policy = this.policyOf(tool.name);
     if (policy === "deny") return { allow: false, message: this.refusal(tool.name)! };
+    const guarded = (this.scope?.verdicts(tool.name, input) ?? []).flatMap(({ verdict }) => (verdict.kind === "needs-approval" ? [verdict] : []));
+    if (guarded.length > 0) return this.askGuarded(tool, input, guarded, toolCallId);
     const outside = this.mode === "yolo" || !this.scope ? [] : this.scope.outside(tool.name, input);
     // `allow` settles what the mode would ask; a call outside the project still asks, as a hook's ask does.
     const settledByMode = policy === "allow" || (policy === undefined && !needsApproval(tool, this.mode));

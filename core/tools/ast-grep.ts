@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { describeError } from "../errors/omp-error.ts";
 import { cutLine, errorResult, textResult } from "./format.ts";
-import { displayPath, isDirectory, notFoundMessage, resolveToolPath } from "./paths.ts";
+import { displayPath, isDirectory, notFoundMessage, resolveToolPath, readRefusal } from "./paths.ts";
 import type { ToolDefinition } from "./types.ts";
 
 const DEFAULT_LIMIT = 50;
@@ -24,10 +24,12 @@ export const astGrepTool: ToolDefinition<typeof schema> = {
   async execute(input, context) {
     if (!input.pattern.trim()) return errorResult("ast_grep: pattern is empty.");
     const root = resolveToolPath(context.cwd, input.path);
+    const refused = readRefusal(context, root);
+    if (refused !== undefined) return errorResult(refused);
     if (!(await Bun.file(root).exists()) && !isDirectory(root)) return errorResult(notFoundMessage(context.cwd, root));
     try {
       const [{ sourceFiles }, { findMatches, SUPPORTED }] = await Promise.all([import("../ast-grep/files.ts"), import("../ast-grep/engine.ts")]);
-      const { files, skipped } = await sourceFiles(root, { glob: input.glob, signal: context.signal });
+      const { files, skipped } = await sourceFiles(root, { glob: input.glob, signal: context.signal, readable: (file) => readRefusal(context, file) === undefined });
       if (files.length === 0) return textResult(`No files of a language ast-grep knows here (${SUPPORTED}, by extension).`, { total: 0 });
       const offset = Math.max(0, input.offset ?? 0);
       const limit = Math.min(MAX_LIMIT, Math.max(1, input.limit ?? DEFAULT_LIMIT));

@@ -5,7 +5,7 @@ import type { EntryKind, GlobResult } from "../natives/api.ts";
 import { natives } from "../natives/index.ts";
 import { errorResult, textResult } from "./format.ts";
 import { searchErrorResult } from "./native-errors.ts";
-import { describeLocation, displayPath, isDirectory, notFoundMessage, resolveToolPath } from "./paths.ts";
+import { describeLocation, displayPath, globLiteral, isDirectory, notFoundMessage, resolveToolPath, readRefusal } from "./paths.ts";
 import type { ToolDefinition } from "./types.ts";
 
 export const FIND_DEFAULT_LIMIT = 200;
@@ -41,6 +41,8 @@ export const findTool: ToolDefinition<typeof schema, FindDetails> = {
   effect: "read",
   async execute(input, context) {
     const root = resolveToolPath(context.cwd, input.path);
+    const refused = readRefusal(context, root);
+    if (refused !== undefined) return errorResult(refused);
     if (!existsSync(root)) return errorResult(notFoundMessage(context.cwd, root, "Directory"));
     if (!isDirectory(root)) return errorResult(`${displayPath(context.cwd, root)} is a file, not a directory; give its directory as path.`);
     const limit = input.limit ?? FIND_DEFAULT_LIMIT;
@@ -48,7 +50,9 @@ export const findTool: ToolDefinition<typeof schema, FindDetails> = {
     let result: GlobResult;
     try {
       result = await natives().glob({
-        patterns: [input.pattern],
+        // The deny-list's trees are pruned in the walk (an excluded directory takes its contents with
+        // it); a one-component name (`.ssh`) is excluded at any depth, as find's patterns go.
+        patterns: [input.pattern, ...(context.paths?.deniedBelow(root).map((path) => (path.endsWith("*") ? `!${globLiteral(path.slice(0, -1))}*` : `!${globLiteral(path)}`)) ?? [])],
         root,
         kinds,
         hidden: true,

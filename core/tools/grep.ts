@@ -1,10 +1,11 @@
 import { existsSync } from "node:fs";
+import { isAbsolute, join, relative } from "node:path";
 import { z } from "zod";
 import type { GrepMode, GrepResult } from "../natives/api.ts";
 import { natives } from "../natives/index.ts";
 import { cutLine, errorResult, textResult } from "./format.ts";
 import { searchErrorResult } from "./native-errors.ts";
-import { describeLocation, displayPath, notFoundMessage, resolveToolPath } from "./paths.ts";
+import { describeLocation, displayPath, globLiteral, notFoundMessage, resolveToolPath, readRefusal } from "./paths.ts";
 import type { ToolContext, ToolDefinition } from "./types.ts";
 import { plural } from "../plural.ts";
 
@@ -56,6 +57,8 @@ export const grepTool: ToolDefinition<typeof schema, GrepDetails> = {
   effect: "read",
   async execute(input, context) {
     const root = resolveToolPath(context.cwd, input.path);
+    const refused = readRefusal(context, root);
+    if (refused !== undefined) return errorResult(refused);
     if (!existsSync(root)) return errorResult(notFoundMessage(context.cwd, root, "Path"));
     const mode = OUTPUT_MODES[input.outputMode ?? "content"];
     const offset = input.offset ?? 0;
@@ -67,7 +70,8 @@ export const grepTool: ToolDefinition<typeof schema, GrepDetails> = {
         pattern: input.pattern,
         paths: [root],
         // Hidden files matter (.github, .env.example) but .git's internals never do.
-        globs: ["!.git", ...(input.glob ? [input.glob] : [])],
+        // The deny-list's trees are pruned in the walk, last so that no glob of the call's reopens them.
+        globs: ["!.git", ...(input.glob ? [input.glob] : []), ...deniedGlobs(context, root)],
         types: input.type ? [input.type] : [],
         ignoreCase: input.ignoreCase ?? false,
         fixedStrings: input.literal ?? false,
@@ -86,9 +90,40 @@ export const grepTool: ToolDefinition<typeof schema, GrepDetails> = {
     } catch (error) {
       return searchErrorResult(error, context, root, TIMEOUT_S);
     }
-    return formatResult(result, input, { root, mode, offset, contextLines }, context);
+    return formatResult(withoutDenied(result, context), input, { root, mode, offset, contextLines }, context);
   },
 };
+
+/**
+ * The deny-list's trees below `root` as globs that prune them in the walk. The addon roots globs
+ * at the process's working directory, as rg does: `!**<absolute path>` holds wherever the search
+ * root is, `!/<relative>` where the walk's paths are taken relative to the working directory.
+ */
+function deniedGlobs(context: ToolContext, root: string): string[] {
+  const cwd = process.cwd();
+  return (context.paths?.deniedBelow(root) ?? []).flatMap((below) => {
+    const prefix = below.endsWith("*");
+    const absolute = join(root, prefix ? below.slice(0, -1) : below);
+    const star = prefix ? "*" : "";
+    const relativeToCwd = relative(cwd, absolute);
+    const globs = [`!**${globLiteral(absolute)}${star}`];
+    if (relativeToCwd !== "" && !relativeToCwd.startsWith("..") && !isAbsolute(relativeToCwd)) globs.push(`!/${globLiteral(relativeToCwd)}${star}`);
+    return globs;
+  });
+}
+
+/** A file the walk could not know is denied (a hard link to a denied file) is taken out of the page and its counts. */
+function withoutDenied(result: GrepResult, context: ToolContext): GrepResult {
+  if (!context.paths) return result;
+  const denied = result.files.filter((file) => readRefusal(context, file.path) !== undefined);
+  if (denied.length === 0) return result;
+  return {
+    ...result,
+    files: result.files.filter((file) => !denied.includes(file)),
+    totalMatches: result.totalMatches - denied.reduce((sum, file) => sum + file.matchCount, 0),
+    filesWithMatches: result.filesWithMatches - denied.length,
+  };
+}
 
 function formatResult(
   result: GrepResult,

@@ -3,7 +3,7 @@ import { join } from "node:path";
 import { z } from "zod";
 import { errorResult, textResult } from "./format.ts";
 import { formatBytes } from "../format-bytes.ts";
-import { displayPath, notFoundMessage, resolveToolPath } from "./paths.ts";
+import { displayPath, notFoundMessage, resolveToolPath, readRefusal } from "./paths.ts";
 import type { ToolDefinition } from "./types.ts";
 import { plural } from "../plural.ts";
 
@@ -83,6 +83,8 @@ export const lsTool: ToolDefinition<typeof schema, LsDetails> = {
   effect: "read",
   async execute(input, context) {
     const path = resolveToolPath(context.cwd, input.path);
+    const refused = readRefusal(context, path);
+    if (refused !== undefined) return errorResult(refused);
     const shown = displayPath(context.cwd, path);
     let dirents: Dirent[];
     try {

@@ -2,7 +2,7 @@ import { z } from "zod";
 import { describeError } from "../errors/omp-error.ts";
 import { unifiedDiff } from "./diff.ts";
 import { errorResult, textResult } from "./format.ts";
-import { displayPath, notFoundMessage, resolveToolPath } from "./paths.ts";
+import { displayPath, notFoundMessage, resolveToolPath, readRefusal } from "./paths.ts";
 import type { ToolContext, ToolDefinition } from "./types.ts";
 
 const OPS = ["diagnostics", "definition", "references", "hover", "symbols", "workspace_symbols", "rename", "code_actions"] as const;
@@ -31,6 +31,8 @@ export const lspTool: ToolDefinition<typeof schema> = {
   async execute(input, context) {
     if (!context.lsp) return errorResult("lsp is not available here: no session with language servers.");
     const path = input.path === undefined ? undefined : resolveToolPath(context.cwd, input.path);
+    const refused = path === undefined ? undefined : readRefusal(context, path);
+    if (refused !== undefined) return errorResult(refused);
     if (path !== undefined && !(await Bun.file(path).exists())) return errorResult(notFoundMessage(context.cwd, path));
     if (path === undefined && !["diagnostics", "workspace_symbols"].includes(input.op)) return errorResult(`lsp ${input.op} needs path.`);
     const { ServerDiedError } = await import("../lsp/client.ts");
@@ -104,7 +106,7 @@ async function editResult(
   const files = changed.map((change) => displayPath(context.cwd, change.path));
   if (!input.apply) return textResult(`${what}: ${edits} edit(s) in ${files.length} file(s) (preview; nothing written, apply: true writes it):\n${diffs}`, { files, applied: false });
   const { writeToolFiles } = await import("./file-writes.ts");
-  writeToolFiles(context, changed.map((change) => ({ path: change.path, content: change.after })));
+  await writeToolFiles(context, changed.map((change) => ({ path: change.path, content: change.after })));
   for (const change of changed) await client.sync(change.path, change.after);
   return textResult(`${what}: applied ${edits} edit(s) in ${files.length} file(s): ${files.join(", ")}\n${diffs}`, { files, applied: true });
 }

@@ -1,6 +1,5 @@
 import { projectRoot } from "../fs/project-root.ts";
-import { lstatSync, readlinkSync, realpathSync } from "node:fs";
-import { basename, dirname, join, resolve, sep } from "node:path";
+import { type PathAccess, type PathPolicy, type PathVerdict, realPath, within } from "../sandbox/path-policy.ts";
 import { applyPatchPaths } from "./edit/apply-patch.ts";
 import { hashlinePaths } from "./edit/hashline.ts";
 import { resolveToolPath } from "./paths.ts";
@@ -17,23 +16,50 @@ export class PathScope {
   constructor(
     readonly cwd: string,
     allowed: string[] = [],
+    /** The sandbox's rules for omp's tools; absent: only the project's bounds count. */
+    readonly policy?: PathPolicy,
   ) {
     this.roots = [...new Set([projectRoot(cwd), ...allowed].map(realPath))];
   }
 
   /** The paths of this call that lead outside every root (empty for tools that name no path). */
   outside(toolName: string, input: unknown): string[] {
+    return this.paths(toolName, input)
+      .filter(({ path }) => {
+        const real = realPath(path);
+        return !this.roots.some((root) => within(real, root));
+      })
+      .map(({ path }) => path);
+  }
+
+  /** What the sandbox policy says of each path this call names, where it is not a plain yes. */
+  verdicts(toolName: string, input: unknown): { path: string; verdict: Exclude<PathVerdict, { kind: "allowed" }> }[] {
+    if (!this.policy) return [];
+    const found: { path: string; verdict: Exclude<PathVerdict, { kind: "allowed" }> }[] = [];
+    for (const { path, access } of this.paths(toolName, input)) {
+      const verdict = this.policy.check(path, access);
+      if (verdict.kind !== "allowed") found.push({ path, verdict });
+    }
+    return found;
+  }
+
+  /** The paths a call names and what it does to them. */
+  private paths(toolName: string, input: unknown): { path: string; access: PathAccess }[] {
     const patched = patchPaths(toolName, input);
-    if (patched) return patched.flatMap((path) => this.outside("write", { path }));
+    if (patched) return patched.map((path) => ({ path: resolveToolPath(this.cwd, path), access: "write" }));
     const key = PATH_KEYS[toolName];
     if (key === undefined || input === null || typeof input !== "object") return [];
-    const given = (input as Record<string, unknown>)[key];
+    const record = input as Record<string, unknown>;
+    const given = record[key];
     if (given !== undefined && typeof given !== "string") return [];
-    const path = resolveToolPath(this.cwd, given);
-    const real = realPath(path);
-    return this.roots.some((root) => real === root || real.startsWith(root.endsWith(sep) ? root : root + sep)) ? [] : [path];
+    const writes = WRITE_TOOLS.has(toolName) || (APPLYING_TOOLS.has(toolName) && record.apply === true);
+    return [{ path: resolveToolPath(this.cwd, given), access: writes ? "write" : "read" }];
   }
 }
+
+const WRITE_TOOLS = new Set(["write", "edit"]);
+/** Tools that only write with `apply: true`. */
+const APPLYING_TOOLS = new Set(["ast_edit", "lsp"]);
 
 /** Which input names the path each built-in tool works on; without one, the working directory. */
 const PATH_KEYS: Record<string, string> = {
@@ -58,30 +84,4 @@ function patchPaths(toolName: string, input: unknown): string[] | undefined {
   if (toolName === "edit" && typeof record.path === "string" && typeof record.rename === "string") return [record.path, record.rename];
   if (typeof text !== "string" || (toolName !== "apply_patch" && toolName !== "edit")) return undefined;
   return toolName === "apply_patch" ? applyPatchPaths(text) : hashlinePaths(text);
-}
-
-/**
- * Where `path` really leads: its nearest existing ancestor resolved through symlinks, plus the
- * rest. A dangling symlink is followed too, since writing through it creates its target.
- */
-function realPath(path: string, depth = 0): string {
-  const rest: string[] = [];
-  for (let current = resolve(path); ; current = dirname(current)) {
-    try {
-      return join(realpathSync(current), ...rest.reverse());
-    } catch {
-      const target = depth < 40 ? danglingTarget(current) : undefined;
-      if (target !== undefined) return join(realPath(target, depth + 1), ...rest.reverse());
-      if (dirname(current) === current) return resolve(path);
-      rest.push(basename(current));
-    }
-  }
-}
-
-function danglingTarget(path: string): string | undefined {
-  try {
-    return lstatSync(path).isSymbolicLink() ? resolve(dirname(path), readlinkSync(path)) : undefined;
-  } catch {
-    return undefined;
-  }
 }

@@ -1,6 +1,7 @@
 import { existsSync, readdirSync, statSync } from "node:fs";
 import { dirname, isAbsolute, join, parse, relative, resolve, sep } from "node:path";
 import { expandHome } from "../paths.ts";
+import type { ToolContext } from "./types.ts";
 
 /**
  * Resolves a path the model gave against the session cwd. Absolute paths are taken as they are:
@@ -111,4 +112,15 @@ export function isDirectory(path: string): boolean {
   } catch {
     return false;
   }
+}
+
+/** Why the sandbox policy refuses reading `path` now (a denied file, or a link to one); undefined: it may be read. */
+export function readRefusal(context: Pick<ToolContext, "paths">, path: string): string | undefined {
+  const verdict = context.paths?.check(path, "read");
+  return verdict?.kind === "denied" ? verdict.message : undefined;
+}
+
+/** `path` as a glob that matches only itself: the glob characters a name may hold, escaped. */
+export function globLiteral(path: string): string {
+  return path.replace(/[*?[\]{}!\\]/g, "\\$&");
 }

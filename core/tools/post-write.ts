@@ -9,6 +9,7 @@ export async function afterFileWrite(context: ToolContext, path: string, content
   const lsp = context.lsp;
   if (!lsp?.settings.enabled || (!lsp.settings.diagnosticsOnWrite && !lsp.settings.formatOnWrite)) return "";
   const [{ afterWrite }, { writeToolFiles }, manager] = await Promise.all([import("../lsp/after-write.ts"), import("./file-writes.ts"), lsp.get()]);
-  // A caller that did not keep the text reads it back only when a server will look at it.
-  return (await afterWrite(manager, path, typeof content === "function" ? content() : content, shownPath, (file, text) => writeToolFiles(context, [{ path: file, content: text }]))).note;
+  // A caller that did not keep the text reads it back only when a server will look at it. The
+  // formatted text goes to the file this call was just allowed to write, so it is not judged again.
+  return (await afterWrite(manager, path, typeof content === "function" ? content() : content, shownPath, (file, text) => writeToolFiles({ ...context, paths: undefined }, [{ path: file, content: text }]))).note;
 }

@@ -5,7 +5,7 @@ import { z } from "zod";
 import { describeBinary, detectImage, hasBinaryExtension, IMAGE_MIME, imageSize, looksBinary } from "./file-kind.ts";
 import { errorResult, textResult } from "./format.ts";
 import { formatBytes } from "../format-bytes.ts";
-import { displayPath, notFoundMessage, resolveToolPath } from "./paths.ts";
+import { displayPath, notFoundMessage, readRefusal, resolveToolPath } from "./paths.ts";
 import { type ReadRange, urlReaderFor } from "./internal-urls.ts";
 import type { ToolContext, ToolDefinition, ToolResult } from "./types.ts";
 import { isDirEntry } from "../fs/dir-entry.ts";
@@ -65,6 +65,9 @@ export const readTool: ToolDefinition<typeof schema, ReadDetails> = {
       throw error;
     }
     const { path } = target;
+    // Every format (text, documents, archives, SQLite, notebooks, images) is read from this path.
+    const refused = readRefusal(context, path);
+    if (refused !== undefined) return errorResult(refused);
     if (target.range) input = { ...input, ...target.range };
     if (target.sqlite || target.member !== undefined) return (await import("./read-formats.ts")).readFormatted(target, input, context);
     let stat: Stats;

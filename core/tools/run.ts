@@ -54,6 +54,9 @@ export async function runToolCall(
     }
   }
   const effect = implementation.effectOf?.(parsed.data) ?? tool.effect;
+  // The deny-list holds whatever a hook said, on the input as the hooks left it.
+  const pathRefused = gate?.pathRefusal(tool.name, parsed.data);
+  if (pathRefused !== undefined) return errorResult(pathRefused, { denied: true });
   // Plan mode refuses changes even where a hook or an allow rule said yes.
   const readOnly = gate?.readOnlyRefusal({ name: tool.name, effect }, parsed.data);
   if (readOnly !== undefined) return errorResult(readOnly, { denied: true });

@@ -62,6 +62,13 @@ export interface ToolContext {
   question?: Questioner;
   /** Whether the calling agent offers a tool by this name now (the bash interceptor points only at tools there are). */
   hasTool?: (name: string) => boolean;
+  /**
+   * The sandbox policy for omp's own file access (core/sandbox/path-policy.ts): reads check it at
+   * use, writes go through `authorizeWrite` (file-writes.ts). Absent: no policy (no session).
+   */
+  paths?: import("../sandbox/path-policy.ts").PathPolicy;
+  /** Asks for a write the policy guards, unless the call's approval already granted it; absent: refused. */
+  authorizeWrite?: (verdict: Extract<import("../sandbox/path-policy.ts").PathVerdict, { kind: "needs-approval" }>, toolCallId?: string) => Promise<ApprovalOutcome>;
   /** The session's settings, kept current by /settings: read a setting at call time to follow its changes. */
   settings?: Readonly<Settings>;
 }

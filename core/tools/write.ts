@@ -36,7 +36,7 @@ export const writeTool: ToolDefinition<typeof schema> = {
     let result;
     try {
       const save = context.editor?.writeTextFile;
-      result = save ? await recordedChange(context, [path], () => writeInEditor(save, path, input.content)) : writeToolFiles(context, [{ path, content: input.content }])[0]!;
+      result = save ? await recordedChange(context, [path], () => writeInEditor(save, path, input.content)) : (await writeToolFiles(context, [{ path, content: input.content }]))[0]!;
     } catch (error) {
       const code = (error as NodeJS.ErrnoException).code;
       if (code === "EACCES" || code === "EPERM") return errorResult(`Permission denied: cannot write ${shown}`);

@@ -90,7 +90,7 @@ export async function chooseFileRewind(host: CommandHost, turnId: string, after:
 /** The files of a plan chosen with chooseFileRewind go back; the user reads what happened. */
 export async function rewindChosenFiles(host: CommandHost, plan: RewindPlan): Promise<void> {
   const { rewindFiles } = await import("../../../core/session/checkpoints/rewind.ts");
-  report(host, "files", rewindFiles(plan, host.agent.options.checkpoints?.maxBytes));
+  report(host, "files", rewindFiles(plan, host.agent.options.checkpoints?.maxBytes, host.agent.options.gate.paths));
 }
 
 export const REWIND_COMMAND: SlashCommand = {

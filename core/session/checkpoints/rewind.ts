@@ -1,5 +1,7 @@
 import { existsSync, unlinkSync } from "node:fs";
 import { writeFileAtomic } from "../../fs/atomic-write.ts";
+import { resolve } from "node:path";
+import type { PathPolicy } from "../../sandbox/path-policy.ts";
 import { OmpError } from "../../errors/omp-error.ts";
 import { textOf } from "../../ai/transcript.ts";
 import { branchEntries, loadSession } from "../loader.ts";
@@ -120,13 +122,18 @@ export function planRewind(source: RewindSource, toEntryId: string): RewindPlan 
  * made joins changedOutside instead. The restores are recorded, so a later rewind knows what omp
  * left there.
  */
-export function rewindFiles(plan: RewindPlan, maxBytes = DEFAULT_MAX_BYTES): RewindResult {
+export function rewindFiles(plan: RewindPlan, maxBytes = DEFAULT_MAX_BYTES, paths?: PathPolicy): RewindResult {
   const store = new BlobStore(checkpointDir(plan.session), maxBytes);
   const target: CheckpointTarget = { session: plan.session, cwd: plan.cwd, sessionId: plan.sessionId, entryId: null, maxBytes };
   const result: RewindResult = { restored: [], changedOutside: [...plan.changedOutside], notRestorable: [...plan.notRestorable] };
   for (const file of plan.restore) {
     if (diskState(file.path) !== file.expected) {
       result.changedOutside.push({ path: file.path });
+      continue;
+    }
+    const redirected = paths && redirection(paths, file.path);
+    if (redirected) {
+      result.notRestorable.push({ path: file.path, reason: redirected });
       continue;
     }
     const content = file.to === "absent" ? undefined : store.get(file.to);
@@ -141,4 +148,15 @@ export function rewindFiles(plan: RewindPlan, maxBytes = DEFAULT_MAX_BYTES): Rew
     result.restored.push(file.path);
   }
   return result;
+}
+
+/**
+ * Why a restore must not go to `path` now: a link planted since leads it onto the deny-list, or
+ * out of the writable roots where omp wrote it (the session's own approval covered the path named).
+ */
+function redirection(paths: PathPolicy, path: string): string | undefined {
+  const verdict = paths.check(path, "write");
+  if (verdict.kind === "denied") return verdict.message;
+  if (verdict.kind === "needs-approval" && verdict.real !== resolve(path)) return `it now leads to ${verdict.real} through a link; ${verdict.message}`;
+  return undefined;
 }

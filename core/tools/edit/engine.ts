@@ -6,7 +6,7 @@ import { unifiedDiff } from "../diff.ts";
 import { errorResult, textResult } from "../format.ts";
 import { displayPath, notFoundMessage, resolveToolPath } from "../paths.ts";
 import type { ToolContext, ToolResult } from "../types.ts";
-import { recordedChange } from "../file-writes.ts";
+import { WriteRefused, recordedChange } from "../file-writes.ts";
 import { type Doc, lineRange, numbered, parseDoc, renderDoc, spliceLines } from "./doc.ts";
 import { fastApply, windowedDiff } from "./fast-path.ts";
 import type { FileChange, LinesOp, TextOp } from "./changes.ts";
@@ -33,6 +33,9 @@ export interface EngineContext {
   /** Where each file's prior content is recorded before the write (file-writes.ts). */
   checkpoints?: ToolContext["checkpoints"];
   toolCallId?: string;
+  /** The sandbox policy: a denied file is not read, a guarded write asks (file-writes.ts). */
+  paths?: ToolContext["paths"];
+  authorizeWrite?: ToolContext["authorizeWrite"];
 }
 
 export interface EditDetails {
@@ -340,6 +343,11 @@ async function writeThroughEditor(plans: Planned[], editor: EditorBridge & { wri
 export async function applyChanges(changes: FileChange[], context: EngineContext): Promise<ToolResult<EditDetails>> {
   let plans: Planned[];
   try {
+    // An edit reads its files first (a near match can quote them): a denied one is refused before.
+    for (const change of changes) {
+      const verdict = context.paths?.check(resolveToolPath(context.cwd, change.path), "read");
+      if (verdict?.kind === "denied") throw new EditRefused(verdict.message);
+    }
     const editor = context.editor;
     const buffers = editor?.readTextFile ? await editorBuffers(changes, context, { ...editor, readTextFile: editor.readTextFile }) : undefined;
     plans = planChanges(changes, buffers ? { ...context, buffers } : context);
@@ -347,7 +355,7 @@ export async function applyChanges(changes: FileChange[], context: EngineContext
     const save = editor?.writeTextFile;
     await recordedChange(context, touched, () => (save ? writeThroughEditor(plans, { ...editor, writeTextFile: save }) : writeAll(plans, context)));
   } catch (error) {
-    if (error instanceof EditRefused) return errorResult(`${error.message}${/nothing was (written|changed)/i.test(error.message) ? "" : "\nNo changes were written."}`);
+    if (error instanceof EditRefused || error instanceof WriteRefused) return errorResult(`${error.message}${/nothing was (written|changed)/i.test(error.message) ? "" : "\nNo changes were written."}`);
     throw error;
   }
   const blocks = plans.map((plan) => {

@@ -39,6 +39,8 @@ export function engineContext(context: ToolContext, tags = false): EngineContext
     ...(context.editor ? { editor: context.editor } : {}),
     ...(context.checkpoints ? { checkpoints: context.checkpoints } : {}),
     ...(context.toolCallId ? { toolCallId: context.toolCallId } : {}),
+    ...(context.paths ? { paths: context.paths } : {}),
+    ...(context.authorizeWrite ? { authorizeWrite: context.authorizeWrite } : {}),
   };
 }
 

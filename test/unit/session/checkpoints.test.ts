@@ -1,5 +1,7 @@
 import { describe, expect, test } from "bun:test";
-import { existsSync, readFileSync, readdirSync, rmSync, statSync, utimesSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, statSync, symlinkSync, utimesSync, writeFileSync } from "node:fs";
+import { PathPolicy } from "../../../core/sandbox/path-policy.ts";
+import { buildPolicy } from "../../../core/sandbox/policy.ts";
 import { join } from "node:path";
 import { planRewind, rewindFiles } from "../../../core/session/checkpoints/rewind.ts";
 import { beginWrites } from "../../../core/session/checkpoints/record.ts";
@@ -65,6 +67,32 @@ describe("checkpoint store", () => {
     // The restore is recorded: a second plan finds nothing left to do for it.
     expect(planRewind({ writer }, first.id).restore).toEqual([]);
     expect(existsSync(join(checkpointDir(writer.path), "journal.ndjson"))).toBe(true);
+    writer.close();
+  });
+
+  test("a restore a planted link would send out of the writable roots (or onto the deny-list) is not made", () => {
+    const root = tempDir("omp-checkpoints-");
+    const [project, home] = [join(root, "project"), join(root, "home")];
+    mkdirSync(join(project, "sub"), { recursive: true });
+    mkdirSync(join(project, ".git"));
+    mkdirSync(home);
+    const writer = SessionWriter.create({ cwd: project, sessionDir: join(root, "sessions") });
+    const first = writer.append({ type: "message", message: user("make a file") });
+    const reply = writer.append({ type: "message", message: assistant("on it", "toolUse") });
+    const made = join(project, "sub", "f.txt");
+    const pending = beginWrites({ session: writer.path, cwd: project, sessionId: writer.header.id, entryId: reply.id, maxBytes: 4096 }, [made], "call_1");
+    writeFileSync(made, "same\n");
+    pending.done();
+    // The model's bash swaps the folder for a link to the home, where the user's file has the same content.
+    rmSync(join(project, "sub"), { recursive: true });
+    symlinkSync(home, join(project, "sub"));
+    writeFileSync(join(home, "f.txt"), "same\n");
+    const settings = { mode: "workspace-write" as const, network: "off" as const, writable: [], denyRead: [], envAllow: [] };
+    const paths = new PathPolicy(buildPolicy({ settings, cwd: project, addDirs: [], home, env: {} }), project);
+    const result = rewindFiles(planRewind({ writer }, first.id), 4096, paths);
+    expect(result.restored).toEqual([]);
+    expect(result.notRestorable[0]!.reason).toContain(`it now leads to ${join(home, "f.txt")} through a link`);
+    expect(readFileSync(join(home, "f.txt"), "utf8")).toBe("same\n");
     writer.close();
   });
 

@@ -5,6 +5,8 @@ import { ApprovalGate, type ApprovalRequest } from "../../../core/tools/approval
 import { projectRoot } from "../../../core/fs/project-root.ts";
 import { PathScope } from "../../../core/tools/path-scope.ts";
 import { tempDir } from "../../support/temp.ts";
+import { PathPolicy } from "../../../core/sandbox/path-policy.ts";
+import { buildPolicy } from "../../../core/sandbox/policy.ts";
 
 function layout() {
   const root = tempDir("omp-scope-");
@@ -79,5 +81,50 @@ describe("ApprovalGate with a scope", () => {
     expect((await gate.check(write, { path: join(outside, "c.txt") })).allow).toBe(false);
     expect((await gate.check(write, { path: join(outside, "d.txt") })).allow).toBe(false);
     expect(asked.length).toBe(2);
+  });
+});
+
+describe("ApprovalGate with the sandbox policy", () => {
+  /** A home beside a repository, and the gate a session builds with its policy. */
+  function guarded(mode: "yolo" | "write", approver?: (request: ApprovalRequest) => Promise<{ allow: boolean }>) {
+    const { root, repo } = layout();
+    const home = join(root, "home");
+    mkdirSync(join(home, ".ssh"), { recursive: true });
+    writeFileSync(join(home, ".ssh", "id_rsa"), "KEY");
+    const settings = { mode: "workspace-write" as const, network: "off" as const, writable: [], denyRead: [], envAllow: [] };
+    const policy = new PathPolicy(buildPolicy({ settings, cwd: repo, addDirs: [], home, env: {} }), repo);
+    return { home, repo, gate: new ApprovalGate(mode, approver, new PathScope(repo, [], policy)) };
+  }
+
+  test("the deny-list refuses in yolo too; a write outside the writable roots asks in yolo; one inside does not", async () => {
+    const asked: ApprovalRequest[] = [];
+    const { home, gate } = guarded("yolo", async (request) => (asked.push(request), { allow: true }));
+    expect(gate.pathRefusal("read", { path: join(home, ".ssh", "id_rsa") })).toContain("deny-list");
+    expect(gate.pathRefusal("read", { path: "a.txt" })).toBeUndefined();
+    expect(await gate.check(write, { path: "inside.txt" })).toEqual({ allow: true });
+    expect(asked).toEqual([]);
+    expect(await gate.check(write, { path: join(home, ".bashrc") })).toEqual({ allow: true });
+    expect(asked.map((request) => request.outside)).toEqual([[join(home, ".bashrc")]]);
+    expect(asked[0]!.summary).toContain("outside the sandbox's writable roots");
+  });
+
+  test("print mode refuses naming the ways to allow it; a write the call's approval granted goes ahead once, the next asks again", async () => {
+    const { home, gate: alone } = guarded("yolo");
+    const refused = await alone.check(write, { path: join(home, ".bashrc") });
+    expect(!refused.allow && refused.message).toContain("--add-dir");
+    expect(!refused.allow && refused.message).toContain("--sandbox off");
+    let asks = 0;
+    const { repo, gate } = guarded("yolo", async () => (asks++, { allow: true }));
+    const verdict = gate.paths!.check(join(repo, ".git", "config"), "write");
+    expect(verdict.kind).toBe("needs-approval");
+    if (verdict.kind !== "needs-approval") return;
+    expect(await gate.check(write, { path: join(repo, ".git", "config") }, undefined, "call_1")).toEqual({ allow: true });
+    // Another call's write of the same path is not covered by that grant.
+    expect(await gate.authorizeWrite(verdict, "call_2")).toEqual({ allow: true });
+    expect(asks).toBe(2);
+    expect(await gate.authorizeWrite(verdict, "call_1")).toEqual({ allow: true });
+    expect(asks).toBe(2);
+    expect(await gate.authorizeWrite(verdict, "call_1")).toEqual({ allow: true });
+    expect(asks).toBe(3);
   });
 });
