@@ -33,7 +33,11 @@ export async function runSubagent(parent: Agent, request: SubagentRequest): Prom
   const child = new Agent({
     ...parent.options,
     ...(request.cwd
-      ? { cwd: request.cwd, ...(sandbox ? { sandbox: { ...sandbox, writable: [...new Set([...sandbox.writable, request.cwd, ...linkedGitDirs(request.cwd)])] } } : {}) }
+      ? {
+          cwd: request.cwd,
+          gate: parent.options.gate.forWorkspace(request.cwd),
+          ...(sandbox ? { sandbox: { ...sandbox, writable: [...new Set([...sandbox.writable, request.cwd, ...linkedGitDirs(request.cwd)])] } } : {}),
+        }
       : {}),
     model,
     apiKey,

@@ -63,6 +63,16 @@ export class PathPolicy {
   private readonly watched: string[];
   private inodeIndex: { key: string; map: Map<string, DenyEntry>; checkedAt: number } | undefined;
 
+  /**
+   * The same policy for an agent working in `dir` as well (an isolated task's worktree): a
+   * workspace of its own, writable, its protected paths guarded as the project's are.
+   */
+  withWorkspace(dir: string): PathPolicy {
+    const real = realPath(dir);
+    const copy = Object.create(PathPolicy.prototype) as PathPolicy;
+    return Object.assign(copy, this, { writable: [...this.writable, real], workspaces: [...this.workspaces, real] });
+  }
+
   constructor(
     policy: SandboxPolicy,
     cwd: string,

@@ -161,6 +161,14 @@ export class ApprovalGate {
     private readonly policy?: (toolName: string) => ToolPolicy | undefined,
   ) {}
 
+  /**
+   * This gate for a subagent working in `dir` (an isolated task's worktree): writes there count as
+   * the project's. The mode, the answers remembered and the handlers stay this gate's, shared.
+   */
+  forWorkspace(dir: string): ApprovalGate {
+    return Object.create(this, { scope: { value: this.scope?.withWorkspace(dir) } }) as ApprovalGate;
+  }
+
   /** The sandbox policy omp's tools follow, when the session has one. */
   get paths() {
     return this.scope?.policy;

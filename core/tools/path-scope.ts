@@ -22,6 +22,11 @@ export class PathScope {
     this.roots = [...new Set([projectRoot(cwd), ...allowed].map(realPath))];
   }
 
+  /** The scope of an agent working in `dir` (an isolated task's worktree): its project is `dir`, this scope's roots stay allowed. */
+  withWorkspace(dir: string): PathScope {
+    return new PathScope(dir, this.roots, this.policy?.withWorkspace(dir));
+  }
+
   /** The paths of this call that lead outside every root (empty for tools that name no path). */
   outside(toolName: string, input: unknown): string[] {
     return this.paths(toolName, input)
