@@ -1,9 +1,11 @@
 import { lstatSync } from "node:fs";
 import { join } from "node:path";
+import { findRepo } from "../../git/repo.ts";
+import { changeEpoch, noteChange } from "./epoch.ts";
 import { pruneOrphanCheckpoints } from "./prune.ts";
 import { appendRecords, type CheckpointRecord } from "./journal.ts";
 import { BlobStore, checkpointDir, diskState } from "./store.ts";
-import { changedPaths, contentAt, snapshot, snapshotRef, workTreeOf } from "./git-snapshot.ts";
+import { Snapshots, snapshotRef } from "./git-snapshot.ts";
 import type { CheckpointTarget } from "./target.ts";
 
 /**
@@ -11,25 +13,45 @@ import type { CheckpointTarget } from "./target.ts";
  * the work tree is snapshotted before and after, and each file that differs is recorded like a
  * file tool's write (its prior content taken from the snapshot). Elsewhere the journal says that
  * a command ran whose changes are unknown, so a rewind lists it as not restorable.
+ *
+ * One snapshot per command: the one after a command is the next one's "before" while the user's
+ * turn goes on and omp changed nothing else in between (see epoch.ts). A turn's first command
+ * takes a fresh one, since the user may have edited files between turns; what a background job
+ * changes between two commands of a turn is recorded with the later command.
  */
+
+interface Base {
+  tree: string;
+  turn: string;
+  epoch: number;
+}
+
+/** The last snapshot of each private git folder, while it may serve as the next "before". */
+const bases = new Map<string, Base>();
+
 export async function aroundCommand<T>(target: CheckpointTarget, cwd: string, what: string, toolCallId: string | undefined, run: () => Promise<T>): Promise<T> {
   pruneOrphanCheckpoints(target.session, cwd);
   const dir = checkpointDir(target.session);
-  const root = workTreeOf(cwd);
-  const ref = snapshotRef(target.sessionId);
-  const before = root ? snapshot(root, ref) : undefined;
+  const repo = findRepo(cwd);
+  const snapshots = repo ? new Snapshots(repo, dir) : undefined;
+  const before = snapshots ? baseFor(snapshots, target) : undefined;
+  noteChange();
   const time = () => new Date().toISOString();
   const common = { entryId: target.entryId, ...(toolCallId ? { toolCallId } : {}) };
   try {
     return await run();
   } finally {
     try {
-      const after = root && before ? snapshot(root, ref) : undefined;
-      if (!root || !before || !after) {
-        appendRecords(dir, [{ kind: "unseen", ...common, what, why: root ? "snapshot-failed" : "no-git", time: time() }]);
+      const after = snapshots && before ? snapshots.capture() : undefined;
+      if (snapshots) {
+        if (after && target.turn !== undefined) bases.set(snapshots.dir, { tree: after, turn: target.turn, epoch: changeEpoch() });
+        else bases.delete(snapshots.dir);
+      }
+      if (!snapshots || !before || !after) {
+        appendRecords(dir, [{ kind: "unseen", ...common, what, why: snapshots ? "snapshot-failed" : "no-git", time: time() }]);
       } else {
         const store = new BlobStore(dir, target.maxBytes);
-        appendRecords(dir, changedPaths(root, before, after).map((relative) => recordOf(store, root, before, relative, { ...common, what, time: time() })));
+        appendRecords(dir, snapshots.changedPaths(before, after).map((relative) => recordOf(store, snapshots, before, relative, { ...common, what, time: time() })));
       }
     } catch {
       // Recording what a command changed costs at most the rewind of that command, never its result.
@@ -42,12 +64,21 @@ export async function aroundCommand<T>(target: CheckpointTarget, cwd: string, wh
   }
 }
 
+/** The work tree before a command: the previous command's snapshot while still true, else a new one (kept under the session's ref when it opens a turn). */
+function baseFor(snapshots: Snapshots, target: CheckpointTarget): string | undefined {
+  const last = bases.get(snapshots.dir);
+  if (last && target.turn !== undefined && last.turn === target.turn && last.epoch === changeEpoch()) return last.tree;
+  const tree = snapshots.capture();
+  if (tree && (target.turn === undefined || last?.turn !== target.turn)) snapshots.keep(tree, snapshotRef(target.sessionId));
+  return tree;
+}
+
 /** One path the command changed: its prior content when it is a plain file, else why it cannot come back. */
-function recordOf(store: BlobStore, root: string, before: string, relative: string, common: { entryId: string | null; toolCallId?: string; what: string; time: string }): CheckpointRecord {
-  const path = join(root, relative);
+function recordOf(store: BlobStore, snapshots: Snapshots, before: string, relative: string, common: { entryId: string | null; toolCallId?: string; what: string; time: string }): CheckpointRecord {
+  const path = join(snapshots.repo.root, relative);
   const { what, ...record } = common;
   const stat = lstatSync(path, { throwIfNoEntry: false });
   if (stat && !stat.isFile()) return { kind: "unseen", ...record, what: `${what}: ${relative}`, why: "not-a-file" };
-  const prior = contentAt(root, before, relative);
+  const prior = snapshots.contentAt(before, relative);
   return { kind: "file", ...record, source: "bash", path, before: prior === undefined ? "absent" : store.put(prior), after: diskState(path) };
 }

@@ -1,0 +1,102 @@
+/**
+ * The one way omp runs git. A repository's `.git/config`, hooks and attributes can be written by
+ * the model's sandboxed commands, and the git omp runs itself is not sandboxed: so every call
+ * here is made with configuration that cannot start a program — no fsmonitor, no hooks, no
+ * transport (hence no ssh command or credential helper) unless the caller fetches on purpose,
+ * no signature check, no pager, no prompt. Content filters, the one door left (`filter.<name>`
+ * picked by `.gitattributes`), are switched off by callers that read the work tree: see
+ * {@link filterOverrides} and the snapshots' private attributes (core/session/checkpoints).
+ * Diff drivers (`diff.external`, textconv) run only for porcelain diffs, which omp never runs.
+ */
+
+/** What git is told on every call; command-line configuration outranks every file's. */
+const SAFE_CONFIG = [
+  "core.fsmonitor=false",
+  // A folder that cannot exist: no hook is found, whatever the repository or the user configured.
+  "core.hooksPath=/dev/null",
+  "log.showSignature=false",
+  "core.pager=cat",
+  "credential.helper=",
+];
+/** Local work never reaches a transport: no ssh command, no remote helper, no credential prompt. */
+const NO_TRANSPORT = ["protocol.allow=never"];
+
+/** Where a repository is, as the parent environment may say (omp picks its repository itself), and an external diff. */
+const LOCATION_VARIABLES = ["GIT_EXTERNAL_DIFF", "GIT_DIR", "GIT_WORK_TREE", "GIT_INDEX_FILE", "GIT_OBJECT_DIRECTORY", "GIT_ALTERNATE_OBJECT_DIRECTORIES", "GIT_COMMON_DIR", "GIT_NAMESPACE", "GIT_PREFIX", "GIT_CONFIG_PARAMETERS", "GIT_CONFIG_COUNT"];
+
+export interface GitOptions {
+  cwd?: string;
+  /** Added to (and overriding) the environment, e.g. GIT_DIR, GIT_INDEX_FILE. */
+  env?: Record<string, string>;
+  timeoutMs?: number;
+  /** A clone or fetch the user asked for: transports allowed (still without prompts). */
+  network?: boolean;
+  /** More `-c name=value` pairs, after the safe ones. */
+  config?: readonly string[];
+}
+
+export interface GitResult {
+  ok: boolean;
+  /** False when git could not be started at all (not installed, not on PATH). */
+  started: boolean;
+  code: number | null;
+  out: Buffer;
+  err: string;
+}
+
+/** The argument vector and environment of one git call made the safe way. */
+export function gitCommand(args: readonly string[], options: GitOptions = {}): { argv: string[]; env: Record<string, string | undefined> } {
+  const env: Record<string, string | undefined> = { ...process.env };
+  for (const name of LOCATION_VARIABLES) delete env[name];
+  for (const name of Object.keys(env)) if (/^GIT_CONFIG_(KEY|VALUE)_\d+$/.test(name)) delete env[name];
+  Object.assign(env, { GIT_TERMINAL_PROMPT: "0", GIT_OPTIONAL_LOCKS: "0", GIT_ASKPASS: "", SSH_ASKPASS: "", GIT_PAGER: "cat" }, options.env);
+  const config = [...SAFE_CONFIG, ...(options.network ? [] : NO_TRANSPORT), ...(options.config ?? [])];
+  return { argv: ["git", "--no-pager", ...config.flatMap((pair) => ["-c", pair]), ...args], env };
+}
+
+const NOT_STARTED = (error: unknown): GitResult => ({ ok: false, started: false, code: null, out: Buffer.alloc(0), err: error instanceof Error ? error.message : String(error) });
+
+/** A git call whose answer the caller waits for (snapshots: short, bounded by `timeoutMs`). */
+export function gitSync(args: readonly string[], options: GitOptions = {}): GitResult {
+  const { argv, env } = gitCommand(args, options);
+  try {
+    const result = Bun.spawnSync(argv, { cwd: options.cwd, env, stdin: "ignore", stdout: "pipe", stderr: "pipe", ...(options.timeoutMs ? { timeout: options.timeoutMs } : {}) });
+    return { ok: result.exitCode === 0, started: true, code: result.exitCode, out: result.stdout, err: result.stderr.toString() };
+  } catch (error) {
+    return NOT_STARTED(error);
+  }
+}
+
+/** A git call in the background of other work; killed after `timeoutMs`. */
+export async function gitAsync(args: readonly string[], options: GitOptions = {}): Promise<GitResult> {
+  const { argv, env } = gitCommand(args, options);
+  let child: Bun.Subprocess<"ignore", "pipe", "pipe">;
+  try {
+    child = Bun.spawn(argv, { cwd: options.cwd, env, stdin: "ignore", stdout: "pipe", stderr: "pipe" });
+  } catch (error) {
+    return NOT_STARTED(error);
+  }
+  const timer = options.timeoutMs ? setTimeout(() => child.kill(), options.timeoutMs) : undefined;
+  try {
+    const [out, err, code] = await Promise.all([new Response(child.stdout).arrayBuffer(), new Response(child.stderr).text(), child.exited]);
+    return { ok: code === 0, started: true, code, out: Buffer.from(out), err };
+  } finally {
+    if (timer) clearTimeout(timer);
+  }
+}
+
+/**
+ * `-c` pairs that empty every content filter the repository's configuration defines
+ * (`filter.<name>.clean/smudge/process`, and drop `required`), for a git call that may hash work
+ * tree files through them (status). Reading configuration runs nothing.
+ */
+export async function filterOverrides(cwd: string): Promise<string[]> {
+  const listed = await gitAsync(["config", "-z", "--name-only", "--get-regexp", "^filter\\."], { cwd, timeoutMs: 2_000 });
+  if (!listed.ok) return [];
+  const names = new Set<string>();
+  for (const key of listed.out.toString("utf8").split("\0")) {
+    const match = /^filter\.(.+)\.[^.]+$/s.exec(key);
+    if (match) names.add(match[1]!);
+  }
+  return [...names].flatMap((name) => [`filter.${name}.clean=`, `filter.${name}.smudge=`, `filter.${name}.process=`, `filter.${name}.required=false`]);
+}
