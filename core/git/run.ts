@@ -33,6 +33,8 @@ export interface GitOptions {
   network?: boolean;
   /** More `-c name=value` pairs, after the safe ones. */
   config?: readonly string[];
+  /** Written to git's stdin (sync calls). */
+  input?: string;
 }
 
 export interface GitResult {
@@ -60,7 +62,7 @@ const NOT_STARTED = (error: unknown): GitResult => ({ ok: false, started: false,
 export function gitSync(args: readonly string[], options: GitOptions = {}): GitResult {
   const { argv, env } = gitCommand(args, options);
   try {
-    const result = Bun.spawnSync(argv, { cwd: options.cwd, env, stdin: "ignore", stdout: "pipe", stderr: "pipe", ...(options.timeoutMs ? { timeout: options.timeoutMs } : {}) });
+    const result = Bun.spawnSync(argv, { cwd: options.cwd, env, stdin: options.input === undefined ? "ignore" : Buffer.from(options.input), stdout: "pipe", stderr: "pipe", ...(options.timeoutMs ? { timeout: options.timeoutMs } : {}) });
     return { ok: result.exitCode === 0, started: true, code: result.exitCode, out: result.stdout, err: result.stderr.toString() };
   } catch (error) {
     return NOT_STARTED(error);

@@ -51,7 +51,9 @@ export async function aroundCommand<T>(target: CheckpointTarget, cwd: string, wh
         appendRecords(dir, [{ kind: "unseen", ...common, what, why: snapshots ? "snapshot-failed" : "no-git", time: time() }]);
       } else {
         const store = new BlobStore(dir, target.maxBytes);
-        appendRecords(dir, snapshots.changedPaths(before, after).map((relative) => recordOf(store, snapshots, before, relative, { ...common, what, time: time() })));
+        const changes = snapshots.changes(before, after);
+        const contents = snapshots.contents(changes.flatMap((change) => (change.blob ? [change.blob] : [])));
+        appendRecords(dir, changes.map((change) => recordOf(store, snapshots.repo.root, change.path, change.blob === undefined ? "absent" : contents.get(change.blob), { ...common, what, time: time() })));
       }
     } catch {
       // Recording what a command changed costs at most the rewind of that command, never its result.
@@ -73,12 +75,13 @@ function baseFor(snapshots: Snapshots, target: CheckpointTarget): string | undef
   return tree;
 }
 
-/** One path the command changed: its prior content when it is a plain file, else why it cannot come back. */
-function recordOf(store: BlobStore, snapshots: Snapshots, before: string, relative: string, common: { entryId: string | null; toolCallId?: string; what: string; time: string }): CheckpointRecord {
-  const path = join(snapshots.repo.root, relative);
+/** One path the command changed: its prior content ("absent": there was none) when it is a plain file, else why it cannot come back. */
+function recordOf(store: BlobStore, root: string, relative: string, prior: Buffer | "absent" | undefined, common: { entryId: string | null; toolCallId?: string; what: string; time: string }): CheckpointRecord {
+  const path = join(root, relative);
   const { what, ...record } = common;
   const stat = lstatSync(path, { throwIfNoEntry: false });
   if (stat && !stat.isFile()) return { kind: "unseen", ...record, what: `${what}: ${relative}`, why: "not-a-file" };
-  const prior = snapshots.contentAt(before, relative);
-  return { kind: "file", ...record, source: "bash", path, before: prior === undefined ? "absent" : store.put(prior), after: diskState(path) };
+  // A prior content git could not give back: unknown, never taken for "there was none".
+  if (prior === undefined) return { kind: "unseen", ...record, what: `${what}: ${relative}`, why: "snapshot-failed" };
+  return { kind: "file", ...record, source: "bash", path, before: prior === "absent" ? "absent" : store.put(prior), after: diskState(path) };
 }

@@ -30,7 +30,7 @@ const ATTRIBUTES = "* -text -eol -crlf -filter -ident -working-tree-encoding\n";
 
 const text = (out: Buffer) => out.toString("utf8").trim();
 
-/** Untracked files a snapshot would copy into git's object store: past these, the command is left unsnapshotted (not restorable) rather than the disk filled. */
+/** Files a snapshot would copy into git's object store: past these, the command is left unsnapshotted (not restorable) rather than the disk filled. */
 const MAX_UNTRACKED_FILE_BYTES = 50 * 1024 * 1024;
 const MAX_UNTRACKED_BYTES = 200 * 1024 * 1024;
 
@@ -51,8 +51,8 @@ export class Snapshots {
     this.env = { GIT_DIR: this.dir, GIT_WORK_TREE: repo.root, GIT_OBJECT_DIRECTORY: join(repo.commonDir, "objects"), GIT_INDEX_FILE: join(this.dir, "index"), ...IDENTITY };
   }
 
-  private git(args: string[]): GitResult {
-    return gitSync(args, { cwd: this.repo.root, env: this.env, timeoutMs: GIT_TIMEOUT_MS });
+  private git(args: string[], input?: string): GitResult {
+    return gitSync(args, { cwd: this.repo.root, env: this.env, timeoutMs: GIT_TIMEOUT_MS, ...(input === undefined ? {} : { input }) });
   }
 
   /** The private folder, made on first use; the user's ignore list copied in when it changed. */
@@ -74,19 +74,31 @@ export class Snapshots {
     if (readOr(join(info, "exclude")) !== exclude) writeFileSync(join(info, "exclude"), exclude);
   }
 
-  /** The work tree now (tracked and untracked files, ignored ones left out) as a tree; undefined if git failed or the untracked files are over the limits. */
+  /**
+   * The work tree now (tracked and untracked files, ignored ones left out) as a tree; undefined if
+   * git failed or the files to add are over the limits. A dry run first: when it finds nothing
+   * to add, the tree is the one the private index was last written as, and that is all it costs.
+   */
   capture(): string | undefined {
     if (givenUp.has(this.repo.root)) return undefined;
     try {
       this.prepare();
-      if (!this.untrackedWithinLimits()) return undefined;
-      if (!this.git(["add", "-A", "--", "."]).ok) {
+      let pending = this.git(["add", "-A", "-v", "--dry-run", "--", "."]);
+      if (!pending.ok) {
         // An index git cannot use here (a split index copied from the user's): start a fresh one.
         rmSync(join(this.dir, "index"), { force: true });
-        if (!this.git(["add", "-A", "--", "."]).ok) return this.giveUp();
+        indexTrees.delete(this.dir);
+        pending = this.git(["add", "-A", "-v", "--dry-run", "--", "."]);
+        if (!pending.ok) return this.giveUp();
       }
+      const known = indexTrees.get(this.dir);
+      if (pending.out.length === 0 && known) return known;
+      if (!this.withinLimits(pending.out.toString("utf8"))) return undefined;
+      if (pending.out.length > 0 && !this.git(["add", "-A", "--", "."]).ok) return this.giveUp();
       const tree = this.git(["write-tree"]);
-      return tree.ok ? text(tree.out) : this.giveUp();
+      if (!tree.ok) return this.giveUp();
+      indexTrees.set(this.dir, text(tree.out));
+      return text(tree.out);
     } catch {
       // A snapshot that cannot be made (a read-only .git, a full disk) costs the rewind of this command, never the command.
       return this.giveUp();
@@ -98,18 +110,29 @@ export class Snapshots {
     return undefined;
   }
 
+  /**
+   * Whether the files a capture would add stay within what a snapshot may store. The dry run's
+   * lines (`add 'path'`) are not quoted: if one does not read back as a file (a name with a line
+   * break), the untracked files are listed the safe way instead.
+   */
+  private withinLimits(dryRun: string): boolean {
+    const sizes: number[] = [];
+    for (const line of dryRun.split("\n")) {
+      if (line === "" || line.startsWith("remove '")) continue;
+      const path = /^add '(.*)'$/.exec(line)?.[1];
+      const stat = path === undefined ? undefined : lstatSync(join(this.repo.root, path), { throwIfNoEntry: false });
+      if (!stat) return this.untrackedWithinLimits();
+      sizes.push(stat.size);
+    }
+    return sizesWithinLimits(sizes);
+  }
+
   /** Whether the work tree's untracked, unignored files stay within what a snapshot may store. */
   private untrackedWithinLimits(): boolean {
     const listed = this.git(["ls-files", "-z", "--others", "--exclude-standard"]);
     if (!listed.ok) return false;
-    let total = 0;
-    for (const path of listed.out.toString("utf8").split("\0")) {
-      if (path === "") continue;
-      const size = lstatSync(join(this.repo.root, path), { throwIfNoEntry: false })?.size ?? 0;
-      total += size;
-      if (size > MAX_UNTRACKED_FILE_BYTES || total > MAX_UNTRACKED_BYTES) return false;
-    }
-    return true;
+    const paths = listed.out.toString("utf8").split("\0").filter(Boolean);
+    return sizesWithinLimits(paths.map((path) => lstatSync(join(this.repo.root, path), { throwIfNoEntry: false })?.size ?? 0));
   }
 
   /** `tree` as the newest commit under `ref` in the user's repository (so `git gc` keeps it). */
@@ -122,18 +145,52 @@ export class Snapshots {
     if (gitSync(["update-ref", ref, sha], { cwd: this.repo.root, env: { GIT_DIR: this.repo.gitDir }, timeoutMs: GIT_TIMEOUT_MS }).ok) writeFileSync(chain, sha);
   }
 
-  /** Paths (relative to the root) that differ between two snapshots. */
-  changedPaths(from: string, to: string): string[] {
+  /** Paths (relative to the root) that differ between two snapshots, each with its blob in `from` (undefined where it had none). */
+  changes(from: string, to: string): { path: string; blob: string | undefined }[] {
     if (from === to) return [];
-    const result = this.git(["diff-tree", "-r", "-z", "--no-renames", "--name-only", from, to]);
-    return result.ok ? result.out.toString("utf8").split("\0").filter(Boolean) : [];
+    const result = this.git(["diff-tree", "-r", "-z", "--no-renames", "--raw", from, to]);
+    if (!result.ok) return [];
+    const fields = result.out.toString("utf8").split("\0");
+    const changes: { path: string; blob: string | undefined }[] = [];
+    for (let i = 0; i + 1 < fields.length; i += 2) {
+      const [oldMode, , oldSha] = fields[i]!.slice(1).split(" ");
+      changes.push({ path: fields[i + 1]!, blob: oldMode === "000000" || oldMode === "160000" ? undefined : oldSha });
+    }
+    return changes;
   }
 
-  /** A file's content in a snapshot; undefined when it was not there. */
-  contentAt(tree: string, path: string): Buffer | undefined {
-    const result = this.git(["cat-file", "blob", `${tree}:${path}`]);
-    return result.ok ? result.out : undefined;
+  /** The contents of blobs, by sha, in one git call. */
+  contents(blobs: readonly string[]): Map<string, Buffer> {
+    const found = new Map<string, Buffer>();
+    if (blobs.length === 0) return found;
+    const result = this.git(["cat-file", "--batch"], [...new Set(blobs)].map((sha) => `${sha}\n`).join(""));
+    if (!result.ok) return found;
+    const out = result.out;
+    let at = 0;
+    while (at < out.length) {
+      const newline = out.indexOf(10, at);
+      if (newline < 0) break;
+      const [sha, type, size] = out.subarray(at, newline).toString("utf8").split(" ");
+      at = newline + 1;
+      if (type === "missing" || size === undefined) continue;
+      const length = Number(size);
+      if (type === "blob") found.set(sha!, Buffer.from(out.subarray(at, at + length)));
+      at += length + 1;
+    }
+    return found;
   }
+}
+
+/** The tree each private index was last written as (this process), so an unchanged work tree costs one git call. */
+const indexTrees = new Map<string, string>();
+
+function sizesWithinLimits(sizes: readonly number[]): boolean {
+  let total = 0;
+  for (const size of sizes) {
+    total += size;
+    if (size > MAX_UNTRACKED_FILE_BYTES || total > MAX_UNTRACKED_BYTES) return false;
+  }
+  return true;
 }
 
 function readOr(path: string): string {
