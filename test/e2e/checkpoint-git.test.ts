@@ -126,4 +126,32 @@ describe("the git omp runs", () => {
       rpc.child.kill();
     }
   }, 120_000);
+
+  test("a subagent's commands inside the parent's task, then the parent's own: every change comes back, none listed as unknown", async () => {
+    const { home, repo } = workspace({ "a.txt": "a0\n" });
+    standin.setScript([
+      { toolCalls: [{ name: "task", arguments: { subagent_type: "general-purpose", description: "change a", prompt: "change a.txt" } }] },
+      bash("echo a1 > a.txt && echo sub > sub.txt"),
+      bash("echo sub2 >> sub.txt"),
+      { text: "subagent done" },
+      bash("echo parent > parent.txt && echo a2 > a.txt"),
+      { text: "delegated" },
+    ]);
+    const rpc = new RpcProcess(["--model", MODEL], { home, cwd: repo, env: env() });
+    try {
+      await rpc.waitFrame((f) => f.type === "ready");
+      expect((await rpc.turn("delegate")).stopReason).toBe("stop");
+      expect(readFileSync(join(repo, "sub.txt"), "utf8")).toBe("sub\nsub2\n");
+      expect(readFileSync(join(repo, "a.txt"), "utf8")).toBe("a2\n");
+      const rewound = await rpc.send({ type: "rewind", entryId: userTurns(home)[0]!.id, scope: "files" });
+      expect(rewound.data.files.notRestorable).toEqual([]);
+      expect(rewound.data.files.changedOutside).toEqual([]);
+      expect(readFileSync(join(repo, "a.txt"), "utf8")).toBe("a0\n");
+      expect(existsSync(join(repo, "sub.txt"))).toBe(false);
+      expect(existsSync(join(repo, "parent.txt"))).toBe(false);
+      expect(await rpc.close()).toBe(0);
+    } finally {
+      rpc.child.kill();
+    }
+  }, 120_000);
 });

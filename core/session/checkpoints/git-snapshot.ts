@@ -30,9 +30,9 @@ const ATTRIBUTES = "* -text -eol -crlf -filter -ident -working-tree-encoding\n";
 
 const text = (out: Buffer) => out.toString("utf8").trim();
 
-/** Files a snapshot would copy into git's object store: past these, the command is left unsnapshotted (not restorable) rather than the disk filled. */
-const MAX_UNTRACKED_FILE_BYTES = 50 * 1024 * 1024;
-const MAX_UNTRACKED_BYTES = 200 * 1024 * 1024;
+/** What one command's changes may copy into git's object store, per file and in all. */
+const MAX_FILE_BYTES = 50 * 1024 * 1024;
+const MAX_BYTES = 200 * 1024 * 1024;
 
 /** The ref a session's snapshots hang from. */
 export const snapshotRef = (sessionId: string) => `refs/omp/checkpoints/${sessionId.replace(/[^A-Za-z0-9._-]/g, "_")}`;
@@ -74,65 +74,97 @@ export class Snapshots {
     if (readOr(join(info, "exclude")) !== exclude) writeFileSync(join(info, "exclude"), exclude);
   }
 
-  /**
-   * The work tree now (tracked and untracked files, ignored ones left out) as a tree; undefined if
-   * git failed or the files to add are over the limits. A dry run first: when it finds nothing
-   * to add, the tree is the one the private index was last written as, and that is all it costs.
-   */
-  capture(): string | undefined {
+  /** Runs `step` with the private folder in place; a failure (a read-only .git, a full disk) gives up on this work tree for the process. */
+  private guarded<T>(step: () => T | undefined): T | undefined {
     if (givenUp.has(this.repo.root)) return undefined;
     try {
       this.prepare();
-      let pending = this.git(["add", "-A", "-v", "--dry-run", "--", "."]);
-      if (!pending.ok) {
-        // An index git cannot use here (a split index copied from the user's): start a fresh one.
-        rmSync(join(this.dir, "index"), { force: true });
-        indexTrees.delete(this.dir);
-        pending = this.git(["add", "-A", "-v", "--dry-run", "--", "."]);
-        if (!pending.ok) return this.giveUp();
-      }
-      const known = indexTrees.get(this.dir);
-      if (pending.out.length === 0 && known) return known;
-      if (!this.withinLimits(pending.out.toString("utf8"))) return undefined;
-      if (pending.out.length > 0 && !this.git(["add", "-A", "--", "."]).ok) return this.giveUp();
-      const tree = this.git(["write-tree"]);
-      if (!tree.ok) return this.giveUp();
-      indexTrees.set(this.dir, text(tree.out));
-      return text(tree.out);
+      const result = step();
+      if (result === undefined) givenUp.add(this.repo.root);
+      return result;
     } catch {
-      // A snapshot that cannot be made (a read-only .git, a full disk) costs the rewind of this command, never the command.
-      return this.giveUp();
+      givenUp.add(this.repo.root);
+      return undefined;
     }
-  }
-
-  private giveUp(): undefined {
-    givenUp.add(this.repo.root);
-    return undefined;
   }
 
   /**
-   * Whether the files a capture would add stay within what a snapshot may store. The dry run's
-   * lines (`add 'path'`) are not quoted: if one does not read back as a file (a name with a line
-   * break), the untracked files are listed the safe way instead.
+   * The paths (relative to the root) whose files differ from the private index: modified, deleted
+   * and untracked ones, ignored ones left out — one git call, with stat data deciding which files
+   * are read at all.
    */
-  private withinLimits(dryRun: string): boolean {
-    const sizes: number[] = [];
-    for (const line of dryRun.split("\n")) {
-      if (line === "" || line.startsWith("remove '")) continue;
-      const path = /^add '(.*)'$/.exec(line)?.[1];
-      const stat = path === undefined ? undefined : lstatSync(join(this.repo.root, path), { throwIfNoEntry: false });
-      if (!stat) return this.untrackedWithinLimits();
-      sizes.push(stat.size);
-    }
-    return sizesWithinLimits(sizes);
+  pending(): string[] | undefined {
+    return this.guarded(() => {
+      const args = ["ls-files", "-z", "--modified", "--deleted", "--others", "--exclude-standard"];
+      let listed = this.git(args);
+      if (!listed.ok) {
+        // An index git cannot use here (a split index copied from the user's): start a fresh one.
+        rmSync(join(this.dir, "index"), { force: true });
+        listed = this.git(args);
+      }
+      return listed.ok ? [...new Set(listed.out.toString("utf8").split("\0").filter(Boolean))] : undefined;
+    });
   }
 
-  /** Whether the work tree's untracked, unignored files stay within what a snapshot may store. */
-  private untrackedWithinLimits(): boolean {
-    const listed = this.git(["ls-files", "-z", "--others", "--exclude-standard"]);
-    if (!listed.ok) return false;
-    const paths = listed.out.toString("utf8").split("\0").filter(Boolean);
-    return sizesWithinLimits(paths.map((path) => lstatSync(join(this.repo.root, path), { throwIfNoEntry: false })?.size ?? 0));
+  /**
+   * Whether the files `paths` would copy into git's object store stay within the limits; past
+   * them the command is left unsnapshotted (not restorable) rather than the disk filled.
+   */
+  withinLimits(paths: readonly string[]): boolean {
+    let total = 0;
+    for (const path of paths) {
+      const size = lstatSync(join(this.repo.root, path), { throwIfNoEntry: false })?.size ?? 0;
+      total += size;
+      if (size > MAX_FILE_BYTES || total > MAX_BYTES) return false;
+    }
+    return true;
+  }
+
+  /** What the private index holds for `paths`, in one git call: the content, "absent" when it has none; a path git could not answer for is left out. */
+  indexed(paths: readonly string[]): Map<string, Buffer | "absent"> {
+    const found = new Map<string, Buffer | "absent">();
+    // One name a line: a path with a line break cannot be asked for, and stays unknown.
+    const asked = paths.filter((path) => !path.includes("\n"));
+    if (asked.length === 0) return found;
+    const result = this.git(["cat-file", "--batch"], asked.map((path) => `:0:${path}\n`).join(""));
+    if (!result.ok) return found;
+    const out = result.out;
+    let at = 0;
+    for (const path of asked) {
+      const newline = out.indexOf(10, at);
+      if (newline < 0) break;
+      const header = out.subarray(at, newline).toString("utf8");
+      at = newline + 1;
+      if (header.endsWith(" missing")) {
+        found.set(path, "absent");
+        continue;
+      }
+      const [, type, size] = header.split(" ");
+      const length = Number(size);
+      if (type === "blob") found.set(path, Buffer.from(out.subarray(at, at + length)));
+      at += length + 1;
+    }
+    return found;
+  }
+
+  /** Puts `paths` into the private index as they are on disk now (added, changed or removed; a nested repository, listed as `dir/`, as its commit). */
+  update(paths: readonly string[]): boolean {
+    if (paths.length === 0) return true;
+    return this.guarded(() => this.git(["update-index", "--add", "--remove", "--replace", "-z", "--stdin"], paths.map((path) => `${path.replace(/\/+$/, "")}\0`).join("")).ok || undefined) === true;
+  }
+
+  /** Brings the private index to the work tree as it is now; false when git failed or the files are over the limits. */
+  sync(): boolean {
+    const paths = this.pending();
+    return paths !== undefined && this.withinLimits(paths) && this.update(paths);
+  }
+
+  /** The private index as a tree. */
+  tree(): string | undefined {
+    return this.guarded(() => {
+      const tree = this.git(["write-tree"]);
+      return tree.ok ? text(tree.out) : undefined;
+    });
   }
 
   /** `tree` as the newest commit under `ref` in the user's repository (so `git gc` keeps it). */
@@ -179,18 +211,6 @@ export class Snapshots {
     }
     return found;
   }
-}
-
-/** The tree each private index was last written as (this process), so an unchanged work tree costs one git call. */
-const indexTrees = new Map<string, string>();
-
-function sizesWithinLimits(sizes: readonly number[]): boolean {
-  let total = 0;
-  for (const size of sizes) {
-    total += size;
-    if (size > MAX_UNTRACKED_FILE_BYTES || total > MAX_UNTRACKED_BYTES) return false;
-  }
-  return true;
 }
 
 function readOr(path: string): string {
