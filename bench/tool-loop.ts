@@ -8,6 +8,9 @@
  * - 100 bash calls in the plain folder; 100 read calls of a 5 KB file (omp and Claude Code: Codex
  *   reads through its shell), with omp's peak RSS (GNU time).
  *
+ * And in process, what a command's checkpoint costs on the same repository (core/session/checkpoints):
+ * the time around a command that changes one file, and around one that changes nothing.
+ *
  * Per call: (last request's arrival − first request's arrival − the stand-in's own time) / calls,
  * so start-up is left out; whole runs are wall time from spawn to exit. Runs are interleaved so
  * that load from the machine's other work hits every agent alike. Writes bench/results/tool-loop.json and .md.
@@ -17,7 +20,8 @@ import { cpus } from "node:os";
 import { join, resolve } from "node:path";
 import { type Standin, type Turn, startStandin } from "../test/support/standin/index.ts";
 import { perStepOutsideProvider, posts } from "./startup-timing.ts";
-import { median, round } from "./stats.ts";
+import { aroundCommand } from "../core/session/checkpoints/commands.ts";
+import { median, percentile, round } from "./stats.ts";
 
 const ROOT = resolve(import.meta.dir, "..");
 const OMP = process.env.OMP_BIN ?? join(ROOT, "dist", "omp");
@@ -133,6 +137,26 @@ const LOOPS: Loop[] = [
   { key: "read100", label: "100 read calls (5 KB file), plain folder", calls: 100, dir: "plain", kind: "read" },
 ];
 
+/** The checkpoint's own time around a command, in process: p50 and p90 over `runs` commands of one turn. */
+async function checkpointCost(repo: string, runs: number, change: boolean) {
+  const session = join(WORK, "checkpoint-session", `${change ? "change" : "none"}.jsonl`);
+  mkdirSync(join(WORK, "checkpoint-session"), { recursive: true });
+  writeFileSync(session, "");
+  const target = { session, cwd: repo, sessionId: `bench-${change}`, entryId: "e1", turn: "t1", maxBytes: 512 * 1024 * 1024 };
+  const samples: number[] = [];
+  for (let i = 0; i < runs + 5; i++) {
+    let inside = 0;
+    const started = performance.now();
+    await aroundCommand(target, repo, "bench", undefined, async () => {
+      const at = performance.now();
+      if (change) writeFileSync(join(repo, "out.txt"), `${i}\n`);
+      inside = performance.now() - at;
+    });
+    if (i >= 5) samples.push(performance.now() - started - inside);
+  }
+  return { runs, p50Ms: round(median(samples), 2), p90Ms: round(percentile(samples, 90), 2) };
+}
+
 async function main(): Promise<void> {
   const loadBefore = load();
   rmSync(WORK, { recursive: true, force: true });
@@ -140,6 +164,8 @@ async function main(): Promise<void> {
   const dirs = { git: join(WORK, "git"), plain: join(WORK, "plain") };
   makeTree(dirs.git, true);
   makeTree(dirs.plain, false);
+  const checkpoint = { changed: await checkpointCost(dirs.git, 100, true), unchanged: await checkpointCost(dirs.git, 100, false) };
+  console.error(`checkpoint per command: ${checkpoint.changed.p50Ms} ms changing a file, ${checkpoint.unchanged.p50Ms} ms changing nothing (p50)`);
   const standin = await startStandin({ fast: true });
   const samples: Record<string, Record<string, Sample[]>> = {};
   try {
@@ -176,7 +202,7 @@ async function main(): Promise<void> {
       ),
     ]),
   );
-  const results = { date: new Date().toISOString(), cpu: cpus()[0]?.model, cores: cpus().length, bun: Bun.version, runs: RUNS, loadBefore, loadAfter: load(), loops: LOOPS, summary };
+  const results = { date: new Date().toISOString(), cpu: cpus()[0]?.model, cores: cpus().length, bun: Bun.version, runs: RUNS, loadBefore, loadAfter: load(), checkpoint, loops: LOOPS, summary };
   writeFileSync(join(RESULTS, "tool-loop.json"), `${JSON.stringify(results, null, 2)}\n`);
   writeFileSync(join(RESULTS, "tool-loop.md"), markdown(results));
   console.log(markdown(results));
@@ -204,7 +230,8 @@ ${rows.join("\n")}
 | goal | measured | target | |
 |---|---|---|---|
 | a bash call in the 1,000-file git repository vs the same in a plain folder (omp) | ${gitOverPlain}× (${omp("bashGit").perCallMs} vs ${omp("bashPlain").perCallMs} ms) | ≤ 1.3× | ${gitOverPlain <= 1.3 ? "met" : "missed"} |
-| the snapshot's share per call (git − plain, omp) | ${round(omp("bashGit").perCallMs - omp("bashPlain").perCallMs, 2)} ms | ≤ 10 ms | ${omp("bashGit").perCallMs - omp("bashPlain").perCallMs <= 10 ? "met" : "missed"} |
+| the checkpoint per command in the git repository, in process (p50; p90): changing one file / changing nothing | ${r.checkpoint.changed.p50Ms} ms (${r.checkpoint.changed.p90Ms}) / ${r.checkpoint.unchanged.p50Ms} ms (${r.checkpoint.unchanged.p90Ms}) | ≤ 10 ms p50 | ${r.checkpoint.changed.p50Ms <= 10 ? "met" : "missed"} |
+| the same seen from the loop (git − plain per call, omp) | ${round(omp("bashGit").perCallMs - omp("bashPlain").perCallMs, 2)} ms | — | |
 | bash in the git repository: faster than Claude Code and Codex | omp ${omp("bashGit").perCallMs}, Claude Code ${peer("bashGit", "Claude Code")?.perCallMs}, Codex ${peer("bashGit", "Codex")?.perCallMs} ms/call | faster than both | ${omp("bashGit").perCallMs < Math.min(peer("bashGit", "Claude Code")?.perCallMs ?? Infinity, peer("bashGit", "Codex")?.perCallMs ?? Infinity) ? "met" : "missed"} |
 | 100 bash calls: Claude Code's whole run over omp's | ${ratio("bash100", "Claude Code")}× | ≥ 5× | ${Number(ratio("bash100", "Claude Code")) >= 5 ? "met" : "missed"} |
 | 100 read calls: Claude Code's whole run over omp's; omp's peak RSS | ${ratio("read100", "Claude Code")}×; ${omp("read100").maxRssMb} MiB | ≥ 12×, ≤ 72 MiB | ${Number(ratio("read100", "Claude Code")) >= 12 && omp("read100").maxRssMb <= 72 ? "met" : "missed"} |
