@@ -132,5 +132,5 @@ function recordOf(store: BlobStore, root: string, relative: string, prior: Buffe
   if (stat && !stat.isFile()) return { kind: "unseen", ...record, what: `${what}: ${relative}`, why: "not-a-file" };
   // A prior content git could not give back: unknown, never taken for "there was none".
   if (prior === undefined) return { kind: "unseen", ...record, what: `${what}: ${relative}`, why: "snapshot-failed" };
-  return { kind: "file", ...record, source: "bash", path, before: prior === "absent" ? "absent" : store.put(prior), after: diskState(path) };
+  return { kind: "file", ...record, source: "bash", path, before: prior === "absent" ? "absent" : store.put(prior, false), after: diskState(path) };
 }

@@ -5,21 +5,20 @@ import { findRepo, type Repo } from "../../git/repo.ts";
 import { sha256 } from "./store.ts";
 
 /**
- * Snapshots of a git work tree for what commands change, as git trees in the repository's own
- * object store, made through a private git folder kept with the session's checkpoints:
+ * A private index of a git work tree, for what commands change, kept in a git folder of its own
+ * with the session's checkpoints (the objects go to the repository's own store):
  *
- * - its own index, refreshed from stat data on each capture, so only files that changed are read
- *   (the first one starts from a copy of the user's index); the user's index, HEAD, branches and
- *   work tree are never touched;
- * - its own configuration and attributes, so nothing the model wrote into the repository's
+ * - refreshed from stat data, so only files that changed are read (the first one starts from a
+ *   copy of the user's index); the user's index, HEAD, branches and work tree are never touched;
+ * - with its own configuration and attributes, so nothing the model wrote into the repository's
  *   `.git/config`, `.git/info/attributes` or `.gitattributes` runs (fsmonitor, hooks, filters) or
- *   changes the bytes stored (eol and encoding conversions): a snapshot holds the files as they are.
+ *   changes the bytes stored (eol and encoding conversions): the index holds the files as they are.
  *
- * A turn's first snapshot is also kept as a commit under refs/omp/checkpoints/<session>, outside
- * refs/heads; the others live as loose objects only until their changes are in the blob store.
+ * A turn's first state is also kept as a commit under refs/omp/checkpoints/<session>, outside
+ * refs/heads (so `git gc` keeps it); trees are made otherwise only for commands that overlap.
  */
 
-/** Longest one git step may take: a work tree too big for that is not snapshotted again this process (see {@link Snapshots.capture}). */
+/** Longest one git step may take: a work tree too big for that is not snapshotted again this process (see {@link Snapshots.pending}). */
 const GIT_TIMEOUT_MS = 5_000;
 /** Work trees whose snapshot failed or took too long: every command would pay for it again. */
 const givenUp = new Set<string>();
@@ -37,11 +36,12 @@ const MAX_BYTES = 200 * 1024 * 1024;
 /** The ref a session's snapshots hang from. */
 export const snapshotRef = (sessionId: string) => `refs/omp/checkpoints/${sessionId.replace(/[^A-Za-z0-9._-]/g, "_")}`;
 
-/** One work tree's snapshots for one session: `checkpointDir` is where the session keeps its checkpoints. */
+/** One work tree's snapshots for one session (made per command): `checkpointDir` is where the session keeps its checkpoints. */
 export class Snapshots {
   /** The private git folder. */
   readonly dir: string;
   private readonly env: Record<string, string>;
+  private prepared = false;
 
   constructor(
     readonly repo: Repo,
@@ -57,6 +57,8 @@ export class Snapshots {
 
   /** The private folder, made on first use; the user's ignore list copied in when it changed. */
   private prepare(): void {
+    if (this.prepared) return;
+    this.prepared = true;
     const info = join(this.dir, "info");
     if (!existsSync(join(this.dir, "HEAD"))) {
       mkdirSync(join(this.dir, "refs"), { recursive: true, mode: 0o700 });
