@@ -36,6 +36,8 @@ interface State {
   /** The turn and change count at which the index last matched the work tree. */
   base?: { turn: string; epoch: number };
   running: Running[];
+  /** The last command's index update, made while its result goes back to the model. */
+  updating?: Promise<void>;
 }
 
 const states = new Map<string, State>();
@@ -48,6 +50,7 @@ export async function aroundCommand<T>(target: CheckpointTarget, cwd: string, wh
   const repo = findRepo(cwd);
   const snapshots = repo ? new Snapshots(repo, dir) : undefined;
   const state = snapshots ? stateOf(snapshots) : undefined;
+  await state?.updating;
   const self: Running = {};
   const ready = snapshots && state ? begin(snapshots, state, target) : false;
   noteChange();
@@ -118,7 +121,16 @@ function finish(snapshots: Snapshots, state: State, self: Running, target: Check
     if (!paths || !snapshots.withinLimits(paths)) return undefined;
     const prior = snapshots.indexed(paths);
     records = paths.map((path) => recordOf(store, root, path, prior.get(path), common));
-    if (!snapshots.update(paths)) return undefined;
+    if (target.turn !== undefined && state.running.length === 0) state.base = { turn: target.turn, epoch: changeEpoch() };
+    // The changes are recorded: the index catches up off the call's path, and the next command waits for it.
+    const base = state.base;
+    state.updating = snapshots
+      .updateLater(paths)
+      .catch(() => false)
+      .then((ok) => {
+        if (!ok && state.base === base) state.base = undefined;
+      });
+    return records;
   }
   if (target.turn !== undefined && state.running.length === 0) state.base = { turn: target.turn, epoch: changeEpoch() };
   return records;

@@ -1,6 +1,6 @@
 import { copyFileSync, existsSync, lstatSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { type GitResult, gitSync } from "../../git/run.ts";
+import { type GitResult, gitAsync, gitSync } from "../../git/run.ts";
 import { findRepo, type Repo } from "../../git/repo.ts";
 import { sha256 } from "./store.ts";
 
@@ -149,10 +149,17 @@ export class Snapshots {
     return found;
   }
 
-  /** Puts `paths` into the private index as they are on disk now (added, changed or removed; a nested repository, listed as `dir/`, as its commit). */
+  /** Puts `paths` into the private index as they are on disk now (added, changed or removed). */
   update(paths: readonly string[]): boolean {
     if (paths.length === 0) return true;
-    return this.guarded(() => this.git(["update-index", "--add", "--remove", "--replace", "-z", "--stdin"], paths.map((path) => `${path.replace(/\/+$/, "")}\0`).join("")).ok || undefined) === true;
+    return this.guarded(() => this.git(["update-index", "--add", "--remove", "--replace", "-z", "--stdin"], stdinPaths(paths)).ok || undefined) === true;
+  }
+
+  /** {@link update} in the background of other work (the next command waits for it). */
+  async updateLater(paths: readonly string[]): Promise<boolean> {
+    if (paths.length === 0) return true;
+    const result = await gitAsync(["update-index", "--add", "--remove", "--replace", "-z", "--stdin"], { cwd: this.repo.root, env: this.env, timeoutMs: GIT_TIMEOUT_MS, input: stdinPaths(paths) });
+    return result.ok;
   }
 
   /** Brings the private index to the work tree as it is now; false when git failed or the files are over the limits. */
@@ -214,6 +221,9 @@ export class Snapshots {
     return found;
   }
 }
+
+/** Paths for `update-index -z --stdin`; a nested repository, listed as `dir/`, goes in as `dir` (its commit). */
+const stdinPaths = (paths: readonly string[]) => paths.map((path) => `${path.replace(/\/+$/, "")}\0`).join("");
 
 function readOr(path: string): string {
   try {
