@@ -59,6 +59,8 @@ export class Agent {
   private readonly steering: Message[] = [];
   private readonly followUps: Message[] = [];
   private controller: AbortController | undefined;
+  /** Names the prompt's run in progress, for the checkpoints (a command's snapshot serves the next one of the same run). */
+  private runId = "";
   private abortReason: AgentStopReason = "aborted";
   private abortMessage: string | undefined;
   private running: Promise<AgentStopReason> | undefined;
@@ -250,6 +252,7 @@ export class Agent {
     const first = this.promptNote ? withNote(prompt, this.promptNote) : prompt;
     this.session.inRun = true;
     this.controller = new AbortController();
+    this.runId = crypto.randomUUID();
     this.abortReason = "aborted";
     this.abortMessage = undefined;
     const run: RunState = { signal: this.controller.signal, turn: 0, pending: [first], opening: first, usage: [], overflowCompacted: false, thinkingDropped: false, stopBlocks: 0, truncated: false };
@@ -491,7 +494,7 @@ export class Agent {
   private checkpointTarget(): Pick<ToolContext, "checkpoints"> {
     if (this.options.checkpointsOf) return { checkpoints: this.options.checkpointsOf };
     if (!this.writer || !this.options.checkpoints?.enabled) return {};
-    return { checkpoints: { session: this.writer.path, cwd: this.options.cwd, sessionId: this.writer.header.id, entryId: this.writer.leafId, maxBytes: this.options.checkpoints.maxBytes } };
+    return { checkpoints: { session: this.writer.path, cwd: this.options.cwd, sessionId: this.writer.header.id, entryId: this.writer.leafId, turn: this.runId, maxBytes: this.options.checkpoints.maxBytes } };
   }
 
   /** A 400 before any output because signed thinking failed the provider's checks, while some was sent. */

@@ -1,19 +1,11 @@
+import { filterOverrides, gitAsync } from "../git/run.ts";
+
 /** Longest wait for git: a huge repository must not hold up the first request. */
 const GIT_TIMEOUT_MS = 2_000;
 
-async function git(cwd: string, args: string[]): Promise<string | null> {
-  try {
-    const child = Bun.spawn(["git", ...args], { cwd, stdin: "ignore", stdout: "pipe", stderr: "ignore", env: { ...process.env, GIT_OPTIONAL_LOCKS: "0" } });
-    const timer = setTimeout(() => child.kill(), GIT_TIMEOUT_MS);
-    try {
-      const [out, code] = await Promise.all([new Response(child.stdout).text(), child.exited]);
-      return code === 0 ? out.trimEnd() : null;
-    } finally {
-      clearTimeout(timer);
-    }
-  } catch {
-    return null;
-  }
+async function git(cwd: string, args: string[], config: readonly string[] = []): Promise<string | null> {
+  const result = await gitAsync(args, { cwd, timeoutMs: GIT_TIMEOUT_MS, config });
+  return result.ok ? result.out.toString("utf8").trimEnd() : null;
 }
 
 /**
@@ -22,7 +14,11 @@ async function git(cwd: string, args: string[]): Promise<string | null> {
  * with the rest of start-up.
  */
 export async function gitSummary(cwd: string): Promise<string> {
-  const [status, log] = await Promise.all([git(cwd, ["status", "--porcelain=v1", "--branch", "--untracked-files=normal"]), git(cwd, ["log", "--oneline", "-5"])]);
+  // status may hash files through the repository's content filters: those are emptied first.
+  const [status, log] = await Promise.all([
+    filterOverrides(cwd).then((filters) => git(cwd, ["status", "--porcelain=v1", "--branch", "--untracked-files=normal", "--ignore-submodules=all"], filters)),
+    git(cwd, ["log", "--oneline", "--no-show-signature", "-5"]),
+  ]);
   if (status === null) return "";
   const [head = "", ...changed] = status.split("\n").filter((line) => line !== "");
   const lines = [`Branch: ${branchOf(head)}`];

@@ -1,6 +1,6 @@
 import { invalidArgumentsError } from "../ai/index.ts";
 import type { ToolCall, ToolResultMessage } from "../ai/messages.ts";
-import type { ApprovalGate } from "../tools/approval.ts";
+import { type ApprovalGate, provablyReadOnly } from "../tools/approval.ts";
 import type { ToolHookPoint } from "../tools/hook-points.ts";
 import { runToolCall } from "../tools/run.ts";
 import type { Tool, ToolContext, ToolResult } from "../tools/types.ts";
@@ -65,7 +65,7 @@ async function runOne(call: ToolCall, tool: Tool | undefined, run: ToolCallRun):
         run.hooks,
         call.id,
       );
-    result = tool.effect === "exec" && run.context.checkpoints ? await checkpointed(call, run.context.checkpoints, run.context.cwd, execute) : await execute();
+    result = tool.effect === "exec" && run.context.checkpoints && !provablyReadOnly(tool, call.arguments) ? await checkpointed(call, run.context.checkpoints, run.context.cwd, execute) : await execute();
   }
   if (result.halt !== undefined) run.halts.push(result.halt);
   const message: ToolResultMessage = {
@@ -83,7 +83,7 @@ async function runOne(call: ToolCall, tool: Tool | undefined, run: ToolCallRun):
   return message;
 }
 
-/** A command's changes cannot be seen file by file: the work tree is snapshotted around it (core/session/checkpoints/commands.ts). */
+/** A command's changes cannot be seen file by file: the work tree is snapshotted around it (core/session/checkpoints/commands.ts), unless the read-only classifier proves it changes nothing. */
 async function checkpointed(call: ToolCall, target: NonNullable<ToolContext["checkpoints"]>, cwd: string, execute: () => Promise<ToolResult>): Promise<ToolResult> {
   const { aroundCommand } = await import("../session/checkpoints/commands.ts");
   const command = typeof call.arguments.command === "string" ? call.arguments.command : JSON.stringify(call.arguments);

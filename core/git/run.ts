@@ -33,7 +33,7 @@ export interface GitOptions {
   network?: boolean;
   /** More `-c name=value` pairs, after the safe ones. */
   config?: readonly string[];
-  /** Written to git's stdin (sync calls). */
+  /** Written to git's stdin. */
   input?: string;
 }
 
@@ -74,7 +74,7 @@ export async function gitAsync(args: readonly string[], options: GitOptions = {}
   const { argv, env } = gitCommand(args, options);
   let child: Bun.Subprocess<"ignore", "pipe", "pipe">;
   try {
-    child = Bun.spawn(argv, { cwd: options.cwd, env, stdin: "ignore", stdout: "pipe", stderr: "pipe" });
+    child = Bun.spawn(argv, { cwd: options.cwd, env, stdin: options.input === undefined ? "ignore" : Buffer.from(options.input), stdout: "pipe", stderr: "pipe" }) as Bun.Subprocess<"ignore", "pipe", "pipe">;
   } catch (error) {
     return NOT_STARTED(error);
   }

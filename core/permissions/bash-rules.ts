@@ -118,11 +118,11 @@ export function commandsOf(line: string, depth = 0): string[] {
  * Commands Claude Code runs without asking, read-only by nature: the `!` lines of Anthropic's own
  * /commit (`git diff HEAD`, `git log --oneline -10`, `git branch --show-current`) rely on it.
  */
-const READ_ONLY = new Set(["pwd", "ls", "date", "whoami", "cat", "head", "tail", "wc", "which", "uname", "hostname", "id", "true", "false", "basename", "dirname", "realpath", "stat", "file", "tree", "du", "df"]);
+const READ_ONLY = new Set(["pwd", "ls", "whoami", "cat", "head", "tail", "wc", "which", "uname", "id", "true", "false", "basename", "dirname", "realpath", "stat", "du", "df"]);
 const GIT_READ_ONLY = new Set(["status", "diff", "log", "show", "rev-parse", "ls-files", "blame", "describe", "shortlog", "remote", "config --get", "tag --list", "stash list", "merge-base", "cat-file"]);
 const GIT_BRANCH_FLAGS = new Set(["--show-current", "-a", "-r", "--list", "-v", "-vv", "--all", "--remotes", "--no-color", "--color"]);
 
-/** Searches are read-only unless a flag makes them run or write something. */
+/** Searches (and a few listings) are read-only unless a word makes them run or write something. */
 const SEARCHES: Record<string, (word: string) => boolean> = {
   grep: () => true,
   egrep: () => true,
@@ -130,6 +130,11 @@ const SEARCHES: Record<string, (word: string) => boolean> = {
   // --pre runs a program on every file searched.
   rg: (word) => word !== "--pre" && !word.startsWith("--pre="),
   find: (word) => !/^-(exec|execdir|ok|okdir|delete|fprint0?|fprintf|fls)$/.test(word),
+  // Read-only too, unless told to write: tree's output file, date's clock, file's compiled magic, a new hostname.
+  tree: (word) => !/^(-o|--output)/.test(word) && !/^-[^-]*o/.test(word),
+  date: (word) => !/^(-s|--set)/.test(word) && !/^-[^-]*s/.test(word),
+  file: (word) => word !== "-C" && word !== "--compile",
+  hostname: (word) => word.startsWith("-") && !/^-(F|-file|b|-boot)/.test(word),
 };
 
 export function isReadOnlyCommand(command: string): boolean {

@@ -1,24 +1,16 @@
 import { OmpError } from "../errors/omp-error.ts";
 import { EXIT_USAGE } from "../errors/exit-codes.ts";
+import { gitAsync } from "../git/run.ts";
 
 /**
  * git, always as an argument vector (never a shell string), never prompting: a marketplace or
  * plugin URL comes from a catalog someone else wrote.
  */
 async function git(args: string[], cwd?: string): Promise<string> {
-  let child;
-  try {
-    child = Bun.spawn(["git", ...args], {
-      cwd,
-      env: { ...process.env, GIT_TERMINAL_PROMPT: "0", GIT_ASKPASS: "", SSH_ASKPASS: "" },
-      stdio: ["ignore", "pipe", "pipe"],
-    });
-  } catch (error) {
-    throw new OmpError("git is not installed or not on PATH; install git, or add the marketplace from a local folder", { cause: error });
-  }
-  const [stdout, stderr, code] = await Promise.all([new Response(child.stdout).text(), new Response(child.stderr).text(), child.exited]);
-  if (code !== 0) throw new OmpError(`git ${args[0]} failed: ${stderr.trim().split("\n").slice(-3).join(" ") || `exit ${code}`}`);
-  return stdout.trim();
+  const result = await gitAsync(args, { ...(cwd ? { cwd } : {}), network: true });
+  if (!result.started) throw new OmpError("git is not installed or not on PATH; install git, or add the marketplace from a local folder", { cause: result.err });
+  if (!result.ok) throw new OmpError(`git ${args[0]} failed: ${result.err.trim().split("\n").slice(-3).join(" ") || `exit ${result.code}`}`);
+  return result.out.toString("utf8").trim();
 }
 
 /** A URL git would read as an option is refused outright. */

@@ -112,7 +112,7 @@ function cut(text: string): string {
 }
 
 /** A bash command every part of which the read-only classifier knows to change nothing (plan mode runs it). */
-function provablyReadOnly(tool: Pick<Tool, "name">, input: unknown): boolean {
+export function provablyReadOnly(tool: Pick<Tool, "name">, input: unknown): boolean {
   const command = input !== null && typeof input === "object" ? (input as Record<string, unknown>).command : undefined;
   return tool.name === "bash" && typeof command === "string" && bashAllowed([], command, { readOnly: true });
 }

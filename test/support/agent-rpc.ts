@@ -59,6 +59,14 @@ export class RpcProcess {
     return this.out.lines.length;
   }
 
+  /** Sends a prompt and waits for its run's `agent_end` frame (which it returns). */
+  async turn(message: string): Promise<any> {
+    const mark = this.mark;
+    const response = await this.send({ type: "prompt", message });
+    if (response.success !== true) throw new Error(`prompt refused: ${JSON.stringify(response)}`);
+    return this.waitFrame((f) => f.type === "agent_end", mark);
+  }
+
   /** Closes stdin and waits for the exit code. */
   async close(): Promise<number> {
     this.child.stdin.end();

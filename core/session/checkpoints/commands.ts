@@ -1,38 +1,72 @@
 import { lstatSync } from "node:fs";
 import { join } from "node:path";
+import { findRepo } from "../../git/repo.ts";
+import { changeEpoch, noteChange } from "./epoch.ts";
 import { pruneOrphanCheckpoints } from "./prune.ts";
 import { appendRecords, type CheckpointRecord } from "./journal.ts";
 import { BlobStore, checkpointDir, diskState } from "./store.ts";
-import { changedPaths, contentAt, snapshot, snapshotRef, workTreeOf } from "./git-snapshot.ts";
+import { Snapshots, snapshotRef } from "./git-snapshot.ts";
 import type { CheckpointTarget } from "./target.ts";
 
 /**
- * What a command (bash, job) changes, which omp cannot see file by file: in a git repository
- * the work tree is snapshotted before and after, and each file that differs is recorded like a
- * file tool's write (its prior content taken from the snapshot). Elsewhere the journal says that
- * a command ran whose changes are unknown, so a rewind lists it as not restorable.
+ * What a command (bash, job) changes, which omp cannot see file by file: in a git repository the
+ * files that differ from a private index of the work tree after the command are recorded like a
+ * file tool's write (their prior content taken from that index), and the index brought up to date.
+ * Elsewhere the journal says that a command ran whose changes are unknown, so a rewind lists it as
+ * not restorable.
+ *
+ * The index after a command is the next one's "before" while the user's turn goes on and omp
+ * changed nothing else in between (see epoch.ts), so a command costs one listing of what changed
+ * (stat data decide which files are read) and, when something did, one read of the prior contents
+ * and one update. A turn's first command brings the index up to date first (the user may have
+ * edited files between turns) and keeps it as a commit under the session's ref; what a background
+ * job changes between two commands of a turn is recorded with the later command. A command that
+ * starts while another runs (a subagent's, inside its task) turns the index into a tree for the
+ * one already running, which then compares trees at its end.
  */
+
+interface Running {
+  /** The work tree before the command, as a tree: set once another command moved the index on. */
+  tree?: string;
+  /** That tree could not be made: the command's changes are unknown. */
+  lost?: boolean;
+}
+
+interface State {
+  /** The turn and change count at which the index last matched the work tree. */
+  base?: { turn: string; epoch: number };
+  running: Running[];
+  /** The last command's index update, made while its result goes back to the model. */
+  updating?: Promise<void>;
+}
+
+const states = new Map<string, State>();
+
+type Common = { entryId: string | null; toolCallId?: string; what: string; time: string };
+
 export async function aroundCommand<T>(target: CheckpointTarget, cwd: string, what: string, toolCallId: string | undefined, run: () => Promise<T>): Promise<T> {
   pruneOrphanCheckpoints(target.session, cwd);
   const dir = checkpointDir(target.session);
-  const root = workTreeOf(cwd);
-  const ref = snapshotRef(target.sessionId);
-  const before = root ? snapshot(root, ref) : undefined;
+  const repo = findRepo(cwd);
+  const snapshots = repo ? new Snapshots(repo, dir) : undefined;
+  const state = snapshots ? stateOf(snapshots) : undefined;
+  await state?.updating;
+  const self: Running = {};
+  const ready = snapshots && state ? begin(snapshots, state, target) : false;
+  noteChange();
+  state?.running.push(self);
   const time = () => new Date().toISOString();
   const common = { entryId: target.entryId, ...(toolCallId ? { toolCallId } : {}) };
   try {
     return await run();
   } finally {
+    if (state) state.running = state.running.filter((running) => running !== self);
     try {
-      const after = root && before ? snapshot(root, ref) : undefined;
-      if (!root || !before || !after) {
-        appendRecords(dir, [{ kind: "unseen", ...common, what, why: root ? "snapshot-failed" : "no-git", time: time() }]);
-      } else {
-        const store = new BlobStore(dir, target.maxBytes);
-        appendRecords(dir, changedPaths(root, before, after).map((relative) => recordOf(store, root, before, relative, { ...common, what, time: time() })));
-      }
+      const records = snapshots && state && ready && !self.lost ? finish(snapshots, state, self, target, { ...common, what, time: time() }) : undefined;
+      appendRecords(dir, records ?? [{ kind: "unseen", ...common, what, why: snapshots ? "snapshot-failed" : "no-git", time: time() }]);
     } catch {
       // Recording what a command changed costs at most the rewind of that command, never its result.
+      if (state) state.base = undefined;
       try {
         appendRecords(dir, [{ kind: "unseen", ...common, what, why: "snapshot-failed", time: time() }]);
       } catch {
@@ -42,12 +76,73 @@ export async function aroundCommand<T>(target: CheckpointTarget, cwd: string, wh
   }
 }
 
-/** One path the command changed: its prior content when it is a plain file, else why it cannot come back. */
-function recordOf(store: BlobStore, root: string, before: string, relative: string, common: { entryId: string | null; toolCallId?: string; what: string; time: string }): CheckpointRecord {
+function stateOf(snapshots: Snapshots): State {
+  let state = states.get(snapshots.dir);
+  if (!state) states.set(snapshots.dir, (state = { running: [] }));
+  return state;
+}
+
+/** Makes the private index the work tree before the command; false when it cannot be. */
+function begin(snapshots: Snapshots, state: State, target: CheckpointTarget): boolean {
+  const base = state.base;
+  if (base && target.turn !== undefined && base.turn === target.turn && base.epoch === changeEpoch() && state.running.length === 0) return true;
+  // Commands still running compare against the index as it stands: keep it for them as a tree.
+  const waiting = state.running.filter((running) => running.tree === undefined && !running.lost);
+  if (waiting.length > 0) {
+    const tree = snapshots.tree();
+    for (const running of waiting) {
+      if (tree) running.tree = tree;
+      else running.lost = true;
+    }
+  }
+  state.base = undefined;
+  if (!snapshots.sync()) return false;
+  if (target.turn === undefined || base?.turn !== target.turn) {
+    const tree = snapshots.tree();
+    if (tree) snapshots.keep(tree, snapshotRef(target.sessionId));
+  }
+  return true;
+}
+
+/** The records of what the command changed, the index brought up to date; undefined when that cannot be known. */
+function finish(snapshots: Snapshots, state: State, self: Running, target: CheckpointTarget, common: Common): CheckpointRecord[] | undefined {
+  const store = new BlobStore(checkpointDir(target.session), target.maxBytes);
+  const root = snapshots.repo.root;
+  let records: CheckpointRecord[];
+  if (self.tree) {
+    if (!snapshots.sync()) return undefined;
+    const after = snapshots.tree();
+    if (!after) return undefined;
+    const changes = snapshots.changes(self.tree, after);
+    const contents = snapshots.contents(changes.flatMap((change) => (change.blob ? [change.blob] : [])));
+    records = changes.map((change) => recordOf(store, root, change.path, change.blob === undefined ? "absent" : contents.get(change.blob), common));
+  } else {
+    const paths = snapshots.pending();
+    if (!paths || !snapshots.withinLimits(paths)) return undefined;
+    const prior = snapshots.indexed(paths);
+    records = paths.map((path) => recordOf(store, root, path, prior.get(path), common));
+    if (target.turn !== undefined && state.running.length === 0) state.base = { turn: target.turn, epoch: changeEpoch() };
+    // The changes are recorded: the index catches up off the call's path, and the next command waits for it.
+    const base = state.base;
+    state.updating = snapshots
+      .updateLater(paths)
+      .catch(() => false)
+      .then((ok) => {
+        if (!ok && state.base === base) state.base = undefined;
+      });
+    return records;
+  }
+  if (target.turn !== undefined && state.running.length === 0) state.base = { turn: target.turn, epoch: changeEpoch() };
+  return records;
+}
+
+/** One path the command changed: its prior content ("absent": there was none) when it is a plain file, else why it cannot come back. */
+function recordOf(store: BlobStore, root: string, relative: string, prior: Buffer | "absent" | undefined, common: Common): CheckpointRecord {
   const path = join(root, relative);
   const { what, ...record } = common;
   const stat = lstatSync(path, { throwIfNoEntry: false });
   if (stat && !stat.isFile()) return { kind: "unseen", ...record, what: `${what}: ${relative}`, why: "not-a-file" };
-  const prior = contentAt(root, before, relative);
-  return { kind: "file", ...record, source: "bash", path, before: prior === undefined ? "absent" : store.put(prior), after: diskState(path) };
+  // A prior content git could not give back: unknown, never taken for "there was none".
+  if (prior === undefined) return { kind: "unseen", ...record, what: `${what}: ${relative}`, why: "snapshot-failed" };
+  return { kind: "file", ...record, source: "bash", path, before: prior === "absent" ? "absent" : store.put(prior, false), after: diskState(path) };
 }

@@ -1,118 +1,240 @@
-import { copyFileSync, existsSync, lstatSync, rmSync } from "node:fs";
-import { dirname, isAbsolute, join } from "node:path";
+import { copyFileSync, existsSync, lstatSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { type GitResult, gitAsync, gitSync } from "../../git/run.ts";
+import { findRepo, type Repo } from "../../git/repo.ts";
+import { sha256 } from "./store.ts";
 
 /**
- * Snapshots of a git work tree for what commands change, made with git's plumbing so that the
- * user's index, HEAD, branches and work tree are never touched: the tree is staged into a
- * temporary index (a copy of theirs, so unchanged files are not hashed again), written as a
- * commit, and kept alive under refs/omp/checkpoints/<session>, outside refs/heads.
+ * A private index of a git work tree, for what commands change, kept in a git folder of its own
+ * with the session's checkpoints (the objects go to the repository's own store):
+ *
+ * - refreshed from stat data, so only files that changed are read (the first one starts from a
+ *   copy of the user's index); the user's index, HEAD, branches and work tree are never touched;
+ * - with its own configuration and attributes, so nothing the model wrote into the repository's
+ *   `.git/config`, `.git/info/attributes` or `.gitattributes` runs (fsmonitor, hooks, filters) or
+ *   changes the bytes stored (eol and encoding conversions): the index holds the files as they are.
+ *
+ * A turn's first state is also kept as a commit under refs/omp/checkpoints/<session>, outside
+ * refs/heads (so `git gc` keeps it); trees are made otherwise only for commands that overlap.
  */
 
-/** Longest one git step may take: a work tree too big for that is not snapshotted again this process (see {@link snapshot}). */
+/** Longest one git step may take: a work tree too big for that is not snapshotted again this process (see {@link Snapshots.pending}). */
 const GIT_TIMEOUT_MS = 5_000;
 /** Work trees whose snapshot failed or took too long: every command would pay for it again. */
 const givenUp = new Set<string>();
-/** No prompts, no hooks, no locks on the user's index, an identity even where none is configured. */
-const GIT_ENV = {
-  GIT_TERMINAL_PROMPT: "0",
-  GIT_OPTIONAL_LOCKS: "0",
-  GIT_AUTHOR_NAME: "omp",
-  GIT_AUTHOR_EMAIL: "omp@localhost",
-  GIT_COMMITTER_NAME: "omp",
-  GIT_COMMITTER_EMAIL: "omp@localhost",
-};
-
-function git(cwd: string, args: string[], env: Record<string, string> = {}): { ok: boolean; out: Buffer } {
-  try {
-    const result = Bun.spawnSync(["git", ...args], { cwd, stdin: "ignore", stdout: "pipe", stderr: "ignore", timeout: GIT_TIMEOUT_MS, env: { ...process.env, ...GIT_ENV, ...env } });
-    return { ok: result.exitCode === 0, out: result.stdout };
-  } catch {
-    return { ok: false, out: Buffer.alloc(0) };
-  }
-}
+/** An identity even where none is configured. */
+const IDENTITY = { GIT_AUTHOR_NAME: "omp", GIT_AUTHOR_EMAIL: "omp@localhost", GIT_COMMITTER_NAME: "omp", GIT_COMMITTER_EMAIL: "omp@localhost" };
+/** Every path stored as it is on disk, whatever the repository's attributes say (this file outranks them). */
+const ATTRIBUTES = "* -text -eol -crlf -filter -ident -working-tree-encoding\n";
 
 const text = (out: Buffer) => out.toString("utf8").trim();
 
-/** The work tree's top folder, or undefined outside a repository (or without git). */
-export function workTreeOf(cwd: string): string | undefined {
-  const result = git(cwd, ["rev-parse", "--show-toplevel"]);
-  return result.ok ? text(result.out) : undefined;
-}
-
-/** The work tree as a commit (tracked and untracked files, ignored ones left out), chained under `ref`; undefined if git failed. */
-export function snapshot(root: string, ref: string): string | undefined {
-  if (givenUp.has(root)) return undefined;
-  const made = commitWorkTree(root, ref);
-  if (made === undefined) givenUp.add(root);
-  return made;
-}
-
-/** A path git names (`--git-path`), made absolute. */
-function gitPath(root: string, name: string): string {
-  const path = text(git(root, ["rev-parse", "--git-path", name]).out);
-  return isAbsolute(path) ? path : join(root, path);
-}
-
-/** Untracked files a snapshot would copy into git's object store: past these, the command is left unsnapshotted (not restorable) rather than the disk filled. */
-const MAX_UNTRACKED_FILE_BYTES = 50 * 1024 * 1024;
-const MAX_UNTRACKED_BYTES = 200 * 1024 * 1024;
-
-/** Whether the work tree's untracked, unignored files stay within what a snapshot may store. */
-function untrackedWithinLimits(root: string): boolean {
-  const listed = git(root, ["ls-files", "-z", "--others", "--exclude-standard"]);
-  if (!listed.ok) return false;
-  let total = 0;
-  for (const path of listed.out.toString("utf8").split("\0")) {
-    if (path === "") continue;
-    const size = lstatSync(join(root, path), { throwIfNoEntry: false })?.size ?? 0;
-    total += size;
-    if (size > MAX_UNTRACKED_FILE_BYTES || total > MAX_UNTRACKED_BYTES) return false;
-  }
-  return true;
-}
-
-function commitWorkTree(root: string, ref: string): string | undefined {
-  if (!untrackedWithinLimits(root)) return undefined;
-  // Beside the user's index, not in TMPDIR: the same disk (a cheap copy), and there even when TMPDIR is not.
-  const userIndexPath = gitPath(root, "index");
-  const index = join(dirname(userIndexPath), `omp-checkpoint-${process.pid}-${Math.random().toString(36).slice(2)}.index`);
-  try {
-    if (existsSync(userIndexPath)) copyFileSync(userIndexPath, index);
-    const env = { GIT_INDEX_FILE: index };
-    if (!git(root, ["add", "-A", "--", "."], env).ok) return undefined;
-    const tree = git(root, ["write-tree"], env);
-    if (!tree.ok) return undefined;
-    const parent = git(root, ["rev-parse", "-q", "--verify", ref]);
-    const commit = git(root, ["commit-tree", text(tree.out), ...(parent.ok ? ["-p", text(parent.out)] : []), "-m", "omp checkpoint"]);
-    if (!commit.ok) return undefined;
-    const sha = text(commit.out);
-    git(root, ["update-ref", ref, sha]);
-    return sha;
-  } catch {
-    // A snapshot that cannot be made (a read-only .git, a full disk) costs the rewind of this command, never the command.
-    return undefined;
-  } finally {
-    rmSync(index, { force: true });
-  }
-}
-
-/** Paths (relative to the root) that differ between two snapshots. */
-export function changedPaths(root: string, from: string, to: string): string[] {
-  const result = git(root, ["diff-tree", "-r", "-z", "--no-renames", "--name-only", from, to]);
-  return result.ok ? result.out.toString("utf8").split("\0").filter(Boolean) : [];
-}
-
-/** A file's content in a snapshot; undefined when it was not there. */
-export function contentAt(root: string, commit: string, path: string): Buffer | undefined {
-  const result = git(root, ["cat-file", "blob", `${commit}:${path}`]);
-  return result.ok ? result.out : undefined;
-}
+/** What one command's changes may copy into git's object store, per file and in all. */
+const MAX_FILE_BYTES = 50 * 1024 * 1024;
+const MAX_BYTES = 200 * 1024 * 1024;
 
 /** The ref a session's snapshots hang from. */
 export const snapshotRef = (sessionId: string) => `refs/omp/checkpoints/${sessionId.replace(/[^A-Za-z0-9._-]/g, "_")}`;
 
+/** One work tree's snapshots for one session (made per command): `checkpointDir` is where the session keeps its checkpoints. */
+export class Snapshots {
+  /** The private git folder. */
+  readonly dir: string;
+  private readonly env: Record<string, string>;
+  private prepared = false;
+
+  constructor(
+    readonly repo: Repo,
+    checkpointDir: string,
+  ) {
+    this.dir = join(checkpointDir, `git-${sha256(Buffer.from(repo.root)).slice(0, 12)}`);
+    this.env = { GIT_DIR: this.dir, GIT_WORK_TREE: repo.root, GIT_OBJECT_DIRECTORY: join(repo.commonDir, "objects"), GIT_INDEX_FILE: join(this.dir, "index"), ...IDENTITY };
+  }
+
+  private git(args: string[], input?: string): GitResult {
+    return gitSync(args, { cwd: this.repo.root, env: this.env, timeoutMs: GIT_TIMEOUT_MS, ...(input === undefined ? {} : { input }) });
+  }
+
+  /** The private folder, made on first use; the user's ignore list copied in when it changed. */
+  private prepare(): void {
+    if (this.prepared) return;
+    this.prepared = true;
+    const info = join(this.dir, "info");
+    if (!existsSync(join(this.dir, "HEAD"))) {
+      mkdirSync(join(this.dir, "refs"), { recursive: true, mode: 0o700 });
+      mkdirSync(info, { recursive: true });
+      const sha256Repo = /^\s*objectformat\s*=\s*sha256\s*$/im.test(readOr(join(this.repo.commonDir, "config")));
+      const config = ["[core]", `\trepositoryformatversion = ${sha256Repo ? 1 : 0}`, "\tbare = false", "\tfsmonitor = false", "\thooksPath = /dev/null", "\tuntrackedCache = true", "\tautocrlf = false"];
+      if (sha256Repo) config.push("[extensions]", "\tobjectformat = sha256");
+      writeFileSync(join(this.dir, "config"), `${config.join("\n")}\n`);
+      writeFileSync(join(info, "attributes"), ATTRIBUTES);
+      writeFileSync(join(this.dir, "HEAD"), "ref: refs/heads/omp\n");
+      const userIndex = join(this.repo.gitDir, "index");
+      if (existsSync(userIndex)) copyFileSync(userIndex, join(this.dir, "index"));
+    }
+    const exclude = readOr(join(this.repo.commonDir, "info", "exclude"));
+    if (readOr(join(info, "exclude")) !== exclude) writeFileSync(join(info, "exclude"), exclude);
+  }
+
+  /** Runs `step` with the private folder in place; a failure (a read-only .git, a full disk) gives up on this work tree for the process. */
+  private guarded<T>(step: () => T | undefined): T | undefined {
+    if (givenUp.has(this.repo.root)) return undefined;
+    try {
+      this.prepare();
+      const result = step();
+      if (result === undefined) givenUp.add(this.repo.root);
+      return result;
+    } catch {
+      givenUp.add(this.repo.root);
+      return undefined;
+    }
+  }
+
+  /**
+   * The paths (relative to the root) whose files differ from the private index: modified, deleted
+   * and untracked ones, ignored ones left out — one git call, with stat data deciding which files
+   * are read at all.
+   */
+  pending(): string[] | undefined {
+    return this.guarded(() => {
+      const args = ["ls-files", "-z", "--modified", "--deleted", "--others", "--exclude-standard"];
+      let listed = this.git(args);
+      if (!listed.ok) {
+        // An index git cannot use here (a split index copied from the user's): start a fresh one.
+        rmSync(join(this.dir, "index"), { force: true });
+        listed = this.git(args);
+      }
+      return listed.ok ? [...new Set(listed.out.toString("utf8").split("\0").filter(Boolean))] : undefined;
+    });
+  }
+
+  /**
+   * Whether the files `paths` would copy into git's object store stay within the limits; past
+   * them the command is left unsnapshotted (not restorable) rather than the disk filled.
+   */
+  withinLimits(paths: readonly string[]): boolean {
+    let total = 0;
+    for (const path of paths) {
+      const size = lstatSync(join(this.repo.root, path), { throwIfNoEntry: false })?.size ?? 0;
+      total += size;
+      if (size > MAX_FILE_BYTES || total > MAX_BYTES) return false;
+    }
+    return true;
+  }
+
+  /** What the private index holds for `paths`, in one git call: the content, "absent" when it has none; a path git could not answer for is left out. */
+  indexed(paths: readonly string[]): Map<string, Buffer | "absent"> {
+    const found = new Map<string, Buffer | "absent">();
+    // One name a line: a path with a line break cannot be asked for, and stays unknown.
+    const asked = paths.filter((path) => !path.includes("\n"));
+    if (asked.length === 0) return found;
+    const result = this.git(["cat-file", "--batch"], asked.map((path) => `:0:${path}\n`).join(""));
+    if (!result.ok) return found;
+    const out = result.out;
+    let at = 0;
+    for (const path of asked) {
+      const newline = out.indexOf(10, at);
+      if (newline < 0) break;
+      const header = out.subarray(at, newline).toString("utf8");
+      at = newline + 1;
+      if (header.endsWith(" missing")) {
+        found.set(path, "absent");
+        continue;
+      }
+      const [, type, size] = header.split(" ");
+      const length = Number(size);
+      if (type === "blob") found.set(path, Buffer.from(out.subarray(at, at + length)));
+      at += length + 1;
+    }
+    return found;
+  }
+
+  /** Puts `paths` into the private index as they are on disk now (added, changed or removed). */
+  update(paths: readonly string[]): boolean {
+    if (paths.length === 0) return true;
+    return this.guarded(() => this.git(["update-index", "--add", "--remove", "--replace", "-z", "--stdin"], stdinPaths(paths)).ok || undefined) === true;
+  }
+
+  /** {@link update} in the background of other work (the next command waits for it). */
+  async updateLater(paths: readonly string[]): Promise<boolean> {
+    if (paths.length === 0) return true;
+    const result = await gitAsync(["update-index", "--add", "--remove", "--replace", "-z", "--stdin"], { cwd: this.repo.root, env: this.env, timeoutMs: GIT_TIMEOUT_MS, input: stdinPaths(paths) });
+    return result.ok;
+  }
+
+  /** Brings the private index to the work tree as it is now; false when git failed or the files are over the limits. */
+  sync(): boolean {
+    const paths = this.pending();
+    return paths !== undefined && this.withinLimits(paths) && this.update(paths);
+  }
+
+  /** The private index as a tree. */
+  tree(): string | undefined {
+    return this.guarded(() => {
+      const tree = this.git(["write-tree"]);
+      return tree.ok ? text(tree.out) : undefined;
+    });
+  }
+
+  /** `tree` as the newest commit under `ref` in the user's repository (so `git gc` keeps it). */
+  keep(tree: string, ref: string): void {
+    const chain = join(this.dir, "chain");
+    const parent = readOr(chain).trim();
+    const commit = this.git(["commit-tree", tree, ...(/^[0-9a-f]{40,64}$/.test(parent) ? ["-p", parent] : []), "-m", "omp checkpoint"]);
+    if (!commit.ok) return;
+    const sha = text(commit.out);
+    if (gitSync(["update-ref", ref, sha], { cwd: this.repo.root, env: { GIT_DIR: this.repo.gitDir }, timeoutMs: GIT_TIMEOUT_MS }).ok) writeFileSync(chain, sha);
+  }
+
+  /** Paths (relative to the root) that differ between two snapshots, each with its blob in `from` (undefined where it had none). */
+  changes(from: string, to: string): { path: string; blob: string | undefined }[] {
+    if (from === to) return [];
+    const result = this.git(["diff-tree", "-r", "-z", "--no-renames", "--raw", from, to]);
+    if (!result.ok) return [];
+    const fields = result.out.toString("utf8").split("\0");
+    const changes: { path: string; blob: string | undefined }[] = [];
+    for (let i = 0; i + 1 < fields.length; i += 2) {
+      const [oldMode, , oldSha] = fields[i]!.slice(1).split(" ");
+      changes.push({ path: fields[i + 1]!, blob: oldMode === "000000" || oldMode === "160000" ? undefined : oldSha });
+    }
+    return changes;
+  }
+
+  /** The contents of blobs, by sha, in one git call. */
+  contents(blobs: readonly string[]): Map<string, Buffer> {
+    const found = new Map<string, Buffer>();
+    if (blobs.length === 0) return found;
+    const result = this.git(["cat-file", "--batch"], [...new Set(blobs)].map((sha) => `${sha}\n`).join(""));
+    if (!result.ok) return found;
+    const out = result.out;
+    let at = 0;
+    while (at < out.length) {
+      const newline = out.indexOf(10, at);
+      if (newline < 0) break;
+      const [sha, type, size] = out.subarray(at, newline).toString("utf8").split(" ");
+      at = newline + 1;
+      if (type === "missing" || size === undefined) continue;
+      const length = Number(size);
+      if (type === "blob") found.set(sha!, Buffer.from(out.subarray(at, at + length)));
+      at += length + 1;
+    }
+    return found;
+  }
+}
+
+/** Paths for `update-index -z --stdin`; a nested repository, listed as `dir/`, goes in as `dir` (its commit). */
+const stdinPaths = (paths: readonly string[]) => paths.map((path) => `${path.replace(/\/+$/, "")}\0`).join("");
+
+function readOr(path: string): string {
+  try {
+    return readFileSync(path, "utf8");
+  } catch {
+    return "";
+  }
+}
+
 /** Removes a session's snapshot ref (its commits go with git's next gc); nothing outside a repository. */
 export function dropSnapshots(cwd: string, sessionId: string): void {
-  const root = workTreeOf(cwd);
-  if (root) git(root, ["update-ref", "-d", snapshotRef(sessionId)]);
+  const repo = findRepo(cwd);
+  if (repo) gitSync(["update-ref", "-d", snapshotRef(sessionId)], { cwd: repo.root, env: { GIT_DIR: repo.gitDir }, timeoutMs: GIT_TIMEOUT_MS });
 }

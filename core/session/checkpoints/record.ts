@@ -1,4 +1,5 @@
 import { existsSync, lstatSync, readFileSync, realpathSync } from "node:fs";
+import { noteChange } from "./epoch.ts";
 import { appendRecords, type CheckpointRecord } from "./journal.ts";
 import { pruneOrphanCheckpoints } from "./prune.ts";
 import { BlobStore, checkpointDir, diskState } from "./store.ts";
@@ -36,6 +37,7 @@ const NOTHING: PendingWrites = { done() {} };
 /** Call before writing `paths`; `done()` once written. Without a target (no session) it records nothing. */
 export function beginWrites(target: CheckpointTarget | undefined, paths: readonly string[], toolCallId?: string, source: "write" | "rewind" = "write"): PendingWrites {
   if (!target || paths.length === 0) return NOTHING;
+  noteChange();
   pruneOrphanCheckpoints(target.session, target.cwd);
   const dir = checkpointDir(target.session);
   const store = new BlobStore(dir, target.maxBytes);

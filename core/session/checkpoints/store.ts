@@ -50,8 +50,12 @@ export class BlobStore {
     return join(this.blobs, sha.slice(0, 2), sha);
   }
 
-  /** Stores `bytes` (durably: the write it protects comes next); "unsaved" when it alone is over the cap. */
-  put(bytes: Uint8Array): string {
+  /**
+   * Stores `bytes`; "unsaved" when it alone is over the cap. Durably by default: the write it
+   * protects comes next. A content read after the change it precedes (a command's, from git) has
+   * nothing left to protect, and its record is not synced either: it skips the fsync.
+   */
+  put(bytes: Uint8Array, durable = true): string {
     if (bytes.length > this.maxBytes) return "unsaved";
     const sha = sha256(bytes);
     const path = this.pathOf(sha);
@@ -62,7 +66,7 @@ export class BlobStore {
       return sha;
     }
     mkdirSync(join(this.blobs, sha.slice(0, 2)), { recursive: true, mode: 0o700 });
-    writeFileAtomic(path, bytes);
+    writeFileAtomic(path, bytes, { durable });
     const total = this.total() + bytes.length;
     totals.set(this.blobs, total);
     if (total > this.maxBytes) this.shrink(sha);

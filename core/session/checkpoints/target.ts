@@ -11,6 +11,8 @@ export interface CheckpointTarget {
   sessionId: string;
   /** The assistant message whose tool calls these are; null outside a turn. */
   entryId: string | null;
+  /** The user's turn (one prompt's run) the call belongs to: a command's snapshot serves the next command of the same turn. */
+  turn?: string;
   /** The `checkpoints.maxBytes` setting. */
   maxBytes: number;
 }

@@ -50,6 +50,17 @@ describe("Bash rules", () => {
     expect(isReadOnlyCommand("find . -name '*.tmp' -delete")).toBe(false);
     expect(isReadOnlyCommand("find . -exec rm {} ;")).toBe(false);
     expect(isReadOnlyCommand("find . -fprint out.txt")).toBe(false);
+    // Listings that write when told to: read-only only without those words (checkpoints skip read-only commands).
+    expect(isReadOnlyCommand("tree -L 2 src")).toBe(true);
+    expect(isReadOnlyCommand("tree -o out.txt")).toBe(false);
+    expect(isReadOnlyCommand("tree -aho out.txt")).toBe(false);
+    expect(isReadOnlyCommand("date +%s")).toBe(true);
+    expect(isReadOnlyCommand("date -s 2020-01-01")).toBe(false);
+    expect(isReadOnlyCommand("file -b package.json")).toBe(true);
+    expect(isReadOnlyCommand("file -C -m magic")).toBe(false);
+    expect(isReadOnlyCommand("hostname")).toBe(true);
+    expect(isReadOnlyCommand("hostname -f")).toBe(true);
+    expect(isReadOnlyCommand("hostname evil")).toBe(false);
     expect(commandsOf("a && b | c")).toEqual(["a", "b", "c"]);
   });
 });

@@ -1,0 +1,241 @@
+/**
+ * The tool loop side by side (`bun bench/tool-loop.ts [--runs 3]`): omp (dist/omp, default sandbox
+ * and checkpoints), Claude Code and Codex (node_modules/.bin) each run print-mode sessions against
+ * the zero-latency provider stand-in, whose every reply is one tool call:
+ *
+ * - 40 bash calls (`echo i > out.txt`, a change, so omp's checkpoints snapshot it) in a committed
+ *   1,000-file git repository, and the same in a plain folder with the same files;
+ * - 100 bash calls in the plain folder; 100 read calls of a 5 KB file (omp and Claude Code: Codex
+ *   reads through its shell), with omp's peak RSS (GNU time).
+ *
+ * And in process, what a command's checkpoint costs on the same repository (core/session/checkpoints):
+ * the time around a command that changes one file, and around one that changes nothing.
+ *
+ * Per call: (last request's arrival − first request's arrival − the stand-in's own time) / calls,
+ * so start-up is left out; whole runs are wall time from spawn to exit. Runs are interleaved so
+ * that load from the machine's other work hits every agent alike. Writes bench/results/tool-loop.json and .md.
+ */
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { cpus } from "node:os";
+import { join, resolve } from "node:path";
+import { type Standin, type Turn, startStandin } from "../test/support/standin/index.ts";
+import { perStepOutsideProvider, posts } from "./startup-timing.ts";
+import { aroundCommand } from "../core/session/checkpoints/commands.ts";
+import { median, percentile, round } from "./stats.ts";
+
+const ROOT = resolve(import.meta.dir, "..");
+const OMP = process.env.OMP_BIN ?? join(ROOT, "dist", "omp");
+const BIN = join(ROOT, "node_modules", ".bin");
+const WORK = join(ROOT, "bench", "work", "tool-loop");
+const RESULTS = join(ROOT, "bench", "results");
+const runsArg = process.argv.indexOf("--runs");
+const RUNS = runsArg > 0 ? Number(process.argv[runsArg + 1]) : 3;
+const load = () => readFileSync("/proc/loadavg", "utf8").split(" ").slice(0, 3).join(" ");
+
+interface Agent {
+  name: string;
+  argv(standin: Standin): string[];
+  env(standin: Standin, home: string): Record<string, string>;
+  bash(command: string): { name: string; arguments: Record<string, unknown> };
+  read?(absolute: string, relative: string): { name: string; arguments: Record<string, unknown> };
+}
+
+const BASE_ENV = { PATH: process.env.PATH ?? "/usr/bin:/bin", LANG: "C.UTF-8", NO_PROXY: "127.0.0.1,localhost" };
+
+const AGENTS: Agent[] = [
+  {
+    name: "omp",
+    argv: () => [OMP, "-p", "--model", "anthropic/claude-sonnet-5-5", "go"],
+    env: (standin, home) => ({ ...BASE_ENV, HOME: home, ANTHROPIC_BASE_URL: standin.url, ANTHROPIC_API_KEY: "sk-ant-bench-0123456789" }),
+    bash: (command) => ({ name: "bash", arguments: { command } }),
+    read: (_absolute, relative) => ({ name: "read", arguments: { path: relative } }),
+  },
+  {
+    name: "Claude Code",
+    argv: () => [join(BIN, "claude"), "-p", "go", "--allowedTools", "Bash,Read"],
+    // Offline: the stand-in as its API, none of its other traffic.
+    env: (standin, home) => ({ ...BASE_ENV, HOME: home, ANTHROPIC_BASE_URL: standin.url, ANTHROPIC_API_KEY: "sk-ant-bench-0123456789", CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: "1", DISABLE_AUTOUPDATER: "1", DISABLE_TELEMETRY: "1", DISABLE_ERROR_REPORTING: "1", CLAUDE_CODE_MAX_RETRIES: "0" }),
+    bash: (command) => ({ name: "Bash", arguments: { command, description: "write the counter" } }),
+    read: (absolute) => ({ name: "Read", arguments: { file_path: absolute } }),
+  },
+  {
+    name: "Codex",
+    argv: (standin) => [
+      join(BIN, "codex"),
+      "exec",
+      "--skip-git-repo-check",
+      "--dangerously-bypass-approvals-and-sandbox",
+      "-m",
+      "gpt-5",
+      "-c",
+      "model_provider=standin",
+      "-c",
+      `model_providers.standin={name="standin",base_url="${standin.url}/v1",env_key="STANDIN_KEY",wire_api="responses",request_max_retries=0,stream_max_retries=0}`,
+      "go",
+    ],
+    env: (_standin, home) => ({ ...BASE_ENV, HOME: home, CODEX_HOME: join(home, "codex"), STANDIN_KEY: "sk-bench" }),
+    bash: (command) => ({ name: "exec_command", arguments: { cmd: command } }),
+  },
+];
+
+function sh(cwd: string, ...args: string[]): void {
+  const result = Bun.spawnSync(args, { cwd, env: { ...process.env, GIT_AUTHOR_NAME: "b", GIT_AUTHOR_EMAIL: "b@example.com", GIT_COMMITTER_NAME: "b", GIT_COMMITTER_EMAIL: "b@example.com" }, stdout: "ignore", stderr: "pipe" });
+  if (result.exitCode !== 0) throw new Error(`${args.join(" ")} failed: ${result.stderr.toString()}`);
+}
+
+/** 1,000 small source files in 20 folders, plus a 5 KB module for the read loop. */
+function makeTree(dir: string, git: boolean): void {
+  rmSync(dir, { recursive: true, force: true });
+  for (let d = 0; d < 20; d++) {
+    mkdirSync(join(dir, "src", `pkg${d}`), { recursive: true });
+    for (let f = 0; f < 50; f++) writeFileSync(join(dir, "src", `pkg${d}`, `file${f}.ts`), `export const value${f} = ${d * 50 + f};\n// ${"x".repeat(80)}\n`);
+  }
+  const lines = Array.from({ length: 80 }, (_, i) => `export function f${i}(x: number): number {\n  return x * ${i} + 1;\n}`);
+  writeFileSync(join(dir, "module.ts"), `${lines.join("\n\n")}\n`);
+  writeFileSync(join(dir, ".gitignore"), "node_modules/\n");
+  if (!git) return;
+  sh(dir, "git", "init", "-q", "-b", "main");
+  sh(dir, "git", "add", "-A");
+  sh(dir, "git", "commit", "-q", "-m", "initial");
+}
+
+interface Sample {
+  perCallMs: number;
+  wallMs: number;
+  maxRssMb?: number;
+}
+
+async function runLoop(standin: Standin, agent: Agent, cwd: string, calls: Turn[], home: string): Promise<Sample> {
+  standin.setScript([...calls, { text: "done" }, ...Array.from({ length: 4 }, () => ({ text: "done" }))]);
+  standin.requests.length = 0;
+  mkdirSync(join(home, "codex"), { recursive: true });
+  const timed = existsSync("/usr/bin/time");
+  const argv = [...(timed ? ["/usr/bin/time", "-f", "MAX_RSS_KB=%M"] : []), ...agent.argv(standin)];
+  const started = performance.now();
+  const child = Bun.spawn(argv, { cwd, env: agent.env(standin, home), stdin: "ignore", stdout: "ignore", stderr: "pipe" });
+  const [stderr, code] = await Promise.all([new Response(child.stderr).text(), child.exited]);
+  const wallMs = performance.now() - started;
+  if (code !== 0) throw new Error(`${agent.name} exited ${code}: ${stderr.slice(-1500)}`);
+  const requests = posts(standin);
+  if (requests.length < calls.length + 1) throw new Error(`${agent.name}: ${requests.length} requests for ${calls.length} calls`);
+  const kb = /MAX_RSS_KB=(\d+)/.exec(stderr)?.[1];
+  return { perCallMs: perStepOutsideProvider(requests.slice(0, calls.length + 1)), wallMs, ...(kb ? { maxRssMb: Number(kb) / 1024 } : {}) };
+}
+
+interface Loop {
+  key: string;
+  label: string;
+  calls: number;
+  dir: "git" | "plain";
+  kind: "bash" | "read";
+}
+
+const LOOPS: Loop[] = [
+  { key: "bashGit", label: "40 bash calls, 1,000-file git repository", calls: 40, dir: "git", kind: "bash" },
+  { key: "bashPlain", label: "40 bash calls, the same files in a plain folder", calls: 40, dir: "plain", kind: "bash" },
+  { key: "bash100", label: "100 bash calls, plain folder", calls: 100, dir: "plain", kind: "bash" },
+  { key: "read100", label: "100 read calls (5 KB file), plain folder", calls: 100, dir: "plain", kind: "read" },
+];
+
+/** The checkpoint's own time around a command, in process: p50 and p90 over `runs` commands of one turn. */
+async function checkpointCost(repo: string, runs: number, change: boolean) {
+  const session = join(WORK, "checkpoint-session", `${change ? "change" : "none"}.jsonl`);
+  mkdirSync(join(WORK, "checkpoint-session"), { recursive: true });
+  writeFileSync(session, "");
+  const target = { session, cwd: repo, sessionId: `bench-${change}`, entryId: "e1", turn: "t1", maxBytes: 512 * 1024 * 1024 };
+  const samples: number[] = [];
+  for (let i = 0; i < runs + 5; i++) {
+    let inside = 0;
+    const started = performance.now();
+    await aroundCommand(target, repo, "bench", undefined, async () => {
+      const at = performance.now();
+      if (change) writeFileSync(join(repo, "out.txt"), `${i}\n`);
+      inside = performance.now() - at;
+    });
+    if (i >= 5) samples.push(performance.now() - started - inside);
+  }
+  return { runs, p50Ms: round(median(samples), 2), p90Ms: round(percentile(samples, 90), 2) };
+}
+
+async function main(): Promise<void> {
+  const loadBefore = load();
+  rmSync(WORK, { recursive: true, force: true });
+  mkdirSync(RESULTS, { recursive: true });
+  const dirs = { git: join(WORK, "git"), plain: join(WORK, "plain") };
+  makeTree(dirs.git, true);
+  makeTree(dirs.plain, false);
+  const checkpoint = { changed: await checkpointCost(dirs.git, 100, true), unchanged: await checkpointCost(dirs.git, 100, false) };
+  console.error(`checkpoint per command: ${checkpoint.changed.p50Ms} ms changing a file, ${checkpoint.unchanged.p50Ms} ms changing nothing (p50)`);
+  const standin = await startStandin({ fast: true });
+  const samples: Record<string, Record<string, Sample[]>> = {};
+  try {
+    for (let run = 0; run < RUNS; run++) {
+      for (const loop of LOOPS) {
+        for (const agent of AGENTS) {
+          if (loop.kind === "read" && !agent.read) continue;
+          const cwd = dirs[loop.dir];
+          const calls: Turn[] = Array.from({ length: loop.calls }, (_, i) => ({ toolCalls: [loop.kind === "bash" ? agent.bash(`echo ${i} > out.txt`) : agent.read!(join(cwd, "module.ts"), "module.ts")] }));
+          const home = join(WORK, "homes", `${agent.name.replace(/\W/g, "")}-${loop.key}-${run}`);
+          mkdirSync(home, { recursive: true });
+          const sample = await runLoop(standin, agent, cwd, calls, home);
+          ((samples[loop.key] ??= {})[agent.name] ??= []).push(sample);
+          console.error(`run ${run + 1}/${RUNS} ${loop.key} ${agent.name}: ${round(sample.perCallMs, 2)} ms per call, ${round(sample.wallMs, 0)} ms in all${sample.maxRssMb ? `, ${round(sample.maxRssMb, 1)} MiB` : ""}`);
+        }
+      }
+    }
+  } finally {
+    await standin.close();
+  }
+  const summary = Object.fromEntries(
+    Object.entries(samples).map(([loop, byAgent]) => [
+      loop,
+      Object.fromEntries(
+        Object.entries(byAgent).map(([agent, list]) => [
+          agent,
+          {
+            perCallMs: round(median(list.map((s) => s.perCallMs)), 2),
+            wallMs: round(median(list.map((s) => s.wallMs)), 0),
+            ...(list.every((s) => s.maxRssMb !== undefined) ? { maxRssMb: round(median(list.map((s) => s.maxRssMb!)), 1) } : {}),
+            perCallMsAll: list.map((s) => round(s.perCallMs, 2)),
+          },
+        ]),
+      ),
+    ]),
+  );
+  const results = { date: new Date().toISOString(), cpu: cpus()[0]?.model, cores: cpus().length, bun: Bun.version, runs: RUNS, loadBefore, loadAfter: load(), checkpoint, loops: LOOPS, summary };
+  writeFileSync(join(RESULTS, "tool-loop.json"), `${JSON.stringify(results, null, 2)}\n`);
+  writeFileSync(join(RESULTS, "tool-loop.md"), markdown(results));
+  console.log(markdown(results));
+}
+
+function markdown(r: any): string {
+  const s = r.summary;
+  const omp = (loop: string) => s[loop]?.omp;
+  const peer = (loop: string, name: string) => s[loop]?.[name];
+  const cell = (x: any) => (x ? `${x.perCallMs} ms/call, ${x.wallMs} ms${x.maxRssMb ? `, ${x.maxRssMb} MiB` : ""}` : "—");
+  const rows = (r.loops as Loop[]).map((loop) => `| ${loop.label} | ${cell(omp(loop.key))} | ${cell(peer(loop.key, "Claude Code"))} | ${cell(peer(loop.key, "Codex"))} |`);
+  const gitOverPlain = round(omp("bashGit").perCallMs / omp("bashPlain").perCallMs, 2);
+  const ratio = (loop: string, name: string) => (peer(loop, name) ? round(peer(loop, name).wallMs / omp(loop).wallMs, 2) : "—");
+  return `# Tool loop: omp, Claude Code and Codex
+
+\`bun bench/tool-loop.ts\` on ${r.cpu} (${r.cores} cores), Bun ${r.bun}, ${r.date}; ${r.runs} interleaved runs, medians.
+Load average (1, 5, 15 min) before: ${r.loadBefore}; after: ${r.loadAfter} — the machine is shared, so compare ratios.
+The provider is the test stand-in in zero-latency mode; every reply is one tool call. "ms/call" leaves start-up out
+(request to request, minus the stand-in's time); the second number is the whole run, spawn to exit; omp's RSS is GNU time's max.
+
+| loop | omp | Claude Code | Codex |
+|---|---|---|---|
+${rows.join("\n")}
+
+| goal | measured | target | |
+|---|---|---|---|
+| a bash call in the 1,000-file git repository vs the same in a plain folder (omp) | ${gitOverPlain}× (${omp("bashGit").perCallMs} vs ${omp("bashPlain").perCallMs} ms) | ≤ 1.3× | ${gitOverPlain <= 1.3 ? "met" : "missed"} |
+| the checkpoint per command in the git repository, in process (p50; p90): changing one file / changing nothing | ${r.checkpoint.changed.p50Ms} ms (${r.checkpoint.changed.p90Ms}) / ${r.checkpoint.unchanged.p50Ms} ms (${r.checkpoint.unchanged.p90Ms}) | ≤ 10 ms p50 | ${r.checkpoint.changed.p50Ms <= 10 ? "met" : "missed"} |
+| the same seen from the loop (git − plain per call, omp) | ${round(omp("bashGit").perCallMs - omp("bashPlain").perCallMs, 2)} ms | — | |
+| bash in the git repository: faster than Claude Code and Codex | omp ${omp("bashGit").perCallMs}, Claude Code ${peer("bashGit", "Claude Code")?.perCallMs}, Codex ${peer("bashGit", "Codex")?.perCallMs} ms/call | faster than both | ${omp("bashGit").perCallMs < Math.min(peer("bashGit", "Claude Code")?.perCallMs ?? Infinity, peer("bashGit", "Codex")?.perCallMs ?? Infinity) ? "met" : "missed"} |
+| 100 bash calls: Claude Code's whole run over omp's | ${ratio("bash100", "Claude Code")}× | ≥ 5× | ${Number(ratio("bash100", "Claude Code")) >= 5 ? "met" : "missed"} |
+| 100 read calls: Claude Code's whole run over omp's; omp's peak RSS | ${ratio("read100", "Claude Code")}×; ${omp("read100").maxRssMb} MiB | ≥ 12×, ≤ 72 MiB | ${Number(ratio("read100", "Claude Code")) >= 12 && omp("read100").maxRssMb <= 72 ? "met" : "missed"} |
+`;
+}
+
+await main();

@@ -1,0 +1,157 @@
+// The git omp runs itself (the system prompt's repository summary, the snapshots behind a
+// command's rewind, the session's ref) on the compiled binary over rpc: a repository whose
+// `.git/config` the model could have written (fsmonitor, hooks, a content filter, an external
+// diff, a signature program, an ssh command, a credential helper) never gets a program of its run,
+// and the files come back byte for byte whatever its attributes say. One snapshot serves the
+// next command of the same turn, but a turn starts from the work tree as the user left it.
+import { describe, expect, test } from "bun:test";
+import { appendFileSync, chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { agentTestFile, modelRequests, readJsonl, sessionFiles, systemPromptOf, workspace } from "../support/agent-harness.ts";
+import { RpcProcess } from "../support/agent-rpc.ts";
+import { tempDir } from "../support/temp.ts";
+
+const standin = await agentTestFile();
+const MODEL = "anthropic/claude-opus-5-5";
+const env = () => ({ ANTHROPIC_BASE_URL: standin.url, ANTHROPIC_API_KEY: `omptest_ant_${crypto.randomUUID().replaceAll("-", "")}` });
+
+function userTurns(home: string): { id: string; text: string }[] {
+  const entries = readJsonl(sessionFiles(home).find((file) => !file.includes("subagents"))!);
+  return entries.filter((e) => e.type === "message" && e.message.role === "user").map((e) => ({ id: e.id, text: typeof e.message.content === "string" ? e.message.content : e.message.content.map((c: any) => c.text ?? "").join("") }));
+}
+
+const bash = (command: string) => ({ toolCalls: [{ name: "bash", arguments: { command } }] });
+
+/** Every way a repository's configuration can make git start a program, each one writing to `marker`. */
+function plantConfig(repo: string, marker: string): void {
+  const script = join(tempDir("omp-git-evil-"), "evil.sh");
+  // A filter must pass the content through, or git would fail before running the next one.
+  writeFileSync(script, `#!/bin/sh\necho "ran: $*" >> ${marker}\ncat\n`);
+  chmodSync(script, 0o755);
+  const hooks = join(repo, ".git", "evil-hooks");
+  mkdirSync(hooks);
+  for (const hook of ["reference-transaction", "post-index-change", "pre-commit", "post-checkout", "pre-auto-gc", "fsmonitor-watchman"]) {
+    writeFileSync(join(hooks, hook), `#!/bin/sh\n${script} hook ${hook}\n`);
+    chmodSync(join(hooks, hook), 0o755);
+    writeFileSync(join(repo, ".git", "hooks", hook), `#!/bin/sh\n${script} default-hook ${hook}\n`);
+    chmodSync(join(repo, ".git", "hooks", hook), 0o755);
+  }
+  appendFileSync(
+    join(repo, ".git", "config"),
+    [
+      "[core]",
+      `\tfsmonitor = ${script} fsmonitor`,
+      `\thooksPath = ${hooks}`,
+      `\tsshCommand = ${script} ssh`,
+      `\tpager = ${script} pager`,
+      "[filter \"evil\"]",
+      `\tclean = ${script} clean %f`,
+      `\tsmudge = ${script} smudge %f`,
+      "\trequired = true",
+      "[diff]",
+      `\texternal = ${script} diff`,
+      "[diff \"evil\"]",
+      `\ttextconv = ${script} textconv`,
+      "[log]",
+      "\tshowSignature = true",
+      "[gpg]",
+      `\tprogram = ${script} gpg`,
+      "[credential]",
+      `\thelper = !${script} credential`,
+      "",
+    ].join("\n"),
+  );
+  writeFileSync(join(repo, ".git", "info", "attributes"), "* filter=evil diff=evil\n");
+}
+
+describe("the git omp runs", () => {
+  test("a repository configured to run programs (fsmonitor, hooks, filters, external diff, gpg, ssh, credentials) runs none of them through the session's commands and rewind; the files come back byte for byte", async () => {
+    const { home, repo } = workspace({ "README.md": "# demo\n", "crlf.txt": "one\r\ntwo\r\n", "src/a.txt": "a0\n" });
+    // Conversions the attributes ask for must not change what a snapshot keeps.
+    writeFileSync(join(repo, ".gitattributes"), "*.txt text eol=crlf filter=evil\n");
+    const marker = join(tempDir("omp-git-marker-"), "ran.txt");
+    plantConfig(repo, marker);
+    standin.setScript([
+      bash("printf 'three\\r\\n' >> crlf.txt && echo a1 > src/a.txt && echo new > new.txt"),
+      bash("cat crlf.txt"),
+      bash("echo more >> README.md"),
+      { text: "changed" },
+      bash("rm src/a.txt && echo other > other.txt"),
+      { text: "changed again" },
+    ]);
+    const rpc = new RpcProcess(["--model", MODEL], { home, cwd: repo, env: env() });
+    try {
+      await rpc.waitFrame((f) => f.type === "ready");
+      expect((await rpc.turn("change things")).stopReason).toBe("stop");
+      // The summary came from git (so its git ran, with the planted configuration in place).
+      expect(systemPromptOf("anthropic-messages", modelRequests(standin).at(-4)!.body)).toContain("Branch: main");
+      expect((await rpc.turn("change more")).stopReason).toBe("stop");
+      const first = userTurns(home)[0]!;
+      const rewound = await rpc.send({ type: "rewind", entryId: first.id, scope: "files" });
+      expect(rewound.success).toBe(true);
+      expect(rewound.data.files.notRestorable).toEqual([]);
+      expect(readFileSync(join(repo, "crlf.txt"), "utf8")).toBe("one\r\ntwo\r\n");
+      expect(readFileSync(join(repo, "src", "a.txt"), "utf8")).toBe("a0\n");
+      expect(readFileSync(join(repo, "README.md"), "utf8")).toBe("# demo\n");
+      expect(existsSync(join(repo, "new.txt"))).toBe(false);
+      expect(existsSync(join(repo, "other.txt"))).toBe(false);
+      expect(await rpc.close()).toBe(0);
+    } finally {
+      rpc.child.kill();
+    }
+    expect(existsSync(marker) ? readFileSync(marker, "utf8") : "").toBe("");
+  }, 120_000);
+
+  test("a turn starts from the work tree as the user left it: a hand edit between turns is not taken for the next command's change", async () => {
+    const { home, repo } = workspace({ "a.txt": "a0\n", "b.txt": "b0\n" });
+    standin.setScript([bash("echo a1 > a.txt"), bash("ls"), bash("echo b1 > b.txt"), { text: "one" }, bash("echo c > c.txt"), { text: "two" }]);
+    const rpc = new RpcProcess(["--model", MODEL], { home, cwd: repo, env: env() });
+    try {
+      await rpc.waitFrame((f) => f.type === "ready");
+      await rpc.turn("turn 1");
+      writeFileSync(join(repo, "a.txt"), "by hand\n");
+      await rpc.turn("turn 2");
+      const [first, second] = userTurns(home);
+      const plan = await rpc.send({ type: "rewind", entryId: second!.id, dryRun: true });
+      expect(plan.data.restore).toEqual([join(repo, "c.txt")]);
+      expect(plan.data.changedOutside).toEqual([]);
+      const back = await rpc.send({ type: "rewind", entryId: first!.id, scope: "files" });
+      expect(back.data.files.restored.sort()).toEqual([join(repo, "b.txt"), join(repo, "c.txt")]);
+      expect(back.data.files.changedOutside).toEqual([{ path: join(repo, "a.txt") }]);
+      expect(readFileSync(join(repo, "a.txt"), "utf8")).toBe("by hand\n");
+      expect(readFileSync(join(repo, "b.txt"), "utf8")).toBe("b0\n");
+      expect(existsSync(join(repo, "c.txt"))).toBe(false);
+      expect(await rpc.close()).toBe(0);
+    } finally {
+      rpc.child.kill();
+    }
+  }, 120_000);
+
+  test("a subagent's commands inside the parent's task, then the parent's own: every change comes back, none listed as unknown", async () => {
+    const { home, repo } = workspace({ "a.txt": "a0\n" });
+    standin.setScript([
+      { toolCalls: [{ name: "task", arguments: { subagent_type: "general-purpose", description: "change a", prompt: "change a.txt" } }] },
+      bash("echo a1 > a.txt && echo sub > sub.txt"),
+      bash("echo sub2 >> sub.txt"),
+      { text: "subagent done" },
+      bash("echo parent > parent.txt && echo a2 > a.txt"),
+      { text: "delegated" },
+    ]);
+    const rpc = new RpcProcess(["--model", MODEL], { home, cwd: repo, env: env() });
+    try {
+      await rpc.waitFrame((f) => f.type === "ready");
+      expect((await rpc.turn("delegate")).stopReason).toBe("stop");
+      expect(readFileSync(join(repo, "sub.txt"), "utf8")).toBe("sub\nsub2\n");
+      expect(readFileSync(join(repo, "a.txt"), "utf8")).toBe("a2\n");
+      const rewound = await rpc.send({ type: "rewind", entryId: userTurns(home)[0]!.id, scope: "files" });
+      expect(rewound.data.files.notRestorable).toEqual([]);
+      expect(rewound.data.files.changedOutside).toEqual([]);
+      expect(readFileSync(join(repo, "a.txt"), "utf8")).toBe("a0\n");
+      expect(existsSync(join(repo, "sub.txt"))).toBe(false);
+      expect(existsSync(join(repo, "parent.txt"))).toBe(false);
+      expect(await rpc.close()).toBe(0);
+    } finally {
+      rpc.child.kill();
+    }
+  }, 120_000);
+});
