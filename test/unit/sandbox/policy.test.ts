@@ -15,7 +15,7 @@ import { Redactor } from "../../../core/session/redact.ts";
 import { sandboxStartup } from "../../../core/sandbox/startup.ts";
 import type { Settings } from "../../../core/config/settings-schema.ts";
 
-const SETTINGS: SandboxSettings = { mode: "workspace-write", network: "off", writable: [], denyRead: [], envAllow: [] };
+const SETTINGS: SandboxSettings = { mode: "workspace-write", network: "off", writable: [], denyRead: [], envAllow: [], allowSockets: [] };
 
 describe("buildPolicy", () => {
   test("workspace-write: the repository root, --add-dir, temp dirs, tool caches and the user's list are writable; credential stores denied", () => {
@@ -41,7 +41,7 @@ describe("buildPolicy", () => {
     expect(rules).toContain("-d");
     expect(rules).not.toContain("-n");
     expect(launcherRules({ ...readOnly, network: "allow" })).toContain("-n");
-    expect(launcherRules(readOnly, 4242).slice(-2)).toEqual(["-p", "4242"]);
+    expect(launcherRules(readOnly, { proxyPort: 4242 }).slice(-2)).toEqual(["-p", "4242"]);
   });
 });
 
@@ -153,7 +153,7 @@ describe("start-up without a sandbox", () => {
 
   test("nothing to say where Landlock works, or with --sandbox off", () => {
     const fresh = settings();
-    expect(sandboxStartup(fresh, [], { kind: "landlock", launcher: "/x", abi: 7 })).toBeUndefined();
+    expect(sandboxStartup(fresh, [], { kind: "landlock", launcher: "/x", abi: 7, namespaces: true })).toBeUndefined();
     expect(fresh.approvalMode).toBe("yolo");
     const off = settings();
     off.sandbox.mode = "off";
