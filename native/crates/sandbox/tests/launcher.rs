@@ -1,0 +1,91 @@
+//! The launcher as a whole, run as omp runs it: namespaces, covered sockets, protected paths, the
+//! session's network, and the command's status passed through.
+
+use std::io::{BufRead, BufReader};
+use std::os::unix::net::UnixListener;
+use std::os::unix::process::ExitStatusExt;
+use std::path::PathBuf;
+use std::process::{Command, Output, Stdio};
+
+const LAUNCHER: &str = env!("CARGO_BIN_EXE_omp-sandbox");
+
+fn scratch(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("omp-sandbox-test-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+fn run(rules: &[&str], script: &str) -> Output {
+    Command::new(LAUNCHER).args(["-r", "/", "-w", "/dev/null"]).args(rules).args(["--", "sh", "-c", script]).output().unwrap()
+}
+
+fn stdout(output: &Output) -> String {
+    String::from_utf8_lossy(&output.stdout).trim().to_string()
+}
+
+#[test]
+fn sees_only_its_own_processes() {
+    let output = run(&[], "ls /proc | grep -c '^[0-9]'; tr '\\0' ' ' < /proc/1/cmdline");
+    let text = stdout(&output);
+    let count: u32 = text.lines().next().unwrap().parse().unwrap();
+    // The init, sh, ls and grep, not the machine's processes.
+    assert!(count <= 5, "{text}");
+    assert!(text.contains("omp-sandbox") || text.contains(LAUNCHER), "{text}");
+}
+
+#[test]
+fn passes_exit_codes_and_signals_through() {
+    assert_eq!(run(&[], "exit 3").status.code(), Some(3));
+    assert_eq!(run(&[], "kill -TERM $$").status.signal(), Some(libc::SIGTERM));
+    // A process left running does not hold the launcher.
+    let started = std::time::Instant::now();
+    assert_eq!(run(&[], "sleep 30 >/dev/null 2>&1 & exit 0").status.code(), Some(0));
+    assert!(started.elapsed().as_secs() < 20);
+}
+
+#[test]
+fn covers_sockets_outside_the_writable_trees_unless_allowed() {
+    let dir = scratch("socket");
+    let path = dir.join("agent.sock");
+    let _listener = UnixListener::bind(&path).unwrap();
+    let connect = format!("python3 -c 'import socket; s = socket.socket(socket.AF_UNIX); s.connect(\"{}\"); print(\"connected\")'", path.display());
+    let refused = run(&[], &connect);
+    assert!(String::from_utf8_lossy(&refused.stderr).contains("Connection refused"), "{refused:?}");
+    assert_eq!(stdout(&run(&["-s", path.to_str().unwrap()], &connect)), "connected");
+    assert_eq!(stdout(&run(&["-w", dir.to_str().unwrap()], &connect)), "connected");
+}
+
+#[test]
+fn protected_paths_are_read_only_inside_a_writable_tree() {
+    let dir = scratch("protect");
+    std::fs::create_dir(dir.join(".git")).unwrap();
+    std::fs::write(dir.join(".git/config"), "[core]\n").unwrap();
+    let d = dir.to_str().unwrap();
+    let config = format!("{d}/.git/config");
+    let output = run(&["-w", d, "-P", &config], &format!("echo x >> {config}; echo y > {d}/.git/HEAD && echo made"));
+    assert!(String::from_utf8_lossy(&output.stderr).contains("Read-only file system"), "{output:?}");
+    assert_eq!(stdout(&output), "made");
+    assert_eq!(std::fs::read_to_string(dir.join(".git/config")).unwrap(), "[core]\n");
+}
+
+#[test]
+fn commands_share_the_held_network() {
+    let mut holder = Command::new(LAUNCHER).arg("--hold-net").stdin(Stdio::piped()).stdout(Stdio::piped()).spawn().unwrap();
+    let mut line = String::new();
+    BufReader::new(holder.stdout.take().unwrap()).read_line(&mut line).unwrap();
+    let inode = line.trim().strip_prefix("ready ").unwrap().to_string();
+    let join = format!("{}:{inode}", holder.id());
+    let server = "python3 -c 'import socket; s = socket.socket(); s.bind((\"127.0.0.1\", 0)); s.listen(); print(s.getsockname()[1], flush=True); s.accept()[0].send(b\"pong\")'";
+    let mut first = Command::new(LAUNCHER).args(["-r", "/", "-w", "/dev/null", "-L", &join, "--", "sh", "-c", server]).stdout(Stdio::piped()).spawn().unwrap();
+    let mut port = String::new();
+    BufReader::new(first.stdout.as_mut().unwrap()).read_line(&mut port).unwrap();
+    let client = format!("python3 -c 'import socket; print(socket.create_connection((\"127.0.0.1\", {})).recv(4).decode())'", port.trim());
+    assert_eq!(stdout(&run(&["-L", &join], &client)), "pong");
+    first.wait().unwrap();
+    // A wrong inode (a reused pid) is refused, not joined.
+    let wrong = run(&["-L", &format!("{}:1", holder.id())], "true");
+    assert_eq!(wrong.status.code(), Some(125));
+    drop(holder.stdin.take());
+    assert!(holder.wait().unwrap().success());
+}
