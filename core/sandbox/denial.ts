@@ -29,10 +29,14 @@ function targetOf(kind: RefusalKind, line: string): string | undefined {
 
 /** Whether a failed command's output looks like the sandbox refused something, and what. */
 export function classifyRefusal(output: string): Refusal | undefined {
+  const lines = output.split("\n").map((line) => line.trim().slice(0, 200));
   for (const [kind, pattern] of PATTERNS) {
-    const line = output.split("\n").find((candidate) => pattern.test(candidate))?.trim().slice(0, 200);
-    if (line === undefined) continue;
-    const target = targetOf(kind, line);
+    const matching = lines.filter((line) => pattern.test(line));
+    if (matching.length === 0) continue;
+    // The line naming the host or path says more than the first (npm's "code EAI_AGAIN").
+    const named = matching.find((line) => targetOf(kind, line) !== undefined);
+    const line = named ?? matching[0]!;
+    const target = named ? targetOf(kind, named) : undefined;
     return { kind, line, ...(target ? { target } : {}) };
   }
   return undefined;

@@ -25,6 +25,12 @@ export interface SandboxOptions {
   support?: SandboxSupport;
 }
 
+/**
+ * Without a network, package managers would retry a lookup that cannot succeed for a minute or
+ * more (`npm view` 70 s): one try each, so the refusal is told at once. A user's own value wins.
+ */
+const NO_RETRIES_ENV: Record<string, string> = { npm_config_fetch_retries: "0", PIP_RETRIES: "0" };
+
 /** bubblewrap's form of the policy: the root read-only, writable trees bound back, denied paths hidden. */
 function bubblewrapArgs(support: Extract<SandboxSupport, { kind: "bubblewrap" }>, policy: SandboxPolicy, env: Record<string, string | undefined>): string[] {
   // Its own PID namespace and /proc: no other process's environ or cmdline (bubblewrap is its PID 1).
@@ -63,8 +69,9 @@ function bubblewrapArgs(support: Extract<SandboxSupport, { kind: "bubblewrap" }>
  * holds none of omp's secrets.
  */
 export function sandboxCommand(argv: string[], options: SandboxOptions): SandboxedCommand {
-  const { env, dropped } = commandEnv(options.env, options.secrets, options.policy?.envAllow ?? []);
   const policy = options.policy;
+  const offline = policy && policy.mode !== "off" && (policy.network === "off" || policy.network === "loopback");
+  const { env, dropped } = commandEnv(offline ? { ...NO_RETRIES_ENV, ...options.env } : options.env, options.secrets, policy?.envAllow ?? []);
   if (!policy || policy.mode === "off") return { argv, env, confinement: "none", droppedEnv: dropped };
   const support = options.support ?? sandboxSupport();
   switch (support.kind) {

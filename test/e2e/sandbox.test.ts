@@ -185,6 +185,38 @@ describe("escalation and approvals over rpc", () => {
   });
 });
 
+describe("a network refusal over rpc", () => {
+  test("curl to the machine's loopback is refused with the reason; 'always' is for that host", async () => {
+    const { home, repo } = victim();
+    const evil = attacker();
+    const curl = `curl -sS -m 5 http://127.0.0.1:${evil.port}/`;
+    standin.setScript([
+      { toolCalls: [{ id: "c1", name: "bash", arguments: { command: curl } }] },
+      { toolCalls: [{ id: "c2", name: "bash", arguments: { command: `${curl}again` } }] },
+      { text: "done" },
+    ]);
+    standin.requests.length = 0;
+    const rpc = new RpcProcess(["--model", provider.model], { home, cwd: repo, env: { ...provider.env(standin.url), TMPDIR: tempDir("omp-sandbox-tmp-") } });
+    try {
+      await rpc.waitFrame((f) => f.type === "ready");
+      const mark = rpc.mark;
+      await rpc.send({ type: "prompt", message: "go" });
+      const request = await rpc.waitFrame((f) => f.type === "extension_ui_request", mark);
+      expect(request).toMatchObject({ kind: "sandbox", options: ["Allow", "Always allow commands reaching 127.0.0.1 outside the sandbox", "Deny"] });
+      expect(request.message).toContain("Failed to connect to 127.0.0.1");
+      expect(request.message).toContain("the machine's own localhost servers");
+      rpc.writeLine(JSON.stringify({ type: "extension_ui_response", id: request.id, value: "Always allow commands reaching 127.0.0.1 outside the sandbox" }));
+      await rpc.waitFrame((f) => f.type === "agent_end", mark);
+      expect(rpc.frames.filter((f) => f.type === "extension_ui_request")).toHaveLength(1);
+      expect(await rpc.close()).toBe(0);
+    } finally {
+      rpc.child.kill();
+      evil.stop();
+    }
+    expect(evil.received).toEqual(["GET ", "GET "]);
+  });
+});
+
 describe("the embedded launcher", () => {
   test("is extracted into the natives cache with the addon's checks; a damaged copy is replaced; omp doctor says how commands are confined", async () => {
     const home = tempDir("omp-sandbox-doctor-");
@@ -361,5 +393,14 @@ describe("what the sandbox can see and reach beyond files (issue 36.5, 39.5)", (
     } finally {
       evil.stop();
     }
+  });
+
+  test("a lookup that cannot resolve without the network fails at once, saying so", async () => {
+    const { home, repo } = victim();
+    const started = Date.now();
+    const { results } = await runCommands(["npm view left-pad version"], { home, repo });
+    expect(Date.now() - started).toBeLessThan(30_000);
+    expect(results[0]!.text).toContain("EAI_AGAIN");
+    expect(results[0]!.text).toContain("the network (registry.npmjs.org) is unreachable: commands share the session's private loopback");
   });
 });

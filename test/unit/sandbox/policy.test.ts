@@ -6,7 +6,7 @@ import { existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 
 import { join } from "node:path";
 import { tempDir } from "../../support/temp.ts";
 import { commandEnv } from "../../../core/sandbox/env.ts";
-import { commandPrefix, looksRefused, prefixCovers } from "../../../core/sandbox/denial.ts";
+import { classifyRefusal, commandPrefix, looksRefused, prefixCovers } from "../../../core/sandbox/denial.ts";
 import { buildPolicy, launcherRules, type SandboxSettings } from "../../../core/sandbox/policy.ts";
 import { sandboxCommand } from "../../../core/sandbox/wrap.ts";
 import { sandboxSupport } from "../../../core/sandbox/launcher-status.ts";
@@ -79,6 +79,10 @@ describe("prefixes and what approvals show", () => {
     expect(looksRefused("curl: (7) Failed to connect to 127.0.0.1 port 80")).toBe(true);
     expect(looksRefused("PermissionError: [Errno 1] Operation not permitted")).toBe(true);
     expect(looksRefused("2 tests failed")).toBe(false);
+    expect(classifyRefusal("curl: (7) Failed to connect to 127.0.0.1 port 80 after 0 ms")).toEqual({ kind: "network", line: "curl: (7) Failed to connect to 127.0.0.1 port 80 after 0 ms", target: "127.0.0.1" });
+    expect(classifyRefusal("Error connecting to agent: Connection refused")?.kind).toBe("socket");
+    expect(classifyRefusal("npm error code EAI_AGAIN\nnpm error request to https://registry.npmjs.org/x failed, reason: getaddrinfo EAI_AGAIN registry.npmjs.org")).toMatchObject({ kind: "dns", target: "registry.npmjs.org" });
+    expect(classifyRefusal("error: could not write config file .git/config: Device or resource busy")?.kind).toBe("file");
   });
 });
 
