@@ -2,7 +2,7 @@
 // real launcher (native/out) enforcing a policy on a temp home: denied paths unreadable even
 // through symlinks and name patterns, their siblings readable, writes only where granted.
 import { describe, expect, test } from "bun:test";
-import { existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { tempDir } from "../../support/temp.ts";
 import { commandEnv } from "../../../core/sandbox/env.ts";
@@ -189,6 +189,43 @@ describe.skipIf(!bwrap)("the bubblewrap fallback", () => {
     expect(out).not.toContain("connected");
     expect(readFileSync(join(repo, "p.txt"), "utf8")).toBe("p\n");
     expect(existsSync(join(home, "h.txt"))).toBe(false);
+  });
+
+  test("own processes only, protected paths read-only, sockets covered, and the session's loopback shared", async () => {
+    const home = tempDir("omp-bwrap-home-");
+    const repo = join(home, "project");
+    mkdirSync(join(repo, ".git"), { recursive: true });
+    writeFileSync(join(repo, ".git", "config"), "[core]\n");
+    const sockets = `/run/omp-bwrap-${crypto.randomUUID()}`;
+    mkdirSync(sockets);
+    const server = Bun.listen({ unix: join(sockets, "agent.sock"), socket: { data() {} } });
+    const launcher = sandboxSupport();
+    const support = { kind: "bubblewrap" as const, bwrap: bwrap!, why: "forced by the test", ...(launcher.kind === "landlock" ? { launcher: launcher.launcher } : {}) };
+    const policy = buildPolicy({ settings: { ...SETTINGS, network: "loopback" }, cwd: repo, addDirs: [], home, env: {} });
+    const run = (script: string) => {
+      const spawn = sandboxCommand(["bash", "-c", script], { policy, env: { PATH: process.env.PATH, HOME: home }, secrets: [], support });
+      return Bun.spawn(spawn.argv, { cwd: repo, env: spawn.env, stdout: "pipe", stderr: "pipe" });
+    };
+    const output = async (proc: ReturnType<typeof run>) => (await new Response(proc.stdout).text()) + (await new Response(proc.stderr).text());
+    try {
+      const seen = await output(
+        run(`ls /proc | grep -c '^[0-9]'; echo x >> .git/config; python3 -c 'import socket; s = socket.socket(socket.AF_UNIX); s.connect("${sockets}/agent.sock")'`),
+      );
+      expect(Number(seen.split("\n")[0])).toBeLessThanOrEqual(6);
+      expect(seen).toContain("Read-only file system");
+      expect(seen).toContain("Connection refused");
+      expect(readFileSync(join(repo, ".git", "config"), "utf8")).toBe("[core]\n");
+      // The launcher (without Landlock, the bubblewrap case) holds the network bubblewrap joins.
+      expect(support.launcher).toBeDefined();
+      const listening = run(`python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); s.listen(); print(s.getsockname()[1], flush=True); s.accept()[0].send(b"pong")'`);
+      const reader = listening.stdout.getReader();
+      const port = new TextDecoder().decode((await reader.read()).value).trim();
+      expect(await output(run(`python3 -c 'import socket; print(socket.create_connection(("127.0.0.1", ${port})).recv(4).decode())'`))).toContain("pong");
+      await listening.exited;
+    } finally {
+      server.stop(true);
+      rmSync(sockets, { recursive: true, force: true });
+    }
   });
 });
 
