@@ -12,6 +12,8 @@
 //! (PID 1 cannot die of a signal it sends itself, so the status comes over a pipe), and exits as
 //! the command did. When the command leaves processes running, the launcher exits at once and the
 //! init stays with them, so omp sees them as left behind and ends them, as without namespaces.
+//! While the command runs, the init dies with the launcher, and the namespace with it: killing the
+//! launcher (omp's containment does, with omp) ends every process of the command at once.
 
 use std::ffi::CString;
 use std::io::BufRead;
@@ -226,6 +228,13 @@ pub fn enter(policy: &Policy) -> Result<Init, String> {
     }
     if child == 0 {
         unsafe { libc::close(pipe[0]) };
+        // While the command runs, the namespace ends with the launcher (killed with omp): everything
+        // in it dies at once. If the launcher is gone already, its end of the pipe is closed.
+        unsafe { libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL) };
+        let mut poll = libc::pollfd { fd: pipe[1], events: 0, revents: 0 };
+        if unsafe { libc::poll(&mut poll, 1, 0) } > 0 && poll.revents & libc::POLLERR != 0 {
+            std::process::exit(125);
+        }
         mount(Some(Path::new("proc")), Path::new("/proc"), Some("proc"), libc::MS_NOSUID | libc::MS_NODEV | libc::MS_NOEXEC)?;
         return Ok(Init { status: pipe[1], signals });
     }
@@ -316,6 +325,10 @@ impl Init {
                     let mut report = [0u8; 8];
                     report[..4].copy_from_slice(&status.to_ne_bytes());
                     report[4] = others as u8;
+                    // The launcher exits now: what the command left stays for omp to count and end.
+                    if others {
+                        unsafe { libc::prctl(libc::PR_SET_PDEATHSIG, 0) };
+                    }
                     unsafe { libc::write(self.status, report.as_ptr() as *const libc::c_void, 8) };
                     reported = true;
                     continue;

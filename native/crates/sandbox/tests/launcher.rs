@@ -89,3 +89,23 @@ fn commands_share_the_held_network() {
     drop(holder.stdin.take());
     assert!(holder.wait().unwrap().success());
 }
+
+#[test]
+fn everything_ends_with_the_launcher() {
+    let mark = format!("omp-sandbox-test-{}", std::process::id());
+    let mut launcher = Command::new(LAUNCHER).args(["-r", "/", "-w", "/dev/null", "--", "bash", "-c", &format!("(exec -a {mark} sleep 60) & (exec -a {mark} sleep 60) & echo up; wait")]).stdout(Stdio::piped()).spawn().unwrap();
+    let mut line = String::new();
+    BufReader::new(launcher.stdout.take().unwrap()).read_line(&mut line).unwrap();
+    let running = || Command::new("pgrep").args(["-c", "-f", &format!("^{mark}")]).output().map(|o| String::from_utf8_lossy(&o.stdout).trim().parse::<u32>().unwrap_or(0)).unwrap_or(0);
+    let started = std::time::Instant::now();
+    while running() < 2 && started.elapsed().as_secs() < 20 {
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    }
+    assert_eq!(running(), 2);
+    launcher.kill().unwrap();
+    launcher.wait().unwrap();
+    while running() > 0 && started.elapsed().as_secs() < 20 {
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    }
+    assert_eq!(running(), 0);
+}
