@@ -2,7 +2,7 @@ import { displayPath } from "../paths.ts";
 import type { SandboxPolicy } from "./policy.ts";
 
 /** What the sandbox refused, told apart by how common tools and runtimes word it. */
-export type RefusalKind = "file" | "network" | "socket" | "dns";
+export type RefusalKind = "file" | "network" | "socket" | "dns" | "bind";
 
 /** A failed command's output read as a sandbox refusal: its kind, the line that says so, what it was (a host or path) when the line names it. */
 export interface Refusal {
@@ -33,6 +33,14 @@ export function classifyRefusal(output: string): Refusal | undefined {
   for (const [kind, pattern] of PATTERNS) {
     const matching = lines.filter((line) => pattern.test(line));
     if (matching.length === 0) continue;
+    if (kind === "file") {
+      // EPERM/EACCES from a socket call (seccomp's no network, Landlock's TCP rules) is not a file's:
+      // said on the line (node's "listen EACCES") or just above it (a Python traceback).
+      const at = lines.indexOf(matching[0]!);
+      const context = lines.slice(Math.max(0, at - 4), at + 1).join("\n");
+      if (/\b(?:bind|listen)\b|server_bind/i.test(context)) return { kind: "bind", line: matching[0]! };
+      if (/\bsocket\b|\bconnect\b/i.test(context)) return { kind: "network", line: matching[0]! };
+    }
     // The line naming the host or path says more than the first (npm's "code EAI_AGAIN").
     const named = matching.find((line) => targetOf(kind, line) !== undefined);
     const line = named ?? matching[0]!;
@@ -67,6 +75,10 @@ export function explainRefusal(refusal: Refusal, policy: SandboxPolicy): string 
         return `the network${what} is unreachable: commands share the session's private loopback (a server one command starts answers the next), and nothing outside it, not the machine's own localhost servers either; sandbox.network: allow or a host list opens it.`;
       }
       return `the network${what} is ${policy.network === "allow" ? "open, so this is not the sandbox" : Array.isArray(policy.network) ? `limited to ${policy.network.join(", ")} through omp's proxy` : "off"}; sandbox.network (loopback, allow or a host list) opens it.`;
+    case "bind":
+      return policy.network === "off" || Array.isArray(policy.network)
+        ? "servers cannot listen: the sandbox has no network of its own; sandbox.network: loopback lets commands' servers listen on the session's private loopback, where later commands reach them."
+        : "the sandbox refused a listening socket; sandbox.network: allow opens the network.";
     case "file":
       return `files${what}: ${policy.mode === "read-only" ? "no writes at all" : "writes only in the project (not its protected paths: .git/config, .git/hooks, .claude/, .vscode/, .env…), --add-dir dirs, temp dirs and tool caches"}, and no reads of credential stores; --add-dir or sandbox.writable allows a dir.`;
   }

@@ -395,6 +395,15 @@ describe("what the sandbox can see and reach beyond files (issue 36.5, 39.5)", (
     }
   });
 
+  test("with sandbox.network: off a server cannot listen, and the refusal says so and how to allow it", async () => {
+    const { home, repo } = victim();
+    writeFileSync(join(home, ".omp", "agent", "config.yml"), "sandbox:\n  network: \"off\"\n");
+    const { results } = await runCommands(["python3 -m http.server 0 --bind 127.0.0.1"], { home, repo });
+    expect(results[0]!.text).toContain("PermissionError");
+    // Python's socket() is refused before any bind: told as the network being off, not as a file.
+    expect(results[0]!.text).toContain("looks like the sandbox refusing it: the network is off; sandbox.network (loopback, allow or a host list) opens it.");
+  });
+
   test("a lookup that cannot resolve without the network fails at once, saying so", async () => {
     const { home, repo } = victim();
     const started = Date.now();

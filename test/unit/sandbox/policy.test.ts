@@ -83,6 +83,10 @@ describe("prefixes and what approvals show", () => {
     expect(classifyRefusal("Error connecting to agent: Connection refused")?.kind).toBe("socket");
     expect(classifyRefusal("npm error code EAI_AGAIN\nnpm error request to https://registry.npmjs.org/x failed, reason: getaddrinfo EAI_AGAIN registry.npmjs.org")).toMatchObject({ kind: "dns", target: "registry.npmjs.org" });
     expect(classifyRefusal("error: could not write config file .git/config: Device or resource busy")?.kind).toBe("file");
+    const traceback = (call: string) => `Traceback (most recent call last):\n  File "/usr/lib/python3.11/socketserver.py", line 456, in __init__\n    ${call}\nPermissionError: [Errno 1] Operation not permitted`;
+    expect(classifyRefusal(traceback("self.server_bind()"))?.kind).toBe("bind");
+    expect(classifyRefusal(traceback("sock = socket(af, socktype, proto)"))?.kind).toBe("network");
+    expect(classifyRefusal("Error: listen EACCES: permission denied 127.0.0.1:3000")?.kind).toBe("bind");
   });
 });
 
