@@ -93,7 +93,7 @@ export const Settings = z.strictObject({
       writable: z.array(z.string().min(1)).default([]).describe("More writable dirs, besides the project, --add-dir dirs, temp dirs and the usual tool caches."),
       denyRead: z.array(z.string().min(1)).default([]).describe("More paths no command may read, besides the credential stores omp knows."),
       envAllow: z.array(z.string().min(1)).default([]).describe("Variables kept in commands' environments though named like secrets (GH_TOKEN for gh)."),
-      allowSockets: z.array(z.string().min(1)).default([]).describe("Unix sockets (or dirs of them) outside the writable dirs that commands may connect to, e.g. $SSH_AUTH_SOCK's path for git push over ssh; all others are hidden."),
+      allowSockets: z.array(z.string().min(1)).default([]).describe("Unix sockets (or dirs of them) commands may connect to besides the project's own, e.g. $SSH_AUTH_SOCK's path for git push over ssh; all others (ssh-agent, tmux, docker, D-Bus…) are hidden, in temp dirs too."),
     })
     .prefault({}),
   update: z

@@ -1,5 +1,5 @@
 import { projectRoot } from "../fs/project-root.ts";
-import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, realpathSync } from "node:fs";
 import { basename, dirname, join, resolve } from "node:path";
 import { agentDir, configRoot, expandHome } from "../paths.ts";
 
@@ -28,7 +28,12 @@ export interface SandboxPolicy {
   home: string;
   /** Paths read-only even inside a writable tree (PROTECTED_WORKSPACE_PATHS of the project); a trailing `*` is a name prefix. */
   protected: string[];
-  /** Unix sockets (or dirs of them) outside the writable trees a command may connect to; the rest are hidden. */
+  /**
+   * Where a command may connect to Unix sockets that exist when it starts: the project (its own test
+   * servers), --add-dir and sandbox.writable dirs, and sandbox.allowSockets. Every other one is
+   * hidden, in temp dirs too: the ssh-agent's and tmux's sockets live in /tmp, and a tmux socket
+   * types into the user's shell outside the sandbox.
+   */
   allowSockets: string[];
 }
 
@@ -163,7 +168,7 @@ export function buildPolicy(input: PolicyInput): SandboxPolicy {
     envAllow: settings.envAllow,
     home,
     protected: settings.mode === "read-only" ? [] : protectedPaths(projectRoot(input.cwd)),
-    allowSockets: settings.allowSockets.map(absolute),
+    allowSockets: [...new Set([projectRoot(input.cwd), ...linkedGitDirs(projectRoot(input.cwd)), ...input.addDirs, ...settings.writable.map(absolute), ...settings.allowSockets.map(absolute)])],
   };
 }
 
@@ -188,10 +193,14 @@ export function expandPatterns(paths: readonly string[]): string[] {
  * .git/info/attributes its dir, which git itself never writes.
  */
 export function existingProtected(policy: SandboxPolicy): string[] {
-  return expandPatterns(policy.protected).flatMap((path) => {
+  const found = expandPatterns(policy.protected).flatMap((path) => {
     if (existsSync(path)) return [path];
     return path.endsWith("/info/attributes") && existsSync(dirname(path)) ? [dirname(path)] : [];
   });
+  // A planted symlink (.claude -> /) must not make more than its target read-only, and a target
+  // outside the writable trees is not writable anyway: bound is what it resolves to, if writable.
+  const writable = (path: string) => policy.writable.some((root) => path === root || path.startsWith(`${root}/`));
+  return [...new Set(found.map((path) => realpathSync(path)).filter(writable))];
 }
 
 /** How the command reaches the network beyond what the policy says: the session's loopback, the proxy's port. */

@@ -15,9 +15,9 @@ function realSocket(path: string): string | undefined {
 /**
  * The pathname Unix sockets a command must not reach (bubblewrap's form; the launcher finds its
  * own in isolate.rs): every bound one /proc/net/unix lists, the ssh-agent and session bus the
- * environment names and docker's, less those inside the writable trees or in `allowed`.
+ * environment names and docker's, less those below `allowed` (SandboxPolicy.allowSockets).
  */
-export function hiddenSockets(env: Record<string, string | undefined>, writable: readonly string[], allowed: readonly string[]): string[] {
+export function hiddenSockets(env: Record<string, string | undefined>, allowed: readonly string[]): string[] {
   const named = ["/var/run/docker.sock", "/run/docker.sock", "/run/podman/podman.sock"];
   if (env.SSH_AUTH_SOCK) named.push(env.SSH_AUTH_SOCK);
   for (const address of env.DBUS_SESSION_BUS_ADDRESS?.split(";") ?? []) if (address.startsWith("unix:path=")) named.push(address.slice(10).split(",")[0]!);
@@ -30,6 +30,5 @@ export function hiddenSockets(env: Record<string, string | undefined>, writable:
   } catch {
     // No /proc/net/unix: the named ones still count.
   }
-  const keep = [...writable, ...allowed];
-  return [...new Set(named.map(realSocket).filter((path): path is string => path !== undefined && !keep.some((root) => within(path, root))))];
+  return [...new Set(named.map(realSocket).filter((path): path is string => path !== undefined && !allowed.some((root) => within(path, root))))];
 }

@@ -53,7 +53,7 @@ function bubblewrapArgs(support: Extract<SandboxSupport, { kind: "bubblewrap" }>
   }
   for (const path of existingProtected(policy)) args.push("--ro-bind", path, path);
   // connect() on /dev/null is refused, as the launcher's covered sockets are.
-  for (const path of hiddenSockets(env, policy.writable, policy.allowSockets)) args.push("--ro-bind", "/dev/null", path);
+  for (const path of hiddenSockets(env, policy.allowSockets)) args.push("--ro-bind", "/dev/null", path);
   if (policy.network === "allow") return [...args, "--"];
   // The session's loopback: bubblewrap cannot join a network, so nsenter puts it in the holder's first.
   const session = policy.network === "loopback" && support.launcher ? sessionNetwork(support.launcher) : undefined;

@@ -319,7 +319,7 @@ describe("what the sandbox can see and reach beyond files (issue 36.5, 39.5)", (
     }
   });
 
-  test("a Unix socket outside the writable dirs is unreachable unless sandbox.allowSockets names it", async () => {
+  test("a Unix socket outside the project, in a temp dir too, is unreachable unless sandbox.allowSockets names it", async () => {
     const { home, repo } = victim();
     // Outside every writable dir (the test's home and temp dirs are under /tmp, which is one).
     const dir = `/run/omp-test-${crypto.randomUUID()}`;
@@ -328,11 +328,15 @@ describe("what the sandbox can see and reach beyond files (issue 36.5, 39.5)", (
     const connections: string[] = [];
     const server = Bun.listen({ unix: socket, socket: { open: () => void connections.push("connected"), data() {} } });
     const connect = `python3 -c 'import socket; s = socket.socket(socket.AF_UNIX); s.connect("${socket}"); print("connected")'`;
+    // One in a temp dir, where ssh-agent and tmux keep theirs: writable, and hidden all the same.
+    const inTemp = join(tempDir("omp-sandbox-sock-"), "tmux.sock");
+    const tempServer = Bun.listen({ unix: inTemp, socket: { open: () => void connections.push("temp"), data() {} } });
     try {
-      const denied = await runCommands([connect, "ssh-add -l"], { home, repo, env: { SSH_AUTH_SOCK: socket } });
+      const denied = await runCommands([connect, "ssh-add -l", connect.replace(socket, inTemp)], { home, repo, env: { SSH_AUTH_SOCK: socket } });
       expect(denied.results[0]!.text).toContain("Connection refused");
       expect(denied.results[0]!.text).toContain("[omp sandbox]");
       expect(denied.results[1]!.text).not.toContain("The agent has no identities");
+      expect(denied.results[2]!.text).toContain("Connection refused");
       expect(connections).toEqual([]);
       writeFileSync(join(home, ".omp", "agent", "config.yml"), `sandbox:\n  allowSockets: [${socket}]\n`);
       const allowed = await runCommands([connect], { home, repo });
@@ -340,6 +344,7 @@ describe("what the sandbox can see and reach beyond files (issue 36.5, 39.5)", (
       expect(connections).toEqual(["connected"]);
     } finally {
       server.stop(true);
+      tempServer.stop(true);
       rmSync(dir, { recursive: true, force: true });
     }
   });

@@ -1,6 +1,6 @@
 //! What the command can see of the machine beyond files: a PID namespace with its own /proc (no
 //! other process's environ, cmdline or fds), and a mount namespace in which pathname Unix sockets
-//! outside the writable trees are covered (the ssh-agent, docker, D-Bus: Landlock does not govern
+//! not below an allowed path are covered (the ssh-agent, tmux, docker, D-Bus: Landlock does not govern
 //! connect() to them, and a read-only mount does not stop it either, so each is covered by
 //! /dev/null: connect() then fails with ECONNREFUSED) and the workspace's protected paths
 //! (.git/config, .git/hooks, .claude…: files that make something run later, outside the sandbox)
@@ -99,9 +99,9 @@ fn known_sockets() -> Vec<PathBuf> {
     found
 }
 
-/// Listening pathname sockets of this network namespace, from /proc/net/unix (read before a new
-/// network namespace is entered), and the known places of others.
-fn listening_sockets() -> Vec<PathBuf> {
+/// Bound pathname sockets of this network namespace, from /proc/net/unix (so read before the
+/// command's network is entered), and the known places of others.
+pub fn listening_sockets() -> Vec<PathBuf> {
     let mut found = known_sockets();
     if let Ok(file) = std::fs::File::open("/proc/net/unix") {
         // Num RefCount Protocol Flags Type St Inode Path: every bound one, listening or datagram (syslog's too).
@@ -124,13 +124,14 @@ fn is_socket(path: &Path) -> bool {
     })
 }
 
-/// Covers every socket in `sockets` that is neither inside a writable tree nor allowed.
+/// Covers every socket in `sockets` not below an allowed path (`-s`: omp passes the project too).
+/// Writable trees are no exception: the ssh-agent's and tmux's sockets live in /tmp, and a tmux
+/// socket types into the user's shell, outside the sandbox.
 fn hide_sockets(sockets: &[PathBuf], policy: &Policy) {
-    let writable: Vec<PathBuf> = policy.write.iter().filter_map(|p| std::fs::canonicalize(p).ok()).collect();
     let allowed: Vec<PathBuf> = policy.allow_sockets.iter().filter_map(|p| std::fs::canonicalize(p).ok()).collect();
     for socket in sockets {
         let Ok(real) = std::fs::canonicalize(socket) else { continue };
-        if !is_socket(&real) || writable.iter().any(|root| real.starts_with(root)) || allowed.iter().any(|a| real.starts_with(a)) {
+        if !is_socket(&real) || allowed.iter().any(|a| real.starts_with(a)) {
             continue;
         }
         // A socket on a mount this namespace cannot change (rare) stays: say so rather than fail the command.
@@ -208,13 +209,12 @@ pub struct Init {
 
 /// Enters the new namespaces. Returns only in the namespace's PID 1, with /proc mounted; the
 /// launcher outside never returns (it relays and exits as the command does).
-pub fn enter(policy: &Policy) -> Result<Init, String> {
-    // Sockets are listed in the machine's network namespace: read before a new one is entered
-    // (the caller joined the session's network already; pathname sockets are files, so the
-    // list from before holds).
-    let sockets = listening_sockets();
+/// `sockets`: listening_sockets() read before the command's network was entered (pathname
+/// sockets are files, reachable from any network namespace, but /proc/net/unix lists only the
+/// reader's).
+pub fn enter(policy: &Policy, sockets: &[PathBuf]) -> Result<Init, String> {
     netns::unshare(libc::CLONE_NEWNS | libc::CLONE_NEWPID, "mount, pid")?;
-    arrange_mounts(policy, &sockets)?;
+    arrange_mounts(policy, sockets)?;
     let mut watched = FORWARDED.to_vec();
     watched.push(libc::SIGCHLD);
     let signals = block(&watched);

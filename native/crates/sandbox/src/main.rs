@@ -13,8 +13,8 @@
 //!   -l        a network of its own with only a loopback (its own servers, nothing outside)
 //!   -L PID:INODE  the session's loopback network, held by `omp-sandbox --hold-net` process PID
 //!   -P PATH   read-only even inside a writable tree (a protected workspace path)
-//!   -s PATH   a pathname Unix socket (or a dir of them) left reachable; all others outside the
-//!             writable trees are covered
+//!   -s PATH   a pathname Unix socket (or a dir of them) left reachable; all others that exist
+//!             at the start are covered, in writable trees too
 //!   -x        no PID and mount namespaces (user namespaces unavailable): -P and sockets unenforced
 //! `--probe` prints the Landlock ABI the kernel offers (0: none) and `ns` when namespaces can be
 //! made, and exits. `--hold-net` makes a loopback network, prints `ready INODE`, keeps it until
@@ -58,6 +58,7 @@ fn main() {
         Ok(parsed) => parsed,
         Err(message) => fail(&message),
     };
+    let sockets = if policy.no_namespaces { Vec::new() } else { isolate::listening_sockets() };
     let network = match policy.join_net {
         Some((pid, inode)) => netns::join(pid, inode),
         None if policy.private_loopback => netns::private_loopback(),
@@ -66,7 +67,7 @@ fn main() {
     if let Err(message) = network {
         fail(&message);
     }
-    let init = if policy.no_namespaces { None } else { Some(isolate::enter(&policy).unwrap_or_else(|message| fail(&message))) };
+    let init = if policy.no_namespaces { None } else { Some(isolate::enter(&policy, &sockets).unwrap_or_else(|message| fail(&message))) };
     if let Err(message) = landlock::restrict(&policy) {
         fail(&message);
     }

@@ -17,7 +17,7 @@ pub struct Policy {
     pub join_net: Option<(u32, u64)>,
     /// Paths made read-only even inside a writable tree (the workspace's protected paths).
     pub protect: Vec<PathBuf>,
-    /// Pathname Unix sockets (or dirs of them) left reachable outside the writable trees.
+    /// Pathname Unix sockets (or dirs of them) left reachable; all others are covered.
     pub allow_sockets: Vec<PathBuf>,
     /// No PID and mount namespaces (where user namespaces are unavailable): other processes and
     /// sockets stay visible, protected paths writable.

@@ -45,7 +45,7 @@ fn passes_exit_codes_and_signals_through() {
 }
 
 #[test]
-fn covers_sockets_outside_the_writable_trees_unless_allowed() {
+fn covers_sockets_unless_allowed_even_in_writable_trees() {
     let dir = scratch("socket");
     let path = dir.join("agent.sock");
     let _listener = UnixListener::bind(&path).unwrap();
@@ -53,7 +53,11 @@ fn covers_sockets_outside_the_writable_trees_unless_allowed() {
     let refused = run(&[], &connect);
     assert!(String::from_utf8_lossy(&refused.stderr).contains("Connection refused"), "{refused:?}");
     assert_eq!(stdout(&run(&["-s", path.to_str().unwrap()], &connect)), "connected");
-    assert_eq!(stdout(&run(&["-w", dir.to_str().unwrap()], &connect)), "connected");
+    // A writable tree is no exception (the ssh-agent's and tmux's sockets are in /tmp).
+    assert!(String::from_utf8_lossy(&run(&["-w", dir.to_str().unwrap()], &connect).stderr).contains("Connection refused"));
+    assert_eq!(stdout(&run(&["-s", dir.to_str().unwrap()], &connect)), "connected");
+    // In a network of its own, where /proc/net/unix lists none of the machine's sockets.
+    assert!(String::from_utf8_lossy(&run(&["-l"], &connect).stderr).contains("Connection refused"));
 }
 
 #[test]
