@@ -28,6 +28,8 @@ export interface SandboxPolicy {
   home: string;
   /** Paths read-only even inside a writable tree (PROTECTED_WORKSPACE_PATHS of the project); a trailing `*` is a name prefix. */
   protected: string[];
+  /** The git dirs, kept in place (not renamed, removed or replaced) though writable inside. */
+  pinned: string[];
   /**
    * Where a command may connect to Unix sockets that exist when it starts: the project (its own test
    * servers), --add-dir and sandbox.writable dirs, and sandbox.allowSockets. Every other one is
@@ -59,6 +61,8 @@ export const PROTECTED_WORKSPACE_PATHS = [
   ".git/config.worktree",
   ".git/hooks/",
   ".git/info/attributes",
+  // A linked worktree's pointers: rewritten, they send git to a config of the command's own.
+  ".git/commondir",
   ".gitmodules",
   ".omp/",
   ".claude/",
@@ -73,6 +77,7 @@ export const PROTECTED_WORKSPACE_PATHS = [
 /** The absolute paths (patterns kept) PROTECTED_WORKSPACE_PATHS names for the project at `root`. */
 export function protectedPaths(root: string): string[] {
   const gitDirs = linkedGitDirs(root);
+  // In a linked worktree `.git` is a file naming the git dir: protected with the rest.
   // A linked worktree: config and hooks are the common dir's, attributes and config.worktree its own.
   const [own = join(root, ".git"), common = own] = gitDirs;
   return PROTECTED_WORKSPACE_PATHS.map((entry) => {
@@ -80,7 +85,13 @@ export function protectedPaths(root: string): string[] {
     if (!path.startsWith(".git/")) return join(root, path);
     const rest = path.slice(".git/".length);
     return join(rest === "config" || rest === "hooks" ? common : own, rest);
-  });
+  }).concat(gitDirs.length > 0 ? [join(root, ".git")] : []);
+}
+
+/** The git dirs a command must not move aside and replace: bound onto themselves (the launcher's -K). */
+export function gitDirsToPin(root: string): string[] {
+  const linked = linkedGitDirs(root);
+  return linked.length > 0 ? linked : [join(root, ".git")];
 }
 
 /** Where package managers and compilers keep their caches, under the home dir: writable so installs and builds work. */
@@ -168,6 +179,7 @@ export function buildPolicy(input: PolicyInput): SandboxPolicy {
     envAllow: settings.envAllow,
     home,
     protected: settings.mode === "read-only" ? [] : protectedPaths(projectRoot(input.cwd)),
+    pinned: settings.mode === "read-only" ? [] : gitDirsToPin(projectRoot(input.cwd)),
     allowSockets: [...new Set([projectRoot(input.cwd), ...linkedGitDirs(projectRoot(input.cwd)), ...input.addDirs, ...settings.writable.map(absolute), ...settings.allowSockets.map(absolute)])],
   };
 }
@@ -220,6 +232,7 @@ export function launcherRules(policy: SandboxPolicy, network: LauncherNetwork = 
   for (const path of policy.denyRead) rules.push("-d", path);
   if (!namespaces) rules.push("-x");
   else {
+    for (const path of policy.pinned) rules.push("-K", path);
     for (const path of existingProtected(policy)) rules.push("-P", path);
     for (const path of policy.allowSockets) rules.push("-s", path);
   }

@@ -51,6 +51,7 @@ function bubblewrapArgs(support: Extract<SandboxSupport, { kind: "bubblewrap" }>
     }
     args.push(...(dir ? ["--tmpfs", path] : ["--ro-bind", "/dev/null", path]));
   }
+  for (const path of policy.pinned) args.push("--bind-try", path, path);
   for (const path of existingProtected(policy)) args.push("--ro-bind", path, path);
   // connect() on /dev/null is refused, as the launcher's covered sockets are.
   for (const path of hiddenSockets(env, policy.allowSockets)) args.push("--ro-bind", "/dev/null", path);

