@@ -118,3 +118,30 @@ fn everything_ends_with_the_launcher() {
     }
     assert_eq!(running(), 0);
 }
+
+/// As an unprivileged user (a user namespace first) where the tests run as root and setpriv exists.
+#[test]
+fn works_unprivileged() {
+    if unsafe { libc::geteuid() } != 0 || Command::new("setpriv").arg("--version").output().is_err() {
+        return;
+    }
+    // A copy nobody can run, whatever the permissions on the way to the build dir.
+    let dir = scratch("nobody");
+    let launcher = dir.join("omp-sandbox");
+    std::fs::copy(LAUNCHER, &launcher).unwrap();
+    for path in [&dir, &launcher] {
+        std::fs::set_permissions(path, std::os::unix::fs::PermissionsExt::from_mode(0o755)).unwrap();
+    }
+    let nobody = ["--reuid=65534", "--regid=65534", "--clear-groups"];
+    let mut holder = Command::new("setpriv").args(nobody).arg(&launcher).arg("--hold-net").stdin(Stdio::piped()).stdout(Stdio::piped()).spawn().unwrap();
+    let mut line = String::new();
+    BufReader::new(holder.stdout.take().unwrap()).read_line(&mut line).unwrap();
+    let join = format!("{}:{}", holder.id(), line.trim().strip_prefix("ready ").unwrap());
+    let script = "ls /proc | grep -c '^[0-9]'; id -u; python3 -c 'import socket; s = socket.socket(); s.bind((\"127.0.0.1\", 0)); s.listen(); print(\"listening\")'";
+    let output = Command::new("setpriv").args(nobody).arg(&launcher).args(["-r", "/", "-w", "/dev/null", "-L", &join, "--", "sh", "-c", script]).output().unwrap();
+    let text = stdout(&output);
+    let lines: Vec<&str> = text.lines().collect();
+    assert!(lines.len() == 3 && lines[0].parse::<u32>().unwrap() <= 5 && lines[1] == "65534" && lines[2] == "listening", "{output:?}");
+    drop(holder.stdin.take());
+    holder.wait().unwrap();
+}
