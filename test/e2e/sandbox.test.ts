@@ -11,6 +11,7 @@ import { doctor, runOmp, sha256File } from "../support/omp.ts";
 import { tempDir } from "../support/temp.ts";
 import { agentTestFile, filesContaining, modelRequests, providerCases, runAgent, sessionFiles, toolResultsOf, workspace } from "../support/agent-harness.ts";
 import { RpcProcess } from "../support/agent-rpc.ts";
+import { AcpClient } from "../support/acp-client.ts";
 
 const standin = await agentTestFile();
 const provider = providerCases()[0]!;
@@ -211,6 +212,35 @@ describe("a network refusal over rpc", () => {
       expect(await rpc.close()).toBe(0);
     } finally {
       rpc.child.kill();
+      evil.stop();
+    }
+    expect(evil.received).toEqual(["GET ", "GET "]);
+  });
+});
+
+describe("a sandbox refusal over ACP", () => {
+  test("the editor is asked with the reason; allow_always for the host runs it outside, and the next one too without asking", async () => {
+    const { home, repo } = victim();
+    const evil = attacker();
+    const curl = `curl -sS -m 5 http://127.0.0.1:${evil.port}/`;
+    standin.setScript([
+      { toolCalls: [{ id: "c1", name: "bash", arguments: { command: curl } }] },
+      { toolCalls: [{ id: "c2", name: "bash", arguments: { command: `${curl}again` } }] },
+      { text: "done" },
+    ]);
+    const c = new AcpClient({ home, cwd: repo, env: { ...provider.env(standin.url), TMPDIR: tempDir("omp-sandbox-tmp-") }, args: ["acp", "--model", provider.model] });
+    try {
+      // No editor terminal: omp runs the command itself, sandboxed.
+      await c.initialize(false);
+      const { sessionId } = await c.newSession(repo);
+      c.answers = ["allow_always"];
+      expect((await c.prompt(sessionId, "go")).stopReason).toBe("end_turn");
+      const asked = c.permissions.filter((p) => p.toolCall.title?.startsWith("Run outside the sandbox?"));
+      expect(asked).toHaveLength(1);
+      expect(asked[0]!.toolCall.title).toContain("Failed to connect to 127.0.0.1");
+      expect(asked[0]!.toolCall.title).toContain("not the machine's own localhost servers");
+    } finally {
+      await c.close();
       evil.stop();
     }
     expect(evil.received).toEqual(["GET ", "GET "]);
