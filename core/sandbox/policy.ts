@@ -200,9 +200,9 @@ export function expandPatterns(paths: readonly string[]): string[] {
 }
 
 /**
- * The protected paths to bind read-only now: those that exist (a protected path the command
- * creates is new, and the trust check asks before anything in it runs), and for a missing
- * .git/info/attributes its dir, which git itself never writes.
+ * The protected paths to bind read-only now: those that exist (binding one that does not would
+ * mean creating it in the user's project first, so a command can still create it), and for a
+ * missing .git/info/attributes its dir (git writes there only for sparse checkouts).
  */
 export function existingProtected(policy: SandboxPolicy): string[] {
   const found = expandPatterns(policy.protected).flatMap((path) => {
