@@ -420,10 +420,13 @@ describe("what the sandbox can see and reach beyond files (issue 36.5, 39.5)", (
           { command: `python3 -m http.server ${port} --bind 127.0.0.1`, background: true },
           `curl -s -m 5 --retry 30 --retry-delay 1 --retry-connrefused -o /dev/null -w '%{http_code}' http://localhost:${port}/README.md`,
           `curl -sS -m 5 http://127.0.0.1:${evil.port}/leak`,
+          // Left running by a foreground command: ended with it, as unsandboxed, and the model is told.
+          `python3 -m http.server ${port + 1} --bind 127.0.0.1 >/dev/null 2>&1 & sleep 1; echo started`,
         ],
         { home, repo },
       );
       expect(results[1]!.text).toBe("200");
+      expect(results[3]!.text).toContain("they were ended with it. To keep a server or watcher running, use background: true.");
       expect(results[2]!.text).toContain("[omp sandbox]");
       expect(results[2]!.text).toContain("private loopback");
       expect(evil.received).toEqual([]);

@@ -42,6 +42,18 @@ describe("buildPolicy", () => {
     expect(rules).not.toContain("-n");
     expect(launcherRules({ ...readOnly, network: "allow" })).toContain("-n");
     expect(launcherRules(readOnly, { proxyPort: 4242 }).slice(-2)).toEqual(["-p", "4242"]);
+    // Without user namespaces: -x, and no binds or sockets the launcher could not make.
+    const repo = tempDir("omp-policy-repo-");
+    mkdirSync(join(repo, ".git", "hooks"), { recursive: true });
+    writeFileSync(join(repo, ".env.local"), "X=1\n");
+    const project = buildPolicy({ settings: SETTINGS, cwd: repo, addDirs: [], home, env: {} });
+    expect(project.allowSockets).toEqual([repo]);
+    const bound = launcherRules(project).flatMap((rule, i, all) => (all[i - 1] === "-P" ? [rule] : []));
+    expect(bound).toEqual([join(repo, ".git", "hooks"), join(repo, ".env.local")]);
+    expect(launcherRules(project, {}, false)).toContain("-x");
+    expect(launcherRules(project, {}, false)).not.toContain("-K");
+    expect(launcherRules(project)).toContain("-K");
+    expect(launcherRules({ ...project, network: "loopback" }, { session: { pid: 42, inode: 7 } }).slice(-2)).toEqual(["-L", "42:7"]);
   });
 });
 
