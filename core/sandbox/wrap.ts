@@ -57,11 +57,12 @@ function bubblewrapArgs(support: Extract<SandboxSupport, { kind: "bubblewrap" }>
   for (const path of hiddenSockets(env, policy.allowSockets)) args.push("--ro-bind", "/dev/null", path);
   if (policy.network === "allow") return [...args, "--"];
   // The session's loopback: bubblewrap cannot join a network, so nsenter puts it in the holder's first.
-  const session = policy.network === "loopback" && support.launcher ? sessionNetwork(support.launcher) : undefined;
-  if (!session) return [...args, "--unshare-net", "--"];
+  const nsenter = Bun.which("nsenter");
+  const session = policy.network === "loopback" && support.launcher && nsenter ? sessionNetwork(support.launcher) : undefined;
+  if (!session || !nsenter) return [...args, "--unshare-net", "--"];
   const join = [`--net=/proc/${session.pid}/ns/net`];
   if (readlinkSync(`/proc/${session.pid}/ns/user`) !== readlinkSync("/proc/self/ns/user")) join.unshift(`--user=/proc/${session.pid}/ns/user`, "--preserve-credentials");
-  return ["nsenter", ...join, "--", ...args, "--"];
+  return [nsenter, ...join, "--", ...args, "--"];
 }
 
 /**
