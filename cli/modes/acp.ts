@@ -389,7 +389,8 @@ class AcpSession {
       const toolCallId = request.toolCallId ?? request.id;
       const params: acp.RequestPermissionRequest = {
         sessionId: this.id,
-        toolCall: { toolCallId, title: request.presentation.title, kind: request.presentation.kind, rawInput: request.input, locations: request.presentation.locations },
+        // A sandbox refusal asks to run it again outside: the editor shows why, not just the command.
+        toolCall: { toolCallId, title: request.kind === "sandbox" ? `Run outside the sandbox? ${request.summary}` : request.presentation.title, kind: request.presentation.kind, rawInput: request.input, locations: request.presentation.locations },
         options: PERMISSION_OPTIONS.map((option): acp.PermissionOption => ({ optionId: option.id, name: option.label, kind: option.kind })),
       };
       const response = await this.client.request(acp.methods.client.session.requestPermission, params);

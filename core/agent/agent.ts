@@ -467,7 +467,7 @@ export class Agent {
         ...(this.options.shell ? { shell: this.options.shell } : {}),
         ...(this.options.sandbox ? { sandbox: this.options.sandbox } : {}),
         secrets: this.secrets,
-        escalate: (command, why) => this.options.gate.escalate(command, why),
+        escalate: (command, refusal, explanation) => this.options.gate.escalate(command, refusal, explanation),
         subagents: { depth: this.options.depth ?? 0, run: (request) => import("./subagent.ts").then((module) => module.runSubagent(this, request)) },
         jobScope: this,
         ...(this.options.editor ? { editor: this.options.editor } : {}),

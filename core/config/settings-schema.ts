@@ -88,11 +88,12 @@ export const Settings = z.strictObject({
       mode: z.enum(["read-only", "workspace-write", "off"]).default("workspace-write").describe("How the model's commands are confined: read-only, workspace-write (the project and temp dirs), or off."),
       network: z
         .union([z.enum(["off", "loopback", "allow"]), z.array(z.string().min(1))])
-        .default("off")
-        .describe("off (the machine's loopback too), loopback (a private loopback for the command's own servers), allow, or the hosts a command may reach through omp's proxy."),
+        .default("loopback")
+        .describe("loopback (the session's private loopback: a server one command starts answers the next; nothing outside, not even the machine's loopback), off, allow, or the hosts a command may reach through omp's proxy."),
       writable: z.array(z.string().min(1)).default([]).describe("More writable dirs, besides the project, --add-dir dirs, temp dirs and the usual tool caches."),
       denyRead: z.array(z.string().min(1)).default([]).describe("More paths no command may read, besides the credential stores omp knows."),
       envAllow: z.array(z.string().min(1)).default([]).describe("Variables kept in commands' environments though named like secrets (GH_TOKEN for gh)."),
+      allowSockets: z.array(z.string().min(1)).default([]).describe("Unix sockets (or dirs of them) commands may connect to besides the project's own, e.g. $SSH_AUTH_SOCK's path for git push over ssh; all others (ssh-agent, tmux, docker, D-Bus…) are hidden, in temp dirs too."),
     })
     .prefault({}),
   update: z

@@ -8,15 +8,19 @@ import { launcherFileName } from "./names.ts";
 import { getEmbeddedNatives } from "./payload.ts";
 import { platformTag } from "./variant.ts";
 
-/** `abi`: the Landlock ABI its `--probe` reported (0: none); a copy that cannot be run (a noexec mount) is skipped. */
-export type LauncherLookup = { path: string; abi: number } | { error: string };
+/**
+ * `abi`: the Landlock ABI its `--probe` reported (0: none); `namespaces`: whether it can make PID and
+ * mount namespaces here. A copy that cannot be run (a noexec mount) is skipped.
+ */
+export type LauncherLookup = { path: string; abi: number; namespaces: boolean } | { error: string };
 
 /** Runs the launcher's `--probe`: the kernel's Landlock ABI, or why it cannot run from where it is. */
-function probe(path: string): { abi: number } | { error: string } {
+function probe(path: string): { abi: number; namespaces: boolean } | { error: string } {
   try {
     const run = Bun.spawnSync([path, "--probe"], { stdout: "pipe", stderr: "pipe" });
     if (run.exitCode !== 0) return { error: `${path} --probe failed: ${run.stderr.toString().trim() || `exit ${run.exitCode}`}` };
-    return { abi: Number(run.stdout.toString().trim()) || 0 };
+    const [abi, namespaces] = run.stdout.toString().trim().split(/\s+/);
+    return { abi: Number(abi) || 0, namespaces: namespaces === "ns" };
   } catch (error) {
     // EACCES from a cache dir mounted noexec: the next cache root may allow it.
     return { error: `${path} cannot be run (${describeError(error)})` };
@@ -35,7 +39,7 @@ function findLauncher(): LauncherLookup {
     const path = join(import.meta.dir, "..", "..", "native", "out", launcherFileName(platformTag()));
     if (!existsSync(path)) return { error: `${path} is missing: run bun run build:native` };
     const probed = probe(path);
-    return "error" in probed ? probed : { path, abi: probed.abi };
+    return "error" in probed ? probed : { path, ...probed };
   }
   const file = embedded.manifest.launcher;
   if (!file) return { error: `this omp build (${embedded.manifest.platform}) carries no sandbox launcher` };
@@ -64,7 +68,7 @@ function findLauncher(): LauncherLookup {
         errors.push(probed.error);
         continue;
       }
-      return { path: target, abi: probed.abi };
+      return { path: target, ...probed };
     } catch (error) {
       if (error instanceof UnsafeArchiveError) return { error: `the embedded sandbox launcher failed its safety check: ${error.message}` };
       errors.push(`${root.path}: ${describeError(error)}`);

@@ -1,6 +1,6 @@
 import { projectRoot } from "../fs/project-root.ts";
-import { readFileSync } from "node:fs";
-import { join, resolve } from "node:path";
+import { existsSync, readdirSync, readFileSync, realpathSync } from "node:fs";
+import { basename, dirname, join, resolve } from "node:path";
 import { agentDir, configRoot, expandHome } from "../paths.ts";
 
 /** `workspace-write`: writes in the project, its allowed dirs, temp dirs and tool caches; `read-only`: none; `off`: no sandbox. */
@@ -26,6 +26,17 @@ export interface SandboxPolicy {
   envAllow: string[];
   /** The home dir: not writable as a whole even inside a writable tree (bubblewrap needs it said). */
   home: string;
+  /** Paths read-only even inside a writable tree (PROTECTED_WORKSPACE_PATHS of the project); a trailing `*` is a name prefix. */
+  protected: string[];
+  /** The git dirs, kept in place (not renamed, removed or replaced) though writable inside. */
+  pinned: string[];
+  /**
+   * Where a command may connect to Unix sockets that exist when it starts: the project (its own test
+   * servers), --add-dir and sandbox.writable dirs, and sandbox.allowSockets. Every other one is
+   * hidden, in temp dirs too: the ssh-agent's and tmux's sockets live in /tmp, and a tmux socket
+   * types into the user's shell outside the sandbox.
+   */
+  allowSockets: string[];
 }
 
 /** The `sandbox` block of the settings (core/config/settings-schema.ts). */
@@ -35,6 +46,52 @@ export interface SandboxSettings {
   writable: string[];
   denyRead: string[];
   envAllow: string[];
+  allowSockets: string[];
+}
+
+/**
+ * Files in a workspace that make something run later, outside the sandbox (git's config and hooks,
+ * agent and editor settings, direnv, dotenv files), relative to the project root; a trailing `/`
+ * marks a dir, a trailing `*` a name prefix. Read-only to sandboxed commands (the launcher's
+ * read-only binds) and to omp's own write tools (guard-tools' path policy), unless the user approves.
+ * The git entries are resolved against the repository's git dirs (a worktree's live elsewhere).
+ */
+export const PROTECTED_WORKSPACE_PATHS = [
+  ".git/config",
+  ".git/config.worktree",
+  ".git/hooks/",
+  ".git/info/attributes",
+  // A linked worktree's pointers: rewritten, they send git to a config of the command's own.
+  ".git/commondir",
+  ".gitmodules",
+  ".omp/",
+  ".claude/",
+  ".mcp.json",
+  ".lsp.json",
+  ".vscode/",
+  ".idea/",
+  ".envrc",
+  ".env*",
+] as const;
+
+/** The absolute paths (patterns kept) PROTECTED_WORKSPACE_PATHS names for the project at `root`. */
+export function protectedPaths(root: string): string[] {
+  const gitDirs = linkedGitDirs(root);
+  // In a linked worktree `.git` is a file naming the git dir: protected with the rest.
+  // A linked worktree: config and hooks are the common dir's, attributes and config.worktree its own.
+  const [own = join(root, ".git"), common = own] = gitDirs;
+  return PROTECTED_WORKSPACE_PATHS.map((entry) => {
+    const path = entry.replace(/\/$/, "");
+    if (!path.startsWith(".git/")) return join(root, path);
+    const rest = path.slice(".git/".length);
+    return join(rest === "config" || rest === "hooks" ? common : own, rest);
+  }).concat(gitDirs.length > 0 ? [join(root, ".git")] : []);
+}
+
+/** The git dirs a command must not move aside and replace: bound onto themselves (the launcher's -K). */
+export function gitDirsToPin(root: string): string[] {
+  const linked = linkedGitDirs(root);
+  return linked.length > 0 ? linked : [join(root, ".git")];
 }
 
 /** Where package managers and compilers keep their caches, under the home dir: writable so installs and builds work. */
@@ -126,16 +183,66 @@ export function buildPolicy(input: PolicyInput): SandboxPolicy {
     network: settings.network,
     envAllow: settings.envAllow,
     home,
+    protected: settings.mode === "read-only" ? [] : protectedPaths(projectRoot(input.cwd)),
+    pinned: settings.mode === "read-only" ? [] : gitDirsToPin(projectRoot(input.cwd)),
+    allowSockets: [...new Set([projectRoot(input.cwd), ...linkedGitDirs(projectRoot(input.cwd)), ...input.addDirs, ...settings.writable.map(absolute), ...settings.allowSockets.map(absolute)])],
   };
 }
 
-/** The launcher's rules for `policy` (native/crates/sandbox/src/main.rs documents them). */
-export function launcherRules(policy: SandboxPolicy, proxyPort?: number): string[] {
+/** Paths with a trailing `*`, as the files that match now (bind mounts and bubblewrap have no patterns). */
+export function expandPatterns(paths: readonly string[]): string[] {
+  return paths.flatMap((path) => {
+    if (!path.endsWith("*")) return [path];
+    const stem = basename(path.slice(0, -1));
+    try {
+      return readdirSync(dirname(path))
+        .filter((name) => name.startsWith(stem))
+        .map((name) => `${dirname(path)}/${name}`);
+    } catch {
+      return [];
+    }
+  });
+}
+
+/**
+ * The protected paths to bind read-only now: those that exist (binding one that does not would
+ * mean creating it in the user's project first, so a command can still create it), and for a
+ * missing .git/info/attributes its dir (git writes there only for sparse checkouts).
+ */
+export function existingProtected(policy: SandboxPolicy): string[] {
+  const found = expandPatterns(policy.protected).flatMap((path) => {
+    if (existsSync(path)) return [path];
+    return path.endsWith("/info/attributes") && existsSync(dirname(path)) ? [dirname(path)] : [];
+  });
+  // A planted symlink (.claude -> /) must not make more than its target read-only, and a target
+  // outside the writable trees is not writable anyway: bound is what it resolves to, if writable.
+  const writable = (path: string) => policy.writable.some((root) => path === root || path.startsWith(`${root}/`));
+  return [...new Set(found.map((path) => realpathSync(path)).filter(writable))];
+}
+
+/** How the command reaches the network beyond what the policy says: the session's loopback, the proxy's port. */
+export interface LauncherNetwork {
+  /** The session's loopback network (session-network.ts); without it `loopback` is a private one per command. */
+  session?: { pid: number; inode: number };
+  proxyPort?: number;
+}
+
+/**
+ * The launcher's rules for `policy` (native/crates/sandbox/src/main.rs documents them). `namespaces`
+ * false: the machine cannot make them, so protected paths and sockets go unenforced (said at start).
+ */
+export function launcherRules(policy: SandboxPolicy, network: LauncherNetwork = {}, namespaces = true): string[] {
   const rules = ["-r", "/"];
   for (const path of policy.writable) rules.push("-w", path);
   for (const path of policy.denyRead) rules.push("-d", path);
+  if (!namespaces) rules.push("-x");
+  else {
+    for (const path of policy.pinned) rules.push("-K", path);
+    for (const path of existingProtected(policy)) rules.push("-P", path);
+    for (const path of policy.allowSockets) rules.push("-s", path);
+  }
   if (policy.network === "allow") rules.push("-n");
-  else if (policy.network === "loopback") rules.push("-l");
-  else if (proxyPort !== undefined) rules.push("-p", String(proxyPort));
+  else if (policy.network === "loopback") rules.push(...(network.session ? ["-L", `${network.session.pid}:${network.session.inode}`] : ["-l"]));
+  else if (network.proxyPort !== undefined) rules.push("-p", String(network.proxyPort));
   return rules;
 }

@@ -1,9 +1,10 @@
-import { readdirSync, statSync } from "node:fs";
-import { basename, dirname } from "node:path";
+import { readlinkSync, statSync } from "node:fs";
 import { commandEnv } from "./env.ts";
 import { type SandboxSupport, sandboxSupport } from "./launcher-status.ts";
-import { launcherRules, type SandboxPolicy } from "./policy.ts";
+import { existingProtected, expandPatterns, launcherRules, type SandboxPolicy } from "./policy.ts";
 import { filteringProxyPort } from "./proxy.ts";
+import { sessionNetwork } from "./session-network.ts";
+import { hiddenSockets } from "./sockets.ts";
 
 export interface SandboxedCommand {
   /** What to spawn: the command itself, or a launcher that confines itself and then execs it. */
@@ -24,24 +25,16 @@ export interface SandboxOptions {
   support?: SandboxSupport;
 }
 
-/** Denied paths with a trailing `*`, as the files that match now (bubblewrap has no patterns). */
-function expandDenied(paths: string[]): string[] {
-  return paths.flatMap((path) => {
-    if (!path.endsWith("*")) return [path];
-    const stem = basename(path.slice(0, -1));
-    try {
-      return readdirSync(dirname(path))
-        .filter((name) => name.startsWith(stem))
-        .map((name) => `${dirname(path)}/${name}`);
-    } catch {
-      return [];
-    }
-  });
-}
+/**
+ * Without a network, package managers would retry a lookup that cannot succeed for a minute or
+ * more (`npm view` 70 s): one try each, so the refusal is told at once. A user's own value wins.
+ */
+const NO_RETRIES_ENV: Record<string, string> = { npm_config_fetch_retries: "0", PIP_RETRIES: "0" };
 
 /** bubblewrap's form of the policy: the root read-only, writable trees bound back, denied paths hidden. */
-function bubblewrapArgs(bwrap: string, policy: SandboxPolicy): string[] {
-  const args = [bwrap, "--die-with-parent", "--ro-bind", "/", "/", "--dev-bind", "/dev", "/dev", "--proc", "/proc"];
+function bubblewrapArgs(support: Extract<SandboxSupport, { kind: "bubblewrap" }>, policy: SandboxPolicy, env: Record<string, string | undefined>): string[] {
+  // Its own PID namespace and /proc: no other process's environ or cmdline (bubblewrap is its PID 1).
+  const args = [support.bwrap, "--die-with-parent", "--unshare-pid", "--ro-bind", "/", "/", "--dev-bind", "/dev", "/dev", "--proc", "/proc"];
   // Mounts apply in order: a home inside a writable tree (/tmp) is made read-only again, then the
   // writable trees inside it (the project, tool caches) are bound back.
   const inHome = (path: string) => path === policy.home || path.startsWith(`${policy.home}/`);
@@ -49,7 +42,7 @@ function bubblewrapArgs(bwrap: string, policy: SandboxPolicy): string[] {
   args.push("--ro-bind-try", policy.home, policy.home);
   for (const path of policy.writable.filter(inHome)) args.push("--bind-try", path, path);
   // Hidden: a dir under an empty tmpfs, a file under /dev/null; what does not exist needs nothing.
-  for (const path of expandDenied(policy.denyRead)) {
+  for (const path of expandPatterns(policy.denyRead)) {
     let dir: boolean;
     try {
       dir = statSync(path).isDirectory();
@@ -58,8 +51,18 @@ function bubblewrapArgs(bwrap: string, policy: SandboxPolicy): string[] {
     }
     args.push(...(dir ? ["--tmpfs", path] : ["--ro-bind", "/dev/null", path]));
   }
-  if (policy.network !== "allow") args.push("--unshare-net");
-  return [...args, "--"];
+  for (const path of policy.pinned) args.push("--bind-try", path, path);
+  for (const path of existingProtected(policy)) args.push("--ro-bind", path, path);
+  // connect() on /dev/null is refused, as the launcher's covered sockets are.
+  for (const path of hiddenSockets(env, policy.allowSockets)) args.push("--ro-bind", "/dev/null", path);
+  if (policy.network === "allow") return [...args, "--"];
+  // The session's loopback: bubblewrap cannot join a network, so nsenter puts it in the holder's first.
+  const nsenter = Bun.which("nsenter");
+  const session = policy.network === "loopback" && support.launcher && nsenter ? sessionNetwork(support.launcher) : undefined;
+  if (!session || !nsenter) return [...args, "--unshare-net", "--"];
+  const join = [`--net=/proc/${session.pid}/ns/net`];
+  if (readlinkSync(`/proc/${session.pid}/ns/user`) !== readlinkSync("/proc/self/ns/user")) join.unshift(`--user=/proc/${session.pid}/ns/user`, "--preserve-credentials");
+  return [nsenter, ...join, "--", ...args, "--"];
 }
 
 /**
@@ -68,21 +71,28 @@ function bubblewrapArgs(bwrap: string, policy: SandboxPolicy): string[] {
  * holds none of omp's secrets.
  */
 export function sandboxCommand(argv: string[], options: SandboxOptions): SandboxedCommand {
-  const { env, dropped } = commandEnv(options.env, options.secrets, options.policy?.envAllow ?? []);
   const policy = options.policy;
+  const offline = policy && policy.mode !== "off" && (policy.network === "off" || policy.network === "loopback");
+  const { env, dropped } = commandEnv(offline ? { ...NO_RETRIES_ENV, ...options.env } : options.env, options.secrets, policy?.envAllow ?? []);
   if (!policy || policy.mode === "off") return { argv, env, confinement: "none", droppedEnv: dropped };
   const support = options.support ?? sandboxSupport();
   switch (support.kind) {
     case "landlock": {
-      if (!Array.isArray(policy.network)) return { argv: [support.launcher, ...launcherRules(policy), "--", ...argv], env, confinement: "landlock", droppedEnv: dropped };
+      const launch = (network: Parameters<typeof launcherRules>[1], extraEnv: Record<string, string> = {}): SandboxedCommand => ({
+        argv: [support.launcher, ...launcherRules(policy, network, support.namespaces), "--", ...argv],
+        env: { ...env, ...extraEnv },
+        confinement: "landlock",
+        droppedEnv: dropped,
+      });
+      if (policy.network === "loopback") return launch({ session: sessionNetwork(support.launcher) });
+      if (!Array.isArray(policy.network)) return launch({});
       // A host list: the only TCP port the command may reach is the filtering proxy's.
       const port = filteringProxyPort(policy.network);
       const proxy = `http://127.0.0.1:${port}`;
-      const proxyEnv = { HTTP_PROXY: proxy, HTTPS_PROXY: proxy, http_proxy: proxy, https_proxy: proxy, ALL_PROXY: proxy, all_proxy: proxy, NO_PROXY: "", no_proxy: "" };
-      return { argv: [support.launcher, ...launcherRules(policy, port), "--", ...argv], env: { ...env, ...proxyEnv }, confinement: "landlock", droppedEnv: dropped };
+      return launch({ proxyPort: port }, { HTTP_PROXY: proxy, HTTPS_PROXY: proxy, http_proxy: proxy, https_proxy: proxy, ALL_PROXY: proxy, all_proxy: proxy, NO_PROXY: "", no_proxy: "" });
     }
     case "bubblewrap":
-      return { argv: [...bubblewrapArgs(support.bwrap, policy), ...argv], env, confinement: "bubblewrap", droppedEnv: dropped };
+      return { argv: [...bubblewrapArgs(support, policy, env), ...argv], env, confinement: "bubblewrap", droppedEnv: dropped };
     case "none":
       return { argv, env, confinement: "none", droppedEnv: dropped };
   }

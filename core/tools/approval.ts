@@ -1,5 +1,5 @@
 import { OmpError } from "../errors/omp-error.ts";
-import { commandPrefix, prefixCovers } from "../sandbox/denial.ts";
+import { commandPrefix, prefixCovers, type Refusal } from "../sandbox/denial.ts";
 import { bashAllowed } from "../permissions/rules.ts";
 import type { PathScope } from "./path-scope.ts";
 import type { PathVerdict } from "../sandbox/path-policy.ts";
@@ -304,23 +304,26 @@ export class ApprovalGate {
   }
 
   /**
-   * A command failed in the sandbox: asks whether to run it again outside (once, always for its
-   * prefix, or never). Without an approver (print mode) the answer is no, with the reason.
+   * A command failed in the sandbox: asks whether to run it again outside (once, always, or never).
+   * "Always" is for the host or socket a network refusal names, else for the command's prefix.
+   * Without an approver (print mode) the answer is no, with the reason.
    */
-  async escalate(command: string, why: string): Promise<ApprovalOutcome> {
+  async escalate(command: string, refusal: Refusal, explanation: string): Promise<ApprovalOutcome> {
     const prefix = commandPrefix(command);
-    const key = `outside the sandbox: ${prefix}`;
+    const byTarget = refusal.kind !== "file" && refusal.target !== undefined;
+    const key = byTarget ? `outside the sandbox: ${refusal.kind} ${refusal.target}` : `outside the sandbox: ${prefix}`;
+    const words = byTarget ? `commands reaching ${refusal.target} outside the sandbox` : `commands starting with "${prefix}" outside the sandbox`;
     const known = this.remembered.get(key);
-    if (known === true && prefixCovers(prefix, command)) return { allow: true };
-    if (known === false) return { allow: false, message: `The user has refused to run commands starting with "${prefix}" outside the sandbox for this session.` };
+    if (known === true && (byTarget || prefixCovers(prefix, command))) return { allow: true };
+    if (known === false) return { allow: false, message: `The user has refused to run ${words} for this session.` };
     if (!this.approver) return { allow: false, message: "No one can approve running it outside the sandbox in this non-interactive run." };
     const request: ApprovalRequest = {
       toolName: "bash",
       kind: "sandbox",
       effect: "exec",
       input: { command },
-      summary: `${showCommand(command)} (blocked by the sandbox: ${why}; run it again outside the sandbox?)`,
-      rememberAs: `commands starting with "${prefix}" outside the sandbox`,
+      summary: `${showCommand(command)} (blocked by the sandbox: ${refusal.line} — ${explanation} Run it again outside the sandbox?)`,
+      rememberAs: words,
     };
     this.onAsk?.(request);
     const decision = await this.approver(request);

@@ -5,7 +5,7 @@ import { jobsFor } from "../shell/jobs.ts";
 import { errorResult, textResult } from "./format.ts";
 import { displayPath, resolveToolPath } from "./paths.ts";
 import type { ToolContext, ToolDefinition, ToolResult } from "./types.ts";
-import { looksRefused, refusedNote } from "../sandbox/denial.ts";
+import { classifyRefusal, explainRefusal, refusedNote } from "../sandbox/denial.ts";
 
 export const BASH_DEFAULT_TIMEOUT_S = 120;
 export const BASH_MAX_TIMEOUT_S = 3600;
@@ -126,12 +126,12 @@ async function runBash(input: z.infer<typeof schema>, context: ToolContext): Pro
       );
     }
     // --- sandbox (issue 21): a refusal by the sandbox is said so, and may be run again outside it ---
-    const refused = !outcome.stopReason && (outcome.signal !== null || outcome.exitCode !== 0) && context.sandbox && job.confinement !== "none" && looksRefused(outcome.output.text);
-    if (refused) {
-      const firstLine = outcome.output.text.split("\n").find((line) => looksRefused(line))?.trim().slice(0, 200) ?? "";
-      const escalation = context.escalate ? await context.escalate(input.command, firstLine) : undefined;
+    const failed = !outcome.stopReason && (outcome.signal !== null || outcome.exitCode !== 0);
+    const refusal = failed && context.sandbox && job.confinement !== "none" ? classifyRefusal(outcome.output.text) : undefined;
+    if (refusal) {
+      const escalation = context.escalate ? await context.escalate(input.command, refusal, explainRefusal(refusal, context.sandbox!)) : undefined;
       if (escalation?.allow) return runBash(input, { ...context, sandbox: undefined, escalate: undefined });
-      return endResult(input.command, cwd, outcome, timeoutS, refusedNote(context.sandbox!, escalation?.message));
+      return endResult(input.command, cwd, outcome, timeoutS, refusedNote(context.sandbox!, refusal, escalation?.message));
     }
     return endResult(input.command, cwd, outcome, timeoutS);
   } finally {

@@ -1,3 +1,4 @@
+import type { Refusal } from "../sandbox/denial.ts";
 import type { z } from "zod";
 import type { ImageContent, TextContent } from "../ai/messages.ts";
 import type { FileReadStore } from "./edit/read-store.ts";
@@ -36,7 +37,7 @@ export interface ToolContext {
   /** Secret values omp knows, kept out of commands' environments. */
   secrets?: readonly string[];
   /** Asks to run a command the sandbox refused again outside it; absent: nobody to ask. */
-  escalate?: (command: string, why: string) => Promise<{ allow: true } | { allow: false; message: string }>;
+  escalate?: (command: string, refusal: Refusal, explanation: string) => Promise<{ allow: true } | { allow: false; message: string }>;
   /** Starts agents of the calling session's own (the task tool); absent outside an agent session. */
   subagents?: Subagents;
   /**

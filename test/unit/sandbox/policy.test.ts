@@ -2,11 +2,11 @@
 // real launcher (native/out) enforcing a policy on a temp home: denied paths unreadable even
 // through symlinks and name patterns, their siblings readable, writes only where granted.
 import { describe, expect, test } from "bun:test";
-import { existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { tempDir } from "../../support/temp.ts";
 import { commandEnv } from "../../../core/sandbox/env.ts";
-import { commandPrefix, looksRefused, prefixCovers } from "../../../core/sandbox/denial.ts";
+import { classifyRefusal, commandPrefix, looksRefused, prefixCovers } from "../../../core/sandbox/denial.ts";
 import { buildPolicy, launcherRules, type SandboxSettings } from "../../../core/sandbox/policy.ts";
 import { sandboxCommand } from "../../../core/sandbox/wrap.ts";
 import { sandboxSupport } from "../../../core/sandbox/launcher-status.ts";
@@ -15,7 +15,7 @@ import { Redactor } from "../../../core/session/redact.ts";
 import { sandboxStartup } from "../../../core/sandbox/startup.ts";
 import type { Settings } from "../../../core/config/settings-schema.ts";
 
-const SETTINGS: SandboxSettings = { mode: "workspace-write", network: "off", writable: [], denyRead: [], envAllow: [] };
+const SETTINGS: SandboxSettings = { mode: "workspace-write", network: "off", writable: [], denyRead: [], envAllow: [], allowSockets: [] };
 
 describe("buildPolicy", () => {
   test("workspace-write: the repository root, --add-dir, temp dirs, tool caches and the user's list are writable; credential stores denied", () => {
@@ -41,7 +41,19 @@ describe("buildPolicy", () => {
     expect(rules).toContain("-d");
     expect(rules).not.toContain("-n");
     expect(launcherRules({ ...readOnly, network: "allow" })).toContain("-n");
-    expect(launcherRules(readOnly, 4242).slice(-2)).toEqual(["-p", "4242"]);
+    expect(launcherRules(readOnly, { proxyPort: 4242 }).slice(-2)).toEqual(["-p", "4242"]);
+    // Without user namespaces: -x, and no binds or sockets the launcher could not make.
+    const repo = tempDir("omp-policy-repo-");
+    mkdirSync(join(repo, ".git", "hooks"), { recursive: true });
+    writeFileSync(join(repo, ".env.local"), "X=1\n");
+    const project = buildPolicy({ settings: SETTINGS, cwd: repo, addDirs: [], home, env: {} });
+    expect(project.allowSockets).toEqual([repo]);
+    const bound = launcherRules(project).flatMap((rule, i, all) => (all[i - 1] === "-P" ? [rule] : []));
+    expect(bound).toEqual([join(repo, ".git", "hooks"), join(repo, ".env.local")]);
+    expect(launcherRules(project, {}, false)).toContain("-x");
+    expect(launcherRules(project, {}, false)).not.toContain("-K");
+    expect(launcherRules(project)).toContain("-K");
+    expect(launcherRules({ ...project, network: "loopback" }, { session: { pid: 42, inode: 7 } }).slice(-2)).toEqual(["-L", "42:7"]);
   });
 });
 
@@ -79,6 +91,14 @@ describe("prefixes and what approvals show", () => {
     expect(looksRefused("curl: (7) Failed to connect to 127.0.0.1 port 80")).toBe(true);
     expect(looksRefused("PermissionError: [Errno 1] Operation not permitted")).toBe(true);
     expect(looksRefused("2 tests failed")).toBe(false);
+    expect(classifyRefusal("curl: (7) Failed to connect to 127.0.0.1 port 80 after 0 ms")).toEqual({ kind: "network", line: "curl: (7) Failed to connect to 127.0.0.1 port 80 after 0 ms", target: "127.0.0.1" });
+    expect(classifyRefusal("Error connecting to agent: Connection refused")?.kind).toBe("socket");
+    expect(classifyRefusal("npm error code EAI_AGAIN\nnpm error request to https://registry.npmjs.org/x failed, reason: getaddrinfo EAI_AGAIN registry.npmjs.org")).toMatchObject({ kind: "dns", target: "registry.npmjs.org" });
+    expect(classifyRefusal("error: could not write config file .git/config: Device or resource busy")?.kind).toBe("file");
+    const traceback = (call: string) => `Traceback (most recent call last):\n  File "/usr/lib/python3.11/socketserver.py", line 456, in __init__\n    ${call}\nPermissionError: [Errno 1] Operation not permitted`;
+    expect(classifyRefusal(traceback("self.server_bind()"))?.kind).toBe("bind");
+    expect(classifyRefusal(traceback("sock = socket(af, socktype, proto)"))?.kind).toBe("network");
+    expect(classifyRefusal("Error: listen EACCES: permission denied 127.0.0.1:3000")?.kind).toBe("bind");
   });
 });
 
@@ -153,7 +173,7 @@ describe("start-up without a sandbox", () => {
 
   test("nothing to say where Landlock works, or with --sandbox off", () => {
     const fresh = settings();
-    expect(sandboxStartup(fresh, [], { kind: "landlock", launcher: "/x", abi: 7 })).toBeUndefined();
+    expect(sandboxStartup(fresh, [], { kind: "landlock", launcher: "/x", abi: 7, namespaces: true })).toBeUndefined();
     expect(fresh.approvalMode).toBe("yolo");
     const off = settings();
     off.sandbox.mode = "off";
@@ -185,6 +205,43 @@ describe.skipIf(!bwrap)("the bubblewrap fallback", () => {
     expect(out).not.toContain("connected");
     expect(readFileSync(join(repo, "p.txt"), "utf8")).toBe("p\n");
     expect(existsSync(join(home, "h.txt"))).toBe(false);
+  });
+
+  test("own processes only, protected paths read-only, sockets covered, and the session's loopback shared", async () => {
+    const home = tempDir("omp-bwrap-home-");
+    const repo = join(home, "project");
+    mkdirSync(join(repo, ".git"), { recursive: true });
+    writeFileSync(join(repo, ".git", "config"), "[core]\n");
+    const sockets = `/run/omp-bwrap-${crypto.randomUUID()}`;
+    mkdirSync(sockets);
+    const server = Bun.listen({ unix: join(sockets, "agent.sock"), socket: { data() {} } });
+    const launcher = sandboxSupport();
+    const support = { kind: "bubblewrap" as const, bwrap: bwrap!, why: "forced by the test", ...(launcher.kind === "landlock" ? { launcher: launcher.launcher } : {}) };
+    const policy = buildPolicy({ settings: { ...SETTINGS, network: "loopback" }, cwd: repo, addDirs: [], home, env: {} });
+    const run = (script: string) => {
+      const spawn = sandboxCommand(["bash", "-c", script], { policy, env: { PATH: process.env.PATH, HOME: home }, secrets: [], support });
+      return Bun.spawn(spawn.argv, { cwd: repo, env: spawn.env, stdout: "pipe", stderr: "pipe" });
+    };
+    const output = async (proc: ReturnType<typeof run>) => (await new Response(proc.stdout).text()) + (await new Response(proc.stderr).text());
+    try {
+      const seen = await output(
+        run(`ls /proc | grep -c '^[0-9]'; echo x >> .git/config; python3 -c 'import socket; s = socket.socket(socket.AF_UNIX); s.connect("${sockets}/agent.sock")'`),
+      );
+      expect(Number(seen.split("\n")[0])).toBeLessThanOrEqual(6);
+      expect(seen).toContain("Read-only file system");
+      expect(seen).toContain("Connection refused");
+      expect(readFileSync(join(repo, ".git", "config"), "utf8")).toBe("[core]\n");
+      // The launcher (without Landlock, the bubblewrap case) holds the network bubblewrap joins.
+      expect(support.launcher).toBeDefined();
+      const listening = run(`python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); s.listen(); print(s.getsockname()[1], flush=True); s.accept()[0].send(b"pong")'`);
+      const reader = listening.stdout.getReader();
+      const port = new TextDecoder().decode((await reader.read()).value).trim();
+      expect(await output(run(`python3 -c 'import socket; print(socket.create_connection(("127.0.0.1", ${port})).recv(4).decode())'`))).toContain("pong");
+      await listening.exited;
+    } finally {
+      server.stop(true);
+      rmSync(sockets, { recursive: true, force: true });
+    }
   });
 });
 

@@ -11,8 +11,17 @@
 //!   -p PORT   TCP port the command may connect to (network "off" otherwise)
 //!   -n        network left open: no TCP rules, every socket family allowed
 //!   -l        a network of its own with only a loopback (its own servers, nothing outside)
-//! `--probe` prints the Landlock ABI the kernel offers (0: none) and exits.
+//!   -L PID:INODE  the session's loopback network, held by `omp-sandbox --hold-net` process PID
+//!   -P PATH   read-only even inside a writable tree (a protected workspace path)
+//!   -K PATH   kept in place: cannot be renamed or removed (the git dirs)
+//!   -s PATH   a pathname Unix socket (or a dir of them) left reachable; all others that exist
+//!             at the start are covered, in writable trees too
+//!   -x        no PID and mount namespaces (user namespaces unavailable): -P and sockets unenforced
+//! `--probe` prints the Landlock ABI the kernel offers (0: none) and `ns` when namespaces can be
+//! made, and exits. `--hold-net` makes a loopback network, prints `ready INODE`, keeps it until
+//! stdin closes (netns.rs).
 
+mod isolate;
 mod landlock;
 mod netns;
 mod policy;
@@ -26,26 +35,40 @@ use std::process::exit;
 /// is not mistaken for the command's own status; the message on stderr says what failed.
 const SETUP_FAILED: i32 = 125;
 
-fn fail(message: &str) -> ! {
+pub(crate) fn fail(message: &str) -> ! {
     eprintln!("omp-sandbox: {message}");
     exit(SETUP_FAILED)
 }
 
 fn main() {
     let args: Vec<OsString> = std::env::args_os().skip(1).collect();
-    if args.first().map(|a| a.as_bytes()) == Some(b"--probe") {
-        println!("{}", landlock::abi());
-        return;
+    match args.first().map(|a| a.as_bytes()) {
+        Some(b"--probe") => {
+            println!("{}{}", landlock::abi(), if isolate::available() { " ns" } else { "" });
+            return;
+        }
+        Some(b"--hold-net") => {
+            if let Err(message) = netns::hold() {
+                fail(&message);
+            }
+            return;
+        }
+        _ => {}
     }
     let (policy, command) = match policy::parse(args) {
         Ok(parsed) => parsed,
         Err(message) => fail(&message),
     };
-    if policy.private_loopback {
-        if let Err(message) = netns::private_loopback() {
-            fail(&message);
-        }
+    let sockets = if policy.no_namespaces { Vec::new() } else { isolate::listening_sockets() };
+    let network = match policy.join_net {
+        Some((pid, inode)) => netns::join(pid, inode),
+        None if policy.private_loopback => netns::private_loopback(),
+        None => Ok(()),
+    };
+    if let Err(message) = network {
+        fail(&message);
     }
+    let init = if policy.no_namespaces { None } else { Some(isolate::enter(&policy, &sockets).unwrap_or_else(|message| fail(&message))) };
     if let Err(message) = landlock::restrict(&policy) {
         fail(&message);
     }
@@ -54,7 +77,10 @@ fn main() {
     if let Err(message) = seccomp::install(policy.network_open, tcp) {
         fail(&message);
     }
-    exec(command)
+    match init {
+        Some(init) => init.run(|| exec(command)),
+        None => exec(command),
+    }
 }
 
 fn exec(command: Vec<OsString>) -> ! {

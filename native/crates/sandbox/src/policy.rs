@@ -13,6 +13,18 @@ pub struct Policy {
     pub network_open: bool,
     /// In a network namespace of its own (loopback only): sockets and ports are free inside it.
     pub private_loopback: bool,
+    /// The session's loopback network to join instead: the holder's pid and the namespace's inode.
+    pub join_net: Option<(u32, u64)>,
+    /// Paths made read-only even inside a writable tree (the workspace's protected paths).
+    pub protect: Vec<PathBuf>,
+    /// Dirs kept where they are (bound onto themselves, so they cannot be renamed or removed): the
+    /// git dirs, which a command could otherwise move aside and replace with one of its own.
+    pub pin: Vec<PathBuf>,
+    /// Pathname Unix sockets (or dirs of them) left reachable; all others are covered.
+    pub allow_sockets: Vec<PathBuf>,
+    /// No PID and mount namespaces (where user namespaces are unavailable): other processes and
+    /// sockets stay visible, protected paths writable.
+    pub no_namespaces: bool,
 }
 
 /// A denied path: `name` in `dir`, or every name in `dir` starting with `name` when `prefix`.
@@ -59,22 +71,31 @@ pub fn parse(args: Vec<OsString>) -> Result<(Policy, Vec<OsString>), String> {
                 return Ok((policy, command));
             }
             b"-n" => policy.network_open = true,
+            b"-x" => policy.no_namespaces = true,
             b"-l" => {
                 policy.private_loopback = true;
                 policy.network_open = true;
             }
-            b"-r" | b"-w" | b"-d" | b"-p" => {
+            b"-r" | b"-w" | b"-d" | b"-p" | b"-P" | b"-K" | b"-s" | b"-L" => {
                 let value = rest.next().ok_or_else(|| format!("{} wants a value", arg.to_string_lossy()))?;
                 match flag {
                     b"-r" => policy.read.push(PathBuf::from(value)),
                     b"-w" => policy.write.push(PathBuf::from(value)),
                     b"-d" => policy.deny.push(Deny::parse(value.as_bytes())?),
+                    b"-P" => policy.protect.push(PathBuf::from(value)),
+                    b"-K" => policy.pin.push(PathBuf::from(value)),
+                    b"-s" => policy.allow_sockets.push(PathBuf::from(value)),
+                    b"-L" => {
+                        let parsed = value.to_str().and_then(|v| v.split_once(':')).and_then(|(pid, ino)| Some((pid.parse().ok()?, ino.parse().ok()?)));
+                        policy.join_net = Some(parsed.ok_or_else(|| format!("-L wants PID:INODE, got {value:?}"))?);
+                        policy.network_open = true;
+                    }
                     _ => policy.connect_ports.push(
                         value.to_str().and_then(|v| v.parse().ok()).ok_or_else(|| format!("-p wants a TCP port, got {value:?}"))?,
                     ),
                 }
             }
-            _ => return Err(format!("unknown option {:?} (usage: omp-sandbox [-r|-w|-d PATH] [-p PORT] [-n|-l] -- command…)", arg)),
+            _ => return Err(format!("unknown option {:?} (usage: omp-sandbox [-r|-w|-d|-P|-K|-s PATH] [-p PORT] [-n|-l|-L PID:INODE] [-x] -- command…)", arg)),
         }
     }
     Err("no command: end the rules with -- and the command".into())
@@ -97,6 +118,10 @@ mod tests {
         assert!(policy.deny[1].prefix && policy.deny[1].matches(std::path::Path::new("/h/.omp"), b"agent.db-wal"));
         assert!(!policy.deny[0].matches(std::path::Path::new("/h"), b".sshd"));
         assert_eq!(command, args(&["true"]));
+        let (policy, _) = parse(args(&["-P", "/w/.git/config", "-s", "/run/agent.sock", "-L", "42:4026532", "--", "true"])).unwrap();
+        assert_eq!(policy.protect, vec![PathBuf::from("/w/.git/config")]);
+        assert_eq!(policy.allow_sockets, vec![PathBuf::from("/run/agent.sock")]);
+        assert!(policy.join_net == Some((42, 4026532)) && policy.network_open);
     }
 
     #[test]
@@ -104,5 +129,6 @@ mod tests {
         assert!(parse(args(&["-d", "relative", "--", "true"])).is_err());
         assert!(parse(args(&["-p", "http", "--", "true"])).is_err());
         assert!(parse(args(&["-r", "/"])).is_err());
+        assert!(parse(args(&["-L", "42", "--", "true"])).is_err());
     }
 }

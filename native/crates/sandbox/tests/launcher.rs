@@ -1,0 +1,147 @@
+//! The launcher as a whole, run as omp runs it: namespaces, covered sockets, protected paths, the
+//! session's network, and the command's status passed through.
+
+use std::io::{BufRead, BufReader};
+use std::os::unix::net::UnixListener;
+use std::os::unix::process::ExitStatusExt;
+use std::path::PathBuf;
+use std::process::{Command, Output, Stdio};
+
+const LAUNCHER: &str = env!("CARGO_BIN_EXE_omp-sandbox");
+
+fn scratch(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("omp-sandbox-test-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+fn run(rules: &[&str], script: &str) -> Output {
+    Command::new(LAUNCHER).args(["-r", "/", "-w", "/dev/null"]).args(rules).args(["--", "sh", "-c", script]).output().unwrap()
+}
+
+fn stdout(output: &Output) -> String {
+    String::from_utf8_lossy(&output.stdout).trim().to_string()
+}
+
+#[test]
+fn sees_only_its_own_processes() {
+    let output = run(&[], "ls /proc | grep -c '^[0-9]'; tr '\\0' ' ' < /proc/1/cmdline");
+    let text = stdout(&output);
+    let count: u32 = text.lines().next().unwrap().parse().unwrap();
+    // The init, sh, ls and grep, not the machine's processes.
+    assert!(count <= 5, "{text}");
+    assert!(text.contains("omp-sandbox") || text.contains(LAUNCHER), "{text}");
+}
+
+#[test]
+fn passes_exit_codes_and_signals_through() {
+    assert_eq!(run(&[], "exit 3").status.code(), Some(3));
+    assert_eq!(run(&[], "kill -TERM $$").status.signal(), Some(libc::SIGTERM));
+    // A process left running does not hold the launcher.
+    let started = std::time::Instant::now();
+    assert_eq!(run(&[], "sleep 30 >/dev/null 2>&1 & exit 0").status.code(), Some(0));
+    assert!(started.elapsed().as_secs() < 20);
+}
+
+#[test]
+fn covers_sockets_unless_allowed_even_in_writable_trees() {
+    let dir = scratch("socket");
+    let path = dir.join("agent.sock");
+    let _listener = UnixListener::bind(&path).unwrap();
+    let connect = format!("python3 -c 'import socket; s = socket.socket(socket.AF_UNIX); s.connect(\"{}\"); print(\"connected\")'", path.display());
+    let refused = run(&[], &connect);
+    assert!(String::from_utf8_lossy(&refused.stderr).contains("Connection refused"), "{refused:?}");
+    assert_eq!(stdout(&run(&["-s", path.to_str().unwrap()], &connect)), "connected");
+    // A writable tree is no exception (the ssh-agent's and tmux's sockets are in /tmp).
+    assert!(String::from_utf8_lossy(&run(&["-w", dir.to_str().unwrap()], &connect).stderr).contains("Connection refused"));
+    assert_eq!(stdout(&run(&["-s", dir.to_str().unwrap()], &connect)), "connected");
+    // In a network of its own, where /proc/net/unix lists none of the machine's sockets.
+    assert!(String::from_utf8_lossy(&run(&["-l"], &connect).stderr).contains("Connection refused"));
+}
+
+#[test]
+fn protected_paths_are_read_only_inside_a_writable_tree() {
+    let dir = scratch("protect");
+    std::fs::create_dir(dir.join(".git")).unwrap();
+    std::fs::write(dir.join(".git/config"), "[core]\n").unwrap();
+    let d = dir.to_str().unwrap();
+    let config = format!("{d}/.git/config");
+    let output = run(&["-w", d, "-P", &config], &format!("echo x >> {config}; echo y > {d}/.git/HEAD && echo made"));
+    assert!(String::from_utf8_lossy(&output.stderr).contains("Read-only file system"), "{output:?}");
+    assert_eq!(stdout(&output), "made");
+    assert_eq!(std::fs::read_to_string(dir.join(".git/config")).unwrap(), "[core]\n");
+    // Nor can the git dir be moved aside and replaced.
+    let git = format!("{d}/.git");
+    let moved = run(&["-w", d, "-P", &config, "-K", &git], &format!("mv {git} {d}/.g && mkdir {git} && echo replaced"));
+    assert!(String::from_utf8_lossy(&moved.stderr).contains("Device or resource busy"), "{moved:?}");
+    assert!(dir.join(".git/config").exists());
+}
+
+#[test]
+fn commands_share_the_held_network() {
+    let mut holder = Command::new(LAUNCHER).arg("--hold-net").stdin(Stdio::piped()).stdout(Stdio::piped()).spawn().unwrap();
+    let mut line = String::new();
+    BufReader::new(holder.stdout.take().unwrap()).read_line(&mut line).unwrap();
+    let inode = line.trim().strip_prefix("ready ").unwrap().to_string();
+    let join = format!("{}:{inode}", holder.id());
+    let server = "python3 -c 'import socket; s = socket.socket(); s.bind((\"127.0.0.1\", 0)); s.listen(); print(s.getsockname()[1], flush=True); s.accept()[0].send(b\"pong\")'";
+    let mut first = Command::new(LAUNCHER).args(["-r", "/", "-w", "/dev/null", "-L", &join, "--", "sh", "-c", server]).stdout(Stdio::piped()).spawn().unwrap();
+    let mut port = String::new();
+    BufReader::new(first.stdout.as_mut().unwrap()).read_line(&mut port).unwrap();
+    let client = format!("python3 -c 'import socket; print(socket.create_connection((\"127.0.0.1\", {})).recv(4).decode())'", port.trim());
+    assert_eq!(stdout(&run(&["-L", &join], &client)), "pong");
+    first.wait().unwrap();
+    // A wrong inode (a reused pid) is refused, not joined.
+    let wrong = run(&["-L", &format!("{}:1", holder.id())], "true");
+    assert_eq!(wrong.status.code(), Some(125));
+    drop(holder.stdin.take());
+    assert!(holder.wait().unwrap().success());
+}
+
+#[test]
+fn everything_ends_with_the_launcher() {
+    let mark = format!("omp-sandbox-test-{}", std::process::id());
+    let mut launcher = Command::new(LAUNCHER).args(["-r", "/", "-w", "/dev/null", "--", "bash", "-c", &format!("(exec -a {mark} sleep 60) & (exec -a {mark} sleep 60) & echo up; wait")]).stdout(Stdio::piped()).spawn().unwrap();
+    let mut line = String::new();
+    BufReader::new(launcher.stdout.take().unwrap()).read_line(&mut line).unwrap();
+    let running = || Command::new("pgrep").args(["-c", "-f", &format!("^{mark}")]).output().map(|o| String::from_utf8_lossy(&o.stdout).trim().parse::<u32>().unwrap_or(0)).unwrap_or(0);
+    let started = std::time::Instant::now();
+    while running() < 2 && started.elapsed().as_secs() < 20 {
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    }
+    assert_eq!(running(), 2);
+    launcher.kill().unwrap();
+    launcher.wait().unwrap();
+    while running() > 0 && started.elapsed().as_secs() < 20 {
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    }
+    assert_eq!(running(), 0);
+}
+
+/// As an unprivileged user (a user namespace first) where the tests run as root and setpriv exists.
+#[test]
+fn works_unprivileged() {
+    if unsafe { libc::geteuid() } != 0 || Command::new("setpriv").arg("--version").output().is_err() {
+        return;
+    }
+    // A copy nobody can run, whatever the permissions on the way to the build dir.
+    let dir = scratch("nobody");
+    let launcher = dir.join("omp-sandbox");
+    std::fs::copy(LAUNCHER, &launcher).unwrap();
+    for path in [&dir, &launcher] {
+        std::fs::set_permissions(path, std::os::unix::fs::PermissionsExt::from_mode(0o755)).unwrap();
+    }
+    let nobody = ["--reuid=65534", "--regid=65534", "--clear-groups"];
+    let mut holder = Command::new("setpriv").args(nobody).arg(&launcher).arg("--hold-net").stdin(Stdio::piped()).stdout(Stdio::piped()).spawn().unwrap();
+    let mut line = String::new();
+    BufReader::new(holder.stdout.take().unwrap()).read_line(&mut line).unwrap();
+    let join = format!("{}:{}", holder.id(), line.trim().strip_prefix("ready ").unwrap());
+    let script = "ls /proc | grep -c '^[0-9]'; id -u; python3 -c 'import socket; s = socket.socket(); s.bind((\"127.0.0.1\", 0)); s.listen(); print(\"listening\")'";
+    let output = Command::new("setpriv").args(nobody).arg(&launcher).args(["-r", "/", "-w", "/dev/null", "-L", &join, "--", "sh", "-c", script]).output().unwrap();
+    let text = stdout(&output);
+    let lines: Vec<&str> = text.lines().collect();
+    assert!(lines.len() == 3 && lines[0].parse::<u32>().unwrap() <= 5 && lines[1] == "65534" && lines[2] == "listening", "{output:?}");
+    drop(holder.stdin.take());
+    holder.wait().unwrap();
+}
