@@ -28,7 +28,7 @@ const TARGET_PERCENT = 2;
 
 const corpus = realpathSync(process.env.OMP_BENCH_TREE ?? join(ROOT, "node_modules"));
 const home = homeDir();
-const settings = { mode: "workspace-write" as const, network: "off" as const, writable: [], denyRead: [], envAllow: [] };
+const settings = { mode: "workspace-write" as const, network: "off" as const, writable: [], denyRead: [], envAllow: [], allowSockets: [] };
 const makePolicy = () => new PathPolicy(buildPolicy({ settings, cwd: corpus, addDirs: [], home, env: process.env }), corpus);
 const policy = makePolicy();
 const base: ToolContext = { cwd: corpus, signal: new AbortController().signal, artifactsDir: mkdtempSync(join(tmpdir(), "omp-bench-artifacts-")) };

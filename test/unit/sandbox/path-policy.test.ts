@@ -19,7 +19,7 @@ function machine(mode: SandboxMode = "workspace-write", denyRead: string[] = [])
   writeFileSync(join(home, ".omp", "agent", "agent.db"), "VAULT");
   writeFileSync(join(home, ".bashrc"), "");
   writeFileSync(join(repo, "notes.md"), "docs");
-  const settings = { mode, network: "off" as const, writable: [], denyRead, envAllow: [] };
+  const settings = { mode, network: "off" as const, writable: [], denyRead, envAllow: [], allowSockets: [] };
   const sandbox = buildPolicy({ settings, cwd: repo, addDirs: [extra], home, env: {} });
   const policy = new PathPolicy(sandbox, repo, [extra], { userDenyRead: denyRead.map((path) => join(repo, path)) });
   return { root, home, repo, extra, policy };

@@ -87,7 +87,7 @@ describe("checkpoint store", () => {
     rmSync(join(project, "sub"), { recursive: true });
     symlinkSync(home, join(project, "sub"));
     writeFileSync(join(home, "f.txt"), "same\n");
-    const settings = { mode: "workspace-write" as const, network: "off" as const, writable: [], denyRead: [], envAllow: [] };
+    const settings = { mode: "workspace-write" as const, network: "off" as const, writable: [], denyRead: [], envAllow: [], allowSockets: [] };
     const paths = new PathPolicy(buildPolicy({ settings, cwd: project, addDirs: [], home, env: {} }), project);
     const result = rewindFiles(planRewind({ writer }, first.id), 4096, paths);
     expect(result.restored).toEqual([]);

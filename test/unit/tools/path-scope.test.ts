@@ -91,7 +91,7 @@ describe("ApprovalGate with the sandbox policy", () => {
     const home = join(root, "home");
     mkdirSync(join(home, ".ssh"), { recursive: true });
     writeFileSync(join(home, ".ssh", "id_rsa"), "KEY");
-    const settings = { mode: "workspace-write" as const, network: "off" as const, writable: [], denyRead: [], envAllow: [] };
+    const settings = { mode: "workspace-write" as const, network: "off" as const, writable: [], denyRead: [], envAllow: [], allowSockets: [] };
     const policy = new PathPolicy(buildPolicy({ settings, cwd: repo, addDirs: [], home, env: {} }), repo);
     return { home, repo, gate: new ApprovalGate(mode, approver, new PathScope(repo, [], policy)) };
   }

@@ -24,7 +24,7 @@ function home() {
   put(".omp/agent/agent.db-wal", "SECRET vault\n");
   put("notes/a.txt", "SECRET is a word\n");
   put("notes/.ssh/readme", "a project's own .ssh dir\n");
-  const settings = { mode: "workspace-write" as const, network: "off" as const, writable: [], denyRead: [], envAllow: [] };
+  const settings = { mode: "workspace-write" as const, network: "off" as const, writable: [], denyRead: [], envAllow: [], allowSockets: [] };
   const paths = new PathPolicy(buildPolicy({ settings, cwd: join(dir, "notes"), addDirs: [], home: dir, env: {} }), join(dir, "notes"));
   return { root, dir, paths };
 }
