@@ -3,7 +3,7 @@ import { describeError } from "../errors/omp-error.ts";
 import { SessionWriter } from "../session/writer.ts";
 import { endSessionJobs } from "../shell/session-jobs.ts";
 import type { SubagentOutcome, SubagentRequest } from "../tools/subagents.ts";
-import { linkedGitDirs } from "../sandbox/policy.ts";
+import { linkedGitDirs, protectedPaths } from "../sandbox/policy.ts";
 import { Agent } from "./agent.ts";
 
 /** Runs a subagent of `parent` (see Subagents in core/tools/subagents.ts): its own session, the parent's settings, one level deeper. */
@@ -36,7 +36,9 @@ export async function runSubagent(parent: Agent, request: SubagentRequest): Prom
       ? {
           cwd: request.cwd,
           gate: parent.options.gate.forWorkspace(request.cwd),
-          ...(sandbox ? { sandbox: { ...sandbox, writable: [...new Set([...sandbox.writable, request.cwd, ...linkedGitDirs(request.cwd)])] } } : {}),
+          ...(sandbox
+            ? { sandbox: { ...sandbox, writable: [...new Set([...sandbox.writable, request.cwd, ...linkedGitDirs(request.cwd)])], protected: [...new Set([...sandbox.protected, ...protectedPaths(request.cwd)])] } }
+            : {}),
         }
       : {}),
     model,
