@@ -16,7 +16,7 @@ import { Extensions } from "../extensions/extensions.ts";
 import { skillsForSession } from "../extensions/skills-session.ts";
 import { LspSession } from "../lsp/session.ts";
 import { agentDir, displayPath, homeDir } from "../paths.ts";
-import { buildPolicy } from "../sandbox/policy.ts";
+import { sessionPolicy } from "../sandbox/session-policy.ts";
 import { secretValuesIn } from "../sandbox/env.ts";
 import type { SessionDirOptions } from "../session/paths.ts";
 import type { SessionEntry } from "../session/schema.ts";
@@ -393,6 +393,7 @@ export class Runtime {
     const source = this.options.toolSource;
     const base = this.toolsFor(selection.model);
     const basePrompt = frame ? frame.frame.systemPrompt : this.systemPrompt(this.editMode(selection.model));
+    const policy = sessionPolicy(settings.sandbox, this.options.cwd, this.options.addDirs ?? [], this.options.env as NodeJS.ProcessEnv);
     const agent = new Agent({
       cwd: this.options.cwd,
       model: selection.model,
@@ -421,7 +422,7 @@ export class Runtime {
       // The settings' own mapping, read at each command, so a change in /settings holds for the next one.
       shell: settings.bash,
       web: settings.web,
-      ...(settings.sandbox.mode === "off" ? {} : { sandbox: buildPolicy({ settings: settings.sandbox, cwd: this.options.cwd, addDirs: this.options.addDirs ?? [], home: homeDir(), env: this.options.env as NodeJS.ProcessEnv }) }),
+      ...(policy ? { sandbox: policy } : {}),
       retry: { baseDelayMs: settings.retry.baseDelayMs, idleTimeoutMs: settings.retry.idleTimeoutSeconds * 1000 },
       maxTurns: this.options.maxTurns,
       announceModel: resumedModel !== modelId,
@@ -439,7 +440,8 @@ export class Runtime {
       ...(this.options.editor ? { editor: this.options.editor } : {}),
       ...(this.options.questioner ? { question: this.options.questioner } : {}),
       ...(mode ? { mode } : {}),
-      lsp: new LspSession(this.options.cwd, settings.lsp, this.options.env as NodeJS.ProcessEnv),
+      // Servers the project configured run in the commands' sandbox (core/sandbox/servers.ts).
+      lsp: new LspSession(this.options.cwd, settings.lsp, this.options.env as NodeJS.ProcessEnv, policy ? { policy, secrets: () => secrets } : undefined),
       checkpoints: settings.checkpoints,
     });
     source?.subscribe(() => {

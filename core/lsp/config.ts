@@ -1,6 +1,7 @@
 import { existsSync, readFileSync, statSync } from "node:fs";
 import { delimiter, dirname, isAbsolute, join, resolve } from "node:path";
-import { agentDir, displayPath, homeDir } from "../paths.ts";
+import { readConfigText } from "../config/config-file.ts";
+import { agentDir, displayPath, homeDir, projectConfigPath } from "../paths.ts";
 import { readPluginJson } from "../plugins/components.ts";
 import { enabledPlugins } from "../plugins/enabled.ts";
 import { folderTrust, noteSkippedForTrust } from "../trust/folder-trust.ts";
@@ -55,21 +56,24 @@ export function loadLspServers(cwd: string, settingsServers: Record<string, unkn
   const warn = (line: string) => warnings.push(line);
   const entries: Record<string, ServerEntry> = { ...BUILTIN_SERVERS };
   const sources: Record<string, string> = Object.fromEntries(Object.keys(BUILTIN_SERVERS).map((name) => [name, "built-in"]));
-  const apply = (document: unknown, source: string) => {
+  // A server any field of which the project gave runs sandboxed: its args alone can run anything.
+  const fromProject = new Set<string>();
+  const apply = (document: unknown, source: string, project = false) => {
     for (const [name, entry] of Object.entries(parseServerFile(document, warn, source))) {
       entries[name] = mergeEntry(entries[name], entry);
       sources[name] = source;
+      if (project) fromProject.add(name);
     }
   };
-  const applyFile = (file: string) => {
+  const applyFile = (file: string, project = false) => {
     try {
-      apply(readDocument(file), displayPath(file));
+      apply(readDocument(file), displayPath(file), project);
     } catch (error) {
       warn(`${displayPath(file)}: ${(error as Error).message}; ignored`);
     }
   };
   const home = homeDir();
-  filesIn(home).forEach(applyFile);
+  for (const file of filesIn(home)) applyFile(file);
   for (const plugin of enabledPlugins(cwd)) {
     const documents = pluginDocuments(plugin.root, warn);
     if (documents.length === 0) continue;
@@ -78,13 +82,16 @@ export function loadLspServers(cwd: string, settingsServers: Record<string, unkn
       skipped.push(`plugin ${plugin.id}`);
       continue;
     }
-    for (const { document } of documents) apply(document, `plugin ${plugin.id}`);
+    for (const { document } of documents) apply(document, `plugin ${plugin.id}`, plugin.scope === "project");
   }
-  for (const dir of [agentDir(env), join(home, ".claude"), join(home, ".codex"), join(home, ".gemini")]) filesIn(dir).forEach(applyFile);
-  if (Object.keys(settingsServers).length > 0) apply({ servers: settingsServers }, "settings lsp.servers");
+  for (const dir of [agentDir(env), join(home, ".claude"), join(home, ".codex"), join(home, ".gemini")]) for (const file of filesIn(dir)) applyFile(file);
+  if (Object.keys(settingsServers).length > 0) {
+    apply({ servers: settingsServers }, "settings lsp.servers");
+    for (const name of projectSettingsServers(cwd)) if (Object.hasOwn(settingsServers, name)) fromProject.add(name);
+  }
   const project = [".omp", ".claude", ".codex", ".gemini"].flatMap((dir) => filesIn(join(cwd, dir))).concat(filesIn(cwd));
   if (project.length > 0) {
-    if (folderTrust(cwd, { env }).trusted) project.forEach(applyFile);
+    if (folderTrust(cwd, { env }).trusted) for (const file of project) applyFile(file, true);
     else {
       for (const file of project) skipped.push(displayPath(file));
       noteSkippedForTrust(`language servers in ${project.map((file) => displayPath(file)).join(", ")}`);
@@ -93,11 +100,24 @@ export function loadLspServers(cwd: string, settingsServers: Record<string, unkn
   const servers: ServerConfig[] = [];
   for (const [name, entry] of Object.entries(entries)) {
     if (entry.disabled) continue;
-    const server = completeServer(name, entry, sources[name]!);
+    const server = completeServer(name, entry, sources[name]!, fromProject.has(name));
     if (typeof server === "string") warn(server);
     else servers.push(server);
   }
   return { servers, warnings, skipped };
+}
+
+/** The server names the project's `.omp/config.yml` sets under `lsp.servers` (merged into the settings with the user's). */
+function projectSettingsServers(cwd: string): string[] {
+  try {
+    const text = readConfigText(projectConfigPath(cwd));
+    if (text === undefined) return [];
+    const servers = ((require("yaml") as typeof import("yaml")).parse(text) as { lsp?: { servers?: unknown } } | null)?.lsp?.servers;
+    return servers && typeof servers === "object" ? Object.keys(servers) : [];
+  } catch {
+    // The settings loader reports a file it cannot read; then nothing of it is in effect.
+    return [];
+  }
 }
 
 /**

@@ -64,6 +64,7 @@ export interface RawServer {
   raw: unknown;
   scope: ServerScope;
   source: string;
+  fromProject: boolean;
 }
 
 export interface RawServers {
@@ -80,10 +81,10 @@ export interface RawServers {
 export function rawServers(cwd: string, flagFiles: readonly string[], plugins: readonly PluginServers[], env: NodeJS.ProcessEnv): RawServers {
   const problems: string[] = [];
   const byName = new Map<string, RawServer>();
-  const add = (scope: ServerScope, source: string, servers: Record<string, unknown>) => {
+  const add = (scope: ServerScope, source: string, servers: Record<string, unknown>, fromProject = scope === "project") => {
     for (const [name, raw] of Object.entries(servers)) {
       byName.delete(name);
-      byName.set(name, { name, raw, scope, source });
+      byName.set(name, { name, raw, scope, source, fromProject });
     }
   };
   const files = mcpFiles(cwd, flagFiles, env);
@@ -107,7 +108,7 @@ export function rawServers(cwd: string, flagFiles: readonly string[], plugins: r
   for (const file of files.filter((f) => f.kind === "user")) fromFile(file);
   if (trusted) for (const file of project) fromFile(file);
   // The plugin loader decides which plugins may run code; what it hands over is taken as is.
-  for (const plugin of plugins) add("plugin", plugin.source, plugin.servers);
+  for (const plugin of plugins) add("plugin", plugin.source, plugin.servers, plugin.fromProject ?? false);
   for (const file of files.filter((f) => f.kind === "flag")) fromFile(file);
   return { servers: [...byName.values()], problems };
 }

@@ -18,6 +18,8 @@ import { isDirectory } from "../tools/paths.ts";
 import { type ToolSelection, builtinTools, selectTools } from "../tools/registry.ts";
 import { searchChoice } from "../web/search/configured.ts";
 import { sandboxStartup } from "../sandbox/startup.ts";
+import { sessionPolicy } from "../sandbox/session-policy.ts";
+import { secretValuesIn } from "../sandbox/env.ts";
 import { hideSecretsFromProcEnviron } from "../sandbox/hide-environ.ts";
 import type { EditorBridge, Questioner } from "../tools/types.ts";
 import type { ThinkingLevel } from "../ai/model.ts";
@@ -128,6 +130,10 @@ export async function assembleSession(spec: SessionSpec): Promise<AssembledSessi
     withoutSkill(toolSelection),
   );
   const closers: (() => Promise<void> | void)[] = [];
+  const sessionAddDirs = [...addDirs(spec.addDirs, cwd), ...extensions.additionalDirectories];
+  const policy = sessionPolicy(settings.sandbox, cwd, sessionAddDirs, env);
+  // A server may start before the runtime exists (headless runs start them at once); the values omp knows are read at spawn.
+  let runtime: Runtime | undefined;
   const mcp = configuredMcp({
     cwd,
     env,
@@ -137,13 +143,14 @@ export async function assembleSession(spec: SessionSpec): Promise<AssembledSessi
     deferStart: spec.deferMcp,
     warn,
     limits: mcpLimits(settings.mcp),
+    ...(policy ? { sandbox: { policy, secrets: () => runtime?.secrets(spec.apiKey) ?? secretValuesIn(env) } } : {}),
   });
   if (mcp) {
     closers.push(() => mcp.close());
     // Server prompts are slash commands of the one registry, beside the markdown ones.
     registry.addProvider(mcp.prompts);
   }
-  const runtime = new Runtime({
+  runtime = new Runtime({
     cwd,
     env,
     settings,
@@ -155,7 +162,7 @@ export async function assembleSession(spec: SessionSpec): Promise<AssembledSessi
     noSession: spec.noSession ?? false,
     sessionDir: spec.sessionDir,
     // --add-dir, and the additionalDirectories of Claude Code's settings files.
-    addDirs: [...addDirs(spec.addDirs, cwd), ...extensions.additionalDirectories],
+    addDirs: sessionAddDirs,
     maxTurns: spec.maxTurns,
     systemPrompt: spec.systemPrompt ?? {},
     git: spec.git,

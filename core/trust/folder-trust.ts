@@ -1,5 +1,6 @@
 import { existsSync, readFileSync, realpathSync } from "node:fs";
-import { dirname, join, resolve, sep } from "node:path";
+import { dirname, join, resolve } from "node:path";
+import { isWithin } from "../fs/within.ts";
 import { writeFileAtomic } from "../fs/atomic-write.ts";
 import { withFileLockSync, lockPathBeside } from "../fs/file-lock.ts";
 import { agentDir, configRoot, displayPath, ensurePrivateDir, homeDir } from "../paths.ts";
@@ -64,8 +65,6 @@ export function readTrustStore(env: NodeJS.ProcessEnv = process.env): TrustStore
     return { version: 1, folders: {} };
   }
 }
-
-const isWithin = (path: string, root: string) => path === root || path.startsWith(root.endsWith(sep) ? root : root + sep);
 
 let trustedThisRun = false;
 
