@@ -1,10 +1,12 @@
 import { existsSync, readFileSync, statSync } from "node:fs";
 import { delimiter, dirname, isAbsolute, join, resolve } from "node:path";
 import { readConfigText } from "../config/config-file.ts";
+import { lspFilesIn, projectLspFiles } from "./project-files.ts";
 import { agentDir, displayPath, homeDir, projectConfigPath } from "../paths.ts";
 import { readPluginJson } from "../plugins/components.ts";
 import { enabledPlugins } from "../plugins/enabled.ts";
 import { folderTrust, noteSkippedForTrust } from "../trust/folder-trust.ts";
+import { partChanged } from "../trust/content-pins.ts";
 import { BUILTIN_SERVERS, type ServerConfig, type ServerEntry, completeServer, mergeEntry, parseServerFile } from "./server-config.ts";
 
 /** Every server a session in `cwd` may run, and what was wrong with the configuration. */
@@ -15,16 +17,10 @@ export interface LspServers {
   skipped: string[];
 }
 
-const NAMES = ["lsp.json", ".lsp.json", "lsp.yaml", ".lsp.yaml", "lsp.yml", ".lsp.yml"];
-
 function readDocument(file: string): unknown {
   const text = readFileSync(file, "utf8");
   if (file.endsWith(".json")) return JSON.parse(text);
   return (require("yaml") as typeof import("yaml")).parse(text);
-}
-
-function filesIn(dir: string, names = NAMES): string[] {
-  return names.map((name) => join(dir, name)).filter((file) => existsSync(file) && statSync(file).isFile());
 }
 
 /** A plugin's servers: `lspServers` in plugin.json (inline or a path) and `.lsp.json` in its root. */
@@ -73,7 +69,7 @@ export function loadLspServers(cwd: string, settingsServers: Record<string, unkn
     }
   };
   const home = homeDir();
-  for (const file of filesIn(home)) applyFile(file);
+  for (const file of lspFilesIn(home)) applyFile(file);
   for (const plugin of enabledPlugins(cwd)) {
     const documents = pluginDocuments(plugin.root, warn);
     if (documents.length === 0) continue;
@@ -84,14 +80,14 @@ export function loadLspServers(cwd: string, settingsServers: Record<string, unkn
     }
     for (const { document } of documents) apply(document, `plugin ${plugin.id}`, plugin.scope === "project");
   }
-  for (const dir of [agentDir(env), join(home, ".claude"), join(home, ".codex"), join(home, ".gemini")]) for (const file of filesIn(dir)) applyFile(file);
+  for (const dir of [agentDir(env), join(home, ".claude"), join(home, ".codex"), join(home, ".gemini")]) for (const file of lspFilesIn(dir)) applyFile(file);
   if (Object.keys(settingsServers).length > 0) {
     apply({ servers: settingsServers }, "settings lsp.servers");
     for (const name of projectSettingsServers(cwd)) if (Object.hasOwn(settingsServers, name)) fromProject.add(name);
   }
-  const project = [".omp", ".claude", ".codex", ".gemini"].flatMap((dir) => filesIn(join(cwd, dir))).concat(filesIn(cwd));
+  const project = projectLspFiles(cwd);
   if (project.length > 0) {
-    if (folderTrust(cwd, { env }).trusted) for (const file of project) applyFile(file, true);
+    if (folderTrust(cwd, { env }).trusted) for (const file of project.filter((file) => !partChanged(cwd, file, env))) applyFile(file, true);
     else {
       for (const file of project) skipped.push(displayPath(file));
       noteSkippedForTrust(`language servers in ${project.map((file) => displayPath(file)).join(", ")}`);

@@ -1,5 +1,6 @@
 import { existsSync, realpathSync, statSync } from "node:fs";
 import { join, relative, isAbsolute } from "node:path";
+import { partTrusted } from "../trust/content-pins.ts";
 import { folderTrust } from "../trust/folder-trust.ts";
 import { type PluginComponents, readPackageJson, resolveComponents } from "./components.ts";
 import { claudeInstalledFile, claudeInstalls, claudeStateFiles } from "./claude-installs.ts";
@@ -40,7 +41,7 @@ function marketplacePlugins(cwd: string): EnabledPlugin[] {
   const user = sessionInstalled(userInstalledFile());
   const projectFile = projectInstalledFile(cwd);
   const project = existsSync(projectFile) ? sessionInstalled(projectFile) : {};
-  const trustedProject = existsSync(projectFile) && folderTrust(cwd).trusted;
+  const trustedProject = existsSync(projectFile) && partTrusted(cwd, projectFile);
   const found: EnabledPlugin[] = [];
   for (const key of new Set([...Object.keys(project), ...Object.keys(user)])) {
     const id = parsePluginId(key);

@@ -1,6 +1,6 @@
 import { resolve } from "node:path";
 import { type ModelSelection, Runtime } from "../agent/runtime.ts";
-import { type AgentConfig, type TrustAsker, loadAgentConfig } from "./agent-config.ts";
+import { type AgentConfig, type ChangesAsker, type TrustAsker, loadAgentConfig } from "./agent-config.ts";
 import type { Settings, SettingsInput } from "../config/settings-schema.ts";
 import { loadSettings } from "../config/settings.ts";
 import type { ModelsConfig } from "../config/models-schema.ts";
@@ -40,6 +40,8 @@ export interface SessionSpec {
   trustFlag?: boolean;
   /** Someone to ask whether to trust the folder (the interactive mode); others skip and say so. */
   askTrust?: TrustAsker;
+  /** Someone to ask about a trusted folder's changed files, before they load (the interactive mode). */
+  askChanges?: ChangesAsker;
   /** Problems with hooks, extensions and MCP servers, one line each. */
   warn: (line: string) => void;
   toolSelection?: ToolSelection;
@@ -102,6 +104,7 @@ export async function assembleSession(spec: SessionSpec): Promise<AssembledSessi
     runtime: spec.runtimeSettings ?? {},
     trustFlag: spec.trustFlag,
     ask: spec.askTrust,
+    askChanges: spec.askChanges,
   });
   // Without a sandbox on this machine, commands ask first unless the user chose an approval mode.
   const sandboxNotice = sandboxStartup(settings, layers);
