@@ -39,7 +39,7 @@ export function partTrusted(cwd: string, part: string, env: NodeJS.ProcessEnv = 
 /** Whether `part` changed since the folder was trusted by a stored decision (noted for changedNotice). */
 export function partChanged(cwd: string, part: string, env: NodeJS.ProcessEnv = process.env): boolean {
   const pins = pinsOf(cwd, folderTrust(cwd, { env }), env);
-  if (!pins || same(pins[part], partContent(part))) return false;
+  if (!pins || same(pins[part], partContent(part, pins[part]))) return false;
   changedSkipped.add(part);
   return true;
 }
@@ -50,8 +50,8 @@ export function changedParts(cwd: string, env: NodeJS.ProcessEnv = process.env):
   if (!pins) return [];
   const changes: PartChange[] = [];
   for (const file of projectParts(cwd)) {
-    const now = partContent(file);
     const pin = pins[file];
+    const now = partContent(file, pin);
     if (same(pin, now)) continue;
     const shown = displayPath(file);
     const diff =

@@ -29,6 +29,8 @@ export interface Pin {
   sha256: string;
   /** The text, for showing a diff; absent when it was too big to keep. */
   text?: string;
+  /** The whole file's hash, when it is a file. */
+  raw?: string;
 }
 
 export interface TrustStore {
@@ -72,7 +74,7 @@ export function readTrustStore(env: NodeJS.ProcessEnv = process.env): TrustStore
     for (const [folder, parts] of Object.entries(parsed.pins ?? {})) {
       pins[folder] = {};
       for (const [part, pin] of Object.entries(parts ?? {})) {
-        if (pin && typeof pin.sha256 === "string") pins[folder][part] = { sha256: pin.sha256, ...(typeof pin.text === "string" ? { text: pin.text } : {}) };
+        if (pin && typeof pin.sha256 === "string") pins[folder][part] = { sha256: pin.sha256, ...(typeof pin.text === "string" ? { text: pin.text } : {}), ...(typeof pin.raw === "string" ? { raw: pin.raw } : {}) };
       }
     }
     return { version: 1, folders, pins };

@@ -1,4 +1,3 @@
-import { createHash } from "node:crypto";
 import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { join, relative } from "node:path";
 import { isHarmlessKey } from "../config/untrusted-settings.ts";
@@ -8,6 +7,7 @@ import { projectLspFiles } from "../lsp/project-files.ts";
 import { projectMcpPaths } from "../mcp/config-paths.ts";
 import { projectConfigPath } from "../paths.ts";
 import { projectInstalledFile } from "../plugins/paths.ts";
+import type { Pin } from "./folder-trust.ts";
 
 /**
  * The parts of a project that trusting it lets run code or loosen approvals: its hooks and
@@ -17,7 +17,7 @@ import { projectInstalledFile } from "../plugins/paths.ts";
  */
 
 /** The text kept of a part (for the diff); a bigger one is pinned by its hash alone. */
-export const MAX_PIN_TEXT = 64 * 1024;
+export const MAX_PIN_TEXT = 32 * 1024;
 /** Extensions listed per folder at most: past it, the listing ends with a count. */
 const MAX_EXTENSION_FILES = 500;
 
@@ -25,11 +25,8 @@ const MAX_EXTENSION_FILES = 500;
 const CLAUDE_KEYS = ["hooks", "env", "enabledPlugins", "statusLine", "apiKeyHelper", "enableAllProjectMcpServers", "enabledMcpjsonServers", "additionalDirectories"];
 const CLAUDE_PERMISSION_KEYS = ["allow", "additionalDirectories", "defaultMode"];
 
-export interface PartContent {
-  sha256: string;
-  /** Undefined when over MAX_PIN_TEXT. */
-  text?: string;
-}
+/** What a part holds that trust covers: as pinned, and as it is now. */
+export type PartContent = Pin;
 
 export const extensionsDir = (cwd: string) => join(cwd, ".omp", "extensions");
 
@@ -39,7 +36,8 @@ export function projectParts(cwd: string): string[] {
   return [projectConfigPath(cwd), join(claude, "settings.json"), join(claude, "settings.local.json"), ...projectMcpPaths(cwd), ...projectLspFiles(cwd), extensionsDir(cwd), projectInstalledFile(cwd)];
 }
 
-const sha256 = (text: string) => createHash("sha256").update(text).digest("hex");
+// Bun's hasher: node:crypto is kept off the start-up path (test/unit/start-up-imports.test.ts).
+const sha256 = (data: string | Uint8Array) => new Bun.CryptoHasher("sha256").update(data).digest("hex");
 
 function pick(record: Record<string, unknown>, keys: string[]): Record<string, unknown> {
   return Object.fromEntries(keys.filter((key) => record[key] !== undefined).map((key) => [key, record[key]]));
@@ -75,7 +73,7 @@ function listingOf(dir: string): string | undefined {
       const path = join(at, entry.name);
       if (entry.isDirectory()) {
         if (entry.name !== "node_modules") walk(path);
-      } else if (lines.length < MAX_EXTENSION_FILES) lines.push(`${relative(dir, path)}  sha256:${createHash("sha256").update(readFileSync(path)).digest("hex")}`);
+      } else if (lines.length < MAX_EXTENSION_FILES) lines.push(`${relative(dir, path)}  sha256:${sha256(readFileSync(path))}`);
       else more++;
     }
   };
@@ -84,15 +82,25 @@ function listingOf(dir: string): string | undefined {
   return lines.length > 0 ? `${lines.join("\n")}\n` : undefined;
 }
 
-/** What a part holds now that trust covers; undefined when it does not exist or covers nothing. */
-export function partContent(path: string): PartContent | undefined {
+/**
+ * What a part holds now that trust covers; undefined when it does not exist or covers nothing.
+ * `pinned`: what the part held when trusted; a file whose whole hash is the same is that, unparsed.
+ */
+export function partContent(path: string, pinned?: PartContent): PartContent | undefined {
   let text: string | undefined;
+  let raw: string | undefined;
   try {
     if (!existsSync(path)) return undefined;
-    text = statSync(path).isDirectory() ? listingOf(path) : coveredText(path, readFileSync(path, "utf8"));
+    if (statSync(path).isDirectory()) text = listingOf(path);
+    else {
+      const bytes = readFileSync(path);
+      raw = sha256(bytes);
+      if (pinned?.raw === raw) return pinned;
+      text = coveredText(path, bytes.toString("utf8"));
+    }
   } catch {
     return undefined;
   }
   if (text === undefined) return undefined;
-  return { sha256: sha256(text), ...(text.length <= MAX_PIN_TEXT ? { text } : {}) };
+  return { sha256: sha256(text), ...(text.length <= MAX_PIN_TEXT ? { text } : {}), ...(raw ? { raw } : {}) };
 }
