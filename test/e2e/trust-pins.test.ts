@@ -4,11 +4,12 @@
 // `omp trust`, the interactive mode asks before it starts, rpc asks its host. An unchanged
 // project runs as before, with no question.
 import { describe, expect, setDefaultTimeout, test } from "bun:test";
-import { existsSync, mkdirSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { AcpClient } from "../support/acp-client.ts";
 import { RpcProcess } from "../support/agent-rpc.ts";
 import { agentTestFile, modelRequests, runAgent, workspace } from "../support/agent-harness.ts";
-import { READY, testSessions } from "../support/tty-session.ts";
+import { READY, eventually, testSessions } from "../support/tty-session.ts";
 
 setDefaultTimeout(120_000);
 const standin = await agentTestFile();
@@ -143,5 +144,31 @@ describe("rpc mode", () => {
     const after = await print(home, repo);
     expect(existsSync(second)).toBe(true);
     expect(changedLines(after.stderr)).toEqual([]);
+  });
+});
+
+describe("ACP", () => {
+  test("the editor gets a permission request with the diff; allowed, the change runs from the next session", async () => {
+    const { home, repo } = workspace();
+    const [first, second] = [join(repo, "first-ran"), join(repo, "second-ran")];
+    claudeHook(repo, first);
+    expect((await trust(home, repo)).code).toBe(0);
+    claudeHook(repo, second);
+    const client = new AcpClient({ home, cwd: repo, env: env(), args: ["acp", "--model", MODEL] });
+    try {
+      client.answers = ["allow"];
+      await client.initialize();
+      await client.newSession(repo);
+      await client.until(() => client.permissions.length === 1);
+      expect(JSON.stringify(client.permissions[0]!.toolCall.rawInput)).toContain(`touch ${second}`);
+      // The answer is recorded as the new pin: the trust store then holds the changed hook.
+      const store = join(home, ".omp", "agent", "trusted-folders.json");
+      await eventually(() => (readFileSync(store, "utf8").includes(`touch ${second}`) ? true : undefined), "the accepted change in the trust store", 30_000);
+    } finally {
+      await client.close();
+    }
+    expect(existsSync(second)).toBe(false);
+    await print(home, repo);
+    expect(existsSync(second)).toBe(true);
   });
 });
