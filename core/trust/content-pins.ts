@@ -8,7 +8,10 @@ import { type PartContent, partContent, projectParts } from "./pinned-parts.ts";
  * says (pinned-parts.ts) is recorded. A part that changed since — a `git pull`, or a file the
  * model wrote in a session — does not run until the user accepts the change, shown as a diff
  * (the interactive mode asks; rpc asks its host; print mode skips it and says `omp trust`).
- * A folder trusted before pins existed, or through a trusted parent, is pinned at its first session.
+ * Pins belong to the trust decision (the folder trusted, shared by every folder under it), per
+ * part by absolute path, a part that did not exist pinned as absent: a file the model adds later
+ * is a change too. A part never seen (a folder trusted before pins, a subfolder first opened
+ * under a trusted parent) is pinned as it is at its first session.
  */
 
 export interface PartChange {
@@ -20,12 +23,16 @@ export interface PartChange {
 
 const changedSkipped = new Set<string>();
 
-const same = (pin: Pin | undefined, now: PartContent | undefined) => (now === undefined ? true : pin?.sha256 === now.sha256);
+/** A part that did not exist when pinned. */
+const ABSENT: Pin = { sha256: "" };
 
-/** A folder trusted by a stored decision, whose parts are pinned: the pins; otherwise undefined (nothing to compare). */
-function pinsOf(cwd: string, trust: FolderTrust, env: NodeJS.ProcessEnv): Record<string, Pin> | undefined {
+/** Unchanged: removed since (it runs nothing), never seen (pinned at the session's start), or the same content. */
+const same = (pin: Pin | undefined, now: PartContent | undefined) => now === undefined || pin === undefined || pin.sha256 === now.sha256;
+
+/** A folder trusted by a stored decision: its decision's pins (empty when none yet); otherwise undefined (nothing to compare). */
+function pinsOf(trust: FolderTrust, env: NodeJS.ProcessEnv): Record<string, Pin> | undefined {
   if (!trust.trusted || trust.source !== "stored") return undefined;
-  return readTrustStore(env).pins?.[realFolder(cwd)];
+  return readTrustStore(env).pins?.[trust.folder] ?? {};
 }
 
 /**
@@ -38,7 +45,7 @@ export function partTrusted(cwd: string, part: string, env: NodeJS.ProcessEnv = 
 
 /** Whether `part` changed since the folder was trusted by a stored decision (noted for changedNotice). */
 export function partChanged(cwd: string, part: string, env: NodeJS.ProcessEnv = process.env): boolean {
-  const pins = pinsOf(cwd, folderTrust(cwd, { env }), env);
+  const pins = pinsOf(folderTrust(cwd, { env }), env);
   if (!pins || same(pins[part], partContent(part, pins[part]))) return false;
   changedSkipped.add(part);
   return true;
@@ -46,7 +53,7 @@ export function partChanged(cwd: string, part: string, env: NodeJS.ProcessEnv = 
 
 /** The parts of `cwd`'s project that changed since the folder was trusted, each with its diff. */
 export function changedParts(cwd: string, env: NodeJS.ProcessEnv = process.env): PartChange[] {
-  const pins = pinsOf(cwd, folderTrust(cwd, { env }), env);
+  const pins = pinsOf(folderTrust(cwd, { env }), env);
   if (!pins) return [];
   const changes: PartChange[] = [];
   for (const file of projectParts(cwd)) {
@@ -55,33 +62,39 @@ export function changedParts(cwd: string, env: NodeJS.ProcessEnv = process.env):
     if (same(pin, now)) continue;
     const shown = displayPath(file);
     const diff =
-      pin && pin.text === undefined
+      pin!.sha256 !== "" && pin!.text === undefined
         ? `${shown}: changed (too big to show: over the text kept for a diff)\n`
         : now!.text === undefined
           ? `${shown}: changed (too big to show)\n`
-          : unifiedDiff(pin?.text ?? "", now!.text, shown).text;
+          : unifiedDiff(pin!.text ?? "", now!.text, shown).text;
     changes.push({ file, diff });
   }
   return changes;
 }
 
-/** Records what `cwd`'s parts hold now as what the user trusts (`omp trust`, an accepted change). */
-export function pinParts(cwd: string, env: NodeJS.ProcessEnv = process.env): void {
-  const pins: Record<string, Pin> = {};
-  for (const file of projectParts(cwd)) {
-    const now = partContent(file);
-    if (now) pins[file] = now;
-  }
+/**
+ * Records what `cwd`'s parts hold now (absent ones as absent) as what the user trusts: `omp trust`,
+ * an accepted change; `onlyUnseen`: only parts never pinned (ensurePinned).
+ */
+export function pinParts(cwd: string, env: NodeJS.ProcessEnv = process.env, onlyUnseen = false): void {
+  const trust = folderTrust(cwd, { env });
+  if (!trust.trusted || trust.source !== "stored") return;
   updateTrustStore(env, (store) => {
-    store.pins = { ...store.pins, [realFolder(cwd)]: pins };
+    const pins = { ...store.pins?.[trust.folder] };
+    for (const file of projectParts(cwd)) {
+      if (onlyUnseen && pins[file]) continue;
+      pins[file] = partContent(file) ?? ABSENT;
+      changedSkipped.delete(file);
+    }
+    store.pins = { ...store.pins, [trust.folder]: pins };
   });
-  for (const file of Object.keys(pins)) changedSkipped.delete(file);
 }
 
-/** A folder trusted by a stored decision but never pinned (trusted before pins, or through a parent): pinned now. */
+/** Parts never seen (a folder trusted before pins, a subfolder first opened under a trusted parent): pinned as they are. */
 export function ensurePinned(cwd: string, env: NodeJS.ProcessEnv = process.env): void {
   const trust = folderTrust(cwd, { env });
-  if (trust.trusted && trust.source === "stored" && !readTrustStore(env).pins?.[realFolder(cwd)]) pinParts(cwd, env);
+  const pins = pinsOf(trust, env);
+  if (pins && projectParts(cwd).some((file) => !pins[file])) pinParts(cwd, env, true);
 }
 
 /** The one line saying which parts were skipped because they changed since the folder was trusted, or undefined. */

@@ -1,5 +1,6 @@
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
 import { mkdirSync, rmSync, writeFileSync } from "node:fs";
+import { execSync } from "node:child_process";
 import { join } from "node:path";
 import { changedParts, ensurePinned, partChanged, pinParts } from "../../../core/trust/content-pins.ts";
 import { forgetFolderTrust, readTrustStore, setFolderTrust } from "../../../core/trust/folder-trust.ts";
@@ -74,5 +75,19 @@ describe("trust pinned to content", () => {
     expect(readTrustStore(env).pins![repo]).toBeUndefined();
     // Untrusted: nothing is "changed", it is simply not trusted.
     expect(changedParts(repo, env)).toEqual([]);
+  });
+
+  test("a file changed at the root is a change for a subfolder opened later too; a file added later is a change", () => {
+    const claude = write(".claude/settings.json", JSON.stringify({ hooks: {} }));
+    execSync("git init -q", { cwd: repo });
+    setFolderTrust(repo, true, env);
+    pinParts(repo, env);
+    write(".claude/settings.json", JSON.stringify({ hooks: { Stop: [] } }));
+    const sub = join(repo, "pkg");
+    mkdirSync(sub);
+    ensurePinned(sub, env);
+    expect(changedParts(sub, env).map((change) => change.file)).toEqual([claude]);
+    write(".omp/config.yml", "hooks:\n  Stop: []\n");
+    expect(changedParts(repo, env).map((change) => change.file)).toEqual([join(repo, ".omp", "config.yml"), claude]);
   });
 });
