@@ -1,4 +1,4 @@
-import { existsSync, readFileSync, statSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { delimiter, dirname, isAbsolute, join, resolve } from "node:path";
 import { readConfigText } from "../config/config-file.ts";
 import { lspFilesIn, projectLspFiles } from "./project-files.ts";
