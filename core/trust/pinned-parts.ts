@@ -32,9 +32,11 @@ export const extensionsDir = (cwd: string) => join(cwd, ".omp", "extensions");
 
 /** Every file or folder of `cwd`'s project whose content trust is pinned to (existing or not). */
 export function projectParts(cwd: string): string[] {
-  const claude = join(projectRoot(cwd), ".claude");
-  return [projectConfigPath(cwd), join(claude, "settings.json"), join(claude, "settings.local.json"), ...projectMcpPaths(cwd), ...projectLspFiles(cwd), extensionsDir(cwd), projectInstalledFile(cwd)];
+  return [projectConfigPath(cwd), ...projectClaudeSettings(cwd), ...projectMcpPaths(cwd), ...projectLspFiles(cwd), extensionsDir(cwd), projectInstalledFile(cwd)];
 }
+
+/** The project's Claude Code settings files (of its repository, as Claude Code reads them). */
+export const projectClaudeSettings = (cwd: string) => ["settings.json", "settings.local.json"].map((name) => join(projectRoot(cwd), ".claude", name));
 
 // Bun's hasher: node:crypto is kept off the start-up path (test/unit/start-up-imports.test.ts).
 const sha256 = (data: string | Uint8Array) => new Bun.CryptoHasher("sha256").update(data).digest("hex");
