@@ -12,6 +12,8 @@ import { selectProfile } from "../../core/config/profiles.ts";
 import { OmpError } from "../../core/errors/omp-error.ts";
 import { displayPath } from "../../core/paths.ts";
 import { untrustedNotice } from "../../core/trust/folder-trust.ts";
+import { changedNotice, changedParts } from "../../core/trust/content-pins.ts";
+import { askTrustChanges } from "../../core/session-host/trust-changes.ts";
 import { listSessions, mostRecentSession, resolveSession, sessionLine } from "../../core/session/listing.ts";
 import { sessionDirFor } from "../../core/session/paths.ts";
 import { parseApprovalFlag } from "../../core/tools/approval.ts";
@@ -142,7 +144,12 @@ async function runAgentWith(messages: string[], flags: AgentFlags, cleanup: (() 
     runtimeSettings: runtimeSettings(flags),
     trustFlag: flags.trust,
     // Only the interactive mode has someone to ask; the others skip and say so on stderr.
-    ...(interactive ? { askTrust: async (question) => (await import("../shared/trust-prompt.ts")).askFolderTrust(question) } : {}),
+    ...(interactive
+      ? {
+          askTrust: async (question) => (await import("../shared/trust-prompt.ts")).askFolderTrust(question),
+          askChanges: async (question) => (await import("../shared/trust-prompt.ts")).askTrustChanges(question),
+        }
+      : {}),
     warn,
     toolSelection: flags.tools === false ? { none: true } : typeof flags.tools === "string" ? { only: [flags.tools] } : {},
     extensionPaths: flags.extension ?? [],
@@ -210,7 +217,10 @@ async function runAgentWith(messages: string[], flags: AgentFlags, cleanup: (() 
     const agent = await runtime.createAgent(selection, resumePath);
     sayUntrusted(cwd);
     refreshLists();
-    return runRpcMode(startMode(new SessionHost(runtime, agent, selection, approvals, questions), flags));
+    // Files changed since the folder was trusted were skipped; the host is asked whether to trust them from now on.
+    const changes = changedParts(cwd, env);
+    const onReady = changes.length > 0 ? () => void askTrustChanges(approvals!.ask, cwd, changes, env) : undefined;
+    return runRpcMode(startMode(new SessionHost(runtime, agent, selection, approvals, questions), flags), onReady);
   }
 
   preconnect(selection.model.baseUrl, env);
@@ -222,7 +232,7 @@ async function runAgentWith(messages: string[], flags: AgentFlags, cleanup: (() 
       if (mcp) setTimeout(() => void mcp.start(), MCP_AFTER_FRAME_MS);
       refreshLists();
     };
-    return runInteractive({ runtime, selection, resumePath, initialPrompt: messages.join(" ") || undefined, approvals: approvals!, questions: questions!, startMode: (host) => startMode(host, flags), onFirstFrame, trustNotice: untrustedNotice(cwd), warnings });
+    return runInteractive({ runtime, selection, resumePath, initialPrompt: messages.join(" ") || undefined, approvals: approvals!, questions: questions!, startMode: (host) => startMode(host, flags), onFirstFrame, trustNotice: trustNotices(cwd), warnings });
   }
   const stdin = await readPipedStdin();
   let prompt = buildPrompt(messages, stdin, cwd, runtime.extensions);
@@ -291,8 +301,14 @@ async function slashCommandPrompt(runtime: Runtime, agent: Agent, messages: stri
  * (hooks, extensions, MCP servers) skipped is on the same line.
  */
 function sayUntrusted(cwd: string): void {
-  const notice = untrustedNotice(cwd);
+  const notice = trustNotices(cwd);
   if (notice) writeFdQuietly(2, `${notice}\n`);
+}
+
+/** What an untrusted folder was not allowed, and what a trusted one's changed files were not allowed: a line each. */
+function trustNotices(cwd: string): string | undefined {
+  const lines = [untrustedNotice(cwd), changedNotice(cwd)].filter((line) => line !== undefined);
+  return lines.length > 0 ? lines.join("\n") : undefined;
 }
 
 /**

@@ -4,6 +4,8 @@ import { displayPath, expandHome } from "../../core/paths.ts";
 import { isDirectory } from "../../core/tools/paths.ts";
 import { folderTrust, forgetFolderTrust, readTrustStore, setFolderTrust, trustStorePath } from "../../core/trust/folder-trust.ts";
 import { writeStdout } from "../shared/write.ts";
+import { changedParts, pinParts } from "../../core/trust/content-pins.ts";
+import { describeChanges } from "../../core/session-host/trust-changes.ts";
 import { EXIT_USAGE } from "../../core/errors/exit-codes.ts";
 
 export interface TrustFlags {
@@ -42,11 +44,15 @@ export async function runTrust(dir: string | undefined, flags: TrustFlags): Prom
     return 0;
   }
   if (!isDirectory(folder)) throw new OmpError(`omp trust: ${dir ?? folder} is not a directory`, { exitCode: EXIT_USAGE });
+  // What changed since it was trusted is shown as it is accepted: the user sees what they trust.
+  const changes = flags.deny ? [] : changedParts(folder);
   const stored = setFolderTrust(folder, !flags.deny);
+  if (!flags.deny) pinParts(folder);
+  const accepted = changes.length > 0 ? `Accepted these changes since you last trusted it:\n\n${describeChanges(changes)}\n` : "";
   await writeStdout(
     flags.deny
       ? `${displayPath(stored)} is untrusted: its project files may give text and harmless settings only, and omp will not ask again.\n`
-      : `Trusted ${displayPath(stored)} and everything under it: its .env, .omp/config.yml and .omp/models.yml now apply in full.\n`,
+      : `${accepted}Trusted ${displayPath(stored)} and everything under it: its .env, .omp/config.yml and .omp/models.yml now apply in full; its hooks, MCP and language servers, allow rules, extensions and plugins as they are now (a later change to them asks again).\n`,
   );
   return 0;
 }

@@ -1,4 +1,6 @@
 import { selectProfile } from "../../core/config/profiles.ts";
+import { changedParts } from "../../core/trust/content-pins.ts";
+import { askTrustChanges } from "../../core/session-host/trust-changes.ts";
 import * as acp from "@agentclientprotocol/sdk";
 import { fileURLToPath } from "node:url";
 import { resolve } from "node:path";
@@ -80,6 +82,8 @@ export async function runAcp(flags: AgentFlags): Promise<number> {
   app.onRequest(acp.methods.agent.session.new, async ({ params, client }) => {
     const opened = await open(client, params);
     opened.announceCommands();
+    // After the response, so the editor knows the session the permission request is about.
+    setTimeout(() => opened.askTrustChanges(), 0);
     return { sessionId: opened.id, modes: opened.modeState(), configOptions: await opened.configOptions() };
   });
   app.onRequest(acp.methods.agent.session.load, async ({ params, client }) => {
@@ -195,8 +199,16 @@ class AcpSession {
     private readonly client: acp.AgentContext,
     private readonly assembled: AssembledSession,
     private readonly host: SessionHost,
+    private readonly approvals: ApprovalRequests,
   ) {
     host.subscribe((event) => this.onEvent(event));
+  }
+
+  /** Files of a trusted folder changed since it was trusted were skipped: the editor is asked whether to trust them from now on. */
+  askTrustChanges(): void {
+    const cwd = this.host.runtime.options.cwd;
+    const changes = changedParts(cwd);
+    if (changes.length > 0) void askTrustChanges(this.approvals.ask, cwd, changes, process.env);
   }
 
   static async open(client: acp.AgentContext, capabilities: acp.ClientCapabilities, flags: AgentFlags, params: acp.NewSessionRequest | acp.LoadSessionRequest, loadId?: string): Promise<AcpSession> {
@@ -235,7 +247,7 @@ class AcpSession {
       const agent = await runtime.createAgent(selection, resumePath);
       const host = startMode(new SessionHost(runtime, agent, selection, approvals, questions), flags);
       const id = loadId ?? agent.writer?.header.id ?? crypto.randomUUID();
-      const session = new AcpSession(id, client, assembled, host);
+      const session = new AcpSession(id, client, assembled, host, approvals);
       ref.id = id;
       ref.calls = session.calls;
       ref.update = (update) => session.update(update);

@@ -25,11 +25,12 @@ const HANDLERS: Required<RpcHandlers> = { ...PROMPT_COMMANDS, ...SESSION_COMMAND
  * `extension_ui_request` frames, answered by `extension_ui_response` lines. stdin closing ends the
  * process once the running prompt has finished (questions asked after that are cancelled).
  */
-export async function runRpcMode(host: SessionHost): Promise<number> {
+export async function runRpcMode(host: SessionHost, onReady?: () => void): Promise<number> {
   const write: Out = writeLine;
   const initial = host.agent;
   const session = new RpcSession(host, write);
   write({ type: "ready", ...(initial.warnings.length > 0 ? { warnings: initial.warnings } : {}) });
+  onReady?.();
   const decoder = new TextDecoder();
   let buffer = "";
   for await (const chunk of Bun.stdin.stream()) {
@@ -108,13 +109,13 @@ class RpcSession implements RpcContext {
       type: "extension_ui_request",
       id,
       method: "select",
-      title: request.kind === "sandbox" ? "Run outside the sandbox?" : `Allow ${request.toolName}?`,
+      title: request.kind === "sandbox" ? "Run outside the sandbox?" : request.kind === "trust" ? "Trust the project's changed configuration?" : `Allow ${request.toolName}?`,
       message: request.summary,
       options: options.map((option) => option.label),
       toolName: request.toolName,
       effect: request.effect,
       input: request.input,
-      ...(request.kind === "sandbox" ? { kind: "sandbox" } : {}),
+      ...(request.kind === "sandbox" || request.kind === "trust" ? { kind: request.kind } : {}),
     });
     this.questions.set(id, (answer) => decide(decideApproval(options, uiAnswer(answer))));
   }

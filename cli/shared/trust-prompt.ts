@@ -1,5 +1,6 @@
 import { readSync, writeSync } from "node:fs";
-import type { TrustQuestion } from "../../core/session-host/agent-config.ts";
+import type { ChangesQuestion, TrustQuestion } from "../../core/session-host/agent-config.ts";
+import { describeChanges } from "../../core/session-host/trust-changes.ts";
 import { displayPath } from "../../core/paths.ts";
 
 /**
@@ -19,8 +20,39 @@ export async function askFolderTrust(question: TrustQuestion): Promise<boolean |
     "",
   ];
   writeSync(1, lines.join("\n") + "\n");
+  return yesOrNo(`  Trust ${folder}? [y/n] `);
+}
+
+/**
+ * A trusted folder whose hooks, servers, rules or extensions changed since it was trusted (a pull,
+ * or a file the model wrote): the diff, and y (trust the change, remembered) or n (skip it this
+ * time, asked again next time). Asked before the UI starts, like the trust question.
+ */
+export async function askTrustChanges(question: ChangesQuestion): Promise<boolean | undefined> {
+  const folder = displayPath(question.folder);
+  const lines = [
+    "",
+    `  These files of ${folder} changed since you trusted it:`,
+    "",
+    ...describeChanges(question.changes)
+      .split("\n")
+      .map((line) => `    ${sanitizeLine(line)}`),
+    "  Until you accept the change, what they add (hooks, MCP and language servers, allow rules, extensions) is skipped.",
+    "",
+  ];
+  writeSync(1, lines.join("\n") + "\n");
+  return yesOrNo(`  Trust the changed files? [y/n] `);
+}
+
+/** A line of a file shown on the terminal: its control characters visible, not acted on. */
+function sanitizeLine(line: string): string {
+  return line.replace(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g, (char) => `^${String.fromCharCode((char.charCodeAt(0) + 64) % 128)}`);
+}
+
+/** Asks `prompt` until y or n; undefined at end of input. */
+function yesOrNo(prompt: string): boolean | undefined {
   for (;;) {
-    writeSync(1, `  Trust ${folder}? [y/n] `);
+    writeSync(1, prompt);
     const line = readLine();
     if (line === undefined) {
       writeSync(1, "\n");

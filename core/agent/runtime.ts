@@ -446,7 +446,8 @@ export class Runtime {
       ...(this.options.editor ? { editor: this.options.editor } : {}),
       ...(this.options.questioner ? { question: this.options.questioner } : {}),
       ...(mode ? { mode } : {}),
-      lsp: new LspSession(this.options.cwd, settings.lsp, this.options.env as NodeJS.ProcessEnv),
+      // Servers the project configured run in the commands' sandbox (core/sandbox/servers.ts).
+      lsp: new LspSession(this.options.cwd, settings.lsp, this.options.env as NodeJS.ProcessEnv, settings.sandbox.mode === "off" ? undefined : { policy: sandbox, secrets: () => secrets }),
       checkpoints: settings.checkpoints,
     });
     source?.subscribe(() => {

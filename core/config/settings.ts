@@ -7,6 +7,7 @@ import { plainSettingRules, settingsDefaults } from "./settings-plain.ts" with {
 import type { Settings, SettingsInput } from "./settings-schema.ts";
 import { type Mapping, readConfigBytes } from "./config-file.ts";
 import { folderTrust, noteSkippedForTrust } from "../trust/folder-trust.ts";
+import { partChanged } from "../trust/content-pins.ts";
 import { untrustedSettings } from "./untrusted-settings.ts";
 import { activeProfile, profilePath, unknownProfile } from "./profiles.ts";
 
@@ -77,10 +78,12 @@ export function loadSettings(options: LoadSettingsOptions = {}): LoadedSettings 
       return;
     }
     let values = cache.values(path, bytes, (text) => slowPath().settingsFileValues(text, path));
-    if (kind === "project" && !trusted()) {
+    // Changed since the folder was trusted: as if untrusted until the user accepts it (changedNotice says so).
+    const untrusted = kind === "project" && !trusted();
+    if (untrusted || (kind === "project" && partChanged(cwd, path, options.env))) {
       const userMode = layers.findLast((layer) => layer.kind === "global" || layer.kind === "profile")?.values.approvalMode ?? DEFAULTS.approvalMode;
       const filtered = untrustedSettings(values, String(userMode));
-      if (filtered.skipped.length > 0) noteSkippedForTrust(`.omp/config.yml: ${filtered.skipped.join(", ")}`);
+      if (untrusted && filtered.skipped.length > 0) noteSkippedForTrust(`.omp/config.yml: ${filtered.skipped.join(", ")}`);
       values = filtered.values;
     }
     if (kind === "project" && USER_ONLY_GROUPS.some((group) => group in values)) {

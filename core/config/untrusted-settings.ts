@@ -8,6 +8,9 @@ import type { Mapping } from "./config-file.ts";
  */
 const HARMLESS = new Set(["model", "modelRoles", "thinking", "tools", "retry", "compaction", "bash", "theme"]);
 
+/** A key an untrusted project may set; trust is pinned to the others (core/trust/pinned-parts.ts). */
+export const isHarmlessKey = (key: string) => HARMLESS.has(key);
+
 const STRICTNESS: Record<string, number> = { yolo: 0, write: 1, "always-ask": 2 };
 
 export interface FilteredValues {

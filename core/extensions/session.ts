@@ -5,6 +5,8 @@ import type { SettingsLayer } from "../config/settings.ts";
 import { join, resolve } from "node:path";
 import { agentDir, expandHome } from "../paths.ts";
 import type { Tool } from "../tools/types.ts";
+import { partChanged } from "../trust/content-pins.ts";
+import { extensionsDir } from "../trust/pinned-parts.ts";
 import { folderTrust, noteSkippedForTrust } from "../trust/folder-trust.ts";
 import { claudeSessionSettings } from "./claude-settings/session.ts";
 import { lazyClaudeHooks } from "./hooks/lazy.ts";
@@ -84,7 +86,7 @@ export async function sessionExtensions(options: SessionExtensionsOptions): Prom
   if (projectAllowed && !folderTrust(options.cwd, { env: options.env }).trusted) {
     noteSkippedForTrust("extensions in .omp/extensions");
     projectAllowed = false;
-  }
+  } else if (projectAllowed && partChanged(options.cwd, extensionsDir(options.cwd), options.env)) projectAllowed = false;
   const fromPlugins = pluginExtensionEntries(plugins);
   const entries = [...user.entries, ...(projectAllowed ? project.entries : []), ...explicit.flatMap((found) => found.entries), ...fromPlugins];
   const kinds = new Map<string, SourceKind>([...fromPlugins.map((file) => [file, "plugin"] as const), ...explicit.flatMap((found) => found.entries.map((file) => [file, "cli"] as const)), ...project.entries.map((file) => [file, "project"] as const)]);

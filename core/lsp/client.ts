@@ -3,6 +3,7 @@ import { pathToFileURL } from "node:url";
 import type { MessageConnection } from "vscode-jsonrpc/node";
 import type { Diagnostic, InitializeResult, PublishDiagnosticsParams, ServerCapabilities } from "vscode-languageserver-protocol";
 import { OmpError } from "../errors/omp-error.ts";
+import { type ServerSandbox, serverCommand } from "../sandbox/servers.ts";
 import { type ServerConfig, languageId } from "./server-config.ts";
 
 /** A language server that failed to start, died or did not answer in time. */
@@ -83,9 +84,10 @@ export class LspClient {
   }
 
   /** Spawns `command` in `root` and completes the initialize handshake within the server's warm-up time. */
-  static async start(server: ServerConfig, root: string, command: string, onExit: (client: LspClient) => void, onSpawn?: (client: LspClient) => void): Promise<LspClient> {
+  static async start(server: ServerConfig, root: string, command: string, onExit: (client: LspClient) => void, onSpawn?: (client: LspClient) => void, sandbox?: ServerSandbox): Promise<LspClient> {
     const { createMessageConnection, StreamMessageReader, StreamMessageWriter } = await import("vscode-jsonrpc/node");
-    const child = spawn(command, server.args, { cwd: root, stdio: ["pipe", "pipe", "pipe"], env: { ...process.env, ...server.env } });
+    const run = serverCommand([command, ...server.args], { ...process.env, ...server.env }, sandbox);
+    const child = spawn(run.argv[0]!, run.argv.slice(1), { cwd: root, stdio: ["pipe", "pipe", "pipe"], env: run.env });
     const connection = createMessageConnection(new StreamMessageReader(child.stdout!), new StreamMessageWriter(child.stdin!));
     const client = new LspClient(server, root, command, child, connection, onExit);
     onSpawn?.(client);
@@ -97,7 +99,9 @@ export class LspClient {
     const result = await client.request<InitializeResult>(
       "initialize",
       {
-        processId: process.pid,
+        // A sandboxed server cannot signal omp (Landlock's scope, or its own PID namespace): told omp's
+        // pid, its watchdog's kill(pid, 0) fails and it exits. It ends when its stdin closes instead.
+        processId: run.confinement === "none" ? process.pid : null,
         clientInfo: { name: "omp" },
         rootUri: fileUri(root),
         rootPath: root,

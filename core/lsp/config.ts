@@ -1,9 +1,12 @@
-import { existsSync, readFileSync, statSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { delimiter, dirname, isAbsolute, join, resolve } from "node:path";
-import { agentDir, displayPath, homeDir } from "../paths.ts";
+import { readConfigText } from "../config/config-file.ts";
+import { lspFilesIn, projectLspFiles } from "./project-files.ts";
+import { agentDir, displayPath, homeDir, projectConfigPath } from "../paths.ts";
 import { readPluginJson } from "../plugins/components.ts";
 import { enabledPlugins } from "../plugins/enabled.ts";
 import { folderTrust, noteSkippedForTrust } from "../trust/folder-trust.ts";
+import { partChanged } from "../trust/content-pins.ts";
 import { BUILTIN_SERVERS, type ServerConfig, type ServerEntry, completeServer, mergeEntry, parseServerFile } from "./server-config.ts";
 
 /** Every server a session in `cwd` may run, and what was wrong with the configuration. */
@@ -14,16 +17,10 @@ export interface LspServers {
   skipped: string[];
 }
 
-const NAMES = ["lsp.json", ".lsp.json", "lsp.yaml", ".lsp.yaml", "lsp.yml", ".lsp.yml"];
-
 function readDocument(file: string): unknown {
   const text = readFileSync(file, "utf8");
   if (file.endsWith(".json")) return JSON.parse(text);
   return (require("yaml") as typeof import("yaml")).parse(text);
-}
-
-function filesIn(dir: string, names = NAMES): string[] {
-  return names.map((name) => join(dir, name)).filter((file) => existsSync(file) && statSync(file).isFile());
 }
 
 /** A plugin's servers: `lspServers` in plugin.json (inline or a path) and `.lsp.json` in its root. */
@@ -55,21 +52,24 @@ export function loadLspServers(cwd: string, settingsServers: Record<string, unkn
   const warn = (line: string) => warnings.push(line);
   const entries: Record<string, ServerEntry> = { ...BUILTIN_SERVERS };
   const sources: Record<string, string> = Object.fromEntries(Object.keys(BUILTIN_SERVERS).map((name) => [name, "built-in"]));
-  const apply = (document: unknown, source: string) => {
+  // A server any field of which the project gave runs sandboxed: its args alone can run anything.
+  const fromProject = new Set<string>();
+  const apply = (document: unknown, source: string, project = false) => {
     for (const [name, entry] of Object.entries(parseServerFile(document, warn, source))) {
       entries[name] = mergeEntry(entries[name], entry);
       sources[name] = source;
+      if (project) fromProject.add(name);
     }
   };
-  const applyFile = (file: string) => {
+  const applyFile = (file: string, project = false) => {
     try {
-      apply(readDocument(file), displayPath(file));
+      apply(readDocument(file), displayPath(file), project);
     } catch (error) {
       warn(`${displayPath(file)}: ${(error as Error).message}; ignored`);
     }
   };
   const home = homeDir();
-  filesIn(home).forEach(applyFile);
+  for (const file of lspFilesIn(home)) applyFile(file);
   for (const plugin of enabledPlugins(cwd)) {
     const documents = pluginDocuments(plugin.root, warn);
     if (documents.length === 0) continue;
@@ -78,13 +78,16 @@ export function loadLspServers(cwd: string, settingsServers: Record<string, unkn
       skipped.push(`plugin ${plugin.id}`);
       continue;
     }
-    for (const { document } of documents) apply(document, `plugin ${plugin.id}`);
+    for (const { document } of documents) apply(document, `plugin ${plugin.id}`, plugin.scope === "project");
   }
-  for (const dir of [agentDir(env), join(home, ".claude"), join(home, ".codex"), join(home, ".gemini")]) filesIn(dir).forEach(applyFile);
-  if (Object.keys(settingsServers).length > 0) apply({ servers: settingsServers }, "settings lsp.servers");
-  const project = [".omp", ".claude", ".codex", ".gemini"].flatMap((dir) => filesIn(join(cwd, dir))).concat(filesIn(cwd));
+  for (const dir of [agentDir(env), join(home, ".claude"), join(home, ".codex"), join(home, ".gemini")]) for (const file of lspFilesIn(dir)) applyFile(file);
+  if (Object.keys(settingsServers).length > 0) {
+    apply({ servers: settingsServers }, "settings lsp.servers");
+    for (const name of projectSettingsServers(cwd)) if (Object.hasOwn(settingsServers, name)) fromProject.add(name);
+  }
+  const project = projectLspFiles(cwd);
   if (project.length > 0) {
-    if (folderTrust(cwd, { env }).trusted) project.forEach(applyFile);
+    if (folderTrust(cwd, { env }).trusted) for (const file of project.filter((file) => !partChanged(cwd, file, env))) applyFile(file, true);
     else {
       for (const file of project) skipped.push(displayPath(file));
       noteSkippedForTrust(`language servers in ${project.map((file) => displayPath(file)).join(", ")}`);
@@ -93,11 +96,24 @@ export function loadLspServers(cwd: string, settingsServers: Record<string, unkn
   const servers: ServerConfig[] = [];
   for (const [name, entry] of Object.entries(entries)) {
     if (entry.disabled) continue;
-    const server = completeServer(name, entry, sources[name]!);
+    const server = completeServer(name, entry, sources[name]!, fromProject.has(name));
     if (typeof server === "string") warn(server);
     else servers.push(server);
   }
   return { servers, warnings, skipped };
+}
+
+/** The server names the project's `.omp/config.yml` sets under `lsp.servers` (merged into the settings with the user's). */
+function projectSettingsServers(cwd: string): string[] {
+  try {
+    const text = readConfigText(projectConfigPath(cwd));
+    if (text === undefined) return [];
+    const servers = ((require("yaml") as typeof import("yaml")).parse(text) as { lsp?: { servers?: unknown } } | null)?.lsp?.servers;
+    return servers && typeof servers === "object" ? Object.keys(servers) : [];
+  } catch {
+    // The settings loader reports a file it cannot read; then nothing of it is in effect.
+    return [];
+  }
 }
 
 /**

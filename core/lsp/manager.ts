@@ -7,6 +7,8 @@ import { LspClient, LspError, fileUri } from "./client.ts";
 import { type LspServers, loadLspServers, resolveCommand, workspaceRoot } from "./config.ts";
 import { canPullDiagnostics, pullDiagnostics } from "./pull-diagnostics.ts";
 import type { ServerConfig } from "./server-config.ts";
+import type { ServerSandbox } from "../sandbox/servers.ts";
+import { isWithin } from "../fs/within.ts";
 
 export interface LspSettings {
   enabled: boolean;
@@ -73,6 +75,7 @@ export class LspManager {
     readonly cwd: string,
     readonly settings: LspSettings,
     private readonly env: NodeJS.ProcessEnv = process.env,
+    private readonly sandbox?: ServerSandbox,
   ) {}
 
   servers(): LspServers {
@@ -118,7 +121,9 @@ export class LspManager {
 
   private async start(slot: Slot): Promise<LspClient> {
     try {
-      const client = await LspClient.start(slot.server, slot.root, slot.command, (dead) => this.died(slot, dead), (spawned) => (slot.spawned = spawned));
+      // The project's own program (node_modules/.bin, .venv/bin) is the project's code as much as its config is.
+      const confined = slot.server.fromProject || isWithin(slot.command, this.cwd) ? this.sandbox : undefined;
+      const client = await LspClient.start(slot.server, slot.root, slot.command, (dead) => this.died(slot, dead), (spawned) => (slot.spawned = spawned), confined);
       slot.client = client;
       // The session ended while it started: it must not outlive the session (nor keep omp running).
       if (this.stopped) await client.stop();

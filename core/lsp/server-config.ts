@@ -42,6 +42,8 @@ export interface ServerConfig {
   isLinter: boolean;
   /** "built-in", a file path, "settings", or "plugin <id>". */
   source: string;
+  /** Some of it came from the project (its files, its plugins, its config.yml): it runs sandboxed. */
+  fromProject: boolean;
   /** How to get the server when it is missing. */
   install?: string;
 }
@@ -81,7 +83,7 @@ export function mergeEntry(base: ServerEntry | undefined, over: ServerEntry): Se
 }
 
 /** A merged entry as a runnable server, or why it is not one. */
-export function completeServer(name: string, entry: ServerEntry, source: string): ServerConfig | string {
+export function completeServer(name: string, entry: ServerEntry, source: string, fromProject = false): ServerConfig | string {
   const languages = Object.fromEntries(Object.entries(entry.extensionToLanguage ?? {}).map(([ext, id]) => [dotted(ext), id]));
   const fileTypes = [...new Set([...(entry.fileTypes ?? []).map(dotted), ...Object.keys(languages)])];
   if (!entry.command) return `server ${name} (${source}) has no command`;
@@ -100,6 +102,7 @@ export function completeServer(name: string, entry: ServerEntry, source: string)
     warmupTimeoutMs: entry.warmupTimeoutMs,
     isLinter: entry.isLinter ?? false,
     source,
+    fromProject,
     ...(builtin ? { install: builtin.install } : {}),
   };
 }

@@ -1,3 +1,4 @@
+import type { ServerSandbox } from "../sandbox/servers.ts";
 import type { LspManager, LspSettings } from "./manager.ts";
 
 /**
@@ -12,10 +13,12 @@ export class LspSession {
     readonly cwd: string,
     readonly settings: LspSettings,
     private readonly env: NodeJS.ProcessEnv = process.env,
+    /** Where servers the project configured run; undefined: the sandbox is off. */
+    private readonly sandbox?: ServerSandbox,
   ) {}
 
   get(): Promise<LspManager> {
-    return (this.manager ??= import("./manager.ts").then(({ LspManager }) => new LspManager(this.cwd, this.settings, this.env)));
+    return (this.manager ??= import("./manager.ts").then(({ LspManager }) => new LspManager(this.cwd, this.settings, this.env, this.sandbox)));
   }
 
   /** Whether any tool has asked for the servers yet. */

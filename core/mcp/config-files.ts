@@ -2,6 +2,7 @@ import { readFileSync } from "node:fs";
 import { OmpError } from "../errors/omp-error.ts";
 import { displayPath } from "../paths.ts";
 import { folderTrust, noteSkippedForTrust } from "../trust/folder-trust.ts";
+import { partChanged } from "../trust/content-pins.ts";
 import { mcpFiles } from "./config-paths.ts";
 import type { PluginServers } from "../plugins/wiring.ts";
 import type { ServerScope } from "./config-schema-types.ts";
@@ -64,6 +65,7 @@ export interface RawServer {
   raw: unknown;
   scope: ServerScope;
   source: string;
+  fromProject: boolean;
 }
 
 export interface RawServers {
@@ -80,15 +82,17 @@ export interface RawServers {
 export function rawServers(cwd: string, flagFiles: readonly string[], plugins: readonly PluginServers[], env: NodeJS.ProcessEnv): RawServers {
   const problems: string[] = [];
   const byName = new Map<string, RawServer>();
-  const add = (scope: ServerScope, source: string, servers: Record<string, unknown>) => {
+  const add = (scope: ServerScope, source: string, servers: Record<string, unknown>, fromProject = scope === "project") => {
     for (const [name, raw] of Object.entries(servers)) {
       byName.delete(name);
-      byName.set(name, { name, raw, scope, source });
+      byName.set(name, { name, raw, scope, source, fromProject });
     }
   };
   const files = mcpFiles(cwd, flagFiles, env);
   const project = files.filter((file) => file.kind === "project");
   const trusted = project.length === 0 || folderTrust(cwd, { env }).trusted;
+  // A file changed since the folder was trusted waits for the user to accept it (changedNotice).
+  const unchanged = (file: { path: string }) => !partChanged(cwd, file.path, env);
   if (!trusted) {
     const what = `MCP servers in ${project.map((file) => displayPath(file.path)).join(" and ")}`;
     noteSkippedForTrust(what);
@@ -105,9 +109,9 @@ export function rawServers(cwd: string, flagFiles: readonly string[], plugins: r
     }
   };
   for (const file of files.filter((f) => f.kind === "user")) fromFile(file);
-  if (trusted) for (const file of project) fromFile(file);
+  if (trusted) for (const file of project.filter(unchanged)) fromFile(file);
   // The plugin loader decides which plugins may run code; what it hands over is taken as is.
-  for (const plugin of plugins) add("plugin", plugin.source, plugin.servers);
+  for (const plugin of plugins) add("plugin", plugin.source, plugin.servers, plugin.fromProject ?? false);
   for (const file of files.filter((f) => f.kind === "flag")) fromFile(file);
   return { servers: [...byName.values()], problems };
 }

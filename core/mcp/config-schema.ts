@@ -60,7 +60,8 @@ export type ServerEntry = z.output<typeof ServerEntrySchema>;
 export type { ServerScope } from "./config-schema-types.ts";
 
 /** A server entry with `${VAR}` expanded, ready to connect; `key` identifies the entry as written (the tool-list cache's key). */
-export type ResolvedServer = ServerEntry & { name: string; scope: ServerScope; source: string; key: string };
+/** `fromProject`: the project configured it (its `.mcp.json`, `.omp/mcp.json` or a project plugin), so it runs sandboxed. */
+export type ResolvedServer = ServerEntry & { name: string; scope: ServerScope; source: string; key: string; fromProject: boolean };
 
 export function isRemote<T extends ServerEntry>(entry: T): entry is T & RemoteServerEntry {
   return entry.type === "http" || entry.type === "sse";

@@ -66,10 +66,10 @@ export function loadMcpConfig(options: LoadMcpConfigOptions): McpConfig {
   const { servers: raws, problems } = rawServers(options.cwd, options.flagFiles ?? [], options.plugins ?? [], env);
   const servers: ResolvedServer[] = [];
   const disabled: ResolvedServer[] = [];
-  for (const { name, raw, scope, source } of raws) {
+  for (const { name, raw, scope, source, fromProject } of raws) {
     try {
       const entry = validateServerEntry(name, raw);
-      const base = { name, scope, source, key: entryKey(raw) };
+      const base = { name, scope, source, key: entryKey(raw), fromProject };
       if (entry.enabled === false) disabled.push({ ...entry, ...base });
       else servers.push({ ...resolveEntry(entry, env), ...base });
     } catch (error) {

@@ -5,6 +5,7 @@ import { mcpFiles } from "./config-paths.ts";
 import { type PluginServers, pluginMcpServers } from "../plugins/wiring.ts";
 import { LazyMcpSource } from "./lazy-source.ts";
 import type { McpLimits } from "./limits.ts";
+import type { ServerSandbox } from "../sandbox/servers.ts";
 import { EXIT_USAGE } from "../errors/exit-codes.ts";
 
 export interface ConfiguredMcpOptions {
@@ -22,6 +23,8 @@ export interface ConfiguredMcpOptions {
   warn: (line: string) => void;
   /** `mcp.*` settings. */
   limits?: McpLimits;
+  /** Where the servers the project configured run; undefined: the sandbox is off. */
+  sandbox?: ServerSandbox;
 }
 
 /**
@@ -36,5 +39,5 @@ export function configuredMcp(options: ConfiguredMcpOptions): LazyMcpSource | un
   // Installed plugins' .mcp.json servers (omp plugin) join the configured ones.
   const plugins = [...pluginMcpServers(enabledPlugins(cwd), warn), ...(options.extraServers ?? [])];
   if (files.length === 0 && plugins.length === 0) return undefined;
-  return new LazyMcpSource({ cwd, env, flagFiles, plugins, waitForUncached: options.waitForUncached, deferStart: options.deferStart ?? false, onProblem: warn, limits: options.limits });
+  return new LazyMcpSource({ cwd, env, flagFiles, plugins, waitForUncached: options.waitForUncached, deferStart: options.deferStart ?? false, onProblem: warn, limits: options.limits, sandbox: options.sandbox });
 }

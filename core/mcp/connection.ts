@@ -23,6 +23,7 @@ import type { McpCallResult } from "./results.ts";
 import { BoundedLineBuffer } from "./bounded-lines.ts";
 import { resultTooLarge } from "./limits.ts";
 import type { CachedServer, McpPromptInfo, McpToolInfo } from "./tool-cache.ts";
+import { type ServerSandbox, serverCommand } from "../sandbox/servers.ts";
 
 /** "needs-auth": a remote server answered 401 and has no tokens it takes: `omp mcp login` or `/mcp auth`. */
 export type ServerStatus = "starting" | "ready" | "failed" | "needs-auth";
@@ -37,6 +38,8 @@ export interface ConnectionOptions {
   maxResultBytes: number;
   /** OAuth for a remote server (only servers that answer 401 use it); by default tokens from agent.db. */
   authProvider?: OAuthClientProvider;
+  /** Confines a stdio server: given for the ones the project configured. */
+  sandbox?: ServerSandbox;
 }
 
 export interface CallOptions {
@@ -124,11 +127,9 @@ export class McpConnection {
     }
     // The user's whole environment, as their shell would give it: servers look up PATH entries,
     // proxies and tokens the SDK's short default list leaves out.
-    const env: Record<string, string> = {};
-    for (const [key, value] of Object.entries(this.options.env)) if (value !== undefined) env[key] = value;
-    Object.assign(env, (server as StdioServerEntry).env);
     const stdio = server as StdioServerEntry;
-    const transport = new StdioClientTransport({ command: stdio.command, args: stdio.args, env, cwd: stdio.cwd, stderr: "pipe" });
+    const run = serverCommand([stdio.command, ...stdio.args], { ...this.options.env, ...stdio.env }, this.options.sandbox);
+    const transport = new StdioClientTransport({ command: run.argv[0]!, args: run.argv.slice(1), env: run.env, cwd: stdio.cwd, stderr: "pipe" });
     // The SDK's own line buffer closes the transport past 10 MB; this one fails only the call that was too big.
     const limit = this.options.maxResultBytes;
     (transport as unknown as { _readBuffer: BoundedLineBuffer })._readBuffer = new BoundedLineBuffer(limit, (bytes) => resultTooLarge(this.server.name, bytes, limit));

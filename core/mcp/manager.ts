@@ -13,6 +13,7 @@ import { toToolResult } from "./results.ts";
 import { DEFAULT_MCP_LIMITS, type McpLimits } from "./limits.ts";
 import { ToolCache } from "./tool-cache.ts";
 import { ToolSearch } from "./tool-search.ts";
+import type { ServerSandbox } from "../sandbox/servers.ts";
 
 export interface McpManagerOptions {
   cwd: string;
@@ -29,6 +30,8 @@ export interface McpManagerOptions {
   onProblem?: (line: string) => void;
   /** `mcp.*` settings; the defaults when not given. */
   limits?: McpLimits;
+  /** Where the servers the project configured run; undefined: the sandbox is off. */
+  sandbox?: ServerSandbox;
 }
 
 const DEFAULT_START_TIMEOUT_MS = 10_000;
@@ -108,6 +111,7 @@ export class McpManager implements ToolSource {
       startTimeoutMs: envMs(env, "OMP_MCP_START_TIMEOUT_MS") ?? server.startTimeout ?? DEFAULT_START_TIMEOUT_MS,
       callTimeoutMs: envMs(env, "OMP_MCP_TIMEOUT_MS") ?? server.timeout ?? DEFAULT_CALL_TIMEOUT_MS,
       maxResultBytes: this.limits.maxResultBytes,
+      ...(server.fromProject && this.options.sandbox ? { sandbox: this.options.sandbox } : {}),
     });
     let reported: string | undefined;
     connection.onChange = () => {

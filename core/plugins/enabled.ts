@@ -1,5 +1,7 @@
 import { existsSync, realpathSync, statSync } from "node:fs";
 import { join, relative, isAbsolute } from "node:path";
+import { partTrusted } from "../trust/content-pins.ts";
+import { projectClaudeSettings } from "../trust/pinned-parts.ts";
 import { folderTrust } from "../trust/folder-trust.ts";
 import { type PluginComponents, readPackageJson, resolveComponents } from "./components.ts";
 import { claudeInstalledFile, claudeInstalls, claudeStateFiles } from "./claude-installs.ts";
@@ -40,7 +42,7 @@ function marketplacePlugins(cwd: string): EnabledPlugin[] {
   const user = sessionInstalled(userInstalledFile());
   const projectFile = projectInstalledFile(cwd);
   const project = existsSync(projectFile) ? sessionInstalled(projectFile) : {};
-  const trustedProject = existsSync(projectFile) && folderTrust(cwd).trusted;
+  const trustedProject = existsSync(projectFile) && partTrusted(cwd, projectFile);
   const found: EnabledPlugin[] = [];
   for (const key of new Set([...Object.keys(project), ...Object.keys(user)])) {
     const id = parsePluginId(key);
@@ -85,7 +87,8 @@ function claudePlugins(cwd: string, ompIds: Set<string>): EnabledPlugin[] {
       scope: install.scope,
       version: install.version,
       root: install.root,
-      trusted: !install.byProject || folderTrust(cwd).trusted,
+      // Enabled by the project's Claude settings: only while they are as trusted (core/trust/content-pins.ts).
+      trusted: !install.byProject || projectClaudeSettings(cwd).every((file) => partTrusted(cwd, file)),
       components: resolveComponents(install.root, { allowModules: false, entry: install.entry ?? null }),
     });
   }

@@ -83,6 +83,8 @@ export interface PluginServers {
   /** The plugin, for messages. */
   source: string;
   servers: Record<string, unknown>;
+  /** Installed by the project (its `.omp/plugins`, its Claude settings): its servers run sandboxed. */
+  fromProject?: boolean;
 }
 
 /**
@@ -108,6 +110,7 @@ export function pluginMcpServers(plugins: readonly EnabledPlugin[], warn: (line:
       const entries = Object.entries(servers).filter(([name, raw]) => name !== "$schema" && raw && typeof raw === "object");
       found.push({
         source: `plugin ${plugin.id}`,
+        fromProject: plugin.scope === "project",
         servers: Object.fromEntries(
           entries.map(([name, raw]) => {
             const entry = withPluginRoot(raw, plugin.root) as Record<string, unknown>;

@@ -10,6 +10,7 @@ import {
   trustForThisRun,
 } from "../trust/folder-trust.ts";
 import { loadDotenv } from "../config/dotenv.ts";
+import { type PartChange, changedParts, ensurePinned, pinParts } from "../trust/content-pins.ts";
 import { loadModelsConfig } from "../config/models.ts";
 import type { ModelsConfig } from "../config/models-schema.ts";
 import type { Settings, SettingsInput } from "../config/settings-schema.ts";
@@ -24,6 +25,15 @@ export interface TrustQuestion {
 /** true or false is remembered for the folder; undefined (no answer) leaves it untrusted, unrecorded. */
 export type TrustAsker = (question: TrustQuestion) => Promise<boolean | undefined>;
 
+/** What the user is asked in a trusted folder whose code-running files changed since: the folder and each file's diff. */
+export interface ChangesQuestion {
+  folder: string;
+  changes: PartChange[];
+}
+
+/** true: the changes are trusted (pinned); false or undefined: skipped this session, asked again next time. */
+export type ChangesAsker = (question: ChangesQuestion) => Promise<boolean | undefined>;
+
 export interface AgentConfigOptions {
   cwd: string;
   /** Filled from the `.env` files. */
@@ -34,6 +44,8 @@ export interface AgentConfigOptions {
   trustFlag?: boolean;
   /** The interactive mode's question; without it (print, json, rpc) nothing is asked. */
   ask?: TrustAsker;
+  /** The interactive mode's question about changed files of a trusted folder; without it they are skipped. */
+  askChanges?: ChangesAsker;
 }
 
 export interface AgentConfig {
@@ -59,7 +71,13 @@ export async function loadAgentConfig(options: AgentConfigOptions): Promise<Agen
     if (changes.length > 0) {
       const answer = await options.ask({ folder: trust.folder, changes });
       if (answer !== undefined) trust = { trusted: answer, source: "stored", folder: setFolderTrust(cwd, answer, env) };
+      if (answer) pinParts(cwd, env);
     }
+  }
+  if (trust.trusted) {
+    ensurePinned(cwd, env);
+    const changes = options.askChanges ? changedParts(cwd, env) : [];
+    if (changes.length > 0 && (await options.askChanges!({ folder: trust.folder, changes }))) pinParts(cwd, env);
   }
   loadDotenv({ cwd, env, trusted: trust.trusted });
   const { settings, layers } = loadSettings({ cwd, overlays: options.overlays, runtime: options.runtime, env, trusted: trust.trusted });

@@ -1,6 +1,6 @@
 import { resolve } from "node:path";
 import { type ModelSelection, Runtime } from "../agent/runtime.ts";
-import { type AgentConfig, type TrustAsker, loadAgentConfig } from "./agent-config.ts";
+import { type AgentConfig, type ChangesAsker, type TrustAsker, loadAgentConfig } from "./agent-config.ts";
 import type { Settings, SettingsInput } from "../config/settings-schema.ts";
 import { loadSettings } from "../config/settings.ts";
 import type { ModelsConfig } from "../config/models-schema.ts";
@@ -18,6 +18,8 @@ import { isDirectory } from "../tools/paths.ts";
 import { type ToolSelection, builtinTools, selectTools } from "../tools/registry.ts";
 import { searchChoice } from "../web/search/configured.ts";
 import { sandboxStartup } from "../sandbox/startup.ts";
+import { sessionPolicy } from "../sandbox/session-policy.ts";
+import { secretValuesIn } from "../sandbox/env.ts";
 import { hideSecretsFromProcEnviron } from "../sandbox/hide-environ.ts";
 import type { EditorBridge, Questioner } from "../tools/types.ts";
 import type { ThinkingLevel } from "../ai/model.ts";
@@ -38,6 +40,8 @@ export interface SessionSpec {
   trustFlag?: boolean;
   /** Someone to ask whether to trust the folder (the interactive mode); others skip and say so. */
   askTrust?: TrustAsker;
+  /** Someone to ask about a trusted folder's changed files, before they load (the interactive mode). */
+  askChanges?: ChangesAsker;
   /** Problems with hooks, extensions and MCP servers, one line each. */
   warn: (line: string) => void;
   toolSelection?: ToolSelection;
@@ -100,6 +104,7 @@ export async function assembleSession(spec: SessionSpec): Promise<AssembledSessi
     runtime: spec.runtimeSettings ?? {},
     trustFlag: spec.trustFlag,
     ask: spec.askTrust,
+    askChanges: spec.askChanges,
   });
   // Without a sandbox on this machine, commands ask first unless the user chose an approval mode.
   const sandboxNotice = sandboxStartup(settings, layers);
@@ -128,6 +133,10 @@ export async function assembleSession(spec: SessionSpec): Promise<AssembledSessi
     withoutSkill(toolSelection),
   );
   const closers: (() => Promise<void> | void)[] = [];
+  const sessionAddDirs = [...addDirs(spec.addDirs, cwd), ...extensions.additionalDirectories];
+  const policy = sessionPolicy(settings.sandbox, cwd, sessionAddDirs, env);
+  // A server may start before the runtime exists (headless runs start them at once); the values omp knows are read at spawn.
+  let runtime: Runtime | undefined;
   const mcp = configuredMcp({
     cwd,
     env,
@@ -137,13 +146,14 @@ export async function assembleSession(spec: SessionSpec): Promise<AssembledSessi
     deferStart: spec.deferMcp,
     warn,
     limits: mcpLimits(settings.mcp),
+    ...(policy ? { sandbox: { policy, secrets: () => runtime?.secrets(spec.apiKey) ?? secretValuesIn(env) } } : {}),
   });
   if (mcp) {
     closers.push(() => mcp.close());
     // Server prompts are slash commands of the one registry, beside the markdown ones.
     registry.addProvider(mcp.prompts);
   }
-  const runtime = new Runtime({
+  runtime = new Runtime({
     cwd,
     env,
     settings,
@@ -155,7 +165,7 @@ export async function assembleSession(spec: SessionSpec): Promise<AssembledSessi
     noSession: spec.noSession ?? false,
     sessionDir: spec.sessionDir,
     // --add-dir, and the additionalDirectories of Claude Code's settings files.
-    addDirs: [...addDirs(spec.addDirs, cwd), ...extensions.additionalDirectories],
+    addDirs: sessionAddDirs,
     maxTurns: spec.maxTurns,
     systemPrompt: spec.systemPrompt ?? {},
     git: spec.git,

@@ -85,7 +85,7 @@ export const HostOwnEvent = z.discriminatedUnion("type", [
     outside: z.array(z.string()).optional(),
     toolCallId: z.string().optional(),
     /** `sandbox`: the command failed in the sandbox; allowing runs it again outside. */
-    kind: z.enum(["call", "sandbox"]).optional(),
+    kind: z.enum(["call", "sandbox", "trust"]).optional(),
     /** What "always" covers, in words ("commands starting with \"npm test\""). */
     rememberAs: z.string().optional(),
     presentation: Presentation,

@@ -41,8 +41,8 @@ export function needsApproval(tool: Pick<Tool, "effect">, mode: ApprovalMode): b
 
 export interface ApprovalRequest {
   toolName: string;
-  /** `sandbox`: the command failed in the sandbox; allowing runs it again outside. */
-  kind?: "call" | "sandbox";
+  /** `sandbox`: the command failed in the sandbox; allowing runs it again outside. `trust`: the project's code-running files changed since it was trusted. */
+  kind?: "call" | "sandbox" | "trust";
   /** What "don't ask again" covers, in words (`bash commands starting with "npm test"`). */
   rememberAs?: string;
   effect: ToolEffect;

@@ -1,5 +1,6 @@
 import { existsSync, readFileSync, realpathSync } from "node:fs";
-import { dirname, join, resolve, sep } from "node:path";
+import { dirname, join, resolve } from "node:path";
+import { isWithin } from "../fs/within.ts";
 import { writeFileAtomic } from "../fs/atomic-write.ts";
 import { withFileLockSync, lockPathBeside } from "../fs/file-lock.ts";
 import { agentDir, configRoot, displayPath, ensurePrivateDir, homeDir } from "../paths.ts";
@@ -23,9 +24,20 @@ export interface TrustEntry {
   at: string;
 }
 
+/** What one part of a project held when the user trusted it (core/trust/content-pins.ts). */
+export interface Pin {
+  sha256: string;
+  /** The text, for showing a diff; absent when it was too big to keep. */
+  text?: string;
+  /** The whole file's hash, when it is a file. */
+  raw?: string;
+}
+
 export interface TrustStore {
   version: 1;
   folders: Record<string, TrustEntry>;
+  /** Per project folder (real path), per part (absolute path): what trust was given to. */
+  pins?: Record<string, Record<string, Pin>>;
 }
 
 export type TrustSource = "home" | "omp-dir" | "stored" | "run-flag" | "default";
@@ -40,7 +52,7 @@ export interface FolderTrust {
 
 export const trustStorePath = (env: NodeJS.ProcessEnv = process.env) => join(agentDir(env), "trusted-folders.json");
 
-function realFolder(dir: string): string {
+export function realFolder(dir: string): string {
   const absolute = resolve(dir);
   try {
     return realpathSync(absolute);
@@ -58,14 +70,19 @@ export function readTrustStore(env: NodeJS.ProcessEnv = process.env): TrustStore
     for (const [folder, entry] of Object.entries(parsed.folders ?? {})) {
       if (entry && typeof entry.trusted === "boolean") folders[folder] = { trusted: entry.trusted, at: String(entry.at ?? "") };
     }
-    return { version: 1, folders };
+    const pins: Record<string, Record<string, Pin>> = {};
+    for (const [folder, parts] of Object.entries(parsed.pins ?? {})) {
+      pins[folder] = {};
+      for (const [part, pin] of Object.entries(parts ?? {})) {
+        if (pin && typeof pin.sha256 === "string") pins[folder][part] = { sha256: pin.sha256, ...(typeof pin.text === "string" ? { text: pin.text } : {}), ...(typeof pin.raw === "string" ? { raw: pin.raw } : {}) };
+      }
+    }
+    return { version: 1, folders, pins };
   } catch {
     // A damaged store trusts nothing: failing closed is the safe reading of an unreadable answer.
     return { version: 1, folders: {} };
   }
 }
-
-const isWithin = (path: string, root: string) => path === root || path.startsWith(root.endsWith(sep) ? root : root + sep);
 
 let trustedThisRun = false;
 
@@ -104,7 +121,7 @@ export function folderTrust(cwd: string, options: FolderTrustOptions = {}): Fold
   return { trusted: false, source: "default", folder };
 }
 
-function updateStore(env: NodeJS.ProcessEnv, change: (store: TrustStore) => void): void {
+export function updateTrustStore(env: NodeJS.ProcessEnv, change: (store: TrustStore) => void): void {
   const path = trustStorePath(env);
   ensurePrivateDir(dirname(path));
   withFileLockSync(lockPathBeside(path), { waitMs: 10_000, what: "another omp trust change" }, () => {
@@ -117,7 +134,7 @@ function updateStore(env: NodeJS.ProcessEnv, change: (store: TrustStore) => void
 /** Records the user's answer for `dir` (and everything under it). Returns the real path stored. */
 export function setFolderTrust(dir: string, trusted: boolean, env: NodeJS.ProcessEnv = process.env): string {
   const folder = realFolder(dir);
-  updateStore(env, (store) => {
+  updateTrustStore(env, (store) => {
     store.folders[folder] = { trusted, at: new Date().toISOString() };
   });
   return folder;
@@ -127,9 +144,11 @@ export function setFolderTrust(dir: string, trusted: boolean, env: NodeJS.Proces
 export function forgetFolderTrust(dir: string, env: NodeJS.ProcessEnv = process.env): boolean {
   const folder = realFolder(dir);
   let had = false;
-  updateStore(env, (store) => {
+  updateTrustStore(env, (store) => {
     had = Object.hasOwn(store.folders, folder);
     delete store.folders[folder];
+    // What it was trusted with goes too: trusted again later, it is pinned afresh.
+    for (const pinned of Object.keys(store.pins ?? {})) if (isWithin(pinned, folder)) delete store.pins![pinned];
   });
   return had;
 }

@@ -52,7 +52,7 @@ export function claudeSettingsFiles(cwd: string): { scope: ClaudeScope; file: st
  * Claude Code's settings for a session in `cwd`. zod and the rule parser load only when a file
  * exists. `trusted`: whether the project folder is trusted (core/trust).
  */
-export function readClaudeSettings(cwd: string, trusted: boolean, env: NodeJS.ProcessEnv = process.env): ClaudeSettings {
+export function readClaudeSettings(cwd: string, trusted: (file: string) => boolean, env: NodeJS.ProcessEnv = process.env): ClaudeSettings {
   const result: ClaudeSettings = { layers: [], problems: [] };
   const files = claudeSettingsFiles(cwd);
   if (files.length === 0) return result;
@@ -94,7 +94,7 @@ function validate(file: string, text: string): Mapping {
 }
 
 /** One file's hooks, rules (bad ones reported into `problems`), directories and env. */
-function layerOf(scope: ClaudeScope, file: string, data: ClaudeSettingsFile, trusted: boolean, problems: string[]): ClaudeSettingsLayer {
+function layerOf(scope: ClaudeScope, file: string, data: ClaudeSettingsFile, trusted: (file: string) => boolean, problems: string[]): ClaudeSettingsLayer {
   const where = displayPath(file);
   // `/path` rules are relative to the folder holding the file's `.claude`.
   const base = dirname(dirname(file));
@@ -116,7 +116,7 @@ function layerOf(scope: ClaudeScope, file: string, data: ClaudeSettingsFile, tru
   return {
     scope,
     file,
-    trusted: scope === "user" || trusted,
+    trusted: scope === "user" || trusted(file),
     ...(data.hooks ? { hooks: data.hooks } : {}),
     rules,
     additionalDirectories: directories,

@@ -3,6 +3,7 @@ import { displayPath } from "../../paths.ts";
 import { permissionRules } from "./permission-hook.ts";
 import { ruleMatches } from "../../permissions/rules.ts";
 import { folderTrust, noteSkippedForTrust } from "../../trust/folder-trust.ts";
+import { partTrusted } from "../../trust/content-pins.ts";
 import type { Catalog } from "../catalog.ts";
 import type { HookSource } from "../hooks/lazy.ts";
 import { fileSource } from "../session-catalog.ts";
@@ -33,11 +34,11 @@ export interface ClaudeSessionSettings {
  * trusted folder, except their deny and ask rules, which only ever make a run safer.
  */
 export function claudeSessionSettings(cwd: string, env: NodeJS.ProcessEnv, warn: (line: string) => void): ClaudeSessionSettings {
-  const trusted = folderTrust(cwd, { env }).trusted;
-  const settings: ClaudeSettings = readClaudeSettings(cwd, trusted, env);
+  const settings: ClaudeSettings = readClaudeSettings(cwd, (file) => partTrusted(cwd, file, env), env);
   for (const problem of settings.problems) warn(problem);
   const untrusted = settings.layers.filter((layer) => !layer.trusted);
-  if (untrusted.some((layer) => layer.hooks || layer.rules.some((rule) => rule.behavior === "allow") || Object.keys(layer.env).length > 0)) {
+  // In a trusted folder a file is skipped only for having changed since: changedNotice says so.
+  if (!folderTrust(cwd, { env }).trusted && untrusted.some((layer) => layer.hooks || layer.rules.some((rule) => rule.behavior === "allow") || Object.keys(layer.env).length > 0)) {
     noteSkippedForTrust(`hooks, allow rules and env in ${untrusted.map((layer) => displayPath(layer.file)).join(", ")}`);
   }
   Object.assign(env, effectiveEnv(settings));

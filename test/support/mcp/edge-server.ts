@@ -1,6 +1,6 @@
 // A small MCP server on the SDK for the edge cases real servers rarely show on demand. Run as
 // `bun edge-server.ts <mode>`; every mode speaks stdio unless PORT is set (then streamable HTTP).
-import { existsSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
 import {
@@ -30,6 +30,9 @@ function tool(definition: Tool, handler: (args: Record<string, any>, extra: any)
 
 const server = new Server({ name: `edge-${mode}`, version: "1.0.0" }, { capabilities: { tools: { listChanged: true }, prompts: {}, ...(mode === "resources" ? { resources: {} } : {}) } });
 
+const envTool = () =>
+  tool({ name: "env", description: "Reads an environment variable.", inputSchema: input({ name: { type: "string" } }) }, async (args) => text(`${args.name}=${process.env[args.name] ?? "(unset)"}`));
+
 switch (mode) {
   case "basic":
     tool({ name: "look", description: "Reads something harmless.", inputSchema: input({ what: { type: "string" } }), annotations: { readOnlyHint: true } }, async (args) => text(`looked at ${args.what}`));
@@ -47,7 +50,17 @@ switch (mode) {
       }
       return text("slow done");
     });
-    tool({ name: "env", description: "Reads an environment variable.", inputSchema: input({ name: { type: "string" } }) }, async (args) => text(`${args.name}=${process.env[args.name] ?? "(unset)"}`));
+    envTool();
+    break;
+  case "probe":
+    tool({ name: "cat", description: "Reads a file, or says why it could not.", inputSchema: input({ path: { type: "string" } }) }, async (args) => {
+      try {
+        return text(`read: ${readFileSync(args.path, "utf8")}`);
+      } catch (error) {
+        return text(`refused: ${(error as NodeJS.ErrnoException).code}`);
+      }
+    });
+    envTool();
     break;
   case "paginate":
     for (let n = 1; n <= 5; n++) tool({ name: `page_tool_${n}`, description: `Tool ${n} of 5.`, inputSchema: input() }, async () => text(`tool ${n} ran`));
