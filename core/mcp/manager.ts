@@ -13,6 +13,7 @@ import { toToolResult } from "./results.ts";
 import { DEFAULT_MCP_LIMITS, type McpLimits } from "./limits.ts";
 import { ToolCache } from "./tool-cache.ts";
 import { ToolSearch } from "./tool-search.ts";
+import { projectServerEgress } from "./egress.ts";
 
 export interface McpManagerOptions {
   cwd: string;
@@ -168,8 +169,11 @@ export class McpManager implements ToolSource {
         }
         owner.set(name, `"${info.name}" of server "${server.name}"`);
         tools.push(
-          mcpTool(name, server.name, info, async (args, context) =>
-            toToolResult(await connection.callTool(info.name, args, { signal: context.signal, onProgress: context.onUpdate }), server.name),
+          mcpTool(name, server.name, info, async (args, context) => {
+            const refused = await projectServerEgress(server, name, args, context);
+            if (refused) return refused;
+            return toToolResult(await connection.callTool(info.name, args, { signal: context.signal, onProgress: context.onUpdate }), server.name);
+          },
             this.limits.maxDescriptionChars,
           ),
         );
