@@ -1,7 +1,8 @@
 import type { ApprovalDecision, ApprovalRequest } from "../../../core/tools/approval.ts";
 import { type Key, keyId } from "../terminal/keys.ts";
 import { LineInput } from "./line-input.ts";
-import { paint, sanitize, truncateText, wrapWithPrefix } from "../render/text.ts";
+import { paint, truncateText, wrapWithPrefix } from "../render/text.ts";
+import { sanitize } from "../../shared/terminal-text.ts";
 import type { Theme } from "../render/theme.ts";
 
 const CHOICES = ["Yes", "Yes, and don't ask again for {tool} in this session", "No, and tell the model why"] as const;
