@@ -3,7 +3,7 @@
 // made here by real tools (python3's zipfile, tar, sqlite3), and hostile files — a zip bomb, a
 // tar with "..", a 2 GB sparse file, a corrupt PDF — that must give clear errors in bounded memory.
 import { describe, expect, test } from "bun:test";
-import { copyFileSync, mkdirSync, readdirSync, writeFileSync } from "node:fs";
+import { copyFileSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { deflateRawSync } from "node:zlib";
 import { agentTestFile, modelRequests, runAgent, toolResultsOf, workspace } from "../support/agent-harness.ts";
@@ -25,11 +25,11 @@ function run(cwd: string, ...argv: string[]) {
 }
 
 /** Reads each path in one turn (print mode); returns the results the model was sent and the tool-result blocks. */
-async function reads(ws: { home: string; repo: string }, paths: (string | Record<string, unknown>)[]) {
+async function reads(ws: { home: string; repo: string }, paths: (string | Record<string, unknown>)[], wrapper?: string[]) {
   const calls = paths.map((path) => ({ name: "read", arguments: typeof path === "string" ? { path } : path }));
   standin.setScript([{ toolCalls: calls }, { text: "done" }]);
   standin.requests.length = 0;
-  const result = await runAgent(["-p", "--model", MODEL, "go"], { home: ws.home, cwd: ws.repo, env });
+  const result = await runAgent(["-p", "--model", MODEL, "go"], { home: ws.home, cwd: ws.repo, env, ...(wrapper ? { wrapper } : {}) });
   expect(result.stderr).not.toContain("rror:");
   const body = modelRequests(standin)[1]!.body;
   return { results: toolResultsOf("anthropic-messages", body), blocks: body.messages.flatMap((m: any) => (Array.isArray(m.content) ? m.content : [])).filter((b: any) => b.type === "tool_result") };
@@ -136,6 +136,32 @@ describe("archives", () => {
     expect(ok!.text).toContain("inside");
     expect(escape!.isError).toBe(true);
     expect(escape!.text).not.toContain("outside\n");
+  });
+});
+
+describe("document bombs", () => {
+  test("a 1 MB DOCX that unpacks to 1 GB, one whose member lies about its size, and PPTX/EPUB bombs are refused quickly, in bounded memory, naming the limit", async () => {
+    const ws = project();
+    // An honest header: word/document.xml declares its 1 GiB of zeros (about 1 MB packed).
+    run(ws.repo, "python3", "-c", "import zipfile\nwith zipfile.ZipFile('bomb.docx', 'w', zipfile.ZIP_DEFLATED) as z:\n  z.writestr('[Content_Types].xml', '<Types/>')\n  with z.open('word/document.xml', 'w') as f:\n    for i in range(1023): f.write(bytes(1 << 20))");
+    // The same archive as a deck and a book: the limit holds before any member is looked for.
+    for (const name of ["bomb.pptx", "bomb.epub"]) copyFileSync(join(ws.repo, "bomb.docx"), join(ws.repo, name));
+    // A header that claims 10 bytes for 100 MB of zeros: only unpacking it shows the lie.
+    writeFileSync(join(ws.repo, "liar.docx"), zipOf([{ name: "[Content_Types].xml", data: deflateRawSync(Buffer.from("<Types/>")), size: 8 }, { name: "word/document.xml", data: deflateRawSync(new Uint8Array(100 * 1024 * 1024)), size: 10 }]));
+    const rss = join(ws.home, "max-rss-kb");
+    const started = Date.now();
+    const { results } = await reads(ws, ["bomb.docx", "liar.docx", "bomb.pptx", "bomb.epub"], ["/usr/bin/time", "-f", "%M", "-o", rss]);
+    const [docx, liar, pptx, epub] = results;
+    expect(docx!.isError).toBe(true);
+    expect(docx!.text).toContain("bomb.docx refused: its members unpack to 1023 MB, over the 256 MB limit for one document");
+    expect(liar!.isError).toBe(true);
+    expect(liar!.text).toContain("unpacks to more than the 10 B its header declares, which is how zip bombs look");
+    expect(pptx!.text).toContain("bomb.pptx refused: its members unpack to 1023 MB, over the 256 MB limit");
+    expect(epub!.text).toContain("bomb.epub refused: its members unpack to 1023 MB, over the 256 MB limit");
+    expect(Date.now() - started).toBeLessThan(30_000);
+    // The whole run, model requests included; mammoth alone took 4 GB on the 1 GB one.
+    const peakMb = Number(readFileSync(rss, "utf8").trim().split("\n").at(-1)) / 1024;
+    expect(peakMb).toBeLessThan(700);
   });
 });
 
