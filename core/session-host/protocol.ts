@@ -88,6 +88,8 @@ export const HostOwnEvent = z.discriminatedUnion("type", [
     kind: z.enum(["call", "sandbox"]).optional(),
     /** What "always" covers, in words ("commands starting with \"npm test\""). */
     rememberAs: z.string().optional(),
+    /** How long "always" holds: this session (absent), or this project from now on. */
+    rememberFor: z.enum(["session", "project"]).optional(),
     presentation: Presentation,
   }),
   /**

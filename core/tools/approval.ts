@@ -45,6 +45,8 @@ export interface ApprovalRequest {
   kind?: "call" | "sandbox";
   /** What "don't ask again" covers, in words (`bash commands starting with "npm test"`). */
   rememberAs?: string;
+  /** How long "don't ask again" holds: this session (the default), or this project from now on (egress hosts). */
+  rememberFor?: "session" | "project";
   effect: ToolEffect;
   /** The validated input the tool will run with. */
   input: unknown;
@@ -212,7 +214,8 @@ export class ApprovalGate {
       effect: "network",
       input: { host: request.host, port: request.port, what: request.what, ...(request.privateAddress ? { address: request.privateAddress.address } : {}) },
       summary,
-      rememberAs: `requests to ${request.host} from this project`,
+      rememberAs: `requests to ${request.host}`,
+      rememberFor: "project",
     };
     const settled = await this.beforeAsk?.(asked);
     if (settled) return settled.allow ? { allow: true } : { allow: false, message: egressRefusal(request, `A PermissionRequest hook denied it.${settled.reason ? ` Reason: ${settled.reason}` : ""}`) };
