@@ -84,8 +84,8 @@ export const HostOwnEvent = z.discriminatedUnion("type", [
     summary: z.string(),
     outside: z.array(z.string()).optional(),
     toolCallId: z.string().optional(),
-    /** `sandbox`: the command failed in the sandbox; allowing runs it again outside. */
-    kind: z.enum(["call", "sandbox"]).optional(),
+    /** `sandbox`: the command failed in the sandbox; allowing runs it again outside. `egress`: a request to a host the user has not named (summary: the host and what goes there). */
+    kind: z.enum(["call", "sandbox", "egress"]).optional(),
     /** What "always" covers, in words ("commands starting with \"npm test\""). */
     rememberAs: z.string().optional(),
     /** How long "always" holds: this session (absent), or this project from now on. */

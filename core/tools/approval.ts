@@ -41,8 +41,8 @@ export function needsApproval(tool: Pick<Tool, "effect">, mode: ApprovalMode): b
 
 export interface ApprovalRequest {
   toolName: string;
-  /** `sandbox`: the command failed in the sandbox; allowing runs it again outside. */
-  kind?: "call" | "sandbox";
+  /** `sandbox`: the command failed in the sandbox; allowing runs it again outside. `egress`: a request to a host the user has not named. */
+  kind?: "call" | "sandbox" | "egress";
   /** What "don't ask again" covers, in words (`bash commands starting with "npm test"`). */
   rememberAs?: string;
   /** How long "don't ask again" holds: this session (the default), or this project from now on (egress hosts). */
@@ -211,6 +211,7 @@ export class ApprovalGate {
     const summary = `${request.toolName} wants to send ${request.what} to ${request.host}${where}, a host you have not named`;
     const asked: ApprovalRequest = {
       toolName: request.toolName,
+      kind: "egress",
       effect: "network",
       input: { host: request.host, port: request.port, what: request.what, ...(request.privateAddress ? { address: request.privateAddress.address } : {}) },
       summary,
