@@ -40,20 +40,42 @@ export const egressStorePath = (env: NodeJS.ProcessEnv = process.env) => join(ag
 const FILE_ENDINGS = new Set(
   "md ts tsx js jsx mjs cjs py rs go sh json jsonl yml yaml txt toml lock html htm css c h cc cpp hpp java kt rb php sql xml zip gz tgz tar log csv pdf png jpg jpeg gif svg ini cfg conf env mdx vue swift lua pl ex exs zig d mk bak tmp".split(" "),
 );
-const URL_AUTHORITY = /\b[a-z][a-z0-9+.-]*:\/\/(?:[^\s/?#@]*@)?(\[[0-9a-f:.]+\]|[^\s/?#:'"<>`)\]]+)/gi;
-const BARE_NAME = /(?<![\w@./-])((?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+([a-z]{2,63}))(?![\w-])/gi;
-const IPV4 = /(?<![\w.])(\d{1,3}(?:\.\d{1,3}){3})(?![\w.])/g;
+/** Wrapping around a name in prose (quotes, brackets, a sentence's full stop), trimmed off a word. */
+const WRAPPING = /^[^a-z0-9[]+|[^a-z0-9\]/]+$/gi;
+const LABEL = /^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/i;
+const IPV4 = /^\d{1,3}(?:\.\d{1,3}){3}$/;
+/** Longer words are not addresses anyone types; skipping them keeps this linear in the prompt. */
+const MAX_WORD = 2048;
 
 const bareHost = (host: string) => host.replace(/^\[|\]$/g, "").replace(/\.$/, "").toLowerCase();
 
-/** The hosts a text names: URL authorities, bare domain names (not file names), IPv4 addresses. */
+/** The host a word names, if it names one: a URL's host, a bare domain (not a file name), an IPv4 address. */
+function hostOf(word: string): string | undefined {
+  if (word.includes("://")) {
+    try {
+      const host = new URL(word).hostname;
+      return host ? bareHost(host) : undefined;
+    } catch {
+      return undefined;
+    }
+  }
+  if (word.includes("@")) return undefined;
+  const host = word.split(/[/:?#]/, 1)[0]!.replace(/\.$/, "");
+  if (IPV4.test(host)) return host;
+  const labels = host.split(".");
+  if (labels.length < 2 || !labels.every((label) => LABEL.test(label))) return undefined;
+  const tld = labels.at(-1)!.toLowerCase();
+  return /^[a-z]{2,63}$/.test(tld) && !FILE_ENDINGS.has(tld) ? host.toLowerCase() : undefined;
+}
+
+/** The hosts a text names: URL hosts, bare domain names (not file names), IPv4 addresses; word by word, so linear. */
 export function hostsIn(text: string): string[] {
   const hosts = new Set<string>();
-  for (const match of text.matchAll(URL_AUTHORITY)) hosts.add(bareHost(match[1]!));
-  for (const match of text.matchAll(BARE_NAME)) {
-    if (!FILE_ENDINGS.has(match[2]!.toLowerCase())) hosts.add(bareHost(match[1]!));
+  for (const raw of text.split(/[\s<>()"'`,;|*]+/)) {
+    if (raw.length === 0 || raw.length > MAX_WORD) continue;
+    const host = hostOf(raw.replace(WRAPPING, ""));
+    if (host) hosts.add(host);
   }
-  for (const match of text.matchAll(IPV4)) hosts.add(match[1]!);
   return [...hosts];
 }
 

@@ -46,7 +46,7 @@ describe("addresses", () => {
   });
 
   test("the hosts a prompt names: URL hosts, bare domain names (not file names), IPv4 addresses", () => {
-    expect(hostsIn("see https://user@Docs.Example.com:8443/x, then example.org and 10.0.0.5; edit README.md and src/app.ts; http://[::1]:3000/")).toEqual(["docs.example.com", "::1", "example.org", "10.0.0.5"]);
+    expect(hostsIn("see https://user@Docs.Example.com:8443/x, then example.org and 10.0.0.5; edit README.md and src/app.ts; http://[::1]:3000/")).toEqual(["docs.example.com", "example.org", "10.0.0.5", "::1"]);
   });
 
   test("allowHosts matches a host, host:port and [v6]:port", () => {
