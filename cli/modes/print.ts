@@ -56,9 +56,10 @@ export async function promptUntilDone(agent: Agent, prompt: (TextContent | Image
 export async function runPrintMode(host: SessionHost, prompt: (TextContent | ImageContent)[]): Promise<number> {
   let endsWithNewline = true;
   let wroteText = false;
-  const err = (line: string) => stderr.write(`${line}\n`);
   // On a terminal the model's text cannot act on it (OSC 52 clipboard, titles, cursor games); piped, it stays as written.
   const shown = isTerminal(1) ? stripTerminalControls : (text: string) => text;
+  // The progress lines carry the model's arguments (a command, a path) and errors: the same holds for them.
+  const err = isTerminal(2) ? (line: string) => stderr.write(`${stripTerminalControls(line)}\n`) : (line: string) => stderr.write(`${line}\n`);
   host.subscribe((event) => {
     switch (event.type) {
       case "message_update": {

@@ -30,10 +30,11 @@ test("interactive: OSC 52, OSC 0/2, OSC 8, DCS and CSI in the answer and the thi
   expect(s.tty.styledScreen()).toMatch(/\x1b\[[0-9;]*m● /);
 });
 
-test("print mode on a terminal: the same sequences are stripped from stdout", async () => {
-  const s = await sessions.start({ script: [{ thinking: THINKING, text: HOSTILE }], args: ["-p", "say hello"] });
+test("print mode on a terminal: the same sequences are stripped from stdout, and from the progress lines on stderr that carry the model's arguments", async () => {
+  const s = await sessions.start({ script: [{ toolCalls: [{ name: "read", arguments: { path: "notes\x1b]0;pwned\x07.txt" } }] }, { thinking: THINKING, text: HOSTILE }], args: ["-p", "say hello"] });
   await eventually(() => (existsSync(s.tty.exitFile) ? readFileSync(s.tty.exitFile, "utf8") : undefined), "omp -p to exit");
   expect(readFileSync(s.tty.exitFile, "utf8").trim()).toBe("0");
   expect(s.tty.history()).toContain("Hello world");
+  expect(s.tty.history()).toContain("→ read notes.txt");
   untouched(s.tty);
 });
