@@ -129,8 +129,14 @@ export class EgressHosts {
     return undefined;
   }
 
+  /** Hosts remembered for this folder or one above it (a session started in a subfolder of the project). */
   private rememberedHosts(): string[] {
-    return readEgressStore(this.env).projects[this.project] ?? [];
+    const { projects } = readEgressStore(this.env);
+    const hosts: string[] = [];
+    for (let dir = this.project; ; dir = dirname(dir)) {
+      hosts.push(...(projects[dir] ?? []));
+      if (dirname(dir) === dir) return hosts;
+    }
   }
 
   /** "Always for this host": kept for this project in egress-hosts.json. */

@@ -352,6 +352,9 @@ describe("egress: a host the user did not name", () => {
     const next = (n: number) => ({ name: "web_fetch", arguments: { url: `http://paste.example.test/next?n=${n}` } });
     expect((await printRun(ws, "go", [], next(1))).isError).toBeFalsy();
     expect(seen).toEqual(["http://paste.example.test/next?n=1"]);
+    const sub = join(ws.repo, "packages", "app");
+    mkdirSync(sub, { recursive: true });
+    expect((await printRun({ home: ws.home, repo: sub }, "go", [], next(3))).isError).toBeFalsy();
     const other = join(ws.repo, "..", "other-project");
     mkdirSync(other, { recursive: true });
     expect((await printRun({ home: ws.home, repo: other }, "go", [], next(2))).text).toContain("a host the user has not named");
