@@ -9,6 +9,12 @@ import { installCrashHandlers, reportCommandError } from "./shared/command-error
 export async function main(argv: string[]): Promise<void> {
   installCrashHandlers();
   try {
+    if (argv[0] === "__sqlite-read") {
+      // The child a SQLite read runs in (core/documents/sqlite-process.ts): killed at its time limit.
+      const { serveSqliteRead } = await import("../core/documents/sqlite-process.ts");
+      process.stdout.write(await serveSqliteRead(await Bun.stdin.text()));
+      return;
+    }
     if (argv[0] === "grep" || argv[0] === "find") {
       const status = await (await import("./commands/search-argv.ts")).runSearchArgv(argv[0], argv.slice(1));
       if (status !== undefined) {

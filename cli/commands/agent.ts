@@ -162,6 +162,7 @@ async function runAgentWith(messages: string[], flags: AgentFlags, cleanup: (() 
     noSession: flags.session === false,
     sessionDir: flags.sessionDir,
     addDirs: flags.addDir,
+    allowHosts: flags.allowHost,
     maxTurns: flags.maxTurns,
     systemPrompt: { replace: flags.systemPrompt, append: flags.appendSystemPrompt },
     git,

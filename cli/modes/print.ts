@@ -4,6 +4,8 @@ import type { AgentStopReason } from "../../core/agent/events.ts";
 import type { ImageContent, TextContent } from "../../core/ai/messages.ts";
 import { EXIT_FAILURE, EXIT_INTERRUPTED, EXIT_TIMED_OUT, signalExitCode } from "../../core/errors/exit-codes.ts";
 import { stderr, stdout } from "./output.ts";
+import { isTerminal } from "../shared/tty.ts";
+import { stripTerminalControls } from "../shared/terminal-text.ts";
 
 /** Exit statuses of a headless run. */
 export function exitStatusFor(reason: AgentStopReason): number {
@@ -54,13 +56,16 @@ export async function promptUntilDone(agent: Agent, prompt: (TextContent | Image
 export async function runPrintMode(host: SessionHost, prompt: (TextContent | ImageContent)[]): Promise<number> {
   let endsWithNewline = true;
   let wroteText = false;
-  const err = (line: string) => stderr.write(`${line}\n`);
+  // On a terminal the model's text cannot act on it (OSC 52 clipboard, titles, cursor games); piped, it stays as written.
+  const shown = isTerminal(1) ? stripTerminalControls : (text: string) => text;
+  // The progress lines carry the model's arguments (a command, a path) and errors: the same holds for them.
+  const err = isTerminal(2) ? (line: string) => stderr.write(`${stripTerminalControls(line)}\n`) : (line: string) => stderr.write(`${line}\n`);
   host.subscribe((event) => {
     switch (event.type) {
       case "message_update": {
         const delta = event.assistantMessageEvent;
         if (delta.type === "text_delta") {
-          stdout.write(delta.delta);
+          stdout.write(shown(delta.delta));
           endsWithNewline = delta.delta.endsWith("\n");
           wroteText = true;
         } else if (delta.type === "text_start" && wroteText && !endsWithNewline) {

@@ -104,7 +104,7 @@ class RpcSession implements RpcContext {
     const decide = (decision: { allow: boolean; remember?: boolean; reason?: string }) => void this.host.submit({ type: "answer_approval", id: request.id, ...decision });
     if (this.closing) return decide({ allow: false, reason: "the host that could approve it has gone (stdin closed)" });
     const id = `ui_${++this.uiSerial}`;
-    const options = approvalOptions(`Always allow ${request.rememberAs ?? request.toolName}`);
+    const options = approvalOptions(`Always allow ${request.rememberAs ?? request.toolName}${request.rememberFor === "project" ? " in this project" : ""}`);
     this.write({
       type: "extension_ui_request",
       id,

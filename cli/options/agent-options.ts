@@ -28,6 +28,7 @@ export interface AgentFlags {
   listModels?: boolean;
   trust?: boolean;
   addDir?: string[];
+  allowHost?: string[];
   extension?: string[];
   mcpConfig?: string[];
   profile?: string;
@@ -67,6 +68,7 @@ export const AGENT_OPTIONS: readonly OptionSpec[] = [
   { flags: "--list-models", description: "list the models omp can use and exit" },
   { flags: "--trust", description: "trust this folder for this run: its .env, config and models files apply in full (see omp trust)" },
   { flags: "--add-dir <dir>", description: "a directory outside the project the tools may use without asking; repeatable", repeatable: true },
+  { flags: "--allow-host <host>", description: "a host (name, address, host:port) web_fetch, web_search and MCP may send to without asking, as web.allowHosts; repeatable", repeatable: true },
   { flags: "-e, --extension <path>", description: "load a TypeScript/JavaScript extension (a module or a folder); repeatable", repeatable: true },
   { flags: "--mcp-config <file>", description: "MCP servers from this JSON file too (.mcp.json format); repeatable", repeatable: true },
 ];

@@ -169,6 +169,7 @@ export class Agent {
   /** Runs the agent on a new user message until the model stops; resolves with why it stopped. */
   prompt(content: string | (TextContent | ImageContent)[]): Promise<AgentStopReason> {
     if (this.running) throw new Error("the agent is already working; steer or queue a follow-up instead");
+    this.nameHosts(content);
     const run = this.run(userMessage(content)).finally(() => {
       this.running = undefined;
     });
@@ -178,12 +179,22 @@ export class Agent {
 
   /** Delivered after the current tool calls, before the model's next step. */
   steer(content: string | (TextContent | ImageContent)[]): void {
+    this.nameHosts(content);
     this.steering.push(userMessage(content));
   }
 
   /** Delivered once the model has finished its current work. */
   followUp(content: string | (TextContent | ImageContent)[]): void {
+    this.nameHosts(content);
     this.followUps.push(userMessage(content));
+  }
+
+  /** Hosts in the user's prompt may be reached without asking; a subagent's prompt is the model's words, not the user's. */
+  private nameHosts(content: string | (TextContent | ImageContent)[]): void {
+    if (this.options.depth) return;
+    for (const part of typeof content === "string" ? [{ type: "text" as const, text: content }] : content) {
+      if (part.type === "text") this.options.gate.egress?.nameIn(part.text);
+    }
   }
 
   /** Stops the running prompt; `message` becomes agent_end's error (e.g. which limit was hit). */
@@ -475,6 +486,7 @@ export class Agent {
         approve: (toolName, key, summary, asEffect) => this.options.gate.ask(toolName, asEffect ?? "network", key, summary, asEffect !== undefined),
         ...(this.options.gate.paths ? { paths: this.options.gate.paths } : {}),
         authorizeWrite: (verdict, toolCallId) => this.options.gate.authorizeWrite(verdict, toolCallId),
+        egress: (request) => this.options.gate.askEgress(request),
         ...(this.options.lsp ? { lsp: this.options.lsp } : {}),
         ...this.checkpointTarget(),
         ...(this.options.question ? { question: this.options.question } : {}),

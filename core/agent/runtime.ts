@@ -22,6 +22,7 @@ import type { SessionDirOptions } from "../session/paths.ts";
 import type { SessionEntry } from "../session/schema.ts";
 import { SessionWriter } from "../session/writer.ts";
 import { ApprovalGate, type Approver } from "../tools/approval.ts";
+import { EgressHosts } from "../permissions/egress.ts";
 import { PathScope } from "../tools/path-scope.ts";
 import { PathPolicy } from "../sandbox/path-policy.ts";
 import type { EditMode } from "../config/settings-schema.ts";
@@ -64,6 +65,8 @@ export interface RuntimeOptions {
   systemPrompt?: { replace?: string; append?: string };
   /** `--add-dir`: directories outside the project the tools may use without asking. */
   addDirs?: string[];
+  /** `--allow-host`: hosts web_fetch, web_search and MCP may reach without asking, like web.allowHosts. */
+  allowHosts?: string[];
   /** The repository summary, when the caller started it early (it runs git); otherwise started on first use. */
   git?: Promise<string>;
   /** `--thinking`: wins over a resumed session's level (and is recorded in it). */
@@ -406,12 +409,7 @@ export class Runtime {
       apiKey: selection.apiKey,
       thinking: selection.model.reasoning ? thinking : "off",
       tools: source ? [...base, ...source.tools(selection.model.contextWindow)] : base,
-      gate: new ApprovalGate(
-        settings.approvalMode,
-        this.options.approver,
-        new PathScope(this.options.cwd, [...addDirs, artifactsDir], paths),
-        (tool) => (Object.hasOwn(settings.tools.approval, tool) ? settings.tools.approval[tool] : undefined),
-      ),
+      gate: this.gate(settings, artifactsDir, paths),
       // The first request also waits for the run-time tools it must carry (bounded by their source).
       systemPrompt: source ? Promise.all([basePrompt, source.ready()]).then(([prompt]) => prompt) : basePrompt,
       facts: this.currentFacts(),
@@ -462,6 +460,18 @@ export class Runtime {
    * every process sharing the vault or broker) and hands over the provider's next one. A session
    * sticks to its credential otherwise.
    */
+  /** One agent's approvals: the approval mode, the project's scope, tools.approval, and the hosts it may send to. */
+  private gate(settings: Settings, artifactsDir: string, paths: PathPolicy): ApprovalGate {
+    const gate = new ApprovalGate(
+      settings.approvalMode,
+      this.options.approver,
+      new PathScope(this.options.cwd, [...(this.options.addDirs ?? []), artifactsDir], paths),
+      (tool) => (Object.hasOwn(settings.tools.approval, tool) ? settings.tools.approval[tool] : undefined),
+    );
+    gate.egress = new EgressHosts(this.options.cwd, () => [...settings.web.allowHosts, ...(this.options.allowHosts ?? [])], this.options.env as NodeJS.ProcessEnv);
+    return gate;
+  }
+
   private async rotate(selection: ModelSelection, failure: ProviderFailure): Promise<{ apiKey: string; model: Model } | { error: string } | undefined> {
     const until = failure.kind === "usage-limit" ? failure.resetsAt : undefined;
     const source = this.credentialStore();

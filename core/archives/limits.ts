@@ -9,3 +9,8 @@ export const MAX_MEMBER_BYTES = 64 * 1024 * 1024;
 export const MAX_COMPRESSION_RATIO = 200;
 /** Members smaller than this pass whatever their ratio: they cannot hurt. */
 export const RATIO_EXEMPT_BYTES = 1024 * 1024;
+/**
+ * All the members of one document (DOCX, PPTX, XLSX, EPUB) unpacked together: what reading it may
+ * cost, checked on the declared sizes before anything is inflated and on the real ones as they are.
+ */
+export const MAX_DOCUMENT_BYTES = 256 * 1024 * 1024;

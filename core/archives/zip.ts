@@ -2,7 +2,7 @@ import { open } from "node:fs/promises";
 import { inflateRawSync } from "node:zlib";
 import { formatBytes } from "../format-bytes.ts";
 import { ArchiveError } from "./archive-error.ts";
-import { MAX_ARCHIVE_ENTRIES, MAX_COMPRESSION_RATIO, MAX_MEMBER_BYTES, RATIO_EXEMPT_BYTES } from "./limits.ts";
+import { MAX_ARCHIVE_ENTRIES, MAX_COMPRESSION_RATIO, MAX_DOCUMENT_BYTES, MAX_MEMBER_BYTES, RATIO_EXEMPT_BYTES } from "./limits.ts";
 
 /** Reads `length` bytes at `offset`; short at the end of the data. */
 export interface RandomAccess {
@@ -116,16 +116,43 @@ export async function readZipEntry(access: RandomAccess, entry: ZipEntry, archiv
   }
 }
 
-/** Opens a zip held in memory (a document: docx, pptx, epub) and returns a reader of its members by name. */
-export async function zipMembers(bytes: Uint8Array, name: string): Promise<{ names: string[]; read(member: string): Promise<Uint8Array | undefined> }> {
+/** A document's members, read by name within the archive limits and MAX_DOCUMENT_BYTES in all. */
+export interface ZipMembers {
+  names: string[];
+  read(member: string): Promise<Uint8Array | undefined>;
+  /** Unpacks every member once within the limits, keeping none: for a reader (mammoth) that unpacks the whole archive itself. */
+  checkAll(): Promise<void>;
+}
+
+/**
+ * Opens a zip held in memory (a document: docx, pptx, xlsx, epub) and returns a reader of its
+ * members by name. A document whose members declare more than MAX_DOCUMENT_BYTES in all is
+ * refused before anything is inflated; reads past it in all are refused as they happen.
+ */
+export async function zipMembers(bytes: Uint8Array, name: string): Promise<ZipMembers> {
   const access = bytesAccess(bytes);
   const entries = await zipEntries(access, name);
+  const declared = entries.reduce((sum, entry) => sum + entry.size, 0);
+  const overDocument = (size: string) =>
+    new ArchiveError("too-large", `${name} refused: its members unpack to ${size}, over the ${formatBytes(MAX_DOCUMENT_BYTES)} limit for one document; extract what you need with bash (unzip -p).`);
+  if (declared > MAX_DOCUMENT_BYTES) throw overDocument(formatBytes(declared));
   const byName = new Map(entries.map((entry) => [entry.name, entry]));
+  let total = 0;
+  const unpack = async (entry: ZipEntry) => {
+    const data = await readZipEntry(access, entry, name);
+    total += data.length;
+    if (total > MAX_DOCUMENT_BYTES) throw overDocument(`more than ${formatBytes(total)}`);
+    return data;
+  };
   return {
     names: entries.map((entry) => entry.name),
     async read(member) {
       const entry = byName.get(member);
-      return entry ? readZipEntry(access, entry, name) : undefined;
+      return entry ? unpack(entry) : undefined;
+    },
+    async checkAll() {
+      for (const entry of entries) if (!entry.directory) await unpack(entry);
+      total = 0;
     },
   };
 }

@@ -142,7 +142,7 @@ export const Settings = z.strictObject({
     .prefault({}),
   web: z
     .strictObject({
-      allowHosts: z.array(z.string().min(1)).default([]).describe("Hosts (names or IPs, optionally host:port) web_fetch may reach although private or loopback; others need approval."),
+      allowHosts: z.array(z.string().min(1)).default([]).describe("Hosts (names or IPs, optionally host:port) web_fetch, web_search and project MCP servers may send to without asking, private or loopback ones included (as --allow-host); your config only, never a project's."),
       maxBytes: z.number().int().min(1024).default(10 * 1024 * 1024).describe("The largest body web_fetch downloads; a bigger one is an error, never cut silently."),
       timeoutSeconds: z.number().int().min(1).max(600).default(30).describe("Time for a whole fetch, redirects included."),
       cacheTtlSeconds: z.number().int().min(0).default(900).describe("How long a fetched page is served from the page cache (0: never cached)."),

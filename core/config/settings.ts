@@ -18,10 +18,26 @@ const PLAIN_RULES = plainSettingRules();
 const slowPath = () => require("./validate-files.ts") as typeof import("./validate-files.ts");
 
 /**
- * Groups a project's file never gives, trusted folder or not: where credentials come from and what
- * the model's commands may touch are the user's choice alone.
+ * Groups (and single keys) a project's file never gives, trusted folder or not: where credentials
+ * come from, what the model's commands may touch and which hosts it may send to without asking
+ * are the user's choice alone.
  */
-export const USER_ONLY_GROUPS: readonly string[] = ["auth", "sandbox"];
+export const USER_ONLY_GROUPS: readonly string[] = ["auth", "sandbox", "web.allowHosts"];
+
+/** `values` without the USER_ONLY_GROUPS entries, nested ones included (`web.allowHosts`). */
+function withoutUserOnly(values: Mapping): Mapping {
+  let result = values;
+  for (const group of USER_ONLY_GROUPS) {
+    const [head, key] = group.split(".") as [string, string | undefined];
+    const inner = result[head];
+    if (inner === undefined) continue;
+    if (key === undefined) result = withoutKey(result, head);
+    else if (inner !== null && typeof inner === "object" && !Array.isArray(inner) && key in inner) result = { ...result, [head]: withoutKey(inner as Mapping, key) };
+  }
+  return result;
+}
+
+const withoutKey = (values: Mapping, key: string): Mapping => Object.fromEntries(Object.entries(values).filter(([name]) => name !== key));
 
 export const isUserOnly = (key: string) => USER_ONLY_GROUPS.some((group) => key === group || key.startsWith(`${group}.`));
 
@@ -86,9 +102,7 @@ export function loadSettings(options: LoadSettingsOptions = {}): LoadedSettings 
       if (untrusted && filtered.skipped.length > 0) noteSkippedForTrust(`.omp/config.yml: ${filtered.skipped.join(", ")}`);
       values = filtered.values;
     }
-    if (kind === "project" && USER_ONLY_GROUPS.some((group) => group in values)) {
-      values = Object.fromEntries(Object.entries(values).filter(([key]) => !isUserOnly(key)));
-    }
+    if (kind === "project") values = withoutUserOnly(values);
     layers.push({ kind, path, values });
   };
 

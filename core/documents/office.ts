@@ -5,12 +5,21 @@ import { drawingParagraphs } from "./xml-text.ts";
 
 /** A Word document as Markdown: mammoth maps its styles (headings, lists, tables) to HTML, Turndown writes it. */
 export async function docxMarkdown(bytes: Uint8Array, name: string): Promise<string> {
+  // mammoth unpacks the whole archive itself, believing every header: each member is unpacked
+  // here first within the archive limits, so a zip bomb is refused before mammoth sees it.
+  const unreadable = (error: unknown) => new ArchiveError("corrupt", `${name} is not a readable Word (.docx) document (${(error as Error).message}).`, { cause: error });
+  try {
+    await (await zipMembers(bytes, name)).checkAll();
+  } catch (error) {
+    if (error instanceof ArchiveError && error.kind !== "corrupt") throw error;
+    throw unreadable(error);
+  }
   const mammoth = await import("mammoth");
   let html: string;
   try {
     html = (await mammoth.convertToHtml({ buffer: Buffer.from(bytes) })).value;
   } catch (error) {
-    throw new ArchiveError("corrupt", `${name} is not a readable Word (.docx) document (${(error as Error).message}).`, { cause: error });
+    throw unreadable(error);
   }
   return htmlFragmentToMarkdown(html);
 }

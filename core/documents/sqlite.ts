@@ -1,13 +1,21 @@
 import { Database } from "bun:sqlite";
 import { markdownTable } from "./sheets.ts";
 import { ArchiveError } from "../archives/archive-error.ts";
+import { refusedStatement } from "./sqlite-statement.ts";
 
 export const SQLITE_DEFAULT_ROWS = 20;
 export const SQLITE_MAX_ROWS = 500;
 const MAX_TABLES = 500;
 /** A cell longer than this is cut in the table, saying so. */
 const MAX_CELL_CHARS = 200;
+/** How long a read may run; its child process is killed then (sqlite-process.ts). */
 export const SQLITE_QUERY_SECONDS = 10;
+
+/** `db.sqlite:table` and `?q=…` / `?limit=…&offset=…`. */
+export interface SqliteSelector {
+  table?: string;
+  params: URLSearchParams;
+}
 
 const quote = (name: string) => `"${name.replace(/"/g, '""')}"`;
 
@@ -24,10 +32,11 @@ function table(columns: string[], rows: Record<string, unknown>[]): string {
 
 /**
  * Reads a database as the original omp's read does: the tables with their row counts; a table's
- * schema and rows, paged (`?limit=&offset=`); or a query (`?q=SELECT …`). The file is opened
- * read-only, so no query can change it.
+ * schema and rows, paged (`?limit=&offset=`); or a query (`?q=SELECT …`, at most SQLITE_MAX_ROWS
+ * rows). The file is opened read-only with query_only, and a query that could reach beyond it is
+ * refused (sqlite-statement.ts). Runs in a child process with a time limit (sqlite-process.ts).
  */
-export function readSqlite(path: string, name: string, selector: { table?: string; params: URLSearchParams }): string {
+export function readSqlite(path: string, name: string, selector: SqliteSelector): string {
   let db: Database;
   try {
     db = new Database(path, { readonly: true });
@@ -93,7 +102,8 @@ function positive(value: string | null, fallback: number, key: string, name: str
 }
 
 function runQuery(db: Database, query: string, name: string): string {
-  const deadline = Date.now() + SQLITE_QUERY_SECONDS * 1000;
+  const refused = refusedStatement(query);
+  if (refused) throw new ArchiveError("query", `${name}?q= refused: ${refused}. The database is opened read-only and only read.`);
   const statement = db.prepare(query);
   const rows: Record<string, unknown>[] = [];
   let more = false;
@@ -103,7 +113,6 @@ function runQuery(db: Database, query: string, name: string): string {
       break;
     }
     rows.push(row);
-    if (Date.now() > deadline) throw new ArchiveError("query", `${name}: the query ran past ${SQLITE_QUERY_SECONDS} s and was stopped; narrow it (WHERE, LIMIT).`);
   }
   const columns = statement.columnNames;
   let text = rows.length === 0 ? "(no rows)" : table(columns, rows);

@@ -14,6 +14,7 @@ import { DEFAULT_MCP_LIMITS, type McpLimits } from "./limits.ts";
 import { ToolCache } from "./tool-cache.ts";
 import { ToolSearch } from "./tool-search.ts";
 import type { ServerSandbox } from "../sandbox/servers.ts";
+import { projectServerEgress } from "./egress.ts";
 
 export interface McpManagerOptions {
   cwd: string;
@@ -172,8 +173,11 @@ export class McpManager implements ToolSource {
         }
         owner.set(name, `"${info.name}" of server "${server.name}"`);
         tools.push(
-          mcpTool(name, server.name, info, async (args, context) =>
-            toToolResult(await connection.callTool(info.name, args, { signal: context.signal, onProgress: context.onUpdate }), server.name),
+          mcpTool(name, server.name, info, async (args, context) => {
+            const refused = await projectServerEgress(server, name, args, context);
+            if (refused) return refused;
+            return toToolResult(await connection.callTool(info.name, args, { signal: context.signal, onProgress: context.onUpdate }), server.name);
+          },
             this.limits.maxDescriptionChars,
           ),
         );

@@ -5,14 +5,13 @@ import { createGunzip } from "node:zlib";
 import { OmpError } from "../errors/omp-error.ts";
 import { formatBytes } from "../http/body-limit.ts";
 import type { PluginLimits } from "./limits.ts";
+import { PluginLimitError } from "./limit-error.ts";
 
 function escapes(path: string): boolean {
   const normal = posix.normalize(path.replace(/\\/g, "/"));
   return posix.isAbsolute(normal) || normal === ".." || normal.startsWith("../") || /^[A-Za-z]:/.test(path);
 }
 
-/** An archive over one of the limits: stops the unpacking at once, whatever pass it is in. */
-class OverLimit extends Error {}
 
 /** What the tar parser needs of its input: node-tar's Parser and Unpack both take writes with back-pressure. */
 interface TarSink {
@@ -41,25 +40,34 @@ async function pump(file: string, sink: TarSink, limits: PluginLimits): Promise<
   let packed = 0;
   raw.on("data", (chunk) => (packed += chunk.length));
   const source = isGzip(file) ? raw.pipe(createGunzip({ chunkSize: 64 * 1024 })) : raw;
+  // The first error of any of them stops the loop below, which rethrows it: a refusal the sink
+  // raised mid-write (an entry over a limit) must not surface as an unhandled rejection.
+  let failed: unknown;
   const ended = new Promise<void>((resolve, reject) => {
-    sink.on("error", reject);
+    const fail = (error: unknown) => {
+      failed ??= error;
+      reject(error);
+    };
+    sink.on("error", fail);
     sink.on("end", resolve);
-    raw.on("error", reject);
-    source.on("error", reject);
+    raw.on("error", fail);
+    source.on("error", fail);
   });
+  ended.catch(() => undefined);
   let unpacked = 0;
   try {
     for await (const chunk of source as AsyncIterable<Buffer>) {
+      if (failed) throw failed;
       unpacked += chunk.length;
-      if (unpacked > limits.maxBytes) {
-        throw new OverLimit(`it unpacks to more than ${formatBytes(limits.maxBytes)} (plugins.maxSizeMB = ${limits.maxBytes / 1024 / 1024}; raise it with \`omp config set plugins.maxSizeMB <MB>\`)`);
-      }
+      if (unpacked > limits.maxBytes) throw new PluginLimitError("plugins.maxSizeMB", limits.maxBytes, `it unpacks to more than ${formatBytes(limits.maxBytes)}`);
       if (unpacked > 1024 * 1024 && unpacked / Math.max(1, packed) > limits.maxCompressionRatio) {
-        throw new OverLimit(
-          `it inflates more than ${limits.maxCompressionRatio} times (${formatBytes(unpacked)} from ${formatBytes(packed)} so far), as a decompression bomb does (plugins.maxCompressionRatio; raise it with \`omp config set plugins.maxCompressionRatio <n>\`)`,
+        throw new PluginLimitError(
+          "plugins.maxCompressionRatio",
+          limits.maxCompressionRatio,
+          `it inflates more than ${limits.maxCompressionRatio} times (${formatBytes(unpacked)} from ${formatBytes(packed)} so far), as a decompression bomb does`,
         );
       }
-      if (!sink.write(chunk)) await once(sink as unknown as NodeJS.EventEmitter, "drain");
+      if (!sink.write(chunk)) await Promise.race([once(sink as unknown as NodeJS.EventEmitter, "drain"), ended]);
     }
     sink.end();
     await ended;
@@ -99,10 +107,8 @@ async function problemsOf(file: string, strip: number, limits: PluginLimits): Pr
     },
   });
   parser.on("entry", () => {
-    if (entries > limits.maxEntries) parser.emit("error", new OverLimit(`it has more than ${limits.maxEntries} entries (plugins.maxEntries; raise it with \`omp config set plugins.maxEntries <n>\`)`));
-    else if (declared > limits.maxBytes) {
-      parser.emit("error", new OverLimit(`its entries claim more than ${formatBytes(limits.maxBytes)} (plugins.maxSizeMB; raise it with \`omp config set plugins.maxSizeMB <MB>\`)`));
-    }
+    if (entries > limits.maxEntries) parser.emit("error", new PluginLimitError("plugins.maxEntries", limits.maxEntries, `it has more than ${limits.maxEntries} entries`));
+    else if (declared > limits.maxBytes) parser.emit("error", new PluginLimitError("plugins.maxSizeMB", limits.maxBytes, `its entries claim more than ${formatBytes(limits.maxBytes)}`));
   });
   await pump(file, parser as unknown as TarSink, limits);
   return problems;
@@ -116,7 +122,7 @@ export async function extractArchive(file: string, dest: string, what: string, s
   try {
     problems = await problemsOf(file, strip, bounds);
   } catch (error) {
-    if (error instanceof OverLimit) throw new OmpError(`${what} is too big to install and was not unpacked: ${error.message}`);
+    if (error instanceof PluginLimitError) throw error.of(`${what} is too big to install and was not unpacked`);
     throw new OmpError(`${what} is not a readable .tgz (${(error as Error).message}); it is damaged or not an archive`);
   }
   if (problems.length > 0) throw new OmpError(`${what} is unsafe and was not unpacked: ${problems.slice(0, 3).join("; ")}`);
@@ -125,7 +131,7 @@ export async function extractArchive(file: string, dest: string, what: string, s
   try {
     await pump(file, unpack as unknown as TarSink, bounds);
   } catch (error) {
-    if (error instanceof OverLimit) throw new OmpError(`${what} is too big to install: ${error.message}`);
+    if (error instanceof PluginLimitError) throw error.of(`${what} is too big to install`);
     throw error;
   }
 }

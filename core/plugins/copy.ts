@@ -1,6 +1,7 @@
 import { cpSync, lstatSync, readdirSync, readlinkSync, realpathSync } from "node:fs";
 import { isAbsolute, join, relative, resolve, dirname } from "node:path";
 import { OmpError } from "../errors/omp-error.ts";
+import { PluginLimitError } from "./limit-error.ts";
 import { formatBytes } from "../http/body-limit.ts";
 import { type PluginLimits, pluginLimits } from "./limits.ts";
 
@@ -22,7 +23,7 @@ export function copyPluginDir(from: string, to: string, limits: PluginLimits = p
     for (const name of readdirSync(dir)) {
       const path = join(dir, name);
       const stat = lstatSync(path);
-      if (++entries > limits.maxEntries) throw new OmpError(`${root} has more than ${limits.maxEntries} files and folders (plugins.maxEntries; raise it with \`omp config set plugins.maxEntries <n>\`); not copied`);
+      if (++entries > limits.maxEntries) throw new PluginLimitError("plugins.maxEntries", limits.maxEntries, `it has more than ${limits.maxEntries} files and folders`, `${root} was not copied`);
       if (stat.isSymbolicLink()) {
         if (dependencies) continue;
         const target = resolve(dirname(path), readlinkSync(path));
@@ -39,7 +40,7 @@ export function copyPluginDir(from: string, to: string, limits: PluginLimits = p
         }
         total += stat.size;
         if (total > limits.maxBytes) {
-          throw new OmpError(`${root} holds more than ${formatBytes(limits.maxBytes)} (plugins.maxSizeMB; raise it with \`omp config set plugins.maxSizeMB <MB>\`); not copied`);
+          throw new PluginLimitError("plugins.maxSizeMB", limits.maxBytes, `it holds more than ${formatBytes(limits.maxBytes)}`, `${root} was not copied`);
         }
       }
     }

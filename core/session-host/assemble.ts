@@ -62,6 +62,8 @@ export interface SessionSpec {
   noSession?: boolean;
   sessionDir?: string;
   addDirs?: string[];
+  /** `--allow-host`. */
+  allowHosts?: string[];
   maxTurns?: number;
   systemPrompt?: { replace?: string; append?: string };
   git?: Promise<string>;
@@ -166,6 +168,7 @@ export async function assembleSession(spec: SessionSpec): Promise<AssembledSessi
     sessionDir: spec.sessionDir,
     // --add-dir, and the additionalDirectories of Claude Code's settings files.
     addDirs: sessionAddDirs,
+    ...(spec.allowHosts ? { allowHosts: spec.allowHosts } : {}),
     maxTurns: spec.maxTurns,
     systemPrompt: spec.systemPrompt ?? {},
     git: spec.git,

@@ -84,10 +84,12 @@ export const HostOwnEvent = z.discriminatedUnion("type", [
     summary: z.string(),
     outside: z.array(z.string()).optional(),
     toolCallId: z.string().optional(),
-    /** `sandbox`: the command failed in the sandbox; allowing runs it again outside. */
-    kind: z.enum(["call", "sandbox", "trust"]).optional(),
+    /** `sandbox`: the command failed in the sandbox; allowing runs it again outside. `trust`: the project's code-running files changed since it was trusted. `egress`: a request to a host the user has not named (summary: the host and what goes there). */
+    kind: z.enum(["call", "sandbox", "trust", "egress"]).optional(),
     /** What "always" covers, in words ("commands starting with \"npm test\""). */
     rememberAs: z.string().optional(),
+    /** How long "always" holds: this session (absent), or this project from now on. */
+    rememberFor: z.enum(["session", "project"]).optional(),
     presentation: Presentation,
   }),
   /**

@@ -70,7 +70,9 @@ export class ApprovalRequests extends PendingRequests<ApprovalDecision> {
       ...(request.toolCallId ? { toolCallId: request.toolCallId } : {}),
       ...(request.kind ? { kind: request.kind } : {}),
       ...(request.rememberAs ? { rememberAs: request.rememberAs } : {}),
-      presentation: presentTool(request.toolName, request.input, this.cwd),
+      ...(request.rememberFor ? { rememberFor: request.rememberFor } : {}),
+      // A host question is about the request, not the call's input: an editor shows the host and what goes there.
+      presentation: request.kind === "egress" ? { title: request.summary, kind: "fetch", locations: [] } : presentTool(request.toolName, request.input, this.cwd),
     }));
 }
 

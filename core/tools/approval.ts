@@ -7,6 +7,7 @@ import type { SessionMode } from "../session/modes.ts";
 import type { Tool, ToolEffect } from "./types.ts";
 import type { ToolPolicy } from "../config/settings-schema.ts";
 import { EXIT_USAGE } from "../errors/exit-codes.ts";
+import { type EgressHosts, type EgressRequest, egressRefusal } from "../permissions/egress.ts";
 
 export const APPROVAL_MODES = ["always-ask", "write", "yolo"] as const;
 export type ApprovalMode = (typeof APPROVAL_MODES)[number];
@@ -41,10 +42,12 @@ export function needsApproval(tool: Pick<Tool, "effect">, mode: ApprovalMode): b
 
 export interface ApprovalRequest {
   toolName: string;
-  /** `sandbox`: the command failed in the sandbox; allowing runs it again outside. `trust`: the project's code-running files changed since it was trusted. */
-  kind?: "call" | "sandbox" | "trust";
+  /** `sandbox`: the command failed in the sandbox; allowing runs it again outside. `trust`: the project's code-running files changed since it was trusted. `egress`: a request to a host the user has not named. */
+  kind?: "call" | "sandbox" | "trust" | "egress";
   /** What "don't ask again" covers, in words (`bash commands starting with "npm test"`). */
   rememberAs?: string;
+  /** How long "don't ask again" holds: this session (the default), or this project from now on (egress hosts). */
+  rememberFor?: "session" | "project";
   effect: ToolEffect;
   /** The validated input the tool will run with. */
   input: unknown;
@@ -151,6 +154,8 @@ export class ApprovalGate {
   acceptEdits = false;
   /** Asked first whenever a call needs approval, with or without a user (PermissionRequest hooks); undefined leaves it to the user. */
   beforeAsk: ((request: ApprovalRequest) => Promise<ApprovalDecision | undefined>) | undefined;
+  /** The hosts this session may send to without asking; absent (no session): every host asks. */
+  egress: EgressHosts | undefined;
 
   constructor(
     /** Changed by a session's mode switch (plan, auto-accept), for every later call. */
@@ -253,6 +258,40 @@ export class ApprovalGate {
   private async askUser(request: ApprovalRequest): Promise<ApprovalDecision> {
     this.onAsk?.(request);
     return this.approver!(request);
+  }
+
+  /**
+   * A request to a host the user may not have named (web_fetch, web_search, read of a URL, a
+   * project's remote MCP server): asks once per host whatever the approval mode; "always" is kept
+   * for this project. Without an approver it is refused, saying how to allow it.
+   */
+  async askEgress(request: EgressRequest): Promise<ApprovalOutcome> {
+    if (this.egress?.namedBy(request)) return { allow: true };
+    const key = `egress ${request.host.toLowerCase()}${request.privateAddress ? `:${request.port}` : ""}`;
+    const known = this.remembered.get(key);
+    if (known === true) return { allow: true };
+    if (known === false) return { allow: false, message: egressRefusal(request, "The user has refused this host for this session.") };
+    const where = request.privateAddress ? `, a ${request.privateAddress.kind} address (${request.privateAddress.address})` : "";
+    const summary = `${request.toolName} wants to send ${request.what} to ${request.host}${where}, a host you have not named`;
+    const asked: ApprovalRequest = {
+      toolName: request.toolName,
+      kind: "egress",
+      effect: "network",
+      input: { host: request.host, port: request.port, what: request.what, ...(request.privateAddress ? { address: request.privateAddress.address } : {}) },
+      summary,
+      rememberAs: `requests to ${request.host}`,
+      rememberFor: "project",
+    };
+    const settled = await this.beforeAsk?.(asked);
+    if (settled) return settled.allow ? { allow: true } : { allow: false, message: egressRefusal(request, `A PermissionRequest hook denied it.${settled.reason ? ` Reason: ${settled.reason}` : ""}`) };
+    if (!this.approver) return { allow: false, message: egressRefusal(request, "omp asks before sending anything to a host the user has not named, and there is nobody to ask in this non-interactive run.") };
+    this.onAsk?.(asked);
+    const decision = await this.approver(asked);
+    // Once per host: an allow holds for the session, "always" for the project too.
+    if (decision.allow || decision.remember) this.remembered.set(key, decision.allow);
+    if (decision.allow && decision.remember) this.egress?.remember(request.host);
+    if (decision.allow) return { allow: true };
+    return { allow: false, message: egressRefusal(request, `The user denied it.${decision.reason ? ` Reason: ${decision.reason}` : ""}`) };
   }
 
   /** Why a read-only session (plan mode) refuses this call; it holds whatever a hook or permission rule says. */

@@ -32,7 +32,7 @@ export async function fetchForModel(input: FetchInput, context: ToolContext, too
   if (!page) {
     let fetched: Fetched;
     try {
-      fetched = await httpGet(input.url, { settings, signal: context.signal, toolName, approve: context.approve });
+      fetched = await httpGet(input.url, { settings, signal: context.signal, toolName, egress: context.egress });
     } catch (error) {
       if (error instanceof WebError) return errorResult(error.message, { kind: "url", url: input.url, error: error.kind });
       throw error;

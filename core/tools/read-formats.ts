@@ -2,7 +2,7 @@ import { statSync } from "node:fs";
 import { readFile } from "node:fs/promises";
 import { ArchiveError } from "../archives/archive-error.ts";
 import { archiveChildren, memberPath, openArchive } from "../archives/archive.ts";
-import { readSqlite } from "../documents/sqlite.ts";
+import { readSqliteBounded } from "../documents/sqlite-process.ts";
 import { checkDocumentSize, convertDocument, type DocumentContent, type DocumentKind, documentKind, pageSection } from "../documents/convert.ts";
 import { describeBinary, detectImage, IMAGE_MIME, looksBinary } from "./file-kind.ts";
 import { errorResult, textResult } from "./format.ts";
@@ -19,7 +19,7 @@ import type { ReadDetails } from "./read-details.ts";
 export async function readFormatted(target: ReadTarget, range: ReadRange, context: ToolContext): Promise<ToolResult<ReadDetails>> {
   const shown = displayPath(context.cwd, target.path);
   try {
-    if (target.sqlite) return textResult(readSqlite(target.path, shown, target.sqlite), { kind: "sqlite", path: target.path });
+    if (target.sqlite) return textResult(await readSqliteBounded(target.path, shown, target.sqlite, context.signal), { kind: "sqlite", path: target.path });
     if (target.member !== undefined || /\.(zip|tar|tar\.gz|tgz)$/i.test(target.path)) return await readArchive(target, shown, range);
     const kind = documentKind(target.path)!;
     checkDocumentSize(kind, statSync(target.path).size, shown);

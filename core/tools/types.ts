@@ -55,6 +55,8 @@ export interface ToolContext {
    * is a network call); `key` groups answers the user may remember. Absent: nobody can be asked.
    */
   approve?: (toolName: string, key: string, summary: string, asEffect?: ToolEffect) => Promise<ApprovalOutcome>;
+  /** A request to a host the user may not have named (core/permissions/egress.ts): named hosts pass, others ask once or are refused. Absent: refused. */
+  egress?: (request: import("../permissions/egress.ts").EgressRequest) => Promise<ApprovalOutcome>;
   /** The session's language servers (diagnostics after writes, the lsp tool); absent in contexts without a session. */
   lsp?: LspSession;
   /** Where the files this call changes keep their prior content, for rewinds; absent: not recorded (no session, or turned off). */

@@ -6,6 +6,7 @@ import { searchChoice } from "../web/search/configured.ts";
 import { PROVIDERS, type SearchResult } from "../web/search/providers.ts";
 import { proxyFor } from "../web/proxy.ts";
 import { defaultWebSettings } from "../web/default-settings.ts";
+import { checkEgress, type EgressRequest } from "../permissions/egress.ts";
 
 /** A search answer is a page of JSON; more is a broken or hostile endpoint. */
 const MAX_ANSWER_BYTES = 2 * 1024 * 1024;
@@ -44,6 +45,10 @@ async function search(query: string, limit: number, context: ToolContext): Promi
   } catch {
     return errorResult(`The ${provider.label} address ${JSON.stringify(base)} is not a valid URL; fix web.search.baseUrl or ${choice.provider === "searxng" ? "SEARXNG_URL" : "the provider's settings"}.`);
   }
+  const port = target.port || (target.protocol === "https:" ? "443" : "80");
+  const request: EgressRequest = { toolName: "web_search", host: target.hostname.replace(/^\[|\]$/g, ""), port, what: `the search query ${JSON.stringify(query)}` };
+  const allowed = await checkEgress(context.egress, request);
+  if (!allowed.allow) return errorResult(allowed.message);
   const timeout = AbortSignal.timeout(settings.timeoutSeconds * 1000);
   let response: Response;
   try {

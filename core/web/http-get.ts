@@ -3,7 +3,8 @@ import { isIP } from "node:net";
 import { VERSION } from "../version.ts";
 import type { WebSettings } from "./default-settings.ts";
 import { formatBytes } from "../format-bytes.ts";
-import { hostAllowed, privateAddressKind } from "./address.ts";
+import { privateAddressKind } from "./address.ts";
+import { checkEgress, type EgressOutcome, type EgressRequest } from "../permissions/egress.ts";
 import { proxyFor } from "./proxy.ts";
 import { WebError } from "./web-error.ts";
 
@@ -18,15 +19,15 @@ export interface Fetched {
   body: Uint8Array;
 }
 
-/** Asks the user whether to fetch from a private address; a refusal carries the message to pass on. */
-export type AskToFetch = (toolName: string, key: string, summary: string) => Promise<{ allow: boolean; message?: string }>;
+/** Asks about a host the user has not named (core/permissions/egress.ts); a refusal carries the message to pass on. */
+export type AskEgress = (request: EgressRequest) => Promise<EgressOutcome>;
 
 export interface GetOptions {
   settings: WebSettings;
   signal: AbortSignal;
   /** The tool asking, for approval prompts and messages. */
   toolName: string;
-  approve: AskToFetch | undefined;
+  egress: AskEgress | undefined;
   accept?: string;
   env?: Record<string, string | undefined>;
 }
@@ -35,8 +36,10 @@ const DEFAULT_ACCEPT = "text/html,application/xhtml+xml,application/json;q=0.9,t
 
 /**
  * GETs `url`, following at most MAX_REDIRECTS redirects (each hop checked like the first), within
- * `web.timeoutSeconds` and `web.maxBytes`. A hop to a private, loopback or link-local address
- * needs the user's approval unless `web.allowHosts` names the host.
+ * `web.timeoutSeconds` and `web.maxBytes`. Each hop's host must be named by the user or approved
+ * (egress), a private, loopback or link-local address only by `web.allowHosts`/`--allow-host` or
+ * approval; the connection then goes to the address that was checked, so a second DNS answer
+ * cannot swap in another.
  */
 export async function httpGet(url: string, options: GetOptions): Promise<Fetched> {
   const { settings } = options;
@@ -44,14 +47,16 @@ export async function httpGet(url: string, options: GetOptions): Promise<Fetched
   const signal = AbortSignal.any([options.signal, timeout]);
   let current = parseHttpUrl(url);
   for (let hop = 0; ; hop++) {
-    await checkAddress(current, options);
+    const pinned = await checkAddress(current, options);
     let response: Response;
     try {
       const proxy = proxyFor(current, options.env);
-      response = await fetch(current, {
+      response = await fetch(pinned ? pinnedUrl(current, pinned) : current, {
         redirect: "manual",
         signal,
-        headers: { "user-agent": `omp/${VERSION} (web_fetch)`, accept: options.accept ?? DEFAULT_ACCEPT },
+        headers: { "user-agent": `omp/${VERSION} (web_fetch)`, accept: options.accept ?? DEFAULT_ACCEPT, ...(pinned ? { host: current.host } : {}) },
+        // The certificate is checked against the name asked for, not the pinned address.
+        ...(pinned && current.protocol === "https:" ? { tls: { serverName: current.hostname } } : {}),
         ...(proxy ? { proxy } : {}),
       });
     } catch (error) {
@@ -85,36 +90,36 @@ export function parseHttpUrl(text: string): URL {
   return url;
 }
 
-async function checkAddress(url: URL, options: GetOptions): Promise<void> {
+/**
+ * Resolves the host once, checks every address, and returns the one to connect to (undefined:
+ * through a proxy, which resolves names itself). Throws a WebError when the user did not allow it.
+ */
+async function checkAddress(url: URL, options: GetOptions): Promise<string | undefined> {
   const host = url.hostname.replace(/^\[|\]$/g, "");
   const port = url.port || (url.protocol === "https:" ? "443" : "80");
-  if (hostAllowed(options.settings.allowHosts, host, port)) return;
+  const proxied = proxyFor(url, options.env) !== undefined;
   let addresses: string[];
   if (isIP(host)) addresses = [host];
+  else if (proxied) addresses = [];
   else {
     try {
-      addresses = (await lookup(host, { all: true })).map((entry) => entry.address);
+      addresses = (await lookup(host, { all: true })).sort((a, b) => a.family - b.family).map((entry) => entry.address);
     } catch (error) {
-      // Through a proxy the proxy resolves names; without one the fetch fails with a clearer message.
-      if (proxyFor(url, options.env)) return;
       throw new WebError("network", `Cannot resolve ${host}: ${(error as Error).message}. Check the address, or the network connection.`, { cause: error });
     }
   }
-  for (const address of addresses) {
-    const kind = privateAddressKind(address);
-    if (!kind) continue;
-    const summary = `${options.toolName} wants to fetch ${url.href}, whose host ${host} is a ${kind} address (${address})`;
-    const outcome = options.approve
-      ? await options.approve(options.toolName, `${options.toolName} to ${host}:${port}`, summary)
-      : { allow: false as const, message: `${summary}: this needs the user's approval, and there is nobody to ask.` };
-    if (!outcome.allow) {
-      throw new WebError(
-        "refused",
-        `${outcome.message} Private, loopback and link-local addresses are not fetched without approval, so a page cannot make you probe the user's network. If the user wants this host reachable, they add it to web.allowHosts in config.yml (e.g. web: { allowHosts: ["${host}"] }).`,
-      );
-    }
-    return;
-  }
+  const privateAddress = addresses.map((address) => ({ address, kind: privateAddressKind(address) })).find((entry) => entry.kind !== undefined);
+  const request: EgressRequest = { toolName: options.toolName, host, port, what: `a GET request for ${url.href}`, ...(privateAddress ? { privateAddress: privateAddress as { address: string; kind: string } } : {}) };
+  const outcome = await checkEgress(options.egress, request);
+  if (!outcome.allow) throw new WebError("refused", outcome.message);
+  return proxied ? undefined : addresses[0];
+}
+
+/** `url` with its host replaced by the checked address (the Host header and TLS name keep the original). */
+function pinnedUrl(url: URL, address: string): URL {
+  const pinned = new URL(url.href);
+  pinned.hostname = isIP(address) === 6 ? `[${address}]` : address;
+  return pinned;
 }
 
 async function readBody(response: Response, url: URL, settings: WebSettings, signal: AbortSignal, timeout: AbortSignal): Promise<Uint8Array> {

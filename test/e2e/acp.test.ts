@@ -2,7 +2,7 @@
 // the provider stand-in: streaming, permissions, the editor's files and terminal, cancel, load,
 // client MCP servers, modes and slash commands.
 import { describe, expect, test } from "bun:test";
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, realpathSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { agentTestFile, workspace } from "../support/agent-harness.ts";
 import { AcpClient } from "../support/acp-client.ts";
@@ -41,6 +41,33 @@ describe("omp acp with the SDK's client", () => {
       expect(commands.find((cmd) => cmd.name === "review")).toMatchObject({ description: "review a file" });
     } finally {
       await c.close();
+    }
+  });
+
+  test("egress: a fetch from a host the prompt did not name asks the editor, showing the host and the URL; allow_always holds for the project", async () => {
+    const { home, repo } = workspace();
+    const seen: string[] = [];
+    const server = Bun.serve({ hostname: "127.0.0.1", port: 0, fetch: (request) => (seen.push(new URL(request.url).pathname), new Response("notes page", { headers: { "content-type": "text/plain" } })) });
+    const url = (path: string) => `http://127.0.0.1:${server.port}${path}`;
+    standin.setScript([
+      { toolCalls: [{ name: "web_fetch", arguments: { url: url("/a?k=secret") } }] },
+      { toolCalls: [{ name: "web_fetch", arguments: { url: url("/b") } }] },
+      { text: "done" },
+    ]);
+    const c = client(home, repo);
+    try {
+      await c.initialize();
+      const { sessionId } = await c.newSession(repo);
+      c.answers = ["allow_always"];
+      expect((await c.prompt(sessionId, "tidy the notes")).stopReason).toBe("end_turn");
+      expect(c.permissions.map((p) => p.toolCall.title)).toEqual([
+        `web_fetch wants to send a GET request for ${url("/a?k=secret")} to 127.0.0.1, a loopback address (127.0.0.1), a host you have not named`,
+      ]);
+      expect(seen).toEqual(["/a", "/b"]);
+      expect(JSON.parse(readFileSync(join(home, ".omp", "agent", "egress-hosts.json"), "utf8")).projects).toEqual({ [realpathSync(repo)]: ["127.0.0.1"] });
+    } finally {
+      await c.close();
+      server.stop(true);
     }
   });
 

@@ -230,7 +230,17 @@ describe("upstream timeouts", () => {
     const dir2 = gatewayHome();
     writeUpstreamModels(dir2, `http://127.0.0.1:${silent.port}`);
     const gateway2 = await startGatewayProcess(dir2, {}, ["--no-auth", "--first-byte-timeout", "1"]);
+    // --first-byte-timeout alone, shorter than the connect default (30 s), holds for an upstream that sends no headers either.
+    const gateway3 = await startGatewayProcess(dir, {}, ["--no-auth", "--first-byte-timeout", "3"]);
     try {
+      const asked = performance.now();
+      const held = await fetch(`${gateway3.url}/v1/messages`, { method: "POST", headers: { "content-type": "application/json" }, body: BODY });
+      const waited = performance.now() - asked;
+      expect(held.status).toBe(504);
+      expect(((await held.json()) as any).error.message).toContain("before the first event) for 3 s");
+      expect(waited).toBeGreaterThan(2900);
+      expect(waited).toBeLessThan(15_000);
+
       const started = performance.now();
       const anthropic = await fetch(`${gateway.url}/v1/messages`, { method: "POST", headers: { "content-type": "application/json" }, body: BODY });
       expect(anthropic.status).toBe(504);
@@ -252,6 +262,7 @@ describe("upstream timeouts", () => {
     } finally {
       await gateway.stop();
       await gateway2.stop();
+      await gateway3.stop();
       hung.stop(true);
       silent.stop(true);
     }

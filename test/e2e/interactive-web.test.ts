@@ -25,7 +25,8 @@ test("a loopback web_fetch asks first, then renders its block; a PDF read render
   s.tty.type("look it up");
   s.tty.press("Enter");
   await s.tty.waitFor("Allow web_fetch?");
-  expect(s.tty.screen()).toContain("loopback address (127.0.0.1)");
+  expect(s.tty.screen()).toContain("a host you have not named");
+  expect(s.tty.screen()).toContain("2. Yes, and don't ask again for requests to 127.0.0.1 in this project");
   s.tty.press("y");
   const screen = await s.tty.waitFor("Fetched and read.");
   expect(screen).toMatch(new RegExp(`✓ web_fetch ${url.replace(/[.?]/g, "\\$&")} lines 1–\\d+ of \\d+`));

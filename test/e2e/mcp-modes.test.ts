@@ -2,6 +2,8 @@
 // as a remote server, its session lost when it restarts mid-run.
 import { afterAll, describe, expect, test } from "bun:test";
 import type { Subprocess } from "bun";
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
 import { RpcProcess } from "../support/agent-rpc.ts";
 import { agentTestFile, frames, modelRequests, runAgent, toolNamesOf, toolResultsOf, workspace } from "../support/agent-harness.ts";
 import { EVERYTHING, edgeServer, freePort, fromServer, writeUserMcp } from "../support/mcp/fixtures.ts";
@@ -58,6 +60,25 @@ describe("MCP in every mode", () => {
     ]);
     expect(toolNamesOf("anthropic-messages", modelRequests(standin)[0]!.body)).toContain("mcp__remote__echo");
     expect(results(2).map((r) => r.text)).toEqual(["Echo: first", "Echo: second"].map((text) => fromServer("remote", text)));
+  });
+
+  test("a remote server from the project's .mcp.json is a host the user did not name: print mode refuses its calls, showing the arguments; --allow-host lets them go", async () => {
+    const { home, repo } = workspace();
+    const port = freePort();
+    children.push(await startEverythingHttp(port));
+    writeFileSync(join(repo, ".mcp.json"), JSON.stringify({ mcpServers: { remote: { type: "http", url: `http://127.0.0.1:${port}/mcp` } } }));
+    const call = async (args: string[]) => {
+      standin.setScript([{ toolCalls: [{ id: "c1", name: "mcp__remote__echo", arguments: { message: "sk-secret" } }] }, { text: "done" }]);
+      standin.requests.length = 0;
+      expect((await runAgent(["-p", "--trust", "--model", MODEL, ...args, "go"], { home, cwd: repo, env: env() })).code).toBe(0);
+      return results(1)[0]!;
+    };
+    const refused = await call([]);
+    expect(refused.isError).toBe(true);
+    expect(refused.text).toContain('mcp__remote__echo was not run: it would send the arguments {"message":"sk-secret"} (MCP server "remote" from the project\'s configuration) to 127.0.0.1, a host the user has not named');
+    expect(refused.text).toContain("--allow-host 127.0.0.1");
+    const allowed = await call(["--allow-host", "127.0.0.1"]);
+    expect(allowed.text).toBe(fromServer("remote", "Echo: sk-secret"));
   });
 
   test("rpc mode: a prompt whose model calls an MCP tool gets its result", async () => {

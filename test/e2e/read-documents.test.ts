@@ -3,10 +3,11 @@
 // made here by real tools (python3's zipfile, tar, sqlite3), and hostile files — a zip bomb, a
 // tar with "..", a 2 GB sparse file, a corrupt PDF — that must give clear errors in bounded memory.
 import { describe, expect, test } from "bun:test";
-import { copyFileSync, mkdirSync, readdirSync, writeFileSync } from "node:fs";
+import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, realpathSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { deflateRawSync } from "node:zlib";
-import { agentTestFile, modelRequests, runAgent, toolResultsOf, workspace } from "../support/agent-harness.ts";
+import { agentTestFile, modelRequests, runAgent, spawnOmp, toolResultsOf, workspace } from "../support/agent-harness.ts";
+import { eventually } from "../support/tty-session.ts";
 
 const standin = await agentTestFile();
 const MODEL = "anthropic/claude-sonnet-4-5";
@@ -25,11 +26,11 @@ function run(cwd: string, ...argv: string[]) {
 }
 
 /** Reads each path in one turn (print mode); returns the results the model was sent and the tool-result blocks. */
-async function reads(ws: { home: string; repo: string }, paths: (string | Record<string, unknown>)[]) {
+async function reads(ws: { home: string; repo: string }, paths: (string | Record<string, unknown>)[], wrapper?: string[]) {
   const calls = paths.map((path) => ({ name: "read", arguments: typeof path === "string" ? { path } : path }));
   standin.setScript([{ toolCalls: calls }, { text: "done" }]);
   standin.requests.length = 0;
-  const result = await runAgent(["-p", "--model", MODEL, "go"], { home: ws.home, cwd: ws.repo, env });
+  const result = await runAgent(["-p", "--model", MODEL, "go"], { home: ws.home, cwd: ws.repo, env, ...(wrapper ? { wrapper } : {}) });
   expect(result.stderr).not.toContain("rror:");
   const body = modelRequests(standin)[1]!.body;
   return { results: toolResultsOf("anthropic-messages", body), blocks: body.messages.flatMap((m: any) => (Array.isArray(m.content) ? m.content : [])).filter((b: any) => b.type === "tool_result") };
@@ -139,6 +140,97 @@ describe("archives", () => {
   });
 });
 
+describe("document bombs", () => {
+  test("a 1 MB DOCX that unpacks to 1 GB, one whose member lies about its size, and PPTX/EPUB bombs are refused quickly, in bounded memory, naming the limit", async () => {
+    const ws = project();
+    // An honest header: word/document.xml declares its 1 GiB of zeros (about 1 MB packed).
+    run(ws.repo, "python3", "-c", "import zipfile\nwith zipfile.ZipFile('bomb.docx', 'w', zipfile.ZIP_DEFLATED) as z:\n  z.writestr('[Content_Types].xml', '<Types/>')\n  with z.open('word/document.xml', 'w') as f:\n    for i in range(1023): f.write(bytes(1 << 20))");
+    // The same archive as a deck and a book: the limit holds before any member is looked for.
+    for (const name of ["bomb.pptx", "bomb.epub"]) copyFileSync(join(ws.repo, "bomb.docx"), join(ws.repo, name));
+    // A header that claims 10 bytes for 100 MB of zeros: only unpacking it shows the lie.
+    writeFileSync(join(ws.repo, "liar.docx"), zipOf([{ name: "[Content_Types].xml", data: deflateRawSync(Buffer.from("<Types/>")), size: 8 }, { name: "word/document.xml", data: deflateRawSync(new Uint8Array(100 * 1024 * 1024)), size: 10 }]));
+    const rss = join(ws.home, "max-rss-kb");
+    const started = Date.now();
+    const { results } = await reads(ws, ["bomb.docx", "liar.docx", "bomb.pptx", "bomb.epub"], ["/usr/bin/time", "-f", "%M", "-o", rss]);
+    const [docx, liar, pptx, epub] = results;
+    expect(docx!.isError).toBe(true);
+    expect(docx!.text).toContain("bomb.docx refused: its members unpack to 1023 MB, over the 256 MB limit for one document");
+    expect(liar!.isError).toBe(true);
+    expect(liar!.text).toContain("unpacks to more than the 10 B its header declares, which is how zip bombs look");
+    expect(pptx!.text).toContain("bomb.pptx refused: its members unpack to 1023 MB, over the 256 MB limit");
+    expect(epub!.text).toContain("bomb.epub refused: its members unpack to 1023 MB, over the 256 MB limit");
+    expect(Date.now() - started).toBeLessThan(30_000);
+    // The whole run, model requests included; mammoth alone took 4 GB on the 1 GB one.
+    const peakMb = Number(readFileSync(rss, "utf8").trim().split("\n").at(-1)) / 1024;
+    expect(peakMb).toBeLessThan(700);
+  });
+});
+
+/** Live `omp __sqlite-read` children working in `cwd` (a test's own project folder). */
+function sqliteChildren(cwd: string): number[] {
+  return readdirSync("/proc").filter((pid) => /^\d+$/.test(pid)).filter((pid) => {
+    try {
+      return readFileSync(`/proc/${pid}/cmdline`, "utf8").includes("__sqlite-read") && realpathSync(`/proc/${pid}/cwd`) === realpathSync(cwd);
+    } catch {
+      return false;
+    }
+  }).map(Number);
+}
+
+const ENDLESS = "app.db?q=WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x%2B1 FROM c) SELECT count(*) FROM c";
+
+describe("SQLite bounds", () => {
+  test("VACUUM INTO, ATTACH, load_extension, a setting PRAGMA and a second statement are refused, saying why; no file is written", async () => {
+    const ws = project();
+    run(ws.repo, "python3", "-c", "import sqlite3\nc = sqlite3.connect('app.db')\nc.execute('create table users (id integer primary key, name text)')\nc.execute(\"insert into users (name) values ('ada')\")\nc.commit()");
+    const copy = join(ws.home, "stolen.db");
+    const { results } = await reads(ws, [
+      `app.db?q=VACUUM INTO '${copy}'`,
+      `app.db?q=ATTACH DATABASE '${join(ws.home, "other.db")}' AS o`,
+      "app.db?q=SELECT load_extension('/tmp/x.so')",
+      "app.db?q=PRAGMA query_only = 0",
+      `app.db?q=SELECT 1; VACUUM INTO '${copy}'`,
+      "app.db?q=SELECT name, ';vacuum' AS note FROM users",
+      "app.db?q=PRAGMA table_info(users)",
+    ]);
+    const [vacuum, attach, extension, pragma, second, quoted, info] = results.map((r) => r.text);
+    expect(vacuum).toContain("app.db?q= refused: VACUUM is not a read");
+    expect(attach).toContain("app.db?q= refused: ATTACH is not a read");
+    expect(extension).toContain("app.db?q= refused: LOAD_EXTENSION reaches beyond reading this file");
+    expect(pragma).toContain("only reporting PRAGMAs run here");
+    expect(second).toContain("it holds more than one statement");
+    expect(existsSync(copy)).toBe(false);
+    expect(existsSync(join(ws.home, "other.db"))).toBe(false);
+    expect(quoted).toContain("| ada | ;vacuum |");
+    expect(info).toContain("| 1 | name | TEXT |");
+  });
+
+  test("a recursive query that never ends is stopped at the time limit, its process killed", async () => {
+    const ws = project();
+    run(ws.repo, "python3", "-c", "import sqlite3\nsqlite3.connect('app.db').execute('create table t (x)')");
+    const started = Date.now();
+    const { results } = await reads(ws, [ENDLESS]);
+    expect(results[0]!.isError).toBe(true);
+    expect(results[0]!.text).toContain("app.db: the query ran past 10 s, the time limit for a read, and was stopped");
+    expect(Date.now() - started).toBeLessThan(60_000);
+    expect(sqliteChildren(ws.repo)).toEqual([]);
+  });
+
+  test("SIGTERM to omp stops a running query at once: omp exits 143 and the query's process is gone", async () => {
+    const ws = project();
+    run(ws.repo, "python3", "-c", "import sqlite3\nsqlite3.connect('app.db').execute('create table t (x)')");
+    standin.setScript([{ toolCalls: [{ name: "read", arguments: { path: ENDLESS } }] }, { text: "done" }]);
+    const child = spawnOmp(["-p", "--model", MODEL, "go"], { home: ws.home, cwd: ws.repo, env });
+    child.stdin.end();
+    await eventually(() => (sqliteChildren(ws.repo).length > 0 ? true : undefined), "the query's process to start", 30_000);
+    const signalled = Date.now();
+    child.kill("SIGTERM");
+    expect(await child.exited).toBe(143);
+    expect(Date.now() - signalled).toBeLessThan(5000);
+    await eventually(() => (sqliteChildren(ws.repo).length === 0 ? true : undefined), "the query's process to be gone", 5000);
+  });
+});
+
 describe("SQLite", () => {
   test("tables with row counts, a table's rows paged, a read-only query; a write is refused", async () => {
     const ws = project();
@@ -154,7 +246,7 @@ describe("SQLite", () => {
     expect(page).toContain("rows 41-45 of 45");
     expect(page).toContain("| 45 | user45 |");
     expect(query).toContain("| user44 |\n| user45 |");
-    expect(write).toContain("readonly");
+    expect(write).toContain("app.db?q= refused: DELETE is not a read");
     expect(missing).toContain('app.db has no table "nope". Tables: tags, users.');
   });
 });

@@ -65,13 +65,14 @@ const server = Bun.serve({
 });
 afterAll(() => server.stop(true));
 
-async function searchWith(config: string, extraEnv: Record<string, string>) {
+async function searchWith(config: string, extraEnv: Record<string, string>, allow = ["--allow-host", "127.0.0.1"]) {
   const ws = workspace();
   mkdirSync(join(ws.home, ".omp", "agent"), { recursive: true });
   writeFileSync(join(ws.home, ".omp", "agent", "config.yml"), config);
   standin.setScript([{ toolCalls: [{ name: "web_search", arguments: { query: "bun sqlite wal", limit: 3 } }] }, { text: "done" }]);
   standin.requests.length = 0;
-  await runAgent(["-p", "--model", MODEL, "go"], { home: ws.home, cwd: ws.repo, env: { ...env, ...extraEnv } });
+  // The stand-in providers are on loopback: the search host is allowed as the user would allow theirs.
+  await runAgent(["-p", "--model", MODEL, ...allow, "go"], { home: ws.home, cwd: ws.repo, env: { ...env, ...extraEnv } });
   const requests = modelRequests(standin);
   return { tools: toolNamesOf("anthropic-messages", requests[0]!.body), result: requests[1] ? toolResultsOf("anthropic-messages", requests[1].body)[0] : undefined };
 }
@@ -94,6 +95,15 @@ describe("web_search", () => {
     expect(result!.text).toContain("untrusted web content");
     expect(result!.text).toContain(`1. ${title}`);
     expect(result!.text).toContain(detail);
+  });
+
+  test("the provider's host is egress: unnamed, print mode refuses the query and says how to allow it; nothing is sent", async () => {
+    const before = seen.length;
+    const { result } = await searchWith("{}\n", { SEARXNG_URL: `${server.url.href}searxng` }, []);
+    expect(result!.isError).toBe(true);
+    expect(result!.text).toContain('web_search was not run: it would send the search query "bun sqlite wal" to 127.0.0.1');
+    expect(result!.text).toContain("--allow-host 127.0.0.1");
+    expect(seen.length).toBe(before);
   });
 
   test("SearXNG from SEARXNG_URL alone (the self-hosted, air-gapped choice)", async () => {

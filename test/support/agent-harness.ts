@@ -135,6 +135,8 @@ export interface AgentRunOptions {
   cwd: string;
   env?: Record<string, string | undefined>;
   stdin?: string;
+  /** A command omp runs under (`/usr/bin/time`, `prlimit`), its arguments before omp's. */
+  wrapper?: string[];
 }
 
 /** Env every agent test sets: fast retries. */
@@ -143,7 +145,7 @@ export function agentEnv(extra: Record<string, string | undefined> = {}): Record
 }
 
 export function spawnOmp(args: string[], options: AgentRunOptions & { stdinPipe?: boolean }): Subprocess<"pipe", "pipe", "pipe"> {
-  return Bun.spawn([OMP, ...args], {
+  return Bun.spawn([...(options.wrapper ?? []), OMP, ...args], {
     cwd: options.cwd,
     env: cleanEnv(options.home, agentEnv(options.env)),
     stdin: "pipe",

@@ -66,6 +66,7 @@ export class Tty {
     }
     tmux(socket, ["-f", "/dev/null", "new-session", "-d", ...size, "-c", options.cwd, script]);
     tmux(socket, ["set-option", "-g", "history-limit", "20000"]);
+    tmux(socket, ["set-option", "-g", "set-clipboard", "on"]);
     return new Tty(socket, exitFile);
   }
 
@@ -82,6 +83,16 @@ export class Tty {
   /** The screen with escape sequences, to check colours. */
   styledScreen(): string {
     return tmux(this.socket, ["capture-pane", "-p", "-e"]);
+  }
+
+  /** The pane's title, as OSC 0/2 sequences written to the terminal set it. */
+  title(): string {
+    return tmux(this.socket, ["display-message", "-p", "#{pane_title}"]).trim();
+  }
+
+  /** tmux's paste buffers, which OSC 52 clipboard writes fill (set-clipboard is on for these panes). */
+  clipboard(): string {
+    return tmux(this.socket, ["list-buffers", "-F", "#{buffer_sample}"]).trim();
   }
 
   /** Literal text, as typed. */

@@ -1,6 +1,7 @@
 import type { Agent } from "../../../core/agent/agent.ts";
 import type { ImageContent, TextContent } from "../../../core/ai/messages.ts";
-import { paint, sanitize, truncateText } from "../render/text.ts";
+import { paint, truncateText } from "../render/text.ts";
+import { sanitize } from "../../shared/terminal-text.ts";
 import type { Theme } from "../render/theme.ts";
 
 export interface QueuedMessage {

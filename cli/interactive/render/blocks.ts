@@ -2,7 +2,8 @@ import type { AssistantDelta } from "../../../core/agent/events.ts";
 import type { AssistantMessage } from "../../../core/ai/messages.ts";
 import { MarkdownStream } from "./markdown.ts";
 import type { Block } from "./transcript.ts";
-import { type Span, paint, sanitize, spansToString, truncateText, visibleWidth, wrapSpans, wrapWithPrefix } from "./text.ts";
+import { type Span, paint, spansToString, truncateText, visibleWidth, wrapSpans, wrapWithPrefix } from "./text.ts";
+import { sanitize } from "../../shared/terminal-text.ts";
 import type { Theme } from "./theme.ts";
 
 /** What every block reads when it renders: the theme and the user's display toggles. */

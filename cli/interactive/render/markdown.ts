@@ -1,6 +1,7 @@
 import { type HighlightState, highlighterFor } from "./highlight.ts";
 import { type Span, appendSpan, spansToString, spansWidth, visibleWidth, wrapSpans } from "./text.ts";
 import type { Theme } from "./theme.ts";
+import { sanitize } from "../../shared/terminal-text.ts";
 
 /**
  * Markdown for the terminal, rendered as it streams. The source is cut into chunks at blank lines
@@ -125,7 +126,9 @@ const QUOTE = /^\s{0,3}>\s?(.*)$/;
 const TABLE_SEPARATOR = /^\s*\|?\s*:?-+:?\s*(\|\s*:?-+:?\s*)*\|?\s*$/;
 
 /** Renders one chunk: a fenced code block, or a run of headings, lists, quotes, tables and paragraphs. */
-function renderChunk(lines: string[], width: number, theme: Theme, base = ""): string[] {
+function renderChunk(source: string[], width: number, theme: Theme, base = ""): string[] {
+  // The model's text cannot act on the terminal (OSC 52, titles, cursor games); omp's own styles come after.
+  const lines = source.map(sanitize);
   const fence = fenceOf(lines[0] ?? "");
   if (fence) return renderCode(lines, fence, width, theme, base);
   const rows: string[] = [];

@@ -38,11 +38,6 @@ export function graphemes(text: string): string[] {
   return Array.from(segmenter.segment(text), (s) => s.segment);
 }
 
-/** Tabs as spaces and other control characters removed: they would move the cursor behind the renderer's back. */
-export function sanitize(text: string): string {
-  return text.replace(/\t/g, "    ").replace(/\x1b(?:\[[0-?]*[ -/]*[@-~]|\][^\x07\x1b]*(?:\x07|\x1b\\))?/g, "").replace(/[\x00-\x08\x0b-\x1f\x7f]/g, "");
-}
-
 /** `text` in `style`, closed again, so every line stands on its own when redrawn alone. */
 export function paint(text: string, style: string): string {
   return style === "" || text === "" ? text : `\x1b[${style}m${text}\x1b[0m`;

@@ -3,7 +3,8 @@ import { resultView, terminalArgument, terminalNote } from "../../../core/tools/
 import { SPINNER, type View } from "./blocks.ts";
 import { diffLine } from "./highlight.ts";
 import type { Block } from "./transcript.ts";
-import { fitSpans, paint, sanitize, spansToString, truncateText, visibleWidth } from "./text.ts";
+import { fitSpans, paint, spansToString, truncateText, visibleWidth } from "./text.ts";
+import { sanitize } from "../../shared/terminal-text.ts";
 import type { Theme } from "./theme.ts";
 import { plural } from "../../../core/plural.ts";
 

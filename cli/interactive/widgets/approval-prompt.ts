@@ -1,10 +1,11 @@
 import type { ApprovalDecision, ApprovalRequest } from "../../../core/tools/approval.ts";
 import { type Key, keyId } from "../terminal/keys.ts";
 import { LineInput } from "./line-input.ts";
-import { paint, sanitize, truncateText, wrapWithPrefix } from "../render/text.ts";
+import { paint, truncateText, wrapWithPrefix } from "../render/text.ts";
+import { sanitize } from "../../shared/terminal-text.ts";
 import type { Theme } from "../render/theme.ts";
 
-const CHOICES = ["Yes", "Yes, and don't ask again for {tool} in this session", "No, and tell the model why"] as const;
+const CHOICES = ["Yes", "Yes, and don't ask again for {tool} {scope}", "No, and tell the model why"] as const;
 
 /** Rows the request's text may take before it scrolls (PgUp/PgDn). */
 const TEXT_ROWS = 8;
@@ -105,7 +106,8 @@ export class ApprovalPrompt {
     }
     CHOICES.forEach((label, index) => {
       // Remembered apart from the same tool's calls inside the project (see ApprovalGate).
-      const choice = `${index + 1}. ${label.replace("{tool}", this.request.rememberAs ?? (this.request.outside ? `${toolName} outside the project` : toolName))}`;
+      const scope = this.request.rememberFor === "project" ? "in this project" : "in this session";
+      const choice = `${index + 1}. ${label.replace("{tool}", this.request.rememberAs ?? (this.request.outside ? `${toolName} outside the project` : toolName)).replace("{scope}", scope)}`;
       const line = truncateText(choice, width - 4);
       rows.push(index === this.selected ? paint(`› ${line}`, theme.fg("accent", "bold")) : `  ${line}`);
     });

@@ -1,5 +1,6 @@
 import { type Key, keyId } from "../terminal/keys.ts";
-import { graphemes, paint, sanitize, truncateText } from "../render/text.ts";
+import { graphemes, paint, truncateText } from "../render/text.ts";
+import { sanitize } from "../../shared/terminal-text.ts";
 import type { Theme } from "../render/theme.ts";
 
 export type SearchResult = { type: "accept"; text: string } | { type: "cancel" } | { type: "changed" };

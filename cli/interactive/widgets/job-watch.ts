@@ -1,6 +1,7 @@
 import type { Job } from "../../../core/shell/job.ts";
 import type { Key } from "../terminal/keys.ts";
-import { paint, sanitize, truncateText } from "../render/text.ts";
+import { paint, truncateText } from "../render/text.ts";
+import { sanitize } from "../../shared/terminal-text.ts";
 import type { Theme } from "../render/theme.ts";
 
 /**

@@ -1,6 +1,7 @@
 import { EditorBuffer } from "./editor-buffer.ts";
 import type { Key } from "../terminal/keys.ts";
-import { paint, sanitize, truncateText, visibleWidth } from "../render/text.ts";
+import { paint, truncateText, visibleWidth } from "../render/text.ts";
+import { sanitize } from "../../shared/terminal-text.ts";
 import type { Theme } from "../render/theme.ts";
 
 /** A one-line answer typed into a prompt overlay (an approval's reason, a question's own answer). */

@@ -2,7 +2,8 @@ import type { HostOwnEvent } from "../../../core/session-host/protocol.ts";
 import { type Key, keyId } from "../terminal/keys.ts";
 import { LineInput } from "./line-input.ts";
 import { PromptEditor } from "./prompt-editor.ts";
-import { paint, sanitize, truncateText, wrapWithPrefix } from "../render/text.ts";
+import { paint, truncateText, wrapWithPrefix } from "../render/text.ts";
+import { sanitize } from "../../shared/terminal-text.ts";
 import type { Theme } from "../render/theme.ts";
 
 export type QuestionEvent = Extract<HostOwnEvent, { type: "question_request" }>;

@@ -1,7 +1,8 @@
 import type { Turn, TurnTree } from "../../../core/session/tree.ts";
 import { type Key, keyId } from "../terminal/keys.ts";
 import type { Panel } from "./panel.ts";
-import { graphemes, padText, paint, sanitize, truncateText } from "../render/text.ts";
+import { graphemes, padText, paint, truncateText } from "../render/text.ts";
+import { sanitize } from "../../shared/terminal-text.ts";
 import type { Theme } from "../render/theme.ts";
 
 /** What Enter does: /tree goes to just after the turn, /branch to just before it with its message in the editor. */

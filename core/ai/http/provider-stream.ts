@@ -171,21 +171,27 @@ async function* attemptOnce(
   let stalled = false;
   let phase: keyof Waits = "connect";
   let idle: ReturnType<typeof setTimeout> | undefined;
-  const watch = (next: keyof Waits = phase) => {
+  const watch = (next: keyof Waits = phase, ms = waits[next]) => {
     phase = next;
     clearTimeout(idle);
     idle = setTimeout(() => {
       stalled = true;
       attempt.abort();
-    }, waits[phase]);
+    }, ms);
   };
+  // The first event is due firstByte after the request, headers or not: a provider that holds its
+  // headers back until it has something to say is just as silent, and a shorter first-byte wait
+  // than the connect wait must hold (a gateway's --first-byte-timeout 3 answers 504 in 3 s, not 30).
+  const sentAt = performance.now();
+  const firstByteFirst = waits.firstByte < waits.connect;
   const stalledError = () =>
     new ProviderError(`${provider}: no data from ${url.origin} (${PHASE_WORDS[phase]}) for ${formatSeconds(waits[phase])}; the connection stalled`, {
       retryable: true,
       network: true,
       kind: "timeout",
     });
-  watch();
+  if (firstByteFirst) watch("firstByte");
+  else watch();
   try {
     yield* streamAttempt();
   } catch (error) {
@@ -208,7 +214,7 @@ async function* attemptOnce(
     onRequest?.();
     response = await sent;
     onResponse?.(response.headers);
-    watch("firstByte");
+    watch("firstByte", Math.max(0, waits.firstByte - (performance.now() - sentAt)));
   } catch (error) {
     if (stalled && !outerSignal.aborted) throw stalledError();
     if (connectionRefused(error)) {

@@ -7,6 +7,7 @@ import { join } from "node:path";
 import { parseCsv } from "../../../core/documents/sheets.ts";
 import { parseLineSelector, resolveReadTarget, SelectorError } from "../../../core/tools/read-path.ts";
 import { hostAllowed, privateAddressKind } from "../../../core/web/address.ts";
+import { hostsIn } from "../../../core/permissions/egress.ts";
 import { decodeBody } from "../../../core/web/charset.ts";
 import { htmlToMarkdown } from "../../../core/web/html-markdown.ts";
 import { proxyFor } from "../../../core/web/proxy.ts";
@@ -28,6 +29,24 @@ describe("addresses", () => {
     expect(privateAddressKind("::ffff:10.0.0.1")).toBe("private");
     expect(privateAddressKind("93.184.216.34")).toBeUndefined();
     expect(privateAddressKind("2606:4700::1111")).toBeUndefined();
+  });
+
+  test("every IPv6 form carrying an IPv4 address is judged by that address; ULA, link-local, site-local, multicast by their prefix", () => {
+    for (const loopback of ["::ffff:127.0.0.1", "::ffff:7f00:1", "[::ffff:7f00:1]", "::127.0.0.1", "::ffff:0:7f00:1", "64:ff9b::7f00:1", "2002:7f00:1::", "0:0:0:0:0:0:0:1", "2001:0:4136:e378:8000:63bf:80ff:fffe"]) {
+      expect(privateAddressKind(loopback), loopback).toBe("loopback");
+    }
+    expect(privateAddressKind("::ffff:a9fe:a9fe")).toBe("link-local");
+    expect(privateAddressKind("64:ff9b:1::a00:1")).toBe("NAT64 local-use (private)");
+    expect(privateAddressKind("fe80::1%eth0")).toBe("link-local");
+    expect(privateAddressKind("fd12:3456::1")).toBe("unique-local (private)");
+    expect(privateAddressKind("fec0::1")).toBe("site-local (private)");
+    expect(privateAddressKind("ff02::1")).toBe("multicast");
+    expect(privateAddressKind("64:ff9b::808:808")).toBeUndefined();
+    expect(privateAddressKind("2002:808:808::1")).toBeUndefined();
+  });
+
+  test("the hosts a prompt names: URL hosts, bare domain names (not file names), IPv4 addresses", () => {
+    expect(hostsIn("see https://user@Docs.Example.com:8443/x, then example.org and 10.0.0.5; edit README.md and src/app.ts; http://[::1]:3000/")).toEqual(["docs.example.com", "example.org", "10.0.0.5", "::1"]);
   });
 
   test("allowHosts matches a host, host:port and [v6]:port", () => {
