@@ -11,6 +11,7 @@ export function exitStatusFor(reason: AgentStopReason): number {
     case "stop":
     case "length":
     case "hook":
+    case "denied":
       return 0;
     case "aborted":
       return EXIT_INTERRUPTED;

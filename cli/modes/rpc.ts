@@ -99,19 +99,23 @@ class RpcSession implements RpcContext {
       id,
       method: "select",
       title: request.kind === "sandbox" ? "Run outside the sandbox?" : `Allow ${request.toolName}?`,
-      message: request.summary,
+      // A change is shown as the diff it writes: what the user approves is what happens.
+      message: request.changes ? `${request.summary}\n${request.changes.map((change) => change.diff).join("")}` : request.summary,
       options: ["Allow", always, "Deny"],
       toolName: request.toolName,
       effect: request.effect,
       input: request.input,
       ...(request.kind === "sandbox" ? { kind: "sandbox" } : {}),
+      ...(request.changes ? { changes: request.changes } : {}),
     });
     this.questions.set(id, (answer) => {
-      if (!answer || answer.cancelled) return decide({ allow: false, reason: answer?.timedOut ? "the host did not answer in time" : "the host cancelled the approval" });
-      if (answer.confirmed !== undefined) return decide({ allow: answer.confirmed, ...(answer.confirmed ? {} : { reason: "the user denied it" }) });
+      // A plain no (Deny, not confirmed, cancelled) ends the turn for the user; words other than the options go to the model.
+      if (!answer) return decide({ allow: false, reason: "the host that could approve it has gone (stdin closed)" });
+      if (answer.cancelled) return decide(answer.timedOut ? { allow: false, reason: "the host did not answer in time" } : { allow: false });
+      if (answer.confirmed !== undefined) return decide({ allow: answer.confirmed });
       if (answer.value === "Allow") return decide({ allow: true });
       if (answer.value === always) return decide({ allow: true, remember: true });
-      decide({ allow: false, reason: answer.value && answer.value !== "Deny" ? answer.value : "the user denied it" });
+      decide(answer.value && answer.value !== "Deny" ? { allow: false, reason: answer.value } : { allow: false });
     });
   }
 

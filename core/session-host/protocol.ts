@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { THINKING_LEVELS } from "../ai/model.ts";
 import { SESSION_MODES } from "../session/modes.ts";
+import type { ChangePreview as ChangePreviewType } from "../tools/change-preview.ts";
 
 /**
  * The session host's wire: operations a front end submits and the events the host adds to the
@@ -70,6 +71,18 @@ const Presentation = z.object({
   command: z.string().optional(),
 });
 
+/** A file change an approval is about (core/tools/change-preview.ts). */
+const ChangePreview: z.ZodType<ChangePreviewType> = z.object({
+  path: z.string(),
+  shown: z.string(),
+  op: z.enum(["create", "update", "delete"]),
+  oldText: z.string().nullable(),
+  newText: z.string().nullable(),
+  diff: z.string(),
+  added: z.number(),
+  removed: z.number(),
+});
+
 /** What the host says besides the agent's events (message and tool-call deltas, results with details, agent_end). */
 export const HostOwnEvent = z.discriminatedUnion("type", [
   /** A tool call about to run, as it presents itself (tool_execution_start follows with the same id). */
@@ -88,6 +101,8 @@ export const HostOwnEvent = z.discriminatedUnion("type", [
     kind: z.enum(["call", "sandbox"]).optional(),
     /** What "always" covers, in words ("commands starting with \"npm test\""). */
     rememberAs: z.string().optional(),
+    /** For a call that writes files: exactly what it writes, per file (the whole texts and a unified diff). */
+    changes: z.array(ChangePreview).optional(),
     presentation: Presentation,
   }),
   /**

@@ -70,6 +70,7 @@ export class ApprovalRequests extends PendingRequests<ApprovalDecision> {
       ...(request.toolCallId ? { toolCallId: request.toolCallId } : {}),
       ...(request.kind ? { kind: request.kind } : {}),
       ...(request.rememberAs ? { rememberAs: request.rememberAs } : {}),
+      ...(request.changes ? { changes: request.changes } : {}),
       presentation: presentTool(request.toolName, request.input, this.cwd),
     }));
 }

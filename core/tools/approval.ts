@@ -4,6 +4,7 @@ import { bashAllowed } from "../permissions/rules.ts";
 import type { PathScope } from "./path-scope.ts";
 import type { SessionMode } from "../session/modes.ts";
 import type { Tool, ToolEffect } from "./types.ts";
+import type { ChangePreview } from "./change-preview.ts";
 import type { ToolPolicy } from "../config/settings-schema.ts";
 import { EXIT_USAGE } from "../errors/exit-codes.ts";
 
@@ -53,6 +54,8 @@ export interface ApprovalRequest {
   outside?: string[];
   /** The model's id for the call, so a front end can show the question on the call it is about. */
   toolCallId?: string;
+  /** For a call that writes files: exactly what it will write, as a diff per file. */
+  changes?: ChangePreview[];
 }
 
 export interface ApprovalDecision {
@@ -66,7 +69,8 @@ export interface ApprovalDecision {
 /** Asks the user; the interactive UI provides one, print mode has none. */
 export type Approver = (request: ApprovalRequest) => Promise<ApprovalDecision>;
 
-export type ApprovalOutcome = { allow: true } | { allow: false; message: string };
+/** `userDenied`: the user said no without a word, so the run stops for them; `changes`: what was turned down. */
+export type ApprovalOutcome = { allow: true } | { allow: false; message: string; userDenied?: true; changes?: ChangePreview[] };
 
 const SUMMARY_CHARS = 200;
 
@@ -198,7 +202,14 @@ export class ApprovalGate {
   }
 
   /** `hookAsk`: a hook wants the user's word on this call whatever the mode says, for this reason. */
-  async check(tool: Pick<Tool, "name" | "effect">, input: unknown, hookAsk?: { reason?: string }, toolCallId?: string): Promise<ApprovalOutcome> {
+  async check(
+    tool: Pick<Tool, "name" | "effect">,
+    input: unknown,
+    hookAsk?: { reason?: string },
+    toolCallId?: string,
+    /** Works out the files the call would write; asked only when the user is asked. */
+    preview?: () => Promise<ChangePreview[] | undefined>,
+  ): Promise<ApprovalOutcome> {
     const readOnly = this.readOnlyRefusal(tool, input);
     if (readOnly !== undefined) return { allow: false, message: readOnly };
     const policy = this.policyOf(tool.name);
@@ -228,13 +239,29 @@ export class ApprovalGate {
       return { allow: false, message: outside.length > 0 ? outsideMessage(tool, this.mode, outside, this.scope!) : noApproverMessage(tool, this.mode) };
     }
     const summary = summarizeInput(input) + (outside.length > 0 ? " (outside the project)" : "") + because;
-    const request: ApprovalRequest = { toolName: tool.name, effect: tool.effect, input, summary, rememberAs: remember.words, ...(outside.length > 0 ? { outside } : {}), ...(toolCallId ? { toolCallId } : {}) };
+    const changes = await preview?.().catch(() => undefined);
+    const request: ApprovalRequest = {
+      toolName: tool.name,
+      effect: tool.effect,
+      input,
+      summary,
+      rememberAs: remember.words,
+      ...(outside.length > 0 ? { outside } : {}),
+      ...(toolCallId ? { toolCallId } : {}),
+      ...(changes && changes.length > 0 ? { changes } : {}),
+    };
     this.onAsk?.(request);
     const decision = await this.approver(request);
     if (decision.remember) this.remembered.set(key, decision.allow);
     if (decision.allow) return { allow: true };
     const reason = decision.reason ? ` Reason: ${decision.reason}` : "";
-    return { allow: false, message: `The user denied this ${tool.name} call.${reason}` };
+    // A reason is the user speaking: the model reads it and goes on. Without one the user wants the wheel back.
+    return {
+      allow: false,
+      message: decision.reason ? `The user denied this ${tool.name} call.${reason}` : `The user denied this ${tool.name} call; it was not run. Wait for the user's instructions.`,
+      ...(decision.reason ? {} : { userDenied: true as const }),
+      ...(request.changes ? { changes: request.changes } : {}),
+    };
   }
 
   /**

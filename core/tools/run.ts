@@ -1,6 +1,7 @@
 import { describeError } from "../errors/omp-error.ts";
 import type { ApprovalGate } from "./approval.ts";
 import { errorResult } from "./format.ts";
+import { summarizeChanges } from "./change-preview.ts";
 import type { BeforeToolOutcome, ToolCallInfo, ToolHookPoint } from "./hook-points.ts";
 import type { Tool, ToolContext, ToolImplementation, ToolResult } from "./types.ts";
 
@@ -58,8 +59,12 @@ export async function runToolCall(
   const readOnly = gate?.readOnlyRefusal({ name: tool.name, effect }, parsed.data);
   if (readOnly !== undefined) return errorResult(readOnly, { denied: true });
   if (gate && (decision !== "allow" || gate.alwaysAsks(tool.name))) {
-    const outcome = await gate.check({ name: tool.name, effect }, parsed.data, decision === "ask" ? { reason: askReason } : undefined, toolCallId || undefined);
-    if (!outcome.allow) return errorResult(outcome.message, { denied: true });
+    const input = parsed.data;
+    const preview = implementation.preview ? () => implementation.preview!(input, context) : undefined;
+    const outcome = await gate.check({ name: tool.name, effect }, input, decision === "ask" ? { reason: askReason } : undefined, toolCallId || undefined, preview);
+    if (!outcome.allow) {
+      return { ...errorResult(outcome.message, { denied: true, ...(outcome.changes ? { changes: summarizeChanges(outcome.changes) } : {}) }), ...(outcome.userDenied ? { userDenied: true as const } : {}) };
+    }
   }
   if (context.signal.aborted) return errorResult(`${tool.name} was not run: the turn was aborted.`);
   let result: ToolResult;

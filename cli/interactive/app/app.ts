@@ -220,6 +220,7 @@ export class InteractiveApp implements CommandHost {
         if (this.interrupted) this.restoreQueued();
         else if (this.queued.length > 0) void this.agent.idle().then(() => this.sendQueued());
         if (event.error && event.error !== this.lastError) this.notice(event.stopReason === "hook" ? "warning" : "error", event.error);
+        if (event.stopReason === "denied") this.notice("info", "Stopped: you denied that call. Tell omp what to do instead.");
         break;
     }
     this.requestRender();
@@ -367,6 +368,8 @@ export class InteractiveApp implements CommandHost {
         return this.frames.repaint();
       case "app.tools.expand":
         this.view.expandTools = !this.view.expandTools;
+        // An approval's change grows with the tools: the same key shows all of it.
+        this.overlays.expand(this.view.expandTools);
         return this.frames.repaint();
     }
     if (this.overlays.kind) return this.overlays.handleKey(key, id, () => this.interrupt());
