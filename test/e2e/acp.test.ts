@@ -99,6 +99,22 @@ describe("omp acp with the SDK's client", () => {
     }
   });
 
+  test("a connection reset mid-answer is sent again: the editor gets the answer once, whole", async () => {
+    const { home, repo } = workspace();
+    const answer = "Alpha beta gamma delta epsilon zeta eta theta iota kappa lambda.";
+    standin.setScript([{ text: answer, cutAfterEvents: 5, cutMode: "reset" }, { text: answer }]);
+    const c = client(home, repo);
+    try {
+      await c.initialize();
+      const { sessionId } = await c.newSession(repo);
+      expect((await c.prompt(sessionId, "greek letters")).stopReason).toBe("end_turn");
+      expect(c.text()).toBe(answer);
+      expect(c.updatesOf("agent_message_chunk").length).toBeGreaterThan(1);
+    } finally {
+      await c.close();
+    }
+  });
+
   test("session/cancel mid-stream ends the prompt with cancelled; session/load replays the session", async () => {
     const { home, repo } = workspace();
     standin.setScript([{ text: "first answer" }, { text: "a long answer that stalls", pauseAfterEvents: 4, pauseMs: 20_000 }]);

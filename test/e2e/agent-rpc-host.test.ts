@@ -74,6 +74,26 @@ describe("rpc hosts", () => {
     expect(modelRequests(standin).some((request) => JSON.stringify(request.body).includes("The user denied this bash call"))).toBe(false);
   });
 
+  test("a connection reset mid-answer is sent again: the text deltas add up to the answer once", async () => {
+    const { home, repo } = workspace();
+    const answer = "Alpha beta gamma delta epsilon zeta eta theta iota kappa lambda.";
+    standin.setScript([{ text: answer, cutAfterEvents: 5, cutMode: "reset" }, { text: answer }]);
+    const rpc = new RpcProcess(["--model", MODEL], { home, cwd: repo, env: env() });
+    try {
+      await rpc.waitFrame((f) => f.type === "ready");
+      const mark = rpc.mark;
+      const end = await turn(rpc, "greek letters");
+      expect(end.stopReason).toBe("stop");
+      const frames = rpc.frames.slice(mark);
+      expect(frames.some((f) => f.type === "auto_retry_start")).toBe(true);
+      const deltas = frames.filter((f) => f.type === "message_update" && f.assistantMessageEvent.type === "text_delta").map((f) => f.assistantMessageEvent.delta);
+      expect(deltas.join("")).toBe(answer);
+      expect(await rpc.close()).toBe(0);
+    } finally {
+      rpc.child.kill();
+    }
+  });
+
   test("set_session_name names the session in listings; export_html after a compaction has the whole conversation; branch goes back", async () => {
     const { home, repo } = workspace();
     mkdirSync(join(home, ".omp", "agent"), { recursive: true });

@@ -45,8 +45,9 @@ export function requestHeaders(auth: Record<string, string>, model: Model, optio
 /**
  * Runs one streamed provider call with retries. Retries happen while nothing has been shown to
  * the consumer (429, 5xx, overload, dropped, cut or stalled connections), and after text or
- * thinking when the provider said it was overloaded mid-stream: the consumer gets a `retry` event
- * with `discarded` and the partial is rebuilt from scratch. Once a tool call was emitted a failure
+ * thinking when the connection dropped, was cut or stalled, or the provider said it was overloaded
+ * mid-stream: the consumer gets a `retry` event with `discarded` and the partial is rebuilt from
+ * scratch. Once a tool call was emitted a failure
  * ends the stream with an `error` event that keeps the partial message, because the agent may act
  * on the call.
  */
@@ -110,7 +111,10 @@ export async function* runProviderStream(model: Model, options: StreamOptions, c
       }
 
       const limit = Math.min(maxRetries, failure.retryLimit ?? maxRetries);
-      const discards = builder.hasOutput && failure.overloaded && !builder.message.content.some((c) => c.type === "toolCall");
+      // Text or thinking was shown, but no tool call the agent could act on: the reply is asked for
+      // again from the start (a dropped, cut or stalled stream, or an overload) and the front ends join the repeat to what they showed.
+      const resendable = failure.overloaded || failure.failure.kind === "network";
+      const discards = builder.hasOutput && resendable && !builder.message.content.some((c) => c.type === "toolCall");
       if ((builder.hasOutput && !discards) || !failure.retryable || attempt >= limit) {
         const exhausted = failure.retryable && (!builder.hasOutput || discards) && limit > 0 ? ` (gave up after ${attempt + 1} attempts)` : "";
         builder.fail("error", failure.message + exhausted, failure.failure);
