@@ -215,6 +215,8 @@ async function* attemptOnce(
     watch("firstByte");
   } catch (error) {
     if (stalled && !outerSignal.aborted) throw stalledError();
+    const unreachable = unreachableHost(provider, url, error);
+    if (unreachable) throw unreachable;
     if (connectionRefused(error)) {
       // Nothing listens there: usually a local server that is not running or a wrong base URL.
       // A few quick retries cover a server that is just starting; minutes of backoff would not help.
@@ -275,6 +277,35 @@ function formatSeconds(ms: number): string {
 
 /** Retries of a refused connection, whatever the retry setting says. */
 const REFUSED_RETRIES = 2;
+
+/** getaddrinfo's answers for a name that does not exist (EAI_AGAIN, a DNS server not answering, may pass). */
+const UNKNOWN_HOST = new Set(["ENOTFOUND", "EAI_NONAME", "EAI_NODATA", "EAI_FAIL"]);
+/** Certificate and handshake failures: the same request fails the same way every time. */
+const TLS_FAILURE = /CERT|SSL|TLS|SELF_SIGNED|UNABLE_TO_VERIFY|UNABLE_TO_GET_ISSUER|HOSTNAME_MISMATCH|ALTNAME|EPROTO/;
+
+/**
+ * A host that cannot be found, or a TLS connection that cannot be made: retrying cannot help, so
+ * the request fails at once with the cause and the fix (before: minutes of backoff, then the cause
+ * cut to one line). Undefined for other failures.
+ */
+function unreachableHost(provider: string, url: URL, error: unknown): ProviderError | undefined {
+  const code = (error as { code?: unknown } | null)?.code;
+  if (typeof code !== "string") return undefined;
+  if (UNKNOWN_HOST.has(code)) {
+    return new ProviderError(
+      `${provider}: the host ${url.hostname} cannot be found (${errorText(error)}). Check the provider's base URL (${url.origin}) for a typo, and that this machine's DNS or proxy (HTTPS_PROXY) can resolve it.`,
+      { retryable: false, network: true, cause: error },
+    );
+  }
+  if (TLS_FAILURE.test(code)) {
+    const fix =
+      code === "EPROTO"
+        ? `the server at ${url.host} may not speak HTTPS on that port (use http:// in the base URL if it is a plain HTTP server)`
+        : `if the server uses a self-signed certificate or a private CA, point NODE_EXTRA_CA_CERTS at the CA's PEM file; if a proxy intercepts HTTPS, at the proxy's CA`;
+    return new ProviderError(`${provider}: the TLS connection to ${url.origin} failed (${errorText(error)}): ${fix}.`, { retryable: false, network: true, cause: error });
+  }
+  return undefined;
+}
 
 function connectionRefused(error: unknown): boolean {
   const code = (error as { code?: unknown } | null)?.code;
