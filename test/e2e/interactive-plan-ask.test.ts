@@ -64,14 +64,47 @@ describe("interactive plan mode and questions", () => {
     expect(results[0]!.text).toContain("plan mode");
     expect(results[1]!.text).toContain("[ ] Edit notes.txt");
     await tty.waitFor((screen) => !screen.includes("⏸ plan mode"));
-    tty.press("BTab", "BTab");
-    await tty.waitFor("⏵⏵ auto-accept edits");
+    // Under yolo nothing asks, so auto-accept would change nothing: Shift+Tab goes plan ↔ default.
     tty.press("BTab");
-    await tty.waitFor((screen) => !screen.includes("auto-accept edits") && screen.includes(READY));
+    await tty.waitFor("⏸ plan mode");
+    tty.press("BTab");
+    await tty.waitFor((screen) => screen.includes("yolo · ") && screen.includes(READY));
+    expect(tty.screen()).not.toContain("auto-accept edits");
     tty.type("/plan");
     tty.press("Enter");
     await tty.waitFor("⏸ plan mode");
-    expect(s.sessionEntries().filter((e) => e.type === "mode_change").map((e) => e.mode)).toEqual(["plan", "default", "plan", "auto-accept", "default", "plan"]);
+    expect(s.sessionEntries().filter((e) => e.type === "mode_change").map((e) => e.mode)).toEqual(["plan", "default", "plan", "default", "plan"]);
+  });
+
+  test("the status line always says what asks and whether commands are sandboxed; under write, Shift+Tab's auto-accept lets edits run unasked", async () => {
+    const s = await ready({
+      files: { "notes.txt": "draft\n" },
+      script: [
+        { toolCalls: [{ name: "edit", arguments: { path: "notes.txt", edits: [{ oldText: "draft", newText: "final" }] } }] },
+        { text: "Edited without asking." },
+      ],
+      args: ["--approval-mode", "write"],
+    });
+    const { tty } = s;
+    const start = await tty.waitFor("asks for changes");
+    expect(start).toMatch(/asks for changes · (sandboxed|not sandboxed)/);
+    tty.press("BTab");
+    await tty.waitFor("⏸ plan mode");
+    tty.press("BTab");
+    await tty.waitFor("⏵⏵ auto-accept edits");
+    tty.type("finish the notes");
+    tty.press("Enter");
+    await tty.waitFor("Edited without asking.");
+    expect(tty.screen()).not.toContain("Allow edit?");
+    expect(readFileSync(join(s.cwd, "notes.txt"), "utf8")).toBe("final\n");
+    tty.press("BTab");
+    await tty.waitFor("asks for changes");
+  });
+
+  test("with the sandbox off the status line says so", async () => {
+    const s = await ready({ args: ["--sandbox", "off"] });
+    const screen = await s.tty.waitFor("sandbox off");
+    expect(screen).toContain("yolo · ");
   });
 
   test("a plan edited in the picker is approved as edited; the model gets the user's version", async () => {

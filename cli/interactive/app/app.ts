@@ -21,7 +21,7 @@ import { type InputEvent, type Key, keyId } from "../terminal/keys.ts";
 import { MessageQueue } from "./message-queue.ts";
 import { Overlays } from "./overlays.ts";
 import type { Panel } from "../widgets/panel.ts";
-import { MODE_LABELS, cycleMode } from "../commands/mode-commands.ts";
+import { cycleMode, policyStatus } from "../commands/mode-commands.ts";
 import { PromptEditor } from "../widgets/prompt-editor.ts";
 import { PromptHistory } from "../widgets/prompt-history.ts";
 import { Frames } from "../terminal/frames.ts";
@@ -558,7 +558,7 @@ export class InteractiveApp implements CommandHost {
       foregroundCommand: (jobs?.foreground().length ?? 0) > 0,
       runningJobs: jobs?.list().filter((job) => job.running).length ?? 0,
     });
-    const statusLine = renderStatusLine({ ...status, mcp: mcpStatusText(this.runtime), limit: limitStatusText(this.runtime), mode: MODE_LABELS[this.options.host.mode] }, width, this.view.theme);
+    const statusLine = renderStatusLine({ ...status, mcp: mcpStatusText(this.runtime), limit: limitStatusText(this.runtime), ...policyStatus(this.options.host) }, width, this.view.theme);
     return renderChrome({ queued: this.queued, statusLine, overlays: this.overlays, editor: this.editor, completer: this.completer, theme: this.view.theme }, width, height);
   }
 
