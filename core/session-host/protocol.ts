@@ -61,7 +61,14 @@ export const HostOp = z.discriminatedUnion("type", [
 export type HostOp = z.infer<typeof HostOp>;
 
 /** One question: single choice (`options`), several (`multiple`), or free text (no options); an option-less "other" answer is always allowed. */
-export const Question = z.object({ question: z.string(), options: z.array(z.string()).optional(), multiple: z.boolean().optional() });
+export const Question = z.object({
+  question: z.string(),
+  header: z.string().optional(),
+  options: z.array(z.string()).optional(),
+  /** What each option means, by index ("" for none). */
+  descriptions: z.array(z.string()).optional(),
+  multiple: z.boolean().optional(),
+});
 
 const Presentation = z.object({
   title: z.string(),

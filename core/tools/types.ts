@@ -70,7 +70,11 @@ export interface ToolContext {
 /** One question: single choice (`options`), several (`multiple`), or free text (no options). */
 export interface Question {
   question: string;
+  /** A short name for the question's tab. */
+  header?: string;
   options?: string[];
+  /** What each option means, by index ("" for none). */
+  descriptions?: string[];
   multiple?: boolean;
 }
 
