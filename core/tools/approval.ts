@@ -150,6 +150,8 @@ export class ApprovalGate {
   acceptEdits = false;
   /** Asked first whenever a call needs approval, with or without a user (PermissionRequest hooks); undefined leaves it to the user. */
   beforeAsk: ((request: ApprovalRequest) => Promise<ApprovalDecision | undefined>) | undefined;
+  /** A question a tool asked while it ran (a host, running outside the sandbox) was turned down without a word. */
+  private deniedWithoutWord = false;
 
   constructor(
     /** Changed by a session's mode switch (plan, auto-accept), for every later call. */
@@ -192,7 +194,15 @@ export class ApprovalGate {
     const decision = await this.approver(request);
     if (decision.remember) this.remembered.set(key, decision.allow);
     if (decision.allow) return { allow: true };
+    if (!decision.reason) this.deniedWithoutWord = true;
     return { allow: false, message: `The user denied: ${summary}.${decision.reason ? ` Reason: ${decision.reason}` : ""}` };
+  }
+
+  /** Whether a question asked while the last calls ran was turned down without a word (and forgets it): the run then stops for the user. */
+  takeDenial(): boolean {
+    const denied = this.deniedWithoutWord;
+    this.deniedWithoutWord = false;
+    return denied;
   }
 
   /** Why a read-only session (plan mode) refuses this call; it holds whatever a hook or permission rule says. */
@@ -287,6 +297,7 @@ export class ApprovalGate {
     const decision = await this.approver(request);
     if (decision.remember) this.remembered.set(key, decision.allow);
     if (decision.allow) return { allow: true };
+    if (!decision.reason) this.deniedWithoutWord = true;
     return { allow: false, message: `The user refused to run it outside the sandbox.${decision.reason ? ` Reason: ${decision.reason}` : ""}` };
   }
 }

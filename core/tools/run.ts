@@ -74,5 +74,7 @@ export async function runToolCall(
     result = errorResult(`${tool.name} failed: ${describeError(error)}`);
   }
   for (const point of hooks) result = (await point.afterToolCall?.(call, result, context.signal)) ?? result;
+  // A question the tool asked on its way (a private host, a rerun outside the sandbox) was answered with a plain no.
+  if (gate?.takeDenial()) result = { ...result, userDenied: true };
   return result;
 }
