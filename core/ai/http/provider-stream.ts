@@ -278,7 +278,7 @@ function formatSeconds(ms: number): string {
 /** Retries of a refused connection, whatever the retry setting says. */
 const REFUSED_RETRIES = 2;
 
-/** getaddrinfo's answers for a name that does not exist (EAI_AGAIN, a DNS server not answering, may pass). */
+/** getaddrinfo's answers for a name that does not exist (EAI_AGAIN, a DNS server not answering, is told apart). */
 const UNKNOWN_HOST = new Set(["ENOTFOUND", "EAI_NONAME", "EAI_NODATA", "EAI_FAIL"]);
 /** Certificate and handshake failures: the same request fails the same way every time. */
 const TLS_FAILURE = /CERT|SSL|TLS|SELF_SIGNED|UNABLE_TO_VERIFY|UNABLE_TO_GET_ISSUER|HOSTNAME_MISMATCH|ALTNAME|EPROTO/;
@@ -295,6 +295,13 @@ function unreachableHost(provider: string, url: URL, error: unknown): ProviderEr
     return new ProviderError(
       `${provider}: the host ${url.hostname} cannot be found (${errorText(error)}). Check the provider's base URL (${url.origin}) for a typo, and that this machine's DNS or proxy (HTTPS_PROXY) can resolve it.`,
       { retryable: false, network: true, cause: error },
+    );
+  }
+  if (code === "EAI_AGAIN") {
+    // The DNS server did not answer: possibly passing, so two quick retries, not minutes of them.
+    return new ProviderError(
+      `${provider}: the host ${url.hostname} cannot be resolved now (${errorText(error)}): this machine's DNS server did not answer. Check the network connection and DNS (or the proxy, HTTPS_PROXY); the base URL is ${url.origin}.`,
+      { retryable: true, network: true, retryLimit: REFUSED_RETRIES, cause: error },
     );
   }
   if (TLS_FAILURE.test(code)) {
