@@ -50,7 +50,8 @@ export const HostOp = z.discriminatedUnion("type", [
   /** A new session, or the session file at `path`. */
   z.object({ type: z.literal("switch_session"), path: z.string().optional() }),
   /** The answer to an approval_request event. */
-  z.object({ type: z.literal("answer_approval"), id: z.string(), allow: z.boolean(), remember: z.boolean().optional(), reason: z.string().optional() }),
+  /** `edited`: allowed as the user edited it, the whole new text of the one file the call changes. */
+  z.object({ type: z.literal("answer_approval"), id: z.string(), allow: z.boolean(), remember: z.boolean().optional(), reason: z.string().optional(), edited: z.string().optional() }),
   /**
    * The answer to a question_request: per question the options chosen or the user's own text.
    * Without `answers` the user dismissed it ("answer later"): the model hears it went unanswered.

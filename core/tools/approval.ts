@@ -64,13 +64,25 @@ export interface ApprovalDecision {
   reason?: string;
   /** Apply this decision to every later call of the same tool in this session. */
   remember?: boolean;
+  /** Allowed as the user edited it: the whole new text of the one file the call changes. */
+  edited?: string;
 }
 
 /** Asks the user; the interactive UI provides one, print mode has none. */
 export type Approver = (request: ApprovalRequest) => Promise<ApprovalDecision>;
 
 /** `userDenied`: the user said no without a word, so the run stops for them; `changes`: what was turned down. */
-export type ApprovalOutcome = { allow: true } | { allow: false; message: string; userDenied?: true; changes?: ChangePreview[] };
+export type ApprovalOutcome =
+  | { allow: true; edited?: EditedChange }
+  | { allow: false; message: string; userDenied?: true; changes?: ChangePreview[] };
+
+/** A change the user edited before accepting it: what the file gets instead of the model's version. */
+export interface EditedChange {
+  path: string;
+  shown: string;
+  proposed: string;
+  content: string;
+}
 
 const SUMMARY_CHARS = 200;
 
@@ -263,6 +275,10 @@ export class ApprovalGate {
     this.onAsk?.(request);
     const decision = await this.approver(request);
     if (decision.remember) this.remembered.set(key, decision.allow);
+    const only = request.changes?.length === 1 ? request.changes[0]! : undefined;
+    if (decision.allow && decision.edited !== undefined && only?.newText != null) {
+      return { allow: true, edited: { path: only.path, shown: only.shown, proposed: only.newText, content: decision.edited } };
+    }
     if (decision.allow) return { allow: true };
     const reason = decision.reason ? ` Reason: ${decision.reason}` : "";
     // A reason is the user speaking: the model reads it and goes on. Without one the user wants the wheel back.

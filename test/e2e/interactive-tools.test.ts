@@ -146,6 +146,30 @@ describe("approvals", () => {
     expect(readFileSync(join(s.cwd, "app.py"), "utf8")).toContain("'Hi, ' + name");
   });
 
+  test("a change may be edited before it is accepted: the file gets the user's version and the model hears how it differs", async () => {
+    const s = await ready({
+      args: ["--approval-mode", "write"],
+      files: { "greet.py": "print('hi')\n" },
+      script: [
+        { toolCalls: [{ name: "edit", arguments: { path: "greet.py", edits: [{ oldText: "print('hi')", newText: "print('hello')" }] } }] },
+        { text: "Noted your version." },
+      ],
+    });
+    const { tty } = s;
+    await ask(s, "friendlier");
+    const prompt = await tty.waitFor("Allow edit? greet.py");
+    expect(prompt).toContain("4. Edit it first, then accept");
+    tty.press("e");
+    await tty.waitFor("enter accepts your version");
+    tty.type("print('and welcome')");
+    tty.press("Enter");
+    await tty.waitFor("Noted your version.");
+    expect(readFileSync(join(s.cwd, "greet.py"), "utf8")).toBe("print('hello')\nprint('and welcome')");
+    const results = (await messagesWhen(s, 4)).filter((m) => m.role === "toolResult").map((m) => m.text);
+    expect(results[0]).toContain("The user edited your change to greet.py before accepting it");
+    expect(results[0]).toContain("+print('and welcome')");
+  });
+
   test("a long change scrolls in the approval and Ctrl+O shows more of it", async () => {
     const before = Array.from({ length: 60 }, (_, i) => `line ${i + 1}`).join("\n") + "\n";
     const s = await ready({
