@@ -179,6 +179,7 @@ function stopReason(reason: string | undefined): acp.StopReason {
       return "max_turn_requests";
     case "length":
       return "max_tokens";
+    // A denied call ends the turn normally: the editor's user speaks next.
     default:
       return "end_turn";
   }
@@ -224,6 +225,8 @@ class AcpSession {
       warn: (line) => process.stderr.write(`omp: ${line}\n`),
       extraMcpServers: clientServers(params.mcpServers ?? []),
       approver: approvals.ask,
+      // The editor is asked before edits and commands unless the user chose a mode.
+      defaultApprovalMode: "write",
       questioner: questions.ask,
       ...(editor ? { editor } : {}),
       liveCredentials: true,
@@ -295,9 +298,26 @@ class AcpSession {
   async prompt(blocks: acp.ContentBlock[]): Promise<acp.PromptResponse> {
     const content = promptContent(blocks, this.host.runtime.options.cwd);
     this.lastError = undefined;
+    const first = content[0];
+    const compact = first?.type === "text" && content.length === 1 ? /^\/compact(?:\s+([\s\S]*))?$/.exec(first.text.trim()) : null;
+    if (compact) return this.compact(compact[1]?.trim() || undefined);
     const reason = await this.host.submit({ type: "prompt", content });
     if (reason === "error" && this.lastError) throw acp.RequestError.internalError(undefined, this.lastError);
     return { stopReason: stopReason(reason) };
+  }
+
+  /** `/compact [what to keep]`: omp's own command, answered in the chat. */
+  private async compact(instructions: string | undefined): Promise<acp.PromptResponse> {
+    const before = this.host.agent.contextTokens();
+    try {
+      await this.host.submit({ type: "compact", ...(instructions ? { instructions } : {}) });
+    } catch (error) {
+      throw acp.RequestError.internalError(undefined, `compaction failed: ${describeError(error)}`);
+    }
+    const after = this.host.agent.contextTokens();
+    const text = after < before ? `Compacted the conversation: about ${before} tokens of context are now ${after}.` : "Nothing to compact yet: the conversation is short enough.";
+    this.update({ sessionUpdate: "agent_message_chunk", content: { type: "text", text } });
+    return { stopReason: "end_turn" };
   }
 
   async cancel(): Promise<void> {
@@ -401,11 +421,20 @@ class AcpSession {
       const toolCallId = request.toolCallId ?? request.id;
       const params: acp.RequestPermissionRequest = {
         sessionId: this.id,
-        // A sandbox refusal asks to run it again outside: the editor shows why, not just the command.
-        toolCall: { toolCallId, title: request.kind === "sandbox" ? `Run outside the sandbox? ${request.summary}` : request.presentation.title, kind: request.presentation.kind, rawInput: request.input, locations: request.presentation.locations },
+        toolCall: {
+          toolCallId,
+          // A sandbox refusal asks to run it again outside: the editor shows why, not just the command.
+          title: request.kind === "sandbox" ? `Run outside the sandbox? ${request.summary}` : request.presentation.title,
+          kind: request.presentation.kind,
+          rawInput: request.input,
+          locations: request.presentation.locations,
+          // The exact change, whole files before and after, for the editor's diff view.
+          ...(request.changes ? { content: request.changes.map((change): acp.ToolCallContent => ({ type: "diff", path: change.path, oldText: change.oldText, newText: change.newText ?? "" })) } : {}),
+        },
         options: PERMISSION_OPTIONS.map((option): acp.PermissionOption => ({ optionId: option.id, name: option.label, kind: option.kind })),
       };
       const response = await this.client.request(acp.methods.client.session.requestPermission, params);
+      // Reject (or a cancelled prompt) is a plain no: it ends the turn, the model waits for the user, as in Claude Code.
       const decision = decideApproval(PERMISSION_OPTIONS, response.outcome.outcome === "selected" ? { picked: response.outcome.optionId } : { unanswered: "cancelled" });
       await answer(decision.allow, decision.remember ?? false, decision.reason);
     } catch (error) {
@@ -420,12 +449,18 @@ function toolContent(shown: ShownCall): acp.ToolCallContent[] {
   return content;
 }
 
+/** omp's own commands that make sense in an editor's chat (the others belong to the terminal, or the editor has them: model, mode). */
+const BUILTIN_COMMANDS: acp.AvailableCommand[] = [
+  { name: "compact", description: "Summarise older messages to free context", input: { hint: "what the summary must keep (optional)" } },
+];
+
 function commandsOf(extensions: SessionHost["runtime"]["extensions"]): acp.AvailableCommand[] {
-  return availableCommands(extensions).map((command) => ({
+  const own = availableCommands(extensions);
+  return [...BUILTIN_COMMANDS.filter((builtin) => !own.some((command) => command.name === builtin.name)), ...own.map((command) => ({
     name: command.name,
     description: command.description || command.kind,
     ...("argumentHint" in command && command.argumentHint ? { input: { hint: command.argumentHint } } : {}),
-  }));
+  }))];
 }
 
 /** One stored message as the updates a live session would have sent for it. */
@@ -465,10 +500,25 @@ function editorBridge(client: acp.AgentContext, capabilities: acp.ClientCapabili
     bridge.readTextFile = async (path) => (await client.request(acp.methods.client.fs.readTextFile, { sessionId: session.id, path })).content;
   }
   if (capabilities.fs?.writeTextFile) {
-    bridge.writeTextFile = async (path, content) => void (await client.request(acp.methods.client.fs.writeTextFile, { sessionId: session.id, path, content }));
+    bridge.writeTextFile = async (path, content) => {
+      try {
+        await client.request(acp.methods.client.fs.writeTextFile, { sessionId: session.id, path, content });
+      } catch (error) {
+        // acpx and others refuse a write the user denied with a bare "Internal error"; its details say why.
+        throw new Error(`the editor refused to write it (${editorError(error)}): denied by the user or by the editor's permission settings`);
+      }
+    };
   }
   if (capabilities.terminal) bridge.runCommand = (command) => runInTerminal(client, session, command);
   return Object.keys(bridge).length > 0 ? bridge : undefined;
+}
+
+/** An ACP error's words: its message, and the details a client put in its data. */
+function editorError(error: unknown): string {
+  if (!(error instanceof acp.RequestError)) return describeError(error);
+  const data = error.data as { details?: unknown; message?: unknown } | undefined;
+  const details = typeof data?.details === "string" ? data.details : typeof data?.message === "string" ? data.message : undefined;
+  return details ? `${error.message}: ${details}` : error.message;
 }
 
 async function runInTerminal(client: acp.AgentContext, session: { id: string; calls?: Map<string, ShownCall>; update?: (update: acp.SessionUpdate) => void }, command: EditorCommand): Promise<EditorCommandResult> {

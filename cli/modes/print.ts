@@ -13,6 +13,7 @@ export function exitStatusFor(reason: AgentStopReason): number {
     case "stop":
     case "length":
     case "hook":
+    case "denied":
       return 0;
     case "aborted":
       return EXIT_INTERRUPTED;
@@ -85,7 +86,7 @@ export async function runPrintMode(host: SessionHost, prompt: (TextContent | Ima
           // The answer so far was cut off; the retry's answer starts on a line of its own.
           if (!endsWithNewline) stdout.write("\n");
           endsWithNewline = true;
-          err("the provider broke off the answer above (overloaded); it is asked again from the start");
+          err("the provider broke off the answer above and answered differently when asked again; its new answer follows in full");
         }
         err(`retrying in ${(event.delayMs / 1000).toFixed(1)} s (attempt ${event.attempt}): ${event.reason}`);
         break;

@@ -110,12 +110,14 @@ class RpcSession implements RpcContext {
       id,
       method: "select",
       title: request.kind === "sandbox" ? "Run outside the sandbox?" : request.kind === "trust" ? "Trust the project's changed configuration?" : `Allow ${request.toolName}?`,
-      message: request.summary,
+      // A change is shown as the diff it writes: what the user approves is what happens.
+      message: request.changes ? `${request.summary}\n${request.changes.map((change) => change.diff).join("")}` : request.summary,
       options: options.map((option) => option.label),
       toolName: request.toolName,
       effect: request.effect,
       input: request.input,
       ...(request.kind === "sandbox" || request.kind === "trust" ? { kind: request.kind } : {}),
+      ...(request.changes ? { changes: request.changes } : {}),
     });
     this.questions.set(id, (answer) => decide(decideApproval(options, uiAnswer(answer))));
   }

@@ -20,7 +20,7 @@ import { SessionRecorder } from "./session-recorder.ts";
 import { sessionTitle } from "./session-title.ts";
 import { SESSION_NAME_ENTRY } from "../session/listing.ts";
 import { streamReply } from "./reply-stream.ts";
-import { runToolCalls } from "./tool-calls.ts";
+import { type ToolCallRun, runToolCalls } from "./tool-calls.ts";
 import { applyPromptHooks } from "./prompt-hooks.ts";
 import { endSessionJobs } from "../shell/session-jobs.ts";
 import type { RunState, RunStop } from "./run-state.ts";
@@ -334,8 +334,10 @@ export class Agent {
     }
     const calls = reply.content.filter((part): part is ToolCall => part.type === "toolCall");
     const halts: string[] = [];
-    const results = calls.length > 0 ? await this.runTools(calls, run.signal, halts) : [];
+    const stopped = { denied: false };
+    const results = calls.length > 0 ? await this.runTools(calls, run.signal, halts, stopped) : [];
     this.emit({ type: "turn_end", turn, message: reply, toolResults: results });
+    if (stopped.denied) return { reason: "denied" };
     if (halts.length > 0) return { reason: "hook", error: `a hook stopped the run: ${[...new Set(halts)].join("; ")}` };
     if (run.signal.aborted) return { reason: this.abortReason, error: this.abortMessage };
     return this.afterTurn(run, reply, calls.length > 0);
@@ -465,8 +467,8 @@ export class Agent {
   }
 
   /** Runs a reply's tool calls (see tool-calls.ts) and records their results in call order. `halts`: see ToolCallRun. */
-  private async runTools(calls: ToolCall[], signal: AbortSignal, halts: string[]): Promise<ToolResultMessage[]> {
-    const results = await runToolCalls(calls, {
+  private async runTools(calls: ToolCall[], signal: AbortSignal, halts: string[], stopped: { denied: boolean }): Promise<ToolResultMessage[]> {
+    const run: ToolCallRun = {
       tools: () => this.tools,
       context: {
         cwd: this.options.cwd,
@@ -497,7 +499,9 @@ export class Agent {
       hooks: this.extensions?.toolHooks,
       emit: (event) => this.emit(event),
       halts,
-    });
+    };
+    const results = await runToolCalls(calls, run);
+    stopped.denied = run.denied === true;
     for (const message of results) this.record(message, true);
     return results;
   }

@@ -29,8 +29,8 @@ export type AgentEvent =
   | { type: "auto_compaction_end"; tokensBefore?: number; summary?: string; error?: string };
 
 /** Why a run ended: the model finished, a limit or abort stopped it, or it failed. */
-/** `hook`: a hook answered `continue: false`; agent_end's error carries its stopReason. */
-export type AgentStopReason = "stop" | "aborted" | "error" | "max_turns" | "max_time" | "length" | "hook";
+/** `hook`: a hook answered `continue: false`; agent_end's error carries its stopReason. `denied`: the user turned a call down without a word, and the model waits for them. */
+export type AgentStopReason = "stop" | "aborted" | "error" | "max_turns" | "max_time" | "length" | "hook" | "denied";
 
 export function toDelta(event: AssistantEvent): AssistantDelta | undefined {
   switch (event.type) {

@@ -17,6 +17,8 @@ export interface ToolCallRun {
   emit: (event: AgentEvent) => void;
   /** Filled with the reasons of hooks that said `continue: false`. */
   halts: string[];
+  /** Set once the user denies a call without a word: the calls after it are not run. */
+  denied?: boolean;
 }
 
 /**
@@ -29,7 +31,7 @@ export async function runToolCalls(calls: ToolCall[], run: ToolCallRun): Promise
   let batch: Promise<void>[] = [];
   for (const [index, call] of calls.entries()) {
     const tool = run.tools().find((t) => t.name === call.name);
-    const job = () => runOne(call, tool, run).then((message) => void (results[index] = message));
+    const job = () => (run.denied ? skipped(call, run) : runOne(call, tool, run)).then((message) => void (results[index] = message));
     if (tool?.effect === "read") batch.push(job());
     else {
       await Promise.all(batch);
@@ -68,6 +70,18 @@ async function runOne(call: ToolCall, tool: Tool | undefined, run: ToolCallRun):
     result = tool.effect === "exec" && run.context.checkpoints && !provablyReadOnly(tool, call.arguments) ? await checkpointed(call, run.context.checkpoints, run.context.cwd, execute) : await execute();
   }
   if (result.halt !== undefined) run.halts.push(result.halt);
+  if (result.userDenied) run.denied = true;
+  return settle(call, result, run);
+}
+
+/** A call after one the user denied: not run, so the user decides what happens next. */
+async function skipped(call: ToolCall, run: ToolCallRun): Promise<ToolResultMessage> {
+  run.emit({ type: "tool_execution_start", toolCallId: call.id, toolName: call.name, args: call.arguments });
+  return settle(call, { content: [{ type: "text", text: `${call.name} was not run: the user denied an earlier call in this reply.` }], isError: true, details: { denied: true } }, run);
+}
+
+function settle(call: ToolCall, result: ToolResult, run: ToolCallRun): ToolResultMessage {
+  const { emit } = run;
   const message: ToolResultMessage = {
     role: "toolResult",
     toolCallId: call.id,

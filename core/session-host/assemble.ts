@@ -2,7 +2,7 @@ import { resolve } from "node:path";
 import { type ModelSelection, Runtime } from "../agent/runtime.ts";
 import { type AgentConfig, type ChangesAsker, type TrustAsker, loadAgentConfig } from "./agent-config.ts";
 import type { Settings, SettingsInput } from "../config/settings-schema.ts";
-import { loadSettings } from "../config/settings.ts";
+import { type SettingsLayer, loadSettings } from "../config/settings.ts";
 import type { ModelsConfig } from "../config/models-schema.ts";
 import { OmpError } from "../errors/omp-error.ts";
 import { Extensions } from "../extensions/extensions.ts";
@@ -13,7 +13,7 @@ import { mcpLimits } from "../mcp/limits.ts";
 import type { PluginServers } from "../plugins/wiring.ts";
 import type { LazyMcpSource } from "../mcp/lazy-source.ts";
 import { expandHome } from "../paths.ts";
-import type { Approver } from "../tools/approval.ts";
+import type { ApprovalMode, Approver } from "../tools/approval.ts";
 import { isDirectory } from "../tools/paths.ts";
 import { type ToolSelection, builtinTools, selectTools } from "../tools/registry.ts";
 import { searchChoice } from "../web/search/configured.ts";
@@ -53,6 +53,8 @@ export interface SessionSpec {
   deferMcp?: boolean;
   /** Who answers approvals; none: calls that need one are refused with a message saying how to allow them. */
   approver?: Approver;
+  /** The approval mode when no setting or flag names one (ACP: write, so the editor is asked, as every peer's adapter does). */
+  defaultApprovalMode?: ApprovalMode;
   /** Who answers the ask tool's questions; none (print, json): the tool is not offered. */
   questioner?: Questioner;
   /** The editor's files and terminals, when an ACP client offers them. */
@@ -108,6 +110,7 @@ export async function assembleSession(spec: SessionSpec): Promise<AssembledSessi
     ask: spec.askTrust,
     askChanges: spec.askChanges,
   });
+  defaultMode(settings, layers, spec.defaultApprovalMode);
   // Without a sandbox on this machine, commands ask first unless the user chose an approval mode.
   const sandboxNotice = sandboxStartup(settings, layers);
   if (sandboxNotice) warn(sandboxNotice);
@@ -183,6 +186,7 @@ export async function assembleSession(spec: SessionSpec): Promise<AssembledSessi
     ...(spec.noSession ? {} : { recordUsage: usageRecorder(env) }),
     loadSettings: () => {
       const loaded = loadSettings({ cwd, env, overlays: spec.overlays, runtime: spec.runtimeSettings ?? {}, trusted: trust.trusted });
+      defaultMode(loaded.settings, loaded.layers, spec.defaultApprovalMode);
       sandboxStartup(loaded.settings, loaded.layers);
       return loaded;
     },
@@ -197,6 +201,11 @@ export async function assembleSession(spec: SessionSpec): Promise<AssembledSessi
     mcp,
     close: async () => void (await Promise.all(closers.map((close) => close()))),
   };
+}
+
+/** The front end's own default approval mode, where no layer (file, profile, flag) chose one. */
+function defaultMode(settings: Settings, layers: readonly SettingsLayer[], mode: ApprovalMode | undefined): void {
+  if (mode && !layers.some((layer) => "approvalMode" in layer.values)) settings.approvalMode = mode;
 }
 
 /**

@@ -240,7 +240,7 @@ export class SessionHost {
         await this.switchSession(op.path);
         return undefined;
       case "answer_approval":
-        if (!this.approvals?.answer(op.id, { allow: op.allow, ...(op.remember ? { remember: true } : {}), ...(op.reason ? { reason: op.reason } : {}) })) {
+        if (!this.approvals?.answer(op.id, { allow: op.allow, ...(op.remember ? { remember: true } : {}), ...(op.reason ? { reason: op.reason } : {}), ...(op.edited !== undefined ? { edited: op.edited } : {}) })) {
           throw new Error(`no approval ${op.id} is waiting for an answer`);
         }
         return undefined;

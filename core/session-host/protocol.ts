@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { THINKING_LEVELS } from "../ai/model.ts";
 import { SESSION_MODES } from "../session/modes.ts";
+import type { ChangePreview as ChangePreviewType } from "../tools/change-preview.ts";
 
 /**
  * The session host's wire: operations a front end submits and the events the host adds to the
@@ -49,7 +50,8 @@ export const HostOp = z.discriminatedUnion("type", [
   /** A new session, or the session file at `path`. */
   z.object({ type: z.literal("switch_session"), path: z.string().optional() }),
   /** The answer to an approval_request event. */
-  z.object({ type: z.literal("answer_approval"), id: z.string(), allow: z.boolean(), remember: z.boolean().optional(), reason: z.string().optional() }),
+  /** `edited`: allowed as the user edited it, the whole new text of the one file the call changes. */
+  z.object({ type: z.literal("answer_approval"), id: z.string(), allow: z.boolean(), remember: z.boolean().optional(), reason: z.string().optional(), edited: z.string().optional() }),
   /**
    * The answer to a question_request: per question the options chosen or the user's own text.
    * Without `answers` the user dismissed it ("answer later"): the model hears it went unanswered.
@@ -60,7 +62,14 @@ export const HostOp = z.discriminatedUnion("type", [
 export type HostOp = z.infer<typeof HostOp>;
 
 /** One question: single choice (`options`), several (`multiple`), or free text (no options); an option-less "other" answer is always allowed. */
-export const Question = z.object({ question: z.string(), options: z.array(z.string()).optional(), multiple: z.boolean().optional() });
+export const Question = z.object({
+  question: z.string(),
+  header: z.string().optional(),
+  options: z.array(z.string()).optional(),
+  /** What each option means, by index ("" for none). */
+  descriptions: z.array(z.string()).optional(),
+  multiple: z.boolean().optional(),
+});
 
 const Presentation = z.object({
   title: z.string(),
@@ -68,6 +77,18 @@ const Presentation = z.object({
   locations: z.array(z.object({ path: z.string(), line: z.number().optional() })),
   diffs: z.array(z.object({ path: z.string(), oldText: z.string().nullable(), newText: z.string() })).optional(),
   command: z.string().optional(),
+});
+
+/** A file change an approval is about (core/tools/change-preview.ts). */
+const ChangePreview: z.ZodType<ChangePreviewType> = z.object({
+  path: z.string(),
+  shown: z.string(),
+  op: z.enum(["create", "update", "delete"]),
+  oldText: z.string().nullable(),
+  newText: z.string().nullable(),
+  diff: z.string(),
+  added: z.number(),
+  removed: z.number(),
 });
 
 /** What the host says besides the agent's events (message and tool-call deltas, results with details, agent_end). */
@@ -90,6 +111,8 @@ export const HostOwnEvent = z.discriminatedUnion("type", [
     rememberAs: z.string().optional(),
     /** How long "always" holds: this session (absent), or this project from now on. */
     rememberFor: z.enum(["session", "project"]).optional(),
+    /** For a call that writes files: exactly what it writes, per file (the whole texts and a unified diff). */
+    changes: z.array(ChangePreview).optional(),
     presentation: Presentation,
   }),
   /**

@@ -71,6 +71,7 @@ export class ApprovalRequests extends PendingRequests<ApprovalDecision> {
       ...(request.kind ? { kind: request.kind } : {}),
       ...(request.rememberAs ? { rememberAs: request.rememberAs } : {}),
       ...(request.rememberFor ? { rememberFor: request.rememberFor } : {}),
+      ...(request.changes ? { changes: request.changes } : {}),
       // A host question is about the request, not the call's input: an editor shows the host and what goes there.
       presentation: request.kind === "egress" ? { title: request.summary, kind: "fetch", locations: [] } : presentTool(request.toolName, request.input, this.cwd),
     }));

@@ -1,4 +1,5 @@
 import { textOf } from "../ai/transcript.ts";
+import { withoutSystemNotes } from "./modes.ts";
 import type { LoadedSession } from "./loader.ts";
 import type { SessionEntry } from "./schema.ts";
 
@@ -38,7 +39,8 @@ function preview(entry: SessionEntry): string {
   let text: string;
   switch (entry.type) {
     case "message":
-      text = entry.message.role === "toolResult" ? `${entry.message.toolName} result` : textOf(entry.message.content);
+      // A user's turn is named by their words, not omp's notes for the model (plan mode's reminder).
+      text = entry.message.role === "toolResult" ? `${entry.message.toolName} result` : textOf(entry.message.role === "user" && typeof entry.message.content !== "string" ? withoutSystemNotes(entry.message.content) : entry.message.content);
       if (!text && entry.message.role === "assistant") text = entry.message.content.flatMap((part) => (part.type === "toolCall" ? [`${part.name}(…)`] : [])).join(" ");
       break;
     case "compaction":

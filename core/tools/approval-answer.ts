@@ -30,21 +30,27 @@ export type ApprovalAnswer =
   | { picked: string; confirmed?: boolean }
   | { unanswered: "cancelled" | "timed-out" | "gone" | "no-choice" };
 
-const UNANSWERED: Record<Extract<ApprovalAnswer, { unanswered: unknown }>["unanswered"], string> = {
-  cancelled: "the approval was cancelled",
+/** Why no option was picked, when that is not the user saying no (a plain no carries no reason: it ends the turn). */
+const UNANSWERED: Partial<Record<Extract<ApprovalAnswer, { unanswered: unknown }>["unanswered"], string>> = {
   "timed-out": "nobody answered the approval in time",
   gone: "the host that could approve it has gone",
-  "no-choice": "the answer chose no allow option",
 };
 
+/**
+ * A reason is the user's own words, for the model to read (it then goes on); a plain no — Deny,
+ * Esc, a cancelled prompt, an answer that picks no allow option — has none and ends the turn.
+ */
 export function decideApproval(options: readonly ApprovalOption[], answer: ApprovalAnswer): ApprovalDecision {
-  if ("unanswered" in answer) return { allow: false, reason: UNANSWERED[answer.unanswered] };
+  if ("unanswered" in answer) {
+    const reason = UNANSWERED[answer.unanswered];
+    return reason ? { allow: false, reason } : { allow: false };
+  }
   const option = options.find((candidate) => candidate.id === answer.picked || candidate.label === answer.picked);
   if (!option) {
     // Words that are no option are the user's reason for saying no (rpc hosts send them so).
-    return { allow: false, reason: answer.picked.trim() || UNANSWERED["no-choice"] };
+    const words = answer.picked.trim();
+    return words ? { allow: false, reason: words } : { allow: false };
   }
-  if (option.kind === "reject_once") return { allow: false, reason: "the user denied it" };
-  if (answer.confirmed === false) return { allow: false, reason: "the answer chose an allow option but said confirmed: false" };
+  if (option.kind === "reject_once" || answer.confirmed === false) return { allow: false };
   return option.kind === "allow_always" ? { allow: true, remember: true } : { allow: true };
 }

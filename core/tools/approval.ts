@@ -5,6 +5,7 @@ import type { PathScope } from "./path-scope.ts";
 import type { PathVerdict } from "../sandbox/path-policy.ts";
 import type { SessionMode } from "../session/modes.ts";
 import type { Tool, ToolEffect } from "./types.ts";
+import type { ChangePreview } from "./change-preview.ts";
 import type { ToolPolicy } from "../config/settings-schema.ts";
 import { EXIT_USAGE } from "../errors/exit-codes.ts";
 import { type EgressHosts, type EgressRequest, egressRefusal } from "../permissions/egress.ts";
@@ -57,6 +58,8 @@ export interface ApprovalRequest {
   outside?: string[];
   /** The model's id for the call, so a front end can show the question on the call it is about. */
   toolCallId?: string;
+  /** For a call that writes files: exactly what it will write, as a diff per file. */
+  changes?: ChangePreview[];
 }
 
 export interface ApprovalDecision {
@@ -65,12 +68,25 @@ export interface ApprovalDecision {
   reason?: string;
   /** Apply this decision to every later call of the same tool in this session. */
   remember?: boolean;
+  /** Allowed as the user edited it: the whole new text of the one file the call changes. */
+  edited?: string;
 }
 
 /** Asks the user; the interactive UI provides one, print mode has none. */
 export type Approver = (request: ApprovalRequest) => Promise<ApprovalDecision>;
 
-export type ApprovalOutcome = { allow: true } | { allow: false; message: string };
+/** `userDenied`: the user said no without a word, so the run stops for them; `changes`: what was turned down. */
+export type ApprovalOutcome =
+  | { allow: true; edited?: EditedChange }
+  | { allow: false; message: string; userDenied?: true; changes?: ChangePreview[] };
+
+/** A change the user edited before accepting it: what the file gets instead of the model's version. */
+export interface EditedChange {
+  path: string;
+  shown: string;
+  proposed: string;
+  content: string;
+}
 
 const SUMMARY_CHARS = 200;
 
@@ -156,6 +172,8 @@ export class ApprovalGate {
   beforeAsk: ((request: ApprovalRequest) => Promise<ApprovalDecision | undefined>) | undefined;
   /** The hosts this session may send to without asking; absent (no session): every host asks. */
   egress: EgressHosts | undefined;
+  /** A question a tool asked while it ran (a host, running outside the sandbox) was turned down without a word. */
+  private deniedWithoutWord = false;
 
   constructor(
     /** Changed by a session's mode switch (plan, auto-accept), for every later call. */
@@ -211,6 +229,7 @@ export class ApprovalGate {
     const decision = await this.approver(request);
     if (decision.remember) this.remembered.set(key, decision.allow);
     if (decision.allow) return { allow: true };
+    if (!decision.reason) this.deniedWithoutWord = true;
     return { allow: false, message: `The user denied: ${summary}.${decision.reason ? ` Reason: ${decision.reason}` : ""}` };
   }
 
@@ -237,7 +256,10 @@ export class ApprovalGate {
       const decision = settled ?? (this.approver ? await this.askUser({ toolName: tool.name, effect: tool.effect, input, summary, rememberAs: key, outside: paths, ...(toolCallId ? { toolCallId } : {}) }) : undefined);
       if (!decision) return { allow: false, message: `${tool.name} was not run: ${guarded[0]!.message}, and there is nobody to ask in this non-interactive run. ${guarded[0]!.howToAllow}` };
       if (decision.remember) this.remembered.set(key, decision.allow);
-      if (!decision.allow) return { allow: false, message: `The user denied this ${tool.name} call (${paths.join(", ")}).${decision.reason ? ` Reason: ${decision.reason}` : ""}` };
+      if (!decision.allow) {
+        // Without a word from the user the run stops for them, as for any other approval.
+        return { allow: false, message: `The user denied this ${tool.name} call (${paths.join(", ")}).${decision.reason ? ` Reason: ${decision.reason}` : ""}`, ...(decision.reason ? {} : { userDenied: true as const }) };
+      }
     }
     for (const path of paths) this.granted.add(`${toolCallId ?? ""}\n${path}`);
     return { allow: true };
@@ -252,6 +274,8 @@ export class ApprovalGate {
     if (this.granted.delete(grant)) return { allow: true };
     const outcome = await this.askGuarded({ name: "write", effect: "write" }, { path: verdict.real }, [verdict], toolCallId);
     this.granted.delete(grant);
+    // Asked while the call ran: a plain no stops the run once the call is over (takeDenial).
+    if (!outcome.allow && outcome.userDenied) this.deniedWithoutWord = true;
     return outcome;
   }
 
@@ -291,7 +315,15 @@ export class ApprovalGate {
     if (decision.allow || decision.remember) this.remembered.set(key, decision.allow);
     if (decision.allow && decision.remember) this.egress?.remember(request.host);
     if (decision.allow) return { allow: true };
+    if (!decision.reason) this.deniedWithoutWord = true;
     return { allow: false, message: egressRefusal(request, `The user denied it.${decision.reason ? ` Reason: ${decision.reason}` : ""}`) };
+  }
+
+  /** Whether a question asked while the last calls ran was turned down without a word (and forgets it): the run then stops for the user. */
+  takeDenial(): boolean {
+    const denied = this.deniedWithoutWord;
+    this.deniedWithoutWord = false;
+    return denied;
   }
 
   /** Why a read-only session (plan mode) refuses this call; it holds whatever a hook or permission rule says. */
@@ -301,7 +333,14 @@ export class ApprovalGate {
   }
 
   /** `hookAsk`: a hook wants the user's word on this call whatever the mode says, for this reason. */
-  async check(tool: Pick<Tool, "name" | "effect">, input: unknown, hookAsk?: { reason?: string }, toolCallId?: string): Promise<ApprovalOutcome> {
+  async check(
+    tool: Pick<Tool, "name" | "effect">,
+    input: unknown,
+    hookAsk?: { reason?: string },
+    toolCallId?: string,
+    /** Works out the files the call would write; asked only when the user is asked. */
+    preview?: () => Promise<ChangePreview[] | undefined>,
+  ): Promise<ApprovalOutcome> {
     const readOnly = this.readOnlyRefusal(tool, input);
     if (readOnly !== undefined) return { allow: false, message: readOnly };
     const policy = this.policyOf(tool.name);
@@ -333,13 +372,33 @@ export class ApprovalGate {
       return { allow: false, message: outside.length > 0 ? outsideMessage(tool, this.mode, outside, this.scope!) : noApproverMessage(tool, this.mode) };
     }
     const summary = summarizeInput(input) + (outside.length > 0 ? " (outside the project)" : "") + because;
-    const request: ApprovalRequest = { toolName: tool.name, effect: tool.effect, input, summary, rememberAs: remember.words, ...(outside.length > 0 ? { outside } : {}), ...(toolCallId ? { toolCallId } : {}) };
+    const changes = await preview?.().catch(() => undefined);
+    const request: ApprovalRequest = {
+      toolName: tool.name,
+      effect: tool.effect,
+      input,
+      summary,
+      rememberAs: remember.words,
+      ...(outside.length > 0 ? { outside } : {}),
+      ...(toolCallId ? { toolCallId } : {}),
+      ...(changes && changes.length > 0 ? { changes } : {}),
+    };
     this.onAsk?.(request);
     const decision = await this.approver(request);
     if (decision.remember) this.remembered.set(key, decision.allow);
+    const only = request.changes?.length === 1 ? request.changes[0]! : undefined;
+    if (decision.allow && decision.edited !== undefined && only?.newText != null) {
+      return { allow: true, edited: { path: only.path, shown: only.shown, proposed: only.newText, content: decision.edited } };
+    }
     if (decision.allow) return { allow: true };
     const reason = decision.reason ? ` Reason: ${decision.reason}` : "";
-    return { allow: false, message: `The user denied this ${tool.name} call.${reason}` };
+    // A reason is the user speaking: the model reads it and goes on. Without one the user wants the wheel back.
+    return {
+      allow: false,
+      message: decision.reason ? `The user denied this ${tool.name} call.${reason}` : `The user denied this ${tool.name} call; it was not run. Wait for the user's instructions.`,
+      ...(decision.reason ? {} : { userDenied: true as const }),
+      ...(request.changes ? { changes: request.changes } : {}),
+    };
   }
 
   /**
@@ -368,6 +427,7 @@ export class ApprovalGate {
     const decision = await this.approver(request);
     if (decision.remember) this.remembered.set(key, decision.allow);
     if (decision.allow) return { allow: true };
+    if (!decision.reason) this.deniedWithoutWord = true;
     return { allow: false, message: `The user refused to run it outside the sandbox.${decision.reason ? ` Reason: ${decision.reason}` : ""}` };
   }
 }

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import type { FileChange } from "./edit/changes.ts";
 import type { EditDetails } from "./edit/engine.ts";
-import { applyAndCheck } from "./edit/tools.ts";
+import { applyAndCheck, previewParsed } from "./edit/tools.ts";
 import type { ToolDefinition } from "./types.ts";
 
 export type { EditDetails } from "./edit/engine.ts";
@@ -40,4 +40,5 @@ export const editTool: ToolDefinition<typeof schema, EditDetails> = {
   async execute(input, context) {
     return applyAndCheck(replaceChanges(input), context);
   },
+  preview: (input, context) => previewParsed(() => replaceChanges(input), context),
 };

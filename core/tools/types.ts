@@ -4,6 +4,7 @@ import type { ImageContent, TextContent } from "../ai/messages.ts";
 import type { FileReadStore } from "./edit/read-store.ts";
 import type { Settings } from "../config/settings-schema.ts";
 import type { ApprovalOutcome } from "./approval.ts";
+import type { ChangePreview } from "./change-preview.ts";
 import type { LspSession } from "../lsp/session.ts";
 import type { Subagents } from "./subagents.ts";
 import type { WebSettings } from "../web/default-settings.ts";
@@ -79,7 +80,11 @@ export interface ToolContext {
 /** One question: single choice (`options`), several (`multiple`), or free text (no options). */
 export interface Question {
   question: string;
+  /** A short name for the question's tab. */
+  header?: string;
   options?: string[];
+  /** What each option means, by index ("" for none). */
+  descriptions?: string[];
   multiple?: boolean;
 }
 
@@ -133,6 +138,8 @@ export interface ToolResult<D = unknown> {
   details?: D;
   /** A hook's `continue: false`: the run stops once this turn's tools are done, for this reason. Never sent to the model. */
   halt?: string;
+  /** The user turned the call down without a word: the reply's later calls are not run and the model waits for the user. */
+  userDenied?: true;
 }
 
 /** The code of a tool: what validates its input and what runs it. */
@@ -143,6 +150,8 @@ export interface ToolImplementation<S extends z.ZodType = z.ZodType, D = unknown
   execute(input: z.infer<S>, context: ToolContext): Promise<ToolResult<D>>;
   /** What this input does when it differs from the tool's `effect` (a dry run is a read, applying it a write). */
   effectOf?(input: z.infer<S>): ToolEffect;
+  /** The files the call would change and how, with nothing written; undefined when it cannot be worked out (the call will fail and say why). */
+  preview?(input: z.infer<S>, context: ToolContext): Promise<ChangePreview[] | undefined>;
 }
 
 /** A tool as its module writes it; {@link Tool} is what the agent holds. */

@@ -1,5 +1,7 @@
 import { z } from "zod";
-import { statSync } from "node:fs";
+import { readFileSync, statSync } from "node:fs";
+import { unifiedDiff } from "./diff.ts";
+import type { ChangePreview } from "./change-preview.ts";
 import { recordedChange, writeToolFiles } from "./file-writes.ts";
 import { errorResult, textResult } from "./format.ts";
 import { plural } from "../plural.ts";
@@ -43,6 +45,7 @@ export const writeTool: ToolDefinition<typeof schema> = {
       // mkdir reports a file in the way as EEXIST, open as ENOTDIR.
       if (code === "ENOTDIR" || code === "EEXIST") return errorResult(`Cannot write ${shown}: a parent of it is a file, not a directory.`);
       if (code === "EROFS") return errorResult(`Cannot write ${shown}: the file system is read-only.`);
+      if (context.editor?.writeTextFile) return errorResult(`${shown} was not written: ${(error as Error).message}.`);
       throw error;
     }
     context.fileReads?.recordWrite(result.path, Buffer.from(input.content, "utf8"));
@@ -55,7 +58,36 @@ export const writeTool: ToolDefinition<typeof schema> = {
     const diagnostics = await afterFileWrite(context, result.path, input.content, shown);
     return textResult(text + diagnostics, { path: result.path, created: result.created, bytes: result.bytes, lines });
   },
+  async preview(input, context) {
+    const path = resolveToolPath(context.cwd, input.path);
+    if (isDirectory(path)) return undefined;
+    const shown = displayPath(context.cwd, path);
+    const oldText = await currentText(path, context.editor?.readTextFile);
+    const diff = unifiedDiff(oldText ?? "", input.content, shown);
+    return [{ path, shown, op: oldText === null ? "create" : "update", oldText, newText: input.content, diff: diff.text, added: diff.added, removed: diff.removed } satisfies ChangePreview];
+  },
 };
+
+/** The file as the write would replace it (the editor's buffer when it lends one); null when there is none. */
+async function currentText(path: string, fromEditor?: (path: string) => Promise<string>): Promise<string | null> {
+  try {
+    statSync(path);
+  } catch {
+    return null;
+  }
+  if (fromEditor) {
+    try {
+      return await fromEditor(path);
+    } catch {
+      // Not open in the editor: the disk's copy is what is replaced.
+    }
+  }
+  try {
+    return readFileSync(path, "utf8");
+  } catch {
+    return null;
+  }
+}
 
 /** Through the editor (ACP fs/write_text_file), which saves the buffer: the same report as a write to disk. */
 async function writeInEditor(write: (path: string, content: string) => Promise<void>, path: string, content: string) {

@@ -39,6 +39,11 @@ describe("omp acp with the SDK's client", () => {
       await c.until(() => c.updatesOf("available_commands_update").length > 0);
       const commands = c.updatesOf("available_commands_update")[0]!.availableCommands;
       expect(commands.find((cmd) => cmd.name === "review")).toMatchObject({ description: "review a file" });
+      // omp's own commands that make sense in an editor are listed and work.
+      expect(commands.find((cmd) => cmd.name === "compact")).toMatchObject({ description: expect.stringContaining("free context") });
+      const from = c.updates.length;
+      expect((await c.prompt(session.sessionId, "/compact")).stopReason).toBe("end_turn");
+      expect(c.text(from)).toMatch(/Nothing to compact yet|Compacted the conversation/);
     } finally {
       await c.close();
     }
@@ -71,41 +76,67 @@ describe("omp acp with the SDK's client", () => {
     }
   });
 
-  test("approvals: allow runs the command in the editor's terminal, reject tells the model; edits go through fs/write_text_file with a diff", async () => {
+  test("approvals by default: allow runs the command in the editor's terminal, an edit's request carries its diff, reject ends the turn", async () => {
     const { home, repo } = workspace();
     standin.setScript([
       { toolCalls: [{ name: "bash", arguments: { command: "echo from-terminal > t.txt; echo printed" } }] },
-      { toolCalls: [{ name: "bash", arguments: { command: "echo refused > r.txt" } }] },
       { toolCalls: [{ name: "edit", arguments: { path: "README.md", edits: [{ oldText: "# demo", newText: "# edited demo" }] } }] },
       { text: "done" },
+      { toolCalls: [{ name: "bash", arguments: { command: "echo refused > r.txt" } }] },
+      { text: "NOT-ASKED-AFTER-REJECT" },
     ]);
-    const c = client(home, repo, ["--approval-mode", "write"]);
+    // No --approval-mode: an editor is asked before edits and commands, as with every peer's adapter.
+    const c = client(home, repo);
     try {
       await c.initialize();
       const { sessionId } = await c.newSession(repo);
       // The editor's unsaved buffer is what the model edits.
       c.buffers.set(join(repo, "README.md"), "# demo\nunsaved line\n");
-      c.answers = ["allow", "reject", "allow_always"];
+      c.answers = ["allow", "allow_always"];
       const result = await c.prompt(sessionId, "work");
       expect(result.stopReason).toBe("end_turn");
-      expect(c.permissions.map((p) => p.toolCall.title)).toEqual(["echo from-terminal > t.txt; echo printed", "echo refused > r.txt", "Edit README.md"]);
+      expect(c.permissions.map((p) => p.toolCall.title)).toEqual(["echo from-terminal > t.txt; echo printed", "Edit README.md"]);
       expect(c.permissions[0]!.options.map((o) => o.kind)).toEqual(["allow_once", "allow_always", "reject_once"]);
+      // The permission request shows the exact change: the whole buffer before and after.
+      expect(c.permissions[1]!.toolCall.content).toEqual([{ type: "diff", path: join(repo, "README.md"), oldText: "# demo\nunsaved line\n", newText: "# edited demo\nunsaved line\n" }]);
       expect(readFileSync(join(repo, "t.txt"), "utf8")).toBe("from-terminal\n");
-      expect(existsSync(join(repo, "r.txt"))).toBe(false);
       expect(c.editorCalls).toContain(`terminal bash -c exec 2>&1\necho from-terminal > t.txt; echo printed`);
       expect(c.editorCalls.some((call) => call.startsWith("release "))).toBe(true);
       expect(c.editorCalls).toContain(`write ${join(repo, "README.md")}`);
       expect(readFileSync(join(repo, "README.md"), "utf8")).toBe("# edited demo\nunsaved line\n");
       const calls = c.updatesOf("tool_call");
-      expect(calls.map((u) => u.kind)).toEqual(["execute", "execute", "edit"]);
-      expect(calls[2]!.content).toEqual([{ type: "diff", path: join(repo, "README.md"), oldText: "# demo", newText: "# edited demo" }]);
+      expect(calls.map((u) => u.kind)).toEqual(["execute", "edit"]);
+      expect(calls[1]!.content).toEqual([{ type: "diff", path: join(repo, "README.md"), oldText: "# demo", newText: "# edited demo" }]);
       const updates = c.updatesOf("tool_call_update");
       expect(updates.some((u) => u.content?.some((part) => part.type === "terminal"))).toBe(true);
-      expect(updates.filter((u) => u.status === "failed").map((u) => u.toolCallId)).toEqual([calls[1]!.toolCallId]);
-      const last = standin.requests.at(-1)!.body as { messages: { content: { type: string; content?: unknown }[] }[] };
-      const results = JSON.stringify(last.messages);
-      expect(results).toContain("printed");
-      expect(results).toContain("The user denied this bash call.");
+      expect(JSON.stringify(standin.requests.at(-1)!.body)).toContain("printed");
+
+      // Reject: not run, and the turn ends there; the model is not asked again until the user speaks.
+      c.answers = ["reject"];
+      const from = c.updates.length;
+      const rejected = await c.prompt(sessionId, "one more");
+      expect(rejected.stopReason).toBe("end_turn");
+      expect(existsSync(join(repo, "r.txt"))).toBe(false);
+      expect(c.text(from)).not.toContain("NOT-ASKED-AFTER-REJECT");
+      const failed = c.updatesOf("tool_call_update", from).filter((u) => u.status === "failed");
+      expect(failed).toHaveLength(1);
+      expect(standin.requests.some((request) => JSON.stringify(request.body).includes("The user denied this bash call"))).toBe(false);
+    } finally {
+      await c.close();
+    }
+  });
+
+  test("a connection reset mid-answer is sent again: the editor gets the answer once, whole", async () => {
+    const { home, repo } = workspace();
+    const answer = "Alpha beta gamma delta epsilon zeta eta theta iota kappa lambda.";
+    standin.setScript([{ text: answer, cutAfterEvents: 5, cutMode: "reset" }, { text: answer }]);
+    const c = client(home, repo);
+    try {
+      await c.initialize();
+      const { sessionId } = await c.newSession(repo);
+      expect((await c.prompt(sessionId, "greek letters")).stopReason).toBe("end_turn");
+      expect(c.text()).toBe(answer);
+      expect(c.updatesOf("agent_message_chunk").length).toBeGreaterThan(1);
     } finally {
       await c.close();
     }
@@ -248,11 +279,11 @@ describe("omp acp: the command line", () => {
 });
 
 describe("omp acp with acpx", () => {
-  test("acpx exec streams the answer and approves a command with --approve-all", async () => {
+  test("acpx exec streams the answer and is asked for a command by default (--approve-all approves it)", async () => {
     const { home, repo } = workspace();
     standin.setScript([{ toolCalls: [{ name: "bash", arguments: { command: "echo acpx-ran > acpx.txt" } }] }, { text: "acpx answer" }]);
     const key = `omptest_ant_${crypto.randomUUID().replaceAll("-", "")}`;
-    const agent = `${OMP} acp --model ${MODEL} --approval-mode write`;
+    const agent = `${OMP} acp --model ${MODEL}`;
     const child = Bun.spawn([join(ROOT, "node_modules", ".bin", "acpx"), "--format", "json", "--approve-all", "--timeout", "60", "--ttl", "1", "--agent", agent, "exec", "make the file"], {
       cwd: repo,
       env: cleanEnv(home, agentEnv({ ANTHROPIC_BASE_URL: standin.url, ANTHROPIC_API_KEY: key })),
@@ -265,5 +296,27 @@ describe("omp acp with acpx", () => {
     expect(stdout).toContain("agent_message_chunk");
     expect(stdout).toContain('"stopReason":"end_turn"');
     expect(readFileSync(join(repo, "acpx.txt"), "utf8")).toBe("acpx-ran\n");
+  });
+
+  test("a write the editor refuses (acpx without --approve-all) reaches the model as denied by the user, not an internal error", async () => {
+    const { home, repo } = workspace();
+    standin.setScript([{ toolCalls: [{ name: "write", arguments: { path: "new.txt", content: "hello\n" } }] }, { text: "acpx answer" }]);
+    const key = `omptest_ant_${crypto.randomUUID().replaceAll("-", "")}`;
+    // yolo: omp writes without asking, through the editor, which refuses (acpx approves reads only when nobody can be asked).
+    const agent = `${OMP} acp --model ${MODEL} --approval-mode yolo`;
+    const child = Bun.spawn([join(ROOT, "node_modules", ".bin", "acpx"), "--format", "json", "--approve-reads", "--non-interactive-permissions", "deny", "--timeout", "60", "--ttl", "1", "--agent", agent, "exec", "write the file"], {
+      cwd: repo,
+      env: cleanEnv(home, agentEnv({ ANTHROPIC_BASE_URL: standin.url, ANTHROPIC_API_KEY: key })),
+      stdout: "pipe",
+      stderr: "pipe",
+    });
+    const [stdout] = await Promise.all([new Response(child.stdout).text(), new Response(child.stderr).text(), child.exited]);
+    // acpx reports the refusal with its own exit status; the turn itself ended normally.
+    expect(stdout).toContain('"stopReason":"end_turn"');
+    expect(existsSync(join(repo, "new.txt"))).toBe(false);
+    const result = JSON.stringify(standin.requests.at(-1)!.body);
+    expect(result).toContain("new.txt was not written: the editor refused to write it");
+    expect(result).toContain("denied by the user");
+    expect(result).not.toContain("write failed: Internal error");
   });
 });

@@ -1,7 +1,7 @@
 // The agent when things go wrong, for each provider wire API: killed mid-turn, interrupted,
 // rate-limited, streams cut before and after output, run limits.
 import { describe, expect, test } from "bun:test";
-import { appendFileSync, readFileSync, writeFileSync } from "node:fs";
+import { appendFileSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import {
   LineReader,
@@ -105,16 +105,32 @@ describe.each(cases)("faults over %s", (_api, provider) => {
     expect(replies.map((e) => e.message.content)).toEqual([[{ type: "text", text: "Whole reply." }]]);
   });
 
-  test("a stream cut after output is reported, not retried or passed off as the answer", async () => {
+  test("a stream reset after output, before any tool call, is asked again: the whole answer once, exit 0", async () => {
+    const { home, repo } = workspace();
+    const text = "The first half of the answer, and then the connection drops, and the rest of it.";
+    standin.setScript([{ text, cutAfterEvents: provider.firstText + 1, cutMode: "reset" }, { text }]);
+    standin.requests.length = 0;
+    const result = await runAgent(["-p", "--model", provider.model, "hello"], { home, cwd: repo, env: provider.env(standin.url) });
+    expect({ code: result.code, stdout: result.stdout }).toEqual({ code: 0, stdout: `${text}\n` });
+    expect(result.stderr).toContain("retrying in");
+    expect(modelRequests(standin).length).toBe(2);
+    const [file] = sessionFiles(home);
+    const replies = readJsonl(file!).filter((e) => e.type === "message" && e.message.role === "assistant");
+    expect(replies.map((e) => e.message.content)).toEqual([[{ type: "text", text }]]);
+  });
+
+  test("a stream cut after output on every attempt is reported, shown once, not passed off as the answer", async () => {
     const { home, repo } = workspace();
     const text = "The first half of the answer, and then the connection drops.";
-    standin.setScript([{ text, cutAfterEvents: provider.firstText + 1, cutMode: "close" }, { text: "must not be asked for" }]);
+    mkdirSync(join(home, ".omp", "agent"), { recursive: true });
+    writeFileSync(join(home, ".omp", "agent", "config.yml"), "retry:\n  maxRetries: 2\n");
+    standin.setScript(Array.from({ length: 3 }, () => ({ text, cutAfterEvents: provider.firstText + 1, cutMode: "close" as const })));
     standin.requests.length = 0;
     const result = await runAgent(["-p", "--model", provider.model, "hello"], { home, cwd: repo, env: provider.env(standin.url) });
     expect(result.code).toBe(1);
     expect(result.stderr).toMatch(/omp: .*cut off/);
-    expect(modelRequests(standin).length).toBe(1);
-    // What had arrived was shown, but it is not the whole answer.
+    expect(modelRequests(standin).length).toBe(3);
+    // What had arrived was shown once, but it is not the whole answer.
     expect(text.startsWith(result.stdout.trimEnd())).toBe(true);
     expect(result.stdout.trimEnd().length).toBeLessThan(text.length);
     const [file] = sessionFiles(home);

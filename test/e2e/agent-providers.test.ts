@@ -79,6 +79,46 @@ describe("streams", () => {
   });
 });
 
+describe("unreachable providers fail at once with the cause and the fix", () => {
+  test("-p against a host that cannot be resolved fails within 20 s, the whole cause said, no retries", async () => {
+    const { home, repo } = workspace();
+    const started = performance.now();
+    const result = await runAgent(["-p", "--model", "anthropic/claude-opus-5-5", "hi"], { home, cwd: repo, env: { ANTHROPIC_BASE_URL: "https://omp-no-such-host.invalid", ANTHROPIC_API_KEY: key("ant") } });
+    expect(performance.now() - started).toBeLessThan(20_000);
+    expect(result.code).toBe(1);
+    expect(result.stderr).not.toContain("retrying in");
+    const line = result.stderr.split("\n").find((l) => l.startsWith("omp: "))!;
+    expect(line).toContain("the host omp-no-such-host.invalid cannot be found");
+    // The fix, at the end of a line longer than 120 columns, is there whole.
+    expect(line).toMatch(/Check the provider's base URL \(https:\/\/omp-no-such-host\.invalid\) for a typo, and that this machine's DNS or proxy \(HTTPS_PROXY\) can resolve it\.$/);
+    expect(line.length).toBeGreaterThan(120);
+  });
+
+  test("a TLS server whose certificate is not trusted fails at once, naming NODE_EXTRA_CA_CERTS; plain HTTP on an https:// URL is named too", async () => {
+    const { home, repo } = workspace();
+    const cert = join(home, "cert.pem");
+    const pem = join(home, "key.pem");
+    const made = Bun.spawnSync(["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", pem, "-out", cert, "-days", "1", "-subj", "/CN=127.0.0.1"], { stderr: "pipe" });
+    expect(made.exitCode).toBe(0);
+    const tls = Bun.serve({ port: 0, hostname: "127.0.0.1", tls: { cert: Bun.file(cert), key: Bun.file(pem) }, fetch: () => new Response("{}") });
+    const plain = Bun.serve({ port: 0, hostname: "127.0.0.1", fetch: () => new Response("{}") });
+    try {
+      const untrusted = await runAgent(["-p", "--model", "anthropic/claude-opus-5-5", "hi"], { home, cwd: repo, env: { ANTHROPIC_BASE_URL: `https://127.0.0.1:${tls.port}`, ANTHROPIC_API_KEY: key("ant") } });
+      expect(untrusted.code).toBe(1);
+      expect(untrusted.stderr).not.toContain("retrying in");
+      expect(untrusted.stderr).toContain(`the TLS connection to https://127.0.0.1:${tls.port} failed`);
+      expect(untrusted.stderr).toContain("NODE_EXTRA_CA_CERTS");
+      const wrongScheme = await runAgent(["-p", "--model", "anthropic/claude-opus-5-5", "hi"], { home, cwd: repo, env: { ANTHROPIC_BASE_URL: `https://127.0.0.1:${plain.port}`, ANTHROPIC_API_KEY: key("ant") } });
+      expect(wrongScheme.code).toBe(1);
+      expect(wrongScheme.stderr).not.toContain("retrying in");
+      expect(wrongScheme.stderr).toContain("may not speak HTTPS on that port (use http:// in the base URL");
+    } finally {
+      tls.stop(true);
+      plain.stop(true);
+    }
+  });
+});
+
 describe("OpenAI-compatible services", () => {
   test("Mistral gets no stream_options (it answers 422 to them); OpenRouter does", async () => {
     const { home, repo } = workspace();

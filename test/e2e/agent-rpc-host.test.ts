@@ -19,14 +19,16 @@ async function turn(rpc: RpcProcess, message: string): Promise<any> {
 }
 
 describe("rpc hosts", () => {
-  test("--approval-mode write asks the host: Allow runs the command, Deny tells the model, Always allow stops asking", async () => {
+  test("--approval-mode write asks the host: Allow runs the command, an edit's request carries its diff, Always allow stops asking, Deny ends the turn", async () => {
     const { home, repo } = workspace();
+    writeFileSync(join(repo, "notes.txt"), "keep\nold line\n");
     standin.setScript([
       { toolCalls: [{ name: "bash", arguments: { command: "echo approved > approved.txt" } }] },
-      { toolCalls: [{ name: "bash", arguments: { command: "echo denied > denied.txt" } }] },
-      { toolCalls: [{ name: "write", arguments: { path: "a.txt", content: "a" } }] },
-      { toolCalls: [{ name: "write", arguments: { path: "b.txt", content: "b" } }] },
+      { toolCalls: [{ name: "edit", arguments: { path: "notes.txt", edits: [{ oldText: "old line", newText: "new line" }] } }] },
+      { toolCalls: [{ name: "edit", arguments: { path: "notes.txt", edits: [{ oldText: "keep", newText: "kept" }] } }] },
       { text: "done" },
+      { toolCalls: [{ name: "bash", arguments: { command: "echo denied > denied.txt" } }] },
+      { text: "NOT-ASKED-AFTER-DENY" },
     ]);
     const rpc = new RpcProcess(["--model", MODEL, "--approval-mode", "write"], { home, cwd: repo, env: env() });
     try {
@@ -42,11 +44,22 @@ describe("rpc hosts", () => {
       };
       const first = await answer(mark, "Allow");
       expect(first).toMatchObject({ toolName: "bash", message: "echo approved > approved.txt" });
-      const second = await answer(rpc.mark, "Deny");
-      expect(second.id).not.toBe(first.id);
-      await answer(rpc.mark, "Always allow write");
+      const edit = await answer(rpc.mark, "Always allow edit");
+      expect(edit.id).not.toBe(first.id);
+      // The exact change: the whole file before and after, and the diff in the message a host shows.
+      expect(edit.changes).toEqual([
+        expect.objectContaining({ path: join(repo, "notes.txt"), op: "update", oldText: "keep\nold line\n", newText: "keep\nnew line\n", added: 1, removed: 1 }),
+      ]);
+      expect(edit.message).toContain("-old line\n+new line");
       const end = await rpc.waitFrame((f) => f.type === "agent_end", mark);
       expect(end.stopReason).toBe("stop");
+      expect(readFileSync(join(repo, "notes.txt"), "utf8")).toBe("kept\nnew line\n");
+      // Deny: the call is not run and the turn ends; the model is not asked again until the user speaks.
+      const second = rpc.mark;
+      await rpc.send({ type: "prompt", message: "one more" });
+      await answer(second, "Deny");
+      const denied = await rpc.waitFrame((f) => f.type === "agent_end", second);
+      expect(denied.stopReason).toBe("denied");
       // An answer to an unknown question is ignored.
       rpc.writeLine(JSON.stringify({ type: "extension_ui_response", id: "ui_999", confirmed: true }));
       expect((await rpc.send({ type: "get_state" })).success).toBe(true);
@@ -57,9 +70,28 @@ describe("rpc hosts", () => {
     }
     expect(readFileSync(join(repo, "approved.txt"), "utf8")).toBe("approved\n");
     expect(existsSync(join(repo, "denied.txt"))).toBe(false);
-    expect(existsSync(join(repo, "a.txt")) && existsSync(join(repo, "b.txt"))).toBe(true);
-    const results = toolResultsOf("anthropic-messages", modelRequests(standin).at(-1)!.body);
-    expect(results[1]!.isError).toBe(true);
+    // No request carried the denial back to the model.
+    expect(modelRequests(standin).some((request) => JSON.stringify(request.body).includes("The user denied this bash call"))).toBe(false);
+  });
+
+  test("a connection reset mid-answer is sent again: the text deltas add up to the answer once", async () => {
+    const { home, repo } = workspace();
+    const answer = "Alpha beta gamma delta epsilon zeta eta theta iota kappa lambda.";
+    standin.setScript([{ text: answer, cutAfterEvents: 5, cutMode: "reset" }, { text: answer }]);
+    const rpc = new RpcProcess(["--model", MODEL], { home, cwd: repo, env: env() });
+    try {
+      await rpc.waitFrame((f) => f.type === "ready");
+      const mark = rpc.mark;
+      const end = await turn(rpc, "greek letters");
+      expect(end.stopReason).toBe("stop");
+      const frames = rpc.frames.slice(mark);
+      expect(frames.some((f) => f.type === "auto_retry_start")).toBe(true);
+      const deltas = frames.filter((f) => f.type === "message_update" && f.assistantMessageEvent.type === "text_delta").map((f) => f.assistantMessageEvent.delta);
+      expect(deltas.join("")).toBe(answer);
+      expect(await rpc.close()).toBe(0);
+    } finally {
+      rpc.child.kill();
+    }
   });
 
   test("set_session_name names the session in listings; export_html after a compaction has the whole conversation; branch goes back", async () => {

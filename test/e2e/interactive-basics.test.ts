@@ -31,6 +31,19 @@ describe("interactive mode", () => {
     expect(messages[0]!.text).toBe("what is the plan?");
   });
 
+  test("a connection reset mid-answer is sent again and the answer shows once, whole", async () => {
+    const answer = "Alpha beta gamma delta epsilon zeta eta theta iota kappa lambda.";
+    const session = await ready({ script: [{ text: answer, cutAfterEvents: 5, cutMode: "reset" }, { text: answer }] });
+    const { tty } = session;
+    tty.type("greek letters");
+    tty.press("Enter");
+    const screen = await tty.waitFor("kappa lambda.");
+    // The part shown before the reset is not repeated by the second attempt.
+    expect(screen.split("Alpha beta").length - 1).toBe(1);
+    const messages = await messagesWhen(session, 2);
+    expect(messages[1]).toMatchObject({ role: "assistant", text: answer });
+  });
+
   test("Esc interrupts a streaming answer; the session keeps what was said and goes on", async () => {
     const session = await ready({
       script: [

@@ -111,20 +111,89 @@ describe("approvals", () => {
     expect(tty.screen()).toContain("✗ write build.txt");
   });
 
-  test("Esc denies without a reason; under write mode reads are not asked", async () => {
+  test("an edit's approval shows the numbered − and + lines; Esc denies, shows what was denied and ends the turn; reads are not asked under write", async () => {
     const s = await ready({
       args: ["--approval-mode", "write"],
-      files: { "notes.txt": "hello\n" },
-      script: [{ toolCalls: [{ name: "read", arguments: { path: "notes.txt" } }] }, { toolCalls: [{ name: "write", arguments: { path: "out.txt", content: "x" } }] }, { text: "ok" }],
+      files: { "notes.txt": "hello\n", "app.py": "def greet(name):\n    return 'Hi, ' + name\n\nprint(greet('x'))\n" },
+      script: [
+        { toolCalls: [{ name: "read", arguments: { path: "notes.txt" } }] },
+        { toolCalls: [{ name: "edit", arguments: { path: "app.py", edits: [{ oldText: "    return 'Hi, ' + name", newText: "    return f'Hi, {name}'" }] } }] },
+        { text: "MODEL-WENT-ON" },
+      ],
     });
     const { tty } = s;
-    await ask(s, "read then write");
-    await tty.waitFor("Allow write? out.txt");
-    expect(tty.screen()).toContain("✓ read notes.txt");
+    await ask(s, "read then edit");
+    const prompt = await tty.waitFor("Allow edit? app.py");
+    expect(prompt).toContain("✓ read notes.txt");
+    // Numbered as in the file: the old line 2 removed, the new line 2 added, context around.
+    expect(prompt).toMatch(/1 {3}def greet\(name\):/);
+    expect(prompt).toMatch(/2 − {5}return 'Hi, ' \+ name/);
+    expect(prompt).toMatch(/2 \+ {5}return f'Hi, \{name\}'/);
+    const styled = tty.styledScreen();
+    const added = /\x1b\[([0-9;]+)m2 \+ {5}return f/.exec(styled)?.[1];
+    const removed = /\x1b\[([0-9;]+)m2 − {5}return 'Hi/.exec(styled)?.[1];
+    expect(added).toBeDefined();
+    expect(added).not.toBe(removed);
     tty.press("Escape");
-    await tty.waitFor("ok");
-    const results = (await messagesWhen(s, 6)).filter((m) => m.role === "toolResult").map((m) => m.text);
-    expect(results[1]).toBe("The user denied this write call.");
+    const after = await tty.waitFor("Stopped: you denied that call");
+    // The denied block keeps the change that was turned down.
+    expect(after).toContain("✗ edit app.py");
+    expect(after).toMatch(/2 − {5}return 'Hi, ' \+ name/);
+    const results = (await messagesWhen(s, 5)).filter((m) => m.role === "toolResult").map((m) => m.text);
+    expect(results[1]).toBe("The user denied this edit call; it was not run. Wait for the user's instructions.");
+    // The model was not asked again: its next reply never came.
+    expect(tty.screen()).not.toContain("MODEL-WENT-ON");
+    expect(readFileSync(join(s.cwd, "app.py"), "utf8")).toContain("'Hi, ' + name");
+  });
+
+  test("a change may be edited before it is accepted: the file gets the user's version and the model hears how it differs", async () => {
+    const s = await ready({
+      args: ["--approval-mode", "write"],
+      files: { "greet.py": "print('hi')\n" },
+      script: [
+        { toolCalls: [{ name: "edit", arguments: { path: "greet.py", edits: [{ oldText: "print('hi')", newText: "print('hello')" }] } }] },
+        { text: "Noted your version." },
+      ],
+    });
+    const { tty } = s;
+    await ask(s, "friendlier");
+    const prompt = await tty.waitFor("Allow edit? greet.py");
+    expect(prompt).toContain("4. Edit it first, then accept");
+    tty.press("e");
+    await tty.waitFor("enter accepts your version");
+    tty.type("print('and welcome')");
+    tty.press("Enter");
+    await tty.waitFor("Noted your version.");
+    expect(readFileSync(join(s.cwd, "greet.py"), "utf8")).toBe("print('hello')\nprint('and welcome')");
+    const results = (await messagesWhen(s, 4)).filter((m) => m.role === "toolResult").map((m) => m.text);
+    expect(results[0]).toContain("The user edited your change to greet.py before accepting it");
+    expect(results[0]).toContain("+print('and welcome')");
+  });
+
+  test("a long change scrolls in the approval and Ctrl+O shows more of it", async () => {
+    const before = Array.from({ length: 60 }, (_, i) => `line ${i + 1}`).join("\n") + "\n";
+    const s = await ready({
+      args: ["--approval-mode", "write"],
+      rows: 50,
+      files: { "long.txt": before },
+      script: [{ toolCalls: [{ name: "write", arguments: { path: "long.txt", content: before.replaceAll("line", "row") } }] }, { text: "written" }],
+    });
+    const { tty } = s;
+    await ask(s, "rewrite");
+    const first = await tty.waitFor("Allow write? long.txt");
+    expect(first).toMatch(/longer than the view \(rows 1-16 of \d+\)/);
+    expect(first).not.toContain("row 60");
+    tty.press("NPage", "NPage", "NPage", "NPage", "NPage", "NPage", "NPage", "NPage", "NPage");
+    await tty.waitFor((screen) => screen.includes("60 + row 60"));
+    tty.press("C-o");
+    // The view grows to the screen's height.
+    await tty.waitFor((screen) => {
+      const shown = /rows (\d+)-(\d+) of/.exec(screen);
+      return !shown || Number(shown[2]) - Number(shown[1]) + 1 > 16;
+    });
+    tty.press("y");
+    await tty.waitFor("written");
+    expect(readFileSync(join(s.cwd, "long.txt"), "utf8")).toContain("row 60");
   });
 });
 

@@ -34,7 +34,9 @@ describe("sandbox prompts", () => {
     s.tty.press("n");
     await s.tty.waitFor("Why not?");
     s.tty.press("Enter");
-    await s.tty.waitFor("Stopped.");
+    // No without a reason ends the turn: the model's next reply is never asked for.
+    await s.tty.waitFor("you denied that call");
+    expect(s.tty.screen()).not.toContain("Stopped.");
   });
 });
 

@@ -172,7 +172,10 @@ describe("escalation and approvals over rpc", () => {
       // The third is covered by "always": no question. The padded one is asked about, shown whole.
       const fourth = await answer("Deny");
       expect(fourth.message).toContain("npm test ; echo done > ~/padded.txt");
-      await rpc.waitFrame((f) => f.type === "agent_end", mark);
+      // A plain Deny ends the turn: the model waits for the user.
+      expect((await rpc.waitFrame((f) => f.type === "agent_end", mark)).stopReason).toBe("denied");
+      const refused = rpc.frames.find((f) => f.type === "message_end" && f.message.role === "toolResult" && f.message.toolCallId === "c4");
+      expect(JSON.stringify(refused.message.content)).toContain("The user refused to run it outside the sandbox");
       expect(rpc.frames.filter((f) => f.type === "extension_ui_request")).toHaveLength(3);
       expect(await rpc.close()).toBe(0);
     } finally {
@@ -182,7 +185,7 @@ describe("escalation and approvals over rpc", () => {
     expect(existsSync(join(home, "padded.txt"))).toBe(false);
     const results = toolResultsOf(provider.api, modelRequests(standin).at(-1)!.body);
     expect(results[0]!.text).toContain("made");
-    expect(results[3]!.text).toContain("The user refused to run it outside the sandbox");
+    expect(results).toHaveLength(3);
   });
 });
 

@@ -97,7 +97,8 @@ describe("interactive (the user is asked)", () => {
     await tty.waitFor("Allow write? link/three.txt (outside the project)");
     expect(readFileSync(join(cwd, "two.txt"), "utf8")).toBe("2");
     tty.press("Escape");
-    await tty.waitFor("Finished.");
+    // Esc denies and ends the turn.
+    await tty.waitFor("you denied that call");
     expect(existsSync(join(outside, "three.txt"))).toBe(false);
     expect(toolResultsOf("anthropic-messages", modelRequests(s.standin)[1]!.body)[0]!.text).toContain("the secret outside");
   });

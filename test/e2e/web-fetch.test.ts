@@ -243,7 +243,8 @@ describe("web_fetch", () => {
       const first = await rpc.waitFrame((f) => f.type === "extension_ui_request", mark);
       expect(first.toolName).toBe("web_fetch");
       expect(first.message).toContain("to 127.0.0.1, a loopback address (127.0.0.1), a host you have not named");
-      rpc.writeLine(JSON.stringify({ type: "extension_ui_response", id: first.id, value: "Deny" }));
+      // Refused with a word for the model, so the turn goes on (a plain Deny would end it).
+      rpc.writeLine(JSON.stringify({ type: "extension_ui_response", id: first.id, value: "not that host" }));
       const second = await rpc.waitFrame((f) => f.type === "extension_ui_request" && f.id !== first.id, mark);
       rpc.writeLine(JSON.stringify({ type: "extension_ui_response", id: second.id, value: "Always allow requests to 127.0.0.1 in this project" }));
       await rpc.waitFrame((f) => f.type === "agent_end", mark);
@@ -257,6 +258,7 @@ describe("web_fetch", () => {
     }
     const results = toolResultsOf("anthropic-messages", modelRequests(standin).at(-1)!.body);
     expect(results[0]!.text).toContain("The user denied");
+    expect(results[0]!.text).toContain("Reason: not that host");
     expect(results[2]!.text).toContain("cargo add tinyjson");
   });
 

@@ -21,7 +21,7 @@ import { type InputEvent, type Key, keyId } from "../terminal/keys.ts";
 import { MessageQueue } from "./message-queue.ts";
 import { Overlays } from "./overlays.ts";
 import type { Panel } from "../widgets/panel.ts";
-import { MODE_LABELS, cycleMode } from "../commands/mode-commands.ts";
+import { cycleMode, policyStatus } from "../commands/mode-commands.ts";
 import { PromptEditor } from "../widgets/prompt-editor.ts";
 import { PromptHistory } from "../widgets/prompt-history.ts";
 import { Frames } from "../terminal/frames.ts";
@@ -220,6 +220,7 @@ export class InteractiveApp implements CommandHost {
         if (this.interrupted) this.restoreQueued();
         else if (this.queued.length > 0) void this.agent.idle().then(() => this.sendQueued());
         if (event.error && event.error !== this.lastError) this.notice(event.stopReason === "hook" ? "warning" : "error", event.error);
+        if (event.stopReason === "denied") this.notice("info", "Stopped: you denied that call. Tell omp what to do instead.");
         break;
     }
     this.requestRender();
@@ -367,6 +368,8 @@ export class InteractiveApp implements CommandHost {
         return this.frames.repaint();
       case "app.tools.expand":
         this.view.expandTools = !this.view.expandTools;
+        // An approval's change grows with the tools: the same key shows all of it.
+        this.overlays.expand(this.view.expandTools);
         return this.frames.repaint();
     }
     if (this.overlays.kind) return this.overlays.handleKey(key, id, () => this.interrupt());
@@ -555,7 +558,7 @@ export class InteractiveApp implements CommandHost {
       foregroundCommand: (jobs?.foreground().length ?? 0) > 0,
       runningJobs: jobs?.list().filter((job) => job.running).length ?? 0,
     });
-    const statusLine = renderStatusLine({ ...status, mcp: mcpStatusText(this.runtime), limit: limitStatusText(this.runtime), mode: MODE_LABELS[this.options.host.mode] }, width, this.view.theme);
+    const statusLine = renderStatusLine({ ...status, mcp: mcpStatusText(this.runtime), limit: limitStatusText(this.runtime), ...policyStatus(this.options.host) }, width, this.view.theme);
     return renderChrome({ queued: this.queued, statusLine, overlays: this.overlays, editor: this.editor, completer: this.completer, theme: this.view.theme }, width, height);
   }
 

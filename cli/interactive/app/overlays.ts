@@ -20,7 +20,10 @@ type Overlay =
 interface Prompt {
   handleKey(key: Key): boolean;
   paste(text: string): void;
-  render(width: number, theme: Theme): { rows: string[]; cursor?: { row: number; col: number } };
+  /** `room`: the rows the screen can give the prompt's text. */
+  render(width: number, theme: Theme, room?: number): { rows: string[]; cursor?: { row: number; col: number } };
+  /** Ctrl+O: the prompt's text takes all the room it has, or goes back to its usual rows. */
+  expand?(on: boolean): void;
 }
 
 interface PendingPrompt {
@@ -100,6 +103,11 @@ export class Overlays {
     this.changed();
   }
 
+  /** Ctrl+O, which expands the tools, while a prompt is open. */
+  expand(on: boolean): void {
+    if (this.overlay?.kind === "approval") this.overlay.prompt.expand?.(on);
+  }
+
   /** Pasted text while an overlay is open: an approval prompt's feedback line, or a panel's field. */
   paste(text: string): void {
     if (this.overlay?.kind === "approval") this.overlay.prompt.paste(text);
@@ -136,7 +144,8 @@ export class Overlays {
   render(width: number, height: number, top: number, theme: Theme): { rows: string[]; cursor?: { row: number; col: number } } | undefined {
     const overlay = this.overlay;
     if (overlay?.kind === "approval") {
-      const drawn = overlay.prompt.render(width, theme);
+      // Room for the request below what is already drawn, its choices and hints, and the border.
+      const drawn = overlay.prompt.render(width, theme, height - top - 8);
       return drawn.cursor ? { rows: drawn.rows, cursor: { row: top + drawn.cursor.row, col: drawn.cursor.col } } : { rows: drawn.rows };
     }
     if (overlay?.kind === "picker") return { rows: overlay.list.render(width, Math.max(4, Math.min(16, height - top - 6)), theme) };

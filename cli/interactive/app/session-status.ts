@@ -32,6 +32,7 @@ export function sessionStatus(state: SessionState): StatusInfo {
   const spinner = SPINNER[state.tick % SPINNER.length]!;
   let activity = "";
   let activityStyle: "accent" | "muted" | "warning" = "muted";
+  let idle = false;
   if (state.hint && state.hint.until > Date.now()) {
     activity = state.hint.text;
     activityStyle = "warning";
@@ -49,11 +50,13 @@ export function sessionStatus(state: SessionState): StatusInfo {
     activity = `+${shell.contextCount} shell output for your next message`;
   } else {
     activity = displayPath(state.cwd);
+    idle = true;
   }
   const model = agent.model;
   return {
     activity,
     activityStyle,
+    ...(idle ? { activityShrinks: true } : {}),
     model: model.id,
     ...(model.reasoning ? { thinking: agent.thinking } : {}),
     input: agent.usage.input + agent.usage.cacheRead + agent.usage.cacheWrite,

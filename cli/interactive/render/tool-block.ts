@@ -2,6 +2,8 @@ import type { TextContent, ToolResultMessage } from "../../../core/ai/messages.t
 import { resultView, terminalArgument, terminalNote } from "../../../core/tools/presentation.ts";
 import { SPINNER, type View } from "./blocks.ts";
 import { diffLine } from "./highlight.ts";
+import { numberedChangeRows } from "./numbered-diff.ts";
+import type { ChangeSummary } from "../../../core/tools/change-preview.ts";
 import type { Block } from "./transcript.ts";
 import { fitSpans, paint, spansToString, truncateText, visibleWidth } from "./text.ts";
 import { sanitize } from "../../shared/terminal-text.ts";
@@ -122,6 +124,8 @@ export class ToolBlock implements Block {
     const output = view === "output";
     if (this.state === "running") return output ? tailRows(this.output, tail, width, theme.fg("muted"), theme) : [];
     const d = this.details as Record<string, unknown> | undefined;
+    // A denied change shows what was turned down.
+    if (this.state === "error" && Array.isArray(d?.changes)) return this.deniedRows(d.changes as ChangeSummary[], width);
     // A failed command's reason is at its end; other tools say what went wrong first.
     if (this.state === "error") return tailRows(this.result, expanded ? TAIL.expanded : output ? tail : 3, width, theme.fg("error"), theme, output ? "tail" : "head");
     switch (view) {
@@ -138,6 +142,15 @@ export class ToolBlock implements Block {
         return expanded ? tailRows(this.result, TAIL.expanded, width, theme.fg("muted"), theme, "head") : [];
     }
     return tailRows(this.result, expanded ? TAIL.expanded : 3, width, theme.fg("muted"), theme, "head");
+  }
+
+  private deniedRows(changes: ChangeSummary[], width: number): string[] {
+    const { theme } = this.view;
+    const lines = numberedChangeRows(changes, width, theme);
+    const limit = this.view.expandTools ? DIFF_ROWS.expanded : DIFF_ROWS.collapsed;
+    const rows = [paint(truncateText(sanitize(this.result.split("\n")[0] ?? ""), width), theme.fg("error")), ...lines.slice(0, limit)];
+    if (lines.length > limit) rows.push(paint(`… ${lines.length - limit} more lines (ctrl+o to expand)`, theme.fg("dim")));
+    return rows;
   }
 
   private diffRows(diff: string, width: number): string[] {

@@ -2,8 +2,9 @@ import type { HostOwnEvent } from "../../../core/session-host/protocol.ts";
 import { type Key, keyId } from "../terminal/keys.ts";
 import { LineInput } from "./line-input.ts";
 import { PromptEditor } from "./prompt-editor.ts";
-import { paint, truncateText, wrapWithPrefix } from "../render/text.ts";
+import { paint, truncateLine, truncateText, wrapWithPrefix } from "../render/text.ts";
 import { sanitize } from "../../shared/terminal-text.ts";
+import { MarkdownStream } from "../render/markdown.ts";
 import type { Theme } from "../render/theme.ts";
 
 export type QuestionEvent = Extract<HostOwnEvent, { type: "question_request" }>;
@@ -23,8 +24,10 @@ export interface QuestionReply {
 /**
  * The ask tool's questions (and plan mode's plan) in place of the editor, one question at a
  * time: arrows and digits choose, Space ticks when several may be chosen, "Other" takes the
- * user's own words, Esc leaves them for later. Answers undefined when dismissed. A plan may also
- * be edited in place (Enter approves the edited plan, Shift+Enter starts a new line).
+ * user's own words, Esc leaves them for later. Several questions get tabs: ←/→ go back and forth,
+ * and a review of every answer comes before they are sent (as Claude Code does). Answers undefined
+ * when dismissed. A plan shows as Markdown and may also be edited in place (Enter approves the
+ * edited plan, Shift+Enter starts a new line).
  */
 export class QuestionPrompt {
   private index = 0;
@@ -32,7 +35,12 @@ export class QuestionPrompt {
   private ticked = new Set<number>();
   private typing: LineInput | undefined;
   private scroll = 0;
-  private readonly answers: string[][] = [];
+  /** Per question, its answer once given (a later visit may change it). */
+  private readonly answers: (string[] | undefined)[] = [];
+  /** On the review step, after the last question. */
+  private reviewing = false;
+  /** The plan as Markdown rows, per width. */
+  private planRows: { width: number; rows: string[] } | undefined;
   private editing: PromptEditor | undefined;
   /** The theme of the last frame, for the plan's editor. */
   private theme: Theme | undefined;
@@ -69,6 +77,22 @@ export class QuestionPrompt {
         return false;
       }
       return this.done(undefined);
+    }
+    if (this.reviewing) {
+      if (id === "left") this.visit(this.request.questions.length - 1);
+      else if (/^[1-9]$/.test(id) && Number(id) <= this.request.questions.length) this.visit(Number(id) - 1);
+      else if (id === "enter") {
+        const missing = this.answers.findIndex((answer, i) => i < this.request.questions.length && answer === undefined);
+        const first = missing === -1 && this.answers.length < this.request.questions.length ? this.answers.length : missing;
+        if (first !== -1) this.visit(first);
+        else return this.done({ answers: this.answers.map((answer) => answer ?? []) });
+      }
+      return false;
+    }
+    if (this.tabbed && (id === "left" || id === "right") && (!this.typing || this.typing.text === "")) {
+      if (id === "left" && this.index > 0) this.visit(this.index - 1);
+      else if (id === "right") this.index + 1 < this.request.questions.length ? this.visit(this.index + 1) : this.review();
+      return false;
     }
     if (this.typing) {
       if (id === "enter") return this.typing.text ? this.next([this.typing.text]) : false;
@@ -141,14 +165,36 @@ export class QuestionPrompt {
     return this.next([options[this.selected]!]);
   }
 
+  /** Several questions of the ask tool: tabs, going back, and a review before sending. */
+  private get tabbed(): boolean {
+    return this.request.kind === "ask" && this.request.questions.length > 1;
+  }
+
   private next(answer: string[]): boolean {
-    this.answers.push(answer);
-    this.index++;
-    if (this.index >= this.request.questions.length) return this.done({ answers: this.answers });
-    this.selected = 0;
-    this.ticked = new Set();
-    this.typing = this.options.length === 0 ? new LineInput() : undefined;
+    this.answers[this.index] = answer;
+    if (!this.tabbed) return this.done({ answers: this.answers.map((given) => given ?? []) });
+    if (this.index + 1 < this.request.questions.length) this.visit(this.index + 1);
+    else this.review();
     return false;
+  }
+
+  /** Shows question `index`, with its earlier answer chosen again. */
+  private visit(index: number): void {
+    this.reviewing = false;
+    this.index = index;
+    const given = this.answers[index] ?? [];
+    const options = this.options;
+    const chosen = given.map((answer) => options.indexOf(answer)).filter((i) => i >= 0);
+    this.ticked = this.question.multiple ? new Set(chosen) : new Set();
+    this.selected = chosen[0] ?? 0;
+    const own = given.length > 0 && chosen.length === 0 ? given[0] : undefined;
+    this.typing = options.length === 0 || own !== undefined ? new LineInput() : undefined;
+    if (own !== undefined) this.typing!.paste(own);
+  }
+
+  private review(): void {
+    this.reviewing = true;
+    this.typing = undefined;
   }
 
   render(width: number, theme: Theme): { rows: string[]; cursor?: { row: number; col: number } } {
@@ -160,8 +206,17 @@ export class QuestionPrompt {
     }
     const rows: string[] = [];
     const bar = [{ text: "┃ ", style: theme.fg("accent") }];
+    if (this.tabbed) rows.push(this.tabs(width, theme));
+    if (this.reviewing) return { rows: [...rows, ...this.reviewRows(width, theme)] };
     if (this.request.kind === "plan" && this.request.plan) {
-      const plan = this.request.plan.split("\n").flatMap((line) => wrapWithPrefix([{ text: sanitize(line), style: theme.fg(null) }], width, bar));
+      // The plan as the Markdown it is: headings, lists, code, not its raw marks.
+      if (this.planRows?.width !== width) {
+        const markdown = new MarkdownStream(theme);
+        markdown.append(this.request.plan);
+        markdown.finish();
+        this.planRows = { width, rows: markdown.render(Math.max(1, width - 2)).rows.map((row) => paint("┃ ", theme.fg("accent")) + row) };
+      }
+      const plan = this.planRows.rows;
       this.scroll = Math.min(this.scroll, Math.max(0, plan.length - PLAN_ROWS));
       rows.push(paint("Plan", theme.fg("accent", "bold")), ...plan.slice(this.scroll, this.scroll + PLAN_ROWS));
       if (plan.length > PLAN_ROWS) rows.push(paint(truncateText(`rows ${this.scroll + 1}-${Math.min(plan.length, this.scroll + PLAN_ROWS)} of ${plan.length}: PgUp/PgDn scrolls`, width), theme.fg("dim")));
@@ -172,6 +227,8 @@ export class QuestionPrompt {
       const tick = this.question.multiple && index < this.options.length - 1 ? (this.ticked.has(index) ? "[x] " : "[ ] ") : "";
       const line = truncateText(`${index + 1}. ${tick}${sanitize(label)}`, width - 4);
       rows.push(index === this.selected && !this.typing ? paint(`› ${line}`, theme.fg("accent", "bold")) : `  ${line}`);
+      const description = this.question.descriptions?.[index];
+      if (description) rows.push(...wrapWithPrefix([{ text: sanitize(description), style: theme.fg("muted") }], width, [{ text: "     ", style: "" }]));
     });
     if (this.typing) {
       const line = this.typing.render(width, theme);
@@ -179,7 +236,29 @@ export class QuestionPrompt {
       return { rows, cursor: { row: rows.length - 2, col: line.col } };
     }
     const keys = this.question.multiple ? "space ticks · enter confirms" : "enter chooses";
-    rows.push(paint(`↑↓ or digits · ${keys} · esc to answer later`, theme.fg("dim")));
+    rows.push(paint(truncateText(`↑↓ or digits · ${keys}${this.tabbed ? " · ←→ questions" : ""} · esc to answer later`, width), theme.fg("dim")));
     return { rows };
+  }
+
+  /** One tab per question (✓ once answered), then the review; the current one stands out. */
+  private tabs(width: number, theme: Theme): string {
+    const labels = this.request.questions.map((question, i) => `${this.answers[i] ? "✓" : "☐"} ${sanitize(question.header ?? `Q${i + 1}`)}`);
+    const parts = [...labels, "Review"].map((label, i) => {
+      const current = this.reviewing ? i === labels.length : i === this.index;
+      return current ? paint(` ${label} `, `${theme.selected()};${theme.fg("accent", "bold")}`) : paint(` ${label} `, theme.fg("muted"));
+    });
+    return truncateLine(`${paint("← ", theme.fg("dim"))}${parts.join(" ")}${paint(" →", theme.fg("dim"))}`, width);
+  }
+
+  private reviewRows(width: number, theme: Theme): string[] {
+    const rows = [paint("Review your answers", theme.fg("accent", "bold"))];
+    this.request.questions.forEach((question, i) => {
+      const answer = this.answers[i];
+      rows.push(...wrapWithPrefix([{ text: `${i + 1}. ${sanitize(question.question)}`, style: theme.fg(null, "bold") }], width, []));
+      rows.push(...wrapWithPrefix([{ text: answer ? sanitize(answer.join("; ")) : "(not answered yet)", style: answer ? theme.fg("success") : theme.fg("warning") }], width, [{ text: "   → ", style: theme.fg("dim") }]));
+    });
+    const complete = this.request.questions.every((_, i) => this.answers[i] !== undefined);
+    rows.push(paint(truncateText(`${complete ? "enter submits" : "enter goes to the unanswered one"} · ← or a digit changes an answer · esc to answer later`, width), theme.fg("dim")));
+    return rows;
   }
 }

@@ -14,6 +14,8 @@ export interface StatusInfo {
   /** What is happening now ("⠋ Working 12s · esc to interrupt"), or a hint; may be empty. */
   activity: string;
   activityStyle: "accent" | "muted" | "warning";
+  /** The activity is only where omp runs (nothing happening): it gives way to the rest, cut from its start. */
+  activityShrinks?: boolean;
   model: string;
   thinking?: string;
   input: number;
@@ -27,8 +29,10 @@ export interface StatusInfo {
   jobs?: number;
   /** A subscription limit of the model's account at 80 % or more ("5-hour limit 85%"); `error` from 95 %. */
   limit?: { text: string; level: "warning" | "error" };
-  /** The session's mode when not the default ("⏸ plan mode"). */
+  /** The session's mode ("⏸ plan mode"; the default one as its approval mode: "yolo: no approvals"). */
   mode?: string;
+  /** Whether the model's commands are sandboxed ("sandbox workspace-write"); `warning` when nothing holds them. */
+  sandbox?: { text: string; warning: boolean };
 }
 
 /**
@@ -41,6 +45,7 @@ export function renderStatusLine(info: StatusInfo, width: number, theme: Theme):
   const parts: [string, string][] = [
     ...(info.limit ? ([[info.limit.text, theme.fg(info.limit.level)]] as [string, string][]) : []),
     ...(info.mode ? ([[info.mode, theme.fg("warning", "bold")]] as [string, string][]) : []),
+    ...(info.sandbox ? ([[info.sandbox.text, theme.fg(info.sandbox.warning ? "warning" : "muted")]] as [string, string][]) : []),
     ...(info.jobs ? ([[plural(info.jobs, "job"), theme.fg("accent")]] as [string, string][]) : []),
     ...(info.mcp ? ([[info.mcp.text, theme.fg(info.mcp.problem ? "warning" : "muted")]] as [string, string][]) : []),
     [info.model, theme.fg("accent")],
@@ -49,17 +54,32 @@ export function renderStatusLine(info: StatusInfo, width: number, theme: Theme):
     [formatCost(info.cost), theme.fg("muted")],
     [`ctx ${info.contextPercent}%`, contextStyle],
   ];
-  const activityWidth = Math.min(visibleWidth(info.activity), Math.max(0, width - 20));
-  const activity = truncateText(info.activity, activityWidth);
-  let right = parts;
   const join = (list: [string, string][]) => list.map(([text]) => text).join(" · ");
-  while (right.length > 1 && visibleWidth(join(right)) + visibleWidth(activity) + 2 > width) {
+  // The mode and the sandbox are never dropped: what may happen without asking is always in view.
+  const kept = (text: string) => text === info.mode || text === info.sandbox?.text;
+  const keptWidth = visibleWidth(join(parts.filter(([text]) => kept(text))));
+  const room = info.activityShrinks ? width - visibleWidth(join(parts)) - 2 : Infinity;
+  const activityWidth = Math.min(visibleWidth(info.activity), Math.max(0, width - Math.max(20, keptWidth + 3)), Math.max(12, room));
+  const activity = activityWidth < visibleWidth(info.activity) && info.activityShrinks ? truncateStart(info.activity, activityWidth) : truncateText(info.activity, activityWidth);
+  let right = parts;
+  while (right.some(([text]) => !kept(text)) && visibleWidth(join(right)) + visibleWidth(activity) + 2 > width) {
     // Thinking and the token counts go first; the model and context stay longest.
-    const drop = right.findIndex(([text]) => text.startsWith("think ") || text.startsWith("↑"));
-    right = right.filter((_, i) => i !== (drop === -1 ? right.length - 2 : drop));
+    const droppable = right.map(([text], i) => (kept(text) ? -1 : i)).filter((i) => i >= 0);
+    const first = right.findIndex(([text]) => text.startsWith("think ") || text.startsWith("↑"));
+    const drop = first !== -1 ? first : droppable.length > 1 ? droppable[droppable.length - 2]! : droppable[0]!;
+    right = right.filter((_, i) => i !== drop);
   }
   const rightText = truncateText(join(right), Math.max(0, width - visibleWidth(activity) - 1));
   const gap = Math.max(1, width - visibleWidth(activity) - visibleWidth(rightText));
   const styledRight = visibleWidth(rightText) === visibleWidth(join(right)) ? right.map(([text, style]) => paint(text, style)).join(paint(" · ", theme.fg("dim"))) : paint(rightText, theme.fg("muted"));
   return paint(activity, theme.fg(info.activityStyle)) + " ".repeat(gap) + styledRight;
+}
+
+/** The end of `text` in `width` cells, with an ellipsis for what was cut from its start (the end of a path says most). */
+function truncateStart(text: string, width: number): string {
+  if (width <= 0) return "";
+  const chars = [...text];
+  let out = "";
+  for (let i = chars.length - 1; i >= 0 && visibleWidth(chars[i]! + out) <= width - 1; i--) out = chars[i]! + out;
+  return `…${out}`;
 }

@@ -45,8 +45,9 @@ export function requestHeaders(auth: Record<string, string>, model: Model, optio
 /**
  * Runs one streamed provider call with retries. Retries happen while nothing has been shown to
  * the consumer (429, 5xx, overload, dropped, cut or stalled connections), and after text or
- * thinking when the provider said it was overloaded mid-stream: the consumer gets a `retry` event
- * with `discarded` and the partial is rebuilt from scratch. Once a tool call was emitted a failure
+ * thinking when the connection dropped, was cut or stalled, or the provider said it was overloaded
+ * mid-stream: the consumer gets a `retry` event with `discarded` and the partial is rebuilt from
+ * scratch. Once a tool call was emitted a failure
  * ends the stream with an `error` event that keeps the partial message, because the agent may act
  * on the call.
  */
@@ -110,7 +111,10 @@ export async function* runProviderStream(model: Model, options: StreamOptions, c
       }
 
       const limit = Math.min(maxRetries, failure.retryLimit ?? maxRetries);
-      const discards = builder.hasOutput && failure.overloaded && !builder.message.content.some((c) => c.type === "toolCall");
+      // Text or thinking was shown, but no tool call the agent could act on: the reply is asked for
+      // again from the start (a dropped, cut or stalled stream, or an overload) and the front ends join the repeat to what they showed.
+      const resendable = failure.overloaded || failure.failure.kind === "network";
+      const discards = builder.hasOutput && resendable && !builder.message.content.some((c) => c.type === "toolCall");
       if ((builder.hasOutput && !discards) || !failure.retryable || attempt >= limit) {
         const exhausted = failure.retryable && (!builder.hasOutput || discards) && limit > 0 ? ` (gave up after ${attempt + 1} attempts)` : "";
         builder.fail("error", failure.message + exhausted, failure.failure);
@@ -217,6 +221,8 @@ async function* attemptOnce(
     watch("firstByte", Math.max(0, waits.firstByte - (performance.now() - sentAt)));
   } catch (error) {
     if (stalled && !outerSignal.aborted) throw stalledError();
+    const unreachable = unreachableHost(provider, url, error);
+    if (unreachable) throw unreachable;
     if (connectionRefused(error)) {
       // Nothing listens there: usually a local server that is not running or a wrong base URL.
       // A few quick retries cover a server that is just starting; minutes of backoff would not help.
@@ -277,6 +283,42 @@ function formatSeconds(ms: number): string {
 
 /** Retries of a refused connection, whatever the retry setting says. */
 const REFUSED_RETRIES = 2;
+
+/** getaddrinfo's answers for a name that does not exist (EAI_AGAIN, a DNS server not answering, is told apart). */
+const UNKNOWN_HOST = new Set(["ENOTFOUND", "EAI_NONAME", "EAI_NODATA", "EAI_FAIL"]);
+/** Certificate and handshake failures: the same request fails the same way every time. */
+const TLS_FAILURE = /CERT|SSL|TLS|SELF_SIGNED|UNABLE_TO_VERIFY|UNABLE_TO_GET_ISSUER|HOSTNAME_MISMATCH|ALTNAME|EPROTO/;
+
+/**
+ * A host that cannot be found, or a TLS connection that cannot be made: retrying cannot help, so
+ * the request fails at once with the cause and the fix (before: minutes of backoff, then the cause
+ * cut to one line). Undefined for other failures.
+ */
+function unreachableHost(provider: string, url: URL, error: unknown): ProviderError | undefined {
+  const code = (error as { code?: unknown } | null)?.code;
+  if (typeof code !== "string") return undefined;
+  if (UNKNOWN_HOST.has(code)) {
+    return new ProviderError(
+      `${provider}: the host ${url.hostname} cannot be found (${errorText(error)}). Check the provider's base URL (${url.origin}) for a typo, and that this machine's DNS or proxy (HTTPS_PROXY) can resolve it.`,
+      { retryable: false, network: true, cause: error },
+    );
+  }
+  if (code === "EAI_AGAIN") {
+    // The DNS server did not answer: possibly passing, so two quick retries, not minutes of them.
+    return new ProviderError(
+      `${provider}: the host ${url.hostname} cannot be resolved now (${errorText(error)}): this machine's DNS server did not answer. Check the network connection and DNS (or the proxy, HTTPS_PROXY); the base URL is ${url.origin}.`,
+      { retryable: true, network: true, retryLimit: REFUSED_RETRIES, cause: error },
+    );
+  }
+  if (TLS_FAILURE.test(code)) {
+    const fix =
+      code === "EPROTO"
+        ? `the server at ${url.host} may not speak HTTPS on that port (use http:// in the base URL if it is a plain HTTP server)`
+        : `if the server uses a self-signed certificate or a private CA, point NODE_EXTRA_CA_CERTS at the CA's PEM file; if a proxy intercepts HTTPS, at the proxy's CA`;
+    return new ProviderError(`${provider}: the TLS connection to ${url.origin} failed (${errorText(error)}): ${fix}.`, { retryable: false, network: true, cause: error });
+  }
+  return undefined;
+}
 
 function connectionRefused(error: unknown): boolean {
   const code = (error as { code?: unknown } | null)?.code;

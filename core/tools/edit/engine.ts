@@ -13,6 +13,7 @@ import type { FileChange, LinesOp, TextOp } from "./changes.ts";
 import { applyReplace, lfText } from "./match.ts";
 import type { FileReadStore } from "./read-store.ts";
 import type { EditorBridge } from "../types.ts";
+import type { ChangePreview } from "../change-preview.ts";
 import { plural } from "../../plural.ts";
 
 /**
@@ -334,8 +335,35 @@ async function editorBuffers(changes: FileChange[], context: EngineContext, edit
 async function writeThroughEditor(plans: Planned[], editor: EditorBridge & { writeTextFile: NonNullable<EditorBridge["writeTextFile"]> }): Promise<void> {
   for (const plan of plans) {
     if (plan.after === undefined) unlinkSync(plan.target);
-    else await editor.writeTextFile(plan.target, plan.after);
+    else {
+      try {
+        await editor.writeTextFile(plan.target, plan.after);
+      } catch (error) {
+        throw new EditRefused(`${plan.shown} was not written: ${(error as Error).message}.`);
+      }
+    }
     if (plan.moveFrom) unlinkSync(plan.moveFrom);
+  }
+}
+
+/** What the changes would write, file by file, with nothing written; undefined for changes that will be refused. */
+export async function previewChanges(changes: FileChange[], context: EngineContext): Promise<ChangePreview[] | undefined> {
+  try {
+    const editor = context.editor;
+    const buffers = editor?.readTextFile ? await editorBuffers(changes, context, { ...editor, readTextFile: editor.readTextFile }) : undefined;
+    return planChanges(changes, buffers ? { ...context, buffers } : context).map((plan) => ({
+      path: plan.target,
+      shown: plan.shown,
+      op: plan.op,
+      oldText: plan.before === undefined ? null : Buffer.from(plan.before).toString("utf8"),
+      newText: plan.after ?? null,
+      diff: plan.diff.text,
+      added: plan.diff.added,
+      removed: plan.diff.removed,
+    }));
+  } catch (error) {
+    if (error instanceof EditRefused) return undefined;
+    throw error;
   }
 }
 

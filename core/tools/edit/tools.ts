@@ -6,7 +6,8 @@ import { existsSync, readFileSync } from "node:fs";
 import { displayPath } from "../paths.ts";
 import { afterFileWrite } from "../post-write.ts";
 import type { FileChange } from "./changes.ts";
-import { type EditDetails, type EngineContext, applyChanges } from "./engine.ts";
+import { type EditDetails, type EngineContext, applyChanges, previewChanges } from "./engine.ts";
+import type { ChangePreview } from "../change-preview.ts";
 import { HashlineSyntaxError, parseHashline } from "./hashline.ts";
 
 /** The edit formats other than the replace edit (../edit.ts); each parses its input and hands it to the one engine. */
@@ -44,6 +45,18 @@ export function engineContext(context: ToolContext, tags = false): EngineContext
   };
 }
 
+/** The approval's preview of an edit format's input: undefined when it does not parse (the call says why). */
+export async function previewParsed(parse: () => FileChange[], context: ToolContext): Promise<ChangePreview[] | undefined> {
+  let changes: FileChange[];
+  try {
+    changes = parse();
+  } catch (error) {
+    if (error instanceof PatchSyntaxError || error instanceof HashlineSyntaxError) return undefined;
+    throw error;
+  }
+  return previewChanges(changes, engineContext(context));
+}
+
 async function parsed(parse: () => FileChange[], apply: (changes: FileChange[]) => Promise<ToolResult<EditDetails>>): Promise<ToolResult<EditDetails>> {
   let changes: FileChange[];
   try {
@@ -68,6 +81,7 @@ export const applyPatchTool: ToolDefinition<typeof applyPatchSchema, EditDetails
   async execute(input, context) {
     return parsed(() => parseApplyPatch(input.input), (changes) => applyAndCheck(changes, context));
   },
+  preview: (input, context) => previewParsed(() => parseApplyPatch(input.input), context),
 };
 
 const hashlineSchema = z.object({ input: z.string().describe("[PATH] or [PATH#TAG] sections, each followed by operations") });
@@ -94,6 +108,7 @@ export const hashlineEditTool: ToolDefinition<typeof hashlineSchema, EditDetails
     const [first, ...rest] = result.content;
     return { ...result, content: first?.type === "text" ? [{ type: "text", text: `${first.text}\nWarnings:\n${warnings.join("\n")}` }, ...rest] : result.content };
   },
+  preview: (input, context) => previewParsed(() => parseHashline(input.input).changes, context),
 };
 
 const patchSchema = z.object({
@@ -132,4 +147,5 @@ export const patchEditTool: ToolDefinition<typeof patchSchema, EditDetails> = {
       (changes) => applyAndCheck(changes, context),
     );
   },
+  preview: (input, context) => previewParsed(() => patchChanges(input), context),
 };

@@ -35,7 +35,8 @@ test("a prompt streams deltas; tool calls come with their presentation; approval
   const { host, events, cwd, close } = await openHost("write");
   host.subscribe((event) => {
     if (event.type !== "approval_request") return;
-    void host.submit(HostOp.parse({ type: "answer_approval", id: event.id, allow: event.toolCallId === "w1" }));
+    // A no with a reason is the user speaking: the model reads it and goes on.
+    void host.submit(HostOp.parse({ type: "answer_approval", id: event.id, allow: event.toolCallId === "w1", ...(event.toolCallId === "w1" ? {} : { reason: "not b" }) }));
   });
   try {
     const reason = await host.submit(HostOp.parse({ type: "prompt", content: [{ type: "text", text: "write files" }] }));
@@ -45,6 +46,8 @@ test("a prompt streams deltas; tool calls come with their presentation; approval
       ["w1", "Write a.txt", "edit"],
       ["w2", "Write b.txt", "edit"],
     ]);
+    // The exact change travels with the request.
+    expect(requests[0]!.changes).toEqual([{ path: join(cwd, "a.txt"), shown: "a.txt", op: "create", oldText: null, newText: "yes", diff: expect.stringContaining("+yes"), added: 1, removed: 0 }]);
     expect(readFileSync(join(cwd, "a.txt"), "utf8")).toBe("yes");
     expect(existsSync(join(cwd, "b.txt"))).toBe(false);
     const calls = events.filter((e) => e.type === "tool_call");
