@@ -54,6 +54,10 @@ describe("buildPolicy", () => {
     expect(launcherRules(project, {}, false)).not.toContain("-K");
     expect(launcherRules(project)).toContain("-K");
     expect(launcherRules({ ...project, network: "loopback" }, { session: { pid: 42, inode: 7 } }).slice(-2)).toEqual(["-L", "42:7"]);
+    // Where namespaces cannot be made, the default loopback becomes no network rather than a launcher that cannot start.
+    const noNamespaces = sandboxCommand(["true"], { policy: { ...project, network: "loopback" }, env: {}, secrets: [], support: { kind: "landlock", launcher: "/x", abi: 7, namespaces: false } });
+    expect(noNamespaces.argv).toContain("-x");
+    expect(noNamespaces.argv.some((arg) => arg === "-l" || arg === "-L")).toBe(false);
   });
 });
 
