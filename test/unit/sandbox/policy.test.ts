@@ -178,6 +178,7 @@ describe("start-up without a sandbox", () => {
   test("nothing to say where Landlock works, or with --sandbox off", () => {
     const fresh = settings();
     expect(sandboxStartup(fresh, [], { kind: "landlock", launcher: "/x", abi: 7, namespaces: true })).toBeUndefined();
+    expect(sandboxStartup(fresh, [], { kind: "landlock", launcher: "/x", abi: 7, namespaces: false })).toContain("without PID/mount namespaces");
     expect(fresh.approvalMode).toBe("yolo");
     const off = settings();
     off.sandbox.mode = "off";
