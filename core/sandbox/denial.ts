@@ -1,5 +1,5 @@
 import { displayPath } from "../paths.ts";
-import type { SandboxPolicy } from "./policy.ts";
+import { PROTECTED_WORKSPACE_PATHS, type SandboxPolicy } from "./policy.ts";
 
 /** What the sandbox refused, told apart by how common tools and runtimes word it. */
 export type RefusalKind = "file" | "network" | "socket" | "dns" | "bind";
@@ -24,7 +24,8 @@ function targetOf(kind: RefusalKind, line: string): string | undefined {
   if (kind === "network" || kind === "dns") {
     return /(?:connect to|resolve host:?|\/\/)\s*\[?([A-Za-z0-9.:-]+?)\]?(?:\s+port\b|:\d|\/|\s|$)/i.exec(line)?.[1];
   }
-  return /['"`](\/[^'"`]+)['"`]|(\/[^\s:'"`]+)/.exec(line)?.slice(1).find(Boolean);
+  // A quoted path, an absolute or home one, or a relative one with a slash (git's `.git/config`).
+  return /['"`]([^'"`\s]*\/[^'"`]*)['"`]|((?:~|\.{1,2})?\/[^\s:'"`]+|[\w.-]+\/[^\s:'"`]+)/.exec(line)?.slice(1).find(Boolean);
 }
 
 /** Whether a failed command's output looks like the sandbox refused something, and what. */
@@ -80,6 +81,9 @@ export function explainRefusal(refusal: Refusal, policy: SandboxPolicy): string 
         ? "servers cannot listen: the sandbox has no network of its own; sandbox.network: loopback lets commands' servers listen on the session's private loopback, where later commands reach them."
         : "the sandbox refused a listening socket; sandbox.network: allow opens the network.";
     case "file":
+      if (refusal.target && PROTECTED_WORKSPACE_PATHS.some((entry) => refusal.target!.includes(entry.replace(/[*/]$/, "")))) {
+        return `${refusal.target} is a protected workspace path (it makes something run later, outside the sandbox: git config and hooks, agent and editor settings, .env files): read-only to commands; the user can approve running this outside the sandbox.`;
+      }
       return `files${what}: ${policy.mode === "read-only" ? "no writes at all" : "writes only in the project (not its protected paths: .git/config, .git/hooks, .claude/, .vscode/, .env…), --add-dir dirs, temp dirs and tool caches"}, and no reads of credential stores; --add-dir or sandbox.writable allows a dir.`;
   }
 }

@@ -13,11 +13,14 @@ export function parseSandboxMode(value: string): SandboxMode {
 
 /**
  * Where the machine cannot sandbox commands, says so once, and makes commands ask first (approval
- * mode `write`) unless the user chose an approval mode. Returns the line to show, if any.
+ * mode `write`) unless the user chose an approval mode; where it can only without namespaces, says
+ * which walls are missing. Returns the line to show, if any.
  */
 export function sandboxStartup(settings: Settings, layers: readonly SettingsLayer[], found?: SandboxSupport): string | undefined {
   if (settings.sandbox.mode === "off") return undefined;
   const support = found ?? sandboxSupport();
+  // Confined, but with walls missing (processes, sockets, protected paths, the loopback network): said once.
+  if (support.kind === "landlock" && !support.namespaces) return `${describeSupport(support)}; commands have no network.`;
   if (support.kind !== "none") return undefined;
   const chosen = layers.some((layer) => "approvalMode" in layer.values);
   if (!chosen && settings.approvalMode === "yolo") settings.approvalMode = "write";

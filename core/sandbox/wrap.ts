@@ -78,13 +78,18 @@ export function sandboxCommand(argv: string[], options: SandboxOptions): Sandbox
   const support = options.support ?? sandboxSupport();
   switch (support.kind) {
     case "landlock": {
-      const launch = (network: Parameters<typeof launcherRules>[1], extraEnv: Record<string, string> = {}): SandboxedCommand => ({
-        argv: [support.launcher, ...launcherRules(policy, network, support.namespaces), "--", ...argv],
+      const launch = (network: Parameters<typeof launcherRules>[1], extraEnv: Record<string, string> = {}, rules: SandboxPolicy = policy): SandboxedCommand => ({
+        argv: [support.launcher, ...launcherRules(rules, network, support.namespaces), "--", ...argv],
         env: { ...env, ...extraEnv },
         confinement: "landlock",
         droppedEnv: dropped,
       });
-      if (policy.network === "loopback") return launch({ session: sessionNetwork(support.launcher) });
+      if (policy.network === "loopback") {
+        // Where namespaces cannot be made (no user namespaces) a loopback network cannot either:
+        // no network then, rather than every command failing to start.
+        if (!support.namespaces) return launch({}, {}, { ...policy, network: "off" });
+        return launch({ session: sessionNetwork(support.launcher) });
+      }
       if (!Array.isArray(policy.network)) return launch({});
       // A host list: the only TCP port the command may reach is the filtering proxy's.
       const port = filteringProxyPort(policy.network);

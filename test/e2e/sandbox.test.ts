@@ -404,7 +404,9 @@ describe("what the sandbox can see and reach beyond files (issue 36.5, 39.5)", (
       // git writes config.lock and renames it over the read-only bind: EBUSY; the others EROFS.
       expect(refused).toMatch(/Read-only file system|Device or resource busy/);
       expect(refused).toContain("[omp sandbox]");
+      expect(refused).toMatch(/is a protected workspace path \(it makes something run later|not its protected paths: \.git\/config/);
     }
+    expect(claude).toContain(".claude/settings.json is a protected workspace path");
     expect(readFileSync(join(repo, ".git", "config"), "utf8")).toBe(config);
     expect(existsSync(join(repo, ".git", "hooks", "pre-commit"))).toBe(false);
     expect(readFileSync(join(repo, ".claude", "settings.json"), "utf8")).toBe("{}\n");

@@ -54,6 +54,10 @@ describe("buildPolicy", () => {
     expect(launcherRules(project, {}, false)).not.toContain("-K");
     expect(launcherRules(project)).toContain("-K");
     expect(launcherRules({ ...project, network: "loopback" }, { session: { pid: 42, inode: 7 } }).slice(-2)).toEqual(["-L", "42:7"]);
+    // Where namespaces cannot be made, the default loopback becomes no network rather than a launcher that cannot start.
+    const noNamespaces = sandboxCommand(["true"], { policy: { ...project, network: "loopback" }, env: {}, secrets: [], support: { kind: "landlock", launcher: "/x", abi: 7, namespaces: false } });
+    expect(noNamespaces.argv).toContain("-x");
+    expect(noNamespaces.argv.some((arg) => arg === "-l" || arg === "-L")).toBe(false);
   });
 });
 
@@ -94,7 +98,7 @@ describe("prefixes and what approvals show", () => {
     expect(classifyRefusal("curl: (7) Failed to connect to 127.0.0.1 port 80 after 0 ms")).toEqual({ kind: "network", line: "curl: (7) Failed to connect to 127.0.0.1 port 80 after 0 ms", target: "127.0.0.1" });
     expect(classifyRefusal("Error connecting to agent: Connection refused")?.kind).toBe("socket");
     expect(classifyRefusal("npm error code EAI_AGAIN\nnpm error request to https://registry.npmjs.org/x failed, reason: getaddrinfo EAI_AGAIN registry.npmjs.org")).toMatchObject({ kind: "dns", target: "registry.npmjs.org" });
-    expect(classifyRefusal("error: could not write config file .git/config: Device or resource busy")?.kind).toBe("file");
+    expect(classifyRefusal("error: could not write config file .git/config: Device or resource busy")).toMatchObject({ kind: "file", target: ".git/config" });
     const traceback = (call: string) => `Traceback (most recent call last):\n  File "/usr/lib/python3.11/socketserver.py", line 456, in __init__\n    ${call}\nPermissionError: [Errno 1] Operation not permitted`;
     expect(classifyRefusal(traceback("self.server_bind()"))?.kind).toBe("bind");
     expect(classifyRefusal(traceback("sock = socket(af, socktype, proto)"))?.kind).toBe("network");
@@ -174,6 +178,7 @@ describe("start-up without a sandbox", () => {
   test("nothing to say where Landlock works, or with --sandbox off", () => {
     const fresh = settings();
     expect(sandboxStartup(fresh, [], { kind: "landlock", launcher: "/x", abi: 7, namespaces: true })).toBeUndefined();
+    expect(sandboxStartup(fresh, [], { kind: "landlock", launcher: "/x", abi: 7, namespaces: false })).toContain("without PID/mount namespaces");
     expect(fresh.approvalMode).toBe("yolo");
     const off = settings();
     off.sandbox.mode = "off";

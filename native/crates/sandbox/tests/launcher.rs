@@ -145,3 +145,22 @@ fn works_unprivileged() {
     drop(holder.stdin.take());
     holder.wait().unwrap();
 }
+
+#[test]
+fn forwards_signals_to_the_command() {
+    let mut launcher = Command::new(LAUNCHER)
+        .args(["-r", "/", "-w", "/dev/null", "--", "sh", "-c", "trap 'echo got TERM; exit 7' TERM; echo ready; while :; do sleep 0.1; done"])
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut out = BufReader::new(launcher.stdout.take().unwrap());
+    let mut line = String::new();
+    out.read_line(&mut line).unwrap();
+    assert_eq!(line.trim(), "ready");
+    // To the launcher alone (not its process group): it passes it to the namespace's init, which passes it on.
+    unsafe { libc::kill(launcher.id() as libc::pid_t, libc::SIGTERM) };
+    line.clear();
+    out.read_line(&mut line).unwrap();
+    assert_eq!(line.trim(), "got TERM");
+    assert_eq!(launcher.wait().unwrap().code(), Some(7));
+}
