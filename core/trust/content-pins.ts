@@ -1,6 +1,7 @@
 import { displayPath } from "../paths.ts";
 import { unifiedDiff } from "../tools/diff.ts";
-import { type FolderTrust, type Pin, folderTrust, readTrustStore, realFolder, updateTrustStore } from "./folder-trust.ts";
+import { statSync } from "node:fs";
+import { type FolderTrust, type Pin, type TrustStore, folderTrust, readTrustStore, realFolder, trustStorePath, updateTrustStore } from "./folder-trust.ts";
 import { type PartContent, partContent, projectParts } from "./pinned-parts.ts";
 
 /**
@@ -29,10 +30,25 @@ const ABSENT: Pin = { sha256: "" };
 /** Unchanged: removed since (it runs nothing), never seen (pinned at the session's start), or the same content. */
 const same = (pin: Pin | undefined, now: PartContent | undefined) => now === undefined || pin === undefined || pin.sha256 === now.sha256;
 
+let read: { stamp: string; pins: NonNullable<TrustStore["pins"]> } | undefined;
+
+/** The store's pins, parsed once while the file is unchanged: every loader asks at start-up, and pins hold texts. */
+function storedPins(env: NodeJS.ProcessEnv): NonNullable<TrustStore["pins"]> {
+  let stamp = "";
+  try {
+    const stat = statSync(trustStorePath(env));
+    stamp = `${trustStorePath(env)}:${stat.mtimeMs}:${stat.size}:${stat.ino}`;
+  } catch {
+    return {};
+  }
+  if (read?.stamp !== stamp) read = { stamp, pins: readTrustStore(env).pins ?? {} };
+  return read.pins;
+}
+
 /** A folder trusted by a stored decision: its decision's pins (empty when none yet); otherwise undefined (nothing to compare). */
 function pinsOf(trust: FolderTrust, env: NodeJS.ProcessEnv): Record<string, Pin> | undefined {
   if (!trust.trusted || trust.source !== "stored") return undefined;
-  return readTrustStore(env).pins?.[trust.folder] ?? {};
+  return storedPins(env)[trust.folder] ?? {};
 }
 
 /**
