@@ -92,18 +92,29 @@ export function changedParts(cwd: string, env: NodeJS.ProcessEnv = process.env):
  * Records what `cwd`'s parts hold now (absent ones as absent) as what the user trusts: `omp trust`,
  * an accepted change; `onlyUnseen`: only parts never pinned (ensurePinned).
  */
-export function pinParts(cwd: string, env: NodeJS.ProcessEnv = process.env, onlyUnseen = false): void {
+export function pinParts(cwd: string, env: NodeJS.ProcessEnv = process.env, onlyUnseen = false, only?: readonly string[]): void {
   const trust = folderTrust(cwd, { env });
   if (!trust.trusted || trust.source !== "stored") return;
   updateTrustStore(env, (store) => {
     const pins = { ...store.pins?.[trust.folder] };
     for (const file of projectParts(cwd)) {
-      if (onlyUnseen && pins[file]) continue;
+      if ((onlyUnseen && pins[file]) || (only && !only.includes(file))) continue;
       pins[file] = partContent(file) ?? ABSENT;
       changedSkipped.delete(file);
     }
     store.pins = { ...store.pins, [trust.folder]: pins };
   });
+}
+
+/**
+ * The user's own change through omp (`omp mcp add -s project`, `omp config set --project`): a part
+ * that was as trusted stays trusted with what they wrote; one that had changed already still waits.
+ */
+export function ownWrite<T>(cwd: string, part: string, write: () => T, env: NodeJS.ProcessEnv = process.env): T {
+  const asTrusted = pinsOf(folderTrust(cwd, { env }), env) !== undefined && !partChanged(cwd, part, env);
+  const result = write();
+  if (asTrusted) pinParts(cwd, env, false, [part]);
+  return result;
 }
 
 /** Parts never seen (a folder trusted before pins, a subfolder first opened under a trusted parent): pinned as they are. */
