@@ -3,6 +3,7 @@ import { isScalar } from "yaml";
 import { displayPath, ensurePrivateDir, globalConfigPath, projectConfigPath } from "../paths.ts";
 import { validateConfig } from "./validate-config.ts";
 import { writeFileAtomic } from "../fs/atomic-write.ts";
+import { ownWrite } from "../trust/content-pins.ts";
 import { lockPathBeside, withFileLockSync } from "../fs/file-lock.ts";
 import { OmpError, describeError } from "../errors/omp-error.ts";
 import { checkSettingKey, parseSettingValue } from "./settings-keys.ts";
@@ -57,7 +58,10 @@ export function setSetting(key: string, raw: string, target: SettingTarget): unk
   const path = settingFile(key, target);
   ensurePrivateDir(dirname(path));
   // Read, edit and write under one lock: two `config set` of different keys at once must both land.
-  withFileLockSync(lockPathBeside(path), { waitMs: 10_000, what: "another omp config set" }, () => writeSetting(path, key, value));
+  const write = () => withFileLockSync(lockPathBeside(path), { waitMs: 10_000, what: "another omp config set" }, () => writeSetting(path, key, value));
+  // The user's own change to a project file keeps it as trusted as it was (core/trust/content-pins.ts).
+  if (target.scope === "project") ownWrite(target.cwd ?? process.cwd(), path, write, target.env);
+  else write();
   return value;
 }
 
@@ -88,7 +92,7 @@ export function unsetSetting(key: string, target: SettingTarget): boolean {
   const keyPath = checkSettingKey(key);
   const path = settingFile(key, target);
   if (readConfigText(path) === undefined) return false;
-  return withFileLockSync(lockPathBeside(path), { waitMs: 10_000, what: "another omp config set" }, () => {
+  const unset = () => withFileLockSync(lockPathBeside(path), { waitMs: 10_000, what: "another omp config set" }, () => {
     const text = readConfigText(path) ?? "";
     validateConfig(Settings, parseYamlMapping(text, path), path);
     const doc = parseYamlDocument(text, path);
@@ -97,6 +101,7 @@ export function unsetSetting(key: string, target: SettingTarget): boolean {
     writeValidated(doc.toString(), path);
     return true;
   });
+  return target.scope === "project" ? ownWrite(target.cwd ?? process.cwd(), path, unset, target.env) : unset();
 }
 
 function writeValidated(updated: string, path: string, secret = false): void {

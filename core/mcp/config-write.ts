@@ -1,5 +1,6 @@
 import { dirname } from "node:path";
 import { writeFileAtomic } from "../fs/atomic-write.ts";
+import { ownWrite } from "../trust/content-pins.ts";
 import { lockPathBeside, withFileLockSync } from "../fs/file-lock.ts";
 import { OmpError } from "../errors/omp-error.ts";
 import { displayPath, ensurePrivateDir } from "../paths.ts";
@@ -44,12 +45,14 @@ export function addServer(name: string, entry: Record<string, unknown>, scope: W
     throw new OmpError(`MCP server "${name}": ${(error as Error).message}`, { exitCode: EXIT_USAGE });
   }
   const path = scopeFile(scope, cwd, env);
-  updateFile(path, scope, (servers) => {
-    if (Object.hasOwn(servers, name)) {
-      throw new OmpError(`MCP server "${name}" already exists in ${displayPath(path)}; remove it first (omp mcp remove ${name} -s ${scope})`, { exitCode: EXIT_FAILURE });
-    }
-    servers[name] = entry;
-  });
+  ownProjectWrite(scope, cwd, path, env, () =>
+    updateFile(path, scope, (servers) => {
+      if (Object.hasOwn(servers, name)) {
+        throw new OmpError(`MCP server "${name}" already exists in ${displayPath(path)}; remove it first (omp mcp remove ${name} -s ${scope})`, { exitCode: EXIT_FAILURE });
+      }
+      servers[name] = entry;
+    }),
+  );
   return path;
 }
 
@@ -64,8 +67,16 @@ export function removeServer(name: string, scope: WriteScope | undefined, cwd: s
     throw new OmpError(`MCP server "${name}" is in both the user and the project file; say which with -s user or -s project`, { exitCode: EXIT_USAGE });
   }
   const path = scopeFile(holders[0]!, cwd, env);
-  updateFile(path, holders[0]!, (servers) => {
-    delete servers[name];
-  });
+  ownProjectWrite(holders[0]!, cwd, path, env, () =>
+    updateFile(path, holders[0]!, (servers) => {
+      delete servers[name];
+    }),
+  );
   return path;
+}
+
+/** The project file, written by the user through omp, stays as trusted as it was (core/trust/content-pins.ts). */
+function ownProjectWrite(scope: WriteScope, cwd: string, path: string, env: NodeJS.ProcessEnv, write: () => void): void {
+  if (scope === "project") ownWrite(cwd, path, write, env);
+  else write();
 }

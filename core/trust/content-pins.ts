@@ -1,6 +1,7 @@
 import { displayPath } from "../paths.ts";
 import { unifiedDiff } from "../tools/diff.ts";
-import { type FolderTrust, type Pin, folderTrust, readTrustStore, realFolder, updateTrustStore } from "./folder-trust.ts";
+import { statSync } from "node:fs";
+import { type FolderTrust, type Pin, type TrustStore, folderTrust, readTrustStore, realFolder, trustStorePath, updateTrustStore } from "./folder-trust.ts";
 import { type PartContent, partContent, projectParts } from "./pinned-parts.ts";
 
 /**
@@ -29,10 +30,25 @@ const ABSENT: Pin = { sha256: "" };
 /** Unchanged: removed since (it runs nothing), never seen (pinned at the session's start), or the same content. */
 const same = (pin: Pin | undefined, now: PartContent | undefined) => now === undefined || pin === undefined || pin.sha256 === now.sha256;
 
+let read: { stamp: string; pins: NonNullable<TrustStore["pins"]> } | undefined;
+
+/** The store's pins, parsed once while the file is unchanged: every loader asks at start-up, and pins hold texts. */
+function storedPins(env: NodeJS.ProcessEnv): NonNullable<TrustStore["pins"]> {
+  let stamp = "";
+  try {
+    const stat = statSync(trustStorePath(env));
+    stamp = `${trustStorePath(env)}:${stat.mtimeMs}:${stat.size}:${stat.ino}`;
+  } catch {
+    return {};
+  }
+  if (read?.stamp !== stamp) read = { stamp, pins: readTrustStore(env).pins ?? {} };
+  return read.pins;
+}
+
 /** A folder trusted by a stored decision: its decision's pins (empty when none yet); otherwise undefined (nothing to compare). */
 function pinsOf(trust: FolderTrust, env: NodeJS.ProcessEnv): Record<string, Pin> | undefined {
   if (!trust.trusted || trust.source !== "stored") return undefined;
-  return readTrustStore(env).pins?.[trust.folder] ?? {};
+  return storedPins(env)[trust.folder] ?? {};
 }
 
 /**
@@ -76,18 +92,29 @@ export function changedParts(cwd: string, env: NodeJS.ProcessEnv = process.env):
  * Records what `cwd`'s parts hold now (absent ones as absent) as what the user trusts: `omp trust`,
  * an accepted change; `onlyUnseen`: only parts never pinned (ensurePinned).
  */
-export function pinParts(cwd: string, env: NodeJS.ProcessEnv = process.env, onlyUnseen = false): void {
+export function pinParts(cwd: string, env: NodeJS.ProcessEnv = process.env, onlyUnseen = false, only?: readonly string[]): void {
   const trust = folderTrust(cwd, { env });
   if (!trust.trusted || trust.source !== "stored") return;
   updateTrustStore(env, (store) => {
     const pins = { ...store.pins?.[trust.folder] };
     for (const file of projectParts(cwd)) {
-      if (onlyUnseen && pins[file]) continue;
+      if ((onlyUnseen && pins[file]) || (only && !only.includes(file))) continue;
       pins[file] = partContent(file) ?? ABSENT;
       changedSkipped.delete(file);
     }
     store.pins = { ...store.pins, [trust.folder]: pins };
   });
+}
+
+/**
+ * The user's own change through omp (`omp mcp add -s project`, `omp config set --project`): a part
+ * that was as trusted stays trusted with what they wrote; one that had changed already still waits.
+ */
+export function ownWrite<T>(cwd: string, part: string, write: () => T, env: NodeJS.ProcessEnv = process.env): T {
+  const asTrusted = pinsOf(folderTrust(cwd, { env }), env) !== undefined && !partChanged(cwd, part, env);
+  const result = write();
+  if (asTrusted) pinParts(cwd, env, false, [part]);
+  return result;
 }
 
 /** Parts never seen (a folder trusted before pins, a subfolder first opened under a trusted parent): pinned as they are. */

@@ -74,6 +74,14 @@ describe("language servers from the project's config run sandboxed", () => {
     expect(written).toMatch(/src\/bad\.ts:1:14 error TS2322/);
   });
 
+  test("pyright configured in .lsp.json reports a Python type error from inside the sandbox", async () => {
+    const server = { command: join(BIN, "pyright-langserver"), args: ["--stdio"], fileTypes: [".py"], rootMarkers: ["pyproject.toml"] };
+    const { home, repo } = trustedProject({ "pyproject.toml": "[project]\nname = 'demo'\n", ".lsp.json": JSON.stringify({ pyright: server }) });
+    const written = await callTool(home, repo, "write", { path: "app.py", content: 'def f(x: int) -> int:\n    return x\n\nf("no")\n' });
+    expect(written).toContain("Diagnostics (pyright)");
+    expect(written).toMatch(/app\.py:4:3 error/);
+  });
+
   test("a language server script from .lsp.json cannot read ~/.ssh", async () => {
     const out = join(tempDir("omp-lsp-probe-"), "seen");
     const probe = `#!/bin/sh\ncat "$HOME/.ssh/id_ed25519" > ${out} 2>&1 || echo "cat failed: $?" >> ${out}\nexec sleep 30\n`;

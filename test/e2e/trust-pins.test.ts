@@ -70,6 +70,16 @@ describe("print mode", () => {
     expect(changedLines(skipped.stderr)[0]).toContain(".mcp.json");
   });
 
+  test("the user's own omp mcp add -s project keeps the folder as trusted: the server starts with no question", async () => {
+    const { home, repo } = workspace();
+    expect((await trust(home, repo)).code).toBe(0);
+    const marker = join(repo, "server-started");
+    expect((await runAgent(["mcp", "add", "-s", "project", "mine", "--", "sh", "-c", `touch ${marker}; sleep 5`], { home, cwd: repo })).code).toBe(0);
+    const run = await print(home, repo);
+    expect(changedLines(run.stderr)).toEqual([]);
+    await eventually(() => (existsSync(marker) ? true : undefined), "the server's start", 30_000);
+  });
+
   test("a hook the model writes into .omp/config.yml runs neither in that session nor the next", async () => {
     const { home, repo } = workspace();
     expect((await trust(home, repo)).code).toBe(0);
