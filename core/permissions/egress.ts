@@ -1,6 +1,5 @@
 import { existsSync, readFileSync, realpathSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
-import { z } from "zod";
 import { writeFileAtomic } from "../fs/atomic-write.ts";
 import { lockPathBeside, withFileLockSync } from "../fs/file-lock.ts";
 import { agentDir, ensurePrivateDir } from "../paths.ts";
@@ -15,12 +14,6 @@ import { hostAllowed } from "../web/address.ts";
  * `<agent dir>/egress-hosts.json`, keyed by the project's real path).
  */
 
-/** The remembered hosts per project: the single source of truth for egress-hosts.json. */
-export const EgressStore = z.object({
-  version: z.literal(1).default(1),
-  projects: z.record(z.string(), z.array(z.string())).default({}),
-});
-export type EgressStore = z.infer<typeof EgressStore>;
 
 /** A request that would send something to `host`, as the approval shows it. */
 export interface EgressRequest {
@@ -82,16 +75,6 @@ export function hostsIn(text: string): string[] {
 /** `host` is `named` or one of its subdomains (docs.example.com under example.com). */
 const covers = (named: string, host: string) => host === named || host.endsWith(`.${named}`);
 
-export function readEgressStore(env: NodeJS.ProcessEnv = process.env): EgressStore {
-  const path = egressStorePath(env);
-  if (!existsSync(path)) return EgressStore.parse({});
-  try {
-    return EgressStore.parse(JSON.parse(readFileSync(path, "utf8")));
-  } catch {
-    // A damaged store names nothing: the user is asked again, which loses nothing.
-    return EgressStore.parse({});
-  }
-}
 
 function realFolder(dir: string): string {
   try {
@@ -100,6 +83,9 @@ function realFolder(dir: string): string {
     return resolve(dir);
   }
 }
+
+/** The store's file and schema load with the first question about a host: zod stays off the start-up path. */
+const egressStore = () => require("./egress-store.ts") as typeof import("./egress-store.ts");
 
 /** The hosts one session may reach without asking, and the per-project memory of "always" answers. */
 export class EgressHosts {
@@ -131,7 +117,7 @@ export class EgressHosts {
 
   /** Hosts remembered for this folder or one above it (a session started in a subfolder of the project). */
   private rememberedHosts(): string[] {
-    const { projects } = readEgressStore(this.env);
+    const { projects } = egressStore().readEgressStore(this.env);
     const hosts: string[] = [];
     for (let dir = this.project; ; dir = dirname(dir)) {
       hosts.push(...(projects[dir] ?? []));
@@ -144,7 +130,7 @@ export class EgressHosts {
     const path = egressStorePath(this.env);
     ensurePrivateDir(dirname(path));
     withFileLockSync(lockPathBeside(path), { waitMs: 10_000, what: "another omp egress-hosts change" }, () => {
-      const store = readEgressStore(this.env);
+      const store = egressStore().readEgressStore(this.env);
       const hosts = new Set(store.projects[this.project] ?? []);
       hosts.add(bareHost(host));
       store.projects[this.project] = [...hosts].sort();
