@@ -172,6 +172,8 @@ export class ApprovalGate {
   beforeAsk: ((request: ApprovalRequest) => Promise<ApprovalDecision | undefined>) | undefined;
   /** The hosts this session may send to without asking; absent (no session): every host asks. */
   egress: EgressHosts | undefined;
+  /** Hosts of network calls the user allowed (their URL shown): the egress question is not asked again for them. */
+  private readonly hostsAllowedByCall = new Set<string>();
   /** A question a tool asked while it ran (a host, running outside the sandbox) was turned down without a word. */
   private deniedWithoutWord = false;
 
@@ -291,6 +293,7 @@ export class ApprovalGate {
    */
   async askEgress(request: EgressRequest): Promise<ApprovalOutcome> {
     if (this.egress?.namedBy(request)) return { allow: true };
+    if (!request.privateAddress && this.hostsAllowedByCall.has(request.host.toLowerCase())) return { allow: true };
     const key = `egress ${request.host.toLowerCase()}${request.privateAddress ? `:${request.port}` : ""}`;
     const known = this.remembered.get(key);
     if (known === true) return { allow: true };
@@ -390,7 +393,12 @@ export class ApprovalGate {
     if (decision.allow && decision.edited !== undefined && only?.newText != null) {
       return { allow: true, edited: { path: only.path, shown: only.shown, proposed: only.newText, content: decision.edited } };
     }
-    if (decision.allow) return { allow: true };
+    if (decision.allow) {
+      // The user saw the URL and allowed the call: its host is not asked about a second time.
+      const host = tool.effect === "network" ? urlHost(input) : undefined;
+      if (host) this.hostsAllowedByCall.add(host);
+      return { allow: true };
+    }
     const reason = decision.reason ? ` Reason: ${decision.reason}` : "";
     // A reason is the user speaking: the model reads it and goes on. Without one the user wants the wheel back.
     return {
@@ -429,5 +437,17 @@ export class ApprovalGate {
     if (decision.allow) return { allow: true };
     if (!decision.reason) this.deniedWithoutWord = true;
     return { allow: false, message: `The user refused to run it outside the sandbox.${decision.reason ? ` Reason: ${decision.reason}` : ""}` };
+  }
+}
+
+/** The host of the URL a network call names (web_fetch's url, read's path when it is a URL), lower-cased. */
+function urlHost(input: unknown): string | undefined {
+  const record = input !== null && typeof input === "object" ? (input as Record<string, unknown>) : {};
+  const given = typeof record.url === "string" ? record.url : typeof record.path === "string" ? record.path : undefined;
+  if (!given || !/^https?:\/\//i.test(given)) return undefined;
+  try {
+    return new URL(given).hostname.replace(/^\[|\]$/g, "").toLowerCase();
+  } catch {
+    return undefined;
   }
 }

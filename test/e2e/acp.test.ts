@@ -63,9 +63,11 @@ describe("omp acp with the SDK's client", () => {
     try {
       await c.initialize();
       const { sessionId } = await c.newSession(repo);
-      c.answers = ["allow_always"];
+      // omp acp asks for network calls by default (write mode), then about a private host the prompt did not name.
+      c.answers = ["allow_always", "allow_always"];
       expect((await c.prompt(sessionId, "tidy the notes")).stopReason).toBe("end_turn");
       expect(c.permissions.map((p) => p.toolCall.title)).toEqual([
+        `Fetch ${url("/a?k=secret")}`,
         `web_fetch wants to send a GET request for ${url("/a?k=secret")} to 127.0.0.1, a loopback address (127.0.0.1), a host you have not named`,
       ]);
       expect(seen).toEqual(["/a", "/b"]);

@@ -37,12 +37,25 @@ describe("rpc, default approval mode", () => {
       await rpc.send({ type: "prompt", message: "work" });
       const answers: Record<string, unknown>[] = [{ value: "Deny", confirmed: true }, { confirmed: true }, { value: "Yes, go ahead" }, { cancelled: true }, { value: "Deny" }, { value: "Allow" }];
       const asked: any[] = [];
+      const ends: any[] = [];
+      let from = mark;
       for (const answer of answers) {
-        const request = await rpc.waitFrame((f) => f.type === "extension_ui_request" && !asked.some((a) => a.id === f.id), mark);
+        // A plain no ends the turn (the user has the wheel): the user then says to go on.
+        const next = await rpc.waitFrame((f) => f.type === "extension_ui_request" || f.type === "agent_end", from);
+        let request = next;
+        if (next.type === "agent_end") {
+          ends.push(next);
+          from = rpc.mark;
+          await rpc.send({ type: "prompt", message: "go on" });
+          request = await rpc.waitFrame((f) => f.type === "extension_ui_request", from);
+        }
         asked.push(request);
+        from = rpc.mark;
         rpc.writeLine(JSON.stringify({ type: "extension_ui_response", id: request.id, ...answer }));
       }
-      await rpc.waitFrame((f) => f.type === "agent_end", mark);
+      await rpc.waitFrame((f) => f.type === "agent_end", from);
+      // Deny, a bare confirmed, a cancellation and Deny again each ended a turn; the words did not.
+      expect(ends.map((f) => f.stopReason)).toEqual(["denied", "denied", "denied", "denied"]);
       expect(asked.map((r) => r.toolName)).toEqual(["write", "write", "write", "write", "write", "write"]);
       expect(asked[0].message).toContain(bashrc);
       expect(asked[0].message).toContain("outside the sandbox's writable roots");
@@ -68,11 +81,15 @@ describe("ACP, default approval mode", () => {
     try {
       await c.initialize();
       const { sessionId } = await c.newSession(repo);
-      // An empty answer list makes the client cancel.
-      c.answers = ["allow_everything", "", "allow"];
+      // omp acp asks for every write by default (the project's too); an empty answer list makes the
+      // client cancel, which ends the turn; the user goes on.
+      c.answers = ["allow", "allow_everything", ""];
       expect((await c.prompt(sessionId, "work")).stopReason).toBe("end_turn");
-      expect(c.permissions).toHaveLength(3);
-      expect(JSON.stringify(c.permissions[0]!.toolCall.rawInput)).toContain(".bashrc");
+      expect(c.permissions.map((p) => p.toolCall.title)).toEqual(["Write inside.txt", "Write ~/.bashrc", "Write ~/.bashrc"]);
+      c.answers = ["allow"];
+      expect((await c.prompt(sessionId, "go on")).stopReason).toBe("end_turn");
+      expect(c.permissions).toHaveLength(4);
+      expect(JSON.stringify(c.permissions[1]!.toolCall.rawInput)).toContain(".bashrc");
       expect(c.editorCalls).toContain(`write ${join(repo, "inside.txt")}`);
     } finally {
       await c.close();

@@ -139,8 +139,10 @@ describe("interactive, default settings", () => {
     expect(await tty.waitFor("Allow write? ~/.bashrc (writing")).toContain("outside the sandbox's writable roots");
     expect(readFileSync(join(repo, ".git", "info", "attributes"), "utf8")).toBe("* diff=x\n");
     tty.press("Escape");
-    // Esc denies (whether the turn then goes on or ends): the model hears the refusal, the file is untouched.
-    await tty.waitFor(() => modelRequests(s.standin).some((request) => JSON.stringify(request.body).includes("The user denied this write call")));
+    // Esc denies and ends the turn for the user: the call is shown refused, the file is untouched, the
+    // refusal is in the session for the model's next request.
+    await tty.waitFor("The user denied this write call");
+    await tty.waitFor("you denied that call");
     expect(readFileSync(join(home, ".bashrc"), "utf8")).toBe("# the user's\n");
     const wire = modelRequests(s.standin).map((request) => JSON.stringify(request.body)).join("\n");
     expect(wire).toContain("deny-list");

@@ -231,7 +231,8 @@ describe("a sandbox refusal over ACP", () => {
       { toolCalls: [{ id: "c2", name: "bash", arguments: { command: `${curl}again` } }] },
       { text: "done" },
     ]);
-    const c = new AcpClient({ home, cwd: repo, env: { ...provider.env(standin.url), TMPDIR: tempDir("omp-sandbox-tmp-") }, args: ["acp", "--model", provider.model] });
+    // yolo: the editor is asked only about the sandbox's refusal, not first about the command (omp acp's default asks).
+    const c = new AcpClient({ home, cwd: repo, env: { ...provider.env(standin.url), TMPDIR: tempDir("omp-sandbox-tmp-") }, args: ["acp", "--model", provider.model, "--approval-mode", "yolo"] });
     try {
       // No editor terminal: omp runs the command itself, sandboxed.
       await c.initialize(false);

@@ -86,7 +86,8 @@ describe("print mode", () => {
     const marker = join(repo, "planted-ran");
     const config = JSON.stringify({ hooks: { PostToolUse: [{ matcher: "Bash", hooks: [{ type: "command", command: `touch ${marker}` }] }] } });
     standin.setScript([
-      { toolCalls: [{ name: "write", arguments: { path: ".omp/config.yml", content: config } }] },
+      // Through its sandboxed bash: omp's own write tool asks before writing a protected path, and print mode has nobody to ask.
+      { toolCalls: [{ name: "bash", arguments: { command: `mkdir -p .omp && cat > .omp/config.yml <<'EOF'\n${config}\nEOF` } }] },
       { toolCalls: [{ name: "bash", arguments: { command: "echo after" } }] },
       { text: "done" },
     ]);
