@@ -1,3 +1,4 @@
+import { setWarningSink } from "../../core/errors/user-warnings.ts";
 import { existsSync, fstatSync } from "node:fs";
 import { resolve } from "node:path";
 import type { Agent } from "../../core/agent/agent.ts";
@@ -122,6 +123,8 @@ async function runAgentWith(messages: string[], flags: AgentFlags, cleanup: (() 
     else if (warnings.say) warnings.say(line);
     else warnings.early.push(line);
   };
+  // What core works around (a damaged vault or config file) shows where this mode shows warnings.
+  setWarningSink(warn);
   // Approvals are requests on the session host's stream: rpc's host or the interactive mode's overlay answers them.
   const approvals = mode === "rpc" || interactive ? new ApprovalRequests() : undefined;
   // So are the ask tool's questions and plan approvals; print and json have nobody to ask, and no ask tool.
