@@ -310,6 +310,7 @@ export class CredentialStore {
 
   /** Active blocks, by credential id: the latest time each is blocked until. */
   blocks(): Map<number, number> {
+    if (!this.hasTable("auth_credential_blocks")) return new Map();
     const rows = this.db
       .query<{ credential_id: number; until: number }, [number]>("SELECT credential_id, MAX(blocked_until_ms) AS until FROM auth_credential_blocks WHERE blocked_until_ms > ? GROUP BY credential_id")
       .all(Date.now());
@@ -317,6 +318,7 @@ export class CredentialStore {
   }
 
   cacheGet(key: string): string | undefined {
+    if (!this.hasTable("cache")) return undefined;
     return this.db.query<{ value: string }, [string, number]>("SELECT value FROM cache WHERE key = ? AND (expires_at IS NULL OR expires_at > ?)").get(key, Date.now())?.value;
   }
 
@@ -341,6 +343,14 @@ export class CredentialStore {
 
   close(): void {
     this.db.close();
+  }
+
+  private tables: Set<string> | undefined;
+
+  /** A store omp did not lay out (a newer one, only read) may lack a table omp's own always has. */
+  private hasTable(name: string): boolean {
+    this.tables ??= new Set(this.db.query<{ name: string }, []>("SELECT name FROM sqlite_master WHERE type = 'table'").all().map((row) => row.name));
+    return this.tables.has(name);
   }
 
   /**

@@ -1,4 +1,7 @@
-import { validateConfig } from "./validate-config.ts";
+import { OmpError } from "../errors/omp-error.ts";
+import { warnUser } from "../errors/user-warnings.ts";
+import { displayPath } from "../paths.ts";
+import { salvageConfig, validateConfig } from "./validate-config.ts";
 import { ModelsFile, ModelsFileShape } from "./models-schema.ts";
 import { Settings, type SettingsInput } from "./settings-schema.ts";
 import type { Mapping } from "./config-file.ts";
@@ -15,6 +18,28 @@ export function settingsFileValues(text: string, path: string): Mapping {
   const values = parseYamlMapping(text, path);
   validateConfig(Settings, values, path);
   return values;
+}
+
+/**
+ * A config.yml that does not validate, read as far as it can be: YAML that does not parse gives
+ * nothing, a key the schema refuses (unknown to omp, say the original omp's) is left out. Each
+ * problem is said once, as the error would say it, with the command that mends it.
+ */
+export function salvagedSettingsFile(text: string, path: string, unsetCommand: (key: string) => string): Mapping {
+  let values: Mapping;
+  try {
+    values = parseYamlMapping(text, path);
+  } catch (error) {
+    if (!(error instanceof OmpError)) throw error;
+    warnUser(`${error.message.replaceAll("\n", "; ")} (the file is ignored until it is fixed)`);
+    return {};
+  }
+  const { values: kept, setAside } = salvageConfig(Settings, values);
+  const where = displayPath(path);
+  for (const { key, problem } of setAside) {
+    warnUser(key === "" ? `${where}: ${problem} (the file is ignored until it is fixed)` : `${where}: ${problem} (ignored; \`${unsetCommand(key)}\` removes it)`);
+  }
+  return kept;
 }
 
 /** Settings given on the command line; throws when one is invalid. */

@@ -13,7 +13,8 @@ export function warnUser(line: string): void {
   else process.stderr.write(`omp: ${line}\n`);
 }
 
-/** The interactive mode shows warnings in its UI: from here on they go there. */
-export function setWarningSink(next: (line: string) => void): void {
+/** The interactive mode shows warnings in its UI: from here on they go there (undefined: stderr again), each said anew. */
+export function setWarningSink(next: ((line: string) => void) | undefined): void {
   sink = next;
+  said.clear();
 }
