@@ -13,8 +13,8 @@ import { selectProfile } from "../../core/config/profiles.ts";
 import { OmpError } from "../../core/errors/omp-error.ts";
 import { displayPath } from "../../core/paths.ts";
 import { untrustedNotice } from "../../core/trust/folder-trust.ts";
-import { listSessions, mostRecentSession, resolveSession, sessionLine } from "../../core/session/listing.ts";
-import { sessionDirFor } from "../../core/session/paths.ts";
+import { listSessions, mostRecentSession, resolveSession, sessionLine, uniqueIdLength } from "../../core/session/listing.ts";
+import { projectSessionDirs } from "../../core/session/paths.ts";
 import { parseApprovalFlag } from "../../core/tools/approval.ts";
 import { startMode } from "../shared/start-mode.ts";
 import type { Extensions } from "../../core/extensions/extensions.ts";
@@ -180,9 +180,10 @@ async function runAgentWith(messages: string[], flags: AgentFlags, cleanup: (() 
   } else if (flags.fork !== undefined) {
     resumePath = await (await import("../../core/session/fork.ts")).forkFromCli(flags.fork, { cwd, ...sessionOptions, noSession: flags.session === false });
   } else if (flags.resume === true) {
-    const recent = listSessions(sessionDirFor(cwd, sessionOptions), { limit: 20, damaged });
+    const recent = listSessions(projectSessionDirs(cwd, sessionOptions), { limit: 20, damaged });
     if (recent.length === 0 && damaged.length === 0) throw new OmpError(`no sessions in ${cwd} yet`, { exitCode: EXIT_USAGE });
-    const lines = recent.map((s) => sessionLine(s));
+    const idLength = uniqueIdLength(recent);
+    const lines = recent.map((s) => sessionLine(s, undefined, idLength));
     lines.push(...damaged.map((path) => `damaged   ${displayPath(path)} (its first line is not a session header)`));
     await writeStdout(`Recent sessions (resume one with omp -r <id>):\n${lines.join("\n")}\n`);
     return 0;

@@ -33,7 +33,7 @@ import { pluginCommand } from "./plugin-command.ts";
 import type { SessionControl } from "../../../core/agent/session-control.ts";
 import type { ConversationBlocks } from "../render/conversation-blocks.ts";
 import type { PromptEditor } from "../widgets/prompt-editor.ts";
-import { TREE_COMMANDS, resumeMatching, sessionDir } from "./tree-commands.ts";
+import { TREE_COMMANDS, resumeMatching, sessionDirs } from "./tree-commands.ts";
 
 export { escapeTwice } from "./tree-commands.ts";
 
@@ -162,9 +162,8 @@ export const COMMANDS: SlashCommand[] = [
     idleOnly: true,
     async run(host, args) {
       if (args) return resumeMatching(host, args);
-      const dir = sessionDir(host);
       const current = host.agent.writer?.path;
-      const sessions = listSessions(dir, { limit: 50 }).filter((s) => s.path !== current);
+      const sessions = listSessions(sessionDirs(host), { limit: 50 }).filter((s) => s.path !== current);
       if (sessions.length === 0) {
         host.notice("info", "No other sessions in this directory yet.");
         return;

@@ -1,0 +1,136 @@
+// Issue 38: a home where the original omp (@oh-my-pi/pi-coding-agent 18.2.3, installed from npm by
+// .ci/setup) has run. The original itself stores an API key and a login in its agent.db at its
+// schema 7 and makes two sessions against the provider stand-in; then omp uses that home as it is,
+// and afterwards the original still resumes its sessions and uses its key.
+import { Database } from "bun:sqlite";
+import { describe, expect, test } from "bun:test";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { PEERS, peerBin } from "../../bench/edits-peers.ts";
+import { LineReader, agentTestFile, modelRequests, runAgent, workspace } from "../support/agent-harness.ts";
+import { ROOT, tempDir } from "../support/omp.ts";
+
+const standin = await agentTestFile();
+const original = PEERS.find((peer) => peer.name === "original omp")!;
+const ORIGINAL = peerBin(original);
+const STORE_MODULE = join(ROOT, "bench", "work", "peers", "omp", "node_modules", "@oh-my-pi", "pi-ai", "src", "auth", "sqlite-credential-store.ts");
+// The original runs on bun (`#!/usr/bin/env bun`): the project's own.
+const PATH = `${join(ROOT, "node_modules", ".bin")}:${process.env.PATH}`;
+const KEY = `sk-ant-api03-original${crypto.randomUUID().replaceAll("-", "")}`;
+
+function originalEnv(home: string): Record<string, string> {
+  return { PATH, HOME: home, LANG: "C.UTF-8", ANTHROPIC_BASE_URL: standin.url, PI_NO_TITLE: "1" };
+}
+
+async function runOriginal(args: string[], home: string, cwd: string, stdin?: string) {
+  const child = Bun.spawn([ORIGINAL!, ...args], { cwd, env: originalEnv(home), stdin: "pipe", stdout: "pipe", stderr: "pipe" });
+  if (stdin !== undefined) child.stdin.write(stdin);
+  child.stdin.end();
+  const [stdout, stderr, code] = await Promise.all([new Response(child.stdout).text(), new Response(child.stderr).text(), child.exited]);
+  return { code, stdout, stderr };
+}
+
+/** The original's rpc mode: a prompt, then a name for the session, as its own host would send them. */
+async function originalRpcSession(home: string, cwd: string, prompt: string, name: string): Promise<void> {
+  const child = Bun.spawn([ORIGINAL!, "--mode", "rpc", "--model", "anthropic/claude-sonnet-4-5"], { cwd, env: originalEnv(home), stdin: "pipe", stdout: "pipe", stderr: "pipe" });
+  const out = new LineReader(child.stdout);
+  const send = (command: object) => child.stdin.write(`${JSON.stringify(command)}\n`);
+  send({ id: "p", type: "prompt", message: prompt });
+  await out.waitFor((line) => line.includes('"type":"agent_end"'), 0, 60_000);
+  send({ id: "n", type: "set_session_name", name });
+  await out.waitFor((line) => line.includes('"command":"set_session_name"'), 0, 60_000);
+  child.stdin.end();
+  await child.exited;
+}
+
+const lastRequest = () => modelRequests(standin).at(-1)!;
+const userTexts = (body: any): string[] =>
+  body.messages.filter((m: any) => m.role === "user").flatMap((m: any) => (typeof m.content === "string" ? [m.content] : m.content.filter((b: any) => b.type === "text").map((b: any) => b.text)));
+
+describe.skipIf(ORIGINAL === undefined)("a home the original omp made", () => {
+  test("omp uses its stored key and sessions as they are, and the original still does after", async () => {
+    const { home, repo } = workspace();
+    const agentDir = join(home, ".omp", "agent");
+    mkdirSync(agentDir, { recursive: true });
+    const db = join(agentDir, "agent.db");
+
+    // Its own store code writes the key and a ChatGPT login (its login flows need the real OAuth servers).
+    const script = join(tempDir("omp-original-"), "store.ts");
+    writeFileSync(
+      script,
+      `import { SqliteAuthCredentialStore } from ${JSON.stringify(STORE_MODULE)};
+const store = await SqliteAuthCredentialStore.open(process.argv[2]);
+store.saveApiKey("anthropic", process.argv[3]);
+store.saveOAuth("openai-codex", { access: "acc-original", refresh: "ref-original", expires: Date.now() + 3_600_000, email: "me@example.com", accountId: "acct-1" });
+store.close();
+`,
+    );
+    const stored = Bun.spawnSync([join(ROOT, "node_modules", ".bin", "bun"), script, db, KEY], { env: originalEnv(home), stderr: "pipe" });
+    expect(stored.stderr.toString()).toBe("");
+    expect(stored.exitCode).toBe(0);
+    writeFileSync(join(agentDir, "config.yml"), "lastChangelogVersion: 18.2.3\nthinking: low\n");
+
+    standin.setScript(Array.from({ length: 12 }, () => ({ text: "noted" })));
+    standin.requests.length = 0;
+    const first = await runOriginal(["-p", "--model", "anthropic/claude-sonnet-4-5", "first question about apples"], home, repo);
+    expect(first.code).toBe(0);
+    expect(lastRequest().headers["x-api-key"]).toBe(KEY);
+    await originalRpcSession(home, repo, "second question about pears", "Pears plan");
+    const schema = () => {
+      const open = new Database(db, { readonly: true });
+      try {
+        return open.query<{ version: number }, []>("SELECT version FROM auth_schema_version").get()?.version;
+      } finally {
+        open.close();
+      }
+    };
+    expect(schema()).toBe(7);
+
+    // omp -r: both, the named one by its name, the other by its first prompt.
+    const listed = await runAgent(["-r"], { home, cwd: repo });
+    expect(listed.code).toBe(0);
+    const lines = listed.stdout.split("\n");
+    expect(lines[1]).toContain("Pears plan");
+    expect(lines[2]).toContain("first question about apples");
+    expect(listed.stdout).not.toContain("damaged");
+
+    // omp -c: the latest, with its history, on the stored key.
+    const continued = await runAgent(["-c", "-p", "third, from omp"], { home, cwd: repo, env: { ANTHROPIC_BASE_URL: standin.url } });
+    // The original's config key omp does not take is reported, never fatal.
+    expect(continued.stderr.trim().split("\n")).toEqual([expect.stringContaining("omp: ~/.omp/agent/config.yml: lastChangelogVersion: unknown key")]);
+    expect(continued.code).toBe(0);
+    expect(userTexts(lastRequest().body)).toEqual(["second question about pears", "third, from omp"]);
+    expect(lastRequest().headers["x-api-key"]).toBe(KEY);
+
+    // No flags but the prompt: the stored key, and a config.yml key omp does not know is only a warning.
+    const plain = await runAgent(["-p", "plain run"], { home, cwd: repo, env: { ANTHROPIC_BASE_URL: standin.url } });
+    expect(plain.code).toBe(0);
+    expect(plain.stdout).toBe("noted\n");
+    expect(lastRequest().headers["x-api-key"]).toBe(KEY);
+    expect(schema()).toBe(7);
+
+    // The original again: it continues the session omp appended to, with omp's turn in it, on its key.
+    const resumed = await runOriginal(["-c", "-p", "--model", "anthropic/claude-sonnet-4-5", "fourth, from the original"], home, repo);
+    expect(resumed.code).toBe(0);
+    expect(userTexts(lastRequest().body).filter((text) => !text.startsWith("<system-reminder>"))).toEqual([
+      "second question about pears",
+      "third, from omp",
+      "fourth, from the original",
+    ]);
+    expect(lastRequest().headers["x-api-key"]).toBe(KEY);
+    // ... and the other one by its id.
+    const apples = lines[2]!.trim().split(/\s+/)[0]!;
+    const byId = await runOriginal(["--resume", apples, "-p", "--model", "anthropic/claude-sonnet-4-5", "fifth"], home, repo);
+    expect(byId.code).toBe(0);
+    expect(userTexts(lastRequest().body).filter((text) => !text.startsWith("<system-reminder>"))).toEqual(["first question about apples", "fifth"]);
+    expect(schema()).toBe(7);
+    const open = new Database(db, { readonly: true });
+    const rows = open.query<{ provider: string; data: string }, []>("SELECT provider, data FROM auth_credentials WHERE disabled_cause IS NULL ORDER BY id").all();
+    open.close();
+    expect(rows.map((row) => [row.provider, JSON.parse(row.data).key ?? JSON.parse(row.data).refresh])).toEqual([
+      ["anthropic", KEY],
+      ["openai-codex", "ref-original"],
+    ]);
+    expect(readFileSync(join(agentDir, "config.yml"), "utf8")).toBe("lastChangelogVersion: 18.2.3\nthinking: low\n");
+  });
+});
