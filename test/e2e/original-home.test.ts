@@ -8,6 +8,7 @@ import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { PEERS, peerBin } from "../../bench/edits-peers.ts";
 import { LineReader, agentTestFile, modelRequests, runAgent, workspace } from "../support/agent-harness.ts";
+import { RpcProcess } from "../support/agent-rpc.ts";
 import { ROOT, tempDir } from "../support/omp.ts";
 
 const standin = await agentTestFile();
@@ -132,5 +133,49 @@ store.close();
       ["openai-codex", "ref-original"],
     ]);
     expect(readFileSync(join(agentDir, "config.yml"), "utf8")).toBe("lastChangelogVersion: 18.2.3\nthinking: low\n");
+  });
+});
+
+describe("the original omp's models.yml and --models", () => {
+  test("a Gemini provider whose baseUrl ends in /v1beta is reached there once, not at /v1beta/v1beta", async () => {
+    const { home, repo } = workspace();
+    const agentDir = join(home, ".omp", "agent");
+    mkdirSync(agentDir, { recursive: true });
+    writeFileSync(
+      join(agentDir, "models.yml"),
+      `providers:\n  mygemini:\n    baseUrl: ${standin.url}/v1beta/\n    api: google-generative-ai\n    apiKey: MY_GEMINI_KEY\n    models:\n      - id: gemini-4-carbon\n`,
+    );
+    standin.setScript([{ text: "gemini here" }]);
+    standin.requests.length = 0;
+    const run = await runAgent(["-p", "--model", "mygemini/gemini-4-carbon", "hi"], { home, cwd: repo, env: { MY_GEMINI_KEY: "gm-key-1" } });
+    expect(run.stderr).toBe("");
+    expect(run.stdout).toBe("gemini here\n");
+    expect(lastRequest().path).toBe("/v1beta/models/gemini-4-carbon:streamGenerateContent");
+    expect(lastRequest().headers["x-goog-api-key"]).toBe("gm-key-1");
+  });
+
+  test("--models takes its globs: anthropic/* and claude-opus* scope cycling, a glob matching nothing is refused", async () => {
+    const { home, repo } = workspace();
+    const env = { ANTHROPIC_API_KEY: "sk-ant-glob", OPENAI_API_KEY: "sk-oai-glob" };
+    const rpc = new RpcProcess(["--model", "anthropic/claude-sonnet-5-5", "--models", "claude-opus*,openai/gpt-6*"], { home, cwd: repo, env });
+    try {
+      await rpc.waitFrame((frame) => frame.type === "ready");
+      const seen = new Set<string>();
+      for (let i = 0; i < 8; i++) {
+        const cycled = await rpc.send({ type: "cycle_model" });
+        expect(cycled.data.isScoped).toBe(true);
+        seen.add(`${cycled.data.model.provider}/${cycled.data.model.id}`);
+      }
+      expect([...seen].every((name) => name.startsWith("anthropic/claude-opus") || name.startsWith("openai/gpt-6"))).toBe(true);
+      expect([...seen].some((name) => name.startsWith("anthropic/"))).toBe(true);
+      expect([...seen].some((name) => name.startsWith("openai/"))).toBe(true);
+    } finally {
+      expect(await rpc.close()).toBe(0);
+    }
+    const all = await runAgent(["-p", "--models", "anthropic/*", "--list-models"], { home, cwd: repo, env });
+    expect(all.code).toBe(0);
+    const none = await runAgent(["-p", "--models", "nothing-like-this*", "hi"], { home, cwd: repo, env });
+    expect(none.code).toBe(2);
+    expect(none.stderr).toContain('no model matches "nothing-like-this*"');
   });
 });
