@@ -25,6 +25,8 @@ export interface SetAside {
   key: string;
   /** As a validation error says it: `tools.disabeld: unknown key (did you mean disabled?); …`. */
   problem: string;
+  /** The key is one the schema does not know, rather than a known key with a wrong value. */
+  unknown: boolean;
 }
 
 /**
@@ -45,8 +47,9 @@ export function salvageConfig<S extends z.ZodType>(schema: S, data: Record<strin
         const cut = named.findIndex((key) => typeof key === "number");
         const path = cut === -1 ? named : named.slice(0, cut);
         const problem = describeIssue(single, data, schema);
-        if (path.length === 0) return { values: {}, setAside: [...setAside, { key: "", problem }] };
-        setAside.push({ key: formatKeyPath(path), problem });
+        const unknown = single.code === "unrecognized_keys";
+        if (path.length === 0) return { values: {}, setAside: [...setAside, { key: "", problem, unknown }] };
+        setAside.push({ key: formatKeyPath(path), problem, unknown });
         removeAt(values, path);
       }
     }

@@ -54,6 +54,20 @@ export function modelsFileValues(text: string, path: string): Mapping {
   return values;
 }
 
+/**
+ * A models.yml with keys omp does not know (the original omp's `authHeader`, `discovery`,
+ * `compat`, …): read without them, each said once. A wrong value of a known key stays an error,
+ * since a provider without its base URL or key cannot be reached anyway.
+ */
+export function salvagedModelsFile(text: string, path: string): Mapping {
+  const values = parseYamlMapping(text, path);
+  const { values: kept, setAside } = salvageConfig(ModelsFileShape, values);
+  if (setAside.some(({ unknown }) => !unknown)) validateConfig(ModelsFileShape, values, path);
+  const where = displayPath(path);
+  for (const { problem } of setAside) warnUser(`${where}: ${problem} (ignored; remove it from the file to silence this)`);
+  return kept;
+}
+
 /** Throws the error for a provider of the merged models.yml files that breaks a rule, blamed on `file`. */
 export function checkMergedProvider(id: string, provider: unknown, file: string): void {
   validateConfig(ModelsFile, { providers: { [id]: provider } }, file);
