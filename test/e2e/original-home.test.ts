@@ -3,12 +3,14 @@
 // schema 7 and makes two sessions against the provider stand-in; then omp uses that home as it is,
 // and afterwards the original still resumes its sessions and uses its key.
 import { Database } from "bun:sqlite";
-import { describe, expect, test } from "bun:test";
+import { afterAll, describe, expect, test } from "bun:test";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { PEERS, peerBin } from "../../bench/edits-peers.ts";
 import { LineReader, agentTestFile, modelRequests, runAgent, workspace } from "../support/agent-harness.ts";
 import { RpcProcess } from "../support/agent-rpc.ts";
+import { loginViaBrowser } from "../support/oauth-login.ts";
+import { startOAuthStandin } from "../support/oauth-standin.ts";
 import { ROOT, tempDir } from "../support/omp.ts";
 
 const standin = await agentTestFile();
@@ -44,6 +46,25 @@ async function originalRpcSession(home: string, cwd: string, prompt: string, nam
   await child.exited;
 }
 
+/** Runs `body` against the original's own credential store (its sqlite-credential-store.ts) on the home's agent.db. */
+function withOriginalStore(home: string, body: string, args: string[] = []): string {
+  const script = join(tempDir("omp-original-"), "store.ts");
+  writeFileSync(
+    script,
+    `import { SqliteAuthCredentialStore } from ${JSON.stringify(STORE_MODULE)};
+const store = await SqliteAuthCredentialStore.open(${JSON.stringify(join(home, ".omp", "agent", "agent.db"))});
+const args = process.argv.slice(2);
+${body}
+store.close();
+`,
+  );
+  mkdirSync(join(home, ".omp", "agent"), { recursive: true });
+  const run = Bun.spawnSync([join(ROOT, "node_modules", ".bin", "bun"), script, ...args], { env: originalEnv(home), stdout: "pipe", stderr: "pipe" });
+  expect(run.stderr.toString()).toBe("");
+  expect(run.exitCode).toBe(0);
+  return run.stdout.toString();
+}
+
 const lastRequest = () => modelRequests(standin).at(-1)!;
 const userTexts = (body: any): string[] =>
   body.messages.filter((m: any) => m.role === "user").flatMap((m: any) => (typeof m.content === "string" ? [m.content] : m.content.filter((b: any) => b.type === "text").map((b: any) => b.text)));
@@ -54,21 +75,13 @@ describe.skipIf(ORIGINAL === undefined)("a home the original omp made", () => {
     const agentDir = join(home, ".omp", "agent");
     mkdirSync(agentDir, { recursive: true });
     const db = join(agentDir, "agent.db");
-
     // Its own store code writes the key and a ChatGPT login (its login flows need the real OAuth servers).
-    const script = join(tempDir("omp-original-"), "store.ts");
-    writeFileSync(
-      script,
-      `import { SqliteAuthCredentialStore } from ${JSON.stringify(STORE_MODULE)};
-const store = await SqliteAuthCredentialStore.open(process.argv[2]);
-store.saveApiKey("anthropic", process.argv[3]);
-store.saveOAuth("openai-codex", { access: "acc-original", refresh: "ref-original", expires: Date.now() + 3_600_000, email: "me@example.com", accountId: "acct-1" });
-store.close();
-`,
+    withOriginalStore(
+      home,
+      `store.saveApiKey("anthropic", args[0]);
+store.saveOAuth("openai-codex", { access: "acc-original", refresh: "ref-original", expires: Date.now() + 3_600_000, email: "me@example.com", accountId: "acct-1" });`,
+      [KEY],
     );
-    const stored = Bun.spawnSync([join(ROOT, "node_modules", ".bin", "bun"), script, db, KEY], { env: originalEnv(home), stderr: "pipe" });
-    expect(stored.stderr.toString()).toBe("");
-    expect(stored.exitCode).toBe(0);
     writeFileSync(join(agentDir, "config.yml"), "lastChangelogVersion: 18.2.3\nthinking: low\n");
 
     standin.setScript(Array.from({ length: 12 }, () => ({ text: "noted" })));
@@ -178,5 +191,50 @@ describe("the original omp's models.yml and --models", () => {
     const none = await runAgent(["-p", "--models", "nothing-like-this*", "hi"], { home, cwd: repo, env });
     expect(none.code).toBe(2);
     expect(none.stderr).toContain('no model matches "nothing-like-this*"');
+  });
+});
+
+describe.skipIf(ORIGINAL === undefined)("a login the original omp stored", () => {
+  const oauth = startOAuthStandin();
+  afterAll(async () => (await oauth).close());
+
+  test("is refreshed by omp in place, after the original's refresh lease runs out, its own fields kept", async () => {
+    // A real login's tokens, from the OAuth stand-in, made on a scratch home.
+    const scratch = tempDir("omp-login-");
+    expect((await loginViaBrowser(await oauth, scratch, "anthropic")).code).toBe(0);
+    const made = new Database(join(scratch, ".omp", "agent", "agent.db"), { readonly: true });
+    const login = JSON.parse(made.query<{ data: string }, []>("SELECT data FROM auth_credentials WHERE credential_type = 'oauth'").get()!.data);
+    made.close();
+
+    // The original stores it as expired, and holds its refresh lease for 3 s, as when it is refreshing itself.
+    const { home, repo } = workspace();
+    const leaseUntil = Date.now() + 3000;
+    withOriginalStore(
+      home,
+      `const [row] = store.upsertAuthCredentialForProvider("anthropic", { type: "oauth", ...JSON.parse(args[0]) });
+if (!store.tryAcquireCredentialRefreshLease(row.id, "original-host:4242", Number(args[1]))) throw new Error("no lease");`,
+      [JSON.stringify({ ...login, expires: Date.now() - 1000, orgId: "org-keep" }), String(leaseUntil)],
+    );
+
+    standin.setScript([{ text: "refreshed and used" }]);
+    const refreshes = (await oauth).tokenRequests.length;
+    const run = await runAgent(["-p", "--model", "anthropic/claude-sonnet-4-5", "hello"], { home, cwd: repo, env: { ...(await oauth).env(), ANTHROPIC_BASE_URL: standin.url } });
+    expect(run.stderr).toBe("");
+    expect(run.stdout).toBe("refreshed and used\n");
+    const refresh = (await oauth).tokenRequests.slice(refreshes);
+    expect(refresh.map((request) => request.grant)).toEqual(["refresh_token"]);
+    expect(refresh[0]!.fields.refresh_token).toBe(login.refresh);
+    expect(refresh[0]!.at).toBeGreaterThanOrEqual(leaseUntil);
+    const issued = (await oauth).issued.at(-1)!;
+    expect(lastRequest().headers.authorization).toBe(`Bearer ${issued.access}`);
+
+    const db = new Database(join(home, ".omp", "agent", "agent.db"), { readonly: true });
+    const data = JSON.parse(db.query<{ data: string }, []>("SELECT data FROM auth_credentials WHERE provider = 'anthropic'").get()!.data);
+    const version = db.query<{ version: number }, []>("SELECT version FROM auth_schema_version").get()!.version;
+    db.close();
+    expect(data).toMatchObject({ access: issued.access, refresh: issued.refresh, orgId: "org-keep" });
+    expect(version).toBe(7);
+    // The original reads the refreshed login through its own store.
+    expect(JSON.parse(withOriginalStore(home, `console.log(JSON.stringify(store.getOAuth("anthropic")));`))).toMatchObject({ access: issued.access, orgId: "org-keep" });
   });
 });
