@@ -20,6 +20,7 @@ export interface AgentFlags {
   continue?: boolean;
   resume?: string | boolean;
   fork?: string;
+  fromClaude?: string | boolean;
   session?: boolean;
   sessionDir?: string;
   config?: string[];
@@ -56,6 +57,7 @@ export const AGENT_OPTIONS: readonly OptionSpec[] = [
   { flags: "-c, --continue", description: "continue the most recent session in this directory" },
   { flags: "-r, --resume [session]", description: "resume a session by id prefix or path; alone, list recent sessions" },
   { flags: "--fork <session>", description: "continue a copy of a session (id prefix or path) as a new session; the original stays as it was" },
+  { flags: "--from-claude [session]", description: "continue a Claude Code session of this project (id prefix or path; alone, its newest) as a new omp session, its history, tool calls and results kept" },
   { flags: "--no-session", description: "keep nothing on disk" },
   { flags: "--session-dir <dir>", description: "keep session files in this directory" },
   { flags: "--config <file>", description: "extra config file over the others; repeatable", repeatable: true },
