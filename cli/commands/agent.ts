@@ -181,6 +181,8 @@ async function runAgentWith(messages: string[], flags: AgentFlags, cleanup: (() 
     resumePath = await (await import("../../core/session/fork.ts")).forkFromCli(flags.fork, { cwd, ...sessionOptions, noSession: flags.session === false });
   } else if (flags.fromClaude !== undefined && flags.fromClaude !== false) {
     resumePath = (await import("../../core/session/import-claude.ts")).importClaudeSession(flags.fromClaude, { cwd, ...sessionOptions, noSession: flags.session === false });
+  } else if (flags.fromCodex !== undefined && flags.fromCodex !== false) {
+    resumePath = (await import("../../core/session/import-codex.ts")).importCodexSession(flags.fromCodex, { cwd, ...sessionOptions, noSession: flags.session === false });
   } else if (flags.resume === true) {
     const recent = listSessions(projectSessionDirs(cwd, sessionOptions), { limit: 20, damaged });
     if (recent.length === 0 && damaged.length === 0) throw new OmpError(`no sessions in ${cwd} yet`, { exitCode: EXIT_USAGE });

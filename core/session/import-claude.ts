@@ -1,14 +1,10 @@
-import { readFileSync, readdirSync, statSync } from "node:fs";
+import { readdirSync, statSync } from "node:fs";
 import { basename, join, resolve } from "node:path";
 import type { AssistantMessage, Message, TextContent, ToolCall } from "../ai/messages.ts";
 import { EXIT_USAGE } from "../errors/exit-codes.ts";
 import { OmpError } from "../errors/omp-error.ts";
 import { displayPath, expandHome, homeDir } from "../paths.ts";
-import type { SessionDirOptions } from "./paths.ts";
-import { SessionWriter } from "./writer.ts";
-
-/** A Claude Code transcript bigger than this is refused rather than read into memory. */
-const MAX_TRANSCRIPT_BYTES = 64 * 1024 * 1024;
+import { type ImportOptions, ZERO_USAGE, readTranscript, textOf, writeImported } from "./import-foreign.ts";
 
 /** Claude Code's folder for a project: `~/.claude/projects/<cwd with every other character a dash>`. */
 export function claudeProjectDir(cwd: string, home: string = homeDir()): string {
@@ -38,23 +34,7 @@ function findTranscript(arg: string | true, cwd: string, home?: string): string 
   return found[0]!;
 }
 
-function readTranscript(path: string): string {
-  try {
-    const size = statSync(path).size;
-    if (size > MAX_TRANSCRIPT_BYTES) throw new OmpError(`${displayPath(path)} is ${size} bytes, over the ${MAX_TRANSCRIPT_BYTES / 1024 / 1024} MB a Claude Code session may have to be imported`, { exitCode: EXIT_USAGE });
-    return readFileSync(path, "utf8");
-  } catch (error) {
-    if (error instanceof OmpError) throw error;
-    throw new OmpError(`cannot read the Claude Code session ${displayPath(path)}: ${(error as Error).message}`, { exitCode: EXIT_USAGE, cause: error });
-  }
-}
-
 type Block = { type?: unknown; text?: unknown; id?: unknown; name?: unknown; input?: unknown; tool_use_id?: unknown; content?: unknown; is_error?: unknown };
-
-const textOf = (content: unknown): string =>
-  typeof content === "string" ? content : Array.isArray(content) ? content.map((block: Block) => (block?.type === "text" && typeof block.text === "string" ? block.text : "")).join("") : "";
-
-const ZERO_USAGE = { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, totalTokens: 0, cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 } };
 
 /**
  * The conversation of a Claude Code transcript as omp messages: its user and assistant lines of
@@ -122,21 +102,9 @@ export function claudeMessages(text: string): { messages: Message[]; cwd?: strin
   return { messages, ...(cwd ? { cwd } : {}), ...(title ? { title } : {}) };
 }
 
-/**
- * `--from-claude [session]`: the Claude Code session copied into a new omp session of this project
- * (the transcript stays as it was), whose path the caller then continues.
- */
-export function importClaudeSession(arg: string | true, options: SessionDirOptions & { cwd: string; noSession: boolean }): string {
-  if (options.noSession) throw new OmpError("--from-claude writes a new session file, so it cannot go with --no-session", { exitCode: EXIT_USAGE });
+/** `--from-claude [session]`: the Claude Code session as a new omp session of the project; returns its path. */
+export function importClaudeSession(arg: string | true, options: ImportOptions): string {
   const path = findTranscript(arg, options.cwd, options.home);
-  const { messages, title } = claudeMessages(readTranscript(path));
-  if (messages.length === 0) throw new OmpError(`${displayPath(path)} holds no conversation to import (is it a Claude Code session file?)`, { exitCode: EXIT_USAGE });
-  const firstUser = messages.find((message) => message.role === "user");
-  const writer = SessionWriter.create({ ...options, title: title ?? (firstUser ? textOf(firstUser.content).split("\n")[0]!.slice(0, 80) : undefined) });
-  try {
-    for (const message of messages) writer.append({ type: "message", message });
-  } finally {
-    writer.close();
-  }
-  return writer.path;
+  const { messages, title } = claudeMessages(readTranscript(path, "Claude Code"));
+  return writeImported(path, "Claude Code", "--from-claude", messages, title, options);
 }

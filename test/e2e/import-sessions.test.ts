@@ -1,14 +1,13 @@
-// Issue 38 item 4: a real Claude Code session (the CLI from npm, run against the provider
-// stand-in) continued in omp with --from-claude: its turns, its tool call and the tool's result
+// Issue 38 item 4: a real Claude Code session and a real Codex rollout (the CLIs from npm, run against the provider
+// stand-in) continued in omp with --from-claude / --from-codex: their turns, tool calls and the tools' results
 // are in the next request, and the transcript stays as it was.
 import { describe, expect, test } from "bun:test";
-import { readFileSync, readdirSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, readdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { agentTestFile, modelRequests, runAgent, toolCallsOf, toolResultsOf, workspace } from "../support/agent-harness.ts";
-import { ROOT } from "../support/omp.ts";
+import { CLAUDE, codexExec } from "../support/peer-clis.ts";
 
 const standin = await agentTestFile();
-const CLAUDE = join(ROOT, "node_modules", "@anthropic-ai", "claude-code-linux-x64", "claude");
 
 describe("--from-claude", () => {
   test("a Claude Code session with a Bash call continues in omp with its history, tool call and result", async () => {
@@ -76,4 +75,47 @@ describe("--from-claude", () => {
     expect(broken.code).toBe(2);
     expect(broken.stderr).toBe(`omp: ${join(repo, "broken.jsonl")} holds no conversation to import (is it a Claude Code session file?)\n`);
   });
+});
+
+function runCodex(home: string, cwd: string, prompt: string) {
+  const child = Bun.spawn(
+    codexExec(`${standin.url}/v1`, "STANDIN_KEY", "gpt-5-codex", prompt),
+    { cwd, env: { PATH: process.env.PATH!, HOME: home, CODEX_HOME: join(home, ".codex"), STANDIN_KEY: "sk-codex", NO_PROXY: "127.0.0.1,localhost" }, stdout: "pipe", stderr: "pipe" },
+  );
+  return Promise.all([new Response(child.stdout).text(), new Response(child.stderr).text(), child.exited]);
+}
+
+describe("--from-codex", () => {
+  test("a Codex rollout with a shell call continues in omp with its history, tool call and result", async () => {
+    const { home, repo } = workspace();
+    mkdirSync(join(home, ".codex"), { recursive: true });
+    writeFileSync(join(repo, "notes.txt"), "the secret word is heron\n");
+    // Codex's shell tool has gone by several names; a first run's request says which this one has.
+    standin.setScript([{ text: "placeholder" }]);
+    const from = standin.requests.length;
+    await runCodex(home, repo, "warm up");
+    const tools: string[] = (modelRequests(standin).at(-1)?.body.tools ?? []).map((t: any) => t.name ?? t.function?.name);
+    expect(standin.requests.length).toBeGreaterThan(from);
+    const shell = ["exec_command", "shell", "local_shell", "shell_command"].find((name) => tools.includes(name))!;
+    const args = shell === "exec_command" ? { cmd: "cat notes.txt" } : shell === "shell_command" ? { command: "cat notes.txt" } : { command: ["cat", "notes.txt"] };
+    standin.setScript([{ text: "Reading the notes.", toolCalls: [{ name: shell, arguments: args }] }, ...Array.from({ length: 6 }, () => ({ text: "The notes say heron." }))]);
+    const [out, err, code] = await runCodex(home, repo, "What is the secret word in notes.txt? Run a shell command to read it.");
+    expect({ code, err: err.slice(-1000) }).toEqual({ code: 0, err: expect.any(String) });
+    expect(out).toContain("heron");
+
+    standin.setScript([{ text: "Imported from Codex." }]);
+    standin.requests.length = 0;
+    const run = await runAgent(["--from-codex", "--model", "anthropic/claude-sonnet-4-5", "-p", "and the word again?"], { home, cwd: repo, env: { CODEX_HOME: join(home, ".codex"), ANTHROPIC_BASE_URL: standin.url, ANTHROPIC_API_KEY: "sk-ant-omp" } });
+    expect(run.stderr).toBe("");
+    expect(run.code).toBe(0);
+    expect(run.stdout).toBe("Imported from Codex.\n");
+    const body = modelRequests(standin)[0]!.body;
+    const text = JSON.stringify(body.messages);
+    // The newest rollout of this project is the second run's: its prompt, call, result and answer.
+    expect(text).toContain("What is the secret word in notes.txt? Run a shell command to read it.");
+    expect(text).not.toContain("environment_context");
+    expect(toolCallsOf("anthropic-messages", body).map((call) => call.name)).toEqual([shell]);
+    expect(toolResultsOf("anthropic-messages", body)[0]!.text).toContain("the secret word is heron");
+    expect(text).toContain("The notes say heron.");
+  }, 180_000);
 });
