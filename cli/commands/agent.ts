@@ -15,6 +15,7 @@ import { displayPath } from "../../core/paths.ts";
 import { untrustedNotice } from "../../core/trust/folder-trust.ts";
 import { listSessions, mostRecentSession, resolveSession, sessionLine, uniqueIdLength } from "../../core/session/listing.ts";
 import { projectSessionDirs } from "../../core/session/paths.ts";
+import { NO_HEADER } from "../../core/session/title-slot.ts";
 import { parseApprovalFlag } from "../../core/tools/approval.ts";
 import { startMode } from "../shared/start-mode.ts";
 import type { Extensions } from "../../core/extensions/extensions.ts";
@@ -173,7 +174,7 @@ async function runAgentWith(messages: string[], flags: AgentFlags, cleanup: (() 
   const damaged: string[] = [];
   if (flags.continue) {
     resumePath = mostRecentSession(cwd, { ...sessionOptions, damaged });
-    for (const path of damaged) process.stderr.write(`omp: skipped ${displayPath(path)}: damaged (its first line is not a session header)\n`);
+    for (const path of damaged) process.stderr.write(`omp: skipped ${displayPath(path)}: damaged (${NO_HEADER}); move it out of its folder to silence this\n`);
     if (!resumePath) throw new OmpError(`no session to continue in ${cwd}; start one without -c`, { exitCode: EXIT_USAGE });
   } else if (typeof flags.resume === "string") {
     resumePath = resolveSession(flags.resume, cwd, sessionOptions);
@@ -188,7 +189,7 @@ async function runAgentWith(messages: string[], flags: AgentFlags, cleanup: (() 
     if (recent.length === 0 && damaged.length === 0) throw new OmpError(`no sessions in ${cwd} yet`, { exitCode: EXIT_USAGE });
     const idLength = uniqueIdLength(recent);
     const lines = recent.map((s) => sessionLine(s, undefined, idLength));
-    lines.push(...damaged.map((path) => `damaged   ${displayPath(path)} (its first line is not a session header)`));
+    lines.push(...damaged.map((path) => `damaged   ${displayPath(path)} (${NO_HEADER})`));
     await writeStdout(`Recent sessions (resume one with omp -r <id>):\n${lines.join("\n")}\n`);
     return 0;
   }

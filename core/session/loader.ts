@@ -8,7 +8,7 @@ import { compactionSummaryMessage } from "./compaction-summary.ts";
 import type { SessionMode } from "./modes.ts";
 import { type CompactionEntry, ENTRY_TYPES, SESSION_VERSION, SessionEntry, SessionHeader } from "./schema.ts";
 import { issuePath } from "../errors/zod-issues.ts";
-import { headerLineIndex, slotTitle } from "./title-slot.ts";
+import { NO_HEADER, headerLineIndex, slotTitle } from "./title-slot.ts";
 
 /** A line that was skipped, or a repair made, while loading. */
 export interface SessionProblem {
@@ -119,7 +119,7 @@ function parseHeader(line: string | undefined, path: string): SessionHeader {
     throw new OmpError(`${displayPath(path)} was written by a newer omp (session format ${version}); update omp to open it`);
   }
   const parsed = SessionHeader.safeParse(json);
-  if (!parsed.success) throw new OmpError(`${displayPath(path)} is not an omp session file (its first line is not a session header)`);
+  if (!parsed.success) throw new OmpError(`${displayPath(path)} is not an omp session file (${NO_HEADER}); resume another one (\`omp -r\` lists them) or start a new one`);
   return parsed.data;
 }
 

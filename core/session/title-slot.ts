@@ -7,6 +7,9 @@
 
 const SLOT_START = '{"type":"title"';
 
+/** Why a file is not a session, for every message that says so. */
+export const NO_HEADER = "no session header on its first line, nor after the original omp's title line";
+
 /** How many lines come before the session header: 1 after the original's title slot, else 0. */
 export function headerLineIndex(lines: readonly string[]): number {
   return lines[0]?.startsWith(SLOT_START) && lines.length > 1 ? 1 : 0;

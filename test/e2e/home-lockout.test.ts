@@ -7,6 +7,7 @@ import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { agentTestFile, modelRequests, providerCases, runAgent, workspace } from "../support/agent-harness.ts";
 import { runOmp } from "../support/omp.ts";
+import { legacyEncodeCwd } from "../../core/session/paths.ts";
 
 const standin = await agentTestFile();
 const anthropic = providerCases()[0]!;
@@ -99,5 +100,24 @@ describe("agent.db that omp cannot use", () => {
     expect(readFileSync(path).equals(before)).toBe(true);
     const doctor = await runOmp(["doctor"], { home });
     expect(doctor.stdout).toMatch(/credentials\s+~\/\.omp\/agent\/agent\.db: schema 12 of unknown newer omp, read only; reads anthropic API key/);
+  });
+});
+
+describe("a damaged session of the original omp", () => {
+  test("-r lists it as damaged, -c passes over it naming it and the way out, -r <it> says what is wrong", async () => {
+    const { home, repo } = workspace();
+    const dir = join(home, ".omp", "agent", "sessions", legacyEncodeCwd(repo, { home }));
+    mkdirSync(dir, { recursive: true });
+    const name = "2026-12-07T10-00-00-000Z_01a25000-0000-7000-8000-000000000000.jsonl";
+    writeFileSync(join(dir, name), '{"type":"title","v":1,"title":"broken one","pad":"   "}\n{"type":"sess\n');
+    const list = await runAgent(["-r"], { home, cwd: repo });
+    expect(list.stdout).toContain(`damaged   ${join(dir, name).replace(home, "~")} (no session header on its first line, nor after the original omp's title line)`);
+    const cont = await runAgent(["-c", "-p", "hi"], { home, cwd: repo, env: anthropic.env(standin.url) });
+    expect(cont.code).toBe(2);
+    expect(cont.stderr).toContain(`${name}: damaged (no session header on its first line, nor after the original omp's title line); move it out of its folder to silence this`);
+    expect(cont.stderr).toContain("no session to continue");
+    const resume = await runAgent(["-r", "01a25000", "-p", "hi"], { home, cwd: repo, env: anthropic.env(standin.url) });
+    expect(resume.code).not.toBe(0);
+    expect(resume.stderr).toContain(`${name} is not an omp session file (no session header on its first line, nor after the original omp's title line); resume another one`);
   });
 });
