@@ -12,7 +12,7 @@ export function codexSessionsDir(env: NodeJS.ProcessEnv = process.env, home: str
 }
 
 /** Every rollout under the sessions dir, newest first (the names sort by time), at most 2,000 looked at. */
-function rollouts(dir: string): string[] {
+export function rollouts(dir: string): string[] {
   const found: string[] = [];
   const walk = (path: string, depth: number) => {
     let names: string[];
@@ -32,7 +32,7 @@ function rollouts(dir: string): string[] {
 }
 
 /** The cwd a rollout's first line (its session_meta) names, reading no more than that line. */
-function rolloutCwd(path: string): string | undefined {
+export function rolloutCwd(path: string): string | undefined {
   const fd = openSync(path, "r");
   try {
     const buffer = Buffer.alloc(64 * 1024);

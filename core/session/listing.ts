@@ -171,7 +171,7 @@ export function listSessions(dir: string | readonly string[], options: { limit?:
 const SEARCH_CHARS_PER_MESSAGE = 4000;
 
 /** The first `maxBytes` of a file, cut back to its last complete line when there was more. */
-function readHead(path: string, maxBytes: number): string {
+export function readHead(path: string, maxBytes: number): string {
   const fd = openSync(path, "r");
   try {
     const buffer = Buffer.alloc(maxBytes);
