@@ -149,6 +149,37 @@ store.saveOAuth("openai-codex", { access: "acc-original", refresh: "ref-original
   });
 });
 
+describe.skipIf(ORIGINAL === undefined)("a branch omp makes in the original's session", () => {
+  test("shows in get_tree and -r, and the original continues on it", async () => {
+    const { home, repo } = workspace();
+    withOriginalStore(home, "store.saveApiKey(\"anthropic\", args[0]);", [KEY]);
+    standin.setScript(Array.from({ length: 8 }, (_, i) => ({ text: `reply ${i + 1}` })));
+    expect((await runOriginal(["-p", "--model", "anthropic/claude-sonnet-4-5", "one: apples"], home, repo)).code).toBe(0);
+    expect((await runOriginal(["-c", "-p", "--model", "anthropic/claude-sonnet-4-5", "two: pears"], home, repo)).code).toBe(0);
+
+    const rpc = new RpcProcess(["-c", "--model", "anthropic/claude-sonnet-4-5"], { home, cwd: repo, env: { ANTHROPIC_BASE_URL: standin.url } });
+    try {
+      await rpc.waitFrame((frame) => frame.type === "ready");
+      const tree = (await rpc.send({ type: "get_tree" })).data;
+      const users = tree.nodes.filter((node: any) => node.role === "user").map((node: any) => node.text);
+      expect(users.map((text: string) => text.replace(/^<system-reminder>[\s\S]*?<\/system-reminder>\s*/, ""))).toEqual(["one: apples", "two: pears"]);
+      const firstReply = tree.nodes.find((node: any) => node.role === "assistant");
+      expect((await rpc.send({ type: "navigate", entryId: firstReply.id })).success).toBe(true);
+      const mark = rpc.mark;
+      expect((await rpc.send({ type: "prompt", message: "three: a branch after one" })).success).toBe(true);
+      await rpc.waitFrame((frame) => frame.type === "agent_end", mark);
+    } finally {
+      expect(await rpc.close()).toBe(0);
+    }
+    const listed = await runAgent(["-r"], { home, cwd: repo });
+    expect(listed.stdout).toContain("2 branches");
+
+    const resumed = await runOriginal(["-c", "-p", "--model", "anthropic/claude-sonnet-4-5", "four: on the branch"], home, repo);
+    expect(resumed.code).toBe(0);
+    expect(userTexts(lastRequest().body).filter((text) => !text.startsWith("<system-reminder>"))).toEqual(["one: apples", "three: a branch after one", "four: on the branch"]);
+  });
+});
+
 describe("the original omp's models.yml and --models", () => {
   test("a Gemini provider whose baseUrl ends in /v1beta is reached there once, not at /v1beta/v1beta; its other keys are only reported", async () => {
     const { home, repo } = workspace();
