@@ -27,6 +27,8 @@ export interface SetAside {
   problem: string;
   /** The key is one the schema does not know, rather than a known key with a wrong value. */
   unknown: boolean;
+  /** For an unknown key: the known one it most likely meant. */
+  hint?: string;
 }
 
 /**
@@ -49,7 +51,8 @@ export function salvageConfig<S extends z.ZodType>(schema: S, data: Record<strin
         const problem = describeIssue(single, data, schema);
         const unknown = single.code === "unrecognized_keys";
         if (path.length === 0) return { values: {}, setAside: [...setAside, { key: "", problem, unknown }] };
-        setAside.push({ key: formatKeyPath(path), problem, unknown });
+        const hint = unknown ? closest(String(named.at(-1)), allowedKeys(schemaAt(schema, issue.path))) : undefined;
+        setAside.push({ key: formatKeyPath(path), problem, unknown, ...(hint ? { hint } : {}) });
         removeAt(values, path);
       }
     }

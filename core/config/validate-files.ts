@@ -36,8 +36,16 @@ export function salvagedSettingsFile(text: string, path: string, unsetCommand: (
   }
   const { values: kept, setAside } = salvageConfig(Settings, values);
   const where = displayPath(path);
-  for (const { key, problem } of setAside) {
+  const unknown = setAside.filter((item) => item.unknown);
+  // Many unknown keys (the original omp's config.yml has dozens omp does without) are one line, not a screenful.
+  const oneByOne = unknown.length > 1 ? setAside.filter((item) => !item.unknown) : setAside;
+  for (const { key, problem } of oneByOne) {
     warnUser(key === "" ? `${where}: ${problem} (the file is ignored until it is fixed)` : `${where}: ${problem} (ignored; \`${unsetCommand(key)}\` removes it)`);
+  }
+  if (unknown.length > 1) {
+    const named = unknown.slice(0, 10).map(({ key, hint }) => (hint ? `${key} (did you mean ${hint}?)` : key));
+    const more = unknown.length > named.length ? `, and ${unknown.length - named.length} more` : "";
+    warnUser(`${where}: ${unknown.length} keys omp does not know are ignored: ${named.join(", ")}${more}; \`${unsetCommand(unknown[0]!.key)}\` removes one`);
   }
   return kept;
 }
