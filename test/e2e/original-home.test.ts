@@ -187,7 +187,7 @@ describe("the original omp's models.yml and --models", () => {
     mkdirSync(agentDir, { recursive: true });
     writeFileSync(
       join(agentDir, "models.yml"),
-      `providers:\n  mygemini:\n    baseUrl: ${standin.url}/v1beta/\n    api: google-generative-ai\n    apiKey: MY_GEMINI_KEY\n    authHeader: false\n    models:\n      - id: gemini-4-carbon\n`,
+      `providers:\n  mygemini:\n    baseUrl: ${standin.url}/v1beta/\n    api: google-generative-ai\n    apiKey: MY_GEMINI_KEY\n    auth: oauth\n    authHeader: false\n    models:\n      - id: gemini-4-carbon\n`,
     );
     standin.setScript([{ text: "gemini here" }]);
     standin.requests.length = 0;
