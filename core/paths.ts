@@ -35,9 +35,12 @@ export function configRoot(home: string = homeDir()): string {
   return join(home, ".omp");
 }
 
-/** `~/.omp/agent`, or `OMP_AGENT_DIR` (`~` expanded, a relative path taken from the working directory). */
+/**
+ * `~/.omp/agent`, or `OMP_AGENT_DIR` — or the original omp's `PI_CODING_AGENT_DIR`, so a home it
+ * was pointed at is found — (`~` expanded, a relative path taken from the working directory).
+ */
 export function agentDir(env: NodeJS.ProcessEnv = process.env): string {
-  const override = env.OMP_AGENT_DIR;
+  const override = env.OMP_AGENT_DIR || env.PI_CODING_AGENT_DIR;
   if (override) return resolve(expandHome(override));
   return join(configRoot(), "agent");
 }

@@ -1,3 +1,4 @@
+import { setWarningSink } from "../../core/errors/user-warnings.ts";
 import { existsSync, fstatSync } from "node:fs";
 import { resolve } from "node:path";
 import type { Agent } from "../../core/agent/agent.ts";
@@ -14,8 +15,9 @@ import { displayPath } from "../../core/paths.ts";
 import { untrustedNotice } from "../../core/trust/folder-trust.ts";
 import { changedNotice, changedParts } from "../../core/trust/content-pins.ts";
 import { askTrustChanges } from "../../core/session-host/trust-changes.ts";
-import { listSessions, mostRecentSession, resolveSession, sessionLine } from "../../core/session/listing.ts";
-import { sessionDirFor } from "../../core/session/paths.ts";
+import { listSessions, mostRecentSession, resolveSession, sessionLine, uniqueIdLength } from "../../core/session/listing.ts";
+import { projectSessionDirs, sessionDirFor } from "../../core/session/paths.ts";
+import { NO_HEADER } from "../../core/session/title-slot.ts";
 import { parseApprovalFlag } from "../../core/tools/approval.ts";
 import { startMode } from "../shared/start-mode.ts";
 import type { Extensions } from "../../core/extensions/extensions.ts";
@@ -133,6 +135,8 @@ async function runAgentWith(messages: string[], flags: AgentFlags, cleanup: (() 
     else if (warnings.say) warnings.say(line);
     else warnings.early.push(line);
   };
+  // What core works around (a damaged vault or config file) shows where this mode shows warnings.
+  setWarningSink(warn);
   // Approvals are requests on the session host's stream: rpc's host or the interactive mode's overlay answers them.
   const approvals = mode === "rpc" || interactive ? new ApprovalRequests() : undefined;
   // So are the ask tool's questions and plan approvals; print and json have nobody to ask, and no ask tool.
@@ -187,17 +191,22 @@ async function runAgentWith(messages: string[], flags: AgentFlags, cleanup: (() 
   const damaged: string[] = [];
   if (flags.continue) {
     resumePath = mostRecentSession(cwd, { ...sessionOptions, damaged });
-    for (const path of damaged) process.stderr.write(`omp: skipped ${displayPath(path)}: damaged (its first line is not a session header)\n`);
+    for (const path of damaged) process.stderr.write(`omp: skipped ${displayPath(path)}: damaged (${NO_HEADER}); move it out of its folder to silence this\n`);
     if (!resumePath) throw new OmpError(`no session to continue in ${cwd}; start one without -c`, { exitCode: EXIT_USAGE });
   } else if (typeof flags.resume === "string") {
     resumePath = resolveSession(flags.resume, cwd, sessionOptions);
   } else if (flags.fork !== undefined) {
     resumePath = await (await import("../../core/session/fork.ts")).forkFromCli(flags.fork, { cwd, ...sessionOptions, noSession: flags.session === false });
+  } else if (flags.fromClaude !== undefined && flags.fromClaude !== false) {
+    resumePath = (await import("../../core/session/import-claude.ts")).importClaudeSession(flags.fromClaude, { cwd, ...sessionOptions, noSession: flags.session === false });
+  } else if (flags.fromCodex !== undefined && flags.fromCodex !== false) {
+    resumePath = (await import("../../core/session/import-codex.ts")).importCodexSession(flags.fromCodex, { cwd, ...sessionOptions, noSession: flags.session === false });
   } else if (flags.resume === true) {
-    const recent = listSessions(sessionDirFor(cwd, sessionOptions), { limit: 20, damaged });
+    const recent = listSessions(projectSessionDirs(cwd, sessionOptions), { limit: 20, damaged });
     if (recent.length === 0 && damaged.length === 0) throw new OmpError(`no sessions in ${cwd} yet`, { exitCode: EXIT_USAGE });
-    const lines = recent.map((s) => sessionLine(s));
-    lines.push(...damaged.map((path) => `damaged   ${displayPath(path)} (its first line is not a session header)`));
+    const idLength = uniqueIdLength(recent);
+    const lines = recent.map((s) => sessionLine(s, undefined, idLength));
+    lines.push(...damaged.map((path) => `damaged   ${displayPath(path)} (${NO_HEADER})`));
     await writeStdout(`Recent sessions (resume one with omp -r <id>):\n${lines.join("\n")}\n`);
     return 0;
   }

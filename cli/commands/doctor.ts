@@ -1,4 +1,6 @@
 import { Database } from "bun:sqlite";
+import { existsSync } from "node:fs";
+import { displayPath } from "../../core/paths.ts";
 import { type NativesReport, NativesLoadError, loadNatives } from "../../core/natives/load.ts";
 import { getEmbeddedNatives } from "../../core/natives/payload.ts";
 import type { RepairReport } from "../../core/natives/repair.ts";
@@ -32,6 +34,8 @@ interface DoctorReport {
   sandbox: SandboxSupport;
   /** Language servers configured for the working directory and whether each is installed. */
   lsp: { servers: { name: string; fileTypes: string[]; source: string; command?: string; install?: string }[]; warnings: string[]; skipped: string[] } | { error: string };
+  /** The credential vault: who wrote its schema and what omp takes from it. */
+  credentials: CredentialsReport;
   /** Present with --repair: what was checked and mended before the load. */
   repair?: RepairReport;
 }
@@ -43,6 +47,47 @@ async function lspReport(): Promise<DoctorReport["lsp"]> {
   } catch (error) {
     return { error: (error as Error).message };
   }
+}
+
+type CredentialsReport =
+  | { path: string; state: "absent" }
+  | { path: string; state: "open"; owner: string; version: number; readOnly: boolean; reads: { provider: string; type: string; count: number }[] }
+  | { path: string; state: "unusable"; error: string };
+
+/** Opens the vault the way a run does, without creating it. */
+async function credentialsReport(): Promise<CredentialsReport> {
+  const { agentDbPath } = await import("../../core/paths.ts");
+  const path = agentDbPath();
+  if (!existsSync(path)) return { path, state: "absent" };
+  const { CredentialStore, CredentialStoreError } = await import("../../core/auth/store.ts");
+  try {
+    const store = CredentialStore.open(path);
+    try {
+      const counts = new Map<string, number>();
+      for (const row of store.active()) {
+        const key = `${row.provider}\u0000${row.credential.type}`;
+        counts.set(key, (counts.get(key) ?? 0) + 1);
+      }
+      const reads = [...counts].map(([key, count]) => {
+        const [provider, type] = key.split("\u0000") as [string, string];
+        return { provider, type, count };
+      });
+      return { path, state: "open", owner: store.schema.owner, version: store.schema.version, readOnly: store.schema.readOnly, reads };
+    } finally {
+      store.close();
+    }
+  } catch (error) {
+    if (!(error instanceof CredentialStoreError)) throw error;
+    return { path, state: "unusable", error: error.message };
+  }
+}
+
+function describeCredentials(report: CredentialsReport): string {
+  const path = displayPath(report.path);
+  if (report.state === "absent") return `${path}: none yet (omp auth login stores one)`;
+  if (report.state === "unusable") return report.error;
+  const reads = report.reads.map(({ provider, type, count }) => `${provider} ${count === 1 ? "" : `${count}× `}${type === "oauth" ? "login" : "API key"}`).join(", ") || "no active credentials";
+  return `${path}: schema ${report.version} of ${report.owner}${report.readOnly ? ", read only" : ""}; reads ${reads}`;
 }
 
 async function collect(repair?: RepairReport): Promise<DoctorReport> {
@@ -66,6 +111,7 @@ async function collect(repair?: RepairReport): Promise<DoctorReport> {
     containment: describeContainment(),
     sandbox: sandboxSupport(),
     lsp: await lspReport(),
+    credentials: await credentialsReport(),
     ...(repair ? { repair } : {}),
   };
 }
@@ -108,6 +154,7 @@ function render(report: DoctorReport): string {
   rows.push(["sqlite", report.sqlite]);
   rows.push(["containment", report.containment]);
   rows.push(["sandbox", describeSupport(report.sandbox)]);
+  rows.push(["credentials", describeCredentials(report.credentials)]);
   for (const note of natives.notes) rows.push(["note", note]);
   for (const path of natives.pruned) rows.push(["pruned", path]);
   if (report.repair) rows.push(...repairRows(report.repair));

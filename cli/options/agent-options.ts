@@ -20,6 +20,8 @@ export interface AgentFlags {
   continue?: boolean;
   resume?: string | boolean;
   fork?: string;
+  fromClaude?: string | boolean;
+  fromCodex?: string | boolean;
   session?: boolean;
   sessionDir?: string;
   config?: string[];
@@ -58,6 +60,8 @@ export const AGENT_OPTIONS: readonly OptionSpec[] = [
   { flags: "-c, --continue", description: "continue the most recent session in this directory" },
   { flags: "-r, --resume [session]", description: "resume a session by id prefix or path; alone, list recent sessions" },
   { flags: "--fork <session>", description: "continue a copy of a session (id prefix or path) as a new session; the original stays as it was" },
+  { flags: "--from-claude [session]", description: "continue a Claude Code session of this project (id prefix or path; alone, its newest) as a new omp session, its history, tool calls and results kept" },
+  { flags: "--from-codex [session]", description: "continue a Codex session (rollout id prefix or path; alone, this project's newest) as a new omp session, its history, tool calls and results kept" },
   { flags: "--no-session", description: "keep nothing on disk" },
   { flags: "-w, --worktree [name]", description: "work in git worktree <name> of this repository (made on branch omp/<name>, or taken up again); removed at the end when nothing changed in it" },
   { flags: "--session-dir <dir>", description: "keep session files in this directory" },

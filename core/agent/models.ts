@@ -107,6 +107,22 @@ export function resolveModel(pattern: string, models: Model[]): ModelChoice {
   throw new OmpError(`unknown model ${JSON.stringify(pattern)}.${hint} List the models with \`omp --list-models\`.`, { exitCode: EXIT_USAGE });
 }
 
+/**
+ * `--models` entries as the original omp takes them: a glob (`anthropic/*`, `claude*`, `*sonnet*`)
+ * stands for every model whose `provider/id` or id it matches, case-insensitively, in catalog
+ * order; anything else is one model as resolveModel finds it. A glob that matches nothing is an error.
+ */
+export function resolveModelPatterns(patterns: readonly string[], models: Model[]): Model[] {
+  return patterns.flatMap((pattern) => {
+    if (!/[*?]/.test(pattern)) return [resolveModel(pattern, models).model];
+    const escaped = pattern.trim().replace(/[.+^${}()|[\]\\]/g, "\\$&").replaceAll("*", ".*").replaceAll("?", ".");
+    const glob = new RegExp(`^${escaped}$`, "i");
+    const matched = models.filter((m) => glob.test(`${m.provider}/${m.id}`) || glob.test(m.id));
+    if (matched.length === 0) throw new OmpError(`no model matches ${JSON.stringify(pattern)}. List the models with \`omp --list-models\`.`, { exitCode: EXIT_USAGE });
+    return matched;
+  });
+}
+
 function getProviderOrCustom(id: string, models: Model[]): boolean {
   return getProvider(id) !== undefined || models.some((m) => m.provider === id);
 }

@@ -35,7 +35,7 @@ import type { ExtensionsFactory } from "../extensions/agent-extensions.ts";
 import { findPromptFiles, promptArgument } from "./context-files.ts";
 import { gitSummary } from "./git-summary.ts";
 import { configuredRoleModel, expandRoleAlias, modelForRole, rolePatterns } from "./model-roles.ts";
-import { defaultModelPattern, knownModels, resolveModel, withLocalModels } from "./models.ts";
+import { defaultModelPattern, knownModels, resolveModel, resolveModelPatterns, withLocalModels } from "./models.ts";
 import { type Facts, type RequestFrame, currentFacts, frameOf } from "./request-frame.ts";
 import { type RefreshResult, listSources, mergeServedModels, readModelLists, refreshModelLists, retiredNote } from "./served-models.ts";
 import { buildSystemPrompt } from "./system-prompt.ts";
@@ -336,7 +336,7 @@ export class Runtime {
     const usable = (m: Model) => getProvider(m.provider)?.local || this.options.modelsConfig.providers[m.provider]?.auth === "none" || this.hasKey(m.provider);
     const scope = this.options.cycleModels;
     if (!scope) return models.filter(usable);
-    const scoped = scope.map((pattern) => resolveModel(pattern, models).model).filter(usable);
+    const scoped = resolveModelPatterns(scope, models).filter(usable);
     return scoped.filter((m, i) => scoped.findIndex((other) => other.provider === m.provider && other.id === m.id) === i);
   }
 

@@ -4,11 +4,43 @@ import { dirname } from "node:path";
 import { OmpError, describeError } from "../errors/omp-error.ts";
 import { agentDbPath, displayPath, ensurePrivateDir } from "../paths.ts";
 import { type Credential, type OAuthCredential, type StoredCredential, accountLabel, credentialData, identityKeyOf, parseCredential, secretsOf } from "./credential.ts";
+import { warnUser } from "../errors/user-warnings.ts";
 import { maskKey } from "./mask.ts";
 import { MIGRATIONS } from "./store-schema.ts";
 
-/** Bumped when the tables change; a database from a newer omp is refused rather than misread. */
+/** Bumped when the tables change. */
 export const AUTH_SCHEMA_VERSION = MIGRATIONS.length;
+/**
+ * The original omp (`@oh-my-pi/pi-coding-agent` 18.x) keeps its vault in the same file, numbered
+ * on from ours: its versions 3 to 7 have the tables this store uses (`identity_key`, leases, blocks,
+ * cache) and more. Such a file is used as it is, its schema never touched; a higher version is
+ * newer than anything known and is only read.
+ */
+export const ORIGINAL_SCHEMA_VERSION = 7;
+
+/** Who wrote the store's schema, for `omp doctor`. */
+export interface StoreSchema {
+  owner: "omp" | "original omp" | "unknown newer omp";
+  version: number;
+  readOnly: boolean;
+}
+
+/** The store cannot be opened at all: damaged, unreadable or held locked. Every caller can go on without it. */
+export class CredentialStoreError extends OmpError {
+  constructor(
+    readonly kind: "damaged" | "locked" | "unreadable",
+    message: string,
+    cause?: unknown,
+  ) {
+    super(message, { cause });
+  }
+}
+
+/** How to get past a store omp cannot open: keep it for the record and start a new one. */
+export function storeRepair(path: string): string {
+  const shown = displayPath(path);
+  return `move it aside (\`mv ${shown} ${shown}.damaged\`) and store your keys again with \`omp auth login\`; keys in the environment, --api-key and models.yml work meanwhile`;
+}
 /** How long one statement waits for another omp process holding the database lock. */
 const BUSY_TIMEOUT_MS = 5000;
 /** Opening (WAL switch, migration) and writes are retried this often on SQLITE_BUSY, 100 ms·2^n apart. */
@@ -56,7 +88,7 @@ function retryBusy<T>(path: string, body: () => T): T {
     } catch (error) {
       if (!isBusy(error)) throw error;
       if (attempt >= BUSY_RETRIES) {
-        throw new OmpError(`the credential store ${displayPath(path)} stayed locked by another omp process; try again`, { cause: error });
+        throw new CredentialStoreError("locked", `the credential store ${displayPath(path)} stayed locked by another omp process; try again`, error);
       }
       Bun.sleepSync(100 * 2 ** attempt);
     }
@@ -74,8 +106,13 @@ export class CredentialStore {
   private constructor(
     private readonly db: Database,
     readonly path: string,
+    readonly schema: StoreSchema,
   ) {}
 
+  /**
+   * Opens the vault, creating it at omp's schema when new. Throws CredentialStoreError, which
+   * says what is wrong with the file and how to get past it.
+   */
   static open(path: string = agentDbPath()): CredentialStore {
     ensurePrivateDir(dirname(path));
     let db: Database | undefined;
@@ -87,31 +124,43 @@ export class CredentialStore {
       const opened = db;
       opened.run(`PRAGMA busy_timeout = ${BUSY_TIMEOUT_MS}`);
       opened.run("PRAGMA secure_delete = ON");
+      const version = retryBusy(path, () => recordedVersion(opened));
+      if (version > ORIGINAL_SCHEMA_VERSION) {
+        opened.close();
+        db = undefined;
+        return CredentialStore.openNewer(path, version);
+      }
       retryBusy(path, () => opened.run("PRAGMA journal_mode = WAL"));
       opened.run("PRAGMA synchronous = NORMAL");
-      const store = new CredentialStore(opened, path);
-      retryBusy(path, () => store.migrate());
+      const original = version > AUTH_SCHEMA_VERSION;
+      const store = new CredentialStore(opened, path, { owner: original ? "original omp" : "omp", version: original ? version : AUTH_SCHEMA_VERSION, readOnly: false });
+      if (!original) retryBusy(path, () => store.migrate());
       // The -wal and -shm files exist now; SQLite gives them the database's mode, but an old pair may be wider.
       restrictMode(`${path}-wal`);
       restrictMode(`${path}-shm`);
       return store;
     } catch (error) {
       db?.close();
-      if (error instanceof OmpError) throw error;
-      throw new OmpError(`cannot open the credential store ${displayPath(path)}: ${describeError(error)}`, { cause: error });
+      throw asStoreError(path, error);
     }
+  }
+
+  /** A store from a program newer than any omp known here: read, never written, said once. */
+  private static openNewer(path: string, version: number): CredentialStore {
+    const db = new Database(path, { readonly: true, strict: true });
+    db.run(`PRAGMA busy_timeout = ${BUSY_TIMEOUT_MS}`);
+    warnUser(
+      `${displayPath(path)} has credential schema ${version}, newer than any omp known here (up to ${ORIGINAL_SCHEMA_VERSION}): its keys are read but nothing is stored there (logins, refreshed tokens); update omp to write to it`,
+    );
+    return new CredentialStore(db, path, { owner: "unknown newer omp", version, readOnly: true });
   }
 
   private migrate(): void {
     this.db.transaction(() => {
       this.db.run("CREATE TABLE IF NOT EXISTS auth_schema_version (id INTEGER PRIMARY KEY CHECK (id = 1), version INTEGER NOT NULL)");
-      const row = this.db.query<{ version: number }, []>("SELECT version FROM auth_schema_version WHERE id = 1").get();
-      const from = row?.version ?? 0;
-      if (from > AUTH_SCHEMA_VERSION) {
-        throw new OmpError(
-          `${displayPath(this.path)} was written by a newer omp (credential schema ${from}, this one knows ${AUTH_SCHEMA_VERSION}); update omp`,
-        );
-      }
+      const from = this.db.query<{ version: number }, []>("SELECT version FROM auth_schema_version WHERE id = 1").get()?.version ?? 0;
+      // Another process may have moved the file on since it was looked at: theirs to keep.
+      if (from > AUTH_SCHEMA_VERSION) return;
       for (const step of MIGRATIONS.slice(from)) step(this.db);
       if (from !== AUTH_SCHEMA_VERSION) this.db.run("INSERT OR REPLACE INTO auth_schema_version (id, version) VALUES (1, ?)", [AUTH_SCHEMA_VERSION]);
     }).immediate();
@@ -119,6 +168,9 @@ export class CredentialStore {
 
   /** A write transaction taken up front (a deferred one that upgrades can fail at once under contention), retried while busy. */
   private write<T>(body: () => T): T {
+    if (this.schema.readOnly) {
+      throw new OmpError(`${displayPath(this.path)} is only read (credential schema ${this.schema.version} is newer than this omp knows); update omp to store credentials there`);
+    }
     return retryBusy(this.path, () => this.db.transaction(body).immediate());
   }
 
@@ -195,7 +247,7 @@ export class CredentialStore {
       const row = this.db.query<CredentialRow, [number]>(`${ACTIVE} AND id = ?`).get(id);
       const current = row ? parseCredential(row.credential_type, row.data) : null;
       if (current?.type !== "oauth" || current.refresh !== previousRefresh) return false;
-      this.db.run("UPDATE auth_credentials SET data = ?, updated_at = ? WHERE id = ?", [credentialData(next), now(), id]);
+      this.db.run("UPDATE auth_credentials SET data = ?, updated_at = ? WHERE id = ?", [mergedData(row!.data, next), now(), id]);
       return true;
     });
   }
@@ -258,6 +310,7 @@ export class CredentialStore {
 
   /** Active blocks, by credential id: the latest time each is blocked until. */
   blocks(): Map<number, number> {
+    if (!this.hasTable("auth_credential_blocks")) return new Map();
     const rows = this.db
       .query<{ credential_id: number; until: number }, [number]>("SELECT credential_id, MAX(blocked_until_ms) AS until FROM auth_credential_blocks WHERE blocked_until_ms > ? GROUP BY credential_id")
       .all(Date.now());
@@ -265,6 +318,7 @@ export class CredentialStore {
   }
 
   cacheGet(key: string): string | undefined {
+    if (!this.hasTable("cache")) return undefined;
     return this.db.query<{ value: string }, [string, number]>("SELECT value FROM cache WHERE key = ? AND (expires_at IS NULL OR expires_at > ?)").get(key, Date.now())?.value;
   }
 
@@ -289,6 +343,14 @@ export class CredentialStore {
 
   close(): void {
     this.db.close();
+  }
+
+  private tables: Set<string> | undefined;
+
+  /** A store omp did not lay out (a newer one, only read) may lack a table omp's own always has. */
+  private hasTable(name: string): boolean {
+    this.tables ??= new Set(this.db.query<{ name: string }, []>("SELECT name FROM sqlite_master WHERE type = 'table'").all().map((row) => row.name));
+    return this.tables.has(name);
   }
 
   /**
@@ -320,6 +382,33 @@ function sameSecret(row: CredentialRow, credential: Credential): boolean {
   if (stored?.type === "api_key" && credential.type === "api_key") return stored.key === credential.key;
   if (stored?.type === "oauth" && credential.type === "oauth") return stored.refresh === credential.refresh;
   return false;
+}
+
+/** The schema version the file records; 0 for a new file. Reads only. */
+function recordedVersion(db: Database): number {
+  const table = db.query<{ present: number }, []>("SELECT 1 AS present FROM sqlite_master WHERE type = 'table' AND name = 'auth_schema_version'").get();
+  if (!table) return 0;
+  return db.query<{ version: number }, []>("SELECT version FROM auth_schema_version WHERE id = 1").get()?.version ?? 0;
+}
+
+function asStoreError(path: string, error: unknown): OmpError {
+  if (error instanceof OmpError) return error;
+  const code = String((error as { code?: unknown } | null)?.code ?? "");
+  const shown = displayPath(path);
+  if (code === "SQLITE_NOTADB" || code === "SQLITE_CORRUPT" || code.startsWith("SQLITE_CORRUPT")) {
+    return new CredentialStoreError("damaged", `the credential store ${shown} is damaged (${describeError(error)}); ${storeRepair(path)}`, error);
+  }
+  return new CredentialStoreError("unreadable", `cannot open the credential store ${shown}: ${describeError(error)}`, error);
+}
+
+/**
+ * A refreshed login's JSON over the row's: fields omp does not know (the original omp keeps more)
+ * stay as they were.
+ */
+function mergedData(previous: string, next: OAuthCredential): string {
+  // The row was parsed as a login just before, so its data is a JSON object.
+  const kept = JSON.parse(previous) as Record<string, unknown>;
+  return JSON.stringify({ ...kept, ...JSON.parse(credentialData(next)) });
 }
 
 function restrictMode(path: string): void {

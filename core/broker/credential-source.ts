@@ -19,7 +19,15 @@ export function openCredentialSource(env: Env = process.env): CredentialSource |
   }
   const path = agentDbPath(env as NodeJS.ProcessEnv);
   if (!existsSync(path)) return undefined;
-  const { CredentialStore } = require("../auth/store.ts") as typeof import("../auth/store.ts");
+  const { CredentialStore, CredentialStoreError } = require("../auth/store.ts") as typeof import("../auth/store.ts");
   const { LocalCredentialSource } = require("../auth/local-source.ts") as typeof import("../auth/local-source.ts");
-  return new LocalCredentialSource(CredentialStore.open(path), env);
+  try {
+    return new LocalCredentialSource(CredentialStore.open(path), env);
+  } catch (error) {
+    // A vault omp cannot open never locks the user out: keys from elsewhere still work.
+    if (!(error instanceof CredentialStoreError)) throw error;
+    const { warnUser } = require("../errors/user-warnings.ts") as typeof import("../errors/user-warnings.ts");
+    warnUser(`${error.message}; going on without stored credentials`);
+    return undefined;
+  }
 }

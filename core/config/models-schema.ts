@@ -55,8 +55,8 @@ const ProviderShape = z.strictObject({
   apiKey: z.string().min(1).optional(),
   api: Api.optional(),
   headers: Headers.optional(),
-  /** `none` for keyless local servers. */
-  auth: z.enum(["apiKey", "none"]).optional(),
+  /** `none` for keyless local servers; `oauth`, the original omp's, still needs `apiKey` there and here. */
+  auth: z.enum(["apiKey", "none", "oauth"]).optional(),
   models: z.array(ModelEntry).optional(),
 });
 export type ProviderEntry = z.infer<typeof ProviderShape>;

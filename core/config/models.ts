@@ -6,6 +6,8 @@ import { deepMerge } from "./merge.ts";
 import { providerProblems } from "./models-rules.ts";
 import type { ModelsConfig, ProviderEntry } from "./models-schema.ts";
 import { type Mapping, readConfigBytes } from "./config-file.ts";
+import { OmpError } from "../errors/omp-error.ts";
+import { EXIT_USAGE } from "../errors/exit-codes.ts";
 import { folderTrust, noteSkippedForTrust } from "../trust/folder-trust.ts";
 import { untrustedModels } from "./untrusted-models.ts";
 
@@ -44,7 +46,7 @@ export function loadModelsConfig(options: { cwd?: string; env?: NodeJS.ProcessEn
         cache.forget(path);
         continue;
       }
-      let values = cache.values(path, bytes, (text) => slowPath().modelsFileValues(text, path));
+      let values = readModelsFile(cache, path, bytes);
       if (path === projectPath && !trusted()) {
         const filtered = untrustedModels(values, merged);
         for (const item of filtered.skipped) noteSkippedForTrust(`.omp/models.yml: ${item}`);
@@ -65,6 +67,16 @@ export function loadModelsConfig(options: { cwd?: string; env?: NodeJS.ProcessEn
     config.providers[id] = provider;
   }
   return { config, files };
+}
+
+/** A models.yml; one with keys omp does not know is read without them (see salvagedModelsFile), and not cached, so the warning comes back. */
+function readModelsFile(cache: ConfigCache, path: string, bytes: Buffer): Mapping {
+  try {
+    return cache.values(path, bytes, (text) => slowPath().modelsFileValues(text, path));
+  } catch (error) {
+    if (!(error instanceof OmpError) || error.exitCode !== EXIT_USAGE) throw error;
+    return slowPath().salvagedModelsFile(bytes.toString("utf8"), path);
+  }
 }
 
 /**

@@ -1,7 +1,8 @@
 import { dirname } from "node:path";
 import { isScalar } from "yaml";
 import { displayPath, ensurePrivateDir, globalConfigPath, projectConfigPath } from "../paths.ts";
-import { validateConfig } from "./validate-config.ts";
+import { salvageConfig } from "./validate-config.ts";
+import { configError } from "./config-error.ts";
 import { writeFileAtomic } from "../fs/atomic-write.ts";
 import { ownWrite } from "../trust/content-pins.ts";
 import { lockPathBeside, withFileLockSync } from "../fs/file-lock.ts";
@@ -67,8 +68,7 @@ export function setSetting(key: string, raw: string, target: SettingTarget): unk
 
 function writeSetting(path: string, key: string, value: unknown): void {
   const text = readConfigText(path) ?? "";
-  // Refuse to edit a file that is already invalid (this also rules out a top-level list or scalar).
-  validateConfig(Settings, parseYamlMapping(text, path), path);
+  const before = refusedKeys(text, path);
 
   const doc = parseYamlDocument(text, path);
   const keyPath = key.split(".");
@@ -80,7 +80,15 @@ function writeSetting(path: string, key: string, value: unknown): void {
   }
   doc.setIn(keyPath, value);
   // A broker token makes the file a secret: it becomes the user's alone, whatever it was before.
-  writeValidated(doc.toString(), path, key.startsWith("auth.broker.token"));
+  writeValidated(doc.toString(), path, before, key.startsWith("auth.broker.token"));
+}
+
+/**
+ * The keys of the file the schema refuses (unknown to omp, say the original omp's): an edit keeps
+ * them as they are but adds none. Throws on a file that is not a YAML mapping, which cannot be edited.
+ */
+function refusedKeys(text: string, path: string): Set<string> {
+  return new Set(salvageConfig(Settings, parseYamlMapping(text, path)).setAside.map(({ key }) => key));
 }
 
 /**
@@ -89,23 +97,30 @@ function writeSetting(path: string, key: string, value: unknown): void {
  * it was not set there.
  */
 export function unsetSetting(key: string, target: SettingTarget): boolean {
-  const keyPath = checkSettingKey(key);
+  const keyPath = key.split(".");
   const path = settingFile(key, target);
-  if (readConfigText(path) === undefined) return false;
+  if (readConfigText(path) === undefined) {
+    checkSettingKey(key);
+    return false;
+  }
   const unset = () => withFileLockSync(lockPathBeside(path), { waitMs: 10_000, what: "another omp config set" }, () => {
     const text = readConfigText(path) ?? "";
-    validateConfig(Settings, parseYamlMapping(text, path), path);
+    const before = refusedKeys(text, path);
+    // A key omp does not know may still be removed from the file that has it: that is how it is mended.
+    if (!before.has(key)) checkSettingKey(key);
     const doc = parseYamlDocument(text, path);
     if (!doc.hasIn(keyPath)) return false;
     doc.deleteIn(keyPath);
-    writeValidated(doc.toString(), path);
+    writeValidated(doc.toString(), path, before);
     return true;
   });
   return target.scope === "project" ? ownWrite(target.cwd ?? process.cwd(), path, unset, target.env) : unset();
 }
 
-function writeValidated(updated: string, path: string, secret = false): void {
-  validateConfig(Settings, parseYamlMapping(updated, path), path);
+function writeValidated(updated: string, path: string, before: Set<string>, secret = false): void {
+  const { setAside } = salvageConfig(Settings, parseYamlMapping(updated, path));
+  const added = setAside.filter(({ key }) => !before.has(key));
+  if (added.length > 0) throw configError(path, added.map(({ problem }) => problem));
   try {
     writeFileAtomic(path, updated, secret ? { mode: 0o600, forceMode: true } : {});
   } catch (error) {

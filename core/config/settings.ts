@@ -2,6 +2,9 @@ import { resolve } from "node:path";
 import { expandHome, globalConfigPath, projectConfigPath } from "../paths.ts";
 import { ConfigCache } from "./config-cache.ts";
 import { configError } from "./config-error.ts";
+import { OmpError } from "../errors/omp-error.ts";
+import { EXIT_USAGE } from "../errors/exit-codes.ts";
+import { warnUser } from "../errors/user-warnings.ts";
 import { deepMerge, hasPath } from "./merge.ts";
 import { plainSettingRules, settingsDefaults } from "./settings-plain.ts" with { type: "macro" };
 import type { Settings, SettingsInput } from "./settings-schema.ts";
@@ -87,13 +90,13 @@ export function loadSettings(options: LoadSettingsOptions = {}): LoadedSettings 
   // Asked only when there is a project file: most folders have none.
   const trusted = () => options.trusted ?? folderTrust(cwd, { env: options.env }).trusted;
   const addFile = (kind: LayerKind, path: string, required: boolean) => {
-    const bytes = readConfigBytes(path);
+    const bytes = kind === "overlay" ? readConfigBytes(path) : readKeptFile(path);
     if (bytes === undefined) {
       cache.forget(path);
       if (required) throw configError(path, ["file not found (given with --config)"]);
       return;
     }
-    let values = cache.values(path, bytes, (text) => slowPath().settingsFileValues(text, path));
+    let values = kind === "overlay" ? cache.values(path, bytes, (text) => slowPath().settingsFileValues(text, path)) : readSettingsFile(cache, path, bytes, unsetCommandFor(kind, options.profile ?? activeProfile(options.env)));
     // Changed since the folder was trusted: as if untrusted until the user accepts it (changedNotice says so).
     const untrusted = kind === "project" && !trusted();
     if (untrusted || (kind === "project" && partChanged(cwd, path, options.env))) {
@@ -137,6 +140,37 @@ export function loadSettings(options: LoadSettingsOptions = {}): LoadedSettings 
   };
 }
 
+/** A file the user keeps: one omp refuses to read (too big, a device) is skipped with a warning. */
+function readKeptFile(path: string): Buffer | undefined {
+  try {
+    return readConfigBytes(path);
+  } catch (error) {
+    if (!(error instanceof OmpError) || error.exitCode !== EXIT_USAGE) throw error;
+    warnUser(`${error.message} (the file is ignored until it is fixed)`);
+    return undefined;
+  }
+}
+
+/** How `omp config unset` names a key of that layer's file. */
+function unsetCommandFor(kind: LayerKind, profile: string | undefined): (key: string) => string {
+  const flag = kind === "project" ? " --project" : kind === "profile" ? ` --profile ${profile}` : "";
+  return (key) => `omp config unset${flag} ${key}`;
+}
+
+/**
+ * A settings file the user keeps (not a `--config` overlay, which must be right): one that does
+ * not validate is read as far as it can be, with a warning, never the end of the run. Only a
+ * valid file goes into the cache, so the warning comes back each run until the file is mended.
+ */
+function readSettingsFile(cache: ConfigCache, path: string, bytes: Buffer, unsetCommand: (key: string) => string): Mapping {
+  try {
+    return cache.values(path, bytes, (text) => slowPath().settingsFileValues(text, path));
+  } catch (error) {
+    if (!(error instanceof OmpError) || error.exitCode !== EXIT_USAGE) throw error;
+    return slowPath().salvagedSettingsFile(bytes.toString("utf8"), path, unsetCommand);
+  }
+}
+
 /**
  * Whether the schema surely accepts these values from flags (a model name, a thinking level, an
  * approval mode); when unsure, the schema decides and words the error.
@@ -155,15 +189,15 @@ function plainlyValid(values: Mapping): boolean {
  */
 export function userSettingValues(env: NodeJS.ProcessEnv = process.env): Mapping {
   const cache = ConfigCache.open("settings", env);
-  const read = (path: string): Mapping | undefined => {
-    const bytes = readConfigBytes(path);
-    return bytes === undefined ? undefined : cache.values(path, bytes, (text) => slowPath().settingsFileValues(text, path));
+  const read = (path: string, kind: LayerKind): Mapping | undefined => {
+    const bytes = readKeptFile(path);
+    return bytes === undefined ? undefined : readSettingsFile(cache, path, bytes, unsetCommandFor(kind, activeProfile(env)));
   };
   try {
-    const user = read(globalConfigPath(env)) ?? {};
+    const user = read(globalConfigPath(env), "global") ?? {};
     const profile = activeProfile(env);
     if (profile === undefined) return user;
-    const overlay = read(profilePath(profile, env));
+    const overlay = read(profilePath(profile, env), "profile");
     if (overlay === undefined) throw unknownProfile(profile, env);
     return deepMerge(user, overlay);
   } finally {

@@ -19,6 +19,52 @@ export function validateConfig<S extends z.ZodType>(schema: S, data: unknown, fi
   );
 }
 
+/** A value the schema refused, taken out of the file's values: where it was and why. */
+export interface SetAside {
+  /** The dotted key, as `omp config unset` takes it; empty for the whole file. */
+  key: string;
+  /** As a validation error says it: `tools.disabeld: unknown key (did you mean disabled?); …`. */
+  problem: string;
+  /** The key is one the schema does not know, rather than a known key with a wrong value. */
+  unknown: boolean;
+  /** For an unknown key: the known one it most likely meant. */
+  hint?: string;
+}
+
+/**
+ * The values the schema accepts, with every key it refuses (unknown, or of a wrong value) taken
+ * out, and what was taken: a file that is partly wrong still gives the rest.
+ */
+export function salvageConfig<S extends z.ZodType>(schema: S, data: Record<string, unknown>): { values: Record<string, unknown>; setAside: SetAside[] } {
+  const values = structuredClone(data);
+  const setAside: SetAside[] = [];
+  // Each pass takes out what the schema named; a value inside a refused one is never named again.
+  for (let pass = 0; pass < 8; pass++) {
+    const result = schema.safeParse(values);
+    if (result.success) return { values, setAside };
+    for (const issue of result.error.issues) {
+      const one = issue.code === "unrecognized_keys" ? issue.keys.map((key) => ({ issue: { ...issue, keys: [key] } as Issue, path: [...issue.path, key] })) : [{ issue, path: issue.path }];
+      for (const { issue: single, path: named } of one) {
+        // A refused list item takes its whole list out: a list with a hole is not what the user wrote.
+        const cut = named.findIndex((key) => typeof key === "number");
+        const path = cut === -1 ? named : named.slice(0, cut);
+        const problem = describeIssue(single, data, schema);
+        const unknown = single.code === "unrecognized_keys";
+        if (path.length === 0) return { values: {}, setAside: [...setAside, { key: "", problem, unknown }] };
+        const hint = unknown ? closest(String(named.at(-1)), allowedKeys(schemaAt(schema, issue.path))) : undefined;
+        setAside.push({ key: formatKeyPath(path), problem, unknown, ...(hint ? { hint } : {}) });
+        removeAt(values, path);
+      }
+    }
+  }
+  return { values: {}, setAside };
+}
+
+function removeAt(data: Record<PropertyKey, unknown>, path: readonly PropertyKey[]): void {
+  const parent = valueAt(data, path.slice(0, -1));
+  if (parent !== null && typeof parent === "object") delete (parent as Record<PropertyKey, unknown>)[path.at(-1)!];
+}
+
 const EXPECTED_TYPE: Record<string, string> = {
   string: "a string",
   number: "a number",

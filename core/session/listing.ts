@@ -2,8 +2,9 @@ import { closeSync, existsSync, openSync, readFileSync, readSync, readdirSync, s
 import { join, resolve } from "node:path";
 import { OmpError } from "../errors/omp-error.ts";
 import { displayPath, expandHome, sessionsRoot } from "../paths.ts";
-import { type SessionDirOptions, idFromFileName, sessionDirFor } from "./paths.ts";
+import { type SessionDirOptions, idFromFileName, projectSessionDirs, sessionDirFor } from "./paths.ts";
 import { countBranches } from "./tree.ts";
+import { headerLineIndex, slotTitle } from "./title-slot.ts";
 import { EXIT_USAGE } from "../errors/exit-codes.ts";
 
 export interface SessionInfo {
@@ -36,8 +37,13 @@ interface SessionFile {
   modified: Date;
 }
 
-/** The `.jsonl` files in `dir`, newest first (by modification time, then name); none when `dir` does not exist. */
-function sessionFiles(dir: string): SessionFile[] {
+/** The `.jsonl` files in the dirs, newest first (by modification time, then name); none from a dir that does not exist. */
+function sessionFiles(dirs: string | readonly string[]): SessionFile[] {
+  const files = (typeof dirs === "string" ? [dirs] : dirs).flatMap(filesIn);
+  return files.sort((a, b) => b.modified.getTime() - a.modified.getTime() || b.name.localeCompare(a.name));
+}
+
+function filesIn(dir: string): SessionFile[] {
   let names: string[];
   try {
     names = readdirSync(dir);
@@ -56,7 +62,7 @@ function sessionFiles(dir: string): SessionFile[] {
       // Deleted between readdir and stat, by another omp cleaning up: not a session any more.
     }
   }
-  return files.sort((a, b) => b.modified.getTime() - a.modified.getTime() || b.name.localeCompare(a.name));
+  return files;
 }
 
 /** The first non-blank line, without terminal escape sequences or control characters that would garble a listing. */
@@ -82,7 +88,9 @@ function describe(file: SessionFile, search?: { maxBytes: number; texts: string[
   let header: { type?: unknown; id?: unknown; cwd?: unknown; title?: unknown; timestamp?: unknown };
   try {
     lines = (search ? readHead(file.path, search.maxBytes) : readFileSync(file.path, "utf8")).split("\n");
-    header = JSON.parse(lines[0] ?? "");
+    header = JSON.parse(lines[headerLineIndex(lines)] ?? "");
+    const slot = slotTitle(lines);
+    if (slot && header?.title === undefined) header.title = slot;
   } catch {
     // Unreadable, removed since it was listed, or not JSON: not a session to offer.
     return undefined;
@@ -149,7 +157,7 @@ function describe(file: SessionFile, search?: { maxBytes: number; texts: string[
  * listing is bounded by what is shown, not by how many sessions have piled up. `damaged` collects
  * the files passed over because their first line is not a session header.
  */
-export function listSessions(dir: string, options: { limit?: number; damaged?: string[] } = {}): SessionInfo[] {
+export function listSessions(dir: string | readonly string[], options: { limit?: number; damaged?: string[] } = {}): SessionInfo[] {
   const infos: SessionInfo[] = [];
   for (const file of sessionFiles(dir)) {
     if (options.limit !== undefined && infos.length >= options.limit) break;
@@ -163,7 +171,7 @@ export function listSessions(dir: string, options: { limit?: number; damaged?: s
 const SEARCH_CHARS_PER_MESSAGE = 4000;
 
 /** The first `maxBytes` of a file, cut back to its last complete line when there was more. */
-function readHead(path: string, maxBytes: number): string {
+export function readHead(path: string, maxBytes: number): string {
   const fd = openSync(path, "r");
   try {
     const buffer = Buffer.alloc(maxBytes);
@@ -187,7 +195,7 @@ export interface SessionMatch {
  * `query`, exactly or loosely (letters in order within a word, or one typo), best first. Bounded:
  * the newest `maxFiles` sessions, and the first `maxBytes` of each.
  */
-export function searchSessions(dir: string, query: string, options: { maxFiles?: number; maxBytes?: number } = {}): SessionMatch[] {
+export function searchSessions(dir: string | readonly string[], query: string, options: { maxFiles?: number; maxBytes?: number } = {}): SessionMatch[] {
   const words = query.toLowerCase().split(/\s+/).filter(Boolean);
   const matches: SessionMatch[] = [];
   for (const file of sessionFiles(dir).slice(0, options.maxFiles ?? 200)) {
@@ -243,11 +251,27 @@ function withinOneEdit(a: string, b: string): boolean {
   return false;
 }
 
-/** One line of `omp -r`: id, age, size, branches, then the name and the first prompt. */
-export function sessionLine(info: SessionInfo, now: Date = new Date()): string {
+/**
+ * How much of each id `omp -r` shows so that every one is a prefix of its session alone: 8
+ * characters, more when ids share their start (the original omp's ids begin with the time).
+ */
+export function uniqueIdLength(infos: readonly SessionInfo[]): number {
+  const ids = infos.map((info) => info.id).sort();
+  let length = 8;
+  for (let i = 1; i < ids.length; i++) {
+    const [a, b] = [ids[i - 1]!, ids[i]!];
+    let shared = 0;
+    while (shared < a.length && a[shared] === b[shared]) shared++;
+    length = Math.max(length, shared + 1);
+  }
+  return length;
+}
+
+/** One line of `omp -r`: id (its first `idLength` characters), age, size, branches, then the name and the first prompt. */
+export function sessionLine(info: SessionInfo, now: Date = new Date(), idLength = 8): string {
   const branches = info.branches > 1 ? `${info.branches} branches` : "";
   const what = info.name ? `${info.name}${info.firstPrompt ? ` — ${info.firstPrompt}` : ""}` : info.title;
-  return `${info.id.slice(0, 8)}  ${formatAge(info.modified, now).padEnd(8)}  ${String(info.messageCount).padStart(4)} msgs  ${branches.padEnd(11)}  ${what}`;
+  return `${info.id.slice(0, idLength).padEnd(idLength)}  ${formatAge(info.modified, now).padEnd(8)}  ${String(info.messageCount).padStart(4)} msgs  ${branches.padEnd(11)}  ${what}`;
 }
 
 /** `just now`, `5m ago`, `3h ago`, `2d ago`, then the date. */
@@ -265,7 +289,7 @@ export function formatAge(date: Date, now: Date = new Date()): string {
  * file whose header is damaged is passed over (and added to `damaged`) instead of blocking -c.
  */
 export function mostRecentSession(cwd: string, options: SessionDirOptions & { damaged?: string[] } = {}): string | undefined {
-  return listSessions(sessionDirFor(cwd, options), { limit: 1, damaged: options.damaged })[0]?.path;
+  return listSessions(projectSessionDirs(cwd, options), { limit: 1, damaged: options.damaged })[0]?.path;
 }
 
 /**
@@ -285,7 +309,7 @@ export function resolveSession(arg: string, cwd: string, options: SessionDirOpti
     files.filter((file) => file.id?.toLowerCase().startsWith(prefix) || file.name.toLowerCase().startsWith(prefix));
 
   const localDir = sessionDirFor(cwd, options);
-  let found = matches(sessionFiles(localDir));
+  let found = matches(sessionFiles(projectSessionDirs(cwd, options)));
   if (found.length === 0 && !options.sessionDir) {
     const root = sessionsRoot(options.env);
     const projectDirs = existsSync(root) ? readdirSync(root, { withFileTypes: true }).filter((entry) => entry.isDirectory()) : [];

@@ -8,6 +8,7 @@ import { compactionSummaryMessage } from "./compaction-summary.ts";
 import type { SessionMode } from "./modes.ts";
 import { type CompactionEntry, ENTRY_TYPES, SESSION_VERSION, SessionEntry, SessionHeader } from "./schema.ts";
 import { issuePath } from "../errors/zod-issues.ts";
+import { NO_HEADER, headerLineIndex, slotTitle } from "./title-slot.ts";
 
 /** A line that was skipped, or a repair made, while loading. */
 export interface SessionProblem {
@@ -51,14 +52,17 @@ export function loadSession(path: string): LoadedSession {
   const lines = text.split("\n");
   // A file that ends in a newline splits into a last empty string, which is not a line.
   if (lines.at(-1) === "") lines.pop();
-  const header = parseHeader(lines[0], path);
+  const at = headerLineIndex(lines);
+  const parsedHeader = parseHeader(lines[at], path);
+  const slot = slotTitle(lines);
+  const header = slot && parsedHeader.title === undefined ? { ...parsedHeader, title: slot } : parsedHeader;
 
   const problems: SessionProblem[] = [];
   const entries: SessionEntry[] = [];
   const order: string[] = [];
   const parents = new Map<string, string | null>();
 
-  for (let index = 1; index < lines.length; index++) {
+  for (let index = at + 1; index < lines.length; index++) {
     const line = lines[index]!;
     const lineNumber = index + 1;
     if (line.trim() === "") continue;
@@ -115,7 +119,7 @@ function parseHeader(line: string | undefined, path: string): SessionHeader {
     throw new OmpError(`${displayPath(path)} was written by a newer omp (session format ${version}); update omp to open it`);
   }
   const parsed = SessionHeader.safeParse(json);
-  if (!parsed.success) throw new OmpError(`${displayPath(path)} is not an omp session file (its first line is not a session header)`);
+  if (!parsed.success) throw new OmpError(`${displayPath(path)} is not an omp session file (${NO_HEADER}); resume another one (\`omp -r\` lists them) or start a new one`);
   return parsed.data;
 }
 

@@ -78,6 +78,18 @@ export function sessionDirFor(cwd: string, options: SessionDirOptions = {}): str
   return dir;
 }
 
+/**
+ * Where a project's sessions are read from: omp's own dir, then the original omp's dir for the
+ * project when there is one. The original names it as omp once did (legacyEncodeCwd); omp moves
+ * only its own files out of it, so the original's sessions stay where the original finds them.
+ */
+export function projectSessionDirs(cwd: string, options: SessionDirOptions = {}): string[] {
+  const dir = sessionDirFor(cwd, options);
+  if (options.sessionDir) return [dir];
+  const original = join(sessionsRoot(options.env), legacyEncodeCwd(cwd, { home: options.home }));
+  return original !== dir && existsSync(original) ? [dir, original] : [dir];
+}
+
 /** `2026-02-16T10-20-30-000Z_<id>.jsonl`: sorts by creation time, and the id can be matched without reading the file. */
 export function sessionFileName(created: Date, id: string): string {
   return `${created.toISOString().replace(/[:.]/g, "-")}_${id}.jsonl`;

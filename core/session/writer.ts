@@ -10,6 +10,7 @@ import { prepareForDisk } from "./persist.ts";
 import { Redactor } from "./redact.ts";
 import type { NewSessionEntry, SessionEntry, SessionHeader } from "./schema.ts";
 import { SESSION_VERSION } from "./version.ts";
+import { headerLineIndex } from "./title-slot.ts";
 
 export interface NewSessionOptions extends SessionDirOptions {
   cwd: string;
@@ -116,7 +117,9 @@ export class SessionWriter {
     const path = join(dirname(session.path), sessionFileName(created, header.id));
     const text = readFileSync(session.path, "utf8");
     // The entries as loaded (complete lines only): a line torn by the other writer mid-append stays behind.
-    const body = text.slice(text.indexOf("\n") + 1, text.lastIndexOf("\n") + 1);
+    const head = text.split("\n", 3);
+    const headerEnd = head.slice(0, headerLineIndex(head) + 1).reduce((length, line) => length + line.length + 1, 0);
+    const body = text.slice(headerEnd, text.lastIndexOf("\n") + 1);
     const writer = new SessionWriter(path, header, session.leafId, session.parents.keys(), false, options.secrets);
     const fd = openSync(path, "ax", 0o600);
     try {

@@ -37,14 +37,6 @@ function writeAgentFile(home: string, name: string, text: string): void {
 
 describe("setup errors: a clear message, exit 2, no session file, no request", () => {
   const errors: [string, (home: string, repo: string) => string[], RegExp[]][] = [
-    ["invalid YAML in config.yml", (home) => (writeAgentFile(home, "config.yml", "model: [unclosed\n"), []), [/~\/\.omp\/agent\/config\.yml:\d+:\d+: invalid YAML/]],
-    ["an unknown key in config.yml", (home) => (writeAgentFile(home, "config.yml", "modle: sonnet\n"), []), [/config\.yml: modle: unknown key \(did you mean model\?\)/, /allowed here: .*model/]],
-    ["a bad value in config.yml", (home) => (writeAgentFile(home, "config.yml", "compaction:\n  enabled: maybe\n"), []), [/config\.yml: compaction\.enabled: got "maybe", expected true or false/]],
-    [
-      "a bad value in the project's .omp/config.yml",
-      (_home, repo) => (mkdirSync(join(repo, ".omp")), writeFileSync(join(repo, ".omp", "config.yml"), "approvalMode: sometimes\n"), []),
-      [/\.omp\/config\.yml: approvalMode: got "sometimes", expected one of always-ask, write, yolo/],
-    ],
     [
       "a bad value in a --config overlay",
       (_home, repo) => (writeFileSync(join(repo, "extra.yml"), "retry:\n  maxRetries: -3\n"), ["--config", "extra.yml"]),
@@ -73,6 +65,33 @@ describe("setup errors: a clear message, exit 2, no session file, no request", (
     expect(result.stderr).not.toContain("    at ");
     expect(sessionFiles(home)).toEqual([]);
     expect(modelRequests(standin)).toEqual([]);
+  });
+
+  // A config.yml is the user's for years and may hold the original omp's keys: never a lock-out.
+  const warnings: [string, (home: string, repo: string) => void, RegExp[]][] = [
+    ["invalid YAML in config.yml", (home) => writeAgentFile(home, "config.yml", "model: [unclosed\n"), [/~\/\.omp\/agent\/config\.yml:\d+:\d+: invalid YAML.*\(the file is ignored until it is fixed\)/]],
+    [
+      "an unknown key in config.yml",
+      (home) => writeAgentFile(home, "config.yml", "modle: sonnet\n"),
+      [/config\.yml: modle: unknown key \(did you mean model\?\); allowed here: .*model.* \(ignored; `omp config unset modle` removes it\)/],
+    ],
+    ["a bad value in config.yml", (home) => writeAgentFile(home, "config.yml", "compaction:\n  enabled: maybe\n"), [/config\.yml: compaction\.enabled: got "maybe", expected true or false \(ignored/]],
+    [
+      "a bad value in the project's .omp/config.yml",
+      (_home, repo) => (mkdirSync(join(repo, ".omp")), writeFileSync(join(repo, ".omp", "config.yml"), "approvalMode: sometimes\n")),
+      [/\.omp\/config\.yml: approvalMode: got "sometimes", expected one of always-ask, write, yolo \(ignored; `omp config unset --project approvalMode` removes it\)/],
+    ],
+  ];
+
+  test.each(warnings)("%s: a warning naming the file, the key and the fix; the run goes on", async (_name, setup, patterns) => {
+    const { home, repo } = workspace();
+    setup(home, repo);
+    standin.setScript([{ text: "still here" }]);
+    const result = await runAgent(["-p", "hello"], { home, cwd: repo, env: anthropic.env(standin.url) });
+    expect(result.code).toBe(0);
+    expect(result.stdout).toBe("still here\n");
+    for (const pattern of patterns) expect(result.stderr).toMatch(pattern);
+    expect(result.stderr).not.toContain("    at ");
   });
 
   test("no key at all for any provider names the variables to set", async () => {

@@ -1,7 +1,8 @@
 import { mkdirSync, writeFileSync } from "node:fs";
+import { CLAUDE, codexExec } from "../support/peer-clis.ts";
 import { join } from "node:path";
 import { afterAll, beforeAll, expect, test } from "bun:test";
-import { ROOT, tempDir } from "../support/omp.ts";
+import { tempDir } from "../support/omp.ts";
 import { type Standin, startStandin } from "../support/standin/index.ts";
 import { type GatewayProcess, gatewayHome, startGatewayProcess, writeUpstreamModels } from "../support/gateway.ts";
 
@@ -12,8 +13,6 @@ import { type GatewayProcess, gatewayHome, startGatewayProcess, writeUpstreamMod
  * gateway translates both ways.
  */
 
-const CLAUDE = join(ROOT, "node_modules", "@anthropic-ai", "claude-code-linux-x64", "claude");
-const CODEX = join(ROOT, "node_modules", "@openai", "codex-linux-x64", "vendor", "x86_64-unknown-linux-musl", "bin", "codex");
 
 let standin: Standin;
 let gateway: GatewayProcess;
@@ -111,20 +110,7 @@ test.each([
 
 function runCodex(work: string, codexHome: string, model: string) {
   return run(
-    [
-      CODEX,
-      "exec",
-      "--skip-git-repo-check",
-      "--json",
-      "--dangerously-bypass-approvals-and-sandbox",
-      "-m",
-      model,
-      "-c",
-      "model_provider=omp",
-      "-c",
-      `model_providers.omp={name="omp",base_url="${gateway.url}/v1",env_key="OMP_GATEWAY_TOKEN",wire_api="responses",request_max_retries=0,stream_max_retries=0}`,
-      "What is the secret word in notes.txt? Run a shell command to read it.",
-    ],
+    codexExec(`${gateway.url}/v1`, "OMP_GATEWAY_TOKEN", model, "What is the secret word in notes.txt? Run a shell command to read it."),
     work,
     { PATH: process.env.PATH!, HOME: work, CODEX_HOME: codexHome, OMP_GATEWAY_TOKEN: gateway.token, NO_PROXY: "127.0.0.1,localhost" },
   );

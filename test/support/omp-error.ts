@@ -1,5 +1,6 @@
 import { expect } from "bun:test";
 import { OmpError } from "../../core/errors/omp-error.ts";
+import { setWarningSink } from "../../core/errors/user-warnings.ts";
 
 /** The OmpError `fn` throws; fails the test when it throws nothing or something else. */
 export function errorOf(fn: () => unknown): OmpError {
@@ -10,4 +11,16 @@ export function errorOf(fn: () => unknown): OmpError {
     return error as OmpError;
   }
   throw new Error("expected an OmpError, nothing was thrown");
+}
+
+/** What `fn` warned about (core/errors/user-warnings.ts) while it ran, in order. */
+export function warningsOf(fn: () => unknown): string[] {
+  const lines: string[] = [];
+  setWarningSink((line) => lines.push(line));
+  try {
+    fn();
+  } finally {
+    setWarningSink(undefined);
+  }
+  return lines;
 }

@@ -1,7 +1,7 @@
 // The home and temp directories are read from the environment the way node:os reads them.
 import { afterEach, expect, test } from "bun:test";
 import { homedir, tmpdir } from "node:os";
-import { homeDir, tempDir } from "../../core/paths.ts";
+import { agentDir, homeDir, tempDir } from "../../core/paths.ts";
 
 const saved = { HOME: process.env.HOME, TMPDIR: process.env.TMPDIR, TMP: process.env.TMP, TEMP: process.env.TEMP };
 afterEach(() => {
@@ -37,4 +37,10 @@ test("tempDir matches os.tmpdir() for TMPDIR, TMP, TEMP, a trailing slash and no
     }
     expect(tempDir()).toBe(tmpdir());
   }
+});
+
+test("agentDir: OMP_AGENT_DIR, else the original omp's PI_CODING_AGENT_DIR, else ~/.omp/agent", () => {
+  expect(agentDir({ HOME: "/h" })).toBe(`${homeDir()}/.omp/agent`);
+  expect(agentDir({ PI_CODING_AGENT_DIR: "/srv/pi-agent" })).toBe("/srv/pi-agent");
+  expect(agentDir({ PI_CODING_AGENT_DIR: "/srv/pi-agent", OMP_AGENT_DIR: "/srv/omp-agent" })).toBe("/srv/omp-agent");
 });

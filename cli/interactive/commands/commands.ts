@@ -33,7 +33,7 @@ import { pluginCommand } from "./plugin-command.ts";
 import type { SessionControl } from "../../../core/agent/session-control.ts";
 import type { ConversationBlocks } from "../render/conversation-blocks.ts";
 import type { PromptEditor } from "../widgets/prompt-editor.ts";
-import { TREE_COMMANDS, resumeMatching, sessionDir } from "./tree-commands.ts";
+import { TREE_COMMANDS, resumeMatching, sessionDirs } from "./tree-commands.ts";
 
 export { escapeTwice } from "./tree-commands.ts";
 
@@ -162,21 +162,29 @@ export const COMMANDS: SlashCommand[] = [
     idleOnly: true,
     async run(host, args) {
       if (args) return resumeMatching(host, args);
-      const dir = sessionDir(host);
       const current = host.agent.writer?.path;
-      const sessions = listSessions(dir, { limit: 50 }).filter((s) => s.path !== current);
-      if (sessions.length === 0) {
+      const sessions = listSessions(sessionDirs(host), { limit: 50 }).filter((s) => s.path !== current);
+      const { importableSessions, importSession } = await import("../../../core/session/importable.ts");
+      const options = host.control.sessionDirOptions();
+      const importable = importableSessions(options.cwd, options.env);
+      if (sessions.length === 0 && importable.length === 0) {
         host.notice("info", "No other sessions in this directory yet.");
         return;
       }
       const now = new Date();
-      const choices = sessions.map((s) => ({
-        label: s.title,
-        detail: `${formatAge(s.modified, now)} · ${s.messageCount} messages${s.branches > 1 ? ` · ${s.branches} branches` : ""} · ${s.id.slice(0, 8)}`,
-        value: s.path,
-      }));
-      const path = await host.pick("Resume a session", choices);
-      if (path) await host.switchSession(path);
+      const choices = [
+        ...sessions.map((s) => ({
+          label: s.title,
+          detail: `${formatAge(s.modified, now)} · ${s.messageCount} messages${s.branches > 1 ? ` · ${s.branches} branches` : ""} · ${s.id.slice(0, 8)}`,
+          value: s.path,
+        })),
+        // Claude Code's and Codex's sessions of the project: picked, they are copied into a new omp session.
+        ...importable.map((found, index) => ({ label: found.title, detail: `${formatAge(found.modified, now)} · from ${found.from}, imported when picked`, value: `import:${index}` })),
+      ];
+      const picked = await host.pick("Resume a session", choices);
+      if (!picked) return;
+      const foreign = picked.startsWith("import:") ? importable[Number(picked.slice("import:".length))] : undefined;
+      await host.switchSession(foreign ? importSession(foreign, { ...options, noSession: false }) : picked);
     },
   },
   {

@@ -2,7 +2,7 @@ import type { Turn } from "../../../core/session/tree.ts";
 import { describeError } from "../../../core/errors/omp-error.ts";
 import { displayPath } from "../../../core/paths.ts";
 import { SESSION_NAME_ENTRY, formatAge } from "../../../core/session/listing.ts";
-import { sessionDirFor } from "../../../core/session/paths.ts";
+import { projectSessionDirs } from "../../../core/session/paths.ts";
 import { chooseFileRewind, rewindChosenFiles } from "./rewind-commands.ts";
 import type { CommandHost, SlashCommand } from "./commands.ts";
 import type { TreeAction } from "../widgets/tree-panel.ts";
@@ -141,16 +141,17 @@ export const TREE_COMMANDS: SlashCommand[] = [
 ];
 
 /** This project's session files' dir. */
-export function sessionDir(host: CommandHost): string {
+/** The dirs holding this project's sessions: omp's and the original omp's (see projectSessionDirs). */
+export function sessionDirs(host: CommandHost): string[] {
   const options = host.control.sessionDirOptions();
-  return sessionDirFor(options.cwd, options);
+  return projectSessionDirs(options.cwd, options);
 }
 
 /** `/resume <text>`: the project's sessions matching the text (fuzzy), to pick from. */
 export async function resumeMatching(host: CommandHost, query: string): Promise<void> {
   const { searchSessions } = await import("../../../core/session/listing.ts");
   const current = host.agent.writer?.path;
-  const matches = searchSessions(sessionDir(host), query).filter((match) => match.info.path !== current);
+  const matches = searchSessions(sessionDirs(host), query).filter((match) => match.info.path !== current);
   if (matches.length === 0) return host.notice("info", `No other session of this project mentions "${query}".`);
   const now = new Date();
   const path = await host.pick(

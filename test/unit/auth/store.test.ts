@@ -1,9 +1,9 @@
 import { Database } from "bun:sqlite";
 import { describe, expect, test } from "bun:test";
-import { chmodSync, mkdirSync, statSync } from "node:fs";
+import { chmodSync, mkdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { maskKey } from "../../../core/auth/mask.ts";
-import { AUTH_SCHEMA_VERSION, CredentialStore } from "../../../core/auth/store.ts";
+import { AUTH_SCHEMA_VERSION, CredentialStore, CredentialStoreError } from "../../../core/auth/store.ts";
 import { OmpError } from "../../../core/errors/omp-error.ts";
 import { scratchDir } from "../config/scratch.ts";
 
@@ -15,6 +15,31 @@ function openFresh() {
   const dir = join(scratchDir("omp-auth-"), "agent");
   const path = join(dir, "agent.db");
   return { dir, path, store: CredentialStore.open(path) };
+}
+
+/**
+ * A vault as the original omp (@oh-my-pi/pi-coding-agent 18.x) lays it out at `version`: its
+ * tables as its sqlite-credential-store.ts creates them, an API key and a ChatGPT login. The
+ * e2e test (test/e2e/original-home.test.ts) has the original itself write one.
+ */
+function originalStore(version: number) {
+  const path = join(scratchDir("omp-auth-"), "agent.db");
+  const db = new Database(path);
+  db.run("PRAGMA journal_mode=WAL");
+  db.run("CREATE TABLE auth_schema_version (id INTEGER PRIMARY KEY CHECK (id = 1), version INTEGER NOT NULL)");
+  db.run("CREATE TABLE cache (key TEXT PRIMARY KEY, value TEXT NOT NULL, expires_at INTEGER NOT NULL)");
+  db.run("CREATE TABLE usage_history (id INTEGER PRIMARY KEY AUTOINCREMENT, recorded_at INTEGER NOT NULL, provider TEXT NOT NULL, account_key TEXT NOT NULL, limit_id TEXT NOT NULL, label TEXT NOT NULL)");
+  db.run(`CREATE TABLE auth_credentials (id INTEGER PRIMARY KEY AUTOINCREMENT, provider TEXT NOT NULL, credential_type TEXT NOT NULL, data TEXT NOT NULL,
+    disabled_cause TEXT DEFAULT NULL, identity_key TEXT DEFAULT NULL, created_at INTEGER NOT NULL DEFAULT (CAST(strftime('%s','now') AS INTEGER)), updated_at INTEGER NOT NULL DEFAULT (CAST(strftime('%s','now') AS INTEGER)))`);
+  db.run("CREATE TABLE auth_credential_blocks (credential_id INTEGER NOT NULL, provider_key TEXT NOT NULL, block_scope TEXT NOT NULL DEFAULT '', blocked_until_ms INTEGER NOT NULL, updated_at INTEGER NOT NULL, PRIMARY KEY (credential_id, provider_key, block_scope))");
+  db.run("CREATE TABLE auth_credential_refresh_leases (credential_id INTEGER PRIMARY KEY, owner TEXT NOT NULL, expires_at_ms INTEGER NOT NULL, updated_at INTEGER NOT NULL)");
+  db.run("INSERT INTO auth_schema_version (id, version) VALUES (1, ?)", [version]);
+  db.run("INSERT INTO auth_credentials (provider, credential_type, data) VALUES ('anthropic', 'api_key', ?)", [JSON.stringify({ key: ANTHROPIC })]);
+  db.run("INSERT INTO auth_credentials (provider, credential_type, data, identity_key) VALUES ('openai-codex', 'oauth', ?, 'email:me@example.com|org:org-9')", [
+    JSON.stringify({ access: "acc-1", refresh: "ref-1", expires: Date.now() - 1000, email: "me@example.com", orgId: "org-9" }),
+  ]);
+  db.close();
+  return { path };
 }
 
 describe("credential store", () => {
@@ -101,14 +126,61 @@ describe("credential store", () => {
     reopened.close();
   });
 
-  test("a database from a newer omp is refused", () => {
-    const { path, store } = openFresh();
+  test("the original omp's store (schema 7) is used as it is: keys read, logins refreshed in place, schema untouched", () => {
+    const { path } = originalStore(7);
+    const store = CredentialStore.open(path);
+    expect(store.schema).toEqual({ owner: "original omp", version: 7, readOnly: false });
+    expect(store.get("anthropic")).toBe(ANTHROPIC);
+    const login = store.active("openai-codex")[0]!;
+    expect(store.tryLease(login.id, "omp-test", 30_000)).toBe(true);
+    const next = { type: "oauth" as const, access: "acc-2", refresh: "ref-2", expires: Date.now() + 3_600_000, email: "me@example.com" };
+    expect(store.replaceOAuth(login.id, "ref-1", next)).toBe(true);
+    store.releaseLease(login.id, "omp-test");
     store.close();
-    const db = new Database(path);
-    db.run("UPDATE auth_schema_version SET version = ?", [AUTH_SCHEMA_VERSION + 1]);
+    const db = new Database(path, { readonly: true });
+    expect(db.query<{ version: number }, []>("SELECT version FROM auth_schema_version").get()?.version).toBe(7);
+    const data = JSON.parse(db.query<{ data: string }, [number]>("SELECT data FROM auth_credentials WHERE id = ?").get(login.id)!.data);
+    // The original's own fields stay beside the new tokens.
+    expect(data).toMatchObject({ access: "acc-2", refresh: "ref-2", email: "me@example.com", orgId: "org-9" });
+    expect(db.query<{ n: number }, []>("SELECT COUNT(*) AS n FROM usage_history").get()?.n).toBe(0);
     db.close();
-    expect(() => CredentialStore.open(path)).toThrow(OmpError);
-    expect(() => CredentialStore.open(path)).toThrow("written by a newer omp");
+  });
+
+  test("a lease the original holds keeps omp from refreshing until it expires", () => {
+    const { path } = originalStore(7);
+    const db = new Database(path);
+    db.run("INSERT INTO auth_credential_refresh_leases (credential_id, owner, expires_at_ms, updated_at) VALUES (2, 'original', ?, 0)", [Date.now() + 60_000]);
+    db.close();
+    const store = CredentialStore.open(path);
+    expect(store.tryLease(2, "omp-test", 30_000)).toBe(false);
+    store.close();
+  });
+
+  test("a store newer than anything known is read, never written, with one warning", () => {
+    const { path } = originalStore(9);
+    const before = readFileSync(path);
+    const store = CredentialStore.open(path);
+    expect(store.schema).toEqual({ owner: "unknown newer omp", version: 9, readOnly: true });
+    expect(store.get("anthropic")).toBe(ANTHROPIC);
+    expect(() => store.add("openai", OPENAI_NEW)).toThrow("is only read (credential schema 9");
+    store.close();
+    expect(readFileSync(path).equals(before)).toBe(true);
+  });
+
+  test("a damaged store says so, naming the file and the way out", () => {
+    const dir = scratchDir("omp-auth-");
+    const path = join(dir, "agent.db");
+    writeFileSync(path, Buffer.alloc(8192, 0x5a));
+    let caught: unknown;
+    try {
+      CredentialStore.open(path);
+    } catch (error) {
+      caught = error;
+    }
+    expect(caught).toBeInstanceOf(CredentialStoreError);
+    expect((caught as CredentialStoreError).kind).toBe("damaged");
+    expect((caught as Error).message).toContain(`the credential store ${path} is damaged`);
+    expect((caught as Error).message).toContain(`mv ${path} ${path}.damaged`);
   });
 
   test("a file that is not a database gives an error naming it", () => {

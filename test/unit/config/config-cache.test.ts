@@ -18,7 +18,7 @@ import type { Mapping } from "../../../core/config/config-file.ts";
 import { parseYamlMapping } from "../../../core/config/yaml-file.ts";
 import { VERSION } from "../../../core/version.ts";
 import { scratchDir } from "./scratch.ts";
-import { errorOf } from "../../support/omp-error.ts";
+import { errorOf, warningsOf } from "../../support/omp-error.ts";
 
 function setup() {
   const root = scratchDir("omp-config-cache-");
@@ -274,19 +274,19 @@ describe("hits, misses and what is kept", () => {
     expect(readCache(cacheFile)).toEqual({ version: VERSION, files: { [asSettings(globalConfig)]: { hash: cache.files[asSettings(globalConfig)]!.hash, values: { thinking: "low" } } } });
   });
 
-  test("a bad file is never cached and gives the same error on every run", () => {
+  test("a bad file is never cached and gives the same warning on every run", () => {
     const { cwd, env, globalConfig, projectConfig, cacheFile } = setup();
     writeFileSync(globalConfig, "thinking: low\n");
     writeFileSync(projectConfig, "compaction:\n  enabled: maybe\n");
-    const message = `${projectConfig}: compaction.enabled: got "maybe", expected true or false`;
-    expect(errorOf(() => loadSettings({ cwd, env })).message).toBe(message);
+    const message = `${projectConfig}: compaction.enabled: got "maybe", expected true or false (ignored; \`omp config unset --project compaction.enabled\` removes it)`;
+    expect(warningsOf(() => loadSettings({ cwd, env, trusted: true }))).toEqual([message]);
     // The good file before it is kept; the bad one is not.
     expect(Object.keys(readCache(cacheFile).files)).toEqual([asSettings(globalConfig)]);
-    expect(errorOf(() => loadSettings({ cwd, env })).message).toBe(message);
+    expect(warningsOf(() => loadSettings({ cwd, env, trusted: true }))).toEqual([message]);
     writeFileSync(projectConfig, "model: [unclosed\n");
-    const yaml = errorOf(() => loadSettings({ cwd, env })).message;
-    expect(yaml).toStartWith(`${projectConfig}:2:1: invalid YAML`);
-    expect(errorOf(() => loadSettings({ cwd, env })).message).toBe(yaml);
+    const yaml = warningsOf(() => loadSettings({ cwd, env, trusted: true }));
+    expect(yaml[0]).toStartWith(`${projectConfig}:2:1: invalid YAML`);
+    expect(warningsOf(() => loadSettings({ cwd, env, trusted: true }))).toEqual(yaml);
     expect(Object.keys(readCache(cacheFile).files)).toEqual([asSettings(globalConfig)]);
   });
 

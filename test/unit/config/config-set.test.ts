@@ -3,9 +3,9 @@ import { lstatSync, mkdirSync, readFileSync, readdirSync, statSync, symlinkSync,
 import { join } from "node:path";
 import { loadSettings } from "../../../core/config/settings.ts";
 import { checkSettingKey, parseSettingValue, settingKeys } from "../../../core/config/settings-keys.ts";
-import { setGlobalSetting } from "../../../core/config/settings-write.ts";
+import { setGlobalSetting, unsetSetting } from "../../../core/config/settings-write.ts";
 import { scratchDir } from "./scratch.ts";
-import { errorOf } from "../../support/omp-error.ts";
+import { errorOf, warningsOf } from "../../support/omp-error.ts";
 
 function setup(initial?: string) {
   const root = scratchDir("omp-config-set-");
@@ -84,12 +84,18 @@ compaction:
     expect(errorOf(() => setGlobalSetting("retry", "3", env)).message).toBe('"retry" is a group of settings; set one of retry.maxRetries, retry.baseDelayMs, retry.idleTimeoutSeconds');
   });
 
-  test("an already invalid file is not edited", () => {
-    const { file, env } = setup("approvalMode: sometimes\n");
-    expect(errorOf(() => setGlobalSetting("thinking", "low", env)).message).toBe(
-      `${file}: approvalMode: got "sometimes", expected one of always-ask, write, yolo`,
-    );
-    expect(readFileSync(file, "utf8")).toBe("approvalMode: sometimes\n");
+  test("a file with keys omp refuses (the original omp's) is edited around them, and unset removes them", () => {
+    const { file, cwd, env } = setup("approvalMode: sometimes\nlastChangelogVersion: 18.2.3\n");
+    setGlobalSetting("thinking", "low", env);
+    expect(readFileSync(file, "utf8")).toBe("approvalMode: sometimes\nlastChangelogVersion: 18.2.3\nthinking: low\n");
+    // An edit that adds a problem is still refused.
+    expect(errorOf(() => setGlobalSetting("bash.timeoutSeconds", "99999", env)).message).toBe(`${file}: bash.timeoutSeconds: got 99999, expected a number ≤ 3600`);
+    expect(unsetSetting("lastChangelogVersion", { scope: "global", env })).toBe(true);
+    expect(unsetSetting("approvalMode", { scope: "global", env })).toBe(true);
+    expect(readFileSync(file, "utf8")).toBe("thinking: low\n");
+    expect(warningsOf(() => loadSettings({ cwd, env }))).toEqual([]);
+    // A key neither known nor in the file is still a typo to point out.
+    expect(errorOf(() => unsetSetting("lastChangelogVersoin", { scope: "global", env })).message).toContain('unknown setting "lastChangelogVersoin"');
   });
 
   test("a group left empty by commenting out its children can take a key", () => {

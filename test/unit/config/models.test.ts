@@ -89,14 +89,15 @@ describe("models.yml", () => {
 
   test("shape errors name the key, what was found and what is allowed", () => {
     const { cwd, env, globalFile } = setup(
-      "providers:\n  corp:\n    baseUrl: not a url\n    api: openai-chat\n    auth: oauth\n    models:\n      - id: m\n        contextWindow: -5\n        vision: true\n",
+      "providers:\n  corp:\n    baseUrl: not a url\n    api: openai-chat\n    auth: oath\n    models:\n      - id: m\n        contextWindow: -5\n        vision: true\n",
     );
     const lines = errorOf(() => loadModelsConfig({ cwd, env })).message.split("\n");
     expect(lines).toContain(`${globalFile}: providers.corp.baseUrl: got "not a url", expected a URL`);
     expect(lines).toContain(
       `${globalFile}: providers.corp.api: got "openai-chat", expected one of anthropic-messages, openai-completions, openai-responses, google-generative-ai, openai-codex-responses, google-gemini-cli, bedrock-converse`,
     );
-    expect(lines).toContain(`${globalFile}: providers.corp.auth: got "oauth", expected one of apiKey, none`);
+    // `oauth` is the original omp's mode, taken; a misspelling is not.
+    expect(lines).toContain(`${globalFile}: providers.corp.auth: got "oath", expected one of apiKey, none, oauth`);
     expect(lines).toContain(`${globalFile}: providers.corp.models[0].contextWindow: got -5, expected a number > 0`);
     expect(lines.some((line) => line.startsWith(`${globalFile}: providers.corp.models[0].vision: unknown key; allowed here: id, name,`))).toBe(true);
   });

@@ -3,7 +3,7 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { loadSettings } from "../../../core/config/settings.ts";
 import { scratchDir } from "./scratch.ts";
-import { errorOf } from "../../support/omp-error.ts";
+import { errorOf, warningsOf } from "../../support/omp-error.ts";
 
 function setup(files: { global?: string; project?: string; extra?: Record<string, string> } = {}) {
   const root = scratchDir("omp-settings-");
@@ -61,41 +61,53 @@ describe("precedence", () => {
   });
 });
 
-describe("validation errors name the file, the key, what was found and what is allowed", () => {
+describe("a settings file omp cannot take whole is read as far as it can be, each problem said with the file, the key and the fix", () => {
+  const unset = (key: string) => ` (ignored; \`omp config unset ${key}\` removes it)`;
+
   test("enum value", () => {
-    const { agent, cwd, env } = setup({ global: "approvalMode: sometimes\n" });
-    const error = errorOf(() => loadSettings({ cwd, env }));
-    expect(error.exitCode).toBe(2);
-    expect(error.message).toBe(`${join(agent, "config.yml")}: approvalMode: got "sometimes", expected one of always-ask, write, yolo`);
+    const { agent, cwd, env } = setup({ global: "approvalMode: sometimes\nthinking: low\n" });
+    let settings: ReturnType<typeof loadSettings>["settings"] | undefined;
+    const warnings = warningsOf(() => (settings = loadSettings({ cwd, env }).settings));
+    expect(warnings).toEqual([`${join(agent, "config.yml")}: approvalMode: got "sometimes", expected one of always-ask, write, yolo${unset("approvalMode")}`]);
+    // The rest of the file applies; the refused key has its default.
+    expect(settings!.thinking).toBe("low");
+    expect(settings!.approvalMode).toBe("yolo");
   });
 
   test("wrong type, nested key", () => {
     const { cwd, env } = setup({ project: "compaction:\n  enabled: maybe\n" });
-    const error = errorOf(() => loadSettings({ cwd, env }));
-    expect(error.message).toBe(`${join(cwd, ".omp", "config.yml")}: compaction.enabled: got "maybe", expected true or false`);
+    const warnings = warningsOf(() => loadSettings({ cwd, env, trusted: true }));
+    expect(warnings).toEqual([`${join(cwd, ".omp", "config.yml")}: compaction.enabled: got "maybe", expected true or false (ignored; \`omp config unset --project compaction.enabled\` removes it)`]);
   });
 
   test("a list where a mapping belongs, and a number out of range", () => {
     const { agent, cwd, env } = setup({ global: "tools: [bash]\nbash:\n  timeoutSeconds: 99999\n" });
-    const lines = errorOf(() => loadSettings({ cwd, env })).message.split("\n");
+    const warnings = warningsOf(() => loadSettings({ cwd, env }));
     const file = join(agent, "config.yml");
-    expect(lines).toContain(`${file}: tools: got a list, expected a mapping`);
-    expect(lines).toContain(`${file}: bash.timeoutSeconds: got 99999, expected a number ≤ 3600`);
+    expect(warnings).toContain(`${file}: tools: got a list, expected a mapping${unset("tools")}`);
+    expect(warnings).toContain(`${file}: bash.timeoutSeconds: got 99999, expected a number ≤ 3600${unset("bash.timeoutSeconds")}`);
   });
 
   test("a whole number is required", () => {
     const { agent, cwd, env } = setup({ global: "retry:\n  maxRetries: 2.5\n" });
-    expect(errorOf(() => loadSettings({ cwd, env })).message).toBe(`${join(agent, "config.yml")}: retry.maxRetries: got 2.5, expected a whole number`);
+    expect(warningsOf(() => loadSettings({ cwd, env }))).toEqual([`${join(agent, "config.yml")}: retry.maxRetries: got 2.5, expected a whole number${unset("retry.maxRetries")}`]);
   });
 
-  test("unknown keys are errors with a suggestion and the allowed keys", () => {
-    const { agent, cwd, env } = setup({ global: "tools:\n  disabeld: [bash]\napprovalmode: yolo\n" });
-    const lines = errorOf(() => loadSettings({ cwd, env })).message.split("\n");
+  test("unknown keys (a typo, the original omp's) are said with a suggestion and the allowed keys", () => {
+    const { agent, cwd, env } = setup({ global: "tools:\n  disabeld: [bash]\napprovalmode: yolo\nmodel: a/b\n" });
+    let model: string | undefined;
+    const warnings = warningsOf(() => (model = loadSettings({ cwd, env }).settings.model));
     const file = join(agent, "config.yml");
-    expect(lines).toContain(`${file}: tools.disabeld: unknown key (did you mean disabled?); allowed here: disabled, approval`);
-    expect(lines[1]!.startsWith(`${file}: approvalmode: unknown key (did you mean approvalMode?); allowed here: model, thinking, approvalMode,`)).toBe(
-      true,
-    );
+    // Several are one line (the original omp's file has dozens), each with its likely meaning.
+    expect(warnings).toEqual([
+      `${file}: 2 keys omp does not know are ignored: tools.disabeld (did you mean disabled?), approvalmode (did you mean approvalMode?); \`omp config unset tools.disabeld\` removes one`,
+    ]);
+    expect(model).toBe("a/b");
+  });
+
+  test("one unknown key is said with the keys allowed there", () => {
+    const { agent, cwd, env } = setup({ global: "tools:\n  disabeld: [bash]\n" });
+    expect(warningsOf(() => loadSettings({ cwd, env }))).toEqual([`${join(agent, "config.yml")}: tools.disabeld: unknown key (did you mean disabled?); allowed here: disabled, approval${unset("tools.disabeld")}`]);
   });
 
   test("runtime overrides are validated too", () => {
@@ -104,23 +116,27 @@ describe("validation errors name the file, the key, what was found and what is a
     expect(error.message).toBe('command-line options: thinking: got "extreme", expected one of off, minimal, low, medium, high, xhigh');
   });
 
-  test("YAML syntax errors give line and column", () => {
+  test("YAML syntax errors give line and column, and the file is skipped", () => {
     const { agent, cwd, env } = setup({ global: "model: a\ntools:\n  disabled: [bash\n" });
-    const error = errorOf(() => loadSettings({ cwd, env }));
-    expect(error.exitCode).toBe(2);
-    expect(error.message).toMatch(new RegExp(`^${join(agent, "config.yml").replaceAll(".", "\\.")}:4:1: invalid YAML: `));
+    const warnings = warningsOf(() => expect(loadSettings({ cwd, env }).settings.model).toBeUndefined());
+    expect(warnings).toHaveLength(1);
+    expect(warnings[0]).toMatch(new RegExp(`^${join(agent, "config.yml").replaceAll(".", "\\.")}:4:1: invalid YAML: `));
+    expect(warnings[0]).toEndWith("(the file is ignored until it is fixed)");
   });
 
   test("duplicate keys are a YAML error", () => {
     const { cwd, env } = setup({ project: "model: a\nmodel: b\n" });
-    expect(errorOf(() => loadSettings({ cwd, env })).message).toContain(`${join(cwd, ".omp", "config.yml")}:2:1: invalid YAML: Map keys must be unique`);
+    expect(warningsOf(() => loadSettings({ cwd, env, trusted: true }))[0]).toContain(`${join(cwd, ".omp", "config.yml")}:2:1: invalid YAML: Map keys must be unique`);
   });
 
-  test("a top-level list is rejected", () => {
+  test("a top-level list is refused", () => {
     const { agent, cwd, env } = setup({ global: "- model\n" });
-    expect(errorOf(() => loadSettings({ cwd, env })).message).toBe(
-      `${join(agent, "config.yml")}: got a list at the top level, expected a mapping of keys`,
-    );
+    expect(warningsOf(() => loadSettings({ cwd, env }))).toEqual([`${join(agent, "config.yml")}: got a list at the top level, expected a mapping of keys (the file is ignored until it is fixed)`]);
+  });
+
+  test("a --config overlay, given on purpose, must be right", () => {
+    const { cwd, env } = setup({ extra: { "a.yml": "approvalMode: sometimes\n" } });
+    expect(errorOf(() => loadSettings({ cwd, env, overlays: ["a.yml"] })).message).toBe(`${join(cwd, "a.yml")}: approvalMode: got "sometimes", expected one of always-ask, write, yolo`);
   });
 
   test("a missing --config overlay is an error, not a silent fallback", () => {

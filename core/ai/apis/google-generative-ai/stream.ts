@@ -1,3 +1,4 @@
+import { geminiRoot } from "./root.ts";
 import type { AssistantBuilder } from "../../assistant-builder.ts";
 import { CitationLinks } from "../../citations.ts";
 import { ProviderError, formatProviderError, isRetryableStatus, readErrorInfo } from "../../http/errors.ts";
@@ -219,7 +220,7 @@ export const streamGoogle: StreamFunction = (model, context, options = {}) => {
   const auth: Record<string, string> = options.apiKey ? { "x-goog-api-key": options.apiKey } : {};
   return runProviderStream(model, options, {
     request: {
-      url: `${model.baseUrl}/v1beta/models/${encodeURIComponent(model.id)}:streamGenerateContent?alt=sse`,
+      url: `${geminiRoot(model.baseUrl)}/v1beta/models/${encodeURIComponent(model.id)}:streamGenerateContent?alt=sse`,
       headers: requestHeaders(auth, model, options),
       body: googleRequestBody(model, context, options),
     },
