@@ -6,7 +6,9 @@
  * - 40 bash calls (`echo i > out.txt`, a change, so omp's checkpoints snapshot it) in a committed
  *   1,000-file git repository, and the same in a plain folder with the same files;
  * - 100 bash calls in the plain folder; 100 read calls of a 5 KB file (omp and Claude Code: Codex
- *   reads through its shell), with omp's peak RSS (GNU time).
+ *   reads through its shell);
+ * - `-p hi` (one request, no tool call) and an 11-request session of reads and `ls`, for the peak
+ *   RSS (GNU time, every run) and the bytes every request body carried in all.
  *
  * And in process, what a command's checkpoint costs on the same repository (core/session/checkpoints):
  * the time around a command that changes one file, and around one that changes nothing.
@@ -18,7 +20,7 @@
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { cpus } from "node:os";
 import { join, resolve } from "node:path";
-import { type Standin, type Turn, startStandin } from "../test/support/standin/index.ts";
+import { type ScriptedToolCall, type Standin, type Turn, startStandin } from "../test/support/standin/index.ts";
 import { perStepOutsideProvider, posts } from "./startup-timing.ts";
 import { aroundCommand } from "../core/session/checkpoints/commands.ts";
 import { median, percentile, round } from "./stats.ts";
@@ -36,8 +38,8 @@ interface Agent {
   name: string;
   argv(standin: Standin): string[];
   env(standin: Standin, home: string): Record<string, string>;
-  bash(command: string): { name: string; arguments: Record<string, unknown> };
-  read?(absolute: string, relative: string): { name: string; arguments: Record<string, unknown> };
+  bash(command: string): ScriptedToolCall;
+  read?(absolute: string, relative: string): ScriptedToolCall;
 }
 
 const BASE_ENV = { PATH: process.env.PATH ?? "/usr/bin:/bin", LANG: "C.UTF-8", NO_PROXY: "127.0.0.1,localhost" };
@@ -101,6 +103,8 @@ function makeTree(dir: string, git: boolean): void {
 
 interface Sample {
   perCallMs: number;
+  /** The request bodies the run sent, in all. */
+  inputBytes: number;
   wallMs: number;
   maxRssMb?: number;
 }
@@ -119,7 +123,8 @@ async function runLoop(standin: Standin, agent: Agent, cwd: string, calls: Turn[
   const requests = posts(standin);
   if (requests.length < calls.length + 1) throw new Error(`${agent.name}: ${requests.length} requests for ${calls.length} calls`);
   const kb = /MAX_RSS_KB=(\d+)/.exec(stderr)?.[1];
-  return { perCallMs: perStepOutsideProvider(requests.slice(0, calls.length + 1)), wallMs, ...(kb ? { maxRssMb: Number(kb) / 1024 } : {}) };
+  const sent = requests.slice(0, calls.length + 1);
+  return { perCallMs: calls.length > 0 ? perStepOutsideProvider(sent) : 0, inputBytes: sent.reduce((sum, r) => sum + Buffer.byteLength(r.rawBody ?? ""), 0), wallMs, ...(kb ? { maxRssMb: Number(kb) / 1024 } : {}) };
 }
 
 interface Loop {
@@ -127,7 +132,8 @@ interface Loop {
   label: string;
   calls: number;
   dir: "git" | "plain";
-  kind: "bash" | "read";
+  /** mixed: reads of the 5 KB module and `ls src` in turn (Codex reads through its shell). */
+  kind: "bash" | "read" | "mixed";
 }
 
 const LOOPS: Loop[] = [
@@ -135,7 +141,16 @@ const LOOPS: Loop[] = [
   { key: "bashPlain", label: "40 bash calls, the same files in a plain folder", calls: 40, dir: "plain", kind: "bash" },
   { key: "bash100", label: "100 bash calls, plain folder", calls: 100, dir: "plain", kind: "bash" },
   { key: "read100", label: "100 read calls (5 KB file), plain folder", calls: 100, dir: "plain", kind: "read" },
+  { key: "hi", label: "`-p hi`: one request, no tool call", calls: 0, dir: "plain", kind: "bash" },
+  { key: "session11", label: "an 11-request session: 10 calls, reads of the 5 KB module and `ls src` in turn", calls: 10, dir: "plain", kind: "mixed" },
 ];
+
+/** The tool call of step `i` of `loop` in `agent`'s own tools. */
+function callOf(agent: Agent, loop: Loop, cwd: string, i: number): Turn {
+  const read = (): ScriptedToolCall => (agent.read ? agent.read(join(cwd, "module.ts"), "module.ts") : agent.bash("cat module.ts"));
+  const call = loop.kind === "bash" ? agent.bash(`echo ${i} > out.txt`) : loop.kind === "read" || i % 2 === 0 ? read() : agent.bash("ls src");
+  return { toolCalls: [call] };
+}
 
 /** The checkpoint's own time around a command, in process: p50 and p90 over `runs` commands of one turn. */
 async function checkpointCost(repo: string, runs: number, change: boolean) {
@@ -174,7 +189,7 @@ async function main(): Promise<void> {
         for (const agent of AGENTS) {
           if (loop.kind === "read" && !agent.read) continue;
           const cwd = dirs[loop.dir];
-          const calls: Turn[] = Array.from({ length: loop.calls }, (_, i) => ({ toolCalls: [loop.kind === "bash" ? agent.bash(`echo ${i} > out.txt`) : agent.read!(join(cwd, "module.ts"), "module.ts")] }));
+          const calls = Array.from({ length: loop.calls }, (_, i) => callOf(agent, loop, cwd, i));
           const home = join(WORK, "homes", `${agent.name.replace(/\W/g, "")}-${loop.key}-${run}`);
           mkdirSync(home, { recursive: true });
           const sample = await runLoop(standin, agent, cwd, calls, home);
@@ -195,6 +210,7 @@ async function main(): Promise<void> {
           {
             perCallMs: round(median(list.map((s) => s.perCallMs)), 2),
             wallMs: round(median(list.map((s) => s.wallMs)), 0),
+            inputKb: round(median(list.map((s) => s.inputBytes)) / 1000, 1),
             ...(list.every((s) => s.maxRssMb !== undefined) ? { maxRssMb: round(median(list.map((s) => s.maxRssMb!)), 1) } : {}),
             perCallMsAll: list.map((s) => round(s.perCallMs, 2)),
           },
@@ -212,8 +228,8 @@ function markdown(r: any): string {
   const s = r.summary;
   const omp = (loop: string) => s[loop]?.omp;
   const peer = (loop: string, name: string) => s[loop]?.[name];
-  const cell = (x: any) => (x ? `${x.perCallMs} ms/call, ${x.wallMs} ms${x.maxRssMb ? `, ${x.maxRssMb} MiB` : ""}` : "—");
-  const rows = (r.loops as Loop[]).map((loop) => `| ${loop.label} | ${cell(omp(loop.key))} | ${cell(peer(loop.key, "Claude Code"))} | ${cell(peer(loop.key, "Codex"))} |`);
+  const cell = (x: any) => (x ? `${x.perCallMs} ms/call, ${x.wallMs} ms, ${x.inputKb} KB sent${x.maxRssMb ? `, ${x.maxRssMb} MiB` : ""}` : "—");
+  const rows = (r.loops as Loop[]).filter((loop) => loop.calls > 0).map((loop) => `| ${loop.label} | ${cell(omp(loop.key))} | ${cell(peer(loop.key, "Claude Code"))} | ${cell(peer(loop.key, "Codex"))} |`);
   const gitOverPlain = round(omp("bashGit").perCallMs / omp("bashPlain").perCallMs, 2);
   const ratio = (loop: string, name: string) => (peer(loop, name) ? round(peer(loop, name).wallMs / omp(loop).wallMs, 2) : "—");
   return `# Tool loop: omp, Claude Code and Codex
@@ -234,6 +250,8 @@ ${rows.join("\n")}
 | the same seen from the loop (git − plain per call, omp) | ${round(omp("bashGit").perCallMs - omp("bashPlain").perCallMs, 2)} ms | — | |
 | bash in the git repository: faster than Claude Code and Codex | omp ${omp("bashGit").perCallMs}, Claude Code ${peer("bashGit", "Claude Code")?.perCallMs}, Codex ${peer("bashGit", "Codex")?.perCallMs} ms/call | faster than both | ${omp("bashGit").perCallMs < Math.min(peer("bashGit", "Claude Code")?.perCallMs ?? Infinity, peer("bashGit", "Codex")?.perCallMs ?? Infinity) ? "met" : "missed"} |
 | 100 bash calls: Claude Code's whole run over omp's | ${ratio("bash100", "Claude Code")}× | ≥ 5× | ${Number(ratio("bash100", "Claude Code")) >= 5 ? "met" : "missed"} |
+| peak RSS of \`-p hi\`: omp, Claude Code, Codex | ${omp("hi").maxRssMb}, ${peer("hi", "Claude Code")?.maxRssMb}, ${peer("hi", "Codex")?.maxRssMb} MiB | ≤ 40 MiB | ${omp("hi").maxRssMb <= 40 ? "met" : "missed"} |
+| input bytes of the 11-request session (every request body): omp, Claude Code, Codex | ${omp("session11").inputKb}, ${peer("session11", "Claude Code")?.inputKb}, ${peer("session11", "Codex")?.inputKb} KB | ≤ 200 KB | ${omp("session11").inputKb <= 200 ? "met" : "missed"} |
 | 100 read calls: Claude Code's whole run over omp's; omp's peak RSS | ${ratio("read100", "Claude Code")}×; ${omp("read100").maxRssMb} MiB | ≥ 12×, ≤ 72 MiB | ${Number(ratio("read100", "Claude Code")) >= 12 && omp("read100").maxRssMb <= 72 ? "met" : "missed"} |
 `;
 }

@@ -61,6 +61,8 @@ export async function aroundCommand<T>(target: CheckpointTarget, cwd: string, wh
     return await run();
   } finally {
     if (state) state.running = state.running.filter((running) => running !== self);
+    // A command that ran inside this one may still be updating the index.
+    await state?.updating;
     try {
       const records = snapshots && state && ready && !self.lost ? finish(snapshots, state, self, target, { ...common, what, time: time() }) : undefined;
       appendRecords(dir, records ?? [{ kind: "unseen", ...common, what, why: snapshots ? "snapshot-failed" : "no-git", time: time() }]);
