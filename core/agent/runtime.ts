@@ -198,6 +198,11 @@ export class Runtime {
     return this.credentialStore()?.has(provider) ?? false;
   }
 
+  /** A model this user can call: a local server, a keyless provider, or one with a key. */
+  private usable(model: Model): boolean {
+    return getProvider(model.provider)?.local === true || this.options.modelsConfig.providers[model.provider]?.auth === "none" || this.hasKey(model.provider);
+  }
+
   /** Finds the model for `pattern` (or the default) and its key; errors say what to set. */
   async selectModel(pattern: string | undefined, useCliKey = true): Promise<ModelSelection> {
     await this.credentialStore()?.ready?.();
@@ -219,11 +224,12 @@ export class Runtime {
       }
     }
     let choice;
+    const usable = (model: Model) => this.usable(model);
     try {
-      choice = resolveModel(wanted, models);
+      choice = resolveModel(wanted, models, usable);
     } catch (error) {
       if (this.localProbed) throw error;
-      choice = resolveModel(wanted, await this.availableModels());
+      choice = resolveModel(wanted, await this.availableModels(), usable);
     }
     const providerConfig = this.options.modelsConfig.providers[choice.model.provider];
     const key = await resolveApiKey({
@@ -329,10 +335,10 @@ export class Runtime {
    */
   async cycleCandidates(): Promise<Model[]> {
     const models = await this.availableModels();
-    const usable = (m: Model) => getProvider(m.provider)?.local || this.options.modelsConfig.providers[m.provider]?.auth === "none" || this.hasKey(m.provider);
+    const usable = (m: Model) => this.usable(m);
     const scope = this.options.cycleModels;
     if (!scope) return models.filter(usable);
-    const scoped = scope.map((pattern) => resolveModel(pattern, models).model).filter(usable);
+    const scoped = scope.map((pattern) => resolveModel(pattern, models, usable).model).filter(usable);
     return scoped.filter((m, i) => scoped.findIndex((other) => other.provider === m.provider && other.id === m.id) === i);
   }
 
