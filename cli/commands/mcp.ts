@@ -77,14 +77,15 @@ export async function runMcpRemove(name: string, flags: { scope?: string }): Pro
 
 /** Every configured server, connected: list and get report what really happens, not just the file. */
 async function connectAll(): Promise<McpManager> {
-  const { McpManager } = await import("../../core/mcp/manager.ts");
+  const { FIRST_REQUEST_WAIT_MS, McpManager, atMost } = await import("../../core/mcp/manager.ts");
   const { enabledPlugins } = await import("../../core/plugins/enabled.ts");
   const { pluginMcpServers } = await import("../../core/plugins/wiring.ts");
   const cwd = resolve(process.cwd());
   // Installed plugins' servers are listed with the configured ones, as a run starts them.
   const plugins = pluginMcpServers(enabledPlugins(cwd), (line) => process.stderr.write(`omp: ${line}\n`));
   const manager = McpManager.start({ cwd, env: process.env, waitForUncached: true, plugins });
-  await Promise.all([...manager.connections.values()].map((connection) => connection.start()));
+  // A server still starting after the wait is listed as starting rather than holding the listing up.
+  await atMost(Promise.all([...manager.connections.values()].map((connection) => connection.start())), FIRST_REQUEST_WAIT_MS);
   return manager;
 }
 

@@ -75,7 +75,8 @@ export class LazyMcpSource implements ToolSource, PromptHost {
       if (switchedOff(raw)) continue;
       const lists = cache.get({ name, key: entryKey(raw) });
       if (!lists) {
-        complete = false;
+        // A server whose last start failed has no tools to wait for; it is tried again in the background.
+        if (cache.lastFailure({ name, key: entryKey(raw) }) === undefined) complete = false;
         continue;
       }
       if (lists.prompts.length > 0) this.cachedPrompts.push({ name, scope, source, prompts: lists.prompts });
