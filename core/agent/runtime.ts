@@ -35,7 +35,7 @@ import { gitSummary } from "./git-summary.ts";
 import { configuredRoleModel, expandRoleAlias, modelForRole, rolePatterns } from "./model-roles.ts";
 import { defaultModelPattern, knownModels, resolveModel, withLocalModels } from "./models.ts";
 import { type Facts, type RequestFrame, currentFacts, frameOf } from "./request-frame.ts";
-import { type RefreshResult, listSources, mergeServedModels, readModelLists, refreshModelLists, retiredNote } from "./served-models.ts";
+import { type RefreshResult, listSources, mergeServedModels, readModelLists, refreshModelLists, retiredNote, uncataloguedModel } from "./served-models.ts";
 import { buildSystemPrompt } from "./system-prompt.ts";
 import type { ProviderList } from "../ai/model-lists.ts";
 import { toolSpec } from "./tool-specs.ts";
@@ -228,8 +228,10 @@ export class Runtime {
     try {
       choice = resolveModel(wanted, models, usable);
     } catch (error) {
-      if (this.localProbed) throw error;
-      choice = resolveModel(wanted, await this.availableModels(), usable);
+      const open = uncataloguedModel(wanted, models, listSources(this.options.modelsConfig, this.options.env), lists);
+      if (open && this.hasKey(open.provider)) choice = { model: open };
+      else if (this.localProbed) throw error;
+      else choice = resolveModel(wanted, await this.availableModels(), usable);
     }
     const providerConfig = this.options.modelsConfig.providers[choice.model.provider];
     const key = await resolveApiKey({

@@ -63,6 +63,19 @@ export function mergeServedModels(models: Model[], lists: ProviderList[], source
   return { models: merged, lists };
 }
 
+/**
+ * `provider/id` on a provider omp has no catalog for (Fireworks, NVIDIA, Moonshot, Z.ai, …) and
+ * whose list it has not fetched: taken as written, as the provider's own docs name it, rather than
+ * "unknown model" until `omp models --refresh`. The provider answers for an id it does not serve.
+ */
+export function uncataloguedModel(pattern: string, models: Model[], sources: ListSource[], lists: ProviderList[]): Model | undefined {
+  const slash = pattern.indexOf("/");
+  if (slash <= 0 || slash === pattern.length - 1) return undefined;
+  const source = sources.find((s) => s.provider === pattern.slice(0, slash));
+  if (!source || models.some((m) => m.provider === source.provider) || lists.some((l) => l.provider === source.provider)) return undefined;
+  return modelFromListing({ id: pattern.slice(slash + 1) }, { id: source.provider, name: source.name, api: source.api, baseUrl: source.baseUrl, headers: source.headers }, models);
+}
+
 /** Why `model` will likely fail: its provider's latest list does not have it. Undefined when it is listed or nothing is known. */
 export function retiredNote(model: Model, lists: ProviderList[]): string | undefined {
   const list = lists.find((l) => l.provider === model.provider);
