@@ -1,4 +1,5 @@
 import { resolve } from "node:path";
+import { jsonSyntaxError } from "../../core/fs/json-syntax.ts";
 import { OmpError } from "../../core/errors/omp-error.ts";
 import { type WriteScope, WRITE_SCOPES, addServer, removeServer } from "../../core/mcp/config-write.ts";
 import { isRemote, type ResolvedServer } from "../../core/mcp/config-schema.ts";
@@ -61,7 +62,7 @@ export async function runMcpAddJson(name: string, json: string, flags: { scope?:
   try {
     entry = JSON.parse(json);
   } catch (error) {
-    throw new OmpError(`the server entry is not valid JSON: ${(error as Error).message}`, { exitCode: EXIT_USAGE });
+    throw new OmpError(`the server entry is not valid JSON: ${jsonSyntaxError(json) ?? (error as Error).message}`, { exitCode: EXIT_USAGE });
   }
   if (entry === null || typeof entry !== "object" || Array.isArray(entry)) throw new OmpError("the server entry must be a JSON object", { exitCode: EXIT_USAGE });
   const path = addServer(name, entry as Record<string, unknown>, scopeOf(flags.scope), process.cwd());

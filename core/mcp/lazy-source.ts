@@ -62,7 +62,10 @@ export class LazyMcpSource implements ToolSource, PromptHost {
   private cachedTools(): Tool[] | undefined {
     let raws;
     try {
-      raws = rawServers(this.options.cwd, this.options.flagFiles ?? [], this.options.plugins ?? [], this.options.env).servers;
+      const found = rawServers(this.options.cwd, this.options.flagFiles ?? [], this.options.plugins ?? [], this.options.env);
+      // A broken file is said before the first request (the manager reports it), not lost to a short run.
+      if (found.problems.length > 0) return undefined;
+      raws = found.servers;
     } catch {
       return undefined;
     }

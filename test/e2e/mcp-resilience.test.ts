@@ -153,6 +153,17 @@ describe("MCP resilience", () => {
     expect(names.filter((name) => name.startsWith("mcp__only__"))).toEqual(["mcp__only__look"]);
   });
 
+  test("a broken mcp.json is reported in print mode with its line and column, and the run still answers", async () => {
+    const { home, repo } = workspace();
+    const path = writeUserMcp(home, {});
+    writeFileSync(path, '{\n  "mcpServers": {\n    "edge": { "command": "node" "args": [] }\n  }\n}\n');
+    standin.setScript([{ text: "answered" }]);
+    const result = await run(["go"], home, repo);
+    expect(result.code).toBe(0);
+    expect(result.stdout).toBe("answered\n");
+    expect(result.stderr).toContain("omp: ~/.omp/agent/mcp.json: not valid JSON (line 3, column 33: expected , or } (a missing comma?), found \"\\\"\"); fix the file or remove it.");
+  });
+
   test("project .mcp.json (flat shape) runs only in a trusted folder; --mcp-config adds servers of its own", async () => {
     const { home, repo } = workspace();
     writeFileSync(join(repo, ".mcp.json"), JSON.stringify({ proj: edgeServer("basic") }));
