@@ -2,7 +2,7 @@ import { join } from "node:path";
 import { PROVIDERS, getProvider, hasEnvCredentials } from "../ai/providers-table.ts";
 import type { Model, ThinkingLevel } from "../ai/model.ts";
 import type { Usage } from "../ai/messages.ts";
-import { resolveApiKey } from "../auth/keys.ts";
+import { refusedKeyHint, resolveApiKey } from "../auth/keys.ts";
 import { modelForCredential } from "../auth/oauth/subscription-model.ts";
 import { openCredentialSource } from "../broker/credential-source.ts";
 import type { CredentialSource, ResolvedCredential } from "../auth/source.ts";
@@ -462,7 +462,13 @@ export class Runtime {
    * every process sharing the vault or broker) and hands over the provider's next one. A session
    * sticks to its credential otherwise.
    */
-  private async rotate(selection: ModelSelection, failure: ProviderFailure): Promise<{ apiKey: string; model: Model } | { error: string } | undefined> {
+  private async rotate(selection: ModelSelection, failure: ProviderFailure): Promise<{ apiKey: string; model: Model } | { error: string } | { hint: string } | undefined> {
+    const rotated = await this.rotateStored(selection, failure);
+    if (rotated || failure.kind !== "auth") return rotated;
+    return { hint: refusedKeyHint(selection.model.provider, selection.keySource) };
+  }
+
+  private async rotateStored(selection: ModelSelection, failure: ProviderFailure): Promise<{ apiKey: string; model: Model } | { error: string } | undefined> {
     const until = failure.kind === "usage-limit" ? failure.resetsAt : undefined;
     const source = this.credentialStore();
     if (!source || selection.credentialId === undefined) return undefined;
