@@ -37,7 +37,9 @@ function writeAgentFile(home: string, name: string, text: string): void {
 
 describe("setup errors: a clear message, exit 2, no session file, no request", () => {
   const errors: [string, (home: string, repo: string) => string[], RegExp[]][] = [
-    ["invalid YAML in config.yml", (home) => (writeAgentFile(home, "config.yml", "model: [unclosed\n"), []), [/~\/\.omp\/agent\/config\.yml:\d+:\d+: invalid YAML/]],
+    ["invalid YAML in config.yml", (home) => (writeAgentFile(home, "config.yml", "model: [unclosed\n"), []), [/~\/\.omp\/agent\/config\.yml:1:8: invalid YAML/]],
+    // The line that is wrong, not the value above it the parser noticed it at.
+    ["a mis-indented line in config.yml", (home) => (writeAgentFile(home, "config.yml", "model: anthropic/claude-opus-5-5\n thinking: high\n"), []), [/config\.yml:2:2: invalid YAML: .*\n thinking: high\n \^/]],
     ["an unknown key in config.yml", (home) => (writeAgentFile(home, "config.yml", "modle: sonnet\n"), []), [/config\.yml: modle: unknown key \(did you mean model\?\)/, /allowed here: .*model/]],
     ["a bad value in config.yml", (home) => (writeAgentFile(home, "config.yml", "compaction:\n  enabled: maybe\n"), []), [/config\.yml: compaction\.enabled: got "maybe", expected true or false/]],
     [

@@ -284,7 +284,8 @@ describe("hits, misses and what is kept", () => {
     expect(errorOf(() => loadSettings({ cwd, env })).message).toBe(message);
     writeFileSync(projectConfig, "model: [unclosed\n");
     const yaml = errorOf(() => loadSettings({ cwd, env })).message;
-    expect(yaml).toStartWith(`${projectConfig}:2:1: invalid YAML`);
+    // At the unclosed [ itself, not where the file ends without it.
+    expect(yaml).toStartWith(`${projectConfig}:1:8: invalid YAML`);
     expect(errorOf(() => loadSettings({ cwd, env })).message).toBe(yaml);
     expect(Object.keys(readCache(cacheFile).files)).toEqual([asSettings(globalConfig)]);
   });

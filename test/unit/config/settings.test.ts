@@ -108,7 +108,8 @@ describe("validation errors name the file, the key, what was found and what is a
     const { agent, cwd, env } = setup({ global: "model: a\ntools:\n  disabled: [bash\n" });
     const error = errorOf(() => loadSettings({ cwd, env }));
     expect(error.exitCode).toBe(2);
-    expect(error.message).toMatch(new RegExp(`^${join(agent, "config.yml").replaceAll(".", "\\.")}:4:1: invalid YAML: `));
+    // At the unclosed [ itself, not where the file ends without it.
+    expect(error.message).toMatch(new RegExp(`^${join(agent, "config.yml").replaceAll(".", "\\.")}:3:13: invalid YAML: `));
   });
 
   test("duplicate keys are a YAML error", () => {
