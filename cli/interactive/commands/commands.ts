@@ -1,4 +1,5 @@
 import { writeFileSync } from "node:fs";
+import type { Settings } from "../../../core/config/settings-schema.ts";
 import { resolve } from "node:path";
 import type { Agent } from "../../../core/agent/agent.ts";
 import type { ModelSelection, Runtime } from "../../../core/agent/runtime.ts";
@@ -40,6 +41,8 @@ export { escapeTwice } from "./tree-commands.ts";
 /** What slash commands may do to the interactive session. */
 export interface CommandHost {
   readonly view: View;
+  /** After /settings wrote a file: applies the settings that change in place (theme, approvalMode). */
+  settingsChanged(before: Pick<Settings, "approvalMode">): void;
   /** Session moves (tree, fork, handoff, name), shared with rpc. */
   readonly control: SessionControl;
   readonly blocks: ConversationBlocks;
