@@ -3,7 +3,7 @@ import { pathToFileURL } from "node:url";
 import type { MessageConnection } from "vscode-jsonrpc/node";
 import type { Diagnostic, InitializeResult, PublishDiagnosticsParams, ServerCapabilities } from "vscode-languageserver-protocol";
 import { OmpError } from "../errors/omp-error.ts";
-import { type ServerConfig, languageId } from "./server-config.ts";
+import { type ServerConfig, initOptionsFor, languageId } from "./server-config.ts";
 
 /** A language server that failed to start, died or did not answer in time. */
 export class LspError extends OmpError {}
@@ -102,7 +102,7 @@ export class LspClient {
         rootUri: fileUri(root),
         rootPath: root,
         workspaceFolders: [{ uri: fileUri(root), name: root.split("/").pop() || root }],
-        initializationOptions: server.initOptions ?? {},
+        initializationOptions: initOptionsFor(server, root),
         capabilities: CLIENT_CAPABILITIES,
       },
       server.warmupTimeoutMs ?? DEFAULT_WARMUP_MS,

@@ -82,6 +82,20 @@ describe("diagnostics after write and edit", () => {
     expect(edited).toContain("Diagnostics (clangd): 1 new");
     expect(edited).toMatch(/main\.c:2:10 error undeclared_var_use: Use of undeclared identifier 'm'/);
   });
+
+  test("clangd works in a git project without compile_commands.json: its include/ is found, and nothing is written into the project", async () => {
+    const { home, repo } = workspace({ "include/util.h": "int helper(int n);\n", "src/main.c": '#include "util.h"\n\nint twice(int n) {\n  return helper(n) * 2;\n}\n' });
+    const [edited] = await run(repo, home, [
+      { name: "read", arguments: { path: "src/main.c" } },
+      { name: "edit", arguments: { path: "src/main.c", edits: [{ oldText: "return helper(n) * 2;", newText: "return helper(m) * 2;" }] } },
+    ]).then((results) => results.slice(1));
+    // Only the new error: the header was found through the fallback flags, so the include is no problem.
+    expect(edited).toContain("Diagnostics (clangd): 1 new");
+    expect(edited).toMatch(/src\/main\.c:4:17 error undeclared_var_use: Use of undeclared identifier 'm'/);
+    expect(edited).toContain("0 warning(s)");
+    expect(existsSync(join(repo, "compile_flags.txt"))).toBe(false);
+    expect(existsSync(join(repo, "compile_commands.json"))).toBe(false);
+  });
 });
 
 describe("the lsp tool", () => {
