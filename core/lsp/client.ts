@@ -43,6 +43,8 @@ export class LspClient {
   capabilities: ServerCapabilities = {};
   exited: string | undefined;
   readonly startedAt = Date.now();
+  /** The longest this server took to answer a change with its diagnostics: on a loaded machine, far over the usual wait. */
+  slowestAnswerMs = 0;
 
   private constructor(
     readonly server: ServerConfig,
