@@ -82,7 +82,13 @@ function buildPrompt(messages: string[], stdin: string, cwd: string, registry: E
   }
   const text = [words.join(" "), stdin].filter(Boolean).join("\n\n");
   if (!text && attachments.length === 0) return [];
-  const note = (line: string) => process.stderr.write(`omp: ${line}\n`);
+  // An `@file` argument is also a word of the text: said once, not once per look.
+  const noted = new Set<string>();
+  const note = (line: string) => {
+    if (noted.has(line)) return;
+    noted.add(line);
+    process.stderr.write(`omp: ${line}\n`);
+  };
   for (const arg of messages) if (arg.startsWith("@") && arg.length > 1 && !existsSync(resolve(cwd, arg.slice(1)))) note(`${arg}: no such file (looked in ${cwd}); sent as text`);
   return [...expandMentions(text, cwd, registry.mayAttach, note), ...attachments];
 }

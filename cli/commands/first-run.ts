@@ -1,4 +1,5 @@
 import { NoModelError, type ModelSelection, type Runtime } from "../../core/agent/runtime.ts";
+import { checkApiKey } from "../../core/agent/served-models.ts";
 import { CredentialStore } from "../../core/auth/store.ts";
 import { describeError } from "../../core/errors/omp-error.ts";
 import { agentDbPath, displayPath } from "../../core/paths.ts";
@@ -12,9 +13,10 @@ import { agentDbPath, displayPath } from "../../core/paths.ts";
  */
 async function readLine(prompt: string, hidden = false, signal?: AbortSignal): Promise<string> {
   if (signal?.aborted) return "";
-  process.stderr.write(prompt);
   const stty = (mode: string) => Bun.spawnSync(["stty", mode], { stdin: "inherit", stdout: "ignore", stderr: "ignore" });
+  // Echo goes off before the prompt shows: a key typed (or pasted) the moment it appears is never echoed.
   if (hidden) stty("-echo");
+  process.stderr.write(prompt);
   const reader = Bun.stdin.stream().getReader();
   const release = () => reader.releaseLock();
   signal?.addEventListener("abort", release, { once: true });
@@ -105,6 +107,13 @@ export async function selectWithSetup(runtime: Runtime, pick: () => Promise<Mode
           process.stderr.write("That is not a key (empty, or it has spaces or line breaks); try again.\n");
           continue;
         }
+        process.stderr.write(`Checking the key with ${provider.name}…\n`);
+        const checked = await checkApiKey(runtime.options.modelsConfig, env, provider.id, key);
+        if (checked.verdict === "refused") {
+          process.stderr.write(`${provider.name} refused that key (${checked.why}); it was not stored. Paste another, or pick another way.\n`);
+          continue;
+        }
+        if (checked.verdict === "unchecked") process.stderr.write(`The key could not be checked now (${checked.why}); storing it anyway.\n`);
         const store = CredentialStore.open(agentDbPath(env));
         try {
           const stored = store.add(provider.id, key);

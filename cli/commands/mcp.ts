@@ -1,4 +1,5 @@
 import { resolve } from "node:path";
+import { jsonSyntaxError } from "../../core/fs/json-syntax.ts";
 import { OmpError } from "../../core/errors/omp-error.ts";
 import { type WriteScope, WRITE_SCOPES, addServer, removeServer } from "../../core/mcp/config-write.ts";
 import { isRemote, type ResolvedServer } from "../../core/mcp/config-schema.ts";
@@ -61,7 +62,7 @@ export async function runMcpAddJson(name: string, json: string, flags: { scope?:
   try {
     entry = JSON.parse(json);
   } catch (error) {
-    throw new OmpError(`the server entry is not valid JSON: ${(error as Error).message}`, { exitCode: EXIT_USAGE });
+    throw new OmpError(`the server entry is not valid JSON: ${jsonSyntaxError(json) ?? (error as Error).message}`, { exitCode: EXIT_USAGE });
   }
   if (entry === null || typeof entry !== "object" || Array.isArray(entry)) throw new OmpError("the server entry must be a JSON object", { exitCode: EXIT_USAGE });
   const path = addServer(name, entry as Record<string, unknown>, scopeOf(flags.scope), process.cwd());
@@ -77,14 +78,15 @@ export async function runMcpRemove(name: string, flags: { scope?: string }): Pro
 
 /** Every configured server, connected: list and get report what really happens, not just the file. */
 async function connectAll(): Promise<McpManager> {
-  const { McpManager } = await import("../../core/mcp/manager.ts");
+  const { FIRST_REQUEST_WAIT_MS, McpManager, atMost } = await import("../../core/mcp/manager.ts");
   const { enabledPlugins } = await import("../../core/plugins/enabled.ts");
   const { pluginMcpServers } = await import("../../core/plugins/wiring.ts");
   const cwd = resolve(process.cwd());
   // Installed plugins' servers are listed with the configured ones, as a run starts them.
   const plugins = pluginMcpServers(enabledPlugins(cwd), (line) => process.stderr.write(`omp: ${line}\n`));
   const manager = McpManager.start({ cwd, env: process.env, waitForUncached: true, plugins });
-  await Promise.all([...manager.connections.values()].map((connection) => connection.start()));
+  // A server still starting after the wait is listed as starting rather than holding the listing up.
+  await atMost(Promise.all([...manager.connections.values()].map((connection) => connection.start())), FIRST_REQUEST_WAIT_MS);
   return manager;
 }
 

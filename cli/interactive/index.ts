@@ -58,6 +58,7 @@ export async function runInteractive(options: InteractiveOptions): Promise<numbe
       resumePath: options.resumePath,
       env,
       onFirstFrame: options.onFirstFrame,
+      appearanceFor: (setting) => chooseAppearance(env, info.background, setting),
       keymap,
       keymapWarning: warning,
       trustNotice: options.trustNotice,

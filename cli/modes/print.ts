@@ -3,6 +3,7 @@ import type { SessionHost } from "../../core/session-host/host.ts";
 import type { AgentStopReason } from "../../core/agent/events.ts";
 import type { ImageContent, TextContent } from "../../core/ai/messages.ts";
 import { EXIT_FAILURE, EXIT_INTERRUPTED, EXIT_TIMED_OUT, signalExitCode } from "../../core/errors/exit-codes.ts";
+import { progressArgument } from "../../core/tools/presentation.ts";
 import { stderr, stdout } from "./output.ts";
 import { isTerminal } from "../shared/tty.ts";
 import { stripTerminalControls } from "../shared/terminal-text.ts";
@@ -76,7 +77,7 @@ export async function runPrintMode(host: SessionHost, prompt: (TextContent | Ima
         break;
       }
       case "tool_call":
-        err(`→ ${event.toolName} ${summarise(event.input as Record<string, unknown>)}`);
+        err(`→ ${event.toolName} ${progressArgument(event.toolName, event.input)}`);
         break;
       case "tool_execution_end":
         if (event.isError) err(`✗ ${event.toolName} failed`);
@@ -108,12 +109,4 @@ export async function runPrintMode(host: SessionHost, prompt: (TextContent | Ima
   } finally {
     await Promise.all([stdout.flush(), stderr.flush()]);
   }
-}
-
-function summarise(args: Record<string, unknown>): string {
-  for (const key of ["command", "path", "pattern"]) {
-    const value = args[key];
-    if (typeof value === "string") return value.length > 120 ? `${value.slice(0, 120)}…` : value.replace(/\n/g, " ⏎ ");
-  }
-  return "";
 }

@@ -62,8 +62,8 @@ export interface AgentOptions {
   announceThinking?: boolean;
   /** Secret values (API keys) that must not reach any file this agent writes, besides the model's key. */
   secrets?: string[];
-  /** Called with a failed reply's failure before anything was streamed: another credential to retry with, an error to show instead, or undefined. */
-  rotateCredential?: (failure: ProviderFailure) => Promise<{ apiKey: string; model?: Model } | { error: string } | undefined>;
+  /** Called with a failed reply's failure before anything was streamed: another credential to retry with, an error to show instead, a hint to add to it (where a refused key came from), or undefined. */
+  rotateCredential?: (failure: ProviderFailure) => Promise<{ apiKey: string; model?: Model } | { error: string } | { hint: string } | undefined>;
   /** What the user must know about how the session was opened (a fork of a session open elsewhere). */
   warnings?: string[];
   /** Hooks and extensions (see core/extensions/agent-extensions.ts). */

@@ -435,6 +435,8 @@ export class Agent {
     if (!this.options.rotateCredential || reply.stopReason !== "error" || reply.content.length > 0 || reply.failure === undefined) return undefined;
     const next = await this.options.rotateCredential(reply.failure);
     if (next && "error" in next) reply.errorMessage = this.redact(next.error);
+    // A refused key: the provider's words, then where the key came from and how to fix it.
+    if (next && "hint" in next) reply.errorMessage = `${reply.errorMessage ?? "the key was refused"}; ${next.hint}`;
     return next && "apiKey" in next ? next : undefined;
   }
 

@@ -1,4 +1,5 @@
 import { builtinModels, discoverLocalModels, getProvider } from "../ai/index.ts";
+import { claudeName, sameClaude, versionDistance } from "../ai/claude-names.ts";
 import { type Model, type ThinkingLevel, isThinkingLevel } from "../ai/model.ts";
 import type { ModelsConfig } from "../config/models-schema.ts";
 import { customModels } from "../config/models.ts";
@@ -70,9 +71,12 @@ function compareVersions(a: number[], b: number[]): number {
  * Finds the model a user means: `provider/id`, an exact id, or a fuzzy name ("sonnet",
  * "gpt 5 mini"), with an optional `:thinking` suffix. Among several fuzzy matches the newest wins
  * (`opus` is the highest-numbered Opus), then the shortest id (the plain model over its dated or
- * suffixed variants). No match is an error that lists the closest names.
+ * suffixed variants). A Claude name as Claude Code users write it (`sonnet`, `claude-sonnet-4-0`,
+ * dated or `-latest`) is read as its family and version. Models of a provider the user can use
+ * (`usable`: it has a key) come before the rest, so `sonnet` with only ANTHROPIC_API_KEY is
+ * Anthropic's, not Bedrock's. No match is an error that lists the closest names.
  */
-export function resolveModel(pattern: string, models: Model[]): ModelChoice {
+export function resolveModel(pattern: string, models: Model[], usable: (model: Model) => boolean = () => true): ModelChoice {
   let text = pattern.trim();
   let thinking: ThinkingLevel | undefined;
   const colon = text.lastIndexOf(":");
@@ -88,12 +92,15 @@ export function resolveModel(pattern: string, models: Model[]): ModelChoice {
   const idPart = provider ? text.slice(slash + 1) : text;
   const pool = provider ? models.filter((m) => m.provider === provider) : models;
 
-  const exact = pool.filter((m) => m.id === idPart);
+  const usableFirst = (a: Model, b: Model) => Number(usable(b)) - Number(usable(a));
+  const exact = pool.filter((m) => m.id === idPart).sort(usableFirst);
   if (exact.length > 0) return { model: exact[0]!, thinking };
+  const claude = claudeModel(idPart, pool, usable);
+  if (claude) return { model: claude, thinking };
   const wanted = normalise(idPart);
   const fuzzy = pool
     .filter((m) => normalise(m.id).includes(wanted) || normalise(m.name).includes(wanted))
-    .sort((a, b) => compareVersions(versionOf(b.id), versionOf(a.id)) || a.id.length - b.id.length || a.id.localeCompare(b.id));
+    .sort((a, b) => usableFirst(a, b) || compareVersions(versionOf(b.id), versionOf(a.id)) || a.id.length - b.id.length || a.id.localeCompare(b.id));
   if (fuzzy.length > 0) return { model: fuzzy[0]!, thinking };
 
   const words = wanted.split("-").filter(Boolean);
@@ -112,15 +119,33 @@ export function resolveModel(pattern: string, models: Model[]): ModelChoice {
  * stands for every model whose `provider/id` or id it matches, case-insensitively, in catalog
  * order; anything else is one model as resolveModel finds it. A glob that matches nothing is an error.
  */
-export function resolveModelPatterns(patterns: readonly string[], models: Model[]): Model[] {
+export function resolveModelPatterns(patterns: readonly string[], models: Model[], usable?: (model: Model) => boolean): Model[] {
   return patterns.flatMap((pattern) => {
-    if (!/[*?]/.test(pattern)) return [resolveModel(pattern, models).model];
+    if (!/[*?]/.test(pattern)) return [resolveModel(pattern, models, usable).model];
     const escaped = pattern.trim().replace(/[.+^${}()|[\]\\]/g, "\\$&").replaceAll("*", ".*").replaceAll("?", ".");
     const glob = new RegExp(`^${escaped}$`, "i");
     const matched = models.filter((m) => glob.test(`${m.provider}/${m.id}`) || glob.test(m.id));
     if (matched.length === 0) throw new OmpError(`no model matches ${JSON.stringify(pattern)}. List the models with \`omp --list-models\`.`, { exitCode: EXIT_USAGE });
     return matched;
   });
+}
+
+/**
+ * The model a Claude name means: the catalog's model of that family and version, or — for a
+ * version the catalog does not list (`claude-sonnet-4-0`) — that id on the provider, sent as
+ * written, with the limits and thinking of the family's nearest model there.
+ */
+function claudeModel(id: string, pool: Model[], usable: (model: Model) => boolean): Model | undefined {
+  const wanted = claudeName(id);
+  if (!wanted) return undefined;
+  const family = pool.flatMap((model) => {
+    const name = model.id.startsWith("claude-") ? claudeName(model.id) : undefined;
+    return name?.family === wanted.family ? [{ model, name }] : [];
+  });
+  family.sort((a, b) => Number(usable(b.model)) - Number(usable(a.model)) || versionDistance(a.name.version, wanted.version) - versionDistance(b.name.version, wanted.version));
+  const nearest = family[0];
+  if (!nearest) return undefined;
+  return sameClaude(nearest.name, wanted) ? nearest.model : { ...nearest.model, id, name: id };
 }
 
 function getProviderOrCustom(id: string, models: Model[]): boolean {

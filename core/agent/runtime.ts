@@ -2,7 +2,7 @@ import { join } from "node:path";
 import { PROVIDERS, getProvider, hasEnvCredentials } from "../ai/providers-table.ts";
 import type { Model, ThinkingLevel } from "../ai/model.ts";
 import type { Usage } from "../ai/messages.ts";
-import { resolveApiKey } from "../auth/keys.ts";
+import { refusedKeyHint, resolveApiKey } from "../auth/keys.ts";
 import { modelForCredential } from "../auth/oauth/subscription-model.ts";
 import { openCredentialSource } from "../broker/credential-source.ts";
 import type { CredentialSource, ResolvedCredential } from "../auth/source.ts";
@@ -37,7 +37,7 @@ import { gitSummary } from "./git-summary.ts";
 import { configuredRoleModel, expandRoleAlias, modelForRole, rolePatterns } from "./model-roles.ts";
 import { defaultModelPattern, knownModels, resolveModel, resolveModelPatterns, withLocalModels } from "./models.ts";
 import { type Facts, type RequestFrame, currentFacts, frameOf } from "./request-frame.ts";
-import { type RefreshResult, listSources, mergeServedModels, readModelLists, refreshModelLists, retiredNote } from "./served-models.ts";
+import { type RefreshResult, listSources, mergeServedModels, readModelLists, refreshModelLists, retiredNote, uncataloguedModel } from "./served-models.ts";
 import { buildSystemPrompt } from "./system-prompt.ts";
 import type { ProviderList } from "../ai/model-lists.ts";
 import { toolSpec } from "./tool-specs.ts";
@@ -202,6 +202,11 @@ export class Runtime {
     return this.credentialStore()?.has(provider) ?? false;
   }
 
+  /** A model this user can call: a local server, a keyless provider, or one with a key. */
+  private usable(model: Model): boolean {
+    return getProvider(model.provider)?.local === true || this.options.modelsConfig.providers[model.provider]?.auth === "none" || this.hasKey(model.provider);
+  }
+
   /** Finds the model for `pattern` (or the default) and its key; errors say what to set. */
   async selectModel(pattern: string | undefined, useCliKey = true): Promise<ModelSelection> {
     await this.credentialStore()?.ready?.();
@@ -223,11 +228,14 @@ export class Runtime {
       }
     }
     let choice;
+    const usable = (model: Model) => this.usable(model);
     try {
-      choice = resolveModel(wanted, models);
+      choice = resolveModel(wanted, models, usable);
     } catch (error) {
-      if (this.localProbed) throw error;
-      choice = resolveModel(wanted, await this.availableModels());
+      const open = uncataloguedModel(wanted, models, listSources(this.options.modelsConfig, this.options.env), lists);
+      if (open && this.hasKey(open.provider)) choice = { model: open };
+      else if (this.localProbed) throw error;
+      else choice = resolveModel(wanted, await this.availableModels(), usable);
     }
     const providerConfig = this.options.modelsConfig.providers[choice.model.provider];
     const key = await resolveApiKey({
@@ -333,10 +341,10 @@ export class Runtime {
    */
   async cycleCandidates(): Promise<Model[]> {
     const models = await this.availableModels();
-    const usable = (m: Model) => getProvider(m.provider)?.local || this.options.modelsConfig.providers[m.provider]?.auth === "none" || this.hasKey(m.provider);
+    const usable = (m: Model) => this.usable(m);
     const scope = this.options.cycleModels;
     if (!scope) return models.filter(usable);
-    const scoped = resolveModelPatterns(scope, models).filter(usable);
+    const scoped = resolveModelPatterns(scope, models, usable).filter(usable);
     return scoped.filter((m, i) => scoped.findIndex((other) => other.provider === m.provider && other.id === m.id) === i);
   }
 
@@ -472,7 +480,13 @@ export class Runtime {
     return gate;
   }
 
-  private async rotate(selection: ModelSelection, failure: ProviderFailure): Promise<{ apiKey: string; model: Model } | { error: string } | undefined> {
+  private async rotate(selection: ModelSelection, failure: ProviderFailure): Promise<{ apiKey: string; model: Model } | { error: string } | { hint: string } | undefined> {
+    const rotated = await this.rotateStored(selection, failure);
+    if (rotated || failure.kind !== "auth") return rotated;
+    return { hint: refusedKeyHint(selection.model.provider, selection.keySource) };
+  }
+
+  private async rotateStored(selection: ModelSelection, failure: ProviderFailure): Promise<{ apiKey: string; model: Model } | { error: string } | undefined> {
     const until = failure.kind === "usage-limit" ? failure.resetsAt : undefined;
     const source = this.credentialStore();
     if (!source || selection.credentialId === undefined) return undefined;

@@ -1,6 +1,6 @@
 import { join } from "node:path";
 import { MODEL_LIST_MAX_AGE_MS, ModelListCache } from "../ai/model-list-cache.ts";
-import { type ProviderList, fetchModelList, modelFromListing } from "../ai/model-lists.ts";
+import { ModelListRefusal, type ProviderList, fetchModelList, modelFromListing } from "../ai/model-lists.ts";
 import type { Api, Model } from "../ai/model.ts";
 import { PROVIDERS, getProvider, providerBaseUrl } from "../ai/providers-table.ts";
 import { loadTransport } from "../ai/cloud/transport.ts";
@@ -61,6 +61,38 @@ export function mergeServedModels(models: Model[], lists: ProviderList[], source
     }
   }
   return { models: merged, lists };
+}
+
+/**
+ * `provider/id` on a provider omp has no catalog for (Fireworks, NVIDIA, Moonshot, Z.ai, …) and
+ * whose list it has not fetched: taken as written, as the provider's own docs name it, rather than
+ * "unknown model" until `omp models --refresh`. The provider answers for an id it does not serve.
+ */
+export function uncataloguedModel(pattern: string, models: Model[], sources: ListSource[], lists: ProviderList[]): Model | undefined {
+  const slash = pattern.indexOf("/");
+  if (slash <= 0 || slash === pattern.length - 1) return undefined;
+  const source = sources.find((s) => s.provider === pattern.slice(0, slash));
+  if (!source || models.some((m) => m.provider === source.provider) || lists.some((l) => l.provider === source.provider)) return undefined;
+  return modelFromListing({ id: pattern.slice(slash + 1) }, { id: source.provider, name: source.name, api: source.api, baseUrl: source.baseUrl, headers: source.headers }, models);
+}
+
+/**
+ * Whether `provider` takes `key`, asked the cheapest way that needs one: its model list at the
+ * configured base URL. "refused" only when the provider said so (400/401/403); "unchecked" when it
+ * could not be asked (offline, no list endpoint), with why.
+ */
+export async function checkApiKey(config: ModelsConfig, env: Env, provider: string, key: string): Promise<{ verdict: "accepted" } | { verdict: "refused" | "unchecked"; why: string }> {
+  const source = listSources(config, env).find((s) => s.provider === provider);
+  if (!source) return { verdict: "unchecked", why: `${provider} has no model list to ask` };
+  try {
+    await fetchModelList(source.api, source.baseUrl, key, undefined, source.headers);
+    return { verdict: "accepted" };
+  } catch (error) {
+    const why = (error as Error).message;
+    // A plain GET has nothing else to be refused for: Gemini says 400 (API_KEY_INVALID), the others 401/403.
+    if (error instanceof ModelListRefusal && [400, 401, 403].includes(error.status)) return { verdict: "refused", why };
+    return { verdict: "unchecked", why };
+  }
 }
 
 /** Why `model` will likely fail: its provider's latest list does not have it. Undefined when it is listed or nothing is known. */

@@ -1,6 +1,7 @@
 import { existsSync } from "node:fs";
 import type { Message } from "../ai/messages.ts";
 import { textOf } from "../ai/transcript.ts";
+import { addUsage } from "../ai/usage.ts";
 import { THINKING_LEVELS, type ThinkingLevel } from "../ai/model.ts";
 import { SESSION_NAME_ENTRY } from "../session/listing.ts";
 import type { LoadedSession } from "../session/loader.ts";
@@ -166,6 +167,8 @@ export class SessionControl {
     // closing afterwards would release from under it.
     this.agent.writer?.close();
     const next = await this.runtime.createAgent(this.selection, path, leafId);
+    // The session's cost so far was spent whichever branch it goes on from: the status line keeps it.
+    next.usage = addUsage(this.agent.usage);
     this.agent = next;
     for (const listener of this.listeners) listener(next);
     return next;

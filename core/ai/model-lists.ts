@@ -23,6 +23,16 @@ type Json = Record<string, unknown>;
 export const num = (value: unknown) => (typeof value === "number" && value > 0 ? value : undefined);
 export const str = (value: unknown) => (typeof value === "string" && value !== "" ? value : undefined);
 
+/** The model-list endpoint answered with an HTTP error: `status` tells a refused key (401/403) from the rest. */
+export class ModelListRefusal extends Error {
+  constructor(
+    readonly status: number,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
 /** How long one provider's model list (all its pages) may take. */
 const MODEL_LIST_TIMEOUT_MS = 20_000;
 
@@ -36,7 +46,7 @@ export async function fetchModelList(api: Api, baseUrl: string, apiKey: string |
   const limit = AbortSignal.timeout(MODEL_LIST_TIMEOUT_MS);
   const get = async (url: string, auth: Record<string, string>): Promise<Json> => {
     const response = await fetch(url, { headers: { accept: "application/json", ...identity, ...auth }, signal: signal ? AbortSignal.any([signal, limit]) : limit });
-    if (!response.ok) throw new Error(`GET ${new URL(url).pathname} answered ${response.status}`);
+    if (!response.ok) throw new ModelListRefusal(response.status, `GET ${new URL(url).pathname} answered ${response.status}`);
     const body: unknown = await response.json();
     if (body === null || typeof body !== "object") throw new Error(`GET ${new URL(url).pathname} answered something that is not a JSON object`);
     return body as Json;

@@ -119,6 +119,15 @@ export function rewriteSource(lang: string, source: string, pattern: string, rew
     end = range.end.index;
     return true;
   });
-  const edits = outermost.map((match) => match.node.replace(substitute(rewrite, pattern, match.node, source)));
+  const edits = outermost.map((match) => match.node.replace(keepTerminator(match.text, pattern, substitute(rewrite, pattern, match.node, source))));
   return { text: root.root().commitEdits(edits), count: outermost.length };
+}
+
+/**
+ * A statement's `;` belongs to the node even when the pattern leaves it out (`const $A = $B`
+ * matches `const x = 1;`), so a rewrite written like the pattern keeps the `;` the match had.
+ */
+function keepTerminator(matched: string, pattern: string, replacement: string): string {
+  const ends = (text: string) => text.trimEnd().endsWith(";");
+  return ends(matched) && !ends(pattern) && !ends(replacement) ? `${replacement};` : replacement;
 }

@@ -112,3 +112,13 @@ async function execute(command: string): Promise<CommandResult> {
   const key = stdout.trim();
   return key === "" ? { error: "the apiKey command printed nothing" } : { key };
 }
+
+/** What to tell a user whose key `provider` refused: where that key came from and where to change it. */
+export function refusedKeyHint(provider: string, source: string): string {
+  if (source === "credential store") return `the key came from omp's credential store: replace it with \`omp auth add ${provider}\` (or \`omp auth login ${provider}\`)`;
+  if (source === "auth broker") return `the key came from the auth broker: log in again there (\`omp auth-broker login ${provider}\`)`;
+  if (source === "--api-key") return "the key came from --api-key: pass the right one";
+  if (source.startsWith("models.yml")) return `the key came from ${source} in ~/.omp/agent/models.yml: correct it there`;
+  if (ENV_NAME.test(source)) return `the key came from the environment variable ${source}: set it to a valid key (or unset it to use \`omp auth add ${provider}\`)`;
+  return `the key came from ${source}`;
+}

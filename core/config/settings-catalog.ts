@@ -35,6 +35,9 @@ export interface SettingInfo {
  */
 const LIVE = new Set([
   "tools.approval",
+  // Applied by the interactive mode when /settings writes them.
+  "theme",
+  "approvalMode",
   "read.defaultLimit",
   "bashInterceptor.enabled",
   "bash.autoBackgroundSeconds",

@@ -86,17 +86,50 @@ export function parseYamlDocument(text: string, path: string): Document {
   if (hazard) throw refused(path, hazard);
   // Loaded on first use: most runs have no config file, and the parser costs milliseconds to load.
   const { parseDocument } = require("yaml") as typeof import("yaml");
-  const doc = guarded(path, () => parseDocument(text, { prettyErrors: true, logLevel: QUIET }));
+  const doc = guarded(path, () => parseDocument(text, { prettyErrors: false, logLevel: QUIET }));
   const error = doc.errors[0];
   if (error) {
-    // prettyErrors appends " at line L, column C:" and a snippet with a caret; keep the snippet, move the position up front.
-    const [summary = error.message, snippet = ""] = error.message.split(/ at line \d+, column \d+:\n/);
-    const position = error.linePos?.[0];
-    const where = position ? `${displayPath(path)}:${position.line}:${position.col}` : displayPath(path);
-    const context = snippet.replace(/^\n+/, "").trimEnd();
-    throw new OmpError(`${where}: invalid YAML: ${summary}${context ? `\n${context}` : ""}`, { exitCode: EXIT_USAGE });
+    const offset = culprit(text, error.code, error.pos[0]);
+    const lineStart = text.lastIndexOf("\n", offset - 1) + 1;
+    const lineEnd = text.indexOf("\n", offset);
+    const line = text.slice(0, offset).split("\n").length;
+    const column = offset - lineStart + 1;
+    const snippet = `${text.slice(lineStart, lineEnd === -1 ? undefined : lineEnd).trimEnd()}\n${" ".repeat(column - 1)}^`;
+    throw new OmpError(`${displayPath(path)}:${line}:${column}: invalid YAML: ${error.message.split("\n")[0]}\n${snippet}`, { exitCode: EXIT_USAGE });
   }
   return doc;
+}
+
+/**
+ * Where the mistake the parser found is, which is not always where it noticed it: an unclosed
+ * `[`, `{` or quote is reported where the file goes on without it (so at the opener), and a line
+ * indented under a `key: value` is reported at that value (so at the line itself).
+ */
+function culprit(text: string, code: string, at: number): number {
+  if (code === "BLOCK_AS_IMPLICIT_KEY") {
+    const indent = (from: number) => /^[ \t]*/.exec(text.slice(from))![0].length;
+    const lineStart = text.lastIndexOf("\n", at - 1) + 1;
+    const next = text.indexOf("\n", at);
+    const match = next === -1 ? null : /[^\s]/.exec(text.slice(next + 1));
+    if (!match) return at;
+    const nextLine = text.lastIndexOf("\n", next + 1 + match.index - 1) + 1;
+    return indent(nextLine) > indent(lineStart) ? next + 1 + match.index : at;
+  }
+  if (code !== "BAD_INDENT" && code !== "MISSING_CHAR") return at;
+  const openers: number[] = [];
+  let quote = -1;
+  for (let i = 0; i < at && i < text.length; i++) {
+    const char = text[i]!;
+    if (quote !== -1) {
+      if (char === "\\" && text[quote] === '"') i++;
+      else if (char === "'" && text[quote] === "'" && text[i + 1] === "'") i++;
+      else if (char === text[quote]) quote = -1;
+    } else if ((char === '"' || char === "'") && (i === 0 || /[\s[{,:]/.test(text[i - 1]!))) quote = i;
+    else if (char === "#" && (i === 0 || /\s/.test(text[i - 1]!))) while (i < text.length && text[i] !== "\n") i++;
+    else if (char === "[" || char === "{") openers.push(i);
+    else if ((char === "]" || char === "}") && openers.length > 0) openers.pop();
+  }
+  return quote !== -1 ? quote : (openers.at(-1) ?? at);
 }
 
 /**

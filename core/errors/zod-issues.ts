@@ -12,10 +12,45 @@ export function issuePath(issue: Issue): string {
   return issue.path.map(String).join(".");
 }
 
-/** One issue as `path: message`; at the root, `root: message`, or the bare message when `root` is "". */
+const AN = /^[aeiou]/;
+
+/**
+ * What is wrong, in omp's words rather than the validator's ("Invalid input: expected string,
+ * received number"): what was expected, and the limit or the allowed values. A message a schema
+ * set itself (refine, custom) is already ours and kept.
+ */
+export function issueWords(issue: Issue): string {
+  switch (issue.code) {
+    case "invalid_type":
+      return issue.expected === "undefined" ? "not allowed here" : `expected ${AN.test(issue.expected) ? "an" : "a"} ${issue.expected}`;
+    case "too_small": {
+      const at = Number(issue.minimum);
+      if (issue.origin === "string") return at <= 1 ? "must not be empty" : `must be at least ${at} characters`;
+      if (issue.origin === "array" || issue.origin === "set") return `needs at least ${at} item${at === 1 ? "" : "s"}`;
+      return `must be ${issue.inclusive === false ? "more than" : "at least"} ${at}`;
+    }
+    case "too_big": {
+      const at = Number(issue.maximum);
+      if (issue.origin === "string") return `must be at most ${at} characters`;
+      if (issue.origin === "array" || issue.origin === "set") return `takes at most ${at} item${at === 1 ? "" : "s"}`;
+      return `must be ${issue.inclusive === false ? "less than" : "at most"} ${at}`;
+    }
+    case "invalid_value":
+      return `expected ${issue.values.length === 1 ? JSON.stringify(issue.values[0]) : `one of ${issue.values.map((value) => JSON.stringify(value)).join(", ")}`}`;
+    case "unrecognized_keys":
+      return `unknown key${issue.keys.length === 1 ? "" : "s"} ${issue.keys.join(", ")}`;
+    case "invalid_format":
+      return `not a valid ${issue.format}`;
+    default:
+      return issue.message;
+  }
+}
+
+/** One issue as `path: what is wrong`; at the root, `root: …`, or the bare words when `root` is "". */
 export function describeIssue(issue: Issue, root: string): string {
   const where = issuePath(issue) || root;
-  return where === "" ? issue.message : `${where}: ${issue.message}`;
+  const words = issueWords(issue);
+  return where === "" ? words : `${where}: ${words}`;
 }
 
 /**

@@ -124,7 +124,11 @@ function invokeSkill(skill: Skill, args: string, cwd: string, mayAttach: (fullPa
   };
 }
 
-/** `$ARGUMENTS` and `$1`…`$9`; the arguments are appended when the template has no placeholder. */
+/**
+ * `$ARGUMENTS` and `$1`…`$9`; the arguments are appended when no placeholder took them. A `$N`
+ * beyond the arguments given stays as written, as in Claude Code: it is more often a price
+ * (`$5.0M`) than a placeholder, and the arguments must still reach the model.
+ */
 export function substituteArguments(template: string, args: string): string {
   const positional = splitArgs(args);
   let used = false;
@@ -133,9 +137,11 @@ export function substituteArguments(template: string, args: string): string {
       used = true;
       return args;
     })
-    .replace(/\$([1-9])(?!\d)/g, (_, digit: string) => {
+    .replace(/\$([1-9])(?!\d)/g, (written, digit: string) => {
+      const value = positional[Number(digit) - 1];
+      if (value === undefined) return written;
       used = true;
-      return positional[Number(digit) - 1] ?? "";
+      return value;
     });
   return !used && args ? `${text.trimEnd()}\n\nARGUMENTS: ${args}` : text;
 }

@@ -42,7 +42,7 @@ export async function afterWrite(manager: LspManager, path: string, text: string
     const result = await withTimeout(manager.diagnose(path, finalText), COLD_WAIT_MS + 2000, "no diagnostics in time");
     const name = result.client.server.name;
     const formatNote = formatted ? " The language server reformatted the file." : "";
-    if (!result.after) return { note: `\n\nDiagnostics: ${name} sent none within the wait; check later with lsp diagnostics.${formatNote}`, formatted };
+    if (!result.after) return { note: `\n\nDiagnostics: ${name} is still checking this change (the machine may be busy); \`lsp diagnostics\` on the file shows them once it is done.${formatNote}`, formatted };
     const changed = result.previousText === undefined ? undefined : changedLines(result.previousText, finalText);
     const fresh = introduced(result.before, result.after, changed);
     const total = countProblems(result.after);

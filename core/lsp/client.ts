@@ -4,7 +4,7 @@ import type { MessageConnection } from "vscode-jsonrpc/node";
 import type { Diagnostic, InitializeResult, PublishDiagnosticsParams, ServerCapabilities } from "vscode-languageserver-protocol";
 import { OmpError } from "../errors/omp-error.ts";
 import { type ServerSandbox, serverCommand } from "../sandbox/servers.ts";
-import { type ServerConfig, languageId } from "./server-config.ts";
+import { type ServerConfig, initOptionsFor, languageId } from "./server-config.ts";
 
 /** A language server that failed to start, died or did not answer in time. */
 export class LspError extends OmpError {}
@@ -44,6 +44,8 @@ export class LspClient {
   capabilities: ServerCapabilities = {};
   exited: string | undefined;
   readonly startedAt = Date.now();
+  /** The longest this server took to answer a change with its diagnostics: on a loaded machine, far over the usual wait. */
+  slowestAnswerMs = 0;
 
   private constructor(
     readonly server: ServerConfig,
@@ -106,7 +108,7 @@ export class LspClient {
         rootUri: fileUri(root),
         rootPath: root,
         workspaceFolders: [{ uri: fileUri(root), name: root.split("/").pop() || root }],
-        initializationOptions: server.initOptions ?? {},
+        initializationOptions: initOptionsFor(server, root),
         capabilities: CLIENT_CAPABILITIES,
       },
       server.warmupTimeoutMs ?? DEFAULT_WARMUP_MS,

@@ -192,14 +192,18 @@ export class LspManager {
     // The server has this very text checked already: nothing new will be published.
     if (previous && previousText === text) return { client, before: previous.diagnostics, after: previous.diagnostics, previousText };
     const version = await client.sync(path, text);
-    const budget = waitMs ?? (warm ? WARM_WAIT_MS : Math.max(WARM_WAIT_MS, COLD_WAIT_MS - (Date.now() - client.startedAt)));
+    // A server already seen to take longer (a busy machine) gets twice its slowest answer, not the usual wait.
+    const warmBudget = Math.min(COLD_WAIT_MS, Math.max(WARM_WAIT_MS, 2 * client.slowestAnswerMs));
+    const budget = waitMs ?? (warm ? warmBudget : Math.max(WARM_WAIT_MS, COLD_WAIT_MS - (Date.now() - client.startedAt)));
     const asked = Date.now();
     const pulled = pulls ? await pullDiagnostics(client, path, budget) : undefined;
     if (pulled) {
+      client.slowestAnswerMs = Math.max(client.slowestAnswerMs, Date.now() - asked);
       client.record(path, version, pulled);
       return { client, before: previous?.diagnostics, after: pulled, previousText };
     }
     const after = await client.waitForDiagnostics(path, previous?.seq ?? 0, version, Math.max(0, budget - (Date.now() - asked)), settle, previous?.diagnostics);
+    if (after) client.slowestAnswerMs = Math.max(client.slowestAnswerMs, Date.now() - asked);
     return { client, before: previous?.diagnostics, after, previousText };
   }
 

@@ -1,3 +1,5 @@
+import { existsSync } from "node:fs";
+import { join } from "node:path";
 import { z } from "zod";
 import { describeZodError } from "../errors/zod-issues.ts";
 
@@ -58,7 +60,7 @@ export const BUILTIN_SERVERS: Record<string, ServerEntry & { install: string }> 
   basedpyright: { command: "basedpyright-langserver", args: ["--stdio"], fileTypes: [".py", ".pyi"], rootMarkers: PY_ROOTS, install: "pip install basedpyright" },
   gopls: { command: "gopls", args: [], fileTypes: [".go"], rootMarkers: ["go.work", "go.mod"], install: "go install golang.org/x/tools/gopls@latest" },
   "rust-analyzer": { command: "rust-analyzer", args: [], fileTypes: [".rs"], rootMarkers: ["Cargo.toml"], install: "rustup component add rust-analyzer" },
-  clangd: { command: "clangd", args: [], fileTypes: [".c", ".h", ".cc", ".cpp", ".cxx", ".hh", ".hpp", ".hxx", ".m", ".mm"], rootMarkers: ["compile_commands.json", "compile_flags.txt", ".clangd", "CMakeLists.txt"], install: "apt-get install clangd" },
+  clangd: { command: "clangd", args: [], fileTypes: [".c", ".h", ".cc", ".cpp", ".cxx", ".hh", ".hpp", ".hxx", ".m", ".mm"], rootMarkers: ["compile_commands.json", "compile_flags.txt", ".clangd", "CMakeLists.txt", "Makefile", ".git"], install: "apt-get install clangd" },
   "ruby-lsp": { command: "ruby-lsp", args: [], fileTypes: [".rb", ".rake"], rootMarkers: ["Gemfile"], install: "gem install ruby-lsp" },
   jdtls: { command: "jdtls", args: [], fileTypes: [".java"], rootMarkers: ["pom.xml", "build.gradle", "build.gradle.kts"], install: "install Eclipse JDT LS (jdtls) and put it on PATH" },
 };
@@ -126,4 +128,18 @@ export function parseServerFile(document: unknown, warn: (line: string) => void,
     else warn(`${where}: server ${name}: ${describeZodError(parsed.error, "entry", { all: true })}; ignored`);
   }
   return found;
+}
+
+/** Where clangd finds how a project's files are compiled; without one it guesses from its fallback flags. */
+const COMPILATION_DATABASES = ["compile_commands.json", "compile_flags.txt", ".clangd", join("build", "compile_commands.json")];
+
+/**
+ * What `initialize` gets as initializationOptions: the configured ones; for clangd in a project
+ * with no compilation database (a plain git checkout), fallback flags that put the project and its
+ * include/ on the include path, passed to clangd rather than written into the user's project.
+ */
+export function initOptionsFor(server: ServerConfig, root: string): Record<string, unknown> {
+  const own = server.initOptions ?? {};
+  if (server.command !== "clangd" || "fallbackFlags" in own || COMPILATION_DATABASES.some((file) => existsSync(join(root, file)))) return own;
+  return { ...own, fallbackFlags: [`-I${root}`, `-I${join(root, "include")}`, "-Wall"] };
 }

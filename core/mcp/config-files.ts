@@ -1,4 +1,5 @@
 import { readFileSync } from "node:fs";
+import { jsonSyntaxError } from "../fs/json-syntax.ts";
 import { OmpError } from "../errors/omp-error.ts";
 import { displayPath } from "../paths.ts";
 import { folderTrust, noteSkippedForTrust } from "../trust/folder-trust.ts";
@@ -31,7 +32,7 @@ export function parseMcpFile(text: string, path: string): McpFileContent {
   try {
     document = text.trim() === "" ? {} : JSON.parse(text);
   } catch (error) {
-    throw new OmpError(`${displayPath(path)}: not valid JSON (${(error as Error).message}); fix the file or remove it.`, { exitCode: EXIT_USAGE });
+    throw new OmpError(`${displayPath(path)}: not valid JSON (${jsonSyntaxError(text) ?? (error as Error).message}); fix the file or remove it.`, { exitCode: EXIT_USAGE });
   }
   if (document === null || typeof document !== "object" || Array.isArray(document)) {
     throw new OmpError(`${displayPath(path)}: expected a JSON object such as {"mcpServers": {"name": {"command": "..."}}}.`, { exitCode: EXIT_USAGE });

@@ -170,6 +170,8 @@ export class McpConnection {
     } catch (error) {
       clearTimeout(timer);
       await client.close().catch(() => {});
+      // Ended by omp closing it mid-start (the run finished first): not the server's failure.
+      if (this.closed) throw new Error("closed while starting", { cause: error });
       this.status = error instanceof LoginRequired ? "needs-auth" : "failed";
       this.error = this.explain(error);
       this.writeLog(`failed: ${this.error}`);

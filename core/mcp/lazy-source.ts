@@ -62,7 +62,10 @@ export class LazyMcpSource implements ToolSource, PromptHost {
   private cachedTools(): Tool[] | undefined {
     let raws;
     try {
-      raws = rawServers(this.options.cwd, this.options.flagFiles ?? [], this.options.plugins ?? [], this.options.env).servers;
+      const found = rawServers(this.options.cwd, this.options.flagFiles ?? [], this.options.plugins ?? [], this.options.env);
+      // A broken file is said before the first request (the manager reports it), not lost to a short run.
+      if (found.problems.length > 0) return undefined;
+      raws = found.servers;
     } catch {
       return undefined;
     }
@@ -75,7 +78,8 @@ export class LazyMcpSource implements ToolSource, PromptHost {
       if (switchedOff(raw)) continue;
       const lists = cache.get({ name, key: entryKey(raw) });
       if (!lists) {
-        complete = false;
+        // A server whose last start failed has no tools to wait for; it is tried again in the background.
+        if (cache.lastFailure({ name, key: entryKey(raw) }) === undefined) complete = false;
         continue;
       }
       if (lists.prompts.length > 0) this.cachedPrompts.push({ name, scope, source, prompts: lists.prompts });

@@ -23,8 +23,9 @@ export interface McpManagerOptions {
   flagFiles?: readonly string[];
   plugins?: readonly PluginServers[];
   /**
-   * Headless runs: the first request waits for servers with no cached tool list, each up to its
-   * start timeout. The interactive mode never waits.
+   * Headless runs: the first request waits for servers with no cached tool list (and no failed
+   * start last time), {@link FIRST_REQUEST_WAIT_MS} at most; the rest join later requests when
+   * ready. The interactive mode never waits.
    */
   waitForUncached: boolean;
   /** One line each time a server fails (and for each config problem). */
@@ -35,7 +36,14 @@ export interface McpManagerOptions {
   sandbox?: ServerSandbox;
 }
 
-const DEFAULT_START_TIMEOUT_MS = 10_000;
+/**
+ * How long a server may take to start when its entry sets no "startTimeout". Servers start in the
+ * background, so this is not how long anyone waits: an `npx` server on a loaded machine (or
+ * fetching its package) may take this long and still be used once it is up.
+ */
+const DEFAULT_START_TIMEOUT_MS = 120_000;
+/** How long a headless run's first request (and `omp mcp list`) waits for servers still starting. */
+export const FIRST_REQUEST_WAIT_MS = 10_000;
 const DEFAULT_CALL_TIMEOUT_MS = 60_000;
 
 function envMs(env: NodeJS.ProcessEnv, name: string): number | undefined {
@@ -55,6 +63,18 @@ export interface ServerState {
   error?: string;
   logPath?: string;
   source: string;
+}
+
+/** `promise`, or nothing once `ms` passed (the timer does not keep the process alive). */
+export function atMost(promise: Promise<unknown>, ms: number): Promise<void> {
+  return new Promise<void>((resolve) => {
+    const timer = setTimeout(resolve, ms);
+    timer.unref?.();
+    void promise.then(() => {
+      clearTimeout(timer);
+      resolve();
+    });
+  });
 }
 
 /**
@@ -92,9 +112,9 @@ export class McpManager implements ToolSource {
       if (cached) Object.assign(connection, { tools: cached.tools, prompts: cached.prompts, hasResources: cached.resources });
       const started = connection.start();
       starts.push(started);
-      if (options.waitForUncached && !cached) waits.push(started);
+      if (options.waitForUncached && !cached && this.cache.lastFailure(server) === undefined) waits.push(started);
     }
-    this.readyPromise = Promise.all(waits).then(() => {});
+    this.readyPromise = waits.length === 0 ? Promise.resolve() : atMost(Promise.all(waits), FIRST_REQUEST_WAIT_MS);
     this.firstStarts = Promise.all(starts).then(() => {});
   }
 
@@ -123,7 +143,10 @@ export class McpManager implements ToolSource {
       const failed = connection.status === "failed";
       if ((failed || connection.status === "needs-auth") && connection.error !== reported) {
         reported = connection.error;
-        this.options.onProblem?.(`MCP server "${server.name}" ${failed ? "failed: " : ""}${connection.error}`);
+        // The same failure as last run was said then (`omp mcp list` shows it): not again in every run.
+        const known = failed && this.cache.lastFailure(server) === connection.error;
+        if (failed) this.cache.setFailed(server, connection.error!);
+        if (!known) this.options.onProblem?.(`MCP server "${server.name}" ${failed ? "failed: " : ""}${connection.error}`);
       }
       this.notify();
     };

@@ -33,6 +33,8 @@ export interface CachedServer {
 interface CacheFile {
   version: 1;
   servers: Record<string, CachedServer & { key: string }>;
+  /** Servers whose last start failed, and why: a run neither waits for them nor says it again. */
+  failed?: Record<string, { key: string; error: string }>;
 }
 
 export const toolCachePath = (env: NodeJS.ProcessEnv = process.env) => join(agentDir(env), "cache", "mcp-tools.json");
@@ -65,11 +67,30 @@ export class ToolCache {
     return entry && entry.key === server.key && Array.isArray(entry.tools) ? entry : undefined;
   }
 
-  /** Records a server's lists; the file is rewritten only when they changed. */
+  /** Why the server's last start failed, when it did (and its entry is unchanged since). */
+  lastFailure(server: Pick<ResolvedServer, "name" | "key">): string | undefined {
+    const entry = this.data.failed?.[server.name];
+    return entry && entry.key === server.key ? entry.error : undefined;
+  }
+
+  /** Records a server's lists (its start succeeded); the file is rewritten only when something changed. */
   set(server: ResolvedServer, lists: CachedServer): void {
     const entry = { key: server.key, ...lists };
-    if (JSON.stringify(this.data.servers[server.name]) === JSON.stringify(entry)) return;
+    const failed = this.data.failed?.[server.name] !== undefined;
+    if (!failed && JSON.stringify(this.data.servers[server.name]) === JSON.stringify(entry)) return;
+    if (failed) delete this.data.failed![server.name];
     this.data.servers[server.name] = entry;
+    this.write();
+  }
+
+  /** Records that the server's start failed with `error`. */
+  setFailed(server: ResolvedServer, error: string): void {
+    if (this.lastFailure(server) === error) return;
+    this.data.failed = { ...this.data.failed, [server.name]: { key: server.key, error } };
+    this.write();
+  }
+
+  private write(): void {
     try {
       writeFileAtomic(this.path, JSON.stringify(this.data), { mode: 0o600 });
     } catch {

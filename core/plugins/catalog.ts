@@ -1,4 +1,5 @@
 import { existsSync, readFileSync, realpathSync } from "node:fs";
+import { jsonSyntaxError } from "../fs/json-syntax.ts";
 import { isAbsolute, join, relative, resolve } from "node:path";
 import { z } from "zod";
 import { OmpError, describeError } from "../errors/omp-error.ts";
@@ -76,7 +77,7 @@ export function parseCatalog(text: string, where: string): Catalog {
   try {
     raw = JSON.parse(text);
   } catch (error) {
-    throw new OmpError(`${where} is not valid JSON (${describeError(error)}); fix the catalog or ask its owner to`);
+    throw new OmpError(`${where} is not valid JSON (${jsonSyntaxError(text) ?? describeError(error)}); fix the catalog or ask its owner to`);
   }
   const parsed = CatalogSchema.safeParse(raw);
   if (!parsed.success) {

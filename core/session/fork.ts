@@ -5,6 +5,7 @@ import { writeFileAtomic } from "../fs/atomic-write.ts";
 import { ensurePrivateDir } from "../paths.ts";
 import { newEntryId, newSessionId } from "./ids.ts";
 import { type LoadedSession, branchEntries } from "./loader.ts";
+import { SESSION_NAME_ENTRY, forkLabel } from "./listing.ts";
 import { type SessionDirOptions, sessionDirFor, sessionFileName } from "./paths.ts";
 import { prepareForDisk } from "./persist.ts";
 import { Redactor } from "./redact.ts";
@@ -53,10 +54,16 @@ export function forkSession(source: LoadedSession, options: SessionFileOptions &
   const path = branchEntries(source, options.leafId === undefined ? source.leafId : options.leafId);
   const kept = new Set(path.map((entry) => entry.id));
   // Relinked as one line: an entry whose parent the loader repaired hangs below the one before it here too.
-  const entries = path
+  const entries: SessionEntry[] = path
     .filter((entry) => entry.type !== "label" || kept.has(entry.targetId))
     .map((entry, index, all) => ({ ...entry, parentId: index === 0 ? null : all[index - 1]!.id }));
-  return write(newHeader(options.cwd, source.path, options.title ?? source.header.title), entries, options);
+  if (options.title !== undefined) return write(newHeader(options.cwd, source.path, options.title), entries, options);
+  // Marked "(fork)", so pickers and listings tell it from the original.
+  const label = forkLabel(source.header.title, path);
+  if ("title" in label) return write(newHeader(options.cwd, source.path, label.title), entries, options);
+  const id = newEntryId(new Set(entries.map((entry) => entry.id)));
+  const rename = { type: "custom", customType: SESSION_NAME_ENTRY, data: { name: label.name }, id, parentId: entries.at(-1)?.id ?? null, timestamp: new Date().toISOString() } as SessionEntry;
+  return write(newHeader(options.cwd, source.path, source.header.title), [...entries, rename], options);
 }
 
 /** A new session of `options.cwd`'s project that starts with `entries`, linked to `parentSession`. Returns its path. */

@@ -72,6 +72,18 @@ function cleanTitle(text: string): string {
   return line.length > TITLE_LENGTH ? `${line.slice(0, TITLE_LENGTH - 1)}…` : line;
 }
 
+/**
+ * What tells a fork apart from its original in pickers and listings: its name (the original's
+ * latest one) or, unnamed, its title (the header's, else the first user message), each marked
+ * "(fork)".
+ */
+export function forkLabel(headerTitle: string | undefined, entries: readonly { type: string; customType?: string; data?: unknown; message?: { role?: string; content?: unknown } }[]): { name: string } | { title: string } {
+  const named = entries.findLast((entry) => entry.type === "custom" && entry.customType === SESSION_NAME_ENTRY)?.data as { name?: unknown } | undefined;
+  if (typeof named?.name === "string" && named.name.trim() !== "") return { name: `${named.name.trim()} (fork)` };
+  const firstUser = entries.find((entry) => entry.type === "message" && entry.message?.role === "user")?.message;
+  return { title: `${cleanTitle(headerTitle ?? "") || (firstUser ? cleanTitle(userText(firstUser)) : "") || "session"} (fork)` };
+}
+
 function userText(message: { content?: unknown }): string {
   if (typeof message.content === "string") return message.content;
   if (!Array.isArray(message.content)) return "";

@@ -7,7 +7,7 @@ import { DROP_THINKING_ENTRY, withoutSignedThinking } from "../ai/preserved-thin
 import { compactionSummaryMessage } from "./compaction-summary.ts";
 import type { SessionMode } from "./modes.ts";
 import { type CompactionEntry, ENTRY_TYPES, SESSION_VERSION, SessionEntry, SessionHeader } from "./schema.ts";
-import { issuePath } from "../errors/zod-issues.ts";
+import { issuePath, issueWords } from "../errors/zod-issues.ts";
 import { NO_HEADER, headerLineIndex, slotTitle } from "./title-slot.ts";
 
 /** A line that was skipped, or a repair made, while loading. */
@@ -86,7 +86,7 @@ export function loadSession(path: string): LoadedSession {
       if (!parsed.success) {
         const issue = parsed.error.issues[0];
         const where = issue && issuePath(issue) ? ` at ${issuePath(issue)}` : "";
-        problems.push({ line: lineNumber, message: `invalid ${node.type} entry${where}: ${issue?.message ?? "does not match the schema"}; skipped` });
+        problems.push({ line: lineNumber, message: `invalid ${node.type} entry${where}: ${issue ? issueWords(issue) : "does not match the schema"}; skipped` });
         continue;
       }
       entries.push(parsed.data);

@@ -120,6 +120,9 @@ const TERMINAL: Record<string, TerminalRow> & { grep: TerminalRow<GrepDetails>; 
   exit_plan_mode: { argument: (input) => (Array.isArray(input.steps) ? plural(input.steps.length, "step") : ""), result: "list" },
   web_fetch: { argument: (input) => firstLine(input.url) + (typeof input.offset === "number" ? ` from line ${input.offset}` : ""), note: paged },
   web_search: { argument: (input) => firstLine(input.query), note: (d) => (Array.isArray(d.results) ? `${plural(d.results.length, "result")} · ${String(d.provider)}` : undefined) },
+  job: { argument: (input) => [firstLine(input.action), typeof input.id === "number" ? `#${input.id}` : "", firstLine(input.input)].filter(Boolean).join(" ") },
+  skill: { argument: (input) => firstLine(input.name) },
+  task: { argument: (input) => [firstLine(input.subagent_type), firstLine(input.description)].filter(Boolean).join(": ") },
 };
 
 function terminalRow(toolName: string): TerminalRow {
@@ -139,6 +142,11 @@ export function terminalArgument(toolName: string, input: unknown): string {
   }
   const json = JSON.stringify(record) ?? "";
   return json === "{}" ? "" : json;
+}
+
+/** The call's main argument on one line of at most 120 characters, for print mode's progress lines. */
+export function progressArgument(toolName: string, input: unknown): string {
+  return oneLine(terminalArgument(toolName, input));
 }
 
 /** A finished call's details in a few words, for beside a terminal block's header; "" when there is nothing to say. */

@@ -1,6 +1,8 @@
-import { type Dirent, openSync, readSync, closeSync, readdirSync, statSync } from "node:fs";
-import { join } from "node:path";
+import { type Dirent, openSync, readSync, closeSync, existsSync, readdirSync, statSync } from "node:fs";
+import { basename, dirname, join } from "node:path";
 import { sessionsRoot } from "../paths.ts";
+import { AGENT_CLIENT } from "./record.ts";
+import { UsageLog, agentUsageDbPath } from "./usage-db.ts";
 
 /** Totals of one group (a day, a model, a project): tokens in (cache included) and out, dollars, tool calls. */
 export interface Totals {
@@ -12,7 +14,7 @@ export interface Totals {
   output: number;
   cost: number;
   toolCalls: number;
-  /** Replies that ended in an error (the provider failed or the request was refused). */
+  /** Replies that ended in an error (the provider failed or refused the request), from the session files. */
   errors: number;
 }
 
@@ -27,7 +29,7 @@ export interface SessionStats {
   total: Totals;
   byDay: Record<string, Totals>;
   byModel: Record<string, Totals>;
-  /** By the session's working directory. */
+  /** By the session's working directory, from the session files (the usage store does not know projects). */
   byProject: Record<string, Totals>;
   /** Tool calls by tool name. */
   tools: Record<string, number>;
@@ -39,6 +41,7 @@ const MAX_FILE_BYTES = 64 * 1024 * 1024;
 const MAX_FILES = 20_000;
 
 const empty = (): Totals => ({ sessions: 0, requests: 0, input: 0, cacheRead: 0, output: 0, cost: 0, toolCalls: 0, errors: 0 });
+const emptyCell = (): Cell => ({ requests: 0, input: 0, cacheRead: 0, output: 0, cost: 0, toolCalls: 0, errors: 0 });
 
 /** Every `*.jsonl` under the sessions root modified since `sinceMs`, subagents' folders included. */
 function sessionFiles(root: string, sinceMs: number): string[] {
@@ -85,7 +88,7 @@ function readSmall(path: string): string | undefined {
   }
 }
 
-function add(into: Totals, usage: { input?: number; output?: number; cacheRead?: number; cacheWrite?: number; cost?: { total?: number } }, failed: boolean): void {
+function add(into: Cell, usage: { input?: number; output?: number; cacheRead?: number; cacheWrite?: number; cost?: { total?: number } }, failed: boolean): void {
   into.requests++;
   if (failed) into.errors++;
   into.input += (usage.input ?? 0) + (usage.cacheRead ?? 0) + (usage.cacheWrite ?? 0);
@@ -94,9 +97,52 @@ function add(into: Totals, usage: { input?: number; output?: number; cacheRead?:
   into.cost += usage.cost?.total ?? 0;
 }
 
+/** One day's use of one model: the unit session files and the usage store both give. */
+type Cell = Omit<Totals, "sessions">;
+
+function addCell(into: Totals, cell: Cell): void {
+  into.requests += cell.requests;
+  into.input += cell.input;
+  into.cacheRead += cell.cacheRead;
+  into.output += cell.output;
+  into.cost += cell.cost;
+  into.toolCalls += cell.toolCalls;
+  into.errors += cell.errors;
+}
+
 /**
- * `omp stats`: sessions, tokens, cost and tool calls over the last `days` days, from the session
- * files themselves (every model reply records its usage there), by day and by model.
+ * The usage store's rows of the agent from `since` on, by day and model: every request omp made
+ * (titles, summaries, runs without a session file included), each once — what `omp usage` sums.
+ */
+function recordedCells(env: NodeJS.ProcessEnv | undefined, since: string): Map<string, Cell> | undefined {
+  const path = agentUsageDbPath(env);
+  if (!existsSync(path)) return undefined;
+  const log = new UsageLog(path);
+  try {
+    const cells = new Map<string, Cell>();
+    for (const row of log.since(since)) {
+      if (row.client !== AGENT_CLIENT) continue;
+      const key = `${row.day} ${row.provider}/${row.model}`;
+      const cell = cells.get(key) ?? emptyCell();
+      cell.requests += row.requests;
+      cell.input += row.input_tokens + row.cache_read_tokens + row.cache_write_tokens;
+      cell.cacheRead += row.cache_read_tokens;
+      cell.output += row.output_tokens;
+      cell.cost += row.cost_usd;
+      cells.set(key, cell);
+    }
+    return cells;
+  } finally {
+    log.close();
+  }
+}
+
+/**
+ * `omp stats`: sessions, tokens, cost and tool calls over the last `days` days, by day and by
+ * model. Sessions, projects and tool calls come from the session files (a fork or handoff is a
+ * session; a subagent's, in its parent's subagents/ folder, is counted apart; turns a fork copied
+ * count once). Requests, tokens and cost come from the usage store `omp usage` reads, so the two
+ * agree; a day and model the store has no row for (before it existed) is taken from the files.
  */
 export function sessionStats(options: { env?: NodeJS.ProcessEnv; days: number; now?: number; root?: string }): SessionStats {
   const now = options.now ?? Date.now();
@@ -104,6 +150,9 @@ export function sessionStats(options: { env?: NodeJS.ProcessEnv; days: number; n
   const since = new Date(sinceMs).toISOString().slice(0, 10);
   const stats: SessionStats = { since, files: 0, skipped: 0, sessions: 0, subagentSessions: 0, projects: 0, total: empty(), byDay: {}, byModel: {}, byProject: {}, tools: {} };
   const projects = new Set<string>();
+  // A fork copies the turns of its original with their ids and times: each is counted once.
+  const turnsSeen = new Set<string>();
+  const fromFiles = new Map<string, Cell>();
   for (const path of sessionFiles(options.root ?? sessionsRoot(options.env), sinceMs)) {
     let text: string | undefined;
     try {
@@ -129,24 +178,32 @@ export function sessionStats(options: { env?: NodeJS.ProcessEnv; days: number; n
         continue;
       }
       if (entry?.type === "session") {
+        const subagent = basename(dirname(path)) === "subagents";
         if (typeof entry.cwd === "string") {
           projects.add(entry.cwd);
           project = stats.byProject[entry.cwd] ??= empty();
-          project.sessions++;
+          if (!subagent) project.sessions++;
         }
-        if (entry.parentSession) stats.subagentSessions++;
+        if (subagent) stats.subagentSessions++;
         else stats.sessions++;
         counted = true;
         continue;
       }
       const message = entry?.type === "message" ? entry.message : undefined;
       if (message?.role !== "assistant" || typeof entry.timestamp !== "string" || entry.timestamp.slice(0, 10) < since) continue;
+      const turn = `${entry.id}@${entry.timestamp}`;
+      if (turnsSeen.has(turn)) continue;
+      turnsSeen.add(turn);
       const day = entry.timestamp.slice(0, 10);
       const model = `${message.provider}/${message.model}`;
-      const usage = message.usage ?? {};
+      const key = `${day} ${model}`;
+      const cell = fromFiles.get(key) ?? emptyCell();
+      fromFiles.set(key, cell);
       const failed = message.stopReason === "error";
-      const groups = [stats.total, (stats.byDay[day] ??= empty()), (stats.byModel[model] ??= empty()), ...(project ? [project] : [])];
-      for (const group of groups) add(group, usage, failed);
+      add(cell, message.usage ?? {}, failed);
+      if (project) add(project, message.usage ?? {}, failed);
+      stats.byDay[day] ??= empty();
+      stats.byModel[model] ??= empty();
       if (!daysSeen.has(day)) stats.byDay[day]!.sessions++;
       if (!modelsSeen.has(model)) stats.byModel[model]!.sessions++;
       daysSeen.add(day);
@@ -154,10 +211,21 @@ export function sessionStats(options: { env?: NodeJS.ProcessEnv; days: number; n
       for (const part of Array.isArray(message.content) ? message.content : []) {
         if (part?.type !== "toolCall" || typeof part.name !== "string") continue;
         stats.tools[part.name] = (stats.tools[part.name] ?? 0) + 1;
-        for (const group of groups) group.toolCalls++;
+        cell.toolCalls++;
+        if (project) project.toolCalls++;
       }
     }
     if (!counted) stats.skipped++;
+  }
+  const recorded = recordedCells(options.env, since);
+  const cells = new Map(fromFiles);
+  // The files alone know tool calls and errors.
+  for (const [key, cell] of recorded ?? []) cells.set(key, { ...cell, toolCalls: fromFiles.get(key)?.toolCalls ?? 0, errors: fromFiles.get(key)?.errors ?? 0 });
+  for (const [key, cell] of cells) {
+    const [day, model] = [key.slice(0, key.indexOf(" ")), key.slice(key.indexOf(" ") + 1)];
+    addCell(stats.total, cell);
+    addCell((stats.byDay[day] ??= empty()), cell);
+    addCell((stats.byModel[model] ??= empty()), cell);
   }
   stats.projects = projects.size;
   stats.total.sessions = stats.sessions + stats.subagentSessions;

@@ -39,6 +39,11 @@ describe("words that are commands", () => {
     expect(result.stderr).toContain("@docs/missing.md: no such file");
     expect(modelRequests(standin).length).toBe(before + 1);
     expect(JSON.stringify(modelRequests(standin).at(-1)!.body)).toContain("@pytest.fixture please");
+    // As an argument of its own (`omp -p @nofile.txt`), it is said once.
+    standin.setScript([{ text: "ok" }]);
+    const alone = await runAgent(["-p", "--model", "anthropic/claude-opus-5-5", "summarise", "@nofile.txt"], { home, cwd: repo, env: env() });
+    expect(alone.code).toBe(0);
+    expect(alone.stderr.split("\n").filter((line) => line.includes("nofile.txt"))).toEqual([`omp: @nofile.txt: no such file (looked in ${repo}); sent as text`]);
   });
 });
 

@@ -69,7 +69,9 @@ describe("setup errors: a clear message, exit 2, no session file, no request", (
 
   // A config.yml is the user's for years and may hold the original omp's keys: never a lock-out.
   const warnings: [string, (home: string, repo: string) => void, RegExp[]][] = [
-    ["invalid YAML in config.yml", (home) => writeAgentFile(home, "config.yml", "model: [unclosed\n"), [/~\/\.omp\/agent\/config\.yml:\d+:\d+: invalid YAML.*\(the file is ignored until it is fixed\)/]],
+    // At the unclosed [ itself, and a mis-indented line at itself, not where the parser noticed it.
+    ["invalid YAML in config.yml", (home) => writeAgentFile(home, "config.yml", "model: [unclosed\n"), [/~\/\.omp\/agent\/config\.yml:1:8: invalid YAML.*\(the file is ignored until it is fixed\)/]],
+    ["a mis-indented line in config.yml", (home) => writeAgentFile(home, "config.yml", "model: anthropic/claude-opus-5-5\n thinking: high\n"), [/config\.yml:2:2: invalid YAML/]],
     [
       "an unknown key in config.yml",
       (home) => writeAgentFile(home, "config.yml", "modle: sonnet\n"),

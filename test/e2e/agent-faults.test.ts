@@ -159,6 +159,14 @@ describe.each(cases)("provider errors over %s", (_api, provider) => {
     expect(result.stderr).not.toContain("retrying");
     expect(modelRequests(standin).length).toBe(1);
     expect(filesContaining([home, repo], provider.key)).toEqual([]);
+    // It names where the refused key came from, so the user knows what to fix.
+    const keyVar = Object.keys(provider.env(standin.url)).find((name) => name.endsWith("_API_KEY"))!;
+    expect(result.stderr).toContain(`the key came from the environment variable ${keyVar}: set it to a valid key`);
+    standin.setScript([{ status: 401 }]);
+    const flagged = await runAgent(["-p", "--model", provider.model, "--api-key", "omptest-typed-key", "hello"], { home, cwd: repo, env: provider.env(standin.url) });
+    expect(flagged.code).toBe(1);
+    expect(flagged.stderr).toContain("the key came from --api-key: pass the right one");
+    expect(flagged.stderr).not.toContain("omptest-typed-key");
   });
 
   test("a server error that persists is retried, then reported with the number of attempts", async () => {

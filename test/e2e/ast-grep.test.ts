@@ -87,6 +87,18 @@ describe("ast_edit", () => {
     expect(readdirSync(join(cache, versions[0]!))).toEqual(expect.arrayContaining(["ast-grep-napi.node", "tree-sitter-python.so", "tree-sitter-go.so", "tree-sitter-rust.so"]));
   });
 
+  test("a statement keeps its `;` when the pattern and rewrite leave it out", async () => {
+    const { home, repo } = workspace({ "src/a.ts": "const total = sum(1, 2);\nfunction f() {\n  return total;\n}\nconsole.log(total);\n" });
+    const [declared, returned, dropped] = await run(repo, home, [
+      { name: "ast_edit", arguments: { pattern: "const $A = $B", rewrite: "let $A = $B", apply: true } },
+      { name: "ast_edit", arguments: { pattern: "return $X", rewrite: "return $X + 1", apply: true } },
+      // A pattern that names the `;` and a rewrite without it: the model asked for it gone.
+      { name: "ast_edit", arguments: { pattern: "console.log($A);", rewrite: "log($A)", apply: true } },
+    ]);
+    expect([declared, returned, dropped].map((text) => text?.split(" match")[0])).toEqual(["Rewrote 1", "Rewrote 1", "Rewrote 1"]);
+    expect(readFileSync(join(repo, "src/a.ts"), "utf8")).toBe("let total = sum(1, 2);\nfunction f() {\n  return total + 1;\n}\nlog(total)\n");
+  });
+
   test("apply needs approval under --approval-mode write; the dry run does not", async () => {
     const { home, repo } = workspace(FILES);
     const call = { pattern: "fmt.Println($$$A)", rewrite: "log.Println($$$A)" };

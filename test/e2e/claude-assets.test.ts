@@ -84,6 +84,40 @@ describe("agents and commands as written", () => {
     expect(toolResultsOf(api, requests[2])[0]!.text).toContain("looks wrong: add subtracts");
   });
 
+  test("model: sonnet and model: claude-sonnet-4-0 run on the provider the user has a key for; a $5.0M command keeps its arguments", async () => {
+    const { home, repo } = workspace();
+    mkdirSync(join(home, ".claude", "agents"), { recursive: true });
+    mkdirSync(join(home, ".claude", "commands"), { recursive: true });
+    // As wshobson/agents and everything-claude-code write them.
+    writeFileSync(join(home, ".claude", "agents", "reviewer.md"), "---\nname: reviewer\ndescription: Reviews code\nmodel: sonnet\n---\nYou review.\n");
+    writeFileSync(join(home, ".claude", "agents", "dated.md"), "---\nname: dated\ndescription: Old-style model id\nmodel: claude-sonnet-4-0\n---\nYou review.\n");
+    writeFileSync(join(home, ".claude", "commands", "valuation.md"), "---\ndescription: Startup valuation\nmodel: claude-sonnet-4-0\n---\nModel a $5.0M seed round for the company.\n");
+    standin.requests.length = 0;
+    standin.setScript([
+      { toolCalls: [{ id: "t1", name: "task", arguments: { subagent_type: "reviewer", description: "review", prompt: "review it" } }] },
+      { text: "reviewed" },
+      { toolCalls: [{ id: "t2", name: "task", arguments: { subagent_type: "dated", description: "review", prompt: "review it" } }] },
+      { text: "reviewed too" },
+      { text: "both reviewed" },
+    ]);
+    const result = await run(home, repo, ["-p", "--model", provider.model, "review"]);
+    expect(result.stderr).not.toContain("amazon-bedrock");
+    expect(result.code).toBe(0);
+    const requests = modelRequests(standin).map((r) => r.body);
+    expect(requests.map((body) => body.model)).toEqual(["claude-sonnet-5-5", "claude-sonnet-5-5", "claude-sonnet-5-5", "claude-sonnet-4-0", "claude-sonnet-5-5"]);
+    expect(toolResultsOf(api, requests[4]).map((r) => [r.text, r.isError])).toEqual([["reviewed", false], ["reviewed too", false]]);
+
+    standin.requests.length = 0;
+    standin.setScript([{ text: "valued" }]);
+    const command = await run(home, repo, ["-p", "--model", provider.model, "/valuation Acme Robotics"]);
+    expect(command.code).toBe(0);
+    const body = modelRequests(standin)[0]!.body;
+    expect(body.model).toBe("claude-sonnet-4-0");
+    const text = userTextsOf(api, body).join("\n");
+    expect(text).toContain("Model a $5.0M seed round");
+    expect(text).toContain("Acme Robotics");
+  });
+
   test("a command mentioning @pytest.fixture, @angular/cli and an e-mail address is sent as written", async () => {
     const { home, repo } = workspace();
     mkdirSync(join(home, ".claude", "commands"), { recursive: true });

@@ -312,4 +312,27 @@ describe("the long tail", () => {
       await Promise.all(lists.map((s) => s.close()));
     }
   });
+
+  test("before any `omp models --refresh`, a model id on a catalog-less provider with a key is taken as written; without a key it is not", async () => {
+    const served = await startStandin();
+    try {
+      const { home, repo } = workspace();
+      for (const [provider, keyVar, baseVar] of [cases[0]!, cases[1]!, cases[3]!, cases[4]!]) {
+        const id = `accounts/${provider}/models/coder-9`;
+        served.setScript([{ text: `${provider} answered` }]);
+        served.requests.length = 0;
+        const env = { [keyVar]: `omptest_${provider}_key`, [baseVar]: `${served.url}/v1` };
+        const answered = await runAgent(["-p", "--model", `${provider}/${id}`, "hi"], { home, cwd: repo, env });
+        expect({ code: answered.code, stdout: answered.stdout, stderr: answered.stderr }).toEqual({ code: 0, stdout: `${provider} answered\n`, stderr: "" });
+        const post = served.requests.find((r) => r.method === "POST");
+        expect(post!.body.model).toBe(id);
+        expect(post!.headers.authorization).toBe(`Bearer omptest_${provider}_key`);
+      }
+      const keyless = await runAgent(["-p", "--model", "fireworks/some-model", "hi"], { home, cwd: repo, env: {} });
+      expect(keyless.code).toBe(2);
+      expect(keyless.stderr).toContain('unknown model "fireworks/some-model"');
+    } finally {
+      await served.close();
+    }
+  });
 });

@@ -27,6 +27,15 @@ describe("slash commands", () => {
     // Longer than the screen once /extensions is in it: read from the history.
     const help = await tty.waitFor("Tips", undefined, () => tty.history());
     for (const name of ["/model", "/thinking", "/new", "/resume", "/session", "/compact", "/export", "/copy", "/exit"]) expect(help).toContain(name);
+    // A usage longer than the column (/plugin's) has a row of its own; its description stays in the column.
+    const rows = help.split("\n");
+    const plugin = rows.findIndex((row) => row.startsWith("  /plugin ["));
+    expect(plugin).toBeGreaterThan(-1);
+    expect(rows[plugin + 1]).toMatch(/^ {32}browse marketplaces, install, enable and disable/);
+    // Wrapped, it goes on in the column too, never at column 0.
+    expect(rows[plugin + 2]).toMatch(/^ {32}\S|^ {2}\//);
+    const model = rows.find((row) => row.startsWith("  /model "))!;
+    expect(model.indexOf("pick the model")).toBe(32);
   });
 
   test("an unknown command gets a suggestion and nothing is sent", async () => {

@@ -11,9 +11,13 @@ import { Tty } from "../support/tty-tmux.ts";
 import { READY } from "../support/tty-session.ts";
 
 setDefaultTimeout(60_000);
-const standin = await startStandin({ script: [{ text: "Hello from the stored key." }] });
+const GOOD_KEY = "sk-ant-firstrun-0123456789abcdef";
+// This one takes only the good key, as Anthropic would: the set-up must check a key before storing it.
+const keyed = await startStandin({ script: [{ text: "Hello from the stored key." }], apiKeys: [GOOD_KEY] });
+const standin = await startStandin();
 const oauth = await startOAuthStandin();
 afterAll(() => {
+  keyed.close();
   standin.close();
   oauth.close();
 });
@@ -29,25 +33,36 @@ describe("first run", () => {
   test("no key and no local server: set-up takes a pasted key into the vault, then the session starts on it", async () => {
     const home = tempDir("omp-first-run-home-");
     const cwd = tempDir("omp-first-run-project-");
-    const tty = Tty.start({ home, cwd, env: { ANTHROPIC_BASE_URL: standin.url, OMP_RETRY_BASE_MS: "20", OMP_NO_UPDATE_CHECK: "1" } });
+    const tty = Tty.start({ home, cwd, env: { ANTHROPIC_BASE_URL: keyed.url, OMP_RETRY_BASE_MS: "20", OMP_NO_UPDATE_CHECK: "1" } });
     try {
       await tty.waitFor("omp has no model to use yet");
       expect(tty.screen()).toContain("paste an API key for Anthropic");
       tty.type("1");
       tty.press("Enter");
+      // Typed the moment the prompt shows: echo is already off by then, so nothing of the key is shown.
       await tty.waitFor("input hidden");
-      tty.type("sk-ant-firstrun-0123456789abcdef");
+      tty.type("sk-ant-mistyped-0123456789abcdef");
+      tty.press("Enter");
+      await tty.waitFor("refused that key");
+      expect(tty.screen().replaceAll("\n", "")).toContain("it was not stored");
+      expect(tty.screen()).not.toContain("mistyped");
+      tty.type("1");
+      tty.press("Enter");
+      await tty.waitFor((screen) => screen.split("input hidden").length === 3);
+      tty.type(GOOD_KEY);
       tty.press("Enter");
       await tty.waitFor(READY);
-      expect(tty.screen()).not.toContain("sk-ant-firstrun-0123456789abcdef");
+      expect(tty.screen()).not.toContain("firstrun");
       const db = join(home, ".omp", "agent", "agent.db");
       expect(existsSync(db)).toBe(true);
       expect(statSync(db).mode & 0o777).toBe(0o600);
       tty.type("hi");
       tty.press("Enter");
       await tty.waitFor("Hello from the stored key.");
-      const request = standin.requests.find((r) => r.method === "POST")!;
-      expect(request.headers["x-api-key"]).toBe("sk-ant-firstrun-0123456789abcdef");
+      const request = keyed.requests.find((r) => r.method === "POST")!;
+      expect(request.headers["x-api-key"]).toBe(GOOD_KEY);
+      // The key was checked against the model list before it was stored.
+      expect(keyed.requests.filter((r) => r.method === "GET" && r.path === "/v1/models").map((r) => r.headers["x-api-key"])).toEqual(["sk-ant-mistyped-0123456789abcdef", GOOD_KEY]);
     } finally {
       tty.kill();
     }

@@ -119,6 +119,44 @@ describe("/settings", () => {
     expect(existsSync(join(s.cwd, "asked.txt"))).toBe(true);
   });
 
+  test("theme and approvalMode changed in /settings apply at once: new colours, and the next bash call asks", async () => {
+    const s = await ready({
+      rows: 40,
+      cols: 140,
+      script: [{ toolCalls: [{ id: "b1", name: "bash", arguments: { command: "echo asked > asked.txt" } }] }, { text: "Done." }],
+    });
+    const { tty } = s;
+    const colours = (screen: string) => [...new Set(screen.match(/\x1b\[[0-9;]*m/g) ?? [])].sort().join(" ");
+    const before = colours(tty.styledScreen());
+    /** Filters to `key` (an enum at its default `from`), moves through its values and picks `to`. */
+    const choose = async (key: string, from: string, moves: string[], to: string) => {
+      tty.type(key);
+      await tty.waitFor(new RegExp(`${key}\\s+${from}\\s+default`));
+      tty.press("Enter");
+      await tty.waitFor("(unset)");
+      tty.press(...moves, "Enter");
+      await tty.waitFor(`${key} = ${to} in ~/.omp/agent/config.yml. Takes effect now.`);
+      for (let i = 0; i < key.length; i++) tty.press("BSpace");
+    };
+    tty.type("/settings");
+    tty.press("Enter");
+    await tty.waitFor("writes global");
+    // auto, dark, light, (unset): from auto, two down; always-ask, write, yolo, (unset): from yolo, two up.
+    await choose("theme", "auto", ["Down", "Down"], "light");
+    await choose("approvalMode", "yolo", ["Up", "Up"], "always-ask");
+    tty.press("Escape");
+    await tty.waitFor(READY);
+    expect(colours(tty.styledScreen())).not.toBe(before);
+    tty.type("make the file");
+    tty.press("Enter");
+    await tty.waitFor("echo asked > asked.txt");
+    await tty.waitFor(/Yes|Allow/);
+    expect(existsSync(join(s.cwd, "asked.txt"))).toBe(false);
+    tty.press("y");
+    await tty.waitFor("Done.");
+    expect(existsSync(join(s.cwd, "asked.txt"))).toBe(true);
+  });
+
   test("under --profile, values show the profile as their source and Tab writes the profile's file", async () => {
     const home = tempDir("omp-tty-home-");
     mkdirSync(join(home, ".omp", "agent", "profiles"), { recursive: true });

@@ -75,6 +75,22 @@ describe("/tree", () => {
     await s.tty.waitFor("❯ second question");
   });
 
+  test("the status line keeps the session's cost after /tree moves back a turn", async () => {
+    const usage = { input: 20_000, output: 20_000 };
+    const s = await ready({ rows: 30, cols: 140, script: [{ text: "answer one", usage }, { text: "answer two", usage }] });
+    await exchange(s, "first question", "answer one");
+    await exchange(s, "second question", "answer two");
+    const cost = (screen: string) => /\$\d+\.\d+/.exec(screen.split("\n").filter((line) => line.includes("ctx ")).join("\n"))?.[0];
+    const spent = cost(s.tty.screen());
+    expect(spent).toBeDefined();
+    expect(spent).not.toBe("$0.000");
+    await command(s, "/tree", "Session tree");
+    s.tty.press("Up");
+    s.tty.press("Enter");
+    const moved = await s.tty.waitFor("Your next message starts a new branch");
+    expect(cost(moved)).toBe(spent);
+  });
+
   test("a 1,000-turn session's tree opens at its last turn", async () => {
     const cwd = tempDir("omp-tty-project-");
     const long = writeLongSession({ sessionDir: tempDir("omp-long-"), cwd, turns: 1000, branchEvery: 100 });
@@ -104,8 +120,9 @@ describe("names, fork, search, handoff", () => {
 
     const screen = await command(s, "/resume parsr modle", 'Sessions matching "parsr modle"');
     const picker = screen.slice(screen.indexOf("Sessions matching"));
-    // The original and its fork (the name came along); not the docs session.
-    expect(picker.match(/parser work {2}just now · refactor the parser module/g)).toHaveLength(2);
+    // The original and its fork, told apart by "(fork)"; not the docs session.
+    expect(picker.match(/parser work +just now · refactor the parser module/g)).toHaveLength(1);
+    expect(picker.match(/parser work \(fork\) +just now · refactor the parser module/g)).toHaveLength(1);
     expect(picker).not.toContain("docs");
     s.tty.press("Enter");
     await s.tty.waitFor("Resumed");

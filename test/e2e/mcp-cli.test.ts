@@ -1,6 +1,6 @@
 // `omp mcp add/add-json/list/get/remove`: the `claude mcp` syntax, against real servers.
 import { describe, expect, setDefaultTimeout, test } from "bun:test";
-import { readFileSync, statSync } from "node:fs";
+import { mkdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { EDGE_SERVER, EVERYTHING, trustFolder } from "../support/mcp/fixtures.ts";
 import { runOmp, tempDir } from "../support/omp.ts";
@@ -69,7 +69,13 @@ describe("omp mcp", () => {
     expect(badName.stderr).toContain("the name must be 1 to 64 of");
     const badJson = await omp("add-json", "x", "{nope");
     expect(badJson.code).toBe(2);
-    expect(badJson.stderr).toContain("not valid JSON");
+    expect(badJson.stderr).toContain("not valid JSON: line 1, column 2: expected a property name in double quotes");
+    // A wrong entry in the file is said in omp's words, not the validator's.
+    mkdirSync(join(home, ".omp", "agent"), { recursive: true });
+    writeFileSync(join(home, ".omp", "agent", "mcp.json"), JSON.stringify({ mcpServers: { y: { command: "node", args: "a b" } } }));
+    const listed = await omp("list");
+    expect(listed.stdout).toContain('MCP server "y" in ~/.omp/agent/mcp.json: args: expected an array');
+    expect(listed.stdout).not.toContain("Invalid input");
     const badScope = await omp("add", "-s", "global", "x", "--", "y");
     expect(badScope.code).toBe(2);
     expect(badScope.stderr).toContain("expected one of user, project");

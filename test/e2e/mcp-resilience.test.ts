@@ -35,6 +35,42 @@ describe("MCP resilience", () => {
     expect(elapsed).toBeLessThan(10_000);
   });
 
+  test("a server that failed to start last run is neither waited for nor reported again; the others go on", async () => {
+    const { home, repo } = workspace();
+    // As an npx server with no network: it never answers.
+    writeUserMcp(home, { offline: edgeServer("hang", { startTimeout: 6000 }), edge: edgeServer("basic") });
+    standin.setScript([{ text: "first" }]);
+    const first = await run(["go"], home, repo);
+    expect(first.code).toBe(0);
+    expect(first.stderr.split("\n").filter((line) => line.includes("offline"))).toEqual([`omp: MCP server "offline" failed: did not start within 6 s (set "startTimeout" in ms in its entry to wait longer)`]);
+    standin.setScript([{ toolCalls: [{ id: "c1", name: "mcp__edge__look", arguments: { what: "y" } }] }, { text: "second" }]);
+    const started = Date.now();
+    const second = await run(["go"], home, repo);
+    expect(second.code).toBe(0);
+    expect(second.stdout).toBe("second\n");
+    expect(second.stderr).not.toContain("offline");
+    // Well before the offline server's 6 s: nobody waited for it.
+    expect(modelRequests(standin)[0]!.receivedAt - started).toBeLessThan(4500);
+    expect(results(1)[0]!.text).toBe(fromServer("edge", "looked at y"));
+  });
+
+  test("a server slower than the first request's wait starts in the background and its tools reach a later request", async () => {
+    const { home, repo } = workspace();
+    // 12 s: past the first request's 10 s wait and the old 10 s start limit, as npm servers at load ~10.
+    writeUserMcp(home, { slow: edgeServer("basic", { env: { EDGE_START_DELAY_MS: "12000" } }) });
+    standin.setScript([
+      { toolCalls: [{ id: "c1", name: "bash", arguments: { command: "sleep 6" } }] },
+      { toolCalls: [{ id: "c2", name: "mcp__slow__look", arguments: { what: "later" } }] },
+      { text: "used it" },
+    ]);
+    const result = await run(["go"], home, repo);
+    expect(result.code).toBe(0);
+    expect(result.stderr).not.toContain("failed");
+    expect(tools(0).some((name) => name.startsWith("mcp__slow__"))).toBe(false);
+    expect(tools(1)).toContain("mcp__slow__look");
+    expect(results(2).at(-1)!.text).toBe(fromServer("slow", "looked at later"));
+  });
+
   test("a server that crashes mid-call is restarted and the call retried once", async () => {
     const { home, repo } = workspace();
     const marker = join(tempDir("omp-mcp-crash-"), "crashed");
@@ -115,6 +151,17 @@ describe("MCP resilience", () => {
     expect(names).toContain("mcp__edge__look");
     expect(names).not.toContain("mcp__edge__touch");
     expect(names.filter((name) => name.startsWith("mcp__only__"))).toEqual(["mcp__only__look"]);
+  });
+
+  test("a broken mcp.json is reported in print mode with its line and column, and the run still answers", async () => {
+    const { home, repo } = workspace();
+    const path = writeUserMcp(home, {});
+    writeFileSync(path, '{\n  "mcpServers": {\n    "edge": { "command": "node" "args": [] }\n  }\n}\n');
+    standin.setScript([{ text: "answered" }]);
+    const result = await run(["go"], home, repo);
+    expect(result.code).toBe(0);
+    expect(result.stdout).toBe("answered\n");
+    expect(result.stderr).toContain("omp: ~/.omp/agent/mcp.json: not valid JSON (line 3, column 33: expected , or } (a missing comma?), found \"\\\"\"); fix the file or remove it.");
   });
 
   test("project .mcp.json (flat shape) runs only in a trusted folder; --mcp-config adds servers of its own", async () => {

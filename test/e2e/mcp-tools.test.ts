@@ -1,7 +1,7 @@
 // MCP tools reaching the model through the compiled omp: real server-everything over stdio, our
 // SDK-built edge server for what real servers rarely do on demand, the provider stand-in as the model.
 import { describe, expect, test } from "bun:test";
-import { readFileSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { agentTestFile, modelRequests, runAgent, toolNamesOf, toolResultsOf, userTextsOf, workspace } from "../support/agent-harness.ts";
 import { edgeServer, everythingServer, fromServer, writeUserMcp } from "../support/mcp/fixtures.ts";
@@ -33,6 +33,30 @@ describe("MCP tools in print mode", () => {
     // The tool list is cached for the next start.
     const cache = JSON.parse(readFileSync(join(home, ".omp", "agent", "cache", "mcp-tools.json"), "utf8"));
     expect(cache.servers.everything.tools.map((t: any) => t.name)).toContain("echo");
+  });
+
+  test("progress lines name each call's argument: MCP tools, web_fetch, job, skill and task", async () => {
+    const { home, repo } = workspace();
+    writeUserMcp(home, { edge: edgeServer("basic") });
+    mkdirSync(join(home, ".claude", "skills", "tidy"), { recursive: true });
+    writeFileSync(join(home, ".claude", "skills", "tidy", "SKILL.md"), "---\nname: tidy\ndescription: Tidies files\n---\nTidy.\n");
+    standin.setScript([
+      {
+        toolCalls: [
+          { id: "c1", name: "mcp__edge__look", arguments: { what: "the logs" } },
+          { id: "c2", name: "web_fetch", arguments: { url: "http://127.0.0.1:9/status" } },
+          { id: "c3", name: "job", arguments: { action: "read", id: 7 } },
+          { id: "c4", name: "skill", arguments: { name: "tidy" } },
+        ],
+      },
+      { toolCalls: [{ id: "c5", name: "task", arguments: { subagent_type: "general-purpose", description: "count files", prompt: "count the files" } }] },
+      { text: "counted" },
+      { text: "done" },
+    ]);
+    const result = await run(["go"], home, repo);
+    expect(result.code).toBe(0);
+    const lines = result.stderr.split("\n").filter((line) => line.startsWith("→ "));
+    expect(lines).toEqual(['→ mcp__edge__look {"what":"the logs"}', "→ web_fetch http://127.0.0.1:9/status", "→ job read #7", "→ skill tidy", "→ task general-purpose: count files"]);
   });
 
   test("isError, image and structured content come back faithfully; paginated tools/list is read to the end", async () => {

@@ -178,7 +178,8 @@ describe("markdown commands", () => {
     expect(trusted.stderr).not.toContain("not trusted");
     const again = userTextsOf(anthropic.api, modelRequests(standin)[1]!.body).join("\n");
     expect(again).toContain("Project says: project-ran");
-    expect(again).toContain("Review src/math.sh with focus on  (all: src/math.sh).");
+    // A $2 with no second argument stays as written, as in Claude Code.
+    expect(again).toContain("Review src/math.sh with focus on $2 (all: src/math.sh).");
   });
 
   test("json mode: a user-level command runs the !`cmd` its allowed-tools permit and not the others", async () => {

@@ -200,4 +200,29 @@ describe("omp stats", () => {
     expect(bad.code).toBe(2);
     expect(bad.stderr).toContain("--days");
   });
+
+  test("a fork is a session (its copied turns counted once), a subagent's apart; stats and usage give the same requests and cost", async () => {
+    const { home, repo } = workspace();
+    const env = { ANTHROPIC_BASE_URL: standin.url, ANTHROPIC_API_KEY: "omptest_stats_key_0123456789" };
+    const model = ["--model", "anthropic/claude-opus-5-5"];
+    standin.setScript([{ text: "first answer", usage: { input: 1000, output: 100 } }]);
+    expect((await runAgent(["-p", ...model, "first"], { home, cwd: repo, env })).code).toBe(0);
+    const [original] = sessionFiles(home);
+    standin.setScript([{ text: "forked answer", usage: { input: 2000, output: 200 } }]);
+    expect((await runAgent(["-p", ...model, "--fork", original!, "more"], { home, cwd: repo, env })).code).toBe(0);
+    standin.setScript([
+      { toolCalls: [{ name: "task", arguments: { subagent_type: "general-purpose", description: "count", prompt: "count files" } }], usage: { input: 300, output: 30 } },
+      { text: "3 files", usage: { input: 400, output: 40 } },
+      { text: "there are 3", usage: { input: 500, output: 50 } },
+    ]);
+    expect((await runAgent(["-p", ...model, "count"], { home, cwd: repo, env })).code).toBe(0);
+    const stats = JSON.parse((await runAgent(["stats", "--json"], { home, cwd: repo, env })).stdout);
+    expect(stats).toMatchObject({ sessions: 3, subagentSessions: 1, tools: { task: 1 } });
+    // 1 + 1 (the fork's copy of the first turn is not a request) + 3.
+    expect(stats.total).toMatchObject({ requests: 5, input: 4200, output: 420, toolCalls: 1 });
+    const { recorded } = JSON.parse((await runAgent(["usage", "--json"], { home, cwd: repo, env })).stdout);
+    const week = recorded.week as { requests: number; cost: number }[];
+    expect(week.reduce((sum, row) => sum + row.requests, 0)).toBe(stats.total.requests);
+    expect(week.reduce((sum, row) => sum + row.cost, 0)).toBeCloseTo(stats.total.cost, 9);
+  });
 });

@@ -37,7 +37,8 @@ import { type Chrome, renderChrome } from "./chrome.ts";
 import { renderStatusLine } from "../widgets/status-line.ts";
 import type { Terminal } from "../terminal/terminal.ts";
 import { paint } from "../render/text.ts";
-import type { Theme } from "../render/theme.ts";
+import type { Appearance, Theme } from "../render/theme.ts";
+import type { Settings } from "../../../core/config/settings-schema.ts";
 import { type Block, Transcript } from "../render/transcript.ts";
 import { Keymap, keyLabel } from "../terminal/keybindings.ts";
 import { welcomeBlock } from "../render/welcome.ts";
@@ -54,6 +55,8 @@ export interface AppOptions {
   onFirstFrame?: () => void;
   /** The keys of the remappable actions (keybindings.yml); the defaults when absent. */
   keymap?: Keymap;
+  /** The colours for a `theme` setting, as the terminal's background decides `auto`: /settings changes apply at once. */
+  appearanceFor?: (setting: Settings["theme"]) => Appearance;
   /** What was wrong with keybindings.yml, shown once the session is up. */
   keymapWarning?: string;
   /** Shown once the session is up: what an untrusted folder was not allowed to change. */
@@ -308,6 +311,14 @@ export class InteractiveApp implements CommandHost {
 
   openPanel(make: (changed: () => void) => Panel): void {
     this.overlays.openPanel(make(() => this.requestRender()));
+  }
+
+  /** /settings wrote a file: the settings read once at start that can change in place do so now. */
+  settingsChanged(before: Pick<Settings, "approvalMode">): void {
+    const settings = this.runtime.options.settings;
+    if (this.options.appearanceFor) this.view.theme.appearance = this.options.appearanceFor(settings.theme);
+    if (settings.approvalMode !== before.approvalMode) this.agent.options.gate.mode = settings.approvalMode;
+    this.frames.repaint();
   }
 
   /** Ctrl+B: the running `!command`, or the model's running bash calls, go on as background jobs. */

@@ -1,4 +1,5 @@
 import { writeFileSync } from "node:fs";
+import type { Settings } from "../../../core/config/settings-schema.ts";
 import { resolve } from "node:path";
 import type { Agent } from "../../../core/agent/agent.ts";
 import type { ModelSelection, Runtime } from "../../../core/agent/runtime.ts";
@@ -40,6 +41,8 @@ export { escapeTwice } from "./tree-commands.ts";
 /** What slash commands may do to the interactive session. */
 export interface CommandHost {
   readonly view: View;
+  /** After /settings wrote a file: applies the settings that change in place (theme, approvalMode). */
+  settingsChanged(before: Pick<Settings, "approvalMode">): void;
   /** Session moves (tree, fork, handoff, name), shared with rpc. */
   readonly control: SessionControl;
   readonly blocks: ConversationBlocks;
@@ -80,6 +83,9 @@ export interface SlashCommand extends CommandInfo {
 
 const modelId = (model: Model) => `${model.provider}/${model.id}`;
 
+/** Where /help's descriptions start. */
+const HELP_COLUMN = 32;
+
 export const COMMANDS: SlashCommand[] = [
   {
     name: "help",
@@ -88,10 +94,13 @@ export const COMMANDS: SlashCommand[] = [
       host.add(
         textBlock(host.view, (theme) => [
           [{ text: "Commands", style: theme.fg("accent", "bold") }],
-          ...COMMANDS.map((c): Span[] => [
-            { text: `  /${c.name}${c.args ? ` ${c.args}` : ""}`.padEnd(32), style: theme.fg("accent") },
-            { text: c.description, style: theme.fg("muted") },
-          ]),
+          ...COMMANDS.flatMap((c): Span[][] => {
+            const usage = `  /${c.name}${c.args ? ` ${c.args}` : ""}`;
+            const description = { text: c.description, style: theme.fg("muted") };
+            // A usage too long for the column gets a row of its own; the description stays in the column below it.
+            if (usage.length >= HELP_COLUMN) return [[{ text: usage, style: theme.fg("accent") }], [{ text: " ".repeat(HELP_COLUMN), style: "" }, description]];
+            return [[{ text: usage.padEnd(HELP_COLUMN), style: theme.fg("accent") }, description]];
+          }),
           ...extensionHelpLines(theme, host.runtime.extensions, COMMANDS),
           [],
           [{ text: "Tips", style: theme.fg("accent", "bold") }],

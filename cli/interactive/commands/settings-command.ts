@@ -8,7 +8,12 @@ export const SETTINGS_COMMAND: SlashCommand = {
   async run(host: CommandHost) {
     const [{ SettingsPanel }, { loadSettings }] = await Promise.all([import("../widgets/settings-panel.ts"), import("../../../core/config/settings.ts")]);
     try {
-      const reload = () => host.runtime.reloadSettings() ?? loadSettings({ cwd: host.cwd });
+      const reload = () => {
+        const before = { approvalMode: host.runtime.options.settings.approvalMode };
+        const loaded = host.runtime.reloadSettings() ?? loadSettings({ cwd: host.cwd });
+        host.settingsChanged(before);
+        return loaded;
+      };
       const names = host.agent.tools.map((tool) => tool.name);
       host.openPanel((changed) => new SettingsPanel({ cwd: host.cwd, reload, names, changed }));
     } catch (error) {

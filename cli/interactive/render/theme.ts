@@ -67,7 +67,8 @@ type Attr = keyof typeof ATTRS;
 
 export class Theme {
   constructor(
-    readonly appearance: Appearance,
+    /** Changed in place when the `theme` setting changes (/settings): blocks redraw on it. */
+    public appearance: Appearance,
     readonly depth: ColorDepth,
   ) {}
 

@@ -1,6 +1,6 @@
 import { type Doc, hasMixedEols, lineRange, spliceLines } from "./doc.ts";
 import { diagnoseMiss } from "./diagnose.ts";
-import { foldTypography, hasEscapes, looseLine, stripReadPrefixes, unescapeText } from "./normalize.ts";
+import { applyTypographyStyle, foldTypography, hasEscapes, looseLine, stripReadPrefixes, typographyStyle, unescapeText } from "./normalize.ts";
 
 /**
  * Finding a model's old text in a file. The exact text first; when it is not there, the copies a
@@ -170,7 +170,7 @@ function exactSubstring(views: Views, request: ReplaceRequest, variant: Variant,
   let out = text;
   for (const at of [...found].reverse()) {
     const own = text.slice(at, at + variant.old.length);
-    out = out.slice(0, at) + (folded ? keepOwnCharacters(own, variant.old, variant.new) : variant.new) + out.slice(at + variant.old.length);
+    out = out.slice(0, at) + (folded ? inFileStyle(own, variant.old, variant.new) : variant.new) + out.slice(at + variant.old.length);
   }
   const first = lineOf(starts, found[0]!);
   const lastAt = found[found.length - 1]!;
@@ -202,6 +202,12 @@ function relineFromLf(doc: Doc, lf: string): number {
   if (!endsWithNewline) doc.eols[lastEol] = "";
   else if (doc.eols[lastEol] === "") doc.eols[lastEol] = lastEolBefore || "\n";
   return lines.length - suffix;
+}
+
+/** A replacement for `own`, found by folding typography: written in the file's quote style, its unchanged ends as the file has them. */
+function inFileStyle(own: string, old: string, replacement: string): string {
+  const style = typographyStyle([[own, old]]);
+  return keepOwnCharacters(own, applyTypographyStyle(old, style), applyTypographyStyle(replacement, style));
 }
 
 /** `replacement` with its unchanged start and end (relative to `old`) taken from the file's `own` text. */
@@ -247,10 +253,11 @@ const trailingWhitespace: LineTier = {
 const indentation: LineTier = {
   name: "ignoring indentation",
   key: (line) => loose(line).trim(),
-  compare: (file, start, old, replacement) => {
-    const window = file.slice(start, start + old.length);
-    const shift = indentShift(window, old);
+  compare: (file, start, asSent, sentReplacement) => {
+    const window = file.slice(start, start + asSent.length);
+    const shift = indentShift(window, asSent);
     if (!shift) return undefined;
+    const { old, replacement } = inFileQuotes(window, asSent, sentReplacement);
     const reindented = reindent(replacement, shift);
     return reindented && keepFileLines(file, start, old, replacement, reindented);
   },
@@ -259,9 +266,11 @@ const indentation: LineTier = {
 const typography: LineTier = {
   name: "ignoring typographic quotes, dashes, spaces and Unicode composition",
   key: (line) => loose(line),
-  compare: (file, start, old, replacement) => {
-    if (!old.every((line, k) => loose(file[start + k]!) === loose(line))) return undefined;
-    const form = fileForm(file.slice(start, start + old.length));
+  compare: (file, start, asSent, sentReplacement) => {
+    if (!asSent.every((line, k) => loose(file[start + k]!) === loose(line))) return undefined;
+    const window = file.slice(start, start + asSent.length);
+    const form = fileForm(window);
+    const { old, replacement } = inFileQuotes(window, asSent, sentReplacement);
     // A changed line keeps the file's characters where it kept the old text's (start and end).
     const own = replacement.map((line, j) => {
       const fileLine = file[start + j];
@@ -270,6 +279,14 @@ const typography: LineTier = {
     return keepFileLines(file, start, old, replacement, own);
   },
 };
+
+/** The old and new lines in the quote style of the file's `window` they matched (loosely, so quotes may differ). */
+function inFileQuotes(window: string[], old: string[], replacement: string[]): { old: string[]; replacement: string[] } {
+  const style = typographyStyle(window.map((line, k) => [line.normalize("NFC").trim(), old[k]!.normalize("NFC").trim()]));
+  if (style.size === 0) return { old, replacement };
+  const restyle = (line: string) => applyTypographyStyle(line, style);
+  return { old: old.map(restyle), replacement: replacement.map(restyle) };
+}
 
 const LINE_TIERS = [exactLines, trailingWhitespace, indentation, typography];
 
@@ -359,6 +376,12 @@ interface IndentShift {
   delta: number;
   tabWidth: number;
   tabs: boolean;
+  /**
+   * The old text written at another indent width (4 → 2 spaces): the file's columns are `scale`
+   * times the old text's columns past `from`, plus `delta` (the block's indent in the file).
+   */
+  scale?: number;
+  from?: number;
 }
 
 function leading(line: string): string {
@@ -393,7 +416,35 @@ function indentShift(window: string[], old: string[]): IndentShift | undefined {
     }
     if (consistent && delta !== undefined) return { delta, tabWidth, tabs };
   }
-  return undefined;
+  return anyTabs ? undefined : rescaled(window, old);
+}
+
+function gcd(a: number, b: number): number {
+  return b === 0 ? a : gcd(b, a % b);
+}
+
+/** The width one indent level has in `indents` (their common divisor), or undefined when all are 0. */
+function indentUnit(indents: number[]): number | undefined {
+  const unit = indents.reduce(gcd, 0);
+  return unit === 0 ? undefined : unit;
+}
+
+/**
+ * The old text as the file's block re-indented at another width: every level scaled alike, the
+ * block either where it is in the file or moved to column 0 (as a model quotes a nested block).
+ * A base indent that is neither stays a mismatch (the old text says another nesting).
+ */
+function rescaled(window: string[], old: string[]): IndentShift | undefined {
+  const rows = old.flatMap((line, k) => (line.trim() === "" ? [] : [{ old: leading(line).length, file: leading(window[k]!).length }]));
+  const oldUnit = indentUnit(rows.map((r) => r.old));
+  const fileUnit = indentUnit(rows.map((r) => r.file));
+  if (!oldUnit || !fileUnit || oldUnit === fileUnit || oldUnit > 8 || fileUnit > 8) return undefined;
+  const scale = fileUnit / oldUnit;
+  const from = Math.min(...rows.map((r) => r.old));
+  const base = Math.min(...rows.map((r) => r.file));
+  if (from !== 0 && from * scale !== base) return undefined;
+  if (!rows.every((r) => (r.old - from) * scale + base === r.file)) return undefined;
+  return { delta: base, tabWidth: 1, tabs: false, scale, from };
 }
 
 /** New lines moved by the shift and written in the file's indentation style; undefined if one would go below column 0. */
@@ -404,8 +455,9 @@ function reindent(lines: string[], shift: IndentShift): string[] | undefined {
       out.push("");
       continue;
     }
-    const cols = columns(leading(line), shift.tabWidth) + shift.delta;
-    if (cols < 0) return undefined;
+    const own = columns(leading(line), shift.tabWidth);
+    const cols = shift.scale === undefined ? own + shift.delta : (own - shift.from!) * shift.scale + shift.delta;
+    if (cols < 0 || !Number.isInteger(cols)) return undefined;
     const indent = shift.tabs ? "\t".repeat(Math.floor(cols / shift.tabWidth)) + " ".repeat(cols % shift.tabWidth) : " ".repeat(cols);
     out.push(indent + line.trimStart());
   }

@@ -90,3 +90,52 @@ export function hasReadPrefixes(text: string): boolean {
   const lines = text.split("\n").filter((line) => line !== "");
   return lines.length > 0 && lines.every((line) => PREFIX_RE.test(line));
 }
+
+/** Per ASCII stand-in (`"`, `'`, `-`, space): whether the file writes it plain where the model typed it typographically, or the reverse. */
+export type TypographyStyle = Map<string, "plain" | "typographic">;
+
+/**
+ * How the file writes the characters its text and the model's copy of it (equal once folded, and
+ * of equal length) disagree on. A model that matched only by folding quotes must not bring its
+ * curly quotes into code, nor its straight quotes into prose set with curly ones.
+ */
+export function typographyStyle(pairs: Iterable<[file: string, model: string]>): TypographyStyle {
+  const style: TypographyStyle = new Map();
+  for (const [file, model] of pairs) {
+    if (file.length !== model.length) continue;
+    for (let i = 0; i < file.length; i++) {
+      const f = file[i]!;
+      const m = model[i]!;
+      if (f === m) continue;
+      const plain = TYPOGRAPHIC[m] !== undefined && TYPOGRAPHIC[f] === undefined;
+      style.set(foldTypography(f), plain ? "plain" : "typographic");
+    }
+  }
+  // Single and double quotes go together: a file that writes one kind straight writes both so.
+  const single = style.get("'");
+  const double = style.get('"');
+  if (single && !double) style.set('"', single);
+  if (double && !single) style.set("'", double);
+  return style;
+}
+
+const OPENS_QUOTE = /[\s([{<\u2014\u2013-]/;
+
+/**
+ * `text` written in the file's style: typographic characters the file writes plain are folded,
+ * and straight quotes the file sets curly become opening or closing ones by what precedes them.
+ */
+export function applyTypographyStyle(text: string, style: TypographyStyle): string {
+  if (style.size === 0) return text;
+  let out = "";
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i]!;
+    const folded = TYPOGRAPHIC[c];
+    if (folded !== undefined && style.get(folded) === "plain") out += folded;
+    else if ((c === '"' || c === "'") && style.get(c) === "typographic") {
+      const opening = i === 0 || OPENS_QUOTE.test(text[i - 1]!);
+      out += c === '"' ? (opening ? "\u201C" : "\u201D") : opening ? "\u2018" : "\u2019";
+    } else out += c;
+  }
+  return out;
+}

@@ -44,6 +44,21 @@ export interface StandinOptions {
   listingStyle?: ListingStyle;
   /** Cloud accounts the stand-in plays (Bedrock, Vertex AI, Azure): what they accept. */
   cloud?: CloudAccounts;
+  /** The API keys the stand-in takes; any other is refused with a 401 in the called API's shape, as the providers do. Unset: any key. */
+  apiKeys?: string[];
+}
+
+/** The key a request presents, wherever its API puts it. */
+function presentedKey(recorded: RecordedRequest): string | undefined {
+  const bearer = /^Bearer (.+)$/.exec(recorded.headers.authorization ?? "")?.[1];
+  return recorded.headers["x-api-key"] ?? recorded.headers["x-goog-api-key"] ?? recorded.query.key ?? bearer;
+}
+
+/** A refused key, as Anthropic, Gemini and OpenAI(-compatible) APIs answer it. */
+function keyRefusal(recorded: RecordedRequest): Response {
+  if (recorded.headers["anthropic-version"]) return Response.json({ type: "error", error: { type: "authentication_error", message: "invalid x-api-key" } }, { status: 401 });
+  if (recorded.path.startsWith("/v1beta")) return Response.json({ error: { code: 400, message: "API key not valid. Please pass a valid API key.", status: "INVALID_ARGUMENT" } }, { status: 400 });
+  return Response.json({ error: { message: "Incorrect API key provided.", type: "invalid_request_error", code: "invalid_api_key" } }, { status: 401 });
 }
 
 export interface Standin {
@@ -117,6 +132,8 @@ export async function startStandin(options: StandinOptions = {}): Promise<Standi
     };
     requests.push(recorded);
     seen.recorded = recorded;
+
+    if (options.apiKeys && !options.apiKeys.includes(presentedKey(recorded) ?? "")) return keyRefusal(recorded);
 
     const codeAssistAnswer = codeAssist.answer(recorded);
     if (codeAssistAnswer) return codeAssistAnswer;

@@ -285,7 +285,8 @@ describe("hits, misses and what is kept", () => {
     expect(warningsOf(() => loadSettings({ cwd, env, trusted: true }))).toEqual([message]);
     writeFileSync(projectConfig, "model: [unclosed\n");
     const yaml = warningsOf(() => loadSettings({ cwd, env, trusted: true }));
-    expect(yaml[0]).toStartWith(`${projectConfig}:2:1: invalid YAML`);
+    // At the unclosed [ itself, not where the file ends without it.
+    expect(yaml[0]).toStartWith(`${projectConfig}:1:8: invalid YAML`);
     expect(warningsOf(() => loadSettings({ cwd, env, trusted: true }))).toEqual(yaml);
     expect(Object.keys(readCache(cacheFile).files)).toEqual([asSettings(globalConfig)]);
   });

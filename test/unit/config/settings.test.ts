@@ -120,7 +120,8 @@ describe("a settings file omp cannot take whole is read as far as it can be, eac
     const { agent, cwd, env } = setup({ global: "model: a\ntools:\n  disabled: [bash\n" });
     const warnings = warningsOf(() => expect(loadSettings({ cwd, env }).settings.model).toBeUndefined());
     expect(warnings).toHaveLength(1);
-    expect(warnings[0]).toMatch(new RegExp(`^${join(agent, "config.yml").replaceAll(".", "\\.")}:4:1: invalid YAML: `));
+    // At the unclosed [ itself, not where the file ends without it.
+    expect(warnings[0]).toMatch(new RegExp(`^${join(agent, "config.yml").replaceAll(".", "\\.")}:3:13: invalid YAML: `));
     expect(warnings[0]).toEndWith("(the file is ignored until it is fixed)");
   });
 

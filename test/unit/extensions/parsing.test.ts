@@ -78,7 +78,9 @@ describe("arguments", () => {
   test("$ARGUMENTS, $1…$9, quotes, and the arguments appended when nothing uses them", () => {
     expect(splitArgs(`a "b c" 'd e' f`)).toEqual(["a", "b c", "d e", "f"]);
     expect(splitArgs(`focus="speed up" x`)).toEqual(["focus=speed up", "x"]);
-    expect(substituteArguments("Fix $1 in $2 ($ARGUMENTS) $3.", `bug "src/x.ts"`)).toBe(`Fix bug in src/x.ts (bug "src/x.ts") .`);
+    expect(substituteArguments("Fix $1 in $2 ($ARGUMENTS) $3.", `bug "src/x.ts"`)).toBe(`Fix bug in src/x.ts (bug "src/x.ts") $3.`);
+    // A price is not a placeholder: it stays, and the arguments still reach the model.
+    expect(substituteArguments("Model a $5.0M round.", "acme")).toBe("Model a $5.0M round.\n\nARGUMENTS: acme");
     expect(substituteArguments("Review the code.", "carefully please")).toBe("Review the code.\n\nARGUMENTS: carefully please");
     expect(substituteArguments("Review the code.", "")).toBe("Review the code.");
     expect(substituteArguments("Cost $10", "x")).toBe("Cost $10\n\nARGUMENTS: x");
