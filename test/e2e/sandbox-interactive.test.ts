@@ -59,6 +59,8 @@ describe("what a sandboxed command sees, in the interactive mode (issue 36.5, 39
     expect(screen).toContain("Read-only file system");
     s.tty.press("n");
     await s.tty.waitFor("Why not?");
+    // A no with the user's words goes to the model, which goes on (a plain no would end the turn).
+    s.tty.type("leave the settings alone");
     s.tty.press("Enter");
     await s.tty.waitFor("Finished.");
     const results = (await messagesWhen(s, 10)).filter((m) => m.role === "toolResult").map((m) => m.text);
