@@ -14,7 +14,7 @@ describe("words that are commands", () => {
     const { home, repo } = workspace();
     const before = modelRequests(standin).length;
     for (const [word, hint] of [
-      ["commit", "`omp commit` is not a command of this omp"],
+      ["gallery", "`omp gallery` is not a command of this omp"],
       ["updte", "did you mean `omp update`?"],
       ["modls", "did you mean `omp models`?"],
     ] as const) {

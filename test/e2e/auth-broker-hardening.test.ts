@@ -26,7 +26,7 @@ describe("limits", () => {
 
     const long = await post(broker, "/v1/credential", { provider: "openai", credential: { type: "api_key", key: "k".repeat(20 * 1024) } });
     expect(long.status).toBe(400);
-    expect(((await long.json()) as any).error).toContain("credential.key: longer than 16384 characters");
+    expect(((await long.json()) as any).error).toContain("credential.key: must be at most 16384 characters");
     const email = await post(broker, "/v1/credential", { provider: "anthropic", credential: { type: "oauth", access: "a", refresh: "r", expires: 1, email: "e".repeat(5000) } });
     expect(email.status).toBe(400);
 
