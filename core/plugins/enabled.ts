@@ -8,7 +8,7 @@ import { claudeInstalledFile, claudeInstalls, claudeStateFiles } from "./claude-
 import { parsePluginId } from "./names.ts";
 import { npmLockFile, npmModulesDir, pluginsRoot, projectInstalledFile, userInstalledFile } from "./paths.ts";
 import type { InstallRecord } from "./state.ts";
-import { sessionInstalled, sessionNpmPlugins } from "./session-state.ts";
+import { declaredOnlyNpmPlugins, sessionInstalled, sessionNpmPlugins } from "./session-state.ts";
 
 export interface EnabledPlugin {
   /** `name@marketplace`, or the package name of an npm, git, local or linked plugin. */
@@ -97,7 +97,8 @@ function claudePlugins(cwd: string, ompIds: Set<string>): EnabledPlugin[] {
 
 function packagePlugins(): EnabledPlugin[] {
   const found: EnabledPlugin[] = [];
-  for (const [name, state] of Object.entries(sessionNpmPlugins(npmLockFile()))) {
+  const locked = sessionNpmPlugins(npmLockFile());
+  for (const [name, state] of Object.entries({ ...locked, ...declaredOnlyNpmPlugins(new Set(Object.keys(locked))) })) {
     if (!state.enabled) continue;
     const root = join(npmModulesDir(), name);
     if (!existsSync(root)) continue;

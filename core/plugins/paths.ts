@@ -12,6 +12,8 @@ export const marketplacesFile = () => join(configRoot(), "marketplaces.json");
 export const userInstalledFile = () => join(pluginsRoot(), "installed_plugins.json");
 export const npmLockFile = () => join(pluginsRoot(), "omp-plugins.lock.json");
 export const npmModulesDir = () => join(pluginsRoot(), "node_modules");
+/** The original omp's `{name: "omp-plugins", dependencies}`: what its `omp plugin install` put in node_modules. */
+export const npmManifestFile = () => join(pluginsRoot(), "package.json");
 export const marketplaceCacheDir = (name: string) => join(pluginsRoot(), "cache", "marketplaces", name);
 export const pluginCacheDir = (marketplace: string, plugin: string, version: string) =>
   join(pluginsRoot(), "cache", "plugins", `${marketplace}___${plugin}___${version}`);

@@ -1,5 +1,7 @@
 import type { InstallRecord, NpmPluginState } from "./state.ts";
+import { join } from "node:path";
 import { readJsonIfPresent } from "../fs/read-json.ts";
+import { npmManifestFile, npmModulesDir } from "./paths.ts";
 
 /**
  * The state files as a session reads them at start-up, without zod (kept off the start-up path):
@@ -28,9 +30,28 @@ export function sessionNpmPlugins(file: string): Record<string, NpmPluginState> 
   if (!isRecord(raw) || !isRecord(raw.plugins)) return {};
   const plugins: Record<string, NpmPluginState> = {};
   for (const [name, state] of Object.entries(raw.plugins)) {
-    if (!isRecord(state) || typeof state.enabled !== "boolean") continue;
+    if (!isRecord(state)) continue;
     const features = Array.isArray(state.enabledFeatures) ? state.enabledFeatures.filter((item): item is string => typeof item === "string") : null;
-    plugins[name] = { version: typeof state.version === "string" ? state.version : "0.0.0", enabled: state.enabled, enabledFeatures: features };
+    // The original omp loads an entry without `enabled` as disabled (its loader's `!state.enabled`).
+    plugins[name] = { version: typeof state.version === "string" ? state.version : "0.0.0", enabled: state.enabled === true, enabledFeatures: features };
+  }
+  return plugins;
+}
+
+/**
+ * The plugins the original omp's `package.json` declares that the lock file has no entry for, as
+ * the original treats them: installed, enabled, with the manifest's default features. Only those
+ * present in node_modules count, as the original skips the others.
+ */
+export function declaredOnlyNpmPlugins(inLock: ReadonlySet<string>): Record<string, NpmPluginState> {
+  const manifest = readJsonIfPresent(npmManifestFile());
+  if (!isRecord(manifest) || !isRecord(manifest.dependencies)) return {};
+  const plugins: Record<string, NpmPluginState> = {};
+  for (const name of Object.keys(manifest.dependencies)) {
+    if (inLock.has(name)) continue;
+    const pkg = readJsonIfPresent(join(npmModulesDir(), name, "package.json"));
+    if (!isRecord(pkg)) continue;
+    plugins[name] = { version: typeof pkg.version === "string" ? pkg.version : "0.0.0", enabled: true, enabledFeatures: null };
   }
   return plugins;
 }

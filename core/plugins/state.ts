@@ -40,7 +40,8 @@ export const NpmPluginStateSchema = z.object({
   version: z.string(),
   /** null: the manifest's default features. */
   enabledFeatures: z.array(z.string()).nullable(),
-  enabled: z.boolean(),
+  /** Missing in some of the original omp's entries: its loader takes that as disabled. */
+  enabled: z.boolean().default(false),
   /** Where it came from, so `update` can fetch it again: an npm spec, a git URL, a folder, an archive. */
   source: z.string().optional(),
   kind: z.enum(["npm", "git", "local", "link", "archive"]).optional(),
@@ -50,7 +51,8 @@ export const NpmPluginStateSchema = z.object({
 export type NpmPluginState = z.infer<typeof NpmPluginStateSchema>;
 export const NpmLockSchema = z.object({
   plugins: z.record(z.string(), NpmPluginStateSchema),
-  settings: z.record(z.string(), z.record(z.string(), z.unknown())),
+  /** The original omp's older lock files have no `settings`. */
+  settings: z.record(z.string(), z.record(z.string(), z.unknown())).default({}),
 });
 export type NpmLock = z.infer<typeof NpmLockSchema>;
 

@@ -162,10 +162,19 @@ describe("keybindings.yml", () => {
     expect(keys).toMatch(/ctrl\+g +next thinking level \(app\.thinking\.cycle\)/);
   });
 
-  test("a bad file is reported when the session starts and the default keys keep working", async () => {
-    const { tty } = await ready({ home: homeWith("app.history.serch: Ctrl+F\n") });
+  test("the original omp's file: an action omp does not know is a warning line each, the known remaps still apply", async () => {
+    const { tty } = await ready({ home: homeWith("app.history.serch: Ctrl+E\napp.session.tree: Ctrl+X\napp.history.search: Ctrl+F\n") });
+    const screen = await tty.waitFor(/app\.session\.tree:\s+unknown\s+action,\s+skipped/);
+    expect(screen).toMatch(/keybindings\.yml: app\.history\.serch: unknown action \(did you mean\s+app\.history\.search\?\), skipped/);
+    expect(screen).not.toContain("the default keys apply");
+    tty.press("C-f");
+    await tty.waitFor("(reverse-i-search)");
+  });
+
+  test("a bad chord is reported when the session starts and the default keys keep working", async () => {
+    const { tty } = await ready({ home: homeWith("app.history.search: Ctrl+Banana\n") });
     const screen = await tty.waitFor(/the\s+default\s+keys\s+apply\s+until\s+the\s+file\s+is\s+fixed/);
-    expect(screen).toMatch(/keybindings\.yml: app\.history\.serch: unknown key \(did you mean\s+app\.history\.search\?\)/);
+    expect(screen).toMatch(/keybindings\.yml: app\.history\.search: "Ctrl\+Banana": unknown key\s+"banana"/);
     tty.press("C-r");
     await tty.waitFor("(reverse-i-search)");
   });

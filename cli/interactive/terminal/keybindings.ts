@@ -1,8 +1,9 @@
 import { join } from "node:path";
+import { closest } from "../../../core/config/config-error.ts";
 import { ConfigCache } from "../../../core/config/config-cache.ts";
 import { readConfigBytes } from "../../../core/config/config-file.ts";
 import { describeError } from "../../../core/errors/omp-error.ts";
-import { agentDir } from "../../../core/paths.ts";
+import { agentDir, displayPath } from "../../../core/paths.ts";
 
 /**
  * The interactive mode's remappable actions and the keys they are on. Users remap them in
@@ -26,6 +27,7 @@ export const ACTIONS = {
 
 export type Action = keyof typeof ACTIONS;
 export const ACTION_IDS = Object.keys(ACTIONS) as Action[];
+export const isAction = (id: string): id is Action => Object.hasOwn(ACTIONS, id);
 
 export const keybindingsPath = (env: NodeJS.ProcessEnv = process.env) => join(agentDir(env), "keybindings.yml");
 
@@ -132,7 +134,8 @@ function defaultIds(action: Action): string[] {
 /**
  * The keymap from keybindings.yml. A file that does not exist gives the defaults; an unchanged
  * file comes from the config cache (no YAML or zod at start-up); a bad file gives the defaults and
- * a warning to show, so a typo in a key binding never keeps anyone out of omp.
+ * a warning to show, so a typo in a key binding never keeps anyone out of omp. An action id omp
+ * does not know is one warning line and is skipped; the known ones still apply.
  */
 export function loadKeymap(env: NodeJS.ProcessEnv = process.env): { keymap: Keymap; warning?: string } {
   const path = keybindingsPath(env);
@@ -147,8 +150,16 @@ export function loadKeymap(env: NodeJS.ProcessEnv = process.env): { keymap: Keym
       const { keybindingsFileValues } = require("./keybindings-file.ts") as typeof import("./keybindings-file.ts");
       return keybindingsFileValues(text, path);
     });
-    const remaps = Object.fromEntries(Object.entries(values).map(([action, chords]) => [action, typeof chords === "string" ? [chords] : chords]));
-    return { keymap: Keymap.withRemaps(remaps as Partial<Record<Action, readonly string[]>>) };
+    const remaps: Partial<Record<Action, readonly string[]>> = {};
+    const unknown: string[] = [];
+    for (const [id, chords] of Object.entries(values)) {
+      if (isAction(id)) remaps[id] = typeof chords === "string" ? [chords] : (chords as string[]);
+      else {
+        const hint = closest(id, ACTION_IDS);
+        unknown.push(`${displayPath(path)}: ${id}: unknown action${hint ? ` (did you mean ${hint}?)` : ""}, skipped; /hotkeys lists omp's actions`);
+      }
+    }
+    return { keymap: Keymap.withRemaps(remaps), ...(unknown.length > 0 ? { warning: unknown.join("\n") } : {}) };
   } catch (error) {
     return { keymap: Keymap.defaults(), warning: `${describeError(error)} (the default keys apply until the file is fixed)` };
   } finally {
