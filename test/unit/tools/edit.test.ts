@@ -100,11 +100,12 @@ describe("edit: failures change nothing", () => {
   test("zero matches: an inconsistent indentation is named and the current lines are shown", async () => {
     const dir = scratch();
     const path = file(dir, "a.ts", source);
-    const result = await edit(dir, "a.ts", [{ oldText: 'export function shout(name: string) {\n    return "HELLO " + name;', newText: "x" }]);
+    const result = await edit(dir, "a.ts", [{ oldText: '  export function shout(name: string) {\n return "HELLO " + name;', newText: "x" }]);
     expect(result.isError).toBe(true);
     const text = textOf(result);
     expect(text).toContain("the old text was not found");
-    expect(text).toContain("Line 8 has other indentation or spacing in the file");
+    expect(text).toContain("Line 7 has other indentation or spacing in the file");
+    expect(text).toContain("the other lines do not shift consistently");
     expect(text).toContain('     8\t  return "HELLO " + name;');
     expect(text).toContain("No changes were written.");
     expect(readFileSync(path, "utf8")).toBe(source);
