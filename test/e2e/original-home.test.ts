@@ -1,6 +1,6 @@
 // Issue 38: a home where the original omp (@oh-my-pi/pi-coding-agent 18.2.3, installed from npm by
 // .ci/setup) has run. The original itself stores an API key and a login in its agent.db at its
-// schema 7 and makes two sessions against the provider stand-in; then omp uses that home as it is,
+// schema 7 and makes two sessions (and, in another home, a branch) against the provider stand-in; then omp uses that home as it is,
 // and afterwards the original still resumes its sessions and uses its key.
 import { Database } from "bun:sqlite";
 import { afterAll, describe, expect, test } from "bun:test";
@@ -33,17 +33,28 @@ async function runOriginal(args: string[], home: string, cwd: string, stdin?: st
   return { code, stdout, stderr };
 }
 
-/** The original's rpc mode: a prompt, then a name for the session, as its own host would send them. */
-async function originalRpcSession(home: string, cwd: string, prompt: string, name: string): Promise<void> {
-  const child = Bun.spawn([ORIGINAL!, "--mode", "rpc", "--model", "anthropic/claude-sonnet-4-5"], { cwd, env: originalEnv(home), stdin: "pipe", stdout: "pipe", stderr: "pipe" });
+type OriginalRpc = { call: (command: { type: string } & Record<string, unknown>) => Promise<any>; prompt: (message: string) => Promise<void>; out: LineReader };
+
+/** The original's rpc mode, driven as its own host drives it; `extra` are more of its flags. */
+async function originalRpc(home: string, cwd: string, body: (rpc: OriginalRpc) => Promise<void>, extra: string[] = []): Promise<void> {
+  const child = Bun.spawn([ORIGINAL!, "--mode", "rpc", "--model", "anthropic/claude-sonnet-4-5", ...extra], { cwd, env: originalEnv(home), stdin: "pipe", stdout: "pipe", stderr: "pipe" });
   const out = new LineReader(child.stdout);
-  const send = (command: object) => child.stdin.write(`${JSON.stringify(command)}\n`);
-  send({ id: "p", type: "prompt", message: prompt });
-  await out.waitFor((line) => line.includes('"type":"agent_end"'), 0, 60_000);
-  send({ id: "n", type: "set_session_name", name });
-  await out.waitFor((line) => line.includes('"command":"set_session_name"'), 0, 60_000);
+  let next = 0;
+  const call = async (command: { type: string } & Record<string, unknown>) => {
+    const id = `c${++next}`;
+    child.stdin.write(`${JSON.stringify({ id, ...command })}\n`);
+    const response = JSON.parse(await out.waitFor((line) => line.includes(`"id":"${id}"`) && line.includes('"type":"response"'), 0, 60_000));
+    expect(response).toMatchObject({ success: true });
+    return response.data;
+  };
+  const prompt = async (message: string) => {
+    const from = out.lines.length;
+    await call({ type: "prompt", message });
+    await out.waitFor((line) => line.includes('"type":"agent_end"'), from, 60_000);
+  };
+  await body({ call, prompt, out });
   child.stdin.end();
-  await child.exited;
+  expect(await child.exited).toBe(0);
 }
 
 /** Runs `body` against the original's own credential store (its sqlite-credential-store.ts) on the home's agent.db. */
@@ -65,9 +76,14 @@ store.close();
   return run.stdout.toString();
 }
 
+/** A user message's text without the reminder block the original may put before it. */
+const withoutReminder = (text: string) => text.replace(/^<system-reminder>[\s\S]*?<\/system-reminder>\s*/, "");
 const lastRequest = () => modelRequests(standin).at(-1)!;
 const userTexts = (body: any): string[] =>
   body.messages.filter((m: any) => m.role === "user").flatMap((m: any) => (typeof m.content === "string" ? [m.content] : m.content.filter((b: any) => b.type === "text").map((b: any) => b.text)));
+
+/** The user turns the original sent, without the reminder messages it adds of its own. */
+const promptTexts = (body: any): string[] => userTexts(body).filter((text) => !text.startsWith("<system-reminder>"));
 
 describe.skipIf(ORIGINAL === undefined)("a home the original omp made", () => {
   test("omp uses its stored key and sessions as they are, and the original still does after", async () => {
@@ -89,7 +105,10 @@ store.saveOAuth("openai-codex", { access: "acc-original", refresh: "ref-original
     const first = await runOriginal(["-p", "--model", "anthropic/claude-sonnet-4-5", "first question about apples"], home, repo);
     expect(first.code).toBe(0);
     expect(lastRequest().headers["x-api-key"]).toBe(KEY);
-    await originalRpcSession(home, repo, "second question about pears", "Pears plan");
+    await originalRpc(home, repo, async (rpc) => {
+      await rpc.prompt("second question about pears");
+      await rpc.call({ type: "set_session_name", name: "Pears plan" });
+    });
     const schema = () => {
       const open = new Database(db, { readonly: true });
       try {
@@ -126,7 +145,7 @@ store.saveOAuth("openai-codex", { access: "acc-original", refresh: "ref-original
     // The original again: it continues the session omp appended to, with omp's turn in it, on its key.
     const resumed = await runOriginal(["-c", "-p", "--model", "anthropic/claude-sonnet-4-5", "fourth, from the original"], home, repo);
     expect(resumed.code).toBe(0);
-    expect(userTexts(lastRequest().body).filter((text) => !text.startsWith("<system-reminder>"))).toEqual([
+    expect(promptTexts(lastRequest().body)).toEqual([
       "second question about pears",
       "third, from omp",
       "fourth, from the original",
@@ -136,7 +155,7 @@ store.saveOAuth("openai-codex", { access: "acc-original", refresh: "ref-original
     const apples = lines[2]!.trim().split(/\s+/)[0]!;
     const byId = await runOriginal(["--resume", apples, "-p", "--model", "anthropic/claude-sonnet-4-5", "fifth"], home, repo);
     expect(byId.code).toBe(0);
-    expect(userTexts(lastRequest().body).filter((text) => !text.startsWith("<system-reminder>"))).toEqual(["first question about apples", "fifth"]);
+    expect(promptTexts(lastRequest().body)).toEqual(["first question about apples", "fifth"]);
     expect(schema()).toBe(7);
     const open = new Database(db, { readonly: true });
     const rows = open.query<{ provider: string; data: string }, []>("SELECT provider, data FROM auth_credentials WHERE disabled_cause IS NULL ORDER BY id").all();
@@ -162,7 +181,7 @@ describe.skipIf(ORIGINAL === undefined)("a branch omp makes in the original's se
       await rpc.waitFrame((frame) => frame.type === "ready");
       const tree = (await rpc.send({ type: "get_tree" })).data;
       const users = tree.nodes.filter((node: any) => node.role === "user").map((node: any) => node.text);
-      expect(users.map((text: string) => text.replace(/^<system-reminder>[\s\S]*?<\/system-reminder>\s*/, ""))).toEqual(["one: apples", "two: pears"]);
+      expect(users.map(withoutReminder)).toEqual(["one: apples", "two: pears"]);
       const firstReply = tree.nodes.find((node: any) => node.role === "assistant");
       expect((await rpc.send({ type: "navigate", entryId: firstReply.id })).success).toBe(true);
       const mark = rpc.mark;
@@ -176,7 +195,78 @@ describe.skipIf(ORIGINAL === undefined)("a branch omp makes in the original's se
 
     const resumed = await runOriginal(["-c", "-p", "--model", "anthropic/claude-sonnet-4-5", "four: on the branch"], home, repo);
     expect(resumed.code).toBe(0);
-    expect(userTexts(lastRequest().body).filter((text) => !text.startsWith("<system-reminder>"))).toEqual(["one: apples", "three: a branch after one", "four: on the branch"]);
+    expect(promptTexts(lastRequest().body)).toEqual(["one: apples", "three: a branch after one", "four: on the branch"]);
+  });
+});
+
+describe.skipIf(ORIGINAL === undefined)("a branch the original omp makes in its session", () => {
+  test("omp -r counts it, get_tree shows both leaves, and -c continues on the original's leaf with that line's history", async () => {
+    const { home, repo } = workspace();
+    withOriginalStore(home, "store.saveApiKey(\"anthropic\", args[0]);", [KEY]);
+    // The original's rpc `branch` forks into a new file; a branch inside the file is its /tree move,
+    // navigateTree, which rpc reaches through an extension command.
+    const extension = join(tempDir("omp-original-ext-"), "tree-to.ts");
+    writeFileSync(
+      extension,
+      `export default function (pi) {
+  pi.registerCommand("tree-to", { handler: async (args, ctx) => {
+    const { cancelled } = await ctx.navigateTree(args.trim(), { summarize: false });
+    ctx.ui.notify(cancelled ? "tree-to cancelled" : "tree-to moved", "info");
+  } });
+}
+`,
+    );
+    standin.setScript(Array.from({ length: 8 }, (_, i) => ({ text: `reply ${i + 1}` })));
+    standin.requests.length = 0;
+    await originalRpc(
+      home,
+      repo,
+      async (rpc) => {
+        await rpc.prompt("one: apples");
+        await rpc.prompt("two: pears, abandoned");
+        const { messages } = await rpc.call({ type: "get_branch_messages" });
+        expect(messages.map((m: any) => m.text)).toEqual(["one: apples", "two: pears, abandoned"]);
+        // Moving to "two" puts the leaf on the reply to "one": the next prompt starts the second line there.
+        const from = rpc.out.lines.length;
+        await rpc.call({ type: "prompt", message: `/tree-to ${messages[1].entryId}` });
+        await rpc.out.waitFor((line) => line.includes('"method":"notify"') && line.includes("tree-to"), from, 60_000);
+        expect(rpc.out.lines.slice(from).join("\n")).toContain("tree-to moved");
+        await rpc.prompt("three: a branch after one");
+      },
+      ["-e", extension],
+    );
+    expect(promptTexts(lastRequest().body)).toEqual(["one: apples", "three: a branch after one"]);
+
+    const listed = await runAgent(["-r"], { home, cwd: repo });
+    expect(listed.code).toBe(0);
+    // One session, holding both lines: the original's navigateTree branches in place.
+    const sessions = listed.stdout.trim().split("\n").slice(1);
+    expect(sessions).toEqual([expect.stringContaining("2 branches")]);
+    expect(sessions[0]).toContain("one: apples");
+
+    const rpc = new RpcProcess(["-c", "--model", "anthropic/claude-sonnet-4-5"], { home, cwd: repo, env: { ANTHROPIC_BASE_URL: standin.url } });
+    try {
+      await rpc.waitFrame((frame) => frame.type === "ready");
+      const tree = (await rpc.send({ type: "get_tree" })).data;
+      const byId = new Map<string, any>(tree.nodes.map((node: any) => [node.id, node]));
+      const parents = new Set(tree.nodes.map((node: any) => node.parentId));
+      const leaves = tree.nodes.filter((node: any) => !parents.has(node.id));
+      const line = (leaf: any): string[] => {
+        const texts: string[] = [];
+        for (let node = leaf; node; node = byId.get(node.parentId)) if (node.role === "user") texts.unshift(withoutReminder(node.text));
+        return texts;
+      };
+      expect(leaves.map(line).sort()).toEqual([["one: apples", "three: a branch after one"], ["one: apples", "two: pears, abandoned"]]);
+      expect(line(byId.get(tree.leafId))).toEqual(["one: apples", "three: a branch after one"]);
+    } finally {
+      expect(await rpc.close()).toBe(0);
+    }
+
+    const continued = await runAgent(["-c", "-p", "four: from omp"], { home, cwd: repo, env: { ANTHROPIC_BASE_URL: standin.url } });
+    expect(continued.code).toBe(0);
+    expect(userTexts(lastRequest().body)).toEqual(["one: apples", "three: a branch after one", "four: from omp"]);
+    const assistants = lastRequest().body.messages.filter((m: any) => m.role === "assistant");
+    expect(JSON.stringify(assistants)).not.toContain("reply 2");
   });
 });
 
