@@ -6,6 +6,7 @@ import { errorResult, textResult } from "./format.ts";
 import { displayPath, resolveToolPath } from "./paths.ts";
 import type { ToolContext, ToolDefinition, ToolResult } from "./types.ts";
 import { classifyRefusal, explainRefusal, refusedNote } from "../sandbox/denial.ts";
+import { protectedPresent, quarantineCreated, quarantineNote } from "../sandbox/created-protected.ts";
 
 export const BASH_DEFAULT_TIMEOUT_S = 120;
 export const BASH_MAX_TIMEOUT_S = 3600;
@@ -83,6 +84,8 @@ async function runBash(input: z.infer<typeof schema>, context: ToolContext): Pro
 
   const jobs = jobsFor(context.jobScope);
   const asJob = input.background === true || input.pty === true;
+  // Protected paths a foreground command could still make (those missing now): checked when it ends.
+  const protectedBefore = context.sandbox && !asJob ? protectedPresent(context.sandbox) : undefined;
   const job = jobs.start(
     {
       command: input.command,
@@ -133,7 +136,8 @@ async function runBash(input: z.infer<typeof schema>, context: ToolContext): Pro
       if (escalation?.allow) return runBash(input, { ...context, sandbox: undefined, escalate: undefined });
       return endResult(input.command, cwd, outcome, timeoutS, refusedNote(context.sandbox!, refusal, escalation?.message));
     }
-    return endResult(input.command, cwd, outcome, timeoutS);
+    const quarantined = protectedBefore ? quarantineCreated(context.sandbox!, protectedBefore, context.artifactsDir) : [];
+    return endResult(input.command, cwd, outcome, timeoutS, quarantined.length > 0 ? quarantineNote(quarantined) : undefined);
   } finally {
     clearTimeout(timer);
     unsubscribe?.();
@@ -157,7 +161,7 @@ function jobDetails(job: Job, cwd: string): BashDetails {
   };
 }
 
-function endResult(command: string, cwd: string, end: JobEnd, timeoutS: number, refusal?: string): ToolResult<BashDetails> {
+function endResult(command: string, cwd: string, end: JobEnd, timeoutS: number, sandboxNote?: string): ToolResult<BashDetails> {
   const collected = end.output;
   const details: BashDetails = {
     command,
@@ -193,7 +197,7 @@ function endResult(command: string, cwd: string, end: JobEnd, timeoutS: number, 
   } else if (end.exitCode !== 0) {
     notes.push(`Command exited with code ${end.exitCode}.`);
   }
-  if (refusal) notes.push(refusal);
+  if (sandboxNote) notes.push(sandboxNote);
   const failed = end.stopReason !== undefined || end.signal !== null || end.exitCode !== 0;
   if (notes.length > 0) text += `\n\n${notes.join("\n")}`;
   return failed ? errorResult(text, details) : textResult(text, details);
