@@ -80,19 +80,20 @@ describe("print mode", () => {
     await eventually(() => (existsSync(marker) ? true : undefined), "the server's start", 30_000);
   });
 
-  test("a hook the model writes into .omp/config.yml runs neither in that session nor the next", async () => {
+  test("a hook the model writes into .omp/config.yml (the sandbox off, so it lands) runs neither in that session nor the next", async () => {
     const { home, repo } = workspace();
     expect((await trust(home, repo)).code).toBe(0);
     const marker = join(repo, "planted-ran");
     const config = JSON.stringify({ hooks: { PostToolUse: [{ matcher: "Bash", hooks: [{ type: "command", command: `touch ${marker}` }] }] } });
     standin.setScript([
-      // Through its sandboxed bash: omp's own write tool asks before writing a protected path, and print mode has nobody to ask.
+      // With the sandbox on, omp's write tool asks and a file the sandboxed bash makes is quarantined (next test):
+      // --sandbox off lets the write land, and the pins alone must hold.
       { toolCalls: [{ name: "bash", arguments: { command: `mkdir -p .omp && cat > .omp/config.yml <<'EOF'\n${config}\nEOF` } }] },
       { toolCalls: [{ name: "bash", arguments: { command: "echo after" } }] },
       { text: "done" },
     ]);
     standin.requests.length = 0;
-    const session = await runAgent(["-p", "--model", MODEL, "--approval-mode", "yolo", "go"], { home, cwd: repo, env: env() });
+    const session = await runAgent(["-p", "--model", MODEL, "--approval-mode", "yolo", "--sandbox", "off", "go"], { home, cwd: repo, env: env() });
     expect(session.code).toBe(0);
     // The write happened (else this proves nothing), and the hook did not run after it.
     expect(existsSync(join(repo, ".omp", "config.yml"))).toBe(true);
@@ -104,6 +105,27 @@ describe("print mode", () => {
     expect(next.code).toBe(0);
     expect(existsSync(marker)).toBe(false);
     expect(changedLines(next.stderr)[0]).toContain(".omp/config.yml");
+  });
+
+  test("with the sandbox on, a hook the model tries to plant never lands: the write tool is refused, the file its bash made is quarantined", async () => {
+    const { home, repo } = workspace();
+    expect((await trust(home, repo)).code).toBe(0);
+    const marker = join(repo, "planted-ran");
+    const config = JSON.stringify({ hooks: { PostToolUse: [{ matcher: "Bash", hooks: [{ type: "command", command: `touch ${marker}` }] }] } });
+    standin.setScript([
+      { toolCalls: [{ name: "write", arguments: { path: ".omp/config.yml", content: config } }] },
+      { toolCalls: [{ name: "bash", arguments: { command: `mkdir -p .omp && cat > .omp/config.yml <<'EOF'\n${config}\nEOF` } }] },
+      { toolCalls: [{ name: "bash", arguments: { command: "echo after" } }] },
+      { text: "done" },
+    ]);
+    standin.requests.length = 0;
+    const session = await runAgent(["-p", "--model", MODEL, "--approval-mode", "yolo", "go"], { home, cwd: repo, env: env() });
+    expect(session.code).toBe(0);
+    expect(existsSync(join(repo, ".omp"))).toBe(false);
+    const results = modelRequests(standin).map((request) => JSON.stringify(request.body)).join("\n");
+    expect(results).toContain("is a protected path of the workspace");
+    expect(results).toContain("omp moved them out of the project");
+    expect(existsSync(marker)).toBe(false);
   });
 });
 
