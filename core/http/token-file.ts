@@ -37,8 +37,19 @@ export function ensureTokenFile(path: string, options: EnsureTokenOptions): { to
   return withFileLockSync(lockPathBeside(path), { waitMs: 5000, what: options.holder }, () => {
     const existing = options.regenerate ? undefined : readTokenFile(path);
     if (existing) return { token: existing, created: false };
-    const token = `${options.prefix ?? ""}${Buffer.from(crypto.getRandomValues(new Uint8Array(32))).toString("base64url")}`;
+    const token = `${options.prefix ?? ""}${randomToken()}`;
     writeFileAtomic(path, `${token}\n`, { mode: 0o600, forceMode: true });
     return { token, created: true };
   });
+}
+
+/**
+ * 32 random bytes in base64url, never starting with `-`: a token is pasted into command lines
+ * (`omp config set auth.broker.token <token>`), where a leading dash reads as an option (1 in 64 did).
+ */
+function randomToken(): string {
+  for (;;) {
+    const token = Buffer.from(crypto.getRandomValues(new Uint8Array(32))).toString("base64url");
+    if (!token.startsWith("-")) return token;
+  }
 }
