@@ -40,7 +40,7 @@ describe("--from-claude", () => {
     expect(said).toContain("pelican");
     const projects = join(home, ".claude", "projects");
     const [project] = readdirSync(projects);
-    const [file] = readdirSync(join(projects, project!));
+    const [file] = readdirSync(join(projects, project!)).filter((name) => name.endsWith(".jsonl"));
     const transcript = join(projects, project!, file!);
     const before = readFileSync(transcript, "utf8");
 
