@@ -21,6 +21,7 @@ import { sessionTitle } from "./session-title.ts";
 import { SESSION_NAME_ENTRY } from "../session/listing.ts";
 import { streamReply } from "./reply-stream.ts";
 import { type ToolCallRun, runToolCalls } from "./tool-calls.ts";
+import { toolContext } from "./tool-context.ts";
 import { applyPromptHooks } from "./prompt-hooks.ts";
 import { endSessionJobs } from "../shell/session-jobs.ts";
 import type { RunState, RunStop } from "./run-state.ts";
@@ -472,31 +473,16 @@ export class Agent {
   private async runTools(calls: ToolCall[], signal: AbortSignal, halts: string[], stopped: { denied: boolean }): Promise<ToolResultMessage[]> {
     const run: ToolCallRun = {
       tools: () => this.tools,
-      context: {
-        cwd: this.options.cwd,
+      context: toolContext(this.options, {
         signal,
-        artifactsDir: this.options.artifactsDir,
         redact: (text) => this.redact(text),
-        ...(this.options.bashTimeoutSeconds === undefined ? {} : { bashTimeoutSeconds: this.options.bashTimeoutSeconds }),
         fileReads: this.fileReads,
-        ...(this.options.shell ? { shell: this.options.shell } : {}),
-        ...(this.options.sandbox ? { sandbox: this.options.sandbox } : {}),
         secrets: this.secrets,
-        escalate: (command, refusal, explanation) => this.options.gate.escalate(command, refusal, explanation),
         subagents: { depth: this.options.depth ?? 0, run: (request) => import("./subagent.ts").then((module) => module.runSubagent(this, request)) },
         jobScope: this,
-        ...(this.options.editor ? { editor: this.options.editor } : {}),
-        ...(this.options.web ? { web: this.options.web } : {}),
-        approve: (toolName, key, summary, asEffect) => this.options.gate.ask(toolName, asEffect ?? "network", key, summary, asEffect !== undefined),
-        ...(this.options.gate.paths ? { paths: this.options.gate.paths } : {}),
-        authorizeWrite: (verdict, toolCallId) => this.options.gate.authorizeWrite(verdict, toolCallId),
-        egress: (request) => this.options.gate.askEgress(request),
-        ...(this.options.lsp ? { lsp: this.options.lsp } : {}),
-        ...this.checkpointTarget(),
-        ...(this.options.question ? { question: this.options.question } : {}),
-        ...(this.options.settings ? { settings: this.options.settings } : {}),
         hasTool: (name) => this.tools.some((tool) => tool.name === name),
-      },
+        ...this.checkpointTarget(),
+      }),
       gate: this.options.gate,
       hooks: this.extensions?.toolHooks,
       emit: (event) => this.emit(event),
