@@ -1,4 +1,4 @@
-import { gitSync } from "../git/run.ts";
+import { gitSync, gitText } from "../git/run.ts";
 import { OmpError } from "../errors/omp-error.ts";
 
 /** The longest a git command of `omp commit` may take before it is called stuck (a push waits on the network). */
@@ -7,13 +7,10 @@ const GIT_TIMEOUT_MS = 120_000;
 /**
  * git's output for `omp commit`'s reads (diffs, log, status), run the safe way (core/git/run.ts):
  * nothing the repository configures runs, and diffs are asked with `--no-ext-diff --no-textconv`
- * by the callers. An OmpError with git's own words when the exit code is not in `ok`.
+ * by the callers.
  */
 export function gitOut(cwd: string, args: string[], ok: number[] = [0]): string {
-  const result = gitSync(args, { cwd, timeoutMs: GIT_TIMEOUT_MS });
-  if (!result.started) throw new OmpError(`git could not be run (${result.err}): omp commit needs git on PATH`);
-  if (!ok.includes(result.code ?? -1)) throw new OmpError(`git ${args[0]} failed: ${result.err.trim() || `exit ${result.code}`}`);
-  return result.out.toString("utf8");
+  return gitText(args, { cwd, timeoutMs: GIT_TIMEOUT_MS, what: `git ${args[0]}`, ok });
 }
 
 /** Whether a safe git read succeeds (rev-parse checks). */

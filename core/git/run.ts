@@ -1,3 +1,4 @@
+import { OmpError } from "../errors/omp-error.ts";
 /**
  * The one way omp runs git. A repository's `.git/config`, hooks and attributes can be written by
  * the model's sandboxed commands, and the git omp runs itself is not sandboxed: so every call
@@ -67,6 +68,17 @@ export function gitSync(args: readonly string[], options: GitOptions = {}): GitR
   } catch (error) {
     return NOT_STARTED(error);
   }
+}
+
+/**
+ * git's output as text for a caller that cannot go on without it: an OmpError saying what failed
+ * (`what`) in git's own words when its exit code is not in `ok`, or that git could not be run.
+ */
+export function gitText(args: readonly string[], options: GitOptions & { what: string; ok?: readonly number[] }): string {
+  const result = gitSync(args, options);
+  if (!result.started) throw new OmpError(`${options.what} failed: git could not be run (${result.err}); is git on PATH?`);
+  if (!(options.ok ?? [0]).includes(result.code ?? -1)) throw new OmpError(`${options.what} failed: ${result.err.trim() || `git exited ${result.code}`}`);
+  return result.out.toString("utf8");
 }
 
 /** A git call in the background of other work; killed after `timeoutMs`. */

@@ -2,7 +2,7 @@ import { createHash } from "node:crypto";
 import { existsSync, mkdirSync, realpathSync, rmSync } from "node:fs";
 import { basename, join, relative } from "node:path";
 import { OmpError } from "../errors/omp-error.ts";
-import { type GitResult, gitSync } from "../git/run.ts";
+import { type GitResult, gitSync, gitText } from "../git/run.ts";
 import { configRoot, expandHome } from "../paths.ts";
 
 /**
@@ -31,10 +31,7 @@ function run(cwd: string, args: string[], input?: string): GitResult {
 }
 
 function must(cwd: string, args: string[], what: string, input?: string): string {
-  const result = run(cwd, args, input);
-  if (!result.started) throw new OmpError(`git could not be run (${result.err}): worktrees need git on PATH`);
-  if (!result.ok) throw new OmpError(`${what} failed: ${result.err.trim() || `git exited ${result.code}`}`);
-  return result.out.toString("utf8");
+  return gitText(args, { cwd, timeoutMs: TIMEOUT_MS, what, ...(input === undefined ? {} : { input }) });
 }
 
 /** The repository's top folder (the main work tree's, also when called from a linked worktree). */
@@ -132,11 +129,7 @@ export function worktreePatch(dir: string, base: string): string {
   // A private index: the worktree's own is left as the subagent or the user left it.
   const index = join(must(dir, ["rev-parse", "--absolute-git-dir"], "finding the worktree's git dir").trim(), "omp-patch-index");
   const env = { GIT_INDEX_FILE: index };
-  const step = (args: string[]) => {
-    const result = gitSync(args, { cwd: dir, env, timeoutMs: TIMEOUT_MS });
-    if (!result.ok) throw new OmpError(`reading the worktree's changes failed: ${result.err.trim()}`);
-    return result.out.toString("utf8");
-  };
+  const step = (args: string[]) => gitText(args, { cwd: dir, env, timeoutMs: TIMEOUT_MS, what: "reading the worktree's changes" });
   step(["read-tree", "HEAD"]);
   step(["add", "-A"]);
   return step(["diff", "--cached", "--binary", "--no-color", "--no-ext-diff", "--no-textconv", base]);
@@ -171,11 +164,7 @@ export function snapshotWorkTree(cwd: string): string {
   const root = repositoryRoot(cwd);
   const gitDir = must(root, ["rev-parse", "--absolute-git-dir"], "finding the git dir").trim();
   const env = { GIT_INDEX_FILE: join(gitDir, `omp-snapshot-index-${process.pid}`), GIT_AUTHOR_NAME: "omp", GIT_AUTHOR_EMAIL: "omp@localhost", GIT_COMMITTER_NAME: "omp", GIT_COMMITTER_EMAIL: "omp@localhost" };
-  const step = (args: string[], input?: string) => {
-    const result = gitSync(args, { cwd: root, env, timeoutMs: TIMEOUT_MS, ...(input === undefined ? {} : { input }) });
-    if (!result.ok) throw new OmpError(`snapshotting the work tree failed: ${result.err.trim()}`);
-    return result.out.toString("utf8").trim();
-  };
+  const step = (args: string[]) => gitText(args, { cwd: root, env, timeoutMs: TIMEOUT_MS, what: "snapshotting the work tree" }).trim();
   const hasHead = run(root, ["rev-parse", "--verify", "-q", "HEAD"]).ok;
   try {
     step(hasHead ? ["read-tree", "HEAD"] : ["read-tree", "--empty"]);
