@@ -52,7 +52,7 @@ export function commitUserPrompt(input: CommitPromptInput): string {
   if (input.changelogs.size > 0) parts.push(`Changelogs and the changed files they cover:\n${[...input.changelogs].map(([path, files]) => `- ${path}: ${files.join(", ")}`).join("\n")}`);
   const listed = input.changes.files.map((file) => {
     const counts = file.added === undefined ? "binary" : `+${file.added} -${file.removed}`;
-    const note = file.kind === "generated" ? ", generated: diff not shown" : file.kind === "binary" ? ", diff not shown" : file.omitted ? `, diff cut: ${file.omitted} characters left out` : "";
+    const note = file.kind === "generated" ? ", generated: diff not shown" : file.kind === "secret" ? ", may hold credentials: diff not shown" : file.kind === "binary" ? ", diff not shown" : file.omitted ? `, diff cut: ${file.omitted} characters left out` : "";
     return `- ${file.path} (${counts}${note})`;
   });
   parts.push(`Changed files (${input.changes.summary}):\n${listed.join("\n")}`);

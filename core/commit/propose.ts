@@ -2,6 +2,8 @@ import { complete } from "../ai/index.ts";
 import type { Usage } from "../ai/messages.ts";
 import type { Model } from "../ai/model.ts";
 import { OmpError } from "../errors/omp-error.ts";
+import { secretValuesIn } from "../sandbox/env.ts";
+import { Redactor } from "../session/redact.ts";
 import { changelogsFor } from "./changelog.ts";
 import { gitOk, gitOut } from "./git.ts";
 import { type CommitProposal, commitSystemPrompt, commitUserPrompt, parseCommitReply } from "./message.ts";
@@ -40,7 +42,8 @@ export async function draftCommit(
   options: { all?: boolean; context?: string; changelog: boolean; model: Model; apiKey: string | undefined; signal?: AbortSignal },
 ): Promise<CommitDraft> {
   const { root, hasHead } = repositoryAt(cwd);
-  const changes = stagedChanges(root, { all: options.all, hasHead });
+  const redactor = new Redactor([...secretValuesIn(process.env), ...(options.apiKey ? [options.apiKey] : [])]);
+  const changes = stagedChanges(root, { all: options.all, hasHead, redact: (text) => redactor.redact(text) });
   if (changes.files.length === 0) {
     throw new OmpError(options.all ? "nothing to commit: the work tree is clean" : "nothing staged to commit: stage changes with `git add`, or use `omp commit --all`");
   }

@@ -24,13 +24,15 @@ const GENERATED_NAMES = new Set([
 ]);
 const GENERATED_PATTERNS = [/\.min\.(js|css)$/, /\.map$/, /(^|\/)(dist|build|vendor|node_modules|__generated__)\//, /\.(pb|generated)\.\w+$/];
 const GENERATED_MARKER = /@generated|DO NOT EDIT|Code generated .* DO NOT EDIT/;
+/** Files that hold credentials by their nature: named with their line counts, their text never sent to a model. */
+const SECRET_FILE = /(^|\/)(\.env(\.(?!example$|sample$|template$)[^/]+)?|[^/]*\.(pem|key|p12|pfx|jks|keystore)|id_(rsa|dsa|ecdsa|ed25519)|\.npmrc|\.pypirc|\.netrc|\.git-credentials|credentials(\.json)?)$/;
 
 export interface StagedFile {
   path: string;
   /** Lines added and removed; undefined for a binary file. */
   added?: number;
   removed?: number;
-  kind: "text" | "binary" | "generated";
+  kind: "text" | "binary" | "generated" | "secret";
   /** The file's diff as sent (possibly cut), for text files. */
   diff?: string;
   /** Characters of its diff left out to stay within the budget. */
@@ -46,9 +48,9 @@ export interface StagedChanges {
 /**
  * The staged changes (`--cached`), or with `all` every change to the work tree against HEAD
  * (untracked files counted as added), as a model should see them: each text file's diff within a
- * fair share of the budget, binary and generated files named only.
+ * fair share of the budget, binary, generated and credential files named only, secrets redacted.
  */
-export function stagedChanges(root: string, options: { all?: boolean; hasHead: boolean }): StagedChanges {
+export function stagedChanges(root: string, options: { all?: boolean; hasHead: boolean; redact?: (text: string) => string }): StagedChanges {
   const base = options.all ? (options.hasHead ? ["HEAD"] : []) : ["--cached"];
   const diffArgs = ["diff", "--no-ext-diff", "--no-textconv", "--no-color", "-M", ...base];
   // Before the first commit `git diff` with nothing names the index against the work tree: the staged files are the whole tree.
@@ -57,12 +59,13 @@ export function stagedChanges(root: string, options: { all?: boolean; hasHead: b
     for (const path of gitOut(root, ["ls-files", "--others", "--exclude-standard", "-z"]).split("\0").filter(Boolean)) numstat.push(untrackedStat(root, path));
     if (!options.hasHead) for (const path of gitOut(root, ["ls-files", "-z"]).split("\0").filter(Boolean)) numstat.push(untrackedStat(root, path));
   }
-  const files: StagedFile[] = numstat.map((stat) => ({ ...stat, kind: stat.added === undefined ? "binary" : isGeneratedPath(stat.path) ? "generated" : "text" }));
+  const files: StagedFile[] = numstat.map((stat) => ({ ...stat, kind: SECRET_FILE.test(stat.path) ? "secret" : stat.added === undefined ? "binary" : isGeneratedPath(stat.path) ? "generated" : "text" }));
   const text = files.filter((file) => file.kind === "text");
   const share = Math.max(MIN_FILE_CHARS, Math.floor(DIFF_BUDGET_CHARS / Math.max(1, text.length)));
   let left = DIFF_BUDGET_CHARS;
   for (const file of text) {
-    const diff = fileDiff(root, diffArgs, file.path, options);
+    // Known secret values and credential-shaped text never leave in a diff (the session's Redactor).
+    const diff = (options.redact ?? ((text: string) => text))(fileDiff(root, diffArgs, file.path, options));
     if (GENERATED_MARKER.test(diff.slice(0, 2_000))) {
       file.kind = "generated";
       continue;

@@ -130,6 +130,28 @@ describe("omp commit", () => {
     expect(git(remote, "rev-parse", "main")).toBe(git(repo, "rev-parse", "HEAD"));
   });
 
+  test("no secret reaches the model: credential files are named only, known secret values and key shapes in a diff are redacted", async () => {
+    const { home, repo } = workspace({ "a.txt": "one\n" });
+    const token = `tok_${crypto.randomUUID().replaceAll("-", "")}`;
+    const shaped = `sk-proj-${"A1b2".repeat(8)}`;
+    writeFileSync(join(repo, ".env"), `DEPLOY_TOKEN=${token}\n`);
+    writeFileSync(join(repo, "deploy.pem"), "-----BEGIN PRIVATE KEY-----\nMIIEvQ\n-----END PRIVATE KEY-----\n");
+    writeFileSync(join(repo, "a.txt"), `one\nconst key = "${shaped}";\nconst env = "${token}";\n`);
+    git(repo, "add", "-A");
+    standin.setScript(reply("Add the deploy settings"));
+    const before = modelRequests(standin).length;
+    const run = await runAgent(["commit", "--dry-run"], { home, cwd: repo, env: { ...env(), DEPLOY_TOKEN: token } });
+    expect(run.code).toBe(0);
+    const sent = JSON.stringify(modelRequests(standin).slice(before));
+    expect(sent).toContain(".env (+1 -0, may hold credentials: diff not shown)");
+    expect(sent).toContain("deploy.pem (+3 -0, may hold credentials: diff not shown)");
+    expect(sent).toContain("+const key = ");
+    expect(sent).not.toContain(token);
+    expect(sent).not.toContain(shaped);
+    expect(sent).not.toContain("MIIEvQ");
+    expect(sent).toContain("[REDACTED]");
+  });
+
   test("nothing staged, or no repository: a clear error and exit 1", async () => {
     const { home, repo } = workspace({ "a.txt": "one\n" });
     const nothing = await runAgent(["commit", "--yes"], { home, cwd: repo, env: env() });

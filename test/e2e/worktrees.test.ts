@@ -1,7 +1,7 @@
 // Worktrees on the compiled binary in real git repositories: the task tool's isolated subagents
 // (their changes come back as one patch, or not at all), `omp worktree` and `--worktree` sessions.
 import { describe, expect, test } from "bun:test";
-import { existsSync, readFileSync, readdirSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { agentTestFile, modelRequests, runAgent, toolResultsOf, workspace } from "../support/agent-harness.ts";
 import { runOmp } from "../support/omp.ts";
@@ -70,6 +70,39 @@ describe("isolated tasks", () => {
     expect(readFileSync(join(repo, "src/math.sh"), "utf8")).toBe("add() {\n  echo $(( $1 * $2 ))\n}\n");
     const kept = /its worktree stays at (\S+) /.exec(report)![1]!;
     expect(readFileSync(join(kept, "src/math.sh"), "utf8")).toBe(FIXED);
+  });
+});
+
+describe("an isolated task goes through the session's sandbox policy", () => {
+  test("in its worktree it cannot read ~/.ssh (directly or through a planted link), write the repository's .git/config, or fetch from an unnamed host", async () => {
+    const { home, repo } = workspace();
+    mkdirSync(join(home, ".ssh"), { recursive: true });
+    writeFileSync(join(home, ".ssh", "id_rsa"), "SECRET-ISOLATED-KEY\n");
+    const hits: string[] = [];
+    const server = Bun.serve({ hostname: "127.0.0.1", port: 0, fetch: (request) => (hits.push(new URL(request.url).pathname), new Response("page")) });
+    try {
+      standin.setScript([
+        { toolCalls: [{ id: "t1", name: "task", arguments: { subagent_type: "general-purpose", description: "probe", prompt: "probe", isolated: true } }] },
+        { toolCalls: [{ id: "r1", name: "read", arguments: { path: "~/.ssh/id_rsa" } }] },
+        { toolCalls: [{ id: "b1", name: "bash", arguments: { command: `ln -s ${join(home, ".ssh", "id_rsa")} k; cat k; echo '[core]' >> ${join(repo, ".git", "config")}; echo done` } }] },
+        { toolCalls: [{ id: "r2", name: "read", arguments: { path: "k" } }] },
+        { toolCalls: [{ id: "w1", name: "write", arguments: { path: ".git/config", content: "[core]\n\tfsmonitor = evil\n" } }] },
+        { toolCalls: [{ id: "f1", name: "web_fetch", arguments: { url: `http://127.0.0.1:${server.port}/leak?k=x` } }] },
+        { text: "Probed." },
+        { text: "The subagent probed." },
+      ]);
+      const before = modelRequests(standin).length;
+      const gitConfig = readFileSync(join(repo, ".git", "config"), "utf8");
+      const run = await runAgent(["-p", "--model", MODEL, "probe in isolation"], { home, cwd: repo, env: env() });
+      expect(run.code).toBe(0);
+      const wire = modelRequests(standin).slice(before).map((request) => JSON.stringify(request.body)).join("\n");
+      expect(wire).not.toContain("SECRET-ISOLATED-KEY");
+      expect(wire).toContain("deny-list");
+      expect(readFileSync(join(repo, ".git", "config"), "utf8")).toBe(gitConfig);
+      expect(hits).toEqual([]);
+    } finally {
+      server.stop(true);
+    }
   });
 });
 
