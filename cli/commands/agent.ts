@@ -16,7 +16,7 @@ import { untrustedNotice } from "../../core/trust/folder-trust.ts";
 import { changedNotice, changedParts } from "../../core/trust/content-pins.ts";
 import { askTrustChanges } from "../../core/session-host/trust-changes.ts";
 import { listSessions, mostRecentSession, resolveSession, sessionLine, uniqueIdLength } from "../../core/session/listing.ts";
-import { projectSessionDirs, sessionDirFor } from "../../core/session/paths.ts";
+import { projectSessionDirs } from "../../core/session/paths.ts";
 import { NO_HEADER } from "../../core/session/title-slot.ts";
 import { parseApprovalFlag } from "../../core/tools/approval.ts";
 import { startMode } from "../shared/start-mode.ts";
@@ -181,7 +181,7 @@ async function runAgentWith(messages: string[], flags: AgentFlags, cleanup: (() 
     ...(flags.models ? { cycleModels: modelList(flags.models) } : {}),
   });
   cleanup.push(() => session.close());
-  const { runtime, settings, mcp } = session;
+  const { runtime, mcp } = session;
   // An unknown name in --models is said now, not at the first Ctrl+P.
   if (flags.models) await runtime.cycleCandidates();
 

@@ -1,7 +1,7 @@
 import type { Document } from "yaml";
 import { OmpError } from "../errors/omp-error.ts";
 import { displayPath } from "../paths.ts";
-import { MAX_CONFIG_BYTES, type Mapping, isMapping, readConfigText, tooBig } from "./config-file.ts";
+import { MAX_CONFIG_BYTES, type Mapping, isMapping, tooBig } from "./config-file.ts";
 import { configError, describeFound } from "./config-error.ts";
 import { EXIT_USAGE } from "../errors/exit-codes.ts";
 

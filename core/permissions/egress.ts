@@ -1,4 +1,4 @@
-import { existsSync, readFileSync, realpathSync } from "node:fs";
+import { realpathSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { writeFileAtomic } from "../fs/atomic-write.ts";
 import { lockPathBeside, withFileLockSync } from "../fs/file-lock.ts";

@@ -1,11 +1,10 @@
 import { type Dirent, type Stats, readdirSync, statSync } from "node:fs";
 import { open, readFile } from "node:fs/promises";
-import { join } from "node:path";
 import { z } from "zod";
 import { describeBinary, detectImage, hasBinaryExtension, IMAGE_MIME, imageSize, looksBinary } from "./file-kind.ts";
 import { errorResult, textResult } from "./format.ts";
 import { formatBytes } from "../format-bytes.ts";
-import { displayPath, notFoundMessage, readRefusal, resolveToolPath } from "./paths.ts";
+import { displayPath, notFoundMessage, readRefusal } from "./paths.ts";
 import { type ReadRange, urlReaderFor } from "./internal-urls.ts";
 import type { ToolContext, ToolDefinition, ToolResult } from "./types.ts";
 import { isDirEntry } from "../fs/dir-entry.ts";

@@ -20,7 +20,6 @@ import { JOBS_COMMAND } from "./job-commands.ts";
 import { REWIND_COMMAND, UNDO_COMMAND } from "./rewind-commands.ts";
 import { STATS_COMMAND, USAGE_COMMAND } from "./usage-ui.ts";
 import { PLAN_COMMAND } from "./mode-commands.ts";
-import type { Job } from "../../../core/shell/job.ts";
 import type { SessionHost } from "../../../core/session-host/host.ts";
 import { SETTINGS_COMMAND } from "./settings-command.ts";
 import type { Choice } from "../widgets/select-list.ts";
