@@ -1,7 +1,8 @@
 import { lstatSync, readdirSync, readlinkSync, realpathSync, statSync } from "node:fs";
 import { basename, dirname, join, relative, resolve, sep } from "node:path";
 import { projectRoot } from "../fs/project-root.ts";
-import { type SandboxPolicy, linkedGitDirs } from "./policy.ts";
+import { isWithin } from "../fs/within.ts";
+import { type SandboxPolicy, protectedPaths } from "./policy.ts";
 
 /**
  * The sandbox policy as omp's own file tools apply it (read, grep, find, ls, ast_grep, lsp, write,
@@ -21,12 +22,6 @@ export type PathVerdict =
   | { kind: "denied"; real: string; message: string }
   | { kind: "needs-approval"; real: string; why: "outside" | "protected"; message: string; howToAllow: string };
 
-/**
- * Paths of a workspace that configure something which runs later (git hooks and filters, omp's
- * and Claude Code's hooks, editors' tasks, direnv): written only with the user's approval.
- * Relative to a workspace root; a trailing `/` is a whole tree.
- */
-export const PROTECTED_PATHS = [".git/config", ".git/hooks/", ".git/info/attributes", ".gitmodules", ".omp/", ".claude/", ".mcp.json", ".lsp.json", ".vscode/", ".idea/", ".envrc"];
 
 /** Files of any process that hold secrets: its environment, command line (an `--api-key`) and memory. */
 const PROCESS_SECRETS = /^\/proc\/(?:\d+|self|thread-self)(?:\/task\/\d+)?\/(?:environ|cmdline|mem)$/;
@@ -59,7 +54,8 @@ export class PathPolicy {
   private readonly deny: DenyEntry[];
   private readonly writable: string[];
   private readonly home: string;
-  private readonly gitDirs: string[];
+  /** The protected paths of every workspace (PROTECTED_WORKSPACE_PATHS, as the launcher binds them); a trailing `*` is a name prefix. */
+  private readonly guarded: string[];
   private readonly watched: string[];
   private inodeIndex: { key: string; map: Map<string, DenyEntry>; checkedAt: number } | undefined;
 
@@ -70,7 +66,7 @@ export class PathPolicy {
   withWorkspace(dir: string): PathPolicy {
     const real = realPath(dir);
     const copy = Object.create(PathPolicy.prototype) as PathPolicy;
-    return Object.assign(copy, this, { writable: [...this.writable, real], workspaces: [...this.workspaces, real] });
+    return Object.assign(copy, this, { writable: [...this.writable, real], workspaces: [...this.workspaces, real], guarded: [...this.guarded, ...guardedPaths(real)] });
   }
 
   constructor(
@@ -92,7 +88,7 @@ export class PathPolicy {
     this.writable = [...new Set([...policy.writable, ...(options.writable ?? [])].map(realPath))];
     const project = projectRoot(cwd);
     this.workspaces = [...new Set([project, ...addDirs].map(realPath))];
-    this.gitDirs = [...new Set([...this.workspaces.map((root) => join(root, ".git")), ...linkedGitDirs(project).map(realPath)])];
+    this.guarded = [...new Set(this.workspaces.flatMap(guardedPaths))];
   }
 
   /** What `access` to `path` (absolute) may do now, judged where it leads at this moment. */
@@ -223,22 +219,15 @@ export class PathPolicy {
 
   /** The protected path `real` is or lies in, as the workspace names it. */
   private protectedName(real: string): string | undefined {
-    for (const git of this.gitDirs) {
-      for (const name of ["config", "hooks/", "info/attributes"]) {
-        if (name.endsWith("/") ? within(real, join(git, name)) : real === join(git, name)) return join(basename(git) === ".git" ? ".git" : git, name);
-      }
+    for (const entry of this.guarded) {
+      const hit = entry.endsWith("*") ? dirname(real) === dirname(entry) && basename(real).startsWith(basename(entry).slice(0, -1)) : within(real, entry);
+      if (!hit) continue;
+      const root = this.workspaces.find((workspace) => within(entry, workspace));
+      return root ? relative(root, entry) : entry;
     }
+    // `.env` files of sub-folders too: what a tool writes there is read by the same loaders.
     const name = basename(real);
-    if (name === ".envrc" || name.startsWith(".env")) return name;
-    for (const root of this.workspaces) {
-      if (!within(real, root)) continue;
-      const rel = relative(root, real);
-      for (const guarded of PROTECTED_PATHS) {
-        if (guarded.startsWith(".git/")) continue;
-        if (guarded.endsWith("/") ? rel === guarded.slice(0, -1) || rel.startsWith(guarded) : rel === guarded) return guarded;
-      }
-    }
-    return undefined;
+    return name === ".envrc" || name.startsWith(".env") ? name : undefined;
   }
 }
 
@@ -250,8 +239,11 @@ function denialMessage(path: string, entry: DenyEntry): string {
 }
 
 /** `path` is `root` or lies inside it (both absolute and resolved). */
-export function within(path: string, root: string): boolean {
-  return path === root || path.startsWith(root.endsWith(sep) ? root : root + sep);
+export const within = isWithin;
+
+/** A workspace's protected paths as the launcher names them (core/sandbox/policy.ts), resolved where they exist. */
+function guardedPaths(root: string): string[] {
+  return protectedPaths(root).map((path) => (path.endsWith("*") ? join(realPath(dirname(path)), basename(path)) : realPath(path)));
 }
 
 function nearestExisting(path: string): string {

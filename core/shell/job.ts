@@ -1,4 +1,5 @@
 import { createNumberedLog, type CollectedOutput, OutputCollector } from "./bash-output.ts";
+import { type Quarantined, protectedPresent, quarantineCreated, quarantineNote } from "../sandbox/created-protected.ts";
 import { formatBytes } from "../format-bytes.ts";
 import { killGroup } from "./process-group.ts";
 import type { Container } from "./containment.ts";
@@ -50,6 +51,8 @@ export interface JobEnd {
   leftBehind: number;
   output: CollectedOutput;
   durationMs: number;
+  /** Protected paths the sandboxed command made where none were, moved into quarantine as it ended. */
+  quarantined: Quarantined[];
 }
 
 /**
@@ -64,6 +67,8 @@ export class Job {
   readonly ended: Promise<JobEnd>;
   end: JobEnd | undefined;
   private readonly container: Container;
+  /** The protected paths present when a sandboxed command started: any other it makes is quarantined at its end. */
+  private readonly protectedBefore: ReadonlySet<string> | undefined;
   /** How the sandbox confines it ("none": not at all). */
   readonly confinement: SpawnedCommand["confinement"];
   private readonly proc: ReturnType<typeof spawnCommand>["proc"];
@@ -89,6 +94,7 @@ export class Job {
       maxLogBytes: options.maxLogBytes,
       onDiskFull: () => this.stop("disk-full"),
     });
+    this.protectedBefore = options.sandbox?.policy ? protectedPresent(options.sandbox.policy) : undefined;
     const spawned = spawnCommand({ command: options.command, cwd: options.cwd, pty: options.pty, stdin: options.stdin ?? false, ...(options.sandbox ? { sandbox: options.sandbox } : {}) });
     this.confinement = spawned.confinement;
     this.proc = spawned.proc;
@@ -146,6 +152,10 @@ export class Job {
       await reader.cancel();
       await pump.catch(() => {});
     }
+    const policy = this.options.sandbox?.policy;
+    const quarantined = policy && this.protectedBefore && this.confinement !== "none" ? quarantineCreated(policy, this.protectedBefore, this.options.artifactsDir) : [];
+    // A job the model left running hears of it with its next read; a foreground command in its result.
+    if (quarantined.length > 0 && this.background) this.unread.push(`\n${quarantineNote(quarantined)}\n`);
     this.end = {
       exitCode: this.proc.exitCode,
       signal: this.proc.signalCode === null ? null : String(this.proc.signalCode),
@@ -153,6 +163,7 @@ export class Job {
       leftBehind,
       output: this.collector.finish(),
       durationMs: Date.now() - this.startedAt,
+      quarantined,
     };
     for (const listener of this.listeners) listener("");
     return this.end;

@@ -6,7 +6,7 @@ import { errorResult, textResult } from "./format.ts";
 import { displayPath, resolveToolPath } from "./paths.ts";
 import type { ToolContext, ToolDefinition, ToolResult } from "./types.ts";
 import { classifyRefusal, explainRefusal, refusedNote } from "../sandbox/denial.ts";
-import { protectedPresent, quarantineCreated, quarantineNote } from "../sandbox/created-protected.ts";
+import { quarantineNote } from "../sandbox/created-protected.ts";
 
 export const BASH_DEFAULT_TIMEOUT_S = 120;
 export const BASH_MAX_TIMEOUT_S = 3600;
@@ -84,8 +84,6 @@ async function runBash(input: z.infer<typeof schema>, context: ToolContext): Pro
 
   const jobs = jobsFor(context.jobScope);
   const asJob = input.background === true || input.pty === true;
-  // Protected paths a foreground command could still make (those missing now): checked when it ends.
-  const protectedBefore = context.sandbox && !asJob ? protectedPresent(context.sandbox) : undefined;
   const job = jobs.start(
     {
       command: input.command,
@@ -136,8 +134,7 @@ async function runBash(input: z.infer<typeof schema>, context: ToolContext): Pro
       if (escalation?.allow) return runBash(input, { ...context, sandbox: undefined, escalate: undefined });
       return endResult(input.command, cwd, outcome, timeoutS, refusedNote(context.sandbox!, refusal, escalation?.message));
     }
-    const quarantined = protectedBefore ? quarantineCreated(context.sandbox!, protectedBefore, context.artifactsDir) : [];
-    return endResult(input.command, cwd, outcome, timeoutS, quarantined.length > 0 ? quarantineNote(quarantined) : undefined);
+    return endResult(input.command, cwd, outcome, timeoutS);
   } finally {
     clearTimeout(timer);
     unsubscribe?.();
@@ -197,6 +194,8 @@ function endResult(command: string, cwd: string, end: JobEnd, timeoutS: number, 
   } else if (end.exitCode !== 0) {
     notes.push(`Command exited with code ${end.exitCode}.`);
   }
+  // Files that would run code later, made where none were: moved out of the project as it ended (created-protected.ts).
+  if (end.quarantined.length > 0) notes.push(quarantineNote(end.quarantined));
   if (sandboxNote) notes.push(sandboxNote);
   const failed = end.stopReason !== undefined || end.signal !== null || end.exitCode !== 0;
   if (notes.length > 0) text += `\n\n${notes.join("\n")}`;

@@ -50,4 +50,22 @@ describe("protected paths a command creates", () => {
     expect(result).toContain("status 1");
     expect(result).not.toContain("omp moved them out of the project");
   });
+
+  test("a background job's files are quarantined when it ends (its next read says so), and so is a planted .git/commondir", async () => {
+    const { home, repo } = workspace();
+    standin.setScript([
+      { toolCalls: [{ name: "bash", arguments: { command: "echo /tmp/elsewhere > .git/commondir; echo planted" } }] },
+      { toolCalls: [{ name: "bash", arguments: { command: "sleep 1; echo 'export X=1' > .envrc; echo later", background: true } }] },
+      { toolCalls: [{ name: "job", arguments: { action: "read", id: 1, wait_for: "moved them out", timeout: 60 } }] },
+      { text: "done" },
+    ]);
+    const before = modelRequests(standin).length;
+    const run = await runAgent(["-p", "--model", "anthropic/claude-opus-5-5", "go"], { home, cwd: repo, env: env() });
+    expect(run.code).toBe(0);
+    expect(existsSync(join(repo, ".git", "commondir"))).toBe(false);
+    expect(existsSync(join(repo, ".envrc"))).toBe(false);
+    const results = (n: number) => toolResultsOf("anthropic-messages", modelRequests(standin)[before + n]!.body).at(-1)!.text;
+    expect(results(1)).toContain(`${join(repo, ".git", "commondir")} →`);
+    expect(results(3)).toContain(`${join(repo, ".envrc")} →`);
+  });
 });

@@ -88,6 +88,31 @@ describe("PathPolicy", () => {
     expect(policy.check(join(repo, ".github", "workflows", "ci.yml"), "write").kind).toBe("allowed");
     symlinkSync(join(repo, ".git", "config"), join(repo, "cfg"));
     expect(policy.check(join(repo, "cfg"), "write").kind).toBe("needs-approval");
+    // The launcher's whole list: git's pointers that would send omp's own git to a config of the model's.
+    for (const path of [".git/commondir", ".git/config.worktree"]) expect({ path, verdict: policy.check(join(repo, path), "write") }).toMatchObject({ path, verdict: { kind: "needs-approval", why: "protected" } });
+  });
+
+  test("in a linked worktree, its .git file and the common dir's config and hooks are protected", () => {
+    const root = tempDir("omp-path-policy-wt-");
+    const home = join(root, "home");
+    const main = join(root, "main");
+    const tree = join(root, "tree");
+    mkdirSync(join(main, ".git", "worktrees", "tree"), { recursive: true });
+    mkdirSync(join(main, ".git", "hooks"), { recursive: true });
+    mkdirSync(join(main, ".git", "objects"), { recursive: true });
+    mkdirSync(join(main, ".git", "refs"), { recursive: true });
+    mkdirSync(home, { recursive: true });
+    mkdirSync(tree);
+    writeFileSync(join(main, ".git", "HEAD"), "ref: refs/heads/main\n");
+    writeFileSync(join(main, ".git", "worktrees", "tree", "HEAD"), "ref: refs/heads/x\n");
+    writeFileSync(join(main, ".git", "worktrees", "tree", "commondir"), "../..\n");
+    writeFileSync(join(tree, ".git"), `gitdir: ${join(main, ".git", "worktrees", "tree")}\n`);
+    const settings = { mode: "workspace-write" as const, network: "off" as const, writable: [], denyRead: [], envAllow: [], allowSockets: [] };
+    const policy = new PathPolicy(buildPolicy({ settings, cwd: tree, addDirs: [], home, env: {} }), tree, []);
+    for (const path of [join(tree, ".git"), join(main, ".git", "config"), join(main, ".git", "hooks", "post-checkout"), join(main, ".git", "worktrees", "tree", "commondir")]) {
+      expect({ path, verdict: policy.check(path, "write") }).toMatchObject({ path, verdict: { kind: "needs-approval", why: "protected" } });
+    }
+    expect(policy.check(join(tree, "src.ts"), "write").kind).toBe("allowed");
   });
 
   test("sandbox.denyRead is named as the setting; read-only asks for every write; off opens every door", () => {
