@@ -20,6 +20,8 @@ import type { Pin } from "./folder-trust.ts";
 export const MAX_PIN_TEXT = 32 * 1024;
 /** Extensions listed per folder at most: past it, the listing ends with a count. */
 const MAX_EXTENSION_FILES = 500;
+/** Folders nested deeper than this in an extensions folder are taken for a link loop. */
+const MAX_EXTENSION_DEPTH = 16;
 
 /** What of Claude Code's settings trust turns on; the rest (deny/ask rules, model, theme) applies anyway. */
 const CLAUDE_KEYS = ["hooks", "env", "enabledPlugins", "statusLine", "apiKeyHelper", "enableAllProjectMcpServers", "enabledMcpjsonServers", "additionalDirectories"];
@@ -66,24 +68,33 @@ function coveredText(file: string, text: string): string | undefined {
   return text;
 }
 
-/** A folder of extensions as one line per file with its hash, so a changed module is a changed line. */
+/**
+ * A folder of extensions as one line per file with its hash, so a changed module is a changed line.
+ * Links are followed as the extension loader follows them. Past the first files (and in
+ * node_modules, which a package's `omp.extensions` may point into) each file counts by its name,
+ * size and time in one summary line: bounded to read, and still changed by any change.
+ */
 function listingOf(dir: string): string | undefined {
   const lines: string[] = [];
+  const rest = new Bun.CryptoHasher("sha256");
   let more = 0;
-  const walk = (at: string) => {
-    for (const entry of readdirSync(at, { withFileTypes: true }).sort((a, b) => a.name.localeCompare(b.name))) {
-      const path = join(at, entry.name);
-      if (entry.isDirectory()) {
-        if (entry.name !== "node_modules") walk(path);
-      } else if (lines.length < MAX_EXTENSION_FILES) lines.push(`${relative(dir, path)}  sha256:${sha256(readFileSync(path))}`);
-      else more++;
+  const walk = (at: string, depth: number, listed: boolean) => {
+    if (depth > MAX_EXTENSION_DEPTH) throw new Error(`${at}: folders nested deeper than ${MAX_EXTENSION_DEPTH} (a link loop?)`);
+    for (const name of readdirSync(at).sort()) {
+      const path = join(at, name);
+      const stat = statSync(path);
+      if (stat.isDirectory()) walk(path, depth + 1, listed && name !== "node_modules");
+      else if (listed && lines.length < MAX_EXTENSION_FILES) lines.push(`${relative(dir, path)}  sha256:${sha256(readFileSync(path))}`);
+      else {
+        more++;
+        rest.update(`${relative(dir, path)}\0${stat.size}\0${stat.mtimeMs}\n`);
+      }
     }
   };
-  walk(dir);
-  if (more > 0) lines.push(`… and ${more} more files`);
+  walk(dir, 0, true);
+  if (more > 0) lines.push(`… and ${more} more files (by name, size and time: ${rest.digest("hex").slice(0, 16)})`);
   return lines.length > 0 ? `${lines.join("\n")}\n` : undefined;
 }
-
 /**
  * What a part holds now that trust covers; undefined when it does not exist or covers nothing.
  * `pinned`: what the part held when trusted; a file whose whole hash is the same is that, unparsed.
@@ -100,8 +111,10 @@ export function partContent(path: string, pinned?: PartContent): PartContent | u
       if (pinned?.raw === raw) return pinned;
       text = coveredText(path, bytes.toString("utf8"));
     }
-  } catch {
-    return undefined;
+  } catch (error) {
+    // Unreadable now (a broken link, a loop, no permission): changed, never taken as the trusted content.
+    text = `(unreadable: ${(error as Error).message})`;
+    return { sha256: `unreadable:${sha256(text)}`, text };
   }
   if (text === undefined) return undefined;
   return { sha256: sha256(text), ...(text.length <= MAX_PIN_TEXT ? { text } : {}), ...(raw ? { raw } : {}) };

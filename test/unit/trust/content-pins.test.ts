@@ -90,4 +90,32 @@ describe("trust pinned to content", () => {
     write(".omp/config.yml", "hooks:\n  Stop: []\n");
     expect(changedParts(repo, env).map((change) => change.file)).toEqual([join(repo, ".omp", "config.yml"), claude]);
   });
+
+  test("extensions are pinned as the loader sees them: through linked folders, past the listed files, in node_modules; an unreadable part is a change", () => {
+    const outside = join(home, "elsewhere");
+    mkdirSync(outside, { recursive: true });
+    writeFileSync(join(outside, "linked.ts"), "export default 1;\n");
+    write(".omp/extensions/pkg/node_modules/dep/index.js", "module.exports = 1;\n");
+    for (let i = 0; i < 520; i++) write(`.omp/extensions/many/m${String(i).padStart(3, "0")}.ts`, "export default 0;\n");
+    execSync(`ln -s ${outside} ${join(repo, ".omp", "extensions", "link")}`);
+    setFolderTrust(repo, true, env);
+    pinParts(repo, env);
+    expect(changedParts(repo, env)).toEqual([]);
+    const extensions = join(repo, ".omp", "extensions");
+    // A module behind a linked folder.
+    writeFileSync(join(outside, "linked.ts"), "export default 2;\n");
+    expect(changedParts(repo, env).map((change) => change.file)).toEqual([extensions]);
+    pinParts(repo, env);
+    // A file past the first 500 listed.
+    write(".omp/extensions/many/m519.ts", "export default 'changed';\n");
+    expect(changedParts(repo, env).map((change) => change.file)).toEqual([extensions]);
+    pinParts(repo, env);
+    // Inside node_modules.
+    write(".omp/extensions/pkg/node_modules/dep/index.js", "module.exports = 'changed';\n");
+    expect(changedParts(repo, env).map((change) => change.file)).toEqual([extensions]);
+    pinParts(repo, env);
+    // A link that loops is no reason to take the folder as unchanged.
+    execSync(`ln -s ${extensions} ${join(extensions, "loop")}`);
+    expect(changedParts(repo, env).map((change) => change.file)).toEqual([extensions]);
+  });
 });
