@@ -5,7 +5,7 @@ import type { PathScope } from "./path-scope.ts";
 import type { PathVerdict } from "../sandbox/path-policy.ts";
 import type { SessionMode } from "../session/modes.ts";
 import type { Tool, ToolEffect } from "./types.ts";
-import type { ChangePreview } from "./change-preview.ts";
+import { type ChangePreview, boundedPreview } from "./change-preview.ts";
 import type { ToolPolicy } from "../config/settings-schema.ts";
 import { EXIT_USAGE } from "../errors/exit-codes.ts";
 import { type EgressHosts, type EgressRequest, egressRefusal } from "../permissions/egress.ts";
@@ -375,7 +375,7 @@ export class ApprovalGate {
       return { allow: false, message: outside.length > 0 ? outsideMessage(tool, this.mode, outside, this.scope!) : noApproverMessage(tool, this.mode) };
     }
     const summary = summarizeInput(input) + (outside.length > 0 ? " (outside the project)" : "") + because;
-    const changes = await preview?.().catch(() => undefined);
+    const changes = boundedPreview(await preview?.().catch(() => undefined));
     const request: ApprovalRequest = {
       toolName: tool.name,
       effect: tool.effect,

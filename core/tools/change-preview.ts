@@ -25,3 +25,18 @@ export type ChangeSummary = Omit<ChangePreview, "oldText" | "newText">;
 export function summarizeChanges(changes: readonly ChangePreview[]): ChangeSummary[] {
   return changes.map(({ oldText: _old, newText: _new, ...summary }) => summary);
 }
+
+/**
+ * How large a preview may be, both texts and the diff of every file together: an approval request
+ * carries it to the terminal, an rpc host or an editor, so a write over a big file shows the
+ * call's summary instead of the file twice.
+ */
+export const MAX_PREVIEW_BYTES = 1024 * 1024;
+
+/** `changes` when they fit MAX_PREVIEW_BYTES, else undefined (the approval then shows the summary only). */
+export function boundedPreview(changes: readonly ChangePreview[] | undefined): ChangePreview[] | undefined {
+  if (!changes) return undefined;
+  let bytes = 0;
+  for (const change of changes) bytes += (change.oldText?.length ?? 0) + (change.newText?.length ?? 0) + change.diff.length;
+  return bytes <= MAX_PREVIEW_BYTES ? [...changes] : undefined;
+}

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { readFileSync, statSync } from "node:fs";
 import { unifiedDiff } from "./diff.ts";
-import type { ChangePreview } from "./change-preview.ts";
+import { type ChangePreview, MAX_PREVIEW_BYTES } from "./change-preview.ts";
 import { recordedChange, writeToolFiles } from "./file-writes.ts";
 import { errorResult, textResult } from "./format.ts";
 import { plural } from "../plural.ts";
@@ -60,13 +60,22 @@ export const writeTool: ToolDefinition<typeof schema> = {
   },
   async preview(input, context) {
     const path = resolveToolPath(context.cwd, input.path);
-    if (isDirectory(path)) return undefined;
+    // A file too big to show is not read for a preview at all (change-preview.ts).
+    if (isDirectory(path) || input.content.length > MAX_PREVIEW_BYTES || sizeOf(path) > MAX_PREVIEW_BYTES) return undefined;
     const shown = displayPath(context.cwd, path);
     const oldText = await currentText(path, context.editor?.readTextFile);
     const diff = unifiedDiff(oldText ?? "", input.content, shown);
     return [{ path, shown, op: oldText === null ? "create" : "update", oldText, newText: input.content, diff: diff.text, added: diff.added, removed: diff.removed } satisfies ChangePreview];
   },
 };
+
+function sizeOf(path: string): number {
+  try {
+    return statSync(path).size;
+  } catch {
+    return 0;
+  }
+}
 
 /** The file as the write would replace it (the editor's buffer when it lends one); null when there is none. */
 async function currentText(path: string, fromEditor?: (path: string) => Promise<string>): Promise<string | null> {

@@ -74,6 +74,27 @@ describe("rpc hosts", () => {
     expect(modelRequests(standin).some((request) => JSON.stringify(request.body).includes("The user denied this bash call"))).toBe(false);
   });
 
+  test("a write over a big file asks with the call's summary only: the preview's texts are bounded, not the file twice", async () => {
+    const { home, repo } = workspace();
+    writeFileSync(join(repo, "big.txt"), "x".repeat(3 * 1024 * 1024));
+    standin.setScript([{ toolCalls: [{ name: "write", arguments: { path: "big.txt", content: "small now\n" } }] }, { text: "done" }]);
+    const rpc = new RpcProcess(["--model", MODEL, "--approval-mode", "write"], { home, cwd: repo, env: env() });
+    try {
+      await rpc.waitFrame((f) => f.type === "ready");
+      const mark = rpc.mark;
+      await rpc.send({ type: "prompt", message: "shrink it" });
+      const request = await rpc.waitFrame((f) => f.type === "extension_ui_request", mark);
+      expect(request.changes).toBeUndefined();
+      expect(JSON.stringify(request).length).toBeLessThan(64 * 1024);
+      rpc.writeLine(JSON.stringify({ type: "extension_ui_response", id: request.id, value: "Allow" }));
+      await rpc.waitFrame((f) => f.type === "agent_end", mark);
+      expect(await rpc.close()).toBe(0);
+    } finally {
+      rpc.child.kill();
+    }
+    expect(readFileSync(join(repo, "big.txt"), "utf8")).toBe("small now\n");
+  });
+
   test("a connection reset mid-answer is sent again: the text deltas add up to the answer once", async () => {
     const { home, repo } = workspace();
     const answer = "Alpha beta gamma delta epsilon zeta eta theta iota kappa lambda.";
