@@ -122,30 +122,12 @@ export class Snapshots {
     return true;
   }
 
-  /** What the private index holds for `paths`, in one git call: the content, "absent" when it has none; a path git could not answer for is left out. */
+  /** What the private index holds for `paths`: the content, "absent" when it has none; a path git could not answer for, or past the limits, is left out. */
   indexed(paths: readonly string[]): Map<string, Buffer | "absent"> {
-    const found = new Map<string, Buffer | "absent">();
     // One name a line: a path with a line break cannot be asked for, and stays unknown.
     const asked = paths.filter((path) => !path.includes("\n"));
-    if (asked.length === 0) return found;
-    const result = this.git(["cat-file", "--batch"], asked.map((path) => `:0:${path}\n`).join(""));
-    if (!result.ok) return found;
-    const out = result.out;
-    let at = 0;
-    for (const path of asked) {
-      const newline = out.indexOf(10, at);
-      if (newline < 0) break;
-      const header = out.subarray(at, newline).toString("utf8");
-      at = newline + 1;
-      if (header.endsWith(" missing")) {
-        found.set(path, "absent");
-        continue;
-      }
-      const [, type, size] = header.split(" ");
-      const length = Number(size);
-      if (type === "blob") found.set(path, Buffer.from(out.subarray(at, at + length)));
-      at += length + 1;
-    }
+    const found = new Map<string, Buffer | "absent">();
+    for (const [name, content] of this.objects(asked.map((path) => `:0:${path}`))) found.set(name.slice(3), content === "missing" ? "absent" : content);
     return found;
   }
 
@@ -200,23 +182,45 @@ export class Snapshots {
     return changes;
   }
 
-  /** The contents of blobs, by sha, in one git call. */
+  /** The contents of blobs, by sha; one past the limits is left out (not restorable). */
   contents(blobs: readonly string[]): Map<string, Buffer> {
     const found = new Map<string, Buffer>();
-    if (blobs.length === 0) return found;
-    const result = this.git(["cat-file", "--batch"], [...new Set(blobs)].map((sha) => `${sha}\n`).join(""));
-    if (!result.ok) return found;
-    const out = result.out;
-    let at = 0;
-    while (at < out.length) {
-      const newline = out.indexOf(10, at);
-      if (newline < 0) break;
-      const [sha, type, size] = out.subarray(at, newline).toString("utf8").split(" ");
-      at = newline + 1;
-      if (type === "missing" || size === undefined) continue;
+    for (const [sha, content] of this.objects([...new Set(blobs)])) if (content !== "missing") found.set(sha, content);
+    return found;
+  }
+
+  /**
+   * The blobs `names` name (one object name a line), within the limits a snapshot keeps: sizes are
+   * asked first (`--batch-check`), and only blobs up to MAX_FILE_BYTES each and MAX_BYTES in all
+   * are read, in one call; an earlier command's huge file, deleted now, is never loaded whole.
+   */
+  private objects(names: readonly string[]): Map<string, Buffer | "missing"> {
+    const found = new Map<string, Buffer | "missing">();
+    if (names.length === 0) return found;
+    const check = this.git(["cat-file", "--batch-check"], names.map((name) => `${name}\n`).join(""));
+    if (!check.ok) return found;
+    const lines = check.out.toString("utf8").split("\n");
+    const wanted: { name: string; size: number }[] = [];
+    let total = 0;
+    names.forEach((name, i) => {
+      const line = lines[i] ?? "";
+      if (line.endsWith(" missing")) return void found.set(name, "missing");
+      const [, type, size] = line.split(" ");
       const length = Number(size);
-      if (type === "blob") found.set(sha!, Buffer.from(out.subarray(at, at + length)));
-      at += length + 1;
+      if (type !== "blob" || !(length <= MAX_FILE_BYTES) || total + length > MAX_BYTES) return;
+      total += length;
+      wanted.push({ name, size: length });
+    });
+    if (wanted.length === 0) return found;
+    const read = this.git(["cat-file", "--batch"], wanted.map(({ name }) => `${name}\n`).join(""));
+    if (!read.ok) return found;
+    let at = 0;
+    for (const { name, size } of wanted) {
+      const newline = read.out.indexOf(10, at);
+      if (newline < 0) break;
+      at = newline + 1;
+      found.set(name, Buffer.from(read.out.subarray(at, at + size)));
+      at += size + 1;
     }
     return found;
   }
