@@ -2,7 +2,7 @@
 // as a remote server, its session lost when it restarts mid-run.
 import { afterAll, describe, expect, test } from "bun:test";
 import type { Subprocess } from "bun";
-import { writeFileSync } from "node:fs";
+import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { RpcProcess } from "../support/agent-rpc.ts";
 import { agentTestFile, frames, modelRequests, runAgent, toolNamesOf, toolResultsOf, workspace } from "../support/agent-harness.ts";
@@ -79,6 +79,25 @@ describe("MCP in every mode", () => {
     expect(refused.text).toContain("--allow-host 127.0.0.1");
     const allowed = await call(["--allow-host", "127.0.0.1"]);
     expect(allowed.text).toBe(fromServer("remote", "Echo: sk-secret"));
+  });
+
+  test("a remote server from a plugin the project installs asks like the project's own: print refuses its calls", async () => {
+    const { home, repo } = workspace();
+    const port = freePort();
+    children.push(await startEverythingHttp(port));
+    const market = join(home, "market");
+    mkdirSync(join(market, ".claude-plugin"), { recursive: true });
+    mkdirSync(join(market, "kit"), { recursive: true });
+    writeFileSync(join(market, ".claude-plugin", "marketplace.json"), JSON.stringify({ name: "team", owner: { name: "t" }, plugins: [{ name: "kit", source: "./kit" }] }));
+    writeFileSync(join(market, "kit", ".mcp.json"), JSON.stringify({ mcpServers: { vendor: { type: "http", url: `http://127.0.0.1:${port}/mcp` } } }));
+    expect((await runAgent(["plugin", "marketplace", "add", market], { home, cwd: repo })).code).toBe(0);
+    expect((await runAgent(["plugin", "install", "kit@team", "--scope", "project"], { home, cwd: repo })).code).toBe(0);
+    standin.setScript([{ toolCalls: [{ id: "c1", name: "mcp__vendor__echo", arguments: { message: "sk-secret" } }] }, { text: "done" }]);
+    standin.requests.length = 0;
+    expect((await runAgent(["-p", "--trust", "--model", MODEL, "go"], { home, cwd: repo, env: env() })).code).toBe(0);
+    const refused = results(1)[0]!;
+    expect(refused.isError).toBe(true);
+    expect(refused.text).toContain('(MCP server "vendor" from a plugin the project brings) to 127.0.0.1, a host the user has not named');
   });
 
   test("rpc mode: a prompt whose model calls an MCP tool gets its result", async () => {
