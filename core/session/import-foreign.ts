@@ -4,6 +4,7 @@ import { EXIT_USAGE } from "../errors/exit-codes.ts";
 import { OmpError } from "../errors/omp-error.ts";
 import { displayPath } from "../paths.ts";
 import type { SessionDirOptions } from "./paths.ts";
+import { cleanTitle } from "./listing.ts";
 import { SessionWriter } from "./writer.ts";
 
 /**
@@ -41,7 +42,7 @@ export function writeImported(path: string, what: string, flag: string, messages
   if (options.noSession) throw new OmpError(`${flag} writes a new session file, so it cannot go with --no-session`, { exitCode: EXIT_USAGE });
   if (messages.length === 0) throw new OmpError(`${displayPath(path)} holds no conversation to import (is it a ${what} session file?)`, { exitCode: EXIT_USAGE });
   const firstUser = messages.find((message) => message.role === "user");
-  const writer = SessionWriter.create({ ...options, title: title ?? (firstUser ? textOf(firstUser.content).split("\n")[0]!.slice(0, 80) : undefined) });
+  const writer = SessionWriter.create({ ...options, title: title ?? (firstUser ? cleanTitle(textOf(firstUser.content)) : undefined) });
   try {
     for (const message of messages) writer.append({ type: "message", message });
   } finally {

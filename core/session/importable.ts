@@ -3,7 +3,7 @@ import { resolve } from "node:path";
 import { claudeMessages, claudeSessions, importClaudeSession } from "./import-claude.ts";
 import { codexMessages, codexSessionsDir, importCodexSession, rolloutCwd, rollouts } from "./import-codex.ts";
 import { type ImportOptions, textOf } from "./import-foreign.ts";
-import { readHead } from "./listing.ts";
+import { cleanTitle, readHead } from "./listing.ts";
 import type { Message } from "../ai/messages.ts";
 
 /** A Claude Code session or Codex rollout of the project that `/resume` offers to continue in omp. */
@@ -18,7 +18,7 @@ export interface Importable {
 const HEAD_BYTES = 256 * 1024;
 const PER_KIND = 10;
 
-const firstPrompt = (messages: Message[]) => textOf(messages.find((message) => message.role === "user")?.content).split("\n")[0]!.slice(0, 80);
+const firstPrompt = (messages: Message[]) => cleanTitle(textOf(messages.find((message) => message.role === "user")?.content));
 
 /** The project's newest Claude Code sessions and Codex rollouts, newest first. */
 export function importableSessions(cwd: string, env: NodeJS.ProcessEnv = process.env, home?: string): Importable[] {

@@ -66,7 +66,7 @@ function filesIn(dir: string): SessionFile[] {
 }
 
 /** The first non-blank line, without terminal escape sequences or control characters that would garble a listing. */
-function cleanTitle(text: string): string {
+export function cleanTitle(text: string): string {
   const visible = text.replace(/\u001b\[[0-9;?]*[ -/]*[@-~]/g, "");
   const line = (visible.split("\n").find((candidate) => candidate.trim() !== "") ?? "").replace(/\p{Cc}/gu, "").trim();
   return line.length > TITLE_LENGTH ? `${line.slice(0, TITLE_LENGTH - 1)}…` : line;

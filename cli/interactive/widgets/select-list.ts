@@ -1,6 +1,7 @@
 import { type Key, keyId } from "../terminal/keys.ts";
 import { graphemes, paint, padText, truncateText, visibleWidth } from "../render/text.ts";
 import type { Theme } from "../render/theme.ts";
+import { sanitize } from "../../shared/terminal-text.ts";
 
 export interface Choice<T> {
   label: string;
@@ -22,11 +23,16 @@ export class SelectList<T> {
   private filter = "";
   private top = 0;
 
+  private readonly choices: Choice<T>[];
+
   constructor(
     private readonly title: string,
-    private readonly choices: Choice<T>[],
+    choices: Choice<T>[],
     private readonly filterable = true,
   ) {
+    // Labels and details come from files too (session titles, imported transcripts): one line each, nothing that acts on the terminal.
+    const line = (text: string) => sanitize(text).replace(/\n+/g, " ");
+    this.choices = choices.map((choice) => ({ ...choice, label: line(choice.label), ...(choice.detail === undefined ? {} : { detail: line(choice.detail) }) }));
     const current = choices.findIndex((c) => c.current);
     if (current > 0) this.selected = current;
   }
