@@ -25,13 +25,11 @@ import { assembleSession, chooseModel } from "../../core/session-host/assemble.t
 import { ApprovalRequests, QuestionRequests, SessionHost } from "../../core/session-host/host.ts";
 import { misplacedCommand } from "../options/command-words.ts";
 import { modelList, roleFlags } from "../options/role-flags.ts";
-import type { AgentFlags } from "../options/agent-options.ts";
+import { type AgentFlags, OUTPUT_MODES } from "../options/agent-options.ts";
 import { isTerminal } from "../shared/tty.ts";
 import { writeFdQuietly, writeStdout } from "../shared/write.ts";
 import { EXIT_USAGE } from "../../core/errors/exit-codes.ts";
 
-
-const MODES = ["text", "json", "rpc", "acp"] as const;
 
 /**
  * Piped or redirected input; nothing from a terminal or a device such as /dev/null. (fstat rather
@@ -109,7 +107,7 @@ const MCP_AFTER_FRAME_MS = 50;
 async function runAgentWith(messages: string[], flags: AgentFlags, cleanup: (() => Promise<void>)[]): Promise<number> {
   const mode = flags.mode ?? "text";
   selectProfile(flags.profile);
-  if (!(MODES as readonly string[]).includes(mode)) throw new OmpError(`--mode: got ${JSON.stringify(mode)}, expected one of ${MODES.join(", ")}`, { exitCode: EXIT_USAGE });
+  if (!(OUTPUT_MODES as readonly string[]).includes(mode)) throw new OmpError(`--mode: got ${JSON.stringify(mode)}, expected one of ${OUTPUT_MODES.join(", ")}`, { exitCode: EXIT_USAGE });
   // An editor drives this process over ACP: sessions, their cwd and prompts come from it.
   if (mode === "acp") return (await import("../modes/acp.ts")).runAcp(flags);
   let cwd = resolve(process.cwd());

@@ -44,8 +44,9 @@ async function valueList(kind: ValueList): Promise<string[]> {
   }
   const { loadSettings } = await import("../../core/config/settings.ts");
   const { listSessions } = await import("../../core/session/listing.ts");
-  const { sessionDirFor } = await import("../../core/session/paths.ts");
+  const { projectSessionDirs } = await import("../../core/session/paths.ts");
   const sessionDir = loadSettings({ cwd, env }).settings.sessionDir;
-  const sessions = listSessions(sessionDirFor(cwd, { env, ...(sessionDir === undefined ? {} : { sessionDir }) }), { limit: 50 });
+  // Every dir -r reads, the original omp's included: a session TAB offers is one -r can resume.
+  const sessions = listSessions(projectSessionDirs(cwd, { env, ...(sessionDir === undefined ? {} : { sessionDir }) }), { limit: 50 });
   return sessions.map((session) => session.id);
 }

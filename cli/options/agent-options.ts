@@ -1,6 +1,9 @@
 import type { OptionSpec } from "./option-parser.ts";
 import { nonNegativeInt, positiveNumber } from "./option-values.ts";
 
+/** `--mode`'s values. */
+export const OUTPUT_MODES = ["text", "json", "rpc", "acp"] as const;
+
 /** The agent command's flags as commander and agent-argv.ts hand them over. */
 export interface AgentFlags {
   print?: boolean;

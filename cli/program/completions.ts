@@ -1,5 +1,10 @@
 import type { Command } from "commander";
 import { FEATURES } from "../../core/setup/features.ts";
+import { THINKING_LEVELS } from "../../core/ai/model.ts";
+import { SANDBOX_MODES } from "../../core/sandbox/policy.ts";
+import { SESSION_MODES } from "../../core/session/modes.ts";
+import { APPROVAL_MODES } from "../../core/tools/approval.ts";
+import { OUTPUT_MODES } from "../options/agent-options.ts";
 
 /**
  * Shell completions for bash, zsh and fish, generated from the commander program itself, so they
@@ -20,7 +25,6 @@ export type Shell = (typeof SHELLS)[number];
 /** What a value is completed from: fixed words, or a list omp prints then. */
 type ValueSource = { words: readonly string[] } | { list: ValueList };
 
-const THINKING = { words: ["off", "minimal", "low", "medium", "high", "xhigh"] };
 const MODELS: ValueSource = { list: "models" };
 
 /** Option values by long flag, wherever the option appears. */
@@ -31,10 +35,11 @@ const OPTION_VALUES: Record<string, ValueSource> = {
   "--plan": MODELS,
   "--resume": { list: "sessions" },
   "--fork": { list: "sessions" },
-  "--thinking": THINKING,
-  "--approval-mode": { words: ["always-ask", "write", "yolo", "plan", "auto-accept"] },
-  "--sandbox": { words: ["workspace-write", "read-only", "off"] },
-  "--mode": { words: ["text", "json", "rpc", "acp"] },
+  "--thinking": { words: THINKING_LEVELS },
+  // --approval-mode also takes the modes a session starts in (but not "default", which is no choice).
+  "--approval-mode": { words: [...APPROVAL_MODES, ...SESSION_MODES.filter((mode) => mode !== "default")] },
+  "--sandbox": { words: SANDBOX_MODES },
+  "--mode": { words: OUTPUT_MODES },
   "--channel": { words: ["stable", "canary"] },
   "--sort": { words: ["path", "none"] },
   "--list": { words: VALUE_LISTS },
