@@ -1,6 +1,6 @@
-import { realpathSync } from "node:fs";
-import { dirname, join, resolve } from "node:path";
+import { dirname, join } from "node:path";
 import { writeFileAtomic } from "../fs/atomic-write.ts";
+import { realFolder } from "../fs/real-folder.ts";
 import { lockPathBeside, withFileLockSync } from "../fs/file-lock.ts";
 import { agentDir, ensurePrivateDir } from "../paths.ts";
 import { hostAllowed } from "../web/address.ts";
@@ -75,14 +75,6 @@ export function hostsIn(text: string): string[] {
 /** `host` is `named` or one of its subdomains (docs.example.com under example.com). */
 const covers = (named: string, host: string) => host === named || host.endsWith(`.${named}`);
 
-
-function realFolder(dir: string): string {
-  try {
-    return realpathSync(resolve(dir));
-  } catch {
-    return resolve(dir);
-  }
-}
 
 /** The store's file and schema load with the first question about a host: zod stays off the start-up path. */
 const egressStore = () => require("./egress-store.ts") as typeof import("./egress-store.ts");

@@ -1,7 +1,8 @@
 import { displayPath } from "../paths.ts";
 import { unifiedDiff } from "../tools/diff.ts";
 import { statSync } from "node:fs";
-import { type FolderTrust, type Pin, type TrustStore, folderTrust, readTrustStore, realFolder, trustStorePath, updateTrustStore } from "./folder-trust.ts";
+import { realFolder } from "../fs/real-folder.ts";
+import { type FolderTrust, type Pin, type TrustStore, folderTrust, readTrustStore, trustStorePath, updateTrustStore } from "./folder-trust.ts";
 import { type PartContent, partContent, projectParts } from "./pinned-parts.ts";
 
 /**

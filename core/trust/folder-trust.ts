@@ -1,7 +1,8 @@
-import { existsSync, readFileSync, realpathSync } from "node:fs";
-import { dirname, join, resolve } from "node:path";
+import { existsSync, readFileSync } from "node:fs";
+import { dirname, join } from "node:path";
 import { isWithin } from "../fs/within.ts";
 import { writeFileAtomic } from "../fs/atomic-write.ts";
+import { realFolder } from "../fs/real-folder.ts";
 import { withFileLockSync, lockPathBeside } from "../fs/file-lock.ts";
 import { agentDir, configRoot, displayPath, ensurePrivateDir, homeDir } from "../paths.ts";
 
@@ -51,15 +52,6 @@ export interface FolderTrust {
 }
 
 export const trustStorePath = (env: NodeJS.ProcessEnv = process.env) => join(agentDir(env), "trusted-folders.json");
-
-export function realFolder(dir: string): string {
-  const absolute = resolve(dir);
-  try {
-    return realpathSync(absolute);
-  } catch {
-    return absolute;
-  }
-}
 
 export function readTrustStore(env: NodeJS.ProcessEnv = process.env): TrustStore {
   const path = trustStorePath(env);
