@@ -6,9 +6,9 @@ import { folderTrust } from "../trust/folder-trust.ts";
 import { type PluginComponents, readPackageJson, resolveComponents } from "./components.ts";
 import { claudeInstalledFile, claudeInstalls, claudeStateFiles } from "./claude-installs.ts";
 import { parsePluginId } from "./names.ts";
-import { npmLockFile, npmModulesDir, pluginsRoot, projectInstalledFile, userInstalledFile } from "./paths.ts";
+import { npmLockFile, npmManifestFile, npmModulesDir, pluginsRoot, projectInstalledFile, userInstalledFile } from "./paths.ts";
 import type { InstallRecord } from "./state.ts";
-import { declaredOnlyNpmPlugins, sessionInstalled, sessionNpmPlugins } from "./session-state.ts";
+import { sessionInstalled, sessionNpmPlugins, withDeclaredNpmPlugins } from "./session-state.ts";
 
 export interface EnabledPlugin {
   /** `name@marketplace`, or the package name of an npm, git, local or linked plugin. */
@@ -98,7 +98,7 @@ function claudePlugins(cwd: string, ompIds: Set<string>): EnabledPlugin[] {
 function packagePlugins(): EnabledPlugin[] {
   const found: EnabledPlugin[] = [];
   const locked = sessionNpmPlugins(npmLockFile());
-  for (const [name, state] of Object.entries({ ...locked, ...declaredOnlyNpmPlugins(new Set(Object.keys(locked))) })) {
+  for (const [name, state] of Object.entries(withDeclaredNpmPlugins(locked))) {
     if (!state.enabled) continue;
     const root = join(npmModulesDir(), name);
     if (!existsSync(root)) continue;
@@ -126,7 +126,8 @@ export function enabledPlugins(cwd: string): EnabledPlugin[] {
   if (!existsSync(pluginsRoot()) && !existsSync(projectInstalledFile(cwd)) && !existsSync(claudeInstalledFile())) return [];
   // Several loaders ask in one start-up; the answer stands while no state file has changed.
   const project = projectInstalledFile(cwd);
-  const files = [userInstalledFile(), project, npmLockFile(), ...claudeStateFiles(cwd)];
+  // The manifest too: a plugin the original omp declares there alone is enabled (withDeclaredNpmPlugins).
+  const files = [userInstalledFile(), project, npmLockFile(), npmManifestFile(), ...claudeStateFiles(cwd)];
   const key = [cwd, ...files.map(stamp), (existsSync(project) || existsSync(claudeInstalledFile())) && folderTrust(cwd).trusted].join("\0");
   if (remembered?.key !== key) {
     const ompIds = new Set([...Object.keys(sessionInstalled(userInstalledFile())), ...Object.keys(existsSync(project) ? sessionInstalled(project) : {})]);

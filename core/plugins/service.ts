@@ -10,7 +10,7 @@ import { setClaudeDisabled } from "./claude-switch.ts";
 import { parseFeatureSpec, parsePluginId } from "./names.ts";
 import { npmLockFile, npmModulesDir } from "./paths.ts";
 import { readInstalled, readMarketplaces, readNpmLock, withPluginsLock, writeState } from "./state.ts";
-import { declaredOnlyNpmPlugins } from "./session-state.ts";
+import { withDeclaredNpmPlugins } from "./session-state.ts";
 import { EXIT_USAGE } from "../errors/exit-codes.ts";
 
 /**
@@ -111,7 +111,7 @@ export function listPlugins(cwd: string): ListedPlugin[] {
     }
   }
   const locked = readNpmLock().plugins;
-  for (const [name, state] of Object.entries({ ...locked, ...declaredOnlyNpmPlugins(new Set(Object.keys(locked))) })) {
+  for (const [name, state] of Object.entries(withDeclaredNpmPlugins(locked))) {
     listed.push({ id: name, kind: "package", scope: "user", version: state.version, enabled: state.enabled, path: join(npmModulesDir(), name), source: state.source, features: state.enabledFeatures });
   }
   const ompIds = new Set(listed.filter((plugin) => plugin.kind === "marketplace").map((plugin) => plugin.id));

@@ -43,7 +43,7 @@ export function sessionNpmPlugins(file: string): Record<string, NpmPluginState> 
  * the original treats them: installed, enabled, with the manifest's default features. Only those
  * present in node_modules count, as the original skips the others.
  */
-export function declaredOnlyNpmPlugins(inLock: ReadonlySet<string>): Record<string, NpmPluginState> {
+function declaredOnlyNpmPlugins(inLock: ReadonlySet<string>): Record<string, NpmPluginState> {
   const manifest = readJsonIfPresent(npmManifestFile());
   if (!isRecord(manifest) || !isRecord(manifest.dependencies)) return {};
   const plugins: Record<string, NpmPluginState> = {};
@@ -54,4 +54,9 @@ export function declaredOnlyNpmPlugins(inLock: ReadonlySet<string>): Record<stri
     plugins[name] = { version: typeof pkg.version === "string" ? pkg.version : "0.0.0", enabled: true, enabledFeatures: null };
   }
   return plugins;
+}
+
+/** The lock file's npm plugins, then those the original's `package.json` alone declares (see {@link declaredOnlyNpmPlugins}). */
+export function withDeclaredNpmPlugins<T extends NpmPluginState>(locked: Record<string, T>): Record<string, T | NpmPluginState> {
+  return { ...locked, ...declaredOnlyNpmPlugins(new Set(Object.keys(locked))) };
 }

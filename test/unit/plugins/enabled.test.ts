@@ -104,3 +104,12 @@ test("npm plugins: the omp manifest's extensions and the features in effect; dis
   lock(["off"]);
   expect(enabledPlugins(repo)[0]!.components.tools).toEqual([join(kit!.root, "tools", "off.ts")]);
 });
+
+test("a plugin the original omp's package.json alone declares is seen as soon as it is declared, though nothing else changed", () => {
+  const root = join(home, ".omp", "plugins");
+  writeTree(join(root, "node_modules", "@x", "p"), { "package.json": JSON.stringify({ name: "@x/p", version: "2.0.0" }), "commands/c.md": "c" });
+  writeFileSync(join(root, "package.json"), JSON.stringify({ dependencies: {} }));
+  expect(enabledPlugins(repo)).toEqual([]);
+  writeFileSync(join(root, "package.json"), JSON.stringify({ dependencies: { "@x/p": "2.0.0" } }));
+  expect(enabledPlugins(repo).map((p) => [p.id, p.kind, p.version])).toEqual([["@x/p", "package", "2.0.0"]]);
+});
