@@ -65,15 +65,17 @@ export interface ServerState {
   source: string;
 }
 
-/** `promise`, or nothing once `ms` passed (the timer does not keep the process alive). */
+/** Settles when `promise` settles (fulfilled or not) or once `ms` passed (the timer does not keep the process alive). */
 export function atMost(promise: Promise<unknown>, ms: number): Promise<void> {
   return new Promise<void>((resolve) => {
     const timer = setTimeout(resolve, ms);
     timer.unref?.();
-    void promise.then(() => {
+    const done = () => {
       clearTimeout(timer);
       resolve();
-    });
+    };
+    // A failed start is reported where it happens; here it only ends the wait (and is never an unhandled rejection).
+    promise.then(done, done);
   });
 }
 
