@@ -10,7 +10,8 @@ export async function main(argv: string[]): Promise<void> {
   installCrashHandlers();
   try {
     if (argv[0] === "__sqlite-read") {
-      // The child a SQLite read runs in (core/documents/sqlite-process.ts): killed at its time limit.
+      // The child a SQLite read runs in (SQLITE_CHILD_COMMAND, core/documents/sqlite-process.ts): killed at its
+      // time limit. The name is written out here so the module loads only in that child.
       const { serveSqliteRead } = await import("../core/documents/sqlite-process.ts");
       process.stdout.write(await serveSqliteRead(await Bun.stdin.text()));
       return;

@@ -5,7 +5,7 @@ import type { ApprovalMode } from "../../../core/tools/approval.ts";
 import { sandboxSupport } from "../../../core/sandbox/launcher-status.ts";
 
 /** How the status line names a mode; the default one by what the approval mode asks. */
-export const MODE_LABELS: Record<Exclude<SessionMode, "default">, string> = { plan: "⏸ plan mode", "auto-accept": "⏵⏵ auto-accept edits" };
+const MODE_LABELS: Record<Exclude<SessionMode, "default">, string> = { plan: "⏸ plan mode", "auto-accept": "⏵⏵ auto-accept edits" };
 const APPROVAL_LABELS: Record<ApprovalMode, string> = { yolo: "yolo", write: "asks for changes", "always-ask": "asks for all" };
 
 /** What the status line always says: the session's mode (the default one as its approval mode asks), and whether commands are sandboxed. */
