@@ -53,12 +53,15 @@ export class ResentReply {
         if (now.text.length < before.text.length) return "diverged";
         return before.ended ? undefined : (this.record(delta), delta);
       default: {
-        if (before.text.startsWith(now.text)) return undefined;
-        if (!now.text.startsWith(before.text)) return "diverged";
+        // Only this delta's characters are compared: those before it were when they came (linear, not
+        // quadratic, in a long resent reply).
+        const start = now.text.length - delta.delta.length;
+        const overlap = Math.min(now.text.length, before.text.length) - start;
+        if (overlap > 0 && before.text.slice(start, start + overlap) !== delta.delta.slice(0, overlap)) return "diverged";
+        if (now.text.length <= before.text.length) return undefined;
         // Past what was shown: only the rest of this delta.
-        const rest = now.text.slice(Math.max(before.text.length, now.text.length - delta.delta.length));
         before.text = now.text;
-        return { ...delta, delta: rest };
+        return { ...delta, delta: delta.delta.slice(Math.max(0, overlap)) };
       }
     }
   }

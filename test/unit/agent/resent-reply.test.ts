@@ -37,4 +37,15 @@ describe("a reply asked for again after it broke off", () => {
     expect(resent.filter({ type: "text_start", contentIndex: 1 })).toEqual({ type: "text_start", contentIndex: 1 });
     expect(resent.filter(text("answer", 1))).toEqual(text("answer", 1));
   });
+
+  test("a repeat that matches at first and differs later diverges where it differs, even in a long reply", () => {
+    const resent = new ResentReply();
+    const shown = "line of the answer\n".repeat(5000);
+    resent.filter({ type: "text_start", contentIndex: 0 });
+    resent.filter(text(shown));
+    resent.restart();
+    resent.filter({ type: "text_start", contentIndex: 0 });
+    for (let i = 0; i < shown.length - 19; i += 19) expect(resent.filter(text(shown.slice(i, i + 19)))).toBeUndefined();
+    expect(resent.filter(text("line of the ANSWER\n"))).toBe("diverged");
+  });
 });
