@@ -102,8 +102,9 @@ export class EgressHosts {
   namedBy(request: Pick<EgressRequest, "host" | "port" | "privateAddress">): "allow-host" | "prompt" | "remembered" | undefined {
     const host = bareHost(request.host);
     if (hostAllowed(this.allowHosts(), host, request.port)) return "allow-host";
-    if (this.rememberedHosts().includes(host)) return "remembered";
+    // The prompt's hosts first: they are in memory, the remembered ones a file and its schema away.
     if (!request.privateAddress && [...this.prompted].some((named) => covers(named, host))) return "prompt";
+    if (this.rememberedHosts().includes(host)) return "remembered";
     return undefined;
   }
 
