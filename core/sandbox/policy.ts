@@ -172,10 +172,13 @@ export function buildPolicy(input: PolicyInput): SandboxPolicy {
   const { settings, home, env } = input;
   const absolute = (path: string) => settingPath(path, input.cwd, home);
   const temp = [...new Set(["/tmp", "/var/tmp", "/dev/shm", ...(env.TMPDIR ? [resolve(env.TMPDIR)] : [])])];
+  // Found once: each lookup walks up the directory tree.
+  const project = projectRoot(input.cwd);
+  const gitDirs = linkedGitDirs(project);
   const writable =
     settings.mode === "read-only"
       ? DEVICES
-      : [projectRoot(input.cwd), ...linkedGitDirs(projectRoot(input.cwd)), ...input.addDirs, ...temp, ...TOOL_CACHES.map((dir) => join(home, dir)), ...settings.writable.map(absolute), ...DEVICES];
+      : [project, ...gitDirs, ...input.addDirs, ...temp, ...TOOL_CACHES.map((dir) => join(home, dir)), ...settings.writable.map(absolute), ...DEVICES];
   return {
     mode: settings.mode,
     writable: [...new Set(writable)],
@@ -183,9 +186,9 @@ export function buildPolicy(input: PolicyInput): SandboxPolicy {
     network: settings.network,
     envAllow: settings.envAllow,
     home,
-    protected: settings.mode === "read-only" ? [] : protectedPaths(projectRoot(input.cwd)),
-    pinned: settings.mode === "read-only" ? [] : gitDirsToPin(projectRoot(input.cwd)),
-    allowSockets: [...new Set([projectRoot(input.cwd), ...linkedGitDirs(projectRoot(input.cwd)), ...input.addDirs, ...settings.writable.map(absolute), ...settings.allowSockets.map(absolute)])],
+    protected: settings.mode === "read-only" ? [] : protectedPaths(project),
+    pinned: settings.mode === "read-only" ? [] : gitDirsToPin(project),
+    allowSockets: [...new Set([project, ...gitDirs, ...input.addDirs, ...settings.writable.map(absolute), ...settings.allowSockets.map(absolute)])],
   };
 }
 
