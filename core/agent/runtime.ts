@@ -207,6 +207,16 @@ export class Runtime {
     return getProvider(model.provider)?.local === true || this.options.modelsConfig.providers[model.provider]?.auth === "none" || this.hasKey(model.provider);
   }
 
+  /** {@link usable}, answered once per provider for one lookup: sorting asks at every comparison, and a key may be a vault read away. */
+  private usableOnce(): (model: Model) => boolean {
+    const known = new Map<string, boolean>();
+    return (model) => {
+      let answer = known.get(model.provider);
+      if (answer === undefined) known.set(model.provider, (answer = this.usable(model)));
+      return answer;
+    };
+  }
+
   /** Finds the model for `pattern` (or the default) and its key; errors say what to set. */
   async selectModel(pattern: string | undefined, useCliKey = true): Promise<ModelSelection> {
     await this.credentialStore()?.ready?.();
@@ -228,7 +238,7 @@ export class Runtime {
       }
     }
     let choice;
-    const usable = (model: Model) => this.usable(model);
+    const usable = this.usableOnce();
     try {
       choice = resolveModel(wanted, models, usable);
     } catch (error) {
@@ -341,7 +351,7 @@ export class Runtime {
    */
   async cycleCandidates(): Promise<Model[]> {
     const models = await this.availableModels();
-    const usable = (m: Model) => this.usable(m);
+    const usable = this.usableOnce();
     const scope = this.options.cycleModels;
     if (!scope) return models.filter(usable);
     const scoped = resolveModelPatterns(scope, models, usable).filter(usable);
