@@ -35,6 +35,7 @@ export class ApprovalPrompt {
   private expanded = false;
   /** Rows of the view at the last render, for PgUp/PgDn. */
   private viewRows = TEXT_ROWS;
+  private laidOut: { width: number; theme: Theme; rows: string[] } | undefined;
   private readonly reason = new LineInput();
 
   constructor(
@@ -129,18 +130,15 @@ export class ApprovalPrompt {
     return true;
   }
 
-  /** `room`: the rows the screen has for the request's text. */
-  render(width: number, theme: Theme, room = TEXT_ROWS): { rows: string[]; cursor?: { row: number; col: number } } {
-    this.theme = theme;
-    if (this.stage === "edit") {
-      const drawn = this.editor!.render(width, Math.max(4, Math.min(EDIT_ROWS, room)), "", "prompt");
-      const title = paint(truncateText(`Edit ${this.request.changes![0]!.shown} · enter accepts your version · shift+enter new line · esc back`, width), theme.fg("warning", "bold"));
-      return { rows: [title, ...drawn.rows], cursor: { row: drawn.cursor.row + 1, col: drawn.cursor.col } };
-    }
+  /**
+   * The whole text, wrapped: what is cut off is what would run unseen; a long one scrolls. Kept
+   * while the width and theme stay: a big change's diff is not laid out again at every frame.
+   */
+  private textRows(width: number, theme: Theme): string[] {
+    if (this.laidOut?.width === width && this.laidOut.theme === theme) return this.laidOut.rows;
     const { toolName, summary, changes } = this.request;
     const bar = [{ text: "┃ ", style: theme.fg("warning") }];
-    // The whole text, wrapped: what is cut off is what would run unseen; a long one scrolls.
-    const text = wrapWithPrefix(
+    const rows = wrapWithPrefix(
       [
         { text: this.request.kind === "sandbox" ? "Run outside the sandbox? " : `Allow ${toolName}? `, style: theme.fg("warning", "bold") },
         { text: sanitize(summary), style: theme.fg(null, "bold") },
@@ -149,7 +147,21 @@ export class ApprovalPrompt {
       bar,
     );
     // The exact change, numbered −/+ lines: what the user agrees to is what gets written.
-    if (changes) text.push(...numberedChangeRows(changes, width - 2, theme).map((row) => paint("┃ ", theme.fg("warning")) + row));
+    if (changes) rows.push(...numberedChangeRows(changes, width - 2, theme).map((row) => paint("┃ ", theme.fg("warning")) + row));
+    this.laidOut = { width, theme, rows };
+    return rows;
+  }
+
+  /** `room`: the rows the screen has for the request's text. */
+  render(width: number, theme: Theme, room = TEXT_ROWS): { rows: string[]; cursor?: { row: number; col: number } } {
+    this.theme = theme;
+    if (this.stage === "edit") {
+      const drawn = this.editor!.render(width, Math.max(4, Math.min(EDIT_ROWS, room)), "", "prompt");
+      const title = paint(truncateText(`Edit ${this.request.changes![0]!.shown} · enter accepts your version · shift+enter new line · esc back`, width), theme.fg("warning", "bold"));
+      return { rows: [title, ...drawn.rows], cursor: { row: drawn.cursor.row + 1, col: drawn.cursor.col } };
+    }
+    const { toolName, changes } = this.request;
+    const text = this.textRows(width, theme);
     const fits = Math.max(TEXT_ROWS, room);
     const view = this.expanded ? fits : Math.min(fits, changes ? CHANGE_ROWS : TEXT_ROWS);
     this.viewRows = view;
