@@ -25,6 +25,9 @@ const NO_TRANSPORT = ["protocol.allow=never"];
 /** Where a repository is, as the parent environment may say (omp picks its repository itself), and an external diff. */
 const LOCATION_VARIABLES = ["GIT_EXTERNAL_DIFF", "GIT_DIR", "GIT_WORK_TREE", "GIT_INDEX_FILE", "GIT_OBJECT_DIRECTORY", "GIT_ALTERNATE_OBJECT_DIRECTORIES", "GIT_COMMON_DIR", "GIT_NAMESPACE", "GIT_PREFIX", "GIT_CONFIG_PARAMETERS", "GIT_CONFIG_COUNT"];
 
+/** The author and committer of omp's own commits (checkpoints, snapshots): one even where none is configured. */
+export const OMP_IDENTITY = { GIT_AUTHOR_NAME: "omp", GIT_AUTHOR_EMAIL: "omp@localhost", GIT_COMMITTER_NAME: "omp", GIT_COMMITTER_EMAIL: "omp@localhost" };
+
 export interface GitOptions {
   cwd?: string;
   /** Added to (and overriding) the environment, e.g. GIT_DIR, GIT_INDEX_FILE. */

@@ -40,7 +40,7 @@ export async function bringBack(isolation: Isolation, artifactsDir: string, reco
   const files = patchFiles(root, patch);
   const outcome = await record(
     files.map((file) => join(root, file)),
-    () => applyPatch(root, patch),
+    () => applyPatch(root, patch, files),
   );
   if (outcome.applied) {
     removeWorktree(root, worktree, { force: true });

@@ -2,7 +2,7 @@ import { createHash } from "node:crypto";
 import { existsSync, mkdirSync, realpathSync, rmSync } from "node:fs";
 import { basename, join, relative } from "node:path";
 import { OmpError } from "../errors/omp-error.ts";
-import { type GitResult, gitSync, gitText } from "../git/run.ts";
+import { type GitResult, OMP_IDENTITY, gitSync, gitText } from "../git/run.ts";
 import { configRoot, expandHome } from "../paths.ts";
 
 /**
@@ -126,13 +126,17 @@ export function removeWorktree(cwd: string, worktree: WorktreeInfo, options: { f
 
 /** Everything in `dir` (commits and uncommitted changes, untracked files too) since `base`, as a binary patch. */
 export function worktreePatch(dir: string, base: string): string {
-  // A private index: the worktree's own is left as the subagent or the user left it.
-  const index = join(must(dir, ["rev-parse", "--absolute-git-dir"], "finding the worktree's git dir").trim(), "omp-patch-index");
+  // A private index of this process's own: the worktree's is left as the subagent or the user left it.
+  const index = join(must(dir, ["rev-parse", "--absolute-git-dir"], "finding the worktree's git dir").trim(), `omp-patch-index-${process.pid}`);
   const env = { GIT_INDEX_FILE: index };
   const step = (args: string[]) => gitText(args, { cwd: dir, env, timeoutMs: TIMEOUT_MS, what: "reading the worktree's changes" });
-  step(["read-tree", "HEAD"]);
-  step(["add", "-A"]);
-  return step(["diff", "--cached", "--binary", "--no-color", "--no-ext-diff", "--no-textconv", base]);
+  try {
+    step(["read-tree", "HEAD"]);
+    step(["add", "-A"]);
+    return step(["diff", "--cached", "--binary", "--no-color", "--no-ext-diff", "--no-textconv", base]);
+  } finally {
+    rmSync(index, { force: true });
+  }
 }
 
 export type PatchOutcome = { applied: true; files: string[] } | { applied: false; reason: string };
@@ -146,11 +150,10 @@ export function patchFiles(root: string, patch: string): string[] {
     .filter(Boolean);
 }
 
-/** Applies `patch` to the work tree at `root` whole or not at all: git checks every hunk before it writes. */
-export function applyPatch(root: string, patch: string): PatchOutcome {
+/** Applies `patch` to the work tree at `root` whole or not at all: git checks every hunk before it writes. `files`: its {@link patchFiles}, when the caller has them. */
+export function applyPatch(root: string, patch: string, files = patchFiles(root, patch)): PatchOutcome {
   const check = run(root, ["apply", "--check", "--binary", "-"], patch);
   if (!check.ok) return { applied: false, reason: check.err.trim() || "the patch does not apply" };
-  const files = patchFiles(root, patch);
   must(root, ["apply", "--binary", "-"], "applying the patch", patch);
   return { applied: true, files };
 }
@@ -163,7 +166,7 @@ export function applyPatch(root: string, patch: string): PatchOutcome {
 export function snapshotWorkTree(cwd: string): string {
   const root = repositoryRoot(cwd);
   const gitDir = must(root, ["rev-parse", "--absolute-git-dir"], "finding the git dir").trim();
-  const env = { GIT_INDEX_FILE: join(gitDir, `omp-snapshot-index-${process.pid}`), GIT_AUTHOR_NAME: "omp", GIT_AUTHOR_EMAIL: "omp@localhost", GIT_COMMITTER_NAME: "omp", GIT_COMMITTER_EMAIL: "omp@localhost" };
+  const env = { GIT_INDEX_FILE: join(gitDir, `omp-snapshot-index-${process.pid}`), ...OMP_IDENTITY };
   const step = (args: string[]) => gitText(args, { cwd: root, env, timeoutMs: TIMEOUT_MS, what: "snapshotting the work tree" }).trim();
   const hasHead = run(root, ["rev-parse", "--verify", "-q", "HEAD"]).ok;
   try {

@@ -1,6 +1,6 @@
 import { copyFileSync, existsSync, lstatSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { type GitResult, gitAsync, gitSync } from "../../git/run.ts";
+import { type GitResult, OMP_IDENTITY, gitAsync, gitSync } from "../../git/run.ts";
 import { findRepo, type Repo } from "../../git/repo.ts";
 import { sha256 } from "./store.ts";
 
@@ -22,8 +22,6 @@ import { sha256 } from "./store.ts";
 const GIT_TIMEOUT_MS = 5_000;
 /** Work trees whose snapshot failed or took too long: every command would pay for it again. */
 const givenUp = new Set<string>();
-/** An identity even where none is configured. */
-const IDENTITY = { GIT_AUTHOR_NAME: "omp", GIT_AUTHOR_EMAIL: "omp@localhost", GIT_COMMITTER_NAME: "omp", GIT_COMMITTER_EMAIL: "omp@localhost" };
 /** Every path stored as it is on disk, whatever the repository's attributes say (this file outranks them). */
 const ATTRIBUTES = "* -text -eol -crlf -filter -ident -working-tree-encoding\n";
 
@@ -48,7 +46,7 @@ export class Snapshots {
     checkpointDir: string,
   ) {
     this.dir = join(checkpointDir, `git-${sha256(Buffer.from(repo.root)).slice(0, 12)}`);
-    this.env = { GIT_DIR: this.dir, GIT_WORK_TREE: repo.root, GIT_OBJECT_DIRECTORY: join(repo.commonDir, "objects"), GIT_INDEX_FILE: join(this.dir, "index"), ...IDENTITY };
+    this.env = { GIT_DIR: this.dir, GIT_WORK_TREE: repo.root, GIT_OBJECT_DIRECTORY: join(repo.commonDir, "objects"), GIT_INDEX_FILE: join(this.dir, "index"), ...OMP_IDENTITY };
   }
 
   private git(args: string[], input?: string): GitResult {
