@@ -1,4 +1,4 @@
-import { closeSync, openSync, readSync, readdirSync, statSync } from "node:fs";
+import { closeSync, openSync, readSync, readdirSync } from "node:fs";
 import { basename, join, resolve } from "node:path";
 import type { AssistantMessage, Message, TextContent, ToolCall } from "../ai/messages.ts";
 import { EXIT_USAGE } from "../errors/exit-codes.ts";
@@ -12,9 +12,9 @@ export function codexSessionsDir(env: NodeJS.ProcessEnv = process.env, home: str
 }
 
 /** Every rollout under the sessions dir, newest first (the names sort by time), at most 2,000 looked at. */
-export function rollouts(dir: string): string[] {
-  const found: string[] = [];
-  const walk = (path: string, depth: number) => {
+export function* rollouts(dir: string): Generator<string> {
+  let seen = 0;
+  function* walk(path: string, depth: number): Generator<string> {
     let names: string[];
     try {
       names = readdirSync(path).sort().reverse();
@@ -22,19 +22,33 @@ export function rollouts(dir: string): string[] {
       return;
     }
     for (const name of names) {
-      if (found.length >= 2000) return;
-      if (depth < 3) walk(join(path, name), depth + 1);
-      else if (name.startsWith("rollout-") && name.endsWith(".jsonl")) found.push(join(path, name));
+      if (seen >= 2000) return;
+      if (depth < 3) yield* walk(join(path, name), depth + 1);
+      else if (name.startsWith("rollout-") && name.endsWith(".jsonl")) {
+        seen++;
+        yield join(path, name);
+      }
     }
-  };
-  walk(dir, 0);
+  }
+  yield* walk(dir, 0);
+}
+
+/** The newest `limit` rollouts made in `project`: the walk stops there, not after reading the first line of every one. */
+export function projectRollouts(dir: string, project: string, limit: number): string[] {
+  const found: string[] = [];
+  for (const path of rollouts(dir)) {
+    if (found.length >= limit) break;
+    if (rolloutCwd(path) === project) found.push(path);
+  }
   return found;
 }
 
 /** The cwd a rollout's first line (its session_meta) names, reading no more than that line. */
 export function rolloutCwd(path: string): string | undefined {
-  const fd = openSync(path, "r");
+  let fd: number | undefined;
   try {
+    // Not a file (a folder by that name), unreadable or not a rollout: not the project's.
+    fd = openSync(path, "r");
     const buffer = Buffer.alloc(64 * 1024);
     const text = buffer.subarray(0, readSync(fd, buffer, 0, buffer.length, 0)).toString("utf8");
     const meta = JSON.parse(text.slice(0, text.indexOf("\n") === -1 ? undefined : text.indexOf("\n")));
@@ -42,7 +56,7 @@ export function rolloutCwd(path: string): string | undefined {
   } catch {
     return undefined;
   } finally {
-    closeSync(fd);
+    if (fd !== undefined) closeSync(fd);
   }
 }
 
@@ -50,12 +64,11 @@ export function rolloutCwd(path: string): string | undefined {
 function findRollout(arg: string | true, options: ImportOptions): string {
   if (typeof arg === "string" && (/[/\\]/.test(arg) || arg.endsWith(".jsonl"))) return resolve(options.cwd, expandHome(arg, options.home));
   const dir = codexSessionsDir(options.env, options.home);
-  const all = rollouts(dir);
   const project = resolve(options.cwd);
   const found =
     typeof arg === "string"
-      ? all.filter((path) => basename(path, ".jsonl").replace(/^rollout-\d{4}-\d\d-\d\dT\d\d-\d\d-\d\d-/, "").startsWith(arg))
-      : all.filter((path) => statSync(path).isFile() && rolloutCwd(path) === project).slice(0, 1);
+      ? [...rollouts(dir)].filter((path) => basename(path, ".jsonl").replace(/^rollout-\d{4}-\d\d-\d\dT\d\d-\d\d-\d\d-/, "").startsWith(arg))
+      : projectRollouts(dir, project, 1);
   if (found.length === 0) throw new OmpError(`no Codex session ${typeof arg === "string" ? `matches "${arg}" ` : `of ${displayPath(project)} `}in ${displayPath(dir)}`, { exitCode: EXIT_USAGE });
   if (found.length > 1) throw new OmpError(`"${arg}" matches ${found.length} Codex sessions in ${displayPath(dir)}; give more of the id`, { exitCode: EXIT_USAGE });
   return found[0]!;

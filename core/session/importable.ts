@@ -1,7 +1,7 @@
 import { statSync } from "node:fs";
 import { resolve } from "node:path";
 import { claudeMessages, claudeSessions, importClaudeSession } from "./import-claude.ts";
-import { codexMessages, codexSessionsDir, importCodexSession, rolloutCwd, rollouts } from "./import-codex.ts";
+import { codexMessages, codexSessionsDir, importCodexSession, projectRollouts } from "./import-codex.ts";
 import { type ImportOptions, textOf } from "./import-foreign.ts";
 import { cleanTitle, readHead } from "./listing.ts";
 import type { Message } from "../ai/messages.ts";
@@ -28,8 +28,7 @@ export function importableSessions(cwd: string, env: NodeJS.ProcessEnv = process
     const title = firstPrompt(claudeMessages(readHead(path, HEAD_BYTES)).messages);
     if (title) found.push({ from: "Claude Code", path, title, modified: statSync(path).mtime });
   }
-  const codex = rollouts(codexSessionsDir(env, home)).filter((path) => rolloutCwd(path) === project);
-  for (const path of codex.slice(0, PER_KIND)) {
+  for (const path of projectRollouts(codexSessionsDir(env, home), project, PER_KIND)) {
     const title = firstPrompt(codexMessages(readHead(path, HEAD_BYTES)));
     if (title) found.push({ from: "Codex", path, title, modified: statSync(path).mtime });
   }
