@@ -20,7 +20,7 @@ export function toolContext(options: AgentOptions, parts: ToolContextParts): Too
     escalate: (command, refusal, explanation) => gate.escalate(command, refusal, explanation),
     ...(options.editor ? { editor: options.editor } : {}),
     ...(options.web ? { web: options.web } : {}),
-    approve: (toolName, key, summary, asEffect) => gate.ask(toolName, asEffect ?? "network", key, summary, asEffect !== undefined),
+    approve: (toolName, key, summary, asEffect, url) => gate.ask(toolName, asEffect ?? "network", key, summary, asEffect !== undefined, url),
     ...(gate.paths ? { paths: gate.paths } : {}),
     authorizeWrite: (verdict, toolCallId) => gate.authorizeWrite(verdict, toolCallId),
     egress: (request) => gate.askEgress(request),

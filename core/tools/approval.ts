@@ -218,9 +218,10 @@ export class ApprovalGate {
   /**
    * Asks about `summary` whatever the mode (a tool's own safety question, such as a fetch of a
    * private address), or with `onlyIfModeAsks` as the mode treats `effect` (read fetching a URL is
-   * a network call); answers the user asks to remember hold for `key`.
+   * a network call); answers the user asks to remember hold for `key`. `url`: the address the
+   * summary shows; once the user allowed it, its host is not asked about a second time.
    */
-  async ask(toolName: string, effect: ToolEffect, key: string, summary: string, onlyIfModeAsks = false): Promise<ApprovalOutcome> {
+  async ask(toolName: string, effect: ToolEffect, key: string, summary: string, onlyIfModeAsks = false, url?: string): Promise<ApprovalOutcome> {
     if (onlyIfModeAsks && !needsApproval({ effect }, this.mode)) return { allow: true };
     const known = this.remembered.get(key);
     if (known === true) return { allow: true };
@@ -230,7 +231,11 @@ export class ApprovalGate {
     this.onAsk?.(request);
     const decision = await this.approver(request);
     if (decision.remember) this.remembered.set(key, decision.allow);
-    if (decision.allow) return { allow: true };
+    if (decision.allow) {
+      const host = effect === "network" ? urlHost({ url }) : undefined;
+      if (host) this.hostsAllowedByCall.add(host);
+      return { allow: true };
+    }
     if (!decision.reason) this.deniedWithoutWord = true;
     return { allow: false, message: `The user denied: ${summary}.${decision.reason ? ` Reason: ${decision.reason}` : ""}` };
   }

@@ -93,7 +93,7 @@ export const readTool: ToolDefinition<typeof schema, ReadDetails> = {
 
 /** An http(s) URL: the network effect asks where the approval mode wants it (read itself is a read). */
 async function readUrl(input: ReadInput, context: ToolContext): Promise<ToolResult<ReadDetails>> {
-  const approval = await context.approve?.("read", "read of web URLs", `read fetches ${input.path}`, "network");
+  const approval = await context.approve?.("read", "read of web URLs", `read fetches ${input.path}`, "network", input.path);
   if (approval && !approval.allow) return errorResult(approval.message);
   return (await import("./fetch-page.ts")).fetchForModel({ url: input.path, offset: input.offset, limit: input.limit }, context, "read");
 }

@@ -53,9 +53,10 @@ export interface ToolContext {
   /**
    * Asks the user about something beyond the call itself (a fetch of a private address), whatever
    * the approval mode, or with `asEffect` only when the mode asks for that effect (read of a URL
-   * is a network call); `key` groups answers the user may remember. Absent: nobody can be asked.
+   * is a network call); `key` groups answers the user may remember; `url`: the address the summary
+   * shows, whose host is then not asked about again. Absent: nobody can be asked.
    */
-  approve?: (toolName: string, key: string, summary: string, asEffect?: ToolEffect) => Promise<ApprovalOutcome>;
+  approve?: (toolName: string, key: string, summary: string, asEffect?: ToolEffect, url?: string) => Promise<ApprovalOutcome>;
   /** A request to a host the user may not have named (core/permissions/egress.ts): named hosts pass, others ask once or are refused. Absent: refused. */
   egress?: (request: import("../permissions/egress.ts").EgressRequest) => Promise<ApprovalOutcome>;
   /** The session's language servers (diagnostics after writes, the lsp tool); absent in contexts without a session. */
