@@ -8,7 +8,7 @@ import { expandPatterns, type SandboxPolicy } from "./policy.ts";
  * later: direnv in the user's shell, an editor's tasks, the next session. The bash tool notes which
  * exist before a command and moves the ones it made into the session's artifacts, so nothing the
  * sandbox made runs outside it unless the user puts it back. The git files git writes itself
- * (config, hooks, info/attributes of a `git init`) are left alone; `commondir` and `config.worktree`,
+ * (config, hooks, info/attributes of a `git init` or a submodule's clone) are left alone; `commondir` and `config.worktree`,
  * which git never makes in a plain repository and which would send git elsewhere, are not.
  */
 export function protectedPresent(policy: SandboxPolicy): Set<string> {
@@ -45,7 +45,7 @@ export function quarantineNote(items: readonly Quarantined[]): string {
 }
 
 function candidates(policy: SandboxPolicy): string[] {
-  return expandPatterns(policy.protected).filter((path) => !/\/\.git(\/(config|hooks|info\/attributes))?$/.test(path));
+  return expandPatterns(policy.protected).filter((path) => !/\/\.git(\/modules\/.+)?(\/(config|hooks|info\/attributes))?$/.test(path));
 }
 
 function exists(path: string): boolean {

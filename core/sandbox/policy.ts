@@ -85,7 +85,37 @@ export function protectedPaths(root: string): string[] {
     if (!path.startsWith(".git/")) return join(root, path);
     const rest = path.slice(".git/".length);
     return join(rest === "config" || rest === "hooks" ? common : own, rest);
-  }).concat(gitDirs.length > 0 ? [join(root, ".git")] : []);
+  })
+    .concat(gitDirs.length > 0 ? [join(root, ".git")] : [])
+    .concat(submoduleGitDirs(join(common, "modules")).flatMap((dir) => [join(dir, "config"), join(dir, "hooks")]));
+}
+
+/**
+ * The git dirs of the repository's submodules (`.git/modules/<name>`, names may hold slashes, and
+ * submodules nest): their config and hooks run code as the project's own do, when git works in
+ * the submodule. A dir with a HEAD is a git dir; at most four levels and 200 dirs are looked at.
+ */
+function submoduleGitDirs(modules: string): string[] {
+  const found: string[] = [];
+  let looked = 0;
+  const walk = (dir: string, depth: number) => {
+    let names: string[];
+    try {
+      names = readdirSync(dir);
+    } catch {
+      return;
+    }
+    for (const name of names) {
+      if (++looked > 200 || depth > 4) return;
+      const path = join(dir, name);
+      if (existsSync(join(path, "HEAD"))) {
+        found.push(path);
+        walk(join(path, "modules"), depth + 1);
+      } else walk(path, depth + 1);
+    }
+  };
+  walk(modules, 0);
+  return found;
 }
 
 /** The git dirs a command must not move aside and replace: bound onto themselves (the launcher's -K). */

