@@ -39,6 +39,7 @@ import { defaultModelPattern, knownModels, resolveModel, resolveModelPatterns, w
 import { type Facts, type RequestFrame, currentFacts, frameOf } from "./request-frame.ts";
 import { type RefreshResult, listSources, mergeServedModels, readModelLists, refreshModelLists, retiredNote, uncataloguedModel } from "./served-models.ts";
 import { buildSystemPrompt } from "./system-prompt.ts";
+import { wantsMemoryBlock } from "../memory/banks.ts";
 import type { ProviderList } from "../ai/model-lists.ts";
 import { toolSpec } from "./tool-specs.ts";
 import { ObservedLimits } from "../usage/observed.ts";
@@ -298,8 +299,9 @@ export class Runtime {
   systemPrompt(mode: EditMode = "replace"): Promise<string> {
     const known = this.prompts.get(mode);
     if (known) return known;
-    const prompt = this.currentFacts().then((facts) => {
-      const { cwd, env } = this.options;
+    const prompt = this.currentFacts().then(async (facts) => {
+      const { cwd, env, settings } = this.options;
+      const memories = wantsMemoryBlock(settings, env as NodeJS.ProcessEnv) ? (await import("../memory/session-block.ts")).sessionMemoryBlock(settings, cwd, env as NodeJS.ProcessEnv) : undefined;
       const files = findPromptFiles(cwd, agentDir(env as NodeJS.ProcessEnv), homeDir());
       const flag = (text: string | undefined) => (text === undefined ? undefined : promptArgument(text, cwd));
       return buildSystemPrompt({
@@ -310,6 +312,7 @@ export class Runtime {
         rules: files.rules,
         git: facts.git,
         now: new Date(`${facts.date}T12:00:00Z`),
+        ...(memories ? { memories } : {}),
         replace: flag(this.options.systemPrompt?.replace) ?? files.system?.content,
         append: flag(this.options.systemPrompt?.append) ?? files.appendSystem?.content,
       });

@@ -1,0 +1,80 @@
+import { z } from "zod";
+import { Settings } from "../config/settings-schema.ts";
+import { bankScope, memoryDbPath, memoryEnabled } from "../memory/banks.ts";
+import { formatRecall, formatReflection } from "../memory/format.ts";
+import { MemoryError, MemoryStore } from "../memory/store.ts";
+import { Redactor } from "../session/redact.ts";
+import { errorResult, textResult } from "./format.ts";
+import type { ToolContext, ToolDefinition, ToolResult } from "./types.ts";
+
+/** The store and banks of the calling session, for the length of `use`; a refusal becomes an error result. */
+async function withBanks<D>(context: ToolContext, use: (store: MemoryStore, scope: ReturnType<typeof bankScope>) => ToolResult<D>): Promise<ToolResult<D>> {
+  const settings = context.settings ?? Settings.parse({});
+  if (!memoryEnabled(settings)) return errorResult(`Memory is off (memory.backend: ${settings.memory.backend}); the user can turn it on with memory.backend: local.`);
+  try {
+    return MemoryStore.using(memoryDbPath(settings), (store) => use(store, bankScope(settings, context.cwd)));
+  } catch (error) {
+    if (error instanceof MemoryError) return errorResult(error.message);
+    throw error;
+  }
+}
+
+const limitOf = (context: ToolContext) => (context.settings ?? Settings.parse({})).mnemopi.recallLimit;
+
+const retainSchema = z.object({
+  items: z
+    .array(
+      z.object({
+        content: z.string().describe("One self-contained durable fact"),
+        context: z.string().optional().describe("Where it comes from"),
+      }),
+    )
+    .min(1)
+    .max(32),
+});
+
+export const retainTool: ToolDefinition<typeof retainSchema, { count: number }> = {
+  name: "retain",
+  description: "Store durable facts in long-term memory for later sessions (decisions, conventions, pitfalls, user preferences). Never secrets.",
+  schema: retainSchema,
+  // It changes what later sessions are shown: approval modes that ask for writes ask for it.
+  effect: "write",
+  execute: (input, context) =>
+    withBanks(context, (store, scope) => {
+      // Stored memories never hold secrets: the session's own redaction (known keys, credential shapes).
+      const redact = context.redact ?? ((text: string) => new Redactor().redact(text));
+      store.add(
+        scope.retain,
+        input.items.map((item) => ({ content: redact(item.content), ...(item.context ? { context: redact(item.context) } : {}), source: "retain", cwd: context.cwd })),
+      );
+      const count = input.items.length;
+      return textResult(`${count} ${count === 1 ? "memory" : "memories"} stored.`, { count });
+    }),
+};
+
+const recallSchema = z.object({ query: z.string().describe("What to look for, in words") });
+
+export const recallTool: ToolDefinition<typeof recallSchema> = {
+  name: "recall",
+  description: "Search long-term memory from earlier sessions; returns matching memories.",
+  schema: recallSchema,
+  effect: "read",
+  execute: (input, context) => withBanks(context, (store, scope) => textResult(formatRecall(store.search(scope.recall, input.query, limitOf(context))))),
+};
+
+const reflectSchema = z.object({
+  query: z.string().describe("The question to answer from memory"),
+  context: z.string().optional().describe("Extra guidance"),
+});
+
+export const reflectTool: ToolDefinition<typeof reflectSchema> = {
+  name: "reflect",
+  description: "Gather what long-term memory holds on a question, to reason over.",
+  schema: reflectSchema,
+  effect: "read",
+  execute: (input, context) =>
+    withBanks(context, (store, scope) => {
+      const query = input.context?.trim() ? `${input.query}\n\nAdditional context:\n${input.context.trim()}` : input.query;
+      return textResult(formatReflection(store.search(scope.recall, query, limitOf(context))));
+    }),
+};

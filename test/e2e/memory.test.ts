@@ -1,0 +1,135 @@
+// Long-term memory (the original's retain / recall / reflect on its local SQLite backend) in the
+// compiled omp: what one session retains the next session of the same project recalls and starts
+// with, another project does not (unless the bank is global); memory:// reads it; secrets never
+// reach the database; model text is never FTS syntax.
+import { expect, test } from "bun:test";
+import { mkdirSync, readdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { agentTestFile, filesContaining, modelRequests, runAgent, systemPromptOf, toolNamesOf, toolResultsOf, workspace } from "../support/agent-harness.ts";
+
+const standin = await agentTestFile();
+const MODEL = "anthropic/claude-sonnet-4-5";
+const KEY = "sk-ant-memory-test-key-0123456789";
+const env = { ANTHROPIC_BASE_URL: standin.url, ANTHROPIC_API_KEY: KEY };
+const API = "anthropic-messages";
+
+function config(home: string, text: string): void {
+  mkdirSync(join(home, ".omp", "agent"), { recursive: true });
+  writeFileSync(join(home, ".omp", "agent", "config.yml"), text);
+}
+
+/** One print-mode run whose model makes `calls` and then answers; the tool results and the first request's system prompt and tools. */
+async function session(home: string, cwd: string, calls: { name: string; arguments: Record<string, unknown> }[]) {
+  standin.setScript(calls.length > 0 ? [{ toolCalls: calls }, { text: "done" }] : [{ text: "done" }]);
+  standin.requests.length = 0;
+  const run = await runAgent(["-p", "--model", MODEL, "go"], { home, cwd, env });
+  expect(run.code).toBe(0);
+  const requests = modelRequests(standin);
+  return {
+    results: calls.length > 0 ? toolResultsOf(API, requests[1]!.body) : [],
+    system: systemPromptOf(API, requests[0]!.body),
+    tools: toolNamesOf(API, requests[0]!.body),
+  };
+}
+
+const FACT = "Releases are cut with make release after setting NODE_ENV=staging";
+
+test("retain in one session is recalled and shown at the start of the next in the same project, not in another project", async () => {
+  const ws = workspace();
+  const other = workspace();
+  const first = await session(ws.home, ws.repo, [{ name: "retain", arguments: { items: [{ content: FACT, context: "the user said so" }] } }]);
+  expect(first.tools).toEqual(expect.arrayContaining(["retain", "recall", "reflect"]));
+  expect(first.results[0]!.text).toBe("1 memory stored.");
+  expect(first.system).not.toContain("<memories>");
+
+  const next = await session(ws.home, ws.repo, [
+    { name: "recall", arguments: { query: "how do we cut a release?" } },
+    { name: "reflect", arguments: { query: "release process", context: "staging" } },
+    { name: "recall", arguments: { query: "kubernetes helm chart" } },
+  ]);
+  const [recall, reflect, miss] = next.results;
+  expect(recall!.text).toMatch(/^Found 1 relevant memory \(as of \d{4}-\d\d-\d\d \d\d:\d\d UTC\):\n\n- Releases are cut with make release after setting NODE_ENV=staging \(id: 1\) \[the user said so\] \(\d{4}-\d\d-\d\d\) c:1\.00$/);
+  expect(reflect!.text).toStartWith("Based on recalled memories:\n\n- Releases are cut");
+  expect(miss!.text).toBe("No relevant memories found.");
+  // The next session starts with the project's memories in its system prompt.
+  expect(next.system).toContain(`<memories>\n`);
+  expect(next.system).toContain(`- ${FACT} (id: 1)`);
+
+  const elsewhere = await session(ws.home, other.repo, [{ name: "recall", arguments: { query: "release" } }]);
+  expect(elsewhere.results[0]!.text).toBe("No relevant memories found.");
+  expect(elsewhere.system).not.toContain("<memories>");
+});
+
+test("a global bank is shared by every project; per-project-tagged recalls the project's and the global memories", async () => {
+  const a = workspace();
+  const b = workspace();
+  config(a.home, "mnemopi:\n  scoping: global\n");
+  await session(a.home, a.repo, [{ name: "retain", arguments: { items: [{ content: "The user prefers tabs over spaces in every project" }] } }]);
+  const fromB = await session(a.home, b.repo, [{ name: "recall", arguments: { query: "tabs or spaces" } }]);
+  expect(fromB.results[0]!.text).toContain("- The user prefers tabs over spaces in every project");
+
+  config(a.home, "mnemopi:\n  scoping: per-project-tagged\n");
+  await session(a.home, b.repo, [{ name: "retain", arguments: { items: [{ content: "Project B indents its YAML with tabs too" }] } }]);
+  const tagged = await session(a.home, b.repo, [{ name: "recall", arguments: { query: "tabs" } }]);
+  expect(tagged.results[0]!.text).toContain("Found 2 relevant memories");
+  // The tagged write went to B's own bank: A, also tagged, sees only the global one.
+  const fromA = await session(a.home, a.repo, [{ name: "recall", arguments: { query: "tabs" } }]);
+  expect(fromA.results[0]!.text).toContain("Found 1 relevant memory");
+  expect(fromA.results[0]!.text).not.toContain("Project B");
+});
+
+test("memory:// reads the session-start block and every memory; unknown paths say what exists", async () => {
+  const ws = workspace();
+  await session(ws.home, ws.repo, [{ name: "retain", arguments: { items: [{ content: "Tests run with make check" }, { content: "The API lives in server/api" }] } }]);
+  const read = await session(ws.home, ws.repo, [
+    { name: "read", arguments: { path: "memory://root" } },
+    { name: "read", arguments: { path: "memory://root/MEMORY.md" } },
+    { name: "read", arguments: { path: "memory://root/nope" } },
+  ]);
+  const [root, all, missing] = read.results;
+  expect(root!.text).toContain("<memories>");
+  expect(root!.text).toContain("- Tests run with make check (id: 1)");
+  expect(all!.text).toContain("# Memory");
+  expect(all!.text).toContain("The API lives in server/api (id: 2)");
+  expect(missing!.isError).toBe(true);
+  expect(missing!.text).toContain("There is no memory://root/nope. Readable: memory://root");
+});
+
+test("secrets in retained text never reach the memory database", async () => {
+  const ws = workspace();
+  const token = `ghp_${"a1B2c3D4e5".repeat(4)}`;
+  const { results } = await session(ws.home, ws.repo, [
+    { name: "retain", arguments: { items: [{ content: `Deploys authenticate with ${KEY} and the bot token ${token}`, context: `token ${token}` }] } },
+  ]);
+  expect(results[0]!.text).toBe("1 memory stored.");
+  const dir = join(ws.home, ".omp", "agent", "memories", "mnemopi");
+  expect(readdirSync(dir)).toContain("mnemopi.db");
+  expect(filesContaining([dir], KEY)).toEqual([]);
+  expect(filesContaining([dir], token)).toEqual([]);
+  const recalled = await session(ws.home, ws.repo, [{ name: "recall", arguments: { query: "deploys authenticate" } }]);
+  expect(recalled.results[0]!.text).toContain("Deploys authenticate with [REDACTED] and the bot token [REDACTED]");
+});
+
+test("query syntax in the model's text is plain words; oversized memories are refused whole; memory.backend off offers no tools", async () => {
+  const ws = workspace();
+  const { results } = await session(ws.home, ws.repo, [
+    { name: "retain", arguments: { items: [{ content: "Use NEAR-zero downtime deploys (blue/green)" }] } },
+    { name: "recall", arguments: { query: 'NEAR( "unbalanced AND -downtime* OR: ^' } },
+    { name: "recall", arguments: { query: "*** ((( )))" } },
+    { name: "retain", arguments: { items: [{ content: "short and fine" }, { content: "x".repeat(4001) }] } },
+    { name: "recall", arguments: { query: "short fine" } },
+  ]);
+  const [, syntax, noWords, tooLong, after] = results;
+  expect(syntax!.isError).toBe(false);
+  expect(syntax!.text).toContain("- Use NEAR-zero downtime deploys (blue/green)");
+  expect(noWords!.text).toBe("No relevant memories found.");
+  expect(tooLong!.isError).toBe(true);
+  expect(tooLong!.text).toContain("item 2: content is 4001 characters, over the 4000 a memory may have");
+  expect(after!.text).toBe("No relevant memories found.");
+
+  config(ws.home, "memory:\n  backend: off\n");
+  const off = await session(ws.home, ws.repo, []);
+  expect(off.tools).not.toContain("retain");
+  expect(off.tools).not.toContain("recall");
+  expect(off.system).not.toContain("<memories>");
+});
