@@ -1,0 +1,68 @@
+// /memory in the interactive mode: the memories the model retained are listed in a picker, one
+// picked is forgotten or edited (its text comes back in the editor as /memory edit), view shows the
+// block sessions start with, clear asks first; each change reaches the store dist/omp keeps.
+import { expect, setDefaultTimeout, test } from "bun:test";
+import { join } from "node:path";
+import { projectBank } from "../../core/memory/banks.ts";
+import { MemoryStore } from "../../core/memory/store.ts";
+import { readySessions } from "../support/tty-session.ts";
+
+setDefaultTimeout(90_000);
+const ready = readySessions();
+
+test("/memory lists the retained memories, forgets one, edits one through the editor, views and clears", async () => {
+  const s = await ready({
+    script: [
+      { toolCalls: [{ name: "retain", arguments: { items: [{ content: "The linter runs with make lint" }, { content: "Ports below 1024 need root here" }] } }] },
+      { text: "Noted both." },
+    ],
+  });
+  const { tty } = s;
+  const contents = () => MemoryStore.using(join(s.home, ".omp", "agent", "memories", "mnemopi", "mnemopi.db"), (store) => store.list([projectBank(s.cwd)], 10).map((m) => m.content));
+  tty.type("remember these");
+  tty.press("Enter");
+  await tty.waitFor("Noted both.");
+
+  tty.type("/memory");
+  tty.press("Enter");
+  await tty.waitFor("Memories (2)");
+  await tty.waitFor("The linter runs with make lint");
+  // Newest first, and the two arrived together: the higher id leads.
+  tty.press("Enter");
+  await tty.waitFor("forget it");
+  tty.press("Down");
+  tty.press("Enter");
+  await tty.waitFor("Forgot memory 2: Ports below 1024 need root here");
+  expect(contents()).toEqual(["The linter runs with make lint"]);
+
+  tty.type("/memory");
+  tty.press("Enter");
+  await tty.waitFor("Memories (1)");
+  tty.press("Enter");
+  await tty.waitFor("edit it");
+  tty.press("Enter");
+  await tty.waitFor("/memory edit 1 The linter runs with make lint");
+  tty.type(" --fix");
+  tty.press("Enter");
+  await tty.waitFor("Memory 1 now reads: The linter runs with make lint --fix");
+  expect(contents()).toEqual(["The linter runs with make lint --fix"]);
+
+  tty.type("/memory view");
+  tty.press("Enter");
+  await tty.waitFor("<memories>");
+  await tty.waitFor("- The linter runs with make lint --fix (id: 1)");
+
+  tty.type("/memory clear");
+  tty.press("Enter");
+  await tty.waitFor(/Delete all 1 memory of bank/);
+  tty.press("Escape");
+  await tty.waitFor("Nothing was deleted.");
+  expect(contents()).toHaveLength(1);
+  tty.type("/memory clear");
+  tty.press("Enter");
+  await tty.waitFor("Yes, delete them");
+  tty.press("Down");
+  tty.press("Enter");
+  await tty.waitFor(/Deleted 1 memory of bank/);
+  expect(contents()).toEqual([]);
+});
