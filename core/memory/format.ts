@@ -2,12 +2,14 @@ import { plural } from "../plural.ts";
 import type { Memory, RecalledMemory } from "./store.ts";
 
 const day = (ms: number) => new Date(ms).toISOString().slice(0, 10);
+const oneLine = (text: string) => text.replace(/\s*\n\s*/g, " ");
 
-/** One memory as the original's local backend lists it: `- <content> (id: <id>) [<source>] (<date>) c:<score>`. */
+/** One memory as the original's local backend lists it: `- <content> (id: <id>) [<context>] (<date>) c:<score>`. */
 export function memoryLine(memory: Memory | RecalledMemory): string {
   const score = "score" in memory ? ` c:${memory.score.toFixed(2)}` : "";
-  const context = memory.context ? ` [${memory.context}]` : "";
-  return `- ${memory.content} (id: ${memory.id})${context} (${day(memory.updated)})${score}`;
+  const context = memory.context ? ` [${oneLine(memory.context)}]` : "";
+  // One memory a line, whatever it holds: a list the model reads as such.
+  return `- ${oneLine(memory.content)} (id: ${memory.id})${context} (${day(memory.updated)})${score}`;
 }
 
 /** recall's answer. */
@@ -31,7 +33,8 @@ export function memoryBlock(memories: readonly Memory[], maxChars: number): stri
   const lines: string[] = [];
   let used = 0;
   for (const memory of memories) {
-    const line = memoryLine(memory);
+    // A memory cannot close the block early and speak outside it.
+    const line = memoryLine(memory).replaceAll("</memories>", "</ memories>");
     if (used + line.length + 1 > maxChars) break;
     lines.push(line);
     used += line.length + 1;

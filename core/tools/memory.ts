@@ -30,7 +30,8 @@ const retainSchema = z.object({
       }),
     )
     .min(1)
-    .max(32),
+    .max(32)
+    .describe("Memories to store"),
 });
 
 export const retainTool: ToolDefinition<typeof retainSchema, { count: number }> = {

@@ -42,15 +42,16 @@ test("/memory lists the retained memories, forgets one, edits one through the ed
   await tty.waitFor("edit it");
   tty.press("Enter");
   await tty.waitFor("/memory edit 1 The linter runs with make lint");
-  tty.type(" --fix");
+  tty.type(" --fix ghp_0123456789abcdefghij0123456789abcdef");
   tty.press("Enter");
-  await tty.waitFor("Memory 1 now reads: The linter runs with make lint --fix");
-  expect(contents()).toEqual(["The linter runs with make lint --fix"]);
+  // A token typed into an edit is redacted as the model's retains are.
+  await tty.waitFor("Memory 1 now reads: The linter runs with make lint --fix [REDACTED]");
+  expect(contents()).toEqual(["The linter runs with make lint --fix [REDACTED]"]);
 
   tty.type("/memory view");
   tty.press("Enter");
   await tty.waitFor("<memories>");
-  await tty.waitFor("- The linter runs with make lint --fix (id: 1)");
+  await tty.waitFor("- The linter runs with make lint --fix [REDACTED] (id: 1)");
 
   tty.type("/memory clear");
   tty.press("Enter");

@@ -29,6 +29,7 @@ async function session(home: string, cwd: string, calls: { name: string; argumen
     results: calls.length > 0 ? toolResultsOf(API, requests[1]!.body) : [],
     system: systemPromptOf(API, requests[0]!.body),
     tools: toolNamesOf(API, requests[0]!.body),
+    stderr: run.stderr,
   };
 }
 
@@ -110,7 +111,7 @@ test("secrets in retained text never reach the memory database", async () => {
   expect(recalled.results[0]!.text).toContain("Deploys authenticate with [REDACTED] and the bot token [REDACTED]");
 });
 
-test("query syntax in the model's text is plain words; oversized memories are refused whole; memory.backend off offers no tools", async () => {
+test("query syntax in the model's text is plain words; oversized memories are refused whole; memory.backend off (or hindsight) offers no tools", async () => {
   const ws = workspace();
   const { results } = await session(ws.home, ws.repo, [
     { name: "retain", arguments: { items: [{ content: "Use NEAR-zero downtime deploys (blue/green)" }] } },
@@ -132,4 +133,10 @@ test("query syntax in the model's text is plain words; oversized memories are re
   expect(off.tools).not.toContain("retain");
   expect(off.tools).not.toContain("recall");
   expect(off.system).not.toContain("<memories>");
+
+  // The original's remote backend is named, not silently ignored.
+  config(ws.home, "memory:\n  backend: hindsight\n");
+  const remote = await session(ws.home, ws.repo, []);
+  expect(remote.stderr).toContain("memory.backend hindsight needs a Hindsight server, which omp does not talk to: memory is off");
+  expect(remote.tools).not.toContain("recall");
 });
