@@ -1,6 +1,7 @@
 import type { Database } from "bun:sqlite";
-import { OmpError } from "../errors/omp-error.ts";
+import { OmpError, describeError } from "../errors/omp-error.ts";
 import { openPrivateDatabase } from "../fs/private-database.ts";
+import { displayPath } from "../paths.ts";
 import { ftsQuery } from "./query.ts";
 
 /** A memory is a fact, not a document: past this it is refused with a request to split or shorten it. */
@@ -9,7 +10,7 @@ export const MAX_CONTEXT_CHARS = 1000;
 /** Memories a bank holds; past it retain is refused until some are forgotten (/memory), never dropped silently. */
 export const MAX_BANK_MEMORIES = 2000;
 
-export type MemoryErrorKind = "too-long" | "bank-full" | "not-found" | "empty";
+export type MemoryErrorKind = "too-long" | "bank-full" | "not-found" | "empty" | "unreadable";
 
 /** A refused memory operation: `kind` for code, the message for the model or the user. */
 export class MemoryError extends OmpError {
@@ -53,21 +54,27 @@ export class MemoryStore {
 
   /** Opens (creating) the store at `path`. */
   static open(path: string): MemoryStore {
-    const db = openPrivateDatabase(path, { strict: true });
-    db.run("PRAGMA busy_timeout = 5000");
-    db.run("PRAGMA journal_mode = WAL");
-    db.run(`CREATE TABLE IF NOT EXISTS memories (id INTEGER PRIMARY KEY AUTOINCREMENT, bank TEXT NOT NULL, content TEXT NOT NULL,
-      context TEXT, source TEXT NOT NULL, cwd TEXT NOT NULL, created INTEGER NOT NULL, updated INTEGER NOT NULL)`);
-    db.run("CREATE INDEX IF NOT EXISTS memories_bank ON memories (bank, updated)");
-    db.run("CREATE VIRTUAL TABLE IF NOT EXISTS memories_fts USING fts5 (content, context, content='memories', content_rowid='id', tokenize='porter unicode61')");
-    db.run("CREATE TRIGGER IF NOT EXISTS memories_ai AFTER INSERT ON memories BEGIN INSERT INTO memories_fts (rowid, content, context) VALUES (new.id, new.content, new.context); END");
-    db.run(
-      "CREATE TRIGGER IF NOT EXISTS memories_ad AFTER DELETE ON memories BEGIN INSERT INTO memories_fts (memories_fts, rowid, content, context) VALUES ('delete', old.id, old.content, old.context); END",
-    );
-    db.run(
-      "CREATE TRIGGER IF NOT EXISTS memories_au AFTER UPDATE OF content, context ON memories BEGIN INSERT INTO memories_fts (memories_fts, rowid, content, context) VALUES ('delete', old.id, old.content, old.context); INSERT INTO memories_fts (rowid, content, context) VALUES (new.id, new.content, new.context); END",
-    );
-    return new MemoryStore(db);
+    let db: Database | undefined;
+    try {
+      db = openPrivateDatabase(path, { strict: true });
+      db.run("PRAGMA busy_timeout = 5000");
+      db.run("PRAGMA journal_mode = WAL");
+      db.run(`CREATE TABLE IF NOT EXISTS memories (id INTEGER PRIMARY KEY AUTOINCREMENT, bank TEXT NOT NULL, content TEXT NOT NULL,
+        context TEXT, source TEXT NOT NULL, cwd TEXT NOT NULL, created INTEGER NOT NULL, updated INTEGER NOT NULL)`);
+      db.run("CREATE INDEX IF NOT EXISTS memories_bank ON memories (bank, updated)");
+      db.run("CREATE VIRTUAL TABLE IF NOT EXISTS memories_fts USING fts5 (content, context, content='memories', content_rowid='id', tokenize='porter unicode61')");
+      db.run("CREATE TRIGGER IF NOT EXISTS memories_ai AFTER INSERT ON memories BEGIN INSERT INTO memories_fts (rowid, content, context) VALUES (new.id, new.content, new.context); END");
+      db.run(
+        "CREATE TRIGGER IF NOT EXISTS memories_ad AFTER DELETE ON memories BEGIN INSERT INTO memories_fts (memories_fts, rowid, content, context) VALUES ('delete', old.id, old.content, old.context); END",
+      );
+      db.run(
+        "CREATE TRIGGER IF NOT EXISTS memories_au AFTER UPDATE OF content, context ON memories BEGIN INSERT INTO memories_fts (memories_fts, rowid, content, context) VALUES ('delete', old.id, old.content, old.context); INSERT INTO memories_fts (rowid, content, context) VALUES (new.id, new.content, new.context); END",
+      );
+      return new MemoryStore(db);
+    } catch (error) {
+      db?.close();
+      throw new MemoryError("unreadable", `The memory store ${displayPath(path)} cannot be used (${describeError(error)}); move it aside and omp starts a new one.`);
+    }
   }
 
   /** Opens the store at `path` for the length of `use`. */

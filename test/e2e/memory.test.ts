@@ -3,7 +3,7 @@
 // with, another project does not (unless the bank is global); memory:// reads it; secrets never
 // reach the database; model text is never FTS syntax.
 import { expect, test } from "bun:test";
-import { mkdirSync, readdirSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, readdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { agentTestFile, filesContaining, modelRequests, runAgent, systemPromptOf, toolNamesOf, toolResultsOf, workspace } from "../support/agent-harness.ts";
 
@@ -139,4 +139,18 @@ test("query syntax in the model's text is plain words; oversized memories are re
   const remote = await session(ws.home, ws.repo, []);
   expect(remote.stderr).toContain("memory.backend hindsight needs a Hindsight server, which omp does not talk to: memory is off");
   expect(remote.tools).not.toContain("recall");
+});
+
+test("a memory store that is not a database: the session starts without memories, the tools say what is wrong, the file is left alone", async () => {
+  const ws = workspace();
+  const dir = join(ws.home, ".omp", "agent", "memories", "mnemopi");
+  mkdirSync(dir, { recursive: true });
+  const junk = "this is not sqlite ".repeat(300);
+  writeFileSync(join(dir, "mnemopi.db"), junk);
+  const { results, system } = await session(ws.home, ws.repo, [{ name: "recall", arguments: { query: "anything" } }]);
+  expect(system).not.toContain("<memories>");
+  expect(results[0]!.isError).toBe(true);
+  expect(results[0]!.text).toContain("The memory store ~/.omp/agent/memories/mnemopi/mnemopi.db cannot be used (");
+  expect(results[0]!.text).toContain("move it aside and omp starts a new one");
+  expect(readFileSync(join(dir, "mnemopi.db"), "utf8")).toBe(junk);
 });
