@@ -176,6 +176,27 @@ export class MemoryStore {
     return this.db.query(`DELETE FROM memories WHERE bank IN (${banks.map(() => "?").join(", ")})`).run(...banks).changes;
   }
 
+  /** What is wrong with the file and its search index; empty when nothing is. */
+  diagnose(): string[] {
+    const problems = this.db
+      .query<{ quick_check: string }, []>("PRAGMA quick_check")
+      .all()
+      .map((row) => row.quick_check)
+      .filter((line) => line !== "ok");
+    try {
+      this.db.run("INSERT INTO memories_fts (memories_fts, rank) VALUES ('integrity-check', 1)");
+    } catch (error) {
+      problems.push(`the search index does not match the memories (${describeError(error)}); /memory rebuild rebuilds it`);
+    }
+    return problems;
+  }
+
+  /** Builds the search index again from the memories, and merges its segments. */
+  rebuild(): void {
+    this.db.run("INSERT INTO memories_fts (memories_fts) VALUES ('rebuild')");
+    this.db.run("INSERT INTO memories_fts (memories_fts) VALUES ('optimize')");
+  }
+
   close(): void {
     this.db.close();
   }

@@ -1,6 +1,6 @@
 // /memory in the interactive mode: the memories the model retained are listed in a picker, one
 // picked is forgotten or edited (its text comes back in the editor as /memory edit), view shows the
-// block sessions start with, clear asks first; each change reaches the store dist/omp keeps.
+// block sessions start with, stats, diagnose and rebuild work on the store, clear asks first; each change reaches the store dist/omp keeps.
 import { expect, setDefaultTimeout, test } from "bun:test";
 import { join } from "node:path";
 import { projectBank } from "../../core/memory/banks.ts";
@@ -52,6 +52,16 @@ test("/memory lists the retained memories, forgets one, edits one through the ed
   tty.press("Enter");
   await tty.waitFor("<memories>");
   await tty.waitFor("- The linter runs with make lint --fix [REDACTED] (id: 1)");
+
+  tty.type("/memory diagnose");
+  tty.press("Enter");
+  await tty.waitFor(/mnemopi\.db: the file and its search index are\s+sound\./);
+  tty.type("/memory rebuild");
+  tty.press("Enter");
+  await tty.waitFor("Rebuilt the memory search index.");
+  tty.type("/memory stats");
+  tty.press("Enter");
+  await tty.waitFor(/mnemopi\.db \(scoping per-project\) ·\s+\S+: 1\s+memory/);
 
   tty.type("/memory clear");
   tty.press("Enter");

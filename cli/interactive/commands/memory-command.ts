@@ -4,20 +4,21 @@ import { displayPath } from "../../../core/paths.ts";
 import { textBlock } from "../render/blocks.ts";
 import type { CommandHost, SlashCommand } from "./commands.ts";
 
-const USAGE = "/memory [view|stats|edit <id> <text>|forget <id>|clear]";
+const USAGE = "/memory [view|stats|diagnose|rebuild|edit <id> <text>|forget <id>|clear]";
 /** The picker shows this many, newest first; the rest are reached through memory://root/MEMORY.md or by id. */
 const PICKER_ROWS = 500;
 
 /**
  * `/memory`: the project's long-term memories (the local backend's store). Without arguments a
  * picker lists them, and the one picked is edited (its text goes into the editor as `/memory edit`)
- * or forgotten; `view` shows the block sessions start with, `stats` the banks, `clear` deletes the
- * project's bank after asking.
+ * or forgotten; `view` shows the block sessions start with, `stats` the banks, `diagnose` checks the
+ * file and its search index, `rebuild` (the original's `enqueue`) builds the index again, `clear`
+ * (`reset`) deletes the project's bank after asking.
  */
 export const MEMORY_COMMAND: SlashCommand = {
   name: "memory",
-  description: "long-term memories: list, edit, forget; view, stats, clear",
-  args: "[view|stats|edit|forget|clear]",
+  description: "long-term memories: list, edit, forget; view, stats, diagnose, rebuild, clear",
+  args: "[view|stats|diagnose|rebuild|edit|forget|clear]",
   async run(host: CommandHost, args: string) {
     const { settings, env } = host.runtime.options;
     if (!memoryEnabled(settings)) return host.notice("info", `Memory is off (memory.backend: ${settings.memory.backend}); set memory.backend: local in /settings to keep memories across sessions.`);
@@ -36,6 +37,14 @@ export const MEMORY_COMMAND: SlashCommand = {
       if (action === "stats") {
         const counts = MemoryStore.using(path, (store) => scope.recall.map((bank) => `${bank}: ${plural(store.count(bank), "memory", "memories")}`));
         return host.notice("info", `${displayPath(path)} (scoping ${settings.mnemopi.scoping}) · ${counts.join(" · ")}`);
+      }
+      if (action === "diagnose") {
+        const problems = MemoryStore.using(path, (store) => store.diagnose());
+        return problems.length === 0 ? host.notice("success", `${displayPath(path)}: the file and its search index are sound.`) : host.notice("warning", `${displayPath(path)}: ${problems.join("; ")}`);
+      }
+      if (action === "rebuild" || action === "enqueue") {
+        MemoryStore.using(path, (store) => store.rebuild());
+        return host.notice("success", "Rebuilt the memory search index.");
       }
       if (action === "forget" && Number.isInteger(id)) {
         MemoryStore.using(path, (store) => store.forget(scope.recall, id));

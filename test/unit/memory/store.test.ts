@@ -118,3 +118,24 @@ describe("formatting", () => {
     expect(memoryBlock([memory("z".repeat(500))], 200)).toBeUndefined();
   });
 });
+
+describe("diagnose and rebuild", () => {
+  test("an index out of step with the memories is found, and rebuild mends it", () => {
+    const path = join(tempDir("omp-memory-"), "mnemopi.db");
+    const store = MemoryStore.open(path);
+    store.add("p", [fact("The cache lives in /var/cache/app"), fact("Logs rotate daily")]);
+    expect(store.diagnose()).toEqual([]);
+    store.close();
+    // A change behind the triggers' back (another tool, an old version): the index still has the old words.
+    const { Database } = require("bun:sqlite") as typeof import("bun:sqlite");
+    const raw = new Database(path);
+    raw.run("DROP TRIGGER memories_au");
+    raw.run("UPDATE memories SET content = 'Logs rotate weekly' WHERE id = 2");
+    raw.close();
+    const reopened = MemoryStore.open(path);
+    expect(reopened.diagnose().join("\n")).toContain("/memory rebuild rebuilds it");
+    reopened.rebuild();
+    expect(reopened.diagnose()).toEqual([]);
+    expect(reopened.search(["p"], "weekly", 8).map((hit) => hit.content)).toEqual(["Logs rotate weekly"]);
+  });
+});
