@@ -299,9 +299,8 @@ export class Runtime {
   systemPrompt(mode: EditMode = "replace"): Promise<string> {
     const known = this.prompts.get(mode);
     if (known) return known;
-    const prompt = this.currentFacts().then(async (facts) => {
-      const { cwd, env, settings } = this.options;
-      const memories = wantsMemoryBlock(settings, env as NodeJS.ProcessEnv) ? (await import("../memory/session-block.ts")).sessionMemoryBlock(settings, cwd, env as NodeJS.ProcessEnv) : undefined;
+    const prompt = this.currentFacts().then((facts) => {
+      const { cwd, env } = this.options;
       const files = findPromptFiles(cwd, agentDir(env as NodeJS.ProcessEnv), homeDir());
       const flag = (text: string | undefined) => (text === undefined ? undefined : promptArgument(text, cwd));
       return buildSystemPrompt({
@@ -312,7 +311,6 @@ export class Runtime {
         rules: files.rules,
         git: facts.git,
         now: new Date(`${facts.date}T12:00:00Z`),
-        ...(memories ? { memories } : {}),
         replace: flag(this.options.systemPrompt?.replace) ?? files.system?.content,
         append: flag(this.options.systemPrompt?.append) ?? files.appendSystem?.content,
       });
@@ -458,6 +456,7 @@ export class Runtime {
       // Servers the project configured run in the commands' sandbox (core/sandbox/servers.ts).
       lsp: new LspSession(this.options.cwd, settings.lsp, this.options.env as NodeJS.ProcessEnv, settings.sandbox.mode === "off" ? undefined : { policy: sandbox, secrets: () => secrets }),
       checkpoints: settings.checkpoints,
+      ...(wantsMemoryBlock(settings) ? { recallMemories: (prompt: string) => import("../memory/session-block.ts").then((module) => module.sessionMemoryBlock(settings, this.options.cwd, this.options.env as NodeJS.ProcessEnv, prompt)) } : {}),
     });
     source?.subscribe(() => {
       // The session host's plan-mode tool stays while the host offers it.

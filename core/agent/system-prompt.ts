@@ -13,8 +13,6 @@ export interface SystemPromptInput {
   now?: Date;
   /** `--system-prompt` or SYSTEM.md: replaces the built-in instructions (environment and context still follow). */
   replace?: string;
-  /** The `<memories>` block of long-term memory (core/memory/session-block.ts). */
-  memories?: string;
   /** `--append-system-prompt` or APPEND_SYSTEM.md. */
   append?: string;
 }
@@ -60,7 +58,6 @@ export function buildSystemPrompt(input: SystemPromptInput): string {
   if (input.rules && input.rules.length > 0) {
     parts.push(`<rules>\nThese rules from the user and the repository always apply:\n${input.rules.map((file) => `<file path="${file.path}">\n${file.content.trim()}\n</file>`).join("\n")}\n</rules>`);
   }
-  if (input.memories) parts.push(input.memories);
   if (input.append) parts.push(input.append);
   return parts.join("\n\n");
 }

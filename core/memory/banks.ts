@@ -1,4 +1,3 @@
-import { existsSync } from "node:fs";
 import { basename, join, resolve } from "node:path";
 import type { Settings } from "../config/settings-schema.ts";
 import { agentDir, expandHome } from "../paths.ts";
@@ -39,7 +38,7 @@ export function memoryEnabled(settings: Pick<Settings, "memory">): boolean {
   return settings.memory.backend === "local" || settings.memory.backend === "mnemopi";
 }
 
-/** Whether a session starts with a memory block to build: memory on, autoRecall on, and a store that exists (none is created for it). */
-export function wantsMemoryBlock(settings: Pick<Settings, "memory" | "mnemopi">, env: NodeJS.ProcessEnv): boolean {
-  return memoryEnabled(settings) && settings.mnemopi.autoRecall && settings.mnemopi.injectionTokenLimit > 0 && existsSync(memoryDbPath(settings, env));
+/** Whether a new session's first prompt brings memories along: memory on, `mnemopi.autoRecall` on and room for some. */
+export function wantsMemoryBlock(settings: Pick<Settings, "memory" | "mnemopi">): boolean {
+  return memoryEnabled(settings) && settings.mnemopi.autoRecall && settings.mnemopi.injectionTokenLimit > 0;
 }

@@ -10,15 +10,16 @@ import { memoryBlockOf } from "./session-block.ts";
 import { MAX_BANK_MEMORIES, MemoryStore } from "./store.ts";
 
 /**
- * `memory://root` (the block sessions start with) and `memory://root/MEMORY.md` (every memory of the
- * project's banks, newest first), the original's memory artifacts, from the local store.
+ * `memory://root` (the newest memories, as a first prompt that matches none gets them) and
+ * `memory://root/MEMORY.md` (every memory of the project's banks, newest first), the original's
+ * memory artifacts, from the local store.
  */
 export async function readMemoryUrl(url: string, range: ReadRange, context: ToolContext): Promise<ToolResult<ReadDetails>> {
   const path = url.replace(/^memory:\/\//i, "").replace(/^\/+|\/+$/g, "");
   const settings = context.settings ?? Settings.parse({});
   if (!memoryEnabled(settings)) return errorResult(`Memory is off (memory.backend: ${settings.memory.backend}); memory:// has nothing to read.`);
   if (path !== "" && path !== "root" && path.toLowerCase() !== "root/memory.md") {
-    return errorResult(`There is no memory://${path}. Readable: memory://root (the session-start summary) and memory://root/MEMORY.md (every memory of this project).`);
+    return errorResult(`There is no memory://${path}. Readable: memory://root (the newest memories) and memory://root/MEMORY.md (every memory of this project).`);
   }
   return MemoryStore.using(memoryDbPath(settings), (store) => {
     if (path.toLowerCase() === "root/memory.md") {

@@ -1,6 +1,7 @@
 // /memory in the interactive mode: the memories the model retained are listed in a picker, one
 // picked is forgotten or edited (its text comes back in the editor as /memory edit), view shows the
-// block sessions start with, stats, diagnose and rebuild work on the store, clear asks first; each change reaches the store dist/omp keeps.
+// newest as a first prompt brings them, stats, diagnose and rebuild work on the store, clear asks
+// first; each change reaches the store dist/omp keeps.
 import { expect, setDefaultTimeout, test } from "bun:test";
 import { join } from "node:path";
 import { projectBank } from "../../core/memory/banks.ts";

@@ -1,11 +1,11 @@
 // Long-term memory (the original's retain / recall / reflect on its local SQLite backend) in the
-// compiled omp: what one session retains the next session of the same project recalls and starts
-// with, another project does not (unless the bank is global); memory:// reads it; secrets never
-// reach the database; model text is never FTS syntax.
+// compiled omp: what one session retains the next session of the same project recalls and its
+// first prompt brings along, another project does not (unless the bank is global); memory:// reads
+// it; secrets never reach the database; model text is never FTS syntax.
 import { expect, test } from "bun:test";
 import { mkdirSync, readFileSync, readdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { agentTestFile, filesContaining, modelRequests, runAgent, systemPromptOf, toolNamesOf, toolResultsOf, workspace } from "../support/agent-harness.ts";
+import { agentTestFile, filesContaining, modelRequests, runAgent, systemPromptOf, toolNamesOf, toolResultsOf, userTextsOf, workspace } from "../support/agent-harness.ts";
 
 const standin = await agentTestFile();
 const MODEL = "anthropic/claude-sonnet-4-5";
@@ -18,16 +18,17 @@ function config(home: string, text: string): void {
   writeFileSync(join(home, ".omp", "agent", "config.yml"), text);
 }
 
-/** One print-mode run whose model makes `calls` and then answers; the tool results and the first request's system prompt and tools. */
-async function session(home: string, cwd: string, calls: { name: string; arguments: Record<string, unknown> }[]) {
+/** One print-mode run whose model makes `calls` and then answers; the tool results, and the first request's system prompt, prompt and tools. */
+async function session(home: string, cwd: string, calls: { name: string; arguments: Record<string, unknown> }[], prompt = "go") {
   standin.setScript(calls.length > 0 ? [{ toolCalls: calls }, { text: "done" }] : [{ text: "done" }]);
   standin.requests.length = 0;
-  const run = await runAgent(["-p", "--model", MODEL, "go"], { home, cwd, env });
+  const run = await runAgent(["-p", "--model", MODEL, prompt], { home, cwd, env });
   expect(run.code).toBe(0);
   const requests = modelRequests(standin);
   return {
     results: calls.length > 0 ? toolResultsOf(API, requests[1]!.body) : [],
     system: systemPromptOf(API, requests[0]!.body),
+    prompt: userTextsOf(API, requests[0]!.body)[0]!,
     tools: toolNamesOf(API, requests[0]!.body),
     stderr: run.stderr,
   };
@@ -35,13 +36,13 @@ async function session(home: string, cwd: string, calls: { name: string; argumen
 
 const FACT = "Releases are cut with make release after setting NODE_ENV=staging";
 
-test("retain in one session is recalled and shown at the start of the next in the same project, not in another project", async () => {
+test("retain in one session is recalled by the next in the same project and comes with its first prompt; not in another project", async () => {
   const ws = workspace();
   const other = workspace();
   const first = await session(ws.home, ws.repo, [{ name: "retain", arguments: { items: [{ content: FACT, context: "the user said so" }] } }]);
   expect(first.tools).toEqual(expect.arrayContaining(["retain", "recall", "reflect"]));
   expect(first.results[0]!.text).toBe("1 memory stored.");
-  expect(first.system).not.toContain("<memories>");
+  expect(first.prompt).not.toContain("<memories>");
 
   const next = await session(ws.home, ws.repo, [
     { name: "recall", arguments: { query: "how do we cut a release?" } },
@@ -52,13 +53,16 @@ test("retain in one session is recalled and shown at the start of the next in th
   expect(recall!.text).toMatch(/^Found 1 relevant memory \(as of \d{4}-\d\d-\d\d \d\d:\d\d UTC\):\n\n- Releases are cut with make release after setting NODE_ENV=staging \(id: 1\) \[the user said so\] \(\d{4}-\d\d-\d\d\) c:1\.00$/);
   expect(reflect!.text).toStartWith("Based on recalled memories:\n\n- Releases are cut");
   expect(miss!.text).toBe("No relevant memories found.");
-  // The next session starts with the project's memories in its system prompt.
-  expect(next.system).toContain(`<memories>\n`);
-  expect(next.system).toContain(`- ${FACT} (id: 1)`);
+  // The next session's first prompt brings the project's memories, as a note before the user's words;
+  // the system prompt (and so the provider's prompt cache) is the same with memories as without.
+  expect(next.prompt).toStartWith("<system-reminder>\n<memories>\n");
+  expect(next.prompt).toContain(`- ${FACT} (id: 1)`);
+  expect(next.prompt).toEndWith("</system-reminder>\ngo");
+  expect(next.system).toBe(first.system);
 
   const elsewhere = await session(ws.home, other.repo, [{ name: "recall", arguments: { query: "release" } }]);
   expect(elsewhere.results[0]!.text).toBe("No relevant memories found.");
-  expect(elsewhere.system).not.toContain("<memories>");
+  expect(elsewhere.prompt).toBe("go");
 });
 
 test("a global bank is shared by every project; per-project-tagged recalls the project's and the global memories", async () => {
@@ -79,7 +83,25 @@ test("a global bank is shared by every project; per-project-tagged recalls the p
   expect(fromA.results[0]!.text).not.toContain("Project B");
 });
 
-test("memory:// reads the session-start block and every memory; unknown paths say what exists", async () => {
+test("a first prompt brings the memories that match it before the newest, within recallLimit and injectionTokenLimit", async () => {
+  const ws = workspace();
+  await session(ws.home, ws.repo, [{ name: "retain", arguments: { items: [{ content: "The flaky test is tests/net/retry.spec.ts; rerun it alone" }] } }]);
+  await session(ws.home, ws.repo, [{ name: "retain", arguments: { items: Array.from({ length: 6 }, (_, i) => ({ content: `Unrelated fact number ${i} about the build` })) } }]);
+  config(ws.home, "mnemopi:\n  recallLimit: 3\n");
+  const asked = await session(ws.home, ws.repo, [], "why does the retry spec fail?");
+  const listed = asked.prompt.split("\n").filter((line) => line.startsWith("- "));
+  expect(listed).toHaveLength(3);
+  expect(listed[0]).toStartWith("- The flaky test is tests/net/retry.spec.ts");
+  expect(listed.slice(1).every((line) => line.startsWith("- Unrelated fact number"))).toBe(true);
+
+  config(ws.home, "mnemopi:\n  recallLimit: 3\n  injectionTokenLimit: 30\n");
+  const small = await session(ws.home, ws.repo, [], "why does the retry spec fail?");
+  expect(small.prompt.split("\n").filter((line) => line.startsWith("- "))).toHaveLength(1);
+  config(ws.home, "mnemopi:\n  autoRecall: false\n");
+  expect((await session(ws.home, ws.repo, [], "retry spec")).prompt).toBe("retry spec");
+});
+
+test("memory:// reads the newest memories and every memory; unknown paths say what exists", async () => {
   const ws = workspace();
   await session(ws.home, ws.repo, [{ name: "retain", arguments: { items: [{ content: "Tests run with make check" }, { content: "The API lives in server/api" }] } }]);
   const read = await session(ws.home, ws.repo, [
@@ -132,7 +154,7 @@ test("query syntax in the model's text is plain words; oversized memories are re
   const off = await session(ws.home, ws.repo, []);
   expect(off.tools).not.toContain("retain");
   expect(off.tools).not.toContain("recall");
-  expect(off.system).not.toContain("<memories>");
+  expect(off.prompt).toBe("go");
 
   // The original's remote backend is named, not silently ignored.
   config(ws.home, "memory:\n  backend: hindsight\n");
@@ -147,8 +169,8 @@ test("a memory store that is not a database: the session starts without memories
   mkdirSync(dir, { recursive: true });
   const junk = "this is not sqlite ".repeat(300);
   writeFileSync(join(dir, "mnemopi.db"), junk);
-  const { results, system } = await session(ws.home, ws.repo, [{ name: "recall", arguments: { query: "anything" } }]);
-  expect(system).not.toContain("<memories>");
+  const { results, prompt } = await session(ws.home, ws.repo, [{ name: "recall", arguments: { query: "anything" } }]);
+  expect(prompt).toBe("go");
   expect(results[0]!.isError).toBe(true);
   expect(results[0]!.text).toContain("The memory store ~/.omp/agent/memories/mnemopi/mnemopi.db cannot be used (");
   expect(results[0]!.text).toContain("move it aside and omp starts a new one");

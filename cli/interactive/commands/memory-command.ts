@@ -11,7 +11,7 @@ const PICKER_ROWS = 500;
 /**
  * `/memory`: the project's long-term memories (the local backend's store). Without arguments a
  * picker lists them, and the one picked is edited (its text goes into the editor as `/memory edit`)
- * or forgotten; `view` shows the block sessions start with, `stats` the banks, `diagnose` checks the
+ * or forgotten; `view` shows the newest as a first prompt brings them, `stats` the banks, `diagnose` checks the
  * file and its search index, `rebuild` (the original's `enqueue`) builds the index again, `clear`
  * (`reset`) deletes the project's bank after asking.
  */
