@@ -193,8 +193,8 @@ export const Settings = z.strictObject({
         .describe("global: one bank shared by every project; per-project: each working directory its own bank; per-project-tagged: writes go to the project's bank, recall also reads the global one."),
       autoRecall: z.boolean().default(true).describe("A new session's first prompt brings the memories that match it best, then the newest, as a <memories> note for the model."),
       recallLimit: z.number().int().min(1).max(50).default(8).describe("Most memories recall and reflect return, and a first prompt brings."),
-      // Below the original's 5000: the first request stays small (request economy).
-      injectionTokenLimit: z.number().int().min(0).max(20_000).default(1000).describe("Approximate tokens of memories a first prompt brings (0: none)."),
+      // Far below the original's 5000: the first request stays under 24 KB with memories (request economy).
+      injectionTokenLimit: z.number().int().min(0).max(20_000).default(300).describe("Approximate tokens of memories a first prompt brings (0: none)."),
       dbPath: z.string().min(1).optional().describe("The memory database; unset: memories/mnemopi/mnemopi.db in the agent dir."),
     })
     .prefault({}),

@@ -25,8 +25,8 @@ const retainSchema = z.object({
   items: z
     .array(
       z.object({
-        content: z.string().describe("One self-contained durable fact"),
-        context: z.string().optional().describe("Where it comes from"),
+        content: z.string().describe("A self-contained fact"),
+        context: z.string().optional().describe("Its source"),
       }),
     )
     .min(1)
@@ -36,7 +36,7 @@ const retainSchema = z.object({
 
 export const retainTool: ToolDefinition<typeof retainSchema, { count: number }> = {
   name: "retain",
-  description: "Store durable facts in long-term memory for later sessions (decisions, conventions, pitfalls, user preferences). Never secrets.",
+  description: "Keep durable facts (decisions, conventions, pitfalls, user preferences) in long-term memory for later sessions. No secrets.",
   schema: retainSchema,
   // It changes what later sessions are shown: approval modes that ask for writes ask for it.
   effect: "write",

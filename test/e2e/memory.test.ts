@@ -101,6 +101,19 @@ test("a first prompt brings the memories that match it before the newest, within
   expect((await session(ws.home, ws.repo, [], "retry spec")).prompt).toBe("retry spec");
 });
 
+test("with a full block of memories the first request stays under 24 KB", async () => {
+  const ws = workspace();
+  const items = Array.from({ length: 12 }, (_, i) => ({ content: `Fact ${i}: ${"the service keeps its build cache and deploy notes in a place worth remembering ".repeat(2)}`.trim() }));
+  await session(ws.home, ws.repo, [{ name: "retain", arguments: { items } }]);
+  standin.setScript([{ text: "ok" }]);
+  standin.requests.length = 0;
+  expect((await runAgent(["-p", "--model", MODEL, "where is the build cache?"], { home: ws.home, cwd: ws.repo, env })).code).toBe(0);
+  const first = modelRequests(standin)[0]!.body;
+  expect(userTextsOf(API, first)[0]).toContain("<memories>");
+  const bytes = Buffer.byteLength(JSON.stringify(first));
+  expect({ bytes, underLimit: bytes < 24 * 1024 }).toEqual({ bytes, underLimit: true });
+});
+
 test("memory:// reads the newest memories and every memory; unknown paths say what exists", async () => {
   const ws = workspace();
   await session(ws.home, ws.repo, [{ name: "retain", arguments: { items: [{ content: "Tests run with make check" }, { content: "The API lives in server/api" }] } }]);
