@@ -21,7 +21,7 @@ export function projectBank(cwd: string): string {
 export interface BankScope {
   /** Where retain writes. */
   retain: string;
-  /** What recall, reflect and the session-start block read, the retain bank first. */
+  /** What recall, reflect and a first prompt's memories come from, the retain bank first. */
   recall: string[];
 }
 

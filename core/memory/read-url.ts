@@ -1,3 +1,4 @@
+import { existsSync } from "node:fs";
 import { Settings } from "../config/settings-schema.ts";
 import { errorResult, textResult } from "../tools/format.ts";
 import type { ReadRange } from "../tools/internal-urls.ts";
@@ -8,6 +9,8 @@ import { bankScope, memoryDbPath, memoryEnabled } from "./banks.ts";
 import { memoryLine } from "./format.ts";
 import { memoryBlockOf } from "./session-block.ts";
 import { MAX_BANK_MEMORIES, MemoryStore } from "./store.ts";
+
+const NONE = "No memories are stored for this project yet.";
 
 /**
  * `memory://root` (the newest memories, as a first prompt that matches none gets them) and
@@ -21,13 +24,16 @@ export async function readMemoryUrl(url: string, range: ReadRange, context: Tool
   if (path !== "" && path !== "root" && path.toLowerCase() !== "root/memory.md") {
     return errorResult(`There is no memory://${path}. Readable: memory://root (the newest memories) and memory://root/MEMORY.md (every memory of this project).`);
   }
-  return MemoryStore.using(memoryDbPath(settings), (store) => {
+  const dbPath = memoryDbPath(settings);
+  // Reading makes no store.
+  if (!existsSync(dbPath)) return textResult(NONE);
+  return MemoryStore.using(dbPath, (store) => {
     if (path.toLowerCase() === "root/memory.md") {
       const banks = bankScope(settings, context.cwd).recall;
       const all = store.list(banks, MAX_BANK_MEMORIES * banks.length);
-      if (all.length === 0) return textResult("No memories are stored for this project yet.");
+      if (all.length === 0) return textResult(NONE);
       return readTextOf(`memory://${path}`, `# Memory\n\n${all.map(memoryLine).join("\n")}\n`, range);
     }
-    return textResult(memoryBlockOf(store, settings, context.cwd) ?? "No memories are stored for this project yet.");
+    return textResult(memoryBlockOf(store, settings, context.cwd) ?? NONE);
   });
 }

@@ -3,7 +3,7 @@
 // first prompt brings along, another project does not (unless the bank is global); memory:// reads
 // it; secrets never reach the database; model text is never FTS syntax.
 import { expect, test } from "bun:test";
-import { mkdirSync, readFileSync, readdirSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { agentTestFile, filesContaining, modelRequests, runAgent, systemPromptOf, toolNamesOf, toolResultsOf, userTextsOf, workspace } from "../support/agent-harness.ts";
 
@@ -116,6 +116,10 @@ test("with a full block of memories the first request stays under 24 KB", async 
 
 test("memory:// reads the newest memories and every memory; unknown paths say what exists", async () => {
   const ws = workspace();
+  const empty = await session(ws.home, ws.repo, [{ name: "read", arguments: { path: "memory://root" } }]);
+  expect(empty.results[0]!.text).toBe("No memories are stored for this project yet.");
+  // Reading made no store.
+  expect(existsSync(join(ws.home, ".omp", "agent", "memories"))).toBe(false);
   await session(ws.home, ws.repo, [{ name: "retain", arguments: { items: [{ content: "Tests run with make check" }, { content: "The API lives in server/api" }] } }]);
   const read = await session(ws.home, ws.repo, [
     { name: "read", arguments: { path: "memory://root" } },
