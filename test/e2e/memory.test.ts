@@ -59,6 +59,11 @@ test("retain in one session is recalled by the next in the same project and come
   expect(next.prompt).toContain(`- ${FACT} (id: 1)`);
   expect(next.prompt).toEndWith("</system-reminder>\ngo");
   expect(next.system).toBe(first.system);
+  // Listings name the session by what the user asked, not by the note.
+  const listing = await runAgent(["-r"], { home: ws.home, cwd: ws.repo, env });
+  expect(listing.stdout).toContain("Recent sessions");
+  expect(listing.stdout).not.toContain("memories");
+  expect(listing.stdout).not.toContain("system-reminder");
 
   const elsewhere = await session(ws.home, other.repo, [{ name: "recall", arguments: { query: "release" } }]);
   expect(elsewhere.results[0]!.text).toBe("No relevant memories found.");
