@@ -38,6 +38,11 @@ export function memoryEnabled(settings: Pick<Settings, "memory">): boolean {
   return settings.memory.backend === "local" || settings.memory.backend === "mnemopi";
 }
 
+/** What the tools, memory:// and /memory say while memory is off. */
+export function memoryOff(settings: Pick<Settings, "memory">): string {
+  return `Memory is off (memory.backend: ${settings.memory.backend}); memory.backend: local turns it on.`;
+}
+
 /** Whether a new session's first prompt brings memories along: memory on, `mnemopi.autoRecall` on and room for some. */
 export function wantsMemoryBlock(settings: Pick<Settings, "memory" | "mnemopi">): boolean {
   return memoryEnabled(settings) && settings.mnemopi.autoRecall && settings.mnemopi.injectionTokenLimit > 0;

@@ -5,7 +5,7 @@ import type { ReadRange } from "../tools/internal-urls.ts";
 import type { ReadDetails } from "../tools/read-details.ts";
 import { readTextOf } from "../tools/read.ts";
 import type { ToolContext, ToolResult } from "../tools/types.ts";
-import { bankScope, memoryDbPath, memoryEnabled } from "./banks.ts";
+import { bankScope, memoryDbPath, memoryEnabled, memoryOff } from "./banks.ts";
 import { memoryLine } from "./format.ts";
 import { memoryBlockOf } from "./session-block.ts";
 import { MAX_BANK_MEMORIES, MemoryStore } from "./store.ts";
@@ -20,7 +20,7 @@ const NONE = "No memories are stored for this project yet.";
 export async function readMemoryUrl(url: string, range: ReadRange, context: ToolContext): Promise<ToolResult<ReadDetails>> {
   const path = url.replace(/^memory:\/\//i, "").replace(/^\/+|\/+$/g, "");
   const settings = context.settings ?? Settings.parse({});
-  if (!memoryEnabled(settings)) return errorResult(`Memory is off (memory.backend: ${settings.memory.backend}); memory:// has nothing to read.`);
+  if (!memoryEnabled(settings)) return errorResult(memoryOff(settings));
   if (path !== "" && path !== "root" && path.toLowerCase() !== "root/memory.md") {
     return errorResult(`There is no memory://${path}. Readable: memory://root (the newest memories) and memory://root/MEMORY.md (every memory of this project).`);
   }

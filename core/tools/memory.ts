@@ -1,25 +1,24 @@
 import { z } from "zod";
 import { Settings } from "../config/settings-schema.ts";
-import { bankScope, memoryDbPath, memoryEnabled } from "../memory/banks.ts";
+import { type BankScope, bankScope, memoryDbPath, memoryEnabled, memoryOff } from "../memory/banks.ts";
 import { formatRecall, formatReflection } from "../memory/format.ts";
 import { MemoryError, MemoryStore } from "../memory/store.ts";
+import { plural } from "../plural.ts";
 import { Redactor } from "../session/redact.ts";
 import { errorResult, textResult } from "./format.ts";
 import type { ToolContext, ToolDefinition, ToolResult } from "./types.ts";
 
 /** The store and banks of the calling session, for the length of `use`; a refusal becomes an error result. */
-async function withBanks<D>(context: ToolContext, use: (store: MemoryStore, scope: ReturnType<typeof bankScope>) => ToolResult<D>): Promise<ToolResult<D>> {
+async function withBanks<D>(context: ToolContext, use: (store: MemoryStore, scope: BankScope, settings: Settings) => ToolResult<D>): Promise<ToolResult<D>> {
   const settings = context.settings ?? Settings.parse({});
-  if (!memoryEnabled(settings)) return errorResult(`Memory is off (memory.backend: ${settings.memory.backend}); the user can turn it on with memory.backend: local.`);
+  if (!memoryEnabled(settings)) return errorResult(memoryOff(settings));
   try {
-    return MemoryStore.using(memoryDbPath(settings), (store) => use(store, bankScope(settings, context.cwd)));
+    return MemoryStore.using(memoryDbPath(settings), (store) => use(store, bankScope(settings, context.cwd), settings));
   } catch (error) {
     if (error instanceof MemoryError) return errorResult(error.message);
     throw error;
   }
 }
-
-const limitOf = (context: ToolContext) => (context.settings ?? Settings.parse({})).mnemopi.recallLimit;
 
 const retainSchema = z.object({
   items: z
@@ -48,8 +47,7 @@ export const retainTool: ToolDefinition<typeof retainSchema, { count: number }> 
         scope.retain,
         input.items.map((item) => ({ content: redact(item.content), ...(item.context ? { context: redact(item.context) } : {}), source: "retain", cwd: context.cwd })),
       );
-      const count = input.items.length;
-      return textResult(`${count} ${count === 1 ? "memory" : "memories"} stored.`, { count });
+      return textResult(`${plural(input.items.length, "memory", "memories")} stored.`, { count: input.items.length });
     }),
 };
 
@@ -60,7 +58,7 @@ export const recallTool: ToolDefinition<typeof recallSchema> = {
   description: "Search long-term memory from earlier sessions; returns matching memories.",
   schema: recallSchema,
   effect: "read",
-  execute: (input, context) => withBanks(context, (store, scope) => textResult(formatRecall(store.search(scope.recall, input.query, limitOf(context))))),
+  execute: (input, context) => withBanks(context, (store, scope, settings) => textResult(formatRecall(store.search(scope.recall, input.query, settings.mnemopi.recallLimit)))),
 };
 
 const reflectSchema = z.object({
@@ -74,8 +72,8 @@ export const reflectTool: ToolDefinition<typeof reflectSchema> = {
   schema: reflectSchema,
   effect: "read",
   execute: (input, context) =>
-    withBanks(context, (store, scope) => {
+    withBanks(context, (store, scope, settings) => {
       const query = input.context?.trim() ? `${input.query}\n\nAdditional context:\n${input.context.trim()}` : input.query;
-      return textResult(formatReflection(store.search(scope.recall, query, limitOf(context))));
+      return textResult(formatReflection(store.search(scope.recall, query, settings.mnemopi.recallLimit)));
     }),
 };

@@ -173,7 +173,9 @@ test("query syntax in the model's text is plain words; oversized memories are re
   expect(after!.text).toBe("No relevant memories found.");
 
   config(ws.home, "memory:\n  backend: off\n");
-  const off = await session(ws.home, ws.repo, []);
+  const off = await session(ws.home, ws.repo, [{ name: "read", arguments: { path: "memory://root" } }]);
+  expect(off.results[0]!.isError).toBe(true);
+  expect(off.results[0]!.text).toContain("Memory is off (memory.backend: off); memory.backend: local turns it on.");
   expect(off.tools).not.toContain("retain");
   expect(off.tools).not.toContain("recall");
   expect(off.prompt).toBe("go");

@@ -1,4 +1,4 @@
-import { bankScope, memoryDbPath, memoryEnabled } from "../../../core/memory/banks.ts";
+import { bankScope, memoryDbPath, memoryEnabled, memoryOff } from "../../../core/memory/banks.ts";
 import { plural } from "../../../core/plural.ts";
 import { displayPath } from "../../../core/paths.ts";
 import { textBlock } from "../render/blocks.ts";
@@ -21,7 +21,7 @@ export const MEMORY_COMMAND: SlashCommand = {
   args: "[view|stats|diagnose|rebuild|edit|forget|clear]",
   async run(host: CommandHost, args: string) {
     const { settings, env } = host.runtime.options;
-    if (!memoryEnabled(settings)) return host.notice("info", `Memory is off (memory.backend: ${settings.memory.backend}); set memory.backend: local in /settings to keep memories across sessions.`);
+    if (!memoryEnabled(settings)) return host.notice("info", memoryOff(settings));
     const { MemoryStore, MemoryError } = await import("../../../core/memory/store.ts");
     const scope = bankScope(settings, host.cwd);
     const path = memoryDbPath(settings, env as NodeJS.ProcessEnv);
