@@ -3,9 +3,11 @@
 // newest as a first prompt brings them, stats, diagnose and rebuild work on the store, clear asks
 // first; each change reaches the store dist/omp keeps.
 import { expect, setDefaultTimeout, test } from "bun:test";
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { projectBank } from "../../core/memory/banks.ts";
 import { MemoryStore } from "../../core/memory/store.ts";
+import { tempDir } from "../support/omp.ts";
 import { readySessions } from "../support/tty-session.ts";
 
 setDefaultTimeout(90_000);
@@ -77,4 +79,26 @@ test("/memory lists the retained memories, forgets one, edits one through the ed
   tty.press("Enter");
   await tty.waitFor(/Deleted 1 memory of bank/);
   expect(contents()).toEqual([]);
+});
+
+test("a new session's first prompt brings the memories to the model; the transcript and /export show only what the user typed", async () => {
+  const home = tempDir("omp-tty-home-");
+  const cwd = tempDir("omp-tty-project-");
+  MemoryStore.using(join(home, ".omp", "agent", "memories", "mnemopi", "mnemopi.db"), (store) =>
+    store.add(projectBank(cwd), [{ content: "Deploys need the VPN up first", source: "retain", cwd }]),
+  );
+  const s = await ready({ home, cwd, script: [{ text: "Bring the VPN up, then deploy." }] });
+  const { tty } = s;
+  tty.type("how do I deploy");
+  tty.press("Enter");
+  await tty.waitFor("Bring the VPN up, then deploy.");
+  const sent = JSON.stringify(s.standin.requests.filter((r) => r.method === "POST")[0]!.body);
+  expect(sent).toContain("- Deploys need the VPN up first (id: 1)");
+  expect(tty.screen()).not.toContain("memories");
+  tty.type("/export notes.md");
+  tty.press("Enter");
+  await tty.waitFor("(Markdown)");
+  const markdown = readFileSync(join(cwd, "notes.md"), "utf8");
+  expect(markdown).toContain("## User\n\nhow do I deploy\n");
+  expect(markdown).not.toContain("memories");
 });
