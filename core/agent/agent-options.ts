@@ -66,6 +66,8 @@ export interface AgentOptions {
   rotateCredential?: (failure: ProviderFailure) => Promise<{ apiKey: string; model?: Model } | { error: string } | { hint: string } | undefined>;
   /** What the user must know about how the session was opened (a fork of a session open elsewhere). */
   warnings?: string[];
+  /** The `<memories>` block for a new session's first prompt, recalled with its text (core/memory); absent: memory off. */
+  recallMemories?: (prompt: string) => Promise<string | undefined>;
   /** Hooks and extensions (see core/extensions/agent-extensions.ts). */
   extensions?: ExtensionsFactory;
   /** 0 for the session's agent, 1 for its subagents, and so on; a subagent's Stop hooks are SubagentStop hooks. */

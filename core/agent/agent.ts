@@ -22,7 +22,7 @@ import { SESSION_NAME_ENTRY } from "../session/listing.ts";
 import { streamReply } from "./reply-stream.ts";
 import { type ToolCallRun, runToolCalls } from "./tool-calls.ts";
 import { toolContext } from "./tool-context.ts";
-import { applyPromptHooks } from "./prompt-hooks.ts";
+import { applyPromptHooks, prependNotes, promptText } from "./prompt-hooks.ts";
 import { endSessionJobs } from "../shell/session-jobs.ts";
 import type { RunState, RunStop } from "./run-state.ts";
 
@@ -70,6 +70,7 @@ export class Agent {
   private readonly session: SessionRecorder;
   readonly extensions: AgentExtensions | undefined;
   private sessionStarted = false;
+  private memoriesRecalled = false;
 
   constructor(readonly options: AgentOptions) {
     this.messages = [...(options.messages ?? [])];
@@ -301,6 +302,12 @@ export class Agent {
         run.pending = [];
         throw new Error(blocked);
       }
+    }
+    // Long-term memory joins a new session's first prompt, recalled with its words (the original's auto-recall).
+    if (this.options.recallMemories && !this.options.depth && !this.memoriesRecalled && !this.options.messages?.length) {
+      this.memoriesRecalled = true;
+      const block = await this.options.recallMemories(promptText(first));
+      if (block) prependNotes(first, [block]);
     }
     run.opening = await this.frame.withFactsUpdate(first);
     run.pending = [run.opening];

@@ -39,6 +39,7 @@ import { defaultModelPattern, knownModels, resolveModel, resolveModelPatterns, w
 import { type Facts, type RequestFrame, currentFacts, frameOf } from "./request-frame.ts";
 import { type RefreshResult, listSources, mergeServedModels, readModelLists, refreshModelLists, retiredNote, uncataloguedModel } from "./served-models.ts";
 import { buildSystemPrompt } from "./system-prompt.ts";
+import { wantsMemoryBlock } from "../memory/banks.ts";
 import type { ProviderList } from "../ai/model-lists.ts";
 import { toolSpec } from "./tool-specs.ts";
 import { ObservedLimits } from "../usage/observed.ts";
@@ -465,6 +466,7 @@ export class Runtime {
       // Servers the project configured run in the commands' sandbox (core/sandbox/servers.ts).
       lsp: new LspSession(this.options.cwd, settings.lsp, this.options.env as NodeJS.ProcessEnv, settings.sandbox.mode === "off" ? undefined : { policy: sandbox, secrets: () => secrets }),
       checkpoints: settings.checkpoints,
+      ...(wantsMemoryBlock(settings) ? { recallMemories: (prompt: string) => import("../memory/session-block.ts").then((module) => module.sessionMemoryBlock(settings, this.options.cwd, this.options.env as NodeJS.ProcessEnv, prompt)) } : {}),
     });
     source?.subscribe(() => {
       // The session host's plan-mode tool stays while the host offers it.

@@ -50,6 +50,10 @@ const LIVE = new Set([
   "web.maxBytes",
   "web.timeoutSeconds",
   "web.cacheTtlSeconds",
+  // Read by retain, recall, reflect, memory:// and /memory at each use.
+  "mnemopi.scoping",
+  "mnemopi.recallLimit",
+  "mnemopi.dbPath",
 ]);
 
 /** The `.describe()` text of a schema, found on it or on any wrapper (default, optional) around it. */

@@ -175,6 +175,29 @@ export const Settings = z.strictObject({
       servers: z.record(z.string(), z.unknown()).default({}).describe("Servers by name, in .lsp.json's shape, merged over the built-ins."),
     })
     .prefault({}),
+  // --- memory (issue 42) ---
+  // The original omp's names: `memory.backend` picks the backend, `mnemopi.*` tunes its local SQLite one.
+  memory: z
+    .strictObject({
+      backend: z
+        .enum(["off", "local", "mnemopi", "hindsight"])
+        .default("local")
+        .describe("Long-term memory across sessions: local (or mnemopi, the original omp's name) keeps it in SQLite in the agent dir and offers retain, recall and reflect; hindsight (a remote server) is not supported and counts as off; off: none."),
+    })
+    .prefault({}),
+  mnemopi: z
+    .strictObject({
+      scoping: z
+        .enum(["global", "per-project", "per-project-tagged"])
+        .default("per-project")
+        .describe("global: one bank shared by every project; per-project: each working directory its own bank; per-project-tagged: writes go to the project's bank, recall also reads the global one."),
+      autoRecall: z.boolean().default(true).describe("A new session's first prompt brings the memories that match it best, then the newest, as a <memories> note for the model."),
+      recallLimit: z.number().int().min(1).max(50).default(8).describe("Most memories recall and reflect return, and a first prompt brings."),
+      // Far below the original's 5000: the first request stays under 24 KB with memories (request economy).
+      injectionTokenLimit: z.number().int().min(0).max(20_000).default(300).describe("Approximate tokens of memories a first prompt brings (0: none)."),
+      dbPath: z.string().min(1).optional().describe("The memory database; unset: memories/mnemopi/mnemopi.db in the agent dir."),
+    })
+    .prefault({}),
   // --- model roles (issue 29) ---
   /**
    * Models by role (the original omp's names): `default`, `smol` (titles, compaction summaries,

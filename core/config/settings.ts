@@ -23,9 +23,9 @@ const slowPath = () => require("./validate-files.ts") as typeof import("./valida
 /**
  * Groups (and single keys) a project's file never gives, trusted folder or not: where credentials
  * come from, what the model's commands may touch and which hosts it may send to without asking
- * are the user's choice alone.
+ * are the user's choice alone; so is where every project's memories are kept.
  */
-export const USER_ONLY_GROUPS: readonly string[] = ["auth", "sandbox", "web.allowHosts"];
+export const USER_ONLY_GROUPS: readonly string[] = ["auth", "sandbox", "web.allowHosts", "mnemopi.dbPath"];
 
 /** `values` without the USER_ONLY_GROUPS entries, nested ones included (`web.allowHosts`). */
 function withoutUserOnly(values: Mapping): Mapping {

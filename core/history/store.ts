@@ -1,7 +1,7 @@
-import { Database } from "bun:sqlite";
-import { chmodSync, closeSync, existsSync, openSync } from "node:fs";
-import { dirname, join } from "node:path";
-import { agentDir, ensurePrivateDir } from "../paths.ts";
+import type { Database } from "bun:sqlite";
+import { join } from "node:path";
+import { openPrivateDatabase } from "../fs/private-database.ts";
+import { agentDir } from "../paths.ts";
 
 /** Prompts kept; older ones are dropped when a prompt is added. */
 const MAX_ENTRIES = 10_000;
@@ -17,11 +17,7 @@ export class HistoryStore {
   private constructor(private readonly db: Database) {}
 
   static open(path: string): HistoryStore {
-    ensurePrivateDir(dirname(path));
-    // Created 0600 before SQLite opens it: SQLite gives its journal the database file's mode.
-    if (!existsSync(path)) closeSync(openSync(path, "a", 0o600));
-    chmodSync(path, 0o600);
-    const db = new Database(path, { create: true });
+    const db = openPrivateDatabase(path);
     db.exec("PRAGMA busy_timeout = 2000");
     db.exec("CREATE TABLE IF NOT EXISTS history (id INTEGER PRIMARY KEY AUTOINCREMENT, text TEXT NOT NULL, cwd TEXT NOT NULL, created INTEGER NOT NULL)");
     return new HistoryStore(db);

@@ -17,6 +17,7 @@ import type { ApprovalMode, Approver } from "../tools/approval.ts";
 import { isDirectory } from "../tools/paths.ts";
 import { type ToolSelection, builtinTools, selectTools } from "../tools/registry.ts";
 import { searchChoice } from "../web/search/configured.ts";
+import { memoryEnabled } from "../memory/banks.ts";
 import { sandboxStartup } from "../sandbox/startup.ts";
 import { sessionPolicy } from "../sandbox/session-policy.ts";
 import { secretValuesIn } from "../sandbox/env.ts";
@@ -118,7 +119,8 @@ export async function assembleSession(spec: SessionSpec): Promise<AssembledSessi
   // The skill tool is not a built-in: `--tools read,skill` names it, and only then does a tool list include it.
   const skillTool = skillToolWanted(toolSelection, settings.tools.disabled);
   // web_search is offered only when a search provider is configured: no dead tool in the request.
-  const builtins = builtinTools({ webSearch: searchChoice(settings.web.search, env) !== undefined });
+  if (settings.memory.backend === "hindsight") warn("memory.backend hindsight needs a Hindsight server, which omp does not talk to: memory is off (memory.backend: local keeps it on this machine)");
+  const builtins = builtinTools({ webSearch: searchChoice(settings.web.search, env) !== undefined, memory: memoryEnabled(settings) });
   const registry = new Extensions({ cwd, env });
   const extensions = await sessionExtensions({
     cwd,

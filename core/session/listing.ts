@@ -4,6 +4,7 @@ import { OmpError } from "../errors/omp-error.ts";
 import { displayPath, expandHome, sessionsRoot } from "../paths.ts";
 import { type SessionDirOptions, idFromFileName, projectSessionDirs, sessionDirFor } from "./paths.ts";
 import { countBranches } from "./tree.ts";
+import { SYSTEM_NOTE } from "./modes.ts";
 import { headerLineIndex, slotTitle } from "./title-slot.ts";
 import { EXIT_USAGE } from "../errors/exit-codes.ts";
 
@@ -87,7 +88,8 @@ export function forkLabel(headerTitle: string | undefined, entries: readonly { t
 function userText(message: { content?: unknown }): string {
   if (typeof message.content === "string") return message.content;
   if (!Array.isArray(message.content)) return "";
-  return message.content.map((part: { type?: unknown; text?: unknown }) => (part.type === "text" && typeof part.text === "string" ? part.text : "")).join(" ");
+  // omp's notes for the model (hooks' context, memories) are not what the user asked.
+  return message.content.map((part: { type?: unknown; text?: unknown }) => (part.type === "text" && typeof part.text === "string" && !part.text.startsWith(SYSTEM_NOTE) ? part.text : "")).join(" ");
 }
 
 /**

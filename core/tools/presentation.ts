@@ -66,6 +66,12 @@ const PRESENTERS: Record<string, Presenter> = {
   ast_grep: (input, cwd) => ({ kind: "search", title: `ast-grep ${oneLine(str(input.pattern))}${input.path ? ` in ${str(input.path)}` : ""}`, locations: input.path ? at(input.path, cwd) : [] }),
   ask: (input) => ({ kind: "other", title: `Ask: ${oneLine(str((Array.isArray(input.questions) ? (input.questions[0] as Input | undefined) : undefined)?.question))}` }),
   exit_plan_mode: () => ({ kind: "think", title: "Present the plan for approval" }),
+  retain: (input) => {
+    const items = Array.isArray(input.items) ? (input.items as Input[]) : [];
+    return { kind: "edit", title: `Remember ${plural(items.length, "memory", "memories")}: ${items.map((item) => oneLine(str(item.content))).join(" · ")}` };
+  },
+  recall: (input) => ({ kind: "search", title: `Recall: ${oneLine(str(input.query))}` }),
+  reflect: (input) => ({ kind: "search", title: `Reflect: ${oneLine(str(input.query))}` }),
   ast_edit: (input, cwd) => ({ kind: input.apply ? "edit" : "search", title: `ast-edit ${oneLine(str(input.pattern))} → ${oneLine(str(input.rewrite))}`, locations: input.path ? at(input.path, cwd) : [] }),
 };
 
@@ -122,6 +128,9 @@ const TERMINAL: Record<string, TerminalRow> & { grep: TerminalRow<GrepDetails>; 
   web_search: { argument: (input) => firstLine(input.query), note: (d) => (Array.isArray(d.results) ? `${plural(d.results.length, "result")} · ${String(d.provider)}` : undefined) },
   job: { argument: (input) => [firstLine(input.action), typeof input.id === "number" ? `#${input.id}` : "", firstLine(input.input)].filter(Boolean).join(" ") },
   skill: { argument: (input) => firstLine(input.name) },
+  retain: { argument: (input) => (Array.isArray(input.items) ? plural(input.items.length, "memory", "memories") : ""), result: "first-line" },
+  recall: { argument: (input) => firstLine(input.query), result: "list" },
+  reflect: { argument: (input) => firstLine(input.query), result: "list" },
   task: { argument: (input) => [firstLine(input.subagent_type), firstLine(input.description)].filter(Boolean).join(": ") },
 };
 

@@ -11,7 +11,11 @@ export interface BuiltinToolOptions {
   todoStore?: TodoStore;
   /** A search provider is configured: only then is web_search offered (no dead tool in the request). */
   webSearch?: boolean;
+  /** `memory.backend` is on: only then are retain, recall and reflect offered. */
+  memory?: boolean;
 }
+
+const MEMORY_TOOLS = new Set(["retain", "recall", "reflect"]);
 
 /** Made when omp was bundled (see builtin-specs.ts), in the order the tools are offered to the model. */
 const SPECS: BuiltinToolSpec[] = builtinToolSpecs();
@@ -33,6 +37,9 @@ const LOADERS: Record<string, (options: BuiltinToolOptions) => Promise<ToolImple
   ast_edit: () => import("./ast-edit.ts").then((module) => module.astEditTool),
   todo: ({ todoStore }) => import("./todo.ts").then((module) => module.createTodoTool(todoStore ?? module.createTodoStore())),
   ask: () => import("./ask.ts").then((module) => module.askTool),
+  retain: () => import("./memory.ts").then((module) => module.retainTool),
+  recall: () => import("./memory.ts").then((module) => module.recallTool),
+  reflect: () => import("./memory.ts").then((module) => module.reflectTool),
 };
 
 const EDIT_SPECS = editModeSpecs();
@@ -55,7 +62,7 @@ export function withEditMode(tools: Tool[], mode: EditMode): Tool[] {
 
 /** Every built-in tool, in the order they are offered to the model; none of their code is loaded yet. */
 export function builtinTools(options: BuiltinToolOptions = {}): Tool[] {
-  return SPECS.filter((spec) => spec.name !== "web_search" || options.webSearch).map((spec) => {
+  return SPECS.filter((spec) => (spec.name !== "web_search" || options.webSearch) && (!MEMORY_TOOLS.has(spec.name) || options.memory)).map((spec) => {
     const load = LOADERS[spec.name]!;
     let implementation: Promise<ToolImplementation> | undefined;
     return { ...spec, load: () => (implementation ??= load(options)) };

@@ -17,6 +17,7 @@ import type { Keymap } from "../terminal/keybindings.ts";
 import { LSP_COMMAND } from "./lsp-command.ts";
 import { MCP_COMMAND } from "./mcp-commands.ts";
 import { JOBS_COMMAND } from "./job-commands.ts";
+import { MEMORY_COMMAND } from "./memory-command.ts";
 import { REWIND_COMMAND, UNDO_COMMAND } from "./rewind-commands.ts";
 import { STATS_COMMAND, USAGE_COMMAND } from "./usage-ui.ts";
 import { PLAN_COMMAND } from "./mode-commands.ts";
@@ -287,6 +288,7 @@ export const COMMANDS: SlashCommand[] = [
   pluginCommand,
   MCP_COMMAND,
   JOBS_COMMAND,
+  MEMORY_COMMAND,
   PLAN_COMMAND,
   SETTINGS_COMMAND,
   LSP_COMMAND,

@@ -1,5 +1,6 @@
 import type { Message, TextContent } from "../../../core/ai/messages.ts";
 import { COMPACTION_SUMMARY_PREFIX } from "../../../core/session/compaction-summary.ts";
+import { withoutSystemNotes } from "../../../core/session/modes.ts";
 
 export interface ExportInfo {
   sessionId: string;
@@ -30,7 +31,8 @@ function sections(messages: readonly Message[]): Section[] {
   const calls = new Map<string, { name: string; args: string }>();
   for (const message of messages) {
     if (message.role === "user") {
-      const text = textOf(message.content);
+      // What the user wrote, without omp's notes for the model (memories, hooks' context, plan mode), as the transcript shows it.
+      const text = textOf(typeof message.content === "string" ? message.content : withoutSystemNotes(message.content));
       if (text.startsWith(COMPACTION_SUMMARY_PREFIX)) out.push({ kind: "summary", text: text.slice(COMPACTION_SUMMARY_PREFIX.length).trim() });
       else out.push({ kind: "user", text });
     } else if (message.role === "assistant") {

@@ -168,6 +168,12 @@ compaction:
       "lsp.diagnosticsOnWrite",
       "lsp.formatOnWrite",
       "lsp.servers",
+      "memory.backend",
+      "mnemopi.scoping",
+      "mnemopi.autoRecall",
+      "mnemopi.recallLimit",
+      "mnemopi.injectionTokenLimit",
+      "mnemopi.dbPath",
       "modelRoles",
       "questions.timeoutSeconds",
     ]);

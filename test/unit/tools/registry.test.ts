@@ -30,7 +30,7 @@ describe("builtinTools", () => {
 
   test("each tool loads the code its bundle-time spec was made from", async () => {
     const definitions = builtinToolDefinitions();
-    for (const tool of builtinTools()) {
+    for (const tool of builtinTools({ memory: true })) {
       const definition = definitions.find((d) => d.name === tool.name)!;
       expect({ name: tool.name, sameSchema: (await tool.load()).schema === definition.schema }).toEqual({ name: tool.name, sameSchema: true });
     }
@@ -96,18 +96,27 @@ describe("selectTools", () => {
 });
 
 describe("built-in tool parameters", () => {
-  const tools = builtinTools({ webSearch: true });
+  const tools = builtinTools({ webSearch: true, memory: true });
 
   test("web_search is offered only when a search provider is configured", () => {
     expect(builtinTools().map((t) => t.name)).not.toContain("web_search");
     expect(tools.find((t) => t.name === "web_search")?.effect).toBe("network");
   });
 
+  test("retain, recall and reflect are offered only with memory on; retain asks where writes do", () => {
+    expect(builtinTools().map((t) => t.name)).not.toContain("recall");
+    expect(tools.filter((t) => ["retain", "recall", "reflect"].includes(t.name)).map((t) => [t.name, t.effect])).toEqual([
+      ["retain", "write"],
+      ["recall", "read"],
+      ["reflect", "read"],
+    ]);
+  });
+
   test("the bundle-time specs are what converting the tools' zod schemas gives", () => {
     expect(tools.map(described)).toEqual(builtinToolDefinitions().map(defineTool).map(described));
   });
 
-  test.each(NAMES)("%s is an object JSON Schema with described properties", (name) => {
+  test.each([...NAMES, "retain", "recall", "reflect"])("%s is an object JSON Schema with described properties", (name) => {
     const tool = tools.find((t) => t.name === name)!;
     expect(tool.description.length).toBeGreaterThan(50);
     const schema = tool.parameters as {
@@ -145,6 +154,9 @@ describe("built-in tool parameters", () => {
       ast_grep: ["pattern"],
       ast_edit: ["pattern", "rewrite"],
       ask: ["questions"],
+      retain: ["items"],
+      recall: ["query"],
+      reflect: ["query"],
     });
     const edit = tools.find((t) => t.name === "edit")!.parameters as any;
     expect(edit.properties.edits.items.required).toEqual(["oldText", "newText"]);
