@@ -42,6 +42,7 @@ export function defineTool<S extends z.ZodType>(definition: ToolDefinition<S>): 
     description: definition.description,
     effect: definition.effect,
     parameters: inputJsonSchema(definition),
+    ...(definition.loadMode ? { loadMode: definition.loadMode } : {}),
     load: () => implementation,
   };
 }
