@@ -75,7 +75,7 @@ export interface ToolSelection {
   none?: boolean;
 }
 
-/** Applies `--tools` / `--no-tools` by name. Throws an OmpError (exit code 2) naming unknown tools and the valid names. */
+/** Applies `--tools` / `--no-tools` by name (the tools named are sent as they are, none deferred). Throws an OmpError (exit code 2) naming unknown tools and the valid names. */
 export function selectTools(all: readonly Tool[], selection: ToolSelection): Tool[] {
   if (selection.none && selection.only) throw new OmpError("--tools and --no-tools cannot be used together.", { exitCode: EXIT_USAGE });
   if (selection.none) return [];
@@ -92,5 +92,6 @@ export function selectTools(all: readonly Tool[], selection: ToolSelection): Too
   }
   // bash's jobs are read, written and killed through job: asking for bash brings it along.
   if (wanted.has("bash")) wanted.add("job");
-  return all.filter((tool) => wanted.has(tool.name));
+  // Named on the command line: sent, never deferred to search_tool_bm25.
+  return all.filter((tool) => wanted.has(tool.name)).map(({ loadMode: _loadMode, ...tool }) => tool);
 }

@@ -22,7 +22,8 @@ function firstRequestBytes(before: number, limit: number): { bytes: number; body
 }
 
 describe("the first request's size", () => {
-  test.each(providerTable())("%s: print mode, every tool available: at most 16 KB", async (api, provider) => {
+  test.each(providerTable())("%s: print mode, every tool available: at most 16 KB", async (_api, provider) => {
+    const api = provider.api;
     const { home, repo } = workspace();
     standin.setScript([{ text: "ok" }]);
     const before = modelRequests(standin).length;

@@ -4,14 +4,14 @@
 import { describe, expect, test } from "bun:test";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { DEFAULT_FILES, agentTestFile, modelRequests, providerTable, runAgent, toolNamesOf, toolResultsOf, workspace } from "../support/agent-harness.ts";
+import { DEFAULT_FILES, type ProviderApi, agentTestFile, modelRequests, providerTable, runAgent, toolNamesOf, toolResultsOf, workspace } from "../support/agent-harness.ts";
 import { everythingServer, writeUserMcp } from "../support/mcp/fixtures.ts";
 
 const standin = await agentTestFile();
 const FILES = { ...DEFAULT_FILES, "src/sum.ts": "export function sum(a: number, b: number) {\n  return a - b;\n}\n" };
 const DEFERRED_BUILTINS = ["lsp", "ast_grep", "ast_edit", "web_fetch"];
 
-function toolOf(api: Parameters<typeof toolNamesOf>[0], body: any, name: string): any {
+function toolOf(api: ProviderApi, body: any, name: string): any {
   if (api === "openai-completions") return body.tools.find((t: any) => t.function.name === name)?.function;
   if (api === "google-generative-ai") return body.tools.flatMap((t: any) => t.functionDeclarations ?? []).find((f: any) => f.name === name);
   return body.tools.find((t: any) => t.name === name);
@@ -23,7 +23,8 @@ function config(home: string, yaml: string): void {
 }
 
 describe("search_tool_bm25", () => {
-  test.each(providerTable())("%s: found tools join the end of the list and are called in the next step", async (api, provider) => {
+  test.each(providerTable())("%s: found tools join the end of the list and are called in the next step", async (_api, provider) => {
+    const api = provider.api;
     const { home, repo } = workspace(FILES);
     writeUserMcp(home, { everything: everythingServer() });
     standin.setScript([

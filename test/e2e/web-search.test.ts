@@ -121,7 +121,7 @@ describe("web_search", () => {
 
   test("no provider configured: web_search is not offered at all", async () => {
     const { tools } = await searchWith("{}\n", {});
-    expect(tools).toContain("web_fetch");
+    expect(tools).toContain("search_tool_bm25");
     expect(tools).not.toContain("web_search");
   });
 

@@ -4,6 +4,7 @@ import { MCP_SENT_MAX, deferredTools, discoveryPolicy } from "../../../core/tool
 import { searchToolImplementation, toolDocument } from "../../../core/tools/discovery/search-tool.ts";
 import { ToolDiscovery } from "../../../core/tools/discovery/tool-discovery.ts";
 import type { Tool } from "../../../core/tools/types.ts";
+import { builtinTools, selectTools } from "../../../core/tools/registry.ts";
 
 function tool(name: string, description: string, keys: string[] = [], extra: Partial<Tool> = {}): Tool {
   const properties = Object.fromEntries(keys.map((key) => [key, { type: "string" }]));
@@ -74,6 +75,14 @@ describe("which tools are deferred", () => {
     expect(names(deferredTools([sent, lsp, ...few], { mode: "mcp-only", essential: [] }))).toEqual(names(few));
     expect(deferredTools([sent, lsp, ...many], { mode: "off", essential: [] })).toEqual([]);
     expect(names(deferredTools([sent, lsp, ...few], { mode: "all", essential: ["lsp", "mcp__a__one"] }))).toEqual(["mcp__a__two"]);
+  });
+
+  test("the built-ins marked discoverable carry it from their definitions; --tools naming one sends it", () => {
+    const marked = builtinTools({ webSearch: true }).filter((t) => t.loadMode === "discoverable").map((t) => t.name);
+    expect(marked).toEqual(["web_fetch", "lsp", "ast_grep", "ast_edit"]);
+    const [lsp] = selectTools(builtinTools(), { only: ["lsp"] });
+    expect(lsp!.name).toBe("lsp");
+    expect(deferredTools([lsp!], { mode: "all", essential: [] })).toEqual([]);
   });
 
   test("settings: the original's mcp.discoveryMode true is mcp-only under auto", () => {
