@@ -226,7 +226,7 @@ describe("config files through the validated-config cache", () => {
       path: "/v1/chat/completions",
       model: "test-model",
       header: "one",
-      tools: ["ast_edit", "ast_grep", "edit", "grep", "ls", "lsp", "read", "task", "web_fetch", "write"],
+      tools: ["edit", "grep", "ls", "read", "search_tool_bm25", "task", "write"],
       maxTokens: 1111,
     });
     const cache = readFileSync(cacheFile(home), "utf8");
@@ -247,7 +247,7 @@ describe("config files through the validated-config cache", () => {
       path: "/v1/chat/completions",
       model: "other-model",
       header: "two",
-      tools: ["ast_edit", "ast_grep", "bash", "edit", "find", "grep", "job", "lsp", "task", "todo", "web_fetch", "write"],
+      tools: ["bash", "edit", "find", "grep", "job", "search_tool_bm25", "task", "todo", "write"],
       maxTokens: 2222,
     });
     expect(await runWithConfig(home, repo)).toEqual(third);
