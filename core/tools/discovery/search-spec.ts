@@ -1,6 +1,7 @@
 // Imported with { type: "macro" } by tool-discovery.ts: search_tool_bm25's JSON Schema is made from
 // its zod schema when omp is bundled, so offering it loads neither zod nor the search.
 import { z } from "zod";
+import { dropImplicitIntBounds } from "../define.ts";
 
 export const DEFAULT_LIMIT = 8;
 
@@ -12,5 +13,6 @@ export const SearchInput = z.object({
 /** The input as providers take it. */
 export function searchToolParameters(): Record<string, unknown> {
   const { $schema: _schema, ...parameters } = z.toJSONSchema(SearchInput, { io: "input" }) as Record<string, unknown>;
+  dropImplicitIntBounds(parameters);
   return parameters;
 }
