@@ -66,6 +66,7 @@ const PRESENTERS: Record<string, Presenter> = {
   ast_grep: (input, cwd) => ({ kind: "search", title: `ast-grep ${oneLine(str(input.pattern))}${input.path ? ` in ${str(input.path)}` : ""}`, locations: input.path ? at(input.path, cwd) : [] }),
   ask: (input) => ({ kind: "other", title: `Ask: ${oneLine(str((Array.isArray(input.questions) ? (input.questions[0] as Input | undefined) : undefined)?.question))}` }),
   exit_plan_mode: () => ({ kind: "think", title: "Present the plan for approval" }),
+  search_tool_bm25: (input) => ({ kind: "search", title: `Find tools: ${oneLine(str(input.query))}` }),
   ast_edit: (input, cwd) => ({ kind: input.apply ? "edit" : "search", title: `ast-edit ${oneLine(str(input.pattern))} → ${oneLine(str(input.rewrite))}`, locations: input.path ? at(input.path, cwd) : [] }),
 };
 
@@ -123,6 +124,11 @@ const TERMINAL: Record<string, TerminalRow> & { grep: TerminalRow<GrepDetails>; 
   job: { argument: (input) => [firstLine(input.action), typeof input.id === "number" ? `#${input.id}` : "", firstLine(input.input)].filter(Boolean).join(" ") },
   skill: { argument: (input) => firstLine(input.name) },
   task: { argument: (input) => [firstLine(input.subagent_type), firstLine(input.description)].filter(Boolean).join(": ") },
+  search_tool_bm25: {
+    argument: (input) => firstLine(input.query),
+    note: (d) => (Array.isArray(d.activated_tools) ? (d.activated_tools.length > 0 ? `loaded ${d.activated_tools.join(", ")}` : "nothing found") : undefined),
+    result: "on-expand",
+  },
 };
 
 function terminalRow(toolName: string): TerminalRow {

@@ -5,6 +5,7 @@ import { searchToolImplementation, toolDocument } from "../../../core/tools/disc
 import { ToolDiscovery } from "../../../core/tools/discovery/tool-discovery.ts";
 import type { Tool } from "../../../core/tools/types.ts";
 import { builtinTools, selectTools } from "../../../core/tools/registry.ts";
+import { presentTool, terminalArgument, terminalNote } from "../../../core/tools/presentation.ts";
 
 function tool(name: string, description: string, keys: string[] = [], extra: Partial<Tool> = {}): Tool {
   const properties = Object.fromEntries(keys.map((key) => [key, { type: "string" }]));
@@ -65,7 +66,16 @@ describe("which tools are deferred", () => {
   const sent = tool("read", "Read a file.");
   const few = [mcp("a", "one", "x"), mcp("a", "two", "y")];
   const many = Array.from({ length: MCP_SENT_MAX + 1 }, (_, i) => mcp("a", `t${i}`, "z"));
-  const names = (tools: Tool[]) => tools.map((t) => t.name);
+  describe("how a search shows", () => {
+  test("its query in the header, what it loaded beside it, a search kind for editors", () => {
+    expect(terminalArgument("search_tool_bm25", { query: "rename symbol", limit: 2 })).toBe("rename symbol");
+    expect(terminalNote("search_tool_bm25", { activated_tools: ["lsp", "ast_edit"] })).toBe("loaded lsp, ast_edit");
+    expect(terminalNote("search_tool_bm25", { activated_tools: [] })).toBe("nothing found");
+    expect(presentTool("search_tool_bm25", { query: "rename symbol" }, "/")).toEqual({ kind: "search", title: "Find tools: rename symbol", locations: [] });
+  });
+});
+
+const names = (tools: Tool[]) => tools.map((t) => t.name);
 
   test("auto: discoverable built-ins always, MCP tools only past a few; all, mcp-only, off; essentialOverride wins", () => {
     const lsp = CORPUS[0]!;
@@ -126,6 +136,15 @@ describe("a session's discovery", () => {
   test("an empty query is an error result", async () => {
     const result = await searchToolImplementation({ deferred: () => CORPUS, activated: () => [], activate: () => {} }).execute({ query: "  " }, {} as any);
     expect(result.isError).toBe(true);
+  });
+});
+
+describe("how a search shows", () => {
+  test("its query in the header, what it loaded beside it, a search kind for editors", () => {
+    expect(terminalArgument("search_tool_bm25", { query: "rename symbol", limit: 2 })).toBe("rename symbol");
+    expect(terminalNote("search_tool_bm25", { activated_tools: ["lsp", "ast_edit"] })).toBe("loaded lsp, ast_edit");
+    expect(terminalNote("search_tool_bm25", { activated_tools: [] })).toBe("nothing found");
+    expect(presentTool("search_tool_bm25", { query: "rename symbol" }, "/")).toEqual({ kind: "search", title: "Find tools: rename symbol", locations: [] });
   });
 });
 
