@@ -66,16 +66,7 @@ describe("which tools are deferred", () => {
   const sent = tool("read", "Read a file.");
   const few = [mcp("a", "one", "x"), mcp("a", "two", "y")];
   const many = Array.from({ length: MCP_SENT_MAX + 1 }, (_, i) => mcp("a", `t${i}`, "z"));
-  describe("how a search shows", () => {
-  test("its query in the header, what it loaded beside it, a search kind for editors", () => {
-    expect(terminalArgument("search_tool_bm25", { query: "rename symbol", limit: 2 })).toBe("rename symbol");
-    expect(terminalNote("search_tool_bm25", { activated_tools: ["lsp", "ast_edit"] })).toBe("loaded lsp, ast_edit");
-    expect(terminalNote("search_tool_bm25", { activated_tools: [] })).toBe("nothing found");
-    expect(presentTool("search_tool_bm25", { query: "rename symbol" }, "/")).toEqual({ kind: "search", title: "Find tools: rename symbol", locations: [] });
-  });
-});
-
-const names = (tools: Tool[]) => tools.map((t) => t.name);
+  const names = (tools: Tool[]) => tools.map((t) => t.name);
 
   test("auto: discoverable built-ins always, MCP tools only past a few; all, mcp-only, off; essentialOverride wins", () => {
     const lsp = CORPUS[0]!;
