@@ -5,6 +5,7 @@ import type { EditMode } from "../config/settings-schema.ts";
 import type { TodoStore } from "./todo.ts";
 import type { Tool, ToolImplementation } from "./types.ts";
 import { EXIT_USAGE } from "../errors/exit-codes.ts";
+import { named } from "./discovery/policy.ts";
 
 export interface BuiltinToolOptions {
   /** The session's todo list; a fresh one when absent. */
@@ -93,5 +94,5 @@ export function selectTools(all: readonly Tool[], selection: ToolSelection): Too
   // bash's jobs are read, written and killed through job: asking for bash brings it along.
   if (wanted.has("bash")) wanted.add("job");
   // Named on the command line: sent, never deferred to search_tool_bm25.
-  return all.filter((tool) => wanted.has(tool.name)).map(({ loadMode: _loadMode, ...tool }) => tool);
+  return all.filter((tool) => wanted.has(tool.name)).map(named);
 }

@@ -17,6 +17,12 @@ export function discoveryPolicy(settings: Pick<Settings, "tools" | "mcp"> | unde
   return { mode, essential: settings.tools.essentialOverride };
 }
 
+/** A tool someone named (`--tools`, an agent definition's tools): sent as it is, never deferred. */
+export function named(tool: Tool): Tool {
+  const { loadMode: _loadMode, ...rest } = tool;
+  return rest;
+}
+
 /** The tools of `tools` kept out of the request until search_tool_bm25 finds them, in their order. */
 export function deferredTools(tools: readonly Tool[], policy: DiscoveryPolicy): Tool[] {
   if (policy.mode === "off") return [];
