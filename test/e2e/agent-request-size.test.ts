@@ -1,14 +1,16 @@
 // Request economy: the first request a default session sends (system prompt, the tools sent as they
 // are, search_tool_bm25 for the deferred ones, the user's words) stays small in every wire format:
 // at most 16 KB in print mode with every tool available, and never over 24 KB in any mode (json,
-// rpc, ACP, plan mode). Rarely needed tools are found with search_tool_bm25 instead of sent
+// rpc, ACP, plan mode, interactive). Rarely needed tools are found with search_tool_bm25 instead of sent
 // (tool-discovery.test.ts). bench/results/request-size.md records the sizes.
 import { describe, expect, test } from "bun:test";
 import { AcpClient } from "../support/acp-client.ts";
 import { RpcProcess } from "../support/agent-rpc.ts";
 import { agentTestFile, modelRequests, providerTable, runAgent, toolNamesOf, workspace } from "../support/agent-harness.ts";
+import { readySessions } from "../support/tty-session.ts";
 
 const standin = await agentTestFile();
+const ready = readySessions();
 const PRINT_LIMIT = 16 * 1024;
 const LIMIT = 24 * 1024;
 const [, ANTHROPIC] = providerTable()[0]!;
@@ -77,5 +79,16 @@ describe("the first request's size", () => {
       await client.close();
     }
     firstRequestBytes(before, LIMIT);
+  });
+
+  test("interactive: at most 24 KB", async () => {
+    const s = await ready({ script: [{ text: "Hello there." }] });
+    s.tty.type("hi");
+    s.tty.press("Enter");
+    await s.tty.waitFor("Hello there.");
+    const body = s.standin.requests.find((r) => r.method === "POST")!.body;
+    const bytes = Buffer.byteLength(JSON.stringify(body));
+    expect({ bytes, withinLimit: bytes <= LIMIT }).toEqual({ bytes, withinLimit: true });
+    expect(toolNamesOf("anthropic-messages", body)).toContain("ask");
   });
 });
