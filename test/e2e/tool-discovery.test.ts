@@ -76,11 +76,13 @@ describe("search_tool_bm25", () => {
     const [, provider] = providerTable()[0]!;
     const { home, repo } = workspace(FILES);
     const env = provider.env(standin.url);
-    standin.setScript([{ toolCalls: [{ id: "g1", name: "ast_grep", arguments: { pattern: "return $A - $B" } }] }, { text: "done" }]);
+    // Signed thinking before the call: the list changes after it, and the prefix check must still pass.
+    standin.setScript([{ thinking: "a structural search finds it", toolCalls: [{ id: "g1", name: "ast_grep", arguments: { pattern: "return $A - $B" } }] }, { text: "done" }]);
     const before = modelRequests(standin).length;
     expect((await runAgent(["-p", "--model", provider.model, "go"], { home, cwd: repo, env })).code).toBe(0);
     let bodies = modelRequests(standin).slice(before).map((r) => r.body);
     expect(toolResultsOf("anthropic-messages", bodies[1])[0]!.text).toContain("src/sum.ts");
+    expect(bodies).toHaveLength(2);
     expect(toolNamesOf("anthropic-messages", bodies[0])).not.toContain("ast_grep");
     expect(toolNamesOf("anthropic-messages", bodies[1])).toEqual([...toolNamesOf("anthropic-messages", bodies[0]), "ast_grep"]);
 
