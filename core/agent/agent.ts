@@ -25,6 +25,8 @@ import { toolContext } from "./tool-context.ts";
 import { applyPromptHooks, prependNotes, promptText } from "./prompt-hooks.ts";
 import { endSessionJobs } from "../shell/session-jobs.ts";
 import type { RunState, RunStop } from "./run-state.ts";
+import { ToolDiscovery } from "../tools/discovery/tool-discovery.ts";
+import { discoveryPolicy } from "../tools/discovery/policy.ts";
 
 /** Stop hooks that block in a row before the run ends anyway: a hook that always blocks must not loop forever. */
 const MAX_STOP_BLOCKS = 5;
@@ -40,7 +42,10 @@ export class Agent {
   model: Model;
   apiKey: string | undefined;
   thinking: ThinkingLevel;
+  /** Every tool the agent can run, deferred ones included; {@link offeredTools} is what the model is sent. */
   tools: Tool[];
+  /** Which tools are kept out of the requests until search_tool_bm25 finds them (core/tools/discovery). */
+  private readonly discovery: ToolDiscovery;
   private readonly systemPrompt: Promise<string>;
   /** The system prompt and tools every request of this session sends, fixed by its first request. */
   private readonly frame: SessionFrame;
@@ -80,6 +85,7 @@ export class Agent {
     this.apiKey = options.apiKey;
     this.thinking = options.thinking;
     this.tools = options.tools;
+    this.discovery = new ToolDiscovery(discoveryPolicy(options.settings), options.frame?.frame.tools.map((tool) => tool.name) ?? [], () => this.refreshFrame());
     this.systemPrompt = Promise.resolve(options.frame?.frame.systemPrompt ?? options.systemPrompt);
     if (options.dropThinking) {
       this.messages.splice(0, this.messages.length, ...withoutSignedThinking(this.messages));
@@ -152,7 +158,16 @@ export class Agent {
    */
   setTools(tools: Tool[]): void {
     this.tools = tools;
-    if (!this.frame.replaceTools(tools)) return;
+    this.refreshFrame();
+  }
+
+  /** The tools the model is sent: those not deferred, search_tool_bm25 when some are, then the ones it found. */
+  offeredTools(): Tool[] {
+    return this.discovery.offer(this.tools);
+  }
+
+  private refreshFrame(): void {
+    if (!this.frame.replaceTools(this.offeredTools())) return;
     this.messages.splice(0, this.messages.length, ...withoutSignedThinking(this.messages));
     this.session.persist({ type: "custom", customType: DROP_THINKING_ENTRY, data: { reason: "the tool list changed" } });
   }
@@ -161,7 +176,7 @@ export class Agent {
   readonly fileReads = new FileReadStore();
 
   toolSpecs(): ToolSpec[] {
-    return this.frame.toolSpecs(this.tools);
+    return this.frame.toolSpecs(this.offeredTools());
   }
 
   contextTokens(): number {
@@ -479,7 +494,8 @@ export class Agent {
   /** Runs a reply's tool calls (see tool-calls.ts) and records their results in call order. `halts`: see ToolCallRun. */
   private async runTools(calls: ToolCall[], signal: AbortSignal, halts: string[], stopped: { denied: boolean }): Promise<ToolResultMessage[]> {
     const run: ToolCallRun = {
-      tools: () => this.tools,
+      tools: () => this.offeredTools(),
+      unlisted: (name) => this.discovery.unlisted(name),
       context: toolContext(this.options, {
         signal,
         redact: (text) => this.redact(text),

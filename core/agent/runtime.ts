@@ -427,7 +427,7 @@ export class Runtime {
       model: selection.model,
       apiKey: selection.apiKey,
       thinking: selection.model.reasoning ? thinking : "off",
-      tools: source ? [...base, ...source.tools(selection.model.contextWindow)] : base,
+      tools: source ? [...base, ...source.tools()] : base,
       gate: this.gate(settings, artifactsDir, paths),
       // The first request also waits for the run-time tools it must carry (bounded by their source).
       systemPrompt: source ? Promise.all([basePrompt, source.ready()]).then(([prompt]) => prompt) : basePrompt,
@@ -470,7 +470,7 @@ export class Runtime {
     });
     source?.subscribe(() => {
       // The session host's plan-mode tool stays while the host offers it.
-      agent.setTools([...base, ...source.tools(agent.model.contextWindow), ...agent.tools.filter((tool) => tool === planModeTool)]);
+      agent.setTools([...base, ...source.tools(), ...agent.tools.filter((tool) => tool === planModeTool)]);
     });
     return agent;
   }

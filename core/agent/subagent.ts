@@ -49,6 +49,9 @@ export async function runSubagent(parent: Agent, request: SubagentRequest): Prom
     writer,
     messages: undefined,
     messageEntryIds: undefined,
+    // A resumed parent's stored system prompt and tools are the parent's: the child makes its own.
+    frame: undefined,
+    dropThinking: false,
     artifactsDir: writer ? writer.path.replace(/\.jsonl$/, "") : `${parent.artifactsDir}/subagent-${crypto.randomUUID().slice(0, 8)}`,
     maxTurns: undefined,
     announceModel: true,

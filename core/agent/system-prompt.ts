@@ -35,10 +35,8 @@ Be concise and precise.`;
 export function buildSystemPrompt(input: SystemPromptInput): string {
   // GPT models edit with apply_patch instead of edit (core/tools/edit/mode.ts).
   const instructions = input.tools.some((tool) => tool.name === "apply_patch") ? INSTRUCTIONS.replace("edit (exact replacements)", "apply_patch (patches)") : INSTRUCTIONS;
+  // The tools are not listed here: each request carries them with their descriptions (request economy).
   const parts = [input.replace ?? (input.tools.length > 0 ? instructions : INSTRUCTIONS_NO_TOOLS)];
-  if (input.tools.length > 0) {
-    parts.push(`Tools available:\n${input.tools.map((tool) => `- ${tool.name}: ${tool.description.split("\n")[0]}`).join("\n")}`);
-  }
   const now = input.now ?? new Date();
   parts.push(
     [

@@ -10,6 +10,8 @@ import type { AgentEvent } from "./events.ts";
 export interface ToolCallRun {
   /** Read at each call: a tool source may change the list while a reply's calls run. */
   tools: () => Tool[];
+  /** A tool the model was not sent but may run when it names it (a deferred one, which then joins the list). */
+  unlisted?: (name: string) => Tool | undefined;
   /** Everything each tool gets but its progress callback and call id. */
   context: Omit<ToolContext, "onUpdate" | "toolCallId">;
   gate: ApprovalGate;
@@ -30,7 +32,7 @@ export async function runToolCalls(calls: ToolCall[], run: ToolCallRun): Promise
   const results: ToolResultMessage[] = new Array(calls.length);
   let batch: Promise<void>[] = [];
   for (const [index, call] of calls.entries()) {
-    const tool = run.tools().find((t) => t.name === call.name);
+    const tool = run.tools().find((t) => t.name === call.name) ?? run.unlisted?.(call.name);
     const job = () => (run.denied ? skipped(call, run) : runOne(call, tool, run)).then((message) => void (results[index] = message));
     if (tool?.effect === "read") batch.push(job());
     else {

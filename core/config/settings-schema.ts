@@ -25,6 +25,10 @@ export type EditMode = z.infer<typeof EditMode>;
 export const ToolPolicy = z.enum(["allow", "ask", "deny", "prompt"]);
 export type ToolPolicy = z.infer<typeof ToolPolicy>;
 
+/** `tools.discoveryMode`: which discoverable tools a session defers (core/tools/discovery/policy.ts). */
+export const DiscoveryMode = z.enum(["auto", "all", "mcp-only", "off"]);
+export type DiscoveryMode = z.infer<typeof DiscoveryMode>;
+
 export const Settings = z.strictObject({
   model: z.string().min(1).optional().describe("The model when --model is not given: provider/id, a bare id or a fuzzy name, with an optional :thinking suffix."),
   // `medium` rather than `off`: coding tasks gain much from some reasoning, and the highest levels cost more than a default should.
@@ -33,6 +37,11 @@ export const Settings = z.strictObject({
   tools: z
     .strictObject({
       disabled: z.array(z.string().min(1)).default([]).describe("Tool names the model never sees."),
+      // --- deferred tools (issue 42): the original omp's names ---
+      discoveryMode: DiscoveryMode.default("auto").describe(
+        "Tools kept out of the first request and found with search_tool_bm25: auto: rarely needed built-ins, and MCP tools when there are more than 3; all: every discoverable tool; mcp-only: MCP tools only; off: none.",
+      ),
+      essentialOverride: z.array(z.string().min(1)).default([]).describe("Tool names always sent, never deferred."),
       // --- per-tool approval (issue 29) ---
       approval: z
         .record(z.string().min(1), ToolPolicy)
@@ -126,6 +135,7 @@ export const Settings = z.strictObject({
     .strictObject({
       maxResultMB: z.number().min(0.001).default(8).describe("Largest tool result taken from an MCP server, in MB; a bigger one becomes a tool error and the server stays up."),
       maxDescriptionChars: z.number().int().min(100).default(2000).describe("MCP tool descriptions are cut to this many characters, with a note."),
+      discoveryMode: z.boolean().optional().describe("The original omp's older switch: true, with tools.discoveryMode auto, defers every MCP tool (as mcp-only)."),
     })
     .prefault({}),
   theme: z

@@ -7,7 +7,7 @@ import { mcpToolName } from "./names.ts";
 import { McpPromptCommands, type PromptHost, type PromptServer } from "./prompts.ts";
 import { ToolCache, entryKey } from "./tool-cache.ts";
 import { resourcesToolParameters } from "./resources-spec.ts" with { type: "macro" };
-import { RESOURCES_TOOL_NAME, fitsShare, resourcesDescription, toolDescription, toolEffect, toolParameters } from "./tool-shape.ts";
+import { RESOURCES_TOOL_NAME, resourcesDescription, toolDescription, toolEffect, toolParameters } from "./tool-shape.ts";
 
 /** With every tool list cached, servers start this long after start-up at the latest. */
 const CACHED_START_DELAY_MS = 500;
@@ -96,6 +96,8 @@ export class LazyMcpSource implements ToolSource, PromptHost {
           description: toolDescription(name, info, this.options.limits?.maxDescriptionChars),
           effect: toolEffect(info),
           parameters: toolParameters(info.inputSchema),
+          loadMode: "discoverable",
+          mcpServer: name,
           load: () => this.liveTool(toolName),
         });
       }
@@ -139,10 +141,9 @@ export class LazyMcpSource implements ToolSource, PromptHost {
     return this.manager;
   }
 
-  tools(contextWindow: number): Tool[] {
-    if (this.manager) return this.manager.tools(contextWindow);
-    // Past the share the manager's tool search takes over; until then, nothing rather than too much.
-    return this.cached && fitsShare(this.cached, contextWindow, this.options.env) ? this.cached : [];
+  tools(): Tool[] {
+    if (this.manager) return this.manager.tools();
+    return this.cached ?? [];
   }
 
   /** Headless runs wait for servers without a cached list; the interactive mode waits for nothing. */

@@ -12,7 +12,6 @@ import { resourcesTool } from "./resources.ts";
 import { toToolResult } from "./results.ts";
 import { DEFAULT_MCP_LIMITS, type McpLimits } from "./limits.ts";
 import { ToolCache } from "./tool-cache.ts";
-import { ToolSearch } from "./tool-search.ts";
 import type { ServerSandbox } from "../sandbox/servers.ts";
 import { projectServerEgress } from "./egress.ts";
 
@@ -92,7 +91,6 @@ export class McpManager implements ToolSource {
   private readonly cache: ToolCache;
   private readonly readyPromise: Promise<void>;
   private readonly firstStarts: Promise<void>;
-  private readonly search = new ToolSearch(() => this.notify());
   private built: Tool[] | undefined;
   private collisions = new Set<string>();
   /** Servers switched off for this session (/mcp disable): their tools are not offered. */
@@ -214,12 +212,12 @@ export class McpManager implements ToolSource {
     return tools;
   }
 
-  /** What the model is offered: every tool, or past the context share, the tool search and what it loaded. */
-  tools(contextWindow: number): Tool[] {
-    return this.search.offer(this.allTools(), contextWindow, this.options.env);
+  /** Every tool of the servers (which of them the model is sent at first is the agent's tool discovery's choice). */
+  tools(): Tool[] {
+    return this.allTools();
   }
 
-  /** A tool by its model-facing name, whether or not tool search offers it now. */
+  /** A tool by its model-facing name. */
   findTool(name: string): Tool | undefined {
     return this.allTools().find((tool) => tool.name === name);
   }

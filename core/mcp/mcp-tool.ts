@@ -20,11 +20,13 @@ export function mcpTool(name: string, server: string, info: McpToolInfo, call: M
     description: toolDescription(server, info, maxDescriptionChars),
     effect: toolEffect(info),
     parameters: toolParameters(info.inputSchema),
+    loadMode: "discoverable",
+    mcpServer: server,
     load: () => loaded,
   };
 }
 
-/** A tool omp itself adds next to the servers' (tool search, resources). */
+/** A tool omp itself adds next to the servers' (the resource listing). */
 export function localTool<S extends z.ZodObject>(
   name: string,
   description: string,

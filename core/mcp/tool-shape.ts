@@ -33,15 +33,3 @@ export function resourcesDescription(servers: readonly string[]): string {
     "Read one by giving its path to the read tool."
   );
 }
-
-/** Share of the context window MCP tool schemas may take before they are offered by name only. */
-const DEFAULT_SHARE = 0.1;
-const CHARS_PER_TOKEN = 4;
-
-/** Whether these tools' schemas fit the share (OMP_MCP_TOOL_SEARCH_SHARE, default 0.1) of the context window. */
-export function fitsShare(tools: readonly Tool[], contextWindow: number, env: NodeJS.ProcessEnv): boolean {
-  const value = Number(env.OMP_MCP_TOOL_SEARCH_SHARE);
-  const share = env.OMP_MCP_TOOL_SEARCH_SHARE !== undefined && Number.isFinite(value) && value >= 0 ? value : DEFAULT_SHARE;
-  const tokens = tools.reduce((sum, tool) => sum + tool.name.length + tool.description.length + JSON.stringify(tool.parameters).length, 0) / CHARS_PER_TOKEN;
-  return tokens <= contextWindow * share;
-}

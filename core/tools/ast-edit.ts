@@ -21,6 +21,7 @@ export const astEditTool: ToolDefinition<typeof schema> = {
   name: "ast_edit",
   description: "Structural rewrite (ast-grep): pattern → rewrite; diff, apply writes.",
   schema,
+  loadMode: "discoverable",
   effect: "read",
   effectOf: (input) => (input.apply ? "write" : "read"),
   async execute(input, context) {

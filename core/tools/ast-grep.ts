@@ -20,6 +20,7 @@ export const astGrepTool: ToolDefinition<typeof schema> = {
   name: "ast_grep",
   description: "Structural code search (ast-grep): TS/JS/Python/Go/Rust.",
   schema,
+  loadMode: "discoverable",
   effect: "read",
   async execute(input, context) {
     if (!input.pattern.trim()) return errorResult("ast_grep: pattern is empty.");

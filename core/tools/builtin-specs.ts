@@ -22,31 +22,33 @@ import { askTool } from "./ask.ts";
 import { exitPlanModeTool } from "./exit-plan-mode.ts";
 import { recallTool, reflectTool, retainTool } from "./memory.ts";
 
-/** Every built-in tool, in the order they are offered to the model (the todo tool with a store of its own). */
+/**
+ * Every built-in tool, in the order they are offered to the model (the todo tool with a store of its own).
+ * A rarely needed tool is kept out of the first request by `loadMode: "discoverable"` on its
+ * definition (see LoadMode in types.ts): the model finds it with search_tool_bm25.
+ */
 export function builtinToolDefinitions(): ToolDefinition[] {
   return [readTool, writeTool, editTool, bashTool, grepTool, findTool, lsTool, createTodoTool(createTodoStore()), jobTool, webFetchTool, webSearchTool, lspTool, astGrepTool, astEditTool, askTool, retainTool, recallTool, reflectTool];
 }
 
 export type BuiltinToolSpec = Omit<Tool, "load">;
 
+/** What the binary carries of a tool: all but its code. */
+function spec(definition: ToolDefinition): BuiltinToolSpec {
+  const { name, description, effect, parameters, loadMode } = defineTool(definition);
+  return { name, description, effect, parameters, ...(loadMode ? { loadMode } : {}) };
+}
+
 export function builtinToolSpecs(): BuiltinToolSpec[] {
-  return builtinToolDefinitions().map((definition) => {
-    const { name, description, effect, parameters } = defineTool(definition);
-    return { name, description, effect, parameters };
-  });
+  return builtinToolDefinitions().map(spec);
 }
 
 /** The edit tool of each edit format but replace (which is `edit` above), swapped in per model by registry.ts. */
 export function editModeSpecs(): Record<"patch" | "hashline" | "apply_patch", BuiltinToolSpec> {
-  const spec = (definition: ToolDefinition) => {
-    const { name, description, effect, parameters } = defineTool(definition);
-    return { name, description, effect, parameters };
-  };
   return { patch: spec(patchEditTool), hashline: spec(hashlineEditTool), apply_patch: spec(applyPatchTool) };
 }
 
 /** exit_plan_mode: offered only while a session is in plan mode (the session host adds it). */
 export function planModeSpec(): BuiltinToolSpec {
-  const { name, description, effect, parameters } = defineTool(exitPlanModeTool);
-  return { name, description, effect, parameters };
+  return spec(exitPlanModeTool);
 }

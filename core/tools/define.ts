@@ -2,7 +2,7 @@ import { z } from "zod";
 import type { Tool, ToolDefinition } from "./types.ts";
 
 /** zod writes z.int()'s implicit safe-integer range into the schema; it only adds noise for the model. */
-function dropImplicitIntBounds(node: unknown): void {
+export function dropImplicitIntBounds(node: unknown): void {
   if (Array.isArray(node)) {
     for (const item of node) dropImplicitIntBounds(item);
     return;
@@ -42,6 +42,7 @@ export function defineTool<S extends z.ZodType>(definition: ToolDefinition<S>): 
     description: definition.description,
     effect: definition.effect,
     parameters: inputJsonSchema(definition),
+    ...(definition.loadMode ? { loadMode: definition.loadMode } : {}),
     load: () => implementation,
   };
 }

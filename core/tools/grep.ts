@@ -49,9 +49,9 @@ export const grepTool: ToolDefinition<typeof schema, GrepDetails> = {
   description: [
     "Search file contents with a regular expression (ripgrep's engine; Rust regex syntax, so escape literal ( ) [ ] { } . * + ? or set literal: true).",
     "Searches the working directory by default, skipping files ignored by .gitignore, binary files and .git; hidden files are searched.",
-    "Narrow with path, glob (*.ts, src/**/*.py, !*.test.ts) or type (ts, py, rust).",
     `Results are matching lines grouped by file with line numbers, ${GREP_DEFAULT_LIMIT} per call by default; the output says which offset gives the next page. Lines are cut at ${GREP_MAX_LINE_CHARS} characters.`,
-    "Use outputMode files to list matching files, or count for match counts per file. Prefer this over grep or rg in bash.",
+    // path, glob, type and outputMode explain themselves in the schema: not said twice (request economy).
+    "Prefer this over grep or rg in bash.",
   ].join(" "),
   schema,
   effect: "read",

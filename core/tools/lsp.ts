@@ -26,6 +26,7 @@ export const lspTool: ToolDefinition<typeof schema> = {
   name: "lsp",
   description: "Language server: type errors, definition, references, hover (type/docs), symbols, rename, quick fixes.",
   schema,
+  loadMode: "discoverable",
   effect: "read",
   effectOf: (input) => (input.apply ? "write" : "read"),
   async execute(input, context) {

@@ -72,6 +72,7 @@ const PRESENTERS: Record<string, Presenter> = {
   },
   recall: (input) => ({ kind: "search", title: `Recall: ${oneLine(str(input.query))}` }),
   reflect: (input) => ({ kind: "search", title: `Reflect: ${oneLine(str(input.query))}` }),
+  search_tool_bm25: (input) => ({ kind: "search", title: `Find tools: ${oneLine(str(input.query))}` }),
   ast_edit: (input, cwd) => ({ kind: input.apply ? "edit" : "search", title: `ast-edit ${oneLine(str(input.pattern))} → ${oneLine(str(input.rewrite))}`, locations: input.path ? at(input.path, cwd) : [] }),
 };
 
@@ -132,6 +133,11 @@ const TERMINAL: Record<string, TerminalRow> & { grep: TerminalRow<GrepDetails>; 
   recall: { argument: (input) => firstLine(input.query), result: "list" },
   reflect: { argument: (input) => firstLine(input.query), result: "list" },
   task: { argument: (input) => [firstLine(input.subagent_type), firstLine(input.description)].filter(Boolean).join(": ") },
+  search_tool_bm25: {
+    argument: (input) => firstLine(input.query),
+    note: (d) => (Array.isArray(d.activated_tools) ? (d.activated_tools.length > 0 ? `loaded ${d.activated_tools.join(", ")}` : "nothing found") : undefined),
+    result: "on-expand",
+  },
 };
 
 function terminalRow(toolName: string): TerminalRow {

@@ -5,6 +5,7 @@ import type { EditMode } from "../config/settings-schema.ts";
 import type { TodoStore } from "./todo.ts";
 import type { Tool, ToolImplementation } from "./types.ts";
 import { EXIT_USAGE } from "../errors/exit-codes.ts";
+import { named } from "./discovery/policy.ts";
 
 export interface BuiltinToolOptions {
   /** The session's todo list; a fresh one when absent. */
@@ -82,7 +83,7 @@ export interface ToolSelection {
   none?: boolean;
 }
 
-/** Applies `--tools` / `--no-tools` by name. Throws an OmpError (exit code 2) naming unknown tools and the valid names. */
+/** Applies `--tools` / `--no-tools` by name (the tools named are sent as they are, none deferred). Throws an OmpError (exit code 2) naming unknown tools and the valid names. */
 export function selectTools(all: readonly Tool[], selection: ToolSelection): Tool[] {
   if (selection.none && selection.only) throw new OmpError("--tools and --no-tools cannot be used together.", { exitCode: EXIT_USAGE });
   if (selection.none) return [];
@@ -99,5 +100,6 @@ export function selectTools(all: readonly Tool[], selection: ToolSelection): Too
   }
   // bash's jobs are read, written and killed through job: asking for bash brings it along.
   if (wanted.has("bash")) wanted.add("job");
-  return all.filter((tool) => wanted.has(tool.name));
+  // Named on the command line: sent, never deferred to search_tool_bm25.
+  return all.filter((tool) => wanted.has(tool.name)).map(named);
 }

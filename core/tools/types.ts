@@ -161,7 +161,18 @@ export interface ToolDefinition<S extends z.ZodType = z.ZodType, D = unknown> ex
   /** Shown to the model; says when to use the tool and its limits. */
   description: string;
   effect: ToolEffect;
+  /** See {@link Tool.loadMode}. */
+  loadMode?: LoadMode;
 }
+
+/**
+ * `discoverable`: a rarely needed tool, kept out of the first request (request economy) and found
+ * by search_tool_bm25, which appends it to the tool list for the rest of the session. The one
+ * place a tool is marked deferred: set it on the tool's definition (`loadMode: "discoverable"`);
+ * `tools.discoveryMode` and `tools.essentialOverride` decide whether it is deferred in a session
+ * (core/tools/discovery/policy.ts). Unset: the tool is always sent.
+ */
+export type LoadMode = "essential" | "discoverable";
 
 /**
  * A tool as the agent holds it: everything the model and the approval gate need, without its code.
@@ -174,6 +185,9 @@ export interface Tool {
   effect: ToolEffect;
   /** The input as JSON Schema, as sent to providers. */
   parameters: Record<string, unknown>;
+  loadMode?: LoadMode;
+  /** The MCP server the tool comes from (MCP tools are discoverable; their deferral follows their own rule). */
+  mcpServer?: string;
   /** The implementation; the first call loads it, later calls get the same one. */
   load(): Promise<ToolImplementation>;
 }
@@ -184,7 +198,7 @@ export interface Tool {
  */
 export interface ToolSource {
   /** What to offer now; the same array until something changed. */
-  tools(contextWindow: number): Tool[];
+  tools(): Tool[];
   /** Resolves once the first request may go out with what is known; never rejects. */
   ready(): Promise<void>;
   subscribe(listener: () => void): () => void;

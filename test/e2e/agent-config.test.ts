@@ -226,7 +226,7 @@ describe("config files through the validated-config cache", () => {
       path: "/v1/chat/completions",
       model: "test-model",
       header: "one",
-      tools: ["ast_edit", "ast_grep", "edit", "grep", "ls", "lsp", "read", "task", "web_fetch", "write"],
+      tools: ["edit", "grep", "ls", "read", "search_tool_bm25", "task", "write"],
       maxTokens: 1111,
     });
     const cache = readFileSync(cacheFile(home), "utf8");
@@ -247,7 +247,7 @@ describe("config files through the validated-config cache", () => {
       path: "/v1/chat/completions",
       model: "other-model",
       header: "two",
-      tools: ["ast_edit", "ast_grep", "bash", "edit", "find", "grep", "job", "lsp", "task", "todo", "web_fetch", "write"],
+      tools: ["bash", "edit", "find", "grep", "job", "search_tool_bm25", "task", "todo", "write"],
       maxTokens: 2222,
     });
     expect(await runWithConfig(home, repo)).toEqual(third);
@@ -304,11 +304,11 @@ describe("tools and approval", () => {
     expect((await runAgent(["-p", "--no-tools", "--model", provider.model, "x"], { home, cwd: repo, env })).code).toBe(0);
     const [all, some, none] = modelRequests(standin).map((r) => r.body);
     const edit = provider.api === "openai-responses" ? "apply_patch" : "edit";
-    expect(toolNamesOf(provider.api, all).sort()).toEqual(["ast_edit", "ast_grep", "bash", edit, "find", "grep", "job", "ls", "lsp", "read", "task", "todo", "web_fetch", "write"].sort());
+    // The rarely needed ones (lsp, ast_grep, ast_edit, web_fetch) are found with search_tool_bm25 (tool-discovery.test.ts).
+    expect(toolNamesOf(provider.api, all).sort()).toEqual(["bash", edit, "find", "grep", "job", "ls", "read", "search_tool_bm25", "task", "todo", "write"].sort());
+    // Named in --tools: sent, nothing deferred.
     expect(toolNamesOf(provider.api, some)).toEqual(["read", "grep"]);
     expect(toolNamesOf(provider.api, none)).toEqual([]);
-    expect(systemPromptOf(provider.api, some)).toContain("- grep:");
-    expect(systemPromptOf(provider.api, some)).not.toContain("- bash:");
   });
 
   test("the tool schemas sent are exactly what the tools' zod schemas say (the binary carries them precomputed)", async () => {
@@ -318,9 +318,12 @@ describe("tools and approval", () => {
     expect((await runAgent(["-p", "--model", anthropic.model, "x"], { home, cwd: repo, env: anthropic.env(standin.url) })).code).toBe(0);
     const sent = modelRequests(standin)[0]!.body.tools.map((t: any) => ({ name: t.name, description: t.description, parameters: t.input_schema }));
     // web_search is offered only with a search provider configured (there is none here); ask only where someone can answer (not -p).
-    expect(sent.slice(0, -1)).toEqual(builtinToolDefinitions().filter((definition) => definition.name !== "web_search" && definition.name !== "ask").map(defineTool).map(toolSpec));
-    expect(sent.at(-1).name).toBe("task");
-    expect(sent.at(-1).parameters).toEqual(taskParameters());
+    // Deferred tools are not sent: search_tool_bm25, after the others, finds them.
+    const builtins = builtinToolDefinitions().filter((definition) => definition.name !== "web_search" && definition.name !== "ask" && definition.loadMode !== "discoverable");
+    expect(sent.slice(0, -2)).toEqual(builtins.map(defineTool).map(toolSpec));
+    expect(sent.at(-2).name).toBe("task");
+    expect(sent.at(-2).parameters).toEqual(taskParameters());
+    expect(sent.at(-1).name).toBe("search_tool_bm25");
   });
 
   test("a call to a tool that was not offered is an error result, not a crash", async () => {

@@ -53,8 +53,7 @@ describe.each(FORMATS)("edit corpus through dist/omp in the %s format", (format:
       // The system prompt names the tool the model has.
       const prompt = systemPromptOf(provider.api, requests[0]!.body);
       expect(prompt).toContain("Change files with apply_patch (patches)");
-      expect(prompt).toContain("- apply_patch: Edit files with a patch");
-      expect(prompt).not.toContain("- edit:");
+      expect(prompt).not.toContain("edit (exact replacements)");
     }
     const wire = new Map(toolResultsOf(provider.api, requests[3]!.body).map((r) => [r.id, r]));
     const outcomes: Record<string, Outcome> = {};

@@ -5,17 +5,18 @@ import { describe, expect, test } from "bun:test";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { agentTestFile, modelRequests, runAgent, toolNamesOf, toolResultsOf, workspace } from "../support/agent-harness.ts";
-import { edgeServer, fromServer, trustFolder, writeUserMcp } from "../support/mcp/fixtures.ts";
+import { edgeServer, sendEveryTool, fromServer, trustFolder, writeUserMcp } from "../support/mcp/fixtures.ts";
 import { tempDir } from "../support/omp.ts";
 
 const standin = await agentTestFile();
 const MODEL = "anthropic/claude-sonnet-4-5";
+const SEND_ALL = sendEveryTool();
 const tools = (index: number) => toolNamesOf("anthropic-messages", modelRequests(standin)[index]!.body);
 const results = (index: number) => toolResultsOf("anthropic-messages", modelRequests(standin)[index]!.body);
 
 function run(args: string[], home: string, cwd: string, extra: Record<string, string> = {}) {
   standin.requests.length = 0;
-  return runAgent(["-p", "--model", MODEL, ...args], { home, cwd, env: { ANTHROPIC_BASE_URL: standin.url, ANTHROPIC_API_KEY: "omptest-mcp-key", ...extra } });
+  return runAgent(["-p", "--model", MODEL, ...SEND_ALL, ...args], { home, cwd, env: { ANTHROPIC_BASE_URL: standin.url, ANTHROPIC_API_KEY: "omptest-mcp-key", ...extra } });
 }
 
 describe("MCP resilience", () => {

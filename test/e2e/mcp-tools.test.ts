@@ -4,17 +4,18 @@ import { describe, expect, test } from "bun:test";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { agentTestFile, modelRequests, runAgent, toolNamesOf, toolResultsOf, userTextsOf, workspace } from "../support/agent-harness.ts";
-import { edgeServer, everythingServer, fromServer, writeUserMcp } from "../support/mcp/fixtures.ts";
+import { edgeServer, sendEveryTool, everythingServer, fromServer, writeUserMcp } from "../support/mcp/fixtures.ts";
 
 const standin = await agentTestFile();
 const MODEL = "anthropic/claude-sonnet-4-5";
+const SEND_ALL = sendEveryTool();
 const env = () => ({ ANTHROPIC_BASE_URL: standin.url, ANTHROPIC_API_KEY: "omptest-mcp-key" });
 const tools = (index: number) => toolNamesOf("anthropic-messages", modelRequests(standin)[index]!.body);
 const results = (index: number) => toolResultsOf("anthropic-messages", modelRequests(standin)[index]!.body);
 
 function run(args: string[], home: string, cwd: string, extra: Record<string, string> = {}) {
   standin.requests.length = 0;
-  return runAgent(["-p", "--model", MODEL, ...args], { home, cwd, env: { ...env(), ...extra } });
+  return runAgent(["-p", "--model", MODEL, ...SEND_ALL, ...args], { home, cwd, env: { ...env(), ...extra } });
 }
 
 describe("MCP tools in print mode", () => {
@@ -141,26 +142,6 @@ describe("MCP tools in print mode", () => {
     const unknown = await run(["/mcp__edge__nope"], home, repo);
     expect(unknown.code).toBe(2);
     expect(unknown.stderr).toContain("no MCP prompt /mcp__edge__nope; the servers offer: /mcp__edge__review");
-  });
-
-  test("past the context share, MCP tools go by name behind mcp_tool_search, which loads the chosen ones", async () => {
-    const { home, repo } = workspace();
-    writeUserMcp(home, { edge: edgeServer("basic") });
-    standin.setScript([
-      { toolCalls: [{ id: "c1", name: "mcp_tool_search", arguments: { query: "harmless" } }] },
-      { toolCalls: [{ id: "c2", name: "mcp__edge__look", arguments: { what: "deferred" } }] },
-      { text: "ok" },
-    ]);
-    const result = await run(["go"], home, repo, { OMP_MCP_TOOL_SEARCH_SHARE: "0" });
-    expect(result.code).toBe(0);
-    expect(tools(0)).toContain("mcp_tool_search");
-    expect(tools(0).some((name) => name.startsWith("mcp__"))).toBe(false);
-    const search = modelRequests(standin)[0]!.body.tools.find((t: any) => t.name === "mcp_tool_search");
-    expect(search.description).toContain("mcp__edge__touch");
-    expect(results(1)[0]!.text).toContain("Loaded 1 tool");
-    expect(tools(1)).toContain("mcp__edge__look");
-    expect(tools(1)).not.toContain("mcp__edge__touch");
-    expect(results(2)[1]!.text).toBe(fromServer("edge", "looked at deferred"));
   });
 
   test("with a cached tool list the first request goes out at once with the tools; a call waits for the slow server", async () => {

@@ -31,7 +31,9 @@ async function ask(home: string, repo: string) {
   expect(result.code).toBe(0);
   const first = modelRequests(standin)[0]!.body;
   const task = first.tools.find((tool: { name: string }) => tool.name === "task");
-  return { result, tools: toolNamesOf(provider.api, first), taskDescription: String(task?.description ?? ""), system: systemPromptOf(provider.api, first) };
+  // Past a few, MCP tools are deferred: search_tool_bm25's description names their server.
+  const search = first.tools.find((tool: { name: string }) => tool.name === "search_tool_bm25");
+  return { result, tools: toolNamesOf(provider.api, first), deferred: String(search?.description ?? ""), taskDescription: String(task?.description ?? ""), system: systemPromptOf(provider.api, first) };
 }
 
 test("hooks, agents and extensions of installed plugins are live; disabled or uninstalled they are gone", async () => {
@@ -60,7 +62,7 @@ test("hooks, agents and extensions of installed plugins are live; disabled or un
   expect(readFileSync(marker, "utf8")).toBe(`${root}\n`);
   expect(live.taskDescription).toContain("- kit:checker: Checks the plugin's things");
   expect(live.tools).toContain("plugin_tool");
-  expect(live.tools).toContain("mcp__everything__echo");
+  expect(live.deferred).toMatch(/MCP server everything \(\d+ tools\)/);
   // `omp mcp list` shows the plugin's server as a run starts it (issue 27).
   const mcpList = await run(home, repo, ["mcp", "list"]);
   expect(mcpList.stdout).toMatch(/^everything: node .*server\.mjs - ✓ connected/m);

@@ -97,3 +97,22 @@ test("aborting the run stops a subagent mid-request", async () => {
   expect(Date.now() - started).toBeLessThan(15_000);
   expect(modelRequests(standin)).toHaveLength(2);
 });
+
+test("in a resumed session a subagent still gets its own system prompt and tools, not the parent's stored ones", async () => {
+  const { home, repo } = workspace();
+  mkdirSync(join(repo, ".claude", "agents"), { recursive: true });
+  writeFileSync(join(repo, ".claude", "agents", "reviewer.md"), REVIEWER);
+  const env = provider.env(standin.url);
+  standin.setScript([{ text: "first answer" }]);
+  expect((await runAgent(["-p", "--model", provider.model, "hello"], { home, cwd: repo, env })).code).toBe(0);
+  standin.setScript([
+    { toolCalls: [{ id: "t1", name: "task", arguments: { subagent_type: "reviewer", description: "review math", prompt: "review src/math.sh" } }] },
+    { text: "Bug: add() subtracts." },
+    { text: "done" },
+  ]);
+  standin.requests.length = 0;
+  expect((await runAgent(["-p", "-c", "--model", provider.model, "get it reviewed"], { home, cwd: repo, env })).code).toBe(0);
+  const [, child] = modelRequests(standin).map((r) => r.body);
+  expect(systemPromptOf(api, child)).toStartWith("You are the reviewer agent (marker R-77).");
+  expect(toolNamesOf(api, child)).toEqual(["read", "grep"]);
+});

@@ -121,7 +121,7 @@ describe("web_search", () => {
 
   test("no provider configured: web_search is not offered at all", async () => {
     const { tools } = await searchWith("{}\n", {});
-    expect(tools).toContain("web_fetch");
+    expect(tools).toContain("search_tool_bm25");
     expect(tools).not.toContain("web_search");
   });
 
@@ -168,7 +168,7 @@ describe("web_search", () => {
     expect(run.stdout).toContain("Bun 1.2 ships a Postgres client. [[1]](https://bun.example/a) [[2]](https://bun.example/b)");
     const tools = modelRequests(standin)[0]!.body.tools;
     expect(tools[0]).toEqual({ googleSearch: {} });
-    expect(tools[1].functionDeclarations.some((tool: any) => tool.name === "web_fetch")).toBe(true);
+    expect(tools[1].functionDeclarations.some((tool: any) => tool.name === "read")).toBe(true);
 
     // Vertex AI takes the Gemini body as it is, behind its own (checked) Google credentials.
     const user = { clientId: "omp.apps.googleusercontent.com", clientSecret: "gsecret", refreshToken: "grefresh" };

@@ -6,6 +6,7 @@ import type { Tool, ToolContext, ToolImplementation, ToolResult } from "../../to
 import { matchNames } from "../hooks/claude-tools.ts";
 import type { AgentDefinition } from "./builtin.ts";
 import { TaskInput } from "./task-schema.ts";
+import { named } from "../../tools/discovery/policy.ts";
 
 /** Subagents may start subagents (when their definition lists the task tool) down to this depth, no further. */
 export const MAX_DEPTH = 2;
@@ -27,7 +28,8 @@ function toolsFor(definition: AgentDefinition, tools: readonly Tool[], depth: nu
   if (!definition.tools) return parent.filter((tool) => tool.name !== "task");
   const wanted = new Set(definition.tools.map((name) => name.toLowerCase()));
   if (wanted.has("*")) return parent.filter((tool) => tool.name !== "task" || mayNest);
-  return parent.filter((tool) => matchNames(tool.name).some((name) => wanted.has(name.toLowerCase())) && (tool.name !== "task" || mayNest));
+  // Tools the definition names are sent as they are, none deferred to search_tool_bm25.
+  return parent.filter((tool) => matchNames(tool.name).some((name) => wanted.has(name.toLowerCase())) && (tool.name !== "task" || mayNest)).map(named);
 }
 
 function systemPromptFor(definition: AgentDefinition, cwd: string): string {

@@ -2,7 +2,7 @@
 // server-everything from node_modules, our edge-case server, and folder trust set as a user sets it.
 import { mkdirSync, realpathSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { ROOT } from "../omp.ts";
+import { ROOT, tempDir } from "../omp.ts";
 
 export const EDGE_SERVER = join(import.meta.dir, "edge-server.ts");
 export const EVERYTHING = join(ROOT, "node_modules", "@modelcontextprotocol", "server-everything", "dist", "index.js");
@@ -18,6 +18,16 @@ export function everythingServer(extra: Record<string, unknown> = {}): Record<st
 }
 
 /** `~/.omp/agent/mcp.json` in the test HOME. */
+/**
+ * `--config` arguments that send every tool in the first request (tools.discoveryMode off), for
+ * tests of MCP itself rather than of deferred tools (tool-discovery.test.ts).
+ */
+export function sendEveryTool(): string[] {
+  const path = join(tempDir("omp-send-every-tool-"), "config.yml");
+  writeFileSync(path, "tools:\n  discoveryMode: off\n");
+  return ["--config", path];
+}
+
 export function writeUserMcp(home: string, servers: Record<string, unknown>, wrapped = true): string {
   const dir = join(home, ".omp", "agent");
   mkdirSync(dir, { recursive: true });

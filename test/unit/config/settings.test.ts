@@ -107,7 +107,7 @@ describe("a settings file omp cannot take whole is read as far as it can be, eac
 
   test("one unknown key is said with the keys allowed there", () => {
     const { agent, cwd, env } = setup({ global: "tools:\n  disabeld: [bash]\n" });
-    expect(warningsOf(() => loadSettings({ cwd, env }))).toEqual([`${join(agent, "config.yml")}: tools.disabeld: unknown key (did you mean disabled?); allowed here: disabled, approval${unset("tools.disabeld")}`]);
+    expect(warningsOf(() => loadSettings({ cwd, env }))).toEqual([`${join(agent, "config.yml")}: tools.disabeld: unknown key (did you mean disabled?); allowed here: disabled, discoveryMode, essentialOverride, approval${unset("tools.disabeld")}`]);
   });
 
   test("runtime overrides are validated too", () => {
