@@ -9,6 +9,7 @@ import type { Tool, ToolContext } from "../tools/types.ts";
 import { compactionSummaryMessage } from "../session/compaction-summary.ts";
 import { Redactor } from "../session/redact.ts";
 import { contextTokens, findCut, summarize } from "./compaction.ts";
+import { withoutRepeat } from "./repeated-results.ts";
 import type { AgentEvent, AgentStopReason } from "./events.ts";
 import { withoutSignedThinking } from "../ai/preserved-thinking.ts";
 import { DROP_THINKING_ENTRY } from "./request-frame.ts";
@@ -490,7 +491,7 @@ export class Agent {
     };
     const results = await runToolCalls(calls, run);
     stopped.denied = run.denied === true;
-    for (const message of results) this.record(message, true);
+    for (const message of results) this.record(this.tools.find((tool) => tool.name === message.toolName)?.effect === "read" ? withoutRepeat(message, this.messages) : message, true);
     return results;
   }
 

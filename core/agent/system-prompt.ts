@@ -31,13 +31,22 @@ const INSTRUCTIONS_NO_TOOLS = `You are omp, a coding assistant answering in the 
 
 Be concise and precise.`;
 
+/**
+ * A tool's description is sent whole with the tool itself; the prompt's list only says what each is
+ * for, so that every request does not carry each description twice.
+ */
+function firstSentence(description: string): string {
+  const end = /[.!?](?=\s+[A-Z]|\s*$)/.exec(description);
+  return end ? description.slice(0, end.index + 1) : description;
+}
+
 /** The system prompt: instructions, tools, environment, repository state and the user's context files. */
 export function buildSystemPrompt(input: SystemPromptInput): string {
   // GPT models edit with apply_patch instead of edit (core/tools/edit/mode.ts).
   const instructions = input.tools.some((tool) => tool.name === "apply_patch") ? INSTRUCTIONS.replace("edit (exact replacements)", "apply_patch (patches)") : INSTRUCTIONS;
   const parts = [input.replace ?? (input.tools.length > 0 ? instructions : INSTRUCTIONS_NO_TOOLS)];
   if (input.tools.length > 0) {
-    parts.push(`Tools available:\n${input.tools.map((tool) => `- ${tool.name}: ${tool.description.split("\n")[0]}`).join("\n")}`);
+    parts.push(`Tools available:\n${input.tools.map((tool) => `- ${tool.name}: ${firstSentence(tool.description)}`).join("\n")}`);
   }
   const now = input.now ?? new Date();
   parts.push(
