@@ -10,6 +10,7 @@ import { compactionSummaryMessage } from "../session/compaction-summary.ts";
 import { Redactor } from "../session/redact.ts";
 import { contextTokens, findCut, summarize } from "./compaction.ts";
 import { withoutRepeat } from "./repeated-results.ts";
+import { collectBetweenTurns } from "./gc-pacer.ts";
 import type { AgentEvent, AgentStopReason } from "./events.ts";
 import { withoutSignedThinking } from "../ai/preserved-thinking.ts";
 import { DROP_THINKING_ENTRY } from "./request-frame.ts";
@@ -319,6 +320,7 @@ export class Agent {
     run.pending = [];
     if (this.autoCompaction && this.nearContextLimit()) await this.compact("threshold");
     const reply = await this.requestReply(run.signal);
+    collectBetweenTurns();
     run.usage.push(reply.usage);
     const recovery = await this.recover(run, reply, turn);
     if (recovery === "retry") return undefined;
