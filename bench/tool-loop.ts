@@ -249,6 +249,8 @@ function markdown(r: any): string {
 Load average (1, 5, 15 min) before: ${r.loadBefore}; after: ${r.loadAfter} — the machine is shared, so compare ratios.
 The provider is the test stand-in in zero-latency mode; every reply is one tool call. "ms/call" leaves start-up out
 (request to request, minus the stand-in's time); the second number is the whole run, spawn to exit; omp's RSS is GNU time's max.
+The read loop reads one unchanged file: from the second read on omp sends a one-line reference to the first result
+(core/agent/repeated-results.ts), which is most of its lead there; a session of different files is bench/agent.ts's long session.
 
 | loop | omp | Claude Code | Codex |
 |---|---|---|---|

@@ -5,7 +5,7 @@
  * with under 10 MB live. A full collection between turns, once the process has grown by GROWTH
  * since the last one, bounds the pile to about GROWTH; a short session never reaches it.
  */
-const GROWTH = 8 * 1024 * 1024;
+const GROWTH = 6 * 1024 * 1024;
 
 let floor = 0;
 
