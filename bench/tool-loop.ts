@@ -32,6 +32,10 @@ const WORK = join(ROOT, "bench", "work", "tool-loop");
 const RESULTS = join(ROOT, "bench", "results");
 const runsArg = process.argv.indexOf("--runs");
 const RUNS = runsArg > 0 ? Number(process.argv[runsArg + 1]) : 3;
+/** `--only hi,session11` and `--agents omp`: a subset while working on one row; the results files are then left alone. */
+const listArg = (flag: string) => (process.argv.includes(flag) ? process.argv[process.argv.indexOf(flag) + 1]!.split(",") : undefined);
+const ONLY = listArg("--only");
+const ONLY_AGENTS = listArg("--agents");
 const load = () => readFileSync("/proc/loadavg", "utf8").split(" ").slice(0, 3).join(" ");
 
 interface Agent {
@@ -179,15 +183,18 @@ async function main(): Promise<void> {
   const dirs = { git: join(WORK, "git"), plain: join(WORK, "plain") };
   makeTree(dirs.git, true);
   makeTree(dirs.plain, false);
-  const checkpoint = { changed: await checkpointCost(dirs.git, 100, true), unchanged: await checkpointCost(dirs.git, 100, false) };
-  console.error(`checkpoint per command: ${checkpoint.changed.p50Ms} ms changing a file, ${checkpoint.unchanged.p50Ms} ms changing nothing (p50)`);
+  const partial = ONLY !== undefined || ONLY_AGENTS !== undefined;
+  const checkpoint = partial ? undefined : { changed: await checkpointCost(dirs.git, 100, true), unchanged: await checkpointCost(dirs.git, 100, false) };
+  if (checkpoint) console.error(`checkpoint per command: ${checkpoint.changed.p50Ms} ms changing a file, ${checkpoint.unchanged.p50Ms} ms changing nothing (p50)`);
   const standin = await startStandin({ fast: true });
   const samples: Record<string, Record<string, Sample[]>> = {};
   try {
     for (let run = 0; run < RUNS; run++) {
       for (const loop of LOOPS) {
+        if (ONLY && !ONLY.includes(loop.key)) continue;
         for (const agent of AGENTS) {
           if (loop.kind === "read" && !agent.read) continue;
+          if (ONLY_AGENTS && !ONLY_AGENTS.includes(agent.name)) continue;
           const cwd = dirs[loop.dir];
           const calls = Array.from({ length: loop.calls }, (_, i) => callOf(agent, loop, cwd, i));
           const home = join(WORK, "homes", `${agent.name.replace(/\W/g, "")}-${loop.key}-${run}`);
@@ -218,6 +225,10 @@ async function main(): Promise<void> {
       ),
     ]),
   );
+  if (partial) {
+    console.log(JSON.stringify(summary, null, 2));
+    return;
+  }
   const results = { date: new Date().toISOString(), cpu: cpus()[0]?.model, cores: cpus().length, bun: Bun.version, runs: RUNS, loadBefore, loadAfter: load(), checkpoint, loops: LOOPS, summary };
   writeFileSync(join(RESULTS, "tool-loop.json"), `${JSON.stringify(results, null, 2)}\n`);
   writeFileSync(join(RESULTS, "tool-loop.md"), markdown(results));
@@ -238,6 +249,8 @@ function markdown(r: any): string {
 Load average (1, 5, 15 min) before: ${r.loadBefore}; after: ${r.loadAfter} — the machine is shared, so compare ratios.
 The provider is the test stand-in in zero-latency mode; every reply is one tool call. "ms/call" leaves start-up out
 (request to request, minus the stand-in's time); the second number is the whole run, spawn to exit; omp's RSS is GNU time's max.
+The read loop reads one unchanged file: from the second read on omp sends a one-line reference to the first result
+(core/agent/repeated-results.ts), which is most of its lead there; a session of different files is bench/agent.ts's long session.
 
 | loop | omp | Claude Code | Codex |
 |---|---|---|---|

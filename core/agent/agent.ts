@@ -9,6 +9,8 @@ import type { Tool, ToolContext } from "../tools/types.ts";
 import { compactionSummaryMessage } from "../session/compaction-summary.ts";
 import { Redactor } from "../session/redact.ts";
 import { contextTokens, findCut, summarize } from "./compaction.ts";
+import { withoutRepeat } from "./repeated-results.ts";
+import { collectBetweenTurns } from "./gc-pacer.ts";
 import type { AgentEvent, AgentStopReason } from "./events.ts";
 import { withoutSignedThinking } from "../ai/preserved-thinking.ts";
 import { DROP_THINKING_ENTRY } from "./request-frame.ts";
@@ -340,6 +342,7 @@ export class Agent {
     run.pending = [];
     if (this.autoCompaction && this.nearContextLimit()) await this.compact("threshold");
     const reply = await this.requestReply(run.signal);
+    collectBetweenTurns();
     run.usage.push(reply.usage);
     const recovery = await this.recover(run, reply, turn);
     if (recovery === "retry") return undefined;
@@ -513,7 +516,7 @@ export class Agent {
     };
     const results = await runToolCalls(calls, run);
     stopped.denied = run.denied === true;
-    for (const message of results) this.record(message, true);
+    for (const message of results) this.record(this.tools.find((tool) => tool.name === message.toolName)?.effect === "read" ? withoutRepeat(message, this.messages) : message, true);
     return results;
   }
 

@@ -1,4 +1,3 @@
-import { existsSync } from "node:fs";
 import { type StoredCredential, accountLabel } from "../auth/credential.ts";
 import { freshCredential } from "../auth/fresh.ts";
 import { openCredentialSource } from "../broker/credential-source.ts";
@@ -7,7 +6,7 @@ import type { BrokerCredentialSource } from "../broker/client.ts";
 import { usageReports } from "../broker/usage.ts";
 import { UsageResponse, type UsageReport } from "../broker/wire.ts";
 import { describeError } from "../errors/omp-error.ts";
-import { UsageLog, agentUsageDbPath } from "./usage-db.ts";
+import { type UsageLog, openAgentUsage } from "./usage-db.ts";
 import { type Account, fetchAccountUsage, isUsageProvider } from "./limits.ts";
 
 type Env = NodeJS.ProcessEnv;
@@ -96,9 +95,8 @@ const dayOf = (ms: number) => new Date(ms).toISOString().slice(0, 10);
 
 /** Today's and the last seven days' totals per model from the usage store (empty when omp has recorded nothing yet). */
 export function recordedUsage(env: Env, now = Date.now()): UsageOverview["recorded"] {
-  const path = agentUsageDbPath(env);
-  if (!existsSync(path)) return { today: [], week: [] };
-  const log = new UsageLog(path);
+  const log = openAgentUsage(env);
+  if (!log) return { today: [], week: [] };
   try {
     return { today: totals(log, dayOf(now)), week: totals(log, dayOf(now - 6 * 86_400_000)) };
   } finally {

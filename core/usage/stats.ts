@@ -1,8 +1,8 @@
-import { type Dirent, openSync, readSync, closeSync, existsSync, readdirSync, statSync } from "node:fs";
+import { type Dirent, openSync, readSync, closeSync, readdirSync, statSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
 import { sessionsRoot } from "../paths.ts";
 import { AGENT_CLIENT } from "./record.ts";
-import { UsageLog, agentUsageDbPath } from "./usage-db.ts";
+import { openAgentUsage } from "./usage-db.ts";
 
 /** Totals of one group (a day, a model, a project): tokens in (cache included) and out, dollars, tool calls. */
 export interface Totals {
@@ -115,9 +115,8 @@ function addCell(into: Totals, cell: Cell): void {
  * (titles, summaries, runs without a session file included), each once — what `omp usage` sums.
  */
 function recordedCells(env: NodeJS.ProcessEnv | undefined, since: string): Map<string, Cell> | undefined {
-  const path = agentUsageDbPath(env);
-  if (!existsSync(path)) return undefined;
-  const log = new UsageLog(path);
+  const log = openAgentUsage(env);
+  if (!log) return undefined;
   try {
     const cells = new Map<string, Cell>();
     for (const row of log.since(since)) {

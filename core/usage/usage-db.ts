@@ -1,12 +1,16 @@
 import { Database } from "bun:sqlite";
-import { closeSync, openSync } from "node:fs";
+import { closeSync, existsSync, openSync } from "node:fs";
 import { dirname, join } from "node:path";
 import type { Usage } from "../ai/messages.ts";
 import { agentDir, ensurePrivateDir } from "../paths.ts";
+import { foldUsageJournal, usageJournalPath } from "./journal.ts";
 
 export const gatewayDbPath = (env: NodeJS.ProcessEnv = process.env) => join(agentDir(env), "auth-gateway.db");
 /** The agent's own requests, in the same shape (client `agent`): `omp usage` and `omp stats` read it. */
 export const agentUsageDbPath = (env: NodeJS.ProcessEnv = process.env) => join(agentDir(env), "usage.db");
+
+/** What a request's row adds up. */
+export type RecordedUsage = Pick<Usage, "input" | "output" | "cacheRead" | "cacheWrite"> & { cost: { total: number } };
 
 export interface UsageRow {
   day: string;
@@ -51,9 +55,10 @@ export class UsageLog {
       cache_write_tokens = cache_write_tokens + $cacheWrite, cost_usd = cost_usd + $cost`);
   }
 
-  record(client: string, provider: string, model: string, usage: Usage, failed: boolean): void {
+  /** One request; `day` (YYYY-MM-DD) is today unless the request was journaled on another. */
+  record(client: string, provider: string, model: string, usage: RecordedUsage, failed: boolean, day = new Date().toISOString().slice(0, 10)): void {
     this.upsert.run({
-      day: new Date().toISOString().slice(0, 10),
+      day,
       client,
       provider,
       model,
@@ -79,4 +84,14 @@ export class UsageLog {
   close(): void {
     this.db.close();
   }
+}
+
+/** The agent's store with the replies journaled since it was last opened folded in (journal.ts); undefined when omp has recorded nothing yet. */
+export function openAgentUsage(env: NodeJS.ProcessEnv = process.env): UsageLog | undefined {
+  const path = agentUsageDbPath(env);
+  const journal = usageJournalPath(env);
+  if (!existsSync(path) && !existsSync(journal)) return undefined;
+  const log = new UsageLog(path);
+  foldUsageJournal(journal, log);
+  return log;
 }
