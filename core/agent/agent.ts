@@ -24,6 +24,7 @@ import { type ToolCallRun, runToolCalls } from "./tool-calls.ts";
 import { toolContext } from "./tool-context.ts";
 import { applyPromptHooks } from "./prompt-hooks.ts";
 import { endSessionJobs } from "../shell/session-jobs.ts";
+import { endSessionKernels } from "../eval/session-kernels.ts";
 import type { RunState, RunStop } from "./run-state.ts";
 
 /** Stop hooks that block in a row before the run ends anyway: a hook that always blocks must not loop forever. */
@@ -518,6 +519,7 @@ export class Agent {
     await this.extensions?.sessionEnd?.(reason);
     // Background commands end with their session.
     await endSessionJobs(this);
+    endSessionKernels(this);
     if (!this.options.depth) await this.options.lsp?.stop();
   }
 

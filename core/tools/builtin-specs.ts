@@ -2,6 +2,7 @@
 // carries the built-in tools' names, effects and JSON Schemas, and neither zod nor the tools' code
 // is needed before their first call.
 import { bashTool } from "./bash.ts";
+import { evalTool } from "./eval.ts";
 import { defineTool } from "./define.ts";
 import { editTool } from "./edit.ts";
 import { applyPatchTool, hashlineEditTool, patchEditTool } from "./edit/tools.ts";
@@ -23,7 +24,7 @@ import { exitPlanModeTool } from "./exit-plan-mode.ts";
 
 /** Every built-in tool, in the order they are offered to the model (the todo tool with a store of its own). */
 export function builtinToolDefinitions(): ToolDefinition[] {
-  return [readTool, writeTool, editTool, bashTool, grepTool, findTool, lsTool, createTodoTool(createTodoStore()), jobTool, webFetchTool, webSearchTool, lspTool, astGrepTool, astEditTool, askTool];
+  return [readTool, writeTool, editTool, bashTool, evalTool, grepTool, findTool, lsTool, createTodoTool(createTodoStore()), jobTool, webFetchTool, webSearchTool, lspTool, astGrepTool, astEditTool, askTool];
 }
 
 export type BuiltinToolSpec = Omit<Tool, "load">;

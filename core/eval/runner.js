@@ -1,0 +1,71 @@
+// The eval tool's JavaScript runtime: one retained Bun process per session, run inside the command
+// sandbox (a Worker in omp's own process could read whatever omp can), speaking the same NDJSON
+// frames as the Python runner. Cells run as scripts in this process's global scope, so top-level
+// declarations persist; a cell that awaits or returns runs as an async function.
+const vm = require("node:vm");
+const { inspect } = require("node:util");
+
+let current = null;
+const send = (frame) => process.stdout.write(`${JSON.stringify(frame)}\n`);
+const text = (values) => values.map((value) => (typeof value === "string" ? value : inspect(value, { depth: 4 }))).join(" ");
+const PNG = [0x89, 0x50, 0x4e, 0x47];
+
+function bundle(value) {
+  if (value instanceof Uint8Array && PNG.every((byte, i) => value[i] === byte)) return { "image/png": Buffer.from(value).toString("base64"), "text/plain": "<PNG image>" };
+  if (value && typeof value === "object" && value.type === "image" && typeof value.data === "string") return { [value.mimeType ?? "image/png"]: value.data, "text/plain": "<image>" };
+  if (value !== null && typeof value === "object") {
+    try {
+      return { "application/json": JSON.parse(JSON.stringify(value)), "text/plain": inspect(value, { depth: 4 }) };
+    } catch {}
+  }
+  return { "text/plain": typeof value === "string" ? value : inspect(value, { depth: 4 }) };
+}
+
+const display = (...values) => {
+  for (const value of values) send({ type: "display", id: current, bundle: bundle(value) });
+};
+const stream = (name) => (...values) => send({ type: name, id: current, data: `${text(values)}\n` });
+globalThis.display = display;
+globalThis.print = stream("stdout");
+for (const name of ["log", "info", "debug"]) console[name] = stream("stdout");
+for (const name of ["error", "warn", "trace"]) console[name] = stream("stderr");
+
+const wrap = (code) => (/\bawait\b|^\s*return\b/m.test(code) ? `(async () => {\n${code}\n})()` : code);
+
+async function execute(request) {
+  current = request.id;
+  send({ type: "started", id: current });
+  let status = "ok";
+  try {
+    let result = vm.runInThisContext(wrap(request.code), { filename: "cell.js" });
+    if (result && typeof result.then === "function") result = await result;
+    if (result !== undefined) send({ type: "result", id: current, bundle: bundle(result) });
+  } catch (error) {
+    status = "error";
+    const stack = error instanceof Error ? (error.stack ?? String(error)) : String(error);
+    send({ type: "error", id: current, ename: error?.name ?? "Error", evalue: error?.message ?? String(error), traceback: [stack.split("\n").filter((line) => !line.includes("runner.js")).join("\n")] });
+  }
+  send({ type: "done", id: current, status, cancelled: false });
+}
+
+let chain = Promise.resolve();
+let buffer = "";
+process.stdin.setEncoding("utf8");
+process.stdin.on("data", (chunk) => {
+  buffer += chunk;
+  for (let newline = buffer.indexOf("\n"); newline !== -1; newline = buffer.indexOf("\n")) {
+    const line = buffer.slice(0, newline);
+    buffer = buffer.slice(newline + 1);
+    let message;
+    try {
+      message = JSON.parse(line);
+    } catch {
+      continue;
+    }
+    if (message.type === "exit") chain = chain.then(() => process.exit(0));
+    if (typeof message.code === "string") chain = chain.then(() => execute(message));
+  }
+});
+process.stdin.on("end", () => process.exit(0));
+process.on("unhandledRejection", (error) => send({ type: "stderr", id: current, data: `Unhandled rejection: ${error?.stack ?? error}\n` }));
+send({ type: "ready", pid: process.pid, bun: process.versions.bun });

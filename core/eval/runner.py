@@ -1,0 +1,217 @@
+# The eval tool's Python kernel: one retained process per session, speaking NDJSON over its stdin
+# and a private copy of its stdout (the original omp's runner protocol). Plain python3 >= 3.8 is
+# enough: rich display is the MIME-bundle dispatch IPython does, done here without Jupyter.
+import ast, asyncio, base64, builtins, io, json, os, queue, sys, threading, traceback, _thread
+
+_proto = os.fdopen(os.dup(1), "wb", buffering=0)
+_proto_lock = threading.Lock()
+_current = {"id": None, "busy": False}
+_state_lock = threading.Lock()
+
+
+def _send(frame):
+    data = (json.dumps(frame, default=str) + "\n").encode("utf-8", "replace")
+    with _proto_lock:
+        _proto.write(data)
+
+
+# Output written to fd 1 and 2 by anything (C code, subprocesses) is relayed as stream frames, so
+# nothing but frames ever reaches the host's pipe.
+_out_r, _out_w = os.pipe()
+os.dup2(_out_w, 1)
+os.dup2(_out_w, 2)
+
+
+def _relay():
+    while True:
+        chunk = os.read(_out_r, 65536)
+        if not chunk:
+            return
+        _send({"type": "stdout", "id": _current["id"], "data": chunk.decode("utf-8", "replace")})
+
+
+threading.Thread(target=_relay, daemon=True).start()
+
+
+class _Stream(io.TextIOBase):
+    def __init__(self, name):
+        self.name = name
+
+    def writable(self):
+        return True
+
+    def write(self, text):
+        if text:
+            _send({"type": self.name, "id": _current["id"], "data": str(text)})
+        return len(text)
+
+    def isatty(self):
+        return False
+
+
+class _NoStdin(io.TextIOBase):
+    def readable(self):
+        return True
+
+    def read(self, *args):
+        raise RuntimeError("Kernel requested stdin; interactive input is not supported.")
+
+    readline = read
+
+
+sys.stdout = _Stream("stdout")
+sys.stderr = _Stream("stderr")
+sys.stdin = _NoStdin()
+os.environ.setdefault("MPLBACKEND", "Agg")
+
+_PNG = b"\x89PNG\r\n\x1a\n"
+
+
+def _b64(data):
+    return base64.b64encode(data).decode("ascii") if isinstance(data, (bytes, bytearray)) else data
+
+
+def _bundle(value):
+    """The MIME bundle of a value, as IPython's display formatter would make it."""
+    bundle = {}
+    method = getattr(value, "_repr_mimebundle_", None)
+    if callable(method):
+        try:
+            made = method()
+            if isinstance(made, tuple):
+                made = made[0]
+            if isinstance(made, dict):
+                bundle.update(made)
+        except Exception:
+            pass
+    for mime, name in (("image/png", "_repr_png_"), ("image/jpeg", "_repr_jpeg_"), ("text/markdown", "_repr_markdown_"), ("text/html", "_repr_html_"), ("application/json", "_repr_json_")):
+        method = getattr(value, name, None)
+        if mime not in bundle and callable(method):
+            try:
+                made = method()
+            except Exception:
+                made = None
+            if made is not None:
+                bundle[mime] = made
+    if type(value).__name__ == "Figure" and hasattr(value, "savefig") and "image/png" not in bundle:
+        buffer = io.BytesIO()
+        value.savefig(buffer, format="png", bbox_inches="tight")
+        bundle["image/png"] = buffer.getvalue()
+    if isinstance(value, (bytes, bytearray)) and bytes(value[:8]) == _PNG:
+        bundle["image/png"] = bytes(value)
+    elif isinstance(value, dict) and value.get("type") == "image" and "data" in value:
+        bundle[value.get("mimeType", "image/png")] = value["data"]
+    elif isinstance(value, (dict, list)) and "application/json" not in bundle:
+        try:
+            json.dumps(value)
+            bundle["application/json"] = value
+        except (TypeError, ValueError):
+            pass
+    if "text/plain" not in bundle:
+        bundle["text/plain"] = value if isinstance(value, str) else repr(value)
+    for mime in ("image/png", "image/jpeg"):
+        if mime in bundle:
+            bundle[mime] = _b64(bundle[mime])
+    return bundle
+
+
+def display(*values):
+    for value in values:
+        _send({"type": "display", "id": _current["id"], "bundle": _bundle(value)})
+
+
+def _flush_figures():
+    pyplot = sys.modules.get("matplotlib.pyplot")
+    if pyplot is None:
+        return
+    for number in pyplot.get_fignums():
+        display(pyplot.figure(number))
+        pyplot.close(number)
+
+
+_namespace = {"__name__": "__main__", "__builtins__": builtins, "display": display}
+_loop = asyncio.new_event_loop()
+asyncio.set_event_loop(_loop)
+_FLAGS = getattr(ast, "PyCF_ALLOW_TOP_LEVEL_AWAIT", 0)
+_count = 0
+
+
+def _run(code, value):
+    result = eval(code, _namespace)
+    if asyncio.iscoroutine(result):
+        result = _loop.run_until_complete(result)
+    return result if value else None
+
+
+def _execute(request):
+    global _count
+    _count += 1
+    status, cancelled = "ok", False
+    try:
+        tree = ast.parse(request["code"], "<cell>", "exec")
+        last = tree.body.pop() if tree.body and isinstance(tree.body[-1], ast.Expr) else None
+        _run(compile(tree, "<cell>", "exec", flags=_FLAGS), False)
+        if last is not None:
+            result = _run(compile(ast.Expression(last.value), "<cell>", "eval", flags=_FLAGS), True)
+            if result is not None:
+                _namespace["_"] = result
+                _send({"type": "result", "id": request["id"], "bundle": _bundle(result)})
+        _flush_figures()
+    except KeyboardInterrupt:
+        status, cancelled = "error", True
+        _send({"type": "error", "id": request["id"], "ename": "KeyboardInterrupt", "evalue": "interrupted", "traceback": []})
+    except BaseException as error:
+        status = "error"
+        if isinstance(error, SystemExit):
+            status = "ok" if error.code in (None, 0) else "error"
+        if status == "error":
+            lines = traceback.format_exception(type(error), error, error.__traceback__)
+            # The runner's own frames say nothing about the cell.
+            lines = [line for line in lines if __file__ not in line]
+            _send({"type": "error", "id": request["id"], "ename": type(error).__name__, "evalue": str(error), "traceback": lines})
+    return status, cancelled
+
+
+_requests = queue.Queue()
+
+
+def _reader():
+    for line in sys.__stdin__ if sys.__stdin__ else []:
+        try:
+            message = json.loads(line)
+        except ValueError:
+            continue
+        kind = message.get("type")
+        if kind == "interrupt":
+            with _state_lock:
+                if _current["busy"] and _current["id"] == message.get("id"):
+                    _thread.interrupt_main()
+        elif kind == "exit":
+            break
+        else:
+            _requests.put(message)
+    _requests.put(None)
+
+
+threading.Thread(target=_reader, daemon=True).start()
+_send({"type": "ready", "pid": os.getpid(), "python": sys.version.split()[0]})
+
+while True:
+    try:
+        request = _requests.get()
+        if request is None:
+            os._exit(0)
+        with _state_lock:
+            _current.update(id=request["id"], busy=True)
+        _send({"type": "started", "id": request["id"]})
+        status, cancelled = _execute(request)
+        with _state_lock:
+            _current["busy"] = False
+        sys.stdout.flush()
+        _send({"type": "done", "id": request["id"], "status": status, "executionCount": _count, "cancelled": cancelled})
+    except KeyboardInterrupt:
+        # An interrupt that arrived as the cell ended: the next request is unaffected.
+        with _state_lock:
+            _current["busy"] = False
+        if _current["id"] is not None:
+            _send({"type": "done", "id": _current["id"], "status": "error", "executionCount": _count, "cancelled": True})
