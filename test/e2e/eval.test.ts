@@ -4,10 +4,11 @@
 // the kernel lives on, reset clears state, and the kernels are held by the same sandbox as bash.
 import { Database } from "bun:sqlite";
 import { describe, expect, test } from "bun:test";
-import { mkdirSync, writeFileSync } from "node:fs";
+import { mkdirSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { agentTestFile, modelRequests, providerCases, runAgent, toolResultsOf, workspace } from "../support/agent-harness.ts";
 import { RpcProcess } from "../support/agent-rpc.ts";
+import { doctor } from "../support/omp.ts";
 import { tempDir } from "../support/temp.ts";
 
 const standin = await agentTestFile();
@@ -192,5 +193,25 @@ describe("eval", () => {
     const log = await Bun.file(saved!).text();
     expect(log).toContain("line 2500\n");
     expect(log.split("\n").filter((l) => l.startsWith("line ")).length).toBe(5000);
+  });
+});
+
+describe("without python3", () => {
+  test("omp doctor says Python cells are unavailable and how to install python3; a py cell says so too, JS still runs", async () => {
+    const ws = workspace();
+    // A PATH with the tools omp uses but no python3.
+    const bin = tempDir("omp-eval-bin-");
+    for (const tool of ["bash", "git", "setpriv"]) {
+      const path = Bun.which(tool);
+      if (path) symlinkSync(path, join(bin, tool));
+    }
+    const { report } = await doctor({ home: ws.home, cwd: ws.repo, env: { PATH: bin } });
+    expect((report as any).eval.python.missing).toContain("omp setup python");
+    const withPython = await doctor({ home: ws.home, cwd: ws.repo });
+    expect((withPython.report as any).eval.python.version).toMatch(/^3\.\d+\.\d+$/);
+    const { results } = await evalCalls([[{ language: "js", code: "6 * 7" }], [{ language: "py", code: "print(1)" }]], ws, { PATH: bin });
+    expect(results[0]!.text).toBe("42");
+    expect(results[1]!.isError).toBe(true);
+    expect(results[1]!.text).toContain("Python cells need python3, which is not on PATH. Install it (`omp setup python`)");
   });
 });
