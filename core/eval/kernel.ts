@@ -76,6 +76,7 @@ export class Kernel {
   private readonly frames: AsyncGenerator<KernelFrame | undefined>;
   private dead: string | undefined;
   private nextId = 1;
+  private queue: Promise<unknown> = Promise.resolve();
   /** The sandbox policy it runs under. */
   readonly policy: SandboxPolicy | undefined;
 
@@ -111,8 +112,18 @@ export class Kernel {
     return this.dead === undefined;
   }
 
-  /** Runs one cell; stops it at its timeout or when `signal` aborts (Python is interrupted first, JavaScript killed). */
-  async execute(code: string, run: CellRun): Promise<CellEnd> {
+  /** Runs one cell after those already queued; stops it at its timeout or when `signal` aborts (Python is interrupted first, JavaScript killed). */
+  execute(code: string, run: CellRun): Promise<CellEnd> {
+    // One reader of the frames at a time: cells of callers sharing the kernel wait their turn.
+    const next = this.queue.then(() => this.run(code, run));
+    this.queue = next.then(
+      () => undefined,
+      () => undefined,
+    );
+    return next;
+  }
+
+  private async run(code: string, run: CellRun): Promise<CellEnd> {
     if (this.dead) throw new OmpError(`The kernel is gone (${this.dead}).`);
     const id = `c${this.nextId++}`;
     let stopped: CellEnd["stopped"];

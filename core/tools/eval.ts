@@ -13,6 +13,9 @@ export const EVAL_DEFAULT_TIMEOUT_S = 30;
 const EVAL_MAX_TIMEOUT_S = 3600;
 /** Images one call returns at most; more are counted, not sent. */
 const MAX_IMAGES = 8;
+/** JSON outputs kept in the details (the session's record) at most, and the size of each; the model sees them in the text either way. */
+const MAX_JSON_OUTPUTS = 20;
+const MAX_JSON_CHARS = 64 * 1024;
 
 const cellSchema = z.object({
   language: z.enum(["py", "js"]).describe("py: the Python kernel; js: the JavaScript runtime"),
@@ -167,8 +170,9 @@ function renderBundle(bundle: Record<string, unknown>, json: unknown[]): { text?
     return { image: { type: "image", data, mimeType } };
   }
   if ("application/json" in bundle) {
-    json.push(bundle["application/json"]);
-    return { text: JSON.stringify(bundle["application/json"], null, 2) };
+    const text = JSON.stringify(bundle["application/json"], null, 2) ?? "null";
+    if (json.length < MAX_JSON_OUTPUTS && text.length <= MAX_JSON_CHARS) json.push(bundle["application/json"]);
+    return { text };
   }
   for (const mimeType of ["text/markdown", "text/plain", "text/html"]) {
     const value = bundle[mimeType];
