@@ -4,6 +4,9 @@
 // declarations persist; a cell that awaits or returns runs as an async function.
 const vm = require("node:vm");
 const { inspect } = require("node:util");
+const { createRequire } = require("node:module");
+const { isAbsolute, resolve } = require("node:path");
+const { pathToFileURL } = require("node:url");
 
 let current = null;
 const send = (frame) => process.stdout.write(`${JSON.stringify(frame)}\n`);
@@ -26,18 +29,58 @@ const display = (...values) => {
 };
 const stream = (name) => (...values) => send({ type: name, id: current, data: `${text(values)}\n` });
 globalThis.display = display;
+// Modules resolve from the session's directory (its node_modules, its relative paths), not from here.
+const cwdRequire = createRequire(resolve(process.cwd(), "cell.js"));
+globalThis.require = cwdRequire;
+globalThis.__omp_import__ = (specifier) => {
+  if (specifier.startsWith(".") || isAbsolute(specifier)) return import(pathToFileURL(resolve(process.cwd(), specifier)).href);
+  try {
+    return import(cwdRequire.resolve(specifier));
+  } catch {
+    return import(specifier);
+  }
+};
 globalThis.print = stream("stdout");
 for (const name of ["log", "info", "debug"]) console[name] = stream("stdout");
 for (const name of ["error", "warn", "trace"]) console[name] = stream("stderr");
 
-const wrap = (code) => (/\bawait\b|^\s*return\b/m.test(code) ? `(async () => {\n${code}\n})()` : code);
+/**
+ * Scripts cannot import: top-level static imports become assignments of globals (so the names
+ * persist like declarations), dynamic ones go through __omp_import__.
+ */
+function rewriteImports(code) {
+  const from = (spec) => `await __omp_import__(${spec})`;
+  return code
+    .replace(/^import\s+\*\s+as\s+([\w$]+)\s+from\s+(["'][^"']+["']);?/gm, (_, name, spec) => `globalThis.${name} = ${from(spec)};`)
+    .replace(/^import\s+([\w$]+)\s+from\s+(["'][^"']+["']);?/gm, (_, name, spec) => `globalThis.${name} = (${from(spec)}).default;`)
+    .replace(/^import\s*\{([^}]*)\}\s*from\s+(["'][^"']+["']);?/gm, (_, names, spec) => `({ ${names.replace(/([\w$]+)\s+as\s+([\w$]+)/g, "$1: $2")} } = ${from(spec)});`)
+    .replace(/\bimport\s*\(/g, "__omp_import__(");
+}
+
+/**
+ * A cell that compiles as a script runs as one, its declarations persisting; one that needs top-level
+ * await or return runs as an async function, its unindented declarations made globals so they persist too.
+ */
+function compile(source) {
+  const code = rewriteImports(source);
+  try {
+    return new vm.Script(code, { filename: "cell.js" });
+  } catch (error) {
+    if (!(error instanceof SyntaxError) || !/\bawait\b|\breturn\b/.test(code)) throw error;
+  }
+  const hoisted = code
+    .replace(/^(?:const|let|var)\s+([\w$]+)\s*=/gm, "globalThis.$1 =")
+    .replace(/^((?:async\s+)?function\s*\*?\s*([\w$]+))/gm, "globalThis.$2 = $1")
+    .replace(/^class\s+([\w$]+)/gm, "globalThis.$1 = class $1");
+  return new vm.Script(`(async () => {\n${hoisted}\n})()`, { filename: "cell.js" });
+}
 
 async function execute(request) {
   current = request.id;
   send({ type: "started", id: current });
   let status = "ok";
   try {
-    let result = vm.runInThisContext(wrap(request.code), { filename: "cell.js" });
+    let result = compile(request.code).runInThisContext();
     if (result && typeof result.then === "function") result = await result;
     if (result !== undefined) send({ type: "result", id: current, bundle: bundle(result) });
   } catch (error) {

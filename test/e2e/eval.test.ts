@@ -46,10 +46,14 @@ describe("eval", () => {
         { language: "py", code: "x + 1" },
         { language: "js", code: "seen.push('a'); n + 41" },
       ],
-      [{ language: "py", code: PNG_CELL }],
+      [
+        { language: "py", code: PNG_CELL },
+        // Top-level await and an import: its declarations persist like a plain cell's.
+        { language: "js", code: "import { readFile } from 'node:fs/promises';\nconst readme = await readFile('README.md', 'utf8');\nreturn readme.trim()" },
+      ],
       [
         { language: "py", reset: true, code: "print('x' in globals())" },
-        { language: "js", code: "seen.length" },
+        { language: "js", code: "seen.length + ' ' + readme.length + ' ' + typeof readFile" },
       ],
       [
         { language: "py", code: "raise ValueError('bad value')" },
@@ -61,6 +65,7 @@ describe("eval", () => {
     expect(setup!.text).toContain("[1/2] setup\nset True");
     expect(again!.text).toContain("42\n[2/2]\n42");
     expect(image!.text).toContain('"rows": 3');
+    expect(image!.text).toContain("# demo");
     // The image travels as an image block of the tool result in the provider's format.
     const block = body.messages.flatMap((m: any) => (Array.isArray(m.content) ? m.content : [])).find((b: any) => b.type === "tool_result" && b.tool_use_id === "e2");
     const png = block.content.find((c: any) => c.type === "image");
@@ -68,7 +73,7 @@ describe("eval", () => {
     expect(Buffer.from(png.source.data, "base64").subarray(1, 4).toString()).toBe("PNG");
     // reset restarted Python only: JS kept its array.
     expect(reset!.text).toContain("False");
-    expect(reset!.text).toMatch(/\[2\/2\]\n1$/);
+    expect(reset!.text).toMatch(/\[2\/2\]\n1 7 function$/);
     expect(failed!.isError).toBe(true);
     expect(failed!.text).toContain("ValueError: bad value");
     expect(failed!.text).toContain("the 1 cell(s) after it were not run");
@@ -152,6 +157,7 @@ describe("eval", () => {
             { language: "py", code: "import os\nprint('token', os.environ.get('GITHUB_TOKEN'))\nopen('made-by-py.txt', 'w').write('ok')" },
           ],
           [
+            { language: "js", code: `require("node:fs").readFileSync("README.md", "utf8").trim()` },
             { language: "js", code: `try { require("node:fs").readFileSync(${JSON.stringify(join(ws.home, ".ssh", "id_ed25519"))}, "utf8"); "ssh READ" } catch (e) { "ssh refused " + e.code }` },
             { language: "js", code: `try { await fetch("http://127.0.0.1:${server.port}/js"); return "net READ" } catch (e) { return "net refused" }` },
             { language: "js", code: "'token ' + process.env.GITHUB_TOKEN" },
@@ -165,7 +171,9 @@ describe("eval", () => {
       expect(py).toContain("vault refused");
       expect(py).toContain("net refused");
       expect(py).toContain("token None");
-      expect(js).toContain("ssh refused");
+      // The project's files are readable; the key is not (EACCES under Landlock, hidden under bubblewrap).
+      expect(js).toContain("# demo");
+      expect(js).toMatch(/ssh refused (EACCES|ENOENT|EPERM)/);
       expect(js).toContain("net refused");
       expect(js).toContain("token undefined");
       for (const text of [py, js]) {
