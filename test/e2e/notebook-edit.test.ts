@@ -5,7 +5,8 @@
 import { describe, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { agentTestFile, modelRequests, providerCases, runAgent, toolResultsOf, workspace } from "../support/agent-harness.ts";
+import { agentTestFile, modelRequests, providerCases, readJsonl, runAgent, sessionFiles, toolResultsOf, workspace } from "../support/agent-harness.ts";
+import { RpcProcess } from "../support/agent-rpc.ts";
 
 const standin = await agentTestFile();
 const provider = providerCases()[0]!;
@@ -77,4 +78,34 @@ describe("notebook cell edits", () => {
     const out = JSON.parse(readFileSync(join(ws.repo, "executed.ipynb"), "utf8"));
     expect(out.cells[2].outputs[0].text.join("")).toBe("y is 2\n");
   }, 180_000);
+
+  test("the approval shows the cell-form diff; rewind puts the notebook back byte for byte", async () => {
+    const original = `${JSON.stringify(NOTEBOOK, null, 1)}\n`;
+    const ws = workspace({ "analysis.ipynb": original });
+    standin.setScript([
+      { toolCalls: [{ id: "insert", name: "edit", arguments: { path: "analysis.ipynb", edits: [{ oldText: "print(x)", newText: "print(x)\n\n# %% [code]\nz = 3" }] } }] },
+      { text: "inserted" },
+    ]);
+    const rpc = new RpcProcess(["--model", provider.model, "--approval-mode", "write"], { home: ws.home, cwd: ws.repo, env: provider.env(standin.url) });
+    try {
+      await rpc.waitFrame((f) => f.type === "ready");
+      const mark = rpc.mark;
+      expect((await rpc.send({ type: "prompt", message: "add a cell" })).success).toBe(true);
+      const asked = await rpc.waitFrame((f) => f.type === "extension_ui_request", mark);
+      expect(JSON.stringify(asked)).toContain("+# %% [code]\\n+z = 3");
+      rpc.writeLine(JSON.stringify({ type: "extension_ui_response", id: asked.id, value: "Allow" }));
+      await rpc.waitFrame((f) => f.type === "agent_end", mark);
+      const edited = JSON.parse(readFileSync(join(ws.repo, "analysis.ipynb"), "utf8"));
+      expect(edited.cells).toHaveLength(4);
+      expect(edited.cells[2].source).toEqual(["z = 3"]);
+      const entries = readJsonl(sessionFiles(ws.home)[0]!);
+      const prompt = entries.find((e) => e.type === "message" && e.message.role === "user")!;
+      const rewound = await rpc.send({ type: "rewind", entryId: prompt.id, scope: "files" });
+      expect(rewound.success).toBe(true);
+      expect(readFileSync(join(ws.repo, "analysis.ipynb"), "utf8")).toBe(original);
+      expect(await rpc.close()).toBe(0);
+    } finally {
+      rpc.child.kill();
+    }
+  });
 });
