@@ -29,6 +29,28 @@ const display = (...values) => {
 };
 const stream = (name) => (...values) => send({ type: name, id: current, data: `${text(values)}\n` });
 globalThis.display = display;
+// The original omp's prelude helpers that touch files and the environment (inside the sandbox like all else).
+const fsp = require("node:fs/promises");
+const home = (path) => (path.startsWith("~/") ? `${process.env.HOME}${path.slice(1)}` : path);
+globalThis.read = async (path, offset, limit) => {
+  if (offset && typeof offset === "object") ({ offset, limit } = offset);
+  const text = await fsp.readFile(home(path), "utf8");
+  if (offset == null && limit == null) return text;
+  const lines = text.split(/(?<=\n)/);
+  const start = Math.max((offset ?? 1) - 1, 0);
+  return lines.slice(start, limit == null ? undefined : start + limit).join("");
+};
+globalThis.write = async (path, content) => {
+  await fsp.mkdir(require("node:path").dirname(resolve(home(path))), { recursive: true });
+  await fsp.writeFile(home(path), content);
+  return path;
+};
+globalThis.append = async (path, content) => (await fsp.appendFile(home(path), content), path);
+globalThis.env = (key, value) => {
+  if (key === undefined) return { ...process.env };
+  if (value !== undefined) process.env[key] = String(value);
+  return process.env[key];
+};
 // Modules resolve from the session's directory (its node_modules, its relative paths), not from here.
 const cwdRequire = createRequire(resolve(process.cwd(), "cell.js"));
 globalThis.require = cwdRequire;
@@ -109,6 +131,6 @@ process.stdin.on("data", (chunk) => {
     if (typeof message.code === "string") chain = chain.then(() => execute(message));
   }
 });
-process.stdin.on("end", () => process.exit(0));
+process.stdin.on("end", () => (chain = chain.then(() => process.exit(0))));
 process.on("unhandledRejection", (error) => send({ type: "stderr", id: current, data: `Unhandled rejection: ${error?.stack ?? error}\n` }));
 send({ type: "ready", pid: process.pid, bun: process.versions.bun });

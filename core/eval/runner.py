@@ -129,7 +129,39 @@ def _flush_figures():
         pyplot.close(number)
 
 
-_namespace = {"__name__": "__main__", "__builtins__": builtins, "display": display}
+# The original omp's prelude helpers that touch files and the environment (inside the sandbox like all else).
+def read(path, offset=None, limit=None):
+    with open(os.path.expanduser(path), encoding="utf-8", errors="replace") as handle:
+        text = handle.read()
+    if offset is None and limit is None:
+        return text
+    start = max((offset or 1) - 1, 0)
+    lines = text.splitlines(keepends=True)
+    return "".join(lines[start:start + limit] if limit else lines[start:])
+
+
+def write(path, content, mode="w"):
+    path = os.path.expanduser(path)
+    if os.path.dirname(path):
+        os.makedirs(os.path.dirname(path), exist_ok=True)
+    with open(path, mode, encoding="utf-8") as handle:
+        handle.write(content)
+    return path
+
+
+def append(path, content):
+    return write(path, content, "a")
+
+
+def env(key=None, value=None):
+    if key is None:
+        return dict(os.environ)
+    if value is not None:
+        os.environ[key] = str(value)
+    return os.environ.get(key)
+
+
+_namespace = {"__name__": "__main__", "__builtins__": builtins, "display": display, "read": read, "write": write, "append": append, "env": env}
 _loop = asyncio.new_event_loop()
 asyncio.set_event_loop(_loop)
 _FLAGS = getattr(ast, "PyCF_ALLOW_TOP_LEVEL_AWAIT", 0)

@@ -59,9 +59,14 @@ describe("eval", () => {
         { language: "py", code: "raise ValueError('bad value')" },
         { language: "py", code: "print('never')" },
       ],
+      // The original's prelude helpers: read, write, append, env.
+      [
+        { language: "py", code: "write('notes/py.txt', 'one\\n')\nappend('notes/py.txt', 'two\\n')\nenv('FROM_PY', 'yes')\nread('notes/py.txt', 2, 1)" },
+        { language: "js", code: "await append('notes/py.txt', 'three\\n');\nreturn (await read('notes/py.txt')).split('\\n').join(',') + ' ' + env('HOME').length" },
+      ],
     ]);
     expect(run.code).toBe(0);
-    const [setup, again, image, reset, failed] = results;
+    const [setup, again, image, reset, failed, helpers] = results;
     expect(setup!.text).toContain("[1/2] setup\nset True");
     expect(again!.text).toContain("42\n[2/2]\n42");
     expect(image!.text).toContain('"rows": 3');
@@ -78,6 +83,7 @@ describe("eval", () => {
     expect(failed!.text).toContain("ValueError: bad value");
     expect(failed!.text).toContain("the 1 cell(s) after it were not run");
     expect(failed!.text).not.toContain("never");
+    expect(helpers!.text).toMatch(/^\[1\/2\]\ntwo\n\[2\/2\]\none,two,three, \d+$/);
   });
 
   test("a runaway cell is stopped by its timeout; the Python kernel keeps its state, JS starts afresh", async () => {
