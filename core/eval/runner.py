@@ -22,12 +22,45 @@ os.dup2(_out_w, 1)
 os.dup2(_out_w, 2)
 
 
+_SYNC = b"\x00omp-eval-sync\x00"
+_synced = threading.Event()
+
+
+def _whole(data):
+    """How much of data ends on a whole UTF-8 character (a character cut at a read waits for its rest)."""
+    for back in range(1, min(4, len(data)) + 1):
+        byte = data[-back]
+        if byte & 0xC0 != 0x80:
+            need = 1 if byte < 0x80 else 2 if byte < 0xE0 else 3 if byte < 0xF0 else 4
+            return len(data) if back >= need else len(data) - back
+    return len(data)
+
+
 def _relay():
+    pending = b""
     while True:
         chunk = os.read(_out_r, 65536)
         if not chunk:
             return
-        _send({"type": "stdout", "id": _current["id"], "data": chunk.decode("utf-8", "replace")})
+        pending += chunk
+        synced = _SYNC in pending
+        pending = pending.replace(_SYNC, b"")
+        cut = len(pending) if synced else _whole(pending)
+        data, pending = pending[:cut], pending[cut:]
+        if data:
+            _send({"type": "stdout", "id": _current["id"], "data": data.decode("utf-8", "replace")})
+        if synced:
+            _synced.set()
+
+
+def _drain():
+    """Waits until what was written to fd 1 and 2 before now has been relayed (a subprocess's last lines)."""
+    _synced.clear()
+    try:
+        os.write(_out_w, _SYNC)
+    except OSError:
+        return
+    _synced.wait(2)
 
 
 threading.Thread(target=_relay, daemon=True).start()
@@ -239,7 +272,7 @@ while True:
         status, cancelled = _execute(request)
         with _state_lock:
             _current["busy"] = False
-        sys.stdout.flush()
+        _drain()
         _send({"type": "done", "id": request["id"], "status": status, "executionCount": _count, "cancelled": cancelled})
     except KeyboardInterrupt:
         # An interrupt that arrived as the cell ended: the next request is unaffected.

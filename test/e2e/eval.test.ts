@@ -89,13 +89,15 @@ describe("eval", () => {
   test("a runaway cell is stopped by its timeout; the Python kernel keeps its state, JS starts afresh", async () => {
     const started = Date.now();
     const { results } = await evalCalls([
-      [{ language: "py", code: "y = 5" }],
+      // A subprocess's output (written to fd 1 directly) arrives within its cell.
+      [{ language: "py", code: "y = 5\nimport subprocess\nsubprocess.run(['echo', 'from a subprocess'])\nNone" }],
       [{ language: "py", code: "while True: pass", timeout: 2 }],
       [{ language: "py", code: "print('alive', y)" }],
       [{ language: "js", code: "let k = 3; while (true) {}", timeout: 2 }],
       [{ language: "js", code: "typeof k" }],
     ]);
-    const [, spun, alive, jsSpun, jsAfter] = results;
+    const [child, spun, alive, jsSpun, jsAfter] = results;
+    expect(child!.text).toBe("from a subprocess");
     expect(spun!.isError).toBe(true);
     expect(spun!.text).toContain("Cell timed out after 2s and was stopped");
     expect(spun!.text).toContain("keeps its state");
