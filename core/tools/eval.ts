@@ -49,10 +49,9 @@ export const evalTool: ToolDefinition<typeof schema, EvalDetails> = {
   name: "eval",
   description: [
     "Run Python (py) or JavaScript (js) cells in persistent per-session runtimes: variables, imports and functions stay for later cells and calls. Use it instead of python -c or node -e in bash.",
-    "The value of a cell's last expression is shown; display(value) shows images (PNG bytes, matplotlib figures, PIL images) and JSON as output. Python supports top-level await; a js cell that awaits must return its value.",
-    "Helpers in both: read(path, offset?, limit?), write(path, text), append(path, text), env(key?, value?) (await them in js).",
-    `A cell is stopped after timeout seconds (default ${EVAL_DEFAULT_TIMEOUT_S}); reset: true restarts its runtime. Long output keeps its head and tail; the rest is saved to a log file whose path is given.`,
-    "Cells run sandboxed like bash commands: writes only in the project and temp dirs, no network, credential files unreadable.",
+    "The last expression's value is shown; display(value) shows images (PNG bytes, matplotlib figures) and JSON. Top-level await works; a js cell that awaits must return its value.",
+    "Helpers: read(path, offset?, limit?), write(path, text), append, env(key?, value?) (await them in js).",
+    `A cell is stopped after timeout seconds (default ${EVAL_DEFAULT_TIMEOUT_S}); reset: true restarts its runtime. Long output keeps head and tail, the rest saved to a log file whose path is given. Sandboxed like bash.`,
   ].join(" "),
   schema,
   effect: "exec",
