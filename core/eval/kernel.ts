@@ -208,5 +208,7 @@ export class Kernel {
         return;
       }
     }
+    // Its output ended: it exited (the code comes later, with `exited`) or was killed.
+    this.kill("it exited");
   }
 }

@@ -95,8 +95,15 @@ describe("eval", () => {
       [{ language: "py", code: "print('alive', y)" }],
       [{ language: "js", code: "let k = 3; while (true) {}", timeout: 2 }],
       [{ language: "js", code: "typeof k" }],
+      // A kernel that dies is said so, and the next cell gets a fresh one.
+      [{ language: "py", code: "import os\nos._exit(3)" }],
+      [{ language: "py", code: "print('fresh', 'y' in globals())" }],
     ]);
-    const [child, spun, alive, jsSpun, jsAfter] = results;
+    const [child, spun, alive, jsSpun, jsAfter, died, fresh] = results;
+    expect(died!.isError).toBe(true);
+    expect(died!.text).toContain("The py runtime ended while running the cell; the next cell starts a fresh one.");
+    expect(fresh!.text).toContain("was started again; its earlier state is gone.");
+    expect(fresh!.text).toContain("fresh False");
     expect(child!.text).toBe("from a subprocess");
     expect(spun!.isError).toBe(true);
     expect(spun!.text).toContain("Cell timed out after 2s and was stopped");
