@@ -63,7 +63,8 @@ function argvFor(language: KernelLanguage, cwd: string): { argv: string[]; env: 
   if (language === "js") return { argv: [process.execPath, runnerFile("js")], env: { BUN_BE_BUN: "1" } };
   const python = pythonInterpreter(cwd);
   if (!python) throw new OmpError("Python cells need python3, which is not on PATH. Install it (`omp setup python`), or use a js cell.");
-  return { argv: [python, "-u", runnerFile("py")], env: { PYTHONUNBUFFERED: "1", PYTHONIOENCODING: "utf-8", MPLBACKEND: "Agg" } };
+  // Matplotlib's cache goes to the temp dir: the sandbox keeps the home read-only.
+  return { argv: [python, "-u", runnerFile("py")], env: { PYTHONUNBUFFERED: "1", PYTHONIOENCODING: "utf-8", MPLBACKEND: "Agg", MPLCONFIGDIR: join(tmpdir(), "omp-eval-matplotlib") } };
 }
 
 /**
