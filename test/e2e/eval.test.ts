@@ -219,6 +219,16 @@ describe("eval", () => {
   });
 });
 
+describe("interpreter", () => {
+  test("the project's .venv is the Python kernel's interpreter", async () => {
+    const ws = workspace();
+    const made = Bun.spawnSync(["python3", "-m", "venv", "--without-pip", join(ws.repo, ".venv")], { stderr: "pipe" });
+    expect(made.exitCode).toBe(0);
+    const { results } = await evalCalls([[{ language: "py", code: "import sys\nprint(sys.prefix)" }]], ws);
+    expect(results[0]!.text).toBe(join(ws.repo, ".venv"));
+  });
+});
+
 describe("without python3", () => {
   test("omp doctor says Python cells are unavailable and how to install python3; a py cell says so too, JS still runs", async () => {
     const ws = workspace();
