@@ -36,6 +36,8 @@ export interface CellEnd {
   status: "ok" | "error";
   stopped?: "timeout" | "abort";
   killed?: boolean;
+  /** Why the kernel ended, when it did. */
+  reason?: string;
 }
 
 /** The runner scripts are written once per content to a temp dir the sandboxed kernel can read. */
@@ -153,7 +155,7 @@ export class Kernel {
       for (;;) {
         const next = await this.frames.next();
         if (next.done || !next.value) {
-          return { status: "error", ...(stopped ? { stopped } : {}), killed: killed || !stopped };
+          return { status: "error", ...(stopped ? { stopped } : {}), killed: killed || !stopped, ...(this.dead ? { reason: this.dead } : {}) };
         }
         const frame = next.value;
         if (frame.type === "done" && frame.id === id) return { status: frame.status === "ok" && !stopped ? "ok" : "error", ...(stopped ? { stopped } : {}) };

@@ -27,7 +27,11 @@ function bundle(value) {
 const display = (...values) => {
   for (const value of values) send({ type: "display", id: current, bundle: bundle(value) });
 };
-const stream = (name) => (...values) => send({ type: name, id: current, data: `${text(values)}\n` });
+const stream = (name) => (...values) => {
+  const data = `${text(values)}\n`;
+  // In pieces: one huge log never makes a frame the host refuses.
+  for (let start = 0; start < data.length; start += 1 << 20) send({ type: name, id: current, data: data.slice(start, start + (1 << 20)) });
+};
 globalThis.display = display;
 // The original omp's prelude helpers that touch files and the environment (inside the sandbox like all else).
 const fsp = require("node:fs/promises");

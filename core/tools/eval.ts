@@ -81,7 +81,8 @@ async function kernelFor(language: KernelLanguage, reset: boolean, context: Tool
 }
 
 async function runCells(cells: z.infer<typeof cellSchema>[], context: ToolContext): Promise<ToolResult<EvalDetails>> {
-  const collector = new OutputCollector(() => createNumberedLog(context.artifactsDir, "eval"), undefined, context.redact);
+  // The whole output goes to a log capped like bash's (bash.maxLogBytes, 50 MB by default).
+  const collector = new OutputCollector(() => createNumberedLog(context.artifactsDir, "eval"), undefined, context.redact, context.shell?.maxLogBytes ? { maxLogBytes: context.shell.maxLogBytes } : {});
   const write = (text: string) => {
     if (text === "") return;
     collector.push(Buffer.from(text));
@@ -133,7 +134,7 @@ async function runCells(cells: z.infer<typeof cellSchema>[], context: ToolContex
       cellDetails.aborted = true;
       write(`Cell cancelled by the user and stopped. ${stateNote(cell.language, end.killed)}\n`);
     } else if (end.killed) {
-      write(`The ${cell.language} runtime ended while running the cell; the next cell starts a fresh one.\n`);
+      write(`The ${cell.language} runtime ended while running the cell${end.reason ? ` (${end.reason})` : ""}; the next cell starts a fresh one.\n`);
     }
     if (end.status === "error") {
       cellDetails.status = "error";

@@ -101,7 +101,7 @@ describe("eval", () => {
     ]);
     const [child, spun, alive, jsSpun, jsAfter, died, fresh] = results;
     expect(died!.isError).toBe(true);
-    expect(died!.text).toContain("The py runtime ended while running the cell; the next cell starts a fresh one.");
+    expect(died!.text).toContain("The py runtime ended while running the cell (it exited); the next cell starts a fresh one.");
     expect(fresh!.text).toContain("was started again; its earlier state is gone.");
     expect(fresh!.text).toContain("fresh False");
     expect(child!.text).toBe("from a subprocess");
@@ -206,7 +206,16 @@ describe("eval", () => {
   });
 
   test("long output keeps its head and tail and saves the whole of it as an artifact", async () => {
-    const { results } = await evalCalls([[{ language: "py", code: "for i in range(5000): print('line', i)" }]]);
+    const { results } = await evalCalls([
+      [{ language: "py", code: "for i in range(5000): print('line', i)" }],
+      // One print larger than a frame may be (32 MB): sent in pieces, cut for the model, the kernel lives on.
+      [{ language: "py", code: "z = 1\nprint('y' * 40_000_000)\nprint('end of big')" }],
+      [{ language: "py", code: "print('alive', z)" }],
+    ]);
+    expect(results[1]!.isError).toBeFalsy();
+    expect(results[1]!.text).toContain("end of big");
+    expect(results[1]!.text.length).toBeLessThan(100_000);
+    expect(results[2]!.text).toBe("alive 1");
     const text = results[0]!.text;
     expect(text).toContain("line 0\n");
     expect(text).toContain("line 4999");
