@@ -36,6 +36,8 @@ interface DoctorReport {
   lsp: { servers: { name: string; fileTypes: string[]; source: string; command?: string; install?: string }[]; warnings: string[]; skipped: string[] } | { error: string };
   /** The credential vault: who wrote its schema and what omp takes from it. */
   credentials: CredentialsReport;
+  /** The eval tool's runtimes: the Python it would start for this directory, and JavaScript (omp's own Bun). */
+  eval: { python: { path: string; version: string } | { missing: string }; js: string };
   /** Present with --repair: what was checked and mended before the load. */
   repair?: RepairReport;
 }
@@ -112,8 +114,21 @@ async function collect(repair?: RepairReport): Promise<DoctorReport> {
     sandbox: sandboxSupport(),
     lsp: await lspReport(),
     credentials: await credentialsReport(),
+    eval: await evalReport(),
     ...(repair ? { repair } : {}),
   };
+}
+
+async function evalReport(): Promise<DoctorReport["eval"]> {
+  const { pythonInterpreter } = await import("../../core/eval/kernel.ts");
+  const js = `JavaScript cells in omp's own Bun ${Bun.version}`;
+  const path = pythonInterpreter(process.cwd());
+  const missing = { missing: "no python3 on PATH: Python cells are unavailable (omp setup python installs it)" };
+  if (!path) return { python: missing, js };
+  const probe = Bun.spawnSync([path, "-c", "import sys; print('%d.%d.%d' % sys.version_info[:3]); sys.exit(sys.version_info < (3, 8))"], { stdout: "pipe", stderr: "ignore" });
+  const version = probe.stdout.toString().trim();
+  if (probe.exitCode !== 0) return { python: { missing: `${path} ${version || "does not run"}: Python cells need 3.8 or newer (omp setup python)` }, js };
+  return { python: { path, version }, js };
 }
 
 function describeContainment(): string {
@@ -155,6 +170,8 @@ function render(report: DoctorReport): string {
   rows.push(["containment", report.containment]);
   rows.push(["sandbox", describeSupport(report.sandbox)]);
   rows.push(["credentials", describeCredentials(report.credentials)]);
+  const python = report.eval.python;
+  rows.push(["eval", `${"missing" in python ? python.missing : `Python cells in ${python.path} (${python.version})`}; ${report.eval.js}`]);
   for (const note of natives.notes) rows.push(["note", note]);
   for (const path of natives.pruned) rows.push(["pruned", path]);
   if (report.repair) rows.push(...repairRows(report.repair));

@@ -26,6 +26,7 @@ import { type ToolCallRun, runToolCalls } from "./tool-calls.ts";
 import { toolContext } from "./tool-context.ts";
 import { applyPromptHooks, prependNotes, promptText } from "./prompt-hooks.ts";
 import { endSessionJobs } from "../shell/session-jobs.ts";
+import { endSessionKernels } from "../eval/session-kernels.ts";
 import type { RunState, RunStop } from "./run-state.ts";
 import { ToolDiscovery } from "../tools/discovery/tool-discovery.ts";
 import { discoveryPolicy } from "../tools/discovery/policy.ts";
@@ -544,6 +545,7 @@ export class Agent {
     await this.extensions?.sessionEnd?.(reason);
     // Background commands end with their session.
     await endSessionJobs(this);
+    endSessionKernels(this);
     if (!this.options.depth) await this.options.lsp?.stop();
   }
 

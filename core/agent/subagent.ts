@@ -2,6 +2,7 @@ import { addUsage } from "../ai/usage.ts";
 import { describeError } from "../errors/omp-error.ts";
 import { SessionWriter } from "../session/writer.ts";
 import { endSessionJobs } from "../shell/session-jobs.ts";
+import { endSessionKernels } from "../eval/session-kernels.ts";
 import type { SubagentOutcome, SubagentRequest } from "../tools/subagents.ts";
 import { linkedGitDirs, protectedPaths } from "../sandbox/policy.ts";
 import { Agent } from "./agent.ts";
@@ -77,8 +78,9 @@ export async function runSubagent(parent: Agent, request: SubagentRequest): Prom
     request.signal.removeEventListener("abort", stopChild);
     parent.usage = addUsage(parent.usage, child.usage);
     child.writer?.close();
-    // Its background jobs end with it: nothing else can reach them.
+    // Its background jobs and eval kernels end with it: nothing else can reach them.
     await endSessionJobs(child);
+    endSessionKernels(child);
   }
   const last = child.messages.findLast((message) => message.role === "assistant");
   const text = last?.role === "assistant" ? last.content.flatMap((part) => (part.type === "text" ? [part.text] : [])).join("\n").trim() : "";

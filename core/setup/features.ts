@@ -49,10 +49,10 @@ export const FEATURES: readonly Feature[] = [
   },
   {
     id: "python",
-    enables: "a Python kernel for running code (python3 with ipykernel and jupyter_client)",
-    check: { probe: ["python3", "-c", "import ipykernel, jupyter_client"], describe: "python3 with ipykernel and jupyter_client" },
-    install: { debian: [APT("python3 python3-ipykernel python3-jupyter-client")], ubuntu: [APT("python3 python3-ipykernel python3-jupyter-client")], macos: ["brew install python", "python3 -m pip install --user ipykernel jupyter_client"] },
-    manual: "install Python 3, then: python3 -m pip install --user ipykernel jupyter_client",
+    enables: "Python cells of the eval tool (python3 3.8 or newer; omp brings its own kernel)",
+    check: { probe: ["python3", "-c", "import sys; sys.exit(sys.version_info < (3, 8))"], describe: "python3 3.8 or newer" },
+    install: { debian: [APT("python3")], ubuntu: [APT("python3")], macos: ["brew install python"] },
+    manual: "install Python 3.8 or newer and put python3 on PATH",
   },
   {
     id: "browser",

@@ -32,6 +32,10 @@ export interface PtySize {
 
 export interface SpawnCommandOptions {
   command: string;
+  /** A program to run as it is instead of `command` under bash (the eval tool's kernels); its stdout stays its own. */
+  argv?: string[];
+  /** Variables added to the command's environment (before the sandbox cleans it). */
+  env?: Record<string, string>;
   cwd: string;
   /** Run under a pseudo-terminal of this size instead of pipes. */
   pty?: PtySize;
@@ -56,6 +60,7 @@ const quote = (text: string) => `'${text.replaceAll("'", `'\\''`)}'`;
  * controlling tty of a new session and relays it over the pipes.
  */
 function commandArgv(options: SpawnCommandOptions): string[] {
+  if (options.argv) return options.argv;
   if (!options.pty) return ["bash", "-c", `exec 2>&1\n${options.command}`];
   const { rows, cols } = options.pty;
   const inner = `stty rows ${rows} cols ${cols} 2>/dev/null; exec bash -c ${quote(options.command)}`;
@@ -69,7 +74,7 @@ function commandArgv(options: SpawnCommandOptions): string[] {
  */
 export function spawnCommand(options: SpawnCommandOptions): SpawnedCommand {
   const container = createContainer();
-  const base = { ...process.env, ...(options.pty ? PTY_ENV : NON_INTERACTIVE_ENV) };
+  const base = { ...process.env, ...(options.pty ? PTY_ENV : NON_INTERACTIVE_ENV), ...options.env };
   // The sandbox launcher runs inside the container: containment ends it and all it starts.
   const command = options.sandbox
     ? sandboxCommand(commandArgv(options), { policy: options.sandbox.policy, env: base, secrets: options.sandbox.secrets })

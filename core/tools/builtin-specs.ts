@@ -2,6 +2,7 @@
 // carries the built-in tools' names, effects and JSON Schemas, and neither zod nor the tools' code
 // is needed before their first call.
 import { bashTool } from "./bash.ts";
+import { evalTool } from "./eval.ts";
 import { defineTool } from "./define.ts";
 import { editTool } from "./edit.ts";
 import { applyPatchTool, hashlineEditTool, patchEditTool } from "./edit/tools.ts";
@@ -28,7 +29,7 @@ import { recallTool, reflectTool, retainTool } from "./memory.ts";
  * definition (see LoadMode in types.ts): the model finds it with search_tool_bm25.
  */
 export function builtinToolDefinitions(): ToolDefinition[] {
-  return [readTool, writeTool, editTool, bashTool, grepTool, findTool, lsTool, createTodoTool(createTodoStore()), jobTool, webFetchTool, webSearchTool, lspTool, astGrepTool, astEditTool, askTool, retainTool, recallTool, reflectTool];
+  return [readTool, writeTool, editTool, bashTool, evalTool, grepTool, findTool, lsTool, createTodoTool(createTodoStore()), jobTool, webFetchTool, webSearchTool, lspTool, astGrepTool, astEditTool, askTool, retainTool, recallTool, reflectTool];
 }
 
 export type BuiltinToolSpec = Omit<Tool, "load">;

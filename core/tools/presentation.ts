@@ -1,4 +1,5 @@
 import type { BashDetails } from "./bash.ts";
+import type { EvalDetails } from "./eval.ts";
 import type { EditDetails } from "./edit/engine.ts";
 import type { FindDetails } from "./find.ts";
 import type { GrepDetails } from "./grep.ts";
@@ -48,6 +49,7 @@ const PRESENTERS: Record<string, Presenter> = {
     return { kind: "edit", title: `Edit ${str(input.path)}`, diffs: edits.map((edit) => ({ path, oldText: str(edit.oldText), newText: str(edit.newText) })) };
   },
   bash: (input) => ({ kind: "execute", title: oneLine(str(input.command)), command: str(input.command) }),
+  eval: (input) => ({ kind: "execute", title: `eval ${evalCells(input)}`, command: cellsOf(input).map((cell) => str(cell.code)).join("\n\n") }),
   grep: (input, cwd) => ({ kind: "search", title: `grep ${oneLine(str(input.pattern))}${input.path ? ` in ${str(input.path)}` : ""}`, locations: input.path ? at(input.path, cwd) : [] }),
   find: (input, cwd) => ({ kind: "search", title: `find ${oneLine(str(input.pattern))}${input.path ? ` in ${str(input.path)}` : ""}`, locations: input.path ? at(input.path, cwd) : [] }),
   ls: (input, cwd) => ({ kind: "read", title: `List ${str(input.path) || "."}`, locations: at(input.path ?? ".", cwd) }),
@@ -99,6 +101,9 @@ const command: TerminalRow<BashDetails> = {
   note: (d) => (typeof d.durationMs === "number" ? `${(d.durationMs / 1000).toFixed(1)}s${d.exitCode ? ` · exit ${d.exitCode}` : ""}` : undefined),
   result: "output",
 };
+const cellsOf = (input: Input) => (Array.isArray(input.cells) ? (input.cells as Input[]) : []);
+/** An eval call's cells in a few words: `py: imports, js`. */
+const evalCells = (input: Input) => cellsOf(input).map((cell) => `${str(cell.language)}${cell.title ? `: ${oneLine(str(cell.title))}` : ""}`).join(", ");
 const search: Omit<TerminalRow, "note"> = {
   argument: (input) => (input.path ? `${firstLine(input.pattern)}  in ${firstLine(input.path)}` : firstLine(input.pattern)),
   result: "on-expand",
@@ -114,6 +119,7 @@ const TERMINAL: Record<string, TerminalRow> & { grep: TerminalRow<GrepDetails>; 
   bash: command,
   // The user's own `!cmd` in the interactive mode.
   shell: command,
+  eval: { argument: evalCells, note: (d: Partial<EvalDetails>) => (Array.isArray(d.cells) ? `${(d.cells.reduce((sum, cell) => sum + cell.durationMs, 0) / 1000).toFixed(1)}s` : undefined), result: "output" },
   read: { argument: (input) => firstLine(input.path) + (typeof input.offset === "number" ? `:${input.offset}` : ""), note: paged, result: "on-expand" },
   write: { argument: (input) => firstLine(input.path), result: "first-line" },
   // The hashline edit names its file inside `input`.

@@ -46,7 +46,8 @@ function documentResult(shown: string, path: string, kind: DocumentKind, content
   const paged = readTextOf(shown, text, pageRange);
   const body = paged.content[0]?.type === "text" ? paged.content[0].text : "";
   // Text formats can be edited: the model needs their own lines for that.
-  const raw = kind === "csv" || kind === "tsv" || kind === "ipynb" ? `; ${shown}:raw for its own text, to edit it` : "";
+  const raw =
+    kind === "ipynb" ? `; edit or write cells in this form — a new "# %% [code]" marker inserts a cell, outputs are kept — or ${shown}:raw for its JSON` : kind === "csv" || kind === "tsv" ? `; ${shown}:raw for its own text, to edit it` : "";
   const header = `${shown} (${kind.toUpperCase()} converted to text${note ? `, ${note}` : ""}${raw})`;
   const images = content.images.map((image) => ({ type: "image" as const, data: image.data, mimeType: image.mimeType }));
   return {

@@ -27,6 +27,7 @@ const LOADERS: Record<string, (options: BuiltinToolOptions) => Promise<ToolImple
   write: () => import("./write.ts").then((module) => module.writeTool),
   edit: () => import("./edit.ts").then((module) => module.editTool),
   bash: () => import("./bash.ts").then((module) => module.bashTool),
+  eval: () => import("./eval.ts").then((module) => module.evalTool),
   grep: () => import("./grep.ts").then((module) => module.grepTool),
   find: () => import("./find.ts").then((module) => module.findTool),
   ls: () => import("./ls.ts").then((module) => module.lsTool),

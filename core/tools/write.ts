@@ -8,6 +8,7 @@ import { plural } from "../plural.ts";
 import { displayPath, isDirectory, resolveToolPath } from "./paths.ts";
 import { afterFileWrite } from "./post-write.ts";
 import type { ToolDefinition } from "./types.ts";
+import { isNotebookView, NotebookEditError, notebookFromView } from "../documents/notebook-edit.ts";
 
 const schema = z.object({
   path: z.string().describe("File to create or replace; relative to the working directory, absolute, or starting with ~"),
@@ -35,6 +36,9 @@ export const writeTool: ToolDefinition<typeof schema> = {
     const path = resolveToolPath(context.cwd, input.path);
     const shown = displayPath(context.cwd, path);
     if (isDirectory(path)) return errorResult(`${shown} is a directory; give the path of a file inside it.`);
+    const content = notebookContent(path, input.content);
+    if (typeof content !== "string") return errorResult(`${shown}: ${content.error} Nothing was written.`);
+    input = { ...input, content };
     let result;
     try {
       const save = context.editor?.writeTextFile;
@@ -63,11 +67,34 @@ export const writeTool: ToolDefinition<typeof schema> = {
     // A file too big to show is not read for a preview at all (change-preview.ts).
     if (isDirectory(path) || input.content.length > MAX_PREVIEW_BYTES || sizeOf(path) > MAX_PREVIEW_BYTES) return undefined;
     const shown = displayPath(context.cwd, path);
+    const content = notebookContent(path, input.content);
+    if (typeof content !== "string") return undefined;
+    input = { ...input, content };
     const oldText = await currentText(path, context.editor?.readTextFile);
     const diff = unifiedDiff(oldText ?? "", input.content, shown);
     return [{ path, shown, op: oldText === null ? "create" : "update", oldText, newText: input.content, diff: diff.text, added: diff.added, removed: diff.removed } satisfies ChangePreview];
   },
 };
+
+/**
+ * A notebook written in the cell form read shows (`# %% [code] cell:N`) is written as the notebook
+ * it describes, keeping the outputs and metadata of the cells it names (core/documents/notebook-edit.ts).
+ */
+function notebookContent(path: string, content: string): string | { error: string } {
+  if (!/\.ipynb$/i.test(path) || !isNotebookView(content)) return content;
+  let original: string | undefined;
+  try {
+    original = readFileSync(path, "utf8");
+  } catch {
+    original = undefined;
+  }
+  try {
+    return notebookFromView(content, original);
+  } catch (error) {
+    if (error instanceof NotebookEditError) return { error: error.message };
+    throw error;
+  }
+}
 
 function sizeOf(path: string): number {
   try {

@@ -15,6 +15,7 @@ import type { FileReadStore } from "./read-store.ts";
 import type { EditorBridge } from "../types.ts";
 import type { ChangePreview } from "../change-preview.ts";
 import { plural } from "../../plural.ts";
+import { NotebookEditError, notebookFromView, notebookView } from "../../documents/notebook-edit.ts";
 
 /**
  * The one apply engine behind every edit format (replace, patch, hashline, apply_patch): each
@@ -207,11 +208,36 @@ function planUpdate(change: Extract<FileChange, { kind: "update" }>, context: En
       `The tag #${change.tag} for ${shown} does not match its current content (#${hashlineTag(tagOf())}): it changed since that read. Nothing was written; the file is now:\n${numbered(lines, 1, Math.min(lines.length, 40))}${lines.length > 40 ? "\n…" : ""}`,
     );
   }
+  const notebook = /\.ipynb$/i.test(target) ? planNotebook(change, context, { target, shown, bytes, text }) : undefined;
+  if (notebook) return notebook;
   const onlyOp = change.ops.length === 1 ? change.ops[0] : undefined;
   if (onlyOp?.kind === "replace" && onlyOp.old === "" && !onlyOp.wholeLines) {
     if (text !== "") throw new EditRefused(`The old text is empty but ${shown} is not. Give the exact text to replace; to add text, include a neighbouring line in the old and the new text.`);
     return { op: "update", target, shown, before: bytes, after: onlyOp.new, notes: [], diff: unifiedDiff("", onlyOp.new, shown) };
   }
+  const result = editText(change, context, { target, shown, bytes, text });
+  const { after, notes } = result;
+  if (after === text && !change.moveTo) throw new EditRefused(`The changes leave ${shown} as it is; nothing was written.`);
+  const planned: Planned = { op: "update", edits: change.ops.length, target, shown, before: bytes, after, afterLf: result.afterLf, notes, diff: windowedDiff(result.beforeLf, result.afterLf, shown) };
+  if (change.moveTo !== undefined) {
+    const to = resolveToolPath(context.cwd, change.moveTo);
+    if (existsSync(to)) throw new EditRefused(`Cannot move ${shown} to ${displayPath(context.cwd, to)}: that file exists.`);
+    return { ...planned, target: to, shown: displayPath(context.cwd, to), before: undefined, moveFrom: target, notes: [...notes, `moved from ${shown}`] };
+  }
+  return planned;
+}
+
+interface Read {
+  target: string;
+  shown: string;
+  bytes: Uint8Array;
+  text: string;
+}
+
+/** The text as `change`'s operations leave it, with notes and the lines they touched; throws EditRefused for one that misses. */
+function editText(change: Extract<FileChange, { kind: "update" }>, context: EngineContext, { target, shown, bytes, text }: Read): { after: string; beforeLf: string; afterLf: string; notes: string[] } {
+  const bom = text.startsWith("\uFEFF") ? "\uFEFF" : "";
+  const body = text.slice(bom.length);
   for (const op of change.ops) {
     if (op.kind === "replace" && op.old === op.new && op.old !== "") throw new EditRefused(`The old and the new text of an edit to ${shown} are identical, so it would change nothing.`);
   }
@@ -234,17 +260,40 @@ function planUpdate(change: Extract<FileChange, { kind: "update" }>, context: En
     }
     result = { after: renderDoc(doc), beforeLf, afterLf: lfText(doc), ...applied };
   }
-  const { after, notes, touched } = result;
-  const stale = checkFresh(context.reads, target, shown, bytes, text, touched);
-  if (stale) notes.push(stale);
-  if (after === text && !change.moveTo) throw new EditRefused(`The changes leave ${shown} as it is; nothing was written.`);
-  const planned: Planned = { op: "update", edits: change.ops.length, target, shown, before: bytes, after, afterLf: result.afterLf, notes, diff: windowedDiff(result.beforeLf, result.afterLf, shown) };
-  if (change.moveTo !== undefined) {
-    const to = resolveToolPath(context.cwd, change.moveTo);
-    if (existsSync(to)) throw new EditRefused(`Cannot move ${shown} to ${displayPath(context.cwd, to)}: that file exists.`);
-    return { ...planned, target: to, shown: displayPath(context.cwd, to), before: undefined, moveFrom: target, notes: [...notes, `moved from ${shown}`] };
+  const stale = checkFresh(context.reads, target, shown, bytes, text, result.touched);
+  if (stale) result.notes.push(stale);
+  return result;
+}
+
+/**
+ * A notebook is edited in the cell form read shows (core/documents/notebook-edit.ts), the diff
+ * shown in it too; undefined when the file is no notebook, or the edits are of its JSON (read :raw).
+ */
+function planNotebook(change: Extract<FileChange, { kind: "update" }>, context: EngineContext, read: Read): Planned | undefined {
+  if (change.moveTo !== undefined || change.tag !== undefined) return undefined;
+  const view = notebookView(read.text, read.shown);
+  if (view === undefined) return undefined;
+  let edited: ReturnType<typeof editText>;
+  try {
+    edited = editText(change, context, { ...read, text: view });
+  } catch (error) {
+    if (!(error instanceof EditRefused)) throw error;
+    try {
+      editText(change, context, read);
+    } catch {
+      throw error;
+    }
+    return undefined;
   }
-  return planned;
+  let after: string;
+  try {
+    after = notebookFromView(edited.after, read.text);
+  } catch (error) {
+    if (error instanceof NotebookEditError) throw new EditRefused(`${read.shown}: ${error.message} Nothing was written.`);
+    throw error;
+  }
+  if (after === read.text) throw new EditRefused(`The changes leave ${read.shown} as it is; nothing was written.`);
+  return { op: "update", edits: change.ops.length, target: read.target, shown: read.shown, before: read.bytes, after, afterLf: after, notes: edited.notes, diff: windowedDiff(view, edited.afterLf, read.shown) };
 }
 
 function planCreate(change: Extract<FileChange, { kind: "create" }>, context: EngineContext): Planned {
