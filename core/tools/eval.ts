@@ -54,6 +54,8 @@ export const evalTool: ToolDefinition<typeof schema, EvalDetails> = {
     `A cell is stopped after timeout seconds (default ${EVAL_DEFAULT_TIMEOUT_S}); reset: true restarts its runtime. Long output keeps head and tail, the rest saved to a log file whose path is given. Sandboxed like bash.`,
   ].join(" "),
   schema,
+  // The original omp 18.2 takes one cell at the top level ({language, code}); its docs, and omp, a list.
+  acceptInput: (args) => (args !== null && typeof args === "object" && !("cells" in args) && "code" in args ? { cells: [args] } : args),
   effect: "exec",
   execute(input, context) {
     return runCells(input.cells, context);

@@ -25,7 +25,7 @@ export async function runToolCall(
   } catch (error) {
     return errorResult(`${tool.name} failed: ${describeError(error)}`);
   }
-  let parsed = implementation.schema.safeParse(args);
+  let parsed = implementation.schema.safeParse(implementation.acceptInput ? implementation.acceptInput(args) : args);
   if (!parsed.success) {
     const { invalidArgumentsMessage } = await import("./invalid-arguments.ts");
     return errorResult(invalidArgumentsMessage(tool.name, parsed.error));

@@ -149,6 +149,11 @@ export interface ToolImplementation<S extends z.ZodType = z.ZodType, D = unknown
   schema: S;
   /** Throwing is fine: the agent turns the error into an error result for the model. */
   execute(input: z.infer<S>, context: ToolContext): Promise<ToolResult<D>>;
+  /**
+   * Another shape of the input that models and prompts written for the original omp send (its
+   * older parameters), made into the schema's before it is checked; the schema sent stays one.
+   */
+  acceptInput?(args: unknown): unknown;
   /** What this input does when it differs from the tool's `effect` (a dry run is a read, applying it a write). */
   effectOf?(input: z.infer<S>): ToolEffect;
   /** The files the call would change and how, with nothing written; undefined when it cannot be worked out (the call will fail and say why). */

@@ -36,6 +36,17 @@ const PNG_CELL = [
 ].join("\n");
 
 describe("eval", () => {
+  test("one cell at the top level, as the original omp 18.2 sends it, runs like a list of one", async () => {
+    const ws = workspace();
+    standin.requests.length = 0;
+    standin.setScript([{ toolCalls: [{ id: "t0", name: "eval", arguments: { language: "py", code: "print(6 * 7)" } }] }, { text: "done" }]);
+    const run = await runAgent(["-p", "--model", provider.model, "go"], { home: ws.home, cwd: ws.repo, env: { ...provider.env(standin.url), TMPDIR: tempDir("omp-eval-tmp-") } });
+    expect(run.code).toBe(0);
+    const [result] = toolResultsOf(provider.api, modelRequests(standin).at(-1)!.body);
+    expect(result!.text).toContain("42");
+    expect(result!.text).not.toContain("Invalid");
+  });
+
   test("Python and JS state persist across calls; display() returns a PNG image and JSON; reset clears state; errors stop later cells", async () => {
     const { run, results, body } = await evalCalls([
       [
