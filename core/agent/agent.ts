@@ -25,6 +25,9 @@ import { toolContext } from "./tool-context.ts";
 import { applyPromptHooks } from "./prompt-hooks.ts";
 import { endSessionJobs } from "../shell/session-jobs.ts";
 import type { RunState, RunStop } from "./run-state.ts";
+import { StreamRules, type WatchedRequest } from "./stream-rules.ts";
+import type { Rule } from "../rules/rule.ts";
+
 
 /** Stop hooks that block in a row before the run ends anyway: a hook that always blocks must not loop forever. */
 const MAX_STOP_BLOCKS = 5;
@@ -70,6 +73,7 @@ export class Agent {
   private readonly session: SessionRecorder;
   readonly extensions: AgentExtensions | undefined;
   private sessionStarted = false;
+  private readonly streamRules: StreamRules | undefined;
 
   constructor(readonly options: AgentOptions) {
     this.messages = [...(options.messages ?? [])];
@@ -87,6 +91,7 @@ export class Agent {
     // A failure surfaces with the first request; until then it must not count as unhandled.
     this.systemPrompt.catch(() => {});
     this.writer = options.writer;
+    this.streamRules = options.streamRules?.hasRules() ? new StreamRules(options.streamRules) : undefined;
     this.autoCompaction = options.compaction.enabled;
     this.secrets = [...(options.secrets ?? []), ...(options.apiKey ? [options.apiKey] : [])];
     this.redactor = new Redactor(this.secrets);
@@ -268,6 +273,7 @@ export class Agent {
     this.abortReason = "aborted";
     this.abortMessage = undefined;
     const run: RunState = { signal: this.controller.signal, turn: 0, pending: [first], opening: first, usage: [], overflowCompacted: false, thinkingDropped: false, stopBlocks: 0, truncated: false };
+    this.streamRules?.startRun();
     this.emit({ type: "agent_start" });
     // The first prompt of a new session is named by the smol model while the run goes on.
     const titling = this.messages.some((message) => message.role === "user") ? undefined : sessionTitle(this.options, first);
@@ -317,13 +323,17 @@ export class Agent {
     this.deliver(run.pending);
     run.pending = [];
     if (this.autoCompaction && this.nearContextLimit()) await this.compact("threshold");
-    const reply = await this.requestReply(run.signal);
+    const watched = this.streamRules?.watch(run.signal);
+    const reply = await this.requestReply(run.signal, watched);
     run.usage.push(reply.usage);
+    this.streamRules?.manager.turnEnded();
+    if (watched?.cut && !run.signal.aborted) return this.resumeAfterRules(run, reply, turn, watched.cut);
     const recovery = await this.recover(run, reply, turn);
     if (recovery === "retry") return undefined;
     if (recovery) return recovery;
     this.record(reply);
     this.emit({ type: "message_end", message: reply });
+    if (reply.stopReason === "aborted" || reply.stopReason === "error") this.streamRules?.dropPending();
     if (reply.stopReason === "aborted" || run.signal.aborted) {
       this.emit({ type: "turn_end", turn, message: reply, toolResults: [] });
       return { reason: this.abortReason, error: this.abortMessage };
@@ -337,6 +347,12 @@ export class Agent {
     const halts: string[] = [];
     const stopped = { denied: false };
     const results = calls.length > 0 ? await this.runTools(calls, run.signal, halts, stopped) : [];
+    const deferred = reply.stopReason === "stop" || reply.stopReason === "toolUse" ? this.streamRules?.takeDeferred() : undefined;
+    if (deferred) {
+      this.emit({ type: "ttsr_triggered", rules: deferred.rules.map(ruleSummary), interrupted: false });
+      this.noteInjected(deferred.rules);
+      this.steering.unshift(deferred.message);
+    }
     this.emit({ type: "turn_end", turn, message: reply, toolResults: results });
     if (stopped.denied) return { reason: "denied" };
     if (halts.length > 0) return { reason: "hook", error: `a hook stopped the run: ${[...new Set(halts)].join("; ")}` };
@@ -345,13 +361,35 @@ export class Agent {
   }
 
   /** The model's reply; a usage limit before anything was streamed hands the request to another stored account. */
-  private async requestReply(signal: AbortSignal): Promise<AssistantMessage> {
-    let reply = await this.streamReply(signal);
+  private async requestReply(signal: AbortSignal, watched?: WatchedRequest): Promise<AssistantMessage> {
+    let reply = await this.streamReply(watched?.signal ?? signal, watched?.withhold);
     for (let rotation = await this.rotate(reply); rotation && "apiKey" in rotation; rotation = await this.rotate(reply)) {
       this.setModel(rotation.model ?? this.model, rotation.apiKey);
-      reply = await this.streamReply(signal);
+      reply = await this.streamReply(watched?.signal ?? signal, watched?.withhold);
     }
     return reply;
+  }
+
+  /**
+   * Stream rules cut the reply: it ends where they matched (kept in the context only with
+   * `ttsr.contextMode: keep`, and then only its text), their text is injected, and the turn is
+   * asked again. The injection is recorded, so a resumed session does not fire them again.
+   */
+  private resumeAfterRules(run: RunState, reply: AssistantMessage, turn: number, rules: Rule[]): undefined {
+    this.emit({ type: "ttsr_triggered", rules: rules.map(ruleSummary), interrupted: true });
+    this.emit({ type: "message_end", message: reply });
+    if (this.streamRules!.manager.settings.contextMode === "keep") {
+      const text = reply.content.filter((part) => part.type === "text");
+      if (text.length > 0) this.record({ ...reply, content: text, stopReason: "stop" });
+    }
+    this.emit({ type: "turn_end", turn, message: reply, toolResults: [] });
+    this.noteInjected(rules);
+    run.pending = [this.streamRules!.injection(rules)];
+    return undefined;
+  }
+
+  private noteInjected(rules: readonly Rule[]): void {
+    this.session.persist({ type: "ttsr_injection", injectedRules: rules.map((rule) => rule.name) });
   }
 
   /**
@@ -441,7 +479,7 @@ export class Agent {
     return next && "apiKey" in next ? next : undefined;
   }
 
-  private async streamReply(signal: AbortSignal): Promise<AssistantMessage> {
+  private async streamReply(signal: AbortSignal, withhold?: (event: import("../ai/stream.ts").AssistantEvent) => boolean): Promise<AssistantMessage> {
     const systemPrompt = await this.systemPrompt;
     if (!this.frame.stored) await this.frame.store(systemPrompt, this.toolSpecs());
     const final = await streamReply(
@@ -463,6 +501,7 @@ export class Agent {
       (event) => this.emit(event),
       (text) => this.redact(text),
       this.options.stream,
+      withhold,
     );
     this.usage = addUsage(this.usage, final.usage);
     this.options.recordUsage?.(this.model, final.usage);
@@ -488,8 +527,14 @@ export class Agent {
       emit: (event) => this.emit(event),
       halts,
     };
-    const results = await runToolCalls(calls, run);
+    const ran = await runToolCalls(calls, run);
     stopped.denied = run.denied === true;
+    const reminded = this.streamRules?.remind(ran);
+    if (reminded && reminded.told.length > 0) {
+      this.emit({ type: "ttsr_triggered", rules: reminded.told.map(ruleSummary), interrupted: false });
+      this.noteInjected(reminded.told);
+    }
+    const results = reminded?.results ?? ran;
     for (const message of results) this.record(message, true);
     return results;
   }
@@ -577,6 +622,10 @@ export class Agent {
       if (own && this.controller === own) this.controller = undefined;
     }
   }
+}
+
+function ruleSummary(rule: Rule): { name: string; path: string; description?: string } {
+  return { name: rule.name, path: rule.path, ...(rule.description ? { description: rule.description } : {}) };
 }
 
 function userMessage(content: string | (TextContent | ImageContent)[]): Message {

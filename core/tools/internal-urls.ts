@@ -7,7 +7,7 @@ export interface ReadRange {
   limit?: number;
 }
 
-/** Reads `<scheme>://…` paths that are not files: `mcp://<server>/<uri>` an MCP resource, `omp://` omp's docs, `artifact://<id>` a saved output. */
+/** Reads `<scheme>://…` paths that are not files: `mcp://<server>/<uri>` an MCP resource, `omp://` omp's docs, `artifact://<id>` a saved output, `rule://<name>` a rule. */
 export type UrlReader = (url: string, range: ReadRange, context: ToolContext) => Promise<ToolResult<ReadDetails>>;
 
 /**
@@ -28,6 +28,7 @@ export function registerUrlReader(scheme: string, reader: UrlReader): () => void
 const BUILTIN: Record<string, UrlReader> = {
   omp: async (url, range, context) => (await import("./omp-docs.ts")).readOmpDocs(url, range, context),
   artifact: async (url, range, context) => (await import("./artifacts.ts")).readArtifact(url, range, context),
+  rule: async (url, range, context) => (await import("../rules/rule-url.ts")).readRule(url, range, context),
 };
 
 /** Schemes `read` knows even when nothing serves them now, with what to tell the model then. */
