@@ -1,5 +1,5 @@
 import type { AssistantEvent } from "../ai/stream.ts";
-import { partialJsonStrings } from "./partial-json-strings.ts";
+import { PartialJsonStrings } from "./partial-json-strings.ts";
 import type { Rule } from "./rule.ts";
 import type { MatchContext, TtsrManager } from "./ttsr.ts";
 
@@ -7,6 +7,9 @@ import type { MatchContext, TtsrManager } from "./ttsr.ts";
 const PATH_KEYS = new Set(["path", "file_path", "filePath", "notebook_path"]);
 /** Text a call replaces, not text it introduces: an edit that removes a violation must not fire the rule. */
 const OLD_KEYS = new Set(["oldText", "old_string", "old_text", "oldString"]);
+
+/** Up to this much of each stream is kept for matching: a pattern is found across deltas, memory stays bounded. */
+const MAX_BUFFER = 64 * 1024;
 
 export interface StreamMatch {
   rules: Rule[];
@@ -20,35 +23,39 @@ export interface StreamMatch {
  * call's arguments as the string values they hold so far (with the file they name as the path).
  */
 export class StreamWatch {
-  private readonly toolJson = new Map<number, string>();
+  private readonly toolJson = new Map<number, PartialJsonStrings>();
+  /** Each text or thinking block's text so far. */
+  private readonly buffers = new Map<string, string>();
 
-  constructor(private readonly manager: TtsrManager) {
-    manager.resetBuffer();
-  }
+  constructor(private readonly manager: TtsrManager) {}
 
   /** The provider started the reply again from nothing. */
   restart(): void {
     this.toolJson.clear();
-    this.manager.resetBuffer();
+    this.buffers.clear();
   }
 
   observe(event: AssistantEvent): StreamMatch | undefined {
     if (event.type === "text_delta" || event.type === "thinking_delta") {
       const source = event.type === "text_delta" ? "text" : "thinking";
       const context: MatchContext = { source };
-      const rules = this.manager.checkDelta(`${source}:${event.contentIndex}`, event.delta, context);
+      const key = `${source}:${event.contentIndex}`;
+      const text = ((this.buffers.get(key) ?? "") + event.delta).slice(-MAX_BUFFER);
+      this.buffers.set(key, text);
+      const rules = this.manager.check(text, context);
       return rules.length > 0 ? { rules, context } : undefined;
     }
     if (event.type !== "toolcall_delta") return undefined;
-    const json = (this.toolJson.get(event.contentIndex) ?? "") + event.delta;
-    this.toolJson.set(event.contentIndex, json);
+    let reader = this.toolJson.get(event.contentIndex);
+    if (!reader) this.toolJson.set(event.contentIndex, (reader = new PartialJsonStrings()));
+    reader.feed(event.delta);
     const call = event.partial.content[event.contentIndex];
     if (call?.type !== "toolCall") return undefined;
-    const strings = partialJsonStrings(json);
+    const strings = reader.strings;
     const path = strings.find((entry) => PATH_KEYS.has(entry.key))?.value;
     const text = strings.filter((entry) => !PATH_KEYS.has(entry.key) && !OLD_KEYS.has(entry.key)).map((entry) => entry.value).join("\n");
     const context: MatchContext = { source: "tool", toolName: call.name, ...(path ? { path } : {}) };
-    const rules = this.manager.checkSnapshot(`tool:${event.contentIndex}`, text, context);
+    const rules = this.manager.check(text.slice(-MAX_BUFFER), context);
     return rules.length > 0 ? { rules, context, toolCallId: call.id } : undefined;
   }
 }

@@ -43,9 +43,6 @@ export interface TtsrRule {
   globs: Bun.Glob[];
 }
 
-/** Up to this much of each stream is kept for matching: a pattern is found across deltas, memory stays bounded. */
-const MAX_BUFFER = 64 * 1024;
-
 /** `(?i)`, `(?m)`, `(?s)` at the start (other engines' inline flags) become JavaScript flags. */
 export function compileCondition(source: string): RegExp {
   let flags = "";
@@ -139,13 +136,12 @@ export function explainMatch(rule: TtsrRule, text: string, context: MatchContext
 }
 
 /**
- * Watches the model's output streams for the session's stream rules (TTSR): each stream (the
- * text, the thinking, each tool call) is buffered so a pattern split across deltas is found, and
- * a rule fires within its repeat policy (once per session, or again after `repeatGap` turns).
+ * The session's stream rules (TTSR) and what they already did: a rule fires within its repeat
+ * policy (once per session, or again after `repeatGap` turns). Each request's streams are
+ * buffered by its own StreamWatch, so a subagent's requests running beside it do not mix in.
  */
 export class TtsrManager {
   private readonly rules: TtsrRule[] = [];
-  private readonly buffers = new Map<string, string>();
   /** Turn count at each rule's last injection. */
   private readonly injectedAt = new Map<string, number>();
   private turns = 0;
@@ -171,31 +167,13 @@ export class TtsrManager {
     return this.rules;
   }
 
-  /** A new model request: the streams start empty. */
-  resetBuffer(): void {
-    this.buffers.clear();
-  }
-
   /** A turn ended: the gap of `after-gap` is counted in turns. */
   turnEnded(): void {
     this.turns++;
   }
 
-  /** Appends a delta to stream `key` and returns the rules its text now matches. */
-  checkDelta(key: string, delta: string, context: MatchContext): Rule[] {
-    const text = ((this.buffers.get(key) ?? "") + delta).slice(-MAX_BUFFER);
-    this.buffers.set(key, text);
-    return this.matching(text, context);
-  }
-
-  /** Replaces stream `key`'s text (a tool call's arguments as they now read) and returns the rules it matches. */
-  checkSnapshot(key: string, text: string, context: MatchContext): Rule[] {
-    const kept = text.slice(-MAX_BUFFER);
-    this.buffers.set(key, kept);
-    return this.matching(kept, context);
-  }
-
-  private matching(text: string, context: MatchContext): Rule[] {
+  /** The rules that fire on a stream's text so far (scope, globs, conditions and repeat policy). */
+  check(text: string, context: MatchContext): Rule[] {
     return this.rules.filter((rule) => this.eligible(rule.rule.name) && explainMatch(rule, text, context) === undefined).map((rule) => rule.rule);
   }
 
