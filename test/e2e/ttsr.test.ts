@@ -110,6 +110,35 @@ describe("limits, trust and front ends", () => {
     expect(userTextsOf(anthropic.api, second.body).join("\n")).toContain("Do not introduce Box::leak");
   });
 
+  test("interruptMode never: the matched call runs and its result leads with the reminder; prose is told after the reply", async () => {
+    const gentle = "---\ncondition: 'FORBIDDEN_API\\('\ninterruptMode: never\n---\nPrefer SAFE_API next time.\n";
+    const { home, repo } = await project({ ".omp/rules/no-forbidden.md": gentle });
+    standin.requests.length = 0;
+    standin.setScript([
+      { toolCalls: [{ name: "write", arguments: { path: "notes.txt", content: "calls FORBIDDEN_API(1)\n" } }] },
+      { text: "Noted the rule." },
+    ]);
+    const tool = await runAgent(["-p", "--model", anthropic.model, "write notes"], { home, cwd: repo, env: anthropic.env(standin.url) });
+    expect(tool.code).toBe(0);
+    expect(readFileSync(join(repo, "notes.txt"), "utf8")).toBe("calls FORBIDDEN_API(1)\n");
+    expect(tool.stderr).toContain("rule no-forbidden matched; the model is reminded of it");
+    const result = toolResultsOf(anthropic.api, modelRequests(standin)[1]!.body)[0]!;
+    expect(result.text).toStartWith('<system-reminder reason="rule_violation" rule="no-forbidden"');
+    expect(result.text).toContain("Prefer SAFE_API next time.");
+
+    const other = await project({ ".omp/rules/no-forbidden.md": gentle });
+    standin.requests.length = 0;
+    standin.setScript([{ text: "I used FORBIDDEN_API(2) and finished." }, { text: "Switching to SAFE_API." }]);
+    const prose = await run(anthropic, other.home, other.repo);
+    expect(prose.code).toBe(0);
+    expect(prose.stdout).toContain("I used FORBIDDEN_API(2) and finished.");
+    expect(prose.stdout).toContain("Switching to SAFE_API.");
+    const requests = modelRequests(standin);
+    expect(requests).toHaveLength(2);
+    expect(requests[0]!.disconnected).toBeFalsy();
+    expect(userTextsOf(anthropic.api, requests[1]!.body).join("\n")).toContain("Prefer SAFE_API next time.");
+  });
+
   test("rule:// reads a listed rule; Claude Code's .claude/rules files are loaded too", async () => {
     const { home, repo } = await project({ ".claude/rules/style.md": "---\npaths:\n  - 'src/**/*.ts'\n---\nUse strict types in TypeScript.\n" });
     standin.requests.length = 0;
