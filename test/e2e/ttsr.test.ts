@@ -4,7 +4,7 @@
 // given after it is what is printed. Rules fire within their repeat limit, an untrusted project's
 // rules are not loaded, and `omp ttsr list|test` say what applies and what fires.
 import { describe, expect, test } from "bun:test";
-import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { type ProviderCase, agentTestFile, assistantTextsOf, modelRequests, providerCases, providerTable, readJsonl, runAgent, sessionFiles, toolResultsOf, userTextsOf, workspace } from "../support/agent-harness.ts";
 
@@ -76,6 +76,27 @@ describe("limits, trust and front ends", () => {
     expect(resumed.stdout).toContain("Again FORBIDDEN_API(z) in full.");
     expect(resumed.stderr).not.toContain("stopped the answer");
     expect(modelRequests(standin)).toHaveLength(1);
+  });
+
+  test("ttsr.contextMode keep sends the cut reply's text before the rule; ttsr.enabled false watches nothing", async () => {
+    const { home, repo } = await project();
+    mkdirSync(join(home, ".omp", "agent"), { recursive: true });
+    writeFileSync(join(home, ".omp", "agent", "config.yml"), "ttsr:\n  contextMode: keep\n");
+    standin.requests.length = 0;
+    standin.setScript([violating, { text: "Calling SAFE_API instead." }]);
+    const kept = await run(anthropic, home, repo);
+    expect(kept.code).toBe(0);
+    const second = modelRequests(standin)[1]!.body;
+    expect(assistantTextsOf(anthropic.api, second).join("")).toContain("Let me call FORBI");
+    expect(JSON.stringify(second)).not.toContain("TAIL_NEVER_SHOWN");
+
+    writeFileSync(join(home, ".omp", "agent", "config.yml"), "ttsr:\n  enabled: false\n");
+    standin.requests.length = 0;
+    standin.setScript([{ text: VIOLATION }]);
+    const off = await run(anthropic, home, repo);
+    expect(off.stdout).toContain("TAIL_NEVER_SHOWN");
+    expect(modelRequests(standin)).toHaveLength(1);
+    expect((await runAgent(["ttsr", "list"], { home, cwd: repo })).stdout).toContain("not watched: ttsr.enabled is false");
   });
 
   test("an untrusted project's rules are not loaded, and the run says so", async () => {
