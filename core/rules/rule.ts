@@ -4,8 +4,8 @@ import { type FrontmatterValue, parseFrontmatter } from "../extensions/frontmatt
 export const INTERRUPT_MODES = ["always", "prose-only", "tool-only", "never"] as const;
 export type InterruptMode = (typeof INTERRUPT_MODES)[number];
 
-/** Where a rule file was found; the order is the precedence (first wins on a name). */
-export type RuleOrigin = "project" | "user" | "claude-project" | "claude-user";
+/** Where a rule file was found: omp's own folders, or another agent's (Claude Code, Cursor, Windsurf, Cline). */
+export type RuleOrigin = "project" | "user" | "claude-project" | "claude-user" | "cursor-project" | "cursor-user" | "windsurf-project" | "windsurf-user" | "cline";
 
 /** One rule file, normalised the way the original omp's providers do (rulebook-matching-pipeline.md). */
 export interface Rule {
