@@ -32,7 +32,8 @@ export async function runTtsrList(options: { json?: boolean }): Promise<number> 
   else lines.push("Stream rules:");
   for (const rule of book.stream) {
     lines.push(`  ${rule.name}  ${displayPath(rule.path)}`);
-    lines.push(`    condition: ${rule.condition!.join(" | ")}`);
+    if (rule.condition) lines.push(`    condition: ${rule.condition.join(" | ")}`);
+    if (rule.astCondition) lines.push(`    astCondition: ${rule.astCondition.join(" | ")}`);
     lines.push(`    scope: ${rule.scope?.join(", ") ?? "text, every tool"}${rule.globs ? `  globs: ${rule.globs.join(", ")}` : ""}${rule.interruptMode ? `  interruptMode: ${rule.interruptMode}` : ""}`);
     if (rule.description) lines.push(`    ${rule.description}`);
   }
@@ -128,7 +129,7 @@ export async function runTtsrTest(words: string[], flags: TtsrTestFlags): Promis
   else throw new OmpError("ttsr test: no sample; give it as words, a file, --file <path>, or - for stdin", { exitCode: EXIT_USAGE });
   const rules = rulesUnderTest(flags.rule);
   const resolvedSource = source ?? (flags.tool ? "tool" : implied) ?? "text";
-  const context: MatchContext = { source: resolvedSource, ...(resolvedSource === "tool" ? { toolName: flags.tool ?? "edit" } : {}), ...(path ? { path } : {}) };
+  const context: MatchContext = { source: resolvedSource, ...(resolvedSource === "tool" ? { toolName: flags.tool ?? "edit" } : {}), ...(path ? { path } : {}), ast: true };
   const results = rules.map((rule) => ({ rule: rule.rule, why: explainMatch(rule, sample, context) }));
   const fired = results.filter((result) => result.why === undefined);
   if (flags.json) {

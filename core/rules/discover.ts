@@ -139,7 +139,7 @@ export function discoverRules(cwd: string, env: NodeJS.ProcessEnv = process.env,
         continue;
       }
       const rule = parseRule(source.file?.name ?? ruleName(path, source.dir), path, source.origin, text);
-      if (source.origin.startsWith("claude") && !rule.condition) {
+      if (source.origin.startsWith("claude") && !rule.condition && !rule.astCondition) {
         if (!rule.globs) rule.alwaysApply ??= true;
         else rule.description ??= `Rules for files matching ${rule.globs.join(", ")}`;
       }

@@ -20,6 +20,8 @@ export interface Rule {
   alwaysApply?: boolean;
   /** Regex alternatives (TTSR); `ttsr_trigger`/`ttsrTrigger` are the older names. */
   condition?: string[];
+  /** ast-grep patterns (OR'd), matched on the code an edit or write call introduces. */
+  astCondition?: string[];
   scope?: string[];
   interruptMode?: InterruptMode;
   /** What was wrong with the file's frontmatter; the rule still loads with what could be read. */
@@ -42,6 +44,7 @@ export const RuleFrontmatter = z.object({
   condition: list(false),
   ttsr_trigger: list(false),
   ttsrTrigger: list(false),
+  astCondition: list(false),
   scope: list(true),
   globs: list(true),
   paths: list(true),
@@ -63,6 +66,7 @@ export function parseRule(name: string, path: string, origin: RuleOrigin, source
   if (globs?.length) rule.globs = globs;
   if (fields.alwaysApply !== undefined) rule.alwaysApply = fields.alwaysApply;
   if (condition?.length) rule.condition = condition;
+  if (fields.astCondition?.length) rule.astCondition = fields.astCondition;
   if (fields.scope?.length) rule.scope = fields.scope;
   if (fields.interruptMode) rule.interruptMode = fields.interruptMode;
   const said = problems.filter((item): item is string => item !== undefined);

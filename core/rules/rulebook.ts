@@ -23,7 +23,7 @@ export function bucketRules(discovered: DiscoveredRules, settings: TtsrSettings)
       book.skipped.push({ path: rule.path, name: rule.name, reason: "listed in ttsr.disabledRules" });
       continue;
     }
-    if (rule.condition) {
+    if (rule.condition || rule.astCondition) {
       const added = manager.addRule(rule);
       book.warnings.push(...added.warnings.map((warning) => `${rule.path}: ${warning}`));
       if (added.added) {
@@ -34,7 +34,7 @@ export function bucketRules(discovered: DiscoveredRules, settings: TtsrSettings)
     }
     if (rule.alwaysApply) book.alwaysApply.push(rule);
     else if (rule.description) book.listed.push(rule);
-    else if (!rule.condition) book.skipped.push({ path: rule.path, name: rule.name, reason: "no condition, no description and not alwaysApply: nothing would use it" });
+    else if (!rule.condition && !rule.astCondition) book.skipped.push({ path: rule.path, name: rule.name, reason: "no condition, no description and not alwaysApply: nothing would use it" });
   }
   return book;
 }

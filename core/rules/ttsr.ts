@@ -1,5 +1,6 @@
 import { basename } from "node:path";
 import type { InterruptMode, Rule } from "./rule.ts";
+import { findMatches, languageOf } from "../ast-grep/engine.ts";
 
 /** The `ttsr.*` settings (the original omp's names and defaults). */
 export interface TtsrSettings {
@@ -21,6 +22,8 @@ export interface MatchContext {
   toolName?: string;
   /** The file the tool call is about, when it names one. */
   path?: string;
+  /** Evaluate the rules' AST conditions too (they parse the code: not at every delta). */
+  ast?: boolean;
 }
 
 interface ToolScope {
@@ -39,6 +42,7 @@ interface Scope {
 export interface TtsrRule {
   rule: Rule;
   conditions: RegExp[];
+  astConditions: string[];
   scope: Scope;
   globs: Bun.Glob[];
 }
@@ -98,11 +102,12 @@ export function compileRule(rule: Rule): { compiled?: TtsrRule; skipped?: string
       warnings.push(`condition ${JSON.stringify(condition)} is not a valid regular expression (${(error as Error).message})`);
     }
   }
-  if (!rule.condition?.length) return { skipped: "no condition (not a stream rule)", warnings };
-  if (conditions.length === 0) return { skipped: "no condition compiles", warnings };
+  const astConditions = rule.astCondition ?? [];
+  if (!rule.condition?.length && astConditions.length === 0) return { skipped: "no condition (not a stream rule)", warnings };
+  if (conditions.length === 0 && astConditions.length === 0) return { skipped: "no condition compiles", warnings };
   const scope = parseScope(scopeTokens);
   if (!scope.text && !scope.thinking && !scope.allTools && scope.tools.length === 0) return { skipped: `its scope (${(rule.scope ?? []).join(", ")}) names no stream`, warnings };
-  return { compiled: { rule, conditions, scope, globs: (rule.globs ?? []).map((glob) => new Bun.Glob(glob)) }, warnings };
+  return { compiled: { rule, conditions, astConditions, scope, globs: (rule.globs ?? []).map((glob) => new Bun.Glob(glob)) }, warnings };
 }
 
 /** Whether a match of `rule` on `source` stops the stream at once, or is told after it. */
@@ -130,9 +135,24 @@ function outOfScope(rule: TtsrRule, context: MatchContext): string | undefined {
   return undefined;
 }
 
+/** Whether one of the rule's ast-grep patterns matches `text` as the code of `path`'s language. */
+function astMatches(rule: TtsrRule, text: string, context: MatchContext): boolean {
+  if (!context.ast || rule.astConditions.length === 0 || context.source !== "tool" || !context.path) return false;
+  const lang = languageOf(context.path);
+  if (!lang) return false;
+  return rule.astConditions.some((pattern) => {
+    try {
+      return findMatches(lang, text, pattern).matches.length > 0;
+    } catch {
+      // A pattern that is not code of this language matches nothing here.
+      return false;
+    }
+  });
+}
+
 /** Why `rule` does not fire on `text`, or undefined when it does (repeat policy aside). */
 export function explainMatch(rule: TtsrRule, text: string, context: MatchContext): string | undefined {
-  return outOfScope(rule, context) ?? (rule.conditions.some((condition) => condition.test(text)) ? undefined : "no condition matches");
+  return outOfScope(rule, context) ?? (rule.conditions.some((condition) => condition.test(text)) || astMatches(rule, text, context) ? undefined : "no condition matches");
 }
 
 /**
@@ -161,6 +181,10 @@ export class TtsrManager {
 
   hasRules(): boolean {
     return this.rules.length > 0;
+  }
+
+  hasAstRules(): boolean {
+    return this.rules.some((rule) => rule.astConditions.length > 0);
   }
 
   get registered(): readonly TtsrRule[] {

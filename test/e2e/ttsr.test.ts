@@ -131,6 +131,23 @@ describe("limits, trust and front ends", () => {
     expect(userTextsOf(anthropic.api, second.body).join("\n")).toContain("Do not introduce Box::leak");
   });
 
+  test("an astCondition fires on the code a write introduces, not on the same words in a comment", async () => {
+    const anyRule = "---\nastCondition: '$VALUE as any'\nscope:\n  - 'tool:write(*.ts)'\n---\nNarrow the type instead of asserting any.\n";
+    const { home, repo } = await project({ ".omp/rules/no-any.md": anyRule });
+    standin.requests.length = 0;
+    standin.setScript([
+      { toolCalls: [{ name: "write", arguments: { path: "src/ok.ts", content: "// never write `as any`\nexport const ok = 1 as number;\n" } }] },
+      { toolCalls: [{ name: "write", arguments: { path: "src/a.ts", content: "export function f(input: unknown) {\n  return (input) as any;\n}\n" } }] },
+      { text: "Narrowed it." },
+    ]);
+    const result = await runAgent(["-p", "--model", anthropic.model, "write it"], { home, cwd: repo, env: anthropic.env(standin.url) });
+    expect(result.code).toBe(0);
+    expect(existsSync(join(repo, "src/ok.ts"))).toBe(true);
+    expect(existsSync(join(repo, "src/a.ts"))).toBe(false);
+    expect(result.stderr).toContain("rule no-any stopped the answer");
+    expect(userTextsOf(anthropic.api, modelRequests(standin)[2]!.body).join("\n")).toContain("Narrow the type instead of asserting any.");
+  });
+
   test("interruptMode never: the matched call runs and its result leads with the reminder; prose is told after the reply", async () => {
     const gentle = "---\ncondition: 'FORBIDDEN_API\\('\ninterruptMode: never\n---\nPrefer SAFE_API next time.\n";
     const { home, repo } = await project({ ".omp/rules/no-forbidden.md": gentle });
@@ -193,6 +210,12 @@ describe("omp ttsr", () => {
     writeFileSync(sample, "FORBIDDEN_API(2)");
     const file = await runAgent(["ttsr", "test", "--rule", join(repo, ".omp/rules/no-forbidden.md"), "--file", sample], { home, cwd: repo });
     expect(file.code).toBe(0);
+    const anyRule = join(repo, "no-any.md");
+    writeFileSync(anyRule, "---\nastCondition: '$VALUE as any'\nscope:\n  - 'tool:edit(*.ts)'\n---\nNarrow the type instead.\n");
+    const ast = (code: string, path = "src/a.ts") => runAgent(["ttsr", "test", "--rule", anyRule, "--tool", "edit", "--path", path, code], { home, cwd: repo });
+    expect((await ast("const x = (input) as any;")).code).toBe(0);
+    expect((await ast("const x = input as string; // as any")).code).toBe(1);
+    expect((await ast("const x = (input) as any;", "src/a.py")).code).toBe(1);
     const bad = await runAgent(["ttsr", "test", "--source", "nowhere", "x"], { home, cwd: repo });
     expect(bad.code).toBe(2);
     expect(bad.stderr).toContain("--source is text, thinking or tool");

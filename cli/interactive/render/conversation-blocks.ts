@@ -46,10 +46,12 @@ export class ConversationBlocks {
       case "message_end": {
         const message = event.message;
         if (message.role === "assistant") {
-          this.current?.finish(this.cutByRule ? { ...message, stopReason: "stop" } : message);
+          // A reply a stream rule cut: its text as far as shown, none of its calls (they never run).
+          const shown = this.cutByRule ? { ...message, stopReason: "stop" as const, content: message.content.filter((part) => part.type !== "toolCall") } : message;
           this.cutByRule = false;
+          this.current?.finish(shown);
           this.current = undefined;
-          for (const part of message.content) {
+          for (const part of shown.content) {
             if (part.type === "toolCall") this.toolBlock(part.id, part.name).called(part.name, part.arguments);
           }
           if (message.stopReason === "aborted" || message.stopReason === "error") this.cancelTools();
