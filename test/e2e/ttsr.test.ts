@@ -6,9 +6,11 @@
 import { describe, expect, test } from "bun:test";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import type { Turn } from "../support/standin/script.ts";
 import { type ProviderCase, agentTestFile, assistantTextsOf, modelRequests, providerCases, providerTable, readJsonl, runAgent, sessionFiles, toolResultsOf, userTextsOf, workspace } from "../support/agent-harness.ts";
 
 const standin = await agentTestFile();
+const anthropic = providerCases()[0]!;
 
 const RULE = `---
 description: Never call FORBIDDEN_API
@@ -27,6 +29,13 @@ async function project(files: Record<string, string> = {}, trusted = true) {
 const VIOLATION = "Let me call FORBIDDEN_API(x) now and TAIL_NEVER_SHOWN afterwards.";
 /** The violating reply: its pieces arrive slowly, so the cut lands while the rest is still unsent. */
 const violating = { text: VIOLATION, eventDelayMs: 150 };
+
+/** `omp -p` with tools against the stand-in playing `script`, its request log cleared first. */
+function play(script: Turn[], home: string, repo: string) {
+  standin.requests.length = 0;
+  standin.setScript(script);
+  return runAgent(["-p", "--model", anthropic.model, "do it"], { home, cwd: repo, env: anthropic.env(standin.url) });
+}
 
 function run(c: ProviderCase, home: string, repo: string, ...args: string[]) {
   return runAgent(["-p", "--model", c.model, "--no-tools", ...args, "do it"], { home, cwd: repo, env: c.env(standin.url) });
@@ -58,7 +67,6 @@ describe.each(providerTable())("%s", (_name, c) => {
   });
 });
 
-const anthropic = providerCases()[0]!;
 
 describe("limits, trust and front ends", () => {
   test("once per session: the same pattern later in the run, and after a resume, is not cut again", async () => {
@@ -134,13 +142,15 @@ describe("limits, trust and front ends", () => {
   test("an astCondition fires on the code a write introduces, not on the same words in a comment", async () => {
     const anyRule = "---\nastCondition: '$VALUE as any'\nscope:\n  - 'tool:write(*.ts)'\n---\nNarrow the type instead of asserting any.\n";
     const { home, repo } = await project({ ".omp/rules/no-any.md": anyRule });
-    standin.requests.length = 0;
-    standin.setScript([
-      { toolCalls: [{ name: "write", arguments: { path: "src/ok.ts", content: "// never write `as any`\nexport const ok = 1 as number;\n" } }] },
-      { toolCalls: [{ name: "write", arguments: { path: "src/a.ts", content: "export function f(input: unknown) {\n  return (input) as any;\n}\n" } }] },
-      { text: "Narrowed it." },
-    ]);
-    const result = await runAgent(["-p", "--model", anthropic.model, "write it"], { home, cwd: repo, env: anthropic.env(standin.url) });
+    const result = await play(
+      [
+        { toolCalls: [{ name: "write", arguments: { path: "src/ok.ts", content: "// never write `as any`\nexport const ok = 1 as number;\n" } }] },
+        { toolCalls: [{ name: "write", arguments: { path: "src/a.ts", content: "export function f(input: unknown) {\n  return (input) as any;\n}\n" } }] },
+        { text: "Narrowed it." },
+      ],
+      home,
+      repo,
+    );
     expect(result.code).toBe(0);
     expect(existsSync(join(repo, "src/ok.ts"))).toBe(true);
     expect(existsSync(join(repo, "src/a.ts"))).toBe(false);
@@ -151,12 +161,7 @@ describe("limits, trust and front ends", () => {
   test("interruptMode never: the matched call runs and its result leads with the reminder; prose is told after the reply", async () => {
     const gentle = "---\ncondition: 'FORBIDDEN_API\\('\ninterruptMode: never\n---\nPrefer SAFE_API next time.\n";
     const { home, repo } = await project({ ".omp/rules/no-forbidden.md": gentle });
-    standin.requests.length = 0;
-    standin.setScript([
-      { toolCalls: [{ name: "write", arguments: { path: "notes.txt", content: "calls FORBIDDEN_API(1)\n" } }] },
-      { text: "Noted the rule." },
-    ]);
-    const tool = await runAgent(["-p", "--model", anthropic.model, "write notes"], { home, cwd: repo, env: anthropic.env(standin.url) });
+    const tool = await play([{ toolCalls: [{ name: "write", arguments: { path: "notes.txt", content: "calls FORBIDDEN_API(1)\n" } }] }, { text: "Noted the rule." }], home, repo);
     expect(tool.code).toBe(0);
     expect(readFileSync(join(repo, "notes.txt"), "utf8")).toBe("calls FORBIDDEN_API(1)\n");
     expect(tool.stderr).toContain("rule no-forbidden matched; the model is reminded of it");
@@ -179,9 +184,7 @@ describe("limits, trust and front ends", () => {
 
   test("rule:// reads a listed rule; Claude Code's .claude/rules files are loaded too", async () => {
     const { home, repo } = await project({ ".claude/rules/style.md": "---\npaths:\n  - 'src/**/*.ts'\n---\nUse strict types in TypeScript.\n" });
-    standin.requests.length = 0;
-    standin.setScript([{ toolCalls: [{ name: "read", arguments: { path: "rule://style" } }] }, { text: "ok" }]);
-    const result = await runAgent(["-p", "--model", anthropic.model, "read the rule"], { home, cwd: repo, env: anthropic.env(standin.url) });
+    const result = await play([{ toolCalls: [{ name: "read", arguments: { path: "rule://style" } }] }, { text: "ok" }], home, repo);
     expect(result.code).toBe(0);
     const requests = modelRequests(standin);
     expect(JSON.stringify(requests[0]!.body.system)).toContain("rule://");
