@@ -7,6 +7,7 @@ import { describe, expect, test } from "bun:test";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Turn } from "../support/standin/script.ts";
+import { RpcProcess } from "../support/agent-rpc.ts";
 import { type ProviderCase, agentTestFile, assistantTextsOf, modelRequests, providerCases, providerTable, readJsonl, runAgent, sessionFiles, toolResultsOf, userTextsOf, workspace } from "../support/agent-harness.ts";
 
 const standin = await agentTestFile();
@@ -137,6 +138,21 @@ describe("limits, trust and front ends", () => {
     expect(events.some((event) => event.type === "tool_execution_start")).toBe(false);
     const second = modelRequests(standin)[1]!;
     expect(userTextsOf(anthropic.api, second.body).join("\n")).toContain("Do not introduce Box::leak");
+  });
+
+  test("rpc: a ttsr_triggered frame names the rule, the run ends with the answer given after it", async () => {
+    const { home, repo } = await project();
+    standin.requests.length = 0;
+    standin.setScript([violating, { text: "Calling SAFE_API instead." }]);
+    const rpc = new RpcProcess(["--model", anthropic.model, "--no-tools"], { home, cwd: repo, env: anthropic.env(standin.url) });
+    const end = await rpc.turn("do it");
+    expect(end.stopReason).toBe("stop");
+    const fired = rpc.frames.find((frame) => frame.type === "ttsr_triggered");
+    expect(fired).toMatchObject({ interrupted: true, rules: [{ name: "no-forbidden", path: join(repo, ".omp/rules/no-forbidden.md") }] });
+    const texts = rpc.frames.filter((frame) => frame.type === "message_update" && frame.assistantMessageEvent.type === "text_delta").map((frame) => frame.assistantMessageEvent.delta).join("");
+    expect(texts).toContain("Calling SAFE_API instead.");
+    expect(texts).not.toContain("TAIL_NEVER_SHOWN");
+    expect(await rpc.close()).toBe(0);
   });
 
   test("an astCondition fires on the code a write introduces, not on the same words in a comment", async () => {
