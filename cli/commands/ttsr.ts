@@ -1,5 +1,5 @@
 import { readFileSync, statSync } from "node:fs";
-import { basename, resolve } from "node:path";
+import { basename, join, relative, resolve } from "node:path";
 import { loadSettings } from "../../core/config/settings.ts";
 import { EXIT_FAILURE, EXIT_USAGE } from "../../core/errors/exit-codes.ts";
 import { OmpError } from "../../core/errors/omp-error.ts";
@@ -141,4 +141,53 @@ export async function runTtsrTest(words: string[], flags: TtsrTestFlags): Promis
     await writeStdout(`${lines.join("\n")}\n`);
   }
   return fired.length > 0 ? 0 : EXIT_FAILURE;
+}
+
+/** Bounds of a scan: files looked at, and the size of one. */
+const SCAN_MAX_FILES = 20_000;
+const SCAN_MAX_BYTES = 1024 * 1024;
+
+/**
+ * `omp ttsr scan [paths…]`: the files (under the paths, default the current folder; ignore files
+ * honoured) whose content a rule would fire on as an edit of them, one `path: rule` line each.
+ * Exit 0 when a rule fires somewhere, 1 when none does, 2 on bad usage.
+ */
+export async function runTtsrScan(paths: string[], flags: { rule?: string[]; json?: boolean }): Promise<number> {
+  const rules = rulesUnderTest(flags.rule);
+  const { natives } = await import("../../core/natives/index.ts");
+  const hits: { path: string; rules: string[] }[] = [];
+  let limited = false;
+  for (const given of paths.length > 0 ? paths : ["."]) {
+    const root = resolve(given);
+    let stat;
+    try {
+      stat = statSync(root);
+    } catch {
+      throw new OmpError(`ttsr scan: no file or folder ${given}`, { exitCode: EXIT_USAGE });
+    }
+    const files = stat.isFile()
+      ? [{ path: root, size: stat.size }]
+      : await natives()
+          .glob({ patterns: ["**/*"], root, kinds: ["file"], hidden: false, respectIgnore: true, maxResults: SCAN_MAX_FILES })
+          .then((result) => {
+            limited ||= result.limitReached;
+            return result.entries.map((entry) => ({ path: join(root, entry.path), size: entry.size }));
+          });
+    for (const file of files) {
+      if (file.size > SCAN_MAX_BYTES) continue;
+      const text = readFileSync(file.path, "utf8");
+      if (text.includes("\u0000")) continue;
+      const shown = relative(process.cwd(), file.path) || basename(file.path);
+      const context: MatchContext = { source: "tool", toolName: "edit", path: shown, ast: true };
+      const fired = rules.filter((rule) => explainMatch(rule, text, context) === undefined).map((rule) => rule.rule.name);
+      if (fired.length > 0) hits.push({ path: shown, rules: fired });
+    }
+  }
+  if (flags.json) await writeStdout(`${JSON.stringify({ hits, limited }, null, 2)}\n`);
+  else {
+    const lines = hits.map((hit) => `${hit.path}: ${hit.rules.join(", ")}`);
+    if (limited) lines.push(`(stopped after ${SCAN_MAX_FILES} files: scan a smaller folder)`);
+    await writeStdout(lines.length > 0 ? `${lines.join("\n")}\n` : "No file matches a rule.\n");
+  }
+  return hits.length > 0 ? 0 : EXIT_FAILURE;
 }

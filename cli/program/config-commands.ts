@@ -98,4 +98,11 @@ export function describeTtsr(program: Command, run: Run): void {
     .option("--verbose", "say why each other rule did not fire")
     .option("--json", "machine-readable output")
     .action(run(async (sample: string[], options: import("../commands/ttsr.ts").TtsrTestFlags) => (await import("../commands/ttsr.ts")).runTtsrTest(sample, options)));
+  ttsr
+    .command("scan")
+    .description("files whose content a rule would fire on as an edit of them (ignore files honoured); exit 0 when one does, 1 when none")
+    .argument("[paths...]", "files or folders (default: the current folder)")
+    .option("--rule <file>", "scan for this rule file instead of the rules found here; repeatable", collect)
+    .option("--json", "machine-readable output")
+    .action(run(async (paths: string[], options: { rule?: string[]; json?: boolean }) => (await import("../commands/ttsr.ts")).runTtsrScan(paths, options)));
 }

@@ -235,6 +235,13 @@ describe("omp ttsr", () => {
     expect((await ast("const x = (input) as any;")).code).toBe(0);
     expect((await ast("const x = input as string; // as any")).code).toBe(1);
     expect((await ast("const x = (input) as any;", "src/a.py")).code).toBe(1);
+    writeFileSync(join(repo, "bad.ts"), "call(FORBIDDEN_API(3));\n");
+    writeFileSync(join(repo, ".gitignore"), "ignored.ts\n");
+    writeFileSync(join(repo, "ignored.ts"), "FORBIDDEN_API(4)\n");
+    const scan = await runAgent(["ttsr", "scan"], { home, cwd: repo });
+    expect(scan.code).toBe(0);
+    expect(scan.stdout.trim().split("\n").sort()).toEqual(["bad.ts: no-forbidden", "sample.txt: no-forbidden"]);
+    expect((await runAgent(["ttsr", "scan", "README.md"], { home, cwd: repo })).code).toBe(1);
     const bad = await runAgent(["ttsr", "test", "--source", "nowhere", "x"], { home, cwd: repo });
     expect(bad.code).toBe(2);
     expect(bad.stderr).toContain("--source is text, thinking or tool");
