@@ -1,7 +1,7 @@
 import { addUsage } from "../ai/index.ts";
 import { type AssistantMessage, type ImageContent, type Message, type TextContent, type ToolCall, type ToolResultMessage, type Usage, emptyUsage } from "../ai/messages.ts";
 import type { Model, ThinkingLevel } from "../ai/model.ts";
-import type { ToolSpec } from "../ai/stream.ts";
+import type { AssistantEvent, ToolSpec } from "../ai/stream.ts";
 import { describeError } from "../errors/omp-error.ts";
 import type { SessionWriter } from "../session/writer.ts";
 import { FileReadStore } from "../tools/edit/read-store.ts";
@@ -27,7 +27,6 @@ import { endSessionJobs } from "../shell/session-jobs.ts";
 import type { RunState, RunStop } from "./run-state.ts";
 import { StreamRules, type WatchedRequest } from "./stream-rules.ts";
 import type { Rule } from "../rules/rule.ts";
-
 
 /** Stop hooks that block in a row before the run ends anyway: a hook that always blocks must not loop forever. */
 const MAX_STOP_BLOCKS = 5;
@@ -376,6 +375,8 @@ export class Agent {
    * asked again. The injection is recorded, so a resumed session does not fire them again.
    */
   private resumeAfterRules(run: RunState, reply: AssistantMessage, turn: number, rules: Rule[]): undefined {
+    // Quieter matches earlier in the cut reply go with it: their rules may fire again.
+    this.streamRules!.dropPending();
     this.emit({ type: "ttsr_triggered", rules: rules.map(ruleSummary), interrupted: true });
     this.emit({ type: "message_end", message: reply });
     if (this.streamRules!.manager.settings.contextMode === "keep") {
@@ -479,7 +480,7 @@ export class Agent {
     return next && "apiKey" in next ? next : undefined;
   }
 
-  private async streamReply(signal: AbortSignal, withhold?: (event: import("../ai/stream.ts").AssistantEvent) => boolean): Promise<AssistantMessage> {
+  private async streamReply(signal: AbortSignal, withhold?: (event: AssistantEvent) => boolean): Promise<AssistantMessage> {
     const systemPrompt = await this.systemPrompt;
     if (!this.frame.stored) await this.frame.store(systemPrompt, this.toolSpecs());
     const final = await streamReply(

@@ -39,7 +39,6 @@ import { defaultModelPattern, knownModels, resolveModel, resolveModelPatterns, w
 import { type Facts, type RequestFrame, currentFacts, frameOf } from "./request-frame.ts";
 import { type RefreshResult, listSources, mergeServedModels, readModelLists, refreshModelLists, retiredNote, uncataloguedModel } from "./served-models.ts";
 import { buildSystemPrompt } from "./system-prompt.ts";
-import { discoverRules } from "../rules/discover.ts";
 import { type Rulebook, bucketRules, rulesSection, streamRulesFor } from "../rules/rulebook.ts";
 import type { ProviderList } from "../ai/model-lists.ts";
 import { toolSpec } from "./tool-specs.ts";
@@ -119,7 +118,7 @@ export class Runtime {
   /** The system prompt per edit format: it lists the tools, and the edit tool differs by model. */
   private readonly prompts = new Map<EditMode, Promise<string>>();
   private facts: Promise<Facts> | undefined;
-  private rules: Rulebook | undefined;
+  private rules: Promise<Rulebook> | undefined;
   private lists: ProviderList[] | undefined;
   private skills: { tools: Tool[]; promptSection: string } | undefined;
   /** Skills, markdown commands and the other extensions of the working directory, each loaded on first use. */
@@ -298,8 +297,9 @@ export class Runtime {
   }
 
   /** The rule files of the user and (trusted) project, split into stream, always-apply and listed rules; read once per process. */
-  rulebook(): Rulebook {
-    this.rules ??= bucketRules(discoverRules(this.options.cwd, this.options.env as NodeJS.ProcessEnv), this.options.settings.ttsr);
+  rulebook(): Promise<Rulebook> {
+    // Loaded on use: rule files are parsed with zod, which start-up does not load.
+    this.rules ??= import("../rules/discover.ts").then(({ discoverRules }) => bucketRules(discoverRules(this.options.cwd, this.options.env as NodeJS.ProcessEnv), this.options.settings.ttsr));
     return this.rules;
   }
 
@@ -307,10 +307,10 @@ export class Runtime {
   systemPrompt(mode: EditMode = "replace"): Promise<string> {
     const known = this.prompts.get(mode);
     if (known) return known;
-    const prompt = this.currentFacts().then((facts) => {
+    const prompt = this.currentFacts().then(async (facts) => {
       const { cwd, env } = this.options;
       const files = findPromptFiles(cwd, agentDir(env as NodeJS.ProcessEnv), homeDir());
-      const book = this.rulebook();
+      const book = await this.rulebook();
       const flag = (text: string | undefined) => (text === undefined ? undefined : promptArgument(text, cwd));
       return buildSystemPrompt({
         cwd,
@@ -468,7 +468,7 @@ export class Runtime {
       // Servers the project configured run in the commands' sandbox (core/sandbox/servers.ts).
       lsp: new LspSession(this.options.cwd, settings.lsp, this.options.env as NodeJS.ProcessEnv, settings.sandbox.mode === "off" ? undefined : { policy: sandbox, secrets: () => secrets }),
       checkpoints: settings.checkpoints,
-      streamRules: streamRulesFor(this.rulebook(), settings.ttsr, injectedRules),
+      streamRules: streamRulesFor(await this.rulebook(), settings.ttsr, injectedRules),
     });
     source?.subscribe(() => {
       // The session host's plan-mode tool stays while the host offers it.

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { INTERRUPT_MODES } from "../rules/rule.ts";
+import { INTERRUPT_MODES } from "../rules/interrupt-mode.ts";
 import { ThinkingLevel } from "../ai/model-schema.ts";
 
 /**

@@ -1,8 +1,7 @@
 import { z } from "zod";
 import { type FrontmatterValue, parseFrontmatter } from "../extensions/frontmatter.ts";
 
-export const INTERRUPT_MODES = ["always", "prose-only", "tool-only", "never"] as const;
-export type InterruptMode = (typeof INTERRUPT_MODES)[number];
+import { INTERRUPT_MODES, type InterruptMode } from "./interrupt-mode.ts";
 
 /** Where a rule file was found: omp's own folders, or another agent's (Claude Code, Cursor, Windsurf, Cline). */
 export type RuleOrigin = "project" | "user" | "claude-project" | "claude-user" | "cursor-project" | "cursor-user" | "windsurf-project" | "windsurf-user" | "cline";

@@ -1,5 +1,6 @@
 import { basename } from "node:path";
-import type { InterruptMode, Rule } from "./rule.ts";
+import type { InterruptMode } from "./interrupt-mode.ts";
+import type { Rule } from "./rule.ts";
 import { findMatches, languageOf } from "../ast-grep/engine.ts";
 
 /** The `ttsr.*` settings (the original omp's names and defaults). */
