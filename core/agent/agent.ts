@@ -326,7 +326,7 @@ export class Agent {
     const reply = await this.requestReply(run.signal, watched);
     run.usage.push(reply.usage);
     this.streamRules?.manager.turnEnded();
-    if (watched?.cut && !run.signal.aborted) return this.resumeAfterRules(run, reply, turn, watched.cut);
+    if (watched?.cut && !run.signal.aborted) return this.resumeAfterRules(run, { ...reply, content: watched.shown ?? [] }, turn, watched.cut);
     const recovery = await this.recover(run, reply, turn);
     if (recovery === "retry") return undefined;
     if (recovery) return recovery;
@@ -370,9 +370,9 @@ export class Agent {
   }
 
   /**
-   * Stream rules cut the reply: it ends where they matched (kept in the context only with
-   * `ttsr.contextMode: keep`, and then only its text), their text is injected, and the turn is
-   * asked again. The injection is recorded, so a resumed session does not fire them again.
+   * Stream rules cut the reply (`reply` holds what was shown of it, before the matching delta): it
+   * is kept in the context only with `ttsr.contextMode: keep`, and then only its text; their text
+   * is injected and the turn asked again. The injection is recorded, so a resume does not fire them again.
    */
   private resumeAfterRules(run: RunState, reply: AssistantMessage, turn: number, rules: Rule[]): undefined {
     // Quieter matches earlier in the cut reply go with it: their rules may fire again.

@@ -1,5 +1,5 @@
 import type { AssistantEvent } from "../ai/stream.ts";
-import type { Message, TextContent, ToolResultMessage } from "../ai/messages.ts";
+import type { AssistantMessage, Message, TextContent, ToolResultMessage } from "../ai/messages.ts";
 import type { Rule } from "../rules/rule.ts";
 import { StreamWatch } from "../rules/stream-watch.ts";
 import { type TtsrManager, interruptText, reminderText } from "../rules/ttsr.ts";
@@ -13,6 +13,20 @@ export interface WatchedRequest {
   withhold: (event: AssistantEvent) => boolean;
   /** The rules that cut the reply, once one did. */
   cut?: Rule[];
+  /** The reply's text and thinking as the front ends were shown it when it was cut (no tool calls: they never run). */
+  shown?: AssistantMessage["content"];
+}
+
+/** What had been passed on before `event`, the one that matched: its own delta taken off, tool calls left out. */
+function shownBefore(event: AssistantEvent): AssistantMessage["content"] {
+  if (!("partial" in event)) return [];
+  const cut = "delta" in event && "contentIndex" in event ? { index: event.contentIndex, length: event.delta.length } : undefined;
+  return event.partial.content.flatMap((part, index): AssistantMessage["content"] => {
+    const drop = cut?.index === index ? cut.length : 0;
+    if (part.type === "text") return part.text.length > drop ? [{ ...part, text: part.text.slice(0, part.text.length - drop) }] : [];
+    if (part.type === "thinking") return part.thinking.length > drop ? [{ type: "thinking" as const, thinking: part.thinking.slice(0, part.thinking.length - drop) }] : [];
+    return [];
+  });
 }
 
 /**
@@ -50,6 +64,7 @@ export class StreamRules {
         if (interrupting && this.cuts < MAX_CUTS_PER_RUN && !runSignal.aborted) {
           this.cuts++;
           request.cut = match.rules;
+          request.shown = shownBefore(event);
           controller.abort();
           return true;
         }

@@ -152,6 +152,9 @@ describe("limits, trust and front ends", () => {
     const texts = rpc.frames.filter((frame) => frame.type === "message_update" && frame.assistantMessageEvent.type === "text_delta").map((frame) => frame.assistantMessageEvent.delta).join("");
     expect(texts).toContain("Calling SAFE_API instead.");
     expect(texts).not.toContain("TAIL_NEVER_SHOWN");
+    // Nor in any other frame: the cut reply's message_end holds only what was shown before the match.
+    expect(JSON.stringify(rpc.frames)).not.toContain("TAIL_NEVER_SHOWN");
+    expect(JSON.stringify(rpc.frames)).not.toContain("FORBIDDEN_API(x)");
     expect(await rpc.close()).toBe(0);
   });
 
