@@ -1,6 +1,7 @@
 import { readFileSync, statSync } from "node:fs";
 import { basename, join, relative, resolve } from "node:path";
 import { loadSettings } from "../../core/config/settings.ts";
+import { isFile } from "../../core/fs/dir-entry.ts";
 import { EXIT_FAILURE, EXIT_USAGE } from "../../core/errors/exit-codes.ts";
 import { OmpError } from "../../core/errors/omp-error.ts";
 import { displayPath } from "../../core/paths.ts";
@@ -79,14 +80,6 @@ function readSample(path: string): string {
   }
   if (size > MAX_SAMPLE) throw new OmpError(`ttsr test: ${path} is over ${MAX_SAMPLE / 1024 / 1024} MB; test a smaller part of it`, { exitCode: EXIT_USAGE });
   return readFileSync(path, "utf8");
-}
-
-function isFile(path: string): boolean {
-  try {
-    return statSync(path).isFile();
-  } catch {
-    return false;
-  }
 }
 
 /** The rules under test: the --rule files as given, else the stream rules a session here watches. */
