@@ -91,6 +91,15 @@ export async function runPrintMode(host: SessionHost, prompt: (TextContent | Ima
         }
         err(`retrying in ${(event.delayMs / 1000).toFixed(1)} s (attempt ${event.attempt}): ${event.reason}`);
         break;
+      case "ttsr_triggered": {
+        const names = event.rules.map((rule) => rule.name).join(", ");
+        if (event.interrupted && wroteText && !endsWithNewline) {
+          stdout.write("\n");
+          endsWithNewline = true;
+        }
+        err(event.interrupted ? `rule ${names} stopped the answer; asking again with the rule` : `rule ${names} matched; the model is reminded of it`);
+        break;
+      }
       case "auto_compaction_start":
         err("compacting the conversation…");
         break;

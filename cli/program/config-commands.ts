@@ -2,6 +2,7 @@ import type { Command } from "commander";
 import type { ConfigFlags } from "../commands/config.ts";
 import type { TrustFlags } from "../commands/trust.ts";
 import type { Run } from "../options/options.ts";
+import { collect } from "../options/option-values.ts";
 
 /** `omp config …`: settings (config.ts). */
 export function describeConfig(program: Command, run: Run): void {
@@ -75,4 +76,33 @@ export function describeTrust(program: Command, run: Run): void {
     .option("--deny", "remember the folder as untrusted (the interactive mode stops asking)")
     .option("--json", "with --list: print JSON")
     .action(run(async (dir: string | undefined, options: TrustFlags) => (await import("../commands/trust.ts")).runTrust(dir, options)));
+}
+
+/** `omp ttsr`: the time-traveling stream rules (ttsr.ts): list them, test them against a sample. */
+export function describeTtsr(program: Command, run: Run): void {
+  const ttsr = program.command("ttsr").description("stream rules (TTSR): list the rules a session here watches, test them on a sample");
+  ttsr
+    .command("list")
+    .description("every rule file found here: stream rules with their condition and scope, the others, and the skipped ones with why")
+    .option("--json", "machine-readable output")
+    .action(run(async (options: { json?: boolean }) => (await import("../commands/ttsr.ts")).runTtsrList(options)));
+  ttsr
+    .command("test")
+    .description("which rules fire on a sample (words, a file, or - for stdin); exit 0 when one fires, 1 when none")
+    .argument("[sample...]", "the text; a single existing file is tested as an edit of it")
+    .option("--rule <file>", "test this rule file instead of the rules found here; repeatable", collect)
+    .option("--source <source>", "text, thinking or tool: the stream the sample is from")
+    .option("--tool <name>", "the tool whose arguments the sample is (implies --source tool)")
+    .option("--path <path>", "the file the tool call is about (for scope and globs)")
+    .option("--file <path>", "read the sample from this file, - for stdin")
+    .option("--verbose", "say why each other rule did not fire")
+    .option("--json", "machine-readable output")
+    .action(run(async (sample: string[], options: import("../commands/ttsr.ts").TtsrTestFlags) => (await import("../commands/ttsr.ts")).runTtsrTest(sample, options)));
+  ttsr
+    .command("scan")
+    .description("files whose content a rule would fire on as an edit of them (ignore files honoured); exit 0 when one does, 1 when none")
+    .argument("[paths...]", "files or folders (default: the current folder)")
+    .option("--rule <file>", "scan for this rule file instead of the rules found here; repeatable", collect)
+    .option("--json", "machine-readable output")
+    .action(run(async (paths: string[], options: { rule?: string[]; json?: boolean }) => (await import("../commands/ttsr.ts")).runTtsrScan(paths, options)));
 }

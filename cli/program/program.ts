@@ -9,7 +9,7 @@ import { collect } from "../options/option-values.ts";
 import { addOptions, type Run } from "../options/options.ts";
 import { describePluginCommands } from "./plugin-commands.ts";
 import { describeAuth, describeAuthBroker, describeAuthGateway } from "./auth-commands.ts";
-import { describeConfig, describeExtensions, describeModels, describeTrust } from "./config-commands.ts";
+import { describeConfig, describeExtensions, describeModels, describeTrust, describeTtsr } from "./config-commands.ts";
 import { describeCompletions, describeDoctor, describeSetup, describeUpdate } from "./install-commands.ts";
 import { describeMcp } from "./mcp-commands.ts";
 import { describeCommit, describeWorktree } from "./git-commands.ts";
@@ -48,6 +48,7 @@ const COMMANDS: readonly (readonly [name: string, describe: (program: Command, r
   ["stats", describeStats],
   ["auth-gateway", describeAuthGateway],
   ["trust", describeTrust],
+  ["ttsr", describeTtsr],
   ["plugin", describePluginCommands],
   ["auth-broker", describeAuthBroker],
   ["mcp", describeMcp],

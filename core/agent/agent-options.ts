@@ -86,6 +86,8 @@ export interface AgentOptions {
   lsp?: LspSession;
   /** The `checkpoints` settings; absent or disabled: file changes are not recorded. */
   checkpoints?: { enabled: boolean; maxBytes: number };
+  /** The session's stream rules (TTSR), registered; absent when none are. */
+  streamRules?: import("../rules/ttsr.ts").TtsrManager;
   /** A subagent's file changes are its parent's tool call's: recorded there, so rewinding the parent undoes them. */
   checkpointsOf?: import("../session/checkpoints/target.ts").CheckpointTarget;
   /** Asks the user (the ask tool, plan approval); absent: nobody to ask. */

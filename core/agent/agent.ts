@@ -1,7 +1,7 @@
 import { addUsage } from "../ai/index.ts";
 import { type AssistantMessage, type ImageContent, type Message, type TextContent, type ToolCall, type ToolResultMessage, type Usage, emptyUsage } from "../ai/messages.ts";
 import type { Model, ThinkingLevel } from "../ai/model.ts";
-import type { ToolSpec } from "../ai/stream.ts";
+import type { AssistantEvent, ToolSpec } from "../ai/stream.ts";
 import { describeError } from "../errors/omp-error.ts";
 import type { SessionWriter } from "../session/writer.ts";
 import { FileReadStore } from "../tools/edit/read-store.ts";
@@ -30,6 +30,8 @@ import { endSessionKernels } from "../eval/session-kernels.ts";
 import type { RunState, RunStop } from "./run-state.ts";
 import { ToolDiscovery } from "../tools/discovery/tool-discovery.ts";
 import { discoveryPolicy } from "../tools/discovery/policy.ts";
+import { StreamRules, type WatchedRequest } from "./stream-rules.ts";
+import type { Rule } from "../rules/rule.ts";
 
 /** Stop hooks that block in a row before the run ends anyway: a hook that always blocks must not loop forever. */
 const MAX_STOP_BLOCKS = 5;
@@ -79,6 +81,7 @@ export class Agent {
   readonly extensions: AgentExtensions | undefined;
   private sessionStarted = false;
   private memoriesRecalled = false;
+  private readonly streamRules: StreamRules | undefined;
 
   constructor(readonly options: AgentOptions) {
     this.messages = [...(options.messages ?? [])];
@@ -97,6 +100,7 @@ export class Agent {
     // A failure surfaces with the first request; until then it must not count as unhandled.
     this.systemPrompt.catch(() => {});
     this.writer = options.writer;
+    this.streamRules = options.streamRules?.hasRules() ? new StreamRules(options.streamRules) : undefined;
     this.autoCompaction = options.compaction.enabled;
     this.secrets = [...(options.secrets ?? []), ...(options.apiKey ? [options.apiKey] : [])];
     this.redactor = new Redactor(this.secrets);
@@ -287,6 +291,7 @@ export class Agent {
     this.abortReason = "aborted";
     this.abortMessage = undefined;
     const run: RunState = { signal: this.controller.signal, turn: 0, pending: [first], opening: first, usage: [], overflowCompacted: false, thinkingDropped: false, stopBlocks: 0, truncated: false };
+    this.streamRules?.startRun();
     this.emit({ type: "agent_start" });
     // The first prompt of a new session is named by the smol model while the run goes on.
     const titling = this.messages.some((message) => message.role === "user") ? undefined : sessionTitle(this.options, first);
@@ -342,14 +347,18 @@ export class Agent {
     this.deliver(run.pending);
     run.pending = [];
     if (this.autoCompaction && this.nearContextLimit()) await this.compact("threshold");
-    const reply = await this.requestReply(run.signal);
+    const watched = this.streamRules?.watch(run.signal);
+    const reply = await this.requestReply(run.signal, watched);
     collectBetweenTurns();
     run.usage.push(reply.usage);
+    this.streamRules?.manager.turnEnded();
+    if (watched?.cut && !run.signal.aborted) return this.resumeAfterRules(run, { ...reply, content: watched.shown ?? [] }, turn, watched.cut);
     const recovery = await this.recover(run, reply, turn);
     if (recovery === "retry") return undefined;
     if (recovery) return recovery;
     this.record(reply);
     this.emit({ type: "message_end", message: reply });
+    if (reply.stopReason === "aborted" || reply.stopReason === "error") this.streamRules?.dropPending();
     if (reply.stopReason === "aborted" || run.signal.aborted) {
       this.emit({ type: "turn_end", turn, message: reply, toolResults: [] });
       return { reason: this.abortReason, error: this.abortMessage };
@@ -363,6 +372,12 @@ export class Agent {
     const halts: string[] = [];
     const stopped = { denied: false };
     const results = calls.length > 0 ? await this.runTools(calls, run.signal, halts, stopped) : [];
+    const deferred = reply.stopReason === "stop" || reply.stopReason === "toolUse" ? this.streamRules?.takeDeferred() : undefined;
+    if (deferred) {
+      this.emit({ type: "ttsr_triggered", rules: deferred.rules.map(ruleSummary), interrupted: false });
+      this.noteInjected(deferred.rules);
+      this.steering.unshift(deferred.message);
+    }
     this.emit({ type: "turn_end", turn, message: reply, toolResults: results });
     if (stopped.denied) return { reason: "denied" };
     if (halts.length > 0) return { reason: "hook", error: `a hook stopped the run: ${[...new Set(halts)].join("; ")}` };
@@ -371,13 +386,37 @@ export class Agent {
   }
 
   /** The model's reply; a usage limit before anything was streamed hands the request to another stored account. */
-  private async requestReply(signal: AbortSignal): Promise<AssistantMessage> {
-    let reply = await this.streamReply(signal);
+  private async requestReply(signal: AbortSignal, watched?: WatchedRequest): Promise<AssistantMessage> {
+    let reply = await this.streamReply(watched?.signal ?? signal, watched?.withhold);
     for (let rotation = await this.rotate(reply); rotation && "apiKey" in rotation; rotation = await this.rotate(reply)) {
       this.setModel(rotation.model ?? this.model, rotation.apiKey);
-      reply = await this.streamReply(signal);
+      reply = await this.streamReply(watched?.signal ?? signal, watched?.withhold);
     }
     return reply;
+  }
+
+  /**
+   * Stream rules cut the reply (`reply` holds what was shown of it, before the matching delta): it
+   * is kept in the context only with `ttsr.contextMode: keep`, and then only its text; their text
+   * is injected and the turn asked again. The injection is recorded, so a resume does not fire them again.
+   */
+  private resumeAfterRules(run: RunState, reply: AssistantMessage, turn: number, rules: Rule[]): undefined {
+    // Quieter matches earlier in the cut reply go with it: their rules may fire again.
+    this.streamRules!.dropPending();
+    this.emit({ type: "ttsr_triggered", rules: rules.map(ruleSummary), interrupted: true });
+    this.emit({ type: "message_end", message: reply });
+    if (this.streamRules!.manager.settings.contextMode === "keep") {
+      const text = reply.content.filter((part) => part.type === "text");
+      if (text.length > 0) this.record({ ...reply, content: text, stopReason: "stop" });
+    }
+    this.emit({ type: "turn_end", turn, message: reply, toolResults: [] });
+    this.noteInjected(rules);
+    run.pending = [this.streamRules!.injection(rules)];
+    return undefined;
+  }
+
+  private noteInjected(rules: readonly Rule[]): void {
+    this.session.persist({ type: "ttsr_injection", injectedRules: rules.map((rule) => rule.name) });
   }
 
   /**
@@ -467,7 +506,7 @@ export class Agent {
     return next && "apiKey" in next ? next : undefined;
   }
 
-  private async streamReply(signal: AbortSignal): Promise<AssistantMessage> {
+  private async streamReply(signal: AbortSignal, withhold?: (event: AssistantEvent) => boolean): Promise<AssistantMessage> {
     const systemPrompt = await this.systemPrompt;
     if (!this.frame.stored) await this.frame.store(systemPrompt, this.toolSpecs());
     const final = await streamReply(
@@ -489,6 +528,7 @@ export class Agent {
       (event) => this.emit(event),
       (text) => this.redact(text),
       this.options.stream,
+      withhold,
     );
     this.usage = addUsage(this.usage, final.usage);
     this.options.recordUsage?.(this.model, final.usage);
@@ -515,8 +555,14 @@ export class Agent {
       emit: (event) => this.emit(event),
       halts,
     };
-    const results = await runToolCalls(calls, run);
+    const ran = await runToolCalls(calls, run);
     stopped.denied = run.denied === true;
+    const reminded = this.streamRules?.remind(ran);
+    if (reminded && reminded.told.length > 0) {
+      this.emit({ type: "ttsr_triggered", rules: reminded.told.map(ruleSummary), interrupted: false });
+      this.noteInjected(reminded.told);
+    }
+    const results = reminded?.results ?? ran;
     for (const message of results) this.record(this.tools.find((tool) => tool.name === message.toolName)?.effect === "read" ? withoutRepeat(message, this.messages) : message, true);
     return results;
   }
@@ -605,6 +651,10 @@ export class Agent {
       if (own && this.controller === own) this.controller = undefined;
     }
   }
+}
+
+function ruleSummary(rule: Rule): { name: string; path: string; description?: string } {
+  return { name: rule.name, path: rule.path, ...(rule.description ? { description: rule.description } : {}) };
 }
 
 function userMessage(content: string | (TextContent | ImageContent)[]): Message {

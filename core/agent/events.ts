@@ -25,6 +25,8 @@ export type AgentEvent =
   | { type: "tool_execution_end"; toolCallId: string; toolName: string; isError: boolean; details?: unknown }
   /** `discarded`: the text shown so far is dropped and the reply starts again (a new message_start follows). */
   | { type: "auto_retry_start"; attempt: number; delayMs: number; reason: string; discarded?: boolean }
+  /** Stream rules (TTSR) matched the reply: `interrupted` when it was cut there and is asked again with their text. */
+  | { type: "ttsr_triggered"; rules: { name: string; path: string; description?: string }[]; interrupted: boolean }
   | { type: "auto_compaction_start"; reason: "threshold" | "overflow" | "manual" }
   | { type: "auto_compaction_end"; tokensBefore?: number; summary?: string; error?: string };
 

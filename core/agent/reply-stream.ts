@@ -1,7 +1,7 @@
 import { stream } from "../ai/index.ts";
 import type { AssistantMessage } from "../ai/messages.ts";
 import type { Model } from "../ai/model.ts";
-import type { Context, StreamFunction, StreamOptions } from "../ai/stream.ts";
+import type { AssistantEvent, Context, StreamFunction, StreamOptions } from "../ai/stream.ts";
 import { type AgentEvent, type AssistantDelta, toDelta } from "./events.ts";
 import { ResentReply } from "./resent-reply.ts";
 
@@ -16,6 +16,8 @@ export async function streamReply(
   emit: (event: AgentEvent) => void,
   redact: (text: string) => string,
   streamFn: StreamFunction = stream,
+  /** Sees each event first; true keeps it from the front ends (a stream rule cut the reply there). */
+  withhold?: (event: AssistantEvent) => boolean,
 ): Promise<AssistantMessage> {
   let final: AssistantMessage | undefined;
   let started = false;
@@ -37,6 +39,7 @@ export async function streamReply(
     }
   };
   for await (const event of streamFn(model, context, options)) {
+    if (withhold?.(event)) continue;
     if (event.type === "start") {
       started = true;
       emit({ type: "message_start", message: event.partial });

@@ -40,6 +40,7 @@ import { type Facts, type RequestFrame, currentFacts, frameOf } from "./request-
 import { type RefreshResult, listSources, mergeServedModels, readModelLists, refreshModelLists, retiredNote, uncataloguedModel } from "./served-models.ts";
 import { buildSystemPrompt } from "./system-prompt.ts";
 import { wantsMemoryBlock } from "../memory/banks.ts";
+import { type Rulebook, bucketRules, rulesSection, streamRulesFor } from "../rules/rulebook.ts";
 import type { ProviderList } from "../ai/model-lists.ts";
 import { toolSpec } from "./tool-specs.ts";
 import { ObservedLimits } from "../usage/observed.ts";
@@ -118,6 +119,7 @@ export class Runtime {
   /** The system prompt per edit format: it lists the tools, and the edit tool differs by model. */
   private readonly prompts = new Map<EditMode, Promise<string>>();
   private facts: Promise<Facts> | undefined;
+  private rules: Promise<Rulebook> | undefined;
   private lists: ProviderList[] | undefined;
   private skills: { tools: Tool[]; promptSection: string } | undefined;
   /** Skills, markdown commands and the other extensions of the working directory, each loaded on first use. */
@@ -305,20 +307,29 @@ export class Runtime {
     return editModeFor(model, this.options.settings.edit.mode, entry?.editMode);
   }
 
+  /** The rule files of the user and (trusted) project, split into stream, always-apply and listed rules; read once per process. */
+  rulebook(): Promise<Rulebook> {
+    // Loaded on use: rule files are parsed with zod, which start-up does not load.
+    this.rules ??= import("../rules/discover.ts").then(({ discoverRules }) => bucketRules(discoverRules(this.options.cwd, this.options.env as NodeJS.ProcessEnv), this.options.settings.ttsr));
+    return this.rules;
+  }
+
   /** Built once per process and edit format: every new session it starts (rpc's new_session) shares it. */
   systemPrompt(mode: EditMode = "replace"): Promise<string> {
     const known = this.prompts.get(mode);
     if (known) return known;
-    const prompt = this.currentFacts().then((facts) => {
+    const prompt = this.currentFacts().then(async (facts) => {
       const { cwd, env } = this.options;
       const files = findPromptFiles(cwd, agentDir(env as NodeJS.ProcessEnv), homeDir());
+      const book = await this.rulebook();
       const flag = (text: string | undefined) => (text === undefined ? undefined : promptArgument(text, cwd));
       return buildSystemPrompt({
         cwd,
         tools: withEditMode(this.tools(), mode).map(toolSpec),
         skills: this.skills?.promptSection,
         contextFiles: files.context,
-        rules: files.rules,
+        rules: [...files.rules, ...book.alwaysApply.map((rule) => ({ path: rule.path, content: rule.content }))],
+        rulebook: rulesSection(book),
         git: facts.git,
         now: new Date(`${facts.date}T12:00:00Z`),
         replace: flag(this.options.systemPrompt?.replace) ?? files.system?.content,
@@ -377,6 +388,7 @@ export class Runtime {
     let frame: { frame: RequestFrame; facts: Facts } | undefined;
     let dropThinking = false;
     let mode: SessionMode | undefined;
+    let injectedRules: string[] = [];
     const warnings: string[] = [];
     if (resumePath) {
       // Only a resume reads a session file; a new session does not pay for loading the loader.
@@ -392,6 +404,7 @@ export class Runtime {
       if (!selection.thinking && !this.options.thinking && context.thinkingLevel) thinking = context.thinkingLevel;
       resumedThinking = context.thinkingLevel;
       mode = context.mode;
+      injectedRules = branch.flatMap((entry) => (entry.type === "ttsr_injection" ? entry.injectedRules : []));
       const stored = frameOf(branch);
       if (stored.frame) frame = { frame: stored.frame, facts: stored.facts ?? stored.frame.facts };
       else dropThinking = context.messages.length > 0;
@@ -467,6 +480,7 @@ export class Runtime {
       lsp: new LspSession(this.options.cwd, settings.lsp, this.options.env as NodeJS.ProcessEnv, settings.sandbox.mode === "off" ? undefined : { policy: sandbox, secrets: () => secrets }),
       checkpoints: settings.checkpoints,
       ...(wantsMemoryBlock(settings) ? { recallMemories: (prompt: string) => import("../memory/session-block.ts").then((module) => module.sessionMemoryBlock(settings, this.options.cwd, this.options.env as NodeJS.ProcessEnv, prompt)) } : {}),
+      streamRules: streamRulesFor(await this.rulebook(), settings.ttsr, injectedRules),
     });
     source?.subscribe(() => {
       // The session host's plan-mode tool stays while the host offers it.

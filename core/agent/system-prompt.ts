@@ -7,6 +7,8 @@ export interface SystemPromptInput {
   contextFiles: ContextFile[];
   /** RULES.md files: requirements that always apply. */
   rules?: ContextFile[];
+  /** The listed rules' section (core/rules/rulebook.ts): names and descriptions, read as rule://<name>. */
+  rulebook?: string;
   git: string;
   /** The Skills section (core/extensions/skills-prompt.ts): names and descriptions; bodies load on use. */
   skills?: string;
@@ -56,6 +58,7 @@ export function buildSystemPrompt(input: SystemPromptInput): string {
   if (input.rules && input.rules.length > 0) {
     parts.push(`<rules>\nThese rules from the user and the repository always apply:\n${input.rules.map((file) => `<file path="${file.path}">\n${file.content.trim()}\n</file>`).join("\n")}\n</rules>`);
   }
+  if (input.rulebook) parts.push(input.rulebook);
   if (input.append) parts.push(input.append);
   return parts.join("\n\n");
 }

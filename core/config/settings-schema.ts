@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { INTERRUPT_MODES } from "../rules/interrupt-mode.ts";
 import { ThinkingLevel } from "../ai/model-schema.ts";
 
 /**
@@ -174,6 +175,17 @@ export const Settings = z.strictObject({
     .strictObject({
       enabled: z.boolean().default(true).describe("Record each file's content before omp writes it, and snapshot git work trees around commands, for /rewind and /undo."),
       maxBytes: z.number().int().min(1024).default(512 * 1024 * 1024).describe("Bytes of stored file contents per session; past it the least recently used go (those turns can no longer be restored)."),
+    })
+    .prefault({}),
+  // Time-traveling stream rules (core/rules/ttsr.ts): the original omp's `ttsr.*`.
+  ttsr: z
+    .strictObject({
+      enabled: z.boolean().default(true).describe("Watch the model's output for stream rules (rule files with a condition): on a match the reply is cut, the rule's text injected, and the turn asked again."),
+      contextMode: z.enum(["discard", "keep"]).default("discard").describe("What happens to the output before the match: dropped, or its text kept in the conversation."),
+      interruptMode: z.enum(INTERRUPT_MODES).default("always").describe("Which matches cut the stream (always, prose-only, tool-only); the others, and never, tell the rule after the reply or with the call's result."),
+      repeatMode: z.enum(["once", "after-gap"]).default("once").describe("A rule fires once per session, or again after repeatGap turns."),
+      repeatGap: z.number().int().min(1).default(10).describe("Completed turns before a rule may fire again (repeatMode after-gap)."),
+      disabledRules: z.array(z.string()).default([]).describe("Rule names (file names without .md) that are not loaded."),
     })
     .prefault({}),
   // Language servers (core/lsp). Project values count only in a trusted folder.

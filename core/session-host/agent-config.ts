@@ -15,6 +15,7 @@ import { loadModelsConfig } from "../config/models.ts";
 import type { ModelsConfig } from "../config/models-schema.ts";
 import type { Settings, SettingsInput } from "../config/settings-schema.ts";
 import { type SettingsLayer, loadSettings } from "../config/settings.ts";
+import { untrustedRuleSources } from "../rules/sources.ts";
 
 /** What the user is asked in an untrusted folder: the folder, and what trusting it would change. */
 export interface TrustQuestion {
@@ -97,5 +98,6 @@ function untrustedChanges(options: AgentConfigOptions): string[] {
   // Loaded later (core/extensions/session.ts), but trust decides whether they run too.
   if (existsSync(join(options.cwd, ".omp", "extensions"))) changes.push("extensions in .omp/extensions");
   changes.push(...untrustedClaudeChanges(options.cwd));
+  changes.push(...untrustedRuleSources(options.cwd, env));
   return changes;
 }

@@ -71,7 +71,11 @@ export type CustomEntry = z.infer<typeof CustomEntry>;
 export const LabelEntry = z.object({ type: z.literal("label"), ...base, targetId: z.string().min(1), label: z.string().optional() });
 export type LabelEntry = z.infer<typeof LabelEntry>;
 
-export const SessionEntry = z.discriminatedUnion("type", [MessageEntry, ModelChangeEntry, ThinkingLevelChangeEntry, ModeChangeEntry, CompactionEntry, CustomEntry, LabelEntry]);
+/** Stream rules (TTSR) whose text was given to the model; a resume does not fire them again under `ttsr.repeatMode: once`. */
+export const TtsrInjectionEntry = z.object({ type: z.literal("ttsr_injection"), ...base, injectedRules: z.array(z.string()) });
+export type TtsrInjectionEntry = z.infer<typeof TtsrInjectionEntry>;
+
+export const SessionEntry = z.discriminatedUnion("type", [MessageEntry, ModelChangeEntry, ThinkingLevelChangeEntry, ModeChangeEntry, CompactionEntry, CustomEntry, LabelEntry, TtsrInjectionEntry]);
 export type SessionEntry = z.infer<typeof SessionEntry>;
 
 type WithoutTreeFields<T> = T extends unknown ? Omit<T, "id" | "parentId" | "timestamp"> : never;

@@ -61,6 +61,9 @@ function preview(entry: SessionEntry): string {
     case "custom":
       text = entry.customType;
       break;
+    case "ttsr_injection":
+      text = `rules injected: ${entry.injectedRules.join(", ")}`;
+      break;
   }
   const line = (text.split("\n").find((candidate) => candidate.trim() !== "") ?? "").trim();
   return line.length > PREVIEW_CHARS ? `${line.slice(0, PREVIEW_CHARS - 1)}…` : line;

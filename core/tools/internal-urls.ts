@@ -7,7 +7,7 @@ export interface ReadRange {
   limit?: number;
 }
 
-/** Reads `<scheme>://…` paths that are not files: `mcp://<server>/<uri>` an MCP resource, `omp://` omp's docs, `artifact://<id>` a saved output. */
+/** Reads `<scheme>://…` paths that are not files: `mcp://<server>/<uri>` an MCP resource, `omp://` omp's docs, `artifact://<id>` a saved output, `rule://<name>` a rule. */
 export type UrlReader = (url: string, range: ReadRange, context: ToolContext) => Promise<ToolResult<ReadDetails>>;
 
 /**
@@ -29,6 +29,7 @@ const BUILTIN: Record<string, UrlReader> = {
   omp: async (url, range, context) => (await import("./omp-docs.ts")).readOmpDocs(url, range, context),
   artifact: async (url, range, context) => (await import("./artifacts.ts")).readArtifact(url, range, context),
   memory: async (url, range, context) => (await import("../memory/read-url.ts")).readMemoryUrl(url, range, context),
+  rule: async (url, range, context) => (await import("../rules/rule-url.ts")).readRule(url, range, context),
 };
 
 /** Schemes `read` knows even when nothing serves them now, with what to tell the model then. */

@@ -4,6 +4,7 @@ import type { Message, UserMessage } from "../../../core/ai/messages.ts";
 import { COMPACTION_SUMMARY_PREFIX } from "../../../core/session/compaction-summary.ts";
 import { AssistantBlock, UserBlock, type View, notice } from "./blocks.ts";
 import { ToolBlock } from "./tool-block.ts";
+import { injectedRuleNames } from "../../../core/rules/ttsr.ts";
 import type { Block } from "./transcript.ts";
 
 /** A resumed session shows this many of its last messages. */
@@ -15,6 +16,8 @@ const REPLAY_MESSAGES = 60;
  */
 export class ConversationBlocks {
   private current: AssistantBlock | undefined;
+  /** A stream rule cut the reply being shown: it ends without the "Interrupted" mark (the turn goes on). */
+  private cutByRule = false;
   private readonly tools = new Map<string, ToolBlock>();
 
   constructor(
@@ -43,9 +46,12 @@ export class ConversationBlocks {
       case "message_end": {
         const message = event.message;
         if (message.role === "assistant") {
-          this.current?.finish(message);
+          // A reply a stream rule cut: its text as far as shown, none of its calls (they never run).
+          const shown = this.cutByRule ? { ...message, stopReason: "stop" as const, content: message.content.filter((part) => part.type !== "toolCall") } : message;
+          this.cutByRule = false;
+          this.current?.finish(shown);
           this.current = undefined;
-          for (const part of message.content) {
+          for (const part of shown.content) {
             if (part.type === "toolCall") this.toolBlock(part.id, part.name).called(part.name, part.arguments);
           }
           if (message.stopReason === "aborted" || message.stopReason === "error") this.cancelTools();
@@ -59,6 +65,10 @@ export class ConversationBlocks {
         break;
       case "tool_execution_update":
         this.tools.get(event.toolCallId)?.progress(event.output);
+        break;
+      case "ttsr_triggered":
+        if (event.interrupted) this.cutByRule = true;
+        else this.add(notice(this.view, "info", `Rule reminder: ${event.rules.map((rule) => rule.name).join(", ")}`));
         break;
       case "auto_retry_start":
         // The reply shown so far was dropped; the retry's reply gets a block of its own.
@@ -108,6 +118,11 @@ export class ConversationBlocks {
     const parts = withoutSystemNotes(all);
     const first = parts[0];
     const text = first?.type === "text" ? first.text : "";
+    const rules = injectedRuleNames(text);
+    if (rules) {
+      this.add(notice(this.view, "info", `Injecting rule: ${rules.join(", ")}`));
+      return;
+    }
     if (text.startsWith(COMPACTION_SUMMARY_PREFIX)) {
       this.add(notice(this.view, "info", "The earlier conversation was compacted into a summary."));
       return;
