@@ -37,6 +37,7 @@ export const retainTool: ToolDefinition<typeof retainSchema, { count: number }> 
   name: "retain",
   description: "Keep durable facts (decisions, conventions, pitfalls, user preferences) in long-term memory for later sessions. No secrets.",
   schema: retainSchema,
+  loadMode: "discoverable",
   // It changes what later sessions are shown: approval modes that ask for writes ask for it.
   effect: "write",
   execute: (input, context) =>
@@ -57,6 +58,7 @@ export const recallTool: ToolDefinition<typeof recallSchema> = {
   name: "recall",
   description: "Search long-term memory from earlier sessions; returns matching memories.",
   schema: recallSchema,
+  loadMode: "discoverable",
   effect: "read",
   execute: (input, context) => withBanks(context, (store, scope, settings) => textResult(formatRecall(store.search(scope.recall, input.query, settings.mnemopi.recallLimit)))),
 };
@@ -70,6 +72,7 @@ export const reflectTool: ToolDefinition<typeof reflectSchema> = {
   name: "reflect",
   description: "Gather what long-term memory holds on a question, to reason over.",
   schema: reflectSchema,
+  loadMode: "discoverable",
   effect: "read",
   execute: (input, context) =>
     withBanks(context, (store, scope, settings) => {
