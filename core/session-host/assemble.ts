@@ -17,6 +17,8 @@ import type { ApprovalMode, Approver } from "../tools/approval.ts";
 import { isDirectory } from "../tools/paths.ts";
 import { type ToolSelection, builtinTools, selectTools } from "../tools/registry.ts";
 import { searchChoice } from "../web/search/configured.ts";
+import { findChromium } from "../tools/browser/chromium.ts";
+import { stopBrowser } from "../tools/browser/lifetime.ts";
 import { sandboxStartup } from "../sandbox/startup.ts";
 import { sessionPolicy } from "../sandbox/session-policy.ts";
 import { secretValuesIn } from "../sandbox/env.ts";
@@ -118,7 +120,8 @@ export async function assembleSession(spec: SessionSpec): Promise<AssembledSessi
   // The skill tool is not a built-in: `--tools read,skill` names it, and only then does a tool list include it.
   const skillTool = skillToolWanted(toolSelection, settings.tools.disabled);
   // web_search is offered only when a search provider is configured: no dead tool in the request.
-  const builtins = builtinTools({ webSearch: searchChoice(settings.web.search, env) !== undefined });
+  // browser is offered only where Chromium is installed.
+  const builtins = builtinTools({ webSearch: searchChoice(settings.web.search, env) !== undefined, browser: findChromium(env) !== undefined });
   const registry = new Extensions({ cwd, env });
   const extensions = await sessionExtensions({
     cwd,
@@ -191,6 +194,8 @@ export async function assembleSession(spec: SessionSpec): Promise<AssembledSessi
       return loaded;
     },
   });
+  // The browser tool's Chromium ends with the session.
+  closers.push(stopBrowser);
   // The broker's stream would keep the process alive after the session ends.
   closers.push(() => runtime.closeCredentials());
   return {

@@ -11,6 +11,8 @@ export interface BuiltinToolOptions {
   todoStore?: TodoStore;
   /** A search provider is configured: only then is web_search offered (no dead tool in the request). */
   webSearch?: boolean;
+  /** Chromium is installed: only then is browser offered. */
+  browser?: boolean;
 }
 
 /** Made when omp was bundled (see builtin-specs.ts), in the order the tools are offered to the model. */
@@ -28,6 +30,7 @@ const LOADERS: Record<string, (options: BuiltinToolOptions) => Promise<ToolImple
   job: () => import("./job.ts").then((module) => module.jobTool),
   web_fetch: () => import("./web-fetch.ts").then((module) => module.webFetchTool),
   web_search: () => import("./web-search.ts").then((module) => module.webSearchTool),
+  browser: () => import("./browser.ts").then((module) => module.browserTool),
   lsp: () => import("./lsp.ts").then((module) => module.lspTool),
   ast_grep: () => import("./ast-grep.ts").then((module) => module.astGrepTool),
   ast_edit: () => import("./ast-edit.ts").then((module) => module.astEditTool),
@@ -55,7 +58,7 @@ export function withEditMode(tools: Tool[], mode: EditMode): Tool[] {
 
 /** Every built-in tool, in the order they are offered to the model; none of their code is loaded yet. */
 export function builtinTools(options: BuiltinToolOptions = {}): Tool[] {
-  return SPECS.filter((spec) => spec.name !== "web_search" || options.webSearch).map((spec) => {
+  return SPECS.filter((spec) => (spec.name !== "web_search" || options.webSearch) && (spec.name !== "browser" || options.browser)).map((spec) => {
     const load = LOADERS[spec.name]!;
     let implementation: Promise<ToolImplementation> | undefined;
     return { ...spec, load: () => (implementation ??= load(options)) };
