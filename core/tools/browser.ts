@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { errorResult } from "./format.ts";
+import { readRefusal } from "./paths.ts";
 import type { ToolDefinition, ToolResult } from "./types.ts";
 
 /** The original's clamp of the browser's time limit (TOOL_TIMEOUTS.browser), in seconds. */
@@ -35,15 +36,15 @@ export interface BrowserDetails {
  * policy may refuse (the sandbox also hides denied paths from the browser itself).
  */
 function fileRefusal(url: string | undefined, context: Parameters<ToolDefinition["execute"]>[1]): string | undefined {
-  if (!url || !/^file:/i.test(url) || !context.paths) return undefined;
+  if (!url || !/^file:/i.test(url)) return undefined;
   let path: string;
   try {
     path = decodeURIComponent(new URL(url).pathname);
   } catch {
     return `${JSON.stringify(url)} is not a valid file:// URL.`;
   }
-  const verdict = context.paths.check(path, "read");
-  return verdict.kind === "denied" ? `The browser may not open ${url}: ${verdict.message}` : undefined;
+  const refused = readRefusal(context, path);
+  return refused ? `The browser may not open ${url}: ${refused}` : undefined;
 }
 
 export const browserTool: ToolDefinition<typeof schema, BrowserDetails> = {

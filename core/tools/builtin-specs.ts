@@ -21,10 +21,11 @@ import { writeTool } from "./write.ts";
 import { askTool } from "./ask.ts";
 import { exitPlanModeTool } from "./exit-plan-mode.ts";
 import { browserTool } from "./browser.ts";
+import { inspectImageTool } from "./inspect-image.ts";
 
 /** Every built-in tool, in the order they are offered to the model (the todo tool with a store of its own). */
 export function builtinToolDefinitions(): ToolDefinition[] {
-  return [readTool, writeTool, editTool, bashTool, grepTool, findTool, lsTool, createTodoTool(createTodoStore()), jobTool, webFetchTool, webSearchTool, browserTool, lspTool, astGrepTool, astEditTool, askTool];
+  return [readTool, writeTool, editTool, bashTool, grepTool, findTool, lsTool, createTodoTool(createTodoStore()), jobTool, webFetchTool, webSearchTool, browserTool, inspectImageTool, lspTool, astGrepTool, astEditTool, askTool];
 }
 
 export type BuiltinToolSpec = Omit<Tool, "load">;

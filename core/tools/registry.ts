@@ -31,6 +31,7 @@ const LOADERS: Record<string, (options: BuiltinToolOptions) => Promise<ToolImple
   web_fetch: () => import("./web-fetch.ts").then((module) => module.webFetchTool),
   web_search: () => import("./web-search.ts").then((module) => module.webSearchTool),
   browser: () => import("./browser.ts").then((module) => module.browserTool),
+  inspect_image: () => import("./inspect-image.ts").then((module) => module.inspectImageTool),
   lsp: () => import("./lsp.ts").then((module) => module.lspTool),
   ast_grep: () => import("./ast-grep.ts").then((module) => module.astGrepTool),
   ast_edit: () => import("./ast-edit.ts").then((module) => module.astEditTool),
