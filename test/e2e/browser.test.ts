@@ -74,6 +74,10 @@ describe("browser", () => {
       [{ name: "browser", arguments: { action: "open", url: `${base}app` } }],
       [{ name: "browser", arguments: { action: "close" } }],
       [{ name: "browser", arguments: { action: "run", code: "return 1" } }],
+      [{ name: "browser", arguments: { action: "open", name: "docs", url: `${base}nowhere` } }],
+      [{ name: "browser", arguments: { action: "run", name: "docs", code: "return document === undefined ? 0 : 1" } }],
+      [{ name: "browser", arguments: { action: "run", name: "docs", code: "return [await tab.url(), await tab.evaluate(() => document.body.innerText)]" } }],
+      [{ name: "browser", arguments: { action: "close", all: true } }],
     ], mark);
     expect(result.stderr).not.toContain("rror:");
     expect(toolNamesOf("anthropic-messages", requests[0]!.body)).toContain("browser");
@@ -96,8 +100,28 @@ describe("browser", () => {
     expect(last(5).text).toContain('Closed "main"');
     expect(last(6).text).toContain('Tab "main" is not open');
     expect(last(6).isError).toBe(true);
+    // A second tab by name, with state of its own; page code errors come back as errors, the tab stays.
+    expect(last(7).text).toContain(`Opened tab "docs" (headless Chromium): ${base}nowhere`);
+    expect(last(8).isError).toBe(true);
+    expect(last(8).text).toContain("document is not defined");
+    expect(last(9).text).toContain(`"${base}nowhere"`);
+    expect(last(9).text).toContain("not found");
+    expect(last(10).text).toBe('Closed "docs"');
     // omp has exited: nothing of its browser is left.
     expect(chromiumOf(mark)).toEqual([]);
+  }, 240_000);
+
+  test("page code that never yields is stopped at its time limit (the browser with it), and the next open starts a fresh one", async () => {
+    const ws = setup();
+    const { requests } = await turns(ws, [
+      [{ name: "browser", arguments: { action: "open", url: `${base}app` } }],
+      [{ name: "browser", arguments: { action: "run", code: "while (true) {}", timeout: 1 } }],
+      [{ name: "browser", arguments: { action: "open", url: `${base}app` } }],
+    ]);
+    const last = (index: number) => toolResultsOf("anthropic-messages", requests[index]!.body).at(-1)!;
+    expect(last(2).isError).toBe(true);
+    expect(last(2).text).toContain("hung past its time limit");
+    expect(last(3).text).toContain('Opened tab "main"');
   }, 240_000);
 
   test("SIGTERM to omp while page code runs leaves no Chromium behind", async () => {

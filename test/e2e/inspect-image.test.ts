@@ -51,6 +51,20 @@ describe("inspect_image", () => {
     expect(JSON.stringify(modelRequests(main).map((request) => request.body))).not.toContain(PNG.toString("base64"));
   }, 120_000);
 
+  test("the session's model, when it takes images, is asked itself, in a request of its own", async () => {
+    const ws = setup("");
+    main.setScript([{ toolCalls: [{ name: "inspect_image", arguments: { path: "shot.png", question: "What is in it?" } }] }, { text: "It is one red pixel." }, { text: "done" }]);
+    main.requests.length = 0;
+    const run = await runAgent(["-p", "--model", "anthropic/claude-sonnet-4-5", "go"], { home: ws.home, cwd: ws.repo, env: { ANTHROPIC_BASE_URL: main.url, ANTHROPIC_API_KEY: "sk-ant-test" } });
+    expect(run.stderr).not.toContain("rror:");
+    const [, asked, next] = modelRequests(main);
+    expect(asked!.body.tools ?? []).toEqual([]);
+    const [image, question] = asked!.body.messages[0].content;
+    expect(image.source).toEqual({ type: "base64", media_type: "image/png", data: PNG.toString("base64") });
+    expect(question.text).toBe("What is in it?");
+    expect(toolResultsOf("anthropic-messages", next!.body).at(-1)!.text).toBe("It is one red pixel.");
+  }, 120_000);
+
   test("no vision model: a clear error naming modelRoles.vision; not an image, or a denied path: refused before any model call", async () => {
     const none = await call(setup(""), { path: "shot.png", question: "what is it?" });
     expect(none.text).toContain("No vision-capable model is configured");
