@@ -5,6 +5,7 @@ import { afterAll, describe, expect, test } from "bun:test";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { agentTestFile, modelRequests, runAgent, spawnOmp, toolNamesOf, toolResultsOf, workspace } from "../support/agent-harness.ts";
+import { RpcProcess } from "../support/agent-rpc.ts";
 
 const standin = await agentTestFile();
 const MODEL = "anthropic/claude-sonnet-4-5";
@@ -109,6 +110,29 @@ describe("browser", () => {
     expect(last(10).text).toBe('Closed "docs"');
     // omp has exited: nothing of its browser is left.
     expect(chromiumOf(mark)).toEqual([]);
+  }, 240_000);
+
+  test("a dev server on loopback the user did not allow: the page's request is asked about (rpc), and once allowed the page loads", async () => {
+    const ws = workspace();
+    standin.setScript([{ toolCalls: [{ name: "browser", arguments: { action: "open", url: `${base}app` } }] }, { text: "done" }]);
+    const rpc = new RpcProcess(["--model", MODEL], { home: ws.home, cwd: ws.repo, env });
+    try {
+      await rpc.waitFrame((f) => f.type === "ready");
+      const mark = rpc.mark;
+      await rpc.send({ type: "prompt", message: "look at my app" });
+      const asked = await rpc.waitFrame((f) => f.type === "extension_ui_request", mark);
+      expect(asked.toolName).toBe("browser");
+      expect(asked.message).toContain(`a browser request for ${base}app`);
+      expect(asked.message).toContain("to 127.0.0.1, a loopback address (127.0.0.1), a host you have not named");
+      rpc.writeLine(JSON.stringify({ type: "extension_ui_response", id: asked.id, value: "Always allow requests to 127.0.0.1 in this project" }));
+      await rpc.waitFrame((f) => f.type === "agent_end", mark);
+      const end = rpc.frames.find((f) => f.type === "tool_execution_end");
+      expect(end.isError).toBe(false);
+      expect(end.details).toMatchObject({ action: "open", name: "main", url: `${base}app`, title: "Dev app" });
+      expect(await rpc.close()).toBe(0);
+    } finally {
+      await rpc.close();
+    }
   }, 240_000);
 
   test("page code that never yields is stopped at its time limit (the browser with it), and the next open starts a fresh one", async () => {
