@@ -7,13 +7,16 @@ import type { ToolDefinition, ToolResult } from "./types.ts";
 const TIMEOUT = { default: 30, min: 1, max: 300 };
 
 const schema = z.object({
-  action: z.enum(["open", "run", "close"]),
+  action: z.enum(["open", "run", "close"]).describe("open a tab, run code in it, or close it"),
   name: z.string().min(1).optional().describe('Tab name, reused across calls (default "main")'),
   timeout: z.number().optional().describe("Seconds (default 30, max 300)"),
   url: z.string().optional().describe("open: navigate here"),
-  viewport: z.object({ width: z.int().min(100).max(4000), height: z.int().min(100).max(4000), scale: z.number().min(0.5).max(3).optional() }).optional(),
-  wait_until: z.enum(["load", "domcontentloaded", "networkidle0", "networkidle2"]).optional(),
-  dialogs: z.enum(["accept", "dismiss"]).optional(),
+  viewport: z
+    .object({ width: z.int().min(100).max(4000), height: z.int().min(100).max(4000), scale: z.number().min(0.5).max(3).optional() })
+    .optional()
+    .describe("open: CSS pixels (default 1365x768, scale 1.25)"),
+  wait_until: z.enum(["load", "domcontentloaded", "networkidle0", "networkidle2"]).optional().describe("open: navigation done at (default load)"),
+  dialogs: z.enum(["accept", "dismiss"]).optional().describe("open: answer alert/confirm/prompt dialogs"),
   code: z.string().optional().describe("run: async function body; page, tab, assert, wait(ms), display(v) in scope; its return value comes back"),
   all: z.boolean().optional().describe("close: every tab"),
   kill: z.boolean().optional().describe("close: also end the browser"),

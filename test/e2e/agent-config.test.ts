@@ -226,7 +226,7 @@ describe("config files through the validated-config cache", () => {
       path: "/v1/chat/completions",
       model: "test-model",
       header: "one",
-      tools: ["ast_edit", "ast_grep", "edit", "grep", "ls", "lsp", "read", "task", "web_fetch", "write"],
+      tools: ["ast_edit", "ast_grep", "browser", "edit", "grep", "inspect_image", "ls", "lsp", "read", "task", "web_fetch", "write"],
       maxTokens: 1111,
     });
     const cache = readFileSync(cacheFile(home), "utf8");
@@ -247,7 +247,7 @@ describe("config files through the validated-config cache", () => {
       path: "/v1/chat/completions",
       model: "other-model",
       header: "two",
-      tools: ["ast_edit", "ast_grep", "bash", "edit", "find", "grep", "job", "lsp", "task", "todo", "web_fetch", "write"],
+      tools: ["ast_edit", "ast_grep", "bash", "browser", "edit", "find", "grep", "inspect_image", "job", "lsp", "task", "todo", "web_fetch", "write"],
       maxTokens: 2222,
     });
     expect(await runWithConfig(home, repo)).toEqual(third);
@@ -304,7 +304,8 @@ describe("tools and approval", () => {
     expect((await runAgent(["-p", "--no-tools", "--model", provider.model, "x"], { home, cwd: repo, env })).code).toBe(0);
     const [all, some, none] = modelRequests(standin).map((r) => r.body);
     const edit = provider.api === "openai-responses" ? "apply_patch" : "edit";
-    expect(toolNamesOf(provider.api, all).sort()).toEqual(["ast_edit", "ast_grep", "bash", edit, "find", "grep", "job", "ls", "lsp", "read", "task", "todo", "web_fetch", "write"].sort());
+    // browser: Chromium is installed here (.ci/setup).
+    expect(toolNamesOf(provider.api, all).sort()).toEqual(["ast_edit", "ast_grep", "bash", "browser", edit, "find", "grep", "inspect_image", "job", "ls", "lsp", "read", "task", "todo", "web_fetch", "write"].sort());
     expect(toolNamesOf(provider.api, some)).toEqual(["read", "grep"]);
     expect(toolNamesOf(provider.api, none)).toEqual([]);
     expect(systemPromptOf(provider.api, some)).toContain("- grep:");
