@@ -77,7 +77,7 @@ describe("filtering proxy", () => {
       const answer = await exchange(proxy.port, `GET ${url} HTTP/1.1\r\nHost: dev.test:${server.port}\r\nProxy-Connection: keep-alive\r\n\r\n`, undefined, "served /page");
       expect(answer).toContain("served /page");
       expect(heads).toEqual(["close"]);
-      expect(asked).toEqual([{ host: "dev.test", port: server.port, url }]);
+      expect(asked).toEqual([{ host: "dev.test", port: server.port!, url }]);
       const refused = await exchange(proxy.port, `CONNECT other.test:443 HTTP/1.1\r\nHost: other.test:443\r\n\r\n`);
       expect(refused).toStartWith("HTTP/1.1 403 Forbidden");
       expect(refused).toContain("not other.test");
