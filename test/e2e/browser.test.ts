@@ -173,7 +173,7 @@ describe("browser", () => {
     expect(left).toEqual([]);
   }, 240_000);
 
-  test("the browser cannot read ~/.ssh (file:// refused by the path policy, and hidden by the sandbox from page code) nor reach an unapproved host", async () => {
+  test("the browser cannot read ~/.ssh (file:// refused by the path policy, hidden by the sandbox from the page and from run code) nor reach an unapproved host", async () => {
     const ws = setup();
     const key = join(ws.home, ".ssh", "id_ed25519");
     const { requests } = await turns(ws, [
@@ -182,6 +182,8 @@ describe("browser", () => {
       [{ name: "browser", arguments: { action: "run", code: `await tab.goto(${JSON.stringify(`file://${key}`)}); return await tab.content();` } }],
       [{ name: "browser", arguments: { action: "run", code: `await tab.goto("https://93.184.215.14/"); return await tab.content();` } }],
       [{ name: "browser", arguments: { action: "run", code: `await tab.goto(${JSON.stringify(`${base}app`)}); return await tab.evaluate(async () => { try { return await (await fetch("http://93.184.215.14/")).text(); } catch (e) { return "fetch failed: " + e.message; } });` } }],
+      // The run's own code (not the page's) is the model's code too: it runs in the sandbox.
+      [{ name: "browser", arguments: { action: "run", code: `return await Bun.file(${JSON.stringify(key)}).text();` } }],
     ]);
     const all = JSON.stringify(requests.map((request) => request.body));
     expect(all).not.toContain("SSH-PRIVATE-KEY-MARKER");
@@ -197,5 +199,7 @@ describe("browser", () => {
     expect(last(4).text).toContain("93.184.215.14, a host the user has not named");
     expect(last(5).text).toContain("fetch failed");
     expect(last(5).text).toContain("93.184.215.14, a host the user has not named");
+    expect(last(6).isError).toBe(true);
+    expect(last(6).text).toMatch(/ENOENT|EACCES|EPERM/);
   }, 240_000);
 });
