@@ -12,7 +12,7 @@ import { Tab } from "./tab.ts";
  */
 
 /** The original's headless viewport. */
-export const DEFAULT_VIEWPORT: Viewport = { width: 1365, height: 768, scale: 1.25 };
+const DEFAULT_VIEWPORT: Viewport = { width: 1365, height: 768, scale: 1.25 };
 /** Text a run returns inline; the rest is cut with a note. */
 const MAX_TEXT_CHARS = 64 * 1024;
 /** A request line from omp past this is not one omp sends. */

@@ -13,7 +13,7 @@ import { findChromium } from "./chromium.ts";
 import { browserStarted } from "./lifetime.ts";
 import type { DriverAnswer, DriverReady, DriverRequest } from "./protocol.ts";
 
-export const BROWSER_DRIVER_COMMAND = "__browser-driver";
+const BROWSER_DRIVER_COMMAND = "__browser-driver";
 /** Past a call's time limit the driver has this long to answer before it is killed with its browser. */
 const GRACE_MS = 5000;
 /** The driver's answers carry screenshots; more than this in one line is not one it sends. */

@@ -4,7 +4,7 @@ import type { BrowserContent, Viewport, WaitUntil } from "./protocol.ts";
 /** The lifecycle event each `wait_until` waits for (Page.lifecycleEvent names). */
 const LIFECYCLE: Record<WaitUntil, string> = { load: "load", domcontentloaded: "DOMContentLoaded", networkidle0: "networkIdle", networkidle2: "networkAlmostIdle" };
 /** A screenshot past this is refused: it would cost the model more than it shows. */
-export const MAX_SCREENSHOT_BYTES = 5 * 1024 * 1024;
+const MAX_SCREENSHOT_BYTES = 5 * 1024 * 1024;
 const POLL_MS = 100;
 /** Keys `press` knows by name; a single character is typed as itself. */
 const KEYS: Record<string, { code: string; keyCode: number; text?: string }> = {
