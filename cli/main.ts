@@ -16,6 +16,12 @@ export async function main(argv: string[]): Promise<void> {
       process.stdout.write(await serveSqliteRead(await Bun.stdin.text()));
       return;
     }
+    if (argv[0] === "__browser-driver") {
+      // The browser tool's child (core/tools/browser/host.ts): Chromium and the model's page code, in the sandbox.
+      const { serveBrowserDriver } = await import("../core/tools/browser/driver.ts");
+      await serveBrowserDriver(argv.slice(1));
+      return;
+    }
     if (argv[0] === "grep" || argv[0] === "find") {
       const status = await (await import("./commands/search-argv.ts")).runSearchArgv(argv[0], argv.slice(1));
       if (status !== undefined) {

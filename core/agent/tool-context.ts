@@ -27,5 +27,13 @@ export function toolContext(options: AgentOptions, parts: ToolContextParts): Too
     ...(options.lsp ? { lsp: options.lsp } : {}),
     ...(options.question ? { question: options.question } : {}),
     ...(options.settings ? { settings: options.settings } : {}),
+    visionModel: async () => {
+      if (options.model.input.includes("image")) return { model: options.model, apiKey: options.apiKey };
+      for (const role of ["vision", "smol"]) {
+        const candidate = await options.roleModel?.(role).catch(() => undefined);
+        if (candidate?.model.input.includes("image")) return candidate;
+      }
+      return undefined;
+    },
   };
 }

@@ -1,5 +1,6 @@
 import { ArchiveError, type ArchiveErrorKind } from "../archives/archive-error.ts";
 import { formatBytes } from "../format-bytes.ts";
+import { selfCommand } from "../self-command.ts";
 import { readSqlite, SQLITE_QUERY_SECONDS, type SqliteSelector } from "./sqlite.ts";
 
 /**
@@ -32,11 +33,6 @@ export async function serveSqliteRead(input: string): Promise<string> {
     answer = { error: { kind: error instanceof ArchiveError ? error.kind : "query", message: (error as Error).message } };
   }
   return JSON.stringify(answer);
-}
-
-/** omp itself: the compiled binary, or bun running the entry script from source. */
-function selfCommand(): string[] {
-  return Bun.main.includes("$bunfs") ? [process.execPath] : [process.execPath, Bun.main];
 }
 
 /** readSqlite in a child omp, stopped at SQLITE_QUERY_SECONDS or when `signal` aborts. */

@@ -99,12 +99,30 @@ function tunnel(client: Socket<Peer>, target: { host: string; port: number; conn
   }).catch((error: Error) => refuse(client, "502 Bad Gateway", `omp sandbox proxy: ${target.host}:${target.port}: ${error.message}`));
 }
 
+/** Where a request may go: the address to connect to (the name checked, or the address it was pinned to), or why not. */
+export type ProxyDecision = { connectTo: string } | { refuse: string };
+export type ProxyDecider = (target: { host: string; port: number; url?: string }) => ProxyDecision | Promise<ProxyDecision>;
+
+function listDecider(hosts: readonly string[]): ProxyDecider {
+  return ({ host }) => (hostAllowed(host, hosts) ? { connectTo: host } : { refuse: `omp sandbox: ${host} is not in sandbox.network (allowed: ${hosts.join(", ")})` });
+}
+
 /**
- * A filtering HTTP proxy on loopback for `sandbox.network: [hosts]`: the sandboxed command can
- * reach only its port (a Landlock TCP rule) and finds it in HTTPS_PROXY/HTTP_PROXY; it tunnels
- * CONNECT and forwards plain-HTTP requests to allowed hosts, and answers 403 to the rest.
+ * A plain-HTTP request goes on with `Connection: close`: a client reuses a proxy connection for
+ * other hosts, which must not reach the upstream this one was allowed to.
  */
-export function startFilteringProxy(allowed: readonly string[]): TCPSocketListener<Peer> {
+function closingHead(head: Buffer, end: number): Buffer {
+  const lines = head.toString("latin1", 0, end).split("\r\n").filter((line) => !/^(proxy-)?connection:/i.test(line));
+  return Buffer.concat([Buffer.from(`${lines.join("\r\n")}\r\nConnection: close\r\n\r\n`, "latin1"), head.subarray(end + 4)]);
+}
+
+/**
+ * A filtering HTTP proxy on loopback: it tunnels CONNECT and forwards plain-HTTP requests where
+ * `decide` allows, and answers 403 to the rest. `sandbox.network: [hosts]` decides by the list;
+ * the browser tool asks the egress policy (core/tools/browser/egress-proxy.ts).
+ */
+export function startFilteringProxy(allowed: readonly string[] | ProxyDecider): TCPSocketListener<Peer> {
+  const decide: ProxyDecider = typeof allowed === "function" ? allowed : listDecider(allowed);
   return Bun.listen<Peer>({
     hostname: "127.0.0.1",
     port: 0,
@@ -122,14 +140,20 @@ export function startFilteringProxy(allowed: readonly string[]): TCPSocketListen
           if (state.head.length > MAX_HEAD_BYTES) refuse(client, "431 Request Header Fields Too Large", "omp sandbox proxy: request head too large");
           return;
         }
-        const target = targetOf(state.head.toString("latin1", 0, end));
+        const headText = state.head.toString("latin1", 0, end);
+        const target = targetOf(headText);
         if (!target) return refuse(client, "400 Bad Request", "omp sandbox proxy: only CONNECT host:port and absolute http:// requests");
-        if (!hostAllowed(target.host, allowed)) {
-          return refuse(client, "403 Forbidden", `omp sandbox: ${target.host} is not in sandbox.network (allowed: ${allowed.join(", ")})`);
-        }
-        // A CONNECT's head is for us; a plain request's goes on as it came.
-        tunnel(client, target, target.connect ? state.head.subarray(end + 4) : state.head);
+        // A CONNECT's head is for us; a plain request's goes on as it came, closing after its answer.
+        const first = target.connect ? state.head.subarray(end + 4) : closingHead(state.head, end);
         state.head = Buffer.alloc(0);
+        state.connecting = true;
+        const url = target.connect ? undefined : headText.split(" ", 2)[1];
+        Promise.resolve(decide({ host: target.host, port: target.port, ...(url ? { url } : {}) }))
+          .catch((error: Error) => ({ refuse: error.message }))
+          .then((decision) => {
+            if ("refuse" in decision) return refuse(client, "403 Forbidden", decision.refuse);
+            tunnel(client, { ...target, host: decision.connectTo }, first);
+          });
       },
       drain: flush,
       close(client) {

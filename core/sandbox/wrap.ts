@@ -23,6 +23,13 @@ export interface SandboxOptions {
   /** Secret values omp knows: a variable holding one is dropped whatever its name. */
   secrets: readonly string[];
   support?: SandboxSupport;
+  /**
+   * The network is this loopback port only, a proxy that decides per host (the browser's, which
+   * asks the egress policy), whatever `policy.network` says. Landlock enforces the port; bubblewrap
+   * cannot single out a port, so there the command gets the host's network and is trusted to use
+   * the proxy it is configured with.
+   */
+  proxyPort?: number;
 }
 
 /**
@@ -84,6 +91,7 @@ export function sandboxCommand(argv: string[], options: SandboxOptions): Sandbox
         confinement: "landlock",
         droppedEnv: dropped,
       });
+      if (options.proxyPort !== undefined) return launch({ proxyPort: options.proxyPort }, {}, { ...policy, network: [] });
       if (policy.network === "loopback") {
         // Where namespaces cannot be made (no user namespaces) a loopback network cannot either:
         // no network then, rather than every command failing to start.
@@ -97,7 +105,7 @@ export function sandboxCommand(argv: string[], options: SandboxOptions): Sandbox
       return launch({ proxyPort: port }, { HTTP_PROXY: proxy, HTTPS_PROXY: proxy, http_proxy: proxy, https_proxy: proxy, ALL_PROXY: proxy, all_proxy: proxy, NO_PROXY: "", no_proxy: "" });
     }
     case "bubblewrap":
-      return { argv: [...bubblewrapArgs(support, policy, env), ...argv], env, confinement: "bubblewrap", droppedEnv: dropped };
+      return { argv: [...bubblewrapArgs(support, options.proxyPort !== undefined ? { ...policy, network: "allow" } : policy, env), ...argv], env, confinement: "bubblewrap", droppedEnv: dropped };
     case "none":
       return { argv, env, confinement: "none", droppedEnv: dropped };
   }

@@ -18,6 +18,8 @@ import { isDirectory } from "../tools/paths.ts";
 import { type ToolSelection, builtinTools, selectTools } from "../tools/registry.ts";
 import { searchChoice } from "../web/search/configured.ts";
 import { memoryEnabled } from "../memory/banks.ts";
+import { findChromium } from "../tools/browser/chromium.ts";
+import { stopBrowser } from "../tools/browser/lifetime.ts";
 import { sandboxStartup } from "../sandbox/startup.ts";
 import { sessionPolicy } from "../sandbox/session-policy.ts";
 import { secretValuesIn } from "../sandbox/env.ts";
@@ -120,7 +122,8 @@ export async function assembleSession(spec: SessionSpec): Promise<AssembledSessi
   const skillTool = skillToolWanted(toolSelection, settings.tools.disabled);
   // web_search is offered only when a search provider is configured: no dead tool in the request.
   if (settings.memory.backend === "hindsight") warn("memory.backend hindsight needs a Hindsight server, which omp does not talk to: memory is off (memory.backend: local keeps it on this machine)");
-  const builtins = builtinTools({ webSearch: searchChoice(settings.web.search, env) !== undefined, memory: memoryEnabled(settings) });
+  // browser is offered only where Chromium is installed.
+  const builtins = builtinTools({ webSearch: searchChoice(settings.web.search, env) !== undefined, memory: memoryEnabled(settings), browser: findChromium(env) !== undefined });
   const registry = new Extensions({ cwd, env });
   const extensions = await sessionExtensions({
     cwd,
@@ -193,6 +196,8 @@ export async function assembleSession(spec: SessionSpec): Promise<AssembledSessi
       return loaded;
     },
   });
+  // The browser tool's Chromium ends with the session.
+  closers.push(stopBrowser);
   // The broker's stream would keep the process alive after the session ends.
   closers.push(() => runtime.closeCredentials());
   return {

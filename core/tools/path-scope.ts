@@ -79,6 +79,7 @@ const PATH_KEYS: Record<string, string> = {
   ast_grep: "path",
   ast_edit: "path",
   lsp: "path",
+  inspect_image: "path",
 };
 
 /** The files an apply_patch or hashline edit names inside its one `input` string. */

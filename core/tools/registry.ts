@@ -14,6 +14,8 @@ export interface BuiltinToolOptions {
   webSearch?: boolean;
   /** `memory.backend` is on: only then are retain, recall and reflect offered. */
   memory?: boolean;
+  /** Chromium is installed: only then is browser offered. */
+  browser?: boolean;
 }
 
 const MEMORY_TOOLS = new Set(["retain", "recall", "reflect"]);
@@ -34,6 +36,8 @@ const LOADERS: Record<string, (options: BuiltinToolOptions) => Promise<ToolImple
   job: () => import("./job.ts").then((module) => module.jobTool),
   web_fetch: () => import("./web-fetch.ts").then((module) => module.webFetchTool),
   web_search: () => import("./web-search.ts").then((module) => module.webSearchTool),
+  browser: () => import("./browser.ts").then((module) => module.browserTool),
+  inspect_image: () => import("./inspect-image.ts").then((module) => module.inspectImageTool),
   lsp: () => import("./lsp.ts").then((module) => module.lspTool),
   ast_grep: () => import("./ast-grep.ts").then((module) => module.astGrepTool),
   ast_edit: () => import("./ast-edit.ts").then((module) => module.astEditTool),
@@ -64,7 +68,7 @@ export function withEditMode(tools: Tool[], mode: EditMode): Tool[] {
 
 /** Every built-in tool, in the order they are offered to the model; none of their code is loaded yet. */
 export function builtinTools(options: BuiltinToolOptions = {}): Tool[] {
-  return SPECS.filter((spec) => (spec.name !== "web_search" || options.webSearch) && (!MEMORY_TOOLS.has(spec.name) || options.memory)).map((spec) => {
+  return SPECS.filter((spec) => (spec.name !== "web_search" || options.webSearch) && (!MEMORY_TOOLS.has(spec.name) || options.memory) && (spec.name !== "browser" || options.browser)).map((spec) => {
     const load = LOADERS[spec.name]!;
     let implementation: Promise<ToolImplementation> | undefined;
     return { ...spec, load: () => (implementation ??= load(options)) };

@@ -74,6 +74,8 @@ export interface ToolContext {
   paths?: import("../sandbox/path-policy.ts").PathPolicy;
   /** Asks for a write the policy guards, unless the call's approval already granted it; absent: refused. */
   authorizeWrite?: (verdict: Extract<import("../sandbox/path-policy.ts").PathVerdict, { kind: "needs-approval" }>, toolCallId?: string) => Promise<ApprovalOutcome>;
+  /** A model that sees images (inspect_image): the session's when it does, else the `vision` then the `smol` role's; undefined: none does. */
+  visionModel?: () => Promise<{ model: import("../ai/model.ts").Model; apiKey: string | undefined } | undefined>;
   /** The session's settings, kept current by /settings: read a setting at call time to follow its changes. */
   settings?: Readonly<Settings>;
 }

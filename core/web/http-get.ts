@@ -47,7 +47,7 @@ export async function httpGet(url: string, options: GetOptions): Promise<Fetched
   const signal = AbortSignal.any([options.signal, timeout]);
   let current = parseHttpUrl(url);
   for (let hop = 0; ; hop++) {
-    const pinned = await checkAddress(current, options);
+    const pinned = await checkAddress(current, options, `a GET request for ${current.href}`);
     let response: Response;
     try {
       const proxy = proxyFor(current, options.env);
@@ -93,8 +93,9 @@ export function parseHttpUrl(text: string): URL {
 /**
  * Resolves the host once, checks every address, and returns the one to connect to (undefined:
  * through a proxy, which resolves names itself). Throws a WebError when the user did not allow it.
+ * `what` says what goes there, for the approval (the browser's proxy asks with it too).
  */
-async function checkAddress(url: URL, options: GetOptions): Promise<string | undefined> {
+export async function checkAddress(url: URL, options: Pick<GetOptions, "toolName" | "egress" | "env">, what: string): Promise<string | undefined> {
   const host = url.hostname.replace(/^\[|\]$/g, "");
   const port = url.port || (url.protocol === "https:" ? "443" : "80");
   const proxied = proxyFor(url, options.env) !== undefined;
@@ -109,7 +110,7 @@ async function checkAddress(url: URL, options: GetOptions): Promise<string | und
     }
   }
   const privateAddress = addresses.map((address) => ({ address, kind: privateAddressKind(address) })).find((entry) => entry.kind !== undefined);
-  const request: EgressRequest = { toolName: options.toolName, host, port, what: `a GET request for ${url.href}`, ...(privateAddress ? { privateAddress: privateAddress as { address: string; kind: string } } : {}) };
+  const request: EgressRequest = { toolName: options.toolName, host, port, what, ...(privateAddress ? { privateAddress: privateAddress as { address: string; kind: string } } : {}) };
   const outcome = await checkEgress(options.egress, request);
   if (!outcome.allow) throw new WebError("refused", outcome.message);
   return proxied ? undefined : addresses[0];

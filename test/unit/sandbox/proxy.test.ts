@@ -1,5 +1,5 @@
-// The filtering proxy behind `sandbox.network: [hosts]`: CONNECT tunnels and plain-HTTP requests to
-// listed hosts go through, others get 403 with the reason.
+// The filtering proxy behind `sandbox.network: [hosts]` and the browser tool's egress: CONNECT tunnels and
+// plain-HTTP requests the list (or the decider) allows go through, others get 403 with the reason.
 import { describe, expect, test } from "bun:test";
 import { hostAllowed, startFilteringProxy } from "../../../core/sandbox/proxy.ts";
 
@@ -58,6 +58,29 @@ describe("filtering proxy", () => {
       expect(refused).toContain("example.com is not in sandbox.network");
       const garbage = await exchange(proxy.port, "HELLO\r\n\r\n");
       expect(garbage).toStartWith("HTTP/1.1 400");
+    } finally {
+      proxy.stop(true);
+      server.stop(true);
+    }
+  });
+
+  test("a decider (the browser's egress check) sees each plain request's URL and may pin its address; the request goes on closing after its answer, so a reused connection never reaches another host", async () => {
+    const heads: string[] = [];
+    const server = Bun.serve({ port: 0, hostname: "127.0.0.1", fetch: (request) => (heads.push(request.headers.get("connection") ?? ""), new Response(`served ${new URL(request.url).pathname}`)) });
+    const asked: { host: string; port: number; url?: string }[] = [];
+    const proxy = startFilteringProxy(async (target) => {
+      asked.push(target);
+      return target.host === "dev.test" ? { connectTo: "127.0.0.1" } : { refuse: `not ${target.host}` };
+    });
+    try {
+      const url = `http://dev.test:${server.port}/page`;
+      const answer = await exchange(proxy.port, `GET ${url} HTTP/1.1\r\nHost: dev.test:${server.port}\r\nProxy-Connection: keep-alive\r\n\r\n`, undefined, "served /page");
+      expect(answer).toContain("served /page");
+      expect(heads).toEqual(["close"]);
+      expect(asked).toEqual([{ host: "dev.test", port: server.port!, url }]);
+      const refused = await exchange(proxy.port, `CONNECT other.test:443 HTTP/1.1\r\nHost: other.test:443\r\n\r\n`);
+      expect(refused).toStartWith("HTTP/1.1 403 Forbidden");
+      expect(refused).toContain("not other.test");
     } finally {
       proxy.stop(true);
       server.stop(true);

@@ -13,7 +13,7 @@ import { createTodoStore } from "../../../core/tools/todo.ts";
 import type { Tool } from "../../../core/tools/types.ts";
 import { context, scratch, textOf } from "./helpers.ts";
 
-const NAMES = ["read", "write", "edit", "bash", "eval", "grep", "find", "ls", "todo", "job", "web_fetch", "lsp", "ast_grep", "ast_edit", "ask"];
+const NAMES = ["read", "write", "edit", "bash", "eval", "grep", "find", "ls", "todo", "job", "web_fetch", "inspect_image", "lsp", "ast_grep", "ast_edit", "ask"];
 
 /** What providers are told about a tool. */
 function described({ name, description, effect, parameters }: Tool) {
@@ -25,7 +25,7 @@ describe("builtinTools", () => {
     const tools = builtinTools();
     expect(tools.map((t) => t.name)).toEqual(NAMES);
     const effects = Object.fromEntries(tools.map((t) => [t.name, t.effect]));
-    expect(effects).toEqual({ read: "read", write: "write", edit: "write", bash: "exec", eval: "exec", grep: "read", find: "read", ls: "read", todo: "read", job: "exec", web_fetch: "network", lsp: "read", ast_grep: "read", ast_edit: "read", ask: "read" });
+    expect(effects).toEqual({ read: "read", write: "write", edit: "write", bash: "exec", eval: "exec", grep: "read", find: "read", ls: "read", todo: "read", job: "exec", web_fetch: "network", inspect_image: "read", lsp: "read", ast_grep: "read", ast_edit: "read", ask: "read" });
   });
 
   test("each tool loads the code its bundle-time spec was made from", async () => {
@@ -96,10 +96,12 @@ describe("selectTools", () => {
 });
 
 describe("built-in tool parameters", () => {
-  const tools = builtinTools({ webSearch: true, memory: true });
+  const tools = builtinTools({ webSearch: true, memory: true, browser: true });
 
-  test("web_search is offered only when a search provider is configured", () => {
+  test("web_search is offered only when a search provider is configured, browser only where Chromium is", () => {
     expect(builtinTools().map((t) => t.name)).not.toContain("web_search");
+    expect(builtinTools().map((t) => t.name)).not.toContain("browser");
+    expect(tools.find((t) => t.name === "browser")?.effect).toBe("exec");
     expect(tools.find((t) => t.name === "web_search")?.effect).toBe("network");
   });
 
@@ -116,7 +118,7 @@ describe("built-in tool parameters", () => {
     expect(tools.map(described)).toEqual(builtinToolDefinitions().map(defineTool).map(described));
   });
 
-  test.each([...NAMES, "retain", "recall", "reflect"])("%s is an object JSON Schema with described properties", (name) => {
+  test.each([...NAMES, "retain", "recall", "reflect", "browser"])("%s is an object JSON Schema with described properties", (name) => {
     const tool = tools.find((t) => t.name === name)!;
     expect(tool.description.length).toBeGreaterThan(50);
     const schema = tool.parameters as {
@@ -151,6 +153,8 @@ describe("built-in tool parameters", () => {
       job: ["action"],
       web_fetch: ["url"],
       web_search: ["query"],
+      browser: ["action"],
+      inspect_image: ["path", "question"],
       lsp: ["op"],
       ast_grep: ["pattern"],
       ast_edit: ["pattern", "rewrite"],
