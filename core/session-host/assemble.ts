@@ -17,6 +17,7 @@ import type { ApprovalMode, Approver } from "../tools/approval.ts";
 import { isDirectory } from "../tools/paths.ts";
 import { type ToolSelection, builtinTools, selectTools } from "../tools/registry.ts";
 import { searchChoice } from "../web/search/configured.ts";
+import { loadSshHosts } from "../ssh/hosts.ts";
 import { sandboxStartup } from "../sandbox/startup.ts";
 import { sessionPolicy } from "../sandbox/session-policy.ts";
 import { secretValuesIn } from "../sandbox/env.ts";
@@ -118,7 +119,9 @@ export async function assembleSession(spec: SessionSpec): Promise<AssembledSessi
   // The skill tool is not a built-in: `--tools read,skill` names it, and only then does a tool list include it.
   const skillTool = skillToolWanted(toolSelection, settings.tools.disabled);
   // web_search is offered only when a search provider is configured: no dead tool in the request.
-  const builtins = builtinTools({ webSearch: searchChoice(settings.web.search, env) !== undefined });
+  const ssh = loadSshHosts(cwd, env, trust.trusted);
+  for (const problem of ssh.problems) warn(`ssh: ${problem}`);
+  const builtins = builtinTools({ webSearch: searchChoice(settings.web.search, env) !== undefined, sshHosts: ssh.hosts });
   const registry = new Extensions({ cwd, env });
   const extensions = await sessionExtensions({
     cwd,

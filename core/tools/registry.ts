@@ -3,6 +3,8 @@ import type { BuiltinToolSpec } from "./builtin-specs.ts";
 import { builtinToolSpecs, editModeSpecs, planModeSpec } from "./builtin-specs.ts" with { type: "macro" };
 import type { EditMode } from "../config/settings-schema.ts";
 import type { TodoStore } from "./todo.ts";
+import type { SshHost } from "../ssh/hosts.ts";
+import { hostTarget } from "../ssh/options.ts";
 import type { Tool, ToolImplementation } from "./types.ts";
 import { EXIT_USAGE } from "../errors/exit-codes.ts";
 
@@ -11,6 +13,8 @@ export interface BuiltinToolOptions {
   todoStore?: TodoStore;
   /** A search provider is configured: only then is web_search offered (no dead tool in the request). */
   webSearch?: boolean;
+  /** The ssh tool's hosts (core/ssh/hosts.ts): it is offered only when there are some, and names them. */
+  sshHosts?: readonly SshHost[];
 }
 
 /** Made when omp was bundled (see builtin-specs.ts), in the order the tools are offered to the model. */
@@ -33,6 +37,7 @@ const LOADERS: Record<string, (options: BuiltinToolOptions) => Promise<ToolImple
   ast_edit: () => import("./ast-edit.ts").then((module) => module.astEditTool),
   todo: ({ todoStore }) => import("./todo.ts").then((module) => module.createTodoTool(todoStore ?? module.createTodoStore())),
   ask: () => import("./ask.ts").then((module) => module.askTool),
+  ssh: ({ sshHosts }) => import("./ssh.ts").then((module) => module.createSshTool(sshHosts ?? [])),
 };
 
 const EDIT_SPECS = editModeSpecs();
@@ -55,11 +60,18 @@ export function withEditMode(tools: Tool[], mode: EditMode): Tool[] {
 
 /** Every built-in tool, in the order they are offered to the model; none of their code is loaded yet. */
 export function builtinTools(options: BuiltinToolOptions = {}): Tool[] {
-  return SPECS.filter((spec) => spec.name !== "web_search" || options.webSearch).map((spec) => {
+  const sshHosts = options.sshHosts ?? [];
+  return SPECS.filter((spec) => (spec.name !== "web_search" || options.webSearch) && (spec.name !== "ssh" || sshHosts.length > 0)).map((spec) => {
     const load = LOADERS[spec.name]!;
     let implementation: Promise<ToolImplementation> | undefined;
-    return { ...spec, load: () => (implementation ??= load(options)) };
+    const described = spec.name === "ssh" ? { ...spec, description: `${spec.description}\nAvailable hosts: ${sshHosts.map(hostLine).join("; ")}` } : spec;
+    return { ...described, load: () => (implementation ??= load(options)) };
   });
+}
+
+/** A host as the ssh tool's description names it (the address as ssh.json gives it; ~/.ssh/config may say more). */
+function hostLine(host: SshHost): string {
+  return `${host.name} (${hostTarget(host)}${host.description ? `, ${host.description.replace(/\s+/g, " ").slice(0, 80)}` : ""})`;
 }
 
 const PLAN_SPEC = planModeSpec();

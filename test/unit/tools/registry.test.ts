@@ -96,15 +96,22 @@ describe("selectTools", () => {
 });
 
 describe("built-in tool parameters", () => {
-  const tools = builtinTools({ webSearch: true });
+  const box = { name: "box", source: "ssh.json", host: "devbox", username: "me", port: 2222, description: "the build box" };
+  const tools = builtinTools({ webSearch: true, sshHosts: [box] });
 
   test("web_search is offered only when a search provider is configured", () => {
     expect(builtinTools().map((t) => t.name)).not.toContain("web_search");
     expect(tools.find((t) => t.name === "web_search")?.effect).toBe("network");
   });
 
+  test("ssh is offered only with hosts, and names them", () => {
+    expect(builtinTools().map((t) => t.name)).not.toContain("ssh");
+    expect(tools.find((t) => t.name === "ssh")?.description).toEndWith("Available hosts: box (me@devbox:2222, the build box)");
+  });
+
   test("the bundle-time specs are what converting the tools' zod schemas gives", () => {
-    expect(tools.map(described)).toEqual(builtinToolDefinitions().map(defineTool).map(described));
+    const withoutHosts = (spec: ReturnType<typeof described>) => (spec.name === "ssh" ? { ...spec, description: spec.description.split("\nAvailable hosts:")[0] } : spec);
+    expect(tools.map(described).map(withoutHosts)).toEqual(builtinToolDefinitions().map(defineTool).map(described));
   });
 
   test.each(NAMES)("%s is an object JSON Schema with described properties", (name) => {
@@ -132,6 +139,7 @@ describe("built-in tool parameters", () => {
     expect(required).toEqual({
       read: ["path"],
       write: ["path", "content"],
+      ssh: ["host", "command"],
       edit: ["path", "edits"],
       bash: ["command"],
       grep: ["pattern"],
