@@ -18,6 +18,7 @@ import { isDirectory } from "../tools/paths.ts";
 import { type ToolSelection, builtinTools, selectTools } from "../tools/registry.ts";
 import { searchChoice } from "../web/search/configured.ts";
 import { loadSshHosts } from "../ssh/hosts.ts";
+import { githubSetUp } from "../github/set-up.ts";
 import { sandboxStartup } from "../sandbox/startup.ts";
 import { sessionPolicy } from "../sandbox/session-policy.ts";
 import { secretValuesIn } from "../sandbox/env.ts";
@@ -121,7 +122,7 @@ export async function assembleSession(spec: SessionSpec): Promise<AssembledSessi
   // web_search is offered only when a search provider is configured: no dead tool in the request.
   const ssh = loadSshHosts(cwd, env, trust.trusted);
   for (const problem of ssh.problems) warn(`ssh: ${problem}`);
-  const builtins = builtinTools({ webSearch: searchChoice(settings.web.search, env) !== undefined, sshHosts: ssh.hosts });
+  const builtins = builtinTools({ webSearch: searchChoice(settings.web.search, env) !== undefined, sshHosts: ssh.hosts, github: githubSetUp(env) });
   const registry = new Extensions({ cwd, env });
   const extensions = await sessionExtensions({
     cwd,

@@ -91,11 +91,14 @@ export interface EditedChange {
 const SUMMARY_CHARS = 200;
 
 /**
- * Tools whose calls ask whatever the approval mode (yolo too): ssh runs commands on another
- * machine, past this one's sandbox. `tools.approval.<tool>: allow`, a permission rule or a hook
- * settles them.
+ * Calls that ask whatever the approval mode (yolo too): ssh runs commands on another machine,
+ * past this one's sandbox; github's pr_create publishes under the user's name. `tools.approval.<tool>:
+ * allow`, a permission rule or a hook settles them.
  */
-const ASKS_IN_EVERY_MODE: ReadonlySet<string> = new Set(["ssh"]);
+function asksInEveryMode(toolName: string, input: unknown): boolean {
+  if (toolName === "ssh") return true;
+  return toolName === "github" && input !== null && typeof input === "object" && (input as { op?: unknown }).op === "pr_create";
+}
 
 export function summarizeInput(input: unknown): string {
   if (input !== null && typeof input === "object") {
@@ -308,6 +311,7 @@ export class ApprovalGate {
    */
   async askEgress(request: EgressRequest): Promise<ApprovalOutcome> {
     if (this.egress?.namedBy(request)) return { allow: true };
+    if (request.configured && !request.privateAddress) return { allow: true };
     if (!request.privateAddress && this.hostsAllowedByCall.has(request.host.toLowerCase())) return { allow: true };
     const key = `egress ${request.host.toLowerCase()}${request.privateAddress ? `:${request.port}` : ""}`;
     const known = this.remembered.get(key);
@@ -367,7 +371,7 @@ export class ApprovalGate {
     if (guarded.length > 0) return this.askGuarded(tool, input, guarded, toolCallId);
     const outside = this.mode === "yolo" || !this.scope ? [] : this.scope.outside(tool.name, input);
     // `allow` settles what the mode would ask; a call outside the project still asks, as a hook's ask does.
-    const settledByMode = policy === "allow" || (policy === undefined && !needsApproval(tool, this.mode) && !ASKS_IN_EVERY_MODE.has(tool.name));
+    const settledByMode = policy === "allow" || (policy === undefined && !needsApproval(tool, this.mode) && !asksInEveryMode(tool.name, input));
     if (!hookAsk && outside.length === 0 && settledByMode) return { allow: true };
     if (!hookAsk && outside.length === 0 && policy !== "ask" && this.acceptEdits && tool.effect === "write") return { allow: true };
     const remember = rememberKey(tool, input, outside.length > 0);
@@ -384,7 +388,7 @@ export class ApprovalGate {
       if (policy === "ask" && outside.length === 0) {
         return { allow: false, message: `${tool.name} was not run: the setting tools.approval.${tool.name} is ask, and there is nobody to ask in this non-interactive run. Tell the user to run it interactively, or to set tools.approval.${tool.name} to allow.` };
       }
-      if (ASKS_IN_EVERY_MODE.has(tool.name) && !hookAsk && outside.length === 0) {
+      if (asksInEveryMode(tool.name, input) && !hookAsk && outside.length === 0) {
         return { allow: false, message: `${tool.name} was not run: it asks the user in every approval mode, and there is nobody to ask in this non-interactive run. Tell the user to run it interactively, or to set tools.approval.${tool.name} to allow (or allow it with a permission rule).` };
       }
       if (hookAsk && outside.length === 0 && !needsApproval(tool, this.mode)) {

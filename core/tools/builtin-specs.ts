@@ -21,10 +21,11 @@ import { writeTool } from "./write.ts";
 import { askTool } from "./ask.ts";
 import { exitPlanModeTool } from "./exit-plan-mode.ts";
 import { sshTool } from "./ssh.ts";
+import { githubTool } from "./github.ts";
 
 /** Every built-in tool, in the order they are offered to the model (the todo tool with a store of its own). */
 export function builtinToolDefinitions(): ToolDefinition[] {
-  return [readTool, writeTool, editTool, bashTool, grepTool, findTool, lsTool, createTodoTool(createTodoStore()), jobTool, webFetchTool, webSearchTool, lspTool, astGrepTool, astEditTool, askTool, sshTool];
+  return [readTool, writeTool, editTool, bashTool, grepTool, findTool, lsTool, createTodoTool(createTodoStore()), jobTool, webFetchTool, webSearchTool, lspTool, astGrepTool, astEditTool, askTool, githubTool, sshTool];
 }
 
 export type BuiltinToolSpec = Omit<Tool, "load">;

@@ -15,6 +15,8 @@ export interface BuiltinToolOptions {
   webSearch?: boolean;
   /** The ssh tool's hosts (core/ssh/hosts.ts): it is offered only when there are some, and names them. */
   sshHosts?: readonly SshHost[];
+  /** GitHub is set up (a token in the environment, GH_HOST/GITHUB_API_URL, or gh installed): only then is the github tool offered. */
+  github?: boolean;
 }
 
 /** Made when omp was bundled (see builtin-specs.ts), in the order the tools are offered to the model. */
@@ -37,6 +39,7 @@ const LOADERS: Record<string, (options: BuiltinToolOptions) => Promise<ToolImple
   ast_edit: () => import("./ast-edit.ts").then((module) => module.astEditTool),
   todo: ({ todoStore }) => import("./todo.ts").then((module) => module.createTodoTool(todoStore ?? module.createTodoStore())),
   ask: () => import("./ask.ts").then((module) => module.askTool),
+  github: () => import("./github.ts").then((module) => module.githubTool),
   ssh: ({ sshHosts }) => import("./ssh.ts").then((module) => module.createSshTool(sshHosts ?? [])),
 };
 
@@ -61,7 +64,7 @@ export function withEditMode(tools: Tool[], mode: EditMode): Tool[] {
 /** Every built-in tool, in the order they are offered to the model; none of their code is loaded yet. */
 export function builtinTools(options: BuiltinToolOptions = {}): Tool[] {
   const sshHosts = options.sshHosts ?? [];
-  return SPECS.filter((spec) => (spec.name !== "web_search" || options.webSearch) && (spec.name !== "ssh" || sshHosts.length > 0)).map((spec) => {
+  return SPECS.filter((spec) => (spec.name !== "web_search" || options.webSearch) && (spec.name !== "ssh" || sshHosts.length > 0) && (spec.name !== "github" || options.github)).map((spec) => {
     const load = LOADERS[spec.name]!;
     let implementation: Promise<ToolImplementation> | undefined;
     const described = spec.name === "ssh" ? { ...spec, description: `${spec.description}\nAvailable hosts: ${sshHosts.map(hostLine).join("; ")}` } : spec;

@@ -97,11 +97,16 @@ describe("selectTools", () => {
 
 describe("built-in tool parameters", () => {
   const box = { name: "box", source: "ssh.json", host: "devbox", username: "me", port: 2222, description: "the build box" };
-  const tools = builtinTools({ webSearch: true, sshHosts: [box] });
+  const tools = builtinTools({ webSearch: true, sshHosts: [box], github: true });
 
   test("web_search is offered only when a search provider is configured", () => {
     expect(builtinTools().map((t) => t.name)).not.toContain("web_search");
     expect(tools.find((t) => t.name === "web_search")?.effect).toBe("network");
+  });
+
+  test("github is offered only when GitHub is set up", () => {
+    expect(builtinTools().map((t) => t.name)).not.toContain("github");
+    expect(tools.find((t) => t.name === "github")?.effect).toBe("network");
   });
 
   test("ssh is offered only with hosts, and names them", () => {
@@ -140,6 +145,7 @@ describe("built-in tool parameters", () => {
       read: ["path"],
       write: ["path", "content"],
       ssh: ["host", "command"],
+      github: ["op"],
       edit: ["path", "edits"],
       bash: ["command"],
       grep: ["pattern"],
