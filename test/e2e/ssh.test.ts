@@ -93,6 +93,8 @@ describe.skipIf(unavailable !== undefined)("ssh tool", () => {
       { toolCalls: [{ name: "ssh", arguments: { host: "box", command: "echo answer-$((6*7)); cat note.txt; pwd", cwd: remoteDir } }] },
       { toolCalls: [{ name: "ssh", arguments: { host: "box", command: "echo failing >&2; exit 3" } }] },
       { toolCalls: [{ name: "ssh", arguments: { host: "elsewhere", command: "id" } }] },
+      { toolCalls: [{ name: "ssh", arguments: { host: "box", command: "seq 1 200000" } }] },
+      { toolCalls: [{ name: "ssh", arguments: { host: "box", command: "sleep 600", timeout: 1 } }] },
       { text: "done" },
     ]);
     standin.requests.length = 0;
@@ -113,6 +115,18 @@ describe.skipIf(unavailable !== undefined)("ssh tool", () => {
     expect(second.text).toContain("Command exited with code 3");
     const third = toolResultsOf("anthropic-messages", requests[3]!.body).at(-1)!;
     expect(third.text).toContain("Unknown SSH host: elsewhere. Available hosts: box.");
+    // Long output: head and tail for the model, the whole in a log it can read.
+    const long = toolResultsOf("anthropic-messages", requests[4]!.body).at(-1)!;
+    expect(long.text.length).toBeLessThan(40_000);
+    expect(long.text).toStartWith("1\n2\n");
+    expect(long.text).toContain("lines omitted from the middle");
+    expect(long.text).toContain("200000");
+    const log = /saved in (\S+ssh-\d+\.log)/.exec(long.text)?.[1];
+    expect(log).toBeDefined();
+    expect(readFileSync(log!, "utf8").split("\n")[99_999]).toBe("100000");
+    const slow = toolResultsOf("anthropic-messages", requests[5]!.body).at(-1)!;
+    expect(slow.isError).toBe(true);
+    expect(slow.text).toContain("[SSH: the command did not finish within 1 s and was stopped]");
 
     const key = readFileSync(sshd.clientKey, "utf8");
     const keyBody = key.split("\n")[1]!;
