@@ -1,3 +1,4 @@
+import { statSync } from "node:fs";
 import { z } from "zod";
 import { errorResult, textResult } from "./format.ts";
 import type { ToolDefinition } from "./types.ts";
@@ -40,6 +41,8 @@ export function createSshTool(hosts: readonly SshHost[]): ToolDefinition<typeof 
         const names = hosts.map((candidate) => candidate.name).join(", ") || "none";
         return errorResult(`Unknown SSH host: ${input.host}. Available hosts: ${names}.`);
       }
+      const keyProblem = host.keyPath ? keyFileProblem(host.keyPath) : undefined;
+      if (keyProblem) return errorResult(`${keyProblem} (host ${host.name}, ${host.source}); fix keyPath there, or leave it out to use ~/.ssh/config's IdentityFile.`);
       const timeout = Math.min(MAX_TIMEOUT, Math.max(1, Math.floor(input.timeout ?? DEFAULT_TIMEOUT)));
       const argv = sshArgv(host, remoteCommand(input.command, input.cwd), { connectTimeout: Math.min(CONNECT_TIMEOUT, timeout), env: process.env });
       let run;
@@ -66,6 +69,19 @@ export function createSshTool(hosts: readonly SshHost[]): ToolDefinition<typeof 
       return textResult(output, details);
     },
   };
+}
+
+/** Why ssh would refuse the key file (the original checks the same before connecting); only its metadata is looked at, never its bytes. */
+function keyFileProblem(path: string): string | undefined {
+  let stat;
+  try {
+    stat = statSync(path);
+  } catch {
+    return `SSH key not found: ${path}`;
+  }
+  if (!stat.isFile()) return `SSH key is not a file: ${path}`;
+  if ((stat.mode & 0o077) !== 0) return `SSH key permissions must be 600 or stricter: ${path} is ${(stat.mode & 0o777).toString(8)}`;
+  return undefined;
 }
 
 /** The spec the bundle carries (builtin-specs.ts); sessions load the tool over their hosts. */

@@ -78,7 +78,9 @@ describe.skipIf(unavailable !== undefined)("ssh tool", () => {
       ["Host devbox", "  HostName 127.0.0.1", `  Port ${sshd.port}`, `  User ${sshd.user}`, `  IdentityFile ${sshd.clientKey}`, "  IdentitiesOnly yes", `  UserKnownHostsFile ${sshd.knownHosts}`, "  LogLevel ERROR", ""].join("\n"),
     );
     mkdirSync(join(ws.home, ".omp", "agent"), { recursive: true });
-    writeFileSync(join(ws.home, ".omp", "agent", "ssh.json"), JSON.stringify({ hosts: { box: { host: "devbox", description: "the test box" } } }));
+    const openKey = join(ws.home, "open_key");
+    writeFileSync(openKey, "not a key", { mode: 0o644 });
+    writeFileSync(join(ws.home, ".omp", "agent", "ssh.json"), JSON.stringify({ hosts: { box: { host: "devbox", description: "the test box" }, loose: { host: "devbox", keyPath: openKey } } }));
     if (config) writeFileSync(join(ws.home, ".omp", "agent", "config.yml"), config);
     // The system ssh reads the login user's ~/.ssh/config, not $HOME's: OMP_SSH_OPTIONS points it at this user's.
     return { ...ws, sshd, runEnv: { ...env, OMP_SSH_OPTIONS: `-F ${sshConfig}` } };
@@ -95,6 +97,7 @@ describe.skipIf(unavailable !== undefined)("ssh tool", () => {
       { toolCalls: [{ name: "ssh", arguments: { host: "elsewhere", command: "id" } }] },
       { toolCalls: [{ name: "ssh", arguments: { host: "box", command: "seq 1 200000" } }] },
       { toolCalls: [{ name: "ssh", arguments: { host: "box", command: "sleep 600", timeout: 1 } }] },
+      { toolCalls: [{ name: "ssh", arguments: { host: "loose", command: "id" } }] },
       { text: "done" },
     ]);
     standin.requests.length = 0;
@@ -104,7 +107,7 @@ describe.skipIf(unavailable !== undefined)("ssh tool", () => {
     const tools = toolNamesOf("anthropic-messages", requests[0]!.body);
     expect(tools).toContain("ssh");
     const description = requests[0]!.body.tools.find((tool: any) => tool.name === "ssh").description;
-    expect(description).toContain("box (devbox, the test box)");
+    expect(description).toContain("Available hosts: box (devbox, the test box); loose (devbox)");
     const first = toolResultsOf("anthropic-messages", requests[1]!.body)[0]!;
     expect(first.text).toContain("answer-42");
     expect(first.text).toContain("remote note");
@@ -114,7 +117,7 @@ describe.skipIf(unavailable !== undefined)("ssh tool", () => {
     expect(second.text).toContain("failing");
     expect(second.text).toContain("Command exited with code 3");
     const third = toolResultsOf("anthropic-messages", requests[3]!.body).at(-1)!;
-    expect(third.text).toContain("Unknown SSH host: elsewhere. Available hosts: box.");
+    expect(third.text).toContain("Unknown SSH host: elsewhere. Available hosts: box, loose.");
     // Long output: head and tail for the model, the whole in a log it can read.
     const long = toolResultsOf("anthropic-messages", requests[4]!.body).at(-1)!;
     expect(long.text.length).toBeLessThan(40_000);
@@ -127,6 +130,8 @@ describe.skipIf(unavailable !== undefined)("ssh tool", () => {
     const slow = toolResultsOf("anthropic-messages", requests[5]!.body).at(-1)!;
     expect(slow.isError).toBe(true);
     expect(slow.text).toContain("[SSH: the command did not finish within 1 s and was stopped]");
+    const loose = toolResultsOf("anthropic-messages", requests[6]!.body).at(-1)!;
+    expect(loose.text).toContain(`SSH key permissions must be 600 or stricter: ${join(home, "open_key")} is 644`);
 
     const key = readFileSync(sshd.clientKey, "utf8");
     const keyBody = key.split("\n")[1]!;
