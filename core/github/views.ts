@@ -161,9 +161,12 @@ export function splitDiff(diff: string): DiffFile[] {
     const header = /^diff --git a\/(.*?) b\/(.*)$/m.exec(text);
     let added = 0;
     let removed = 0;
+    // The ---/+++ file lines come before the first hunk; inside hunks every +/- line counts.
+    let inHunk = false;
     for (const line of text.split("\n")) {
-      if (line.startsWith("+") && !line.startsWith("+++ ")) added++;
-      else if (line.startsWith("-") && !line.startsWith("--- ")) removed++;
+      if (line.startsWith("@@")) inHunk = true;
+      else if (inHunk && line.startsWith("+")) added++;
+      else if (inHunk && line.startsWith("-")) removed++;
     }
     files.push({ path: header?.[2] ?? header?.[1] ?? "?", added, removed, text: text.replace(/\n$/, "") });
   }
