@@ -317,8 +317,9 @@ describe("tools and approval", () => {
     standin.requests.length = 0;
     expect((await runAgent(["-p", "--model", anthropic.model, "x"], { home, cwd: repo, env: anthropic.env(standin.url) })).code).toBe(0);
     const sent = modelRequests(standin)[0]!.body.tools.map((t: any) => ({ name: t.name, description: t.description, parameters: t.input_schema }));
-    // web_search is offered only with a search provider configured (there is none here); ask only where someone can answer (not -p).
-    expect(sent.slice(0, -1)).toEqual(builtinToolDefinitions().filter((definition) => definition.name !== "web_search" && definition.name !== "ask").map(defineTool).map(toolSpec));
+    // web_search is offered only with a search provider configured (there is none here); ask only where someone can answer (not -p); github only when GitHub is set up, ssh only with hosts.
+    const absent = ["web_search", "ask", "github", "ssh"];
+    expect(sent.slice(0, -1)).toEqual(builtinToolDefinitions().filter((definition) => !absent.includes(definition.name)).map(defineTool).map(toolSpec));
     expect(sent.at(-1).name).toBe("task");
     expect(sent.at(-1).parameters).toEqual(taskParameters());
   });
