@@ -6,9 +6,13 @@ import { userSshOptions } from "./options.ts";
 
 const quote = (text: string) => `'${text.replaceAll("'", `'\\''`)}'`;
 
-/** What the remote shell runs: the command, in `cwd` when given. */
-export function remoteCommand(command: string, cwd: string | undefined): string {
-  return cwd ? `cd -- ${quote(cwd)} && ${command}` : command;
+/**
+ * What the remote shell runs: the command, in `cwd` when given. A `compat` host (Windows whose
+ * login shell is not a POSIX one, with sh installed) gets it wrapped in `sh -c`, as the original does.
+ */
+export function remoteCommand(command: string, cwd: string | undefined, compat = false): string {
+  const inner = cwd ? `cd -- ${quote(cwd)} && ${command}` : command;
+  return compat ? `sh -c ${quote(inner)}` : inner;
 }
 
 /**

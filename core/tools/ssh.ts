@@ -44,7 +44,7 @@ export function createSshTool(hosts: readonly SshHost[]): ToolDefinition<typeof 
       const keyProblem = host.keyPath ? keyFileProblem(host.keyPath) : undefined;
       if (keyProblem) return errorResult(`${keyProblem} (host ${host.name}, ${host.source}); fix keyPath there, or leave it out to use ~/.ssh/config's IdentityFile.`);
       const timeout = Math.min(MAX_TIMEOUT, Math.max(1, Math.floor(input.timeout ?? DEFAULT_TIMEOUT)));
-      const argv = sshArgv(host, remoteCommand(input.command, input.cwd), { connectTimeout: Math.min(CONNECT_TIMEOUT, timeout), env: process.env });
+      const argv = sshArgv(host, remoteCommand(input.command, input.cwd, host.compat), { connectTimeout: Math.min(CONNECT_TIMEOUT, timeout), env: process.env });
       let run;
       try {
         run = await runSsh(argv, {

@@ -80,7 +80,7 @@ describe.skipIf(unavailable !== undefined)("ssh tool", () => {
     mkdirSync(join(ws.home, ".omp", "agent"), { recursive: true });
     const openKey = join(ws.home, "open_key");
     writeFileSync(openKey, "not a key", { mode: 0o644 });
-    writeFileSync(join(ws.home, ".omp", "agent", "ssh.json"), JSON.stringify({ hosts: { box: { host: "devbox", description: "the test box" }, loose: { host: "devbox", keyPath: openKey } } }));
+    writeFileSync(join(ws.home, ".omp", "agent", "ssh.json"), JSON.stringify({ hosts: { box: { host: "devbox", description: "the test box" }, loose: { host: "devbox", keyPath: openKey }, compat: { host: "devbox", compat: true } } }));
     if (config) writeFileSync(join(ws.home, ".omp", "agent", "config.yml"), config);
     // The system ssh reads the login user's ~/.ssh/config, not $HOME's: OMP_SSH_OPTIONS points it at this user's.
     return { ...ws, sshd, runEnv: { ...env, OMP_SSH_OPTIONS: `-F ${sshConfig}` } };
@@ -98,6 +98,7 @@ describe.skipIf(unavailable !== undefined)("ssh tool", () => {
       { toolCalls: [{ name: "ssh", arguments: { host: "box", command: "seq 1 200000" } }] },
       { toolCalls: [{ name: "ssh", arguments: { host: "box", command: "sleep 600", timeout: 1 } }] },
       { toolCalls: [{ name: "ssh", arguments: { host: "loose", command: "id" } }] },
+      { toolCalls: [{ name: "ssh", arguments: { host: "compat", command: "echo \"$0 ran it\"", cwd: remoteDir } }] },
       { text: "done" },
     ]);
     standin.requests.length = 0;
@@ -107,7 +108,7 @@ describe.skipIf(unavailable !== undefined)("ssh tool", () => {
     const tools = toolNamesOf("anthropic-messages", requests[0]!.body);
     expect(tools).toContain("ssh");
     const description = requests[0]!.body.tools.find((tool: any) => tool.name === "ssh").description;
-    expect(description).toContain("Available hosts: box (devbox, the test box); loose (devbox)");
+    expect(description).toContain("Available hosts: box (devbox, the test box); loose (devbox); compat (devbox)");
     const first = toolResultsOf("anthropic-messages", requests[1]!.body)[0]!;
     expect(first.text).toContain("answer-42");
     expect(first.text).toContain("remote note");
@@ -117,7 +118,7 @@ describe.skipIf(unavailable !== undefined)("ssh tool", () => {
     expect(second.text).toContain("failing");
     expect(second.text).toContain("Command exited with code 3");
     const third = toolResultsOf("anthropic-messages", requests[3]!.body).at(-1)!;
-    expect(third.text).toContain("Unknown SSH host: elsewhere. Available hosts: box, loose.");
+    expect(third.text).toContain("Unknown SSH host: elsewhere. Available hosts: box, loose, compat.");
     // Long output: head and tail for the model, the whole in a log it can read.
     const long = toolResultsOf("anthropic-messages", requests[4]!.body).at(-1)!;
     expect(long.text.length).toBeLessThan(40_000);
@@ -132,6 +133,8 @@ describe.skipIf(unavailable !== undefined)("ssh tool", () => {
     expect(slow.text).toContain("[SSH: the command did not finish within 1 s and was stopped]");
     const loose = toolResultsOf("anthropic-messages", requests[6]!.body).at(-1)!;
     expect(loose.text).toContain(`SSH key permissions must be 600 or stricter: ${join(home, "open_key")} is 644`);
+    // A compat host gets the command through sh -c: $0 is sh there, not the login shell.
+    expect(toolResultsOf("anthropic-messages", requests[7]!.body).at(-1)!.text).toBe("sh ran it\n");
 
     const key = readFileSync(sshd.clientKey, "utf8");
     const keyBody = key.split("\n")[1]!;
