@@ -1,3 +1,4 @@
+import { gitSync } from "../git/run.ts";
 import { GithubError } from "./api.ts";
 
 /** `owner/repo`, as GitHub spells them. */
@@ -17,23 +18,34 @@ export function parseRepo(text: string): RepoRef {
   return { owner, repo };
 }
 
-/**
- * The repository of the checkout at `cwd`: its `origin` remote (else the first remote) on
- * `webHost`, in https, ssh or scp form. Read from git's config without running anything it names.
- */
-export function currentRepo(cwd: string, webHost: string): RepoRef | undefined {
-  const result = Bun.spawnSync(["git", "config", "--get-regexp", "^remote\\..*\\.url$"], { cwd, stdout: "pipe", stderr: "ignore", env: { ...process.env, GIT_CONFIG_NOSYSTEM: "1" } });
-  if (result.exitCode !== 0) return undefined;
-  const remotes = result.stdout.toString().trim().split("\n").map((line) => {
+export interface Remote {
+  name: string;
+  url: string;
+}
+
+/** The checkout's remotes, `origin` first; read from git's config without running anything it names. */
+export function remotes(cwd: string): Remote[] {
+  const result = gitSync(["config", "--get-regexp", "^remote\\..*\\.url$"], { cwd, env: { GIT_CONFIG_NOSYSTEM: "1" }, timeoutMs: 10_000 });
+  if (!result.ok) return [];
+  const list = result.out.toString().trim().split("\n").filter(Boolean).map((line) => {
     const [key = "", url = ""] = line.split(/\s+/, 2);
     return { name: key.replace(/^remote\.|\.url$/g, ""), url };
   });
-  remotes.sort((a, b) => Number(b.name === "origin") - Number(a.name === "origin"));
+  return list.sort((a, b) => Number(b.name === "origin") - Number(a.name === "origin"));
+}
+
+/** The repository a remote URL names on `webHost`, in https, ssh or scp form. */
+export function repoOfUrl(url: string, webHost: string): RepoRef | undefined {
   const host = webHost.replace(/[.]/g, "\\.");
-  const pattern = new RegExp(`^(?:(?:https?|ssh|git)://(?:[^@/]+@)?${host}(?::\\d+)?/|(?:[^@/]+@)?${host}:)([^/]+)/([^/]+?)(?:\\.git)?/?$`, "i");
-  for (const remote of remotes) {
-    const match = pattern.exec(remote.url);
-    if (match) return { owner: match[1]!, repo: match[2]! };
+  const match = new RegExp(`^(?:(?:https?|ssh|git)://(?:[^@/]+@)?${host}(?::\\d+)?/|(?:[^@/]+@)?${host}:)([^/]+)/([^/]+?)(?:\\.git)?/?$`, "i").exec(url);
+  return match ? { owner: match[1]!, repo: match[2]! } : undefined;
+}
+
+/** The repository of the checkout at `cwd`: its `origin` remote (else the first remote) on `webHost`. */
+export function currentRepo(cwd: string, webHost: string): RepoRef | undefined {
+  for (const remote of remotes(cwd)) {
+    const ref = repoOfUrl(remote.url, webHost);
+    if (ref) return ref;
   }
   return undefined;
 }

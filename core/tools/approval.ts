@@ -92,12 +92,12 @@ const SUMMARY_CHARS = 200;
 
 /**
  * Calls that ask whatever the approval mode (yolo too): ssh runs commands on another machine,
- * past this one's sandbox; github's pr_create publishes under the user's name. `tools.approval.<tool>:
+ * past this one's sandbox; github's pr_create and pr_push publish under the user's name. `tools.approval.<tool>:
  * allow`, a permission rule or a hook settles them.
  */
 function asksInEveryMode(toolName: string, input: unknown): boolean {
   if (toolName === "ssh") return true;
-  return toolName === "github" && input !== null && typeof input === "object" && (input as { op?: unknown }).op === "pr_create";
+  return toolName === "github" && input !== null && typeof input === "object" && ["pr_create", "pr_push"].includes(String((input as { op?: unknown }).op));
 }
 
 export function summarizeInput(input: unknown): string {
