@@ -12,7 +12,7 @@ import { githubToken, type GithubToken } from "./token.ts";
  * to a redirect's), and into no message, result or log.
  */
 
-export type GithubErrorKind = "auth" | "not-found" | "rate-limit" | "http" | "network" | "bad-input";
+export type GithubErrorKind = "auth" | "not-found" | "rate-limit" | "http" | "network" | "bad-input" | "aborted";
 
 export class GithubError extends OmpError {
   constructor(

@@ -27,6 +27,18 @@ const ORIGIN = join(tempDir("omp-gh-origin-"), "widgets.git");
 const FORK = join(tempDir("omp-gh-fork-"), "widgets.git");
 const pullJson = (number: number, head: string, repo: string, cloneUrl: string) => ({ number, title: `PR ${number}`, state: "open", html_url: `https://github.com/acme/widgets/pull/${number}`, maintainer_can_modify: true, head: { ref: head, sha: "0".repeat(40), repo: { full_name: repo, clone_url: cloneUrl, owner: { login: repo.split("/")[0] } } }, base: { ref: "main", repo: { full_name: "acme/widgets" } } });
 
+// An Actions run that moves on with each look at it: queued, in progress, then completed with the test job failed.
+let runPolls = 0;
+const LOG = Array.from({ length: 40 }, (_, i) => `2026-01-07T00:00:${String(i).padStart(2, "0")}Z step log line ${String(i + 1).padStart(2, "0")}`).join("\n");
+const runJson = (origin: string) => {
+  const status = runPolls <= 1 ? "queued" : runPolls === 2 ? "in_progress" : "completed";
+  const job = (id: number, name: string, conclusion: string) => ({ id, name, status, conclusion: status === "completed" ? conclusion : null, html_url: `https://github.com/acme/widgets/actions/runs/42/job/${id}`, run_id: 42 });
+  return {
+    run: { id: 42, name: "CI", display_title: "Make a two", status, conclusion: status === "completed" ? "failure" : null, html_url: "https://github.com/acme/widgets/actions/runs/42", head_branch: "two", head_sha: "abcdef1234567890abcdef", event: "push", jobs_url: `${origin}/repos/acme/widgets/actions/runs/42/jobs` },
+    jobs: { total_count: 2, jobs: [job(501, "build", "success"), job(502, "test", "failure")] },
+  };
+};
+
 const user = (login: string) => ({ login, id: 1, type: "User" });
 const COMMENTS = Array.from({ length: 150 }, (_, i) => ({ id: i + 1, user: user(i % 2 ? "bob" : "carol"), created_at: "2026-01-02T03:04:05Z", body: `comment number ${i + 1}` }));
 const DIFF = [
@@ -48,6 +60,16 @@ const DIFF = [
   "",
 ].join("\n");
 
+// Job logs live in storage (another origin) the API redirects to with a signed URL: the token must not go there.
+const storage = Bun.serve({
+  hostname: "127.0.0.1",
+  port: 0,
+  fetch(request) {
+    const url = new URL(request.url);
+    seen.push({ method: request.method, path: `/_storage${url.pathname}`, accept: request.headers.get("accept"), authorization: request.headers.get("authorization") });
+    return url.pathname === "/job-502.log" && url.searchParams.get("sig") === "ok" ? new Response(LOG, { headers: { "content-type": "text/plain" } }) : new Response("AuthenticationFailed", { status: 403 });
+  },
+});
 const server = Bun.serve({
   hostname: "127.0.0.1",
   port: 0,
@@ -80,6 +102,14 @@ const server = Bun.serve({
         return json(pullJson(7, "feature", "acme/widgets", ORIGIN));
       case "GET /repos/acme/widgets/pulls/8":
         return json(pullJson(8, "dave-fix", "dave/widgets", FORK));
+      case "GET /repos/acme/widgets/actions/runs/42":
+        runPolls++;
+        return json(runJson(url.origin).run);
+      case "GET /repos/acme/widgets/actions/runs/42/jobs":
+        if (url.searchParams.get("per_page") !== "100") return json({ message: "expected per_page=100" }, { status: 422 });
+        return json(runJson(url.origin).jobs);
+      case "GET /repos/acme/widgets/actions/jobs/502/logs":
+        return new Response(null, { status: 302, headers: { location: `http://127.0.0.1:${storage.port}/job-502.log?sig=ok` } });
       case "GET /repos/acme/widgets/issues/7/comments":
         return paged(COMMENTS);
       case "GET /repos/acme/widgets/pulls/9":
@@ -109,7 +139,10 @@ const server = Bun.serve({
     }
   },
 });
-afterAll(() => server.stop(true));
+afterAll(() => {
+  server.stop(true);
+  storage.stop(true);
+});
 const API = `http://127.0.0.1:${server.port}`;
 
 function checkout(config = "") {
@@ -296,5 +329,32 @@ describe("github", () => {
     expect(git(FORK, "rev-parse", "refs/heads/dave-fix")).toBe(git(worktree8!, "rev-parse", "HEAD"));
     expect(git(worktree8!, "log", "-1", "--format=%s")).toBe("review fix");
     expect(pushed.results[2]).toContain("main has no pull request to push to");
+  });
+
+  test("run_watch polls a run by its URL from queued through in_progress to completed (failure) and reports the failed job with its log's tail, the whole log saved as an artifact", async () => {
+    const ws = checkout();
+    runPolls = 0;
+    const { results, run } = await agent(ws, [
+      { name: "github", arguments: { op: "run_watch", run: "https://github.com/acme/widgets/actions/runs/42", tail: 5 } },
+      { name: "github", arguments: { op: "run_watch", run: "https://github.com/acme/widgets/actions/runs/42", repo: "other/repo" } },
+      { name: "github", arguments: { op: "run_watch", run: "latest" } },
+    ]);
+    expect(run.code).toBe(0);
+    const [watched, mismatch, bad] = results;
+    expect(runPolls).toBe(3);
+    expect(watched).toContain("## CI #42: completed (failure)");
+    expect(watched).toContain("- build: success");
+    expect(watched).toContain("- test: failure");
+    expect(watched).toContain("## Failed job: test (failure)");
+    expect(watched).toContain("step log line 40");
+    expect(watched).toContain("step log line 36");
+    expect(watched).not.toContain("step log line 35");
+    const artifact = /Full failed-job logs: artifact:\/\/(\d+)/.exec(watched!)![1];
+    const saved = filesContaining([join(ws.home, ".omp")], "step log line 01").filter((path) => path.endsWith(`github-${artifact}.log`));
+    expect(saved.length).toBe(1);
+    expect(seen.filter((s) => s.path.startsWith("/repos/acme/widgets/actions/runs/42/jobs")).length).toBe(3);
+    expect(seen.find((s) => s.path.startsWith("/_storage/"))!.authorization).toBeNull();
+    expect(mismatch).toContain("run's URL is in acme/widgets but repo says other/repo");
+    expect(bad).toContain('run "latest" is not a run');
   });
 });
