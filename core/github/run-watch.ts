@@ -91,11 +91,12 @@ export function parseRun(value: string): { id: number; repo?: RepoRef } {
   throw new GithubError("bad-input", `run "${value}" is not a run: give its numeric id or its URL (https://github.com/<owner>/<repo>/actions/runs/<id>).`);
 }
 
-function wait(ms: number, signal: AbortSignal): Promise<void> {
+/** Waits `ms`; a stop (Esc, a signal) rejects at once with what was last seen. */
+function wait(ms: number, signal: AbortSignal, lastSeen: () => string): Promise<void> {
   return new Promise((resolve, reject) => {
     const stop = () => {
       clearTimeout(timer);
-      reject(new GithubError("aborted", "run_watch was stopped before the run completed."));
+      reject(new GithubError("aborted", `run_watch was stopped before the run completed. Last seen:\n${lastSeen()}`));
     };
     const timer = setTimeout(() => {
       signal.removeEventListener("abort", stop);
@@ -140,6 +141,7 @@ export async function runWatch(context: ToolContext, input: { repo?: string; bra
   let graced = false;
   let greenIds: string | undefined;
   let state: Watched[] = [];
+  const seen = () => summary(repo, state, sha);
   for (;;) {
     try {
       state = await poll();
@@ -147,7 +149,7 @@ export async function runWatch(context: ToolContext, input: { repo?: string; bra
     } catch (error) {
       // A rate limit or a dropped connection is waited out; anything else (401, 404) ends the watch.
       if (!(error instanceof GithubError) || (error.kind !== "rate-limit" && error.kind !== "network") || ++failures >= MAX_POLL_FAILURES) throw error;
-      await wait(INTERVAL_SLOW_MS, context.signal);
+      await wait(INTERVAL_SLOW_MS, context.signal, seen);
       continue;
     }
     context.onUpdate?.(summary(repo, state, sha));
@@ -163,7 +165,7 @@ export async function runWatch(context: ToolContext, input: { repo?: string; bra
       // Jobs failing together are reported together: one short grace period, then the logs.
       graced = true;
       context.onUpdate?.(`${summary(repo, state, sha)}\nA job failed; collecting concurrent failures for ${GRACE_MS / 1000}s…`);
-      await wait(GRACE_MS, context.signal);
+      await wait(GRACE_MS, context.signal, seen);
       state = await poll();
       break;
     } else {
@@ -173,7 +175,7 @@ export async function runWatch(context: ToolContext, input: { repo?: string; bra
       throw new GithubError("not-found", `No GitHub Actions run appeared for ${repo}@${sha!.slice(0, 12)} within ${NO_RUNS_GIVE_UP_MS / 1000}s; check the workflows' triggers, or pass run.`);
     }
     if (Date.now() - started > RUN_WATCH_TIMEOUT_MS) break;
-    await wait(interval(), context.signal);
+    await wait(interval(), context.signal, seen);
   }
 
   const failedJobs: FailedJob[] = [];

@@ -4,10 +4,10 @@
 // per_page (≤ 100) items linked by Link headers. The token reaches neither the model, the
 // session nor stdout.
 import { afterAll, describe, expect, test } from "bun:test";
-import { mkdirSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { tempDir } from "../support/temp.ts";
-import { agentTestFile, filesContaining, git, modelRequests, runAgent, sessionFiles, toolNamesOf, toolResultsOf, workspace } from "../support/agent-harness.ts";
+import { agentTestFile, filesContaining, git, spawnOmp, modelRequests, runAgent, sessionFiles, toolNamesOf, toolResultsOf, workspace } from "../support/agent-harness.ts";
 
 const standin = await agentTestFile();
 const MODEL = "anthropic/claude-sonnet-4-5";
@@ -38,6 +38,10 @@ const runJson = (origin: string) => {
     jobs: { total_count: 2, jobs: [job(501, "build", "success"), job(502, "test", "failure")] },
   };
 };
+
+// A run that never ends, for Ctrl-C: each poll of it is announced.
+let stuckPolls = 0;
+let onStuckPoll: (() => void) | undefined;
 
 const user = (login: string) => ({ login, id: 1, type: "User" });
 const COMMENTS = Array.from({ length: 150 }, (_, i) => ({ id: i + 1, user: user(i % 2 ? "bob" : "carol"), created_at: "2026-01-02T03:04:05Z", body: `comment number ${i + 1}` }));
@@ -105,6 +109,12 @@ const server = Bun.serve({
       case "GET /repos/acme/widgets/actions/runs/42":
         runPolls++;
         return json(runJson(url.origin).run);
+      case "GET /repos/acme/widgets/actions/runs/43":
+        stuckPolls++;
+        onStuckPoll?.();
+        return json({ id: 43, name: "Deploy", status: "in_progress", conclusion: null, html_url: "https://github.com/acme/widgets/actions/runs/43" });
+      case "GET /repos/acme/widgets/actions/runs/43/jobs":
+        return json({ total_count: 1, jobs: [{ id: 601, name: "deploy", status: "in_progress", conclusion: null }] });
       case "GET /repos/acme/widgets/actions/runs/42/jobs":
         if (url.searchParams.get("per_page") !== "100") return json({ message: "expected per_page=100" }, { status: 422 });
         return json(runJson(url.origin).jobs);
@@ -356,5 +366,21 @@ describe("github", () => {
     expect(seen.find((s) => s.path.startsWith("/_storage/"))!.authorization).toBeNull();
     expect(mismatch).toContain("run's URL is in acme/widgets but repo says other/repo");
     expect(bad).toContain('run "latest" is not a run');
+  });
+
+  test("run_watch stops at Ctrl-C (SIGINT) while it waits between polls: omp exits 130, the call's result says what was last seen", async () => {
+    const ws = checkout();
+    standin.setScript([{ toolCalls: [{ name: "github", arguments: { op: "run_watch", run: "43", repo: "acme/widgets" } }] }, { text: "done" }]);
+    stuckPolls = 0;
+    const secondPoll = new Promise<void>((resolve) => (onStuckPoll = () => stuckPolls >= 2 && resolve()));
+    const child = spawnOmp(["-p", "--model", MODEL, "--allow-host", "127.0.0.1", "watch CI"], { home: ws.home, cwd: ws.repo, env: { ANTHROPIC_BASE_URL: standin.url, ANTHROPIC_API_KEY: "sk-ant-test", GITHUB_API_URL: API, GITHUB_TOKEN: TOKEN } });
+    child.stdin.end();
+    await secondPoll;
+    child.kill("SIGINT");
+    expect(await child.exited).toBe(130);
+    // The watch ended with the stop (not the process under it): its result, in the session, says so with the last state.
+    const session = sessionFiles(ws.home).map((file) => readFileSync(file, "utf8")).join("");
+    expect(session).toContain("run_watch was stopped before the run completed. Last seen:");
+    expect(session).toContain("## Deploy #43: in_progress");
   });
 });
