@@ -5,6 +5,7 @@ import { GithubError, githubApi, githubCall, githubJson, parseJson } from "../gi
 import { repoOrCurrent, currentRepo, parseRepo, type RepoRef } from "../github/repo.ts";
 import { UNTRUSTED, oneLine } from "../github/views.ts";
 import { prCheckout, prPush, type PrCheckout } from "../github/pr-branch.ts";
+import { gitSync } from "../git/run.ts";
 import { runWatch, type FailedJob } from "../github/run-watch.ts";
 
 /**
@@ -269,8 +270,8 @@ function formatItem(op: Input["op"], item: SearchItem): string[] {
 }
 
 function git(cwd: string, ...args: string[]): string | undefined {
-  const result = Bun.spawnSync(["git", ...args], { cwd, stdout: "pipe", stderr: "ignore" });
-  return result.exitCode === 0 ? result.stdout.toString().trim() : undefined;
+  const result = gitSync(args, { cwd, timeoutMs: 10_000 });
+  return result.ok ? result.out.toString().trim() : undefined;
 }
 
 interface PullJson {
