@@ -16,6 +16,7 @@ import { describeCommit, describeWorktree } from "./git-commands.ts";
 import { describeStats, describeUsage } from "./usage-commands.ts";
 import { describeFind, describeGrep } from "./search-commands.ts";
 import { SUBCOMMANDS } from "../options/agent-argv.ts";
+import { describeSsh } from "./ssh-commands.ts";
 
 export type Status = { code: number };
 
@@ -54,6 +55,7 @@ const COMMANDS: readonly (readonly [name: string, describe: (program: Command, r
   ["mcp", describeMcp],
   ["commit", describeCommit],
   ["worktree", describeWorktree],
+  ["ssh", describeSsh],
   ["setup", describeSetup],
   ["completions", describeCompletions],
 ];

@@ -3,10 +3,13 @@ import { loadModelsConfig } from "../config/models.ts";
 import { OmpError } from "../errors/omp-error.ts";
 import { OAUTH_PROVIDERS } from "./oauth/providers.ts";
 
-/** Built-in providers, the subscription logins and the providers models.yml defines. */
+/** Keys the vault holds for services other than models: `github`, the github tool's token. */
+const SERVICES = ["github"];
+
+/** Built-in providers, the subscription logins, the providers models.yml defines and the services with a key. */
 export function knownProviders(cwd: string = process.cwd(), env: NodeJS.ProcessEnv = process.env): string[] {
   const configured = Object.keys(loadModelsConfig({ cwd, env }).config.providers);
-  return [...new Set([...PROVIDERS.map((provider) => provider.id), ...OAUTH_PROVIDERS.map((provider) => provider.id), ...configured])].sort();
+  return [...new Set([...PROVIDERS.map((provider) => provider.id), ...OAUTH_PROVIDERS.map((provider) => provider.id), ...configured, ...SERVICES])].sort();
 }
 
 /** A typo (`antropic`) would store a key nothing ever reads; refuse it and say what is known. */

@@ -1,6 +1,7 @@
 import { OmpError } from "../errors/omp-error.ts";
 import { type OAuthProvider, callbackPortOf, callbackPortVar } from "../auth/oauth/providers.ts";
 import { EXIT_USAGE } from "../errors/exit-codes.ts";
+import { userSshOptions } from "../ssh/options.ts";
 
 type Env = Record<string, string | undefined>;
 
@@ -34,7 +35,7 @@ export function viaCommand(provider: OAuthProvider, via: string, options: { env?
   const target = parseVia(via);
   const callbackPort = callbackPortOf(provider, env);
   const forward = callbackPort ? ["-L", `${callbackPort}:127.0.0.1:${callbackPort}`, "-o", "ExitOnForwardFailure=yes"] : [];
-  const extra = (env.OMP_SSH_OPTIONS ?? "").split(/\s+/).filter((word) => word !== "");
+  const extra = userSshOptions(env);
   const moved = callbackPort !== undefined && callbackPort !== provider.callbackPort ? ["env", `${callbackPortVar(provider)}=${callbackPort}`] : [];
   return [
     "ssh",

@@ -23,6 +23,12 @@ export interface EgressRequest {
   port: string;
   /** What goes there, in words ("a GET request for https://…", "the search query \"…\""). */
   what: string;
+  /**
+   * The user's own configuration names the host (the github tool's API host: api.github.com with a
+   * GitHub token set up, or GITHUB_API_URL), as a user-config MCP server's counts as named; a
+   * private address still needs allowHosts or an approval.
+   */
+  configured?: string;
   /** Set when the host resolves to a loopback/private/link-local address: prompt naming does not cover it. */
   privateAddress?: { address: string; kind: string };
 }

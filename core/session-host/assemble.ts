@@ -20,6 +20,8 @@ import { searchChoice } from "../web/search/configured.ts";
 import { memoryEnabled } from "../memory/banks.ts";
 import { findChromium } from "../tools/browser/chromium.ts";
 import { stopBrowser } from "../tools/browser/lifetime.ts";
+import { loadSshHosts } from "../ssh/hosts.ts";
+import { githubSetUp } from "../github/set-up.ts";
 import { sandboxStartup } from "../sandbox/startup.ts";
 import { sessionPolicy } from "../sandbox/session-policy.ts";
 import { secretValuesIn } from "../sandbox/env.ts";
@@ -122,8 +124,10 @@ export async function assembleSession(spec: SessionSpec): Promise<AssembledSessi
   const skillTool = skillToolWanted(toolSelection, settings.tools.disabled);
   // web_search is offered only when a search provider is configured: no dead tool in the request.
   if (settings.memory.backend === "hindsight") warn("memory.backend hindsight needs a Hindsight server, which omp does not talk to: memory is off (memory.backend: local keeps it on this machine)");
+  const ssh = loadSshHosts(cwd, env, trust.trusted);
+  for (const problem of ssh.problems) warn(`ssh: ${problem}`);
   // browser is offered only where Chromium is installed.
-  const builtins = builtinTools({ webSearch: searchChoice(settings.web.search, env) !== undefined, memory: memoryEnabled(settings), browser: findChromium(env) !== undefined });
+  const builtins = builtinTools({ webSearch: searchChoice(settings.web.search, env) !== undefined, memory: memoryEnabled(settings), browser: findChromium(env) !== undefined, sshHosts: ssh.hosts, github: githubSetUp(env) });
   const registry = new Extensions({ cwd, env });
   const extensions = await sessionExtensions({
     cwd,

@@ -90,10 +90,23 @@ export interface EditedChange {
 
 const SUMMARY_CHARS = 200;
 
+/**
+ * Calls that ask whatever the approval mode (yolo too): ssh runs commands on another machine,
+ * past this one's sandbox; github's pr_create and pr_push publish under the user's name. `tools.approval.<tool>:
+ * allow`, a permission rule or a hook settles them.
+ */
+function asksInEveryMode(toolName: string, input: unknown): boolean {
+  if (toolName === "ssh") return true;
+  return toolName === "github" && input !== null && typeof input === "object" && ["pr_create", "pr_push"].includes(String((input as { op?: unknown }).op));
+}
+
 export function summarizeInput(input: unknown): string {
   if (input !== null && typeof input === "object") {
     const record = input as Record<string, unknown>;
-    // A command is shown whole: whatever is cut off is what would run unseen.
+    // A command is shown whole: whatever is cut off is what would run unseen. A remote one says where.
+    if (typeof record.command === "string" && typeof record.host === "string") {
+      return `on ${showCommand(record.host)}${typeof record.cwd === "string" ? ` in ${showCommand(record.cwd)}` : ""}: ${showCommand(record.command)}`;
+    }
     if (typeof record.command === "string") return showCommand(record.command);
     for (const key of ["path", "pattern"]) {
       if (typeof record[key] === "string") return cut(record[key] as string);
@@ -120,6 +133,11 @@ function rememberKey(tool: Pick<Tool, "name">, input: unknown, outside: boolean)
   if (tool.name === "bash" && typeof command === "string") {
     const prefix = commandPrefix(command);
     return { key: `bash ${prefix}${outside ? " outside the project" : ""}`, words: `bash commands starting with "${prefix}"${outside ? " outside the project" : ""}`, prefix };
+  }
+  const host = input !== null && typeof input === "object" ? (input as Record<string, unknown>).host : undefined;
+  if (tool.name === "ssh" && typeof command === "string" && typeof host === "string") {
+    const prefix = commandPrefix(command);
+    return { key: `ssh ${host} ${prefix}`, words: `commands starting with "${prefix}" on ${host}`, prefix };
   }
   const key = outside ? `${tool.name} outside the project` : tool.name;
   return { key, words: key };
@@ -298,6 +316,7 @@ export class ApprovalGate {
    */
   async askEgress(request: EgressRequest): Promise<ApprovalOutcome> {
     if (this.egress?.namedBy(request)) return { allow: true };
+    if (request.configured && !request.privateAddress) return { allow: true };
     if (!request.privateAddress && this.hostsAllowedByCall.has(request.host.toLowerCase())) return { allow: true };
     const key = `egress ${request.host.toLowerCase()}${request.privateAddress ? `:${request.port}` : ""}`;
     const known = this.remembered.get(key);
@@ -357,7 +376,7 @@ export class ApprovalGate {
     if (guarded.length > 0) return this.askGuarded(tool, input, guarded, toolCallId);
     const outside = this.mode === "yolo" || !this.scope ? [] : this.scope.outside(tool.name, input);
     // `allow` settles what the mode would ask; a call outside the project still asks, as a hook's ask does.
-    const settledByMode = policy === "allow" || (policy === undefined && !needsApproval(tool, this.mode));
+    const settledByMode = policy === "allow" || (policy === undefined && !needsApproval(tool, this.mode) && !asksInEveryMode(tool.name, input));
     if (!hookAsk && outside.length === 0 && settledByMode) return { allow: true };
     if (!hookAsk && outside.length === 0 && policy !== "ask" && this.acceptEdits && tool.effect === "write") return { allow: true };
     const remember = rememberKey(tool, input, outside.length > 0);
@@ -373,6 +392,9 @@ export class ApprovalGate {
     if (!this.approver) {
       if (policy === "ask" && outside.length === 0) {
         return { allow: false, message: `${tool.name} was not run: the setting tools.approval.${tool.name} is ask, and there is nobody to ask in this non-interactive run. Tell the user to run it interactively, or to set tools.approval.${tool.name} to allow.` };
+      }
+      if (asksInEveryMode(tool.name, input) && !hookAsk && outside.length === 0) {
+        return { allow: false, message: `${tool.name} was not run: it asks the user in every approval mode, and there is nobody to ask in this non-interactive run. Tell the user to run it interactively, or to set tools.approval.${tool.name} to allow (or allow it with a permission rule).` };
       }
       if (hookAsk && outside.length === 0 && !needsApproval(tool, this.mode)) {
         return { allow: false, message: `${tool.name} was not run: a hook wants the user to approve it${because}, and there is nobody to ask in this non-interactive run.` };

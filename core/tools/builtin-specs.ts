@@ -24,6 +24,8 @@ import { exitPlanModeTool } from "./exit-plan-mode.ts";
 import { recallTool, reflectTool, retainTool } from "./memory.ts";
 import { browserTool } from "./browser.ts";
 import { inspectImageTool } from "./inspect-image.ts";
+import { sshTool } from "./ssh.ts";
+import { githubTool } from "./github.ts";
 
 /**
  * Every built-in tool, in the order they are offered to the model (the todo tool with a store of its own).
@@ -31,7 +33,7 @@ import { inspectImageTool } from "./inspect-image.ts";
  * definition (see LoadMode in types.ts): the model finds it with search_tool_bm25.
  */
 export function builtinToolDefinitions(): ToolDefinition[] {
-  return [readTool, writeTool, editTool, bashTool, evalTool, grepTool, findTool, lsTool, createTodoTool(createTodoStore()), jobTool, webFetchTool, webSearchTool, browserTool, inspectImageTool, lspTool, astGrepTool, astEditTool, askTool, retainTool, recallTool, reflectTool];
+  return [readTool, writeTool, editTool, bashTool, evalTool, grepTool, findTool, lsTool, createTodoTool(createTodoStore()), jobTool, webFetchTool, webSearchTool, browserTool, inspectImageTool, lspTool, astGrepTool, astEditTool, askTool, retainTool, recallTool, reflectTool, githubTool, sshTool];
 }
 
 export type BuiltinToolSpec = Omit<Tool, "load">;

@@ -30,6 +30,8 @@ const BUILTIN: Record<string, UrlReader> = {
   artifact: async (url, range, context) => (await import("./artifacts.ts")).readArtifact(url, range, context),
   memory: async (url, range, context) => (await import("../memory/read-url.ts")).readMemoryUrl(url, range, context),
   rule: async (url, range, context) => (await import("../rules/rule-url.ts")).readRule(url, range, context),
+  issue: async (url, range, context) => (await import("./github-urls.ts")).readGithubUrl(url, range, context),
+  pr: async (url, range, context) => (await import("./github-urls.ts")).readGithubUrl(url, range, context),
 };
 
 /** Schemes `read` knows even when nothing serves them now, with what to tell the model then. */

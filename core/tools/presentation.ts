@@ -77,6 +77,7 @@ const PRESENTERS: Record<string, Presenter> = {
   recall: (input) => ({ kind: "search", title: `Recall: ${oneLine(str(input.query))}` }),
   reflect: (input) => ({ kind: "search", title: `Reflect: ${oneLine(str(input.query))}` }),
   search_tool_bm25: (input) => ({ kind: "search", title: `Find tools: ${oneLine(str(input.query))}` }),
+  ssh: (input) => ({ kind: "execute", title: `ssh ${str(input.host)}: ${oneLine(str(input.command))}`, command: str(input.command) }),
   ast_edit: (input, cwd) => ({ kind: input.apply ? "edit" : "search", title: `ast-edit ${oneLine(str(input.pattern))} → ${oneLine(str(input.rewrite))}`, locations: input.path ? at(input.path, cwd) : [] }),
 };
 
@@ -142,6 +143,7 @@ const TERMINAL: Record<string, TerminalRow> & { grep: TerminalRow<GrepDetails>; 
   retain: { argument: (input) => (Array.isArray(input.items) ? plural(input.items.length, "memory", "memories") : ""), result: "first-line" },
   recall: { argument: (input) => firstLine(input.query), result: "list" },
   reflect: { argument: (input) => firstLine(input.query), result: "list" },
+  ssh: { argument: (input) => `${firstLine(input.host)}: ${firstLine(input.command)}`, note: (d) => (typeof d.exitCode === "number" && d.exitCode !== 0 ? `exit ${d.exitCode}` : undefined), result: "output" },
   task: { argument: (input) => [firstLine(input.subagent_type), firstLine(input.description)].filter(Boolean).join(": ") },
   search_tool_bm25: {
     argument: (input) => firstLine(input.query),

@@ -47,7 +47,7 @@ export const readTool: ToolDefinition<typeof schema, ReadDetails> = {
     "A directory path returns its entries sorted, with a trailing / on subdirectories.",
     "Prefer this over cat/head/tail in bash. Read a file before editing it.",
     "A path mcp://<server>/<resource uri> reads a resource of that MCP server (the mcp_resources tool lists them, as such paths).",
-    "Also: http(s) URLs; PDF, DOCX, PPTX, XLSX, CSV, EPUB, .ipynb as text; a.zip/.tar/.tgz as folders (a.zip:inner/file); db.sqlite (:table, ?q=SELECT…); omp:// docs; artifact://<id>. Selectors: path:N, :A-B, :A+C (PDF: pages); :raw for unconverted.",
+    "Also: http(s) URLs; PDF, DOCX, PPTX, XLSX, CSV, EPUB, .ipynb as text; a.zip/.tar/.tgz as folders (a.zip:inner/file); db.sqlite (:table, ?q=SELECT…); omp:// docs; artifact://<id>; issue://<N>, pr://<N>[/diff] (GitHub). Selectors: path:N, :A-B, :A+C (PDF: pages); :raw for unconverted.",
   ].join(" "),
   schema,
   effect: "read",

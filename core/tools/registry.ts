@@ -3,6 +3,8 @@ import type { BuiltinToolSpec } from "./builtin-specs.ts";
 import { builtinToolSpecs, editModeSpecs, planModeSpec } from "./builtin-specs.ts" with { type: "macro" };
 import type { EditMode } from "../config/settings-schema.ts";
 import type { TodoStore } from "./todo.ts";
+import type { SshHost } from "../ssh/hosts.ts";
+import { hostTarget } from "../ssh/options.ts";
 import type { Tool, ToolImplementation } from "./types.ts";
 import { EXIT_USAGE } from "../errors/exit-codes.ts";
 import { named } from "./discovery/policy.ts";
@@ -16,6 +18,10 @@ export interface BuiltinToolOptions {
   memory?: boolean;
   /** Chromium is installed: only then is browser offered. */
   browser?: boolean;
+  /** The ssh tool's hosts (core/ssh/hosts.ts): it is offered only when there are some, and names them. */
+  sshHosts?: readonly SshHost[];
+  /** GitHub is set up (a token in the environment, GH_HOST/GITHUB_API_URL, or gh installed): only then is the github tool offered. */
+  github?: boolean;
 }
 
 const MEMORY_TOOLS = new Set(["retain", "recall", "reflect"]);
@@ -46,6 +52,8 @@ const LOADERS: Record<string, (options: BuiltinToolOptions) => Promise<ToolImple
   retain: () => import("./memory.ts").then((module) => module.retainTool),
   recall: () => import("./memory.ts").then((module) => module.recallTool),
   reflect: () => import("./memory.ts").then((module) => module.reflectTool),
+  github: () => import("./github.ts").then((module) => module.githubTool),
+  ssh: ({ sshHosts }) => import("./ssh.ts").then((module) => module.createSshTool(sshHosts ?? [])),
 };
 
 const EDIT_SPECS = editModeSpecs();
@@ -68,11 +76,18 @@ export function withEditMode(tools: Tool[], mode: EditMode): Tool[] {
 
 /** Every built-in tool, in the order they are offered to the model; none of their code is loaded yet. */
 export function builtinTools(options: BuiltinToolOptions = {}): Tool[] {
-  return SPECS.filter((spec) => (spec.name !== "web_search" || options.webSearch) && (!MEMORY_TOOLS.has(spec.name) || options.memory) && (spec.name !== "browser" || options.browser)).map((spec) => {
+  const sshHosts = options.sshHosts ?? [];
+  return SPECS.filter((spec) => (spec.name !== "web_search" || options.webSearch) && (!MEMORY_TOOLS.has(spec.name) || options.memory) && (spec.name !== "browser" || options.browser) && (spec.name !== "ssh" || sshHosts.length > 0) && (spec.name !== "github" || options.github)).map((spec) => {
     const load = LOADERS[spec.name]!;
     let implementation: Promise<ToolImplementation> | undefined;
-    return { ...spec, load: () => (implementation ??= load(options)) };
+    const described = spec.name === "ssh" ? { ...spec, description: `${spec.description}\nAvailable hosts: ${sshHosts.map(hostLine).join("; ")}` } : spec;
+    return { ...described, load: () => (implementation ??= load(options)) };
   });
+}
+
+/** A host as the ssh tool's description names it (the address as ssh.json gives it; ~/.ssh/config may say more). */
+function hostLine(host: SshHost): string {
+  return `${host.name} (${hostTarget(host)}${host.description ? `, ${host.description.replace(/\s+/g, " ").slice(0, 80)}` : ""})`;
 }
 
 const PLAN_SPEC = planModeSpec();

@@ -16,6 +16,8 @@ export interface Fetched {
   finalUrl: string;
   status: number;
   contentType: string;
+  /** The final response's headers (Link, rate limits). */
+  headers: Headers;
   body: Uint8Array;
 }
 
@@ -30,6 +32,14 @@ export interface GetOptions {
   egress: AskEgress | undefined;
   accept?: string;
   env?: Record<string, string | undefined>;
+  /** An API call (github): its method, body and headers; the headers go only to the first URL's origin, never to where a redirect points. */
+  method?: "GET" | "POST";
+  body?: string;
+  headers?: Record<string, string>;
+  /** The user's configuration names this host (core/permissions/egress.ts): what configures it. */
+  configured?: string;
+  /** What goes to the host, for the egress question; default: the request line. */
+  what?: string;
 }
 
 const DEFAULT_ACCEPT = "text/html,application/xhtml+xml,application/json;q=0.9,text/plain;q=0.8,*/*;q=0.5";
@@ -46,15 +56,18 @@ export async function httpGet(url: string, options: GetOptions): Promise<Fetched
   const timeout = AbortSignal.timeout(settings.timeoutSeconds * 1000);
   const signal = AbortSignal.any([options.signal, timeout]);
   let current = parseHttpUrl(url);
+  const origin = current.origin;
   for (let hop = 0; ; hop++) {
-    const pinned = await checkAddress(current, options, `a GET request for ${current.href}`);
+    const own = current.origin === origin ? (options.headers ?? {}) : {};
+    const pinned = await checkAddress(current, options, options.what ?? `a ${options.method ?? "GET"} request for ${current.href}`);
     let response: Response;
     try {
       const proxy = proxyFor(current, options.env);
       response = await fetch(pinned ? pinnedUrl(current, pinned) : current, {
         redirect: "manual",
         signal,
-        headers: { "user-agent": `omp/${VERSION} (web_fetch)`, accept: options.accept ?? DEFAULT_ACCEPT, ...(pinned ? { host: current.host } : {}) },
+        ...(options.method === "POST" && hop === 0 ? { method: "POST", body: options.body ?? "" } : {}),
+        headers: { "user-agent": `omp/${VERSION} (${options.toolName})`, accept: options.accept ?? DEFAULT_ACCEPT, ...own, ...(pinned ? { host: current.host } : {}) },
         // The certificate is checked against the name asked for, not the pinned address.
         ...(pinned && current.protocol === "https:" ? { tls: { serverName: current.hostname } } : {}),
         ...(proxy ? { proxy } : {}),
@@ -73,7 +86,7 @@ export async function httpGet(url: string, options: GetOptions): Promise<Fetched
     }
     const contentType = response.headers.get("content-type") ?? "";
     const body = await readBody(response, current, settings, signal, timeout);
-    return { url, finalUrl: current.href, status: response.status, contentType, body };
+    return { url, finalUrl: current.href, status: response.status, contentType, headers: response.headers, body };
   }
 }
 
@@ -95,7 +108,7 @@ export function parseHttpUrl(text: string): URL {
  * through a proxy, which resolves names itself). Throws a WebError when the user did not allow it.
  * `what` says what goes there, for the approval (the browser's proxy asks with it too).
  */
-export async function checkAddress(url: URL, options: Pick<GetOptions, "toolName" | "egress" | "env">, what: string): Promise<string | undefined> {
+export async function checkAddress(url: URL, options: Pick<GetOptions, "toolName" | "egress" | "env" | "configured">, what: string): Promise<string | undefined> {
   const host = url.hostname.replace(/^\[|\]$/g, "");
   const port = url.port || (url.protocol === "https:" ? "443" : "80");
   const proxied = proxyFor(url, options.env) !== undefined;
@@ -110,7 +123,14 @@ export async function checkAddress(url: URL, options: Pick<GetOptions, "toolName
     }
   }
   const privateAddress = addresses.map((address) => ({ address, kind: privateAddressKind(address) })).find((entry) => entry.kind !== undefined);
-  const request: EgressRequest = { toolName: options.toolName, host, port, what, ...(privateAddress ? { privateAddress: privateAddress as { address: string; kind: string } } : {}) };
+  const request: EgressRequest = {
+    toolName: options.toolName,
+    host,
+    port,
+    what,
+    ...(privateAddress ? { privateAddress: privateAddress as { address: string; kind: string } } : {}),
+    ...(options.configured ? { configured: options.configured } : {}),
+  };
   const outcome = await checkEgress(options.egress, request);
   if (!outcome.allow) throw new WebError("refused", outcome.message);
   return proxied ? undefined : addresses[0];

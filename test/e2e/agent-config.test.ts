@@ -317,9 +317,10 @@ describe("tools and approval", () => {
     standin.requests.length = 0;
     expect((await runAgent(["-p", "--model", anthropic.model, "x"], { home, cwd: repo, env: anthropic.env(standin.url) })).code).toBe(0);
     const sent = modelRequests(standin)[0]!.body.tools.map((t: any) => ({ name: t.name, description: t.description, parameters: t.input_schema }));
-    // web_search is offered only with a search provider configured (there is none here); ask only where someone can answer (not -p).
+    // web_search is offered only with a search provider configured (there is none here); ask only where someone can answer (not -p); github only when GitHub is set up, ssh only with hosts.
     // Deferred tools are not sent: search_tool_bm25, after the others, finds them.
-    const builtins = builtinToolDefinitions().filter((definition) => definition.name !== "web_search" && definition.name !== "ask" && definition.loadMode !== "discoverable");
+    const absent = ["web_search", "ask", "github", "ssh"];
+    const builtins = builtinToolDefinitions().filter((definition) => !absent.includes(definition.name) && definition.loadMode !== "discoverable");
     expect(sent.slice(0, -2)).toEqual(builtins.map(defineTool).map(toolSpec));
     expect(sent.at(-2).name).toBe("task");
     expect(sent.at(-2).parameters).toEqual(taskParameters());

@@ -33,7 +33,8 @@ export interface Workspace {
   repo: string;
 }
 
-function git(cwd: string, ...args: string[]): void {
+/** git as a test's user runs it (fixed author, no system or user config); its stdout, trimmed. */
+export function git(cwd: string, ...args: string[]): string {
   const result = Bun.spawnSync(["git", ...args], {
     cwd,
     env: { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: cwd, GIT_CONFIG_NOSYSTEM: "1", GIT_AUTHOR_NAME: "T", GIT_AUTHOR_EMAIL: "t@example.com", GIT_COMMITTER_NAME: "T", GIT_COMMITTER_EMAIL: "t@example.com" },
@@ -41,6 +42,7 @@ function git(cwd: string, ...args: string[]): void {
     stderr: "pipe",
   });
   if (result.exitCode !== 0) throw new Error(`git ${args.join(" ")} failed: ${result.stderr.toString()}`);
+  return result.stdout.toString().trim();
 }
 
 /** A temp HOME and, inside the temp dir next to it, a committed git repository holding `files`. */

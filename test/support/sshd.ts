@@ -24,6 +24,9 @@ export interface PrivateSshd {
   user: string;
   /** Arguments for OMP_SSH_OPTIONS: an ssh_config with the key, the known-hosts file and the way out of the laptop's namespace. */
   sshOptions: string;
+  /** The client's private key and the known-hosts file, for tests that write their own ssh_config. */
+  clientKey: string;
+  knownHosts: string;
   output(): string;
 }
 
@@ -114,7 +117,7 @@ socket.end();
       "",
     ].join("\n"),
   );
-  return { port, user: Bun.spawnSync(["id", "-un"]).stdout.toString().trim(), sshOptions: `-F ${join(dir, "ssh_config")}`, output: () => out };
+  return { port, user: Bun.spawnSync(["id", "-un"]).stdout.toString().trim(), sshOptions: `-F ${join(dir, "ssh_config")}`, clientKey: join(dir, "client_key"), knownHosts: join(dir, "known_hosts"), output: () => out };
 }
 
 /** Runs `argv` in a new network namespace with only its loopback up: the laptop. */

@@ -96,7 +96,8 @@ describe("selectTools", () => {
 });
 
 describe("built-in tool parameters", () => {
-  const tools = builtinTools({ webSearch: true, memory: true, browser: true });
+  const box = { name: "box", source: "ssh.json", host: "devbox", username: "me", port: 2222, description: "the build box" };
+  const tools = builtinTools({ webSearch: true, memory: true, browser: true, sshHosts: [box], github: true });
 
   test("web_search is offered only when a search provider is configured, browser only where Chromium is", () => {
     expect(builtinTools().map((t) => t.name)).not.toContain("web_search");
@@ -105,17 +106,19 @@ describe("built-in tool parameters", () => {
     expect(tools.find((t) => t.name === "web_search")?.effect).toBe("network");
   });
 
-  test("retain, recall and reflect are offered only with memory on; retain asks where writes do", () => {
-    expect(builtinTools().map((t) => t.name)).not.toContain("recall");
-    expect(tools.filter((t) => ["retain", "recall", "reflect"].includes(t.name)).map((t) => [t.name, t.effect])).toEqual([
-      ["retain", "write"],
-      ["recall", "read"],
-      ["reflect", "read"],
-    ]);
+  test("github is offered only when GitHub is set up", () => {
+    expect(builtinTools().map((t) => t.name)).not.toContain("github");
+    expect(tools.find((t) => t.name === "github")?.effect).toBe("network");
+  });
+
+  test("ssh is offered only with hosts, and names them", () => {
+    expect(builtinTools().map((t) => t.name)).not.toContain("ssh");
+    expect(tools.find((t) => t.name === "ssh")?.description).toEndWith("Available hosts: box (me@devbox:2222, the build box)");
   });
 
   test("the bundle-time specs are what converting the tools' zod schemas gives", () => {
-    expect(tools.map(described)).toEqual(builtinToolDefinitions().map(defineTool).map(described));
+    const withoutHosts = (spec: ReturnType<typeof described>) => (spec.name === "ssh" ? { ...spec, description: spec.description.split("\nAvailable hosts:")[0] } : spec);
+    expect(tools.map(described).map(withoutHosts)).toEqual(builtinToolDefinitions().map(defineTool).map(described));
   });
 
   test.each([...NAMES, "retain", "recall", "reflect", "browser"])("%s is an object JSON Schema with described properties", (name) => {
@@ -143,6 +146,8 @@ describe("built-in tool parameters", () => {
     expect(required).toEqual({
       read: ["path"],
       write: ["path", "content"],
+      ssh: ["host", "command"],
+      github: ["op"],
       edit: ["path", "edits"],
       bash: ["command"],
       eval: ["cells"],
