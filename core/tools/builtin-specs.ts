@@ -13,6 +13,7 @@ import { lspTool } from "./lsp.ts";
 import { astEditTool } from "./ast-edit.ts";
 import { astGrepTool } from "./ast-grep.ts";
 import { readTool } from "./read.ts";
+import { resolveTool } from "./resolve.ts";
 import { createTodoStore, createTodoTool } from "./todo.ts";
 import type { Tool, ToolDefinition } from "./types.ts";
 import { webFetchTool } from "./web-fetch.ts";
@@ -23,7 +24,7 @@ import { exitPlanModeTool } from "./exit-plan-mode.ts";
 
 /** Every built-in tool, in the order they are offered to the model (the todo tool with a store of its own). */
 export function builtinToolDefinitions(): ToolDefinition[] {
-  return [readTool, writeTool, editTool, bashTool, grepTool, findTool, lsTool, createTodoTool(createTodoStore()), jobTool, webFetchTool, webSearchTool, lspTool, astGrepTool, astEditTool, askTool];
+  return [readTool, writeTool, editTool, bashTool, grepTool, findTool, lsTool, createTodoTool(createTodoStore()), jobTool, webFetchTool, webSearchTool, lspTool, astGrepTool, astEditTool, askTool, resolveTool];
 }
 
 export type BuiltinToolSpec = Omit<Tool, "load">;

@@ -28,6 +28,7 @@ export function registerUrlReader(scheme: string, reader: UrlReader): () => void
 const BUILTIN: Record<string, UrlReader> = {
   omp: async (url, range, context) => (await import("./omp-docs.ts")).readOmpDocs(url, range, context),
   artifact: async (url, range, context) => (await import("./artifacts.ts")).readArtifact(url, range, context),
+  conflict: async (url, range, context) => (await import("./conflicts.ts")).readConflictUrl(url, range, context),
 };
 
 /** Schemes `read` knows even when nothing serves them now, with what to tell the model then. */

@@ -66,6 +66,7 @@ const PRESENTERS: Record<string, Presenter> = {
   ast_grep: (input, cwd) => ({ kind: "search", title: `ast-grep ${oneLine(str(input.pattern))}${input.path ? ` in ${str(input.path)}` : ""}`, locations: input.path ? at(input.path, cwd) : [] }),
   ask: (input) => ({ kind: "other", title: `Ask: ${oneLine(str((Array.isArray(input.questions) ? (input.questions[0] as Input | undefined) : undefined)?.question))}` }),
   exit_plan_mode: () => ({ kind: "think", title: "Present the plan for approval" }),
+  resolve: (input) => ({ kind: "edit", title: `Resolve ${str(input.path)} with ${str(input.pick)}` }),
   ast_edit: (input, cwd) => ({ kind: input.apply ? "edit" : "search", title: `ast-edit ${oneLine(str(input.pattern))} → ${oneLine(str(input.rewrite))}`, locations: input.path ? at(input.path, cwd) : [] }),
 };
 
@@ -122,6 +123,7 @@ const TERMINAL: Record<string, TerminalRow> & { grep: TerminalRow<GrepDetails>; 
   web_search: { argument: (input) => firstLine(input.query), note: (d) => (Array.isArray(d.results) ? `${plural(d.results.length, "result")} · ${String(d.provider)}` : undefined) },
   job: { argument: (input) => [firstLine(input.action), typeof input.id === "number" ? `#${input.id}` : "", firstLine(input.input)].filter(Boolean).join(" ") },
   skill: { argument: (input) => firstLine(input.name) },
+  resolve: { argument: (input) => `${firstLine(input.path)} ${firstLine(input.pick)}`, note: changed },
   task: { argument: (input) => [firstLine(input.subagent_type), firstLine(input.description)].filter(Boolean).join(": ") },
 };
 

@@ -33,6 +33,7 @@ const LOADERS: Record<string, (options: BuiltinToolOptions) => Promise<ToolImple
   ast_edit: () => import("./ast-edit.ts").then((module) => module.astEditTool),
   todo: ({ todoStore }) => import("./todo.ts").then((module) => module.createTodoTool(todoStore ?? module.createTodoStore())),
   ask: () => import("./ask.ts").then((module) => module.askTool),
+  resolve: () => import("./resolve.ts").then((module) => module.resolveTool),
 };
 
 const EDIT_SPECS = editModeSpecs();

@@ -94,14 +94,20 @@ export interface Workspace {
   repo: string;
 }
 
-function git(cwd: string, ...args: string[]): void {
+/** git in a test's repository, with a fixed author and no user or system config; its exit code and output. */
+export function runGit(cwd: string, ...args: string[]): { exitCode: number; output: string } {
   const result = Bun.spawnSync(["git", ...args], {
     cwd,
     env: { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: cwd, GIT_CONFIG_NOSYSTEM: "1", GIT_AUTHOR_NAME: "T", GIT_AUTHOR_EMAIL: "t@example.com", GIT_COMMITTER_NAME: "T", GIT_COMMITTER_EMAIL: "t@example.com" },
     stdout: "pipe",
     stderr: "pipe",
   });
-  if (result.exitCode !== 0) throw new Error(`git ${args.join(" ")} failed: ${result.stderr.toString()}`);
+  return { exitCode: result.exitCode, output: result.stdout.toString() + result.stderr.toString() };
+}
+
+function git(cwd: string, ...args: string[]): void {
+  const result = runGit(cwd, ...args);
+  if (result.exitCode !== 0) throw new Error(`git ${args.join(" ")} failed: ${result.output}`);
 }
 
 /** A temp HOME and, inside the temp dir next to it, a committed git repository holding `files`. */

@@ -1,0 +1,119 @@
+// read's range lists, :raw and :conflicts, and resolve of one conflict hunk, in the compiled omp:
+// the conflicts come from a real `git merge` in a temp repository.
+import { describe, expect, test } from "bun:test";
+import { readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { agentTestFile, modelRequests, runAgent, runGit, toolResultsOf, workspace } from "../support/agent-harness.ts";
+import { RpcProcess } from "../support/agent-rpc.ts";
+
+const standin = await agentTestFile();
+const MODEL = "anthropic/claude-sonnet-4-5";
+const env = { ANTHROPIC_BASE_URL: standin.url, ANTHROPIC_API_KEY: "sk-ant-test" };
+
+const git = (cwd: string, ...args: string[]) => runGit(cwd, ...args).output;
+
+/** A repository mid-merge: c.txt has two conflict hunks (diff3 style when asked). */
+function conflicted(style: "merge" | "diff3") {
+  const ws = workspace({ "c.txt": "head\nalpha\nmiddle 1\nmiddle 2\nmiddle 3\nmiddle 4\nmiddle 5\nmiddle 6\nmiddle 7\nbeta\ntail\n" });
+  git(ws.repo, "config", "merge.conflictStyle", style);
+  git(ws.repo, "checkout", "-q", "-b", "feature");
+  writeFileSync(join(ws.repo, "c.txt"), "head\nalpha-feature\nmiddle 1\nmiddle 2\nmiddle 3\nmiddle 4\nmiddle 5\nmiddle 6\nmiddle 7\nbeta-feature\ntail\n");
+  git(ws.repo, "commit", "-qam", "feature");
+  git(ws.repo, "checkout", "-q", "main");
+  writeFileSync(join(ws.repo, "c.txt"), "head\nalpha-main\nmiddle 1\nmiddle 2\nmiddle 3\nmiddle 4\nmiddle 5\nmiddle 6\nmiddle 7\nbeta-main\ntail\n");
+  git(ws.repo, "commit", "-qam", "main");
+  expect(git(ws.repo, "merge", "feature")).toContain("CONFLICT (content): Merge conflict in c.txt");
+  return ws;
+}
+
+describe("read forms", () => {
+  test("range lists, :raw either way round, and a file whose name looks like a selector", async () => {
+    const ws = workspace({ "f.txt": "one\ntwo\nthree\nfour\nfive\nsix\nseven\n", "a:1-2": "the literal file\n" });
+    const paths = ["f.txt:1-2,5-6", "f.txt:2-3:raw", "f.txt:raw:6-", "a:1-2", "f.txt:9-10,12", "f.txt:6-7,20-22"];
+    standin.setScript([{ toolCalls: paths.map((path) => ({ name: "read", arguments: { path } })) }, { text: "done" }]);
+    standin.requests.length = 0;
+    await runAgent(["-p", "--model", MODEL, "go"], { home: ws.home, cwd: ws.repo, env });
+    const [list, raw, rawOpen, literal, past, partly] = toolResultsOf("anthropic-messages", modelRequests(standin)[1]!.body);
+    expect(list!.text).toBe("     1\tone\n     2\ttwo\n...\n     5\tfive\n     6\tsix");
+    expect(raw!.text).toStartWith("two\nthree\n\n[Showing lines 2-3 of 7.");
+    expect(rawOpen!.text).toBe("six\nseven");
+    expect(literal!.text).toContain("1\tthe literal file");
+    expect(past!.isError).toBe(true);
+    expect(past!.text).toContain("f.txt has 7 lines; lines 9-10, 12- do not exist.");
+    expect(partly!.text).toStartWith("     6\tsix\n     7\tseven\n\n[f.txt has 7 lines; lines 20-22 do not exist.]");
+  });
+
+  test("c.txt:conflicts lists a real merge's hunks by id; resolve settles one and leaves the other; conflict://<id>/ours reads a side", async () => {
+    const ws = conflicted("diff3");
+    standin.setScript([
+      { toolCalls: [{ name: "read", arguments: { path: "c.txt:conflicts" } }] },
+      {
+        toolCalls: [
+          { name: "resolve", arguments: { path: "conflict://2", pick: "theirs" } },
+          { name: "read", arguments: { path: "conflict://1/ours" } },
+          { name: "read", arguments: { path: "conflict://1/base" } },
+          { name: "resolve", arguments: { path: "conflict://2", pick: "ours" } },
+          { name: "read", arguments: { path: "c.txt:conflicts" } },
+        ],
+      },
+      { toolCalls: [{ name: "resolve", arguments: { path: "conflict://1", pick: "edited", content: "alpha-both\n" } }, { name: "read", arguments: { path: "c.txt:conflicts" } }] },
+      { text: "done" },
+    ]);
+    standin.requests.length = 0;
+    const run = await runAgent(["-p", "--model", MODEL, "fix the merge"], { home: ws.home, cwd: ws.repo, env });
+    expect(run.code).toBe(0);
+    const requests = modelRequests(standin);
+    const [listing] = toolResultsOf("anthropic-messages", requests[1]!.body);
+    expect(listing!.text).toContain("c.txt: 2 unresolved conflicts.");
+    expect(listing!.text).toContain("conflict://1 (c.txt lines 2-8; ours HEAD, theirs feature, base");
+    expect(listing!.text).toContain("<<<<<<< HEAD\nalpha-main\n||||||| ");
+    expect(listing!.text).toContain("conflict://2 (c.txt lines 16-22;");
+    const [resolved, ours, base, again, relisted] = toolResultsOf("anthropic-messages", requests[2]!.body).slice(-5);
+    expect(resolved!.text).toBe("Resolved conflict://2 in c.txt (lines 16-22) with theirs. c.txt still has 1 conflict.");
+    expect(ours!.text).toContain("1\talpha-main");
+    expect(base!.text).toContain("1\talpha");
+    // Settled: its id is gone; the other keeps its id.
+    expect(again!.isError).toBe(true);
+    expect(again!.text).toContain("There is no conflict://2 in this session");
+    expect(relisted!.text).toContain("c.txt: 1 unresolved conflict.");
+    expect(relisted!.text).toContain("conflict://1 (c.txt lines 2-8;");
+    const [edited, none] = toolResultsOf("anthropic-messages", requests[3]!.body).slice(-2);
+    expect(edited!.text).toContain("c.txt has no conflict markers left.");
+    expect(none!.text).toBe("c.txt has no merge-conflict markers (<<<<<<< … ======= … >>>>>>>).");
+    expect(readFileSync(join(ws.repo, "c.txt"), "utf8")).toBe("head\nalpha-both\nmiddle 1\nmiddle 2\nmiddle 3\nmiddle 4\nmiddle 5\nmiddle 6\nmiddle 7\nbeta-feature\ntail\n");
+  });
+
+  test("under --approval-mode write resolve asks with the file's diff; Deny leaves the file, Allow writes it", async () => {
+    const ws = conflicted("merge");
+    const before = readFileSync(join(ws.repo, "c.txt"), "utf8");
+    standin.setScript([
+      { toolCalls: [{ name: "read", arguments: { path: "c.txt:conflicts" } }] },
+      { toolCalls: [{ name: "resolve", arguments: { path: "conflict://1", pick: "both" } }] },
+      { toolCalls: [{ name: "resolve", arguments: { path: "conflict://1", pick: "both" } }] },
+      { text: "done" },
+    ]);
+    const rpc = new RpcProcess(["--model", MODEL, "--approval-mode", "write"], { home: ws.home, cwd: ws.repo, env });
+    try {
+      await rpc.waitFrame((f) => f.type === "ready");
+      let mark = rpc.mark;
+      await rpc.send({ type: "prompt", message: "resolve it" });
+      const denied = await rpc.waitFrame((f) => f.type === "extension_ui_request", mark);
+      expect(denied).toMatchObject({ toolName: "resolve" });
+      expect(denied.changes).toEqual([expect.objectContaining({ path: join(ws.repo, "c.txt"), op: "update", oldText: before, added: 0, removed: 3 })]);
+      expect(denied.message).toContain("-<<<<<<< HEAD\n alpha-main\n-=======\n alpha-feature\n->>>>>>> feature");
+      expect(denied.message).not.toContain("beta");
+      rpc.writeLine(JSON.stringify({ type: "extension_ui_response", id: denied.id, value: "Deny" }));
+      await rpc.waitFrame((f) => f.type === "agent_end", mark);
+      expect(readFileSync(join(ws.repo, "c.txt"), "utf8")).toBe(before);
+      mark = rpc.mark;
+      await rpc.send({ type: "prompt", message: "go on" });
+      const allowed = await rpc.waitFrame((f) => f.type === "extension_ui_request", mark);
+      rpc.writeLine(JSON.stringify({ type: "extension_ui_response", id: allowed.id, value: "Allow" }));
+      await rpc.waitFrame((f) => f.type === "agent_end", mark);
+      expect(await rpc.close()).toBe(0);
+    } finally {
+      rpc.child.kill();
+    }
+    expect(readFileSync(join(ws.repo, "c.txt"), "utf8")).toStartWith("head\nalpha-main\nalpha-feature\nmiddle 1\n");
+  });
+});
