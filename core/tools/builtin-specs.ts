@@ -14,6 +14,7 @@ import { astEditTool } from "./ast-edit.ts";
 import { astGrepTool } from "./ast-grep.ts";
 import { readTool } from "./read.ts";
 import { resolveTool } from "./resolve.ts";
+import { checkpointTool, rewindTool } from "./checkpoint.ts";
 import { createTodoStore, createTodoTool } from "./todo.ts";
 import type { Tool, ToolDefinition } from "./types.ts";
 import { webFetchTool } from "./web-fetch.ts";
@@ -24,7 +25,7 @@ import { exitPlanModeTool } from "./exit-plan-mode.ts";
 
 /** Every built-in tool, in the order they are offered to the model (the todo tool with a store of its own). */
 export function builtinToolDefinitions(): ToolDefinition[] {
-  return [readTool, writeTool, editTool, bashTool, grepTool, findTool, lsTool, createTodoTool(createTodoStore()), jobTool, webFetchTool, webSearchTool, lspTool, astGrepTool, astEditTool, askTool, resolveTool];
+  return [readTool, writeTool, editTool, bashTool, grepTool, findTool, lsTool, createTodoTool(createTodoStore()), jobTool, webFetchTool, webSearchTool, lspTool, astGrepTool, astEditTool, askTool, resolveTool, checkpointTool, rewindTool];
 }
 
 export type BuiltinToolSpec = Omit<Tool, "load">;

@@ -67,6 +67,8 @@ const PRESENTERS: Record<string, Presenter> = {
   ask: (input) => ({ kind: "other", title: `Ask: ${oneLine(str((Array.isArray(input.questions) ? (input.questions[0] as Input | undefined) : undefined)?.question))}` }),
   exit_plan_mode: () => ({ kind: "think", title: "Present the plan for approval" }),
   resolve: (input) => ({ kind: "edit", title: `Resolve ${str(input.path)} with ${str(input.pick)}` }),
+  checkpoint: (input) => ({ kind: "think", title: `Checkpoint: ${oneLine(str(input.goal))}` }),
+  rewind: () => ({ kind: "edit", title: "Rewind to the checkpoint" }),
   ast_edit: (input, cwd) => ({ kind: input.apply ? "edit" : "search", title: `ast-edit ${oneLine(str(input.pattern))} → ${oneLine(str(input.rewrite))}`, locations: input.path ? at(input.path, cwd) : [] }),
 };
 
@@ -124,6 +126,8 @@ const TERMINAL: Record<string, TerminalRow> & { grep: TerminalRow<GrepDetails>; 
   job: { argument: (input) => [firstLine(input.action), typeof input.id === "number" ? `#${input.id}` : "", firstLine(input.input)].filter(Boolean).join(" ") },
   skill: { argument: (input) => firstLine(input.name) },
   resolve: { argument: (input) => `${firstLine(input.path)} ${firstLine(input.pick)}`, note: changed },
+  checkpoint: { argument: (input) => firstLine(input.goal), result: "first-line" },
+  rewind: { argument: (input) => firstLine(input.report), result: "brief" },
   task: { argument: (input) => [firstLine(input.subagent_type), firstLine(input.description)].filter(Boolean).join(": ") },
 };
 

@@ -34,6 +34,8 @@ const LOADERS: Record<string, (options: BuiltinToolOptions) => Promise<ToolImple
   todo: ({ todoStore }) => import("./todo.ts").then((module) => module.createTodoTool(todoStore ?? module.createTodoStore())),
   ask: () => import("./ask.ts").then((module) => module.askTool),
   resolve: () => import("./resolve.ts").then((module) => module.resolveTool),
+  checkpoint: () => import("./checkpoint.ts").then((module) => module.checkpointTool),
+  rewind: () => import("./checkpoint.ts").then((module) => module.rewindTool),
 };
 
 const EDIT_SPECS = editModeSpecs();
