@@ -47,7 +47,7 @@ export const readTool: ToolDefinition<typeof schema, ReadDetails> = {
     "A directory path returns its entries sorted, with a trailing / on subdirectories.",
     "Prefer this over cat/head/tail in bash. Read a file before editing it.",
     "A path mcp://<server>/<resource uri> reads a resource of that MCP server (the mcp_resources tool lists them, as such paths).",
-    "Also: http(s) URLs; PDF, DOCX, PPTX, XLSX, CSV, EPUB, .ipynb as text; a.zip/.tar/.tgz as folders (a.zip:inner/file); db.sqlite (:table, ?q=SELECT…); omp:// docs; artifact://<id>. Selectors: path:N, :A-B, :A+C, :A-B,C-D (PDF: pages); :raw unconverted, no line numbers; :conflicts lists git conflict hunks as conflict://<id>.",
+    "Also: http(s) URLs; PDF, DOCX, PPTX, XLSX, CSV, EPUB, .ipynb as text; a.zip/.tar/.tgz as folders (a.zip:inner/file); db.sqlite (:table, ?q=SELECT…); omp:// docs; artifact://<id>; skill://<name>[/file]; agent://<id> (a subagent's output), history://<id> (its transcript); local://<name> (session scratch, write takes it too). Selectors: path:N, :A-B, :A+C, :A-B,C-D (PDF: pages); :raw unconverted, no line numbers; :conflicts lists git conflict hunks as conflict://<id>.",
   ].join(" "),
   schema,
   effect: "read",

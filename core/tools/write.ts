@@ -7,10 +7,11 @@ import { errorResult, textResult } from "./format.ts";
 import { plural } from "../plural.ts";
 import { displayPath, isDirectory, resolveToolPath } from "./paths.ts";
 import { afterFileWrite } from "./post-write.ts";
-import type { ToolDefinition } from "./types.ts";
+import type { ToolContext, ToolDefinition } from "./types.ts";
+import { isLocalUrl, localPath } from "./local-urls.ts";
 
 const schema = z.object({
-  path: z.string().describe("File to create or replace; relative to the working directory, absolute, or starting with ~"),
+  path: z.string().describe("File to create or replace; relative to the working directory, absolute, starting with ~, or local://<name> (the session's scratch folder)"),
   content: z.string().describe("The complete new content of the file"),
 });
 
@@ -32,7 +33,8 @@ export const writeTool: ToolDefinition<typeof schema> = {
   schema,
   effect: "write",
   async execute(input, context) {
-    const path = resolveToolPath(context.cwd, input.path);
+    const path = writePath(input.path, context);
+    if (typeof path !== "string") return errorResult(path.error);
     const shown = displayPath(context.cwd, path);
     if (isDirectory(path)) return errorResult(`${shown} is a directory; give the path of a file inside it.`);
     let result;
@@ -59,7 +61,8 @@ export const writeTool: ToolDefinition<typeof schema> = {
     return textResult(text + diagnostics, { path: result.path, created: result.created, bytes: result.bytes, lines });
   },
   async preview(input, context) {
-    const path = resolveToolPath(context.cwd, input.path);
+    const path = writePath(input.path, context);
+    if (typeof path !== "string") return undefined;
     // A file too big to show is not read for a preview at all (change-preview.ts).
     if (isDirectory(path) || input.content.length > MAX_PREVIEW_BYTES || sizeOf(path) > MAX_PREVIEW_BYTES) return undefined;
     const shown = displayPath(context.cwd, path);
@@ -68,6 +71,13 @@ export const writeTool: ToolDefinition<typeof schema> = {
     return [{ path, shown, op: oldText === null ? "create" : "update", oldText, newText: input.content, diff: diff.text, added: diff.added, removed: diff.removed } satisfies ChangePreview];
   },
 };
+
+/** The file a write goes to: `local://<path>` in the session's scratch folder (local-urls.ts), else a path. */
+function writePath(given: string, context: Pick<ToolContext, "cwd" | "artifactsDir">): string | { error: string } {
+  if (!isLocalUrl(given)) return resolveToolPath(context.cwd, given);
+  const found = localPath(context.artifactsDir, given);
+  return "error" in found ? found : found.path;
+}
 
 function sizeOf(path: string): number {
   try {

@@ -1,7 +1,7 @@
 // read's range lists, :raw and :conflicts, and resolve of one conflict hunk, in the compiled omp:
 // the conflicts come from a real `git merge` in a temp repository.
 import { describe, expect, test } from "bun:test";
-import { readFileSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { agentTestFile, modelRequests, runAgent, runGit, toolResultsOf, workspace } from "../support/agent-harness.ts";
 import { RpcProcess } from "../support/agent-rpc.ts";
@@ -115,5 +115,56 @@ describe("read forms", () => {
       rpc.child.kill();
     }
     expect(readFileSync(join(ws.repo, "c.txt"), "utf8")).toStartWith("head\nalpha-main\nalpha-feature\nmiddle 1\n");
+  });
+});
+
+describe("internal URLs", () => {
+  test("skill:// reads a loaded skill and its files; agent:// and history:// a subagent's output and transcript; local:// a note written there", async () => {
+    const ws = workspace();
+    mkdirSync(join(ws.home, ".omp", "agent", "skills", "deploy", "refs"), { recursive: true });
+    writeFileSync(join(ws.home, ".omp", "agent", "skills", "deploy", "SKILL.md"), "---\nname: deploy\ndescription: Ship the app\n---\nRun the deploy checklist.\n");
+    writeFileSync(join(ws.home, ".omp", "agent", "skills", "deploy", "refs", "checklist.md"), "1. build\n2. ship\n");
+    standin.setScript([
+      { toolCalls: [{ name: "task", arguments: { subagent_type: "general-purpose", description: "look", prompt: "look at src/math.sh" } }] },
+      { toolCalls: [{ name: "read", arguments: { path: "src/math.sh" } }] },
+      { text: "SUBAGENT-REPORT: add subtracts" },
+      {
+        toolCalls: [
+          { name: "read", arguments: { path: "skill://" } },
+          { name: "read", arguments: { path: "skill://deploy" } },
+          { name: "read", arguments: { path: "skill://deploy/refs/checklist.md:2" } },
+          { name: "read", arguments: { path: "skill://deploy/../../../../.bashrc" } },
+          { name: "read", arguments: { path: "agent://" } },
+          { name: "read", arguments: { path: "agent://1" } },
+          { name: "read", arguments: { path: "history://1" } },
+          { name: "read", arguments: { path: "agent://7" } },
+          { name: "write", arguments: { path: "local://notes/ctx.md", content: "shared background\n" } },
+        ],
+      },
+      { toolCalls: [{ name: "read", arguments: { path: "local://" } }, { name: "read", arguments: { path: "local://notes/ctx.md" } }, { name: "read", arguments: { path: "local://../x" } }] },
+      { text: "done" },
+    ]);
+    standin.requests.length = 0;
+    const run = await runAgent(["-p", "--model", MODEL, "go"], { home: ws.home, cwd: ws.repo, env });
+    expect(run.code).toBe(0);
+    const requests = modelRequests(standin);
+    const [skills, skill, file, escape, agents, output, history, missing, wrote] = toolResultsOf("anthropic-messages", requests[4]!.body).slice(-9);
+    expect(skills!.text).toBe("skill://deploy — Ship the app");
+    expect(skill!.text).toBe("     1\tRun the deploy checklist.");
+    expect(file!.text).toBe("     2\t2. ship");
+    expect(escape).toMatchObject({ isError: true, text: expect.stringContaining("leads outside the skill's folder") });
+    expect(agents!.text).toContain("agent://1, history://1 — ");
+    expect(output!.text).toBe("     1\tSUBAGENT-REPORT: add subtracts");
+    expect(history!.text).toContain("[user]");
+    expect(history!.text).toContain('→ read {"path":"src/math.sh"}');
+    expect(history!.text).toContain("[read result]");
+    expect(history!.text).toContain("[assistant]");
+    expect(history!.text).toContain("SUBAGENT-REPORT: add subtracts");
+    expect(missing).toMatchObject({ isError: true, text: "There is no agent://7 in this session. Subagents: agent://1." });
+    expect(wrote!.isError).toBeFalsy();
+    const [listing, note, outside] = toolResultsOf("anthropic-messages", requests[5]!.body).slice(-3);
+    expect(listing!.text).toBe("local://notes/ctx.md");
+    expect(note!.text).toBe("     1\tshared background");
+    expect(outside).toMatchObject({ isError: true, text: expect.stringContaining("leads outside the session's local:// folder") });
   });
 });
