@@ -11,7 +11,7 @@ import type { ToolContext, ToolDefinition } from "./types.ts";
 import { isLocalUrl, localPath } from "./local-urls.ts";
 
 const schema = z.object({
-  path: z.string().describe("File to create or replace; relative to the working directory, absolute, starting with ~, or local://<name> (the session's scratch folder)"),
+  path: z.string().describe("File to create or replace; relative to the working directory, absolute, starting with ~, or local://<name> (the session's scratch folder), or conflict://<id> (content replaces that hunk)"),
   content: z.string().describe("The complete new content of the file"),
 });
 
@@ -33,6 +33,8 @@ export const writeTool: ToolDefinition<typeof schema> = {
   schema,
   effect: "write",
   async execute(input, context) {
+    // The original omp's form of settling a conflict hunk: its replacement as the content.
+    if (isConflictUrl(input.path)) return (await import("./resolve.ts")).resolveTool.execute({ path: input.path, pick: "edited", content: input.content }, context);
     const path = writePath(input.path, context);
     if (typeof path !== "string") return errorResult(path.error);
     const shown = displayPath(context.cwd, path);
@@ -61,6 +63,7 @@ export const writeTool: ToolDefinition<typeof schema> = {
     return textResult(text + diagnostics, { path: result.path, created: result.created, bytes: result.bytes, lines });
   },
   async preview(input, context) {
+    if (isConflictUrl(input.path)) return (await import("./resolve.ts")).resolveTool.preview!({ path: input.path, pick: "edited", content: input.content }, context);
     const path = writePath(input.path, context);
     if (typeof path !== "string") return undefined;
     // A file too big to show is not read for a preview at all (change-preview.ts).
@@ -71,6 +74,8 @@ export const writeTool: ToolDefinition<typeof schema> = {
     return [{ path, shown, op: oldText === null ? "create" : "update", oldText, newText: input.content, diff: diff.text, added: diff.added, removed: diff.removed } satisfies ChangePreview];
   },
 };
+
+const isConflictUrl = (path: string) => /^conflict:\/\//i.test(path);
 
 /** The file a write goes to: `local://<path>` in the session's scratch folder (local-urls.ts), else a path. */
 function writePath(given: string, context: Pick<ToolContext, "cwd" | "artifactsDir">): string | { error: string } {

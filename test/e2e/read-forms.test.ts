@@ -56,7 +56,8 @@ describe("read forms", () => {
           { name: "read", arguments: { path: "c.txt:conflicts" } },
         ],
       },
-      { toolCalls: [{ name: "resolve", arguments: { path: "conflict://1", pick: "edited", content: "alpha-both\n" } }, { name: "read", arguments: { path: "c.txt:conflicts" } }] },
+      // The original omp's form: write conflict://<id> with the hunk's replacement (resolve's pick edited).
+      { toolCalls: [{ name: "resolve", arguments: { path: "conflict://1", pick: "edited" } }, { name: "write", arguments: { path: "conflict://1", content: "alpha-both\n" } }, { name: "read", arguments: { path: "c.txt:conflicts" } }] },
       { text: "done" },
     ]);
     standin.requests.length = 0;
@@ -77,7 +78,8 @@ describe("read forms", () => {
     expect(again!.text).toContain("There is no conflict://2 in this session");
     expect(relisted!.text).toContain("c.txt: 1 unresolved conflict.");
     expect(relisted!.text).toContain("conflict://1 (c.txt lines 2-8;");
-    const [edited, none] = toolResultsOf("anthropic-messages", requests[3]!.body).slice(-2);
+    const [noContent, edited, none] = toolResultsOf("anthropic-messages", requests[3]!.body).slice(-3);
+    expect(noContent).toMatchObject({ isError: true, text: "pick edited needs content: the text that replaces the whole hunk, markers and all." });
     expect(edited!.text).toContain("c.txt has no conflict markers left.");
     expect(none!.text).toBe("c.txt has no merge-conflict markers (<<<<<<< … ======= … >>>>>>>).");
     expect(readFileSync(join(ws.repo, "c.txt"), "utf8")).toBe("head\nalpha-both\nmiddle 1\nmiddle 2\nmiddle 3\nmiddle 4\nmiddle 5\nmiddle 6\nmiddle 7\nbeta-feature\ntail\n");
