@@ -25,6 +25,7 @@ import { streamReply } from "./reply-stream.ts";
 import { type ToolCallRun, runToolCalls } from "./tool-calls.ts";
 import { toolContext } from "./tool-context.ts";
 import { applyPromptHooks, prependNotes, promptText } from "./prompt-hooks.ts";
+import { ModelCheckpoint, rewindReportText } from "./model-checkpoint.ts";
 import { endSessionJobs } from "../shell/session-jobs.ts";
 import { endSessionKernels } from "../eval/session-kernels.ts";
 import type { RunState, RunStop } from "./run-state.ts";
@@ -82,6 +83,7 @@ export class Agent {
   private sessionStarted = false;
   private memoriesRecalled = false;
   private readonly streamRules: StreamRules | undefined;
+  private readonly modelCheckpoint = new ModelCheckpoint();
 
   constructor(readonly options: AgentOptions) {
     this.messages = [...(options.messages ?? [])];
@@ -378,6 +380,8 @@ export class Agent {
       this.noteInjected(deferred.rules);
       this.steering.unshift(deferred.message);
     }
+    const rewind = this.modelCheckpoint.observe(results, this.messages.length);
+    if (rewind) this.rewindConversation(rewind.messageCount, rewind.report);
     this.emit({ type: "turn_end", turn, message: reply, toolResults: results });
     if (stopped.denied) return { reason: "denied" };
     if (halts.length > 0) return { reason: "hook", error: `a hook stopped the run: ${[...new Set(halts)].join("; ")}` };
@@ -565,6 +569,19 @@ export class Agent {
     const results = reminded?.results ?? ran;
     for (const message of results) this.record(this.tools.find((tool) => tool.name === message.toolName)?.effect === "read" ? withoutRepeat(message, this.messages) : message, true);
     return results;
+  }
+
+  /**
+   * The model's rewind: the conversation back to its checkpoint (the session's leaf too, so a
+   * resume sees the same), then its report, which the next request carries.
+   */
+  private rewindConversation(messageCount: number, report: string): void {
+    this.session.flush();
+    const entryId = this.session.entryIds[messageCount - 1];
+    this.messages.splice(messageCount);
+    this.session.entryIds.splice(messageCount);
+    if (entryId) this.writer?.branch(entryId);
+    this.deliver([userMessage(rewindReportText(report))]);
   }
 
   /** Where this turn's tool calls record the files they change (core/session/checkpoints): the session's entry making them. */

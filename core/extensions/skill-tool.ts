@@ -1,5 +1,5 @@
-import { readdirSync } from "node:fs";
-import { join, relative } from "node:path";
+import { relative } from "node:path";
+import { folderFiles } from "../fs/folder-files.ts";
 import { z } from "zod";
 import { errorResult, textResult } from "../tools/format.ts";
 import type { ToolDefinition } from "../tools/types.ts";
@@ -33,7 +33,7 @@ export function createSkillTool(skills: readonly Skill[]): ToolDefinition<typeof
         const names = skills.map((s) => s.name);
         return errorResult(`There is no skill named ${JSON.stringify(input.name)}. Skills: ${names.slice(0, 100).join(", ")}${names.length > 100 ? `, and ${names.length - 100} more` : ""}.`);
       }
-      const files = folderFiles(skill.dir).filter((path) => path !== relative(skill.dir, skill.path));
+      const files = folderFiles(skill.dir, MAX_FILES, 2).filter((path) => path !== relative(skill.dir, skill.path));
       const lines = [
         `<skill name="${skill.name}" path="${skill.path}">`,
         readSkillBody(skill),
@@ -44,28 +44,6 @@ export function createSkillTool(skills: readonly Skill[]): ToolDefinition<typeof
       return textResult(lines.join("\n"), { skill: skill.name, path: skill.path });
     },
   };
-}
-
-/** Up to MAX_FILES files of `dir`, two levels deep, relative to it. */
-function folderFiles(dir: string): string[] {
-  const out: string[] = [];
-  const walk = (folder: string, depth: number) => {
-    let entries;
-    try {
-      entries = readdirSync(folder, { withFileTypes: true }).sort((a, b) => a.name.localeCompare(b.name));
-    } catch {
-      return;
-    }
-    for (const entry of entries) {
-      if (out.length >= MAX_FILES || entry.name.startsWith(".")) continue;
-      const path = join(folder, entry.name);
-      if (entry.isDirectory()) {
-        if (depth < 2) walk(path, depth + 1);
-      } else out.push(relative(dir, path));
-    }
-  };
-  walk(dir, 1);
-  return out;
 }
 
 /** For the bundle-time spec (skill-tool-spec.ts): the definition with no skills. */

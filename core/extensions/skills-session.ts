@@ -1,6 +1,7 @@
 import type { Tool } from "../tools/types.ts";
 import type { Extensions } from "./extensions.ts";
 import { skillTool, skillsPromptSection } from "./skills-prompt.ts";
+import { registerSkillUrls } from "./skill-urls.ts";
 
 /**
  * What skills add to a session, decided once at its start (the system prompt and the tools stay
@@ -11,6 +12,7 @@ import { skillTool, skillsPromptSection } from "./skills-prompt.ts";
 export function skillsForSession(extensions: Extensions, tools: readonly Tool[], withTool: boolean): { tools: Tool[]; promptSection: string } {
   const skills = extensions.skills;
   if (!skills.some((skill) => !skill.userOnly)) return { tools: [...tools], promptSection: "" };
+  registerSkillUrls(skills);
   if (withTool) return { tools: [...tools, skillTool(skills)], promptSection: skillsPromptSection(skills, "tool") };
   if (tools.some((tool) => tool.name === "read")) return { tools: [...tools], promptSection: skillsPromptSection(skills, "read") };
   return { tools: [...tools], promptSection: "" };

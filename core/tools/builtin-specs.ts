@@ -14,6 +14,8 @@ import { lspTool } from "./lsp.ts";
 import { astEditTool } from "./ast-edit.ts";
 import { astGrepTool } from "./ast-grep.ts";
 import { readTool } from "./read.ts";
+import { resolveTool } from "./resolve.ts";
+import { checkpointTool, rewindTool } from "./checkpoint.ts";
 import { createTodoStore, createTodoTool } from "./todo.ts";
 import type { Tool, ToolDefinition } from "./types.ts";
 import { webFetchTool } from "./web-fetch.ts";
@@ -33,7 +35,7 @@ import { githubTool } from "./github.ts";
  * definition (see LoadMode in types.ts): the model finds it with search_tool_bm25.
  */
 export function builtinToolDefinitions(): ToolDefinition[] {
-  return [readTool, writeTool, editTool, bashTool, evalTool, grepTool, findTool, lsTool, createTodoTool(createTodoStore()), jobTool, webFetchTool, webSearchTool, browserTool, inspectImageTool, lspTool, astGrepTool, astEditTool, askTool, retainTool, recallTool, reflectTool, githubTool, sshTool];
+  return [readTool, writeTool, editTool, bashTool, evalTool, grepTool, findTool, lsTool, createTodoTool(createTodoStore()), jobTool, webFetchTool, webSearchTool, browserTool, inspectImageTool, lspTool, astGrepTool, astEditTool, askTool, retainTool, recallTool, reflectTool, githubTool, sshTool, resolveTool, checkpointTool, rewindTool];
 }
 
 export type BuiltinToolSpec = Omit<Tool, "load">;

@@ -32,11 +32,16 @@ const BUILTIN: Record<string, UrlReader> = {
   rule: async (url, range, context) => (await import("../rules/rule-url.ts")).readRule(url, range, context),
   issue: async (url, range, context) => (await import("./github-urls.ts")).readGithubUrl(url, range, context),
   pr: async (url, range, context) => (await import("./github-urls.ts")).readGithubUrl(url, range, context),
+  conflict: async (url, range, context) => (await import("./conflicts.ts")).readConflictUrl(url, range, context),
+  agent: async (url, range, context) => (await import("./agent-urls.ts")).readAgentUrl(url, range, context),
+  history: async (url, range, context) => (await import("./agent-urls.ts")).readAgentUrl(url, range, context),
+  local: async (url, range, context) => (await import("./local-urls.ts")).readLocalUrl(url, range, context),
 };
 
 /** Schemes `read` knows even when nothing serves them now, with what to tell the model then. */
 const UNSERVED: Record<string, string> = {
   mcp: "mcp:// paths read resources of MCP servers, and no MCP server is configured in this session (omp mcp add configures one).",
+  skill: "skill:// paths read skills, and no skill is loaded in this session (skills live in .omp/skills/<name>/SKILL.md or ~/.omp/agent/skills/).",
 };
 
 /** The reader for `path` when it is such a URL; an error message when its scheme is known but unserved. */

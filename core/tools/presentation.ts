@@ -78,6 +78,9 @@ const PRESENTERS: Record<string, Presenter> = {
   reflect: (input) => ({ kind: "search", title: `Reflect: ${oneLine(str(input.query))}` }),
   search_tool_bm25: (input) => ({ kind: "search", title: `Find tools: ${oneLine(str(input.query))}` }),
   ssh: (input) => ({ kind: "execute", title: `ssh ${str(input.host)}: ${oneLine(str(input.command))}`, command: str(input.command) }),
+  resolve: (input) => ({ kind: "edit", title: `Resolve ${str(input.path)} with ${str(input.pick)}` }),
+  checkpoint: (input) => ({ kind: "think", title: `Checkpoint: ${oneLine(str(input.goal))}` }),
+  rewind: () => ({ kind: "edit", title: "Rewind to the checkpoint" }),
   ast_edit: (input, cwd) => ({ kind: input.apply ? "edit" : "search", title: `ast-edit ${oneLine(str(input.pattern))} → ${oneLine(str(input.rewrite))}`, locations: input.path ? at(input.path, cwd) : [] }),
 };
 
@@ -144,6 +147,9 @@ const TERMINAL: Record<string, TerminalRow> & { grep: TerminalRow<GrepDetails>; 
   recall: { argument: (input) => firstLine(input.query), result: "list" },
   reflect: { argument: (input) => firstLine(input.query), result: "list" },
   ssh: { argument: (input) => `${firstLine(input.host)}: ${firstLine(input.command)}`, note: (d) => (typeof d.exitCode === "number" && d.exitCode !== 0 ? `exit ${d.exitCode}` : undefined), result: "output" },
+  resolve: { argument: (input) => `${firstLine(input.path)} ${firstLine(input.pick)}`, note: changed },
+  checkpoint: { argument: (input) => firstLine(input.goal), result: "first-line" },
+  rewind: { argument: (input) => firstLine(input.report), result: "brief" },
   task: { argument: (input) => [firstLine(input.subagent_type), firstLine(input.description)].filter(Boolean).join(": ") },
   search_tool_bm25: {
     argument: (input) => firstLine(input.query),

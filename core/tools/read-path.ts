@@ -13,9 +13,22 @@ export interface ReadTarget {
   sqlite?: { table?: string; params: URLSearchParams };
   /** `:N`, `:A-B`, `:A+C` (pages of a PDF, lines of anything else). */
   range?: ReadRange;
-  /** `:raw`: the file as text, not converted. */
+  /** `:A-B,C-D`: several line ranges, sorted and merged (a single one is `range`). */
+  ranges?: LineSpan[];
+  /** `:raw`: the file as text, not converted, without line numbers. */
   raw?: boolean;
+  /** `:conflicts`: the file's git merge-conflict hunks. */
+  conflicts?: boolean;
 }
+
+/** Lines `start` to `end` (1-based, inclusive; no end: to the end of the file). */
+export interface LineSpan {
+  start: number;
+  end?: number;
+}
+
+/** Ranges a list may hold: each is a pass over the file. */
+export const MAX_RANGES = 64;
 
 export class SelectorError extends OmpError {}
 
@@ -40,6 +53,33 @@ export function parseLineSelector(text: string): ReadRange | undefined {
   return { offset: start };
 }
 
+/**
+ * `A-B,C-D,…` (each part as {@link parseLineSelector} takes it), sorted and merged where they
+ * overlap or touch; undefined when a part is no line selector.
+ */
+export function parseRangeList(text: string): LineSpan[] | undefined {
+  const parts = text.split(",");
+  const spans: LineSpan[] = [];
+  for (const part of parts) {
+    const range = parseLineSelector(part.trim());
+    if (!range) return undefined;
+    spans.push({ start: range.offset!, ...(range.limit !== undefined ? { end: range.offset! + range.limit - 1 } : {}) });
+  }
+  if (spans.length > MAX_RANGES) throw new SelectorError(`Line selector :${text} has ${spans.length} ranges; at most ${MAX_RANGES} are read at once.`);
+  spans.sort((a, b) => a.start - b.start);
+  const merged: LineSpan[] = [];
+  for (const span of spans) {
+    const last = merged[merged.length - 1];
+    if (last && (last.end === undefined || span.start <= last.end + 1)) {
+      if (last.end !== undefined) last.end = span.end === undefined ? undefined : Math.max(last.end, span.end);
+      if (last.end === undefined) delete last.end;
+    } else merged.push({ ...span });
+  }
+  return merged;
+}
+
+const spanRange = (span: LineSpan): ReadRange => ({ offset: span.start, ...(span.end !== undefined ? { limit: span.end - span.start + 1 } : {}) });
+
 const isFile = (path: string) => {
   try {
     return statSync(path).isFile();
@@ -63,22 +103,25 @@ export function resolveReadTarget(cwd: string, input: string): ReadTarget {
     return { path: resolveToolPath(cwd, sqlite[1]), sqlite: { ...(sqlite[2] ? { table: sqlite[2] } : {}), params: new URLSearchParams(sqlite[3] ?? "") } };
   }
   let rest = input;
-  let range: ReadRange | undefined;
+  let spans: LineSpan[] | undefined;
   let raw = false;
+  let conflicts = false;
   for (let i = 0; i < 2; i++) {
     const colon = rest.lastIndexOf(":");
     if (colon <= 0) break;
-    const suffix = rest.slice(colon + 1);
-    if (suffix.toLowerCase() === "raw") raw = true;
+    const suffix = rest.slice(colon + 1).toLowerCase();
+    if (suffix === "raw" && !raw) raw = true;
+    else if (suffix === "conflicts" && !conflicts && !spans) conflicts = true;
     else {
-      const parsed = range ? undefined : parseLineSelector(suffix);
+      const parsed = spans || conflicts ? undefined : parseRangeList(suffix);
       if (!parsed) break;
-      range = parsed;
+      spans = parsed;
     }
     rest = rest.slice(0, colon);
     if (existsSync(resolveToolPath(cwd, rest))) break;
   }
-  const extra = { ...(range ? { range } : {}), ...(raw ? { raw } : {}) };
+  const range = spans?.length === 1 ? spanRange(spans[0]!) : undefined;
+  const extra = { ...(range ? { range } : {}), ...(spans && spans.length > 1 ? { ranges: spans } : {}), ...(raw ? { raw } : {}), ...(conflicts ? { conflicts } : {}) };
   const stripped = resolveToolPath(cwd, rest);
   if (rest !== input && existsSync(stripped)) return { path: stripped, ...extra };
   const archive = ARCHIVE.exec(rest);

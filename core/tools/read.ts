@@ -4,13 +4,13 @@ import { z } from "zod";
 import { describeBinary, detectImage, hasBinaryExtension, IMAGE_MIME, imageSize, looksBinary } from "./file-kind.ts";
 import { errorResult, textResult } from "./format.ts";
 import { formatBytes } from "../format-bytes.ts";
-import { displayPath, notFoundMessage, readRefusal } from "./paths.ts";
+import { displayPath, isDirectory, notFoundMessage, readRefusal } from "./paths.ts";
 import { type ReadRange, urlReaderFor } from "./internal-urls.ts";
 import type { ToolContext, ToolDefinition, ToolResult } from "./types.ts";
 import { isDirEntry } from "../fs/dir-entry.ts";
 import { isArchivePath, isSqliteFile, isSqlitePath } from "../archives/detect.ts";
 import { documentKind } from "../documents/convert.ts";
-import { type ReadTarget, resolveReadTarget, SelectorError } from "./read-path.ts";
+import { type LineSpan, type ReadTarget, resolveReadTarget, SelectorError } from "./read-path.ts";
 import { plural } from "../plural.ts";
 import type { PageDetails, ReadDetails } from "./read-details.ts";
 
@@ -47,7 +47,7 @@ export const readTool: ToolDefinition<typeof schema, ReadDetails> = {
     "A directory path returns its entries sorted, with a trailing / on subdirectories.",
     "Prefer this over cat/head/tail in bash. Read a file before editing it.",
     "A path mcp://<server>/<resource uri> reads a resource of that MCP server (the mcp_resources tool lists them, as such paths).",
-    "Also: http(s) URLs; PDF, DOCX, PPTX, XLSX, CSV, EPUB, .ipynb as text; a.zip/.tar/.tgz as folders (a.zip:inner/file); db.sqlite (:table, ?q=SELECT…); omp:// docs; artifact://<id>; issue://<N>, pr://<N>[/diff] (GitHub). Selectors: path:N, :A-B, :A+C (PDF: pages); :raw for unconverted.",
+    "Also: http(s) URLs; PDF, DOCX, PPTX, XLSX, CSV, EPUB, .ipynb as text; a.zip/.tar/.tgz as folders (a.zip:inner/file); db.sqlite (:table, ?q=SELECT…); omp:// docs; artifact://<id>; skill://<name>[/file]; agent://<id> (a subagent's output), history://<id> (its transcript); local://<name> (session scratch, write takes it too); issue://<N>, pr://<N>[/diff] (GitHub). Selectors: path:N, :A-B, :A+C, :A-B,C-D (PDF: pages); :raw unconverted, no line numbers; :conflicts lists git conflict hunks as conflict://<id>.",
   ].join(" "),
   schema,
   effect: "read",
@@ -68,6 +68,10 @@ export const readTool: ToolDefinition<typeof schema, ReadDetails> = {
     const refused = readRefusal(context, path);
     if (refused !== undefined) return errorResult(refused);
     if (target.range) input = { ...input, ...target.range };
+    if (target.conflicts) return (await import("./conflicts.ts")).readConflicts(path, context);
+    if (target.ranges && (target.sqlite || target.member !== undefined || (!target.raw && (documentKind(path) || isArchivePath(path))) || isDirectory(path))) {
+      return errorResult(`Range lists (:A-B,C-D) read lines of a text file; read ${displayPath(context.cwd, path)} one range at a time.`);
+    }
     if (target.sqlite || target.member !== undefined) return (await import("./read-formats.ts")).readFormatted(target, input, context);
     let stat: Stats;
     try {
@@ -87,7 +91,7 @@ export const readTool: ToolDefinition<typeof schema, ReadDetails> = {
     if (!target.raw && (documentKind(path) || isArchivePath(path) || (isSqlitePath(path) && isSqliteFile(path)))) {
       return (await import("./read-formats.ts")).readFormatted({ ...target, ...(isSqlitePath(path) && !isArchivePath(path) && !documentKind(path) ? { sqlite: { params: new URLSearchParams() } } : {}) }, input, context);
     }
-    return readFileAt(path, stat.size, input, context);
+    return readFileAt(path, stat.size, input, context, target);
   },
 };
 
@@ -109,7 +113,7 @@ async function readHead(path: string): Promise<Uint8Array> {
   }
 }
 
-async function readFileAt(path: string, size: number, input: ReadInput, context: ToolContext): Promise<ToolResult<ReadDetails>> {
+async function readFileAt(path: string, size: number, input: ReadInput, context: ToolContext, target: ReadTarget): Promise<ToolResult<ReadDetails>> {
   const shown = displayPath(context.cwd, path);
   const head = await readHead(path);
   const image = detectImage(head);
@@ -140,8 +144,45 @@ async function readFileAt(path: string, size: number, input: ReadInput, context:
     );
   }
   // An editor's buffer, unsaved changes included, is what the user sees: the model reads that.
-  if (context.editor?.readTextFile) return readTextOf(shown, await context.editor.readTextFile(path), input);
-  return readText(path, input, context);
+  const shape = { raw: target.raw === true };
+  if (context.editor?.readTextFile) {
+    const text = await context.editor.readTextFile(path);
+    if (target.ranges) return readSpans(shown, target.ranges, shape, (span) => pageOf(text, span.start, spanLimit(span)));
+    return readTextOf(shown, text, input, shape);
+  }
+  if (target.ranges) {
+    context.fileReads?.recordFile(path);
+    return readSpans(shown, target.ranges, shape, (span) => readPage(path, span.start, spanLimit(span)));
+  }
+  return readText(path, input, context, shape);
+}
+
+const spanLimit = (span: LineSpan) => (span.end === undefined ? READ_DEFAULT_LIMIT : span.end - span.start + 1);
+
+/** How a page is shown: `raw` (`:raw`) leaves the lines without their numbers. */
+interface PageShape {
+  raw: boolean;
+}
+
+/** `:A-B,C-D`: each range's lines, in order, a `...` line between ranges that do not touch. */
+async function readSpans(shown: string, spans: LineSpan[], shape: PageShape, pageAt: (span: LineSpan) => TextPage | Promise<TextPage>): Promise<ToolResult<ReadDetails>> {
+  const pieces: string[] = [];
+  let total = 0;
+  const missing: string[] = [];
+  for (const span of spans) {
+    const page = await pageAt(span);
+    total = page.totalLines;
+    if (span.start > page.totalLines) {
+      missing.push(`${span.start}${span.end === undefined ? "-" : `-${span.end}`}`);
+      continue;
+    }
+    pieces.push(numbered(page, shape));
+    if (page.outputCapped) break;
+  }
+  const details: PageDetails = { kind: "text", path: shown, startLine: spans[0]!.start, endLine: Math.min(total, spans[spans.length - 1]!.end ?? total), totalLines: total, truncated: false };
+  if (pieces.length === 0) return errorResult(`${shown} has ${plural(total, "line")}; lines ${missing.join(", ")} do not exist.`, details);
+  const note = missing.length > 0 ? `\n\n[${shown} has ${plural(total, "line")}; lines ${missing.join(", ")} do not exist.]` : "";
+  return textResult(pieces.join(shape.raw ? "\n" : "\n...\n") + note, details);
 }
 
 interface TextPage {
@@ -234,19 +275,21 @@ async function readPage(path: string, firstLine: number, limit: number): Promise
   return page;
 }
 
-async function readText(path: string, input: ReadInput, context: ToolContext): Promise<ToolResult<ReadDetails>> {
+async function readText(path: string, input: ReadInput, context: ToolContext, shape: PageShape): Promise<ToolResult<ReadDetails>> {
   const page = await readPage(path, input.offset ?? 1, input.limit ?? context.settings?.read.defaultLimit ?? READ_DEFAULT_LIMIT);
   context.fileReads?.recordFile(path);
-  return pageResult(displayPath(context.cwd, path), path, page);
+  return pageResult(displayPath(context.cwd, path), path, page, shape);
 }
 
 /**
  * Text that is not a file (an MCP resource), paged and numbered as a file's would be: `shown`
  * names it in the notes.
  */
-export function readTextOf(shown: string, text: string, range: ReadRange): ToolResult<PageDetails> {
-  const firstLine = range.offset ?? 1;
-  const limit = range.limit ?? READ_DEFAULT_LIMIT;
+export function readTextOf(shown: string, text: string, range: ReadRange, shape: PageShape = { raw: false }): ToolResult<PageDetails> {
+  return pageResult(shown, shown, pageOf(text, range.offset ?? 1, range.limit ?? READ_DEFAULT_LIMIT), shape);
+}
+
+function pageOf(text: string, firstLine: number, limit: number): TextPage {
   const lines = text.split("\n");
   if (lines[lines.length - 1] === "") lines.pop();
   const page: TextPage = { lines: [], firstLine, totalLines: lines.length, outputCapped: false, cutLines: 0, outputChars: 0 };
@@ -254,10 +297,17 @@ export function readTextOf(shown: string, text: string, range: ReadRange): ToolR
     const bytes = Buffer.from(line);
     if (!addLine(page, bytes.subarray(0, MAX_LINE_BYTES), bytes.length, limit)) break;
   }
-  return pageResult(shown, shown, page);
+  return page;
 }
 
-function pageResult(shown: string, path: string, page: TextPage): ToolResult<PageDetails> {
+/** The page's lines, `cat -n` style unless raw. */
+function numbered(page: TextPage, shape: PageShape): string {
+  if (shape.raw) return page.lines.join("\n");
+  const width = Math.max(6, String(page.firstLine + page.lines.length - 1).length);
+  return page.lines.map((line, i) => `${String(page.firstLine + i).padStart(width)}\t${line}`).join("\n");
+}
+
+function pageResult(shown: string, path: string, page: TextPage, shape: PageShape): ToolResult<PageDetails> {
   const { firstLine } = page;
   const details: PageDetails = {
     kind: "text",
@@ -274,8 +324,7 @@ function pageResult(shown: string, path: string, page: TextPage): ToolResult<Pag
       details,
     );
   }
-  const width = Math.max(6, String(details.endLine).length);
-  let text = page.lines.map((line, i) => `${String(firstLine + i).padStart(width)}\t${line}`).join("\n");
+  let text = numbered(page, shape);
   const notes: string[] = [];
   if (details.endLine < page.totalLines) {
     details.truncated = true;

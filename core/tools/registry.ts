@@ -54,6 +54,9 @@ const LOADERS: Record<string, (options: BuiltinToolOptions) => Promise<ToolImple
   reflect: () => import("./memory.ts").then((module) => module.reflectTool),
   github: () => import("./github.ts").then((module) => module.githubTool),
   ssh: ({ sshHosts }) => import("./ssh.ts").then((module) => module.createSshTool(sshHosts ?? [])),
+  resolve: () => import("./resolve.ts").then((module) => module.resolveTool),
+  checkpoint: () => import("./checkpoint.ts").then((module) => module.checkpointTool),
+  rewind: () => import("./checkpoint.ts").then((module) => module.rewindTool),
 };
 
 const EDIT_SPECS = editModeSpecs();

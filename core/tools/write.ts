@@ -7,11 +7,12 @@ import { errorResult, textResult } from "./format.ts";
 import { plural } from "../plural.ts";
 import { displayPath, isDirectory, resolveToolPath } from "./paths.ts";
 import { afterFileWrite } from "./post-write.ts";
-import type { ToolDefinition } from "./types.ts";
+import type { ToolContext, ToolDefinition } from "./types.ts";
+import { isLocalUrl, localPath } from "./local-urls.ts";
 import { isNotebookView, NotebookEditError, notebookFromView } from "../documents/notebook-edit.ts";
 
 const schema = z.object({
-  path: z.string().describe("File to create or replace; relative to the working directory, absolute, or starting with ~"),
+  path: z.string().describe("File to create or replace; relative to the working directory, absolute, starting with ~, or local://<name> (the session's scratch folder), or conflict://<id> (content replaces that hunk)"),
   content: z.string().describe("The complete new content of the file"),
 });
 
@@ -33,7 +34,10 @@ export const writeTool: ToolDefinition<typeof schema> = {
   schema,
   effect: "write",
   async execute(input, context) {
-    const path = resolveToolPath(context.cwd, input.path);
+    // The original omp's form of settling a conflict hunk: its replacement as the content.
+    if (isConflictUrl(input.path)) return (await import("./resolve.ts")).resolveTool.execute({ path: input.path, pick: "edited", content: input.content }, context);
+    const path = writePath(input.path, context);
+    if (typeof path !== "string") return errorResult(path.error);
     const shown = displayPath(context.cwd, path);
     if (isDirectory(path)) return errorResult(`${shown} is a directory; give the path of a file inside it.`);
     const content = notebookContent(path, input.content);
@@ -63,7 +67,9 @@ export const writeTool: ToolDefinition<typeof schema> = {
     return textResult(text + diagnostics, { path: result.path, created: result.created, bytes: result.bytes, lines });
   },
   async preview(input, context) {
-    const path = resolveToolPath(context.cwd, input.path);
+    if (isConflictUrl(input.path)) return (await import("./resolve.ts")).resolveTool.preview!({ path: input.path, pick: "edited", content: input.content }, context);
+    const path = writePath(input.path, context);
+    if (typeof path !== "string") return undefined;
     // A file too big to show is not read for a preview at all (change-preview.ts).
     if (isDirectory(path) || input.content.length > MAX_PREVIEW_BYTES || sizeOf(path) > MAX_PREVIEW_BYTES) return undefined;
     const shown = displayPath(context.cwd, path);
@@ -94,6 +100,15 @@ function notebookContent(path: string, content: string): string | { error: strin
     if (error instanceof NotebookEditError) return { error: error.message };
     throw error;
   }
+}
+
+const isConflictUrl = (path: string) => /^conflict:\/\//i.test(path);
+
+/** The file a write goes to: `local://<path>` in the session's scratch folder (local-urls.ts), else a path. */
+function writePath(given: string, context: Pick<ToolContext, "cwd" | "artifactsDir">): string | { error: string } {
+  if (!isLocalUrl(given)) return resolveToolPath(context.cwd, given);
+  const found = localPath(context.artifactsDir, given);
+  return "error" in found ? found : found.path;
 }
 
 function sizeOf(path: string): number {

@@ -33,16 +33,22 @@ export interface Workspace {
   repo: string;
 }
 
-/** git as a test's user runs it (fixed author, no system or user config); its stdout, trimmed. */
-export function git(cwd: string, ...args: string[]): string {
+/** git in a test's repository, with a fixed author and no user or system config; its exit code and output. */
+export function runGit(cwd: string, ...args: string[]): { exitCode: number; output: string; stdout: string } {
   const result = Bun.spawnSync(["git", ...args], {
     cwd,
     env: { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: cwd, GIT_CONFIG_NOSYSTEM: "1", GIT_AUTHOR_NAME: "T", GIT_AUTHOR_EMAIL: "t@example.com", GIT_COMMITTER_NAME: "T", GIT_COMMITTER_EMAIL: "t@example.com" },
     stdout: "pipe",
     stderr: "pipe",
   });
-  if (result.exitCode !== 0) throw new Error(`git ${args.join(" ")} failed: ${result.stderr.toString()}`);
-  return result.stdout.toString().trim();
+  return { exitCode: result.exitCode, output: result.stdout.toString() + result.stderr.toString(), stdout: result.stdout.toString() };
+}
+
+/** git as a test's user runs it ({@link runGit}), failing the test when git fails; its stdout, trimmed. */
+export function git(cwd: string, ...args: string[]): string {
+  const result = runGit(cwd, ...args);
+  if (result.exitCode !== 0) throw new Error(`git ${args.join(" ")} failed: ${result.output}`);
+  return result.stdout.trim();
 }
 
 /** A temp HOME and, inside the temp dir next to it, a committed git repository holding `files`. */

@@ -5,7 +5,7 @@ import type { PathPolicy } from "../../sandbox/path-policy.ts";
 import { OmpError } from "../../errors/omp-error.ts";
 import { textOf } from "../../ai/transcript.ts";
 import { branchEntries, loadSession } from "../loader.ts";
-import { readRecords } from "./journal.ts";
+import { type CheckpointRecord, readRecords } from "./journal.ts";
 import { beginWrites } from "./record.ts";
 import { BlobStore, DEFAULT_MAX_BYTES, checkpointDir, diskState } from "./store.ts";
 import type { CheckpointTarget } from "./target.ts";
@@ -86,22 +86,36 @@ export function planRewind(source: RewindSource, toEntryId: string): RewindPlan 
     throw new OmpError(`cannot rewind to ${toEntryId}: it is not a user message on the session's current branch`);
   }
   const since = new Set(branch.slice(start).map((e) => e.id));
-  const dir = checkpointDir(writer.path);
-  const records = readRecords(dir);
-  const store = new BlobStore(dir, Number.POSITIVE_INFINITY);
   const plan: RewindPlan = { session: writer.path, cwd: session.header.cwd, sessionId: writer.header.id, entryId: toEntryId, restore: [], changedOutside: [], notRestorable: [] };
-  /** Per path: its content before the first change since the turn. */
+  return planFiles(plan, readRecords(checkpointDir(writer.path)), (record) => record.entryId !== null && since.has(record.entryId));
+}
+
+/** The number of journal records of `session` so far: a mark {@link planSinceMark} rewinds to. */
+export function journalMark(session: string): number {
+  return readRecords(checkpointDir(session)).length;
+}
+
+/** What rewinding the files of `target`'s session to how they were at `mark` (a {@link journalMark}) would do. */
+export function planSinceMark(target: CheckpointTarget, mark: number): RewindPlan {
+  const plan: RewindPlan = { session: target.session, cwd: target.cwd, sessionId: target.sessionId, entryId: "", restore: [], changedOutside: [], notRestorable: [] };
+  return planFiles(plan, readRecords(checkpointDir(target.session)), (_record, index) => index >= mark);
+}
+
+/** Fills `plan` with the files the records `inWindow` changed: each back to its content before the window's first change. */
+function planFiles(plan: RewindPlan, records: CheckpointRecord[], inWindow: (record: CheckpointRecord, index: number) => boolean): RewindPlan {
+  const store = new BlobStore(checkpointDir(plan.session), Number.POSITIVE_INFINITY);
+  /** Per path: its content before the first change in the window. */
   const first = new Map<string, string>();
   /** Per path: what omp left there last, on any branch (a restore included). */
   const last = new Map<string, string>();
-  for (const record of records) {
+  records.forEach((record, index) => {
     if (record.kind === "unseen") {
-      if (record.entryId !== null && since.has(record.entryId)) plan.notRestorable.push({ reason: `${record.what}: ${UNSEEN[record.why]}` });
-      continue;
+      if (inWindow(record, index)) plan.notRestorable.push({ reason: `${record.what}: ${UNSEEN[record.why]}` });
+      return;
     }
     last.set(record.path, record.after);
-    if (record.entryId !== null && since.has(record.entryId) && !first.has(record.path)) first.set(record.path, record.before);
-  }
+    if (inWindow(record, index) && !first.has(record.path)) first.set(record.path, record.before);
+  });
   for (const [path, to] of first) {
     const now = diskState(path);
     if (now === to) continue;

@@ -13,7 +13,7 @@ import { createTodoStore } from "../../../core/tools/todo.ts";
 import type { Tool } from "../../../core/tools/types.ts";
 import { context, scratch, textOf } from "./helpers.ts";
 
-const NAMES = ["read", "write", "edit", "bash", "eval", "grep", "find", "ls", "todo", "job", "web_fetch", "inspect_image", "lsp", "ast_grep", "ast_edit", "ask"];
+const NAMES = ["read", "write", "edit", "bash", "eval", "grep", "find", "ls", "todo", "job", "web_fetch", "inspect_image", "lsp", "ast_grep", "ast_edit", "ask", "resolve", "checkpoint", "rewind"];
 
 /** What providers are told about a tool. */
 function described({ name, description, effect, parameters }: Tool) {
@@ -25,7 +25,7 @@ describe("builtinTools", () => {
     const tools = builtinTools();
     expect(tools.map((t) => t.name)).toEqual(NAMES);
     const effects = Object.fromEntries(tools.map((t) => [t.name, t.effect]));
-    expect(effects).toEqual({ read: "read", write: "write", edit: "write", bash: "exec", eval: "exec", grep: "read", find: "read", ls: "read", todo: "read", job: "exec", web_fetch: "network", inspect_image: "read", lsp: "read", ast_grep: "read", ast_edit: "read", ask: "read" });
+    expect(effects).toEqual({ read: "read", write: "write", edit: "write", bash: "exec", eval: "exec", grep: "read", find: "read", ls: "read", todo: "read", job: "exec", web_fetch: "network", inspect_image: "read", lsp: "read", ast_grep: "read", ast_edit: "read", ask: "read", resolve: "write", checkpoint: "read", rewind: "write" });
   });
 
   test("each tool loads the code its bundle-time spec was made from", async () => {
@@ -167,6 +167,9 @@ describe("built-in tool parameters", () => {
       retain: ["items"],
       recall: ["query"],
       reflect: ["query"],
+      resolve: ["path", "pick"],
+      checkpoint: ["goal"],
+      rewind: ["report"],
     });
     const edit = tools.find((t) => t.name === "edit")!.parameters as any;
     expect(edit.properties.edits.items.required).toEqual(["oldText", "newText"]);
