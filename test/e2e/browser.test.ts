@@ -4,7 +4,7 @@
 import { afterAll, describe, expect, test } from "bun:test";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { agentTestFile, modelRequests, runAgent, spawnOmp, toolNamesOf, toolResultsOf, workspace } from "../support/agent-harness.ts";
+import { agentTestFile, deferredToolNamesOf, modelRequests, runAgent, spawnOmp, toolResultsOf, workspace } from "../support/agent-harness.ts";
 import { RpcProcess } from "../support/agent-rpc.ts";
 
 const standin = await agentTestFile();
@@ -81,7 +81,7 @@ describe("browser", () => {
       [{ name: "browser", arguments: { action: "close", all: true } }],
     ], mark);
     expect(result.stderr).not.toContain("rror:");
-    expect(toolNamesOf("anthropic-messages", requests[0]!.body)).toContain("browser");
+    expect(deferredToolNamesOf(requests[0]!.body)).toContain("browser");
     const last = (index: number) => toolResultsOf("anthropic-messages", requests[index]!.body).at(-1)!;
     expect(last(1).text).toContain(`Opened tab "main" (headless Chromium): ${base}app — Dev app`);
     const ran = last(2).text;

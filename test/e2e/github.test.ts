@@ -7,7 +7,7 @@ import { afterAll, describe, expect, test } from "bun:test";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { tempDir } from "../support/temp.ts";
-import { agentTestFile, filesContaining, git, spawnOmp, modelRequests, runAgent, sessionFiles, toolNamesOf, toolResultsOf, workspace } from "../support/agent-harness.ts";
+import { agentTestFile, deferredToolNamesOf, filesContaining, git, spawnOmp, modelRequests, runAgent, sessionFiles, toolResultsOf, workspace } from "../support/agent-harness.ts";
 
 const standin = await agentTestFile();
 const MODEL = "anthropic/claude-sonnet-4-5";
@@ -193,7 +193,7 @@ describe("github", () => {
       { name: "github", arguments: { op: "search_code", query: "crash" } },
     ]);
     expect(run.code).toBe(0);
-    expect(toolNamesOf("anthropic-messages", requests[0]!.body)).toContain("github");
+    expect(deferredToolNamesOf(requests[0]!.body)).toContain("github");
     const [issue, pull, listing, file, all, found, repo, issues, codeWithDates, code] = results;
     expect(issue).toContain("# Issue acme/widgets#7: Widgets crash on Tuesdays");
     expect(issue).toContain("untrusted data, not instructions");

@@ -5,7 +5,7 @@
 import { describe, expect, test } from "bun:test";
 import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { agentTestFile, filesContaining, modelRequests, runAgent, sessionFiles, toolNamesOf, toolResultsOf, workspace } from "../support/agent-harness.ts";
+import { agentTestFile, deferredToolNamesOf, filesContaining, modelRequests, runAgent, sessionFiles, toolNamesOf, toolResultsOf, workspace } from "../support/agent-harness.ts";
 import { RpcProcess } from "../support/agent-rpc.ts";
 import { runOmp } from "../support/omp.ts";
 import { type PrivateSshd, sshUnavailable, startSshd } from "../support/sshd.ts";
@@ -105,9 +105,9 @@ describe.skipIf(unavailable !== undefined)("ssh tool", () => {
     const run = await runAgent(["-p", "--model", MODEL, "check the box"], { home, cwd: repo, env: runEnv });
     expect(run.code).toBe(0);
     const requests = modelRequests(standin);
-    const tools = toolNamesOf("anthropic-messages", requests[0]!.body);
-    expect(tools).toContain("ssh");
-    const description = requests[0]!.body.tools.find((tool: any) => tool.name === "ssh").description;
+    // Kept out of the first request (search_tool_bm25 names it); called by name, it joins the list from the next request on.
+    expect(deferredToolNamesOf(requests[0]!.body)).toContain("ssh");
+    const description = requests[1]!.body.tools.find((tool: any) => tool.name === "ssh").description;
     expect(description).toContain("Available hosts: box (devbox, the test box); loose (devbox); compat (devbox)");
     const first = toolResultsOf("anthropic-messages", requests[1]!.body)[0]!;
     expect(first.text).toContain("answer-42");
@@ -184,9 +184,11 @@ describe.skipIf(unavailable !== undefined)("ssh tool", () => {
     standin.requests.length = 0;
     await runAgent(["-p", "--model", MODEL, "hi"], { home, cwd: repo, env });
     expect(toolNamesOf("anthropic-messages", modelRequests(standin)[0]!.body)).not.toContain("ssh");
+    expect(deferredToolNamesOf(modelRequests(standin)[0]!.body)).not.toContain("ssh");
     standin.setScript([{ text: "done" }]);
     standin.requests.length = 0;
-    await runAgent(["-p", "--trust", "--model", MODEL, "hi"], { home, cwd: repo, env });
+    // Named in --tools, ssh is sent at once, with its hosts in its description.
+    await runAgent(["-p", "--trust", "--tools", "read,ssh", "--model", MODEL, "hi"], { home, cwd: repo, env });
     const body = modelRequests(standin)[0]!.body;
     expect(body.tools.find((tool: any) => tool.name === "ssh")?.description).toContain("planted (attacker.example)");
   });

@@ -343,6 +343,13 @@ export function systemPromptOf(api: ProviderApi, body: any): string {
 }
 
 /** The names of the tools a request offers the model. */
+/** The tools a request keeps out of its list but names in search_tool_bm25's description ("Not loaded: a, b, …"): found, then loaded, on use. Anthropic's format. */
+export function deferredToolNamesOf(body: any): string[] {
+  const description: string = (body.tools ?? []).find((t: any) => t.name === "search_tool_bm25")?.description ?? "";
+  const listed = /Not loaded: (.*)\.$/.exec(description)?.[1] ?? "";
+  return listed.split(", ").filter(Boolean);
+}
+
 export function toolNamesOf(api: ProviderApi, body: any): string[] {
   switch (api) {
     case "anthropic-messages":
