@@ -10,6 +10,7 @@ import { mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { type Standin, startStandin } from "../test/support/standin/index.ts";
 import { providerCases } from "../test/support/provider-cases.ts";
+import { builtinToolDefinitions } from "../core/tools/builtin-specs.ts";
 
 const ROOT = resolve(import.meta.dir, "..");
 const OMP = process.env.OMP_BIN ?? join(ROOT, "dist", "omp");
@@ -117,7 +118,7 @@ const lines = [
   "# First request size",
   "",
   `\`bun bench/request-size.ts\` on ${new Date().toISOString()}, ${OMP}: the first request \`omp hi\` sends, as the stand-in received it.`,
-  "Deferred tools (lsp, ast_grep, ast_edit, web_fetch; MCP tools past 3) are sent as search_tool_bm25 only.",
+  `Deferred tools (${builtinToolDefinitions().filter((tool) => tool.loadMode === "discoverable").map((tool) => tool.name).join(", ")}; MCP tools past 3) are sent as search_tool_bm25 only.`,
   "",
   ...(baseline ? [`Baseline (${BASELINE}): the same cases on the build before deferred tools.`, ""] : []),
   `| case | bytes | tools part | tools sent |${baseline ? " baseline bytes (tools sent) |" : ""} limit |`,
