@@ -1,3 +1,4 @@
+import { cellSource } from "./notebook-cells.ts";
 import { notebookText } from "./notebook.ts";
 
 /**
@@ -43,7 +44,6 @@ function sourceLines(text: string): string[] {
   return lines.filter((line) => line !== "");
 }
 
-const joined = (source: unknown) => (Array.isArray(source) ? source.join("") : typeof source === "string" ? source : "");
 
 /**
  * The notebook JSON for an edited view: `original` (the notebook's JSON; undefined for a new file,
@@ -82,7 +82,7 @@ export function notebookFromView(view: string, original: string | undefined): st
     const cell: Record<string, unknown> = existing ? structuredClone(existing) : { cell_type: kind, metadata: {} };
     cell.cell_type = kind;
     // An unchanged source keeps its own form (a final newline, one string or a list).
-    if (!existing || joined(existing.source).replace(/\n$/, "") !== source) cell.source = sourceLines(source);
+    if (!existing || cellSource(existing.source).replace(/\n$/, "") !== source) cell.source = sourceLines(source);
     if (kind === "code") {
       cell.outputs ??= [];
       if (!("execution_count" in cell)) cell.execution_count = null;

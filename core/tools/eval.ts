@@ -7,6 +7,10 @@ import { OmpError } from "../errors/omp-error.ts";
 import { detectImage } from "./file-kind.ts";
 import { createNumberedLog, OutputCollector } from "../shell/bash-output.ts";
 import { READ_MAX_IMAGE_BYTES } from "./read.ts";
+import { readFile, stat } from "node:fs/promises";
+import { NotebookCellError, notebookCodeCells } from "../documents/notebook-cells.ts";
+import { errorResult } from "./format.ts";
+import { displayPath, notFoundMessage, readRefusal, resolveToolPath } from "./paths.ts";
 import type { ToolContext, ToolDefinition, ToolResult } from "./types.ts";
 
 export const EVAL_DEFAULT_TIMEOUT_S = 30;
@@ -16,6 +20,8 @@ const MAX_IMAGES = 8;
 /** JSON outputs kept in the details (the session's record) at most, and the size of each; the model sees them in the text either way. */
 const MAX_JSON_OUTPUTS = 20;
 const MAX_JSON_CHARS = 64 * 1024;
+/** A notebook whose cells eval runs is read whole, so its size is capped. */
+const MAX_NOTEBOOK_BYTES = 64 * 1024 * 1024;
 
 const cellSchema = z.object({
   language: z.enum(["py", "js"]).describe("py: the Python kernel; js: the JavaScript runtime"),
@@ -25,7 +31,17 @@ const cellSchema = z.object({
   reset: z.boolean().optional().describe("Restart this language's runtime (clearing its state) before the cell"),
 });
 
-const schema = z.object({ cells: z.array(cellSchema).min(1).describe("Cells run in order; state persists per language across cells and calls") });
+const notebookSchema = z.object({
+  path: z.string().describe("The .ipynb file"),
+  cells: z.array(z.union([z.int().min(0), z.string()])).min(1).optional().describe("Cell indexes (read's cell:N) or ids; default: every code cell"),
+});
+
+const schema = z
+  .object({
+    cells: z.array(cellSchema).min(1).optional().describe("Cells run in order; state persists per language across cells and calls"),
+    notebook: notebookSchema.optional(),
+  })
+  .refine((input) => input.cells || input.notebook, { message: "Give cells, or a notebook whose code cells to run." });
 
 export interface EvalCellDetails {
   language: KernelLanguage;
@@ -51,16 +67,41 @@ export const evalTool: ToolDefinition<typeof schema, EvalDetails> = {
     "Run Python (py) or JavaScript (js) cells in persistent per-session runtimes: variables, imports and functions stay for later cells and calls. Use it instead of python -c or node -e in bash.",
     "The last expression's value is shown; display(value) shows images (PNG bytes, matplotlib figures) and JSON. Top-level await works; a js cell that awaits must return its value.",
     "Helpers: read(path, offset?, limit?), write(path, text), append, env(key?, value?) (await them in js).",
+    "notebook: {path, cells?} runs a notebook's code cells in the py kernel first (outputs are returned, not written to the file).",
     `A cell is stopped after timeout seconds (default ${EVAL_DEFAULT_TIMEOUT_S}); reset: true restarts its runtime. Long output keeps head and tail, the rest saved to a log file whose path is given. Sandboxed like bash.`,
   ].join(" "),
   schema,
   // The original omp 18.2 takes one cell at the top level ({language, code}); its docs, and omp, a list.
   acceptInput: (args) => (args !== null && typeof args === "object" && !("cells" in args) && "code" in args ? { cells: [args] } : args),
   effect: "exec",
-  execute(input, context) {
-    return runCells(input.cells, context);
+  async execute(input, context) {
+    const cells = input.notebook ? await notebookCells(input.notebook, context) : [];
+    if (typeof cells === "string") return errorResult(cells);
+    return runCells([...cells, ...(input.cells ?? [])], context);
   },
 };
+
+/** The notebook's chosen code cells as py cells, read through the path policy as read reads it; a string says what was wrong. */
+async function notebookCells(notebook: z.infer<typeof notebookSchema>, context: ToolContext): Promise<z.infer<typeof cellSchema>[] | string> {
+  const path = resolveToolPath(context.cwd, notebook.path);
+  const refused = readRefusal(context, path);
+  if (refused !== undefined) return refused;
+  let json: string;
+  try {
+    if ((await stat(path)).size > MAX_NOTEBOOK_BYTES) return `${displayPath(context.cwd, path)} is over ${MAX_NOTEBOOK_BYTES / 1024 / 1024} MB; run its cells by copying them into eval cells.`;
+    json = await readFile(path, "utf8");
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === "ENOENT" || code === "ENOTDIR") return notFoundMessage(context.cwd, path, "Notebook");
+    return `Cannot read ${displayPath(context.cwd, path)}: ${(error as Error).message}`;
+  }
+  try {
+    return notebookCodeCells(json, displayPath(context.cwd, path), notebook.cells).map(({ index, code }) => ({ language: "py" as const, code, title: `cell:${index}` }));
+  } catch (error) {
+    if (error instanceof NotebookCellError) return error.message;
+    throw error;
+  }
+}
 
 /** When no session owns the call (a bare tool context), its kernels are shared by such calls. */
 const unowned = {};

@@ -4,7 +4,7 @@
 // the kernel lives on, reset clears state, and the kernels are held by the same sandbox as bash.
 import { Database } from "bun:sqlite";
 import { describe, expect, test } from "bun:test";
-import { mkdirSync, symlinkSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { agentTestFile, modelRequests, providerCases, runAgent, toolResultsOf, workspace } from "../support/agent-harness.ts";
 import { RpcProcess } from "../support/agent-rpc.ts";
@@ -125,6 +125,39 @@ describe("eval", () => {
     expect(jsAfter!.text).toContain("undefined");
     // Two 2 s timeouts, not 30 s defaults.
     expect(Date.now() - started).toBeLessThan(50_000);
+  });
+
+  test("a notebook's code cells run in the session's Python kernel; a later cell sees their state; a missing notebook or cell says so", async () => {
+    const ws = workspace();
+    const cell = (cell_type: string, source: string[], id: string) => ({ cell_type, id, metadata: {}, source, ...(cell_type === "code" ? { outputs: [], execution_count: null } : {}) });
+    const notebook = { nbformat: 4, nbformat_minor: 5, metadata: { kernelspec: { name: "python3", language: "python" } }, cells: [cell("code", ["x = 20"], "set-x"), cell("markdown", ["# Sum"], "note"), cell("code", ["x + 22"], "sum")] };
+    const text = JSON.stringify(notebook, null, 1);
+    writeFileSync(join(ws.repo, "analysis.ipynb"), text);
+    standin.requests.length = 0;
+    const call = (id: string, args: Record<string, unknown>) => ({ toolCalls: [{ id, name: "eval", arguments: args }] });
+    standin.setScript([
+      call("all", { notebook: { path: "analysis.ipynb" } }),
+      call("after", { cells: [{ language: "py", code: "print(x)" }] }),
+      call("byId", { notebook: { path: "analysis.ipynb", cells: ["sum", 0] } }),
+      call("missing", { notebook: { path: "analysys.ipynb" } }),
+      call("badCell", { notebook: { path: "analysis.ipynb", cells: [7] } }),
+      call("markdown", { notebook: { path: "analysis.ipynb", cells: ["note"] } }),
+      { text: "done" },
+    ]);
+    const run = await runAgent(["-p", "--model", provider.model, "go"], { home: ws.home, cwd: ws.repo, env: { ...provider.env(standin.url), TMPDIR: tempDir("omp-eval-tmp-") } });
+    expect(run.code).toBe(0);
+    const results = toolResultsOf(provider.api, modelRequests(standin).at(-1)!.body);
+    const of = (id: string) => results.find((r) => r.id === id)!;
+    expect(of("all").text).toBe("[1/2] cell:0\n[2/2] cell:2\n42");
+    expect(of("after").text).toBe("20");
+    expect(of("byId").text).toBe("[1/2] cell:2\n42\n[2/2] cell:0");
+    expect(of("missing").isError).toBe(true);
+    expect(of("missing").text).toContain("Notebook not found: analysys.ipynb. Did you mean analysis.ipynb?");
+    expect(of("badCell").isError).toBe(true);
+    expect(of("badCell").text).toContain("analysis.ipynb has no cell 7: name a cell by its index 0-2");
+    expect(of("markdown").text).toContain("Cell 1 of analysis.ipynb is a markdown cell, not code");
+    // Outputs are returned, never written back: the file is as it was.
+    expect(readFileSync(join(ws.repo, "analysis.ipynb"), "utf8")).toBe(text);
   });
 
   test("an abort (rpc) stops a running cell; the next turn's cell runs in the same kernel", async () => {
