@@ -4,7 +4,7 @@
 // the kernel lives on, reset clears state, and the kernels are held by the same sandbox as bash.
 import { Database } from "bun:sqlite";
 import { describe, expect, test } from "bun:test";
-import { mkdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { agentTestFile, modelRequests, providerCases, runAgent, toolResultsOf, workspace } from "../support/agent-harness.ts";
 import { RpcProcess } from "../support/agent-rpc.ts";
@@ -127,12 +127,15 @@ describe("eval", () => {
     expect(Date.now() - started).toBeLessThan(50_000);
   });
 
-  test("a notebook's code cells run in the session's Python kernel; a later cell sees their state; a missing notebook or cell says so", async () => {
+  test("a notebook's code cells run in the session's Python kernel; a later cell sees their state; a missing notebook, bad cell or denied path says so", async () => {
     const ws = workspace();
     const cell = (cell_type: string, source: string[], id: string) => ({ cell_type, id, metadata: {}, source, ...(cell_type === "code" ? { outputs: [], execution_count: null } : {}) });
     const notebook = { nbformat: 4, nbformat_minor: 5, metadata: { kernelspec: { name: "python3", language: "python" } }, cells: [cell("code", ["x = 20"], "set-x"), cell("markdown", ["# Sum"], "note"), cell("code", ["x + 22"], "sum")] };
     const text = JSON.stringify(notebook, null, 1);
     writeFileSync(join(ws.repo, "analysis.ipynb"), text);
+    // A notebook in a denied place is refused as read refuses it, before any of its code runs.
+    mkdirSync(join(ws.home, ".ssh"), { recursive: true });
+    writeFileSync(join(ws.home, ".ssh", "keys.ipynb"), JSON.stringify({ ...notebook, cells: [cell("code", ["open('ran', 'w').write('yes')"], "k")] }));
     standin.requests.length = 0;
     const call = (id: string, args: Record<string, unknown>) => ({ toolCalls: [{ id, name: "eval", arguments: args }] });
     standin.setScript([
@@ -142,6 +145,7 @@ describe("eval", () => {
       call("missing", { notebook: { path: "analysys.ipynb" } }),
       call("badCell", { notebook: { path: "analysis.ipynb", cells: [7] } }),
       call("markdown", { notebook: { path: "analysis.ipynb", cells: ["note"] } }),
+      call("denied", { notebook: { path: join(ws.home, ".ssh", "keys.ipynb") } }),
       { text: "done" },
     ]);
     const run = await runAgent(["-p", "--model", provider.model, "go"], { home: ws.home, cwd: ws.repo, env: { ...provider.env(standin.url), TMPDIR: tempDir("omp-eval-tmp-") } });
@@ -156,6 +160,9 @@ describe("eval", () => {
     expect(of("badCell").isError).toBe(true);
     expect(of("badCell").text).toContain("analysis.ipynb has no cell 7: name a cell by its index 0-2");
     expect(of("markdown").text).toContain("Cell 1 of analysis.ipynb is a markdown cell, not code");
+    expect(of("denied").isError).toBe(true);
+    expect(of("denied").text).toContain("deny-list");
+    expect(existsSync(join(ws.repo, "ran"))).toBe(false);
     // Outputs are returned, never written back: the file is as it was.
     expect(readFileSync(join(ws.repo, "analysis.ipynb"), "utf8")).toBe(text);
   });
