@@ -39,7 +39,7 @@ const notebookSchema = z.object({
 const schema = z
   .object({
     cells: z.array(cellSchema).min(1).optional().describe("Cells run in order; state persists per language across cells and calls"),
-    notebook: notebookSchema.optional(),
+    notebook: notebookSchema.optional().describe("A notebook whose code cells run in the py kernel first"),
   })
   .refine((input) => input.cells || input.notebook, { message: "Give cells, or a notebook whose code cells to run." });
 

@@ -150,7 +150,7 @@ describe("built-in tool parameters", () => {
       github: ["op"],
       edit: ["path", "edits"],
       bash: ["command"],
-      eval: ["cells"],
+      eval: [],
       grep: ["pattern"],
       find: ["pattern"],
       ls: [],
