@@ -28,7 +28,7 @@ const cellSchema = z.object({
   code: z.string().describe("Cell source, verbatim"),
   title: z.string().optional().describe("Short label for the cell"),
   timeout: z.int().min(1).max(EVAL_MAX_TIMEOUT_S).optional().describe(`Seconds before the cell is stopped (default ${EVAL_DEFAULT_TIMEOUT_S})`),
-  reset: z.boolean().optional().describe("Restart this language's runtime (clearing its state) before the cell"),
+  reset: z.boolean().optional().describe("Restart this language's runtime first (clears its state)"),
 });
 
 const notebookSchema = z.object({
@@ -39,7 +39,7 @@ const notebookSchema = z.object({
 const schema = z
   .object({
     cells: z.array(cellSchema).min(1).optional().describe("Cells run in order; state persists per language across cells and calls"),
-    notebook: notebookSchema.optional().describe("A notebook whose code cells run in the py kernel first"),
+    notebook: notebookSchema.optional().describe("A notebook whose code cells run in the py kernel"),
   })
   .refine((input) => input.cells || input.notebook, { message: "Give cells, or a notebook whose code cells to run." });
 
@@ -64,11 +64,11 @@ export interface EvalDetails {
 export const evalTool: ToolDefinition<typeof schema, EvalDetails> = {
   name: "eval",
   description: [
-    "Run Python (py) or JavaScript (js) cells in persistent per-session runtimes: variables, imports and functions stay for later cells and calls. Use it instead of python -c or node -e in bash.",
-    "The last expression's value is shown; display(value) shows images (PNG bytes, matplotlib figures) and JSON. Top-level await works; a js cell that awaits must return its value.",
+    "Run Python (py) or JavaScript (js) cells in persistent per-session runtimes (state stays for later cells and calls); use it instead of python -c or node -e.",
+    "The last expression's value is shown; display(value) shows images (PNG, matplotlib) and JSON. A js cell that awaits must return its value.",
     "Helpers: read(path, offset?, limit?), write(path, text), append, env(key?, value?) (await them in js).",
-    "notebook: {path, cells?} runs a notebook's code cells in the py kernel first (outputs are returned, not written to the file).",
-    `A cell is stopped after timeout seconds (default ${EVAL_DEFAULT_TIMEOUT_S}); reset: true restarts its runtime. Long output keeps head and tail, the rest saved to a log file whose path is given. Sandboxed like bash.`,
+    "notebook runs a .ipynb's code cells first (outputs returned, not saved).",
+    `Long output keeps head and tail, the rest in a log file. Sandboxed like bash.`,
   ].join(" "),
   schema,
   // The original omp 18.2 takes one cell at the top level ({language, code}); its docs, and omp, a list.
