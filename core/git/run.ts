@@ -4,9 +4,10 @@ import { OmpError } from "../errors/omp-error.ts";
  * the model's sandboxed commands, and the git omp runs itself is not sandboxed: so every call
  * here is made with configuration that cannot start a program — no fsmonitor, no hooks, no
  * transport (hence no ssh command or credential helper) unless the caller fetches on purpose,
- * no signature check, no pager, no prompt. Content filters, the one door left (`filter.<name>`
- * picked by `.gitattributes`), are switched off by callers that read the work tree: see
- * {@link filterOverrides} and the snapshots' private attributes (core/session/checkpoints).
+ * no signature check or signing, no pager, no prompt. Content filters, the one door left
+ * (`filter.<name>` picked by `.gitattributes`), are switched off by callers that read or write
+ * the work tree: {@link GitOptions.withoutFilters}, and the snapshots' private attributes
+ * (core/session/checkpoints).
  * Diff drivers (`diff.external`, textconv) run only for porcelain diffs, which omp never runs.
  */
 
@@ -16,6 +17,8 @@ const SAFE_CONFIG = [
   // A folder that cannot exist: no hook is found, whatever the repository or the user configured.
   "core.hooksPath=/dev/null",
   "log.showSignature=false",
+  // commit-tree signs with gpg.program when the configuration asks for signed commits.
+  "commit.gpgSign=false",
   "core.pager=cat",
   "credential.helper=",
 ];
@@ -39,6 +42,11 @@ export interface GitOptions {
   config?: readonly string[];
   /** Written to git's stdin. */
   input?: string;
+  /**
+   * The call may hash or write work tree files (add, status, apply, checkout, reset): every content
+   * filter the configuration defines is emptied first, which costs one more git call.
+   */
+  withoutFilters?: boolean;
 }
 
 export interface GitResult {
@@ -64,7 +72,7 @@ const NOT_STARTED = (error: unknown): GitResult => ({ ok: false, started: false,
 
 /** A git call whose answer the caller waits for (snapshots: short, bounded by `timeoutMs`). */
 export function gitSync(args: readonly string[], options: GitOptions = {}): GitResult {
-  const { argv, env } = gitCommand(args, options);
+  const { argv, env } = gitCommand(args, options.withoutFilters ? unfiltered(options, gitSync(FILTER_KEYS, filterListing(options))) : options);
   try {
     const result = Bun.spawnSync(argv, { cwd: options.cwd, env, stdin: options.input === undefined ? "ignore" : Buffer.from(options.input), stdout: "pipe", stderr: "pipe", ...(options.timeoutMs ? { timeout: options.timeoutMs } : {}) });
     return { ok: result.exitCode === 0, started: true, code: result.exitCode, out: result.stdout, err: result.stderr.toString() };
@@ -86,7 +94,7 @@ export function gitText(args: readonly string[], options: GitOptions & { what: s
 
 /** A git call in the background of other work; killed after `timeoutMs`. */
 export async function gitAsync(args: readonly string[], options: GitOptions = {}): Promise<GitResult> {
-  const { argv, env } = gitCommand(args, options);
+  const { argv, env } = gitCommand(args, options.withoutFilters ? unfiltered(options, await gitAsync(FILTER_KEYS, filterListing(options))) : options);
   let child: Bun.Subprocess<"ignore", "pipe", "pipe">;
   try {
     child = Bun.spawn(argv, { cwd: options.cwd, env, stdin: options.input === undefined ? "ignore" : Buffer.from(options.input), stdout: "pipe", stderr: "pipe" }) as Bun.Subprocess<"ignore", "pipe", "pipe">;
@@ -102,18 +110,23 @@ export async function gitAsync(args: readonly string[], options: GitOptions = {}
   }
 }
 
+/** Every content filter's keys; reading configuration runs nothing. */
+const FILTER_KEYS = ["config", "-z", "--name-only", "--get-regexp", "^filter\\."];
+
+const filterListing = (options: GitOptions): GitOptions => ({ cwd: options.cwd, env: options.env, timeoutMs: 2_000 });
+
 /**
- * `-c` pairs that empty every content filter the repository's configuration defines
- * (`filter.<name>.clean/smudge/process`, and drop `required`), for a git call that may hash work
- * tree files through them (status). Reading configuration runs nothing.
+ * `options` with `-c` pairs that empty every content filter `listed` names
+ * (`filter.<name>.clean/smudge/process`, and drop `required`): git then passes the bytes through.
  */
-export async function filterOverrides(cwd: string): Promise<string[]> {
-  const listed = await gitAsync(["config", "-z", "--name-only", "--get-regexp", "^filter\\."], { cwd, timeoutMs: 2_000 });
-  if (!listed.ok) return [];
+function unfiltered(options: GitOptions, listed: GitResult): GitOptions {
   const names = new Set<string>();
-  for (const key of listed.out.toString("utf8").split("\0")) {
-    const match = /^filter\.(.+)\.[^.]+$/s.exec(key);
-    if (match) names.add(match[1]!);
+  if (listed.ok) {
+    for (const key of listed.out.toString("utf8").split("\0")) {
+      const match = /^filter\.(.+)\.[^.]+$/s.exec(key);
+      if (match) names.add(match[1]!);
+    }
   }
-  return [...names].flatMap((name) => [`filter.${name}.clean=`, `filter.${name}.smudge=`, `filter.${name}.process=`, `filter.${name}.required=false`]);
+  const config = [...names].flatMap((name) => [`filter.${name}.clean=`, `filter.${name}.smudge=`, `filter.${name}.process=`, `filter.${name}.required=false`]);
+  return { ...options, config: [...config, ...(options.config ?? [])] };
 }

@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
 import { existsSync, mkdirSync, realpathSync } from "node:fs";
 import { join } from "node:path";
-import { filterOverrides, gitSync, gitText, type GitOptions } from "../git/run.ts";
+import { gitSync, gitText, type GitOptions } from "../git/run.ts";
 import { checkEgress } from "../permissions/egress.ts";
 import type { ToolContext } from "../tools/types.ts";
 import { repositoryRoot, worktreesRoot } from "../worktree/worktrees.ts";
@@ -125,10 +125,9 @@ export async function prCheckout(context: ToolContext, repo: string | undefined,
   const branch = `pr-${number}`;
   const existing = gitSync(["rev-parse", "--verify", "-q", `refs/heads/${branch}^{commit}`], { cwd: root, timeoutMs: TIMEOUT_MS });
   const worktree = worktreeOf(root, branch);
-  const filters = await filterOverrides(root);
   if (existing.ok && existing.out.toString().trim() !== sha) {
     if (!force) throw new GithubError("bad-input", `The branch ${branch} exists at another commit (${existing.out.toString().trim().slice(0, 12)}, the PR head is ${sha.slice(0, 12)}); pass force: true to reset it to the PR head (its own commits there are dropped).`);
-    if (worktree) must(worktree, ["reset", "--hard", "--quiet", sha], `resetting ${branch} in ${worktree}`, { config: filters });
+    if (worktree) must(worktree, ["reset", "--hard", "--quiet", sha], `resetting ${branch} in ${worktree}`, { withoutFilters: true });
     else must(root, ["branch", "--force", branch, sha], `resetting ${branch}`);
   } else if (!existing.ok) {
     must(root, ["branch", branch, sha], `creating ${branch}`);
@@ -157,7 +156,7 @@ export async function prCheckout(context: ToolContext, repo: string | undefined,
     path = stem;
     for (let n = 2; existsSync(path); n++) path = `${stem}-${n}`;
     mkdirSync(dir, { recursive: true, mode: 0o700 });
-    must(root, ["worktree", "add", "--quiet", path, branch], `creating the worktree for ${branch}`, { config: filters });
+    must(root, ["worktree", "add", "--quiet", path, branch], `creating the worktree for ${branch}`, { withoutFilters: true });
   }
   return { number, title: pull.title ?? "", url, branch, headSha: sha, worktreePath: path, reused: worktree !== undefined, remote: pushRemote, remoteBranch: headRef, crossRepository };
 }
