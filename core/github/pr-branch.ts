@@ -3,6 +3,7 @@ import { existsSync, mkdirSync, realpathSync } from "node:fs";
 import { join } from "node:path";
 import { gitSync, gitText, type GitOptions } from "../git/run.ts";
 import { checkEgress } from "../permissions/egress.ts";
+import { firstPrivate, resolveHost } from "../web/address.ts";
 import type { ToolContext } from "../tools/types.ts";
 import { repositoryRoot, worktreesRoot } from "../worktree/worktrees.ts";
 import { GithubError, githubApi, githubJson } from "./api.ts";
@@ -49,8 +50,10 @@ const branchConfig = (root: string, branch: string, key: string) => {
 };
 
 /**
- * The remote's host passes the egress policy before git reaches it: https, ssh and scp-form URLs
- * name one; a local path or file:// URL reaches no host.
+ * The remote's host passes the egress policy before git reaches it, as any other request's: https,
+ * ssh and scp-form URLs name one; a local path or file:// URL reaches no host. A remote is the
+ * repository's configuration, which the model may have written: one on a private, loopback or
+ * link-local address still needs allowHosts or an approval.
  */
 async function allowRemote(context: ToolContext, url: string, what: string): Promise<void> {
   const parsed = /^[a-z][a-z0-9+.-]*:\/\/(?:[^@/]+@)?(\[[^\]]+\]|[^:/]+)(?::(\d+))?/i.exec(url) ?? /^(?:[^@/:]+@)?([^:/]{2,}):(?!\/\/)/.exec(url);
@@ -58,7 +61,9 @@ async function allowRemote(context: ToolContext, url: string, what: string): Pro
   const scheme = /^([a-z][a-z0-9+.-]*):\/\//i.exec(url)?.[1]?.toLowerCase() ?? "ssh";
   const host = parsed[1]!.replace(/^\[|\]$/g, "");
   const port = parsed[2] ?? (scheme === "https" ? "443" : scheme === "http" ? "80" : scheme === "git" ? "9418" : "22");
-  const outcome = await checkEgress(context.egress, { toolName: TOOL, host, port, what, configured: "this repository's git remotes" });
+  // A name the resolver does not know is one only the user's ssh configuration can give an address.
+  const privateAddress = firstPrivate(await resolveHost(host).catch(() => []));
+  const outcome = await checkEgress(context.egress, { toolName: TOOL, host, port, what, configured: "this repository's git remotes", ...(privateAddress ? { privateAddress } : {}) });
   if (!outcome.allow) throw new GithubError("network", outcome.message);
 }
 
