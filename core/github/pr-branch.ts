@@ -67,6 +67,11 @@ async function allowRemote(context: ToolContext, url: string, what: string): Pro
   if (!outcome.allow) throw new GithubError("network", outcome.message);
 }
 
+/** Every URL git reaches for `remote` (a fetch, or a push), with `url.<base>.insteadOf` applied as git applies it. */
+function remoteUrls(root: string, remote: string, push: boolean): string[] {
+  return must(root, ["remote", "get-url", "--all", ...(push ? ["--push"] : []), remote], `reading the remote ${remote}`).split("\n").filter(Boolean);
+}
+
 /** `7`, `#7`, a PR URL or a branch name → the PR's number in `base` (a branch is looked up among open PRs). */
 async function prNumber(context: ToolContext, base: RepoRef, given: string | undefined, cwd: string): Promise<{ repo: RepoRef; number: number }> {
   const text = given?.trim() || must(cwd, ["rev-parse", "--abbrev-ref", "HEAD"], "finding the current branch");
@@ -123,7 +128,7 @@ export async function prCheckout(context: ToolContext, repo: string | undefined,
   if (!headRef) throw new GithubError("http", `GitHub's answer for ${slug(base)}#${number} names no head branch.`);
   const remote = baseRemote(root, base, webHost);
 
-  await allowRemote(context, remote.url, `a git fetch of pull request #${number} from ${remote.url}`);
+  for (const url of remoteUrls(root, remote.name, false)) await allowRemote(context, url, `a git fetch of pull request #${number} from ${url}`);
   must(root, ["fetch", "--no-tags", "--quiet", remote.name, `refs/pull/${number}/head`], `fetching pull/${number}/head from ${remote.name}`, { network: true });
   const sha = must(root, ["rev-parse", "--verify", "FETCH_HEAD^{commit}"], "reading the fetched head");
 
@@ -188,9 +193,10 @@ export async function prPush(context: ToolContext, given: string | undefined, fo
   if (!headRef) throw new GithubError("bad-input", `${branch} has no pull request to push to (branch.${branch}.ompPrHeadRef is not set): check the PR out with pr_checkout first.`);
   const remote = branchConfig(root, branch, "pushRemote") ?? branchConfig(root, branch, "remote");
   if (!remote) throw new GithubError("bad-input", `${branch} names no remote (branch.${branch}.pushRemote); check the PR out again with pr_checkout.`);
-  const remoteUrl = must(root, ["remote", "get-url", "--push", remote], `reading the remote ${remote}`);
+  const pushUrls = remoteUrls(root, remote, true);
+  const remoteUrl = pushUrls[0] ?? "";
   const source = branch === currentBranch ? "HEAD" : `refs/heads/${branch}`;
-  await allowRemote(context, remoteUrl, `a git push of ${branch} to ${remoteUrl} (${headRef})`);
+  for (const url of pushUrls) await allowRemote(context, url, `a git push of ${branch} to ${url} (${headRef})`);
   must(context.cwd, ["push", "--quiet", ...(forceWithLease ? ["--force-with-lease"] : []), remote, `${source}:refs/heads/${headRef}`], `pushing ${branch} to ${remote}/${headRef}`, { network: true });
   const prUrl = branchConfig(root, branch, "ompPrUrl");
   const canModify = branchConfig(root, branch, "ompPrMaintainerCanModify");

@@ -4,7 +4,7 @@
 // per_page (≤ 100) items linked by Link headers. The token reaches neither the model, the
 // session nor stdout.
 import { afterAll, describe, expect, test } from "bun:test";
-import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { tempDir } from "../support/temp.ts";
 import { agentTestFile, deferredToolNamesOf, filesContaining, git, spawnOmp, modelRequests, runAgent, sessionFiles, toolResultsOf, workspace } from "../support/agent-harness.ts";
@@ -166,6 +166,20 @@ function checkout(config = "") {
     writeFileSync(join(ws.home, ".omp", "agent", "config.yml"), config);
   }
   return ws;
+}
+
+/** A loopback HTTP server standing in for a git host with no repositories: it records every path asked for. */
+function recordingGitHost() {
+  const reached: string[] = [];
+  const server = Bun.serve({
+    hostname: "127.0.0.1",
+    port: 0,
+    fetch(request) {
+      reached.push(new URL(request.url).pathname);
+      return new Response("not found", { status: 404 });
+    },
+  });
+  return { port: server.port, reached, stop: () => server.stop(true) };
 }
 
 async function agent(ws: { home: string; repo: string }, calls: { name: string; arguments: Record<string, unknown> }[], options: { token?: string | null; allow?: boolean; extra?: string[]; env?: Record<string, string> } = {}) {
@@ -344,15 +358,7 @@ describe("github", () => {
   });
 
   test("pr_checkout's fetch from a remote on a loopback address is refused like any other request there: git never reaches it", async () => {
-    const reached: string[] = [];
-    const gitHost = Bun.serve({
-      hostname: "127.0.0.1",
-      port: 0,
-      fetch(request) {
-        reached.push(new URL(request.url).pathname);
-        return new Response("not found", { status: 404 });
-      },
-    });
+    const gitHost = recordingGitHost();
     try {
       const ws = workspace();
       git(ws.repo, "remote", "add", "origin", `http://localhost:${gitHost.port}/acme/widgets.git`);
@@ -360,9 +366,50 @@ describe("github", () => {
       expect(results[0]).toContain("a git fetch of pull request #7");
       expect(results[0]).toContain("loopback");
       expect(results[0]).toContain("--allow-host localhost");
-      expect(reached).toEqual([]);
+      expect(gitHost.reached).toEqual([]);
     } finally {
-      gitHost.stop(true);
+      gitHost.stop();
+    }
+  });
+
+  test("pr_checkout's fetch runs no program the repository's configuration names, and url.insteadOf cannot steer it past the address check", async () => {
+    const marker = join(tempDir("omp-gh-marker-"), "ran");
+    const bare = join(tempDir("omp-gh-planted-"), "widgets.git");
+    const ws = workspace();
+    git(join(bare, ".."), "init", "-q", "--bare", "-b", "main", bare);
+    git(ws.repo, "push", "-q", bare, "main:refs/heads/main", "main:refs/pull/7/head");
+    git(ws.repo, "remote", "add", "origin", bare);
+    // A local remote's upload-pack and an ssh command run on this machine.
+    git(ws.repo, "config", "remote.origin.uploadpack", `touch ${marker}-uploadpack; git-upload-pack`);
+    git(ws.repo, "config", "core.sshCommand", `touch ${marker}-ssh; ssh`);
+    const checkout = () => agent(ws, [{ name: "github", arguments: { op: "pr_checkout", repo: "acme/widgets", pr: "7", force: true } }], { extra: ["--approval-mode", "yolo"] });
+    expect((await checkout()).results[0]).toContain("Branch: pr-7");
+    expect(existsSync(`${marker}-uploadpack`)).toBe(false);
+
+    git(ws.repo, "remote", "set-url", "origin", "ssh://git@127.0.0.1:1/acme/widgets.git");
+    expect((await checkout()).results[0]).toContain("fetching pull/7/head from origin failed");
+    expect(existsSync(`${marker}-ssh`)).toBe(false);
+    git(ws.repo, "config", "core.gitProxy", `sh -c 'touch ${marker}-proxy'`);
+    git(ws.repo, "remote", "set-url", "origin", "git://127.0.0.1:1/acme/widgets.git");
+    expect((await checkout()).results[0]).toContain("fetching pull/7/head from origin failed");
+    expect(existsSync(`${marker}-proxy`)).toBe(false);
+
+    // ext:: runs its URL as a command line wherever the configuration allows that transport.
+    git(ws.repo, "config", "protocol.ext.allow", "always");
+    git(ws.repo, "remote", "set-url", "origin", `ext::sh -c touch% ${marker}-ext`);
+    expect((await checkout()).results[0]).toContain("fetching pull/7/head from origin failed");
+    expect(existsSync(`${marker}-ext`)).toBe(false);
+
+    const gitHost = recordingGitHost();
+    try {
+      git(ws.repo, "remote", "set-url", "origin", "https://github.com/acme/widgets.git");
+      git(ws.repo, "config", `url.http://localhost:${gitHost.port}/.insteadOf`, "https://github.com/");
+      const steered = (await checkout()).results[0];
+      expect(steered).toContain(`a git fetch of pull request #7 from http://localhost:${gitHost.port}/acme/widgets.git`);
+      expect(steered).toContain("--allow-host localhost");
+      expect(gitHost.reached).toEqual([]);
+    } finally {
+      gitHost.stop();
     }
   });
 
