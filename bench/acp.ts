@@ -8,15 +8,14 @@
  */
 import * as acp from "@agentclientprotocol/sdk";
 import { existsSync, mkdirSync, writeFileSync } from "node:fs";
-import { join, resolve } from "node:path";
+import { join } from "node:path";
 import { startStandin } from "../test/support/standin/index.ts";
 import { timeToRequest } from "./startup-timing.ts";
 import { median, now, round } from "./stats.ts";
+import { ROOT, OMP, workDir } from "./paths.ts";
 
-const ROOT = resolve(import.meta.dir, "..");
-const OMP = process.env.OMP_BIN ?? join(ROOT, "dist", "omp");
 const BASELINE = process.env.BASELINE_OMP;
-const WORK = join(ROOT, "bench", "work", "acp");
+const WORK = workDir("acp");
 const RUNS = Number(process.env.RUNS ?? 15);
 const KEY = "bench-key-0123456789";
 

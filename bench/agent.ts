@@ -8,15 +8,13 @@
  * (performance.timeOrigin + performance.now(), the same clock this process stamps spawns with).
  */
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { join, resolve } from "node:path";
+import { join } from "node:path";
 import { type Standin, type Turn, startStandin } from "../test/support/standin/index.ts";
 import { perStepOutsideProvider, posts, spawnTimed, timeToRequest } from "./startup-timing.ts";
 import { median, percentile, round } from "./stats.ts";
+import { OMP, RESULTS, workDir } from "./paths.ts";
 
-const ROOT = resolve(import.meta.dir, "..");
-const OMP = process.env.OMP_BIN ?? join(ROOT, "dist", "omp");
-const WORK = join(ROOT, "bench", "work", "agent");
-const RESULTS = join(ROOT, "bench", "results");
+const WORK = workDir("agent");
 
 interface Provider {
   api: string;

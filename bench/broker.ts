@@ -5,14 +5,12 @@
  * Writes bench/results/broker.json and broker.md.
  */
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { join, resolve } from "node:path";
+import { join } from "node:path";
 import { startStandin } from "../test/support/standin/index.ts";
 import { median, now, round as roundTo } from "./stats.ts";
+import { OMP, RESULTS, workDir } from "./paths.ts";
 
-const ROOT = resolve(import.meta.dir, "..");
-const OMP = process.env.OMP_BIN ?? join(ROOT, "dist", "omp");
-const WORK = join(ROOT, "bench", "work", "broker");
-const RESULTS = join(ROOT, "bench", "results");
+const WORK = workDir("broker");
 const RUNS = Number(process.env.BENCH_RUNS ?? 15);
 const CLIENTS = 200;
 

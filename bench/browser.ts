@@ -11,16 +11,14 @@
  *    offered against `--tools` without them (their code loads on first call only).
  */
 import { mkdirSync, rmSync, writeFileSync } from "node:fs";
-import { join, resolve } from "node:path";
+import { join } from "node:path";
 import { type Standin, type Turn, startStandin } from "../test/support/standin/index.ts";
 import { PEERS, peerBin, peerEnv, toolResults } from "./edits-peers.ts";
 import { posts, timeToRequest } from "./startup-timing.ts";
 import { median, round } from "./stats.ts";
+import { OMP, RESULTS, workDir } from "./paths.ts";
 
-const ROOT = resolve(import.meta.dir, "..");
-const OMP = process.env.OMP_BIN ?? join(ROOT, "dist", "omp");
-const WORK = join(ROOT, "bench", "work", "browser");
-const RESULTS = join(ROOT, "bench", "results");
+const WORK = workDir("browser");
 const MODEL = "anthropic/claude-sonnet-4-5";
 const WITHOUT_BROWSER = "read,write,edit,bash,grep,find,ls,todo,job,web_fetch,lsp,ast_grep,ast_edit";
 const RUNS = Number(process.env.BENCH_RUNS ?? 5);

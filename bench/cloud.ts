@@ -9,17 +9,15 @@
 import { generateKeyPairSync, createSign } from "node:crypto";
 import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { cpus, loadavg } from "node:os";
-import { join, resolve } from "node:path";
+import { join } from "node:path";
 import { signV4 } from "../core/ai/cloud/sigv4.ts";
 import { startStandin } from "../test/support/standin/index.ts";
 import { timeToRequest } from "./startup-timing.ts";
 import { median, now, percentile, round } from "./stats.ts";
+import { OMP, RESULTS, workDir } from "./paths.ts";
 
-const ROOT = resolve(import.meta.dir, "..");
-const OMP = process.env.OMP_BIN ?? join(ROOT, "dist", "omp");
 const BASE = process.env.OMP_BASE;
-const WORK = join(ROOT, "bench", "work", "cloud");
-const RESULTS = join(ROOT, "bench", "results");
+const WORK = workDir("cloud");
 const ROUNDS = 30;
 
 function signingCost(): { sigv4P50Us: number; sigv4P99Us: number; jwtP50Us: number } {

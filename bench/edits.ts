@@ -6,7 +6,7 @@
  * `bun bench/edits.ts` (build dist/omp first).
  */
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { join, resolve } from "node:path";
+import { join } from "node:path";
 import { parseApplyPatch } from "../core/tools/edit/apply-patch.ts";
 import type { FileChange } from "../core/tools/edit/changes.ts";
 import { planChanges } from "../core/tools/edit/engine.ts";
@@ -17,10 +17,9 @@ import type { ToolDefinition } from "../core/tools/types.ts";
 import { CASES, FORMATS, type Format, type Outcome, score } from "../test/support/edit-corpus.ts";
 import { PEERS, type PeerRun, peerBin, runPeer } from "./edits-peers.ts";
 import { median, percentile, round } from "./stats.ts";
+import { ROOT, RESULTS, workDir } from "./paths.ts";
 
-const ROOT = resolve(import.meta.dir, "..");
-const WORK = join(ROOT, "bench", "work", "edits");
-const RESULTS = join(ROOT, "bench", "results");
+const WORK = workDir("edits");
 
 function corpusScores(): Record<Format, { outcomes: Record<string, Outcome>; seconds: number }> {
   const out = join(WORK, "corpus.json");

@@ -9,14 +9,12 @@
  */
 import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
 import { loadavg, tmpdir } from "node:os";
-import { join, resolve } from "node:path";
+import { join } from "node:path";
 import { startStandin } from "../test/support/standin/index.ts";
 import { PEERS, peerBin, peerEnv } from "./edits-peers.ts";
 import { median, percentile, round } from "./stats.ts";
+import { OMP, RESULTS } from "./paths.ts";
 
-const ROOT = resolve(import.meta.dir, "..");
-const OMP = process.env.OMP_BIN ?? join(ROOT, "dist", "omp");
-const RESULTS = join(ROOT, "bench", "results");
 const callsArg = process.argv.indexOf("--calls");
 const CALLS = callsArg > 0 ? Number(process.argv[callsArg + 1]) : 20;
 

@@ -7,14 +7,12 @@
  * bench/results/extensions.json and extensions.md.
  */
 import { mkdirSync, rmSync, writeFileSync } from "node:fs";
-import { dirname, join, resolve } from "node:path";
+import { dirname, join } from "node:path";
 import { startStandin } from "../test/support/standin/index.ts";
 import { median, now, percentile, round } from "./stats.ts";
+import { OMP, RESULTS, workDir } from "./paths.ts";
 
-const ROOT = resolve(import.meta.dir, "..");
-const OMP = process.env.OMP_BIN ?? join(ROOT, "dist", "omp");
-const WORK = join(ROOT, "bench", "work", "extensions");
-const RESULTS = join(ROOT, "bench", "results");
+const WORK = workDir("extensions");
 const RUNS = Number(process.env.BENCH_RUNS ?? 60);
 const TARGET = 1.15;
 

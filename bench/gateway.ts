@@ -8,7 +8,7 @@
  */
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { cpus } from "node:os";
-import { join, resolve } from "node:path";
+import { join } from "node:path";
 import { writeUpstreamModels } from "../test/support/gateway-models.ts";
 import { startStandin } from "../test/support/standin/index.ts";
 import type { ModelsConfig } from "../core/config/models-schema.ts";
@@ -18,11 +18,9 @@ import { startGateway } from "../core/gateway/server.ts";
 // evaluated never returns (the in-process run hung there).
 import "../core/broker/config.ts";
 import { Upstream } from "../core/gateway/upstream.ts";
+import { ROOT, OMP, RESULTS, workDir } from "./paths.ts";
 
-const ROOT = resolve(import.meta.dir, "..");
-const OMP = process.env.OMP_BIN ?? join(ROOT, "dist", "omp");
-const WORK = join(ROOT, "bench", "work", "gateway");
-const RESULTS = join(ROOT, "bench", "results");
+const WORK = workDir("gateway");
 const CCR_PREFIX = join(ROOT, "bench", "work", "ccr");
 const CCR = join(CCR_PREFIX, "node_modules", "@musistudio", "claude-code-router", "dist", "cli.js");
 const TTFB_RUNS = Number(process.env.TTFB_RUNS ?? 300);

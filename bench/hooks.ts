@@ -6,13 +6,11 @@
  */
 import { mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { cpus, loadavg } from "node:os";
-import { join, resolve } from "node:path";
+import { join } from "node:path";
 import { type Standin, startStandin } from "../test/support/standin/index.ts";
+import { OMP, RESULTS, workDir } from "./paths.ts";
 
-const ROOT = resolve(import.meta.dir, "..");
-const OMP = process.env.OMP_BIN ?? join(ROOT, "dist", "omp");
-const WORK = join(ROOT, "bench", "work", "hooks");
-const RESULTS = join(ROOT, "bench", "results");
+const WORK = workDir("hooks");
 const now = () => performance.timeOrigin + performance.now();
 const round = (value: number) => Math.round(value * 100) / 100;
 const middle = (values: number[]) => [...values].sort((a, b) => a - b)[values.length >> 1]!;

@@ -7,13 +7,12 @@
  */
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { cpus, loadavg } from "node:os";
-import { join, resolve } from "node:path";
+import { join } from "node:path";
 import { COMPILE_FLAGS } from "../embed/build.ts";
+import { ROOT, RESULTS, workDir } from "./paths.ts";
 
-const ROOT = resolve(import.meta.dir, "..");
 const OMP = join(ROOT, "dist", "omp");
-const WORK = join(ROOT, "bench", "work", "interactive");
-const RESULTS = join(ROOT, "bench", "results");
+const WORK = workDir("interactive");
 const READY = "Ask anything";
 const COLS = 100;
 const ROWS = 30;

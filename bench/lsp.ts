@@ -9,14 +9,13 @@
  */
 import { mkdirSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { cpus, loadavg } from "node:os";
-import { join, resolve } from "node:path";
+import { join } from "node:path";
 import { afterWrite } from "../core/lsp/after-write.ts";
 import { LspManager } from "../core/lsp/manager.ts";
 import { median, percentile, round } from "./stats.ts";
+import { ROOT, RESULTS, workDir } from "./paths.ts";
 
-const ROOT = resolve(import.meta.dir, "..");
-const WORK = join(ROOT, "bench", "work", "lsp");
-const RESULTS = join(ROOT, "bench", "results");
+const WORK = workDir("lsp");
 const FILES = 200;
 const EDITS = 30;
 const COLD_RUNS = 3;

@@ -9,17 +9,15 @@
  */
 import { mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { cpus, loadavg } from "node:os";
-import { join, resolve } from "node:path";
+import { join } from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { type RecordedRequest, type Standin, type Turn, startStandin } from "../test/support/standin/index.ts";
 import { perStepOutsideProvider, posts, spawnTimed, timeToRequest } from "./startup-timing.ts";
 import { median, round } from "./stats.ts";
+import { ROOT, OMP, RESULTS, workDir } from "./paths.ts";
 
-const ROOT = resolve(import.meta.dir, "..");
-const OMP = process.env.OMP_BIN ?? join(ROOT, "dist", "omp");
-const WORK = join(ROOT, "bench", "work", "mcp");
-const RESULTS = join(ROOT, "bench", "results");
+const WORK = workDir("mcp");
 const EVERYTHING = join(ROOT, "node_modules", "@modelcontextprotocol", "server-everything", "dist", "index.js");
 const CLAUDE = join(ROOT, "node_modules", ".bin", "claude");
 const MODEL = "anthropic/claude-sonnet-5-5";

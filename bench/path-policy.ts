@@ -21,9 +21,8 @@ import { readTool } from "../core/tools/read.ts";
 import { readRefusal } from "../core/tools/paths.ts";
 import type { ToolContext, ToolResult } from "../core/tools/types.ts";
 import { median, round } from "./stats.ts";
+import { ROOT, RESULTS } from "./paths.ts";
 
-const ROOT = resolve(import.meta.dir, "..");
-const RESULTS = join(ROOT, "bench", "results");
 const TARGET_PERCENT = 2;
 
 const corpus = realpathSync(process.env.OMP_BENCH_TREE ?? join(ROOT, "node_modules"));

@@ -5,15 +5,13 @@
  * and plugins.md.
  */
 import { mkdirSync, rmSync, writeFileSync } from "node:fs";
-import { join, resolve } from "node:path";
+import { join } from "node:path";
 import { type Standin, startStandin } from "../test/support/standin/index.ts";
 import { writeTree } from "../test/support/plugin-fixtures.ts";
 import { median, now, round } from "./stats.ts";
+import { OMP, RESULTS, workDir } from "./paths.ts";
 
-const ROOT = resolve(import.meta.dir, "..");
-const OMP = process.env.OMP_BIN ?? join(ROOT, "dist", "omp");
-const WORK = join(ROOT, "bench", "work", "plugins");
-const RESULTS = join(ROOT, "bench", "results");
+const WORK = workDir("plugins");
 const RUNS = Number(process.env.BENCH_RUNS ?? 20);
 const PLUGINS = 20;
 

@@ -5,13 +5,12 @@
  * ~90 MB xz. Writes bench/results/release.json and release.md.
  */
 import { copyFileSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
-import { join, resolve } from "node:path";
+import { join } from "node:path";
 import { TARGET, VERSION_A, VERSION_B, releaseFixture, servedTree } from "../test/support/release-fixture.ts";
 import { startReleaseServer } from "../test/support/release-server.ts";
+import { RESULTS, workDir } from "./paths.ts";
 
-const ROOT = resolve(import.meta.dir, "..");
-const WORK = join(ROOT, "bench", "work", "release");
-const RESULTS = join(ROOT, "bench", "results");
+const WORK = workDir("release");
 const ORIGINAL_XZ_MB = 90;
 
 interface HyperfineResult {

@@ -7,15 +7,13 @@
  * Limits (checked by test/e2e/agent-request-size.test.ts): 16 KB in print mode, 24 KB in any mode.
  */
 import { mkdirSync, rmSync, writeFileSync } from "node:fs";
-import { join, resolve } from "node:path";
+import { join } from "node:path";
 import { type Standin, startStandin } from "../test/support/standin/index.ts";
 import { providerCases } from "../test/support/provider-cases.ts";
 import { builtinToolDefinitions } from "../core/tools/builtin-specs.ts";
+import { ROOT, OMP, RESULTS, workDir } from "./paths.ts";
 
-const ROOT = resolve(import.meta.dir, "..");
-const OMP = process.env.OMP_BIN ?? join(ROOT, "dist", "omp");
-const WORK = join(ROOT, "bench", "work", "request-size");
-const RESULTS = join(ROOT, "bench", "results");
+const WORK = workDir("request-size");
 const EVERYTHING = join(ROOT, "node_modules", "@modelcontextprotocol", "server-everything", "dist", "index.js");
 
 interface Row {

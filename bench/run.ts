@@ -3,14 +3,13 @@
  * against its reference in the same run. Writes bench/results/binary.json and binary.md.
  */
 import { mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
-import { join, resolve } from "node:path";
+import { join } from "node:path";
 import { COMPILE_FLAGS } from "../embed/build.ts";
 import { hyperfineRounds } from "./hyperfine.ts";
 import { makeTree } from "./tree.ts";
+import { ROOT, RESULTS } from "./paths.ts";
 
-const ROOT = resolve(import.meta.dir, "..");
 const WORK = join(ROOT, "bench", "work");
-const RESULTS = join(ROOT, "bench", "results");
 const OMP = join(ROOT, "dist", "omp");
 
 async function run(args: string[], env: Record<string, string> = {}): Promise<string> {

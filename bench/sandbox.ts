@@ -7,17 +7,15 @@
  */
 import { mkdirSync, writeFileSync } from "node:fs";
 import { cpus, homedir, loadavg } from "node:os";
-import { join, resolve } from "node:path";
+import { join } from "node:path";
 import { hyperfineRounds } from "./hyperfine.ts";
 import { buildPolicy, launcherRules } from "../core/sandbox/policy.ts";
 import { sandboxSupport } from "../core/sandbox/launcher-status.ts";
 import { sessionNetwork } from "../core/sandbox/session-network.ts";
 import { startStandin } from "../test/support/standin/index.ts";
+import { ROOT, OMP, RESULTS, workDir } from "./paths.ts";
 
-const ROOT = resolve(import.meta.dir, "..");
-const OMP = process.env.OMP_BIN ?? join(ROOT, "dist", "omp");
-const WORK = join(ROOT, "bench", "work", "sandbox");
-const RESULTS = join(ROOT, "bench", "results");
+const WORK = workDir("sandbox");
 const TARGET_MS = 5;
 const ms = (seconds: number) => Math.round(seconds * 100_000) / 100;
 

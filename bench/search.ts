@@ -8,14 +8,13 @@
  */
 import { cpSync, existsSync, mkdirSync, readFileSync, realpathSync, writeFileSync } from "node:fs";
 import { loadavg } from "node:os";
-import { join, resolve } from "node:path";
+import { join } from "node:path";
 import { COMPILE_FLAGS } from "../embed/build.ts";
 import { type RoundsTiming, hyperfineRounds } from "./hyperfine.ts";
 import { median, round } from "./stats.ts";
+import { ROOT, RESULTS } from "./paths.ts";
 
-const ROOT = resolve(import.meta.dir, "..");
 const WORK = join(ROOT, "bench", "work");
-const RESULTS = join(ROOT, "bench", "results");
 const OMP = join(ROOT, "dist", "omp");
 const MIN_FILES = 20_000;
 const TARGET_WALL = 1.25;

@@ -7,17 +7,15 @@
  */
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join, resolve } from "node:path";
+import { join } from "node:path";
 import { TreePanel } from "../cli/interactive/widgets/tree-panel.ts";
 import { Theme } from "../cli/interactive/render/theme.ts";
 import { loadSession } from "../core/session/loader.ts";
 import { turnTree } from "../core/session/tree.ts";
 import { writeLongSession } from "../test/support/long-session.ts";
 import { median, percentile, round } from "./stats.ts";
+import { OMP, RESULTS } from "./paths.ts";
 
-const ROOT = resolve(import.meta.dir, "..");
-const RESULTS = join(ROOT, "bench", "results");
-const OMP = process.env.OMP_BIN ?? join(ROOT, "dist", "omp");
 const TURNS = 1000;
 
 function stats(samples: number[]) {

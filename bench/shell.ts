@@ -6,15 +6,13 @@
  * bench/results/shell.json and shell.md.
  */
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { join, resolve } from "node:path";
+import { join } from "node:path";
 import { jobsFor } from "../core/shell/jobs.ts";
 import { startStandin } from "../test/support/standin/index.ts";
 import { median, percentile, round } from "./stats.ts";
+import { OMP, RESULTS, workDir } from "./paths.ts";
 
-const ROOT = resolve(import.meta.dir, "..");
-const OMP = process.env.OMP_BIN ?? join(ROOT, "dist", "omp");
-const WORK = join(ROOT, "bench", "work", "shell");
-const RESULTS = join(ROOT, "bench", "results");
+const WORK = workDir("shell");
 const secondsArg = process.argv.indexOf("--seconds");
 const FLOOD_SECONDS = secondsArg > 0 ? Number(process.argv[secondsArg + 1]) : 60;
 

@@ -19,17 +19,15 @@
  */
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { cpus } from "node:os";
-import { join, resolve } from "node:path";
+import { join } from "node:path";
 import { type ScriptedToolCall, type Standin, type Turn, startStandin } from "../test/support/standin/index.ts";
 import { perStepOutsideProvider, posts } from "./startup-timing.ts";
 import { aroundCommand } from "../core/session/checkpoints/commands.ts";
 import { median, percentile, round } from "./stats.ts";
+import { ROOT, OMP, RESULTS, workDir } from "./paths.ts";
 
-const ROOT = resolve(import.meta.dir, "..");
-const OMP = process.env.OMP_BIN ?? join(ROOT, "dist", "omp");
 const BIN = join(ROOT, "node_modules", ".bin");
-const WORK = join(ROOT, "bench", "work", "tool-loop");
-const RESULTS = join(ROOT, "bench", "results");
+const WORK = workDir("tool-loop");
 const runsArg = process.argv.indexOf("--runs");
 const RUNS = runsArg > 0 ? Number(process.argv[runsArg + 1]) : 3;
 /** `--only hi,session11` and `--agents omp`: a subset while working on one row; the results files are then left alone. */

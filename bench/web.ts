@@ -9,16 +9,14 @@
  *    less the same span for an `ls` call, and the run's peak RSS (GNU time) against the `ls` run's.
  */
 import { mkdirSync, rmSync, writeFileSync } from "node:fs";
-import { join, resolve } from "node:path";
+import { join } from "node:path";
 import { type Standin, type Turn, startStandin } from "../test/support/standin/index.ts";
 import { PEERS, peerBin, peerEnv, toolResults } from "./edits-peers.ts";
 import { posts, timeToRequest } from "./startup-timing.ts";
 import { median, percentile, round } from "./stats.ts";
+import { OMP, RESULTS, workDir } from "./paths.ts";
 
-const ROOT = resolve(import.meta.dir, "..");
-const OMP = process.env.OMP_BIN ?? join(ROOT, "dist", "omp");
-const WORK = join(ROOT, "bench", "work", "web");
-const RESULTS = join(ROOT, "bench", "results");
+const WORK = workDir("web");
 const MODEL = "anthropic/claude-sonnet-4-5";
 const WITHOUT_WEB = "read,write,edit,bash,grep,find,ls,todo";
 

@@ -24,15 +24,18 @@ import { SESSION_NAME_ENTRY } from "../session/listing.ts";
 import { streamReply } from "./reply-stream.ts";
 import { type ToolCallRun, runToolCalls } from "./tool-calls.ts";
 import { toolContext } from "./tool-context.ts";
-import { applyPromptHooks, prependNotes, promptText } from "./prompt-hooks.ts";
-import { ModelCheckpoint, rewindReportText } from "./model-checkpoint.ts";
+import { applyPromptHooks } from "./prompt-hooks.ts";
+import { ModelCheckpoint, rewindConversation } from "./model-checkpoint.ts";
 import { endSessionJobs } from "../shell/session-jobs.ts";
 import { endSessionKernels } from "../eval/session-kernels.ts";
 import type { RunState, RunStop } from "./run-state.ts";
 import { ToolDiscovery } from "../tools/discovery/tool-discovery.ts";
 import { discoveryPolicy } from "../tools/discovery/policy.ts";
 import { StreamRules, type WatchedRequest } from "./stream-rules.ts";
-import type { Rule } from "../rules/rule.ts";
+import { StreamRuleTurns } from "./stream-rule-turns.ts";
+import { firstPromptRecall } from "./memory-recall.ts";
+import { startExtensions } from "./agent-extensions-start.ts";
+import { recoverRefusal } from "./refusals.ts";
 
 /** Stop hooks that block in a row before the run ends anyway: a hook that always blocks must not loop forever. */
 const MAX_STOP_BLOCKS = 5;
@@ -81,8 +84,8 @@ export class Agent {
   private readonly session: SessionRecorder;
   readonly extensions: AgentExtensions | undefined;
   private sessionStarted = false;
-  private memoriesRecalled = false;
-  private readonly streamRules: StreamRules | undefined;
+  private readonly recallMemories: (first: Message) => Promise<void>;
+  private readonly streamRules: StreamRuleTurns | undefined;
   private readonly modelCheckpoint = new ModelCheckpoint();
 
   constructor(readonly options: AgentOptions) {
@@ -102,30 +105,12 @@ export class Agent {
     // A failure surfaces with the first request; until then it must not count as unhandled.
     this.systemPrompt.catch(() => {});
     this.writer = options.writer;
-    this.streamRules = options.streamRules?.hasRules() ? new StreamRules(options.streamRules) : undefined;
+    this.recallMemories = firstPromptRecall(options);
+    this.streamRules = options.streamRules?.hasRules() ? new StreamRuleTurns(new StreamRules(options.streamRules), { emit: (event) => this.emit(event), record: (message) => this.record(message), persist: (entry) => this.session.persist(entry) }) : undefined;
     this.autoCompaction = options.compaction.enabled;
     this.secrets = [...(options.secrets ?? []), ...(options.apiKey ? [options.apiKey] : [])];
     this.redactor = new Redactor(this.secrets);
-    const agent = this;
-    this.extensions = options.extensions?.({
-      get id() {
-        return agent.writer?.header.id ?? "none";
-      },
-      get transcriptPath() {
-        return agent.writer?.path ?? "";
-      },
-      cwd: options.cwd,
-      subagent: (options.depth ?? 0) > 0,
-    });
-    // A subagent shares its parent's gate: the parent's session is the one that notifies.
-    if (this.extensions?.notification && !options.depth) {
-      const notify = this.extensions.notification.bind(this.extensions);
-      options.gate.onAsk = (request) => void notify(`omp needs your permission to use ${request.toolName}: ${request.summary}`).catch(() => undefined);
-    }
-    if (this.extensions?.permissionRequest && !options.depth) {
-      const decide = this.extensions.permissionRequest.bind(this.extensions);
-      options.gate.beforeAsk = (request) => decide(request.toolName, (request.input ?? {}) as Record<string, unknown>).catch(() => undefined);
-    }
+    this.extensions = startExtensions(options, () => this.writer);
   }
 
   /** Text bound for a file this agent writes (tool logs), with the secrets in use removed. */
@@ -293,7 +278,7 @@ export class Agent {
     this.abortReason = "aborted";
     this.abortMessage = undefined;
     const run: RunState = { signal: this.controller.signal, turn: 0, pending: [first], opening: first, usage: [], overflowCompacted: false, thinkingDropped: false, stopBlocks: 0, truncated: false };
-    this.streamRules?.startRun();
+    this.streamRules?.rules.startRun();
     this.emit({ type: "agent_start" });
     // The first prompt of a new session is named by the smol model while the run goes on.
     const titling = this.messages.some((message) => message.role === "user") ? undefined : sessionTitle(this.options, first);
@@ -328,12 +313,7 @@ export class Agent {
         throw new Error(blocked);
       }
     }
-    // Long-term memory joins a new session's first prompt, recalled with its words (the original's auto-recall).
-    if (this.options.recallMemories && !this.options.depth && !this.memoriesRecalled && !this.options.messages?.length) {
-      this.memoriesRecalled = true;
-      const block = await this.options.recallMemories(promptText(first));
-      if (block) prependNotes(first, [block]);
-    }
+    await this.recallMemories(first);
     run.opening = await this.frame.withFactsUpdate(first);
     run.pending = [run.opening];
   }
@@ -349,18 +329,21 @@ export class Agent {
     this.deliver(run.pending);
     run.pending = [];
     if (this.autoCompaction && this.nearContextLimit()) await this.compact("threshold");
-    const watched = this.streamRules?.watch(run.signal);
+    const watched = this.streamRules?.rules.watch(run.signal);
     const reply = await this.requestReply(run.signal, watched);
     collectBetweenTurns();
     run.usage.push(reply.usage);
-    this.streamRules?.manager.turnEnded();
-    if (watched?.cut && !run.signal.aborted) return this.resumeAfterRules(run, { ...reply, content: watched.shown ?? [] }, turn, watched.cut);
-    const recovery = await this.recover(run, reply, turn);
+    this.streamRules?.rules.manager.turnEnded();
+    if (watched?.cut && !run.signal.aborted) {
+      this.streamRules!.resume(run, { ...reply, content: watched.shown ?? [] }, turn, watched.cut);
+      return undefined;
+    }
+    const recovery = await recoverRefusal({ messages: this.messages, autoCompaction: this.autoCompaction, emit: (event) => this.emit(event), persist: (entry) => this.session.persist(entry), compact: () => this.compact("overflow") }, run, reply, turn);
     if (recovery === "retry") return undefined;
     if (recovery) return recovery;
     this.record(reply);
     this.emit({ type: "message_end", message: reply });
-    if (reply.stopReason === "aborted" || reply.stopReason === "error") this.streamRules?.dropPending();
+    if (reply.stopReason === "aborted" || reply.stopReason === "error") this.streamRules?.rules.dropPending();
     if (reply.stopReason === "aborted" || run.signal.aborted) {
       this.emit({ type: "turn_end", turn, message: reply, toolResults: [] });
       return { reason: this.abortReason, error: this.abortMessage };
@@ -374,14 +357,10 @@ export class Agent {
     const halts: string[] = [];
     const stopped = { denied: false };
     const results = calls.length > 0 ? await this.runTools(calls, run.signal, halts, stopped) : [];
-    const deferred = reply.stopReason === "stop" || reply.stopReason === "toolUse" ? this.streamRules?.takeDeferred() : undefined;
-    if (deferred) {
-      this.emit({ type: "ttsr_triggered", rules: deferred.rules.map(ruleSummary), interrupted: false });
-      this.noteInjected(deferred.rules);
-      this.steering.unshift(deferred.message);
-    }
+    const deferred = this.streamRules?.takeDeferred(reply);
+    if (deferred) this.steering.unshift(deferred);
     const rewind = this.modelCheckpoint.observe(results, this.messages.length);
-    if (rewind) this.rewindConversation(rewind.messageCount, rewind.report);
+    if (rewind) rewindConversation({ messages: this.messages, session: this.session, writer: this.writer, deliver: (messages) => this.deliver(messages) }, rewind);
     this.emit({ type: "turn_end", turn, message: reply, toolResults: results });
     if (stopped.denied) return { reason: "denied" };
     if (halts.length > 0) return { reason: "hook", error: `a hook stopped the run: ${[...new Set(halts)].join("; ")}` };
@@ -397,58 +376,6 @@ export class Agent {
       reply = await this.streamReply(watched?.signal ?? signal, watched?.withhold);
     }
     return reply;
-  }
-
-  /**
-   * Stream rules cut the reply (`reply` holds what was shown of it, before the matching delta): it
-   * is kept in the context only with `ttsr.contextMode: keep`, and then only its text; their text
-   * is injected and the turn asked again. The injection is recorded, so a resume does not fire them again.
-   */
-  private resumeAfterRules(run: RunState, reply: AssistantMessage, turn: number, rules: Rule[]): undefined {
-    // Quieter matches earlier in the cut reply go with it: their rules may fire again.
-    this.streamRules!.dropPending();
-    this.emit({ type: "ttsr_triggered", rules: rules.map(ruleSummary), interrupted: true });
-    this.emit({ type: "message_end", message: reply });
-    if (this.streamRules!.manager.settings.contextMode === "keep") {
-      const text = reply.content.filter((part) => part.type === "text");
-      if (text.length > 0) this.record({ ...reply, content: text, stopReason: "stop" });
-    }
-    this.emit({ type: "turn_end", turn, message: reply, toolResults: [] });
-    this.noteInjected(rules);
-    run.pending = [this.streamRules!.injection(rules)];
-    return undefined;
-  }
-
-  private noteInjected(rules: readonly Rule[]): void {
-    this.session.persist({ type: "ttsr_injection", injectedRules: rules.map((rule) => rule.name) });
-  }
-
-  /**
-   * Refusals a run gets over once each: "retry" to ask again, a stop when it cannot, undefined for
-   * a reply that is not one of them. The refusal is shown but kept out of the context and the session.
-   */
-  private async recover(run: RunState, reply: AssistantMessage, turn: number): Promise<"retry" | RunStop | undefined> {
-    if (this.thinkingRejected(reply) && !run.thinkingDropped && !run.signal.aborted) {
-      // Signed thinking failed the provider's prefix check (something before it changed in a
-      // way omp did not foresee): ask once more without it rather than end the session on a 400.
-      run.thinkingDropped = true;
-      this.emit({ type: "message_end", message: reply });
-      this.emit({ type: "turn_end", turn, message: reply, toolResults: [] });
-      this.emit({ type: "auto_retry_start", attempt: 1, delayMs: 0, reason: "the provider refused the earlier thinking blocks; sending the conversation again without them" });
-      this.messages.splice(0, this.messages.length, ...withoutSignedThinking(this.messages));
-      this.session.persist({ type: "custom", customType: DROP_THINKING_ENTRY, data: { reason: reply.errorMessage ?? "" } });
-      return "retry";
-    }
-    if (this.overflowed(reply) && !run.overflowCompacted && !run.signal.aborted) {
-      // The estimate missed (tokenisers differ, images): the provider refused the request as
-      // too long. Compact once and ask again rather than end the run on a 400.
-      run.overflowCompacted = true;
-      this.emit({ type: "message_end", message: reply });
-      this.emit({ type: "turn_end", turn, message: reply, toolResults: [] });
-      if (await this.compact("overflow")) return "retry";
-      return { reason: "error", error: `${reply.errorMessage} (compacting the conversation did not make it fit: start a new session or use a model with a larger context window)` };
-    }
-    return undefined;
   }
 
   /** What opens the next turn: tool results (with steering), then follow-ups, then what a Stop hook asks. */
@@ -561,27 +488,9 @@ export class Agent {
     };
     const ran = await runToolCalls(calls, run);
     stopped.denied = run.denied === true;
-    const reminded = this.streamRules?.remind(ran);
-    if (reminded && reminded.told.length > 0) {
-      this.emit({ type: "ttsr_triggered", rules: reminded.told.map(ruleSummary), interrupted: false });
-      this.noteInjected(reminded.told);
-    }
-    const results = reminded?.results ?? ran;
+    const results = this.streamRules?.remind(ran) ?? ran;
     for (const message of results) this.record(this.tools.find((tool) => tool.name === message.toolName)?.effect === "read" ? withoutRepeat(message, this.messages) : message, true);
     return results;
-  }
-
-  /**
-   * The model's rewind: the conversation back to its checkpoint (the session's leaf too, so a
-   * resume sees the same), then its report, which the next request carries.
-   */
-  private rewindConversation(messageCount: number, report: string): void {
-    this.session.flush();
-    const entryId = this.session.entryIds[messageCount - 1];
-    this.messages.splice(messageCount);
-    this.session.entryIds.splice(messageCount);
-    if (entryId) this.writer?.branch(entryId);
-    this.deliver([userMessage(rewindReportText(report))]);
   }
 
   /** Where this turn's tool calls record the files they change (core/session/checkpoints): the session's entry making them. */
@@ -589,11 +498,6 @@ export class Agent {
     if (this.options.checkpointsOf) return { checkpoints: this.options.checkpointsOf };
     if (!this.writer || !this.options.checkpoints?.enabled) return {};
     return { checkpoints: { session: this.writer.path, cwd: this.options.cwd, sessionId: this.writer.header.id, entryId: this.writer.leafId, turn: this.runId, maxBytes: this.options.checkpoints.maxBytes } };
-  }
-
-  /** A 400 before any output because signed thinking failed the provider's checks, while some was sent. */
-  private thinkingRejected(reply: AssistantMessage): boolean {
-    return reply.stopReason === "error" && reply.content.length === 0 && reply.failure?.kind === "thinking-signature" && this.messages.some((m) => m.role === "assistant" && m.content.some((c) => c.type === "thinking" && c.signature));
   }
 
   /** SessionStart (once per agent) and UserPromptSubmit hooks for a prompt; see prompt-hooks.ts. */
@@ -610,11 +514,6 @@ export class Agent {
     await endSessionJobs(this);
     endSessionKernels(this);
     if (!this.options.depth) await this.options.lsp?.stop();
-  }
-
-  /** A reply that failed because the request no longer fits the context window, before any output. */
-  private overflowed(reply: AssistantMessage): boolean {
-    return this.autoCompaction && reply.stopReason === "error" && reply.content.length === 0 && reply.failure?.kind === "context-overflow";
   }
 
   private nearContextLimit(): boolean {
@@ -668,10 +567,6 @@ export class Agent {
       if (own && this.controller === own) this.controller = undefined;
     }
   }
-}
-
-function ruleSummary(rule: Rule): { name: string; path: string; description?: string } {
-  return { name: rule.name, path: rule.path, ...(rule.description ? { description: rule.description } : {}) };
 }
 
 function userMessage(content: string | (TextContent | ImageContent)[]): Message {

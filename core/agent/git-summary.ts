@@ -1,10 +1,10 @@
-import { filterOverrides, gitAsync } from "../git/run.ts";
+import { gitAsync } from "../git/run.ts";
 
 /** Longest wait for git: a huge repository must not hold up the first request. */
 const GIT_TIMEOUT_MS = 2_000;
 
-async function git(cwd: string, args: string[], config: readonly string[] = []): Promise<string | null> {
-  const result = await gitAsync(args, { cwd, timeoutMs: GIT_TIMEOUT_MS, config });
+async function git(cwd: string, args: string[], withoutFilters = false): Promise<string | null> {
+  const result = await gitAsync(args, { cwd, timeoutMs: GIT_TIMEOUT_MS, withoutFilters });
   return result.ok ? result.out.toString("utf8").trimEnd() : null;
 }
 
@@ -16,7 +16,7 @@ async function git(cwd: string, args: string[], config: readonly string[] = []):
 export async function gitSummary(cwd: string): Promise<string> {
   // status may hash files through the repository's content filters: those are emptied first.
   const [status, log] = await Promise.all([
-    filterOverrides(cwd).then((filters) => git(cwd, ["status", "--porcelain=v1", "--branch", "--untracked-files=normal", "--ignore-submodules=all"], filters)),
+    git(cwd, ["status", "--porcelain=v1", "--branch", "--untracked-files=normal", "--ignore-submodules=all"], true),
     git(cwd, ["log", "--oneline", "--no-show-signature", "-5"]),
   ]);
   if (status === null) return "";

@@ -1,4 +1,6 @@
-import type { ToolResultMessage } from "../ai/messages.ts";
+import type { Message, ToolResultMessage } from "../ai/messages.ts";
+import type { SessionWriter } from "../session/writer.ts";
+import type { SessionRecorder } from "./session-recorder.ts";
 
 /**
  * The conversation side of the model's checkpoint and rewind tools (core/tools/checkpoint.ts): a
@@ -28,4 +30,26 @@ export class ModelCheckpoint {
 /** What the model reads after a rewind, in place of the abandoned attempt. */
 export function rewindReportText(report: string): string {
   return `<rewind-report>\nYou rewound to your checkpoint: the files omp changed since are back as they were, and the attempt is gone from this conversation. Your report of it:\n${report}\n</rewind-report>`;
+}
+
+/** The conversation a rewind cuts back: its messages, the session entries parallel to them, and how a message joins it. */
+export interface RewindableConversation {
+  readonly messages: Message[];
+  readonly session: SessionRecorder;
+  readonly writer: SessionWriter | undefined;
+  deliver(messages: Message[]): void;
+}
+
+/**
+ * The model's rewind: the conversation back to its checkpoint (the session's leaf too, so a
+ * resume sees the same), then its report, which the next request carries.
+ */
+export function rewindConversation(conversation: RewindableConversation, rewind: { report: string; messageCount: number }): void {
+  const { messages, session, writer } = conversation;
+  session.flush();
+  const entryId = session.entryIds[rewind.messageCount - 1];
+  messages.splice(rewind.messageCount);
+  session.entryIds.splice(rewind.messageCount);
+  if (entryId) writer?.branch(entryId);
+  conversation.deliver([{ role: "user", content: rewindReportText(rewind.report), timestamp: Date.now() }]);
 }

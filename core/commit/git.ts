@@ -5,12 +5,13 @@ import { OmpError } from "../errors/omp-error.ts";
 const GIT_TIMEOUT_MS = 120_000;
 
 /**
- * git's output for `omp commit`'s reads (diffs, log, status), run the safe way (core/git/run.ts):
- * nothing the repository configures runs, and diffs are asked with `--no-ext-diff --no-textconv`
- * by the callers.
+ * git's output for `omp commit`'s reads (diffs, log, status), run the safe way (core/git/run.ts)
+ * with the content filters emptied (a diff against the work tree hashes files through them):
+ * nothing the repository configures runs before the user says yes, and diffs are asked with
+ * `--no-ext-diff --no-textconv` by the callers.
  */
 export function gitOut(cwd: string, args: string[], ok: number[] = [0]): string {
-  return gitText(args, { cwd, timeoutMs: GIT_TIMEOUT_MS, what: `git ${args[0]}`, ok });
+  return gitText(args, { cwd, timeoutMs: GIT_TIMEOUT_MS, what: `git ${args[0]}`, ok, withoutFilters: true });
 }
 
 /** Whether a safe git read succeeds (rev-parse checks). */

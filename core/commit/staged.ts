@@ -103,7 +103,7 @@ function parseNumstat(out: string): Stat[] {
 
 function untrackedStat(root: string, path: string): Stat {
   // `diff --no-index` exits 1 when the files differ, as they do here.
-  const out = gitOut(root, ["diff", "--no-index", "--numstat", "-z", "--", "/dev/null", path], [0, 1]).split("\t");
+  const out = gitOut(root, ["diff", "--no-index", "--no-ext-diff", "--no-textconv", "--numstat", "-z", "--", "/dev/null", path], [0, 1]).split("\t");
   return out[0] === "-" ? { path } : { path, added: Number(out[0] ?? 0), removed: 0 };
 }
 
@@ -111,5 +111,5 @@ function fileDiff(root: string, diffArgs: string[], path: string, options: { all
   const tracked = gitOut(root, [...diffArgs, "--", path]);
   if (tracked !== "" || !options.all) return tracked;
   // An untracked file under --all: its whole text as an addition.
-  return gitOut(root, ["diff", "--no-index", "--no-color", "--", "/dev/null", path], [0, 1]);
+  return gitOut(root, ["diff", "--no-index", "--no-ext-diff", "--no-textconv", "--no-color", "--", "/dev/null", path], [0, 1]);
 }

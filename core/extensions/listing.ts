@@ -47,7 +47,7 @@ export function extensionsJson(extensions: Extensions) {
   };
 }
 
-const KIND_TITLES: Record<string, string> = { skill: "Skills", command: "Commands", hook: "Hooks", permission: "Permission rules", agent: "Agents", extension: "Extensions" };
+const KIND_TITLES: Record<string, string> = { skill: "Skills", command: "Commands", hook: "Hooks", permission: "Permission rules", agent: "Agents", extension: "Extensions", rule: "Rules" };
 const MARK: Record<CatalogEntry["status"], string> = { loaded: " ", shadowed: "~", skipped: "✗" };
 
 export interface ListingLine {

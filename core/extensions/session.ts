@@ -77,6 +77,8 @@ export async function sessionExtensions(options: SessionExtensionsOptions): Prom
     recordHooks(registry.catalog, claude.untrustedHooks, () => "project", UNTRUSTED_REASON);
     claude.record(registry.catalog);
     if (!folderTrust(options.cwd, { env: options.env }).trusted) recordHooks(registry.catalog, untrustedProjectHooks(options.layers), () => "project", UNTRUSTED_REASON);
+    // Rule files need the rule parser (zod), which a run loads only when it has rules.
+    (require("../rules/catalog-entries.ts") as typeof import("../rules/catalog-entries.ts")).recordRules(registry.catalog, options.cwd, options.env);
   });
 
   const user = extensionsIn(join(agentDir(options.env), "extensions"));

@@ -4,9 +4,11 @@ import { OmpError } from "../errors/omp-error.ts";
  * the model's sandboxed commands, and the git omp runs itself is not sandboxed: so every call
  * here is made with configuration that cannot start a program — no fsmonitor, no hooks, no
  * transport (hence no ssh command or credential helper) unless the caller fetches on purpose,
- * no signature check, no pager, no prompt. Content filters, the one door left (`filter.<name>`
- * picked by `.gitattributes`), are switched off by callers that read the work tree: see
- * {@link filterOverrides} and the snapshots' private attributes (core/session/checkpoints).
+ * and then none the repository's configuration names ({@link withoutRepositoryPrograms}), no
+ * signature check or signing, no pager, no prompt. Content filters, the one door left
+ * (`filter.<name>` picked by `.gitattributes`), are switched off by callers that read or write
+ * the work tree: {@link GitOptions.withoutFilters}, and the snapshots' private attributes
+ * (core/session/checkpoints).
  * Diff drivers (`diff.external`, textconv) run only for porcelain diffs, which omp never runs.
  */
 
@@ -16,11 +18,19 @@ const SAFE_CONFIG = [
   // A folder that cannot exist: no hook is found, whatever the repository or the user configured.
   "core.hooksPath=/dev/null",
   "log.showSignature=false",
+  // commit-tree signs with gpg.program when the configuration asks for signed commits.
+  "commit.gpgSign=false",
   "core.pager=cat",
   "credential.helper=",
 ];
 /** Local work never reaches a transport: no ssh command, no remote helper, no credential prompt. */
 const NO_TRANSPORT = ["protocol.allow=never"];
+/**
+ * The transports a fetch or push the user asked for may use, whatever the configuration allows:
+ * not `ext::` (a command line as a URL), `fd::`, or a remote helper a URL names; git:// only
+ * while the repository names no proxy program for it (core.gitProxy, whose first value wins).
+ */
+const ALLOWED_PROTOCOLS = "file:http:https:ssh";
 
 /** Where a repository is, as the parent environment may say (omp picks its repository itself), and an external diff. */
 const LOCATION_VARIABLES = ["GIT_EXTERNAL_DIFF", "GIT_DIR", "GIT_WORK_TREE", "GIT_INDEX_FILE", "GIT_OBJECT_DIRECTORY", "GIT_ALTERNATE_OBJECT_DIRECTORIES", "GIT_COMMON_DIR", "GIT_NAMESPACE", "GIT_PREFIX", "GIT_CONFIG_PARAMETERS", "GIT_CONFIG_COUNT"];
@@ -39,6 +49,13 @@ export interface GitOptions {
   config?: readonly string[];
   /** Written to git's stdin. */
   input?: string;
+  /**
+   * The call may hash or write work tree files (add, status, apply, checkout, reset): every content
+   * filter the configuration defines is emptied first, which costs one more git call.
+   */
+  withoutFilters?: boolean;
+  /** Set by the runner: the repository names a git:// proxy program, so git:// is not allowed. */
+  gitProxied?: boolean;
 }
 
 export interface GitResult {
@@ -55,7 +72,7 @@ export function gitCommand(args: readonly string[], options: GitOptions = {}): {
   const env: Record<string, string | undefined> = { ...process.env };
   for (const name of LOCATION_VARIABLES) delete env[name];
   for (const name of Object.keys(env)) if (/^GIT_CONFIG_(KEY|VALUE)_\d+$/.test(name)) delete env[name];
-  Object.assign(env, { GIT_TERMINAL_PROMPT: "0", GIT_OPTIONAL_LOCKS: "0", GIT_ASKPASS: "", SSH_ASKPASS: "", GIT_PAGER: "cat" }, options.env);
+  Object.assign(env, { GIT_TERMINAL_PROMPT: "0", GIT_OPTIONAL_LOCKS: "0", GIT_ASKPASS: "", SSH_ASKPASS: "", GIT_PAGER: "cat" }, options.network ? { GIT_ALLOW_PROTOCOL: options.gitProxied ? ALLOWED_PROTOCOLS : `${ALLOWED_PROTOCOLS}:git` } : {}, options.env);
   const config = [...SAFE_CONFIG, ...(options.network ? [] : NO_TRANSPORT), ...(options.config ?? [])];
   return { argv: ["git", "--no-pager", ...config.flatMap((pair) => ["-c", pair]), ...args], env };
 }
@@ -64,7 +81,10 @@ const NOT_STARTED = (error: unknown): GitResult => ({ ok: false, started: false,
 
 /** A git call whose answer the caller waits for (snapshots: short, bounded by `timeoutMs`). */
 export function gitSync(args: readonly string[], options: GitOptions = {}): GitResult {
-  const { argv, env } = gitCommand(args, options);
+  let guarded = options;
+  if (options.withoutFilters) guarded = unfiltered(guarded, gitSync(FILTER_KEYS, listing(options)));
+  if (options.network) guarded = withoutRepositoryPrograms(guarded, gitSync(PROGRAM_KEYS, listing(options)));
+  const { argv, env } = gitCommand(options.network ? withGitsPacks(args) : args, guarded);
   try {
     const result = Bun.spawnSync(argv, { cwd: options.cwd, env, stdin: options.input === undefined ? "ignore" : Buffer.from(options.input), stdout: "pipe", stderr: "pipe", ...(options.timeoutMs ? { timeout: options.timeoutMs } : {}) });
     return { ok: result.exitCode === 0, started: true, code: result.exitCode, out: result.stdout, err: result.stderr.toString() };
@@ -86,7 +106,10 @@ export function gitText(args: readonly string[], options: GitOptions & { what: s
 
 /** A git call in the background of other work; killed after `timeoutMs`. */
 export async function gitAsync(args: readonly string[], options: GitOptions = {}): Promise<GitResult> {
-  const { argv, env } = gitCommand(args, options);
+  let guarded = options;
+  if (options.withoutFilters) guarded = unfiltered(guarded, await gitAsync(FILTER_KEYS, listing(options)));
+  if (options.network) guarded = withoutRepositoryPrograms(guarded, await gitAsync(PROGRAM_KEYS, listing(options)));
+  const { argv, env } = gitCommand(options.network ? withGitsPacks(args) : args, guarded);
   let child: Bun.Subprocess<"ignore", "pipe", "pipe">;
   try {
     child = Bun.spawn(argv, { cwd: options.cwd, env, stdin: options.input === undefined ? "ignore" : Buffer.from(options.input), stdout: "pipe", stderr: "pipe" }) as Bun.Subprocess<"ignore", "pipe", "pipe">;
@@ -102,18 +125,51 @@ export async function gitAsync(args: readonly string[], options: GitOptions = {}
   }
 }
 
+/** Every content filter's keys; reading configuration runs nothing. */
+const FILTER_KEYS = ["config", "-z", "--name-only", "--get-regexp", "^filter\\."];
+
+/** The settings that name a transport's program (ssh, git://'s proxy), with the file each comes from. */
+const PROGRAM_KEYS = ["config", "--show-scope", "-z", "--name-only", "--get-regexp", "^core\\.(sshcommand|gitproxy)$"];
+
+/** Reading the configuration the call will see. */
+const listing = (options: GitOptions): GitOptions => ({ cwd: options.cwd, env: options.env, timeoutMs: 2_000 });
+
 /**
- * `-c` pairs that empty every content filter the repository's configuration defines
- * (`filter.<name>.clean/smudge/process`, and drop `required`), for a git call that may hash work
- * tree files through them (status). Reading configuration runs nothing.
+ * `options` with `-c` pairs that empty every content filter `listed` names
+ * (`filter.<name>.clean/smudge/process`, and drop `required`): git then passes the bytes through.
  */
-export async function filterOverrides(cwd: string): Promise<string[]> {
-  const listed = await gitAsync(["config", "-z", "--name-only", "--get-regexp", "^filter\\."], { cwd, timeoutMs: 2_000 });
-  if (!listed.ok) return [];
+function unfiltered(options: GitOptions, listed: GitResult): GitOptions {
   const names = new Set<string>();
-  for (const key of listed.out.toString("utf8").split("\0")) {
-    const match = /^filter\.(.+)\.[^.]+$/s.exec(key);
-    if (match) names.add(match[1]!);
+  if (listed.ok) {
+    for (const key of listed.out.toString("utf8").split("\0")) {
+      const match = /^filter\.(.+)\.[^.]+$/s.exec(key);
+      if (match) names.add(match[1]!);
+    }
   }
-  return [...names].flatMap((name) => [`filter.${name}.clean=`, `filter.${name}.smudge=`, `filter.${name}.process=`, `filter.${name}.required=false`]);
+  const config = [...names].flatMap((name) => [`filter.${name}.clean=`, `filter.${name}.smudge=`, `filter.${name}.process=`, `filter.${name}.required=false`]);
+  return { ...options, config: [...config, ...(options.config ?? [])] };
+}
+
+/**
+ * `options` without the programs the repository's own configuration (`.git/config`, which the
+ * model's commands may write) names for a transport: its ssh command is put back to plain ssh (a
+ * user's own, in their global configuration, stays where the repository sets none), and git:// is
+ * not allowed while it names a proxy program.
+ */
+function withoutRepositoryPrograms(options: GitOptions, listed: GitResult): GitOptions {
+  const parts = listed.ok ? listed.out.toString("utf8").split("\0") : [];
+  const local = new Set(parts.flatMap((scope, i) => (i % 2 === 0 && (scope === "local" || scope === "worktree") ? [parts[i + 1]] : [])));
+  return { ...options, ...(local.has("core.gitproxy") ? { gitProxied: true } : {}), config: [...(local.has("core.sshcommand") ? ["core.sshCommand=ssh"] : []), ...(options.config ?? [])] };
+}
+
+/**
+ * A fetch or push that runs git's own upload-pack and receive-pack (on this machine for a local
+ * remote): `remote.<name>.uploadpack`/`receivepack` could name any program, and the first value
+ * git reads wins, so only the command line outranks the repository's.
+ */
+function withGitsPacks(args: readonly string[]): readonly string[] {
+  const [command, ...rest] = args;
+  if (command === "fetch" || command === "clone" || command === "ls-remote" || command === "pull") return [command, "--upload-pack=git-upload-pack", ...rest];
+  if (command === "push") return [command, "--receive-pack=git-receive-pack", ...rest];
+  return args;
 }

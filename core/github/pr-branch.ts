@@ -1,8 +1,9 @@
 import { createHash } from "node:crypto";
 import { existsSync, mkdirSync, realpathSync } from "node:fs";
 import { join } from "node:path";
-import { filterOverrides, gitSync, gitText, type GitOptions } from "../git/run.ts";
+import { gitSync, gitText, type GitOptions } from "../git/run.ts";
 import { checkEgress } from "../permissions/egress.ts";
+import { firstPrivate, resolveHost } from "../web/address.ts";
 import type { ToolContext } from "../tools/types.ts";
 import { repositoryRoot, worktreesRoot } from "../worktree/worktrees.ts";
 import { GithubError, githubApi, githubJson } from "./api.ts";
@@ -49,8 +50,10 @@ const branchConfig = (root: string, branch: string, key: string) => {
 };
 
 /**
- * The remote's host passes the egress policy before git reaches it: https, ssh and scp-form URLs
- * name one; a local path or file:// URL reaches no host.
+ * The remote's host passes the egress policy before git reaches it, as any other request's: https,
+ * ssh and scp-form URLs name one; a local path or file:// URL reaches no host. A remote is the
+ * repository's configuration, which the model may have written: one on a private, loopback or
+ * link-local address still needs allowHosts or an approval.
  */
 async function allowRemote(context: ToolContext, url: string, what: string): Promise<void> {
   const parsed = /^[a-z][a-z0-9+.-]*:\/\/(?:[^@/]+@)?(\[[^\]]+\]|[^:/]+)(?::(\d+))?/i.exec(url) ?? /^(?:[^@/:]+@)?([^:/]{2,}):(?!\/\/)/.exec(url);
@@ -58,8 +61,15 @@ async function allowRemote(context: ToolContext, url: string, what: string): Pro
   const scheme = /^([a-z][a-z0-9+.-]*):\/\//i.exec(url)?.[1]?.toLowerCase() ?? "ssh";
   const host = parsed[1]!.replace(/^\[|\]$/g, "");
   const port = parsed[2] ?? (scheme === "https" ? "443" : scheme === "http" ? "80" : scheme === "git" ? "9418" : "22");
-  const outcome = await checkEgress(context.egress, { toolName: TOOL, host, port, what, configured: "this repository's git remotes" });
+  // A name the resolver does not know is one only the user's ssh configuration can give an address.
+  const privateAddress = firstPrivate(await resolveHost(host).catch(() => []));
+  const outcome = await checkEgress(context.egress, { toolName: TOOL, host, port, what, configured: "this repository's git remotes", ...(privateAddress ? { privateAddress } : {}) });
   if (!outcome.allow) throw new GithubError("network", outcome.message);
+}
+
+/** Every URL git reaches for `remote` (a fetch, or a push), with `url.<base>.insteadOf` applied as git applies it. */
+function remoteUrls(root: string, remote: string, push: boolean): string[] {
+  return must(root, ["remote", "get-url", "--all", ...(push ? ["--push"] : []), remote], `reading the remote ${remote}`).split("\n").filter(Boolean);
 }
 
 /** `7`, `#7`, a PR URL or a branch name → the PR's number in `base` (a branch is looked up among open PRs). */
@@ -118,17 +128,16 @@ export async function prCheckout(context: ToolContext, repo: string | undefined,
   if (!headRef) throw new GithubError("http", `GitHub's answer for ${slug(base)}#${number} names no head branch.`);
   const remote = baseRemote(root, base, webHost);
 
-  await allowRemote(context, remote.url, `a git fetch of pull request #${number} from ${remote.url}`);
+  for (const url of remoteUrls(root, remote.name, false)) await allowRemote(context, url, `a git fetch of pull request #${number} from ${url}`);
   must(root, ["fetch", "--no-tags", "--quiet", remote.name, `refs/pull/${number}/head`], `fetching pull/${number}/head from ${remote.name}`, { network: true });
   const sha = must(root, ["rev-parse", "--verify", "FETCH_HEAD^{commit}"], "reading the fetched head");
 
   const branch = `pr-${number}`;
   const existing = gitSync(["rev-parse", "--verify", "-q", `refs/heads/${branch}^{commit}`], { cwd: root, timeoutMs: TIMEOUT_MS });
   const worktree = worktreeOf(root, branch);
-  const filters = await filterOverrides(root);
   if (existing.ok && existing.out.toString().trim() !== sha) {
     if (!force) throw new GithubError("bad-input", `The branch ${branch} exists at another commit (${existing.out.toString().trim().slice(0, 12)}, the PR head is ${sha.slice(0, 12)}); pass force: true to reset it to the PR head (its own commits there are dropped).`);
-    if (worktree) must(worktree, ["reset", "--hard", "--quiet", sha], `resetting ${branch} in ${worktree}`, { config: filters });
+    if (worktree) must(worktree, ["reset", "--hard", "--quiet", sha], `resetting ${branch} in ${worktree}`, { withoutFilters: true });
     else must(root, ["branch", "--force", branch, sha], `resetting ${branch}`);
   } else if (!existing.ok) {
     must(root, ["branch", branch, sha], `creating ${branch}`);
@@ -157,7 +166,7 @@ export async function prCheckout(context: ToolContext, repo: string | undefined,
     path = stem;
     for (let n = 2; existsSync(path); n++) path = `${stem}-${n}`;
     mkdirSync(dir, { recursive: true, mode: 0o700 });
-    must(root, ["worktree", "add", "--quiet", path, branch], `creating the worktree for ${branch}`, { config: filters });
+    must(root, ["worktree", "add", "--quiet", path, branch], `creating the worktree for ${branch}`, { withoutFilters: true });
   }
   return { number, title: pull.title ?? "", url, branch, headSha: sha, worktreePath: path, reused: worktree !== undefined, remote: pushRemote, remoteBranch: headRef, crossRepository };
 }
@@ -184,9 +193,10 @@ export async function prPush(context: ToolContext, given: string | undefined, fo
   if (!headRef) throw new GithubError("bad-input", `${branch} has no pull request to push to (branch.${branch}.ompPrHeadRef is not set): check the PR out with pr_checkout first.`);
   const remote = branchConfig(root, branch, "pushRemote") ?? branchConfig(root, branch, "remote");
   if (!remote) throw new GithubError("bad-input", `${branch} names no remote (branch.${branch}.pushRemote); check the PR out again with pr_checkout.`);
-  const remoteUrl = must(root, ["remote", "get-url", "--push", remote], `reading the remote ${remote}`);
+  const pushUrls = remoteUrls(root, remote, true);
+  const remoteUrl = pushUrls[0] ?? "";
   const source = branch === currentBranch ? "HEAD" : `refs/heads/${branch}`;
-  await allowRemote(context, remoteUrl, `a git push of ${branch} to ${remoteUrl} (${headRef})`);
+  for (const url of pushUrls) await allowRemote(context, url, `a git push of ${branch} to ${url} (${headRef})`);
   must(context.cwd, ["push", "--quiet", ...(forceWithLease ? ["--force-with-lease"] : []), remote, `${source}:refs/heads/${headRef}`], `pushing ${branch} to ${remote}/${headRef}`, { network: true });
   const prUrl = branchConfig(root, branch, "ompPrUrl");
   const canModify = branchConfig(root, branch, "ompPrMaintainerCanModify");

@@ -1,7 +1,8 @@
-import { readdirSync, rmSync, statSync } from "node:fs";
+import { rmSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { processAlive } from "../fs/file-lock.ts";
 import { TEMP_PREFIX } from "./extract.ts";
+import { dirNames } from "../fs/dir-names.ts";
 
 /** A version dir this young may belong to an omp that is extracting into it right now. */
 export const PRUNE_GRACE_MS = 10 * 60 * 1000;
@@ -24,13 +25,7 @@ function mtimeOf(path: string): number | null {
  */
 export function pruneNatives(root: string, current: string, now: number = Date.now()): string[] {
   const removed: string[] = [];
-  let names: string[];
-  try {
-    names = readdirSync(root);
-  } catch {
-    return removed;
-  }
-  const others = names
+  const others = dirNames(root)
     .filter((name) => name !== current && VERSION_DIR.test(name))
     .map((name) => ({ path: join(root, name), mtime: mtimeOf(join(root, name)) }))
     .filter((dir): dir is { path: string; mtime: number } => dir.mtime !== null)
@@ -53,13 +48,7 @@ export function pruneNatives(root: string, current: string, now: number = Date.n
  * (names without a pid, from older omps) they have been idle past the grace period.
  */
 export function staleTempDirs(versionDir: string, now: number = Date.now()): string[] {
-  let names: string[];
-  try {
-    names = readdirSync(versionDir).filter((name) => name.startsWith(TEMP_PREFIX));
-  } catch {
-    return [];
-  }
-  return names
+  return dirNames(versionDir).filter((name) => name.startsWith(TEMP_PREFIX))
     .filter((name) => {
       const pid = /^(\d+)-/.exec(name.slice(TEMP_PREFIX.length))?.[1];
       if (pid !== undefined) return Number(pid) !== process.pid && !processAlive(Number(pid));

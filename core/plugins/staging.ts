@@ -2,6 +2,7 @@ import { existsSync, mkdirSync, readdirSync, renameSync, rmSync } from "node:fs"
 import { join } from "node:path";
 import { processAlive } from "../fs/file-lock.ts";
 import { npmModulesDir, pluginsRoot, stagingRoot } from "./paths.ts";
+import { dirNames } from "../fs/dir-names.ts";
 
 /**
  * Installs are built in `cache/.staging/<pid>-<n>` and renamed into place only when whole; the
@@ -31,13 +32,7 @@ export function cleanStaging(): void {
 
 /** A swap killed between its two renames: the old dir goes back if the new one never arrived. */
 function recoverAside(parent: string): void {
-  let names: string[];
-  try {
-    names = readdirSync(parent);
-  } catch {
-    return;
-  }
-  for (const name of names) {
+  for (const name of dirNames(parent)) {
     // Scoped npm packages sit one folder down.
     if (name.startsWith("@")) recoverAside(join(parent, name));
     const match = /^(.*)\.old-(\d+)$/.exec(name);

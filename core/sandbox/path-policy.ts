@@ -1,8 +1,9 @@
-import { lstatSync, readdirSync, readlinkSync, realpathSync, statSync } from "node:fs";
+import { lstatSync, readlinkSync, realpathSync, statSync } from "node:fs";
 import { basename, dirname, join, relative, resolve, sep } from "node:path";
 import { projectRoot } from "../fs/project-root.ts";
 import { isWithin } from "../fs/within.ts";
 import { type SandboxPolicy, protectedPaths } from "./policy.ts";
+import { dirNames } from "../fs/dir-names.ts";
 
 /**
  * The sandbox policy as omp's own file tools apply it (read, grep, find, ls, ast_grep, lsp, write,
@@ -185,26 +186,14 @@ export class PathPolicy {
       }
       if (stat.isFile()) map.set(`${stat.dev}:${stat.ino}`, entry);
       else if (stat.isDirectory()) {
-        let names: string[];
-        try {
-          names = readdirSync(path);
-        } catch {
-          return;
-        }
-        for (const name of names) visit(join(path, name), entry, depth + 1);
+        for (const name of dirNames(path)) visit(join(path, name), entry, depth + 1);
       }
     };
     for (const entry of this.deny) {
       if (!entry.prefix) visit(entry.real, entry, 0);
       else {
         const dir = dirname(entry.real);
-        let names: string[] = [];
-        try {
-          names = readdirSync(dir);
-        } catch {
-          names = [];
-        }
-        for (const name of names) if (name.startsWith(basename(entry.real))) visit(join(dir, name), entry, 1);
+        for (const name of dirNames(dir)) if (name.startsWith(basename(entry.real))) visit(join(dir, name), entry, 1);
       }
     }
     this.inodeIndex = { key, map, checkedAt: now };

@@ -2,6 +2,7 @@ import { projectRoot } from "../fs/project-root.ts";
 import { existsSync, readdirSync, readFileSync, realpathSync } from "node:fs";
 import { basename, dirname, join, resolve } from "node:path";
 import { agentDir, configRoot, expandHome } from "../paths.ts";
+import { dirNames } from "../fs/dir-names.ts";
 
 /** `workspace-write`: writes in the project, its allowed dirs, temp dirs and tool caches; `read-only`: none; `off`: no sandbox. */
 export const SANDBOX_MODES = ["read-only", "workspace-write", "off"] as const;
@@ -99,13 +100,7 @@ function submoduleGitDirs(modules: string): string[] {
   const found: string[] = [];
   let looked = 0;
   const walk = (dir: string, depth: number) => {
-    let names: string[];
-    try {
-      names = readdirSync(dir);
-    } catch {
-      return;
-    }
-    for (const name of names) {
+    for (const name of dirNames(dir)) {
       if (++looked > 200 || depth > 4) return;
       const path = join(dir, name);
       if (existsSync(join(path, "HEAD"))) {

@@ -1,10 +1,11 @@
-import { readdirSync, statSync } from "node:fs";
+import { statSync } from "node:fs";
 import { basename, join, resolve } from "node:path";
 import type { AssistantMessage, Message, TextContent, ToolCall } from "../ai/messages.ts";
 import { EXIT_USAGE } from "../errors/exit-codes.ts";
 import { OmpError } from "../errors/omp-error.ts";
 import { displayPath, expandHome, homeDir } from "../paths.ts";
 import { type ImportOptions, ZERO_USAGE, readTranscript, textOf, writeImported } from "./import-foreign.ts";
+import { dirNames } from "../fs/dir-names.ts";
 
 /** Claude Code's folder for a project: `~/.claude/projects/<cwd with every other character a dash>`. */
 export function claudeProjectDir(cwd: string, home: string = homeDir()): string {
@@ -14,13 +15,7 @@ export function claudeProjectDir(cwd: string, home: string = homeDir()): string 
 /** The project's Claude Code sessions, newest first. */
 export function claudeSessions(cwd: string, home?: string): string[] {
   const dir = claudeProjectDir(cwd, home);
-  let names: string[];
-  try {
-    names = readdirSync(dir).filter((name) => name.endsWith(".jsonl"));
-  } catch {
-    return [];
-  }
-  return names.map((name) => join(dir, name)).sort((a, b) => statSync(b).mtimeMs - statSync(a).mtimeMs);
+  return dirNames(dir).filter((name) => name.endsWith(".jsonl")).map((name) => join(dir, name)).sort((a, b) => statSync(b).mtimeMs - statSync(a).mtimeMs);
 }
 
 /** `--from-claude [session]`: a path, else an id prefix among the project's sessions, else the newest one. */

@@ -1,10 +1,11 @@
-import { closeSync, openSync, readSync, readdirSync } from "node:fs";
+import { closeSync, openSync, readSync } from "node:fs";
 import { basename, join, resolve } from "node:path";
 import type { AssistantMessage, Message, TextContent, ToolCall } from "../ai/messages.ts";
 import { EXIT_USAGE } from "../errors/exit-codes.ts";
 import { OmpError } from "../errors/omp-error.ts";
 import { displayPath, expandHome, homeDir } from "../paths.ts";
 import { type ImportOptions, ZERO_USAGE, readTranscript, textOf, writeImported } from "./import-foreign.ts";
+import { dirNames } from "../fs/dir-names.ts";
 
 /** Codex's rollouts: `$CODEX_HOME/sessions/YYYY/MM/DD/rollout-<time>-<id>.jsonl` (CODEX_HOME: `~/.codex`). */
 export function codexSessionsDir(env: NodeJS.ProcessEnv = process.env, home: string = homeDir()): string {
@@ -15,13 +16,7 @@ export function codexSessionsDir(env: NodeJS.ProcessEnv = process.env, home: str
 export function* rollouts(dir: string): Generator<string> {
   let seen = 0;
   function* walk(path: string, depth: number): Generator<string> {
-    let names: string[];
-    try {
-      names = readdirSync(path).sort().reverse();
-    } catch {
-      return;
-    }
-    for (const name of names) {
+    for (const name of dirNames(path).sort().reverse()) {
       if (seen >= 2000) return;
       if (depth < 3) yield* walk(join(path, name), depth + 1);
       else if (name.startsWith("rollout-") && name.endsWith(".jsonl")) {

@@ -1,6 +1,7 @@
-import { closeSync, existsSync, openSync, readSync, readdirSync, renameSync, rmdirSync } from "node:fs";
+import { closeSync, existsSync, openSync, readSync, renameSync, rmdirSync } from "node:fs";
 import { join } from "node:path";
 import { ensurePrivateDir } from "../paths.ts";
+import { dirNames } from "../fs/dir-names.ts";
 
 /**
  * Moves a project's sessions out of a dir named the old, ambiguous way (`x/a-b` and `x/a/b` both
@@ -10,13 +11,7 @@ import { ensurePrivateDir } from "../paths.ts";
  * at the same time: a rename that loses the race finds the file gone and moves on.
  */
 export function migrateLegacySessionDir(legacyDir: string, dir: string, isThisProject: (headerCwd: string) => boolean): void {
-  let names: string[];
-  try {
-    names = readdirSync(legacyDir);
-  } catch {
-    return;
-  }
-  for (const name of names) {
+  for (const name of dirNames(legacyDir)) {
     if (!name.endsWith(".jsonl")) continue;
     const from = join(legacyDir, name);
     const headerCwd = headerCwdOf(from);

@@ -1,4 +1,4 @@
-import { readdirSync, statSync } from "node:fs";
+import { statSync } from "node:fs";
 import { join } from "node:path";
 import type { Message } from "../ai/messages.ts";
 import { textOf } from "../ai/transcript.ts";
@@ -9,6 +9,7 @@ import type { ReadRange } from "./internal-urls.ts";
 import type { ReadDetails } from "./read-details.ts";
 import { readTextOf } from "./read.ts";
 import type { ToolContext, ToolResult } from "./types.ts";
+import { dirNames } from "../fs/dir-names.ts";
 
 /**
  * `agent://<id>` (a subagent's final output) and `history://<id>` (its transcript, concise), the
@@ -29,12 +30,7 @@ interface SubagentSession {
 
 function subagentSessions(artifactsDir: string): SubagentSession[] {
   const dir = join(artifactsDir, "subagents");
-  let names: string[];
-  try {
-    names = readdirSync(dir);
-  } catch {
-    return [];
-  }
+  const names = dirNames(dir);
   // Session files begin with their creation time, so the name order is the start order.
   return names
     .filter((name) => name.endsWith(".jsonl"))

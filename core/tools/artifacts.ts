@@ -1,4 +1,3 @@
-import { readdirSync } from "node:fs";
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { errorResult, textResult } from "./format.ts";
@@ -6,18 +5,13 @@ import type { ReadRange } from "./internal-urls.ts";
 import { readTextOf } from "./read.ts";
 import type { ToolContext, ToolResult } from "./types.ts";
 import type { ReadDetails } from "./read-details.ts";
+import { dirNames } from "../fs/dir-names.ts";
 
 /** What bash and other tools save as `<tool>-<n>.log` in the session's artifacts dir. */
 const ARTIFACT = /^([a-z][\w-]*?)-(\d+)\.log$/;
 
 function artifacts(dir: string): { id: string; tool: string; file: string }[] {
-  let names: string[];
-  try {
-    names = readdirSync(dir);
-  } catch {
-    return [];
-  }
-  return names.flatMap((file) => {
+  return dirNames(dir).flatMap((file) => {
     const match = ARTIFACT.exec(file);
     return match ? [{ id: match[2]!, tool: match[1]!, file }] : [];
   }).sort((a, b) => Number(a.id) - Number(b.id));

@@ -1,8 +1,9 @@
-import { chmodSync, closeSync, fsyncSync, linkSync, lstatSync, openSync, readdirSync, renameSync, rmSync, statSync } from "node:fs";
+import { chmodSync, closeSync, fsyncSync, linkSync, lstatSync, openSync, renameSync, rmSync, statSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
 import { OmpError, describeError } from "../errors/omp-error.ts";
 import { tempDir } from "../paths.ts";
 import { processAlive } from "./install-lock.ts";
+import { dirNames } from "../fs/dir-names.ts";
 
 /**
  * Replacing the installed binary. Files of an update in progress sit beside the target (same
@@ -16,10 +17,7 @@ export function stagingName(target: string, what: "new" | "bak" | "dir"): string
 
 /** Entries of `dir` whose name `pattern` matches with a pid (its first group that matched) of a process that is gone, and that we own. */
 function deadOnes(dir: string, pattern: RegExp): string[] {
-  let names: string[] = [];
-  try {
-    names = readdirSync(dir);
-  } catch {}
+  const names = dirNames(dir);
   const uid = process.getuid?.();
   return names.filter((name) => {
     const pid = pattern.exec(name)?.slice(1).find((group) => group !== undefined);

@@ -1,3 +1,4 @@
+import { lookup } from "node:dns/promises";
 import { isIP } from "node:net";
 
 /**
@@ -65,6 +66,21 @@ function ipv6Kind(g: number[]): string | undefined {
   if ((g[0]! & 0xffc0) === 0xfe80) return "link-local";
   if ((g[0]! & 0xffc0) === 0xfec0) return "site-local (private)";
   if ((g[0]! & 0xff00) === 0xff00) return "multicast";
+  return undefined;
+}
+
+/** The addresses `host` (a name or an address) resolves to, IPv4 first; throws what the resolver threw. */
+export async function resolveHost(host: string): Promise<string[]> {
+  if (isIP(host)) return [host];
+  return (await lookup(host, { all: true })).sort((a, b) => a.family - b.family).map((entry) => entry.address);
+}
+
+/** The first of `addresses` that is not on the public internet, with why (see {@link privateAddressKind}). */
+export function firstPrivate(addresses: readonly string[]): { address: string; kind: string } | undefined {
+  for (const address of addresses) {
+    const kind = privateAddressKind(address);
+    if (kind) return { address, kind };
+  }
   return undefined;
 }
 

@@ -1,9 +1,8 @@
-import { lookup } from "node:dns/promises";
 import { isIP } from "node:net";
 import { VERSION } from "../version.ts";
 import type { WebSettings } from "./default-settings.ts";
 import { formatBytes } from "../format-bytes.ts";
-import { privateAddressKind } from "./address.ts";
+import { firstPrivate, resolveHost } from "./address.ts";
 import { checkEgress, type EgressOutcome, type EgressRequest } from "../permissions/egress.ts";
 import { proxyFor } from "./proxy.ts";
 import { WebError } from "./web-error.ts";
@@ -47,7 +46,7 @@ const DEFAULT_ACCEPT = "text/html,application/xhtml+xml,application/json;q=0.9,t
 /**
  * GETs `url`, following at most MAX_REDIRECTS redirects (each hop checked like the first), within
  * `web.timeoutSeconds` and `web.maxBytes`. Each hop's host must be named by the user or approved
- * (egress), a private, loopback or link-local address only by `web.allowHosts`/`--allow-host` or
+ * (egress; `configured` covers only the first URL's origin), a private, loopback or link-local address only by `web.allowHosts`/`--allow-host` or
  * approval; the connection then goes to the address that was checked, so a second DNS answer
  * cannot swap in another.
  */
@@ -59,7 +58,8 @@ export async function httpGet(url: string, options: GetOptions): Promise<Fetched
   const origin = current.origin;
   for (let hop = 0; ; hop++) {
     const own = current.origin === origin ? (options.headers ?? {}) : {};
-    const pinned = await checkAddress(current, options, options.what ?? `a ${options.method ?? "GET"} request for ${current.href}`);
+    // The user's configuration names the first URL's origin, not wherever its answers point.
+    const pinned = await checkAddress(current, current.origin === origin ? options : { ...options, configured: undefined }, options.what ?? `a ${options.method ?? "GET"} request for ${current.href}`);
     let response: Response;
     try {
       const proxy = proxyFor(current, options.env);
@@ -113,22 +113,21 @@ export async function checkAddress(url: URL, options: Pick<GetOptions, "toolName
   const port = url.port || (url.protocol === "https:" ? "443" : "80");
   const proxied = proxyFor(url, options.env) !== undefined;
   let addresses: string[];
-  if (isIP(host)) addresses = [host];
-  else if (proxied) addresses = [];
+  if (proxied && !isIP(host)) addresses = [];
   else {
     try {
-      addresses = (await lookup(host, { all: true })).sort((a, b) => a.family - b.family).map((entry) => entry.address);
+      addresses = await resolveHost(host);
     } catch (error) {
       throw new WebError("network", `Cannot resolve ${host}: ${(error as Error).message}. Check the address, or the network connection.`, { cause: error });
     }
   }
-  const privateAddress = addresses.map((address) => ({ address, kind: privateAddressKind(address) })).find((entry) => entry.kind !== undefined);
+  const privateAddress = firstPrivate(addresses);
   const request: EgressRequest = {
     toolName: options.toolName,
     host,
     port,
     what,
-    ...(privateAddress ? { privateAddress: privateAddress as { address: string; kind: string } } : {}),
+    ...(privateAddress ? { privateAddress } : {}),
     ...(options.configured ? { configured: options.configured } : {}),
   };
   const outcome = await checkEgress(options.egress, request);

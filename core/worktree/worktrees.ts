@@ -8,8 +8,9 @@ import { configRoot, expandHome } from "../paths.ts";
 /**
  * omp's git worktrees: `omp worktree`, `--worktree`, and the task tool's isolated subagents. They
  * live where the original omp keeps them, `~/.omp/wt/<project>/<name>` (`OMP_WORKTREE_DIR`
- * moves them), each on its own branch `omp/<name>`. Every git call goes through the safe runner:
- * a worktree's checkout runs no hook the repository configured.
+ * moves them), each on its own branch `omp/<name>`. Every git call goes through the safe runner
+ * with the content filters emptied: a worktree's checkout, status, patch and snapshot run no hook
+ * or filter the repository configured.
  */
 
 export const BRANCH_PREFIX = "omp/";
@@ -27,11 +28,11 @@ export interface WorktreeInfo {
 }
 
 function run(cwd: string, args: string[], input?: string): GitResult {
-  return gitSync(args, { cwd, timeoutMs: TIMEOUT_MS, ...(input === undefined ? {} : { input }) });
+  return gitSync(args, { cwd, timeoutMs: TIMEOUT_MS, withoutFilters: true, ...(input === undefined ? {} : { input }) });
 }
 
 function must(cwd: string, args: string[], what: string, input?: string): string {
-  return gitText(args, { cwd, timeoutMs: TIMEOUT_MS, what, ...(input === undefined ? {} : { input }) });
+  return gitText(args, { cwd, timeoutMs: TIMEOUT_MS, what, withoutFilters: true, ...(input === undefined ? {} : { input }) });
 }
 
 /** The repository's top folder (the main work tree's, also when called from a linked worktree). */
@@ -129,7 +130,7 @@ export function worktreePatch(dir: string, base: string): string {
   // A private index of this process's own: the worktree's is left as the subagent or the user left it.
   const index = join(must(dir, ["rev-parse", "--absolute-git-dir"], "finding the worktree's git dir").trim(), `omp-patch-index-${process.pid}`);
   const env = { GIT_INDEX_FILE: index };
-  const step = (args: string[]) => gitText(args, { cwd: dir, env, timeoutMs: TIMEOUT_MS, what: "reading the worktree's changes" });
+  const step = (args: string[]) => gitText(args, { cwd: dir, env, timeoutMs: TIMEOUT_MS, what: "reading the worktree's changes", withoutFilters: true });
   try {
     step(["read-tree", "HEAD"]);
     step(["add", "-A"]);
@@ -167,7 +168,7 @@ export function snapshotWorkTree(cwd: string): string {
   const root = repositoryRoot(cwd);
   const gitDir = must(root, ["rev-parse", "--absolute-git-dir"], "finding the git dir").trim();
   const env = { GIT_INDEX_FILE: join(gitDir, `omp-snapshot-index-${process.pid}`), ...OMP_IDENTITY };
-  const step = (args: string[]) => gitText(args, { cwd: root, env, timeoutMs: TIMEOUT_MS, what: "snapshotting the work tree" }).trim();
+  const step = (args: string[]) => gitText(args, { cwd: root, env, timeoutMs: TIMEOUT_MS, what: "snapshotting the work tree", withoutFilters: true }).trim();
   const hasHead = run(root, ["rev-parse", "--verify", "-q", "HEAD"]).ok;
   try {
     step(hasHead ? ["read-tree", "HEAD"] : ["read-tree", "--empty"]);

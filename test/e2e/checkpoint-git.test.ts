@@ -5,10 +5,11 @@
 // and the files come back byte for byte whatever its attributes say. One snapshot serves the
 // next command of the same turn, but a turn starts from the work tree as the user left it.
 import { describe, expect, test } from "bun:test";
-import { appendFileSync, chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { agentTestFile, modelRequests, readJsonl, sessionFiles, systemPromptOf, workspace } from "../support/agent-harness.ts";
 import { RpcProcess } from "../support/agent-rpc.ts";
+import { plantGitConfig } from "../support/planted-git-config.ts";
 import { tempDir } from "../support/temp.ts";
 
 const standin = await agentTestFile();
@@ -22,55 +23,13 @@ function userTurns(home: string): { id: string; text: string }[] {
 
 const bash = (command: string) => ({ toolCalls: [{ name: "bash", arguments: { command } }] });
 
-/** Every way a repository's configuration can make git start a program, each one writing to `marker`. */
-function plantConfig(repo: string, marker: string): void {
-  const script = join(tempDir("omp-git-evil-"), "evil.sh");
-  // A filter must pass the content through, or git would fail before running the next one.
-  writeFileSync(script, `#!/bin/sh\necho "ran: $*" >> ${marker}\ncat\n`);
-  chmodSync(script, 0o755);
-  const hooks = join(repo, ".git", "evil-hooks");
-  mkdirSync(hooks);
-  for (const hook of ["reference-transaction", "post-index-change", "pre-commit", "post-checkout", "pre-auto-gc", "fsmonitor-watchman"]) {
-    writeFileSync(join(hooks, hook), `#!/bin/sh\n${script} hook ${hook}\n`);
-    chmodSync(join(hooks, hook), 0o755);
-    writeFileSync(join(repo, ".git", "hooks", hook), `#!/bin/sh\n${script} default-hook ${hook}\n`);
-    chmodSync(join(repo, ".git", "hooks", hook), 0o755);
-  }
-  appendFileSync(
-    join(repo, ".git", "config"),
-    [
-      "[core]",
-      `\tfsmonitor = ${script} fsmonitor`,
-      `\thooksPath = ${hooks}`,
-      `\tsshCommand = ${script} ssh`,
-      `\tpager = ${script} pager`,
-      "[filter \"evil\"]",
-      `\tclean = ${script} clean %f`,
-      `\tsmudge = ${script} smudge %f`,
-      "\trequired = true",
-      "[diff]",
-      `\texternal = ${script} diff`,
-      "[diff \"evil\"]",
-      `\ttextconv = ${script} textconv`,
-      "[log]",
-      "\tshowSignature = true",
-      "[gpg]",
-      `\tprogram = ${script} gpg`,
-      "[credential]",
-      `\thelper = !${script} credential`,
-      "",
-    ].join("\n"),
-  );
-  writeFileSync(join(repo, ".git", "info", "attributes"), "* filter=evil diff=evil\n");
-}
-
 describe("the git omp runs", () => {
   test("a repository configured to run programs (fsmonitor, hooks, filters, external diff, gpg, ssh, credentials) runs none of them through the session's commands and rewind; the files come back byte for byte", async () => {
     const { home, repo } = workspace({ "README.md": "# demo\n", "crlf.txt": "one\r\ntwo\r\n", "src/a.txt": "a0\n" });
     // Conversions the attributes ask for must not change what a snapshot keeps.
     writeFileSync(join(repo, ".gitattributes"), "*.txt text eol=crlf filter=evil\n");
     const marker = join(tempDir("omp-git-marker-"), "ran.txt");
-    plantConfig(repo, marker);
+    plantGitConfig(repo, marker);
     standin.setScript([
       bash("printf 'three\\r\\n' >> crlf.txt && echo a1 > src/a.txt && echo new > new.txt"),
       bash("cat crlf.txt"),

@@ -2,10 +2,11 @@
 // model: what the model is shown (the diff within budget, generated and binary files only named, the
 // repository's own subjects), the changelog entries, confirm / edit / decline, --dry-run, --all.
 import { describe, expect, test } from "bun:test";
-import { chmodSync, readFileSync, writeFileSync } from "node:fs";
+import { chmodSync, existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { agentTestFile, modelRequests, runAgent, systemPromptOf, userTextsOf, workspace } from "../support/agent-harness.ts";
 import { tempDir } from "../support/omp.ts";
+import { plantGitConfig } from "../support/planted-git-config.ts";
 
 const standin = await agentTestFile();
 const env = () => ({
@@ -150,6 +151,22 @@ describe("omp commit", () => {
     expect(sent).not.toContain(shaped);
     expect(sent).not.toContain("MIIEvQ");
     expect(sent).toContain("[REDACTED]");
+  });
+
+  test("--all --dry-run in a repository configured to run programs (filters, diff drivers, textconv): none of them runs while the diff is read", async () => {
+    const { home, repo } = conventionalRepo();
+    writeFileSync(join(repo, "src/greet.ts"), "export const greet = () => \"hello\";\n");
+    writeFileSync(join(repo, "new.txt"), "an untracked file\n");
+    const marker = join(tempDir(), "ran.txt");
+    plantGitConfig(repo, marker);
+    standin.setScript(reply("fix(greet): say hello"));
+    const before = modelRequests(standin).length;
+    const run = await runAgent(["commit", "--all", "--dry-run"], { home, cwd: repo, env: env() });
+    expect(run.code).toBe(0);
+    const user = userTextsOf("anthropic-messages", modelRequests(standin)[before]!.body).join("\n");
+    expect(user).toContain('+export const greet = () => "hello";');
+    expect(user).toContain("+an untracked file");
+    expect(existsSync(marker) ? readFileSync(marker, "utf8") : "").toBe("");
   });
 
   test("nothing staged, or no repository: a clear error and exit 1", async () => {

@@ -1,5 +1,6 @@
 // `omp extensions` lists every kind from one catalog: skills and commands, hooks (event, matcher,
-// command, file), subagents, TypeScript extensions (what they registered, why one failed), with
+// command, file), subagents, TypeScript extensions (what they registered, why one failed), rule
+// files (stream rules among them, Claude Code's too, with how each applies), with
 // an untrusted folder's hooks and extensions listed as skipped and never run. An extension's
 // slash command is in the same command registry as the markdown ones (rpc).
 import { describe, expect, test } from "bun:test";
@@ -33,6 +34,9 @@ function everyKind() {
   write(join(agent, "agents", "sloppy.md"), "just text, no frontmatter\n");
   write(join(repo, ".claude", "agents", "tester.md"), "---\nname: tester\ndescription: Runs tests\n---\nYou test.\n");
   write(join(repo, ".omp", "config.yml"), `hooks:\n  Stop:\n    - hooks:\n        - type: command\n          command: touch ${ran}-hook\n`);
+  write(join(agent, "rules", "no-any.md"), "---\ndescription: No casts to any\ncondition: 'as any'\n---\nDo not cast to any.\n");
+  write(join(home, ".claude", "rules", "style.md"), "---\npaths: src/**/*.ts\n---\nTwo-space indents.\n");
+  write(join(repo, ".omp", "rules", "proj.md"), "---\nalwaysApply: true\n---\nThe project's rule.\n");
   write(join(repo, ".omp", "extensions", "proj.js"), `import { writeFileSync } from "node:fs"; writeFileSync(${JSON.stringify(`${ran}-ext`)}, "x"); export default (api) => api.registerTool({ name: "proj_tool", description: "p", parameters: { type: "object" }, execute: () => "p" });`);
   return { home, repo, agent, ran };
 }
@@ -60,6 +64,10 @@ describe("omp extensions: every kind", () => {
     expect(broken).toMatchObject({ status: "skipped", reason: "failed to load: boom at import" });
     const project = items.find((item) => item.kind === "extension" && item.path === join(repo, ".omp", "extensions", "proj.js"));
     expect(project).toMatchObject({ status: "skipped", source: "project", reason: UNTRUSTED });
+    expect(find("rule", "no-any")).toMatchObject({ status: "loaded", source: "user", path: join(agent, "rules", "no-any.md"), description: "No casts to any", origin: "user", condition: ["as any"] });
+    expect(find("rule", "style")).toMatchObject({ status: "loaded", source: "user", path: join(home, ".claude", "rules", "style.md"), origin: "claude-user", globs: ["src/**/*.ts"] });
+    expect(find("rule", "proj")).toMatchObject({ status: "skipped", source: "project", path: join(repo, ".omp", "rules", "proj.md") });
+    expect(find("rule", "proj").reason).toContain("not trusted");
     // Listing never runs an untrusted folder's code.
     expect(existsSync(`${ran}-ext`)).toBe(false);
     expect(existsSync(`${ran}-hook`)).toBe(false);
@@ -73,11 +81,16 @@ describe("omp extensions: every kind", () => {
     expect(text.stdout).toMatch(/^Extensions \(1 loaded, 2 skipped\)$/m);
     expect(text.stdout).toMatch(/greeter\.js +user +~\/\.omp\/agent\/extensions\/greeter\.js → tool greet, \/hello$/m);
     expect(text.stdout.indexOf("Skills")).toBeLessThan(text.stdout.indexOf("Hooks"));
+    expect(text.stdout).toMatch(/^Rules \(2 loaded, 1 skipped\)$/m);
+    expect(text.stdout).toMatch(/^ {2}no-any +user +~\/\.omp\/agent\/rules\/no-any\.md → stream rule: as any$/m);
+    expect(text.stdout).toMatch(/^ {2}style +user +~\/\.claude\/rules\/style\.md → for src\/\*\*\/\*\.ts$/m);
+    expect(text.stdout).toMatch(/^✗ proj +project +\.omp\/rules\/proj\.md — the folder is not trusted/m);
 
     setFolderTrust(repo, true, { OMP_AGENT_DIR: agent });
     const trusted = JSON.parse((await runAgent(["extensions", "--json"], { home, cwd: repo })).stdout).items as any[];
     expect(trusted.find((item) => item.kind === "hook" && item.name === "Stop *")).toMatchObject({ status: "loaded", source: "project" });
     expect(trusted.find((item) => item.kind === "extension" && item.path === join(repo, ".omp", "extensions", "proj.js"))).toMatchObject({ status: "loaded", tools: ["proj_tool"] });
+    expect(trusted.find((item) => item.kind === "rule" && item.name === "proj")).toMatchObject({ status: "loaded", source: "project", alwaysApply: true });
   });
 });
 

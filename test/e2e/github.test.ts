@@ -4,7 +4,7 @@
 // per_page (≤ 100) items linked by Link headers. The token reaches neither the model, the
 // session nor stdout.
 import { afterAll, describe, expect, test } from "bun:test";
-import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { tempDir } from "../support/temp.ts";
 import { agentTestFile, deferredToolNamesOf, filesContaining, git, spawnOmp, modelRequests, runAgent, sessionFiles, toolResultsOf, workspace } from "../support/agent-harness.ts";
@@ -74,6 +74,8 @@ const storage = Bun.serve({
     return url.pathname === "/job-502.log" && url.searchParams.get("sig") === "ok" ? new Response(LOG, { headers: { "content-type": "text/plain" } }) : new Response("AuthenticationFailed", { status: 403 });
   },
 });
+// Where the API sends a job's log: the storage stand-in, or a public-looking name for it behind a proxy.
+let storageOrigin = `http://127.0.0.1:${storage.port}`;
 const server = Bun.serve({
   hostname: "127.0.0.1",
   port: 0,
@@ -119,7 +121,7 @@ const server = Bun.serve({
         if (url.searchParams.get("per_page") !== "100") return json({ message: "expected per_page=100" }, { status: 422 });
         return json(runJson(url.origin).jobs);
       case "GET /repos/acme/widgets/actions/jobs/502/logs":
-        return new Response(null, { status: 302, headers: { location: `http://127.0.0.1:${storage.port}/job-502.log?sig=ok` } });
+        return new Response(null, { status: 302, headers: { location: `${storageOrigin}/job-502.log?sig=ok` } });
       case "GET /repos/acme/widgets/issues/7/comments":
         return paged(COMMENTS);
       case "GET /repos/acme/widgets/pulls/9":
@@ -166,11 +168,25 @@ function checkout(config = "") {
   return ws;
 }
 
-async function agent(ws: { home: string; repo: string }, calls: { name: string; arguments: Record<string, unknown> }[], options: { token?: string | null; allow?: boolean; extra?: string[] } = {}) {
+/** A loopback HTTP server standing in for a git host with no repositories: it records every path asked for. */
+function recordingGitHost() {
+  const reached: string[] = [];
+  const server = Bun.serve({
+    hostname: "127.0.0.1",
+    port: 0,
+    fetch(request) {
+      reached.push(new URL(request.url).pathname);
+      return new Response("not found", { status: 404 });
+    },
+  });
+  return { port: server.port, reached, stop: () => server.stop(true) };
+}
+
+async function agent(ws: { home: string; repo: string }, calls: { name: string; arguments: Record<string, unknown> }[], options: { token?: string | null; allow?: boolean; extra?: string[]; env?: Record<string, string> } = {}) {
   standin.setScript([...calls.map((call) => ({ toolCalls: [call] })), { text: "done" }]);
   standin.requests.length = 0;
   seen.length = 0;
-  const env = { ANTHROPIC_BASE_URL: standin.url, ANTHROPIC_API_KEY: "sk-ant-test", GITHUB_API_URL: API, ...(options.token === null ? {} : { GITHUB_TOKEN: options.token ?? TOKEN }) };
+  const env = { ANTHROPIC_BASE_URL: standin.url, ANTHROPIC_API_KEY: "sk-ant-test", GITHUB_API_URL: API, ...(options.token === null ? {} : { GITHUB_TOKEN: options.token ?? TOKEN }), ...options.env };
   const run = await runAgent(["-p", "--model", MODEL, ...(options.allow === false ? [] : ["--allow-host", "127.0.0.1"]), ...(options.extra ?? []), "look at GitHub"], { home: ws.home, cwd: ws.repo, env });
   const requests = modelRequests(standin);
   const results = requests.slice(1).map((request) => toolResultsOf("anthropic-messages", request.body).at(-1)!.text);
@@ -339,6 +355,90 @@ describe("github", () => {
     expect(git(FORK, "rev-parse", "refs/heads/dave-fix")).toBe(git(worktree8!, "rev-parse", "HEAD"));
     expect(git(worktree8!, "log", "-1", "--format=%s")).toBe("review fix");
     expect(pushed.results[2]).toContain("main has no pull request to push to");
+  });
+
+  test("pr_checkout's fetch from a remote on a loopback address is refused like any other request there: git never reaches it", async () => {
+    const gitHost = recordingGitHost();
+    try {
+      const ws = workspace();
+      git(ws.repo, "remote", "add", "origin", `http://localhost:${gitHost.port}/acme/widgets.git`);
+      const { results } = await agent(ws, [{ name: "github", arguments: { op: "pr_checkout", repo: "acme/widgets", pr: "7" } }], { extra: ["--approval-mode", "yolo"] });
+      expect(results[0]).toContain("a git fetch of pull request #7");
+      expect(results[0]).toContain("loopback");
+      expect(results[0]).toContain("--allow-host localhost");
+      expect(gitHost.reached).toEqual([]);
+    } finally {
+      gitHost.stop();
+    }
+  });
+
+  test("pr_checkout's fetch runs no program the repository's configuration names, and url.insteadOf cannot steer it past the address check", async () => {
+    const marker = join(tempDir("omp-gh-marker-"), "ran");
+    const bare = join(tempDir("omp-gh-planted-"), "widgets.git");
+    const ws = workspace();
+    git(join(bare, ".."), "init", "-q", "--bare", "-b", "main", bare);
+    git(ws.repo, "push", "-q", bare, "main:refs/heads/main", "main:refs/pull/7/head");
+    git(ws.repo, "remote", "add", "origin", bare);
+    // A local remote's upload-pack and an ssh command run on this machine.
+    git(ws.repo, "config", "remote.origin.uploadpack", `touch ${marker}-uploadpack; git-upload-pack`);
+    git(ws.repo, "config", "core.sshCommand", `touch ${marker}-ssh; ssh`);
+    const checkout = () => agent(ws, [{ name: "github", arguments: { op: "pr_checkout", repo: "acme/widgets", pr: "7", force: true } }], { extra: ["--approval-mode", "yolo"] });
+    expect((await checkout()).results[0]).toContain("Branch: pr-7");
+    expect(existsSync(`${marker}-uploadpack`)).toBe(false);
+
+    git(ws.repo, "remote", "set-url", "origin", "ssh://git@127.0.0.1:1/acme/widgets.git");
+    expect((await checkout()).results[0]).toContain("fetching pull/7/head from origin failed");
+    expect(existsSync(`${marker}-ssh`)).toBe(false);
+    git(ws.repo, "config", "core.gitProxy", `sh -c 'touch ${marker}-proxy'`);
+    git(ws.repo, "remote", "set-url", "origin", "git://127.0.0.1:1/acme/widgets.git");
+    expect((await checkout()).results[0]).toContain("fetching pull/7/head from origin failed");
+    expect(existsSync(`${marker}-proxy`)).toBe(false);
+
+    // ext:: runs its URL as a command line wherever the configuration allows that transport.
+    git(ws.repo, "config", "protocol.ext.allow", "always");
+    git(ws.repo, "remote", "set-url", "origin", `ext::sh -c touch% ${marker}-ext`);
+    expect((await checkout()).results[0]).toContain("fetching pull/7/head from origin failed");
+    expect(existsSync(`${marker}-ext`)).toBe(false);
+
+    const gitHost = recordingGitHost();
+    try {
+      git(ws.repo, "remote", "set-url", "origin", "https://github.com/acme/widgets.git");
+      git(ws.repo, "config", `url.http://localhost:${gitHost.port}/.insteadOf`, "https://github.com/");
+      const steered = (await checkout()).results[0];
+      expect(steered).toContain(`a git fetch of pull request #7 from http://localhost:${gitHost.port}/acme/widgets.git`);
+      expect(steered).toContain("--allow-host localhost");
+      expect(gitHost.reached).toEqual([]);
+    } finally {
+      gitHost.stop();
+    }
+  });
+
+  test("a redirect from the configured API host to another host is checked like a first request: print mode does not fetch the job log from an unnamed host", async () => {
+    // Public-looking names through a forward proxy on loopback that maps them to the stand-ins, so only the egress rule decides.
+    const names: Record<string, string> = { "api.example.test": API, "storage.example.test": `http://127.0.0.1:${storage.port}` };
+    const proxied: string[] = [];
+    const proxy = Bun.serve({
+      hostname: "127.0.0.1",
+      port: 0,
+      async fetch(request) {
+        const url = new URL(request.url);
+        proxied.push(url.host);
+        const upstream = await fetch(`${names[url.host]}${url.pathname}${url.search}`, { headers: request.headers, redirect: "manual" });
+        return new Response(upstream.body, { status: upstream.status, headers: upstream.headers });
+      },
+    });
+    storageOrigin = "http://storage.example.test";
+    try {
+      runPolls = 2;
+      const { results } = await agent(checkout(), [{ name: "github", arguments: { op: "run_watch", run: "42", repo: "acme/widgets" } }], { allow: false, env: { GITHUB_API_URL: "http://api.example.test", HTTP_PROXY: proxy.url.href, NO_PROXY: "127.0.0.1" } });
+      expect(results[0]).toContain("## Failed job: test (failure)");
+      expect(results[0]).not.toContain("step log line 40");
+      expect(proxied).toContain("api.example.test");
+      expect(proxied).not.toContain("storage.example.test");
+    } finally {
+      storageOrigin = `http://127.0.0.1:${storage.port}`;
+      proxy.stop(true);
+    }
   });
 
   test("run_watch polls a run by its URL from queued through in_progress to completed (failure) and reports the failed job with its log's tail, the whole log saved as an artifact", async () => {

@@ -5,6 +5,8 @@ import { existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from 
 import { join } from "node:path";
 import { agentTestFile, modelRequests, runAgent, toolResultsOf, workspace } from "../support/agent-harness.ts";
 import { runOmp } from "../support/omp.ts";
+import { plantGitConfig } from "../support/planted-git-config.ts";
+import { tempDir } from "../support/temp.ts";
 
 const standin = await agentTestFile();
 const env = () => ({ ANTHROPIC_BASE_URL: standin.url, ANTHROPIC_API_KEY: `omptest_ant_${crypto.randomUUID().replaceAll("-", "")}` });
@@ -48,6 +50,28 @@ describe("isolated tasks", () => {
     expect(readFileSync(join(repo, "notes.txt"), "utf8")).toBe("work in progress\n");
     expect(git(repo, "diff", "--cached", "--name-only")).toBe("");
     expect(git(repo, "worktree", "list", "--porcelain").match(/^worktree /gm)!.length).toBe(1);
+  });
+
+  test("a repository configured to run programs (content filters, hooks, fsmonitor, signing) runs none of them while an isolated task forks, works and comes back", async () => {
+    const { home, repo } = workspace();
+    writeFileSync(join(repo, "notes.txt"), "work in progress\n");
+    writeFileSync(join(repo, ".gitattributes"), "* filter=evil\n");
+    const marker = join(tempDir("omp-wt-marker-"), "ran.txt");
+    plantGitConfig(repo, marker);
+    standin.setScript([
+      { toolCalls: [{ id: "t1", name: "task", arguments: { subagent_type: "general-purpose", description: "fix add", prompt: "fix add()", isolated: true } }] },
+      { toolCalls: [{ id: "e1", name: "edit", arguments: { path: "src/math.sh", edits: [{ oldText: "$1 - $2", newText: "$1 + $2" }] } }] },
+      { toolCalls: [{ id: "b1", name: "bash", arguments: { command: "echo more >> notes.txt" } }] },
+      { text: "Fixed add() in my worktree." },
+      { text: "The subagent fixed add()." },
+    ]);
+    const before = modelRequests(standin).length;
+    const run = await runAgent(["-p", "--model", MODEL, "fix add in isolation"], { home, cwd: repo, env: env() });
+    expect(run.code).toBe(0);
+    expect(resultTexts(4, before)).toContain("[isolation] Its changes were applied here (2 file(s))");
+    expect(readFileSync(join(repo, "src/math.sh"), "utf8")).toBe(FIXED);
+    expect(readFileSync(join(repo, "notes.txt"), "utf8")).toBe("work in progress\nmore\n");
+    expect(existsSync(marker) ? readFileSync(marker, "utf8") : "").toBe("");
   });
 
   test("a patch that conflicts with the main tree is not applied at all: saved, reported, its worktree kept", async () => {

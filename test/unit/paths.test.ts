@@ -12,7 +12,8 @@ afterEach(() => {
 });
 
 test("homeDir follows HOME as os.homedir() does at start-up, and falls back to it when HOME is unset", () => {
-  expect(homeDir()).toBe(homedir());
+  // The run's own HOME (test/support/test-home.ts), set after start-up: os.homedir() still says the first one.
+  expect(homeDir()).toBe(process.env.HOME!);
   process.env.HOME = "/home/someone-else";
   expect(homeDir()).toBe("/home/someone-else");
   delete process.env.HOME;

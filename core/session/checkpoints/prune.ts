@@ -1,7 +1,8 @@
-import { existsSync, readdirSync, rmSync } from "node:fs";
+import { existsSync, rmSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
 import { idFromFileName } from "../paths.ts";
 import { dropSnapshots } from "./git-snapshot.ts";
+import { dirNames } from "../../fs/dir-names.ts";
 
 /**
  * A session's checkpoints go with it: a `<session>.checkpoints/` whose session file was deleted
@@ -17,13 +18,7 @@ export function pruneOrphanCheckpoints(sessionPath: string, cwd: string): void {
   if (swept.has(sessionPath)) return;
   swept.add(sessionPath);
   const dir = dirname(sessionPath);
-  let names: string[];
-  try {
-    names = readdirSync(dir);
-  } catch {
-    return;
-  }
-  for (const name of names) {
+  for (const name of dirNames(dir)) {
     if (!name.endsWith(SUFFIX)) continue;
     const session = `${name.slice(0, -SUFFIX.length)}.jsonl`;
     if (existsSync(join(dir, session)) || join(dir, session) === sessionPath) continue;
