@@ -1,3 +1,4 @@
+import { SessionError } from "../../../core/errors/session-error.ts";
 import { writeFileSync } from "node:fs";
 import { resolve } from "node:path";
 import type { RpcCommand } from "../../../core/rpc/protocol.ts";
@@ -65,8 +66,8 @@ export const SESSION_COMMANDS = {
   async compact(rpc, command) {
     const { id } = command;
     const agent = rpc.agent;
-    if (agent.isRunning) throw new Error("abort the running turn first");
-    if (rpc.compacting) throw new Error("a compaction is already running");
+    if (agent.isRunning) throw new SessionError("busy", "abort the running turn first");
+    if (rpc.compacting) throw new SessionError("busy", "a compaction is already running");
     rpc.compacting = true;
     // A model call: answered when it ends, while get_state, abort and the rest keep working.
     return rpc.later("compact", id, async () => {
