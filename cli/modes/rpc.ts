@@ -6,7 +6,6 @@ import { type HostEvent, type SessionHost, isAgentEvent } from "../../core/sessi
 import { errorInfo } from "../../core/errors/error-kind.ts";
 import { describeError } from "../../core/errors/omp-error.ts";
 import { SessionError } from "../../core/errors/session-error.ts";
-import { PROTOCOL_VERSION } from "../../core/protocol/version.ts";
 import { RpcCommand, type RpcResponse, RpcUiResponse } from "../../core/rpc/protocol.ts";
 import { stdout, writeLine } from "./output.ts";
 import { type ApprovalAnswer, approvalOptions, decideApproval } from "../../core/tools/approval-answer.ts";
@@ -32,7 +31,7 @@ export async function runRpcMode(host: SessionHost, onReady?: () => void): Promi
   const write: Out = writeLine;
   const initial = host.agent;
   const session = new RpcSession(host, write);
-  write({ type: "ready", protocolVersion: PROTOCOL_VERSION, ...(initial.warnings.length > 0 ? { warnings: initial.warnings } : {}) });
+  write({ type: "ready", ...(initial.warnings.length > 0 ? { warnings: initial.warnings } : {}) });
   onReady?.();
   const decoder = new TextDecoder();
   let buffer = "";

@@ -106,6 +106,7 @@ export function generateClient(document: ProtocolDocument): string {
     "  static async start(options: StartOptions = {}): Promise<OmpRpcClient> {",
     "    const client = new OmpRpcClient(launch(options));",
     "    await client.ready;",
+    "    await client.checkVersion();",
     "    return client;",
     "  }",
     "",

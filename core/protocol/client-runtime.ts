@@ -57,7 +57,7 @@ interface Waiter<T> {
 
 /** One omp process spoken to in NDJSON: commands out, responses and events in. */
 export class RpcConnection {
-  /** The ready frame, once omp said it speaks this client's protocol version. */
+  /** The ready frame, once omp is reading commands. */
   readonly ready: Promise<RpcReady>;
   /** omp's exit code, once it has exited. */
   readonly exited: Promise<number>;
@@ -147,6 +147,16 @@ export class RpcConnection {
     });
   }
 
+  /** Rejects, and stops omp, unless it speaks this client's protocol version. */
+  protected async checkVersion(): Promise<void> {
+    const state = (await this.request({ type: "get_state" } as RpcCommand)) as { protocolVersion?: number };
+    if (state.protocolVersion === PROTOCOL_VERSION) return;
+    const error = new Error(\`this client speaks omp's protocol version \${PROTOCOL_VERSION}, but omp reports \${state.protocolVersion ?? "none"}: generate the client again with \\\`omp protocol client\\\` of that omp\`);
+    this.stop(error);
+    this.child.kill();
+    throw error;
+  }
+
   /** Closes omp's stdin: it finishes the running prompt and exits; resolves with its exit code. */
   close(): Promise<number> {
     this.child.stdin.end();
@@ -164,7 +174,7 @@ export class RpcConnection {
     } catch {
       return;
     }
-    if (frame.type === "ready") return this.greet(frame);
+    if (frame.type === "ready") return this.readyWaiter?.resolve(frame);
     if (frame.type === "response") {
       const waiter = frame.id === undefined ? undefined : this.pending.get(frame.id);
       if (!waiter || frame.id === undefined) return;
@@ -175,14 +185,6 @@ export class RpcConnection {
     }
     if (frame.type === "extension_ui_request" && this.uiHandler) void this.answer(frame, this.uiHandler);
     for (const listener of [...this.listeners]) listener(frame);
-  }
-
-  private greet(frame: RpcReady): void {
-    if (frame.protocolVersion === PROTOCOL_VERSION) return this.readyWaiter?.resolve(frame);
-    const error = new Error(\`this client speaks omp's protocol version \${PROTOCOL_VERSION}, but omp reports \${frame.protocolVersion ?? "none"}: generate the client again with \\\`omp protocol client\\\` of that omp\`);
-    this.readyWaiter?.reject(error);
-    this.stop(error);
-    this.child.kill();
   }
 
   private async answer(request: RpcUiRequest, handler: (request: RpcUiRequest) => UiAnswer | Promise<UiAnswer>): Promise<void> {

@@ -69,7 +69,7 @@ export function protocolJsonSchema(): ProtocolDocument {
     $schema: "https://json-schema.org/draft/2020-12/schema",
     title: "omp session protocol",
     description:
-      "omp --mode rpc reads RpcCommand and RpcUiResponse lines on stdin and writes RpcFrame lines on stdout (NDJSON). The first frame is RpcReady with the protocolVersion; a command's success response carries RpcResults[command] as data, a failure ErrorInfo as errorInfo.",
+      "omp --mode rpc reads RpcCommand and RpcUiResponse lines on stdin and writes RpcFrame lines on stdout (NDJSON). The first frame is RpcReady; get_state's protocolVersion is this document's x-protocol-version. A command's success response carries RpcResults[command] as data, a failure ErrorInfo as errorInfo.",
     "x-protocol-version": PROTOCOL_VERSION,
     $defs,
   };

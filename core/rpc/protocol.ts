@@ -70,8 +70,8 @@ export const RpcUiResponse = z.object({
 });
 export type RpcUiResponse = z.infer<typeof RpcUiResponse>;
 
-/** The first frame: the protocol version this omp speaks (core/protocol/version.ts), for a client to check before it sends anything. */
-export const RpcReady = z.object({ type: z.literal("ready"), protocolVersion: z.number().int(), warnings: z.array(z.string()).optional() });
+/** The first frame, as the original omp writes it; get_state tells the protocol version (core/protocol/version.ts). */
+export const RpcReady = z.object({ type: z.literal("ready"), warnings: z.array(z.string()).optional() });
 
 /**
  * A command's answer, under its `id`. A failure carries `error` (the words, as the original omp

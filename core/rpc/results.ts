@@ -65,6 +65,8 @@ export const RPC_RESULTS = {
     warnings: z.array(z.string()),
     mode: Mode,
     contextUsage: z.object({ tokens: z.number(), contextWindow: z.number(), percent: z.number() }),
+    /** The session protocol's version (core/protocol/version.ts), for a client to check before it relies on anything else. */
+    protocolVersion: z.number().int(),
   }),
   get_messages: z.object({ messages: z.array(Message) }),
   get_last_assistant_text: z.object({ text: z.string().nullable() }),

@@ -2,6 +2,7 @@ import { SessionError } from "../../../core/errors/session-error.ts";
 import { writeFileSync } from "node:fs";
 import { resolve } from "node:path";
 import type { RpcCommand } from "../../../core/rpc/protocol.ts";
+import { PROTOCOL_VERSION } from "../../../core/protocol/version.ts";
 import { resolveSession } from "../../../core/session/listing.ts";
 import { toHtml } from "../../interactive/render/export.ts";
 import type { RpcContext, RpcHandlers } from "./context.ts";
@@ -41,6 +42,7 @@ export const SESSION_COMMANDS = {
       warnings: agent.warnings,
       mode: rpc.host.mode,
       contextUsage: { tokens: agent.contextTokens(), contextWindow: agent.model.contextWindow, percent: (100 * agent.contextTokens()) / agent.model.contextWindow },
+      protocolVersion: PROTOCOL_VERSION,
     });
   },
   async get_messages(rpc, command) {
