@@ -3,6 +3,7 @@ import { type AssistantMessage, type ImageContent, type Message, type TextConten
 import type { Model, ThinkingLevel } from "../ai/model.ts";
 import type { AssistantEvent, ToolSpec } from "../ai/stream.ts";
 import { describeError } from "../errors/omp-error.ts";
+import { errorInfo } from "../errors/error-kind.ts";
 import type { SessionWriter } from "../session/writer.ts";
 import { FileReadStore } from "../tools/edit/read-store.ts";
 import type { Tool, ToolContext } from "../tools/types.ts";
@@ -308,7 +309,8 @@ export class Agent {
         }
       }
     } catch (thrown) {
-      stop = { reason: "error", error: describeError(thrown) };
+      const { message, ...failure } = errorInfo(thrown);
+      stop = { reason: "error", error: message, failure };
     } finally {
       // Taken from a queue but never sent (a limit stopped the run): keep them for the next run.
       if (run.pending.length > 0 && run.pending[0] !== run.opening) this.steering.unshift(...run.pending);
@@ -368,7 +370,7 @@ export class Agent {
     if (reply.stopReason === "error") {
       this.emit({ type: "turn_end", turn, message: reply, toolResults: [] });
       await this.extensions?.stopFailure?.(reply.errorMessage ?? "the provider failed", reply.failure?.kind).catch(() => undefined);
-      return { reason: "error", error: reply.errorMessage };
+      return { reason: "error", error: reply.errorMessage, failure: reply.failure };
     }
     const calls = reply.content.filter((part): part is ToolCall => part.type === "toolCall");
     const halts: string[] = [];
@@ -446,7 +448,7 @@ export class Agent {
       this.emit({ type: "message_end", message: reply });
       this.emit({ type: "turn_end", turn, message: reply, toolResults: [] });
       if (await this.compact("overflow")) return "retry";
-      return { reason: "error", error: `${reply.errorMessage} (compacting the conversation did not make it fit: start a new session or use a model with a larger context window)` };
+      return { reason: "error", error: `${reply.errorMessage} (compacting the conversation did not make it fit: start a new session or use a model with a larger context window)`, failure: reply.failure };
     }
     return undefined;
   }
@@ -475,7 +477,7 @@ export class Agent {
 
   /** Saves what the run wrote (and the session's title, when one was being written) and tells how it ended. */
   private async endRun(stop: RunStop, usage: Usage[], titling: ReturnType<typeof sessionTitle> | undefined): Promise<AgentStopReason> {
-    let { reason, error } = stop;
+    let { reason, error, failure } = stop;
     try {
       const named = await titling;
       if (named && !this.userNamed) {
@@ -486,9 +488,11 @@ export class Agent {
       this.writer?.sync();
     } catch (thrown) {
       reason = "error";
-      error ??= describeError(thrown);
+      if (error === undefined) ({ message: error, ...failure } = errorInfo(thrown));
     }
-    this.emit({ type: "agent_end", stopReason: reason, ...(error === undefined ? {} : { error }), usage: addUsage(emptyUsage(), ...usage) });
+    // A failed run says its failure typed as well as in words (failed: a cause nobody classified).
+    const typed = reason === "error" && error !== undefined ? { errorInfo: { kind: failure?.kind ?? "failed", message: error, retryable: failure?.retryable ?? false } } : {};
+    this.emit({ type: "agent_end", stopReason: reason, ...(error === undefined ? {} : { error }), ...typed, usage: addUsage(emptyUsage(), ...usage) });
     return reason;
   }
 

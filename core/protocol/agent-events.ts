@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { AssistantMessage, Message, ToolResultMessage, Usage } from "../ai/messages-schema.ts";
+import { ErrorInfo } from "./error.ts";
 
 /**
  * The agent's events as zod schemas, the one definition of their shape: core/agent/events.ts
@@ -32,7 +33,8 @@ const tool = { toolCallId: z.string(), toolName: z.string() };
  */
 export const AgentEvent = z.discriminatedUnion("type", [
   z.object({ type: z.literal("agent_start") }),
-  z.object({ type: z.literal("agent_end"), stopReason: AgentStopReason, error: z.string().optional(), usage: Usage }),
+  /** A failed run (stopReason error) carries its failure typed in `errorInfo`, beside `error`'s words. */
+  z.object({ type: z.literal("agent_end"), stopReason: AgentStopReason, error: z.string().optional(), errorInfo: ErrorInfo.optional(), usage: Usage }),
   z.object({ type: z.literal("turn_start"), turn: z.number().int() }),
   z.object({ type: z.literal("turn_end"), turn: z.number().int(), message: AssistantMessage, toolResults: z.array(ToolResultMessage) }),
   z.object({ type: z.literal("message_start"), message: Message }),

@@ -2,7 +2,7 @@
 // file `omp protocol client` prints (the same the build put beside dist/omp) is imported by a
 // program that typechecks under strict tsc, spawns `dist/omp --mode rpc` against the provider
 // stand-in, prompts, reads the streamed events by type, allows an approval, answers the ask
-// tool's question, and gets typed errors for a bad command. Every frame it received must parse
+// tool's question, and gets typed errors for bad commands and for a run the provider refused. Every frame it received must parse
 // with the protocol's zod schema.
 import { describe, expect, test } from "bun:test";
 import { readFileSync, writeFileSync } from "node:fs";
@@ -57,9 +57,13 @@ for (const attempt of attempts) {
     errors.push({ command: error.command, kind: error.kind, retryable: error.retryable, message: error.message });
   }
 }
+// A run the provider refuses ends with its failure typed.
+const refused = client.next("agent_end");
+await client.prompt({ message: "once more" });
+const runFailure = (await refused).errorInfo;
 const code = await client.close();
 writeFileSync("events.json", JSON.stringify(events));
-console.log(JSON.stringify({ clientVersion: PROTOCOL_VERSION, ready: await client.ready, started, answered, choice, stopReason: finished.stopReason, streamed, messageCount, protocolVersion, approvals, errors, code }));
+console.log(JSON.stringify({ clientVersion: PROTOCOL_VERSION, ready: await client.ready, started, answered, choice, stopReason: finished.stopReason, streamed, messageCount, protocolVersion, runFailure, approvals, errors, code }));
 `;
 
 describe("the generated rpc client", () => {
@@ -70,6 +74,7 @@ describe("the generated rpc client", () => {
       { toolCalls: [{ name: "bash", arguments: { command: "echo made > made.txt" } }] },
       { toolCalls: [{ name: "ask", arguments: { questions: [{ question: "Which database?", options: ["Postgres", "SQLite"] }] } }] },
       { text: "All done, with SQLite." },
+      { status: 401 },
     ]);
     // The client as a user gets it from their omp; the build wrote the same file beside the binary.
     const printed = await runOmp(["protocol", "client"], { home, cwd: repo });
@@ -115,6 +120,8 @@ describe("the generated rpc client", () => {
       { command: "no_such_command", kind: "invalid-command", retryable: false, message: expect.stringContaining('unknown command "no_such_command"') },
       { command: "set_model", kind: "invalid-command", retryable: false, message: expect.stringContaining("provider") },
     ]);
+    expect(result.runFailure).toMatchObject({ kind: "auth", retryable: false });
+    expect(result.runFailure.message.length).toBeGreaterThan(0);
     expect(result.code).toBe(0);
     // The approval let the command run, and the answer reached the model.
     expect(readFileSync(join(repo, "made.txt"), "utf8")).toBe("made\n");
