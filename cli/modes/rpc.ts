@@ -6,7 +6,8 @@ import { type HostEvent, type SessionHost, isAgentEvent } from "../../core/sessi
 import { errorInfo } from "../../core/errors/error-kind.ts";
 import { describeError } from "../../core/errors/omp-error.ts";
 import { SessionError } from "../../core/errors/session-error.ts";
-import { RpcCommand, type RpcResponse, RpcUiResponse } from "../../core/rpc/protocol.ts";
+import type { RpcResponse } from "../../core/rpc/frames.ts";
+import { RpcCommand, RpcUiResponse } from "../../core/rpc/protocol.ts";
 import { stdout, writeLine } from "./output.ts";
 import { type ApprovalAnswer, approvalOptions, decideApproval } from "../../core/tools/approval-answer.ts";
 import type { RpcContext, RpcHandlers } from "./rpc/context.ts";

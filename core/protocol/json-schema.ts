@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { AssistantMessage, Message, ToolResultMessage, Usage, UserMessage } from "../ai/messages-schema.ts";
-import { RpcCommand, RpcFrame, RpcReady, RpcResponse, RpcUiRequest, RpcUiResponse } from "../rpc/protocol.ts";
+import { RpcFrame, RpcReady, RpcResponse, RpcUiRequest } from "../rpc/frames.ts";
+import { RpcCommand, RpcUiResponse } from "../rpc/protocol.ts";
 import { RPC_RESULTS } from "../rpc/results.ts";
 import { HostOp, HostOwnEvent, QuestionRequest } from "../session-host/protocol.ts";
 import { AgentEvent, AssistantDelta } from "./agent-events.ts";

@@ -8,7 +8,7 @@ import { describe, expect, test } from "bun:test";
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { PROTOCOL_VERSION } from "../../core/protocol/version.ts";
-import { RpcFrame } from "../../core/rpc/protocol.ts";
+import { RpcFrame } from "../../core/rpc/frames.ts";
 import { agentEnv, agentTestFile, modelRequests, toolResultsOf, workspace } from "../support/agent-harness.ts";
 import { OMP, ROOT, cleanEnv, runOmp, tempDir } from "../support/omp.ts";
 

@@ -13,7 +13,8 @@ import { commandsOf, generateClient, methodName } from "../../../core/protocol/c
 import { ErrorInfo } from "../../../core/protocol/error.ts";
 import { type JsonSchema, PROTOCOL_DEFINITIONS, protocolJsonSchema } from "../../../core/protocol/json-schema.ts";
 import { PROTOCOL_VERSION } from "../../../core/protocol/version.ts";
-import { RpcCommand, RpcFrame } from "../../../core/rpc/protocol.ts";
+import { RpcFrame } from "../../../core/rpc/frames.ts";
+import { RpcCommand } from "../../../core/rpc/protocol.ts";
 import { RPC_RESULTS } from "../../../core/rpc/results.ts";
 import { isAgentEvent } from "../../../core/session-host/host.ts";
 import { HostOp, HostOwnEvent } from "../../../core/session-host/protocol.ts";
