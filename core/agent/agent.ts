@@ -2,7 +2,6 @@ import { addUsage } from "../ai/index.ts";
 import { type AssistantMessage, type ImageContent, type Message, type TextContent, type ToolCall, type ToolResultMessage, type Usage, emptyUsage } from "../ai/messages.ts";
 import type { Model, ThinkingLevel } from "../ai/model.ts";
 import type { AssistantEvent, ToolSpec } from "../ai/stream.ts";
-import { describeError } from "../errors/omp-error.ts";
 import { errorInfo } from "../errors/error-kind.ts";
 import type { SessionWriter } from "../session/writer.ts";
 import { FileReadStore } from "../tools/edit/read-store.ts";
@@ -666,7 +665,8 @@ export class Agent {
       await this.extensions?.postCompact?.(reason === "manual" ? "manual" : "auto", summary).catch(() => undefined);
       return true;
     } catch (error) {
-      this.emit({ type: "auto_compaction_end", error: describeError(error) });
+      const info = errorInfo(error);
+      this.emit({ type: "auto_compaction_end", error: info.message, errorInfo: info });
       return false;
     } finally {
       if (own && this.controller === own) this.controller = undefined;

@@ -52,5 +52,6 @@ export const AgentEvent = z.discriminatedUnion("type", [
     interrupted: z.boolean(),
   }),
   z.object({ type: z.literal("auto_compaction_start"), reason: z.enum(["threshold", "overflow", "manual"]) }),
-  z.object({ type: z.literal("auto_compaction_end"), tokensBefore: z.number().optional(), summary: z.string().optional(), error: z.string().optional() }),
+  /** A failed compaction says why in `error` and, typed, in `errorInfo` (the summary request's failure, say a rate limit). */
+  z.object({ type: z.literal("auto_compaction_end"), tokensBefore: z.number().optional(), summary: z.string().optional(), error: z.string().optional(), errorInfo: ErrorInfo.optional() }),
 ]);

@@ -61,19 +61,24 @@ for (const attempt of attempts) {
 const refused = client.next("agent_end");
 await client.prompt({ message: "once more" });
 const runFailure = (await refused).errorInfo;
+// So does a compaction whose summary request is refused.
+const compactionEnd = client.next("auto_compaction_end");
+const compacted = await client.compact();
+const compactionFailure = (await compactionEnd).errorInfo;
 const code = await client.close();
 writeFileSync("events.json", JSON.stringify(events));
-console.log(JSON.stringify({ clientVersion: PROTOCOL_VERSION, ready: await client.ready, started, answered, choice, stopReason: finished.stopReason, streamed, messageCount, protocolVersion, runFailure, approvals, errors, code }));
+console.log(JSON.stringify({ clientVersion: PROTOCOL_VERSION, ready: await client.ready, started, answered, choice, stopReason: finished.stopReason, streamed, messageCount, protocolVersion, runFailure, compacted, compactionFailure, approvals, errors, code }));
 `;
 
 describe("the generated rpc client", () => {
-  test("a user's program typechecks against it and drives a session: prompt, typed events, an approval and a question answered, typed errors", async () => {
+  test("a user's program typechecks against it and drives a session: prompt, typed events, an approval and a question answered, typed errors for bad commands, a refused run and a failed compaction", async () => {
     const { home, repo } = workspace();
     const env = { ANTHROPIC_BASE_URL: standin.url, ANTHROPIC_API_KEY: `omptest_ant_${crypto.randomUUID().replaceAll("-", "")}` };
     standin.setScript([
       { toolCalls: [{ name: "bash", arguments: { command: "echo made > made.txt" } }] },
       { toolCalls: [{ name: "ask", arguments: { questions: [{ question: "Which database?", options: ["Postgres", "SQLite"] }] } }] },
       { text: "All done, with SQLite." },
+      { status: 401 },
       { status: 401 },
     ]);
     // The client as a user gets it from their omp; the build wrote the same file beside the binary.
@@ -122,10 +127,13 @@ describe("the generated rpc client", () => {
     ]);
     expect(result.runFailure).toMatchObject({ kind: "auth", retryable: false });
     expect(result.runFailure.message.length).toBeGreaterThan(0);
+    expect(result.compacted).toMatchObject({ compacted: false });
+    expect(result.compactionFailure).toMatchObject({ kind: "auth", retryable: false });
     expect(result.code).toBe(0);
     // The approval let the command run, and the answer reached the model.
     expect(readFileSync(join(repo, "made.txt"), "utf8")).toBe("made\n");
-    const answer = toolResultsOf("anthropic-messages", modelRequests(standin).at(-1)!.body).at(-1)!;
+    // The third request (after the bash call's and the question's turns) carries the answer.
+    const answer = toolResultsOf("anthropic-messages", modelRequests(standin)[2]!.body).at(-1)!;
     expect(answer.text).toContain("SQLite");
     // Every frame the client handed over is one the protocol describes.
     const events = JSON.parse(readFileSync(join(repo, "events.json"), "utf8")) as unknown[];
