@@ -135,6 +135,16 @@ describe("the generated rpc client", () => {
     // The third request (after the bash call's and the question's turns) carries the answer.
     const answer = toolResultsOf("anthropic-messages", modelRequests(standin)[2]!.body).at(-1)!;
     expect(answer.text).toContain("SQLite");
+    // A client generated for another version of the protocol refuses this omp and says what to do.
+    writeFileSync(join(project, "other-client.ts"), printed.stdout.replace(`export const PROTOCOL_VERSION = ${PROTOCOL_VERSION};`, `export const PROTOCOL_VERSION = ${PROTOCOL_VERSION + 1};`));
+    writeFileSync(
+      join(project, "other.ts"),
+      `import { OmpRpcClient } from "./other-client.ts";\nawait OmpRpcClient.start({ command: process.argv[2], args: ["--model", process.argv[3]!] }).then(() => console.log("started"), (error: Error) => console.log(error.message));\n`,
+    );
+    const other = Bun.spawn([process.execPath, join(project, "other.ts"), OMP, MODEL], { cwd: repo, env: cleanEnv(home, agentEnv(env)), stdout: "pipe", stderr: "pipe" });
+    const [otherOut, otherCode] = await Promise.all([new Response(other.stdout).text(), other.exited]);
+    expect(otherCode).toBe(0);
+    expect(otherOut.trim()).toBe(`this client speaks omp's protocol version ${PROTOCOL_VERSION + 1}, but omp reports ${PROTOCOL_VERSION}: generate the client again with \`omp protocol client\` of that omp`);
     // Every frame the client handed over is one the protocol describes.
     const events = JSON.parse(readFileSync(join(repo, "events.json"), "utf8")) as unknown[];
     for (const event of events) expect(RpcFrame.safeParse(event).error).toBeUndefined();
