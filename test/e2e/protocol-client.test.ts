@@ -9,6 +9,7 @@ import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { PROTOCOL_VERSION } from "../../core/protocol/version.ts";
 import { RpcFrame } from "../../core/rpc/frames.ts";
+import { RPC_RESULTS } from "../../core/rpc/results.ts";
 import { agentEnv, agentTestFile, modelRequests, toolResultsOf, workspace } from "../support/agent-harness.ts";
 import { OMP, ROOT, cleanEnv, runOmp, tempDir } from "../support/omp.ts";
 
@@ -67,7 +68,7 @@ const compacted = await client.compact();
 const compactionFailure = (await compactionEnd).errorInfo;
 const code = await client.close();
 writeFileSync("events.json", JSON.stringify(events));
-console.log(JSON.stringify({ clientVersion: PROTOCOL_VERSION, ready: await client.ready, started, answered, choice, stopReason: finished.stopReason, streamed, messageCount, protocolVersion, runFailure, compacted, compactionFailure, approvals, errors, code }));
+console.log(JSON.stringify({ clientVersion: PROTOCOL_VERSION, ready: await client.ready, started, answered, choice, stopReason: finished.stopReason, streamed, messageCount, protocolVersion, runFailure, compacted, compactionFailure, state, approvals, errors, code }));
 `;
 
 describe("the generated rpc client", () => {
@@ -130,6 +131,10 @@ describe("the generated rpc client", () => {
     expect(result.compacted).toMatchObject({ compacted: false });
     expect(result.compactionFailure).toMatchObject({ kind: "auth", retryable: false });
     expect(result.code).toBe(0);
+    // The results are what the protocol says each command answers with.
+    for (const [command, data] of [["prompt", result.started], ["answer_question", result.answered], ["get_state", result.state], ["compact", result.compacted]] as const) {
+      expect(RPC_RESULTS[command].safeParse(data).error).toBeUndefined();
+    }
     // The approval let the command run, and the answer reached the model.
     expect(readFileSync(join(repo, "made.txt"), "utf8")).toBe("made\n");
     // The third request (after the bash call's and the question's turns) carries the answer.
