@@ -66,9 +66,25 @@ const runFailure = (await refused).errorInfo;
 const compactionEnd = client.next("auto_compaction_end");
 const compacted = await client.compact();
 const compactionFailure = (await compactionEnd).errorInfo;
+// The commands that read the session, and a few that change it, each answered with its result.
+const more = {
+  get_messages: await client.getMessages(),
+  get_last_assistant_text: await client.getLastAssistantText(),
+  get_session_stats: await client.getSessionStats(),
+  get_tree: await client.getTree(),
+  get_branch_messages: await client.getBranchMessages(),
+  get_available_commands: await client.getAvailableCommands(),
+  get_available_models: await client.getAvailableModels(),
+  get_jobs: await client.getJobs(),
+  bash: await client.bash({ command: "echo from-the-user" }),
+  set_mode: await client.setMode({ mode: "plan" }),
+  set_session_name: await client.setSessionName({ name: "protocol test" }),
+  cycle_thinking_level: await client.cycleThinkingLevel(),
+  fork: await client.fork(),
+};
 const code = await client.close();
 writeFileSync("events.json", JSON.stringify(events));
-console.log(JSON.stringify({ clientVersion: PROTOCOL_VERSION, ready: await client.ready, started, answered, choice, stopReason: finished.stopReason, streamed, messageCount, protocolVersion, runFailure, compacted, compactionFailure, state, approvals, errors, code }));
+console.log(JSON.stringify({ clientVersion: PROTOCOL_VERSION, ready: await client.ready, started, answered, choice, stopReason: finished.stopReason, streamed, messageCount, protocolVersion, runFailure, compacted, compactionFailure, state, more, approvals, errors, code }));
 `;
 
 describe("the generated rpc client", () => {
@@ -132,9 +148,13 @@ describe("the generated rpc client", () => {
     expect(result.compactionFailure).toMatchObject({ kind: "auth", retryable: false });
     expect(result.code).toBe(0);
     // The results are what the protocol says each command answers with.
-    for (const [command, data] of [["prompt", result.started], ["answer_question", result.answered], ["get_state", result.state], ["compact", result.compacted]] as const) {
-      expect(RPC_RESULTS[command].safeParse(data).error).toBeUndefined();
-    }
+    const answers: [keyof typeof RPC_RESULTS, unknown][] = [["prompt", result.started], ["answer_question", result.answered], ["get_state", result.state], ["compact", result.compacted], ...Object.entries(result.more as object)] as never;
+    // 17 less set_session_name's, which answers with no data (so its key is not in the JSON).
+    expect(answers.length).toBe(16);
+    expect("set_session_name" in result.more).toBe(false);
+    for (const [command, data] of answers) expect([command, RPC_RESULTS[command].safeParse(data).error]).toEqual([command, undefined]);
+    expect(result.more.bash).toMatchObject({ output: expect.stringContaining("from-the-user"), isError: false });
+    expect(result.more.set_mode).toEqual({ mode: "plan" });
     // The approval let the command run, and the answer reached the model.
     expect(readFileSync(join(repo, "made.txt"), "utf8")).toBe("made\n");
     // The third request (after the bash call's and the question's turns) carries the answer.
