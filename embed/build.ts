@@ -23,6 +23,7 @@ import { normalizePublicKey } from "../core/update/signature.ts";
 import { buildNative, nativeOutDir, variantsFor } from "../native/build.ts";
 import { extraSources } from "../core/natives/extras.ts";
 import { packNatives } from "./pack.ts";
+import { writeProtocolFiles } from "./protocol-files.ts";
 import { Variant } from "../core/natives/manifest.ts";
 import { platformTag } from "../core/natives/variant.ts";
 
@@ -169,6 +170,7 @@ export async function build(options: BuildOptions): Promise<void> {
     } else {
       await compileWithVersion(join(work, "entry.ts"), options.outfile, version, options.cross?.bunTarget);
     }
+    writeProtocolFiles(dirname(options.outfile));
   } finally {
     rmSync(work, { recursive: true, force: true });
   }

@@ -7,6 +7,7 @@ import { resolve } from "node:path";
 import { attachFile } from "../../core/extensions/mentions.ts";
 import { NoModelError } from "../../core/agent/runtime.ts";
 import type { ImageContent, Message, TextContent } from "../../core/ai/messages.ts";
+import { type ErrorInfo, errorInfo } from "../../core/errors/error-kind.ts";
 import { describeError } from "../../core/errors/omp-error.ts";
 import { availableCommands } from "../../core/extensions/listing.ts";
 import type { PluginServers } from "../../core/plugins/wiring.ts";
@@ -193,7 +194,8 @@ interface ShownCall {
 
 class AcpSession {
   private readonly calls = new Map<string, ShownCall>();
-  private lastError: string | undefined;
+  /** The failed run's error, typed; it goes to the client in the JSON-RPC error's data. */
+  private lastError: ErrorInfo | undefined;
 
   private constructor(
     readonly id: string,
@@ -302,7 +304,9 @@ class AcpSession {
     const compact = first?.type === "text" && content.length === 1 ? /^\/compact(?:\s+([\s\S]*))?$/.exec(first.text.trim()) : null;
     if (compact) return this.compact(compact[1]?.trim() || undefined);
     const reason = await this.host.submit({ type: "prompt", content });
-    if (reason === "error" && this.lastError) throw acp.RequestError.internalError(undefined, this.lastError);
+    // Set by agent_end during submit, which TypeScript's narrowing after the reset above cannot see.
+    const failure = this.lastError as ErrorInfo | undefined;
+    if (reason === "error" && failure) throw acp.RequestError.internalError({ errorInfo: failure }, failure.message);
     return { stopReason: stopReason(reason) };
   }
 
@@ -312,7 +316,8 @@ class AcpSession {
     try {
       await this.host.submit({ type: "compact", ...(instructions ? { instructions } : {}) });
     } catch (error) {
-      throw acp.RequestError.internalError(undefined, `compaction failed: ${describeError(error)}`);
+      const info = errorInfo(error);
+      throw acp.RequestError.internalError({ errorInfo: info }, `compaction failed: ${info.message}`);
     }
     const after = this.host.agent.contextTokens();
     const text = after < before ? `Compacted the conversation: about ${before} tokens of context are now ${after}.` : "Nothing to compact yet: the conversation is short enough.";
@@ -395,7 +400,7 @@ class AcpSession {
         void this.configOptions().then((configOptions) => this.update({ sessionUpdate: "config_option_update", configOptions }));
         break;
       case "agent_end":
-        if (event.error) this.lastError = event.error;
+        if (event.errorInfo) this.lastError = event.errorInfo;
         break;
       case "usage":
         this.update({ sessionUpdate: "usage_update", used: event.contextTokens, size: event.contextWindow, cost: { amount: event.cost, currency: "USD" } });

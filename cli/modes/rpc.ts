@@ -3,8 +3,11 @@ import type { Agent } from "../../core/agent/agent.ts";
 import type { Runtime } from "../../core/agent/runtime.ts";
 import type { SessionControl } from "../../core/agent/session-control.ts";
 import { type HostEvent, type SessionHost, isAgentEvent } from "../../core/session-host/host.ts";
+import { errorInfo } from "../../core/errors/error-kind.ts";
 import { describeError } from "../../core/errors/omp-error.ts";
-import { RpcCommand, type RpcResponse, RpcUiResponse } from "../../core/rpc/protocol.ts";
+import { SessionError } from "../../core/errors/session-error.ts";
+import type { RpcResponse } from "../../core/rpc/frames.ts";
+import { RpcCommand, RpcUiResponse } from "../../core/rpc/protocol.ts";
 import { stdout, writeLine } from "./output.ts";
 import { type ApprovalAnswer, approvalOptions, decideApproval } from "../../core/tools/approval-answer.ts";
 import type { RpcContext, RpcHandlers } from "./rpc/context.ts";
@@ -127,8 +130,9 @@ class RpcSession implements RpcContext {
     this.write(frame);
   }
 
-  fail(command: string, id: string | undefined, error: string): void {
-    const frame: RpcResponse = { ...(id === undefined ? {} : { id }), type: "response", command, success: false, error };
+  fail(command: string, id: string | undefined, error: unknown): void {
+    const info = errorInfo(error);
+    const frame: RpcResponse = { ...(id === undefined ? {} : { id }), type: "response", command, success: false, error: info.message, errorInfo: info };
     this.write(frame);
   }
 
@@ -137,12 +141,12 @@ class RpcSession implements RpcContext {
     try {
       raw = JSON.parse(line);
     } catch (error) {
-      this.fail("parse", undefined, `not JSON: ${describeError(error)}`);
+      this.fail("parse", undefined, new SessionError("invalid-command", `not JSON: ${describeError(error)}`));
       return;
     }
     if ((raw as { type?: unknown } | null)?.type === "extension_ui_response") {
       const answer = RpcUiResponse.safeParse(raw);
-      if (!answer.success) return this.fail("extension_ui_response", undefined, `invalid extension_ui_response: ${z.prettifyError(answer.error)}`);
+      if (!answer.success) return this.fail("extension_ui_response", undefined, new SessionError("invalid-command", `invalid extension_ui_response: ${z.prettifyError(answer.error)}`));
       this.questions.get(answer.data.id)?.(answer.data);
       this.questions.delete(answer.data.id);
       return;
@@ -158,21 +162,21 @@ class RpcSession implements RpcContext {
           : !known.includes(type as RpcCommand["type"])
             ? `unknown command ${JSON.stringify(type)}; known commands: ${known.join(", ")}`
             : `invalid ${type} command: ${z.prettifyError(parsed.error)}`;
-      this.fail(typeof type === "string" ? type : "parse", typeof id === "string" ? id : undefined, error);
+      this.fail(typeof type === "string" ? type : "parse", typeof id === "string" ? id : undefined, new SessionError("invalid-command", error));
       return;
     }
     const command = parsed.data;
     try {
       await this.dispatch(command);
     } catch (error) {
-      this.fail(command.type, command.id, describeError(error));
+      this.fail(command.type, command.id, error);
     }
   }
 
   later(command: string, id: string | undefined, work: () => Promise<unknown>): void {
     const done = work().then(
       (data) => this.respond(command, id, data),
-      (error) => this.fail(command, id, describeError(error)),
+      (error) => this.fail(command, id, error),
     );
     const tracked = done.finally(() => this.background.delete(tracked));
     this.background.add(tracked);
@@ -180,7 +184,7 @@ class RpcSession implements RpcContext {
 
   private async dispatch(command: RpcCommand): Promise<void> {
     const startsRun = ["prompt", "steer", "follow_up", "abort_and_prompt", "new_session", "switch_session"].includes(command.type);
-    if (this.compacting && startsRun) throw new Error("the conversation is being compacted: wait for the compact response, or send abort");
+    if (this.compacting && startsRun) throw new SessionError("busy", "the conversation is being compacted: wait for the compact response, or send abort");
     const handler = HANDLERS[command.type] as (rpc: RpcContext, command: RpcCommand) => Promise<void>;
     await handler(this, command);
   }

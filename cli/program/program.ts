@@ -17,6 +17,7 @@ import { describeStats, describeUsage } from "./usage-commands.ts";
 import { describeFind, describeGrep } from "./search-commands.ts";
 import { SUBCOMMANDS } from "../options/agent-argv.ts";
 import { describeSsh } from "./ssh-commands.ts";
+import { describeProtocol } from "./protocol-commands.ts";
 
 export type Status = { code: number };
 
@@ -58,6 +59,7 @@ const COMMANDS: readonly (readonly [name: string, describe: (program: Command, r
   ["ssh", describeSsh],
   ["setup", describeSetup],
   ["completions", describeCompletions],
+  ["protocol", describeProtocol],
 ];
 
 /** Other names of commands (the original omp's `wt`), for building only the command that runs. */

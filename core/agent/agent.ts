@@ -2,7 +2,7 @@ import { addUsage } from "../ai/index.ts";
 import { type AssistantMessage, type ImageContent, type Message, type TextContent, type ToolCall, type ToolResultMessage, type Usage, emptyUsage } from "../ai/messages.ts";
 import type { Model, ThinkingLevel } from "../ai/model.ts";
 import type { AssistantEvent, ToolSpec } from "../ai/stream.ts";
-import { describeError } from "../errors/omp-error.ts";
+import { errorInfo } from "../errors/error-kind.ts";
 import type { SessionWriter } from "../session/writer.ts";
 import { FileReadStore } from "../tools/edit/read-store.ts";
 import type { Tool, ToolContext } from "../tools/types.ts";
@@ -293,7 +293,8 @@ export class Agent {
         }
       }
     } catch (thrown) {
-      stop = { reason: "error", error: describeError(thrown) };
+      const { message, ...failure } = errorInfo(thrown);
+      stop = { reason: "error", error: message, failure };
     } finally {
       // Taken from a queue but never sent (a limit stopped the run): keep them for the next run.
       if (run.pending.length > 0 && run.pending[0] !== run.opening) this.steering.unshift(...run.pending);
@@ -351,7 +352,7 @@ export class Agent {
     if (reply.stopReason === "error") {
       this.emit({ type: "turn_end", turn, message: reply, toolResults: [] });
       await this.extensions?.stopFailure?.(reply.errorMessage ?? "the provider failed", reply.failure?.kind).catch(() => undefined);
-      return { reason: "error", error: reply.errorMessage };
+      return { reason: "error", error: reply.errorMessage, failure: reply.failure };
     }
     const calls = reply.content.filter((part): part is ToolCall => part.type === "toolCall");
     const halts: string[] = [];
@@ -402,7 +403,7 @@ export class Agent {
 
   /** Saves what the run wrote (and the session's title, when one was being written) and tells how it ended. */
   private async endRun(stop: RunStop, usage: Usage[], titling: ReturnType<typeof sessionTitle> | undefined): Promise<AgentStopReason> {
-    let { reason, error } = stop;
+    let { reason, error, failure } = stop;
     try {
       const named = await titling;
       if (named && !this.userNamed) {
@@ -413,9 +414,11 @@ export class Agent {
       this.writer?.sync();
     } catch (thrown) {
       reason = "error";
-      error ??= describeError(thrown);
+      if (error === undefined) ({ message: error, ...failure } = errorInfo(thrown));
     }
-    this.emit({ type: "agent_end", stopReason: reason, ...(error === undefined ? {} : { error }), usage: addUsage(emptyUsage(), ...usage) });
+    // A failed run says its failure typed as well as in words (failed: a cause nobody classified).
+    const typed = reason === "error" && error !== undefined ? { errorInfo: { kind: failure?.kind ?? "failed", message: error, retryable: failure?.retryable ?? false } } : {};
+    this.emit({ type: "agent_end", stopReason: reason, ...(error === undefined ? {} : { error }), ...typed, usage: addUsage(emptyUsage(), ...usage) });
     return reason;
   }
 
@@ -561,7 +564,8 @@ export class Agent {
       await this.extensions?.postCompact?.(reason === "manual" ? "manual" : "auto", summary).catch(() => undefined);
       return true;
     } catch (error) {
-      this.emit({ type: "auto_compaction_end", error: describeError(error) });
+      const info = errorInfo(error);
+      this.emit({ type: "auto_compaction_end", error: info.message, errorInfo: info });
       return false;
     } finally {
       if (own && this.controller === own) this.controller = undefined;

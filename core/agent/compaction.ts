@@ -1,6 +1,7 @@
 import { complete } from "../ai/index.ts";
 import type { AssistantMessage, Message, Usage } from "../ai/messages.ts";
 import type { Model } from "../ai/model.ts";
+import { SessionError } from "../errors/session-error.ts";
 
 /** Rough tokens of a message: about four characters a token is close enough to decide when to compact. */
 export function estimateTokens(message: Message): number {
@@ -102,7 +103,10 @@ export async function summarize(
     { systemPrompt: "You write precise summaries of coding sessions.", messages: [{ role: "user", content: prompt, timestamp: Date.now() }], tools: [] },
     { apiKey: options.apiKey, signal: options.signal, maxTokens: Math.min(8192, model.maxTokens) },
   );
-  if (reply.stopReason === "error" || reply.stopReason === "aborted") throw new Error(reply.errorMessage ?? `summary ${reply.stopReason}`);
+  if (reply.stopReason === "error" || reply.stopReason === "aborted") {
+    const kind = reply.failure?.kind ?? (reply.stopReason === "aborted" ? "aborted" : "failed");
+    throw new SessionError(kind, reply.errorMessage ?? `summary ${reply.stopReason}`, { retryable: reply.failure?.retryable });
+  }
   const summary = reply.content
     .filter((p) => p.type === "text")
     .map((p) => p.text)

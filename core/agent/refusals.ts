@@ -38,7 +38,7 @@ export async function recoverRefusal(agent: RecoveringAgent, run: RunState, repl
     agent.emit({ type: "message_end", message: reply });
     agent.emit({ type: "turn_end", turn, message: reply, toolResults: [] });
     if (await agent.compact()) return "retry";
-    return { reason: "error", error: `${reply.errorMessage} (compacting the conversation did not make it fit: start a new session or use a model with a larger context window)` };
+    return { reason: "error", error: `${reply.errorMessage} (compacting the conversation did not make it fit: start a new session or use a model with a larger context window)`, failure: reply.failure };
   }
   return undefined;
 }

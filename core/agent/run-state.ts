@@ -1,4 +1,5 @@
 import type { Message, Usage } from "../ai/messages.ts";
+import type { ErrorInfo } from "../errors/error-kind.ts";
 import type { AgentStopReason } from "./events.ts";
 
 /** What one run carries from turn to turn. */
@@ -19,8 +20,9 @@ export interface RunState {
   truncated: boolean;
 }
 
-/** Why a run ended, and the error it reports. */
+/** Why a run ended, and the error it reports; a failure's kind as it was classified where it arose. */
 export interface RunStop {
   reason: AgentStopReason;
   error?: string | undefined;
+  failure?: Omit<ErrorInfo, "message"> | undefined;
 }

@@ -66,7 +66,3 @@ export const RpcUiResponse = z.object({
   timedOut: z.boolean().optional(),
 });
 export type RpcUiResponse = z.infer<typeof RpcUiResponse>;
-
-export type RpcResponse =
-  | { id?: string; type: "response"; command: string; success: true; data?: unknown }
-  | { id?: string; type: "response"; command: string; success: false; error: string };

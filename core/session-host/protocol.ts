@@ -80,7 +80,7 @@ const Presentation = z.object({
 });
 
 /** A file change an approval is about (core/tools/change-preview.ts). */
-const ChangePreview: z.ZodType<ChangePreviewType> = z.object({
+export const ChangePreview: z.ZodType<ChangePreviewType> = z.object({
   path: z.string(),
   shown: z.string(),
   op: z.enum(["create", "update", "delete"]),
@@ -89,6 +89,20 @@ const ChangePreview: z.ZodType<ChangePreviewType> = z.object({
   diff: z.string(),
   added: z.number(),
   removed: z.number(),
+});
+
+/**
+ * A question for the user (the ask tool), or a plan to approve (kind plan, from exit_plan_mode);
+ * answered with answer_question. Unanswered after `timeoutMs`, the model hears the user did not answer.
+ */
+export const QuestionRequest = z.object({
+  type: z.literal("question_request"),
+  id: z.string(),
+  kind: z.enum(["ask", "plan"]),
+  questions: z.array(Question),
+  plan: z.string().optional(),
+  toolCallId: z.string().optional(),
+  timeoutMs: z.number().optional(),
 });
 
 /** What the host says besides the agent's events (message and tool-call deltas, results with details, agent_end). */
@@ -115,19 +129,7 @@ export const HostOwnEvent = z.discriminatedUnion("type", [
     changes: z.array(ChangePreview).optional(),
     presentation: Presentation,
   }),
-  /**
-   * A question for the user (the ask tool), or a plan to approve (kind plan, from exit_plan_mode);
-   * answered with answer_question. Unanswered after `timeoutMs`, the model hears the user did not answer.
-   */
-  z.object({
-    type: z.literal("question_request"),
-    id: z.string(),
-    kind: z.enum(["ask", "plan"]),
-    questions: z.array(Question),
-    plan: z.string().optional(),
-    toolCallId: z.string().optional(),
-    timeoutMs: z.number().optional(),
-  }),
+  QuestionRequest,
   z.object({ type: z.literal("mode_changed"), mode: SessionMode }),
   z.object({ type: z.literal("model_changed"), provider: z.string(), id: z.string(), thinking: z.string() }),
   /** Another session is now the host's: new, resumed, another leaf of the same file (branch), a fork, or a handoff's new session. */

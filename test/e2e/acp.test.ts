@@ -227,6 +227,25 @@ describe("omp acp: authentication, models and prompt content", () => {
     }
   });
 
+  test("a prompt the provider refuses fails with its words and, in the error's data, the failure typed as rpc and json clients get it", async () => {
+    const { home, repo } = workspace();
+    standin.setScript([{ status: 401 }]);
+    const c = client(home, repo);
+    try {
+      await c.initialize();
+      const session = await c.newSession(repo);
+      const failed = await c.prompt(session.sessionId, "hello").then(
+        () => undefined,
+        (error: { code?: number; message?: string; data?: { errorInfo?: { kind: string; message: string; retryable: boolean } } }) => error,
+      );
+      expect(failed?.code).toBe(-32603);
+      expect(failed?.data?.errorInfo).toMatchObject({ kind: "auth", retryable: false });
+      expect(failed?.message).toContain(failed!.data!.errorInfo!.message);
+    } finally {
+      await c.close();
+    }
+  });
+
   test("the model is a config option the client can set; images, resources and file links reach the model", async () => {
     const { home, repo } = workspace();
     writeFileSync(join(repo, "notes.txt"), "linked file body\n");

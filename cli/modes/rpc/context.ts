@@ -15,7 +15,8 @@ export interface RpcContext {
   /** The host's own bash command, while it runs (one at a time). */
   bash: { controller: AbortController; run: Promise<void> } | undefined;
   respond(command: string, id: string | undefined, data?: unknown): void;
-  fail(command: string, id: string | undefined, error: string): void;
+  /** Answers `command` with a failure: `error` as thrown, classified once (core/errors/error-kind.ts). */
+  fail(command: string, id: string | undefined, error: unknown): void;
   /** Answers `command` when `work` ends, without holding up the commands that follow it. */
   later(command: string, id: string | undefined, work: () => Promise<unknown>): void;
 }

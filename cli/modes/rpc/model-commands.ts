@@ -1,3 +1,4 @@
+import { SessionError } from "../../../core/errors/session-error.ts";
 import type { RpcHandlers } from "./context.ts";
 
 /** Commands that pick the model and its thinking level. */
@@ -6,7 +7,7 @@ export const MODEL_COMMANDS = {
     const { id } = command;
     const selection = await rpc.runtime.selectModel(`${command.provider}/${command.modelId}`, false);
     if (selection.model.provider !== command.provider || selection.model.id !== command.modelId) {
-      throw new Error(`no model ${command.provider}/${command.modelId}; see get_available_models`);
+      throw new SessionError("invalid-input", `no model ${command.provider}/${command.modelId}; see get_available_models`);
     }
     rpc.control.setModel(selection);
     return rpc.respond("set_model", id, { provider: selection.model.provider, id: selection.model.id, thinkingLevel: rpc.agent.thinking });
@@ -21,7 +22,7 @@ export const MODEL_COMMANDS = {
   async set_thinking_level(rpc, command) {
     const { id } = command;
     const agent = rpc.agent;
-    if (!rpc.control.setThinking(command.level)) throw new Error(`${agent.model.provider}/${agent.model.id} has no thinking levels`);
+    if (!rpc.control.setThinking(command.level)) throw new SessionError("invalid-input", `${agent.model.provider}/${agent.model.id} has no thinking levels`);
     return rpc.respond("set_thinking_level", id);
   },
   async cycle_thinking_level(rpc, command) {

@@ -1,5 +1,5 @@
 import type { ImageContent, TextContent } from "../../../core/ai/messages.ts";
-import { describeError } from "../../../core/errors/omp-error.ts";
+import { SessionError } from "../../../core/errors/session-error.ts";
 import { availableCommands } from "../../../core/extensions/listing.ts";
 import type { RpcCommand } from "../../../core/rpc/protocol.ts";
 import type { RpcContext, RpcHandlers } from "./context.ts";
@@ -16,7 +16,7 @@ function startPrompt(rpc: RpcContext, command: string, id: string | undefined, c
   rpc.respond(command, id, data);
   rpc.agent
     .prompt(content)
-    .catch((error) => rpc.fail(command, id, describeError(error)))
+    .catch((error) => rpc.fail(command, id, error))
     .finally(() => after?.());
 }
 
@@ -52,7 +52,7 @@ export const PROMPT_COMMANDS = {
     }
     const content = invocation ? [...invocation.content, ...(command.images ?? [])] : promptContent(command.message, command.images);
     if (agent.isRunning) {
-      if (!command.streamingBehavior) throw new Error('the agent is working: send streamingBehavior "steer" or "followUp", or use steer / follow_up');
+      if (!command.streamingBehavior) throw new SessionError("busy", 'the agent is working: send streamingBehavior "steer" or "followUp", or use steer / follow_up');
       if (command.streamingBehavior === "steer") agent.steer(content);
       else agent.followUp(content);
       return rpc.respond("prompt", id, { agentInvoked: false, queued: command.streamingBehavior });

@@ -1,6 +1,8 @@
+import { SessionError } from "../../../core/errors/session-error.ts";
 import { writeFileSync } from "node:fs";
 import { resolve } from "node:path";
 import type { RpcCommand } from "../../../core/rpc/protocol.ts";
+import { PROTOCOL_VERSION } from "../../../core/protocol/version.ts";
 import { resolveSession } from "../../../core/session/listing.ts";
 import { toHtml } from "../../interactive/render/export.ts";
 import type { RpcContext, RpcHandlers } from "./context.ts";
@@ -40,6 +42,7 @@ export const SESSION_COMMANDS = {
       warnings: agent.warnings,
       mode: rpc.host.mode,
       contextUsage: { tokens: agent.contextTokens(), contextWindow: agent.model.contextWindow, percent: (100 * agent.contextTokens()) / agent.model.contextWindow },
+      protocolVersion: PROTOCOL_VERSION,
     });
   },
   async get_messages(rpc, command) {
@@ -65,8 +68,8 @@ export const SESSION_COMMANDS = {
   async compact(rpc, command) {
     const { id } = command;
     const agent = rpc.agent;
-    if (agent.isRunning) throw new Error("abort the running turn first");
-    if (rpc.compacting) throw new Error("a compaction is already running");
+    if (agent.isRunning) throw new SessionError("busy", "abort the running turn first");
+    if (rpc.compacting) throw new SessionError("busy", "a compaction is already running");
     rpc.compacting = true;
     // A model call: answered when it ends, while get_state, abort and the rest keep working.
     return rpc.later("compact", id, async () => {

@@ -1,4 +1,4 @@
-import { describeError } from "../../../core/errors/omp-error.ts";
+import { SessionError } from "../../../core/errors/session-error.ts";
 import { bashTool } from "../../../core/tools/bash.ts";
 import type { RpcHandlers } from "./context.ts";
 
@@ -8,7 +8,7 @@ export const SHELL_COMMANDS = {
     const { id } = command;
     const agent = rpc.agent;
     // Answered when the command ends; meanwhile other commands (abort_bash among them) are read and handled.
-    if (rpc.bash) throw new Error("a bash command is already running; send abort_bash first");
+    if (rpc.bash) throw new SessionError("busy", "a bash command is already running; send abort_bash first");
     const controller = new AbortController();
     const run = bashTool
       .execute(
@@ -20,7 +20,7 @@ export const SHELL_COMMANDS = {
           const output = result.content.flatMap((p) => (p.type === "text" ? [p.text] : [])).join("");
           rpc.respond("bash", id, { output, isError: result.isError ?? false, details: result.details });
         },
-        (error) => rpc.fail("bash", id, describeError(error)),
+        (error) => rpc.fail("bash", id, error),
       )
       .finally(() => {
         rpc.bash = undefined;

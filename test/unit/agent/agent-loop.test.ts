@@ -206,12 +206,14 @@ test("abort mid-stream: the reply stops where it was, the run ends aborted, and 
   expect(textOf(agent.messages.at(-1))).toBe("fresh");
 });
 
-test("a failed reply ends the run with the provider's words, and the message keeps the typed failure", async () => {
+test("a failed reply ends the run with the provider's words and its typed failure, and the message keeps the failure", async () => {
   const failure: ProviderFailure = { kind: "overloaded", status: 529, code: "overloaded_error", retryable: true };
   const fake = fakeStream([failed("anthropic 529: Overloaded", failure)]);
   const { agent, events } = agentWith(fake.stream);
   expect(await agent.prompt("hi")).toBe("error");
   expect(events.at(-1)).toMatchObject({ type: "agent_end", stopReason: "error", error: "anthropic 529: Overloaded" });
+  // Clients get the same failure typed, as the provider's answer was classified.
+  expect(events.at(-1)).toMatchObject({ errorInfo: { kind: "overloaded", message: "anthropic 529: Overloaded", retryable: true } });
   const last = agent.messages.at(-1);
   expect(last?.role === "assistant" && last.failure?.kind).toBe("overloaded");
 });
