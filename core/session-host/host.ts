@@ -22,7 +22,7 @@ export type { QueuedMessage, QueueKind, ShellOutcome };
  */
 export type SessionView = Pick<
   Agent,
-  "model" | "thinking" | "usage" | "messages" | "writer" | "warnings" | "isRunning" | "contextTokens" | "artifactsDir" | "redact" | "options" | "steeringMode" | "followUpMode" | "autoCompaction" | "queuedCount" | "idle"
+  "model" | "thinking" | "usage" | "messages" | "writer" | "warnings" | "isRunning" | "contextTokens" | "artifactsDir" | "redact" | "options" | "steeringMode" | "followUpMode" | "autoCompaction" | "queuedCount" | "idle" | "tools"
 >;
 
 /** What became of a message as the host took it: shown by the front end (rpc's response, print's stderr, the terminal's notices). */
@@ -82,6 +82,8 @@ export class SessionHost {
   private switching: SessionChange | undefined;
   /** Messages sent while a run goes: one queue for every front end. */
   private readonly queue = new MessageQueue();
+  /** Messages being expanded that will start a run. */
+  private preparing = 0;
   /** The running prompt was interrupted: what is queued is not handed over. */
   private interrupted = false;
   /** The user's own shell commands. */
@@ -126,8 +128,9 @@ export class SessionHost {
     return this.control.agent;
   }
 
+  /** A run goes, or a message that starts one is being expanded: what is sent now is queued. */
   get isRunning(): boolean {
-    return this.agent.isRunning;
+    return this.preparing > 0 || this.agent.isRunning;
   }
 
   /** Messages queued while the agent works, oldest first. */
@@ -199,7 +202,7 @@ export class SessionHost {
   }
 
   private sendQueued(agent: Agent): void {
-    if (agent !== this.agent || agent.isRunning) return;
+    if (agent !== this.agent || this.isRunning) return;
     const next = this.queue.shift();
     if (next) agent.prompt(next.content).catch(() => undefined);
   }
@@ -288,11 +291,11 @@ export class SessionHost {
     const agent = this.agent;
     switch (op.type) {
       case "prompt":
-        if (agent.isRunning) throw new Error("the agent is working: steer it or queue a follow-up instead");
+        if (this.isRunning) throw new Error("the agent is working: steer it or queue a follow-up instead");
         return this.prompt(op.content, observer);
       case "steer":
       case "follow_up":
-        if (!agent.isRunning) return this.prompt(op.content, observer);
+        if (!this.isRunning) return this.prompt(op.content, observer);
         await this.enqueue(op.type === "steer" ? "steer" : "followUp", op.content, observer);
         return undefined;
       case "abort":
@@ -403,9 +406,15 @@ export class SessionHost {
    * user's shared shell commands after it.
    */
   private async prompt(content: (TextContent | ImageContent)[], observer: SubmitObserver): Promise<AgentStopReason> {
-    await this.modelSwitch;
-    const { prepareInput } = await import("./input.ts");
-    const input = await prepareInput(this.runtime, this.agent, content, true);
+    this.preparing++;
+    let input: PreparedInput;
+    try {
+      await this.modelSwitch;
+      const { prepareInput } = await import("./input.ts");
+      input = await prepareInput(this.runtime, this.agent, content, true);
+    } finally {
+      this.preparing--;
+    }
     const { content: expanded, restore, ...accepted } = input;
     observer.accepted?.(accepted);
     try {
@@ -428,7 +437,13 @@ export class SessionHost {
     const text = content.flatMap((part) => (part.type === "text" ? [part.text] : [])).join("\n");
     this.queue.push({ kind, text, content: [...expanded, ...this.shell.takeContext()] });
     // The run ended while the message was being expanded: it starts the next one.
-    if (!this.agent.isRunning && !this.interrupted) this.sendQueued(this.agent);
+    if (!this.interrupted) this.sendQueued(this.agent);
+  }
+
+  /** The user left (SessionEnd hooks hear why); the file stays open for what the front end still reads of it. */
+  async end(reason: Parameters<Agent["end"]>[0]): Promise<void> {
+    this.cancelRequests("the session ended");
+    await this.agent.end(reason);
   }
 
   /** The session is over: nobody answers open questions any more, SessionEnd hooks run, the file is closed. */
