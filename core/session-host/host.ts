@@ -10,7 +10,7 @@ import { planModeTool } from "../tools/registry.ts";
 import type { ApprovalRequests, QuestionRequests } from "./requests.ts";
 import { MessageQueue, type QueueKind, type QueuedMessage } from "./queue.ts";
 import { SessionShell, type ShellOutcome } from "./shell.ts";
-import type { PreparedInput } from "./input.ts";
+import { type PreparedInput, prepareInput } from "./input.ts";
 
 export { ApprovalRequests, QuestionRequests } from "./requests.ts";
 
@@ -410,7 +410,6 @@ export class SessionHost {
     let input: PreparedInput;
     try {
       await this.modelSwitch;
-      const { prepareInput } = await import("./input.ts");
       input = await prepareInput(this.runtime, this.agent, content, true);
     } finally {
       this.preparing--;
@@ -428,7 +427,6 @@ export class SessionHost {
 
   /** A message sent while a run goes, expanded now and queued until the agent takes it. */
   private async enqueue(kind: QueueKind, content: (TextContent | ImageContent)[], observer: SubmitObserver): Promise<void> {
-    const { prepareInput } = await import("./input.ts");
     const input = await prepareInput(this.runtime, this.agent, content, false);
     const { content: expanded, restore, ...accepted } = input;
     restore();
