@@ -18,12 +18,13 @@ const MODEL = "anthropic/claude-sonnet-4-5";
 const env = (url = standin.url) => ({ ANTHROPIC_BASE_URL: url, ANTHROPIC_API_KEY: `omptest_ant_${crypto.randomUUID().replaceAll("-", "")}` });
 
 const NOTE = "NOTE-LINE: the release is on Friday.";
-const MENTION = "summarize @notes.txt";
+// Not at the end: the terminal's @ completion would take the Enter.
+const MENTION = "summarize @notes.txt now";
 const COMMAND = "/shout loud words";
 const SKILL = "/skill:probe the logs";
 /** The first run waits in this bash call until the test lets it go (`go` appears), so a follow-up is sent while it works. */
 const WAIT = "while [ ! -e go ]; do sleep 0.05; done; echo went";
-const FOLLOW_UP = "later @notes.txt";
+const FOLLOW_UP = "later @notes.txt too";
 
 /** What the model must see for each message, whichever front end sent it. */
 const EXPECTED = {
@@ -142,6 +143,7 @@ describe("every front end sends messages through the session host", () => {
       for (const [name, message] of [["mention", MENTION], ["command", COMMAND], ["skill", SKILL]] as const) {
         const before = modelRequests(session.standin).length;
         tty.type(message);
+        await tty.waitFor(`❯ ${message}`);
         tty.press("Enter");
         await tty.waitFor(() => modelRequests(session.standin).length > before && !tty.screen().includes("esc to interrupt"));
         seen[name] = lastUserText(session.standin);
@@ -152,6 +154,7 @@ describe("every front end sends messages through the session host", () => {
       tty.press("Enter");
       await tty.waitFor("while [ ! -e go ]");
       tty.type(FOLLOW_UP);
+      await tty.waitFor(`❯ ${FOLLOW_UP}`);
       tty.press("M-Enter");
       await tty.waitFor(`queued follow-up: ${FOLLOW_UP}`);
       writeFileSync(join(repo, "go"), "");
