@@ -39,7 +39,8 @@ function submitMessage(rpc: RpcContext, command: string, id: string | undefined,
 
 /** Steers or queues while a run goes; starts one otherwise. */
 async function steerOrFollowUp(rpc: RpcContext, command: Extract<RpcCommand, { type: "steer" | "follow_up" }>): Promise<void> {
-  const data = (accepted: Accepted) => (accepted.queued ? undefined : { agentInvoked: true });
+  // Queued: answered bare, as the original does; an extension's command that did its work ran nothing.
+  const data = (accepted: Accepted) => (accepted.queued ? undefined : { agentInvoked: !accepted.handled });
   return submitMessage(rpc, command.type, command.id, { type: command.type, content: promptContent(command.message, command.images) }, data);
 }
 
