@@ -1,5 +1,4 @@
 import type { ImageContent, TextContent } from "../../../core/ai/messages.ts";
-import { describeError } from "../../../core/errors/omp-error.ts";
 import { availableCommands } from "../../../core/extensions/listing.ts";
 import type { RpcCommand } from "../../../core/rpc/protocol.ts";
 import type { Accepted } from "../../../core/session-host/host.ts";
@@ -32,7 +31,7 @@ function submitMessage(rpc: RpcContext, command: string, id: string | undefined,
           taken();
         },
       })
-      .catch((error) => rpc.fail(command, id, describeError(error)))
+      .catch((error) => rpc.fail(command, id, error))
       .finally(taken);
   });
 }
