@@ -1,3 +1,4 @@
+import { SessionError } from "../errors/session-error.ts";
 import type { RewindPlan, RewindResult } from "../session/checkpoints/rewind.ts";
 import type { SessionHost } from "./host.ts";
 
@@ -23,7 +24,7 @@ export async function planSessionRewind(host: SessionHost, entryId: string): Pro
 }
 
 export async function rewindSession(host: SessionHost, entryId: string, scope: RewindScope): Promise<RewindOutcome> {
-  if (host.agent.isRunning) throw new Error("abort the running turn first");
+  if (host.agent.isRunning) throw new SessionError("busy", "abort the running turn first");
   const outcome: RewindOutcome = {};
   if (scope !== "conversation") {
     const { rewindFiles } = await import("../session/checkpoints/rewind.ts");

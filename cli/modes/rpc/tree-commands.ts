@@ -4,9 +4,9 @@ import type { RpcContext, RpcHandlers } from "./context.ts";
 
 /** The user messages of the current branch: the points `branch` and `rewind` can go back to. */
 async function branchMessages(rpc: RpcContext) {
-  const loaded = await rpc.control.currentFile();
+  const loaded = await rpc.host.sessionControl.currentFile();
   const { branchEntries } = await import("../../../core/session/loader.ts");
-  return branchEntries(loaded, rpc.agent.writer?.leafId ?? null).flatMap((entry) =>
+  return branchEntries(loaded, rpc.host.view.writer?.leafId ?? null).flatMap((entry) =>
     entry.type === "message" && entry.message.role === "user" ? [{ entryId: entry.id, text: textOf(entry.message.content) }] : [],
   );
 }
@@ -17,9 +17,9 @@ async function branchMessages(rpc: RpcContext) {
  */
 export const TREE_COMMANDS = {
   async get_tree(rpc, { id }) {
-    const loaded = await rpc.control.currentFile();
+    const loaded = await rpc.host.sessionControl.currentFile();
     const { treeNodes } = await import("../../../core/session/tree.ts");
-    return rpc.respond("get_tree", id, { leafId: rpc.agent.writer?.leafId ?? null, nodes: treeNodes(loaded) });
+    return rpc.respond("get_tree", id, { leafId: rpc.host.view.writer?.leafId ?? null, nodes: treeNodes(loaded) });
   },
   async navigate(rpc, { id, entryId }) {
     const { agent, leafId, text } = await rpc.host.navigate(entryId);
@@ -33,9 +33,9 @@ export const TREE_COMMANDS = {
     return rpc.respond("set_label", id);
   },
   async fork(rpc, { id }) {
-    const previous = rpc.agent.writer?.path;
+    const previous = rpc.host.view.writer?.path;
     await rpc.host.submit({ type: "fork" });
-    const agent = rpc.host.agent;
+    const agent = rpc.host.view;
     return rpc.respond("fork", id, { sessionFile: agent.writer?.path, parentSession: previous, messageCount: agent.messages.length });
   },
   async handoff(rpc, { id, customInstructions }) {
@@ -51,7 +51,7 @@ export const TREE_COMMANDS = {
       return rpc.respond("rewind", id, { restore: plan.restore.map((file) => file.path), changedOutside: plan.changedOutside, notRestorable: plan.notRestorable });
     }
     const outcome = await rpc.host.rewind(entryId, scope ?? "both");
-    return rpc.respond("rewind", id, { ...outcome, sessionFile: rpc.host.agent.writer?.path, messageCount: rpc.host.agent.messages.length });
+    return rpc.respond("rewind", id, { ...outcome, sessionFile: rpc.host.view.writer?.path, messageCount: rpc.host.view.messages.length });
   },
   async set_mode(rpc, { id, mode }) {
     await rpc.host.submit({ type: "set_mode", mode });
