@@ -6,6 +6,7 @@ import { VERSION } from "../version.ts";
 import { isRoomId } from "./link.ts";
 import { MAX_FRAME_BYTES, PEER_BYTES } from "./relay-frames.ts";
 import { CLOSE, DEFAULT_LIMITS, RateBucket, type RelayLimits } from "./relay-limits.ts";
+import { webGuestFile } from "./web-guest.ts";
 import { type Connection, type RelaySocket, Room } from "./relay-room.ts";
 
 /**
@@ -114,6 +115,8 @@ export function startRelay(options: RelayOptions): Relay {
         if (!isRoomId(socket[1]!)) return refuse(400, "a room id is 8-64 characters of A-Z a-z 0-9 _ -; copy the whole link again");
         return upgrade(request, server, socket[1]!);
       }
+      const page = request.method === "GET" ? webGuestFile(path) : undefined;
+      if (page) return page;
       return new Response(`no endpoint ${request.method} ${path}\n`, { status: 404 });
     },
     websocket: {

@@ -4,7 +4,10 @@
 import { afterAll } from "bun:test";
 import type { Subprocess } from "bun";
 import { OMP, cleanEnv } from "./omp.ts";
-import { type RelayNotice, parseNotice } from "../../core/collab/relay-frames.ts";
+import { type RelayNotice, parseNotice, splitPeer, withPeer } from "../../core/collab/relay-frames.ts";
+import { importRoomKey, open, seal } from "../../core/collab/crypto.ts";
+import type { CollabLink } from "../../core/collab/link.ts";
+import { GuestMessage, type HostMessage } from "../../core/collab/messages.ts";
 
 export interface RelayProcess {
   child: Subprocess<"ignore", "pipe", "pipe">;
@@ -103,5 +106,46 @@ export class RelayClient {
 
   close(): void {
     this.socket.close();
+  }
+}
+
+/** The test as a collab host: seals HostMessages to guests and opens what they send, with the room's key. */
+export class SealedHost {
+  private readonly opened: { peer: number; message: GuestMessage }[] = [];
+
+  private constructor(
+    readonly client: RelayClient,
+    readonly link: CollabLink,
+    private readonly key: CryptoKey,
+  ) {}
+
+  static async connect(relayUrl: string, link: CollabLink, headers: Record<string, string> = {}): Promise<SealedHost> {
+    return new SealedHost(await RelayClient.connect(relayUrl, link.roomId, "host", headers), link, await importRoomKey(link.key));
+  }
+
+  /** To one guest, or every guest with peer 0. */
+  async send(peer: number, message: HostMessage): Promise<void> {
+    this.client.send(withPeer(peer, await seal(this.key, this.link.roomId, new TextEncoder().encode(JSON.stringify(message)))));
+  }
+
+  /** Every guest message so far, opened and checked against GuestMessage. */
+  async messages(): Promise<{ peer: number; message: GuestMessage }[]> {
+    while (this.opened.length < this.client.frames.length) {
+      const { peer, sealed } = splitPeer(this.client.frames[this.opened.length]!)!;
+      this.opened.push({ peer, message: GuestMessage.parse(JSON.parse(new TextDecoder().decode(await open(this.key, this.link.roomId, sealed)))) });
+    }
+    return this.opened;
+  }
+
+  /** The first guest message that matches, waiting for it. */
+  async message(match: (entry: { peer: number; message: GuestMessage }) => boolean): Promise<{ peer: number; message: GuestMessage }> {
+    const deadline = Date.now() + 30_000;
+    for (;;) {
+      const found = (await this.messages()).find(match);
+      if (found) return found;
+      if (this.client.closed) throw new Error(`the host's socket closed (${this.client.closed.code} ${this.client.closed.reason})`);
+      if (Date.now() > deadline) throw new Error("no such guest message within 30 s");
+      await Bun.sleep(10);
+    }
   }
 }
