@@ -59,7 +59,9 @@ export function startRelay(options: RelayOptions): Relay {
     // 0 is a message Bun dropped; past the limit the reader would fall further behind each frame.
     const waiting = socket.getBufferedAmount();
     if (sent === 0 || waiting > limits.maxBufferedBytes) {
-      socket.close(CLOSE.tooSlow, `too slow: ${formatBytes(waiting)} waiting, over the relay's limit of ${formatBytes(limits.maxBufferedBytes)}; reconnect`);
+      // A close frame would queue behind what the reader is not reading: cut it off at once.
+      socket.data.dropped = `too slow: ${formatBytes(waiting)} waiting, over the limit of ${formatBytes(limits.maxBufferedBytes)}`;
+      socket.terminate();
     }
   }
 
@@ -160,8 +162,8 @@ export function startRelay(options: RelayOptions): Relay {
           room: roomLabel(data.roomId),
           role: data.role,
           peer: data.peer,
-          code,
-          reason: reason || undefined,
+          code: data.dropped ? CLOSE.tooSlow : code,
+          reason: data.dropped ?? (reason || undefined),
           seconds: Math.round((performance.now() - data.opened) / 100) / 10,
           framesIn: data.framesIn,
           bytesIn: data.bytesIn,
