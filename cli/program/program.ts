@@ -17,6 +17,7 @@ import { describeStats, describeUsage } from "./usage-commands.ts";
 import { describeFind, describeGrep } from "./search-commands.ts";
 import { SUBCOMMANDS } from "../options/agent-argv.ts";
 import { describeSsh } from "./ssh-commands.ts";
+import { describeJoin } from "./join-commands.ts";
 
 export type Status = { code: number };
 
@@ -56,6 +57,7 @@ const COMMANDS: readonly (readonly [name: string, describe: (program: Command, r
   ["commit", describeCommit],
   ["worktree", describeWorktree],
   ["ssh", describeSsh],
+  ["join", describeJoin],
   ["setup", describeSetup],
   ["completions", describeCompletions],
 ];

@@ -42,6 +42,8 @@ import type { Settings } from "../../../core/config/settings-schema.ts";
 import { type Block, Transcript } from "../render/transcript.ts";
 import { Keymap, keyLabel } from "../terminal/keybindings.ts";
 import { welcomeBlock } from "../render/welcome.ts";
+import type { CollabLink } from "../../../core/collab/link.ts";
+import { endSharing } from "../commands/collab-commands.ts";
 
 /** A second Ctrl+C within this long quits. */
 const DOUBLE_PRESS_MS = 1000;
@@ -97,6 +99,8 @@ export class InteractiveApp implements CommandHost {
   private inputFrame = false;
   private readonly history: PromptHistory;
   private stopped = false;
+  /** /join's guest view has the terminal: keys go to it. */
+  private guestInput: ((event: InputEvent) => void) | undefined;
   private finish: () => void = () => {};
   private readonly finished = new Promise<void>((resolve) => (this.finish = resolve));
 
@@ -337,6 +341,20 @@ export class InteractiveApp implements CommandHost {
     this.finish();
   }
 
+  async joinAsGuest(link: CollabLink, name: string): Promise<void> {
+    const { GuestView } = await import("../guest/guest-view.ts");
+    this.frames.pause();
+    this.screen.leave(this.transcript.flush(this.terminal.columns));
+    const guest = new GuestView(this.terminal, this.view.theme, this.keymap, link, name);
+    this.guestInput = (event) => guest.handleInput(event);
+    try {
+      await guest.run();
+    } finally {
+      this.guestInput = undefined;
+      this.frames.resume();
+    }
+  }
+
   /** The runtime's approver forwards here: one prompt at a time, in the order the calls asked. */
   approve(request: ApprovalRequest): Promise<ApprovalDecision> {
     return this.stopped ? Promise.resolve({ allow: false, reason: "omp is exiting" }) : this.overlays.approve(request);
@@ -346,6 +364,7 @@ export class InteractiveApp implements CommandHost {
 
   handleInput(event: InputEvent): void {
     if (this.stopped) return;
+    if (this.guestInput) return this.guestInput(event);
     if (event.type === "paste") {
       if (this.overlays.kind) this.overlays.paste(event.text);
       else {
@@ -577,6 +596,7 @@ export class InteractiveApp implements CommandHost {
 
   private async shutdown(): Promise<void> {
     this.frames.cancelResize();
+    await endSharing(this.options.host);
     this.overlays.shutdown();
     this.shell.stop();
     if (this.agent.isRunning) {

@@ -1,0 +1,210 @@
+import type { HostEvent, SessionHost } from "../session-host/host.ts";
+import { isAgentEvent } from "../session-host/host.ts";
+import { fromBase64Url } from "./base64url.ts";
+import { importRoomKey, sameBytes } from "./crypto.ts";
+import { type CollabLink, socketUrl } from "./link.ts";
+import { COLLAB_VERSION, type CollabState, GuestMessage, type HostMessage, type Participant } from "./messages.ts";
+import { BROADCAST, parseNotice, splitPeer, withPeer } from "./relay-frames.ts";
+import { RelaySocket } from "./relay-socket.ts";
+import { openJson, sealJson } from "./sealed-json.ts";
+import { trimStrings } from "./trim.ts";
+
+/** A guest's welcome carries at most this many of the last messages, each string cut to MESSAGE_CHARS, all together under WELCOME_BYTES. */
+const WELCOME_MESSAGES = 200;
+const MESSAGE_CHARS = 8 * 1024;
+const WELCOME_BYTES = 2 * 1024 * 1024;
+/** An event larger than this has its long strings cut (a whole file read, an image). */
+const EVENT_BYTES = 64 * 1024;
+const EVENT_CHARS = 16 * 1024;
+const STATE_DEBOUNCE_MS = 200;
+/** Guests the host keeps; more are told the room is full. */
+const MAX_GUESTS = 64;
+
+/** What the sharer tells the front end: a line for the transcript (a guest joined, the relay went away). */
+export type SharerNotice = { kind: "info" | "warning"; text: string };
+
+export interface SharerOptions {
+  host: SessionHost;
+  /** The full link of the room (with its write token). */
+  link: CollabLink;
+  /** Whose session it is, as guests see it. */
+  name: string;
+  /** The relay's token for hosts (collab.relayToken, OMP_RELAY_TOKEN). */
+  relayToken?: string;
+  notify(notice: SharerNotice): void;
+}
+
+/**
+ * The host's side of a collab room: the session host's events go sealed to every guest through
+ * the relay; each guest's hello is answered with the conversation so far and what the guest may
+ * do; a full-link guest's prompt and abort become host operations, like the host user's own
+ * (the approvals they cause stay with the host user). The relay going away leaves the session
+ * alone: the socket comes back and guests catch up with a new welcome.
+ */
+export class CollabSharer {
+  private readonly socket: RelaySocket;
+  private key: CryptoKey | undefined;
+  private readonly guests = new Map<number, Participant>();
+  private unsubscribe: () => void = () => {};
+  private stateTimer: ReturnType<typeof setTimeout> | undefined;
+  /** Frames are sealed asynchronously; this keeps them in the order they were made. */
+  private sending: Promise<void> = Promise.resolve();
+  private relayDown = false;
+
+  constructor(private readonly options: SharerOptions) {
+    this.socket = new RelaySocket(socketUrl(options.link, "host"), {
+      open: () => {
+        if (this.relayDown) options.notify({ kind: "info", text: "Collab: reconnected to the relay; guests rejoin by themselves." });
+        this.relayDown = false;
+      },
+      binary: (frame) => void this.fromGuest(frame),
+      text: (text) => this.relayNotice(text),
+      down: (reason, retryMs) => {
+        // Guests come back through their own sockets and say hello again.
+        this.guests.clear();
+        if (!this.relayDown) options.notify({ kind: "warning", text: `Collab: ${reason}; the session goes on here, retrying every ${Math.round(Math.max(retryMs, 1000) / 1000)}s.` });
+        this.relayDown = true;
+      },
+    }, options.relayToken);
+  }
+
+  get link(): CollabLink {
+    return this.options.link;
+  }
+
+  get connected(): boolean {
+    return this.socket.connected;
+  }
+
+  get participants(): Participant[] {
+    return [...this.guests.values()];
+  }
+
+  async start(): Promise<void> {
+    this.key = await importRoomKey(this.options.link.key);
+    this.unsubscribe = this.options.host.subscribe((event) => this.onHostEvent(event));
+    this.socket.start();
+  }
+
+  /** Guests are told why (`bye`), then the room is left: its links stop working. */
+  async stop(reason: "stopped" | "revoked"): Promise<void> {
+    this.unsubscribe();
+    clearTimeout(this.stateTimer);
+    this.send(BROADCAST, { type: "bye", reason });
+    await this.sending;
+    this.socket.close();
+    this.guests.clear();
+  }
+
+  private onHostEvent(event: HostEvent): void {
+    if (isAgentEvent(event)) {
+      const bytes = JSON.stringify(event).length;
+      this.send(BROADCAST, { type: "event", event: bytes > EVENT_BYTES ? trimStrings(event, EVENT_CHARS) : event });
+    }
+    if (event.type === "agent_start" || event.type === "agent_end" || event.type === "usage" || event.type === "model_changed" || event.type === "session_changed") this.stateChanged();
+  }
+
+  private stateChanged(): void {
+    if (this.stateTimer) return;
+    this.stateTimer = setTimeout(() => {
+      this.stateTimer = undefined;
+      this.send(BROADCAST, { type: "state", state: this.state() });
+    }, STATE_DEBOUNCE_MS);
+  }
+
+  private state(): CollabState {
+    const { agent, runtime } = this.options.host;
+    return {
+      model: { provider: agent.model.provider, id: agent.model.id, thinking: agent.thinking },
+      cwd: runtime.options.cwd,
+      streaming: agent.isRunning,
+      contextTokens: agent.contextTokens(),
+      contextWindow: agent.model.contextWindow,
+      cost: agent.usage.cost.total,
+      participants: this.participants,
+    };
+  }
+
+  /** The conversation so far, bounded (see WELCOME_*): the last messages that fit. */
+  private history(): unknown[] {
+    const messages = this.options.host.agent.messages.slice(-WELCOME_MESSAGES).map((message) => trimStrings(message, MESSAGE_CHARS));
+    let bytes = 0;
+    let first = messages.length;
+    while (first > 0) {
+      bytes += JSON.stringify(messages[first - 1]).length;
+      if (bytes > WELCOME_BYTES) break;
+      first--;
+    }
+    return messages.slice(first);
+  }
+
+  private send(peer: number, message: HostMessage): void {
+    const key = this.key;
+    if (!key) return;
+    const { roomId } = this.options.link;
+    this.sending = this.sending.then(async () => {
+      this.socket.send(withPeer(peer, await sealJson(key, roomId, message)));
+    });
+  }
+
+  private relayNotice(text: string): void {
+    const notice = parseNotice(text);
+    if (notice?.t !== "leave") return;
+    const guest = this.guests.get(notice.peer);
+    if (!guest) return;
+    this.guests.delete(notice.peer);
+    this.options.notify({ kind: "info", text: `Collab: ${guest.name} left.` });
+    this.stateChanged();
+  }
+
+  private async fromGuest(frame: Uint8Array): Promise<void> {
+    const split = splitPeer(frame);
+    if (!split || !this.key || split.peer === BROADCAST) return;
+    const message = await openJson(this.key, this.options.link.roomId, split.sealed, GuestMessage);
+    if (!message) return;
+    const { peer } = split;
+    const guest = this.guests.get(peer);
+    switch (message.type) {
+      case "hello":
+        return this.welcome(peer, message);
+      case "prompt":
+        if (!guest) return;
+        if (!guest.canWrite) return this.send(peer, { type: "notice", text: "This is a view-only link: the host does not take prompts from it." });
+        this.options.notify({ kind: "info", text: `Collab: ${guest.name} prompted.` });
+        // The guest's words go to the model verbatim, as a message of the session (not a command of the host's).
+        this.options.host.submit({ type: "steer", content: [{ type: "text", text: message.text }] }).catch((error: unknown) => {
+          this.send(peer, { type: "notice", text: `The host could not run that prompt: ${error instanceof Error ? error.message : String(error)}` });
+        });
+        return;
+      case "abort":
+        if (!guest) return;
+        if (!guest.canWrite) return this.send(peer, { type: "notice", text: "This is a view-only link: the host does not take interrupts from it." });
+        this.options.notify({ kind: "info", text: `Collab: ${guest.name} interrupted the agent.` });
+        void this.options.host.submit({ type: "abort" }).catch(() => undefined);
+        return;
+    }
+  }
+
+  private welcome(peer: number, hello: Extract<GuestMessage, { type: "hello" }>): void {
+    if (hello.version !== COLLAB_VERSION) return this.send(peer, { type: "notice", text: `This host speaks collab version ${COLLAB_VERSION}, the guest ${hello.version}: update omp on one side.` });
+    if (!this.guests.has(peer) && this.guests.size >= MAX_GUESTS) return this.send(peer, { type: "notice", text: `The room is full (${MAX_GUESTS} guests).` });
+    const writeToken = this.options.link.writeToken;
+    let token: Uint8Array | undefined;
+    try {
+      token = hello.writeToken ? fromBase64Url(hello.writeToken) : undefined;
+    } catch {
+      token = undefined;
+    }
+    const canWrite = Boolean(writeToken && token && sameBytes(token, writeToken));
+    const known = this.guests.has(peer);
+    this.guests.set(peer, { peer, name: hello.name, canWrite, client: hello.client });
+    const { host } = this.options;
+    this.send(peer, { type: "welcome", version: COLLAB_VERSION, peer, canWrite, sessionId: host.agent.writer?.header.id ?? "none", messages: this.history(), state: this.state() });
+    if (!known) {
+      const text = `${hello.name} joined${canWrite ? "" : " (view-only)"}.`;
+      this.options.notify({ kind: "info", text: `Collab: ${text}` });
+      for (const other of this.guests.keys()) if (other !== peer) this.send(other, { type: "notice", text });
+    }
+    this.stateChanged();
+  }
+}
