@@ -37,6 +37,10 @@ export class CollabGuest {
   private down = false;
   private ended = false;
   private grantedWrite = false;
+  /** A hello is on its way and not answered yet: the relay's "host up" need not send another. */
+  private helloPending = false;
+  /** Frames open asynchronously; this keeps them in the order they came. */
+  private receiving: Promise<void> = Promise.resolve();
 
   constructor(
     readonly link: CollabLink,
@@ -47,14 +51,21 @@ export class CollabGuest {
       open: () => {
         if (this.down) handlers.notice("info", "Reconnected to the relay.");
         this.down = false;
+        this.helloPending = false;
         void this.hello();
       },
-      binary: (frame) => void this.fromHost(frame),
+      binary: (frame) => {
+        this.receiving = this.receiving.then(() => this.fromHost(frame));
+      },
       text: (text) => {
         const notice = parseNotice(text);
         if (notice?.t !== "host") return;
-        if (notice.up) void this.hello();
-        else if (this.welcomed) handlers.notice("warning", "The host is away; waiting for it to come back.");
+        if (notice.up) {
+          if (!this.helloPending) void this.hello();
+        } else {
+          this.helloPending = false;
+          if (this.welcomed) handlers.notice("warning", "The host is away; waiting for it to come back.");
+        }
       },
       down: (reason) => {
         if (!this.down) handlers.notice("warning", `${reason}; reconnecting…`);
@@ -94,6 +105,7 @@ export class CollabGuest {
   }
 
   private hello(): Promise<boolean> {
+    this.helloPending = true;
     const token = this.link.writeToken;
     return this.send({ type: "hello", version: COLLAB_VERSION, name: this.name, client: "omp", ...(token ? { writeToken: toBase64Url(token) } : {}) });
   }
@@ -109,6 +121,7 @@ export class CollabGuest {
     if (!message) return;
     switch (message.type) {
       case "welcome":
+        this.helloPending = false;
         this.grantedWrite = message.canWrite;
         this.handlers.welcome(message, this.welcomed);
         this.welcomed = true;

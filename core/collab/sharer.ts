@@ -50,6 +50,8 @@ export class CollabSharer {
   /** Frames are sealed asynchronously; this keeps them in the order they were made. */
   private sending: Promise<void> = Promise.resolve();
   private relayDown = false;
+  /** Guests' frames open asynchronously; this keeps each guest's in the order they came. */
+  private receiving: Promise<void> = Promise.resolve();
 
   constructor(private readonly options: SharerOptions) {
     this.socket = new RelaySocket(socketUrl(options.link, "host"), {
@@ -57,7 +59,9 @@ export class CollabSharer {
         if (this.relayDown) options.notify({ kind: "info", text: "Collab: reconnected to the relay; guests rejoin by themselves." });
         this.relayDown = false;
       },
-      binary: (frame) => void this.fromGuest(frame),
+      binary: (frame) => {
+        this.receiving = this.receiving.then(() => this.fromGuest(frame));
+      },
       text: (text) => this.relayNotice(text),
       down: (reason, retryMs) => {
         // Guests come back through their own sockets and say hello again.
