@@ -18,6 +18,7 @@ import { describeFind, describeGrep } from "./search-commands.ts";
 import { SUBCOMMANDS } from "../options/agent-argv.ts";
 import { describeSsh } from "./ssh-commands.ts";
 import { describeJoin } from "./join-commands.ts";
+import { describeRelay } from "./relay-commands.ts";
 
 export type Status = { code: number };
 
@@ -58,6 +59,7 @@ const COMMANDS: readonly (readonly [name: string, describe: (program: Command, r
   ["worktree", describeWorktree],
   ["ssh", describeSsh],
   ["join", describeJoin],
+  ["relay", describeRelay],
   ["setup", describeSetup],
   ["completions", describeCompletions],
 ];

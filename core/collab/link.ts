@@ -26,6 +26,11 @@ export class CollabLinkError extends Error {
 
 const ROOM_ID = /^[A-Za-z0-9_-]{8,64}$/;
 
+/** Whether `text` can be a room id: the relay refuses any other path before it opens a socket. */
+export function isRoomId(text: string): boolean {
+  return ROOM_ID.test(text);
+}
+
 /** A new room on `relay`: fresh id, key and write token from the system's CSPRNG. */
 export function newRoom(relay: string): CollabLink {
   const random = (n: number) => crypto.getRandomValues(new Uint8Array(n));
