@@ -4,6 +4,8 @@ import type { Settings } from "../config/settings-schema.ts";
 /** The name other participants see: collab.displayName, else the OS user's. */
 export function displayName(settings: Settings): string {
   if (settings.collab.displayName) return settings.collab.displayName;
+  const fromEnv = process.env.USER || process.env.LOGNAME || process.env.USERNAME;
+  if (fromEnv) return fromEnv.slice(0, 64);
   try {
     return userInfo().username.slice(0, 64) || "guest";
   } catch {

@@ -9,8 +9,8 @@ export interface RelaySocketHandlers {
   open(): void;
   binary(frame: Uint8Array): void;
   text(text: string): void;
-  /** The relay went away or could not be reached; another try follows in `retryMs`. */
-  down(reason: string, retryMs: number): void;
+  /** The relay went away or could not be reached; another try follows (backoff). */
+  down(reason: string): void;
 }
 
 /**
@@ -62,7 +62,7 @@ export class RelaySocket {
       const reason = opened ? `the relay closed the connection${event.reason ? ` (${event.reason})` : ""}` : `the relay at ${new URL(this.url).host} could not be reached${event.reason ? ` (${event.reason})` : ""}`;
       const wait = this.retryMs;
       this.retryMs = Math.min(MOST_RETRY_MS, this.retryMs * 2);
-      this.handlers.down(reason, wait);
+      this.handlers.down(reason);
       this.timer = setTimeout(() => {
         this.timer = undefined;
         this.start();

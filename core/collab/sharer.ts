@@ -50,12 +50,15 @@ export class CollabSharer {
   /** Frames are sealed asynchronously; this keeps them in the order they were made. */
   private sending: Promise<void> = Promise.resolve();
   private relayDown = false;
+  /** Whether the relay ever let this host in: if not, a token may be what it wants. */
+  private admitted = false;
   /** Guests' frames open asynchronously; this keeps each guest's in the order they came. */
   private receiving: Promise<void> = Promise.resolve();
 
   constructor(private readonly options: SharerOptions) {
     this.socket = new RelaySocket(socketUrl(options.link, "host"), {
       open: () => {
+        this.admitted = true;
         if (this.relayDown) options.notify({ kind: "info", text: "Collab: reconnected to the relay; guests rejoin by themselves." });
         this.relayDown = false;
       },
@@ -63,10 +66,11 @@ export class CollabSharer {
         this.receiving = this.receiving.then(() => this.fromGuest(frame));
       },
       text: (text) => this.relayNotice(text),
-      down: (reason, retryMs) => {
+      down: (reason) => {
         // Guests come back through their own sockets and say hello again.
         this.guests.clear();
-        if (!this.relayDown) options.notify({ kind: "warning", text: `Collab: ${reason}; the session goes on here, retrying every ${Math.round(Math.max(retryMs, 1000) / 1000)}s.` });
+        const hint = this.admitted ? "" : options.relayToken ? " (or it refused this host's token)" : " (or it asks hosts for a token: set OMP_RELAY_TOKEN or collab.relayToken)";
+        if (!this.relayDown) options.notify({ kind: "warning", text: `Collab: ${reason}${hint}; the session goes on here, retrying in the background.` });
         this.relayDown = true;
       },
     }, options.relayToken);
