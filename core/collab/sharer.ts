@@ -109,6 +109,8 @@ export class CollabSharer {
       const bytes = JSON.stringify(event).length;
       this.send(BROADCAST, { type: "event", event: bytes > EVENT_BYTES ? trimStrings(event, EVENT_CHARS) : event });
     }
+    // Another conversation (the host's /new, /resume, a branch): guests start over with it.
+    if (event.type === "session_changed") for (const guest of this.guests.values()) this.sendWelcome(guest);
     if (event.type === "agent_start" || event.type === "agent_end" || event.type === "usage" || event.type === "model_changed" || event.type === "session_changed") this.stateChanged();
   }
 
@@ -193,6 +195,11 @@ export class CollabSharer {
     }
   }
 
+  private sendWelcome({ peer, canWrite }: Participant): void {
+    const sessionId = this.options.host.agent.writer?.header.id ?? "none";
+    this.send(peer, { type: "welcome", version: COLLAB_VERSION, peer, canWrite, sessionId, messages: this.history(), state: this.state() });
+  }
+
   private welcome(peer: number, hello: Extract<GuestMessage, { type: "hello" }>): void {
     if (hello.version !== COLLAB_VERSION) return this.send(peer, { type: "notice", text: `This host speaks collab version ${COLLAB_VERSION}, the guest ${hello.version}: update omp on one side.` });
     if (!this.guests.has(peer) && this.guests.size >= MAX_GUESTS) return this.send(peer, { type: "notice", text: `The room is full (${MAX_GUESTS} guests).` });
@@ -205,9 +212,9 @@ export class CollabSharer {
     }
     const canWrite = Boolean(writeToken && token && sameBytes(token, writeToken));
     const known = this.guests.has(peer);
-    this.guests.set(peer, { peer, name: hello.name, canWrite, client: hello.client });
-    const { host } = this.options;
-    this.send(peer, { type: "welcome", version: COLLAB_VERSION, peer, canWrite, sessionId: host.agent.writer?.header.id ?? "none", messages: this.history(), state: this.state() });
+    const guest: Participant = { peer, name: hello.name, canWrite, client: hello.client };
+    this.guests.set(peer, guest);
+    this.sendWelcome(guest);
     if (!known) {
       const text = `${hello.name} joined${canWrite ? "" : " (view-only)"}.`;
       this.options.notify({ kind: "info", text: `Collab: ${text}` });

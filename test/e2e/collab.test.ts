@@ -171,6 +171,33 @@ describe("collab", () => {
     await g.waitFor("Next answer.");
   });
 
+  test("a guest joining late gets the conversation so far, long texts cut, follows the host to a new session, and is told when the host stops", async () => {
+    const relay = await startRelay(tempDir("omp-collab-relay-"));
+    cleanup.push(() => relay.stop());
+    const long = Array.from({ length: 1500 }, (_, i) => `w${String(i).padStart(4, "0")}`).join(" ");
+    const h = await host([{ text: `Earlier answer ALPHA-EARLY.` }, { text: `${long} END-OF-LONG-REPLY` }]);
+    run(h.tty, "first");
+    await h.tty.waitFor("ALPHA-EARLY");
+    run(h.tty, "second");
+    await h.tty.waitFor("END-OF-LONG-REPLY");
+    run(h.tty, `/collab ${relayWs(relay)}`);
+    const g = guest(["join", await joinLinkOn(h.tty, "Collab session started!")]);
+    await g.waitFor("Joined the session");
+    const seen = await g.waitFor("characters on the host)");
+    expect(g.history()).toContain("ALPHA-EARLY");
+    expect(g.history()).toContain("(4 messages;");
+    expect(g.history()).not.toContain("END-OF-LONG-REPLY");
+    // The host's model and context come with the state: the guest has no model of its own.
+    expect(seen).toContain("claude-sonnet-4-5");
+    // The host starts another conversation: the guest follows it.
+    run(h.tty, "/new");
+    await g.waitFor("The host switched to another session (0 messages).");
+    run(h.tty, "/collab stop");
+    await h.tty.waitFor("Stopped sharing");
+    await g.waitFor("The host stopped sharing.");
+    expect(await g.exitCode()).toBe(0);
+  });
+
   test("/join in the interactive mode shows the shared session and /leave comes back; bad links are refused", async () => {
     const relay = await startRelay(tempDir("omp-collab-relay-"));
     cleanup.push(() => relay.stop());

@@ -47,6 +47,7 @@ export class GuestView {
   private readonly frames: Frames;
   private readonly guest: CollabGuest;
   private state: CollabState | undefined;
+  private sessionId: string | undefined;
   private running = false;
   private runStarted = 0;
   private connected = false;
@@ -180,8 +181,15 @@ export class GuestView {
     this.connected = true;
     this.state = welcome.state;
     this.running = welcome.state.streaming;
-    if (again) {
+    const sameSession = welcome.sessionId === this.sessionId;
+    this.sessionId = welcome.sessionId;
+    if (again && sameSession) {
       this.notice("info", "Back in the host's session.");
+      return;
+    }
+    if (again) {
+      this.notice("info", `The host switched to another session (${plural(welcome.messages.length, "message")}).`);
+      this.safely(() => this.blocks.showMessages(welcome.messages as Message[]));
       return;
     }
     const rights = welcome.canWrite ? "you can prompt, esc interrupts" : "view-only: you can watch";
