@@ -19,6 +19,8 @@ const EVENT_CHARS = 16 * 1024;
 const STATE_DEBOUNCE_MS = 200;
 /** Guests the host keeps; more are told the room is full. */
 const MAX_GUESTS = 64;
+/** A guest's hello is answered at most this often: each welcome carries up to WELCOME_BYTES. */
+const WELCOME_EVERY_MS = 2000;
 
 /** What the sharer tells the front end: a line for the transcript (a guest joined, the relay went away). */
 export type SharerNotice = { kind: "info" | "warning"; text: string };
@@ -45,6 +47,7 @@ export class CollabSharer {
   private readonly socket: RelaySocket;
   private key: CryptoKey | undefined;
   private readonly guests = new Map<number, Participant>();
+  private readonly welcomedAt = new Map<number, number>();
   private unsubscribe: () => void = () => {};
   private stateTimer: ReturnType<typeof setTimeout> | undefined;
   /** Frames are sealed asynchronously; this keeps them in the order they were made. */
@@ -67,8 +70,9 @@ export class CollabSharer {
       },
       text: (text) => this.relayNotice(text),
       down: (reason) => {
-        // Guests come back through their own sockets and say hello again.
+        // Guests come back through their own sockets (with new peer numbers) and say hello again.
         this.guests.clear();
+        this.welcomedAt.clear();
         const hint = this.admitted ? "" : options.relayToken ? " (or it refused this host's token)" : " (or it asks hosts for a token: set OMP_RELAY_TOKEN or collab.relayToken)";
         if (!this.relayDown) options.notify({ kind: "warning", text: `Collab: ${reason}${hint}; the session goes on here, retrying in the background.` });
         this.relayDown = true;
@@ -150,7 +154,8 @@ export class CollabSharer {
 
   private send(peer: number, message: HostMessage): void {
     const key = this.key;
-    if (!key) return;
+    // Nobody to see it: nothing is sealed (the relay coming back brings guests a welcome).
+    if (!key || (peer === BROADCAST && this.guests.size === 0 && message.type !== "bye")) return;
     const { roomId } = this.options.link;
     this.sending = this.sending.then(async () => {
       this.socket.send(withPeer(peer, await sealJson(key, roomId, message)));
@@ -163,6 +168,7 @@ export class CollabSharer {
     const guest = this.guests.get(notice.peer);
     if (!guest) return;
     this.guests.delete(notice.peer);
+    this.welcomedAt.delete(notice.peer);
     this.options.notify({ kind: "info", text: `Collab: ${guest.name} left.` });
     this.stateChanged();
   }
@@ -179,16 +185,18 @@ export class CollabSharer {
         return this.welcome(peer, message);
       case "prompt":
         if (!guest) return;
-        if (!guest.canWrite) return this.send(peer, { type: "notice", text: "This is a view-only link: the host does not take prompts from it." });
+        if (!guest.canWrite) return this.send(peer, { type: "notice", text: "This link is view-only (no valid write token): the host does not take prompts from it." });
+        // Commands and skills run the host's own files and settings: the host's alone, as in the original.
+        if (message.text.trimStart().startsWith("/")) return this.send(peer, { type: "notice", text: "Slash commands and skills are the host's: a guest sends the agent messages." });
         this.options.notify({ kind: "info", text: `Collab: ${guest.name} prompted.` });
-        // The guest's words go to the model verbatim, as a message of the session (not a command of the host's).
+        // A message of the session like the host user's: it starts a run, or steers the one going.
         this.options.host.submit({ type: "steer", content: [{ type: "text", text: message.text }] }).catch((error: unknown) => {
           this.send(peer, { type: "notice", text: `The host could not run that prompt: ${error instanceof Error ? error.message : String(error)}` });
         });
         return;
       case "abort":
         if (!guest) return;
-        if (!guest.canWrite) return this.send(peer, { type: "notice", text: "This is a view-only link: the host does not take interrupts from it." });
+        if (!guest.canWrite) return this.send(peer, { type: "notice", text: "This link is view-only (no valid write token): the host does not take interrupts from it." });
         this.options.notify({ kind: "info", text: `Collab: ${guest.name} interrupted the agent.` });
         void this.options.host.submit({ type: "abort" }).catch(() => undefined);
         return;
@@ -196,12 +204,14 @@ export class CollabSharer {
   }
 
   private sendWelcome({ peer, canWrite }: Participant): void {
+    this.welcomedAt.set(peer, Date.now());
     const sessionId = this.options.host.agent.writer?.header.id ?? "none";
     this.send(peer, { type: "welcome", version: COLLAB_VERSION, peer, canWrite, sessionId, messages: this.history(), state: this.state() });
   }
 
   private welcome(peer: number, hello: Extract<GuestMessage, { type: "hello" }>): void {
     if (hello.version !== COLLAB_VERSION) return this.send(peer, { type: "notice", text: `This host speaks collab version ${COLLAB_VERSION}, the guest ${hello.version}: update omp on one side.` });
+    if (Date.now() - (this.welcomedAt.get(peer) ?? 0) < WELCOME_EVERY_MS) return;
     if (!this.guests.has(peer) && this.guests.size >= MAX_GUESTS) return this.send(peer, { type: "notice", text: `The room is full (${MAX_GUESTS} guests).` });
     const writeToken = this.options.link.writeToken;
     let token: Uint8Array | undefined;

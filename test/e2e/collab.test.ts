@@ -5,7 +5,12 @@
 import { afterEach, describe, expect, setDefaultTimeout, test } from "bun:test";
 import { type InteractiveSession, READY, startInteractive } from "../support/tty-session.ts";
 import { Tty } from "../support/tty-tmux.ts";
-import { type RelayProcess, startRelay } from "../support/relay.ts";
+import { RelayClient, type RelayProcess, startRelay } from "../support/relay.ts";
+import { importRoomKey } from "../../core/collab/crypto.ts";
+import { parseLink } from "../../core/collab/link.ts";
+import { HostMessage } from "../../core/collab/messages.ts";
+import { openJson, sealJson } from "../../core/collab/sealed-json.ts";
+import { toBase64Url } from "../../core/collab/base64url.ts";
 import { tempDir } from "../support/temp.ts";
 import type { Turn } from "../support/standin/index.ts";
 
@@ -196,6 +201,53 @@ describe("collab", () => {
     await h.tty.waitFor("Stopped sharing");
     await g.waitFor("The host stopped sharing.");
     expect(await g.exitCode()).toBe(0);
+  });
+
+  test("the host itself refuses what a guest may not do, whatever client sent it", async () => {
+    const relay = await startRelay(tempDir("omp-collab-relay-"));
+    cleanup.push(() => relay.stop());
+    const h = await host([{ text: "Nothing should reach me." }]);
+    run(h.tty, `/collab ${relayWs(relay)}`);
+    const link = parseLink(await joinLinkOn(h.tty, "Collab session started!"), "ws://127.0.0.1:1");
+    const key = await importRoomKey(link.key);
+    // A client of its own: the room's key, but a forged write token, and then a slash command with the real one.
+    const raw = async (writeToken: Uint8Array) => {
+      const client = await RelayClient.connect(relay.url, link.roomId, "guest");
+      cleanup.push(() => client.close());
+      const messages: HostMessage[] = [];
+      let opened = 0;
+      const read = async () => {
+        for (; opened < client.frames.length; opened++) {
+          const message = await openJson(key, link.roomId, client.frames[opened]!, HostMessage);
+          if (message) messages.push(message);
+        }
+      };
+      client.send(await sealJson(key, link.roomId, { type: "hello", version: 1, name: "raw", client: "web", writeToken: toBase64Url(writeToken) }));
+      const find = async (match: (message: HostMessage) => boolean): Promise<HostMessage> => {
+        for (const deadline = Date.now() + 20_000; Date.now() < deadline; await Bun.sleep(20)) {
+          await read();
+          const found = messages.find(match);
+          if (found) return found;
+        }
+        throw new Error(`no such message; got ${JSON.stringify(messages.map((message) => message.type))}`);
+      };
+      return { client, find, send: async (message: unknown) => client.send(await sealJson(key, link.roomId, message)) };
+    };
+    const forged = await raw(new Uint8Array(16).fill(7));
+    const welcome = await forged.find((message) => message.type === "welcome");
+    expect(welcome.type === "welcome" && welcome.canWrite).toBe(false);
+    await forged.send({ type: "prompt", text: "FORGED-PROMPT" });
+    await forged.send({ type: "abort" });
+    await forged.find((message) => message.type === "notice" && message.text.includes("does not take prompts"));
+    await forged.find((message) => message.type === "notice" && message.text.includes("does not take interrupts"));
+
+    const real = await raw(link.writeToken!);
+    const granted = await real.find((message) => message.type === "welcome");
+    expect(granted.type === "welcome" && granted.canWrite).toBe(true);
+    await real.send({ type: "prompt", text: "/compact now" });
+    await real.find((message) => message.type === "notice" && message.text.includes("Slash commands and skills are the host's"));
+    expect(h.standin.requests.length).toBe(0);
+    expect(h.tty.history()).not.toContain("FORGED-PROMPT");
   });
 
   test("/join in the interactive mode shows the shared session and /leave comes back; bad links are refused", async () => {
