@@ -127,21 +127,21 @@ export class CollabSharer {
   }
 
   private state(): CollabState {
-    const { agent, runtime } = this.options.host;
+    const { view: session, runtime } = this.options.host;
     return {
-      model: { provider: agent.model.provider, id: agent.model.id, thinking: agent.thinking },
+      model: { provider: session.model.provider, id: session.model.id, thinking: session.thinking },
       cwd: runtime.options.cwd,
-      streaming: agent.isRunning,
-      contextTokens: agent.contextTokens(),
-      contextWindow: agent.model.contextWindow,
-      cost: agent.usage.cost.total,
+      streaming: this.options.host.isRunning,
+      contextTokens: session.contextTokens(),
+      contextWindow: session.model.contextWindow,
+      cost: session.usage.cost.total,
       participants: this.participants,
     };
   }
 
   /** The conversation so far, bounded (see WELCOME_*): the last messages that fit. */
   private history(): unknown[] {
-    const messages = this.options.host.agent.messages.slice(-WELCOME_MESSAGES).map((message) => trimStrings(message, MESSAGE_CHARS));
+    const messages = this.options.host.view.messages.slice(-WELCOME_MESSAGES).map((message) => trimStrings(message, MESSAGE_CHARS));
     let bytes = 0;
     let first = messages.length;
     while (first > 0) {
@@ -205,7 +205,7 @@ export class CollabSharer {
 
   private sendWelcome({ peer, canWrite }: Participant): void {
     this.welcomedAt.set(peer, Date.now());
-    const sessionId = this.options.host.agent.writer?.header.id ?? "none";
+    const sessionId = this.options.host.view.writer?.header.id ?? "none";
     this.send(peer, { type: "welcome", version: COLLAB_VERSION, peer, canWrite, sessionId, messages: this.history(), state: this.state() });
   }
 

@@ -7,7 +7,6 @@ import { describeError } from "../../../core/errors/omp-error.ts";
 import { displayPath } from "../../../core/paths.ts";
 import { plural } from "../../../core/plural.ts";
 import { renderChrome } from "../app/chrome.ts";
-import { MessageQueue } from "../app/message-queue.ts";
 import { Overlays } from "../app/overlays.ts";
 import { Completer } from "../commands/completion.ts";
 import { type NoticeKind, SPINNER, type View, notice } from "../render/blocks.ts";
@@ -258,6 +257,6 @@ export class GuestView {
       width,
       theme,
     );
-    return renderChrome({ queued: new MessageQueue(), statusLine, overlays: this.overlays, editor: this.editor, completer: this.completer, theme }, width, height);
+    return renderChrome({ queued: [], statusLine, overlays: this.overlays, editor: this.editor, completer: this.completer, theme }, width, height);
   }
 }
