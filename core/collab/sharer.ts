@@ -34,6 +34,8 @@ export interface SharerOptions {
   /** The relay's token for hosts (collab.relayToken, OMP_RELAY_TOKEN). */
   relayToken?: string;
   notify(notice: SharerNotice): void;
+  /** The relay connection or the guests changed (a status line shows them). */
+  changed(): void;
 }
 
 /**
@@ -62,6 +64,7 @@ export class CollabSharer {
     this.socket = new RelaySocket(socketUrl(options.link, "host"), {
       open: () => {
         this.admitted = true;
+        options.changed();
         if (this.relayDown) options.notify({ kind: "info", text: "Collab: reconnected to the relay; guests rejoin by themselves." });
         this.relayDown = false;
       },
@@ -76,6 +79,7 @@ export class CollabSharer {
         const hint = this.admitted ? "" : options.relayToken ? " (or it refused this host's token)" : " (or it asks hosts for a token: set OMP_RELAY_TOKEN or collab.relayToken)";
         if (!this.relayDown) options.notify({ kind: "warning", text: `Collab: ${reason}${hint}; the session goes on here, retrying in the background.` });
         this.relayDown = true;
+        options.changed();
       },
     }, options.relayToken);
   }
@@ -119,6 +123,7 @@ export class CollabSharer {
   }
 
   private stateChanged(): void {
+    this.options.changed();
     if (this.stateTimer) return;
     this.stateTimer = setTimeout(() => {
       this.stateTimer = undefined;

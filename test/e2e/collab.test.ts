@@ -73,6 +73,7 @@ describe("collab", () => {
     const g = guest(["join", link]);
     await g.waitFor("Joined the session");
     await h.tty.waitFor(/Collab: \S+ joined\./);
+    await h.tty.waitFor("⇄ shared · 1 guest");
 
     run(h.tty, `show me ${SECRET_PHRASE}`);
     const seen = await g.waitFor(`The host answers: ${SECRET_PHRASE}.`, 30_000);
@@ -101,6 +102,7 @@ describe("collab", () => {
     run(v, "VIEWER-SHOULD-NOT-RUN");
     await v.waitFor("This is a view-only link");
     await h.tty.waitFor("(view-only).");
+    await h.tty.waitFor("⇄ shared · 2 guests");
     expect(h.standin.requests.length).toBe(requests);
     expect(h.tty.history()).not.toContain("VIEWER-SHOULD-NOT-RUN");
 
@@ -132,6 +134,7 @@ describe("collab", () => {
 
     await relay.stop();
     await h.tty.waitFor("the session goes on here");
+    await h.tty.waitFor("⇄ shared · relay unreachable");
     await g.waitFor("reconnecting…");
     run(h.tty, "while down");
     await h.tty.waitFor("Answer while the relay is down.");

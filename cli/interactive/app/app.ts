@@ -39,7 +39,7 @@ import { type Block, Transcript } from "../render/transcript.ts";
 import { Keymap, keyLabel } from "../terminal/keybindings.ts";
 import { welcomeBlock } from "../render/welcome.ts";
 import type { CollabLink } from "../../../core/collab/link.ts";
-import { endSharing } from "../commands/collab-commands.ts";
+import { endSharing, sharingStatus } from "../commands/collab-commands.ts";
 
 /** A second Ctrl+C within this long quits. */
 const DOUBLE_PRESS_MS = 1000;
@@ -541,7 +541,7 @@ export class InteractiveApp implements CommandHost {
       foregroundCommand: (jobs?.foreground().length ?? 0) > 0,
       runningJobs: jobs?.list().filter((job) => job.running).length ?? 0,
     });
-    const statusLine = renderStatusLine({ ...status, mcp: mcpStatusText(this.runtime), limit: limitStatusText(this.runtime), ...policyStatus(this.options.host) }, width, this.view.theme);
+    const statusLine = renderStatusLine({ ...status, mcp: mcpStatusText(this.runtime), limit: limitStatusText(this.runtime), ...policyStatus(this.options.host), collab: sharingStatus(this.options.host) }, width, this.view.theme);
     return renderChrome({ queued: this.host.queued, statusLine, overlays: this.overlays, editor: this.editor, completer: this.completer, theme: this.view.theme }, width, height);
   }
 

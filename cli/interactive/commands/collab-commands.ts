@@ -30,6 +30,7 @@ async function startSharing(command: CommandHost, relay: string): Promise<Collab
     name: displayName(settings),
     relayToken: relayToken(settings, env),
     notify: ({ kind, text }) => command.notice(kind, text),
+    changed: () => command.requestRender(),
   });
   sharing.set(command.sessionHost, sharer);
   await sharer.start();
@@ -122,6 +123,14 @@ export const LEAVE_COMMAND: SlashCommand = {
     command.notice("success", "Stopped sharing: guests were told, and the links no longer work.");
   },
 };
+
+/** For the status line while the session is shared: always in view, with how many watch. */
+export function sharingStatus(host: SessionHost): { text: string; warning: boolean } | undefined {
+  const sharer = sharing.get(host);
+  if (!sharer) return undefined;
+  if (!sharer.connected) return { text: "⇄ shared · relay unreachable", warning: true };
+  return { text: `⇄ shared · ${plural(sharer.participants.length, "guest")}`, warning: false };
+}
 
 /** The session ends: its guests are told rather than left waiting. */
 export async function endSharing(host: SessionHost): Promise<void> {
