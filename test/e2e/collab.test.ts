@@ -161,7 +161,7 @@ describe("collab", () => {
     expect(JSON.stringify(h.standin.requests.map((request) => request.body))).not.toContain(token);
   });
 
-  test("a full-link guest's Esc interrupts the host's agent", async () => {
+  test("a full-link guest's Esc interrupts the host's agent, and the host's /leave ends the room", async () => {
     const relay = await startRelay(tempDir("omp-collab-relay-"));
     cleanup.push(() => relay.stop());
     const h = await host([{ text: "Starting a very long answer that the guest will cut short before it ends.", pauseAfterEvents: 4, pauseMs: 60_000 }, { text: "Next answer." }]);
@@ -177,6 +177,11 @@ describe("collab", () => {
     await g.waitFor((screen) => !screen.includes("Host working"));
     run(h.tty, "again");
     await g.waitFor("Next answer.");
+    // The host's /leave stops sharing.
+    run(h.tty, "/leave");
+    await h.tty.waitFor("Stopped sharing");
+    await g.waitFor("The host stopped sharing.");
+    expect(h.tty.screen()).not.toContain("⇄ shared");
   });
 
   test("a guest joining late gets the conversation so far, long texts cut, follows the host to a new session, and is told when the host stops", async () => {
