@@ -1,6 +1,6 @@
 import { displayName, relayToken } from "../../../core/collab/identity.ts";
 import { type CollabLink, joinLink, newRoom, normalizeRelay, parseLink, viewOnly, webLink } from "../../../core/collab/link.ts";
-import { CollabSharer } from "../../../core/collab/sharer.ts";
+import type { CollabSharer } from "../../../core/collab/sharer.ts";
 import type { SessionHost } from "../../../core/session-host/host.ts";
 import { plural } from "../../../core/plural.ts";
 import { textBlock } from "../render/blocks.ts";
@@ -24,6 +24,8 @@ function printLinks(command: CommandHost, title: string, link: CollabLink): void
 
 async function startSharing(command: CommandHost, relay: string): Promise<CollabSharer> {
   const { settings, env } = command.runtime.options;
+  // Loaded when a session is first shared: most sessions never are.
+  const { CollabSharer } = await import("../../../core/collab/sharer.ts");
   const sharer = new CollabSharer({
     host: command.sessionHost,
     link: newRoom(relay),
