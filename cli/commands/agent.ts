@@ -1,8 +1,7 @@
 import { setWarningSink } from "../../core/errors/user-warnings.ts";
 import { existsSync, fstatSync } from "node:fs";
 import { resolve } from "node:path";
-import type { Agent } from "../../core/agent/agent.ts";
-import { expandMentions, attachFile } from "../../core/extensions/mentions.ts";
+import { attachFile } from "../../core/extensions/mentions.ts";
 import { gitSummary } from "../../core/agent/git-summary.ts";
 import type { Runtime } from "../../core/agent/runtime.ts";
 import type { ImageContent, TextContent } from "../../core/ai/messages.ts";
@@ -66,8 +65,11 @@ function runtimeSettings(flags: AgentFlags): SettingsInput {
   return runtime;
 }
 
-/** The prompt from the arguments: words, `@file` attachments, and piped stdin. */
-function buildPrompt(messages: string[], stdin: string, cwd: string, registry: Extensions): (TextContent | ImageContent)[] {
+/**
+ * The prompt from the arguments: words, `@file` attachments, and piped stdin; the host expands
+ * what the words say (a command, `@path` mentions in the text).
+ */
+function buildPrompt(messages: string[], stdin: string, cwd: string, registry: Extensions, note: (line: string) => void): (TextContent | ImageContent)[] {
   const words: string[] = [];
   const attachments: (TextContent | ImageContent)[] = [];
   for (const arg of messages) {
@@ -78,17 +80,23 @@ function buildPrompt(messages: string[], stdin: string, cwd: string, registry: E
     if (arg.startsWith("@") && arg.length > 1 && existsSync(full)) attachments.push(attachFile(arg.slice(1), cwd));
     else words.push(arg);
   }
-  const text = [words.join(" "), stdin].filter(Boolean).join("\n\n");
+  const said = words.join(" ");
+  const text = [said, stdin].filter(Boolean).join("\n\n");
   if (!text && attachments.length === 0) return [];
-  // An `@file` argument is also a word of the text: said once, not once per look.
+  for (const arg of messages) if (arg.startsWith("@") && arg.length > 1 && !existsSync(resolve(cwd, arg.slice(1)))) note(`${arg}: no such file (looked in ${cwd}); sent as text`);
+  // A command's arguments are the words; piped stdin follows its prompt as a part of its own.
+  const parts = said.startsWith("/") && stdin ? [said, stdin] : [text];
+  return [...parts.map((part) => ({ type: "text" as const, text: part })), ...attachments];
+}
+
+/** Says a line on stderr once: an `@file` argument is also a word of the text, which the host looks at again. */
+function onceOnStderr(): (line: string) => void {
   const noted = new Set<string>();
-  const note = (line: string) => {
+  return (line) => {
     if (noted.has(line)) return;
     noted.add(line);
     process.stderr.write(`omp: ${line}\n`);
   };
-  for (const arg of messages) if (arg.startsWith("@") && arg.length > 1 && !existsSync(resolve(cwd, arg.slice(1)))) note(`${arg}: no such file (looked in ${cwd}); sent as text`);
-  return [...expandMentions(text, cwd, registry.mayAttach, note), ...attachments];
 }
 
 /** The default command: the agent, headless (print, json, rpc). */
@@ -249,7 +257,8 @@ async function runAgentWith(messages: string[], flags: AgentFlags, cleanup: (() 
     return runInteractive({ runtime, selection, resumePath, initialPrompt: messages.join(" ") || undefined, approvals: approvals!, questions: questions!, startMode: (host) => startMode(host, flags), onFirstFrame, trustNotice: trustNotices(cwd), warnings });
   }
   const stdin = await readPipedStdin();
-  let prompt = buildPrompt(messages, stdin, cwd, runtime.extensions);
+  const say = onceOnStderr();
+  const prompt = buildPrompt(messages, stdin, cwd, runtime.extensions, say);
   if (prompt.length === 0) {
     throw new OmpError('no prompt: give one as arguments (omp -p "fix the failing test"), with @file, or on stdin', { exitCode: EXIT_USAGE });
   }
@@ -257,57 +266,22 @@ async function runAgentWith(messages: string[], flags: AgentFlags, cleanup: (() 
   const agent = await runtime.createAgent(selection, resumePath);
   for (const warning of agent.warnings) process.stderr.write(`omp: ${warning}\n`);
   sayUntrusted(cwd);
-  const stopTimer = limitTime(agent, flags.maxTime);
-  let restoreModel = () => {};
+  const host = startMode(new SessionHost(runtime, agent, selection), flags);
+  const stopTimer = limitTime(host, flags.maxTime);
   try {
-    const command = await slashCommandPrompt(runtime, agent, messages, prompt);
-    if (command) {
-      const { stderr } = await import("../modes/output.ts");
-      for (const warning of command.warnings) stderr.write(`omp: ${warning}\n`);
-    }
-    // An extension's command that did its work itself, or one a hook blocked: nothing goes to the model.
-    if (command?.handled) return command.blocked ? 1 : 0;
-    if (command) {
-      prompt = command.prompt;
-      restoreModel = command.restore;
-    }
     if (mode === "json") {
       const { runJsonMode } = await import("../modes/json.ts");
       const header = agent.writer?.header ?? { type: "session", version: 3, id: "none", timestamp: new Date().toISOString(), cwd };
-      return await runJsonMode(startMode(new SessionHost(runtime, agent, selection), flags), prompt, { ...header, model: `${selection.model.provider}/${selection.model.id}`, sessionFile: agent.writer?.path ?? null });
+      return await runJsonMode(host, prompt, { ...header, model: `${selection.model.provider}/${selection.model.id}`, sessionFile: agent.writer?.path ?? null }, say);
     }
     const { runPrintMode } = await import("../modes/print.ts");
-    return await runPrintMode(startMode(new SessionHost(runtime, agent, selection), flags), prompt);
+    return await runPrintMode(host, prompt, say);
   } finally {
-    restoreModel();
     stopTimer();
-    await agent.end("other");
-    agent.writer?.close();
+    await host.close();
   }
 }
 
-
-/**
- * `omp -p "/review src/x.ts"`: a markdown command or skill expanded into its prompt, followed by
- * piped stdin and `@file` attachments; undefined when the words are not one (a path such as
- * /etc/hosts, or an unknown name, is sent as typed).
- */
-async function slashCommandPrompt(runtime: Runtime, agent: Agent, messages: string[], prompt: (TextContent | ImageContent)[]) {
-  const cwd = runtime.options.cwd;
-  // The `@file` arguments buildPrompt attached (existing files); other `@words` are the command's text.
-  const attached = (arg: string) => arg.startsWith("@") && arg.length > 1 && existsSync(resolve(cwd, arg.slice(1)));
-  const words = messages.filter((arg) => !attached(arg)).join(" ");
-  if (!words.startsWith("/")) return undefined;
-  const { prepareInvocation } = await import("../../core/session-host/invoke.ts");
-  const invocation = await prepareInvocation(runtime, agent, words);
-  if (!invocation) return undefined;
-  // What buildPrompt added after the words: stdin (in the first part) and the attachments.
-  const first = prompt[0];
-  const stdin = first?.type === "text" && first.text.startsWith(words) ? first.text.slice(words.length).trim() : "";
-  const attachments = messages.filter(attached).map((arg) => attachFile(arg.slice(1), cwd));
-  const extra: (TextContent | ImageContent)[] = stdin ? [{ type: "text", text: stdin }] : [];
-  return { prompt: [...invocation.content, ...extra, ...attachments], warnings: invocation.warnings, restore: invocation.restore, handled: invocation.content.length === 0, blocked: invocation.blocked === true };
-}
 
 /**
  * The one line on stderr saying what an untrusted folder was not allowed to do (the interactive
@@ -339,8 +313,8 @@ function preconnect(baseUrl: string, env: NodeJS.ProcessEnv): void {
   }
 }
 
-function limitTime(agent: Agent, seconds: number | undefined): () => void {
+function limitTime(host: SessionHost, seconds: number | undefined): () => void {
   if (seconds === undefined) return () => {};
-  const timer = setTimeout(() => agent.abort("max_time", `stopped after ${seconds} s (--max-time)`), seconds * 1000);
+  const timer = setTimeout(() => void host.stop("max_time", `stopped after ${seconds} s (--max-time)`), seconds * 1000);
   return () => clearTimeout(timer);
 }

@@ -1,4 +1,3 @@
-import type { Agent } from "../../core/agent/agent.ts";
 import type { SessionHost } from "../../core/session-host/host.ts";
 import type { AgentStopReason } from "../../core/agent/events.ts";
 import type { ImageContent, TextContent } from "../../core/ai/messages.ts";
@@ -26,25 +25,34 @@ export function exitStatusFor(reason: AgentStopReason): number {
 }
 
 /**
- * Ctrl-C (or SIGTERM) stops the run and lets it save the session; a second one exits at once.
+ * Runs the prompt through the host to its end; the first SIGINT or SIGTERM aborts the run (its
+ * session kept), a second one exits at once. What the host said of the prompt (a command's
+ * warnings, a mention that names nothing) goes to `say`. Returns the exit status.
  */
-/**
- * Runs the prompt to its end; the first SIGINT or SIGTERM aborts the run (its session kept), a
- * second one exits at once. Returns the exit status.
- */
-export async function promptUntilDone(agent: Agent, prompt: (TextContent | ImageContent)[]): Promise<number> {
+export async function promptUntilDone(host: SessionHost, prompt: (TextContent | ImageContent)[], say: (line: string) => void): Promise<number> {
   let stopping: NodeJS.Signals | undefined;
   const onSignal = (signal: NodeJS.Signals) => {
     if (stopping) process.exit(signalExitCode(signal));
     stopping = signal;
-    agent.abort("aborted", signal === "SIGINT" ? "interrupted (Ctrl-C)" : `stopped by ${signal}`);
+    void host.stop("aborted", signal === "SIGINT" ? "interrupted (Ctrl-C)" : `stopped by ${signal}`);
   };
   process.on("SIGINT", onSignal);
   process.on("SIGTERM", onSignal);
+  let blocked = false;
   try {
-    const reason = await agent.prompt(prompt);
+    const reason = await host.submit(
+      { type: "prompt", content: prompt },
+      {
+        accepted: (accepted) => {
+          for (const warning of accepted.warnings) say(warning);
+          blocked = accepted.blocked;
+        },
+      },
+    );
+    // A command a hook blocked sent nothing: a failure, said above.
+    if (blocked) return EXIT_FAILURE;
     // Stopped by a signal: the shell's convention, 128 + its number (SIGTERM 143, SIGINT 130).
-    return stopping && reason === "aborted" ? signalExitCode(stopping) : exitStatusFor(reason);
+    return stopping && reason === "aborted" ? signalExitCode(stopping) : exitStatusFor(reason ?? "stop");
   } finally {
     process.off("SIGINT", onSignal);
     process.off("SIGTERM", onSignal);
@@ -55,7 +63,7 @@ export async function promptUntilDone(agent: Agent, prompt: (TextContent | Image
  * `omp -p`: the answer streams to stdout, everything else (tool calls, retries, errors) goes to
  * stderr, so `omp -p "..." > answer.md` captures just the answer.
  */
-export async function runPrintMode(host: SessionHost, prompt: (TextContent | ImageContent)[]): Promise<number> {
+export async function runPrintMode(host: SessionHost, prompt: (TextContent | ImageContent)[], say: (line: string) => void): Promise<number> {
   let endsWithNewline = true;
   let wroteText = false;
   // On a terminal the model's text cannot act on it (OSC 52 clipboard, titles, cursor games); piped, it stays as written.
@@ -114,7 +122,7 @@ export async function runPrintMode(host: SessionHost, prompt: (TextContent | Ima
     }
   });
   try {
-    return await promptUntilDone(host.agent, prompt);
+    return await promptUntilDone(host, prompt, say);
   } finally {
     await Promise.all([stdout.flush(), stderr.flush()]);
   }

@@ -1,7 +1,4 @@
 import { z } from "zod";
-import type { Agent } from "../../core/agent/agent.ts";
-import type { Runtime } from "../../core/agent/runtime.ts";
-import type { SessionControl } from "../../core/agent/session-control.ts";
 import { type HostEvent, type SessionHost, isAgentEvent } from "../../core/session-host/host.ts";
 import { describeError } from "../../core/errors/omp-error.ts";
 import { RpcCommand, type RpcResponse, RpcUiResponse } from "../../core/rpc/protocol.ts";
@@ -27,9 +24,11 @@ const HANDLERS: Required<RpcHandlers> = { ...PROMPT_COMMANDS, ...SESSION_COMMAND
  */
 export async function runRpcMode(host: SessionHost, onReady?: () => void): Promise<number> {
   const write: Out = writeLine;
-  const initial = host.agent;
+  // bash answers as soon as its command runs, as the rest of rpc does once it is ready.
+  await host.shell.warm();
   const session = new RpcSession(host, write);
-  write({ type: "ready", ...(initial.warnings.length > 0 ? { warnings: initial.warnings } : {}) });
+  const { warnings } = host.view;
+  write({ type: "ready", ...(warnings.length > 0 ? { warnings } : {}) });
   onReady?.();
   const decoder = new TextDecoder();
   let buffer = "";
@@ -59,9 +58,7 @@ function uiAnswer(answer: RpcUiResponse | undefined): ApprovalAnswer {
 }
 
 class RpcSession implements RpcContext {
-  readonly runtime: Runtime;
-  readonly control: SessionControl;
-  bash: { controller: AbortController; run: Promise<void> } | undefined;
+  bash: Promise<void> | undefined;
   /** Commands answered when their work ends (model listing, compaction); the loop reads on meanwhile. */
   private readonly background = new Set<Promise<void>>();
   compacting = false;
@@ -74,8 +71,6 @@ class RpcSession implements RpcContext {
     readonly host: SessionHost,
     private readonly write: Out,
   ) {
-    this.runtime = host.runtime;
-    this.control = host.sessionControl;
     // rpc's protocol is the agent's events as they are; approvals become extension_ui_requests.
     host.subscribe((event) => {
       if (isAgentEvent(event)) write(event);
@@ -84,19 +79,14 @@ class RpcSession implements RpcContext {
     });
   }
 
-  get agent(): Agent {
-    return this.control.agent;
-  }
-
   /** stdin closed: the running prompt and bash command finish (nobody is left to answer questions), then the session is closed. */
   async close(): Promise<void> {
     this.closing = true;
     this.host.questions?.cancelAll("the host has gone (stdin closed)");
     for (const answer of this.questions.values()) answer(undefined);
     this.questions.clear();
-    await Promise.all([this.agent.idle(), this.bash?.run, ...this.background]);
-    await this.agent.end("other");
-    this.agent.writer?.close();
+    await Promise.all([this.host.view.idle(), this.bash, ...this.background]);
+    await this.host.close();
   }
 
   /** An approval, asked of the host in the original's extension UI protocol. */
@@ -122,15 +112,16 @@ class RpcSession implements RpcContext {
     this.questions.set(id, (answer) => decide(decideApproval(options, uiAnswer(answer))));
   }
 
-  respond(command: string, id: string | undefined, data?: unknown): void {
+  // Arrow functions: handlers take them apart ({ host, respond }).
+  readonly respond = (command: string, id: string | undefined, data?: unknown): void => {
     const frame: RpcResponse = { ...(id === undefined ? {} : { id }), type: "response", command, success: true, ...(data === undefined ? {} : { data }) };
     this.write(frame);
-  }
+  };
 
-  fail(command: string, id: string | undefined, error: string): void {
+  readonly fail = (command: string, id: string | undefined, error: string): void => {
     const frame: RpcResponse = { ...(id === undefined ? {} : { id }), type: "response", command, success: false, error };
     this.write(frame);
-  }
+  };
 
   async handle(line: string): Promise<void> {
     let raw: unknown;
@@ -169,13 +160,14 @@ class RpcSession implements RpcContext {
     }
   }
 
-  later(command: string, id: string | undefined, work: () => Promise<unknown>): void {
+  later(command: string, id: string | undefined, work: () => Promise<unknown>): Promise<void> {
     const done = work().then(
       (data) => this.respond(command, id, data),
       (error) => this.fail(command, id, describeError(error)),
     );
     const tracked = done.finally(() => this.background.delete(tracked));
     this.background.add(tracked);
+    return tracked;
   }
 
   private async dispatch(command: RpcCommand): Promise<void> {

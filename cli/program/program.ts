@@ -17,6 +17,7 @@ import { describeStats, describeUsage } from "./usage-commands.ts";
 import { describeFind, describeGrep } from "./search-commands.ts";
 import { SUBCOMMANDS } from "../options/agent-argv.ts";
 import { describeSsh } from "./ssh-commands.ts";
+import { describeJoin } from "./join-commands.ts";
 import { describeRelay } from "./relay-commands.ts";
 
 export type Status = { code: number };
@@ -57,6 +58,7 @@ const COMMANDS: readonly (readonly [name: string, describe: (program: Command, r
   ["commit", describeCommit],
   ["worktree", describeWorktree],
   ["ssh", describeSsh],
+  ["join", describeJoin],
   ["relay", describeRelay],
   ["setup", describeSetup],
   ["completions", describeCompletions],

@@ -8,8 +8,39 @@ import { presentTool } from "../tools/presentation.ts";
 import type { HostOp, HostOwnEvent, SessionChange } from "./protocol.ts";
 import { planModeTool } from "../tools/registry.ts";
 import type { ApprovalRequests, QuestionRequests } from "./requests.ts";
+import { MessageQueue, type QueueKind, type QueuedMessage } from "./queue.ts";
+import { SessionShell, type ShellOutcome } from "./shell.ts";
+import { type PreparedInput, prepareInput } from "./input.ts";
 
 export { ApprovalRequests, QuestionRequests } from "./requests.ts";
+
+export type { QueuedMessage, QueueKind, ShellOutcome };
+
+/**
+ * What a front end reads of the session's agent: its state, never its controls (prompts, steering,
+ * aborts and model switches go through submit).
+ */
+export type SessionView = Pick<
+  Agent,
+  "model" | "thinking" | "usage" | "messages" | "writer" | "warnings" | "isRunning" | "contextTokens" | "artifactsDir" | "redact" | "options" | "steeringMode" | "followUpMode" | "autoCompaction" | "queuedCount" | "idle" | "tools"
+>;
+
+/** What became of a message as the host took it: shown by the front end (rpc's response, print's stderr, the terminal's notices). */
+export type Accepted = Omit<PreparedInput, "content" | "restore"> & {
+  /** Queued while a run goes, to be taken at a turn's end; absent when it started a run. */
+  queued?: QueueKind;
+};
+
+/** How a front end follows one operation beyond its result. */
+export interface SubmitObserver {
+  /** A message was expanded and is about to run, or was queued: before any of its run's events. */
+  accepted?(accepted: Accepted): void;
+  /** A shell command's output as it comes. */
+  output?(piece: string): void;
+}
+
+type BashOp = Extract<HostOp, { type: "bash" }>;
+type CompactOp = Extract<HostOp, { type: "compact" }>;
 
 /** Everything a host reports: the agent's events, unchanged, and its own (protocol.ts). */
 export type HostEvent = AgentEvent | HostOwnEvent;
@@ -49,6 +80,14 @@ export class SessionHost {
   private modelSwitch: Promise<void> = Promise.resolve();
   /** Why the next agent the control switches to is the session's; a front end's own switch (interactive /new) is "new" or "resume". */
   private switching: SessionChange | undefined;
+  /** Messages sent while a run goes: one queue for every front end. */
+  private readonly queue = new MessageQueue();
+  /** Messages being expanded that will start a run. */
+  private preparing = 0;
+  /** The running prompt was interrupted: what is queued is not handed over. */
+  private interrupted = false;
+  /** The user's own shell commands. */
+  readonly shell: SessionShell;
 
   constructor(
     readonly runtime: Runtime,
@@ -59,6 +98,7 @@ export class SessionHost {
     readonly questions?: QuestionRequests,
   ) {
     this.control = new SessionControl(runtime, agent, selection);
+    this.shell = new SessionShell(() => this.agent, runtime.options.settings.bash.timeoutSeconds);
     if (approvals) {
       approvals.emit = (event) => this.emit(event);
       approvals.cwd = runtime.options.cwd;
@@ -81,6 +121,41 @@ export class SessionHost {
 
   get agent(): Agent {
     return this.control.agent;
+  }
+
+  /** The session's state for front ends. */
+  get view(): SessionView {
+    return this.control.agent;
+  }
+
+  /** A run goes, or a message that starts one is being expanded: what is sent now is queued. */
+  get isRunning(): boolean {
+    return this.preparing > 0 || this.agent.isRunning;
+  }
+
+  /** Messages queued while the agent works, oldest first. */
+  get queued(): readonly QueuedMessage[] {
+    return this.queue.messages;
+  }
+
+  /** Messages waiting, here and those the agent was handed but has not taken yet. */
+  get queuedCount(): number {
+    return this.queue.length + this.agent.queuedCount;
+  }
+
+  /** Takes the queued messages back (the terminal puts them in its editor before an interrupt). */
+  takeQueued(): QueuedMessage[] {
+    return this.queue.take();
+  }
+
+  /** How many queued steering and follow-up messages the agent takes at once. */
+  setQueueModes(modes: { steering?: "one-at-a-time" | "all"; followUp?: "one-at-a-time" | "all" }): void {
+    if (modes.steering) this.agent.steeringMode = modes.steering;
+    if (modes.followUp) this.agent.followUpMode = modes.followUp;
+  }
+
+  setAutoCompaction(enabled: boolean): void {
+    this.agent.autoCompaction = enabled;
   }
 
   get selection(): ModelSelection {
@@ -114,9 +189,22 @@ export class SessionHost {
       if (event.type === "tool_execution_start") {
         this.emit({ type: "tool_call", toolCallId: event.toolCallId, toolName: event.toolName, input: event.args, presentation: presentTool(event.toolName, event.args, this.runtime.options.cwd) });
       }
+      if (event.type === "agent_start") this.interrupted = false;
       this.emit(event);
-      if (event.type === "agent_end") this.emitUsage();
+      // The agent takes steering (and, after a final reply, follow-ups) right after this event.
+      if (event.type === "turn_end" && !this.interrupted) this.queue.handOver(agent, event.message.content.some((part) => part.type === "toolCall"));
+      if (event.type === "agent_end") {
+        this.emitUsage();
+        // Sent just as the run finished: the first queued message starts the next one.
+        if (!this.interrupted && this.queue.length > 0) void agent.idle().then(() => this.sendQueued(agent));
+      }
     });
+  }
+
+  private sendQueued(agent: Agent): void {
+    if (agent !== this.agent || this.isRunning) return;
+    const next = this.queue.shift();
+    if (next) agent.prompt(next.content).catch(() => undefined);
   }
 
   private emitUsage(): void {
@@ -127,6 +215,9 @@ export class SessionHost {
 
   /** A new agent is the session's (switch, branch): events follow it, and the mode applies to it. */
   private adopt(agent: Agent, reason: SessionChange): void {
+    // What was queued or run for the previous session does not go to this one.
+    this.queue.take();
+    this.shell.clearContext();
     this.unsubscribe();
     this.unsubscribe = this.follow(agent);
     this.emit({ type: "session_changed", reason, sessionId: agent.writer?.header.id ?? "none", ...(agent.writer ? { path: agent.writer.path } : {}) });
@@ -169,6 +260,17 @@ export class SessionHost {
     this.emit({ type: "model_changed", provider: selection.model.provider, id: selection.model.id, thinking: this.agent.thinking });
   }
 
+  /**
+   * Stops the running prompt and drops what was queued (a front end that gives it back takes it
+   * first); `message` becomes agent_end's error (a signal, a time limit). The abort op is this.
+   */
+  async stop(reason: "aborted" | "max_time" = "aborted", message?: string): Promise<void> {
+    this.interrupted = true;
+    this.queue.take();
+    this.agent.abort(reason, message);
+    await this.agent.idle();
+  }
+
   /** Nobody will answer the open approvals and questions (the turn was cancelled, the front end left). */
   cancelRequests(reason: string): void {
     this.approvals?.cancelAll(reason);
@@ -177,23 +279,32 @@ export class SessionHost {
 
   /**
    * Carries out one operation. A prompt resolves when its run ends, with why it stopped; the
-   * others once done. Errors (no such model, a run already going) are thrown for the front end
-   * to report.
+   * others once done; a shell command with how it ended. Errors (no such model, a run already
+   * going) are thrown for the front end to report.
    */
-  async submit(op: HostOp): Promise<AgentStopReason | undefined> {
+  submit(op: BashOp, observer?: SubmitObserver): Promise<ShellOutcome>;
+  /** Compact: whether there was anything to compact. */
+  submit(op: CompactOp, observer?: SubmitObserver): Promise<boolean>;
+  submit(op: Exclude<HostOp, BashOp | CompactOp>, observer?: SubmitObserver): Promise<AgentStopReason | undefined>;
+  submit(op: HostOp, observer?: SubmitObserver): Promise<AgentStopReason | ShellOutcome | boolean | undefined>;
+  async submit(op: HostOp, observer: SubmitObserver = {}): Promise<AgentStopReason | ShellOutcome | boolean | undefined> {
     const agent = this.agent;
     switch (op.type) {
       case "prompt":
-        return this.prompt(op.content);
+        if (this.isRunning) throw new Error("the agent is working: steer it or queue a follow-up instead");
+        return this.prompt(op.content, observer);
       case "steer":
       case "follow_up":
-        if (!agent.isRunning) return agent.prompt(op.content);
-        if (op.type === "steer") agent.steer(op.content);
-        else agent.followUp(op.content);
+        if (!this.isRunning) return this.prompt(op.content, observer);
+        await this.enqueue(op.type === "steer" ? "steer" : "followUp", op.content, observer);
         return undefined;
       case "abort":
-        agent.abort();
-        await agent.idle();
+        await this.stop("aborted");
+        return undefined;
+      case "bash":
+        return this.shell.run(op.command, op.share ?? true, observer.output);
+      case "abort_bash":
+        await this.shell.stop();
         return undefined;
       case "set_model": {
         this.useModel(await this.runtime.selectModel(op.model, false));
@@ -216,8 +327,7 @@ export class SessionHost {
       }
       case "compact":
         if (agent.isRunning) throw new Error("abort the running turn first");
-        await agent.compact("manual", op.instructions);
-        return undefined;
+        return agent.compact("manual", op.instructions);
       case "branch":
         await this.branch(op.entryId);
         return undefined;
@@ -291,27 +401,47 @@ export class SessionHost {
     }
   }
 
-  /** A prompt; `/command args` and `/skill:name args` first are expanded as in every mode. */
-  private async prompt(content: (TextContent | ImageContent)[]): Promise<AgentStopReason> {
-    await this.modelSwitch;
-    const first = content[0];
-    if (first?.type === "text" && first.text.startsWith("/")) {
-      const { prepareInvocation } = await import("./invoke.ts");
-      const invocation = await prepareInvocation(this.runtime, this.agent, first.text);
-      if (invocation) {
-        // An extension's command that did its work itself: nothing goes to the model.
-        if (invocation.content.length === 0) {
-          invocation.restore();
-          return "stop";
-        }
-        try {
-          return await this.agent.prompt([...invocation.content, ...content.slice(1)]);
-        } finally {
-          invocation.restore();
-        }
-      }
+  /**
+   * A message that starts a run: expanded as in every mode (input.ts), with the output of the
+   * user's shared shell commands after it.
+   */
+  private async prompt(content: (TextContent | ImageContent)[], observer: SubmitObserver): Promise<AgentStopReason> {
+    this.preparing++;
+    let input: PreparedInput;
+    try {
+      await this.modelSwitch;
+      input = await prepareInput(this.runtime, this.agent, content, true);
+    } finally {
+      this.preparing--;
     }
-    return this.agent.prompt(content);
+    const { content: expanded, restore, ...accepted } = input;
+    observer.accepted?.(accepted);
+    try {
+      // An extension's command that did its work itself, or one a hook blocked: nothing goes to the model.
+      if (input.handled) return "stop";
+      return await this.agent.prompt([...expanded, ...this.shell.takeContext()]);
+    } finally {
+      restore();
+    }
+  }
+
+  /** A message sent while a run goes, expanded now and queued until the agent takes it. */
+  private async enqueue(kind: QueueKind, content: (TextContent | ImageContent)[], observer: SubmitObserver): Promise<void> {
+    const input = await prepareInput(this.runtime, this.agent, content, false);
+    const { content: expanded, restore, ...accepted } = input;
+    restore();
+    observer.accepted?.({ ...accepted, ...(input.handled ? {} : { queued: kind }) });
+    if (input.handled) return;
+    const text = content.flatMap((part) => (part.type === "text" ? [part.text] : [])).join("\n");
+    this.queue.push({ kind, text, content: [...expanded, ...this.shell.takeContext()] });
+    // The run ended while the message was being expanded: it starts the next one.
+    if (!this.interrupted) this.sendQueued(this.agent);
+  }
+
+  /** The user left (SessionEnd hooks hear why); the file stays open for what the front end still reads of it. */
+  async end(reason: Parameters<Agent["end"]>[0]): Promise<void> {
+    this.cancelRequests("the session ended");
+    await this.agent.end(reason);
   }
 
   /** The session is over: nobody answers open questions any more, SessionEnd hooks run, the file is closed. */

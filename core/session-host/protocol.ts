@@ -58,6 +58,9 @@ export const HostOp = z.discriminatedUnion("type", [
    * For a plan: the first answer is one of PLAN_CHOICES (or feedback in the user's words), `plan` the plan as the user edited it.
    */
   z.object({ type: z.literal("answer_question"), id: z.string(), answers: z.array(z.array(z.string())).optional(), plan: z.string().optional() }),
+  // The user's own shell commands (`!cmd`, rpc bash): one at a time; unless `share` is false (`!!cmd`) the output goes to the model with the next message.
+  z.object({ type: z.literal("bash"), command: z.string().min(1), share: z.boolean().optional() }),
+  z.object({ type: z.literal("abort_bash") }),
 ]);
 export type HostOp = z.infer<typeof HostOp>;
 

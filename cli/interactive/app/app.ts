@@ -1,10 +1,8 @@
-import type { Agent } from "../../../core/agent/agent.ts";
 import type { AgentEvent } from "../../../core/agent/events.ts";
-import { expandMentions } from "../../../core/extensions/mentions.ts";
 import type { ModelSelection, Runtime } from "../../../core/agent/runtime.ts";
 import type { SessionControl } from "../../../core/agent/session-control.ts";
-import type { SessionHost } from "../../../core/session-host/host.ts";
-import type { ImageContent, Message, TextContent } from "../../../core/ai/messages.ts";
+import { type Accepted, type SessionHost, type SessionView, isAgentEvent } from "../../../core/session-host/host.ts";
+import type { Message } from "../../../core/ai/messages.ts";
 import { describeError } from "../../../core/errors/omp-error.ts";
 import { displayPath } from "../../../core/paths.ts";
 import type { ApprovalDecision, ApprovalRequest } from "../../../core/tools/approval.ts";
@@ -14,11 +12,9 @@ import { COMMANDS, type CommandHost, escapeTwice, findCommand, suggestCommand } 
 import { mcpStatusText, watchMcpStatus } from "../commands/mcp-commands.ts";
 import { extensionCommandInfos } from "../commands/extension-commands.ts";
 import { findInvocable } from "../../../core/extensions/expand.ts";
-import { prepareInvocation } from "../../../core/session-host/invoke.ts";
 import { Completer } from "../commands/completion.ts";
 import { ConversationBlocks } from "../render/conversation-blocks.ts";
 import { type InputEvent, type Key, keyId } from "../terminal/keys.ts";
-import { MessageQueue } from "./message-queue.ts";
 import { Overlays } from "./overlays.ts";
 import type { Panel } from "../widgets/panel.ts";
 import { cycleMode, policyStatus } from "../commands/mode-commands.ts";
@@ -42,6 +38,8 @@ import type { Settings } from "../../../core/config/settings-schema.ts";
 import { type Block, Transcript } from "../render/transcript.ts";
 import { Keymap, keyLabel } from "../terminal/keybindings.ts";
 import { welcomeBlock } from "../render/welcome.ts";
+import type { CollabLink } from "../../../core/collab/link.ts";
+import { endSharing, sharingStatus } from "../commands/collab-commands.ts";
 
 /** A second Ctrl+C within this long quits. */
 const DOUBLE_PRESS_MS = 1000;
@@ -83,8 +81,6 @@ export class InteractiveApp implements CommandHost {
   readonly overlays: Overlays;
   readonly blocks: ConversationBlocks;
   private unsubscribe: () => void = () => {};
-  private readonly queued = new MessageQueue();
-  private interrupted = false;
   private runStarted = 0;
   private busy: string | undefined;
   /** A command's transient activity ("Looking for models"). */
@@ -97,6 +93,8 @@ export class InteractiveApp implements CommandHost {
   private inputFrame = false;
   private readonly history: PromptHistory;
   private stopped = false;
+  /** /join's guest view has the terminal: keys go to it. */
+  private guestInput: ((event: InputEvent) => void) | undefined;
   private finish: () => void = () => {};
   private readonly finished = new Promise<void>((resolve) => (this.finish = resolve));
 
@@ -125,9 +123,8 @@ export class InteractiveApp implements CommandHost {
     this.overlays = new Overlays(this.editor, () => this.requestRender());
     this.blocks = new ConversationBlocks(this.view, (block) => this.add(block));
     this.completer = new Completer(() => [...COMMANDS, ...extensionCommandInfos(this.runtime.extensions, COMMANDS)], this.cwd, () => this.requestRender());
-    this.shell = new ShellRunner(this.view, this.cwd, () => this.agent, () => this.requestRender());
+    this.shell = new ShellRunner(this.view, options.host, () => this.requestRender());
     this.control = options.host.sessionControl;
-    this.control.onSwitch((agent) => this.attach(agent));
     watchMcpStatus(this.runtime, () => this.requestRender());
     watchSessionJobs(() => this.requestRender());
   }
@@ -137,8 +134,12 @@ export class InteractiveApp implements CommandHost {
     return existingSessionJobs(this.agent) as JobManager | undefined;
   }
 
-  get agent(): Agent {
-    return this.control.agent;
+  get agent(): SessionView {
+    return this.options.host.view;
+  }
+
+  private get host(): SessionHost {
+    return this.options.host;
   }
 
   get selection(): ModelSelection {
@@ -147,7 +148,8 @@ export class InteractiveApp implements CommandHost {
 
   /** Runs until the user leaves; resolves with the exit status. */
   async run(initialPrompt: string | undefined, pending: InputEvent[]): Promise<number> {
-    this.attach(this.agent);
+    // The host follows the session across switches: one subscription holds for all of them.
+    this.unsubscribe = this.host.subscribe((event) => isAgentEvent(event) && this.onAgentEvent(event));
     this.add(welcomeBlock(this.view, this.agent.model, this.cwd, () => this.interruptKey()));
     if (this.options.keymapWarning) this.notice("warning", this.options.keymapWarning);
     for (const warning of [...(this.selection.warning ? [this.selection.warning] : []), ...this.agent.warnings]) this.notice("warning", warning);
@@ -180,24 +182,14 @@ export class InteractiveApp implements CommandHost {
 
   // ---- agent events
 
-  private attach(agent: Agent): void {
-    this.unsubscribe();
-    this.unsubscribe = agent.subscribe((event) => this.onAgentEvent(event));
-  }
-
-  /** Blocks for the conversation (see conversation-blocks.ts); here, the run's state and the queue. */
+  /** Blocks for the conversation (see conversation-blocks.ts); here, the run's state. */
   private onAgentEvent(event: AgentEvent): void {
     this.blocks.apply(event);
     switch (event.type) {
       case "agent_start":
         this.runStarted = Date.now();
         this.lastError = undefined;
-        this.interrupted = false;
         this.frames.startTicker();
-        break;
-      case "turn_end":
-        // The agent takes steering (and, after a final reply, follow-ups) right after this event.
-        if (!this.interrupted) this.queued.handOver(this.agent, event.message.content.some((part) => part.type === "toolCall"));
         break;
       case "message_start":
         if (event.message.role === "assistant") this.retrying = undefined;
@@ -220,8 +212,6 @@ export class InteractiveApp implements CommandHost {
       case "agent_end":
         this.runStarted = 0;
         this.retrying = undefined;
-        if (this.interrupted) this.restoreQueued();
-        else if (this.queued.length > 0) void this.agent.idle().then(() => this.sendQueued());
         if (event.error && event.error !== this.lastError) this.notice(event.stopReason === "hook" ? "warning" : "error", event.error);
         if (event.stopReason === "denied") this.notice("info", "Stopped: you denied that call. Tell omp what to do instead.");
         break;
@@ -229,17 +219,10 @@ export class InteractiveApp implements CommandHost {
     this.requestRender();
   }
 
-  /** Typed just as the agent finished: the first queued message starts the next run. */
-  private sendQueued(): void {
-    const next = this.queued.shift();
-    if (!next || this.agent.isRunning || this.stopped) return;
-    this.agent.prompt(next.content).catch((error) => this.notice("error", describeError(error)));
-  }
-
-  /** After an interrupt, queued messages go back to the editor instead of to the model. */
+  /** An interrupt gives the queued messages back to the editor instead of to the model. */
   private restoreQueued(): void {
-    if (this.queued.length === 0) return;
-    const texts = this.queued.takeTexts();
+    const texts = this.host.takeQueued().map((queued) => queued.text);
+    if (texts.length === 0) return;
     const draft = this.editor.text;
     this.editor.setText([...texts, ...(draft ? [draft] : [])].join("\n\n"));
     this.completer.clear();
@@ -277,17 +260,15 @@ export class InteractiveApp implements CommandHost {
   }
 
   async switchSession(resumePath?: string): Promise<void> {
-    let switched: { agent: Agent; warning?: string };
+    let switched: Awaited<ReturnType<SessionHost["switchSession"]>>;
     try {
-      switched = await this.control.switchSession(resumePath);
+      switched = await this.host.switchSession(resumePath);
     } catch (error) {
       this.notice("error", describeError(error));
       return;
     }
     const { agent } = switched;
     for (const warning of [...(switched.warning ? [switched.warning] : []), ...agent.warnings]) this.notice("warning", warning);
-    this.queued.takeTexts();
-    this.shell.clearContext();
     if (resumePath) this.blocks.showConversation(agent.messages, displayPath(resumePath));
     else this.notice("info", "New session.");
   }
@@ -297,7 +278,7 @@ export class InteractiveApp implements CommandHost {
     this.frames.startTicker();
     this.requestRender();
     try {
-      if (!(await this.agent.compact("manual", instructions))) this.notice("info", "Nothing to compact yet: the conversation is still short.");
+      if (!(await this.host.submit({ type: "compact", ...(instructions ? { instructions } : {}) }))) this.notice("info", "Nothing to compact yet: the conversation is still short.");
     } finally {
       this.busy = undefined;
       this.requestRender();
@@ -337,6 +318,20 @@ export class InteractiveApp implements CommandHost {
     this.finish();
   }
 
+  async joinAsGuest(link: CollabLink, name: string): Promise<void> {
+    const { GuestView } = await import("../guest/guest-view.ts");
+    this.frames.pause();
+    this.screen.leave(this.transcript.flush(this.terminal.columns));
+    const guest = new GuestView(this.terminal, this.view.theme, this.keymap, link, name);
+    this.guestInput = (event) => guest.handleInput(event);
+    try {
+      await guest.run();
+    } finally {
+      this.guestInput = undefined;
+      this.frames.resume();
+    }
+  }
+
   /** The runtime's approver forwards here: one prompt at a time, in the order the calls asked. */
   approve(request: ApprovalRequest): Promise<ApprovalDecision> {
     return this.stopped ? Promise.resolve({ allow: false, reason: "omp is exiting" }) : this.overlays.approve(request);
@@ -346,6 +341,7 @@ export class InteractiveApp implements CommandHost {
 
   handleInput(event: InputEvent): void {
     if (this.stopped) return;
+    if (this.guestInput) return this.guestInput(event);
     if (event.type === "paste") {
       if (this.overlays.kind) this.overlays.paste(event.text);
       else {
@@ -450,8 +446,8 @@ export class InteractiveApp implements CommandHost {
   private interrupt(): void {
     if (this.shell.running) this.shell.stop();
     if (this.agent.isRunning) {
-      this.interrupted = true;
-      this.agent.abort();
+      this.restoreQueued();
+      void this.host.submit({ type: "abort" });
     }
   }
 
@@ -471,31 +467,37 @@ export class InteractiveApp implements CommandHost {
     }
     const command = /^\/([\w:?-]+)(?:\s+([\s\S]*))?$/.exec(text);
     if (command) return this.runCommand(command[1]!, command[2]?.trim() ?? "", raw);
+    this.send(kind, text, raw);
+  }
 
+  /**
+   * A message, a markdown command or a skill, as the host takes it in every mode: expanded (a
+   * command's !`cmd` lines run meanwhile, `@file` mentions attach), then run, or queued while the
+   * agent works.
+   */
+  private send(kind: "steer" | "followUp", text: string, raw: string, name?: string): void {
     if (this.busy) {
       this.notice("warning", `${this.busy}; send this when it is done.`);
       this.editor.setText(raw);
       return;
     }
-    let content: (TextContent | ImageContent)[];
-    try {
-      content = [...expandMentions(text, this.cwd, this.runtime.extensions.mayAttach), ...this.shell.takeContext()];
-    } catch (error) {
-      this.notice("error", describeError(error));
-      this.editor.setText(raw);
-      return;
-    }
-    if (this.agent.isRunning) {
-      this.queued.push({ kind, text, content });
-      return;
-    }
-    this.agent.prompt(content).catch((error) => this.notice("error", describeError(error)));
+    if (name) this.setActivity(`Preparing /${name}`);
+    const accepted = (accepted: Accepted) => {
+      if (name) this.setActivity(undefined);
+      for (const warning of accepted.warnings) this.notice("warning", warning);
+    };
+    this.host
+      .submit({ type: kind === "steer" ? "steer" : "follow_up", content: [{ type: "text", text }] }, { accepted })
+      .catch((error) => this.notice("error", name ? `/${name}: ${describeError(error)}` : describeError(error)))
+      .finally(() => {
+        if (name) this.setActivity(undefined);
+      });
   }
 
   private runCommand(name: string, args: string, raw: string): void {
     const command = findCommand(name);
     // A provider's name not known yet (an MCP server still starting) is waited for, not unknown.
-    if (!command && (findInvocable(this.runtime.extensions, name) || this.runtime.extensions.providerOwning(name))) return this.invoke(raw.trim(), name);
+    if (!command && (findInvocable(this.runtime.extensions, name) || this.runtime.extensions.providerOwning(name))) return this.send("steer", raw.trim(), raw.trim(), name);
     if (!command) {
       const suggestion = suggestCommand(name);
       this.notice("warning", `Unknown command /${name}.${suggestion ? ` Did you mean /${suggestion}?` : ""} /help lists them all.`);
@@ -510,36 +512,6 @@ export class InteractiveApp implements CommandHost {
       .then(() => command.run(this, args))
       .catch((error) => this.notice("error", `/${command.name}: ${describeError(error)}`))
       .finally(() => this.requestRender());
-  }
-
-  /**
-   * A markdown command or skill: expanded (its !`cmd` lines run meanwhile), then sent like a typed
-   * message, on the command's model for that one run when it names one.
-   */
-  private invoke(text: string, name: string): void {
-    if (this.busy) {
-      this.notice("warning", `${this.busy}; send this when it is done.`);
-      this.editor.setText(text);
-      return;
-    }
-    this.setActivity(`Preparing /${name}`);
-    void prepareInvocation(this.runtime, this.agent, text, { switchModel: !this.agent.isRunning })
-      .then((invocation) => {
-        if (!invocation) return;
-        for (const warning of invocation.warnings) this.notice("warning", warning);
-        // An extension's command that did its work itself: nothing to send.
-        if (invocation.content.length === 0) return invocation.restore();
-        if (this.agent.isRunning) {
-          this.queued.push({ kind: "steer", text, content: invocation.content });
-          return;
-        }
-        this.agent
-          .prompt(invocation.content)
-          .catch((error) => this.notice("error", describeError(error)))
-          .finally(() => invocation.restore());
-      })
-      .catch((error) => this.notice("error", `/${name}: ${describeError(error)}`))
-      .finally(() => this.setActivity(undefined));
   }
 
   private flash(text: string): void {
@@ -569,21 +541,19 @@ export class InteractiveApp implements CommandHost {
       foregroundCommand: (jobs?.foreground().length ?? 0) > 0,
       runningJobs: jobs?.list().filter((job) => job.running).length ?? 0,
     });
-    const statusLine = renderStatusLine({ ...status, mcp: mcpStatusText(this.runtime), limit: limitStatusText(this.runtime), ...policyStatus(this.options.host) }, width, this.view.theme);
-    return renderChrome({ queued: this.queued, statusLine, overlays: this.overlays, editor: this.editor, completer: this.completer, theme: this.view.theme }, width, height);
+    const statusLine = renderStatusLine({ ...status, mcp: mcpStatusText(this.runtime), limit: limitStatusText(this.runtime), ...policyStatus(this.options.host), collab: sharingStatus(this.options.host) }, width, this.view.theme);
+    return renderChrome({ queued: this.host.queued, statusLine, overlays: this.overlays, editor: this.editor, completer: this.completer, theme: this.view.theme }, width, height);
   }
 
   // ---- leaving
 
   private async shutdown(): Promise<void> {
     this.frames.cancelResize();
+    await endSharing(this.options.host);
     this.overlays.shutdown();
     this.shell.stop();
-    if (this.agent.isRunning) {
-      this.agent.abort();
-      await Promise.race([this.agent.idle(), Bun.sleep(3000)]);
-    }
-    await this.agent.end("prompt_input_exit");
+    if (this.agent.isRunning) await Promise.race([this.host.submit({ type: "abort" }), Bun.sleep(3000)]);
+    await this.host.end("prompt_input_exit");
     this.stopped = true;
     this.frames.stop();
     this.unsubscribe();

@@ -1,9 +1,10 @@
 import type { Completer } from "../commands/completion.ts";
 import type { Chrome } from "../terminal/frames.ts";
-import type { MessageQueue } from "./message-queue.ts";
+import type { QueuedMessage } from "../../../core/session-host/host.ts";
+import { sanitize } from "../../shared/terminal-text.ts";
 import type { Overlays } from "./overlays.ts";
 import type { PromptEditor } from "../widgets/prompt-editor.ts";
-import { paint } from "../render/text.ts";
+import { paint, truncateText } from "../render/text.ts";
 import type { Theme } from "../render/theme.ts";
 
 export type { Chrome };
@@ -11,7 +12,7 @@ export type { Chrome };
 const EMPTY_HINT = "Ask anything · / commands · @ files · ! shell";
 
 export interface ChromeParts {
-  queued: MessageQueue;
+  queued: readonly QueuedMessage[];
   /** Already drawn for this width. */
   statusLine: string;
   overlays: Overlays;
@@ -26,7 +27,7 @@ export interface ChromeParts {
  */
 export function renderChrome(parts: ChromeParts, width: number, height: number): Chrome {
   const { theme, overlays, editor } = parts;
-  const rows: string[] = ["", ...parts.queued.render(width, theme)];
+  const rows: string[] = ["", ...queuedRows(parts.queued, width, theme)];
   rows.push(parts.statusLine);
   const overlayKind = overlays.kind;
   const shellMode = editor.text.startsWith("!") && !overlayKind;
@@ -46,4 +47,15 @@ export function renderChrome(parts: ChromeParts, width: number, height: number):
   rows.push(border);
   if (!overlayKind) rows.push(...parts.completer.render(width, Math.max(2, Math.min(8, Math.floor(height * 0.3))), theme));
   return cursor ? { rows, cursor } : { rows };
+}
+
+/** The rows above the status line: the first few messages queued while the agent works. */
+function queuedRows(queued: readonly QueuedMessage[], width: number, theme: Theme): string[] {
+  const rows: string[] = [];
+  for (const q of queued.slice(0, 3)) {
+    const label = q.kind === "steer" ? "steer" : "follow-up";
+    rows.push(paint(truncateText(`  ↳ queued ${label}: ${sanitize(q.text.split("\n")[0]!)}`, width), theme.fg("muted")));
+  }
+  if (queued.length > 3) rows.push(paint(`  … ${queued.length - 3} more queued`, theme.fg("dim")));
+  return rows;
 }

@@ -1,11 +1,11 @@
-import type { Agent } from "../../../core/agent/agent.ts";
+import type { SessionView } from "../../../core/session-host/host.ts";
 import { displayPath } from "../../../core/paths.ts";
 import { SPINNER } from "../render/blocks.ts";
 import { type StatusInfo, formatElapsed } from "../widgets/status-line.ts";
 
 /** What the status line reflects of the interactive session. */
 export interface SessionState {
-  agent: Agent;
+  agent: SessionView;
   /** The spinner's frame. */
   tick: number;
   /** A short-lived hint ("Press Ctrl+C again to exit"), until its time. */

@@ -1,7 +1,6 @@
 import { writeFileSync } from "node:fs";
 import type { Settings } from "../../../core/config/settings-schema.ts";
 import { resolve } from "node:path";
-import type { Agent } from "../../../core/agent/agent.ts";
 import type { ModelSelection, Runtime } from "../../../core/agent/runtime.ts";
 import { type Model, THINKING_LEVELS, isThinkingLevel } from "../../../core/ai/model.ts";
 import type { Message } from "../../../core/ai/messages.ts";
@@ -21,7 +20,9 @@ import { MEMORY_COMMAND } from "./memory-command.ts";
 import { REWIND_COMMAND, UNDO_COMMAND } from "./rewind-commands.ts";
 import { STATS_COMMAND, USAGE_COMMAND } from "./usage-ui.ts";
 import { PLAN_COMMAND } from "./mode-commands.ts";
-import type { SessionHost } from "../../../core/session-host/host.ts";
+import { COLLAB_COMMAND, JOIN_COMMAND, LEAVE_COMMAND } from "./collab-commands.ts";
+import type { CollabLink } from "../../../core/collab/link.ts";
+import type { SessionHost, SessionView } from "../../../core/session-host/host.ts";
 import { SETTINGS_COMMAND } from "./settings-command.ts";
 import type { Choice } from "../widgets/select-list.ts";
 import type { Panel } from "../widgets/panel.ts";
@@ -50,7 +51,8 @@ export interface CommandHost {
   requestRender(): void;
   readonly keymap: Keymap;
   readonly runtime: Runtime;
-  readonly agent: Agent;
+  /** The session's state; prompts, steering and model switches go through sessionHost.submit. */
+  readonly agent: SessionView;
   readonly selection: ModelSelection;
   readonly cwd: string;
   /** The session host the app drives (modes). */
@@ -72,6 +74,8 @@ export interface CommandHost {
   setEditorText(text: string): void;
   /** Shows a panel in place of the editor until it closes (a job's live output, the settings); `changed` redraws it. */
   openPanel(make: (changed: () => void) => Panel): void;
+  /** /join: this terminal shows a shared session as its guest until the guest leaves. */
+  joinAsGuest(link: CollabLink, name: string): Promise<void>;
   exit(): void;
 }
 
@@ -152,7 +156,7 @@ export const COMMANDS: SlashCommand[] = [
         host.notice("error", `Unknown thinking level "${level}"; one of ${THINKING_LEVELS.join(", ")}.`);
         return;
       }
-      host.agent.setThinking(level);
+      await host.sessionHost.submit({ type: "set_thinking", level });
       host.notice("success", `Thinking: ${level}`);
     },
   },
@@ -290,6 +294,9 @@ export const COMMANDS: SlashCommand[] = [
   JOBS_COMMAND,
   MEMORY_COMMAND,
   PLAN_COMMAND,
+  COLLAB_COMMAND,
+  JOIN_COMMAND,
+  LEAVE_COMMAND,
   SETTINGS_COMMAND,
   LSP_COMMAND,
   REWIND_COMMAND,

@@ -2,85 +2,69 @@ import type { ImageContent, TextContent } from "../../../core/ai/messages.ts";
 import { describeError } from "../../../core/errors/omp-error.ts";
 import { availableCommands } from "../../../core/extensions/listing.ts";
 import type { RpcCommand } from "../../../core/rpc/protocol.ts";
+import type { Accepted } from "../../../core/session-host/host.ts";
+import type { HostOp } from "../../../core/session-host/protocol.ts";
 import type { RpcContext, RpcHandlers } from "./context.ts";
 
-function promptContent(message: string, images?: ImageContent[]): string | (TextContent | ImageContent)[] {
-  return images && images.length > 0 ? [{ type: "text", text: message }, ...images] : message;
+function promptContent(message: string, images?: ImageContent[]): (TextContent | ImageContent)[] {
+  return [{ type: "text", text: message }, ...(images ?? [])];
+}
+
+/** The response to a message the host took: started a run (or a command did its work), or queued. */
+function acceptedData(accepted: Accepted): Record<string, unknown> {
+  if (accepted.queued) return { agentInvoked: false, queued: accepted.queued };
+  const { invoked, warnings } = accepted;
+  if (!invoked) return { agentInvoked: true, ...(warnings.length > 0 ? { warnings } : {}) };
+  return { agentInvoked: !accepted.handled, invoked, warnings };
 }
 
 /**
- * Answers the command, then starts the run, so the response precedes the run's events; a run
- * that fails to start is reported later under the same id.
+ * Submits a message and answers once the host took it, so the response precedes the run's
+ * events and the next command sees the run going; a run that fails later is reported under the
+ * same id. `data` shapes the response.
  */
-function startPrompt(rpc: RpcContext, command: string, id: string | undefined, content: string | (TextContent | ImageContent)[], data?: unknown, after?: () => void): void {
-  rpc.respond(command, id, data);
-  rpc.agent
-    .prompt(content)
-    .catch((error) => rpc.fail(command, id, describeError(error)))
-    .finally(() => after?.());
-}
-
-/** A prompt that is `/command args` or `/skill:name args`, expanded; undefined for any other text. */
-async function expandInvocation(rpc: RpcContext, message: string) {
-  if (!message.startsWith("/")) return undefined;
-  const { prepareInvocation } = await import("../../../core/session-host/invoke.ts");
-  // A command's model applies to a run it starts, not to one already going.
-  return prepareInvocation(rpc.runtime, rpc.agent, message, { switchModel: !rpc.agent.isRunning });
+function submitMessage(rpc: RpcContext, command: string, id: string | undefined, op: Extract<HostOp, { type: "prompt" | "steer" | "follow_up" }>, data: (accepted: Accepted) => unknown): Promise<void> {
+  return new Promise<void>((taken) => {
+    rpc.host
+      .submit(op, {
+        accepted: (accepted) => {
+          rpc.respond(command, id, data(accepted));
+          taken();
+        },
+      })
+      .catch((error) => rpc.fail(command, id, describeError(error)))
+      .finally(taken);
+  });
 }
 
 /** Steers or queues while a run goes; starts one otherwise. */
 async function steerOrFollowUp(rpc: RpcContext, command: Extract<RpcCommand, { type: "steer" | "follow_up" }>): Promise<void> {
-  const { id } = command;
-  const agent = rpc.agent;
-  const content = promptContent(command.message, command.images);
-  if (!agent.isRunning) return startPrompt(rpc, command.type, id, content, { agentInvoked: true });
-  if (command.type === "steer") agent.steer(content);
-  else agent.followUp(content);
-  return rpc.respond(command.type, id);
+  const data = (accepted: Accepted) => (accepted.queued ? undefined : { agentInvoked: true });
+  return submitMessage(rpc, command.type, command.id, { type: command.type, content: promptContent(command.message, command.images) }, data);
 }
 
 /** Commands that start, steer or stop a run. */
 export const PROMPT_COMMANDS = {
   async prompt(rpc, command) {
-    const { id } = command;
-    const agent = rpc.agent;
-    const invocation = await expandInvocation(rpc, command.message);
-    // An extension's command that did its work itself: nothing goes to the model.
-    if (invocation && invocation.content.length === 0) {
-      invocation.restore();
-      return rpc.respond("prompt", id, { agentInvoked: false, invoked: { kind: invocation.kind, name: invocation.name, path: invocation.path }, warnings: invocation.warnings });
-    }
-    const content = invocation ? [...invocation.content, ...(command.images ?? [])] : promptContent(command.message, command.images);
-    if (agent.isRunning) {
-      if (!command.streamingBehavior) throw new Error('the agent is working: send streamingBehavior "steer" or "followUp", or use steer / follow_up');
-      if (command.streamingBehavior === "steer") agent.steer(content);
-      else agent.followUp(content);
-      return rpc.respond("prompt", id, { agentInvoked: false, queued: command.streamingBehavior });
-    }
-    if (!invocation) return startPrompt(rpc, "prompt", id, content, { agentInvoked: true });
-    const { kind, name, path, warnings } = invocation;
-    return startPrompt(rpc, "prompt", id, content, { agentInvoked: true, invoked: { kind, name, path }, warnings }, invocation.restore);
+    const content = promptContent(command.message, command.images);
+    if (!rpc.host.isRunning) return submitMessage(rpc, "prompt", command.id, { type: "prompt", content }, acceptedData);
+    if (!command.streamingBehavior) throw new Error('the agent is working: send streamingBehavior "steer" or "followUp", or use steer / follow_up');
+    const type = command.streamingBehavior === "steer" ? "steer" : "follow_up";
+    return submitMessage(rpc, "prompt", command.id, { type, content }, acceptedData);
   },
   async get_available_commands(rpc, command) {
-    const { id } = command;
     // MCP servers' prompts are known once their servers answered: the list waits for them (each within its start timeout).
-    const extensions = rpc.runtime.extensions;
-    return rpc.later("get_available_commands", id, () => extensions.settleProviders().then(() => ({ commands: availableCommands(extensions) })));
+    const extensions = rpc.host.runtime.extensions;
+    void rpc.later("get_available_commands", command.id, () => extensions.settleProviders().then(() => ({ commands: availableCommands(extensions) })));
   },
   steer: steerOrFollowUp,
   follow_up: steerOrFollowUp,
-  async abort(rpc, command) {
-    const { id } = command;
-    const agent = rpc.agent;
-    agent.abort();
-    await agent.idle();
-    return rpc.respond("abort", id);
+  async abort({ host, respond }, command) {
+    await host.submit({ type: "abort" });
+    return respond("abort", command.id);
   },
   async abort_and_prompt(rpc, command) {
-    const { id } = command;
-    const agent = rpc.agent;
-    agent.abort();
-    await agent.idle();
-    return startPrompt(rpc, "abort_and_prompt", id, promptContent(command.message, command.images));
+    await rpc.host.submit({ type: "abort" });
+    return submitMessage(rpc, "abort_and_prompt", command.id, { type: "prompt", content: promptContent(command.message, command.images) }, () => undefined);
   },
 } satisfies RpcHandlers;

@@ -8,7 +8,8 @@ import type { RpcContext, RpcHandlers } from "./context.ts";
 /** A new session, or another one resumed (its path, id or id prefix). */
 async function switchSession(rpc: RpcContext, command: Extract<RpcCommand, { type: "new_session" | "switch_session" }>): Promise<void> {
   const { id } = command;
-  const path = command.type === "switch_session" ? resolveSession(command.sessionPath, rpc.runtime.options.cwd, rpc.runtime.sessionDirOptions()) : undefined;
+  const { runtime } = rpc.host;
+  const path = command.type === "switch_session" ? resolveSession(command.sessionPath, runtime.options.cwd, runtime.sessionDirOptions()) : undefined;
   const { agent: next, warning } = await rpc.host.switchSession(path);
   return rpc.respond(command.type, id, {
     sessionFile: next.writer?.path,
@@ -25,7 +26,7 @@ export const SESSION_COMMANDS = {
   switch_session: switchSession,
   async get_state(rpc, command) {
     const { id } = command;
-    const agent = rpc.agent;
+    const agent = rpc.host.view;
     return rpc.respond("get_state", id, {
       model: { provider: agent.model.provider, id: agent.model.id },
       thinkingLevel: agent.thinking,
@@ -36,7 +37,7 @@ export const SESSION_COMMANDS = {
       sessionId: agent.writer?.header.id,
       autoCompactionEnabled: agent.autoCompaction,
       messageCount: agent.messages.length,
-      queuedMessageCount: agent.queuedCount,
+      queuedMessageCount: rpc.host.queuedCount,
       warnings: agent.warnings,
       mode: rpc.host.mode,
       contextUsage: { tokens: agent.contextTokens(), contextWindow: agent.model.contextWindow, percent: (100 * agent.contextTokens()) / agent.model.contextWindow },
@@ -44,34 +45,34 @@ export const SESSION_COMMANDS = {
   },
   async get_messages(rpc, command) {
     const { id } = command;
-    const agent = rpc.agent;
+    const agent = rpc.host.view;
     return rpc.respond("get_messages", id, { messages: agent.messages });
   },
   async get_last_assistant_text(rpc, command) {
     const { id } = command;
-    const agent = rpc.agent;
+    const agent = rpc.host.view;
     const last = [...agent.messages].reverse().find((m) => m.role === "assistant");
     const text = last && last.role === "assistant" ? last.content.flatMap((p) => (p.type === "text" ? [p.text] : [])).join("") : null;
     return rpc.respond("get_last_assistant_text", id, { text });
   },
   async set_steering_mode(rpc, command) {
-    rpc.agent.steeringMode = command.mode;
+    rpc.host.setQueueModes({ steering: command.mode });
     rpc.respond(command.type, command.id);
   },
   async set_follow_up_mode(rpc, command) {
-    rpc.agent.followUpMode = command.mode;
+    rpc.host.setQueueModes({ followUp: command.mode });
     rpc.respond(command.type, command.id);
   },
   async compact(rpc, command) {
     const { id } = command;
-    const agent = rpc.agent;
+    const agent = rpc.host.view;
     if (agent.isRunning) throw new Error("abort the running turn first");
     if (rpc.compacting) throw new Error("a compaction is already running");
     rpc.compacting = true;
     // A model call: answered when it ends, while get_state, abort and the rest keep working.
-    return rpc.later("compact", id, async () => {
+    void rpc.later("compact", id, async () => {
       try {
-        const compacted = await agent.compact("manual", command.customInstructions);
+        const compacted = await rpc.host.submit({ type: "compact", ...(command.customInstructions ? { instructions: command.customInstructions } : {}) });
         return { compacted, tokens: agent.contextTokens() };
       } finally {
         rpc.compacting = false;
@@ -79,12 +80,12 @@ export const SESSION_COMMANDS = {
     });
   },
   async set_auto_compaction(rpc, command) {
-    rpc.agent.autoCompaction = command.enabled;
+    rpc.host.setAutoCompaction(command.enabled);
     rpc.respond(command.type, command.id);
   },
   async get_session_stats(rpc, command) {
     const { id } = command;
-    const agent = rpc.agent;
+    const agent = rpc.host.view;
     const count = (role: string) => agent.messages.filter((m) => m.role === role).length;
     return rpc.respond("get_session_stats", id, {
       sessionFile: agent.writer?.path,
@@ -99,16 +100,16 @@ export const SESSION_COMMANDS = {
   },
   async set_session_name(rpc, command) {
     const { id } = command;
-    rpc.control.setSessionName(command.name);
+    rpc.host.sessionControl.setSessionName(command.name);
     return rpc.respond("set_session_name", id);
   },
   async export_html(rpc, command) {
     const { id } = command;
-    const agent = rpc.agent;
-    const messages = await rpc.control.conversation();
+    const agent = rpc.host.view;
+    const messages = await rpc.host.sessionControl.conversation();
     const sessionId = agent.writer?.header.id ?? "unsaved";
-    const path = resolve(rpc.runtime.options.cwd, command.outputPath ?? `omp-session-${sessionId.slice(0, 8)}.html`);
-    writeFileSync(path, toHtml(messages, { sessionId, model: `${agent.model.provider}/${agent.model.id}`, cwd: rpc.runtime.options.cwd, date: new Date() }));
+    const path = resolve(rpc.host.runtime.options.cwd, command.outputPath ?? `omp-session-${sessionId.slice(0, 8)}.html`);
+    writeFileSync(path, toHtml(messages, { sessionId, model: `${agent.model.provider}/${agent.model.id}`, cwd: rpc.host.runtime.options.cwd, date: new Date() }));
     return rpc.respond("export_html", id, { path, messageCount: messages.length });
   },
   async branch(rpc, command) {

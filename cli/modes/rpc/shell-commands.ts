@@ -1,53 +1,39 @@
-import { describeError } from "../../../core/errors/omp-error.ts";
-import { bashTool } from "../../../core/tools/bash.ts";
 import type { RpcHandlers } from "./context.ts";
 
 /** The host's own shell commands and the model's background jobs. */
 export const SHELL_COMMANDS = {
   async bash(rpc, command) {
-    const { id } = command;
-    const agent = rpc.agent;
+    const { host } = rpc;
+    const busy = host.shell.running;
     // Answered when the command ends; meanwhile other commands (abort_bash among them) are read and handled.
-    if (rpc.bash) throw new Error("a bash command is already running; send abort_bash first");
-    const controller = new AbortController();
-    const run = bashTool
-      .execute(
-        { command: command.command },
-        { cwd: rpc.runtime.options.cwd, signal: controller.signal, artifactsDir: agent.artifactsDir, redact: (text) => agent.redact(text), bashTimeoutSeconds: rpc.runtime.options.settings.bash.timeoutSeconds, jobScope: agent },
-      )
-      .then(
-        (result) => {
-          const output = result.content.flatMap((p) => (p.type === "text" ? [p.text] : [])).join("");
-          rpc.respond("bash", id, { output, isError: result.isError ?? false, details: result.details });
-        },
-        (error) => rpc.fail("bash", id, describeError(error)),
-      )
-      .finally(() => {
-        rpc.bash = undefined;
-      });
-    rpc.bash = { controller, run };
+    const answer = rpc.later("bash", command.id, async () => {
+      const { output, isError, details } = await host.submit({ type: "bash", command: command.command });
+      return { output, isError, details };
+    });
+    // One at a time: a second one is refused (answered above), the first one's answer still awaited.
+    if (busy) return;
+    rpc.bash = answer;
+    void answer.finally(() => {
+      if (rpc.bash === answer) rpc.bash = undefined;
+    });
   },
   async abort_bash(rpc, command) {
-    const { id } = command;
-    const running = rpc.bash;
-    running?.controller.abort();
-    await running?.run;
-    return rpc.respond("abort_bash", id, { aborted: running !== undefined });
+    const running = rpc.host.shell.running;
+    await rpc.host.submit({ type: "abort_bash" });
+    // The command's own answer goes first.
+    await rpc.bash;
+    return rpc.respond("abort_bash", command.id, { aborted: running });
   },
-  async get_jobs(rpc, command) {
-    const { id } = command;
-    const agent = rpc.agent;
+  async get_jobs({ host, respond }, command) {
     const { jobsFor } = await import("../../../core/shell/jobs.ts");
-    return rpc.respond("get_jobs", id, { jobs: jobsFor(agent).list().map((job) => job.info()) });
+    return respond("get_jobs", command.id, { jobs: jobsFor(host.view).list().map((job) => job.info()) });
   },
-  async kill_job(rpc, command) {
-    const { id } = command;
-    const agent = rpc.agent;
+  async kill_job({ host, respond }, command) {
     const { jobsFor } = await import("../../../core/shell/jobs.ts");
-    const jobs = jobsFor(agent);
+    const jobs = jobsFor(host.view);
     const job = jobs.get(command.jobId);
     const wasRunning = job.running;
     await jobs.kill(job.id);
-    return rpc.respond("kill_job", id, { killed: wasRunning, job: job.info() });
+    return respond("kill_job", command.id, { killed: wasRunning, job: job.info() });
   },
 } satisfies RpcHandlers;

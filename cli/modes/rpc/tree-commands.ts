@@ -4,9 +4,9 @@ import type { RpcContext, RpcHandlers } from "./context.ts";
 
 /** The user messages of the current branch: the points `branch` and `rewind` can go back to. */
 async function branchMessages(rpc: RpcContext) {
-  const loaded = await rpc.control.currentFile();
+  const loaded = await rpc.host.sessionControl.currentFile();
   const { branchEntries } = await import("../../../core/session/loader.ts");
-  return branchEntries(loaded, rpc.agent.writer?.leafId ?? null).flatMap((entry) =>
+  return branchEntries(loaded, rpc.host.view.writer?.leafId ?? null).flatMap((entry) =>
     entry.type === "message" && entry.message.role === "user" ? [{ entryId: entry.id, text: textOf(entry.message.content) }] : [],
   );
 }
@@ -17,9 +17,9 @@ async function branchMessages(rpc: RpcContext) {
  */
 export const TREE_COMMANDS = {
   async get_tree(rpc, { id }) {
-    const loaded = await rpc.control.currentFile();
+    const loaded = await rpc.host.sessionControl.currentFile();
     const { treeNodes } = await import("../../../core/session/tree.ts");
-    return rpc.respond("get_tree", id, { leafId: rpc.agent.writer?.leafId ?? null, nodes: treeNodes(loaded) });
+    return rpc.respond("get_tree", id, { leafId: rpc.host.view.writer?.leafId ?? null, nodes: treeNodes(loaded) });
   },
   async navigate(rpc, { id, entryId }) {
     const { agent, leafId, text } = await rpc.host.navigate(entryId);
@@ -33,7 +33,7 @@ export const TREE_COMMANDS = {
     return rpc.respond("set_label", id);
   },
   async fork(rpc, { id }) {
-    const previous = rpc.agent.writer?.path;
+    const previous = rpc.host.view.writer?.path;
     await rpc.host.submit({ type: "fork" });
     const agent = rpc.host.agent;
     return rpc.respond("fork", id, { sessionFile: agent.writer?.path, parentSession: previous, messageCount: agent.messages.length });
