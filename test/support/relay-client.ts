@@ -2,7 +2,8 @@
 // (core/collab/*), so a test or bench sees exactly the frames and notices the relay sends. Free of
 // bun:test, so the bench uses them too.
 import { type RelayNotice, parseNotice, splitPeer, withPeer } from "../../core/collab/relay-frames.ts";
-import { importRoomKey, open, seal } from "../../core/collab/crypto.ts";
+import { importRoomKey } from "../../core/collab/crypto.ts";
+import { openJson, sealJson } from "../../core/collab/sealed-json.ts";
 import type { CollabLink } from "../../core/collab/link.ts";
 import { GuestMessage, type HostMessage } from "../../core/collab/messages.ts";
 
@@ -84,14 +85,16 @@ export class SealedHost {
 
   /** To one guest, or every guest with peer 0. */
   async send(peer: number, message: HostMessage): Promise<void> {
-    this.client.send(withPeer(peer, await seal(this.key, this.link.roomId, new TextEncoder().encode(JSON.stringify(message)))));
+    this.client.send(withPeer(peer, await sealJson(this.key, this.link.roomId, message)));
   }
 
   /** Every guest message so far, opened and checked against GuestMessage. */
   async messages(): Promise<{ peer: number; message: GuestMessage }[]> {
     while (this.opened.length < this.client.frames.length) {
       const { peer, sealed } = splitPeer(this.client.frames[this.opened.length]!)!;
-      this.opened.push({ peer, message: GuestMessage.parse(JSON.parse(new TextDecoder().decode(await open(this.key, this.link.roomId, sealed)))) });
+      const message = await openJson(this.key, this.link.roomId, sealed, GuestMessage);
+      if (!message) throw new Error(`peer ${peer} sent a frame that is not a sealed GuestMessage`);
+      this.opened.push({ peer, message });
     }
     return this.opened;
   }

@@ -6,7 +6,8 @@
  * session says is never markup.
  */
 import { toBase64Url } from "../base64url.ts";
-import { importRoomKey, open, seal } from "../crypto.ts";
+import { importRoomKey } from "../crypto.ts";
+import { openJson, sealJson } from "../sealed-json.ts";
 import { type CollabLink, parseLink, socketUrl } from "../link.ts";
 import { COLLAB_VERSION, type CollabState, type GuestMessage, HostMessage } from "../messages.ts";
 import { parseNotice } from "../relay-frames.ts";
@@ -35,7 +36,6 @@ try {
   throw error;
 }
 const key = await importRoomKey(link.key);
-const encoder = new TextEncoder();
 let socket: WebSocket | undefined;
 let canWrite = false;
 let streaming = false;
@@ -55,7 +55,7 @@ function setComposer(): void {
 
 async function post(message: GuestMessage): Promise<void> {
   if (socket?.readyState !== WebSocket.OPEN) return;
-  socket.send(await seal(key, link.roomId, encoder.encode(JSON.stringify(message))));
+  socket.send((await sealJson(key, link.roomId, message)) as Uint8Array<ArrayBuffer>);
 }
 
 function hello(): Promise<void> {
@@ -116,11 +116,9 @@ function connect(): void {
       else say("The host is away; waiting for it to come back…");
       return;
     }
-    let message: HostMessage;
-    try {
-      message = HostMessage.parse(JSON.parse(new TextDecoder().decode(await open(key, link.roomId, new Uint8Array(event.data as ArrayBuffer)))));
-    } catch (error) {
-      transcript.notice(`A frame from the host could not be read: ${(error as Error).message}`);
+    const message = await openJson(key, link.roomId, new Uint8Array(event.data as ArrayBuffer), HostMessage);
+    if (!message) {
+      transcript.notice("A frame from the host could not be read (another room's key, or changed on the way); it was left out.");
       return;
     }
     receive(message);
