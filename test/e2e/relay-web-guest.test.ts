@@ -99,7 +99,7 @@ describe.skipIf(!CHROMIUM)("the web guest in headless Chromium", () => {
     const { tab, urls, console } = await openGuest(browser, link);
 
     const hello = await host.message((m) => m.message.type === "hello");
-    expect(hello.message).toMatchObject({ type: "hello", client: "web", writeToken: toBase64Url(link.writeToken!) });
+    expect(hello.message).toMatchObject({ type: "hello", client: "web", name: "web guest", writeToken: toBase64Url(link.writeToken!) });
     await host.send(hello.peer, welcome(hello.peer, true));
     await shows(tab, "EARLIER-ANSWER: let me look.", "#transcript");
     await shows(tab, "README-CONTENT-LINE", "#transcript");
@@ -140,6 +140,10 @@ describe.skipIf(!CHROMIUM)("the web guest in headless Chromium", () => {
     const prompt = await host.message((m) => m.message.type === "prompt");
     expect(prompt).toEqual({ peer: hello.peer, message: { type: "prompt", text: "please run the tests" } });
 
+    // A new name is said to the host at once, and kept for the next hello.
+    await tab.fill("#name", "Dana");
+    expect((await host.message((m) => m.message.type === "hello" && m.message.name === "Dana")).peer).toBe(hello.peer);
+
     const secret = new URL(webLink(link)).hash.slice(1).split(".")[1]!;
     expect(urls.length).toBeGreaterThanOrEqual(3);
     expect(urls.some((url) => url.endsWith(`/r/${link.roomId}?role=guest`))).toBe(true);
@@ -154,6 +158,7 @@ describe.skipIf(!CHROMIUM)("the web guest in headless Chromium", () => {
     relay = await startRelay(home, ["--port", port]);
     host = await SealedHost.connect(relay.url, link);
     const again = await host.message((m) => m.message.type === "hello");
+    expect(again.message).toMatchObject({ name: "Dana", writeToken: toBase64Url(link.writeToken!) });
     await host.send(again.peer, welcome(again.peer, true));
     await shows(tab, "Connected to session", "#status");
     await shows(tab, "EARLIER-ANSWER", "#transcript");

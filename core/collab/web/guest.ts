@@ -21,6 +21,7 @@ const input = $<HTMLTextAreaElement>("prompt");
 const send = $<HTMLButtonElement>("send");
 const interrupt = $<HTMLButtonElement>("interrupt");
 const viewNote = $("view-only");
+const nameInput = $<HTMLInputElement>("name");
 const transcript = new Transcript($("transcript"));
 
 function say(text: string, error = false): void {
@@ -34,6 +35,10 @@ try {
 } catch (error) {
   say(location.hash.length > 1 ? (error as Error).message : "Open the link /collab printed: it ends in #<room>.<key>.", true);
   throw error;
+}
+if (!crypto.subtle) {
+  say("This page decrypts the session with WebCrypto, which browsers offer only over https (or on localhost): open the https:// link.", true);
+  throw new Error("no WebCrypto: not a secure context");
 }
 const key = await importRoomKey(link.key);
 let socket: WebSocket | undefined;
@@ -58,8 +63,13 @@ async function post(message: GuestMessage): Promise<void> {
   socket.send((await sealJson(key, link.roomId, message)) as Uint8Array<ArrayBuffer>);
 }
 
+/** The name the participants see, kept in this browser for the next session. */
+const NAME_KEY = "omp-collab-name";
+const DEFAULT_NAME = "web guest";
+nameInput.value = localStorage.getItem(NAME_KEY) || DEFAULT_NAME;
+
 function hello(): Promise<void> {
-  const name = localStorage.getItem("omp-collab-name") || "web guest";
+  const name = nameInput.value.trim().slice(0, 64) || DEFAULT_NAME;
   return post({ type: "hello", version: COLLAB_VERSION, name, client: "web", ...(link.writeToken ? { writeToken: toBase64Url(link.writeToken) } : {}) });
 }
 
@@ -146,6 +156,11 @@ input.addEventListener("keydown", (event) => {
   }
 });
 interrupt.addEventListener("click", () => void post({ type: "abort" }));
+// Said to the host at once: a hello again, which the host takes as the new name.
+nameInput.addEventListener("change", () => {
+  localStorage.setItem(NAME_KEY, nameInput.value.trim() || DEFAULT_NAME);
+  void hello();
+});
 addEventListener("hashchange", () => location.reload());
 
 setComposer();
