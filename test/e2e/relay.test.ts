@@ -174,8 +174,11 @@ describe("omp relay serve", () => {
 });
 
 describe("omp relay serve limits", () => {
-  test("a full room refuses the next guest; guests of a host that does not come back are closed after --host-wait", async () => {
-    const small = await startRelay(tempDir("omp-relay-"), ["--max-guests", "1", "--host-wait", "1"]);
+  test("a full room refuses the next guest; guests of a host that does not come back are closed after --host-wait; --allow-origin lets another site's page in", async () => {
+    const small = await startRelay(tempDir("omp-relay-"), ["--max-guests", "1", "--host-wait", "1", "--allow-origin", "https://app.example"]);
+    const other = await RelayClient.connect(small.url, (await room()).id, "guest", { origin: "https://app.example" });
+    other.close();
+    expect((await fetch(`${small.url}/healthz`, { headers: { origin: "https://evil.example" } })).status).toBe(403);
     const { id } = await room();
     const guest = await RelayClient.connect(small.url, id, "guest");
     const full = await fetch(`${small.url}/r/${id}?role=guest`, { headers: { upgrade: "websocket", connection: "upgrade" } });
