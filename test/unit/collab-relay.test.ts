@@ -1,9 +1,11 @@
-// The relay's pieces in process: the per-connection rate bucket, the room limit's refusal, and the
-// routing prefix the relay reads, on startRelay (the e2e tests run the same through dist/omp).
+// The relay's pieces in process: the per-connection rate bucket, the room limit's refusal, the
+// routing prefix the relay reads and the idle timeout, on startRelay (the e2e tests run the rest
+// through dist/omp).
 import { afterAll, describe, expect, test } from "bun:test";
+import { connect } from "node:net";
 import { startRelay } from "../../core/collab/relay-server.ts";
 import { RateBucket } from "../../core/collab/relay-limits.ts";
-import { RelayClient } from "../support/relay-client.ts";
+import { RelayClient, waitUntil } from "../support/relay-client.ts";
 
 const lines: string[] = [];
 const relay = startRelay({ bind: { hostname: "127.0.0.1", port: 0 }, limits: { maxRooms: 1 }, log: (line) => lines.push(line) });
@@ -46,4 +48,17 @@ describe("relay", () => {
     expect((await fetch(`${relay.url}/r/room-three-00?role=host`)).status).toBe(426);
     expect((await fetch(`${relay.url}/r/room-three-00?role=boss`)).status).toBe(400);
   });
+
+  test("a guest that answers no ping is closed after the idle timeout (Bun counts it in steps of a few seconds)", async () => {
+    const idle: string[] = [];
+    const quick = startRelay({ bind: { hostname: "127.0.0.1", port: 0 }, limits: { idleSeconds: 1 }, log: (line) => idle.push(line) });
+    const silent = connect({ host: "127.0.0.1", port: quick.port });
+    silent.write(`GET /r/idle-room-000?role=guest HTTP/1.1\r\nHost: 127.0.0.1\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n`);
+    // It reads (so it sees the relay hang up) but never answers a ping: a raw socket, not a WebSocket client.
+    silent.on("data", () => {});
+    await new Promise<void>((resolve) => silent.once("close", () => resolve()));
+    const line = await waitUntil(() => idle.find((entry) => entry.includes('"event":"disconnect"')));
+    expect(line).toContain('"role":"guest"');
+    await quick.stop();
+  }, 60_000);
 });
