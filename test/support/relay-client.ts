@@ -6,6 +6,7 @@ import { importRoomKey } from "../../core/collab/crypto.ts";
 import { openJson, sealJson } from "../../core/collab/sealed-json.ts";
 import type { CollabLink } from "../../core/collab/link.ts";
 import { GuestMessage, type HostMessage } from "../../core/collab/messages.ts";
+import { type Socket, connect } from "node:net";
 
 /** Polls `get` until it gives a value; `failed` says why to give up early. */
 export async function waitUntil<T>(get: () => T | undefined, failed: () => string | undefined = () => undefined, ms = 30_000): Promise<T> {
@@ -110,4 +111,11 @@ export class SealedHost {
       await Bun.sleep(10);
     }
   }
+}
+
+/** A guest that only does the WebSocket handshake over raw TCP: it answers no ping, and reads only as the test lets it. */
+export function rawGuest(port: number, roomId: string): Socket {
+  const socket = connect({ host: "127.0.0.1", port });
+  socket.write(`GET /r/${roomId}?role=guest HTTP/1.1\r\nHost: 127.0.0.1\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n`);
+  return socket;
 }

@@ -2,10 +2,9 @@
 // routing prefix the relay reads and the idle timeout, on startRelay (the e2e tests run the rest
 // through dist/omp).
 import { afterAll, describe, expect, test } from "bun:test";
-import { connect } from "node:net";
 import { startRelay } from "../../core/collab/relay-server.ts";
 import { RateBucket } from "../../core/collab/relay-limits.ts";
-import { RelayClient, waitUntil } from "../support/relay-client.ts";
+import { RelayClient, rawGuest, waitUntil } from "../support/relay-client.ts";
 
 const lines: string[] = [];
 const relay = startRelay({ bind: { hostname: "127.0.0.1", port: 0 }, limits: { maxRooms: 1 }, log: (line) => lines.push(line) });
@@ -52,8 +51,7 @@ describe("relay", () => {
   test("a guest that answers no ping is closed after the idle timeout (Bun counts it in steps of a few seconds)", async () => {
     const idle: string[] = [];
     const quick = startRelay({ bind: { hostname: "127.0.0.1", port: 0 }, limits: { idleSeconds: 1 }, log: (line) => idle.push(line) });
-    const silent = connect({ host: "127.0.0.1", port: quick.port });
-    silent.write(`GET /r/idle-room-000?role=guest HTTP/1.1\r\nHost: 127.0.0.1\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n`);
+    const silent = rawGuest(quick.port, "idle-room-000");
     // It reads (so it sees the relay hang up) but never answers a ping: a raw socket, not a WebSocket client.
     silent.on("data", () => {});
     await new Promise<void>((resolve) => silent.once("close", () => resolve()));
