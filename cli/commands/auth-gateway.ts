@@ -10,6 +10,7 @@ import { readTokenFile } from "../../core/http/token-file.ts";
 import { Upstream } from "../../core/gateway/upstream.ts";
 import { displayPath, homeDir } from "../../core/paths.ts";
 import { writeStdout } from "../shared/write.ts";
+import { serveUntilSignal } from "../shared/until-signal.ts";
 import { EXIT_USAGE } from "../../core/errors/exit-codes.ts";
 
 /**
@@ -89,16 +90,7 @@ export async function runGatewayServe(flags: ServeFlags): Promise<number> {
     `omp auth-gateway listening on ${gateway.address} (${noAuth ? "no auth" : `token in ${displayPath(tokenPath())}`}; ${models} models)\n` +
       `  OpenAI:    ${gateway.url}/v1   Anthropic: ${gateway.url}\n`,
   );
-  await new Promise<void>((resolve) => {
-    const stop = () => {
-      process.off("SIGINT", stop);
-      process.off("SIGTERM", stop);
-      process.stderr.write("omp auth-gateway: stopping; letting running requests finish\n");
-      gateway.stop().then(resolve);
-    };
-    process.on("SIGINT", stop);
-    process.on("SIGTERM", stop);
-  });
+  await serveUntilSignal("omp auth-gateway: stopping; letting running requests finish", () => gateway.stop());
   usage.close();
   upstream.close();
   return 0;

@@ -41,7 +41,7 @@ function targetOf(options: ConfigFlags): SettingTarget {
 }
 
 /** Settings that hold a secret: listed and echoed masked (`omp config get` still prints them, when asked by name). */
-const SECRET_SETTINGS = new Set(["auth.broker.token"]);
+const SECRET_SETTINGS = new Set(["auth.broker.token", "collab.relayToken"]);
 
 const shown = (key: string, value: unknown) => (SECRET_SETTINGS.has(key) && typeof value === "string" ? maskKey(value) : value);
 

@@ -6,7 +6,7 @@ import { parseOptions } from "./option-parser.ts";
  * Words that commander takes as a command when they come first. (`help` is not one, since the
  * program has an action of its own, but it is left to commander all the same.)
  */
-export const SUBCOMMANDS: ReadonlySet<string> = new Set(["grep", "find", "doctor", "update", "config", "auth", "auth-gateway", "auth-broker", "trust", "ttsr", "models", "plugin", "help", "extensions", "mcp", "acp", "usage", "stats", "commit", "worktree", "wt", "setup", "completions", "ssh", "protocol"]);
+export const SUBCOMMANDS: ReadonlySet<string> = new Set(["grep", "find", "doctor", "update", "config", "auth", "auth-gateway", "auth-broker", "trust", "ttsr", "models", "plugin", "help", "extensions", "mcp", "acp", "usage", "stats", "commit", "worktree", "wt", "setup", "completions", "ssh", "protocol", "join", "relay"]);
 
 export interface AgentArgv {
   messages: string[];

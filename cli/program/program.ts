@@ -18,6 +18,8 @@ import { describeFind, describeGrep } from "./search-commands.ts";
 import { SUBCOMMANDS } from "../options/agent-argv.ts";
 import { describeSsh } from "./ssh-commands.ts";
 import { describeProtocol } from "./protocol-commands.ts";
+import { describeJoin } from "./join-commands.ts";
+import { describeRelay } from "./relay-commands.ts";
 
 export type Status = { code: number };
 
@@ -57,6 +59,8 @@ const COMMANDS: readonly (readonly [name: string, describe: (program: Command, r
   ["commit", describeCommit],
   ["worktree", describeWorktree],
   ["ssh", describeSsh],
+  ["join", describeJoin],
+  ["relay", describeRelay],
   ["setup", describeSetup],
   ["completions", describeCompletions],
   ["protocol", describeProtocol],

@@ -26,6 +26,11 @@ export class CollabLinkError extends Error {
 
 const ROOM_ID = /^[A-Za-z0-9_-]{8,64}$/;
 
+/** Whether `text` can be a room id: the relay refuses any other path before it opens a socket. */
+export function isRoomId(text: string): boolean {
+  return ROOM_ID.test(text);
+}
+
 /** A new room on `relay`: fresh id, key and write token from the system's CSPRNG. */
 export function newRoom(relay: string): CollabLink {
   const random = (n: number) => crypto.getRandomValues(new Uint8Array(n));
@@ -111,8 +116,9 @@ function parseSecret(text: string): Pick<CollabLink, "roomId" | "key" | "writeTo
 export function parseLink(input: string, defaultRelay: string): CollabLink {
   const text = input.trim().replace(/^["']|["']$/g, "");
   const hash = text.indexOf("#");
-  if (hash > 0 && /^https?:\/\//i.test(text)) {
-    const origin = new URL(text.slice(0, hash)).origin;
+  // The browser link, also as a terminal shows it without its scheme (`my.omp.sh/#<room>.<key>`).
+  if (hash > 0 && (/^https?:\/\//i.test(text) || text[hash - 1] === "/")) {
+    const origin = new URL(/^https?:\/\//i.test(text) ? text.slice(0, hash) : `https://${text.slice(0, hash)}`).origin;
     return { relay: normalizeRelay(origin), ...parseSecret(text.slice(hash + 1).replace(/^\/?r\//, "")) };
   }
   const room = text.lastIndexOf("/r/");

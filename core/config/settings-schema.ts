@@ -228,6 +228,17 @@ export const Settings = z.strictObject({
    * `--plan` and PI_SMOL_MODEL, PI_SLOW_MODEL, PI_PLAN_MODEL are over them.
    */
   modelRoles: z.record(z.string().min(1), z.string().min(1)).default({}),
+  /** Live session sharing (/collab, omp join), as the original omp's settings. */
+  collab: z
+    .strictObject({
+      /** The relay /collab uses when none is given inline: a host (relay.example.com), wss://… or ws://localhost:port. */
+      relayUrl: z.string().min(1).default("wss://my.omp.sh"),
+      /** The name other participants see; the OS user's when absent. */
+      displayName: z.string().min(1).max(64).optional(),
+      /** The token a self-hosted relay asks hosts for (OMP_RELAY_TOKEN over it); sent only to the relay, as a bearer token. */
+      relayToken: z.string().min(1).optional(),
+    })
+    .prefault({}),
   /** The ask tool's questions and plan mode's plan approval. */
   questions: z
     .strictObject({

@@ -23,9 +23,9 @@ const slowPath = () => require("./validate-files.ts") as typeof import("./valida
 /**
  * Groups (and single keys) a project's file never gives, trusted folder or not: where credentials
  * come from, what the model's commands may touch and which hosts it may send to without asking
- * are the user's choice alone; so is where every project's memories are kept.
+ * are the user's choice alone; so is where every project's memories are kept, and the relay (with its token) sessions are shared through.
  */
-export const USER_ONLY_GROUPS: readonly string[] = ["auth", "sandbox", "web.allowHosts", "mnemopi.dbPath"];
+export const USER_ONLY_GROUPS: readonly string[] = ["auth", "sandbox", "web.allowHosts", "mnemopi.dbPath", "collab"];
 
 /** `values` without the USER_ONLY_GROUPS entries, nested ones included (`web.allowHosts`). */
 function withoutUserOnly(values: Mapping): Mapping {

@@ -16,6 +16,11 @@ describe("collab links", () => {
     const bare = joinLink(room).split("/r/")[1]!;
     expect(parseLink(bare, "my.omp.sh").relay).toBe("wss://my.omp.sh");
     expect(parseLink(bare.replace(".", "%23"), "my.omp.sh").roomId).toBe(room.roomId);
+    // The browser line as /collab shows it, without its scheme (the original's `/join my.omp.sh/#…`).
+    const secure = newRoom("wss://relay.example.com");
+    const shown = parseLink(webLink(secure).replace(/^https:\/\//, ""), "wss://my.omp.sh");
+    expect(shown.relay).toBe("wss://relay.example.com");
+    expect([...shown.writeToken!]).toEqual([...secure.writeToken!]);
   });
 
   test("a view-only link has no write token", () => {

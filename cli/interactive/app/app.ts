@@ -38,6 +38,8 @@ import type { Settings } from "../../../core/config/settings-schema.ts";
 import { type Block, Transcript } from "../render/transcript.ts";
 import { Keymap, keyLabel } from "../terminal/keybindings.ts";
 import { welcomeBlock } from "../render/welcome.ts";
+import type { CollabLink } from "../../../core/collab/link.ts";
+import { endSharing, sharingStatus } from "../commands/collab-commands.ts";
 
 /** A second Ctrl+C within this long quits. */
 const DOUBLE_PRESS_MS = 1000;
@@ -91,6 +93,8 @@ export class InteractiveApp implements CommandHost {
   private inputFrame = false;
   private readonly history: PromptHistory;
   private stopped = false;
+  /** /join's guest view has the terminal: keys go to it. */
+  private guestInput: ((event: InputEvent) => void) | undefined;
   private finish: () => void = () => {};
   private readonly finished = new Promise<void>((resolve) => (this.finish = resolve));
 
@@ -314,6 +318,20 @@ export class InteractiveApp implements CommandHost {
     this.finish();
   }
 
+  async joinAsGuest(link: CollabLink, name: string): Promise<void> {
+    const { GuestView } = await import("../guest/guest-view.ts");
+    this.frames.pause();
+    this.screen.leave(this.transcript.flush(this.terminal.columns));
+    const guest = new GuestView(this.terminal, this.view.theme, this.keymap, link, name);
+    this.guestInput = (event) => guest.handleInput(event);
+    try {
+      await guest.run();
+    } finally {
+      this.guestInput = undefined;
+      this.frames.resume();
+    }
+  }
+
   /** The runtime's approver forwards here: one prompt at a time, in the order the calls asked. */
   approve(request: ApprovalRequest): Promise<ApprovalDecision> {
     return this.stopped ? Promise.resolve({ allow: false, reason: "omp is exiting" }) : this.overlays.approve(request);
@@ -323,6 +341,7 @@ export class InteractiveApp implements CommandHost {
 
   handleInput(event: InputEvent): void {
     if (this.stopped) return;
+    if (this.guestInput) return this.guestInput(event);
     if (event.type === "paste") {
       if (this.overlays.kind) this.overlays.paste(event.text);
       else {
@@ -522,7 +541,7 @@ export class InteractiveApp implements CommandHost {
       foregroundCommand: (jobs?.foreground().length ?? 0) > 0,
       runningJobs: jobs?.list().filter((job) => job.running).length ?? 0,
     });
-    const statusLine = renderStatusLine({ ...status, mcp: mcpStatusText(this.runtime), limit: limitStatusText(this.runtime), ...policyStatus(this.options.host) }, width, this.view.theme);
+    const statusLine = renderStatusLine({ ...status, mcp: mcpStatusText(this.runtime), limit: limitStatusText(this.runtime), ...policyStatus(this.options.host), collab: sharingStatus(this.options.host) }, width, this.view.theme);
     return renderChrome({ queued: this.host.queued, statusLine, overlays: this.overlays, editor: this.editor, completer: this.completer, theme: this.view.theme }, width, height);
   }
 
@@ -530,6 +549,7 @@ export class InteractiveApp implements CommandHost {
 
   private async shutdown(): Promise<void> {
     this.frames.cancelResize();
+    await endSharing(this.options.host);
     this.overlays.shutdown();
     this.shell.stop();
     if (this.agent.isRunning) await Promise.race([this.host.submit({ type: "abort" }), Bun.sleep(3000)]);

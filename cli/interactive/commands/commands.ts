@@ -20,6 +20,8 @@ import { MEMORY_COMMAND } from "./memory-command.ts";
 import { REWIND_COMMAND, UNDO_COMMAND } from "./rewind-commands.ts";
 import { STATS_COMMAND, USAGE_COMMAND } from "./usage-ui.ts";
 import { PLAN_COMMAND } from "./mode-commands.ts";
+import { COLLAB_COMMAND, JOIN_COMMAND, LEAVE_COMMAND } from "./collab-commands.ts";
+import type { CollabLink } from "../../../core/collab/link.ts";
 import type { SessionHost, SessionView } from "../../../core/session-host/host.ts";
 import { SETTINGS_COMMAND } from "./settings-command.ts";
 import type { Choice } from "../widgets/select-list.ts";
@@ -72,6 +74,8 @@ export interface CommandHost {
   setEditorText(text: string): void;
   /** Shows a panel in place of the editor until it closes (a job's live output, the settings); `changed` redraws it. */
   openPanel(make: (changed: () => void) => Panel): void;
+  /** /join: this terminal shows a shared session as its guest until the guest leaves. */
+  joinAsGuest(link: CollabLink, name: string): Promise<void>;
   exit(): void;
 }
 
@@ -290,6 +294,9 @@ export const COMMANDS: SlashCommand[] = [
   JOBS_COMMAND,
   MEMORY_COMMAND,
   PLAN_COMMAND,
+  COLLAB_COMMAND,
+  JOIN_COMMAND,
+  LEAVE_COMMAND,
   SETTINGS_COMMAND,
   LSP_COMMAND,
   REWIND_COMMAND,

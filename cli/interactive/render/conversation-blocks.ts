@@ -84,7 +84,12 @@ export class ConversationBlocks {
   showConversation(messages: readonly Message[], from: string): void {
     const shown = messages.slice(-REPLAY_MESSAGES);
     this.add(notice(this.view, "info", `Resumed ${from} (${messages.length} messages)${shown.length < messages.length ? `; showing the last ${shown.length}` : ""}.`));
-    for (const message of shown) {
+    this.showMessages(shown);
+  }
+
+  /** Messages drawn as if they had just happened (a resumed session, a collab host's conversation at join). */
+  showMessages(messages: readonly Message[]): void {
+    for (const message of messages) {
       if (message.role === "user") this.showUserMessage(message);
       else if (message.role === "assistant") {
         const block = new AssistantBlock(this.view);

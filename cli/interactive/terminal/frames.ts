@@ -24,6 +24,8 @@ export class Frames {
   private ticker: ReturnType<typeof setInterval> | undefined;
   private lastRender = 0;
   private stopped = false;
+  /** Another view has the terminal (/join's guest view): no frames until resumed. */
+  private paused = false;
 
   constructor(
     private readonly terminal: Terminal,
@@ -72,7 +74,7 @@ export class Frames {
   }
 
   render(): void {
-    if (this.stopped || this.resizeTimer) return;
+    if (this.stopped || this.paused || this.resizeTimer) return;
     this.lastRender = performance.now();
     const width = this.terminal.columns;
     const chrome = this.chrome(width, this.terminal.rows);
@@ -82,7 +84,7 @@ export class Frames {
 
   /** Everything again from the top: after a resize, Ctrl+L, or a change of what is expanded. */
   repaint(): void {
-    if (this.stopped) return;
+    if (this.stopped || this.paused) return;
     this.lastRender = performance.now();
     const width = this.terminal.columns;
     const chrome = this.chrome(width, this.terminal.rows);
@@ -94,6 +96,16 @@ export class Frames {
   cancelResize(): void {
     clearTimeout(this.resizeTimer);
     this.resizeTimer = undefined;
+  }
+
+  pause(): void {
+    this.paused = true;
+  }
+
+  /** The terminal is back: drawn again below whatever the other view left. */
+  resume(): void {
+    this.paused = false;
+    this.render();
   }
 
   /** No frame after this one. */

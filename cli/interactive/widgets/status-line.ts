@@ -33,6 +33,8 @@ export interface StatusInfo {
   mode?: string;
   /** Whether the model's commands are sandboxed ("sandbox workspace-write"); `warning` when nothing holds them. */
   sandbox?: { text: string; warning: boolean };
+  /** The session is shared live (/collab): "⇄ shared · 2 guests"; `warning` while the relay is unreachable. */
+  collab?: { text: string; warning: boolean };
 }
 
 /**
@@ -45,6 +47,7 @@ export function renderStatusLine(info: StatusInfo, width: number, theme: Theme):
   const parts: [string, string][] = [
     ...(info.limit ? ([[info.limit.text, theme.fg(info.limit.level)]] as [string, string][]) : []),
     ...(info.mode ? ([[info.mode, theme.fg("warning", "bold")]] as [string, string][]) : []),
+    ...(info.collab ? ([[info.collab.text, theme.fg(info.collab.warning ? "warning" : "accent")]] as [string, string][]) : []),
     ...(info.sandbox ? ([[info.sandbox.text, theme.fg(info.sandbox.warning ? "warning" : "muted")]] as [string, string][]) : []),
     ...(info.jobs ? ([[plural(info.jobs, "job"), theme.fg("accent")]] as [string, string][]) : []),
     ...(info.mcp ? ([[info.mcp.text, theme.fg(info.mcp.problem ? "warning" : "muted")]] as [string, string][]) : []),
@@ -55,8 +58,8 @@ export function renderStatusLine(info: StatusInfo, width: number, theme: Theme):
     [`ctx ${info.contextPercent}%`, contextStyle],
   ];
   const join = (list: [string, string][]) => list.map(([text]) => text).join(" · ");
-  // The mode and the sandbox are never dropped: what may happen without asking is always in view.
-  const kept = (text: string) => text === info.mode || text === info.sandbox?.text;
+  // The mode, the sandbox and sharing are never dropped: what may happen without asking, and who watches, are always in view.
+  const kept = (text: string) => text === info.mode || text === info.sandbox?.text || text === info.collab?.text;
   const keptWidth = visibleWidth(join(parts.filter(([text]) => kept(text))));
   const room = info.activityShrinks ? width - visibleWidth(join(parts)) - 2 : Infinity;
   const activityWidth = Math.min(visibleWidth(info.activity), Math.max(0, width - Math.max(20, keptWidth + 3)), Math.max(12, room));

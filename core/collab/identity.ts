@@ -1,0 +1,19 @@
+import { userInfo } from "node:os";
+import type { Settings } from "../config/settings-schema.ts";
+
+/** The name other participants see: collab.displayName, else the OS user's. */
+export function displayName(settings: Settings): string {
+  if (settings.collab.displayName) return settings.collab.displayName;
+  const fromEnv = process.env.USER || process.env.LOGNAME || process.env.USERNAME;
+  if (fromEnv) return fromEnv.slice(0, 64);
+  try {
+    return userInfo().username.slice(0, 64) || "guest";
+  } catch {
+    return "guest";
+  }
+}
+
+/** The token a self-hosted relay asks hosts for: OMP_RELAY_TOKEN over collab.relayToken. Only ever sent to the relay. */
+export function relayToken(settings: Settings, env: Record<string, string | undefined>): string | undefined {
+  return env.OMP_RELAY_TOKEN || settings.collab.relayToken;
+}
