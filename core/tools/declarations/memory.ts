@@ -1,0 +1,33 @@
+import type { BuiltinToolOptions, ToolDeclaration } from "../declare.ts";
+import { plural } from "../../plural.ts";
+import { firstLine, items, oneLine, str } from "./text.ts";
+
+/** `memory.backend` is on. */
+const offered = (options: BuiltinToolOptions) => options.memory === true;
+
+export const retain: ToolDeclaration = {
+  name: "retain",
+  load: () => import("../memory.ts").then((module) => module.retainTool),
+  offered,
+  editor: (input) => {
+    const given = items(input.items);
+    return { kind: "edit", title: `Remember ${plural(given.length, "memory", "memories")}: ${given.map((item) => oneLine(str(item.content))).join(" · ")}` };
+  },
+  terminal: { argument: (input) => (Array.isArray(input.items) ? plural(input.items.length, "memory", "memories") : ""), result: "first-line" },
+};
+
+export const recall: ToolDeclaration = {
+  name: "recall",
+  load: () => import("../memory.ts").then((module) => module.recallTool),
+  offered,
+  editor: (input) => ({ kind: "search", title: `Recall: ${oneLine(str(input.query))}` }),
+  terminal: { argument: (input) => firstLine(input.query), result: "list" },
+};
+
+export const reflect: ToolDeclaration = {
+  name: "reflect",
+  load: () => import("../memory.ts").then((module) => module.reflectTool),
+  offered,
+  editor: (input) => ({ kind: "search", title: `Reflect: ${oneLine(str(input.query))}` }),
+  terminal: { argument: (input) => firstLine(input.query), result: "list" },
+};
