@@ -16,18 +16,16 @@ export const retain: ToolDeclaration = {
   terminal: { argument: (input) => (Array.isArray(input.items) ? plural(input.items.length, "memory", "memories") : ""), result: "first-line" },
 };
 
-export const recall: ToolDeclaration = {
-  name: "recall",
-  load: () => import("../memory.ts").then((module) => module.recallTool),
-  offered,
-  editor: (input) => ({ kind: "search", title: `Recall: ${oneLine(str(input.query))}` }),
-  terminal: { argument: (input) => firstLine(input.query), result: "list" },
-};
+/** recall and reflect: a query over the bank, its answer listed. */
+function query(name: "recall" | "reflect", label: string): ToolDeclaration {
+  return {
+    name,
+    load: () => import("../memory.ts").then((module) => (name === "recall" ? module.recallTool : module.reflectTool)),
+    offered,
+    editor: (input) => ({ kind: "search", title: `${label}: ${oneLine(str(input.query))}` }),
+    terminal: { argument: (input) => firstLine(input.query), result: "list" },
+  };
+}
 
-export const reflect: ToolDeclaration = {
-  name: "reflect",
-  load: () => import("../memory.ts").then((module) => module.reflectTool),
-  offered,
-  editor: (input) => ({ kind: "search", title: `Reflect: ${oneLine(str(input.query))}` }),
-  terminal: { argument: (input) => firstLine(input.query), result: "list" },
-};
+export const recall = query("recall", "Recall");
+export const reflect = query("reflect", "Reflect");
