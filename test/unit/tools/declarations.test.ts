@@ -97,3 +97,24 @@ describe("a declaration alone makes a tool presentable, path-checked and Claude-
     expect(presentTool("notebook_edit", { notebook: "nb.ipynb" }, "/repo").kind).toBe("other");
   });
 });
+
+describe("what the declarations give Claude's hooks and rules that the old tables missed", () => {
+  const rule = (text: string) => ({ tool: text.split("(")[0]!, specifier: /\((.*)\)/.exec(text)?.[1], base: "/repo" });
+
+  test("web_fetch and web_search reach hooks as WebFetch and WebSearch; their other agents' names are covered by the same rules", () => {
+    expect(toClaude("web_fetch", { url: "https://example.com/" })).toEqual({ toolName: "WebFetch", toolInput: { url: "https://example.com/" } });
+    expect(matchNames("web_search")).toEqual(["web_search", "WebSearch"]);
+    expect(ruleNamesTool("WebFetch", "webfetch")).toBe(true);
+    expect(ruleNamesTool("web_fetch", "webfetch")).toBe(false);
+  });
+
+  test("Edit rules cover apply_patch, by the files its patch names", () => {
+    const patch = { input: "*** Begin Patch\n*** Update File: secret/a.ts\n@@\n-a\n+b\n*** End Patch" };
+    expect(ruleMatches(rule("Edit(./secret/**)"), "apply_patch", patch, "/repo")).toBe(true);
+    expect(ruleMatches(rule("Edit(./open/**)"), "apply_patch", patch, "/repo")).toBe(false);
+  });
+
+  test("a path rule sees both files of an edit that renames", () => {
+    expect(ruleMatches(rule("Edit(./secret/**)"), "edit", { path: "open/a.ts", rename: "secret/a.ts" }, "/repo")).toBe(true);
+  });
+});
