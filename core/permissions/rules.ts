@@ -1,7 +1,9 @@
 import { realpathSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { expandHome, homeDir } from "../paths.ts";
-import { commandMatches, commandsOf, hasUnseenParts, isReadOnlyCommand, splitChain } from "./bash-rules.ts";
+import { commandMatches, hasUnseenParts, isReadOnlyCommand, splitChain } from "./bash-rules.ts";
+import type { NamedPath } from "../tools/declare.ts";
+import { declarationAliased, declarationOf } from "../tools/declarations/index.ts";
 
 /**
  * Claude Code's permission rules (`Bash(npm run test:*)`, `Read(./.env)`, `Edit(/src/**)`,
@@ -33,29 +35,11 @@ export function parseRule(text: string): { tool: string; specifier?: string } | 
   return specifier === undefined || specifier === "" || specifier === "*" ? { tool: match[1]! } : { tool: match[1]!, specifier };
 }
 
-/** The omp tools each of Claude's tool names stands for (Read rules cover every tool that reads files). */
-const TOOLS: Record<string, string[]> = {
-  Bash: ["bash"],
-  Read: ["read", "grep", "find", "ls"],
-  Edit: ["edit", "write"],
-  Write: ["write", "edit"],
-  MultiEdit: ["edit"],
-  NotebookEdit: ["edit"],
-  Grep: ["grep"],
-  Glob: ["find"],
-  LS: ["ls"],
-  TodoWrite: ["todo"],
-  Task: ["task"],
-  Agent: ["task"],
-  WebFetch: ["web_fetch", "fetch", "webfetch"],
-  WebSearch: ["web_search", "search", "websearch"],
-  AskUserQuestion: ["ask"],
-  ExitPlanMode: ["exit_plan_mode"],
-};
-
 /** Whether a rule's tool part names this omp tool. */
 export function ruleNamesTool(tool: string, ompTool: string): boolean {
-  if (TOOLS[tool]?.includes(ompTool)) return true;
+  // Claude's names for the tool, from its declaration (Read rules cover every tool that reads files).
+  const claude = (declarationOf(ompTool) ?? declarationAliased(ompTool))?.claude;
+  if (claude && (claude.names.includes(tool) || claude.rules?.includes(tool))) return true;
   if (tool === ompTool) return true;
   // `mcp__server` and `mcp__server__*`: every tool of that server.
   if (tool.startsWith("mcp__")) {
@@ -65,18 +49,17 @@ export function ruleNamesTool(tool: string, ompTool: string): boolean {
   return false;
 }
 
-const PATH_TOOLS = new Set(["read", "write", "edit", "grep", "find", "ls"]);
-
 /** The paths a call touches, absolute, with symlinks followed as well (a link must not slip past a deny). */
-function callPaths(input: Record<string, unknown>, cwd: string): string[] {
-  const given = typeof input.path === "string" ? input.path : typeof input.file_path === "string" ? input.file_path : undefined;
-  const full = resolve(cwd, expandHome(given ?? "."));
-  try {
-    const real = realpathSync(full);
-    return real === full ? [full] : [full, real];
-  } catch {
-    return [full];
-  }
+function callPaths(named: readonly NamedPath[], cwd: string): string[] {
+  return named.flatMap(({ path }) => {
+    const full = resolve(cwd, expandHome(path ?? "."));
+    try {
+      const real = realpathSync(full);
+      return real === full ? [full] : [full, real];
+    } catch {
+      return [full];
+    }
+  });
 }
 
 function globRegex(glob: string): RegExp {
@@ -136,12 +119,9 @@ export function ruleMatches(rule: Pick<PermissionRule, "tool" | "specifier" | "b
   if (!ruleNamesTool(rule.tool, ompTool)) return false;
   const specifier = rule.specifier;
   if (specifier === undefined) return true;
-  if (ompTool === "bash") {
-    const command = typeof input.command === "string" ? input.command : "";
-    return commandsOf(command).some((part) => commandMatches(specifier, part));
-  }
-  if (PATH_TOOLS.has(ompTool)) return callPaths(input, cwd).some((path) => pathMatches(specifier, path, cwd, rule.base));
-  if (ompTool === "task") return input.subagent_type === specifier;
+  const declared = declarationOf(ompTool);
+  if (declared?.claude?.specifier) return declared.claude.specifier(specifier, input);
+  if (declared?.paths) return callPaths(declared.paths(input), cwd).some((path) => pathMatches(specifier, path, cwd, rule.base));
   if (specifier.startsWith("domain:")) return domainMatches(specifier, input.url);
   return false;
 }

@@ -1,7 +1,6 @@
 import { projectRoot } from "../fs/project-root.ts";
 import { type PathAccess, type PathPolicy, type PathVerdict, realPath, within } from "../sandbox/path-policy.ts";
-import { applyPatchPaths } from "./edit/apply-patch.ts";
-import { hashlinePaths } from "./edit/hashline.ts";
+import { declarationOf } from "./declarations/index.ts";
 import { resolveToolPath } from "./paths.ts";
 
 /**
@@ -48,46 +47,10 @@ export class PathScope {
     return found;
   }
 
-  /** The paths a call names and what it does to them. */
+  /** The paths a call names and what it does to them, as the tool's declaration says. */
   private paths(toolName: string, input: unknown): { path: string; access: PathAccess }[] {
-    const patched = patchPaths(toolName, input);
-    if (patched) return patched.map((path) => ({ path: resolveToolPath(this.cwd, path), access: "write" }));
-    const key = PATH_KEYS[toolName];
-    if (key === undefined || input === null || typeof input !== "object") return [];
-    const record = input as Record<string, unknown>;
-    const given = record[key];
-    if (given !== undefined && typeof given !== "string") return [];
-    const writes = WRITE_TOOLS.has(toolName) || (APPLYING_TOOLS.has(toolName) && record.apply === true);
-    return [{ path: resolveToolPath(this.cwd, given), access: writes ? "write" : "read" }];
+    const named = declarationOf(toolName)?.paths;
+    if (!named || input === null || typeof input !== "object") return [];
+    return named(input as Record<string, unknown>).map(({ path, access }) => ({ path: resolveToolPath(this.cwd, path), access }));
   }
-}
-
-const WRITE_TOOLS = new Set(["write", "edit"]);
-/** Tools that only write with `apply: true`. */
-const APPLYING_TOOLS = new Set(["ast_edit", "lsp"]);
-
-/** Which input names the path each built-in tool works on; without one, the working directory. */
-const PATH_KEYS: Record<string, string> = {
-  read: "path",
-  write: "path",
-  edit: "path",
-  ls: "path",
-  grep: "path",
-  find: "path",
-  bash: "cwd",
-  // A rewrite or a rename outside the project must ask like an edit there, auto-accept mode or not.
-  ast_grep: "path",
-  ast_edit: "path",
-  lsp: "path",
-  inspect_image: "path",
-};
-
-/** The files an apply_patch or hashline edit names inside its one `input` string. */
-function patchPaths(toolName: string, input: unknown): string[] | undefined {
-  const record = input !== null && typeof input === "object" ? (input as Record<string, unknown>) : {};
-  const text = record.input;
-  // Patch mode's rename writes a second file.
-  if (toolName === "edit" && typeof record.path === "string" && typeof record.rename === "string") return [record.path, record.rename];
-  if (typeof text !== "string" || (toolName !== "apply_patch" && toolName !== "edit")) return undefined;
-  return toolName === "apply_patch" ? applyPatchPaths(text) : hashlinePaths(text);
 }

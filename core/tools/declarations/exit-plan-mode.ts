@@ -1,0 +1,11 @@
+import type { ToolDeclaration } from "../declare.ts";
+import { plural } from "../../plural.ts";
+
+/** Offered only while a session is in plan mode (the session host adds it). */
+export const exitPlanMode: ToolDeclaration = {
+  name: "exit_plan_mode",
+  load: () => import("../exit-plan-mode.ts").then((module) => module.exitPlanModeTool),
+  editor: () => ({ kind: "think", title: "Present the plan for approval" }),
+  terminal: { argument: (input) => (Array.isArray(input.steps) ? plural(input.steps.length, "step") : ""), result: "list" },
+  claude: { names: ["ExitPlanMode"] },
+};

@@ -1,0 +1,14 @@
+import { pathAt, type ToolDeclaration } from "../declare.ts";
+import { at, str } from "./text.ts";
+
+export const lsp: ToolDeclaration = {
+  name: "lsp",
+  load: () => import("../lsp.ts").then((module) => module.lspTool),
+  editor: (input, cwd) => ({
+    kind: input.apply ? "edit" : "search",
+    title: `lsp ${str(input.op)}${input.path ? ` ${str(input.path)}` : ""}${input.symbol ? ` ${str(input.symbol)}` : ""}`,
+    locations: input.path ? at(input.path, cwd, typeof input.line === "number" ? input.line : undefined) : [],
+  }),
+  // A rename applied outside the project must ask like an edit there.
+  paths: pathAt("path", "apply"),
+};

@@ -1,0 +1,22 @@
+import type { SshHost } from "../../ssh/hosts.ts";
+import { hostTarget } from "../../ssh/options.ts";
+import type { ToolDeclaration } from "../declare.ts";
+import { firstLine, oneLine, str } from "./text.ts";
+
+export const ssh: ToolDeclaration = {
+  name: "ssh",
+  load: ({ sshHosts }) => import("../ssh.ts").then((module) => module.createSshTool(sshHosts ?? [])),
+  offered: (options) => (options.sshHosts ?? []).length > 0,
+  describe: (description, { sshHosts = [] }) => `${description}\nAvailable hosts: ${sshHosts.map(hostLine).join("; ")}`,
+  editor: (input) => ({ kind: "execute", title: `ssh ${str(input.host)}: ${oneLine(str(input.command))}`, command: str(input.command) }),
+  terminal: {
+    argument: (input) => `${firstLine(input.host)}: ${firstLine(input.command)}`,
+    note: (d: { exitCode?: unknown }) => (typeof d.exitCode === "number" && d.exitCode !== 0 ? `exit ${d.exitCode}` : undefined),
+    result: "output",
+  },
+};
+
+/** A host as the ssh tool's description names it (the address as ssh.json gives it; ~/.ssh/config may say more). */
+function hostLine(host: SshHost): string {
+  return `${host.name} (${hostTarget(host)}${host.description ? `, ${host.description.replace(/\s+/g, " ").slice(0, 80)}` : ""})`;
+}

@@ -1,0 +1,17 @@
+import type { ToolDeclaration } from "../declare.ts";
+import type { WebSearchDetails } from "../web-search.ts";
+import { plural } from "../../plural.ts";
+import { firstLine, oneLine, str } from "./text.ts";
+
+export const webSearch: ToolDeclaration = {
+  name: "web_search",
+  load: () => import("../web-search.ts").then((module) => module.webSearchTool),
+  offered: (options) => options.webSearch === true,
+  editor: (input) => ({ kind: "fetch", title: `Search the web: ${oneLine(str(input.query))}` }),
+  terminal: {
+    argument: (input) => firstLine(input.query),
+    note: (d: Partial<WebSearchDetails>) => (Array.isArray(d.results) ? `${plural(d.results.length, "result")} · ${String(d.provider)}` : undefined),
+  },
+  claude: { names: ["WebSearch"] },
+  aliases: ["search", "websearch"],
+};
