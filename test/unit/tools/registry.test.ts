@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { homedir } from "node:os";
+import { homeDir } from "../../../core/paths.ts";
 import { join } from "node:path";
 import { z } from "zod";
 import { OmpError } from "../../../core/errors/omp-error.ts";
@@ -354,8 +354,8 @@ describe("paths", () => {
     expect(resolveToolPath("/work", "src/a.ts")).toBe("/work/src/a.ts");
     expect(resolveToolPath("/work", "../x")).toBe("/x");
     expect(resolveToolPath("/work", "/etc/hosts")).toBe("/etc/hosts");
-    expect(resolveToolPath("/work", "~")).toBe(homedir());
-    expect(resolveToolPath("/work", "~/notes.md")).toBe(join(homedir(), "notes.md"));
+    expect(resolveToolPath("/work", "~")).toBe(homeDir());
+    expect(resolveToolPath("/work", "~/notes.md")).toBe(join(homeDir(), "notes.md"));
     expect(resolveToolPath("/work", undefined)).toBe("/work");
     expect(resolveToolPath("/work", "~user")).toBe("/work/~user");
   });
