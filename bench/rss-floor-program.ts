@@ -18,3 +18,4 @@ if (parts.has("json")) JSON.parse(JSON.stringify(Array.from({ length: 2000 }, (_
 if (parts.has("stdout")) process.stdout.write("hi\n");
 const status = await Bun.file("/proc/self/status").text();
 process.stdout.write(`VmHWM ${/VmHWM:\s+(\d+)/.exec(status)![1]}\n`);
+export {};
