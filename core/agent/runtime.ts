@@ -40,6 +40,7 @@ import { type Facts, type RequestFrame, currentFacts, frameOf } from "./request-
 import { type RefreshResult, listSources, mergeServedModels, readModelLists, refreshModelLists, retiredNote, uncataloguedModel } from "./served-models.ts";
 import { buildSystemPrompt } from "./system-prompt.ts";
 import { wantsMemoryBlock } from "../memory/banks.ts";
+import { findRuleFiles } from "../rules/find.ts";
 import { type Rulebook, bucketRules, rulesSection, streamRulesFor } from "../rules/rulebook.ts";
 import type { ProviderList } from "../ai/model-lists.ts";
 import { toolSpec } from "./tool-specs.ts";
@@ -309,8 +310,12 @@ export class Runtime {
 
   /** The rule files of the user and (trusted) project, split into stream, always-apply and listed rules; read once per process. */
   rulebook(): Promise<Rulebook> {
-    // Loaded on use: rule files are parsed with zod, which start-up does not load.
-    this.rules ??= import("../rules/discover.ts").then(({ discoverRules }) => bucketRules(discoverRules(this.options.cwd, this.options.env as NodeJS.ProcessEnv), this.options.settings.ttsr));
+    // The parser (zod) loads only when there is a rule file to parse: start-up does not load it.
+    this.rules ??= (async () => {
+      const found = findRuleFiles(this.options.cwd, this.options.env as NodeJS.ProcessEnv);
+      const discovered = found.files.length === 0 ? { rules: [], skipped: found.skipped } : (await import("../rules/discover.ts")).parseFoundRules(found);
+      return bucketRules(discovered, this.options.settings.ttsr);
+    })();
     return this.rules;
   }
 

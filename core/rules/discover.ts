@@ -1,9 +1,9 @@
 import { readFileSync } from "node:fs";
-import { basename, join, relative } from "node:path";
+import { basename, relative } from "node:path";
 import { displayPath, homeDir } from "../paths.ts";
-import { folderTrust, noteSkippedForTrust } from "../trust/folder-trust.ts";
+import { type FoundRules, findRuleFiles } from "./find.ts";
 import { type Rule, parseRule } from "./rule.ts";
-import { type SkippedRule, ruleFiles, ruleSources } from "./sources.ts";
+import type { SkippedRule } from "./sources.ts";
 
 export type { SkippedRule };
 
@@ -25,40 +25,34 @@ function ruleName(path: string, dir: string): string {
  * Claude Code does: it becomes an always-apply rule; one with `paths` is listed for those files.
  */
 export function discoverRules(cwd: string, env: NodeJS.ProcessEnv = process.env, home: string = homeDir()): DiscoveredRules {
-  const skipped: SkippedRule[] = [];
-  const trusted = folderTrust(cwd, { env }).trusted;
-  const sources = ruleSources(cwd, env, home);
+  return parseFoundRules(findRuleFiles(cwd, env, home));
+}
+
+/** Reads and parses the files `findRuleFiles` found; the first of a name wins. */
+export function parseFoundRules(found: FoundRules): DiscoveredRules {
+  const skipped = [...found.skipped];
   const rules: Rule[] = [];
   const byName = new Map<string, Rule>();
-  const untrusted: string[] = [];
-  for (const source of sources) {
-    for (const path of ruleFiles(source, skipped)) {
-      if (source.project && !trusted) {
-        skipped.push({ path, reason: "the folder is not trusted (`omp trust` to load its rules)" });
-        untrusted.push(path);
-        continue;
-      }
-      let text: string;
-      try {
-        text = readFileSync(path, "utf8");
-      } catch (error) {
-        skipped.push({ path, reason: `unreadable: ${(error as Error).message}` });
-        continue;
-      }
-      const rule = parseRule(source.file?.name ?? ruleName(path, source.dir), path, source.origin, text);
-      if (source.origin.startsWith("claude") && !rule.condition && !rule.astCondition) {
-        if (!rule.globs) rule.alwaysApply ??= true;
-        else rule.description ??= `Rules for files matching ${rule.globs.join(", ")}`;
-      }
-      const first = byName.get(rule.name);
-      if (first) {
-        skipped.push({ path, name: rule.name, reason: `shadowed by ${displayPath(first.path)} (same name)` });
-        continue;
-      }
-      byName.set(rule.name, rule);
-      rules.push(rule);
+  for (const { path, source } of found.files) {
+    let text: string;
+    try {
+      text = readFileSync(path, "utf8");
+    } catch (error) {
+      skipped.push({ path, reason: `unreadable: ${(error as Error).message}` });
+      continue;
     }
+    const rule = parseRule(source.file?.name ?? ruleName(path, source.dir), path, source.origin, text);
+    if (source.origin.startsWith("claude") && !rule.condition && !rule.astCondition) {
+      if (!rule.globs) rule.alwaysApply ??= true;
+      else rule.description ??= `Rules for files matching ${rule.globs.join(", ")}`;
+    }
+    const first = byName.get(rule.name);
+    if (first) {
+      skipped.push({ path, name: rule.name, reason: `shadowed by ${displayPath(first.path)} (same name)` });
+      continue;
+    }
+    byName.set(rule.name, rule);
+    rules.push(rule);
   }
-  if (untrusted.length > 0) noteSkippedForTrust(`rules in ${[...new Set(untrusted.map((path) => displayPath(join(path, ".."))))].join(", ")}`);
   return { rules, skipped };
 }

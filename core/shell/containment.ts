@@ -26,6 +26,8 @@ export interface Container {
   readonly tag: string;
   /** Put before the command's argv: moves the process into its cgroup before anything else runs. */
   readonly argvPrefix: string[];
+  /** The same as the sandbox launcher's own options (-C, -D), which spare the two programs the prefix starts. */
+  readonly launcherOptions: string[];
   /** Added to the command's environment. */
   readonly env: Record<string, string>;
   /** Live processes of the command, leader first when it is alive. */
@@ -224,6 +226,7 @@ export function createContainer(): Container {
     tag,
     // The write happens in the command's own first process, so nothing it starts can be outside.
     argvPrefix: [...(dir ? ["/bin/sh", "-c", 'echo $$ > "$0/cgroup.procs" 2>/dev/null; exec "$@"', dir] : []), ...parentDeathPrefix()],
+    launcherOptions: [...(dir ? ["-C", dir] : []), "-D"],
     env: { [JOB_TAG_VAR]: tag },
     pids: members,
     signal: (signal) => signalAll(members(), signal),
@@ -244,6 +247,16 @@ export function createContainer(): Container {
   };
   live.add(container);
   return container;
+}
+
+/**
+ * The argv that runs `command` in `container`: a command the sandbox launcher confines gets the
+ * launcher's options (it moves itself into the cgroup and asks for SIGKILL at omp's death before it
+ * forks or execs), any other the prefix of programs that do it.
+ */
+export function containedArgv(container: Container, command: { argv: readonly string[]; confinement: string }): string[] {
+  if (command.confinement === "landlock") return [command.argv[0]!, ...container.launcherOptions, ...command.argv.slice(1)];
+  return [...container.argvPrefix, ...command.argv];
 }
 
 /**

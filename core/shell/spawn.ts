@@ -1,7 +1,7 @@
 import type { Subprocess } from "bun";
 import type { SandboxPolicy } from "../sandbox/policy.ts";
 import { type SandboxedCommand, sandboxCommand } from "../sandbox/wrap.ts";
-import { type Container, createContainer } from "./containment.ts";
+import { type Container, containedArgv, createContainer } from "./containment.ts";
 
 /**
  * Makes tools that would page, prompt or colour behave as in CI: nobody can answer a prompt or
@@ -81,7 +81,7 @@ export function spawnCommand(options: SpawnCommandOptions): SpawnedCommand {
     : { argv: commandArgv(options), env: base, confinement: "none" as const };
   const env = { ...command.env, ...container.env, ...(options.pty ? { SHELL: "/bin/sh" } : {}) };
   try {
-    const proc = Bun.spawn([...container.argvPrefix, ...command.argv], {
+    const proc = Bun.spawn(containedArgv(container, command), {
       cwd: options.cwd,
       env,
       stdin: options.stdin || options.pty ? "pipe" : "ignore",

@@ -42,7 +42,7 @@ export const readTool: ToolDefinition<typeof schema, ReadDetails> = {
   name: "read",
   description: [
     "Read a file or list a directory.",
-    `Text files come back with line numbers (cat -n style, 1-based); these numbers are not part of the file, so never copy them into edit oldText. At most ${READ_DEFAULT_LIMIT} lines are returned per call and lines longer than ${READ_MAX_LINE_CHARS} characters are cut; use offset and limit to page through big files (the output says which offset to use next).`,
+    `Text files come back with line numbers (N<tab>, 1-based); these numbers are not part of the file, so never copy them into edit oldText. At most ${READ_DEFAULT_LIMIT} lines are returned per call and lines longer than ${READ_MAX_LINE_CHARS} characters are cut; use offset and limit to page through big files (the output says which offset to use next).`,
     "PNG, JPEG, GIF and WebP images are returned as images you can look at. Other binary files are described, not dumped.",
     "A directory path returns its entries sorted, with a trailing / on subdirectories.",
     "Prefer this over cat/head/tail in bash. Read a file before editing it.",
@@ -300,11 +300,14 @@ function pageOf(text: string, firstLine: number, limit: number): TextPage {
   return page;
 }
 
-/** The page's lines, `cat -n` style unless raw. */
+/**
+ * The page's lines, each after its number and a tab unless raw. Unpadded, as the original omp
+ * numbers them: cat -n's six-column padding was 4-5 bytes on every line of every read, in every
+ * later request of the conversation.
+ */
 function numbered(page: TextPage, shape: PageShape): string {
   if (shape.raw) return page.lines.join("\n");
-  const width = Math.max(6, String(page.firstLine + page.lines.length - 1).length);
-  return page.lines.map((line, i) => `${String(page.firstLine + i).padStart(width)}\t${line}`).join("\n");
+  return page.lines.map((line, i) => `${page.firstLine + i}\t${line}`).join("\n");
 }
 
 function pageResult(shown: string, path: string, page: TextPage, shape: PageShape): ToolResult<PageDetails> {

@@ -60,7 +60,7 @@ describe("MCP resources through read", () => {
 
     const results = Object.fromEntries(toolResultsOf("anthropic-messages", modelRequests(standin)[2]!.body).map((r) => [r.id, r]));
     expect(results.doc!.isError).toBe(false);
-    expect(results.doc!.text).toMatch(/^ {5}1\t# Everything Server – Architecture\n/);
+    expect(results.doc!.text).toMatch(/^1\t# Everything Server – Architecture\n/);
     expect(results.text!.text).toContain("Resource 3: This is a plaintext resource created at");
     // server-everything sends this one as a base64 blob of text/plain: read decodes it.
     expect(results.blob!.text).toContain("Resource 2: This is a base64 blob created at");
@@ -69,7 +69,7 @@ describe("MCP resources through read", () => {
     expect(image.content.find((b: any) => b.type === "image").source).toMatchObject({ type: "base64", media_type: "image/png" });
     expect(results.binary!.text).toBe("mcp://edge/bin://data is binary (application/octet-stream, ELF executable or library, 8 B); its bytes are not shown.");
     expect(results.long!.text).toContain("[Showing lines 1-2000 of 2500. Use offset=2001 to read more.]");
-    expect(results.tail!.text).toBe("  2499\tline 2499\n  2500\tline 2500");
+    expect(results.tail!.text).toBe("2499\tline 2499\n2500\tline 2500");
     expect(results.server!.isError).toBe(true);
     expect(results.server!.text).toBe('No MCP server is named "nosuch"; the configured ones are "everything", "edge".');
     expect(results.missing!.isError).toBe(true);

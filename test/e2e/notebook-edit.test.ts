@@ -46,7 +46,7 @@ describe("notebook cell edits", () => {
     expect(run.code).toBe(0);
     const results = toolResultsOf(provider.api, modelRequests(standin).at(-1)!.body);
     const byId = Object.fromEntries(results.map((r) => [r.id, r]));
-    expect(byId.r!.text).toContain("5\t# %% [code] cell:1\n     6\tx = 1\n     7\tprint(x)\n     8\t# >>> output\n     9\t1\n");
+    expect(byId.r!.text).toContain("5\t# %% [code] cell:1\n6\tx = 1\n7\tprint(x)\n8\t# >>> output\n9\t1\n");
     expect(byId.insert!.isError).toBeFalsy();
     // The diff is shown in the cell form, as the approval shows it.
     expect(byId.insert!.text).toContain("+# %% [code]\n+y = x * 2");

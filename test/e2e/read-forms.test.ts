@@ -34,13 +34,13 @@ describe("read forms", () => {
     standin.requests.length = 0;
     await runAgent(["-p", "--model", MODEL, "go"], { home: ws.home, cwd: ws.repo, env });
     const [list, raw, rawOpen, literal, past, partly] = toolResultsOf("anthropic-messages", modelRequests(standin)[1]!.body);
-    expect(list!.text).toBe("     1\tone\n     2\ttwo\n...\n     5\tfive\n     6\tsix");
+    expect(list!.text).toBe("1\tone\n2\ttwo\n...\n5\tfive\n6\tsix");
     expect(raw!.text).toStartWith("two\nthree\n\n[Showing lines 2-3 of 7.");
     expect(rawOpen!.text).toBe("six\nseven");
     expect(literal!.text).toContain("1\tthe literal file");
     expect(past!.isError).toBe(true);
     expect(past!.text).toContain("f.txt has 7 lines; lines 9-10, 12- do not exist.");
-    expect(partly!.text).toStartWith("     6\tsix\n     7\tseven\n\n[f.txt has 7 lines; lines 20-22 do not exist.]");
+    expect(partly!.text).toStartWith("6\tsix\n7\tseven\n\n[f.txt has 7 lines; lines 20-22 do not exist.]");
   });
 
   test("c.txt:conflicts lists a real merge's hunks by id; resolve settles one and leaves the other; conflict://<id>/ours reads a side", async () => {
@@ -152,11 +152,11 @@ describe("internal URLs", () => {
     const requests = modelRequests(standin);
     const [skills, skill, file, escape, agents, output, history, missing, wrote] = toolResultsOf("anthropic-messages", requests[4]!.body).slice(-9);
     expect(skills!.text).toBe("skill://deploy — Ship the app");
-    expect(skill!.text).toBe("     1\tRun the deploy checklist.");
-    expect(file!.text).toBe("     2\t2. ship");
+    expect(skill!.text).toBe("1\tRun the deploy checklist.");
+    expect(file!.text).toBe("2\t2. ship");
     expect(escape).toMatchObject({ isError: true, text: expect.stringContaining("leads outside the skill's folder") });
     expect(agents!.text).toContain("agent://1, history://1 — ");
-    expect(output!.text).toBe("     1\tSUBAGENT-REPORT: add subtracts");
+    expect(output!.text).toBe("1\tSUBAGENT-REPORT: add subtracts");
     expect(history!.text).toContain("[user]");
     expect(history!.text).toContain('→ read {"path":"src/math.sh"}');
     expect(history!.text).toContain("[read result]");
@@ -166,7 +166,7 @@ describe("internal URLs", () => {
     expect(wrote!.isError).toBeFalsy();
     const [listing, note, outside] = toolResultsOf("anthropic-messages", requests[5]!.body).slice(-3);
     expect(listing!.text).toBe("local://notes/ctx.md");
-    expect(note!.text).toBe("     1\tshared background");
+    expect(note!.text).toBe("1\tshared background");
     expect(outside).toMatchObject({ isError: true, text: expect.stringContaining("leads outside the session's local:// folder") });
   });
 });

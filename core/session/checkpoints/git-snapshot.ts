@@ -2,6 +2,7 @@ import { copyFileSync, existsSync, lstatSync, mkdirSync, readFileSync, rmSync, w
 import { join } from "node:path";
 import { type GitResult, OMP_IDENTITY, gitAsync, gitSync } from "../../git/run.ts";
 import { findRepo, type Repo } from "../../git/repo.ts";
+import { indexEntries, looseBlob } from "./index-file.ts";
 import { sha256 } from "./store.ts";
 
 /**
@@ -38,6 +39,7 @@ export const snapshotRef = (sessionId: string) => `refs/omp/checkpoints/${sessio
 export class Snapshots {
   /** The private git folder. */
   readonly dir: string;
+  private readonly objectsDir: string;
   private readonly env: Record<string, string>;
   private prepared = false;
 
@@ -46,7 +48,8 @@ export class Snapshots {
     checkpointDir: string,
   ) {
     this.dir = join(checkpointDir, `git-${sha256(Buffer.from(repo.root)).slice(0, 12)}`);
-    this.env = { GIT_DIR: this.dir, GIT_WORK_TREE: repo.root, GIT_OBJECT_DIRECTORY: join(repo.commonDir, "objects"), GIT_INDEX_FILE: join(this.dir, "index"), ...OMP_IDENTITY };
+    this.objectsDir = join(repo.commonDir, "objects");
+    this.env = { GIT_DIR: this.dir, GIT_WORK_TREE: repo.root, GIT_OBJECT_DIRECTORY: this.objectsDir, GIT_INDEX_FILE: join(this.dir, "index"), ...OMP_IDENTITY };
   }
 
   private git(args: string[], input?: string): GitResult {
@@ -120,13 +123,39 @@ export class Snapshots {
     return true;
   }
 
-  /** What the private index holds for `paths`: the content, "absent" when it has none; a path git could not answer for, or past the limits, is left out. */
+  /**
+   * What the private index holds for `paths`: the content, "absent" when it has none; a path git
+   * could not answer for, or past the limits, is left out. The index file and loose objects are
+   * read directly (a command's checkpoint then starts no git for this); git is asked for the rest.
+   */
   indexed(paths: readonly string[]): Map<string, Buffer | "absent"> {
     // One name a line: a path with a line break cannot be asked for, and stays unknown.
     const asked = paths.filter((path) => !path.includes("\n"));
     const found = new Map<string, Buffer | "absent">();
-    for (const [name, content] of this.objects(asked.map((path) => `:0:${path}`))) found.set(name.slice(3), content === "missing" ? "absent" : content);
+    const entries = indexEntries(join(this.dir, "index"), new Set(asked), this.hashBytes());
+    const rest: string[] = [];
+    let total = 0;
+    for (const path of asked) {
+      if (!entries) {
+        rest.push(path);
+        continue;
+      }
+      const entry = entries.get(path);
+      if (entry === undefined) found.set(path, "absent");
+      if (entry === undefined || entry === "gitlink") continue;
+      const blob = looseBlob(this.objectsDir, entry, MAX_FILE_BYTES);
+      if (blob === undefined) rest.push(path);
+      else if (blob !== "too-big" && total + blob.length <= MAX_BYTES) {
+        total += blob.length;
+        found.set(path, blob);
+      }
+    }
+    for (const [name, content] of this.objects(rest.map((path) => `:0:${path}`), MAX_BYTES - total)) found.set(name.slice(3), content === "missing" ? "absent" : content);
     return found;
+  }
+
+  private hashBytes(): number {
+    return /^\s*objectformat\s*=\s*sha256\s*$/im.test(readOr(join(this.repo.commonDir, "config"))) ? 32 : 20;
   }
 
   /** Puts `paths` into the private index as they are on disk now (added, changed or removed). */
@@ -192,7 +221,7 @@ export class Snapshots {
    * asked first (`--batch-check`), and only blobs up to MAX_FILE_BYTES each and MAX_BYTES in all
    * are read, in one call; an earlier command's huge file, deleted now, is never loaded whole.
    */
-  private objects(names: readonly string[]): Map<string, Buffer | "missing"> {
+  private objects(names: readonly string[], budget = MAX_BYTES): Map<string, Buffer | "missing"> {
     const found = new Map<string, Buffer | "missing">();
     if (names.length === 0) return found;
     const check = this.git(["cat-file", "--batch-check"], names.map((name) => `${name}\n`).join(""));
@@ -205,7 +234,7 @@ export class Snapshots {
       if (line.endsWith(" missing")) return void found.set(name, "missing");
       const [, type, size] = line.split(" ");
       const length = Number(size);
-      if (type !== "blob" || !(length <= MAX_FILE_BYTES) || total + length > MAX_BYTES) return;
+      if (type !== "blob" || !(length <= MAX_FILE_BYTES) || total + length > budget) return;
       total += length;
       wanted.push({ name, size: length });
     });

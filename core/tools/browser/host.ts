@@ -5,7 +5,7 @@ import { tempDir } from "../../paths.ts";
 import { selfCommand } from "../../self-command.ts";
 import { type ProxyDecision, startFilteringProxy } from "../../sandbox/proxy.ts";
 import { sandboxCommand } from "../../sandbox/wrap.ts";
-import { type Container, createContainer } from "../../shell/containment.ts";
+import { type Container, containedArgv, createContainer } from "../../shell/containment.ts";
 import { checkAddress } from "../../web/http-get.ts";
 import { WebError } from "../../web/web-error.ts";
 import type { ToolContext } from "../types.ts";
@@ -60,7 +60,7 @@ class BrowserHost {
     const command = sandboxCommand([...selfCommand(), BROWSER_DRIVER_COMMAND, executable, profile, String(proxy.port)], { policy, env: process.env, secrets: context.secrets ?? [], proxyPort: proxy.port });
     let proc: Subprocess<"pipe", "pipe", "ignore">;
     try {
-      proc = Bun.spawn([...container.argvPrefix, ...command.argv], { cwd: context.cwd, env: { ...command.env, ...container.env }, stdin: "pipe", stdout: "pipe", stderr: "ignore" });
+      proc = Bun.spawn(containedArgv(container, command), { cwd: context.cwd, env: { ...command.env, ...container.env }, stdin: "pipe", stdout: "pipe", stderr: "ignore" });
     } catch (error) {
       container.destroy();
       proxy.stop(true);

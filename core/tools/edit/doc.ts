@@ -92,9 +92,8 @@ function neighbourEol(doc: Doc, at: number): string {
 /** Lines `from`..`to` (1-based, inclusive) numbered as read prints them. */
 export function numbered(lines: readonly string[], from: number, to: number): string {
   const last = Math.min(to, lines.length);
-  const width = Math.max(6, String(last).length);
   const out: string[] = [];
-  for (let n = Math.max(1, from); n <= last; n++) out.push(`${String(n).padStart(width)}\t${lines[n - 1]}`);
+  for (let n = Math.max(1, from); n <= last; n++) out.push(`${n}\t${lines[n - 1]}`);
   return out.join("\n");
 }
 

@@ -79,8 +79,9 @@ describe("tolerant matching: one candidate or none, and it says how", () => {
 
   test("read's prefixes are removed only when consecutive", async () => {
     expect(stripReadPrefixes("     3\ta\n     4\tb")).toEqual({ text: "a\nb", first: 3, last: 4 });
+    expect(stripReadPrefixes("3\ta\n4\tb")).toEqual({ text: "a\nb", first: 3, last: 4 });
     expect(stripReadPrefixes("     3\ta\n     5\tb")).toBeUndefined();
-    const out = replace("x\na\nb\n", "     2\ta\n     3\tb", "     2\ta\n     3\tB");
+    const out = replace("x\na\nb\n", "2\ta\n3\tb", "2\ta\n3\tB");
     expect(out).toEqual({ text: "x\na\nB\n", how: "matched after removing read's line-number prefixes (2–3) at lines 2–3" });
     expect(replace("x\na\nb\n", "     2\ta\n     9\tb", "z").error).toContain("not consecutive");
   });
@@ -113,7 +114,7 @@ describe("a miss names the concrete difference and shows the current lines", () 
   test("an invisible carriage return", async () => {
     const out = replace("alpha\nbe\rta\ngamma\n", "alpha\nbeta\ngamma", "x");
     expect(out.error).toContain("Line 2 has an invisible \\r (carriage return)");
-    expect(out.error).toContain("     1\talpha");
+    expect(out.error).toContain("\n1\talpha");
   });
 
   test("escapes the file does not have", async () => {
@@ -282,7 +283,7 @@ describe("stale reads", () => {
     writeFileSync(path, "a\nB!\nc\nd\ne\n");
     const refused = await applyChanges([{ kind: "update", path: "s.txt", ops: [{ kind: "replace", old: "B!\nc", new: "x\nc" }] }], { cwd: dir, reads });
     expect(textOf(refused)).toContain("changed on disk since you last read it, at line 2");
-    expect(textOf(refused)).toContain("     2\tB!");
+    expect(textOf(refused)).toContain("\n2\tB!");
     expect(readFileSync(path, "utf8")).toBe("a\nB!\nc\nd\ne\n");
     const allowed = await applyChanges([{ kind: "update", path: "s.txt", ops: [{ kind: "replace", old: "e", new: "E" }] }], { cwd: dir, reads });
     expect(allowed.isError).toBeFalsy();

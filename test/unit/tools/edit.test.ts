@@ -106,7 +106,7 @@ describe("edit: failures change nothing", () => {
     expect(text).toContain("the old text was not found");
     expect(text).toContain("Line 7 has other indentation or spacing in the file");
     expect(text).toContain("the other lines do not shift consistently");
-    expect(text).toContain('     8\t  return "HELLO " + name;');
+    expect(text).toContain('\n8\t  return "HELLO " + name;');
     expect(text).toContain("No changes were written.");
     expect(readFileSync(path, "utf8")).toBe(source);
   });
@@ -119,7 +119,7 @@ describe("edit: failures change nothing", () => {
     expect(text).toContain('Line 7 differs: the file has "export function shout(name: string) {", the old text has "export function shoot(name: string) {"');
     expect(text).toContain("The closest lines in the file now (5–9)");
     expect(text).not.toContain("% similar");
-    expect(text).toContain("     7\texport function shout(name: string) {");
+    expect(text).toContain("7\texport function shout(name: string) {");
   });
 
   test("zero matches: nothing similar says to re-read", async () => {

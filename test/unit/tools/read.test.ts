@@ -27,7 +27,7 @@ describe("read: text", () => {
     writeFileSync(join(dir, "a.txt"), "alpha\nbeta\n\tgamma\n");
     const result = await read(dir, { path: "a.txt" });
     expect(result.isError).toBeFalsy();
-    expect(textOf(result)).toBe("     1\talpha\n     2\tbeta\n     3\t\tgamma");
+    expect(textOf(result)).toBe("1\talpha\n2\tbeta\n3\t\tgamma");
     expect(result.details).toMatchObject({ kind: "text", startLine: 1, endLine: 3, totalLines: 3, truncated: false });
   });
 
@@ -35,7 +35,7 @@ describe("read: text", () => {
     const dir = scratch();
     writeFileSync(join(dir, "a.txt"), lines(10));
     const text = textOf(await read(dir, { path: "a.txt", offset: 3, limit: 2 }));
-    expect(text.split("\n").slice(0, 2)).toEqual(["     3\tline 3", "     4\tline 4"]);
+    expect(text.split("\n").slice(0, 2)).toEqual(["3\tline 3", "4\tline 4"]);
     expect(text).not.toContain("line 5");
     expect(text).toContain("[Showing lines 3-4 of 10. Use offset=5 to read more.]");
   });
@@ -44,7 +44,7 @@ describe("read: text", () => {
     const dir = scratch();
     writeFileSync(join(dir, "a.txt"), "one\ntwo");
     const result = await read(dir, { path: "a.txt", offset: 2 });
-    expect(textOf(result)).toBe("     2\ttwo");
+    expect(textOf(result)).toBe("2\ttwo");
     expect(result.details).toMatchObject({ totalLines: 2 });
   });
 
@@ -53,7 +53,7 @@ describe("read: text", () => {
     writeFileSync(join(dir, "big.txt"), lines(2500));
     const result = await read(dir, { path: "big.txt" });
     const text = textOf(result);
-    expect(text).toContain("  2000\tline 2000\n");
+    expect(text).toContain("\n2000\tline 2000\n");
     expect(text).not.toContain("line 2001");
     expect(text).toContain("[Showing lines 1-2000 of 2500. Use offset=2001 to read more.]");
     expect(result.details).toMatchObject({ endLine: 2000, totalLines: 2500, truncated: true });
@@ -64,9 +64,9 @@ describe("read: text", () => {
     writeFileSync(join(dir, "big.txt"), lines(30_000, (i) => `row ${i} ${"z".repeat(i % 50)}`));
     const text = textOf(await read(dir, { path: "big.txt", offset: 25_000, limit: 3 }));
     expect(text.split("\n").slice(0, 3)).toEqual([
-      ` 25000\trow 25000 ${"z".repeat(0)}`,
-      ` 25001\trow 25001 ${"z".repeat(1)}`,
-      ` 25002\trow 25002 ${"z".repeat(2)}`,
+      `25000\trow 25000 ${"z".repeat(0)}`,
+      `25001\trow 25001 ${"z".repeat(1)}`,
+      `25002\trow 25002 ${"z".repeat(2)}`,
     ]);
     expect(text).toContain("of 30000");
   });
@@ -77,10 +77,10 @@ describe("read: text", () => {
     writeFileSync(join(dir, "long.txt"), `short\n${long}\nend\n`);
     const text = textOf(await read(dir, { path: "long.txt" }));
     const shown = text.split("\n")[1]!;
-    expect(shown.startsWith(`     2\t${"a".repeat(1990)}${"b".repeat(10)}…`)).toBe(true);
+    expect(shown.startsWith(`2\t${"a".repeat(1990)}${"b".repeat(10)}…`)).toBe(true);
     expect(shown).not.toContain("b".repeat(11));
     expect(shown).toContain("line cut at 2000 chars");
-    expect(text).toContain("     3\tend");
+    expect(text).toContain("3\tend");
     expect(text).toContain("1 line was longer than 2000 chars");
   });
 
@@ -98,7 +98,7 @@ describe("read: text", () => {
   test("CRLF files are shown without carriage returns", async () => {
     const dir = scratch();
     writeFileSync(join(dir, "win.txt"), "a\r\nb\r\n");
-    expect(textOf(await read(dir, { path: "win.txt" }))).toBe("     1\ta\n     2\tb");
+    expect(textOf(await read(dir, { path: "win.txt" }))).toBe("1\ta\n2\tb");
   });
 
   test("an offset past the end is an error naming the line count", async () => {
@@ -121,7 +121,7 @@ describe("read: text", () => {
     const dir = scratch();
     writeFileSync(join(dir, "a.txt"), "x\n");
     const result = await readTool.execute({ path: join(dir, "a.txt") }, context("/"));
-    expect(textOf(result)).toBe("     1\tx");
+    expect(textOf(result)).toBe("1\tx");
   });
 });
 

@@ -25,6 +25,11 @@ pub struct Policy {
     /// No PID and mount namespaces (where user namespaces are unavailable): other processes and
     /// sockets stay visible, protected paths writable.
     pub no_namespaces: bool,
+    /// The cgroup (v2) dir the launcher moves itself into before anything else, so that all the
+    /// command starts is in it (omp's containment; what `sh -c 'echo $$ > cgroup.procs'` did).
+    pub cgroup: Option<PathBuf>,
+    /// SIGKILL when omp dies (what `setpriv --pdeathsig KILL` did).
+    pub parent_death: bool,
 }
 
 /// A denied path: `name` in `dir`, or every name in `dir` starting with `name` when `prefix`.
@@ -72,11 +77,12 @@ pub fn parse(args: Vec<OsString>) -> Result<(Policy, Vec<OsString>), String> {
             }
             b"-n" => policy.network_open = true,
             b"-x" => policy.no_namespaces = true,
+            b"-D" => policy.parent_death = true,
             b"-l" => {
                 policy.private_loopback = true;
                 policy.network_open = true;
             }
-            b"-r" | b"-w" | b"-d" | b"-p" | b"-P" | b"-K" | b"-s" | b"-L" => {
+            b"-r" | b"-w" | b"-d" | b"-p" | b"-P" | b"-K" | b"-s" | b"-L" | b"-C" => {
                 let value = rest.next().ok_or_else(|| format!("{} wants a value", arg.to_string_lossy()))?;
                 match flag {
                     b"-r" => policy.read.push(PathBuf::from(value)),
@@ -85,6 +91,7 @@ pub fn parse(args: Vec<OsString>) -> Result<(Policy, Vec<OsString>), String> {
                     b"-P" => policy.protect.push(PathBuf::from(value)),
                     b"-K" => policy.pin.push(PathBuf::from(value)),
                     b"-s" => policy.allow_sockets.push(PathBuf::from(value)),
+                    b"-C" => policy.cgroup = Some(PathBuf::from(value)),
                     b"-L" => {
                         let parsed = value.to_str().and_then(|v| v.split_once(':')).and_then(|(pid, ino)| Some((pid.parse().ok()?, ino.parse().ok()?)));
                         policy.join_net = Some(parsed.ok_or_else(|| format!("-L wants PID:INODE, got {value:?}"))?);
@@ -95,7 +102,7 @@ pub fn parse(args: Vec<OsString>) -> Result<(Policy, Vec<OsString>), String> {
                     ),
                 }
             }
-            _ => return Err(format!("unknown option {:?} (usage: omp-sandbox [-r|-w|-d|-P|-K|-s PATH] [-p PORT] [-n|-l|-L PID:INODE] [-x] -- command…)", arg)),
+            _ => return Err(format!("unknown option {:?} (usage: omp-sandbox [-r|-w|-d|-P|-K|-s PATH] [-p PORT] [-n|-l|-L PID:INODE] [-x] [-C CGROUP] [-D] -- command…)", arg)),
         }
     }
     Err("no command: end the rules with -- and the command".into())
@@ -122,6 +129,10 @@ mod tests {
         assert_eq!(policy.protect, vec![PathBuf::from("/w/.git/config")]);
         assert_eq!(policy.allow_sockets, vec![PathBuf::from("/run/agent.sock")]);
         assert!(policy.join_net == Some((42, 4026532)) && policy.network_open);
+        assert!(policy.cgroup.is_none() && !policy.parent_death);
+        let (policy, _) = parse(args(&["-C", "/sys/fs/cgroup/omp-1", "-D", "--", "true"])).unwrap();
+        assert_eq!(policy.cgroup, Some(PathBuf::from("/sys/fs/cgroup/omp-1")));
+        assert!(policy.parent_death);
     }
 
     #[test]
