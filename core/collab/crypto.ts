@@ -13,7 +13,7 @@ export async function importRoomKey(raw: Uint8Array<ArrayBuffer>): Promise<Crypt
   return crypto.subtle.importKey("raw", raw, { name: "AES-GCM" }, false, ["encrypt", "decrypt"]);
 }
 
-export async function seal(key: CryptoKey, roomId: string, plaintext: Uint8Array<ArrayBuffer>): Promise<Uint8Array> {
+export async function seal(key: CryptoKey, roomId: string, plaintext: Uint8Array<ArrayBuffer>): Promise<Uint8Array<ArrayBuffer>> {
   const iv = crypto.getRandomValues(new Uint8Array(IV_BYTES));
   const sealed = new Uint8Array(await crypto.subtle.encrypt({ name: "AES-GCM", iv, additionalData: new TextEncoder().encode(roomId) }, key, plaintext));
   const frame = new Uint8Array(IV_BYTES + sealed.length);

@@ -14,6 +14,8 @@ export interface Connection {
   bytesIn: number;
   framesOut: number;
   bytesOut: number;
+  /** Why the relay cut the connection off without a close frame (a reader too far behind). */
+  dropped?: string;
 }
 
 export type RelaySocket = ServerWebSocket<Connection>;

@@ -6,6 +6,7 @@ import { VERSION } from "../version.ts";
 import { isRoomId } from "./link.ts";
 import { MAX_FRAME_BYTES, PEER_BYTES } from "./relay-frames.ts";
 import { CLOSE, DEFAULT_LIMITS, RateBucket, type RelayLimits } from "./relay-limits.ts";
+import { webGuestFile } from "./web-guest.ts";
 import { type Connection, type RelaySocket, Room } from "./relay-room.ts";
 
 /**
@@ -58,7 +59,9 @@ export function startRelay(options: RelayOptions): Relay {
     // 0 is a message Bun dropped; past the limit the reader would fall further behind each frame.
     const waiting = socket.getBufferedAmount();
     if (sent === 0 || waiting > limits.maxBufferedBytes) {
-      socket.close(CLOSE.tooSlow, `too slow: ${formatBytes(waiting)} waiting, over the relay's limit of ${formatBytes(limits.maxBufferedBytes)}; reconnect`);
+      // A close frame would queue behind what the reader is not reading: cut it off at once.
+      socket.data.dropped = `too slow: ${formatBytes(waiting)} waiting, over the limit of ${formatBytes(limits.maxBufferedBytes)}`;
+      socket.terminate();
     }
   }
 
@@ -114,6 +117,8 @@ export function startRelay(options: RelayOptions): Relay {
         if (!isRoomId(socket[1]!)) return refuse(400, "a room id is 8-64 characters of A-Z a-z 0-9 _ -; copy the whole link again");
         return upgrade(request, server, socket[1]!);
       }
+      const page = request.method === "GET" ? webGuestFile(path) : undefined;
+      if (page) return page;
       return new Response(`no endpoint ${request.method} ${path}\n`, { status: 404 });
     },
     websocket: {
@@ -157,8 +162,8 @@ export function startRelay(options: RelayOptions): Relay {
           room: roomLabel(data.roomId),
           role: data.role,
           peer: data.peer,
-          code,
-          reason: reason || undefined,
+          code: data.dropped ? CLOSE.tooSlow : code,
+          reason: data.dropped ?? (reason || undefined),
           seconds: Math.round((performance.now() - data.opened) / 100) / 10,
           framesIn: data.framesIn,
           bytesIn: data.bytesIn,

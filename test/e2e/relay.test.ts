@@ -5,12 +5,13 @@
 // but no plaintext.
 import { afterAll, describe, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
+import { connect } from "node:net";
 import { join } from "node:path";
 import { importRoomKey, open, seal } from "../../core/collab/crypto.ts";
 import { newRoom } from "../../core/collab/link.ts";
 import { MAX_FRAME_BYTES, splitPeer, withPeer } from "../../core/collab/relay-frames.ts";
 import { runOmp, tempDir } from "../support/omp.ts";
-import { RelayClient, startRelay } from "../support/relay.ts";
+import { RelayClient, startRelay, waitUntil } from "../support/relay.ts";
 
 const PHRASE = "the secret plan is PURPLE-OTTER-41";
 const home = tempDir("omp-relay-");
@@ -131,6 +132,32 @@ describe("omp relay serve", () => {
     const closed = await flood.whenClosed();
     expect(closed.code).toBe(4008);
     expect(closed.reason).toContain("messages a second");
+  });
+
+  test("a guest that stops reading is cut off once 16 MB wait for it, and the room goes on", async () => {
+    const { id, key } = await room();
+    const host = await RelayClient.connect(relay.url, id, "host", auth);
+    // A guest that completes the handshake and then reads nothing more (TCP backpressure).
+    const stalled = connect({ host: "127.0.0.1", port: Number(new URL(relay.url).port) });
+    stalled.write(`GET /r/${id}?role=guest HTTP/1.1\r\nHost: 127.0.0.1\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n`);
+    await new Promise<void>((resolve) => stalled.once("data", () => resolve()));
+    stalled.pause();
+    const stalledPeer = ((await host.notice((n) => n.t === "join")) as { peer: number }).peer;
+    const reader = await RelayClient.connect(relay.url, id, "guest");
+    const frame = withPeer(0, new Uint8Array(MAX_FRAME_BYTES));
+    const dropped = () => relay.log().split("\n").find((line) => line.includes('"event":"disconnect"') && line.includes(`"peer":${stalledPeer},`) && line.includes(id.slice(0, 6)));
+    for (let sent = 0; sent < 40 && !dropped(); sent++) {
+      host.send(frame);
+      await reader.nextFrame(sent);
+    }
+    const line = JSON.parse((await waitUntil(dropped))!) as { code: number; reason: string; bytesOut: number };
+    expect(line.code).toBe(4013);
+    expect(line.reason).toContain("too slow");
+    host.send(withPeer(0, await seal(key, id, bytes("after the drop"))));
+    expect(text(await open(key, id, await reader.nextFrame(reader.frames.length)))).toBe("after the drop");
+    stalled.destroy();
+    host.close();
+    reader.close();
   });
 
   test("the log has a line per connect, disconnect and refusal with sizes, and no plaintext, room id or token", async () => {
