@@ -113,7 +113,8 @@ export class CollabSharer {
   }
 
   private onHostEvent(event: HostEvent): void {
-    if (isAgentEvent(event)) {
+    // The agent's events, and each tool call as the host presents it (the web guest's card titles); approvals and questions stay the host user's.
+    if (isAgentEvent(event) || event.type === "tool_call") {
       const bytes = JSON.stringify(event).length;
       this.send(BROADCAST, { type: "event", event: bytes > EVENT_BYTES ? trimStrings(event, EVENT_CHARS) : event });
     }

@@ -13,6 +13,7 @@ import { openJson, sealJson } from "../../core/collab/sealed-json.ts";
 import { toBase64Url } from "../../core/collab/base64url.ts";
 import { tempDir } from "../support/temp.ts";
 import type { Turn } from "../support/standin/index.ts";
+import { CHROMIUM, launchChromium, pageMeets, pageShows } from "../support/chromium.ts";
 
 setDefaultTimeout(180_000);
 
@@ -288,5 +289,32 @@ describe("collab", () => {
     const bad = guest(["join", "not-a-link"]);
     expect(await bad.exitCode()).toBe(2);
     expect(bad.screen()).toContain("omp join: this is not a collab link");
+  });
+
+  test.skipIf(!CHROMIUM)("a browser opens the host's web link: the transcript and tool cards, and its prompt runs on the host", async () => {
+    const relay = await startRelay(tempDir("omp-collab-relay-"));
+    cleanup.push(() => relay.stop());
+    const h = await host([
+      { toolCalls: [{ name: "bash", arguments: { command: "echo web-tool-output" } }] },
+      { text: "WEB-ANSWER-1 from the host." },
+      { text: "WEB-REPLY-2 for the browser." },
+    ]);
+    run(h.tty, "list it");
+    await h.tty.waitFor("WEB-ANSWER-1");
+    run(h.tty, `/collab ${relayWs(relay)}`);
+    const web = /or any web browser: (\S+)/.exec(await h.tty.waitFor(/or any web browser: \S+#\S+/))![1]!;
+    expect(web).toStartWith(`${relay.url}/#`);
+    const browser = await launchChromium();
+    const tab = await browser.open(web);
+    await pageShows(tab, "WEB-ANSWER-1 from the host.", "#transcript");
+    await pageShows(tab, "web-tool-output", "#transcript");
+    await pageShows(tab, "list it", "#transcript");
+    await h.tty.waitFor(/Collab: .* joined\./);
+    await pageMeets(tab, `!document.getElementById("prompt").disabled`);
+    await tab.type("#prompt", "BROWSER-PROMPT-9 please");
+    await tab.press("Enter");
+    await h.tty.waitFor("WEB-REPLY-2 for the browser.");
+    await pageShows(tab, "WEB-REPLY-2 for the browser.", "#transcript");
+    expect(JSON.stringify(h.standin.requests.at(-1)!.body.messages.at(-1))).toContain("BROWSER-PROMPT-9");
   });
 });
