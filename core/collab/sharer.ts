@@ -141,7 +141,8 @@ export class CollabSharer {
       contextTokens: session.contextTokens(),
       contextWindow: session.model.contextWindow,
       cost: session.usage.cost.total,
-      participants: this.participants,
+      // The host first, as peer 0 (the relay's broadcast address: no guest has it).
+      participants: [{ peer: BROADCAST, name: `${this.options.name} (host)`.slice(0, 64), canWrite: true, client: "omp" }, ...this.participants],
     };
   }
 

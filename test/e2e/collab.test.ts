@@ -27,7 +27,7 @@ afterEach(async () => {
 });
 
 async function host(script: Turn[], env: Record<string, string> = {}): Promise<InteractiveSession> {
-  const session = await startInteractive({ ...WIDE, script, env });
+  const session = await startInteractive({ ...WIDE, script, env: { USER: "hostuser", ...env } });
   cleanup.push(() => session.close());
   await session.tty.waitFor(READY);
   return session;
@@ -73,6 +73,7 @@ describe("collab", () => {
 
     const g = guest(["join", link]);
     await g.waitFor("Joined the session");
+    await g.waitFor("guest of hostuser (host) · 1 guest");
     await h.tty.waitFor(/Collab: \S+ joined\./);
     await h.tty.waitFor("⇄ shared · 1 guest");
 

@@ -242,7 +242,11 @@ export class GuestView {
     if (this.hint && this.hint.until > Date.now()) activity = this.hint.text;
     else if (!state) activity = `${spinner} Waiting for the host…`;
     else if (this.running) activity = `${spinner} Host working${this.runStarted ? ` ${Math.floor((Date.now() - this.runStarted) / 1000)}s` : ""}${this.guest.isViewOnly ? "" : ` · ${interrupt === undefined ? "ctrl+c" : keyLabel(interrupt)} to interrupt`}`;
-    else activity = `guest${this.guest.isViewOnly ? " (view-only)" : ""} · ${plural(state.participants.length, "guest")} · ${displayPath(state.cwd)}`;
+    else {
+      const host = state.participants.find((participant) => participant.peer === 0);
+      const guests = state.participants.filter((participant) => participant.peer !== 0).length;
+      activity = `guest${this.guest.isViewOnly ? " (view-only)" : ""} of ${host?.name ?? "the host"} · ${plural(guests, "guest")} · ${displayPath(state.cwd)}`;
+    }
     const statusLine = renderStatusLine(
       {
         activity,
