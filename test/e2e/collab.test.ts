@@ -138,6 +138,10 @@ describe("collab", () => {
     await h.tty.waitFor("the session goes on here");
     await h.tty.waitFor("⇄ shared · relay unreachable");
     await g.waitFor("reconnecting…");
+    // What the guest sends meanwhile is not lost silently: it is told, and keeps its text.
+    run(g, "SENT-WHILE-DOWN");
+    await g.waitFor("The host is not connected right now");
+    expect(g.screen()).toContain("❯ SENT-WHILE-DOWN");
     run(h.tty, "while down");
     await h.tty.waitFor("Answer while the relay is down.");
 

@@ -15,7 +15,7 @@ import type { Theme } from "../render/theme.ts";
 import { Transcript } from "../render/transcript.ts";
 import { Frames } from "../terminal/frames.ts";
 import { type Keymap, keyLabel } from "../terminal/keybindings.ts";
-import { type InputEvent, keyId } from "../terminal/keys.ts";
+import { type InputEvent, type Key, keyId } from "../terminal/keys.ts";
 import { Screen } from "../terminal/screen.ts";
 import type { Terminal } from "../terminal/terminal.ts";
 import { PromptEditor } from "../widgets/prompt-editor.ts";
@@ -117,7 +117,7 @@ export class GuestView {
     this.frames.request();
   }
 
-  private handleKey(key: Extract<InputEvent, { type: "key" }>["key"]): void {
+  private handleKey(key: Key): void {
     const id = keyId(key);
     const action = this.keymap.action(id);
     if (action === "app.thinking.toggle" || action === "app.tools.expand") {
@@ -163,10 +163,6 @@ export class GuestView {
     }
     if (text.startsWith("/") || text.startsWith("!")) {
       this.notice("warning", `${text.split(/\s/)[0]} is the host's: a guest prompts the agent and can /leave.`);
-      return;
-    }
-    if (this.guest.isViewOnly) {
-      this.notice("warning", "This is a view-only link: you can watch, not prompt. Ask the host for the full link (/collab prints it).");
       return;
     }
     const taken = this.editor.take();
