@@ -12,6 +12,8 @@ import { HostMessage } from "../../core/collab/messages.ts";
 import { openJson, sealJson } from "../../core/collab/sealed-json.ts";
 import { toBase64Url } from "../../core/collab/base64url.ts";
 import { tempDir } from "../support/temp.ts";
+import { mkdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
 import type { Turn } from "../support/standin/index.ts";
 import { CHROMIUM, launchChromium, pageMeets, pageShows } from "../support/chromium.ts";
 
@@ -321,5 +323,26 @@ describe("collab", () => {
     await h.tty.waitFor("WEB-REPLY-2 for the browser.");
     await pageShows(tab, "WEB-REPLY-2 for the browser.", "#transcript");
     expect(JSON.stringify(h.standin.requests.at(-1)!.body.messages.at(-1))).toContain("BROWSER-PROMPT-9");
+  });
+
+  test("collab.relayToken and collab.displayName from the user's config: the relay lets the host in, guests see the name, and the session file never holds the token", async () => {
+    const token = "settings-relay-token-7f3a9c2e1b";
+    const relay = await startRelay(tempDir("omp-collab-relay-"), ["--token", token]);
+    cleanup.push(() => relay.stop());
+    const home = tempDir("omp-collab-home-");
+    mkdirSync(join(home, ".omp", "agent"), { recursive: true });
+    writeFileSync(join(home, ".omp", "agent", "config.yml"), `collab:\n  relayToken: ${token}\n  displayName: Alice Host\n`);
+    const h = await startInteractive({ ...WIDE, home, script: [{ toolCalls: [{ name: "bash", arguments: { command: `echo token is ${token}` } }] }, { text: "Echoed." }] });
+    cleanup.push(() => h.close());
+    await h.tty.waitFor(READY);
+    run(h.tty, `/collab ${relayWs(relay)}`);
+    const g = guest(["join", await joinLinkOn(h.tty, "Collab session started!")]);
+    await g.waitFor("guest of Alice Host (host)");
+    run(h.tty, "echo it");
+    await g.waitFor("Echoed.");
+    // The session file keeps the command's output with the token redacted, as it does the provider keys.
+    const kept = h.sessionEntries().filter((entry) => entry.type === "message" && entry.message.role === "toolResult");
+    expect(JSON.stringify(kept)).toContain("token is [REDACTED]");
+    expect(JSON.stringify(h.sessionEntries())).not.toContain(token);
   });
 });
