@@ -224,7 +224,8 @@ export class GuestView {
     setTimeout(() => this.frames.request(), DOUBLE_PRESS_MS + 10);
   }
 
-  private leave(): void {
+  /** Ends the view: /leave, Ctrl+C twice, the host's bye, or a signal to omp join. */
+  leave(): void {
     this.ended = true;
     this.finish();
   }
