@@ -7,7 +7,8 @@
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { loadavg } from "node:os";
 import { join, resolve } from "node:path";
-import { importRoomKey, open } from "../core/collab/crypto.ts";
+import { importRoomKey } from "../core/collab/crypto.ts";
+import { openJson } from "../core/collab/sealed-json.ts";
 import { newRoom } from "../core/collab/link.ts";
 import { HostMessage } from "../core/collab/messages.ts";
 import { RelayClient, SealedHost } from "../test/support/relay-client.ts";
@@ -68,8 +69,8 @@ async function run(relayUrl: string, scenario: Scenario): Promise<number[]> {
     for (const guest of guests) {
       guest.socket.addEventListener("message", async (event) => {
         if (typeof event.data === "string") return;
-        const message = HostMessage.parse(JSON.parse(new TextDecoder().decode(await open(key, link.roomId, new Uint8Array(event.data as ArrayBuffer)))));
-        if (message.type !== "event") return;
+        const message = await openJson(key, link.roomId, new Uint8Array(event.data as ArrayBuffer), HostMessage);
+        if (message?.type !== "event") return;
         const index = Number((message.event.assistantMessageEvent as { delta: string }).delta.slice(0, 8));
         lags.push(now() - sentAt.get(index)!);
         if (--expected === 0) resolve();

@@ -51,6 +51,8 @@ export function startRelay(options: RelayOptions): Relay {
   }
 
   function deliver(socket: RelaySocket, data: Uint8Array | string): void {
+    // A socket already closing is on its way out: nothing to send, and it is not slow.
+    if (socket.readyState !== WebSocket.OPEN) return;
     const sent = socket.send(data);
     if (sent > 0) {
       socket.data.framesOut++;

@@ -4,12 +4,14 @@
 // cannot with a view-only one, never sends the key, and reconnects when the relay comes back.
 import { afterAll, describe, expect, test } from "bun:test";
 import { toBase64Url } from "../../core/collab/base64url.ts";
-import { type CollabLink, newRoom, viewOnly, webLink } from "../../core/collab/link.ts";
+import { type CollabLink, newRoom, parseLink, viewOnly, webLink } from "../../core/collab/link.ts";
 import type { CollabState, HostMessage } from "../../core/collab/messages.ts";
 import type { Tab } from "../../core/tools/browser/tab.ts";
 import { CHROMIUM, launchChromium } from "../support/chromium.ts";
 import { tempDir } from "../support/omp.ts";
 import { SealedHost, type RelayProcess, startRelay, waitUntil } from "../support/relay.ts";
+import { READY, startInteractive } from "../support/tty-session.ts";
+import type { Tty } from "../support/tty-tmux.ts";
 
 const home = tempDir("omp-relay-web-");
 let relay: RelayProcess = await startRelay(home);
@@ -62,6 +64,8 @@ async function shows(tab: Tab, text: string, selector = "body"): Promise<void> {
   }
 }
 
+const parseWebLink = (link: string) => parseLink(link, relay.url);
+
 /** Opens the link in a new tab, recording every URL the page asks for (requests and WebSockets). */
 async function openGuest(browser: Awaited<ReturnType<typeof launchChromium>>, link: CollabLink) {
   const urls: string[] = [];
@@ -95,7 +99,7 @@ describe.skipIf(!CHROMIUM)("the web guest in headless Chromium", () => {
     const { tab, urls, console } = await openGuest(browser, link);
 
     const hello = await host.message((m) => m.message.type === "hello");
-    expect(hello.message).toMatchObject({ type: "hello", client: "web", writeToken: toBase64Url(link.writeToken!) });
+    expect(hello.message).toMatchObject({ type: "hello", client: "web", name: "web guest", writeToken: toBase64Url(link.writeToken!) });
     await host.send(hello.peer, welcome(hello.peer, true));
     await shows(tab, "EARLIER-ANSWER: let me look.", "#transcript");
     await shows(tab, "README-CONTENT-LINE", "#transcript");
@@ -136,6 +140,10 @@ describe.skipIf(!CHROMIUM)("the web guest in headless Chromium", () => {
     const prompt = await host.message((m) => m.message.type === "prompt");
     expect(prompt).toEqual({ peer: hello.peer, message: { type: "prompt", text: "please run the tests" } });
 
+    // A new name is said to the host at once, and kept for the next hello.
+    await tab.fill("#name", "Dana");
+    expect((await host.message((m) => m.message.type === "hello" && m.message.name === "Dana")).peer).toBe(hello.peer);
+
     const secret = new URL(webLink(link)).hash.slice(1).split(".")[1]!;
     expect(urls.length).toBeGreaterThanOrEqual(3);
     expect(urls.some((url) => url.endsWith(`/r/${link.roomId}?role=guest`))).toBe(true);
@@ -150,6 +158,7 @@ describe.skipIf(!CHROMIUM)("the web guest in headless Chromium", () => {
     relay = await startRelay(home, ["--port", port]);
     host = await SealedHost.connect(relay.url, link);
     const again = await host.message((m) => m.message.type === "hello");
+    expect(again.message).toMatchObject({ name: "Dana", writeToken: toBase64Url(link.writeToken!) });
     await host.send(again.peer, welcome(again.peer, true));
     await shows(tab, "Connected to session", "#status");
     await shows(tab, "EARLIER-ANSWER", "#transcript");
@@ -187,3 +196,62 @@ async function waitFor(tab: Tab, expression: string): Promise<void> {
     await Bun.sleep(25);
   }
 }
+
+/** The newest browser link under `title` on the host's screen. */
+async function browserLinkOn(tty: Tty, title: string): Promise<string> {
+  const screen = await tty.waitFor((text) => /or any web browser: http:\/\/\S+/.test(text.slice(text.lastIndexOf(title))));
+  return /or any web browser: (http:\/\/\S+)/.exec(screen.slice(screen.lastIndexOf(title)))![1]!;
+}
+
+function enter(tty: Tty, line: string): void {
+  tty.type(line);
+  tty.press("Enter");
+}
+
+describe.skipIf(!CHROMIUM)("the web guest with a real omp host", () => {
+  test("/collab's browser link: the page shows the conversation so far and the streamed reply to its own prompt, which the host's model received; the view-only link's page has no composer", async () => {
+    const h = await startInteractive({
+      cols: 220,
+      rows: 60,
+      script: [
+        { toolCalls: [{ name: "bash", arguments: { command: "echo web-tool-output" } }] },
+        { text: "The host answers BLUE-HERON-7." },
+        { text: "Reply for the web guest: WEB-REPLY-OK." },
+      ],
+    });
+    try {
+      await h.tty.waitFor(READY);
+      enter(h.tty, "first question BEFORE-JOIN");
+      await h.tty.waitFor("BLUE-HERON-7", 60_000);
+      enter(h.tty, `/collab ${relay.url.replace(/^http/, "ws")}`);
+      const link = await browserLinkOn(h.tty, "Collab session started!");
+      expect(link).toStartWith(`${relay.url}/#`);
+
+      const browser = await launchChromium();
+      const { tab, console } = await openGuest(browser, { ...parseWebLink(link) });
+      await shows(tab, "The host answers BLUE-HERON-7.", "#transcript");
+      await shows(tab, "first question BEFORE-JOIN", "#transcript");
+      await shows(tab, "web-tool-output", "#transcript");
+      await h.tty.waitFor(/web guest joined/);
+
+      await waitFor(tab, `!document.getElementById("prompt").disabled`);
+      await tab.type("#prompt", "a question from the WEB-PAGE-3");
+      await tab.press("Enter");
+      await shows(tab, "Reply for the web guest: WEB-REPLY-OK.", "#transcript");
+      await h.tty.waitFor("WEB-REPLY-OK");
+      expect(JSON.stringify(h.standin.requests.at(-1)!.body.messages.at(-1))).toContain("WEB-PAGE-3");
+      expect(await pageText(tab, "#transcript")).toContain("a question from the WEB-PAGE-3");
+      expect(console).toEqual([]);
+
+      enter(h.tty, "/collab view");
+      const viewLink = await browserLinkOn(h.tty, "View-only link");
+      const viewer = await openGuest(browser, parseWebLink(viewLink));
+      await shows(viewer.tab, "WEB-REPLY-OK", "#transcript");
+      await shows(viewer.tab, "View-only link", "#view-only");
+      expect(await viewer.tab.evaluate(`document.getElementById("composer").hidden`)).toBe(true);
+      await h.tty.waitFor("(view-only).");
+    } finally {
+      await h.close();
+    }
+  });
+});

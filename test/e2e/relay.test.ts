@@ -5,13 +5,12 @@
 // but no plaintext.
 import { afterAll, describe, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
-import { connect } from "node:net";
 import { join } from "node:path";
 import { importRoomKey, open, seal } from "../../core/collab/crypto.ts";
 import { newRoom } from "../../core/collab/link.ts";
 import { MAX_FRAME_BYTES, splitPeer, withPeer } from "../../core/collab/relay-frames.ts";
 import { runOmp, tempDir } from "../support/omp.ts";
-import { RelayClient, startRelay, waitUntil } from "../support/relay.ts";
+import { RelayClient, rawGuest, startRelay, waitUntil } from "../support/relay.ts";
 
 const PHRASE = "the secret plan is PURPLE-OTTER-41";
 const home = tempDir("omp-relay-");
@@ -138,8 +137,7 @@ describe("omp relay serve", () => {
     const { id, key } = await room();
     const host = await RelayClient.connect(relay.url, id, "host", auth);
     // A guest that completes the handshake and then reads nothing more (TCP backpressure).
-    const stalled = connect({ host: "127.0.0.1", port: Number(new URL(relay.url).port) });
-    stalled.write(`GET /r/${id}?role=guest HTTP/1.1\r\nHost: 127.0.0.1\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n`);
+    const stalled = rawGuest(Number(new URL(relay.url).port), id);
     await new Promise<void>((resolve) => stalled.once("data", () => resolve()));
     stalled.pause();
     const stalledPeer = ((await host.notice((n) => n.t === "join")) as { peer: number }).peer;
@@ -174,8 +172,11 @@ describe("omp relay serve", () => {
 });
 
 describe("omp relay serve limits", () => {
-  test("a full room refuses the next guest; guests of a host that does not come back are closed after --host-wait", async () => {
-    const small = await startRelay(tempDir("omp-relay-"), ["--max-guests", "1", "--host-wait", "1"]);
+  test("a full room refuses the next guest; guests of a host that does not come back are closed after --host-wait; --allow-origin lets another site's page in", async () => {
+    const small = await startRelay(tempDir("omp-relay-"), ["--max-guests", "1", "--host-wait", "1", "--allow-origin", "https://app.example"]);
+    const other = await RelayClient.connect(small.url, (await room()).id, "guest", { origin: "https://app.example" });
+    other.close();
+    expect((await fetch(`${small.url}/healthz`, { headers: { origin: "https://evil.example" } })).status).toBe(403);
     const { id } = await room();
     const guest = await RelayClient.connect(small.url, id, "guest");
     const full = await fetch(`${small.url}/r/${id}?role=guest`, { headers: { upgrade: "websocket", connection: "upgrade" } });

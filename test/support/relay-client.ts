@@ -2,9 +2,11 @@
 // (core/collab/*), so a test or bench sees exactly the frames and notices the relay sends. Free of
 // bun:test, so the bench uses them too.
 import { type RelayNotice, parseNotice, splitPeer, withPeer } from "../../core/collab/relay-frames.ts";
-import { importRoomKey, open, seal } from "../../core/collab/crypto.ts";
+import { importRoomKey } from "../../core/collab/crypto.ts";
+import { openJson, sealJson } from "../../core/collab/sealed-json.ts";
 import type { CollabLink } from "../../core/collab/link.ts";
 import { GuestMessage, type HostMessage } from "../../core/collab/messages.ts";
+import { type Socket, connect } from "node:net";
 
 /** Polls `get` until it gives a value; `failed` says why to give up early. */
 export async function waitUntil<T>(get: () => T | undefined, failed: () => string | undefined = () => undefined, ms = 30_000): Promise<T> {
@@ -84,14 +86,16 @@ export class SealedHost {
 
   /** To one guest, or every guest with peer 0. */
   async send(peer: number, message: HostMessage): Promise<void> {
-    this.client.send(withPeer(peer, await seal(this.key, this.link.roomId, new TextEncoder().encode(JSON.stringify(message)))));
+    this.client.send(withPeer(peer, await sealJson(this.key, this.link.roomId, message)));
   }
 
   /** Every guest message so far, opened and checked against GuestMessage. */
   async messages(): Promise<{ peer: number; message: GuestMessage }[]> {
     while (this.opened.length < this.client.frames.length) {
       const { peer, sealed } = splitPeer(this.client.frames[this.opened.length]!)!;
-      this.opened.push({ peer, message: GuestMessage.parse(JSON.parse(new TextDecoder().decode(await open(this.key, this.link.roomId, sealed)))) });
+      const message = await openJson(this.key, this.link.roomId, sealed, GuestMessage);
+      if (!message) throw new Error(`peer ${peer} sent a frame that is not a sealed GuestMessage`);
+      this.opened.push({ peer, message });
     }
     return this.opened;
   }
@@ -107,4 +111,11 @@ export class SealedHost {
       await Bun.sleep(10);
     }
   }
+}
+
+/** A guest that only does the WebSocket handshake over raw TCP: it answers no ping, and reads only as the test lets it. */
+export function rawGuest(port: number, roomId: string): Socket {
+  const socket = connect({ host: "127.0.0.1", port });
+  socket.write(`GET /r/${roomId}?role=guest HTTP/1.1\r\nHost: 127.0.0.1\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n`);
+  return socket;
 }

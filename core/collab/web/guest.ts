@@ -6,7 +6,8 @@
  * session says is never markup.
  */
 import { toBase64Url } from "../base64url.ts";
-import { importRoomKey, open, seal } from "../crypto.ts";
+import { importRoomKey } from "../crypto.ts";
+import { openJson, sealJson } from "../sealed-json.ts";
 import { type CollabLink, parseLink, socketUrl } from "../link.ts";
 import { COLLAB_VERSION, type CollabState, type GuestMessage, HostMessage } from "../messages.ts";
 import { parseNotice } from "../relay-frames.ts";
@@ -20,6 +21,7 @@ const input = $<HTMLTextAreaElement>("prompt");
 const send = $<HTMLButtonElement>("send");
 const interrupt = $<HTMLButtonElement>("interrupt");
 const viewNote = $("view-only");
+const nameInput = $<HTMLInputElement>("name");
 const transcript = new Transcript($("transcript"));
 
 function say(text: string, error = false): void {
@@ -34,8 +36,11 @@ try {
   say(location.hash.length > 1 ? (error as Error).message : "Open the link /collab printed: it ends in #<room>.<key>.", true);
   throw error;
 }
+if (!crypto.subtle) {
+  say("This page decrypts the session with WebCrypto, which browsers offer only over https (or on localhost): open the https:// link.", true);
+  throw new Error("no WebCrypto: not a secure context");
+}
 const key = await importRoomKey(link.key);
-const encoder = new TextEncoder();
 let socket: WebSocket | undefined;
 let canWrite = false;
 let streaming = false;
@@ -55,11 +60,16 @@ function setComposer(): void {
 
 async function post(message: GuestMessage): Promise<void> {
   if (socket?.readyState !== WebSocket.OPEN) return;
-  socket.send(await seal(key, link.roomId, encoder.encode(JSON.stringify(message))));
+  socket.send((await sealJson(key, link.roomId, message)) as Uint8Array<ArrayBuffer>);
 }
 
+/** The name the participants see, kept in this browser for the next session. */
+const NAME_KEY = "omp-collab-name";
+const DEFAULT_NAME = "web guest";
+nameInput.value = localStorage.getItem(NAME_KEY) || DEFAULT_NAME;
+
 function hello(): Promise<void> {
-  const name = localStorage.getItem("omp-collab-name") || "web guest";
+  const name = nameInput.value.trim().slice(0, 64) || DEFAULT_NAME;
   return post({ type: "hello", version: COLLAB_VERSION, name, client: "web", ...(link.writeToken ? { writeToken: toBase64Url(link.writeToken) } : {}) });
 }
 
@@ -116,11 +126,9 @@ function connect(): void {
       else say("The host is away; waiting for it to come back…");
       return;
     }
-    let message: HostMessage;
-    try {
-      message = HostMessage.parse(JSON.parse(new TextDecoder().decode(await open(key, link.roomId, new Uint8Array(event.data as ArrayBuffer)))));
-    } catch (error) {
-      transcript.notice(`A frame from the host could not be read: ${(error as Error).message}`);
+    const message = await openJson(key, link.roomId, new Uint8Array(event.data as ArrayBuffer), HostMessage);
+    if (!message) {
+      transcript.notice("A frame from the host could not be read (another room's key, or changed on the way); it was left out.");
       return;
     }
     receive(message);
@@ -148,6 +156,11 @@ input.addEventListener("keydown", (event) => {
   }
 });
 interrupt.addEventListener("click", () => void post({ type: "abort" }));
+// Said to the host at once: a hello again, which the host takes as the new name.
+nameInput.addEventListener("change", () => {
+  localStorage.setItem(NAME_KEY, nameInput.value.trim() || DEFAULT_NAME);
+  void hello();
+});
 addEventListener("hashchange", () => location.reload());
 
 setComposer();
