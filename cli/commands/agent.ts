@@ -3,7 +3,6 @@ import { existsSync, fstatSync } from "node:fs";
 import { resolve } from "node:path";
 import { attachFile } from "../../core/extensions/mentions.ts";
 import { gitSummary } from "../../core/agent/git-summary.ts";
-import type { Runtime } from "../../core/agent/runtime.ts";
 import type { ImageContent, TextContent } from "../../core/ai/messages.ts";
 import { THINKING_LEVELS, isThinkingLevel } from "../../core/ai/model.ts";
 import type { SettingsInput } from "../../core/config/settings-schema.ts";

@@ -271,9 +271,9 @@ class AcpSession {
 
   async configOptions(): Promise<acp.SessionConfigOption[]> {
     const models = await this.host.runtime.cycleCandidates();
-    const current = `${this.host.agent.model.provider}/${this.host.agent.model.id}`;
+    const current = `${this.host.view.model.provider}/${this.host.view.model.id}`;
     const options = models.map((m) => ({ value: `${m.provider}/${m.id}`, name: m.name || `${m.provider}/${m.id}` }));
-    if (!options.some((o) => o.value === current)) options.unshift({ value: current, name: this.host.agent.model.name || current });
+    if (!options.some((o) => o.value === current)) options.unshift({ value: current, name: this.host.view.model.name || current });
     return [{ id: "model", name: "Model", category: "model", type: "select", currentValue: current, options }];
   }
 
@@ -288,7 +288,7 @@ class AcpSession {
 
   /** session/load: the conversation so far, as the updates that made it. */
   async replay(): Promise<void> {
-    for (const message of this.host.agent.messages) {
+    for (const message of this.host.view.messages) {
       for (const update of replayUpdates(message, this.host.runtime.options.cwd)) {
         await this.client.notify(acp.methods.client.session.update, { sessionId: this.id, update });
       }
@@ -308,13 +308,13 @@ class AcpSession {
 
   /** `/compact [what to keep]`: omp's own command, answered in the chat. */
   private async compact(instructions: string | undefined): Promise<acp.PromptResponse> {
-    const before = this.host.agent.contextTokens();
+    const before = this.host.view.contextTokens();
     try {
       await this.host.submit({ type: "compact", ...(instructions ? { instructions } : {}) });
     } catch (error) {
       throw acp.RequestError.internalError(undefined, `compaction failed: ${describeError(error)}`);
     }
-    const after = this.host.agent.contextTokens();
+    const after = this.host.view.contextTokens();
     const text = after < before ? `Compacted the conversation: about ${before} tokens of context are now ${after}.` : "Nothing to compact yet: the conversation is short enough.";
     this.update({ sessionUpdate: "agent_message_chunk", content: { type: "text", text } });
     return { stopReason: "end_turn" };

@@ -118,8 +118,8 @@ class RpcSession implements RpcContext {
     this.write(frame);
   };
 
-  readonly fail = (command: string, id: string | undefined, error: string): void => {
-    const frame: RpcResponse = { ...(id === undefined ? {} : { id }), type: "response", command, success: false, error };
+  readonly fail = (command: string, id: string | undefined, error: unknown): void => {
+    const frame: RpcResponse = { ...(id === undefined ? {} : { id }), type: "response", command, success: false, error: typeof error === "string" ? error : describeError(error) };
     this.write(frame);
   };
 
@@ -156,14 +156,14 @@ class RpcSession implements RpcContext {
     try {
       await this.dispatch(command);
     } catch (error) {
-      this.fail(command.type, command.id, describeError(error));
+      this.fail(command.type, command.id, error);
     }
   }
 
   later(command: string, id: string | undefined, work: () => Promise<unknown>): Promise<void> {
     const done = work().then(
       (data) => this.respond(command, id, data),
-      (error) => this.fail(command, id, describeError(error)),
+      (error) => this.fail(command, id, error),
     );
     const tracked = done.finally(() => this.background.delete(tracked));
     this.background.add(tracked);

@@ -255,9 +255,32 @@ export class SessionHost {
     }
   }
 
-  private useModel(selection: ModelSelection): void {
+  /**
+   * Every model switch of the session (set_model, a picker's choice, plan mode's role): the agent
+   * switches and the host says so, whichever front end asked.
+   */
+  useModel(selection: ModelSelection): void {
     this.control.setModel(selection);
-    this.emit({ type: "model_changed", provider: selection.model.provider, id: selection.model.id, thinking: this.agent.thinking });
+    this.emitModel();
+  }
+
+  /** The next model of the cycle (`--models`, else every model with a key); undefined when there is none. */
+  async cycleModel(direction: 1 | -1 = 1): Promise<ModelSelection | undefined> {
+    const selection = await this.control.cycleModel(direction);
+    if (selection) this.emitModel();
+    return selection;
+  }
+
+  /** The model's next thinking level; undefined when it has none. */
+  cycleThinking(): ReturnType<SessionControl["cycleThinking"]> {
+    const level = this.control.cycleThinking();
+    if (level !== undefined) this.emitModel();
+    return level;
+  }
+
+  private emitModel(): void {
+    const { model } = this.agent;
+    this.emit({ type: "model_changed", provider: model.provider, id: model.id, thinking: this.agent.thinking });
   }
 
   /**
@@ -312,7 +335,7 @@ export class SessionHost {
       }
       case "set_thinking":
         if (!this.control.setThinking(op.level)) throw new Error(`${agent.model.provider}/${agent.model.id} has no thinking levels`);
-        this.emit({ type: "model_changed", provider: agent.model.provider, id: agent.model.id, thinking: agent.thinking });
+        this.emitModel();
         return undefined;
       case "set_mode": {
         const from = this.currentMode;

@@ -1,6 +1,7 @@
 // One entry for every front end (issue 37): an `@file` mention, a custom command file, a skill
 // and a follow-up queued while the agent works reach the model the same way from print, json,
-// rpc, the terminal (tmux) and ACP, because every mode sends them through SessionHost.submit.
+// rpc, the terminal (tmux) and ACP, because every mode sends them through SessionHost.submit;
+// the user's own shell command (rpc bash, `!cmd`) goes with the next message in both.
 // Each test asserts on what the provider stand-in received.
 import { describe, expect, setDefaultTimeout, test } from "bun:test";
 import { existsSync, mkdirSync, writeFileSync } from "node:fs";
@@ -18,12 +19,16 @@ const MODEL = "anthropic/claude-sonnet-4-5";
 const env = (url = standin.url) => ({ ANTHROPIC_BASE_URL: url, ANTHROPIC_API_KEY: `omptest_ant_${crypto.randomUUID().replaceAll("-", "")}` });
 
 const NOTE = "NOTE-LINE: the release is on Friday.";
-const MENTION = "summarize @notes.txt";
+// Not at the end: the terminal's @ completion would take the Enter.
+const MENTION = "summarize @notes.txt now";
 const COMMAND = "/shout loud words";
 const SKILL = "/skill:probe the logs";
 /** The first run waits in this bash call until the test lets it go (`go` appears), so a follow-up is sent while it works. */
 const WAIT = "while [ ! -e go ]; do sleep 0.05; done; echo went";
-const FOLLOW_UP = "later @notes.txt";
+const FOLLOW_UP = "later @notes.txt too";
+/** The user's own shell command (rpc bash, `!cmd` in the terminal), and the message after it. */
+const SHELL = "echo SHELL-OUT-$((6*7))";
+const AFTER_SHELL = "what did it print?";
 
 /** What the model must see for each message, whichever front end sent it. */
 const EXPECTED = {
@@ -31,6 +36,7 @@ const EXPECTED = {
   command: "SHOUT-BODY: loud words!",
   skill: /PROBE-BODY: look closely\.[\s\S]*the logs$/,
   followUp: `${FOLLOW_UP}\n<file path="notes.txt">\n${NOTE}\n\n</file>`,
+  shell: `${AFTER_SHELL}\nThe user ran a shell command:\n<shell command=${JSON.stringify(SHELL)}>\nSHELL-OUT-42\n</shell>`,
 };
 
 function put(root: string, files: Record<string, string>): void {
@@ -104,6 +110,12 @@ describe("every front end sends messages through the session host", () => {
       // One run: the follow-up was taken after the reply, not sent as a run of its own.
       expect(rpc.frames.slice(mark).filter((f) => f.type === "agent_start")).toHaveLength(1);
       expect(userTextsOf("anthropic-messages", modelRequests(standin).at(-1)!.body).slice(-2)).toEqual(["start", EXPECTED.followUp]);
+
+      // bash: its output goes to the model with the next message, as `!cmd` does in the terminal.
+      expect((await rpc.send({ type: "bash", command: SHELL })).data.output).toContain("SHELL-OUT-42");
+      standin.setScript([{ text: "ok" }]);
+      await rpc.turn(AFTER_SHELL);
+      expect(lastUserText(standin)).toBe(EXPECTED.shell);
       expect(await rpc.close()).toBe(0);
     } finally {
       rpc.child.kill();
@@ -133,7 +145,7 @@ describe("every front end sends messages through the session host", () => {
     const session = await startInteractive({
       home,
       cwd: repo,
-      script: [{ text: "ok" }, { text: "ok" }, { text: "ok" }, { toolCalls: [{ name: "bash", arguments: { command: WAIT } }] }, { text: "first done" }, { text: "followed" }],
+      script: [{ text: "ok" }, { text: "ok" }, { text: "ok" }, { toolCalls: [{ name: "bash", arguments: { command: WAIT } }] }, { text: "first done" }, { text: "followed" }, { text: "printed" }],
     });
     const { tty } = session;
     try {
@@ -142,6 +154,7 @@ describe("every front end sends messages through the session host", () => {
       for (const [name, message] of [["mention", MENTION], ["command", COMMAND], ["skill", SKILL]] as const) {
         const before = modelRequests(session.standin).length;
         tty.type(message);
+        await tty.waitFor(`❯ ${message}`);
         tty.press("Enter");
         await tty.waitFor(() => modelRequests(session.standin).length > before && !tty.screen().includes("esc to interrupt"));
         seen[name] = lastUserText(session.standin);
@@ -152,12 +165,22 @@ describe("every front end sends messages through the session host", () => {
       tty.press("Enter");
       await tty.waitFor("while [ ! -e go ]");
       tty.type(FOLLOW_UP);
+      await tty.waitFor(`❯ ${FOLLOW_UP}`);
       tty.press("M-Enter");
       await tty.waitFor(`queued follow-up: ${FOLLOW_UP}`);
       writeFileSync(join(repo, "go"), "");
       await tty.waitFor("followed");
       expect(existsSync(join(repo, "go"))).toBe(true);
       expect(userTextsOf("anthropic-messages", modelRequests(session.standin).at(-1)!.body).slice(-2)).toEqual(["start", EXPECTED.followUp]);
+
+      tty.type(`!${SHELL}`);
+      tty.press("Enter");
+      await tty.waitFor("SHELL-OUT-42");
+      await tty.waitFor((screen) => !screen.includes("Running a shell command"));
+      tty.type(AFTER_SHELL);
+      tty.press("Enter");
+      await tty.waitFor("printed");
+      expect(lastUserText(session.standin)).toBe(EXPECTED.shell);
     } finally {
       await session.close();
     }

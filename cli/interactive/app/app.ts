@@ -252,7 +252,7 @@ export class InteractiveApp implements CommandHost {
   get sessionHost(): SessionHost { return this.options.host; }
   setEditorText(text: string): void { this.editor.setText(text); }
   setModel(selection: ModelSelection): void {
-    this.control.setModel(selection);
+    this.host.useModel(selection);
   }
 
   conversation(): Promise<Message[]> {
@@ -416,8 +416,8 @@ export class InteractiveApp implements CommandHost {
         this.editor.buffer.insert("\n");
         return;
       case "app.thinking.cycle":
-        return cycleThinkingKey(this.control, (text) => this.flash(text));
-      case "app.model.cycle": return cycleModelKey(this.control, (text) => this.flash(text));
+        return cycleThinkingKey(this.host, (text) => this.flash(text));
+      case "app.model.cycle": return cycleModelKey(this.host, (text) => this.flash(text));
       case "app.mode.cycle":
       case "app.plan.toggle":
         return cycleMode(this.options.host, action);

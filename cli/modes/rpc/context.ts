@@ -9,7 +9,8 @@ export interface RpcContext {
   /** The answer to the host's own bash command, while it runs. */
   bash: Promise<void> | undefined;
   respond(command: string, id: string | undefined, data?: unknown): void;
-  fail(command: string, id: string | undefined, error: string): void;
+  /** Answers `command` with a failure: `error` as thrown, or what went wrong in words. */
+  fail(command: string, id: string | undefined, error: unknown): void;
   /** Answers `command` when `work` ends, without holding up the commands that follow it. */
   later(command: string, id: string | undefined, work: () => Promise<unknown>): Promise<void>;
 }

@@ -24,12 +24,12 @@ export const MODEL_COMMANDS = {
     return respond("set_thinking_level", command.id);
   },
   async cycle_thinking_level({ host, respond }, command) {
-    const level = host.sessionControl.cycleThinking();
+    const level = host.cycleThinking();
     return respond("cycle_thinking_level", command.id, level === undefined ? null : { level });
   },
   async cycle_model({ host, respond }, command) {
     const { id } = command;
-    const selection = await host.sessionControl.cycleModel();
+    const selection = await host.cycleModel();
     if (!selection) return respond("cycle_model", id, null);
     return respond("cycle_model", id, { model: { provider: selection.model.provider, id: selection.model.id }, thinkingLevel: host.view.thinking, isScoped: host.runtime.cycleScoped });
   },

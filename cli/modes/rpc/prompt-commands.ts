@@ -1,5 +1,4 @@
 import type { ImageContent, TextContent } from "../../../core/ai/messages.ts";
-import { describeError } from "../../../core/errors/omp-error.ts";
 import { availableCommands } from "../../../core/extensions/listing.ts";
 import type { RpcCommand } from "../../../core/rpc/protocol.ts";
 import type { Accepted } from "../../../core/session-host/host.ts";
@@ -32,14 +31,15 @@ function submitMessage(rpc: RpcContext, command: string, id: string | undefined,
           taken();
         },
       })
-      .catch((error) => rpc.fail(command, id, describeError(error)))
+      .catch((error) => rpc.fail(command, id, error))
       .finally(taken);
   });
 }
 
 /** Steers or queues while a run goes; starts one otherwise. */
 async function steerOrFollowUp(rpc: RpcContext, command: Extract<RpcCommand, { type: "steer" | "follow_up" }>): Promise<void> {
-  const data = (accepted: Accepted) => (accepted.queued ? undefined : { agentInvoked: true });
+  // Queued: answered bare, as the original does; an extension's command that did its work ran nothing.
+  const data = (accepted: Accepted) => (accepted.queued ? undefined : { agentInvoked: !accepted.handled });
   return submitMessage(rpc, command.type, command.id, { type: command.type, content: promptContent(command.message, command.images) }, data);
 }
 

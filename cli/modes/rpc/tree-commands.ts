@@ -35,7 +35,7 @@ export const TREE_COMMANDS = {
   async fork(rpc, { id }) {
     const previous = rpc.host.view.writer?.path;
     await rpc.host.submit({ type: "fork" });
-    const agent = rpc.host.agent;
+    const agent = rpc.host.view;
     return rpc.respond("fork", id, { sessionFile: agent.writer?.path, parentSession: previous, messageCount: agent.messages.length });
   },
   async handoff(rpc, { id, customInstructions }) {
@@ -51,7 +51,7 @@ export const TREE_COMMANDS = {
       return rpc.respond("rewind", id, { restore: plan.restore.map((file) => file.path), changedOutside: plan.changedOutside, notRestorable: plan.notRestorable });
     }
     const outcome = await rpc.host.rewind(entryId, scope ?? "both");
-    return rpc.respond("rewind", id, { ...outcome, sessionFile: rpc.host.agent.writer?.path, messageCount: rpc.host.agent.messages.length });
+    return rpc.respond("rewind", id, { ...outcome, sessionFile: rpc.host.view.writer?.path, messageCount: rpc.host.view.messages.length });
   },
   async set_mode(rpc, { id, mode }) {
     await rpc.host.submit({ type: "set_mode", mode });

@@ -137,3 +137,65 @@ test("tools present themselves in one table; unknown and MCP tools get the gener
   expect(presentTool("mcp__github__search", { q: "x" }, "/w")).toMatchObject({ kind: "other", title: 'github: search {"q":"x"}' });
   expect(() => HostOp.parse({ type: "set_mode", mode: "reckless" })).toThrow();
 });
+
+/** The user texts of the stand-in's requests since `from`, one list per request. */
+function userTexts(from: number): string[][] {
+  return standin.requests
+    .filter((r) => r.method === "POST")
+    .slice(from)
+    .map((r) => (r.body as any).messages.filter((m: any) => m.role === "user").map((m: any) => m.content.filter((b: any) => b.type === "text").map((b: any) => b.text).join("\n")));
+}
+
+/** Resolves at the first event `test` picks. */
+function nextEvent(host: SessionHost, test: (event: HostEvent) => boolean): Promise<void> {
+  return new Promise((resolve) => {
+    const stop = host.subscribe((event) => {
+      if (!test(event)) return;
+      stop();
+      resolve();
+    });
+  });
+}
+
+test("messages sent while a run goes wait in the host's queue until a turn ends; steeringMode all hands both steers over at once", async () => {
+  standin.setScript([{ text: "working on it", pauseAfterEvents: 2, pauseMs: 2000 }, { text: "saw both" }]);
+  const { host, close } = await openHost("yolo");
+  const from = standin.requests.filter((r) => r.method === "POST").length;
+  try {
+    host.setQueueModes({ steering: "all" });
+    const streaming = nextEvent(host, (event) => event.type === "message_update");
+    const run = host.submit({ type: "prompt", content: [{ type: "text", text: "start" }] });
+    await streaming;
+    const accepted: unknown[] = [];
+    for (const text of ["one", "two"]) await host.submit({ type: "steer", content: [{ type: "text", text }] }, { accepted: (a) => accepted.push(a.queued) });
+    expect(accepted).toEqual(["steer", "steer"]);
+    expect(host.queued.map((q) => q.text)).toEqual(["one", "two"]);
+    expect(host.queuedCount).toBe(2);
+    expect(await run).toBe("stop");
+    // One more request, carrying both steers after the first reply.
+    expect(userTexts(from)).toEqual([["start"], ["start", "one", "two"]]);
+    expect(host.queuedCount).toBe(0);
+  } finally {
+    await close();
+  }
+});
+
+test("an abort drops what is queued; takeQueued first gives it back, and nothing of it reaches the model", async () => {
+  standin.setScript([{ text: "a long answer", pauseAfterEvents: 2, pauseMs: 3000 }, { text: "unused" }]);
+  const { host, close } = await openHost("yolo");
+  const from = standin.requests.filter((r) => r.method === "POST").length;
+  try {
+    const streaming = nextEvent(host, (event) => event.type === "message_update");
+    const run = host.submit({ type: "prompt", content: [{ type: "text", text: "go" }] });
+    await streaming;
+    await host.submit({ type: "follow_up", content: [{ type: "text", text: "then this" }] });
+    expect(host.takeQueued()).toMatchObject([{ kind: "followUp", text: "then this" }]);
+    await host.submit({ type: "follow_up", content: [{ type: "text", text: "and this" }] });
+    await host.submit({ type: "abort" });
+    expect(await run).toBe("aborted");
+    expect(host.queuedCount).toBe(0);
+    expect(userTexts(from)).toEqual([["go"]]);
+  } finally {
+    await close();
+  }
+});
