@@ -218,7 +218,6 @@ export class CollabSharer {
 
   private welcome(peer: number, hello: Extract<GuestMessage, { type: "hello" }>): void {
     if (hello.version !== COLLAB_VERSION) return this.send(peer, { type: "notice", text: `This host speaks collab version ${COLLAB_VERSION}, the guest ${hello.version}: update omp on one side.` });
-    if (Date.now() - (this.welcomedAt.get(peer) ?? 0) < WELCOME_EVERY_MS) return;
     if (!this.guests.has(peer) && this.guests.size >= MAX_GUESTS) return this.send(peer, { type: "notice", text: `The room is full (${MAX_GUESTS} guests).` });
     const writeToken = this.options.link.writeToken;
     let token: Uint8Array | undefined;
@@ -228,10 +227,12 @@ export class CollabSharer {
       token = undefined;
     }
     const canWrite = Boolean(writeToken && token && sameBytes(token, writeToken));
-    const known = this.guests.has(peer);
+    const known = this.guests.get(peer);
     const guest: Participant = { peer, name: hello.name, canWrite, client: hello.client };
     this.guests.set(peer, guest);
-    this.sendWelcome(guest);
+    // A hello again soon after (the web guest saying its new name) changes the participant; the conversation is not sent again.
+    if (Date.now() - (this.welcomedAt.get(peer) ?? 0) >= WELCOME_EVERY_MS) this.sendWelcome(guest);
+    if (known && known.name !== guest.name) this.options.notify({ kind: "info", text: `Collab: ${known.name} is now ${guest.name}.` });
     if (!known) {
       const text = `${hello.name} joined${canWrite ? "" : " (view-only)"}.`;
       this.options.notify({ kind: "info", text: `Collab: ${text}` });

@@ -323,6 +323,10 @@ describe("collab", () => {
     await h.tty.waitFor("WEB-REPLY-2 for the browser.");
     await pageShows(tab, "WEB-REPLY-2 for the browser.", "#transcript");
     expect(JSON.stringify(h.standin.requests.at(-1)!.body.messages.at(-1))).toContain("BROWSER-PROMPT-9");
+    // The page's name field says a new hello at once: the host takes the new name without sending the conversation again.
+    await tab.evaluate(`(() => { const field = document.getElementById("name"); field.value = "Bob Browser"; field.dispatchEvent(new Event("change")); return true; })()`);
+    await h.tty.waitFor("is now Bob Browser.");
+    await pageShows(tab, "Bob Browser", "#participants");
   });
 
   test("collab.relayToken and collab.displayName from the user's config: the relay lets the host in, guests see the name, and the session file never holds the token", async () => {
