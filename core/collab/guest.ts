@@ -57,7 +57,8 @@ export class CollabGuest {
         void this.hello();
       },
       binary: (frame) => {
-        this.receiving = this.receiving.then(() => this.fromHost(frame));
+        // One frame that fails (a handler's error) must not stop the ones after it.
+        this.receiving = this.receiving.then(() => this.fromHost(frame)).catch(() => undefined);
       },
       text: (text) => {
         const notice = parseNotice(text);

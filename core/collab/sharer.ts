@@ -69,7 +69,8 @@ export class CollabSharer {
         this.relayDown = false;
       },
       binary: (frame) => {
-        this.receiving = this.receiving.then(() => this.fromGuest(frame));
+        // One frame that fails must not stop the ones after it.
+        this.receiving = this.receiving.then(() => this.fromGuest(frame)).catch(() => undefined);
       },
       text: (text) => this.relayNotice(text),
       down: (reason) => {
@@ -114,7 +115,7 @@ export class CollabSharer {
 
   private onHostEvent(event: HostEvent): void {
     // The agent's events, and each tool call as the host presents it (the web guest's card titles); approvals and questions stay the host user's.
-    if (isAgentEvent(event) || event.type === "tool_call") {
+    if (this.guests.size > 0 && (isAgentEvent(event) || event.type === "tool_call")) {
       const bytes = JSON.stringify(event).length;
       this.send(BROADCAST, { type: "event", event: bytes > EVENT_BYTES ? trimStrings(event, EVENT_CHARS) : event });
     }
@@ -164,9 +165,11 @@ export class CollabSharer {
     // Nobody to see it: nothing is sealed (the relay coming back brings guests a welcome).
     if (!key || (peer === BROADCAST && this.guests.size === 0 && message.type !== "bye")) return;
     const { roomId } = this.options.link;
-    this.sending = this.sending.then(async () => {
-      this.socket.send(withPeer(peer, await sealJson(key, roomId, message)));
-    });
+    this.sending = this.sending
+      .then(async () => {
+        this.socket.send(withPeer(peer, await sealJson(key, roomId, message)));
+      })
+      .catch(() => undefined);
   }
 
   private relayNotice(text: string): void {
