@@ -119,6 +119,8 @@ export class CollabSharer {
       const bytes = JSON.stringify(event).length;
       this.send(BROADCAST, { type: "event", event: bytes > EVENT_BYTES ? trimStrings(event, EVENT_CHARS) : event });
     }
+    // Guests see the run stop at an approval; the question and its answer stay the host user's.
+    if (event.type === "approval_request") this.send(BROADCAST, { type: "notice", text: `Waiting for the host to approve ${event.toolName}.` });
     // Another conversation (the host's /new, /resume, a branch): guests start over with it.
     if (event.type === "session_changed") for (const guest of this.guests.values()) this.sendWelcome(guest);
     if (event.type === "agent_start" || event.type === "agent_end" || event.type === "usage" || event.type === "model_changed" || event.type === "session_changed") this.stateChanged();

@@ -28,8 +28,8 @@ afterEach(async () => {
   for (const step of cleanup.splice(0).reverse()) await step();
 });
 
-async function host(script: Turn[], env: Record<string, string> = {}): Promise<InteractiveSession> {
-  const session = await startInteractive({ ...WIDE, script, env: { USER: "hostuser", ...env } });
+async function host(script: Turn[], env: Record<string, string> = {}, args: string[] = []): Promise<InteractiveSession> {
+  const session = await startInteractive({ ...WIDE, script, args, env: { USER: "hostuser", ...env } });
   cleanup.push(() => session.close());
   await session.tty.waitFor(READY);
   return session;
@@ -217,6 +217,23 @@ describe("collab", () => {
     await h.tty.waitFor("Stopped sharing");
     await g.waitFor("The host stopped sharing.");
     expect(await g.exitCode()).toBe(0);
+  });
+
+  test("a guest's prompt that needs an approval waits for the host user, and the guest is told; /help says what a guest can do", async () => {
+    const relay = await startRelay(tempDir("omp-collab-relay-"));
+    cleanup.push(() => relay.stop());
+    const h = await host([{ toolCalls: [{ name: "bash", arguments: { command: "echo approved-by-host" } }] }, { text: "Ran it." }], {}, ["--approval-mode", "always-ask"]);
+    run(h.tty, `/collab ${relayWs(relay)}`);
+    const g = guest(["join", await joinLinkOn(h.tty, "Collab session started!")]);
+    await g.waitFor("Joined the session");
+    run(g, "/help");
+    await g.waitFor("Type a message to prompt the host's agent; esc interrupts it.");
+    run(g, "run the echo");
+    await h.tty.waitFor("Allow bash? echo approved-by-host");
+    await g.waitFor("Waiting for the host to approve bash.");
+    h.tty.press("y");
+    await g.waitFor("Ran it.");
+    expect(g.history()).toContain("approved-by-host");
   });
 
   test("the host itself refuses what a guest may not do, whatever client sent it", async () => {

@@ -14,7 +14,7 @@ import { ConversationBlocks } from "../render/conversation-blocks.ts";
 import type { Theme } from "../render/theme.ts";
 import { Transcript } from "../render/transcript.ts";
 import { Frames } from "../terminal/frames.ts";
-import { type Keymap, keyLabel } from "../terminal/keybindings.ts";
+import { type Action, type Keymap, keyLabel } from "../terminal/keybindings.ts";
 import { type InputEvent, type Key, keyId } from "../terminal/keys.ts";
 import { Screen } from "../terminal/screen.ts";
 import type { Terminal } from "../terminal/terminal.ts";
@@ -23,6 +23,7 @@ import { renderStatusLine } from "../widgets/status-line.ts";
 
 /** What a guest may type besides prompts: the rest (/model, /compact, `!`) is the host's. */
 const GUEST_COMMANDS = [
+  { name: "help", description: "what a guest can do here" },
   { name: "leave", description: "leave the shared session" },
   { name: "exit", description: "leave the shared session" },
   { name: "quit", description: "leave the shared session" },
@@ -161,6 +162,11 @@ export class GuestView {
       this.editor.take();
       return this.leave();
     }
+    if (command === "help") {
+      this.editor.take();
+      const rights = this.guest.isViewOnly ? "This is a view-only link: you watch the host's session." : `Type a message to prompt the host's agent; ${this.keyOf("app.interrupt")} interrupts it.`;
+      return this.notice("info", `${rights} ${this.keyOf("app.tools.expand")} expands tool output, ${this.keyOf("app.thinking.toggle")} shows thinking; /leave (or ctrl+c twice) leaves. Everything else (/model, /compact, !commands) is the host's.`);
+    }
     if (text.startsWith("/") || text.startsWith("!")) {
       this.notice("warning", `${text.split(/\s/)[0]} is the host's: a guest prompts the agent and can /leave.`);
       return;
@@ -224,6 +230,12 @@ export class GuestView {
     setTimeout(() => this.frames.request(), DOUBLE_PRESS_MS + 10);
   }
 
+  /** The key bound to an action as keybindings.yml has it (Ctrl+C interrupts and leaves whatever it says). */
+  private keyOf(action: Action): string {
+    const key = this.keymap.keysOf(action)[0];
+    return key === undefined ? "ctrl+c" : keyLabel(key);
+  }
+
   /** Ends the view: /leave, Ctrl+C twice, the host's bye, or a signal to omp join. */
   leave(): void {
     this.ended = true;
@@ -234,11 +246,10 @@ export class GuestView {
     const { theme } = this.view;
     const state = this.state;
     const spinner = SPINNER[this.view.tick % SPINNER.length]!;
-    const interrupt = this.keymap.keysOf("app.interrupt")[0];
     let activity: string;
     if (this.hint && this.hint.until > Date.now()) activity = this.hint.text;
     else if (!state) activity = `${spinner} Waiting for the host…`;
-    else if (this.running) activity = `${spinner} Host working${this.runStarted ? ` ${Math.floor((Date.now() - this.runStarted) / 1000)}s` : ""}${this.guest.isViewOnly ? "" : ` · ${interrupt === undefined ? "ctrl+c" : keyLabel(interrupt)} to interrupt`}`;
+    else if (this.running) activity = `${spinner} Host working${this.runStarted ? ` ${Math.floor((Date.now() - this.runStarted) / 1000)}s` : ""}${this.guest.isViewOnly ? "" : ` · ${this.keyOf("app.interrupt")} to interrupt`}`;
     else {
       const host = state.participants.find((participant) => participant.peer === 0);
       const guests = state.participants.filter((participant) => participant.peer !== 0).length;
