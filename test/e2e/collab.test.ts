@@ -122,13 +122,13 @@ describe("collab", () => {
     expect(output).not.toContain("tool-output-from-host");
   });
 
-  test("the host goes on while the relay is down, everyone reconnects when it is back, and revoke ends the old links", async () => {
+  test("the host's run goes on when the relay dies mid-reply, everyone reconnects when it is back, and revoke ends the old links", async () => {
     const home = tempDir("omp-collab-relay-");
     // A relay that asks hosts for a token: the host presents OMP_RELAY_TOKEN, and shows it nowhere.
     const token = "relay-token-SHOULD-STAY-HIDDEN-0123";
     let relay = await startRelay(home, ["--token", token]);
     const port = new URL(relay.url).port;
-    const h = await host([{ text: "First answer." }, { text: "Answer while the relay is down." }, { text: "Answer after the relay is back." }], { OMP_RELAY_TOKEN: token });
+    const h = await host([{ text: "First answer." }, { text: "Streaming on while the relay is down.", pauseAfterEvents: 3, pauseMs: 4000 }, { text: "Answer after the relay is back." }], { OMP_RELAY_TOKEN: token });
     run(h.tty, `/collab ${relayWs(relay)}`);
     const link = await joinLinkOn(h.tty, "Collab session started!");
     const g = guest(["join", link]);
@@ -136,16 +136,19 @@ describe("collab", () => {
     run(h.tty, "first");
     await g.waitFor("First answer.");
 
+    // The relay dies in the middle of a streamed reply: the host's run goes on to its end.
+    run(h.tty, "keep going");
+    await g.waitFor("Host working");
+    expect(h.tty.screen()).not.toContain("Streaming on while the relay is down.");
     await relay.stop();
     await h.tty.waitFor("the session goes on here");
+    await h.tty.waitFor("Streaming on while the relay is down.", 30_000);
     await h.tty.waitFor("⇄ shared · relay unreachable");
     await g.waitFor("reconnecting…");
     // What the guest sends meanwhile is not lost silently: it is told, and keeps its text.
     run(g, "SENT-WHILE-DOWN");
     await g.waitFor("The host is not connected right now");
     expect(g.screen()).toContain("❯ SENT-WHILE-DOWN");
-    run(h.tty, "while down");
-    await h.tty.waitFor("Answer while the relay is down.");
 
     relay = await startRelay(home, ["--token", token, "--port", port]);
     cleanup.push(() => relay.stop());
