@@ -82,6 +82,8 @@ export class GuestView {
       event: (event) => this.hostEvent(event as AgentEvent),
       state: (state) => {
         this.state = state;
+        // An agent_end lost while the relay was away does not leave the guest showing a run forever.
+        if (!state.streaming) this.running = false;
         this.frames.request();
       },
       notice: (kind, text) => this.notice(kind, text),
