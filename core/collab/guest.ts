@@ -3,7 +3,7 @@ import { importRoomKey } from "./crypto.ts";
 import { type CollabLink, socketUrl } from "./link.ts";
 import { COLLAB_VERSION, type CollabState, type GuestMessage, HostMessage } from "./messages.ts";
 import { parseNotice } from "./relay-frames.ts";
-import { RelaySocket } from "./relay-socket.ts";
+import { RelayConnection } from "./relay-connection.ts";
 import { openJson, sealJson } from "./sealed-json.ts";
 
 export type Welcome = Extract<HostMessage, { type: "welcome" }>;
@@ -31,7 +31,7 @@ export class CollabGuestError extends Error {
  * again when the host is back.
  */
 export class CollabGuest {
-  private readonly socket: RelaySocket;
+  private readonly socket: RelayConnection;
   private key: CryptoKey | undefined;
   private welcomed = false;
   private down = false;
@@ -49,7 +49,7 @@ export class CollabGuest {
     private readonly name: string,
     private readonly handlers: GuestHandlers,
   ) {
-    this.socket = new RelaySocket(socketUrl(link, "guest"), {
+    this.socket = new RelayConnection(socketUrl(link, "guest"), {
       open: () => {
         if (this.down) handlers.notice("info", "Reconnected to the relay.");
         this.down = false;

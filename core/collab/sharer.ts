@@ -5,7 +5,7 @@ import { importRoomKey, sameBytes } from "./crypto.ts";
 import { type CollabLink, socketUrl } from "./link.ts";
 import { COLLAB_VERSION, type CollabState, GuestMessage, type HostMessage, type Participant } from "./messages.ts";
 import { BROADCAST, parseNotice, splitPeer, withPeer } from "./relay-frames.ts";
-import { RelaySocket } from "./relay-socket.ts";
+import { RelayConnection } from "./relay-connection.ts";
 import { openJson, sealJson } from "./sealed-json.ts";
 import { trimStrings } from "./trim.ts";
 
@@ -46,7 +46,7 @@ export interface SharerOptions {
  * alone: the socket comes back and guests catch up with a new welcome.
  */
 export class CollabSharer {
-  private readonly socket: RelaySocket;
+  private readonly socket: RelayConnection;
   private key: CryptoKey | undefined;
   private readonly guests = new Map<number, Participant>();
   private readonly welcomedAt = new Map<number, number>();
@@ -61,7 +61,7 @@ export class CollabSharer {
   private receiving: Promise<void> = Promise.resolve();
 
   constructor(private readonly options: SharerOptions) {
-    this.socket = new RelaySocket(socketUrl(options.link, "host"), {
+    this.socket = new RelayConnection(socketUrl(options.link, "host"), {
       open: () => {
         this.admitted = true;
         options.changed();
