@@ -233,13 +233,15 @@ export class CollabSharer {
     }
     const canWrite = Boolean(writeToken && token && sameBytes(token, writeToken));
     const known = this.guests.get(peer);
-    const guest: Participant = { peer, name: hello.name, canWrite, client: hello.client };
+    // A name is the guest's own text, shown in other terminals: no control characters, never empty.
+    const name = hello.name.replace(/[\u0000-\u001f\u007f-\u009f]/g, "").trim() || "guest";
+    const guest: Participant = { peer, name, canWrite, client: hello.client };
     this.guests.set(peer, guest);
     // A hello again soon after (the web guest saying its new name) changes the participant; the conversation is not sent again.
     if (Date.now() - (this.welcomedAt.get(peer) ?? 0) >= WELCOME_EVERY_MS) this.sendWelcome(guest);
     if (known && known.name !== guest.name) this.options.notify({ kind: "info", text: `Collab: ${known.name} is now ${guest.name}.` });
     if (!known) {
-      const text = `${hello.name} joined${canWrite ? "" : " (view-only)"}.`;
+      const text = `${name} joined${canWrite ? "" : " (view-only)"}.`;
       this.options.notify({ kind: "info", text: `Collab: ${text}` });
       for (const other of this.guests.keys()) if (other !== peer) this.send(other, { type: "notice", text });
     }

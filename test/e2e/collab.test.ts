@@ -247,7 +247,7 @@ describe("collab", () => {
     const link = parseLink(await joinLinkOn(h.tty, "Collab session started!"), "ws://127.0.0.1:1");
     const key = await importRoomKey(link.key);
     // A client of its own: the room's key, but a forged write token, and then a slash command with the real one.
-    const raw = async (writeToken: Uint8Array) => {
+    const raw = async (writeToken: Uint8Array, name = "raw") => {
       const client = await RelayClient.connect(relay.url, link.roomId, "guest");
       cleanup.push(() => client.close());
       const messages: HostMessage[] = [];
@@ -258,7 +258,7 @@ describe("collab", () => {
           if (message) messages.push(message);
         }
       };
-      client.send(await sealJson(key, link.roomId, { type: "hello", version: 1, name: "raw", client: "web", writeToken: toBase64Url(writeToken) }));
+      client.send(await sealJson(key, link.roomId, { type: "hello", version: 1, name, client: "web", writeToken: toBase64Url(writeToken) }));
       const find = async (match: (message: HostMessage) => boolean): Promise<HostMessage> => {
         for (const deadline = Date.now() + 20_000; Date.now() < deadline; await Bun.sleep(20)) {
           await read();
@@ -269,9 +269,11 @@ describe("collab", () => {
       };
       return { client, find, send: async (message: unknown) => client.send(await sealJson(key, link.roomId, message)) };
     };
-    const forged = await raw(new Uint8Array(16).fill(7));
+    // Its name carries a terminal escape: the host shows the name without it.
+    const forged = await raw(new Uint8Array(16).fill(7), "\u001b[31mRAW-EVIL\u0007");
     const welcome = await forged.find((message) => message.type === "welcome");
     expect(welcome.type === "welcome" && welcome.canWrite).toBe(false);
+    await h.tty.waitFor("Collab: [31mRAW-EVIL joined (view-only).");
     await forged.send({ type: "prompt", text: "FORGED-PROMPT" });
     await forged.send({ type: "abort" });
     await forged.find((message) => message.type === "notice" && message.text.includes("does not take prompts"));

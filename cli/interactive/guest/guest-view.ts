@@ -20,6 +20,7 @@ import { Screen } from "../terminal/screen.ts";
 import type { Terminal } from "../terminal/terminal.ts";
 import { PromptEditor } from "../widgets/prompt-editor.ts";
 import { renderStatusLine } from "../widgets/status-line.ts";
+import { sanitize } from "../../shared/terminal-text.ts";
 
 /** What a guest may type besides prompts: the rest (/model, /compact, `!`) is the host's. */
 const GUEST_COMMANDS = [
@@ -238,6 +239,11 @@ export class GuestView {
     return key === undefined ? "ctrl+c" : keyLabel(key);
   }
 
+  /** The host's state with its words made safe for this terminal (the host's text, not ours). */
+  private shown(state: CollabState): CollabState {
+    return { ...state, cwd: sanitize(state.cwd), model: { ...state.model, id: sanitize(state.model.id), thinking: sanitize(state.model.thinking) }, participants: state.participants.map((participant) => ({ ...participant, name: sanitize(participant.name) })) };
+  }
+
   /** Ends the view: /leave, Ctrl+C twice, the host's bye, or a signal to omp join. */
   leave(): void {
     this.ended = true;
@@ -246,7 +252,7 @@ export class GuestView {
 
   private chrome(width: number, height: number) {
     const { theme } = this.view;
-    const state = this.state;
+    const state = this.state && this.shown(this.state);
     const spinner = SPINNER[this.view.tick % SPINNER.length]!;
     let activity: string;
     if (this.hint && this.hint.until > Date.now()) activity = this.hint.text;
