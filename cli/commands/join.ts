@@ -17,6 +17,5 @@ export async function runJoin(link: string): Promise<number> {
     throw error;
   }
   if (!process.stdin.isTTY || !process.stdout.isTTY) throw new OmpError("omp join draws the shared session in a terminal: run it in one (stdin and stdout a TTY)", { exitCode: EXIT_USAGE });
-  await runGuest(parsed, displayName(settings), settings.theme, env);
-  return 0;
+  return runGuest(parsed, displayName(settings), settings.theme, env);
 }

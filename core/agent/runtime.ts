@@ -565,7 +565,7 @@ export class Runtime {
     });
     const stored = this.credentialStore()?.secrets() ?? [];
     return [
-      ...new Set([apiKey, this.options.cliKey, ...fromEnv, ...configured, ...stored].filter((value): value is string => typeof value === "string" && value !== "")),
+      ...new Set([apiKey, this.options.cliKey, ...fromEnv, ...configured, ...stored, this.options.settings.collab.relayToken].filter((value): value is string => typeof value === "string" && value !== "")),
     ];
   }
 }

@@ -3,7 +3,7 @@ import { importRoomKey } from "./crypto.ts";
 import { type CollabLink, socketUrl } from "./link.ts";
 import { COLLAB_VERSION, type CollabState, type GuestMessage, HostMessage } from "./messages.ts";
 import { parseNotice } from "./relay-frames.ts";
-import { RelaySocket } from "./relay-socket.ts";
+import { RelayConnection } from "./relay-connection.ts";
 import { openJson, sealJson } from "./sealed-json.ts";
 
 export type Welcome = Extract<HostMessage, { type: "welcome" }>;
@@ -31,7 +31,7 @@ export class CollabGuestError extends Error {
  * again when the host is back.
  */
 export class CollabGuest {
-  private readonly socket: RelaySocket;
+  private readonly socket: RelayConnection;
   private key: CryptoKey | undefined;
   private welcomed = false;
   private down = false;
@@ -39,6 +39,8 @@ export class CollabGuest {
   private grantedWrite = false;
   /** A hello is on its way and not answered yet: the relay's "host up" need not send another. */
   private helloPending = false;
+  /** The host answered since the connection (or the host) last went away: what is sent now reaches it. */
+  private hostHere = false;
   /** Frames open asynchronously; this keeps them in the order they came. */
   private receiving: Promise<void> = Promise.resolve();
 
@@ -47,7 +49,7 @@ export class CollabGuest {
     private readonly name: string,
     private readonly handlers: GuestHandlers,
   ) {
-    this.socket = new RelaySocket(socketUrl(link, "guest"), {
+    this.socket = new RelayConnection(socketUrl(link, "guest"), {
       open: () => {
         if (this.down) handlers.notice("info", "Reconnected to the relay.");
         this.down = false;
@@ -55,7 +57,8 @@ export class CollabGuest {
         void this.hello();
       },
       binary: (frame) => {
-        this.receiving = this.receiving.then(() => this.fromHost(frame));
+        // One frame that fails (a handler's error) must not stop the ones after it.
+        this.receiving = this.receiving.then(() => this.fromHost(frame)).catch(() => undefined);
       },
       text: (text) => {
         const notice = parseNotice(text);
@@ -64,10 +67,12 @@ export class CollabGuest {
           if (!this.helloPending) void this.hello();
         } else {
           this.helloPending = false;
+          this.hostHere = false;
           if (this.welcomed) handlers.notice("warning", "The host is away; waiting for it to come back.");
         }
       },
       down: (reason) => {
+        this.hostHere = false;
         if (!this.down) handlers.notice("warning", `${reason}; reconnecting…`);
         this.down = true;
       },
@@ -90,12 +95,12 @@ export class CollabGuest {
 
   /** A prompt for the host's agent; refused here already for a view-only link. */
   async prompt(text: string): Promise<void> {
-    if (this.isViewOnly) throw new CollabGuestError("this is a view-only link: you can watch, not prompt. Ask the host for the full link (/collab prints it).");
-    if (!(await this.send({ type: "prompt", text }))) throw new CollabGuestError("not connected to the host right now; send it again once reconnected");
+    if (this.isViewOnly) throw new CollabGuestError("This is a view-only link: you can watch, not prompt. Ask the host for the full link (/collab prints it).");
+    if (!this.hostHere || !(await this.send({ type: "prompt", text }))) throw new CollabGuestError("The host is not connected right now; send it again once it is back.");
   }
 
   async abort(): Promise<void> {
-    if (this.isViewOnly) throw new CollabGuestError("this is a view-only link: only the host and full-link guests can interrupt");
+    if (this.isViewOnly) throw new CollabGuestError("This is a view-only link: only the host and full-link guests can interrupt.");
     await this.send({ type: "abort" });
   }
 
@@ -122,6 +127,7 @@ export class CollabGuest {
     switch (message.type) {
       case "welcome":
         this.helloPending = false;
+        this.hostHere = true;
         this.grantedWrite = message.canWrite;
         this.handlers.welcome(message, this.welcomed);
         this.welcomed = true;

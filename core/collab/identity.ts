@@ -3,7 +3,7 @@ import type { Settings } from "../config/settings-schema.ts";
 
 /** The name other participants see: collab.displayName, else the OS user's. */
 export function displayName(settings: Settings): string {
-  if (settings.collab.displayName) return settings.collab.displayName;
+  if (settings.collab.displayName) return settings.collab.displayName.slice(0, 64);
   const fromEnv = process.env.USER || process.env.LOGNAME || process.env.USERNAME;
   if (fromEnv) return fromEnv.slice(0, 64);
   try {

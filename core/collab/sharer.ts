@@ -5,7 +5,7 @@ import { importRoomKey, sameBytes } from "./crypto.ts";
 import { type CollabLink, socketUrl } from "./link.ts";
 import { COLLAB_VERSION, type CollabState, GuestMessage, type HostMessage, type Participant } from "./messages.ts";
 import { BROADCAST, parseNotice, splitPeer, withPeer } from "./relay-frames.ts";
-import { RelaySocket } from "./relay-socket.ts";
+import { RelayConnection } from "./relay-connection.ts";
 import { openJson, sealJson } from "./sealed-json.ts";
 import { trimStrings } from "./trim.ts";
 
@@ -46,7 +46,7 @@ export interface SharerOptions {
  * alone: the socket comes back and guests catch up with a new welcome.
  */
 export class CollabSharer {
-  private readonly socket: RelaySocket;
+  private readonly socket: RelayConnection;
   private key: CryptoKey | undefined;
   private readonly guests = new Map<number, Participant>();
   private readonly welcomedAt = new Map<number, number>();
@@ -61,7 +61,7 @@ export class CollabSharer {
   private receiving: Promise<void> = Promise.resolve();
 
   constructor(private readonly options: SharerOptions) {
-    this.socket = new RelaySocket(socketUrl(options.link, "host"), {
+    this.socket = new RelayConnection(socketUrl(options.link, "host"), {
       open: () => {
         this.admitted = true;
         options.changed();
@@ -69,7 +69,8 @@ export class CollabSharer {
         this.relayDown = false;
       },
       binary: (frame) => {
-        this.receiving = this.receiving.then(() => this.fromGuest(frame));
+        // One frame that fails must not stop the ones after it.
+        this.receiving = this.receiving.then(() => this.fromGuest(frame)).catch(() => undefined);
       },
       text: (text) => this.relayNotice(text),
       down: (reason) => {
@@ -113,10 +114,13 @@ export class CollabSharer {
   }
 
   private onHostEvent(event: HostEvent): void {
-    if (isAgentEvent(event)) {
+    // The agent's events, and each tool call as the host presents it (the web guest's card titles); approvals and questions stay the host user's.
+    if (this.guests.size > 0 && (isAgentEvent(event) || event.type === "tool_call")) {
       const bytes = JSON.stringify(event).length;
       this.send(BROADCAST, { type: "event", event: bytes > EVENT_BYTES ? trimStrings(event, EVENT_CHARS) : event });
     }
+    // Guests see the run stop at an approval; the question and its answer stay the host user's.
+    if (event.type === "approval_request") this.send(BROADCAST, { type: "notice", text: `Waiting for the host to approve ${event.toolName}.` });
     // Another conversation (the host's /new, /resume, a branch): guests start over with it.
     if (event.type === "session_changed") for (const guest of this.guests.values()) this.sendWelcome(guest);
     if (event.type === "agent_start" || event.type === "agent_end" || event.type === "usage" || event.type === "model_changed" || event.type === "session_changed") this.stateChanged();
@@ -140,7 +144,8 @@ export class CollabSharer {
       contextTokens: session.contextTokens(),
       contextWindow: session.model.contextWindow,
       cost: session.usage.cost.total,
-      participants: this.participants,
+      // The host first, as peer 0 (the relay's broadcast address: no guest has it).
+      participants: [{ peer: BROADCAST, name: `${this.options.name} (host)`.slice(0, 64), canWrite: true, client: "omp" }, ...this.participants],
     };
   }
 
@@ -162,9 +167,11 @@ export class CollabSharer {
     // Nobody to see it: nothing is sealed (the relay coming back brings guests a welcome).
     if (!key || (peer === BROADCAST && this.guests.size === 0 && message.type !== "bye")) return;
     const { roomId } = this.options.link;
-    this.sending = this.sending.then(async () => {
-      this.socket.send(withPeer(peer, await sealJson(key, roomId, message)));
-    });
+    this.sending = this.sending
+      .then(async () => {
+        this.socket.send(withPeer(peer, await sealJson(key, roomId, message)));
+      })
+      .catch(() => undefined);
   }
 
   private relayNotice(text: string): void {
@@ -216,7 +223,6 @@ export class CollabSharer {
 
   private welcome(peer: number, hello: Extract<GuestMessage, { type: "hello" }>): void {
     if (hello.version !== COLLAB_VERSION) return this.send(peer, { type: "notice", text: `This host speaks collab version ${COLLAB_VERSION}, the guest ${hello.version}: update omp on one side.` });
-    if (Date.now() - (this.welcomedAt.get(peer) ?? 0) < WELCOME_EVERY_MS) return;
     if (!this.guests.has(peer) && this.guests.size >= MAX_GUESTS) return this.send(peer, { type: "notice", text: `The room is full (${MAX_GUESTS} guests).` });
     const writeToken = this.options.link.writeToken;
     let token: Uint8Array | undefined;
@@ -226,12 +232,16 @@ export class CollabSharer {
       token = undefined;
     }
     const canWrite = Boolean(writeToken && token && sameBytes(token, writeToken));
-    const known = this.guests.has(peer);
-    const guest: Participant = { peer, name: hello.name, canWrite, client: hello.client };
+    const known = this.guests.get(peer);
+    // A name is the guest's own text, shown in other terminals: no control characters, never empty.
+    const name = hello.name.replace(/[\u0000-\u001f\u007f-\u009f]/g, "").trim() || "guest";
+    const guest: Participant = { peer, name, canWrite, client: hello.client };
     this.guests.set(peer, guest);
-    this.sendWelcome(guest);
+    // A hello again soon after (the web guest saying its new name) changes the participant; the conversation is not sent again.
+    if (Date.now() - (this.welcomedAt.get(peer) ?? 0) >= WELCOME_EVERY_MS) this.sendWelcome(guest);
+    if (known && known.name !== guest.name) this.options.notify({ kind: "info", text: `Collab: ${known.name} is now ${guest.name}.` });
     if (!known) {
-      const text = `${hello.name} joined${canWrite ? "" : " (view-only)"}.`;
+      const text = `${name} joined${canWrite ? "" : " (view-only)"}.`;
       this.options.notify({ kind: "info", text: `Collab: ${text}` });
       for (const other of this.guests.keys()) if (other !== peer) this.send(other, { type: "notice", text });
     }

@@ -231,12 +231,9 @@ export const Settings = z.strictObject({
   /** Live session sharing (/collab, omp join), as the original omp's settings. */
   collab: z
     .strictObject({
-      /** The relay /collab uses when none is given inline: a host (relay.example.com), wss://… or ws://localhost:port. */
-      relayUrl: z.string().min(1).default("wss://my.omp.sh"),
-      /** The name other participants see; the OS user's when absent. */
-      displayName: z.string().min(1).max(64).optional(),
-      /** The token a self-hosted relay asks hosts for (OMP_RELAY_TOKEN over it); sent only to the relay, as a bearer token. */
-      relayToken: z.string().min(1).optional(),
+      relayUrl: z.string().min(1).default("wss://my.omp.sh").describe("The relay /collab shares through when none is given: a host (relay.example.com), wss://… or ws://localhost:port."),
+      displayName: z.string().min(1).optional().describe("The name other participants of a shared session see (its first 64 characters); the OS user's when unset."),
+      relayToken: z.string().min(1).optional().describe("The token a self-hosted relay asks hosts for (OMP_RELAY_TOKEN wins); sent only to the relay."),
     })
     .prefault({}),
   /** The ask tool's questions and plan mode's plan approval. */

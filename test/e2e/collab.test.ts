@@ -12,7 +12,10 @@ import { HostMessage } from "../../core/collab/messages.ts";
 import { openJson, sealJson } from "../../core/collab/sealed-json.ts";
 import { toBase64Url } from "../../core/collab/base64url.ts";
 import { tempDir } from "../support/temp.ts";
+import { mkdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
 import type { Turn } from "../support/standin/index.ts";
+import { CHROMIUM, launchChromium, pageMeets, pageShows } from "../support/chromium.ts";
 
 setDefaultTimeout(180_000);
 
@@ -25,8 +28,8 @@ afterEach(async () => {
   for (const step of cleanup.splice(0).reverse()) await step();
 });
 
-async function host(script: Turn[], env: Record<string, string> = {}): Promise<InteractiveSession> {
-  const session = await startInteractive({ ...WIDE, script, env });
+async function host(script: Turn[], env: Record<string, string> = {}, args: string[] = []): Promise<InteractiveSession> {
+  const session = await startInteractive({ ...WIDE, script, args, env: { USER: "hostuser", ...env } });
   cleanup.push(() => session.close());
   await session.tty.waitFor(READY);
   return session;
@@ -72,6 +75,7 @@ describe("collab", () => {
 
     const g = guest(["join", link]);
     await g.waitFor("Joined the session");
+    await g.waitFor("guest of hostuser (host) · 1 guest");
     await h.tty.waitFor(/Collab: \S+ joined\./);
     await h.tty.waitFor("⇄ shared · 1 guest");
 
@@ -118,13 +122,13 @@ describe("collab", () => {
     expect(output).not.toContain("tool-output-from-host");
   });
 
-  test("the host goes on while the relay is down, everyone reconnects when it is back, and revoke ends the old links", async () => {
+  test("the host's run goes on when the relay dies mid-reply, everyone reconnects when it is back, and revoke ends the old links", async () => {
     const home = tempDir("omp-collab-relay-");
     // A relay that asks hosts for a token: the host presents OMP_RELAY_TOKEN, and shows it nowhere.
     const token = "relay-token-SHOULD-STAY-HIDDEN-0123";
     let relay = await startRelay(home, ["--token", token]);
     const port = new URL(relay.url).port;
-    const h = await host([{ text: "First answer." }, { text: "Answer while the relay is down." }, { text: "Answer after the relay is back." }], { OMP_RELAY_TOKEN: token });
+    const h = await host([{ text: "First answer." }, { text: "Streaming on while the relay is down.", pauseAfterEvents: 3, pauseMs: 4000 }, { text: "Answer after the relay is back." }], { OMP_RELAY_TOKEN: token });
     run(h.tty, `/collab ${relayWs(relay)}`);
     const link = await joinLinkOn(h.tty, "Collab session started!");
     const g = guest(["join", link]);
@@ -132,12 +136,19 @@ describe("collab", () => {
     run(h.tty, "first");
     await g.waitFor("First answer.");
 
+    // The relay dies in the middle of a streamed reply: the host's run goes on to its end.
+    run(h.tty, "keep going");
+    await g.waitFor("Host working");
+    expect(h.tty.screen()).not.toContain("Streaming on while the relay is down.");
     await relay.stop();
     await h.tty.waitFor("the session goes on here");
+    await h.tty.waitFor("Streaming on while the relay is down.", 30_000);
     await h.tty.waitFor("⇄ shared · relay unreachable");
     await g.waitFor("reconnecting…");
-    run(h.tty, "while down");
-    await h.tty.waitFor("Answer while the relay is down.");
+    // What the guest sends meanwhile is not lost silently: it is told, and keeps its text.
+    run(g, "SENT-WHILE-DOWN");
+    await g.waitFor("The host is not connected right now");
+    expect(g.screen()).toContain("❯ SENT-WHILE-DOWN");
 
     relay = await startRelay(home, ["--token", token, "--port", port]);
     cleanup.push(() => relay.stop());
@@ -211,6 +222,23 @@ describe("collab", () => {
     expect(await g.exitCode()).toBe(0);
   });
 
+  test("a guest's prompt that needs an approval waits for the host user, and the guest is told; /help says what a guest can do", async () => {
+    const relay = await startRelay(tempDir("omp-collab-relay-"));
+    cleanup.push(() => relay.stop());
+    const h = await host([{ toolCalls: [{ name: "bash", arguments: { command: "echo approved-by-host" } }] }, { text: "Ran it." }], {}, ["--approval-mode", "always-ask"]);
+    run(h.tty, `/collab ${relayWs(relay)}`);
+    const g = guest(["join", await joinLinkOn(h.tty, "Collab session started!")]);
+    await g.waitFor("Joined the session");
+    run(g, "/help");
+    await g.waitFor("Type a message to prompt the host's agent; esc interrupts it.");
+    run(g, "run the echo");
+    await h.tty.waitFor("Allow bash? echo approved-by-host");
+    await g.waitFor("Waiting for the host to approve bash.");
+    h.tty.press("y");
+    await g.waitFor("Ran it.");
+    expect(g.history()).toContain("approved-by-host");
+  });
+
   test("the host itself refuses what a guest may not do, whatever client sent it", async () => {
     const relay = await startRelay(tempDir("omp-collab-relay-"));
     cleanup.push(() => relay.stop());
@@ -219,7 +247,7 @@ describe("collab", () => {
     const link = parseLink(await joinLinkOn(h.tty, "Collab session started!"), "ws://127.0.0.1:1");
     const key = await importRoomKey(link.key);
     // A client of its own: the room's key, but a forged write token, and then a slash command with the real one.
-    const raw = async (writeToken: Uint8Array) => {
+    const raw = async (writeToken: Uint8Array, name = "raw") => {
       const client = await RelayClient.connect(relay.url, link.roomId, "guest");
       cleanup.push(() => client.close());
       const messages: HostMessage[] = [];
@@ -230,7 +258,7 @@ describe("collab", () => {
           if (message) messages.push(message);
         }
       };
-      client.send(await sealJson(key, link.roomId, { type: "hello", version: 1, name: "raw", client: "web", writeToken: toBase64Url(writeToken) }));
+      client.send(await sealJson(key, link.roomId, { type: "hello", version: 1, name, client: "web", writeToken: toBase64Url(writeToken) }));
       const find = async (match: (message: HostMessage) => boolean): Promise<HostMessage> => {
         for (const deadline = Date.now() + 20_000; Date.now() < deadline; await Bun.sleep(20)) {
           await read();
@@ -241,9 +269,11 @@ describe("collab", () => {
       };
       return { client, find, send: async (message: unknown) => client.send(await sealJson(key, link.roomId, message)) };
     };
-    const forged = await raw(new Uint8Array(16).fill(7));
+    // Its name carries a terminal escape: the host shows the name without it.
+    const forged = await raw(new Uint8Array(16).fill(7), "\u001b[31mRAW-EVIL\u0007");
     const welcome = await forged.find((message) => message.type === "welcome");
     expect(welcome.type === "welcome" && welcome.canWrite).toBe(false);
+    await h.tty.waitFor("Collab: [31mRAW-EVIL joined (view-only).");
     await forged.send({ type: "prompt", text: "FORGED-PROMPT" });
     await forged.send({ type: "abort" });
     await forged.find((message) => message.type === "notice" && message.text.includes("does not take prompts"));
@@ -288,5 +318,57 @@ describe("collab", () => {
     const bad = guest(["join", "not-a-link"]);
     expect(await bad.exitCode()).toBe(2);
     expect(bad.screen()).toContain("omp join: this is not a collab link");
+  });
+
+  test.skipIf(!CHROMIUM)("a browser opens the host's web link: the transcript and tool cards, and its prompt runs on the host", async () => {
+    const relay = await startRelay(tempDir("omp-collab-relay-"));
+    cleanup.push(() => relay.stop());
+    const h = await host([
+      { toolCalls: [{ name: "bash", arguments: { command: "echo web-tool-output" } }] },
+      { text: "WEB-ANSWER-1 from the host." },
+      { text: "WEB-REPLY-2 for the browser." },
+    ]);
+    run(h.tty, "list it");
+    await h.tty.waitFor("WEB-ANSWER-1");
+    run(h.tty, `/collab ${relayWs(relay)}`);
+    const web = /or any web browser: (\S+)/.exec(await h.tty.waitFor(/or any web browser: \S+#\S+/))![1]!;
+    expect(web).toStartWith(`${relay.url}/#`);
+    const browser = await launchChromium();
+    const tab = await browser.open(web);
+    await pageShows(tab, "WEB-ANSWER-1 from the host.", "#transcript");
+    await pageShows(tab, "web-tool-output", "#transcript");
+    await pageShows(tab, "list it", "#transcript");
+    await h.tty.waitFor(/Collab: .* joined\./);
+    await pageMeets(tab, `!document.getElementById("prompt").disabled`);
+    await tab.type("#prompt", "BROWSER-PROMPT-9 please");
+    await tab.press("Enter");
+    await h.tty.waitFor("WEB-REPLY-2 for the browser.");
+    await pageShows(tab, "WEB-REPLY-2 for the browser.", "#transcript");
+    expect(JSON.stringify(h.standin.requests.at(-1)!.body.messages.at(-1))).toContain("BROWSER-PROMPT-9");
+    // The page's name field says a new hello at once: the host takes the new name without sending the conversation again.
+    await tab.evaluate(`(() => { const field = document.getElementById("name"); field.value = "Bob Browser"; field.dispatchEvent(new Event("change")); return true; })()`);
+    await h.tty.waitFor("is now Bob Browser.");
+    await pageShows(tab, "Bob Browser", "#participants");
+  });
+
+  test("collab.relayToken and collab.displayName from the user's config: the relay lets the host in, guests see the name, and the session file never holds the token", async () => {
+    const token = "settings-relay-token-7f3a9c2e1b";
+    const relay = await startRelay(tempDir("omp-collab-relay-"), ["--token", token]);
+    cleanup.push(() => relay.stop());
+    const home = tempDir("omp-collab-home-");
+    mkdirSync(join(home, ".omp", "agent"), { recursive: true });
+    writeFileSync(join(home, ".omp", "agent", "config.yml"), `collab:\n  relayToken: ${token}\n  displayName: Alice Host\n`);
+    const h = await startInteractive({ ...WIDE, home, script: [{ toolCalls: [{ name: "bash", arguments: { command: `echo token is ${token}` } }] }, { text: "Echoed." }] });
+    cleanup.push(() => h.close());
+    await h.tty.waitFor(READY);
+    run(h.tty, `/collab ${relayWs(relay)}`);
+    const g = guest(["join", await joinLinkOn(h.tty, "Collab session started!")]);
+    await g.waitFor("guest of Alice Host (host)");
+    run(h.tty, "echo it");
+    await g.waitFor("Echoed.");
+    // The session file keeps the command's output with the token redacted, as it does the provider keys.
+    const kept = h.sessionEntries().filter((entry) => entry.type === "message" && entry.message.role === "toolResult");
+    expect(JSON.stringify(kept)).toContain("token is [REDACTED]");
+    expect(JSON.stringify(h.sessionEntries())).not.toContain(token);
   });
 });

@@ -41,3 +41,22 @@ export async function launchChromium(): Promise<Browser> {
     },
   };
 }
+
+/** Waits until the page's `selector` shows `text` (innerText); says what it showed instead. */
+export async function pageShows(tab: Tab, text: string, selector = "body", timeoutMs = 30_000): Promise<void> {
+  const shown = () => tab.evaluate("(sel) => document.querySelector(sel)?.innerText ?? ''", selector).then(String);
+  const deadline = Date.now() + timeoutMs;
+  while (!(await shown()).includes(text)) {
+    if (Date.now() > deadline) throw new Error(`the page never showed ${JSON.stringify(text)}; it shows:\n${await shown()}`);
+    await Bun.sleep(25);
+  }
+}
+
+/** Waits until a JavaScript expression holds on the page. */
+export async function pageMeets(tab: Tab, expression: string, timeoutMs = 30_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await tab.evaluate(expression))) {
+    if (Date.now() > deadline) throw new Error(`the page never met ${expression}`);
+    await Bun.sleep(25);
+  }
+}

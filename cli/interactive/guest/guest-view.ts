@@ -14,15 +14,17 @@ import { ConversationBlocks } from "../render/conversation-blocks.ts";
 import type { Theme } from "../render/theme.ts";
 import { Transcript } from "../render/transcript.ts";
 import { Frames } from "../terminal/frames.ts";
-import { type Keymap, keyLabel } from "../terminal/keybindings.ts";
-import { type InputEvent, keyId } from "../terminal/keys.ts";
+import { type Action, type Keymap, keyLabel } from "../terminal/keybindings.ts";
+import { type InputEvent, type Key, keyId } from "../terminal/keys.ts";
 import { Screen } from "../terminal/screen.ts";
 import type { Terminal } from "../terminal/terminal.ts";
 import { PromptEditor } from "../widgets/prompt-editor.ts";
 import { renderStatusLine } from "../widgets/status-line.ts";
+import { sanitize } from "../../shared/terminal-text.ts";
 
 /** What a guest may type besides prompts: the rest (/model, /compact, `!`) is the host's. */
 const GUEST_COMMANDS = [
+  { name: "help", description: "what a guest can do here" },
   { name: "leave", description: "leave the shared session" },
   { name: "exit", description: "leave the shared session" },
   { name: "quit", description: "leave the shared session" },
@@ -81,6 +83,8 @@ export class GuestView {
       event: (event) => this.hostEvent(event as AgentEvent),
       state: (state) => {
         this.state = state;
+        // An agent_end lost while the relay was away does not leave the guest showing a run forever.
+        if (!state.streaming) this.running = false;
         this.frames.request();
       },
       notice: (kind, text) => this.notice(kind, text),
@@ -117,7 +121,7 @@ export class GuestView {
     this.frames.request();
   }
 
-  private handleKey(key: Extract<InputEvent, { type: "key" }>["key"]): void {
+  private handleKey(key: Key): void {
     const id = keyId(key);
     const action = this.keymap.action(id);
     if (action === "app.thinking.toggle" || action === "app.tools.expand") {
@@ -161,12 +165,13 @@ export class GuestView {
       this.editor.take();
       return this.leave();
     }
+    if (command === "help") {
+      this.editor.take();
+      const rights = this.guest.isViewOnly ? "This is a view-only link: you watch the host's session." : `Type a message to prompt the host's agent; ${this.keyOf("app.interrupt")} interrupts it.`;
+      return this.notice("info", `${rights} ${this.keyOf("app.tools.expand")} expands tool output, ${this.keyOf("app.thinking.toggle")} shows thinking; /leave (or ctrl+c twice) leaves. Everything else (/model, /compact, !commands) is the host's.`);
+    }
     if (text.startsWith("/") || text.startsWith("!")) {
       this.notice("warning", `${text.split(/\s/)[0]} is the host's: a guest prompts the agent and can /leave.`);
-      return;
-    }
-    if (this.guest.isViewOnly) {
-      this.notice("warning", "This is a view-only link: you can watch, not prompt. Ask the host for the full link (/collab prints it).");
       return;
     }
     const taken = this.editor.take();
@@ -228,21 +233,36 @@ export class GuestView {
     setTimeout(() => this.frames.request(), DOUBLE_PRESS_MS + 10);
   }
 
-  private leave(): void {
+  /** The key bound to an action as keybindings.yml has it (Ctrl+C interrupts and leaves whatever it says). */
+  private keyOf(action: Action): string {
+    const key = this.keymap.keysOf(action)[0];
+    return key === undefined ? "ctrl+c" : keyLabel(key);
+  }
+
+  /** The host's state with its words made safe for this terminal (the host's text, not ours). */
+  private shown(state: CollabState): CollabState {
+    return { ...state, cwd: sanitize(state.cwd), model: { ...state.model, id: sanitize(state.model.id), thinking: sanitize(state.model.thinking) }, participants: state.participants.map((participant) => ({ ...participant, name: sanitize(participant.name) })) };
+  }
+
+  /** Ends the view: /leave, Ctrl+C twice, the host's bye, or a signal to omp join. */
+  leave(): void {
     this.ended = true;
     this.finish();
   }
 
   private chrome(width: number, height: number) {
     const { theme } = this.view;
-    const state = this.state;
+    const state = this.state && this.shown(this.state);
     const spinner = SPINNER[this.view.tick % SPINNER.length]!;
-    const interrupt = this.keymap.keysOf("app.interrupt")[0];
     let activity: string;
     if (this.hint && this.hint.until > Date.now()) activity = this.hint.text;
     else if (!state) activity = `${spinner} Waiting for the host…`;
-    else if (this.running) activity = `${spinner} Host working${this.runStarted ? ` ${Math.floor((Date.now() - this.runStarted) / 1000)}s` : ""}${this.guest.isViewOnly ? "" : ` · ${interrupt === undefined ? "ctrl+c" : keyLabel(interrupt)} to interrupt`}`;
-    else activity = `guest${this.guest.isViewOnly ? " (view-only)" : ""} · ${plural(state.participants.length, "guest")} · ${displayPath(state.cwd)}`;
+    else if (this.running) activity = `${spinner} Host working${this.runStarted ? ` ${Math.floor((Date.now() - this.runStarted) / 1000)}s` : ""}${this.guest.isViewOnly ? "" : ` · ${this.keyOf("app.interrupt")} to interrupt`}`;
+    else {
+      const host = state.participants.find((participant) => participant.peer === 0);
+      const guests = state.participants.filter((participant) => participant.peer !== 0).length;
+      activity = `guest${this.guest.isViewOnly ? " (view-only)" : ""} of ${host?.name ?? "the host"} · ${plural(guests, "guest")} · ${displayPath(state.cwd)}`;
+    }
     const statusLine = renderStatusLine(
       {
         activity,

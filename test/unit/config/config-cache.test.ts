@@ -50,10 +50,11 @@ function reference(files: string[], runtime?: SettingsInput): z.output<typeof Se
   const layers = files.map((file) => {
     const values = parseYamlMapping(readFileSync(file, "utf8"), file);
     validateConfig(Settings, values, file);
-    // A project's file never chooses the auth broker, the sandbox, the hosts sent to without asking nor where memories are kept, trusted or not (see settings.ts).
+    // A project's file never chooses the auth broker, the sandbox, the hosts sent to without asking, where memories are kept nor the collab relay, trusted or not (see settings.ts).
     if (file.endsWith(join(".omp", "config.yml"))) {
       delete values.auth;
       delete values.sandbox;
+      delete values.collab;
       if (values.web && typeof values.web === "object") values.web = Object.fromEntries(Object.entries(values.web).filter(([key]) => key !== "allowHosts"));
       if (values.mnemopi && typeof values.mnemopi === "object") values.mnemopi = Object.fromEntries(Object.entries(values.mnemopi).filter(([key]) => key !== "dbPath"));
     }

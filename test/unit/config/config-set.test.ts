@@ -184,6 +184,9 @@ compaction:
       "mnemopi.injectionTokenLimit",
       "mnemopi.dbPath",
       "modelRoles",
+      "collab.relayUrl",
+      "collab.displayName",
+      "collab.relayToken",
       "questions.timeoutSeconds",
     ]);
     expect(checkSettingKey("compaction")).toEqual(["compaction"]);

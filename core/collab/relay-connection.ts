@@ -4,7 +4,7 @@ import { MAX_FRAME_BYTES } from "./relay-frames.ts";
 const FIRST_RETRY_MS = 250;
 const MOST_RETRY_MS = 5000;
 
-export interface RelaySocketHandlers {
+export interface RelayConnectionHandlers {
   /** Connected (again): the peer says hello, the host its state. */
   open(): void;
   binary(frame: Uint8Array): void;
@@ -18,7 +18,7 @@ export interface RelaySocketHandlers {
  * drops, it retries with backoff until closed. Frames larger than a relay forwards are dropped on
  * the way in, and refused on the way out.
  */
-export class RelaySocket {
+export class RelayConnection {
   private socket: WebSocket | undefined;
   private closed = false;
   private retryMs = FIRST_RETRY_MS;
@@ -26,7 +26,7 @@ export class RelaySocket {
 
   constructor(
     private readonly url: string,
-    private readonly handlers: RelaySocketHandlers,
+    private readonly handlers: RelayConnectionHandlers,
     /** The relay's token, for a host: sent as `Authorization: Bearer`, never in the URL. */
     private readonly token?: string,
   ) {}
