@@ -17,5 +17,5 @@ export async function runJoin(link: string): Promise<number> {
     throw error;
   }
   if (!process.stdin.isTTY || !process.stdout.isTTY) throw new OmpError("omp join draws the shared session in a terminal: run it in one (stdin and stdout a TTY)", { exitCode: EXIT_USAGE });
-  return runGuest(parsed, displayName(settings), settings.theme, env);
+  return runGuest(parsed, await displayName(settings), settings.theme, env);
 }

@@ -1,12 +1,12 @@
-import { userInfo } from "node:os";
 import type { Settings } from "../config/settings-schema.ts";
 
-/** The name other participants see: collab.displayName, else the OS user's. */
-export function displayName(settings: Settings): string {
+/** The name other participants see: collab.displayName, else the OS user's (node:os only then: the terminal starts without it). */
+export async function displayName(settings: Settings): Promise<string> {
   if (settings.collab.displayName) return settings.collab.displayName.slice(0, 64);
   const fromEnv = process.env.USER || process.env.LOGNAME || process.env.USERNAME;
   if (fromEnv) return fromEnv.slice(0, 64);
   try {
+    const { userInfo } = await import("node:os");
     return userInfo().username.slice(0, 64) || "guest";
   } catch {
     return "guest";

@@ -29,7 +29,7 @@ async function startSharing(command: CommandHost, relay: string): Promise<Collab
   const sharer = new CollabSharer({
     host: command.sessionHost,
     link: newRoom(relay),
-    name: displayName(settings),
+    name: await displayName(settings),
     relayToken: relayToken(settings, env),
     notify: ({ kind, text }) => command.notice(kind, text),
     changed: () => command.requestRender(),
@@ -111,7 +111,7 @@ export const JOIN_COMMAND: SlashCommand = {
     if (sharing.has(command.sessionHost)) return command.notice("warning", "This session is shared: /collab stop before joining another.");
     const { settings } = command.runtime.options;
     const link = parseLink(args, settings.collab.relayUrl);
-    await command.joinAsGuest(link, displayName(settings));
+    await command.joinAsGuest(link, await displayName(settings));
     command.notice("info", "Left the shared session; back in your own.");
   },
 };
