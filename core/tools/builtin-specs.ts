@@ -14,12 +14,12 @@ async function loaded(declaration: ToolDeclaration, load = declaration.load): Pr
 }
 
 const BUILTIN = await Promise.all(BUILTIN_TOOLS.map((declaration) => loaded(declaration)));
-const EDIT_MODES = { patch: await loaded(edit, editModes.patch), hashline: await loaded(edit, editModes.hashline), apply_patch: await loaded(applyPatch) };
+const EDIT_MODES = { patch: await loaded(edit, editModes.patch.load), hashline: await loaded(edit, editModes.hashline.load), apply_patch: await loaded(applyPatch) };
 const PLAN = await loaded(exitPlanMode);
 
 /**
  * Every built-in tool's definition (its code), in the order they are offered to the model. A rarely
- * needed tool is kept out of the first request by `loadMode: "discoverable"` on its definition
+ * needed tool is kept out of the first request by `loadMode: "discoverable"` on its declaration
  * (see LoadMode in types.ts): the model finds it with search_tool_bm25.
  */
 export function builtinToolDefinitions(): ToolDefinition[] {

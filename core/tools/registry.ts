@@ -16,7 +16,7 @@ const SPECS: BuiltinToolSpec[] = builtinToolSpecs();
 const EDIT_SPECS = editModeSpecs();
 
 /** The edit tool of each format but replace (the `edit` declaration's own code), imported on its first call. */
-const EDIT_LOADERS: Record<keyof typeof EDIT_SPECS, () => Promise<ToolImplementation>> = { ...editModes, apply_patch: () => applyPatch.load!({}) };
+const EDIT_LOADERS: Record<keyof typeof EDIT_SPECS, () => Promise<ToolImplementation>> = { patch: editModes.patch.load, hashline: editModes.hashline.load, apply_patch: () => applyPatch.load({}) };
 
 /** `tools` with the built-in edit tool in the given format, in its place (nothing changes when edit is not among them). */
 export function withEditMode(tools: Tool[], mode: EditMode): Tool[] {
