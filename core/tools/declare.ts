@@ -48,6 +48,12 @@ export interface ToolAbout {
 
 /** A tool omp has the code of: the built-in tools, and those offered in another's place or by another part. */
 export interface CodedToolDeclaration extends ToolDeclaration, ToolAbout {
+  /**
+   * Its place among the built-in tools offered to the model, lowest first (the request's bytes and
+   * the provider's prompt cache follow this order: add between, never renumber). Absent: a tool
+   * offered in another's place or by another part (apply_patch, exit_plan_mode).
+   */
+  order?: number;
   load: (options: BuiltinToolOptions) => Promise<ToolDefinition>;
 }
 

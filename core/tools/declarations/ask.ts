@@ -4,6 +4,7 @@ import { items, oneLine, str } from "./text.ts";
 
 export const ask: CodedToolDeclaration = {
   name: "ask",
+  order: 180,
   load: () => import("../ask.ts").then((module) => module.askTool),
   description: "Ask the user when a decision is theirs and you cannot find out yourself. They may answer in their own words; unanswered, use your judgement and say what you assumed.",
   // It changes nothing: plan mode and every approval mode let it run.

@@ -3,6 +3,7 @@ import { at, oneLine, str } from "./text.ts";
 
 export const astEdit: CodedToolDeclaration = {
   name: "ast_edit",
+  order: 170,
   load: () => import("../ast-edit.ts").then((module) => module.astEditTool),
   description: "Structural rewrite (ast-grep): pattern → rewrite; diff, apply writes.",
   loadMode: "discoverable",

@@ -3,6 +3,7 @@ import { at, oneLine, str } from "./text.ts";
 
 export const astGrep: CodedToolDeclaration = {
   name: "ast_grep",
+  order: 160,
   load: () => import("../ast-grep.ts").then((module) => module.astGrepTool),
   description: "Structural code search (ast-grep): TS/JS/Python/Go/Rust.",
   loadMode: "discoverable",

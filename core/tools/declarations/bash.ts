@@ -7,6 +7,7 @@ export const BASH_DEFAULT_TIMEOUT_S = 120;
 
 export const bash: CodedToolDeclaration = {
   name: "bash",
+  order: 40,
   load: () => import("../bash.ts").then((module) => module.bashTool),
   description: [
     "Run a command with bash -c in the working directory (or cwd) and return its output, stdout and stderr merged in order.",

@@ -3,6 +3,7 @@ import { firstLine, oneLine, str } from "./text.ts";
 
 export const checkpoint: CodedToolDeclaration = {
   name: "checkpoint",
+  order: 250,
   load: () => import("../checkpoint.ts").then((module) => module.checkpointTool),
   description: "Mark this point before a risky or exploratory change; rewind returns the files omp changed since and the conversation to it, keeping your report.",
   loadMode: "discoverable",
@@ -13,6 +14,7 @@ export const checkpoint: CodedToolDeclaration = {
 
 export const rewind: CodedToolDeclaration = {
   name: "rewind",
+  order: 260,
   load: () => import("../checkpoint.ts").then((module) => module.rewindTool),
   description: "End the active checkpoint: the files omp changed since go back, the conversation returns to the checkpoint, and your report is kept.",
   loadMode: "discoverable",

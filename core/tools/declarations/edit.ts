@@ -9,6 +9,7 @@ const EDIT_FIELDS: Record<string, string> = { oldText: "old_string", newText: "n
 /** The edit tool in every format named edit: replacements (this one's code), and patch and hashline (editModes). */
 export const edit: CodedToolDeclaration = {
   name: "edit",
+  order: 30,
   load: () => import("../edit.ts").then((module) => module.editTool),
   description: [
     "Edit a file by exact string replacement. Each edit replaces oldText with newText; oldText must match the file exactly (whitespace and indentation included) and, unless replaceAll is set, exactly once, so include enough surrounding lines to make it unique.",

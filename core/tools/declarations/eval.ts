@@ -7,6 +7,7 @@ const cells = (input: ToolInput) => items(input.cells).map((cell) => `${str(cell
 
 export const evalTool: CodedToolDeclaration = {
   name: "eval",
+  order: 50,
   load: () => import("../eval.ts").then((module) => module.evalTool),
   description: [
     "Run Python (py) or JavaScript (js) cells in persistent per-session runtimes (state stays for later cells and calls); use it instead of python -c or node -e.",

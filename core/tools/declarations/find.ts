@@ -8,6 +8,7 @@ export const FIND_DEFAULT_LIMIT = 200;
 
 export const find: CodedToolDeclaration = {
   name: "find",
+  order: 70,
   load: () => import("../find.ts").then((module) => module.findTool),
   description: [
     "Find files and directories by glob. A pattern without / matches names at any depth (*.py); one with / matches the path below the search directory (src/**/*.py).",

@@ -9,6 +9,7 @@ export const GREP_MAX_LINE_CHARS = 500;
 
 export const grep: CodedToolDeclaration = {
   name: "grep",
+  order: 60,
   load: () => import("../grep.ts").then((module) => module.grepTool),
   description: [
     "Search file contents with a regular expression (ripgrep's engine; Rust regex syntax, so escape literal ( ) [ ] { } . * + ? or set literal: true).",

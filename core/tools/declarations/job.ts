@@ -3,6 +3,7 @@ import { firstLine, str } from "./text.ts";
 
 export const job: CodedToolDeclaration = {
   name: "job",
+  order: 100,
   load: () => import("../job.ts").then((module) => module.jobTool),
   description: [
     "Jobs bash started (background, pty, auto).",

@@ -7,6 +7,7 @@ export const LS_MAX_ENTRIES = 1000;
 
 export const ls: CodedToolDeclaration = {
   name: "ls",
+  order: 80,
   load: () => import("../ls.ts").then((module) => module.lsTool),
   description: [
     "List one directory: subdirectories first (ending with /), then files with their sizes, and symlinks with their targets.",

@@ -3,6 +3,7 @@ import { at, str } from "./text.ts";
 
 export const lsp: CodedToolDeclaration = {
   name: "lsp",
+  order: 150,
   load: () => import("../lsp.ts").then((module) => module.lspTool),
   description: "Language server: type errors, definition, references, hover (type/docs), symbols, rename, quick fixes.",
   loadMode: "discoverable",

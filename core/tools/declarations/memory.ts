@@ -7,6 +7,7 @@ const offered = (options: BuiltinToolOptions) => options.memory === true;
 
 export const retain: CodedToolDeclaration = {
   name: "retain",
+  order: 190,
   load: () => import("../memory.ts").then((module) => module.retainTool),
   description: "Keep durable facts (decisions, conventions, pitfalls, user preferences) in long-term memory for later sessions. No secrets.",
   loadMode: "discoverable",
@@ -21,9 +22,10 @@ export const retain: CodedToolDeclaration = {
 };
 
 /** recall and reflect: a query over the bank, its answer listed. */
-function query(name: "recall" | "reflect", label: string, description: string): CodedToolDeclaration {
+function query(name: "recall" | "reflect", order: number, label: string, description: string): CodedToolDeclaration {
   return {
     name,
+    order,
     load: () => import("../memory.ts").then((module) => (name === "recall" ? module.recallTool : module.reflectTool)),
     description,
     loadMode: "discoverable",
@@ -34,5 +36,5 @@ function query(name: "recall" | "reflect", label: string, description: string): 
   };
 }
 
-export const recall = query("recall", "Recall", "Search long-term memory from earlier sessions; returns matching memories.");
-export const reflect = query("reflect", "Reflect", "Gather what long-term memory holds on a question, to reason over.");
+export const recall = query("recall", 200, "Recall", "Search long-term memory from earlier sessions; returns matching memories.");
+export const reflect = query("reflect", 210, "Reflect", "Gather what long-term memory holds on a question, to reason over.");

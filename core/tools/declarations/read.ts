@@ -7,6 +7,7 @@ export const READ_MAX_LINE_CHARS = 2000;
 
 export const read: CodedToolDeclaration = {
   name: "read",
+  order: 10,
   load: () => import("../read.ts").then((module) => module.readTool),
   description: [
     "Read a file or list a directory.",

@@ -3,6 +3,7 @@ import { plural } from "../../plural.ts";
 
 export const todo: CodedToolDeclaration = {
   name: "todo",
+  order: 90,
   load: ({ todoStore }) => import("../todo.ts").then((module) => module.createTodoTool(todoStore ?? module.createTodoStore())),
   description: [
     "Keep a todo list for multi-step work so you and the user can see progress. Each call replaces the whole list: send every item, with its status.",

@@ -3,6 +3,7 @@ import { abs, firstLine, str } from "./text.ts";
 
 export const write: CodedToolDeclaration = {
   name: "write",
+  order: 20,
   load: () => import("../write.ts").then((module) => module.writeTool),
   description: [
     "Create a file or replace a file's entire content. Missing parent directories are created; an existing file keeps its permissions.",
