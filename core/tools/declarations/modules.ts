@@ -16,4 +16,9 @@ export function declarationFiles(dir: string): string[] {
  * Run from source they are found here; a bundle has no folder to read, so omp's build puts static
  * imports of the same files in this module's place (embed/declarations-plugin.ts).
  */
-export const DECLARATION_MODULES: readonly Record<string, unknown>[] = declarationFiles(import.meta.dir).map((file) => import.meta.require(join(import.meta.dir, file)));
+export const DECLARATION_MODULES: readonly Record<string, unknown>[] = declarationModules(import.meta.dir);
+
+/** The modules of a declarations folder, imported in file-name order. */
+export function declarationModules(dir: string): Record<string, unknown>[] {
+  return declarationFiles(dir).map((file) => import.meta.require(join(dir, file)));
+}
