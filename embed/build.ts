@@ -15,6 +15,7 @@
  *                             given as --release-key="$(cat key.pub)" (a value starting with
  *                             dashes needs the = form)
  */
+import type { BunPlugin } from "bun";
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, join, relative, resolve } from "node:path";
 import { parseArgs } from "node:util";
@@ -24,6 +25,7 @@ import { buildNative, nativeOutDir, variantsFor } from "../native/build.ts";
 import { extraSources } from "../core/natives/extras.ts";
 import { packNatives } from "./pack.ts";
 import { writeProtocolFiles } from "./protocol-files.ts";
+import { declarationsPlugin } from "./declarations-plugin.ts";
 import { Variant } from "../core/natives/manifest.ts";
 import { platformTag } from "../core/natives/variant.ts";
 
@@ -32,6 +34,7 @@ const ROOT = resolve(import.meta.dir, "..");
 /** What `omp --version` answers to, as commander's program also declares it (`-v, --version`). */
 const VERSION_FLAGS = ["--version", "-v", "-V"];
 
+/** How the benchmarks compile their baseline programs, as compile() below compiles omp. */
 export const COMPILE_FLAGS = [
   "--compile",
   "--minify",
@@ -72,29 +75,31 @@ export interface BuildOptions {
 }
 
 /**
- * `bun build --compile` with the version in package.json replaced: core/version.ts reads it from
- * there, and only a bundler plugin can change what that import sees, hence the in-process build.
+ * `bun build --compile`, in process: bundler plugins give the bundle what it cannot read at run
+ * time (the tool declarations' folder, embed/declarations-plugin.ts) and, for a build of another
+ * version, package.json with that version (core/version.ts reads it from there).
  */
-async function compileWithVersion(entry: string, outfile: string, version: string, bunTarget?: string): Promise<void> {
+async function compile(entry: string, outfile: string, version: string, bunTarget?: string): Promise<void> {
   const packageJson = join(ROOT, "package.json");
+  const versionPlugin: BunPlugin = {
+    name: "omp-version",
+    setup(builder) {
+      builder.onLoad({ filter: /package\.json$/ }, async (args) => {
+        const json = await Bun.file(args.path).json();
+        return { contents: JSON.stringify(args.path === packageJson ? { ...json, version } : json), loader: "json" };
+      });
+    },
+  };
   const result = await Bun.build({
     entrypoints: [entry],
     compile: { outfile, ...(bunTarget ? { target: bunTarget as Bun.Build.CompileTarget } : {}), autoloadDotenv: false, autoloadBunfig: false, autoloadTsconfig: false, autoloadPackageJson: false },
     minify: true,
     bytecode: true,
     format: "esm",
+    // As COMPILE_FLAGS says: lazily imported commands stay out of start-up.
+    splitting: true,
     root: ROOT,
-    plugins: [
-      {
-        name: "omp-version",
-        setup(builder) {
-          builder.onLoad({ filter: /package\.json$/ }, async (args) => {
-            const json = await Bun.file(args.path).json();
-            return { contents: JSON.stringify(args.path === packageJson ? { ...json, version } : json), loader: "json" };
-          });
-        },
-      },
-    ],
+    plugins: [declarationsPlugin, ...(version === VERSION ? [] : [versionPlugin])],
   });
   if (!result.success) throw new Error(`bun build --compile failed:\n${result.logs.map(String).join("\n")}`);
   if (!existsSync(outfile)) throw new Error(`bun build --compile reported success but ${outfile} is missing (outputs: ${result.outputs.map((output) => output.path).join(", ")})`);
@@ -160,16 +165,7 @@ export async function build(options: BuildOptions): Promise<void> {
         `}\n`,
     );
     mkdirSync(dirname(options.outfile), { recursive: true });
-    if (version === VERSION) {
-      const target = options.cross ? [`--target=${options.cross.bunTarget}`] : [];
-      const child = Bun.spawn([process.execPath, "build", ...COMPILE_FLAGS, ...target, join(work, "entry.ts"), "--outfile", options.outfile], {
-        cwd: ROOT,
-        stdio: ["ignore", "ignore", "inherit"],
-      });
-      if ((await child.exited) !== 0) throw new Error("bun build --compile failed (see the output above)");
-    } else {
-      await compileWithVersion(join(work, "entry.ts"), options.outfile, version, options.cross?.bunTarget);
-    }
+    await compile(join(work, "entry.ts"), options.outfile, version, options.cross?.bunTarget);
     writeProtocolFiles(dirname(options.outfile));
   } finally {
     rmSync(work, { recursive: true, force: true });

@@ -1,3 +1,5 @@
+import { declared } from "./declare.ts";
+import { ask as askDeclaration } from "./declarations/ask.ts";
 import { z } from "zod";
 import { errorResult, textResult } from "./format.ts";
 import type { Question, ToolDefinition } from "./types.ts";
@@ -27,11 +29,8 @@ const schema = z.object({
  * can answer; an unanswered question (dismissed, timed out) never holds the run up.
  */
 export const askTool: ToolDefinition<typeof schema> = {
-  name: "ask",
-  description: "Ask the user when a decision is theirs and you cannot find out yourself. They may answer in their own words; unanswered, use your judgement and say what you assumed.",
+  ...declared(askDeclaration),
   schema,
-  // It changes nothing: plan mode and every approval mode let it run.
-  effect: "read",
   async execute(input, context) {
     if (!context.question) return errorResult("Nobody can answer questions in this run: decide yourself and say what you assumed.");
     const answer = await context.question({ kind: "ask", questions: input.questions.map(asked), ...(context.toolCallId ? { toolCallId: context.toolCallId } : {}) });

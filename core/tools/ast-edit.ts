@@ -1,3 +1,5 @@
+import { declared } from "./declare.ts";
+import { astEdit as astEditDeclaration } from "./declarations/ast-edit.ts";
 import { z } from "zod";
 import { writeToolFiles } from "./file-writes.ts";
 import { describeError } from "../errors/omp-error.ts";
@@ -18,11 +20,8 @@ const schema = z.object({
 
 /** Structural rewrite: every match of the pattern becomes the rewrite, metavariables carried over. */
 export const astEditTool: ToolDefinition<typeof schema> = {
-  name: "ast_edit",
-  description: "Structural rewrite (ast-grep): pattern → rewrite; diff, apply writes.",
+  ...declared(astEditDeclaration),
   schema,
-  loadMode: "discoverable",
-  effect: "read",
   effectOf: (input) => (input.apply ? "write" : "read"),
   async execute(input, context) {
     if (!input.pattern.trim()) return errorResult("ast_edit: pattern is empty.");

@@ -1,3 +1,5 @@
+import { declared } from "./declare.ts";
+import { astGrep as astGrepDeclaration } from "./declarations/ast-grep.ts";
 import { z } from "zod";
 import { describeError } from "../errors/omp-error.ts";
 import { cutLine, errorResult, textResult } from "./format.ts";
@@ -17,11 +19,8 @@ const schema = z.object({
 
 /** Structural search: matches by syntax tree, so comments and strings never match code. */
 export const astGrepTool: ToolDefinition<typeof schema> = {
-  name: "ast_grep",
-  description: "Structural code search (ast-grep): TS/JS/Python/Go/Rust.",
+  ...declared(astGrepDeclaration),
   schema,
-  loadMode: "discoverable",
-  effect: "read",
   async execute(input, context) {
     if (!input.pattern.trim()) return errorResult("ast_grep: pattern is empty.");
     const root = resolveToolPath(context.cwd, input.path);

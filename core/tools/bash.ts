@@ -1,3 +1,5 @@
+import { declared } from "./declare.ts";
+import { BASH_DEFAULT_TIMEOUT_S, bash as bashDeclaration } from "./declarations/bash.ts";
 import { statSync } from "node:fs";
 import { z } from "zod";
 import type { Job, JobEnd } from "../shell/job.ts";
@@ -8,7 +10,6 @@ import type { ToolContext, ToolDefinition, ToolResult } from "./types.ts";
 import { classifyRefusal, explainRefusal, refusedNote } from "../sandbox/denial.ts";
 import { quarantineNote } from "../sandbox/created-protected.ts";
 
-export const BASH_DEFAULT_TIMEOUT_S = 120;
 export const BASH_MAX_TIMEOUT_S = 3600;
 /** The terminal a `pty: true` command gets. */
 export const PTY_SIZE = { cols: 100, rows: 30 };
@@ -43,18 +44,8 @@ export interface BashDetails {
 }
 
 export const bashTool: ToolDefinition<typeof schema, BashDetails> = {
-  name: "bash",
-  description: [
-    "Run a command with bash -c in the working directory (or cwd) and return its output, stdout and stderr merged in order.",
-    `Each call is a fresh shell: cd and variables do not carry over, so chain with && or pass cwd. There is no stdin or terminal unless pty: use non-interactive flags (git --no-edit, apt-get -y, npm init -y).`,
-    `The command is killed with everything it started after timeout seconds (default ${BASH_DEFAULT_TIMEOUT_S}), and when it exits. Long output keeps its first 200 and last 400 lines; the complete output is saved to a log file whose path is given, which you can read or grep.`,
-    "A non-zero exit status makes the call an error; its output is still shown.",
-    "Servers and watchers: background: true. Interactive programs (REPLs, rebase -i, prompts): pty: true. Both return a job id for the job tool; a command still running after a while becomes a job too.",
-    "Commands run sandboxed: writes only in the project and temp dirs, no network, credential files unreadable. A refusal says so; the user may then allow a rerun outside.",
-    "Use the read, grep, find, edit and write tools instead of cat, grep, find, sed -i or echo > for files.",
-  ].join(" "),
+  ...declared(bashDeclaration),
   schema,
-  effect: "exec",
   execute(input, context) {
     return runBash(input, context);
   },

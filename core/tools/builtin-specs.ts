@@ -13,13 +13,18 @@ async function loaded(declaration: ToolDeclaration, load = declaration.load): Pr
   return definition;
 }
 
-const BUILTIN = await Promise.all(BUILTIN_TOOLS.map((declaration) => loaded(declaration)));
-const EDIT_MODES = { patch: await loaded(edit, editModes.patch), hashline: await loaded(edit, editModes.hashline), apply_patch: await loaded(applyPatch) };
+/** These built-in tools' code, each checked to be the tool its declaration names. */
+export function definitionsOf(declarations: readonly ToolDeclaration[]): Promise<ToolDefinition[]> {
+  return Promise.all(declarations.map((declaration) => loaded(declaration)));
+}
+
+const BUILTIN = await definitionsOf(BUILTIN_TOOLS);
+const EDIT_MODES = { patch: await loaded(edit, editModes.patch.load), hashline: await loaded(edit, editModes.hashline.load), apply_patch: await loaded(applyPatch) };
 const PLAN = await loaded(exitPlanMode);
 
 /**
  * Every built-in tool's definition (its code), in the order they are offered to the model. A rarely
- * needed tool is kept out of the first request by `loadMode: "discoverable"` on its definition
+ * needed tool is kept out of the first request by `loadMode: "discoverable"` on its declaration
  * (see LoadMode in types.ts): the model finds it with search_tool_bm25.
  */
 export function builtinToolDefinitions(): ToolDefinition[] {
@@ -29,21 +34,21 @@ export function builtinToolDefinitions(): ToolDefinition[] {
 export type BuiltinToolSpec = Omit<Tool, "load">;
 
 /** What the binary carries of a tool: all but its code. */
-function spec(definition: ToolDefinition): BuiltinToolSpec {
+export function specOf(definition: ToolDefinition): BuiltinToolSpec {
   const { name, description, effect, parameters, loadMode } = defineTool(definition);
   return { name, description, effect, parameters, ...(loadMode ? { loadMode } : {}) };
 }
 
 export function builtinToolSpecs(): BuiltinToolSpec[] {
-  return BUILTIN.map(spec);
+  return BUILTIN.map(specOf);
 }
 
 /** The edit tool of each edit format but replace (which is `edit` above), swapped in per model by registry.ts. */
 export function editModeSpecs(): Record<"patch" | "hashline" | "apply_patch", BuiltinToolSpec> {
-  return { patch: spec(EDIT_MODES.patch), hashline: spec(EDIT_MODES.hashline), apply_patch: spec(EDIT_MODES.apply_patch) };
+  return { patch: specOf(EDIT_MODES.patch), hashline: specOf(EDIT_MODES.hashline), apply_patch: specOf(EDIT_MODES.apply_patch) };
 }
 
 /** exit_plan_mode: offered only while a session is in plan mode (the session host adds it). */
 export function planModeSpec(): BuiltinToolSpec {
-  return spec(PLAN);
+  return specOf(PLAN);
 }

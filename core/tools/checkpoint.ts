@@ -1,3 +1,5 @@
+import { declared } from "./declare.ts";
+import { checkpoint as checkpointDeclaration, rewind as rewindDeclaration } from "./declarations/checkpoint.ts";
 import { readFileSync } from "node:fs";
 import { z } from "zod";
 import { type ChangePreview, MAX_PREVIEW_BYTES } from "./change-preview.ts";
@@ -38,11 +40,8 @@ export interface CheckpointDetails {
 const checkpointSchema = z.object({ goal: z.string().describe("What you are about to try") });
 
 export const checkpointTool: ToolDefinition<typeof checkpointSchema, CheckpointDetails> = {
-  name: "checkpoint",
-  description: "Mark this point before a risky or exploratory change; rewind returns the files omp changed since and the conversation to it, keeping your report.",
+  ...declared(checkpointDeclaration),
   schema: checkpointSchema,
-  loadMode: "discoverable",
-  effect: "read",
   async execute(input, context) {
     const scope = scopeOf(context);
     if (inSubagent(context) || !scope) return errorResult(SUBAGENT);
@@ -75,11 +74,8 @@ async function planOf(context: ToolContext) {
 }
 
 export const rewindTool: ToolDefinition<typeof rewindSchema, RewindDetails> = {
-  name: "rewind",
-  description: "End the active checkpoint: the files omp changed since go back, the conversation returns to the checkpoint, and your report is kept.",
+  ...declared(rewindDeclaration),
   schema: rewindSchema,
-  loadMode: "discoverable",
-  effect: "write",
   async execute(input, context) {
     if (inSubagent(context) || !scopeOf(context)) return errorResult(SUBAGENT);
     const report = input.report.trim();

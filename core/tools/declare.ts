@@ -1,6 +1,6 @@
 import type { SshHost } from "../ssh/hosts.ts";
 import type { TodoStore } from "./todo.ts";
-import type { ToolDefinition } from "./types.ts";
+import type { LoadMode, ToolDefinition, ToolEffect } from "./types.ts";
 
 /**
  * A tool declared in one place: how front ends show its calls, which of its inputs are paths and
@@ -25,12 +25,41 @@ export interface ToolDeclaration {
   claude?: ClaudeNaming;
   /** Other tools' names for the same thing (other agents', the original omp's) that Claude's permission rules also cover. */
   aliases?: readonly string[];
-  /** The tool's code (a built-in tool): its definition (schema, description, effect), imported on the first call. */
+  /** The tool's code (a built-in tool): its input schema and what runs it, imported on the first call. */
   load?: (options: BuiltinToolOptions) => Promise<ToolDefinition>;
   /** Whether omp offers the built-in tool with these options; absent: always. */
   offered?: (options: BuiltinToolOptions) => boolean;
   /** The description as offered with these options (the ssh tool names its hosts). */
   describe?: (description: string, options: BuiltinToolOptions) => string;
+}
+
+/**
+ * What the model and the approval gate know of a tool omp has the code of, which its code takes
+ * from here (see {@link declared}): the code keeps only the input's zod schema and what runs it.
+ */
+export interface ToolAbout {
+  /** Shown to the model; says when to use the tool and its limits. */
+  description: string;
+  /** What the tool may do, for approval modes (see ToolEffect). */
+  effect: ToolEffect;
+  /** `discoverable`: kept out of the first request, found with search_tool_bm25 (see LoadMode). */
+  loadMode?: LoadMode;
+}
+
+/** A tool omp has the code of: the built-in tools, and those offered in another's place or by another part. */
+export interface CodedToolDeclaration extends ToolDeclaration, ToolAbout {
+  /**
+   * Its place among the built-in tools offered to the model, lowest first (the request's bytes and
+   * the provider's prompt cache follow this order: add between, never renumber). Absent: a tool
+   * offered in another's place or by another part (apply_patch, exit_plan_mode).
+   */
+  order?: number;
+  load: (options: BuiltinToolOptions) => Promise<ToolDefinition>;
+}
+
+/** The name, description, effect and load mode a tool's code takes from its declaration. */
+export function declared({ name, description, effect, loadMode }: ToolAbout & { name: string }): Pick<ToolDefinition, "name" | "description" | "effect" | "loadMode"> {
+  return { name, description, effect, ...(loadMode ? { loadMode } : {}) };
 }
 
 /** What decides which built-in tools are offered and how some are made. */

@@ -1,3 +1,5 @@
+import { declared } from "./declare.ts";
+import { edit as editDeclaration } from "./declarations/edit.ts";
 import { z } from "zod";
 import type { FileChange } from "./edit/changes.ts";
 import type { EditDetails } from "./edit/engine.ts";
@@ -28,15 +30,8 @@ export function replaceChanges(input: z.infer<typeof schema>): FileChange[] {
 
 /** The replace edit: old text to new text, found through the engine's tolerant matching (edit/match.ts). */
 export const editTool: ToolDefinition<typeof schema, EditDetails> = {
-  name: "edit",
-  description: [
-    "Edit a file by exact string replacement. Each edit replaces oldText with newText; oldText must match the file exactly (whitespace and indentation included) and, unless replaceAll is set, exactly once, so include enough surrounding lines to make it unique.",
-    "Several edits to one file go in one call: they apply in order, each to the result of the previous, and if any fails nothing is written.",
-    "Read the file first and copy oldText from it without the line-number prefixes. Line endings, BOM and permissions are kept; a file changed since your read is refused. Returns a unified diff.",
-    "Use write to create files or replace them wholesale (an empty oldText on a missing file creates it too).",
-  ].join(" "),
+  ...declared(editDeclaration),
   schema,
-  effect: "write",
   async execute(input, context) {
     return applyAndCheck(replaceChanges(input), context);
   },

@@ -1,3 +1,5 @@
+import { declared } from "./declare.ts";
+import { evalTool as evalToolDeclaration } from "./declarations/eval.ts";
 import { z } from "zod";
 import type { ImageContent } from "../ai/messages.ts";
 import type { KernelFrame } from "../eval/frames.ts";
@@ -62,18 +64,10 @@ export interface EvalDetails {
 }
 
 export const evalTool: ToolDefinition<typeof schema, EvalDetails> = {
-  name: "eval",
-  description: [
-    "Run Python (py) or JavaScript (js) cells in persistent per-session runtimes (state stays for later cells and calls); use it instead of python -c or node -e.",
-    "The last expression's value is shown; display(value) shows images (PNG, matplotlib) and JSON. A js cell that awaits must return its value.",
-    "Helpers: read(path, offset?, limit?), write(path, text), append, env(key?, value?) (await them in js).",
-    "notebook runs a .ipynb's code cells first (outputs returned, not saved).",
-    `Long output keeps head and tail, the rest in a log file. Sandboxed like bash.`,
-  ].join(" "),
+  ...declared(evalToolDeclaration),
   schema,
   // The original omp 18.2 takes one cell at the top level ({language, code}); its docs, and omp, a list.
   acceptInput: (args) => (args !== null && typeof args === "object" && !("cells" in args) && "code" in args ? { cells: [args] } : args),
-  effect: "exec",
   async execute(input, context) {
     const cells = input.notebook ? await notebookCells(input.notebook, context) : [];
     if (typeof cells === "string") return errorResult(cells);

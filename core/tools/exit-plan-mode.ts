@@ -1,3 +1,5 @@
+import { declared } from "./declare.ts";
+import { exitPlanMode as exitPlanModeDeclaration } from "./declarations/exit-plan-mode.ts";
 import { z } from "zod";
 import { PLAN_CHOICES, approvedMode } from "../session/modes.ts";
 import { textResult } from "./format.ts";
@@ -15,10 +17,8 @@ const schema = z.object({
  * with its steps as the todo list. Offered only while the session is in plan mode.
  */
 export const exitPlanModeTool: ToolDefinition<typeof schema> = {
-  name: "exit_plan_mode",
-  description: "Present your finished plan for the user to approve. Once approved, plan mode ends and you carry the plan out.",
+  ...declared(exitPlanModeDeclaration),
   schema,
-  effect: "read",
   async execute(input, context) {
     if (!context.question) return textResult("Nobody can approve a plan in this run: end your turn with the plan as your reply.");
     const answer = await context.question({

@@ -1,3 +1,5 @@
+import { declared } from "./declare.ts";
+import { FIND_DEFAULT_LIMIT, find as findDeclaration } from "./declarations/find.ts";
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { z } from "zod";
@@ -8,7 +10,6 @@ import { searchErrorResult } from "./native-errors.ts";
 import { describeLocation, displayPath, globLiteral, isDirectory, notFoundMessage, resolveToolPath, readRefusal } from "./paths.ts";
 import type { ToolDefinition } from "./types.ts";
 
-export const FIND_DEFAULT_LIMIT = 200;
 export const FIND_MAX_LIMIT = 1000;
 const TIMEOUT_S = 30;
 
@@ -31,14 +32,8 @@ export interface FindDetails {
 }
 
 export const findTool: ToolDefinition<typeof schema, FindDetails> = {
-  name: "find",
-  description: [
-    "Find files and directories by glob. A pattern without / matches names at any depth (*.py); one with / matches the path below the search directory (src/**/*.py).",
-    "Skips .gitignore'd paths and .git; hidden files are included. Newest first (by modification time), so recently changed files come first.",
-    `Returns up to ${FIND_DEFAULT_LIMIT} paths (directories end with /) and says when there are more. Use grep to search contents. Prefer this over find or ls -R in bash.`,
-  ].join(" "),
+  ...declared(findDeclaration),
   schema,
-  effect: "read",
   async execute(input, context) {
     const root = resolveToolPath(context.cwd, input.path);
     const refused = readRefusal(context, root);

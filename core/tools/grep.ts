@@ -1,3 +1,5 @@
+import { declared } from "./declare.ts";
+import { GREP_DEFAULT_LIMIT, GREP_MAX_LINE_CHARS, grep as grepDeclaration } from "./declarations/grep.ts";
 import { existsSync } from "node:fs";
 import { isAbsolute, join, relative } from "node:path";
 import { z } from "zod";
@@ -9,8 +11,6 @@ import { describeLocation, displayPath, globLiteral, notFoundMessage, resolveToo
 import type { ToolContext, ToolDefinition } from "./types.ts";
 import { plural } from "../plural.ts";
 
-export const GREP_DEFAULT_LIMIT = 100;
-export const GREP_MAX_LINE_CHARS = 500;
 /** Lines longer than this never leave the addon; a minified bundle would otherwise cost megabytes per match. */
 const MAX_LINE_BYTES = 4096;
 const TIMEOUT_S = 60;
@@ -45,16 +45,8 @@ export interface GrepDetails {
 }
 
 export const grepTool: ToolDefinition<typeof schema, GrepDetails> = {
-  name: "grep",
-  description: [
-    "Search file contents with a regular expression (ripgrep's engine; Rust regex syntax, so escape literal ( ) [ ] { } . * + ? or set literal: true).",
-    "Searches the working directory by default, skipping files ignored by .gitignore, binary files and .git; hidden files are searched.",
-    `Results are matching lines grouped by file with line numbers, ${GREP_DEFAULT_LIMIT} per call by default; the output says which offset gives the next page. Lines are cut at ${GREP_MAX_LINE_CHARS} characters.`,
-    // path, glob, type and outputMode explain themselves in the schema: not said twice (request economy).
-    "Prefer this over grep or rg in bash.",
-  ].join(" "),
+  ...declared(grepDeclaration),
   schema,
-  effect: "read",
   async execute(input, context) {
     const root = resolveToolPath(context.cwd, input.path);
     const refused = readRefusal(context, root);

@@ -1,3 +1,5 @@
+import { declared } from "./declare.ts";
+import { inspectImage as inspectImageDeclaration } from "./declarations/inspect-image.ts";
 import { open, stat } from "node:fs/promises";
 import { z } from "zod";
 import { formatBytes } from "../format-bytes.ts";
@@ -24,11 +26,8 @@ export interface InspectImageDetails {
 }
 
 export const inspectImageTool: ToolDefinition<typeof schema, InspectImageDetails> = {
-  name: "inspect_image",
-  description: "Ask a vision model a question about a local image; the answer comes back as text (the image stays out of this conversation).",
+  ...declared(inspectImageDeclaration),
   schema,
-  loadMode: "discoverable",
-  effect: "read",
   async execute(input, context): Promise<ToolResult<InspectImageDetails>> {
     const path = resolveToolPath(context.cwd, input.path);
     const shown = displayPath(context.cwd, path);

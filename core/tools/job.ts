@@ -1,3 +1,5 @@
+import { declared } from "./declare.ts";
+import { job as jobDeclaration } from "./declarations/job.ts";
 import { z } from "zod";
 import { decodeKeys } from "../shell/keys.ts";
 import { jobsFor, MAX_WAIT_SECONDS } from "../shell/jobs.ts";
@@ -13,14 +15,8 @@ const schema = z.object({
 });
 
 export const jobTool: ToolDefinition<typeof schema> = {
-  name: "job",
-  description: [
-    "Jobs bash started (background, pty, auto).",
-    "read: state, output since last read (pty: screen). write: send input, then read; C escapes (\\r Enter, \\x1b, \\x03) and <up> <down> <left> <right> <tab> <esc> <c-x>.",
-    "kill: end it and all it started. Jobs end with the session.",
-  ].join(" "),
+  ...declared(jobDeclaration),
   schema,
-  effect: "exec",
   // Listing jobs and reading their output change nothing: only write and kill act.
   effectOf: (input) => (input.action === "list" || input.action === "read" ? "read" : "exec"),
   async execute(input, context) {

@@ -1,3 +1,5 @@
+import { declared } from "./declare.ts";
+import { LS_MAX_ENTRIES, ls as lsDeclaration } from "./declarations/ls.ts";
 import { type Dirent, lstatSync, readdirSync, readlinkSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { z } from "zod";
@@ -7,7 +9,6 @@ import { displayPath, notFoundMessage, resolveToolPath, readRefusal } from "./pa
 import type { ToolDefinition } from "./types.ts";
 import { plural } from "../plural.ts";
 
-export const LS_MAX_ENTRIES = 1000;
 
 const schema = z.object({
   path: z.string().optional().describe("Directory to list (default: the working directory)"),
@@ -74,13 +75,8 @@ export interface LsDetails {
 }
 
 export const lsTool: ToolDefinition<typeof schema, LsDetails> = {
-  name: "ls",
-  description: [
-    "List one directory: subdirectories first (ending with /), then files with their sizes, and symlinks with their targets.",
-    `Shows everything, including hidden and gitignored entries, up to ${LS_MAX_ENTRIES} entries. Not recursive: use find for that.`,
-  ].join(" "),
+  ...declared(lsDeclaration),
   schema,
-  effect: "read",
   async execute(input, context) {
     const path = resolveToolPath(context.cwd, input.path);
     const refused = readRefusal(context, path);

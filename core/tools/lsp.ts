@@ -1,3 +1,5 @@
+import { declared } from "./declare.ts";
+import { lsp as lspDeclaration } from "./declarations/lsp.ts";
 import { z } from "zod";
 import { describeError } from "../errors/omp-error.ts";
 import { unifiedDiff } from "./diff.ts";
@@ -23,11 +25,8 @@ type Input = z.infer<typeof schema>;
 
 /** The language server tool; its work is in core/lsp/operations.ts, this file is its contract with the model. */
 export const lspTool: ToolDefinition<typeof schema> = {
-  name: "lsp",
-  description: "Language server: type errors, definition, references, hover (type/docs), symbols, rename, quick fixes.",
+  ...declared(lspDeclaration),
   schema,
-  loadMode: "discoverable",
-  effect: "read",
   effectOf: (input) => (input.apply ? "write" : "read"),
   async execute(input, context) {
     if (!context.lsp) return errorResult("lsp is not available here: no session with language servers.");

@@ -1,3 +1,5 @@
+import { declared } from "./declare.ts";
+import { retain as retainDeclaration, recall as recallDeclaration, reflect as reflectDeclaration } from "./declarations/memory.ts";
 import { z } from "zod";
 import { Settings } from "../config/settings-schema.ts";
 import { type BankScope, bankScope, memoryDbPath, memoryEnabled, memoryOff } from "../memory/banks.ts";
@@ -34,12 +36,8 @@ const retainSchema = z.object({
 });
 
 export const retainTool: ToolDefinition<typeof retainSchema, { count: number }> = {
-  name: "retain",
-  description: "Keep durable facts (decisions, conventions, pitfalls, user preferences) in long-term memory for later sessions. No secrets.",
+  ...declared(retainDeclaration),
   schema: retainSchema,
-  loadMode: "discoverable",
-  // It changes what later sessions are shown: approval modes that ask for writes ask for it.
-  effect: "write",
   execute: (input, context) =>
     withBanks(context, (store, scope) => {
       // Stored memories never hold secrets: the session's own redaction (known keys, credential shapes).
@@ -55,11 +53,8 @@ export const retainTool: ToolDefinition<typeof retainSchema, { count: number }> 
 const recallSchema = z.object({ query: z.string().describe("What to look for, in words") });
 
 export const recallTool: ToolDefinition<typeof recallSchema> = {
-  name: "recall",
-  description: "Search long-term memory from earlier sessions; returns matching memories.",
+  ...declared(recallDeclaration),
   schema: recallSchema,
-  loadMode: "discoverable",
-  effect: "read",
   execute: (input, context) => withBanks(context, (store, scope, settings) => textResult(formatRecall(store.search(scope.recall, input.query, settings.mnemopi.recallLimit)))),
 };
 
@@ -69,11 +64,8 @@ const reflectSchema = z.object({
 });
 
 export const reflectTool: ToolDefinition<typeof reflectSchema> = {
-  name: "reflect",
-  description: "Gather what long-term memory holds on a question, to reason over.",
+  ...declared(reflectDeclaration),
   schema: reflectSchema,
-  loadMode: "discoverable",
-  effect: "read",
   execute: (input, context) =>
     withBanks(context, (store, scope, settings) => {
       const query = input.context?.trim() ? `${input.query}\n\nAdditional context:\n${input.context.trim()}` : input.query;

@@ -1,3 +1,5 @@
+import { declared } from "./declare.ts";
+import { READ_DEFAULT_LIMIT, READ_MAX_LINE_CHARS, read as readDeclaration } from "./declarations/read.ts";
 import { type Dirent, type Stats, readdirSync, statSync } from "node:fs";
 import { open, readFile } from "node:fs/promises";
 import { z } from "zod";
@@ -14,8 +16,6 @@ import { type LineSpan, type ReadTarget, resolveReadTarget, SelectorError } from
 import { plural } from "../plural.ts";
 import type { PageDetails, ReadDetails } from "./read-details.ts";
 
-export const READ_DEFAULT_LIMIT = 2000;
-export const READ_MAX_LINE_CHARS = 2000;
 /** Directories list fewer entries by default: a huge listing is rarely what the model wants. */
 export const READ_DIR_DEFAULT_LIMIT = 500;
 /** Keeps a page of very long lines from flooding the context even under the line limit. */
@@ -39,18 +39,8 @@ const schema = z.object({
 type ReadInput = z.infer<typeof schema>;
 
 export const readTool: ToolDefinition<typeof schema, ReadDetails> = {
-  name: "read",
-  description: [
-    "Read a file or list a directory.",
-    `Text files come back with line numbers (N<tab>, 1-based); these numbers are not part of the file, so never copy them into edit oldText. At most ${READ_DEFAULT_LIMIT} lines are returned per call and lines longer than ${READ_MAX_LINE_CHARS} characters are cut; use offset and limit to page through big files (the output says which offset to use next).`,
-    "PNG, JPEG, GIF and WebP images are returned as images you can look at. Other binary files are described, not dumped.",
-    "A directory path returns its entries sorted, with a trailing / on subdirectories.",
-    "Prefer this over cat/head/tail in bash. Read a file before editing it.",
-    "A path mcp://<server>/<resource uri> reads a resource of that MCP server (the mcp_resources tool lists them, as such paths).",
-    "Also: http(s) URLs; PDF, DOCX, PPTX, XLSX, CSV, EPUB, .ipynb as text; a.zip/.tar/.tgz as folders (a.zip:inner/file); db.sqlite (:table, ?q=SELECT…); omp:// docs; artifact://<id>; skill://<name>[/file]; agent://<id> (a subagent's output), history://<id> (its transcript); local://<name> (session scratch, write takes it too); issue://<N>, pr://<N>[/diff] (GitHub). Selectors: path:N, :A-B, :A+C, :A-B,C-D (PDF: pages); :raw unconverted, no line numbers; :conflicts lists git conflict hunks as conflict://<id>.",
-  ].join(" "),
+  ...declared(readDeclaration),
   schema,
-  effect: "read",
   async execute(input, context) {
     if (/^https?:\/\//i.test(input.path)) return readUrl(input, context);
     const url = urlReaderFor(input.path);

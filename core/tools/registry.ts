@@ -2,7 +2,7 @@ import { OmpError } from "../errors/omp-error.ts";
 import type { BuiltinToolSpec } from "./builtin-specs.ts";
 import { builtinToolSpecs, editModeSpecs, planModeSpec } from "./builtin-specs.ts" with { type: "macro" };
 import type { EditMode } from "../config/settings-schema.ts";
-import type { BuiltinToolOptions } from "./declare.ts";
+import type { BuiltinToolOptions, ToolDeclaration } from "./declare.ts";
 import { applyPatch, declarationOf, editModes, exitPlanMode } from "./declarations/index.ts";
 import type { Tool, ToolImplementation } from "./types.ts";
 import { EXIT_USAGE } from "../errors/exit-codes.ts";
@@ -16,7 +16,7 @@ const SPECS: BuiltinToolSpec[] = builtinToolSpecs();
 const EDIT_SPECS = editModeSpecs();
 
 /** The edit tool of each format but replace (the `edit` declaration's own code), imported on its first call. */
-const EDIT_LOADERS: Record<keyof typeof EDIT_SPECS, () => Promise<ToolImplementation>> = { ...editModes, apply_patch: () => applyPatch.load!({}) };
+const EDIT_LOADERS: Record<keyof typeof EDIT_SPECS, () => Promise<ToolImplementation>> = { patch: editModes.patch.load, hashline: editModes.hashline.load, apply_patch: () => applyPatch.load({}) };
 
 /** `tools` with the built-in edit tool in the given format, in its place (nothing changes when edit is not among them). */
 export function withEditMode(tools: Tool[], mode: EditMode): Tool[] {
@@ -29,8 +29,13 @@ export function withEditMode(tools: Tool[], mode: EditMode): Tool[] {
 
 /** Every built-in tool its declaration offers with these options, in the order they are offered to the model; none of their code is loaded yet. */
 export function builtinTools(options: BuiltinToolOptions = {}): Tool[] {
-  return SPECS.flatMap((spec) => {
-    const declaration = declarationOf(spec.name)!;
+  return offeredTools(SPECS, options);
+}
+
+/** Of these built-in tools' specs, in order, those their declarations offer with these options, described as they say. */
+export function offeredTools(specs: readonly BuiltinToolSpec[], options: BuiltinToolOptions, declared: (name: string) => ToolDeclaration | undefined = declarationOf): Tool[] {
+  return specs.flatMap((spec) => {
+    const declaration = declared(spec.name)!;
     if (declaration.offered && !declaration.offered(options)) return [];
     let implementation: Promise<ToolImplementation> | undefined;
     const description = declaration.describe ? declaration.describe(spec.description, options) : spec.description;

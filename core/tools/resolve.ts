@@ -1,3 +1,5 @@
+import { declared } from "./declare.ts";
+import { resolve as resolveDeclaration } from "./declarations/resolve.ts";
 import { z } from "zod";
 import { editedLines, parseConflicts, replaceHunk, sideLines } from "../git/conflict-hunks.ts";
 import { type ChangePreview, MAX_PREVIEW_BYTES } from "./change-preview.ts";
@@ -48,11 +50,8 @@ function resolution(input: ResolveInput, context: ToolContext): { conflict: Reco
 }
 
 export const resolveTool: ToolDefinition<typeof schema, ResolveDetails> = {
-  name: "resolve",
-  description: "Settle one git merge-conflict hunk (conflict://<id> from read <file>:conflicts): keep ours, theirs, both, the diff3 base, or your edited text. Other hunks keep their ids.",
+  ...declared(resolveDeclaration),
   schema,
-  loadMode: "discoverable",
-  effect: "write",
   async execute(input, context) {
     const found = resolution(input, context);
     if ("error" in found) return errorResult(found.error);

@@ -1,3 +1,5 @@
+import { declared } from "./declare.ts";
+import { todo as todoDeclaration } from "./declarations/todo.ts";
 import { z } from "zod";
 import { errorResult, textResult } from "./format.ts";
 import type { ToolDefinition } from "./types.ts";
@@ -50,14 +52,8 @@ const schema = z.object({
 
 export function createTodoTool(store: TodoStore): ToolDefinition<typeof schema> {
   return {
-    name: "todo",
-    description: [
-      "Keep a todo list for multi-step work so you and the user can see progress. Each call replaces the whole list: send every item, with its status.",
-      "Use it for tasks with three or more steps; skip it for trivial ones. Mark an item in_progress before starting it (only one at a time) and completed as soon as it is done, not in batches at the end.",
-    ].join(" "),
+    ...declared(todoDeclaration),
     schema,
-    // It only changes what the UI shows, so approval modes treat it like a read.
-    effect: "read",
     async execute(input) {
       const active = input.todos.filter((t) => t.status === "in_progress");
       if (active.length > 1) {

@@ -175,7 +175,7 @@ export interface ToolDefinition<S extends z.ZodType = z.ZodType, D = unknown> ex
 /**
  * `discoverable`: a rarely needed tool, kept out of the first request (request economy) and found
  * by search_tool_bm25, which appends it to the tool list for the rest of the session. The one
- * place a tool is marked deferred: set it on the tool's definition (`loadMode: "discoverable"`);
+ * place a tool is marked deferred: set it on the tool's declaration (`loadMode: "discoverable"`, core/tools/declarations);
  * `tools.discoveryMode` and `tools.essentialOverride` decide whether it is deferred in a session
  * (core/tools/discovery/policy.ts). Unset: the tool is always sent.
  */

@@ -1,3 +1,5 @@
+import { declared } from "./declare.ts";
+import { write as writeDeclaration } from "./declarations/write.ts";
 import { z } from "zod";
 import { readFileSync, statSync } from "node:fs";
 import { unifiedDiff } from "./diff.ts";
@@ -25,14 +27,8 @@ export function countLines(text: string): number {
 }
 
 export const writeTool: ToolDefinition<typeof schema> = {
-  name: "write",
-  description: [
-    "Create a file or replace a file's entire content. Missing parent directories are created; an existing file keeps its permissions.",
-    "The write is atomic: the file is never left half-written.",
-    "To change part of an existing file use edit instead, which is cheaper and shows a diff. Read a file before overwriting it.",
-  ].join(" "),
+  ...declared(writeDeclaration),
   schema,
-  effect: "write",
   async execute(input, context) {
     // The original omp's form of settling a conflict hunk: its replacement as the content.
     if (isConflictUrl(input.path)) return (await import("./resolve.ts")).resolveTool.execute({ path: input.path, pick: "edited", content: input.content }, context);

@@ -1,3 +1,4 @@
+import { declarationsPlugin } from "../../embed/declarations-plugin.ts";
 import { expect } from "bun:test";
 import { join, resolve } from "node:path";
 import { tempDir } from "./temp.ts";
@@ -20,7 +21,8 @@ export interface StaticGraph {
  * type-only imports and macros are already gone there, and lazy imports are not followed.
  */
 export async function staticGraph(entries: string[]): Promise<StaticGraph> {
-  const result = await Bun.build({ entrypoints: entries.map((path) => join(ROOT, path)), root: ROOT, outdir: tempDir("omp-module-graph-"), target: "bun", format: "esm", splitting: true, metafile: true });
+  // As omp is built: the tool declarations imported statically (embed/declarations-plugin.ts).
+  const result = await Bun.build({ entrypoints: entries.map((path) => join(ROOT, path)), root: ROOT, outdir: tempDir("omp-module-graph-"), target: "bun", format: "esm", splitting: true, metafile: true, plugins: [declarationsPlugin] });
   expect(result.success).toBe(true);
   const { inputs } = result.metafile!;
   const reached = new Set<string>();

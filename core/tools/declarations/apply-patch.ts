@@ -1,4 +1,4 @@
-import type { ToolDeclaration } from "../declare.ts";
+import type { CodedToolDeclaration } from "../declare.ts";
 import { applyPatchPaths } from "../edit/apply-patch.ts";
 import { changed } from "./rows.ts";
 import { abs, str } from "./text.ts";
@@ -7,9 +7,14 @@ import { abs, str } from "./text.ts";
 const FILE_LINE = /^\*\*\* (?:Update|Add|Delete) File: (.+)$/gm;
 
 /** What GPT models edit with (core/tools/edit/mode.ts), in the edit tool's place. */
-export const applyPatch: ToolDeclaration = {
+export const applyPatch: CodedToolDeclaration = {
   name: "apply_patch",
   load: () => import("../edit/tools.ts").then((module) => module.applyPatchTool),
+  description: [
+    "Edit files with a patch: *** Begin Patch, then per file *** Update File: <path> (optionally *** Move to: <path>) with @@ hunks of ' ' context, '-' removed and '+' added lines, *** Add File: <path> with '+' lines, or *** Delete File: <path>; then *** End Patch.",
+    "Give 3 lines of context around each change (an @@ line naming the enclosing function or class when that is ambiguous). All files change or none. Line endings, BOM and permissions are kept; a file changed since your read is refused.",
+  ].join(" "),
+  effect: "write",
   editor: (input, cwd) => {
     const files = [...str(input.input).matchAll(FILE_LINE)].map((match) => match[1]!.trim());
     return { kind: "edit", title: `Patch ${files.join(", ") || "files"}`, locations: files.map((file) => ({ path: abs(file, cwd) })) };

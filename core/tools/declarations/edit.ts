@@ -1,4 +1,5 @@
-import type { ToolDeclaration, ToolInput } from "../declare.ts";
+import type { CodedToolDeclaration, ToolAbout, ToolInput } from "../declare.ts";
+import type { ToolDefinition } from "../types.ts";
 import { hashlinePaths } from "../edit/hashline.ts";
 import { changed } from "./rows.ts";
 import { abs, firstLine, invert, items, renameKeys, str } from "./text.ts";
@@ -6,9 +7,17 @@ import { abs, firstLine, invert, items, renameKeys, str } from "./text.ts";
 const EDIT_FIELDS: Record<string, string> = { oldText: "old_string", newText: "new_string", replaceAll: "replace_all" };
 
 /** The edit tool in every format named edit: replacements (this one's code), and patch and hashline (editModes). */
-export const edit: ToolDeclaration = {
+export const edit: CodedToolDeclaration = {
   name: "edit",
+  order: 30,
   load: () => import("../edit.ts").then((module) => module.editTool),
+  description: [
+    "Edit a file by exact string replacement. Each edit replaces oldText with newText; oldText must match the file exactly (whitespace and indentation included) and, unless replaceAll is set, exactly once, so include enough surrounding lines to make it unique.",
+    "Several edits to one file go in one call: they apply in order, each to the result of the previous, and if any fails nothing is written.",
+    "Read the file first and copy oldText from it without the line-number prefixes. Line endings, BOM and permissions are kept; a file changed since your read is refused. Returns a unified diff.",
+    "Use write to create files or replace them wholesale (an empty oldText on a missing file creates it too).",
+  ].join(" "),
+  effect: "write",
   editor: (input, cwd) => {
     const path = abs(input.path, cwd);
     return { kind: "edit", title: `Edit ${str(input.path)}`, diffs: items(input.edits).map((one) => ({ path, oldText: str(one.oldText), newText: str(one.newText) })) };
@@ -49,8 +58,22 @@ export const edit: ToolDeclaration = {
   },
 };
 
-/** The code of the edit tool's other formats, swapped in per model (core/tools/edit/mode.ts). */
-export const editModes = {
-  patch: () => import("../edit/tools.ts").then((module) => module.patchEditTool),
-  hashline: () => import("../edit/tools.ts").then((module) => module.hashlineEditTool),
+/** The edit tool's other formats, swapped in per model (core/tools/edit/mode.ts): what the model reads of each, and its code. */
+export const editModes: Record<"patch" | "hashline", ToolAbout & { load: () => Promise<ToolDefinition> }> = {
+  patch: {
+    description: [
+      "Change one file with a diff: op update (default) takes @@ hunks of ' ' context, '-' removed and '+' added lines, with 3 lines of context around each change; op create takes the content; op delete none; rename moves the file.",
+      "All hunks apply or none. Line endings, BOM and permissions are kept; a file changed since your read is refused.",
+    ].join(" "),
+    effect: "write",
+    load: () => import("../edit/tools.ts").then((module) => module.patchEditTool),
+  },
+  hashline: {
+    description: [
+      "Edit files by line number (as read shows them). A section starts with [PATH] (or [PATH#TAG] from an earlier edit result), then operations: SWAP N.=M: with +TEXT rows replaces lines N-M; DEL N.=M deletes them; INS.PRE N: / INS.POST N: / INS.HEAD: / INS.TAIL: insert the +TEXT rows.",
+      "Line numbers are those of the file before this call. All sections apply or none; a file changed since your read is refused.",
+    ].join(" "),
+    effect: "write",
+    load: () => import("../edit/tools.ts").then((module) => module.hashlineEditTool),
+  },
 };

@@ -1,12 +1,24 @@
-import { pathAt, type ToolDeclaration } from "../declare.ts";
+import { pathAt, type CodedToolDeclaration } from "../declare.ts";
 import type { GrepDetails } from "../grep.ts";
 import { plural } from "../../plural.ts";
 import { searchRow } from "./rows.ts";
 import { at, oneLine, str } from "./text.ts";
 
-export const grep: ToolDeclaration = {
+export const GREP_DEFAULT_LIMIT = 100;
+export const GREP_MAX_LINE_CHARS = 500;
+
+export const grep: CodedToolDeclaration = {
   name: "grep",
+  order: 60,
   load: () => import("../grep.ts").then((module) => module.grepTool),
+  description: [
+    "Search file contents with a regular expression (ripgrep's engine; Rust regex syntax, so escape literal ( ) [ ] { } . * + ? or set literal: true).",
+    "Searches the working directory by default, skipping files ignored by .gitignore, binary files and .git; hidden files are searched.",
+    `Results are matching lines grouped by file with line numbers, ${GREP_DEFAULT_LIMIT} per call by default; the output says which offset gives the next page. Lines are cut at ${GREP_MAX_LINE_CHARS} characters.`,
+    // path, glob, type and outputMode explain themselves in the schema: not said twice (request economy).
+    "Prefer this over grep or rg in bash.",
+  ].join(" "),
+  effect: "read",
   editor: (input, cwd) => ({ kind: "search", title: `grep ${oneLine(str(input.pattern))}${input.path ? ` in ${str(input.path)}` : ""}`, locations: input.path ? at(input.path, cwd) : [] }),
   terminal: { ...searchRow, note: (d: Partial<GrepDetails>) => (typeof d.totalMatches === "number" ? `${plural(d.totalMatches, "match", "matches")} in ${plural(Number(d.filesWithMatches), "file")}` : undefined) },
   paths: pathAt("path", "read"),

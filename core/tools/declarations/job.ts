@@ -1,9 +1,16 @@
-import type { ToolDeclaration } from "../declare.ts";
+import type { CodedToolDeclaration } from "../declare.ts";
 import { firstLine, str } from "./text.ts";
 
-export const job: ToolDeclaration = {
+export const job: CodedToolDeclaration = {
   name: "job",
+  order: 100,
   load: () => import("../job.ts").then((module) => module.jobTool),
+  description: [
+    "Jobs bash started (background, pty, auto).",
+    "read: state, output since last read (pty: screen). write: send input, then read; C escapes (\\r Enter, \\x1b, \\x03) and <up> <down> <left> <right> <tab> <esc> <c-x>.",
+    "kill: end it and all it started. Jobs end with the session.",
+  ].join(" "),
+  effect: "exec",
   editor: (input) => ({ kind: input.action === "kill" || input.action === "write" ? "execute" : "read", title: `Job ${input.id ?? ""} ${str(input.action)}`.replace("  ", " ") }),
   terminal: { argument: (input) => [firstLine(input.action), typeof input.id === "number" ? `#${input.id}` : "", firstLine(input.input)].filter(Boolean).join(" ") },
   claude: { names: ["BashOutput", "KillShell"] },

@@ -1,3 +1,6 @@
+import { declared } from "../declare.ts";
+import { applyPatch as applyPatchDeclaration } from "../declarations/apply-patch.ts";
+import { editModes } from "../declarations/edit.ts";
 import { z } from "zod";
 import { errorResult } from "../format.ts";
 import type { ToolContext, ToolDefinition, ToolResult } from "../types.ts";
@@ -71,13 +74,8 @@ async function parsed(parse: () => FileChange[], apply: (changes: FileChange[]) 
 const applyPatchSchema = z.object({ input: z.string().describe("The whole patch, from *** Begin Patch to *** End Patch") });
 
 export const applyPatchTool: ToolDefinition<typeof applyPatchSchema, EditDetails> = {
-  name: "apply_patch",
-  description: [
-    "Edit files with a patch: *** Begin Patch, then per file *** Update File: <path> (optionally *** Move to: <path>) with @@ hunks of ' ' context, '-' removed and '+' added lines, *** Add File: <path> with '+' lines, or *** Delete File: <path>; then *** End Patch.",
-    "Give 3 lines of context around each change (an @@ line naming the enclosing function or class when that is ambiguous). All files change or none. Line endings, BOM and permissions are kept; a file changed since your read is refused.",
-  ].join(" "),
+  ...declared(applyPatchDeclaration),
   schema: applyPatchSchema,
-  effect: "write",
   async execute(input, context) {
     return parsed(() => parseApplyPatch(input.input), (changes) => applyAndCheck(changes, context));
   },
@@ -87,13 +85,8 @@ export const applyPatchTool: ToolDefinition<typeof applyPatchSchema, EditDetails
 const hashlineSchema = z.object({ input: z.string().describe("[PATH] or [PATH#TAG] sections, each followed by operations") });
 
 export const hashlineEditTool: ToolDefinition<typeof hashlineSchema, EditDetails> = {
-  name: "edit",
-  description: [
-    "Edit files by line number (as read shows them). A section starts with [PATH] (or [PATH#TAG] from an earlier edit result), then operations: SWAP N.=M: with +TEXT rows replaces lines N-M; DEL N.=M deletes them; INS.PRE N: / INS.POST N: / INS.HEAD: / INS.TAIL: insert the +TEXT rows.",
-    "Line numbers are those of the file before this call. All sections apply or none; a file changed since your read is refused.",
-  ].join(" "),
+  ...declared({ name: "edit", ...editModes.hashline }),
   schema: hashlineSchema,
-  effect: "write",
   async execute(input, context) {
     let warnings: string[] = [];
     const result = await parsed(
@@ -134,13 +127,8 @@ export function patchChanges(input: z.infer<typeof patchSchema>): FileChange[] {
 }
 
 export const patchEditTool: ToolDefinition<typeof patchSchema, EditDetails> = {
-  name: "edit",
-  description: [
-    "Change one file with a diff: op update (default) takes @@ hunks of ' ' context, '-' removed and '+' added lines, with 3 lines of context around each change; op create takes the content; op delete none; rename moves the file.",
-    "All hunks apply or none. Line endings, BOM and permissions are kept; a file changed since your read is refused.",
-  ].join(" "),
+  ...declared({ name: "edit", ...editModes.patch }),
   schema: patchSchema,
-  effect: "write",
   async execute(input, context) {
     return parsed(
       () => patchChanges(input),

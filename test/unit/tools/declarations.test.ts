@@ -1,19 +1,22 @@
 // A tool is declared in one place (core/tools/declarations): the registry, the presentation for
 // editors and terminals, the path scope, Claude's names for hooks and permission rules are all read
-// from its declaration, so adding a tool is one declaration (and its code) plus its tests.
+// from its declaration, so adding a tool is one declaration (and its code) plus its tests. The list of
+// built-in tools is the declarations folder itself: a new file there is offered in the place it names.
 import { describe, expect, test } from "bun:test";
-import { mkdirSync } from "node:fs";
+import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { z } from "zod";
 import { fromClaude, matchNames, toClaude } from "../../../core/extensions/hooks/claude-tools.ts";
 import { ruleMatches, ruleNamesTool } from "../../../core/permissions/rules.ts";
-import { builtinToolDefinitions } from "../../../core/tools/builtin-specs.ts";
+import { needsApproval } from "../../../core/tools/approval.ts";
+import { builtinToolDefinitions, definitionsOf, specOf } from "../../../core/tools/builtin-specs.ts";
 import { pathAt, type ToolDeclaration } from "../../../core/tools/declare.ts";
-import { BUILTIN_TOOLS, DECLARED, OTHER_TOOLS } from "../../../core/tools/declarations/index.ts";
+import { BUILTIN_TOOLS, DECLARED, declaredIn, OTHER_TOOLS } from "../../../core/tools/declarations/index.ts";
+import { DECLARATION_MODULES, declarationModules } from "../../../core/tools/declarations/modules.ts";
 import { defineTool } from "../../../core/tools/define.ts";
 import { PathScope } from "../../../core/tools/path-scope.ts";
 import { presentTool, resultView, terminalArgument, terminalNote } from "../../../core/tools/presentation.ts";
-import { builtinTools } from "../../../core/tools/registry.ts";
+import { builtinTools, offeredTools } from "../../../core/tools/registry.ts";
 import { tempDir } from "../../support/temp.ts";
 
 const EVERY_OPTION = { webSearch: true, memory: true, browser: true, github: true, sshHosts: [{ name: "box", source: "ssh.json", host: "devbox" }] };
@@ -23,6 +26,12 @@ describe("every declared tool is in every table", () => {
     expect(builtinTools(EVERY_OPTION).map((tool) => tool.name)).toEqual(BUILTIN_TOOLS.map((declaration) => declaration.name));
     expect(builtinToolDefinitions().map((definition) => definition.name)).toEqual(BUILTIN_TOOLS.map((declaration) => declaration.name));
     for (const tool of builtinTools(EVERY_OPTION)) expect({ tool: tool.name, loaded: (await tool.load()) === (await tool.load()) && (await tool.load()).schema !== undefined }).toEqual({ tool: tool.name, loaded: true });
+  });
+
+  test("the order is the one requests were sent in before the list was derived: the prompt cache depends on it", () => {
+    expect(BUILTIN_TOOLS.map((declaration) => declaration.name)).toEqual(
+      ["read", "write", "edit", "bash", "eval", "grep", "find", "ls", "todo", "job", "web_fetch", "web_search", "browser", "inspect_image", "lsp", "ast_grep", "ast_edit", "ask", "retain", "recall", "reflect", "github", "ssh", "resolve", "checkpoint", "rewind"],
+    );
   });
 
   test("a declaration's offered() is what keeps a tool out: without the options only the always-offered remain", () => {
@@ -116,5 +125,69 @@ describe("what the declarations give Claude's hooks and rules that the old table
 
   test("a path rule sees both files of an edit that renames", () => {
     expect(ruleMatches(rule("Edit(./secret/**)"), "edit", { path: "open/a.ts", rename: "secret/a.ts" }, "/repo")).toBe(true);
+  });
+});
+
+describe("a declaration file alone adds a built-in tool", () => {
+  const ROOT = join(import.meta.dir, "..", "..", "..");
+  const zod = Bun.resolveSync("zod", ROOT);
+
+  /** A folder of declarations holding notebook_edit (after edit) and notebook_view (deferred, after ls), and their code beside it. */
+  function addedTools(): { folder: string; modules: Record<string, unknown>[] } {
+    const root = tempDir("omp-declarations-");
+    const folder = join(root, "declarations");
+    mkdirSync(folder);
+    writeFileSync(
+      join(folder, "notebook.ts"),
+      [
+        `export const notebookEdit = { name: "notebook_edit", order: 35, description: "Edit one cell of a Jupyter notebook.", effect: "write", load: () => import("../notebook.ts").then((module) => module.editTool) };`,
+        `export const notebookView = { name: "notebook_view", order: 85, description: "Show a notebook's cells.", effect: "read", loadMode: "discoverable", offered: (options) => options.memory !== true, load: () => import("../notebook.ts").then((module) => module.viewTool) };`,
+      ].join("\n"),
+    );
+    writeFileSync(
+      join(root, "notebook.ts"),
+      [
+        `import { z } from ${JSON.stringify(zod)};`,
+        `import { declared } from ${JSON.stringify(join(ROOT, "core", "tools", "declare.ts"))};`,
+        `import { notebookEdit, notebookView } from "./declarations/notebook.ts";`,
+        `const run = async () => ({ content: [] });`,
+        `export const editTool = { ...declared(notebookEdit), schema: z.object({ notebook: z.string(), cell: z.int() }), execute: run };`,
+        `export const viewTool = { ...declared(notebookView), schema: z.object({ notebook: z.string() }), execute: run };`,
+      ].join("\n"),
+    );
+    return { folder, modules: [...DECLARATION_MODULES, ...declarationModules(folder)] };
+  }
+
+  test("found in its folder, offered in the place its order names, described and effect-gated as it says", async () => {
+    const { modules } = addedTools();
+    const { builtin, byName } = declaredIn(modules);
+    const names = BUILTIN_TOOLS.map((declaration) => declaration.name);
+    const expected = [...names.slice(0, names.indexOf("edit") + 1), "notebook_edit", ...names.slice(names.indexOf("edit") + 1)];
+    expected.splice(expected.indexOf("ls") + 1, 0, "notebook_view");
+    expect(builtin.map((declaration) => declaration.name)).toEqual(expected);
+
+    // What the build makes of the built-in tools (their JSON Schemas from the code), then what a session is offered.
+    const specs = (await definitionsOf(builtin)).map(specOf);
+    const offered = offeredTools(specs, {}, (name) => byName.get(name));
+    const always = builtinTools().map((tool) => tool.name);
+    expect(offered.map((tool) => tool.name)).toEqual(expected.filter((name) => always.includes(name) || name.startsWith("notebook_")));
+    const edit = offered.find((tool) => tool.name === "notebook_edit")!;
+    const view = offered.find((tool) => tool.name === "notebook_view")!;
+    expect([edit, view].map(({ description, effect, loadMode, parameters }) => ({ description, effect, loadMode, required: parameters.required }))).toEqual([
+      { description: "Edit one cell of a Jupyter notebook.", effect: "write", loadMode: undefined, required: ["notebook", "cell"] },
+      { description: "Show a notebook's cells.", effect: "read", loadMode: "discoverable", required: ["notebook"] },
+    ]);
+    // The approval gate reads the effect: under `write`, the writing tool asks and the reading one does not.
+    expect([needsApproval(edit, "write"), needsApproval(view, "write")]).toEqual([true, false]);
+    // Its offered() is read too.
+    expect(offeredTools(specs, { memory: true }, (name) => byName.get(name)).map((tool) => tool.name)).not.toContain("notebook_view");
+    expect((await edit.load()).schema).toBeDefined();
+  });
+
+  test("a name declared twice, or two tools in one place, fail at load naming both", () => {
+    const { modules } = addedTools();
+    const added = modules.at(-1)!;
+    expect(() => declaredIn([...modules, added])).toThrow("Tool notebook_edit is declared twice");
+    expect(() => declaredIn([...modules, { clash: { ...(added.notebookEdit as object), name: "notebook_fork" } }])).toThrow("Tools notebook_edit and notebook_fork both have order 35");
   });
 });

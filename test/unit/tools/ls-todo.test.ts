@@ -1,7 +1,8 @@
 import { describe, expect, test } from "bun:test";
 import { mkdirSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { LS_MAX_ENTRIES, lsTool } from "../../../core/tools/ls.ts";
+import { LS_MAX_ENTRIES } from "../../../core/tools/declarations/ls.ts";
+import { lsTool } from "../../../core/tools/ls.ts";
 import { createTodoStore, createTodoTool, type TodoItem } from "../../../core/tools/todo.ts";
 import { context, scratch, textOf } from "./helpers.ts";
 
