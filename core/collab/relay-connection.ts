@@ -1,4 +1,4 @@
-import { MAX_FRAME_BYTES } from "./relay-frames.ts";
+import { HOST_CLAIM_HEADER, MAX_FRAME_BYTES } from "./relay-frames.ts";
 
 /** Reconnection waits this long first, doubling up to the most. */
 const FIRST_RETRY_MS = 250;
@@ -27,8 +27,8 @@ export class RelayConnection {
   constructor(
     private readonly url: string,
     private readonly handlers: RelayConnectionHandlers,
-    /** The relay's token, for a host: sent as `Authorization: Bearer`, never in the URL. */
-    private readonly token?: string,
+    /** A host's: the relay's token (`Authorization: Bearer`, never in the URL) and its room claim. */
+    private readonly host?: { token?: string; claim: string },
   ) {}
 
   get connected(): boolean {
@@ -37,7 +37,7 @@ export class RelayConnection {
 
   start(): void {
     if (this.closed || this.socket) return;
-    const headers = this.token ? { Authorization: `Bearer ${this.token}` } : undefined;
+    const headers = this.host ? { [HOST_CLAIM_HEADER]: this.host.claim, ...(this.host.token ? { Authorization: `Bearer ${this.host.token}` } : {}) } : undefined;
     // Bun's WebSocket takes request headers; the browser's does not, and the web guest needs none.
     const socket = new WebSocket(this.url, headers ? ({ headers } as unknown as string[]) : undefined);
     socket.binaryType = "arraybuffer";

@@ -6,8 +6,27 @@
  * - guest ↔ relay: `[sealed]`, no prefix.
  * Besides, the relay tells the host of guests coming and going and tells guests whether the host is
  * there, as text messages (RelayNotice). Sockets: `GET /r/<roomId>?role=host|guest` (upgrade); a host
- * presents the relay's token, if it has one, as `Authorization: Bearer <token>`.
+ * presents the relay's token, if it has one, as `Authorization: Bearer <token>`, and always its room
+ * claim (HOST_CLAIM_HEADER): a secret of the host's own, not in any link. The relay keeps its digest
+ * while the room lives, so a guest — who holds the room key, view-only ones too — cannot take the
+ * host's place while the host is away and speak to the other guests as the host.
  */
+export const HOST_CLAIM_HEADER = "x-omp-room-claim";
+const CLAIM = /^[A-Za-z0-9_-]{22,128}$/;
+
+/** A fresh claim for a host: 32 random bytes, base64url. */
+export function newHostClaim(): string {
+  let binary = "";
+  for (const byte of crypto.getRandomValues(new Uint8Array(32))) binary += String.fromCharCode(byte);
+  return btoa(binary).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
+}
+
+/** The digest a relay keeps of a presented claim, or undefined for a missing or malformed one. */
+export async function claimDigest(claim: string | null): Promise<string | undefined> {
+  if (claim === null || !CLAIM.test(claim)) return undefined;
+  const digest = new Uint8Array(await crypto.subtle.digest("SHA-256", new TextEncoder().encode(claim)));
+  return Array.from(digest, (byte) => byte.toString(16).padStart(2, "0")).join("");
+}
 export const BROADCAST = 0;
 export const PEER_BYTES = 4;
 /** The largest binary message a relay forwards; a host splits nothing, it trims what it shares. */

@@ -27,6 +27,8 @@ export type RelaySocket = ServerWebSocket<Connection>;
  */
 export class Room {
   host: RelaySocket | undefined;
+  /** The digest of the room claim its first host presented (relay-frames.ts); a later host must present the same. */
+  claim: string | undefined;
   readonly guests = new Map<number, RelaySocket>();
   private nextPeer = 1;
   /** Set while the room has no host: guests are closed when it fires. */

@@ -4,7 +4,7 @@ import { presentedToken, tokenMatches } from "../http/bearer.ts";
 import { guardRequest } from "../http/request-guard.ts";
 import { VERSION } from "../version.ts";
 import { isRoomId } from "./link.ts";
-import { MAX_FRAME_BYTES, PEER_BYTES } from "./relay-frames.ts";
+import { HOST_CLAIM_HEADER, MAX_FRAME_BYTES, PEER_BYTES, claimDigest } from "./relay-frames.ts";
 import { CLOSE, DEFAULT_LIMITS, RateBucket, type RelayLimits } from "./relay-limits.ts";
 import { webGuestFile } from "./web-guest.ts";
 import { type Connection, type RelaySocket, Room } from "./relay-room.ts";
@@ -77,7 +77,7 @@ export function startRelay(options: RelayOptions): Relay {
     return guardRequest(request.headers, { ...guard, allowOrigins: [...own, ...(options.allowOrigins ?? [])] });
   }
 
-  function upgrade(request: Request, server: Bun.Server<Connection>, roomId: string): Response | undefined {
+  async function upgrade(request: Request, server: Bun.Server<Connection>, roomId: string): Promise<Response | undefined> {
     const role = new URL(request.url).searchParams.get("role");
     if (role !== "host" && role !== "guest") return refuse(400, "say ?role=host or ?role=guest", { room: roomLabel(roomId) });
     const fields = { room: roomLabel(roomId), role };
@@ -85,11 +85,16 @@ export function startRelay(options: RelayOptions): Relay {
     if (role === "host" && options.token !== undefined && !tokenMatches(presentedToken(request.headers), options.token)) {
       return refuse(401, "this relay wants its token from hosts: send it as `Authorization: Bearer <token>` (ask whoever runs the relay)", fields);
     }
+    // The claim's digest first: what follows reads the rooms without waiting in between.
+    const claim = role === "host" ? await claimDigest(request.headers.get(HOST_CLAIM_HEADER)) : undefined;
+    if (role === "host" && claim === undefined) return refuse(400, `a host presents its room claim (${HOST_CLAIM_HEADER}: 22-128 base64url characters); omp sends one, update the client`, fields);
     let room = rooms.get(roomId);
     if (!room && rooms.size >= limits.maxRooms) return refuse(503, `the relay has its limit of ${limits.maxRooms} rooms open; try again later`, fields);
     if (role === "host" && room?.host) return refuse(409, "this room already has a host; stop the other /collab first, or start a new room", fields);
+    if (role === "host" && room?.claim !== undefined && room.claim !== claim) return refuse(403, "this room belongs to another host (its claim differs); start a new room with /collab", fields);
     if (role === "guest" && room && room.guests.size >= limits.maxGuests) return refuse(503, `this room has its limit of ${limits.maxGuests} guests`, fields);
     if (!room) rooms.set(roomId, (room = new Room(roomId, deliver)));
+    if (claim !== undefined) room.claim ??= claim;
     const data: Connection = {
       roomId,
       role,

@@ -4,7 +4,7 @@ import { fromBase64Url } from "./base64url.ts";
 import { importRoomKey, sameBytes } from "./crypto.ts";
 import { type CollabLink, socketUrl } from "./link.ts";
 import { COLLAB_VERSION, type CollabState, GuestMessage, type HostMessage, type Participant } from "./messages.ts";
-import { BROADCAST, parseNotice, splitPeer, withPeer } from "./relay-frames.ts";
+import { BROADCAST, newHostClaim, parseNotice, splitPeer, withPeer } from "./relay-frames.ts";
 import { RelayConnection } from "./relay-connection.ts";
 import { openJson, sealJson } from "./sealed-json.ts";
 import { trimStrings } from "./trim.ts";
@@ -82,7 +82,7 @@ export class CollabSharer {
         this.relayDown = true;
         options.changed();
       },
-    }, options.relayToken);
+    }, { token: options.relayToken, claim: newHostClaim() });
   }
 
   get link(): CollabLink {

@@ -8,9 +8,9 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { importRoomKey, open, seal } from "../../core/collab/crypto.ts";
 import { newRoom } from "../../core/collab/link.ts";
-import { MAX_FRAME_BYTES, splitPeer, withPeer } from "../../core/collab/relay-frames.ts";
+import { HOST_CLAIM_HEADER, MAX_FRAME_BYTES, splitPeer, withPeer } from "../../core/collab/relay-frames.ts";
 import { runOmp, tempDir } from "../support/omp.ts";
-import { RelayClient, rawGuest, startRelay, waitUntil } from "../support/relay.ts";
+import { RelayClient, TEST_HOST_CLAIM, rawGuest, startRelay, waitUntil } from "../support/relay.ts";
 
 const PHRASE = "the secret plan is PURPLE-OTTER-41";
 const home = tempDir("omp-relay-");
@@ -97,7 +97,7 @@ describe("omp relay serve", () => {
     const host = await RelayClient.connect(relay.url, id, "host", auth);
     const guest = await RelayClient.connect(relay.url, id, "guest");
     await host.notice((n) => n.t === "join");
-    const second = await fetch(`${relay.url}/r/${id}?role=host`, { headers: { ...auth, upgrade: "websocket", connection: "upgrade" } });
+    const second = await fetch(`${relay.url}/r/${id}?role=host`, { headers: { ...auth, [HOST_CLAIM_HEADER]: TEST_HOST_CLAIM, upgrade: "websocket", connection: "upgrade" } });
     expect(second.status).toBe(409);
     expect(await second.text()).toContain("already has a host");
 
@@ -110,6 +110,29 @@ describe("omp relay serve", () => {
     back.send(withPeer(0, await seal(key, id, bytes("still here"))));
     expect(text(await open(key, id, await guest.nextFrame(0)))).toBe("still here");
     expect(guest.closed).toBeUndefined();
+    back.close();
+    guest.close();
+  });
+
+  test("while its host is away, a guest (who holds the room key) cannot take the host's place: the room keeps its host's claim", async () => {
+    const { id, key } = await room();
+    const upgradeAs = (headers: Record<string, string>) => fetch(`${relay.url}/r/${id}?role=host`, { headers: { ...auth, ...headers, upgrade: "websocket", connection: "upgrade" } });
+    const host = await RelayClient.connect(relay.url, id, "host", auth);
+    const guest = await RelayClient.connect(relay.url, id, "guest");
+    await host.notice((n) => n.t === "join");
+    host.close();
+    await guest.notice((n) => n.t === "host" && !n.up);
+    const unclaimed = await upgradeAs({});
+    expect(unclaimed.status).toBe(400);
+    expect(await unclaimed.text()).toContain(HOST_CLAIM_HEADER);
+    const impostor = await upgradeAs({ [HOST_CLAIM_HEADER]: "someone-elses-claim-abcdefgh" });
+    expect(impostor.status).toBe(403);
+    expect(await impostor.text()).toContain("belongs to another host");
+    await expect(RelayClient.connect(relay.url, id, "host", { ...auth, [HOST_CLAIM_HEADER]: "someone-elses-claim-abcdefgh" })).rejects.toThrow();
+    // The real host comes back with its claim and is heard.
+    const back = await RelayClient.connect(relay.url, id, "host", auth);
+    back.send(withPeer(0, await seal(key, id, bytes("the real host"))));
+    expect(text(await open(key, id, await guest.nextFrame(0)))).toBe("the real host");
     back.close();
     guest.close();
   });

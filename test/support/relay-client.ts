@@ -1,7 +1,7 @@
 // Raw WebSocket clients of the collab relay that play hosts and guests with the collab base modules
 // (core/collab/*), so a test or bench sees exactly the frames and notices the relay sends. Free of
 // bun:test, so the bench uses them too.
-import { type RelayNotice, parseNotice, splitPeer, withPeer } from "../../core/collab/relay-frames.ts";
+import { HOST_CLAIM_HEADER, type RelayNotice, parseNotice, splitPeer, withPeer } from "../../core/collab/relay-frames.ts";
 import { importRoomKey } from "../../core/collab/crypto.ts";
 import { openJson, sealJson } from "../../core/collab/sealed-json.ts";
 import type { CollabLink } from "../../core/collab/link.ts";
@@ -21,6 +21,9 @@ export async function waitUntil<T>(get: () => T | undefined, failed: () => strin
   }
 }
 
+/** The room claim the tests' hosts present (relay-frames.ts). */
+export const TEST_HOST_CLAIM = "test-host-claim-0123456789";
+
 /** A WebSocket to the relay that keeps what arrives: binary frames and the relay's notices apart. */
 export class RelayClient {
   readonly frames: Uint8Array[] = [];
@@ -39,7 +42,9 @@ export class RelayClient {
 
   /** Opens `/r/<room>?role=…`; rejects when the relay refuses the upgrade. */
   static async connect(relayUrl: string, roomId: string, role: "host" | "guest", headers: Record<string, string> = {}): Promise<RelayClient> {
-    const socket = new WebSocket(`${relayUrl.replace(/^http/, "ws")}/r/${roomId}?role=${role}`, { headers });
+    // A host presents a room claim; the tests' hosts share one unless they bring their own.
+    const sent = role === "host" ? { [HOST_CLAIM_HEADER]: TEST_HOST_CLAIM, ...headers } : headers;
+    const socket = new WebSocket(`${relayUrl.replace(/^http/, "ws")}/r/${roomId}?role=${role}`, { headers: sent });
     const client = new RelayClient(socket);
     await new Promise<void>((resolve, reject) => {
       socket.addEventListener("open", () => resolve());

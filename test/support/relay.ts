@@ -5,7 +5,7 @@ import type { Subprocess } from "bun";
 import { OMP, cleanEnv } from "./omp.ts";
 import { waitUntil } from "./relay-client.ts";
 
-export { RelayClient, SealedHost, rawGuest, waitUntil } from "./relay-client.ts";
+export { RelayClient, SealedHost, TEST_HOST_CLAIM, rawGuest, waitUntil } from "./relay-client.ts";
 
 export interface RelayProcess {
   child: Subprocess<"ignore", "pipe", "pipe">;
