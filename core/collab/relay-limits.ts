@@ -43,14 +43,19 @@ export const CLOSE = {
 /** A token bucket per connection: `rate` a second, bursts up to twice that. */
 export class RateBucket {
   private tokens: number;
-  private last = performance.now();
+  private last: number;
 
-  constructor(private readonly rate: number) {
+  constructor(
+    private readonly rate: number,
+    /** Milliseconds; a test passes its own clock. */
+    private readonly now: () => number = () => performance.now(),
+  ) {
     this.tokens = rate * 2;
+    this.last = now();
   }
 
   take(): boolean {
-    const now = performance.now();
+    const now = this.now();
     this.tokens = Math.min(this.rate * 2, this.tokens + ((now - this.last) / 1000) * this.rate);
     this.last = now;
     if (this.tokens < 1) return false;
