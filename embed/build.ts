@@ -72,6 +72,8 @@ export interface BuildOptions {
   version?: string;
   releaseKey?: string;
   cross?: CrossTarget;
+  /** Release builds leave them out: a release directory holds only what its manifest and sums cover, and `omp protocol schema|client` prints both. */
+  withoutProtocolFiles?: boolean;
 }
 
 /**
@@ -166,7 +168,7 @@ export async function build(options: BuildOptions): Promise<void> {
     );
     mkdirSync(dirname(options.outfile), { recursive: true });
     await compile(join(work, "entry.ts"), options.outfile, version, options.cross?.bunTarget);
-    writeProtocolFiles(dirname(options.outfile));
+    if (!options.withoutProtocolFiles) writeProtocolFiles(dirname(options.outfile));
   } finally {
     rmSync(work, { recursive: true, force: true });
   }

@@ -110,7 +110,7 @@ async function placeBinary(options: ReleaseOptions, dir: string, target: Release
   if (prebuilt) copyFileSync(prebuilt, path);
   else {
     const cross = target === hostTarget ? undefined : await crossBuild(target, options.version);
-    await build({ outfile: path, version: options.version, releaseKey: options.key.publicKey, cross });
+    await build({ outfile: path, version: options.version, releaseKey: options.key.publicKey, cross, withoutProtocolFiles: true });
   }
   chmodSync(path, 0o755);
   await smokeRun(path, target, options.version);

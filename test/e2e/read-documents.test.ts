@@ -261,7 +261,7 @@ describe("line selectors", () => {
     expect(from48).toContain("row 48");
     expect(from48).toContain("row 50");
     expect(from48).not.toContain("row 47");
-    expect(range).toMatch(/5\trow 5\n\s+6\trow 6\n\s+7\trow 7/);
+    expect(range).toMatch(/5\trow 5\n6\trow 6\n7\trow 7/);
     expect(range).toContain("Use offset=8");
     expect(plus).toContain("row 11");
     expect(plus).not.toContain("row 12");

@@ -36,7 +36,7 @@ test("artifact://<id> reads bash's spilled full output, paged like a file", asyn
   await runAgent(["-p", "--model", MODEL, "go"], { home: ws.home, cwd: ws.repo, env });
   const [, list, tail, missing] = toolResultsOf("anthropic-messages", modelRequests(standin)[2]!.body);
   expect(list!.text).toContain("artifact://1 (bash)");
-  expect(tail!.text).toMatch(/4998\t4998\n\s+4999\t4999\n\s+5000\t5000/);
+  expect(tail!.text).toMatch(/4998\t4998\n4999\t4999\n5000\t5000/);
   expect(missing!.isError).toBe(true);
   expect(missing!.text).toContain("There is no artifact://9 in this session. Saved: artifact://1.");
 });
