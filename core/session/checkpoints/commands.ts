@@ -46,6 +46,8 @@ interface State {
    * holds): the index plus these is the work tree the next command starts from.
    */
   known?: Map<string, Known>;
+  /** The index has no racily clean entry (checked once after it was last written). */
+  settled?: boolean;
 }
 
 /** A file's content ("absent": there is none) and whether it is executable. */
@@ -130,6 +132,7 @@ function finish(snapshots: Snapshots, state: State, self: Running, target: Check
   const root = snapshots.repo.root;
   let records: CheckpointRecord[];
   if (self.tree) {
+    state.settled = false;
     if (!snapshots.sync()) return undefined;
     const after = snapshots.tree();
     if (!after) return undefined;
@@ -162,14 +165,17 @@ function finish(snapshots: Snapshots, state: State, self: Running, target: Check
       records.push(recordOf(store, root, path, before ? before.content : prior.get(path), common));
     }
     if (target.turn !== undefined && state.running.length === 0) state.base = { turn: target.turn, epoch: changeEpoch() };
-    if (keep && state.base && now.size <= MAX_KNOWN_PATHS && bytes <= MAX_KNOWN_BYTES) {
+    // An index git must read every racily clean file of on each listing is written again instead, until it settles.
+    if (keep && state.base && now.size <= MAX_KNOWN_PATHS && bytes <= MAX_KNOWN_BYTES && (state.settled ||= snapshots.settled())) {
       state.known = now;
       return records;
     }
     // The changes are recorded: the index catches up off the call's path, and the next command waits for it.
     const base = state.base;
+    const rewrite = !state.settled;
+    state.settled = false;
     state.updating = snapshots
-      .updateLater(paths)
+      .updateLater(paths, rewrite)
       .catch(() => false)
       .then((ok) => {
         if (!ok && state.base === base) state.base = undefined;
@@ -184,6 +190,7 @@ function finish(snapshots: Snapshots, state: State, self: Running, target: Check
 function forget(state: State): void {
   state.base = undefined;
   state.known = undefined;
+  state.settled = false;
 }
 
 /** A plain file's content as it is now ("absent": none); undefined for anything else (a folder, a link, a nested repository). */
