@@ -86,6 +86,52 @@ describe("the git omp runs", () => {
     }
   }, 120_000);
 
+  test("commands of one turn that change a file again, change it back, delete and re-create it: each turn comes back exactly, nothing listed as unknown or changed outside", async () => {
+    const { home, repo } = workspace({ "a.txt": "a0\n", "b.txt": "b0\n" });
+    standin.setScript([
+      bash("echo a1 > a.txt"),
+      bash("echo a2 > a.txt && echo n1 > new.txt"),
+      bash("echo a0 > a.txt && rm b.txt"),
+      bash("echo b1 > b.txt && chmod +x b.txt && echo n2 > new.txt"),
+      bash("rm new.txt"),
+      { text: "one" },
+      bash("echo a3 > a.txt && echo b2 > b.txt"),
+      { text: "two" },
+    ]);
+    const rpc = new RpcProcess(["--model", MODEL], { home, cwd: repo, env: env() });
+    try {
+      await rpc.waitFrame((f) => f.type === "ready");
+      await rpc.turn("turn 1");
+      await rpc.turn("turn 2");
+      // Every command's record of a file starts where the one before it ended: what it held before
+      // is what the last command left (or the first state), and the last one ends at the file on disk.
+      const session = sessionFiles(home).find((file) => !file.includes("subagents"))!;
+      const records = readJsonl(join(session.replace(/\.jsonl$/, ".checkpoints"), "journal.ndjson"));
+      expect(records.filter((r) => r.kind !== "file")).toEqual([]);
+      const sha = (text: string | undefined) => (text === undefined ? "absent" : new Bun.CryptoHasher("sha256").update(text).digest("hex"));
+      const expected: Record<string, (string | undefined)[]> = { "a.txt": ["a0\n", "a1\n", "a2\n", "a0\n", "a3\n"], "b.txt": ["b0\n", undefined, "b1\n", "b2\n"], "new.txt": [undefined, "n1\n", "n2\n", undefined] };
+      for (const [name, states] of Object.entries(expected)) {
+        const chain = records.filter((r) => r.path === join(repo, name)).map((r) => [r.before, r.after]);
+        expect(chain).toEqual(states.slice(1).map((state, i) => [sha(states[i]), sha(state)]));
+      }
+      const [first, second] = userTurns(home);
+      const toSecond = await rpc.send({ type: "rewind", entryId: second!.id, scope: "files" });
+      expect(toSecond.data.files.notRestorable).toEqual([]);
+      expect(toSecond.data.files.changedOutside).toEqual([]);
+      expect(readFileSync(join(repo, "a.txt"), "utf8")).toBe("a0\n");
+      expect(readFileSync(join(repo, "b.txt"), "utf8")).toBe("b1\n");
+      const toFirst = await rpc.send({ type: "rewind", entryId: first!.id, scope: "files" });
+      expect(toFirst.data.files.notRestorable).toEqual([]);
+      expect(toFirst.data.files.changedOutside).toEqual([]);
+      expect(readFileSync(join(repo, "a.txt"), "utf8")).toBe("a0\n");
+      expect(readFileSync(join(repo, "b.txt"), "utf8")).toBe("b0\n");
+      expect(existsSync(join(repo, "new.txt"))).toBe(false);
+      expect(await rpc.close()).toBe(0);
+    } finally {
+      rpc.child.kill();
+    }
+  }, 120_000);
+
   test("a subagent's commands inside the parent's task, then the parent's own: every change comes back, none listed as unknown", async () => {
     const { home, repo } = workspace({ "a.txt": "a0\n" });
     standin.setScript([

@@ -2,7 +2,7 @@ import { copyFileSync, existsSync, lstatSync, mkdirSync, readFileSync, rmSync, w
 import { join } from "node:path";
 import { type GitResult, OMP_IDENTITY, gitAsync, gitSync } from "../../git/run.ts";
 import { findRepo, type Repo } from "../../git/repo.ts";
-import { indexEntries, looseBlob } from "./index-file.ts";
+import { indexEntries, looseBlob, racyIndex } from "./index-file.ts";
 import { sha256 } from "./store.ts";
 
 /**
@@ -164,10 +164,18 @@ export class Snapshots {
     return this.guarded(() => this.git(["update-index", "--add", "--remove", "--replace", "-z", "--stdin"], stdinPaths(paths)).ok || undefined) === true;
   }
 
-  /** {@link update} in the background of other work (the next command waits for it). */
-  async updateLater(paths: readonly string[]): Promise<boolean> {
-    if (paths.length === 0) return true;
-    const result = await gitAsync(["update-index", "--add", "--remove", "--replace", "-z", "--stdin"], { cwd: this.repo.root, env: this.env, timeoutMs: GIT_TIMEOUT_MS, input: stdinPaths(paths) });
+  /**
+   * Whether git can list the private index's changes from stat data alone: no entry is racily
+   * clean (see {@link racyIndex}), as it is when the index was written in the second its files were.
+   */
+  settled(): boolean {
+    return !racyIndex(join(this.dir, "index"), this.hashBytes());
+  }
+
+  /** {@link update} in the background of other work (the next command waits for it); `rewrite`: the index is written even when no path changed, which settles it once a second has passed. */
+  async updateLater(paths: readonly string[], rewrite = false): Promise<boolean> {
+    if (paths.length === 0 && !rewrite) return true;
+    const result = await gitAsync(["update-index", "--add", "--remove", "--replace", ...(rewrite ? ["--force-write-index"] : []), "-z", "--stdin"], { cwd: this.repo.root, env: this.env, timeoutMs: GIT_TIMEOUT_MS, input: stdinPaths(paths) });
     return result.ok;
   }
 

@@ -1,9 +1,9 @@
 import { describe, expect, test } from "bun:test";
-import { mkdirSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, rmSync, utimesSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { findRepo } from "../../../core/git/repo.ts";
 import { Snapshots } from "../../../core/session/checkpoints/git-snapshot.ts";
-import { indexEntries, looseBlob } from "../../../core/session/checkpoints/index-file.ts";
+import { indexEntries, looseBlob, racyIndex } from "../../../core/session/checkpoints/index-file.ts";
 import { tempDir } from "../../support/temp.ts";
 
 function repo(...init: string[]) {
@@ -111,5 +111,21 @@ describe("loose blobs", () => {
     const loose = snapshots.indexed(snapshots.pending()!);
     expect(loose.get("a")?.toString()).toBe("changed a\n");
     expect(loose.get("new.txt")?.toString()).toBe("new\n");
+  });
+});
+
+describe("a racily clean index", () => {
+  test("an entry whose file changed in the second the index was written (or later) makes it racy; written again a second after its files, it settles", () => {
+    const r = repo();
+    const past = new Date(Date.now() - 60_000);
+    for (const name of r.names) utimesSync(join(r.root, name), past, past);
+    r.git("update-index", "--really-refresh");
+    r.git("update-index", "--force-write-index");
+    expect(racyIndex(r.index, 20)).toBe(false);
+    const future = new Date(Date.now() + 60_000);
+    utimesSync(join(r.root, "ab"), future, future);
+    r.git("update-index", "--really-refresh");
+    expect(racyIndex(r.index, 20)).toBe(true);
+    expect(racyIndex(join(r.root, "no-index"), 20)).toBe(true);
   });
 });
