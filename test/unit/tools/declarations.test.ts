@@ -184,6 +184,31 @@ describe("a declaration file alone adds a built-in tool", () => {
     expect((await edit.load()).schema).toBeDefined();
   });
 
+  test("one file is enough: a declaration whose load builds the tool (zod imported on the first call) is found, specified and runs", async () => {
+    const folder = join(tempDir("omp-one-file-"), "declarations");
+    mkdirSync(folder);
+    writeFileSync(
+      join(folder, "word-count.ts"),
+      [
+        `import { declared } from ${JSON.stringify(join(ROOT, "core", "tools", "declare.ts"))};`,
+        `export const wordCount = {`,
+        `  name: "word_count", order: 85, description: "Count the words of a text.", effect: "read",`,
+        `  load: async () => {`,
+        `    const { z } = await import(${JSON.stringify(zod)});`,
+        `    return { ...declared(wordCount), schema: z.object({ text: z.string() }), execute: async (input) => ({ content: [{ type: "text", text: String(input.text.split(/\\s+/).filter(Boolean).length) }] }) };`,
+        `  },`,
+        `};`,
+      ].join("\n"),
+    );
+    const { builtin } = declaredIn([...DECLARATION_MODULES, ...declarationModules(folder)]);
+    const names = builtin.map((declaration) => declaration.name);
+    expect(names.indexOf("word_count")).toBe(names.indexOf("ls") + 1);
+    const tool = (await definitionsOf(builtin)).find((definition) => definition.name === "word_count")!;
+    const spec = specOf(tool);
+    expect({ description: spec.description, effect: spec.effect, required: spec.parameters.required }).toEqual({ description: "Count the words of a text.", effect: "read", required: ["text"] });
+    expect(await tool.execute(tool.schema.parse({ text: "one two  three" }), {} as never)).toEqual({ content: [{ type: "text", text: "3" }] });
+  });
+
   test("a name declared twice, or two tools in one place, fail at load naming both", () => {
     const { modules } = addedTools();
     const added = modules.at(-1)!;
