@@ -16,9 +16,8 @@ import {
 } from "../../core/paths.ts";
 import { untrustedNotice } from "../../core/trust/folder-trust.ts";
 import { writeStdout } from "../shared/write.ts";
-import { maskKey } from "../../core/auth/mask.ts";
 import { OmpError } from "../../core/errors/omp-error.ts";
-import { formatSetting } from "../../core/config/settings-catalog.ts";
+import { formatSetting, shownSetting } from "../../core/config/settings-catalog.ts";
 
 
 export interface ConfigFlags {
@@ -40,11 +39,6 @@ function targetOf(options: ConfigFlags): SettingTarget {
   return options.profile ? { scope: "profile", profile: options.profile } : { scope: "global" };
 }
 
-/** Settings that hold a secret: listed and echoed masked (`omp config get` still prints them, when asked by name). */
-const SECRET_SETTINGS = new Set(["auth.broker.token", "collab.relayToken"]);
-
-const shown = (key: string, value: unknown) => (SECRET_SETTINGS.has(key) && typeof value === "string" ? maskKey(value) : value);
-
 function table(rows: string[][]): string {
   const widths = rows[0]!.map((_, column) => Math.max(...rows.map((row) => row[column]!.length)));
   return rows.map((row) => row.map((cell, column) => (column === row.length - 1 ? cell : cell.padEnd(widths[column]!))).join("  ")).join("\n") + "\n";
@@ -57,12 +51,12 @@ export async function runConfigList(options: JsonFlag): Promise<number> {
   if (options.json) {
     const entries = keys.map((key) => {
       const layer = loaded.sourceOf(key);
-      return [key, { value: shown(key, getPath(loaded.settings, key.split("."))) ?? null, source: layer?.kind ?? "default", file: layer?.path ?? null }];
+      return [key, { value: shownSetting(key, getPath(loaded.settings, key.split("."))) ?? null, source: layer?.kind ?? "default", file: layer?.path ?? null }];
     });
     await writeStdout(`${JSON.stringify(Object.fromEntries(entries), null, 2)}\n`);
     return 0;
   }
-  const rows = keys.map((key) => [key, formatSetting(shown(key, getPath(loaded.settings, key.split(".")))), sourceLabel(loaded.sourceOf(key))]);
+  const rows = keys.map((key) => [key, formatSetting(shownSetting(key, getPath(loaded.settings, key.split(".")))), sourceLabel(loaded.sourceOf(key))]);
   await writeStdout(table([["KEY", "VALUE", "SOURCE"], ...rows]));
   // What an untrusted project's config.yml set but does not get: not shown above, so said here.
   const notice = untrustedNotice(process.cwd());
@@ -90,9 +84,9 @@ export async function runConfigGet(key: string, options: JsonFlag): Promise<numb
 export async function runConfigSet(key: string, words: string[], options: JsonFlag): Promise<number> {
   const { value, file } = await writeSettingValue(key, words.join(" "), targetOf(options));
   if (options.json) {
-    await writeStdout(`${JSON.stringify({ key, value: shown(key, value), file })}\n`);
+    await writeStdout(`${JSON.stringify({ key, value: shownSetting(key, value), file })}\n`);
   } else {
-    await writeStdout(`${key} = ${formatSetting(shown(key, value))} (${displayPath(file)})\n`);
+    await writeStdout(`${key} = ${formatSetting(shownSetting(key, value))} (${displayPath(file)})\n`);
   }
   const note = notAppliedNote(key, file, loadSettings({ ...(options.profile ? { profile: options.profile } : {}) }));
   if (note) process.stderr.write(`omp: note: ${note}\n`);

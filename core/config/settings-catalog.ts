@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { maskKey } from "../auth/mask.ts";
 import { unwrap } from "./schema-walk.ts";
 import { Settings } from "./settings-schema.ts";
 import { isUserOnly } from "./settings.ts";
@@ -110,6 +111,16 @@ export function settingCatalog(): SettingInfo[] {
   walk(Settings, "", defaults);
   catalog = found;
   return found;
+}
+
+/** Settings that hold a secret: the screen and `omp config` show them masked (`omp config get <key>` prints one asked for by name). */
+const SECRET_SETTINGS: ReadonlySet<string> = new Set(["auth.broker.token", "collab.relayToken"]);
+
+export const isSecretSetting = (key: string): boolean => SECRET_SETTINGS.has(key);
+
+/** A value as it may be shown: a secret setting's masked. */
+export function shownSetting(key: string, value: unknown): unknown {
+  return isSecretSetting(key) && typeof value === "string" ? maskKey(value) : value;
 }
 
 /** A value as the screen and `omp config` show it: strings bare, the rest as JSON, unset as (unset). */

@@ -90,6 +90,38 @@ describe("/settings", () => {
     expect(toolResult).not.toContain("row 5");
   });
 
+  test("a secret setting is shown masked, edited from empty and echoed masked; omp config get prints it when asked by name", async () => {
+    const home = tempDir("omp-tty-home-");
+    const OLD = "relay-SECRET-old-token-0123456789";
+    const NEW = "relay-SECRET-new-token-9876543210";
+    mkdirSync(join(home, ".omp", "agent"), { recursive: true });
+    writeFileSync(join(home, ".omp", "agent", "config.yml"), `collab:\n  relayToken: ${OLD}\n`);
+    const s = await ready({ home, rows: 40, cols: 140 });
+    const { tty } = s;
+    tty.type("/settings");
+    tty.press("Enter");
+    await tty.waitFor("writes global ~/.omp/agent/config.yml");
+    tty.type("relayToken");
+    await tty.waitFor(/collab\.relayToken\s+…6789\s+global/);
+    // Typing part of the secret finds nothing by its value.
+    tty.type(" SECRET-old");
+    await tty.waitFor((screen) => !screen.includes("collab.relayToken"));
+    for (let i = 0; i < " SECRET-old".length; i++) tty.press("BSpace");
+    await tty.waitFor(/collab\.relayToken\s+…6789/);
+    tty.press("Enter");
+    await tty.waitFor("enter write · esc cancel");
+    tty.type(NEW);
+    tty.press("Enter");
+    await tty.waitFor("collab.relayToken = …3210 in ~/.omp/agent/config.yml");
+    expect(tty.history()).not.toContain("SECRET-old");
+    expect(readFileSync(join(home, ".omp", "agent", "config.yml"), "utf8")).toContain(NEW);
+    const get = await runOmp(["config", "get", "collab.relayToken"], { home, cwd: s.cwd });
+    expect(get.stdout.trim()).toBe(NEW);
+    const list = await runOmp(["config", "list"], { home, cwd: s.cwd });
+    expect(list.stdout).toContain("collab.relayToken");
+    expect(list.stdout).not.toContain("SECRET");
+  });
+
   test("tools.approval.bash: ask set in /settings asks before the next bash call, in yolo mode", async () => {
     const s = await ready({
       rows: 40,

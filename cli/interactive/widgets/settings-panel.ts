@@ -1,6 +1,6 @@
 import { getPath } from "../../../core/config/merge.ts";
 import { activeProfile } from "../../../core/config/profiles.ts";
-import { type SettingInfo, formatSetting, settingCatalog } from "../../../core/config/settings-catalog.ts";
+import { type SettingInfo, formatSetting, isSecretSetting, settingCatalog, shownSetting } from "../../../core/config/settings-catalog.ts";
 import type { LoadedSettings } from "../../../core/config/settings.ts";
 import { type SettingScope, type SettingTarget, settingFile, unsetSetting } from "../../../core/config/settings-write.ts";
 import { describeError } from "../../../core/errors/omp-error.ts";
@@ -83,7 +83,7 @@ export class SettingsPanel implements Panel {
     const matches = (text: string) => words.every((word) => text.toLowerCase().includes(word));
     // Keys that match come first, then settings whose description or value does.
     const byKey = this.rows.filter((row) => matches(row.key));
-    const byText = this.rows.filter((row) => !byKey.includes(row) && matches(`${row.key} ${row.description} ${formatSetting(this.valueOf(row))}`));
+    const byText = this.rows.filter((row) => !byKey.includes(row) && matches(`${row.key} ${row.description} ${formatSetting(shownSetting(row.key, this.valueOf(row)))}`));
     return [...byKey, ...byText];
   }
 
@@ -160,7 +160,8 @@ export class SettingsPanel implements Panel {
       this.mode = { kind: "choose", row, list: new SelectList(row.key, choices, false) };
       return;
     }
-    this.mode = { kind: "edit", row, text: value === undefined ? "" : formatSetting(value) };
+    // A secret is typed anew: the editor never shows it.
+    this.mode = { kind: "edit", row, text: value === undefined || isSecretSetting(row.key) ? "" : formatSetting(value) };
   }
 
   private chooseKey(mode: Extract<Mode, { kind: "choose" }>, key: Key): undefined {
@@ -231,7 +232,7 @@ export class SettingsPanel implements Panel {
     } else {
       const written = await writeSettingValue(row.key, raw, target);
       file = written.file;
-      what = `${row.key} = ${formatSetting(written.value)} in ${displayPath(file)}`;
+      what = `${row.key} = ${formatSetting(shownSetting(row.key, written.value))} in ${displayPath(file)}`;
     }
     this.loaded = this.options.reload();
     const names = this.rows.length;
@@ -269,7 +270,7 @@ export class SettingsPanel implements Panel {
     if (items.length === 0) rows.push(paint("  no setting matches", theme.fg("dim")));
     for (const [offset, row] of items.slice(this.top, this.top + listRows).entries()) {
       const index = this.top + offset;
-      const line = `${index === this.selected ? "› " : "  "}${padText(truncateText(row.key, keyWidth - 1), keyWidth)}${padText(truncateText(formatSetting(this.valueOf(row)), valueWidth - 1), valueWidth)}${this.sourceOf(row)}`;
+      const line = `${index === this.selected ? "› " : "  "}${padText(truncateText(row.key, keyWidth - 1), keyWidth)}${padText(truncateText(formatSetting(shownSetting(row.key, this.valueOf(row))), valueWidth - 1), valueWidth)}${this.sourceOf(row)}`;
       rows.push(index === this.selected ? paint(padText(truncateText(line, width), width), `${theme.selected()};${theme.fg("accent", "bold")}`) : truncateText(line, width));
     }
     const row = items[this.selected];
