@@ -38,6 +38,8 @@ export const CLOSE = {
   tooFast: 4008,
   tooSlow: 4013,
   hostGone: 4004,
+  /** The room's own host connected again (its old connection had died unseen). */
+  replaced: 4009,
 } as const;
 
 /** A token bucket per connection: `rate` a second, bursts up to twice that. */

@@ -90,8 +90,9 @@ export function startRelay(options: RelayOptions): Relay {
     if (role === "host" && claim === undefined) return refuse(400, `a host presents its room claim (${HOST_CLAIM_HEADER}: 22-128 base64url characters); omp sends one, update the client`, fields);
     let room = rooms.get(roomId);
     if (!room && rooms.size >= limits.maxRooms) return refuse(503, `the relay has its limit of ${limits.maxRooms} rooms open; try again later`, fields);
-    if (role === "host" && room?.host) return refuse(409, "this room already has a host; stop the other /collab first, or start a new room", fields);
-    if (role === "host" && room?.claim !== undefined && room.claim !== claim) return refuse(403, "this room belongs to another host (its claim differs); start a new room with /collab", fields);
+    if (role === "host" && room?.claim !== undefined && room.claim !== claim) {
+      return room.host ? refuse(409, "this room already has a host; stop the other /collab first, or start a new room", fields) : refuse(403, "this room belongs to another host (its claim differs); start a new room with /collab", fields);
+    }
     if (role === "guest" && room && room.guests.size >= limits.maxGuests) return refuse(503, `this room has its limit of ${limits.maxGuests} guests`, fields);
     if (!room) rooms.set(roomId, (room = new Room(roomId, deliver)));
     if (claim !== undefined) room.claim ??= claim;
@@ -136,8 +137,13 @@ export function startRelay(options: RelayOptions): Relay {
       backpressureLimit: limits.maxBufferedBytes,
       open(socket) {
         const room = rooms.get(socket.data.roomId)!;
-        if (socket.data.role === "host") room.addHost(socket);
-        else room.addGuest(socket, limits.hostWaitMs);
+        if (socket.data.role === "host") {
+          // The same host again (its claim matched): its old connection died without the relay
+          // noticing, so the new one takes over rather than wait for the idle timeout.
+          const stale = room.host;
+          room.addHost(socket);
+          stale?.close(CLOSE.replaced, "the host connected again");
+        } else room.addGuest(socket, limits.hostWaitMs);
         record("connect", { room: roomLabel(socket.data.roomId), role: socket.data.role, peer: socket.data.peer, guests: room.guests.size, host: room.host !== undefined });
       },
       message(socket, message) {

@@ -92,12 +92,12 @@ describe("omp relay serve", () => {
     one.close();
   });
 
-  test("one host per room; when it goes guests hear so and stay, and a host that comes back is told who is there", async () => {
+  test("one host per room; when it goes guests hear so and stay, and a host that comes back is told who is there; its own new connection replaces one that died unseen", async () => {
     const { id, key } = await room();
     const host = await RelayClient.connect(relay.url, id, "host", auth);
     const guest = await RelayClient.connect(relay.url, id, "guest");
     await host.notice((n) => n.t === "join");
-    const second = await fetch(`${relay.url}/r/${id}?role=host`, { headers: { ...auth, [HOST_CLAIM_HEADER]: TEST_HOST_CLAIM, upgrade: "websocket", connection: "upgrade" } });
+    const second = await fetch(`${relay.url}/r/${id}?role=host`, { headers: { ...auth, [HOST_CLAIM_HEADER]: "another-hosts-claim-0123456789", upgrade: "websocket", connection: "upgrade" } });
     expect(second.status).toBe(409);
     expect(await second.text()).toContain("already has a host");
 
@@ -110,7 +110,14 @@ describe("omp relay serve", () => {
     back.send(withPeer(0, await seal(key, id, bytes("still here"))));
     expect(text(await open(key, id, await guest.nextFrame(0)))).toBe("still here");
     expect(guest.closed).toBeUndefined();
-    back.close();
+    // The same host again while the relay still holds its old connection (as after a dropped
+    // network): the new one takes over at once and the old one is closed with the reason.
+    const again = await RelayClient.connect(relay.url, id, "host", auth);
+    expect(await back.whenClosed()).toEqual({ code: 4009, reason: "the host connected again" });
+    again.send(withPeer(0, await seal(key, id, bytes("back again"))));
+    expect(text(await open(key, id, await guest.nextFrame(1)))).toBe("back again");
+    expect(guest.closed).toBeUndefined();
+    again.close();
     guest.close();
   });
 
