@@ -1,3 +1,5 @@
+import { toBase64Url } from "./base64url.ts";
+
 /**
  * What the relay reads: routing, never content. A relay keeps rooms of one host and its guests and
  * forwards sealed frames (crypto.ts) between them as binary WebSocket messages:
@@ -12,20 +14,10 @@
  * host's place while the host is away and speak to the other guests as the host.
  */
 export const HOST_CLAIM_HEADER = "x-omp-room-claim";
-const CLAIM = /^[A-Za-z0-9_-]{22,128}$/;
 
 /** A fresh claim for a host: 32 random bytes, base64url. */
 export function newHostClaim(): string {
-  let binary = "";
-  for (const byte of crypto.getRandomValues(new Uint8Array(32))) binary += String.fromCharCode(byte);
-  return btoa(binary).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
-}
-
-/** The digest a relay keeps of a presented claim, or undefined for a missing or malformed one. */
-export async function claimDigest(claim: string | null): Promise<string | undefined> {
-  if (claim === null || !CLAIM.test(claim)) return undefined;
-  const digest = new Uint8Array(await crypto.subtle.digest("SHA-256", new TextEncoder().encode(claim)));
-  return Array.from(digest, (byte) => byte.toString(16).padStart(2, "0")).join("");
+  return toBase64Url(crypto.getRandomValues(new Uint8Array(32)));
 }
 export const BROADCAST = 0;
 export const PEER_BYTES = 4;

@@ -4,7 +4,7 @@ import { presentedToken, tokenMatches } from "../http/bearer.ts";
 import { guardRequest } from "../http/request-guard.ts";
 import { VERSION } from "../version.ts";
 import { isRoomId } from "./link.ts";
-import { HOST_CLAIM_HEADER, MAX_FRAME_BYTES, PEER_BYTES, claimDigest } from "./relay-frames.ts";
+import { HOST_CLAIM_HEADER, MAX_FRAME_BYTES, PEER_BYTES } from "./relay-frames.ts";
 import { CLOSE, DEFAULT_LIMITS, RateBucket, type RelayLimits } from "./relay-limits.ts";
 import { webGuestFile } from "./web-guest.ts";
 import { type Connection, type RelaySocket, Room } from "./relay-room.ts";
@@ -77,7 +77,13 @@ export function startRelay(options: RelayOptions): Relay {
     return guardRequest(request.headers, { ...guard, allowOrigins: [...own, ...(options.allowOrigins ?? [])] });
   }
 
-  async function upgrade(request: Request, server: Bun.Server<Connection>, roomId: string): Promise<Response | undefined> {
+  /** What the relay keeps of a host's claim (relay-frames.ts): its digest, or undefined for a missing or malformed one. */
+  function claimDigest(claim: string | null): string | undefined {
+    if (claim === null || !/^[A-Za-z0-9_-]{22,128}$/.test(claim)) return undefined;
+    return new Bun.CryptoHasher("sha256").update(claim).digest("hex");
+  }
+
+  function upgrade(request: Request, server: Bun.Server<Connection>, roomId: string): Response | undefined {
     const role = new URL(request.url).searchParams.get("role");
     if (role !== "host" && role !== "guest") return refuse(400, "say ?role=host or ?role=guest", { room: roomLabel(roomId) });
     const fields = { room: roomLabel(roomId), role };
@@ -85,8 +91,7 @@ export function startRelay(options: RelayOptions): Relay {
     if (role === "host" && options.token !== undefined && !tokenMatches(presentedToken(request.headers), options.token)) {
       return refuse(401, "this relay wants its token from hosts: send it as `Authorization: Bearer <token>` (ask whoever runs the relay)", fields);
     }
-    // The claim's digest first: what follows reads the rooms without waiting in between.
-    const claim = role === "host" ? await claimDigest(request.headers.get(HOST_CLAIM_HEADER)) : undefined;
+    const claim = role === "host" ? claimDigest(request.headers.get(HOST_CLAIM_HEADER)) : undefined;
     if (role === "host" && claim === undefined) return refuse(400, `a host presents its room claim (${HOST_CLAIM_HEADER}: 22-128 base64url characters); omp sends one, update the client`, fields);
     let room = rooms.get(roomId);
     if (!room && rooms.size >= limits.maxRooms) return refuse(503, `the relay has its limit of ${limits.maxRooms} rooms open; try again later`, fields);
