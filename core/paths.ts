@@ -36,13 +36,15 @@ export function configRoot(home: string = homeDir()): string {
 }
 
 /**
- * `~/.omp/agent`, or `OMP_AGENT_DIR` — or the original omp's `PI_CODING_AGENT_DIR`, so a home it
+ * `~/.omp/agent` (the HOME of `env`), or `OMP_AGENT_DIR` — or the original omp's `PI_CODING_AGENT_DIR`, so a home it
  * was pointed at is found — (`~` expanded, a relative path taken from the working directory).
  */
 export function agentDir(env: NodeJS.ProcessEnv = process.env): string {
+  // A runtime given its own environment keeps its files under that environment's HOME, not the process's.
+  const home = env.HOME || homeDir();
   const override = env.OMP_AGENT_DIR || env.PI_CODING_AGENT_DIR;
-  if (override) return resolve(expandHome(override));
-  return join(configRoot(), "agent");
+  if (override) return resolve(expandHome(override, home));
+  return join(configRoot(home), "agent");
 }
 
 export const globalConfigPath = (env: NodeJS.ProcessEnv = process.env) => join(agentDir(env), "config.yml");

@@ -40,8 +40,10 @@ test("tempDir matches os.tmpdir() for TMPDIR, TMP, TEMP, a trailing slash and no
   }
 });
 
-test("agentDir: OMP_AGENT_DIR, else the original omp's PI_CODING_AGENT_DIR, else ~/.omp/agent", () => {
-  expect(agentDir({ HOME: "/h" })).toBe(`${homeDir()}/.omp/agent`);
+test("agentDir: OMP_AGENT_DIR, else the original omp's PI_CODING_AGENT_DIR, else ~/.omp/agent of the environment's HOME", () => {
+  expect(agentDir({ HOME: "/h" })).toBe("/h/.omp/agent");
+  expect(agentDir({})).toBe(`${homeDir()}/.omp/agent`);
+  expect(agentDir({ HOME: "/h", OMP_AGENT_DIR: "~/elsewhere" })).toBe("/h/elsewhere");
   expect(agentDir({ PI_CODING_AGENT_DIR: "/srv/pi-agent" })).toBe("/srv/pi-agent");
   expect(agentDir({ PI_CODING_AGENT_DIR: "/srv/pi-agent", OMP_AGENT_DIR: "/srv/omp-agent" })).toBe("/srv/omp-agent");
 });
