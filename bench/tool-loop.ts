@@ -21,6 +21,7 @@ import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node
 import { cpus, tmpdir } from "node:os";
 import { join } from "node:path";
 import { type ScriptedToolCall, type Standin, type Turn, startStandin } from "../test/support/standin/index.ts";
+import { writeToolLoopTree } from "../test/support/fixture-tree.ts";
 import { perStepOutsideProvider, posts } from "./startup-timing.ts";
 import { aroundCommand } from "../core/session/checkpoints/commands.ts";
 import { median, percentile, round } from "./stats.ts";
@@ -93,16 +94,10 @@ function sh(cwd: string, ...args: string[]): void {
   if (result.exitCode !== 0) throw new Error(`${args.join(" ")} failed: ${result.stderr.toString()}`);
 }
 
-/** 1,000 small source files in 20 folders, plus a 5 KB module for the read loop. */
+/** The tool-loop tree (1,000 small source files and a 5 KB module), committed to a repository when `git`. */
 function makeTree(dir: string, git: boolean): void {
   rmSync(dir, { recursive: true, force: true });
-  for (let d = 0; d < 20; d++) {
-    mkdirSync(join(dir, "src", `pkg${d}`), { recursive: true });
-    for (let f = 0; f < 50; f++) writeFileSync(join(dir, "src", `pkg${d}`, `file${f}.ts`), `export const value${f} = ${d * 50 + f};\n// ${"x".repeat(80)}\n`);
-  }
-  const lines = Array.from({ length: 80 }, (_, i) => `export function f${i}(x: number): number {\n  return x * ${i} + 1;\n}`);
-  writeFileSync(join(dir, "module.ts"), `${lines.join("\n\n")}\n`);
-  writeFileSync(join(dir, ".gitignore"), "node_modules/\n");
+  writeToolLoopTree(dir);
   if (!git) return;
   sh(dir, "git", "init", "-q", "-b", "main");
   sh(dir, "git", "add", "-A");

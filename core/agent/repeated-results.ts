@@ -37,7 +37,7 @@ export function withoutRepeat(result: ToolResultMessage, history: readonly Messa
     if (earlier.role !== "toolResult" || earlier.toolName !== result.toolName || lengthOf(earlier) !== text.length || textOf(earlier) !== text) continue;
     return {
       ...result,
-      content: [{ type: "text", text: `[Unchanged: the same output as the earlier ${result.toolName} call ${earlier.toolCallId} above in this conversation; it is not repeated.]` }],
+      content: [{ type: "text", text: `[Unchanged: the same output as ${result.toolName} call ${earlier.toolCallId} above.]` }],
     };
   }
   return result;

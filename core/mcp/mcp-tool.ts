@@ -1,5 +1,6 @@
 import { z } from "zod";
 import type { Tool, ToolContext, ToolImplementation, ToolResult } from "../tools/types.ts";
+import { wireSchema } from "../tools/define.ts";
 import type { McpToolInfo } from "./tool-cache.ts";
 import { toolDescription, toolEffect, toolParameters } from "./tool-shape.ts";
 
@@ -33,7 +34,7 @@ export function localTool<S extends z.ZodObject>(
   schema: S,
   execute: (input: z.infer<S>, context: ToolContext) => Promise<ToolResult>,
 ): Tool {
-  const { $schema: _schema, ...parameters } = z.toJSONSchema(schema, { io: "input" }) as Record<string, unknown>;
+  const parameters = wireSchema(schema);
   const loaded = Promise.resolve({ schema, execute } as ToolImplementation);
   return { name, description, effect: "read", parameters, load: () => loaded };
 }

@@ -2,6 +2,7 @@
 // zod schema when omp is bundled, so a first request built from the tool-list cache offers the
 // tool without loading zod.
 import { z } from "zod";
+import { wireSchema } from "../tools/define.ts";
 
 export const ResourcesInput = z.object({
   server: z.string().optional().describe("only this MCP server"),
@@ -9,6 +10,5 @@ export const ResourcesInput = z.object({
 
 /** The input as providers take it. */
 export function resourcesToolParameters(): Record<string, unknown> {
-  const { $schema: _schema, ...parameters } = z.toJSONSchema(ResourcesInput, { io: "input" }) as Record<string, unknown>;
-  return parameters;
+  return wireSchema(ResourcesInput);
 }

@@ -15,16 +15,16 @@ export const BASH_MAX_TIMEOUT_S = 3600;
 export const PTY_SIZE = { cols: 100, rows: 30 };
 
 const schema = z.object({
-  command: z.string().describe("Bash command line to run; may use pipes, &&, redirections and multiple lines"),
+  command: z.string().describe("Command line; pipes, && and several lines are fine"),
   timeout: z
     .number()
     .min(1)
     .max(BASH_MAX_TIMEOUT_S)
     .optional()
-    .describe(`Seconds before the command and everything it started are killed (default ${BASH_DEFAULT_TIMEOUT_S}, max ${BASH_MAX_TIMEOUT_S})`),
-  cwd: z.string().optional().describe("Directory to run in, relative to the working directory or absolute (default: the working directory)"),
-  background: z.boolean().optional().describe("Return a job id at once; the command keeps running"),
-  pty: z.boolean().optional().describe("Run in a terminal (interactive programs) as a job; returns its screen"),
+    .describe(`Seconds (default ${BASH_DEFAULT_TIMEOUT_S})`),
+  cwd: z.string().optional().describe("Directory to run in"),
+  background: z.boolean().optional().describe("Run as a job; returns its id at once"),
+  pty: z.boolean().optional().describe("Run in a terminal as a job; returns its screen"),
 });
 
 export interface BashDetails {

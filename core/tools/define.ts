@@ -1,31 +1,45 @@
 import { z } from "zod";
 import type { Tool, ToolDefinition } from "./types.ts";
 
-/** zod writes z.int()'s implicit safe-integer range into the schema; it only adds noise for the model. */
-export function dropImplicitIntBounds(node: unknown): void {
+/**
+ * What zod writes that rides every request and tells the model nothing it needs (request economy):
+ * z.int()'s implicit safe-integer range, `additionalProperties: false` and a non-empty string's or
+ * list's `minLength`/`minItems` of 1. The zod schema still checks all of it, and its error names what was wrong.
+ */
+function dropSchemaNoise(node: unknown): void {
   if (Array.isArray(node)) {
-    for (const item of node) dropImplicitIntBounds(item);
+    for (const item of node) dropSchemaNoise(item);
     return;
   }
   if (node === null || typeof node !== "object") return;
   const record = node as Record<string, unknown>;
   if (record.maximum === Number.MAX_SAFE_INTEGER) delete record.maximum;
   if (record.minimum === Number.MIN_SAFE_INTEGER) delete record.minimum;
-  for (const value of Object.values(record)) dropImplicitIntBounds(value);
+  if (record.additionalProperties === false) delete record.additionalProperties;
+  if (record.minLength === 1) delete record.minLength;
+  if (record.minItems === 1) delete record.minItems;
+  for (const value of Object.values(record)) dropSchemaNoise(value);
+}
+
+/**
+ * A zod input schema as the JSON Schema providers are sent. "input": optional fields stay optional
+ * and defaults do not become required. The rest copy leaves out `$schema` and zod's hidden
+ * `~standard` property: the same plain JSON the bundle-time specs are.
+ */
+export function wireSchema(schema: z.ZodType): Record<string, unknown> {
+  const { $schema: _schema, ...parameters } = z.toJSONSchema(schema, { io: "input" }) as Record<string, unknown>;
+  dropSchemaNoise(parameters);
+  return parameters;
 }
 
 /** A tool's zod input schema as the JSON Schema providers are sent. Throws when it is not an object schema. */
 function inputJsonSchema(definition: ToolDefinition): Record<string, unknown> {
   let parameters: Record<string, unknown>;
   try {
-    // "input": optional fields stay optional and defaults do not become required. The rest copy
-    // leaves out zod's hidden `~standard` property too: the same plain JSON the bundle-time specs are.
-    const { $schema, ...rest } = z.toJSONSchema(definition.schema, { io: "input" }) as Record<string, unknown>;
-    parameters = rest;
+    parameters = wireSchema(definition.schema);
   } catch (error) {
     throw new Error(`Tool ${definition.name}: its input schema cannot be expressed as JSON Schema`, { cause: error });
   }
-  dropImplicitIntBounds(parameters);
   if (parameters.type !== "object") throw new Error(`Tool ${definition.name}: its input schema must be an object`);
   return parameters;
 }

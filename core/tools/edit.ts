@@ -9,17 +9,17 @@ import type { ToolDefinition } from "./types.ts";
 export type { EditDetails } from "./edit/engine.ts";
 
 const editSchema = z.object({
-  oldText: z.string().describe("Exact text to find, including whitespace and indentation, without read's line-number prefixes"),
-  newText: z.string().describe("Text to put in its place (empty to delete)"),
-  replaceAll: z.boolean().optional().describe("Replace every occurrence instead of requiring exactly one (default false)"),
+  oldText: z.string().describe("Exact text to replace, without line-number prefixes"),
+  newText: z.string().describe("Replacement (empty deletes)"),
+  replaceAll: z.boolean().optional().describe("Replace every occurrence"),
 });
 
 const schema = z.object({
-  path: z.string().describe("File to edit; relative to the working directory, absolute, or starting with ~"),
+  path: z.string().describe("Relative, absolute or ~ path"),
   edits: z
     .array(editSchema)
     .min(1)
-    .describe("Replacements applied in order, each to the result of the previous ones; all succeed or none is written"),
+    .describe("Applied in order; all or none"),
 });
 
 /** The edit as the engine takes it: one file, its replacements in order. */

@@ -17,10 +17,10 @@ const schema = z.object({
   pattern: z
     .string()
     .min(1)
-    .describe("Glob to match, e.g. *.ts (file name at any depth), src/**/*.test.ts (path below the search directory), **/config*"),
-  path: z.string().optional().describe("Directory to search below (default: the working directory)"),
-  type: z.enum(["file", "dir"]).optional().describe("Only files or only directories (default: both)"),
-  limit: z.int().min(1).max(FIND_MAX_LIMIT).optional().describe(`Maximum paths to return (default ${FIND_DEFAULT_LIMIT})`),
+    .describe("Glob, e.g. *.ts, src/**/*.test.ts, **/config*"),
+  path: z.string().optional().describe("Directory to search (default: working directory)"),
+  type: z.enum(["file", "dir"]).optional().describe("Only files or only directories"),
+  limit: z.int().min(1).max(FIND_MAX_LIMIT).optional().describe(`Most paths (default ${FIND_DEFAULT_LIMIT})`),
 });
 
 export interface FindDetails {

@@ -18,20 +18,20 @@ const TIMEOUT_S = 60;
 const OUTPUT_MODES = { content: "content", files: "files_with_matches", count: "count" } as const satisfies Record<string, GrepMode>;
 
 const schema = z.object({
-  pattern: z.string().min(1).describe("Regular expression (Rust regex syntax, like ripgrep), or plain text with literal: true"),
-  path: z.string().optional().describe("File or directory to search (default: the working directory)"),
-  glob: z.string().optional().describe("Only search files matching this glob, e.g. *.ts or src/**/*.{ts,tsx}; prefix with ! to exclude"),
-  type: z.string().optional().describe("Only search files of this ripgrep type, e.g. ts, py, rust, go, md"),
-  ignoreCase: z.boolean().optional().describe("Match case-insensitively (default false)"),
-  literal: z.boolean().optional().describe("Treat pattern as plain text, not a regex (default false)"),
-  multiline: z.boolean().optional().describe("Let matches span lines, e.g. foo\\n\\s*bar (default false)"),
-  context: z.int().min(0).max(20).optional().describe("Lines of context to show before and after each match (default 0)"),
-  limit: z.int().min(1).max(1000).optional().describe(`Maximum results per call: matching lines, or files in files/count mode (default ${GREP_DEFAULT_LIMIT})`),
-  offset: z.int().min(0).optional().describe("Results to skip, for the next page (default 0)"),
+  pattern: z.string().min(1).describe("Regex, or plain text with literal"),
+  path: z.string().optional().describe("File or directory (default: working directory)"),
+  glob: z.string().optional().describe("Only files matching this glob, e.g. *.ts or src/**/*.{ts,tsx}; ! excludes"),
+  type: z.string().optional().describe("Only files of this ripgrep type, e.g. ts, py, rust"),
+  ignoreCase: z.boolean().optional().describe("Case-insensitive"),
+  literal: z.boolean().optional().describe("pattern is plain text"),
+  multiline: z.boolean().optional().describe("Matches may span lines"),
+  context: z.int().min(0).max(20).optional().describe("Lines shown around each match"),
+  limit: z.int().min(1).max(1000).optional().describe(`Most results: lines, or files in files/count mode (default ${GREP_DEFAULT_LIMIT})`),
+  offset: z.int().min(0).optional().describe("Results to skip (next page)"),
   outputMode: z
     .enum(["content", "files", "count"])
     .optional()
-    .describe("content: matching lines grouped by file (default); files: only paths of matching files; count: matches per file"),
+    .describe("content: matching lines (default); files: paths only; count: matches per file"),
 });
 type GrepInput = z.infer<typeof schema>;
 

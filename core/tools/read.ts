@@ -28,13 +28,13 @@ const CHUNK_BYTES = 64 * 1024;
 const MAX_LINE_BYTES = READ_MAX_LINE_CHARS * 4;
 
 const schema = z.object({
-  path: z.string().describe("File or directory to read; relative to the working directory, absolute, or starting with ~"),
-  offset: z.int().min(1).optional().describe("1-based line number to start from (for directories: entry number)"),
+  path: z.string().describe("Relative, absolute or ~ path"),
+  offset: z.int().min(1).optional().describe("First line, 1-based (directories: entry)"),
   limit: z
     .int()
     .min(1)
     .optional()
-    .describe(`Maximum number of lines to return (default ${READ_DEFAULT_LIMIT}; directories: ${READ_DIR_DEFAULT_LIMIT} entries)`),
+    .describe(`Most lines (default ${READ_DEFAULT_LIMIT}; directories: ${READ_DIR_DEFAULT_LIMIT} entries)`),
 });
 type ReadInput = z.infer<typeof schema>;
 

@@ -8,8 +8,8 @@ export const TodoStatus = z.enum(["pending", "in_progress", "completed"]);
 export type TodoStatus = z.infer<typeof TodoStatus>;
 
 export const TodoItem = z.object({
-  content: z.string().min(1).describe("What to do, as a short imperative sentence"),
-  status: TodoStatus.describe("pending, in_progress (at most one item) or completed"),
+  content: z.string().min(1).describe("Short imperative sentence"),
+  status: TodoStatus,
 });
 export type TodoItem = z.infer<typeof TodoItem>;
 
@@ -47,7 +47,7 @@ export function renderTodos(todos: readonly TodoItem[]): string {
 }
 
 const schema = z.object({
-  todos: z.array(TodoItem).describe("The complete new list, replacing the previous one; an empty list clears it"),
+  todos: z.array(TodoItem).describe("The whole new list; [] clears it"),
 });
 
 export function createTodoTool(store: TodoStore): ToolDefinition<typeof schema> {

@@ -14,8 +14,8 @@ import { isLocalUrl, localPath } from "./local-urls.ts";
 import { isNotebookView, NotebookEditError, notebookFromView } from "../documents/notebook-edit.ts";
 
 const schema = z.object({
-  path: z.string().describe("File to create or replace; relative to the working directory, absolute, starting with ~, or local://<name> (the session's scratch folder), or conflict://<id> (content replaces that hunk)"),
-  content: z.string().describe("The complete new content of the file"),
+  path: z.string().describe("Relative, absolute or ~ path; local://<name> (session scratch); conflict://<id> replaces that hunk"),
+  content: z.string().describe("The whole new content"),
 });
 
 /** Lines as an editor counts them: a final line without a newline still counts. */

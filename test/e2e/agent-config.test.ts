@@ -226,7 +226,7 @@ describe("config files through the validated-config cache", () => {
       path: "/v1/chat/completions",
       model: "test-model",
       header: "one",
-      tools: ["edit", "eval", "grep", "ls", "read", "search_tool_bm25", "task", "write"],
+      tools: ["edit", "grep", "read", "search_tool_bm25", "task", "write"],
       maxTokens: 1111,
     });
     const cache = readFileSync(cacheFile(home), "utf8");
@@ -247,7 +247,7 @@ describe("config files through the validated-config cache", () => {
       path: "/v1/chat/completions",
       model: "other-model",
       header: "two",
-      tools: ["bash", "edit", "eval", "find", "grep", "job", "search_tool_bm25", "task", "todo", "write"],
+      tools: ["bash", "edit", "find", "grep", "search_tool_bm25", "task", "todo", "write"],
       maxTokens: 2222,
     });
     expect(await runWithConfig(home, repo)).toEqual(third);
@@ -304,8 +304,8 @@ describe("tools and approval", () => {
     expect((await runAgent(["-p", "--no-tools", "--model", provider.model, "x"], { home, cwd: repo, env })).code).toBe(0);
     const [all, some, none] = modelRequests(standin).map((r) => r.body);
     const edit = provider.api === "openai-responses" ? "apply_patch" : "edit";
-    // The rarely needed ones (lsp, ast_grep, ast_edit, web_fetch) are found with search_tool_bm25 (tool-discovery.test.ts).
-    expect(toolNamesOf(provider.api, all).sort()).toEqual(["bash", edit, "eval", "find", "grep", "job", "ls", "read", "search_tool_bm25", "task", "todo", "write"].sort());
+    // The rarely needed ones (eval, ls, job, lsp, ast_grep, ast_edit, web_fetch, …) are found with search_tool_bm25 (tool-discovery.test.ts).
+    expect(toolNamesOf(provider.api, all).sort()).toEqual(["bash", edit, "find", "grep", "read", "search_tool_bm25", "task", "todo", "write"].sort());
     // Named in --tools: sent, nothing deferred.
     expect(toolNamesOf(provider.api, some)).toEqual(["read", "grep"]);
     expect(toolNamesOf(provider.api, none)).toEqual([]);

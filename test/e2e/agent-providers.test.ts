@@ -144,7 +144,7 @@ describe("prompt caching and reasoning on OpenAI-compatible routes", () => {
     const { home, repo } = workspace();
     const env = { OPENROUTER_BASE_URL: `${standin.url}/v1`, OPENROUTER_API_KEY: key("orr") };
     standin.setScript([
-      { thinking: "let me look", reasoningDetails: true, toolCalls: [{ name: "ls", arguments: {} }], usage: { input: 50, cacheWrite: 4000 } },
+      { thinking: "let me look", reasoningDetails: true, toolCalls: [{ name: "read", arguments: { path: "." } }], usage: { input: 50, cacheWrite: 4000 } },
       { text: "done", usage: { input: 60, cacheRead: 4000, output: 5 } },
     ]);
     const result = await runAgent(["-p", "--mode", "json", "--model", "openrouter/anthropic/claude-opus-5.5", "list"], { home, cwd: repo, env });

@@ -2,17 +2,21 @@
 // are, search_tool_bm25 for the deferred ones, the user's words) stays small in every wire format:
 // at most 16 KB in print mode with every tool available, and never over 24 KB in any mode (json,
 // rpc, ACP, plan mode, interactive). Rarely needed tools are found with search_tool_bm25 instead of sent
-// (tool-discovery.test.ts). bench/results/request-size.md records the sizes.
+// (tool-discovery.test.ts). bench/results/request-size.md records the sizes. A whole session stays
+// lean too: bench/tool-loop.ts's 11-request session sends at most 200 KB of request bodies in all.
 import { describe, expect, test } from "bun:test";
 import { AcpClient } from "../support/acp-client.ts";
 import { RpcProcess } from "../support/agent-rpc.ts";
-import { agentTestFile, modelRequests, providerTable, runAgent, toolNamesOf, workspace } from "../support/agent-harness.ts";
+import { agentTestFile, modelRequests, providerTable, runAgent, toolNamesOf, toolResultsOf, workspace } from "../support/agent-harness.ts";
+import { writeToolLoopTree } from "../support/fixture-tree.ts";
+import { tempDir } from "../support/temp.ts";
 import { readySessions } from "../support/tty-session.ts";
 
 const standin = await agentTestFile();
 const ready = readySessions();
 const PRINT_LIMIT = 16 * 1024;
 const LIMIT = 24 * 1024;
+const SESSION_LIMIT = 200 * 1000;
 const [, ANTHROPIC] = providerTable()[0]!;
 
 /** The size of the first request from `before` on; a failure names it, so whoever grew it sees by how much. */
@@ -90,5 +94,36 @@ describe("the first request's size", () => {
     const bytes = Buffer.byteLength(JSON.stringify(body));
     expect({ bytes, withinLimit: bytes <= LIMIT }).toEqual({ bytes, withinLimit: true });
     expect(toolNamesOf("anthropic-messages", body)).toContain("ask");
+  });
+});
+
+describe("a session's request bytes", () => {
+  test("bench/tool-loop.ts's 11-request session (reads of a 5 KB module and `ls src` in turn) sends at most 200 KB in all; tools and system prompt are the same bytes in every request", async () => {
+    // A plain folder, as the bench's: no git section in the system prompt.
+    const home = tempDir("omp-agent-home-");
+    const dir = tempDir("omp-session11-");
+    writeToolLoopTree(dir);
+    const calls = Array.from({ length: 10 }, (_, i) => ({ toolCalls: [i % 2 === 0 ? { name: "read", arguments: { path: "module.ts" } } : { name: "bash", arguments: { command: "ls src" } }] }));
+    standin.setScript([...calls, { text: "done" }]);
+    const before = modelRequests(standin).length;
+    const result = await runAgent(["-p", "--model", ANTHROPIC.model, "go"], { home, cwd: dir, env: ANTHROPIC.env(standin.url) });
+    expect(result.code).toBe(0);
+    const requests = modelRequests(standin).slice(before);
+    expect(requests).toHaveLength(11);
+    const total = requests.reduce((sum, request) => sum + Buffer.byteLength(request.rawBody ?? ""), 0);
+    expect({ total, withinLimit: total <= SESSION_LIMIT }).toEqual({ total, withinLimit: true });
+
+    // The prompt cache's prefix: nothing in the tools or the system prompt changes between requests.
+    const prefix = (body: any) => JSON.stringify({ tools: body.tools, system: body.system });
+    for (const request of requests) expect(prefix(request.body)).toBe(prefix(requests[0]!.body));
+
+    // Not a session that passes by leaving things out: every result is there, the module once in full
+    // (numbered lines) and each later read of it a reference to that result.
+    const results = toolResultsOf("anthropic-messages", requests.at(-1)!.body);
+    expect(results).toHaveLength(10);
+    expect(results[0]!.text).toStartWith("1\texport function f0(x: number): number {\n");
+    expect(results[0]!.text).toContain("319\t}");
+    for (const i of [2, 4, 6, 8]) expect(results[i]!.text).toBe(`[Unchanged: the same output as read call ${results[0]!.id} above.]`);
+    for (const i of [1, 3, 5, 7, 9]) expect(results[i]!.text).toContain("pkg19");
   });
 });

@@ -120,4 +120,25 @@ describe("search_tool_bm25", () => {
     expect(kept).not.toContain("ast_grep");
     expect(kept).toContain("search_tool_bm25");
   });
+
+  test("job, deferred until bash starts one, is loaded by the call bash's result shows, and joins the list", async () => {
+    const [, provider] = providerTable()[0]!;
+    const { home, repo } = workspace(FILES);
+    standin.setScript([
+      { toolCalls: [{ id: "b1", name: "bash", arguments: { command: "echo line-one; sleep 60", background: true } }] },
+      { toolCalls: [{ id: "j1", name: "job", arguments: { action: "read", id: 1, wait_for: "line-one", timeout: 60 } }] },
+      { text: "done" },
+    ]);
+    const before = modelRequests(standin).length;
+    expect((await runAgent(["-p", "--model", provider.model, "go"], { home, cwd: repo, env: provider.env(standin.url) })).code).toBe(0);
+    const bodies = modelRequests(standin).slice(before).map((r) => r.body);
+    const names = bodies.map((body) => toolNamesOf("anthropic-messages", body));
+    expect(names[0]).not.toContain("job");
+    expect(toolOf("anthropic-messages", bodies[0], "search_tool_bm25").description).toContain("job");
+    expect(toolResultsOf("anthropic-messages", bodies[1])[0]!.text).toContain('job {"action":"read","id":1}');
+    expect(names[2]).toEqual([...names[0]!, "job"]);
+    const read = toolResultsOf("anthropic-messages", bodies[2]).at(-1)!;
+    expect(read.isError).toBe(false);
+    expect(read.text).toContain("line-one");
+  });
 });

@@ -42,3 +42,17 @@ export function writeFixtureTree(root: string): void {
   mkdirSync(join(root, ".git"));
   writeFileSync(join(root, ".git", "HEAD"), "ref: refs/heads/main\n");
 }
+
+/**
+ * bench/tool-loop.ts's tree: 1,000 small source files in 20 folders under src/, and module.ts, the
+ * 5 KB module its reads (and the 11-request session's) read.
+ */
+export function writeToolLoopTree(root: string): void {
+  for (let d = 0; d < 20; d++) {
+    mkdirSync(join(root, "src", `pkg${d}`), { recursive: true });
+    for (let f = 0; f < 50; f++) writeFileSync(join(root, "src", `pkg${d}`, `file${f}.ts`), `export const value${f} = ${d * 50 + f};\n// ${"x".repeat(80)}\n`);
+  }
+  const lines = Array.from({ length: 80 }, (_, i) => `export function f${i}(x: number): number {\n  return x * ${i} + 1;\n}`);
+  writeFileSync(join(root, "module.ts"), `${lines.join("\n\n")}\n`);
+  writeFileSync(join(root, ".gitignore"), "node_modules/\n");
+}

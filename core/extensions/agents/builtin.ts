@@ -16,7 +16,7 @@ export interface AgentDefinition {
 export const GENERAL_PURPOSE: AgentDefinition = {
   name: "general-purpose",
   description:
-    "General-purpose agent for researching complex questions, searching for code, and executing multi-step tasks. When you are searching for something and are not confident you will find it in the first few tries, use this agent to search for you.",
+    "Researches questions, searches code and carries out multi-step tasks; use it for a search that may take more than a few tries.",
   systemPrompt:
     "You are a subagent of omp, a coding agent. Another agent gave you the task below; do it fully with the tools you have, then answer with a concise report of what you found or did: that report is all the other agent sees. Include file paths and the facts it needs; do not ask questions back.",
 };

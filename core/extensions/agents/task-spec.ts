@@ -1,9 +1,8 @@
 // Imported with { type: "macro" } by task-tool.ts: the task tool's JSON Schema is made when omp is
 // bundled, so zod is not loaded before the tool's first call.
-import { z } from "zod";
+import { wireSchema } from "../../tools/define.ts";
 import { TaskInput } from "./task-schema.ts";
 
 export function taskParameters(): Record<string, unknown> {
-  const { $schema, ...parameters } = z.toJSONSchema(TaskInput, { io: "input" }) as Record<string, unknown>;
-  return parameters;
+  return wireSchema(TaskInput);
 }

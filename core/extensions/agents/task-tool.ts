@@ -21,9 +21,9 @@ export function createTaskTool(agents: readonly AgentDefinition[]): Tool {
   return {
     name: "task",
     description: [
-      "Launch a subagent to handle a complex, multi-step task on its own, with a fresh context: it sees only your prompt, so give it everything it needs, and it answers with one final report that you then relay or use.",
-      "Several task calls in one reply run in parallel. Use it for broad searches and independent pieces of work; for a specific file or symbol, read or grep directly instead.",
-      "Available agent types (subagent_type):",
+      "Run a subagent on a task in a fresh context: it sees only your prompt, so give it everything it needs; it answers with one final report.",
+      "Several task calls in one reply run in parallel. Use it for broad searches and independent work, not for one known file or symbol.",
+      "Agent types (subagent_type):",
       ...agents.map((agent) => `- ${agent.name}: ${agent.description.replace(/\s+/g, " ")}`),
     ].join("\n"),
     effect: "read",

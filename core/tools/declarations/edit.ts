@@ -12,10 +12,10 @@ export const edit: CodedToolDeclaration = {
   order: 30,
   load: () => import("../edit.ts").then((module) => module.editTool),
   description: [
-    "Edit a file by exact string replacement. Each edit replaces oldText with newText; oldText must match the file exactly (whitespace and indentation included) and, unless replaceAll is set, exactly once, so include enough surrounding lines to make it unique.",
-    "Several edits to one file go in one call: they apply in order, each to the result of the previous, and if any fails nothing is written.",
-    "Read the file first and copy oldText from it without the line-number prefixes. Line endings, BOM and permissions are kept; a file changed since your read is refused. Returns a unified diff.",
-    "Use write to create files or replace them wholesale (an empty oldText on a missing file creates it too).",
+    "Replace exact text in a file. Each edit's oldText must match the file exactly, whitespace and indentation included, and exactly once unless replaceAll: include enough lines to make it unique.",
+    "Read the file first; copy oldText without read's line-number prefixes.",
+    "Edits apply in order, each to the previous one's result; if any fails, nothing is written. Line endings, BOM and permissions are kept; a file changed since your read is refused. Returns a diff.",
+    "To create or rewrite a whole file use write.",
   ].join(" "),
   effect: "write",
   editor: (input, cwd) => {

@@ -10,13 +10,15 @@ export const evalTool: CodedToolDeclaration = {
   order: 50,
   load: () => import("../eval.ts").then((module) => module.evalTool),
   description: [
-    "Run Python (py) or JavaScript (js) cells in persistent per-session runtimes (state stays for later cells and calls); use it instead of python -c or node -e.",
+    "Run Python (py) or JavaScript (js) cells in persistent per-session runtimes (state stays for later cells and calls), e.g. for data work or quick experiments; use it instead of python -c or node -e.",
     "The last expression's value is shown; display(value) shows images (PNG, matplotlib) and JSON. A js cell that awaits must return its value.",
     "Helpers: read(path, offset?, limit?), write(path, text), append, env(key?, value?) (await them in js).",
     "notebook runs a .ipynb's code cells first (outputs returned, not saved).",
     `Long output keeps head and tail, the rest in a log file. Sandboxed like bash.`,
   ].join(" "),
   effect: "exec",
+  // bash runs scripts too; a persistent runtime is seldom what a coding task needs first.
+  loadMode: "discoverable",
   editor: (input) => ({ kind: "execute", title: `eval ${cells(input)}`, command: items(input.cells).map((cell) => str(cell.code)).join("\n\n") }),
   terminal: {
     argument: cells,

@@ -11,9 +11,9 @@ export const find: CodedToolDeclaration = {
   order: 70,
   load: () => import("../find.ts").then((module) => module.findTool),
   description: [
-    "Find files and directories by glob. A pattern without / matches names at any depth (*.py); one with / matches the path below the search directory (src/**/*.py).",
-    "Skips .gitignore'd paths and .git; hidden files are included. Newest first (by modification time), so recently changed files come first.",
-    `Returns up to ${FIND_DEFAULT_LIMIT} paths (directories end with /) and says when there are more. Use grep to search contents. Prefer this over find or ls -R in bash.`,
+    "Find files and directories by glob: without / it matches names at any depth (*.py), with / the path below the search directory (src/**/*.py).",
+    "Skips gitignored paths and .git; hidden files included.",
+    `Newest first, up to ${FIND_DEFAULT_LIMIT} paths (directories end with /); says when there are more. Use it instead of find or ls -R in bash.`,
   ].join(" "),
   effect: "read",
   editor: (input, cwd) => ({ kind: "search", title: `find ${oneLine(str(input.pattern))}${input.path ? ` in ${str(input.path)}` : ""}`, locations: input.path ? at(input.path, cwd) : [] }),

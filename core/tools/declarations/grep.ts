@@ -12,11 +12,11 @@ export const grep: CodedToolDeclaration = {
   order: 60,
   load: () => import("../grep.ts").then((module) => module.grepTool),
   description: [
-    "Search file contents with a regular expression (ripgrep's engine; Rust regex syntax, so escape literal ( ) [ ] { } . * + ? or set literal: true).",
-    "Searches the working directory by default, skipping files ignored by .gitignore, binary files and .git; hidden files are searched.",
-    `Results are matching lines grouped by file with line numbers, ${GREP_DEFAULT_LIMIT} per call by default; the output says which offset gives the next page. Lines are cut at ${GREP_MAX_LINE_CHARS} characters.`,
+    "Search file contents by regex (ripgrep; Rust syntax: escape ( ) [ ] { } . * + ? or set literal).",
+    "Searches the working directory by default, skipping gitignored and binary files and .git; hidden files included.",
+    `Returns matching lines with line numbers, grouped by file, ${GREP_DEFAULT_LIMIT} per call; the output gives the next offset. Lines cut at ${GREP_MAX_LINE_CHARS} characters.`,
     // path, glob, type and outputMode explain themselves in the schema: not said twice (request economy).
-    "Prefer this over grep or rg in bash.",
+    "Use it instead of grep or rg in bash.",
   ].join(" "),
   effect: "read",
   editor: (input, cwd) => ({ kind: "search", title: `grep ${oneLine(str(input.pattern))}${input.path ? ` in ${str(input.path)}` : ""}`, locations: input.path ? at(input.path, cwd) : [] }),

@@ -14,6 +14,8 @@ export const ls: CodedToolDeclaration = {
     `Shows everything, including hidden and gitignored entries, up to ${LS_MAX_ENTRIES} entries. Not recursive: use find for that.`,
   ].join(" "),
   effect: "read",
+  // read lists a directory too.
+  loadMode: "discoverable",
   editor: (input, cwd) => ({ kind: "read", title: `List ${str(input.path) || "."}`, locations: at(input.path ?? ".", cwd) }),
   terminal: {
     argument: (input) => firstLine(input.path),

@@ -11,12 +11,10 @@ export const read: CodedToolDeclaration = {
   load: () => import("../read.ts").then((module) => module.readTool),
   description: [
     "Read a file or list a directory.",
-    `Text files come back with line numbers (N<tab>, 1-based); these numbers are not part of the file, so never copy them into edit oldText. At most ${READ_DEFAULT_LIMIT} lines are returned per call and lines longer than ${READ_MAX_LINE_CHARS} characters are cut; use offset and limit to page through big files (the output says which offset to use next).`,
-    "PNG, JPEG, GIF and WebP images are returned as images you can look at. Other binary files are described, not dumped.",
-    "A directory path returns its entries sorted, with a trailing / on subdirectories.",
-    "Prefer this over cat/head/tail in bash. Read a file before editing it.",
-    "A path mcp://<server>/<resource uri> reads a resource of that MCP server (the mcp_resources tool lists them, as such paths).",
-    "Also: http(s) URLs; PDF, DOCX, PPTX, XLSX, CSV, EPUB, .ipynb as text; a.zip/.tar/.tgz as folders (a.zip:inner/file); db.sqlite (:table, ?q=SELECT…); omp:// docs; artifact://<id>; skill://<name>[/file]; agent://<id> (a subagent's output), history://<id> (its transcript); local://<name> (session scratch, write takes it too); issue://<N>, pr://<N>[/diff] (GitHub). Selectors: path:N, :A-B, :A+C, :A-B,C-D (PDF: pages); :raw unconverted, no line numbers; :conflicts lists git conflict hunks as conflict://<id>.",
+    `Text comes back as numbered lines (N<tab>text, 1-based); the numbers are not part of the file: never copy them into edit's oldText. Up to ${READ_DEFAULT_LIMIT} lines per call, lines cut at ${READ_MAX_LINE_CHARS} characters; page with offset and limit (the output gives the next offset).`,
+    "Images (PNG, JPEG, GIF, WebP) come back as images; other binary files are described. A directory lists its entries, subdirectories ending with /.",
+    "Use it instead of cat/head/tail; read a file before editing it.",
+    "Also: http(s) URLs; PDF, DOCX, PPTX, XLSX, CSV, EPUB, .ipynb as text; a.zip/.tar/.tgz as folders (a.zip:inner/file); db.sqlite (:table, ?q=SELECT…); mcp://<server>/<resource uri>; omp:// docs; artifact://<id>; skill://<name>[/file]; agent://<id>, history://<id> (a subagent's output, transcript); local://<name> (session scratch); issue://<N>, pr://<N>[/diff]. Selectors: path:N, :A-B, :A+C, :A-B,C-D (PDF: pages); :raw unconverted; :conflicts (git conflict hunks as conflict://<id>).",
   ].join(" "),
   effect: "read",
   editor: (input, cwd) => {

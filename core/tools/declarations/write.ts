@@ -6,9 +6,8 @@ export const write: CodedToolDeclaration = {
   order: 20,
   load: () => import("../write.ts").then((module) => module.writeTool),
   description: [
-    "Create a file or replace a file's entire content. Missing parent directories are created; an existing file keeps its permissions.",
-    "The write is atomic: the file is never left half-written.",
-    "To change part of an existing file use edit instead, which is cheaper and shows a diff. Read a file before overwriting it.",
+    "Create a file or replace its whole content, atomically; parent directories are created, permissions kept.",
+    "To change part of a file use edit. Read an existing file before overwriting it.",
   ].join(" "),
   effect: "write",
   editor: (input, cwd) => ({ kind: "edit", title: `Write ${str(input.path)}`, diffs: [{ path: abs(input.path, cwd), oldText: null, newText: str(input.content) }] }),

@@ -100,5 +100,5 @@ export function searchDescription(deferred: readonly Tool[]): string {
   const servers = new Map<string, number>();
   for (const tool of deferred) if (tool.mcpServer !== undefined) servers.set(tool.mcpServer, (servers.get(tool.mcpServer) ?? 0) + 1);
   const sources = [...builtins, ...[...servers].map(([server, count]) => `MCP server ${server} (${count} tools)`)];
-  return `Finds tools not loaded yet and loads the best matches (BM25 over names, descriptions, parameters); call them from your next step. Not loaded: ${sources.join(", ")}.`;
+  return `Loads the tools not sent yet that best match query (BM25 over names, descriptions, parameters) for your next step; naming one in a call loads it too. Not loaded: ${sources.join(", ")}.`;
 }

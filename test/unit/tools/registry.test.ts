@@ -173,7 +173,6 @@ describe("built-in tool parameters", () => {
     });
     const edit = tools.find((t) => t.name === "edit")!.parameters as any;
     expect(edit.properties.edits.items.required).toEqual(["oldText", "newText"]);
-    expect(edit.properties.edits.minItems).toBe(1);
   });
 });
 
@@ -194,6 +193,17 @@ describe("defineTool", () => {
       parameters: { type: "object", properties: { n: { type: "integer", description: "how many" } } },
     });
     expect(await tool.load()).toBe(definition);
+  });
+
+  test("leaves out what the model need not read (minLength and minItems 1, additionalProperties false, z.int()'s implicit bounds); zod still checks it", () => {
+    const schema = z.strictObject({ name: z.string().min(1).describe("n"), tags: z.array(z.string()).min(1).describe("t"), n: z.int().min(2).describe("c") });
+    const tool = defineTool({ name: "noise", description: "d", schema, effect: "read", execute: async () => ({ content: [] }) });
+    expect(tool.parameters).toEqual({
+      type: "object",
+      properties: { name: { type: "string", description: "n" }, tags: { type: "array", items: { type: "string" }, description: "t" }, n: { type: "integer", minimum: 2, description: "c" } },
+      required: ["name", "tags", "n"],
+    });
+    for (const input of [{ name: "", tags: ["a"], n: 2 }, { name: "a", tags: [], n: 2 }, { name: "a", tags: ["a"], n: 2, extra: 1 }]) expect(schema.safeParse(input).success).toBe(false);
   });
 
   test("a tool whose schema is not an object is rejected", () => {

@@ -80,7 +80,7 @@ describe("which tools are deferred", () => {
 
   test("the built-ins marked discoverable carry it from their definitions; --tools naming one sends it", () => {
     const marked = builtinTools({ webSearch: true }).filter((t) => t.loadMode === "discoverable").map((t) => t.name);
-    expect(marked).toEqual(["web_fetch", "inspect_image", "lsp", "ast_grep", "ast_edit", "resolve", "checkpoint", "rewind"]);
+    expect(marked).toEqual(["eval", "ls", "job", "web_fetch", "inspect_image", "lsp", "ast_grep", "ast_edit", "resolve", "checkpoint", "rewind"]);
     const [lsp] = selectTools(builtinTools(), { only: ["lsp"] });
     expect(lsp!.name).toBe("lsp");
     expect(deferredTools([lsp!], { mode: "all", essential: [] })).toEqual([]);
