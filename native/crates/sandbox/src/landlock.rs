@@ -258,7 +258,7 @@ impl Walk<'_> {
                 self.grant(&target, active, depth + 1)?;
             } else if dir_deny.leads_to_denied(name) || file_type.is_none() {
                 self.grant(&entry.path(), active, depth + 1)?;
-            } else {
+            } else if depth < 64 {
                 self.grant_leaf(dir_fd, name, file_type.is_some_and(|t| t.is_dir()), leaf_rights)?;
             }
         }
