@@ -5,7 +5,7 @@
  * hidden `omp sandbox-exec` subcommand would cost per command) and the launcher's `--probe` (paid
  * once per agent start). Writes bench/results/sandbox.json and sandbox.md.
  */
-import { mkdirSync, writeFileSync } from "node:fs";
+import { mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { cpus, homedir, loadavg } from "node:os";
 import { join } from "node:path";
 import { hyperfineRounds } from "./hyperfine.ts";
@@ -17,6 +17,21 @@ import { ROOT, OMP, RESULTS, workDir } from "./paths.ts";
 
 const WORK = workDir("sandbox");
 const TARGET_MS = 5;
+/** Entries beside a home inside a shared folder (a /tmp holds thousands): each is granted by a rule of its own. */
+const BUSY_ENTRIES = 4000;
+
+/** A home inside a folder of BUSY_ENTRIES files and dirs, the folder writable (as /tmp is). */
+function busyFolder(): { folder: string; home: string } {
+  const folder = join(WORK, "busy");
+  rmSync(folder, { recursive: true, force: true });
+  for (let i = 0; i < BUSY_ENTRIES; i++) {
+    if (i % 4 === 0) mkdirSync(join(folder, `d${i}`), { recursive: true });
+    else writeFileSync(join(folder, `f${i}`), "");
+  }
+  const home = join(folder, "home");
+  mkdirSync(join(home, ".ssh"), { recursive: true });
+  return { folder, home };
+}
 const ms = (seconds: number) => Math.round(seconds * 100_000) / 100;
 
 async function main(): Promise<void> {
@@ -31,6 +46,8 @@ async function main(): Promise<void> {
   if (!session) throw new Error("the session's loopback network could not be made");
   const rules = launcherRules(policy, { session }, support.namespaces);
   const launch = [support.launcher, ...rules, "--"].join(" ");
+  const busy = busyFolder();
+  const busyPolicy = buildPolicy({ settings: { mode: "workspace-write", network: "loopback", writable: [busy.folder], denyRead: [], envAllow: [], allowSockets: [] }, cwd: ROOT, addDirs: [], home: busy.home, env: process.env });
   const loadBefore = loadavg().map((n) => n.toFixed(2)).join(" ");
   const commands = {
     bare: "/bin/true",
@@ -39,6 +56,7 @@ async function main(): Promise<void> {
     confinedBash: `${launch} bash -c true`,
     loopback: `${[support.launcher, ...launcherRules(policy, {}, support.namespaces), "--"].join(" ")} /bin/true`,
     noNamespaces: `${[support.launcher, ...launcherRules({ ...policy, network: "off" }, {}, false), "--"].join(" ")} /bin/true`,
+    busyHome: `${[support.launcher, ...launcherRules(busyPolicy, { session }, support.namespaces), "--"].join(" ")} /bin/true`,
     ompStart: `${OMP} --version`,
     probe: `${support.launcher} --probe`,
   };
@@ -78,6 +96,7 @@ Landlock ABI ${support.abi}; the default policy (workspace-write, network loopba
 | The same \`true\` making a loopback network of its own (\`-l\`, when the session's cannot be held) | ${by.loopback} ms | — |
 | Before PID/mount namespaces: \`true\` with network off and \`-x\` (what the launcher cost until now) | ${by.noNamespaces} ms | — |
 | Set-up cost for bash (difference) | ${bashOverhead} ms | — |
+| \`true\` with the home inside a writable folder of ${BUSY_ENTRIES} entries (a home in a shared /tmp: each entry beside it is granted by a rule of its own) | ${by.busyHome} ms | — |
 | For comparison: \`omp --version\`, the floor of a hidden omp subcommand as launcher | ${by.ompStart} ms | — |
 | \`omp-sandbox --probe\` (once per agent start) | ${by.probe} ms | — |
 | Start-up: a whole \`omp -p\` answer, default sandbox vs \`--sandbox off\` | ${start.sandbox} ms vs ${start.off} ms (${(start.sandbox / start.off).toFixed(2)}×) | unchanged |

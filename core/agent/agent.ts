@@ -325,6 +325,9 @@ export class Agent {
       return { reason: "max_turns", error: `stopped after ${run.turn} model requests (--max-turns)` };
     }
     const turn = ++run.turn;
+    // Before a run's next request rather than after each reply: the garbage of the last one (its
+    // body, the tool results) is collected only when another request follows, never as a run ends.
+    if (turn > 1) collectBetweenTurns();
     this.emit({ type: "turn_start", turn });
     this.session.throwWriteFailure();
     this.deliver(run.pending);
@@ -332,7 +335,6 @@ export class Agent {
     if (this.autoCompaction && this.nearContextLimit()) await this.compact("threshold");
     const watched = this.streamRules?.rules.watch(run.signal);
     const reply = await this.requestReply(run.signal, watched);
-    collectBetweenTurns();
     run.usage.push(reply.usage);
     this.streamRules?.rules.manager.turnEnded();
     if (watched?.cut && !run.signal.aborted) {

@@ -12,7 +12,7 @@ const GROWTH = 3 * 1024 * 1024;
 
 let floor = 0;
 
-/** After a model request: collects the garbage its body left once it adds up to GROWTH. */
+/** Before a model request: collects the garbage the previous ones left once it adds up to GROWTH. */
 export function collectBetweenTurns(): void {
   const rss = process.memoryUsage.rss();
   if (floor === 0 || rss < floor) {

@@ -1,3 +1,4 @@
+import { findRepo } from "../git/repo.ts";
 import { gitAsync } from "../git/run.ts";
 
 /** Longest wait for git: a huge repository must not hold up the first request. */
@@ -14,6 +15,9 @@ async function git(cwd: string, args: string[], withoutFilters = false): Promise
  * with the rest of start-up.
  */
 export async function gitSummary(cwd: string): Promise<string> {
+  // Outside a repository git would only fail, three processes later, before the first request;
+  // git finds one as findRepo does (omp's git calls drop GIT_DIR and the like).
+  if (!findRepo(cwd)) return "";
   // status may hash files through the repository's content filters: those are emptied first.
   const [status, log] = await Promise.all([
     git(cwd, ["status", "--porcelain=v1", "--branch", "--untracked-files=normal", "--ignore-submodules=all"], true),

@@ -48,10 +48,10 @@ function candidates(policy: SandboxPolicy): string[] {
   return expandPatterns(policy.protected).filter((path) => !/\/\.git(\/modules\/.+)?(\/(config|hooks|info\/attributes))?$/.test(path));
 }
 
+/** Without a thrown error for each missing path: most protected paths are missing, before and after every command. */
 function exists(path: string): boolean {
   try {
-    lstatSync(path);
-    return true;
+    return lstatSync(path, { throwIfNoEntry: false }) !== undefined;
   } catch {
     return false;
   }

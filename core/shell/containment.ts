@@ -190,10 +190,13 @@ function parentDeathPrefix(): string[] {
 const live = new Set<Container>();
 let sequence = 0;
 let exitHookInstalled = false;
+/** This process's key: read from /proc once, not once per command (it cannot change while omp runs). */
+let ownKey: string | undefined;
 
 /** A container for one command; see the module comment. */
 export function createContainer(): Container {
-  const owner = processKey("self") ?? `${process.pid}-0`;
+  ownKey ??= processKey("self") ?? `${process.pid}-0`;
+  const owner = ownKey;
   const tag = `${owner}-${++sequence}`;
   const base = findCgroupBase();
   let dir: string | undefined;

@@ -147,7 +147,12 @@ export class Job {
     if (this.stopReason) await this.graceThenKill();
     this.container.destroy();
     clearTimeout(this.killTimer);
-    if ((await Promise.race([pump, Bun.sleep(AFTER_EXIT_READ_MS).then(() => "slept" as const)])) === "slept") {
+    // A cleared timer, not Bun.sleep: a pending sleep would hold the event loop, and so an `omp -p` whose last call was bash, for its full length.
+    let cut: ReturnType<typeof setTimeout> | undefined;
+    const slept = new Promise<"slept">((resolve) => (cut = setTimeout(() => resolve("slept"), AFTER_EXIT_READ_MS)));
+    const drained = await Promise.race([pump, slept]);
+    clearTimeout(cut);
+    if (drained === "slept") {
       // Without a cgroup, something that cleared its environment may still hold the pipe.
       await reader.cancel();
       await pump.catch(() => {});

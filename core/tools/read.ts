@@ -1,6 +1,6 @@
 import { declared } from "./declare.ts";
 import { READ_DEFAULT_LIMIT, READ_MAX_LINE_CHARS, read as readDeclaration } from "./declarations/read.ts";
-import { type Dirent, type Stats, readdirSync, statSync } from "node:fs";
+import { type Dirent, type Stats, readdirSync, readFileSync, statSync } from "node:fs";
 import { open, readFile } from "node:fs/promises";
 import { z } from "zod";
 import { describeBinary, detectImage, hasBinaryExtension, IMAGE_MIME, imageSize, looksBinary } from "./file-kind.ts";
@@ -24,6 +24,12 @@ const MAX_OUTPUT_CHARS = 200_000;
 export const READ_MAX_IMAGE_BYTES = 3.75 * 1024 * 1024;
 const SNIFF_BYTES = 8192;
 const CHUNK_BYTES = 64 * 1024;
+/**
+ * Files up to this size are read at once, on the calling thread: one open and read instead of two
+ * opens and a read per chunk on the thread pool, and the bytes read are what the read store hashes.
+ * Bigger ones are streamed, so a page of a huge log costs memory for the page alone.
+ */
+const WHOLE_READ_BYTES = 1024 * 1024;
 /** Enough bytes for READ_MAX_LINE_CHARS characters in any UTF-8 text. */
 const MAX_LINE_BYTES = READ_MAX_LINE_CHARS * 4;
 
@@ -81,7 +87,7 @@ export const readTool: ToolDefinition<typeof schema, ReadDetails> = {
     if (!target.raw && (documentKind(path) || isArchivePath(path) || (isSqlitePath(path) && isSqliteFile(path)))) {
       return (await import("./read-formats.ts")).readFormatted({ ...target, ...(isSqlitePath(path) && !isArchivePath(path) && !documentKind(path) ? { sqlite: { params: new URLSearchParams() } } : {}) }, input, context);
     }
-    return readFileAt(path, stat.size, input, context, target);
+    return readFileAt(path, stat, input, context, target);
   },
 };
 
@@ -103,9 +109,11 @@ async function readHead(path: string): Promise<Uint8Array> {
   }
 }
 
-async function readFileAt(path: string, size: number, input: ReadInput, context: ToolContext, target: ReadTarget): Promise<ToolResult<ReadDetails>> {
+async function readFileAt(path: string, stat: Stats, input: ReadInput, context: ToolContext, target: ReadTarget): Promise<ToolResult<ReadDetails>> {
+  const { size } = stat;
   const shown = displayPath(context.cwd, path);
-  const head = await readHead(path);
+  const whole = size <= WHOLE_READ_BYTES ? readFileSync(path) : undefined;
+  const head = whole ? whole.subarray(0, SNIFF_BYTES) : await readHead(path);
   const image = detectImage(head);
   if (image) {
     const dims = imageSize(head, image);
@@ -117,7 +125,7 @@ async function readFileAt(path: string, size: number, input: ReadInput, context:
         details,
       );
     }
-    const data = Buffer.from(await readFile(path)).toString("base64");
+    const data = Buffer.from(whole ?? (await readFile(path))).toString("base64");
     return {
       content: [
         { type: "text", text: `${shown}: ${description}` },
@@ -140,11 +148,12 @@ async function readFileAt(path: string, size: number, input: ReadInput, context:
     if (target.ranges) return readSpans(shown, target.ranges, shape, (span) => pageOf(text, span.start, spanLimit(span)));
     return readTextOf(shown, text, input, shape);
   }
-  if (target.ranges) {
-    context.fileReads?.recordFile(path);
-    return readSpans(shown, target.ranges, shape, (span) => readPage(path, span.start, spanLimit(span)));
-  }
-  return readText(path, input, context, shape);
+  if (whole) context.fileReads?.recordBytes(path, stat, whole);
+  else context.fileReads?.recordFile(path);
+  const pageAt = (first: number, limit: number) => (whole ? bytesPage(whole, first, limit) : readPage(path, first, limit));
+  if (target.ranges) return readSpans(shown, target.ranges, shape, (span) => pageAt(span.start, spanLimit(span)));
+  const page = await pageAt(input.offset ?? 1, input.limit ?? context.settings?.read.defaultLimit ?? READ_DEFAULT_LIMIT);
+  return pageResult(shown, path, page, shape);
 }
 
 const spanLimit = (span: LineSpan) => (span.end === undefined ? READ_DEFAULT_LIMIT : span.end - span.start + 1);
@@ -198,8 +207,11 @@ function addLine(page: TextPage, bytes: Uint8Array, byteLength: number, limit: n
   return page.lines.length < limit;
 }
 
+/** One decoder for every line: a decode() without `stream` starts afresh each time, as a new decoder would. */
+const lineDecoder = new TextDecoder();
+
 function formatLine(bytes: Uint8Array, byteLength: number): { text: string; cut: boolean } {
-  let text = new TextDecoder().decode(bytes);
+  let text = lineDecoder.decode(bytes);
   if (text.endsWith("\r")) text = text.slice(0, -1);
   if (text.length <= READ_MAX_LINE_CHARS && byteLength === bytes.length) return { text, cut: false };
   return {
@@ -209,13 +221,11 @@ function formatLine(bytes: Uint8Array, byteLength: number): { text: string; cut:
 }
 
 /**
- * Streams the file: only the requested lines are decoded, the rest are merely counted, so a
- * page from a huge log costs memory for the page alone.
+ * Splits bytes fed in pieces (a file's chunks, or all of it at once) into the page's lines: only
+ * the requested lines are decoded, the rest are merely counted.
  */
-async function readPage(path: string, firstLine: number, limit: number): Promise<TextPage> {
+function pageSplitter(firstLine: number, limit: number): { feed(data: Uint8Array, reused: boolean): void; end(): TextPage } {
   const page: TextPage = { lines: [], firstLine, totalLines: 0, outputCapped: false, cutLines: 0, outputChars: 0 };
-  const handle = await open(path, "r");
-  const chunk = new Uint8Array(CHUNK_BYTES);
   let lineNumber = 1;
   let pieces: Uint8Array[] = [];
   let kept = 0;
@@ -231,44 +241,59 @@ async function readPage(path: string, firstLine: number, limit: number): Promise
     lineBytes = 0;
     lineNumber++;
   };
-  const take = (bytes: Uint8Array) => {
+  const take = (bytes: Uint8Array, reused: boolean) => {
     lineBytes += bytes.length;
     if (!wanted() || kept >= MAX_LINE_BYTES) return;
     const slice = bytes.subarray(0, MAX_LINE_BYTES - kept);
-    // The chunk buffer is reused, so kept bytes must be copied out of it.
-    pieces.push(slice.slice());
+    // A reused chunk buffer is overwritten by the next read, so kept bytes must be copied out of it.
+    pieces.push(reused ? slice.slice() : slice);
     kept += slice.length;
   };
-
-  try {
-    for (;;) {
-      const { bytesRead } = await handle.read(chunk, 0, CHUNK_BYTES, null);
-      if (bytesRead === 0) break;
-      const data = chunk.subarray(0, bytesRead);
+  return {
+    feed(data, reused) {
+      if (data.length === 0) return;
       let start = 0;
       for (;;) {
         const newline = data.indexOf(10, start);
         if (newline === -1) break;
-        take(data.subarray(start, newline));
+        take(data.subarray(start, newline), reused);
         finishLine();
         start = newline + 1;
       }
-      if (start < data.length) take(data.subarray(start));
+      if (start < data.length) take(data.subarray(start), reused);
       endsWithNewline = data[data.length - 1] === 10;
+    },
+    end() {
+      // A last line without a newline is still a line.
+      if (!endsWithNewline) finishLine();
+      page.totalLines = lineNumber - 1;
+      return page;
+    },
+  };
+}
+
+/** A page of a file read whole (see WHOLE_READ_BYTES). */
+function bytesPage(bytes: Uint8Array, firstLine: number, limit: number): TextPage {
+  const splitter = pageSplitter(firstLine, limit);
+  splitter.feed(bytes, false);
+  return splitter.end();
+}
+
+/** A page of a file streamed in chunks: memory for the page alone, however big the file. */
+async function readPage(path: string, firstLine: number, limit: number): Promise<TextPage> {
+  const splitter = pageSplitter(firstLine, limit);
+  const handle = await open(path, "r");
+  const chunk = new Uint8Array(CHUNK_BYTES);
+  try {
+    for (;;) {
+      const { bytesRead } = await handle.read(chunk, 0, CHUNK_BYTES, null);
+      if (bytesRead === 0) break;
+      splitter.feed(chunk.subarray(0, bytesRead), true);
     }
   } finally {
     await handle.close();
   }
-  // A last line without a newline is still a line.
-  if (!endsWithNewline) finishLine();
-  page.totalLines = lineNumber - 1;
-  return page;
-}
-
-async function readText(path: string, input: ReadInput, context: ToolContext, shape: PageShape): Promise<ToolResult<ReadDetails>> {
-  const page = await readPage(path, input.offset ?? 1, input.limit ?? context.settings?.read.defaultLimit ?? READ_DEFAULT_LIMIT);
-  context.fileReads?.recordFile(path);
-  return pageResult(displayPath(context.cwd, path), path, page, shape);
+  return splitter.end();
 }
 
 /**

@@ -51,6 +51,12 @@ export class FileReadStore {
     }
   }
 
+  /** After a read that took the whole file: `bytes` are what the model saw, `stat` the file's as it was read. */
+  recordBytes(path: string, stat: { mtimeMs: number }, bytes: Uint8Array): void {
+    if (bytes.length > HASH_LIMIT) return this.recordFile(path);
+    this.record(path, { mtimeMs: stat.mtimeMs, size: bytes.length }, bytes);
+  }
+
   /** After omp itself wrote `bytes` to `path`. */
   recordWrite(path: string, bytes: Uint8Array): void {
     try {

@@ -71,6 +71,23 @@ describe("read: text", () => {
     expect(text).toContain("of 30000");
   });
 
+  test("a file read whole and one streamed in chunks give the same pages", async () => {
+    const dir = scratch();
+    // Multi-byte characters and a cut line straddle the 64 KB chunks; CRLF lines, no final newline.
+    const body = lines(9_000, (i) => (i % 997 === 0 ? `é${"ü".repeat(3_000)}` : `row ${i} ${"ß".repeat(i % 7)}${i % 3 === 0 ? "\r" : ""}`));
+    writeFileSync(join(dir, "small.txt"), `${body}tail`);
+    // The same lines, then enough more to be streamed (over 1 MiB).
+    writeFileSync(join(dir, "large.txt"), `${body}tail\n${lines(12_000, () => "y".repeat(90))}`);
+    for (const page of [{}, { offset: 996, limit: 3 }, { offset: 4_000, limit: 2_500 }, { offset: 8_999, limit: 3 }]) {
+      const small = textOf(await read(dir, { path: "small.txt", ...page }));
+      const large = textOf(await read(dir, { path: "large.txt", ...page }));
+      const shownLines = (text: string) => text.split("\n\n[")[0];
+      expect(shownLines(large)).toBe(shownLines(small));
+    }
+    expect(textOf(await read(dir, { path: "small.txt", offset: 9_001 }))).toBe("9001\ttail");
+    expect(textOf(await read(dir, { path: "large.txt", offset: 9_001, limit: 1 }))).toStartWith("9001\ttail\n");
+  });
+
   test("cuts lines over 2000 chars with a marker", async () => {
     const dir = scratch();
     const long = "a".repeat(1990) + "b".repeat(3010);

@@ -4,9 +4,11 @@
 //! Landlock only allows; it cannot carve a denied dir out of a granted tree. So a tree with a
 //! denied path inside is not granted whole: its dir gets the right to be listed, and each of its
 //! entries is granted in turn the same way, down to the denied ones, which get nothing. The costs:
-//! one rule per entry of each dir above a denied path (a few dozen for a usual home, hundreds for
+//! one rule per entry of each dir above a denied path (a few dozen for a usual home, thousands for
 //! a home inside a busy /tmp, as in tests), and in a writable dir that holds a denied path (that
-//! home inside /tmp) new entries can be made only in its subdirs, not in it directly.
+//! home inside /tmp) new entries can be made only in its subdirs, not in it directly. All the
+//! trees are walked at once, so such a dir is listed once and each entry gets a single rule, made
+//! through its name in the dir (one open and the rule: no stat, no path resolved from /).
 
 use std::ffi::CString;
 use std::os::unix::ffi::OsStrExt;
@@ -119,17 +121,55 @@ fn open_path(path: &Path) -> Option<(libc::c_int, bool)> {
     if fd < 0 {
         return None;
     }
+    match fd_is_dir(fd) {
+        Some(is_dir) => Some((fd, is_dir)),
+        None => {
+            unsafe { libc::close(fd) };
+            None
+        }
+    }
+}
+
+fn fd_is_dir(fd: libc::c_int) -> Option<bool> {
     let mut stat: libc::stat = unsafe { std::mem::zeroed() };
     if unsafe { libc::fstat(fd, &mut stat) } != 0 {
-        unsafe { libc::close(fd) };
         return None;
     }
-    Some((fd, stat.st_mode & libc::S_IFMT == libc::S_IFDIR))
+    Some(stat.st_mode & libc::S_IFMT == libc::S_IFDIR)
+}
+
+/// A tree granted: `access` on it and all below, `above_denied` on a dir of it that holds a denied path.
+struct Grant {
+    root: PathBuf,
+    access: u64,
+    above_denied: u64,
 }
 
 struct Walk<'a> {
     ruleset: &'a Ruleset,
     deny: &'a [Deny],
+    grants: &'a [Grant],
+    /// Roots already reached by the walk of a tree above them.
+    reached: std::cell::RefCell<Vec<bool>>,
+}
+
+/// What a dir holding a denied path says about each of its entries, worked out once for the dir
+/// rather than once per entry (a home inside a busy /tmp has thousands).
+struct DirDeny<'a> {
+    /// Deny rules naming an entry of this dir.
+    here: Vec<&'a Deny>,
+    /// Names of entries with a denied path somewhere below them.
+    leading: Vec<Vec<u8>>,
+}
+
+impl DirDeny<'_> {
+    fn denied(&self, name: &[u8]) -> bool {
+        self.here.iter().any(|d| if d.prefix { name.starts_with(&d.name) } else { name == d.name.as_slice() })
+    }
+
+    fn leads_to_denied(&self, name: &[u8]) -> bool {
+        self.leading.iter().any(|leading| leading.as_slice() == name)
+    }
 }
 
 impl Walk<'_> {
@@ -145,39 +185,105 @@ impl Walk<'_> {
         self.deny.iter().any(|d| d.dir.starts_with(path))
     }
 
-    /// Grants `access` on `path` (canonical), going around denied paths; `above_denied` is what a
-    /// dir holding a denied path gets for itself.
-    fn grant(&self, path: &Path, access: u64, above_denied: u64, depth: u32) -> Result<(), String> {
+    fn dir_deny(&self, dir: &Path) -> DirDeny<'_> {
+        let here = self.deny.iter().filter(|d| d.dir == dir).collect();
+        let mut leading: Vec<Vec<u8>> = Vec::new();
+        for d in self.deny {
+            if let Ok(rest) = d.dir.strip_prefix(dir) {
+                if let Some(first) = rest.components().next() {
+                    let name = first.as_os_str().as_bytes().to_vec();
+                    if !leading.contains(&name) {
+                        leading.push(name);
+                    }
+                }
+            }
+        }
+        DirDeny { here, leading }
+    }
+
+    /// The grants in `active` plus those rooted at `path` (marked reached).
+    fn active_at(&self, path: &Path, active: &[usize]) -> Vec<usize> {
+        let mut now = active.to_vec();
+        for (index, grant) in self.grants.iter().enumerate() {
+            if grant.root == path && !now.contains(&index) {
+                now.push(index);
+                self.reached.borrow_mut()[index] = true;
+            }
+        }
+        now
+    }
+
+    fn rights(&self, active: &[usize], holds: bool) -> u64 {
+        active.iter().map(|&i| if holds { self.grants[i].above_denied } else { self.grants[i].access }).fold(0, |all, rights| all | rights)
+    }
+
+    /// Grants `path` (canonical) what the `active` grants give it, going around denied paths: a dir
+    /// that holds one gets their `above_denied` rights and each of its entries is granted in turn.
+    fn grant(&self, path: &Path, active: &[usize], depth: u32) -> Result<(), String> {
         if depth > 64 || self.denied(path) {
             return Ok(());
         }
         let Some((fd, is_dir)) = open_path(path) else { return Ok(()) };
+        let active = self.active_at(path, active);
         let holds = is_dir && self.holds_denied(path);
-        let added = self.ruleset.add_path(fd, is_dir, if holds { above_denied } else { access });
+        let added = self.ruleset.add_path(fd, is_dir, self.rights(&active, holds));
+        let result = match added {
+            Ok(()) if holds => self.grant_entries(path, fd, &active, depth),
+            other => other,
+        };
         unsafe { libc::close(fd) };
-        added?;
-        if !holds {
-            return Ok(());
-        }
-        let Ok(entries) = std::fs::read_dir(path) else { return Ok(()) };
+        result
+    }
+
+    /// Each entry of `dir` (open as `dir_fd`), which holds a denied path. An entry with nothing
+    /// denied below it is granted whole through its name in the dir: one open, no stat (its type
+    /// is the dir entry's), no path to resolve.
+    fn grant_entries(&self, dir: &Path, dir_fd: libc::c_int, active: &[usize], depth: u32) -> Result<(), String> {
+        let Ok(entries) = std::fs::read_dir(dir) else { return Ok(()) };
+        let dir_deny = self.dir_deny(dir);
+        let leaf_rights = self.rights(active, false);
         for entry in entries.flatten() {
-            let child = path.join(entry.file_name());
-            if self.denied(&child) {
+            let name = entry.file_name();
+            let name = name.as_bytes();
+            if dir_deny.denied(name) {
                 continue;
             }
-            let is_link = entry.file_type().map(|t| t.is_symlink()).unwrap_or(false);
-            if is_link {
+            let file_type = entry.file_type().ok();
+            if file_type.is_some_and(|t| t.is_symlink()) {
                 // A link is granted as what it points to, so a link to a denied dir (or to /) grants nothing it should not.
-                let Ok(target) = std::fs::canonicalize(&child) else { continue };
+                let Ok(target) = std::fs::canonicalize(entry.path()) else { continue };
                 if self.denied(&target) || self.holds_denied(&target) {
                     continue;
                 }
-                self.grant(&target, access, above_denied, depth + 1)?;
-            } else {
-                self.grant(&child, access, above_denied, depth + 1)?;
+                self.grant(&target, active, depth + 1)?;
+            } else if dir_deny.leads_to_denied(name) || file_type.is_none() {
+                self.grant(&entry.path(), active, depth + 1)?;
+            } else if depth < 64 {
+                self.grant_leaf(dir_fd, name, file_type.is_some_and(|t| t.is_dir()), leaf_rights)?;
             }
         }
         Ok(())
+    }
+
+    /// An entry with no denied path below it. Not following links: one made since the dir was
+    /// listed is granted nothing beyond itself. Should its type have changed since, the rule is
+    /// made again for what it is now.
+    fn grant_leaf(&self, dir_fd: libc::c_int, name: &[u8], is_dir: bool, access: u64) -> Result<(), String> {
+        let Ok(c_name) = CString::new(name) else { return Ok(()) };
+        let fd = unsafe { libc::openat(dir_fd, c_name.as_ptr(), libc::O_PATH | libc::O_NOFOLLOW | libc::O_CLOEXEC) };
+        if fd < 0 {
+            return Ok(());
+        }
+        let mut added = self.ruleset.add_path(fd, is_dir, access);
+        if added.is_err() {
+            if let Some(now_dir) = fd_is_dir(fd) {
+                if now_dir != is_dir {
+                    added = self.ruleset.add_path(fd, now_dir, access);
+                }
+            }
+        }
+        unsafe { libc::close(fd) };
+        added
     }
 }
 
@@ -189,6 +295,20 @@ fn canonical_deny(deny: &[Deny]) -> Vec<Deny> {
 
 fn canonical(path: &Path) -> Option<PathBuf> {
     std::fs::canonicalize(path).ok()
+}
+
+/// The trees the policy grants: readable ones, and writable ones (readable too, unless inside a
+/// readable tree already). Nothing for the dir above a denied path in a writable tree itself: a
+/// right on a dir holds for all below it, so even "make files here" would reach into the denied
+/// dirs (and a home inside /tmp).
+fn grants(policy: &Policy) -> Vec<Grant> {
+    let read: Vec<PathBuf> = policy.read.iter().filter_map(|path| canonical(path)).collect();
+    let mut grants: Vec<Grant> = read.iter().map(|root| Grant { root: root.clone(), access: READ, above_denied: READ_DIR }).collect();
+    for path in policy.write.iter().filter_map(|path| canonical(path)) {
+        let readable = read.iter().any(|root| path.starts_with(root));
+        grants.push(Grant { root: path, access: WRITE | if readable { 0 } else { READ }, above_denied: if readable { 0 } else { READ_DIR } });
+    }
+    grants
 }
 
 /// Builds the ruleset from `policy` and restricts this process (and what it execs) to it.
@@ -215,20 +335,15 @@ pub fn restrict(policy: &Policy) -> Result<(), String> {
     }
     let ruleset = Ruleset { fd: fd as libc::c_int, handled };
     let deny = canonical_deny(&policy.deny);
-    let walk = Walk { ruleset: &ruleset, deny: &deny };
-    let read: Vec<PathBuf> = policy.read.iter().filter_map(|path| canonical(path)).collect();
-    for path in &read {
-        walk.grant(path, READ, READ_DIR, 0)?;
-    }
-    for path in &policy.write {
-        if let Some(path) = canonical(path) {
-            // A writable tree inside a readable one was walked with it already.
-            if !read.iter().any(|root| path.starts_with(root)) {
-                walk.grant(&path, READ, READ_DIR, 0)?;
-            }
-            // Nothing for the dir above a denied path itself: a right on a dir holds for all below it,
-            // so even "make files here" would reach into the denied dirs (and a home inside /tmp).
-            walk.grant(&path, WRITE, 0, 0)?;
+    let grants = grants(policy);
+    // One walk for all the trees, ancestors first: a dir above a denied path is listed once, and
+    // each of its entries gets one rule with the rights of every tree it is in.
+    let mut order: Vec<usize> = (0..grants.len()).collect();
+    order.sort_by_key(|&i| grants[i].root.as_os_str().len());
+    let walk = Walk { ruleset: &ruleset, deny: &deny, grants: &grants, reached: std::cell::RefCell::new(vec![false; grants.len()]) };
+    for index in order {
+        if !walk.reached.borrow()[index] {
+            walk.grant(&grants[index].root, &[], 0)?;
         }
     }
     if net {

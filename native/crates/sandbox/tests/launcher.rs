@@ -164,3 +164,35 @@ fn forwards_signals_to_the_command() {
     assert_eq!(line.trim(), "got TERM");
     assert_eq!(launcher.wait().unwrap().code(), Some(7));
 }
+
+#[test]
+fn a_home_in_a_busy_writable_folder_keeps_its_denied_paths() {
+    // Thousands of entries beside the home, as in a shared /tmp: each is granted, the denied ones are not.
+    let busy = scratch("busy");
+    for i in 0..3000 {
+        if i % 3 == 0 {
+            std::fs::create_dir(busy.join(format!("d{i}"))).unwrap();
+            std::fs::write(busy.join(format!("d{i}/f")), "in a dir\n").unwrap();
+        } else {
+            std::fs::write(busy.join(format!("f{i}")), "a file\n").unwrap();
+        }
+    }
+    let home = busy.join("home");
+    std::fs::create_dir_all(home.join(".ssh")).unwrap();
+    std::fs::write(home.join(".ssh/id_ed25519"), "secret\n").unwrap();
+    std::fs::write(home.join(".netrc"), "secret\n").unwrap();
+    std::fs::write(home.join("agent.db-wal"), "secret\n").unwrap();
+    std::fs::write(home.join("notes"), "mine\n").unwrap();
+    std::os::unix::fs::symlink(home.join(".ssh"), busy.join("link-to-ssh")).unwrap();
+    std::os::unix::fs::symlink(busy.join("f1"), busy.join("link-to-f1")).unwrap();
+    let (b, h) = (busy.to_str().unwrap(), home.to_str().unwrap());
+    let (ssh, netrc, db) = (format!("{h}/.ssh"), format!("{h}/.netrc"), format!("{h}/agent.db*"));
+    let rules = ["-w", b, "-d", &ssh, "-d", &netrc, "-d", &db];
+    let script = format!(
+        "cat {b}/f2999 {b}/d2997/f {b}/link-to-f1 {h}/notes; echo changed > {b}/d0/f && cat {b}/d0/f; \
+         for p in {h}/.ssh/id_ed25519 {b}/link-to-ssh/id_ed25519 {h}/.netrc {h}/agent.db-wal; do cat $p >/dev/null 2>&1 && echo \"read $p\"; done; \
+         touch {b}/new 2>/dev/null && echo 'made in the folder'; echo done"
+    );
+    let output = run(&rules, &script);
+    assert_eq!(stdout(&output), "a file\nin a dir\na file\nmine\nchanged\ndone", "{output:?}");
+}
