@@ -127,17 +127,20 @@ What the floor taught (each measured on a program compiled with omp's flags, med
   ~4.3 MiB, one that only has \`require("node:fs")\` in a function never called ~1.7 MiB, node:net ~4.2 and
   ~0.7 MiB. omp's start-up path names node:fs and node:path (they are in the floor above) and no longer
   node:net or node:dns (core/web/address.ts loads them on first use; test/unit/start-up-imports.test.ts).
-- The runtime's levers on \`omp -p hi\`, one at a time on the build before them (2026-12-08, load 2–6):
-  the bytecode laid out by a recorded run (embed/bytecode-order.txt) 56.7 → 52.4 MiB; the start-up JIT
-  policy (100× tier-up thresholds until the first reply) 52.4 → 48.5 MiB, with 10× 49.5 and 1000× 48.6;
-  together -p hi's CPU time 0.86× and wall time 0.88× of before (20 interleaved pairs). No JIT at all
-  (the last rows) is 2–3 MiB lower again, but JavaScriptCore reads that option only as the process
-  starts, from its environment, before any of omp's code runs — setting it from omp would take a second
-  exec — and it would leave every long session without a JIT. Without effect (within ±0.3 MiB):
-  \`--compile-exec-argv=--smol\` (also with the levers above), mimalloc's options (MIMALLOC_PURGE_DELAY=0,
-  MIMALLOC_ARENA_EAGER_COMMIT=0, MIMALLOC_ARENA_RESERVE=0), BUN_GARBAGE_COLLECTOR_LEVEL=2. A full
-  collection before the first request (Bun.gc(true) and Bun.shrink()) takes 0.5 MiB off; not taken, as
-  it puts the whole collection between start-up and the request.
+- The runtime's levers on \`omp -p hi\`, one at a time on the build before them (2026-12-08, load 2–6, the
+  binary as written): the bytecode laid out by a recorded run (embed/bytecode-order.txt) 56.7 → 52.4 MiB;
+  the start-up JIT policy (100× tier-up thresholds until the first reply) 52.4 → 48.5 MiB, with 10× 49.5
+  and 1000× 48.6. Both on the binary read back from disk: 51.7 → 42.7 MiB. Together -p hi's CPU time
+  0.86× and wall time 0.88× of before (20 interleaved pairs). No JIT at all is 2–3 MiB lower again, but
+  JavaScriptCore reads that option only as the process starts, from its environment, before any of
+  omp's code runs — setting it from omp would take a second exec — and it would leave every long
+  session without a JIT. Without effect (within ±0.3 MiB): \`--compile-exec-argv=--smol\` (also with the
+  levers above), mimalloc's options (MIMALLOC_PURGE_DELAY=0, MIMALLOC_ARENA_EAGER_COMMIT=0,
+  MIMALLOC_ARENA_RESERVE=0), BUN_GARBAGE_COLLECTOR_LEVEL=2, \`minChunkSize\` 16 and 64 KB, a full
+  collection before the first request (5 ms), Error.stackTraceLimit = 0, and loading each wire API's
+  stream code on its first request: code that is loaded but never run costs no measurable peak.
+- A first run (a fresh home: the sandbox launcher is extracted) peaked 3.7 MiB above a warm one; a full
+  collection right after the extraction gives its buffers back (core/natives/extract.ts), 45.3 → 43.0.
 `;
   writeFileSync(join(RESULTS, "rss-floor.md"), md);
   console.log(md);
