@@ -26,6 +26,7 @@ import { perStepOutsideProvider, posts } from "./startup-timing.ts";
 import { aroundCommand } from "../core/session/checkpoints/commands.ts";
 import { median, percentile, round } from "./stats.ts";
 import { ROOT, OMP, RESULTS, workDir } from "./paths.ts";
+import { packageExecutables, settle } from "./page-cache.ts";
 
 const BIN = join(ROOT, "node_modules", ".bin");
 // The folders are outside omp's own repository: under bench/work the "plain" folder sat in a git
@@ -205,6 +206,8 @@ async function main(): Promise<void> {
   if (checkpoint) console.error(`checkpoint per command: ${checkpoint.changed.p50Ms} ms changing a file, ${checkpoint.unchanged.p50Ms} ms changing nothing (p50); CPU ${checkpoint.changed.cpuP50Ms} + git ${checkpoint.changed.gitCpuMs} ms / ${checkpoint.unchanged.cpuP50Ms} + git ${checkpoint.unchanged.gitCpuMs} ms`);
   // --checkpoint-only: the in-process measure alone (its results are printed, the files left alone).
   if (process.argv.includes("--checkpoint-only")) return;
+  // Every agent's executables as a run reads them back from disk, not as a build or an install wrote them.
+  settle([OMP, ...packageExecutables(join(ROOT, "node_modules", "@anthropic-ai"), ["claude-code"]), ...packageExecutables(join(ROOT, "node_modules", "@openai"), ["codex"])]);
   const standin = await startStandin({ fast: true });
   const samples: Record<string, Record<string, Sample[]>> = {};
   try {

@@ -1,3 +1,4 @@
+import { endStartUp } from "../core/agent/start-up-jit.ts";
 import { installCrashHandlers, reportCommandError } from "./shared/command-error.ts";
 
 /**
@@ -18,6 +19,7 @@ export async function main(argv: string[]): Promise<void> {
     }
     if (argv[0] === "__browser-driver") {
       // The browser tool's child (core/tools/browser/host.ts): Chromium and the model's page code, in the sandbox.
+      endStartUp();
       const { serveBrowserDriver } = await import("../core/tools/browser/driver.ts");
       await serveBrowserDriver(argv.slice(1));
       return;
@@ -36,6 +38,8 @@ export async function main(argv: string[]): Promise<void> {
         return;
       }
     }
+    // A command of its own (a server among them) is past the agent's start-up.
+    endStartUp();
     const { runProgram } = await import("./program/program.ts");
     // `omp help [command]` reads as git and cargo read it; the one-word prompt "help" still works after -p.
     process.exitCode = await runProgram(argv[0] === "help" ? [...argv.slice(1), "--help"] : argv);

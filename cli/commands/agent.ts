@@ -13,6 +13,7 @@ import { displayPath } from "../../core/paths.ts";
 import { untrustedNotice } from "../../core/trust/folder-trust.ts";
 import { changedNotice, changedParts } from "../../core/trust/content-pins.ts";
 import { askTrustChanges } from "../../core/session-host/trust-changes.ts";
+import { endStartUp } from "../../core/agent/start-up-jit.ts";
 import { listSessions, mostRecentSession, resolveSession, sessionLine, uniqueIdLength } from "../../core/session/listing.ts";
 import { projectSessionDirs } from "../../core/session/paths.ts";
 import { NO_HEADER } from "../../core/session/title-slot.ts";
@@ -116,7 +117,10 @@ async function runAgentWith(messages: string[], flags: AgentFlags, cleanup: (() 
   selectProfile(flags.profile);
   if (!(OUTPUT_MODES as readonly string[]).includes(mode)) throw new OmpError(`--mode: got ${JSON.stringify(mode)}, expected one of ${OUTPUT_MODES.join(", ")}`, { exitCode: EXIT_USAGE });
   // An editor drives this process over ACP: sessions, their cwd and prompts come from it.
-  if (mode === "acp") return (await import("../modes/acp.ts")).runAcp(flags);
+  if (mode === "acp") {
+    endStartUp();
+    return (await import("../modes/acp.ts")).runAcp(flags);
+  }
   let cwd = resolve(process.cwd());
   if (flags.worktree !== undefined && flags.worktree !== false) {
     const { enterWorktree } = await import("../../core/worktree/session-worktree.ts");
@@ -241,6 +245,7 @@ async function runAgentWith(messages: string[], flags: AgentFlags, cleanup: (() 
     // Files changed since the folder was trusted were skipped; the host is asked whether to trust them from now on.
     const changes = changedParts(cwd, env);
     const onReady = changes.length > 0 ? () => void askTrustChanges(approvals!.ask, cwd, changes, env) : undefined;
+    endStartUp();
     return runRpcMode(startMode(new SessionHost(runtime, agent, selection, approvals, questions), flags), onReady);
   }
 
@@ -248,6 +253,7 @@ async function runAgentWith(messages: string[], flags: AgentFlags, cleanup: (() 
   if (interactive) {
     const { runInteractive } = await import("../interactive/index.ts");
     const onFirstFrame = () => {
+      endStartUp();
       startGit();
       // Loading the SDK blocks the thread for tens of milliseconds: only once the frame is written.
       if (mcp) setTimeout(() => void mcp.start(), MCP_AFTER_FRAME_MS);

@@ -1,4 +1,4 @@
-import { codeAssistKey } from "../ai/apis/google-gemini-cli/stream.ts";
+import { codeAssistKey } from "../ai/apis/google-gemini-cli/key.ts";
 import type { Credential } from "./credential.ts";
 
 /** A credential picked for a request: the secret to send and where it came from. */

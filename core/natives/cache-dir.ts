@@ -1,6 +1,6 @@
 import { type Stats, chmodSync, lstatSync } from "node:fs";
 import { isAbsolute, join } from "node:path";
-import { ensurePrivateDir, expandHome, homeDir } from "../paths.ts";
+import { ensurePrivateDir, expandHome, homeDir, tempDir } from "../paths.ts";
 
 export interface CacheRoot {
   /** The natives root; version dirs go beneath it. */
@@ -44,8 +44,9 @@ export function fallbackCacheRoots(env: NodeJS.ProcessEnv = process.env): CacheR
   if (env.XDG_RUNTIME_DIR && isAbsolute(env.XDG_RUNTIME_DIR)) {
     roots.push({ path: join(env.XDG_RUNTIME_DIR, "omp", "natives"), source: "XDG_RUNTIME_DIR" });
   }
-  // node:os only here: loading it costs ~2 ms of every start-up, and a cache hit never gets here.
-  const shared = new Set([(require("node:os") as typeof import("node:os")).tmpdir(), "/tmp", "/var/tmp", "/dev/shm"]);
+  // tempDir, not node:os: the sandbox launcher's lookup lists these roots on every start-up, and
+  // loading node:os costs ~2 ms and its memory there.
+  const shared = new Set([tempDir(), "/tmp", "/var/tmp", "/dev/shm"]);
   for (const dir of shared) {
     const privateDir = join(dir, `omp-${uid}`);
     roots.push({ path: join(privateDir, "natives"), source: `per-user dir in ${dir}`, privateDir });

@@ -2,7 +2,7 @@ import { existsSync, renameSync } from "node:fs";
 import { join } from "node:path";
 import { describeError } from "../errors/omp-error.ts";
 import { fallbackCacheRoots, primaryCacheRoot, type CacheRoot } from "./cache-dir.ts";
-import { discardTemp, extractToTemp, UnsafeArchiveError } from "./extract.ts";
+import { discardTemp, extractToTemp, releaseExtraction, UnsafeArchiveError } from "./extract.ts";
 import { cachedState, prepareVersionDir } from "./load.ts";
 import { launcherFileName } from "./names.ts";
 import { getEmbeddedNatives } from "./payload.ts";
@@ -62,6 +62,7 @@ function findLauncher(): LauncherLookup {
         } finally {
           discardTemp(extracted);
         }
+        releaseExtraction();
       }
       const probed = probe(target);
       if ("error" in probed) {

@@ -6,7 +6,7 @@ import { VERSION } from "../version.ts";
 import { syncDirectory } from "../fs/atomic-write.ts";
 import { ensurePrivateDir } from "../paths.ts";
 import { type CacheRoot, checkSharedRoot, ensureOwnedDir, fallbackCacheRoots, foreignControl, primaryCacheRoot } from "./cache-dir.ts";
-import { UnsafeArchiveError, discardTemp, extractToTemp, matchesManifest } from "./extract.ts";
+import { UnsafeArchiveError, discardTemp, extractToTemp, matchesManifest, releaseExtraction } from "./extract.ts";
 import { clearStaleMarker, crashedWhileLoading, withLoadingMarker } from "./loading-marker.ts";
 import type { NativeFile, NativesManifest, Variant } from "./manifest.ts";
 import { addonFileName } from "./names.ts";
@@ -156,6 +156,7 @@ function loadFromCache(embedded: EmbeddedNatives, root: CacheRoot, file: NativeF
     if (error instanceof UnsafeArchiveError) throw error;
     throw new DirUnusable(describeError(error));
   }
+  releaseExtraction();
   try {
     const addon = loadChecked(extracted.path);
     renameSync(extracted.path, target);

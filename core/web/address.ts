@@ -1,5 +1,6 @@
-import { lookup } from "node:dns/promises";
-import { isIP } from "node:net";
+// node:net and node:dns load when an address is first judged or resolved: importing node:net
+// alone costs every run ~1.7 MiB of peak RSS (bench/results/rss-floor.md), and most runs fetch nothing.
+const isIP = (text: string): number => (require("node:net") as typeof import("node:net")).isIP(text);
 
 /**
  * Why an address is not on the public internet (loopback, private, link-local, ...), or undefined
@@ -72,6 +73,7 @@ function ipv6Kind(g: number[]): string | undefined {
 /** The addresses `host` (a name or an address) resolves to, IPv4 first; throws what the resolver threw. */
 export async function resolveHost(host: string): Promise<string[]> {
   if (isIP(host)) return [host];
+  const { lookup } = require("node:dns/promises") as typeof import("node:dns/promises");
   return (await lookup(host, { all: true })).sort((a, b) => a.family - b.family).map((entry) => entry.address);
 }
 

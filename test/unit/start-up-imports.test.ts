@@ -8,9 +8,9 @@ import { heavyImports, staticGraph } from "../support/module-graph.ts";
 
 const ENTRIES = ["cli/main.ts", "cli/options/agent-argv.ts", "cli/commands/agent.ts", "cli/interactive/index.ts", "cli/shared/command-error.ts"];
 /** Packages and built-in modules that must stay off the start-up path. */
-const HEAVY = ["@agentclientprotocol/sdk", "zod", "yaml", "commander", "node:tty", "node:os", "node:crypto", "node:child_process", "bun:sqlite", "node:stream", "node:events", "@mozilla/readability", "linkedom", "turndown", "unpdf", "mammoth", "tar"];
+const HEAVY = ["@agentclientprotocol/sdk", "zod", "yaml", "commander", "node:tty", "node:os", "node:crypto", "node:net", "node:dns", "node:dns/promises", "node:child_process", "bun:sqlite", "node:stream", "node:events", "@mozilla/readability", "linkedom", "turndown", "unpdf", "mammoth", "tar"];
 
-test("the agent command and the interactive mode load no zod, yaml, commander, node:os, node:tty or bun:sqlite up front", async () => {
+test("the agent command and the interactive mode load no zod, yaml, commander, node:os, node:tty, node:net or bun:sqlite up front", async () => {
   const graph = await staticGraph(ENTRIES);
   const { reached } = graph;
   expect(heavyImports(graph, HEAVY)).toEqual([]);

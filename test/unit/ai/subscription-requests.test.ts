@@ -3,7 +3,7 @@
 import { describe, expect, test } from "bun:test";
 import { builtinModels } from "../../../core/ai/index.ts";
 import type { Message } from "../../../core/ai/messages.ts";
-import { codeAssistKey, parseCodeAssistKey } from "../../../core/ai/apis/google-gemini-cli/stream.ts";
+import { codeAssistKey, parseCodeAssistKey } from "../../../core/ai/apis/google-gemini-cli/key.ts";
 import { copilotBaseUrl, copilotHeaders } from "../../../core/ai/apis/openai-completions/compat.ts";
 import { chatgptAccountId, codexRequestBody } from "../../../core/ai/apis/openai-codex-responses/stream.ts";
 

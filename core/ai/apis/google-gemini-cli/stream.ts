@@ -4,30 +4,9 @@ import type { SseEvent } from "../../../http/sse.ts";
 import type { Model } from "../../model.ts";
 import type { AssistantEvent, Context, StreamFunction, StreamOptions } from "../../stream.ts";
 import { GoogleDecoder, googleRequestBody } from "../google-generative-ai/stream.ts";
+import { parseCodeAssistKey } from "./key.ts";
 
 type Json = Record<string, unknown>;
-
-/**
- * What a Gemini CLI login puts in `apiKey`: the access token and the Code Assist project it was
- * onboarded to, as JSON (the form the original omp and pi use, so a gateway or broker client that
- * only passes keys around still reaches the right project).
- */
-export function codeAssistKey(token: string, projectId: string): string {
-  return JSON.stringify({ token, projectId });
-}
-
-export function parseCodeAssistKey(key: string | undefined): { token: string; projectId: string } | undefined {
-  if (!key?.startsWith("{")) return undefined;
-  try {
-    const parsed = JSON.parse(key) as { token?: unknown; projectId?: unknown };
-    if (typeof parsed.token === "string" && parsed.token !== "" && typeof parsed.projectId === "string" && parsed.projectId !== "") {
-      return { token: parsed.token, projectId: parsed.projectId };
-    }
-  } catch {
-    // Not a Code Assist key.
-  }
-  return undefined;
-}
 
 /** The headers Gemini CLI's Code Assist client sends besides the token. */
 export const CODE_ASSIST_HEADERS = {
