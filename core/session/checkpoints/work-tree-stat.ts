@@ -47,8 +47,6 @@ interface Entry {
  * times and size. A whole second covers any tick, and a clock read just before or after the look.
  */
 const RACY_NS = 1_000_000_000n;
-/** Rounds of `check-ignore` one scan may take to settle new folders (a new tree whose folders hold only ignored files goes one level deeper each). */
-const MAX_ROUNDS = 16;
 /** What one command's new names may add; past it git lists the changes instead. */
 const MAX_NEW_PATHS = 200_000;
 /** What one command's changes may read into memory, per file and in all (git-snapshot.ts keeps the same limits). */
@@ -157,21 +155,31 @@ export class WorkTreeStat {
   }
 
   /**
-   * Sorts never-seen paths: ignored ones (and nested repositories) become opaque, folders are
-   * listed in turn; the files (and nested repositories, as `dir/`) that count are returned.
+   * Sorts never-seen paths: ignored ones become opaque, new folders are listed to the bottom and
+   * everything in them put to git in one more call; the files (and nested repositories, as `dir/`)
+   * that count are returned.
    */
   private explore(paths: string[], ignoredOf: IgnoredOf, lookNs: bigint): string[] | undefined {
     const found: string[] = [];
     let pending = paths;
-    let total = paths.length;
     for (let round = 0; pending.length > 0; round++) {
-      if (round >= MAX_ROUNDS || total > MAX_NEW_PATHS) return undefined;
       const ignored = ignoredOf(pending);
       if (!ignored) return undefined;
+      // Listed parents first: what lies in an ignored folder goes with it.
+      const ignoredDirs = new Set<string>();
+      const inIgnored = (path: string) => {
+        for (let dir = parentOf(path); dir !== ""; dir = parentOf(dir)) if (ignoredDirs.has(dir)) return true;
+        return false;
+      };
       const next: string[] = [];
       for (const path of pending) {
+        if (inIgnored(path)) {
+          this.dirs.delete(path);
+          continue;
+        }
         if (ignored.has(path)) {
           this.opaque.add(path);
+          if (this.dirs.delete(path)) ignoredDirs.add(path);
           continue;
         }
         const stat = lstatSync(join(this.root, path), { throwIfNoEntry: false });
@@ -179,13 +187,23 @@ export class WorkTreeStat {
         if (!stat.isDirectory()) found.push(path);
         else if (existsSync(join(this.root, path, ".git"))) {
           this.opaque.add(path);
+          this.dirs.delete(path);
           found.push(`${path}/`);
-        } else next.push(...(this.list(path, lookNs) ?? []));
+        } else if (round === 0 && !this.walk(path, next, lookNs)) return undefined;
       }
-      total += next.length;
       pending = next;
     }
     return found;
+  }
+
+  /** Lists the folder `dir` and every folder in it (not nested repositories) into `into`; false past {@link MAX_NEW_PATHS}. */
+  private walk(dir: string, into: string[], lookNs: bigint): boolean {
+    for (const path of this.list(dir, lookNs) ?? []) {
+      if (into.push(path) > MAX_NEW_PATHS) return false;
+      const absolute = join(this.root, path);
+      if (lstatSync(absolute, { throwIfNoEntry: false })?.isDirectory() && !existsSync(join(absolute, ".git")) && !this.walk(path, into, lookNs)) return false;
+    }
+    return true;
   }
 
   /**
