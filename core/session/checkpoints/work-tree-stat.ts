@@ -1,4 +1,4 @@
-import { type BigIntStats, existsSync, lstatSync, readFileSync, readdirSync, readlinkSync } from "node:fs";
+import { type Stats, existsSync, lstatSync, readFileSync, readdirSync, readlinkSync } from "node:fs";
 import { join } from "node:path";
 import { type IndexStat, indexStats } from "./index-file.ts";
 
@@ -10,7 +10,7 @@ import { type IndexStat, indexStats } from "./index-file.ts";
  *
  * - A file whose stat data (times to the nanosecond, size, inode, mode) moved is read and compared;
  *   so is one changed so recently that a same-size rewrite may have kept the same times ("racy",
- *   as git calls it: see {@link RACY_NS}), until a look a safe while later finds it unchanged.
+ *   as git calls it: see {@link RACY_MS}), until a look a safe while later finds it unchanged.
  * - A new file changes its folder's times: only folders whose stat data moved are listed again,
  *   and only names never seen before are put to git (`check-ignore`, one call for them all) —
  *   so a command that changes files but creates none starts no git at all.
@@ -25,9 +25,10 @@ export interface Change {
   before: Source;
 }
 
+/** Times in milliseconds (the doubles stat gives, to a quarter of a microsecond): {@link SAME_TIME_MS} apart at most is the same time. */
 interface Seen {
-  ctimeNs: bigint;
-  mtimeNs: bigint;
+  ctimeMs: number;
+  mtimeMs: number;
   ino: number;
   mode: number;
   size: number;
@@ -36,6 +37,8 @@ interface Seen {
 }
 
 interface Entry {
+  /** The path on disk (kept: a scan looks at every entry). */
+  absolute: string;
   /** Undefined: the path held nothing when last looked at. */
   seen?: Seen;
   source: Source;
@@ -46,7 +49,12 @@ interface Entry {
  * coarse clock (a tick of up to 10 ms late), so two writes within one tick can leave the same
  * times and size. A whole second covers any tick, and a clock read just before or after the look.
  */
-const RACY_NS = 1_000_000_000n;
+const RACY_MS = 1000;
+/**
+ * Times this close are one (a double's rounding of the nanoseconds): a change after a look moves
+ * the change time by at least the time since the last change not racy, {@link RACY_MS} less a tick.
+ */
+const SAME_TIME_MS = 0.001;
 /** What one command's new names may add; past it git lists the changes instead. */
 const MAX_NEW_PATHS = 200_000;
 /** What one command's changes may read into memory, per file and in all (git-snapshot.ts keeps the same limits). */
@@ -59,8 +67,8 @@ const MAX_HELD_BYTES = 4 * 1024 * 1024;
 /** Which of `paths` (relative to the root) git ignores; undefined when it could not say. */
 export type IgnoredOf = (paths: readonly string[]) => Set<string> | undefined;
 
-const U32 = 0xffffffffn;
-const nowNs = () => BigInt(Date.now()) * 1_000_000n;
+/** git keeps sizes and inode numbers cut to 32 bits. */
+const u32 = (value: number) => value % 0x100000000;
 
 /** git's mode for stat data: a regular file is 644 or 755 by its owner's execute bit. */
 function gitMode(mode: number): number {
@@ -69,14 +77,19 @@ function gitMode(mode: number): number {
   return type;
 }
 
-function seenOf(stat: BigIntStats, lookNs: bigint): Seen {
-  const { ctimeNs, mtimeNs } = stat;
-  return { ctimeNs, mtimeNs, ino: Number(stat.ino & U32), mode: gitMode(Number(stat.mode)), size: Number(stat.size & U32), racy: racyAt(ctimeNs, mtimeNs, lookNs) };
+function seenOf(stat: Stats, lookMs: number): Seen {
+  const { ctimeMs, mtimeMs } = stat;
+  return { ctimeMs, mtimeMs, ino: u32(stat.ino), mode: gitMode(stat.mode), size: u32(stat.size), racy: racyAt(ctimeMs, mtimeMs, lookMs) };
 }
 
-const racyAt = (ctimeNs: bigint, mtimeNs: bigint, lookNs: bigint) => (ctimeNs > mtimeNs ? ctimeNs : mtimeNs) >= lookNs - RACY_NS;
+const racyAt = (ctimeMs: number, mtimeMs: number, lookMs: number) => Math.max(ctimeMs, mtimeMs) >= lookMs - RACY_MS;
+const sameTime = (a: number, b: number) => Math.abs(a - b) <= SAME_TIME_MS;
 
-const sameStat = (a: Seen, b: Seen) => a.ctimeNs === b.ctimeNs && a.mtimeNs === b.mtimeNs && a.ino === b.ino && a.mode === b.mode && a.size === b.size;
+/** Whether stat data says a file is as `seen` found it (the scan's hot path: every entry, every command). */
+const unchanged = (seen: Seen | undefined, stat: Stats) =>
+  seen !== undefined && !seen.racy && sameTime(stat.mtimeMs, seen.mtimeMs) && sameTime(stat.ctimeMs, seen.ctimeMs) && u32(stat.size) === seen.size && u32(stat.ino) === seen.ino && gitMode(stat.mode) === seen.mode;
+
+const sameStat = (a: Seen, b: Seen) => sameTime(a.ctimeMs, b.ctimeMs) && sameTime(a.mtimeMs, b.mtimeMs) && a.ino === b.ino && a.mode === b.mode && a.size === b.size;
 
 /** A git object id of `content` as a blob (sha1, or sha256 in a repository of that format). */
 function blobOid(content: Buffer, hashBytes: number): string {
@@ -106,17 +119,17 @@ export class WorkTreeStat {
   static load(root: string, indexPath: string, hashBytes: number, ignoredOf: IgnoredOf): WorkTreeStat | undefined {
     const picture = new WorkTreeStat(root, hashBytes);
     if (!picture.seed(indexPath)) return undefined;
-    const lookNs = nowNs();
+    const lookMs = Date.now();
     const unknown: string[] = [];
     const dirs = new Set<string>([""]);
     for (const path of [...picture.entries.keys(), ...picture.opaque]) for (let dir = parentOf(path); !dirs.has(dir); dir = parentOf(dir)) dirs.add(dir);
     for (const dir of dirs) {
-      const listed = picture.list(dir, lookNs);
+      const listed = picture.list(dir, lookMs);
       if (!listed) continue;
       for (const name of listed) if (!picture.known(name) && !dirs.has(name)) unknown.push(name);
     }
     // Anything here the index does not hold is ignored, or was made after git looked: the next scan takes the latter for new.
-    const found = picture.explore(unknown, ignoredOf, lookNs);
+    const found = picture.explore(unknown, ignoredOf, lookMs);
     if (!found) return undefined;
     for (const path of found) if (!path.endsWith("/")) picture.dirs.get(parentOf(path))!.racy = true;
     return picture;
@@ -128,13 +141,15 @@ export class WorkTreeStat {
     if (!index) return false;
     this.entries.clear();
     this.dirty.clear();
-    for (const [path, stat] of index.entries) this.entries.set(path, { seen: this.fromIndex(stat, index.writtenNs), source: { oid: stat.oid } });
+    for (const [path, stat] of index.entries) this.entries.set(path, { absolute: join(this.root, path), seen: this.fromIndex(stat, Number(index.writtenNs) / 1e6), source: { oid: stat.oid } });
     for (const path of index.opaque) this.opaque.add(path);
     return true;
   }
 
-  private fromIndex(stat: IndexStat, writtenNs: bigint): Seen {
-    return { ctimeNs: stat.ctimeNs, mtimeNs: stat.mtimeNs, ino: stat.ino, mode: stat.mode, size: stat.size, racy: racyAt(stat.ctimeNs, stat.mtimeNs, writtenNs) };
+  private fromIndex(stat: IndexStat, writtenMs: number): Seen {
+    const ctimeMs = Number(stat.ctimeNs) / 1e6;
+    const mtimeMs = Number(stat.mtimeNs) / 1e6;
+    return { ctimeMs, mtimeMs, ino: stat.ino, mode: stat.mode, size: stat.size, racy: racyAt(ctimeMs, mtimeMs, writtenMs) };
   }
 
   private known(path: string): boolean {
@@ -142,11 +157,11 @@ export class WorkTreeStat {
   }
 
   /** A folder's paths, its stat data recorded; undefined when it is no folder now. */
-  private list(dir: string, lookNs: bigint): string[] | undefined {
+  private list(dir: string, lookMs: number): string[] | undefined {
     const path = join(this.root, dir);
-    const stat = lstatSync(path, { bigint: true, throwIfNoEntry: false });
+    const stat = lstatSync(path, { throwIfNoEntry: false });
     if (!stat?.isDirectory()) return undefined;
-    this.dirs.set(dir, seenOf(stat, lookNs));
+    this.dirs.set(dir, seenOf(stat, lookMs));
     try {
       return readdirSync(path).flatMap((name) => (name === ".git" ? [] : [childOf(dir, name)]));
     } catch {
@@ -159,7 +174,7 @@ export class WorkTreeStat {
    * everything in them put to git in one more call; the files (and nested repositories, as `dir/`)
    * that count are returned.
    */
-  private explore(paths: string[], ignoredOf: IgnoredOf, lookNs: bigint): string[] | undefined {
+  private explore(paths: string[], ignoredOf: IgnoredOf, lookMs: number): string[] | undefined {
     const found: string[] = [];
     let pending = paths;
     for (let round = 0; pending.length > 0; round++) {
@@ -189,7 +204,7 @@ export class WorkTreeStat {
           this.opaque.add(path);
           this.dirs.delete(path);
           found.push(`${path}/`);
-        } else if (round === 0 && !this.walk(path, next, lookNs)) return undefined;
+        } else if (round === 0 && !this.walk(path, next, lookMs)) return undefined;
       }
       pending = next;
     }
@@ -197,11 +212,11 @@ export class WorkTreeStat {
   }
 
   /** Lists the folder `dir` and every folder in it (not nested repositories) into `into`; false past {@link MAX_NEW_PATHS}. */
-  private walk(dir: string, into: string[], lookNs: bigint): boolean {
-    for (const path of this.list(dir, lookNs) ?? []) {
+  private walk(dir: string, into: string[], lookMs: number): boolean {
+    for (const path of this.list(dir, lookMs) ?? []) {
       if (into.push(path) > MAX_NEW_PATHS) return false;
       const absolute = join(this.root, path);
-      if (lstatSync(absolute, { throwIfNoEntry: false })?.isDirectory() && !existsSync(join(absolute, ".git")) && !this.walk(path, into, lookNs)) return false;
+      if (lstatSync(absolute, { throwIfNoEntry: false })?.isDirectory() && !existsSync(join(absolute, ".git")) && !this.walk(path, into, lookMs)) return false;
     }
     return true;
   }
@@ -211,13 +226,14 @@ export class WorkTreeStat {
    * known here (a file over the limits, git unable to say what is ignored, too many new paths).
    */
   scan(ignoredOf: IgnoredOf): Change[] | undefined {
-    const lookNs = nowNs();
+    const lookMs = Date.now();
     const changes: Change[] = [];
     const unknown: string[] = [];
     let bytes = 0;
     const read = (path: string, entry: Entry | undefined): boolean => {
-      const absolute = join(this.root, path);
-      const stat = lstatSync(absolute, { bigint: true, throwIfNoEntry: false });
+      const absolute = entry?.absolute ?? join(this.root, path);
+      const stat = lstatSync(absolute, { throwIfNoEntry: false });
+      if (stat && unchanged(entry?.seen, stat)) return true;
       if (!stat || stat.isDirectory()) {
         if (entry?.seen) {
           changes.push({ path, before: entry.source });
@@ -227,15 +243,14 @@ export class WorkTreeStat {
         if (stat) {
           this.entries.delete(path);
           unknown.push(path);
-        } else if (entry?.seen) this.entries.set(path, { source: "absent" });
+        } else if (entry?.seen) this.entries.set(path, { absolute, source: "absent" });
         return true;
       }
-      const seen = seenOf(stat, lookNs);
-      if (entry?.seen && !entry.seen.racy && sameStat(entry.seen, seen)) return true;
-      if (stat.size > BigInt(MAX_FILE_BYTES) || (bytes += Number(stat.size)) > MAX_BYTES) return false;
+      const seen = seenOf(stat, lookMs);
+      if (stat.size > MAX_FILE_BYTES || (bytes += stat.size) > MAX_BYTES) return false;
       const content = stat.isSymbolicLink() ? Buffer.from(readlinkSync(absolute, { encoding: "buffer" })) : stat.isFile() ? readFileSync(absolute) : Buffer.alloc(0);
       const same = entry !== undefined && this.holds(entry.source, content);
-      this.entries.set(path, { seen, source: same ? entry.source : { content } });
+      this.entries.set(path, { absolute, seen, source: same ? entry.source : { content } });
       if (!same) {
         changes.push({ path, before: entry?.source ?? "absent" });
         this.dirty.add(path);
@@ -244,17 +259,17 @@ export class WorkTreeStat {
     };
     for (const [path, entry] of this.entries) if (!read(path, entry)) return undefined;
     for (const [dir, was] of [...this.dirs]) {
-      const stat = lstatSync(join(this.root, dir), { bigint: true, throwIfNoEntry: false });
+      const stat = lstatSync(join(this.root, dir), { throwIfNoEntry: false });
       if (!stat?.isDirectory()) {
         // Gone (its files are found gone above), or a file now: then that file is new.
         this.dirs.delete(dir);
         if (stat) unknown.push(dir);
         continue;
       }
-      if (!was.racy && sameStat(was, seenOf(stat, lookNs))) continue;
-      for (const path of this.list(dir, lookNs) ?? []) if (!this.known(path)) unknown.push(path);
+      if (!was.racy && sameStat(was, seenOf(stat, lookMs))) continue;
+      for (const path of this.list(dir, lookMs) ?? []) if (!this.known(path)) unknown.push(path);
     }
-    const found = this.explore(unknown, ignoredOf, lookNs);
+    const found = this.explore(unknown, ignoredOf, lookMs);
     if (!found) return undefined;
     for (const path of found) {
       if (path.endsWith("/")) changes.push({ path, before: "absent" });
