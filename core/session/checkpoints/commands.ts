@@ -1,6 +1,7 @@
 import { lstatSync } from "node:fs";
 import { join } from "node:path";
 import { findRepo } from "../../git/repo.ts";
+import { deferRecording, settleRecordings } from "./deferred.ts";
 import { changeEpoch, noteChange } from "./epoch.ts";
 import { pruneOrphanCheckpoints } from "./prune.ts";
 import { appendRecords, type CheckpointRecord } from "./journal.ts";
@@ -19,7 +20,8 @@ import { WorkTreeStat } from "./work-tree-stat.ts";
  * index up to date with git (keeping it as a commit under the session's ref) and reads it into a
  * picture held in memory (work-tree-stat.ts). From then on, while omp changed nothing else in
  * between (see epoch.ts), each command's changes are found from stat data in process, git started
- * only for names never seen before; the picture after a command is the next one's "before". What
+ * only for names never seen before, after the command's result went back (deferred.ts); the
+ * picture after a command is the next one's "before". What
  * a background job changes between two calls of a turn is recorded with the later call (a job
  * read is one). Bytes read for changed files stay in memory until they grow past a bound; then the
  * index takes them over, off the call's path. A command that starts while another runs (a
@@ -54,6 +56,7 @@ export async function aroundCommand<T>(target: CheckpointTarget, cwd: string, wh
   const repo = findRepo(cwd);
   const snapshots = repo ? new Snapshots(repo, dir) : undefined;
   const state = snapshots ? stateOf(snapshots) : undefined;
+  settleRecordings();
   await state?.updating;
   const self: Running = {};
   const ready = snapshots && state ? begin(snapshots, state, target, self) : false;
@@ -67,17 +70,26 @@ export async function aroundCommand<T>(target: CheckpointTarget, cwd: string, wh
     if (state) state.running = state.running.filter((running) => running !== self);
     // A command that ran inside this one may still be updating the index.
     await state?.updating;
-    try {
-      const records = snapshots && state && ready && !self.lost ? finish(snapshots, state, self, target, { ...common, what, time: time() }) : undefined;
-      appendRecords(dir, records ?? [{ kind: "unseen", ...common, what, why: snapshots ? "snapshot-failed" : "no-git", time: time() }]);
-    } catch {
-      // Recording what a command changed costs at most the rewind of that command, never its result.
-      if (state) forget(state);
+    const record = () => {
       try {
-        appendRecords(dir, [{ kind: "unseen", ...common, what, why: "snapshot-failed", time: time() }]);
+        const records = snapshots && state && ready && !self.lost ? finish(snapshots, state, self, target, { ...common, what, time: time() }) : undefined;
+        appendRecords(dir, records ?? [{ kind: "unseen", ...common, what, why: snapshots ? "snapshot-failed" : "no-git", time: time() }]);
       } catch {
-        // Not even the journal can be written (a full disk): the rewind will not know of this command.
+        // Recording what a command changed costs at most the rewind of that command, never its result.
+        if (state) forget(state);
+        try {
+          appendRecords(dir, [{ kind: "unseen", ...common, what, why: "snapshot-failed", time: time() }]);
+        } catch {
+          // Not even the journal can be written (a full disk): the rewind will not know of this command.
+        }
       }
+    };
+    // The scan of a picture runs while the result goes back to the model (deferred.ts says when it
+    // must have run); git's trees, compared for overlapping commands, are made now, after it.
+    if (state?.picture && ready && !self.lost && !self.tree) deferRecording(record);
+    else {
+      settleRecordings();
+      record();
     }
   }
 }

@@ -1,6 +1,6 @@
 import { fstatSync, openSync, closeSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { inflateSync } from "node:zlib";
+import { constants, inflateSync } from "node:zlib";
 
 /**
  * Reads, without starting git, what a command's checkpoint needs from the private index and the
@@ -125,6 +125,9 @@ export function looseBlob(objectsDir: string, name: string, maxBytes: number): B
   }
   let object: Buffer;
   try {
+    // The header says the size: a blob past the limit is never inflated at all.
+    const head = /^blob (\d+)\0/.exec(inflateSync(raw.subarray(0, 64), { finishFlush: constants.Z_SYNC_FLUSH }).toString("latin1", 0, 32));
+    if (head && Number(head[1]) > maxBytes) return "too-big";
     object = inflateSync(raw, { maxOutputLength: maxBytes + 32 });
   } catch (error) {
     return (error as NodeJS.ErrnoException).code === "ERR_BUFFER_TOO_LARGE" ? "too-big" : undefined;

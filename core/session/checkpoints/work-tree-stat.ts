@@ -1,5 +1,6 @@
 import { type Stats, existsSync, lstatSync, readFileSync, readdirSync, readlinkSync } from "node:fs";
 import { join } from "node:path";
+import { type EncodedPath, encodePath, readStatFields, type StatFields } from "../../fs/stat-fields.ts";
 import { type IndexStat, indexStats } from "./index-file.ts";
 
 /**
@@ -37,22 +38,25 @@ interface Seen {
 }
 
 interface Entry {
-  /** The path on disk (kept: a scan looks at every entry). */
+  /** The path on disk, as text and as statx wants it (kept: a scan looks at every entry). */
   absolute: string;
+  encoded: EncodedPath | undefined;
   /** Undefined: the path held nothing when last looked at. */
   seen?: Seen;
   source: Source;
 }
 
 /**
- * How close to a look a change may be and still hide from stat data: file times come from a
- * coarse clock (a tick of up to 10 ms late), so two writes within one tick can leave the same
- * times and size. A whole second covers any tick, and a clock read just before or after the look.
+ * How close to a look a change may be and still hide from stat data: two writes within one tick of
+ * the file clock leave the same times and size. On a file system with fine times that tick is at
+ * most 10 ms (and the look's own clock read may be a tick apart); one that keeps whole seconds
+ * (nanoseconds all zero: FAT, ext3, some network file systems) ticks every second, or two.
  */
-const RACY_MS = 1000;
+const RACY_MS = 50;
+const RACY_COARSE_MS = 2000;
 /**
  * Times this close are one (a double's rounding of the nanoseconds): a change after a look moves
- * the change time by at least the time since the last change not racy, {@link RACY_MS} less a tick.
+ * the change time by at least the time since a change no longer racy, {@link RACY_MS} less a tick.
  */
 const SAME_TIME_MS = 0.001;
 /** What one command's new names may add; past it git lists the changes instead. */
@@ -82,11 +86,14 @@ function seenOf(stat: Stats, lookMs: number): Seen {
   return { ctimeMs, mtimeMs, ino: u32(stat.ino), mode: gitMode(stat.mode), size: u32(stat.size), racy: racyAt(ctimeMs, mtimeMs, lookMs) };
 }
 
-const racyAt = (ctimeMs: number, mtimeMs: number, lookMs: number) => Math.max(ctimeMs, mtimeMs) >= lookMs - RACY_MS;
+function racyAt(ctimeMs: number, mtimeMs: number, lookMs: number): boolean {
+  const changed = Math.max(ctimeMs, mtimeMs);
+  return changed >= lookMs - (changed % 1000 === 0 ? RACY_COARSE_MS : RACY_MS);
+}
 const sameTime = (a: number, b: number) => Math.abs(a - b) <= SAME_TIME_MS;
 
 /** Whether stat data says a file is as `seen` found it (the scan's hot path: every entry, every command). */
-const unchanged = (seen: Seen | undefined, stat: Stats) =>
+const unchanged = (seen: Seen | undefined, stat: StatFields) =>
   seen !== undefined && !seen.racy && sameTime(stat.mtimeMs, seen.mtimeMs) && sameTime(stat.ctimeMs, seen.ctimeMs) && u32(stat.size) === seen.size && u32(stat.ino) === seen.ino && gitMode(stat.mode) === seen.mode;
 
 const sameStat = (a: Seen, b: Seen) => sameTime(a.ctimeMs, b.ctimeMs) && sameTime(a.mtimeMs, b.mtimeMs) && a.ino === b.ino && a.mode === b.mode && a.size === b.size;
@@ -95,6 +102,8 @@ const sameStat = (a: Seen, b: Seen) => sameTime(a.ctimeMs, b.ctimeMs) && sameTim
 function blobOid(content: Buffer, hashBytes: number): string {
   return new Bun.CryptoHasher(hashBytes === 32 ? "sha256" : "sha1").update(`blob ${content.length}\0`).update(content).digest("hex");
 }
+
+const located = (absolute: string, known?: Entry) => ({ absolute, encoded: known ? known.encoded : encodePath(absolute) });
 
 const parentOf = (path: string) => (path.includes("/") ? path.slice(0, path.lastIndexOf("/")) : "");
 const childOf = (dir: string, name: string) => (dir === "" ? name : `${dir}/${name}`);
@@ -141,7 +150,7 @@ export class WorkTreeStat {
     if (!index) return false;
     this.entries.clear();
     this.dirty.clear();
-    for (const [path, stat] of index.entries) this.entries.set(path, { absolute: join(this.root, path), seen: this.fromIndex(stat, Number(index.writtenNs) / 1e6), source: { oid: stat.oid } });
+    for (const [path, stat] of index.entries) this.entries.set(path, { ...located(join(this.root, path)), seen: this.fromIndex(stat, Number(index.writtenNs) / 1e6), source: { oid: stat.oid } });
     for (const path of index.opaque) this.opaque.add(path);
     return true;
   }
@@ -243,21 +252,26 @@ export class WorkTreeStat {
         if (stat) {
           this.entries.delete(path);
           unknown.push(path);
-        } else if (entry?.seen) this.entries.set(path, { absolute, source: "absent" });
+        } else if (entry?.seen) this.entries.set(path, { ...located(absolute, entry), source: "absent" });
         return true;
       }
       const seen = seenOf(stat, lookMs);
       if (stat.size > MAX_FILE_BYTES || (bytes += stat.size) > MAX_BYTES) return false;
       const content = stat.isSymbolicLink() ? Buffer.from(readlinkSync(absolute, { encoding: "buffer" })) : stat.isFile() ? readFileSync(absolute) : Buffer.alloc(0);
       const same = entry !== undefined && this.holds(entry.source, content);
-      this.entries.set(path, { absolute, seen, source: same ? entry.source : { content } });
+      this.entries.set(path, { ...located(absolute, entry), seen, source: same ? entry.source : { content } });
       if (!same) {
         changes.push({ path, before: entry?.source ?? "absent" });
         this.dirty.add(path);
       }
       return true;
     };
-    for (const [path, entry] of this.entries) if (!read(path, entry)) return undefined;
+    const fields: StatFields = { mode: 0, ino: 0, size: 0, ctimeMs: 0, mtimeMs: 0 };
+    for (const [path, entry] of this.entries) {
+      // The hot path: a file as it was, known from its stat data alone.
+      if (entry.seen && !entry.seen.racy && readStatFields(entry.absolute, entry.encoded, fields) && unchanged(entry.seen, fields)) continue;
+      if (!read(path, entry)) return undefined;
+    }
     for (const [dir, was] of [...this.dirs]) {
       const stat = lstatSync(join(this.root, dir), { throwIfNoEntry: false });
       if (!stat?.isDirectory()) {

@@ -2,7 +2,7 @@
 // on real git repositories: every kind of change is found from stat data, and git is started only to
 // ask about names never seen before.
 import { describe, expect, test } from "bun:test";
-import { mkdirSync, readFileSync, renameSync, rmSync, symlinkSync, utimesSync, writeFileSync } from "node:fs";
+import { lstatSync, mkdirSync, readFileSync, renameSync, rmSync, symlinkSync, utimesSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { findRepo } from "../../../core/git/repo.ts";
 import { Snapshots } from "../../../core/session/checkpoints/git-snapshot.ts";
@@ -75,8 +75,11 @@ describe("what a command changed, from stat data", () => {
       rmSync(join(r.root, "c.txt"));
       index.set(now, index.indexOf(was));
       writeFileSync(r.snapshots.index, index);
-      // Written long after its files changed, the index's stat data is to be trusted as git trusts it.
-      if (!racy) utimesSync(r.snapshots.index, new Date(Date.now() + 3_600_000), new Date(Date.now() + 3_600_000));
+      // Written in the tick a.txt changed, the index cannot tell a later same-size rewrite; written
+      // long after, its stat data is to be trusted as git trusts it.
+      const changed = lstatSync(join(r.root, "a.txt")).ctime;
+      const written = racy ? changed : new Date(changed.getTime() + 3_600_000);
+      utimesSync(r.snapshots.index, written, written);
       const picture = WorkTreeStat.load(r.root, r.snapshots.index, 20, (paths) => r.snapshots.ignored(paths))!;
       const changes = picture.scan((paths) => r.snapshots.ignored(paths))!;
       expect(changes.map((change) => change.path)).toEqual(racy ? ["a.txt"] : []);
