@@ -7,7 +7,7 @@
 import { describe, expect, test } from "bun:test";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { agentTestFile, modelRequests, readJsonl, sessionFiles, systemPromptOf, workspace } from "../support/agent-harness.ts";
+import { agentTestFile, modelRequests, readJsonl, runAgent, sessionFiles, systemPromptOf, workspace } from "../support/agent-harness.ts";
 import { RpcProcess } from "../support/agent-rpc.ts";
 import { plantGitConfig } from "../support/planted-git-config.ts";
 import { tempDir } from "../support/temp.ts";
@@ -175,6 +175,27 @@ describe("the git omp runs", () => {
     } finally {
       rpc.child.kill();
     }
+  }, 120_000);
+
+  test("a command's changes are recorded while its result goes back, yet before a file tool's write and before a print run exits: each change has its own record, none twice", async () => {
+    const { home, repo } = workspace({ "a.txt": "a0\n" });
+    standin.setScript([
+      bash("echo a1 > a.txt"),
+      { toolCalls: [{ name: "write", arguments: { path: "a.txt", content: "a2\n" } }] },
+      bash("echo a3 > a.txt && echo last > last.txt"),
+      { text: "done" },
+    ]);
+    const run = await runAgent(["-p", "--model", MODEL, "change a.txt"], { home, cwd: repo, env: env() });
+    expect(run.code).toBe(0);
+    const session = sessionFiles(home).find((file) => !file.includes("subagents"))!;
+    const records = readJsonl(join(session.replace(/\.jsonl$/, ".checkpoints"), "journal.ndjson"));
+    const sha = (text: string | undefined) => (text === undefined ? "absent" : new Bun.CryptoHasher("sha256").update(text).digest("hex"));
+    expect(records.map((r) => [r.source, r.path.slice(repo.length + 1), r.before, r.after])).toEqual([
+      ["bash", "a.txt", sha("a0\n"), sha("a1\n")],
+      ["write", "a.txt", sha("a1\n"), sha("a2\n")],
+      ["bash", "a.txt", sha("a2\n"), sha("a3\n")],
+      ["bash", "last.txt", sha(undefined), sha("last\n")],
+    ]);
   }, 120_000);
 
   test("a background job's changes after its bash call returned are recorded with the job call that saw them, and come back", async () => {
