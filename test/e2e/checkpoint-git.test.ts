@@ -7,7 +7,7 @@
 import { describe, expect, test } from "bun:test";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { agentTestFile, modelRequests, readJsonl, sessionFiles, systemPromptOf, workspace } from "../support/agent-harness.ts";
+import { agentTestFile, modelRequests, readJsonl, runAgent, sessionFiles, systemPromptOf, workspace } from "../support/agent-harness.ts";
 import { RpcProcess } from "../support/agent-rpc.ts";
 import { plantGitConfig } from "../support/planted-git-config.ts";
 import { tempDir } from "../support/temp.ts";
@@ -126,6 +126,105 @@ describe("the git omp runs", () => {
       expect(readFileSync(join(repo, "a.txt"), "utf8")).toBe("a0\n");
       expect(readFileSync(join(repo, "b.txt"), "utf8")).toBe("b0\n");
       expect(existsSync(join(repo, "new.txt"))).toBe(false);
+      expect(await rpc.close()).toBe(0);
+    } finally {
+      rpc.child.kill();
+    }
+  }, 120_000);
+
+  test("commands that rewrite a file to the same size in the same second, make a file in a new folder, delete one: every change recorded from stat data (git started once a turn, and only for new names after), and the turn comes back exactly", async () => {
+    const { home, repo } = workspace({ "a.txt": "a0\n", "b.txt": "b0\n", "src/keep.txt": "k\n" });
+    const trace = join(tempDir("omp-git-trace-"), "trace.log");
+    standin.setScript([
+      bash("printf aaaa > same.txt"),
+      bash("printf bbbb > same.txt"),
+      bash("printf cccc > same.txt && echo a1 > a.txt"),
+      bash("mkdir -p new/deeper && echo n > new/deeper/n.txt"),
+      bash("rm b.txt"),
+      bash("echo a2 > a.txt"),
+      { text: "done" },
+    ]);
+    const rpc = new RpcProcess(["--model", MODEL], { home, cwd: repo, env: { ...env(), GIT_TRACE: trace } });
+    try {
+      await rpc.waitFrame((f) => f.type === "ready");
+      expect((await rpc.turn("change things")).stopReason).toBe("stop");
+      const session = sessionFiles(home).find((file) => !file.includes("subagents"))!;
+      const records = readJsonl(join(session.replace(/\.jsonl$/, ".checkpoints"), "journal.ndjson"));
+      expect(records.filter((r) => r.kind !== "file")).toEqual([]);
+      const sha = (text: string | undefined) => (text === undefined ? "absent" : new Bun.CryptoHasher("sha256").update(text).digest("hex"));
+      const chain = (name: string) => records.filter((r) => r.path === join(repo, name)).map((r) => [r.before, r.after]);
+      expect(chain("same.txt")).toEqual([[sha(undefined), sha("aaaa")], [sha("aaaa"), sha("bbbb")], [sha("bbbb"), sha("cccc")]]);
+      expect(chain("a.txt")).toEqual([[sha("a0\n"), sha("a1\n")], [sha("a1\n"), sha("a2\n")]]);
+      expect(chain("new/deeper/n.txt")).toEqual([[sha(undefined), sha("n\n")]]);
+      expect(chain("b.txt")).toEqual([[sha("b0\n"), sha(undefined)]]);
+      // Six commands: the private index brought up to date once, at the turn's start (nothing to
+      // write: the work tree was clean); git asked about ignores only by the two commands that
+      // made names never seen before (the new folder: once for it, once for all it holds).
+      const gitCalls = (name: string) => readFileSync(trace, "utf8").split("\n").filter((line) => line.includes(`trace: built-in: git ${name} `)).length;
+      expect(gitCalls("ls-files")).toBe(1);
+      expect(gitCalls("update-index")).toBe(0);
+      expect(gitCalls("check-ignore")).toBe(3);
+      const rewound = await rpc.send({ type: "rewind", entryId: userTurns(home)[0]!.id, scope: "files" });
+      expect(rewound.data.files.notRestorable).toEqual([]);
+      expect(rewound.data.files.changedOutside).toEqual([]);
+      expect(readFileSync(join(repo, "a.txt"), "utf8")).toBe("a0\n");
+      expect(readFileSync(join(repo, "b.txt"), "utf8")).toBe("b0\n");
+      expect(existsSync(join(repo, "same.txt"))).toBe(false);
+      expect(existsSync(join(repo, "new", "deeper", "n.txt"))).toBe(false);
+      expect(await rpc.close()).toBe(0);
+    } finally {
+      rpc.child.kill();
+    }
+  }, 120_000);
+
+  test("a command's changes are recorded while its result goes back, yet before a file tool's write and before a print run exits: each change has its own record, none twice", async () => {
+    const { home, repo } = workspace({ "a.txt": "a0\n" });
+    standin.setScript([
+      bash("echo a1 > a.txt"),
+      { toolCalls: [{ name: "write", arguments: { path: "a.txt", content: "a2\n" } }] },
+      bash("echo a3 > a.txt && echo last > last.txt"),
+      { text: "done" },
+    ]);
+    const run = await runAgent(["-p", "--model", MODEL, "change a.txt"], { home, cwd: repo, env: env() });
+    expect(run.code).toBe(0);
+    const session = sessionFiles(home).find((file) => !file.includes("subagents"))!;
+    const records = readJsonl(join(session.replace(/\.jsonl$/, ".checkpoints"), "journal.ndjson"));
+    const sha = (text: string | undefined) => (text === undefined ? "absent" : new Bun.CryptoHasher("sha256").update(text).digest("hex"));
+    expect(records.map((r) => [r.source, r.path.slice(repo.length + 1), r.before, r.after])).toEqual([
+      ["bash", "a.txt", sha("a0\n"), sha("a1\n")],
+      ["write", "a.txt", sha("a1\n"), sha("a2\n")],
+      ["bash", "a.txt", sha("a2\n"), sha("a3\n")],
+      ["bash", "last.txt", sha(undefined), sha("last\n")],
+    ]);
+  }, 120_000);
+
+  test("a background job's changes after its bash call returned are recorded with the job call that saw them, and come back", async () => {
+    const { home, repo } = workspace({ "a.txt": "a0\n", "b.txt": "b0\n" });
+    standin.setScript([
+      // The job changes files only once told to, so the bash call that started it has long returned.
+      { toolCalls: [{ name: "bash", arguments: { command: "read go; echo job > a.txt; echo step one; read go; rm b.txt; echo step two", background: true } }] },
+      { toolCalls: [{ id: "write-1", name: "job", arguments: { action: "write", id: 1, input: "go\n", wait_for: "step one", timeout: 60 } }] },
+      { toolCalls: [{ id: "write-2", name: "job", arguments: { action: "write", id: 1, input: "go\n", wait_for: "step two", timeout: 60 } }] },
+      { toolCalls: [{ id: "read-3", name: "job", arguments: { action: "read", id: 1, timeout: 60 } }] },
+      { text: "done" },
+    ]);
+    const rpc = new RpcProcess(["--model", MODEL], { home, cwd: repo, env: env() });
+    try {
+      await rpc.waitFrame((f) => f.type === "ready");
+      expect((await rpc.turn("run a job")).stopReason).toBe("stop");
+      expect(readFileSync(join(repo, "a.txt"), "utf8")).toBe("job\n");
+      expect(existsSync(join(repo, "b.txt"))).toBe(false);
+      const session = sessionFiles(home).find((file) => !file.includes("subagents"))!;
+      const records = readJsonl(join(session.replace(/\.jsonl$/, ".checkpoints"), "journal.ndjson"));
+      expect(records.filter((r) => r.kind !== "file")).toEqual([]);
+      expect(records.map((r) => [r.toolCallId, r.path])).toEqual([
+        ["write-1", join(repo, "a.txt")],
+        ["write-2", join(repo, "b.txt")],
+      ]);
+      const rewound = await rpc.send({ type: "rewind", entryId: userTurns(home)[0]!.id, scope: "files" });
+      expect(rewound.data.files.notRestorable).toEqual([]);
+      expect(readFileSync(join(repo, "a.txt"), "utf8")).toBe("a0\n");
+      expect(readFileSync(join(repo, "b.txt"), "utf8")).toBe("b0\n");
       expect(await rpc.close()).toBe(0);
     } finally {
       rpc.child.kill();

@@ -1,3 +1,5 @@
+import { settleRecordings } from "./deferred.ts";
+
 /**
  * A count of the times omp began changing files (a file tool's write, a command, a rewind): a
  * command's snapshot is the next command's "before" only while the count has not moved since.
@@ -8,5 +10,7 @@ let count = 0;
 export const changeEpoch = (): number => count;
 
 export function noteChange(): void {
+  // What the last command changed is recorded before omp changes anything else.
+  settleRecordings();
   count++;
 }

@@ -2,7 +2,7 @@ import { copyFileSync, existsSync, lstatSync, mkdirSync, readFileSync, rmSync, w
 import { join } from "node:path";
 import { type GitResult, OMP_IDENTITY, gitAsync, gitSync } from "../../git/run.ts";
 import { findRepo, type Repo } from "../../git/repo.ts";
-import { indexEntries, looseBlob, racyIndex } from "./index-file.ts";
+import { looseBlob } from "./index-file.ts";
 import { sha256 } from "./store.ts";
 
 /**
@@ -28,9 +28,9 @@ const ATTRIBUTES = "* -text -eol -crlf -filter -ident -working-tree-encoding\n";
 
 const text = (out: Buffer) => out.toString("utf8").trim();
 
-/** What one command's changes may copy into git's object store, per file and in all. */
-const MAX_FILE_BYTES = 50 * 1024 * 1024;
-const MAX_BYTES = 200 * 1024 * 1024;
+/** What one command's changes may copy into git's object store (or read into memory), per file and in all. */
+export const MAX_FILE_BYTES = 50 * 1024 * 1024;
+export const MAX_BYTES = 200 * 1024 * 1024;
 
 /** The ref a session's snapshots hang from. */
 export const snapshotRef = (sessionId: string) => `refs/omp/checkpoints/${sessionId.replace(/[^A-Za-z0-9._-]/g, "_")}`;
@@ -123,38 +123,13 @@ export class Snapshots {
     return true;
   }
 
-  /**
-   * What the private index holds for `paths`: the content, "absent" when it has none; a path git
-   * could not answer for, or past the limits, is left out. The index file and loose objects are
-   * read directly (a command's checkpoint then starts no git for this); git is asked for the rest.
-   */
-  indexed(paths: readonly string[]): Map<string, Buffer | "absent"> {
-    // One name a line: a path with a line break cannot be asked for, and stays unknown.
-    const asked = paths.filter((path) => !path.includes("\n"));
-    const found = new Map<string, Buffer | "absent">();
-    const entries = indexEntries(join(this.dir, "index"), new Set(asked), this.hashBytes());
-    const rest: string[] = [];
-    let total = 0;
-    for (const path of asked) {
-      if (!entries) {
-        rest.push(path);
-        continue;
-      }
-      const entry = entries.get(path);
-      if (entry === undefined) found.set(path, "absent");
-      if (entry === undefined || entry === "gitlink") continue;
-      const blob = looseBlob(this.objectsDir, entry, MAX_FILE_BYTES);
-      if (blob === undefined) rest.push(path);
-      else if (blob !== "too-big" && total + blob.length <= MAX_BYTES) {
-        total += blob.length;
-        found.set(path, blob);
-      }
-    }
-    for (const [name, content] of this.objects(rest.map((path) => `:0:${path}`), MAX_BYTES - total)) found.set(name.slice(3), content === "missing" ? "absent" : content);
-    return found;
+  /** The private index file. */
+  get index(): string {
+    return join(this.dir, "index");
   }
 
-  private hashBytes(): number {
+  /** The length of the repository's object ids: 32 in a sha256 repository. */
+  hashBytes(): number {
     return /^\s*objectformat\s*=\s*sha256\s*$/im.test(readOr(join(this.repo.commonDir, "config"))) ? 32 : 20;
   }
 
@@ -162,14 +137,6 @@ export class Snapshots {
   update(paths: readonly string[]): boolean {
     if (paths.length === 0) return true;
     return this.guarded(() => this.git(["update-index", "--add", "--remove", "--replace", "-z", "--stdin"], stdinPaths(paths)).ok || undefined) === true;
-  }
-
-  /**
-   * Whether git can list the private index's changes from stat data alone: no entry is racily
-   * clean (see {@link racyIndex}), as it is when the index was written in the second its files were.
-   */
-  settled(): boolean {
-    return !racyIndex(join(this.dir, "index"), this.hashBytes());
   }
 
   /** {@link update} in the background of other work (the next command waits for it); `rewrite`: the index is written even when no path changed, which settles it once a second has passed. */
@@ -217,11 +184,35 @@ export class Snapshots {
     return changes;
   }
 
-  /** The contents of blobs, by sha; one past the limits is left out (not restorable). */
+  /**
+   * The contents of blobs, by sha; one past the limits is left out (not restorable). Loose objects
+   * (what the private index's updates write) are read here; git is asked only for the rest.
+   */
   contents(blobs: readonly string[]): Map<string, Buffer> {
     const found = new Map<string, Buffer>();
-    for (const [sha, content] of this.objects([...new Set(blobs)])) if (content !== "missing") found.set(sha, content);
+    const rest: string[] = [];
+    let total = 0;
+    for (const sha of new Set(blobs)) {
+      const blob = looseBlob(this.objectsDir, sha, MAX_FILE_BYTES);
+      if (blob === undefined) rest.push(sha);
+      else if (blob !== "too-big" && total + blob.length <= MAX_BYTES) {
+        total += blob.length;
+        found.set(sha, blob);
+      }
+    }
+    for (const [sha, content] of this.objects(rest, MAX_BYTES - total)) if (content !== "missing") found.set(sha, content);
     return found;
+  }
+
+  /** Which of `paths` the repository's ignore rules leave out; undefined when git could not say. */
+  ignored(paths: readonly string[]): Set<string> | undefined {
+    if (paths.length === 0) return new Set();
+    return this.guarded(() => {
+      // Exit 1: none of them is ignored.
+      const result = this.git(["check-ignore", "-z", "--stdin"], paths.map((path) => `${path}\0`).join(""));
+      if (!result.ok && result.code !== 1) return undefined;
+      return new Set(result.out.toString("utf8").split("\0").filter(Boolean));
+    });
   }
 
   /**

@@ -1,16 +1,14 @@
 import { fstatSync, openSync, closeSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { inflateSync } from "node:zlib";
+import { constants, inflateSync } from "node:zlib";
 
 /**
  * Reads, without starting git, what a command's checkpoint needs from the private index and the
- * object store: the blob each changed path had, and that blob's bytes when it is a loose object
- * (the index's own updates write loose objects, so a file changed again is one). Anything this
- * reader does not know (a split or sparse index, a packed object) is left to git.
+ * object store: each entry's stat data and blob (work-tree-stat.ts compares the files with them),
+ * and a blob's bytes when it is a loose object (the index's own updates write loose objects, so a
+ * file changed again is one). Anything this reader does not know (a split or sparse index, a
+ * packed object) is left to git.
  */
-
-/** A path's stage-0 entry: its blob, or "gitlink" for a submodule's commit (no content to keep). */
-export type IndexEntry = string | "gitlink";
 
 /** git's offset varint (index v4's prefix lengths). */
 function varint(data: Buffer, at: number): [number, number] {
@@ -24,53 +22,11 @@ function varint(data: Buffer, at: number): [number, number] {
 }
 
 /**
- * The stage-0 entries for `wanted` in the index file at `path` (a wanted path absent from the map
- * has none); undefined when the file cannot be read this way, so the caller asks git instead.
+ * Calls `visit` with each entry of an index file's bytes (offset, name, mode, stage, and whether git
+ * keeps it without looking at the file: assume-unchanged, skip-worktree, intent-to-add); false
+ * when they cannot be read this way.
  */
-export function indexEntries(path: string, wanted: ReadonlySet<string>, hashBytes: number): Map<string, IndexEntry> | undefined {
-  let data: Buffer;
-  try {
-    data = readFileSync(path);
-  } catch {
-    return undefined;
-  }
-  const found = new Map<string, IndexEntry>();
-  const read = eachEntry(data, hashBytes, (at, name, mode, stage) => {
-    if (stage !== 0) return;
-    const key = name.toString("utf8");
-    if (wanted.has(key)) found.set(key, (mode & 0o170000) === 0o160000 ? "gitlink" : data.toString("hex", at + 40, at + 40 + hashBytes));
-  });
-  return read ? found : undefined;
-}
-
-/**
- * Whether the index file at `path` holds an entry git must read the file of on every listing: one
- * whose file was modified in the second the index was written, or later ("racily clean"; git keeps
- * it so until the index is written again in a later second). Unreadable counts as racy.
- */
-export function racyIndex(path: string, hashBytes: number): boolean {
-  let data: Buffer;
-  let written: number;
-  try {
-    const fd = openSync(path, "r");
-    try {
-      written = Math.floor(fstatSync(fd).mtimeMs / 1000);
-      data = readFileSync(fd);
-    } finally {
-      closeSync(fd);
-    }
-  } catch {
-    return true;
-  }
-  let racy = false;
-  const read = eachEntry(data, hashBytes, (at) => {
-    if (data.readUInt32BE(at + 8) >= written) racy = true;
-  });
-  return !read || racy;
-}
-
-/** Calls `visit` with each entry of an index file's bytes (offset, name, mode, stage); false when they cannot be read this way. */
-function eachEntry(data: Buffer, hashBytes: number, visit: (at: number, name: Buffer, mode: number, stage: number) => void): boolean {
+function eachEntry(data: Buffer, hashBytes: number, visit: (at: number, name: Buffer, mode: number, stage: number, unlooked: boolean) => void): boolean {
   if (data.length < 12 || data.toString("latin1", 0, 4) !== "DIRC") return false;
   const version = data.readUInt32BE(4);
   if (version < 2 || version > 4) return false;
@@ -101,7 +57,8 @@ function eachEntry(data: Buffer, hashBytes: number, visit: (at: number, name: Bu
     }
     // A sparse index's directory entry stands for files this reader cannot see.
     if ((mode & 0o170000) === 0o040000) return false;
-    visit(at, name, mode, (flags >> 12) & 3);
+    const unlooked = (flags & 0x8000) !== 0 || (extended && (data.readUInt16BE(at + fixed) & 0x6000) !== 0);
+    visit(at, name, mode, (flags >> 12) & 3, unlooked);
     previous = name;
     at = next;
   }
@@ -112,6 +69,47 @@ function eachEntry(data: Buffer, hashBytes: number, visit: (at: number, name: Bu
     at += 8 + data.readUInt32BE(at + 4);
   }
   return true;
+}
+
+/** An entry's stat data as git recorded it (times in ns; size and inode cut to 32 bits, as git keeps them) and its blob. */
+export interface IndexStat {
+  ctimeNs: bigint;
+  mtimeNs: bigint;
+  ino: number;
+  mode: number;
+  size: number;
+  oid: string;
+}
+
+/**
+ * Every stage-0 entry of the index file at `path` with its stat data, the paths git keeps without
+ * looking at the files (submodules, skip-worktree and the like: `opaque`), and when the file was
+ * written; undefined when it cannot be read this way.
+ */
+export function indexStats(path: string, hashBytes: number): { entries: Map<string, IndexStat>; opaque: string[]; writtenNs: bigint } | undefined {
+  let data: Buffer;
+  let writtenNs: bigint;
+  try {
+    const fd = openSync(path, "r");
+    try {
+      writtenNs = fstatSync(fd, { bigint: true }).mtimeNs;
+      data = readFileSync(fd);
+    } finally {
+      closeSync(fd);
+    }
+  } catch {
+    return undefined;
+  }
+  const entries = new Map<string, IndexStat>();
+  const opaque: string[] = [];
+  const ns = (at: number) => BigInt(data.readUInt32BE(at)) * 1_000_000_000n + BigInt(data.readUInt32BE(at + 4));
+  const read = eachEntry(data, hashBytes, (at, name, mode, stage, unlooked) => {
+    if (stage !== 0) return;
+    const key = name.toString("utf8");
+    if (unlooked || (mode & 0o170000) === 0o160000) opaque.push(key);
+    else entries.set(key, { ctimeNs: ns(at), mtimeNs: ns(at + 8), ino: data.readUInt32BE(at + 20), mode, size: data.readUInt32BE(at + 36), oid: data.toString("hex", at + 40, at + 40 + hashBytes) });
+  });
+  return read ? { entries, opaque, writtenNs } : undefined;
 }
 
 /**
@@ -127,6 +125,9 @@ export function looseBlob(objectsDir: string, name: string, maxBytes: number): B
   }
   let object: Buffer;
   try {
+    // The header says the size: a blob past the limit is never inflated at all.
+    const head = /^blob (\d+)\0/.exec(inflateSync(raw.subarray(0, 64), { finishFlush: constants.Z_SYNC_FLUSH }).toString("latin1", 0, 32));
+    if (head && Number(head[1]) > maxBytes) return "too-big";
     object = inflateSync(raw, { maxOutputLength: maxBytes + 32 });
   } catch (error) {
     return (error as NodeJS.ErrnoException).code === "ERR_BUFFER_TOO_LARGE" ? "too-big" : undefined;

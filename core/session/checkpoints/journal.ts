@@ -1,6 +1,7 @@
 import { appendFileSync, mkdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { z } from "zod";
+import { settleRecordings } from "./deferred.ts";
 
 /**
  * What the checkpoint store knows, one JSON line per fact, appended and never rewritten: a file
@@ -51,6 +52,7 @@ export function appendRecords(dir: string, records: CheckpointRecord[]): void {
 
 /** Every readable record, in the order they happened. */
 export function readRecords(dir: string): CheckpointRecord[] {
+  settleRecordings();
   let text: string;
   try {
     text = readFileSync(journalPath(dir), "utf8");

@@ -1,9 +1,9 @@
 import { describe, expect, test } from "bun:test";
-import { mkdirSync, rmSync, utimesSync, writeFileSync } from "node:fs";
+import { lstatSync, mkdirSync, utimesSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { findRepo } from "../../../core/git/repo.ts";
 import { Snapshots } from "../../../core/session/checkpoints/git-snapshot.ts";
-import { indexEntries, looseBlob, racyIndex } from "../../../core/session/checkpoints/index-file.ts";
+import { indexStats, looseBlob } from "../../../core/session/checkpoints/index-file.ts";
 import { tempDir } from "../../support/temp.ts";
 
 function repo(...init: string[]) {
@@ -26,7 +26,7 @@ function repo(...init: string[]) {
 
 describe("the index read without git", () => {
   for (const version of [2, 3, 4]) {
-    test(`index v${version}: every wanted path's blob as git lists it; others and unknown paths left out`, () => {
+    test(`index v${version}: every path's blob as git lists it`, () => {
       const r = repo();
       r.git("update-index", "--index-version", String(version));
       // v3's extended flags: an intent-to-add entry.
@@ -35,44 +35,43 @@ describe("the index read without git", () => {
         r.git("add", "-N", "later.txt");
       }
       const truth = r.truth();
-      const wanted = new Set([...r.names, "not-there", "src/deep"]);
-      const found = indexEntries(r.index, wanted, 20)!;
+      const found = indexStats(r.index, 20)!;
       expect(found).toBeDefined();
-      for (const name of r.names) expect(found.get(name)).toBe(truth.get(name)!);
-      expect(found.has("not-there")).toBe(false);
-      expect(found.has("src/deep")).toBe(false);
-      expect(found.size).toBe(r.names.length);
+      for (const name of r.names) expect(found.entries.get(name)?.oid).toBe(truth.get(name)!);
+      // The intent-to-add entry has no content yet: git does not look at its file either.
+      expect(found.opaque).toEqual(version === 3 ? ["later.txt"] : []);
+      expect(found.entries.size).toBe(r.names.length);
     });
   }
 
   test("a sha256 repository's 32-byte names", () => {
     const r = repo("--object-format=sha256");
-    const found = indexEntries(r.index, new Set(r.names), 32)!;
+    const found = indexStats(r.index, 32)!;
     const truth = r.truth();
-    for (const name of r.names) expect(found.get(name)).toBe(truth.get(name)!);
+    for (const name of r.names) expect(found.entries.get(name)?.oid).toBe(truth.get(name)!);
     expect(truth.get("a")!.length).toBe(64);
   });
 
-  test("a split index is left to git; a submodule's entry is a gitlink; a conflicted path has no stage-0 entry", () => {
+  test("a split index is left to git; a submodule's entry is opaque; a conflicted path has no stage-0 entry", () => {
     const r = repo();
     r.git("update-index", "--split-index");
-    expect(indexEntries(r.index, new Set(["a"]), 20)).toBeUndefined();
+    expect(indexStats(r.index, 20)).toBeUndefined();
     r.git("update-index", "--no-split-index");
     const sha = r.truth().get("a")!;
     r.git("update-index", "--add", "--cacheinfo", `160000,${sha},sub`);
-    expect(indexEntries(r.index, new Set(["sub", "a"]), 20)?.get("sub")).toBe("gitlink");
+    expect(indexStats(r.index, 20)?.opaque).toEqual(["sub"]);
     const conflicted = Bun.spawnSync(["git", "update-index", "--index-info"], { cwd: r.root, stdin: Buffer.from(`0 ${"0".repeat(40)}\tab\n100644 ${sha} 1\tab\n100644 ${sha} 2\tab\n`) });
     expect(conflicted.exitCode).toBe(0);
-    const found = indexEntries(r.index, new Set(["ab", "a"]), 20)!;
+    const found = indexStats(r.index, 20)!.entries;
     expect(found.has("ab")).toBe(false);
-    expect(found.get("a")).toBe(sha);
+    expect(found.get("a")?.oid).toBe(sha);
   });
 
   test("garbage or a missing file is not an index", () => {
     const dir = tempDir("omp-index-file-");
     writeFileSync(join(dir, "index"), "DIRC but not really");
-    expect(indexEntries(join(dir, "index"), new Set(["a"]), 20)).toBeUndefined();
-    expect(indexEntries(join(dir, "none"), new Set(["a"]), 20)).toBeUndefined();
+    expect(indexStats(join(dir, "index"), 20)).toBeUndefined();
+    expect(indexStats(join(dir, "none"), 20)).toBeUndefined();
   });
 });
 
@@ -91,41 +90,37 @@ describe("loose blobs", () => {
   test("the snapshot's prior contents are the same whether read directly or asked of git (packed)", () => {
     const r = repo();
     r.git("commit", "-q", "-m", "x");
+    const truth = r.truth();
     const snapshots = new Snapshots(findRepo(r.root)!, tempDir("omp-index-snapshots-"));
     expect(snapshots.sync()).toBe(true);
+    const loose = snapshots.contents([truth.get("a")!, truth.get("ab")!, "0".repeat(40)]);
     // Packed: the user's objects, as after a clone.
     r.git("gc", "-q", "--prune=now");
-    writeFileSync(join(r.root, "a"), "changed a\n");
-    writeFileSync(join(r.root, "new.txt"), "new\n");
-    rmSync(join(r.root, "ab"));
-    const paths = snapshots.pending()!;
-    expect(paths.sort()).toEqual(["a", "ab", "new.txt"]);
-    const packed = snapshots.indexed(paths);
-    expect(packed.get("a")?.toString()).toBe("content of a\n");
-    expect(packed.get("ab")?.toString()).toBe("content of ab\n");
-    expect(packed.get("new.txt")).toBe("absent");
-    // Loose: the index's own update wrote the changed file's blob.
-    expect(snapshots.update(paths)).toBe(true);
-    writeFileSync(join(r.root, "a"), "changed twice\n");
-    writeFileSync(join(r.root, "new.txt"), "newer\n");
-    const loose = snapshots.indexed(snapshots.pending()!);
-    expect(loose.get("a")?.toString()).toBe("changed a\n");
-    expect(loose.get("new.txt")?.toString()).toBe("new\n");
+    expect(looseBlob(join(r.root, ".git", "objects"), truth.get("a")!, 1024)).toBeUndefined();
+    const packed = snapshots.contents([truth.get("a")!, truth.get("ab")!, "0".repeat(40)]);
+    expect(packed.get(truth.get("a")!)?.toString()).toBe("content of a\n");
+    expect(packed.get(truth.get("ab")!)?.toString()).toBe("content of ab\n");
+    expect(packed.size).toBe(2);
+    expect(loose).toEqual(packed);
   });
 });
 
-describe("a racily clean index", () => {
-  test("an entry whose file changed in the second the index was written (or later) makes it racy; written again a second after its files, it settles", () => {
+describe("stat data", () => {
+  test("each entry's times, inode, size and mode are what the file had when git looked", () => {
     const r = repo();
+    writeFileSync(join(r.root, "run.sh"), "#!/bin/sh\n", { mode: 0o755 });
     const past = new Date(Date.now() - 60_000);
-    for (const name of r.names) utimesSync(join(r.root, name), past, past);
-    r.git("update-index", "--really-refresh");
-    r.git("update-index", "--force-write-index");
-    expect(racyIndex(r.index, 20)).toBe(false);
-    const future = new Date(Date.now() + 60_000);
-    utimesSync(join(r.root, "ab"), future, future);
-    r.git("update-index", "--really-refresh");
-    expect(racyIndex(r.index, 20)).toBe(true);
-    expect(racyIndex(join(r.root, "no-index"), 20)).toBe(true);
+    utimesSync(join(r.root, "ab"), past, past);
+    r.git("add", "-A");
+    const found = indexStats(r.index, 20)!;
+    for (const name of ["ab", "run.sh", "src/deep/one.ts"]) {
+      const stat = lstatSync(join(r.root, name), { bigint: true });
+      const entry = found.entries.get(name)!;
+      expect([entry.mtimeNs, entry.ctimeNs, entry.size, entry.ino]).toEqual([stat.mtimeNs, stat.ctimeNs, Number(stat.size), Number(stat.ino & 0xffffffffn)]);
+    }
+    expect(found.entries.get("ab")!.mtimeNs).toBe(BigInt(past.getTime()) * 1_000_000n);
+    expect(found.entries.get("run.sh")!.mode).toBe(0o100755);
+    expect(found.entries.get("ab")!.mode).toBe(0o100644);
+    expect(found.writtenNs).toBe(lstatSync(r.index, { bigint: true }).mtimeNs);
   });
 });
