@@ -116,10 +116,10 @@ describe("a closed pipe stops the search", () => {
    * FIFO named on the command line. A bounded wait, then the FIFO is opened to unblock a search
    * that failed to stop, so a regression fails the test instead of hanging it.
    */
-  async function headOne(args: string[]): Promise<{ first: string; status: string; stderr: string; stoppedByItself: boolean }> {
+  async function headOne(args: string[], root = "."): Promise<{ first: string; status: string; stderr: string; stoppedByItself: boolean }> {
     const fifo = join(tempDir("omp-fifo-"), "never-written");
     execFileSync("mkfifo", [fifo]);
-    const script = `"$0" grep ${args.join(" ")} . "${fifo}" | head -1; echo "status=\${PIPESTATUS[0]}" >&2`;
+    const script = `"$0" grep ${args.join(" ")} ${root} "${fifo}" | head -1; echo "status=\${PIPESTATUS[0]}" >&2`;
     const child = Bun.spawn(["bash", "-c", script, OMP], { cwd: tree, env: cleanEnv(home), stdio: ["ignore", "pipe", "pipe"] });
     const timer = new Promise<"late">((resolve) => setTimeout(() => resolve("late"), 30_000));
     const stoppedByItself = (await Promise.race([child.exited.then(() => "done" as const), timer])) === "done";
@@ -147,6 +147,18 @@ describe("a closed pipe stops the search", () => {
     expect(result.stoppedByItself).toBe(true);
     expect(JSON.parse(result.first)).toEqual({ type: "match", path, line: Number(line), text: text.join(":"), truncated: false });
     expect(result.status).toBe("0");
+  }, 60_000);
+
+  test("also when the search has nothing more to write: the reader going away is seen as it goes", async () => {
+    // One file's lines, all in the pipe at once; then the search waits on the FIFO and never
+    // writes again, so only noticing the closed pipe without a write can end it.
+    const file = "d0/a-b/f0.txt";
+    const reference = (await rg(["needle", file])).stdout;
+    const result = await headOne(["-H", "needle"], file);
+    expect(result.stoppedByItself).toBe(true);
+    expect(result.first).toBe(`${file}:${reference.slice(0, reference.indexOf("\n") + 1)}`);
+    expect(result.status).toBe("0");
+    expect(result.stderr).toBe("");
   }, 60_000);
 
   test("also with --sort none", async () => {

@@ -69,13 +69,7 @@ where
             let (shared, room, stop, queue, stopped) = (&shared, &room, &stop, &queue, &stopped);
             scope.spawn(move || {
                 let mut done = Vec::with_capacity(BATCH);
-                loop {
-                    let batch = match lock(queue).recv() {
-                        Ok(batch) => batch,
-                        Err(_) => break,
-                    };
-                    // Once stopped, slots are still filled so that nobody waits on them.
-                    done.extend(batch.into_iter().map(|(seq, dent)| (seq, if stopped() { None } else { work(dent) })));
+                let publish = |done: &mut Vec<(u64, Option<T>)>| {
                     let mut state = lock(shared);
                     for (seq, item) in done.drain(..) {
                         state.window.insert(seq, item);
@@ -89,6 +83,26 @@ where
                     }
                     if state.walker_waiting {
                         room.notify_one();
+                    }
+                };
+                loop {
+                    let batch = match lock(queue).recv() {
+                        Ok(batch) => batch,
+                        Err(_) => break,
+                    };
+                    for (seq, dent) in batch {
+                        // Once stopped, slots are still filled so that nobody waits on them.
+                        let item = if stopped() { None } else { work(dent) };
+                        let found = item.is_some();
+                        done.push((seq, item));
+                        // A result goes out at once, not after the rest of its batch: that may
+                        // be slow to search (a FIFO may never end) while a reader waits for it.
+                        if found {
+                            publish(&mut done);
+                        }
+                    }
+                    if !done.is_empty() {
+                        publish(&mut done);
                     }
                 }
             });
