@@ -15,7 +15,7 @@ use ignore::types::Types;
 use ignore::{DirEntry, WalkBuilder, WalkParallel};
 
 use self::page::{Pager, Paging};
-use self::sink::{CountSink, Counter, FileHits, LineSink};
+use self::sink::{CountSink, Counter, FileHits, LineSink, Spares};
 use crate::error::check_root;
 use crate::stream::ordered;
 use crate::types::{CancelToken, GrepMode, GrepOptions, GrepResult, SearchError};
@@ -35,6 +35,8 @@ struct Prepared {
     pub default_root: Option<PathBuf>,
     pub walk: WalkSpec,
     pub threads: usize,
+    /// Buffers of files already printed, for the workers' next files.
+    pub spares: Spares,
 }
 
 /// The roots and the walk's options: what a walk builder needs, for the whole walk or a subtree.
@@ -88,11 +90,12 @@ fn prepare(opts: &GrepOptions, cancel: &CancelToken) -> Result<Prepared, SearchE
     let walk = WalkSpec { roots, opts: walk_opts, types, overrides };
     let searcher = config::searcher(opts);
     let multi_line = searcher.multi_line_with_matcher(&matcher);
-    Ok(Prepared { matcher, searcher, multi_line, default_root, walk, threads: walk::thread_count(opts.threads) })
+    let threads = walk::thread_count(opts.threads);
+    Ok(Prepared { matcher, searcher, multi_line, default_root, walk, threads, spares: Spares::new(threads) })
 }
 
 impl Prepared {
-    pub fn worker<'a>(&self, opts: &'a GrepOptions, cancel: &'a CancelToken, stats: &'a Stats) -> Worker<'a> {
+    pub fn worker<'a>(&'a self, opts: &'a GrepOptions, cancel: &'a CancelToken, stats: &'a Stats) -> Worker<'a> {
         Worker {
             opts,
             cancel,
@@ -100,7 +103,8 @@ impl Prepared {
             matcher: self.matcher.clone(),
             searcher: self.searcher.clone(),
             multi_line: self.multi_line,
-            spare: FileHits::default(),
+            spare: None,
+            spares: &self.spares,
         }
     }
 }
@@ -176,15 +180,20 @@ struct Worker<'a> {
     matcher: RegexMatcher,
     searcher: Searcher,
     multi_line: bool,
-    /// Buffers of a file already printed, reused for the next: dense output otherwise allocates
-    /// (and page-faults in) fresh buffers per file.
-    spare: FileHits,
+    /// Buffers of a file already printed (or without a match), reused for the next: dense output
+    /// otherwise allocates (and page-faults in) fresh buffers per file.
+    spare: Option<FileHits>,
+    /// Where files printed on another thread leave theirs.
+    spares: &'a Spares,
 }
 
 impl<'a> Worker<'a> {
     /// Gives back a file's hits once they are formatted.
     pub fn recycle(&mut self, hits: FileHits) {
-        self.spare = hits;
+        match self.spare {
+            None => self.spare = Some(hits),
+            Some(_) => self.spares.put(hits),
+        }
     }
 
     /// Searches one walk entry. `count_only` skips keeping lines (counts and groups still right),
@@ -218,7 +227,7 @@ impl<'a> Worker<'a> {
     }
 
     fn search(&mut self, path: &Path, count_only: bool) -> std::io::Result<FileHits> {
-        let mut hits = std::mem::take(&mut self.spare);
+        let mut hits = self.spare.take().or_else(|| self.spares.take()).unwrap_or_default();
         hits.reset();
         let counter = Counter { matcher: &self.matcher, multi_line: self.multi_line };
         if self.opts.mode == GrepMode::Content && !count_only {

@@ -4,6 +4,7 @@
 
 use std::cmp;
 use std::io;
+use std::sync::Mutex;
 
 use grep_matcher::Matcher;
 use grep_regex::RegexMatcher;
@@ -75,6 +76,31 @@ impl FileHits {
             self.bytes.extend_from_slice(bytes.strip_suffix(b"\n").unwrap_or(bytes));
         }
         self.lines.push(RawLine { number, end: self.bytes.len(), kind, truncated });
+    }
+}
+
+/// `FileHits` handed back by whoever printed them (in path order, the thread whose result
+/// completed the window, not the one that searched), for any worker to reuse. Holds a few: each
+/// worker keeps one of its own besides.
+pub(super) struct Spares {
+    pool: Mutex<Vec<FileHits>>,
+    max: usize,
+}
+
+impl Spares {
+    pub fn new(max: usize) -> Self {
+        Self { pool: Mutex::new(Vec::new()), max }
+    }
+
+    pub fn put(&self, hits: FileHits) {
+        let mut pool = crate::walk::lock(&self.pool);
+        if pool.len() < self.max {
+            pool.push(hits);
+        }
+    }
+
+    pub fn take(&self) -> Option<FileHits> {
+        crate::walk::lock(&self.pool).pop()
     }
 }
 
