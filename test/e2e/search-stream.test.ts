@@ -38,9 +38,9 @@ beforeAll(() => {
   execFileSync("git", ["init", "-q", tree]);
 });
 
-async function rg(args: string[]): Promise<{ code: number; stdout: string }> {
+async function rg(args: string[], cwd = tree): Promise<{ code: number; stdout: string }> {
   const child = Bun.spawn([RG!, "--no-config", "-n", "--no-heading", "--color", "never", ...args], {
-    cwd: tree,
+    cwd,
     env: cleanEnv(home),
     stdio: ["ignore", "pipe", "ignore"],
   });
@@ -65,6 +65,27 @@ describe("--sort path (the default) prints byte for byte what rg --sort path pri
       expect(explicit.stdout).toBe(reference.stdout);
       expect(ours.code).toBe(0);
       expect(ours.stderr).toBe("");
+    });
+  }
+});
+
+describe("a file with more output than is held at once (printed while it is searched) prints what rg prints", () => {
+  // ~1 MB of lines from one file, between files with matches of their own: its lines go out in
+  // several pieces, and context groups and their `--` lines must join up across the pieces.
+  let big: string;
+  beforeAll(() => {
+    big = tempDir("omp-stream-big-");
+    const lines: string[] = [];
+    for (let l = 0; l < 30_000; l++) lines.push(l % 3 === 0 || l % 7 === 0 ? `needle ${l} ${"z".repeat(40)}` : `hay ${l}`);
+    writeTree(big, { "a.txt": "needle first\n", "b/huge.txt": `${lines.join("\n")}\n`, "c.txt": "hay\nneedle last\n" });
+  });
+
+  for (const args of [["needle"], ["-C", "1", "needle"], ["-A", "2", "-m", "9000", "needle"]]) {
+    test(args.join(" "), async () => {
+      const [ours, reference] = await Promise.all([runOmp(["grep", ...args, "."], { home, cwd: big }), rg(["--sort", "path", ...args, "."], big)]);
+      expect(reference.stdout.length).toBeGreaterThan(500_000);
+      expect(ours.stdout).toBe(reference.stdout);
+      expect(ours.code).toBe(0);
     });
   }
 });

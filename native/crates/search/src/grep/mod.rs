@@ -15,7 +15,7 @@ use ignore::types::Types;
 use ignore::{DirEntry, WalkBuilder, WalkParallel};
 
 use self::page::{Pager, Paging};
-use self::sink::{CountSink, Counter, FileHits, LineSink, Spares};
+use self::sink::{CountSink, Counter, FileHits, LineSink, Spares, Spill};
 use crate::error::check_root;
 use crate::stream::ordered;
 use crate::types::{CancelToken, GrepMode, GrepOptions, GrepResult, SearchError};
@@ -137,7 +137,7 @@ pub(crate) fn run(opts: &GrepOptions, cancel: &CancelToken) -> Result<GrepResult
         || {
             let mut worker = prepared.worker(opts, cancel, &stats);
             let lines_unneeded = &lines_unneeded;
-            move |dent: DirEntry| match worker.search_entry(&dent, lines_unneeded.load(Ordering::Relaxed)) {
+            move |dent: DirEntry, _: &ordered::Turn<'_>| match worker.search_entry(&dent, lines_unneeded.load(Ordering::Relaxed), None) {
                 Searched::Hits(hits) => Some((display_path(dent.path(), default_root), hits)),
                 Searched::Nothing | Searched::Cancelled => None,
             }
@@ -197,8 +197,8 @@ impl<'a> Worker<'a> {
     }
 
     /// Searches one walk entry. `count_only` skips keeping lines (counts and groups still right),
-    /// for files whose lines nobody will see.
-    pub fn search_entry(&mut self, dent: &DirEntry, count_only: bool) -> Searched {
+    /// for files whose lines nobody will see; `spill` may print lines before the search ends.
+    pub fn search_entry(&mut self, dent: &DirEntry, count_only: bool, spill: Option<&mut Spill<'_>>) -> Searched {
         if !searchable(dent) {
             return Searched::Nothing;
         }
@@ -206,7 +206,7 @@ impl<'a> Worker<'a> {
         let detection = config::binary_detection(explicit, self.opts.mode);
         let quits_on_binary = detection.quit_byte().is_some();
         self.searcher.set_binary_detection(detection);
-        let hits = match self.search(dent.path(), count_only) {
+        let hits = match self.search(dent.path(), count_only, spill) {
             Ok(hits) => hits,
             // Unreadable or vanished files are skipped; rg would print a warning and go on.
             Err(_) => return Searched::Nothing,
@@ -226,20 +226,14 @@ impl<'a> Worker<'a> {
         }
     }
 
-    fn search(&mut self, path: &Path, count_only: bool) -> std::io::Result<FileHits> {
+    fn search(&mut self, path: &Path, count_only: bool, spill: Option<&mut Spill<'_>>) -> std::io::Result<FileHits> {
         let mut hits = self.spare.take().or_else(|| self.spares.take()).unwrap_or_default();
         hits.reset();
         let counter = Counter { matcher: &self.matcher, multi_line: self.multi_line };
         if self.opts.mode == GrepMode::Content && !count_only {
-            let sink = LineSink {
-                out: &mut hits,
-                counter: &counter,
-                cancel: self.cancel,
-                max_count: self.opts.max_count,
-                max_columns: self.opts.max_columns,
-                calls: 0,
-                after_remaining: 0,
-            };
+            let mut sink = LineSink::new(&mut hits, &counter, self.cancel, spill);
+            sink.max_count = self.opts.max_count;
+            sink.max_columns = self.opts.max_columns;
             self.searcher.search_path(&self.matcher, path, sink)?;
         } else {
             let sink = CountSink {

@@ -10,9 +10,9 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use ignore::{DirEntry, WalkState};
 
 use super::sink::{truncated_placeholder, FileHits};
-use super::{ordered, prepare, Prepared, Searched, Stats};
+use super::{prepare, Prepared, Searched, Stats};
 use crate::sort::by_path_bytes;
-use crate::stream::{json, Outbox};
+use crate::stream::{json, ordered, Outbox};
 use crate::types::{CancelToken, GrepMode, GrepOptions, GrepPrint, LineKind, SearchError, SortOrder, StreamSummary};
 use crate::walk;
 
@@ -57,7 +57,10 @@ pub(crate) fn run_stream(
         }
         // A file's hits wait in the window as the searcher left them and are formatted straight
         // into the outbox when their turn comes: no block per file to allocate and copy again.
+        // A file with a lot of output prints it while it is searched once every earlier file is
+        // out, so that it is never held whole, nor copied whole into the outbox.
         SortOrder::Path => prepared.walk.sorted(prepared.threads, |walk| {
+            let separator = |hits: &FileHits| if hits.spilled_last.is_some() { None } else { separator };
             ordered::run(
                 walk,
                 prepared.threads,
@@ -65,13 +68,19 @@ pub(crate) fn run_stream(
                 super::searchable,
                 || {
                     let mut worker = prepared.worker(opts, cancel, &stats);
-                    move |dent: DirEntry| match worker.search_entry(&dent, false) {
-                        Searched::Hits(hits) => Some((dent.into_path(), hits)),
-                        Searched::Nothing | Searched::Cancelled => None,
+                    let (format, separator) = (&format, &separator);
+                    move |dent: DirEntry, turn: &ordered::Turn<'_>| {
+                        let mut spill = |hits: &FileHits| {
+                            turn.is_next().then(|| outbox.write_with(separator(hits), |out| format.lines_of(out, dent.path(), hits)))
+                        };
+                        match worker.search_entry(&dent, false, Some(&mut spill)) {
+                            Searched::Hits(hits) => Some((dent.into_path(), hits)),
+                            Searched::Nothing | Searched::Cancelled => None,
+                        }
                     }
                 },
                 |(path, hits)| {
-                    let written = outbox.write_with(separator, |out| format.file(out, &path, &hits, &totals));
+                    let written = outbox.write_with(separator(&hits), |out| format.file(out, &path, &hits, &totals));
                     prepared.spares.put(hits);
                     written
                 },
@@ -104,7 +113,7 @@ fn search_unordered<T: Send>(
 ) -> Result<Vec<T>, SearchError> {
     walk::collect(prepared.walk.parallel(), cancel, || {
         let mut worker = prepared.worker(opts, cancel, stats);
-        move |dent: DirEntry, out: &mut Vec<T>| match worker.search_entry(&dent, false) {
+        move |dent: DirEntry, out: &mut Vec<T>| match worker.search_entry(&dent, false, None) {
             Searched::Hits(hits) => {
                 let go_on = emit(dent.path(), &hits, out);
                 worker.recycle(hits);
@@ -135,17 +144,19 @@ struct Format<'a> {
 }
 
 impl<'a> Format<'a> {
-    /// Appends one file's output to `out`. Paths and lines are printed as the bytes they are, as
-    /// rg prints them.
+    /// Appends one file's output to `out`: what is left of it when some was spilled. Paths and
+    /// lines are printed as the bytes they are, as rg prints them.
     fn file(&self, out: &mut Vec<u8>, path: &Path, hits: &FileHits, totals: &Totals) {
         totals.matches.fetch_add(hits.match_count, Ordering::Relaxed);
         totals.files.fetch_add(1, Ordering::Relaxed);
+        if self.mode == GrepMode::Content {
+            return self.lines_of(out, path, hits);
+        }
         let shown = self.default_root.map_or(path, |root| path.strip_prefix(root).unwrap_or(path));
         if self.json {
             return self.json_records(out, &shown.to_string_lossy(), hits);
         }
         let path = path_bytes(shown);
-        out.reserve(hits.bytes.len() + hits.lines.len() * (path.len() + 8) + 16);
         match self.mode {
             GrepMode::FilesWithMatches => {
                 out.extend_from_slice(&path);
@@ -158,8 +169,19 @@ impl<'a> Format<'a> {
                 }
                 let _ = writeln!(out, "{}", hits.match_count);
             }
-            GrepMode::Content => self.lines(out, &path, hits),
+            GrepMode::Content => unreachable!("content is printed by lines_of"),
         }
+    }
+
+    /// Content mode: the lines `hits` holds.
+    fn lines_of(&self, out: &mut Vec<u8>, path: &Path, hits: &FileHits) {
+        let shown = self.default_root.map_or(path, |root| path.strip_prefix(root).unwrap_or(path));
+        if self.json {
+            return self.json_records(out, &shown.to_string_lossy(), hits);
+        }
+        let path = path_bytes(shown);
+        out.reserve(hits.bytes.len() + hits.lines.len() * (path.len() + 8) + 16);
+        self.lines(out, &path, hits);
     }
 
     /// `--json`: a record per line (content) or per file, as `JSON.stringify` wrote them when the
@@ -187,7 +209,7 @@ impl<'a> Format<'a> {
 
     fn lines(&self, out: &mut Vec<u8>, path: &[u8], hits: &FileHits) {
         let mut start = 0;
-        let mut previous: Option<u64> = None;
+        let mut previous = hits.spilled_last;
         for line in &hits.lines {
             let text = &hits.bytes[start..line.end];
             start = line.end;
