@@ -81,16 +81,12 @@ fn prepare(opts: &GrepOptions, cancel: &CancelToken) -> Result<Prepared, SearchE
     for root in &roots {
         check_root(root)?;
     }
-    let walk_opts = WalkOptions {
-        hidden: opts.hidden,
-        respect_ignore: opts.respect_ignore,
-        threads: walk::thread_count(opts.threads),
-        skip_git_dir: false,
-    };
+    // Resolved once: each resolution of "one per core" reads the cgroup's CPU quota.
+    let threads = walk::thread_count(opts.threads);
+    let walk_opts = WalkOptions { hidden: opts.hidden, respect_ignore: opts.respect_ignore, threads, skip_git_dir: false };
     let walk = WalkSpec { roots, opts: walk_opts, types, overrides };
     let searcher = config::searcher(opts);
     let multi_line = searcher.multi_line_with_matcher(&matcher);
-    let threads = walk::thread_count(opts.threads);
     Ok(Prepared { matcher, searcher, multi_line, default_root, walk, threads, spares: Spares::new(threads) })
 }
 
