@@ -3,8 +3,8 @@
  * node_modules, ≥ 20,000 files), each pair in the same hyperfine run, after checking both print
  * the same lines. Also peak RSS and `| head -1` latency. Writes bench/results/search.{json,md}.
  *
- * `bun bench/search.ts` (needs dist/omp, rg, hyperfine, GNU time). OMP_BENCH_TREE=<dir> reuses a
- * tree elsewhere.
+ * `bun bench/search.ts [--rounds <n>]` (needs dist/omp, rg, hyperfine, GNU time); `--rounds 1` for a
+ * quick look (default 3). OMP_BENCH_TREE=<dir> reuses a tree elsewhere.
  */
 import { cpSync, existsSync, mkdirSync, readFileSync, realpathSync, writeFileSync } from "node:fs";
 import { loadavg } from "node:os";
@@ -23,6 +23,9 @@ const TARGET_PATH_ORDER = 1.1;
 const TARGET_UNORDERED = 1.25;
 const TARGET_RSS = 2;
 const TARGET_HEAD_MS = 50;
+const roundsArg = process.argv.indexOf("--rounds");
+const ROUNDS = roundsArg > 0 ? Number(process.argv[roundsArg + 1]) : 3;
+if (!Number.isInteger(ROUNDS) || ROUNDS < 1) throw new Error(`--rounds takes a whole number ≥ 1, got ${process.argv[roundsArg + 1]}`);
 
 async function capture(args: string[], cwd = ROOT): Promise<{ stdout: Buffer; code: number }> {
   const child = Bun.spawn(args, { cwd, stdio: ["ignore", "pipe", "inherit"] });
@@ -34,7 +37,7 @@ async function capture(args: string[], cwd = ROOT): Promise<{ stdout: Buffer; co
  * hyperfine with output to a pipe: rg notices a /dev/null stdout and stops at the first match.
  * `-i`: the empty-directory floor exits 1 (nothing found); outputs were checked before timing.
  */
-function hyperfine(name: string, commands: string[], runs = 5, rounds = 3): Promise<RoundsTiming[]> {
+function hyperfine(name: string, commands: string[], runs = 5, rounds = ROUNDS): Promise<RoundsTiming[]> {
   return hyperfineRounds(`search-${name}`, commands, { workDir: WORK, runs, rounds, flags: ["-i", "--output", "pipe"] });
 }
 
@@ -175,7 +178,7 @@ async function main(): Promise<void> {
   );
   const head = { ompMs: ms(headOmp!.median), rgMs: ms(headRg!.median), ompStartMs: ms(startOmp!.median), runtimeMs: ms(startRuntime!.median) };
 
-  const results = { date: new Date().toISOString(), loadAverage: { before: loadBefore, after: round(loadavg()[0]!) }, tree: { files }, grep, find, rss, head };
+  const results = { date: new Date().toISOString(), rounds: ROUNDS, loadAverage: { before: loadBefore, after: round(loadavg()[0]!) }, tree: { files }, grep, find, rss, head };
   writeFileSync(join(RESULTS, "search.json"), `${JSON.stringify(results, null, 2)}\n`);
   writeFileSync(join(RESULTS, "search.md"), markdown(results));
   process.stdout.write(markdown(results));
@@ -186,6 +189,7 @@ const verdict = (met: boolean) => (met ? "met" : "**missed**");
 
 function markdown(r: {
   date: string;
+  rounds: number;
   loadAverage: { before: number; after: number };
   tree: { files: number };
   grep: Record<string, unknown>[];
@@ -200,7 +204,7 @@ function markdown(r: {
   const cpuRows = r.grep.map((g: any) => `| \`${g.query}\` | ${g.cpuMs.omp} ms | ${g.cpuMs.ompSortNone} ms | ${g.cpuMs.rg} ms | ${g.cpuMs.rgSortPath} ms | ${g.cpuRatioPathOrder}× | ${g.cpuRatioSortNone}× | ${verdict(g.cpuRatioPathOrder <= TARGET_PATH_ORDER && g.cpuRatioSortNone <= TARGET_UNORDERED)} |`);
   return `# Search: omp grep / omp find vs ripgrep
 
-${r.date}, ${r.tree.files.toLocaleString("en-US")} real files (copies of node_modules), medians of 3 hyperfine
+${r.date}, ${r.tree.files.toLocaleString("en-US")} real files (copies of node_modules), medians of ${r.rounds} hyperfine
 rounds (1 warm-up and 5 runs of every command per round, output to a pipe). Before timing, \`omp grep\` is
 checked byte for byte against \`rg --sort path\` and line for line against plain \`rg\`
 (\`--sort none\` too). Plain \`rg\` is the reference. Target: ≤ ${TARGET_WALL}× rg. The machine has

@@ -153,12 +153,19 @@ export interface StreamSummary {
 
 /**
  * A search running on native threads. Its output, already formatted, arrives one Buffer per
- * chunk (about 256 KiB, less when the reader is waiting); the search blocks while a few chunks are
- * unread, so memory stays bounded however large the result.
+ * chunk (about 256 KiB, less when the reader is waiting) or goes straight to a file descriptor;
+ * the search blocks while a few chunks are unread, so memory stays bounded however large the result.
  */
 export interface SearchStream {
   /** The next chunk; null at the end or after close(). Rejects with the search's error. */
   next(): Promise<Buffer | null>;
+  /**
+   * Writes the rest of the output to `fd` from native threads as it comes (waiting on a
+   * non-blocking one). True once all of it was written; false when the reader went away (a closed
+   * pipe), noticed as it happens, which stops the search. Rejects with the search's error, or
+   * OMP_IO when writing fails otherwise (a full disk).
+   */
+  pipeTo(fd: number): Promise<boolean>;
   /** Stops the search at once (a closed pipe, enough results). */
   close(): void;
   /** Totals once next() returned null after a complete search; null before or after close(). */

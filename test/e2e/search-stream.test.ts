@@ -38,9 +38,9 @@ beforeAll(() => {
   execFileSync("git", ["init", "-q", tree]);
 });
 
-async function rg(args: string[]): Promise<{ code: number; stdout: string }> {
+async function rg(args: string[], cwd = tree): Promise<{ code: number; stdout: string }> {
   const child = Bun.spawn([RG!, "--no-config", "-n", "--no-heading", "--color", "never", ...args], {
-    cwd: tree,
+    cwd,
     env: cleanEnv(home),
     stdio: ["ignore", "pipe", "ignore"],
   });
@@ -65,6 +65,27 @@ describe("--sort path (the default) prints byte for byte what rg --sort path pri
       expect(explicit.stdout).toBe(reference.stdout);
       expect(ours.code).toBe(0);
       expect(ours.stderr).toBe("");
+    });
+  }
+});
+
+describe("a file with more output than is held at once (printed while it is searched) prints what rg prints", () => {
+  // ~1 MB of lines from one file, between files with matches of their own: its lines go out in
+  // several pieces, and context groups and their `--` lines must join up across the pieces.
+  let big: string;
+  beforeAll(() => {
+    big = tempDir("omp-stream-big-");
+    const lines: string[] = [];
+    for (let l = 0; l < 30_000; l++) lines.push(l % 3 === 0 || l % 7 === 0 ? `needle ${l} ${"z".repeat(40)}` : `hay ${l}`);
+    writeTree(big, { "a.txt": "needle first\n", "b/huge.txt": `${lines.join("\n")}\n`, "c.txt": "hay\nneedle last\n" });
+  });
+
+  for (const args of [["needle"], ["-C", "1", "needle"], ["-A", "2", "-m", "9000", "needle"]]) {
+    test(args.join(" "), async () => {
+      const [ours, reference] = await Promise.all([runOmp(["grep", ...args, "."], { home, cwd: big }), rg(["--sort", "path", ...args, "."], big)]);
+      expect(reference.stdout.length).toBeGreaterThan(500_000);
+      expect(ours.stdout).toBe(reference.stdout);
+      expect(ours.code).toBe(0);
     });
   }
 });
@@ -116,10 +137,10 @@ describe("a closed pipe stops the search", () => {
    * FIFO named on the command line. A bounded wait, then the FIFO is opened to unblock a search
    * that failed to stop, so a regression fails the test instead of hanging it.
    */
-  async function headOne(args: string[]): Promise<{ first: string; status: string; stderr: string; stoppedByItself: boolean }> {
+  async function headOne(args: string[], root = "."): Promise<{ first: string; status: string; stderr: string; stoppedByItself: boolean }> {
     const fifo = join(tempDir("omp-fifo-"), "never-written");
     execFileSync("mkfifo", [fifo]);
-    const script = `"$0" grep ${args.join(" ")} . "${fifo}" | head -1; echo "status=\${PIPESTATUS[0]}" >&2`;
+    const script = `"$0" grep ${args.join(" ")} ${root} "${fifo}" | head -1; echo "status=\${PIPESTATUS[0]}" >&2`;
     const child = Bun.spawn(["bash", "-c", script, OMP], { cwd: tree, env: cleanEnv(home), stdio: ["ignore", "pipe", "pipe"] });
     const timer = new Promise<"late">((resolve) => setTimeout(() => resolve("late"), 30_000));
     const stoppedByItself = (await Promise.race([child.exited.then(() => "done" as const), timer])) === "done";
@@ -147,6 +168,18 @@ describe("a closed pipe stops the search", () => {
     expect(result.stoppedByItself).toBe(true);
     expect(JSON.parse(result.first)).toEqual({ type: "match", path, line: Number(line), text: text.join(":"), truncated: false });
     expect(result.status).toBe("0");
+  }, 60_000);
+
+  test("also when the search has nothing more to write: the reader going away is seen as it goes", async () => {
+    // One file's lines, all in the pipe at once; then the search waits on the FIFO and never
+    // writes again, so only noticing the closed pipe without a write can end it.
+    const file = "d0/a-b/f0.txt";
+    const reference = (await rg(["needle", file])).stdout;
+    const result = await headOne(["-H", "needle"], file);
+    expect(result.stoppedByItself).toBe(true);
+    expect(result.first).toBe(`${file}:${reference.slice(0, reference.indexOf("\n") + 1)}`);
+    expect(result.status).toBe("0");
+    expect(result.stderr).toBe("");
   }, 60_000);
 
   test("also with --sort none", async () => {

@@ -1,7 +1,7 @@
 // The Rust addon's JS surface (core/natives/api.ts), loaded straight from a build:
 // OMP_TEST_ADDON=<path>, else the addon `bun run build` left in native/out for this CPU.
 import { describe, expect, test } from "bun:test";
-import { copyFileSync, existsSync, mkdirSync, readFileSync, utimesSync, writeFileSync } from "node:fs";
+import { closeSync, copyFileSync, existsSync, mkdirSync, openSync, readFileSync, utimesSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { NativeAddon } from "../../core/natives/api.ts";
 import { addonFileName } from "../../core/natives/names.ts";
@@ -330,6 +330,30 @@ describe("natives addon", () => {
       expect(text.length).toBeGreaterThan(2_000_000);
       expect(chunks).toBeGreaterThan(4);
       expect(text.split("\n").length - 1).toBe(40 * 500);
+    });
+
+    test("grepStream pipeTo: the same bytes written to a descriptor, then the totals; a failing write rejects", async () => {
+      const root = scratch();
+      for (let i = 0; i < 40; i++) writeFileSync(join(root, `f${String(i).padStart(2, "0")}.txt`), `needle ${"y".repeat(100)}\n`.repeat(500));
+      const expected = (await drain(addon.grepStream({ pattern: "needle", paths: [root] }))).text;
+      const out = join(scratch(), "out.txt");
+      const fd = openSync(out, "w");
+      const stream = addon.grepStream({ pattern: "needle", paths: [root] });
+      try {
+        expect(await stream.pipeTo(fd)).toBe(true);
+      } finally {
+        closeSync(fd);
+      }
+      expect(readFileSync(out, "utf8")).toBe(expected);
+      expect(stream.summary()).toEqual({ totalMatches: 20_000, filesWithMatches: 40, filesSearched: 40, binarySkipped: 0 });
+      const full = openSync("/dev/full", "w");
+      try {
+        const failed = await rejection(addon.grepStream({ pattern: "needle", paths: [root] }).pipeTo(full));
+        expect(failed.code).toBe("OMP_IO");
+        expect(failed.message).toContain("cannot write the output: No space left on device");
+      } finally {
+        closeSync(full);
+      }
     });
 
     test("grepStream: close() stops it; next() then gives null and summary() null", async () => {

@@ -3,6 +3,7 @@
 mod cancel;
 mod debug_panic;
 mod errors;
+mod fd_output;
 mod fuzzy;
 mod glob;
 mod grep;

@@ -1,6 +1,7 @@
 //! `grepStream(options)` and `globStream(options)`: a search running on its own threads while JS
-//! pulls its output, already formatted, one Buffer per chunk:
-//! `{ next(): Promise<Buffer | null>, close(): void, summary(): StreamSummary | null }`.
+//! pulls its output, already formatted, one Buffer per chunk, or has it written to a descriptor:
+//! `{ next(): Promise<Buffer | null>, pipeTo(fd): Promise<boolean>, close(): void,
+//! summary(): StreamSummary | null }`.
 
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::{Arc, Mutex};
@@ -9,6 +10,7 @@ use omp_napi::{CallArgs, Env, Fields, NapiError, Result, Value, PANIC};
 use omp_search::{CancelToken, GlobPrint, GrepPrint, Outbox, SearchError, StreamSummary};
 
 use crate::errors;
+use crate::fd_output::{self, ReaderWatch};
 use crate::options::Word;
 
 /// The shared search options but paging, which a stream does not do, plus how to print.
@@ -61,20 +63,40 @@ impl Stream {
         self.outbox.close();
     }
 
-    /// What `next()` settles with once no chunk is left: null at the end (or after `close()`),
-    /// else the error the search ended with.
-    fn end(&self) -> Result<Option<Vec<u8>>> {
+    /// Once no chunk is left: whether the search ran to its end (false after `close()`), else
+    /// the error it ended with.
+    fn end(&self) -> Result<bool> {
         if let Some(message) = self.panic.lock().unwrap_or_else(|p| p.into_inner()).take() {
             return Err(NapiError::new(PANIC, message));
         }
         if self.outbox.is_closed() {
-            return Ok(None);
+            return Ok(false);
         }
         match self.outbox.outcome() {
             Some(Err(err)) => Err(errors::search_error(err, None)),
-            _ => Ok(None),
+            _ => Ok(true),
         }
     }
+
+    /// Writes every chunk to `fd` as it comes; false when the reader went away, which stops the
+    /// search (the watch sees it go even while the search has nothing to write).
+    fn pipe_to(self: &Arc<Self>, fd: i32) -> Result<bool> {
+        let stream = Arc::clone(self);
+        let _watch = ReaderWatch::start(fd, move || stream.stop()).map_err(|err| write_error(&err))?;
+        while let Some(chunk) = self.outbox.next_chunk() {
+            let written = fd_output::write_all(fd, &chunk).map_err(|err| write_error(&err))?;
+            self.outbox.recycle(chunk);
+            if !written {
+                self.stop();
+                return Ok(false);
+            }
+        }
+        self.end()
+    }
+}
+
+fn write_error(err: &std::io::Error) -> NapiError {
+    NapiError::new("OMP_IO", format!("cannot write the output: {err}"))
 }
 
 struct Handle(Arc<Stream>);
@@ -118,7 +140,7 @@ where
             args.env().spawn_promise(
                 move || match stream.outbox.next_chunk() {
                     Some(chunk) => Ok(Some(chunk)),
-                    None => stream.end(),
+                    None => stream.end().map(|_| None),
                 },
                 move |env, chunk: Option<Vec<u8>>| match chunk {
                     Some(chunk) => {
@@ -129,6 +151,16 @@ where
                     None => env.null(),
                 },
             )
+        })?,
+    )?;
+    let pipe_handle = Arc::clone(&handle);
+    out.set(
+        "pipeTo",
+        env.function("pipeTo", move |args| {
+            let fd: u32 = args.arg(0)?.convert("fd")?;
+            let fd = i32::try_from(fd).map_err(|_| NapiError::invalid_argument(format!("fd: {fd} is not a file descriptor")))?;
+            let stream = Arc::clone(&pipe_handle.0);
+            args.env().spawn_promise(move || stream.pipe_to(fd), |env, finished| env.boolean(finished))
         })?,
     )?;
     let close_handle = Arc::clone(&handle);

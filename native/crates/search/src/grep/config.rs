@@ -72,6 +72,10 @@ pub(super) fn binary_detection(explicit: bool, mode: GrepMode) -> BinaryDetectio
 }
 
 pub(super) fn types(names: &[String]) -> Result<Types, SearchError> {
+    // Without a selection the definitions filter nothing, and adding them compiles a regex.
+    if names.is_empty() {
+        return Ok(Types::empty());
+    }
     let mut builder = TypesBuilder::new();
     builder.add_defaults();
     for name in names {

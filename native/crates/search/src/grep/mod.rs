@@ -15,7 +15,7 @@ use ignore::types::Types;
 use ignore::{DirEntry, WalkBuilder, WalkParallel};
 
 use self::page::{Pager, Paging};
-use self::sink::{CountSink, Counter, FileHits, LineSink};
+use self::sink::{CountSink, Counter, FileHits, LineSink, Spares, Spill};
 use crate::error::check_root;
 use crate::stream::ordered;
 use crate::types::{CancelToken, GrepMode, GrepOptions, GrepResult, SearchError};
@@ -35,6 +35,8 @@ struct Prepared {
     pub default_root: Option<PathBuf>,
     pub walk: WalkSpec,
     pub threads: usize,
+    /// Buffers of files already printed, for the workers' next files.
+    pub spares: Spares,
 }
 
 /// The roots and the walk's options: what a walk builder needs, for the whole walk or a subtree.
@@ -79,20 +81,17 @@ fn prepare(opts: &GrepOptions, cancel: &CancelToken) -> Result<Prepared, SearchE
     for root in &roots {
         check_root(root)?;
     }
-    let walk_opts = WalkOptions {
-        hidden: opts.hidden,
-        respect_ignore: opts.respect_ignore,
-        threads: walk::thread_count(opts.threads),
-        skip_git_dir: false,
-    };
+    // Resolved once: each resolution of "one per core" reads the cgroup's CPU quota.
+    let threads = walk::thread_count(opts.threads);
+    let walk_opts = WalkOptions { hidden: opts.hidden, respect_ignore: opts.respect_ignore, threads, skip_git_dir: false };
     let walk = WalkSpec { roots, opts: walk_opts, types, overrides };
     let searcher = config::searcher(opts);
     let multi_line = searcher.multi_line_with_matcher(&matcher);
-    Ok(Prepared { matcher, searcher, multi_line, default_root, walk, threads: walk::thread_count(opts.threads) })
+    Ok(Prepared { matcher, searcher, multi_line, default_root, walk, threads, spares: Spares::new(threads) })
 }
 
 impl Prepared {
-    pub fn worker<'a>(&self, opts: &'a GrepOptions, cancel: &'a CancelToken, stats: &'a Stats) -> Worker<'a> {
+    pub fn worker<'a>(&'a self, opts: &'a GrepOptions, cancel: &'a CancelToken, stats: &'a Stats) -> Worker<'a> {
         Worker {
             opts,
             cancel,
@@ -100,7 +99,8 @@ impl Prepared {
             matcher: self.matcher.clone(),
             searcher: self.searcher.clone(),
             multi_line: self.multi_line,
-            spare: FileHits::default(),
+            spare: None,
+            spares: &self.spares,
         }
     }
 }
@@ -133,7 +133,7 @@ pub(crate) fn run(opts: &GrepOptions, cancel: &CancelToken) -> Result<GrepResult
         || {
             let mut worker = prepared.worker(opts, cancel, &stats);
             let lines_unneeded = &lines_unneeded;
-            move |dent: DirEntry| match worker.search_entry(&dent, lines_unneeded.load(Ordering::Relaxed)) {
+            move |dent: DirEntry, _: &ordered::Turn<'_>| match worker.search_entry(&dent, lines_unneeded.load(Ordering::Relaxed), None) {
                 Searched::Hits(hits) => Some((display_path(dent.path(), default_root), hits)),
                 Searched::Nothing | Searched::Cancelled => None,
             }
@@ -176,20 +176,25 @@ struct Worker<'a> {
     matcher: RegexMatcher,
     searcher: Searcher,
     multi_line: bool,
-    /// Buffers of a file already printed, reused for the next: dense output otherwise allocates
-    /// (and page-faults in) fresh buffers per file.
-    spare: FileHits,
+    /// Buffers of a file already printed (or without a match), reused for the next: dense output
+    /// otherwise allocates (and page-faults in) fresh buffers per file.
+    spare: Option<FileHits>,
+    /// Where files printed on another thread leave theirs.
+    spares: &'a Spares,
 }
 
 impl<'a> Worker<'a> {
     /// Gives back a file's hits once they are formatted.
     pub fn recycle(&mut self, hits: FileHits) {
-        self.spare = hits;
+        match self.spare {
+            None => self.spare = Some(hits),
+            Some(_) => self.spares.put(hits),
+        }
     }
 
     /// Searches one walk entry. `count_only` skips keeping lines (counts and groups still right),
-    /// for files whose lines nobody will see.
-    pub fn search_entry(&mut self, dent: &DirEntry, count_only: bool) -> Searched {
+    /// for files whose lines nobody will see; `spill` may print lines before the search ends.
+    pub fn search_entry(&mut self, dent: &DirEntry, count_only: bool, spill: Option<&mut Spill<'_>>) -> Searched {
         if !searchable(dent) {
             return Searched::Nothing;
         }
@@ -197,7 +202,7 @@ impl<'a> Worker<'a> {
         let detection = config::binary_detection(explicit, self.opts.mode);
         let quits_on_binary = detection.quit_byte().is_some();
         self.searcher.set_binary_detection(detection);
-        let hits = match self.search(dent.path(), count_only) {
+        let hits = match self.search(dent.path(), count_only, spill) {
             Ok(hits) => hits,
             // Unreadable or vanished files are skipped; rg would print a warning and go on.
             Err(_) => return Searched::Nothing,
@@ -217,20 +222,14 @@ impl<'a> Worker<'a> {
         }
     }
 
-    fn search(&mut self, path: &Path, count_only: bool) -> std::io::Result<FileHits> {
-        let mut hits = std::mem::take(&mut self.spare);
+    fn search(&mut self, path: &Path, count_only: bool, spill: Option<&mut Spill<'_>>) -> std::io::Result<FileHits> {
+        let mut hits = self.spare.take().or_else(|| self.spares.take()).unwrap_or_default();
         hits.reset();
         let counter = Counter { matcher: &self.matcher, multi_line: self.multi_line };
         if self.opts.mode == GrepMode::Content && !count_only {
-            let sink = LineSink {
-                out: &mut hits,
-                counter: &counter,
-                cancel: self.cancel,
-                max_count: self.opts.max_count,
-                max_columns: self.opts.max_columns,
-                calls: 0,
-                after_remaining: 0,
-            };
+            let mut sink = LineSink::new(&mut hits, &counter, self.cancel, spill);
+            sink.max_count = self.opts.max_count;
+            sink.max_columns = self.opts.max_columns;
             self.searcher.search_path(&self.matcher, path, sink)?;
         } else {
             let sink = CountSink {

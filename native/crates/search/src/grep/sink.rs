@@ -4,6 +4,7 @@
 
 use std::cmp;
 use std::io;
+use std::sync::Mutex;
 
 use grep_matcher::Matcher;
 use grep_regex::RegexMatcher;
@@ -39,6 +40,9 @@ pub(super) struct FileHits {
     pub match_count: u64,
     pub binary: bool,
     pub cancelled: bool,
+    /// The number of the last line already printed while the file was still being searched
+    /// (see `LineSink::spill`), whose lines are no longer here.
+    pub spilled_last: Option<u64>,
 }
 
 impl FileHits {
@@ -51,6 +55,24 @@ impl FileHits {
         self.match_count = 0;
         self.binary = false;
         self.cancelled = false;
+        self.spilled_last = None;
+    }
+
+    /// The lines so far were printed: only their count and the last number stay.
+    fn spilled(&mut self) {
+        self.spilled_last = self.last_number();
+        self.bytes.clear();
+        self.lines.clear();
+        self.group_starts.clear();
+    }
+
+    fn last_number(&self) -> Option<u64> {
+        self.lines.last().map(|line| line.number).or(self.spilled_last)
+    }
+
+    /// Roughly what its lines hold in memory.
+    fn held(&self) -> usize {
+        self.bytes.len() + self.lines.len() * std::mem::size_of::<RawLine>()
     }
 
     /// Line `i` as the public type.
@@ -75,6 +97,31 @@ impl FileHits {
             self.bytes.extend_from_slice(bytes.strip_suffix(b"\n").unwrap_or(bytes));
         }
         self.lines.push(RawLine { number, end: self.bytes.len(), kind, truncated });
+    }
+}
+
+/// `FileHits` handed back by whoever printed them (in path order, the thread whose result
+/// completed the window, not the one that searched), for any worker to reuse. Holds a few: each
+/// worker keeps one of its own besides.
+pub(super) struct Spares {
+    pool: Mutex<Vec<FileHits>>,
+    max: usize,
+}
+
+impl Spares {
+    pub fn new(max: usize) -> Self {
+        Self { pool: Mutex::new(Vec::new()), max }
+    }
+
+    pub fn put(&self, hits: FileHits) {
+        let mut pool = crate::walk::lock(&self.pool);
+        if pool.len() < self.max {
+            pool.push(hits);
+        }
+    }
+
+    pub fn take(&self) -> Option<FileHits> {
+        crate::walk::lock(&self.pool).pop()
     }
 }
 
@@ -107,8 +154,15 @@ impl<'m> Counter<'m> {
     }
 }
 
+/// Lines a sink holds before it offers them to its `Spill`, and again after each refusal.
+const SPILL_BYTES: usize = 128 * 1024;
+
+/// Prints a file's lines found so far while it is still being searched: `None` when that cannot
+/// be done yet (an earlier file is not out), else whether the output still wants more.
+pub(super) type Spill<'s> = dyn FnMut(&FileHits) -> Option<bool> + 's;
+
 /// Content mode: matching lines with context, like rg's standard printer.
-pub(super) struct LineSink<'a, 'm> {
+pub(super) struct LineSink<'a, 'm, 's> {
     pub out: &'a mut FileHits,
     pub counter: &'a Counter<'m>,
     pub cancel: &'a CancelToken,
@@ -117,9 +171,41 @@ pub(super) struct LineSink<'a, 'm> {
     /// Every `matched` call, including ones past `max_count` (rg's `match_count`).
     pub calls: u64,
     pub after_remaining: u64,
+    /// A file with a lot of output is not held whole when its lines can go out as they come.
+    pub spill: Option<&'a mut Spill<'s>>,
+    pub spill_at: usize,
 }
 
-impl<'a, 'm> LineSink<'a, 'm> {
+impl<'a, 'm, 's> LineSink<'a, 'm, 's> {
+    pub fn new(out: &'a mut FileHits, counter: &'a Counter<'m>, cancel: &'a CancelToken, spill: Option<&'a mut Spill<'s>>) -> Self {
+        Self { out, counter, cancel, max_count: None, max_columns: None, calls: 0, after_remaining: 0, spill, spill_at: SPILL_BYTES }
+    }
+
+    /// False when the output is gone: stop.
+    fn offer(&mut self) -> bool {
+        if self.out.held() < self.spill_at {
+            return true;
+        }
+        let spill = match self.spill.as_mut() {
+            Some(spill) => spill,
+            None => return true,
+        };
+        match spill(self.out) {
+            None => {
+                self.spill_at = self.out.held() + SPILL_BYTES;
+                true
+            }
+            Some(wanted) => {
+                self.out.spilled();
+                self.spill_at = SPILL_BYTES;
+                if !wanted {
+                    self.out.cancelled = true;
+                }
+                wanted
+            }
+        }
+    }
+
     /// rg keeps going past the max-th match only to print its after-context.
     fn should_quit(&self) -> bool {
         match self.max_count {
@@ -129,7 +215,7 @@ impl<'a, 'm> LineSink<'a, 'm> {
     }
 }
 
-impl<'a, 'm> Sink for LineSink<'a, 'm> {
+impl<'a, 'm, 's> Sink for LineSink<'a, 'm, 's> {
     type Error = io::Error;
 
     fn begin(&mut self, _searcher: &Searcher) -> Result<bool, io::Error> {
@@ -157,7 +243,7 @@ impl<'a, 'm> Sink for LineSink<'a, 'm> {
         for (i, line) in mat.lines().enumerate() {
             self.out.push(line, first + i as u64, LineKind::Match, self.max_columns);
         }
-        Ok(!self.should_quit())
+        Ok(self.offer() && !self.should_quit())
     }
 
     fn context(&mut self, _searcher: &Searcher, ctx: &SinkContext<'_>) -> Result<bool, io::Error> {
@@ -171,11 +257,11 @@ impl<'a, 'm> Sink for LineSink<'a, 'm> {
         let number = ctx.line_number().unwrap_or(1);
         // In multi-line mode with a max count the searcher can hand the same after-context line
         // over twice (rg 13 prints it twice); each line is reported once.
-        if self.out.lines.last().map_or(false, |last| last.number >= number) {
+        if self.out.last_number().map_or(false, |last| last >= number) {
             return Ok(!self.should_quit());
         }
         self.out.push(ctx.bytes(), number, LineKind::Context, self.max_columns);
-        Ok(!self.should_quit())
+        Ok(self.offer() && !self.should_quit())
     }
 
     fn binary_data(&mut self, _searcher: &Searcher, _offset: u64) -> Result<bool, io::Error> {

@@ -10,9 +10,9 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use ignore::{DirEntry, WalkState};
 
 use super::sink::{truncated_placeholder, FileHits};
-use super::{ordered, prepare, Prepared, Searched, Stats};
+use super::{prepare, Prepared, Searched, Stats};
 use crate::sort::by_path_bytes;
-use crate::stream::{json, Outbox};
+use crate::stream::{json, ordered, Outbox};
 use crate::types::{CancelToken, GrepMode, GrepOptions, GrepPrint, LineKind, SearchError, SortOrder, StreamSummary};
 use crate::walk;
 
@@ -41,7 +41,9 @@ pub(crate) fn run_stream(
             // -l and -c print a line per file: gathered as the parallel walk finds them and
             // sorted at the end, which costs less than keeping the walk's order while searching.
             // Memory follows the files with matches, not their lines.
-            let gathered = search_unordered(&prepared, opts, cancel, &stats, &format, &totals, &|path, block, out| {
+            let gathered = search_unordered(&prepared, opts, cancel, &stats, &|path, hits, out| {
+                let mut block = Vec::new();
+                format.file(&mut block, path, hits, &totals);
                 out.push((path.to_path_buf(), block));
                 true
             });
@@ -53,7 +55,12 @@ pub(crate) fn run_stream(
                 Err(_) => false,
             }
         }
+        // A file's hits wait in the window as the searcher left them and are formatted straight
+        // into the outbox when their turn comes: no block per file to allocate and copy again.
+        // A file with a lot of output prints it while it is searched once every earlier file is
+        // out, so that it is never held whole, nor copied whole into the outbox.
         SortOrder::Path => prepared.walk.sorted(prepared.threads, |walk| {
+            let separator = |hits: &FileHits| if hits.spilled_last.is_some() { None } else { separator };
             ordered::run(
                 walk,
                 prepared.threads,
@@ -61,21 +68,26 @@ pub(crate) fn run_stream(
                 super::searchable,
                 || {
                     let mut worker = prepared.worker(opts, cancel, &stats);
-                    let (format, totals) = (&format, &totals);
-                    move |dent: DirEntry| match worker.search_entry(&dent, false) {
-                        Searched::Hits(hits) => {
-                            let block = format.file(dent.path(), &hits, totals);
-                            worker.recycle(hits);
-                            Some(block)
+                    let (format, separator) = (&format, &separator);
+                    move |dent: DirEntry, turn: &ordered::Turn<'_>| {
+                        let mut spill = |hits: &FileHits| {
+                            turn.is_next().then(|| outbox.write_with(separator(hits), |out| format.lines_of(out, dent.path(), hits)))
+                        };
+                        match worker.search_entry(&dent, false, Some(&mut spill)) {
+                            Searched::Hits(hits) => Some((dent.into_path(), hits)),
+                            Searched::Nothing | Searched::Cancelled => None,
                         }
-                        Searched::Nothing | Searched::Cancelled => None,
                     }
                 },
-                |block| outbox.write(separator, &block),
+                |(path, hits)| {
+                    let written = outbox.write_with(separator(&hits), |out| format.file(out, &path, &hits, &totals));
+                    prepared.spares.put(hits);
+                    written
+                },
             )
         }),
-        SortOrder::None => search_unordered::<()>(&prepared, opts, cancel, &stats, &format, &totals, &|_, block, _| {
-            outbox.write(separator, &block)
+        SortOrder::None => search_unordered::<()>(&prepared, opts, cancel, &stats, &|path, hits, _| {
+            outbox.write_with(separator, |out| format.file(out, path, hits, &totals))
         })
         .is_ok(),
     };
@@ -90,24 +102,22 @@ pub(crate) fn run_stream(
     })
 }
 
-/// Searches with the parallel walk, handing each file's output to `emit` (false stops), on
+/// Searches with the parallel walk, handing each file's hits to `emit` (false stops), on
 /// whichever thread searched it, in no particular order.
 fn search_unordered<T: Send>(
     prepared: &Prepared,
     opts: &GrepOptions,
     cancel: &CancelToken,
     stats: &Stats,
-    format: &Format<'_>,
-    totals: &Totals,
-    emit: &(dyn Fn(&Path, Vec<u8>, &mut Vec<T>) -> bool + Sync),
+    emit: &(dyn Fn(&Path, &FileHits, &mut Vec<T>) -> bool + Sync),
 ) -> Result<Vec<T>, SearchError> {
     walk::collect(prepared.walk.parallel(), cancel, || {
         let mut worker = prepared.worker(opts, cancel, stats);
-        move |dent: DirEntry, out: &mut Vec<T>| match worker.search_entry(&dent, false) {
+        move |dent: DirEntry, out: &mut Vec<T>| match worker.search_entry(&dent, false, None) {
             Searched::Hits(hits) => {
-                let block = format.file(dent.path(), &hits, totals);
+                let go_on = emit(dent.path(), &hits, out);
                 worker.recycle(hits);
-                if emit(dent.path(), block, out) {
+                if go_on {
                     WalkState::Continue
                 } else {
                     WalkState::Quit
@@ -134,16 +144,19 @@ struct Format<'a> {
 }
 
 impl<'a> Format<'a> {
-    /// One file's output. Paths and lines are printed as the bytes they are, as rg prints them.
-    fn file(&self, path: &Path, hits: &FileHits, totals: &Totals) -> Vec<u8> {
+    /// Appends one file's output to `out`: what is left of it when some was spilled. Paths and
+    /// lines are printed as the bytes they are, as rg prints them.
+    fn file(&self, out: &mut Vec<u8>, path: &Path, hits: &FileHits, totals: &Totals) {
         totals.matches.fetch_add(hits.match_count, Ordering::Relaxed);
         totals.files.fetch_add(1, Ordering::Relaxed);
+        if self.mode == GrepMode::Content {
+            return self.lines_of(out, path, hits);
+        }
         let shown = self.default_root.map_or(path, |root| path.strip_prefix(root).unwrap_or(path));
         if self.json {
-            return self.json_records(&shown.to_string_lossy(), hits);
+            return self.json_records(out, &shown.to_string_lossy(), hits);
         }
         let path = path_bytes(shown);
-        let mut out = Vec::with_capacity(hits.bytes.len() + hits.lines.len() * (path.len() + 8) + 16);
         match self.mode {
             GrepMode::FilesWithMatches => {
                 out.extend_from_slice(&path);
@@ -156,38 +169,47 @@ impl<'a> Format<'a> {
                 }
                 let _ = writeln!(out, "{}", hits.match_count);
             }
-            GrepMode::Content => self.lines(&mut out, &path, hits),
+            GrepMode::Content => unreachable!("content is printed by lines_of"),
         }
-        out
+    }
+
+    /// Content mode: the lines `hits` holds.
+    fn lines_of(&self, out: &mut Vec<u8>, path: &Path, hits: &FileHits) {
+        let shown = self.default_root.map_or(path, |root| path.strip_prefix(root).unwrap_or(path));
+        if self.json {
+            return self.json_records(out, &shown.to_string_lossy(), hits);
+        }
+        let path = path_bytes(shown);
+        out.reserve(hits.bytes.len() + hits.lines.len() * (path.len() + 8) + 16);
+        self.lines(out, &path, hits);
     }
 
     /// `--json`: a record per line (content) or per file, as `JSON.stringify` wrote them when the
     /// CLI formatted collected results: paths and lines as text, invalid UTF-8 replaced.
-    fn json_records(&self, path: &str, hits: &FileHits) -> Vec<u8> {
-        let mut out = Vec::with_capacity(hits.bytes.len() + hits.lines.len() * (path.len() + 64) + 64);
+    fn json_records(&self, out: &mut Vec<u8>, path: &str, hits: &FileHits) {
+        out.reserve(hits.bytes.len() + hits.lines.len() * (path.len() + 64) + 64);
         if self.mode != GrepMode::Content {
             out.extend_from_slice(br#"{"type":"file","path":"#);
-            json::push_string(&mut out, path);
+            json::push_string(out, path);
             let _ = writeln!(out, r#","count":{}}}"#, hits.match_count);
-            return out;
+            return;
         }
         let mut start = 0;
         for line in &hits.lines {
             let text = &hits.bytes[start..line.end];
             start = line.end;
             let _ = write!(out, r#"{{"type":"{}","path":"#, line.kind.word());
-            json::push_string(&mut out, path);
+            json::push_string(out, path);
             let _ = write!(out, r#","line":{},"text":"#, line.number);
             let text = if line.truncated { Cow::Borrowed(truncated_placeholder(line.kind)) } else { String::from_utf8_lossy(text) };
-            json::push_string(&mut out, &text);
+            json::push_string(out, &text);
             out.extend_from_slice(if line.truncated { &b",\"truncated\":true}\n"[..] } else { &b",\"truncated\":false}\n"[..] });
         }
-        out
     }
 
     fn lines(&self, out: &mut Vec<u8>, path: &[u8], hits: &FileHits) {
         let mut start = 0;
-        let mut previous: Option<u64> = None;
+        let mut previous = hits.spilled_last;
         for line in &hits.lines {
             let text = &hits.bytes[start..line.end];
             start = line.end;

@@ -24,6 +24,23 @@ const BATCH: usize = 128;
 /// full batch to be searched. Each batch after it doubles, up to `BATCH`.
 const FIRST_BATCH: usize = 8;
 
+/// The turn of the file a worker is searching: whether every earlier file's results are out, so
+/// that its own may go straight to the output while it is still being searched.
+pub(crate) struct Turn<'a> {
+    /// What the window must be waiting for: the file's own number, or that of the first file
+    /// before it which the same worker searched and has not handed back yet.
+    seq: u64,
+    next: &'a (dyn Fn() -> u64 + Sync),
+}
+
+impl<'a> Turn<'a> {
+    /// Once true it stays true until the worker hands its result back: the window cannot move
+    /// past a file whose result is not in, and nothing leaves behind it meanwhile.
+    pub fn is_next(&self) -> bool {
+        (self.next)() == self.seq
+    }
+}
+
 struct Shared<T, C> {
     window: ReorderWindow<Option<T>>,
     consume: C,
@@ -32,7 +49,8 @@ struct Shared<T, C> {
 
 /// Runs `walk`, passes every entry `select` keeps to a worker made by `make_worker` (one per
 /// thread), and calls `consume` with the workers' results in walk order. A worker returns `None`
-/// for an entry with nothing to report. `consume` returning false stops everything (the consumer
+/// for an entry with nothing to report; while its `Turn` is next it may also write what it finds
+/// itself, where `consume` writes. `consume` returning false stops everything (the consumer
 /// is gone), as does `cancel`. Returns false when stopped early either way.
 pub(crate) fn run<T, W, M, C>(
     walk: &SortedWalk<'_>,
@@ -44,7 +62,7 @@ pub(crate) fn run<T, W, M, C>(
 ) -> bool
 where
     T: Send,
-    W: FnMut(DirEntry) -> Option<T> + Send,
+    W: FnMut(DirEntry, &Turn<'_>) -> Option<T> + Send,
     M: FnMut() -> W,
     C: FnMut(T) -> bool + Send,
 {
@@ -62,20 +80,15 @@ where
     // the searches on trees of small files.
     let (jobs, queue) = sync_channel::<Vec<(u64, DirEntry)>>(2 * threads);
     let queue = Mutex::new(queue);
+    let next = || lock(&shared).window.next();
 
     std::thread::scope(|scope| {
         for _ in 0..threads {
             let mut work = make_worker();
-            let (shared, room, stop, queue, stopped) = (&shared, &room, &stop, &queue, &stopped);
+            let (shared, room, stop, queue, stopped, next) = (&shared, &room, &stop, &queue, &stopped, &next);
             scope.spawn(move || {
                 let mut done = Vec::with_capacity(BATCH);
-                loop {
-                    let batch = match lock(queue).recv() {
-                        Ok(batch) => batch,
-                        Err(_) => break,
-                    };
-                    // Once stopped, slots are still filled so that nobody waits on them.
-                    done.extend(batch.into_iter().map(|(seq, dent)| (seq, if stopped() { None } else { work(dent) })));
+                let publish = |done: &mut Vec<(u64, Option<T>)>| {
                     let mut state = lock(shared);
                     for (seq, item) in done.drain(..) {
                         state.window.insert(seq, item);
@@ -89,6 +102,30 @@ where
                     }
                     if state.walker_waiting {
                         room.notify_one();
+                    }
+                };
+                loop {
+                    let batch = match lock(queue).recv() {
+                        Ok(batch) => batch,
+                        Err(_) => break,
+                    };
+                    for (seq, dent) in batch {
+                        // Once stopped, slots are still filled so that nobody waits on them.
+                        // The files before it in `done` have nothing to print (a result is
+                        // published at once): the window waiting for the first of them means
+                        // every earlier file is out.
+                        let waits_for = done.first().map_or(seq, |(first, _)| *first);
+                        let item = if stopped() { None } else { work(dent, &Turn { seq: waits_for, next }) };
+                        let found = item.is_some();
+                        done.push((seq, item));
+                        // A result goes out at once, not after the rest of its batch: that may
+                        // be slow to search (a FIFO may never end) while a reader waits for it.
+                        if found {
+                            publish(&mut done);
+                        }
+                    }
+                    if !done.is_empty() {
+                        publish(&mut done);
                     }
                 }
             });
@@ -142,6 +179,7 @@ mod tests {
     use ignore::WalkBuilder;
     use std::fs;
     use std::path::PathBuf;
+    use std::sync::atomic::AtomicUsize;
 
     fn tree(name: &str, files: usize) -> PathBuf {
         let root = std::env::temp_dir().join(format!("omp-ordered-{}-{}", name, std::process::id()));
@@ -178,7 +216,7 @@ mod tests {
             &CancelToken::new(),
             |d| d.file_type().map_or(false, |t| t.is_file()),
             || {
-                |dent: DirEntry| {
+                |dent: DirEntry, _: &Turn<'_>| {
                     // Uneven work makes later files finish before earlier ones.
                     let name = dent.file_name().to_string_lossy().into_owned();
                     if name.ends_with('0') {
@@ -198,6 +236,31 @@ mod tests {
     }
 
     #[test]
+    fn with_one_worker_every_file_is_next_while_it_is_searched() {
+        // Batches hold many files without results; they are handed back after the batch, yet
+        // nothing before a file is left to print while the one worker searches it.
+        let root = tree("turn", 300);
+        let (searched, next) = (AtomicUsize::new(0), AtomicUsize::new(0));
+        let done = run(
+            &SortedWalk::new(vec![root.clone()], &plain, true).helpers(1),
+            1,
+            &CancelToken::new(),
+            |d| d.file_type().map_or(false, |t| t.is_file()),
+            || {
+                |dent: DirEntry, turn: &Turn<'_>| {
+                    searched.fetch_add(1, Ordering::SeqCst);
+                    next.fetch_add(usize::from(turn.is_next()), Ordering::SeqCst);
+                    dent.file_name().to_string_lossy().ends_with('7').then(|| dent.into_path())
+                }
+            },
+            |_| true,
+        );
+        assert!(done);
+        assert_eq!((searched.into_inner(), next.into_inner()), (300, 300));
+        let _ = fs::remove_dir_all(&root);
+    }
+
+    #[test]
     fn a_consumer_that_stops_stops_the_walk() {
         let root = tree("stop", 2000);
         let handed = std::sync::atomic::AtomicUsize::new(0);
@@ -208,7 +271,7 @@ mod tests {
             &CancelToken::new(),
             |d| d.file_type().map_or(false, |t| t.is_file()),
             || {
-                |dent: DirEntry| {
+                |dent: DirEntry, _: &Turn<'_>| {
                     handed.fetch_add(1, Ordering::SeqCst);
                     Some(dent)
                 }

@@ -73,6 +73,12 @@ impl Outbox {
     /// Appends one block (a file's lines, a path). `separator` goes before it unless it is the
     /// first block. Blocks until the queue has room. False once the consumer has closed: stop.
     pub fn write(&self, separator: Option<&[u8]>, block: &[u8]) -> bool {
+        self.write_with(separator, |out| out.extend_from_slice(block))
+    }
+
+    /// `write`, with the block written in place by `fill`: formatted straight into the chunk,
+    /// never into a buffer of its own first.
+    pub fn write_with(&self, separator: Option<&[u8]>, fill: impl FnOnce(&mut Vec<u8>)) -> bool {
         let mut state = self.lock();
         if state.closed {
             return false;
@@ -82,7 +88,7 @@ impl Outbox {
             state.current.extend_from_slice(separator);
         }
         state.wrote_any = true;
-        state.current.extend_from_slice(block);
+        fill(&mut state.current);
         if state.current.len() >= self.chunk_bytes {
             let full = self.swap_current(&mut state);
             state.queue.push_back(full);

@@ -58,7 +58,6 @@ impl<T> ReorderWindow<T> {
     }
 
     /// The sequence number the window waits for.
-    #[cfg(test)]
     pub fn next(&self) -> u64 {
         self.next
     }
