@@ -161,7 +161,9 @@ What the floor taught (each measured on a program compiled with omp's flags, med
   The normal policy did not pay back its compiling even over 600 turns, so print, rpc and acp keep the
   start-up policy to their end (code hot enough still tiers up, a hundred times later), and \`-p hi\`
   peaks lower too: 42.8 → 41.6 MiB (20 pairs, CPU 34.0 against 34.7 ms), 43.4 → 42.3 in a git repository.
-  The interactive mode returns to the normal policy at its first frame, the other commands at once
+  The interactive mode returns to the normal policy at its first frame, where the JIT does pay: keystroke
+  to screen while an answer streams 0.78 and 0.97 ms (median) against 1.08 and 1.15 ms kept at 100×
+  (bench/interactive.ts, two runs each, load 1.4–1.9); the other commands return to it at once
   (core/agent/start-up-jit.ts). In \`bench/tool-loop.ts --only bash100,read100\` (3 runs, load 2.5–3.3,
   one run after the other) Claude Code's whole run over omp's went from 3.62× to 4.34× on the bash calls
   and from 9.12× to 15.6× on the reads (omp 1,660 → 1,409 ms and 642 → 338 ms).
