@@ -139,6 +139,37 @@ What the floor taught (each measured on a program compiled with omp's flags, med
   MIMALLOC_ARENA_RESERVE=0), BUN_GARBAGE_COLLECTOR_LEVEL=2, \`minChunkSize\` 16 and 64 KB, a full
   collection before the first request (5 ms), Error.stackTraceLimit = 0, and loading each wire API's
   stream code on its first request: code that is loaded but never run costs no measurable peak.
+- The JIT policy (2026-12-08, load 1.7–3.4, interleaved runs of builds that differ in it alone, read back
+  from disk). The start-up scale: \`-p hi\` peaks at 42.8, 42.8 and 42.9 MiB built with 100×, 1,000× and
+  100,000× (medians of 20; the normal policy 46.0): at 100× one function reaches the baseline JIT on
+  \`-p hi\` (44 at 1×, none at 100,000×), so no higher scale is left to gain. What still separates omp
+  from its no-JIT peak is the JIT being there, not what it compiles: \`BUN_JSC_useBaselineJIT=0\` 41.5,
+  \`useJIT=0\` 39.3, \`useRegExpJIT=0\` 42.6, \`useDFGJIT=0\` 42.8 (medians of 12), and JavaScriptCore reads
+  those only from the environment as the process starts. After start-up, the policy a run returns to
+  after its first reply (medians of 8 unless said, CPU time of the whole run including its commands; 200- and 600-turn
+  sessions alternate an edit of a 3,000-line file and a read of a 5 KB module):
+
+  | workload | back to 1× | 3× | 10× | kept at 100× | 1× without the DFG tier |
+  |---|---|---|---|---|---|
+  | 100 bash calls: CPU, wall, peak (medians of 12) | 1,135 ms, 1.34 s, 62.0 MiB | | | 907, 1.20, 55.2 | 997, 1.41, 57.4 |
+  | 100 reads: CPU, wall, peak (medians of 12) | 489 ms, 502 ms, 62.4 MiB | | | 360, 401, 58.2 | 388, 380, 57.8 |
+  | 100 bash calls, an earlier run with the homes in /tmp (the sandbox's grant of its 4,000 entries dominates) | 3,013 ms, 4.57 s, 60.8 MiB | 2,783, 4.63, 60.0 | 2,836, 4.81, 58.5 | 2,795, 4.67, 54.6 | 2,808, 4.38, 56.7 |
+  | 100 reads, the earlier run | 575 ms, 559 ms, 61.9 MiB | 545, 532, 62.6 | 499, 505, 60.1 | 471, 506, 58.5 | 562, 537, 58.1 |
+  | 200 turns, print mode: CPU, wall, peak | 2,534 ms, 3.26 s, 71.0 MiB | | 2,134, 2.76, 66.8 | 2,086, 2.92, 65.4 | |
+  | 600 turns in one \`--mode rpc\` process (medians of 6) | 25.8 s, 24.9 s, 119 MiB | | 24.0, 24.7, 119 | 23.7, 24.4, 110 | |
+
+  The normal policy did not pay back its compiling even over 600 turns, so print, rpc and acp keep the
+  start-up policy to their end (code hot enough still tiers up, a hundred times later), and \`-p hi\`
+  peaks lower too: 42.8 → 41.6 MiB (20 pairs, CPU 34.0 against 34.7 ms), 43.4 → 42.3 in a git repository.
+  The interactive mode returns to the normal policy at its first frame, where the JIT does pay: keystroke
+  to screen while an answer streams 0.78 and 0.97 ms (median) against 1.08 and 1.15 ms kept at 100×
+  (bench/interactive.ts, two runs each, load 1.4–1.9); the other commands return to it at once
+  (core/agent/start-up-jit.ts). In \`bench/tool-loop.ts --only bash100,read100\` (3 runs, load 2.5–3.3,
+  one run after the other) Claude Code's whole run over omp's went from 3.62× to 4.34× on the bash calls
+  and from 9.12× to 15.6× on the reads (omp 1,660 → 1,409 ms and 642 → 338 ms); \`bun bench/agent.ts memory\`
+  (200 turns, the worst of four APIs' rpc and print peaks) 75.3 MB for the build before, 73.3 and 70.6 after.
+  The bytecode order re-recorded on this build (embed/bytecode-order.txt) took \`-p hi\` from 42.5 to 41.8 MiB
+  in a git repository and from 41.8 to 40.9 in a plain folder (12 interleaved pairs each, load 2.7–2.8).
 - Where omp's ~11 MiB above the floor program go (/proc/self/smaps at exit, both read back from disk):
   ~5.4 MiB more anonymous memory (the JS heap of its start-up: 133 modules' records and environments
   ~1.4 MiB, the 673 functions it runs ~1.2 MiB of code blocks, objects, strings, and what the collector

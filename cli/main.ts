@@ -38,8 +38,9 @@ export async function main(argv: string[]): Promise<void> {
         return;
       }
     }
-    // A command of its own (a server among them) is past the agent's start-up.
-    endStartUp();
+    // A command of its own (a server among them) is past the agent's start-up; `omp acp` is the
+    // agent's acp mode, which keeps the start-up policy as `--mode acp` does.
+    if (argv[0] !== "acp") endStartUp();
     const { runProgram } = await import("./program/program.ts");
     // `omp help [command]` reads as git and cargo read it; the one-word prompt "help" still works after -p.
     process.exitCode = await runProgram(argv[0] === "help" ? [...argv.slice(1), "--help"] : argv);

@@ -37,8 +37,9 @@ const VERSION_FLAGS = ["--version", "-v", "-V"];
 /**
  * JavaScriptCore's tier-up thresholds, scaled, that dist/omp starts with: start-up code runs once,
  * and compiling it to machine code costs the JIT's memory and paging its compilers in for nothing
- * (`omp -p hi` peaks 3.6 MiB lower, bench/results/rss-floor.md). The normal policy comes back once
- * the run is past start-up (core/agent/start-up-jit.ts).
+ * (`omp -p hi` peaks 3.6 MiB lower, bench/results/rss-floor.md). 1,000× and 100,000× peak the same
+ * (no function reaches the baseline JIT on `-p hi` at 100×). The print, rpc and acp modes keep it to
+ * their end; the interactive mode and other commands go back to the normal policy (core/agent/start-up-jit.ts).
  */
 export const START_UP_JIT_POLICY = 100;
 

@@ -118,7 +118,6 @@ async function runAgentWith(messages: string[], flags: AgentFlags, cleanup: (() 
   if (!(OUTPUT_MODES as readonly string[]).includes(mode)) throw new OmpError(`--mode: got ${JSON.stringify(mode)}, expected one of ${OUTPUT_MODES.join(", ")}`, { exitCode: EXIT_USAGE });
   // An editor drives this process over ACP: sessions, their cwd and prompts come from it.
   if (mode === "acp") {
-    endStartUp();
     return (await import("../modes/acp.ts")).runAcp(flags);
   }
   let cwd = resolve(process.cwd());
@@ -245,7 +244,6 @@ async function runAgentWith(messages: string[], flags: AgentFlags, cleanup: (() 
     // Files changed since the folder was trusted were skipped; the host is asked whether to trust them from now on.
     const changes = changedParts(cwd, env);
     const onReady = changes.length > 0 ? () => void askTrustChanges(approvals!.ask, cwd, changes, env) : undefined;
-    endStartUp();
     return runRpcMode(startMode(new SessionHost(runtime, agent, selection, approvals, questions), flags), onReady);
   }
 

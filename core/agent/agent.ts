@@ -11,7 +11,6 @@ import { Redactor } from "../session/redact.ts";
 import { contextTokens, findCut, summarize } from "./compaction.ts";
 import { withoutRepeat } from "./repeated-results.ts";
 import { collectBetweenTurns } from "./gc-pacer.ts";
-import { endStartUp } from "./start-up-jit.ts";
 import type { AgentEvent, AgentStopReason } from "./events.ts";
 import { withoutSignedThinking } from "../ai/preserved-thinking.ts";
 import { DROP_THINKING_ENTRY } from "./request-frame.ts";
@@ -336,7 +335,6 @@ export class Agent {
     if (this.autoCompaction && this.nearContextLimit()) await this.compact("threshold");
     const watched = this.streamRules?.rules.watch(run.signal);
     const reply = await this.requestReply(run.signal, watched);
-    endStartUp();
     run.usage.push(reply.usage);
     this.streamRules?.rules.manager.turnEnded();
     if (watched?.cut && !run.signal.aborted) {
