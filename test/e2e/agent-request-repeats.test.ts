@@ -28,7 +28,7 @@ describe("what every request repeats", () => {
     // The first read carries the file, the second only points at it.
     expect(results[0]!.text).toContain("return x * 79 + 1;");
     expect(results[1]!.text).not.toContain("return x * 79 + 1;");
-    expect(results[1]!.text).toContain(`earlier read call ${results[0]!.id}`);
+    expect(results[1]!.text).toContain(`the same output as read call ${results[0]!.id}`);
     // Changed since: the whole file again, with the new line.
     expect(results[3]!.text).toContain("return x * 79 + 1;");
     expect(results[3]!.text).toContain("export const added = 1;");
