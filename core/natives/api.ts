@@ -180,6 +180,12 @@ export interface NativeAddon {
   fuzzyFind(query: string, options?: FuzzyOptions): Promise<FuzzyResult>;
   /** The omp version this addon was built for. */
   buildStamp(): string;
+  /**
+   * Which of `paths` (joined by NUL) have stat data other than `expected`'s, looked at on a worker
+   * thread: per path five little-endian f64s — git's mode (negative: always report it), inode and
+   * size cut to 32 bits, ctime and mtime in ms. Answers the indexes as little-endian u32s.
+   */
+  changedPaths(paths: string, expected: Buffer): Promise<Buffer>;
   /** Panics inside Rust on purpose, synchronously or on a worker thread, to prove panics become JS Errors. */
   debugPanic(where: "sync" | "async"): Promise<never> | never;
 }

@@ -42,7 +42,7 @@ async function rejection(promise: Promise<unknown>): Promise<Error & { code?: st
 
 describe("natives addon", () => {
   test("exports exactly the api.ts surface", () => {
-    expect(Object.keys(addon).sort()).toEqual(["buildStamp", "debugPanic", "fuzzyFind", "glob", "globStream", "grep", "grepStream"]);
+    expect(Object.keys(addon).sort()).toEqual(["buildStamp", "changedPaths", "debugPanic", "fuzzyFind", "glob", "globStream", "grep", "grepStream"]);
   });
 
   describe("buildStamp", () => {

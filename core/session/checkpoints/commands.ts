@@ -1,14 +1,14 @@
 import { lstatSync } from "node:fs";
 import { join } from "node:path";
 import { findRepo } from "../../git/repo.ts";
-import { deferRecording, settleRecordings } from "./deferred.ts";
+import { deferRecording, recordingsReady, settleRecordings } from "./deferred.ts";
 import { changeEpoch, noteChange } from "./epoch.ts";
 import { pruneOrphanCheckpoints } from "./prune.ts";
 import { appendRecords, type CheckpointRecord } from "./journal.ts";
 import { BlobStore, checkpointDir, diskState } from "./store.ts";
 import { Snapshots, snapshotRef } from "./git-snapshot.ts";
 import type { CheckpointTarget } from "./target.ts";
-import { WorkTreeStat } from "./work-tree-stat.ts";
+import { type Prefetch, WorkTreeStat } from "./work-tree-stat.ts";
 
 /**
  * What a command (bash, job) changes, which omp cannot see file by file: in a git repository the
@@ -56,6 +56,7 @@ export async function aroundCommand<T>(target: CheckpointTarget, cwd: string, wh
   const repo = findRepo(cwd);
   const snapshots = repo ? new Snapshots(repo, dir) : undefined;
   const state = snapshots ? stateOf(snapshots) : undefined;
+  await recordingsReady();
   settleRecordings();
   await state?.updating;
   const self: Running = {};
@@ -70,9 +71,12 @@ export async function aroundCommand<T>(target: CheckpointTarget, cwd: string, wh
     if (state) state.running = state.running.filter((running) => running !== self);
     // A command that ran inside this one may still be updating the index.
     await state?.updating;
+    const deferred = state?.picture && ready && !self.lost && !self.tree;
+    // Every file's stat data is taken on a worker thread meanwhile (work-tree-stat.ts's prefetch).
+    const prefetch = deferred ? state.picture!.prefetch() : undefined;
     const record = () => {
       try {
-        const records = snapshots && state && ready && !self.lost ? finish(snapshots, state, self, target, { ...common, what, time: time() }) : undefined;
+        const records = snapshots && state && ready && !self.lost ? finish(snapshots, state, self, target, { ...common, what, time: time() }, prefetch) : undefined;
         appendRecords(dir, records ?? [{ kind: "unseen", ...common, what, why: snapshots ? "snapshot-failed" : "no-git", time: time() }]);
       } catch {
         // Recording what a command changed costs at most the rewind of that command, never its result.
@@ -86,7 +90,7 @@ export async function aroundCommand<T>(target: CheckpointTarget, cwd: string, wh
     };
     // The scan of a picture runs while the result goes back to the model (deferred.ts says when it
     // must have run); git's trees, compared for overlapping commands, are made now, after it.
-    if (state?.picture && ready && !self.lost && !self.tree) deferRecording(record);
+    if (deferred) deferRecording(record, prefetch?.ready);
     else {
       settleRecordings();
       record();
@@ -129,7 +133,7 @@ function begin(snapshots: Snapshots, state: State, target: CheckpointTarget, sel
 }
 
 /** The records of what the command changed, the picture brought up to date; undefined when that cannot be known. */
-function finish(snapshots: Snapshots, state: State, self: Running, target: CheckpointTarget, common: Common): CheckpointRecord[] | undefined {
+function finish(snapshots: Snapshots, state: State, self: Running, target: CheckpointTarget, common: Common, prefetch?: Prefetch): CheckpointRecord[] | undefined {
   const store = new BlobStore(checkpointDir(target.session), target.maxBytes);
   const root = snapshots.repo.root;
   if (self.tree) {
@@ -143,7 +147,7 @@ function finish(snapshots: Snapshots, state: State, self: Running, target: Check
     return changes.map((change) => recordOf(store, root, change.path, change.blob === undefined ? "absent" : contents.get(change.blob), common));
   }
   const picture = state.picture;
-  const changes = picture?.scan((paths) => snapshots.ignored(paths));
+  const changes = picture?.scan((paths) => snapshots.ignored(paths), prefetch);
   if (!picture || !changes) {
     forget(state);
     return undefined;

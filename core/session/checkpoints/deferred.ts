@@ -8,16 +8,37 @@
 const waiting: (() => void)[] = [];
 let timer: ReturnType<typeof setTimeout> | undefined;
 let hooked = false;
+/** What waiting recordings still wait for (off the JS thread). */
+const readying = new Set<Promise<void>>();
 
-/** Runs `record` soon, or earlier when {@link settleRecordings} is called. */
-export function deferRecording(record: () => void): void {
+/**
+ * Runs `record` soon (once `ready` settles, when given: what it needs is being made off the JS
+ * thread), or earlier when {@link settleRecordings} is called.
+ */
+export function deferRecording(record: () => void, ready?: Promise<void>): void {
   waiting.push(record);
   if (!hooked) {
     hooked = true;
     process.on("exit", settleRecordings);
   }
+  if (ready) {
+    readying.add(ready);
+    void ready.then(() => {
+      readying.delete(ready);
+      settleRecordings();
+    });
+    return;
+  }
   timer ??= setTimeout(settleRecordings, 0);
   timer.unref?.();
+}
+
+/**
+ * Settles once what the waiting recordings wait for has come (undefined: nothing is on its way).
+ * The next command waits for it rather than have the recordings do that work themselves on the JS thread.
+ */
+export function recordingsReady(): Promise<unknown> | undefined {
+  return readying.size > 0 ? Promise.all(readying) : undefined;
 }
 
 /** Runs every recording still waiting, in the order the commands ended. */

@@ -2,6 +2,7 @@ import { type Stats, existsSync, lstatSync, readFileSync, readdirSync, readlinkS
 import { join } from "node:path";
 import { type EncodedPath, encodePath, readStatFields, type StatFields } from "../../fs/stat-fields.ts";
 import { type IndexStat, indexStats } from "./index-file.ts";
+import { natives } from "../../natives/index.ts";
 
 /**
  * The work tree as a command found it, held in memory so that what the next command changed is
@@ -103,6 +104,43 @@ function blobOid(content: Buffer, hashBytes: number): string {
   return new Bun.CryptoHasher(hashBytes === 32 ? "sha256" : "sha1").update(`blob ${content.length}\0`).update(content).digest("hex");
 }
 
+/**
+ * Every file's stat data as the picture holds it, laid out for the native addon's changedPaths
+ * (core/natives/api.ts): kept while only known paths change, made again when one comes or goes.
+ */
+interface Laid {
+  paths: string[];
+  index: Map<string, number>;
+  joined: string;
+  expected: Float64Array;
+}
+
+/** Which files' stat data moved, being looked at on a worker thread for the next {@link WorkTreeStat.scan}. */
+export interface Prefetch {
+  /** Taken before the first stat. */
+  lookMs: number;
+  /** The layout and the picture's change count it was made for: a picture changed since cannot use it. */
+  laid: Laid;
+  version: number;
+  /** Settles when the answer arrived ({@link changed} set) or could not be had (left unset). */
+  ready: Promise<void>;
+  changed?: Uint32Array;
+}
+
+/** `seen` as changedPaths compares it; a racy or absent file (mode -1) is always looked at. */
+function layOut(expected: Float64Array, at: number, seen: Seen | undefined): void {
+  const base = at * 5;
+  if (!seen || seen.racy) {
+    expected[base] = -1;
+    return;
+  }
+  expected[base] = seen.mode;
+  expected[base + 1] = seen.ino;
+  expected[base + 2] = seen.size;
+  expected[base + 3] = seen.ctimeMs;
+  expected[base + 4] = seen.mtimeMs;
+}
+
 const located = (absolute: string, known?: Entry) => ({ absolute, encoded: known ? known.encoded : encodePath(absolute) });
 
 const parentOf = (path: string) => (path.includes("/") ? path.slice(0, path.lastIndexOf("/")) : "");
@@ -115,6 +153,9 @@ export class WorkTreeStat {
   private readonly opaque = new Set<string>();
   /** Paths whose content here is not the private index's (changed since it was written). */
   readonly dirty = new Set<string>();
+  /** Counts the changes to {@link entries}: a prefetch made before one is not used. */
+  private version = 0;
+  private laid: Laid | undefined;
 
   private constructor(
     readonly root: string,
@@ -149,6 +190,8 @@ export class WorkTreeStat {
     const index = indexStats(indexPath, this.hashBytes);
     if (!index) return false;
     this.entries.clear();
+    this.laid = undefined;
+    this.version++;
     this.dirty.clear();
     for (const [path, stat] of index.entries) this.entries.set(path, { ...located(join(this.root, path)), seen: this.fromIndex(stat, Number(index.writtenNs) / 1e6), source: { oid: stat.oid } });
     for (const path of index.opaque) this.opaque.add(path);
@@ -230,12 +273,71 @@ export class WorkTreeStat {
     return true;
   }
 
+  private put(path: string, entry: Entry): void {
+    this.entries.set(path, entry);
+    this.version++;
+    const at = this.laid?.index.get(path);
+    if (at === undefined) this.laid = undefined;
+    else layOut(this.laid!.expected, at, entry.seen);
+  }
+
+  private drop(path: string): void {
+    this.entries.delete(path);
+    this.version++;
+    this.laid = undefined;
+  }
+
+  private layOut(): Laid {
+    const paths = [...this.entries.keys()];
+    const expected = new Float64Array(paths.length * 5);
+    const absolute: string[] = [];
+    paths.forEach((path, at) => {
+      const entry = this.entries.get(path)!;
+      absolute.push(entry.absolute);
+      layOut(expected, at, entry.seen);
+    });
+    return { paths, index: new Map(paths.map((path, at) => [path, at])), joined: absolute.join("\0"), expected };
+  }
+
+  /**
+   * Starts looking at every file's stat data on a worker thread of the native addon, for
+   * {@link scan}: the look then costs the JS thread only the files that moved, and runs beside the
+   * next request. Undefined when the addon cannot be loaded here (the scan stats the files itself).
+   */
+  prefetch(): Prefetch | undefined {
+    // Before the first stat: a file changed after this may still be taken for racy, never missed.
+    const lookMs = Date.now();
+    const laid = (this.laid ??= this.layOut());
+    const { joined, expected } = laid;
+    let answer: Promise<Buffer>;
+    try {
+      answer = natives().changedPaths(joined, Buffer.from(expected.buffer, expected.byteOffset, expected.byteLength));
+    } catch {
+      return undefined;
+    }
+    const prefetch: Prefetch = {
+      lookMs,
+      laid,
+      version: this.version,
+      ready: answer.then(
+        (bytes) => {
+          prefetch.changed = new Uint32Array(bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength));
+        },
+        () => undefined,
+      ),
+    };
+    return prefetch;
+  }
+
   /**
    * What changed since the last look, the picture brought up to date; undefined when that cannot be
    * known here (a file over the limits, git unable to say what is ignored, too many new paths).
+   * `prefetched`: stat data taken since the command ended ({@link prefetch}), used where it arrived
+   * and the entry is the one it was taken for.
    */
-  scan(ignoredOf: IgnoredOf): Change[] | undefined {
-    const lookMs = Date.now();
+  scan(ignoredOf: IgnoredOf, prefetched?: Prefetch): Change[] | undefined {
+    const moved = prefetched && prefetched.laid === this.laid && prefetched.version === this.version ? prefetched.changed : undefined;
+    const lookMs = moved ? prefetched!.lookMs : Date.now();
     const changes: Change[] = [];
     const unknown: string[] = [];
     let bytes = 0;
@@ -250,27 +352,33 @@ export class WorkTreeStat {
         }
         // A folder in a file's place is explored as a new one.
         if (stat) {
-          this.entries.delete(path);
+          this.drop(path);
           unknown.push(path);
-        } else if (entry?.seen) this.entries.set(path, { ...located(absolute, entry), source: "absent" });
+        } else if (entry?.seen) this.put(path, { ...located(absolute, entry), source: "absent" });
         return true;
       }
       const seen = seenOf(stat, lookMs);
       if (stat.size > MAX_FILE_BYTES || (bytes += stat.size) > MAX_BYTES) return false;
       const content = stat.isSymbolicLink() ? Buffer.from(readlinkSync(absolute, { encoding: "buffer" })) : stat.isFile() ? readFileSync(absolute) : Buffer.alloc(0);
       const same = entry !== undefined && this.holds(entry.source, content);
-      this.entries.set(path, { ...located(absolute, entry), seen, source: same ? entry.source : { content } });
+      this.put(path, { ...located(absolute, entry), seen, source: same ? entry.source : { content } });
       if (!same) {
         changes.push({ path, before: entry?.source ?? "absent" });
         this.dirty.add(path);
       }
       return true;
     };
-    const fields: StatFields = { mode: 0, ino: 0, size: 0, ctimeMs: 0, mtimeMs: 0 };
-    for (const [path, entry] of this.entries) {
-      // The hot path: a file as it was, known from its stat data alone.
-      if (entry.seen && !entry.seen.racy && readStatFields(entry.absolute, entry.encoded, fields) && unchanged(entry.seen, fields)) continue;
-      if (!read(path, entry)) return undefined;
+    if (moved) {
+      // Only what the worker thread found moved (read() changes the layout: the paths come first).
+      const paths = [...moved].map((at) => prefetched!.laid.paths[at]!);
+      for (const path of paths) if (!read(path, this.entries.get(path))) return undefined;
+    } else {
+      const fields: StatFields = { mode: 0, ino: 0, size: 0, ctimeMs: 0, mtimeMs: 0 };
+      for (const [path, entry] of this.entries) {
+        // The hot path: a file as it was, known from its stat data alone.
+        if (entry.seen && !entry.seen.racy && readStatFields(entry.absolute, entry.encoded, fields) && unchanged(entry.seen, fields)) continue;
+        if (!read(path, entry)) return undefined;
+      }
     }
     for (const [dir, was] of [...this.dirs]) {
       const stat = lstatSync(join(this.root, dir), { throwIfNoEntry: false });

@@ -39,8 +39,18 @@ function repo(files: Record<string, string>) {
     expect(changes).toBeDefined();
     return Object.fromEntries(changes!.map((change: Change) => [change.path, before(change)]));
   };
+  /** The same scan, from stat data a worker thread looked at first (what a command's deferred recording uses). */
+  const prefetchedScan = async () => {
+    const prefetch = picture.prefetch();
+    expect(prefetch).toBeDefined();
+    await prefetch!.ready;
+    expect(prefetch!.changed).toBeDefined();
+    const changes = picture.scan(ignoredOf, prefetch);
+    expect(changes).toBeDefined();
+    return { moved: prefetch!.changed!.length, changes: Object.fromEntries(changes!.map((change: Change) => [change.path, before(change)])) };
+  };
   const before = ({ before }: Change) => (before === "absent" ? "absent" : "oid" in before ? snapshots.contents([before.oid]).get(before.oid)!.toString() : before.content.toString());
-  return { root, git, snapshots, picture, scan, asked, write: (name: string, content: string) => writeFileSync(join(root, name), content) };
+  return { root, git, snapshots, picture, scan, prefetchedScan, ignoredOf, asked, write: (name: string, content: string) => writeFileSync(join(root, name), content) };
 }
 
 describe("what a command changed, from stat data", () => {
@@ -61,6 +71,33 @@ describe("what a command changed, from stat data", () => {
     r.write("new/deeper/n.txt", "n2\n");
     expect(r.scan()).toEqual({ "a.txt": "a1 longer\n", "b.txt": "absent", "new/deeper/n.txt": "n\n" });
     expect(r.asked).toHaveLength(2);
+  });
+
+  test("stat data looked at on a worker thread finds the same changes, only the files that moved come back to the JS thread, and a look made before the picture changed is not used", async () => {
+    const r = repo({ "a.txt": "a0\n", "b.txt": "b0\n", "src/c.txt": "c0\n", "src/d.txt": "d0\n" });
+    // Just written, every file is racy: looked at closer, found unchanged.
+    expect(await r.prefetchedScan()).toEqual({ moved: 4, changes: {} });
+    // The clock has to move past the racy window (RACY_MS) for stat data alone to be trusted.
+    await Bun.sleep(100);
+    expect(await r.prefetchedScan()).toEqual({ moved: 4, changes: {} });
+    expect(await r.prefetchedScan()).toEqual({ moved: 0, changes: {} });
+    r.write("a.txt", "a1 longer\n");
+    rmSync(join(r.root, "b.txt"));
+    mkdirSync(join(r.root, "new"), { recursive: true });
+    r.write("new/n.txt", "n\n");
+    const first = await r.prefetchedScan();
+    expect(first.changes).toEqual({ "a.txt": "a0\n", "b.txt": "b0\n", "new/n.txt": "absent" });
+    expect(first.moved).toBe(2);
+    // Changed again within the racy window: looked at again until a later look finds it settled.
+    r.write("a.txt", "a2 longer\n");
+    expect((await r.prefetchedScan()).changes).toEqual({ "a.txt": "a1 longer\n" });
+    // A look taken, then the picture moved on without it: the stale look is left aside, nothing missed.
+    const stale = r.picture.prefetch()!;
+    await stale.ready;
+    r.write("src/c.txt", "c1\n");
+    expect(r.scan()).toEqual({ "src/c.txt": "c0\n" });
+    r.write("src/d.txt", "d1\n");
+    expect(r.picture.scan(r.ignoredOf, stale)!.map((change) => change.path)).toEqual(["src/d.txt"]);
   });
 
   test("a file whose stat data is as recorded but whose content is not is read when it changed within a second of the look (a same-size rewrite in the same tick of the file clock), and only then", () => {

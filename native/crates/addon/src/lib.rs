@@ -9,6 +9,7 @@ mod glob;
 mod grep;
 mod options;
 mod stamp;
+mod stat;
 mod stream;
 
 omp_napi::module_exports! {
@@ -18,5 +19,6 @@ omp_napi::module_exports! {
     "globStream" => stream::glob_stream,
     "fuzzyFind" => fuzzy::fuzzy_find,
     "buildStamp" => stamp::build_stamp,
+    "changedPaths" => stat::changed_paths,
     "debugPanic" => debug_panic::debug_panic,
 }

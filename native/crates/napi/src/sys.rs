@@ -81,6 +81,8 @@ extern "C" {
         result_data: *mut *mut c_void,
         result: *mut napi_value,
     ) -> napi_status;
+    pub fn napi_is_buffer(env: napi_env, value: napi_value, result: *mut bool) -> napi_status;
+    pub fn napi_get_buffer_info(env: napi_env, value: napi_value, data: *mut *mut c_void, length: *mut usize) -> napi_status;
     pub fn napi_create_array_with_length(env: napi_env, len: usize, result: *mut napi_value) -> napi_status;
     pub fn napi_create_error(env: napi_env, code: napi_value, msg: napi_value, result: *mut napi_value) -> napi_status;
 

@@ -78,6 +78,25 @@ impl<'e> Value<'e> {
         Ok(result)
     }
 
+    /// A copy of a Node `Buffer`'s bytes (worker threads must not touch JS memory); an error when it is none.
+    pub fn buffer_bytes(self, name: &str) -> Result<Vec<u8>> {
+        let mut is_buffer = false;
+        // SAFETY: live handle of this env; `is_buffer` is a valid out-pointer.
+        self.env.check(unsafe { sys::napi_is_buffer(self.env.raw(), self.raw, &mut is_buffer) }, "napi_is_buffer")?;
+        if !is_buffer {
+            return Err(self.type_error(name, "a Buffer"));
+        }
+        let mut data = ptr::null_mut();
+        let mut length = 0;
+        // SAFETY: a Buffer of this env; both out-pointers are valid.
+        self.env.check(unsafe { sys::napi_get_buffer_info(self.env.raw(), self.raw, &mut data, &mut length) }, "napi_get_buffer_info")?;
+        if length == 0 {
+            return Ok(Vec::new());
+        }
+        // SAFETY: the host says `data` holds `length` bytes, alive while this callback runs.
+        Ok(unsafe { std::slice::from_raw_parts(data.cast::<u8>(), length) }.to_vec())
+    }
+
     /// Converts to `T`; `name` is how a type error refers to this value, e.g. `options.maxCount`.
     pub fn convert<T: FromJs<'e>>(self, name: &str) -> Result<T> {
         T::from_js(self, name)

@@ -287,9 +287,15 @@ impl Walk<'_> {
     }
 }
 
+/// Each denied path's dir resolved once: most share one (the home dir), and resolving walks every
+/// component of it (a readlink each), for every command.
 fn canonical_deny(deny: &[Deny]) -> Vec<Deny> {
+    let mut resolved: std::collections::HashMap<&Path, PathBuf> = std::collections::HashMap::new();
     deny.iter()
-        .map(|d| Deny { dir: std::fs::canonicalize(&d.dir).unwrap_or_else(|_| d.dir.clone()), ..d.clone() })
+        .map(|d| {
+            let dir = resolved.entry(d.dir.as_path()).or_insert_with(|| std::fs::canonicalize(&d.dir).unwrap_or_else(|_| d.dir.clone())).clone();
+            Deny { dir, ..d.clone() }
+        })
         .collect()
 }
 
