@@ -2,6 +2,7 @@ import { afterAll } from "bun:test";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { sweepStaleTemp } from "./stale-temp.ts";
 
 /**
  * Temp dirs for tests, removed once the run ends. bunfig.toml preloads this module, which makes
@@ -10,6 +11,8 @@ import { join } from "node:path";
  * behind (gigabytes per full run: some hold copies of the binary).
  */
 const made = new Set<string>();
+// What killed runs left behind goes first (see stale-temp.ts).
+sweepStaleTemp(tmpdir());
 afterAll(() => {
   for (const dir of made) rmSync(dir, { recursive: true, force: true });
   made.clear();
