@@ -17,7 +17,7 @@
  * so start-up is left out; whole runs are wall time from spawn to exit. Runs are interleaved so
  * that load from the machine's other work hits every agent alike. Writes bench/results/tool-loop.json and .md.
  */
-import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { cpus, tmpdir } from "node:os";
 import { join } from "node:path";
 import { type ScriptedToolCall, type Standin, type Turn, startStandin } from "../test/support/standin/index.ts";
@@ -33,8 +33,10 @@ const BIN = join(ROOT, "node_modules", ".bin");
 // work tree, so every command there was checkpointed against the whole omp checkout and the
 // system prompt carried omp's own git log. The homes stay out of the temp dir, as a user's home
 // is: the sandbox grants each entry of a folder that holds a denied path (~/.ssh) one by one, and
-// a shared /tmp holds thousands.
-const WORK = join(tmpdir(), "omp-bench-tool-loop");
+// a shared /tmp holds thousands. The work folder is this run's own (two runs at once must not wipe
+// each other's trees) and goes at its end; one a killed run leaves, the test preload's sweep of
+// stale omp-* folders removes.
+const WORK = mkdtempSync(join(tmpdir(), "omp-bench-tool-loop-"));
 const HOMES = workDir("tool-loop-homes");
 const runsArg = process.argv.indexOf("--runs");
 const RUNS = runsArg > 0 ? Number(process.argv[runsArg + 1]) : 3;
@@ -195,7 +197,6 @@ async function checkpointCost(repo: string, runs: number, change: boolean) {
 
 async function main(): Promise<void> {
   const loadBefore = load();
-  rmSync(WORK, { recursive: true, force: true });
   rmSync(HOMES, { recursive: true, force: true });
   mkdirSync(RESULTS, { recursive: true });
   const dirs = { git: join(WORK, "git"), plain: join(WORK, "plain") };
@@ -292,4 +293,8 @@ ${rows.join("\n")}
 `;
 }
 
-await main();
+try {
+  await main();
+} finally {
+  rmSync(WORK, { recursive: true, force: true });
+}
