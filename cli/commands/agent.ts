@@ -117,9 +117,7 @@ async function runAgentWith(messages: string[], flags: AgentFlags, cleanup: (() 
   selectProfile(flags.profile);
   if (!(OUTPUT_MODES as readonly string[]).includes(mode)) throw new OmpError(`--mode: got ${JSON.stringify(mode)}, expected one of ${OUTPUT_MODES.join(", ")}`, { exitCode: EXIT_USAGE });
   // An editor drives this process over ACP: sessions, their cwd and prompts come from it.
-  if (mode === "acp") {
-    return (await import("../modes/acp.ts")).runAcp(flags);
-  }
+  if (mode === "acp") return (await import("../modes/acp.ts")).runAcp(flags);
   let cwd = resolve(process.cwd());
   if (flags.worktree !== undefined && flags.worktree !== false) {
     const { enterWorktree } = await import("../../core/worktree/session-worktree.ts");
