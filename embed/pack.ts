@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, readFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { type LauncherFile, type NativeFile, NativesManifest, type Variant } from "../core/natives/manifest.ts";
 import { addonFileName, launcherFileName, stampMarker } from "../core/natives/names.ts";
@@ -29,12 +29,14 @@ export async function packNatives(options: {
   const { addonDir, outDir, platform, version, variants } = options;
   const archives: Partial<Record<Variant, string>> = {};
   const files: NativeFile[] = [];
+  let newest = 0;
   mkdirSync(outDir, { recursive: true });
   for (const variant of variants) {
     const name = addonFileName(platform, variant);
     const path = join(addonDir, name);
     if (!existsSync(path)) throw new Error(`missing addon ${path}: run bun run build:native`);
     const data = readFileSync(path);
+    newest = Math.max(newest, statSync(path).mtimeMs);
     if (!data.includes(Buffer.from(stampMarker(version)))) {
       throw new Error(`${path} is not stamped for omp ${version}; rebuild it with bun run build:native --force`);
     }
@@ -48,6 +50,7 @@ export async function packNatives(options: {
   const launcherPath = join(addonDir, launcherFileName(platform));
   if (platform.startsWith("linux-") && existsSync(launcherPath)) {
     const data = readFileSync(launcherPath);
+    newest = Math.max(newest, statSync(launcherPath).mtimeMs);
     launcher = { name: launcherFileName(platform), size: data.length, sha256: new Bun.CryptoHasher("sha256").update(data).digest("hex") };
     launcherArchive = join(outDir, `${launcher.name}.tar`);
     // Gzipped, unlike the addons: it is read only on the first sandboxed command of a version,
@@ -58,7 +61,9 @@ export async function packNatives(options: {
     format: 2,
     version,
     platform,
-    mtime: Math.floor(Date.now() / 1000),
+    // The files' own time, not the build's: builds of the same addons (whose cache dir is the same,
+    // core/natives/cache-key.ts) then take each other's extracted files as hits.
+    mtime: Math.floor(newest / 1000),
     files,
     ...(launcher ? { launcher } : {}),
   });

@@ -4,8 +4,9 @@ import { describeError } from "../errors/omp-error.ts";
 import { VERSION } from "../version.ts";
 import { type CacheRoot, fallbackCacheRoots, primaryCacheRoot } from "./cache-dir.ts";
 import { UnsafeArchiveError, discardTemp, sha256Hex, writeToTemp } from "./extract.ts";
+import { cacheDirName } from "./cache-key.ts";
 import { cachedState, prepareVersionDir } from "./load.ts";
-import { type ExtraFile, getEmbeddedExtras } from "./payload.ts";
+import { type ExtraFile, getEmbeddedExtras, getEmbeddedNatives } from "./payload.ts";
 
 /**
  * Prebuilt files from npm packages that the build embeds next to omp's own addon (ast-grep's
@@ -69,7 +70,8 @@ function* roots(attempts: string[]): Generator<CacheRoot> {
 }
 
 function extractInto(root: CacheRoot, file: ExtraFile, mtime: number): string {
-  const versionDir = prepareVersionDir(root, VERSION);
+  const natives = getEmbeddedNatives();
+  const versionDir = prepareVersionDir(root, natives ? cacheDirName(natives) : VERSION);
   const target = join(versionDir, file.name);
   if (cachedState(target, file, { mtime }) === "hit") return target;
   const data = readFileSync(file.path);

@@ -3,6 +3,7 @@ import { join } from "node:path";
 import { describeError } from "../errors/omp-error.ts";
 import { fallbackCacheRoots, primaryCacheRoot, type CacheRoot } from "./cache-dir.ts";
 import { discardTemp, extractToTemp, releaseExtraction, UnsafeArchiveError } from "./extract.ts";
+import { cacheDirName } from "./cache-key.ts";
 import { cachedState, prepareVersionDir } from "./load.ts";
 import { launcherFileName } from "./names.ts";
 import { getEmbeddedNatives } from "./payload.ts";
@@ -53,7 +54,7 @@ function findLauncher(): LauncherLookup {
   roots.push(...fallbackCacheRoots());
   for (const root of roots) {
     try {
-      const versionDir = prepareVersionDir(root, embedded.manifest.version);
+      const versionDir = prepareVersionDir(root, cacheDirName(embedded));
       const target = join(versionDir, file.name);
       if (cachedState(target, file, embedded.manifest) !== "hit") {
         const extracted = extractToTemp(embedded, file, versionDir);

@@ -5,6 +5,7 @@ import { OmpError, describeError } from "../errors/omp-error.ts";
 import { VERSION } from "../version.ts";
 import { syncDirectory } from "../fs/atomic-write.ts";
 import { ensurePrivateDir } from "../paths.ts";
+import { cacheDirName } from "./cache-key.ts";
 import { type CacheRoot, checkSharedRoot, ensureOwnedDir, fallbackCacheRoots, foreignControl, primaryCacheRoot } from "./cache-dir.ts";
 import { UnsafeArchiveError, discardTemp, extractToTemp, matchesManifest, releaseExtraction } from "./extract.ts";
 import { clearStaleMarker, crashedWhileLoading, withLoadingMarker } from "./loading-marker.ts";
@@ -107,13 +108,13 @@ export function cachedState(path: string, file: { size: number }, manifest: Pick
   return "hit";
 }
 
-/** The version dir below `root`, created private; throws DirUnusable when another user could change it. */
-export function prepareVersionDir(root: CacheRoot, version: string): string {
+/** The build's dir `name` below `root` (cache-key.ts), created private; throws DirUnusable when another user could change it. */
+export function prepareVersionDir(root: CacheRoot, name: string): string {
   try {
     if (root.privateDir) ensureOwnedDir(root.privateDir);
     ensurePrivateDir(root.path);
     checkSharedRoot(root.path);
-    const dir = join(root.path, version);
+    const dir = join(root.path, name);
     ensureOwnedDir(dir);
     return dir;
   } catch (error) {
@@ -130,7 +131,7 @@ export function prepareVersionDir(root: CacheRoot, version: string): string {
  */
 function loadFromCache(embedded: EmbeddedNatives, root: CacheRoot, file: NativeFile): Loaded {
   const { manifest } = embedded;
-  const versionDir = prepareVersionDir(root, manifest.version);
+  const versionDir = prepareVersionDir(root, cacheDirName(embedded));
   const target = join(versionDir, file.name);
   const state = cachedState(target, file, manifest);
   let rejected: string | undefined;
@@ -205,6 +206,7 @@ function failure(report: NativesReport, headline: string, advice: string[]): Nat
 
 function loadEmbedded(embedded: EmbeddedNatives, report: NativesReport): NativeAddon {
   const { manifest } = embedded;
+  const dirName = cacheDirName(embedded);
   const choice = chooseVariant();
   report.variantReason = choice.reason;
   if (manifest.platform !== report.platform) {
@@ -246,7 +248,7 @@ function loadEmbedded(embedded: EmbeddedNatives, report: NativesReport): NativeA
           const why = report.attempts.map((attempt) => attempt.error).join("; ");
           report.notes.push(`using the fallback cache ${root.path} (${root.source}) because: ${why}`);
         }
-        if (loaded.state !== "hit") report.pruned = pruneNatives(root.path, manifest.version);
+        if (loaded.state !== "hit") report.pruned = pruneNatives(root.path, dirName);
         return loaded.addon;
       } catch (error) {
         if (error instanceof UnsafeArchiveError) {
@@ -255,12 +257,12 @@ function loadEmbedded(embedded: EmbeddedNatives, report: NativesReport): NativeA
             "the omp binary is damaged or was tampered with: reinstall it from a verified release",
           ]);
         }
-        report.attempts.push({ path: join(root.path, manifest.version, file.name), error: describeError(error) });
+        report.attempts.push({ path: join(root.path, dirName, file.name), error: describeError(error) });
         if (error instanceof DirUnusable) break;
       }
     }
   }
-  const primary = report.configuredRoot ? join(report.configuredRoot.path, manifest.version) : "the natives cache";
+  const primary = report.configuredRoot ? join(report.configuredRoot.path, dirName) : "the natives cache";
   throw failure(report, "omp could not load its native addon", [
     "set OMP_NATIVES_DIR to a directory you can write on a filesystem that allows executables (not mounted noexec)",
     `if a file listed above is damaged, delete ${primary} and run omp again`,

@@ -18,15 +18,17 @@ function mtimeOf(path: string): number | null {
 }
 
 /**
- * Removes natives of versions no longer in use below `root`: every version dir except `current`
- * and the most recently used other one (kept so a rollback starts without extracting), once it has
- * been idle for the grace period. Also clears temp dirs that killed extractions left in `current`.
+ * Removes natives of builds no longer in use below `root`: every build's dir (`<version>+<hash>`,
+ * cache-key.ts, or an older omp's `<version>`) except `current`'s and the most recently used other
+ * one (kept so a rollback starts without extracting), once it has been idle for the grace period.
+ * `current` is a dir name, or a version whose every build is kept (after an update, before the new
+ * binary has named its dir). Also clears temp dirs that killed extractions left in `current`.
  * Best effort: returns the paths removed and never throws.
  */
 export function pruneNatives(root: string, current: string, now: number = Date.now()): string[] {
   const removed: string[] = [];
   const others = dirNames(root)
-    .filter((name) => name !== current && VERSION_DIR.test(name))
+    .filter((name) => name !== current && !name.startsWith(`${current}+`) && VERSION_DIR.test(name))
     .map((name) => ({ path: join(root, name), mtime: mtimeOf(join(root, name)) }))
     .filter((dir): dir is { path: string; mtime: number } => dir.mtime !== null)
     .sort((a, b) => b.mtime - a.mtime);

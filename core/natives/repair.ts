@@ -4,6 +4,7 @@ import { describeError } from "../errors/omp-error.ts";
 import { syncDirectory } from "../fs/atomic-write.ts";
 import { type CacheRoot, fallbackCacheRoots, primaryCacheRoot } from "./cache-dir.ts";
 import { discardTemp, extractToTemp, matchesManifest } from "./extract.ts";
+import { cacheDirName } from "./cache-key.ts";
 import { cachedState, prepareVersionDir } from "./load.ts";
 import { clearStaleMarker } from "./loading-marker.ts";
 import type { NativeFile, NativesManifest } from "./manifest.ts";
@@ -42,14 +43,15 @@ function problemWith(target: string, file: NativeFile, manifest: NativesManifest
  */
 export function repairNatives(embedded: EmbeddedNatives): RepairReport {
   const { manifest } = embedded;
+  const dirName = cacheDirName(embedded);
   const report: RepairReport = { verified: [], replaced: [], removed: [], skipped: [] };
   for (const root of knownRoots()) {
-    if (!existsSync(join(root.path, manifest.version))) continue;
+    if (!existsSync(join(root.path, dirName))) continue;
     let versionDir: string;
     try {
-      versionDir = prepareVersionDir(root, manifest.version);
+      versionDir = prepareVersionDir(root, dirName);
     } catch (error) {
-      report.skipped.push({ path: join(root.path, manifest.version), reason: describeError(error) });
+      report.skipped.push({ path: join(root.path, dirName), reason: describeError(error) });
       continue;
     }
     for (const temp of staleTempDirs(versionDir)) {

@@ -3,7 +3,7 @@ import { fallbackCacheRoots, primaryCacheRoot } from "../natives/cache-dir.ts";
 import { pruneNatives } from "../natives/prune.ts";
 
 /**
- * After an update to `newVersion`: the natives cache keeps that version and the one used most
+ * After an update to `newVersion`: the natives cache keeps that version's builds and the one used most
  * recently before it (the version just replaced, so a rollback starts without extracting); older
  * ones go. Never loads the addon; best effort, like pruneNatives itself.
  */

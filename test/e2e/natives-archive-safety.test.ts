@@ -3,7 +3,7 @@
 import { beforeAll, describe, expect, test } from "bun:test";
 import { cpSync, existsSync, mkdirSync, readFileSync, readdirSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { ROOT, VERSION, doctor, runOmp, tempDir } from "../support/omp.ts";
+import { ROOT, doctor, nativesDirName, runOmp, tempDir } from "../support/omp.ts";
 
 const platform = `${process.platform}-${process.arch}`;
 const variants = process.arch === "x64" ? ["modern", "baseline"] : ["default"];
@@ -88,7 +88,7 @@ const cases: { name: string; expect: string; make: (stageDir: string, archive: s
 ];
 
 function expectNothingExtracted(home: string): void {
-  const versionDir = join(home, ".omp", "natives", VERSION);
+  const versionDir = join(home, ".omp", "natives", nativesDirName());
   // The sandbox launcher has its own archive and checks; doctor extracts it to report the sandbox.
   expect(existsSync(versionDir) ? readdirSync(versionDir).filter((name) => !name.startsWith("omp-sandbox.")) : []).toEqual([]);
   expect(existsSync(join(home, "evil.node"))).toBe(false);
@@ -138,7 +138,7 @@ describe.skipIf(variants.length < 2)("each variant has its own archive", () => {
     const grep = await runOmp(["grep", "hello"], { home, binary, cwd: join(home, "w"), env });
     expect(grep.stderr).toBe("");
     expect(grep.stdout).toBe("f.txt:1:hello\n");
-    expect(readdirSync(join(home, ".omp", "natives", VERSION))).toEqual([addonName("baseline")]);
+    expect(readdirSync(join(home, ".omp", "natives", nativesDirName()))).toEqual([addonName("baseline")]);
   });
 
   test("the damaged archive is refused when its variant is the one to load", async () => {

@@ -1,14 +1,14 @@
 // The embedded addon's life in the cache, exercised on the compiled dist/omp in a temporary HOME.
 import { describe, expect, test } from "bun:test";
 import { chmodSync, existsSync, mkdirSync, openSync, closeSync, readFileSync, readdirSync, statSync, truncateSync, utimesSync, writeFileSync, writeSync, rmSync } from "node:fs";
-import { join } from "node:path";
-import { ROOT, VERSION, doctor, runOmp, sha256File, tempDir } from "../support/omp.ts";
+import { basename, join } from "node:path";
+import { ROOT, VERSION, doctor, nativesDirName, runOmp, sha256File, tempDir } from "../support/omp.ts";
 
 const addonName = (variant: string) => `omp_natives.${process.platform}-${process.arch}-${variant}.node`;
 const builtAddon = (variant: string) => join(ROOT, "native", "out", addonName(variant));
 
 function versionDir(home: string): string {
-  return join(home, ".omp", "natives", VERSION);
+  return join(home, ".omp", "natives", nativesDirName());
 }
 
 describe("first run and cache hits", () => {
@@ -105,7 +105,7 @@ describe("concurrency", () => {
       expect(run.code).toBe(0);
       expect(run.stdout).toBe("needle.txt:1:a needle\nneedle.txt:3:another needle\n");
     }
-    expect(readdirSync(join(home, ".omp", "natives"))).toEqual([VERSION]);
+    expect(readdirSync(join(home, ".omp", "natives"))).toEqual([nativesDirName()]);
     const entries = readdirSync(versionDir(home));
     expect(entries).toHaveLength(1);
     const variant = entries[0]!.includes("-modern") ? "modern" : "baseline";
@@ -120,7 +120,7 @@ describe("where the cache lives", () => {
     const { code, report } = await doctor({ home, env: { OMP_NATIVES_DIR: natives } });
     expect(code).toBe(0);
     expect(report.natives.configuredRoot).toEqual({ path: natives, source: "OMP_NATIVES_DIR" });
-    expect(report.natives.addonPath!.startsWith(join(natives, VERSION))).toBe(true);
+    expect(report.natives.addonPath!.startsWith(join(natives, nativesDirName()))).toBe(true);
     expect(existsSync(join(home, ".omp"))).toBe(false);
   });
 
@@ -128,7 +128,7 @@ describe("where the cache lives", () => {
     const home = tempDir();
     const data = tempDir();
     const { report } = await doctor({ home, env: { XDG_DATA_HOME: data } });
-    expect(report.natives.addonPath!.startsWith(join(data, "omp", "natives", VERSION))).toBe(true);
+    expect(report.natives.addonPath!.startsWith(join(data, "omp", "natives", nativesDirName()))).toBe(true);
   });
 
   test("a relative OMP_NATIVES_DIR is reported and a working fallback is used", async () => {
@@ -178,7 +178,7 @@ describe("where the cache lives", () => {
       expect(code).toBe(1);
       const message = report.nativesError!;
       expect(message).toContain("omp could not load its native addon");
-      expect(message).toContain(join(home, ".omp", "natives", VERSION));
+      expect(message).toContain(join(home, ".omp", "natives", nativesDirName()));
       for (const dir of nobodyDirs) expect(message).toContain(join(dir, "natives"));
       expect(message).toContain("What to do:");
       expect(message).toContain("OMP_NATIVES_DIR");
@@ -221,8 +221,39 @@ describe("old versions", () => {
     mkdirSync(join(root, "not-a-version"));
     const { report } = await doctor({ home });
     expect(report.natives.state).toBe("extracted");
-    expect(readdirSync(root).sort()).toEqual(["0.0.2", VERSION, "not-a-version"].sort());
+    expect(readdirSync(root).sort()).toEqual(["0.0.2", nativesDirName(), "not-a-version"].sort());
     expect(report.natives.pruned.sort()).toEqual([join(root, "0.0.1"), join(root, "0.0.3")]);
+  });
+});
+
+describe("one dir per build", () => {
+  test("the cache dir is named for the version and the build's files; an older omp's <version> dir is never loaded, and is pruned once idle", async () => {
+    expect(nativesDirName()).toMatch(new RegExp(`^${VERSION.replace(/\./g, "\\.")}\\+[0-9a-f]{16}$`));
+    const { report: fresh } = await doctor({ home: tempDir() });
+    const good = statSync(fresh.natives.addonPath!);
+    const name = basename(fresh.natives.addonPath!);
+    // Another build of this version, as an older omp keyed it: an addon of the same size and mtime,
+    // which that omp took for its own without reading it.
+    const home = tempDir();
+    const root = join(home, ".omp", "natives");
+    const idle = (hours: number) => Date.now() / 1000 - hours * 3600;
+    mkdirSync(join(root, VERSION), { recursive: true });
+    writeFileSync(join(root, VERSION, name), Buffer.alloc(good.size, 0x5a));
+    utimesSync(join(root, VERSION, name), good.atime, good.mtime);
+    utimesSync(join(root, VERSION), idle(2), idle(2));
+    const other = "0.0.9+0123456789abcdef";
+    mkdirSync(join(root, other));
+    utimesSync(join(root, other), idle(1), idle(1));
+
+    const { code, report } = await doctor({ home });
+    expect(code).toBe(0);
+    expect(report.natives.state).toBe("extracted");
+    expect(report.natives.notes).toEqual([]);
+    expect(report.natives.addonPath).toBe(join(root, nativesDirName(), name));
+    expect(sha256File(report.natives.addonPath!)).toBe(sha256File(fresh.natives.addonPath!));
+    // The older omp's dir goes like any other version's; the most recently used other one stays for a rollback.
+    expect(report.natives.pruned).toEqual([join(root, VERSION)]);
+    expect(readdirSync(root).sort()).toEqual([nativesDirName(), other].sort());
   });
 });
 

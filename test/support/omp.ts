@@ -1,5 +1,5 @@
 import { existsSync, readFileSync } from "node:fs";
-import { join, resolve } from "node:path";
+import { basename, dirname, join, resolve } from "node:path";
 
 export const ROOT = resolve(import.meta.dir, "..", "..");
 export const OMP = join(ROOT, "dist", "omp");
@@ -9,7 +9,26 @@ if (!existsSync(OMP)) {
   throw new Error(`${OMP} is missing: the end-to-end tests run the compiled binary; run \`bun run build\` first (npm test does).`);
 }
 
-export { tempDir } from "./temp.ts";
+import { tempDir } from "./temp.ts";
+
+export { tempDir };
+
+let dirName: string | undefined;
+
+/**
+ * dist/omp's dir in a natives cache, `<version>+<hash of its files>` (core/natives/cache-key.ts),
+ * as a first run in a fresh home names it.
+ */
+export function nativesDirName(): string {
+  if (dirName === undefined) {
+    const home = tempDir();
+    const run = Bun.spawnSync([OMP, "doctor", "--json"], { cwd: home, env: cleanEnv(home), stdout: "pipe", stderr: "pipe" });
+    const addonPath: string | null = JSON.parse(run.stdout.toString()).natives.addonPath;
+    if (!addonPath) throw new Error(`omp doctor loaded no addon:\n${run.stderr.toString()}`);
+    dirName = basename(dirname(addonPath));
+  }
+  return dirName;
+}
 
 export interface RunResult {
   code: number;

@@ -111,4 +111,11 @@ describe("packing", () => {
       expect(sha256(readFileSync(extracted.path))).toBe(sha256(readFileSync(join(nativeOutDir(VERSION), file.name))));
     }
   });
+
+  test("the manifest's mtime is the packed files' newest, not the build's, so two builds of the same addons agree on it", async () => {
+    const options = { addonDir: nativeOutDir(VERSION), platform: platformTag(), version: VERSION, variants: variantsFor(process.arch) };
+    const first = await packNatives({ ...options, outDir: tempDir("omp-unit-pack-") });
+    const inputs = [...first.manifest.files, ...(first.manifest.launcher ? [first.manifest.launcher] : [])].map((file) => statSync(join(nativeOutDir(VERSION), file.name)).mtimeMs);
+    expect(first.manifest.mtime).toBe(Math.floor(Math.max(...inputs) / 1000));
+  });
 });

@@ -164,6 +164,25 @@ describe("pruning", () => {
     );
   });
 
+  test("builds' dirs: the current build's kept, every build of a version kept when the version is named", () => {
+    const root = scratch();
+    const now = Date.now();
+    const idle = (now - PRUNE_GRACE_MS * 3) / 1000;
+    for (const name of ["2.0.0+aaaaaaaaaaaaaaaa", "2.0.0+bbbbbbbbbbbbbbbb", "2.0.0", "2.0.0-rc.1+cccccccccccccccc", "1.0.0+dddddddddddddddd"]) {
+      mkdirSync(join(root, name));
+      utimesSync(join(root, name), idle, idle);
+    }
+    utimesSync(join(root, "1.0.0+dddddddddddddddd"), idle + 60, idle + 60);
+    // From a run: its own build stays, and the most recently used other one; the old `2.0.0` and the other builds go.
+    expect(pruneNatives(root, "2.0.0+aaaaaaaaaaaaaaaa", now).map((path) => path.slice(root.length + 1)).sort()).toEqual(["2.0.0", "2.0.0+bbbbbbbbbbbbbbbb", "2.0.0-rc.1+cccccccccccccccc"]);
+    expect(readdirSync(root).sort()).toEqual(["1.0.0+dddddddddddddddd", "2.0.0+aaaaaaaaaaaaaaaa"]);
+    // After an update to 3.0.0, whose build has no dir yet: every 3.0.0 build stays.
+    mkdirSync(join(root, "3.0.0+eeeeeeeeeeeeeeee"));
+    utimesSync(join(root, "3.0.0+eeeeeeeeeeeeeeee"), idle - 60, idle - 60);
+    expect(pruneNatives(root, "3.0.0", now).map((path) => path.slice(root.length + 1))).toEqual(["2.0.0+aaaaaaaaaaaaaaaa"]);
+    expect(readdirSync(root).sort()).toEqual(["1.0.0+dddddddddddddddd", "3.0.0+eeeeeeeeeeeeeeee"]);
+  });
+
   test("a version dir inside the grace period survives even when not kept", () => {
     const root = scratch();
     const now = Date.now();
