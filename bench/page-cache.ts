@@ -4,24 +4,17 @@
  * the writes left it, and a run of it maps ~5 MiB more than the same file read back from disk —
  * `omp -p hi` 47.6 against 42.8 MiB, the floor program 36.9 against 31.8, byte-identical copies
  * (bench/results/rss-floor.md). An installed program a user runs every day is in the second state
- * once the kernel has dropped the written pages. So the benchmarks drop them first, for every
- * program they compare alike: settle() writes a file's dirty pages out and asks the kernel to drop
- * its cached pages (GNU dd's nocache: posix_fadvise DONTNEED), and the next run reads them back as
- * any later run does.
+ * once the kernel has dropped the written pages (omp's installer and `omp update` drop them). So the
+ * benchmarks drop them first, for every program they compare alike, and the next run reads them
+ * back as any later run does.
  */
-import { closeSync, existsSync, fsyncSync, openSync, readdirSync, statSync } from "node:fs";
+import { existsSync, readdirSync, statSync } from "node:fs";
 import { join } from "node:path";
+import { dropCachedPages } from "../core/fs/page-cache.ts";
 
 export function settle(paths: readonly string[]): void {
   for (const path of paths) {
-    const fd = openSync(path, "r");
-    try {
-      fsyncSync(fd);
-    } finally {
-      closeSync(fd);
-    }
-    const dropped = Bun.spawnSync(["dd", `if=${path}`, "iflag=nocache", "count=0", "status=none"], { stdout: "ignore", stderr: "pipe" });
-    if (dropped.exitCode !== 0) throw new Error(`dd could not drop ${path} from the page cache: ${dropped.stderr.toString().trim()}`);
+    if (!dropCachedPages(path)) throw new Error(`could not drop ${path} from the page cache (GNU dd with iflag=nocache is needed)`);
   }
 }
 

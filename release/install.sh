@@ -339,6 +339,10 @@ place_binary() {
     # rename(2): whoever runs omp sees the old binary or the new one, never a partial file.
     mv -f "$staged" "$dest" || die "cannot move the new omp to $dest; the previous install is unchanged"
     staged=
+    # Out of the page cache as the writes left it: its first runs would map ~5 MiB more of it than
+    # later ones (core/fs/page-cache.ts does the same after omp update). Best effort: GNU dd only.
+    sync "$dest" 2>/dev/null || true
+    dd if="$dest" iflag=nocache count=0 status=none 2>/dev/null || true
     say "installed omp $version to $dest"
 }
 

@@ -4,6 +4,7 @@ import { OmpError, describeError } from "../errors/omp-error.ts";
 import { tempDir } from "../paths.ts";
 import { processAlive } from "./install-lock.ts";
 import { dirNames } from "../fs/dir-names.ts";
+import { dropCachedPages } from "../fs/page-cache.ts";
 
 /**
  * Replacing the installed binary. Files of an update in progress sit beside the target (same
@@ -88,7 +89,9 @@ async function requireVersion(binary: string, expected: string, what: string): P
  *   2. keep the old binary under a second name (a hard link, so `target` itself never goes missing
  *      on POSIX; on Windows a running exe can only be renamed, so it is renamed aside);
  *   3. rename the new one over `target` and fsync the directory;
- *   4. run `target --version`; if it is not the expected version, put the old binary back.
+ *   4. run `target --version`; if it is not the expected version, put the old binary back;
+ *   5. drop the new binary's pages from the page cache (core/fs/page-cache.ts), so that its first
+ *      runs map no more of it than later ones.
  * A crash at any point leaves either the old or the new binary at `target`, both complete.
  */
 export async function swapInBinary(target: string, staged: string, expectedVersion: string): Promise<void> {
@@ -122,4 +125,5 @@ export async function swapInBinary(target: string, staged: string, expectedVersi
     throw new OmpError(`${describeError(error)}; the previous omp was put back`, { cause: error });
   }
   rmSync(backup, { force: true });
+  dropCachedPages(target);
 }

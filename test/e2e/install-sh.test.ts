@@ -7,6 +7,7 @@ import { join } from "node:path";
 import { sha256File, tempDir } from "../support/omp.ts";
 import { type ReleaseFixture, TARGET, VERSION_A, VERSION_B, installBinary, releaseFixture, servedTree, signWith } from "../support/release-fixture.ts";
 import { type ReleaseServer, startReleaseServer } from "../support/release-server.ts";
+import { residentBytes } from "../support/page-cache.ts";
 import { SYSTEM_PATH, curlPipeSh, fakeCommand, pathWithout, runCommand } from "../support/release-shell.ts";
 
 // Each install moves and hashes a 115 MB binary a few times.
@@ -54,6 +55,15 @@ describe("curl | sh", () => {
       expect(leftovers(home)).toEqual([]);
     });
   }
+
+  test("leaves the installed binary out of the page cache, so its first runs map no more of it than later ones", async () => {
+    const home = tempDir();
+    const result = await curlPipeSh(server.url, "dash", [], { home, env: { OMP_DOWNLOAD_URL: server.url } });
+    expect(result.code).toBe(0);
+    // Read back before anything runs it: the installer wrote all of it and ran it.
+    expect(residentBytes(installed(home))).toBeLessThan(statSync(installed(home)).size / 100);
+    expect(versionOf(installed(home))).toBe(`omp/${VERSION_A}`);
+  });
 
   test("reports success only when the omp on PATH is the new one", async () => {
     const home = tempDir();

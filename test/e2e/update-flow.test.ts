@@ -7,6 +7,7 @@ import { tempDir } from "../support/omp.ts";
 import { type ReleaseFixture, TARGET, VERSION_A, VERSION_B, installBinary, releaseFixture, servedTree } from "../support/release-fixture.ts";
 import { type CountingProxy, type ReleaseServer, startCountingProxy, startReleaseServer } from "../support/release-server.ts";
 import { runCommand } from "../support/release-shell.ts";
+import { residentBytes } from "../support/page-cache.ts";
 
 // Each update downloads, unpacks and verifies a 55 MB archive holding a 115 MB binary.
 setDefaultTimeout(60_000);
@@ -178,6 +179,14 @@ describe("updating", () => {
     const doctor = await runCommand([omp.omp, "doctor"], { home: omp.home, env: broken });
     expect(doctor.stdout + doctor.stderr).toContain("OMP_NATIVES_DIR must be an absolute path");
     expect((await omp.update([], broken)).code).toBe(0);
+    expect(await omp.version()).toBe(`omp/${VERSION_B}`);
+  });
+
+  test("leaves the new binary out of the page cache, so its first runs map no more of it than later ones", async () => {
+    const omp = install(VERSION_A, newer.url);
+    expect((await omp.update([])).code).toBe(0);
+    // Read back before anything runs it: the update wrote all of it and ran it twice.
+    expect(residentBytes(omp.omp)).toBeLessThan(statSync(omp.omp).size / 100);
     expect(await omp.version()).toBe(`omp/${VERSION_B}`);
   });
 
