@@ -29,7 +29,7 @@ import { ModelCheckpoint, rewindConversation } from "./model-checkpoint.ts";
 import { endSessionJobs } from "../shell/session-jobs.ts";
 import { endSessionKernels } from "../eval/session-kernels.ts";
 import type { RunState, RunStop } from "./run-state.ts";
-import { ToolDiscovery } from "../tools/discovery/tool-discovery.ts";
+import { CALL_TOOL_NAME, ToolDiscovery } from "../tools/discovery/tool-discovery.ts";
 import { discoveryPolicy } from "../tools/discovery/policy.ts";
 import { StreamRules, type WatchedRequest } from "./stream-rules.ts";
 import { StreamRuleTurns } from "./stream-rule-turns.ts";
@@ -476,6 +476,7 @@ export class Agent {
     const run: ToolCallRun = {
       tools: () => this.offeredTools(),
       unlisted: (name) => this.discovery.unlisted(name),
+      deferred: (name) => this.discovery.deferredTool(name),
       context: toolContext(this.options, {
         signal,
         redact: (text) => this.redact(text),
@@ -484,6 +485,7 @@ export class Agent {
         subagents: { depth: this.options.depth ?? 0, run: (request) => import("./subagent.ts").then((module) => module.runSubagent(this, request)) },
         jobScope: this,
         hasTool: (name) => this.tools.some((tool) => tool.name === name),
+        callOf: (name, args) => (this.discovery.callsThrough(name) ? `${CALL_TOOL_NAME} ${JSON.stringify({ name, arguments: args })}` : `${name} ${JSON.stringify(args)}`),
         ...this.checkpointTarget(),
       }),
       gate: this.options.gate,

@@ -4,6 +4,7 @@ import { type ApprovalGate, provablyReadOnly } from "../tools/approval.ts";
 import type { ToolHookPoint } from "../tools/hook-points.ts";
 import { runToolCall } from "../tools/run.ts";
 import type { Tool, ToolContext, ToolResult } from "../tools/types.ts";
+import { CALL_TOOL_NAME } from "../tools/discovery/tool-discovery.ts";
 import type { AgentEvent } from "./events.ts";
 
 /** What a reply's tool calls run with. */
@@ -12,6 +13,8 @@ export interface ToolCallRun {
   tools: () => Tool[];
   /** A tool the model was not sent but may run when it names it (a deferred one, which then joins the list). */
   unlisted?: (name: string) => Tool | undefined;
+  /** The deferred tool a call_tool call names, run without joining the list. */
+  deferred?: (name: string) => Tool | undefined;
   /** Everything each tool gets but its progress callback and call id. */
   context: Omit<ToolContext, "onUpdate" | "toolCallId">;
   gate: ApprovalGate;
@@ -32,8 +35,8 @@ export async function runToolCalls(calls: ToolCall[], run: ToolCallRun): Promise
   const results: ToolResultMessage[] = new Array(calls.length);
   let batch: Promise<void>[] = [];
   for (const [index, call] of calls.entries()) {
-    const tool = run.tools().find((t) => t.name === call.name) ?? run.unlisted?.(call.name);
-    const job = () => (run.denied ? skipped(call, run) : runOne(call, tool, run)).then((message) => void (results[index] = message));
+    const { target, tool } = resolve(call, run);
+    const job = () => (run.denied ? skipped(call, run) : runOne(target, tool, run, call.name)).then((message) => void (results[index] = message));
     if (tool?.effect === "read") batch.push(job());
     else {
       await Promise.all(batch);
@@ -45,7 +48,21 @@ export async function runToolCalls(calls: ToolCall[], run: ToolCallRun): Promise
   return results;
 }
 
-async function runOne(call: ToolCall, tool: Tool | undefined, run: ToolCallRun): Promise<ToolResultMessage> {
+/**
+ * The call to run and its tool. A call_tool call runs the tool it names with the arguments it
+ * gives, as if the model had called that tool: approvals, hooks, checkpoints and events see that
+ * tool; only the result goes back under call_tool's name.
+ */
+function resolve(call: ToolCall, run: ToolCallRun): { target: ToolCall; tool: Tool | undefined } {
+  if (call.name !== CALL_TOOL_NAME || !run.deferred || invalidArgumentsError(call.arguments)) return { target: call, tool: run.tools().find((t) => t.name === call.name) ?? run.unlisted?.(call.name) };
+  const { name, arguments: args } = call.arguments;
+  const target: ToolCall = { ...call, name: typeof name === "string" ? name : "", arguments: args !== null && typeof args === "object" && !Array.isArray(args) ? (args as Record<string, unknown>) : {} };
+  const tool = target.name === CALL_TOOL_NAME ? undefined : (run.deferred(target.name) ?? run.tools().find((t) => t.name === target.name));
+  return { target, tool };
+}
+
+/** `wireName`: the name the result goes back under (call_tool's for a call through it). */
+async function runOne(call: ToolCall, tool: Tool | undefined, run: ToolCallRun, wireName: string): Promise<ToolResultMessage> {
   const { emit } = run;
   emit({ type: "tool_execution_start", toolCallId: call.id, toolName: call.name, args: call.arguments });
   let result: ToolResult;
@@ -73,7 +90,7 @@ async function runOne(call: ToolCall, tool: Tool | undefined, run: ToolCallRun):
   }
   if (result.halt !== undefined) run.halts.push(result.halt);
   if (result.userDenied) run.denied = true;
-  return settle(call, result, run);
+  return settle(call, result, run, wireName);
 }
 
 /** A call after one the user denied: not run, so the user decides what happens next. */
@@ -82,12 +99,12 @@ async function skipped(call: ToolCall, run: ToolCallRun): Promise<ToolResultMess
   return settle(call, { content: [{ type: "text", text: `${call.name} was not run: the user denied an earlier call in this reply.` }], isError: true, details: { denied: true } }, run);
 }
 
-function settle(call: ToolCall, result: ToolResult, run: ToolCallRun): ToolResultMessage {
+function settle(call: ToolCall, result: ToolResult, run: ToolCallRun, wireName = call.name): ToolResultMessage {
   const { emit } = run;
   const message: ToolResultMessage = {
     role: "toolResult",
     toolCallId: call.id,
-    toolName: call.name,
+    toolName: wireName,
     content: result.content,
     isError: result.isError ?? false,
     ...(result.details === undefined ? {} : { details: result.details }),

@@ -2,7 +2,7 @@ import type { ToolContext } from "../tools/types.ts";
 import type { AgentOptions } from "./agent-options.ts";
 
 /** What differs per agent and per turn; the rest of a tool call's context comes from the agent's options. */
-export interface ToolContextParts extends Pick<ToolContext, "signal" | "fileReads" | "secrets" | "redact" | "subagents" | "jobScope" | "hasTool" | "checkpoints"> {}
+export interface ToolContextParts extends Pick<ToolContext, "signal" | "fileReads" | "secrets" | "redact" | "subagents" | "jobScope" | "hasTool" | "callOf" | "checkpoints"> {}
 
 /**
  * The context a turn's tool calls run with: the session's folder, limits, sandbox and editor,

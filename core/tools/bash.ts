@@ -91,7 +91,7 @@ async function runBash(input: z.infer<typeof schema>, context: ToolContext): Pro
   );
   if (asJob) {
     const log = job.collector.logPath ? ` Its output is logged to ${job.collector.logPath}.` : "";
-    const how = `Read it with job {"action":"read","id":${job.id}} (wait_for: a regex to wait for, timeout: seconds), send input with "write", stop it with "kill".${log}`;
+    const how = `Read it with ${jobCall(context, { action: "read", id: job.id })} (wait_for: a regex to wait for, timeout: seconds), send input with "write", stop it with "kill".${log}`;
     if (!input.pty) return textResult(`Started job ${job.id} (pid ${job.pid}) in the background. ${how}`, jobDetails(job, cwd));
     const { text } = await jobs.read(job, { signal: context.signal, expectOutput: true });
     return textResult(`${text}\n\nStarted job ${job.id} in a terminal. ${how} Keys: text with \\r for Enter, \\x1b, <up>, <c-c> and the like.`, jobDetails(job, cwd));
@@ -113,7 +113,7 @@ async function runBash(input: z.infer<typeof schema>, context: ToolContext): Pro
       const why = auto && seconds >= autoS ? `Still running after ${autoS}s` : `The user sent it to the background after ${seconds.toFixed(1)}s`;
       const { text } = job.unread.take();
       return textResult(
-        `${text === "" ? "(no output yet)" : text.replace(/\n$/, "")}\n\n[${why}, so it goes on in the background as job ${job.id}. Read its new output with job {"action":"read","id":${job.id}} (wait_for/timeout to wait for it), or stop it with {"action":"kill","id":${job.id}}.]`,
+        `${text === "" ? "(no output yet)" : text.replace(/\n$/, "")}\n\n[${why}, so it goes on in the background as job ${job.id}. Read its new output with ${jobCall(context, { action: "read", id: job.id })} (wait_for/timeout to wait for it), or stop it with {"action":"kill","id":${job.id}}.]`,
         jobDetails(job, cwd),
       );
     }
@@ -131,6 +131,11 @@ async function runBash(input: z.infer<typeof schema>, context: ToolContext): Pro
     unsubscribe?.();
     context.signal.removeEventListener("abort", onAbort);
   }
+}
+
+/** The job call the model makes next, as it makes it now (through call_tool while job is deferred). */
+function jobCall(context: ToolContext, args: Record<string, unknown>): string {
+  return context.callOf?.("job", args) ?? `job ${JSON.stringify(args)}`;
 }
 
 function jobDetails(job: Job, cwd: string): BashDetails {

@@ -67,6 +67,8 @@ export interface ToolContext {
   question?: Questioner;
   /** Whether the calling agent offers a tool by this name now (the bash interceptor points only at tools there are). */
   hasTool?: (name: string) => boolean;
+  /** How the model calls tool `name` with `args` now: by name, or through call_tool while it is deferred (core/tools/discovery). Absent: by name. */
+  callOf?: (name: string, args: Record<string, unknown>) => string;
   /**
    * The sandbox policy for omp's own file access (core/sandbox/path-policy.ts): reads check it at
    * use, writes go through `authorizeWrite` (file-writes.ts). Absent: no policy (no session).

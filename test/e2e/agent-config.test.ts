@@ -23,6 +23,7 @@ import {
 import { toolSpec } from "../../core/agent/tool-specs.ts";
 import { builtinToolDefinitions } from "../../core/tools/builtin-specs.ts";
 import { defineTool } from "../../core/tools/define.ts";
+import { callToolParameters } from "../../core/tools/discovery/call-spec.ts";
 import { taskParameters } from "../../core/extensions/agents/task-spec.ts";
 
 const standin = await agentTestFile();
@@ -226,7 +227,7 @@ describe("config files through the validated-config cache", () => {
       path: "/v1/chat/completions",
       model: "test-model",
       header: "one",
-      tools: ["edit", "grep", "read", "search_tool_bm25", "task", "write"],
+      tools: ["call_tool", "edit", "grep", "read", "search_tool_bm25", "task", "write"],
       maxTokens: 1111,
     });
     const cache = readFileSync(cacheFile(home), "utf8");
@@ -247,7 +248,7 @@ describe("config files through the validated-config cache", () => {
       path: "/v1/chat/completions",
       model: "other-model",
       header: "two",
-      tools: ["bash", "edit", "find", "grep", "search_tool_bm25", "task", "todo", "write"],
+      tools: ["bash", "call_tool", "edit", "find", "grep", "search_tool_bm25", "task", "todo", "write"],
       maxTokens: 2222,
     });
     expect(await runWithConfig(home, repo)).toEqual(third);
@@ -304,8 +305,8 @@ describe("tools and approval", () => {
     expect((await runAgent(["-p", "--no-tools", "--model", provider.model, "x"], { home, cwd: repo, env })).code).toBe(0);
     const [all, some, none] = modelRequests(standin).map((r) => r.body);
     const edit = provider.api === "openai-responses" ? "apply_patch" : "edit";
-    // The rarely needed ones (eval, ls, job, lsp, ast_grep, ast_edit, web_fetch, …) are found with search_tool_bm25 (tool-discovery.test.ts).
-    expect(toolNamesOf(provider.api, all).sort()).toEqual(["bash", edit, "find", "grep", "read", "search_tool_bm25", "task", "todo", "write"].sort());
+    // The rarely needed ones (eval, ls, job, lsp, ast_grep, ast_edit, web_fetch, …) are found with search_tool_bm25 and run through call_tool (tool-discovery.test.ts).
+    expect(toolNamesOf(provider.api, all).sort()).toEqual(["bash", "call_tool", edit, "find", "grep", "read", "search_tool_bm25", "task", "todo", "write"].sort());
     // Named in --tools: sent, nothing deferred.
     expect(toolNamesOf(provider.api, some)).toEqual(["read", "grep"]);
     expect(toolNamesOf(provider.api, none)).toEqual([]);
@@ -318,13 +319,14 @@ describe("tools and approval", () => {
     expect((await runAgent(["-p", "--model", anthropic.model, "x"], { home, cwd: repo, env: anthropic.env(standin.url) })).code).toBe(0);
     const sent = modelRequests(standin)[0]!.body.tools.map((t: any) => ({ name: t.name, description: t.description, parameters: t.input_schema }));
     // web_search is offered only with a search provider configured (there is none here); ask only where someone can answer (not -p); github only when GitHub is set up, ssh only with hosts.
-    // Deferred tools are not sent: search_tool_bm25, after the others, finds them.
+    // Deferred tools are not sent: search_tool_bm25, after the others, finds them, and call_tool runs them.
     const absent = ["web_search", "ask", "github", "ssh"];
     const builtins = builtinToolDefinitions().filter((definition) => !absent.includes(definition.name) && definition.loadMode !== "discoverable");
-    expect(sent.slice(0, -2)).toEqual(builtins.map(defineTool).map(toolSpec));
-    expect(sent.at(-2).name).toBe("task");
-    expect(sent.at(-2).parameters).toEqual(taskParameters());
-    expect(sent.at(-1).name).toBe("search_tool_bm25");
+    expect(sent.slice(0, -3)).toEqual(builtins.map(defineTool).map(toolSpec));
+    expect(sent.at(-3).name).toBe("task");
+    expect(sent.at(-3).parameters).toEqual(taskParameters());
+    expect(sent.at(-2).name).toBe("search_tool_bm25");
+    expect(sent.at(-1)).toEqual({ name: "call_tool", description: expect.stringContaining("search_tool_bm25"), parameters: callToolParameters() });
   });
 
   test("a call to a tool that was not offered is an error result, not a crash", async () => {

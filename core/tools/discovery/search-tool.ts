@@ -30,7 +30,7 @@ export function toolDocument(tool: Tool): ToolDocument {
 /**
  * Ranks the deferred tools not found yet against the query and loads the best `limit`; the model
  * sees the original omp's compact summary ({query, activated_tools, match_count, total_tools}) and
- * the tools themselves in the next request's list.
+ * the definitions of the tools loaded, which it runs through call_tool (tool-discovery.ts).
  */
 export function searchToolImplementation(host: DiscoveryHost): ToolImplementation<typeof SearchInput, SearchToolDetails> {
   return {
@@ -60,7 +60,8 @@ export function searchToolImplementation(host: DiscoveryHost): ToolImplementatio
           return { name: item.name, description: doc.description.slice(0, SUMMARY_CHARS), ...(doc.server ? { server_name: doc.server } : {}), schema_keys: [...doc.schemaKeys], score: Math.round(score * 1e6) / 1e6 };
         }),
       };
-      return textResult(JSON.stringify({ query: trimmed, activated_tools: names, match_count: names.length, total_tools: deferred.length }), details);
+      const definitions = ranked.map(({ item }) => ({ name: item.name, description: item.description, parameters: item.parameters }));
+      return textResult(JSON.stringify({ query: trimmed, activated_tools: names, match_count: names.length, total_tools: deferred.length, tools: definitions }), details);
     },
   };
 }

@@ -95,32 +95,42 @@ describe("which tools are deferred", () => {
 });
 
 describe("a session's discovery", () => {
-  test("found tools join the end in the order found; the search tool is unchanged by finding; a search does not return what was found", async () => {
+  test("finding changes no tool sent: found tools come back as definitions for call_tool; a search does not return what was found; a call by name joins the end", async () => {
     let changes = 0;
     const discovery = new ToolDiscovery({ mode: "all", essential: [] }, [], () => changes++);
     const all = [tool("read", "Read a file."), ...CORPUS];
     const first = discovery.offer(all);
-    expect(names(first)).toEqual(["read", "search_tool_bm25"]);
+    expect(names(first)).toEqual(["read", "search_tool_bm25", "call_tool"]);
     expect(discovery.offer(all)).toBe(first);
     const search = await first[1]!.load();
     const run = async (query: string, limit?: number) => JSON.parse(((await search.execute({ query, limit }, {} as any)).content[0] as { text: string }).text);
-    expect(await run("github pull requests", 1)).toEqual({ query: "github pull requests", activated_tools: ["mcp__github__list_pull_requests"], match_count: 1, total_tools: CORPUS.length });
+    const found = CORPUS.find((t) => t.name === "mcp__github__list_pull_requests")!;
+    expect(await run("github pull requests", 1)).toEqual({
+      query: "github pull requests",
+      activated_tools: ["mcp__github__list_pull_requests"],
+      match_count: 1,
+      total_tools: CORPUS.length,
+      tools: [{ name: found.name, description: found.description, parameters: found.parameters }],
+    });
     expect(await run("rename symbol", 1)).toMatchObject({ activated_tools: ["lsp"] });
-    expect(changes).toBe(2);
-    const after = discovery.offer(all);
-    expect(names(after)).toEqual(["read", "search_tool_bm25", "mcp__github__list_pull_requests", "lsp"]);
-    expect(after[1]).toBe(first[1]);
+    expect(changes).toBe(0);
+    expect(discovery.offer(all)).toBe(first);
+    // Found tools run through call_tool, without joining the list.
+    expect(discovery.deferredTool("lsp")?.name).toBe("lsp");
+    expect(discovery.callsThrough("lsp")).toBe(true);
     // Already found: the next best is returned instead.
     expect((await run("github pull requests", 1)).activated_tools).toEqual(["mcp__github__create_issue"]);
-    // Called by name without a search: found too.
+    // Called by its own name: it joins the end of the list (a history must not name a tool that was not sent).
     expect(discovery.unlisted("web_fetch")?.name).toBe("web_fetch");
     expect(discovery.unlisted("nope")).toBeUndefined();
-    expect(names(discovery.offer(all)).slice(-2)).toEqual(["mcp__github__create_issue", "web_fetch"]);
+    expect(changes).toBe(1);
+    expect(names(discovery.offer(all))).toEqual(["read", "search_tool_bm25", "call_tool", "web_fetch"]);
+    expect(discovery.callsThrough("web_fetch")).toBe(false);
   });
 
-  test("a resumed session's names count as found; nothing deferred means no search tool", () => {
+  test("a resumed session's deferred names count as joined; nothing deferred means no search tool and no call_tool", () => {
     const discovery = new ToolDiscovery({ mode: "auto", essential: [] }, ["read", "search_tool_bm25", "lsp"], () => {});
-    expect(names(discovery.offer([tool("read", "r"), ...CORPUS.slice(0, 2)]))).toEqual(["read", "search_tool_bm25", "lsp"]);
+    expect(names(discovery.offer([tool("read", "r"), ...CORPUS.slice(0, 2)]))).toEqual(["read", "search_tool_bm25", "call_tool", "lsp"]);
     expect(names(new ToolDiscovery({ mode: "off", essential: [] }, [], () => {}).offer([tool("read", "r"), ...CORPUS]))).toEqual(["read", ...names(CORPUS)]);
   });
 
