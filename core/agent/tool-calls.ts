@@ -4,7 +4,7 @@ import { type ApprovalGate, provablyReadOnly } from "../tools/approval.ts";
 import type { ToolHookPoint } from "../tools/hook-points.ts";
 import { runToolCall } from "../tools/run.ts";
 import type { Tool, ToolContext, ToolResult } from "../tools/types.ts";
-import { CALL_TOOL_NAME } from "../tools/discovery/tool-discovery.ts";
+import { CALL_TOOL_NAME, namedCall } from "../tools/discovery/tool-discovery.ts";
 import type { AgentEvent } from "./events.ts";
 
 /** What a reply's tool calls run with. */
@@ -55,8 +55,7 @@ export async function runToolCalls(calls: ToolCall[], run: ToolCallRun): Promise
  */
 function resolve(call: ToolCall, run: ToolCallRun): { target: ToolCall; tool: Tool | undefined } {
   if (call.name !== CALL_TOOL_NAME || !run.deferred || invalidArgumentsError(call.arguments)) return { target: call, tool: run.tools().find((t) => t.name === call.name) ?? run.unlisted?.(call.name) };
-  const { name, arguments: args } = call.arguments;
-  const target: ToolCall = { ...call, name: typeof name === "string" ? name : "", arguments: args !== null && typeof args === "object" && !Array.isArray(args) ? (args as Record<string, unknown>) : {} };
+  const target: ToolCall = { ...call, ...namedCall(call.name, call.arguments) };
   const tool = target.name === CALL_TOOL_NAME ? undefined : (run.deferred(target.name) ?? run.tools().find((t) => t.name === target.name));
   return { target, tool };
 }

@@ -64,6 +64,14 @@ describe("tool blocks", () => {
     expect(screen).toContain("Command exited with code 3.");
   });
 
+  test("a deferred tool run through call_tool shows as that tool", async () => {
+    const s = await ready({ files: { "src/a.ts": "x\n" }, script: [{ toolCalls: [{ name: "call_tool", arguments: { name: "ls", arguments: { path: "src" } } }] }, { text: "Listed." }] });
+    await ask(s, "list src");
+    const screen = await s.tty.waitFor("Listed.");
+    expect(screen).toMatch(/✓ ls src/);
+    expect(screen).not.toContain("call_tool");
+  });
+
   test("thinking shows as one line while collapsed and in full with Ctrl+T", async () => {
     const s = await ready({ script: [{ thinking: "First I consider the parser.\nThen the lexer.", text: "The answer." }] });
     await ask(s, "think");

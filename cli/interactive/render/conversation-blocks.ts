@@ -1,6 +1,7 @@
 import type { AgentEvent } from "../../../core/agent/events.ts";
 import { withoutSystemNotes } from "../../../core/session/modes.ts";
-import type { Message, UserMessage } from "../../../core/ai/messages.ts";
+import type { Message, ToolCall, UserMessage } from "../../../core/ai/messages.ts";
+import { namedCall } from "../../../core/tools/discovery/tool-discovery.ts";
 import { COMPACTION_SUMMARY_PREFIX } from "../../../core/session/compaction-summary.ts";
 import { AssistantBlock, UserBlock, type View, notice } from "./blocks.ts";
 import { ToolBlock } from "./tool-block.ts";
@@ -39,7 +40,7 @@ export class ConversationBlocks {
       }
       case "message_update": {
         const delta = event.assistantMessageEvent;
-        if (delta.type === "toolcall_end") this.toolBlock(delta.toolCall.id, delta.toolCall.name).called(delta.toolCall.name, delta.toolCall.arguments);
+        if (delta.type === "toolcall_end") this.called(delta.toolCall);
         else this.current?.apply(delta);
         break;
       }
@@ -52,7 +53,7 @@ export class ConversationBlocks {
           this.current?.finish(shown);
           this.current = undefined;
           for (const part of shown.content) {
-            if (part.type === "toolCall") this.toolBlock(part.id, part.name).called(part.name, part.arguments);
+            if (part.type === "toolCall") this.called(part);
           }
           if (message.stopReason === "aborted" || message.stopReason === "error") this.cancelTools();
         } else if (message.role === "toolResult") {
@@ -95,10 +96,16 @@ export class ConversationBlocks {
         const block = new AssistantBlock(this.view);
         block.finish(message);
         this.add(block);
-        for (const part of message.content) if (part.type === "toolCall") this.toolBlock(part.id, part.name).called(part.name, part.arguments);
+        for (const part of message.content) if (part.type === "toolCall") this.called(part);
       } else this.tools.get(message.toolCallId)?.finished(message);
     }
     this.cancelTools();
+  }
+
+  /** A call as the model made it; one through call_tool shows as the tool it runs. */
+  private called(call: Pick<ToolCall, "id" | "name" | "arguments">): void {
+    const { name, arguments: args } = namedCall(call.name, call.arguments);
+    this.toolBlock(call.id, name).called(name, args);
   }
 
   private toolBlock(id: string, name: string): ToolBlock {

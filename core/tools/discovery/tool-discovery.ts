@@ -7,6 +7,16 @@ export const SEARCH_TOOL_NAME = "search_tool_bm25";
 /** Runs a deferred tool by name (core/agent/tool-calls.ts unwraps it before the approval gate), so finding one changes no request's tools. */
 export const CALL_TOOL_NAME = "call_tool";
 
+/**
+ * The call a call_tool call stands for: the tool it names with the arguments it gives (what runs,
+ * and what front ends show); any other call as it is.
+ */
+export function namedCall(name: string, args: Record<string, unknown>): { name: string; arguments: Record<string, unknown> } {
+  if (name !== CALL_TOOL_NAME) return { name, arguments: args };
+  const inner = args.arguments;
+  return { name: typeof args.name === "string" ? args.name : "", arguments: inner !== null && typeof inner === "object" && !Array.isArray(inner) ? (inner as Record<string, unknown>) : {} };
+}
+
 /** What search_tool_bm25 works on (see search-tool.ts). */
 export interface DiscoveryHost {
   /** Every deferred tool, found or not. */

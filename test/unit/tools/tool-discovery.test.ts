@@ -2,7 +2,7 @@ import { describe, expect, test } from "bun:test";
 import { Bm25Index, tokenize } from "../../../core/tools/discovery/bm25.ts";
 import { MCP_SENT_MAX, deferredTools, discoveryPolicy } from "../../../core/tools/discovery/policy.ts";
 import { searchToolImplementation, toolDocument } from "../../../core/tools/discovery/search-tool.ts";
-import { ToolDiscovery } from "../../../core/tools/discovery/tool-discovery.ts";
+import { ToolDiscovery, namedCall } from "../../../core/tools/discovery/tool-discovery.ts";
 import type { Tool } from "../../../core/tools/types.ts";
 import { builtinTools, selectTools } from "../../../core/tools/registry.ts";
 import { presentTool, terminalArgument, terminalNote } from "../../../core/tools/presentation.ts";
@@ -137,6 +137,14 @@ describe("a session's discovery", () => {
   test("an empty query is an error result", async () => {
     const result = await searchToolImplementation({ deferred: () => CORPUS, activated: () => [], activate: () => {} }).execute({ query: "  " }, {} as any);
     expect(result.isError).toBe(true);
+  });
+});
+
+describe("a call through call_tool", () => {
+  test("stands for the tool it names with the arguments it gives; other calls stay as they are; a bad shape names no tool", () => {
+    expect(namedCall("call_tool", { name: "lsp", arguments: { action: "rename" } })).toEqual({ name: "lsp", arguments: { action: "rename" } });
+    expect(namedCall("read", { path: "a" })).toEqual({ name: "read", arguments: { path: "a" } });
+    expect(namedCall("call_tool", { name: 3, arguments: [1] })).toEqual({ name: "", arguments: {} });
   });
 });
 
