@@ -3,7 +3,7 @@
 // hands over their definitions, and the model runs them through call_tool, so the tools every
 // request sends never change (the provider's cached prefix and signed thinking stay valid).
 import { describe, expect, test } from "bun:test";
-import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { DEFAULT_FILES, type ProviderApi, agentTestFile, modelRequests, providerTable, runAgent, toolNamesOf, toolResultsOf, workspace } from "../support/agent-harness.ts";
 import { everythingServer, writeUserMcp } from "../support/mcp/fixtures.ts";
@@ -129,7 +129,7 @@ describe("search_tool_bm25", () => {
     expect(kept).toContain("search_tool_bm25");
   });
 
-  test("a call through call_tool is the named tool's call to the approval gate: a deny rule for it holds", async () => {
+  test("a call through call_tool is the named tool's call to the approval gate: a deny rule for it and plan mode hold", async () => {
     const [, provider] = providerTable()[0]!;
     const { home, repo } = workspace(FILES);
     mkdirSync(join(home, ".claude"), { recursive: true });
@@ -141,6 +141,16 @@ describe("search_tool_bm25", () => {
     const [refused] = toolResultsOf("anthropic-messages", modelRequests(standin)[before + 1]!.body);
     expect(refused!.isError).toBe(true);
     expect(refused!.text).toContain("ast_edit");
+    expect(readFileSync(join(repo, "src/sum.ts"), "utf8")).toContain("return a - b");
+
+    // Plan mode refuses the named tool's change the same way.
+    rmSync(join(home, ".claude"), { recursive: true });
+    standin.setScript([{ toolCalls: [{ id: "c2", name: "call_tool", arguments: { name: "ast_edit", arguments: edit } }] }, { text: "done" }]);
+    const planned = modelRequests(standin).length;
+    expect((await runAgent(["-p", "--approval-mode", "plan", "--model", provider.model, "go"], { home, cwd: repo, env: provider.env(standin.url) })).code).toBe(0);
+    const [inPlan] = toolResultsOf("anthropic-messages", modelRequests(standin)[planned + 1]!.body);
+    expect(inPlan!.isError).toBe(true);
+    expect(inPlan!.text).toContain("plan mode");
     expect(readFileSync(join(repo, "src/sum.ts"), "utf8")).toContain("return a - b");
   });
 
