@@ -179,6 +179,29 @@ What the floor taught (each measured on a program compiled with omp's flags, med
   loading code that never runs costs no measurable peak (the yaml parser's 116 KB chunk, every wire API's
   stream code, a run's SQLite and node:os use: each within ±0.2 MiB), and 40 MiB is under what omp's
   start-up work costs on this Bun unless the JIT is off altogether (the row above: 39.8).
+- What \`-p hi\` builds, stage by stage (2026-12-08, load 1–5, a diagnosis build of this tree that exits at
+  each stage, not committed; medians of 5, read back from disk): the entry, payload and cli/main.ts (which
+  names node:fs) 23.1 MiB; the agent command's static graph loaded (118 chunks, 469 KB of source, 315
+  source modules) 28.4; git started (findRepo, the first spawn) 32.6; up to the session's assembly 33.0;
+  settings, tools, extensions, skills, MCP and plugin look-ups and the model chosen 36.7; the agent made
+  38.4; the request, its stream, the session file and the printed answer 42.3. A stage's step is not
+  what it alone costs: the first spawn, file read or socket pages in Bun's shared native code, which a
+  later stage would otherwise pay (the same \`-p hi\` without the launcher's \`--probe\` spawnSync: 42.1 against
+  42.0 MiB, 8 interleaved pairs).
+- Where it sits at exit (/proc/self/smaps and pagemap, read back from disk): 25.0 MiB of Bun's machine
+  code and 5.2 of its read-only data, 2.4 of the executable's data (2.0 of it the embedded bundle: 768 KB
+  of the recorded bytecode in one run, the module graph's names and strings, and six 64 KB runs of
+  other bytecode — the kernel maps a file's pages 64 KB around each fault, so a sparse touch costs 16
+  pages), 8.2 anonymous. The JS heap is 2.1 MB of it (heapStats; 16,500 cells): 132 module records
+  0.69 MB (the largest, the agent loop's chunk, 116 KB), 2,270 structures 0.25, 1,440 function
+  executables and their unlinked forms 0.32, 204 code blocks 0.24, 3,450 strings 0.13, 2,390 functions
+  0.08; no table, schema or registry over 30 KB (no zod object exists in a \`-p hi\` run: tool schemas are
+  declarations made at build time). What is left is Bun's own memory around that: bytecode, allocator
+  pages, threads, buffers.
+- Tried this round without effect: the bytecode order re-recorded on this tree (42.06 against 41.92 MiB,
+  8 interleaved pairs; kept as it was), the launcher's probe left out (above). Running less JavaScript
+  cannot reach 40 MiB: all of omp's JS heap is 2.1 MB, and its module records, the largest part, would
+  shrink only by merging chunks (fewer dynamic imports), which costs the start-up time lazy loading saves.
 - A first run (a fresh home: the sandbox launcher is extracted) peaked 3.7 MiB above a warm one; a full
   collection right after the extraction gives its buffers back (core/natives/extract.ts), 45.3 → 43.0.
 `;
