@@ -198,10 +198,26 @@ What the floor taught (each measured on a program compiled with omp's flags, med
   0.08; no table, schema or registry over 30 KB (no zod object exists in a \`-p hi\` run: tool schemas are
   declarations made at build time). What is left is Bun's own memory around that: bytecode, allocator
   pages, threads, buffers.
-- Tried this round without effect: the bytecode order re-recorded on this tree (42.06 against 41.92 MiB,
-  8 interleaved pairs; kept as it was), the launcher's probe left out (above). Running less JavaScript
-  cannot reach 40 MiB: all of omp's JS heap is 2.1 MB, and its module records, the largest part, would
-  shrink only by merging chunks (fewer dynamic imports), which costs the start-up time lazy loading saves.
+- Of the 8.2 MiB anonymous, mimalloc holds most (Bun.unsafe.mimallocDump at exit): 8.2 MiB in small
+  and medium blocks against the floor program's 2.4 — JavaScriptCore's own 16 KB heap blocks are only
+  1.2 against 1.0 MiB of it; the rest is what the engine mallocs around the code it loads and runs
+  (code blocks and their metadata, symbol tables, module records, identifiers). Loading modules also
+  holds ~1.5 MiB of 10 KB blocks at once (167 of them, about one per module), freed by the end.
+- What loading code costs, measured: a print run that also loads the interactive mode's static graph
+  (55 more modules, 140 KB minified, their top-level code run) peaks 1.6 MiB higher (43.9 against 42.2,
+  6 pairs); a run without the session listing (8 KB the agent loop imported for one constant, now left
+  out: core/session/name-entry.ts, test/unit/start-up-imports.test.ts) the same as with it (41.92
+  against 41.89 MiB, wall 36.6 against 37.5 ms, 20 pairs at load 5.7). No locale code runs (Intl,
+  localeCompare, normalize and the toLocale methods wrapped in a diagnosis build: none called on
+  \`-p hi\`).
+- Tried this round without effect: the bytecode order re-recorded on an unchanged tree (42.06 against
+  41.92 MiB, 8 pairs), the launcher's probe left out (above). Bun.shrink() (a full collection that
+  also drops compiled code and gives freed pages back) before the first request lowers the peak a
+  little, 41.97 against 42.20 MiB (14 pairs), but costs 1.7–3.3 ms itself and the run's wall time rose
+  from 56 to 74 ms in those pairs (load 4.6): not taken. Running less JavaScript cannot reach 40 MiB on its own: all of omp's JS heap is
+  2.1 MB, the engine's memory around it scales with the code loaded and run (above: ~1.6 MiB for 140
+  KB), and what \`-p hi\` loads is what its request needs — the tools' declarations, the settings,
+  extension, skill, MCP and plugin look-ups, the agent loop, the wire API — each module small.
 - A first run (a fresh home: the sandbox launcher is extracted) peaked 3.7 MiB above a warm one; a full
   collection right after the extraction gives its buffers back (core/natives/extract.ts), 45.3 → 43.0.
 `;
