@@ -27,3 +27,10 @@ test("a headless run's start-up path leaves out code only some flags use", async
   expect(reached.has("core/session/name-entry.ts")).toBe(true);
   expect(reached.has("core/agent/agent.ts")).toBe(true);
 });
+
+test("a first prompt's memory recall loads the store, and bun:sqlite, only when a memory database exists", async () => {
+  // The agent loads this module for every new session's first prompt (core/agent/runtime.ts).
+  const graph = await staticGraph(["core/memory/session-block.ts"]);
+  expect(heavyImports(graph, ["bun:sqlite"])).toEqual([]);
+  expect(graph.reached.has("core/memory/store.ts")).toBe(false);
+});
