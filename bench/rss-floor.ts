@@ -218,6 +218,17 @@ What the floor taught (each measured on a program compiled with omp's flags, med
   against 41.89 MiB, wall 36.6 against 37.5 ms, 20 pairs at load 5.7). No locale code runs (Intl,
   localeCompare, normalize and the toLocale methods wrapped in a diagnosis build: none called on
   \`-p hi\`).
+- What single uses of Bun cost on top of the whole floor program (the program with one call added,
+  compiled alike, medians of 7, load ~5; an experiment, not part of this bench): the first regular
+  expression run +0.65 MiB (a \`replace\` and a \`split\` with one +1.0), a local-time Date method
+  (getTimezoneOffset, getHours, toString, …) +3.7 MiB — ICU's time zones; \`-p hi\` calls none, its
+  dates are UTC (at exit a first getTimezoneOffset still adds 3.4 MiB), so none may join the
+  start-up path —, loading bun:sqlite +0.5, file writes with fsync, rename and link +0.4, an
+  AbortController +0.4, a sha256 +0.3, crypto random values +0.3, structuredClone +0.2, spawnSync
+  +0.2, four Bun.which +0.1. omp's start-up needs most of these; one left out while the run reaches
+  the same native code another way saves nothing: a first prompt without a memory database no longer
+  loads the memory store and bun:sqlite (core/memory/session-block.ts), and \`-p hi\` peaks the same
+  (41.44 against 41.45 MiB, 14 pairs).
 - Tried this round without effect: the bytecode order re-recorded on an unchanged tree (42.06 against
   41.92 MiB, 8 pairs), the launcher's probe left out (above). Bun.shrink() (a full collection that
   also drops compiled code and gives freed pages back) before the first request lowers the peak a
