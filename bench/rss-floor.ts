@@ -179,6 +179,64 @@ What the floor taught (each measured on a program compiled with omp's flags, med
   loading code that never runs costs no measurable peak (the yaml parser's 116 KB chunk, every wire API's
   stream code, a run's SQLite and node:os use: each within ±0.2 MiB), and 40 MiB is under what omp's
   start-up work costs on this Bun unless the JIT is off altogether (the row above: 39.8).
+- What \`-p hi\` builds, stage by stage (2026-12-08, load 1–5, a diagnosis build of this tree that exits at
+  each stage, not committed; medians of 5, read back from disk): the entry, payload and cli/main.ts (which
+  names node:fs) 23.1 MiB; the agent command's static graph loaded (118 chunks, 469 KB of source, 315
+  source modules) 28.4; git started (findRepo, the first spawn) 32.6; up to the session's assembly 33.0;
+  settings, tools, extensions, skills, MCP and plugin look-ups and the model chosen 36.7; the agent made
+  38.4; the request, its stream, the session file and the printed answer 42.3. A stage's step is not
+  what it alone costs: the first spawn, file read or socket pages in Bun's shared native code, which a
+  later stage would otherwise pay (the same \`-p hi\` without the launcher's \`--probe\` spawnSync: 42.1 against
+  42.0 MiB, 8 interleaved pairs).
+- Where it sits at exit (/proc/self/smaps and pagemap, read back from disk): 25.0 MiB of Bun's machine
+  code and 5.2 of its read-only data, 2.4 of the executable's data (2.0 of it the embedded bundle: 768 KB
+  of the recorded bytecode in one run, the module graph's names and strings, and six 64 KB runs of
+  other bytecode — the kernel maps a file's pages 64 KB around each fault, so a sparse touch costs 16
+  pages), 8.2 anonymous. The JS heap is 2.1 MB of it (heapStats; 16,500 cells): 132 module records
+  0.69 MB (the largest, the agent loop's chunk, 116 KB), 2,270 structures 0.25, 1,440 function
+  executables and their unlinked forms 0.32, 204 code blocks 0.24, 3,450 strings 0.13, 2,390 functions
+  0.08; no table, schema or registry over 30 KB (no zod object exists in a \`-p hi\` run: tool schemas are
+  declarations made at build time). What is left is Bun's own memory around that: bytecode, allocator
+  pages, threads, buffers.
+- The bytecode order recorded in a git repository (embed/record-bytecode-order.ts; it was recorded in
+  a folder outside any, so the git summary's functions sat with the unused ones): -p hi in a
+  repository 41.90 → 41.50 MiB (14 interleaved pairs), in a plain folder 41.07 → 40.84. Bun's
+  \`bytecodeOrderStats()\` (bun:jsc) at exit showed why: 37 functions decoded from the cold region
+  before, 2 after, each cold one paging in 64 KB. Of the embedded bundle a run now touches ~1.55 MiB:
+  0.7 of the bundle's shared string table (the strings of start-up code lie among all the others),
+  0.77 the module heads and the recorded functions, 0.25 the two cold functions and the start of
+  the expression info (line and column data, read when an error is made), the module table.
+- Of the 8.2 MiB anonymous, mimalloc holds most (Bun.unsafe.mimallocDump at exit): 8.2 MiB in small
+  and medium blocks against the floor program's 2.4 — JavaScriptCore's own 16 KB heap blocks are only
+  1.2 against 1.0 MiB of it; the rest is what the engine mallocs around the code it loads and runs
+  (code blocks and their metadata, symbol tables, module records, identifiers). Loading modules also
+  holds ~1.5 MiB of 10 KB blocks at once (167 of them, about one per module), freed by the end.
+- What loading code costs, measured: a print run that also loads the interactive mode's static graph
+  (55 more modules, 140 KB minified, their top-level code run) peaks 1.6 MiB higher (43.9 against 42.2,
+  6 pairs); a run without the session listing (8 KB the agent loop imported for one constant, now left
+  out: core/session/name-entry.ts, test/unit/start-up-imports.test.ts) the same as with it (41.92
+  against 41.89 MiB, wall 36.6 against 37.5 ms, 20 pairs at load 5.7). No locale code runs (Intl,
+  localeCompare, normalize and the toLocale methods wrapped in a diagnosis build: none called on
+  \`-p hi\`).
+- What single uses of Bun cost on top of the whole floor program (the program with one call added,
+  compiled alike, medians of 7, load ~5; an experiment, not part of this bench): the first regular
+  expression run +0.65 MiB (a \`replace\` and a \`split\` with one +1.0), a local-time Date method
+  (getTimezoneOffset, getHours, toString, …) +3.7 MiB — ICU's time zones; \`-p hi\` calls none, its
+  dates are UTC (at exit a first getTimezoneOffset still adds 3.4 MiB), so none may join the
+  start-up path —, loading bun:sqlite +0.5, file writes with fsync, rename and link +0.4, an
+  AbortController +0.4, a sha256 +0.3, crypto random values +0.3, structuredClone +0.2, spawnSync
+  +0.2, four Bun.which +0.1. omp's start-up needs most of these; one left out while the run reaches
+  the same native code another way saves nothing: a first prompt without a memory database no longer
+  loads the memory store and bun:sqlite (core/memory/session-block.ts), and \`-p hi\` peaks the same
+  (41.44 against 41.45 MiB, 14 pairs).
+- Tried this round without effect: the bytecode order re-recorded on an unchanged tree (42.06 against
+  41.92 MiB, 8 pairs), the launcher's probe left out (above). Bun.shrink() (a full collection that
+  also drops compiled code and gives freed pages back) before the first request lowers the peak a
+  little, 41.97 against 42.20 MiB (14 pairs), but costs 1.7–3.3 ms itself and the run's wall time rose
+  from 56 to 74 ms in those pairs (load 4.6): not taken. Running less JavaScript cannot reach 40 MiB on its own: all of omp's JS heap is
+  2.1 MB, the engine's memory around it scales with the code loaded and run (above: ~1.6 MiB for 140
+  KB), and what \`-p hi\` loads is what its request needs — the tools' declarations, the settings,
+  extension, skill, MCP and plugin look-ups, the agent loop, the wire API — each module small.
 - A first run (a fresh home: the sandbox launcher is extracted) peaked 3.7 MiB above a warm one; a full
   collection right after the extraction gives its buffers back (core/natives/extract.ts), 45.3 → 43.0.
 `;

@@ -14,7 +14,6 @@ import { untrustedNotice } from "../../core/trust/folder-trust.ts";
 import { changedNotice, changedParts } from "../../core/trust/content-pins.ts";
 import { askTrustChanges } from "../../core/session-host/trust-changes.ts";
 import { endStartUp } from "../../core/agent/start-up-jit.ts";
-import { listSessions, mostRecentSession, resolveSession, sessionLine, uniqueIdLength } from "../../core/session/listing.ts";
 import { projectSessionDirs } from "../../core/session/paths.ts";
 import { NO_HEADER } from "../../core/session/title-slot.ts";
 import { parseApprovalFlag } from "../../core/tools/approval.ts";
@@ -201,12 +200,14 @@ async function runAgentWith(messages: string[], flags: AgentFlags, cleanup: (() 
   const sessionOptions = runtime.sessionDirOptions();
   let resumePath: string | undefined;
   const damaged: string[] = [];
+  // The listing's code loads only for the flags that list or pick a session.
   if (flags.continue) {
+    const { mostRecentSession } = await import("../../core/session/listing.ts");
     resumePath = mostRecentSession(cwd, { ...sessionOptions, damaged });
     for (const path of damaged) process.stderr.write(`omp: skipped ${displayPath(path)}: damaged (${NO_HEADER}); move it out of its folder to silence this\n`);
     if (!resumePath) throw new OmpError(`no session to continue in ${cwd}; start one without -c`, { exitCode: EXIT_USAGE });
   } else if (typeof flags.resume === "string") {
-    resumePath = resolveSession(flags.resume, cwd, sessionOptions);
+    resumePath = (await import("../../core/session/listing.ts")).resolveSession(flags.resume, cwd, sessionOptions);
   } else if (flags.fork !== undefined) {
     resumePath = await (await import("../../core/session/fork.ts")).forkFromCli(flags.fork, { cwd, ...sessionOptions, noSession: flags.session === false });
   } else if (flags.fromClaude !== undefined && flags.fromClaude !== false) {
@@ -214,6 +215,7 @@ async function runAgentWith(messages: string[], flags: AgentFlags, cleanup: (() 
   } else if (flags.fromCodex !== undefined && flags.fromCodex !== false) {
     resumePath = (await import("../../core/session/import-codex.ts")).importCodexSession(flags.fromCodex, { cwd, ...sessionOptions, noSession: flags.session === false });
   } else if (flags.resume === true) {
+    const { listSessions, sessionLine, uniqueIdLength } = await import("../../core/session/listing.ts");
     const recent = listSessions(projectSessionDirs(cwd, sessionOptions), { limit: 20, damaged });
     if (recent.length === 0 && damaged.length === 0) throw new OmpError(`no sessions in ${cwd} yet`, { exitCode: EXIT_USAGE });
     const idLength = uniqueIdLength(recent);

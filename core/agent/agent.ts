@@ -20,7 +20,7 @@ import type { AgentOptions, QueueMode } from "./agent-options.ts";
 import type { SessionMode } from "../session/modes.ts";
 import { SessionRecorder } from "./session-recorder.ts";
 import { sessionTitle } from "./session-title.ts";
-import { SESSION_NAME_ENTRY } from "../session/listing.ts";
+import { SESSION_NAME_ENTRY } from "../session/name-entry.ts";
 import { streamReply } from "./reply-stream.ts";
 import { type ToolCallRun, runToolCalls } from "./tool-calls.ts";
 import { toolContext } from "./tool-context.ts";

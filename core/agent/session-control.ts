@@ -3,7 +3,7 @@ import type { Message } from "../ai/messages.ts";
 import { textOf } from "../ai/transcript.ts";
 import { addUsage } from "../ai/usage.ts";
 import { THINKING_LEVELS, type ThinkingLevel } from "../ai/model.ts";
-import { SESSION_NAME_ENTRY } from "../session/listing.ts";
+import { SESSION_NAME_ENTRY } from "../session/name-entry.ts";
 import type { LoadedSession } from "../session/loader.ts";
 import type { Agent } from "./agent.ts";
 import type { ModelSelection, Runtime } from "./runtime.ts";

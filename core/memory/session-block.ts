@@ -2,8 +2,7 @@ import { existsSync } from "node:fs";
 import type { Settings } from "../config/settings-schema.ts";
 import { bankScope, memoryDbPath } from "./banks.ts";
 import { memoryBlock } from "./format.ts";
-import type { Memory } from "./store.ts";
-import { MemoryStore } from "./store.ts";
+import type { Memory, MemoryStore } from "./store.ts";
 
 /** A token is about four characters of English. */
 const CHARS_PER_TOKEN = 4;
@@ -25,12 +24,14 @@ export function memoryBlockOf(store: MemoryStore, settings: Pick<Settings, "mnem
 
 /**
  * The block a new session's first prompt carries (`mnemopi.autoRecall`). Undefined when there are
- * no memories (no store is made for asking), or when the store cannot be read: recall then says
- * why, where the model asks.
+ * no memories (no store is made for asking, and the store's code with bun:sqlite is not loaded:
+ * ~0.5 MiB of a run's peak), or when the store cannot be read: recall then says why, where the
+ * model asks.
  */
-export function sessionMemoryBlock(settings: Pick<Settings, "mnemopi">, cwd: string, env: NodeJS.ProcessEnv, query: string): string | undefined {
+export async function sessionMemoryBlock(settings: Pick<Settings, "mnemopi">, cwd: string, env: NodeJS.ProcessEnv, query: string): Promise<string | undefined> {
   const path = memoryDbPath(settings, env);
   if (!existsSync(path)) return undefined;
+  const { MemoryStore } = await import("./store.ts");
   try {
     return MemoryStore.using(path, (store) => memoryBlockOf(store, settings, cwd, query));
   } catch {

@@ -7,6 +7,7 @@ import { countBranches } from "./tree.ts";
 import { SYSTEM_NOTE } from "./modes.ts";
 import { headerLineIndex, slotTitle } from "./title-slot.ts";
 import { EXIT_USAGE } from "../errors/exit-codes.ts";
+import { SESSION_NAME_ENTRY } from "./name-entry.ts";
 
 export interface SessionInfo {
   path: string;
@@ -28,8 +29,6 @@ export interface SessionInfo {
 const TITLE_LENGTH = 80;
 const ENTRY_LINK = /^\{"type":"([a-z_]+)","id":"([^"]+)","parentId":(null|"([^"]+)")/;
 
-/** A custom entry naming the session (rpc set_session_name); the latest one is its title. */
-export const SESSION_NAME_ENTRY = "omp.session_name";
 
 interface SessionFile {
   path: string;

@@ -18,3 +18,19 @@ test("the agent command and the interactive mode load no zod, yaml, commander, n
   expect(reached.has("core/agent/agent.ts")).toBe(true);
   expect(reached.has("core/config/settings.ts")).toBe(true);
 });
+
+test("a headless run's start-up path leaves out code only some flags use", async () => {
+  // Without the interactive mode, whose session picker does list sessions.
+  const { reached } = await staticGraph(ENTRIES.filter((entry) => entry !== "cli/interactive/index.ts"));
+  // The session listing serves -c, -r and --resume alone; the agent loop needs only the name entry's type.
+  expect(reached.has("core/session/listing.ts")).toBe(false);
+  expect(reached.has("core/session/name-entry.ts")).toBe(true);
+  expect(reached.has("core/agent/agent.ts")).toBe(true);
+});
+
+test("a first prompt's memory recall loads the store, and bun:sqlite, only when a memory database exists", async () => {
+  // The agent loads this module for every new session's first prompt (core/agent/runtime.ts).
+  const graph = await staticGraph(["core/memory/session-block.ts"]);
+  expect(heavyImports(graph, ["bun:sqlite"])).toEqual([]);
+  expect(graph.reached.has("core/memory/store.ts")).toBe(false);
+});

@@ -1,7 +1,8 @@
 import type { Turn } from "../../../core/session/tree.ts";
 import { describeError } from "../../../core/errors/omp-error.ts";
 import { displayPath } from "../../../core/paths.ts";
-import { SESSION_NAME_ENTRY, formatAge } from "../../../core/session/listing.ts";
+import { formatAge } from "../../../core/session/listing.ts";
+import { SESSION_NAME_ENTRY } from "../../../core/session/name-entry.ts";
 import { projectSessionDirs } from "../../../core/session/paths.ts";
 import { chooseFileRewind, rewindChosenFiles } from "./rewind-commands.ts";
 import type { CommandHost, SlashCommand } from "./commands.ts";
