@@ -196,3 +196,31 @@ fn a_home_in_a_busy_writable_folder_keeps_its_denied_paths() {
     let output = run(&rules, &script);
     assert_eq!(stdout(&output), "a file\nin a dir\na file\nmine\nchanged\ndone", "{output:?}");
 }
+
+/// A cgroup (v2) dir of the test's own where it may make one (root on CI), else None.
+fn own_cgroup(name: &str) -> Option<(PathBuf, String)> {
+    let own = std::fs::read_to_string("/proc/self/cgroup").ok()?.lines().find_map(|line| line.strip_prefix("0::").map(str::to_string))?;
+    let mountinfo = std::fs::read_to_string("/proc/self/mountinfo").ok()?;
+    let mount = mountinfo.lines().map(|line| line.split(' ').collect::<Vec<_>>()).find(|fields| fields.iter().position(|f| *f == "-").is_some_and(|at| fields.get(at + 1) == Some(&"cgroup2")))?;
+    let relative = format!("{}/omp-sandbox-test-{}-{name}", own.trim_end_matches('/'), std::process::id());
+    let dir = PathBuf::from(mount[4]).join(relative.trim_start_matches('/'));
+    std::fs::create_dir(&dir).ok()?;
+    Some((dir, relative))
+}
+
+#[test]
+fn the_command_and_all_it_starts_are_in_its_cgroup() {
+    let Some((dir, relative)) = own_cgroup("cgroup") else {
+        eprintln!("skipped: no writable cgroup v2 here");
+        return;
+    };
+    let dir_text = dir.to_str().unwrap();
+    // With namespaces the init is born in the cgroup (clone3), without them the launcher moves in.
+    for extra in [&[][..], &["-x"][..]] {
+        let rules: Vec<&str> = ["-C", dir_text].iter().copied().chain(extra.iter().copied()).collect();
+        let output = run(&rules, "grep '^0::' /proc/self/cgroup; sh -c \"grep '^0::' /proc/self/cgroup\"");
+        assert!(output.status.success(), "{extra:?}: {}", String::from_utf8_lossy(&output.stderr));
+        assert_eq!(stdout(&output), format!("0::{relative}\n0::{relative}"), "{extra:?}");
+    }
+    std::fs::remove_dir(&dir).unwrap();
+}
