@@ -22,6 +22,7 @@ use std::path::{Path, PathBuf};
 
 use crate::netns;
 use crate::policy::Policy;
+use crate::resolve::canonical;
 
 /// Signals passed on to the command; job control (TSTP, TTIN…) and SIGCHLD stay with each process.
 const FORWARDED: &[libc::c_int] = &[libc::SIGHUP, libc::SIGINT, libc::SIGQUIT, libc::SIGTERM, libc::SIGUSR1, libc::SIGUSR2, libc::SIGWINCH, libc::SIGALRM, libc::SIGCONT];
@@ -128,9 +129,9 @@ fn is_socket(path: &Path) -> bool {
 /// Writable trees are no exception: the ssh-agent's and tmux's sockets live in /tmp, and a tmux
 /// socket types into the user's shell, outside the sandbox.
 fn hide_sockets(sockets: &[PathBuf], policy: &Policy) {
-    let allowed: Vec<PathBuf> = policy.allow_sockets.iter().filter_map(|p| std::fs::canonicalize(p).ok()).collect();
+    let allowed: Vec<PathBuf> = policy.allow_sockets.iter().filter_map(|p| canonical(p)).collect();
     for socket in sockets {
-        let Ok(real) = std::fs::canonicalize(socket) else { continue };
+        let Some(real) = canonical(socket) else { continue };
         if !is_socket(&real) || allowed.iter().any(|a| real.starts_with(a)) {
             continue;
         }

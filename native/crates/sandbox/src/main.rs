@@ -29,6 +29,7 @@ mod isolate;
 mod landlock;
 mod netns;
 mod policy;
+mod resolve;
 mod seccomp;
 
 use std::ffi::{CString, OsString};
