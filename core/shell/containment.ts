@@ -30,7 +30,7 @@ export interface Container {
   readonly launcherOptions: string[];
   /** Added to the command's environment. */
   readonly env: Record<string, string>;
-  /** Live processes of the command, leader first when it is alive. */
+  /** Live processes of the command (under the sandbox launcher: its init and all below, not the launcher itself). */
   pids(): number[];
   signal(signal: NodeJS.Signals): void;
   /** SIGKILL to everything in it, then forget it; synchronous so it can run in an exit handler. */
@@ -254,8 +254,8 @@ export function createContainer(): Container {
 
 /**
  * The argv that runs `command` in `container`: a command the sandbox launcher confines gets the
- * launcher's options (it moves itself into the cgroup and asks for SIGKILL at omp's death before it
- * forks or execs), any other the prefix of programs that do it.
+ * launcher's options (its namespaces' init is born in the cgroup, and it asks for SIGKILL at omp's
+ * death before it forks or execs), any other the prefix of programs that do it.
  */
 export function containedArgv(container: Container, command: { argv: readonly string[]; confinement: string }): string[] {
   if (command.confinement === "landlock") return [command.argv[0]!, ...container.launcherOptions, ...command.argv.slice(1)];
