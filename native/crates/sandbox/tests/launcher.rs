@@ -9,11 +9,27 @@ use std::process::{Command, Output, Stdio};
 
 const LAUNCHER: &str = env!("CARGO_BIN_EXE_omp-sandbox");
 
-fn scratch(name: &str) -> PathBuf {
+/// A test's own folder under the temp dir, removed when the test ends (passing or not).
+struct Scratch(PathBuf);
+
+impl std::ops::Deref for Scratch {
+    type Target = PathBuf;
+    fn deref(&self) -> &PathBuf {
+        &self.0
+    }
+}
+
+impl Drop for Scratch {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+fn scratch(name: &str) -> Scratch {
     let dir = std::env::temp_dir().join(format!("omp-sandbox-test-{}-{name}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).unwrap();
-    dir
+    Scratch(dir)
 }
 
 fn run(rules: &[&str], script: &str) -> Output {
