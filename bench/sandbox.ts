@@ -38,19 +38,20 @@ const ms = (seconds: number) => Math.round(seconds * 100_000) / 100;
 
 /**
  * The launcher in a command's cgroup (`-C`, as omp runs it: the namespaces' init born in it)
- * against moving into the cgroup first, and the same move for a plain shell (commands outside the
- * sandbox). Moving makes the kernel wait for an RCU grace period, unless another move came within
- * the last one, so the runs are 30 ms apart, as a session's commands are, not back to back.
+ * against moving into the cgroup first, and a command outside the sandbox born in its cgroup
+ * (`--contain`) against a shell moving in. Moving makes the kernel wait for an RCU grace period,
+ * unless another move came within the last one, so the runs are 30 ms apart, as a session's
+ * commands are, not back to back.
  */
 async function cgroupCost(cgroup: string, launcher: string, rules: string[]): Promise<string> {
   // set -f: the rules' name patterns (agent.db*) go to the launcher as they are.
   const moveIn = (command: string) => `sh -c 'set -f; echo $$ > ${cgroup}/cgroup.procs; exec ${command}'`;
   const confined = [launcher, ...rules, "--", "/bin/true"].join(" ");
-  const commands = [[launcher, "-C", cgroup, ...rules, "--", "/bin/true"].join(" "), moveIn(confined), "sh -c 'exec /bin/true'", moveIn("/bin/true")];
+  const commands = [[launcher, "-C", cgroup, ...rules, "--", "/bin/true"].join(" "), moveIn(confined), "sh -c 'exec /bin/true'", moveIn("/bin/true"), `${launcher} --contain -C ${cgroup} -D -- /bin/true`];
   try {
-    const [born, moved, shell, shellMoved] = (await hyperfineRounds("sandbox-cgroup", commands, { workDir: WORK, runs: 30, rounds: 5, warmup: 3, flags: ["--prepare", "sleep 0.03"] })).map((t) => ms(t.median));
+    const [born, moved, shell, shellMoved, contained] = (await hyperfineRounds("sandbox-cgroup", commands, { workDir: WORK, runs: 30, rounds: 5, warmup: 3, flags: ["--prepare", "sleep 0.03"] })).map((t) => ms(t.median));
     return `| \`omp-sandbox <policy> -- true\` in the command's cgroup, as omp runs it: the namespaces' init born in it (\`-C\`) vs the launcher moved in first (until now) | ${born} vs ${moved} ms | — |
-| A shell outside the sandbox moved into a cgroup first, as omp's unsandboxed commands are (\`sh -c 'echo $$ > cgroup.procs; exec true'\`) vs not | ${shellMoved} vs ${shell} ms | — |
+| \`true\` outside the sandbox in its cgroup: born in it (\`omp-sandbox --contain\`, as omp runs the user's and \`--sandbox off\` commands) vs a shell moving in first (\`sh -c 'echo $$ > cgroup.procs; exec true'\`, until now) vs no cgroup (\`sh -c 'exec true'\`) | ${contained} vs ${shellMoved} vs ${shell} ms | — |
 `;
   } finally {
     rmdirSync(cgroup);

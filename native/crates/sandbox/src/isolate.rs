@@ -25,7 +25,7 @@ use crate::policy::Policy;
 use crate::resolve::canonical;
 
 /// Signals passed on to the command; job control (TSTP, TTIN…) and SIGCHLD stay with each process.
-const FORWARDED: &[libc::c_int] = &[libc::SIGHUP, libc::SIGINT, libc::SIGQUIT, libc::SIGTERM, libc::SIGUSR1, libc::SIGUSR2, libc::SIGWINCH, libc::SIGALRM, libc::SIGCONT];
+pub(crate) const FORWARDED: &[libc::c_int] = &[libc::SIGHUP, libc::SIGINT, libc::SIGQUIT, libc::SIGTERM, libc::SIGUSR1, libc::SIGUSR2, libc::SIGWINCH, libc::SIGALRM, libc::SIGCONT];
 
 fn errno() -> std::io::Error {
     std::io::Error::last_os_error()
@@ -161,7 +161,7 @@ fn arrange_mounts(policy: &Policy, sockets: &[PathBuf]) -> Result<(), String> {
     Ok(())
 }
 
-fn block(signals: &[libc::c_int]) -> libc::sigset_t {
+pub(crate) fn block(signals: &[libc::c_int]) -> libc::sigset_t {
     unsafe {
         let mut set: libc::sigset_t = std::mem::zeroed();
         libc::sigemptyset(&mut set);
@@ -173,7 +173,7 @@ fn block(signals: &[libc::c_int]) -> libc::sigset_t {
     }
 }
 
-fn signal_fd(set: &libc::sigset_t) -> Result<libc::c_int, String> {
+pub(crate) fn signal_fd(set: &libc::sigset_t) -> Result<libc::c_int, String> {
     let fd = unsafe { libc::signalfd(-1, set, libc::SFD_CLOEXEC) };
     if fd < 0 {
         return Err(format!("signalfd: {}", errno()));
@@ -182,7 +182,7 @@ fn signal_fd(set: &libc::sigset_t) -> Result<libc::c_int, String> {
 }
 
 /// The next signal on `fd`, or None when interrupted.
-fn next_signal(fd: libc::c_int) -> Option<libc::c_int> {
+pub(crate) fn next_signal(fd: libc::c_int) -> Option<libc::c_int> {
     let mut info: libc::signalfd_siginfo = unsafe { std::mem::zeroed() };
     let size = std::mem::size_of::<libc::signalfd_siginfo>();
     let read = unsafe { libc::read(fd, &mut info as *mut _ as *mut libc::c_void, size) };
@@ -190,7 +190,7 @@ fn next_signal(fd: libc::c_int) -> Option<libc::c_int> {
 }
 
 /// Exits as a process with wait status `status` would have: the same code, or the same signal.
-fn exit_like(status: libc::c_int) -> ! {
+pub(crate) fn exit_like(status: libc::c_int) -> ! {
     if libc::WIFSIGNALED(status) {
         let signal = libc::WTERMSIG(status);
         unsafe {
@@ -238,7 +238,7 @@ const CLONE_INTO_CGROUP: u64 = 0x2_0000_0000;
 /// are in it. Born there rather than moved: writing cgroup.procs makes the kernel wait for an RCU
 /// grace period (without the favordynmods mount option), which on a loaded machine took 5–25 ms
 /// of every command. Where clone3 cannot (an older kernel, the dir gone), the child moves itself.
-fn fork_into(cgroup: Option<&Path>) -> libc::pid_t {
+pub(crate) fn fork_into(cgroup: Option<&Path>) -> libc::pid_t {
     let Some(dir) = cgroup else { return unsafe { libc::fork() } };
     // An O_PATH handle will not do: clone3 wants the dir opened for reading.
     let fd = c_path(dir).map_or(-1, |c| unsafe { libc::open(c.as_ptr(), libc::O_RDONLY | libc::O_DIRECTORY | libc::O_CLOEXEC) });

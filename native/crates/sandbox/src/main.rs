@@ -21,10 +21,13 @@
 //!             born in it (with -x the launcher moves into it first); a failed move is left to the
 //!             caller to notice (omp then finds the command by its tag)
 //!   -D        get SIGKILL when the parent (omp) dies
+//! `--contain [-C DIR] [-D] -- command…` confines nothing: it starts a command outside the sandbox
+//! in its cgroup without moving into it (contain.rs).
 //! `--probe` prints the Landlock ABI the kernel offers (0: none) and `ns` when namespaces can be
 //! made, and exits. `--hold-net` makes a loopback network, prints `ready INODE`, keeps it until
 //! stdin closes (netns.rs).
 
+mod contain;
 mod isolate;
 mod landlock;
 mod netns;
@@ -52,6 +55,7 @@ fn main() {
             println!("{}{}", landlock::abi(), if isolate::available() { " ns" } else { "" });
             return;
         }
+        Some(b"--contain") => contain::run(args[1..].to_vec(), exec),
         Some(b"--hold-net") => {
             if let Err(message) = netns::hold() {
                 fail(&message);

@@ -240,3 +240,29 @@ fn the_command_and_all_it_starts_are_in_its_cgroup() {
     }
     std::fs::remove_dir(&dir).unwrap();
 }
+
+#[test]
+fn contain_starts_a_command_unconfined_in_its_cgroup() {
+    let dir = scratch("contain");
+    let file = dir.join("written");
+    let script = format!("grep '^0::' /proc/self/cgroup; sh -c \"grep '^0::' /proc/self/cgroup\"; echo mine > {}; exit 4", file.display());
+    let cgroup = own_cgroup("contain");
+    let mut command = Command::new(LAUNCHER);
+    command.arg("--contain");
+    if let Some((path, _)) = &cgroup {
+        command.args(["-C", path.to_str().unwrap()]);
+    }
+    let output = command.args(["-D", "--", "sh", "-c", &script]).output().unwrap();
+    // Nothing confined: it writes where no rule allowed it; its status is passed through.
+    assert_eq!(output.status.code(), Some(4), "{output:?}");
+    assert_eq!(std::fs::read_to_string(&file).unwrap(), "mine\n");
+    if let Some((path, relative)) = cgroup {
+        assert_eq!(stdout(&output), format!("0::{relative}\n0::{relative}"));
+        std::fs::remove_dir(&path).unwrap();
+    }
+    let killed = Command::new(LAUNCHER).args(["--contain", "--", "sh", "-c", "kill -TERM $$"]).output().unwrap();
+    assert_eq!(killed.status.signal(), Some(libc::SIGTERM));
+    let refused = Command::new(LAUNCHER).args(["--contain", "-w", "/", "--", "true"]).output().unwrap();
+    assert_eq!(refused.status.code(), Some(125));
+    assert!(String::from_utf8_lossy(&refused.stderr).contains("--contain takes -C DIR and -D only"), "{refused:?}");
+}
