@@ -3,15 +3,17 @@
  * exec'ing `true` and `bash -c true` (what the bash tool runs) under the default policy, against
  * the same commands unconfined; for comparison, one start-up of the omp binary itself (what a
  * hidden `omp sandbox-exec` subcommand would cost per command) and the launcher's `--probe` (paid
- * once per agent start). Writes bench/results/sandbox.json and sandbox.md.
+ * once per agent start); where a cgroup can be made, the launcher as omp runs it (in the command's
+ * cgroup) and what moving a process into a cgroup costs. Writes bench/results/sandbox.json and sandbox.md.
  */
-import { mkdirSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, rmdirSync, rmSync, writeFileSync } from "node:fs";
 import { cpus, homedir, loadavg } from "node:os";
 import { join } from "node:path";
 import { hyperfineRounds } from "./hyperfine.ts";
 import { buildPolicy, launcherRules } from "../core/sandbox/policy.ts";
 import { sandboxSupport } from "../core/sandbox/launcher-status.ts";
 import { sessionNetwork } from "../core/sandbox/session-network.ts";
+import { containmentMechanism } from "../core/shell/containment.ts";
 import { startStandin } from "../test/support/standin/index.ts";
 import { ROOT, OMP, RESULTS, workDir } from "./paths.ts";
 
@@ -34,6 +36,28 @@ function busyFolder(): { folder: string; home: string } {
 }
 const ms = (seconds: number) => Math.round(seconds * 100_000) / 100;
 
+/**
+ * The launcher in a command's cgroup (`-C`, as omp runs it: the namespaces' init born in it)
+ * against moving into the cgroup first, and a command outside the sandbox born in its cgroup
+ * (`--contain`) against a shell moving in. Moving makes the kernel wait for an RCU grace period,
+ * unless another move came within the last one, so the runs are 30 ms apart, as a session's
+ * commands are, not back to back.
+ */
+async function cgroupCost(cgroup: string, launcher: string, rules: string[]): Promise<string> {
+  // set -f: the rules' name patterns (agent.db*) go to the launcher as they are.
+  const moveIn = (command: string) => `sh -c 'set -f; echo $$ > ${cgroup}/cgroup.procs; exec ${command}'`;
+  const confined = [launcher, ...rules, "--", "/bin/true"].join(" ");
+  const commands = [[launcher, "-C", cgroup, ...rules, "--", "/bin/true"].join(" "), moveIn(confined), "sh -c 'exec /bin/true'", moveIn("/bin/true"), `${launcher} --contain -C ${cgroup} -D -- /bin/true`];
+  try {
+    const [born, moved, shell, shellMoved, contained] = (await hyperfineRounds("sandbox-cgroup", commands, { workDir: WORK, runs: 30, rounds: 5, warmup: 3, flags: ["--prepare", "sleep 0.03"] })).map((t) => ms(t.median));
+    return `| \`omp-sandbox <policy> -- true\` in the command's cgroup, as omp runs it: the namespaces' init born in it (\`-C\`) vs the launcher moved in first (until now) | ${born} vs ${moved} ms | — |
+| \`true\` outside the sandbox in its cgroup: born in it (\`omp-sandbox --contain\`, as omp runs the user's and \`--sandbox off\` commands) vs a shell moving in first (\`sh -c 'echo $$ > cgroup.procs; exec true'\`, until now) vs no cgroup (\`sh -c 'exec true'\`) | ${contained} vs ${shellMoved} vs ${shell} ms | — |
+`;
+  } finally {
+    rmdirSync(cgroup);
+  }
+}
+
 async function main(): Promise<void> {
   const support = sandboxSupport();
   if (support.kind !== "landlock") throw new Error(`no Landlock launcher here: ${JSON.stringify(support)}`);
@@ -48,6 +72,10 @@ async function main(): Promise<void> {
   const launch = [support.launcher, ...rules, "--"].join(" ");
   const busy = busyFolder();
   const busyPolicy = buildPolicy({ settings: { mode: "workspace-write", network: "loopback", writable: [busy.folder], denyRead: [], envAllow: [], allowSockets: [] }, cwd: ROOT, addDirs: [], home: busy.home, env: process.env });
+  // A cgroup as omp makes one per command, where this machine lets it (containment.ts).
+  const cgroupBase = containmentMechanism().where;
+  const cgroup = cgroupBase ? join(cgroupBase, `omp-bench-sandbox-${process.pid}`) : undefined;
+  if (cgroup) mkdirSync(cgroup);
   const loadBefore = loadavg().map((n) => n.toFixed(2)).join(" ");
   const commands = {
     bare: "/bin/true",
@@ -62,6 +90,7 @@ async function main(): Promise<void> {
   };
   const timings = await hyperfineRounds("sandbox", Object.values(commands), { workDir: WORK, runs: 60, rounds: 5, warmup: 5 });
   const by = Object.fromEntries(Object.keys(commands).map((key, i) => [key, ms(timings[i]!.median)])) as Record<keyof typeof commands, number>;
+  const cgroupRows = cgroup ? await cgroupCost(cgroup, support.launcher, rules) : "";
   const overhead = Math.round((by.confined - by.bare) * 100) / 100;
   const bashOverhead = Math.round((by.confinedBash - by.bash) * 100) / 100;
   // Start-up: a whole `omp -p` answer (zero-latency stand-in) with the sandbox's start-up work
@@ -99,7 +128,7 @@ Landlock ABI ${support.abi}; the default policy (workspace-write, network loopba
 | \`true\` with the home inside a writable folder of ${BUSY_ENTRIES} entries (a home in a shared /tmp: each entry beside it is granted by a rule of its own) | ${by.busyHome} ms | — |
 | For comparison: \`omp --version\`, the floor of a hidden omp subcommand as launcher | ${by.ompStart} ms | — |
 | \`omp-sandbox --probe\` (once per agent start) | ${by.probe} ms | — |
-| Start-up: a whole \`omp -p\` answer, default sandbox vs \`--sandbox off\` | ${start.sandbox} ms vs ${start.off} ms (${(start.sandbox / start.off).toFixed(2)}×) | unchanged |
+${cgroupRows}| Start-up: a whole \`omp -p\` answer, default sandbox vs \`--sandbox off\` | ${start.sandbox} ms vs ${start.off} ms (${(start.sandbox / start.off).toFixed(2)}×) | unchanged |
 
 hyperfine -N, 5 interleaved rounds of 60 runs (5 warm-up), the median of the rounds' medians. The launcher is a
 separate ~350 KB Rust binary rather than an omp subcommand because a Bun start-up per command costs the

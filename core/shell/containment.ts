@@ -1,5 +1,6 @@
 import { existsSync, mkdirSync, readFileSync, readdirSync, rmdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { sandboxSupport } from "../sandbox/launcher-status.ts";
 
 /**
  * Keeps track of every process a command starts, so that all of them end with the command — even
@@ -24,13 +25,13 @@ export const JOB_TAG_VAR = "OMP_JOB";
 
 export interface Container {
   readonly tag: string;
-  /** Put before the command's argv: moves the process into its cgroup before anything else runs. */
+  /** Put before the command's argv: puts the process in its cgroup before anything else runs. */
   readonly argvPrefix: string[];
   /** The same as the sandbox launcher's own options (-C, -D), which spare the two programs the prefix starts. */
   readonly launcherOptions: string[];
   /** Added to the command's environment. */
   readonly env: Record<string, string>;
-  /** Live processes of the command, leader first when it is alive. */
+  /** Live processes of the command (under the sandbox launcher: its init and all below, not the launcher itself). */
   pids(): number[];
   signal(signal: NodeJS.Signals): void;
   /** SIGKILL to everything in it, then forget it; synchronous so it can run in an exit handler. */
@@ -187,6 +188,22 @@ function parentDeathPrefix(): string[] {
   return deathSignal;
 }
 
+/**
+ * The sandbox launcher, when this machine has one that runs: its `--contain` starts a command
+ * outside the sandbox born in its cgroup, where moving a shell in (`echo $$ > cgroup.procs`) makes
+ * the kernel wait for an RCU grace period (13 ms a command at load 5, bench/results/sandbox.md).
+ */
+function containLauncher(): string | undefined {
+  const support = sandboxSupport();
+  return support.kind === "none" ? undefined : support.launcher;
+}
+
+/** What puts a command outside the sandbox in `dir`, its cgroup, before it runs. */
+function cgroupPrefix(dir: string): string[] {
+  const launcher = containLauncher();
+  return launcher ? [launcher, "--contain", "-C", dir, "-D", "--"] : ["/bin/sh", "-c", 'echo $$ > "$0/cgroup.procs" 2>/dev/null; exec "$@"', dir];
+}
+
 const live = new Set<Container>();
 let sequence = 0;
 let exitHookInstalled = false;
@@ -228,7 +245,7 @@ export function createContainer(): Container {
   const container: Container = {
     tag,
     // The write happens in the command's own first process, so nothing it starts can be outside.
-    argvPrefix: [...(dir ? ["/bin/sh", "-c", 'echo $$ > "$0/cgroup.procs" 2>/dev/null; exec "$@"', dir] : []), ...parentDeathPrefix()],
+    argvPrefix: [...(dir ? cgroupPrefix(dir) : []), ...parentDeathPrefix()],
     launcherOptions: [...(dir ? ["-C", dir] : []), "-D"],
     env: { [JOB_TAG_VAR]: tag },
     pids: members,
@@ -254,8 +271,8 @@ export function createContainer(): Container {
 
 /**
  * The argv that runs `command` in `container`: a command the sandbox launcher confines gets the
- * launcher's options (it moves itself into the cgroup and asks for SIGKILL at omp's death before it
- * forks or execs), any other the prefix of programs that do it.
+ * launcher's options (its namespaces' init is born in the cgroup, and it asks for SIGKILL at omp's
+ * death before it forks or execs), any other the prefix of programs that do it.
  */
 export function containedArgv(container: Container, command: { argv: readonly string[]; confinement: string }): string[] {
   if (command.confinement === "landlock") return [command.argv[0]!, ...container.launcherOptions, ...command.argv.slice(1)];

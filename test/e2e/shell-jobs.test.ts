@@ -267,6 +267,26 @@ describe("shell jobs", () => {
   });
 });
 
+test("a command, sandboxed or not, is in a cgroup of its own from its start, and so is what it starts", async () => {
+  // This machine, like CI, runs the tests as root with cgroup v2 mounted; elsewhere there may be no cgroup to look for.
+  if (process.getuid?.() !== 0 || !readFileSync("/proc/self/mountinfo", "utf8").includes(" - cgroup2 ")) return;
+  const { home, repo } = workspace();
+  const script = `grep '^0::' /proc/self/cgroup; sh -c "grep '^0::' /proc/self/cgroup"`;
+  for (const sandbox of [[], ["--sandbox", "off"]]) {
+    standin.setScript([call("bash", { command: script }, "g1"), call("bash", { command: script }, "g2"), { text: "Done." }]);
+    const run = await runAgent(["-p", ...sandbox, "--model", provider.model, "where are you"], { home, cwd: repo, env: provider.env(standin.url) });
+    expect(run.code).toBe(0);
+    const groups = ["g1", "g2"].map((id) => results().get(id)!.text.match(/^0::.*$/gm) ?? []);
+    for (const lines of groups) {
+      expect(lines).toHaveLength(2);
+      expect(lines[0]).toMatch(/\/omp-\d+-\d+-\d+$/);
+      expect(lines[1]).toBe(lines[0]!);
+    }
+    // One per command.
+    expect(groups[0]![0]).not.toBe(groups[1]![0]);
+  }
+});
+
 test("omp doctor says how commands are contained", async () => {
   const { home, repo } = workspace();
   const run = await runAgent(["doctor", "--json"], { home, cwd: repo });

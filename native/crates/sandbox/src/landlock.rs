@@ -15,6 +15,7 @@ use std::os::unix::ffi::OsStrExt;
 use std::path::{Path, PathBuf};
 
 use crate::policy::{Deny, Policy};
+use crate::resolve::canonical;
 
 const CREATE_RULESET_VERSION: u32 = 1;
 const RULE_PATH_BENEATH: libc::c_int = 1;
@@ -251,7 +252,7 @@ impl Walk<'_> {
             let file_type = entry.file_type().ok();
             if file_type.is_some_and(|t| t.is_symlink()) {
                 // A link is granted as what it points to, so a link to a denied dir (or to /) grants nothing it should not.
-                let Ok(target) = std::fs::canonicalize(entry.path()) else { continue };
+                let Some(target) = canonical(&entry.path()) else { continue };
                 if self.denied(&target) || self.holds_denied(&target) {
                     continue;
                 }
@@ -293,14 +294,10 @@ fn canonical_deny(deny: &[Deny]) -> Vec<Deny> {
     let mut resolved: std::collections::HashMap<&Path, PathBuf> = std::collections::HashMap::new();
     deny.iter()
         .map(|d| {
-            let dir = resolved.entry(d.dir.as_path()).or_insert_with(|| std::fs::canonicalize(&d.dir).unwrap_or_else(|_| d.dir.clone())).clone();
+            let dir = resolved.entry(d.dir.as_path()).or_insert_with(|| canonical(&d.dir).unwrap_or_else(|| d.dir.clone())).clone();
             Deny { dir, ..d.clone() }
         })
         .collect()
-}
-
-fn canonical(path: &Path) -> Option<PathBuf> {
-    std::fs::canonicalize(path).ok()
 }
 
 /// The trees the policy grants: readable ones, and writable ones (readable too, unless inside a

@@ -17,17 +17,22 @@
 //!   -s PATH   a pathname Unix socket (or a dir of them) left reachable; all others that exist
 //!             at the start are covered, in writable trees too
 //!   -x        no PID and mount namespaces (user namespaces unavailable): -P and sockets unenforced
-//!   -C DIR    move into this cgroup (v2) first, so everything the command starts is in it; a
-//!             failed move is left to the caller to notice (omp then finds the command by its tag)
+//!   -C DIR    this cgroup (v2) holds everything the command starts: the namespaces' init is
+//!             born in it (with -x the launcher moves into it first); a failed move is left to the
+//!             caller to notice (omp then finds the command by its tag)
 //!   -D        get SIGKILL when the parent (omp) dies
+//! `--contain [-C DIR] [-D] -- command…` confines nothing: it starts a command outside the sandbox
+//! in its cgroup without moving into it (contain.rs).
 //! `--probe` prints the Landlock ABI the kernel offers (0: none) and `ns` when namespaces can be
 //! made, and exits. `--hold-net` makes a loopback network, prints `ready INODE`, keeps it until
 //! stdin closes (netns.rs).
 
+mod contain;
 mod isolate;
 mod landlock;
 mod netns;
 mod policy;
+mod resolve;
 mod seccomp;
 
 use std::ffi::{CString, OsString};
@@ -50,6 +55,7 @@ fn main() {
             println!("{}{}", landlock::abi(), if isolate::available() { " ns" } else { "" });
             return;
         }
+        Some(b"--contain") => contain::run(args[1..].to_vec(), exec),
         Some(b"--hold-net") => {
             if let Err(message) = netns::hold() {
                 fail(&message);
@@ -66,7 +72,8 @@ fn main() {
     if policy.parent_death && unsafe { libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL as libc::c_ulong, 0, 0, 0) } != 0 {
         fail(&format!("prctl(PR_SET_PDEATHSIG): {}", std::io::Error::last_os_error()));
     }
-    if let Some(dir) = &policy.cgroup {
+    // With namespaces the init is born in the cgroup (isolate::enter); without, nothing forks, so the launcher moves.
+    if let Some(dir) = policy.cgroup.as_ref().filter(|_| policy.no_namespaces) {
         let _ = std::fs::write(dir.join("cgroup.procs"), std::process::id().to_string());
     }
     let sockets = if policy.no_namespaces { Vec::new() } else { isolate::listening_sockets() };

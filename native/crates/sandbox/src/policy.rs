@@ -25,8 +25,8 @@ pub struct Policy {
     /// No PID and mount namespaces (where user namespaces are unavailable): other processes and
     /// sockets stay visible, protected paths writable.
     pub no_namespaces: bool,
-    /// The cgroup (v2) dir the launcher moves itself into before anything else, so that all the
-    /// command starts is in it (omp's containment; what `sh -c 'echo $$ > cgroup.procs'` did).
+    /// The cgroup (v2) dir that holds all the command starts (omp's containment; what
+    /// `sh -c 'echo $$ > cgroup.procs'` did): the init is born in it, or the launcher moves into it.
     pub cgroup: Option<PathBuf>,
     /// SIGKILL when omp dies (what `setpriv --pdeathsig KILL` did).
     pub parent_death: bool,

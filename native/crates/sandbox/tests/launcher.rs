@@ -9,11 +9,27 @@ use std::process::{Command, Output, Stdio};
 
 const LAUNCHER: &str = env!("CARGO_BIN_EXE_omp-sandbox");
 
-fn scratch(name: &str) -> PathBuf {
+/// A test's own folder under the temp dir, removed when the test ends (passing or not).
+struct Scratch(PathBuf);
+
+impl std::ops::Deref for Scratch {
+    type Target = PathBuf;
+    fn deref(&self) -> &PathBuf {
+        &self.0
+    }
+}
+
+impl Drop for Scratch {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+fn scratch(name: &str) -> Scratch {
     let dir = std::env::temp_dir().join(format!("omp-sandbox-test-{}-{name}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).unwrap();
-    dir
+    Scratch(dir)
 }
 
 fn run(rules: &[&str], script: &str) -> Output {
@@ -195,4 +211,58 @@ fn a_home_in_a_busy_writable_folder_keeps_its_denied_paths() {
     );
     let output = run(&rules, &script);
     assert_eq!(stdout(&output), "a file\nin a dir\na file\nmine\nchanged\ndone", "{output:?}");
+}
+
+/// A cgroup (v2) dir of the test's own where it may make one (root on CI), else None.
+fn own_cgroup(name: &str) -> Option<(PathBuf, String)> {
+    let own = std::fs::read_to_string("/proc/self/cgroup").ok()?.lines().find_map(|line| line.strip_prefix("0::").map(str::to_string))?;
+    let mountinfo = std::fs::read_to_string("/proc/self/mountinfo").ok()?;
+    let mount = mountinfo.lines().map(|line| line.split(' ').collect::<Vec<_>>()).find(|fields| fields.iter().position(|f| *f == "-").is_some_and(|at| fields.get(at + 1) == Some(&"cgroup2")))?;
+    let relative = format!("{}/omp-sandbox-test-{}-{name}", own.trim_end_matches('/'), std::process::id());
+    let dir = PathBuf::from(mount[4]).join(relative.trim_start_matches('/'));
+    std::fs::create_dir(&dir).ok()?;
+    Some((dir, relative))
+}
+
+#[test]
+fn the_command_and_all_it_starts_are_in_its_cgroup() {
+    let Some((dir, relative)) = own_cgroup("cgroup") else {
+        eprintln!("skipped: no writable cgroup v2 here");
+        return;
+    };
+    let dir_text = dir.to_str().unwrap();
+    // With namespaces the init is born in the cgroup (clone3), without them the launcher moves in.
+    for extra in [&[][..], &["-x"][..]] {
+        let rules: Vec<&str> = ["-C", dir_text].iter().copied().chain(extra.iter().copied()).collect();
+        let output = run(&rules, "grep '^0::' /proc/self/cgroup; sh -c \"grep '^0::' /proc/self/cgroup\"");
+        assert!(output.status.success(), "{extra:?}: {}", String::from_utf8_lossy(&output.stderr));
+        assert_eq!(stdout(&output), format!("0::{relative}\n0::{relative}"), "{extra:?}");
+    }
+    std::fs::remove_dir(&dir).unwrap();
+}
+
+#[test]
+fn contain_starts_a_command_unconfined_in_its_cgroup() {
+    let dir = scratch("contain");
+    let file = dir.join("written");
+    let script = format!("grep '^0::' /proc/self/cgroup; sh -c \"grep '^0::' /proc/self/cgroup\"; echo mine > {}; exit 4", file.display());
+    let cgroup = own_cgroup("contain");
+    let mut command = Command::new(LAUNCHER);
+    command.arg("--contain");
+    if let Some((path, _)) = &cgroup {
+        command.args(["-C", path.to_str().unwrap()]);
+    }
+    let output = command.args(["-D", "--", "sh", "-c", &script]).output().unwrap();
+    // Nothing confined: it writes where no rule allowed it; its status is passed through.
+    assert_eq!(output.status.code(), Some(4), "{output:?}");
+    assert_eq!(std::fs::read_to_string(&file).unwrap(), "mine\n");
+    if let Some((path, relative)) = cgroup {
+        assert_eq!(stdout(&output), format!("0::{relative}\n0::{relative}"));
+        std::fs::remove_dir(&path).unwrap();
+    }
+    let killed = Command::new(LAUNCHER).args(["--contain", "--", "sh", "-c", "kill -TERM $$"]).output().unwrap();
+    assert_eq!(killed.status.signal(), Some(libc::SIGTERM));
+    let refused = Command::new(LAUNCHER).args(["--contain", "-w", "/", "--", "true"]).output().unwrap();
+    assert_eq!(refused.status.code(), Some(125));
+    assert!(String::from_utf8_lossy(&refused.stderr).contains("--contain takes -C DIR and -D only"), "{refused:?}");
 }
