@@ -103,13 +103,16 @@ function blobOid(content: Buffer, hashBytes: number): string {
 }
 
 /**
- * Every file's stat data as the picture holds it, laid out for the native addon's changedPaths
- * and changedPathsSync (core/natives/api.ts): kept while only known paths change, made again when
- * one comes or goes.
+ * Every file's and folder's stat data as the picture holds it, laid out for the native addon's
+ * changedPaths and changedPathsSync (core/natives/api.ts): kept while only known paths change,
+ * made again when one comes or goes.
  */
 interface Laid {
+  /** The files, then the folders. */
   paths: string[];
+  files: number;
   index: Map<string, number>;
+  folders: Map<string, number>;
   joined: string;
   expected: Float64Array;
 }
@@ -208,12 +211,28 @@ export class WorkTreeStat {
     return this.entries.has(path) || this.dirs.has(path) || this.opaque.has(path);
   }
 
+  private setDir(dir: string, seen: Seen): void {
+    this.dirs.set(dir, seen);
+    this.version++;
+    const at = this.laid?.folders.get(dir);
+    if (at === undefined) this.laid = undefined;
+    else layOut(this.laid!.expected, at, seen);
+  }
+
+  /** Forgets the folder `dir`; false when it was not known. */
+  private dropDir(dir: string): boolean {
+    if (!this.dirs.delete(dir)) return false;
+    this.version++;
+    this.laid = undefined;
+    return true;
+  }
+
   /** A folder's paths, its stat data recorded; undefined when it is no folder now. */
   private list(dir: string, lookMs: number): string[] | undefined {
     const path = join(this.root, dir);
     const stat = lstatSync(path, { throwIfNoEntry: false });
     if (!stat?.isDirectory()) return undefined;
-    this.dirs.set(dir, seenOf(stat, lookMs));
+    this.setDir(dir, seenOf(stat, lookMs));
     try {
       return readdirSync(path).flatMap((name) => (name === ".git" ? [] : [childOf(dir, name)]));
     } catch {
@@ -241,12 +260,12 @@ export class WorkTreeStat {
       const next: string[] = [];
       for (const path of pending) {
         if (inIgnored(path)) {
-          this.dirs.delete(path);
+          this.dropDir(path);
           continue;
         }
         if (ignored.has(path)) {
           this.opaque.add(path);
-          if (this.dirs.delete(path)) ignoredDirs.add(path);
+          if (this.dropDir(path)) ignoredDirs.add(path);
           continue;
         }
         const stat = lstatSync(join(this.root, path), { throwIfNoEntry: false });
@@ -254,7 +273,7 @@ export class WorkTreeStat {
         if (!stat.isDirectory()) found.push(path);
         else if (existsSync(join(this.root, path, ".git"))) {
           this.opaque.add(path);
-          this.dirs.delete(path);
+          this.dropDir(path);
           found.push(`${path}/`);
         } else if (round === 0 && !this.walk(path, next, lookMs)) return undefined;
       }
@@ -288,21 +307,33 @@ export class WorkTreeStat {
   }
 
   private layOut(): Laid {
-    const paths = [...this.entries.keys()];
-    const expected = new Float64Array(paths.length * 5);
+    const files = [...this.entries.keys()];
+    const dirs = [...this.dirs.keys()];
+    const expected = new Float64Array((files.length + dirs.length) * 5);
     const absolute: string[] = [];
-    paths.forEach((path, at) => {
+    files.forEach((path, at) => {
       const entry = this.entries.get(path)!;
       absolute.push(entry.absolute);
       layOut(expected, at, entry.seen);
     });
-    return { paths, index: new Map(paths.map((path, at) => [path, at])), joined: absolute.join("\0"), expected };
+    dirs.forEach((dir, at) => {
+      absolute.push(join(this.root, dir));
+      layOut(expected, files.length + at, this.dirs.get(dir));
+    });
+    return {
+      paths: [...files, ...dirs],
+      files: files.length,
+      index: new Map(files.map((path, at) => [path, at])),
+      folders: new Map(dirs.map((dir, at) => [dir, files.length + at])),
+      joined: absolute.join("\0"),
+      expected,
+    };
   }
 
   /**
-   * Starts looking at every file's stat data on a worker thread of the native addon, for
-   * {@link scan}: the look then costs the JS thread only the files that moved, and runs beside the
-   * next request. Undefined when the addon cannot be loaded here (the scan stats the files itself).
+   * Starts looking at every file's and folder's stat data on a worker thread of the native addon,
+   * for {@link scan}: the look then costs the JS thread only the paths that moved, and runs beside
+   * the next request. Undefined when the addon cannot be loaded here (the scan stats the files itself).
    */
   prefetch(): Prefetch | undefined {
     // Before the first stat: a file changed after this may still be taken for racy, never missed.
@@ -379,19 +410,18 @@ export class WorkTreeStat {
       }
       return true;
     };
-    if (moved) {
-      // Only what the addon found moved (read() changes the layout: the paths come first).
-      const paths = [...moved].map((at) => laid.paths[at]!);
-      for (const path of paths) if (!read(path, this.entries.get(path))) return undefined;
-    } else {
-      // No addon here: every file through lstat.
-      for (const [path, entry] of this.entries) if (!read(path, entry)) return undefined;
-    }
-    for (const [dir, was] of [...this.dirs]) {
+    // Only what the addon found moved (read() changes the layout: the paths come first); without
+    // the addon, every file and folder through lstat.
+    const files = moved ? [...moved].flatMap((at) => (at < laid.files ? [laid.paths[at]!] : [])) : [...this.entries.keys()];
+    const dirs = moved ? [...moved].flatMap((at) => (at >= laid.files ? [laid.paths[at]!] : [])) : [...this.dirs.keys()];
+    for (const path of files) if (!read(path, this.entries.get(path))) return undefined;
+    for (const dir of dirs) {
+      const was = this.dirs.get(dir);
+      if (!was) continue;
       const stat = lstatSync(join(this.root, dir), { throwIfNoEntry: false });
       if (!stat?.isDirectory()) {
         // Gone (its files are found gone above), or a file now: then that file is new.
-        this.dirs.delete(dir);
+        this.dropDir(dir);
         if (stat) unknown.push(dir);
         continue;
       }
