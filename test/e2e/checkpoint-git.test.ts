@@ -196,6 +196,12 @@ describe("the git omp runs", () => {
       ["bash", "a.txt", sha("a2\n"), sha("a3\n")],
       ["bash", "last.txt", sha(undefined), sha("last\n")],
     ]);
+    // The turn's first state, committed while the first command ran, is under the session's ref
+    // once the run has exited (finished at exit if git was still at it).
+    const git = (...args: string[]) => Bun.spawnSync(["git", ...args], { cwd: repo }).stdout.toString().trim();
+    const ref = git("for-each-ref", "--format=%(refname)", "refs/omp/");
+    expect(ref).toMatch(/^refs\/omp\/checkpoints\/\S+$/);
+    expect(git("show", `${ref}:a.txt`)).toBe("a0");
   }, 120_000);
 
   test("a background job's changes after its bash call returned are recorded with the job call that saw them, and come back", async () => {
