@@ -5,7 +5,7 @@ import { deferRecording, recordingsReady, settleRecordings } from "./deferred.ts
 import { changeEpoch, noteChange } from "./epoch.ts";
 import { pruneOrphanCheckpoints } from "./prune.ts";
 import { appendRecords, type CheckpointRecord } from "./journal.ts";
-import { BlobStore, checkpointDir, diskState } from "./store.ts";
+import { BlobStore, checkpointDir, diskState, sha256 } from "./store.ts";
 import { Snapshots, snapshotRef } from "./git-snapshot.ts";
 import type { CheckpointTarget } from "./target.ts";
 import { type Prefetch, WorkTreeStat } from "./work-tree-stat.ts";
@@ -207,5 +207,7 @@ function recordOf(store: BlobStore, root: string, relative: string, prior: Buffe
   if (stat && !stat.isFile()) return { kind: "unseen", ...record, what: `${what}: ${relative}`, why: "not-a-file" };
   // A prior content git could not give back: unknown, never taken for "there was none".
   if (prior === undefined) return { kind: "unseen", ...record, what: `${what}: ${relative}`, why: "snapshot-failed" };
-  return { kind: "file", ...record, source: "bash", path, before: prior === "absent" ? "absent" : store.put(prior, false), after: diskState(path) };
+  if (prior === "absent") return { kind: "file", ...record, source: "bash", path, before: "absent", after: diskState(path) };
+  if (store.inline(prior)) return { kind: "file", ...record, source: "bash", path, before: sha256(prior), content: prior.toString("base64"), after: diskState(path) };
+  return { kind: "file", ...record, source: "bash", path, before: store.put(prior, false), after: diskState(path) };
 }
