@@ -186,6 +186,8 @@ export interface NativeAddon {
    * size cut to 32 bits, ctime and mtime in ms. Answers the indexes as little-endian u32s.
    */
   changedPaths(paths: string, expected: Buffer): Promise<Buffer>;
+  /** {@link changedPaths} on the calling thread, for a look that cannot wait for a worker. */
+  changedPathsSync(paths: string, expected: Buffer): Buffer;
   /** Panics inside Rust on purpose, synchronously or on a worker thread, to prove panics become JS Errors. */
   debugPanic(where: "sync" | "async"): Promise<never> | never;
 }

@@ -132,6 +132,36 @@ describe("the git omp runs", () => {
     }
   }, 120_000);
 
+  test("a command's small prior content travels in its journal record (no blob file made on the call's path) and a rewind still puts it back; a larger one gets its blob file", async () => {
+    const big = `${"b".repeat(8000)}\n`;
+    const { home, repo } = workspace({ "small.txt": "s0\n", "big.txt": big });
+    standin.setScript([bash("echo s1 > small.txt && echo b1 > big.txt"), { text: "done" }]);
+    const rpc = new RpcProcess(["--model", MODEL], { home, cwd: repo, env: env() });
+    try {
+      await rpc.waitFrame((f) => f.type === "ready");
+      expect((await rpc.turn("change both")).stopReason).toBe("stop");
+      const session = sessionFiles(home).find((file) => !file.includes("subagents"))!;
+      const checkpoints = session.replace(/\.jsonl$/, ".checkpoints");
+      const sha = (text: string) => new Bun.CryptoHasher("sha256").update(text).digest("hex");
+      const blob = (text: string) => join(checkpoints, "blobs", sha(text).slice(0, 2), sha(text));
+      const records = readJsonl(join(checkpoints, "journal.ndjson"));
+      const of = (name: string) => records.find((r) => r.path === join(repo, name))!;
+      expect(of("small.txt")).toMatchObject({ before: sha("s0\n"), content: Buffer.from("s0\n").toString("base64") });
+      expect(existsSync(blob("s0\n"))).toBe(false);
+      expect(of("big.txt").before).toBe(sha(big));
+      expect(of("big.txt").content).toBeUndefined();
+      expect(existsSync(blob(big))).toBe(true);
+      const rewound = await rpc.send({ type: "rewind", entryId: userTurns(home)[0]!.id, scope: "files" });
+      expect(rewound.data.files.notRestorable).toEqual([]);
+      expect(readFileSync(join(repo, "small.txt"), "utf8")).toBe("s0\n");
+      expect(readFileSync(join(repo, "big.txt"), "utf8")).toBe(big);
+      expect(readFileSync(blob("s0\n"), "utf8")).toBe("s0\n");
+      expect(await rpc.close()).toBe(0);
+    } finally {
+      rpc.child.kill();
+    }
+  }, 120_000);
+
   test("commands that rewrite a file to the same size in the same second, make a file in a new folder, delete one: every change recorded from stat data (git started once a turn, and only for new names after), and the turn comes back exactly", async () => {
     const { home, repo } = workspace({ "a.txt": "a0\n", "b.txt": "b0\n", "src/keep.txt": "k\n" });
     const trace = join(tempDir("omp-git-trace-"), "trace.log");
@@ -196,6 +226,12 @@ describe("the git omp runs", () => {
       ["bash", "a.txt", sha("a2\n"), sha("a3\n")],
       ["bash", "last.txt", sha(undefined), sha("last\n")],
     ]);
+    // The turn's first state, committed while the first command ran, is under the session's ref
+    // once the run has exited (finished at exit if git was still at it).
+    const git = (...args: string[]) => Bun.spawnSync(["git", ...args], { cwd: repo }).stdout.toString().trim();
+    const ref = git("for-each-ref", "--format=%(refname)", "refs/omp/");
+    expect(ref).toMatch(/^refs\/omp\/checkpoints\/\S+$/);
+    expect(git("show", `${ref}:a.txt`)).toBe("a0");
   }, 120_000);
 
   test("a background job's changes after its bash call returned are recorded with the job call that saw them, and come back", async () => {

@@ -1,7 +1,7 @@
 // The Rust addon's JS surface (core/natives/api.ts), loaded straight from a build:
 // OMP_TEST_ADDON=<path>, else the addon `bun run build` left in native/out for this CPU.
 import { describe, expect, test } from "bun:test";
-import { closeSync, copyFileSync, existsSync, mkdirSync, openSync, readFileSync, utimesSync, writeFileSync } from "node:fs";
+import { chmodSync, closeSync, copyFileSync, existsSync, lstatSync, mkdirSync, openSync, readFileSync, rmSync, symlinkSync, utimesSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { NativeAddon } from "../../core/natives/api.ts";
 import { addonFileName } from "../../core/natives/names.ts";
@@ -42,7 +42,7 @@ async function rejection(promise: Promise<unknown>): Promise<Error & { code?: st
 
 describe("natives addon", () => {
   test("exports exactly the api.ts surface", () => {
-    expect(Object.keys(addon).sort()).toEqual(["buildStamp", "changedPaths", "debugPanic", "fuzzyFind", "glob", "globStream", "grep", "grepStream"]);
+    expect(Object.keys(addon).sort()).toEqual(["buildStamp", "changedPaths", "changedPathsSync", "debugPanic", "fuzzyFind", "glob", "globStream", "grep", "grepStream"]);
   });
 
   describe("buildStamp", () => {
@@ -457,6 +457,59 @@ describe("natives addon", () => {
       expect(result.matches[0]).toMatchObject({ path: "src/deep/notes.txt", isDir: false });
       expect(result.matches[0]!.score).toBeNumber();
       expect(result.totalMatches).toBeGreaterThanOrEqual(1);
+    });
+  });
+  describe("changedPaths / changedPathsSync", () => {
+    /** git's stat data of `path` as work-tree-stat.ts lays it out: mode (644/755 or the file type), inode and size cut to 32 bits, ctime, mtime. */
+    const fields = (path: string): number[] => {
+      const stat = lstatSync(path);
+      const type = stat.mode & 0o170000;
+      const mode = type === 0o100000 ? (stat.mode & 0o100 ? 0o100755 : 0o100644) : type;
+      return [mode, stat.ino % 0x100000000, stat.size % 0x100000000, stat.ctimeMs, stat.mtimeMs];
+    };
+    const indexes = (bytes: Buffer) => [...new Uint32Array(bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength))];
+
+    test("the look on the calling thread answers what the worker-thread look answers, for every kind of change", async () => {
+      const root = scratch();
+      const names = ["same.txt", "edited.txt", "gone.txt", "chmod.txt", "link", "became-dir", "sub/same.txt", "sub/touched.txt", "racy.txt", "nosuchdir/x.txt", "é ü.txt"];
+      mkdirSync(join(root, "sub"));
+      for (const name of names) if (!name.startsWith("nosuchdir") && name !== "link") writeFileSync(join(root, name), `${name}\n`);
+      symlinkSync("same.txt", join(root, "link"));
+      const name = (at: number) => names[at]!;
+      const paths = names.map((name) => join(root, name));
+      const expected = new Float64Array(paths.length * 5);
+      paths.forEach((path, at) => expected.set(name(at) === "nosuchdir/x.txt" ? [0o100644, 1, 1, 1, 1] : fields(path), at * 5));
+      // Negative mode: always reported (a racy file), whatever its stat data.
+      expected[names.indexOf("racy.txt") * 5] = -1;
+      const joined = paths.join("\0");
+      const bytes = Buffer.from(expected.buffer);
+      // Nothing touched: only the racy file and the path that was never there.
+      const unchanged = [names.indexOf("racy.txt"), names.indexOf("nosuchdir/x.txt")];
+      expect(indexes(addon.changedPathsSync(joined, bytes))).toEqual(unchanged);
+      expect(indexes(await addon.changedPaths(joined, bytes))).toEqual(unchanged);
+      writeFileSync(join(root, "edited.txt"), "edited, longer\n");
+      rmSync(join(root, "gone.txt"));
+      chmodSync(join(root, "chmod.txt"), 0o755);
+      rmSync(join(root, "link"));
+      symlinkSync("sub/same.txt", join(root, "link"));
+      rmSync(join(root, "became-dir"));
+      mkdirSync(join(root, "became-dir"));
+      const later = new Date(Date.now() + 5000);
+      utimesSync(join(root, "sub", "touched.txt"), later, later);
+      const sync = indexes(addon.changedPathsSync(joined, bytes));
+      expect(sync.map(name)).toEqual(["edited.txt", "gone.txt", "chmod.txt", "link", "became-dir", "sub/touched.txt", "racy.txt", "nosuchdir/x.txt"]);
+      expect(indexes(await addon.changedPaths(joined, bytes))).toEqual(sync);
+      // No paths: nothing moved, on either thread.
+      expect(indexes(addon.changedPathsSync("", Buffer.alloc(0)))).toEqual([]);
+      expect(indexes(await addon.changedPaths("", Buffer.alloc(0)))).toEqual([]);
+    });
+
+    test("expected stat data of the wrong length is refused on both, naming the argument", async () => {
+      const path = join(scratch(), "a.txt");
+      writeFileSync(path, "a");
+      const short = Buffer.alloc(8 * 4);
+      expect(thrown(() => addon.changedPathsSync(path, short)).message).toContain("expected: 32 bytes for 1 paths, want 40");
+      expect((await rejection(Promise.resolve().then(() => addon.changedPaths(path, short)))).message).toContain("expected: 32 bytes for 1 paths, want 40");
     });
   });
 });

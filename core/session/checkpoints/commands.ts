@@ -5,7 +5,7 @@ import { deferRecording, recordingsReady, settleRecordings } from "./deferred.ts
 import { changeEpoch, noteChange } from "./epoch.ts";
 import { pruneOrphanCheckpoints } from "./prune.ts";
 import { appendRecords, type CheckpointRecord } from "./journal.ts";
-import { BlobStore, checkpointDir, diskState } from "./store.ts";
+import { BlobStore, checkpointDir, diskState, sha256 } from "./store.ts";
 import { Snapshots, snapshotRef } from "./git-snapshot.ts";
 import type { CheckpointTarget } from "./target.ts";
 import { type Prefetch, WorkTreeStat } from "./work-tree-stat.ts";
@@ -17,8 +17,8 @@ import { type Prefetch, WorkTreeStat } from "./work-tree-stat.ts";
  * journal says that a command ran whose changes are unknown, so a rewind lists it as not restorable.
  *
  * A user's turn starts from the work tree as the user left it: its first command brings a private
- * index up to date with git (keeping it as a commit under the session's ref) and reads it into a
- * picture held in memory (work-tree-stat.ts). From then on, while omp changed nothing else in
+ * index up to date with git and reads it into a picture held in memory (work-tree-stat.ts); a
+ * commit of it under the session's ref, so that git's gc keeps its blobs, is made meanwhile. From then on, while omp changed nothing else in
  * between (see epoch.ts), each command's changes are found from stat data in process, git started
  * only for names never seen before, after the command's result went back (deferred.ts); the
  * picture after a command is the next one's "before". What
@@ -44,6 +44,21 @@ interface State {
   updating?: Promise<void>;
   /** The work tree as the last command left it (while `base` holds). */
   picture?: WorkTreeStat;
+}
+
+/** Turns' first states being kept as commits in the background (git-snapshot.ts's keepLater); finished at exit. */
+const keeping = new Set<{ settle(): void }>();
+let keepingHooked = false;
+
+function keepInBackground(snapshots: Snapshots, sessionId: string): void {
+  const kept = snapshots.keepLater(snapshotRef(sessionId));
+  keeping.add(kept);
+  void kept.done.then(() => keeping.delete(kept));
+  if (keepingHooked) return;
+  keepingHooked = true;
+  process.on("exit", () => {
+    for (const pending of keeping) pending.settle();
+  });
 }
 
 const states = new Map<string, State>();
@@ -123,12 +138,16 @@ function begin(snapshots: Snapshots, state: State, target: CheckpointTarget, sel
   }
   forget(state);
   if (!snapshots.sync()) return false;
-  const tree = target.turn === undefined || base?.turn !== target.turn ? snapshots.tree() : undefined;
-  if (tree) snapshots.keep(tree, snapshotRef(target.sessionId));
+  const firstOfTurn = target.turn === undefined || base?.turn !== target.turn;
   state.picture = WorkTreeStat.load(snapshots.repo.root, snapshots.index, snapshots.hashBytes(), (paths) => snapshots.ignored(paths));
-  if (state.picture) return true;
+  if (state.picture) {
+    // Its commit is for git's gc alone: made while the command runs.
+    if (firstOfTurn) keepInBackground(snapshots, target.sessionId);
+    return true;
+  }
   // An index this process cannot read (split, sparse): trees before and after, from git.
-  self.tree = tree ?? snapshots.tree();
+  self.tree = snapshots.tree();
+  if (self.tree && firstOfTurn) snapshots.keep(self.tree, snapshotRef(target.sessionId));
   return self.tree !== undefined;
 }
 
@@ -188,5 +207,7 @@ function recordOf(store: BlobStore, root: string, relative: string, prior: Buffe
   if (stat && !stat.isFile()) return { kind: "unseen", ...record, what: `${what}: ${relative}`, why: "not-a-file" };
   // A prior content git could not give back: unknown, never taken for "there was none".
   if (prior === undefined) return { kind: "unseen", ...record, what: `${what}: ${relative}`, why: "snapshot-failed" };
-  return { kind: "file", ...record, source: "bash", path, before: prior === "absent" ? "absent" : store.put(prior, false), after: diskState(path) };
+  if (prior === "absent") return { kind: "file", ...record, source: "bash", path, before: "absent", after: diskState(path) };
+  if (store.inline(prior)) return { kind: "file", ...record, source: "bash", path, before: sha256(prior), content: prior.toString("base64"), after: diskState(path) };
+  return { kind: "file", ...record, source: "bash", path, before: store.put(prior, false), after: diskState(path) };
 }

@@ -23,6 +23,8 @@ import { sha256 } from "./store.ts";
 const GIT_TIMEOUT_MS = 5_000;
 /** Work trees whose snapshot failed or took too long: every command would pay for it again. */
 const givenUp = new Set<string>();
+/** Copies of private indexes made for {@link Snapshots.keepLater}, numbered. */
+let keeps = 0;
 /** Every path stored as it is on disk, whatever the repository's attributes say (this file outranks them). */
 const ATTRIBUTES = "* -text -eol -crlf -filter -ident -working-tree-encoding\n";
 
@@ -161,13 +163,85 @@ export class Snapshots {
   }
 
   /** `tree` as the newest commit under `ref` in the user's repository (so `git gc` keeps it). */
-  keep(tree: string, ref: string): void {
-    const chain = join(this.dir, "chain");
-    const parent = readOr(chain).trim();
-    const commit = this.git(["commit-tree", tree, ...(/^[0-9a-f]{40,64}$/.test(parent) ? ["-p", parent] : []), "-m", "omp checkpoint"]);
+  keep(tree: string, ref: string, env = this.env): void {
+    const commit = gitSync(this.commitArgs(tree), { cwd: this.repo.root, env, timeoutMs: GIT_TIMEOUT_MS });
     if (!commit.ok) return;
     const sha = text(commit.out);
-    if (gitSync(["update-ref", ref, sha], { cwd: this.repo.root, env: { GIT_DIR: this.repo.gitDir }, timeoutMs: GIT_TIMEOUT_MS }).ok) writeFileSync(chain, sha);
+    if (gitSync(["update-ref", ref, sha], this.refOptions()).ok) writeFileSync(this.chain, sha);
+  }
+
+  /**
+   * {@link tree} and {@link keep} of the private index as it is now, while the caller goes on: git
+   * works from a copy of the index, so the index itself may change meanwhile. `settle()` does at
+   * once what has not been done yet (at exit, when the background git would be cut short).
+   */
+  keepLater(ref: string): { done: Promise<void>; settle(): void } {
+    let settled = false;
+    const copies: string[] = [];
+    const from = () => {
+      const copy = join(this.dir, `index.keep-${process.pid}-${++keeps}`);
+      copies.push(copy);
+      copyFileSync(this.index, copy);
+      return { ...this.env, GIT_INDEX_FILE: copy };
+    };
+    const clean = () => {
+      for (const copy of copies) rmSync(copy, { force: true });
+    };
+    let env: Record<string, string>;
+    try {
+      env = from();
+    } catch {
+      clean();
+      return { done: Promise.resolve(), settle() {} };
+    }
+    const options = { cwd: this.repo.root, env, timeoutMs: GIT_TIMEOUT_MS };
+    const done = (async () => {
+      const tree = await gitAsync(["write-tree"], options);
+      if (settled || !tree.ok) return;
+      const commit = await gitAsync(this.commitArgs(text(tree.out)), options);
+      if (settled || !commit.ok) return;
+      const sha = text(commit.out);
+      const updated = await gitAsync(["update-ref", ref, sha], this.refOptions());
+      if (!settled && updated.ok) writeFileSync(this.chain, sha);
+    })()
+      .catch(() => undefined)
+      .finally(() => {
+        if (settled) return;
+        settled = true;
+        clean();
+      });
+    return {
+      done,
+      settle: () => {
+        if (settled) return;
+        settled = true;
+        // The background write-tree may hold its copy's lock: another copy of the same index.
+        try {
+          const now = from();
+          const tree = gitSync(["write-tree"], { ...options, env: now });
+          if (tree.ok) this.keep(text(tree.out), ref, now);
+        } catch {
+          // Nothing kept: the blobs stay in git's store for its prune period.
+        } finally {
+          clean();
+        }
+      },
+    };
+  }
+
+  private get chain(): string {
+    return join(this.dir, "chain");
+  }
+
+  /** A commit of `tree` on top of the last one kept. */
+  private commitArgs(tree: string): string[] {
+    const parent = readOr(this.chain).trim();
+    return ["commit-tree", tree, ...(/^[0-9a-f]{40,64}$/.test(parent) ? ["-p", parent] : []), "-m", "omp checkpoint"];
+  }
+
+  /** Refs are the user's repository's own. */
+  private refOptions() {
+    return { cwd: this.repo.root, env: { GIT_DIR: this.repo.gitDir }, timeoutMs: GIT_TIMEOUT_MS };
   }
 
   /** Paths (relative to the root) that differ between two snapshots, each with its blob in `from` (undefined where it had none). */

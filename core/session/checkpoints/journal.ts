@@ -24,6 +24,11 @@ export const CheckpointRecord = z.discriminatedUnion("kind", [
     source: z.enum(["write", "bash", "rewind"]),
     path: z.string(),
     before: State,
+    /**
+     * `before`'s bytes, base64, when they travel with the record (a command's small prior content,
+     * see store.ts's BlobStore.inline): the blob store takes them when a rewind needs them.
+     */
+    content: z.string().optional(),
     /** sha256 (or "absent") of what omp left on disk: anything else there later was changed outside omp. */
     after: z.string(),
     time: z.string(),

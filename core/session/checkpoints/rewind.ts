@@ -106,6 +106,8 @@ function planFiles(plan: RewindPlan, records: CheckpointRecord[], inWindow: (rec
   const store = new BlobStore(checkpointDir(plan.session), Number.POSITIVE_INFINITY);
   /** Per path: its content before the first change in the window. */
   const first = new Map<string, string>();
+  /** Those contents that travelled with their records, not yet in the store. */
+  const carried = new Map<string, string>();
   /** Per path: what omp left there last, on any branch (a restore included). */
   const last = new Map<string, string>();
   records.forEach((record, index) => {
@@ -114,11 +116,15 @@ function planFiles(plan: RewindPlan, records: CheckpointRecord[], inWindow: (rec
       return;
     }
     last.set(record.path, record.after);
-    if (inWindow(record, index) && !first.has(record.path)) first.set(record.path, record.before);
+    if (!inWindow(record, index) || first.has(record.path)) return;
+    first.set(record.path, record.before);
+    if (record.content !== undefined) carried.set(record.before, record.content);
   });
   for (const [path, to] of first) {
     const now = diskState(path);
     if (now === to) continue;
+    const content = carried.get(to);
+    if (content !== undefined) store.adopt(to, Buffer.from(content, "base64"));
     if (to === "unsaved" || (to !== "absent" && !store.has(to))) {
       plan.notRestorable.push({ path, reason: "its earlier content was not kept (over the checkpoint store's size cap)" });
       continue;

@@ -35,6 +35,15 @@ export function diskState(path: string): string {
 
 /** Byte totals per store dir, counted once per process and kept up to date by {@link BlobStore.put}. */
 const totals = new Map<string, number>();
+/**
+ * A content this small may travel inside its journal record instead of a blob file of its own:
+ * on a disk where making a file costs the better part of a millisecond, a command's recording
+ * then makes none. Bounded per store and process, so the journal (never shrunk) stays small.
+ */
+const INLINE_MAX_BYTES = 4096;
+const INLINE_BUDGET_BYTES = 4 * 1024 * 1024;
+const inlined = new Map<string, number>();
+
 
 export class BlobStore {
   private readonly blobs: string;
@@ -71,6 +80,23 @@ export class BlobStore {
     totals.set(this.blobs, total);
     if (total > this.maxBytes) this.shrink(sha);
     return sha;
+  }
+
+  /**
+   * Whether `bytes` (non-durable: read after the change it precedes) may travel in its record
+   * rather than be stored now; counted against this process's budget when it may.
+   */
+  inline(bytes: Uint8Array): boolean {
+    if (bytes.length > INLINE_MAX_BYTES) return false;
+    const used = inlined.get(this.blobs) ?? 0;
+    if (used + bytes.length > INLINE_BUDGET_BYTES) return false;
+    inlined.set(this.blobs, used + bytes.length);
+    return true;
+  }
+
+  /** Stores a content a record carried (see {@link inline}) unless it is there; one that does not hash to `sha` is left out. */
+  adopt(sha: string, bytes: Buffer): void {
+    if (!this.has(sha) && sha256(bytes) === sha) this.put(bytes, false);
   }
 
   get(sha: string): Buffer | undefined {

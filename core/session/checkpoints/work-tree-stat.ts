@@ -1,6 +1,5 @@
 import { type Stats, existsSync, lstatSync, readFileSync, readdirSync, readlinkSync } from "node:fs";
 import { join } from "node:path";
-import { type EncodedPath, encodePath, readStatFields, type StatFields } from "../../fs/stat-fields.ts";
 import { type IndexStat, indexStats } from "./index-file.ts";
 import { natives } from "../../natives/index.ts";
 
@@ -39,9 +38,8 @@ interface Seen {
 }
 
 interface Entry {
-  /** The path on disk, as text and as statx wants it (kept: a scan looks at every entry). */
+  /** The path on disk (kept: a scan looks at every entry). */
   absolute: string;
-  encoded: EncodedPath | undefined;
   /** Undefined: the path held nothing when last looked at. */
   seen?: Seen;
   source: Source;
@@ -93,8 +91,8 @@ function racyAt(ctimeMs: number, mtimeMs: number, lookMs: number): boolean {
 }
 const sameTime = (a: number, b: number) => Math.abs(a - b) <= SAME_TIME_MS;
 
-/** Whether stat data says a file is as `seen` found it (the scan's hot path: every entry, every command). */
-const unchanged = (seen: Seen | undefined, stat: StatFields) =>
+/** Whether stat data says a file is as `seen` found it. */
+const unchanged = (seen: Seen | undefined, stat: Stats) =>
   seen !== undefined && !seen.racy && sameTime(stat.mtimeMs, seen.mtimeMs) && sameTime(stat.ctimeMs, seen.ctimeMs) && u32(stat.size) === seen.size && u32(stat.ino) === seen.ino && gitMode(stat.mode) === seen.mode;
 
 const sameStat = (a: Seen, b: Seen) => sameTime(a.ctimeMs, b.ctimeMs) && sameTime(a.mtimeMs, b.mtimeMs) && a.ino === b.ino && a.mode === b.mode && a.size === b.size;
@@ -105,12 +103,16 @@ function blobOid(content: Buffer, hashBytes: number): string {
 }
 
 /**
- * Every file's stat data as the picture holds it, laid out for the native addon's changedPaths
- * (core/natives/api.ts): kept while only known paths change, made again when one comes or goes.
+ * Every file's and folder's stat data as the picture holds it, laid out for the native addon's
+ * changedPaths and changedPathsSync (core/natives/api.ts): kept while only known paths change,
+ * made again when one comes or goes.
  */
 interface Laid {
+  /** The files, then the folders. */
   paths: string[];
+  files: number;
   index: Map<string, number>;
+  folders: Map<string, number>;
   joined: string;
   expected: Float64Array;
 }
@@ -141,7 +143,8 @@ function layOut(expected: Float64Array, at: number, seen: Seen | undefined): voi
   expected[base + 4] = seen.mtimeMs;
 }
 
-const located = (absolute: string, known?: Entry) => ({ absolute, encoded: known ? known.encoded : encodePath(absolute) });
+const bytesOf = (expected: Float64Array) => Buffer.from(expected.buffer, expected.byteOffset, expected.byteLength);
+const indexesOf = (bytes: Buffer) => new Uint32Array(bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength));
 
 const parentOf = (path: string) => (path.includes("/") ? path.slice(0, path.lastIndexOf("/")) : "");
 const childOf = (dir: string, name: string) => (dir === "" ? name : `${dir}/${name}`);
@@ -193,7 +196,7 @@ export class WorkTreeStat {
     this.laid = undefined;
     this.version++;
     this.dirty.clear();
-    for (const [path, stat] of index.entries) this.entries.set(path, { ...located(join(this.root, path)), seen: this.fromIndex(stat, Number(index.writtenNs) / 1e6), source: { oid: stat.oid } });
+    for (const [path, stat] of index.entries) this.entries.set(path, { absolute: join(this.root, path), seen: this.fromIndex(stat, Number(index.writtenNs) / 1e6), source: { oid: stat.oid } });
     for (const path of index.opaque) this.opaque.add(path);
     return true;
   }
@@ -208,12 +211,28 @@ export class WorkTreeStat {
     return this.entries.has(path) || this.dirs.has(path) || this.opaque.has(path);
   }
 
+  private setDir(dir: string, seen: Seen): void {
+    this.dirs.set(dir, seen);
+    this.version++;
+    const at = this.laid?.folders.get(dir);
+    if (at === undefined) this.laid = undefined;
+    else layOut(this.laid!.expected, at, seen);
+  }
+
+  /** Forgets the folder `dir`; false when it was not known. */
+  private dropDir(dir: string): boolean {
+    if (!this.dirs.delete(dir)) return false;
+    this.version++;
+    this.laid = undefined;
+    return true;
+  }
+
   /** A folder's paths, its stat data recorded; undefined when it is no folder now. */
   private list(dir: string, lookMs: number): string[] | undefined {
     const path = join(this.root, dir);
     const stat = lstatSync(path, { throwIfNoEntry: false });
     if (!stat?.isDirectory()) return undefined;
-    this.dirs.set(dir, seenOf(stat, lookMs));
+    this.setDir(dir, seenOf(stat, lookMs));
     try {
       return readdirSync(path).flatMap((name) => (name === ".git" ? [] : [childOf(dir, name)]));
     } catch {
@@ -241,12 +260,12 @@ export class WorkTreeStat {
       const next: string[] = [];
       for (const path of pending) {
         if (inIgnored(path)) {
-          this.dirs.delete(path);
+          this.dropDir(path);
           continue;
         }
         if (ignored.has(path)) {
           this.opaque.add(path);
-          if (this.dirs.delete(path)) ignoredDirs.add(path);
+          if (this.dropDir(path)) ignoredDirs.add(path);
           continue;
         }
         const stat = lstatSync(join(this.root, path), { throwIfNoEntry: false });
@@ -254,7 +273,7 @@ export class WorkTreeStat {
         if (!stat.isDirectory()) found.push(path);
         else if (existsSync(join(this.root, path, ".git"))) {
           this.opaque.add(path);
-          this.dirs.delete(path);
+          this.dropDir(path);
           found.push(`${path}/`);
         } else if (round === 0 && !this.walk(path, next, lookMs)) return undefined;
       }
@@ -288,30 +307,41 @@ export class WorkTreeStat {
   }
 
   private layOut(): Laid {
-    const paths = [...this.entries.keys()];
-    const expected = new Float64Array(paths.length * 5);
+    const files = [...this.entries.keys()];
+    const dirs = [...this.dirs.keys()];
+    const expected = new Float64Array((files.length + dirs.length) * 5);
     const absolute: string[] = [];
-    paths.forEach((path, at) => {
+    files.forEach((path, at) => {
       const entry = this.entries.get(path)!;
       absolute.push(entry.absolute);
       layOut(expected, at, entry.seen);
     });
-    return { paths, index: new Map(paths.map((path, at) => [path, at])), joined: absolute.join("\0"), expected };
+    dirs.forEach((dir, at) => {
+      absolute.push(join(this.root, dir));
+      layOut(expected, files.length + at, this.dirs.get(dir));
+    });
+    return {
+      paths: [...files, ...dirs],
+      files: files.length,
+      index: new Map(files.map((path, at) => [path, at])),
+      folders: new Map(dirs.map((dir, at) => [dir, files.length + at])),
+      joined: absolute.join("\0"),
+      expected,
+    };
   }
 
   /**
-   * Starts looking at every file's stat data on a worker thread of the native addon, for
-   * {@link scan}: the look then costs the JS thread only the files that moved, and runs beside the
-   * next request. Undefined when the addon cannot be loaded here (the scan stats the files itself).
+   * Starts looking at every file's and folder's stat data on a worker thread of the native addon,
+   * for {@link scan}: the look then costs the JS thread only the paths that moved, and runs beside
+   * the next request. Undefined when the addon cannot be loaded here (the scan stats the files itself).
    */
   prefetch(): Prefetch | undefined {
     // Before the first stat: a file changed after this may still be taken for racy, never missed.
     const lookMs = Date.now();
     const laid = (this.laid ??= this.layOut());
-    const { joined, expected } = laid;
     let answer: Promise<Buffer>;
     try {
-      answer = natives().changedPaths(joined, Buffer.from(expected.buffer, expected.byteOffset, expected.byteLength));
+      answer = natives().changedPaths(laid.joined, bytesOf(laid.expected));
     } catch {
       return undefined;
     }
@@ -321,7 +351,7 @@ export class WorkTreeStat {
       version: this.version,
       ready: answer.then(
         (bytes) => {
-          prefetch.changed = new Uint32Array(bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength));
+          prefetch.changed = indexesOf(bytes);
         },
         () => undefined,
       ),
@@ -329,15 +359,27 @@ export class WorkTreeStat {
     return prefetch;
   }
 
+  /** The same look as {@link prefetch}, on this thread: the indexes of the laid-out paths that moved; undefined without the addon. */
+  private lookNow(laid: Laid): Uint32Array | undefined {
+    try {
+      return indexesOf(natives().changedPathsSync(laid.joined, bytesOf(laid.expected)));
+    } catch {
+      return undefined;
+    }
+  }
+
   /**
    * What changed since the last look, the picture brought up to date; undefined when that cannot be
    * known here (a file over the limits, git unable to say what is ignored, too many new paths).
    * `prefetched`: stat data taken since the command ended ({@link prefetch}), used where it arrived
-   * and the entry is the one it was taken for.
+   * and the entry is the one it was taken for; otherwise the addon looks now, on this thread.
    */
   scan(ignoredOf: IgnoredOf, prefetched?: Prefetch): Change[] | undefined {
-    const moved = prefetched && prefetched.laid === this.laid && prefetched.version === this.version ? prefetched.changed : undefined;
-    const lookMs = moved ? prefetched!.lookMs : Date.now();
+    const fromWorker = prefetched && prefetched.laid === this.laid && prefetched.version === this.version ? prefetched.changed : undefined;
+    // Before the first stat, as prefetch() takes it.
+    const lookMs = fromWorker ? prefetched!.lookMs : Date.now();
+    const laid = fromWorker ? prefetched!.laid : (this.laid ??= this.layOut());
+    const moved = fromWorker ?? this.lookNow(laid);
     const changes: Change[] = [];
     const unknown: string[] = [];
     let bytes = 0;
@@ -354,37 +396,32 @@ export class WorkTreeStat {
         if (stat) {
           this.drop(path);
           unknown.push(path);
-        } else if (entry?.seen) this.put(path, { ...located(absolute, entry), source: "absent" });
+        } else if (entry?.seen) this.put(path, { absolute, source: "absent" });
         return true;
       }
       const seen = seenOf(stat, lookMs);
       if (stat.size > MAX_FILE_BYTES || (bytes += stat.size) > MAX_BYTES) return false;
       const content = stat.isSymbolicLink() ? Buffer.from(readlinkSync(absolute, { encoding: "buffer" })) : stat.isFile() ? readFileSync(absolute) : Buffer.alloc(0);
       const same = entry !== undefined && this.holds(entry.source, content);
-      this.put(path, { ...located(absolute, entry), seen, source: same ? entry.source : { content } });
+      this.put(path, { absolute, seen, source: same ? entry.source : { content } });
       if (!same) {
         changes.push({ path, before: entry?.source ?? "absent" });
         this.dirty.add(path);
       }
       return true;
     };
-    if (moved) {
-      // Only what the worker thread found moved (read() changes the layout: the paths come first).
-      const paths = [...moved].map((at) => prefetched!.laid.paths[at]!);
-      for (const path of paths) if (!read(path, this.entries.get(path))) return undefined;
-    } else {
-      const fields: StatFields = { mode: 0, ino: 0, size: 0, ctimeMs: 0, mtimeMs: 0 };
-      for (const [path, entry] of this.entries) {
-        // The hot path: a file as it was, known from its stat data alone.
-        if (entry.seen && !entry.seen.racy && readStatFields(entry.absolute, entry.encoded, fields) && unchanged(entry.seen, fields)) continue;
-        if (!read(path, entry)) return undefined;
-      }
-    }
-    for (const [dir, was] of [...this.dirs]) {
+    // Only what the addon found moved (read() changes the layout: the paths come first); without
+    // the addon, every file and folder through lstat.
+    const files = moved ? [...moved].flatMap((at) => (at < laid.files ? [laid.paths[at]!] : [])) : [...this.entries.keys()];
+    const dirs = moved ? [...moved].flatMap((at) => (at >= laid.files ? [laid.paths[at]!] : [])) : [...this.dirs.keys()];
+    for (const path of files) if (!read(path, this.entries.get(path))) return undefined;
+    for (const dir of dirs) {
+      const was = this.dirs.get(dir);
+      if (!was) continue;
       const stat = lstatSync(join(this.root, dir), { throwIfNoEntry: false });
       if (!stat?.isDirectory()) {
         // Gone (its files are found gone above), or a file now: then that file is new.
-        this.dirs.delete(dir);
+        this.dropDir(dir);
         if (stat) unknown.push(dir);
         continue;
       }

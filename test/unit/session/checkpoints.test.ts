@@ -28,6 +28,25 @@ describe("checkpoint store", () => {
     expect(store.get(first)).toBeUndefined();
   });
 
+  test("a content travels in its journal record only up to 4 KiB, and only up to 4 MiB of them per store; adopted later, it is stored once and only under its own sha256", () => {
+    const dir = tempDir("omp-checkpoints-");
+    const store = new BlobStore(dir, 1 << 30);
+    expect(store.inline(Buffer.alloc(4097, 1))).toBe(false);
+    let carried = 0;
+    while (store.inline(Buffer.alloc(4096, 2))) carried++;
+    expect(carried).toBe(1024);
+    // The budget is the store's, whichever object asks.
+    expect(new BlobStore(dir, 1 << 30).inline(Buffer.alloc(1, 3))).toBe(false);
+    expect(new BlobStore(tempDir("omp-checkpoints-"), 1 << 30).inline(Buffer.alloc(1, 3))).toBe(true);
+    const bytes = Buffer.from("carried\n");
+    store.adopt(sha256(Buffer.from("something else")), bytes);
+    expect(existsSync(join(dir, "blobs"))).toBe(false);
+    store.adopt(sha256(bytes), bytes);
+    store.adopt(sha256(bytes), bytes);
+    expect(blobFiles(dir)).toHaveLength(1);
+    expect(store.get(sha256(bytes))).toEqual(bytes);
+  });
+
   test("past the cap the least recently used contents go, never the one just stored; one bigger than the cap is not kept", () => {
     const dir = tempDir("omp-checkpoints-");
     const store = new BlobStore(dir, 3000);

@@ -20,5 +20,6 @@ omp_napi::module_exports! {
     "fuzzyFind" => fuzzy::fuzzy_find,
     "buildStamp" => stamp::build_stamp,
     "changedPaths" => stat::changed_paths,
+    "changedPathsSync" => stat::changed_paths_sync,
     "debugPanic" => debug_panic::debug_panic,
 }

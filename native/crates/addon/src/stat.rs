@@ -2,6 +2,8 @@
 //! at on a worker thread. A checkpoint compares every file of a work tree after each command
 //! (core/session/checkpoints/work-tree-stat.ts); on the JS thread those thousand syscalls and
 //! comparisons held up the reply to the next request, here they run beside it.
+//! `changedPathsSync(paths, expected): Buffer` is the same look on the calling thread, for what
+//! must be settled at once (a file tool's write, a rewind, exit) before the worker has answered.
 //!
 //! `paths` is one string, the paths joined by NUL; `expected` five little-endian f64s per path, as
 //! git keeps stat data: mode (644 or 755 for a regular file; negative: always look), inode and
@@ -93,12 +95,23 @@ fn changed(paths: &str, expected: &[u8]) -> Vec<u8> {
     out
 }
 
-pub fn changed_paths<'e>(args: &CallArgs<'e>) -> Result<Value<'e>> {
+/// The two arguments, checked to describe the same number of paths.
+fn arguments(args: &CallArgs<'_>) -> Result<(String, Vec<u8>)> {
     let paths: String = args.arg(0)?.convert("paths")?;
     let expected = args.arg(1)?.buffer_bytes("expected")?;
     let count = if paths.is_empty() { 0 } else { paths.split('\0').count() };
     if expected.len() != count * FIELDS * 8 {
         return Err(NapiError::new(INVALID_ARGUMENT, format!("expected: {} bytes for {count} paths, want {}", expected.len(), count * FIELDS * 8)));
     }
+    Ok((paths, expected))
+}
+
+pub fn changed_paths<'e>(args: &CallArgs<'e>) -> Result<Value<'e>> {
+    let (paths, expected) = arguments(args)?;
     args.env().spawn_promise(move || Ok(changed(&paths, &expected)), |env, bytes: Vec<u8>| env.buffer(&bytes))
+}
+
+pub fn changed_paths_sync<'e>(args: &CallArgs<'e>) -> Result<Value<'e>> {
+    let (paths, expected) = arguments(args)?;
+    args.env().buffer(&changed(&paths, &expected))
 }
