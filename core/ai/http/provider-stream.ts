@@ -12,6 +12,8 @@ export interface ProviderRequest {
   url: string;
   headers: Record<string, string>;
   body: unknown;
+  /** JSON.stringify(body)'s bytes, when the adapter put them together from kept parts (wire-json.ts). */
+  json?: string;
 }
 
 /** Maps one provider's SSE events onto the builder; a fresh one is made for every attempt. */
@@ -66,7 +68,7 @@ export async function* runProviderStream(model: Model, options: StreamOptions, c
   try {
     const transportId = getProvider(provider)?.transport;
     const transport = transportId ? await loadTransport(transportId) : undefined;
-    const direct = { url: call.request.url, headers: call.request.headers, body: JSON.stringify(call.request.body) };
+    const direct = { url: call.request.url, headers: call.request.headers, body: call.request.json ?? JSON.stringify(call.request.body) };
 
     for (let attempt = 0; ; attempt++) {
       let failure: ProviderError;
