@@ -176,14 +176,24 @@ async function* attemptOnce(
   else outerSignal.addEventListener("abort", onOuterAbort, { once: true });
   let stalled = false;
   let phase: keyof Waits = "connect";
+  // Each event moves the deadline; the one timer is set again only when it fires before the
+  // deadline or the deadline comes sooner than it, not for every event of the stream.
+  let deadline = 0;
   let idle: ReturnType<typeof setTimeout> | undefined;
-  const watch = (next: keyof Waits = phase, ms = waits[next]) => {
-    phase = next;
+  let firesAt = Number.POSITIVE_INFINITY;
+  const arm = () => {
     clearTimeout(idle);
+    firesAt = deadline;
     idle = setTimeout(() => {
+      if (performance.now() < deadline) return arm();
       stalled = true;
       attempt.abort();
-    }, ms);
+    }, Math.max(0, deadline - performance.now()));
+  };
+  const watch = (next: keyof Waits = phase, ms = waits[next]) => {
+    phase = next;
+    deadline = performance.now() + ms;
+    if (deadline < firesAt) arm();
   };
   // The first event is due firstByte after the request, headers or not: a provider that holds its
   // headers back until it has something to say is just as silent, and a shorter first-byte wait
