@@ -34,6 +34,8 @@ function turns(model: Model, other: Model): Message[][] {
     [assistant(model, [{ type: "text", text: "half" }], "error"), { role: "user", content: [{ type: "text", text: "" }, { type: "image", data: PNG, mimeType: "image/png" }, { type: "text", text: "see" }], timestamp: 3 }],
     [assistant(model, [{ type: "thinking", thinking: "", signature: "redacted-data", redacted: true }, { type: "toolCall", id: "toolu_4", name: "read", arguments: {} }])],
     [user("and now?")],
+    // An empty message is not sent; the cache mark stays on the last one that is.
+    [user("")],
     // A failed turn naming a call already answered drops that answer: the conversation is folded again.
     [assistant(model, [{ type: "toolCall", id: "toolu_1", name: "read", arguments: { path: "a.ts" } }], "error"), user("again")],
     // The conversation ends with the model's words: the last user message is further back.
@@ -66,7 +68,7 @@ describe("request bodies from kept wire forms", () => {
         }
       }
     }
-    expect(requests).toBe(90);
+    expect(requests).toBe(99);
     expect(JSON.parse(standin.requests.at(-1)!.rawBody!).messages).toEqual([{ role: "user", content: [{ type: "text", text: "fresh", cache_control: { type: "ephemeral" } }] }]);
   });
 

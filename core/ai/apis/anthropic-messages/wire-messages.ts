@@ -1,7 +1,8 @@
 import { type Wired, keptWire, withLastKey, wired } from "../../http/wire-json.ts";
 import type { ImageContent, Message, TextContent } from "../../messages.ts";
 import type { Model } from "../../model.ts";
-import { TranscriptFold, failedCalls, isSameModel } from "../../transcript.ts";
+import { isSameModel } from "../../transcript.ts";
+import { type WireLayout, WireConversation, arrayJson } from "../../wire-conversation.ts";
 
 export type Block = Record<string, unknown>;
 export interface AnthropicMessage {
@@ -19,11 +20,18 @@ function anthropicToolId(id: string): string {
 
 /** The conversation as Anthropic takes it, the last user block marked for the prompt cache, with its JSON text. */
 export function anthropicMessages(model: Model, messages: Message[]): Wired<AnthropicMessage[]> {
-  // One model's at a time: a switch back and forth folds again rather than keeping a copy per model.
-  const kept = keptWire(messages, "anthropic", () => ({ conversation: new WireConversation(model) }));
-  const { provider, api, id } = kept.conversation.model;
-  if (provider !== model.provider || api !== model.api || id !== model.id) kept.conversation = new WireConversation(model);
-  return kept.conversation.request(messages);
+  const parts = WireConversation.of("anthropic", model, messages, LAYOUT);
+  // The last user message is further back when the conversation ends with the model's turns: every element is put together.
+  const last = (elements: Element[]) => elements.findLast((e) => e.role === "user" && e.blocks.length > 0);
+  const inOpen = last(parts.open);
+  const [closed, closedValues, open] = inOpen ? [parts.closed, parts.closedValues, parts.open] : ["", [], parts.all()];
+  const lastUser = inOpen ?? last(open);
+  if (lastUser) {
+    const at = lastUser.blocks.length - 1;
+    const { value, json } = lastUser.blocks[at]!;
+    lastUser.blocks[at] = { value: { ...value, cache_control: CACHE }, json: withLastKey(json, "cache_control", CACHE) };
+  }
+  return { value: [...(closedValues as AnthropicMessage[]), ...open.flatMap(elementValues)], json: arrayJson(closed, open.map(elementJson)) };
 }
 
 /** Messages on the wire: a transcript message's blocks, or consecutive tool results travelling together in one user message. */
@@ -34,91 +42,22 @@ interface Element {
   blocks: Wired<Block>[];
 }
 
-const elementJson = (e: Element) => `{"role":"${e.role}","content":[${e.blocks.map((block) => block.json).join(",")}]}`;
-const elementValue = (e: Element): AnthropicMessage => ({ role: e.role, content: e.blocks.map((block) => block.value) });
+/** An element without blocks (an empty message) is not sent, and one that follows takes its place. */
+const elementJson = (e: Element) => (e.blocks.length === 0 ? "" : `{"role":"${e.role}","content":[${e.blocks.map((block) => block.json).join(",")}]}`);
+const elementValues = (e: Element): AnthropicMessage[] => (e.blocks.length === 0 ? [] : [{ role: e.role, content: e.blocks.map((block) => block.value) }]);
 
-/** Adds a message's blocks to the elements, as the last one's or as a new one; true when a new one was started. */
-function place(elements: Element[], wire: Element): boolean {
-  if (wire.blocks.length === 0) return false;
-  const last = elements[elements.length - 1];
-  if (wire.result && last?.result) {
-    last.blocks.push(...wire.blocks);
-    return false;
-  }
-  elements.push({ ...wire, blocks: [...wire.blocks] });
-  return true;
-}
-
-/**
- * One conversation (the agent's message list, which only grows between requests) on the wire for
- * one model: the transcript is folded a message at a time, and each element's JSON text joins the
- * `closed` text once a later one follows, so a request converts and serialises only what is new.
- * A list that no longer starts with the messages folded (a compaction, a rewind, thinking dropped)
- * is folded again from its start.
- */
-class WireConversation {
-  private fold!: TranscriptFold;
-  private sources: Message[] = [];
-  private elements: Element[] = [];
-  /** Every element but the last: JSON texts joined by commas, and values. */
-  private closed = "";
-  private closedValues: AnthropicMessage[] = [];
-
-  constructor(readonly model: Model) {}
-
-  request(messages: Message[]): Wired<AnthropicMessage[]> {
-    let carriesOn = messages.length >= this.sources.length && this.fold !== undefined;
-    for (let i = 0; carriesOn && i < this.sources.length; i++) carriesOn = messages[i] === this.sources[i];
-    if (!carriesOn) this.restart(messages);
-    for (let i = this.sources.length; i < messages.length; i++) {
-      if (!this.fold.add(messages[i]!)) {
-        this.restart(messages);
-        for (const m of messages) this.fold.add(m);
-        break;
-      }
-    }
-    this.sources = messages.slice();
-
-    const open: Element[] = this.elements.length > 0 ? [this.copy(this.elements[this.elements.length - 1]!)] : [];
-    for (const missing of this.fold.unanswered()) place(open, wireMessage(this.model, missing));
-    if (open.some((e) => e.role === "user")) return this.marked(this.closed, this.closedValues, open);
-    // The last user message is further back (the conversation ends with assistant turns): every element is put together.
-    return this.marked("", [], [...this.elements.slice(0, -1), ...open].map((e) => this.copy(e)));
-  }
-
-  private restart(messages: Message[]): void {
-    this.fold = new TranscriptFold((m) => {
-      if (place(this.elements, wireMessage(this.model, m)) && this.elements.length > 1) {
-        const closing = this.elements[this.elements.length - 2]!;
-        this.closed += `${this.closed === "" ? "" : ","}${elementJson(closing)}`;
-        this.closedValues.push(elementValue(closing));
-      }
-    }, failedCalls(messages));
-    this.elements = [];
-    this.closed = "";
-    this.closedValues = [];
-    this.sources = [];
-  }
-
-  private copy(e: Element): Element {
-    return { ...e, blocks: [...e.blocks] };
-  }
-
-  /** `open` (copies) after the closed elements, its last user block given the cache mark. */
-  private marked(closed: string, closedValues: AnthropicMessage[], open: Element[]): Wired<AnthropicMessage[]> {
-    const lastUser = open.findLast((e) => e.role === "user");
-    if (lastUser) {
-      const at = lastUser.blocks.length - 1;
-      const { value, json } = lastUser.blocks[at]!;
-      lastUser.blocks[at] = { value: { ...value, cache_control: CACHE }, json: withLastKey(json, "cache_control", CACHE) };
-    }
-    const openJson = open.map(elementJson).join(",");
-    return {
-      value: [...closedValues, ...open.map(elementValue)],
-      json: `[${closed}${closed !== "" && openJson !== "" ? "," : ""}${openJson}]`,
-    };
-  }
-}
+const LAYOUT: WireLayout<Element> = {
+  element: wireMessage,
+  join(run, next) {
+    if (next.blocks.length === 0) return true;
+    if (run.blocks.length === 0 || !(next.result && run.result)) return false;
+    run.blocks.push(...next.blocks);
+    return true;
+  },
+  copy: (e) => ({ ...e, blocks: [...e.blocks] }),
+  json: elementJson,
+  values: elementValues,
+};
 
 /** A message's wire form, kept with it (an assistant's depends on whether it is this model's own: its thinking goes back only then). */
 function wireMessage(model: Model, m: Message): Element {
