@@ -33,11 +33,12 @@ export function withLastKey(json: string, key: string, value: unknown): string {
   return `${json.slice(0, -1)}${json === "{}" ? "" : ","}${JSON.stringify(key)}:${JSON.stringify(value)}}`;
 }
 
-/** JSON.stringify(body), byte for byte, with the values of `texts`' keys written as the JSON texts given there. */
-export function bodyJson(body: Record<string, unknown>, texts: Record<string, string>): string {
+/** JSON.stringify(body), byte for byte, taking the JSON text of the keys in `wired` that still hold the value given there. */
+export function bodyJson(body: Record<string, unknown>, wired: Record<string, Wired<unknown>>): string {
   let out = "";
   for (const name of Object.keys(body)) {
-    const text = Object.hasOwn(texts, name) ? texts[name] : JSON.stringify(body[name]);
+    const kept = Object.hasOwn(wired, name) ? wired[name] : undefined;
+    const text = kept !== undefined && kept.value === body[name] ? kept.json : JSON.stringify(body[name]);
     if (text === undefined) continue;
     out += `${out === "" ? "{" : ","}${JSON.stringify(name)}:${text}`;
   }

@@ -3,6 +3,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { complete } from "../../../core/ai/index.ts";
 import { anthropicRequestBody } from "../../../core/ai/apis/anthropic-messages/stream.ts";
+import { responsesRequestBody } from "../../../core/ai/apis/openai-responses/stream.ts";
 import type { AssistantMessage, Message } from "../../../core/ai/messages.ts";
 import type { Model } from "../../../core/ai/model.ts";
 import type { Context, StreamOptions } from "../../../core/ai/stream.ts";
@@ -30,7 +31,7 @@ function turns(model: Model, other: Model): Message[][] {
   return [
     [user('Read "a.ts" — and ü/€/😀 too')],
     [assistant(model, [{ type: "thinking", thinking: "look first", signature: "sig-1" }, { type: "toolCall", id: "toolu_1", name: "read", arguments: { path: "a.ts" } }, { type: "toolCall", id: "call|2", name: "read", arguments: { path: "b.ts" } }]), result("toolu_1", "line 1\n\tline \"2\"\n"), result("call|2", "", true)],
-    [assistant(other, [{ type: "thinking", thinking: "another model's", signature: "sig-other" }, { type: "text", text: "" }, { type: "toolCall", id: "toolu_3", name: "read", arguments: { path: "c.ts" } }]), result("toolu_3", "x".repeat(3000))],
+    [assistant(other, [{ type: "thinking", thinking: "another model's", signature: "sig-other" }, { type: "text", text: "" }, { type: "toolCall", id: "toolu_3", name: "read", arguments: { path: "c.ts" } }, { type: "toolCall", id: "toolu_3b", name: "read", arguments: { path: "p.png" } }]), result("toolu_3", "x".repeat(3000)), { role: "toolResult", toolCallId: "toolu_3b", toolName: "read", content: [{ type: "text", text: "a picture" }, { type: "image", data: PNG, mimeType: "image/png" }], isError: false, timestamp: 2 }],
     [assistant(model, [{ type: "text", text: "half" }], "error"), { role: "user", content: [{ type: "text", text: "" }, { type: "image", data: PNG, mimeType: "image/png" }, { type: "text", text: "see" }], timestamp: 3 }],
     [assistant(model, [{ type: "thinking", thinking: "", signature: "redacted-data", redacted: true }, { type: "toolCall", id: "toolu_4", name: "read", arguments: {} }])],
     [user("and now?")],
@@ -44,12 +45,18 @@ function turns(model: Model, other: Model): Message[][] {
 }
 
 describe("request bodies from kept wire forms", () => {
-  test("anthropic: every request's bytes are JSON.stringify of the body made afresh, across a model switch, web search and a subscription token", async () => {
-    const model = modelFor(API_CASES[0]!, standin.url);
+  /**
+   * Each API's requests of a growing conversation, for its model, another one and a model without
+   * images, with and without tools and web search: every request's bytes against JSON.stringify of
+   * a body made from a copy, which has nothing kept with it.
+   */
+  async function everyRequest(api: number, bodyOf: (model: Model, context: Context, options: StreamOptions) => unknown, check?: (body: any) => void): Promise<number> {
+    const model = modelFor(API_CASES[api]!, standin.url);
     const other = { ...model, id: "other-model" };
+    const textOnly = { ...model, input: ["text" as const] };
     const variants: StreamOptions[] = [{ apiKey: KEY }, { apiKey: KEY, thinking: "high", nativeWebSearch: true }, { apiKey: "sk-ant-oat01-token", toolChoice: { name: "read" } }];
     let requests = 0;
-    for (const sent of [model, other, model]) {
+    for (const sent of [model, other, textOnly]) {
       for (const [i, options] of variants.entries()) {
         const history: Message[] = [];
         // The turns one by one, then the list rewritten in place (as a compaction or a rewind does).
@@ -60,22 +67,33 @@ describe("request bodies from kept wire forms", () => {
           standin.setScript([{ text: "ok" }]);
           await complete(sent, context, options);
           requests++;
-          // A copy has nothing kept with it: its body is made from scratch.
-          expect(standin.requests.at(-1)!.rawBody!).toBe(JSON.stringify(anthropicRequestBody(sent, structuredClone(context), options)));
-          // One cache mark among the messages: on the last user message's last block.
-          const messages = JSON.parse(standin.requests.at(-1)!.rawBody!).messages as { role: string; content: Record<string, unknown>[] }[];
-          expect(messages.flatMap((m) => m.content).filter((b) => b.cache_control)).toEqual([messages.findLast((m) => m.role === "user")!.content.at(-1)!]);
+          expect(standin.requests.at(-1)!.rawBody!).toBe(JSON.stringify(bodyOf(sent, structuredClone(context), options)));
+          check?.(JSON.parse(standin.requests.at(-1)!.rawBody!));
         }
       }
     }
+    return requests;
+  }
+
+  test("anthropic: the bytes of a body made afresh, one cache mark on the last user block", async () => {
+    const requests = await everyRequest(0, anthropicRequestBody, (body) => {
+      const messages = body.messages as { role: string; content: Record<string, unknown>[] }[];
+      expect(messages.flatMap((m) => m.content).filter((b) => b.cache_control)).toEqual([messages.findLast((m) => m.role === "user")!.content.at(-1)!]);
+    });
     expect(requests).toBe(99);
     expect(JSON.parse(standin.requests.at(-1)!.rawBody!).messages).toEqual([{ role: "user", content: [{ type: "text", text: "fresh", cache_control: { type: "ephemeral" } }] }]);
   });
 
+  test("openai-responses: the bytes of a body made afresh, a tool result's images after its run of results", async () => {
+    expect(await everyRequest(2, responsesRequestBody)).toBe(99);
+  });
+
   test("bodyJson and withLastKey write what JSON.stringify writes", () => {
     const body = { model: "m", gone: undefined, fn: () => 1, messages: [{ a: 1 }], tools: [{ b: "\u2028" }] };
-    expect(bodyJson(body, { messages: JSON.stringify(body.messages) })).toBe(JSON.stringify(body));
+    expect(bodyJson(body, { messages: { value: body.messages, json: JSON.stringify(body.messages) } })).toBe(JSON.stringify(body));
     expect(bodyJson({}, {})).toBe("{}");
+    // A key whose value was replaced after its text was made is written afresh.
+    expect(bodyJson({ tools: [2] }, { tools: { value: [1], json: "[1]" } })).toBe('{"tools":[2]}');
     const block: Record<string, unknown> = { type: "text", text: 'a "q"' };
     const json = JSON.stringify(block);
     block.cache_control = { type: "ephemeral" };

@@ -2,7 +2,7 @@ import type { AssistantBuilder } from "../../assistant-builder.ts";
 import { CitationLinks } from "../../citations.ts";
 import { ProviderError, formatProviderError, readErrorInfo } from "../../http/errors.ts";
 import { type StreamDecoder, eventJson, requestHeaders, runProviderStream } from "../../http/provider-stream.ts";
-import { bodyJson, keptWire, wired } from "../../http/wire-json.ts";
+import { type Wired, bodyJson, keptWire, wired } from "../../http/wire-json.ts";
 import { type Block, CACHE, anthropicMessages } from "./wire-messages.ts";
 import type { SseEvent } from "../../../http/sse.ts";
 import type { StopReason } from "../../messages.ts";
@@ -44,7 +44,7 @@ function anthropicRequest(model: Model, context: Context, options: StreamOptions
   if (system.length > 0) body.system = system;
   const messages = anthropicMessages(model, context.messages);
   body.messages = messages.value;
-  const texts: Record<string, string> = { messages: messages.json };
+  const wiredParts: Record<string, Wired<unknown>> = { messages };
 
   // Anthropic's server-side search runs on their side; its results come back as citations.
   if (context.tools.length > 0 || options.nativeWebSearch) {
@@ -55,7 +55,7 @@ function anthropicRequest(model: Model, context: Context, options: StreamOptions
       return wired(all);
     });
     body.tools = tools.value;
-    texts.tools = tools.json;
+    wiredParts.tools = tools;
   }
 
   const thinking = thinkingRequest(model, options.thinking ?? "off", EXTENDED_THINKING);
@@ -70,7 +70,7 @@ function anthropicRequest(model: Model, context: Context, options: StreamOptions
   applyAnthropicControls(body, options);
   // Anthropic rejects a temperature other than 1 while thinking, and some models reject it always.
   if (options.temperature !== undefined && !isThinking(body) && takesTemperature(model)) body.temperature = options.temperature;
-  return { body, json: bodyJson(body, texts) };
+  return { body, json: bodyJson(body, wiredParts) };
 }
 
 /** budget_tokens must stay below max_tokens and at least 1024; grow the cap first, then the budget gives. */
