@@ -1,5 +1,5 @@
-import { keptWire } from "./http/wire-json.ts";
-import type { Message } from "./messages.ts";
+import { type Wired, keptWire, wired } from "./http/wire-json.ts";
+import type { ImageContent, Message } from "./messages.ts";
 import type { Model } from "./model.ts";
 import { TranscriptFold, failedCalls } from "./transcript.ts";
 
@@ -53,8 +53,8 @@ export class WireConversation<E> {
   /** The conversation of `messages` for `model` on `api`'s wire, kept with the list (one model at a time). */
   static of<E>(api: string, model: Model, messages: Message[], layout: WireLayout<E>): WireParts<E> {
     const kept = keptWire(messages, api, () => ({ conversation: new WireConversation(model, layout) }));
-    const { provider, api: wire, id } = kept.conversation.model;
-    if (provider !== model.provider || wire !== model.api || id !== model.id) kept.conversation = new WireConversation(model, layout);
+    const { provider, api: wire, id, baseUrl } = kept.conversation.model;
+    if (provider !== model.provider || wire !== model.api || id !== model.id || baseUrl !== model.baseUrl) kept.conversation = new WireConversation(model, layout);
     return kept.conversation.request(messages);
   }
 
@@ -105,4 +105,32 @@ export function arrayJson(closed: string, open: string[]): string {
   let out = closed;
   for (const text of open) if (text !== "") out += `${out === "" ? "" : ","}${text}`;
   return `[${out}]`;
+}
+
+/**
+ * Elements of the APIs whose tool messages carry text only (Chat Completions, Responses): a
+ * message's wire items, consecutive tool results one element, their images sent after them in
+ * one user message.
+ */
+export interface ItemElement<T> {
+  results: boolean;
+  items: Wired<T>[];
+  images: ImageContent[];
+}
+
+/** The layout of item elements but for each message's own element; `imagesMessage` is the API's user message of a run's images. */
+export function itemLayout<T>(imagesMessage: (images: ImageContent[]) => T): Omit<WireLayout<ItemElement<T>>, "element"> & { items(e: ItemElement<T>): Wired<T>[] } {
+  const items = (e: ItemElement<T>) => (e.images.length > 0 ? [...e.items, wired(imagesMessage(e.images))] : e.items);
+  return {
+    items,
+    join(run, next) {
+      if (!run.results || !next.results) return false;
+      run.items.push(...next.items);
+      run.images.push(...next.images);
+      return true;
+    },
+    copy: (e) => ({ ...e, items: [...e.items], images: [...e.images] }),
+    json: (e) => items(e).map((item) => item.json).join(","),
+    values: (e) => items(e).map((item) => item.value),
+  };
 }

@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { complete } from "../../../core/ai/index.ts";
 import { anthropicRequestBody } from "../../../core/ai/apis/anthropic-messages/stream.ts";
 import { responsesRequestBody } from "../../../core/ai/apis/openai-responses/stream.ts";
+import { completionsRequestBody } from "../../../core/ai/apis/openai-completions/stream.ts";
 import type { AssistantMessage, Message } from "../../../core/ai/messages.ts";
 import type { Model } from "../../../core/ai/model.ts";
 import type { Context, StreamOptions } from "../../../core/ai/stream.ts";
@@ -30,7 +31,7 @@ const result = (id: string, text: string, isError = false): Message => ({ role: 
 function turns(model: Model, other: Model): Message[][] {
   return [
     [user('Read "a.ts" — and ü/€/😀 too')],
-    [assistant(model, [{ type: "thinking", thinking: "look first", signature: "sig-1" }, { type: "toolCall", id: "toolu_1", name: "read", arguments: { path: "a.ts" } }, { type: "toolCall", id: "call|2", name: "read", arguments: { path: "b.ts" } }]), result("toolu_1", "line 1\n\tline \"2\"\n"), result("call|2", "", true)],
+    [assistant(model, [{ type: "thinking", thinking: "look first", signature: '[{"type":"reasoning.text","text":"look first"}]' }, { type: "toolCall", id: "toolu_1", name: "read", arguments: { path: "a.ts" } }, { type: "toolCall", id: "call|2", name: "read", arguments: { path: "b.ts" } }]), result("toolu_1", "line 1\n\tline \"2\"\n"), result("call|2", "", true)],
     [assistant(other, [{ type: "thinking", thinking: "another model's", signature: "sig-other" }, { type: "text", text: "" }, { type: "toolCall", id: "toolu_3", name: "read", arguments: { path: "c.ts" } }, { type: "toolCall", id: "toolu_3b", name: "read", arguments: { path: "p.png" } }]), result("toolu_3", "x".repeat(3000)), { role: "toolResult", toolCallId: "toolu_3b", toolName: "read", content: [{ type: "text", text: "a picture" }, { type: "image", data: PNG, mimeType: "image/png" }], isError: false, timestamp: 2 }],
     [assistant(model, [{ type: "text", text: "half" }], "error"), { role: "user", content: [{ type: "text", text: "" }, { type: "image", data: PNG, mimeType: "image/png" }, { type: "text", text: "see" }], timestamp: 3 }],
     [assistant(model, [{ type: "thinking", thinking: "", signature: "redacted-data", redacted: true }, { type: "toolCall", id: "toolu_4", name: "read", arguments: {} }])],
@@ -50,17 +51,17 @@ describe("request bodies from kept wire forms", () => {
    * images, with and without tools and web search: every request's bytes against JSON.stringify of
    * a body made from a copy, which has nothing kept with it.
    */
-  async function everyRequest(api: number, bodyOf: (model: Model, context: Context, options: StreamOptions) => unknown, check?: (body: any) => void): Promise<number> {
+  async function everyRequest(api: number, bodyOf: (model: Model, context: Context, options: StreamOptions) => unknown, check?: (body: any) => void, more: Partial<Model>[] = []): Promise<number> {
     const model = modelFor(API_CASES[api]!, standin.url);
     const other = { ...model, id: "other-model" };
     const textOnly = { ...model, input: ["text" as const] };
     const variants: StreamOptions[] = [{ apiKey: KEY }, { apiKey: KEY, thinking: "high", nativeWebSearch: true }, { apiKey: "sk-ant-oat01-token", toolChoice: { name: "read" } }];
     let requests = 0;
-    for (const sent of [model, other, textOnly]) {
+    for (const sent of [model, other, textOnly, ...more.map((overrides) => ({ ...model, ...overrides }))]) {
       for (const [i, options] of variants.entries()) {
         const history: Message[] = [];
         // The turns one by one, then the list rewritten in place (as a compaction or a rewind does).
-        const steps = [...turns(model, other).map((turn) => () => history.push(...turn)), () => history.splice(1, 4), () => history.splice(0, history.length, user("fresh"))];
+        const steps = [...turns(sent, other).map((turn) => () => history.push(...turn)), () => history.splice(1, 4), () => history.splice(0, history.length, user("fresh"))];
         for (const step of steps) {
           step();
           const context: Context = { systemPrompt: "You help.", messages: history, tools: i === 2 ? [] : TOOLS };
@@ -82,6 +83,11 @@ describe("request bodies from kept wire forms", () => {
     });
     expect(requests).toBe(99);
     expect(JSON.parse(standin.requests.at(-1)!.rawBody!).messages).toEqual([{ role: "user", content: [{ type: "text", text: "fresh", cache_control: { type: "ephemeral" } }] }]);
+  });
+
+  test("openai-completions: the bytes of a body made afresh, for Claude's cache marks, Mistral's ids, DeepSeek's and OpenRouter's reasoning", async () => {
+    const more: Partial<Model>[] = [{ id: "anthropic/claude-sonnet-5-5" }, { provider: "mistral" }, { provider: "deepseek" }, { provider: "openrouter" }, { provider: "openrouter", id: "anthropic/claude-sonnet-5-5", input: ["text"] }];
+    expect(await everyRequest(1, completionsRequestBody, undefined, more)).toBe(8 * 33);
   });
 
   test("openai-responses: the bytes of a body made afresh, a tool result's images after its run of results", async () => {

@@ -2,7 +2,7 @@ import { type Wired, keptWire, wired } from "../../http/wire-json.ts";
 import type { ImageContent, Message, TextContent } from "../../messages.ts";
 import type { Model } from "../../model.ts";
 import { isSameModel, textOf } from "../../transcript.ts";
-import { type WireLayout, WireConversation, arrayJson } from "../../wire-conversation.ts";
+import { type ItemElement, type WireLayout, WireConversation, arrayJson, itemLayout } from "../../wire-conversation.ts";
 
 type Json = Record<string, unknown>;
 
@@ -11,31 +11,14 @@ const IMAGE_OMITTED = "(image omitted: this model does not accept images)";
 /** The conversation as Responses input items, with its JSON text (core/ai/wire-conversation.ts). */
 export function responsesInput(model: Model, messages: Message[]): Wired<Json[]> {
   const { closed, closedValues, open } = WireConversation.of("openai-responses", model, messages, LAYOUT);
-  return { value: [...(closedValues as Json[]), ...open.flatMap(elementValues)], json: arrayJson(closed, open.map(elementJson)) };
+  return { value: [...closedValues, ...open.flatMap(LAYOUT.values)] as Json[], json: arrayJson(closed, open.map(LAYOUT.json)) };
 }
 
-/** A message's input items; consecutive tool results make one element, their images sent after them in one user message. */
-interface Element {
-  results: boolean;
-  items: Wired<Json>[];
-  images: ImageContent[];
-}
-
-const imagesMessage = (images: ImageContent[]): Json => ({ role: "user", content: [{ type: "input_text", text: "Images returned by the tool calls above:" }, ...images.map(inputImage)] });
-const elementValues = (e: Element): Json[] => [...e.items.map((item) => item.value), ...(e.images.length > 0 ? [imagesMessage(e.images)] : [])];
-const elementJson = (e: Element) => [...e.items.map((item) => item.json), ...(e.images.length > 0 ? [JSON.stringify(imagesMessage(e.images))] : [])].join(",");
+type Element = ItemElement<Json>;
 
 const LAYOUT: WireLayout<Element> = {
+  ...itemLayout<Json>((images) => ({ role: "user", content: [{ type: "input_text", text: "Images returned by the tool calls above:" }, ...images.map(inputImage)] })),
   element: wireItems,
-  join(run, next) {
-    if (!run.results || !next.results) return false;
-    run.items.push(...next.items);
-    run.images.push(...next.images);
-    return true;
-  },
-  copy: (e) => ({ ...e, items: [...e.items], images: [...e.images] }),
-  json: elementJson,
-  values: elementValues,
 };
 
 /** A message's items, kept with it: they depend on whether the model takes images and, for its own turns, whether it made them. */
