@@ -5,6 +5,7 @@ import { complete } from "../../../core/ai/index.ts";
 import { anthropicRequestBody } from "../../../core/ai/apis/anthropic-messages/stream.ts";
 import { responsesRequestBody } from "../../../core/ai/apis/openai-responses/stream.ts";
 import { completionsRequestBody } from "../../../core/ai/apis/openai-completions/stream.ts";
+import { googleRequestBody } from "../../../core/ai/apis/google-generative-ai/stream.ts";
 import type { AssistantMessage, Message } from "../../../core/ai/messages.ts";
 import type { Model } from "../../../core/ai/model.ts";
 import type { Context, StreamOptions } from "../../../core/ai/stream.ts";
@@ -88,6 +89,10 @@ describe("request bodies from kept wire forms", () => {
   test("openai-completions: the bytes of a body made afresh, for Claude's cache marks, Mistral's ids, DeepSeek's and OpenRouter's reasoning", async () => {
     const more: Partial<Model>[] = [{ id: "anthropic/claude-sonnet-5-5" }, { provider: "mistral" }, { provider: "deepseek" }, { provider: "openrouter" }, { provider: "openrouter", id: "anthropic/claude-sonnet-5-5", input: ["text"] }];
     expect(await everyRequest(1, completionsRequestBody, undefined, more)).toBe(8 * 33);
+  });
+
+  test("google-generative-ai: the bytes of a body made afresh, for Gemini 3's placeholder signatures too", async () => {
+    expect(await everyRequest(3, googleRequestBody, undefined, [{ id: "gemini-3-pro" }])).toBe(4 * 33);
   });
 
   test("openai-responses: the bytes of a body made afresh, a tool result's images after its run of results", async () => {
