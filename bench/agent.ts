@@ -146,7 +146,7 @@ async function loopOverhead(ctx: Context, steps: number, runs: number) {
 // 3. Peak memory over a long session, read from the kernel at its end.
 async function peakMemory(ctx: Context, turns: number) {
   const script: Turn[] = [...Array.from({ length: turns - 1 }, (_, i) => ({ text: `Step ${i}: reading the next module.`, toolCalls: [{ id: `call_${i}`, name: "read", arguments: { path: `src/long/module${i}.ts` } }] })), { text: "done" }];
-  const perProvider: Record<string, { vmHwmMb: number; vmRssMb: number; printModeMaxRssMb: number; requests: number }> = {};
+  const perProvider: Record<string, { vmHwmMb: number; vmRssMb: number; printModeMaxRssMb: number; cpuSeconds: number; requests: number }> = {};
   for (const provider of PROVIDERS) {
     ctx.standin.setScript(script);
     ctx.standin.requests.length = 0;
@@ -176,6 +176,9 @@ async function peakMemory(ctx: Context, turns: number) {
     const status = readFileSync(`/proc/${child.pid}/status`, "utf8");
     const kb = (field: string) => Number(new RegExp(`^${field}:\\s+(\\d+) kB`, "m").exec(status)?.[1] ?? Number.NaN);
     const requests = posts(ctx.standin).length;
+    // The session's CPU (user + system clock ticks of /proc/<pid>/stat): each request's cost grew with the conversation while it was serialised whole.
+    const stat = readFileSync(`/proc/${child.pid}/stat`, "utf8").split(") ")[1]!.split(" ");
+    const cpuSeconds = round((Number(stat[11]) + Number(stat[12])) / 100, 2);
     child.stdin.end();
     reader.releaseLock();
     await child.stdout.cancel();
@@ -184,7 +187,7 @@ async function peakMemory(ctx: Context, turns: number) {
     ctx.standin.requests.length = 0;
     const printRss = existsSync("/usr/bin/time") ? await maxRssOf(["-p", "--model", provider.model, "read the module many times"], ctx, provider) : Number.NaN;
     if (!Number.isNaN(printRss) && posts(ctx.standin).length !== turns) throw new Error(`${provider.api}: print mode made ${posts(ctx.standin).length} requests`);
-    perProvider[provider.api] = { vmHwmMb: round(kb("VmHWM") / 1024, 1), vmRssMb: round(kb("VmRSS") / 1024, 1), printModeMaxRssMb: round(printRss / 1024 / 1024, 1), requests };
+    perProvider[provider.api] = { vmHwmMb: round(kb("VmHWM") / 1024, 1), vmRssMb: round(kb("VmRSS") / 1024, 1), printModeMaxRssMb: round(printRss / 1024 / 1024, 1), cpuSeconds, requests };
     ctx.standin.requests.length = 0;
   }
   const worst = Math.max(...Object.values(perProvider).flatMap((p) => [p.vmHwmMb, p.printModeMaxRssMb].filter((v) => !Number.isNaN(v))));
@@ -277,7 +280,7 @@ and node:path ≈ 0.5 ms), reading settings, choosing the model and key, and bui
 function markdown(r: any): string {
   const rows = r.targets.map((t: any) => `| ${t.name} | ${t.measured} | ${t.target} | ${t.met ? "met" : "**missed**"} |`);
   const loopRows = Object.entries(r.loopOverhead.perProvider).map(([api, p]: [string, any]) => `| ${api} | ${p.perStepMs} | ${p.providerMsPerStep} | ${p.wallMs} |`);
-  const memRows = Object.entries(r.peakMemory.perProvider).map(([api, p]: [string, any]) => `| ${api} | ${p.vmHwmMb} | ${p.vmRssMb} | ${p.printModeMaxRssMb} | ${p.requests} |`);
+  const memRows = Object.entries(r.peakMemory.perProvider).map(([api, p]: [string, any]) => `| ${api} | ${p.vmHwmMb} | ${p.vmRssMb} | ${p.printModeMaxRssMb} | ${p.cpuSeconds ?? "—"} | ${p.requests} |`);
   return `# Agent benchmarks
 
 \`bun bench/agent.ts\` on ${r.machine.cpu} (${r.machine.cores} cores, ${r.machine.platform}, Bun ${r.machine.bun}), ${r.date}.
@@ -318,8 +321,8 @@ ${loopRows.join("\n")}
 A ${r.peakMemory.turns}-turn session, each turn a \`${r.peakMemory.tool}\` call (the conversation grows to ~1 MB of text).
 \`VmHWM\` is read from \`/proc/<pid>/status\` of \`omp --mode rpc\` after \`agent_end\`; the print-mode run's max RSS comes from GNU time (\`/usr/bin/time -f %M\`).
 
-| API | VmHWM (MB) | VmRSS at end (MB) | print mode max RSS (MB) | requests |
-|---|---|---|---|---|
+| API | VmHWM (MB) | VmRSS at end (MB) | print mode max RSS (MB) | rpc session CPU (s) | requests |
+|---|---|---|---|---|---|
 ${memRows.join("\n")}
 `;
 }

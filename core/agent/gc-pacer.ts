@@ -7,10 +7,17 @@
  * collector keeps the pages it freed unless asked to give them back (Bun.shrink): without that,
  * each collection's floor sat higher than the last and 100 short turns still peaked at 82 MB (71
  * with it, at about 1.5 ms of CPU a turn).
+ *
+ * Growth is not all garbage (code compiled, buffers kept, and a conversation sent to Anthropic is
+ * no longer serialised again, bench/results/tool-loop.md): a collection that gives back less than
+ * half of the growth it waited for found little to collect, so the next one waits for twice as
+ * much, up to MAX_GROWTH; one that gives back more goes back to GROWTH.
  */
 const GROWTH = 3 * 1024 * 1024;
+const MAX_GROWTH = 12 * 1024 * 1024;
 
 let floor = 0;
+let allowed = GROWTH;
 
 /** Before a model request: collects the garbage the previous ones left once it adds up to GROWTH. */
 export function collectBetweenTurns(): void {
@@ -19,8 +26,10 @@ export function collectBetweenTurns(): void {
     floor = rss;
     return;
   }
-  if (rss - floor < GROWTH) return;
+  if (rss - floor < allowed) return;
   Bun.gc(true);
   Bun.shrink();
-  floor = process.memoryUsage.rss();
+  const after = process.memoryUsage.rss();
+  allowed = rss - after < allowed / 2 ? Math.min(allowed * 2, MAX_GROWTH) : GROWTH;
+  floor = after;
 }

@@ -194,31 +194,26 @@ interface TextPage {
   outputChars: number;
 }
 
-/** Adds a wanted line to the page; false once the page is full (its line limit, or MAX_OUTPUT_CHARS). */
-function addLine(page: TextPage, bytes: Uint8Array, byteLength: number, limit: number): boolean {
-  const { text, cut } = formatLine(bytes, byteLength);
-  if (page.outputChars + text.length > MAX_OUTPUT_CHARS && page.lines.length > 0) {
+/**
+ * Adds a wanted line to the page; false once the page is full (its line limit, or MAX_OUTPUT_CHARS).
+ * `decoded` is the line's first MAX_LINE_BYTES bytes or more, decoded; `byteLength` its whole length.
+ */
+function addLine(page: TextPage, decoded: string, byteLength: number, limit: number): boolean {
+  const text = decoded.endsWith("\r") ? decoded.slice(0, -1) : decoded;
+  const cut = text.length > READ_MAX_LINE_CHARS || byteLength > MAX_LINE_BYTES;
+  const shown = cut ? `${text.slice(0, READ_MAX_LINE_CHARS)}… [line cut at ${READ_MAX_LINE_CHARS} chars; it is ${formatBytes(byteLength)} long]` : text;
+  if (page.outputChars + shown.length > MAX_OUTPUT_CHARS && page.lines.length > 0) {
     page.outputCapped = true;
     return false;
   }
-  page.lines.push(text);
-  page.outputChars += text.length + 8;
+  page.lines.push(shown);
+  page.outputChars += shown.length + 8;
   if (cut) page.cutLines++;
   return page.lines.length < limit;
 }
 
 /** One decoder for every line: a decode() without `stream` starts afresh each time, as a new decoder would. */
 const lineDecoder = new TextDecoder();
-
-function formatLine(bytes: Uint8Array, byteLength: number): { text: string; cut: boolean } {
-  let text = lineDecoder.decode(bytes);
-  if (text.endsWith("\r")) text = text.slice(0, -1);
-  if (text.length <= READ_MAX_LINE_CHARS && byteLength === bytes.length) return { text, cut: false };
-  return {
-    text: `${text.slice(0, READ_MAX_LINE_CHARS)}… [line cut at ${READ_MAX_LINE_CHARS} chars; it is ${formatBytes(byteLength)} long]`,
-    cut: true,
-  };
-}
 
 /**
  * Splits bytes fed in pieces (a file's chunks, or all of it at once) into the page's lines: only
@@ -235,7 +230,7 @@ function pageSplitter(firstLine: number, limit: number): { feed(data: Uint8Array
 
   const wanted = () => collecting && lineNumber >= firstLine;
   const finishLine = () => {
-    if (wanted()) collecting = addLine(page, pieces.length === 1 ? pieces[0]! : Buffer.concat(pieces), lineBytes, limit);
+    if (wanted()) collecting = addLine(page, lineDecoder.decode(pieces.length === 1 ? pieces[0]! : Buffer.concat(pieces)), lineBytes, limit);
     pieces = [];
     kept = 0;
     lineBytes = 0;
@@ -272,11 +267,36 @@ function pageSplitter(firstLine: number, limit: number): { feed(data: Uint8Array
   };
 }
 
-/** A page of a file read whole (see WHOLE_READ_BYTES). */
+/**
+ * A page of a file read whole (see WHOLE_READ_BYTES): the page's bytes are decoded at once and split,
+ * the same text as decoding line by line (a UTF-8 decoder never takes a newline into a character),
+ * with a byte-order mark dropped at each line's start as a decoder started afresh on each line drops it.
+ */
 function bytesPage(bytes: Uint8Array, firstLine: number, limit: number): TextPage {
-  const splitter = pageSplitter(firstLine, limit);
-  splitter.feed(bytes, false);
-  return splitter.end();
+  const page: TextPage = { lines: [], firstLine, totalLines: 0, outputCapped: false, cutLines: 0, outputChars: 0 };
+  // Where the line starting at `from` ends (its newline, or the end of a last line without one); -1 past the last line.
+  const lineEnd = (from: number) => {
+    const newline = bytes.indexOf(10, from);
+    return newline !== -1 ? newline : from < bytes.length ? bytes.length : -1;
+  };
+  let at = 0;
+  let total = 0;
+  for (let end; total < firstLine - 1 && (end = lineEnd(at)) !== -1; total++) at = end + 1;
+  const pageStart = at;
+  const ends: number[] = [];
+  for (let end; ends.length < limit && (end = lineEnd(at)) !== -1; ) {
+    ends.push(end);
+    at = end + 1;
+  }
+  page.totalLines = total + ends.length;
+  for (let end; (end = lineEnd(at)) !== -1; page.totalLines++) at = end + 1;
+  if (ends.length === 0) return page;
+  const lines = lineDecoder.decode(bytes.subarray(pageStart, ends[ends.length - 1])).split("\n");
+  for (let i = 0; i < lines.length; i++) {
+    const line = i > 0 && lines[i]!.charCodeAt(0) === 0xfeff ? lines[i]!.slice(1) : lines[i]!;
+    if (!addLine(page, line, ends[i]! - (i === 0 ? pageStart : ends[i - 1]! + 1), limit)) break;
+  }
+  return page;
 }
 
 /** A page of a file streamed in chunks: memory for the page alone, however big the file. */
@@ -310,7 +330,7 @@ function pageOf(text: string, firstLine: number, limit: number): TextPage {
   const page: TextPage = { lines: [], firstLine, totalLines: lines.length, outputCapped: false, cutLines: 0, outputChars: 0 };
   for (const line of lines.slice(firstLine - 1)) {
     const bytes = Buffer.from(line);
-    if (!addLine(page, bytes.subarray(0, MAX_LINE_BYTES), bytes.length, limit)) break;
+    if (!addLine(page, lineDecoder.decode(bytes.subarray(0, MAX_LINE_BYTES)), bytes.length, limit)) break;
   }
   return page;
 }

@@ -24,9 +24,16 @@ export interface JournalLine {
 
 /** Appends one reply; true when the journal has grown past FOLD_AT and should be folded. */
 export function appendUsage(path: string, line: JournalLine): boolean {
-  ensurePrivateDir(dirname(path));
   const { input, output, cacheRead, cacheWrite, cost } = line.usage;
-  appendFileSync(path, `${JSON.stringify({ ...line, usage: { input, output, cacheRead, cacheWrite, cost: { total: cost.total } } })}\n`, { mode: 0o600 });
+  const text = `${JSON.stringify({ ...line, usage: { input, output, cacheRead, cacheWrite, cost: { total: cost.total } } })}\n`;
+  try {
+    appendFileSync(path, text, { mode: 0o600 });
+  } catch (error) {
+    // The folder is made when missing, not looked for before every reply of a run.
+    if ((error as NodeJS.ErrnoException).code !== "ENOENT") throw error;
+    ensurePrivateDir(dirname(path));
+    appendFileSync(path, text, { mode: 0o600 });
+  }
   return statSync(path).size > FOLD_AT;
 }
 

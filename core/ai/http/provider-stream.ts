@@ -12,6 +12,8 @@ export interface ProviderRequest {
   url: string;
   headers: Record<string, string>;
   body: unknown;
+  /** JSON.stringify(body)'s bytes, when the adapter put them together from kept parts (wire-json.ts). */
+  json?: string;
 }
 
 /** Maps one provider's SSE events onto the builder; a fresh one is made for every attempt. */
@@ -66,7 +68,7 @@ export async function* runProviderStream(model: Model, options: StreamOptions, c
   try {
     const transportId = getProvider(provider)?.transport;
     const transport = transportId ? await loadTransport(transportId) : undefined;
-    const direct = { url: call.request.url, headers: call.request.headers, body: JSON.stringify(call.request.body) };
+    const direct = { url: call.request.url, headers: call.request.headers, body: call.request.json ?? JSON.stringify(call.request.body) };
 
     for (let attempt = 0; ; attempt++) {
       let failure: ProviderError;
@@ -174,14 +176,24 @@ async function* attemptOnce(
   else outerSignal.addEventListener("abort", onOuterAbort, { once: true });
   let stalled = false;
   let phase: keyof Waits = "connect";
+  // Each event moves the deadline; the one timer is set again only when it fires before the
+  // deadline or the deadline comes sooner than it, not for every event of the stream.
+  let deadline = 0;
   let idle: ReturnType<typeof setTimeout> | undefined;
-  const watch = (next: keyof Waits = phase, ms = waits[next]) => {
-    phase = next;
+  let firesAt = Number.POSITIVE_INFINITY;
+  const arm = () => {
     clearTimeout(idle);
+    firesAt = deadline;
     idle = setTimeout(() => {
+      if (performance.now() < deadline) return arm();
       stalled = true;
       attempt.abort();
-    }, ms);
+    }, Math.max(0, deadline - performance.now()));
+  };
+  const watch = (next: keyof Waits = phase, ms = waits[next]) => {
+    phase = next;
+    deadline = performance.now() + ms;
+    if (deadline < firesAt) arm();
   };
   // The first event is due firstByte after the request, headers or not: a provider that holds its
   // headers back until it has something to say is just as silent, and a shorter first-byte wait
@@ -197,7 +209,70 @@ async function* attemptOnce(
   if (firstByteFirst) watch("firstByte");
   else watch();
   try {
-    yield* streamAttempt();
+    let response: Response;
+    try {
+      // Bun's fetch applies HTTPS_PROXY / HTTP_PROXY / NO_PROXY itself (test/unit/ai/proxy.test.ts
+      // pins that down); note it proxies loopback too unless NO_PROXY lists it.
+      const sent = fetch(url, { method: "POST", headers, body, signal });
+      onRequest?.();
+      response = await sent;
+      onResponse?.(response.headers);
+      watch("firstByte", Math.max(0, waits.firstByte - (performance.now() - sentAt)));
+    } catch (error) {
+      if (stalled && !outerSignal.aborted) throw stalledError();
+      const unreachable = unreachableHost(provider, url, error);
+      if (unreachable) throw unreachable;
+      if (connectionRefused(error)) {
+        // Nothing listens there: usually a local server that is not running or a wrong base URL.
+        // A few quick retries cover a server that is just starting; minutes of backoff would not help.
+        throw new ProviderError(
+          `${provider}: nothing is listening at ${url.origin} (${errorText(error)}); is the server running and the base URL right?`,
+          { retryable: true, network: true, retryLimit: REFUSED_RETRIES, cause: error },
+        );
+      }
+      throw new ProviderError(`${provider}: the connection to ${url.origin} failed (${errorText(error)})`, { retryable: true, network: true, cause: error });
+    }
+    if (!response.ok) {
+      let text = "";
+      try {
+        text = await response.text();
+      } catch (error) {
+        if (signal.aborted) throw error;
+      }
+      throw httpError(provider, response.status, response.statusText, text, retryAfterMs(response.headers));
+    }
+    if (!response.body) throw new ProviderError(`${provider}: the response had no body`, { retryable: true, network: true });
+
+    const events = framing(response.body);
+    try {
+      while (true) {
+        let next: IteratorResult<SseEvent>;
+        try {
+          next = await events.next();
+        } catch (error) {
+          if (signal.aborted) throw error;
+          throw new ProviderError(`${provider}: the response stream was cut off (${errorText(error)})`, { retryable: true, network: true, cause: error });
+        }
+        if (next.done) break;
+        watch("idle");
+        let action: "continue" | "end";
+        try {
+          action = decoder.handle(next.value);
+        } catch (error) {
+          if (error instanceof ProviderError) throw error;
+          throw new ProviderError(`${provider}: could not read the response (${errorText(error)})`, { cause: error });
+        }
+        const batch = builder.take();
+        if (batch.length > 0) yield batch;
+        if (action === "end") break;
+      }
+    } finally {
+      await events.return(undefined);
+    }
+    if (!decoder.complete) {
+      if (stalled) throw stalledError();
+      throw new ProviderError(`${provider}: the response stream was cut off before the reply was complete (the connection closed early)`, { retryable: true, network: true });
+    }
   } catch (error) {
     if (stalled && !outerSignal.aborted) throw stalledError();
     throw error;
@@ -207,73 +282,6 @@ async function* attemptOnce(
     // However the attempt ended (done, failed, or its consumer stopped pulling), its response must
     // not go on downloading: a stopped answer would keep the provider generating, and billing.
     attempt.abort();
-  }
-
-  async function* streamAttempt(): AsyncGenerator<ReturnType<AssistantBuilder["take"]>> {
-  let response: Response;
-  try {
-    // Bun's fetch applies HTTPS_PROXY / HTTP_PROXY / NO_PROXY itself (test/unit/ai/proxy.test.ts
-    // pins that down); note it proxies loopback too unless NO_PROXY lists it.
-    const sent = fetch(url, { method: "POST", headers, body, signal });
-    onRequest?.();
-    response = await sent;
-    onResponse?.(response.headers);
-    watch("firstByte", Math.max(0, waits.firstByte - (performance.now() - sentAt)));
-  } catch (error) {
-    if (stalled && !outerSignal.aborted) throw stalledError();
-    const unreachable = unreachableHost(provider, url, error);
-    if (unreachable) throw unreachable;
-    if (connectionRefused(error)) {
-      // Nothing listens there: usually a local server that is not running or a wrong base URL.
-      // A few quick retries cover a server that is just starting; minutes of backoff would not help.
-      throw new ProviderError(
-        `${provider}: nothing is listening at ${url.origin} (${errorText(error)}); is the server running and the base URL right?`,
-        { retryable: true, network: true, retryLimit: REFUSED_RETRIES, cause: error },
-      );
-    }
-    throw new ProviderError(`${provider}: the connection to ${url.origin} failed (${errorText(error)})`, { retryable: true, network: true, cause: error });
-  }
-  if (!response.ok) {
-    let text = "";
-    try {
-      text = await response.text();
-    } catch (error) {
-      if (signal.aborted) throw error;
-    }
-    throw httpError(provider, response.status, response.statusText, text, retryAfterMs(response.headers));
-  }
-  if (!response.body) throw new ProviderError(`${provider}: the response had no body`, { retryable: true, network: true });
-
-  const events = framing(response.body);
-  try {
-    while (true) {
-      let next: IteratorResult<SseEvent>;
-      try {
-        next = await events.next();
-      } catch (error) {
-        if (signal.aborted) throw error;
-        throw new ProviderError(`${provider}: the response stream was cut off (${errorText(error)})`, { retryable: true, network: true, cause: error });
-      }
-      if (next.done) break;
-      watch("idle");
-      let action: "continue" | "end";
-      try {
-        action = decoder.handle(next.value);
-      } catch (error) {
-        if (error instanceof ProviderError) throw error;
-        throw new ProviderError(`${provider}: could not read the response (${errorText(error)})`, { cause: error });
-      }
-      const batch = builder.take();
-      if (batch.length > 0) yield batch;
-      if (action === "end") break;
-    }
-  } finally {
-    await events.return(undefined);
-  }
-  if (!decoder.complete) {
-    if (stalled) throw stalledError();
-    throw new ProviderError(`${provider}: the response stream was cut off before the reply was complete (the connection closed early)`, { retryable: true, network: true });
-  }
   }
 }
 

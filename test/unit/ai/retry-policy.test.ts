@@ -123,6 +123,19 @@ describe("retry policy", () => {
     expect(textOf(other.final).length).toBeGreaterThan(0);
   });
 
+  test("the wait between events starts again with each event: a stream longer in all than the wait completes, a silence past it is a stall", async () => {
+    const words = Array.from({ length: 24 }, (_, i) => `w${i}`).join(" ");
+    standin.setScript([{ text: words, eventDelayMs: 250 }]);
+    const started = performance.now();
+    const slow = await run(modelFor(anthropic, standin.url), context(), { maxRetries: 0, idleTimeoutMs: 1000 });
+    expect(performance.now() - started).toBeGreaterThan(1000);
+    expect(slow.final.stopReason).toBe("stop");
+    expect(textOf(slow.final)).toBe(words);
+    standin.setScript([{ text: words, pauseAfterEvents: 3, pauseMs: 3000 }]);
+    const silent = await run(modelFor(anthropic, standin.url), context(), { maxRetries: 0, idleTimeoutMs: 1000 });
+    expect(silent.final.errorMessage).toContain("(between events) for 1 s; the connection stalled");
+  });
+
   test("an invalid base URL is reported without a request", async () => {
     const { final } = await run(modelFor(anthropic, "not a url"), context());
     expect(final.errorMessage).toContain('invalid base URL "not a url"');

@@ -32,6 +32,20 @@ describe("Redactor", () => {
     );
   });
 
+  test("replaces every token shape, whatever the case of the words around it", () => {
+    const redactor = new Redactor();
+    const shapes = [
+      "github_pat_11ABCDEFG0123456789abcdefghijklmnopqrstuvwxyz",
+      "AKIAIOSFODNN7EXAMPLE",
+      "ASIAIOSFODNN7EXAMPLE",
+      "eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0NTY3ODkwIn0.dozjgNryP4J3jVmNHl0w5N_XgL0n3I9PlFUP0THsR8U",
+      "gho_A1b2C3d4E5f6G7h8I9j0K1l2M3n4O5p6Q7r8",
+    ];
+    for (const shape of shapes) expect(redactor.redact(`x ${shape} y`)).toBe(`x ${REDACTED} y`);
+    expect(redactor.redact("authorization: bearer abcdefghijklmnop1234")).toBe(`authorization: bearer ${REDACTED}`);
+    expect(redactor.redact("-----BEGIN RSA PRIVATE KEY-----\nMIIE\n-----END RSA PRIVATE KEY-----")).toBe(`-----BEGIN RSA PRIVATE KEY-----\n${REDACTED}\n-----END RSA PRIVATE KEY-----`);
+  });
+
   test("leaves ordinary text alone", () => {
     const redactor = new Redactor();
     const prose = "task-runner-configuration-file, sk-learn-style-hyphenated-words, a Bearer token is sent, AIza short, ghp_short";

@@ -88,6 +88,35 @@ describe("read: text", () => {
     expect(textOf(await read(dir, { path: "large.txt", offset: 9_001, limit: 1 }))).toStartWith("9001\ttail\n");
   });
 
+  test("a file read whole and one streamed give the same pages for odd bytes: marks, broken UTF-8, lines past 8,000 bytes", async () => {
+    const dir = scratch();
+    const odd = [
+      Buffer.from("\xEF\xBB\xBFfirst line after a byte-order mark\n", "latin1"),
+      Buffer.from("\xEF\xBB\xBFa mark at a later line's start\r\n", "latin1"),
+      Buffer.from("a mark \xEF\xBB\xBF inside\n", "latin1"),
+      Buffer.from([0xe2, 0x82, 0x0a]), // a character broken by the newline
+      Buffer.from([0x61, 0xff, 0xfe, 0x0d, 0x0a]),
+      Buffer.from("\n\r\n\r\r\n"),
+      Buffer.from(`${"€".repeat(2_001)}\n`), // over 2,000 chars, under 8,000 bytes
+      Buffer.from(`${"😀".repeat(2_100)}\n`), // over 8,000 bytes
+      Buffer.concat([Buffer.from("x".repeat(7_999)), Buffer.from([0xe2, 0x82, 0xac, 0x0a])]), // a character across the 8,000th byte
+      Buffer.from(`${"\u00e9".repeat(1_999)}\r\n`),
+    ];
+    const body = Buffer.concat([...odd, ...odd, Buffer.from("no newline at the end")]);
+    writeFileSync(join(dir, "small.txt"), body);
+    writeFileSync(join(dir, "large.txt"), Buffer.concat([body, Buffer.from(`\n${lines(12_000, () => "y".repeat(90))}`)]));
+    const shownLines = (text: string) => text.split("\n\n[")[0];
+    for (const page of [{ limit: 25 }, { offset: 2, limit: 5 }, { offset: 8, limit: 1 }, { offset: 11, limit: 15 }]) {
+      const small = textOf(await read(dir, { path: "small.txt", ...page }));
+      const large = textOf(await read(dir, { path: "large.txt", ...page }));
+      expect(shownLines(large)).toBe(shownLines(small));
+    }
+    const whole = await read(dir, { path: "small.txt" });
+    expect(textOf(whole)).toStartWith("1\tfirst line after a byte-order mark\n2\ta mark at a later line's start\n3\ta mark \uFEFF inside\n4\t\uFFFD\n");
+    expect(textOf(whole)).toContain("\n[6 lines were longer than 2000 chars");
+    expect(whole.details).toMatchObject({ totalLines: 25 });
+  });
+
   test("cuts lines over 2000 chars with a marker", async () => {
     const dir = scratch();
     const long = "a".repeat(1990) + "b".repeat(3010);

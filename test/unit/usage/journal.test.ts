@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { appendFileSync, existsSync } from "node:fs";
+import { appendFileSync, existsSync, readFileSync, rmSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { appendUsage, usageJournalPath } from "../../../core/usage/journal.ts";
 import { agentUsageDbPath, openAgentUsage } from "../../../core/usage/usage-db.ts";
@@ -30,6 +30,17 @@ describe("the usage journal", () => {
     const again = openAgentUsage(env)!;
     expect(again.rows().reduce((sum, row) => sum + row.requests, 0)).toBe(3);
     again.close();
+  });
+
+  test("the journal's folder is made private when missing, and again when it went away between replies", () => {
+    const env = { OMP_AGENT_DIR: join(tempDir("omp-usage-journal-"), "deep", "agent") };
+    const journal = usageJournalPath(env);
+    appendUsage(journal, { day: "2026-01-02", client: "agent", provider: "anthropic", model: "m", failed: false, usage: usage(1) });
+    expect(statSync(env.OMP_AGENT_DIR).mode & 0o777).toBe(0o700);
+    expect(statSync(journal).mode & 0o777).toBe(0o600);
+    rmSync(env.OMP_AGENT_DIR, { recursive: true });
+    appendUsage(journal, { day: "2026-01-03", client: "agent", provider: "anthropic", model: "m", failed: false, usage: usage(2) });
+    expect(readFileSync(journal, "utf8")).toContain('"day":"2026-01-03"');
   });
 
   test("nothing recorded: no store is made; a journal past its limit asks to be folded", () => {

@@ -2,27 +2,14 @@ import type { AssistantBuilder } from "../../assistant-builder.ts";
 import { CitationLinks } from "../../citations.ts";
 import { ProviderError, formatProviderError, readErrorInfo } from "../../http/errors.ts";
 import { type StreamDecoder, eventJson, requestHeaders, runProviderStream } from "../../http/provider-stream.ts";
+import { type Wired, bodyJson, keptWire, wired } from "../../http/wire-json.ts";
+import { type Block, CACHE, anthropicMessages } from "./wire-messages.ts";
 import type { SseEvent } from "../../../http/sse.ts";
-import type { ImageContent, Message, StopReason, TextContent } from "../../messages.ts";
+import type { StopReason } from "../../messages.ts";
 import type { Model, ThinkingSpec } from "../../model.ts";
 import type { Context, StreamFunction, StreamOptions } from "../../stream.ts";
 import { takesTemperature, thinkingRequest } from "../../thinking.ts";
 import { applyAnthropicControls } from "./controls.ts";
-import { isSameModel, prepareTranscript } from "../../transcript.ts";
-
-type Block = Record<string, unknown>;
-interface AnthropicMessage {
-  role: "user" | "assistant";
-  content: Block[];
-}
-
-const CACHE = { type: "ephemeral" } as const;
-
-/** Anthropic only accepts `^[a-zA-Z0-9_-]{1,64}$`; ids from other providers are mapped the same way on both sides. */
-function anthropicToolId(id: string): string {
-  const clean = id.replace(/[^a-zA-Z0-9_-]/g, "_").slice(0, 64);
-  return clean === "" ? "tool" : clean;
-}
 
 const CLAUDE_CODE_IDENTITY = "You are Claude Code, Anthropic's official CLI for Claude.";
 /**
@@ -44,20 +31,31 @@ export function isOAuthToken(key: string | undefined): boolean {
 const EXTENDED_THINKING: ThinkingSpec = { control: "budget", off: "omit", fixedSampling: false };
 
 export function anthropicRequestBody(model: Model, context: Context, options: StreamOptions = {}): Record<string, unknown> {
+  return anthropicRequest(model, context, options).body;
+}
+
+/** The request body, and its JSON text put together from the texts kept with each message and the tool list (wire-json.ts). */
+function anthropicRequest(model: Model, context: Context, options: StreamOptions): { body: Record<string, unknown>; json: string } {
   const body: Record<string, unknown> = { model: model.id, max_tokens: options.maxTokens ?? model.maxTokens, stream: true };
   const system: Block[] = [];
   // Subscription (Claude Pro/Max) tokens are accepted only for requests that introduce themselves as Claude Code.
   if (isOAuthToken(options.apiKey)) system.push({ type: "text", text: CLAUDE_CODE_IDENTITY });
   if (context.systemPrompt !== "") system.push({ type: "text", text: context.systemPrompt, cache_control: CACHE });
   if (system.length > 0) body.system = system;
-  body.messages = convertMessages(model, context.messages);
+  const messages = anthropicMessages(model, context.messages);
+  body.messages = messages.value;
+  const wiredParts: Record<string, Wired<unknown>> = { messages };
 
   // Anthropic's server-side search runs on their side; its results come back as citations.
-  const server: Block[] = options.nativeWebSearch ? [{ type: "web_search_20250305", name: "web_search", max_uses: 5 }] : [];
-  if (context.tools.length > 0 || server.length > 0) {
-    const tools: Block[] = [...server, ...context.tools.map((t) => ({ name: t.name, description: t.description, input_schema: t.parameters }))];
-    tools[tools.length - 1]!.cache_control = CACHE;
-    body.tools = tools;
+  if (context.tools.length > 0 || options.nativeWebSearch) {
+    const tools = keptWire(context.tools, options.nativeWebSearch ? "anthropic-search" : "anthropic", () => {
+      const server: Block[] = options.nativeWebSearch ? [{ type: "web_search_20250305", name: "web_search", max_uses: 5 }] : [];
+      const all: Block[] = [...server, ...context.tools.map((t) => ({ name: t.name, description: t.description, input_schema: t.parameters }))];
+      all[all.length - 1]!.cache_control = CACHE;
+      return wired(all);
+    });
+    body.tools = tools.value;
+    wiredParts.tools = tools;
   }
 
   const thinking = thinkingRequest(model, options.thinking ?? "off", EXTENDED_THINKING);
@@ -72,7 +70,7 @@ export function anthropicRequestBody(model: Model, context: Context, options: St
   applyAnthropicControls(body, options);
   // Anthropic rejects a temperature other than 1 while thinking, and some models reject it always.
   if (options.temperature !== undefined && !isThinking(body) && takesTemperature(model)) body.temperature = options.temperature;
-  return body;
+  return { body, json: bodyJson(body, wiredParts) };
 }
 
 /** budget_tokens must stay below max_tokens and at least 1024; grow the cap first, then the budget gives. */
@@ -88,53 +86,6 @@ function fitBudget(body: Record<string, unknown>, model: Model, budget: number):
 function isThinking(body: Record<string, unknown>): boolean {
   const type = (body.thinking as { type?: string } | undefined)?.type;
   return type !== undefined && type !== "disabled";
-}
-
-function convertMessages(model: Model, messages: Message[]): AnthropicMessage[] {
-  const out: AnthropicMessage[] = [];
-  for (const m of prepareTranscript(messages)) {
-    if (m.role === "user") {
-      const content = typeof m.content === "string" ? [{ type: "text", text: m.content }] : m.content.map(userBlock);
-      const nonEmpty = content.filter((b) => b.type !== "text" || (b.text as string) !== "");
-      if (nonEmpty.length > 0) out.push({ role: "user", content: nonEmpty });
-    } else if (m.role === "assistant") {
-      const native = isSameModel(m, model);
-      const content: Block[] = [];
-      for (const c of m.content) {
-        if (c.type === "text") {
-          if (c.text !== "") content.push({ type: "text", text: c.text });
-        } else if (c.type === "thinking") {
-          // Thinking is only accepted back with the signature Anthropic issued for this model.
-          if (!native || !c.signature) continue;
-          if (c.redacted) content.push({ type: "redacted_thinking", data: c.signature });
-          else content.push({ type: "thinking", thinking: c.thinking, signature: c.signature });
-        } else {
-          content.push({ type: "tool_use", id: anthropicToolId(c.id), name: c.name, input: c.arguments });
-        }
-      }
-      if (content.length > 0) out.push({ role: "assistant", content });
-    } else {
-      const result: Block = {
-        type: "tool_result",
-        tool_use_id: anthropicToolId(m.toolCallId),
-        content: m.content.length > 0 ? m.content.map(userBlock) : [{ type: "text", text: "(no output)" }],
-      };
-      if (m.isError) result.is_error = true;
-      // Consecutive results answer one assistant turn and must travel in one user message.
-      const last = out[out.length - 1];
-      if (last && last.role === "user" && last.content.every((b) => b.type === "tool_result")) last.content.push(result);
-      else out.push({ role: "user", content: [result] });
-    }
-  }
-  const lastUser = out.findLast((m) => m.role === "user");
-  const lastBlock = lastUser?.content[lastUser.content.length - 1];
-  if (lastBlock) lastBlock.cache_control = CACHE;
-  return out;
-}
-
-function userBlock(c: TextContent | ImageContent): Block {
-  if (c.type === "text") return { type: "text", text: c.text };
-  return { type: "image", source: { type: "base64", media_type: c.mimeType, data: c.data } };
 }
 
 const STOP_REASONS: Record<string, StopReason> = {
@@ -255,7 +206,7 @@ export const streamAnthropic: StreamFunction = (model, context, options = {}) =>
   if (isOAuthToken(options.apiKey)) Object.assign(auth, OAUTH_HEADERS, { authorization: `Bearer ${options.apiKey}` });
   else if (options.apiKey) auth["x-api-key"] = options.apiKey;
   return runProviderStream(model, options, {
-    request: { url: `${model.baseUrl}/v1/messages`, headers: requestHeaders(auth, model, options), body: anthropicRequestBody(model, context, options) },
+    request: { url: `${model.baseUrl}/v1/messages`, headers: requestHeaders(auth, model, options), ...anthropicRequest(model, context, options) },
     decoder: (out) => new AnthropicDecoder(model.provider, out),
   });
 };

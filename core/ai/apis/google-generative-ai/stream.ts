@@ -4,29 +4,16 @@ import { CitationLinks } from "../../citations.ts";
 import { ProviderError, formatProviderError, isRetryableStatus, readErrorInfo } from "../../http/errors.ts";
 import { type StreamDecoder, eventJson, requestHeaders, runProviderStream } from "../../http/provider-stream.ts";
 import type { SseEvent } from "../../../http/sse.ts";
-import type { ImageContent, Message, TextContent } from "../../messages.ts";
 import type { Model, ThinkingSpec } from "../../model.ts";
 import type { Context, StreamFunction, StreamOptions } from "../../stream.ts";
 import { takesTemperature, thinkingRequest } from "../../thinking.ts";
 import { applyGoogleControls } from "./controls.ts";
-import { isSameModel, prepareTranscript, textOf } from "../../transcript.ts";
+import { type Wired, bodyJson, keptWire, wired } from "../../http/wire-json.ts";
+import { GEMINI_3_ON, googleContents } from "./wire-contents.ts";
 import { toGeminiSchema } from "./schema.ts";
 import { newToolCallId } from "../../tool-ids.ts";
 
 type Json = Record<string, unknown>;
-interface Content {
-  role: "user" | "model";
-  parts: Json[];
-}
-
-/**
- * Gemini 3 and later reject a history whose function calls lack a thought signature; for calls
- * they did not make (another model's, or from before a model switch) Google documents this placeholder.
- */
-const SKIP_SIGNATURE = "skip_thought_signature_validator";
-
-/** Gemini 3 and every generation since (`gemini-3.8-flash`, `gemini-4-carbon`, ...). */
-const GEMINI_3_ON = /gemini-(?:[3-9]|[1-9]\d)/;
 
 /**
  * For models without a spec. Gemini 3 and later take thinkingLevel (a budget is an error from 3.5
@@ -39,14 +26,25 @@ function defaultThinking(model: Model): ThinkingSpec {
 }
 
 export function googleRequestBody(model: Model, context: Context, options: StreamOptions = {}): Json {
-  const body: Json = { contents: convertContents(model, context.messages) };
+  return googleRequest(model, context, options).body;
+}
+
+/** The request body, and its JSON text put together from the texts kept with each message and the tool list (wire-json.ts). */
+function googleRequest(model: Model, context: Context, options: StreamOptions): { body: Json; json: string } {
+  const contents = googleContents(model, context.messages);
+  const body: Json = { contents: contents.value };
+  const wiredParts: Record<string, Wired<unknown>> = { contents };
   if (context.systemPrompt !== "") body.systemInstruction = { parts: [{ text: context.systemPrompt }] };
   // Grounding with Google Search runs on Google's side; its sources come back as groundingMetadata.
-  const tools: Json[] = options.nativeWebSearch ? [{ googleSearch: {} }] : [];
-  if (context.tools.length > 0) {
-    tools.push({ functionDeclarations: context.tools.map((t) => ({ name: t.name, description: t.description, parameters: toGeminiSchema(t.parameters) })) });
+  if (context.tools.length > 0 || options.nativeWebSearch) {
+    const tools = keptWire(context.tools, options.nativeWebSearch ? "google-search" : "google", () => {
+      const all: Json[] = options.nativeWebSearch ? [{ googleSearch: {} }] : [];
+      if (context.tools.length > 0) all.push({ functionDeclarations: context.tools.map((t) => ({ name: t.name, description: t.description, parameters: toGeminiSchema(t.parameters) })) });
+      return wired(all);
+    });
+    body.tools = tools.value;
+    wiredParts.tools = tools;
   }
-  if (tools.length > 0) body.tools = tools;
   const config: Json = { maxOutputTokens: options.maxTokens ?? model.maxTokens };
   if (options.temperature !== undefined && takesTemperature(model)) config.temperature = options.temperature;
   const thinking = thinkingRequest(model, options.thinking ?? "off", defaultThinking(model));
@@ -55,53 +53,7 @@ export function googleRequestBody(model: Model, context: Context, options: Strea
   else if (thinking.mode === "disable") config.thinkingConfig = { thinkingBudget: 0 };
   applyGoogleControls(body, config, options);
   body.generationConfig = config;
-  return body;
-}
-
-function convertContents(model: Model, history: Message[]): Content[] {
-  const images = model.input.includes("image");
-  const needsSignature = GEMINI_3_ON.test(model.id);
-  const out: Content[] = [];
-  for (const m of prepareTranscript(history)) {
-    if (m.role === "user") {
-      const parts = typeof m.content === "string" ? [{ text: m.content }] : m.content.map((c) => userPart(c, images));
-      out.push({ role: "user", parts });
-    } else if (m.role === "assistant") {
-      const native = isSameModel(m, model);
-      const parts: Json[] = [];
-      let firstCall = true;
-      for (const c of m.content) {
-        if (c.type === "text") {
-          if (c.text !== "") parts.push({ text: c.text });
-        } else if (c.type === "thinking") {
-          if (native && c.thinking !== "") parts.push(c.signature ? { text: c.thinking, thought: true, thoughtSignature: c.signature } : { text: c.thinking, thought: true });
-        } else {
-          const part: Json = { functionCall: { name: c.name, args: c.arguments } };
-          const signature = native ? c.providerData : undefined;
-          if (signature) part.thoughtSignature = signature;
-          else if (needsSignature && firstCall) part.thoughtSignature = SKIP_SIGNATURE;
-          firstCall = false;
-          parts.push(part);
-        }
-      }
-      if (parts.length > 0) out.push({ role: "model", parts });
-    } else {
-      const text = textOf(m.content) || "(no output)";
-      const attached = m.content.filter((c): c is ImageContent => c.type === "image");
-      const parts: Json[] = [{ functionResponse: { name: m.toolName, response: m.isError ? { error: text } : { output: text } } }];
-      for (const image of attached) parts.push(userPart(image, images));
-      // The responses to one turn's parallel calls go back together in a single user content.
-      const last = out[out.length - 1];
-      if (last && last.role === "user" && last.parts.some((p) => p.functionResponse)) last.parts.push(...parts);
-      else out.push({ role: "user", parts });
-    }
-  }
-  return out;
-}
-
-function userPart(c: TextContent | ImageContent, images: boolean): Json {
-  if (c.type === "text") return { text: c.text };
-  return images ? { inlineData: { mimeType: c.mimeType, data: c.data } } : { text: "(image omitted: this model does not accept images)" };
+  return { body, json: bodyJson(body, wiredParts) };
 }
 
 export class GoogleDecoder implements StreamDecoder {
@@ -222,7 +174,7 @@ export const streamGoogle: StreamFunction = (model, context, options = {}) => {
     request: {
       url: `${geminiRoot(model.baseUrl)}/v1beta/models/${encodeURIComponent(model.id)}:streamGenerateContent?alt=sse`,
       headers: requestHeaders(auth, model, options),
-      body: googleRequestBody(model, context, options),
+      ...googleRequest(model, context, options),
     },
     decoder: (out) => new GoogleDecoder(model.provider, out),
   });

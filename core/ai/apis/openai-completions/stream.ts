@@ -2,33 +2,37 @@ import type { AssistantBuilder } from "../../assistant-builder.ts";
 import { ProviderError, formatProviderError, isRetryableStatus, readErrorInfo } from "../../http/errors.ts";
 import { type StreamDecoder, eventJson, requestHeaders, runProviderStream } from "../../http/provider-stream.ts";
 import type { SseEvent } from "../../../http/sse.ts";
-import type { ImageContent, Message, StopReason, TextContent } from "../../messages.ts";
+import type { StopReason } from "../../messages.ts";
 import type { Model } from "../../model.ts";
 import type { Context, StreamFunction, StreamOptions } from "../../stream.ts";
 import { takesTemperature, thinkingRequest } from "../../thinking.ts";
 import { applyCompletionsControls } from "./controls.ts";
-import { isSameModel, prepareTranscript, textOf } from "../../transcript.ts";
-import { type CompletionsCompat, completionsCompat, copilotBaseUrl, copilotHeaders, mistralToolId } from "./compat.ts";
+import { completionsCompat, copilotBaseUrl, copilotHeaders } from "./compat.ts";
+import { type Wired, bodyJson, keptWire, wired } from "../../http/wire-json.ts";
+import { completionsMessages } from "./wire-messages.ts";
 import { newToolCallId } from "../../tool-ids.ts";
 
 type Json = Record<string, unknown>;
 
-const IMAGE_OMITTED = "(image omitted: this model does not accept images)";
-
 export function completionsRequestBody(model: Model, context: Context, options: StreamOptions = {}): Json {
+  return completionsRequest(model, context, options).body;
+}
+
+/** The request body, and its JSON text put together from the texts kept with each message and the tool list (wire-json.ts). */
+function completionsRequest(model: Model, context: Context, options: StreamOptions): { body: Json; json: string } {
   const compat = completionsCompat(model);
-  const messages: Json[] = [];
-  if (context.systemPrompt !== "") messages.push({ role: "system", content: context.systemPrompt });
-  messages.push(...convertMessages(model, compat, context.messages));
-  if (compat.cacheControl) markCacheBreakpoints(messages);
+  const messages = completionsMessages(model, compat, context.systemPrompt, context.messages);
+  const wiredParts: Record<string, Wired<unknown>> = { messages };
 
   // Local servers without stream_options support ignore the unknown field; usage is then just missing.
-  const body: Json = { model: model.id, messages, stream: true };
+  const body: Json = { model: model.id, messages: messages.value, stream: true };
   if (compat.streamOptions) body.stream_options = { include_usage: true };
   if (!compat.maxTokensOnlyWhenAsked || options.maxTokens !== undefined) body[compat.maxTokensField] = options.maxTokens ?? model.maxTokens;
   if (options.temperature !== undefined && takesTemperature(model)) body.temperature = options.temperature;
   if (context.tools.length > 0) {
-    body.tools = context.tools.map((t) => ({ type: "function", function: { name: t.name, description: t.description, parameters: t.parameters } }));
+    const tools = keptWire(context.tools, "completions", () => wired(context.tools.map((t) => ({ type: "function", function: { name: t.name, description: t.description, parameters: t.parameters } }))));
+    body.tools = tools.value;
+    wiredParts.tools = tools;
   }
 
   const thinking = thinkingRequest(model, options.thinking ?? "off", compat.thinking);
@@ -40,102 +44,7 @@ export function completionsRequestBody(model: Model, context: Context, options: 
     else if (thinking.mode === "disable") body.reasoning = { enabled: false };
   }
   applyCompletionsControls(body, options);
-  return body;
-}
-
-function convertMessages(model: Model, compat: CompletionsCompat, history: Message[]): Json[] {
-  const images = model.input.includes("image");
-  const toolId = (id: string) => (compat.mistral ? mistralToolId(id) : id);
-  const out: Json[] = [];
-  // Tool messages carry text only; their images follow in one user message after the last result.
-  let pendingImages: ImageContent[] = [];
-  const flushImages = () => {
-    if (pendingImages.length === 0) return;
-    out.push({ role: "user", content: [{ type: "text", text: "Images returned by the tool calls above:" }, ...pendingImages.map(imagePart)] });
-    pendingImages = [];
-  };
-
-  for (const m of prepareTranscript(history)) {
-    if (m.role !== "toolResult") flushImages();
-    if (m.role === "user") {
-      if (typeof m.content === "string") out.push({ role: "user", content: m.content });
-      else out.push({ role: "user", content: m.content.map((c) => userPart(c, images)) });
-    } else if (m.role === "assistant") {
-      const text = m.content
-        .filter((c): c is TextContent => c.type === "text")
-        .map((c) => c.text)
-        .join("");
-      const calls = m.content.flatMap((c) =>
-        c.type === "toolCall" ? [{ id: toolId(c.id), type: "function", function: { name: c.name, arguments: JSON.stringify(c.arguments) } }] : [],
-      );
-      if (text === "" && calls.length === 0) continue;
-      const message: Json = { role: "assistant", content: text === "" ? null : text };
-      if (compat.reasoningDetails && isSameModel(m, model)) {
-        const details = m.content.flatMap((c) => (c.type === "thinking" ? reasoningDetailsOf(c.signature) : []));
-        if (details.length > 0) message.reasoning_details = details;
-      }
-      if (calls.length > 0) {
-        message.tool_calls = calls;
-        if (compat.replayReasoningContent) {
-          const reasoning = m.content.flatMap((c) => (c.type === "thinking" ? [c.thinking] : [])).join("");
-          if (reasoning !== "") message.reasoning_content = reasoning;
-        }
-      }
-      out.push(message);
-    } else {
-      const message: Json = { role: "tool", tool_call_id: toolId(m.toolCallId), content: textOf(m.content) || "(no output)" };
-      if (compat.mistral) message.name = m.toolName;
-      out.push(message);
-      const attached = m.content.filter((c): c is ImageContent => c.type === "image");
-      if (images) pendingImages.push(...attached);
-      else if (attached.length > 0) message.content = `${message.content as string}\n${IMAGE_OMITTED}`;
-    }
-  }
-  flushImages();
-  return out;
-}
-
-const CACHE = { type: "ephemeral" } as const;
-
-/**
- * Anthropic's cache breakpoints in OpenAI's message shape: the system prompt and the last user or
- * tool message, as content parts carrying `cache_control` (a string content becomes one text part).
- * The prefix up to the last mark is read from the cache on the next turn.
- */
-function markCacheBreakpoints(messages: Json[]): void {
-  const mark = (message: Json | undefined) => {
-    if (!message) return;
-    if (typeof message.content === "string") {
-      if (message.content === "") return;
-      message.content = [{ type: "text", text: message.content, cache_control: CACHE }];
-    } else if (Array.isArray(message.content) && message.content.length > 0) {
-      const parts = message.content as Json[];
-      const last = [...parts].reverse().find((p) => p.type === "text");
-      if (last) last.cache_control = CACHE;
-    }
-  };
-  mark(messages.find((m) => m.role === "system"));
-  mark(messages.findLast((m) => m.role === "user" || m.role === "tool"));
-}
-
-/** The reasoning_details a thinking block keeps (as JSON in its signature) for OpenRouter. */
-function reasoningDetailsOf(signature: string | undefined): Json[] {
-  if (!signature?.startsWith("[")) return [];
-  try {
-    const parsed: unknown = JSON.parse(signature);
-    return Array.isArray(parsed) ? (parsed as Json[]) : [];
-  } catch {
-    return [];
-  }
-}
-
-function imagePart(c: ImageContent): Json {
-  return { type: "image_url", image_url: { url: `data:${c.mimeType};base64,${c.data}` } };
-}
-
-function userPart(c: TextContent | ImageContent, images: boolean): Json {
-  if (c.type === "text") return { type: "text", text: c.text };
-  return images ? imagePart(c) : { type: "text", text: IMAGE_OMITTED };
+  return { body, json: bodyJson(body, wiredParts) };
 }
 
 const FINISH_REASONS: Record<string, StopReason> = {
@@ -297,7 +206,7 @@ export const streamOpenAICompletions: StreamFunction = (model, context, options 
   if (copilot) Object.assign(auth, copilotHeaders(context));
   const base = copilot ? copilotBaseUrl(model, options.apiKey) : model.baseUrl;
   return runProviderStream(model, options, {
-    request: { url: `${base}/chat/completions`, headers: requestHeaders(auth, model, options), body: completionsRequestBody(model, context, options) },
+    request: { url: `${base}/chat/completions`, headers: requestHeaders(auth, model, options), ...completionsRequest(model, context, options) },
     decoder: (out) => new CompletionsDecoder(model.provider, out),
   });
 };

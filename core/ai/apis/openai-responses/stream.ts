@@ -3,16 +3,14 @@ import { CitationLinks } from "../../citations.ts";
 import { ProviderError, formatProviderError, readErrorInfo } from "../../http/errors.ts";
 import { type StreamDecoder, eventJson, requestHeaders, runProviderStream } from "../../http/provider-stream.ts";
 import type { SseEvent } from "../../../http/sse.ts";
-import type { ImageContent, Message, TextContent } from "../../messages.ts";
 import type { Model, ThinkingSpec } from "../../model.ts";
 import type { Context, StreamFunction, StreamOptions } from "../../stream.ts";
 import { thinkingRequest } from "../../thinking.ts";
 import { applyResponsesControls } from "./controls.ts";
-import { isSameModel, prepareTranscript, textOf } from "../../transcript.ts";
+import { type Wired, bodyJson, keptWire, wired } from "../../http/wire-json.ts";
+import { responsesInput } from "./wire-input.ts";
 
 type Json = Record<string, unknown>;
-
-const IMAGE_OMITTED = "(image omitted: this model does not accept images)";
 
 /**
  * Models without a spec get the GPT-5 set, the widest the reasoning models before GPT-5.1 share;
@@ -21,14 +19,24 @@ const IMAGE_OMITTED = "(image omitted: this model does not accept images)";
 const GPT5_EFFORTS: ThinkingSpec = { control: "effort", efforts: ["minimal", "low", "medium", "high"], off: "omit", fixedSampling: false };
 
 export function responsesRequestBody(model: Model, context: Context, options: StreamOptions = {}): Json {
+  return responsesRequest(model, context, options).body;
+}
+
+/** The request body, and its JSON text put together from the texts kept with each message and the tool list (wire-json.ts). */
+function responsesRequest(model: Model, context: Context, options: StreamOptions): { body: Json; json: string } {
+  const input = responsesInput(model, context.messages);
   // store:false keeps nothing server-side; encrypted reasoning makes the next turn whole anyway.
-  const body: Json = { model: model.id, input: convertInput(model, context.messages), stream: true, store: false };
+  const body: Json = { model: model.id, input: input.value, stream: true, store: false };
+  const wiredParts: Record<string, Wired<unknown>> = { input };
   if (context.systemPrompt !== "") body.instructions = context.systemPrompt;
   body.max_output_tokens = options.maxTokens ?? model.maxTokens;
   // OpenAI's hosted search runs on their side; its sources come back as url_citation annotations.
-  const hosted: Json[] = options.nativeWebSearch ? [{ type: "web_search" }] : [];
-  if (context.tools.length > 0 || hosted.length > 0) {
-    body.tools = [...hosted, ...context.tools.map((t) => ({ type: "function", name: t.name, description: t.description, parameters: t.parameters, strict: false }))];
+  if (context.tools.length > 0 || options.nativeWebSearch) {
+    const tools = keptWire(context.tools, options.nativeWebSearch ? "responses-search" : "responses", () =>
+      wired([...(options.nativeWebSearch ? [{ type: "web_search" }] : []), ...context.tools.map((t) => ({ type: "function", name: t.name, description: t.description, parameters: t.parameters, strict: false }))]),
+    );
+    body.tools = tools.value;
+    wiredParts.tools = tools;
   }
   if (model.reasoning) {
     body.include = ["reasoning.encrypted_content"];
@@ -41,68 +49,7 @@ export function responsesRequestBody(model: Model, context: Context, options: St
   }
   if (options.sessionId) body.prompt_cache_key = options.sessionId;
   applyResponsesControls(body, options);
-  return body;
-}
-
-function convertInput(model: Model, history: Message[]): Json[] {
-  const images = model.input.includes("image");
-  const out: Json[] = [];
-  let pendingImages: ImageContent[] = [];
-  const flushImages = () => {
-    if (pendingImages.length === 0) return;
-    out.push({ role: "user", content: [{ type: "input_text", text: "Images returned by the tool calls above:" }, ...pendingImages.map(inputImage)] });
-    pendingImages = [];
-  };
-
-  for (const m of prepareTranscript(history)) {
-    if (m.role !== "toolResult") flushImages();
-    if (m.role === "user") {
-      const parts = typeof m.content === "string" ? [{ type: "text" as const, text: m.content }] : m.content;
-      out.push({ role: "user", content: parts.map((c) => inputPart(c, images)) });
-    } else if (m.role === "assistant") {
-      const native = isSameModel(m, model);
-      for (const c of m.content) {
-        if (c.type === "thinking") {
-          const item = native ? reasoningItem(c.signature) : undefined;
-          if (item) out.push(item);
-        } else if (c.type === "text") {
-          if (c.text !== "") out.push({ type: "message", role: "assistant", status: "completed", content: [{ type: "output_text", text: c.text, annotations: [] }] });
-        } else {
-          const call: Json = { type: "function_call", call_id: c.id, name: c.name, arguments: JSON.stringify(c.arguments) };
-          if (native && c.providerData?.startsWith("fc")) call.id = c.providerData;
-          out.push(call);
-        }
-      }
-    } else {
-      const attached = m.content.filter((c): c is ImageContent => c.type === "image");
-      let output = textOf(m.content) || "(no output)";
-      if (attached.length > 0 && !images) output += `\n${IMAGE_OMITTED}`;
-      out.push({ type: "function_call_output", call_id: m.toolCallId, output });
-      if (images) pendingImages.push(...attached);
-    }
-  }
-  flushImages();
-  return out;
-}
-
-/** The reasoning item as Responses returned it, kept in ThinkingContent.signature. */
-function reasoningItem(signature: string | undefined): Json | undefined {
-  if (!signature) return undefined;
-  try {
-    const item = JSON.parse(signature) as Json;
-    return item.type === "reasoning" ? item : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
-function inputImage(c: ImageContent): Json {
-  return { type: "input_image", detail: "auto", image_url: `data:${c.mimeType};base64,${c.data}` };
-}
-
-function inputPart(c: TextContent | ImageContent, images: boolean): Json {
-  if (c.type === "text") return { type: "input_text", text: c.text };
-  return images ? inputImage(c) : { type: "input_text", text: IMAGE_OMITTED };
+  return { body, json: bodyJson(body, wiredParts) };
 }
 
 interface Item {
@@ -241,7 +188,7 @@ export class ResponsesDecoder implements StreamDecoder {
 export const streamOpenAIResponses: StreamFunction = (model, context, options = {}) => {
   const auth: Record<string, string> = options.apiKey ? { authorization: `Bearer ${options.apiKey}` } : {};
   return runProviderStream(model, options, {
-    request: { url: `${model.baseUrl}/responses`, headers: requestHeaders(auth, model, options), body: responsesRequestBody(model, context, options) },
+    request: { url: `${model.baseUrl}/responses`, headers: requestHeaders(auth, model, options), ...responsesRequest(model, context, options) },
     decoder: (out) => new ResponsesDecoder(model.provider, out),
   });
 };
