@@ -175,12 +175,16 @@ describe("the lsp tool", () => {
   });
 });
 
+// omp's own server is a child of omp, which is the shell's parent or, when omp starts the command
+// through its launcher (`omp-sandbox --contain`, even with the sandbox off), its grandparent.
+const KILL_OMPS_SERVER = "P=$PPID; for up in 1 2; do S=$(pgrep -P $P -f '[t]ypescript-language-server') && break; P=$(ps -o ppid= -p $P | tr -d ' '); done; kill -KILL $S && echo killed";
+
 describe("servers as processes", () => {
   test("a killed server is restarted and answers again", async () => {
     const { home, repo } = workspace(TS_PROJECT);
     standin.setScript([
       { toolCalls: [{ name: "lsp", arguments: { op: "hover", path: "src/price.ts", line: 1, symbol: "totalPrice" } }] },
-      { toolCalls: [{ name: "bash", arguments: { command: "kill -KILL $(pgrep -P $PPID -f '[t]ypescript-language-server') && echo killed" } }] },
+      { toolCalls: [{ name: "bash", arguments: { command: KILL_OMPS_SERVER } }] },
       { toolCalls: [{ name: "lsp", arguments: { op: "hover", path: "src/cart.ts", line: 3, symbol: "cartTotal" } }] },
       { text: "done" },
     ]);
