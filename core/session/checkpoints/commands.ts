@@ -9,6 +9,7 @@ import { BlobStore, checkpointDir, diskState, sha256 } from "./store.ts";
 import { Snapshots, snapshotRef } from "./git-snapshot.ts";
 import type { CheckpointTarget } from "./target.ts";
 import { type Prefetch, WorkTreeStat } from "./work-tree-stat.ts";
+import { natives } from "../../natives/index.ts";
 
 /**
  * What a command (bash, job) changes, which omp cannot see file by file: in a git repository the
@@ -44,6 +45,8 @@ interface State {
   updating?: Promise<void>;
   /** The work tree as the last command left it (while `base` holds). */
   picture?: WorkTreeStat;
+  /** A command's {@link listBeside} is waiting for git: another starting meanwhile does not list too. */
+  listing?: boolean;
 }
 
 /** Turns' first states being kept as commits in the background (git-snapshot.ts's keepLater); finished at exit. */
@@ -74,8 +77,10 @@ export async function aroundCommand<T>(target: CheckpointTarget, cwd: string, wh
   await recordingsReady();
   settleRecordings();
   await state?.updating;
+  const listing = snapshots && state ? listBeside(snapshots, state, target) : undefined;
+  const listed = listing ? await listing : undefined;
   const self: Running = {};
-  const ready = snapshots && state ? begin(snapshots, state, target, self) : false;
+  const ready = snapshots && state ? begin(snapshots, state, target, self, listed) : false;
   noteChange();
   state?.running.push(self);
   const time = () => new Date().toISOString();
@@ -119,10 +124,47 @@ function stateOf(snapshots: Snapshots): State {
   return state;
 }
 
-/** Makes the picture (or, without one, a tree) the work tree before the command; false when it cannot be. */
-function begin(snapshots: Snapshots, state: State, target: CheckpointTarget, self: Running): boolean {
+/** Whether the picture is the work tree as the last command of this turn left it, omp having changed nothing since. */
+function holds(state: State, target: CheckpointTarget): boolean {
   const base = state.base;
-  if (base && state.picture && target.turn !== undefined && base.turn === target.turn && base.epoch === changeEpoch() && state.running.length === 0) return true;
+  return base !== undefined && state.picture !== undefined && target.turn !== undefined && base.turn === target.turn && base.epoch === changeEpoch();
+}
+
+/**
+ * A picture made anew starts with git's look at the work tree: taken in the background while the
+ * native addon, which the picture needs next (and a first run extracts from this binary), loads.
+ * Undefined when no picture is to be made. What ran meanwhile is recorded, as before any command;
+ * the look is used only when nothing else began meanwhile (another command, a file tool's write):
+ * else begin() looks again, as it would have.
+ */
+function listBeside(snapshots: Snapshots, state: State, target: CheckpointTarget): Promise<string[] | undefined> | undefined {
+  if (state.listing || holds(state, target) || state.running.length > 0) return undefined;
+  const epoch = changeEpoch();
+  state.listing = true;
+  return snapshots
+    .pendingBeside(loadAddon)
+    .finally(() => {
+      state.listing = false;
+    })
+    .then(async (listed) => {
+      settleRecordings();
+      await state.updating;
+      return state.running.length === 0 && changeEpoch() === epoch ? listed : undefined;
+    });
+}
+
+function loadAddon(): void {
+  try {
+    natives();
+  } catch {
+    // Without it the picture looks at the files itself (work-tree-stat.ts).
+  }
+}
+
+/** Makes the picture (or, without one, a tree) the work tree before the command; false when it cannot be. `listed`: see {@link listBeside}. */
+function begin(snapshots: Snapshots, state: State, target: CheckpointTarget, self: Running, listed?: readonly string[]): boolean {
+  const base = state.base;
+  if (holds(state, target) && state.running.length === 0) return true;
   // Commands still running compare against the work tree as it was: keep it for them as a tree.
   const waiting = state.running.filter((running) => running.tree === undefined && !running.lost);
   // They started from the index plus the files read since: those go into the index first, which
@@ -137,7 +179,7 @@ function begin(snapshots: Snapshots, state: State, target: CheckpointTarget, sel
     }
   }
   forget(state);
-  if (!snapshots.sync()) return false;
+  if (!snapshots.sync(listed)) return false;
   const firstOfTurn = target.turn === undefined || base?.turn !== target.turn;
   state.picture = WorkTreeStat.load(snapshots.repo.root, snapshots.index, snapshots.hashBytes(), (paths) => snapshots.ignored(paths));
   if (state.picture) {

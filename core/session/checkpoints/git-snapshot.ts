@@ -30,6 +30,10 @@ const ATTRIBUTES = "* -text -eol -crlf -filter -ident -working-tree-encoding\n";
 
 const text = (out: Buffer) => out.toString("utf8").trim();
 
+/** The paths that differ from the private index: modified, deleted, and untracked but not ignored. */
+const PENDING = ["ls-files", "-z", "--modified", "--deleted", "--others", "--exclude-standard"];
+const pendingOf = (listed: GitResult) => (listed.ok ? [...new Set(listed.out.toString("utf8").split("\0").filter(Boolean))] : undefined);
+
 /** What one command's changes may copy into git's object store (or read into memory), per file and in all. */
 export const MAX_FILE_BYTES = 50 * 1024 * 1024;
 export const MAX_BYTES = 200 * 1024 * 1024;
@@ -100,15 +104,43 @@ export class Snapshots {
    */
   pending(): string[] | undefined {
     return this.guarded(() => {
-      const args = ["ls-files", "-z", "--modified", "--deleted", "--others", "--exclude-standard"];
-      let listed = this.git(args);
+      let listed = this.git(PENDING);
       if (!listed.ok) {
         // An index git cannot use here (a split index copied from the user's): start a fresh one.
-        rmSync(join(this.dir, "index"), { force: true });
-        listed = this.git(args);
+        rmSync(this.index, { force: true });
+        listed = this.git(PENDING);
       }
-      return listed.ok ? [...new Set(listed.out.toString("utf8").split("\0").filter(Boolean))] : undefined;
+      return pendingOf(listed);
     });
+  }
+
+  /**
+   * {@link pending} with git in the background: `beside` runs on this thread meanwhile (work the
+   * command would wait for anyway). Undefined when git could not say (then given up on, as there).
+   */
+  async pendingBeside(beside: () => void): Promise<string[] | undefined> {
+    const options = { cwd: this.repo.root, env: this.env, timeoutMs: GIT_TIMEOUT_MS };
+    const first = this.usable() ? gitAsync(PENDING, options) : undefined;
+    beside();
+    if (!first) return undefined;
+    let paths: string[] | undefined;
+    try {
+      let listed = await first;
+      if (!listed.ok) {
+        rmSync(this.index, { force: true });
+        listed = await gitAsync(PENDING, options);
+      }
+      paths = pendingOf(listed);
+    } catch {
+      paths = undefined;
+    }
+    if (!paths) givenUp.add(this.repo.root);
+    return paths;
+  }
+
+  /** Whether the private folder is in place (made now, on first use) and git has not been given up on here. */
+  private usable(): boolean {
+    return this.guarded(() => true) === true;
   }
 
   /**
@@ -148,9 +180,9 @@ export class Snapshots {
     return result.ok;
   }
 
-  /** Brings the private index to the work tree as it is now; false when git failed or the files are over the limits. */
-  sync(): boolean {
-    const paths = this.pending();
+  /** Brings the private index to the work tree as it is now (`listed`: what {@link pendingBeside} just found differs); false when git failed or the files are over the limits. */
+  sync(listed?: readonly string[]): boolean {
+    const paths = listed ?? this.pending();
     return paths !== undefined && this.withinLimits(paths) && this.update(paths);
   }
 
