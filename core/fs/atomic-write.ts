@@ -1,5 +1,6 @@
 import { closeSync, fchmodSync, fsyncSync, mkdirSync, openSync, realpathSync, renameSync, statSync, unlinkSync, writeSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
+import { fsyncPath } from "./fsync-path.ts";
 
 /**
  * The one way omp replaces a file it owns or the user asked it to write: configs, state files,
@@ -85,13 +86,9 @@ export function writeFileAtomic(path: string, data: string | Uint8Array, options
 
 /** Makes a rename inside `dir` durable; some platforms cannot open directories, which is fine to skip. */
 export function syncDirectory(dir: string): void {
-  let fd: number | undefined;
   try {
-    fd = openSync(dir, "r");
-    fsyncSync(fd);
+    fsyncPath(dir);
   } catch {
     // Durability of the directory entry is best effort.
-  } finally {
-    if (fd !== undefined) closeSync(fd);
   }
 }

@@ -1,4 +1,4 @@
-import { closeSync, fsyncSync, openSync } from "node:fs";
+import { fsyncPath } from "./fsync-path.ts";
 
 /**
  * Writes `path`'s dirty pages out and asks the kernel to drop its cached pages (GNU dd's nocache:
@@ -10,12 +10,7 @@ import { closeSync, fsyncSync, openSync } from "node:fs";
  */
 export function dropCachedPages(path: string): boolean {
   try {
-    const fd = openSync(path, "r");
-    try {
-      fsyncSync(fd);
-    } finally {
-      closeSync(fd);
-    }
+    fsyncPath(path);
     return Bun.spawnSync(["dd", `if=${path}`, "iflag=nocache", "count=0", "status=none"], { stdout: "ignore", stderr: "ignore" }).exitCode === 0;
   } catch {
     return false;

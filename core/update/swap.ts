@@ -1,10 +1,11 @@
-import { chmodSync, closeSync, fsyncSync, linkSync, lstatSync, openSync, renameSync, rmSync, statSync } from "node:fs";
+import { chmodSync, linkSync, lstatSync, renameSync, rmSync, statSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
 import { OmpError, describeError } from "../errors/omp-error.ts";
 import { tempDir } from "../paths.ts";
 import { processAlive } from "./install-lock.ts";
 import { dirNames } from "../fs/dir-names.ts";
 import { dropCachedPages } from "../fs/page-cache.ts";
+import { fsyncPath } from "../fs/fsync-path.ts";
 
 /**
  * Replacing the installed binary. Files of an update in progress sit beside the target (same
@@ -47,15 +48,6 @@ export function sweepLeftovers(target: string, temp: string = tempDir()): string
     }
   }
   return removed;
-}
-
-function fsyncPath(path: string): void {
-  const fd = openSync(path, "r");
-  try {
-    fsyncSync(fd);
-  } finally {
-    closeSync(fd);
-  }
 }
 
 /** `binary --version`'s version, or why there is none. */
